@@ -1,0 +1,102 @@
+//! Halite's hash functions and what is built from them: SHA-1, SHA-2, SHA-3 and SHAKE, HMAC,
+//! HKDF and HMAC-DRBG, for everything from a Cortex-M0 to an AVX-512 server.
+//!
+//! Every algorithm has several implementations (a portable one that always exists, and
+//! backends for CPU extensions), each in its own module named after its technique. The best
+//! one for this CPU is picked once, when a hasher is built ([`Sha256::new`]); any one can be
+//! asked for by name ([`Sha256::with_impl`]), and [`Hash::implementations`] lists those this
+//! CPU can run, so tests can check every backend against every other.
+//!
+//! ```
+//! use core_hash::{Hash, Sha256};
+//!
+//! let mut h = Sha256::new();
+//! h.update(b"ab");
+//! let fork = h.clone(); // a transcript can be forked
+//! h.update(b"c");
+//! assert_eq!(h.finalize(), Sha256::digest(b"abc"));
+//! assert_eq!(fork.finalize(), Sha256::digest(b"ab"));
+//! ```
+//!
+//! No allocator is needed; with the `std` feature [`OsRandom`] gives OS entropy.
+#![no_std]
+#![warn(missing_docs)]
+
+#[cfg(any(feature = "std", test))]
+extern crate std;
+
+mod md;
+mod sha256;
+
+pub use sha256::{Sha224, Sha256, Sha256Impl};
+
+use core::fmt::Debug;
+
+/// The largest [`Hash::OUTPUT_LEN`] of any hash in this crate (SHA-512).
+pub const MAX_OUTPUT_LEN: usize = 64;
+/// The largest [`Hash::BLOCK_LEN`] of any hash in this crate (SHA3-224's rate, 144 bytes).
+pub const MAX_BLOCK_LEN: usize = 144;
+
+/// One implementation of an algorithm: a backend such as `portable` or `x86_shani`.
+pub trait Implementation: Copy + Debug + PartialEq + Eq + 'static {
+    /// The names of every implementation of this algorithm, whether or not this CPU can run
+    /// it, so a test can say which ones it could not check.
+    const ALL: &'static [&'static str];
+
+    /// This implementation's name, as in [`Implementation::ALL`].
+    fn name(self) -> &'static str;
+
+    /// The fastest implementation this CPU can run (the one `new()` uses).
+    fn best() -> Self;
+
+    /// Every implementation this CPU can run, fastest first; the portable one is always last.
+    fn available() -> impl Iterator<Item = Self>;
+
+    /// The implementation with this name, if this CPU can run it.
+    fn by_name(name: &str) -> Option<Self> {
+        Self::available().find(|i| i.name() == name)
+    }
+}
+
+/// A hash function with a fixed-size output, generic enough to build HMAC and HKDF on.
+pub trait Hash: Clone + Default {
+    /// Bytes in one compression-function block (HMAC pads keys to this).
+    const BLOCK_LEN: usize;
+    /// Bytes of output.
+    const OUTPUT_LEN: usize;
+    /// The digest, a `[u8; OUTPUT_LEN]`.
+    type Output: Copy + Debug + Eq + AsRef<[u8]> + AsMut<[u8]>;
+    /// The implementations this hash can run on.
+    type Impl: Implementation;
+
+    /// A hasher on the best implementation for this CPU.
+    fn new() -> Self {
+        Self::with_impl(Self::Impl::best())
+    }
+
+    /// A hasher on the given implementation.
+    fn with_impl(imp: Self::Impl) -> Self;
+
+    /// The implementation this hasher runs on.
+    fn implementation(&self) -> Self::Impl;
+
+    /// Every implementation of this hash that this CPU can run, fastest first.
+    fn implementations() -> impl Iterator<Item = Self::Impl> {
+        Self::Impl::available()
+    }
+
+    /// Absorbs `data`. Hashing is total: any length, any number of calls.
+    fn update(&mut self, data: &[u8]);
+
+    /// Pads and returns the digest.
+    #[must_use]
+    fn finalize(self) -> Self::Output;
+
+    /// The digest of `data` in one call.
+    #[must_use]
+    fn digest(data: &[u8]) -> Self::Output {
+        let mut h = Self::new();
+        h.update(data);
+        h.finalize()
+    }
+}
