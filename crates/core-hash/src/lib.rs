@@ -26,9 +26,13 @@
 extern crate std;
 
 mod md;
+mod sha1;
 mod sha256;
+mod sha512;
 
+pub use sha1::{Sha1, Sha1Impl};
 pub use sha256::{Sha224, Sha256, Sha256Impl};
+pub use sha512::{Sha384, Sha512, Sha512_256, Sha512Impl};
 
 use core::fmt::Debug;
 
