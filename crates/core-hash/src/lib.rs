@@ -25,11 +25,21 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod drbg;
+mod hkdf;
+mod hmac;
 mod md;
+mod rand;
 mod sha1;
 mod sha256;
 mod sha512;
 
+pub use drbg::{DrbgError, HmacDrbg, MAX_REQUEST_LEN, MIN_ENTROPY_LEN, RESEED_INTERVAL};
+pub use hkdf::{Hkdf, HkdfError};
+pub use hmac::{Hmac, MIN_TRUNCATED_TAG_LEN, VerifyError};
+#[cfg(feature = "std")]
+pub use rand::OsRandom;
+pub use rand::{RandomError, RandomSource};
 pub use sha1::{Sha1, Sha1Impl};
 pub use sha256::{Sha224, Sha256, Sha256Impl};
 pub use sha512::{Sha384, Sha512, Sha512_256, Sha512Impl};
@@ -63,7 +73,9 @@ pub trait Implementation: Copy + Debug + PartialEq + Eq + 'static {
 }
 
 /// A hash function with a fixed-size output, generic enough to build HMAC and HKDF on.
-pub trait Hash: Clone + Default {
+///
+/// `Zeroize` wipes the state, which HMAC and HKDF use on keyed states when they are dropped.
+pub trait Hash: Clone + Default + Debug + zeroize::Zeroize {
     /// Bytes in one compression-function block (HMAC pads keys to this).
     const BLOCK_LEN: usize;
     /// Bytes of output.

@@ -1,0 +1,166 @@
+//! HKDF (RFC 5869): extract a pseudorandom key from input keying material, then expand it
+//! into as many output bytes as needed (at most 255 hash lengths).
+
+use crate::{Hash, Hmac};
+use core::fmt;
+use zeroize::Zeroize;
+
+/// Why an HKDF call was refused. Nothing is written to the output on error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HkdfError {
+    /// More than 255 × the hash length was requested (RFC 5869 §2.3).
+    OutputTooLong {
+        /// Bytes requested.
+        requested: usize,
+        /// The most this hash can give.
+        max: usize,
+    },
+    /// A pseudorandom key given to [`Hkdf::from_prk`] is shorter than the hash output.
+    PrkTooShort,
+}
+
+impl fmt::Display for HkdfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::OutputTooLong { requested, max } => {
+                write!(f, "HKDF output of {requested} bytes requested; at most {max} possible")
+            }
+            Self::PrkTooShort => f.write_str("HKDF pseudorandom key shorter than the hash output"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for HkdfError {}
+
+/// A pseudorandom key, ready to expand. Wiped on drop.
+///
+/// ```
+/// use core_hash::{Hkdf, Sha256};
+///
+/// let prk = Hkdf::<Sha256>::extract(b"salt", b"input keying material");
+/// let mut key = [0u8; 42];
+/// prk.expand(b"context", &mut key)?;
+/// # Ok::<(), core_hash::HkdfError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Hkdf<H: Hash> {
+    /// HMAC keyed with the PRK, cloned for each output block.
+    prk: Hmac<H>,
+}
+
+impl<H: Hash> Hkdf<H> {
+    /// The most bytes one [`expand`](Self::expand) can produce.
+    pub const MAX_OUTPUT_LEN: usize = 255 * H::OUTPUT_LEN;
+
+    /// HKDF-Extract(salt, IKM). An empty salt means a string of zeros (RFC 5869 §2.2).
+    #[must_use]
+    pub fn extract(salt: &[u8], ikm: &[u8]) -> Self {
+        let mut prk = Self::extract_prk(salt, ikm);
+        let hkdf = Self { prk: Hmac::new(prk.as_ref()) };
+        prk.as_mut().zeroize();
+        hkdf
+    }
+
+    /// HKDF-Extract, returning the PRK bytes themselves (TLS 1.3 chains them).
+    #[must_use]
+    pub fn extract_prk(salt: &[u8], ikm: &[u8]) -> H::Output {
+        let mut m = Hmac::<H>::new(salt);
+        m.update(ikm);
+        m.finalize()
+    }
+
+    /// Starts from an existing pseudorandom key, which must be at least a hash length.
+    pub fn from_prk(prk: &[u8]) -> Result<Self, HkdfError> {
+        if prk.len() < H::OUTPUT_LEN {
+            return Err(HkdfError::PrkTooShort);
+        }
+        Ok(Self { prk: Hmac::new(prk) })
+    }
+
+    /// HKDF-Expand(PRK, info, L) into `okm`, with L = `okm.len()`.
+    pub fn expand(&self, info: &[u8], okm: &mut [u8]) -> Result<(), HkdfError> {
+        self.expand_multi_info(&[info], okm)
+    }
+
+    /// HKDF-Expand with `info` given as the concatenation of `info_parts`, so callers such as
+    /// TLS's `HkdfLabel` need not assemble it in a buffer.
+    pub fn expand_multi_info(&self, info_parts: &[&[u8]], okm: &mut [u8]) -> Result<(), HkdfError> {
+        if okm.len() > Self::MAX_OUTPUT_LEN {
+            return Err(HkdfError::OutputTooLong {
+                requested: okm.len(),
+                max: Self::MAX_OUTPUT_LEN,
+            });
+        }
+        let mut previous: Option<H::Output> = None;
+        for (counter, chunk) in (1u8..=255).zip(okm.chunks_mut(H::OUTPUT_LEN)) {
+            let mut m = self.prk.clone();
+            if let Some(t) = &previous {
+                m.update(t.as_ref());
+            }
+            for part in info_parts {
+                m.update(part);
+            }
+            m.update(&[counter]);
+            let t = m.finalize();
+            chunk.copy_from_slice(&t.as_ref()[..chunk.len()]);
+            if let Some(mut old) = previous.replace(t) {
+                old.as_mut().zeroize();
+            }
+        }
+        if let Some(mut t) = previous {
+            t.as_mut().zeroize();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Sha256;
+    use hex_literal::hex;
+
+    /// RFC 5869 test case 1.
+    #[test]
+    fn rfc5869_case1() {
+        let ikm = [0x0b; 22];
+        let salt = hex!("000102030405060708090a0b0c");
+        let info = hex!("f0f1f2f3f4f5f6f7f8f9");
+        assert_eq!(
+            Hkdf::<Sha256>::extract_prk(&salt, &ikm),
+            hex!("077709362c2e32df0ddc3f0dc47bba6390b6c73bb50f9c3122ec844ad7c2b3e5")
+        );
+        let mut okm = [0u8; 42];
+        Hkdf::<Sha256>::extract(&salt, &ikm).expand(&info, &mut okm).unwrap();
+        assert_eq!(
+            okm,
+            hex!(
+                "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf"
+                "34007208d5b887185865"
+            )
+        );
+        // The info may come in pieces.
+        let mut split = [0u8; 42];
+        Hkdf::<Sha256>::extract(&salt, &ikm)
+            .expand_multi_info(&[&info[..3], &[], &info[3..]], &mut split)
+            .unwrap();
+        assert_eq!(split, okm);
+    }
+
+    #[test]
+    fn length_limits() {
+        let hkdf = Hkdf::<Sha256>::extract(b"", b"ikm");
+        let mut max = [0u8; 255 * 32];
+        assert_eq!(hkdf.expand(b"", &mut max), Ok(()));
+        let mut too_long = [0u8; 255 * 32 + 1];
+        assert_eq!(
+            hkdf.expand(b"", &mut too_long),
+            Err(HkdfError::OutputTooLong { requested: 8161, max: 8160 })
+        );
+        assert!(too_long.iter().all(|&b| b == 0), "nothing written on error");
+        assert_eq!(hkdf.expand(b"", &mut []), Ok(()));
+        assert_eq!(Hkdf::<Sha256>::from_prk(&[0; 31]).err(), Some(HkdfError::PrkTooShort));
+    }
+}
