@@ -92,12 +92,11 @@ impl<H: Hash> HmacDrbg<H> {
     ) -> Result<Self, DrbgError> {
         let mut seed = [0u8; MAX_OUTPUT_LEN + MAX_OUTPUT_LEN / 2];
         let seed_len = H::OUTPUT_LEN + H::OUTPUT_LEN / 2;
-        let result = source.fill(&mut seed[..seed_len]).map_err(DrbgError::EntropySource).and_then(
-            |()| {
+        let result =
+            source.fill(&mut seed[..seed_len]).map_err(DrbgError::EntropySource).and_then(|()| {
                 let (entropy, nonce) = seed[..seed_len].split_at(H::OUTPUT_LEN);
                 Self::new(entropy, nonce, personalization)
-            },
-        );
+            });
         seed.zeroize();
         result
     }
@@ -152,7 +151,7 @@ impl<H: Hash> HmacDrbg<H> {
         t.as_mut().zeroize();
     }
 
-    /// HMAC_DRBG_Update (§10.1.2.2) with the concatenation of `provided` as provided_data.
+    /// `HMAC_DRBG_Update` (§10.1.2.2) with the concatenation of `provided` as `provided_data`.
     fn update(&mut self, provided: &[&[u8]]) {
         let empty = provided.iter().all(|p| p.is_empty());
         for round in [0x00u8, 0x01] {

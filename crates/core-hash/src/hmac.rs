@@ -66,9 +66,13 @@ impl<H: Hash> Hmac<H> {
         }
         let mut inner = H::with_impl(imp);
         let mut outer = H::with_impl(imp);
-        block.iter_mut().for_each(|b| *b ^= 0x36);
+        for b in block.iter_mut() {
+            *b ^= 0x36;
+        }
         inner.update(block);
-        block.iter_mut().for_each(|b| *b ^= 0x36 ^ 0x5c);
+        for b in block.iter_mut() {
+            *b ^= 0x36 ^ 0x5c;
+        }
         outer.update(block);
         block.zeroize();
         Self { inner, outer }

@@ -29,6 +29,8 @@ mod drbg;
 mod hkdf;
 mod hmac;
 mod md;
+#[cfg(feature = "legacy")]
+mod md5;
 mod rand;
 mod sha1;
 mod sha256;
@@ -37,6 +39,8 @@ mod sha512;
 pub use drbg::{DrbgError, HmacDrbg, MAX_REQUEST_LEN, MIN_ENTROPY_LEN, RESEED_INTERVAL};
 pub use hkdf::{Hkdf, HkdfError};
 pub use hmac::{Hmac, MIN_TRUNCATED_TAG_LEN, VerifyError};
+#[cfg(feature = "legacy")]
+pub use md5::{Md5, Md5Impl};
 #[cfg(feature = "std")]
 pub use rand::OsRandom;
 pub use rand::{RandomError, RandomSource};

@@ -78,57 +78,13 @@ impl<const B: usize> BlockBuffer<B> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::BlockBuffer;
-    use std::vec::Vec;
-
-    /// Records the blocks handed to `compress`.
-    fn blocks_of(chunks: &[&[u8]]) -> Vec<[u8; 8]> {
-        let mut b = BlockBuffer::<8>::default();
-        let mut out = Vec::new();
-        for c in chunks {
-            b.update(c, |bl| out.extend_from_slice(bl));
-        }
-        b.finish::<4>(true, |bl| out.extend_from_slice(bl));
-        out
-    }
-
-    #[test]
-    fn chunking_does_not_matter() {
-        let one = blocks_of(&[b"0123456789abc"]);
-        let many = blocks_of(&[b"01", b"", b"234567", b"89", b"abc"]);
-        assert_eq!(one, many);
-        // 13 bytes -> 1 full block, then "9abc" + 0x80 leaves 3 bytes < 4 for the length.
-        assert_eq!(one.len(), 3);
-        assert_eq!(&one[1], b"89abc\x80\0\0");
-        assert_eq!(one[2], [0, 0, 0, 0, 0, 0, 0, 13 * 8]);
-    }
-
-    #[test]
-    fn padding_fits_in_last_block() {
-        let out = blocks_of(&[b"abc"]);
-        assert_eq!(out, [[b'a', b'b', b'c', 0x80, 0, 0, 0, 24]]);
-    }
-
-    #[test]
-    fn little_endian_length() {
-        let mut b = BlockBuffer::<16>::default();
-        let mut out = Vec::new();
-        b.update(&[1; 300], |_| {});
-        b.finish::<8>(false, |bl| out.extend_from_slice(bl));
-        // 300 % 16 = 12 buffered bytes: the length needs a block of its own.
-        assert_eq!(out.len(), 2);
-        assert_eq!(&out[1][8..], &(300u64 * 8).to_le_bytes());
-    }
-}
-
-/// Defines a big-endian Merkle–Damgård hash type (SHA-1 and SHA-2) over an implementation
-/// enum with a `compress(self, &mut [word; N], &[[u8; BLOCK]])` method: the struct, its
-/// inherent API, and the [`Hash`](crate::Hash) and `Zeroize` impls.
+/// Defines a Merkle–Damgård hash type (MD5, SHA-1, SHA-2) over an implementation enum with a
+/// `compress(self, &mut [word; N], &[[u8; BLOCK]])` method: the struct, its inherent API, and
+/// the [`Hash`](crate::Hash) and `Zeroize` impls. `$big_endian` selects SHA's byte order
+/// (`true`) or MD5's (`false`) for the length field and the output.
 macro_rules! md_hash {
     ($(#[$doc:meta])* $name:ident, $imp:ty, $word:ty, $block:literal, $words:literal,
-     $out:literal, $iv:expr) => {
+     $out:literal, $big_endian:literal, $iv:expr) => {
         $(#[$doc])*
         ///
         /// Streaming: [`update`](Self::update) any number of times, [`Clone`] to fork the
@@ -180,11 +136,12 @@ macro_rules! md_hash {
             #[must_use]
             pub fn finalize(mut self) -> [u8; $out] {
                 let Self { state, buffer, imp } = &mut self;
-                buffer.finish::<{ $block / 8 }>(true, |blocks| imp.compress(state, blocks));
+                buffer.finish::<{ $block / 8 }>($big_endian, |blocks| imp.compress(state, blocks));
                 let mut out = [0u8; $out];
                 let width = core::mem::size_of::<$word>();
                 for (chunk, word) in out.chunks_mut(width).zip(state.iter()) {
-                    chunk.copy_from_slice(&word.to_be_bytes()[..chunk.len()]);
+                    let bytes = if $big_endian { word.to_be_bytes() } else { word.to_le_bytes() };
+                    chunk.copy_from_slice(&bytes[..chunk.len()]);
                 }
                 out
             }
@@ -247,3 +204,48 @@ macro_rules! md_hash {
 }
 
 pub(crate) use md_hash;
+
+#[cfg(test)]
+mod tests {
+    use super::BlockBuffer;
+    use std::vec::Vec;
+
+    /// Records the blocks handed to `compress`.
+    fn blocks_of(chunks: &[&[u8]]) -> Vec<[u8; 8]> {
+        let mut b = BlockBuffer::<8>::default();
+        let mut out = Vec::new();
+        for c in chunks {
+            b.update(c, |bl| out.extend_from_slice(bl));
+        }
+        b.finish::<4>(true, |bl| out.extend_from_slice(bl));
+        out
+    }
+
+    #[test]
+    fn chunking_does_not_matter() {
+        let one = blocks_of(&[b"0123456789abc"]);
+        let many = blocks_of(&[b"01", b"", b"234567", b"89", b"abc"]);
+        assert_eq!(one, many);
+        // 13 bytes -> 1 full block, then "9abc" + 0x80 leaves 3 bytes < 4 for the length.
+        assert_eq!(one.len(), 3);
+        assert_eq!(&one[1], b"89abc\x80\0\0");
+        assert_eq!(one[2], [0, 0, 0, 0, 0, 0, 0, 13 * 8]);
+    }
+
+    #[test]
+    fn padding_fits_in_last_block() {
+        let out = blocks_of(&[b"abc"]);
+        assert_eq!(out, [[b'a', b'b', b'c', 0x80, 0, 0, 0, 24]]);
+    }
+
+    #[test]
+    fn little_endian_length() {
+        let mut b = BlockBuffer::<16>::default();
+        let mut out = Vec::new();
+        b.update(&[1; 300], |_| {});
+        b.finish::<8>(false, |bl| out.extend_from_slice(bl));
+        // 300 % 16 = 12 buffered bytes: the length needs a block of its own.
+        assert_eq!(out.len(), 2);
+        assert_eq!(&out[1][8..], &(300u64 * 8).to_le_bytes());
+    }
+}

@@ -56,10 +56,13 @@ mod tests {
 
     #[test]
     fn os_random_fills() {
+        fn draw(mut source: impl RandomSource, dest: &mut [u8]) {
+            source.fill(dest).unwrap();
+        }
         let mut a = [0u8; 32];
         let mut b = [0u8; 32];
         OsRandom.fill(&mut a).unwrap();
-        (&mut OsRandom).fill(&mut b).unwrap();
+        draw(&mut OsRandom, &mut b); // through the `&mut R` impl
         assert_ne!(a, b, "two 256-bit draws collided");
         assert_ne!(a, [0; 32]);
     }

@@ -32,16 +32,62 @@ fn rfc4231() {
     let msg6 = b"Test Using Larger Than Block-Size Key - Hash Key First";
     let msg7 = b"This is a test using a larger than block-size key and a larger than block-size data. The key needs to be hashed before being used by the HMAC algorithm.";
 
-    hmac_all::<Sha224>(&key1, b"Hi There", &hex!("896fb1128abbdf196832107cd49df33f47b4b1169912ba4f53684b22"));
-    hmac_all::<Sha256>(&key1, b"Hi There", &hex!("b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"));
-    hmac_all::<Sha384>(&key1, b"Hi There", &hex!("afd03944d84895626b0825f4ab46907f15f9dadbe4101ec682aa034c7cebc59cfaea9ea9076ede7f4af152e8b2fa9cb6"));
-    hmac_all::<Sha512>(&key1, b"Hi There", &hex!("87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cdedaa833b7d6b8a702038b274eaea3f4e4be9d914eeb61f1702e696c203a126854"));
-    hmac_all::<Sha256>(b"Jefe", b"what do ya want for nothing?", &hex!("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"));
-    hmac_all::<Sha512>(b"Jefe", b"what do ya want for nothing?", &hex!("164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737"));
-    hmac_all::<Sha256>(&key3, &[0xdd; 50], &hex!("773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe"));
-    hmac_all::<Sha256>(&key4, &[0xcd; 50], &hex!("82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b"));
-    hmac_all::<Sha256>(&key6, msg6, &hex!("60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"));
-    hmac_all::<Sha256>(&key6, msg7, &hex!("9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"));
+    hmac_all::<Sha224>(
+        &key1,
+        b"Hi There",
+        &hex!("896fb1128abbdf196832107cd49df33f47b4b1169912ba4f53684b22"),
+    );
+    hmac_all::<Sha256>(
+        &key1,
+        b"Hi There",
+        &hex!("b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"),
+    );
+    hmac_all::<Sha384>(
+        &key1,
+        b"Hi There",
+        &hex!(
+            "afd03944d84895626b0825f4ab46907f15f9dadbe4101ec682aa034c7cebc59cfaea9ea9076ede7f4af152e8b2fa9cb6"
+        ),
+    );
+    hmac_all::<Sha512>(
+        &key1,
+        b"Hi There",
+        &hex!(
+            "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cdedaa833b7d6b8a702038b274eaea3f4e4be9d914eeb61f1702e696c203a126854"
+        ),
+    );
+    hmac_all::<Sha256>(
+        b"Jefe",
+        b"what do ya want for nothing?",
+        &hex!("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"),
+    );
+    hmac_all::<Sha512>(
+        b"Jefe",
+        b"what do ya want for nothing?",
+        &hex!(
+            "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737"
+        ),
+    );
+    hmac_all::<Sha256>(
+        &key3,
+        &[0xdd; 50],
+        &hex!("773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe"),
+    );
+    hmac_all::<Sha256>(
+        &key4,
+        &[0xcd; 50],
+        &hex!("82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b"),
+    );
+    hmac_all::<Sha256>(
+        &key6,
+        msg6,
+        &hex!("60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"),
+    );
+    hmac_all::<Sha256>(
+        &key6,
+        msg7,
+        &hex!("9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"),
+    );
 }
 
 /// RFC 5869 appendix A, cases 3 (SHA-256, empty salt and info) and 4 (SHA-1); case 1 is a
@@ -55,12 +101,22 @@ fn rfc5869() {
     );
     let mut okm = [0u8; 42];
     Hkdf::<Sha256>::extract(b"", &ikm).expand(b"", &mut okm).unwrap();
-    assert_eq!(okm, hex!("8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"));
+    assert_eq!(
+        okm,
+        hex!(
+            "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"
+        )
+    );
 
     let salt = hex!("000102030405060708090a0b0c");
     let info = hex!("f0f1f2f3f4f5f6f7f8f9");
     Hkdf::<Sha1>::extract(&salt, &[0x0b; 11]).expand(&info, &mut okm).unwrap();
-    assert_eq!(okm, hex!("085a01ea1b10f36933068b56efa5ad81a4f14b822f5b091568a9cdd4f155fda2c22e422478d305f3f896"));
+    assert_eq!(
+        okm,
+        hex!(
+            "085a01ea1b10f36933068b56efa5ad81a4f14b822f5b091568a9cdd4f155fda2c22e422478d305f3f896"
+        )
+    );
 }
 
 /// Runs a Wycheproof MAC set through `Hmac<H>`: valid tags verify (truncated ones through

@@ -86,18 +86,66 @@ fn sha256_shavs_short() {
 
 #[test]
 fn sha384_fips() {
-    check::<Sha384>("sha384", b"", &hex!("38b060a751ac96384cd9327eb1b1e36a21fdb71114be07434c0cc7bf63f6e1da274edebfe76f65fbd51ad2f14898b95b"));
-    check::<Sha384>("sha384", b"abc", &hex!("cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7"));
-    check::<Sha384>("sha384", MSG_896, &hex!("09330c33f71147e83d192fc782cd1b4753111b173b3b05d22fa08086e3b0f712fcc7c71a557e2db966c3e9fa91746039"));
-    check::<Sha384>("sha384", &million_a(), &hex!("9d0e1809716474cb086e834e310a4a1ced149e9c00f248527972cec5704c2a5b07b8b3dc38ecc4ebae97ddd87f3d8985"));
+    check::<Sha384>(
+        "sha384",
+        b"",
+        &hex!(
+            "38b060a751ac96384cd9327eb1b1e36a21fdb71114be07434c0cc7bf63f6e1da274edebfe76f65fbd51ad2f14898b95b"
+        ),
+    );
+    check::<Sha384>(
+        "sha384",
+        b"abc",
+        &hex!(
+            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7"
+        ),
+    );
+    check::<Sha384>(
+        "sha384",
+        MSG_896,
+        &hex!(
+            "09330c33f71147e83d192fc782cd1b4753111b173b3b05d22fa08086e3b0f712fcc7c71a557e2db966c3e9fa91746039"
+        ),
+    );
+    check::<Sha384>(
+        "sha384",
+        &million_a(),
+        &hex!(
+            "9d0e1809716474cb086e834e310a4a1ced149e9c00f248527972cec5704c2a5b07b8b3dc38ecc4ebae97ddd87f3d8985"
+        ),
+    );
 }
 
 #[test]
 fn sha512_fips() {
-    check::<Sha512>("sha512", b"", &hex!("cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e"));
-    check::<Sha512>("sha512", b"abc", &hex!("ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"));
-    check::<Sha512>("sha512", MSG_896, &hex!("8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909"));
-    check::<Sha512>("sha512", &million_a(), &hex!("e718483d0ce769644e2e42c7bc15b4638e1f98b13b2044285632a803afa973ebde0ff244877ea60a4cb0432ce577c31beb009c5c2c49aa2e4eadb217ad8cc09b"));
+    check::<Sha512>(
+        "sha512",
+        b"",
+        &hex!(
+            "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e"
+        ),
+    );
+    check::<Sha512>(
+        "sha512",
+        b"abc",
+        &hex!(
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+        ),
+    );
+    check::<Sha512>(
+        "sha512",
+        MSG_896,
+        &hex!(
+            "8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909"
+        ),
+    );
+    check::<Sha512>(
+        "sha512",
+        &million_a(),
+        &hex!(
+            "e718483d0ce769644e2e42c7bc15b4638e1f98b13b2044285632a803afa973ebde0ff244877ea60a4cb0432ce577c31beb009c5c2c49aa2e4eadb217ad8cc09b"
+        ),
+    );
 }
 
 #[test]
@@ -159,5 +207,29 @@ proptest! {
         agree::<Sha384, sha2::Sha384>(&data, chunk);
         agree::<Sha512, sha2::Sha512>(&data, chunk);
         agree::<Sha512_256, sha2::Sha512_256>(&data, chunk);
+    }
+}
+
+/// RFC 1321 §A.5 test suite (MD5 is behind the `legacy` feature).
+#[cfg(feature = "legacy")]
+#[test]
+fn md5_rfc1321() {
+    use core_hash::Md5;
+    check::<Md5>("md5", b"", &hex!("d41d8cd98f00b204e9800998ecf8427e"));
+    check::<Md5>("md5", b"a", &hex!("0cc175b9c0f1b6a831c399e269772661"));
+    check::<Md5>("md5", b"abc", &hex!("900150983cd24fb0d6963f7d28e17f72"));
+    check::<Md5>("md5", b"message digest", &hex!("f96b697d7cb7938d525a2f31aaf161d0"));
+    check::<Md5>(
+        "md5",
+        b"12345678901234567890123456789012345678901234567890123456789012345678901234567890",
+        &hex!("57edf4a22be3c955ac49da2e2107b67a"),
+    );
+    let data: Vec<u8> = (0..5000u32).map(|i| (i * 31 % 251) as u8).collect();
+    for chunk in [1, 63, 64, 65, 1000] {
+        use md5::Digest;
+        assert_eq!(
+            hash_chunked::<Md5>(core_hash::Md5Impl::Portable, &data, chunk)[..],
+            md5::Md5::digest(&data)[..]
+        );
     }
 }

@@ -5,9 +5,9 @@
 //! - [`x86_shani`]: the x86 SHA extensions (`sha1rnds4`);
 //! - [`aarch64`]: the Armv8 SHA-1 instructions (`sha1c`, `sha1p`, `sha1m`).
 
-mod portable;
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
+mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86_shani;
 
@@ -73,6 +73,6 @@ pub(crate) const K: [u32; 4] = [0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6];
 
 crate::md::md_hash! {
     /// SHA-1 (FIPS 180-4). Legacy: collisions are practical.
-    Sha1, Sha1Impl, u32, 64, 5, 20,
+    Sha1, Sha1Impl, u32, 64, 5, 20, true,
     [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0]
 }

@@ -22,15 +22,13 @@ fn compress_shani(_: Sha, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     let reverse = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
     // SAFETY: `state` has at least 4 words.
     let mut abcd = _mm_shuffle_epi32(unsafe { _mm_loadu_si128(state.as_ptr().cast()) }, 0x1B);
-    let mut e = _mm_set_epi32(state[4] as i32, 0, 0, 0);
+    let mut e = _mm_set_epi32(state[4].cast_signed(), 0, 0, 0);
     for block in blocks {
         let (abcd_in, e_in) = (abcd, e);
-        // SAFETY: `block` is 64 bytes; these read bytes 16i..16i+16 for i < 4.
         let mut m: [__m128i; 4] = core::array::from_fn(|i| {
-            _mm_shuffle_epi8(
-                unsafe { _mm_loadu_si128(block.as_ptr().add(16 * i).cast()) },
-                reverse,
-            )
+            // SAFETY: `block` is 64 bytes; this reads bytes 16i..16i+16 for i < 4.
+            let words = unsafe { _mm_loadu_si128(block.as_ptr().add(16 * i).cast()) };
+            _mm_shuffle_epi8(words, reverse)
         });
         // `prev` is ABCD before the previous group: its A, rotated, is this group's E.
         let mut prev = abcd;
@@ -59,5 +57,5 @@ fn compress_shani(_: Sha, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     }
     // SAFETY: `state` has at least 4 words.
     unsafe { _mm_storeu_si128(state.as_mut_ptr().cast(), _mm_shuffle_epi32(abcd, 0x1B)) };
-    state[4] = _mm_extract_epi32(e, 3) as u32;
+    state[4] = _mm_extract_epi32(e, 3).cast_unsigned();
 }

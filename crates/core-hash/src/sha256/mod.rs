@@ -4,9 +4,9 @@
 //! - [`x86_shani`]: the x86 SHA extensions (`sha256rnds2`);
 //! - [`aarch64`]: the Armv8 SHA-2 instructions (`sha256h`).
 
-mod portable;
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
+mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86_shani;
 
@@ -81,13 +81,13 @@ pub(crate) const K: [u32; 64] = [
 
 crate::md::md_hash! {
     /// SHA-256 (FIPS 180-4).
-    Sha256, Sha256Impl, u32, 64, 8, 32,
+    Sha256, Sha256Impl, u32, 64, 8, 32, true,
     [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
 }
 
 crate::md::md_hash! {
     /// SHA-224 (FIPS 180-4): SHA-256 with another IV, truncated to 28 bytes.
-    Sha224, Sha256Impl, u32, 64, 8, 28,
+    Sha224, Sha256Impl, u32, 64, 8, 28, true,
     [0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4]
 }
 

@@ -9,7 +9,9 @@ pub fn report_unavailable<H: Hash>(algorithm: &str) {
     let available: Vec<&str> = H::implementations().map(Implementation::name).collect();
     for name in <H::Impl as Implementation>::ALL {
         if !available.contains(name) {
-            println!("{algorithm}: implementation {name} is not available on this CPU; not checked");
+            println!(
+                "{algorithm}: implementation {name} is not available on this CPU; not checked"
+            );
         }
     }
 }
