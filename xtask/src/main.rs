@@ -1,1 +1,69 @@
-fn main() {}
+//! `cargo xtask`: Halite's developer tasks, in plain Rust so they run the same on every
+//! machine — `ci` (everything CI checks), `m0` (Cortex-M0 firmware build, run under QEMU and
+//! code size) and `cross` (the primitive crates' tests under qemu-user on aarch64 and an older
+//! x86-64).
+//!
+//! Each task runs as named stages; every stage prints one line with its duration, a summary
+//! closes the run, and the exit status is non-zero if any stage failed. Missing external
+//! tools are reported up front together with the Debian packages that provide them.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod ci;
+mod cross;
+mod json;
+mod m0;
+mod size;
+mod util;
+mod workspace;
+
+use util::Report;
+use workspace::Workspace;
+
+/// Halite's developer tasks.
+#[derive(Parser, Debug)]
+#[command(name = "cargo xtask", version)]
+struct Cli {
+    /// Skip every stage after the first failure.
+    #[arg(long, global = true)]
+    fail_fast: bool,
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Subcommand, Debug)]
+enum Task {
+    /// Everything CI runs: fmt, clippy, test, doc, no-std builds, m0 --self-test, cross.
+    Ci(ci::CiArgs),
+    /// Build the Cortex-M0 firmware, run it on QEMU's micro:bit model, report its code size.
+    M0(m0::M0Args),
+    /// Run the primitive crates' tests on aarch64 (with and without extensions) and on an
+    /// emulated Westmere, under qemu-user.
+    Cross(cross::CrossArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut report = Report::new(cli.fail_fast);
+    let needs = match &cli.task {
+        Task::Ci(args) => ci::needs(args),
+        Task::M0(_) => m0::needs(),
+        Task::Cross(_) => cross::needs(),
+    };
+    let mut workspace = None;
+    report.stage("preflight", || {
+        util::require(&needs)?;
+        workspace = Some(Workspace::load()?);
+        Ok(())
+    });
+    if let Some(ws) = workspace {
+        match &cli.task {
+            Task::Ci(args) => ci::run(&mut report, &ws, args),
+            Task::M0(args) => m0::run(&mut report, &ws, args),
+            Task::Cross(args) => cross::run(&mut report, &ws, args),
+        }
+    }
+    report.finish()
+}

@@ -1,0 +1,152 @@
+//! `cargo xtask ci`: everything CI checks, in order — formatting, clippy (host and the
+//! firmware on `thumbv6m-none-eabi`), the host test suite, rustdoc with warnings denied, a
+//! `no_std` `thumbv6m-none-eabi` build of every primitive crate, the Cortex-M0 run with its
+//! self-test, and the qemu-user cross tests. Every stage runs even after a failure (unless
+//! `--fail-fast`), so one CI run reports everything that is wrong.
+
+use clap::{Args, ValueEnum};
+
+use crate::cross::{self, CrossArgs};
+use crate::m0::{self, M0Args};
+use crate::util::{self, Need, Report, StageResult};
+use crate::workspace::Workspace;
+
+/// A stage of `ci`, as named by `--skip`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stage {
+    /// `cargo fmt --all --check`.
+    Fmt,
+    /// `cargo clippy` on the workspace and on the firmware for the Cortex-M0.
+    Clippy,
+    /// `cargo test --workspace`.
+    Test,
+    /// `cargo doc --workspace --no-deps` with warnings denied.
+    Doc,
+    /// A `no_std` Cortex-M0 build of every primitive crate.
+    NoStd,
+    /// `cargo xtask m0 --self-test`.
+    M0,
+    /// `cargo xtask cross`.
+    Cross,
+}
+
+/// Options of `cargo xtask ci`.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct CiArgs {
+    /// Skip a stage (repeatable).
+    #[arg(long, value_enum, value_name = "STAGE")]
+    pub(crate) skip: Vec<Stage>,
+}
+
+impl CiArgs {
+    fn runs(&self, stage: Stage) -> bool {
+        !self.skip.contains(&stage)
+    }
+}
+
+/// What the selected stages need from outside the workspace.
+pub(crate) fn needs(args: &CiArgs) -> Vec<Need> {
+    let mut needs = Vec::new();
+    if args.runs(Stage::Clippy) || args.runs(Stage::NoStd) {
+        needs.push(Need::RustTarget(m0::TARGET));
+    }
+    if args.runs(Stage::M0) {
+        needs.extend(m0::needs());
+    }
+    if args.runs(Stage::Cross) {
+        needs.extend(cross::needs());
+    }
+    needs
+}
+
+/// Runs the `ci` stages into `report`.
+pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
+    let stage = |report: &mut Report, which: Stage, name: &str, body: &dyn Fn() -> StageResult| {
+        if args.runs(which) {
+            report.stage(name, body);
+        } else {
+            report.skip(name, "--skip");
+        }
+    };
+    stage(report, Stage::Fmt, "fmt", &|| cargo(&["fmt", "--all", "--check"], &[]));
+    stage(report, Stage::Clippy, "clippy", &|| {
+        let workspace =
+            cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[]);
+        // The firmware's bare-metal code (entry, HardFault handler, fault injection) is
+        // compiled out on the host, so lint it for its real target too.
+        let firmware = cargo(
+            &[
+                "clippy",
+                "-p",
+                "m0-kat",
+                "--target",
+                m0::TARGET,
+                "--features",
+                "inject-failure,inject-fault",
+            ]
+            .into_iter()
+            .chain(["--", "-D", "warnings"])
+            .collect::<Vec<_>>(),
+            &[],
+        );
+        both(workspace, firmware)
+    });
+    stage(report, Stage::Test, "test", &|| cargo(&["test", "--workspace"], &[]));
+    stage(report, Stage::Doc, "doc", &|| {
+        cargo(&["doc", "--workspace", "--no-deps"], &[("RUSTDOCFLAGS", "-D warnings")])
+    });
+    stage(report, Stage::NoStd, "no-std", &|| no_std(ws));
+    if args.runs(Stage::M0) {
+        let m0_args = M0Args {
+            self_test: true,
+            cpu: "cortex-m0".into(),
+            machine: "microbit".into(),
+            timeout: 120,
+        };
+        m0::run(report, ws, &m0_args);
+    } else {
+        report.skip("m0", "--skip");
+    }
+    if args.runs(Stage::Cross) {
+        cross::run(report, ws, &CrossArgs::default());
+    } else {
+        report.skip("cross", "--skip");
+    }
+}
+
+/// Runs `cargo ARGS` with extra environment variables.
+fn cargo(args: &[&str], envs: &[(&str, &str)]) -> StageResult {
+    let mut cmd = util::cargo();
+    cmd.args(args).envs(envs.iter().copied());
+    util::run(&mut cmd)
+}
+
+/// Both results, failing with both reasons if both failed.
+fn both(first: StageResult, second: StageResult) -> StageResult {
+    match (first, second) {
+        (Ok(()), Ok(())) => Ok(()),
+        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+        (Err(a), Err(b)) => Err(format!("{a}; {b}")),
+    }
+}
+
+/// Builds each primitive crate alone for the Cortex-M0 without default features, so a crate
+/// that leans on std (or on features another crate happens to enable) is caught.
+fn no_std(ws: &Workspace) -> StageResult {
+    let crates = ws.primitive_crates();
+    if crates.is_empty() {
+        return Err("no primitive crates found under crates/".into());
+    }
+    let failed: Vec<&str> = crates
+        .into_iter()
+        .filter(|krate| {
+            cargo(&["build", "-p", krate, "--target", m0::TARGET, "--no-default-features"], &[])
+                .is_err()
+        })
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("no_std build failed for {}", failed.join(", ")))
+    }
+}

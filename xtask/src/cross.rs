@@ -1,0 +1,85 @@
+//! `cargo xtask cross`: the primitive crates' test suites on other CPUs under qemu-user — on
+//! aarch64 with every extension QEMU offers (`-cpu max`), on aarch64 again with
+//! `HALITE_CPU_DISABLE=all` so the portable fallbacks run there too, and on the host's
+//! `x86_64` code as run by a Westmere (AES-NI and PCLMULQDQ, no AVX), which exercises the
+//! middle tier of the x86 dispatch.
+
+use clap::Args;
+
+use crate::util::{self, Need, Report, StageResult};
+use crate::workspace::{Workspace, package_args};
+
+/// The aarch64 target triple.
+const AARCH64: &str = "aarch64-unknown-linux-gnu";
+/// Linker for aarch64 test binaries (also in `.cargo/config.toml`).
+const AARCH64_LINKER: &str = "aarch64-linux-gnu-gcc";
+/// Runner for aarch64 test binaries: every extension, and the cross sysroot for the loader.
+const AARCH64_RUNNER: &str = "qemu-aarch64 -cpu max -L /usr/aarch64-linux-gnu";
+/// Runner for host test binaries on an emulated Westmere.
+const WESTMERE_RUNNER: &str = "qemu-x86_64 -cpu Westmere";
+
+/// Options of `cargo xtask cross`.
+#[derive(Args, Clone, Debug, Default)]
+pub(crate) struct CrossArgs {
+    /// Test only this crate (repeatable); default: every primitive crate.
+    #[arg(short = 'p', long = "package", value_name = "CRATE")]
+    pub(crate) packages: Vec<String>,
+}
+
+/// What `cross` needs from outside the workspace.
+pub(crate) fn needs() -> Vec<Need> {
+    vec![
+        Need::Command("qemu-aarch64", "qemu-user"),
+        Need::Command("qemu-x86_64", "qemu-user"),
+        Need::Command(AARCH64_LINKER, "gcc-aarch64-linux-gnu libc6-dev-arm64-cross"),
+        // `--no-install-recommends` leaves out the C library the linker needs.
+        Need::File("/usr/aarch64-linux-gnu/lib/Scrt1.o", "libc6-dev-arm64-cross"),
+        Need::RustTarget(AARCH64),
+    ]
+}
+
+/// Runs the `cross` stages into `report`.
+pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CrossArgs) {
+    let crates = match ws.select_primitives(&args.packages) {
+        Ok(crates) if !crates.is_empty() => crates,
+        Ok(_) => {
+            report.stage("cross", || Err("no primitive crates found under crates/".into()));
+            return;
+        }
+        Err(why) => {
+            report.stage("cross", || Err(why));
+            return;
+        }
+    };
+    println!("xtask: primitive crates: {}", crates.join(", "));
+    report.stage("cross aarch64", || test_aarch64(&crates, None));
+    report.stage("cross aarch64 portable", || test_aarch64(&crates, Some("all")));
+    if cfg!(target_arch = "x86_64") {
+        report.stage("cross x86_64 Westmere", || test_westmere(&crates));
+    } else {
+        report.skip("cross x86_64 Westmere", "the host is not x86_64");
+    }
+}
+
+/// `cargo test` for aarch64 under qemu-user, with `HALITE_CPU_DISABLE` set if given (QEMU
+/// passes the environment through to the guest).
+fn test_aarch64(crates: &[String], disable: Option<&str>) -> StageResult {
+    let mut cmd = util::cargo();
+    cmd.args(["test", "--target", AARCH64])
+        .args(package_args(crates))
+        .env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER", AARCH64_LINKER)
+        .env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER", AARCH64_RUNNER);
+    if let Some(disable) = disable {
+        cmd.env("HALITE_CPU_DISABLE", disable);
+    }
+    util::run(&mut cmd)
+}
+
+/// The host `cargo test`, each test binary run by QEMU emulating a Westmere.
+fn test_westmere(crates: &[String]) -> StageResult {
+    let mut cmd = util::cargo();
+    cmd.arg("test")
+        .args(package_args(crates))
+        .env("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", WESTMERE_RUNNER);
+    util::run(&mut cmd)
+}

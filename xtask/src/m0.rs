@@ -1,0 +1,311 @@
+//! `cargo xtask m0`: builds the `m0-kat` firmware for `thumbv6m-none-eabi`, runs it on QEMU's
+//! Cortex-M0 micro:bit model under a time limit, judges the run by its exit status and summary
+//! line, and prints its code size by section and by crate.
+//!
+//! With `--self-test` it also builds the firmware with a deliberately failing check and with a
+//! deliberate `HardFault`, and requires each to end with the matching non-zero status rather than
+//! a pass or a hang: a harness that cannot fail proves nothing.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+use std::{fmt, fs};
+
+use clap::Args;
+
+use crate::size;
+use crate::util::{self, Captured, Need, Report, StageResult};
+use crate::workspace::Workspace;
+
+/// The Cortex-M0 target.
+pub(crate) const TARGET: &str = "thumbv6m-none-eabi";
+/// The firmware package.
+const PACKAGE: &str = "m0-kat";
+/// The Cargo profile firmware is measured in (opt-level z, fat LTO, abort on panic).
+const PROFILE: &str = "size";
+/// m0-kat's exit status when a check failed (see `xtask/m0-kat/src/main.rs`).
+const EXIT_FAIL: i32 = 1;
+/// m0-kat's exit status after a `HardFault`.
+const EXIT_HARD_FAULT: i32 = 3;
+
+/// Options of `cargo xtask m0`.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct M0Args {
+    /// Also build with the `inject-failure` and `inject-fault` features and require both runs
+    /// to fail with the expected status (and not hang).
+    #[arg(long)]
+    pub(crate) self_test: bool,
+    /// QEMU CPU model.
+    #[arg(long, default_value = "cortex-m0")]
+    pub(crate) cpu: String,
+    /// QEMU board model (the firmware is linked for the micro:bit memory map).
+    #[arg(long, default_value = "microbit")]
+    pub(crate) machine: String,
+    /// Seconds before a QEMU run is killed and counted as a hang.
+    #[arg(long, default_value_t = 120)]
+    pub(crate) timeout: u64,
+}
+
+/// What `m0` needs from outside the workspace.
+pub(crate) fn needs() -> Vec<Need> {
+    vec![
+        Need::Command("qemu-system-arm", "qemu-system-arm"),
+        Need::RustTarget(TARGET),
+        Need::Probe {
+            what: "arm-none-eabi-size/nm (or llvm-size/nm from rustup's llvm-tools)",
+            present: || Binutils::find().is_ok(),
+            package: "binutils-arm-none-eabi",
+        },
+    ]
+}
+
+/// Runs the `m0` stages into `report`.
+pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &M0Args) {
+    let mut elf = None;
+    report.stage("m0 build", || {
+        elf = Some(build(ws, None)?);
+        Ok(())
+    });
+    let Some(elf) = elf else {
+        report.skip("m0 run", "the build failed");
+        report.skip("m0 size", "the build failed");
+        if args.self_test {
+            report.skip("m0 self-test", "the build failed");
+        }
+        return;
+    };
+    report.stage("m0 run", || {
+        let run = qemu(&elf, args)?;
+        judge(Exit::of(&run), &run.output, Expect::Pass)
+    });
+    report.stage("m0 size", || print_size(&elf));
+    if args.self_test {
+        report.stage("m0 self-test", || self_test(ws, args));
+    }
+}
+
+/// Builds the firmware, with one extra Cargo feature if given, and returns a copy of the ELF
+/// named after the feature, so variants do not overwrite one another.
+fn build(ws: &Workspace, feature: Option<&str>) -> Result<PathBuf, String> {
+    let mut cmd = util::cargo();
+    cmd.args(["build", "-p", PACKAGE, "--target", TARGET, "--profile", PROFILE]);
+    if let Some(feature) = feature {
+        cmd.args(["--features", feature]);
+    }
+    util::run(&mut cmd)?;
+    let built = ws.target_dir.join(TARGET).join(PROFILE).join(PACKAGE);
+    let dir = ws.target_dir.join("xtask");
+    fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    let copy = dir.join(match feature {
+        Some(feature) => format!("{PACKAGE}-{feature}.elf"),
+        None => format!("{PACKAGE}.elf"),
+    });
+    fs::copy(&built, &copy)
+        .map_err(|e| format!("copying {} to {}: {e}", built.display(), copy.display()))?;
+    Ok(copy)
+}
+
+/// Runs `elf` on the emulated board with semihosting, streaming its output.
+fn qemu(elf: &Path, args: &M0Args) -> Result<Captured, String> {
+    let mut cmd = Command::new("qemu-system-arm");
+    cmd.args(["-cpu", &args.cpu, "-machine", &args.machine, "-nographic"])
+        .args(["-semihosting-config", "enable=on,target=native", "-kernel"])
+        .arg(elf);
+    util::run_captured(&mut cmd, Duration::from_secs(args.timeout))
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Exit {
+    /// Exited with this status.
+    Code(i32),
+    /// Killed by a signal other than ours.
+    Signal,
+    /// Still running at the time limit, and killed.
+    TimedOut,
+}
+
+impl fmt::Display for Exit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Exit::Code(code) => write!(f, "exit status {code}"),
+            Exit::Signal => f.write_str("killed by a signal"),
+            Exit::TimedOut => f.write_str("timed out"),
+        }
+    }
+}
+
+impl Exit {
+    fn of(run: &Captured) -> Exit {
+        match run.status {
+            None => Exit::TimedOut,
+            Some(status) => status.code().map_or(Exit::Signal, Exit::Code),
+        }
+    }
+}
+
+/// What a run should do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    /// Every check passes: status 0 and a summary with at least one pass and no failure.
+    Pass,
+    /// An injected check fails: status [`EXIT_FAIL`] and a summary with failures.
+    CheckFailure,
+    /// An injected `HardFault` is reported: status [`EXIT_HARD_FAULT`] and the handler's line.
+    Fault,
+}
+
+/// The counts from the firmware's summary line `m0-kat: N passed, M failed` (the last one).
+fn parse_summary(output: &str) -> Option<(u32, u32)> {
+    output.lines().rev().find_map(|line| {
+        let counts = line.trim().strip_prefix("m0-kat: ")?;
+        let (passed, failed) = counts.split_once(" passed, ")?;
+        let failed = failed.strip_suffix(" failed")?;
+        Some((passed.parse().ok()?, failed.parse().ok()?))
+    })
+}
+
+/// Whether a run ended as `expect` says; the error says how it ended instead.
+fn judge(exit: Exit, output: &str, expect: Expect) -> StageResult {
+    let summary = parse_summary(output);
+    let ended = match exit {
+        Exit::TimedOut => {
+            return Err("timed out: the firmware hung (HardFault without a handler?)".into());
+        }
+        Exit::Signal => return Err("QEMU was killed by a signal".into()),
+        Exit::Code(code) => code,
+    };
+    let described = match summary {
+        Some((passed, failed)) => format!("exit status {ended}, {passed} passed, {failed} failed"),
+        None => format!("exit status {ended}, no summary line"),
+    };
+    let as_expected = match expect {
+        Expect::Pass => ended == 0 && matches!(summary, Some((passed, 0)) if passed > 0),
+        Expect::CheckFailure => {
+            ended == EXIT_FAIL && matches!(summary, Some((_, failed)) if failed > 0)
+        }
+        Expect::Fault => ended == EXIT_HARD_FAULT && output.contains("HardFault at pc="),
+    };
+    if as_expected { Ok(()) } else { Err(format!("expected {expect:?}, got {described}")) }
+}
+
+/// Builds and runs the two deliberately broken variants; both must fail the expected way.
+fn self_test(ws: &Workspace, args: &M0Args) -> StageResult {
+    let mut problems = Vec::new();
+    for (feature, expect) in
+        [("inject-failure", Expect::CheckFailure), ("inject-fault", Expect::Fault)]
+    {
+        let verdict = build(ws, Some(feature)).and_then(|elf| {
+            let run = qemu(&elf, args)?;
+            let exit = Exit::of(&run);
+            judge(exit, &run.output, expect).map(|()| exit)
+        });
+        match verdict {
+            Ok(exit) => println!("xtask: {feature}: failed as it should ({exit})"),
+            Err(why) => problems.push(format!("{feature}: {why}")),
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(problems.join("; ")) }
+}
+
+/// `size` and `nm` for ARM ELF files.
+struct Binutils {
+    size: PathBuf,
+    nm: PathBuf,
+}
+
+impl Binutils {
+    /// GNU `arm-none-eabi-{size,nm}` if installed, else LLVM's from the rustup `llvm-tools`
+    /// component or from `PATH`.
+    fn find() -> Result<Binutils, String> {
+        let pair =
+            |size: Option<PathBuf>, nm: Option<PathBuf>| Some(Binutils { size: size?, nm: nm? });
+        pair(util::find_program("arm-none-eabi-size"), util::find_program("arm-none-eabi-nm"))
+            .or_else(|| {
+                let bin = rustup_llvm_tools_dir()?;
+                pair(Some(bin.join("llvm-size")), Some(bin.join("llvm-nm")))
+            })
+            .or_else(|| pair(util::find_program("llvm-size"), util::find_program("llvm-nm")))
+            .ok_or_else(|| {
+                "missing arm-none-eabi-size/arm-none-eabi-nm (Debian: binutils-arm-none-eabi); install \
+                 with: apt-get install -y --no-install-recommends binutils-arm-none-eabi \
+                 (or: rustup component add llvm-tools)"
+                    .to_owned()
+            })
+    }
+}
+
+/// The directory holding `llvm-size` from the rustup `llvm-tools` component, if installed.
+fn rustup_llvm_tools_dir() -> Option<PathBuf> {
+    let mut cmd = Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()));
+    cmd.current_dir(util::workspace_root()).args(["--print", "sysroot"]);
+    let sysroot = PathBuf::from(util::output(&mut cmd).ok()?.trim());
+    fs::read_dir(sysroot.join("lib/rustlib"))
+        .ok()?
+        .flatten()
+        .map(|entry| entry.path().join("bin"))
+        .find(|bin| bin.join("llvm-size").is_file() && bin.join("llvm-nm").is_file())
+}
+
+/// Prints the section table, the per-crate split and the largest symbols of `elf`.
+fn print_size(elf: &Path) -> StageResult {
+    let tools = Binutils::find()?;
+    let sections =
+        size::parse_sections(&util::output(Command::new(&tools.size).arg("-A").arg(elf))?);
+    if !sections.iter().any(|s| s.name == ".text") {
+        return Err(format!("no .text section in `{} -A` output", tools.size.display()));
+    }
+    let symbols = size::parse_symbols(&util::output(
+        Command::new(&tools.nm).args(["-S", "-C", "--size-sort"]).arg(elf),
+    )?);
+    println!("code size of {} ({PROFILE} profile, {TARGET}):", elf.display());
+    print!("{}", size::render_sections(&sections));
+    println!("\n.text + .rodata by crate:");
+    print!("{}", size::render_crates(&size::by_crate(&sections, &symbols)));
+    println!("\nlargest symbols:");
+    for symbol in symbols.iter().rev().take(10) {
+        println!("  {:>6}  {}", symbol.size, symbol.name);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_line_is_parsed() {
+        assert_eq!(parse_summary("ok   a\nm0-kat: 10 passed, 0 failed\n"), Some((10, 0)));
+        assert_eq!(
+            parse_summary("m0-kat: 1 passed, 0 failed\nm0-kat: 9 passed, 2 failed\r\n"),
+            Some((9, 2))
+        );
+        assert_eq!(parse_summary("ok   a\nHardFault at pc=0x00000e64\n"), None);
+        assert_eq!(parse_summary("m0-kat: many passed, 0 failed"), None);
+        assert_eq!(parse_summary("xx m0-kat: 1 passed, 0 failed"), None);
+    }
+
+    #[test]
+    fn runs_are_judged() {
+        let pass = "ok   a\nm0-kat: 3 passed, 0 failed\n";
+        let fail = "FAIL a: no\nm0-kat: 2 passed, 1 failed\n";
+        let fault = "ok   a\nHardFault at pc=0x00000e64 lr=0x00001175\n";
+        assert!(judge(Exit::Code(0), pass, Expect::Pass).is_ok());
+        assert!(judge(Exit::Code(0), fail, Expect::Pass).is_err(), "status 0 but a failure");
+        assert!(
+            judge(Exit::Code(0), "m0-kat: 0 passed, 0 failed", Expect::Pass).is_err(),
+            "nothing ran"
+        );
+        assert!(judge(Exit::Code(0), "ok   a\n", Expect::Pass).is_err(), "no summary");
+        assert!(judge(Exit::Code(1), pass, Expect::Pass).is_err());
+        assert!(judge(Exit::TimedOut, pass, Expect::Pass).unwrap_err().contains("timed out"));
+        assert!(judge(Exit::Code(EXIT_FAIL), fail, Expect::CheckFailure).is_ok());
+        assert!(
+            judge(Exit::Code(101), fail, Expect::CheckFailure).is_err(),
+            "a panic is not a failed check"
+        );
+        assert!(judge(Exit::Code(EXIT_HARD_FAULT), fault, Expect::Fault).is_ok());
+        assert!(judge(Exit::TimedOut, fault, Expect::Fault).is_err());
+        assert!(judge(Exit::Code(EXIT_FAIL), fail, Expect::Fault).is_err());
+    }
+}
