@@ -2,11 +2,14 @@
 //!
 //! - [`portable`]: 32-bit integer code, compact enough for a Cortex-M0;
 //! - [`x86_shani`]: the x86 SHA extensions (`sha256rnds2`);
+//! - [`x86_avx2`]: message schedule of two blocks at once in AVX2, rounds with BMI2 `rorx`;
 //! - [`aarch64`]: the Armv8 SHA-2 instructions (`sha256h`).
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
 mod x86_shani;
 
@@ -21,17 +24,20 @@ pub enum Sha256Impl {
     Portable,
     /// x86 SHA extensions.
     X86Shani(core_cpu::Sha),
+    /// AVX2 message schedule for two blocks at a time, BMI2 rounds.
+    X86Avx2(core_cpu::Avx2),
     /// Armv8 SHA-2 instructions.
     Aarch64(core_cpu::ArmSha2),
 }
 
 impl Implementation for Sha256Impl {
-    const ALL: &'static [&'static str] = &["x86_shani", "aarch64", "portable"];
+    const ALL: &'static [&'static str] = &["x86_shani", "x86_avx2", "aarch64", "portable"];
 
     fn name(self) -> &'static str {
         match self {
             Self::Portable => "portable",
             Self::X86Shani(_) => "x86_shani",
+            Self::X86Avx2(_) => "x86_avx2",
             Self::Aarch64(_) => "aarch64",
         }
     }
@@ -44,6 +50,7 @@ impl Implementation for Sha256Impl {
         let cpu = core_cpu::detected();
         [
             core_cpu::Sha::from_features(cpu).map(Self::X86Shani),
+            core_cpu::Avx2::from_features(cpu).map(Self::X86Avx2),
             core_cpu::ArmSha2::from_features(cpu).map(Self::Aarch64),
             Some(Self::Portable),
         ]
@@ -59,11 +66,49 @@ impl Sha256Impl {
         match self {
             #[cfg(target_arch = "x86_64")]
             Self::X86Shani(token) => x86_shani::compress(token, state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::compress(token, state, blocks),
             #[cfg(target_arch = "aarch64")]
             Self::Aarch64(token) => aarch64::compress(token, state, blocks),
             // Tokens for another architecture cannot be obtained, so only `Portable` is left.
             _ => portable::compress(state, blocks),
         }
+    }
+}
+
+/// The 64 rounds of one block (FIPS 180-4 §6.2.2 steps 2–4): `wk(t)` supplies K[t] + W[t]
+/// and is called for t = 0, 1, …, 63 in order. Eight rounds per iteration rotate the roles
+/// of the working variables instead of moving them.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn rounds(state: &mut [u32; 8], mut wk: impl FnMut(usize) -> u32) {
+    /// One round: `d` becomes the new `e` and `h` the new `a`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn round(a: u32, b: u32, c: u32, d: &mut u32, e: u32, f: u32, g: u32, h: &mut u32, wk: u32) {
+        let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
+        let ch = (e & f) ^ (!e & g);
+        // h + K[t] + W[t] does not depend on this round's e, so it is summed first.
+        let t1 = h.wrapping_add(wk).wrapping_add(ch).wrapping_add(s1);
+        let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
+        // Maj(a, b, c) as ((a ⊕ b) ∧ (b ⊕ c)) ⊕ b: this round's b ⊕ c is the last one's a ⊕ b.
+        let maj = ((a ^ b) & (b ^ c)) ^ b;
+        *d = d.wrapping_add(t1);
+        *h = t1.wrapping_add(s0.wrapping_add(maj));
+    }
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+    for t in (0..64).step_by(8) {
+        round(a, b, c, &mut d, e, f, g, &mut h, wk(t));
+        round(h, a, b, &mut c, d, e, f, &mut g, wk(t + 1));
+        round(g, h, a, &mut b, c, d, e, &mut f, wk(t + 2));
+        round(f, g, h, &mut a, b, c, d, &mut e, wk(t + 3));
+        round(e, f, g, &mut h, a, b, c, &mut d, wk(t + 4));
+        round(d, e, f, &mut g, h, a, b, &mut c, wk(t + 5));
+        round(c, d, e, &mut f, g, h, a, &mut b, wk(t + 6));
+        round(b, c, d, &mut e, f, g, h, &mut a, wk(t + 7));
+    }
+    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+        *s = s.wrapping_add(v);
     }
 }
 

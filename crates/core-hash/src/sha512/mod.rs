@@ -2,11 +2,14 @@
 //! 64-bit words, several backends.
 //!
 //! - [`portable`]: 64-bit integer code (the compiler splits it into 32-bit halves on M0);
+//! - [`x86_avx2`]: message schedule of two blocks at once in AVX2, rounds with BMI2 `rorx`;
 //! - [`aarch64`]: the Armv8.2 SHA-512 instructions (`sha512h`, `sha512su0`…).
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
 
 use crate::Implementation;
 
@@ -17,16 +20,19 @@ use crate::Implementation;
 pub enum Sha512Impl {
     /// Portable 64-bit code with a 16-word rolling schedule.
     Portable,
+    /// AVX2 message schedule for two blocks at a time, BMI2 rounds.
+    X86Avx2(core_cpu::Avx2),
     /// Armv8.2 SHA-512 instructions.
     Aarch64(core_cpu::ArmSha512),
 }
 
 impl Implementation for Sha512Impl {
-    const ALL: &'static [&'static str] = &["aarch64", "portable"];
+    const ALL: &'static [&'static str] = &["x86_avx2", "aarch64", "portable"];
 
     fn name(self) -> &'static str {
         match self {
             Self::Portable => "portable",
+            Self::X86Avx2(_) => "x86_avx2",
             Self::Aarch64(_) => "aarch64",
         }
     }
@@ -37,9 +43,13 @@ impl Implementation for Sha512Impl {
 
     fn available() -> impl Iterator<Item = Self> {
         let cpu = core_cpu::detected();
-        [core_cpu::ArmSha512::from_features(cpu).map(Self::Aarch64), Some(Self::Portable)]
-            .into_iter()
-            .flatten()
+        [
+            core_cpu::Avx2::from_features(cpu).map(Self::X86Avx2),
+            core_cpu::ArmSha512::from_features(cpu).map(Self::Aarch64),
+            Some(Self::Portable),
+        ]
+        .into_iter()
+        .flatten()
     }
 }
 
@@ -48,11 +58,49 @@ impl Sha512Impl {
     #[inline]
     pub(crate) fn compress(self, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::compress(token, state, blocks),
             #[cfg(target_arch = "aarch64")]
             Self::Aarch64(token) => aarch64::compress(token, state, blocks),
             // Tokens for another architecture cannot be obtained, so only `Portable` is left.
             _ => portable::compress(state, blocks),
         }
+    }
+}
+
+/// The 80 rounds of one block (FIPS 180-4 §6.4.2 steps 2–4): `wk(t)` supplies K[t] + W[t]
+/// and is called for t = 0, 1, …, 79 in order, so it may compute the schedule as it goes.
+/// Eight rounds per iteration rotate the roles of the working variables instead of moving
+/// them.
+#[inline(always)]
+pub(crate) fn rounds(state: &mut [u64; 8], mut wk: impl FnMut(usize) -> u64) {
+    /// One round: `d` becomes the new `e` and `h` the new `a`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn round(a: u64, b: u64, c: u64, d: &mut u64, e: u64, f: u64, g: u64, h: &mut u64, wk: u64) {
+        let s1 = e.rotate_right(14) ^ e.rotate_right(18) ^ e.rotate_right(41);
+        let ch = (e & f) ^ (!e & g);
+        // h + K[t] + W[t] does not depend on this round's e, so it is summed first.
+        let t1 = h.wrapping_add(wk).wrapping_add(ch).wrapping_add(s1);
+        let s0 = a.rotate_right(28) ^ a.rotate_right(34) ^ a.rotate_right(39);
+        // Maj(a, b, c) as ((a ⊕ b) ∧ (b ⊕ c)) ⊕ b: this round's b ⊕ c is the last one's a ⊕ b.
+        let maj = ((a ^ b) & (b ^ c)) ^ b;
+        *d = d.wrapping_add(t1);
+        *h = t1.wrapping_add(s0.wrapping_add(maj));
+    }
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+    for t in (0..80).step_by(8) {
+        round(a, b, c, &mut d, e, f, g, &mut h, wk(t));
+        round(h, a, b, &mut c, d, e, f, &mut g, wk(t + 1));
+        round(g, h, a, &mut b, c, d, e, &mut f, wk(t + 2));
+        round(f, g, h, &mut a, b, c, d, &mut e, wk(t + 3));
+        round(e, f, g, &mut h, a, b, c, &mut d, wk(t + 4));
+        round(d, e, f, &mut g, h, a, b, &mut c, wk(t + 5));
+        round(c, d, e, &mut f, g, h, a, &mut b, wk(t + 6));
+        round(b, c, d, &mut e, f, g, h, &mut a, wk(t + 7));
+    }
+    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+        *s = s.wrapping_add(v);
     }
 }
 

@@ -1,0 +1,108 @@
+//! SHA-512 compression for x86_64 with AVX2 and BMI2: the message schedule of two blocks is
+//! computed together in YMM registers (each 128-bit lane holds two words of one block, so no
+//! lane-crossing shuffles are needed), stored with the round constants added, and the rounds
+//! then run on scalar registers with `rorx`. This follows the two-block layout of Intel's
+//! "Fast SHA-512 Implementations on Intel Architecture Processors" that OpenSSL ships.
+
+use super::K;
+use core::arch::x86_64::{
+    __m256i, _mm_loadu_si128, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_broadcastsi128_si256,
+    _mm256_castsi128_si256, _mm256_inserti128_si256, _mm256_or_si256, _mm256_set_epi64x,
+    _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256,
+    _mm256_xor_si256,
+};
+use core_cpu::Avx2;
+
+/// Compresses each 128-byte block into `state`.
+pub(super) fn compress(token: Avx2, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
+    // SAFETY: the `Avx2` token proves AVX2, BMI1 and BMI2 were detected.
+    unsafe { compress_avx2(token, state, blocks) }
+}
+
+/// W[t] + K[t] for two blocks: entry `s` holds words 2s and 2s+1 of block A, then of B.
+type Schedule = [[u64; 4]; 40];
+
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn compress_avx2(_: Avx2, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
+    let mut wk: Schedule = [[0; 4]; 40];
+    let mut pairs = blocks.chunks_exact(2);
+    for pair in &mut pairs {
+        schedule(&pair[0], &pair[1], &mut wk);
+        rounds(state, &wk, 0);
+        rounds(state, &wk, 2);
+    }
+    if let [last] = pairs.remainder() {
+        // A lone block fills both lanes; only lane A's rounds run.
+        schedule(last, last, &mut wk);
+        rounds(state, &wk, 0);
+    }
+}
+
+/// σ0(x) = ROTR¹(x) ⊕ ROTR⁸(x) ⊕ SHR⁷(x), on each 64-bit lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn small_sigma0(x: __m256i) -> __m256i {
+    let r1 = _mm256_or_si256(_mm256_srli_epi64::<1>(x), _mm256_slli_epi64::<63>(x));
+    let r8 = _mm256_or_si256(_mm256_srli_epi64::<8>(x), _mm256_slli_epi64::<56>(x));
+    _mm256_xor_si256(_mm256_xor_si256(r1, r8), _mm256_srli_epi64::<7>(x))
+}
+
+/// σ1(x) = ROTR¹⁹(x) ⊕ ROTR⁶¹(x) ⊕ SHR⁶(x), on each 64-bit lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn small_sigma1(x: __m256i) -> __m256i {
+    let r19 = _mm256_or_si256(_mm256_srli_epi64::<19>(x), _mm256_slli_epi64::<45>(x));
+    let r61 = _mm256_or_si256(_mm256_srli_epi64::<61>(x), _mm256_slli_epi64::<3>(x));
+    _mm256_xor_si256(_mm256_xor_si256(r19, r61), _mm256_srli_epi64::<6>(x))
+}
+
+/// Expands blocks `a` and `b` into `wk`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn schedule(a: &[u8; 128], b: &[u8; 128], wk: &mut Schedule) {
+    // Byte-reverse each 64-bit word (big-endian input).
+    let bswap = _mm256_set_epi64x(
+        0x08090a0b0c0d0e0f,
+        0x0001020304050607,
+        0x08090a0b0c0d0e0f,
+        0x0001020304050607,
+    );
+    let mut x = [_mm256_set_epi64x(0, 0, 0, 0); 8];
+    for (s, xs) in x.iter_mut().enumerate() {
+        // SAFETY: both blocks are 128 bytes; this reads bytes 16s..16s+16 of each, s < 8.
+        let (lo, hi) = unsafe {
+            (
+                _mm_loadu_si128(a.as_ptr().add(16 * s).cast()),
+                _mm_loadu_si128(b.as_ptr().add(16 * s).cast()),
+            )
+        };
+        *xs = _mm256_shuffle_epi8(
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi),
+            bswap,
+        );
+    }
+    for (s, out) in wk.iter_mut().enumerate() {
+        if s >= 8 {
+            // W[t..t+2] = σ1(W[t-2..]) + W[t-7..] + σ0(W[t-15..]) + W[t-16..], t = 2s; the
+            // ring x[s % 8] holds W[t-16..] and is overwritten with W[t..].
+            let w16 = x[s % 8];
+            let w15 = _mm256_alignr_epi8::<8>(x[(s + 1) % 8], w16);
+            let w7 = _mm256_alignr_epi8::<8>(x[(s + 5) % 8], x[(s + 4) % 8]);
+            let w2 = x[(s + 7) % 8];
+            let sum = _mm256_add_epi64(_mm256_add_epi64(w16, w7), small_sigma0(w15));
+            x[s % 8] = _mm256_add_epi64(sum, small_sigma1(w2));
+        }
+        // SAFETY: K has 80 words; this reads K[2s..2s+2].
+        let k =
+            _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(K.as_ptr().add(2 * s).cast()) });
+        // SAFETY: `out` is 32 bytes.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_add_epi64(x[s % 8], k)) };
+    }
+}
+
+/// The 80 rounds for the block whose words sit at offset `lane` (0 or 2) of `wk`.
+#[inline]
+#[target_feature(enable = "bmi1,bmi2")]
+fn rounds(state: &mut [u64; 8], wk: &Schedule, lane: usize) {
+    super::rounds(state, |t| wk[t / 2][lane + t % 2]);
+}
