@@ -1,4 +1,4 @@
-//! SHA-256 compression for x86_64 with AVX2 and BMI2: the message schedule of two blocks is
+//! SHA-256 compression for `x86_64` with AVX2 and BMI2: the message schedule of two blocks is
 //! computed together in YMM registers (each 128-bit lane holds four words of one block),
 //! stored with the round constants added, and the rounds then run on scalar registers with
 //! `rorx`. σ1 depends on words two positions back, so each group of four schedule words is

@@ -1,4 +1,4 @@
-//! SHA-512 compression for x86_64 with AVX2 and BMI2: the message schedule of two blocks is
+//! SHA-512 compression for `x86_64` with AVX2 and BMI2: the message schedule of two blocks is
 //! computed together in YMM registers (each 128-bit lane holds two words of one block, so no
 //! lane-crossing shuffles are needed), stored with the round constants added, and the rounds
 //! then run on scalar registers with `rorx`. This follows the two-block layout of Intel's
