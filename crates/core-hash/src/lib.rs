@@ -55,6 +55,37 @@ pub const MAX_OUTPUT_LEN: usize = 64;
 /// The largest [`Hash::BLOCK_LEN`] of any hash in this crate (SHA3-224's rate, 144 bytes).
 pub const MAX_BLOCK_LEN: usize = 144;
 
+/// One row of the crate's registry of implementations: an algorithm family, one of its
+/// implementations, and whether this CPU can run it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Registered {
+    /// The hash family, e.g. `"sha256"` (SHA-224 and SHA-256 share it).
+    pub algorithm: &'static str,
+    /// The implementation's name, e.g. `"x86_avx2"`.
+    pub implementation: &'static str,
+    /// Whether this CPU can run it (and no CPU feature was disabled).
+    pub available: bool,
+}
+
+fn registered<I: Implementation>(algorithm: &'static str) -> impl Iterator<Item = Registered> {
+    I::ALL.iter().map(move |&name| Registered {
+        algorithm,
+        implementation: name,
+        available: I::by_name(name).is_some(),
+    })
+}
+
+/// Every implementation in this crate, available or not: what tests iterate and what
+/// `speed --impls` and the README's support matrix list.
+pub fn implementations() -> impl Iterator<Item = Registered> {
+    let all = registered::<Sha1Impl>("sha1")
+        .chain(registered::<Sha256Impl>("sha256"))
+        .chain(registered::<Sha512Impl>("sha512"));
+    #[cfg(feature = "legacy")]
+    let all = all.chain(registered::<Md5Impl>("md5"));
+    all
+}
+
 /// One implementation of an algorithm: a backend such as `portable` or `x86_shani`.
 pub trait Implementation: Copy + Debug + PartialEq + Eq + 'static {
     /// The names of every implementation of this algorithm, whether or not this CPU can run
