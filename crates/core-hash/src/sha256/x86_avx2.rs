@@ -25,32 +25,23 @@ type Schedule = [[u32; 8]; 16];
 
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 fn compress_avx2(_: Avx2, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+    let mut wk: Schedule = [[0; 8]; 16];
     // Blocks go in pairs, one per YMM lane; a lone last block fills both lanes.
-    let pair_at = |i: usize| blocks.get(2 * i).map(|a| (a, blocks.get(2 * i + 1).unwrap_or(a)));
-    let Some((a, b)) = pair_at(0) else { return };
-    let mut cur: Schedule = [[0; 8]; 16];
-    let mut next: Schedule = [[0; 8]; 16];
-    let mut expander = Expander::new(a, b);
-    for (s, out) in cur.iter_mut().enumerate() {
-        expander.step(s, out);
-    }
-    for i in 0.. {
-        let Some((a, b)) = pair_at(i) else { break };
-        // The next pair's schedule is expanded a step every four rounds of this pair's
-        // first block, so the vector work fills the gaps in the scalar round chain.
-        let mut upcoming = pair_at(i + 1).map(|(na, nb)| Expander::new(na, nb));
+    for pair in blocks.chunks(2) {
+        let (a, b) = (&pair[0], pair.last().unwrap_or(&pair[0]));
+        let mut expander = Expander::new(a, b);
+        expander.step(0, &mut wk[0]);
+        // The schedule is expanded one step ahead of the rounds of the first block, so the
+        // vector work fills the gaps in the scalar round chain.
         super::rounds(state, |t| {
-            if t % 4 == 0
-                && let Some(e) = &mut upcoming
-            {
-                e.step(t / 4, &mut next[t / 4]);
+            if t % 4 == 0 && t / 4 + 1 < 16 {
+                expander.step(t / 4 + 1, &mut wk[t / 4 + 1]);
             }
-            cur[t / 4][t % 4]
+            wk[t / 4][t % 4]
         });
-        if !core::ptr::eq(a, b) {
-            super::rounds(state, |t| cur[t / 4][4 + t % 4]);
+        if pair.len() == 2 {
+            super::rounds(state, |t| wk[t / 4][4 + t % 4]);
         }
-        core::mem::swap(&mut cur, &mut next);
     }
 }
 

@@ -8,8 +8,8 @@ use super::K;
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_broadcastsi128_si256,
     _mm256_castsi128_si256, _mm256_inserti128_si256, _mm256_or_si256, _mm256_set_epi64x,
-    _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256,
-    _mm256_xor_si256,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi64,
+    _mm256_storeu_si256, _mm256_xor_si256,
 };
 use core_cpu::Avx2;
 
@@ -25,16 +25,22 @@ type Schedule = [[u64; 4]; 40];
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 fn compress_avx2(_: Avx2, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
     let mut wk: Schedule = [[0; 4]; 40];
-    let mut pairs = blocks.chunks_exact(2);
-    for pair in &mut pairs {
-        schedule(&pair[0], &pair[1], &mut wk);
-        rounds(state, &wk, 0);
-        rounds(state, &wk, 2);
-    }
-    if let [last] = pairs.remainder() {
-        // A lone block fills both lanes; only lane A's rounds run.
-        schedule(last, last, &mut wk);
-        rounds(state, &wk, 0);
+    // Blocks go in pairs, one per YMM lane; a lone last block fills both lanes.
+    for pair in blocks.chunks(2) {
+        let (a, b) = (&pair[0], pair.last().unwrap_or(&pair[0]));
+        let mut expander = Expander::new(a, b);
+        expander.step(0, &mut wk[0]);
+        // The schedule is expanded one step ahead of the rounds of the first block, so the
+        // vector work fills the gaps in the scalar round chain.
+        super::rounds(state, |t| {
+            if t % 2 == 0 && t / 2 + 1 < 40 {
+                expander.step(t / 2 + 1, &mut wk[t / 2 + 1]);
+            }
+            wk[t / 2][t % 2]
+        });
+        if pair.len() == 2 {
+            super::rounds(state, |t| wk[t / 2][2 + t % 2]);
+        }
     }
 }
 
@@ -56,35 +62,46 @@ fn small_sigma1(x: __m256i) -> __m256i {
     _mm256_xor_si256(_mm256_xor_si256(r19, r61), _mm256_srli_epi64::<6>(x))
 }
 
-/// Expands blocks `a` and `b` into `wk`.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn schedule(a: &[u8; 128], b: &[u8; 128], wk: &mut Schedule) {
-    // Byte-reverse each 64-bit word (big-endian input).
-    let bswap = _mm256_set_epi64x(
-        0x08090a0b0c0d0e0f,
-        0x0001020304050607,
-        0x08090a0b0c0d0e0f,
-        0x0001020304050607,
-    );
-    let mut x = [_mm256_set_epi64x(0, 0, 0, 0); 8];
-    for (s, xs) in x.iter_mut().enumerate() {
-        // SAFETY: both blocks are 128 bytes; this reads bytes 16s..16s+16 of each, s < 8.
-        let (lo, hi) = unsafe {
-            (
-                _mm_loadu_si128(a.as_ptr().add(16 * s).cast()),
-                _mm_loadu_si128(b.as_ptr().add(16 * s).cast()),
-            )
-        };
-        *xs = _mm256_shuffle_epi8(
-            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi),
-            bswap,
-        );
+/// The message expansion of two blocks, one step (two words of each) at a time.
+struct Expander<'a> {
+    blocks: [&'a [u8; 128]; 2],
+    /// W[2s-16..2s] as a ring of eight pairs of words per lane.
+    x: [__m256i; 8],
+}
+
+impl<'a> Expander<'a> {
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn new(a: &'a [u8; 128], b: &'a [u8; 128]) -> Self {
+        Self { blocks: [a, b], x: [_mm256_setzero_si256(); 8] }
     }
-    for (s, out) in wk.iter_mut().enumerate() {
-        if s >= 8 {
+
+    /// Writes W[2s..2s+2] + K[2s..2s+2] of both blocks to `out`; steps must run in order.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn step(&mut self, s: usize, out: &mut [u64; 4]) {
+        let x = &mut self.x;
+        if s < 8 {
+            // Byte-reverse each 64-bit word (big-endian input).
+            let bswap = _mm256_set_epi64x(
+                0x08090a0b0c0d0e0f,
+                0x0001020304050607,
+                0x08090a0b0c0d0e0f,
+                0x0001020304050607,
+            );
+            let [a, b] = self.blocks;
+            // SAFETY: both blocks are 128 bytes; this reads bytes 16s..16s+16 of each, s < 8.
+            let (lo, hi) = unsafe {
+                (
+                    _mm_loadu_si128(a.as_ptr().add(16 * s).cast()),
+                    _mm_loadu_si128(b.as_ptr().add(16 * s).cast()),
+                )
+            };
+            let both = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi);
+            x[s] = _mm256_shuffle_epi8(both, bswap);
+        } else {
             // W[t..t+2] = σ1(W[t-2..]) + W[t-7..] + σ0(W[t-15..]) + W[t-16..], t = 2s; the
-            // ring x[s % 8] holds W[t-16..] and is overwritten with W[t..].
+            // ring slot x[s % 8] holds W[t-16..] and is overwritten with W[t..].
             let w16 = x[s % 8];
             let w15 = _mm256_alignr_epi8::<8>(x[(s + 1) % 8], w16);
             let w7 = _mm256_alignr_epi8::<8>(x[(s + 5) % 8], x[(s + 4) % 8]);
@@ -93,16 +110,9 @@ fn schedule(a: &[u8; 128], b: &[u8; 128], wk: &mut Schedule) {
             x[s % 8] = _mm256_add_epi64(sum, small_sigma1(w2));
         }
         // SAFETY: K has 80 words; this reads K[2s..2s+2].
-        let k =
-            _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(K.as_ptr().add(2 * s).cast()) });
+        let k = unsafe { _mm_loadu_si128(K.as_ptr().add(2 * s).cast()) };
+        let sum = _mm256_add_epi64(x[s % 8], _mm256_broadcastsi128_si256(k));
         // SAFETY: `out` is 32 bytes.
-        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_add_epi64(x[s % 8], k)) };
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), sum) };
     }
-}
-
-/// The 80 rounds for the block whose words sit at offset `lane` (0 or 2) of `wk`.
-#[inline]
-#[target_feature(enable = "bmi1,bmi2")]
-fn rounds(state: &mut [u64; 8], wk: &Schedule, lane: usize) {
-    super::rounds(state, |t| wk[t / 2][lane + t % 2]);
 }
