@@ -4,6 +4,8 @@
 //! self-test, and the qemu-user cross tests. Every stage runs even after a failure (unless
 //! `--fail-fast`), so one CI run reports everything that is wrong.
 
+use std::io::IsTerminal;
+
 use clap::{Args, ValueEnum};
 
 use crate::cross::{self, CrossArgs};
@@ -29,6 +31,21 @@ pub(crate) enum Stage {
     /// `cargo xtask cross`.
     Cross,
 }
+
+/// Lints the firmware for its real target: its bare-metal code (entry, `HardFault` handler,
+/// fault injection) is compiled out on the host, where the workspace clippy run sees it.
+const FIRMWARE_CLIPPY: &[&str] = &[
+    "clippy",
+    "-p",
+    "m0-kat",
+    "--target",
+    m0::TARGET,
+    "--features",
+    "inject-failure,inject-fault",
+    "--",
+    "-D",
+    "warnings",
+];
 
 /// Options of `cargo xtask ci`.
 #[derive(Args, Clone, Debug)]
@@ -68,28 +85,16 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
             report.skip(name, "--skip");
         }
     };
-    stage(report, Stage::Fmt, "fmt", &|| cargo(&["fmt", "--all", "--check"], &[]));
+    stage(report, Stage::Fmt, "fmt", &|| {
+        // rustfmt colours its diffs even into a pipe; keep CI logs plain.
+        let plain: &[&str] =
+            if std::io::stdout().is_terminal() { &[] } else { &["--", "--color", "never"] };
+        cargo(&[&["fmt", "--all", "--check"], plain].concat(), &[])
+    });
     stage(report, Stage::Clippy, "clippy", &|| {
         let workspace =
             cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[]);
-        // The firmware's bare-metal code (entry, HardFault handler, fault injection) is
-        // compiled out on the host, so lint it for its real target too.
-        let firmware = cargo(
-            &[
-                "clippy",
-                "-p",
-                "m0-kat",
-                "--target",
-                m0::TARGET,
-                "--features",
-                "inject-failure,inject-fault",
-            ]
-            .into_iter()
-            .chain(["--", "-D", "warnings"])
-            .collect::<Vec<_>>(),
-            &[],
-        );
-        both(workspace, firmware)
+        both(workspace, cargo(FIRMWARE_CLIPPY, &[]))
     });
     stage(report, Stage::Test, "test", &|| cargo(&["test", "--workspace"], &[]));
     stage(report, Stage::Doc, "doc", &|| {
@@ -97,13 +102,7 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
     });
     stage(report, Stage::NoStd, "no-std", &|| no_std(ws));
     if args.runs(Stage::M0) {
-        let m0_args = M0Args {
-            self_test: true,
-            cpu: "cortex-m0".into(),
-            machine: "microbit".into(),
-            timeout: 120,
-        };
-        m0::run(report, ws, &m0_args);
+        m0::run(report, ws, &M0Args { self_test: true, ..M0Args::default() });
     } else {
         report.skip("m0", "--skip");
     }

@@ -28,6 +28,13 @@ const EXIT_FAIL: i32 = 1;
 /// m0-kat's exit status after a `HardFault`.
 const EXIT_HARD_FAULT: i32 = 3;
 
+/// QEMU CPU model the firmware runs on by default.
+const DEFAULT_CPU: &str = "cortex-m0";
+/// QEMU board model by default; the firmware is linked for its memory map.
+const DEFAULT_MACHINE: &str = "microbit";
+/// Seconds before a run counts as hung, by default (a passing run takes well under one).
+const DEFAULT_TIMEOUT: u64 = 120;
+
 /// Options of `cargo xtask m0`.
 #[derive(Args, Clone, Debug)]
 pub(crate) struct M0Args {
@@ -36,14 +43,26 @@ pub(crate) struct M0Args {
     #[arg(long)]
     pub(crate) self_test: bool,
     /// QEMU CPU model.
-    #[arg(long, default_value = "cortex-m0")]
+    #[arg(long, default_value = DEFAULT_CPU)]
     pub(crate) cpu: String,
     /// QEMU board model (the firmware is linked for the micro:bit memory map).
-    #[arg(long, default_value = "microbit")]
+    #[arg(long, default_value = DEFAULT_MACHINE)]
     pub(crate) machine: String,
     /// Seconds before a QEMU run is killed and counted as a hang.
-    #[arg(long, default_value_t = 120)]
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT)]
     pub(crate) timeout: u64,
+}
+
+impl Default for M0Args {
+    /// The same options as `cargo xtask m0` with no flags.
+    fn default() -> Self {
+        M0Args {
+            self_test: false,
+            cpu: DEFAULT_CPU.to_owned(),
+            machine: DEFAULT_MACHINE.to_owned(),
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
 }
 
 /// What `m0` needs from outside the workspace.

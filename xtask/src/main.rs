@@ -24,7 +24,7 @@ use workspace::Workspace;
 
 /// Halite's developer tasks.
 #[derive(Parser, Debug)]
-#[command(name = "cargo xtask", version)]
+#[command(name = "xtask", bin_name = "cargo xtask", version)]
 struct Cli {
     /// Skip every stage after the first failure.
     #[arg(long, global = true)]
@@ -66,4 +66,34 @@ fn main() -> ExitCode {
         }
     }
     report.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, Parser};
+
+    use super::{Cli, Task, ci::Stage};
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn parses_options() {
+        let cli =
+            Cli::try_parse_from(["xtask", "ci", "--skip", "cross", "--skip", "no-std"]).unwrap();
+        let Task::Ci(args) = cli.task else { panic!("not ci") };
+        assert_eq!(args.skip, [Stage::Cross, Stage::NoStd]);
+        let cli = Cli::try_parse_from(["xtask", "m0", "--self-test", "--fail-fast"]).unwrap();
+        let Task::M0(args) = cli.task else { panic!("not m0") };
+        assert!(args.self_test && cli.fail_fast);
+        assert_eq!(
+            (args.cpu.as_str(), args.machine.as_str(), args.timeout),
+            ("cortex-m0", "microbit", 120)
+        );
+        let cli = Cli::try_parse_from(["xtask", "cross", "-p", "core-cpu"]).unwrap();
+        let Task::Cross(args) = cli.task else { panic!("not cross") };
+        assert_eq!(args.packages, ["core-cpu"]);
+    }
 }
