@@ -55,16 +55,16 @@ impl<const N: usize> TextBuf<N> {
 
     /// The text written so far.
     pub(crate) fn as_str(&self) -> &str {
-        // Only whole `&str`s are ever appended, so this cannot fail; an empty string is the
-        // harmless fallback rather than a panic.
-        core::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
+        // Only whole `&str`s are ever appended within capacity, so this cannot fail; the empty
+        // string is a fallback that keeps a panic path out of the firmware.
+        self.bytes.get(..self.len).and_then(|b| core::str::from_utf8(b).ok()).unwrap_or("")
     }
 }
 
 impl<const N: usize> fmt::Write for TextBuf<N> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        let end = self.len.checked_add(s.len()).filter(|&end| end <= N).ok_or(fmt::Error)?;
-        self.bytes[self.len..end].copy_from_slice(s.as_bytes());
+        let end = self.len.checked_add(s.len()).ok_or(fmt::Error)?;
+        self.bytes.get_mut(self.len..end).ok_or(fmt::Error)?.copy_from_slice(s.as_bytes());
         self.len = end;
         Ok(())
     }
