@@ -1,0 +1,338 @@
+//! The registry of operations: for each op id (`sha256`, later `sha3-256`, `hmac-sha256`,
+//! `aes-128-gcm-seal`…), how Halite computes it — its default choice and every implementation
+//! this CPU can run — and how each peer library does.
+//!
+//! Everything that measures (the `speed` tool, the criterion benches, the agreement test) reads
+//! this one table, so a new primitive is one entry here. Each library's API is wrapped into a
+//! [`Runner`]: one call computes the operation on one message and appends the result to a
+//! reused buffer, so no allocation is timed. Keys are fixed and set up outside the timing.
+
+use crate::libs::Library;
+
+/// One library's way of computing an operation: takes the message, appends the output (digest,
+/// tag, ciphertext…) to the buffer, which the caller clears between calls.
+pub type Runner = Box<dyn FnMut(&[u8], &mut Vec<u8>)>;
+
+/// What an operation's rate counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Bulk operations: throughput in MB/s (10^6 bytes), and cycles per byte.
+    Bytes,
+    /// Public-key operations: operations per second, and cycles per operation.
+    Ops,
+}
+
+impl Unit {
+    /// The label in the CSV `unit` column and in table headers.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Unit::Bytes => "MB/s",
+            Unit::Ops => "ops/s",
+        }
+    }
+}
+
+/// Halite's side of an operation.
+pub struct Halite {
+    /// The name of the implementation the default constructor picks on this CPU.
+    pub default_impl: &'static str,
+    /// The default path, as a user writes it (`Sha256::digest`): best implementation for the
+    /// CPU, chosen at construction.
+    pub default: Runner,
+    /// Every implementation this CPU can run, by name (`portable`, `x86_shani`…), fastest first.
+    pub impls: Vec<(&'static str, Runner)>,
+}
+
+/// A peer library's side of an operation.
+pub struct Peer {
+    /// Which library.
+    pub library: Library,
+    /// Builds the runner (keys and contexts are set up here, outside the timing).
+    pub make: fn() -> Runner,
+}
+
+/// How `openssl` computes an operation, when it can.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpensslSpec {
+    /// The algorithm arguments of `openssl speed` (after `-seconds S -bytes N`), e.g.
+    /// `["-evp", "sha256"]`.
+    pub speed: Vec<String>,
+    /// An `openssl` command that reads a message on stdin and writes the raw output on stdout
+    /// (`dgst -binary -sha256`), so its answer is checked like every other library's.
+    pub check: Vec<String>,
+}
+
+/// One operation, as every library computes it.
+pub struct Op {
+    /// The op id: `speed --only`, the CSV `op` column, criterion's function name.
+    pub id: &'static str,
+    /// The criterion group it belongs to (`hash`, `aead`, `ec`, `rsa`, `tls`).
+    pub group: &'static str,
+    /// A human description for `speed --help`.
+    pub what: &'static str,
+    /// What a rate counts.
+    pub unit: Unit,
+    /// Halite's default and every implementation.
+    pub halite: fn() -> Halite,
+    /// The peers that implement this operation.
+    pub peers: Vec<Peer>,
+    /// `openssl speed`'s way of running it, if OpenSSL has one.
+    pub openssl: Option<OpensslSpec>,
+}
+
+impl Op {
+    /// The peer entry for `library`, if that library implements this operation.
+    #[must_use]
+    pub fn peer(&self, library: Library) -> Option<&Peer> {
+        self.peers.iter().find(|p| p.library == library)
+    }
+}
+
+/// A peer entry, for the table below: an `Option` so that the `graviola!` entries, absent on
+/// some targets, sit in the same list.
+#[allow(clippy::unnecessary_wraps)]
+fn peer(library: Library, make: fn() -> Runner) -> Option<Peer> {
+    Some(Peer { library, make })
+}
+
+/// A graviola peer entry: graviola exists only on `x86_64` and `aarch64`, so elsewhere the entry
+/// is left out at compile time.
+macro_rules! graviola {
+    ($make:expr) => {{
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        let entry = peer(Library::Graviola, $make);
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        let entry = None;
+        entry
+    }};
+}
+
+/// A hash operation: message in, digest out; OpenSSL runs it as `openssl speed -evp NAME`.
+fn hash_op(
+    id: &'static str,
+    what: &'static str,
+    halite: fn() -> Halite,
+    openssl_name: &str,
+    peers: Vec<Option<Peer>>,
+) -> Op {
+    Op {
+        id,
+        group: "hash",
+        what,
+        unit: Unit::Bytes,
+        halite,
+        peers: peers.into_iter().flatten().collect(),
+        openssl: Some(OpensslSpec {
+            speed: vec!["-evp".into(), openssl_name.into()],
+            check: vec!["dgst".into(), "-binary".into(), format!("-{openssl_name}")],
+        }),
+    }
+}
+
+/// Every operation, in table order.
+#[must_use]
+pub fn registry() -> Vec<Op> {
+    use Library::{AwsLcRs, Ring, RustCrypto};
+    vec![
+        hash_op(
+            "sha256",
+            "SHA-256 digest",
+            halite_hash::<core_hash::Sha256>,
+            "sha256",
+            vec![
+                peer(Ring, || ring_digest(&ring::digest::SHA256)),
+                peer(AwsLcRs, || aws_digest(&aws_lc_rs::digest::SHA256)),
+                graviola!(graviola_hash::<graviola::hashing::Sha256>),
+                peer(RustCrypto, rustcrypto_digest::<sha2::Sha256>),
+            ],
+        ),
+        hash_op(
+            "sha224",
+            "SHA-224 digest",
+            halite_hash::<core_hash::Sha224>,
+            "sha224",
+            vec![
+                peer(AwsLcRs, || aws_digest(&aws_lc_rs::digest::SHA224)),
+                peer(RustCrypto, rustcrypto_digest::<sha2::Sha224>),
+            ],
+        ),
+        hash_op(
+            "sha384",
+            "SHA-384 digest",
+            halite_hash::<core_hash::Sha384>,
+            "sha384",
+            vec![
+                peer(Ring, || ring_digest(&ring::digest::SHA384)),
+                peer(AwsLcRs, || aws_digest(&aws_lc_rs::digest::SHA384)),
+                graviola!(graviola_hash::<graviola::hashing::Sha384>),
+                peer(RustCrypto, rustcrypto_digest::<sha2::Sha384>),
+            ],
+        ),
+        hash_op(
+            "sha512",
+            "SHA-512 digest",
+            halite_hash::<core_hash::Sha512>,
+            "sha512",
+            vec![
+                peer(Ring, || ring_digest(&ring::digest::SHA512)),
+                peer(AwsLcRs, || aws_digest(&aws_lc_rs::digest::SHA512)),
+                graviola!(graviola_hash::<graviola::hashing::Sha512>),
+                peer(RustCrypto, rustcrypto_digest::<sha2::Sha512>),
+            ],
+        ),
+        hash_op(
+            "sha512-256",
+            "SHA-512/256 digest",
+            halite_hash::<core_hash::Sha512_256>,
+            "sha512-256",
+            vec![
+                peer(Ring, || ring_digest(&ring::digest::SHA512_256)),
+                peer(AwsLcRs, || aws_digest(&aws_lc_rs::digest::SHA512_256)),
+                peer(RustCrypto, rustcrypto_digest::<sha2::Sha512_256>),
+            ],
+        ),
+        hash_op(
+            "sha1",
+            "SHA-1 digest (legacy)",
+            halite_hash::<core_hash::Sha1>,
+            "sha1",
+            vec![
+                peer(Ring, || ring_digest(&ring::digest::SHA1_FOR_LEGACY_USE_ONLY)),
+                peer(AwsLcRs, || aws_digest(&aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY)),
+                peer(RustCrypto, rustcrypto_digest::<sha1::Sha1>),
+            ],
+        ),
+    ]
+}
+
+/// The op ids, in table order.
+#[must_use]
+pub fn op_ids() -> Vec<&'static str> {
+    registry().iter().map(|op| op.id).collect()
+}
+
+// ---- Halite ----------------------------------------------------------------------------
+
+/// Halite's side of any [`core_hash::Hash`]: the default constructor and every implementation.
+#[must_use]
+pub fn halite_hash<H: core_hash::Hash + 'static>() -> Halite {
+    use core_hash::Implementation as _;
+    let impls = H::implementations()
+        .map(|imp| {
+            let run: Runner = Box::new(move |m: &[u8], out: &mut Vec<u8>| {
+                let mut h = H::with_impl(imp);
+                h.update(m);
+                out.extend_from_slice(h.finalize().as_ref());
+            });
+            (imp.name(), run)
+        })
+        .collect();
+    Halite {
+        default_impl: <H::Impl as core_hash::Implementation>::best().name(),
+        default: Box::new(|m, out| out.extend_from_slice(H::digest(m).as_ref())),
+        impls,
+    }
+}
+
+// ---- Peers -----------------------------------------------------------------------------
+
+/// The key every keyed operation (HMAC, AEADs) uses, in every library, so outputs compare.
+pub const KEY: [u8; 32] = *b"Halite bench key, 32 bytes long!";
+
+/// ring's one-shot digest.
+#[must_use]
+pub fn ring_digest(alg: &'static ring::digest::Algorithm) -> Runner {
+    Box::new(move |m, out| out.extend_from_slice(ring::digest::digest(alg, m).as_ref()))
+}
+
+/// aws-lc-rs's one-shot digest.
+#[must_use]
+pub fn aws_digest(alg: &'static aws_lc_rs::digest::Algorithm) -> Runner {
+    Box::new(move |m, out| out.extend_from_slice(aws_lc_rs::digest::digest(alg, m).as_ref()))
+}
+
+/// graviola's one-shot hash.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[must_use]
+pub fn graviola_hash<H: graviola::hashing::Hash + 'static>() -> Runner {
+    Box::new(|m, out| out.extend_from_slice(H::hash(m).as_ref()))
+}
+
+/// A RustCrypto `Digest`'s one-shot digest.
+#[must_use]
+pub fn rustcrypto_digest<D: sha2::Digest + 'static>() -> Runner {
+    Box::new(|m, out| out.extend_from_slice(&D::digest(m)))
+}
+
+/// ring's HMAC under [`KEY`], for the `hmac-*` ops.
+#[must_use]
+pub fn ring_hmac(alg: ring::hmac::Algorithm) -> Runner {
+    let key = ring::hmac::Key::new(alg, &KEY);
+    Box::new(move |m, out| out.extend_from_slice(ring::hmac::sign(&key, m).as_ref()))
+}
+
+/// aws-lc-rs's HMAC under [`KEY`], for the `hmac-*` ops.
+#[must_use]
+pub fn aws_hmac(alg: aws_lc_rs::hmac::Algorithm) -> Runner {
+    let key = aws_lc_rs::hmac::Key::new(alg, &KEY);
+    Box::new(move |m, out| out.extend_from_slice(aws_lc_rs::hmac::sign(&key, m).as_ref()))
+}
+
+/// graviola's HMAC under [`KEY`], for the `hmac-*` ops.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[must_use]
+pub fn graviola_hmac<H: graviola::hashing::Hash + Clone + 'static>() -> Runner {
+    let key = graviola::hashing::hmac::Hmac::<H>::new(KEY);
+    Box::new(move |m, out| {
+        let mut mac = key.clone();
+        mac.update(m);
+        out.extend_from_slice(mac.finish().as_ref());
+    })
+}
+
+/// A RustCrypto MAC (`hmac::Hmac<sha2::Sha256>`) under [`KEY`], for the `hmac-*` ops.
+#[must_use]
+pub fn rustcrypto_mac<M: hmac::Mac + hmac::digest::KeyInit + Clone + 'static>() -> Runner {
+    let key =
+        <M as hmac::digest::KeyInit>::new_from_slice(&KEY).expect("HMAC takes any key length");
+    Box::new(move |m, out| {
+        let mut mac = key.clone();
+        mac.update(m);
+        out.extend_from_slice(&mac.finalize().into_bytes());
+    })
+}
+
+/// The `openssl` way to run HMAC-`digest` under [`KEY`] (`digest` as OpenSSL names it,
+/// `sha256`), for the `hmac-*` ops.
+#[must_use]
+pub fn openssl_hmac(digest: &str) -> OpensslSpec {
+    let hexkey = crate::check::hex(&KEY);
+    OpensslSpec {
+        speed: vec!["-hmac".into(), digest.into()],
+        check: vec![
+            "mac".into(),
+            "-binary".into(),
+            "-digest".into(),
+            digest.into(),
+            "-macopt".into(),
+            format!("hexkey:{hexkey}"),
+            "HMAC".into(),
+        ],
+    }
+}
+
+/// A deterministic test message of `len` bytes (the same for every library and every run).
+#[must_use]
+pub fn message(len: usize) -> Vec<u8> {
+    let mut x = 0x9e37_79b9_7f4a_7c15_u64 ^ len as u64;
+    (0..len)
+        .map(|_| {
+            // xorshift64: cheap and far from the all-equal bytes that could hide a bug.
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 56) as u8
+        })
+        .collect()
+}
