@@ -34,6 +34,7 @@ mod md5;
 mod rand;
 mod sha1;
 mod sha256;
+mod sha3;
 mod sha512;
 
 pub use drbg::{DrbgError, HmacDrbg, MAX_REQUEST_LEN, MIN_ENTROPY_LEN, RESEED_INTERVAL};
@@ -45,6 +46,10 @@ pub use md5::{Md5, Md5Impl};
 pub use rand::OsRandom;
 pub use rand::{RandomError, RandomSource};
 pub use sha1::{Sha1, Sha1Impl};
+pub use sha3::{
+    KeccakImpl, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128Reader, Shake256,
+    Shake256Reader, ShakeReader,
+};
 pub use sha256::{Sha224, Sha256, Sha256Impl};
 pub use sha512::{Sha384, Sha512, Sha512_256, Sha512Impl};
 

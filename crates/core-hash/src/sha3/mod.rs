@@ -1,0 +1,532 @@
+//! SHA-3 and SHAKE (FIPS 202): the Keccak-f\[1600\] permutation, one sponge over it, and the
+//! four fixed-length hashes and two extendable-output functions built on that sponge.
+//!
+//! The permutation has two implementations, both free of branches and memory indices that
+//! depend on data:
+//! - [`portable`]: 64-bit lanes, unrolled; the default on 64-bit CPUs without extensions;
+//! - [`portable32`]: bit-interleaved 32-bit lanes, compact; the default on 32-bit CPUs;
+
+mod portable;
+mod portable32;
+mod sponge;
+
+use crate::Implementation;
+use sponge::{Sponge, Squeeze};
+
+/// A Keccak-f\[1600\] implementation, for SHA-3 and SHAKE.
+///
+/// Both portable variants run everywhere: `available()` lists the one suited to the target's
+/// word size (`portable32` on 32-bit targets, `portable` otherwise), and
+/// [`Implementation::by_name`] finds either.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KeccakImpl {
+    /// Portable code on 64-bit lanes, each round written out for the compiler to schedule.
+    Portable,
+    /// Portable code on bit-interleaved 32-bit words, small enough for a Cortex-M0.
+    Portable32,
+}
+
+impl KeccakImpl {
+    /// The portable implementation suited to this target's word size.
+    const PORTABLE: Self =
+        if cfg!(target_pointer_width = "64") { Self::Portable } else { Self::Portable32 };
+}
+
+impl Implementation for KeccakImpl {
+    const ALL: &'static [&'static str] = &["portable", "portable32"];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Portable => "portable",
+            Self::Portable32 => "portable32",
+        }
+    }
+
+    fn best() -> Self {
+        Self::available().next().unwrap_or(Self::PORTABLE)
+    }
+
+    fn available() -> impl Iterator<Item = Self> {
+        [Self::PORTABLE].into_iter()
+    }
+
+    /// Also finds the portable implementation that `available()` leaves out for this word
+    /// size, so both are tested everywhere.
+    fn by_name(name: &str) -> Option<Self> {
+        Self::available().chain([Self::Portable, Self::Portable32]).find(|i| i.name() == name)
+    }
+}
+
+impl KeccakImpl {
+    /// Keccak-f\[1600\] (FIPS 202 §3.3, 24 rounds of Keccak-p) on a state of 25 lanes, lane
+    /// `x + 5y` holding the bits of column `x`, row `y`, bit `z` of the lane at bit `z`
+    /// (so the byte string of §3.1 is the lanes in little-endian order).
+    #[inline]
+    pub fn permute(self, state: &mut [u64; 25]) {
+        match self {
+            Self::Portable32 => portable32::permute(state),
+            Self::Portable => portable::permute(state),
+        }
+    }
+
+    /// XORs each block into the first `R` bytes of `state` and permutes. `state` is in
+    /// this implementation's lane encoding (interleaved for `Portable32`, standard
+    /// otherwise); `R` is a whole number of lanes.
+    #[inline]
+    pub(crate) fn absorb<const R: usize>(self, state: &mut [u64; 25], blocks: &[[u8; R]]) {
+        match self {
+            Self::Portable32 => portable32::absorb(state, blocks),
+            Self::Portable => portable::absorb(state, blocks),
+        }
+    }
+
+    /// Keccak-f\[1600\] on a state in this implementation's lane encoding.
+    #[inline]
+    pub(crate) fn permute_native(self, state: &mut [u64; 25]) {
+        match self {
+            Self::Portable32 => portable32::permute_interleaved(state),
+            _ => self.permute(state),
+        }
+    }
+
+    /// Copies bytes `offset..offset + out.len()` of a state in this implementation's lane
+    /// encoding to `out`.
+    #[inline]
+    pub(crate) fn extract(self, state: &[u64; 25], offset: usize, out: &mut [u8]) {
+        match self {
+            Self::Portable32 => sponge::extract_lanes(state, offset, out, portable32::uninterleave),
+            _ => sponge::extract_lanes(state, offset, out, |lane| lane),
+        }
+    }
+}
+
+/// The Keccak-f\[1600\] round constants RC[i] (FIPS 202 §3.2.5, Algorithm 5).
+pub(crate) const RC: [u64; 24] = [
+    0x0000000000000001,
+    0x0000000000008082,
+    0x800000000000808a,
+    0x8000000080008000,
+    0x000000000000808b,
+    0x0000000080000001,
+    0x8000000080008081,
+    0x8000000000008009,
+    0x000000000000008a,
+    0x0000000000000088,
+    0x0000000080008009,
+    0x000000008000000a,
+    0x000000008000808b,
+    0x800000000000008b,
+    0x8000000000008089,
+    0x8000000000008003,
+    0x8000000000008002,
+    0x8000000000000080,
+    0x000000000000800a,
+    0x800000008000000a,
+    0x8000000080008081,
+    0x8000000000008080,
+    0x0000000080000001,
+    0x8000000080008008,
+];
+
+/// The ρ rotation of lane `x + 5y`, to the left (FIPS 202 §3.2.2, Table 2).
+pub(crate) const RHO: [u32; 25] = [
+    0, 1, 62, 28, 27, //
+    36, 44, 6, 55, 20, //
+    3, 10, 43, 25, 39, //
+    41, 45, 15, 21, 8, //
+    18, 2, 61, 56, 14,
+];
+
+/// The lane that π moves to position `i` (FIPS 202 §3.2.3): position `(x, y)` takes lane
+/// `(x + 3y, x)`.
+pub(crate) const fn pi_source(i: usize) -> usize {
+    let (x, y) = (i % 5, i / 5);
+    (x + 3 * y) % 5 + 5 * x
+}
+
+/// The SHA-3 suffix `01` followed by the first bit of `pad10*1` (FIPS 202 §6.1).
+const SHA3_SUFFIX: u8 = 0x06;
+/// The SHAKE suffix `1111` followed by the first bit of `pad10*1` (FIPS 202 §6.2).
+const SHAKE_SUFFIX: u8 = 0x1F;
+
+/// Defines a SHA-3 hash type: the struct, its inherent API, and the [`Hash`](crate::Hash)
+/// and `Zeroize` impls.
+macro_rules! sha3_hash {
+    ($(#[$doc:meta])* $name:ident, $rate:literal, $out:literal) => {
+        $(#[$doc])*
+        ///
+        /// Streaming: [`update`](Self::update) any number of times, [`Clone`] to fork the
+        /// state, then [`finalize`](Self::finalize). The implementation is chosen once, in
+        /// [`new`](Self::new), or given with [`with_impl`](Self::with_impl).
+        #[derive(Clone)]
+        pub struct $name {
+            sponge: Sponge<$rate>,
+        }
+
+        impl $name {
+            /// Bytes of output.
+            pub const OUTPUT_LEN: usize = $out;
+            /// Bytes per block: the sponge's rate, `200 - 2 * OUTPUT_LEN`.
+            pub const BLOCK_LEN: usize = $rate;
+
+            /// A hasher on the fastest implementation this CPU can run.
+            #[inline]
+            #[must_use]
+            pub fn new() -> Self {
+                Self::with_impl(KeccakImpl::best())
+            }
+
+            /// A hasher on the given implementation.
+            #[inline]
+            #[must_use]
+            pub fn with_impl(imp: KeccakImpl) -> Self {
+                Self { sponge: Sponge::new(imp) }
+            }
+
+            /// The implementation this hasher runs on.
+            #[must_use]
+            pub fn implementation(&self) -> KeccakImpl {
+                self.sponge.implementation()
+            }
+
+            /// Absorbs `data`.
+            #[inline]
+            pub fn update(&mut self, data: &[u8]) {
+                self.sponge.absorb(data);
+            }
+
+            /// Pads the message and returns the digest.
+            #[inline]
+            #[must_use]
+            pub fn finalize(self) -> [u8; $out] {
+                self.sponge.finish(SHA3_SUFFIX).first()
+            }
+
+            /// The digest of `data` in one call.
+            #[inline]
+            #[must_use]
+            pub fn digest(data: &[u8]) -> [u8; $out] {
+                let mut h = Self::new();
+                h.update(data);
+                h.finalize()
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl core::fmt::Debug for $name {
+            /// Names the implementation only: the state may be derived from a secret.
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("implementation", &self.implementation().name())
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl zeroize::Zeroize for $name {
+            fn zeroize(&mut self) {
+                self.sponge.wipe();
+            }
+        }
+
+        impl crate::Hash for $name {
+            const BLOCK_LEN: usize = $rate;
+            const OUTPUT_LEN: usize = $out;
+            type Output = [u8; $out];
+            type Impl = KeccakImpl;
+
+            fn with_impl(imp: KeccakImpl) -> Self {
+                Self::with_impl(imp)
+            }
+            fn implementation(&self) -> KeccakImpl {
+                self.implementation()
+            }
+            fn update(&mut self, data: &[u8]) {
+                self.update(data);
+            }
+            fn finalize(self) -> [u8; $out] {
+                self.finalize()
+            }
+            fn digest(data: &[u8]) -> [u8; $out] {
+                Self::digest(data)
+            }
+        }
+    };
+}
+
+sha3_hash! {
+    /// SHA3-224 (FIPS 202 §6.1).
+    Sha3_224, 144, 28
+}
+sha3_hash! {
+    /// SHA3-256 (FIPS 202 §6.1).
+    Sha3_256, 136, 32
+}
+sha3_hash! {
+    /// SHA3-384 (FIPS 202 §6.1).
+    Sha3_384, 104, 48
+}
+sha3_hash! {
+    /// SHA3-512 (FIPS 202 §6.1).
+    Sha3_512, 72, 64
+}
+
+/// The output side of a SHAKE instance: [`read`](Self::read) squeezes as many bytes as
+/// wanted, in as many calls as wanted; the concatenation is the same however it is split.
+/// Obtained from [`Shake128::finalize_xof`] or [`Shake256::finalize_xof`].
+#[derive(Clone)]
+pub struct ShakeReader<const RATE: usize> {
+    squeeze: Squeeze<RATE>,
+}
+
+/// The reader of [`Shake128`].
+pub type Shake128Reader = ShakeReader<168>;
+/// The reader of [`Shake256`].
+pub type Shake256Reader = ShakeReader<136>;
+
+impl<const RATE: usize> ShakeReader<RATE> {
+    /// Fills `out` with the next `out.len()` bytes of output.
+    #[inline]
+    pub fn read(&mut self, out: &mut [u8]) {
+        self.squeeze.read(out);
+    }
+
+    /// The implementation this reader runs on.
+    #[must_use]
+    pub fn implementation(&self) -> KeccakImpl {
+        self.squeeze.implementation()
+    }
+}
+
+impl<const RATE: usize> core::fmt::Debug for ShakeReader<RATE> {
+    /// Names the implementation only: the output may be secret.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ShakeReader")
+            .field("rate", &RATE)
+            .field("implementation", &self.implementation().name())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<const RATE: usize> zeroize::Zeroize for ShakeReader<RATE> {
+    fn zeroize(&mut self) {
+        self.squeeze.wipe();
+    }
+}
+
+/// Defines a SHAKE type: the struct, its inherent API, and the `Zeroize` impl.
+macro_rules! shake {
+    ($(#[$doc:meta])* $name:ident, $rate:literal) => {
+        $(#[$doc])*
+        ///
+        /// Streaming: [`update`](Self::update) any number of times, [`Clone`] to fork the
+        /// state, then [`finalize_xof`](Self::finalize_xof) and read any amount of output.
+        /// The implementation is chosen once, in [`new`](Self::new), or given with
+        /// [`with_impl`](Self::with_impl).
+        #[derive(Clone)]
+        pub struct $name {
+            sponge: Sponge<$rate>,
+        }
+
+        impl $name {
+            /// Bytes per block: the sponge's rate.
+            pub const BLOCK_LEN: usize = $rate;
+
+            /// An instance on the fastest implementation this CPU can run.
+            #[inline]
+            #[must_use]
+            pub fn new() -> Self {
+                Self::with_impl(KeccakImpl::best())
+            }
+
+            /// An instance on the given implementation.
+            #[inline]
+            #[must_use]
+            pub fn with_impl(imp: KeccakImpl) -> Self {
+                Self { sponge: Sponge::new(imp) }
+            }
+
+            /// The implementation this instance runs on.
+            #[must_use]
+            pub fn implementation(&self) -> KeccakImpl {
+                self.sponge.implementation()
+            }
+
+            /// Absorbs `data`.
+            #[inline]
+            pub fn update(&mut self, data: &[u8]) {
+                self.sponge.absorb(data);
+            }
+
+            /// Pads the input and switches to output.
+            #[inline]
+            #[must_use]
+            pub fn finalize_xof(self) -> ShakeReader<$rate> {
+                ShakeReader { squeeze: self.sponge.finish(SHAKE_SUFFIX) }
+            }
+
+            /// Fills `out` with the output of this function on `data`, in one call.
+            #[inline]
+            pub fn digest_into(data: &[u8], out: &mut [u8]) {
+                let mut h = Self::new();
+                h.update(data);
+                h.finalize_xof().read(out);
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl core::fmt::Debug for $name {
+            /// Names the implementation only: the state may be derived from a secret.
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("implementation", &self.implementation().name())
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl zeroize::Zeroize for $name {
+            fn zeroize(&mut self) {
+                self.sponge.wipe();
+            }
+        }
+    };
+}
+
+shake! {
+    /// SHAKE128 (FIPS 202 §6.2), the extendable-output function with 128-bit security.
+    Shake128, 168
+}
+shake! {
+    /// SHAKE256 (FIPS 202 §6.2), the extendable-output function with 256-bit security.
+    Shake256, 136
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Hash;
+    use hex_literal::hex;
+
+    /// RC[i] from the LFSR of FIPS 202 Algorithm 5: bit `2^j - 1` of RC[i] is rc(j + 7i).
+    #[test]
+    fn round_constants_follow_the_lfsr() {
+        fn rc(t: usize) -> u64 {
+            let mut r: u16 = 1;
+            for _ in 0..t % 255 {
+                r <<= 1;
+                if r & 0x100 != 0 {
+                    r ^= 0x171; // x^8 + x^6 + x^5 + x^4 + 1
+                }
+            }
+            u64::from(r & 1)
+        }
+        for (i, &c) in RC.iter().enumerate() {
+            let want = (0..7).fold(0, |acc, j| acc | rc(j + 7 * i) << ((1 << j) - 1));
+            assert_eq!(c, want, "RC[{i}]");
+        }
+    }
+
+    /// ρ offsets from FIPS 202 Algorithm 2: `(t + 1)(t + 2) / 2` along the walk from (1, 0).
+    #[test]
+    fn rho_offsets_follow_the_walk() {
+        let mut want = [0u32; 25];
+        let (mut x, mut y) = (1, 0);
+        for t in 0u32..24 {
+            want[x + 5 * y] = (t + 1) * (t + 2) / 2 % 64;
+            (x, y) = (y, (2 * x + 3 * y) % 5);
+        }
+        assert_eq!(RHO, want);
+    }
+
+    #[test]
+    fn pi_is_a_permutation_fixing_lane_zero() {
+        let mut seen = [false; 25];
+        for i in 0..25 {
+            seen[pi_source(i)] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+        assert_eq!(pi_source(0), 0);
+        // Position (x, y) = (0, 2) takes lane (1, 0) (FIPS 202 §3.2.3).
+        assert_eq!(pi_source(10), 1);
+    }
+
+    /// Keccak-f\[1600\] of the zero state, from the Keccak team's intermediate values.
+    #[test]
+    fn permutation_of_zero_on_every_implementation() {
+        let mut reference = [0u64; 25];
+        KeccakImpl::Portable.permute(&mut reference);
+        assert_eq!(reference[0], 0xf1258f7940e1dde7);
+        assert_eq!(reference[24], 0xeaf1ff7b5ceca249);
+        for imp in KeccakImpl::available().chain([KeccakImpl::Portable32]) {
+            let mut s = [0u64; 25];
+            imp.permute(&mut s);
+            assert_eq!(s, reference, "{imp:?}");
+            // And again, from a state with every lane different.
+            imp.permute(&mut s);
+            let mut r = reference;
+            KeccakImpl::Portable.permute(&mut r);
+            assert_eq!(s, r, "{imp:?}");
+        }
+    }
+
+    #[test]
+    fn abc_on_every_implementation() {
+        for imp in KeccakImpl::available().chain([KeccakImpl::Portable32]) {
+            let mut h = Sha3_256::with_impl(imp);
+            h.update(b"abc");
+            assert_eq!(
+                h.finalize(),
+                hex!("3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"),
+                "{imp:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn portable_is_always_available_and_last() {
+        assert_eq!(KeccakImpl::available().last(), Some(KeccakImpl::PORTABLE));
+        assert_eq!(KeccakImpl::by_name("portable"), Some(KeccakImpl::Portable));
+        assert_eq!(KeccakImpl::by_name("portable32"), Some(KeccakImpl::Portable32));
+        assert_eq!(KeccakImpl::by_name("no-such-backend"), None);
+        for imp in KeccakImpl::available() {
+            assert!(KeccakImpl::ALL.contains(&imp.name()));
+        }
+        assert_eq!(<Sha3_256 as Hash>::BLOCK_LEN, 136);
+        assert_eq!(Sha3_224::BLOCK_LEN, crate::MAX_BLOCK_LEN);
+        assert_eq!(Sha3_512::OUTPUT_LEN, crate::MAX_OUTPUT_LEN);
+    }
+
+    #[test]
+    fn debug_names_the_implementation_only() {
+        let mut h = Sha3_384::with_impl(KeccakImpl::Portable32);
+        h.update(b"secret");
+        let text = std::format!("{h:?}");
+        assert_eq!(text, "Sha3_384 { implementation: \"portable32\", .. }");
+        let r = Shake128::with_impl(KeccakImpl::Portable).finalize_xof();
+        assert_eq!(
+            std::format!("{r:?}"),
+            "ShakeReader { rate: 168, implementation: \"portable\", .. }"
+        );
+    }
+
+    #[test]
+    fn zeroize_resets_to_the_empty_message() {
+        use zeroize::Zeroize;
+        for imp in KeccakImpl::available().chain([KeccakImpl::Portable32]) {
+            let mut h = Sha3_512::with_impl(imp);
+            h.update(&[0xAA; 200]);
+            h.zeroize();
+            assert_eq!(h.finalize(), Sha3_512::with_impl(imp).finalize(), "{imp:?}");
+        }
+    }
+}
