@@ -1,19 +1,24 @@
 //! SHA-3 and SHAKE (FIPS 202): the Keccak-f\[1600\] permutation, one sponge over it, and the
 //! four fixed-length hashes and two extendable-output functions built on that sponge.
 //!
-//! The permutation has two implementations, both free of branches and memory indices that
+//! The permutation has three implementations, all free of branches and memory indices that
 //! depend on data:
 //! - [`portable`]: 64-bit lanes, unrolled; the default on 64-bit CPUs without extensions;
 //! - [`portable32`]: bit-interleaved 32-bit lanes, compact; the default on 32-bit CPUs;
+//! - [`x86_avx512`]: AVX-512 rotates and three-input logic (`vprolq`, `vpternlogq`).
 
 mod portable;
 mod portable32;
 mod sponge;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512;
 
 use crate::Implementation;
 use sponge::{Sponge, Squeeze};
 
-/// A Keccak-f\[1600\] implementation, for SHA-3 and SHAKE.
+/// A Keccak-f\[1600\] implementation, for SHA-3 and SHAKE. Accelerated variants carry the
+/// CPU-feature token that proves they can run, so they can only be obtained through
+/// [`Implementation::available`].
 ///
 /// Both portable variants run everywhere: `available()` lists the one suited to the target's
 /// word size (`portable32` on 32-bit targets, `portable` otherwise), and
@@ -25,6 +30,8 @@ pub enum KeccakImpl {
     Portable,
     /// Portable code on bit-interleaved 32-bit words, small enough for a Cortex-M0.
     Portable32,
+    /// AVX-512 `vprolq` and `vpternlogq` on 128-bit registers, one lane per register.
+    X86Avx512(core_cpu::Avx512),
 }
 
 impl KeccakImpl {
@@ -34,12 +41,13 @@ impl KeccakImpl {
 }
 
 impl Implementation for KeccakImpl {
-    const ALL: &'static [&'static str] = &["portable", "portable32"];
+    const ALL: &'static [&'static str] = &["x86_avx512", "portable", "portable32"];
 
     fn name(self) -> &'static str {
         match self {
             Self::Portable => "portable",
             Self::Portable32 => "portable32",
+            Self::X86Avx512(_) => "x86_avx512",
         }
     }
 
@@ -48,7 +56,10 @@ impl Implementation for KeccakImpl {
     }
 
     fn available() -> impl Iterator<Item = Self> {
-        [Self::PORTABLE].into_iter()
+        let cpu = core_cpu::detected();
+        [core_cpu::Avx512::from_features(cpu).map(Self::X86Avx512), Some(Self::PORTABLE)]
+            .into_iter()
+            .flatten()
     }
 
     /// Also finds the portable implementation that `available()` leaves out for this word
@@ -65,8 +76,11 @@ impl KeccakImpl {
     #[inline]
     pub fn permute(self, state: &mut [u64; 25]) {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx512(token) => x86_avx512::permute(token, state),
             Self::Portable32 => portable32::permute(state),
-            Self::Portable => portable::permute(state),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::permute(state),
         }
     }
 
@@ -76,8 +90,10 @@ impl KeccakImpl {
     #[inline]
     pub(crate) fn absorb<const R: usize>(self, state: &mut [u64; 25], blocks: &[[u8; R]]) {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx512(token) => x86_avx512::absorb(token, state, blocks),
             Self::Portable32 => portable32::absorb(state, blocks),
-            Self::Portable => portable::absorb(state, blocks),
+            _ => portable::absorb(state, blocks),
         }
     }
 
