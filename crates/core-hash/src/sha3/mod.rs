@@ -1,12 +1,15 @@
 //! SHA-3 and SHAKE (FIPS 202): the Keccak-f\[1600\] permutation, one sponge over it, and the
 //! four fixed-length hashes and two extendable-output functions built on that sponge.
 //!
-//! The permutation has three implementations, all free of branches and memory indices that
+//! The permutation has four implementations, all free of branches and memory indices that
 //! depend on data:
 //! - [`portable`]: 64-bit lanes, unrolled; the default on 64-bit CPUs without extensions;
 //! - [`portable32`]: bit-interleaved 32-bit lanes, compact; the default on 32-bit CPUs;
+//! - [`aarch64`]: the Armv8.2 SHA-3 instructions (`eor3`, `rax1`, `xar`, `bcax`);
 //! - [`x86_avx512`]: AVX-512 rotates and three-input logic (`vprolq`, `vpternlogq`).
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
 mod portable;
 mod portable32;
 mod sponge;
@@ -30,6 +33,8 @@ pub enum KeccakImpl {
     Portable,
     /// Portable code on bit-interleaved 32-bit words, small enough for a Cortex-M0.
     Portable32,
+    /// Armv8.2 SHA-3 instructions, one lane per vector register.
+    Aarch64(core_cpu::ArmSha3),
     /// AVX-512 `vprolq` and `vpternlogq` on 128-bit registers, one lane per register.
     X86Avx512(core_cpu::Avx512),
 }
@@ -41,12 +46,13 @@ impl KeccakImpl {
 }
 
 impl Implementation for KeccakImpl {
-    const ALL: &'static [&'static str] = &["x86_avx512", "portable", "portable32"];
+    const ALL: &'static [&'static str] = &["x86_avx512", "aarch64", "portable", "portable32"];
 
     fn name(self) -> &'static str {
         match self {
             Self::Portable => "portable",
             Self::Portable32 => "portable32",
+            Self::Aarch64(_) => "aarch64",
             Self::X86Avx512(_) => "x86_avx512",
         }
     }
@@ -57,9 +63,13 @@ impl Implementation for KeccakImpl {
 
     fn available() -> impl Iterator<Item = Self> {
         let cpu = core_cpu::detected();
-        [core_cpu::Avx512::from_features(cpu).map(Self::X86Avx512), Some(Self::PORTABLE)]
-            .into_iter()
-            .flatten()
+        [
+            core_cpu::Avx512::from_features(cpu).map(Self::X86Avx512),
+            core_cpu::ArmSha3::from_features(cpu).map(Self::Aarch64),
+            Some(Self::PORTABLE),
+        ]
+        .into_iter()
+        .flatten()
     }
 
     /// Also finds the portable implementation that `available()` leaves out for this word
@@ -78,6 +88,8 @@ impl KeccakImpl {
         match self {
             #[cfg(target_arch = "x86_64")]
             Self::X86Avx512(token) => x86_avx512::permute(token, state),
+            #[cfg(target_arch = "aarch64")]
+            Self::Aarch64(token) => aarch64::permute(token, state),
             Self::Portable32 => portable32::permute(state),
             // Tokens for another architecture cannot be obtained, so only `Portable` is left.
             _ => portable::permute(state),
@@ -92,6 +104,8 @@ impl KeccakImpl {
         match self {
             #[cfg(target_arch = "x86_64")]
             Self::X86Avx512(token) => x86_avx512::absorb(token, state, blocks),
+            #[cfg(target_arch = "aarch64")]
+            Self::Aarch64(token) => aarch64::absorb(token, state, blocks),
             Self::Portable32 => portable32::absorb(state, blocks),
             _ => portable::absorb(state, blocks),
         }
