@@ -85,7 +85,8 @@ fn registered<I: Implementation>(algorithm: &'static str) -> impl Iterator<Item 
 pub fn implementations() -> impl Iterator<Item = Registered> {
     let all = registered::<Sha1Impl>("sha1")
         .chain(registered::<Sha256Impl>("sha256"))
-        .chain(registered::<Sha512Impl>("sha512"));
+        .chain(registered::<Sha512Impl>("sha512"))
+        .chain(registered::<KeccakImpl>("sha3"));
     #[cfg(feature = "legacy")]
     let all = all.chain(registered::<Md5Impl>("md5"));
     all

