@@ -1,6 +1,6 @@
 //! HMAC and HKDF known answers: RFC 4231, RFC 5869 and the Wycheproof `hmac_sha*` (SHA-1,
-//! SHA-2 and SHA-3) and `hkdf_sha*` sets, on every implementation of the underlying hash; random inputs against
-//! RustCrypto's `hmac`/`hkdf`.
+//! SHA-2 and SHA-3) and `hkdf_sha*` sets, on every implementation of the underlying hash;
+//! random inputs against RustCrypto's `hmac`/`hkdf`.
 
 mod common;
 
