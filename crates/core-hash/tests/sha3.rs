@@ -1,10 +1,7 @@
 //! SHA-3 and SHAKE known answers (FIPS 202 examples from NIST's Cryptographic Standards and
 //! Guidelines pages: the empty message, "abc", and 200 bytes of 0xA3) on every Keccak
 //! implementation, fed whole and in uneven pieces, and random messages in random pieces
-//! against each other and against RustCrypto's `sha3`.
-//!
-//! `cargo test --release -p core-hash --test sha3 -- --ignored --nocapture` prints a
-//! throughput comparison of the implementations and RustCrypto.
+//! against each other and against RustCrypto's `sha3`. Speed is measured in `crates/bench`.
 
 use core_hash::{
     Hash, Implementation, KeccakImpl, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake256,
@@ -411,83 +408,5 @@ proptest! {
     ) {
         agree_shake!(Shake128, sha3::Shake128, data, [piece], out_len, reads);
         agree_shake!(Shake256, sha3::Shake256, data, [piece], out_len, reads);
-    }
-}
-
-/// Throughput of SHA3-256 and SHAKE128 on each implementation and on RustCrypto's `sha3`, at
-/// 16 KiB and 64 B per message. Run in release mode with `--ignored --nocapture`.
-#[test]
-#[ignore = "timing, not a check: run in release mode with --ignored --nocapture"]
-fn throughput() {
-    use std::hint::black_box;
-    use std::time::{Duration, Instant};
-
-    type Run = Box<dyn Fn(&[u8]) -> u8>;
-
-    /// MB/s of `f` over messages of `len` bytes: the best of short batches, so time lost to
-    /// other processes on a shared machine does not count.
-    fn rate(len: usize, f: &Run) -> f64 {
-        let msg = vec![0x5Au8; len];
-        let per_batch = (16 * 1024 / len).max(1);
-        let mut sink = 0u8;
-        let mut best = Duration::MAX;
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_millis(50) {
-            let t = Instant::now();
-            for _ in 0..per_batch {
-                sink ^= f(black_box(&msg));
-            }
-            best = best.min(t.elapsed());
-        }
-        black_box(sink);
-        f64::from(u32::try_from(per_batch * len).unwrap()) / best.as_secs_f64() / 1e6
-    }
-
-    let mut runs: Vec<(String, Run, Run)> = implementations()
-        .into_iter()
-        .map(|imp| {
-            let sha3: Run = Box::new(move |m| {
-                let mut h = Sha3_256::with_impl(imp);
-                h.update(m);
-                h.finalize()[0]
-            });
-            let shake: Run = Box::new(move |m| {
-                let mut x = Shake128::with_impl(imp);
-                x.update(m);
-                let mut out = [0u8; 32];
-                x.finalize_xof().read(&mut out);
-                out[0]
-            });
-            (imp.name().to_string(), sha3, shake)
-        })
-        .collect();
-    runs.push((
-        "RustCrypto".to_string(),
-        Box::new(|m| {
-            use sha3::Digest;
-            sha3::Sha3_256::digest(m)[0]
-        }),
-        Box::new(|m| {
-            use sha3::digest::{ExtendableOutput, Update, XofReader};
-            let mut x = sha3::Shake128::default();
-            x.update(m);
-            let mut out = [0u8; 32];
-            x.finalize_xof().read(&mut out);
-            out[0]
-        }),
-    ));
-    for len in [16 * 1024, 64] {
-        // Alternate between the candidates and keep each one's best, so that a burst of load
-        // from elsewhere does not favour one of them.
-        let mut best = vec![(0f64, 0f64); runs.len()];
-        for _ in 0..8 {
-            for ((_, sha3, shake), b) in runs.iter().zip(&mut best) {
-                b.0 = b.0.max(rate(len, sha3));
-                b.1 = b.1.max(rate(len, shake));
-            }
-        }
-        for ((name, ..), (h, x)) in runs.iter().zip(best) {
-            println!("{len:>6} B  {name:<12} SHA3-256 {h:>7.1} MB/s  SHAKE128 {x:>7.1} MB/s");
-        }
     }
 }
