@@ -35,7 +35,7 @@ pub struct Settings {
 
 impl Settings {
     /// `--quick`: a whole default run in well under a minute.
-    pub const QUICK: Settings = Settings { batch: Duration::from_millis(4), rounds: 5 };
+    pub const QUICK: Settings = Settings { batch: Duration::from_millis(4), rounds: 7 };
     /// The default: steadier numbers, a few minutes for the default sizes.
     pub const FULL: Settings = Settings { batch: Duration::from_millis(25), rounds: 11 };
 }

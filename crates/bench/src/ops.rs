@@ -130,6 +130,27 @@ fn hash_op(
     }
 }
 
+/// An HMAC operation under [`KEY`]: message in, tag out, the key schedule done once outside
+/// the timing (every library keeps a keyed state and copies it per message); OpenSSL runs it
+/// as `openssl speed -hmac NAME`.
+fn hmac_op(
+    id: &'static str,
+    what: &'static str,
+    halite: fn() -> Halite,
+    openssl_name: &str,
+    peers: Vec<Option<Peer>>,
+) -> Op {
+    Op {
+        id,
+        group: "hash",
+        what,
+        unit: Unit::Bytes,
+        halite,
+        peers: peers.into_iter().flatten().collect(),
+        openssl: Some(openssl_hmac(openssl_name)),
+    }
+}
+
 /// Every operation, in table order.
 #[must_use]
 pub fn registry() -> Vec<Op> {
@@ -203,6 +224,42 @@ pub fn registry() -> Vec<Op> {
                 peer(RustCrypto, rustcrypto_digest::<sha1::Sha1>),
             ],
         ),
+        hmac_op(
+            "hmac-sha256",
+            "HMAC-SHA-256 tag, 32-byte key",
+            halite_hmac::<core_hash::Sha256>,
+            "sha256",
+            vec![
+                peer(Ring, || ring_hmac(ring::hmac::HMAC_SHA256)),
+                peer(AwsLcRs, || aws_hmac(aws_lc_rs::hmac::HMAC_SHA256)),
+                graviola!(graviola_hmac::<graviola::hashing::Sha256>),
+                peer(RustCrypto, rustcrypto_mac::<hmac::Hmac<sha2::Sha256>>),
+            ],
+        ),
+        hmac_op(
+            "hmac-sha384",
+            "HMAC-SHA-384 tag, 32-byte key",
+            halite_hmac::<core_hash::Sha384>,
+            "sha384",
+            vec![
+                peer(Ring, || ring_hmac(ring::hmac::HMAC_SHA384)),
+                peer(AwsLcRs, || aws_hmac(aws_lc_rs::hmac::HMAC_SHA384)),
+                graviola!(graviola_hmac::<graviola::hashing::Sha384>),
+                peer(RustCrypto, rustcrypto_mac::<hmac::Hmac<sha2::Sha384>>),
+            ],
+        ),
+        hmac_op(
+            "hmac-sha512",
+            "HMAC-SHA-512 tag, 32-byte key",
+            halite_hmac::<core_hash::Sha512>,
+            "sha512",
+            vec![
+                peer(Ring, || ring_hmac(ring::hmac::HMAC_SHA512)),
+                peer(AwsLcRs, || aws_hmac(aws_lc_rs::hmac::HMAC_SHA512)),
+                graviola!(graviola_hmac::<graviola::hashing::Sha512>),
+                peer(RustCrypto, rustcrypto_mac::<hmac::Hmac<sha2::Sha512>>),
+            ],
+        ),
     ]
 }
 
@@ -232,6 +289,27 @@ pub fn halite_hash<H: core_hash::Hash + 'static>() -> Halite {
         default_impl: <H::Impl as core_hash::Implementation>::best().name(),
         default: Box::new(|m, out| out.extend_from_slice(H::digest(m).as_ref())),
         impls,
+    }
+}
+
+/// Halite's HMAC over any [`core_hash::Hash`] under [`KEY`]: keyed once per implementation,
+/// the keyed state copied for each message.
+#[must_use]
+pub fn halite_hmac<H: core_hash::Hash + 'static>() -> Halite {
+    use core_hash::{Hmac, Implementation as _};
+    let keyed = |mac: Hmac<H>| -> Runner {
+        Box::new(move |m: &[u8], out: &mut Vec<u8>| {
+            let mut mac = mac.clone();
+            mac.update(m);
+            out.extend_from_slice(mac.finalize().as_ref());
+        })
+    };
+    Halite {
+        default_impl: <H::Impl as core_hash::Implementation>::best().name(),
+        default: keyed(Hmac::<H>::new(&KEY)),
+        impls: H::implementations()
+            .map(|imp| (imp.name(), keyed(Hmac::with_impl(imp, &KEY))))
+            .collect(),
     }
 }
 

@@ -170,6 +170,8 @@ fn panel(s: &mut String, records: &[Record], op: &str, columns: &[Column], y0: f
     // One line per column, with a legend entry.
     let mut legend_y = y_top + 10.0;
     let mut impl_index = 0;
+    // Peers first, so Halite's lines are drawn on top.
+    let mut series = String::new();
     for column in columns {
         let mut points: Vec<(f64, f64)> = here
             .iter()
@@ -188,19 +190,20 @@ fn panel(s: &mut String, records: &[Record], op: &str, columns: &[Column], y0: f
         let width = if column.library == Library::Halite { 2.5 } else { 1.8 };
         let path: Vec<String> =
             points.iter().map(|&(b, v)| format!("{:.1},{:.1}", x_of(b), y_of(v))).collect();
-        let _ = writeln!(
-            s,
+        let mut line = format!(
             r#"<polyline points="{}" fill="none" stroke="{c}" stroke-width="{width}"{dash}/>"#,
             path.join(" ")
         );
+        line.push('\n');
         for &(b, v) in &points {
             let _ = writeln!(
-                s,
+                line,
                 r#"<circle cx="{:.1}" cy="{:.1}" r="2.5" fill="{c}"/>"#,
                 x_of(b),
                 y_of(v)
             );
         }
+        series.insert_str(0, &line);
         let lx = x_right + 12.0;
         let _ = writeln!(
             s,
@@ -212,6 +215,7 @@ fn panel(s: &mut String, records: &[Record], op: &str, columns: &[Column], y0: f
         );
         legend_y += 18.0;
     }
+    s.push_str(&series);
 }
 
 #[cfg(test)]
