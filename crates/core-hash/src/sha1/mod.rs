@@ -3,11 +3,14 @@
 //!
 //! - [`portable`]: 32-bit integer code;
 //! - [`x86_shani`]: the x86 SHA extensions (`sha1rnds4`);
+//! - [`x86_avx2`]: message schedule of two blocks at once in AVX2, rounds with BMI2 `rorx`;
 //! - [`aarch64`]: the Armv8 SHA-1 instructions (`sha1c`, `sha1p`, `sha1m`).
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
 mod x86_shani;
 
@@ -22,17 +25,20 @@ pub enum Sha1Impl {
     Portable,
     /// x86 SHA extensions.
     X86Shani(core_cpu::Sha),
+    /// AVX2 message schedule for two blocks at a time, BMI2 rounds.
+    X86Avx2(core_cpu::Avx2),
     /// Armv8 SHA-1 instructions.
     Aarch64(core_cpu::ArmSha2),
 }
 
 impl Implementation for Sha1Impl {
-    const ALL: &'static [&'static str] = &["x86_shani", "aarch64", "portable"];
+    const ALL: &'static [&'static str] = &["x86_shani", "x86_avx2", "aarch64", "portable"];
 
     fn name(self) -> &'static str {
         match self {
             Self::Portable => "portable",
             Self::X86Shani(_) => "x86_shani",
+            Self::X86Avx2(_) => "x86_avx2",
             Self::Aarch64(_) => "aarch64",
         }
     }
@@ -45,6 +51,7 @@ impl Implementation for Sha1Impl {
         let cpu = core_cpu::detected();
         [
             core_cpu::Sha::from_features(cpu).map(Self::X86Shani),
+            core_cpu::Avx2::from_features(cpu).map(Self::X86Avx2),
             core_cpu::ArmSha2::from_features(cpu).map(Self::Aarch64),
             Some(Self::Portable),
         ]
@@ -60,11 +67,58 @@ impl Sha1Impl {
         match self {
             #[cfg(target_arch = "x86_64")]
             Self::X86Shani(token) => x86_shani::compress(token, state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::compress(token, state, blocks),
             #[cfg(target_arch = "aarch64")]
             Self::Aarch64(token) => aarch64::compress(token, state, blocks),
             // Tokens for another architecture cannot be obtained, so only `Portable` is left.
             _ => portable::compress(state, blocks),
         }
+    }
+}
+
+/// The 80 rounds of one block (FIPS 180-4 §6.1.2 steps 2–4): `wk(t)` supplies K[t] + W[t]
+/// and is called for t = 0, 1, …, 79 in order. Five rounds per iteration rotate the roles
+/// of the working variables instead of moving them.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn rounds(state: &mut [u32; 5], mut wk: impl FnMut(usize) -> u32) {
+    /// Twenty rounds with the logical function `f`, starting at round `t0`.
+    #[inline(always)]
+    fn twenty(
+        v: &mut [u32; 5],
+        t0: usize,
+        f: impl Fn(u32, u32, u32) -> u32,
+        wk: &mut impl FnMut(usize) -> u32,
+    ) {
+        /// One round: `e` becomes the new `a`, `b` is rotated into the new `c`.
+        #[inline(always)]
+        fn round(a: u32, b: &mut u32, e: &mut u32, f: u32, wk: u32) {
+            *e = e.wrapping_add(a.rotate_left(5)).wrapping_add(f).wrapping_add(wk);
+            *b = b.rotate_left(30);
+        }
+        let [mut a, mut b, mut c, mut d, mut e] = *v;
+        for t in (t0..t0 + 20).step_by(5) {
+            let x = f(b, c, d);
+            round(a, &mut b, &mut e, x, wk(t));
+            let x = f(a, b, c);
+            round(e, &mut a, &mut d, x, wk(t + 1));
+            let x = f(e, a, b);
+            round(d, &mut e, &mut c, x, wk(t + 2));
+            let x = f(d, e, a);
+            round(c, &mut d, &mut b, x, wk(t + 3));
+            let x = f(c, d, e);
+            round(b, &mut c, &mut a, x, wk(t + 4));
+        }
+        *v = [a, b, c, d, e];
+    }
+    let mut v = *state;
+    twenty(&mut v, 0, |b, c, d| ((c ^ d) & b) ^ d, &mut wk);
+    twenty(&mut v, 20, |b, c, d| b ^ c ^ d, &mut wk);
+    twenty(&mut v, 40, |b, c, d| (b & c) | ((b | c) & d), &mut wk);
+    twenty(&mut v, 60, |b, c, d| b ^ c ^ d, &mut wk);
+    for (s, x) in state.iter_mut().zip(v) {
+        *s = s.wrapping_add(x);
     }
 }
 
