@@ -44,6 +44,16 @@ pub struct Halite {
     pub impls: Vec<(&'static str, Runner)>,
 }
 
+impl Halite {
+    /// The length of the default path's output for an empty message.
+    #[must_use]
+    pub fn default_len(mut self) -> usize {
+        let mut out = Vec::new();
+        (self.default)(&[], &mut out);
+        out.len()
+    }
+}
+
 /// A peer library's side of an operation.
 pub struct Peer {
     /// Which library.
@@ -151,6 +161,35 @@ fn hmac_op(
     }
 }
 
+/// A SHAKE operation: message in, a fixed length of output. OpenSSL's check asks for the same
+/// length (`-xoflen`); `openssl speed` squeezes its default length, which costs the same single
+/// permutation as long as the output fits in one rate block, as it does here.
+fn shake_op(
+    id: &'static str,
+    what: &'static str,
+    halite: fn() -> Halite,
+    peers: Vec<Option<Peer>>,
+) -> Op {
+    let out_len = (halite)().default_len();
+    Op {
+        id,
+        group: "hash",
+        what,
+        unit: Unit::Bytes,
+        halite,
+        peers: peers.into_iter().flatten().collect(),
+        openssl: Some(OpensslSpec {
+            speed: vec!["-evp".into(), id.into()],
+            check: vec![
+                "dgst".into(),
+                "-binary".into(),
+                format!("-{id}"),
+                format!("-xoflen={out_len}"),
+            ],
+        }),
+    }
+}
+
 /// Every operation, in table order.
 #[must_use]
 pub fn registry() -> Vec<Op> {
@@ -223,6 +262,55 @@ pub fn registry() -> Vec<Op> {
                 peer(AwsLcRs, || aws_digest(&aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY)),
                 peer(RustCrypto, rustcrypto_digest::<sha1::Sha1>),
             ],
+        ),
+        hash_op(
+            "sha3-224",
+            "SHA3-224 digest",
+            halite_hash::<core_hash::Sha3_224>,
+            "sha3-224",
+            vec![peer(RustCrypto, rustcrypto_digest::<sha3::Sha3_224>)],
+        ),
+        hash_op(
+            "sha3-256",
+            "SHA3-256 digest",
+            halite_hash::<core_hash::Sha3_256>,
+            "sha3-256",
+            vec![
+                peer(AwsLcRs, || aws_digest(&aws_lc_rs::digest::SHA3_256)),
+                peer(RustCrypto, rustcrypto_digest::<sha3::Sha3_256>),
+            ],
+        ),
+        hash_op(
+            "sha3-384",
+            "SHA3-384 digest",
+            halite_hash::<core_hash::Sha3_384>,
+            "sha3-384",
+            vec![
+                peer(AwsLcRs, || aws_digest(&aws_lc_rs::digest::SHA3_384)),
+                peer(RustCrypto, rustcrypto_digest::<sha3::Sha3_384>),
+            ],
+        ),
+        hash_op(
+            "sha3-512",
+            "SHA3-512 digest",
+            halite_hash::<core_hash::Sha3_512>,
+            "sha3-512",
+            vec![
+                peer(AwsLcRs, || aws_digest(&aws_lc_rs::digest::SHA3_512)),
+                peer(RustCrypto, rustcrypto_digest::<sha3::Sha3_512>),
+            ],
+        ),
+        shake_op(
+            "shake128",
+            "SHAKE128, 32 bytes of output",
+            halite_shake::<core_hash::Shake128, 32>,
+            vec![peer(RustCrypto, rustcrypto_xof::<sha3::Shake128, 32>)],
+        ),
+        shake_op(
+            "shake256",
+            "SHAKE256, 64 bytes of output",
+            halite_shake::<core_hash::Shake256, 64>,
+            vec![peer(RustCrypto, rustcrypto_xof::<sha3::Shake256, 64>)],
         ),
         hmac_op(
             "hmac-sha256",
@@ -313,6 +401,65 @@ pub fn halite_hmac<H: core_hash::Hash + 'static>() -> Halite {
     }
 }
 
+/// The SHAKE functions, which share no trait in core-hash: enough to run them generically.
+pub trait Shake: 'static {
+    /// A fresh instance on `imp`.
+    fn with_impl(imp: core_hash::KeccakImpl) -> Self;
+    /// Absorbs `data`.
+    fn absorb(&mut self, data: &[u8]);
+    /// Squeezes `out.len()` bytes.
+    fn squeeze(self, out: &mut [u8]);
+    /// `out.len()` bytes of output for `data`, on the default implementation.
+    fn digest_into(data: &[u8], out: &mut [u8]);
+}
+
+macro_rules! shake {
+    ($($t:ty),*) => {$(
+        impl Shake for $t {
+            fn with_impl(imp: core_hash::KeccakImpl) -> Self {
+                <$t>::with_impl(imp)
+            }
+            fn absorb(&mut self, data: &[u8]) {
+                self.update(data);
+            }
+            fn squeeze(self, out: &mut [u8]) {
+                self.finalize_xof().read(out);
+            }
+            fn digest_into(data: &[u8], out: &mut [u8]) {
+                <$t>::digest_into(data, out);
+            }
+        }
+    )*};
+}
+shake!(core_hash::Shake128, core_hash::Shake256);
+
+/// Halite's SHAKE with `N` bytes of output: the one-shot default and every Keccak
+/// implementation.
+#[must_use]
+pub fn halite_shake<S: Shake, const N: usize>() -> Halite {
+    use core_hash::{Implementation as _, KeccakImpl};
+    Halite {
+        default_impl: KeccakImpl::best().name(),
+        default: Box::new(|m, out| {
+            let mut buf = [0u8; N];
+            S::digest_into(m, &mut buf);
+            out.extend_from_slice(&buf);
+        }),
+        impls: KeccakImpl::available()
+            .map(|imp| {
+                let run: Runner = Box::new(move |m: &[u8], out: &mut Vec<u8>| {
+                    let mut s = S::with_impl(imp);
+                    s.absorb(m);
+                    let mut buf = [0u8; N];
+                    s.squeeze(&mut buf);
+                    out.extend_from_slice(&buf);
+                });
+                (imp.name(), run)
+            })
+            .collect(),
+    }
+}
+
 // ---- Peers -----------------------------------------------------------------------------
 
 /// The key every keyed operation (HMAC, AEADs) uses, in every library, so outputs compare.
@@ -341,6 +488,19 @@ pub fn graviola_hash<H: graviola::hashing::Hash + 'static>() -> Runner {
 #[must_use]
 pub fn rustcrypto_digest<D: sha2::Digest + 'static>() -> Runner {
     Box::new(|m, out| out.extend_from_slice(&D::digest(m)))
+}
+
+/// A RustCrypto extendable-output function's one-shot output of `N` bytes.
+#[must_use]
+pub fn rustcrypto_xof<X, const N: usize>() -> Runner
+where
+    X: sha3::digest::ExtendableOutput + sha3::digest::Update + Default + 'static,
+{
+    Box::new(|m, out| {
+        let mut buf = [0u8; N];
+        X::digest_xof(m, &mut buf);
+        out.extend_from_slice(&buf);
+    })
 }
 
 /// ring's HMAC under [`KEY`], for the `hmac-*` ops.

@@ -27,8 +27,9 @@ const DEFAULT_SIZES: &[usize] = &[64, 1350, 16384];
 /// `openssl speed -seconds`: its shortest run.
 const OPENSSL_SECONDS: u32 = 1;
 
-/// With `--quick`, the most cells in which `openssl speed` runs (a second each); past this,
-/// it runs only at the middle size of each op, so the quick run stays under a minute.
+/// With `--quick`, about the most cells in which `openssl speed` runs (a second each); past
+/// this, it runs at fewer sizes per op (smallest and largest, or the middle one), so the quick
+/// run stays under a minute.
 const QUICK_OPENSSL_CELLS: usize = 30;
 
 #[derive(Parser, Debug)]
@@ -39,7 +40,7 @@ const QUICK_OPENSSL_CELLS: usize = 30;
 )]
 struct Cli {
     /// A full run in under a minute: 4 ms batches, 7 rounds, one `openssl speed` run per cell
-    /// (at one size per op when there are more than 30 cells).
+    /// (at fewer sizes when ops × sizes passes 30, so the run stays under a minute).
     #[arg(long)]
     quick: bool,
     /// Only the operations whose id matches this regular expression (e.g. `^sha(256|512)$`).
@@ -242,6 +243,21 @@ fn contestants(
     v
 }
 
+/// `k` of `sizes` (sorted), spread out: all of them, the smallest and largest, or the middle.
+fn pick_sizes(sizes: &[usize], k: usize) -> Vec<usize> {
+    let n = sizes.len();
+    match k {
+        _ if k >= n => sizes.to_vec(),
+        0 => Vec::new(),
+        1 => vec![sizes[n / 2]],
+        _ => {
+            let mut v: Vec<usize> = (0..k).map(|i| sizes[i * (n - 1) / (k - 1)]).collect();
+            v.dedup();
+            v
+        }
+    }
+}
+
 /// The rounds before which `openssl speed` runs: `runs` of them, spread over `rounds`.
 fn openssl_rounds(rounds: usize, runs: usize) -> Vec<usize> {
     let mut v: Vec<usize> = (0..runs.min(rounds)).map(|i| i * rounds / runs.min(rounds)).collect();
@@ -317,16 +333,19 @@ fn run(cli: &Cli) -> Result<(), String> {
         ),
     ));
 
-    let openssl_sizes: Vec<usize> = if cli.quick && ops.len() * sizes.len() > QUICK_OPENSSL_CELLS {
-        let middle = sizes[sizes.len() / 2];
-        notes.push(format!(
-            "--quick: openssl measured at {middle} B only ({} cells would take over {QUICK_OPENSSL_CELLS} s)",
-            ops.len() * sizes.len()
-        ));
-        vec![middle]
+    let openssl_sizes = if cli.quick {
+        pick_sizes(&sizes, (QUICK_OPENSSL_CELLS / ops.len()).max(1))
     } else {
         sizes.clone()
     };
+    if openssl_sizes.len() < sizes.len() && libs.contains(&Library::OpenSsl) {
+        let list: Vec<String> = openssl_sizes.iter().map(ToString::to_string).collect();
+        notes.push(format!(
+            "--quick: openssl measured at {} B only, to keep {} cells under a minute",
+            list.join(" and "),
+            ops.len() * sizes.len()
+        ));
+    }
 
     // Agreement first: a table of different computations is worthless.
     let mut openssl_ok: Vec<&str> = Vec::new();
@@ -507,6 +526,17 @@ mod tests {
         assert_eq!(parse_sizes(Some("1350, 64,16K,1M,64")).unwrap(), [64, 1350, 16384, 1 << 20]);
         assert!(parse_sizes(Some("0")).is_err());
         assert!(parse_sizes(Some("lots")).is_err());
+    }
+
+    #[test]
+    fn quick_openssl_sizes() {
+        let sizes = [64, 1350, 16384];
+        assert_eq!(pick_sizes(&sizes, 3), sizes);
+        assert_eq!(pick_sizes(&sizes, 5), sizes);
+        assert_eq!(pick_sizes(&sizes, 2), [64, 16384]);
+        assert_eq!(pick_sizes(&sizes, 1), [1350]);
+        let sweep: Vec<usize> = (4..=20).map(|p| 1 << p).collect();
+        assert_eq!(pick_sizes(&sweep, 3), [16, 4096, 1 << 20]);
     }
 
     #[test]
