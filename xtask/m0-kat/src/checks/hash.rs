@@ -3,8 +3,8 @@
 //! the target can run (on the Cortex-M0 that is the portable ones).
 
 use core_hash::{
-    Hash, Hkdf, Hmac, HmacDrbg, Implementation, KeccakImpl, Sha1, Sha3_256, Sha224, Sha256,
-    Sha384, Sha512, Shake128,
+    Hash, Hkdf, Hmac, HmacDrbg, Implementation, KeccakImpl, Sha1, Sha3_256, Sha224, Sha256, Sha384,
+    Sha512, Shake128,
 };
 use hex_literal::hex;
 
