@@ -1,0 +1,136 @@
+//! Halite's authenticated encryption: AES (with CTR, CBC, GCM and CCM) and ChaCha20-Poly1305,
+//! for everything from a Cortex-M0 to a VAES-AVX512 server.
+//!
+//! As in `core-hash`, every primitive has several implementations, each in its own module
+//! named after its technique, all constant-time (no secret-dependent branches, memory indices
+//! or table lookups). The best one for this CPU is chosen once, when a key is built, and kept
+//! with the key schedule; any one can be asked for by name, and `implementations()` lists
+//! them for tests and benchmarks.
+//!
+//! The AEAD API is the in-place one TLS uses ([`Aead::seal_in_place_detached`],
+//! [`Aead::open_in_place_detached`]) plus a buffer-to-buffer form. A forged tag returns
+//! [`Error::AuthenticationFailed`] and zeroes the buffer: unauthenticated plaintext is never
+//! released. Key schedules are computed once and wiped on drop.
+#![no_std]
+#![warn(missing_docs)]
+
+#[cfg(any(feature = "std", test))]
+extern crate std;
+
+use core::fmt;
+
+pub use core_hash::Implementation;
+
+/// Why an AEAD or cipher call was refused. On any error the output buffer holds no plaintext.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The key has the wrong length for this algorithm.
+    InvalidKeyLength,
+    /// The nonce or IV has a length this algorithm does not accept.
+    InvalidNonceLength,
+    /// The tag has the wrong length.
+    InvalidTagLength,
+    /// The message (or AAD) is longer than the algorithm allows (GCM's 2^36 − 32 bytes, CCM's
+    /// length field).
+    MessageTooLong,
+    /// An output buffer is too small for the result.
+    BufferTooSmall,
+    /// The input is not a whole number of blocks (CBC without padding) or its padding is bad.
+    InvalidLength,
+    /// The tag did not verify. The buffer has been zeroed.
+    AuthenticationFailed,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::InvalidKeyLength => "invalid key length",
+            Self::InvalidNonceLength => "invalid nonce length",
+            Self::InvalidTagLength => "invalid tag length",
+            Self::MessageTooLong => "message too long for this algorithm",
+            Self::BufferTooSmall => "output buffer too small",
+            Self::InvalidLength => "input length is not valid for this mode",
+            Self::AuthenticationFailed => "authentication failed",
+        })
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Error {}
+
+/// An authenticated cipher with associated data, keyed once and used for many messages.
+pub trait Aead: Sized {
+    /// Key length in bytes.
+    const KEY_LEN: usize;
+    /// The nonce length in bytes that TLS uses (some algorithms accept others).
+    const NONCE_LEN: usize;
+    /// Tag length in bytes.
+    const TAG_LEN: usize;
+    /// The tag, a `[u8; TAG_LEN]`.
+    type Tag: Copy + AsRef<[u8]> + AsMut<[u8]> + fmt::Debug;
+
+    /// Builds the key schedule on the best implementation for this CPU.
+    fn new(key: &[u8]) -> Result<Self, Error>;
+
+    /// Encrypts `buf` in place and returns the tag over `aad` and the ciphertext.
+    fn seal_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<Self::Tag, Error>;
+
+    /// Verifies `tag` and decrypts `buf` in place. On failure `buf` is zeroed and
+    /// [`Error::AuthenticationFailed`] returned.
+    fn open_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error>;
+
+    /// Encrypts `plaintext` into `out` as ciphertext followed by the tag; returns the length
+    /// written (`plaintext.len() + TAG_LEN`).
+    fn seal(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        plaintext: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        let total = plaintext.len().checked_add(Self::TAG_LEN).ok_or(Error::MessageTooLong)?;
+        let out = out.get_mut(..total).ok_or(Error::BufferTooSmall)?;
+        let (body, tag_out) = out.split_at_mut(plaintext.len());
+        body.copy_from_slice(plaintext);
+        match self.seal_in_place_detached(nonce, aad, body) {
+            Ok(tag) => {
+                tag_out.copy_from_slice(tag.as_ref());
+                Ok(total)
+            }
+            Err(e) => {
+                body.fill(0);
+                Err(e)
+            }
+        }
+    }
+
+    /// Verifies and decrypts `ciphertext_and_tag` into `out`; returns the plaintext length.
+    /// On failure nothing but zeros is written to `out`.
+    fn open(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        ciphertext_and_tag: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        let len =
+            ciphertext_and_tag.len().checked_sub(Self::TAG_LEN).ok_or(Error::InvalidTagLength)?;
+        let (ciphertext, tag) = ciphertext_and_tag.split_at(len);
+        let out = out.get_mut(..len).ok_or(Error::BufferTooSmall)?;
+        out.copy_from_slice(ciphertext);
+        self.open_in_place_detached(nonce, aad, out, tag)?;
+        Ok(len)
+    }
+}
