@@ -19,7 +19,14 @@ extern crate std;
 
 use core::fmt;
 
-pub use core_hash::Implementation;
+pub use core_hash::{Implementation, Registered};
+
+/// Every implementation in this crate, available on this CPU or not: what the tests iterate
+/// and what `speed --impls` and the README's support matrix list. Each primitive module adds
+/// its rows here with `core_hash::registered::<ItsImpl>("name")`.
+pub fn implementations() -> impl Iterator<Item = Registered> {
+    core::iter::empty()
+}
 
 /// Why an AEAD or cipher call was refused. On any error the output buffer holds no plaintext.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -72,7 +72,9 @@ pub struct Registered {
     pub available: bool,
 }
 
-fn registered<I: Implementation>(algorithm: &'static str) -> impl Iterator<Item = Registered> {
+/// The registry rows of every implementation of `I` (what `implementations()` in this and the
+/// sibling Halite crates is built from).
+pub fn registered<I: Implementation>(algorithm: &'static str) -> impl Iterator<Item = Registered> {
     I::ALL.iter().map(move |&name| Registered {
         algorithm,
         implementation: name,
