@@ -169,7 +169,6 @@ fn panel(s: &mut String, records: &[Record], op: &str, columns: &[Column], y0: f
     );
     // One line per column, with a legend entry.
     let mut legend_y = y_top + 10.0;
-    let mut impl_index = 0;
     // Peers first, so Halite's lines are drawn on top.
     let mut series = String::new();
     for column in columns {
@@ -182,10 +181,13 @@ fn panel(s: &mut String, records: &[Record], op: &str, columns: &[Column], y0: f
             continue;
         }
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // Halite's implementations keep one colour each across panels.
+        let impl_index = columns
+            .iter()
+            .filter(|c| c.implementation.is_some())
+            .position(|c| c == column)
+            .unwrap_or(0);
         let c = colour(column, impl_index);
-        if column.implementation.is_some() {
-            impl_index += 1;
-        }
         let dash = if column.implementation.is_some() { r#" stroke-dasharray="6 3""# } else { "" };
         let width = if column.library == Library::Halite { 2.5 } else { 1.8 };
         let path: Vec<String> =

@@ -96,7 +96,9 @@ Method:
   between rounds and parsed; graviola is left out, with a note, on CPUs it does not support.
 
 Columns: halite is Halite's default choice for this CPU; halite/NAME (with --impls) one named
-implementation; halite/best is Halite's default over the fastest peer (above 1: Halite wins).",
+implementation; halite/best is Halite's default over the fastest peer (above 1: Halite wins).
+In the CSV, implementation is `default` for Halite's default, the implementation's name for
+the others, and the version for peers; median, min and max are per CPU-second.",
     );
     s
 }
@@ -339,10 +341,14 @@ fn run(cli: &Cli) -> Result<(), String> {
         sizes.clone()
     };
     if openssl_sizes.len() < sizes.len() && libs.contains(&Library::OpenSsl) {
-        let list: Vec<String> = openssl_sizes.iter().map(ToString::to_string).collect();
+        let at = if openssl_sizes.len() <= 3 {
+            let list: Vec<String> = openssl_sizes.iter().map(ToString::to_string).collect();
+            format!("{} B", list.join(" and "))
+        } else {
+            format!("{} of the {} sizes", openssl_sizes.len(), sizes.len())
+        };
         notes.push(format!(
-            "--quick: openssl measured at {} B only, to keep {} cells under a minute",
-            list.join(" and "),
+            "--quick: openssl measured at {at} only, to keep {} cells under a minute",
             ops.len() * sizes.len()
         ));
     }
@@ -376,6 +382,11 @@ fn run(cli: &Cli) -> Result<(), String> {
     );
 
     // Measure.
+    let openssl_version = versions
+        .iter()
+        .find(|(l, _)| *l == Library::OpenSsl)
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default();
     let mut records = Vec::new();
     let mut progress = Progress::new(ops.len() * sizes.len());
     for op in &ops {
@@ -427,7 +438,7 @@ fn run(cli: &Cli) -> Result<(), String> {
                     op: op.id.to_owned(),
                     bytes: size,
                     library: Library::OpenSsl,
-                    implementation: Library::OpenSsl.version(),
+                    implementation: openssl_version.clone(),
                     unit: op.unit,
                     cpu,
                     wall: walls.and_then(|w| Summary::of(&w)),
