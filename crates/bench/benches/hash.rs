@@ -1,13 +1,13 @@
-//! Criterion group `hash`: for each hash operation in the registry and each size (64 B,
-//! 1350 B, 16 KiB), every Halite implementation this CPU can run (`sha256/portable`,
-//! `sha256/x86_shani`…), Halite's default (`sha256/halite`) and each peer (`sha256/ring`…),
-//! with throughput in bytes so the report shows MB/s. `cargo bench -p bench`; the HTML report
-//! lands in `target/criterion/report/index.html`.
+//! Criterion group `hash`: for each hash, HMAC and HKDF operation in the registry and each
+//! size (64 B, 1350 B, 16 KiB; HKDF once), every Halite implementation this CPU can run
+//! (`sha256/portable`, `sha256/x86_shani`…), Halite's default (`sha256/halite`) and each peer
+//! (`sha256/ring`…), with throughput set so the report shows bytes/s (HKDF: operations/s).
+//! `cargo bench -p bench`; the HTML report lands in `target/criterion/report/index.html`.
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use bench::ops::{Runner, message};
+use bench::ops::{Runner, Unit, message};
 use bench::{Library, registry};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -36,9 +36,14 @@ fn hash(c: &mut Criterion) {
         .collect();
     let mut group = c.benchmark_group("hash");
     for op in registry().into_iter().filter(|op| op.group == "hash") {
-        for &size in SIZES {
+        // Bulk ops at each size; operations counted one by one (HKDF) once, on a 32-byte input.
+        let sizes: &[usize] = if op.unit == Unit::Bytes { SIZES } else { &[32] };
+        for &size in sizes {
             let input = message(size);
-            group.throughput(Throughput::Bytes(size as u64));
+            group.throughput(match op.unit {
+                Unit::Bytes => Throughput::Bytes(size as u64),
+                Unit::Ops => Throughput::Elements(1),
+            });
             let halite = (op.halite)();
             let mut entries: Vec<(String, Runner)> =
                 vec![(format!("{}/halite", op.id), halite.default)];

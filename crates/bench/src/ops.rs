@@ -190,6 +190,43 @@ fn shake_op(
     }
 }
 
+/// An HKDF operation, counted in operations: HKDF-Extract with [`KEY`] as salt and the
+/// message as IKM, then HKDF-Expand of one hash length with [`HKDF_INFO`] — the shape of each
+/// step of the TLS 1.3 key schedule. `openssl speed` has no HKDF.
+fn hkdf_op(
+    id: &'static str,
+    what: &'static str,
+    halite: fn() -> Halite,
+    peers: Vec<Option<Peer>>,
+) -> Op {
+    Op {
+        id,
+        group: "hash",
+        what,
+        unit: Unit::Ops,
+        halite,
+        peers: peers.into_iter().flatten().collect(),
+        openssl: None,
+    }
+}
+
+/// RustCrypto's `Hkdf<D>` (see [`hkdf_op`]) as a runner factory; the output length is the
+/// hash length. A macro, because `Hkdf<D>`'s bounds on `D` are too many to spell generically.
+macro_rules! rustcrypto_hkdf {
+    ($digest:ty) => {
+        || -> Runner {
+            Box::new(|ikm, out| {
+                use sha2::Digest as _;
+                let hk = hkdf::Hkdf::<$digest>::new(Some(&KEY), ikm);
+                let start = out.len();
+                out.resize(start + <$digest>::output_size(), 0);
+                hk.expand(HKDF_INFO, &mut out[start..])
+                    .expect("one hash length is a valid HKDF output");
+            })
+        }
+    };
+}
+
 /// Every operation, in table order.
 #[must_use]
 pub fn registry() -> Vec<Op> {
@@ -348,6 +385,26 @@ pub fn registry() -> Vec<Op> {
                 peer(RustCrypto, rustcrypto_mac::<hmac::Hmac<sha2::Sha512>>),
             ],
         ),
+        hkdf_op(
+            "hkdf-sha256",
+            "HKDF-SHA-256 extract + expand of 32 bytes",
+            halite_hkdf::<core_hash::Sha256>,
+            vec![
+                peer(Ring, || ring_hkdf(ring::hkdf::HKDF_SHA256)),
+                peer(AwsLcRs, || aws_hkdf(aws_lc_rs::hkdf::HKDF_SHA256)),
+                peer(RustCrypto, rustcrypto_hkdf!(sha2::Sha256)),
+            ],
+        ),
+        hkdf_op(
+            "hkdf-sha384",
+            "HKDF-SHA-384 extract + expand of 48 bytes",
+            halite_hkdf::<core_hash::Sha384>,
+            vec![
+                peer(Ring, || ring_hkdf(ring::hkdf::HKDF_SHA384)),
+                peer(AwsLcRs, || aws_hkdf(aws_lc_rs::hkdf::HKDF_SHA384)),
+                peer(RustCrypto, rustcrypto_hkdf!(sha2::Sha384)),
+            ],
+        ),
     ]
 }
 
@@ -399,6 +456,24 @@ pub fn halite_hmac<H: core_hash::Hash + 'static>() -> Halite {
             .map(|imp| (imp.name(), keyed(Hmac::with_impl(imp, &KEY))))
             .collect(),
     }
+}
+
+/// Halite's HKDF over any [`core_hash::Hash`] (see [`hkdf_op`]). HKDF runs on the hash's best
+/// implementation, so that is its only entry.
+#[must_use]
+pub fn halite_hkdf<H: core_hash::Hash + 'static>() -> Halite {
+    use core_hash::Implementation as _;
+    let run = || -> Runner {
+        Box::new(|ikm: &[u8], out: &mut Vec<u8>| {
+            let prk = core_hash::Hkdf::<H>::extract(&KEY, ikm);
+            let mut okm = [0u8; core_hash::MAX_OUTPUT_LEN];
+            let okm = &mut okm[..H::OUTPUT_LEN];
+            prk.expand(HKDF_INFO, okm).expect("one hash length is a valid HKDF output");
+            out.extend_from_slice(okm);
+        })
+    };
+    let best = <H::Impl as core_hash::Implementation>::best().name();
+    Halite { default_impl: best, default: run(), impls: vec![(best, run())] }
 }
 
 /// The SHAKE functions, which share no trait in core-hash: enough to run them generically.
@@ -500,6 +575,39 @@ where
         let mut buf = [0u8; N];
         X::digest_xof(m, &mut buf);
         out.extend_from_slice(&buf);
+    })
+}
+
+/// The HKDF-Expand `info` every library uses.
+pub const HKDF_INFO: &[u8] = b"tls13 Halite bench";
+
+/// ring's HKDF (see [`hkdf_op`]); the output length is the hash length.
+#[must_use]
+pub fn ring_hkdf(alg: ring::hkdf::Algorithm) -> Runner {
+    let salt = ring::hkdf::Salt::new(alg, &KEY);
+    Box::new(move |ikm, out| {
+        let len = alg.hmac_algorithm().digest_algorithm().output_len();
+        let start = out.len();
+        out.resize(start + len, 0);
+        salt.extract(ikm)
+            .expand(&[HKDF_INFO], alg)
+            .and_then(|okm| okm.fill(&mut out[start..]))
+            .expect("one hash length is a valid HKDF output");
+    })
+}
+
+/// aws-lc-rs's HKDF (see [`hkdf_op`]); the output length is the hash length.
+#[must_use]
+pub fn aws_hkdf(alg: aws_lc_rs::hkdf::Algorithm) -> Runner {
+    let salt = aws_lc_rs::hkdf::Salt::new(alg, &KEY);
+    Box::new(move |ikm, out| {
+        let len = alg.hmac_algorithm().digest_algorithm().output_len;
+        let start = out.len();
+        out.resize(start + len, 0);
+        salt.extract(ikm)
+            .expand(&[HKDF_INFO], alg)
+            .and_then(|okm| okm.fill(&mut out[start..]))
+            .expect("one hash length is a valid HKDF output");
     })
 }
 

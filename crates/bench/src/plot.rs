@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::libs::Library;
+use crate::ops::Unit;
 use crate::report::{Column, Record, in_unit};
 
 const PANEL_W: f64 = 760.0;
@@ -70,8 +71,12 @@ pub fn nice_step(max: f64) -> f64 {
 /// (CPU-time rates, medians).
 #[must_use]
 pub fn svg(records: &[Record], ops: &[&str], columns: &[Column], title: &str) -> String {
-    let panels: Vec<&str> =
-        ops.iter().copied().filter(|op| records.iter().any(|r| r.op == *op)).collect();
+    // Operations counted one by one have no size axis to plot.
+    let panels: Vec<&str> = ops
+        .iter()
+        .copied()
+        .filter(|op| records.iter().any(|r| r.op == *op && r.unit == Unit::Bytes))
+        .collect();
     let height = TOP + panels.len() as f64 * PANEL_H + 10.0;
     let mut s = String::new();
     let _ = writeln!(
@@ -223,7 +228,6 @@ fn panel(s: &mut String, records: &[Record], op: &str, columns: &[Column], y0: f
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::Unit;
     use crate::stats::Summary;
 
     #[test]

@@ -146,7 +146,10 @@ pub fn table(records: &[Record], ops: &[&str], columns: &[Column], metric: Metri
                     Metric::Cycles(hz) => Some(r.cpu.reciprocal(hz)),
                 }
             };
-            let mut row = vec![op.to_owned(), size.to_string()];
+            // Operations counted one by one have no message size.
+            let per_op = here.iter().all(|r| r.unit == Unit::Ops);
+            let mut row =
+                vec![op.to_owned(), if per_op { "-".to_owned() } else { size.to_string() }];
             for column in columns {
                 let found = here.iter().find(|r| column.matches(r)).and_then(|r| value(r));
                 row.push(found.as_ref().map_or_else(|| "-".to_owned(), cell));
@@ -407,6 +410,23 @@ mod tests {
         let t = table(&[r], &["sha256"], &columns, Metric::Cycles(2.5e9));
         assert_eq!(t.headers, ["op", "bytes", "halite"]);
         assert_eq!(t.rows[0][2], "10.0");
+    }
+
+    #[test]
+    fn operations_have_no_size() {
+        let mut r = rec("hkdf-sha256", 0, Library::Halite, "default", 0.0);
+        r.unit = Unit::Ops;
+        r.cpu = Summary::single(500_000.0);
+        let columns = [Column { library: Library::Halite, implementation: None }];
+        let t = table(&[r.clone()], &["hkdf-sha256"], &columns, Metric::Cpu);
+        assert_eq!(t.rows[0][..3], ["hkdf-sha256", "-", "500000"]);
+        // 2.5 GHz at 500 000 ops/s is 5000 cycles per operation.
+        let t = table(&[r.clone()], &["hkdf-sha256"], &columns, Metric::Cycles(2.5e9));
+        assert_eq!(t.rows[0][2], "5000");
+        assert_eq!(
+            csv(&[r]).lines().nth(1),
+            Some("hkdf-sha256,0,halite,default,ops/s,500000.000,500000.000,500000.000")
+        );
     }
 
     #[test]

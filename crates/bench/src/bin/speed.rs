@@ -24,6 +24,9 @@ use clap::{CommandFactory as _, FromArgMatches as _, Parser};
 /// a 16 KiB maximum-size TLS record.
 const DEFAULT_SIZES: &[usize] = &[64, 1350, 16384];
 
+/// The input of operations counted one by one (HKDF's IKM, later a message to sign).
+const OPS_INPUT_LEN: usize = 32;
+
 /// `openssl speed -seconds`: its shortest run.
 const OPENSSL_SECONDS: u32 = 1;
 
@@ -335,8 +338,17 @@ fn run(cli: &Cli) -> Result<(), String> {
         ),
     ));
 
+    // Cells: bulk ops at every size, the rest (counted in operations) once.
+    let cells: Vec<(&Op, usize)> = ops
+        .iter()
+        .flat_map(|op| {
+            let at: &[usize] = if op.unit == Unit::Bytes { &sizes } else { &[0] };
+            at.iter().map(move |&size| (op, size))
+        })
+        .collect();
+    let bulk_ops = ops.iter().filter(|op| op.unit == Unit::Bytes).count().max(1);
     let openssl_sizes = if cli.quick {
-        pick_sizes(&sizes, (QUICK_OPENSSL_CELLS / ops.len()).max(1))
+        pick_sizes(&sizes, (QUICK_OPENSSL_CELLS / bulk_ops).max(1))
     } else {
         sizes.clone()
     };
@@ -349,7 +361,7 @@ fn run(cli: &Cli) -> Result<(), String> {
         };
         notes.push(format!(
             "--quick: openssl measured at {at} only, to keep {} cells under a minute",
-            ops.len() * sizes.len()
+            cells.len()
         ));
     }
 
@@ -388,64 +400,64 @@ fn run(cli: &Cli) -> Result<(), String> {
         .map(|(_, v)| v.clone())
         .unwrap_or_default();
     let mut records = Vec::new();
-    let mut progress = Progress::new(ops.len() * sizes.len());
-    for op in &ops {
-        for &size in &sizes {
-            progress.show(&format!("{} {size} B", op.id));
-            let input = message(size);
-            let mut cs = contestants(op, &libs, cli.impls, &versions);
-            let work = match op.unit {
-                Unit::Bytes => f64::from(u32::try_from(size).expect("sizes are at most 64 MiB")),
-                Unit::Ops => 1.0,
-            };
-            let spec = op
-                .openssl
-                .as_ref()
-                .filter(|_| openssl_ok.contains(&op.id) && openssl_sizes.contains(&size));
-            let when = openssl_rounds(settings.rounds, openssl_runs);
-            let mut ossl: Vec<openssl::SpeedRun> = Vec::new();
-            let mut ossl_err = None;
-            let rates = round_robin(&mut cs, &input, work, settings, |round| {
-                if let Some(spec) = spec
-                    && when.contains(&round)
-                    && ossl_err.is_none()
-                {
-                    progress.show(&format!("{} {size} B (openssl speed)", op.id));
-                    match openssl::run_speed(spec, size, OPENSSL_SECONDS) {
-                        Ok(r) => ossl.push(r),
-                        Err(e) => ossl_err = Some(e),
-                    }
-                }
-            });
-            for (c, r) in cs.iter().zip(rates) {
-                records.push(Record {
-                    op: op.id.to_owned(),
-                    bytes: size,
-                    library: c.library,
-                    implementation: c.implementation.clone(),
-                    unit: op.unit,
-                    cpu: Summary::of(&r.cpu).expect("at least one round"),
-                    wall: Summary::of(&r.wall),
-                });
-            }
-            if let Some(e) = ossl_err {
-                notes.push(format!("openssl failed for {} at {size} B: {e}", op.id));
-            } else if let Some(cpu) =
-                Summary::of(&ossl.iter().map(|r| r.cpu_rate).collect::<Vec<_>>())
+    let mut progress = Progress::new(cells.len());
+    for &(op, size) in &cells {
+        let what =
+            if op.unit == Unit::Bytes { format!("{} {size} B", op.id) } else { op.id.to_owned() };
+        progress.show(&what);
+        // Operations counted one by one get a fixed input (a key's worth).
+        let input = message(if op.unit == Unit::Bytes { size } else { OPS_INPUT_LEN });
+        let mut cs = contestants(op, &libs, cli.impls, &versions);
+        let work = match op.unit {
+            Unit::Bytes => f64::from(u32::try_from(size).expect("sizes are at most 64 MiB")),
+            Unit::Ops => 1.0,
+        };
+        // Only bulk ops for now: the parser reads `openssl speed`'s bulk table.
+        let spec = op.openssl.as_ref().filter(|_| {
+            op.unit == Unit::Bytes && openssl_ok.contains(&op.id) && openssl_sizes.contains(&size)
+        });
+        let when = openssl_rounds(settings.rounds, openssl_runs);
+        let mut ossl: Vec<openssl::SpeedRun> = Vec::new();
+        let mut ossl_err = None;
+        let rates = round_robin(&mut cs, &input, work, settings, |round| {
+            if let Some(spec) = spec
+                && when.contains(&round)
+                && ossl_err.is_none()
             {
-                let walls: Option<Vec<f64>> = ossl.iter().map(|r| r.wall_rate).collect();
-                records.push(Record {
-                    op: op.id.to_owned(),
-                    bytes: size,
-                    library: Library::OpenSsl,
-                    implementation: openssl_version.clone(),
-                    unit: op.unit,
-                    cpu,
-                    wall: walls.and_then(|w| Summary::of(&w)),
-                });
+                progress.show(&format!("{what} (openssl speed)"));
+                match openssl::run_speed(spec, size, OPENSSL_SECONDS) {
+                    Ok(r) => ossl.push(r),
+                    Err(e) => ossl_err = Some(e),
+                }
             }
-            progress.done += 1;
+        });
+        for (c, r) in cs.iter().zip(rates) {
+            records.push(Record {
+                op: op.id.to_owned(),
+                bytes: size,
+                library: c.library,
+                implementation: c.implementation.clone(),
+                unit: op.unit,
+                cpu: Summary::of(&r.cpu).expect("at least one round"),
+                wall: Summary::of(&r.wall),
+            });
         }
+        if let Some(e) = ossl_err {
+            notes.push(format!("openssl failed for {} at {size} B: {e}", op.id));
+        } else if let Some(cpu) = Summary::of(&ossl.iter().map(|r| r.cpu_rate).collect::<Vec<_>>())
+        {
+            let walls: Option<Vec<f64>> = ossl.iter().map(|r| r.wall_rate).collect();
+            records.push(Record {
+                op: op.id.to_owned(),
+                bytes: size,
+                library: Library::OpenSsl,
+                implementation: openssl_version.clone(),
+                unit: op.unit,
+                cpu,
+                wall: walls.and_then(|w| Summary::of(&w)),
+            });
+        }
+        progress.done += 1;
     }
     progress.finish();
 
@@ -508,7 +520,8 @@ fn run(cli: &Cli) -> Result<(), String> {
         };
         let mut tables = vec![(format!("{unit} per CPU-second (higher is better)"), Metric::Cpu)];
         if let Some(hz) = tsc {
-            tables.push(("cycles per byte (lower is better)".to_owned(), Metric::Cycles(hz)));
+            let per = if unit == "MB/s" { "per byte" } else { "per byte, or per operation" };
+            tables.push((format!("cycles {per} (lower is better)"), Metric::Cycles(hz)));
         }
         if !md {
             tables.push((format!("{unit} by the wall clock"), Metric::Wall));
