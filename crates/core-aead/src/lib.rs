@@ -17,15 +17,24 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod chacha20;
+mod chacha20poly1305;
+mod poly1305;
+
 use core::fmt;
 
+pub use chacha20::{ChaCha20, ChaCha20Impl, hchacha20};
+pub use chacha20poly1305::{ChaCha20Poly1305, MAX_MESSAGE_LEN, XChaCha20Poly1305};
 pub use core_hash::{Implementation, Registered};
+pub use poly1305::{Poly1305, Poly1305Impl};
 
 /// Every implementation in this crate, available on this CPU or not: what the tests iterate
 /// and what `speed --impls` and the README's support matrix list. Each primitive module adds
 /// its rows here with `core_hash::registered::<ItsImpl>("name")`.
 pub fn implementations() -> impl Iterator<Item = Registered> {
     core::iter::empty()
+        .chain(core_hash::registered::<ChaCha20Impl>("chacha20"))
+        .chain(core_hash::registered::<Poly1305Impl>("poly1305"))
 }
 
 /// Why an AEAD or cipher call was refused. On any error the output buffer holds no plaintext.

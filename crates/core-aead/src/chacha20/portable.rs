@@ -1,0 +1,69 @@
+//! ChaCha20 on 32-bit words, one block at a time (RFC 8439 §2.3 as written): the path for
+//! CPUs without vector units, the Cortex-M0 included, and the reference the others are
+//! checked against. Adds, XORs and fixed rotations only, so it is constant-time everywhere.
+
+/// The quarter round on words `a`, `b`, `c`, `d` of `x` (RFC 8439 §2.1, §2.2).
+#[inline(always)]
+fn quarter_round(x: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
+    x[a] = x[a].wrapping_add(x[b]);
+    x[d] = (x[d] ^ x[a]).rotate_left(16);
+    x[c] = x[c].wrapping_add(x[d]);
+    x[b] = (x[b] ^ x[c]).rotate_left(12);
+    x[a] = x[a].wrapping_add(x[b]);
+    x[d] = (x[d] ^ x[a]).rotate_left(8);
+    x[c] = x[c].wrapping_add(x[d]);
+    x[b] = (x[b] ^ x[c]).rotate_left(7);
+}
+
+/// The 20 rounds (ten column-then-diagonal double rounds) without the final addition.
+#[inline(always)]
+fn rounds(x: &mut [u32; 16]) {
+    for _ in 0..10 {
+        quarter_round(x, 0, 4, 8, 12);
+        quarter_round(x, 1, 5, 9, 13);
+        quarter_round(x, 2, 6, 10, 14);
+        quarter_round(x, 3, 7, 11, 15);
+        quarter_round(x, 0, 5, 10, 15);
+        quarter_round(x, 1, 6, 11, 12);
+        quarter_round(x, 2, 7, 8, 13);
+        quarter_round(x, 3, 4, 9, 14);
+    }
+}
+
+/// The ChaCha20 block function (RFC 8439 §2.3): the keystream words of block `state[12]`.
+#[inline]
+pub(super) fn block(state: &[u32; 16]) -> [u32; 16] {
+    let mut x = *state;
+    rounds(&mut x);
+    for (x, s) in x.iter_mut().zip(state) {
+        *x = x.wrapping_add(*s);
+    }
+    x
+}
+
+/// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `buf`.
+pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
+    let mut s = *state;
+    for chunk in buf.chunks_mut(64) {
+        let ks = block(&s);
+        if let Ok(chunk) = <&mut [u8; 64]>::try_from(&mut *chunk) {
+            for (bytes, k) in chunk.chunks_exact_mut(4).zip(ks) {
+                let w = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) ^ k;
+                bytes.copy_from_slice(&w.to_le_bytes());
+            }
+        } else {
+            for (b, k) in chunk.iter_mut().zip(ks.iter().flat_map(|k| k.to_le_bytes())) {
+                *b ^= k;
+            }
+        }
+        s[12] = s[12].wrapping_add(1);
+    }
+}
+
+/// HChaCha20's core (draft-irtf-cfrg-xchacha §2.2): the 20 rounds on `state` without the
+/// final addition, returning words 0–3 and 12–15.
+pub(super) fn hchacha(state: &[u32; 16]) -> [u32; 8] {
+    let mut x = *state;
+    rounds(&mut x);
+    [x[0], x[1], x[2], x[3], x[12], x[13], x[14], x[15]]
+}

@@ -1,0 +1,333 @@
+//! ChaCha20-Poly1305 (RFC 8439 §2.8) and XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha §2),
+//! composed from this crate's ChaCha20 and Poly1305 on the implementations chosen when the key
+//! is built.
+//!
+//! The Poly1305 key is keystream block 0. A short message rides in the same vector pass as
+//! that block (its bytes are copied next to it on the stack), so a 64-byte record costs one
+//! pass of two blocks rather than two passes; longer messages continue in place from the
+//! block after that pass. Opening authenticates the ciphertext before any plaintext reaches
+//! the caller's buffer, and zeroes the buffer on any failure.
+
+use crate::chacha20::{self, ChaCha20Impl};
+use crate::poly1305::{Poly1305, Poly1305Impl};
+use crate::{Aead, Error, Implementation};
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+/// The longest plaintext RFC 8439 §2.8 allows: 2^32 − 1 blocks of keystream after block 0.
+pub const MAX_MESSAGE_LEN: u64 = (1 << 38) - 64;
+
+/// The widest pass of any ChaCha20 implementation on this architecture, in blocks: the size
+/// of the stack buffer the first pass runs in.
+const MAX_BATCH: usize = if cfg!(target_arch = "x86_64") {
+    16
+} else if cfg!(target_arch = "aarch64") {
+    4
+} else {
+    1
+};
+
+/// The backends and key of either AEAD.
+#[derive(Clone)]
+struct Engine {
+    key: [u32; 8],
+    chacha: ChaCha20Impl,
+    poly: Poly1305Impl,
+}
+
+impl Engine {
+    fn new(key: &[u8], chacha: ChaCha20Impl, poly: Poly1305Impl) -> Result<Self, Error> {
+        let key: &[u8; 32] = key.try_into().map_err(|_| Error::InvalidKeyLength)?;
+        Ok(Self { key: chacha20::words(key), chacha, poly })
+    }
+
+    /// Runs the first ChaCha20 pass over block 0 and as many of the message's first bytes as
+    /// fit in the same pass, in `tmp`: afterwards `tmp[..32]` is the Poly1305 key and
+    /// `tmp[64..64 + n]` the first `n` bytes of `buf` XOR the keystream. Returns `n`.
+    #[inline]
+    fn first_pass(
+        &self,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        buf: &[u8],
+        tmp: &mut [u8; 64 * MAX_BATCH],
+    ) -> usize {
+        let batch = self.chacha.batch_blocks().min(MAX_BATCH);
+        let n = buf.len().min((batch - 1) * 64);
+        tmp[..64].fill(0);
+        tmp[64..64 + n].copy_from_slice(&buf[..n]);
+        let mut state = chacha20::state(key, 0, nonce);
+        self.chacha.xor_keystream(&state, &mut tmp[..64 + n]);
+        state.zeroize();
+        n
+    }
+
+    /// XORs the keystream from block `1 + done / 64` into `buf[done..]`, the rest of the
+    /// message after the first pass.
+    #[inline]
+    fn rest(&self, key: &[u32; 8], nonce: &[u32; 3], buf: &mut [u8], done: usize) {
+        if buf.len() > done {
+            // `done` is a whole number of blocks here, and fewer than 2^32 of them.
+            let mut state = chacha20::state(key, 1 + (done / 64) as u32, nonce);
+            self.chacha.xor_keystream(&state, &mut buf[done..]);
+            state.zeroize();
+        }
+    }
+
+    /// The tag over `aad` and `ciphertext` under the one-time key `otk` (RFC 8439 §2.8).
+    #[inline]
+    fn tag(&self, otk: &[u8], aad: &[u8], ciphertext: &[u8]) -> [u8; 16] {
+        let otk: &[u8; 32] = otk.try_into().unwrap_or(&[0; 32]);
+        let mut mac = Poly1305::with_key(otk, self.poly);
+        mac.update_padded(aad);
+        mac.update_padded(ciphertext);
+        let mut lengths = [0; 16];
+        lengths[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
+        lengths[8..].copy_from_slice(&(ciphertext.len() as u64).to_le_bytes());
+        mac.update(&lengths);
+        mac.finalize()
+    }
+
+    fn seal(&self, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        let mut tmp = [0; 64 * MAX_BATCH];
+        let n = self.first_pass(key, nonce, buf, &mut tmp);
+        buf[..n].copy_from_slice(&tmp[64..64 + n]);
+        self.rest(key, nonce, buf, n);
+        let tag = self.tag(&tmp[..32], aad, buf);
+        wipe(&mut tmp[..64 + n]);
+        tag
+    }
+
+    fn open(
+        &self,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        let mut tmp = [0; 64 * MAX_BATCH];
+        let n = self.first_pass(key, nonce, buf, &mut tmp);
+        let mut ours = self.tag(&tmp[..32], aad, buf);
+        let ok: bool = ours.ct_eq(tag).into();
+        ours.zeroize();
+        let result = if ok {
+            buf[..n].copy_from_slice(&tmp[64..64 + n]);
+            self.rest(key, nonce, buf, n);
+            Ok(())
+        } else {
+            buf.fill(0);
+            Err(Error::AuthenticationFailed)
+        };
+        wipe(&mut tmp[..64 + n]);
+        result
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.key.zeroize();
+    }
+}
+
+/// Clears a buffer that held keystream or plaintext, in a way the compiler keeps.
+#[inline]
+fn wipe(buf: &mut [u8]) {
+    buf.fill(0);
+    core::hint::black_box(buf);
+}
+
+/// Checks a message length against [`MAX_MESSAGE_LEN`].
+#[inline]
+fn check_len(len: usize) -> Result<(), Error> {
+    if len as u64 > MAX_MESSAGE_LEN { Err(Error::MessageTooLong) } else { Ok(()) }
+}
+
+/// A 16-byte tag, or [`Error::InvalidTagLength`].
+#[inline]
+fn tag_array(tag: &[u8]) -> Result<&[u8; 16], Error> {
+    tag.try_into().map_err(|_| Error::InvalidTagLength)
+}
+
+macro_rules! aead_common {
+    ($name:ident) => {
+        impl $name {
+            /// A key on the given ChaCha20 and Poly1305 implementations (tests and benchmarks
+            /// use this to reach each one; [`Aead::new`] picks the best).
+            pub fn with_impls(
+                key: &[u8],
+                chacha: ChaCha20Impl,
+                poly: Poly1305Impl,
+            ) -> Result<Self, Error> {
+                Ok(Self(Engine::new(key, chacha, poly)?))
+            }
+
+            /// The ChaCha20 and Poly1305 implementations this key runs on.
+            pub fn implementations(&self) -> (ChaCha20Impl, Poly1305Impl) {
+                (self.0.chacha, self.0.poly)
+            }
+        }
+
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("chacha20", &self.0.chacha)
+                    .field("poly1305", &self.0.poly)
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+/// ChaCha20-Poly1305 (RFC 8439 §2.8): 256-bit key, 96-bit nonce, 128-bit tag. The key is
+/// wiped on drop.
+///
+/// ```
+/// use core_aead::{Aead, ChaCha20Poly1305};
+///
+/// let key = ChaCha20Poly1305::new(&[0x42; 32]).unwrap();
+/// let nonce = [7; 12];
+/// let mut record = *b"hello, world";
+/// let tag = key.seal_in_place_detached(&nonce, b"header", &mut record).unwrap();
+/// key.open_in_place_detached(&nonce, b"header", &mut record, &tag).unwrap();
+/// assert_eq!(&record, b"hello, world");
+/// ```
+#[derive(Clone)]
+pub struct ChaCha20Poly1305(Engine);
+
+aead_common!(ChaCha20Poly1305);
+
+impl Aead for ChaCha20Poly1305 {
+    const KEY_LEN: usize = 32;
+    const NONCE_LEN: usize = 12;
+    const TAG_LEN: usize = 16;
+    type Tag = [u8; 16];
+
+    fn new(key: &[u8]) -> Result<Self, Error> {
+        Self::with_impls(key, ChaCha20Impl::best(), Poly1305Impl::best())
+    }
+
+    fn seal_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<[u8; 16], Error> {
+        let nonce: &[u8; 12] = nonce.try_into().map_err(|_| Error::InvalidNonceLength)?;
+        check_len(buf.len())?;
+        Ok(self.0.seal(&self.0.key, &chacha20::words(nonce), aad, buf))
+    }
+
+    fn open_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        let checked = (|| {
+            let nonce: &[u8; 12] = nonce.try_into().map_err(|_| Error::InvalidNonceLength)?;
+            let tag = tag_array(tag)?;
+            check_len(buf.len())?;
+            Ok((chacha20::words(nonce), tag))
+        })();
+        match checked {
+            Ok((nonce, tag)) => self.0.open(&self.0.key, &nonce, aad, buf, tag),
+            Err(e) => {
+                buf.fill(0);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha §2): ChaCha20-Poly1305 under the HChaCha20
+/// subkey of the first 16 nonce bytes, with a 24-byte nonce that is safe to choose at random.
+/// The key is wiped on drop.
+#[derive(Clone)]
+pub struct XChaCha20Poly1305(Engine);
+
+aead_common!(XChaCha20Poly1305);
+
+impl XChaCha20Poly1305 {
+    /// The subkey and 96-bit nonce for a 24-byte nonce (draft-irtf-cfrg-xchacha §2.3).
+    fn derive(&self, nonce: &[u8]) -> Result<([u32; 8], [u32; 3]), Error> {
+        let nonce: &[u8; 24] = nonce.try_into().map_err(|_| Error::InvalidNonceLength)?;
+        let w: [u32; 6] = chacha20::words(nonce);
+        let subkey = chacha20::hchacha20_words(&self.0.key, &[w[0], w[1], w[2], w[3]]);
+        Ok((subkey, [0, w[4], w[5]]))
+    }
+}
+
+impl Aead for XChaCha20Poly1305 {
+    const KEY_LEN: usize = 32;
+    const NONCE_LEN: usize = 24;
+    const TAG_LEN: usize = 16;
+    type Tag = [u8; 16];
+
+    fn new(key: &[u8]) -> Result<Self, Error> {
+        Self::with_impls(key, ChaCha20Impl::best(), Poly1305Impl::best())
+    }
+
+    fn seal_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+    ) -> Result<[u8; 16], Error> {
+        let (mut subkey, nonce) = self.derive(nonce)?;
+        if let Err(e) = check_len(buf.len()) {
+            subkey.zeroize();
+            return Err(e);
+        }
+        let tag = self.0.seal(&subkey, &nonce, aad, buf);
+        subkey.zeroize();
+        Ok(tag)
+    }
+
+    fn open_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        let checked = (|| {
+            let derived = self.derive(nonce)?;
+            let tag = tag_array(tag)?;
+            check_len(buf.len())?;
+            Ok((derived, tag))
+        })();
+        match checked {
+            Ok(((mut subkey, nonce), tag)) => {
+                let result = self.0.open(&subkey, &nonce, aad, buf, tag);
+                subkey.zeroize();
+                result
+            }
+            Err(e) => {
+                buf.fill(0);
+                Err(e)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RFC 8439 §2.8's `P_MAX` is 274,877,906,880 bytes; nothing longer is sealed or opened.
+    /// (A buffer that long cannot be allocated in a test, so the check itself is tested.)
+    #[test]
+    fn message_limit() {
+        assert_eq!(MAX_MESSAGE_LEN, 274_877_906_880);
+        assert_eq!(check_len(0), Ok(()));
+        if let Ok(max) = usize::try_from(MAX_MESSAGE_LEN) {
+            assert_eq!(check_len(max), Ok(()));
+            assert_eq!(check_len(max + 1), Err(Error::MessageTooLong));
+        }
+        // The last block of the longest message is block 2^32 − 1: the counter never wraps.
+        assert!(chacha20::fits(1, MAX_MESSAGE_LEN as usize));
+        assert!(!chacha20::fits(1, MAX_MESSAGE_LEN as usize + 1));
+    }
+}

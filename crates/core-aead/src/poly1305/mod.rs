@@ -1,0 +1,251 @@
+//! Poly1305, the one-time authenticator of RFC 8439 §2.5, with four implementations:
+//!
+//! - [`portable32`]: radix 2^26 with 32×32→64 products; the default on 32-bit CPUs;
+//! - [`portable64`]: radix 2^44 with 64×64→128 products; the default on 64-bit CPUs;
+//! - [`x86_avx2`]: four blocks at a time, radix 2^26 in YMM lanes, with precomputed powers of
+//!   `r`; above a few hundred bytes it beats `portable64`, below it hands over to it;
+//! - [`x86_avx512`]: the same on eight ZMM lanes.
+//!
+//! A key must authenticate one message only; the AEADs derive a fresh one per nonce.
+
+mod portable32;
+pub(crate) mod portable64;
+
+use crate::{Error, Implementation};
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+/// A Poly1305 implementation. Accelerated variants carry the CPU-feature token that proves they
+/// can run, so they can only be obtained through [`Implementation::available`].
+///
+/// Both portable variants run everywhere: `available()` lists the one suited to the target's
+/// word size (`portable32` on 32-bit targets, `portable64` otherwise), and
+/// [`Implementation::by_name`] finds either.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Poly1305Impl {
+    /// Radix 2^26, 32-bit products: the Cortex-M0 path.
+    Portable32,
+    /// Radix 2^44, 64×64→128-bit products.
+    Portable64,
+    /// AVX2: four blocks per step in radix 2^26, with `portable64` for short inputs.
+    X86Avx2(core_cpu::Avx2),
+    /// AVX-512: eight blocks per step in radix 2^26, with `portable64` for short inputs.
+    X86Avx512(core_cpu::Avx512),
+}
+
+impl Poly1305Impl {
+    /// The portable implementation suited to this target's word size.
+    const PORTABLE: Self =
+        if cfg!(target_pointer_width = "64") { Self::Portable64 } else { Self::Portable32 };
+}
+
+impl Implementation for Poly1305Impl {
+    const ALL: &'static [&'static str] = &["x86_avx512", "x86_avx2", "portable64", "portable32"];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Portable32 => "portable32",
+            Self::Portable64 => "portable64",
+            Self::X86Avx2(_) => "x86_avx2",
+            Self::X86Avx512(_) => "x86_avx512",
+        }
+    }
+
+    fn best() -> Self {
+        Self::available().next().unwrap_or(Self::PORTABLE)
+    }
+
+    fn available() -> impl Iterator<Item = Self> {
+        let cpu = core_cpu::detected();
+        [
+            core_cpu::Avx512::from_features(cpu).map(Self::X86Avx512),
+            core_cpu::Avx2::from_features(cpu).map(Self::X86Avx2),
+            Some(Self::PORTABLE),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// Also finds the portable implementation that `available()` leaves out for this word
+    /// size, so both are tested everywhere.
+    fn by_name(name: &str) -> Option<Self> {
+        Self::available().chain([Self::Portable64, Self::Portable32]).find(|i| i.name() == name)
+    }
+}
+
+/// The accumulator and key in the radix the implementation works in.
+#[derive(Clone)]
+enum Core {
+    R26(portable32::State),
+    R44(portable64::State),
+}
+
+/// A Poly1305 computation in progress (RFC 8439 §2.5): a one-time key, then any number of
+/// [`update`](Self::update) calls, then [`finalize`](Self::finalize) or
+/// [`verify`](Self::verify). The key and accumulator are wiped on drop.
+///
+/// ```
+/// use core_aead::Poly1305;
+///
+/// let mut mac = Poly1305::new(&[1; 32]).unwrap();
+/// mac.update(b"Cryptographic Forum ");
+/// mac.update(b"Research Group");
+/// let tag = mac.clone().finalize();
+/// assert_eq!(mac.verify(&tag), Ok(()));
+/// ```
+#[derive(Clone)]
+pub struct Poly1305 {
+    imp: Poly1305Impl,
+    core: Core,
+    /// Bytes of an incomplete block.
+    buf: [u8; 16],
+    buf_len: usize,
+}
+
+impl Poly1305 {
+    /// Key length in bytes (`r` then `s`).
+    pub const KEY_LEN: usize = 32;
+    /// Tag length in bytes.
+    pub const TAG_LEN: usize = 16;
+
+    /// A computation under the one-time `key`, on the best implementation for this CPU.
+    pub fn new(key: &[u8]) -> Result<Self, Error> {
+        Self::with_impl(key, Poly1305Impl::best())
+    }
+
+    /// A computation under the one-time `key`, on the given implementation.
+    pub fn with_impl(key: &[u8], imp: Poly1305Impl) -> Result<Self, Error> {
+        let key: &[u8; 32] = key.try_into().map_err(|_| Error::InvalidKeyLength)?;
+        Ok(Self::with_key(key, imp))
+    }
+
+    /// [`Poly1305::with_impl`] for a key known to be 32 bytes.
+    #[inline]
+    pub(crate) fn with_key(key: &[u8; 32], imp: Poly1305Impl) -> Self {
+        let core = match imp {
+            Poly1305Impl::Portable32 => Core::R26(portable32::State::new(key)),
+            _ => Core::R44(portable64::State::new(key)),
+        };
+        Self { imp, core, buf: [0; 16], buf_len: 0 }
+    }
+
+    /// The implementation this computation runs on.
+    pub fn implementation(&self) -> Poly1305Impl {
+        self.imp
+    }
+
+    /// Absorbs whole 16-byte message blocks.
+    #[inline]
+    fn blocks(&mut self, data: &[u8]) {
+        match (&mut self.core, self.imp) {
+            (Core::R26(s), _) => s.blocks(data, true),
+            (Core::R44(s), _) => s.blocks(data, true),
+        }
+    }
+
+    /// Absorbs `data`. Any length, any number of calls.
+    pub fn update(&mut self, mut data: &[u8]) {
+        if self.buf_len > 0 {
+            let take = data.len().min(16 - self.buf_len);
+            self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
+            self.buf_len += take;
+            data = &data[take..];
+            if self.buf_len < 16 {
+                return;
+            }
+            let block = self.buf;
+            self.blocks(&block);
+            self.buf_len = 0;
+        }
+        let whole = data.len() & !15;
+        self.blocks(&data[..whole]);
+        let rest = &data[whole..];
+        self.buf[..rest.len()].copy_from_slice(rest);
+        self.buf_len = rest.len();
+    }
+
+    /// Absorbs `data`, then zeros up to a multiple of 16 bytes in all: the padding of the
+    /// ChaCha20-Poly1305 construction (RFC 8439 §2.8).
+    #[inline]
+    pub(crate) fn update_padded(&mut self, data: &[u8]) {
+        self.update(data);
+        if self.buf_len > 0 {
+            self.buf[self.buf_len..].fill(0);
+            let block = self.buf;
+            self.blocks(&block);
+            self.buf_len = 0;
+        }
+    }
+
+    /// The 16-byte tag.
+    #[must_use]
+    pub fn finalize(mut self) -> [u8; 16] {
+        if self.buf_len > 0 {
+            // The last, short block: a 1 byte after the message, zeros, and no 2^128 bit.
+            self.buf[self.buf_len] = 1;
+            self.buf[self.buf_len + 1..].fill(0);
+            let block = self.buf;
+            match &mut self.core {
+                Core::R26(s) => s.blocks(&block, false),
+                Core::R44(s) => s.blocks(&block, false),
+            }
+        }
+        match &self.core {
+            Core::R26(s) => s.finish(),
+            Core::R44(s) => s.finish(),
+        }
+    }
+
+    /// Checks `tag` against the tag of the message, in constant time.
+    pub fn verify(self, tag: &[u8]) -> Result<(), Error> {
+        if tag.len() != Self::TAG_LEN {
+            return Err(Error::InvalidTagLength);
+        }
+        let mut ours = self.finalize();
+        let ok = ours.ct_eq(tag);
+        ours.zeroize();
+        if ok.into() { Ok(()) } else { Err(Error::AuthenticationFailed) }
+    }
+}
+
+impl Drop for Poly1305 {
+    fn drop(&mut self) {
+        match &mut self.core {
+            Core::R26(s) => s.zeroize(),
+            Core::R44(s) => s.zeroize(),
+        }
+        self.buf.zeroize();
+    }
+}
+
+impl core::fmt::Debug for Poly1305 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Poly1305").field("imp", &self.imp).finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn portable_is_always_available_and_last() {
+        assert_eq!(Poly1305Impl::available().last(), Some(Poly1305Impl::PORTABLE));
+        assert_eq!(Poly1305Impl::by_name("portable32"), Some(Poly1305Impl::Portable32));
+        assert_eq!(Poly1305Impl::by_name("portable64"), Some(Poly1305Impl::Portable64));
+        assert_eq!(Poly1305Impl::by_name("no-such-backend"), None);
+        for imp in Poly1305Impl::available() {
+            assert!(Poly1305Impl::ALL.contains(&imp.name()));
+        }
+    }
+
+    #[test]
+    fn wrong_lengths_are_errors() {
+        assert_eq!(Poly1305::new(&[0; 16]).err(), Some(Error::InvalidKeyLength));
+        let mac = Poly1305::new(&[0; 32]).unwrap();
+        assert_eq!(mac.clone().verify(&[0; 15]), Err(Error::InvalidTagLength));
+        // Key 0 gives tag 0 for any message.
+        assert_eq!(mac.verify(&[0; 16]), Ok(()));
+    }
+}
