@@ -252,6 +252,7 @@ mod tests {
             unit: Unit::Bytes,
             cpu: Summary::single(1e8),
             wall: None,
+            rounds: crate::measure::Rates::default(),
         };
         let records = [
             rec("sha256", 64, Library::Halite),

@@ -5,8 +5,9 @@
 use std::fmt::Write as _;
 
 use crate::libs::Library;
+use crate::measure::Rates;
 use crate::ops::Unit;
-use crate::stats::{Summary, ratio_to_best};
+use crate::stats::{Summary, paired_ratio, ratio_to_best};
 
 /// One measured rate: an operation at one size by one library (or Halite implementation).
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +27,9 @@ pub struct Record {
     pub cpu: Summary,
     /// Work units per wall-clock second, when known.
     pub wall: Option<Summary>,
+    /// The per-round rates behind `cpu` and `wall`, in round order, for ratios paired by
+    /// round; empty where there were no rounds shared with Halite (OpenSSL).
+    pub rounds: Rates,
 }
 
 impl Record {
@@ -155,13 +159,13 @@ pub fn table(records: &[Record], ops: &[&str], columns: &[Column], metric: Metri
                 row.push(found.as_ref().map_or_else(|| "-".to_owned(), cell));
             }
             if rates {
-                let halite = here.iter().find(|r| r.is_halite_default()).and_then(|r| value(r));
-                let peers: Vec<(Library, f64)> = here
+                let halite = here.iter().find(|r| r.is_halite_default());
+                let ratios: Vec<(Library, f64)> = here
                     .iter()
                     .filter(|r| r.library != Library::Halite)
-                    .filter_map(|r| value(r).map(|v| (r.library, v.median)))
+                    .filter_map(|r| Some((r.library, ratio(halite?, r, metric)?)))
                     .collect();
-                row.push(match halite.and_then(|h| ratio_to_best(h.median, &peers)) {
+                row.push(match ratio_to_best(&ratios) {
                     Some((ratio, best)) => format!("{ratio:.2}x {best}"),
                     None => "-".to_owned(),
                 });
@@ -170,6 +174,23 @@ pub fn table(records: &[Record], ops: &[&str], columns: &[Column], metric: Metri
         }
     }
     Table { headers, rows }
+}
+
+/// Halite's rate over `peer`'s: paired by round where both were measured in the same rounds,
+/// otherwise (OpenSSL) the ratio of medians.
+fn ratio(halite: &Record, peer: &Record, metric: Metric) -> Option<f64> {
+    let (h, p) = match metric {
+        Metric::Cpu => (&halite.rounds.cpu, &peer.rounds.cpu),
+        Metric::Wall => (&halite.rounds.wall, &peer.rounds.wall),
+        Metric::Cycles(_) => return None,
+    };
+    paired_ratio(h, p).or_else(|| {
+        let median = |r: &Record| match metric {
+            Metric::Wall => r.wall.map(|w| w.median),
+            _ => Some(r.cpu.median),
+        };
+        Some(median(halite)? / median(peer)?)
+    })
 }
 
 /// The table as aligned text: op and size left-aligned, numbers right-aligned.
@@ -344,6 +365,7 @@ mod tests {
             unit: Unit::Bytes,
             cpu,
             wall: Some(cpu.scaled(0.5)),
+            rounds: Rates::default(),
         }
     }
 
@@ -399,6 +421,21 @@ mod tests {
         let t = table(&sample(), &["sha256"], &columns, Metric::Wall);
         assert_eq!(t.rows[1][2], "150 ±10%");
         assert_eq!(t.rows[1][6], "1.20x ring");
+    }
+
+    #[test]
+    fn ratio_is_paired_by_round() {
+        // Medians give 40/100 = 0.4, but in each round Halite ran at 0.8 or 0.4 of ring's rate
+        // (0.8 twice): the paired ratio is 0.8.
+        let mut h = rec("sha256", 64, Library::Halite, "default", 0.0);
+        let mut p = rec("sha256", 64, Library::Ring, "0.17.14", 0.0);
+        h.rounds.cpu = vec![80.0, 40.0, 40.0];
+        p.rounds.cpu = vec![100.0, 50.0, 100.0];
+        h.cpu = Summary::of(&h.rounds.cpu).unwrap();
+        p.cpu = Summary::of(&p.rounds.cpu).unwrap();
+        let columns = [Column { library: Library::Ring, implementation: None }];
+        let t = table(&[h, p], &["sha256"], &columns, Metric::Cpu);
+        assert_eq!(t.rows[0][3], "0.80x ring");
     }
 
     #[test]

@@ -62,15 +62,28 @@ impl Summary {
     }
 }
 
-/// Halite's rate over the best peer's: above 1 Halite is faster. Compares medians; peers
-/// without a rate are ignored. Returns the ratio and the best peer.
+/// Halite's rate over a peer's, paired by round: the median over rounds of `halite[i] /
+/// peer[i]`, both measured within the same round, so drift on the machine that hits both
+/// cancels out. `None` unless both have the same, nonzero number of rounds.
 #[must_use]
-pub fn ratio_to_best(halite: f64, peers: &[(Library, f64)]) -> Option<(f64, Library)> {
-    let &(best, rate) = peers
+pub fn paired_ratio(halite: &[f64], peer: &[f64]) -> Option<f64> {
+    if halite.is_empty() || halite.len() != peer.len() {
+        return None;
+    }
+    let ratios: Vec<f64> = halite.iter().zip(peer).map(|(h, p)| h / p).collect();
+    Summary::of(&ratios).map(|s| s.median).filter(|r| r.is_finite())
+}
+
+/// Halite against its best peer, given Halite's ratio to each peer (above 1 Halite is
+/// faster): the best peer is the one Halite leads least. Non-finite and non-positive ratios
+/// and Halite's own entries are ignored.
+#[must_use]
+pub fn ratio_to_best(ratios: &[(Library, f64)]) -> Option<(f64, Library)> {
+    let &(best, ratio) = ratios
         .iter()
         .filter(|(lib, r)| *lib != Library::Halite && r.is_finite() && *r > 0.0)
-        .max_by(|a, b| a.1.total_cmp(&b.1))?;
-    Some((halite / rate, best))
+        .min_by(|a, b| a.1.total_cmp(&b.1))?;
+    Some((ratio, best))
 }
 
 #[cfg(test)]
@@ -112,17 +125,29 @@ mod tests {
 
     #[test]
     fn ratio_against_the_fastest_peer() {
-        let peers = [(Library::Ring, 400.0), (Library::AwsLcRs, 500.0), (Library::OpenSsl, 450.0)];
-        let (r, best) = ratio_to_best(250.0, &peers).unwrap();
-        assert!((r - 0.5).abs() < 1e-12);
-        assert_eq!(best, Library::AwsLcRs);
+        let ratios = [(Library::Ring, 0.625), (Library::AwsLcRs, 0.5), (Library::OpenSsl, 0.55)];
+        assert_eq!(ratio_to_best(&ratios), Some((0.5, Library::AwsLcRs)));
         // Halite's own entries never count as a peer; no peers, no ratio.
-        assert_eq!(ratio_to_best(1.0, &[(Library::Halite, 10.0)]), None);
-        assert_eq!(ratio_to_best(1.0, &[]), None);
-        // A peer with no rate (zero or NaN) is skipped.
-        let (r, best) =
-            ratio_to_best(300.0, &[(Library::Ring, 0.0), (Library::RustCrypto, 150.0)]).unwrap();
-        assert!((r - 2.0).abs() < 1e-12);
-        assert_eq!(best, Library::RustCrypto);
+        assert_eq!(ratio_to_best(&[(Library::Halite, 0.1)]), None);
+        assert_eq!(ratio_to_best(&[]), None);
+        // A ratio against a peer without a rate (infinite or NaN) is skipped.
+        let ratios = [
+            (Library::Ring, f64::INFINITY),
+            (Library::RustCrypto, 2.0),
+            (Library::Graviola, f64::NAN),
+        ];
+        assert_eq!(ratio_to_best(&ratios), Some((2.0, Library::RustCrypto)));
+    }
+
+    #[test]
+    fn paired_ratios_cancel_drift() {
+        // The machine slows to half speed in the second round: both rates halve, the ratio
+        // of each round stays 0.8, while the ratio of medians would not.
+        let halite = [80.0, 40.0, 80.0, 40.0];
+        let peer = [100.0, 50.0, 100.0, 50.0];
+        assert_eq!(paired_ratio(&halite, &peer), Some(0.8));
+        assert_eq!(paired_ratio(&halite, &peer[..3]), None);
+        assert_eq!(paired_ratio(&[], &[]), None);
+        assert_eq!(paired_ratio(&[1.0], &[0.0]), None);
     }
 }

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use bench::check::{check_in_process, check_openssl};
 use bench::libs::{Library, peer_version};
-use bench::measure::{Contestant, Settings, round_robin, tsc_hz};
+use bench::measure::{Contestant, Rates, Settings, round_robin, tsc_hz};
 use bench::ops::{Op, Unit, message, registry};
 use bench::report::{self, Column, Metric, Record};
 use bench::stats::Summary;
@@ -99,7 +99,8 @@ Method:
   between rounds and parsed; graviola is left out, with a note, on CPUs it does not support.
 
 Columns: halite is Halite's default choice for this CPU; halite/NAME (with --impls) one named
-implementation; halite/best is Halite's default over the fastest peer (above 1: Halite wins).
+implementation; halite/best is Halite's default over the fastest peer (above 1: Halite wins): the median over
+rounds of the two rates measured in the same round (for openssl, the ratio of medians).
 In the CSV, implementation is `default` for Halite's default, the implementation's name for
 the others, and the version for peers; median, min and max are per CPU-second.",
     );
@@ -440,6 +441,7 @@ fn run(cli: &Cli) -> Result<(), String> {
                 unit: op.unit,
                 cpu: Summary::of(&r.cpu).expect("at least one round"),
                 wall: Summary::of(&r.wall),
+                rounds: r,
             });
         }
         if let Some(e) = ossl_err {
@@ -455,6 +457,7 @@ fn run(cli: &Cli) -> Result<(), String> {
                 unit: op.unit,
                 cpu,
                 wall: walls.and_then(|w| Summary::of(&w)),
+                rounds: Rates::default(),
             });
         }
         progress.done += 1;
