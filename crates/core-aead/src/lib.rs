@@ -17,12 +17,15 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod aes;
 mod chacha20;
 mod chacha20poly1305;
+mod modes;
 mod poly1305;
 
 use core::fmt;
 
+pub use aes::{Aes, AesImpl, VaesAvx2};
 pub use chacha20::{ChaCha20, ChaCha20Impl, hchacha20};
 pub use chacha20poly1305::{ChaCha20Poly1305, MAX_MESSAGE_LEN, XChaCha20Poly1305};
 pub use core_hash::{Implementation, Registered};
@@ -33,6 +36,7 @@ pub use poly1305::{Poly1305, Poly1305Impl};
 /// its rows here with `core_hash::registered::<ItsImpl>("name")`.
 pub fn implementations() -> impl Iterator<Item = Registered> {
     core::iter::empty()
+        .chain(core_hash::registered::<AesImpl>("aes"))
         .chain(core_hash::registered::<ChaCha20Impl>("chacha20"))
         .chain(core_hash::registered::<Poly1305Impl>("poly1305"))
 }

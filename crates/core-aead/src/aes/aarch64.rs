@@ -1,0 +1,137 @@
+//! AES with the Armv8 Cryptographic Extension: `aese` (`AddRoundKey`, `SubBytes`, `ShiftRows`) fused
+//! with `aesmc` (`MixColumns`), eight blocks in flight to cover their latency. Decryption uses
+//! `aesd`/`aesimc` with the equivalent inverse cipher's keys. Little-endian aarch64 only, as
+//! Rust's tier-1 and tier-2 aarch64 targets are.
+
+use super::{HwKey, counter, set_counter};
+use core::arch::aarch64::{
+    uint8x16_t, vaesdq_u8, vaeseq_u8, vaesimcq_u8, vaesmcq_u8, vdupq_n_u8, veorq_u8, vld1q_u8,
+    vreinterpretq_u8_u32, vreinterpretq_u32_u8, vsetq_lane_u32, vst1q_u8,
+};
+use core_cpu::ArmAes;
+use zeroize::Zeroize;
+
+/// Blocks processed together.
+const LANES: usize = 8;
+
+/// Encrypts independent blocks in place.
+pub(super) fn encrypt_blocks(token: ArmAes, key: &HwKey, blocks: &mut [[u8; 16]]) {
+    // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
+    unsafe { crypt_blocks_ce::<true>(token, key, blocks) }
+}
+
+/// Decrypts independent blocks in place.
+pub(super) fn decrypt_blocks(token: ArmAes, key: &HwKey, blocks: &mut [[u8; 16]]) {
+    // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
+    unsafe { crypt_blocks_ce::<false>(token, key, blocks) }
+}
+
+/// CTR with a 32-bit big-endian counter; see `Aes::ctr32`.
+pub(super) fn ctr32(token: ArmAes, key: &HwKey, ctr: &mut [u8; 16], buf: &mut [u8]) {
+    // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
+    unsafe { ctr32_ce(token, key, ctr, buf) }
+}
+
+/// A 16-byte load.
+#[inline(always)]
+pub(crate) fn load(bytes: &[u8; 16]) -> uint8x16_t {
+    // SAFETY: `bytes` is 16 readable bytes; `ld1` has no alignment requirement for bytes.
+    unsafe { vld1q_u8(bytes.as_ptr()) }
+}
+
+/// A 16-byte store.
+#[inline(always)]
+pub(crate) fn store(bytes: &mut [u8; 16], x: uint8x16_t) {
+    // SAFETY: `bytes` is 16 writable bytes; `st1` has no alignment requirement for bytes.
+    unsafe { vst1q_u8(bytes.as_mut_ptr(), x) }
+}
+
+/// Runs all rounds on `x[..n]`. `aese` XORs the round key first, so the last round key is
+/// added with a plain XOR after the final `aese`.
+#[target_feature(enable = "neon,aes")]
+#[inline]
+pub(crate) fn rounds<const ENCRYPT: bool>(
+    rk: &[uint8x16_t; 15],
+    nr: usize,
+    x: &mut [uint8x16_t; LANES],
+    n: usize,
+) {
+    for k in &rk[..nr - 1] {
+        for b in &mut x[..n] {
+            *b = if ENCRYPT {
+                vaesmcq_u8(vaeseq_u8(*b, *k))
+            } else {
+                vaesimcq_u8(vaesdq_u8(*b, *k))
+            };
+        }
+    }
+    for b in &mut x[..n] {
+        let last = if ENCRYPT { vaeseq_u8(*b, rk[nr - 1]) } else { vaesdq_u8(*b, rk[nr - 1]) };
+        *b = veorq_u8(last, rk[nr]);
+    }
+}
+
+#[target_feature(enable = "neon,aes")]
+fn crypt_blocks_ce<const ENCRYPT: bool>(_: ArmAes, key: &HwKey, blocks: &mut [[u8; 16]]) {
+    let rk = (if ENCRYPT { &key.enc } else { &key.dec }).map(|k| load(&k));
+    for group in blocks.chunks_mut(LANES) {
+        let mut x = [vdupq_n_u8(0); LANES];
+        for (r, b) in x.iter_mut().zip(group.iter()) {
+            *r = load(b);
+        }
+        if group.len() == LANES {
+            rounds::<ENCRYPT>(&rk, key.rounds, &mut x, LANES);
+        } else {
+            rounds::<ENCRYPT>(&rk, key.rounds, &mut x, group.len());
+        }
+        for (r, b) in x.iter().zip(group.iter_mut()) {
+            store(b, *r);
+        }
+    }
+}
+
+/// The counter block for counter value `c`: `base` with its last word replaced.
+#[target_feature(enable = "neon")]
+#[inline]
+pub(crate) fn counter_block(base: uint8x16_t, c: u32) -> uint8x16_t {
+    vreinterpretq_u8_u32(vsetq_lane_u32::<3>(c.swap_bytes(), vreinterpretq_u32_u8(base)))
+}
+
+#[target_feature(enable = "neon,aes")]
+fn ctr32_ce(_: ArmAes, key: &HwKey, ctr: &mut [u8; 16], buf: &mut [u8]) {
+    let rk = key.enc.map(|k| load(&k));
+    let base = load(ctr);
+    let mut c = counter(ctr);
+    let mut chunks = buf.chunks_exact_mut(16 * LANES);
+    for chunk in &mut chunks {
+        let mut x = [vdupq_n_u8(0); LANES];
+        for b in &mut x {
+            *b = counter_block(base, c);
+            c = c.wrapping_add(1);
+        }
+        rounds::<true>(&rk, key.rounds, &mut x, LANES);
+        let (blocks, _) = chunk.as_chunks_mut::<16>();
+        for (block, ks) in blocks.iter_mut().zip(&x) {
+            store(block, veorq_u8(load(block), *ks));
+        }
+    }
+    let rest = chunks.into_remainder();
+    if !rest.is_empty() {
+        let n = rest.len().div_ceil(16);
+        let mut x = [vdupq_n_u8(0); LANES];
+        for b in &mut x[..n] {
+            *b = counter_block(base, c);
+            c = c.wrapping_add(1);
+        }
+        rounds::<true>(&rk, key.rounds, &mut x, n);
+        let mut ks = [[0u8; 16]; LANES];
+        for (k, r) in ks.iter_mut().zip(&x) {
+            store(k, *r);
+        }
+        for (b, k) in rest.iter_mut().zip(ks.as_flattened()) {
+            *b ^= k;
+        }
+        ks.zeroize();
+    }
+    set_counter(ctr, c);
+}

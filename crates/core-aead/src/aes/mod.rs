@@ -1,0 +1,472 @@
+//! The AES block cipher (FIPS 197) with 128-, 192- and 256-bit keys, on five implementations:
+//!
+//! - [`ct64`]: bitsliced over 64-bit words, four blocks at a time (portable default on 64-bit);
+//! - [`ct32`]: bitsliced over 32-bit words, two blocks at a time (Cortex-M0, 32-bit default);
+//! - [`x86_aesni`]: AES-NI, eight blocks in flight;
+//! - [`x86_vaes`]: VAES on 256-bit registers with AVX2, sixteen blocks in flight;
+//! - [`aarch64`]: the Armv8 AES instructions (`aese`/`aesmc`), eight blocks in flight.
+//!
+//! None uses a table: the key expansion runs `SubWord` through the bitsliced circuit, so even
+//! key setup has no secret-dependent memory access. The schedule is built once, when the key
+//! is, in the form its implementation wants, and wiped when the key is dropped.
+
+mod bitslice;
+mod ct32;
+mod ct64;
+
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_aesni;
+#[cfg(target_arch = "x86_64")]
+mod x86_vaes;
+
+use crate::{Error, Implementation};
+use core::fmt;
+use core_cpu::{Detected, Features};
+use zeroize::Zeroize;
+
+/// Proof that this CPU has VAES with AVX2: AES rounds on two blocks per 256-bit register.
+/// `core_cpu::Vaes` also demands VPCLMULQDQ, which the block cipher alone does not use; this
+/// token asks only for what [`x86_vaes`] needs, and like every `core_cpu` token it can only be
+/// taken from detected features.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VaesAvx2(());
+
+impl VaesAvx2 {
+    /// The features this token proves.
+    pub const REQUIRES: Features =
+        core_cpu::Avx2::REQUIRES.union(Features::AES).union(Features::VAES);
+
+    /// The token, if this CPU has every feature it needs (and none was disabled).
+    #[must_use]
+    pub fn get() -> Option<Self> {
+        Self::from_features(core_cpu::detected())
+    }
+
+    /// The token, if the detected `features` include every feature it needs.
+    #[must_use]
+    pub fn from_features(features: Detected) -> Option<Self> {
+        features.features().contains(Self::REQUIRES).then_some(Self(()))
+    }
+}
+
+/// An AES implementation. Accelerated variants carry the CPU-feature token that proves they
+/// can run, so they can only be obtained through [`Implementation::available`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AesImpl {
+    /// VAES with AVX2, sixteen blocks in flight.
+    X86Vaes(VaesAvx2),
+    /// AES-NI, eight blocks in flight.
+    X86Aesni(core_cpu::Aes),
+    /// Armv8 AES instructions, eight blocks in flight.
+    Aarch64(core_cpu::ArmAes),
+    /// Bitsliced over 64-bit words, four blocks at a time.
+    Ct64,
+    /// Bitsliced over 32-bit words, two blocks at a time.
+    Ct32,
+}
+
+impl Implementation for AesImpl {
+    const ALL: &'static [&'static str] = &["x86_vaes", "x86_aesni", "aarch64", "ct64", "ct32"];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::X86Vaes(_) => "x86_vaes",
+            Self::X86Aesni(_) => "x86_aesni",
+            Self::Aarch64(_) => "aarch64",
+            Self::Ct64 => "ct64",
+            Self::Ct32 => "ct32",
+        }
+    }
+
+    fn best() -> Self {
+        Self::available().next().unwrap_or(Self::Ct64)
+    }
+
+    fn available() -> impl Iterator<Item = Self> {
+        let cpu = core_cpu::detected();
+        // The bitsliced code for the native word size first: ct64's 64-bit shifts cost two
+        // or more instructions each on a 32-bit core.
+        let (native, other) = if cfg!(target_pointer_width = "64") {
+            (Self::Ct64, Self::Ct32)
+        } else {
+            (Self::Ct32, Self::Ct64)
+        };
+        [
+            VaesAvx2::from_features(cpu).map(Self::X86Vaes),
+            core_cpu::Aes::from_features(cpu).map(Self::X86Aesni),
+            core_cpu::ArmAes::from_features(cpu).map(Self::Aarch64),
+            Some(native),
+            Some(other),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
+/// The FIPS 197 §5.2 key expansion as bytes: `rk[i]` is round key `i` in the byte order of the
+/// state, as the AES instructions load it.
+pub(crate) struct RoundKeys {
+    rk: [[u8; 16]; 15],
+    rounds: usize,
+}
+
+impl RoundKeys {
+    /// Expands a 16-, 24- or 32-byte key.
+    fn expand(key: &[u8]) -> Result<Self, Error> {
+        let (nk, rounds) = match key.len() {
+            16 => (4, 10),
+            24 => (6, 12),
+            32 => (8, 14),
+            _ => return Err(Error::InvalidKeyLength),
+        };
+        // Words are little-endian, so byte 0 of a word is its low byte.
+        let mut w = [0u32; 60];
+        for (word, bytes) in w.iter_mut().zip(key.chunks_exact(4)) {
+            *word = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+        }
+        let mut rcon = 1u32;
+        for i in nk..4 * (rounds + 1) {
+            let mut t = w[i - 1];
+            if i % nk == 0 {
+                // RotWord moves byte 1 to byte 0; Rcon goes into byte 0.
+                t = bitslice::sub_word(t.rotate_right(8)) ^ rcon;
+                rcon = (rcon << 1) ^ (0x11b & 0u32.wrapping_sub(rcon >> 7));
+            } else if nk > 6 && i % nk == 4 {
+                t = bitslice::sub_word(t);
+            }
+            w[i] = w[i - nk] ^ t;
+        }
+        let mut rk = [[0u8; 16]; 15];
+        for (round, words) in rk.iter_mut().zip(w.chunks_exact(4)) {
+            for (bytes, word) in round.chunks_exact_mut(4).zip(words) {
+                bytes.copy_from_slice(&word.to_le_bytes());
+            }
+        }
+        w.zeroize();
+        Ok(Self { rk, rounds })
+    }
+
+    /// Round keys `0..=Nr`.
+    pub(crate) fn used(&self) -> &[[u8; 16]] {
+        &self.rk[..=self.rounds]
+    }
+}
+
+impl Drop for RoundKeys {
+    fn drop(&mut self) {
+        self.rk.zeroize();
+    }
+}
+
+/// Multiplication by x in GF(2^8), without a branch.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn xtime(b: u8) -> u8 {
+    (b << 1) ^ (0x1b & 0u8.wrapping_sub(b >> 7))
+}
+
+/// FIPS 197 §5.3.3 `InvMixColumns` on one round key, for the equivalent inverse cipher.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn inv_mix_columns(block: &[u8; 16]) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    for (o, a) in out.chunks_exact_mut(4).zip(block.chunks_exact(4)) {
+        // (0e 0b 0d 09) = (02 03 01 01) · (05 00 04 00), as in the bitsliced code.
+        let u: [u8; 4] = core::array::from_fn(|r| a[r] ^ xtime(xtime(a[r] ^ a[(r + 2) % 4])));
+        for r in 0..4 {
+            let t = u[r] ^ u[(r + 1) % 4];
+            o[r] = xtime(t) ^ u[(r + 1) % 4] ^ u[(r + 2) % 4] ^ u[(r + 3) % 4];
+        }
+    }
+    out
+}
+
+/// The schedule the AES instructions use: encryption round keys as expanded, and decryption
+/// keys for the equivalent inverse cipher (FIPS 197 §5.3.5) — in reverse order, the middle
+/// ones through `InvMixColumns` — which is what both `aesdec` and `aesd`+`aesimc` expect.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[derive(Clone)]
+pub(crate) struct HwKey {
+    pub(crate) enc: [[u8; 16]; 15],
+    pub(crate) dec: [[u8; 16]; 15],
+    pub(crate) rounds: usize,
+}
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+impl HwKey {
+    fn new(keys: &RoundKeys) -> Self {
+        let rounds = keys.rounds;
+        let mut enc = [[0u8; 16]; 15];
+        enc[..=rounds].copy_from_slice(keys.used());
+        let mut dec = [[0u8; 16]; 15];
+        dec[0] = enc[rounds];
+        for i in 1..rounds {
+            dec[i] = inv_mix_columns(&enc[rounds - i]);
+        }
+        dec[rounds] = enc[0];
+        Self { enc, dec, rounds }
+    }
+}
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+impl Drop for HwKey {
+    fn drop(&mut self) {
+        self.enc.zeroize();
+        self.dec.zeroize();
+    }
+}
+
+/// A key schedule in the form of the implementation chosen for it (ring's `DynKey`): the
+/// per-call dispatch is one `match`, never a fresh CPU check.
+// No allocator: the schedule lives inline, and the bitsliced 64-bit one is the largest.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
+pub(crate) enum Schedule {
+    Ct64(ct64::Key),
+    Ct32(ct32::Key),
+    #[cfg(target_arch = "x86_64")]
+    X86Aesni(core_cpu::Aes, HwKey),
+    #[cfg(target_arch = "x86_64")]
+    X86Vaes(VaesAvx2, HwKey),
+    #[cfg(target_arch = "aarch64")]
+    Aarch64(core_cpu::ArmAes, HwKey),
+}
+
+/// An AES key, expanded for one implementation. Dropping it wipes the schedule.
+///
+/// ```
+/// use core_aead::Aes;
+///
+/// let aes = Aes::new(&[0u8; 16]).unwrap();
+/// let mut block = [0u8; 16];
+/// aes.encrypt_block(&mut block);
+/// assert_eq!(block[..4], [0x66, 0xe9, 0x4b, 0xd4]);
+/// aes.decrypt_block(&mut block);
+/// assert_eq!(block, [0u8; 16]);
+/// ```
+#[derive(Clone)]
+pub struct Aes {
+    pub(crate) schedule: Schedule,
+    key_len: usize,
+}
+
+impl fmt::Debug for Aes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Aes")
+            .field("implementation", &self.implementation().name())
+            .field("key_bits", &(8 * self.key_len))
+            .finish_non_exhaustive()
+    }
+}
+
+impl Aes {
+    /// Expands a 16-, 24- or 32-byte key on the best implementation for this CPU.
+    pub fn new(key: &[u8]) -> Result<Self, Error> {
+        Self::with_impl(AesImpl::best(), key)
+    }
+
+    /// Expands a 16-, 24- or 32-byte key for the given implementation.
+    pub fn with_impl(imp: AesImpl, key: &[u8]) -> Result<Self, Error> {
+        let keys = RoundKeys::expand(key)?;
+        let schedule = match imp {
+            #[cfg(target_arch = "x86_64")]
+            AesImpl::X86Aesni(token) => Schedule::X86Aesni(token, HwKey::new(&keys)),
+            #[cfg(target_arch = "x86_64")]
+            AesImpl::X86Vaes(token) => Schedule::X86Vaes(token, HwKey::new(&keys)),
+            #[cfg(target_arch = "aarch64")]
+            AesImpl::Aarch64(token) => Schedule::Aarch64(token, HwKey::new(&keys)),
+            AesImpl::Ct32 => Schedule::Ct32(ct32::Key::new(&keys)),
+            // Tokens for another architecture cannot be obtained, so only `Ct64` is left.
+            _ => Schedule::Ct64(ct64::Key::new(&keys)),
+        };
+        Ok(Self { schedule, key_len: key.len() })
+    }
+
+    /// The implementation this key was expanded for.
+    pub fn implementation(&self) -> AesImpl {
+        match &self.schedule {
+            Schedule::Ct64(_) => AesImpl::Ct64,
+            Schedule::Ct32(_) => AesImpl::Ct32,
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Aesni(token, _) => AesImpl::X86Aesni(*token),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes(token, _) => AesImpl::X86Vaes(*token),
+            #[cfg(target_arch = "aarch64")]
+            Schedule::Aarch64(token, _) => AesImpl::Aarch64(*token),
+        }
+    }
+
+    /// The key length in bytes: 16, 24 or 32.
+    pub fn key_len(&self) -> usize {
+        self.key_len
+    }
+
+    /// Encrypts one block in place (the bare cipher: use a mode for messages).
+    pub fn encrypt_block(&self, block: &mut [u8; 16]) {
+        self.encrypt_blocks(core::slice::from_mut(block));
+    }
+
+    /// Decrypts one block in place.
+    pub fn decrypt_block(&self, block: &mut [u8; 16]) {
+        self.decrypt_blocks(core::slice::from_mut(block));
+    }
+
+    /// Encrypts independent blocks in place, as many in parallel as the implementation can.
+    pub(crate) fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        match &self.schedule {
+            Schedule::Ct64(k) => batched::<4>(blocks, |b| ct64::encrypt4(k, b)),
+            Schedule::Ct32(k) => batched::<2>(blocks, |b| ct32::encrypt2(k, b)),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Aesni(t, k) => x86_aesni::encrypt_blocks(*t, k, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes(t, k) => x86_vaes::encrypt_blocks(*t, k, blocks),
+            #[cfg(target_arch = "aarch64")]
+            Schedule::Aarch64(t, k) => aarch64::encrypt_blocks(*t, k, blocks),
+        }
+    }
+
+    /// Decrypts independent blocks in place.
+    pub(crate) fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        match &self.schedule {
+            Schedule::Ct64(k) => batched::<4>(blocks, |b| ct64::decrypt4(k, b)),
+            Schedule::Ct32(k) => batched::<2>(blocks, |b| ct32::decrypt2(k, b)),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Aesni(t, k) => x86_aesni::decrypt_blocks(*t, k, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes(t, k) => x86_vaes::decrypt_blocks(*t, k, blocks),
+            #[cfg(target_arch = "aarch64")]
+            Schedule::Aarch64(t, k) => aarch64::decrypt_blocks(*t, k, blocks),
+        }
+    }
+
+    /// XORs `buf` with the keystream of CTR mode (SP 800-38A §6.5) from the counter block
+    /// `ctr`, whose last four bytes are a big-endian counter incremented modulo 2^32 (GCM's
+    /// inc32). Afterwards `ctr` is advanced by one per block, a final partial block included.
+    pub(crate) fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]) {
+        match &self.schedule {
+            Schedule::Ct64(k) => ctr32_batched::<4>(ctr, buf, |b| ct64::encrypt4(k, b)),
+            Schedule::Ct32(k) => ctr32_batched::<2>(ctr, buf, |b| ct32::encrypt2(k, b)),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Aesni(t, k) => x86_aesni::ctr32(*t, k, ctr, buf),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes(t, k) => x86_vaes::ctr32(*t, k, ctr, buf),
+            #[cfg(target_arch = "aarch64")]
+            Schedule::Aarch64(t, k) => aarch64::ctr32(*t, k, ctr, buf),
+        }
+    }
+}
+
+/// Runs `f` over `blocks` in groups of `N`, the last group padded with zeros.
+#[inline(always)]
+fn batched<const N: usize>(blocks: &mut [[u8; 16]], mut f: impl FnMut(&mut [[u8; 16]; N])) {
+    let mut chunks = blocks.chunks_exact_mut(N);
+    for chunk in &mut chunks {
+        if let Ok(group) = <&mut [[u8; 16]; N]>::try_from(chunk) {
+            f(group);
+        }
+    }
+    let rest = chunks.into_remainder();
+    if !rest.is_empty() {
+        let mut group = [[0u8; 16]; N];
+        group[..rest.len()].copy_from_slice(rest);
+        f(&mut group);
+        rest.copy_from_slice(&group[..rest.len()]);
+        group.zeroize();
+    }
+}
+
+/// The counter in the last four bytes of a counter block.
+#[inline(always)]
+pub(crate) fn counter(ctr: &[u8; 16]) -> u32 {
+    u32::from_be_bytes([ctr[12], ctr[13], ctr[14], ctr[15]])
+}
+
+/// Sets the counter in the last four bytes of a counter block.
+#[inline(always)]
+pub(crate) fn set_counter(ctr: &mut [u8; 16], value: u32) {
+    ctr[12..].copy_from_slice(&value.to_be_bytes());
+}
+
+/// CTR over an implementation that encrypts `N` blocks at a time.
+#[inline(always)]
+fn ctr32_batched<const N: usize>(
+    ctr: &mut [u8; 16],
+    buf: &mut [u8],
+    mut encrypt: impl FnMut(&mut [[u8; 16]; N]),
+) {
+    let mut c = counter(ctr);
+    let mut ks = [[0u8; 16]; N];
+    for chunk in buf.chunks_mut(16 * N) {
+        for block in &mut ks {
+            *block = *ctr;
+            set_counter(block, c);
+            c = c.wrapping_add(1);
+        }
+        encrypt(&mut ks);
+        for (b, k) in chunk.iter_mut().zip(ks.as_flattened()) {
+            *b ^= k;
+        }
+        // Only the blocks this chunk used count (the last chunk may be partial).
+        c = c.wrapping_sub((N - chunk.len().div_ceil(16)) as u32);
+    }
+    set_counter(ctr, c);
+    ks.zeroize();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hex_literal::hex;
+
+    #[test]
+    fn fips197_a1_key_expansion() {
+        let keys = RoundKeys::expand(&hex!("2b7e151628aed2a6abf7158809cf4f3c")).unwrap();
+        assert_eq!(keys.rk[1], hex!("a0fafe1788542cb123a339392a6c7605"));
+        assert_eq!(keys.rk[10], hex!("d014f9a8c9ee2589e13f0cc8b6630ca6"));
+        let keys = RoundKeys::expand(&hex!(
+            "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4"
+        ))
+        .unwrap();
+        assert_eq!(keys.rk[14], hex!("fe4890d1e6188d0b046df344706c631e"));
+    }
+
+    #[test]
+    fn bad_key_lengths_are_errors() {
+        for len in [0, 1, 15, 17, 20, 23, 25, 31, 33, 64] {
+            assert!(matches!(Aes::new(&[0u8; 64][..len]), Err(Error::InvalidKeyLength)));
+        }
+    }
+
+    #[test]
+    fn registry_order() {
+        let all: std::vec::Vec<_> = AesImpl::available().collect();
+        assert!(all.contains(&AesImpl::Ct64) && all.contains(&AesImpl::Ct32));
+        assert_eq!(AesImpl::by_name("ct32"), Some(AesImpl::Ct32));
+        assert_eq!(AesImpl::by_name("nope"), None);
+        for imp in all {
+            assert!(AesImpl::ALL.contains(&imp.name()));
+        }
+    }
+
+    #[test]
+    fn ctr_advances_per_block() {
+        for imp in AesImpl::available() {
+            let aes = Aes::with_impl(imp, &[7u8; 16]).unwrap();
+            for len in [0usize, 1, 16, 17, 33, 100, 129, 300] {
+                let mut ctr = [0u8; 16];
+                set_counter(&mut ctr, 0xffff_fffe);
+                let mut buf = std::vec![0u8; len];
+                aes.ctr32(&mut ctr, &mut buf);
+                assert_eq!(counter(&ctr), 0xffff_fffeu32.wrapping_add(len.div_ceil(16) as u32));
+                // The keystream is E(ctr), E(ctr+1)… with the counter wrapping in 32 bits.
+                for (i, chunk) in buf.chunks(16).enumerate() {
+                    let mut block = [0u8; 16];
+                    set_counter(&mut block, 0xffff_fffeu32.wrapping_add(i as u32));
+                    aes.encrypt_block(&mut block);
+                    assert_eq!(chunk, &block[..chunk.len()], "{imp:?} len {len} block {i}");
+                }
+            }
+        }
+    }
+}
