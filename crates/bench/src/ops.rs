@@ -36,12 +36,12 @@ impl Unit {
 /// Halite's side of an operation.
 pub struct Halite {
     /// The name of the implementation the default constructor picks on this CPU.
-    pub default_impl: &'static str,
+    pub default_impl: String,
     /// The default path, as a user writes it (`Sha256::digest`): best implementation for the
     /// CPU, chosen at construction.
     pub default: Runner,
     /// Every implementation this CPU can run, by name (`portable`, `x86_shani`…), fastest first.
-    pub impls: Vec<(&'static str, Runner)>,
+    pub impls: Vec<(String, Runner)>,
 }
 
 impl Halite {
@@ -69,8 +69,10 @@ pub struct OpensslSpec {
     /// `["-evp", "sha256"]`.
     pub speed: Vec<String>,
     /// An `openssl` command that reads a message on stdin and writes the raw output on stdout
-    /// (`dgst -binary -sha256`), so its answer is checked like every other library's.
-    pub check: Vec<String>,
+    /// (`dgst -binary -sha256`), so its answer is checked like every other library's; `None`
+    /// where the command line offers none (AEADs: `openssl enc` refuses them), in which case
+    /// `speed` says the OpenSSL column is unchecked.
+    pub check: Option<Vec<String>>,
 }
 
 /// One operation, as every library computes it.
@@ -135,7 +137,7 @@ fn hash_op(
         peers: peers.into_iter().flatten().collect(),
         openssl: Some(OpensslSpec {
             speed: vec!["-evp".into(), openssl_name.into()],
-            check: vec!["dgst".into(), "-binary".into(), format!("-{openssl_name}")],
+            check: Some(vec!["dgst".into(), "-binary".into(), format!("-{openssl_name}")]),
         }),
     }
 }
@@ -180,12 +182,12 @@ fn shake_op(
         peers: peers.into_iter().flatten().collect(),
         openssl: Some(OpensslSpec {
             speed: vec!["-evp".into(), id.into()],
-            check: vec![
+            check: Some(vec![
                 "dgst".into(),
                 "-binary".into(),
                 format!("-{id}"),
                 format!("-xoflen={out_len}"),
-            ],
+            ]),
         }),
     }
 }
@@ -225,6 +227,30 @@ macro_rules! rustcrypto_hkdf {
             })
         }
     };
+}
+
+/// An AEAD seal: the message is copied into the output buffer and sealed in place under
+/// [`KEY`], [`NONCE`] and the 13-byte [`AAD`] (the TLS 1.2 record header, as `openssl speed
+/// -aead` uses); the output is ciphertext then tag. Every library pays the same copy.
+fn aead_seal_op(
+    id: &'static str,
+    what: &'static str,
+    halite: fn() -> Halite,
+    openssl_name: &str,
+    peers: Vec<Option<Peer>>,
+) -> Op {
+    Op {
+        id,
+        group: "aead",
+        what,
+        unit: Unit::Bytes,
+        halite,
+        peers: peers.into_iter().flatten().collect(),
+        openssl: Some(OpensslSpec {
+            speed: vec!["-aead".into(), "-evp".into(), openssl_name.into()],
+            check: None,
+        }),
+    }
 }
 
 /// Every operation, in table order.
@@ -405,6 +431,18 @@ pub fn registry() -> Vec<Op> {
                 peer(RustCrypto, rustcrypto_hkdf!(sha2::Sha384)),
             ],
         ),
+        aead_seal_op(
+            "chacha20-poly1305-seal",
+            "ChaCha20-Poly1305 seal, 13-byte AAD",
+            halite_chacha20_poly1305,
+            "chacha20-poly1305",
+            vec![
+                peer(Ring, || ring_seal(&ring::aead::CHACHA20_POLY1305)),
+                peer(AwsLcRs, || aws_seal(&aws_lc_rs::aead::CHACHA20_POLY1305)),
+                graviola!(graviola_chacha20_poly1305_seal),
+                peer(RustCrypto, rustcrypto_seal::<chacha20poly1305::ChaCha20Poly1305>),
+            ],
+        ),
     ]
 }
 
@@ -427,11 +465,11 @@ pub fn halite_hash<H: core_hash::Hash + 'static>() -> Halite {
                 h.update(m);
                 out.extend_from_slice(h.finalize().as_ref());
             });
-            (imp.name(), run)
+            (imp.name().to_owned(), run)
         })
         .collect();
     Halite {
-        default_impl: <H::Impl as core_hash::Implementation>::best().name(),
+        default_impl: <H::Impl as core_hash::Implementation>::best().name().to_owned(),
         default: Box::new(|m, out| out.extend_from_slice(H::digest(m).as_ref())),
         impls,
     }
@@ -450,10 +488,10 @@ pub fn halite_hmac<H: core_hash::Hash + 'static>() -> Halite {
         })
     };
     Halite {
-        default_impl: <H::Impl as core_hash::Implementation>::best().name(),
+        default_impl: <H::Impl as core_hash::Implementation>::best().name().to_owned(),
         default: keyed(Hmac::<H>::new(&KEY)),
         impls: H::implementations()
-            .map(|imp| (imp.name(), keyed(Hmac::with_impl(imp, &KEY))))
+            .map(|imp| (imp.name().to_owned(), keyed(Hmac::with_impl(imp, &KEY))))
             .collect(),
     }
 }
@@ -472,8 +510,45 @@ pub fn halite_hkdf<H: core_hash::Hash + 'static>() -> Halite {
             out.extend_from_slice(okm);
         })
     };
-    let best = <H::Impl as core_hash::Implementation>::best().name();
-    Halite { default_impl: best, default: run(), impls: vec![(best, run())] }
+    let best = <H::Impl as core_hash::Implementation>::best().name().to_owned();
+    Halite { default_impl: best.clone(), default: run(), impls: vec![(best, run())] }
+}
+
+/// Halite's seal (see [`aead_seal_op`]) on a key already built.
+fn halite_seal<A: core_aead::Aead + 'static>(key: A) -> Runner {
+    Box::new(move |m: &[u8], out: &mut Vec<u8>| {
+        let start = out.len();
+        out.extend_from_slice(m);
+        let tag = key
+            .seal_in_place_detached(&NONCE, &AAD, &mut out[start..])
+            .expect("benchmark messages are within the AEAD's limits");
+        out.extend_from_slice(tag.as_ref());
+    })
+}
+
+/// Halite's ChaCha20-Poly1305 seal: the default key, then each ChaCha20 implementation with
+/// the best Poly1305 and each Poly1305 implementation with the best ChaCha20 (named
+/// `chacha20+poly1305`), rather than every pair.
+#[must_use]
+pub fn halite_chacha20_poly1305() -> Halite {
+    use core_aead::{Aead as _, ChaCha20Impl, ChaCha20Poly1305, Implementation as _, Poly1305Impl};
+    let key = ChaCha20Poly1305::new(&KEY).expect("a 32-byte key");
+    let (chacha, poly) = key.implementations();
+    let name = |c: ChaCha20Impl, p: Poly1305Impl| format!("{}+{}", c.name(), p.name());
+    let mut pairs: Vec<(ChaCha20Impl, Poly1305Impl)> =
+        ChaCha20Impl::available().map(|c| (c, poly)).collect();
+    pairs.extend(Poly1305Impl::available().filter(|&p| p != poly).map(|p| (chacha, p)));
+    Halite {
+        default_impl: name(chacha, poly),
+        default: halite_seal(key),
+        impls: pairs
+            .into_iter()
+            .map(|(c, p)| {
+                let key = ChaCha20Poly1305::with_impls(&KEY, c, p).expect("a 32-byte key");
+                (name(c, p), halite_seal(key))
+            })
+            .collect(),
+    }
 }
 
 /// The SHAKE functions, which share no trait in core-hash: enough to run them generically.
@@ -514,7 +589,7 @@ shake!(core_hash::Shake128, core_hash::Shake256);
 pub fn halite_shake<S: Shake, const N: usize>() -> Halite {
     use core_hash::{Implementation as _, KeccakImpl};
     Halite {
-        default_impl: KeccakImpl::best().name(),
+        default_impl: KeccakImpl::best().name().to_owned(),
         default: Box::new(|m, out| {
             let mut buf = [0u8; N];
             S::digest_into(m, &mut buf);
@@ -529,7 +604,7 @@ pub fn halite_shake<S: Shake, const N: usize>() -> Halite {
                     s.squeeze(&mut buf);
                     out.extend_from_slice(&buf);
                 });
-                (imp.name(), run)
+                (imp.name().to_owned(), run)
             })
             .collect(),
     }
@@ -611,6 +686,76 @@ pub fn aws_hkdf(alg: aws_lc_rs::hkdf::Algorithm) -> Runner {
     })
 }
 
+/// The nonce of every AEAD seal (each library is keyed once and seals with one nonce: fine
+/// for a benchmark, never for real traffic).
+pub const NONCE: [u8; 12] = *b"bench nonce!";
+/// The associated data of every AEAD seal: 13 bytes, like a TLS 1.2 record's.
+pub const AAD: [u8; 13] = *b"record header";
+
+/// ring's seal (see [`aead_seal_op`]).
+#[must_use]
+pub fn ring_seal(alg: &'static ring::aead::Algorithm) -> Runner {
+    use ring::aead::{Aad, LessSafeKey, Nonce, UnboundKey};
+    let key = LessSafeKey::new(UnboundKey::new(alg, &KEY[..alg.key_len()]).expect("key length"));
+    Box::new(move |m, out| {
+        let start = out.len();
+        out.extend_from_slice(m);
+        let nonce = Nonce::assume_unique_for_key(NONCE);
+        let tag = key
+            .seal_in_place_separate_tag(nonce, Aad::from(AAD), &mut out[start..])
+            .expect("benchmark messages are within the AEAD's limits");
+        out.extend_from_slice(tag.as_ref());
+    })
+}
+
+/// aws-lc-rs's seal (see [`aead_seal_op`]).
+#[must_use]
+pub fn aws_seal(alg: &'static aws_lc_rs::aead::Algorithm) -> Runner {
+    use aws_lc_rs::aead::{Aad, LessSafeKey, Nonce, UnboundKey};
+    let key = LessSafeKey::new(UnboundKey::new(alg, &KEY[..alg.key_len()]).expect("key length"));
+    Box::new(move |m, out| {
+        let start = out.len();
+        out.extend_from_slice(m);
+        let nonce = Nonce::assume_unique_for_key(NONCE);
+        let tag = key
+            .seal_in_place_separate_tag(nonce, Aad::from(AAD), &mut out[start..])
+            .expect("benchmark messages are within the AEAD's limits");
+        out.extend_from_slice(tag.as_ref());
+    })
+}
+
+/// graviola's ChaCha20-Poly1305 seal (see [`aead_seal_op`]).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[must_use]
+pub fn graviola_chacha20_poly1305_seal() -> Runner {
+    let key = graviola::aead::ChaCha20Poly1305::new(KEY);
+    Box::new(move |m, out| {
+        let start = out.len();
+        out.extend_from_slice(m);
+        let mut tag = [0u8; 16];
+        key.encrypt(&NONCE, &AAD, &mut out[start..], &mut tag);
+        out.extend_from_slice(&tag);
+    })
+}
+
+/// A RustCrypto AEAD's seal (see [`aead_seal_op`]).
+#[must_use]
+pub fn rustcrypto_seal<A>() -> Runner
+where
+    A: chacha20poly1305::aead::AeadInPlace + chacha20poly1305::KeyInit + 'static,
+{
+    let key = A::new_from_slice(&KEY[..A::key_size()]).expect("key length");
+    Box::new(move |m, out| {
+        let start = out.len();
+        out.extend_from_slice(m);
+        let nonce = chacha20poly1305::aead::Nonce::<A>::from_slice(&NONCE);
+        let tag = key
+            .encrypt_in_place_detached(nonce, &AAD, &mut out[start..])
+            .expect("benchmark messages are within the AEAD's limits");
+        out.extend_from_slice(&tag);
+    })
+}
+
 /// ring's HMAC under [`KEY`], for the `hmac-*` ops.
 #[must_use]
 pub fn ring_hmac(alg: ring::hmac::Algorithm) -> Runner {
@@ -656,7 +801,7 @@ pub fn openssl_hmac(digest: &str) -> OpensslSpec {
     let hexkey = crate::check::hex(&KEY);
     OpensslSpec {
         speed: vec!["-hmac".into(), digest.into()],
-        check: vec![
+        check: Some(vec![
             "mac".into(),
             "-binary".into(),
             "-digest".into(),
@@ -664,7 +809,7 @@ pub fn openssl_hmac(digest: &str) -> OpensslSpec {
             "-macopt".into(),
             format!("hexkey:{hexkey}"),
             "HMAC".into(),
-        ],
+        ]),
     }
 }
 
