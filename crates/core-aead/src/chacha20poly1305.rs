@@ -17,16 +17,6 @@ use zeroize::Zeroize;
 /// The longest plaintext RFC 8439 §2.8 allows: 2^32 − 1 blocks of keystream after block 0.
 pub const MAX_MESSAGE_LEN: u64 = (1 << 38) - 64;
 
-/// The widest pass of any ChaCha20 implementation on this architecture, in blocks: the size
-/// of the stack buffer the first pass runs in.
-const MAX_BATCH: usize = if cfg!(target_arch = "x86_64") {
-    16
-} else if cfg!(target_arch = "aarch64") {
-    4
-} else {
-    1
-};
-
 /// The backends and key of either AEAD.
 #[derive(Clone)]
 struct Engine {
@@ -41,43 +31,9 @@ impl Engine {
         Ok(Self { key: chacha20::words(key), chacha, poly })
     }
 
-    /// Runs the first ChaCha20 pass over block 0 and as many of the message's first bytes as
-    /// fit in the same pass, in `tmp`: afterwards `tmp[..32]` is the Poly1305 key and
-    /// `tmp[64..64 + n]` the first `n` bytes of `buf` XOR the keystream. Returns `n`.
-    #[inline]
-    fn first_pass(
-        &self,
-        key: &[u32; 8],
-        nonce: &[u32; 3],
-        buf: &[u8],
-        tmp: &mut [u8; 64 * MAX_BATCH],
-    ) -> usize {
-        let batch = self.chacha.batch_blocks().min(MAX_BATCH);
-        let n = buf.len().min((batch - 1) * 64);
-        tmp[..64].fill(0);
-        tmp[64..64 + n].copy_from_slice(&buf[..n]);
-        let mut state = chacha20::state(key, 0, nonce);
-        self.chacha.xor_keystream(&state, &mut tmp[..64 + n]);
-        state.zeroize();
-        n
-    }
-
-    /// XORs the keystream from block `1 + done / 64` into `buf[done..]`, the rest of the
-    /// message after the first pass.
-    #[inline]
-    fn rest(&self, key: &[u32; 8], nonce: &[u32; 3], buf: &mut [u8], done: usize) {
-        if buf.len() > done {
-            // `done` is a whole number of blocks here, and fewer than 2^32 of them.
-            let mut state = chacha20::state(key, 1 + (done / 64) as u32, nonce);
-            self.chacha.xor_keystream(&state, &mut buf[done..]);
-            state.zeroize();
-        }
-    }
-
     /// The tag over `aad` and `ciphertext` under the one-time key `otk` (RFC 8439 §2.8).
     #[inline]
-    fn tag(&self, otk: &[u8], aad: &[u8], ciphertext: &[u8]) -> [u8; 16] {
-        let otk: &[u8; 32] = otk.try_into().unwrap_or(&[0; 32]);
+    fn tag(&self, otk: &[u8; 32], aad: &[u8], ciphertext: &[u8]) -> [u8; 16] {
         let mut mac = Poly1305::with_key(otk, self.poly);
         mac.update_padded(aad);
         mac.update_padded(ciphertext);
@@ -89,12 +45,12 @@ impl Engine {
     }
 
     fn seal(&self, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        let mut tmp = [0; 64 * MAX_BATCH];
-        let n = self.first_pass(key, nonce, buf, &mut tmp);
-        buf[..n].copy_from_slice(&tmp[64..64 + n]);
-        self.rest(key, nonce, buf, n);
-        let tag = self.tag(&tmp[..32], aad, buf);
-        wipe(&mut tmp[..64 + n]);
+        let mut state = chacha20::state(key, 0, nonce);
+        let mut otk = [0; 32];
+        self.chacha.key_then_xor(&state, &mut otk, buf);
+        let tag = self.tag(&otk, aad, buf);
+        otk.zeroize();
+        state.zeroize();
         tag
     }
 
@@ -104,22 +60,53 @@ impl Engine {
         nonce: &[u32; 3],
         aad: &[u8],
         buf: &mut [u8],
-        tag: &[u8],
+        tag: &[u8; 16],
     ) -> Result<(), Error> {
-        let mut tmp = [0; 64 * MAX_BATCH];
-        let n = self.first_pass(key, nonce, buf, &mut tmp);
-        let mut ours = self.tag(&tmp[..32], aad, buf);
+        // The blocks that share the key block's pass are decrypted on the stack, so the
+        // ciphertext is still there for Poly1305 and no plaintext leaves before the tag checks.
+        let n = buf.len().min((self.chacha.batch_blocks() - 1) * 64);
+        if n <= 192 {
+            self.open_with::<192>(key, nonce, aad, buf, tag, n)
+        } else {
+            self.open_with::<960>(key, nonce, aad, buf, tag, n)
+        }
+    }
+
+    /// [`Engine::open`] with the first `n ≤ N` bytes decrypted in an `N`-byte stack buffer.
+    #[inline]
+    fn open_with<const N: usize>(
+        &self,
+        key: &[u32; 8],
+        nonce: &[u32; 3],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8; 16],
+        n: usize,
+    ) -> Result<(), Error> {
+        let mut tmp = [0; N];
+        let head = &mut tmp[..n];
+        head.copy_from_slice(&buf[..n]);
+        let mut state = chacha20::state(key, 0, nonce);
+        let mut otk = [0; 32];
+        self.chacha.key_then_xor(&state, &mut otk, head);
+        let mut ours = self.tag(&otk, aad, buf);
         let ok: bool = ours.ct_eq(tag).into();
-        ours.zeroize();
         let result = if ok {
-            buf[..n].copy_from_slice(&tmp[64..64 + n]);
-            self.rest(key, nonce, buf, n);
+            buf[..n].copy_from_slice(head);
+            if buf.len() > n {
+                // `n` is a whole number of blocks here, and fewer than 2^32 of them.
+                state[12] = 1 + (n / 64) as u32;
+                self.chacha.xor_keystream(&state, &mut buf[n..]);
+            }
             Ok(())
         } else {
             buf.fill(0);
             Err(Error::AuthenticationFailed)
         };
-        wipe(&mut tmp[..64 + n]);
+        chacha20::wipe(head);
+        ours.zeroize();
+        otk.zeroize();
+        state.zeroize();
         result
     }
 }
@@ -128,13 +115,6 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.key.zeroize();
     }
-}
-
-/// Clears a buffer that held keystream or plaintext, in a way the compiler keeps.
-#[inline]
-fn wipe(buf: &mut [u8]) {
-    buf.fill(0);
-    core::hint::black_box(buf);
 }
 
 /// Checks a message length against [`MAX_MESSAGE_LEN`].

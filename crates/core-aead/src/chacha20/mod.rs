@@ -10,6 +10,10 @@
 //! for sixteen blocks.
 
 mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512;
 
 use crate::Error;
 use crate::Implementation;
@@ -67,14 +71,30 @@ impl ChaCha20Impl {
     /// makes sure the 32-bit counter does not wrap within `buf`.
     #[inline]
     pub(crate) fn xor_keystream(self, state: &[u32; 16], buf: &mut [u8]) {
-        // The vector backends come next; until then every variant runs the portable code.
-        let _ = self;
-        portable::xor_keystream(state, buf);
+        self.keystream(state, Sink::new(None, buf));
+    }
+
+    /// Writes the first 32 bytes of block `state[12]` to `key` (the AEAD's Poly1305 key) and
+    /// XORs blocks `state[12] + 1`, … into `buf`, in the same passes.
+    #[inline]
+    pub(crate) fn key_then_xor(self, state: &[u32; 16], key: &mut [u8; 32], buf: &mut [u8]) {
+        self.keystream(state, Sink::new(Some(key), buf));
+    }
+
+    #[inline]
+    fn keystream(self, state: &[u32; 16], out: Sink<'_>) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx512(token) => x86_avx512::keystream(token, state, out),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::keystream(token, state, out),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::keystream(state, out),
+        }
     }
 
     /// How many blocks this implementation computes in one pass over long inputs: the AEAD
-    /// folds its Poly1305 key block into the first pass when the message is at most this many
-    /// blocks minus one.
+    /// decrypts this many blocks minus one together with its Poly1305 key block.
     #[inline]
     pub(crate) fn batch_blocks(self) -> usize {
         match self {
@@ -84,6 +104,54 @@ impl ChaCha20Impl {
             Self::Aarch64(_) => 4,
         }
     }
+}
+
+/// Where a run of keystream blocks goes: the first block's 32 bytes to `key` if there is one,
+/// then the following blocks XOR-ed into `buf`; a partial last block covers the end of `buf`.
+pub(crate) struct Sink<'a> {
+    key: Option<&'a mut [u8; 32]>,
+    buf: &'a mut [u8],
+    /// The byte offset in `buf` of the next block: −64 while the key block is pending.
+    pos: isize,
+}
+
+impl<'a> Sink<'a> {
+    fn new(key: Option<&'a mut [u8; 32]>, buf: &'a mut [u8]) -> Self {
+        let pos = if key.is_some() { -64 } else { 0 };
+        Self { key, buf, pos }
+    }
+
+    /// The offset in `buf` of the next block (negative for the key block).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn position(&self) -> isize {
+        self.pos
+    }
+
+    /// Bytes still to produce, the key block included.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn bytes_left(&self) -> usize {
+        // `buf` is at most `isize::MAX` bytes long.
+        (self.buf.len().cast_signed() - self.pos).max(0).cast_unsigned()
+    }
+
+    /// Blocks still to produce, the key block included.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn blocks_left(&self) -> usize {
+        self.bytes_left().div_ceil(64)
+    }
+
+    /// Moves past `blocks` blocks.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn advance(&mut self, blocks: usize) {
+        self.pos = self.pos.saturating_add_unsigned(64 * blocks);
+    }
+}
+
+/// Clears a stack buffer that held keystream, in a way the compiler keeps.
+#[inline]
+pub(crate) fn wipe(buf: &mut [u8]) {
+    buf.fill(0);
+    core::hint::black_box(buf);
 }
 
 /// The initial state for `key`, block `counter` and `nonce` (RFC 8439 §2.3).

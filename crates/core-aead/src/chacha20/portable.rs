@@ -41,6 +41,19 @@ pub(super) fn block(state: &[u32; 16]) -> [u32; 16] {
     x
 }
 
+/// Writes the keystream of blocks `state[12]`, `state[12] + 1`, … to `out`.
+pub(super) fn keystream(state: &[u32; 16], out: super::Sink<'_>) {
+    let mut s = *state;
+    if let Some(key) = out.key {
+        let ks = block(&s);
+        for (k, w) in key.chunks_exact_mut(4).zip(ks) {
+            k.copy_from_slice(&w.to_le_bytes());
+        }
+        s[12] = s[12].wrapping_add(1);
+    }
+    xor_keystream(&s, out.buf);
+}
+
 /// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `buf`.
 pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
     let mut s = *state;

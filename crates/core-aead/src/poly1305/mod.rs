@@ -10,6 +10,11 @@
 
 mod portable32;
 pub(crate) mod portable64;
+mod r26;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512;
 
 use crate::{Error, Implementation};
 use subtle::ConstantTimeEq;
@@ -140,6 +145,10 @@ impl Poly1305 {
     fn blocks(&mut self, data: &[u8]) {
         match (&mut self.core, self.imp) {
             (Core::R26(s), _) => s.blocks(data, true),
+            #[cfg(target_arch = "x86_64")]
+            (Core::R44(s), Poly1305Impl::X86Avx512(token)) => x86_avx512::blocks(token, s, data),
+            #[cfg(target_arch = "x86_64")]
+            (Core::R44(s), Poly1305Impl::X86Avx2(token)) => x86_avx2::blocks(token, s, data),
             (Core::R44(s), _) => s.blocks(data, true),
         }
     }

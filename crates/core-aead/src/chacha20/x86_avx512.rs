@@ -1,0 +1,311 @@
+//! ChaCha20 for `x86_64` with AVX-512 (F, VL, BW). Long inputs go sixteen blocks per pass:
+//! each ZMM register holds one state word of sixteen consecutive blocks, every rotation is one
+//! `vprold`, and a 16×16 transpose (two unpack levels inside 128-bit lanes, two levels of
+//! 128-bit lane shuffles) turns the words back into keystream blocks. Shorter tails take eight
+//! blocks in YMM registers with the same layout, and the last few blocks the row layout (one
+//! block per 128-bit lane, two per YMM register), so a short message pays neither for sixteen
+//! blocks nor for the lower clock that 512-bit instructions bring. Partial blocks are read and
+//! written with byte-masked loads and stores: nothing is copied to the stack.
+
+use super::Sink;
+use core::arch::x86_64::{
+    __m256i, __m512i, _mm_loadu_si128, _mm256_add_epi32, _mm256_blend_epi32,
+    _mm256_broadcastsi128_si256, _mm256_mask_loadu_epi8, _mm256_mask_storeu_epi8,
+    _mm256_permute2x128_si256, _mm256_rol_epi32, _mm256_set1_epi32, _mm256_setr_epi32,
+    _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi32,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
+    _mm512_add_epi32, _mm512_castsi512_si256, _mm512_loadu_si512, _mm512_mask_loadu_epi8,
+    _mm512_mask_storeu_epi8, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_setr_epi32,
+    _mm512_setzero_si512, _mm512_shuffle_i32x4, _mm512_storeu_si512, _mm512_unpackhi_epi32,
+    _mm512_unpackhi_epi64, _mm512_unpacklo_epi32, _mm512_unpacklo_epi64, _mm512_xor_si512,
+};
+use core_cpu::Avx512;
+
+/// Writes the keystream of blocks `state[12]`, `state[12] + 1`, … to `out`.
+pub(super) fn keystream(token: Avx512, state: &[u32; 16], out: Sink<'_>) {
+    // SAFETY: the `Avx512` token proves AVX-512 F, VL, BW and DQ (and AVX2) were detected.
+    unsafe { keystream_avx512(token, state, out) }
+}
+
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
+fn keystream_avx512(_: Avx512, state: &[u32; 16], mut out: Sink<'_>) {
+    let mut counter = state[12];
+    if out.bytes_left() >= WIDE_MIN {
+        counter = wide(state, counter, &mut out);
+    }
+    while out.blocks_left() > 0 {
+        let start = out.position();
+        let emit = |sink: &mut Sink<'_>, block: usize, lo: __m256i, hi: __m256i| {
+            write_halves(sink, start + (64 * block).cast_signed(), lo, hi);
+        };
+        let width = match out.bytes_left() {
+            257.. => {
+                eight_blocks(state, counter, |b, lo, hi| emit(&mut out, b, lo, hi));
+                8
+            }
+            129.. => {
+                rows::<2>(state, counter, |b, lo, hi| emit(&mut out, b, lo, hi));
+                4
+            }
+            _ => {
+                rows::<1>(state, counter, |b, lo, hi| emit(&mut out, b, lo, hi));
+                2
+            }
+        };
+        out.advance(width);
+        counter = counter.wrapping_add(width as u32);
+    }
+}
+
+/// The shortest run (key block included) that goes sixteen blocks at a time.
+const WIDE_MIN: usize = 768;
+
+/// Sixteen-block passes from block `counter` while at least [`WIDE_MIN`] bytes are left;
+/// returns the next counter.
+/// Kept out of line so that its ZMM set-up is not hoisted into the short paths.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
+fn wide(state: &[u32; 16], mut counter: u32, out: &mut Sink<'_>) -> u32 {
+    while out.bytes_left() >= WIDE_MIN {
+        let start = out.position();
+        sixteen_blocks(state, counter, |b, ks| write_block(out, start + (64 * b).cast_signed(), ks));
+        out.advance(16);
+        counter = counter.wrapping_add(16);
+    }
+    counter
+}
+
+/// Sends 64 bytes of keystream to where `out` wants the block starting at `at`: the key, a
+/// whole block of the buffer, a partial last block (byte-masked), or nowhere.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn write_block(out: &mut Sink<'_>, at: isize, ks: __m512i) {
+    if at < 0 {
+        if let Some(key) = out.key.as_deref_mut() {
+            // SAFETY: `key` is 32 bytes; an unaligned 32-byte store.
+            unsafe { _mm256_storeu_si256(key.as_mut_ptr().cast(), _mm512_castsi512_si256(ks)) };
+        }
+        return;
+    }
+    let at = at.cast_unsigned();
+    let Some(rest) = out.buf.get_mut(at..) else { return };
+    if let Some(block) = rest.first_chunk_mut::<64>() {
+        // SAFETY: `block` is 64 bytes; an unaligned load and store.
+        unsafe {
+            let p = block.as_mut_ptr();
+            _mm512_storeu_si512(p.cast(), _mm512_xor_si512(_mm512_loadu_si512(p.cast()), ks));
+        }
+    } else if !rest.is_empty() {
+        let mask = (1u64 << rest.len()) - 1;
+        // SAFETY: the mask selects the first `rest.len()` (< 64) bytes, all inside `rest`;
+        // masked-off bytes are neither read nor written (AVX-512BW suppresses their faults).
+        unsafe {
+            let p = rest.as_mut_ptr();
+            let data = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), mask, p.cast());
+            _mm512_mask_storeu_epi8(p.cast(), mask, _mm512_xor_si512(data, ks));
+        }
+    }
+}
+
+/// [`write_block`] for a block given as two YMM halves, with YMM instructions only: the short
+/// paths stay clear of 512-bit instructions, which lower the clock of the whole core for a
+/// while after they run.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
+fn write_halves(out: &mut Sink<'_>, at: isize, lo: __m256i, hi: __m256i) {
+    if at < 0 {
+        if let Some(key) = out.key.as_deref_mut() {
+            // SAFETY: `key` is 32 bytes; an unaligned 32-byte store.
+            unsafe { _mm256_storeu_si256(key.as_mut_ptr().cast(), lo) };
+        }
+        return;
+    }
+    let at = at.cast_unsigned();
+    let Some(rest) = out.buf.get_mut(at..) else { return };
+    for (half, ks) in rest.chunks_mut(32).take(2).zip([lo, hi]) {
+        let mask = if half.len() == 32 { u32::MAX } else { (1u32 << half.len()) - 1 };
+        // SAFETY: the mask selects the first `half.len()` (≤ 32) bytes, all inside `half`;
+        // masked-off bytes are neither read nor written (AVX-512BW suppresses their faults).
+        unsafe {
+            let p = half.as_mut_ptr();
+            let data = _mm256_mask_loadu_epi8(_mm256_setzero_si256(), mask, p.cast());
+            _mm256_mask_storeu_epi8(p.cast(), mask, _mm256_xor_si256(data, ks));
+        }
+    }
+}
+
+/// One quarter round (RFC 8439 §2.1) per lane, for any register width.
+macro_rules! quarter {
+    ($add:ident, $xor:ident, $rol:ident, $a:expr, $b:expr, $c:expr, $d:expr) => {{
+        $a = $add($a, $b);
+        $d = $rol::<16>($xor($d, $a));
+        $c = $add($c, $d);
+        $b = $rol::<12>($xor($b, $c));
+        $a = $add($a, $b);
+        $d = $rol::<8>($xor($d, $a));
+        $c = $add($c, $d);
+        $b = $rol::<7>($xor($b, $c));
+    }};
+}
+
+/// Ten double rounds on the word-per-register layout.
+macro_rules! double_rounds {
+    ($add:ident, $xor:ident, $rol:ident, $x:ident) => {
+        for _ in 0..10 {
+            quarter!($add, $xor, $rol, $x[0], $x[4], $x[8], $x[12]);
+            quarter!($add, $xor, $rol, $x[1], $x[5], $x[9], $x[13]);
+            quarter!($add, $xor, $rol, $x[2], $x[6], $x[10], $x[14]);
+            quarter!($add, $xor, $rol, $x[3], $x[7], $x[11], $x[15]);
+            quarter!($add, $xor, $rol, $x[0], $x[5], $x[10], $x[15]);
+            quarter!($add, $xor, $rol, $x[1], $x[6], $x[11], $x[12]);
+            quarter!($add, $xor, $rol, $x[2], $x[7], $x[8], $x[13]);
+            quarter!($add, $xor, $rol, $x[3], $x[4], $x[9], $x[14]);
+        }
+    };
+}
+
+/// The keystream of sixteen blocks from `counter` on, block by block to `emit`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn sixteen_blocks(state: &[u32; 16], counter: u32, mut emit: impl FnMut(usize, __m512i)) {
+    let mut init: [__m512i; 16] =
+        core::array::from_fn(|i| _mm512_set1_epi32(state[i].cast_signed()));
+    init[12] = _mm512_add_epi32(
+        _mm512_set1_epi32(counter.cast_signed()),
+        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+    );
+    let mut x = init;
+    double_rounds!(_mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32, x);
+    for (x, s) in x.iter_mut().zip(init) {
+        *x = _mm512_add_epi32(*x, s);
+    }
+    // groups[g][k]: words 4g..4g+4 of block 4l + k in 128-bit lane l.
+    let groups: [[__m512i; 4]; 4] = core::array::from_fn(|g| {
+        let [a, b, c, d] = [x[4 * g], x[4 * g + 1], x[4 * g + 2], x[4 * g + 3]];
+        let (ab_lo, ab_hi) = (_mm512_unpacklo_epi32(a, b), _mm512_unpackhi_epi32(a, b));
+        let (cd_lo, cd_hi) = (_mm512_unpacklo_epi32(c, d), _mm512_unpackhi_epi32(c, d));
+        [
+            _mm512_unpacklo_epi64(ab_lo, cd_lo),
+            _mm512_unpackhi_epi64(ab_lo, cd_lo),
+            _mm512_unpacklo_epi64(ab_hi, cd_hi),
+            _mm512_unpackhi_epi64(ab_hi, cd_hi),
+        ]
+    });
+    for k in 0..4 {
+        let [t0, t1, t2, t3] = transpose_lanes(groups.map(|g| g[k]));
+        emit(k, t0);
+        emit(4 + k, t1);
+        emit(8 + k, t2);
+        emit(12 + k, t3);
+    }
+}
+
+/// A 4×4 transpose of 128-bit lanes: lane `l` of result `i` is lane `i` of input `l`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn transpose_lanes([a, b, c, d]: [__m512i; 4]) -> [__m512i; 4] {
+    let t0 = _mm512_shuffle_i32x4::<0x44>(a, b);
+    let t1 = _mm512_shuffle_i32x4::<0x44>(c, d);
+    let t2 = _mm512_shuffle_i32x4::<0xee>(a, b);
+    let t3 = _mm512_shuffle_i32x4::<0xee>(c, d);
+    [
+        _mm512_shuffle_i32x4::<0x88>(t0, t1),
+        _mm512_shuffle_i32x4::<0xdd>(t0, t1),
+        _mm512_shuffle_i32x4::<0x88>(t2, t3),
+        _mm512_shuffle_i32x4::<0xdd>(t2, t3),
+    ]
+}
+
+/// The keystream of eight blocks from `counter` on, in YMM registers (AVX-512VL rotates), block
+/// by block (two halves) to `emit`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+fn eight_blocks(state: &[u32; 16], counter: u32, mut emit: impl FnMut(usize, __m256i, __m256i)) {
+    let mut init: [__m256i; 16] =
+        core::array::from_fn(|i| _mm256_set1_epi32(state[i].cast_signed()));
+    init[12] = _mm256_add_epi32(
+        _mm256_set1_epi32(counter.cast_signed()),
+        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+    );
+    let mut x = init;
+    double_rounds!(_mm256_add_epi32, _mm256_xor_si256, _mm256_rol_epi32, x);
+    for (x, s) in x.iter_mut().zip(init) {
+        *x = _mm256_add_epi32(*x, s);
+    }
+    // groups[g][k]: words 4g..4g+4 of block k (low lane) and k + 4 (high lane).
+    let groups: [[__m256i; 4]; 4] = core::array::from_fn(|g| {
+        let [a, b, c, d] = [x[4 * g], x[4 * g + 1], x[4 * g + 2], x[4 * g + 3]];
+        let (ab_lo, ab_hi) = (_mm256_unpacklo_epi32(a, b), _mm256_unpackhi_epi32(a, b));
+        let (cd_lo, cd_hi) = (_mm256_unpacklo_epi32(c, d), _mm256_unpackhi_epi32(c, d));
+        [
+            _mm256_unpacklo_epi64(ab_lo, cd_lo),
+            _mm256_unpackhi_epi64(ab_lo, cd_lo),
+            _mm256_unpacklo_epi64(ab_hi, cd_hi),
+            _mm256_unpackhi_epi64(ab_hi, cd_hi),
+        ]
+    });
+    for k in 0..4 {
+        let [g0, g1, g2, g3] = groups.map(|g| g[k]);
+        emit(
+            k,
+            _mm256_permute2x128_si256::<0x20>(g0, g1),
+            _mm256_permute2x128_si256::<0x20>(g2, g3),
+        );
+        emit(
+            k + 4,
+            _mm256_permute2x128_si256::<0x31>(g0, g1),
+            _mm256_permute2x128_si256::<0x31>(g2, g3),
+        );
+    }
+}
+
+/// The keystream of `2 * N` blocks from `counter` on in the row layout: one YMM register per
+/// state row, two blocks per register, `N` register sets side by side so their rounds overlap.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+fn rows<const N: usize>(
+    state: &[u32; 16],
+    counter: u32,
+    mut emit: impl FnMut(usize, __m256i, __m256i),
+) {
+    // SAFETY: `state` is 16 words; each load reads words 4i..4i+4 for i < 4.
+    let row = |i: usize| unsafe {
+        _mm256_broadcastsi128_si256(_mm_loadu_si128(state.as_ptr().add(4 * i).cast()))
+    };
+    let [r0, r1, r2, r3] = [row(0), row(1), row(2), row(3)];
+    // Row 3 with the counter word of the low lane set to `c` and of the high lane to `c + 1`.
+    let d = |c: u32| {
+        let ctr =
+            _mm256_setr_epi32(c.cast_signed(), 0, 0, 0, c.wrapping_add(1).cast_signed(), 0, 0, 0);
+        _mm256_blend_epi32::<0x11>(r3, ctr)
+    };
+    let init: [[__m256i; 4]; N] =
+        core::array::from_fn(|s| [r0, r1, r2, d(counter.wrapping_add(2 * s as u32))]);
+    let mut x = init;
+    for _ in 0..10 {
+        for [a, b, c, d] in &mut x {
+            quarter!(_mm256_add_epi32, _mm256_xor_si256, _mm256_rol_epi32, *a, *b, *c, *d);
+            // Diagonals into columns: rotate rows 1, 2, 3 by one, two, three words.
+            *b = _mm256_shuffle_epi32::<0x39>(*b);
+            *c = _mm256_shuffle_epi32::<0x4e>(*c);
+            *d = _mm256_shuffle_epi32::<0x93>(*d);
+            quarter!(_mm256_add_epi32, _mm256_xor_si256, _mm256_rol_epi32, *a, *b, *c, *d);
+            *b = _mm256_shuffle_epi32::<0x93>(*b);
+            *c = _mm256_shuffle_epi32::<0x4e>(*c);
+            *d = _mm256_shuffle_epi32::<0x39>(*d);
+        }
+    }
+    for (s, (x, init)) in x.iter().zip(init).enumerate() {
+        let v: [__m256i; 4] = core::array::from_fn(|i| _mm256_add_epi32(x[i], init[i]));
+        emit(
+            2 * s,
+            _mm256_permute2x128_si256::<0x20>(v[0], v[1]),
+            _mm256_permute2x128_si256::<0x20>(v[2], v[3]),
+        );
+        emit(
+            2 * s + 1,
+            _mm256_permute2x128_si256::<0x31>(v[0], v[1]),
+            _mm256_permute2x128_si256::<0x31>(v[2], v[3]),
+        );
+    }
+}
