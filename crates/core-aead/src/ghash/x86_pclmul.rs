@@ -1,0 +1,186 @@
+//! GHASH with PCLMULQDQ and aggregated reduction: eight blocks are multiplied by H⁸…H¹
+//! (precomputed at key setup), their Karatsuba partial products summed, and the sum reduced
+//! once — three `pclmulqdq` per block plus two per eight blocks. The same steps serve the
+//! stitched AES-GCM loop in [`crate::gcm`].
+//!
+//! In registers a field element is the 128-bit integer of the module's representation
+//! (`u128::from_be_bytes` of the block) in the usual little-endian lane order, so a block is
+//! loaded with one byte reversal.
+
+use super::h_times_x_inverse;
+use core::arch::x86_64::{
+    __m128i, _mm_clmulepi64_si128, _mm_loadu_si128, _mm_set_epi64x, _mm_setzero_si128,
+    _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_slli_si128, _mm_srli_si128, _mm_storeu_si128,
+    _mm_xor_si128,
+};
+use core_cpu::ClMul;
+use zeroize::Zeroize;
+
+/// Blocks per reduction.
+pub(crate) const BATCH: usize = 8;
+
+/// Powers of the key: `h[i]` is `(H·x⁻¹)`-form `H^(i+1)`, and `k[i]` holds the XOR of its two
+/// halves (the Karatsuba middle operand) in the low lane. Kept as bytes, loaded per call.
+#[derive(Clone)]
+pub(crate) struct Key {
+    h: [[u8; 16]; BATCH],
+    k: [[u8; 16]; BATCH],
+}
+
+impl Key {
+    pub(super) fn new(token: ClMul, h: &[u8; 16]) -> Self {
+        // SAFETY: the `ClMul` token proves PCLMULQDQ, SSE2 and SSSE3 were detected.
+        unsafe { powers(token, h) }
+    }
+}
+
+impl Drop for Key {
+    fn drop(&mut self) {
+        self.h.zeroize();
+        self.k.zeroize();
+    }
+}
+
+/// Absorbs whole blocks into `y`.
+pub(super) fn update(token: ClMul, key: &Key, y: &mut [u8; 16], blocks: &[[u8; 16]]) {
+    // SAFETY: the `ClMul` token proves PCLMULQDQ, SSE2 and SSSE3 were detected.
+    unsafe { update_clmul(token, key, y, blocks) }
+}
+
+#[inline(always)]
+fn load(bytes: &[u8; 16]) -> __m128i {
+    // SAFETY: `bytes` is 16 readable bytes and `loadu` has no alignment requirement.
+    unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
+}
+
+#[inline(always)]
+fn store(bytes: &mut [u8; 16], x: __m128i) {
+    // SAFETY: `bytes` is 16 writable bytes and `storeu` has no alignment requirement.
+    unsafe { _mm_storeu_si128(bytes.as_mut_ptr().cast(), x) }
+}
+
+/// The key powers as registers.
+pub(crate) struct Powers {
+    pub(crate) h: [__m128i; BATCH],
+    pub(crate) k: [__m128i; BATCH],
+}
+
+impl Key {
+    /// The powers, loaded.
+    #[inline(always)]
+    pub(crate) fn load(&self) -> Powers {
+        Powers { h: self.h.map(|p| load(&p)), k: self.k.map(|p| load(&p)) }
+    }
+}
+
+/// Reverses the bytes of a block: memory order to the integer's lane order and back.
+#[target_feature(enable = "sse2")]
+#[inline]
+pub(crate) fn bswap_mask() -> __m128i {
+    _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f)
+}
+
+/// Unreduced Karatsuba partial products `(lo, mid, hi)`, summed over blocks.
+#[derive(Clone, Copy)]
+pub(crate) struct Sums {
+    lo: __m128i,
+    mid: __m128i,
+    hi: __m128i,
+}
+
+impl Sums {
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    pub(crate) fn new() -> Self {
+        Self { lo: _mm_setzero_si128(), mid: _mm_setzero_si128(), hi: _mm_setzero_si128() }
+    }
+
+    /// Adds `x · h` where `k` is the XOR of `h`'s halves.
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    #[inline]
+    pub(crate) fn add(&mut self, x: __m128i, h: __m128i, k: __m128i) {
+        self.lo = _mm_xor_si128(self.lo, _mm_clmulepi64_si128::<0x00>(x, h));
+        self.hi = _mm_xor_si128(self.hi, _mm_clmulepi64_si128::<0x11>(x, h));
+        let x_halves = _mm_xor_si128(x, _mm_shuffle_epi32::<0x4e>(x));
+        self.mid = _mm_xor_si128(self.mid, _mm_clmulepi64_si128::<0x00>(x_halves, k));
+    }
+
+    /// The reduced field element.
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    #[inline]
+    pub(crate) fn reduce(self) -> __m128i {
+        let mid = _mm_xor_si128(self.mid, _mm_xor_si128(self.lo, self.hi));
+        let lo = _mm_xor_si128(self.lo, _mm_slli_si128::<8>(mid));
+        let hi = _mm_xor_si128(self.hi, _mm_srli_si128::<8>(mid));
+        reduce(hi, lo)
+    }
+}
+
+/// Montgomery reduction of the 256-bit product `(hi, lo)` as in [`super::reduce`]: each of
+/// the two steps multiplies the low 64 bits by `y^57 + y^62 + y^63` (0xC2 << 56) and folds
+/// the product and the word itself 64 bits up.
+#[target_feature(enable = "pclmulqdq,sse2")]
+#[inline]
+pub(crate) fn reduce(hi: __m128i, lo: __m128i) -> __m128i {
+    let q = _mm_set_epi64x(0, 0xC200_0000_0000_0000_u64.cast_signed());
+    let t = _mm_clmulepi64_si128::<0x00>(lo, q);
+    let lo = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(lo), t);
+    let t = _mm_clmulepi64_si128::<0x00>(lo, q);
+    let lo = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(lo), t);
+    _mm_xor_si128(hi, lo)
+}
+
+/// The field product of two elements in register form.
+#[target_feature(enable = "pclmulqdq,sse2")]
+#[inline]
+fn mul(a: __m128i, b: __m128i) -> __m128i {
+    let mut s = Sums::new();
+    s.add(a, b, _mm_xor_si128(b, _mm_shuffle_epi32::<0x4e>(b)));
+    s.reduce()
+}
+
+#[target_feature(enable = "pclmulqdq,sse2,ssse3")]
+fn powers(_: ClMul, h: &[u8; 16]) -> Key {
+    let h1 = load(&h_times_x_inverse(h).to_le_bytes());
+    let mut key = Key { h: [[0; 16]; BATCH], k: [[0; 16]; BATCH] };
+    let mut p = h1;
+    for i in 0..BATCH {
+        store(&mut key.h[i], p);
+        store(&mut key.k[i], _mm_xor_si128(p, _mm_shuffle_epi32::<0x4e>(p)));
+        p = mul(p, h1);
+    }
+    key
+}
+
+/// Multiplies `blocks` (with `acc` added to the first) by `H^n…H^1` and reduces once.
+#[target_feature(enable = "pclmulqdq,sse2,ssse3")]
+#[inline]
+pub(crate) fn absorb(acc: __m128i, blocks: &[[u8; 16]], p: &Powers) -> __m128i {
+    let bswap = bswap_mask();
+    let n = blocks.len();
+    let mut s = Sums::new();
+    for (i, block) in blocks.iter().enumerate() {
+        let mut x = _mm_shuffle_epi8(load(block), bswap);
+        if i == 0 {
+            x = _mm_xor_si128(x, acc);
+        }
+        s.add(x, p.h[n - 1 - i], p.k[n - 1 - i]);
+    }
+    s.reduce()
+}
+
+#[target_feature(enable = "pclmulqdq,sse2,ssse3")]
+fn update_clmul(_: ClMul, key: &Key, y: &mut [u8; 16], blocks: &[[u8; 16]]) {
+    let p = key.load();
+    let bswap = bswap_mask();
+    let mut acc = _mm_shuffle_epi8(load(y), bswap);
+    let mut chunks = blocks.chunks_exact(BATCH);
+    for chunk in &mut chunks {
+        acc = absorb(acc, chunk, &p);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        acc = absorb(acc, rest, &p);
+    }
+    store(y, _mm_shuffle_epi8(acc, bswap));
+}
