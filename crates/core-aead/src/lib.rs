@@ -20,6 +20,7 @@ extern crate std;
 mod aes;
 mod chacha20;
 mod chacha20poly1305;
+mod gcm;
 mod ghash;
 mod modes;
 mod poly1305;
@@ -30,6 +31,7 @@ pub use aes::{Aes, AesImpl, VaesAvx2};
 pub use chacha20::{ChaCha20, ChaCha20Impl, hchacha20};
 pub use chacha20poly1305::{ChaCha20Poly1305, MAX_MESSAGE_LEN, XChaCha20Poly1305};
 pub use core_hash::{Implementation, Registered};
+pub use gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, GCM_MAX_MESSAGE_LEN, GcmImpl};
 pub use ghash::{Ghash, GhashImpl};
 pub use poly1305::{Poly1305, Poly1305Impl};
 
@@ -40,6 +42,7 @@ pub fn implementations() -> impl Iterator<Item = Registered> {
     core::iter::empty()
         .chain(core_hash::registered::<AesImpl>("aes"))
         .chain(core_hash::registered::<GhashImpl>("ghash"))
+        .chain(core_hash::registered::<GcmImpl>("aes-gcm"))
         .chain(core_hash::registered::<ChaCha20Impl>("chacha20"))
         .chain(core_hash::registered::<Poly1305Impl>("poly1305"))
 }
