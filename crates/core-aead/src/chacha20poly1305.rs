@@ -9,7 +9,7 @@
 //! the caller's buffer, and zeroes the buffer on any failure.
 
 use crate::chacha20::{self, ChaCha20Impl};
-use crate::poly1305::{Poly1305, Poly1305Impl};
+use crate::poly1305::{self, Poly1305Impl};
 use crate::{Aead, Error, Implementation};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
@@ -34,14 +34,7 @@ impl Engine {
     /// The tag over `aad` and `ciphertext` under the one-time key `otk` (RFC 8439 §2.8).
     #[inline]
     fn tag(&self, otk: &[u8; 32], aad: &[u8], ciphertext: &[u8]) -> [u8; 16] {
-        let mut mac = Poly1305::with_key(otk, self.poly);
-        mac.update_padded(aad);
-        mac.update_padded(ciphertext);
-        let mut lengths = [0; 16];
-        lengths[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
-        lengths[8..].copy_from_slice(&(ciphertext.len() as u64).to_le_bytes());
-        mac.update(&lengths);
-        mac.finalize()
+        poly1305::aead_tag(self.poly, otk, aad, ciphertext)
     }
 
     fn seal(&self, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {

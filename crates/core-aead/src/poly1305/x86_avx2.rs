@@ -4,8 +4,8 @@
 //! multiplies each lane by the power its blocks still need (r^4 … r^1) and the lanes are summed.
 //! Inputs below [`MIN_LEN`] bytes stay on `portable64`.
 
-use super::portable64::State;
-use super::r26;
+use super::portable_r64::State;
+use super::{portable64, r26};
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_loadu_si256, _mm256_or_si256,
     _mm256_set1_epi64x, _mm256_setr_epi64x, _mm256_slli_epi64, _mm256_srli_epi64,
@@ -13,10 +13,10 @@ use core::arch::x86_64::{
 };
 use core_cpu::Avx2;
 
-/// The shortest input worth the set-up, in bytes (measured: below it `portable64` wins).
+/// The shortest input worth the set-up, in bytes (measured: below it `portable_r64` wins).
 pub(super) const MIN_LEN: usize = 256;
 
-/// Absorbs whole 16-byte blocks: groups of four in vector lanes, the rest on `portable64`.
+/// Absorbs whole 16-byte blocks: groups of four in vector lanes, the rest on `portable_r64`.
 pub(super) fn blocks(token: Avx2, st: &mut State, data: &[u8]) {
     let vector = if data.len() >= MIN_LEN { data.len() & !63 } else { 0 };
     let (head, tail) = data.split_at(vector);
@@ -28,8 +28,8 @@ pub(super) fn blocks(token: Avx2, st: &mut State, data: &[u8]) {
     unsafe { scalar_bmi2(st, tail) };
 }
 
-/// `portable64`'s blocks compiled with BMI2, whose `mulx` leaves the flags and `rdx` alone and
-/// so needs fewer register moves around the nine multiplications of a block.
+/// `portable_r64`'s blocks compiled with BMI2, whose `mulx` leaves the flags and `rdx` alone and
+/// so needs fewer register moves around the multiplications of a block.
 #[target_feature(enable = "bmi2")]
 fn scalar_bmi2(st: &mut State, data: &[u8]) {
     st.blocks(data, true);
@@ -169,12 +169,12 @@ const LANE_BLOCK: [usize; 4] = [0, 2, 1, 3];
 #[target_feature(enable = "avx2")]
 fn blocks_avx2(_: Avx2, st: &mut State, data: &[u8]) {
     // r^1 … r^4; the last step multiplies the lane holding block position p by r^(4 − p).
-    let pow = r26::powers4(st.r, st.r2);
+    let pow = r26::powers4(portable64::limbs(st.r()));
     let step = Key::broadcast(r26::from_r44(pow[3]));
     let last = Key::per_lane(&core::array::from_fn(|l| r26::from_r44(pow[3 - LANE_BLOCK[l]])));
 
     // The running accumulator enters in the lane of block position 0.
-    let h26 = r26::from_r44(st.h);
+    let h26 = r26::from_r64(st.h);
     let mut h: [__m256i; 5] =
         core::array::from_fn(|i| _mm256_setr_epi64x(i64::from(h26[i]), 0, 0, 0));
     let mut groups = data.chunks_exact(64).peekable();
@@ -185,7 +185,7 @@ fn blocks_avx2(_: Avx2, st: &mut State, data: &[u8]) {
         h = mul(sum, if groups.peek().is_some() { &step } else { &last });
     }
     let lanes: [u64; 5] = core::array::from_fn(|i| sum_lanes(h[i]));
-    st.h = r26::to_r44(lanes);
+    st.h = r26::to_r64(lanes);
 }
 
 /// The sum of the four 64-bit lanes.

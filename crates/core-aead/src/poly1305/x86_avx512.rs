@@ -9,8 +9,8 @@
 // The five limbs of eight lanes are register values passed between inlined helpers.
 #![allow(clippy::large_types_passed_by_value)]
 
-use super::portable64::State;
-use super::r26;
+use super::portable_r64::State;
+use super::{portable64, r26};
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_or_si512,
     _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setr_epi64, _mm512_slli_epi64,
@@ -18,10 +18,10 @@ use core::arch::x86_64::{
 };
 use core_cpu::Avx512;
 
-/// The shortest input worth the set-up, in bytes (measured: below it `portable64` wins).
+/// The shortest input worth the set-up, in bytes (measured: below it `portable_r64` wins).
 pub(super) const MIN_LEN: usize = 256;
 
-/// Absorbs whole 16-byte blocks: groups of eight in vector lanes, the rest on `portable64`.
+/// Absorbs whole 16-byte blocks: groups of eight in vector lanes, the rest on `portable_r64`.
 pub(super) fn blocks(token: Avx512, st: &mut State, data: &[u8]) {
     let vector = if data.len() >= MIN_LEN { data.len() & !127 } else { 0 };
     let (head, tail) = data.split_at(vector);
@@ -33,8 +33,8 @@ pub(super) fn blocks(token: Avx512, st: &mut State, data: &[u8]) {
     unsafe { scalar_bmi2(st, tail) };
 }
 
-/// `portable64`'s blocks compiled with BMI2, whose `mulx` leaves the flags and `rdx` alone and
-/// so needs fewer register moves around the nine multiplications of a block.
+/// `portable_r64`'s blocks compiled with BMI2, whose `mulx` leaves the flags and `rdx` alone and
+/// so needs fewer register moves around the multiplications of a block.
 #[target_feature(enable = "bmi2")]
 fn scalar_bmi2(st: &mut State, data: &[u8]) {
     st.blocks(data, true);
@@ -174,12 +174,12 @@ const LANE_BLOCK: [usize; 8] = [0, 4, 1, 5, 2, 6, 3, 7];
 #[target_feature(enable = "avx512f,avx2")]
 fn blocks_avx512(_: Avx512, st: &mut State, data: &[u8]) {
     // r^1 … r^8; the last step multiplies the lane holding block position p by r^(8 − p).
-    let pow = r26::powers8(st.r, st.r2);
+    let pow = r26::powers8(portable64::limbs(st.r()));
     let step = Key::broadcast(r26::from_r44(pow[7]));
     let last = Key::per_lane(&core::array::from_fn(|l| r26::from_r44(pow[7 - LANE_BLOCK[l]])));
 
     // The running accumulator enters in the lane of block position 0.
-    let h26 = r26::from_r44(st.h);
+    let h26 = r26::from_r64(st.h);
     let mut h: [__m512i; 5] =
         core::array::from_fn(|i| _mm512_setr_epi64(i64::from(h26[i]), 0, 0, 0, 0, 0, 0, 0));
     let mut groups = data.chunks_exact(128).peekable();
@@ -190,5 +190,5 @@ fn blocks_avx512(_: Avx512, st: &mut State, data: &[u8]) {
         h = mul(sum, if groups.peek().is_some() { &step } else { &last });
     }
     let lanes: [u64; 5] = core::array::from_fn(|i| _mm512_reduce_add_epi64(h[i]).cast_unsigned());
-    st.h = r26::to_r44(lanes);
+    st.h = r26::to_r64(lanes);
 }
