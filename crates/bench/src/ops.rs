@@ -501,9 +501,11 @@ pub fn halite_hmac<H: core_hash::Hash + 'static>() -> Halite {
 #[must_use]
 pub fn halite_hkdf<H: core_hash::Hash + 'static>() -> Halite {
     use core_hash::Implementation as _;
+    // The salt is keyed once, as ring's `Salt` and aws-lc-rs's are.
     let run = || -> Runner {
-        Box::new(|ikm: &[u8], out: &mut Vec<u8>| {
-            let prk = core_hash::Hkdf::<H>::extract(&KEY, ikm);
+        let salt = core_hash::HkdfSalt::<H>::new(&KEY);
+        Box::new(move |ikm: &[u8], out: &mut Vec<u8>| {
+            let prk = salt.extract(ikm);
             let mut okm = [0u8; core_hash::MAX_OUTPUT_LEN];
             let okm = &mut okm[..H::OUTPUT_LEN];
             prk.expand(HKDF_INFO, okm).expect("one hash length is a valid HKDF output");

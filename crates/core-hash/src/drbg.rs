@@ -4,7 +4,6 @@
 
 use crate::{Hash, Hmac, MAX_OUTPUT_LEN, RandomError, RandomSource};
 use core::fmt;
-use zeroize::Zeroize;
 
 /// Why a DRBG call was refused. The DRBG state is unchanged on error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,7 +96,7 @@ impl<H: Hash> HmacDrbg<H> {
                 let (entropy, nonce) = seed[..seed_len].split_at(H::OUTPUT_LEN);
                 Self::new(entropy, nonce, personalization)
             });
-        seed.zeroize();
+        crate::wipe(&mut seed);
         result
     }
 
@@ -148,7 +147,7 @@ impl<H: Hash> HmacDrbg<H> {
         m.update(&self.v[..n]);
         let mut t = m.finalize();
         self.v[..n].copy_from_slice(t.as_ref());
-        t.as_mut().zeroize();
+        crate::wipe(t.as_mut());
     }
 
     /// `HMAC_DRBG_Update` (§10.1.2.2) with the concatenation of `provided` as `provided_data`.
@@ -167,7 +166,7 @@ impl<H: Hash> HmacDrbg<H> {
             }
             let mut k = m.finalize();
             self.key = Hmac::with_impl(self.key.implementation(), k.as_ref());
-            k.as_mut().zeroize();
+            crate::wipe(k.as_mut());
             self.next_v();
         }
     }
@@ -187,7 +186,7 @@ impl<H: Hash> RandomSource for HmacDrbg<H> {
 
 impl<H: Hash> Drop for HmacDrbg<H> {
     fn drop(&mut self) {
-        self.v.zeroize();
+        crate::wipe(&mut self.v);
     }
 }
 

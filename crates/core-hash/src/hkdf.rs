@@ -3,7 +3,6 @@
 
 use crate::{Hash, Hmac};
 use core::fmt;
-use zeroize::Zeroize;
 
 /// Why an HKDF call was refused. Nothing is written to the output on error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +33,45 @@ impl fmt::Display for HkdfError {
 #[cfg(feature = "std")]
 impl std::error::Error for HkdfError {}
 
+/// An HKDF salt keyed once, for extracting from many inputs under the same salt without
+/// redoing the HMAC key set-up (two compression-function calls) each time. Wiped on drop.
+///
+/// ```
+/// use core_hash::{HkdfSalt, Sha256};
+///
+/// let salt = HkdfSalt::<Sha256>::new(b"salt");
+/// let mut key = [0u8; 32];
+/// salt.extract(b"input keying material").expand(b"context", &mut key)?;
+/// # Ok::<(), core_hash::HkdfError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct HkdfSalt<H: Hash>(Hmac<H>);
+
+impl<H: Hash> HkdfSalt<H> {
+    /// Keys HMAC with `salt`; an empty salt means a string of zeros (RFC 5869 §2.2).
+    #[must_use]
+    pub fn new(salt: &[u8]) -> Self {
+        Self(Hmac::new(salt))
+    }
+
+    /// HKDF-Extract(salt, IKM), ready to expand.
+    #[must_use]
+    pub fn extract(&self, ikm: &[u8]) -> Hkdf<H> {
+        let mut prk = self.extract_prk(ikm);
+        let hkdf = Hkdf { prk: Hmac::new(prk.as_ref()) };
+        crate::wipe(prk.as_mut());
+        hkdf
+    }
+
+    /// HKDF-Extract(salt, IKM), returning the PRK bytes.
+    #[must_use]
+    pub fn extract_prk(&self, ikm: &[u8]) -> H::Output {
+        let mut m = self.0.clone();
+        m.update(ikm);
+        m.finalize()
+    }
+}
+
 /// A pseudorandom key, ready to expand. Wiped on drop.
 ///
 /// ```
@@ -57,18 +95,13 @@ impl<H: Hash> Hkdf<H> {
     /// HKDF-Extract(salt, IKM). An empty salt means a string of zeros (RFC 5869 §2.2).
     #[must_use]
     pub fn extract(salt: &[u8], ikm: &[u8]) -> Self {
-        let mut prk = Self::extract_prk(salt, ikm);
-        let hkdf = Self { prk: Hmac::new(prk.as_ref()) };
-        prk.as_mut().zeroize();
-        hkdf
+        HkdfSalt::new(salt).extract(ikm)
     }
 
     /// HKDF-Extract, returning the PRK bytes themselves (TLS 1.3 chains them).
     #[must_use]
     pub fn extract_prk(salt: &[u8], ikm: &[u8]) -> H::Output {
-        let mut m = Hmac::<H>::new(salt);
-        m.update(ikm);
-        m.finalize()
+        HkdfSalt::<H>::new(salt).extract_prk(ikm)
     }
 
     /// Starts from an existing pseudorandom key, which must be at least a hash length.
@@ -106,11 +139,11 @@ impl<H: Hash> Hkdf<H> {
             let t = m.finalize();
             chunk.copy_from_slice(&t.as_ref()[..chunk.len()]);
             if let Some(mut old) = previous.replace(t) {
-                old.as_mut().zeroize();
+                crate::wipe(old.as_mut());
             }
         }
         if let Some(mut t) = previous {
-            t.as_mut().zeroize();
+            crate::wipe(t.as_mut());
         }
         Ok(())
     }
@@ -142,6 +175,9 @@ mod tests {
             )
         );
         // The info may come in pieces.
+        let mut salted = [0u8; 42];
+        HkdfSalt::<Sha256>::new(&salt).extract(&ikm).expand(&info, &mut salted).unwrap();
+        assert_eq!(salted, okm, "a reused salt gives the same result");
         let mut split = [0u8; 42];
         Hkdf::<Sha256>::extract(&salt, &ikm)
             .expand_multi_info(&[&info[..3], &[], &info[3..]], &mut split)

@@ -3,7 +3,6 @@
 use crate::{Hash, Implementation, MAX_BLOCK_LEN};
 use core::fmt;
 use subtle::ConstantTimeEq;
-use zeroize::Zeroize;
 
 /// An HMAC computation: keyed once, then `update` and `finalize` like a hash.
 ///
@@ -60,7 +59,7 @@ impl<H: Hash> Hmac<H> {
             h.update(key);
             let mut digest = h.finalize();
             block[..H::OUTPUT_LEN].copy_from_slice(digest.as_ref());
-            digest.as_mut().zeroize();
+            crate::wipe(digest.as_mut());
         } else {
             block[..key.len()].copy_from_slice(key);
         }
@@ -74,7 +73,7 @@ impl<H: Hash> Hmac<H> {
             *b ^= 0x36 ^ 0x5c;
         }
         outer.update(block);
-        block.zeroize();
+        crate::wipe(block);
         Self { inner, outer }
     }
 
@@ -87,13 +86,10 @@ impl<H: Hash> Hmac<H> {
     /// Returns the tag.
     #[must_use]
     pub fn finalize(mut self) -> H::Output {
-        let imp = self.inner.implementation();
-        let inner = core::mem::replace(&mut self.inner, H::with_impl(imp));
-        let mut outer = core::mem::replace(&mut self.outer, H::with_impl(imp));
-        let mut inner_digest = inner.finalize();
-        outer.update(inner_digest.as_ref());
-        inner_digest.as_mut().zeroize();
-        outer.finalize()
+        let mut inner_digest = self.inner.finalize_reset();
+        self.outer.update(inner_digest.as_ref());
+        crate::wipe(inner_digest.as_mut());
+        self.outer.finalize_reset()
     }
 
     /// Checks `tag` against the computed tag in constant time. The tag must be full length.

@@ -38,7 +38,7 @@ mod sha3;
 mod sha512;
 
 pub use drbg::{DrbgError, HmacDrbg, MAX_REQUEST_LEN, MIN_ENTROPY_LEN, RESEED_INTERVAL};
-pub use hkdf::{Hkdf, HkdfError};
+pub use hkdf::{Hkdf, HkdfError, HkdfSalt};
 pub use hmac::{Hmac, MIN_TRUNCATED_TAG_LEN, VerifyError};
 #[cfg(feature = "legacy")]
 pub use md5::{Md5, Md5Impl};
@@ -59,6 +59,13 @@ use core::fmt::Debug;
 pub const MAX_OUTPUT_LEN: usize = 64;
 /// The largest [`Hash::BLOCK_LEN`] of any hash in this crate (SHA3-224's rate, 144 bytes).
 pub const MAX_BLOCK_LEN: usize = 144;
+
+/// Overwrites secret bytes with zeros: a plain (vectorised) fill that the optimisation barrier
+/// keeps the compiler from eliding.
+pub(crate) fn wipe(bytes: &mut [u8]) {
+    bytes.fill(0);
+    zeroize::optimization_barrier(bytes);
+}
 
 /// One row of the crate's registry of implementations: an algorithm family, one of its
 /// implementations, and whether this CPU can run it.
@@ -150,6 +157,16 @@ pub trait Hash: Clone + Default + Debug + zeroize::Zeroize {
     /// Pads and returns the digest.
     #[must_use]
     fn finalize(self) -> Self::Output;
+
+    /// Pads, returns the digest, and resets the hasher to its initial state with what it
+    /// absorbed wiped: for keyed states such as HMAC's, which must not outlive their use.
+    #[must_use]
+    fn finalize_reset(&mut self) -> Self::Output {
+        let out = self.clone().finalize();
+        self.zeroize();
+        *self = Self::with_impl(self.implementation());
+        out
+    }
 
     /// The digest of `data` in one call.
     #[must_use]

@@ -70,9 +70,11 @@ impl<const B: usize> BlockBuffer<B> {
         self.pos = 0;
     }
 
-    /// Overwrites the buffered bytes, which may be secret (HMAC keys pass through here).
+    /// Overwrites the buffered bytes, which may be secret (HMAC keys pass through here): a
+    /// plain (vectorised) fill that the optimisation barrier keeps from being elided.
     pub(crate) fn wipe(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.buf);
+        self.buf.fill(0);
+        zeroize::optimization_barrier(&self.buf);
         self.pos = 0;
         self.len = 0;
     }
@@ -154,6 +156,24 @@ macro_rules! md_hash {
                 h.update(data);
                 h.finalize()
             }
+
+            /// Pads the message, returns the digest, and resets the hasher to its initial
+            /// state with what it absorbed wiped: for keyed states such as HMAC's.
+            #[inline]
+            #[must_use]
+            pub fn finalize_reset(&mut self) -> [u8; $out] {
+                let Self { state, buffer, imp } = self;
+                buffer.finish::<{ $block / 8 }>($big_endian, |blocks| imp.compress(state, blocks));
+                let mut out = [0u8; $out];
+                let width = core::mem::size_of::<$word>();
+                for (chunk, word) in out.chunks_mut(width).zip(state.iter()) {
+                    let bytes = if $big_endian { word.to_be_bytes() } else { word.to_le_bytes() };
+                    chunk.copy_from_slice(&bytes[..chunk.len()]);
+                }
+                zeroize::Zeroize::zeroize(self);
+                self.state = Self::IV;
+                out
+            }
         }
 
         impl Default for $name {
@@ -173,7 +193,8 @@ macro_rules! md_hash {
 
         impl zeroize::Zeroize for $name {
             fn zeroize(&mut self) {
-                zeroize::Zeroize::zeroize(&mut self.state);
+                self.state.fill(0);
+                zeroize::optimization_barrier(&self.state);
                 self.buffer.wipe();
             }
         }
@@ -198,6 +219,9 @@ macro_rules! md_hash {
             }
             fn digest(data: &[u8]) -> [u8; $out] {
                 Self::digest(data)
+            }
+            fn finalize_reset(&mut self) -> [u8; $out] {
+                self.finalize_reset()
             }
         }
     };

@@ -233,3 +233,21 @@ fn md5_rfc1321() {
         );
     }
 }
+
+/// `finalize_reset` returns the digest and leaves a fresh hasher behind, for every family.
+#[test]
+fn finalize_reset_restarts() {
+    fn restarts<H: Hash>() {
+        for imp in H::implementations() {
+            let mut h = H::with_impl(imp);
+            h.update(&[7; 300]);
+            assert_eq!(h.finalize_reset(), H::digest(&[7; 300]), "{imp:?}");
+            h.update(b"again");
+            assert_eq!(h.finalize(), H::digest(b"again"), "{imp:?}");
+        }
+    }
+    restarts::<Sha1>();
+    restarts::<Sha256>();
+    restarts::<Sha512_256>();
+    restarts::<core_hash::Sha3_256>();
+}
