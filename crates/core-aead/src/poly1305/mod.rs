@@ -13,6 +13,7 @@
 mod portable32;
 mod portable64;
 mod portable_r64;
+#[cfg(target_arch = "x86_64")]
 mod r26;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;

@@ -5,16 +5,17 @@
 //! Inputs below [`MIN_LEN`] bytes stay on `portable64`.
 
 use super::portable_r64::State;
-use super::{portable64, r26};
+use super::r26;
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_loadu_si256, _mm256_or_si256,
-    _mm256_set1_epi64x, _mm256_setr_epi64x, _mm256_slli_epi64, _mm256_srli_epi64,
-    _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
+    __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_blend_epi32, _mm256_loadu_si256,
+    _mm256_or_si256, _mm256_permute4x64_epi64, _mm256_set1_epi64x, _mm256_setr_epi64x,
+    _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_unpackhi_epi64,
+    _mm256_unpacklo_epi64,
 };
 use core_cpu::Avx2;
 
 /// The shortest input worth the set-up, in bytes (measured: below it `portable_r64` wins).
-pub(super) const MIN_LEN: usize = 256;
+pub(super) const MIN_LEN: usize = 384;
 
 /// Absorbs whole 16-byte blocks: groups of four in vector lanes, the rest on `portable_r64`.
 pub(super) fn blocks(token: Avx2, st: &mut State, data: &[u8]) {
@@ -45,21 +46,12 @@ struct Key {
 }
 
 impl Key {
-    /// The same power of `r` in every lane (radix 2^26).
+    /// `r` in the lanes whose 32-bit halves are set in `MASK`, 1 in the others.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn broadcast(r: [u32; 5]) -> Self {
-        Self::from_limbs(core::array::from_fn(|i| _mm256_set1_epi64x(i64::from(r[i]))))
-    }
-
-    /// Power `powers[lane]` of `r` in each lane (radix 2^26).
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn per_lane(powers: &[[u32; 5]; 4]) -> Self {
-        Self::from_limbs(core::array::from_fn(|i| {
-            let l = |lane: usize| i64::from(powers[lane][i]);
-            _mm256_setr_epi64x(l(0), l(1), l(2), l(3))
-        }))
+    fn select<const MASK: i32>(r: &[__m256i; 5]) -> Self {
+        let one = [1, 0, 0, 0, 0].map(|l| _mm256_set1_epi64x(l));
+        Self::from_limbs(core::array::from_fn(|i| _mm256_blend_epi32::<MASK>(one[i], r[i])))
     }
 
     #[inline]
@@ -163,15 +155,22 @@ fn load(group: &[u8; 64]) -> [__m256i; 5] {
     ]
 }
 
-/// Block position (0–3) of each lane after [`load`].
-const LANE_BLOCK: [usize; 4] = [0, 2, 1, 3];
-
 #[target_feature(enable = "avx2")]
 fn blocks_avx2(_: Avx2, st: &mut State, data: &[u8]) {
-    // r^1 … r^4; the last step multiplies the lane holding block position p by r^(4 − p).
-    let pow = r26::powers4(portable64::limbs(st.r()));
-    let step = Key::broadcast(r26::from_r44(pow[3]));
-    let last = Key::per_lane(&core::array::from_fn(|l| r26::from_r44(pow[3 - LANE_BLOCK[l]])));
+    // The last step multiplies the lane holding block position p by r^(4 − p): lanes need
+    // r^4, r^2, r^3, r^1 (see [`load`]). Starting from r everywhere, multiplications by r
+    // and r² in the lanes whose exponent minus one has that bit set (the others are multiplied
+    // by 1) give exactly that, with r^4 in lane 0.
+    let r: [__m256i; 5] = {
+        let r = st.r();
+        let limbs = r26::from_r64([r as u64, (r >> 64) as u64, 0]);
+        core::array::from_fn(|i| _mm256_set1_epi64x(i64::from(limbs[i])))
+    };
+    let mut x = r;
+    x = mul(x, &Key::select::<0x0F>(&r));
+    x = mul(x, &Key::select::<0x33>(&x.map(|v| _mm256_permute4x64_epi64::<0>(v))));
+    let step = Key::from_limbs(x.map(|v| _mm256_permute4x64_epi64::<0>(v)));
+    let last = Key::from_limbs(x);
 
     // The running accumulator enters in the lane of block position 0.
     let h26 = r26::from_r64(st.h);

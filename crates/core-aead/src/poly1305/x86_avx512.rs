@@ -10,16 +10,17 @@
 #![allow(clippy::large_types_passed_by_value)]
 
 use super::portable_r64::State;
-use super::{portable64, r26};
+use super::r26;
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_or_si512,
-    _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_setr_epi64, _mm512_slli_epi64,
-    _mm512_srli_epi64, _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
+    __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_broadcastq_epi64, _mm512_castsi512_si128,
+    _mm512_loadu_si512, _mm512_mask_blend_epi64, _mm512_or_si512, _mm512_reduce_add_epi64,
+    _mm512_set1_epi64, _mm512_setr_epi64, _mm512_slli_epi64, _mm512_srli_epi64,
+    _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
 };
 use core_cpu::Avx512;
 
 /// The shortest input worth the set-up, in bytes (measured: below it `portable_r64` wins).
-pub(super) const MIN_LEN: usize = 256;
+pub(super) const MIN_LEN: usize = 384;
 
 /// Absorbs whole 16-byte blocks: groups of eight in vector lanes, the rest on `portable_r64`.
 pub(super) fn blocks(token: Avx512, st: &mut State, data: &[u8]) {
@@ -50,21 +51,12 @@ struct Key {
 }
 
 impl Key {
-    /// The same power of `r` in every lane (radix 2^26).
+    /// `r` in the lanes whose bit is set in `MASK`, 1 in the others.
     #[inline]
     #[target_feature(enable = "avx512f")]
-    fn broadcast(r: [u32; 5]) -> Self {
-        Self::from_limbs(core::array::from_fn(|i| _mm512_set1_epi64(i64::from(r[i]))))
-    }
-
-    /// Power `powers[lane]` of `r` in each lane (radix 2^26).
-    #[inline]
-    #[target_feature(enable = "avx512f")]
-    fn per_lane(powers: &[[u32; 5]; 8]) -> Self {
-        Self::from_limbs(core::array::from_fn(|i| {
-            let l = |lane: usize| i64::from(powers[lane][i]);
-            _mm512_setr_epi64(l(0), l(1), l(2), l(3), l(4), l(5), l(6), l(7))
-        }))
+    fn select<const MASK: u8>(r: &[__m512i; 5]) -> Self {
+        let one = [1, 0, 0, 0, 0].map(|l| _mm512_set1_epi64(l));
+        Self::from_limbs(core::array::from_fn(|i| _mm512_mask_blend_epi64(MASK, one[i], r[i])))
     }
 
     #[inline]
@@ -168,15 +160,29 @@ fn load(group: &[u8; 128]) -> [__m512i; 5] {
     ]
 }
 
-/// Block position (0–7) of each lane after [`load`].
-const LANE_BLOCK: [usize; 8] = [0, 4, 1, 5, 2, 6, 3, 7];
-
 #[target_feature(enable = "avx512f,avx2")]
 fn blocks_avx512(_: Avx512, st: &mut State, data: &[u8]) {
-    // r^1 … r^8; the last step multiplies the lane holding block position p by r^(8 − p).
-    let pow = r26::powers8(portable64::limbs(st.r()));
-    let step = Key::broadcast(r26::from_r44(pow[7]));
-    let last = Key::per_lane(&core::array::from_fn(|l| r26::from_r44(pow[7 - LANE_BLOCK[l]])));
+    // The last step multiplies the lane holding block position p by r^(8 − p): lanes need
+    // r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1 (see [`load`]). Starting from r everywhere,
+    // three multiplications by r, r² and r⁴ in the lanes whose exponent minus one has that
+    // bit set (the others are multiplied by 1) give exactly that, with r^8 in lane 0.
+    let r: [__m512i; 5] = {
+        let r = st.r();
+        let limbs = r26::from_r64([r as u64, (r >> 64) as u64, 0]);
+        core::array::from_fn(|i| _mm512_set1_epi64(i64::from(limbs[i])))
+    };
+    let mut x = r;
+    x = mul(x, &Key::select::<0x33>(&r));
+    x = mul(
+        x,
+        &Key::select::<0x0F>(&x.map(|v| _mm512_broadcastq_epi64(_mm512_castsi512_si128(v)))),
+    );
+    x = mul(
+        x,
+        &Key::select::<0x55>(&x.map(|v| _mm512_broadcastq_epi64(_mm512_castsi512_si128(v)))),
+    );
+    let step = Key::from_limbs(x.map(|v| _mm512_broadcastq_epi64(_mm512_castsi512_si128(v))));
+    let last = Key::from_limbs(x);
 
     // The running accumulator enters in the lane of block position 0.
     let h26 = r26::from_r64(st.h);
