@@ -113,9 +113,10 @@ pub(crate) fn rounds(state: &mut [u32; 5], mut wk: impl FnMut(usize) -> u32) {
         *v = [a, b, c, d, e];
     }
     let mut v = *state;
-    twenty(&mut v, 0, |b, c, d| ((c ^ d) & b) ^ d, &mut wk);
+    // Ch and Maj as sums of terms with no bits in common, so the adds can be reordered.
+    twenty(&mut v, 0, |b, c, d| (b & c).wrapping_add(!b & d), &mut wk);
     twenty(&mut v, 20, |b, c, d| b ^ c ^ d, &mut wk);
-    twenty(&mut v, 40, |b, c, d| (b & c) | ((b | c) & d), &mut wk);
+    twenty(&mut v, 40, |b, c, d| (b & c).wrapping_add((b ^ c) & d), &mut wk);
     twenty(&mut v, 60, |b, c, d| b ^ c ^ d, &mut wk);
     for (s, x) in state.iter_mut().zip(v) {
         *s = s.wrapping_add(x);

@@ -87,9 +87,9 @@ pub(crate) fn rounds(state: &mut [u32; 8], mut wk: impl FnMut(usize) -> u32) {
     #[allow(clippy::too_many_arguments)]
     fn round(a: u32, b: u32, c: u32, d: &mut u32, e: u32, f: u32, g: u32, h: &mut u32, wk: u32) {
         let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-        let ch = (e & f) ^ (!e & g);
-        // h + K[t] + W[t] does not depend on this round's e, so it is summed first.
-        let t1 = h.wrapping_add(wk).wrapping_add(ch).wrapping_add(s1);
+        // Ch(e, f, g): the two terms have no bits in common, so it is added term by term
+        // (`and`, `andn`), and h + K[t] + W[t], which does not depend on e, first.
+        let t1 = h.wrapping_add(wk).wrapping_add(e & f).wrapping_add(!e & g).wrapping_add(s1);
         let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
         // Maj(a, b, c) as ((a ⊕ b) ∧ (b ⊕ c)) ⊕ b: this round's b ⊕ c is the last one's a ⊕ b.
         let maj = ((a ^ b) & (b ^ c)) ^ b;

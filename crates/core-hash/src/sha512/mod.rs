@@ -79,9 +79,9 @@ pub(crate) fn rounds(state: &mut [u64; 8], mut wk: impl FnMut(usize) -> u64) {
     #[allow(clippy::too_many_arguments)]
     fn round(a: u64, b: u64, c: u64, d: &mut u64, e: u64, f: u64, g: u64, h: &mut u64, wk: u64) {
         let s1 = e.rotate_right(14) ^ e.rotate_right(18) ^ e.rotate_right(41);
-        let ch = (e & f) ^ (!e & g);
-        // h + K[t] + W[t] does not depend on this round's e, so it is summed first.
-        let t1 = h.wrapping_add(wk).wrapping_add(ch).wrapping_add(s1);
+        // Ch(e, f, g): the two terms have no bits in common, so it is added term by term
+        // (`and`, `andn`), and h + K[t] + W[t], which does not depend on e, first.
+        let t1 = h.wrapping_add(wk).wrapping_add(e & f).wrapping_add(!e & g).wrapping_add(s1);
         let s0 = a.rotate_right(28) ^ a.rotate_right(34) ^ a.rotate_right(39);
         // Maj(a, b, c) as ((a ⊕ b) ∧ (b ⊕ c)) ⊕ b: this round's b ⊕ c is the last one's a ⊕ b.
         let maj = ((a ^ b) & (b ^ c)) ^ b;
