@@ -36,6 +36,8 @@ mod sha1;
 mod sha256;
 mod sha3;
 mod sha512;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
 
 pub use drbg::{DrbgError, HmacDrbg, MAX_REQUEST_LEN, MIN_ENTROPY_LEN, RESEED_INTERVAL};
 pub use hkdf::{Hkdf, HkdfError, HkdfSalt};

@@ -5,10 +5,9 @@
 
 use super::K;
 use core::arch::x86_64::{
-    __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_alignr_epi8, _mm256_castsi128_si256,
-    _mm256_inserti128_si256, _mm256_or_si256, _mm256_set_epi64x, _mm256_set1_epi32,
-    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi32, _mm256_slli_si256,
-    _mm256_srli_epi32, _mm256_srli_si256, _mm256_storeu_si256, _mm256_xor_si256,
+    __m256i, _mm256_add_epi32, _mm256_alignr_epi8, _mm256_or_si256, _mm256_set1_epi32,
+    _mm256_setzero_si256, _mm256_slli_epi32, _mm256_slli_si256, _mm256_srli_epi32,
+    _mm256_srli_si256, _mm256_storeu_si256, _mm256_xor_si256,
 };
 use core_cpu::Avx2;
 
@@ -68,23 +67,8 @@ impl<'a> Expander<'a> {
     fn step(&mut self, s: usize, out: &mut [u32; 8]) {
         let x = &mut self.x;
         if s < 4 {
-            // Byte-reverse each 32-bit word (big-endian input).
-            let bswap = _mm256_set_epi64x(
-                0x0c0d0e0f08090a0b,
-                0x0405060700010203,
-                0x0c0d0e0f08090a0b,
-                0x0405060700010203,
-            );
             let [a, b] = self.blocks;
-            // SAFETY: both blocks are 64 bytes; this reads bytes 16s..16s+16 of each, s < 4.
-            let (lo, hi) = unsafe {
-                (
-                    _mm_loadu_si128(a.as_ptr().add(16 * s).cast()),
-                    _mm_loadu_si128(b.as_ptr().add(16 * s).cast()),
-                )
-            };
-            let both = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi);
-            x[s] = _mm256_shuffle_epi8(both, bswap);
+            x[s] = crate::x86_avx2::load_pair::<4, 64>(a, b, s);
         } else {
             // W[t] = ROTL¹(W[t-3] ⊕ W[t-8] ⊕ W[t-14] ⊕ W[t-16]) for t = 4s..4s+4; the ring
             // slot x[s % 4] holds W[t-16..] and is overwritten.
