@@ -9,6 +9,8 @@
 //! The vector ones fall back to fewer lanes for short inputs, so a 64-byte record does not pay
 //! for sixteen blocks.
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
@@ -88,6 +90,8 @@ impl ChaCha20Impl {
             Self::X86Avx512(token) => x86_avx512::keystream(token, state, out),
             #[cfg(target_arch = "x86_64")]
             Self::X86Avx2(token) => x86_avx2::keystream(token, state, out),
+            #[cfg(target_arch = "aarch64")]
+            Self::Aarch64(token) => aarch64::keystream(token, state, out),
             // Tokens for another architecture cannot be obtained, so only `Portable` is left.
             _ => portable::keystream(state, out),
         }
@@ -122,7 +126,7 @@ impl<'a> Sink<'a> {
     }
 
     /// The offset in `buf` of the next block (negative for the key block).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
     fn position(&self) -> isize {
         self.pos
     }
@@ -135,13 +139,13 @@ impl<'a> Sink<'a> {
     }
 
     /// Blocks still to produce, the key block included.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
     fn blocks_left(&self) -> usize {
         self.bytes_left().div_ceil(64)
     }
 
     /// Moves past `blocks` blocks.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
     fn advance(&mut self, blocks: usize) {
         self.pos = self.pos.saturating_add_unsigned(64 * blocks);
     }

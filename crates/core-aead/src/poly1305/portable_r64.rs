@@ -43,6 +43,7 @@ impl State {
     }
 
     /// The clamped `r` as a number.
+    #[cfg(target_arch = "x86_64")]
     pub(super) fn r(&self) -> u128 {
         u128::from(self.r[0]) | (u128::from(self.r[1]) << 64)
     }
