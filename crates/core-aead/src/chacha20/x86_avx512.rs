@@ -69,7 +69,7 @@ fn wide(state: &[u32; 16], mut counter: u32, out: &mut Sink<'_>) -> u32 {
     while out.bytes_left() >= WIDE_MIN {
         let start = out.position();
         sixteen_blocks(state, counter, |b, ks| {
-            write_block(out, start + (64 * b).cast_signed(), ks)
+            write_block(out, start + (64 * b).cast_signed(), ks);
         });
         out.advance(16);
         counter = counter.wrapping_add(16);

@@ -47,7 +47,7 @@ pub fn aead_impls() -> Vec<(ChaCha20Impl, Poly1305Impl)> {
 /// Bytes from a hex string; whitespace is ignored.
 pub fn unhex(s: &str) -> Vec<u8> {
     let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    assert!(digits.len() % 2 == 0, "odd number of hex digits");
+    assert!(digits.len().is_multiple_of(2), "odd number of hex digits");
     digits
         .chunks(2)
         .map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).expect("hex digit"))
