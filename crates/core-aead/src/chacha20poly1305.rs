@@ -2,11 +2,11 @@
 //! composed from this crate's ChaCha20 and Poly1305 on the implementations chosen when the key
 //! is built.
 //!
-//! The Poly1305 key is keystream block 0. A short message rides in the same vector pass as
-//! that block (its bytes are copied next to it on the stack), so a 64-byte record costs one
-//! pass of two blocks rather than two passes; longer messages continue in place from the
-//! block after that pass. Opening authenticates the ciphertext before any plaintext reaches
-//! the caller's buffer, and zeroes the buffer on any failure.
+//! The Poly1305 key is keystream block 0, produced in the same vector pass as the message's
+//! first blocks (the backend sets it aside), so a 64-byte record costs one pass of two blocks
+//! rather than two passes. Opening decrypts the blocks that share that pass on the stack,
+//! authenticates the ciphertext, and only then writes plaintext to the caller's buffer; on any
+//! failure the buffer is zeroed.
 
 use crate::chacha20::{self, ChaCha20Impl};
 use crate::poly1305::{self, Poly1305Impl};

@@ -235,6 +235,36 @@ fn wycheproof_xchacha20_poly1305() {
 const WYCHEPROOF_CHACHA20_POLY1305: (usize, usize, usize) = (325, 256, 69);
 const WYCHEPROOF_XCHACHA20_POLY1305: (usize, usize, usize) = (315, 246, 69);
 
+/// The crate registry lists every ChaCha20 and Poly1305 implementation, and says "available"
+/// exactly for those this CPU can build.
+#[test]
+fn registry_rows_match_implementations() {
+    let mut seen = (0, 0);
+    for r in core_aead::implementations() {
+        let built = match r.algorithm {
+            "chacha20" => {
+                seen.0 += 1;
+                ChaCha20Impl::by_name(r.implementation).is_some()
+            }
+            "poly1305" => {
+                seen.1 += 1;
+                Poly1305Impl::by_name(r.implementation).is_some()
+            }
+            _ => continue,
+        };
+        assert_eq!(built, r.available, "{r:?}");
+        println!(
+            "{}/{}: {}",
+            r.algorithm,
+            r.implementation,
+            if built { "ok" } else { "not available on this CPU" }
+        );
+    }
+    assert_eq!(seen, (ChaCha20Impl::ALL.len(), Poly1305Impl::ALL.len()));
+    assert!(ChaCha20Impl::by_name("portable").is_some());
+    assert!(Poly1305Impl::by_name("portable32").is_some());
+}
+
 /// Wrong key, nonce and tag lengths are typed errors; opening zeroes the buffer on any error,
 /// sealing leaves a refused buffer as it was.
 #[test]
