@@ -140,14 +140,18 @@ fn ctr32_ni(_: Aes, key: &HwKey, ctr: &mut [u8; 16], buf: &mut [u8]) {
             c = _mm_add_epi32(c, one);
         }
         rounds::<true>(&rk, key.rounds, &mut x, n);
-        let mut ks = [[0u8; 16]; LANES];
-        for (k, r) in ks.iter_mut().zip(&x) {
-            store(k, *r);
+        let (full, partial) = rest.as_chunks_mut::<16>();
+        for (block, ks) in full.iter_mut().zip(&x) {
+            store(block, _mm_xor_si128(load(block), *ks));
         }
-        for (b, k) in rest.iter_mut().zip(ks.as_flattened()) {
-            *b ^= k;
+        if !partial.is_empty() {
+            let mut last = [0u8; 16];
+            last[..partial.len()].copy_from_slice(partial);
+            let v = _mm_xor_si128(load(&last), x[full.len()]);
+            store(&mut last, v);
+            partial.copy_from_slice(&last[..partial.len()]);
+            last.zeroize();
         }
-        ks.zeroize();
     }
     store(ctr, _mm_shuffle_epi8(c, bswap));
 }

@@ -117,7 +117,7 @@ macro_rules! vaes_loops {
                 }
                 let len = 16 * rest.len();
                 rest.as_flattened_mut().copy_from_slice(&tmp.as_flattened()[..len]);
-                tmp.zeroize();
+                tmp[..n].as_flattened_mut().zeroize();
             }
         }
 
@@ -162,14 +162,18 @@ macro_rules! vaes_loops {
                     c = _mm256_add_epi32(c, two);
                 }
                 rounds::<true>(&rk, key.rounds, &mut x, n);
-                let mut ks = [[0u8; 32]; LANES];
-                for (k, r) in ks.iter_mut().zip(&x).take(n) {
-                    store2(k, *r);
+                let (pairs, partial) = rest.as_chunks_mut::<32>();
+                for (pair, ks) in pairs.iter_mut().zip(&x) {
+                    store2(pair, _mm256_xor_si256(load2(pair), *ks));
                 }
-                for (b, k) in rest.iter_mut().zip(ks.as_flattened()) {
-                    *b ^= k;
+                if !partial.is_empty() {
+                    let mut last = [0u8; 32];
+                    last[..partial.len()].copy_from_slice(partial);
+                    let v = _mm256_xor_si256(load2(&last), x[pairs.len()]);
+                    store2(&mut last, v);
+                    partial.copy_from_slice(&last[..partial.len()]);
+                    last.zeroize();
                 }
-                ks.zeroize();
             }
             set_counter(ctr, start.wrapping_add(buf.len().div_ceil(16) as u32));
         }

@@ -157,16 +157,8 @@ impl GcmKey {
     }
 
     /// Encrypts `buf` in place, or decrypts it, from counter block `ctr`, and hashes the
-    /// ciphertext into `y`.
+    /// ciphertext into `y`: CTR over a chunk, then GHASH over it while it is in L1.
     fn crypt<const ENCRYPT: bool>(&self, ctr: &mut [u8; 16], y: &mut [u8; 16], buf: &mut [u8]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.stitched
-            && let (Schedule::X86Aesni(a, aes), GhashKey::X86Pclmul(c, ghash)) =
-                (&self.aes.schedule, &self.ghash)
-        {
-            x86_aesni_pclmul::crypt::<ENCRYPT>(*a, *c, aes, ghash, ctr, y, buf);
-            return;
-        }
         for chunk in buf.chunks_mut(CHUNK) {
             if ENCRYPT {
                 self.aes.ctr32(ctr, chunk);
@@ -189,6 +181,15 @@ impl GcmKey {
             return Err(Error::MessageTooLong);
         }
         let mut j0 = self.j0(iv)?;
+        #[cfg(target_arch = "x86_64")]
+        if self.stitched
+            && let (Schedule::X86Aesni(a, aes), GhashKey::X86Pclmul(c, ghash)) =
+                (&self.aes.schedule, &self.ghash)
+        {
+            let tag = x86_aesni_pclmul::crypt::<ENCRYPT>(*a, *c, aes, ghash, &j0, aad, buf);
+            j0.zeroize();
+            return Ok(tag);
+        }
         let mut y = [0u8; 16];
         self.ghash.update_padded(&mut y, aad);
         let mut ctr = j0;

@@ -1,19 +1,27 @@
 //! AES-GCM with AES-NI and PCLMULQDQ stitched into one loop (the "function stitching" of
 //! Gopal et al. for OpenSSL 1.0.2): each iteration runs the AES rounds of eight counter
 //! blocks and, between them, the GHASH multiplications of eight ciphertext blocks, so the two
-//! instruction streams — which use different execution ports — overlap instead of running
-//! one after the other.
+//! instruction streams — `aesenc` on one port, `pclmulqdq` and shuffles on another — overlap
+//! instead of running one after the other.
 //!
-//! Encryption hashes the previous eight ciphertext blocks while encrypting the next eight;
-//! decryption hashes the eight blocks it is decrypting (the ciphertext is known up front).
-//! The last partial batch goes through the plain AES-NI and PCLMULQDQ code.
+//! Encryption hashes the eight ciphertext blocks of two iterations back while encrypting the
+//! next eight (one back would leave the multiplications waiting for the last rounds);
+//! decryption hashes the eight blocks it is decrypting. `aesenc` and `pclmulqdq` are issued
+//! through `asm!` one instruction at a time: left to itself the compiler groups all 80
+//! `aesenc` of a batch together, which fills the scheduler with work for one port and
+//! serialises the two streams again.
+//!
+//! The whole message is handled here — AAD, batches, the tail, the length block and the tag
+//! mask E(J₀), which rides along as one more lane of the tail's AES — so a short record costs
+//! one pass over the round keys and as few GHASH reductions as possible.
 
 use crate::aes::HwKey;
-use crate::aes::x86_aesni::{self, block_mut, load, load_keys, store};
+use crate::aes::x86_aesni::{self, load, load_keys, store};
 use crate::ghash::x86_pclmul::{self, Powers, Sums};
+use core::arch::asm;
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_set_epi32,
-    _mm_setzero_si128, _mm_shuffle_epi8, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_aesenclast_si128, _mm_set_epi32, _mm_setzero_si128,
+    _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_xor_si128,
 };
 use core_cpu::{Aes, ClMul};
 use zeroize::Zeroize;
@@ -21,27 +29,61 @@ use zeroize::Zeroize;
 /// Blocks per iteration: one GHASH batch.
 const LANES: usize = x86_pclmul::BATCH;
 
-/// Encrypts (or decrypts) `buf` in CTR mode from `ctr` and hashes the ciphertext into `y`.
+/// Encrypts (or decrypts) `buf` in CTR mode from `j0 + 1` and returns the tag over `aad` and
+/// the ciphertext.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn crypt<const ENCRYPT: bool>(
     aes: Aes,
     clmul: ClMul,
     key: &HwKey,
     hkey: &x86_pclmul::Key,
-    ctr: &mut [u8; 16],
-    y: &mut [u8; 16],
+    j0: &[u8; 16],
+    aad: &[u8],
     buf: &mut [u8],
-) {
+) -> [u8; 16] {
     let _ = (aes, clmul);
     // SAFETY: the `Aes` and `ClMul` tokens prove AES-NI, PCLMULQDQ, SSE2 and SSSE3.
-    unsafe { crypt_stitched::<ENCRYPT>(key, hkey, ctr, y, buf) }
+    unsafe { crypt_stitched::<ENCRYPT>(key, hkey, j0, aad, buf) }
 }
 
-/// Eight counter blocks encrypted from `*c` (which advances), with the GHASH of `hash` (if
-/// any, `acc` added to its first block) computed between the rounds.
+/// One `aesenc` with its round key in memory, kept in program order with the other `asm!`.
+#[inline(always)]
+fn aesenc(x: &mut __m128i, k: &__m128i) {
+    // SAFETY: reads the 16 bytes of `k`; the callers run only under an `Aes` token.
+    unsafe {
+        asm!("aesenc {x}, xmmword ptr [{k}]", x = inout(xmm_reg) *x, k = in(reg) k,
+             options(readonly, nostack, preserves_flags));
+    }
+}
+
+/// One `pclmulqdq` with its second operand in memory, kept in program order.
+#[inline(always)]
+fn clmul<const IMM: u8>(a: __m128i, b: &__m128i) -> __m128i {
+    let mut a = a;
+    // SAFETY: reads the 16 bytes of `b`; the callers run only under a `ClMul` token.
+    unsafe {
+        asm!("pclmulqdq {a}, xmmword ptr [{b}], {imm}", a = inout(xmm_reg) a, b = in(reg) b,
+             imm = const IMM, options(readonly, nostack, preserves_flags));
+    }
+    a
+}
+
+/// Adds `x · H^(i+1)` to the Karatsuba sums, through the ordered `pclmulqdq`.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn hash_one(s: &mut (__m128i, __m128i, __m128i), x: __m128i, p: &Powers, i: usize) {
+    let halves = _mm_xor_si128(x, _mm_shuffle_epi32::<0x4e>(x));
+    s.0 = _mm_xor_si128(s.0, clmul::<0x00>(x, &p.h[i]));
+    s.1 = _mm_xor_si128(s.1, clmul::<0x00>(halves, &p.k[i]));
+    s.2 = _mm_xor_si128(s.2, clmul::<0x11>(x, &p.h[i]));
+}
+
+/// Eight counter blocks from `*c` (which advances) through all rounds, with the GHASH of the
+/// eight blocks of `hash` (if any; `*acc` added to the first, the result left in `*acc`)
+/// issued between the rounds. Returns the keystream.
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3")]
 #[inline]
-fn stitched_batch(
+fn batch(
     rk: &[__m128i; 15],
     nr: usize,
     c: &mut __m128i,
@@ -56,28 +98,29 @@ fn stitched_batch(
         *b = _mm_xor_si128(_mm_shuffle_epi8(*c, bswap), rk[0]);
         *c = _mm_add_epi32(*c, one);
     }
-    let mut s = Sums::new();
-    // Rounds 1..=8, each with one block's multiplication (every key size has ≥ 10 rounds).
-    for (i, k) in rk[1..=LANES].iter().enumerate() {
+    let zero = _mm_setzero_si128();
+    let mut s = (zero, zero, zero);
+    // Rounds 1..=8 each carry one block's three multiplications (every key has ≥ 10 rounds).
+    for i in 0..LANES {
         for b in &mut x {
-            *b = _mm_aesenc_si128(*b, *k);
+            aesenc(b, &rk[i + 1]);
         }
         if let Some(hash) = hash {
-            let (blocks, _) = hash.as_chunks::<16>();
-            let mut h = _mm_shuffle_epi8(load(&blocks[i]), bswap);
+            let mut h = _mm_shuffle_epi8(load(&hash.as_chunks::<16>().0[i]), bswap);
             if i == 0 {
                 h = _mm_xor_si128(h, *acc);
             }
-            s.add(h, p.h[LANES - 1 - i], p.k[LANES - 1 - i]);
-        }
-    }
-    for k in &rk[LANES + 1..nr] {
-        for b in &mut x {
-            *b = _mm_aesenc_si128(*b, *k);
+            hash_one(&mut s, h, p, LANES - 1 - i);
         }
     }
     if hash.is_some() {
-        *acc = s.reduce();
+        let sums = Sums::from_parts(s.0, s.1, s.2);
+        *acc = sums.reduce();
+    }
+    for k in &rk[LANES + 1..nr] {
+        for b in &mut x {
+            aesenc(b, k);
+        }
     }
     for b in &mut x {
         *b = _mm_aesenclast_si128(*b, rk[nr]);
@@ -85,73 +128,149 @@ fn stitched_batch(
     x
 }
 
+/// Blocks waiting to be hashed, loaded and byte-reversed, so that a short message's AAD,
+/// tail and length block share reductions.
+struct Pending {
+    x: [__m128i; 3 * LANES],
+    n: usize,
+}
+
+impl Pending {
+    /// Queues the zero-padded blocks of `data`.
+    #[target_feature(enable = "sse2,ssse3")]
+    #[inline]
+    fn push(&mut self, data: &[u8]) {
+        let bswap = x86_aesni::bswap_mask();
+        let (blocks, rest) = data.as_chunks::<16>();
+        for block in blocks {
+            self.x[self.n] = _mm_shuffle_epi8(load(block), bswap);
+            self.n += 1;
+        }
+        if !rest.is_empty() {
+            let mut last = [0u8; 16];
+            last[..rest.len()].copy_from_slice(rest);
+            self.x[self.n] = _mm_shuffle_epi8(load(&last), bswap);
+            self.n += 1;
+            last.zeroize();
+        }
+    }
+
+    /// Hashes everything queued into `acc`.
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    #[inline]
+    fn flush(&mut self, acc: __m128i, p: &Powers) -> __m128i {
+        let mut acc = acc;
+        for group in self.x[..self.n].chunks(LANES) {
+            acc = x86_pclmul::absorb_loaded(acc, group, p);
+        }
+        self.n = 0;
+        acc
+    }
+}
+
 #[target_feature(enable = "aes,pclmulqdq,sse2,ssse3")]
 fn crypt_stitched<const ENCRYPT: bool>(
     key: &HwKey,
     hkey: &x86_pclmul::Key,
-    ctr: &mut [u8; 16],
-    y: &mut [u8; 16],
+    j0: &[u8; 16],
+    aad: &[u8],
     buf: &mut [u8],
-) {
+) -> [u8; 16] {
     let rk = load_keys(&key.enc);
     let nr = key.rounds;
     let p = hkey.load();
     let bswap = x86_aesni::bswap_mask();
-    let mut c = _mm_shuffle_epi8(load(ctr), bswap);
-    let mut acc = _mm_shuffle_epi8(load(y), bswap);
+    let one = _mm_set_epi32(0, 0, 0, 1);
+    let j0 = load(j0);
+    let mut c = _mm_add_epi32(_mm_shuffle_epi8(j0, bswap), one);
+    let mut acc = _mm_setzero_si128();
+
+    // The AAD's whole batches now; its last partial batch waits in `pending`, to be hashed
+    // with the tail and the length block unless full batches of data come first.
+    let mut pending = Pending { x: [_mm_setzero_si128(); 3 * LANES], n: 0 };
+    let whole = aad.len() / (16 * LANES) * (16 * LANES);
+    for group in aad[..whole].as_chunks::<16>().0.chunks_exact(LANES) {
+        acc = x86_pclmul::absorb(acc, group, &p);
+    }
+    pending.push(&aad[whole..]);
 
     let (batches, rest) = buf.as_chunks_mut::<{ 16 * LANES }>();
+    if !batches.is_empty() {
+        acc = pending.flush(acc, &p);
+    }
     if ENCRYPT {
+        // Batch i hashes the ciphertext of batch i − 2, so that the multiplications never
+        // wait for the rounds they are interleaved with.
         for i in 0..batches.len() {
             let (done, todo) = batches.split_at_mut(i);
-            let ks = stitched_batch(&rk, nr, &mut c, done.last(), &mut acc, &p);
+            let hash = done.len().checked_sub(2).map(|j| &done[j]);
+            let ks = batch(&rk, nr, &mut c, hash, &mut acc, &p);
             xor_batch(&mut todo[0], &ks);
         }
-        if let Some(last) = batches.last() {
+        for last in &batches[batches.len().saturating_sub(2)..] {
             acc = x86_pclmul::absorb(acc, last.as_chunks::<16>().0, &p);
         }
     } else {
-        for batch in batches.iter_mut() {
-            let ks = stitched_batch(&rk, nr, &mut c, Some(batch), &mut acc, &p);
-            xor_batch(batch, &ks);
+        for b in batches.iter_mut() {
+            let ks = batch(&rk, nr, &mut c, Some(b), &mut acc, &p);
+            xor_batch(b, &ks);
         }
     }
 
-    if !rest.is_empty() {
-        let n = rest.len().div_ceil(16);
-        let mut tail = [[0u8; 16]; LANES];
-        tail.as_flattened_mut()[..rest.len()].copy_from_slice(rest);
-        if !ENCRYPT {
-            acc = x86_pclmul::absorb(acc, &tail[..n], &p);
-        }
-        let one = _mm_set_epi32(0, 0, 0, 1);
-        let mut x = [_mm_setzero_si128(); LANES];
-        for b in &mut x[..n] {
-            *b = _mm_shuffle_epi8(c, bswap);
-            c = _mm_add_epi32(c, one);
-        }
-        x86_aesni::rounds::<true>(&rk, nr, &mut x, n);
-        for (block, ks) in tail.iter_mut().zip(&x).take(n) {
-            store(block, _mm_xor_si128(load(block), *ks));
-        }
-        rest.copy_from_slice(&tail.as_flattened()[..rest.len()]);
-        if ENCRYPT {
-            // Hash the ciphertext zero-padded, not the keystream past the message.
-            tail.as_flattened_mut()[rest.len()..].fill(0);
-            acc = x86_pclmul::absorb(acc, &tail[..n], &p);
-        }
-        tail.zeroize();
+    // The tail (up to 127 bytes) and E(J₀) in one pass of the rounds.
+    if !ENCRYPT {
+        pending.push(rest);
     }
-    store(ctr, _mm_shuffle_epi8(c, bswap));
-    store(y, _mm_shuffle_epi8(acc, bswap));
+    let blocks = rest.len().div_ceil(16);
+    let mut x = [_mm_setzero_si128(); LANES];
+    for b in &mut x[..blocks] {
+        *b = _mm_shuffle_epi8(c, bswap);
+        c = _mm_add_epi32(c, one);
+    }
+    let mask = if blocks < LANES {
+        x[blocks] = j0;
+        x86_aesni::rounds::<true>(&rk, nr, &mut x, blocks + 1);
+        x[blocks]
+    } else {
+        x86_aesni::rounds::<true>(&rk, nr, &mut x, blocks);
+        let mut m = [_mm_setzero_si128(); LANES];
+        m[0] = j0;
+        x86_aesni::rounds::<true>(&rk, nr, &mut m, 1);
+        m[0]
+    };
+    let (full, partial) = rest.as_chunks_mut::<16>();
+    for (block, ks) in full.iter_mut().zip(&x) {
+        store(block, _mm_xor_si128(load(block), *ks));
+    }
+    if !partial.is_empty() {
+        let mut last = [0u8; 16];
+        last[..partial.len()].copy_from_slice(partial);
+        let v = _mm_xor_si128(load(&last), x[full.len()]);
+        store(&mut last, v);
+        partial.copy_from_slice(&last[..partial.len()]);
+        last.zeroize();
+    }
+    if ENCRYPT {
+        pending.push(rest);
+    }
+
+    let mut lengths = [0u8; 16];
+    lengths[..8].copy_from_slice(&(8 * aad.len() as u64).to_be_bytes());
+    lengths[8..].copy_from_slice(&(8 * buf.len() as u64).to_be_bytes());
+    pending.push(&lengths);
+    acc = pending.flush(acc, &p);
+
+    let mut tag = [0u8; 16];
+    store(&mut tag, _mm_xor_si128(_mm_shuffle_epi8(acc, bswap), mask));
+    tag
 }
 
 /// XORs a batch with its keystream.
 #[target_feature(enable = "sse2")]
 #[inline]
 fn xor_batch(batch: &mut [u8; 16 * LANES], ks: &[__m128i; LANES]) {
-    for (i, k) in ks.iter().enumerate() {
-        let block = block_mut(batch, i);
+    let (blocks, _) = batch.as_chunks_mut::<16>();
+    for (block, k) in blocks.iter_mut().zip(ks) {
         store(block, _mm_xor_si128(load(block), *k));
     }
 }

@@ -95,6 +95,11 @@ impl Sums {
         Self { lo: _mm_setzero_si128(), mid: _mm_setzero_si128(), hi: _mm_setzero_si128() }
     }
 
+    /// Sums computed elsewhere (the stitched GCM loop issues its own multiplies).
+    pub(crate) fn from_parts(lo: __m128i, mid: __m128i, hi: __m128i) -> Self {
+        Self { lo, mid, hi }
+    }
+
     /// Adds `x · h` where `k` is the XOR of `h`'s halves.
     #[target_feature(enable = "pclmulqdq,sse2")]
     #[inline]
@@ -164,6 +169,19 @@ pub(crate) fn absorb(acc: __m128i, blocks: &[[u8; 16]], p: &Powers) -> __m128i {
         if i == 0 {
             x = _mm_xor_si128(x, acc);
         }
+        s.add(x, p.h[n - 1 - i], p.k[n - 1 - i]);
+    }
+    s.reduce()
+}
+
+/// Like [`absorb`], for blocks already loaded and byte-reversed.
+#[target_feature(enable = "pclmulqdq,sse2")]
+#[inline]
+pub(crate) fn absorb_loaded(acc: __m128i, xs: &[__m128i], p: &Powers) -> __m128i {
+    let n = xs.len();
+    let mut s = Sums::new();
+    for (i, x) in xs.iter().enumerate() {
+        let x = if i == 0 { _mm_xor_si128(*x, acc) } else { *x };
         s.add(x, p.h[n - 1 - i], p.k[n - 1 - i]);
     }
     s.reduce()
