@@ -8,7 +8,7 @@
 //! authenticates the ciphertext, and only then writes plaintext to the caller's buffer; on any
 //! failure the buffer is zeroed.
 
-use crate::chacha20::{self, ChaCha20Impl};
+use crate::chacha20::{self, ChaCha20Impl, wipe};
 use crate::poly1305::{self, Poly1305Impl};
 use crate::{Aead, Error, Implementation};
 use subtle::ConstantTimeEq;
@@ -42,8 +42,8 @@ impl Engine {
         let mut otk = [0; 32];
         self.chacha.key_then_xor(&state, &mut otk, buf);
         let tag = self.tag(&otk, aad, buf);
-        otk.zeroize();
-        state.zeroize();
+        wipe(&mut otk);
+        wipe(&mut state);
         tag
     }
 
@@ -96,10 +96,10 @@ impl Engine {
             buf.fill(0);
             Err(Error::AuthenticationFailed)
         };
-        chacha20::wipe(head);
-        ours.zeroize();
-        otk.zeroize();
-        state.zeroize();
+        wipe(head);
+        wipe(&mut ours);
+        wipe(&mut otk);
+        wipe(&mut state);
         result
     }
 }
@@ -250,11 +250,11 @@ impl Aead for XChaCha20Poly1305 {
     ) -> Result<[u8; 16], Error> {
         let (mut subkey, nonce) = self.derive(nonce)?;
         if let Err(e) = check_len(buf.len()) {
-            subkey.zeroize();
+            wipe(&mut subkey);
             return Err(e);
         }
         let tag = self.0.seal(&subkey, &nonce, aad, buf);
-        subkey.zeroize();
+        wipe(&mut subkey);
         Ok(tag)
     }
 
@@ -274,7 +274,7 @@ impl Aead for XChaCha20Poly1305 {
         match checked {
             Ok(((mut subkey, nonce), tag)) => {
                 let result = self.0.open(&subkey, &nonce, aad, buf, tag);
-                subkey.zeroize();
+                wipe(&mut subkey);
                 result
             }
             Err(e) => {

@@ -151,11 +151,13 @@ impl<'a> Sink<'a> {
     }
 }
 
-/// Clears a stack buffer that held keystream, in a way the compiler keeps.
+/// Overwrites secret values with zeros: a plain (vectorised) fill that the optimisation
+/// barrier keeps from being elided. For keystream, key schedules and one-time keys on the
+/// per-record path, where a volatile write per byte would cost more than the record.
 #[inline]
-pub(crate) fn wipe(buf: &mut [u8]) {
-    buf.fill(0);
-    core::hint::black_box(buf);
+pub(crate) fn wipe<T: Copy + Default>(secret: &mut [T]) {
+    secret.fill(T::default());
+    zeroize::optimization_barrier(&*secret);
 }
 
 /// The initial state for `key`, block `counter` and `nonce` (RFC 8439 §2.3).
@@ -234,7 +236,7 @@ impl ChaCha20 {
         }
         let mut state = state(&self.key, counter, &words(nonce));
         self.imp.xor_keystream(&state, buf);
-        state.zeroize();
+        wipe(&mut state);
         Ok(())
     }
 
@@ -284,7 +286,7 @@ pub fn hchacha20(key: &[u8; 32], nonce: &[u8; 16]) -> [u8; 32] {
 pub(crate) fn hchacha20_words(key: &[u32; 8], nonce: &[u32; 4]) -> [u32; 8] {
     let mut s = state(key, nonce[0], &[nonce[1], nonce[2], nonce[3]]);
     let out = portable::hchacha(&s);
-    s.zeroize();
+    wipe(&mut s);
     out
 }
 

@@ -158,7 +158,7 @@ pub(crate) fn aead_tag(
     ciphertext: &[u8],
 ) -> [u8; 16] {
     /// Records up to this many bytes of AAD and ciphertext in all go through one buffer.
-    const SHORT: usize = 224;
+    const SHORT: usize = 160;
     let mut lengths = [0; 16];
     lengths[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
     lengths[8..].copy_from_slice(&(ciphertext.len() as u64).to_le_bytes());

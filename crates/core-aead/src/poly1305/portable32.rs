@@ -2,6 +2,7 @@
 //! words into 64 bits. It needs nothing wider than a 32×32→64 multiply, so it is the path for
 //! 32-bit CPUs (the Cortex-M0 included) and the reference the faster ones are checked against.
 
+use crate::chacha20::wipe;
 use zeroize::Zeroize;
 
 const M26: u32 = (1 << 26) - 1;
@@ -123,8 +124,8 @@ impl State {
 
 impl Zeroize for State {
     fn zeroize(&mut self) {
-        self.r.zeroize();
-        self.h.zeroize();
-        self.pad.zeroize();
+        wipe(&mut self.r);
+        wipe(&mut self.h);
+        wipe(&mut self.pad);
     }
 }

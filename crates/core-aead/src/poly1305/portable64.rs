@@ -4,6 +4,7 @@
 //! bounds short messages is half as long. The default on 64-bit CPUs, and the scalar path the
 //! vector implementations use for short inputs and leftover blocks.
 
+use crate::chacha20::wipe;
 use zeroize::Zeroize;
 
 const M44: u64 = (1 << 44) - 1;
@@ -146,9 +147,9 @@ impl State {
 
 impl Zeroize for State {
     fn zeroize(&mut self) {
-        self.r.zeroize();
-        self.r2.zeroize();
-        self.h.zeroize();
+        wipe(&mut self.r);
+        wipe(&mut self.r2);
+        wipe(&mut self.h);
         self.pad.zeroize();
     }
 }

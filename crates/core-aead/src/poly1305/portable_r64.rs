@@ -4,6 +4,7 @@
 //! `r1 · 5/4`. Half the instructions of the radix-2^44 code and a shorter carry chain: the
 //! default on 64-bit CPUs, and the scalar path of the vector implementations.
 
+use crate::chacha20::wipe;
 use zeroize::Zeroize;
 
 /// The key and accumulator.
@@ -96,8 +97,8 @@ impl State {
 
 impl Zeroize for State {
     fn zeroize(&mut self) {
-        self.r.zeroize();
-        self.h.zeroize();
-        self.pad.zeroize();
+        wipe(&mut self.r);
+        wipe(&mut self.h);
+        wipe(&mut self.pad);
     }
 }
