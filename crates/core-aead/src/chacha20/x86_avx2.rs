@@ -234,14 +234,15 @@ fn rows<const N: usize>(
     for _ in 0..10 {
         for [a, b, c, d] in &mut x {
             quarter(a, b, c, d, masks);
-            // Diagonals into columns: rotate rows 1, 2, 3 by one, two, three words.
-            *b = _mm256_shuffle_epi32::<0x39>(*b);
-            *c = _mm256_shuffle_epi32::<0x4e>(*c);
-            *d = _mm256_shuffle_epi32::<0x93>(*d);
+            // Diagonals into columns: rotate rows 0, 2, 3 by three, one and two words. Row 1,
+            // the last one the quarter round writes, stays put, so no shuffle waits on it.
+            *a = _mm256_shuffle_epi32::<0x93>(*a);
+            *c = _mm256_shuffle_epi32::<0x39>(*c);
+            *d = _mm256_shuffle_epi32::<0x4e>(*d);
             quarter(a, b, c, d, masks);
-            *b = _mm256_shuffle_epi32::<0x93>(*b);
-            *c = _mm256_shuffle_epi32::<0x4e>(*c);
-            *d = _mm256_shuffle_epi32::<0x39>(*d);
+            *a = _mm256_shuffle_epi32::<0x39>(*a);
+            *c = _mm256_shuffle_epi32::<0x93>(*c);
+            *d = _mm256_shuffle_epi32::<0x4e>(*d);
         }
     }
     for (s, (x, init)) in x.iter().zip(init).enumerate() {
