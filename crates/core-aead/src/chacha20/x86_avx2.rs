@@ -8,10 +8,10 @@
 use super::Sink;
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_blend_epi32, _mm256_broadcastsi128_si256,
-    _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set_epi64x,
-    _mm256_set1_epi32, _mm256_setr_epi32, _mm256_shuffle_epi32, _mm256_slli_epi32,
-    _mm256_srli_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
-    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
+    _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi32,
+    _mm256_setr_epi32, _mm256_shuffle_epi32, _mm256_slli_epi32, _mm256_srli_epi32,
+    _mm256_storeu_si256, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32,
+    _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 use core_cpu::Avx2;
 
@@ -83,25 +83,21 @@ fn write_block(out: &mut Sink<'_>, at: isize, lo: __m256i, hi: __m256i) {
     }
 }
 
-/// Byte shuffles that rotate each 32-bit lane left by 16 and by 8.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn rot_masks() -> (__m256i, __m256i) {
-    (
-        _mm256_set_epi64x(
-            0x0d0c_0f0e_0908_0b0a,
-            0x0504_0706_0100_0302,
-            0x0d0c_0f0e_0908_0b0a,
-            0x0504_0706_0100_0302,
-        ),
-        _mm256_set_epi64x(
-            0x0e0d_0c0f_0a09_080b,
-            0x0605_0407_0201_0003,
-            0x0e0d_0c0f_0a09_080b,
-            0x0605_0407_0201_0003,
-        ),
-    )
-}
+/// `vpshufb` patterns that rotate each 32-bit lane left by 16 and by 8 bits. They stay in
+/// memory and are used as memory operands, so the eight-block pass keeps both registers for
+/// state words.
+#[repr(align(32))]
+// Read only by the assembly, through the symbol.
+#[allow(dead_code)]
+struct Pattern([u8; 32]);
+static ROT16: Pattern = Pattern([
+    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14,
+    15, 12, 13,
+]);
+static ROT8: Pattern = Pattern([
+    3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15,
+    12, 13, 14,
+]);
 
 /// Rotates each 32-bit lane left by `L` bits (`R` = 32 − `L`) with two shifts.
 #[inline]
@@ -110,44 +106,43 @@ fn rotl<const L: i32, const R: i32>(x: __m256i) -> __m256i {
     _mm256_or_si256(_mm256_slli_epi32::<L>(x), _mm256_srli_epi32::<R>(x))
 }
 
-/// `vpshufb`, written as assembly so that LLVM cannot fold the rotation into the XOR before it:
-/// left to itself it rewrites `shuffle(d ^ a)` as `shuffle(d) ^ shuffle(a)` when `d` came out
-/// of a shuffle, and splits the 16-bit rotation into `vpshuflw` and `vpshufhw`, doubling the
-/// work on the one port that does shuffles.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn shuffle(x: __m256i, mask: __m256i) -> __m256i {
-    let out: __m256i;
-    // SAFETY: `vpshufb` on registers only; the caller's `Avx2` token (required through
-    // `target_feature`) proves AVX2.
-    unsafe {
-        core::arch::asm!(
-            "vpshufb {out}, {x}, {mask}",
-            out = lateout(ymm_reg) out,
-            x = in(ymm_reg) x,
-            mask = in(ymm_reg) mask,
-            options(pure, nomem, nostack, preserves_flags),
-        );
-    }
-    out
+/// `vpshufb` by a pattern in memory, written as assembly: left to itself LLVM rewrites
+/// `shuffle(d ^ a)` as `shuffle(d) ^ shuffle(a)` when `d` came out of a shuffle, and splits the
+/// 16-bit rotation into `vpshuflw` and `vpshufhw`, doubling the work on the one port that does
+/// shuffles; and it would keep the patterns in registers that the state words need.
+macro_rules! shuffle_by {
+    ($name:ident, $pattern:ident) => {
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        fn $name(x: __m256i) -> __m256i {
+            let mut x = x;
+            // SAFETY: `vpshufb` reading the 32-byte static pattern; the caller's `Avx2` token
+            // (required through `target_feature`) proves AVX2.
+            unsafe {
+                core::arch::asm!(
+                    "vpshufb {x}, {x}, ymmword ptr [rip + {pattern}]",
+                    x = inout(ymm_reg) x,
+                    pattern = sym $pattern,
+                    options(pure, readonly, nostack, preserves_flags),
+                );
+            }
+            x
+        }
+    };
 }
+shuffle_by!(rotl16, ROT16);
+shuffle_by!(rotl8, ROT8);
 
 /// The quarter round on four registers (RFC 8439 §2.1), lane by lane.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn quarter(
-    a: &mut __m256i,
-    b: &mut __m256i,
-    c: &mut __m256i,
-    d: &mut __m256i,
-    (r16, r8): (__m256i, __m256i),
-) {
+fn quarter(a: &mut __m256i, b: &mut __m256i, c: &mut __m256i, d: &mut __m256i) {
     *a = _mm256_add_epi32(*a, *b);
-    *d = shuffle(_mm256_xor_si256(*d, *a), r16);
+    *d = rotl16(_mm256_xor_si256(*d, *a));
     *c = _mm256_add_epi32(*c, *d);
     *b = rotl::<12, 20>(_mm256_xor_si256(*b, *c));
     *a = _mm256_add_epi32(*a, *b);
-    *d = shuffle(_mm256_xor_si256(*d, *a), r8);
+    *d = rotl8(_mm256_xor_si256(*d, *a));
     *c = _mm256_add_epi32(*c, *d);
     *b = rotl::<7, 25>(_mm256_xor_si256(*b, *c));
 }
@@ -157,7 +152,6 @@ fn quarter(
 #[inline]
 #[target_feature(enable = "avx2")]
 fn eight_blocks(state: &[u32; 16], counter: u32, mut emit: impl FnMut(usize, __m256i, __m256i)) {
-    let masks = rot_masks();
     let mut init: [__m256i; 16] =
         core::array::from_fn(|i| _mm256_set1_epi32(state[i].cast_signed()));
     init[12] = _mm256_add_epi32(
@@ -167,14 +161,14 @@ fn eight_blocks(state: &[u32; 16], counter: u32, mut emit: impl FnMut(usize, __m
     let mut x = init;
     for _ in 0..10 {
         let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15] = &mut x;
-        quarter(x0, x4, x8, x12, masks);
-        quarter(x1, x5, x9, x13, masks);
-        quarter(x2, x6, x10, x14, masks);
-        quarter(x3, x7, x11, x15, masks);
-        quarter(x0, x5, x10, x15, masks);
-        quarter(x1, x6, x11, x12, masks);
-        quarter(x2, x7, x8, x13, masks);
-        quarter(x3, x4, x9, x14, masks);
+        quarter(x0, x4, x8, x12);
+        quarter(x1, x5, x9, x13);
+        quarter(x2, x6, x10, x14);
+        quarter(x3, x7, x11, x15);
+        quarter(x0, x5, x10, x15);
+        quarter(x1, x6, x11, x12);
+        quarter(x2, x7, x8, x13);
+        quarter(x3, x4, x9, x14);
     }
     for (x, s) in x.iter_mut().zip(init) {
         *x = _mm256_add_epi32(*x, s);
@@ -216,7 +210,6 @@ fn rows<const N: usize>(
     counter: u32,
     mut emit: impl FnMut(usize, __m256i, __m256i),
 ) {
-    let masks = rot_masks();
     // SAFETY: `state` is 16 words; each load reads words 4i..4i+4 for i < 4.
     let row = |i: usize| unsafe {
         _mm256_broadcastsi128_si256(_mm_loadu_si128(state.as_ptr().add(4 * i).cast()))
@@ -233,13 +226,13 @@ fn rows<const N: usize>(
     let mut x = init;
     for _ in 0..10 {
         for [a, b, c, d] in &mut x {
-            quarter(a, b, c, d, masks);
+            quarter(a, b, c, d);
             // Diagonals into columns: rotate rows 0, 2, 3 by three, one and two words. Row 1,
             // the last one the quarter round writes, stays put, so no shuffle waits on it.
             *a = _mm256_shuffle_epi32::<0x93>(*a);
             *c = _mm256_shuffle_epi32::<0x39>(*c);
             *d = _mm256_shuffle_epi32::<0x4e>(*d);
-            quarter(a, b, c, d, masks);
+            quarter(a, b, c, d);
             *a = _mm256_shuffle_epi32::<0x39>(*a);
             *c = _mm256_shuffle_epi32::<0x93>(*c);
             *d = _mm256_shuffle_epi32::<0x4e>(*d);
