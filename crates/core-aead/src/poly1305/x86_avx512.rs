@@ -188,13 +188,17 @@ fn blocks_avx512(_: Avx512, st: &mut State, data: &[u8]) {
     let h26 = r26::from_r64(st.h);
     let mut h: [__m512i; 5] =
         core::array::from_fn(|i| _mm512_setr_epi64(i64::from(h26[i]), 0, 0, 0, 0, 0, 0, 0));
-    let mut groups = data.chunks_exact(128).peekable();
-    while let Some(group) = groups.next() {
+    // `data` is a whole, non-zero number of groups: all but the last step by r^8.
+    let (body, last_group) = data.split_at(data.len() - 128);
+    let absorb = |h: [__m512i; 5], group: &[u8], key: &Key| {
         let group: &[u8; 128] = group.try_into().unwrap_or_else(|_| unreachable!());
         let m = load(group);
-        let sum: [__m512i; 5] = core::array::from_fn(|i| _mm512_add_epi64(h[i], m[i]));
-        h = mul(sum, if groups.peek().is_some() { &step } else { &last });
+        mul(core::array::from_fn(|i| _mm512_add_epi64(h[i], m[i])), key)
+    };
+    for group in body.chunks_exact(128) {
+        h = absorb(h, group, &step);
     }
+    h = absorb(h, last_group, &last);
     let lanes: [u64; 5] = core::array::from_fn(|i| _mm512_reduce_add_epi64(h[i]).cast_unsigned());
     st.h = r26::to_r64(lanes);
 }
