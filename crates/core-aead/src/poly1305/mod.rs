@@ -146,50 +146,94 @@ impl Drop for Core {
 /// lengths as 64-bit little-endian numbers.
 ///
 /// Every block of that input is a full one, so it goes straight to the block function without
-/// [`Poly1305`]'s buffering. A short record is laid out whole in one stack buffer, so the
-/// block function sees it as one run and pairs its blocks across the AAD, ciphertext and
-/// length parts; a long one has its AAD on the stack, its ciphertext's whole blocks in place
-/// (where the vector implementations take over), and its last partial block and the lengths
-/// together.
+/// [`Poly1305`]'s buffering, in one call per implementation (for the x86 ones, one function
+/// compiled with their features).
 pub(crate) fn aead_tag(
     imp: Poly1305Impl,
     otk: &[u8; 32],
     aad: &[u8],
     ciphertext: &[u8],
 ) -> [u8; 16] {
-    /// Records up to this many bytes of AAD and ciphertext in all go through one buffer.
-    const SHORT: usize = 160;
-    let mut lengths = [0; 16];
-    lengths[..8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
-    lengths[8..].copy_from_slice(&(ciphertext.len() as u64).to_le_bytes());
-    let padded = |n: usize| n.next_multiple_of(16);
-    let mut core = Core::new(otk, imp);
-    if aad.len() + ciphertext.len() <= SHORT {
-        let mut buf = [0; SHORT + 2 * 16 + 16];
-        let c = padded(aad.len());
-        let l = c + padded(ciphertext.len());
-        buf[..aad.len()].copy_from_slice(aad);
-        buf[c..c + ciphertext.len()].copy_from_slice(ciphertext);
-        buf[l..l + 16].copy_from_slice(&lengths);
-        core.blocks(imp, &buf[..l + 16]);
-    } else {
-        let whole = aad.len() & !15;
-        core.blocks(imp, &aad[..whole]);
-        if whole < aad.len() {
-            let mut last = [0; 16];
-            last[..aad.len() - whole].copy_from_slice(&aad[whole..]);
-            core.blocks(imp, &last);
+    match imp {
+        #[cfg(target_arch = "x86_64")]
+        Poly1305Impl::X86Avx512(token) => x86_avx512::aead_tag(token, otk, aad, ciphertext),
+        #[cfg(target_arch = "x86_64")]
+        Poly1305Impl::X86Avx2(token) => x86_avx2::aead_tag(token, otk, aad, ciphertext),
+        Poly1305Impl::Portable32 => {
+            let mut st = portable32::State::new(otk);
+            absorb_aead(
+                &mut st,
+                aad,
+                ciphertext,
+                |st, data| st.blocks(data, true),
+                |st, data| {
+                    st.blocks(data, true);
+                },
+            );
+            let tag = st.finish();
+            st.zeroize();
+            tag
         }
-        let whole = ciphertext.len() & !15;
-        core.blocks(imp, &ciphertext[..whole]);
-        let mut last = [0; 32];
-        let tail = &ciphertext[whole..];
-        last[..tail.len()].copy_from_slice(tail);
-        let end = padded(tail.len());
-        last[end..end + 16].copy_from_slice(&lengths);
-        core.blocks(imp, &last[..end + 16]);
+        Poly1305Impl::Portable64 => {
+            let mut st = portable64::State::new(otk);
+            absorb_aead(
+                &mut st,
+                aad,
+                ciphertext,
+                |st, data| st.blocks(data, true),
+                |st, data| {
+                    st.blocks(data, true);
+                },
+            );
+            let tag = st.finish();
+            st.zeroize();
+            tag
+        }
+        _ => {
+            let mut st = portable_r64::State::new(otk);
+            absorb_aead(
+                &mut st,
+                aad,
+                ciphertext,
+                |st, data| st.blocks(data, true),
+                |st, data| {
+                    st.blocks(data, true);
+                },
+            );
+            let tag = st.finish();
+            st.zeroize();
+            tag
+        }
     }
-    core.finish()
+}
+
+/// Feeds the AEAD's Poly1305 input to `blocks` (whole 16-byte blocks): the AAD's whole blocks
+/// in place and its last partial block padded on the stack, the ciphertext's whole blocks to
+/// `bulk` (where vector code may take over), then its last partial block padded and the
+/// lengths block together.
+#[inline(always)]
+fn absorb_aead<S>(
+    st: &mut S,
+    aad: &[u8],
+    ciphertext: &[u8],
+    mut blocks: impl FnMut(&mut S, &[u8]),
+    mut bulk: impl FnMut(&mut S, &[u8]),
+) {
+    let (whole, tail) = aad.split_at(aad.len() & !15);
+    blocks(st, whole);
+    if !tail.is_empty() {
+        let mut last = [0; 16];
+        last[..tail.len()].copy_from_slice(tail);
+        blocks(st, &last);
+    }
+    let (whole, tail) = ciphertext.split_at(ciphertext.len() & !15);
+    bulk(st, whole);
+    let mut last = [0; 32];
+    last[..tail.len()].copy_from_slice(tail);
+    let end = tail.len().next_multiple_of(16);
+    last[end..end + 8].copy_from_slice(&(aad.len() as u64).to_le_bytes());
+    last[end + 8..end + 16].copy_from_slice(&(ciphertext.len() as u64).to_le_bytes());
+    blocks(st, &last[..end + 16]);
 }
 
 /// A Poly1305 computation in progress (RFC 8439 §2.5): a one-time key, then any number of

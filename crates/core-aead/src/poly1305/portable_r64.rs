@@ -53,27 +53,32 @@ impl State {
     /// padded last block of a message that is not a multiple of 16 bytes (RFC 8439 §2.5.1).
     #[inline(always)]
     pub(crate) fn blocks(&mut self, data: &[u8], hibit: bool) {
+        for block in data.chunks_exact(16) {
+            self.block_words(word(block, 0), word(block, 1), hibit);
+        }
+    }
+
+    /// Absorbs one block given as its two little-endian words.
+    #[inline(always)]
+    pub(crate) fn block_words(&mut self, m0: u64, m1: u64, hibit: bool) {
         let [r0, r1] = self.r;
         // r1 · 2^128 ≡ (r1 / 4) · 5 (mod 2^130 − 5), exact because r1's low two bits are clear.
         let s1 = r1 + (r1 >> 2);
         let m = |a: u64, b: u64| u128::from(a) * u128::from(b);
-        let [mut h0, mut h1, mut h2] = self.h;
-        for block in data.chunks_exact(16) {
-            let (t0, c) = adc(h0, word(block, 0), 0);
-            let (t1, c) = adc(h1, word(block, 1), c);
-            let t2 = h2 + c + u64::from(hibit);
-            // (t0 + t1·2^64 + t2·2^128) · (r0 + r1·2^64), with t2 below 8 and r's words below
-            // 2^60, as columns d0 (2^0), d1 (2^64) and d2 (2^128).
-            let d0 = m(t0, r0) + m(t1, s1);
-            let d1 = m(t0, r1) + m(t1, r0) + u128::from(t2 * s1) + (d0 >> 64);
-            let d2 = t2 * r0 + (d1 >> 64) as u64;
-            // Everything from 2^130 up folds back times 5.
-            let fold = (d2 & !3) + (d2 >> 2);
-            let (t0, c) = adc(d0 as u64, fold, 0);
-            let (t1, c) = adc(d1 as u64, 0, c);
-            (h0, h1, h2) = (t0, t1, (d2 & 3) + c);
-        }
-        self.h = [h0, h1, h2];
+        let [h0, h1, h2] = self.h;
+        let (t0, c) = adc(h0, m0, 0);
+        let (t1, c) = adc(h1, m1, c);
+        let t2 = h2 + c + u64::from(hibit);
+        // (t0 + t1·2^64 + t2·2^128) · (r0 + r1·2^64), with t2 below 8 and r's words below
+        // 2^60, as columns d0 (2^0), d1 (2^64) and d2 (2^128).
+        let d0 = m(t0, r0) + m(t1, s1);
+        let d1 = m(t0, r1) + m(t1, r0) + u128::from(t2 * s1) + (d0 >> 64);
+        let d2 = t2 * r0 + (d1 >> 64) as u64;
+        // Everything from 2^130 up folds back times 5.
+        let fold = (d2 & !3) + (d2 >> 2);
+        let (t0, c) = adc(d0 as u64, fold, 0);
+        let (t1, c) = adc(d1 as u64, 0, c);
+        self.h = [t0, t1, (d2 & 3) + c];
     }
 
     /// The tag: the accumulator fully reduced modulo 2^130 − 5, plus `s`, modulo 2^128.
@@ -101,4 +106,15 @@ impl Zeroize for State {
         wipe(&mut self.h);
         wipe(&mut self.pad);
     }
+}
+
+/// The two little-endian words of a partial block (`tail`, under 16 bytes) padded with zeros,
+/// put together in registers rather than through a zeroed copy on the stack.
+#[inline(always)]
+pub(crate) fn partial_words(tail: &[u8]) -> (u64, u64) {
+    let (lo, hi) = tail.split_at(tail.len().min(8));
+    let pack = |bytes: &[u8]| {
+        bytes.iter().take(8).enumerate().fold(0, |w, (i, &b)| w | (u64::from(b) << (8 * i)))
+    };
+    (pack(lo), pack(hi))
 }

@@ -4,7 +4,7 @@
 //! multiplies each lane by the power its blocks still need (r^4 … r^1) and the lanes are summed.
 //! Inputs below [`MIN_LEN`] bytes stay on `portable64`.
 
-use super::portable_r64::State;
+use super::portable_r64::{State, partial_words};
 use super::r26;
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_blend_epi32, _mm256_loadu_si256,
@@ -13,6 +13,7 @@ use core::arch::x86_64::{
     _mm256_unpacklo_epi64,
 };
 use core_cpu::Avx2;
+use zeroize::Zeroize;
 
 /// The shortest input worth the set-up, in bytes (measured: below it `portable_r64` wins).
 pub(super) const MIN_LEN: usize = 384;
@@ -27,6 +28,35 @@ pub(super) fn blocks(token: Avx2, st: &mut State, data: &[u8]) {
     }
     // SAFETY: the `Avx2` token proves BMI2 (`mulx`) was detected.
     unsafe { scalar_bmi2(st, tail) };
+}
+
+/// The ChaCha20-Poly1305 tag (see [`super::aead_tag`]): the scalar blocks, the key set-up and
+/// the final reduction inline in one function compiled with BMI2, partial blocks and the
+/// lengths assembled in registers, the ciphertext's whole blocks through [`blocks`].
+pub(super) fn aead_tag(token: Avx2, otk: &[u8; 32], aad: &[u8], ciphertext: &[u8]) -> [u8; 16] {
+    // SAFETY: the `Avx2` token proves BMI2 was detected.
+    unsafe { aead_tag_bmi2(token, otk, aad, ciphertext) }
+}
+
+#[target_feature(enable = "bmi2")]
+fn aead_tag_bmi2(token: Avx2, otk: &[u8; 32], aad: &[u8], ciphertext: &[u8]) -> [u8; 16] {
+    let mut st = State::new(otk);
+    let (whole, tail) = aad.split_at(aad.len() & !15);
+    st.blocks(whole, true);
+    if !tail.is_empty() {
+        let (w0, w1) = partial_words(tail);
+        st.block_words(w0, w1, true);
+    }
+    let (whole, tail) = ciphertext.split_at(ciphertext.len() & !15);
+    blocks(token, &mut st, whole);
+    if !tail.is_empty() {
+        let (w0, w1) = partial_words(tail);
+        st.block_words(w0, w1, true);
+    }
+    st.block_words(aad.len() as u64, ciphertext.len() as u64, true);
+    let tag = st.finish();
+    st.zeroize();
+    tag
 }
 
 /// `portable_r64`'s blocks compiled with BMI2, whose `mulx` leaves the flags and `rdx` alone and

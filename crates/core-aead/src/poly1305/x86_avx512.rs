@@ -9,7 +9,7 @@
 // The five limbs of eight lanes are register values passed between inlined helpers.
 #![allow(clippy::large_types_passed_by_value)]
 
-use super::portable_r64::State;
+use super::portable_r64::{State, partial_words};
 use super::r26;
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_broadcastq_epi64, _mm512_castsi512_si128,
@@ -18,6 +18,7 @@ use core::arch::x86_64::{
     _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
 };
 use core_cpu::Avx512;
+use zeroize::Zeroize;
 
 /// The shortest input worth the set-up, in bytes (measured: below it `portable_r64` wins).
 pub(super) const MIN_LEN: usize = 384;
@@ -32,6 +33,35 @@ pub(super) fn blocks(token: Avx512, st: &mut State, data: &[u8]) {
     }
     // SAFETY: the `Avx512` token proves BMI2 (`mulx`) was detected.
     unsafe { scalar_bmi2(st, tail) };
+}
+
+/// The ChaCha20-Poly1305 tag (see [`super::aead_tag`]): the scalar blocks, the key set-up and
+/// the final reduction inline in one function compiled with BMI2, partial blocks and the
+/// lengths assembled in registers, the ciphertext's whole blocks through [`blocks`].
+pub(super) fn aead_tag(token: Avx512, otk: &[u8; 32], aad: &[u8], ciphertext: &[u8]) -> [u8; 16] {
+    // SAFETY: the `Avx512` token proves BMI2 was detected.
+    unsafe { aead_tag_bmi2(token, otk, aad, ciphertext) }
+}
+
+#[target_feature(enable = "bmi2")]
+fn aead_tag_bmi2(token: Avx512, otk: &[u8; 32], aad: &[u8], ciphertext: &[u8]) -> [u8; 16] {
+    let mut st = State::new(otk);
+    let (whole, tail) = aad.split_at(aad.len() & !15);
+    st.blocks(whole, true);
+    if !tail.is_empty() {
+        let (w0, w1) = partial_words(tail);
+        st.block_words(w0, w1, true);
+    }
+    let (whole, tail) = ciphertext.split_at(ciphertext.len() & !15);
+    blocks(token, &mut st, whole);
+    if !tail.is_empty() {
+        let (w0, w1) = partial_words(tail);
+        st.block_words(w0, w1, true);
+    }
+    st.block_words(aad.len() as u64, ciphertext.len() as u64, true);
+    let tag = st.finish();
+    st.zeroize();
+    tag
 }
 
 /// `portable_r64`'s blocks compiled with BMI2, whose `mulx` leaves the flags and `rdx` alone and
