@@ -110,6 +110,7 @@ impl Zeroize for State {
 
 /// The two little-endian words of a partial block (`tail`, under 16 bytes) padded with zeros,
 /// put together in registers rather than through a zeroed copy on the stack.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn partial_words(tail: &[u8]) -> (u64, u64) {
     let (lo, hi) = tail.split_at(tail.len().min(8));
