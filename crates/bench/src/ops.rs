@@ -212,7 +212,7 @@ fn hkdf_op(
     }
 }
 
-/// RustCrypto's `Hkdf<D>` (see [`hkdf_op`]) as a runner factory; the output length is the
+/// RustCrypto's `Hkdf<D>` (see `hkdf_op`) as a runner factory; the output length is the
 /// hash length. A macro, because `Hkdf<D>`'s bounds on `D` are too many to spell generically.
 macro_rules! rustcrypto_hkdf {
     ($digest:ty) => {
@@ -496,7 +496,7 @@ pub fn halite_hmac<H: core_hash::Hash + 'static>() -> Halite {
     }
 }
 
-/// Halite's HKDF over any [`core_hash::Hash`] (see [`hkdf_op`]). HKDF runs on the hash's best
+/// Halite's HKDF over any [`core_hash::Hash`] (see `hkdf_op`). HKDF runs on the hash's best
 /// implementation, so that is its only entry.
 #[must_use]
 pub fn halite_hkdf<H: core_hash::Hash + 'static>() -> Halite {
@@ -516,7 +516,7 @@ pub fn halite_hkdf<H: core_hash::Hash + 'static>() -> Halite {
     Halite { default_impl: best.clone(), default: run(), impls: vec![(best, run())] }
 }
 
-/// Halite's seal (see [`aead_seal_op`]) on a key already built.
+/// Halite's seal (see `aead_seal_op`) on a key already built.
 fn halite_seal<A: core_aead::Aead + 'static>(key: A) -> Runner {
     Box::new(move |m: &[u8], out: &mut Vec<u8>| {
         let start = out.len();
@@ -658,7 +658,7 @@ where
 /// The HKDF-Expand `info` every library uses.
 pub const HKDF_INFO: &[u8] = b"tls13 Halite bench";
 
-/// ring's HKDF (see [`hkdf_op`]); the output length is the hash length.
+/// ring's HKDF (see `hkdf_op`); the output length is the hash length.
 #[must_use]
 pub fn ring_hkdf(alg: ring::hkdf::Algorithm) -> Runner {
     let salt = ring::hkdf::Salt::new(alg, &KEY);
@@ -673,7 +673,7 @@ pub fn ring_hkdf(alg: ring::hkdf::Algorithm) -> Runner {
     })
 }
 
-/// aws-lc-rs's HKDF (see [`hkdf_op`]); the output length is the hash length.
+/// aws-lc-rs's HKDF (see `hkdf_op`); the output length is the hash length.
 #[must_use]
 pub fn aws_hkdf(alg: aws_lc_rs::hkdf::Algorithm) -> Runner {
     let salt = aws_lc_rs::hkdf::Salt::new(alg, &KEY);
@@ -694,7 +694,7 @@ pub const NONCE: [u8; 12] = *b"bench nonce!";
 /// The associated data of every AEAD seal: 13 bytes, like a TLS 1.2 record's.
 pub const AAD: [u8; 13] = *b"record header";
 
-/// ring's seal (see [`aead_seal_op`]).
+/// ring's seal (see `aead_seal_op`).
 #[must_use]
 pub fn ring_seal(alg: &'static ring::aead::Algorithm) -> Runner {
     use ring::aead::{Aad, LessSafeKey, Nonce, UnboundKey};
@@ -710,7 +710,7 @@ pub fn ring_seal(alg: &'static ring::aead::Algorithm) -> Runner {
     })
 }
 
-/// aws-lc-rs's seal (see [`aead_seal_op`]).
+/// aws-lc-rs's seal (see `aead_seal_op`).
 #[must_use]
 pub fn aws_seal(alg: &'static aws_lc_rs::aead::Algorithm) -> Runner {
     use aws_lc_rs::aead::{Aad, LessSafeKey, Nonce, UnboundKey};
@@ -726,7 +726,7 @@ pub fn aws_seal(alg: &'static aws_lc_rs::aead::Algorithm) -> Runner {
     })
 }
 
-/// graviola's ChaCha20-Poly1305 seal (see [`aead_seal_op`]).
+/// graviola's ChaCha20-Poly1305 seal (see `aead_seal_op`).
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[must_use]
 pub fn graviola_chacha20_poly1305_seal() -> Runner {
@@ -740,7 +740,7 @@ pub fn graviola_chacha20_poly1305_seal() -> Runner {
     })
 }
 
-/// A RustCrypto AEAD's seal (see [`aead_seal_op`]).
+/// A RustCrypto AEAD's seal (see `aead_seal_op`).
 #[must_use]
 pub fn rustcrypto_seal<A>() -> Runner
 where

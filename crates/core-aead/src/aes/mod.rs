@@ -28,7 +28,7 @@ use zeroize::Zeroize;
 
 /// Proof that this CPU has VAES with AVX2: AES rounds on two blocks per 256-bit register.
 /// `core_cpu::Vaes` also demands VPCLMULQDQ, which the block cipher alone does not use; this
-/// token asks only for what [`x86_vaes`] needs, and like every `core_cpu` token it can only be
+/// token asks only for what `x86_vaes` needs, and like every `core_cpu` token it can only be
 /// taken from detected features.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VaesAvx2(());
