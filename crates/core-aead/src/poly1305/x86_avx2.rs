@@ -2,7 +2,7 @@
 //! on YMM registers. Each register holds one radix-2^26 limb of four accumulators; every step
 //! multiplies them by r^4 with `vpmuludq` and adds the next four blocks; the last step
 //! multiplies each lane by the power its blocks still need (r^4 … r^1) and the lanes are summed.
-//! Inputs below [`MIN_LEN`] bytes stay on `portable64`.
+//! Inputs below [`MIN_LEN`] bytes stay on `portable_r64`.
 
 use super::portable_r64::{State, partial_words};
 use super::r26;

@@ -3,8 +3,8 @@
 //! r^8 with `vpmuludq` (25 products, the top ones folded back times 5) and adds the next eight
 //! blocks, so lane `i` accumulates blocks `i`, `i + 8`, …. The last step multiplies each lane
 //! by the power of `r` its blocks still need instead (r^8 … r^1), and the lanes are summed into
-//! the scalar accumulator. The powers cost a handful of scalar multiplications per call, so
-//! inputs below [`MIN_LEN`] bytes stay on `portable64`.
+//! the scalar accumulator. Those powers come from three lane-masked vector multiplications per
+//! call, so inputs below [`MIN_LEN`] bytes stay on `portable_r64`.
 
 // The five limbs of eight lanes are register values passed between inlined helpers.
 #![allow(clippy::large_types_passed_by_value)]
