@@ -27,8 +27,8 @@ use zeroize::Zeroize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GcmImpl {
-    /// AES-NI and PCLMULQDQ interleaved in one loop.
-    X86AesniPclmul(core_cpu::Aes, core_cpu::ClMul),
+    /// AES-NI and PCLMULQDQ interleaved in one loop (VEX-encoded, so AVX too).
+    X86AesniPclmul(core_cpu::Aes, core_cpu::ClMul, core_cpu::Avx),
     /// CTR from an AES implementation, then GHASH from a GHASH implementation, per chunk.
     Composed(AesImpl, GhashImpl),
 }
@@ -90,7 +90,8 @@ impl Implementation for GcmImpl {
         let cpu = core_cpu::detected();
         let stitched = core_cpu::Aes::from_features(cpu)
             .zip(core_cpu::ClMul::from_features(cpu))
-            .map(|(a, c)| Self::X86AesniPclmul(a, c));
+            .zip(core_cpu::Avx::from_features(cpu))
+            .map(|((a, c), v)| Self::X86AesniPclmul(a, c, v));
         stitched.into_iter().chain(
             AesImpl::available()
                 .map(|aes| Self::Composed(aes, Self::pair(aes)))
@@ -112,14 +113,17 @@ const CHUNK: usize = 4096;
 struct GcmKey {
     aes: Aes,
     ghash: GhashKey,
-    stitched: bool,
+    /// The AVX token of the stitched implementation, if this key uses it.
+    stitched: Option<core_cpu::Avx>,
 }
 
 impl GcmKey {
     fn new(imp: GcmImpl, key: &[u8]) -> Result<Self, Error> {
         let (aes_imp, ghash_imp, stitched) = match imp {
-            GcmImpl::X86AesniPclmul(a, c) => (AesImpl::X86Aesni(a), GhashImpl::X86Pclmul(c), true),
-            GcmImpl::Composed(a, g) => (a, g, false),
+            GcmImpl::X86AesniPclmul(a, c, v) => {
+                (AesImpl::X86Aesni(a), GhashImpl::X86Pclmul(c), Some(v))
+            }
+            GcmImpl::Composed(a, g) => (a, g, None),
         };
         let aes = Aes::with_impl(aes_imp, key)?;
         let mut h = [0u8; 16];
@@ -130,11 +134,11 @@ impl GcmKey {
     }
 
     fn implementation(&self) -> GcmImpl {
-        match (self.aes.implementation(), self.ghash.implementation()) {
-            (AesImpl::X86Aesni(a), GhashImpl::X86Pclmul(c)) if self.stitched => {
-                GcmImpl::X86AesniPclmul(a, c)
+        match (self.aes.implementation(), self.ghash.implementation(), self.stitched) {
+            (AesImpl::X86Aesni(a), GhashImpl::X86Pclmul(c), Some(v)) => {
+                GcmImpl::X86AesniPclmul(a, c, v)
             }
-            (a, g) => GcmImpl::Composed(a, g),
+            (a, g, _) => GcmImpl::Composed(a, g),
         }
     }
 
@@ -182,11 +186,10 @@ impl GcmKey {
         }
         let mut j0 = self.j0(iv)?;
         #[cfg(target_arch = "x86_64")]
-        if self.stitched
-            && let (Schedule::X86Aesni(a, aes), GhashKey::X86Pclmul(c, ghash)) =
-                (&self.aes.schedule, &self.ghash)
+        if let (Schedule::X86Aesni(a, aes), GhashKey::X86Pclmul(c, ghash), Some(v)) =
+            (&self.aes.schedule, &self.ghash, self.stitched)
         {
-            let tag = x86_aesni_pclmul::crypt::<ENCRYPT>(*a, *c, aes, ghash, &j0, aad, buf);
+            let tag = x86_aesni_pclmul::crypt::<ENCRYPT>(*a, *c, v, aes, ghash, &j0, aad, buf);
             j0.zeroize();
             return Ok(tag);
         }

@@ -4,12 +4,11 @@
 //! instruction streams — `aesenc` on one port, `pclmulqdq` and shuffles on another — overlap
 //! instead of running one after the other.
 //!
-//! Encryption hashes the eight ciphertext blocks of two iterations back while encrypting the
-//! next eight (one back would leave the multiplications waiting for the last rounds);
-//! decryption hashes the eight blocks it is decrypting. `aesenc` and `pclmulqdq` are issued
-//! through `asm!` one instruction at a time: left to itself the compiler groups all 80
-//! `aesenc` of a batch together, which fills the scheduler with work for one port and
-//! serialises the two streams again.
+//! Encryption hashes the ciphertext of two iterations back while encrypting the next eight
+//! blocks; decryption hashes the eight blocks it is decrypting. The iteration is one `asm!`
+//! block in VEX (AVX) encoding: written as intrinsics, the compiler groups all `aesenc` of a
+//! batch together, which fills the scheduler with work for one port and serialises the two
+//! streams again, and the three-operand forms save the register copies the SSE forms need.
 //!
 //! The whole message is handled here — AAD, batches, the tail, the length block and the tag
 //! mask E(J₀), which rides along as one more lane of the tail's AES — so a short record costs
@@ -17,13 +16,12 @@
 
 use crate::aes::HwKey;
 use crate::aes::x86_aesni::{self, load, load_keys, store};
-use crate::ghash::x86_pclmul::{self, Powers, Sums};
+use crate::ghash::x86_pclmul::{self, Powers};
 use core::arch::asm;
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi8, _mm_add_epi32, _mm_aesenclast_si128, _mm_cvtsi128_si32, _mm_set_epi8,
-    _mm_set_epi32, _mm_setzero_si128, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_set_epi32, _mm_setzero_si128, _mm_shuffle_epi8, _mm_xor_si128,
 };
-use core_cpu::{Aes, ClMul};
+use core_cpu::{Aes, Avx, ClMul};
 use zeroize::Zeroize;
 
 /// Blocks per iteration: one GHASH batch.
@@ -35,113 +33,247 @@ const LANES: usize = x86_pclmul::BATCH;
 pub(super) fn crypt<const ENCRYPT: bool>(
     aes: Aes,
     clmul: ClMul,
+    avx: Avx,
     key: &HwKey,
     hkey: &x86_pclmul::Key,
     j0: &[u8; 16],
     aad: &[u8],
     buf: &mut [u8],
 ) -> [u8; 16] {
-    let _ = (aes, clmul);
-    // SAFETY: the `Aes` and `ClMul` tokens prove AES-NI, PCLMULQDQ, SSE2 and SSSE3.
+    let _ = (aes, clmul, avx);
+    // SAFETY: the `Aes`, `ClMul` and `Avx` tokens prove AES-NI, PCLMULQDQ, AVX, SSE2 and
+    // SSSE3, everything the batch's `asm!` and the intrinsics around it use.
     unsafe { crypt_stitched::<ENCRYPT>(key, hkey, j0, aad, buf) }
 }
 
-/// One `aesenc`, kept in program order with the other `asm!` blocks. The round key is a
-/// register operand: loading it once per round for all eight blocks, rather than as a memory
-/// operand of each `aesenc`, halves the loads of a batch.
-#[inline(always)]
-fn aesenc(x: &mut __m128i, k: __m128i) {
-    // SAFETY: register-only instruction; the callers run only under an `Aes` token.
-    unsafe {
-        asm!("aesenc {x}, {k}", x = inout(xmm_reg) *x, k = in(xmm_reg) k,
-             options(nomem, nostack, preserves_flags));
-    }
+/// Constants the batch reads from memory.
+#[repr(C, align(16))]
+struct Consts {
+    /// `vpshufb` mask reversing the 16 bytes of a block.
+    bswap: [u8; 16],
+    /// 1 in the low 32-bit lane: the counter increment in byte-reversed form.
+    one: [u8; 16],
+    /// The reduction constant `y^57 + y^62 + y^63` in the low 64-bit lane.
+    q: [u8; 16],
 }
 
-/// One `pclmulqdq`, kept in program order with the other `asm!` blocks.
-#[inline(always)]
-fn clmul<const IMM: u8>(a: __m128i, b: __m128i) -> __m128i {
-    let mut a = a;
-    // SAFETY: register-only instruction; the callers run only under a `ClMul` token.
-    unsafe {
-        asm!("pclmulqdq {a}, {b}, {imm}", a = inout(xmm_reg) a, b = in(xmm_reg) b,
-             imm = const IMM, options(nomem, nostack, preserves_flags));
-    }
-    a
+static CONSTS: Consts = Consts {
+    bswap: [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+    one: 1u128.to_le_bytes(),
+    q: 0xC200_0000_0000_0000u128.to_le_bytes(),
+};
+
+/// Eight `vaesenc` with the round key at `[{rk} + $off]`.
+macro_rules! round {
+    ($off:literal) => {
+        concat!(
+            "vmovdqa xmm13, xmmword ptr [{rk} + ",
+            $off,
+            "]\n",
+            "vaesenc xmm0, xmm0, xmm13\n",
+            "vaesenc xmm1, xmm1, xmm13\n",
+            "vaesenc xmm2, xmm2, xmm13\n",
+            "vaesenc xmm3, xmm3, xmm13\n",
+            "vaesenc xmm4, xmm4, xmm13\n",
+            "vaesenc xmm5, xmm5, xmm13\n",
+            "vaesenc xmm6, xmm6, xmm13\n",
+            "vaesenc xmm7, xmm7, xmm13\n",
+        )
+    };
 }
 
-/// Adds `x · H^(i+1)` to the Karatsuba sums, through the ordered `pclmulqdq`.
-#[target_feature(enable = "sse2")]
+/// One block at `[{src} + $off]` times the key power at `$pow` (Karatsuba), added to the sums
+/// in xmm8 (low), xmm9 (middle), xmm10 (high).
+macro_rules! hash_block {
+    ($off:literal, $pow:literal) => {
+        concat!(
+            "vmovdqu xmm11, xmmword ptr [{src} + ",
+            $off,
+            "]\n",
+            "vpshufb xmm11, xmm11, xmmword ptr [{cst}]\n",
+            "vpshufd xmm12, xmm11, 0x4e\n",
+            "vpxor xmm12, xmm12, xmm11\n",
+            "vpclmulqdq xmm12, xmm12, xmmword ptr [{k} + ",
+            $pow,
+            "], 0x00\n",
+            "vpxor xmm9, xmm9, xmm12\n",
+            "vpclmulqdq xmm12, xmm11, xmmword ptr [{h} + ",
+            $pow,
+            "], 0x00\n",
+            "vpxor xmm8, xmm8, xmm12\n",
+            "vpclmulqdq xmm11, xmm11, xmmword ptr [{h} + ",
+            $pow,
+            "], 0x11\n",
+            "vpxor xmm10, xmm10, xmm11\n",
+        )
+    };
+}
+
+/// Eight counter blocks from the byte-reversed counter `*c` (which advances) through all
+/// rounds and XOR-ed into the 128 bytes at `dst`, while the eight blocks at `src` are
+/// multiplied by H⁸…H¹ between the rounds and `*acc` joins as `acc · H⁸`, reduced into the
+/// new `*acc` over the last rounds. One `asm!` block, so the schedule is the one written:
+/// eight `vaesenc` per round, one block's three `vpclmulqdq` after each of rounds 1–8, the
+/// accumulator and the first reduction step after round 9, the second before the last round.
+///
+/// # Safety
+///
+/// AES-NI, PCLMULQDQ and AVX must be available; `src` must be readable and `dst` readable
+/// and writable for 128 bytes (they may be the same: `src` is read before `dst` is written).
 #[inline]
-fn hash_one(s: &mut (__m128i, __m128i, __m128i), x: __m128i, p: &Powers, i: usize) {
-    let halves = _mm_xor_si128(x, _mm_shuffle_epi32::<0x4e>(x));
-    let h = p.h[i];
-    s.0 = _mm_xor_si128(s.0, clmul::<0x00>(x, h));
-    s.1 = _mm_xor_si128(s.1, clmul::<0x00>(halves, p.k[i]));
-    s.2 = _mm_xor_si128(s.2, clmul::<0x11>(x, h));
-}
-
-/// Eight counter blocks from `*c` (the counter block byte-reversed; it advances) through all
-/// rounds, with the GHASH of the eight blocks of `hash` (if any) issued between the rounds
-/// and `*acc` folded in as `acc · H⁸`, so no multiplication waits for the previous batch's
-/// reduction. Returns the keystream.
-#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3")]
-#[inline]
-fn batch(
+unsafe fn batch(
     rk: &[__m128i; 15],
     nr: usize,
     c: &mut __m128i,
-    hash: Option<&[u8; 16 * LANES]>,
     acc: &mut __m128i,
     p: &Powers,
-) -> [__m128i; LANES] {
+    src: *const u8,
+    dst: *mut u8,
+) {
+    // SAFETY: the caller guarantees the CPU features and the 128 bytes at `src` and `dst`;
+    // the round keys (`rk[..=nr]`, `nr ≤ 14`), the powers and the constants are in bounds.
+    unsafe {
+        asm!(
+            // Counter blocks, whitened with round key 0.
+            "vpshufb xmm0, xmm15, xmmword ptr [{cst}]",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
+            "vpshufb xmm1, xmm15, xmmword ptr [{cst}]",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
+            "vpshufb xmm2, xmm15, xmmword ptr [{cst}]",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
+            "vpshufb xmm3, xmm15, xmmword ptr [{cst}]",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
+            "vpshufb xmm4, xmm15, xmmword ptr [{cst}]",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
+            "vpshufb xmm5, xmm15, xmmword ptr [{cst}]",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
+            "vpshufb xmm6, xmm15, xmmword ptr [{cst}]",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
+            "vpshufb xmm7, xmm15, xmmword ptr [{cst}]",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
+            "vmovdqa xmm13, xmmword ptr [{rk}]",
+            "vpxor xmm0, xmm0, xmm13",
+            "vpxor xmm1, xmm1, xmm13",
+            "vpxor xmm2, xmm2, xmm13",
+            "vpxor xmm3, xmm3, xmm13",
+            "vpxor xmm4, xmm4, xmm13",
+            "vpxor xmm5, xmm5, xmm13",
+            "vpxor xmm6, xmm6, xmm13",
+            "vpxor xmm7, xmm7, xmm13",
+            "vpxor xmm8, xmm8, xmm8",
+            "vpxor xmm9, xmm9, xmm9",
+            "vpxor xmm10, xmm10, xmm10",
+            // Rounds 1–8, block i times H^(8−i) after round i + 1.
+            round!(16), hash_block!(0, 112),
+            round!(32), hash_block!(16, 96),
+            round!(48), hash_block!(32, 80),
+            round!(64), hash_block!(48, 64),
+            round!(80), hash_block!(64, 48),
+            round!(96), hash_block!(80, 32),
+            round!(112), hash_block!(96, 16),
+            round!(128), hash_block!(112, 0),
+            // Round 9, acc · H⁸, and the Karatsuba recombination and first reduction step.
+            round!(144),
+            "vpshufd xmm12, xmm14, 0x4e",
+            "vpxor xmm12, xmm12, xmm14",
+            "vpclmulqdq xmm12, xmm12, xmmword ptr [{k} + 112], 0x00",
+            "vpxor xmm9, xmm9, xmm12",
+            "vpclmulqdq xmm12, xmm14, xmmword ptr [{h} + 112], 0x00",
+            "vpxor xmm8, xmm8, xmm12",
+            "vpclmulqdq xmm11, xmm14, xmmword ptr [{h} + 112], 0x11",
+            "vpxor xmm10, xmm10, xmm11",
+            "vpxor xmm9, xmm9, xmm8",
+            "vpxor xmm9, xmm9, xmm10",
+            "vpslldq xmm12, xmm9, 8",
+            "vpxor xmm8, xmm8, xmm12",
+            "vpsrldq xmm9, xmm9, 8",
+            "vpxor xmm10, xmm10, xmm9",
+            "vpclmulqdq xmm12, xmm8, xmmword ptr [{cst} + 32], 0x00",
+            "vpshufd xmm8, xmm8, 0x4e",
+            "vpxor xmm8, xmm8, xmm12",
+            // Rounds 10 … Nr − 1 (none for AES-128).
+            "lea {i}, [{rk} + 160]",
+            "2:",
+            "cmp {i}, {last}",
+            "je 3f",
+            "vmovdqa xmm13, xmmword ptr [{i}]",
+            "vaesenc xmm0, xmm0, xmm13",
+            "vaesenc xmm1, xmm1, xmm13",
+            "vaesenc xmm2, xmm2, xmm13",
+            "vaesenc xmm3, xmm3, xmm13",
+            "vaesenc xmm4, xmm4, xmm13",
+            "vaesenc xmm5, xmm5, xmm13",
+            "vaesenc xmm6, xmm6, xmm13",
+            "vaesenc xmm7, xmm7, xmm13",
+            "add {i}, 16",
+            "jmp 2b",
+            "3:",
+            // Second reduction step, then the last round and the XOR into `dst`.
+            "vpclmulqdq xmm12, xmm8, xmmword ptr [{cst} + 32], 0x00",
+            "vpshufd xmm8, xmm8, 0x4e",
+            "vpxor xmm8, xmm8, xmm12",
+            "vpxor xmm14, xmm10, xmm8",
+            "vmovdqa xmm13, xmmword ptr [{last}]",
+            "vaesenclast xmm0, xmm0, xmm13",
+            "vaesenclast xmm1, xmm1, xmm13",
+            "vaesenclast xmm2, xmm2, xmm13",
+            "vaesenclast xmm3, xmm3, xmm13",
+            "vaesenclast xmm4, xmm4, xmm13",
+            "vaesenclast xmm5, xmm5, xmm13",
+            "vaesenclast xmm6, xmm6, xmm13",
+            "vaesenclast xmm7, xmm7, xmm13",
+            "vpxor xmm0, xmm0, xmmword ptr [{dst}]",
+            "vmovdqu xmmword ptr [{dst}], xmm0",
+            "vpxor xmm1, xmm1, xmmword ptr [{dst} + 16]",
+            "vmovdqu xmmword ptr [{dst} + 16], xmm1",
+            "vpxor xmm2, xmm2, xmmword ptr [{dst} + 32]",
+            "vmovdqu xmmword ptr [{dst} + 32], xmm2",
+            "vpxor xmm3, xmm3, xmmword ptr [{dst} + 48]",
+            "vmovdqu xmmword ptr [{dst} + 48], xmm3",
+            "vpxor xmm4, xmm4, xmmword ptr [{dst} + 64]",
+            "vmovdqu xmmword ptr [{dst} + 64], xmm4",
+            "vpxor xmm5, xmm5, xmmword ptr [{dst} + 80]",
+            "vmovdqu xmmword ptr [{dst} + 80], xmm5",
+            "vpxor xmm6, xmm6, xmmword ptr [{dst} + 96]",
+            "vmovdqu xmmword ptr [{dst} + 96], xmm6",
+            "vpxor xmm7, xmm7, xmmword ptr [{dst} + 112]",
+            "vmovdqu xmmword ptr [{dst} + 112], xmm7",
+            rk = in(reg) rk.as_ptr(),
+            last = in(reg) rk.as_ptr().add(nr),
+            i = out(reg) _,
+            h = in(reg) p.h.as_ptr(),
+            k = in(reg) p.k.as_ptr(),
+            src = in(reg) src,
+            dst = in(reg) dst,
+            cst = in(reg) &raw const CONSTS,
+            inout("xmm15") *c,
+            inout("xmm14") *acc,
+            out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
+            out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
+            out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
+            out("xmm12") _, out("xmm13") _,
+            options(nostack),
+        );
+    }
+}
+
+/// Eight counter blocks through all rounds, XOR-ed into `out`, hashing nothing (the first
+/// batches of an encryption, before there is ciphertext to hash).
+#[target_feature(enable = "aes,sse2,ssse3")]
+#[inline]
+fn plain_batch(rk: &[__m128i; 15], nr: usize, c: &mut __m128i, out: &mut [u8; 16 * LANES]) {
     let bswap = x86_aesni::bswap_mask();
+    let one = _mm_set_epi32(0, 0, 0, 1);
     let mut x = [_mm_setzero_si128(); LANES];
-    // While the counter's low byte does not carry within the batch, the blocks are the
-    // counter block plus 0..8 in its last byte: one shuffle per batch instead of eight.
-    let low = _mm_cvtsi128_si32(*c) & 0xff;
-    if low <= 0xff - 8 {
-        let base = _mm_shuffle_epi8(*c, bswap);
-        for (j, b) in x.iter_mut().enumerate() {
-            let inc = _mm_set_epi8(j as i8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-            *b = _mm_xor_si128(_mm_add_epi8(base, inc), rk[0]);
-        }
-        *c = _mm_add_epi32(*c, _mm_set_epi32(0, 0, 0, 8));
-    } else {
-        let one = _mm_set_epi32(0, 0, 0, 1);
-        for b in &mut x {
-            *b = _mm_xor_si128(_mm_shuffle_epi8(*c, bswap), rk[0]);
-            *c = _mm_add_epi32(*c, one);
-        }
-    }
-    let zero = _mm_setzero_si128();
-    let mut s = (zero, zero, zero);
-    // Rounds 1..=8 each carry one block's three multiplications (every key has ≥ 10 rounds).
-    for i in 0..LANES {
-        let k = rk[i + 1];
-        for b in &mut x {
-            aesenc(b, k);
-        }
-        if let Some(hash) = hash {
-            let h = _mm_shuffle_epi8(load(&hash.as_chunks::<16>().0[i]), bswap);
-            hash_one(&mut s, h, p, LANES - 1 - i);
-        }
-    }
-    if hash.is_some() {
-        // (acc ⊕ X₀)·H⁸ ⊕ … = acc·H⁸ ⊕ X₀·H⁸ ⊕ …
-        hash_one(&mut s, *acc, p, LANES - 1);
-        let sums = Sums::from_parts(s.0, s.1, s.2);
-        *acc = sums.reduce();
-    }
-    for &k in &rk[LANES + 1..nr] {
-        for b in &mut x {
-            aesenc(b, k);
-        }
-    }
     for b in &mut x {
-        *b = _mm_aesenclast_si128(*b, rk[nr]);
+        *b = _mm_shuffle_epi8(*c, bswap);
+        *c = _mm_add_epi32(*c, one);
     }
-    x
+    x86_aesni::rounds::<true>(rk, nr, &mut x, LANES);
+    let (blocks, _) = out.as_chunks_mut::<16>();
+    for (block, k) in blocks.iter_mut().zip(&x) {
+        store(block, _mm_xor_si128(load(block), *k));
+    }
 }
 
 /// Blocks waiting to be hashed, loaded and byte-reversed, so that a short message's AAD,
@@ -184,7 +316,7 @@ impl Pending {
     }
 }
 
-#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3")]
+#[target_feature(enable = "aes,pclmulqdq,sse2,ssse3,avx")]
 fn crypt_stitched<const ENCRYPT: bool>(
     key: &HwKey,
     hkey: &x86_pclmul::Key,
@@ -216,20 +348,27 @@ fn crypt_stitched<const ENCRYPT: bool>(
     }
     if ENCRYPT {
         // Batch i hashes the ciphertext of batch i − 2, so that the multiplications never
-        // wait for the rounds they are interleaved with.
+        // wait for the rounds of the batch before.
         for i in 0..batches.len() {
             let (done, todo) = batches.split_at_mut(i);
-            let hash = done.len().checked_sub(2).map(|j| &done[j]);
-            let ks = batch(&rk, nr, &mut c, hash, &mut acc, &p);
-            xor_batch(&mut todo[0], &ks);
+            match done.len().checked_sub(2) {
+                // SAFETY: the features are this function's; `done[j]` and `todo[0]` are
+                // 128-byte batches of `buf`.
+                Some(j) => unsafe {
+                    batch(&rk, nr, &mut c, &mut acc, &p, done[j].as_ptr(), todo[0].as_mut_ptr());
+                },
+                None => plain_batch(&rk, nr, &mut c, &mut todo[0]),
+            }
         }
         for last in &batches[batches.len().saturating_sub(2)..] {
             acc = x86_pclmul::absorb(acc, last.as_chunks::<16>().0, &p);
         }
     } else {
         for b in batches.iter_mut() {
-            let ks = batch(&rk, nr, &mut c, Some(b), &mut acc, &p);
-            xor_batch(b, &ks);
+            let b = b.as_mut_ptr();
+            // SAFETY: the features are this function's; `b` is a 128-byte batch of `buf`,
+            // hashed before it is decrypted in place.
+            unsafe { batch(&rk, nr, &mut c, &mut acc, &p, b, b) };
         }
     }
 
@@ -279,14 +418,4 @@ fn crypt_stitched<const ENCRYPT: bool>(
     let mut tag = [0u8; 16];
     store(&mut tag, _mm_xor_si128(_mm_shuffle_epi8(acc, bswap), mask));
     tag
-}
-
-/// XORs a batch with its keystream.
-#[target_feature(enable = "sse2")]
-#[inline]
-fn xor_batch(batch: &mut [u8; 16 * LANES], ks: &[__m128i; LANES]) {
-    let (blocks, _) = batch.as_chunks_mut::<16>();
-    for (block, k) in blocks.iter_mut().zip(ks) {
-        store(block, _mm_xor_si128(load(block), *k));
-    }
 }

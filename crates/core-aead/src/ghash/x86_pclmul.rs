@@ -95,11 +95,6 @@ impl Sums {
         Self { lo: _mm_setzero_si128(), mid: _mm_setzero_si128(), hi: _mm_setzero_si128() }
     }
 
-    /// Sums computed elsewhere (the stitched GCM loop issues its own multiplies).
-    pub(crate) fn from_parts(lo: __m128i, mid: __m128i, hi: __m128i) -> Self {
-        Self { lo, mid, hi }
-    }
-
     /// Adds `x · h` where `k` is the XOR of `h`'s halves.
     #[target_feature(enable = "pclmulqdq,sse2")]
     #[inline]
