@@ -266,11 +266,13 @@ impl Poly1305 {
     pub const TAG_LEN: usize = 16;
 
     /// A computation under the one-time `key`, on the best implementation for this CPU.
+    #[inline]
     pub fn new(key: &[u8]) -> Result<Self, Error> {
         Self::with_impl(key, Poly1305Impl::best())
     }
 
     /// A computation under the one-time `key`, on the given implementation.
+    #[inline]
     pub fn with_impl(key: &[u8], imp: Poly1305Impl) -> Result<Self, Error> {
         let key: &[u8; 32] = key.try_into().map_err(|_| Error::InvalidKeyLength)?;
         Ok(Self::with_key(key, imp))
@@ -294,6 +296,7 @@ impl Poly1305 {
     }
 
     /// Absorbs `data`. Any length, any number of calls.
+    #[inline]
     pub fn update(&mut self, mut data: &[u8]) {
         if self.buf_len > 0 {
             let take = data.len().min(16 - self.buf_len);
@@ -316,6 +319,7 @@ impl Poly1305 {
 
     /// The 16-byte tag.
     #[must_use]
+    #[inline]
     pub fn finalize(mut self) -> [u8; 16] {
         if self.buf_len > 0 {
             // The last, short block: a 1 byte after the message, zeros, and no 2^128 bit.
@@ -332,6 +336,7 @@ impl Poly1305 {
     }
 
     /// Checks `tag` against the tag of the message, in constant time.
+    #[inline]
     pub fn verify(self, tag: &[u8]) -> Result<(), Error> {
         if tag.len() != Self::TAG_LEN {
             return Err(Error::InvalidTagLength);
