@@ -432,6 +432,30 @@ pub fn registry() -> Vec<Op> {
             ],
         ),
         aead_seal_op(
+            "aes-128-gcm-seal",
+            "AES-128-GCM seal, 13-byte AAD",
+            halite_aes_gcm::<16>,
+            "aes-128-gcm",
+            vec![
+                peer(Ring, || ring_seal(&ring::aead::AES_128_GCM)),
+                peer(AwsLcRs, || aws_seal(&aws_lc_rs::aead::AES_128_GCM)),
+                graviola!(graviola_aes_gcm_seal::<16>),
+                peer(RustCrypto, rustcrypto_seal::<aes_gcm::Aes128Gcm>),
+            ],
+        ),
+        aead_seal_op(
+            "aes-256-gcm-seal",
+            "AES-256-GCM seal, 13-byte AAD",
+            halite_aes_gcm::<32>,
+            "aes-256-gcm",
+            vec![
+                peer(Ring, || ring_seal(&ring::aead::AES_256_GCM)),
+                peer(AwsLcRs, || aws_seal(&aws_lc_rs::aead::AES_256_GCM)),
+                graviola!(graviola_aes_gcm_seal::<32>),
+                peer(RustCrypto, rustcrypto_seal::<aes_gcm::Aes256Gcm>),
+            ],
+        ),
+        aead_seal_op(
             "chacha20-poly1305-seal",
             "ChaCha20-Poly1305 seal, 13-byte AAD",
             halite_chacha20_poly1305,
@@ -526,6 +550,25 @@ fn halite_seal<A: core_aead::Aead + 'static>(key: A) -> Runner {
             .expect("benchmark messages are within the AEAD's limits");
         out.extend_from_slice(tag.as_ref());
     })
+}
+
+/// Halite's AES-GCM seal with a `K`-byte key (the first `K` bytes of [`KEY`]): the default
+/// key, then each registered implementation (the stitched loop, each AES implementation with
+/// its GHASH).
+#[must_use]
+pub fn halite_aes_gcm<const K: usize>() -> Halite {
+    use core_aead::{Aead as _, AesGcm, GcmImpl, Implementation as _};
+    let key = AesGcm::<K>::new(&KEY[..K]).expect("an AES key length");
+    Halite {
+        default_impl: key.implementation().name().to_owned(),
+        default: halite_seal(key),
+        impls: GcmImpl::available()
+            .map(|imp| {
+                let key = AesGcm::<K>::with_impl(imp, &KEY[..K]).expect("an AES key length");
+                (imp.name().to_owned(), halite_seal(key))
+            })
+            .collect(),
+    }
 }
 
 /// Halite's ChaCha20-Poly1305 seal: the default key, then each ChaCha20 implementation with
@@ -731,6 +774,20 @@ pub fn aws_seal(alg: &'static aws_lc_rs::aead::Algorithm) -> Runner {
 #[must_use]
 pub fn graviola_chacha20_poly1305_seal() -> Runner {
     let key = graviola::aead::ChaCha20Poly1305::new(KEY);
+    Box::new(move |m, out| {
+        let start = out.len();
+        out.extend_from_slice(m);
+        let mut tag = [0u8; 16];
+        key.encrypt(&NONCE, &AAD, &mut out[start..], &mut tag);
+        out.extend_from_slice(&tag);
+    })
+}
+
+/// graviola's AES-GCM seal with a `K`-byte key (see `aead_seal_op`).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[must_use]
+pub fn graviola_aes_gcm_seal<const K: usize>() -> Runner {
+    let key = graviola::aead::AesGcm::new(&KEY[..K]);
     Box::new(move |m, out| {
         let start = out.len();
         out.extend_from_slice(m);
