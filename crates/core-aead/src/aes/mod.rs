@@ -3,7 +3,8 @@
 //! - [`ct64`]: bitsliced over 64-bit words, four blocks at a time (portable default on 64-bit);
 //! - [`ct32`]: bitsliced over 32-bit words, two blocks at a time (Cortex-M0, 32-bit default);
 //! - [`x86_aesni`]: AES-NI, eight blocks in flight;
-//! - [`x86_vaes`]: VAES on 256-bit registers with AVX2, sixteen blocks in flight;
+//! - [`x86_vaes`]: VAES on 256-bit registers with AVX2 (16 blocks in flight) or on 512-bit
+//!   registers with AVX-512 (32 blocks, `x86_vaes512`);
 //! - [`aarch64`]: the Armv8 AES instructions (`aese`/`aesmc`), eight blocks in flight.
 //!
 //! None uses a table: the key expansion runs `SubWord` through the bitsliced circuit, so even
@@ -56,6 +57,8 @@ impl VaesAvx2 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum AesImpl {
+    /// VAES with AVX-512, thirty-two blocks in flight.
+    X86Vaes512(core_cpu::Vaes512),
     /// VAES with AVX2, sixteen blocks in flight.
     X86Vaes(VaesAvx2),
     /// AES-NI, eight blocks in flight.
@@ -69,10 +72,12 @@ pub enum AesImpl {
 }
 
 impl Implementation for AesImpl {
-    const ALL: &'static [&'static str] = &["x86_vaes", "x86_aesni", "aarch64", "ct64", "ct32"];
+    const ALL: &'static [&'static str] =
+        &["x86_vaes512", "x86_vaes", "x86_aesni", "aarch64", "ct64", "ct32"];
 
     fn name(self) -> &'static str {
         match self {
+            Self::X86Vaes512(_) => "x86_vaes512",
             Self::X86Vaes(_) => "x86_vaes",
             Self::X86Aesni(_) => "x86_aesni",
             Self::Aarch64(_) => "aarch64",
@@ -95,6 +100,7 @@ impl Implementation for AesImpl {
             (Self::Ct32, Self::Ct64)
         };
         [
+            core_cpu::Vaes512::from_features(cpu).map(Self::X86Vaes512),
             VaesAvx2::from_features(cpu).map(Self::X86Vaes),
             core_cpu::Aes::from_features(cpu).map(Self::X86Aesni),
             core_cpu::ArmAes::from_features(cpu).map(Self::Aarch64),
@@ -229,6 +235,8 @@ pub(crate) enum Schedule {
     X86Aesni(core_cpu::Aes, HwKey),
     #[cfg(target_arch = "x86_64")]
     X86Vaes(VaesAvx2, HwKey),
+    #[cfg(target_arch = "x86_64")]
+    X86Vaes512(core_cpu::Vaes512, HwKey),
     #[cfg(target_arch = "aarch64")]
     Aarch64(core_cpu::ArmAes, HwKey),
 }
@@ -274,6 +282,8 @@ impl Aes {
             AesImpl::X86Aesni(token) => Schedule::X86Aesni(token, HwKey::new(&keys)),
             #[cfg(target_arch = "x86_64")]
             AesImpl::X86Vaes(token) => Schedule::X86Vaes(token, HwKey::new(&keys)),
+            #[cfg(target_arch = "x86_64")]
+            AesImpl::X86Vaes512(token) => Schedule::X86Vaes512(token, HwKey::new(&keys)),
             #[cfg(target_arch = "aarch64")]
             AesImpl::Aarch64(token) => Schedule::Aarch64(token, HwKey::new(&keys)),
             AesImpl::Ct32 => Schedule::Ct32(ct32::Key::new(&keys)),
@@ -292,6 +302,8 @@ impl Aes {
             Schedule::X86Aesni(token, _) => AesImpl::X86Aesni(*token),
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Vaes(token, _) => AesImpl::X86Vaes(*token),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes512(token, _) => AesImpl::X86Vaes512(*token),
             #[cfg(target_arch = "aarch64")]
             Schedule::Aarch64(token, _) => AesImpl::Aarch64(*token),
         }
@@ -321,6 +333,8 @@ impl Aes {
             Schedule::X86Aesni(t, k) => x86_aesni::encrypt_blocks(*t, k, blocks),
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Vaes(t, k) => x86_vaes::encrypt_blocks(*t, k, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes512(t, k) => x86_vaes::encrypt_blocks512(*t, k, blocks),
             #[cfg(target_arch = "aarch64")]
             Schedule::Aarch64(t, k) => aarch64::encrypt_blocks(*t, k, blocks),
         }
@@ -335,6 +349,8 @@ impl Aes {
             Schedule::X86Aesni(t, k) => x86_aesni::decrypt_blocks(*t, k, blocks),
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Vaes(t, k) => x86_vaes::decrypt_blocks(*t, k, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes512(t, k) => x86_vaes::decrypt_blocks512(*t, k, blocks),
             #[cfg(target_arch = "aarch64")]
             Schedule::Aarch64(t, k) => aarch64::decrypt_blocks(*t, k, blocks),
         }
@@ -351,6 +367,8 @@ impl Aes {
             Schedule::X86Aesni(t, k) => x86_aesni::ctr32(*t, k, ctr, buf),
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Vaes(t, k) => x86_vaes::ctr32(*t, k, ctr, buf),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes512(t, k) => x86_vaes::ctr32_512(*t, k, ctr, buf),
             #[cfg(target_arch = "aarch64")]
             Schedule::Aarch64(t, k) => aarch64::ctr32(*t, k, ctr, buf),
         }

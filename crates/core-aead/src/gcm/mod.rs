@@ -34,7 +34,8 @@ pub enum GcmImpl {
 }
 
 /// Names of the compositions, indexed like `AesImpl::ALL` × `GhashImpl::ALL`.
-const COMPOSED: [[&str; 4]; 5] = [
+const COMPOSED: [[&str; 4]; 6] = [
+    ["x86_vaes512+x86_pclmul", "x86_vaes512+aarch64", "x86_vaes512+ct64", "x86_vaes512+ct32"],
     ["x86_vaes+x86_pclmul", "x86_vaes+aarch64", "x86_vaes+ct64", "x86_vaes+ct32"],
     ["x86_aesni+x86_pclmul", "x86_aesni+aarch64", "x86_aesni+ct64", "x86_aesni+ct32"],
     ["aarch64+x86_pclmul", "aarch64+aarch64", "aarch64+ct64", "aarch64+ct32"],
@@ -48,7 +49,7 @@ impl GcmImpl {
     fn pair(aes: AesImpl) -> GhashImpl {
         let cpu = core_cpu::detected();
         let hardware = match aes {
-            AesImpl::X86Aesni(_) | AesImpl::X86Vaes(_) => {
+            AesImpl::X86Aesni(_) | AesImpl::X86Vaes(_) | AesImpl::X86Vaes512(_) => {
                 core_cpu::ClMul::from_features(cpu).map(GhashImpl::X86Pclmul)
             }
             AesImpl::Aarch64(_) => {
@@ -64,6 +65,7 @@ impl GcmImpl {
 impl Implementation for GcmImpl {
     const ALL: &'static [&'static str] = &[
         "x86_aesni_pclmul",
+        "x86_vaes512+x86_pclmul",
         "x86_vaes+x86_pclmul",
         "x86_aesni+x86_pclmul",
         "aarch64+aarch64",
@@ -75,7 +77,7 @@ impl Implementation for GcmImpl {
         match self {
             Self::X86AesniPclmul(..) => "x86_aesni_pclmul",
             Self::Composed(aes, ghash) => {
-                let a = AesImpl::ALL.iter().position(|n| *n == aes.name()).unwrap_or(3);
+                let a = AesImpl::ALL.iter().position(|n| *n == aes.name()).unwrap_or(4);
                 let g = GhashImpl::ALL.iter().position(|n| *n == ghash.name()).unwrap_or(2);
                 COMPOSED[a][g]
             }
