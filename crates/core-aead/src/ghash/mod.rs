@@ -5,6 +5,8 @@
 //!   operands split into bit classes spaced five apart so no carry reaches a bit that counts;
 //! - [`ct32`]: the same on 32-bit words (holes four apart, low halves only, the high halves
 //!   from bit-reversed operands), as BearSSL's `ctmul32`: the Cortex-M0 path;
+//! - [`x86_vpclmul`]: VPCLMULQDQ on YMM (`x86_vpclmul`, 8 blocks per reduction) or ZMM
+//!   registers (`x86_vpclmul512`, 16 blocks), one block per 128-bit lane;
 //! - [`x86_pclmul`]: `pclmulqdq`, eight blocks per reduction with precomputed powers of H;
 //! - [`aarch64`]: `pmull`/`pmull2`, likewise.
 //!
@@ -20,6 +22,8 @@ mod ct64;
 mod aarch64;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_pclmul;
+#[cfg(target_arch = "x86_64")]
+mod x86_vpclmul;
 
 use crate::Implementation;
 use core::fmt;
@@ -30,6 +34,10 @@ use zeroize::Zeroize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GhashImpl {
+    /// VPCLMULQDQ on ZMM registers with AVX-512, sixteen blocks per reduction.
+    X86Vpclmul512(core_cpu::Vaes512),
+    /// VPCLMULQDQ on YMM registers with AVX2, eight blocks per reduction.
+    X86Vpclmul(core_cpu::Vaes),
     /// PCLMULQDQ, eight blocks per reduction.
     X86Pclmul(core_cpu::ClMul),
     /// Armv8 PMULL, eight blocks per reduction.
@@ -41,10 +49,13 @@ pub enum GhashImpl {
 }
 
 impl Implementation for GhashImpl {
-    const ALL: &'static [&'static str] = &["x86_pclmul", "aarch64", "ct64", "ct32"];
+    const ALL: &'static [&'static str] =
+        &["x86_vpclmul512", "x86_vpclmul", "x86_pclmul", "aarch64", "ct64", "ct32"];
 
     fn name(self) -> &'static str {
         match self {
+            Self::X86Vpclmul512(_) => "x86_vpclmul512",
+            Self::X86Vpclmul(_) => "x86_vpclmul",
             Self::X86Pclmul(_) => "x86_pclmul",
             Self::Aarch64(_) => "aarch64",
             Self::Ct64 => "ct64",
@@ -64,6 +75,8 @@ impl Implementation for GhashImpl {
             (Self::Ct32, Self::Ct64)
         };
         [
+            core_cpu::Vaes512::from_features(cpu).map(Self::X86Vpclmul512),
+            core_cpu::Vaes::from_features(cpu).map(Self::X86Vpclmul),
             core_cpu::ClMul::from_features(cpu).map(Self::X86Pclmul),
             core_cpu::ArmAesPmull::from_features(cpu).map(Self::Aarch64),
             Some(native),
@@ -110,6 +123,10 @@ pub(crate) enum GhashKey {
     Ct32(ct32::Key),
     #[cfg(target_arch = "x86_64")]
     X86Pclmul(core_cpu::ClMul, x86_pclmul::Key),
+    #[cfg(target_arch = "x86_64")]
+    X86Vpclmul(core_cpu::Vaes, x86_vpclmul::Key),
+    #[cfg(target_arch = "x86_64")]
+    X86Vpclmul512(core_cpu::Vaes512, x86_vpclmul::Key),
     #[cfg(target_arch = "aarch64")]
     Aarch64(core_cpu::ArmAesPmull, aarch64::Key),
 }
@@ -120,6 +137,14 @@ impl GhashKey {
         match imp {
             #[cfg(target_arch = "x86_64")]
             GhashImpl::X86Pclmul(token) => Self::X86Pclmul(token, x86_pclmul::Key::new(token, h)),
+            #[cfg(target_arch = "x86_64")]
+            GhashImpl::X86Vpclmul(token) => {
+                Self::X86Vpclmul(token, x86_vpclmul::Key::new(token, h))
+            }
+            #[cfg(target_arch = "x86_64")]
+            GhashImpl::X86Vpclmul512(token) => {
+                Self::X86Vpclmul512(token, x86_vpclmul::Key::new512(token, h))
+            }
             #[cfg(target_arch = "aarch64")]
             GhashImpl::Aarch64(token) => Self::Aarch64(token, aarch64::Key::new(token, h)),
             GhashImpl::Ct32 => Self::Ct32(ct32::Key::new(h)),
@@ -134,6 +159,10 @@ impl GhashKey {
             Self::Ct32(_) => GhashImpl::Ct32,
             #[cfg(target_arch = "x86_64")]
             Self::X86Pclmul(token, _) => GhashImpl::X86Pclmul(*token),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Vpclmul(token, _) => GhashImpl::X86Vpclmul(*token),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Vpclmul512(token, _) => GhashImpl::X86Vpclmul512(*token),
             #[cfg(target_arch = "aarch64")]
             Self::Aarch64(token, _) => GhashImpl::Aarch64(*token),
         }
@@ -146,6 +175,10 @@ impl GhashKey {
             Self::Ct32(k) => ct32::update(k, y, blocks),
             #[cfg(target_arch = "x86_64")]
             Self::X86Pclmul(token, k) => x86_pclmul::update(*token, k, y, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Vpclmul(token, k) => x86_vpclmul::update(*token, k, y, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Vpclmul512(token, k) => x86_vpclmul::update512(*token, k, y, blocks),
             #[cfg(target_arch = "aarch64")]
             Self::Aarch64(token, k) => aarch64::update(*token, k, y, blocks),
         }

@@ -29,8 +29,21 @@ pub(crate) struct Key {
 
 impl Key {
     pub(super) fn new(token: ClMul, h: &[u8; 16]) -> Self {
+        let _ = token;
         // SAFETY: the `ClMul` token proves PCLMULQDQ, SSE2 and SSSE3 were detected.
-        unsafe { powers(token, h) }
+        unsafe { Self::new_unchecked(h) }
+    }
+
+    /// The key, for callers that hold a token implying PCLMULQDQ (the wide backends').
+    ///
+    /// # Safety
+    ///
+    /// PCLMULQDQ, SSE2 and SSSE3 must be available.
+    pub(super) unsafe fn new_unchecked(h: &[u8; 16]) -> Self {
+        let mut key = Key { h: [[0; 16]; BATCH], k: [[0; 16]; BATCH] };
+        // SAFETY: the caller guarantees the features.
+        unsafe { power_table(h, &mut key.h, &mut key.k) };
+        key
     }
 }
 
@@ -139,17 +152,17 @@ fn mul(a: __m128i, b: __m128i) -> __m128i {
     s.reduce()
 }
 
+/// `h[i]` = H^(i+1) in register form (the little-endian bytes of the `H·x⁻¹`-form integer),
+/// and `k[i]` the XOR of its halves, for `i < h.len()`.
 #[target_feature(enable = "pclmulqdq,sse2,ssse3")]
-fn powers(_: ClMul, h: &[u8; 16]) -> Key {
+pub(super) fn power_table(h: &[u8; 16], out_h: &mut [[u8; 16]], out_k: &mut [[u8; 16]]) {
     let h1 = load(&h_times_x_inverse(h).to_le_bytes());
-    let mut key = Key { h: [[0; 16]; BATCH], k: [[0; 16]; BATCH] };
     let mut p = h1;
-    for i in 0..BATCH {
-        store(&mut key.h[i], p);
-        store(&mut key.k[i], _mm_xor_si128(p, _mm_shuffle_epi32::<0x4e>(p)));
+    for (ph, pk) in out_h.iter_mut().zip(out_k.iter_mut()) {
+        store(ph, p);
+        store(pk, _mm_xor_si128(p, _mm_shuffle_epi32::<0x4e>(p)));
         p = mul(p, h1);
     }
-    key
 }
 
 /// Multiplies `blocks` (with `acc` added to the first) by `H^n…H^1` and reduces once.
