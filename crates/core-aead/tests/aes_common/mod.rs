@@ -5,8 +5,15 @@
 use aes::cipher::{BlockEncrypt, KeyInit, generic_array::GenericArray};
 use core_aead::Implementation;
 
-/// Prints the implementations of `I` this CPU cannot run, so a green run says what it skipped.
+/// Prints (once per test binary) the implementations of `I` this CPU cannot run, so a green
+/// run says what it skipped.
 pub fn report_unavailable<I: Implementation>(what: &str) {
+    static REPORTED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut reported = REPORTED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if reported.iter().any(|w| w == what) {
+        return;
+    }
+    reported.push(what.to_owned());
     let available: Vec<&str> = I::available().map(I::name).collect();
     for name in I::ALL {
         if !available.contains(name) {
@@ -52,6 +59,12 @@ pub fn reference_ctr32(key: &[u8], ctr: &[u8; 16], data: &mut [u8]) {
 /// and leave them out. `true` where there is no VAES to ask about.
 #[cfg(target_arch = "x86_64")]
 pub fn vaes_is_sound() -> bool {
+    static SOUND: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SOUND.get_or_init(probe_vaes)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn probe_vaes() -> bool {
     use core::arch::x86_64::{
         __m256i, _mm_aesenc_si128, _mm_set_epi64x, _mm256_aesenc_epi128, _mm256_extracti128_si256,
         _mm256_set_m128i,
