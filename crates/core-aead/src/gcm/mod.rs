@@ -122,6 +122,15 @@ const MAX_AAD_LEN: u64 = (1 << 61) - 1;
 /// stay in L1 between the two passes.
 const CHUNK: usize = 4096;
 
+/// SP 800-38D §5.2.1.1: at most 2^39 − 256 bits of plaintext and 2^64 − 1 bits of AAD.
+fn check_lengths(aad_len: u64, msg_len: u64) -> Result<(), Error> {
+    if msg_len > GCM_MAX_MESSAGE_LEN || aad_len > MAX_AAD_LEN {
+        Err(Error::MessageTooLong)
+    } else {
+        Ok(())
+    }
+}
+
 /// Both key schedules of an AES-GCM key.
 #[derive(Clone)]
 struct GcmKey {
@@ -195,9 +204,7 @@ impl GcmKey {
         aad: &[u8],
         buf: &mut [u8],
     ) -> Result<[u8; 16], Error> {
-        if buf.len() as u64 > GCM_MAX_MESSAGE_LEN || aad.len() as u64 > MAX_AAD_LEN {
-            return Err(Error::MessageTooLong);
-        }
+        check_lengths(aad.len() as u64, buf.len() as u64)?;
         let mut j0 = self.j0(iv)?;
         #[cfg(target_arch = "x86_64")]
         if let (Schedule::X86Aesni(a, aes), GhashKey::X86Pclmul(c, ghash), Some(v)) =
@@ -355,6 +362,15 @@ impl<const KEY_LEN: usize> Aead for AesGcm<KEY_LEN> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn length_limits() {
+        assert_eq!(check_lengths(0, GCM_MAX_MESSAGE_LEN), Ok(()));
+        assert_eq!(check_lengths(0, GCM_MAX_MESSAGE_LEN + 1), Err(Error::MessageTooLong));
+        assert_eq!(check_lengths(MAX_AAD_LEN, 0), Ok(()));
+        assert_eq!(check_lengths(MAX_AAD_LEN + 1, 0), Err(Error::MessageTooLong));
+        assert_eq!(GCM_MAX_MESSAGE_LEN, (1 << 36) - 32);
+    }
 
     #[test]
     fn composed_names_follow_both_registries() {
