@@ -3,9 +3,10 @@
 //! `TLS_AES_128_CCM_8_SHA256`, RFC 8446/RFC 6655) the nonce is 12 bytes and the tag 16 or 8.
 //!
 //! The CBC-MAC is a chain of dependent block encryptions; each of its blocks is encrypted
-//! together with the counter block the same step needs (two lanes of one call), so CTR costs
-//! almost nothing next to the chain, and the bitsliced implementations, which work on two or
-//! four blocks at once anyway, do one pass of the rounds per 16 bytes.
+//! together with the counter block the next step needs (two lanes of one pass of the rounds),
+//! so CTR costs almost nothing next to the chain: the AES-NI and Armv8 loops keep both lanes
+//! and the round keys in registers, and the bitsliced implementations, which work on two or
+//! four blocks at once anyway, do one pass per 16 bytes.
 
 use crate::aes::{Aes, AesImpl};
 use crate::{Aead, Error, Implementation};
@@ -164,32 +165,9 @@ impl<const KEY_LEN: usize, const TAG_LEN: usize> AesCcm<KEY_LEN, TAG_LEN> {
             }
         }
 
-        // The payload: step i MACs plaintext block i and makes the keystream for block i + 1.
-        let blocks = buf.len().div_ceil(16);
-        for (i, chunk) in buf.chunks_mut(16).enumerate() {
-            let mut plain = [0u8; 16];
-            plain[..chunk.len()].copy_from_slice(chunk);
-            if !ENCRYPT {
-                for (p, k) in plain.iter_mut().zip(&ks).take(chunk.len()) {
-                    *p ^= k;
-                }
-            }
-            for (c, k) in chunk.iter_mut().zip(&ks) {
-                *c ^= k;
-            }
-            for (m, p) in mac.iter_mut().zip(&plain) {
-                *m ^= p;
-            }
-            if i + 1 < blocks {
-                let mut lanes = [mac, counter_block(nonce, i as u64 + 2)];
-                self.aes.encrypt_blocks(&mut lanes);
-                [mac, ks] = lanes;
-                lanes.zeroize();
-            } else {
-                self.aes.encrypt_block(&mut mac);
-            }
-            plain.zeroize();
-        }
+        // The payload: each step MACs one block and makes the keystream for the next.
+        let mut ctr = counter_block(nonce, 2);
+        self.aes.ccm_payload::<ENCRYPT>(&mut mac, &mut ks, &mut ctr, buf);
 
         let mut tag = [0u8; TAG_LEN];
         for ((t, m), k) in tag.iter_mut().zip(&mac).zip(&mask) {

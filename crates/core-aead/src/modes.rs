@@ -29,15 +29,7 @@ impl Aes {
         if !rest.is_empty() {
             return Err(Error::InvalidLength);
         }
-        let mut prev = *iv;
-        for block in blocks {
-            for (b, p) in block.iter_mut().zip(&prev) {
-                *b ^= p;
-            }
-            self.encrypt_block(block);
-            prev = *block;
-        }
-        *iv = prev;
+        self.cbc_encrypt_blocks(iv, blocks);
         Ok(())
     }
 
@@ -48,6 +40,9 @@ impl Aes {
         let (blocks, rest) = buf.as_chunks_mut::<16>();
         if !rest.is_empty() {
             return Err(Error::InvalidLength);
+        }
+        if self.cbc_decrypt_blocks(iv, blocks) {
+            return Ok(());
         }
         let mut prev = *iv;
         let mut saved = [[0u8; 16]; CBC_BATCH];

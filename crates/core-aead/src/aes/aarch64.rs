@@ -32,6 +32,31 @@ pub(super) fn ctr32(token: ArmAes, key: &HwKey, ctr: &mut [u8; 16], buf: &mut [u
     unsafe { ctr32_ce(token, key, ctr, buf) }
 }
 
+/// CBC encryption of whole blocks (the chain value `iv` is updated), round keys in registers.
+pub(super) fn cbc_encrypt(token: ArmAes, key: &HwKey, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+    // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
+    unsafe { cbc_encrypt_ce(token, key, iv, blocks) }
+}
+
+/// CBC decryption of whole blocks (the chain value `iv` is updated), eight in flight.
+pub(super) fn cbc_decrypt(token: ArmAes, key: &HwKey, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+    // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
+    unsafe { cbc_decrypt_ce(token, key, iv, blocks) }
+}
+
+/// CCM's payload pass (see `Aes::ccm_payload`), round keys in registers.
+pub(super) fn ccm<const ENCRYPT: bool>(
+    token: ArmAes,
+    key: &HwKey,
+    mac: &mut [u8; 16],
+    ks: &mut [u8; 16],
+    ctr: &mut [u8; 16],
+    buf: &mut [u8],
+) {
+    // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
+    unsafe { ccm_ce::<ENCRYPT>(token, key, mac, ks, ctr, buf) }
+}
+
 /// A 16-byte load.
 #[inline(always)]
 pub(crate) fn load(bytes: &[u8; 16]) -> uint8x16_t {
@@ -138,4 +163,91 @@ fn ctr32_ce(_: ArmAes, key: &HwKey, ctr: &mut [u8; 16], buf: &mut [u8]) {
         }
     }
     set_counter(ctr, c);
+}
+
+#[target_feature(enable = "neon,aes")]
+fn cbc_encrypt_ce(_: ArmAes, key: &HwKey, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+    let rk = key.enc.map(|k| load(&k));
+    let mut x = [vdupq_n_u8(0); LANES];
+    x[0] = load(iv);
+    for block in blocks {
+        x[0] = veorq_u8(x[0], load(block));
+        rounds::<true>(&rk, key.rounds, &mut x, 1);
+        store(block, x[0]);
+    }
+    store(iv, x[0]);
+}
+
+#[target_feature(enable = "neon,aes")]
+fn ccm_ce<const ENCRYPT: bool>(
+    _: ArmAes,
+    key: &HwKey,
+    mac: &mut [u8; 16],
+    ks: &mut [u8; 16],
+    ctr: &mut [u8; 16],
+    buf: &mut [u8],
+) {
+    let rk = key.enc.map(|k| load(&k));
+    let base = load(ctr);
+    let mut c = counter(ctr);
+    let mut x = [vdupq_n_u8(0); LANES];
+    let (mut m, mut k) = (load(mac), load(ks));
+    let (blocks, partial) = buf.as_chunks_mut::<16>();
+    for block in blocks {
+        let d = load(block);
+        let out = veorq_u8(d, k);
+        store(block, out);
+        let plain = if ENCRYPT { d } else { out };
+        // The MAC of this block and the keystream of the next, side by side.
+        x[0] = veorq_u8(m, plain);
+        x[1] = counter_block(base, c);
+        c = c.wrapping_add(1);
+        rounds::<true>(&rk, key.rounds, &mut x, 2);
+        (m, k) = (x[0], x[1]);
+    }
+    if !partial.is_empty() {
+        let n = partial.len();
+        let mut last = [0u8; 16];
+        last[..n].copy_from_slice(partial);
+        let d = load(&last);
+        store(&mut last, veorq_u8(d, k));
+        partial.copy_from_slice(&last[..n]);
+        if ENCRYPT {
+            store(&mut last, d);
+        } else {
+            last[n..].fill(0);
+        }
+        x[0] = veorq_u8(m, load(&last));
+        rounds::<true>(&rk, key.rounds, &mut x, 1);
+        m = x[0];
+        last.zeroize();
+    }
+    store(mac, m);
+    store(ks, k);
+    set_counter(ctr, c);
+}
+
+#[target_feature(enable = "neon,aes")]
+fn cbc_decrypt_ce(_: ArmAes, key: &HwKey, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+    let rk = key.dec.map(|k| load(&k));
+    let mut prev = load(iv);
+    for group in blocks.chunks_mut(LANES) {
+        let n = group.len();
+        let mut c = [vdupq_n_u8(0); LANES];
+        for (r, b) in c.iter_mut().zip(group.iter()) {
+            *r = load(b);
+        }
+        let mut x = c;
+        if n == LANES {
+            rounds::<false>(&rk, key.rounds, &mut x, LANES);
+        } else {
+            rounds::<false>(&rk, key.rounds, &mut x, n);
+        }
+        for (i, b) in group.iter_mut().enumerate() {
+            let chain = if i == 0 { prev } else { c[i - 1] };
+            store(b, veorq_u8(x[i], chain));
+        }
+        prev = c[n - 1];
+    }
+    store(iv, prev);
 }

@@ -375,6 +375,119 @@ impl Aes {
     }
 }
 
+impl Aes {
+    /// CBC encryption of whole blocks, chaining from `iv` (which is updated): a serial chain,
+    /// so the hardware implementations keep their round keys in registers across it.
+    pub(crate) fn cbc_encrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+        match &self.schedule {
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Aesni(t, k) => x86_aesni::cbc_encrypt(*t, k, iv, blocks),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: both VAES tokens require AES-NI, SSE2 and SSSE3.
+            Schedule::X86Vaes(_, k) | Schedule::X86Vaes512(_, k) => unsafe {
+                x86_aesni::cbc_encrypt_ni(k, iv, blocks);
+            },
+            #[cfg(target_arch = "aarch64")]
+            Schedule::Aarch64(t, k) => aarch64::cbc_encrypt(*t, k, iv, blocks),
+            _ => {
+                for block in blocks {
+                    for (b, v) in block.iter_mut().zip(iv.iter()) {
+                        *b ^= v;
+                    }
+                    self.encrypt_block(block);
+                    *iv = *block;
+                }
+            }
+        }
+    }
+
+    /// CBC decryption of whole blocks, chaining from `iv` (which is updated). Returns `false`
+    /// when this implementation has no dedicated loop (the caller then goes through
+    /// [`Aes::decrypt_blocks`]).
+    pub(crate) fn cbc_decrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) -> bool {
+        match &self.schedule {
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Aesni(t, k) => {
+                x86_aesni::cbc_decrypt(*t, k, iv, blocks);
+                true
+            }
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes(_, k) | Schedule::X86Vaes512(_, k) => {
+                // SAFETY: both VAES tokens require AES-NI, SSE2 and SSSE3.
+                unsafe { x86_aesni::cbc_decrypt_ni(k, iv, blocks) };
+                true
+            }
+            #[cfg(target_arch = "aarch64")]
+            Schedule::Aarch64(t, k) => {
+                aarch64::cbc_decrypt(*t, k, iv, blocks);
+                true
+            }
+            _ => {
+                let _ = (iv, blocks);
+                false
+            }
+        }
+    }
+
+    /// CCM's payload pass: for each 16-byte piece of `buf` (the last may be shorter), XOR it
+    /// with the keystream block `ks`, fold the plaintext (zero-padded) into the CBC-MAC `mac`,
+    /// and make the next keystream block from the counter block `ctr`, which advances (32-bit
+    /// big-endian increment: CCM's length limits keep it inside the counter field). The MAC
+    /// step and the next keystream block are encrypted side by side.
+    pub(crate) fn ccm_payload<const ENCRYPT: bool>(
+        &self,
+        mac: &mut [u8; 16],
+        ks: &mut [u8; 16],
+        ctr: &mut [u8; 16],
+        buf: &mut [u8],
+    ) {
+        match &self.schedule {
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Aesni(t, k) => x86_aesni::ccm::<ENCRYPT>(*t, k, mac, ks, ctr, buf),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: both VAES tokens require AES-NI, SSE2 and SSSE3.
+            Schedule::X86Vaes(_, k) | Schedule::X86Vaes512(_, k) => unsafe {
+                x86_aesni::ccm_ni::<ENCRYPT>(k, mac, ks, ctr, buf);
+            },
+            #[cfg(target_arch = "aarch64")]
+            Schedule::Aarch64(t, k) => aarch64::ccm::<ENCRYPT>(*t, k, mac, ks, ctr, buf),
+            _ => self.ccm_payload_lanes::<ENCRYPT>(mac, ks, ctr, buf),
+        }
+    }
+
+    /// [`Aes::ccm_payload`] through two-block calls (one pass of the bitsliced rounds).
+    fn ccm_payload_lanes<const ENCRYPT: bool>(
+        &self,
+        mac: &mut [u8; 16],
+        ks: &mut [u8; 16],
+        ctr: &mut [u8; 16],
+        buf: &mut [u8],
+    ) {
+        let mut c = counter(ctr);
+        let mut lanes = [[0u8; 16]; 2];
+        for chunk in buf.chunks_mut(16) {
+            let mut plain = [0u8; 16];
+            plain[..chunk.len()].copy_from_slice(chunk);
+            for (i, (b, k)) in chunk.iter_mut().zip(ks.iter()).enumerate() {
+                *b ^= k;
+                if !ENCRYPT {
+                    plain[i] = *b;
+                }
+            }
+            for (m, p) in lanes[0].iter_mut().zip(mac.iter().zip(&plain)) {
+                *m = p.0 ^ p.1;
+            }
+            lanes[1] = *ctr;
+            set_counter(&mut lanes[1], c);
+            c = c.wrapping_add(1);
+            self.encrypt_blocks(&mut lanes);
+            [*mac, *ks] = lanes;
+        }
+        set_counter(ctr, c);
+        lanes.zeroize();
+    }
+}
+
 /// Runs `f` over `blocks` in groups of `N`, the last group padded with zeros.
 #[inline(always)]
 fn batched<const N: usize>(blocks: &mut [[u8; 16]], mut f: impl FnMut(&mut [[u8; 16]; N])) {

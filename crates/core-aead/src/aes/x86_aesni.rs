@@ -32,6 +32,35 @@ pub(crate) fn ctr32(token: Aes, key: &HwKey, ctr: &mut [u8; 16], buf: &mut [u8])
     unsafe { ctr32_ni(token, key, ctr, buf) }
 }
 
+/// CBC encryption of whole blocks (the chain value `iv` is updated), round keys in registers.
+pub(crate) fn cbc_encrypt(token: Aes, key: &HwKey, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+    let _ = token;
+    // SAFETY: the `Aes` token proves AES-NI, SSE2 and SSSE3 were detected.
+    unsafe { cbc_encrypt_ni(key, iv, blocks) }
+}
+
+/// CBC decryption of whole blocks (the chain value `iv` is updated), eight in flight, the
+/// previous ciphertext blocks kept in registers.
+pub(crate) fn cbc_decrypt(token: Aes, key: &HwKey, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+    let _ = token;
+    // SAFETY: the `Aes` token proves AES-NI, SSE2 and SSSE3 were detected.
+    unsafe { cbc_decrypt_ni(key, iv, blocks) }
+}
+
+/// CCM's payload pass (see `Aes::ccm_payload`), round keys in registers.
+pub(crate) fn ccm<const ENCRYPT: bool>(
+    token: Aes,
+    key: &HwKey,
+    mac: &mut [u8; 16],
+    ks: &mut [u8; 16],
+    ctr: &mut [u8; 16],
+    buf: &mut [u8],
+) {
+    let _ = token;
+    // SAFETY: the `Aes` token proves AES-NI, SSE2 and SSSE3 were detected.
+    unsafe { ccm_ni::<ENCRYPT>(key, mac, ks, ctr, buf) }
+}
+
 /// An unaligned 16-byte load.
 #[inline(always)]
 pub(crate) fn load(bytes: &[u8; 16]) -> __m128i {
@@ -154,4 +183,100 @@ fn ctr32_ni(_: Aes, key: &HwKey, ctr: &mut [u8; 16], buf: &mut [u8]) {
         }
     }
     store(ctr, _mm_shuffle_epi8(c, bswap));
+}
+
+/// # Safety
+///
+/// AES-NI, SSE2 and SSSE3 must be available (the VAES tokens imply them too).
+#[target_feature(enable = "aes,sse2,ssse3")]
+pub(crate) fn cbc_encrypt_ni(key: &HwKey, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+    let rk = load_keys(&key.enc);
+    let mut x = [_mm_setzero_si128(); LANES];
+    x[0] = load(iv);
+    for block in blocks {
+        x[0] = _mm_xor_si128(x[0], load(block));
+        rounds::<true>(&rk, key.rounds, &mut x, 1);
+        store(block, x[0]);
+    }
+    store(iv, x[0]);
+}
+
+/// # Safety
+///
+/// AES-NI, SSE2 and SSSE3 must be available (the VAES tokens imply them too).
+#[target_feature(enable = "aes,sse2,ssse3")]
+pub(crate) fn ccm_ni<const ENCRYPT: bool>(
+    key: &HwKey,
+    mac: &mut [u8; 16],
+    ks: &mut [u8; 16],
+    ctr: &mut [u8; 16],
+    buf: &mut [u8],
+) {
+    let rk = load_keys(&key.enc);
+    let bswap = bswap_mask();
+    let one = _mm_set_epi32(0, 0, 0, 1);
+    let mut c = _mm_shuffle_epi8(load(ctr), bswap);
+    let mut x = [_mm_setzero_si128(); LANES];
+    let (mut m, mut k) = (load(mac), load(ks));
+    let (blocks, partial) = buf.as_chunks_mut::<16>();
+    for block in blocks {
+        let d = load(block);
+        let out = _mm_xor_si128(d, k);
+        store(block, out);
+        let plain = if ENCRYPT { d } else { out };
+        // The MAC of this block and the keystream of the next, side by side.
+        x[0] = _mm_xor_si128(m, plain);
+        x[1] = _mm_shuffle_epi8(c, bswap);
+        c = _mm_add_epi32(c, one);
+        rounds::<true>(&rk, key.rounds, &mut x, 2);
+        (m, k) = (x[0], x[1]);
+    }
+    if !partial.is_empty() {
+        let n = partial.len();
+        let mut last = [0u8; 16];
+        last[..n].copy_from_slice(partial);
+        let d = load(&last);
+        store(&mut last, _mm_xor_si128(d, k));
+        partial.copy_from_slice(&last[..n]);
+        if ENCRYPT {
+            store(&mut last, d);
+        } else {
+            last[n..].fill(0);
+        }
+        x[0] = _mm_xor_si128(m, load(&last));
+        rounds::<true>(&rk, key.rounds, &mut x, 1);
+        m = x[0];
+        last.zeroize();
+    }
+    store(mac, m);
+    store(ks, k);
+    store(ctr, _mm_shuffle_epi8(c, bswap));
+}
+
+/// # Safety
+///
+/// AES-NI, SSE2 and SSSE3 must be available (the VAES tokens imply them too).
+#[target_feature(enable = "aes,sse2,ssse3")]
+pub(crate) fn cbc_decrypt_ni(key: &HwKey, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+    let rk = load_keys(&key.dec);
+    let mut prev = load(iv);
+    for group in blocks.chunks_mut(LANES) {
+        let n = group.len();
+        let mut c = [_mm_setzero_si128(); LANES];
+        for (r, b) in c.iter_mut().zip(group.iter()) {
+            *r = load(b);
+        }
+        let mut x = c;
+        if n == LANES {
+            rounds::<false>(&rk, key.rounds, &mut x, LANES);
+        } else {
+            rounds::<false>(&rk, key.rounds, &mut x, n);
+        }
+        for (i, b) in group.iter_mut().enumerate() {
+            let chain = if i == 0 { prev } else { c[i - 1] };
+            store(b, _mm_xor_si128(x[i], chain));
+        }
+        prev = c[n - 1];
+    }
+    store(iv, prev);
 }
