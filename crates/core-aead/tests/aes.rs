@@ -141,6 +141,29 @@ fn sp800_38a_ctr() {
     }
 }
 
+/// The counter advances by one per block, a final partial block included, and wraps in 32
+/// bits: the keystream is E(ctr), E(ctr + 1)… block by block.
+#[test]
+fn ctr_advances_per_block_and_wraps() {
+    for imp in every_impl() {
+        let aes = Aes::with_impl(imp, &[7u8; 16]).unwrap();
+        for len in [0usize, 1, 16, 17, 33, 100, 129, 300, 1000] {
+            let mut ctr = [0u8; 16];
+            ctr[12..].copy_from_slice(&0xffff_fffe_u32.to_be_bytes());
+            let mut buf = vec![0u8; len];
+            aes.apply_ctr32(&mut ctr, &mut buf);
+            let advanced = 0xffff_fffe_u32.wrapping_add(len.div_ceil(16) as u32);
+            assert_eq!(ctr[12..], advanced.to_be_bytes(), "{} len {len}", imp.name());
+            for (i, chunk) in buf.chunks(16).enumerate() {
+                let mut block = [0u8; 16];
+                block[12..].copy_from_slice(&0xffff_fffe_u32.wrapping_add(i as u32).to_be_bytes());
+                aes.encrypt_block(&mut block);
+                assert_eq!(chunk, &block[..chunk.len()], "{} len {len} block {i}", imp.name());
+            }
+        }
+    }
+}
+
 #[test]
 fn cbc_rejects_partial_blocks() {
     for imp in every_impl() {
