@@ -1,0 +1,1 @@
+//! p256: filled in by the NIST-curve work.

@@ -1,0 +1,1 @@
+//! p384: filled in by the NIST-curve work.

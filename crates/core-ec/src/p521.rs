@@ -1,0 +1,1 @@
+//! p521: filled in by the NIST-curve work.

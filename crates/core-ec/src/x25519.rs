@@ -1,0 +1,1 @@
+//! x25519: filled in by the Curve25519 work.
