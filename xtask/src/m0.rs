@@ -95,7 +95,11 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &M0Args) {
     };
     report.stage("m0 run", || {
         let run = qemu(&elf, args)?;
-        judge(Exit::of(&run), &run.output, Expect::Pass)
+        judge(Exit::of(&run), &run.output, Expect::Pass)?;
+        if let Some((name, bytes)) = deepest_stack(&run.output) {
+            println!("xtask: deepest stack use {bytes} B ({name}); per check in the lines above");
+        }
+        Ok(())
     });
     report.stage("m0 size", || print_size(&elf));
     if args.self_test {
@@ -182,6 +186,18 @@ fn parse_summary(output: &str) -> Option<(u32, u32)> {
         let failed = failed.strip_suffix(" failed")?;
         Some((passed.parse().ok()?, failed.parse().ok()?))
     })
+}
+
+/// The check with the deepest stack use, from the firmware's `ok   name [stack N B]` lines.
+fn deepest_stack(output: &str) -> Option<(&str, u32)> {
+    output
+        .lines()
+        .filter_map(|line| {
+            let rest = line.trim().strip_prefix("ok   ")?;
+            let (name, depth) = rest.split_once(" [stack ")?;
+            Some((name, depth.strip_suffix(" B]")?.parse().ok()?))
+        })
+        .max_by_key(|&(_, bytes)| bytes)
 }
 
 /// Whether a run ended as `expect` says; the error says how it ended instead.
@@ -291,6 +307,13 @@ fn print_size(elf: &Path) -> StageResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deepest_stack_is_found() {
+        let out = "ok   a [stack 120 B]\nok   b [stack 900 B]\nok   c\nFAIL d: x\n";
+        assert_eq!(deepest_stack(out), Some(("b", 900)));
+        assert_eq!(deepest_stack("ok   a\n"), None);
+    }
 
     #[test]
     fn summary_line_is_parsed() {

@@ -3,12 +3,14 @@
 //!
 //! The same source builds on the host as an ordinary std binary whose unit test runs every
 //! check, so `cargo test --workspace` covers the check list without an emulator. Output is one
-//! line per check (`ok   name` / `FAIL name: reason`) and then the summary line
+//! line per check (`ok   name [stack N B]` / `FAIL name: reason`; the stack depth is measured
+//! on the Cortex-M0 only) and then the summary line
 //! `m0-kat: N passed, M failed`, which `xtask` parses; the exit status (through semihosting on
 //! the Cortex-M0) is [`EXIT_PASS`] only if every check passed.
 #![cfg_attr(target_os = "none", no_std, no_main)]
 
 mod checks;
+mod stack;
 
 #[cfg(target_os = "none")]
 use semihosting::println;
@@ -40,10 +42,16 @@ impl Summary {
 fn run_all() -> Summary {
     let mut summary = Summary::default();
     for check in checks::all() {
-        match (check.run)() {
+        let painted = stack::paint();
+        let result = (check.run)();
+        let depth = stack::high_water(&painted);
+        match result {
             Ok(()) => {
                 summary.passed += 1;
-                println!("ok   {}", check.name);
+                match depth {
+                    Some(bytes) => println!("ok   {} [stack {bytes} B]", check.name),
+                    None => println!("ok   {}", check.name),
+                }
             }
             Err(reason) => {
                 summary.failed += 1;
