@@ -8,6 +8,7 @@
 
 use core::fmt;
 
+mod aead;
 mod cpu;
 mod harness;
 mod hash;
@@ -15,7 +16,8 @@ mod inject;
 
 /// Every crate's checks, in run order: the harness self-test first, so a broken runtime shows
 /// up before any primitive is blamed.
-const SUITES: &[&[Check]] = &[harness::CHECKS, cpu::CHECKS, hash::CHECKS, inject::CHECKS];
+const SUITES: &[&[Check]] =
+    &[harness::CHECKS, cpu::CHECKS, hash::CHECKS, aead::CHECKS, inject::CHECKS];
 
 /// One named known-answer or property check.
 pub(crate) struct Check {

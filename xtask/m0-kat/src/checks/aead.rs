@@ -1,0 +1,143 @@
+//! Checks for `core-aead` on the firmware: AES-128-GCM (McGrew–Viega test case 4), RFC 8439
+//! ChaCha20-Poly1305 and RFC 3610 AES-CCM known answers on every implementation the target
+//! can run, that a forged tag is refused with the buffer zeroed, and that a 32-bit target
+//! defaults to the bitsliced 32-bit AES and GHASH.
+
+use core_aead::{
+    Aead, Aes128Ccm, AesCcm, AesImpl, ChaCha20Impl, ChaCha20Poly1305, GcmImpl, Implementation,
+    Poly1305Impl,
+};
+use hex_literal::hex;
+
+use super::{Check, ensure};
+
+/// The core-aead checks.
+pub(super) const CHECKS: &[Check] = &[
+    Check { name: "aead::aes128_gcm_mv4", run: aes128_gcm_mv4 },
+    Check { name: "aead::aes_gcm_default_is_ct32", run: aes_gcm_default_is_ct32 },
+    Check { name: "aead::chacha20_poly1305_rfc8439", run: chacha20_poly1305_rfc8439 },
+    Check { name: "aead::aes128_ccm8_rfc3610", run: aes128_ccm8_rfc3610 },
+    Check { name: "aead::aes128_ccm_round_trip", run: aes128_ccm_round_trip },
+];
+
+/// Seals `pt` and checks ciphertext and tag, then opens it back, then checks that a flipped
+/// tag bit is refused and leaves only zeros behind.
+fn seal_open<A: Aead>(
+    key: &A,
+    nonce: &[u8],
+    aad: &[u8],
+    pt: &[u8],
+    ct: &[u8],
+    tag: &[u8],
+) -> Result<(), &'static str> {
+    let mut buf = [0u8; 128];
+    let buf = buf.get_mut(..pt.len()).ok_or("message too long for the check buffer")?;
+    buf.copy_from_slice(pt);
+    let got = key.seal_in_place_detached(nonce, aad, buf).map_err(|_| "seal refused")?;
+    ensure(buf == ct, "ciphertext")?;
+    ensure(got.as_ref() == tag, "tag")?;
+    key.open_in_place_detached(nonce, aad, buf, tag).map_err(|_| "open refused")?;
+    ensure(buf == pt, "decryption")?;
+
+    buf.copy_from_slice(ct);
+    let mut forged = [0u8; 16];
+    let forged = forged.get_mut(..tag.len()).ok_or("tag too long")?;
+    forged.copy_from_slice(tag);
+    forged[0] ^= 1;
+    ensure(key.open_in_place_detached(nonce, aad, buf, forged).is_err(), "forged tag accepted")?;
+    ensure(buf.iter().all(|&b| b == 0), "buffer not zeroed after a forged tag")
+}
+
+/// "The Galois/Counter Mode of Operation", appendix B, test case 4: 60 bytes with 20 bytes of
+/// AAD, on every GCM composition this target can run.
+fn aes128_gcm_mv4() -> Result<(), &'static str> {
+    let key = hex!("feffe9928665731c6d6a8f9467308308");
+    let pt = hex!(
+        "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
+        "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39"
+    );
+    let ct = hex!(
+        "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
+        "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091"
+    );
+    let aad = hex!("feedfacedeadbeeffeedfacedeadbeefabaddad2");
+    let nonce = hex!("cafebabefacedbaddecaf888");
+    let tag = hex!("5bc94fbc3221a5db94fae95ae7121a47");
+    let mut ran = false;
+    for imp in GcmImpl::available() {
+        let k = core_aead::Aes128Gcm::with_impl(imp, &key).map_err(|_| imp.name())?;
+        seal_open(&k, &nonce, &aad, &pt, &ct, &tag).map_err(|_| imp.name())?;
+        ran = true;
+    }
+    ensure(ran, "no implementation available")
+}
+
+/// On a 32-bit target without AES instructions the default is the two-block bitsliced AES with
+/// the 32-bit GHASH: the Cortex-M0 path.
+fn aes_gcm_default_is_ct32() -> Result<(), &'static str> {
+    if cfg!(target_pointer_width = "32") && cfg!(target_os = "none") {
+        ensure(AesImpl::best().name() == "ct32", "AES default is not ct32")?;
+        ensure(GcmImpl::best().name() == "ct32+ct32", "GCM default is not ct32+ct32")?;
+        let key = core_aead::Aes128Gcm::new(&[0; 16]).map_err(|_| "key refused")?;
+        ensure(key.implementation().name() == "ct32+ct32", "new() does not use ct32+ct32")
+    } else {
+        ensure(AesImpl::available().any(|imp| imp.name() == "ct32"), "ct32 missing")
+    }
+}
+
+/// RFC 8439 §2.8.2 on every ChaCha20 × Poly1305 pairing this target can run.
+fn chacha20_poly1305_rfc8439() -> Result<(), &'static str> {
+    let key: [u8; 32] = core::array::from_fn(|i| 0x80 + i as u8);
+    let nonce = hex!("070000004041424344454647");
+    let aad = hex!("50515253c0c1c2c3c4c5c6c7");
+    let pt = b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.";
+    let ct = hex!(
+        "d31a8d34648e60db7b86afbc53ef7ec2a4aded51296e08fea9e2b5a736ee62d6"
+        "3dbea45e8ca9671282fafb69da92728b1a71de0a9e060b2905d6a5b67ecd3b36"
+        "92ddbd7f2d778b8c9803aee328091b58fab324e4fad675945585808b4831d7bc"
+        "3ff4def08e4b7a9de576d26586cec64b6116"
+    );
+    let tag = hex!("1ae10b594f09e26a7e902ecbd0600691");
+    let mut ran = false;
+    for chacha in ChaCha20Impl::available() {
+        for poly in Poly1305Impl::available() {
+            let k = ChaCha20Poly1305::with_impls(&key, chacha, poly).map_err(|_| poly.name())?;
+            seal_open(&k, &nonce, &aad, pt, &ct, &tag).map_err(|_| poly.name())?;
+            ran = true;
+        }
+    }
+    ensure(ran, "no implementation available")
+}
+
+/// RFC 3610 §8 packet vector 1: 13-byte nonce, 8 bytes of AAD, 8-byte tag (CCM_8's tag length).
+fn aes128_ccm8_rfc3610() -> Result<(), &'static str> {
+    let key = hex!("c0c1c2c3c4c5c6c7c8c9cacbcccdcecf");
+    let nonce = hex!("00000003020100a0a1a2a3a4a5");
+    let aad = hex!("0001020304050607");
+    let pt: [u8; 23] = core::array::from_fn(|i| 8 + i as u8);
+    let want = hex!("588c979a61c663d2f066d0c2c0f989806d5f6b61dac38417e8d12cfdf926e0");
+    let mut ran = false;
+    for imp in AesImpl::available() {
+        let k = AesCcm::<16, 8>::with_impl(imp, &key).map_err(|_| imp.name())?;
+        let mut buf = pt;
+        let tag =
+            k.seal_in_place_detached_with_nonce(&nonce, &aad, &mut buf).map_err(|_| imp.name())?;
+        ensure(buf[..] == want[..23] && tag[..] == want[23..], imp.name())?;
+        k.open_in_place_detached_with_nonce(&nonce, &aad, &mut buf, &tag)
+            .map_err(|_| imp.name())?;
+        ensure(buf == pt, imp.name())?;
+        ran = true;
+    }
+    ensure(ran, "no implementation available")
+}
+
+/// TLS's AES-128-CCM (12-byte nonce, 16-byte tag): seal, open, and a forged tag refused.
+fn aes128_ccm_round_trip() -> Result<(), &'static str> {
+    let key = Aes128Ccm::new(&hex!("c0c1c2c3c4c5c6c7c8c9cacbcccdcecf")).map_err(|_| "key")?;
+    let nonce = [0x42; 12];
+    let pt = *b"a short TLS record on a Cortex-M0";
+    let mut ct = pt;
+    let tag = key.seal_in_place_detached(&nonce, b"hdr", &mut ct).map_err(|_| "seal refused")?;
+    ensure(ct != pt, "nothing was encrypted")?;
+    seal_open(&key, &nonce, b"hdr", &pt, &ct, &tag)
+}
