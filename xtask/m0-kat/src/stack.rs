@@ -19,7 +19,7 @@ fn sp() -> usize {
     let sp: usize;
     // SAFETY: reads the stack pointer register into a general register; no memory is touched.
     unsafe {
-        core::arch::asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags))
+        core::arch::asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags));
     };
     sp
 }

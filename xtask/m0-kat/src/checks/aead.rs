@@ -109,7 +109,7 @@ fn chacha20_poly1305_rfc8439() -> Result<(), &'static str> {
     ensure(ran, "no implementation available")
 }
 
-/// RFC 3610 §8 packet vector 1: 13-byte nonce, 8 bytes of AAD, 8-byte tag (CCM_8's tag length).
+/// RFC 3610 §8 packet vector 1: 13-byte nonce, 8 bytes of AAD, 8-byte tag (the tag length of CCM-8).
 fn aes128_ccm8_rfc3610() -> Result<(), &'static str> {
     let key = hex!("c0c1c2c3c4c5c6c7c8c9cacbcccdcecf");
     let nonce = hex!("00000003020100a0a1a2a3a4a5");
