@@ -28,7 +28,7 @@ mod poly1305;
 
 use core::fmt;
 
-pub use aes::{Aes, AesImpl, VaesAvx2};
+pub use aes::{Aes, AesImpl};
 pub use ccm::{Aes128Ccm, Aes128Ccm8, Aes256Ccm, AesCcm};
 pub use chacha20::{ChaCha20, ChaCha20Impl, hchacha20};
 pub use chacha20poly1305::{ChaCha20Poly1305, MAX_MESSAGE_LEN, XChaCha20Poly1305};

@@ -92,6 +92,9 @@ tokens! {
                    Features::AVX512VL, Features::AVX512BW, Features::AVX512DQ]);
     /// x86: AVX-512 IFMA on top of [`Avx512`].
     Avx512Ifma = all(&[Avx512::REQUIRES, Features::AVX512IFMA]);
+    /// x86: VAES with AES-NI on top of [`Avx2`]: the block cipher alone on 256-bit registers
+    /// (no VPCLMULQDQ, which [`Vaes`] adds for GCM).
+    VaesAvx2 = all(&[Avx2::REQUIRES, Features::AES, Features::VAES]);
     /// x86: VAES and VPCLMULQDQ on top of [`Avx2`] (256-bit vector AES-GCM).
     Vaes = all(&[Avx2::REQUIRES, Features::AES, Features::PCLMULQDQ, Features::VAES,
                  Features::VPCLMULQDQ]);

@@ -24,33 +24,7 @@ mod x86_vaes;
 
 use crate::{Error, Implementation};
 use core::fmt;
-use core_cpu::{Detected, Features};
 use zeroize::Zeroize;
-
-/// Proof that this CPU has VAES with AVX2: AES rounds on two blocks per 256-bit register.
-/// `core_cpu::Vaes` also demands VPCLMULQDQ, which the block cipher alone does not use; this
-/// token asks only for what `x86_vaes` needs, and like every `core_cpu` token it can only be
-/// taken from detected features.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VaesAvx2(());
-
-impl VaesAvx2 {
-    /// The features this token proves.
-    pub const REQUIRES: Features =
-        core_cpu::Avx2::REQUIRES.union(Features::AES).union(Features::VAES);
-
-    /// The token, if this CPU has every feature it needs (and none was disabled).
-    #[must_use]
-    pub fn get() -> Option<Self> {
-        Self::from_features(core_cpu::detected())
-    }
-
-    /// The token, if the detected `features` include every feature it needs.
-    #[must_use]
-    pub fn from_features(features: Detected) -> Option<Self> {
-        features.features().contains(Self::REQUIRES).then_some(Self(()))
-    }
-}
 
 /// An AES implementation. Accelerated variants carry the CPU-feature token that proves they
 /// can run, so they can only be obtained through [`Implementation::available`].
@@ -60,7 +34,7 @@ pub enum AesImpl {
     /// VAES with AVX-512, thirty-two blocks in flight.
     X86Vaes512(core_cpu::Vaes512),
     /// VAES with AVX2, sixteen blocks in flight.
-    X86Vaes(VaesAvx2),
+    X86Vaes(core_cpu::VaesAvx2),
     /// AES-NI, eight blocks in flight.
     X86Aesni(core_cpu::Aes),
     /// Armv8 AES instructions, eight blocks in flight.
@@ -101,7 +75,7 @@ impl Implementation for AesImpl {
         };
         [
             core_cpu::Vaes512::from_features(cpu).map(Self::X86Vaes512),
-            VaesAvx2::from_features(cpu).map(Self::X86Vaes),
+            core_cpu::VaesAvx2::from_features(cpu).map(Self::X86Vaes),
             core_cpu::Aes::from_features(cpu).map(Self::X86Aesni),
             core_cpu::ArmAes::from_features(cpu).map(Self::Aarch64),
             Some(native),
@@ -234,7 +208,7 @@ pub(crate) enum Schedule {
     #[cfg(target_arch = "x86_64")]
     X86Aesni(core_cpu::Aes, HwKey),
     #[cfg(target_arch = "x86_64")]
-    X86Vaes(VaesAvx2, HwKey),
+    X86Vaes(core_cpu::VaesAvx2, HwKey),
     #[cfg(target_arch = "x86_64")]
     X86Vaes512(core_cpu::Vaes512, HwKey),
     #[cfg(target_arch = "aarch64")]

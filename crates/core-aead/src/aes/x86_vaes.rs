@@ -10,7 +10,7 @@
 //! from AES-NI on each 128-bit lane: the development machine has no VAES, and QEMU 7.2's
 //! `vaesenc`/`vaesdec` on YMM registers compute the upper half from the lower half's data.
 
-use super::{HwKey, VaesAvx2, counter, set_counter};
+use super::{HwKey, counter, set_counter};
 use core::arch::x86_64::{
     __m128i, __m256i, __m512i, _mm_loadu_si128, _mm_set_epi32, _mm_set_epi64x, _mm256_add_epi32,
     _mm256_broadcastsi128_si256, _mm256_loadu_si256, _mm256_set_epi32, _mm256_setzero_si256,
@@ -19,6 +19,7 @@ use core::arch::x86_64::{
     _mm512_shuffle_epi8, _mm512_storeu_si512, _mm512_xor_si512,
 };
 use core_cpu::Vaes512;
+use core_cpu::VaesAvx2;
 use zeroize::Zeroize;
 
 /// Registers processed together.

@@ -80,6 +80,7 @@ fn tokens() -> Result<(), &'static str> {
         Adx,
         Avx512,
         Avx512Ifma,
+        VaesAvx2,
         Vaes,
         Vaes512,
         Gfni,
