@@ -11,7 +11,6 @@
 use crate::aes::{Aes, AesImpl};
 use crate::{Aead, Error, Implementation};
 use core::fmt;
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 /// AES-CCM with a `KEY_LEN`-byte key and `TAG_LEN`-byte tags (4, 6, 8, 10, 12, 14 or 16):
@@ -103,7 +102,7 @@ impl<const KEY_LEN: usize, const TAG_LEN: usize> AesCcm<KEY_LEN, TAG_LEN> {
             return Err(Error::InvalidTagLength);
         }
         let mut want = self.run::<false>(nonce, aad, buf)?;
-        let ok = want.ct_eq(tag);
+        let ok = crate::tag_eq(&want, tag);
         want.zeroize();
         if bool::from(ok) {
             Ok(())

@@ -19,7 +19,6 @@ use crate::aes::{Aes, AesImpl, counter, set_counter};
 use crate::ghash::{GhashImpl, GhashKey};
 use crate::{Aead, Error, Implementation};
 use core::fmt;
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 /// An AES-GCM implementation: the stitched x86 loop, or an AES implementation composed with a
@@ -241,7 +240,7 @@ impl GcmKey {
             return Err(Error::InvalidTagLength);
         }
         let mut want = self.run::<false>(iv, aad, buf)?;
-        let ok = want.ct_eq(tag);
+        let ok = crate::tag_eq(&want, tag);
         want.zeroize();
         if bool::from(ok) {
             Ok(())

@@ -22,7 +22,6 @@ mod x86_avx2;
 mod x86_avx512;
 
 use crate::{Error, Implementation};
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 /// A Poly1305 implementation. Accelerated variants carry the CPU-feature token that proves they
@@ -342,7 +341,7 @@ impl Poly1305 {
             return Err(Error::InvalidTagLength);
         }
         let mut ours = self.finalize();
-        let ok = ours.ct_eq(tag);
+        let ok = crate::tag_eq(&ours, tag);
         ours.zeroize();
         if ok.into() { Ok(()) } else { Err(Error::AuthenticationFailed) }
     }
