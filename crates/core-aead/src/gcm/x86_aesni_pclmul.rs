@@ -4,8 +4,9 @@
 //! instruction streams — `aesenc` on one port, `pclmulqdq` and shuffles on another — overlap
 //! instead of running one after the other.
 //!
-//! Encryption hashes the ciphertext of two iterations back while encrypting the next eight
-//! blocks; decryption hashes the eight blocks it is decrypting. The iteration is one `asm!`
+//! Encryption hashes the ciphertext of the previous iteration while encrypting the next
+//! eight blocks (a lag of two iterations measured slower on 1350-byte records: one more batch
+//! runs unstitched at each end); decryption hashes the eight blocks it is decrypting. The iteration is one `asm!`
 //! block in VEX (AVX) encoding: written as intrinsics, the compiler groups all `aesenc` of a
 //! batch together, which fills the scheduler with work for one port and serialises the two
 //! streams again, and the three-operand forms save the register copies the SSE forms need.
@@ -19,7 +20,8 @@ use crate::aes::x86_aesni::{self, load, load_keys, store};
 use crate::ghash::x86_pclmul::{self, Powers};
 use core::arch::asm;
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_set_epi32, _mm_setzero_si128, _mm_shuffle_epi8, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_set_epi32, _mm_setzero_si128, _mm_shuffle_epi8,
+    _mm_xor_si128,
 };
 use core_cpu::{Aes, Avx, ClMul};
 use zeroize::Zeroize;
@@ -55,13 +57,73 @@ struct Consts {
     one: [u8; 16],
     /// The reduction constant `y^57 + y^62 + y^63` in the low 64-bit lane.
     q: [u8; 16],
+    /// 8 in the low 32-bit lane: a batch's counter advance, in byte-reversed form.
+    eight: [u8; 16],
+    /// `i` in the last byte, for `i` = 1…7: added byte-wise to a big-endian counter block whose
+    /// last byte is at most 248, they give the next seven counter blocks without a shuffle.
+    inc: [[u8; 16]; 7],
 }
 
 static CONSTS: Consts = Consts {
     bswap: [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
     one: 1u128.to_le_bytes(),
     q: 0xC200_0000_0000_0000u128.to_le_bytes(),
+    eight: 8u128.to_le_bytes(),
+    inc: {
+        let mut inc = [[0; 16]; 7];
+        let mut i = 0;
+        while i < 7 {
+            inc[i][15] = i as u8 + 1;
+            i += 1;
+        }
+        inc
+    },
 };
+
+/// The eight counter blocks of a batch from the byte-reversed counter in xmm15, which
+/// advances by 8: each block byte-reversed on its own (eight `vpshufb`, all on the shuffle
+/// port that `vpclmulqdq` also needs).
+macro_rules! counters_shuffled {
+    () => {
+        concat!(
+            "vpshufb xmm0, xmm15, xmmword ptr [{cst}]\n",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
+            "vpshufb xmm1, xmm15, xmmword ptr [{cst}]\n",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
+            "vpshufb xmm2, xmm15, xmmword ptr [{cst}]\n",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
+            "vpshufb xmm3, xmm15, xmmword ptr [{cst}]\n",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
+            "vpshufb xmm4, xmm15, xmmword ptr [{cst}]\n",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
+            "vpshufb xmm5, xmm15, xmmword ptr [{cst}]\n",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
+            "vpshufb xmm6, xmm15, xmmword ptr [{cst}]\n",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
+            "vpshufb xmm7, xmm15, xmmword ptr [{cst}]\n",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
+        )
+    };
+}
+
+/// The same blocks when the counter's low byte is at most 248, so no block carries out of
+/// it: one shuffle, then byte additions to the last byte of the big-endian block (the
+/// shuffle-free counter of OpenSSL's AES-GCM code).
+macro_rules! counters_added {
+    () => {
+        concat!(
+            "vpshufb xmm0, xmm15, xmmword ptr [{cst}]\n",
+            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 48]\n",
+            "vpaddb xmm1, xmm0, xmmword ptr [{cst} + 64]\n",
+            "vpaddb xmm2, xmm0, xmmword ptr [{cst} + 80]\n",
+            "vpaddb xmm3, xmm0, xmmword ptr [{cst} + 96]\n",
+            "vpaddb xmm4, xmm0, xmmword ptr [{cst} + 112]\n",
+            "vpaddb xmm5, xmm0, xmmword ptr [{cst} + 128]\n",
+            "vpaddb xmm6, xmm0, xmmword ptr [{cst} + 144]\n",
+            "vpaddb xmm7, xmm0, xmmword ptr [{cst} + 160]\n",
+        )
+    };
+}
 
 /// Eight `vaesenc` with the round key at `[{rk} + $off]`.
 macro_rules! round {
@@ -109,48 +171,13 @@ macro_rules! hash_block {
     };
 }
 
-/// Eight counter blocks from the byte-reversed counter `*c` (which advances) through all
-/// rounds and XOR-ed into the 128 bytes at `dst`, while the eight blocks at `src` are
-/// multiplied by H⁸…H¹ between the rounds and `*acc` joins as `acc · H⁸`, reduced into the
-/// new `*acc` over the last rounds. One `asm!` block, so the schedule is the one written:
-/// eight `vaesenc` per round, one block's three `vpclmulqdq` after each of rounds 1–8, the
-/// accumulator and the first reduction step after round 9, the second before the last round.
-///
-/// # Safety
-///
-/// AES-NI, PCLMULQDQ and AVX must be available; `src` must be readable and `dst` readable
-/// and writable for 128 bytes (they may be the same: `src` is read before `dst` is written).
-#[inline]
-unsafe fn batch(
-    rk: &[__m128i; 15],
-    nr: usize,
-    c: &mut __m128i,
-    acc: &mut __m128i,
-    p: &Powers,
-    src: *const u8,
-    dst: *mut u8,
-) {
-    // SAFETY: the caller guarantees the CPU features and the 128 bytes at `src` and `dst`;
-    // the round keys (`rk[..=nr]`, `nr ≤ 14`), the powers and the constants are in bounds.
-    unsafe {
+/// The body of [`batch`], with the counter code `$counters` (one of the two macros above).
+/// The operands name `batch`'s arguments, passed in so that the macro can see them.
+macro_rules! stitched {
+    ($counters:ident, $rk:ident, $nr:ident, $c:ident, $acc:ident, $p:ident, $src:ident, $dst:ident) => {
         asm!(
             // Counter blocks, whitened with round key 0.
-            "vpshufb xmm0, xmm15, xmmword ptr [{cst}]",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
-            "vpshufb xmm1, xmm15, xmmword ptr [{cst}]",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
-            "vpshufb xmm2, xmm15, xmmword ptr [{cst}]",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
-            "vpshufb xmm3, xmm15, xmmword ptr [{cst}]",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
-            "vpshufb xmm4, xmm15, xmmword ptr [{cst}]",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
-            "vpshufb xmm5, xmm15, xmmword ptr [{cst}]",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
-            "vpshufb xmm6, xmm15, xmmword ptr [{cst}]",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
-            "vpshufb xmm7, xmm15, xmmword ptr [{cst}]",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]",
+            $counters!(),
             "vmovdqa xmm13, xmmword ptr [{rk}]",
             "vpxor xmm0, xmm0, xmm13",
             "vpxor xmm1, xmm1, xmm13",
@@ -238,22 +265,55 @@ unsafe fn batch(
             "vmovdqu xmmword ptr [{dst} + 96], xmm6",
             "vpxor xmm7, xmm7, xmmword ptr [{dst} + 112]",
             "vmovdqu xmmword ptr [{dst} + 112], xmm7",
-            rk = in(reg) rk.as_ptr(),
-            last = in(reg) rk.as_ptr().add(nr),
+            rk = in(reg) $rk.as_ptr(),
+            last = in(reg) $rk.as_ptr().add($nr),
             i = out(reg) _,
-            h = in(reg) p.h.as_ptr(),
-            k = in(reg) p.k.as_ptr(),
-            src = in(reg) src,
-            dst = in(reg) dst,
+            h = in(reg) $p.h.as_ptr(),
+            k = in(reg) $p.k.as_ptr(),
+            src = in(reg) $src,
+            dst = in(reg) $dst,
             cst = in(reg) &raw const CONSTS,
-            inout("xmm15") *c,
-            inout("xmm14") *acc,
+            inout("xmm15") *$c,
+            inout("xmm14") *$acc,
             out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
             out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
             out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
             out("xmm12") _, out("xmm13") _,
             options(nostack),
         );
+    };
+}
+
+/// Eight counter blocks from the byte-reversed counter `*c` (which advances) through all
+/// rounds and XOR-ed into the 128 bytes at `dst`, while the eight blocks at `src` are
+/// multiplied by H⁸…H¹ between the rounds and `*acc` joins as `acc · H⁸`, reduced into the
+/// new `*acc` over the last rounds. One `asm!` block, so the schedule is the one written:
+/// eight `vaesenc` per round, one block's three `vpclmulqdq` after each of rounds 1–8, the
+/// accumulator and the first reduction step after round 9, the second before the last round.
+///
+/// # Safety
+///
+/// AES-NI, PCLMULQDQ and AVX must be available; `src` must be readable and `dst` readable
+/// and writable for 128 bytes (they may be the same: `src` is read before `dst` is written).
+#[inline]
+unsafe fn batch(
+    rk: &[__m128i; 15],
+    nr: usize,
+    c: &mut __m128i,
+    acc: &mut __m128i,
+    p: &Powers,
+    src: *const u8,
+    dst: *mut u8,
+) {
+    // SAFETY: the caller guarantees the CPU features and the 128 bytes at `src` and `dst`;
+    // the round keys (`rk[..=nr]`, `nr ≤ 14`), the powers and the constants are in bounds.
+    // Which counter code runs depends only on the counter, which is public.
+    unsafe {
+        if (_mm_cvtsi128_si32(*c) & 0xff) <= 0xf8 {
+            stitched!(counters_added, rk, nr, c, acc, p, src, dst);
+        } else {
+            stitched!(counters_shuffled, rk, nr, c, acc, p, src, dst);
+        }
     }
 }
 
@@ -347,11 +407,11 @@ fn crypt_stitched<const ENCRYPT: bool>(
         acc = pending.flush(acc, &p);
     }
     if ENCRYPT {
-        // Batch i hashes the ciphertext of batch i − 2, so that the multiplications never
-        // wait for the rounds of the batch before.
+        // Batch i hashes the ciphertext of batch i − 1, which is stored by the time batch i
+        // starts; only the first batch's rounds and the last batch's hashing run alone.
         for i in 0..batches.len() {
             let (done, todo) = batches.split_at_mut(i);
-            match done.len().checked_sub(2) {
+            match done.len().checked_sub(1) {
                 // SAFETY: the features are this function's; `done[j]` and `todo[0]` are
                 // 128-byte batches of `buf`.
                 Some(j) => unsafe {
@@ -360,7 +420,7 @@ fn crypt_stitched<const ENCRYPT: bool>(
                 None => plain_batch(&rk, nr, &mut c, &mut todo[0]),
             }
         }
-        for last in &batches[batches.len().saturating_sub(2)..] {
+        for last in &batches[batches.len().saturating_sub(1)..] {
             acc = x86_pclmul::absorb(acc, last.as_chunks::<16>().0, &p);
         }
     } else {
