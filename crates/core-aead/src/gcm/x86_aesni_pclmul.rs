@@ -386,7 +386,7 @@ fn crypt_stitched<const ENCRYPT: bool>(
 ) -> [u8; 16] {
     let rk = load_keys(&key.enc);
     let nr = key.rounds;
-    let p = hkey.load();
+    let p = hkey;
     let bswap = x86_aesni::bswap_mask();
     let one = _mm_set_epi32(0, 0, 0, 1);
     let j0 = load(j0);
@@ -398,13 +398,13 @@ fn crypt_stitched<const ENCRYPT: bool>(
     let mut pending = Pending { x: [_mm_setzero_si128(); 3 * LANES], n: 0 };
     let whole = aad.len() / (16 * LANES) * (16 * LANES);
     for group in aad[..whole].as_chunks::<16>().0.chunks_exact(LANES) {
-        acc = x86_pclmul::absorb(acc, group, &p);
+        acc = x86_pclmul::absorb(acc, group, p);
     }
     pending.push(&aad[whole..]);
 
     let (batches, rest) = buf.as_chunks_mut::<{ 16 * LANES }>();
     if !batches.is_empty() {
-        acc = pending.flush(acc, &p);
+        acc = pending.flush(acc, p);
     }
     if ENCRYPT {
         // Batch i hashes the ciphertext of batch i − 1, which is stored by the time batch i
@@ -415,20 +415,20 @@ fn crypt_stitched<const ENCRYPT: bool>(
                 // SAFETY: the features are this function's; `done[j]` and `todo[0]` are
                 // 128-byte batches of `buf`.
                 Some(j) => unsafe {
-                    batch(&rk, nr, &mut c, &mut acc, &p, done[j].as_ptr(), todo[0].as_mut_ptr());
+                    batch(&rk, nr, &mut c, &mut acc, p, done[j].as_ptr(), todo[0].as_mut_ptr());
                 },
                 None => plain_batch(&rk, nr, &mut c, &mut todo[0]),
             }
         }
         for last in &batches[batches.len().saturating_sub(1)..] {
-            acc = x86_pclmul::absorb(acc, last.as_chunks::<16>().0, &p);
+            acc = x86_pclmul::absorb(acc, last.as_chunks::<16>().0, p);
         }
     } else {
         for b in batches.iter_mut() {
             let b = b.as_mut_ptr();
             // SAFETY: the features are this function's; `b` is a 128-byte batch of `buf`,
             // hashed before it is decrypted in place.
-            unsafe { batch(&rk, nr, &mut c, &mut acc, &p, b, b) };
+            unsafe { batch(&rk, nr, &mut c, &mut acc, p, b, b) };
         }
     }
 
@@ -473,7 +473,7 @@ fn crypt_stitched<const ENCRYPT: bool>(
     lengths[..8].copy_from_slice(&(8 * aad.len() as u64).to_be_bytes());
     lengths[8..].copy_from_slice(&(8 * buf.len() as u64).to_be_bytes());
     pending.push(&lengths);
-    acc = pending.flush(acc, &p);
+    acc = pending.flush(acc, p);
 
     let mut tag = [0u8; 16];
     store(&mut tag, _mm_xor_si128(_mm_shuffle_epi8(acc, bswap), mask));

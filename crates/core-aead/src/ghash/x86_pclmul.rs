@@ -20,12 +20,17 @@ use zeroize::Zeroize;
 pub(crate) const BATCH: usize = 8;
 
 /// Powers of the key: `h[i]` is `(H·x⁻¹)`-form `H^(i+1)`, and `k[i]` holds the XOR of its two
-/// halves (the Karatsuba middle operand) in the low lane. Kept as bytes, loaded per call.
+/// halves (the Karatsuba middle operand) in the low lane. Kept as bytes and read in place
+/// (folded into `pclmulqdq`'s memory operand where the encoding allows), so a short message
+/// does not pay for copying all sixteen into registers or onto the stack first.
 #[derive(Clone)]
 pub(crate) struct Key {
-    h: [[u8; 16]; BATCH],
-    k: [[u8; 16]; BATCH],
+    pub(crate) h: [[u8; 16]; BATCH],
+    pub(crate) k: [[u8; 16]; BATCH],
 }
+
+/// The key powers, as the batch code reads them.
+pub(crate) type Powers = Key;
 
 impl Key {
     pub(super) fn new(token: ClMul, h: &[u8; 16]) -> Self {
@@ -70,20 +75,6 @@ fn load(bytes: &[u8; 16]) -> __m128i {
 fn store(bytes: &mut [u8; 16], x: __m128i) {
     // SAFETY: `bytes` is 16 writable bytes and `storeu` has no alignment requirement.
     unsafe { _mm_storeu_si128(bytes.as_mut_ptr().cast(), x) }
-}
-
-/// The key powers as registers.
-pub(crate) struct Powers {
-    pub(crate) h: [__m128i; BATCH],
-    pub(crate) k: [__m128i; BATCH],
-}
-
-impl Key {
-    /// The powers, loaded.
-    #[inline(always)]
-    pub(crate) fn load(&self) -> Powers {
-        Powers { h: self.h.map(|p| load(&p)), k: self.k.map(|p| load(&p)) }
-    }
 }
 
 /// Reverses the bytes of a block: memory order to the integer's lane order and back.
@@ -177,7 +168,7 @@ pub(crate) fn absorb(acc: __m128i, blocks: &[[u8; 16]], p: &Powers) -> __m128i {
         if i == 0 {
             x = _mm_xor_si128(x, acc);
         }
-        s.add(x, p.h[n - 1 - i], p.k[n - 1 - i]);
+        s.add(x, load(&p.h[n - 1 - i]), load(&p.k[n - 1 - i]));
     }
     s.reduce()
 }
@@ -190,23 +181,23 @@ pub(crate) fn absorb_loaded(acc: __m128i, xs: &[__m128i], p: &Powers) -> __m128i
     let mut s = Sums::new();
     for (i, x) in xs.iter().enumerate() {
         let x = if i == 0 { _mm_xor_si128(*x, acc) } else { *x };
-        s.add(x, p.h[n - 1 - i], p.k[n - 1 - i]);
+        s.add(x, load(&p.h[n - 1 - i]), load(&p.k[n - 1 - i]));
     }
     s.reduce()
 }
 
 #[target_feature(enable = "pclmulqdq,sse2,ssse3")]
 fn update_clmul(_: ClMul, key: &Key, y: &mut [u8; 16], blocks: &[[u8; 16]]) {
-    let p = key.load();
+    let p = key;
     let bswap = bswap_mask();
     let mut acc = _mm_shuffle_epi8(load(y), bswap);
     let mut chunks = blocks.chunks_exact(BATCH);
     for chunk in &mut chunks {
-        acc = absorb(acc, chunk, &p);
+        acc = absorb(acc, chunk, p);
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
-        acc = absorb(acc, rest, &p);
+        acc = absorb(acc, rest, p);
     }
     store(y, _mm_shuffle_epi8(acc, bswap));
 }

@@ -193,9 +193,9 @@ macro_rules! wide_update {
                 let hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
                 acc = x86_pclmul::reduce(hi, lo);
             }
-            let p = key.narrow.load();
+            let p = &key.narrow;
             for rest in groups.remainder().chunks(x86_pclmul::BATCH) {
-                acc = absorb(acc, rest, &p);
+                acc = absorb(acc, rest, p);
             }
             store1(y, _mm_shuffle_epi8(acc, bswap1));
         }
