@@ -20,6 +20,8 @@ mod r26;
 mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx512;
+#[cfg(target_arch = "x86_64")]
+mod x86_r26;
 
 use crate::{Error, Implementation};
 use zeroize::Zeroize;
