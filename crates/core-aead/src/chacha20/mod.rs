@@ -16,6 +16,8 @@ mod portable;
 mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx512;
+#[cfg(target_arch = "x86_64")]
+mod x86_ymm;
 
 use crate::Error;
 use crate::Implementation;

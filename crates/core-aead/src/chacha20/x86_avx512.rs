@@ -33,29 +33,14 @@ fn keystream_avx512(_: Avx512, state: &[u32; 16], mut out: Sink<'_>) {
     if out.bytes_left() >= WIDE_MIN {
         counter = wide(state, counter, &mut out);
     }
-    while out.blocks_left() > 0 {
-        let start = out.position();
-        let emit = |sink: &mut Sink<'_>, block: usize, lo: __m256i, hi: __m256i| {
-            write_halves(sink, start + (64 * block).cast_signed(), lo, hi);
-        };
-        let width = match out.bytes_left() {
-            257.. => {
-                eight_blocks(state, counter, |b, lo, hi| emit(&mut out, b, lo, hi));
-                8
-            }
-            129.. => {
-                rows::<2>(state, counter, |b, lo, hi| emit(&mut out, b, lo, hi));
-                4
-            }
-            _ => {
-                rows::<1>(state, counter, |b, lo, hi| emit(&mut out, b, lo, hi));
-                2
-            }
-        };
-        out.advance(width);
-        counter = counter.wrapping_add(width as u32);
-    }
+    ymm_passes(state, counter, &mut out);
 }
+
+super::x86_ymm::ymm_passes!(
+    features: "avx512f,avx512vl,avx512bw,avx2",
+    quarter: quarter_vl,
+    write: write_halves,
+);
 
 /// The shortest run (key block included) that goes sixteen blocks at a time.
 const WIDE_MIN: usize = 768;
@@ -218,97 +203,9 @@ fn transpose_lanes([a, b, c, d]: [__m512i; 4]) -> [__m512i; 4] {
     ]
 }
 
-/// The keystream of eight blocks from `counter` on, in YMM registers (AVX-512VL rotates), block
-/// by block (two halves) to `emit`.
+/// The quarter round on four YMM registers, with AVX-512VL's `vprold` for the rotations.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx2")]
-fn eight_blocks(state: &[u32; 16], counter: u32, mut emit: impl FnMut(usize, __m256i, __m256i)) {
-    let mut init: [__m256i; 16] =
-        core::array::from_fn(|i| _mm256_set1_epi32(state[i].cast_signed()));
-    init[12] = _mm256_add_epi32(
-        _mm256_set1_epi32(counter.cast_signed()),
-        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-    );
-    let mut x = init;
-    double_rounds!(_mm256_add_epi32, _mm256_xor_si256, _mm256_rol_epi32, x);
-    for (x, s) in x.iter_mut().zip(init) {
-        *x = _mm256_add_epi32(*x, s);
-    }
-    // groups[g][k]: words 4g..4g+4 of block k (low lane) and k + 4 (high lane).
-    let groups: [[__m256i; 4]; 4] = core::array::from_fn(|g| {
-        let [a, b, c, d] = [x[4 * g], x[4 * g + 1], x[4 * g + 2], x[4 * g + 3]];
-        let (ab_lo, ab_hi) = (_mm256_unpacklo_epi32(a, b), _mm256_unpackhi_epi32(a, b));
-        let (cd_lo, cd_hi) = (_mm256_unpacklo_epi32(c, d), _mm256_unpackhi_epi32(c, d));
-        [
-            _mm256_unpacklo_epi64(ab_lo, cd_lo),
-            _mm256_unpackhi_epi64(ab_lo, cd_lo),
-            _mm256_unpacklo_epi64(ab_hi, cd_hi),
-            _mm256_unpackhi_epi64(ab_hi, cd_hi),
-        ]
-    });
-    for k in 0..4 {
-        let [g0, g1, g2, g3] = groups.map(|g| g[k]);
-        emit(
-            k,
-            _mm256_permute2x128_si256::<0x20>(g0, g1),
-            _mm256_permute2x128_si256::<0x20>(g2, g3),
-        );
-        emit(
-            k + 4,
-            _mm256_permute2x128_si256::<0x31>(g0, g1),
-            _mm256_permute2x128_si256::<0x31>(g2, g3),
-        );
-    }
-}
-
-/// The keystream of `2 * N` blocks from `counter` on in the row layout: one YMM register per
-/// state row, two blocks per register, `N` register sets side by side so their rounds overlap.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-fn rows<const N: usize>(
-    state: &[u32; 16],
-    counter: u32,
-    mut emit: impl FnMut(usize, __m256i, __m256i),
-) {
-    // SAFETY: `state` is 16 words; each load reads words 4i..4i+4 for i < 4.
-    let row = |i: usize| unsafe {
-        _mm256_broadcastsi128_si256(_mm_loadu_si128(state.as_ptr().add(4 * i).cast()))
-    };
-    let [r0, r1, r2, r3] = [row(0), row(1), row(2), row(3)];
-    // Row 3 with the counter word of the low lane set to `c` and of the high lane to `c + 1`.
-    let d = |c: u32| {
-        let ctr =
-            _mm256_setr_epi32(c.cast_signed(), 0, 0, 0, c.wrapping_add(1).cast_signed(), 0, 0, 0);
-        _mm256_blend_epi32::<0x11>(r3, ctr)
-    };
-    let init: [[__m256i; 4]; N] =
-        core::array::from_fn(|s| [r0, r1, r2, d(counter.wrapping_add(2 * s as u32))]);
-    let mut x = init;
-    for _ in 0..10 {
-        for [a, b, c, d] in &mut x {
-            quarter!(_mm256_add_epi32, _mm256_xor_si256, _mm256_rol_epi32, *a, *b, *c, *d);
-            // Diagonals into columns: rotate rows 0, 2, 3 by three, one and two words. Row 1,
-            // the last one the quarter round writes, stays put, so no shuffle waits on it.
-            *a = _mm256_shuffle_epi32::<0x93>(*a);
-            *c = _mm256_shuffle_epi32::<0x39>(*c);
-            *d = _mm256_shuffle_epi32::<0x4e>(*d);
-            quarter!(_mm256_add_epi32, _mm256_xor_si256, _mm256_rol_epi32, *a, *b, *c, *d);
-            *a = _mm256_shuffle_epi32::<0x39>(*a);
-            *c = _mm256_shuffle_epi32::<0x93>(*c);
-            *d = _mm256_shuffle_epi32::<0x4e>(*d);
-        }
-    }
-    for (s, (x, init)) in x.iter().zip(init).enumerate() {
-        let v: [__m256i; 4] = core::array::from_fn(|i| _mm256_add_epi32(x[i], init[i]));
-        emit(
-            2 * s,
-            _mm256_permute2x128_si256::<0x20>(v[0], v[1]),
-            _mm256_permute2x128_si256::<0x20>(v[2], v[3]),
-        );
-        emit(
-            2 * s + 1,
-            _mm256_permute2x128_si256::<0x31>(v[0], v[1]),
-            _mm256_permute2x128_si256::<0x31>(v[2], v[3]),
-        );
-    }
+fn quarter_vl(a: &mut __m256i, b: &mut __m256i, c: &mut __m256i, d: &mut __m256i) {
+    quarter!(_mm256_add_epi32, _mm256_xor_si256, _mm256_rol_epi32, *a, *b, *c, *d);
 }
