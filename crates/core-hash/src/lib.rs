@@ -28,6 +28,7 @@ extern crate std;
 mod drbg;
 mod hkdf;
 mod hmac;
+mod implementation_enum;
 mod md;
 #[cfg(feature = "legacy")]
 mod md5;
@@ -56,6 +57,9 @@ pub use sha256::{Sha224, Sha256, Sha256Impl};
 pub use sha512::{Sha384, Sha512, Sha512_256, Sha512Impl};
 
 use core::fmt::Debug;
+
+#[doc(hidden)]
+pub use core_cpu as __core_cpu;
 
 /// The largest [`Hash::OUTPUT_LEN`] of any hash in this crate (SHA-512).
 pub const MAX_OUTPUT_LEN: usize = 64;

@@ -1,29 +1,14 @@
 //! MD5 (RFC 1321), behind the `legacy` feature, for reading old formats only: it is broken
 //! for collision resistance and must never authenticate anything. Portable code only.
 
-use crate::Implementation;
-
-/// The only MD5 implementation: portable 32-bit code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Md5Impl {
-    /// Portable 32-bit code (RFC 1321 §3.4).
-    Portable,
-}
-
-impl Implementation for Md5Impl {
-    const ALL: &'static [&'static str] = &["portable"];
-
-    fn name(self) -> &'static str {
-        "portable"
-    }
-
-    fn best() -> Self {
-        Self::Portable
-    }
-
-    fn available() -> impl Iterator<Item = Self> {
-        core::iter::once(Self::Portable)
+crate::implementation_enum! {
+    /// The only MD5 implementation: portable 32-bit code.
+    pub enum Md5Impl {
+        accelerated {}
+        portable {
+            /// Portable 32-bit code (RFC 1321 §3.4).
+            Portable => "portable",
+        }
     }
 }
 

@@ -26,63 +26,28 @@ use crate::{Error, Implementation};
 use core::fmt;
 use zeroize::Zeroize;
 
-/// An AES implementation. Accelerated variants carry the CPU-feature token that proves they
-/// can run, so they can only be obtained through [`Implementation::available`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum AesImpl {
-    /// VAES with AVX-512, thirty-two blocks in flight.
-    X86Vaes512(core_cpu::Vaes512),
-    /// VAES with AVX2, sixteen blocks in flight.
-    X86Vaes(core_cpu::VaesAvx2),
-    /// AES-NI, eight blocks in flight.
-    X86Aesni(core_cpu::Aes),
-    /// Armv8 AES instructions, eight blocks in flight.
-    Aarch64(core_cpu::ArmAes),
-    /// Bitsliced over 64-bit words, four blocks at a time.
-    Ct64,
-    /// Bitsliced over 32-bit words, two blocks at a time.
-    Ct32,
-}
-
-impl Implementation for AesImpl {
-    const ALL: &'static [&'static str] =
-        &["x86_vaes512", "x86_vaes", "x86_aesni", "aarch64", "ct64", "ct32"];
-
-    fn name(self) -> &'static str {
-        match self {
-            Self::X86Vaes512(_) => "x86_vaes512",
-            Self::X86Vaes(_) => "x86_vaes",
-            Self::X86Aesni(_) => "x86_aesni",
-            Self::Aarch64(_) => "aarch64",
-            Self::Ct64 => "ct64",
-            Self::Ct32 => "ct32",
+core_hash::implementation_enum! {
+    /// An AES implementation. Accelerated variants carry the CPU-feature token that proves they
+    /// can run, so they can only be obtained through [`Implementation::available`](crate::Implementation::available).
+    /// The bitsliced code for the native word size comes first: ct64's 64-bit shifts cost two
+    /// or more instructions each on a 32-bit core.
+    pub enum AesImpl {
+        accelerated {
+            /// VAES with AVX-512, thirty-two blocks in flight.
+            X86Vaes512(core_cpu::Vaes512) => "x86_vaes512",
+            /// VAES with AVX2, sixteen blocks in flight.
+            X86Vaes(core_cpu::VaesAvx2) => "x86_vaes",
+            /// AES-NI, eight blocks in flight.
+            X86Aesni(core_cpu::Aes) => "x86_aesni",
+            /// Armv8 AES instructions, eight blocks in flight.
+            Aarch64(core_cpu::ArmAes) => "aarch64",
         }
-    }
-
-    fn best() -> Self {
-        Self::available().next().unwrap_or(Self::Ct64)
-    }
-
-    fn available() -> impl Iterator<Item = Self> {
-        let cpu = core_cpu::detected();
-        // The bitsliced code for the native word size first: ct64's 64-bit shifts cost two
-        // or more instructions each on a 32-bit core.
-        let (native, other) = if cfg!(target_pointer_width = "64") {
-            (Self::Ct64, Self::Ct32)
-        } else {
-            (Self::Ct32, Self::Ct64)
-        };
-        [
-            core_cpu::Vaes512::from_features(cpu).map(Self::X86Vaes512),
-            core_cpu::VaesAvx2::from_features(cpu).map(Self::X86Vaes),
-            core_cpu::Aes::from_features(cpu).map(Self::X86Aesni),
-            core_cpu::ArmAes::from_features(cpu).map(Self::Aarch64),
-            Some(native),
-            Some(other),
-        ]
-        .into_iter()
-        .flatten()
+        portable {
+            /// Bitsliced over 64-bit words, four blocks at a time.
+            Ct64 => "ct64" for 64,
+            /// Bitsliced over 32-bit words, two blocks at a time.
+            Ct32 => "ct32" for 32,
+        }
     }
 }
 

@@ -26,47 +26,23 @@ use zeroize::Zeroize;
 /// "expand 32-byte k", the first four state words (RFC 8439 §2.3).
 const SIGMA: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
 
-/// A ChaCha20 implementation. Accelerated variants carry the CPU-feature token that proves they
-/// can run, so they can only be obtained through [`Implementation::available`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ChaCha20Impl {
-    /// Portable 32-bit code, one block at a time.
-    Portable,
-    /// AVX2: eight blocks per pass, one state word per YMM register.
-    X86Avx2(core_cpu::Avx2),
-    /// AVX-512: sixteen blocks per pass, one state word per ZMM register, `vprold` rotations.
-    X86Avx512(core_cpu::Avx512),
-    /// NEON: four blocks per pass, one state word per vector register.
-    Aarch64(core_cpu::Neon),
-}
-
-impl Implementation for ChaCha20Impl {
-    const ALL: &'static [&'static str] = &["x86_avx512", "x86_avx2", "aarch64", "portable"];
-
-    fn name(self) -> &'static str {
-        match self {
-            Self::Portable => "portable",
-            Self::X86Avx2(_) => "x86_avx2",
-            Self::X86Avx512(_) => "x86_avx512",
-            Self::Aarch64(_) => "aarch64",
+core_hash::implementation_enum! {
+    /// A ChaCha20 implementation. Accelerated variants carry the CPU-feature token that proves
+    /// they can run, so they can only be obtained through [`Implementation::available`](crate::Implementation::available).
+    pub enum ChaCha20Impl {
+        accelerated {
+            /// AVX-512: sixteen blocks per pass, one state word per ZMM register, `vprold`
+            /// rotations.
+            X86Avx512(core_cpu::Avx512) => "x86_avx512",
+            /// AVX2: eight blocks per pass, one state word per YMM register.
+            X86Avx2(core_cpu::Avx2) => "x86_avx2",
+            /// NEON: four blocks per pass, one state word per vector register.
+            Aarch64(core_cpu::Neon) => "aarch64",
         }
-    }
-
-    fn best() -> Self {
-        Self::available().next().unwrap_or(Self::Portable)
-    }
-
-    fn available() -> impl Iterator<Item = Self> {
-        let cpu = core_cpu::detected();
-        [
-            core_cpu::Avx512::from_features(cpu).map(Self::X86Avx512),
-            core_cpu::Avx2::from_features(cpu).map(Self::X86Avx2),
-            core_cpu::Neon::from_features(cpu).map(Self::Aarch64),
-            Some(Self::Portable),
-        ]
-        .into_iter()
-        .flatten()
+        portable {
+            /// Portable 32-bit code, one block at a time.
+            Portable => "portable",
+        }
     }
 }
 

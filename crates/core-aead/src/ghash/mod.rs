@@ -29,61 +29,26 @@ use crate::Implementation;
 use core::fmt;
 use zeroize::Zeroize;
 
-/// A GHASH implementation. Accelerated variants carry the CPU-feature token that proves they
-/// can run, so they can only be obtained through [`Implementation::available`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum GhashImpl {
-    /// VPCLMULQDQ on ZMM registers with AVX-512, sixteen blocks per reduction.
-    X86Vpclmul512(core_cpu::Vaes512),
-    /// VPCLMULQDQ on YMM registers with AVX2, eight blocks per reduction.
-    X86Vpclmul(core_cpu::Vaes),
-    /// PCLMULQDQ, eight blocks per reduction.
-    X86Pclmul(core_cpu::ClMul),
-    /// Armv8 PMULL, eight blocks per reduction.
-    Aarch64(core_cpu::ArmAesPmull),
-    /// Constant-time multiplication with 64-bit integer multiplies.
-    Ct64,
-    /// Constant-time multiplication with 32-bit integer multiplies.
-    Ct32,
-}
-
-impl Implementation for GhashImpl {
-    const ALL: &'static [&'static str] =
-        &["x86_vpclmul512", "x86_vpclmul", "x86_pclmul", "aarch64", "ct64", "ct32"];
-
-    fn name(self) -> &'static str {
-        match self {
-            Self::X86Vpclmul512(_) => "x86_vpclmul512",
-            Self::X86Vpclmul(_) => "x86_vpclmul",
-            Self::X86Pclmul(_) => "x86_pclmul",
-            Self::Aarch64(_) => "aarch64",
-            Self::Ct64 => "ct64",
-            Self::Ct32 => "ct32",
+core_hash::implementation_enum! {
+    /// A GHASH implementation. Accelerated variants carry the CPU-feature token that proves
+    /// they can run, so they can only be obtained through [`Implementation::available`](crate::Implementation::available).
+    pub enum GhashImpl {
+        accelerated {
+            /// VPCLMULQDQ on ZMM registers with AVX-512, sixteen blocks per reduction.
+            X86Vpclmul512(core_cpu::Vaes512) => "x86_vpclmul512",
+            /// VPCLMULQDQ on YMM registers with AVX2, eight blocks per reduction.
+            X86Vpclmul(core_cpu::Vaes) => "x86_vpclmul",
+            /// PCLMULQDQ, eight blocks per reduction.
+            X86Pclmul(core_cpu::ClMul) => "x86_pclmul",
+            /// Armv8 PMULL, eight blocks per reduction.
+            Aarch64(core_cpu::ArmAesPmull) => "aarch64",
         }
-    }
-
-    fn best() -> Self {
-        Self::available().next().unwrap_or(Self::Ct64)
-    }
-
-    fn available() -> impl Iterator<Item = Self> {
-        let cpu = core_cpu::detected();
-        let (native, other) = if cfg!(target_pointer_width = "64") {
-            (Self::Ct64, Self::Ct32)
-        } else {
-            (Self::Ct32, Self::Ct64)
-        };
-        [
-            core_cpu::Vaes512::from_features(cpu).map(Self::X86Vpclmul512),
-            core_cpu::Vaes::from_features(cpu).map(Self::X86Vpclmul),
-            core_cpu::ClMul::from_features(cpu).map(Self::X86Pclmul),
-            core_cpu::ArmAesPmull::from_features(cpu).map(Self::Aarch64),
-            Some(native),
-            Some(other),
-        ]
-        .into_iter()
-        .flatten()
+        portable {
+            /// Constant-time multiplication with 64-bit integer multiplies.
+            Ct64 => "ct64" for 64,
+            /// Constant-time multiplication with 32-bit integer multiplies.
+            Ct32 => "ct32" for 32,
+        }
     }
 }
 

@@ -26,68 +26,29 @@ mod x86_r26;
 use crate::{Error, Implementation};
 use zeroize::Zeroize;
 
-/// A Poly1305 implementation. Accelerated variants carry the CPU-feature token that proves they
-/// can run, so they can only be obtained through [`Implementation::available`].
-///
-/// The portable variants run everywhere: `available()` lists the one suited to the target's
-/// word size (`portable32` on 32-bit targets, `portable_r64` otherwise), and
-/// [`Implementation::by_name`] finds each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Poly1305Impl {
-    /// Radix 2^26, 32-bit products: the Cortex-M0 path.
-    Portable32,
-    /// Radix 2^44, 64×64→128-bit products.
-    Portable64,
-    /// Radix 2^64, 64×64→128-bit products.
-    PortableR64,
-    /// AVX2: four blocks per step in radix 2^26, with `portable_r64` for short inputs.
-    X86Avx2(core_cpu::Avx2),
-    /// AVX-512: eight blocks per step in radix 2^26, with `portable_r64` for short inputs.
-    X86Avx512(core_cpu::Avx512),
-}
-
-impl Poly1305Impl {
-    /// The portable implementation suited to this target's word size.
-    const PORTABLE: Self =
-        if cfg!(target_pointer_width = "64") { Self::PortableR64 } else { Self::Portable32 };
-}
-
-impl Implementation for Poly1305Impl {
-    const ALL: &'static [&'static str] =
-        &["x86_avx512", "x86_avx2", "portable_r64", "portable64", "portable32"];
-
-    fn name(self) -> &'static str {
-        match self {
-            Self::Portable32 => "portable32",
-            Self::Portable64 => "portable64",
-            Self::PortableR64 => "portable_r64",
-            Self::X86Avx2(_) => "x86_avx2",
-            Self::X86Avx512(_) => "x86_avx512",
+core_hash::implementation_enum! {
+    /// A Poly1305 implementation. Accelerated variants carry the CPU-feature token that proves
+    /// they can run, so they can only be obtained through [`Implementation::available`](crate::Implementation::available).
+    ///
+    /// The portable variants run everywhere; `available()` lists those suited to the target's
+    /// word size (`portable_r64` and `portable64` on 64-bit targets, `portable32` on 32-bit
+    /// ones) first.
+    pub enum Poly1305Impl {
+        accelerated {
+            /// AVX-512: eight blocks per step in radix 2^26, with `portable_r64` for short
+            /// inputs.
+            X86Avx512(core_cpu::Avx512) => "x86_avx512",
+            /// AVX2: four blocks per step in radix 2^26, with `portable_r64` for short inputs.
+            X86Avx2(core_cpu::Avx2) => "x86_avx2",
         }
-    }
-
-    fn best() -> Self {
-        Self::available().next().unwrap_or(Self::PORTABLE)
-    }
-
-    fn available() -> impl Iterator<Item = Self> {
-        let cpu = core_cpu::detected();
-        [
-            core_cpu::Avx512::from_features(cpu).map(Self::X86Avx512),
-            core_cpu::Avx2::from_features(cpu).map(Self::X86Avx2),
-            Some(Self::PORTABLE),
-        ]
-        .into_iter()
-        .flatten()
-    }
-
-    /// Also finds the portable implementations that `available()` leaves out for this word
-    /// size, so all are tested everywhere.
-    fn by_name(name: &str) -> Option<Self> {
-        Self::available()
-            .chain([Self::PortableR64, Self::Portable64, Self::Portable32])
-            .find(|i| i.name() == name)
+        portable {
+            /// Radix 2^64, 64×64→128-bit products.
+            PortableR64 => "portable_r64" for 64,
+            /// Radix 2^44, 64×64→128-bit products.
+            Portable64 => "portable64" for 64,
+            /// Radix 2^26, 32-bit products: the Cortex-M0 path.
+            Portable32 => "portable32" for 32,
+        }
     }
 }
 
@@ -367,8 +328,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn portable_is_always_available_and_last() {
-        assert_eq!(Poly1305Impl::available().last(), Some(Poly1305Impl::PORTABLE));
+    fn portables_are_always_available_and_last_native_first() {
+        let all: std::vec::Vec<Poly1305Impl> = Poly1305Impl::available().collect();
+        assert_eq!(all[all.len() - 3], Poly1305Impl::PORTABLE);
         assert_eq!(Poly1305Impl::by_name("portable32"), Some(Poly1305Impl::Portable32));
         assert_eq!(Poly1305Impl::by_name("portable64"), Some(Poly1305Impl::Portable64));
         assert_eq!(Poly1305Impl::by_name("portable_r64"), Some(Poly1305Impl::PortableR64));

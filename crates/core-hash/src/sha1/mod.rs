@@ -14,49 +14,23 @@ mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
 mod x86_shani;
 
-use crate::Implementation;
 
-/// A SHA-1 implementation. Accelerated variants carry the CPU-feature token that proves they
-/// can run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Sha1Impl {
-    /// Portable 32-bit code with a 16-word rolling schedule.
-    Portable,
-    /// x86 SHA extensions.
-    X86Shani(core_cpu::Sha),
-    /// AVX2 message schedule for two blocks at a time, BMI2 rounds.
-    X86Avx2(core_cpu::Avx2),
-    /// Armv8 SHA-1 instructions.
-    Aarch64(core_cpu::ArmSha2),
-}
-
-impl Implementation for Sha1Impl {
-    const ALL: &'static [&'static str] = &["x86_shani", "x86_avx2", "aarch64", "portable"];
-
-    fn name(self) -> &'static str {
-        match self {
-            Self::Portable => "portable",
-            Self::X86Shani(_) => "x86_shani",
-            Self::X86Avx2(_) => "x86_avx2",
-            Self::Aarch64(_) => "aarch64",
+crate::implementation_enum! {
+    /// A SHA-1 implementation. Accelerated variants carry the CPU-feature token that proves they
+    /// can run, so they can only be obtained through [`Implementation::available`](crate::Implementation::available).
+    pub enum Sha1Impl {
+        accelerated {
+            /// x86 SHA extensions.
+            X86Shani(core_cpu::Sha) => "x86_shani",
+            /// AVX2 message schedule for two blocks at a time, BMI2 rounds.
+            X86Avx2(core_cpu::Avx2) => "x86_avx2",
+            /// Armv8 SHA-1 instructions.
+            Aarch64(core_cpu::ArmSha2) => "aarch64",
         }
-    }
-
-    fn best() -> Self {
-        Self::available().next().unwrap_or(Self::Portable)
-    }
-
-    fn available() -> impl Iterator<Item = Self> {
-        let cpu = core_cpu::detected();
-        [
-            core_cpu::Sha::from_features(cpu).map(Self::X86Shani),
-            core_cpu::Avx2::from_features(cpu).map(Self::X86Avx2),
-            core_cpu::ArmSha2::from_features(cpu).map(Self::Aarch64),
-            Some(Self::Portable),
-        ]
-        .into_iter()
-        .flatten()
+        portable {
+            /// Portable 32-bit code with a 16-word rolling schedule.
+            Portable => "portable",
+        }
     }
 }
 

@@ -19,63 +19,27 @@ mod x86_avx512;
 use crate::Implementation;
 use sponge::{Sponge, Squeeze};
 
-/// A Keccak-f\[1600\] implementation, for SHA-3 and SHAKE. Accelerated variants carry the
-/// CPU-feature token that proves they can run, so they can only be obtained through
-/// [`Implementation::available`].
-///
-/// Both portable variants run everywhere: `available()` lists the one suited to the target's
-/// word size (`portable32` on 32-bit targets, `portable` otherwise), and
-/// [`Implementation::by_name`] finds either.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum KeccakImpl {
-    /// Portable code on 64-bit lanes, each round written out for the compiler to schedule.
-    Portable,
-    /// Portable code on bit-interleaved 32-bit words, small enough for a Cortex-M0.
-    Portable32,
-    /// Armv8.2 SHA-3 instructions, one lane per vector register.
-    Aarch64(core_cpu::ArmSha3),
-    /// AVX-512 `vprolq` and `vpternlogq` on 128-bit registers, one lane per register.
-    X86Avx512(core_cpu::Avx512),
-}
-
-impl KeccakImpl {
-    /// The portable implementation suited to this target's word size.
-    const PORTABLE: Self =
-        if cfg!(target_pointer_width = "64") { Self::Portable } else { Self::Portable32 };
-}
-
-impl Implementation for KeccakImpl {
-    const ALL: &'static [&'static str] = &["x86_avx512", "aarch64", "portable", "portable32"];
-
-    fn name(self) -> &'static str {
-        match self {
-            Self::Portable => "portable",
-            Self::Portable32 => "portable32",
-            Self::Aarch64(_) => "aarch64",
-            Self::X86Avx512(_) => "x86_avx512",
+crate::implementation_enum! {
+    /// A Keccak-f\[1600\] implementation, for SHA-3 and SHAKE. Accelerated variants carry the
+    /// CPU-feature token that proves they can run, so they can only be obtained through
+    /// [`Implementation::available`].
+    ///
+    /// Both portable variants run everywhere; `available()` lists the one suited to the
+    /// target's word size (`portable32` on 32-bit targets, `portable` otherwise) first.
+    pub enum KeccakImpl {
+        accelerated {
+            /// AVX-512 `vprolq` and `vpternlogq` on 128-bit registers, one lane per register.
+            X86Avx512(core_cpu::Avx512) => "x86_avx512",
+            /// Armv8.2 SHA-3 instructions, one lane per vector register.
+            Aarch64(core_cpu::ArmSha3) => "aarch64",
         }
-    }
-
-    fn best() -> Self {
-        Self::available().next().unwrap_or(Self::PORTABLE)
-    }
-
-    fn available() -> impl Iterator<Item = Self> {
-        let cpu = core_cpu::detected();
-        [
-            core_cpu::Avx512::from_features(cpu).map(Self::X86Avx512),
-            core_cpu::ArmSha3::from_features(cpu).map(Self::Aarch64),
-            Some(Self::PORTABLE),
-        ]
-        .into_iter()
-        .flatten()
-    }
-
-    /// Also finds the portable implementation that `available()` leaves out for this word
-    /// size, so both are tested everywhere.
-    fn by_name(name: &str) -> Option<Self> {
-        Self::available().chain([Self::Portable, Self::Portable32]).find(|i| i.name() == name)
+        portable {
+            /// Portable code on 64-bit lanes, each round written out for the compiler to
+            /// schedule.
+            Portable => "portable" for 64,
+            /// Portable code on bit-interleaved 32-bit words, small enough for a Cortex-M0.
+            Portable32 => "portable32" for 32,
+        }
     }
 }
 
@@ -523,8 +487,11 @@ mod tests {
     }
 
     #[test]
-    fn portable_is_always_available_and_last() {
-        assert_eq!(KeccakImpl::available().last(), Some(KeccakImpl::PORTABLE));
+    fn portables_are_always_available_and_last_native_first() {
+        let all: std::vec::Vec<KeccakImpl> = KeccakImpl::available().collect();
+        let portables = &all[all.len() - 2..];
+        assert_eq!(portables[0], KeccakImpl::PORTABLE);
+        assert!(portables.contains(&KeccakImpl::Portable) && portables.contains(&KeccakImpl::Portable32));
         assert_eq!(KeccakImpl::by_name("portable"), Some(KeccakImpl::Portable));
         assert_eq!(KeccakImpl::by_name("portable32"), Some(KeccakImpl::Portable32));
         assert_eq!(KeccakImpl::by_name("no-such-backend"), None);

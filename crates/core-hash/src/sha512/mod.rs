@@ -11,45 +11,22 @@ mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
 
-use crate::Implementation;
 
-/// A SHA-512/SHA-384/SHA-512/256 implementation. Accelerated variants carry the CPU-feature
-/// token that proves they can run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Sha512Impl {
-    /// Portable 64-bit code with a 16-word rolling schedule.
-    Portable,
-    /// AVX2 message schedule for two blocks at a time, BMI2 rounds.
-    X86Avx2(core_cpu::Avx2),
-    /// Armv8.2 SHA-512 instructions.
-    Aarch64(core_cpu::ArmSha512),
-}
-
-impl Implementation for Sha512Impl {
-    const ALL: &'static [&'static str] = &["x86_avx2", "aarch64", "portable"];
-
-    fn name(self) -> &'static str {
-        match self {
-            Self::Portable => "portable",
-            Self::X86Avx2(_) => "x86_avx2",
-            Self::Aarch64(_) => "aarch64",
+crate::implementation_enum! {
+    /// A SHA-512/SHA-384/SHA-512/256 implementation. Accelerated variants carry the CPU-feature
+    /// token that proves they can run, so they can only be obtained through
+    /// [`Implementation::available`](crate::Implementation::available).
+    pub enum Sha512Impl {
+        accelerated {
+            /// AVX2 message schedule for two blocks at a time, BMI2 rounds.
+            X86Avx2(core_cpu::Avx2) => "x86_avx2",
+            /// Armv8.2 SHA-512 instructions.
+            Aarch64(core_cpu::ArmSha512) => "aarch64",
         }
-    }
-
-    fn best() -> Self {
-        Self::available().next().unwrap_or(Self::Portable)
-    }
-
-    fn available() -> impl Iterator<Item = Self> {
-        let cpu = core_cpu::detected();
-        [
-            core_cpu::Avx2::from_features(cpu).map(Self::X86Avx2),
-            core_cpu::ArmSha512::from_features(cpu).map(Self::Aarch64),
-            Some(Self::Portable),
-        ]
-        .into_iter()
-        .flatten()
+        portable {
+            /// Portable 64-bit code with a 16-word rolling schedule.
+            Portable => "portable",
+        }
     }
 }
 
