@@ -50,39 +50,34 @@ impl Sha256Impl {
     }
 }
 
-/// The 64 rounds of one block (FIPS 180-4 §6.2.2 steps 2–4): `wk(t)` supplies K[t] + W[t]
-/// and is called for t = 0, 1, …, 63 in order. Eight rounds per iteration rotate the roles
-/// of the working variables instead of moving them.
+/// The 64 rounds of one block (FIPS 180-4 §6.2.2 steps 2–4), fully unrolled for the vector
+/// backends: `wk(t)` supplies K[t] + W[t] and is called for t = 0, 1, …, 63 in order, each
+/// time with a constant round number, so the schedule the closure computes is indexed
+/// statically throughout and no loop or branch is left between the rounds. (The portable code
+/// keeps a compact loop: this is several times larger.)
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(crate) fn rounds(state: &mut [u32; 8], mut wk: impl FnMut(usize) -> u32) {
-    /// One round: `d` becomes the new `e` and `h` the new `a`.
+pub(crate) fn rounds_unrolled(state: &mut [u32; 8], mut wk: impl FnMut(usize) -> u32) {
+    /// Round `T`: the working variables rotate through `v`, so round `T`'s `a` is
+    /// `v[(8 - T % 8) % 8]` and nothing is moved.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn round(a: u32, b: u32, c: u32, d: &mut u32, e: u32, f: u32, g: u32, h: &mut u32, wk: u32) {
+    fn round<const T: usize>(v: &mut [u32; 8], wk: u32) {
+        let at = |i: usize| (8 - T % 8 + i) % 8;
+        let (a, b, c, e, f, g) = (v[at(0)], v[at(1)], v[at(2)], v[at(4)], v[at(5)], v[at(6)]);
         let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-        // Ch(e, f, g): the two terms have no bits in common, so it is added term by term
-        // (`and`, `andn`), and h + K[t] + W[t], which does not depend on e, first.
-        let t1 = h.wrapping_add(wk).wrapping_add(e & f).wrapping_add(!e & g).wrapping_add(s1);
+        let t1 = v[at(7)].wrapping_add(wk).wrapping_add(e & f).wrapping_add(!e & g).wrapping_add(s1);
         let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
-        // Maj(a, b, c) as ((a ⊕ b) ∧ (b ⊕ c)) ⊕ b: this round's b ⊕ c is the last one's a ⊕ b.
         let maj = ((a ^ b) & (b ^ c)) ^ b;
-        *d = d.wrapping_add(t1);
-        *h = t1.wrapping_add(s0.wrapping_add(maj));
+        v[at(3)] = v[at(3)].wrapping_add(t1);
+        v[at(7)] = t1.wrapping_add(s0.wrapping_add(maj));
     }
-    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    for t in (0..64).step_by(8) {
-        round(a, b, c, &mut d, e, f, g, &mut h, wk(t));
-        round(h, a, b, &mut c, d, e, f, &mut g, wk(t + 1));
-        round(g, h, a, &mut b, c, d, e, &mut f, wk(t + 2));
-        round(f, g, h, &mut a, b, c, d, &mut e, wk(t + 3));
-        round(e, f, g, &mut h, a, b, c, &mut d, wk(t + 4));
-        round(d, e, f, &mut g, h, a, b, &mut c, wk(t + 5));
-        round(c, d, e, &mut f, g, h, a, &mut b, wk(t + 6));
-        round(b, c, d, &mut e, f, g, h, &mut a, wk(t + 7));
+    macro_rules! each {
+        ($v:ident, $wk:ident; $($t:literal)*) => { $( round::<$t>(&mut $v, $wk($t)); )* };
     }
-    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-        *s = s.wrapping_add(v);
+    let mut v = *state;
+    each!(v, wk; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63);
+    for (s, x) in state.iter_mut().zip(v) {
+        *s = s.wrapping_add(x);
     }
 }
 

@@ -29,17 +29,19 @@ fn compress_avx2(_: Avx2, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
     for pair in blocks.chunks(2) {
         let (a, b) = (&pair[0], pair.last().unwrap_or(&pair[0]));
         let mut expander = Expander::new(a, b);
-        expander.step(0, &mut wk[0]);
-        // The schedule is expanded one step ahead of the rounds of the first block, so the
-        // vector work fills the gaps in the scalar round chain.
-        super::rounds(state, |t| {
-            if t % 4 == 0 && t / 4 + 1 < 16 {
-                expander.step(t / 4 + 1, &mut wk[t / 4 + 1]);
+        for (s, out) in wk[..4].iter_mut().enumerate() {
+            expander.load(s, out);
+        }
+        // Steps 4–15 run four rounds ahead of the rounds of the first block, which read W + K
+        // from memory, so the vector work fills the gaps in the scalar round chain.
+        super::rounds_unrolled(state, |t| {
+            if t % 4 == 0 && t < 48 {
+                expander.expand(t / 4 + 4, &mut wk[t / 4 + 4]);
             }
             wk[t / 4][t % 4]
         });
         if pair.len() == 2 {
-            super::rounds(state, |t| wk[t / 4][4 + t % 4]);
+            super::rounds_unrolled(state, |t| wk[t / 4][4 + t % 4]);
         }
     }
 }
@@ -58,15 +60,22 @@ impl<'a> Expander<'a> {
         Self { blocks: [a, b], x: [_mm256_setzero_si256(); 4] }
     }
 
-    /// Writes W[4s..4s+4] + K[4s..4s+4] of both blocks to `out`; steps must run in order.
+    /// Loads W[4s..4s+4] (s < 4) of both blocks and writes them plus K to `out`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn step(&mut self, s: usize, out: &mut [u32; 8]) {
+    fn load(&mut self, s: usize, out: &mut [u32; 8]) {
+        let [a, b] = self.blocks;
+        self.x[s % 4] = crate::x86_avx2::load_pair::<4, 64>(a, b, s);
+        self.store(s, out);
+    }
+
+    /// Expands W[4s..4s+4] (4 ≤ s < 16) of both blocks and writes them plus K to `out`;
+    /// steps must run in order, after the loads.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn expand(&mut self, s: usize, out: &mut [u32; 8]) {
         let x = &mut self.x;
-        if s < 4 {
-            let [a, b] = self.blocks;
-            x[s] = crate::x86_avx2::load_pair::<4, 64>(a, b, s);
-        } else {
+        {
             // W[t..t+4], t = 4s; the ring slot x[s % 4] holds W[t-16..] and is overwritten.
             let zero = _mm256_setzero_si256();
             let w16 = x[s % 4];
@@ -81,9 +90,16 @@ impl<'a> Expander<'a> {
             let s1 = small_sigma1(_mm256_shuffle_epi32::<0x40>(half));
             x[s % 4] = _mm256_add_epi32(half, _mm256_blend_epi32::<0xCC>(zero, s1));
         }
-        // SAFETY: K has 64 words; this reads K[4s..4s+4].
-        let k = unsafe { _mm_loadu_si128(K.as_ptr().add(4 * s).cast()) };
-        let sum = _mm256_add_epi32(x[s % 4], _mm256_broadcastsi128_si256(k));
+        self.store(s, out);
+    }
+
+    /// Writes W[4s..4s+4] + K[4s..4s+4] of both blocks to `out`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn store(&self, s: usize, out: &mut [u32; 8]) {
+        // SAFETY: K has 64 words and s < 16; this reads K[4s..4s+4].
+        let k = unsafe { _mm_loadu_si128(K.as_ptr().add(4 * (s % 16)).cast()) };
+        let sum = _mm256_add_epi32(self.x[s % 4], _mm256_broadcastsi128_si256(k));
         // SAFETY: `out` is 32 bytes.
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), sum) };
     }

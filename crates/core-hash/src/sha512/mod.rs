@@ -66,18 +66,53 @@ pub(crate) fn rounds(state: &mut [u64; 8], mut wk: impl FnMut(usize) -> u64) {
         *h = t1.wrapping_add(s0.wrapping_add(maj));
     }
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    for t in (0..80).step_by(8) {
-        round(a, b, c, &mut d, e, f, g, &mut h, wk(t));
-        round(h, a, b, &mut c, d, e, f, &mut g, wk(t + 1));
-        round(g, h, a, &mut b, c, d, e, &mut f, wk(t + 2));
-        round(f, g, h, &mut a, b, c, d, &mut e, wk(t + 3));
-        round(e, f, g, &mut h, a, b, c, &mut d, wk(t + 4));
-        round(d, e, f, &mut g, h, a, b, &mut c, wk(t + 5));
-        round(c, d, e, &mut f, g, h, a, &mut b, wk(t + 6));
-        round(b, c, d, &mut e, f, g, h, &mut a, wk(t + 7));
+    // Sixteen rounds per iteration: `t % 16` is then a constant at every call of `wk`, so a
+    // caller's schedule ring (16 words, or 4 or 8 vectors) is indexed statically and stays in
+    // registers.
+    for t0 in (0..80).step_by(16) {
+        for t in [t0, t0 + 8] {
+            round(a, b, c, &mut d, e, f, g, &mut h, wk(t));
+            round(h, a, b, &mut c, d, e, f, &mut g, wk(t + 1));
+            round(g, h, a, &mut b, c, d, e, &mut f, wk(t + 2));
+            round(f, g, h, &mut a, b, c, d, &mut e, wk(t + 3));
+            round(e, f, g, &mut h, a, b, c, &mut d, wk(t + 4));
+            round(d, e, f, &mut g, h, a, b, &mut c, wk(t + 5));
+            round(c, d, e, &mut f, g, h, a, &mut b, wk(t + 6));
+            round(b, c, d, &mut e, f, g, h, &mut a, wk(t + 7));
+        }
     }
     for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
         *s = s.wrapping_add(v);
+    }
+}
+
+/// [`rounds`] fully unrolled, for the vector backends: every call of `wk` gets a constant
+/// round number, so the schedule the closure computes is indexed statically throughout and
+/// no loop or branch is left between the rounds. (The portable code keeps the 16-round loop
+/// of [`rounds`]: this is several times larger.)
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn rounds_unrolled(state: &mut [u64; 8], mut wk: impl FnMut(usize) -> u64) {
+    /// Round `T`: the working variables rotate through `v`, so round `T`'s `a` is
+    /// `v[(8 - T % 8) % 8]` and nothing is moved.
+    #[inline(always)]
+    fn round<const T: usize>(v: &mut [u64; 8], wk: u64) {
+        let at = |i: usize| (8 - T % 8 + i) % 8;
+        let (a, b, c, e, f, g) = (v[at(0)], v[at(1)], v[at(2)], v[at(4)], v[at(5)], v[at(6)]);
+        let s1 = e.rotate_right(14) ^ e.rotate_right(18) ^ e.rotate_right(41);
+        let t1 = v[at(7)].wrapping_add(wk).wrapping_add(e & f).wrapping_add(!e & g).wrapping_add(s1);
+        let s0 = a.rotate_right(28) ^ a.rotate_right(34) ^ a.rotate_right(39);
+        let maj = ((a ^ b) & (b ^ c)) ^ b;
+        v[at(3)] = v[at(3)].wrapping_add(t1);
+        v[at(7)] = t1.wrapping_add(s0.wrapping_add(maj));
+    }
+    macro_rules! each {
+        ($v:ident, $wk:ident; $($t:literal)*) => { $( round::<$t>(&mut $v, $wk($t)); )* };
+    }
+    let mut v = *state;
+    each!(v, wk; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79);
+    for (s, x) in state.iter_mut().zip(v) {
+        *s = s.wrapping_add(x);
     }
 }
 

@@ -28,17 +28,19 @@ fn compress_avx2(_: Avx2, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
     for pair in blocks.chunks(2) {
         let (a, b) = (&pair[0], pair.last().unwrap_or(&pair[0]));
         let mut expander = Expander::new(a, b);
-        expander.step(0, &mut wk[0]);
-        // The schedule is expanded one step ahead of the rounds of the first block, so the
-        // vector work fills the gaps in the scalar round chain.
-        super::rounds(state, |t| {
-            if t % 2 == 0 && t / 2 + 1 < 40 {
-                expander.step(t / 2 + 1, &mut wk[t / 2 + 1]);
+        for (s, out) in wk[..8].iter_mut().enumerate() {
+            expander.load(s, out);
+        }
+        // Steps 8–39 run sixteen rounds ahead of the rounds of the first block, which read
+        // W + K from memory, so the vector work fills the gaps in the scalar round chain.
+        super::rounds_unrolled(state, |t| {
+            if t % 2 == 0 && t < 64 {
+                expander.expand(t / 2 + 8, &mut wk[t / 2 + 8]);
             }
             wk[t / 2][t % 2]
         });
         if pair.len() == 2 {
-            super::rounds(state, |t| wk[t / 2][2 + t % 2]);
+            super::rounds_unrolled(state, |t| wk[t / 2][2 + t % 2]);
         }
     }
 }
@@ -75,15 +77,22 @@ impl<'a> Expander<'a> {
         Self { blocks: [a, b], x: [_mm256_setzero_si256(); 8] }
     }
 
-    /// Writes W[2s..2s+2] + K[2s..2s+2] of both blocks to `out`; steps must run in order.
+    /// Loads W[2s..2s+2] (s < 8) of both blocks and writes them plus K to `out`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn step(&mut self, s: usize, out: &mut [u64; 4]) {
+    fn load(&mut self, s: usize, out: &mut [u64; 4]) {
+        let [a, b] = self.blocks;
+        self.x[s % 8] = crate::x86_avx2::load_pair::<8, 128>(a, b, s);
+        self.store(s, out);
+    }
+
+    /// Expands W[2s..2s+2] (8 ≤ s < 40) of both blocks and writes them plus K to `out`;
+    /// steps must run in order, after the loads.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn expand(&mut self, s: usize, out: &mut [u64; 4]) {
         let x = &mut self.x;
-        if s < 8 {
-            let [a, b] = self.blocks;
-            x[s] = crate::x86_avx2::load_pair::<8, 128>(a, b, s);
-        } else {
+        {
             // W[t..t+2] = σ1(W[t-2..]) + W[t-7..] + σ0(W[t-15..]) + W[t-16..], t = 2s; the
             // ring slot x[s % 8] holds W[t-16..] and is overwritten with W[t..].
             let w16 = x[s % 8];
@@ -93,9 +102,16 @@ impl<'a> Expander<'a> {
             let sum = _mm256_add_epi64(_mm256_add_epi64(w16, w7), small_sigma0(w15));
             x[s % 8] = _mm256_add_epi64(sum, small_sigma1(w2));
         }
-        // SAFETY: K has 80 words; this reads K[2s..2s+2].
-        let k = unsafe { _mm_loadu_si128(K.as_ptr().add(2 * s).cast()) };
-        let sum = _mm256_add_epi64(x[s % 8], _mm256_broadcastsi128_si256(k));
+        self.store(s, out);
+    }
+
+    /// Writes W[2s..2s+2] + K[2s..2s+2] of both blocks to `out`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn store(&self, s: usize, out: &mut [u64; 4]) {
+        // SAFETY: K has 80 words and s < 40; this reads K[2s..2s+2].
+        let k = unsafe { _mm_loadu_si128(K.as_ptr().add(2 * (s % 40)).cast()) };
+        let sum = _mm256_add_epi64(self.x[s % 8], _mm256_broadcastsi128_si256(k));
         // SAFETY: `out` is 32 bytes.
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), sum) };
     }
