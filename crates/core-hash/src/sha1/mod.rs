@@ -51,47 +51,33 @@ impl Sha1Impl {
     }
 }
 
-/// The 80 rounds of one block (FIPS 180-4 §6.1.2 steps 2–4): `wk(t)` supplies K[t] + W[t]
-/// and is called for t = 0, 1, …, 79 in order. Five rounds per iteration rotate the roles
-/// of the working variables instead of moving them.
+/// The 80 rounds of one block (FIPS 180-4 §6.1.2 steps 2–4), fully unrolled for the vector
+/// backend: `wk(t)` supplies K[t] + W[t] and is called for t = 0, 1, …, 79 in order, each
+/// time with a constant round number, so the schedule the closure computes is indexed
+/// statically throughout and no loop or branch is left between the rounds.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(crate) fn rounds(state: &mut [u32; 5], mut wk: impl FnMut(usize) -> u32) {
-    /// Twenty rounds with the logical function `f`, starting at round `t0`.
+pub(crate) fn rounds_unrolled(state: &mut [u32; 5], mut wk: impl FnMut(usize) -> u32) {
+    /// Round `T`: the working variables rotate through `v`, so round `T`'s `a` is
+    /// `v[(5 - T % 5) % 5]` and nothing is moved.
     #[inline(always)]
-    fn twenty(
-        v: &mut [u32; 5],
-        t0: usize,
-        f: impl Fn(u32, u32, u32) -> u32,
-        wk: &mut impl FnMut(usize) -> u32,
-    ) {
-        /// One round: `e` becomes the new `a`, `b` is rotated into the new `c`.
-        #[inline(always)]
-        fn round(a: u32, b: &mut u32, e: &mut u32, f: u32, wk: u32) {
-            *e = e.wrapping_add(a.rotate_left(5)).wrapping_add(f).wrapping_add(wk);
-            *b = b.rotate_left(30);
-        }
-        let [mut a, mut b, mut c, mut d, mut e] = *v;
-        for t in (t0..t0 + 20).step_by(5) {
-            let x = f(b, c, d);
-            round(a, &mut b, &mut e, x, wk(t));
-            let x = f(a, b, c);
-            round(e, &mut a, &mut d, x, wk(t + 1));
-            let x = f(e, a, b);
-            round(d, &mut e, &mut c, x, wk(t + 2));
-            let x = f(d, e, a);
-            round(c, &mut d, &mut b, x, wk(t + 3));
-            let x = f(c, d, e);
-            round(b, &mut c, &mut a, x, wk(t + 4));
-        }
-        *v = [a, b, c, d, e];
+    fn round<const T: usize>(v: &mut [u32; 5], wk: u32) {
+        let at = |i: usize| (5 - T % 5 + i) % 5;
+        let (a, b, c, d) = (v[at(0)], v[at(1)], v[at(2)], v[at(3)]);
+        // Ch and Maj as sums of terms with no bits in common, so the adds can be reordered.
+        let f = match T / 20 {
+            0 => (b & c).wrapping_add(!b & d),
+            2 => (b & c).wrapping_add((b ^ c) & d),
+            _ => b ^ c ^ d,
+        };
+        v[at(4)] = v[at(4)].wrapping_add(a.rotate_left(5)).wrapping_add(f).wrapping_add(wk);
+        v[at(1)] = b.rotate_left(30);
+    }
+    macro_rules! each {
+        ($v:ident, $wk:ident; $($t:literal)*) => { $( round::<$t>(&mut $v, $wk($t)); )* };
     }
     let mut v = *state;
-    // Ch and Maj as sums of terms with no bits in common, so the adds can be reordered.
-    twenty(&mut v, 0, |b, c, d| (b & c).wrapping_add(!b & d), &mut wk);
-    twenty(&mut v, 20, |b, c, d| b ^ c ^ d, &mut wk);
-    twenty(&mut v, 40, |b, c, d| (b & c).wrapping_add((b ^ c) & d), &mut wk);
-    twenty(&mut v, 60, |b, c, d| b ^ c ^ d, &mut wk);
+    each!(v, wk; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79);
     for (s, x) in state.iter_mut().zip(v) {
         *s = s.wrapping_add(x);
     }

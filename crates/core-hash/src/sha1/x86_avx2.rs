@@ -27,15 +27,19 @@ fn compress_avx2(_: Avx2, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     for pair in blocks.chunks(2) {
         let (a, b) = (&pair[0], pair.last().unwrap_or(&pair[0]));
         let mut expander = Expander::new(a, b);
-        expander.step(0, &mut wk[0]);
-        super::rounds(state, |t| {
-            if t % 4 == 0 && t / 4 + 1 < 20 {
-                expander.step(t / 4 + 1, &mut wk[t / 4 + 1]);
+        for (s, out) in wk[..4].iter_mut().enumerate() {
+            expander.load(s, out);
+        }
+        // Steps 4–19 run sixteen rounds ahead of the rounds of the first block, which read
+        // W + K from memory, so the vector work fills the gaps in the scalar round chain.
+        super::rounds_unrolled(state, |t| {
+            if t % 4 == 0 && t < 64 {
+                expander.expand(t / 4 + 4, &mut wk[t / 4 + 4]);
             }
             wk[t / 4][t % 4]
         });
         if pair.len() == 2 {
-            super::rounds(state, |t| wk[t / 4][4 + t % 4]);
+            super::rounds_unrolled(state, |t| wk[t / 4][4 + t % 4]);
         }
     }
 }
@@ -61,15 +65,22 @@ impl<'a> Expander<'a> {
         Self { blocks: [a, b], x: [_mm256_setzero_si256(); 4] }
     }
 
-    /// Writes W[4s..4s+4] + K of both blocks to `out`; steps must run in order.
+    /// Loads W[4s..4s+4] (s < 4) of both blocks and writes them plus K to `out`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn step(&mut self, s: usize, out: &mut [u32; 8]) {
+    fn load(&mut self, s: usize, out: &mut [u32; 8]) {
+        let [a, b] = self.blocks;
+        self.x[s % 4] = crate::x86_avx2::load_pair::<4, 64>(a, b, s);
+        self.store(s, out);
+    }
+
+    /// Expands W[4s..4s+4] (4 ≤ s < 20) of both blocks and writes them plus K to `out`;
+    /// steps must run in order, after the loads.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn expand(&mut self, s: usize, out: &mut [u32; 8]) {
         let x = &mut self.x;
-        if s < 4 {
-            let [a, b] = self.blocks;
-            x[s] = crate::x86_avx2::load_pair::<4, 64>(a, b, s);
-        } else {
+        {
             // W[t] = ROTL¹(W[t-3] ⊕ W[t-8] ⊕ W[t-14] ⊕ W[t-16]) for t = 4s..4s+4; the ring
             // slot x[s % 4] holds W[t-16..] and is overwritten.
             let w16 = x[s % 4];
@@ -83,8 +94,16 @@ impl<'a> Expander<'a> {
             let fix = rol1(_mm256_slli_si256::<12>(partial));
             x[s % 4] = _mm256_xor_si256(partial, fix);
         }
-        let k = _mm256_set1_epi32(K[s / 5].cast_signed());
+        self.store(s, out);
+    }
+
+    /// Writes W[4s..4s+4] + K of both blocks to `out`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn store(&self, s: usize, out: &mut [u32; 8]) {
+        let k = _mm256_set1_epi32(K[(s / 5) % 4].cast_signed());
+        let sum = _mm256_add_epi32(self.x[s % 4], k);
         // SAFETY: `out` is 32 bytes.
-        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_add_epi32(x[s % 4], k)) };
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), sum) };
     }
 }
