@@ -38,7 +38,11 @@ fn compress_avx2(_: Avx2, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
             if t % 4 == 0 && t < 48 {
                 expander.expand(t / 4 + 4, &mut wk[t / 4 + 4]);
             }
-            wk[t / 4][t % 4]
+            // Read back from memory as an operand of the round's addition: left to itself, the
+            // compiler forwards the stored vector and extracts each word with `vpextrd`, two
+            // uops on ports the rounds need.
+            // SAFETY: a read of an initialised element of `wk`.
+            unsafe { core::ptr::read_volatile(&raw const wk[t / 4][t % 4]) }
         });
         if pair.len() == 2 {
             super::rounds_unrolled(state, |t| wk[t / 4][4 + t % 4]);

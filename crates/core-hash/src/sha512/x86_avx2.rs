@@ -37,7 +37,11 @@ fn compress_avx2(_: Avx2, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
             if t % 2 == 0 && t < 64 {
                 expander.expand(t / 2 + 8, &mut wk[t / 2 + 8]);
             }
-            wk[t / 2][t % 2]
+            // Read back from memory as an operand of the round's addition: left to itself, the
+            // compiler forwards the stored vector and extracts each word with `vpextr*`, two
+            // uops on ports the rounds need.
+            // SAFETY: a read of an initialised element of `wk`.
+            unsafe { core::ptr::read_volatile(&raw const wk[t / 2][t % 2]) }
         });
         if pair.len() == 2 {
             super::rounds_unrolled(state, |t| wk[t / 2][2 + t % 2]);
