@@ -241,7 +241,7 @@ fn chacha_pairs() -> (String, Vec<(String, ChaChaPair)>) {
     (name(chacha, poly), pairs.into_iter().map(|(c, p)| (name(c, p), (c, p))).collect())
 }
 
-/// Halite's ChaCha20-Poly1305: the default key, then the pairings of [`chacha_pairs`].
+/// Halite's ChaCha20-Poly1305: the default key, then the pairings of `chacha_pairs`.
 #[must_use]
 pub fn halite_chacha20_poly1305<const DIR: Direction>() -> Halite {
     use core_aead::{Aead as _, ChaCha20Poly1305};
@@ -257,7 +257,7 @@ pub fn halite_chacha20_poly1305<const DIR: Direction>() -> Halite {
 }
 
 /// Halite's XChaCha20-Poly1305 seal under [`NONCE_24`]: the default key, then the pairings of
-/// [`chacha_pairs`].
+/// `chacha_pairs`.
 #[must_use]
 pub fn halite_xchacha20_poly1305() -> Halite {
     use core_aead::{Aead as _, XChaCha20Poly1305};

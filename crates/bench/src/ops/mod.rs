@@ -1,6 +1,6 @@
-//! The registry of operations (one module per group: `hash`, `aead`): for each op id (`sha256`, later `sha3-256`, `hmac-sha256`,
-//! `aes-128-gcm-seal`…), how Halite computes it — its default choice and every implementation
-//! this CPU can run — and how each peer library does.
+//! The registry of operations, one module per group (`hash`, `aead`): for each op id
+//! (`sha256`, `hmac-sha256`, `aes-128-gcm-seal`…), how Halite computes it — its default choice
+//! and every implementation this CPU can run — and how each peer library does.
 //!
 //! Everything that measures (the `speed` tool, the criterion benches, the agreement test) reads
 //! this one table, so a new primitive is one entry here. Each library's API is wrapped into a
