@@ -71,12 +71,16 @@ pub fn check_in_process(op: &Op, libraries: &[Library], sizes: &[usize]) -> Vec<
     let mut lengths: Vec<usize> = EDGE_LENGTHS.iter().chain(sizes).copied().collect();
     lengths.sort_unstable();
     lengths.dedup();
+    let canonical = |input: &[u8], out: Vec<u8>| match op.canonical {
+        Some(f) => f(input, &out),
+        None => out,
+    };
     let mut found = Vec::new();
     for len in lengths {
         let input = message(len);
-        let expected = run_once(&mut halite.default, &input);
+        let expected = canonical(&input, run_once(&mut halite.default, &input));
         for (who, runner) in &mut others {
-            let got = run_once(runner, &input);
+            let got = canonical(&input, run_once(runner, &input));
             if got != expected {
                 found.push(Disagreement {
                     op: op.id,

@@ -29,6 +29,7 @@ fn aead_op(
             speed: vec!["-aead".into(), "-evp".into(), name.into()],
             check: None,
         }),
+        canonical: None,
     }
 }
 

@@ -21,6 +21,7 @@ fn hash_op(
             speed: vec!["-evp".into(), openssl_name.into()],
             check: Some(vec!["dgst".into(), "-binary".into(), format!("-{openssl_name}")]),
         }),
+        canonical: None,
     }
 }
 
@@ -42,6 +43,7 @@ fn hmac_op(
         halite,
         peers: peers.into_iter().flatten().collect(),
         openssl: Some(openssl_hmac(openssl_name)),
+        canonical: None,
     }
 }
 
@@ -71,6 +73,7 @@ fn shake_op(
                 format!("-xoflen={out_len}"),
             ]),
         }),
+        canonical: None,
     }
 }
 
@@ -91,6 +94,7 @@ fn hkdf_op(
         halite,
         peers: peers.into_iter().flatten().collect(),
         openssl: None,
+        canonical: None,
     }
 }
 

@@ -13,6 +13,10 @@ use crate::libs::Library;
 /// tag, ciphertext…) to the buffer, which the caller clears between calls.
 pub type Runner = Box<dyn FnMut(&[u8], &mut Vec<u8>)>;
 
+/// Maps a message and an operation's output to what the agreement check compares (see
+/// [`Op::canonical`]).
+pub type Canonical = fn(&[u8], &[u8]) -> Vec<u8>;
+
 /// What an operation's rate counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
@@ -91,6 +95,10 @@ pub struct Op {
     pub peers: Vec<Peer>,
     /// `openssl speed`'s way of running it, if OpenSSL has one.
     pub openssl: Option<OpensslSpec>,
+    /// For operations whose output is not unique (a randomised signature), what the agreement
+    /// check compares instead: a function of the message and the output that every correct
+    /// library gives the same answer to (for a signature, whether it verifies). Never timed.
+    pub canonical: Option<Canonical>,
 }
 
 impl Op {
