@@ -1,8 +1,91 @@
-//! Curve25519 arithmetic shared by X25519 and Ed25519: filled in by the Curve25519 work.
+//! Curve25519 arithmetic shared by X25519 and Ed25519: the field GF(2^255 − 19) in several
+//! implementations, the Montgomery ladder, the edwards25519 group and scalars modulo its order.
+//!
+//! - [`portable64`]: radix 2^51 with 64×64→128-bit products; the default on 64-bit targets.
+//! - [`portable32`]: radix 2^13 with only 32×32→32-bit products (Cortex-M0); the default on
+//!   32-bit targets, with the small fixed-base table.
+//!
+//! The curve code (`montgomery`, `edwards`) is generic over the [`field::Field`] trait and is
+//! instantiated once per implementation; [`FieldImpl`] picks the instantiation at run time.
 
-use core_hash::Registered;
+#[macro_use]
+mod edwards;
+mod field;
+mod montgomery;
+pub(crate) mod portable32;
+pub(crate) mod portable64;
+pub(crate) mod scalar;
+mod tables;
+
+use core_hash::{Implementation, Registered};
+
+pub(crate) use edwards::Point;
+pub(crate) use field::Field;
+pub(crate) use montgomery::ladder;
+
+/// A Curve25519 field implementation, used by X25519 and Ed25519. Accelerated variants carry
+/// the CPU-feature token that proves they can run.
+///
+/// Both portable variants run everywhere: `available()` lists the one suited to the target's
+/// word size, and [`Implementation::by_name`] finds each, so all are tested everywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FieldImpl {
+    /// Radix 2^51, 64×64→128-bit products, the 32-row fixed-base comb.
+    Portable64,
+    /// Radix 2^13, 32×32→32-bit products only (Cortex-M0), the one-row fixed-base table.
+    Portable32,
+}
+
+impl FieldImpl {
+    /// The portable implementation suited to this target's word size.
+    const PORTABLE: Self =
+        if cfg!(target_pointer_width = "64") { Self::Portable64 } else { Self::Portable32 };
+}
+
+impl Implementation for FieldImpl {
+    const ALL: &'static [&'static str] = &["portable64", "portable32"];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Portable64 => "portable64",
+            Self::Portable32 => "portable32",
+        }
+    }
+
+    fn best() -> Self {
+        Self::available().next().unwrap_or(Self::PORTABLE)
+    }
+
+    fn available() -> impl Iterator<Item = Self> {
+        [Some(Self::PORTABLE)].into_iter().flatten()
+    }
+
+    /// Also finds the portable implementation that `available()` leaves out for this word
+    /// size.
+    fn by_name(name: &str) -> Option<Self> {
+        Self::available().chain([Self::Portable64, Self::Portable32]).find(|i| i.name() == name)
+    }
+}
+
+/// Runs `$body` with `$f` bound to the field type of `$imp`.
+macro_rules! with_field {
+    ($imp:expr, $f:ident => $body:expr) => {
+        match $imp {
+            $crate::curve25519::FieldImpl::Portable64 => {
+                type $f = $crate::curve25519::portable64::Fe;
+                $body
+            }
+            $crate::curve25519::FieldImpl::Portable32 => {
+                type $f = $crate::curve25519::portable32::Fe;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_field;
 
 /// This module's rows of the crate registry.
 pub(crate) fn implementations() -> impl Iterator<Item = Registered> {
-    core::iter::empty()
+    core_hash::registered::<FieldImpl>("curve25519")
 }
