@@ -194,7 +194,7 @@ mod tests {
 
     #[test]
     fn public_key_from_comb_matches_ladder() {
-        for imp in [FieldImpl::Portable64, FieldImpl::Portable32] {
+        for imp in FieldImpl::ALL.iter().filter_map(|n| FieldImpl::by_name(n)) {
             for seed in 0..16u8 {
                 let sk = SecretKey::from_bytes([seed.wrapping_mul(77) ^ 0xa5; 32]).with_impl(imp);
                 let via_ladder = x25519_with_impl(imp, &sk.to_bytes(), &BASEPOINT).unwrap();
@@ -208,7 +208,7 @@ mod tests {
         let k = hex!("a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4");
         let u = hex!("e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c");
         let want = hex!("c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552");
-        for imp in [FieldImpl::Portable64, FieldImpl::Portable32] {
+        for imp in FieldImpl::ALL.iter().filter_map(|n| FieldImpl::by_name(n)) {
             assert_eq!(x25519_with_impl(imp, &k, &u), Ok(want), "{imp:?}");
         }
     }

@@ -60,18 +60,18 @@ macro_rules! niels_comb {
     }};
 }
 
-/// The static table of odd multiples of B of a field implementation, converted at compile
-/// time from [`super::tables::ODD_B`].
+/// The static table of the first `$n` odd multiples of B of a field implementation, converted
+/// at compile time from [`super::tables::ODD_B`].
 macro_rules! niels_odd {
-    ($fe:ty) => {{
+    ($fe:ty, $n:expr) => {{
         const BYTES: [super::tables::NielsBytes; 64] = super::tables::ODD_B;
         let mut out = [Niels {
             ypx: <$fe>::from_bytes_const(&BYTES[0][0]),
             ymx: <$fe>::from_bytes_const(&BYTES[0][1]),
             xy2d: <$fe>::from_bytes_const(&BYTES[0][2]),
-        }; 64];
+        }; $n];
         let mut i = 0;
-        while i < 64 {
+        while i < $n {
             out[i] = Niels {
                 ypx: <$fe>::from_bytes_const(&BYTES[i][0]),
                 ymx: <$fe>::from_bytes_const(&BYTES[i][1]),
@@ -297,16 +297,17 @@ impl<F: Field> Point<F> {
 
     /// `a·self + b·B`, in variable time (for verification, which only handles public data):
     /// Straus's interleaving of a width-5 NAF of `a` over eight odd multiples of this point
-    /// and a width-8 NAF of `b` over the static odd multiples of B.
+    /// and a NAF of `b` over the static odd multiples of B, as wide as that table allows
+    /// (64 entries: width 8; 16 entries: width 6).
     pub(crate) fn double_mul_base_vartime(&self, a: &[u8; 32], b: &[u8; 32]) -> Self {
+        let odd_b = F::odd_b();
         let naf_a = naf_vartime(a, 5);
-        let naf_b = naf_vartime(b, 8);
+        let naf_b = naf_vartime(b, odd_b.len().trailing_zeros() as usize + 2);
         let mut odd = [self.cached(); 8];
         let twice = self.double();
         for i in 1..8 {
             odd[i] = twice.add_cached(&odd[i - 1]).cached();
         }
-        let odd_b = F::odd_b();
         let top = (0..256).rev().find(|&i| naf_a[i] != 0 || naf_b[i] != 0);
         let Some(top) = top else { return Self::IDENTITY };
         let mut r = Self::IDENTITY;
@@ -372,7 +373,9 @@ fn naf_vartime(k: &[u8; 32], w: usize) -> [i8; 256] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::curve25519::{portable32, portable64};
+    use crate::curve25519::portable32;
+    #[cfg(target_pointer_width = "64")]
+    use crate::curve25519::portable64;
 
     fn naf_value(naf: &[i8; 256]) -> [u8; 33] {
         // Σ naf[i]·2^i as a little-endian two's-complement number, by schoolbook.
@@ -454,6 +457,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_pointer_width = "64")]
     fn portable64_tables_match_arithmetic() {
         tables_match_arithmetic::<portable64::Fe>();
     }
@@ -480,6 +484,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_pointer_width = "64")]
     fn portable64_mul_base() {
         mul_base_matches_double_mul::<portable64::Fe>();
     }

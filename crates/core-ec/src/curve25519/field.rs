@@ -51,8 +51,9 @@ pub(crate) trait Field: Copy + ConditionallySelectable + 'static {
     /// `(j + 1)·16^(2i)·B`. Either all 32 rows (the fast comb) or only the first one (the small
     /// table: a radix-16 Horner evaluation with four doublings per digit, for small flash).
     fn comb() -> &'static [[Niels<Self>; 8]];
-    /// `(2i + 1)·B` for `i < 64`, the base-point table of variable-time verification.
-    fn odd_b() -> &'static [Niels<Self>; 64];
+    /// `(2i + 1)·B` for `i` below the table's length (a power of two, 8 to 64): the
+    /// base-point table of variable-time verification.
+    fn odd_b() -> &'static [Niels<Self>];
 
     /// `self^(2^n)`.
     #[inline]
@@ -127,7 +128,9 @@ pub(crate) fn sqrt_ratio<F: Field>(u: &F, v: &F) -> (Choice, F) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::curve25519::{portable32, portable64};
+    use crate::curve25519::portable32;
+    #[cfg(target_pointer_width = "64")]
+    use crate::curve25519::portable64;
 
     fn fe<F: Field>(n: u8) -> F {
         let mut b = [0u8; 32];
@@ -156,6 +159,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_pointer_width = "64")]
     fn portable64_inversion_and_roots() {
         inversion_and_roots::<portable64::Fe>();
     }

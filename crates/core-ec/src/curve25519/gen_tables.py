@@ -97,6 +97,7 @@ w("];")
 w("")
 for name, v in [("D", D), ("D2", 2 * D % P), ("SQRT_M1", SQRT_M1)]:
     w(f"/// The field constant `{name}` in radix 2^51 (five limbs).")
+    w('#[cfg(target_pointer_width = "64")]')
     w(f"pub(crate) const {name}_51: [u64; 5] = {limbs(v, 51, 5)};")
     w(f"/// The field constant `{name}` in radix 2^13 (twenty limbs).")
     w(f"pub(crate) const {name}_13: [u32; 20] = {limbs(v, 13, 20)};")

@@ -1,9 +1,11 @@
 //! Curve25519 arithmetic shared by X25519 and Ed25519: the field GF(2^255 − 19) in several
 //! implementations, the Montgomery ladder, the edwards25519 group and scalars modulo its order.
 //!
-//! - [`portable64`]: radix 2^51 with 64×64→128-bit products; the default on 64-bit targets.
-//! - [`portable32`]: radix 2^13 with only 32×32→32-bit products (Cortex-M0); the default on
-//!   32-bit targets, with the small fixed-base table.
+//! - `portable64`: radix 2^51 with 64×64→128-bit products and the 32-row fixed-base comb; the
+//!   default on 64-bit targets, and only built there (on a 32-bit CPU its 128-bit products are
+//!   library calls, and its 38 KiB of tables would not fit a micro:bit's flash beside the rest).
+//! - `portable32`: radix 2^13 with only 32×32→32-bit products (Cortex-M0), the one-row
+//!   fixed-base table and a 16-entry verification table; the default on 32-bit targets.
 //!
 //! The curve code (`montgomery`, `edwards`) is generic over the [`field::Field`] trait and is
 //! instantiated once per implementation; [`FieldImpl`] picks the instantiation at run time.
@@ -13,6 +15,7 @@ mod edwards;
 mod field;
 mod montgomery;
 pub(crate) mod portable32;
+#[cfg(target_pointer_width = "64")]
 pub(crate) mod portable64;
 pub(crate) mod scalar;
 mod tables;
@@ -31,7 +34,8 @@ pub(crate) use montgomery::ladder;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FieldImpl {
-    /// Radix 2^51, 64×64→128-bit products, the 32-row fixed-base comb.
+    /// Radix 2^51, 64×64→128-bit products, the 32-row fixed-base comb (64-bit targets only).
+    #[cfg(target_pointer_width = "64")]
     Portable64,
     /// Radix 2^13, 32×32→32-bit products only (Cortex-M0), the one-row fixed-base table.
     Portable32,
@@ -39,15 +43,22 @@ pub enum FieldImpl {
 
 impl FieldImpl {
     /// The portable implementation suited to this target's word size.
-    const PORTABLE: Self =
-        if cfg!(target_pointer_width = "64") { Self::Portable64 } else { Self::Portable32 };
+    #[cfg(target_pointer_width = "64")]
+    const PORTABLE: Self = Self::Portable64;
+    /// The portable implementation suited to this target's word size.
+    #[cfg(not(target_pointer_width = "64"))]
+    const PORTABLE: Self = Self::Portable32;
 }
 
 impl Implementation for FieldImpl {
+    #[cfg(target_pointer_width = "64")]
     const ALL: &'static [&'static str] = &["portable64", "portable32"];
+    #[cfg(not(target_pointer_width = "64"))]
+    const ALL: &'static [&'static str] = &["portable32"];
 
     fn name(self) -> &'static str {
         match self {
+            #[cfg(target_pointer_width = "64")]
             Self::Portable64 => "portable64",
             Self::Portable32 => "portable32",
         }
@@ -61,10 +72,9 @@ impl Implementation for FieldImpl {
         [Some(Self::PORTABLE)].into_iter().flatten()
     }
 
-    /// Also finds the portable implementation that `available()` leaves out for this word
-    /// size.
+    /// Also finds `portable32` on 64-bit targets, where `available()` leaves it out.
     fn by_name(name: &str) -> Option<Self> {
-        Self::available().chain([Self::Portable64, Self::Portable32]).find(|i| i.name() == name)
+        Self::available().chain([Self::Portable32]).find(|i| i.name() == name)
     }
 }
 
@@ -72,6 +82,7 @@ impl Implementation for FieldImpl {
 macro_rules! with_field {
     ($imp:expr, $f:ident => $body:expr) => {
         match $imp {
+            #[cfg(target_pointer_width = "64")]
             $crate::curve25519::FieldImpl::Portable64 => {
                 type $f = $crate::curve25519::portable64::Fe;
                 $body

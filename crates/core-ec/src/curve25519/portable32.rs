@@ -8,6 +8,9 @@
 //! products (289 instead of 400) but their column sums reach 2^34, which would need a split
 //! accumulator on every column. Every operation except `to_bytes` ends with one carry pass,
 //! leaving each limb at most 2^13 + 2.
+//!
+//! Its tables are small for flash: one comb row (the radix-16 Horner evaluation of
+//! `edwards`) and sixteen odd multiples of B for verification.
 
 use subtle::{Choice, ConditionallySelectable};
 
@@ -113,7 +116,8 @@ const P64: [u32; N] = {
 };
 
 static COMB: [[Niels<Fe>; 8]; 1] = niels_comb!(Fe, 1);
-static ODD_B: [Niels<Fe>; 64] = niels_odd!(Fe);
+/// Sixteen odd multiples (width-6 NAF): 3.8 KiB of flash instead of 15 KiB for 64.
+static ODD_B: [Niels<Fe>; 16] = niels_odd!(Fe, 16);
 
 impl Field for Fe {
     const ZERO: Self = Fe([0; N]);
@@ -221,7 +225,7 @@ impl Field for Fe {
     }
 
     #[inline]
-    fn odd_b() -> &'static [Niels<Self>; 64] {
+    fn odd_b() -> &'static [Niels<Self>] {
         &ODD_B
     }
 }

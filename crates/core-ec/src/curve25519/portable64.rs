@@ -93,7 +93,7 @@ impl ConditionallySelectable for Fe {
 const P16: [u64; 5] = [(MASK - 18) << 4, MASK << 4, MASK << 4, MASK << 4, MASK << 4];
 
 static COMB: [[Niels<Fe>; 8]; 32] = niels_comb!(Fe, 32);
-static ODD_B: [Niels<Fe>; 64] = niels_odd!(Fe);
+static ODD_B: [Niels<Fe>; 64] = niels_odd!(Fe, 64);
 
 impl Field for Fe {
     const ZERO: Self = Fe([0; 5]);
@@ -203,7 +203,7 @@ impl Field for Fe {
     }
 
     #[inline]
-    fn odd_b() -> &'static [Niels<Self>; 64] {
+    fn odd_b() -> &'static [Niels<Self>] {
         &ODD_B
     }
 }

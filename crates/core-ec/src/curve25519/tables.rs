@@ -5521,6 +5521,7 @@ pub(crate) const ODD_B: [NielsBytes; 64] = [
 ];
 
 /// The field constant `D` in radix 2^51 (five limbs).
+#[cfg(target_pointer_width = "64")]
 pub(crate) const D_51: [u64; 5] =
     [929955233495203, 466365720129213, 1662059464998953, 2033849074728123, 1442794654840575];
 /// The field constant `D` in radix 2^13 (twenty limbs).
@@ -5529,6 +5530,7 @@ pub(crate) const D_13: [u32; 20] = [
     2927, 1905, 219, 164,
 ];
 /// The field constant `D2` in radix 2^51 (five limbs).
+#[cfg(target_pointer_width = "64")]
 pub(crate) const D2_51: [u64; 5] =
     [1859910466990425, 932731440258426, 1072319116312658, 1815898335770999, 633789495995903];
 /// The field constant `D2` in radix 2^13 (twenty limbs).
@@ -5537,6 +5539,7 @@ pub(crate) const D2_13: [u32; 20] = [
     5855, 3810, 438, 72,
 ];
 /// The field constant `SQRT_M1` in radix 2^51 (five limbs).
+#[cfg(target_pointer_width = "64")]
 pub(crate) const SQRT_M1_51: [u64; 5] =
     [1718705420411056, 234908883556509, 2233514472574048, 2117202627021982, 765476049583133];
 /// The field constant `SQRT_M1` in radix 2^13 (twenty limbs).
