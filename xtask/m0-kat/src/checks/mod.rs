@@ -9,13 +9,15 @@
 use core::fmt;
 
 mod cpu;
+mod ec25519;
 mod harness;
 mod hash;
 mod inject;
 
 /// Every crate's checks, in run order: the harness self-test first, so a broken runtime shows
 /// up before any primitive is blamed.
-const SUITES: &[&[Check]] = &[harness::CHECKS, cpu::CHECKS, hash::CHECKS, inject::CHECKS];
+const SUITES: &[&[Check]] =
+    &[harness::CHECKS, cpu::CHECKS, hash::CHECKS, ec25519::CHECKS, inject::CHECKS];
 
 /// One named known-answer or property check.
 pub(crate) struct Check {
