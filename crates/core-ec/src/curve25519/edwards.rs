@@ -489,6 +489,15 @@ mod tests {
         mul_base_matches_double_mul::<portable64::Fe>();
     }
 
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn x86_adx_tables_and_mul_base() {
+        if core_cpu::Adx::get().is_some() {
+            tables_match_arithmetic::<crate::curve25519::x86_adx::Fe>();
+            mul_base_matches_double_mul::<crate::curve25519::x86_adx::Fe>();
+        }
+    }
+
     #[test]
     fn portable32_mul_base() {
         mul_base_matches_double_mul::<portable32::Fe>();

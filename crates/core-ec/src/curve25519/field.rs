@@ -168,4 +168,89 @@ mod tests {
     fn portable32_inversion_and_roots() {
         inversion_and_roots::<portable32::Fe>();
     }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn x86_adx_inversion_and_roots() {
+        if core_cpu::Adx::get().is_some() {
+            inversion_and_roots::<crate::curve25519::x86_adx::Fe>();
+        }
+    }
+
+    /// A deterministic pseudo-random 32-byte string.
+    fn bytes(seed: u64) -> [u8; 32] {
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        core::array::from_fn(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+    }
+
+    /// Every operation of `F` against `portable32` on random and extreme values, also on
+    /// chained (unreduced) results.
+    fn agrees_with_portable32<F: Field>() {
+        type R = portable32::Fe;
+        let mut edge = [0xffu8; 32];
+        edge[31] = 0x7f; // 2^255 − 1, above p
+        let mut p = edge;
+        p[0] = 0xed; // p itself
+        for seed in 0..2000u64 {
+            let (x, y) = match seed {
+                0 => (edge, edge),
+                1 => (p, edge),
+                2 => (p, p),
+                _ => (bytes(seed), bytes(seed + 77_777)),
+            };
+            let (a, b) = (F::from_bytes(&x), F::from_bytes(&y));
+            let (ra, rb) = (R::from_bytes(&x), R::from_bytes(&y));
+            let pairs = [
+                (a.mul(&b), ra.mul(&rb)),
+                (a.square(), ra.square()),
+                (a.add(&b), ra.add(&rb)),
+                (a.sub(&b), ra.sub(&rb)),
+                (b.sub(&a), rb.sub(&ra)),
+                (a.mul_a24(), ra.mul_a24()),
+                (a.neg(), ra.neg()),
+                // Chains through unreduced intermediates.
+                (
+                    a.add(&b).mul(&a.sub(&b)).add(&a).square(),
+                    ra.add(&rb).mul(&ra.sub(&rb)).add(&ra).square(),
+                ),
+                (
+                    a.sub(&b).sub(&b).mul_a24().mul(&b.add(&b)),
+                    ra.sub(&rb).sub(&rb).mul_a24().mul(&rb.add(&rb)),
+                ),
+            ];
+            for (i, (got, want)) in pairs.iter().enumerate() {
+                assert_eq!(got.to_bytes(), want.to_bytes(), "seed {seed} op {i}");
+            }
+        }
+    }
+
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn portable64_agrees_with_portable32() {
+        agrees_with_portable32::<portable64::Fe>();
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn x86_adx_agrees_with_portable32() {
+        if core_cpu::Adx::get().is_some() {
+            use crate::curve25519::x86_adx::Fe;
+            agrees_with_portable32::<Fe>();
+            // Values up to 2^256 − 1, which only this representation holds.
+            let top = Fe([u64::MAX; 4]); // 2^256 − 1 ≡ 37
+            let mut b37 = [0u8; 32];
+            b37[0] = 37;
+            let r37 = portable32::Fe::from_bytes(&b37);
+            assert_eq!(top.to_bytes(), b37);
+            assert_eq!(top.mul(&top).to_bytes(), r37.square().to_bytes());
+            assert_eq!(top.add(&top).to_bytes(), r37.add(&r37).to_bytes());
+            assert_eq!(Fe::ZERO.sub(&top).to_bytes(), r37.neg().to_bytes());
+            assert_eq!(top.mul_a24().to_bytes(), r37.mul_a24().to_bytes());
+        }
+    }
 }

@@ -6,6 +6,8 @@
 //!   library calls, and its 38 KiB of tables would not fit a micro:bit's flash beside the rest).
 //! - `portable32`: radix 2^13 with only 32×32→32-bit products (Cortex-M0), the one-row
 //!   fixed-base table and a 16-entry verification table; the default on 32-bit targets.
+//! - `x86_adx`: four 64-bit limbs, multiplication with MULX/ADCX/ADOX in `asm!`; the default
+//!   on `x86_64` CPUs with BMI2 and ADX.
 //!
 //! The curve code (`montgomery`, `edwards`) is generic over the [`field::Field`] trait and is
 //! instantiated once per implementation; [`FieldImpl`] picks the instantiation at run time.
@@ -19,6 +21,8 @@ pub(crate) mod portable32;
 pub(crate) mod portable64;
 pub(crate) mod scalar;
 mod tables;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_adx;
 
 use core_hash::{Implementation, Registered};
 
@@ -34,6 +38,9 @@ pub(crate) use montgomery::ladder;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FieldImpl {
+    /// Four 64-bit limbs, MULX/ADCX/ADOX multiplication, the 32-row comb (`x86_64` only).
+    #[cfg(target_arch = "x86_64")]
+    X86Adx(core_cpu::Adx),
     /// Radix 2^51, 64×64→128-bit products, the 32-row fixed-base comb (64-bit targets only).
     #[cfg(target_pointer_width = "64")]
     Portable64,
@@ -51,13 +58,18 @@ impl FieldImpl {
 }
 
 impl Implementation for FieldImpl {
-    #[cfg(target_pointer_width = "64")]
-    const ALL: &'static [&'static str] = &["portable64", "portable32"];
-    #[cfg(not(target_pointer_width = "64"))]
-    const ALL: &'static [&'static str] = &["portable32"];
+    const ALL: &'static [&'static str] = &[
+        #[cfg(target_arch = "x86_64")]
+        "x86_adx",
+        #[cfg(target_pointer_width = "64")]
+        "portable64",
+        "portable32",
+    ];
 
     fn name(self) -> &'static str {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Adx(_) => "x86_adx",
             #[cfg(target_pointer_width = "64")]
             Self::Portable64 => "portable64",
             Self::Portable32 => "portable32",
@@ -69,7 +81,11 @@ impl Implementation for FieldImpl {
     }
 
     fn available() -> impl Iterator<Item = Self> {
-        [Some(Self::PORTABLE)].into_iter().flatten()
+        #[cfg(target_arch = "x86_64")]
+        let adx = core_cpu::Adx::get().map(Self::X86Adx);
+        #[cfg(not(target_arch = "x86_64"))]
+        let adx = None;
+        [adx, Some(Self::PORTABLE)].into_iter().flatten()
     }
 
     /// Also finds `portable32` on 64-bit targets, where `available()` leaves it out.
@@ -82,6 +98,11 @@ impl Implementation for FieldImpl {
 macro_rules! with_field {
     ($imp:expr, $f:ident => $body:expr) => {
         match $imp {
+            #[cfg(target_arch = "x86_64")]
+            $crate::curve25519::FieldImpl::X86Adx(_) => {
+                type $f = $crate::curve25519::x86_adx::Fe;
+                $body
+            }
             #[cfg(target_pointer_width = "64")]
             $crate::curve25519::FieldImpl::Portable64 => {
                 type $f = $crate::curve25519::portable64::Fe;

@@ -5524,6 +5524,10 @@ pub(crate) const ODD_B: [NielsBytes; 64] = [
 #[cfg(target_pointer_width = "64")]
 pub(crate) const D_51: [u64; 5] =
     [929955233495203, 466365720129213, 1662059464998953, 2033849074728123, 1442794654840575];
+/// The field constant `D` in radix 2^64 (four limbs).
+#[cfg(target_arch = "x86_64")]
+pub(crate) const D_64: [u64; 4] =
+    [0x75eb4dca135978a3, 0x00700a4d4141d8ab, 0x8cc740797779e898, 0x52036cee2b6ffe73];
 /// The field constant `D` in radix 2^13 (twenty limbs).
 pub(crate) const D_13: [u32; 20] = [
     6307, 6859, 4740, 5787, 5982, 3157, 1287, 2472, 4106, 3, 6694, 3827, 1943, 928, 3635, 8142,
@@ -5533,6 +5537,10 @@ pub(crate) const D_13: [u32; 20] = [
 #[cfg(target_pointer_width = "64")]
 pub(crate) const D2_51: [u64; 5] =
     [1859910466990425, 932731440258426, 1072319116312658, 1815898335770999, 633789495995903];
+/// The field constant `D2` in radix 2^64 (four limbs).
+#[cfg(target_arch = "x86_64")]
+pub(crate) const D2_64: [u64; 4] =
+    [0xebd69b9426b2f159, 0x00e0149a8283b156, 0x198e80f2eef3d130, 0x2406d9dc56dffce7];
 /// The field constant `D2` in radix 2^13 (twenty limbs).
 pub(crate) const D2_13: [u32; 20] = [
     4441, 5527, 1289, 3383, 3773, 6315, 2574, 4944, 20, 7, 5196, 7655, 3886, 1856, 7270, 8092,
@@ -5542,6 +5550,10 @@ pub(crate) const D2_13: [u32; 20] = [
 #[cfg(target_pointer_width = "64")]
 pub(crate) const SQRT_M1_51: [u64; 5] =
     [1718705420411056, 234908883556509, 2233514472574048, 2117202627021982, 765476049583133];
+/// The field constant `SQRT_M1` in radix 2^64 (four limbs).
+#[cfg(target_arch = "x86_64")]
+pub(crate) const SQRT_M1_64: [u64; 4] =
+    [0xc4ee1b274a0ea0b0, 0x2f431806ad2fe478, 0x2b4d00993dfbd7a7, 0x2b8324804fc1df0b];
 /// The field constant `SQRT_M1` in radix 2^13 (twenty limbs).
 pub(crate) const SQRT_M1_13: [u32; 20] = [
     176, 4213, 2514, 7222, 3150, 4668, 5311, 213, 792, 6522, 5609, 7159, 2451, 1664, 3245, 7137,
