@@ -1,1 +1,282 @@
-//! ed25519: filled in by the Curve25519 work.
+//! Ed25519 signatures (RFC 8032 §5.1) with SHA-512 from `core-hash`: deterministic signing on
+//! the constant-time fixed-base comb, and strict variable-time verification.
+//!
+//! Verification rules, chosen to match `ed25519-dalek`'s `verify_strict` and Wycheproof's
+//! `eddsa` expectations:
+//!
+//! - `S` must be below the group order L (RFC 8032 §5.1.7, no malleability);
+//! - `A` and `R` must be canonical encodings of curve points (`y` below p, no `x = 0` with the
+//!   sign bit set), decoded as §5.1.3 says;
+//! - `A` and `R` must not have small order (1, 2, 4 or 8): a key or commitment in the torsion
+//!   subgroup would let one signature verify for many messages or keys;
+//! - the equation is the cofactorless `[S]B = R + [k]A`, checked as
+//!   `encode([S]B − [k]A) == R` — with the two rules above, cofactored and cofactorless
+//!   verification agree on everything except signatures built on purpose with a torsion
+//!   component in `A`… which are already refused.
+//!
+//! ```
+//! use core_ec::ed25519::{Signature, SigningKey};
+//!
+//! let key = SigningKey::from_seed(&[7; 32]);
+//! let sig = key.sign(b"hello");
+//! let public = key.verifying_key();
+//! assert!(public.verify(b"hello", &sig).is_ok());
+//! assert_eq!(public.verify(b"hullo", &sig), Err(core_ec::Error::InvalidSignature));
+//! let bytes = sig.to_bytes();
+//! assert_eq!(Signature::from_slice(&bytes[..63]).err(), Some(core_ec::Error::InvalidLength));
+//! ```
+
+use core::fmt;
+
+use core_hash::Sha512;
+use zeroize::Zeroize;
+
+use crate::curve25519::scalar::{is_canonical_vartime, mul_add, reduce_wide};
+use crate::curve25519::{Point, with_field};
+use crate::{Error, Implementation, RandomSource};
+
+pub use crate::curve25519::FieldImpl;
+
+/// Bytes in a seed (the private key of RFC 8032).
+pub const SEED_LEN: usize = 32;
+/// Bytes in an encoded public key.
+pub const PUBLIC_KEY_LEN: usize = 32;
+/// Bytes in a signature, `R ‖ S`.
+pub const SIGNATURE_LEN: usize = 64;
+
+/// An Ed25519 signature: the encoded point `R` and the scalar `S`, little-endian.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Signature([u8; 64]);
+
+impl Signature {
+    /// The signature with these bytes (checked only when verified).
+    pub const fn from_bytes(bytes: [u8; 64]) -> Self {
+        Self(bytes)
+    }
+
+    /// The signature from a slice, which must be 64 bytes long.
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        bytes.try_into().map(Self).map_err(|_| Error::InvalidLength)
+    }
+
+    /// The 64 bytes.
+    pub const fn to_bytes(&self) -> [u8; 64] {
+        self.0
+    }
+
+    fn r(&self) -> [u8; 32] {
+        let mut r = [0; 32];
+        r.copy_from_slice(&self.0[..32]);
+        r
+    }
+
+    fn s(&self) -> [u8; 32] {
+        let mut s = [0; 32];
+        s.copy_from_slice(&self.0[32..]);
+        s
+    }
+}
+
+impl fmt::Debug for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Signature(")?;
+        for b in self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// `SHA-512(parts…)`.
+fn sha512(parts: &[&[u8]]) -> [u8; 64] {
+    let mut h = Sha512::new();
+    for p in parts {
+        h.update(p);
+    }
+    h.finalize()
+}
+
+/// An Ed25519 private key: the seed, the secret scalar and the nonce prefix derived from it
+/// (RFC 8032 §5.1.5), all wiped on drop, and the public key.
+#[derive(Clone)]
+pub struct SigningKey {
+    seed: [u8; 32],
+    /// The clamped scalar reduced modulo L (the same multiple of B, and usable in `mul_add`).
+    scalar: [u8; 32],
+    prefix: [u8; 32],
+    public: VerifyingKey,
+}
+
+impl SigningKey {
+    /// The key for this seed, on the best field implementation.
+    pub fn from_seed(seed: &[u8; 32]) -> Self {
+        Self::from_seed_with_impl(seed, FieldImpl::best())
+    }
+
+    /// The key for this seed, computing with the given field implementation.
+    pub fn from_seed_with_impl(seed: &[u8; 32], imp: FieldImpl) -> Self {
+        let mut h = sha512(&[seed]);
+        h[0] &= 0xf8;
+        h[31] &= 0x7f;
+        h[31] |= 0x40;
+        let mut wide = [0u8; 64];
+        wide[..32].copy_from_slice(&h[..32]);
+        let scalar = reduce_wide(&wide);
+        let mut prefix = [0; 32];
+        prefix.copy_from_slice(&h[32..]);
+        h.zeroize();
+        wide.zeroize();
+        let a = with_field!(imp, F => Point::<F>::mul_base(&scalar).encode());
+        Self { seed: *seed, scalar, prefix, public: VerifyingKey { bytes: a, imp } }
+    }
+
+    /// A fresh key from `rng`.
+    pub fn generate<R: RandomSource + ?Sized>(rng: &mut R) -> Result<Self, Error> {
+        let mut seed = [0; 32];
+        if rng.fill(&mut seed).is_err() {
+            seed.zeroize();
+            return Err(Error::RandomSource);
+        }
+        let key = Self::from_seed(&seed);
+        seed.zeroize();
+        Ok(key)
+    }
+
+    /// The same key computing with the given field implementation.
+    #[must_use]
+    pub fn with_impl(mut self, imp: FieldImpl) -> Self {
+        self.public.imp = imp;
+        self
+    }
+
+    /// The field implementation this key computes with.
+    pub fn implementation(&self) -> FieldImpl {
+        self.public.imp
+    }
+
+    /// The seed this key was made from.
+    pub fn seed(&self) -> &[u8; 32] {
+        &self.seed
+    }
+
+    /// The public key.
+    pub fn verifying_key(&self) -> VerifyingKey {
+        self.public
+    }
+
+    /// The deterministic signature of `msg` (RFC 8032 §5.1.6).
+    pub fn sign(&self, msg: &[u8]) -> Signature {
+        let imp = self.public.imp;
+        let mut nonce_hash = sha512(&[&self.prefix, msg]);
+        let mut r = reduce_wide(&nonce_hash);
+        let big_r = with_field!(imp, F => Point::<F>::mul_base(&r).encode());
+        let k = reduce_wide(&sha512(&[&big_r, &self.public.bytes, msg]));
+        let s = mul_add(&k, &self.scalar, &r);
+        nonce_hash.zeroize();
+        r.zeroize();
+        let mut sig = [0; 64];
+        sig[..32].copy_from_slice(&big_r);
+        sig[32..].copy_from_slice(&s);
+        Signature(sig)
+    }
+}
+
+impl Drop for SigningKey {
+    fn drop(&mut self) {
+        self.seed.zeroize();
+        self.scalar.zeroize();
+        self.prefix.zeroize();
+    }
+}
+
+impl fmt::Debug for SigningKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SigningKey").field("public", &self.public).finish_non_exhaustive()
+    }
+}
+
+/// An Ed25519 public key: a canonical point encoding.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct VerifyingKey {
+    bytes: [u8; 32],
+    imp: FieldImpl,
+}
+
+impl VerifyingKey {
+    /// The key with this encoding, on the best field implementation:
+    /// [`Error::InvalidEncoding`] unless it is the canonical encoding of a curve point. A
+    /// small-order point decodes, but no signature verifies under it (see the module notes).
+    pub fn from_bytes(bytes: &[u8; 32]) -> Result<Self, Error> {
+        Self::from_bytes_with_impl(bytes, FieldImpl::best())
+    }
+
+    /// [`VerifyingKey::from_bytes`] on the given field implementation.
+    pub fn from_bytes_with_impl(bytes: &[u8; 32], imp: FieldImpl) -> Result<Self, Error> {
+        let ok = with_field!(imp, F => Point::<F>::decode(bytes).is_some());
+        if ok { Ok(Self { bytes: *bytes, imp }) } else { Err(Error::InvalidEncoding) }
+    }
+
+    /// The key from a slice, which must be 32 bytes long.
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        let bytes: &[u8; 32] = bytes.try_into().map_err(|_| Error::InvalidLength)?;
+        Self::from_bytes(bytes)
+    }
+
+    /// The same key computing with the given field implementation.
+    #[must_use]
+    pub fn with_impl(mut self, imp: FieldImpl) -> Self {
+        self.imp = imp;
+        self
+    }
+
+    /// The 32-byte encoding.
+    pub const fn to_bytes(&self) -> [u8; 32] {
+        self.bytes
+    }
+
+    /// Whether the key has small order (is in the torsion subgroup): no signature verifies
+    /// under such a key.
+    pub fn is_weak(&self) -> bool {
+        with_field!(self.imp, F => Point::<F>::decode(&self.bytes).is_none_or(|a| a.is_small_order()))
+    }
+
+    /// Strict verification of `sig` on `msg` (RFC 8032 §5.1.7 plus the rules in the module
+    /// notes): [`Error::InvalidSignature`] for every kind of failure. Variable-time: it
+    /// handles only public data.
+    pub fn verify(&self, msg: &[u8], sig: &Signature) -> Result<(), Error> {
+        let (r, s) = (sig.r(), sig.s());
+        if !is_canonical_vartime(&s) {
+            return Err(Error::InvalidSignature);
+        }
+        let k = reduce_wide(&sha512(&[&r, &self.bytes, msg]));
+        let ok = with_field!(self.imp, F => verify_vartime::<F>(&self.bytes, &r, &s, &k));
+        if ok { Ok(()) } else { Err(Error::InvalidSignature) }
+    }
+}
+
+/// The group check of [`VerifyingKey::verify`] for `S` already known to be below L:
+/// `A` and `R` decode and have large order, and `[S]B − [k]A` encodes to `R`.
+fn verify_vartime<F: crate::curve25519::Field>(
+    a: &[u8; 32],
+    r: &[u8; 32],
+    s: &[u8; 32],
+    k: &[u8; 32],
+) -> bool {
+    let (Some(a), Some(big_r)) = (Point::<F>::decode(a), Point::<F>::decode(r)) else {
+        return false;
+    };
+    if a.is_small_order() || big_r.is_small_order() {
+        return false;
+    }
+    a.neg().double_mul_base_vartime(k, s).encode() == *r
+}
+
+impl fmt::Debug for VerifyingKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("VerifyingKey(")?;
+        for b in self.bytes {
+            write!(f, "{b:02x}")?;
+        }
+        f.write_str(")")
+    }
+}

@@ -1,8 +1,123 @@
-//! Curve25519 arithmetic shared by X25519 and Ed25519: filled in by the Curve25519 work.
+//! Curve25519 arithmetic shared by X25519 and Ed25519: the field GF(2^255 − 19) in several
+//! implementations, the Montgomery ladder, the edwards25519 group and scalars modulo its order.
+//!
+//! - `portable64`: radix 2^51 with 64×64→128-bit products and the 32-row fixed-base comb; the
+//!   default on 64-bit targets, and only built there (on a 32-bit CPU its 128-bit products are
+//!   library calls, and its 38 KiB of tables would not fit a micro:bit's flash beside the rest).
+//! - `portable32`: radix 2^13 with only 32×32→32-bit products (Cortex-M0), the one-row
+//!   fixed-base table and a 16-entry verification table; the default on 32-bit targets.
+//! - `x86_adx`: four 64-bit limbs, multiplication with MULX/ADCX/ADOX in `asm!`; the default
+//!   on `x86_64` CPUs with BMI2 and ADX.
+//!
+//! The curve code (`montgomery`, `edwards`) is generic over the [`field::Field`] trait and is
+//! instantiated once per implementation; [`FieldImpl`] picks the instantiation at run time.
 
-use core_hash::Registered;
+#[macro_use]
+mod edwards;
+mod field;
+mod montgomery;
+pub(crate) mod portable32;
+#[cfg(target_pointer_width = "64")]
+pub(crate) mod portable64;
+pub(crate) mod scalar;
+mod tables;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_adx;
+
+use core_hash::{Implementation, Registered};
+
+pub(crate) use edwards::Point;
+pub(crate) use field::Field;
+pub(crate) use montgomery::ladder;
+
+/// A Curve25519 field implementation, used by X25519 and Ed25519. Accelerated variants carry
+/// the CPU-feature token that proves they can run.
+///
+/// Both portable variants run everywhere: `available()` lists the one suited to the target's
+/// word size, and [`Implementation::by_name`] finds each, so all are tested everywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FieldImpl {
+    /// Four 64-bit limbs, MULX/ADCX/ADOX multiplication, the 32-row comb (`x86_64` only).
+    #[cfg(target_arch = "x86_64")]
+    X86Adx(core_cpu::Adx),
+    /// Radix 2^51, 64×64→128-bit products, the 32-row fixed-base comb (64-bit targets only).
+    #[cfg(target_pointer_width = "64")]
+    Portable64,
+    /// Radix 2^13, 32×32→32-bit products only (Cortex-M0), the one-row fixed-base table.
+    Portable32,
+}
+
+impl FieldImpl {
+    /// The portable implementation suited to this target's word size.
+    #[cfg(target_pointer_width = "64")]
+    const PORTABLE: Self = Self::Portable64;
+    /// The portable implementation suited to this target's word size.
+    #[cfg(not(target_pointer_width = "64"))]
+    const PORTABLE: Self = Self::Portable32;
+}
+
+impl Implementation for FieldImpl {
+    const ALL: &'static [&'static str] = &[
+        #[cfg(target_arch = "x86_64")]
+        "x86_adx",
+        #[cfg(target_pointer_width = "64")]
+        "portable64",
+        "portable32",
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Adx(_) => "x86_adx",
+            #[cfg(target_pointer_width = "64")]
+            Self::Portable64 => "portable64",
+            Self::Portable32 => "portable32",
+        }
+    }
+
+    fn best() -> Self {
+        Self::available().next().unwrap_or(Self::PORTABLE)
+    }
+
+    fn available() -> impl Iterator<Item = Self> {
+        #[cfg(target_arch = "x86_64")]
+        let adx = core_cpu::Adx::get().map(Self::X86Adx);
+        #[cfg(not(target_arch = "x86_64"))]
+        let adx = None;
+        [adx, Some(Self::PORTABLE)].into_iter().flatten()
+    }
+
+    /// Also finds `portable32` on 64-bit targets, where `available()` leaves it out.
+    fn by_name(name: &str) -> Option<Self> {
+        Self::available().chain([Self::Portable32]).find(|i| i.name() == name)
+    }
+}
+
+/// Runs `$body` with `$f` bound to the field type of `$imp`.
+macro_rules! with_field {
+    ($imp:expr, $f:ident => $body:expr) => {
+        match $imp {
+            #[cfg(target_arch = "x86_64")]
+            $crate::curve25519::FieldImpl::X86Adx(_) => {
+                type $f = $crate::curve25519::x86_adx::Fe;
+                $body
+            }
+            #[cfg(target_pointer_width = "64")]
+            $crate::curve25519::FieldImpl::Portable64 => {
+                type $f = $crate::curve25519::portable64::Fe;
+                $body
+            }
+            $crate::curve25519::FieldImpl::Portable32 => {
+                type $f = $crate::curve25519::portable32::Fe;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_field;
 
 /// This module's rows of the crate registry.
 pub(crate) fn implementations() -> impl Iterator<Item = Registered> {
-    core::iter::empty()
+    core_hash::registered::<FieldImpl>("curve25519")
 }

@@ -10,6 +10,7 @@ use core::fmt;
 
 mod aead;
 mod cpu;
+mod ec25519;
 mod harness;
 mod hash;
 mod inject;
@@ -17,7 +18,7 @@ mod inject;
 /// Every crate's checks, in run order: the harness self-test first, so a broken runtime shows
 /// up before any primitive is blamed.
 const SUITES: &[&[Check]] =
-    &[harness::CHECKS, cpu::CHECKS, hash::CHECKS, aead::CHECKS, inject::CHECKS];
+    &[harness::CHECKS, cpu::CHECKS, hash::CHECKS, aead::CHECKS, ec25519::CHECKS, inject::CHECKS];
 
 /// One named known-answer or property check.
 pub(crate) struct Check {

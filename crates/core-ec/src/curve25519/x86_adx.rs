@@ -1,0 +1,279 @@
+//! GF(2^255 − 19) on four 64-bit limbs with BMI2 and ADX: `mulx` for the 16 limb products and
+//! two independent carry chains (`adcx` on CF, `adox` on OF) to sum them, then the upper half
+//! folded back with 2^256 ≡ 38. Values are kept below 2^256 but not below p; only `to_bytes`
+//! reduces fully. Additions and subtractions use the `_addcarry_u64` chains the compiler turns
+//! into `adc`/`sbb`.
+//!
+//! Every instruction here needs BMI2 and ADX. The [`Fe`] type is private to `curve25519` and
+//! is only operated on through the `FieldImpl::X86Adx` arm of `with_field!`, which can only be
+//! reached with a `core_cpu::Adx` token: that is the invariant the `unsafe` blocks rely on.
+
+use core::arch::asm;
+use core::arch::x86_64::{_addcarry_u64, _subborrow_u64};
+
+use subtle::{Choice, ConditionallySelectable};
+
+use super::edwards::Niels;
+use super::field::Field;
+use super::tables;
+
+/// A field element as four 64-bit limbs, below 2^256.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fe(pub(crate) [u64; 4]);
+
+const fn load8(b: &[u8; 32], at: usize) -> u64 {
+    let mut v = 0u64;
+    let mut i = 0;
+    while i < 8 {
+        v |= (b[at + i] as u64) << (8 * i);
+        i += 1;
+    }
+    v
+}
+
+impl Fe {
+    /// [`Field::from_bytes`], usable in constants (for the static tables).
+    pub(crate) const fn from_bytes_const(b: &[u8; 32]) -> Self {
+        Fe([load8(b, 0), load8(b, 8), load8(b, 16), load8(b, 24) & (u64::MAX >> 1)])
+    }
+}
+
+/// `a + b` over four limbs, and the carry out.
+#[inline(always)]
+fn add4(a: &[u64; 4], b: &[u64; 4]) -> ([u64; 4], u8) {
+    let mut r = [0u64; 4];
+    let mut c = 0u8;
+    for i in 0..4 {
+        c = _addcarry_u64(c, a[i], b[i], &mut r[i]);
+    }
+    (r, c)
+}
+
+/// `a − b` over four limbs, and the borrow out.
+#[inline(always)]
+fn sub4(a: &[u64; 4], b: &[u64; 4]) -> ([u64; 4], u8) {
+    let mut r = [0u64; 4];
+    let mut c = 0u8;
+    for i in 0..4 {
+        c = _subborrow_u64(c, a[i], b[i], &mut r[i]);
+    }
+    (r, c)
+}
+
+/// Adds `38·carry` (the value of a carry out of 2^256), twice if needed: the second time the
+/// low limb is below 38·2, so it cannot carry again.
+#[inline(always)]
+fn fold_carry(r: [u64; 4], c: u8) -> Fe {
+    let (r, c) = add4(&r, &[38 * u64::from(c), 0, 0, 0]);
+    let mut r = r;
+    r[0] = r[0].wrapping_add(38 * u64::from(c));
+    Fe(r)
+}
+
+impl ConditionallySelectable for Fe {
+    #[inline]
+    fn conditional_select(a: &Self, b: &Self, choice: Choice) -> Self {
+        Fe([
+            u64::conditional_select(&a.0[0], &b.0[0], choice),
+            u64::conditional_select(&a.0[1], &b.0[1], choice),
+            u64::conditional_select(&a.0[2], &b.0[2], choice),
+            u64::conditional_select(&a.0[3], &b.0[3], choice),
+        ])
+    }
+}
+
+static COMB: [[Niels<Fe>; 8]; 32] = niels_comb!(Fe, 32);
+static ODD_B: [Niels<Fe>; 64] = niels_odd!(Fe, 64);
+
+/// `a·b mod 2^256 − 38`, below 2^256.
+#[inline(always)]
+fn mul(a: &[u64; 4], b: &[u64; 4]) -> Fe {
+    let (t0, t1, t2, t3): (u64, u64, u64, u64);
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the module invariant
+    // guarantees (only reachable through `FieldImpl::X86Adx`, built from a `core_cpu::Adx`
+    // token). The asm reads the eight limbs behind `a` and `b`, writes only its register
+    // outputs and does not touch the stack.
+    unsafe {
+        asm!(
+            // Row 0: t4..t0 = a·b0.
+            "mov rdx, [{b}]",
+            "mulx {t1}, {t0}, [{a}]",
+            "mulx {t2}, {lo}, [{a} + 8]",
+            "add {t1}, {lo}",
+            "mulx {t3}, {lo}, [{a} + 16]",
+            "adc {t2}, {lo}",
+            "mulx {t4}, {lo}, [{a} + 24]",
+            "adc {t3}, {lo}",
+            "adc {t4}, 0",
+            // Row 1: t5..t1 += a·b1, low halves on CF, high halves on OF.
+            "mov rdx, [{b} + 8]",
+            "xor {t5:e}, {t5:e}",
+            "mulx {hi}, {lo}, [{a}]",
+            "adcx {t1}, {lo}",
+            "adox {t2}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 8]",
+            "adcx {t2}, {lo}",
+            "adox {t3}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 16]",
+            "adcx {t3}, {lo}",
+            "adox {t4}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 24]",
+            "adcx {t4}, {lo}",
+            "adox {t5}, {hi}",
+            "adc {t5}, 0",
+            // Row 2.
+            "mov rdx, [{b} + 16]",
+            "xor {t6:e}, {t6:e}",
+            "mulx {hi}, {lo}, [{a}]",
+            "adcx {t2}, {lo}",
+            "adox {t3}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 8]",
+            "adcx {t3}, {lo}",
+            "adox {t4}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 16]",
+            "adcx {t4}, {lo}",
+            "adox {t5}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 24]",
+            "adcx {t5}, {lo}",
+            "adox {t6}, {hi}",
+            "adc {t6}, 0",
+            // Row 3.
+            "mov rdx, [{b} + 24]",
+            "xor {t7:e}, {t7:e}",
+            "mulx {hi}, {lo}, [{a}]",
+            "adcx {t3}, {lo}",
+            "adox {t4}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 8]",
+            "adcx {t4}, {lo}",
+            "adox {t5}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 16]",
+            "adcx {t5}, {lo}",
+            "adox {t6}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 24]",
+            "adcx {t6}, {lo}",
+            "adox {t7}, {hi}",
+            "adc {t7}, 0",
+            // Fold: t3..t0 += 38·(t7..t4), the top carry collected in t5.
+            "mov edx, 38",
+            "mulx {hi}, {lo}, {t4}",
+            "xor {t4:e}, {t4:e}",
+            "adcx {t0}, {lo}",
+            "adox {t1}, {hi}",
+            "mulx {hi}, {lo}, {t5}",
+            "adcx {t1}, {lo}",
+            "adox {t2}, {hi}",
+            "mulx {hi}, {lo}, {t6}",
+            "adcx {t2}, {lo}",
+            "adox {t3}, {hi}",
+            "mulx {t5}, {lo}, {t7}",
+            "adcx {t3}, {lo}",
+            "adox {t5}, {t4}",
+            "adcx {t5}, {t4}",
+            // Fold the top word (below 2^7) again, then a last possible carry.
+            "imul {t5}, {t5}, 38",
+            "add {t0}, {t5}",
+            "adc {t1}, 0",
+            "adc {t2}, 0",
+            "adc {t3}, 0",
+            "sbb {t5}, {t5}",
+            "and {t5}, 38",
+            "add {t0}, {t5}",
+            a = in(reg) a.as_ptr(),
+            b = in(reg) b.as_ptr(),
+            t0 = out(reg) t0,
+            t1 = out(reg) t1,
+            t2 = out(reg) t2,
+            t3 = out(reg) t3,
+            t4 = out(reg) _,
+            t5 = out(reg) _,
+            t6 = out(reg) _,
+            t7 = out(reg) _,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    Fe([t0, t1, t2, t3])
+}
+
+impl Field for Fe {
+    const ZERO: Self = Fe([0; 4]);
+    const ONE: Self = Fe([1, 0, 0, 0]);
+    const D: Self = Fe(tables::D_64);
+    const D2: Self = Fe(tables::D2_64);
+    const SQRT_M1: Self = Fe(tables::SQRT_M1_64);
+
+    #[inline]
+    fn from_bytes(bytes: &[u8; 32]) -> Self {
+        Self::from_bytes_const(bytes)
+    }
+
+    fn to_bytes(&self) -> [u8; 32] {
+        // Fold bit 255 (below 2^255 + 19 afterwards), then subtract p if v + 19 reaches 2^255.
+        let mut v = self.0;
+        let top = v[3] >> 63;
+        v[3] &= u64::MAX >> 1;
+        let (v, _) = add4(&v, &[19 * top, 0, 0, 0]);
+        let (mut w, _) = add4(&v, &[19, 0, 0, 0]);
+        let q = Choice::from((w[3] >> 63) as u8);
+        w[3] &= u64::MAX >> 1;
+        let r = Fe::conditional_select(&Fe(v), &Fe(w), q);
+        let mut out = [0u8; 32];
+        for (chunk, limb) in out.chunks_exact_mut(8).zip(r.0) {
+            chunk.copy_from_slice(&limb.to_le_bytes());
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn add(&self, rhs: &Self) -> Self {
+        let (r, c) = add4(&self.0, &rhs.0);
+        fold_carry(r, c)
+    }
+
+    #[inline(always)]
+    fn sub(&self, rhs: &Self) -> Self {
+        let (r, b) = sub4(&self.0, &rhs.0);
+        // A borrow means r = a − b + 2^256 ≡ a − b + 38: take 38 back off, twice if needed.
+        let (r, b) = sub4(&r, &[38 * u64::from(b), 0, 0, 0]);
+        let mut r = r;
+        r[0] = r[0].wrapping_sub(38 * u64::from(b));
+        Fe(r)
+    }
+
+    #[inline(always)]
+    fn mul(&self, rhs: &Self) -> Self {
+        mul(&self.0, &rhs.0)
+    }
+
+    #[inline(always)]
+    fn square(&self) -> Self {
+        mul(&self.0, &self.0)
+    }
+
+    #[inline(always)]
+    fn mul_a24(&self) -> Self {
+        let a = &self.0;
+        let mut r = [0u64; 4];
+        let mut carry = 0u128;
+        for i in 0..4 {
+            carry += u128::from(a[i]) * 121665;
+            r[i] = carry as u64;
+            carry >>= 64;
+        }
+        // carry < 2^17: 38·carry fits one limb.
+        let (r, c) = add4(&r, &[38 * carry as u64, 0, 0, 0]);
+        fold_carry(r, c)
+    }
+
+    #[inline]
+    fn comb() -> &'static [[Niels<Self>; 8]] {
+        &COMB
+    }
+
+    #[inline]
+    fn odd_b() -> &'static [Niels<Self>] {
+        &ODD_B
+    }
+}

@@ -1,0 +1,79 @@
+//! Checks for `core-ec`'s Curve25519 code as the firmware builds it (the radix-2^13 field with
+//! 32-bit products and the one-row fixed-base table on the Cortex-M0): RFC 7748 X25519
+//! vectors and Diffie–Hellman, the zero-secret refusal, and RFC 8032 Ed25519 verification
+//! and signing.
+
+use core_ec::Implementation;
+use core_ec::ed25519::{Signature, SigningKey, VerifyingKey};
+use core_ec::x25519::{self, FieldImpl, PublicKey, SecretKey};
+use hex_literal::hex;
+
+use super::{Check, ensure};
+
+/// The Curve25519 checks.
+pub(super) const CHECKS: &[Check] = &[
+    Check { name: "ec25519::impl_fits_target", run: impl_fits_target },
+    Check { name: "ec25519::x25519_rfc7748", run: x25519_rfc7748 },
+    Check { name: "ec25519::x25519_dh_rfc7748", run: x25519_dh_rfc7748 },
+    Check { name: "ec25519::x25519_low_order", run: x25519_low_order },
+    Check { name: "ec25519::ed25519_verify_rfc8032", run: ed25519_verify_rfc8032 },
+    Check { name: "ec25519::ed25519_sign_rfc8032", run: ed25519_sign_rfc8032 },
+];
+
+/// On a 32-bit target the default field is the 32-bit-product one.
+fn impl_fits_target() -> Result<(), &'static str> {
+    let want = if cfg!(target_pointer_width = "64") { "portable64" } else { "portable32" };
+    ensure(FieldImpl::best().name() == want, "unexpected default field implementation")
+}
+
+/// RFC 7748 §5.2, first vector.
+fn x25519_rfc7748() -> Result<(), &'static str> {
+    let k = hex!("a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4");
+    let u = hex!("e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c");
+    let want = hex!("c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552");
+    ensure(x25519::x25519(&k, &u) == Ok(want), "wrong output")
+}
+
+/// RFC 7748 §6.1: Alice's public key (through the Edwards comb) and the shared secret.
+fn x25519_dh_rfc7748() -> Result<(), &'static str> {
+    let alice = SecretKey::from_bytes(hex!(
+        "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a"
+    ));
+    let bob_pub = PublicKey::from_bytes(hex!(
+        "de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f"
+    ));
+    let a_pub = hex!("8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a");
+    ensure(alice.public_key().as_bytes() == &a_pub, "wrong public key")?;
+    let shared = alice.diffie_hellman(&bob_pub).map_err(|_| "agreement refused")?;
+    let want = hex!("4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742");
+    ensure(shared.as_bytes() == &want, "wrong shared secret")
+}
+
+/// A low-order peer key (u = 0) gives `ZeroSharedSecret`.
+fn x25519_low_order() -> Result<(), &'static str> {
+    let got = x25519::x25519(&[0x42; 32], &[0; 32]);
+    ensure(got == Err(core_ec::Error::ZeroSharedSecret), "zero secret not refused")
+}
+
+const SEED3: [u8; 32] = hex!("c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7");
+const PUB3: [u8; 32] = hex!("fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025");
+const SIG3: [u8; 64] = hex!(
+    "6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac"
+    "18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a"
+);
+
+/// RFC 8032 §7.1 TEST 3 verifies; with a flipped bit it does not.
+fn ed25519_verify_rfc8032() -> Result<(), &'static str> {
+    let vk = VerifyingKey::from_bytes(&PUB3).map_err(|_| "key refused")?;
+    ensure(vk.verify(&hex!("af82"), &Signature::from_bytes(SIG3)).is_ok(), "valid refused")?;
+    let mut bad = SIG3;
+    bad[40] ^= 4;
+    ensure(vk.verify(&hex!("af82"), &Signature::from_bytes(bad)).is_err(), "forgery accepted")
+}
+
+/// RFC 8032 §7.1 TEST 3: the public key from the seed and the signature.
+fn ed25519_sign_rfc8032() -> Result<(), &'static str> {
+    let key = SigningKey::from_seed(&SEED3);
+    ensure(key.verifying_key().to_bytes() == PUB3, "wrong public key")?;
+    ensure(key.sign(&hex!("af82")).to_bytes() == SIG3, "wrong signature")
+}
