@@ -184,3 +184,47 @@ fn usage() -> ExitCode {
     eprintln!("usage: ct-harness [run | list | self-test branch|index]");
     ExitCode::from(2)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Natively (no valgrind) the checks still compare every implementation with the first and
+    /// must reach every registered one.
+    #[test]
+    fn implementations_agree_and_all_are_reached() {
+        let mut tally = Tally::default();
+        hash::run(&mut tally);
+        aead::run(&mut tally);
+        assert!(tally.failures.is_empty(), "{:?}", tally.failures);
+        let missing: Vec<_> = registered().difference(&tally.covered).cloned().collect();
+        assert!(missing.is_empty(), "not reached: {missing:?}");
+        assert!(tally.ops > 1000);
+    }
+
+    /// Without valgrind the client requests change nothing and say so.
+    #[test]
+    fn client_requests_are_inert_natively() {
+        assert!(!valgrind::running_on_valgrind());
+        let mut bytes = public(8, 3);
+        let before = bytes.clone();
+        valgrind::classify(&mut bytes);
+        valgrind::declassify(&bytes);
+        assert_eq!(bytes, before);
+        assert_eq!(valgrind::all_undefined(&bytes), None);
+        let mut value = Ok::<u8, ()>(5);
+        valgrind::declassify_value(&mut value);
+        assert_eq!(value, Ok(5));
+    }
+
+    #[test]
+    fn a_disagreement_is_a_failure() {
+        let mut tally = Tally::default();
+        tally.agree("x", &[1, 2]);
+        tally.agree("x", &[1, 2]);
+        assert!(tally.failures.is_empty());
+        tally.agree("x", &[1, 3]);
+        tally.expect("y", false);
+        assert_eq!(tally.failures.len(), 2);
+    }
+}
