@@ -74,9 +74,9 @@ pub(crate) fn declassify_value<T>(value: &mut T) {
     request(0, &args);
 }
 
-/// Whether memcheck sees every byte of `bytes` as fully undefined: `None` when not running
-/// under valgrind. The harness uses it once to prove [`classify`] takes effect.
-pub(crate) fn all_undefined(bytes: &[u8]) -> Option<bool> {
+/// Memcheck's validity bits for `bytes` (a set bit is an undefined bit), or `None` when not
+/// running under valgrind.
+fn vbits(bytes: &[u8]) -> Option<Vec<u8>> {
     if !running_on_valgrind() {
         return None;
     }
@@ -84,8 +84,19 @@ pub(crate) fn all_undefined(bytes: &[u8]) -> Option<bool> {
     let args = [GET_VBITS, bytes.as_ptr() as usize, vbits.as_mut_ptr() as usize, bytes.len(), 0, 0];
     // 1 means the bits were copied (0 would be "not running under memcheck", 2 and 3
     // unaddressable ranges).
-    if request(0, &args) != 1 {
-        return Some(false);
-    }
-    Some(vbits.iter().all(|&v| v == 0xff))
+    (request(0, &args) == 1).then_some(vbits)
+}
+
+/// Whether memcheck sees every bit of `bytes` as undefined (`None` when not running under
+/// valgrind): the harness checks this once, to prove [`classify`] takes effect.
+pub(crate) fn all_undefined(bytes: &[u8]) -> Option<bool> {
+    vbits(bytes).map(|v| v.iter().all(|&b| b == 0xff))
+}
+
+/// Whether memcheck sees any bit of `bytes` as undefined (`None` when not running under
+/// valgrind): an output computed from a secret must be, or memcheck lost track of the secret
+/// on the way (an instruction it models as producing defined bits) and the check of what
+/// follows would prove nothing.
+pub(crate) fn any_undefined(bytes: &[u8]) -> Option<bool> {
+    vbits(bytes).map(|v| v.iter().any(|&b| b != 0))
 }
