@@ -88,6 +88,9 @@ fn instances(which: u8, key: &[u8]) -> Vec<Box<dyn Cipher>> {
     out
 }
 
+/// A ciphertext and its tag.
+type Sealed = (Vec<u8>, Vec<u8>);
+
 /// Opening must fail with `AuthenticationFailed` (or a length error, for a tag of the wrong
 /// length) and leave only zeros.
 fn must_refuse(cipher: &dyn Cipher, nonce: &[u8], aad: &[u8], ciphertext: &[u8], tag: &[u8]) {
@@ -118,7 +121,7 @@ fuzz_target!(|data: &[u8]| {
     let message = input.rest();
 
     // The first implementation's result, which every other must match.
-    let mut first: Option<Result<(Vec<u8>, Vec<u8>), Error>> = None;
+    let mut first: Option<Result<Sealed, Error>> = None;
     for cipher in instances(which, &key) {
         let mut buf = message.to_vec();
         let sealed = cipher.seal(nonce, aad, &mut buf).map(|tag| (buf.clone(), tag));
