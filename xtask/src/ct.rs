@@ -5,9 +5,9 @@
 //! tag matched: public by design) are suppressed by `xtask/ct-harness/verdicts.supp`, whose
 //! entries are listed with their counts.
 //!
-//! Valgrind (3.19 here) emulates no AVX-512, and the CPUID it shows the program leaves it out,
-//! so the harness takes the AVX2 paths under it; `HALITE_CPU_DISABLE=avx512f` makes that
-//! explicit. The stage lists the implementations this CPU runs natively that the valgrind run
+//! Valgrind (3.19 here) emulates no AVX-512 and leaves it out of the CPUID it shows the
+//! program, so the harness takes the AVX2 paths under it; `HALITE_CPU_DISABLE=avx512f` makes
+//! that explicit. The stage lists the implementations this CPU runs natively that the valgrind run
 //! could not reach, so a green line says what it did not check.
 //!
 //! The self-test runs the harness's planted leaks (a branch and a table index on a secret)
