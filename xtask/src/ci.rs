@@ -1,7 +1,8 @@
 //! `cargo xtask ci`: everything CI checks, in order — formatting, clippy (host and the
 //! firmware on `thumbv6m-none-eabi`), the host test suite, rustdoc with warnings denied, a
 //! `no_std` `thumbv6m-none-eabi` build of every primitive crate, the Cortex-M0 run with its
-//! self-test, and the qemu-user cross tests. Every stage runs even after a failure (unless
+//! self-test, the qemu-user cross tests, the constant-time check under valgrind (`ct`) and a
+//! short fuzzing pass over every target (`fuzz`). Every stage runs even after a failure (unless
 //! `--fail-fast`), so one CI run reports everything that is wrong.
 
 use std::io::IsTerminal;
@@ -9,6 +10,8 @@ use std::io::IsTerminal;
 use clap::{Args, ValueEnum};
 
 use crate::cross::{self, CrossArgs};
+use crate::ct::{self, CtArgs};
+use crate::fuzz::{self, FuzzArgs};
 use crate::m0::{self, M0Args};
 use crate::util::{self, Need, Report, StageResult};
 use crate::workspace::Workspace;
@@ -30,6 +33,10 @@ pub(crate) enum Stage {
     M0,
     /// `cargo xtask cross`.
     Cross,
+    /// `cargo xtask ct`: the constant-time check under valgrind, with its self-test.
+    Ct,
+    /// `cargo xtask fuzz --seconds 30`: a smoke pass over every fuzz target.
+    Fuzz,
 }
 
 /// Lints the firmware for its real target: its bare-metal code (entry, `HardFault` handler,
@@ -73,6 +80,9 @@ pub(crate) fn needs(args: &CiArgs) -> Vec<Need> {
     if args.runs(Stage::Cross) {
         needs.extend(cross::needs());
     }
+    if args.runs(Stage::Ct) {
+        needs.extend(ct::needs());
+    }
     needs
 }
 
@@ -110,6 +120,16 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
         cross::run(report, ws, &CrossArgs::default());
     } else {
         report.skip("cross", "--skip");
+    }
+    if args.runs(Stage::Ct) {
+        ct::run(report, ws, &CtArgs::default());
+    } else {
+        report.skip("ct", "--skip");
+    }
+    if args.runs(Stage::Fuzz) {
+        fuzz::run(report, ws, &FuzzArgs { seconds: fuzz::CI_SECONDS, target: None });
+    } else {
+        report.skip("fuzz", "--skip");
     }
 }
 

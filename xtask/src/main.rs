@@ -13,6 +13,8 @@ use clap::{Parser, Subcommand};
 
 mod ci;
 mod cross;
+mod ct;
+mod fuzz;
 mod json;
 mod m0;
 mod size;
@@ -35,13 +37,20 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Task {
-    /// Everything CI runs: fmt, clippy, test, doc, no-std builds, m0 --self-test, cross.
+    /// Everything CI runs: fmt, clippy, test, doc, no-std builds, m0 --self-test, cross, ct,
+    /// fuzz (a short pass).
     Ci(ci::CiArgs),
     /// Build the Cortex-M0 firmware, run it on QEMU's micro:bit model, report its code size.
     M0(m0::M0Args),
     /// Run the primitive crates' tests on aarch64 (with and without extensions) and on an
     /// emulated Westmere, under qemu-user.
     Cross(cross::CrossArgs),
+    /// Run every secret-handling operation under valgrind's memcheck with the secrets marked
+    /// undefined (the constant-time check), then prove a planted leak is caught.
+    Ct(ct::CtArgs),
+    /// Run the cargo-fuzz targets under `fuzz/` (nightly and cargo-fuzz are installed if
+    /// missing), failing on any crash.
+    Fuzz(fuzz::FuzzArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +60,8 @@ fn main() -> ExitCode {
         Task::Ci(args) => ci::needs(args),
         Task::M0(_) => m0::needs(),
         Task::Cross(_) => cross::needs(),
+        Task::Ct(_) => ct::needs(),
+        Task::Fuzz(_) => Vec::new(),
     };
     let mut workspace = None;
     report.stage("preflight", || {
@@ -63,6 +74,8 @@ fn main() -> ExitCode {
             Task::Ci(args) => ci::run(&mut report, &ws, args),
             Task::M0(args) => m0::run(&mut report, &ws, args),
             Task::Cross(args) => cross::run(&mut report, &ws, args),
+            Task::Ct(args) => ct::run(&mut report, &ws, args),
+            Task::Fuzz(args) => fuzz::run(&mut report, &ws, args),
         }
     }
     report.finish()

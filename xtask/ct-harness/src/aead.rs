@@ -1,0 +1,203 @@
+//! core-aead under secret keys and plaintexts: every AES implementation (key schedule for
+//! each key size, block encryption and decryption, CTR, CBC), every GHASH and Poly1305
+//! implementation keyed with a secret, every ChaCha20 implementation and HChaCha20, and
+//! AES-GCM (every registered implementation and every AES × GHASH composition), AES-CCM (over
+//! every AES) and (X)ChaCha20-Poly1305 (every ChaCha20 × Poly1305 pair): seal, open, and
+//! open of a forged tag, whose rejection must not depend on where the tags differ.
+
+use core_aead::{
+    Aead, Aes, AesCcm, AesGcm, AesImpl, ChaCha20, ChaCha20Impl, ChaCha20Poly1305, Error, GcmImpl,
+    Ghash, GhashImpl, Implementation, Poly1305, Poly1305Impl, XChaCha20Poly1305, hchacha20,
+};
+
+use crate::{LENGTHS, Tally, every, public, secret, secret_array, verdict};
+
+/// Every check in this module.
+pub(crate) fn run(t: &mut Tally) {
+    aes(t);
+    ghash(t);
+    poly1305(t);
+    chacha20(t);
+    gcm(t);
+    ccm(t);
+    chacha20poly1305(t);
+}
+
+fn aes(t: &mut Tally) {
+    for imp in every::<AesImpl>() {
+        t.cover("aes", imp.name());
+        for key_len in [16, 24, 32] {
+            let key = secret(key_len, 20);
+            let Ok(aes) = Aes::with_impl(imp, &key) else {
+                t.expect("aes key schedule", false);
+                continue;
+            };
+            let mut block: [u8; 16] = secret_array(21);
+            aes.encrypt_block(&mut block);
+            t.agree(&format!("aes-{key_len} block"), &block);
+            aes.decrypt_block(&mut block);
+            t.agree(&format!("aes-{key_len} block decrypted"), &block);
+            for &len in LENGTHS {
+                let mut buf = secret(len, 22);
+                let mut counter = [0xff; 16];
+                counter[..12].copy_from_slice(&public(12, 23));
+                aes.apply_ctr32(&mut counter, &mut buf);
+                t.agree(&format!("aes-{key_len} ctr {len}"), &buf);
+                let mut buf = secret(len / 16 * 16, 24);
+                let mut iv = [7u8; 16];
+                t.expect("aes cbc encrypt", aes.cbc_encrypt(&mut iv, &mut buf).is_ok());
+                t.agree(&format!("aes-{key_len} cbc {len}"), &buf);
+                let mut iv = [7u8; 16];
+                t.expect("aes cbc decrypt", aes.cbc_decrypt(&mut iv, &mut buf).is_ok());
+                t.agree(&format!("aes-{key_len} cbc decrypted {len}"), &buf);
+            }
+        }
+    }
+}
+
+fn ghash(t: &mut Tally) {
+    for imp in every::<GhashImpl>() {
+        t.cover("ghash", imp.name());
+        for &len in LENGTHS {
+            let mut g = Ghash::with_impl(imp, &secret_array(30));
+            g.update_padded(&public(13, 31));
+            g.update_padded(&secret(len, 32));
+            t.agree(&format!("ghash {len}"), &g.finish());
+        }
+    }
+}
+
+fn poly1305(t: &mut Tally) {
+    for imp in every::<Poly1305Impl>() {
+        t.cover("poly1305", imp.name());
+        let key = secret(32, 40);
+        for &len in LENGTHS {
+            let message = secret(len, 41);
+            let mac = || {
+                let mut p = Poly1305::with_impl(&key, imp).expect("32-byte key");
+                // Uneven pieces, to run the buffering as well as the bulk path.
+                let (a, b) = message.split_at(len / 3);
+                p.update(a);
+                p.update(b);
+                p
+            };
+            let tag = mac().finalize();
+            t.agree(&format!("poly1305 {len}"), &tag);
+            t.expect("poly1305 verify", verdict(mac().verify(&tag)).is_ok());
+            let mut forged = tag;
+            forged[15] ^= 0x80;
+            t.expect(
+                "poly1305 verify forged",
+                verdict(mac().verify(&forged)) == Err(Error::AuthenticationFailed),
+            );
+        }
+    }
+}
+
+fn chacha20(t: &mut Tally) {
+    let nonce = public(12, 50);
+    for imp in every::<ChaCha20Impl>() {
+        t.cover("chacha20", imp.name());
+        let key = secret(32, 51);
+        let cipher = ChaCha20::with_impl(&key, imp).expect("32-byte key");
+        for &len in LENGTHS {
+            let mut buf = secret(len, 52);
+            t.expect("chacha20", cipher.apply_keystream(&nonce, 1, &mut buf).is_ok());
+            t.agree(&format!("chacha20 {len}"), &buf);
+        }
+    }
+    let mut subkey = hchacha20(&secret_array(53), &[9; 16]);
+    t.agree("hchacha20", &subkey);
+    subkey.fill(0);
+}
+
+/// Seals a secret plaintext, declassifies ciphertext and tag, opens them, and opens them again
+/// under a forged tag (which must fail and leave zeros). `label` names the output for the
+/// cross-implementation comparison.
+fn round_trip<A: Aead>(t: &mut Tally, aead: &A, nonce: &[u8], label: &str) {
+    let aad = public(21, 60);
+    for &len in LENGTHS {
+        let plaintext = secret(len, 61);
+        let mut buf = plaintext.clone();
+        let Ok(tag) = aead.seal_in_place_detached(nonce, &aad, &mut buf) else {
+            t.expect(&format!("{label} seal"), false);
+            continue;
+        };
+        t.agree(&format!("{label} {len} ciphertext"), &buf);
+        t.agree(&format!("{label} {len} tag"), tag.as_ref());
+        let sealed = buf.clone();
+        let opened = verdict(aead.open_in_place_detached(nonce, &aad, &mut buf, tag.as_ref()));
+        t.expect(&format!("{label} open"), opened.is_ok());
+        t.agree(&format!("{label} {len} opened"), &buf);
+        let mut forged = tag;
+        let last = forged.as_ref().len() - 1;
+        forged.as_mut()[last] ^= 0x40;
+        let mut buf = sealed;
+        let refused = verdict(aead.open_in_place_detached(nonce, &aad, &mut buf, forged.as_ref()));
+        t.expect(&format!("{label} forged"), refused == Err(Error::AuthenticationFailed));
+        t.expect(&format!("{label} forged zeroes"), buf.iter().all(|&b| b == 0));
+    }
+}
+
+/// Every registered GCM implementation, then every other AES × GHASH pair.
+fn gcm(t: &mut Tally) {
+    let mut all: Vec<GcmImpl> = every::<GcmImpl>().collect();
+    for aes in every::<AesImpl>() {
+        for ghash in every::<GhashImpl>() {
+            let imp = GcmImpl::Composed(aes, ghash);
+            if !all.contains(&imp) {
+                all.push(imp);
+            }
+        }
+    }
+    let nonce = public(12, 62);
+    for imp in all {
+        if every::<GcmImpl>().any(|i| i == imp) {
+            t.cover("aes-gcm", imp.name());
+        }
+        let key = secret(16, 63);
+        let gcm = AesGcm::<16>::with_impl(imp, &key).expect("16-byte key");
+        round_trip(t, &gcm, &nonce, "aes-128-gcm");
+        let key = secret(32, 64);
+        let gcm = AesGcm::<32>::with_impl(imp, &key).expect("32-byte key");
+        round_trip(t, &gcm, &nonce, "aes-256-gcm");
+        // An IV other than 96 bits goes through GHASH first.
+        let iv = public(8, 65);
+        let mut buf = secret(40, 66);
+        let tag = gcm.seal_in_place_detached_with_iv(&iv, b"", &mut buf);
+        t.expect("aes-gcm 64-bit iv", tag.is_ok());
+        t.agree("aes-256-gcm 64-bit iv", &buf);
+        if let Ok(tag) = tag {
+            t.agree("aes-256-gcm 64-bit iv tag", &tag);
+            let opened = verdict(gcm.open_in_place_detached_with_iv(&iv, b"", &mut buf, &tag));
+            t.expect("aes-gcm 64-bit iv open", opened.is_ok());
+            t.agree("aes-256-gcm 64-bit iv opened", &buf);
+        }
+    }
+}
+
+fn ccm(t: &mut Tally) {
+    let nonce = public(12, 70);
+    for imp in every::<AesImpl>() {
+        let key = secret(16, 71);
+        let ccm = AesCcm::<16, 16>::with_impl(imp, &key).expect("16-byte key");
+        round_trip(t, &ccm, &nonce, "aes-128-ccm");
+        let ccm = AesCcm::<16, 8>::with_impl(imp, &key).expect("16-byte key");
+        round_trip(t, &ccm, &nonce, "aes-128-ccm-8");
+        let key = secret(32, 72);
+        let ccm = AesCcm::<32, 16>::with_impl(imp, &key).expect("32-byte key");
+        round_trip(t, &ccm, &nonce, "aes-256-ccm");
+    }
+}
+
+fn chacha20poly1305(t: &mut Tally) {
+    for chacha in every::<ChaCha20Impl>() {
+        for poly in every::<Poly1305Impl>() {
+            let key = secret(32, 80);
+            let aead = ChaCha20Poly1305::with_impls(&key, chacha, poly).expect("32-byte key");
+            round_trip(t, &aead, &public(12, 81), "chacha20-poly1305");
+            let aead = XChaCha20Poly1305::with_impls(&key, chacha, poly).expect("32-byte key");
+            round_trip(t, &aead, &public(24, 82), "xchacha20-poly1305");
+        }
+    }
+}
