@@ -1,4 +1,4 @@
-//! The registry of operations, one module per group (`hash`, `aead`): for each op id
+//! The registry of operations, one module per group (`hash`, `aead`, `ec`): for each op id
 //! (`sha256`, `hmac-sha256`, `aes-128-gcm-seal`…), how Halite computes it — its default choice
 //! and every implementation this CPU can run — and how each peer library does.
 //!
@@ -129,9 +129,11 @@ macro_rules! graviola {
 }
 
 mod aead;
+mod ec;
 mod hash;
 
 pub use aead::*;
+pub use ec::*;
 pub use hash::*;
 
 /// Every operation, in table order.
@@ -139,6 +141,7 @@ pub use hash::*;
 pub fn registry() -> Vec<Op> {
     let mut ops = hash::ops();
     ops.extend(aead::ops());
+    ops.extend(ec::ops());
     ops
 }
 
