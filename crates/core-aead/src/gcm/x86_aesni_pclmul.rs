@@ -337,9 +337,10 @@ fn plain_batch(rk: &[__m128i; 15], nr: usize, c: &mut __m128i, out: &mut [u8; 16
 }
 
 /// Blocks waiting to be hashed, loaded and byte-reversed, so that a short message's AAD,
-/// tail and length block share reductions.
+/// tail and length block share reductions. At most 2 · 8 + 1 wait at once: a partial batch of
+/// AAD (flushed before any whole batch of the message), the message's tail, the length block.
 struct Pending {
-    x: [__m128i; 3 * LANES],
+    x: [__m128i; 2 * LANES + 1],
     n: usize,
 }
 
@@ -395,7 +396,7 @@ fn crypt_stitched<const ENCRYPT: bool>(
 
     // The AAD's whole batches now; its last partial batch waits in `pending`, to be hashed
     // with the tail and the length block unless full batches of data come first.
-    let mut pending = Pending { x: [_mm_setzero_si128(); 3 * LANES], n: 0 };
+    let mut pending = Pending { x: [_mm_setzero_si128(); 2 * LANES + 1], n: 0 };
     let whole = aad.len() / (16 * LANES) * (16 * LANES);
     for group in aad[..whole].as_chunks::<16>().0.chunks_exact(LANES) {
         acc = x86_pclmul::absorb(acc, group, p);
