@@ -254,18 +254,54 @@ impl VerifyingKey {
     }
 }
 
+/// The canonical encodings of the eight points of small order (the torsion subgroup). `R` is
+/// compared as bytes with a canonical encoding, so a non-canonical `R` never verifies and a
+/// small-order `R` is exactly one of these: refusing them saves decoding `R`.
+const SMALL_ORDER: [[u8; 32]; 8] = {
+    const fn y(lo: u8, mid: [u8; 30], hi: u8) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        b[0] = lo;
+        let mut i = 0;
+        while i < 30 {
+            b[i + 1] = mid[i];
+            i += 1;
+        }
+        b[31] = hi;
+        b
+    }
+    const Y8: [u8; 30] = [
+        0x17, 0x6a, 0x70, 0x3d, 0x4d, 0xd8, 0x4f, 0xba, 0x3c, 0x0b, 0x76, 0x0d, 0x10, 0x67, 0x0f,
+        0x2a, 0x20, 0x53, 0xfa, 0x2c, 0x39, 0xcc, 0xc6, 0x4e, 0xc7, 0xfd, 0x77, 0x92, 0xac, 0x03,
+    ];
+    const Y8_NEG: [u8; 30] = [
+        0xe8, 0x95, 0x8f, 0xc2, 0xb2, 0x27, 0xb0, 0x45, 0xc3, 0xf4, 0x89, 0xf2, 0xef, 0x98, 0xf0,
+        0xd5, 0xdf, 0xac, 0x05, 0xd3, 0xc6, 0x33, 0x39, 0xb1, 0x38, 0x02, 0x88, 0x6d, 0x53, 0xfc,
+    ];
+    [
+        y(1, [0; 30], 0),          // (0, 1), the identity
+        y(0xec, [0xff; 30], 0x7f), // (0, −1), order 2
+        y(0, [0; 30], 0),          // (sqrt(−1), 0), order 4
+        y(0, [0; 30], 0x80),       // (−sqrt(−1), 0), order 4
+        y(0xc7, Y8, 0x7a),         // order 8
+        y(0xc7, Y8, 0xfa),
+        y(0x26, Y8_NEG, 0x05),
+        y(0x26, Y8_NEG, 0x85),
+    ]
+};
+
 /// The group check of [`VerifyingKey::verify`] for `S` already known to be below L:
-/// `A` and `R` decode and have large order, and `[S]B − [k]A` encodes to `R`.
+/// `A` decodes and has large order, `R` is not a small-order encoding, and `[S]B − [k]A`
+/// encodes to `R`.
 fn verify_vartime<F: crate::curve25519::Field>(
     a: &[u8; 32],
     r: &[u8; 32],
     s: &[u8; 32],
     k: &[u8; 32],
 ) -> bool {
-    let (Some(a), Some(big_r)) = (Point::<F>::decode(a), Point::<F>::decode(r)) else {
+    let Some(a) = Point::<F>::decode(a) else {
         return false;
     };
-    if a.is_small_order() || big_r.is_small_order() {
+    if a.is_small_order() || SMALL_ORDER.contains(r) {
         return false;
     }
     a.neg().double_mul_base_vartime(k, s).encode() == *r
@@ -278,5 +314,23 @@ impl fmt::Debug for VerifyingKey {
             write!(f, "{b:02x}")?;
         }
         f.write_str(")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The list holds eight distinct canonical encodings of small-order points.
+    #[test]
+    fn small_order_list_is_the_torsion_subgroup() {
+        for imp in FieldImpl::ALL.iter().filter_map(|n| FieldImpl::by_name(n)) {
+            for (i, enc) in SMALL_ORDER.iter().enumerate() {
+                let ok = with_field!(imp, F => Point::<F>::decode(enc)
+                    .is_some_and(|p| p.is_small_order() && p.encode() == *enc));
+                assert!(ok, "{imp:?} entry {i}");
+                assert!(!SMALL_ORDER[..i].contains(enc), "entry {i} repeated");
+            }
+        }
     }
 }
