@@ -127,7 +127,10 @@ impl SigningKey {
         h.zeroize();
         wide.zeroize();
         let a = with_field!(imp, F => Point::<F>::mul_base(&scalar).encode());
-        Self { seed: *seed, scalar, prefix, public: VerifyingKey { bytes: a, imp } }
+        // A = scalar·B has large order: the scalar is a nonzero multiple of 8 below 2^255,
+        // reduced modulo L, so it is not zero.
+        let neg_a = NegA::decode(&a, imp).unwrap_or(NegA::Weak);
+        Self { seed: *seed, scalar, prefix, public: VerifyingKey { bytes: a, imp, neg_a } }
     }
 
     /// A fresh key from `rng`.
@@ -145,7 +148,7 @@ impl SigningKey {
     /// The same key computing with the given field implementation.
     #[must_use]
     pub fn with_impl(mut self, imp: FieldImpl) -> Self {
-        self.public.imp = imp;
+        self.public = self.public.with_impl(imp);
         self
     }
 
@@ -195,12 +198,55 @@ impl fmt::Debug for SigningKey {
     }
 }
 
-/// An Ed25519 public key: a canonical point encoding.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// An Ed25519 public key: a canonical point encoding, kept with `−A` decoded in the field
+/// implementation's representation so that verification does not decode it again.
+#[derive(Clone, Copy)]
 pub struct VerifyingKey {
     bytes: [u8; 32],
     imp: FieldImpl,
+    neg_a: NegA,
 }
+
+/// `−A` in the representation of one field implementation.
+#[derive(Clone, Copy)]
+enum NegA {
+    #[cfg(target_arch = "x86_64")]
+    X86Adx(Point<crate::curve25519::x86_adx::Fe>),
+    #[cfg(target_pointer_width = "64")]
+    Portable64(Point<crate::curve25519::portable64::Fe>),
+    Portable32(Point<crate::curve25519::portable32::Fe>),
+    /// `A` has small order: nothing verifies.
+    Weak,
+}
+
+impl NegA {
+    /// `−A` for the encoding `bytes` on `imp`, or `None` if it is not a canonical point
+    /// encoding.
+    fn decode(bytes: &[u8; 32], imp: FieldImpl) -> Option<Self> {
+        fn with<F: crate::curve25519::Field>(
+            bytes: &[u8; 32],
+            wrap: fn(Point<F>) -> NegA,
+        ) -> Option<NegA> {
+            let a = Point::<F>::decode(bytes)?;
+            Some(if a.is_small_order() { NegA::Weak } else { wrap(a.neg()) })
+        }
+        match imp {
+            #[cfg(target_arch = "x86_64")]
+            FieldImpl::X86Adx(_) => with(bytes, NegA::X86Adx),
+            #[cfg(target_pointer_width = "64")]
+            FieldImpl::Portable64 => with(bytes, NegA::Portable64),
+            FieldImpl::Portable32 => with(bytes, NegA::Portable32),
+        }
+    }
+}
+
+impl PartialEq for VerifyingKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes == other.bytes && self.imp == other.imp
+    }
+}
+
+impl Eq for VerifyingKey {}
 
 impl VerifyingKey {
     /// The key with this encoding, on the best field implementation:
@@ -212,8 +258,8 @@ impl VerifyingKey {
 
     /// [`VerifyingKey::from_bytes`] on the given field implementation.
     pub fn from_bytes_with_impl(bytes: &[u8; 32], imp: FieldImpl) -> Result<Self, Error> {
-        let ok = with_field!(imp, F => Point::<F>::decode(bytes).is_some());
-        if ok { Ok(Self { bytes: *bytes, imp }) } else { Err(Error::InvalidEncoding) }
+        let neg_a = NegA::decode(bytes, imp).ok_or(Error::InvalidEncoding)?;
+        Ok(Self { bytes: *bytes, imp, neg_a })
     }
 
     /// The key from a slice, which must be 32 bytes long.
@@ -226,6 +272,8 @@ impl VerifyingKey {
     #[must_use]
     pub fn with_impl(mut self, imp: FieldImpl) -> Self {
         self.imp = imp;
+        // The encoding decoded before, and decodes the same way on every implementation.
+        self.neg_a = NegA::decode(&self.bytes, imp).unwrap_or(NegA::Weak);
         self
     }
 
@@ -237,7 +285,7 @@ impl VerifyingKey {
     /// Whether the key has small order (is in the torsion subgroup): no signature verifies
     /// under such a key.
     pub fn is_weak(&self) -> bool {
-        with_field!(self.imp, F => Point::<F>::decode(&self.bytes).is_none_or(|a| a.is_small_order()))
+        matches!(self.neg_a, NegA::Weak)
     }
 
     /// Strict verification of `sig` on `msg` (RFC 8032 §5.1.7 plus the rules in the module
@@ -249,26 +297,62 @@ impl VerifyingKey {
             return Err(Error::InvalidSignature);
         }
         let k = reduce_wide(&sha512(&[&r, &self.bytes, msg]));
-        let ok = with_field!(self.imp, F => verify_vartime::<F>(&self.bytes, &r, &s, &k));
+        let ok = match &self.neg_a {
+            #[cfg(target_arch = "x86_64")]
+            NegA::X86Adx(neg_a) => verify_vartime(neg_a, &r, &s, &k),
+            #[cfg(target_pointer_width = "64")]
+            NegA::Portable64(neg_a) => verify_vartime(neg_a, &r, &s, &k),
+            NegA::Portable32(neg_a) => verify_vartime(neg_a, &r, &s, &k),
+            NegA::Weak => false,
+        };
         if ok { Ok(()) } else { Err(Error::InvalidSignature) }
     }
 }
 
-/// The group check of [`VerifyingKey::verify`] for `S` already known to be below L:
-/// `A` and `R` decode and have large order, and `[S]B − [k]A` encodes to `R`.
+/// The canonical encodings of the eight points of small order (the torsion subgroup). `R` is
+/// compared as bytes with a canonical encoding, so a non-canonical `R` never verifies and a
+/// small-order `R` is exactly one of these: refusing them saves decoding `R`.
+const SMALL_ORDER: [[u8; 32]; 8] = {
+    const fn y(lo: u8, mid: [u8; 30], hi: u8) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        b[0] = lo;
+        let mut i = 0;
+        while i < 30 {
+            b[i + 1] = mid[i];
+            i += 1;
+        }
+        b[31] = hi;
+        b
+    }
+    const Y8: [u8; 30] = [
+        0x17, 0x6a, 0x70, 0x3d, 0x4d, 0xd8, 0x4f, 0xba, 0x3c, 0x0b, 0x76, 0x0d, 0x10, 0x67, 0x0f,
+        0x2a, 0x20, 0x53, 0xfa, 0x2c, 0x39, 0xcc, 0xc6, 0x4e, 0xc7, 0xfd, 0x77, 0x92, 0xac, 0x03,
+    ];
+    const Y8_NEG: [u8; 30] = [
+        0xe8, 0x95, 0x8f, 0xc2, 0xb2, 0x27, 0xb0, 0x45, 0xc3, 0xf4, 0x89, 0xf2, 0xef, 0x98, 0xf0,
+        0xd5, 0xdf, 0xac, 0x05, 0xd3, 0xc6, 0x33, 0x39, 0xb1, 0x38, 0x02, 0x88, 0x6d, 0x53, 0xfc,
+    ];
+    [
+        y(1, [0; 30], 0),          // (0, 1), the identity
+        y(0xec, [0xff; 30], 0x7f), // (0, −1), order 2
+        y(0, [0; 30], 0),          // (sqrt(−1), 0), order 4
+        y(0, [0; 30], 0x80),       // (−sqrt(−1), 0), order 4
+        y(0xc7, Y8, 0x7a),         // order 8
+        y(0xc7, Y8, 0xfa),
+        y(0x26, Y8_NEG, 0x05),
+        y(0x26, Y8_NEG, 0x85),
+    ]
+};
+
+/// The group check of [`VerifyingKey::verify`] for `S` already known to be below L and `A`
+/// of large order: `R` is not a small-order encoding, and `[S]B − [k]A` encodes to `R`.
 fn verify_vartime<F: crate::curve25519::Field>(
-    a: &[u8; 32],
+    neg_a: &Point<F>,
     r: &[u8; 32],
     s: &[u8; 32],
     k: &[u8; 32],
 ) -> bool {
-    let (Some(a), Some(big_r)) = (Point::<F>::decode(a), Point::<F>::decode(r)) else {
-        return false;
-    };
-    if a.is_small_order() || big_r.is_small_order() {
-        return false;
-    }
-    a.neg().double_mul_base_vartime(k, s).encode() == *r
+    !SMALL_ORDER.contains(r) && neg_a.double_mul_base_vartime(k, s).encode() == *r
 }
 
 impl fmt::Debug for VerifyingKey {
@@ -278,5 +362,23 @@ impl fmt::Debug for VerifyingKey {
             write!(f, "{b:02x}")?;
         }
         f.write_str(")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The list holds eight distinct canonical encodings of small-order points.
+    #[test]
+    fn small_order_list_is_the_torsion_subgroup() {
+        for imp in FieldImpl::ALL.iter().filter_map(|n| FieldImpl::by_name(n)) {
+            for (i, enc) in SMALL_ORDER.iter().enumerate() {
+                let ok = with_field!(imp, F => Point::<F>::decode(enc)
+                    .is_some_and(|p| p.is_small_order() && p.encode() == *enc));
+                assert!(ok, "{imp:?} entry {i}");
+                assert!(!SMALL_ORDER[..i].contains(enc), "entry {i} repeated");
+            }
+        }
     }
 }

@@ -25,6 +25,61 @@ pub(crate) struct Niels<F> {
     pub(crate) xy2d: F,
 }
 
+/// The result of a doubling or addition before its last four multiplications: `(E, F, G, H)`
+/// with `X = E·F`, `Y = G·H`, `Z = F·G`, `T = E·H`. Converting to [`Projective`] skips `T`, which
+/// only an addition needs, so a doubling followed by a doubling costs one multiplication less.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Completed<F> {
+    e: F,
+    f: F,
+    g: F,
+    h: F,
+}
+
+/// A point as `(X : Y : Z)` without `T`: the input a doubling needs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Projective<F> {
+    x: F,
+    y: F,
+    z: F,
+}
+
+impl<F: Field> Completed<F> {
+    /// The extended point (4M).
+    #[inline(always)]
+    fn to_point(self) -> Point<F> {
+        Point {
+            x: self.e.mul(&self.f),
+            y: self.g.mul(&self.h),
+            z: self.f.mul(&self.g),
+            t: self.e.mul(&self.h),
+        }
+    }
+
+    /// The projective point (3M).
+    #[inline(always)]
+    fn to_projective(self) -> Projective<F> {
+        Projective { x: self.e.mul(&self.f), y: self.g.mul(&self.h), z: self.f.mul(&self.g) }
+    }
+}
+
+impl<F: Field> Projective<F> {
+    /// `2·self` (4S, plus the conversion): the `a = −1` doubling with every intermediate
+    /// negated, which leaves the products unchanged and saves the negations.
+    #[inline(always)]
+    fn double(&self) -> Completed<F> {
+        let a = self.x.square();
+        let b = self.y.square();
+        let zz = self.z.square();
+        let c = zz.add(&zz); // C = 2Z²
+        let h = a.add(&b); // −H
+        let e = h.sub(&self.x.add(&self.y).square()); // −E
+        let g = a.sub(&b); // −G
+        let f = c.add(&g); // −F = C − G
+        Completed { e, f, g, h }
+    }
+}
+
 /// A projective point prepared for repeated addition: `(Y + X, Y − X, Z, 2d·T)`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Cached<F> {
@@ -122,22 +177,25 @@ impl<F: Field> Point<F> {
     /// The neutral element (0, 1).
     pub(crate) const IDENTITY: Self = Point { x: F::ZERO, y: F::ONE, z: F::ONE, t: F::ZERO };
 
-    /// `2·self` (4M + 4S): the `a = −1` doubling with every intermediate negated, which
-    /// leaves the products unchanged and saves the negations.
+    /// `2·self` (4M + 4S).
     pub(crate) fn double(&self) -> Self {
-        let a = self.x.square();
-        let b = self.y.square();
-        let zz = self.z.square();
-        let c = zz.add(&zz); // C = 2Z²
-        let h = a.add(&b); // −H
-        let e = h.sub(&self.x.add(&self.y).square()); // −E
-        let g = a.sub(&b); // −G
-        let f = c.add(&g); // −F = C − G
-        Point { x: e.mul(&f), y: g.mul(&h), t: e.mul(&h), z: f.mul(&g) }
+        self.projective().double().to_point()
+    }
+
+    /// The point without `T`.
+    #[inline(always)]
+    fn projective(&self) -> Projective<F> {
+        Projective { x: self.x, y: self.y, z: self.z }
     }
 
     /// `self + q` for an affine Niels `q` (7M).
     fn add_niels(&self, q: &Niels<F>) -> Self {
+        self.add_niels_c(q).to_point()
+    }
+
+    /// `self + q` for an affine Niels `q`, before the last four multiplications (3M).
+    #[inline(always)]
+    fn add_niels_c(&self, q: &Niels<F>) -> Completed<F> {
         let a = self.y.sub(&self.x).mul(&q.ymx);
         let b = self.y.add(&self.x).mul(&q.ypx);
         let c = self.t.mul(&q.xy2d);
@@ -145,8 +203,9 @@ impl<F: Field> Point<F> {
         Self::finish_add(a, b, c, d)
     }
 
-    /// `self − q` for an affine Niels `q` (7M).
-    fn sub_niels(&self, q: &Niels<F>) -> Self {
+    /// `self − q` for an affine Niels `q`, before the last four multiplications (3M).
+    #[inline(always)]
+    fn sub_niels_c(&self, q: &Niels<F>) -> Completed<F> {
         let a = self.y.sub(&self.x).mul(&q.ypx);
         let b = self.y.add(&self.x).mul(&q.ymx);
         let c = self.t.mul(&q.xy2d).neg();
@@ -156,6 +215,12 @@ impl<F: Field> Point<F> {
 
     /// `self + q` for a cached `q` (8M).
     pub(crate) fn add_cached(&self, q: &Cached<F>) -> Self {
+        self.add_cached_c(q).to_point()
+    }
+
+    /// `self + q` for a cached `q`, before the last four multiplications (4M).
+    #[inline(always)]
+    fn add_cached_c(&self, q: &Cached<F>) -> Completed<F> {
         let a = self.y.sub(&self.x).mul(&q.ymx);
         let b = self.y.add(&self.x).mul(&q.ypx);
         let c = self.t.mul(&q.t2d);
@@ -164,8 +229,9 @@ impl<F: Field> Point<F> {
         Self::finish_add(a, b, c, d)
     }
 
-    /// `self − q` for a cached `q` (8M).
-    fn sub_cached(&self, q: &Cached<F>) -> Self {
+    /// `self − q` for a cached `q`, before the last four multiplications (4M).
+    #[inline(always)]
+    fn sub_cached_c(&self, q: &Cached<F>) -> Completed<F> {
         let a = self.y.sub(&self.x).mul(&q.ypx);
         let b = self.y.add(&self.x).mul(&q.ymx);
         let c = self.t.mul(&q.t2d).neg();
@@ -176,12 +242,8 @@ impl<F: Field> Point<F> {
 
     /// The shared tail of the additions: `E = B − A, F = D − C, G = D + C, H = B + A`.
     #[inline(always)]
-    fn finish_add(a: F, b: F, c: F, d: F) -> Self {
-        let e = b.sub(&a);
-        let f = d.sub(&c);
-        let g = d.add(&c);
-        let h = b.add(&a);
-        Point { x: e.mul(&f), y: g.mul(&h), t: e.mul(&h), z: f.mul(&g) }
+    fn finish_add(a: F, b: F, c: F, d: F) -> Completed<F> {
+        Completed { e: b.sub(&a), f: d.sub(&c), g: d.add(&c), h: b.add(&a) }
     }
 
     /// This point prepared for repeated addition.
@@ -194,9 +256,12 @@ impl<F: Field> Point<F> {
         }
     }
 
-    /// `16·self`.
+    /// `16·self`: three doublings without `T`, the last one with.
     fn mul16(&self) -> Self {
-        self.double().double().double().double()
+        let p = self.projective().double().to_projective();
+        let p = p.double().to_projective();
+        let p = p.double().to_projective();
+        p.double().to_point()
     }
 
     /// The affine coordinates `(x, y)`.
@@ -310,22 +375,26 @@ impl<F: Field> Point<F> {
         }
         let top = (0..256).rev().find(|&i| naf_a[i] != 0 || naf_b[i] != 0);
         let Some(top) = top else { return Self::IDENTITY };
-        let mut r = Self::IDENTITY;
+        let mut r = Self::IDENTITY.projective();
         for i in (0..=top).rev() {
-            r = r.double();
+            let mut c = r.double();
             let (da, db) = (naf_a[i], naf_b[i]);
             if da > 0 {
-                r = r.add_cached(&odd[usize::from(da.unsigned_abs() / 2)]);
+                c = c.to_point().add_cached_c(&odd[usize::from(da.unsigned_abs() / 2)]);
             } else if da < 0 {
-                r = r.sub_cached(&odd[usize::from(da.unsigned_abs() / 2)]);
+                c = c.to_point().sub_cached_c(&odd[usize::from(da.unsigned_abs() / 2)]);
             }
             if db > 0 {
-                r = r.add_niels(&odd_b[usize::from(db.unsigned_abs() / 2)]);
+                c = c.to_point().add_niels_c(&odd_b[usize::from(db.unsigned_abs() / 2)]);
             } else if db < 0 {
-                r = r.sub_niels(&odd_b[usize::from(db.unsigned_abs() / 2)]);
+                c = c.to_point().sub_niels_c(&odd_b[usize::from(db.unsigned_abs() / 2)]);
             }
+            if i == 0 {
+                return c.to_point();
+            }
+            r = c.to_projective();
         }
-        r
+        Self::IDENTITY
     }
 
     /// `−self`.

@@ -33,8 +33,21 @@ pub(crate) use montgomery::ladder;
 /// A Curve25519 field implementation, used by X25519 and Ed25519. Accelerated variants carry
 /// the CPU-feature token that proves they can run.
 ///
-/// Both portable variants run everywhere: `available()` lists the one suited to the target's
-/// word size, and [`Implementation::by_name`] finds each, so all are tested everywhere.
+/// `portable32` exists on every target and `portable64` on 64-bit ones; `available()` lists
+/// the portable one suited to the target's word size (after `x86_adx` where the CPU has BMI2
+/// and ADX), and [`Implementation::by_name`] also finds `portable32` on 64-bit targets, so
+/// both are tested there.
+///
+/// ```
+/// use core_ec::Implementation;
+/// use core_ec::x25519::{FieldImpl, SecretKey};
+///
+/// let key = SecretKey::from_bytes([1; 32]);
+/// for imp in FieldImpl::available() {
+///     assert_eq!(key.clone().with_impl(imp).public_key(), key.public_key(), "{}", imp.name());
+/// }
+/// assert!(FieldImpl::by_name("portable32").is_some());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FieldImpl {
