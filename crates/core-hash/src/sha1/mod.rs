@@ -14,7 +14,6 @@ mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
 mod x86_shani;
 
-
 crate::implementation_enum! {
     /// A SHA-1 implementation. Accelerated variants carry the CPU-feature token that proves they
     /// can run, so they can only be obtained through [`Implementation::available`](crate::Implementation::available).

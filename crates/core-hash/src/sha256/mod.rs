@@ -13,7 +13,6 @@ mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
 mod x86_shani;
 
-
 crate::implementation_enum! {
     /// A SHA-256/SHA-224 implementation. Accelerated variants carry the CPU-feature token that
     /// proves they can run, so they can only be obtained through [`Implementation::available`](crate::Implementation::available).
@@ -65,7 +64,8 @@ pub(crate) fn rounds_unrolled(state: &mut [u32; 8], mut wk: impl FnMut(usize) ->
         let at = |i: usize| (8 - T % 8 + i) % 8;
         let (a, b, c, e, f, g) = (v[at(0)], v[at(1)], v[at(2)], v[at(4)], v[at(5)], v[at(6)]);
         let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-        let t1 = v[at(7)].wrapping_add(wk).wrapping_add(e & f).wrapping_add(!e & g).wrapping_add(s1);
+        let t1 =
+            v[at(7)].wrapping_add(wk).wrapping_add(e & f).wrapping_add(!e & g).wrapping_add(s1);
         let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
         let maj = ((a ^ b) & (b ^ c)) ^ b;
         v[at(3)] = v[at(3)].wrapping_add(t1);

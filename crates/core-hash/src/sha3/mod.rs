@@ -491,7 +491,10 @@ mod tests {
         let all: std::vec::Vec<KeccakImpl> = KeccakImpl::available().collect();
         let portables = &all[all.len() - 2..];
         assert_eq!(portables[0], KeccakImpl::PORTABLE);
-        assert!(portables.contains(&KeccakImpl::Portable) && portables.contains(&KeccakImpl::Portable32));
+        assert!(
+            portables.contains(&KeccakImpl::Portable)
+                && portables.contains(&KeccakImpl::Portable32)
+        );
         assert_eq!(KeccakImpl::by_name("portable"), Some(KeccakImpl::Portable));
         assert_eq!(KeccakImpl::by_name("portable32"), Some(KeccakImpl::Portable32));
         assert_eq!(KeccakImpl::by_name("no-such-backend"), None);

@@ -11,7 +11,6 @@ mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
 
-
 crate::implementation_enum! {
     /// A SHA-512/SHA-384/SHA-512/256 implementation. Accelerated variants carry the CPU-feature
     /// token that proves they can run, so they can only be obtained through
@@ -100,7 +99,8 @@ pub(crate) fn rounds_unrolled(state: &mut [u64; 8], mut wk: impl FnMut(usize) ->
         let at = |i: usize| (8 - T % 8 + i) % 8;
         let (a, b, c, e, f, g) = (v[at(0)], v[at(1)], v[at(2)], v[at(4)], v[at(5)], v[at(6)]);
         let s1 = e.rotate_right(14) ^ e.rotate_right(18) ^ e.rotate_right(41);
-        let t1 = v[at(7)].wrapping_add(wk).wrapping_add(e & f).wrapping_add(!e & g).wrapping_add(s1);
+        let t1 =
+            v[at(7)].wrapping_add(wk).wrapping_add(e & f).wrapping_add(!e & g).wrapping_add(s1);
         let s0 = a.rotate_right(28) ^ a.rotate_right(34) ^ a.rotate_right(39);
         let maj = ((a ^ b) & (b ^ c)) ^ b;
         v[at(3)] = v[at(3)].wrapping_add(t1);
