@@ -104,7 +104,7 @@ impl<const KEY_LEN: usize, const TAG_LEN: usize> AesCcm<KEY_LEN, TAG_LEN> {
         let mut want = self.run::<false>(nonce, aad, buf)?;
         let ok = crate::tag_eq(&want, tag);
         want.zeroize();
-        if bool::from(ok) {
+        if ok {
             Ok(())
         } else {
             buf.zeroize();

@@ -82,7 +82,7 @@ impl Engine {
         let mut otk = [0; 32];
         self.chacha.key_then_xor(&state, &mut otk, head);
         let mut ours = self.tag(&otk, aad, buf);
-        let ok: bool = crate::tag_eq(&ours, tag).into();
+        let ok = crate::tag_eq(&ours, tag);
         let result = if ok {
             buf[..n].copy_from_slice(head);
             if buf.len() > n {

@@ -49,11 +49,17 @@ pub fn implementations() -> impl Iterator<Item = Registered> {
         .chain(core_hash::registered::<Poly1305Impl>("poly1305"))
 }
 
-/// Compares a computed tag with a received one in constant time: two 64-bit words compared
-/// at once rather than `subtle`'s byte loop, which puts a barrier after every byte and costs tens of
-/// cycles on a 64-byte record. Lengths are public; tags longer than 16 bytes (none here) take
-/// the byte loop. The zero-padded copies are wiped.
-pub(crate) fn tag_eq(ours: &[u8], theirs: &[u8]) -> subtle::Choice {
+/// Whether a computed tag equals a received one, compared in constant time: two 64-bit words
+/// compared at once rather than `subtle`'s byte loop, which puts a barrier after every byte and
+/// costs tens of cycles on a 64-byte record. Lengths are public; tags longer than 16 bytes
+/// (none here) take the byte loop. The zero-padded copies are wiped. The verdict is public by
+/// design, and declared so ([`core_hash::declassify`]) for the constant-time check.
+pub(crate) fn tag_eq(ours: &[u8], theirs: &[u8]) -> bool {
+    core_hash::declassify(bool::from(tag_choice(ours, theirs)))
+}
+
+/// [`tag_eq`]'s comparison, before the verdict is declared public.
+fn tag_choice(ours: &[u8], theirs: &[u8]) -> subtle::Choice {
     use subtle::ConstantTimeEq;
     use zeroize::Zeroize;
     if ours.len() != theirs.len() || ours.len() > 16 {
@@ -195,16 +201,16 @@ mod tests {
     fn tag_eq_sees_every_bit() {
         let tag: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0xa5);
         for len in [0, 4, 8, 12, 16] {
-            assert!(bool::from(tag_eq(&tag[..len], &tag[..len])), "len {len}");
+            assert!(tag_eq(&tag[..len], &tag[..len]), "len {len}");
             for byte in 0..len {
                 for bit in 0..8 {
                     let mut other = tag;
                     other[byte] ^= 1 << bit;
-                    assert!(!bool::from(tag_eq(&tag[..len], &other[..len])), "{len} {byte} {bit}");
+                    assert!(!tag_eq(&tag[..len], &other[..len]), "{len} {byte} {bit}");
                 }
             }
         }
-        assert!(!bool::from(tag_eq(&tag[..16], &tag[..15])));
-        assert!(!bool::from(tag_eq(&tag[..8], &tag)));
+        assert!(!tag_eq(&tag[..16], &tag[..15]));
+        assert!(!tag_eq(&tag[..8], &tag));
     }
 }

@@ -126,7 +126,10 @@ impl SigningKey {
         prefix.copy_from_slice(&h[32..]);
         h.zeroize();
         wide.zeroize();
-        let a = with_field!(imp, F => Point::<F>::mul_base(&scalar).encode());
+        // The public key is public: declared so for the constant-time check, before it is
+        // decoded (which branches on it).
+        let a =
+            core_hash::declassify(with_field!(imp, F => Point::<F>::mul_base(&scalar).encode()));
         // A = scalar·B has large order: the scalar is a nonzero multiple of 8 below 2^255,
         // reduced modulo L, so it is not zero.
         let neg_a = NegA::decode(&a, imp).unwrap_or(NegA::Weak);

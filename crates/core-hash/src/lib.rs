@@ -25,6 +25,7 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod ct;
 mod drbg;
 mod hkdf;
 mod hmac;
@@ -40,6 +41,7 @@ mod sha512;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
 
+pub use ct::declassify;
 pub use drbg::{DrbgError, HmacDrbg, MAX_REQUEST_LEN, MIN_ENTROPY_LEN, RESEED_INTERVAL};
 pub use hkdf::{Hkdf, HkdfError, HkdfSalt};
 pub use hmac::{Hmac, MIN_TRUNCATED_TAG_LEN, VerifyError};

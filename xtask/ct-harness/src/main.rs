@@ -10,15 +10,15 @@
 //! `self-test index` plant a secret-dependent branch or table index, which memcheck must
 //! report, proving the check is live.
 //!
-//! New crates join with one module each and one line in [`run`]: core-ec (X25519, Ed25519
-//! sign, ECDSA sign and ECDH per curve, scalar inversion) and core-rsa (the private operation
-//! with PKCS#1 v1.5 and OAEP unpadding) add `ec.rs` and `rsa.rs` here, their dependencies in
-//! `Cargo.toml`, and their `implementations()` to [`registered`].
+//! New crates join with one module each and one line in [`run`]: core-rsa (the private
+//! operation with PKCS#1 v1.5 and OAEP unpadding) adds `rsa.rs` here, its dependency in
+//! `Cargo.toml`, and its `implementations()` to [`registered`]; the NIST curves join `ec.rs`.
 
 use std::collections::{BTreeSet, HashMap};
 use std::process::ExitCode;
 
 mod aead;
+mod ec;
 mod hash;
 mod selftest;
 mod valgrind;
@@ -129,6 +129,7 @@ pub(crate) fn every<I: core_hash::Implementation>() -> impl Iterator<Item = I> {
 fn registered() -> BTreeSet<String> {
     core_hash::implementations()
         .chain(core_aead::implementations())
+        .chain(core_ec::implementations())
         .filter(|r| r.available)
         .map(|r| format!("{}/{}", r.algorithm, r.implementation))
         .collect()
@@ -152,6 +153,7 @@ fn run() -> ExitCode {
     let mut tally = Tally::default();
     hash::run(&mut tally);
     aead::run(&mut tally);
+    ec::run(&mut tally);
     let missing: Vec<String> = registered().difference(&tally.covered).cloned().collect();
     for name in missing {
         tally.failures.push(format!("{name}: registered and available but not exercised"));
@@ -210,6 +212,7 @@ mod tests {
         let mut tally = Tally::default();
         hash::run(&mut tally);
         aead::run(&mut tally);
+        ec::run(&mut tally);
         assert!(tally.failures.is_empty(), "{:?}", tally.failures);
         let missing: Vec<_> = registered().difference(&tally.covered).cloned().collect();
         assert!(missing.is_empty(), "not reached: {missing:?}");

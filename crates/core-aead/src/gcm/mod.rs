@@ -242,7 +242,7 @@ impl GcmKey {
         let mut want = self.run::<false>(iv, aad, buf)?;
         let ok = crate::tag_eq(&want, tag);
         want.zeroize();
-        if bool::from(ok) {
+        if ok {
             Ok(())
         } else {
             buf.zeroize();

@@ -306,7 +306,7 @@ impl Poly1305 {
         let mut ours = self.finalize();
         let ok = crate::tag_eq(&ours, tag);
         ours.zeroize();
-        if ok.into() { Ok(()) } else { Err(Error::AuthenticationFailed) }
+        if ok { Ok(()) } else { Err(Error::AuthenticationFailed) }
     }
 }
 
