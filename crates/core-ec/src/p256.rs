@@ -22,12 +22,12 @@
 //! # Ok::<(), core_ec::Error>(())
 //! ```
 
-#[cfg(target_pointer_width = "64")]
-use crate::nist::Mont64;
 use crate::nist::point::Params;
-use crate::nist::{Mont15, hex, tables};
+use crate::nist::{Fixed15, Modulus15, Mont15, hex, tables};
+#[cfg(target_pointer_width = "64")]
+use crate::nist::{Fixed64, Modulus64, Mont64};
 
-const P: [u8; 32] = hex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff");
+const P_BYTES: [u8; 32] = hex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff");
 const N: [u8; 32] = hex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551");
 const B: [u8; 32] = hex("5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b");
 const GX: [u8; 32] = hex("6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296");
@@ -46,11 +46,30 @@ static PARAMS: Params = Params {
     comb: &tables::P256_COMB,
 };
 
+/// The field prime and the group order as compile-time moduli.
+struct P;
+struct Q;
+
 #[cfg(target_pointer_width = "64")]
-static FP64: Mont64<4> = Mont64::new(&P);
+impl Modulus64<4> for P {
+    const MONT: Mont64<4> = Mont64::new(&P_BYTES);
+}
 #[cfg(target_pointer_width = "64")]
-static FQ64: Mont64<4> = Mont64::new(&N);
-static FP15: Mont15<18> = Mont15::new(&P);
-static FQ15: Mont15<18> = Mont15::new(&N);
+impl Modulus64<4> for Q {
+    const MONT: Mont64<4> = Mont64::new(&N);
+}
+impl Modulus15<18> for P {
+    const MONT: Mont15<18> = Mont15::new(&P_BYTES);
+}
+impl Modulus15<18> for Q {
+    const MONT: Mont15<18> = Mont15::new(&N);
+}
+
+#[cfg(target_pointer_width = "64")]
+static FP64: Fixed64<P, 4> = Fixed64::new();
+#[cfg(target_pointer_width = "64")]
+static FQ64: Fixed64<Q, 4> = Fixed64::new();
+static FP15: Fixed15<P, 18> = Fixed15::new();
+static FQ15: Fixed15<Q, 18> = Fixed15::new();
 
 crate::nist::api::nist_api!("P-256", 32, core_hash::Sha256, "SHA-256");

@@ -22,12 +22,12 @@
 //! # Ok::<(), core_ec::Error>(())
 //! ```
 
-#[cfg(target_pointer_width = "64")]
-use crate::nist::Mont64;
 use crate::nist::point::Params;
-use crate::nist::{Mont15, hex, tables};
+use crate::nist::{Fixed15, Modulus15, Mont15, hex, tables};
+#[cfg(target_pointer_width = "64")]
+use crate::nist::{Fixed64, Modulus64, Mont64};
 
-const P: [u8; 48] = hex(
+const P_BYTES: [u8; 48] = hex(
     "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff",
 );
 const N: [u8; 48] = hex(
@@ -56,11 +56,30 @@ static PARAMS: Params = Params {
     comb: &tables::P384_COMB,
 };
 
+/// The field prime and the group order as compile-time moduli.
+struct P;
+struct Q;
+
 #[cfg(target_pointer_width = "64")]
-static FP64: Mont64<6> = Mont64::new(&P);
+impl Modulus64<6> for P {
+    const MONT: Mont64<6> = Mont64::new(&P_BYTES);
+}
 #[cfg(target_pointer_width = "64")]
-static FQ64: Mont64<6> = Mont64::new(&N);
-static FP15: Mont15<26> = Mont15::new(&P);
-static FQ15: Mont15<26> = Mont15::new(&N);
+impl Modulus64<6> for Q {
+    const MONT: Mont64<6> = Mont64::new(&N);
+}
+impl Modulus15<26> for P {
+    const MONT: Mont15<26> = Mont15::new(&P_BYTES);
+}
+impl Modulus15<26> for Q {
+    const MONT: Mont15<26> = Mont15::new(&N);
+}
+
+#[cfg(target_pointer_width = "64")]
+static FP64: Fixed64<P, 6> = Fixed64::new();
+#[cfg(target_pointer_width = "64")]
+static FQ64: Fixed64<Q, 6> = Fixed64::new();
+static FP15: Fixed15<P, 26> = Fixed15::new();
+static FQ15: Fixed15<Q, 26> = Fixed15::new();
 
 crate::nist::api::nist_api!("P-384", 48, core_hash::Sha384, "SHA-384");

@@ -22,12 +22,12 @@
 //! # Ok::<(), core_ec::Error>(())
 //! ```
 
-#[cfg(target_pointer_width = "64")]
-use crate::nist::Mont64;
 use crate::nist::point::Params;
-use crate::nist::{Mont15, hex, tables};
+use crate::nist::{Fixed15, Modulus15, Mont15, hex, tables};
+#[cfg(target_pointer_width = "64")]
+use crate::nist::{Fixed64, Modulus64, Mont64};
 
-const P: [u8; 66] = hex(
+const P_BYTES: [u8; 66] = hex(
     "01ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
 );
 const N: [u8; 66] = hex(
@@ -56,11 +56,30 @@ static PARAMS: Params = Params {
     comb: &tables::P521_COMB,
 };
 
+/// The field prime and the group order as compile-time moduli.
+struct P;
+struct Q;
+
 #[cfg(target_pointer_width = "64")]
-static FP64: Mont64<9> = Mont64::new(&P);
+impl Modulus64<9> for P {
+    const MONT: Mont64<9> = Mont64::new(&P_BYTES);
+}
 #[cfg(target_pointer_width = "64")]
-static FQ64: Mont64<9> = Mont64::new(&N);
-static FP15: Mont15<35> = Mont15::new(&P);
-static FQ15: Mont15<35> = Mont15::new(&N);
+impl Modulus64<9> for Q {
+    const MONT: Mont64<9> = Mont64::new(&N);
+}
+impl Modulus15<35> for P {
+    const MONT: Mont15<35> = Mont15::new(&P_BYTES);
+}
+impl Modulus15<35> for Q {
+    const MONT: Mont15<35> = Mont15::new(&N);
+}
+
+#[cfg(target_pointer_width = "64")]
+static FP64: Fixed64<P, 9> = Fixed64::new();
+#[cfg(target_pointer_width = "64")]
+static FQ64: Fixed64<Q, 9> = Fixed64::new();
+static FP15: Fixed15<P, 35> = Fixed15::new();
+static FQ15: Fixed15<Q, 35> = Fixed15::new();
 
 crate::nist::api::nist_api!("P-521", 66, core_hash::Sha512, "SHA-512");

@@ -359,7 +359,7 @@ macro_rules! nist_api {
                 let mut rs = [0u8; 2 * $len];
                 let d = &self.secret.d;
                 let r = with_curve!(self.secret.imp, |c| {
-                    ops::sign::<H, _>(&c, d, hash, extra, &mut rs)
+                    ops::sign::<H, _, _>(&c, d, hash, extra, &mut rs)
                 });
                 // The scalar was checked when the key was built, so signing cannot fail.
                 debug_assert!(r.is_ok());

@@ -13,9 +13,9 @@ pub(crate) mod ops;
 pub(crate) mod point;
 pub(crate) mod tables;
 
-pub(crate) use mont15::Mont15;
+pub(crate) use mont15::{Fixed15, Modulus15, Mont15};
 #[cfg(target_pointer_width = "64")]
-pub(crate) use mont64::Mont64;
+pub(crate) use mont64::{Fixed64, Modulus64, Mont64};
 
 use core_hash::{Implementation, Registered};
 use subtle::Choice;

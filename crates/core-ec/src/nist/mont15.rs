@@ -118,7 +118,7 @@ impl<const N: usize> Mont15<N> {
     }
 
     /// Montgomery product `a·b·R⁻¹ mod m` for `a, b < m`.
-    #[inline]
+    #[inline(always)]
     fn mont_mul(&self, a: &[u32; N], b: &[u32; N]) -> [u32; N] {
         let mut t = [0u32; N];
         let mut hi = 0u32;
@@ -147,11 +147,29 @@ impl<const N: usize> Mont15<N> {
     }
 }
 
-impl<const N: usize> Field for Mont15<N> {
+/// A modulus known at compile time: `MONT` holds its constants, so every limb of it folds
+/// into the code that [`Fixed15`] generates (multiplications by its all-ones and zero
+/// limbs disappear), which a modulus read through a pointer would not allow.
+pub(crate) trait Modulus15<const N: usize>: Sync + 'static {
+    /// The modulus's constants.
+    const MONT: Mont15<N>;
+}
+
+/// The [`Field`] of the compile-time modulus `M`: a zero-sized handle.
+pub(crate) struct Fixed15<M, const N: usize>(core::marker::PhantomData<M>);
+
+impl<M, const N: usize> Fixed15<M, N> {
+    /// The handle.
+    pub(crate) const fn new() -> Self {
+        Self(core::marker::PhantomData)
+    }
+}
+
+impl<M: Modulus15<N>, const N: usize> Field for Fixed15<M, N> {
     type E = [u32; N];
 
     fn modulus(&self) -> &'static [u8] {
-        self.be
+        M::MONT.be
     }
 
     #[inline]
@@ -161,11 +179,49 @@ impl<const N: usize> Field for Mont15<N> {
 
     #[inline]
     fn one(&self) -> [u32; N] {
-        self.one
+        M::MONT.one
     }
 
     #[inline]
     fn add(&self, a: &[u32; N], b: &[u32; N]) -> [u32; N] {
+        M::MONT.add(a, b)
+    }
+
+    #[inline]
+    fn sub(&self, a: &[u32; N], b: &[u32; N]) -> [u32; N] {
+        M::MONT.sub(a, b)
+    }
+
+    #[inline]
+    fn mul(&self, a: &[u32; N], b: &[u32; N]) -> [u32; N] {
+        M::MONT.mont_mul(a, b)
+    }
+
+    #[inline]
+    fn select(a: &[u32; N], b: &[u32; N], choice: Choice) -> [u32; N] {
+        Mont15::<N>::select(a, b, choice)
+    }
+
+    fn is_zero(a: &[u32; N]) -> Choice {
+        Mont15::<N>::is_zero(a)
+    }
+
+    fn import_be(&self, bytes: &[u8]) -> ([u32; N], Choice) {
+        M::MONT.import_be(bytes)
+    }
+
+    fn import_be_reduce(&self, bytes: &[u8]) -> [u32; N] {
+        M::MONT.import_be_reduce(bytes)
+    }
+
+    fn to_be(&self, a: &[u32; N], out: &mut [u8]) {
+        M::MONT.to_be(a, out);
+    }
+}
+
+impl<const N: usize> Mont15<N> {
+    #[inline(always)]
+    pub(crate) fn add(&self, a: &[u32; N], b: &[u32; N]) -> [u32; N] {
         let mut t = [0u32; N];
         let mut c = 0;
         for i in 0..N {
@@ -176,8 +232,8 @@ impl<const N: usize> Field for Mont15<N> {
         self.reduce_once(t, c)
     }
 
-    #[inline]
-    fn sub(&self, a: &[u32; N], b: &[u32; N]) -> [u32; N] {
+    #[inline(always)]
+    pub(crate) fn sub(&self, a: &[u32; N], b: &[u32; N]) -> [u32; N] {
         let mut t = [0u32; N];
         let mut borrow = 0;
         for i in 0..N {
@@ -196,12 +252,7 @@ impl<const N: usize> Field for Mont15<N> {
     }
 
     #[inline]
-    fn mul(&self, a: &[u32; N], b: &[u32; N]) -> [u32; N] {
-        self.mont_mul(a, b)
-    }
-
-    #[inline]
-    fn select(a: &[u32; N], b: &[u32; N], choice: Choice) -> [u32; N] {
+    pub(crate) fn select(a: &[u32; N], b: &[u32; N], choice: Choice) -> [u32; N] {
         let mask = u32::from(choice.unwrap_u8()).wrapping_neg();
         let mut r = [0u32; N];
         for i in 0..N {
@@ -210,12 +261,12 @@ impl<const N: usize> Field for Mont15<N> {
         r
     }
 
-    fn is_zero(a: &[u32; N]) -> Choice {
+    pub(crate) fn is_zero(a: &[u32; N]) -> Choice {
         let acc = a.iter().fold(0u32, |acc, &x| acc | x);
         Choice::from(((acc | acc.wrapping_neg()) >> 31) as u8 ^ 1)
     }
 
-    fn import_be(&self, bytes: &[u8]) -> ([u32; N], Choice) {
+    pub(crate) fn import_be(&self, bytes: &[u8]) -> ([u32; N], Choice) {
         let x = const_limbs::<N>(bytes);
         // Bits at or beyond 15·N were dropped by the conversion: look for them separately.
         let mut spill = 0u32;
@@ -232,13 +283,13 @@ impl<const N: usize> Field for Mont15<N> {
         (self.mont_mul(&x, &self.r2), ok)
     }
 
-    fn import_be_reduce(&self, bytes: &[u8]) -> [u32; N] {
+    pub(crate) fn import_be_reduce(&self, bytes: &[u8]) -> [u32; N] {
         let x = const_limbs::<N>(bytes);
         let x = self.reduce_once(x, 0);
         self.mont_mul(&x, &self.r2)
     }
 
-    fn to_be(&self, a: &[u32; N], out: &mut [u8]) {
+    pub(crate) fn to_be(&self, a: &[u32; N], out: &mut [u8]) {
         let mut one = [0u32; N];
         one[0] = 1;
         let x = self.mont_mul(a, &one);

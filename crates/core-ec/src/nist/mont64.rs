@@ -131,7 +131,7 @@ impl<const N: usize> Mont64<N> {
 
     /// Montgomery product `a·b·R⁻¹ mod m` for `a, b < m` (CIOS, with the multiply and reduce
     /// passes of each outer step kept separate, so every intermediate fits in 128 bits).
-    #[inline]
+    #[inline(always)]
     fn mont_mul(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
         let mut t = [0u64; N];
         let mut hi = 0u64;
@@ -172,11 +172,29 @@ impl<const N: usize> Mont64<N> {
     }
 }
 
-impl<const N: usize> Field for Mont64<N> {
+/// A modulus known at compile time: `MONT` holds its constants, so every limb of it folds
+/// into the code that [`Fixed64`] generates (multiplications by its all-ones and zero
+/// limbs disappear), which a modulus read through a pointer would not allow.
+pub(crate) trait Modulus64<const N: usize>: Sync + 'static {
+    /// The modulus's constants.
+    const MONT: Mont64<N>;
+}
+
+/// The [`Field`] of the compile-time modulus `M`: a zero-sized handle.
+pub(crate) struct Fixed64<M, const N: usize>(core::marker::PhantomData<M>);
+
+impl<M, const N: usize> Fixed64<M, N> {
+    /// The handle.
+    pub(crate) const fn new() -> Self {
+        Self(core::marker::PhantomData)
+    }
+}
+
+impl<M: Modulus64<N>, const N: usize> Field for Fixed64<M, N> {
     type E = [u64; N];
 
     fn modulus(&self) -> &'static [u8] {
-        self.be
+        M::MONT.be
     }
 
     #[inline]
@@ -186,11 +204,49 @@ impl<const N: usize> Field for Mont64<N> {
 
     #[inline]
     fn one(&self) -> [u64; N] {
-        self.one
+        M::MONT.one
     }
 
     #[inline]
     fn add(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        M::MONT.add(a, b)
+    }
+
+    #[inline]
+    fn sub(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        M::MONT.sub(a, b)
+    }
+
+    #[inline]
+    fn mul(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        M::MONT.mont_mul(a, b)
+    }
+
+    #[inline]
+    fn select(a: &[u64; N], b: &[u64; N], choice: Choice) -> [u64; N] {
+        Mont64::<N>::select(a, b, choice)
+    }
+
+    fn is_zero(a: &[u64; N]) -> Choice {
+        Mont64::<N>::is_zero(a)
+    }
+
+    fn import_be(&self, bytes: &[u8]) -> ([u64; N], Choice) {
+        M::MONT.import_be(bytes)
+    }
+
+    fn import_be_reduce(&self, bytes: &[u8]) -> [u64; N] {
+        M::MONT.import_be_reduce(bytes)
+    }
+
+    fn to_be(&self, a: &[u64; N], out: &mut [u8]) {
+        M::MONT.to_be(a, out);
+    }
+}
+
+impl<const N: usize> Mont64<N> {
+    #[inline(always)]
+    pub(crate) fn add(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
         let mut t = [0u64; N];
         let mut c = 0;
         for i in 0..N {
@@ -199,8 +255,8 @@ impl<const N: usize> Field for Mont64<N> {
         self.reduce_once(t, c)
     }
 
-    #[inline]
-    fn sub(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+    #[inline(always)]
+    pub(crate) fn sub(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
         let mut t = [0u64; N];
         let mut borrow = 0;
         for i in 0..N {
@@ -216,12 +272,7 @@ impl<const N: usize> Field for Mont64<N> {
     }
 
     #[inline]
-    fn mul(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
-        self.mont_mul(a, b)
-    }
-
-    #[inline]
-    fn select(a: &[u64; N], b: &[u64; N], choice: Choice) -> [u64; N] {
+    pub(crate) fn select(a: &[u64; N], b: &[u64; N], choice: Choice) -> [u64; N] {
         let mask = u64::from(choice.unwrap_u8()).wrapping_neg();
         let mut r = [0u64; N];
         for i in 0..N {
@@ -230,25 +281,25 @@ impl<const N: usize> Field for Mont64<N> {
         r
     }
 
-    fn is_zero(a: &[u64; N]) -> Choice {
+    pub(crate) fn is_zero(a: &[u64; N]) -> Choice {
         let acc = a.iter().fold(0u64, |acc, &x| acc | x);
         Choice::from(((acc | acc.wrapping_neg()) >> 63) as u8 ^ 1)
     }
 
-    fn import_be(&self, bytes: &[u8]) -> ([u64; N], Choice) {
+    pub(crate) fn import_be(&self, bytes: &[u8]) -> ([u64; N], Choice) {
         let x = Self::limbs(bytes);
         let ok = self.below_m(&x);
         let x = Self::select(&[0; N], &x, ok);
         (self.mont_mul(&x, &self.r2), ok)
     }
 
-    fn import_be_reduce(&self, bytes: &[u8]) -> [u64; N] {
+    pub(crate) fn import_be_reduce(&self, bytes: &[u8]) -> [u64; N] {
         let x = Self::limbs(bytes);
         let x = self.reduce_once(x, 0);
         self.mont_mul(&x, &self.r2)
     }
 
-    fn to_be(&self, a: &[u64; N], out: &mut [u8]) {
+    pub(crate) fn to_be(&self, a: &[u64; N], out: &mut [u8]) {
         let mut one = [0u64; N];
         one[0] = 1;
         let x = self.mont_mul(a, &one);

@@ -11,17 +11,17 @@ use subtle::Choice;
 use zeroize::Zeroize;
 
 /// Whether the big-endian `k` (the curve's length) is in `1..n`, in constant time.
-pub(crate) fn scalar_in_range<F: Field>(c: &Curve<'_, F>, k: &[u8]) -> Choice {
+pub(crate) fn scalar_in_range<F: Field, S: Field>(c: &Curve<'_, F, S>, k: &[u8]) -> Choice {
     let (mut e, ok) = c.fq.import_be(k);
-    let nonzero = !F::is_zero(&e);
+    let nonzero = !S::is_zero(&e);
     e.zeroize();
     ok & nonzero
 }
 
 /// The public point `d·G` of the private scalar `d`, uncompressed SEC1 without the tag
 /// (`x‖y`) in `out` (twice the curve's length).
-pub(crate) fn public_key<F: Field>(
-    c: &Curve<'_, F>,
+pub(crate) fn public_key<F: Field, S: Field>(
+    c: &Curve<'_, F, S>,
     d: &[u8],
     out: &mut [u8],
 ) -> Result<(), Error> {
@@ -42,7 +42,10 @@ pub(crate) fn public_key<F: Field>(
 
 /// Checks a public key given as `x‖y` (already range- and curve-checked when it was built),
 /// returning it as a projective point.
-fn point_from_xy<F: Field>(c: &Curve<'_, F>, xy: &[u8]) -> Result<super::point::Proj<F::E>, Error> {
+fn point_from_xy<F: Field, S: Field>(
+    c: &Curve<'_, F, S>,
+    xy: &[u8],
+) -> Result<super::point::Proj<F::E>, Error> {
     let len = c.params.len;
     let (x, okx) = c.fp.import_be(&xy[..len]);
     let (y, oky) = c.fp.import_be(&xy[len..2 * len]);
@@ -56,8 +59,8 @@ fn point_from_xy<F: Field>(c: &Curve<'_, F>, xy: &[u8]) -> Result<super::point::
 }
 
 /// The ECDH shared secret: the x-coordinate of `d·Q`, in `out` (the curve's length).
-pub(crate) fn ecdh<F: Field>(
-    c: &Curve<'_, F>,
+pub(crate) fn ecdh<F: Field, S: Field>(
+    c: &Curve<'_, F, S>,
     d: &[u8],
     peer_xy: &[u8],
     out: &mut [u8],
@@ -94,7 +97,7 @@ fn bits2int(qlen: usize, len: usize, h: &[u8], out: &mut [u8]) {
 }
 
 /// The message representative `e = bits2int(h) mod n` (FIPS 186-5 §6.4.1 step 4), in `fq`.
-fn hash_to_scalar<F: Field>(c: &Curve<'_, F>, h: &[u8]) -> F::E {
+fn hash_to_scalar<F: Field, S: Field>(c: &Curve<'_, F, S>, h: &[u8]) -> S::E {
     let len = c.params.len;
     let mut buf = [0u8; MAX_LEN];
     bits2int(c.params.qlen, len, h, &mut buf);
@@ -105,8 +108,8 @@ fn hash_to_scalar<F: Field>(c: &Curve<'_, F>, h: &[u8]) -> F::E {
 /// The RFC 6979 §3.2 nonce for private key `d` and hash `h` with HMAC over `H`, with
 /// `extra` appended to the seed material as §3.6 allows (empty for the deterministic
 /// variant). Writes `k` big-endian to `out`.
-fn rfc6979_nonce<H: Hash, F: Field>(
-    c: &Curve<'_, F>,
+fn rfc6979_nonce<H: Hash, F: Field, S: Field>(
+    c: &Curve<'_, F, S>,
     d: &[u8],
     h: &[u8],
     extra: &[u8],
@@ -161,8 +164,8 @@ fn rfc6979_nonce<H: Hash, F: Field>(
 
 /// ECDSA signature `r‖s` (each the curve's length) of the hash `h` under private scalar `d`,
 /// with the RFC 6979 nonce over `H` and optional extra randomness.
-pub(crate) fn sign<H: Hash, F: Field>(
-    c: &Curve<'_, F>,
+pub(crate) fn sign<H: Hash, F: Field, S: Field>(
+    c: &Curve<'_, F, S>,
     d: &[u8],
     h: &[u8],
     extra: &[u8],
@@ -170,7 +173,7 @@ pub(crate) fn sign<H: Hash, F: Field>(
 ) -> Result<(), Error> {
     let len = c.params.len;
     let (mut dm, ok) = c.fq.import_be(d);
-    if !bool::from(ok & !F::is_zero(&dm)) {
+    if !bool::from(ok & !S::is_zero(&dm)) {
         return Err(Error::InvalidScalar);
     }
     let e = hash_to_scalar(c, h);
@@ -184,7 +187,7 @@ pub(crate) fn sign<H: Hash, F: Field>(
         seed[..extra_len].copy_from_slice(&extra[..extra_len]);
         let seed_len = if extra_nonce == 0 { extra_len } else { extra_len + 1 };
         seed[extra_len] = extra_nonce;
-        rfc6979_nonce::<H, F>(c, d, h, &seed[..seed_len], &mut k[..len]);
+        rfc6979_nonce::<H, F, S>(c, d, h, &seed[..seed_len], &mut k[..len]);
         let rp = c.mul_base(&k[..len]);
         let (x, _, _) = c.to_affine(&rp);
         let mut xb = [0u8; MAX_LEN];
@@ -196,7 +199,7 @@ pub(crate) fn sign<H: Hash, F: Field>(
         let s = c.fq.mul(&kinv, &c.fq.add(&e, &c.fq.mul(&r, &dm)));
         km.zeroize();
         kinv.zeroize();
-        if !bool::from(F::is_zero(&r) | F::is_zero(&s)) {
+        if !bool::from(S::is_zero(&r) | S::is_zero(&s)) {
             c.fq.to_be(&r, &mut sig[..len]);
             c.fq.to_be(&s, &mut sig[len..2 * len]);
             break;
@@ -209,8 +212,8 @@ pub(crate) fn sign<H: Hash, F: Field>(
 }
 
 /// Verifies the ECDSA signature `r‖s` of the hash `h` under the public key `x‖y`.
-pub(crate) fn verify<F: Field>(
-    c: &Curve<'_, F>,
+pub(crate) fn verify<F: Field, S: Field>(
+    c: &Curve<'_, F, S>,
     q_xy: &[u8],
     h: &[u8],
     sig: &[u8],
@@ -219,7 +222,7 @@ pub(crate) fn verify<F: Field>(
     let q = point_from_xy(c, q_xy)?;
     let (r, okr) = c.fq.import_be(&sig[..len]);
     let (s, oks) = c.fq.import_be(&sig[len..2 * len]);
-    if !bool::from(okr & oks & !F::is_zero(&r) & !F::is_zero(&s)) {
+    if !bool::from(okr & oks & !S::is_zero(&r) & !S::is_zero(&s)) {
         return Err(Error::InvalidSignature);
     }
     let e = hash_to_scalar(c, h);

@@ -56,20 +56,20 @@ pub(crate) struct Proj<E> {
 
 /// One curve over one field implementation: the field and scalar arithmetic and the curve's
 /// constants in that representation.
-pub(crate) struct Curve<'a, F: Field> {
+pub(crate) struct Curve<'a, F: Field, S: Field> {
     /// Arithmetic modulo `p`.
     pub(crate) fp: &'a F,
     /// Arithmetic modulo `n`.
-    pub(crate) fq: &'a F,
+    pub(crate) fq: &'a S,
     /// The constants.
     pub(crate) params: &'static Params,
     /// `b` in `fp`'s representation.
     b: F::E,
 }
 
-impl<'a, F: Field> Curve<'a, F> {
+impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// The curve with field `fp`, scalars `fq` and constants `params`.
-    pub(crate) fn new(fp: &'a F, fq: &'a F, params: &'static Params) -> Self {
+    pub(crate) fn new(fp: &'a F, fq: &'a S, params: &'static Params) -> Self {
         let (b, _) = fp.import_be(params.b);
         Self { fp, fq, params, b }
     }
@@ -345,14 +345,22 @@ impl<'a, F: Field> Curve<'a, F> {
                 let Some(&digit) = d.get(4 * i + t) else { continue };
                 let (abs, neg) = split_digit(digit);
                 let row = &self.params.comb[i * 8 * entry..(i + 1) * 8 * entry];
-                let mut pick = [0u8; 2 * MAX_LEN];
-                let pick = &mut pick[..entry];
+                // Every entry is read, eight bytes at a time, and masked in.
+                let mut pick = [0u64; 2 * MAX_LEN / 8 + 1];
+                let words = entry.div_ceil(8);
                 for (j, candidate) in row.chunks_exact(entry).enumerate() {
-                    let mask = 0u8.wrapping_sub((j as u8 + 1).ct_eq(&abs).unwrap_u8());
-                    for (o, &c) in pick.iter_mut().zip(candidate) {
-                        *o ^= (*o ^ c) & mask;
+                    let mask = 0u64.wrapping_sub(u64::from((j as u8 + 1).ct_eq(&abs).unwrap_u8()));
+                    for (w, chunk) in pick[..words].iter_mut().zip(candidate.chunks(8)) {
+                        let mut b = [0u8; 8];
+                        b[..chunk.len()].copy_from_slice(chunk);
+                        *w |= u64::from_ne_bytes(b) & mask;
                     }
                 }
+                let mut bytes = [0u8; 2 * MAX_LEN + 8];
+                for (chunk, w) in bytes.chunks_exact_mut(8).zip(&pick[..words]) {
+                    chunk.copy_from_slice(&w.to_ne_bytes());
+                }
+                let pick = &bytes[..entry];
                 let (x, _) = self.fp.import_be(&pick[..len]);
                 let (y, _) = self.fp.import_be(&pick[len..]);
                 let y = F::select(&y, &self.fp.neg(&y), neg);
@@ -461,7 +469,7 @@ fn wnaf(k: &[u8], out: &mut [i8]) -> usize {
 /// The comb table for `params` computed from scratch, in the layout of [`Params::comb`]: what
 /// the checked-in tables are tested against (and how they were made).
 #[cfg(test)]
-pub(crate) fn comb_table<F: Field>(c: &Curve<'_, F>) -> std::vec::Vec<u8> {
+pub(crate) fn comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::Vec<u8> {
     let len = c.params.len;
     let mut out = std::vec::Vec::new();
     let mut base = c.generator();
