@@ -53,7 +53,12 @@ struct Q;
 #[cfg(target_pointer_width = "64")]
 impl Modulus64<4> for P {
     const MONT: Mont64<4> = Mont64::new(&P_BYTES);
+    const COMB: &'static [[[u64; 4]; 2]] = &COMB64;
 }
+/// The comb table in 64-bit Montgomery form, converted at compile time.
+#[cfg(target_pointer_width = "64")]
+static COMB64: [[[u64; 4]; 2]; tables::P256_COMB.len() / (2 * 32)] =
+    <P as Modulus64<4>>::MONT.comb(&tables::P256_COMB, 32);
 #[cfg(target_pointer_width = "64")]
 impl Modulus64<4> for Q {
     const MONT: Mont64<4> = Mont64::new(&N);

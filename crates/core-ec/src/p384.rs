@@ -63,7 +63,12 @@ struct Q;
 #[cfg(target_pointer_width = "64")]
 impl Modulus64<6> for P {
     const MONT: Mont64<6> = Mont64::new(&P_BYTES);
+    const COMB: &'static [[[u64; 6]; 2]] = &COMB64;
 }
+/// The comb table in 64-bit Montgomery form, converted at compile time.
+#[cfg(target_pointer_width = "64")]
+static COMB64: [[[u64; 6]; 2]; tables::P384_COMB.len() / (2 * 48)] =
+    <P as Modulus64<6>>::MONT.comb(&tables::P384_COMB, 48);
 #[cfg(target_pointer_width = "64")]
 impl Modulus64<6> for Q {
     const MONT: Mont64<6> = Mont64::new(&N);

@@ -63,7 +63,12 @@ struct Q;
 #[cfg(target_pointer_width = "64")]
 impl Modulus64<9> for P {
     const MONT: Mont64<9> = Mont64::new(&P_BYTES);
+    const COMB: &'static [[[u64; 9]; 2]] = &COMB64;
 }
+/// The comb table in 64-bit Montgomery form, converted at compile time.
+#[cfg(target_pointer_width = "64")]
+static COMB64: [[[u64; 9]; 2]; tables::P521_COMB.len() / (2 * 66)] =
+    <P as Modulus64<9>>::MONT.comb(&tables::P521_COMB, 66);
 #[cfg(target_pointer_width = "64")]
 impl Modulus64<9> for Q {
     const MONT: Mont64<9> = Mont64::new(&N);

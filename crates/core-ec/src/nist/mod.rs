@@ -28,7 +28,7 @@ pub(crate) const MAX_LEN: usize = 66;
 /// constant-time unless its name says otherwise.
 pub(crate) trait Field: Sync {
     /// An element.
-    type E: Copy + zeroize::Zeroize;
+    type E: Copy + zeroize::Zeroize + 'static;
 
     /// The modulus, big-endian, in the curve's byte length.
     fn modulus(&self) -> &'static [u8];
@@ -54,6 +54,12 @@ pub(crate) trait Field: Sync {
     fn import_be_reduce(&self, bytes: &[u8]) -> Self::E;
     /// The canonical big-endian value of `a`, right-aligned in `out`.
     fn to_be(&self, a: &Self::E, out: &mut [u8]);
+
+    /// The curve's comb table in this representation, `[x, y]` per entry, when the
+    /// representation has one built in (empty: convert from [`point::Params::comb`]).
+    fn comb(&self) -> &'static [[Self::E; 2]] {
+        &[]
+    }
 
     /// `a²`.
     #[inline]

@@ -60,6 +60,69 @@ impl<const N: usize> Mont64<N> {
     }
 }
 
+impl<const N: usize> Mont64<N> {
+    /// `a·b·R⁻¹ mod m` at compile time (the same CIOS steps as [`Mont64::mont_mul`]).
+    const fn const_mul(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        let mut t = [0u64; N];
+        let mut hi = 0u64;
+        let mut i = 0;
+        while i < N {
+            let mut c = 0u64;
+            let mut j = 0;
+            while j < N {
+                let v = a[i] as u128 * b[j] as u128 + t[j] as u128 + c as u128;
+                t[j] = v as u64;
+                c = (v >> 64) as u64;
+                j += 1;
+            }
+            let h = hi as u128 + c as u128;
+            let q = t[0].wrapping_mul(self.m0inv);
+            let mut c = ((q as u128 * self.m[0] as u128 + t[0] as u128) >> 64) as u64;
+            j = 1;
+            while j < N {
+                let v = q as u128 * self.m[j] as u128 + t[j] as u128 + c as u128;
+                t[j - 1] = v as u64;
+                c = (v >> 64) as u64;
+                j += 1;
+            }
+            let top = (h as u64) as u128 + c as u128;
+            t[N - 1] = top as u64;
+            hi = ((h >> 64) + (top >> 64)) as u64;
+            i += 1;
+        }
+        let (d, borrow) = const_sub(&t, &self.m);
+        if hi == 1 || borrow == 0 { d } else { t }
+    }
+
+    /// A comb table of `K` affine points, each `x‖y` in `len` big-endian bytes (as in
+    /// [`Params::comb`](super::point::Params::comb)), converted at compile time into
+    /// Montgomery form, so the 64-bit scalar multiplication selects limbs directly.
+    pub(crate) const fn comb<const K: usize>(
+        &self,
+        bytes: &[u8],
+        len: usize,
+    ) -> [[[u64; N]; 2]; K] {
+        let mut out = [[[0u64; N]; 2]; K];
+        let mut e = 0;
+        while e < K {
+            let mut c = 0;
+            while c < 2 {
+                let start = (2 * e + c) * len;
+                let mut x = [0u64; N];
+                let mut i = 0;
+                while i < len {
+                    x[i / 8] |= (bytes[start + len - 1 - i] as u64) << (8 * (i % 8));
+                    i += 1;
+                }
+                out[e][c] = self.const_mul(&x, &self.r2);
+                c += 1;
+            }
+            e += 1;
+        }
+        out
+    }
+}
+
 /// `2x mod m` for `x < m`, at compile time.
 const fn const_double<const N: usize>(x: &[u64; N], m: &[u64; N]) -> [u64; N] {
     let mut t = [0u64; N];
@@ -178,6 +241,8 @@ impl<const N: usize> Mont64<N> {
 pub(crate) trait Modulus64<const N: usize>: Sync + 'static {
     /// The modulus's constants.
     const MONT: Mont64<N>;
+    /// The generator comb table in Montgomery form, for a field prime (empty otherwise).
+    const COMB: &'static [[[u64; N]; 2]] = &[];
 }
 
 /// The [`Field`] of the compile-time modulus `M`: a zero-sized handle.
@@ -241,6 +306,10 @@ impl<M: Modulus64<N>, const N: usize> Field for Fixed64<M, N> {
 
     fn to_be(&self, a: &[u64; N], out: &mut [u8]) {
         M::MONT.to_be(a, out);
+    }
+
+    fn comb(&self) -> &'static [[[u64; N]; 2]] {
+        M::COMB
     }
 }
 

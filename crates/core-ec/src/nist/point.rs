@@ -329,11 +329,11 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// doublings and one mixed addition per digit.
     pub(crate) fn mul_base(&self, k: &[u8]) -> Proj<F::E> {
         let len = self.params.len;
-        let entry = 2 * len;
         let mut d = [0i8; MAX_DIGITS];
         let d = &mut d[..digits(len)];
         recode(k, d);
         let rows = comb_rows(len);
+        let table = self.fp.comb();
         let mut acc = self.identity();
         for t in (0..4).rev() {
             if t != 3 {
@@ -344,25 +344,18 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
             for i in 0..rows {
                 let Some(&digit) = d.get(4 * i + t) else { continue };
                 let (abs, neg) = split_digit(digit);
-                let row = &self.params.comb[i * 8 * entry..(i + 1) * 8 * entry];
-                // Every entry is read, eight bytes at a time, and masked in.
-                let mut pick = [0u64; 2 * MAX_LEN / 8 + 1];
-                let words = entry.div_ceil(8);
-                for (j, candidate) in row.chunks_exact(entry).enumerate() {
-                    let mask = 0u64.wrapping_sub(u64::from((j as u8 + 1).ct_eq(&abs).unwrap_u8()));
-                    for (w, chunk) in pick[..words].iter_mut().zip(candidate.chunks(8)) {
-                        let mut b = [0u8; 8];
-                        b[..chunk.len()].copy_from_slice(chunk);
-                        *w |= u64::from_ne_bytes(b) & mask;
+                let (x, y) = if table.is_empty() {
+                    self.comb_entry_from_bytes(i, abs)
+                } else {
+                    let mut x = self.fp.zero();
+                    let mut y = self.fp.zero();
+                    for (j, e) in table[i * 8..i * 8 + 8].iter().enumerate() {
+                        let hit = (j as u8 + 1).ct_eq(&abs);
+                        x = F::select(&x, &e[0], hit);
+                        y = F::select(&y, &e[1], hit);
                     }
-                }
-                let mut bytes = [0u8; 2 * MAX_LEN + 8];
-                for (chunk, w) in bytes.chunks_exact_mut(8).zip(&pick[..words]) {
-                    chunk.copy_from_slice(&w.to_ne_bytes());
-                }
-                let pick = &bytes[..entry];
-                let (x, _) = self.fp.import_be(&pick[..len]);
-                let (y, _) = self.fp.import_be(&pick[len..]);
+                    (x, y)
+                };
                 let y = F::select(&y, &self.fp.neg(&y), neg);
                 let sum = self.add_affine(&acc, &x, &y);
                 acc = Self::select(&sum, &acc, abs.ct_eq(&0));
@@ -370,6 +363,31 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         }
         zeroize::Zeroize::zeroize(d);
         acc
+    }
+
+    /// Entry `abs` (1..=8; anything else gives zeros) of comb row `i`, read from the
+    /// byte table: every entry is read, eight bytes at a time, and masked in.
+    fn comb_entry_from_bytes(&self, i: usize, abs: u8) -> (F::E, F::E) {
+        let len = self.params.len;
+        let entry = 2 * len;
+        let row = &self.params.comb[i * 8 * entry..(i + 1) * 8 * entry];
+        let mut pick = [0u64; 2 * MAX_LEN / 8 + 1];
+        let words = entry.div_ceil(8);
+        for (j, candidate) in row.chunks_exact(entry).enumerate() {
+            let mask = 0u64.wrapping_sub(u64::from((j as u8 + 1).ct_eq(&abs).unwrap_u8()));
+            for (w, chunk) in pick[..words].iter_mut().zip(candidate.chunks(8)) {
+                let mut b = [0u8; 8];
+                b[..chunk.len()].copy_from_slice(chunk);
+                *w |= u64::from_ne_bytes(b) & mask;
+            }
+        }
+        let mut bytes = [0u8; 2 * MAX_LEN + 8];
+        for (chunk, w) in bytes.chunks_exact_mut(8).zip(&pick[..words]) {
+            chunk.copy_from_slice(&w.to_ne_bytes());
+        }
+        let (x, _) = self.fp.import_be(&bytes[..len]);
+        let (y, _) = self.fp.import_be(&bytes[len..entry]);
+        (x, y)
     }
 
     /// `u1·G + u2·q` in variable time (Straus's interleaving with width-5 NAFs), for
