@@ -8,14 +8,18 @@
 //! ```
 //! use core_ec::p521::{PublicKey, SecretKey, Signature, SigningKey};
 //!
-//! let signing = SigningKey::from_bytes(&[7u8; 66])?;
+//! // Scalars are 66 bytes below n ≈ 2^521: the top byte is at most 1.
+//! let mut d = [7u8; 66];
+//! d[0] = 1;
+//! let signing = SigningKey::from_bytes(&d)?;
 //! let sig = signing.sign(b"message");
 //! let public = PublicKey::from_sec1_bytes(&signing.verifying_key().to_sec1_bytes())?;
 //! public.verify(b"message", &Signature::from_der(sig.to_der().as_ref())?)?;
 //! assert!(public.verify(b"massage", &sig).is_err());
 //!
 //! let alice = SecretKey::from_bytes(&[1u8; 66])?;
-//! let bob = SecretKey::from_bytes(&[2u8; 66])?;
+//! d[0] = 0;
+//! let bob = SecretKey::from_bytes(&d)?;
 //! let ab = alice.diffie_hellman(&bob.public_key())?;
 //! let ba = bob.diffie_hellman(&alice.public_key())?;
 //! assert_eq!(ab.as_bytes(), ba.as_bytes());

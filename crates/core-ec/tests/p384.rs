@@ -7,6 +7,10 @@ mod nist_common;
 
 use nist_common::Counts as C;
 
+// Counts are (valid passed, invalid rejected, acceptable seen, acceptable accepted), on every
+// implementation. ECDH over SPKI: the acceptable cases are BER-flavoured encodings
+// (`InvalidAsn`) and explicit curve parameters (`UnnamedCurve`), which the strict DER parser
+// refuses, and one compressed point, which is accepted. ECDSA sets have no acceptable cases.
 nist_suite!(
     p384, 48,
     ecdh: EcdhSecp384r1, EcdhSecp384r1Ecpoint,
