@@ -453,6 +453,80 @@ macro_rules! nist_api {
             }
         }
 
+        /// Field and scalar arithmetic agree across implementations and obey the algebra:
+        /// `a·a⁻¹ = 1`, `(a + b) − b = a`, `√(a²) = ±a`, on a spread of values including
+        /// `0`, `1` and `m − 1`.
+        #[cfg(test)]
+        #[test]
+        fn field_arithmetic_is_consistent() {
+            use $crate::nist::Field;
+            fn values(m: &[u8]) -> std::vec::Vec<std::vec::Vec<u8>> {
+                let mut out = std::vec![std::vec![0u8; m.len()], std::vec![0u8; m.len()]];
+                out[1][m.len() - 1] = 1;
+                let mut top = m.to_vec();
+                *top.last_mut().unwrap() -= 1;
+                out.push(top);
+                let mut x = 0x9e3779b97f4a7c15u64;
+                for _ in 0..20 {
+                    let mut v: std::vec::Vec<u8> = (0..m.len())
+                        .map(|_| {
+                            x ^= x << 13;
+                            x ^= x >> 7;
+                            x ^= x << 17;
+                            x as u8
+                        })
+                        .collect();
+                    v[0] &= m[0] >> 1;
+                    out.push(v);
+                }
+                out
+            }
+            fn check<F: Field>(f: &F, a: &[u8], b: &[u8], out: &mut std::vec::Vec<u8>) {
+                let len = a.len();
+                let (x, okx) = f.import_be(a);
+                let (y, oky) = f.import_be(b);
+                assert!(bool::from(okx & oky));
+                let one = f.one();
+                let mut buf = std::vec![0u8; len];
+                for v in [f.add(&x, &y), f.sub(&x, &y), f.mul(&x, &y), f.sqr(&x), f.invert(&x), f.neg(&x)] {
+                    f.to_be(&v, &mut buf);
+                    out.extend_from_slice(&buf);
+                }
+                assert!(bool::from(f.eq(&f.sub(&f.add(&x, &y), &y), &x)));
+                if !bool::from(F::is_zero(&x)) {
+                    assert!(bool::from(f.eq(&f.mul(&x, &f.invert(&x)), &one)));
+                }
+                f.to_be(&x, &mut buf);
+                assert_eq!(&buf[..], a);
+            }
+            for (m, name) in [(&P_BYTES[..], "p"), (PARAMS.n, "n")] {
+                let vals = values(m);
+                let mut results: std::vec::Vec<std::vec::Vec<u8>> = std::vec::Vec::new();
+                for imp in NistImpl::available() {
+                    let mut out = std::vec::Vec::new();
+                    with_curve!(imp, |c| {
+                        for pair in vals.windows(2) {
+                            if name == "p" {
+                                check(c.fp, &pair[0], &pair[1], &mut out);
+                            } else {
+                                check(c.fq, &pair[0], &pair[1], &mut out);
+                            }
+                        }
+                        if name == "p" {
+                            for v in &vals {
+                                let (x, _) = c.fp.import_be(v);
+                                let (r, ok) = c.fp.sqrt(&c.fp.sqr(&x));
+                                assert!(bool::from(ok));
+                                assert!(bool::from(c.fp.eq(&r, &x) | c.fp.eq(&r, &c.fp.neg(&x))));
+                            }
+                        }
+                    });
+                    results.push(out);
+                }
+                assert!(results.windows(2).all(|w| w[0] == w[1]), "{} {name}: implementations differ", $name);
+            }
+        }
+
         /// Prints the comb table as hex, for regenerating `tables.rs`:
         /// `cargo test -p core-ec --lib print_comb_table -- --ignored --nocapture`.
         #[cfg(test)]
