@@ -1,1 +1,80 @@
-//! p256: filled in by the NIST-curve work.
+//! P-256 (FIPS 186-5 and SP 800-186 §3.2.1.3): ECDH and ECDSA with SHA-256, with keys and signatures in SEC1, DER,
+//! SPKI and PKCS#8 forms.
+//!
+//! Arithmetic runs on one of the [`NistImpl`] field implementations, chosen when a key is built
+//! (`mont64` on 64-bit targets, `mont15` elsewhere). Private-key operations are constant-time;
+//! [`PublicKey::verify`] is variable-time, as it handles only public data.
+//!
+//! ```
+//! use core_ec::p256::{PublicKey, SecretKey, Signature, SigningKey};
+//!
+//! let signing = SigningKey::from_bytes(&[7u8; 32])?;
+//! let sig = signing.sign(b"message");
+//! let public = PublicKey::from_sec1_bytes(&signing.verifying_key().to_sec1_bytes())?;
+//! public.verify(b"message", &Signature::from_der(sig.to_der().as_ref())?)?;
+//! assert!(public.verify(b"massage", &sig).is_err());
+//!
+//! let alice = SecretKey::from_bytes(&[1u8; 32])?;
+//! let bob = SecretKey::from_bytes(&[2u8; 32])?;
+//! let ab = alice.diffie_hellman(&bob.public_key())?;
+//! let ba = bob.diffie_hellman(&alice.public_key())?;
+//! assert_eq!(ab.as_bytes(), ba.as_bytes());
+//! # Ok::<(), core_ec::Error>(())
+//! ```
+
+use crate::nist::point::Params;
+use crate::nist::{Fixed15, Modulus15, Mont15, hex, tables};
+#[cfg(target_pointer_width = "64")]
+use crate::nist::{Fixed64, Modulus64, Mont64};
+
+const P_BYTES: [u8; 32] = hex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff");
+const N: [u8; 32] = hex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551");
+const B: [u8; 32] = hex("5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b");
+const GX: [u8; 32] = hex("6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296");
+const GY: [u8; 32] = hex("4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5");
+/// prime256v1 (1.2.840.10045.3.1.7).
+const OID: [u8; 8] = hex("2a8648ce3d030107");
+
+static PARAMS: Params = Params {
+    len: 32,
+    qlen: 256,
+    n: &N,
+    b: &B,
+    gx: &GX,
+    gy: &GY,
+    oid: &OID,
+    comb: &tables::P256_COMB,
+};
+
+/// The field prime and the group order as compile-time moduli.
+struct P;
+struct Q;
+
+#[cfg(target_pointer_width = "64")]
+impl Modulus64<4> for P {
+    const MONT: Mont64<4> = Mont64::new(&P_BYTES);
+    const COMB: &'static [[[u64; 4]; 2]] = &COMB64;
+}
+/// The comb table in 64-bit Montgomery form, converted at compile time.
+#[cfg(target_pointer_width = "64")]
+static COMB64: [[[u64; 4]; 2]; tables::P256_COMB.len() / (2 * 32)] =
+    <P as Modulus64<4>>::MONT.comb(&tables::P256_COMB, 32);
+#[cfg(target_pointer_width = "64")]
+impl Modulus64<4> for Q {
+    const MONT: Mont64<4> = Mont64::new(&N);
+}
+impl Modulus15<18> for P {
+    const MONT: Mont15<18> = Mont15::new(&P_BYTES);
+}
+impl Modulus15<18> for Q {
+    const MONT: Mont15<18> = Mont15::new(&N);
+}
+
+#[cfg(target_pointer_width = "64")]
+static FP64: Fixed64<P, 4> = Fixed64::new();
+#[cfg(target_pointer_width = "64")]
+static FQ64: Fixed64<Q, 4> = Fixed64::new();
+static FP15: Fixed15<P, 18> = Fixed15::new();
+static FQ15: Fixed15<Q, 18> = Fixed15::new();
+
+crate::nist::api::nist_api!("P-256", 32, core_hash::Sha256, "SHA-256");

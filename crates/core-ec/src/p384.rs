@@ -1,1 +1,90 @@
-//! p384: filled in by the NIST-curve work.
+//! P-384 (SP 800-186 §3.2.1.4): ECDH and ECDSA with SHA-384, with keys and signatures in SEC1, DER,
+//! SPKI and PKCS#8 forms.
+//!
+//! Arithmetic runs on one of the [`NistImpl`] field implementations, chosen when a key is built
+//! (`mont64` on 64-bit targets, `mont15` elsewhere). Private-key operations are constant-time;
+//! [`PublicKey::verify`] is variable-time, as it handles only public data.
+//!
+//! ```
+//! use core_ec::p384::{PublicKey, SecretKey, Signature, SigningKey};
+//!
+//! let signing = SigningKey::from_bytes(&[7u8; 48])?;
+//! let sig = signing.sign(b"message");
+//! let public = PublicKey::from_sec1_bytes(&signing.verifying_key().to_sec1_bytes())?;
+//! public.verify(b"message", &Signature::from_der(sig.to_der().as_ref())?)?;
+//! assert!(public.verify(b"massage", &sig).is_err());
+//!
+//! let alice = SecretKey::from_bytes(&[1u8; 48])?;
+//! let bob = SecretKey::from_bytes(&[2u8; 48])?;
+//! let ab = alice.diffie_hellman(&bob.public_key())?;
+//! let ba = bob.diffie_hellman(&alice.public_key())?;
+//! assert_eq!(ab.as_bytes(), ba.as_bytes());
+//! # Ok::<(), core_ec::Error>(())
+//! ```
+
+use crate::nist::point::Params;
+use crate::nist::{Fixed15, Modulus15, Mont15, hex, tables};
+#[cfg(target_pointer_width = "64")]
+use crate::nist::{Fixed64, Modulus64, Mont64};
+
+const P_BYTES: [u8; 48] = hex(
+    "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff",
+);
+const N: [u8; 48] = hex(
+    "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973",
+);
+const B: [u8; 48] = hex(
+    "b3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2a85c8edd3ec2aef",
+);
+const GX: [u8; 48] = hex(
+    "aa87ca22be8b05378eb1c71ef320ad746e1d3b628ba79b9859f741e082542a385502f25dbf55296c3a545e3872760ab7",
+);
+const GY: [u8; 48] = hex(
+    "3617de4a96262c6f5d9e98bf9292dc29f8f41dbd289a147ce9da3113b5f0b8c00a60b1ce1d7e819d7a431d7c90ea0e5f",
+);
+/// secp384r1 (1.3.132.0.34).
+const OID: [u8; 5] = hex("2b81040022");
+
+static PARAMS: Params = Params {
+    len: 48,
+    qlen: 384,
+    n: &N,
+    b: &B,
+    gx: &GX,
+    gy: &GY,
+    oid: &OID,
+    comb: &tables::P384_COMB,
+};
+
+/// The field prime and the group order as compile-time moduli.
+struct P;
+struct Q;
+
+#[cfg(target_pointer_width = "64")]
+impl Modulus64<6> for P {
+    const MONT: Mont64<6> = Mont64::new(&P_BYTES);
+    const COMB: &'static [[[u64; 6]; 2]] = &COMB64;
+}
+/// The comb table in 64-bit Montgomery form, converted at compile time.
+#[cfg(target_pointer_width = "64")]
+static COMB64: [[[u64; 6]; 2]; tables::P384_COMB.len() / (2 * 48)] =
+    <P as Modulus64<6>>::MONT.comb(&tables::P384_COMB, 48);
+#[cfg(target_pointer_width = "64")]
+impl Modulus64<6> for Q {
+    const MONT: Mont64<6> = Mont64::new(&N);
+}
+impl Modulus15<26> for P {
+    const MONT: Mont15<26> = Mont15::new(&P_BYTES);
+}
+impl Modulus15<26> for Q {
+    const MONT: Mont15<26> = Mont15::new(&N);
+}
+
+#[cfg(target_pointer_width = "64")]
+static FP64: Fixed64<P, 6> = Fixed64::new();
+#[cfg(target_pointer_width = "64")]
+static FQ64: Fixed64<Q, 6> = Fixed64::new();
+static FP15: Fixed15<P, 26> = Fixed15::new();
+static FQ15: Fixed15<Q, 26> = Fixed15::new();
+
+crate::nist::api::nist_api!("P-384", 48, core_hash::Sha384, "SHA-384");

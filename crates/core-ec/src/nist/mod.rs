@@ -1,8 +1,217 @@
-//! Arithmetic for the NIST prime curves P-256, P-384 and P-521: filled in by the NIST-curve work.
+//! Arithmetic for the NIST prime curves P-256, P-384 and P-521, shared by the three public
+//! modules: field and scalar arithmetic in Montgomery form behind the [`Field`] trait (two
+//! widths, one file each), points and scalar multiplication ([`point`]), ECDH and ECDSA on
+//! byte strings ([`ops`]), the DER codecs ([`der`]) and the macro that stamps out each curve's
+//! public types ([`api`]).
 
-use core_hash::Registered;
+pub(crate) mod api;
+pub(crate) mod der;
+mod mont15;
+#[cfg(target_pointer_width = "64")]
+mod mont64;
+pub(crate) mod ops;
+pub(crate) mod point;
+pub(crate) mod tables;
+
+pub(crate) use mont15::{Fixed15, Modulus15, Mont15};
+#[cfg(target_pointer_width = "64")]
+pub(crate) use mont64::{Fixed64, Modulus64, Mont64};
+
+use core_hash::{Implementation, Registered};
+use subtle::Choice;
+
+/// The longest field element or scalar, in bytes (P-521).
+pub(crate) const MAX_LEN: usize = 66;
+
+/// Arithmetic modulo one odd prime (a curve's field prime or its group order) in some
+/// representation: elements are kept reduced and in Montgomery form, and every operation is
+/// constant-time unless its name says otherwise.
+pub(crate) trait Field: Sync {
+    /// An element.
+    type E: Copy + zeroize::Zeroize + 'static;
+
+    /// The modulus, big-endian, in the curve's byte length.
+    fn modulus(&self) -> &'static [u8];
+    /// Zero.
+    fn zero(&self) -> Self::E;
+    /// One.
+    fn one(&self) -> Self::E;
+    /// `a + b`.
+    fn add(&self, a: &Self::E, b: &Self::E) -> Self::E;
+    /// `a − b`.
+    fn sub(&self, a: &Self::E, b: &Self::E) -> Self::E;
+    /// `a · b`.
+    fn mul(&self, a: &Self::E, b: &Self::E) -> Self::E;
+    /// `b` if `choice` is set, else `a`, without branching.
+    fn select(a: &Self::E, b: &Self::E, choice: Choice) -> Self::E;
+    /// Whether `a` is zero.
+    fn is_zero(a: &Self::E) -> Choice;
+    /// The element with big-endian value `bytes` (at most the modulus's length) and whether
+    /// that value was below the modulus; zero when it was not.
+    fn import_be(&self, bytes: &[u8]) -> (Self::E, Choice);
+    /// The element with big-endian value `bytes` reduced by at most one subtraction: for
+    /// values below twice the modulus (an x-coordinate taken mod n, a truncated hash).
+    fn import_be_reduce(&self, bytes: &[u8]) -> Self::E;
+    /// The canonical big-endian value of `a`, right-aligned in `out`.
+    fn to_be(&self, a: &Self::E, out: &mut [u8]);
+
+    /// The curve's comb table in this representation, `[x, y]` per entry, when the
+    /// representation has one built in (empty: convert from [`point::Params::comb`]).
+    fn comb(&self) -> &'static [[Self::E; 2]] {
+        &[]
+    }
+
+    /// `a²`.
+    #[inline]
+    fn sqr(&self, a: &Self::E) -> Self::E {
+        self.mul(a, a)
+    }
+
+    /// `−a`.
+    #[inline]
+    fn neg(&self, a: &Self::E) -> Self::E {
+        self.sub(&self.zero(), a)
+    }
+
+    /// Whether `a = b`.
+    #[inline]
+    fn eq(&self, a: &Self::E, b: &Self::E) -> Choice {
+        Self::is_zero(&self.sub(a, b))
+    }
+
+    /// `a^e` for a public exponent `e` (big-endian), with a fixed 4-bit window: the sequence
+    /// of operations depends only on `e`, so `a` may be secret.
+    fn pow_public(&self, a: &Self::E, e: &[u8]) -> Self::E {
+        let mut table = [self.one(); 16];
+        for i in 1..16 {
+            table[i] = self.mul(&table[i - 1], a);
+        }
+        let mut acc = self.one();
+        let mut started = false;
+        for &byte in e {
+            for nibble in [byte >> 4, byte & 15] {
+                if started {
+                    for _ in 0..4 {
+                        acc = self.sqr(&acc);
+                    }
+                }
+                if nibble != 0 {
+                    // The exponent is public, so indexing by its digits is safe.
+                    acc = self.mul(&acc, &table[usize::from(nibble)]);
+                    started = true;
+                }
+            }
+        }
+        table.iter_mut().for_each(zeroize::Zeroize::zeroize);
+        acc
+    }
+
+    /// `a⁻¹` by Fermat's little theorem (`a^(m−2)`); zero for zero.
+    fn invert(&self, a: &Self::E) -> Self::E {
+        let m = self.modulus();
+        let mut e = [0u8; MAX_LEN];
+        let e = &mut e[..m.len()];
+        e.copy_from_slice(m);
+        // m − 2: m is odd and above 2, so the borrow stops within the last two bytes.
+        let mut borrow = 2u16;
+        for b in e.iter_mut().rev() {
+            let v = u16::from(*b).wrapping_sub(borrow);
+            *b = v as u8;
+            borrow = (v >> 15) & 1;
+        }
+        self.pow_public(a, e)
+    }
+
+    /// A square root of `a` and whether `a` has one, for a modulus `≡ 3 (mod 4)`:
+    /// `a^((m+1)/4)`, checked by squaring.
+    fn sqrt(&self, a: &Self::E) -> (Self::E, Choice) {
+        let m = self.modulus();
+        let mut e = [0u8; MAX_LEN];
+        let e = &mut e[..m.len()];
+        // (m + 1) / 4 = (m >> 2) + 1, as m ≡ 3 (mod 4).
+        let mut carry_in = 0u8;
+        for (o, &b) in e.iter_mut().zip(m) {
+            *o = (carry_in << 6) | (b >> 2);
+            carry_in = b & 3;
+        }
+        let mut carry = 1u16;
+        for b in e.iter_mut().rev() {
+            let v = u16::from(*b) + carry;
+            *b = v as u8;
+            carry = v >> 8;
+        }
+        let r = self.pow_public(a, e);
+        let ok = self.eq(&self.sqr(&r), a);
+        (r, ok)
+    }
+}
+
+/// An implementation of the NIST-curve arithmetic (the same for P-256, P-384 and P-521).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NistImpl {
+    /// Montgomery arithmetic in 64-bit limbs with `u128` products: the 64-bit default. Not
+    /// offered on 32-bit targets, where every `u128` product would be a library call.
+    #[cfg(target_pointer_width = "64")]
+    Mont64,
+    /// Montgomery arithmetic in 15-bit limbs with 32-bit products only: the default on
+    /// 32-bit targets, and the one for the Cortex-M0.
+    Mont15,
+}
+
+impl Implementation for NistImpl {
+    const ALL: &'static [&'static str] = &["mont64", "mont15"];
+
+    fn name(self) -> &'static str {
+        match self {
+            #[cfg(target_pointer_width = "64")]
+            Self::Mont64 => "mont64",
+            Self::Mont15 => "mont15",
+        }
+    }
+
+    fn best() -> Self {
+        #[cfg(target_pointer_width = "64")]
+        return Self::Mont64;
+        #[cfg(not(target_pointer_width = "64"))]
+        return Self::Mont15;
+    }
+
+    fn available() -> impl Iterator<Item = Self> {
+        [
+            #[cfg(target_pointer_width = "64")]
+            Self::Mont64,
+            Self::Mont15,
+        ]
+        .into_iter()
+    }
+}
 
 /// This module's rows of the crate registry.
 pub(crate) fn implementations() -> impl Iterator<Item = Registered> {
-    core::iter::empty()
+    core_hash::registered::<NistImpl>("p256")
+        .chain(core_hash::registered::<NistImpl>("p384"))
+        .chain(core_hash::registered::<NistImpl>("p521"))
+}
+
+/// The bytes of a hex string (whitespace not allowed), at compile time: for the curve
+/// constants and the comb tables.
+pub(crate) const fn hex<const L: usize>(s: &str) -> [u8; L] {
+    const fn digit(c: u8) -> u8 {
+        match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => panic!("not a hex digit"),
+        }
+    }
+    let s = s.as_bytes();
+    assert!(s.len() == 2 * L, "hex string has the wrong length");
+    let mut out = [0u8; L];
+    let mut i = 0;
+    while i < L {
+        out[i] = (digit(s[2 * i]) << 4) | digit(s[2 * i + 1]);
+        i += 1;
+    }
+    out
 }

@@ -14,11 +14,19 @@ mod ec25519;
 mod harness;
 mod hash;
 mod inject;
+mod nist;
 
 /// Every crate's checks, in run order: the harness self-test first, so a broken runtime shows
 /// up before any primitive is blamed.
-const SUITES: &[&[Check]] =
-    &[harness::CHECKS, cpu::CHECKS, hash::CHECKS, aead::CHECKS, ec25519::CHECKS, inject::CHECKS];
+const SUITES: &[&[Check]] = &[
+    harness::CHECKS,
+    cpu::CHECKS,
+    hash::CHECKS,
+    aead::CHECKS,
+    ec25519::CHECKS,
+    nist::CHECKS,
+    inject::CHECKS,
+];
 
 /// One named known-answer or property check.
 pub(crate) struct Check {

@@ -1,0 +1,381 @@
+//! Montgomery arithmetic modulo an odd prime with 64-bit limbs and `u128` products (CIOS,
+//! Koç–Acar–Kaliski 1996), generic over the limb count: the default field and scalar
+//! arithmetic on 64-bit hosts. Every operation runs the same instructions whatever the values;
+//! the final conditional subtractions are masks, never branches.
+
+// Limb-indexed loops read as the textbook algorithms do.
+#![allow(clippy::needless_range_loop)]
+
+use super::Field;
+use subtle::Choice;
+
+/// A modulus `m` with everything Montgomery multiplication modulo `m` needs, in `N` 64-bit
+/// limbs (least significant first); `R = 2^(64·N)`.
+#[derive(Debug)]
+pub(crate) struct Mont64<const N: usize> {
+    /// The modulus, little-endian limbs.
+    m: [u64; N],
+    /// `−m⁻¹ mod 2^64`.
+    m0inv: u64,
+    /// `R² mod m`, which converts into Montgomery form.
+    r2: [u64; N],
+    /// `R mod m`: one in Montgomery form.
+    one: [u64; N],
+    /// The modulus, big-endian, in `len` bytes.
+    be: &'static [u8],
+}
+
+impl<const N: usize> Mont64<N> {
+    /// The constants for the odd modulus given big-endian in `be` (at most `8·N` bytes, top
+    /// limb not all zero), computed at compile time.
+    pub(crate) const fn new(be: &'static [u8]) -> Self {
+        let mut m = [0u64; N];
+        let mut i = 0;
+        while i < be.len() {
+            let pos = be.len() - 1 - i;
+            m[i / 8] |= (be[pos] as u64) << (8 * (i % 8));
+            i += 1;
+        }
+        // Newton's iteration for m⁻¹ mod 2^64: each step doubles the number of correct bits,
+        // and any odd m is its own inverse mod 8.
+        let mut inv = m[0];
+        let mut k = 0;
+        while k < 6 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(m[0].wrapping_mul(inv)));
+            k += 1;
+        }
+        // R mod m and R² mod m by doubling 1 modulo m.
+        let mut x = [0u64; N];
+        x[0] = 1;
+        let mut one = [0u64; N];
+        let mut d = 0;
+        while d < 128 * N {
+            x = const_double(&x, &m);
+            if d + 1 == 64 * N {
+                one = x;
+            }
+            d += 1;
+        }
+        Self { m, m0inv: inv.wrapping_neg(), r2: x, one, be }
+    }
+}
+
+impl<const N: usize> Mont64<N> {
+    /// `a·b·R⁻¹ mod m` at compile time (the same CIOS steps as [`Mont64::mont_mul`]).
+    const fn const_mul(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        let mut t = [0u64; N];
+        let mut hi = 0u64;
+        let mut i = 0;
+        while i < N {
+            let mut c = 0u64;
+            let mut j = 0;
+            while j < N {
+                let v = a[i] as u128 * b[j] as u128 + t[j] as u128 + c as u128;
+                t[j] = v as u64;
+                c = (v >> 64) as u64;
+                j += 1;
+            }
+            let h = hi as u128 + c as u128;
+            let q = t[0].wrapping_mul(self.m0inv);
+            let mut c = ((q as u128 * self.m[0] as u128 + t[0] as u128) >> 64) as u64;
+            j = 1;
+            while j < N {
+                let v = q as u128 * self.m[j] as u128 + t[j] as u128 + c as u128;
+                t[j - 1] = v as u64;
+                c = (v >> 64) as u64;
+                j += 1;
+            }
+            let top = (h as u64) as u128 + c as u128;
+            t[N - 1] = top as u64;
+            hi = ((h >> 64) + (top >> 64)) as u64;
+            i += 1;
+        }
+        let (d, borrow) = const_sub(&t, &self.m);
+        if hi == 1 || borrow == 0 { d } else { t }
+    }
+
+    /// A comb table of `K` affine points, each `x‖y` in `len` big-endian bytes (as in
+    /// [`Params::comb`](super::point::Params::comb)), converted at compile time into
+    /// Montgomery form, so the 64-bit scalar multiplication selects limbs directly.
+    pub(crate) const fn comb<const K: usize>(
+        &self,
+        bytes: &[u8],
+        len: usize,
+    ) -> [[[u64; N]; 2]; K] {
+        let mut out = [[[0u64; N]; 2]; K];
+        let mut e = 0;
+        while e < K {
+            let mut c = 0;
+            while c < 2 {
+                let start = (2 * e + c) * len;
+                let mut x = [0u64; N];
+                let mut i = 0;
+                while i < len {
+                    x[i / 8] |= (bytes[start + len - 1 - i] as u64) << (8 * (i % 8));
+                    i += 1;
+                }
+                out[e][c] = self.const_mul(&x, &self.r2);
+                c += 1;
+            }
+            e += 1;
+        }
+        out
+    }
+}
+
+/// `2x mod m` for `x < m`, at compile time.
+const fn const_double<const N: usize>(x: &[u64; N], m: &[u64; N]) -> [u64; N] {
+    let mut t = [0u64; N];
+    let mut carry = 0u64;
+    let mut i = 0;
+    while i < N {
+        t[i] = (x[i] << 1) | carry;
+        carry = x[i] >> 63;
+        i += 1;
+    }
+    let (d, borrow) = const_sub(&t, m);
+    if carry == 1 || borrow == 0 { d } else { t }
+}
+
+/// `a − b` and the borrow out, at compile time.
+const fn const_sub<const N: usize>(a: &[u64; N], b: &[u64; N]) -> ([u64; N], u64) {
+    let mut d = [0u64; N];
+    let mut borrow = 0u64;
+    let mut i = 0;
+    while i < N {
+        let (x, b1) = a[i].overflowing_sub(b[i]);
+        let (y, b2) = x.overflowing_sub(borrow);
+        d[i] = y;
+        borrow = (b1 | b2) as u64;
+        i += 1;
+    }
+    (d, borrow)
+}
+
+/// `a + b + carry` as (sum, carry out).
+#[inline(always)]
+fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
+    let t = a as u128 + b as u128 + carry as u128;
+    (t as u64, (t >> 64) as u64)
+}
+
+/// `a − b − borrow` as (difference, borrow out ∈ {0, 1}).
+#[inline(always)]
+fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
+    let t = (a as u128).wrapping_sub(b as u128 + borrow as u128);
+    (t as u64, ((t >> 64) as u64) & 1)
+}
+
+/// `a·b + c + d` as (low, high): never overflows 128 bits.
+#[inline(always)]
+fn mac(a: u64, b: u64, c: u64, d: u64) -> (u64, u64) {
+    let t = a as u128 * b as u128 + c as u128 + d as u128;
+    (t as u64, (t >> 64) as u64)
+}
+
+impl<const N: usize> Mont64<N> {
+    /// `(hi·2^(64N) + t) − m` if that is non-negative, else `t`, for a value below `2m`.
+    #[inline(always)]
+    fn reduce_once(&self, t: [u64; N], hi: u64) -> [u64; N] {
+        let mut d = [0u64; N];
+        let mut borrow = 0;
+        for i in 0..N {
+            (d[i], borrow) = sbb(t[i], self.m[i], borrow);
+        }
+        // Keep the difference unless it borrowed past `hi`.
+        let (_, under) = sbb(hi, 0, borrow);
+        let keep_t = under.wrapping_neg();
+        let mut r = [0u64; N];
+        for i in 0..N {
+            r[i] = (t[i] & keep_t) | (d[i] & !keep_t);
+        }
+        r
+    }
+
+    /// Montgomery product `a·b·R⁻¹ mod m` for `a, b < m` (CIOS, with the multiply and reduce
+    /// passes of each outer step kept separate, so every intermediate fits in 128 bits).
+    #[inline(always)]
+    fn mont_mul(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        let mut t = [0u64; N];
+        let mut hi = 0u64;
+        for &ai in a {
+            let mut c = 0;
+            for j in 0..N {
+                (t[j], c) = mac(ai, b[j], t[j], c);
+            }
+            let (h, h2) = adc(hi, c, 0);
+            let q = t[0].wrapping_mul(self.m0inv);
+            let (_, mut c) = mac(q, self.m[0], t[0], 0);
+            for j in 1..N {
+                (t[j - 1], c) = mac(q, self.m[j], t[j], c);
+            }
+            let (top, c2) = adc(h, c, 0);
+            t[N - 1] = top;
+            hi = h2 + c2;
+        }
+        self.reduce_once(t, hi)
+    }
+
+    /// Little-endian limbs of a big-endian byte string of at most `8·N` bytes.
+    fn limbs(bytes: &[u8]) -> [u64; N] {
+        let mut x = [0u64; N];
+        for (i, &b) in bytes.iter().rev().enumerate().take(8 * N) {
+            x[i / 8] |= u64::from(b) << (8 * (i % 8));
+        }
+        x
+    }
+
+    /// Whether `x < m`, in constant time.
+    fn below_m(&self, x: &[u64; N]) -> Choice {
+        let mut borrow = 0;
+        for i in 0..N {
+            (_, borrow) = sbb(x[i], self.m[i], borrow);
+        }
+        Choice::from(borrow as u8)
+    }
+}
+
+/// A modulus known at compile time: `MONT` holds its constants, so every limb of it folds
+/// into the code that [`Fixed64`] generates (multiplications by its all-ones and zero
+/// limbs disappear), which a modulus read through a pointer would not allow.
+pub(crate) trait Modulus64<const N: usize>: Sync + 'static {
+    /// The modulus's constants.
+    const MONT: Mont64<N>;
+    /// The generator comb table in Montgomery form, for a field prime (empty otherwise).
+    const COMB: &'static [[[u64; N]; 2]] = &[];
+}
+
+/// The [`Field`] of the compile-time modulus `M`: a zero-sized handle.
+pub(crate) struct Fixed64<M, const N: usize>(core::marker::PhantomData<M>);
+
+impl<M, const N: usize> Fixed64<M, N> {
+    /// The handle.
+    pub(crate) const fn new() -> Self {
+        Self(core::marker::PhantomData)
+    }
+}
+
+impl<M: Modulus64<N>, const N: usize> Field for Fixed64<M, N> {
+    type E = [u64; N];
+
+    fn modulus(&self) -> &'static [u8] {
+        M::MONT.be
+    }
+
+    #[inline]
+    fn zero(&self) -> [u64; N] {
+        [0; N]
+    }
+
+    #[inline]
+    fn one(&self) -> [u64; N] {
+        M::MONT.one
+    }
+
+    #[inline]
+    fn add(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        M::MONT.add(a, b)
+    }
+
+    #[inline]
+    fn sub(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        M::MONT.sub(a, b)
+    }
+
+    #[inline]
+    fn mul(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        M::MONT.mont_mul(a, b)
+    }
+
+    #[inline]
+    fn select(a: &[u64; N], b: &[u64; N], choice: Choice) -> [u64; N] {
+        Mont64::<N>::select(a, b, choice)
+    }
+
+    fn is_zero(a: &[u64; N]) -> Choice {
+        Mont64::<N>::is_zero(a)
+    }
+
+    fn import_be(&self, bytes: &[u8]) -> ([u64; N], Choice) {
+        M::MONT.import_be(bytes)
+    }
+
+    fn import_be_reduce(&self, bytes: &[u8]) -> [u64; N] {
+        M::MONT.import_be_reduce(bytes)
+    }
+
+    fn to_be(&self, a: &[u64; N], out: &mut [u8]) {
+        M::MONT.to_be(a, out);
+    }
+
+    fn comb(&self) -> &'static [[[u64; N]; 2]] {
+        M::COMB
+    }
+}
+
+impl<const N: usize> Mont64<N> {
+    #[inline(always)]
+    pub(crate) fn add(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        let mut t = [0u64; N];
+        let mut c = 0;
+        for i in 0..N {
+            (t[i], c) = adc(a[i], b[i], c);
+        }
+        self.reduce_once(t, c)
+    }
+
+    #[inline(always)]
+    pub(crate) fn sub(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
+        let mut t = [0u64; N];
+        let mut borrow = 0;
+        for i in 0..N {
+            (t[i], borrow) = sbb(a[i], b[i], borrow);
+        }
+        // Add m back if the subtraction borrowed.
+        let mask = borrow.wrapping_neg();
+        let mut c = 0;
+        for i in 0..N {
+            (t[i], c) = adc(t[i], self.m[i] & mask, c);
+        }
+        t
+    }
+
+    #[inline]
+    pub(crate) fn select(a: &[u64; N], b: &[u64; N], choice: Choice) -> [u64; N] {
+        let mask = u64::from(choice.unwrap_u8()).wrapping_neg();
+        let mut r = [0u64; N];
+        for i in 0..N {
+            r[i] = a[i] ^ ((a[i] ^ b[i]) & mask);
+        }
+        r
+    }
+
+    pub(crate) fn is_zero(a: &[u64; N]) -> Choice {
+        let acc = a.iter().fold(0u64, |acc, &x| acc | x);
+        Choice::from(((acc | acc.wrapping_neg()) >> 63) as u8 ^ 1)
+    }
+
+    pub(crate) fn import_be(&self, bytes: &[u8]) -> ([u64; N], Choice) {
+        let x = Self::limbs(bytes);
+        let ok = self.below_m(&x);
+        let x = Self::select(&[0; N], &x, ok);
+        (self.mont_mul(&x, &self.r2), ok)
+    }
+
+    pub(crate) fn import_be_reduce(&self, bytes: &[u8]) -> [u64; N] {
+        let x = Self::limbs(bytes);
+        let x = self.reduce_once(x, 0);
+        self.mont_mul(&x, &self.r2)
+    }
+
+    pub(crate) fn to_be(&self, a: &[u64; N], out: &mut [u8]) {
+        let mut one = [0u64; N];
+        one[0] = 1;
+        let x = self.mont_mul(a, &one);
+        let len = out.len();
+        for (i, o) in out.iter_mut().enumerate() {
+            let k = len - 1 - i;
+            *o = if k / 8 < N { (x[k / 8] >> (8 * (k % 8))) as u8 } else { 0 };
+        }
+    }
+}

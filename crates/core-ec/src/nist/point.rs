@@ -1,0 +1,510 @@
+//! Points on a short-Weierstrass curve `y² = x³ − 3x + b` in projective coordinates, with the
+//! complete addition formulas of Renes, Costello and Batina ("Complete addition formulas for
+//! prime order elliptic curves", 2016, algorithms 4–6 for a = −3): one formula for every pair
+//! of points, identity included, so scalar multiplication needs no exceptional-case branches.
+//! Three scalar multiplications build on them: a constant-time signed fixed window for any
+//! point, a constant-time comb over a precomputed table for the generator, and a variable-time
+//! interleaved wNAF for `u₁·G + u₂·Q` in signature verification.
+
+use super::{Field, MAX_LEN};
+use crate::Error;
+use subtle::{Choice, ConstantTimeEq};
+
+/// A curve's constants, big-endian, and its generator table.
+#[derive(Debug)]
+pub(crate) struct Params {
+    /// Bytes in a field element and in a scalar.
+    pub(crate) len: usize,
+    /// Bits in the group order `n`.
+    pub(crate) qlen: usize,
+    /// The group order.
+    pub(crate) n: &'static [u8],
+    /// The curve coefficient `b`.
+    pub(crate) b: &'static [u8],
+    /// The generator's affine coordinates.
+    pub(crate) gx: &'static [u8],
+    /// The generator's y-coordinate.
+    pub(crate) gy: &'static [u8],
+    /// The curve's named-curve OID, DER content bytes.
+    pub(crate) oid: &'static [u8],
+    /// The comb table: `COMB_ROWS(len)` rows of 8 affine points `x‖y`, row `i` holding
+    /// `j·2^(16i)·G` for `j = 1..=8` (see [`Curve::mul_base`]).
+    pub(crate) comb: &'static [u8],
+}
+
+/// Rows in a curve's comb table: one per four signed 4-bit digits of a scalar.
+pub(crate) const fn comb_rows(len: usize) -> usize {
+    digits(len).div_ceil(4)
+}
+
+/// Signed 4-bit digits in a recoded scalar of `len` bytes (one more than its nibbles, for the
+/// final carry).
+const fn digits(len: usize) -> usize {
+    2 * len + 1
+}
+
+/// The most signed digits of any curve.
+const MAX_DIGITS: usize = digits(MAX_LEN);
+
+/// A point `(X : Y : Z)` standing for `(X/Z, Y/Z)`, or the identity when `Z = 0`.
+#[derive(Clone, Copy)]
+pub(crate) struct Proj<E> {
+    pub(crate) x: E,
+    pub(crate) y: E,
+    pub(crate) z: E,
+}
+
+/// One curve over one field implementation: the field and scalar arithmetic and the curve's
+/// constants in that representation.
+pub(crate) struct Curve<'a, F: Field, S: Field> {
+    /// Arithmetic modulo `p`.
+    pub(crate) fp: &'a F,
+    /// Arithmetic modulo `n`.
+    pub(crate) fq: &'a S,
+    /// The constants.
+    pub(crate) params: &'static Params,
+    /// `b` in `fp`'s representation.
+    b: F::E,
+}
+
+impl<'a, F: Field, S: Field> Curve<'a, F, S> {
+    /// The curve with field `fp`, scalars `fq` and constants `params`.
+    pub(crate) fn new(fp: &'a F, fq: &'a S, params: &'static Params) -> Self {
+        let (b, _) = fp.import_be(params.b);
+        Self { fp, fq, params, b }
+    }
+
+    /// The identity `(0 : 1 : 0)`.
+    pub(crate) fn identity(&self) -> Proj<F::E> {
+        Proj { x: self.fp.zero(), y: self.fp.one(), z: self.fp.zero() }
+    }
+
+    /// The generator.
+    pub(crate) fn generator(&self) -> Proj<F::E> {
+        let (x, _) = self.fp.import_be(self.params.gx);
+        let (y, _) = self.fp.import_be(self.params.gy);
+        Proj { x, y, z: self.fp.one() }
+    }
+
+    /// `b` if `choice`, else `a`.
+    pub(crate) fn select(a: &Proj<F::E>, b: &Proj<F::E>, choice: Choice) -> Proj<F::E> {
+        Proj {
+            x: F::select(&a.x, &b.x, choice),
+            y: F::select(&a.y, &b.y, choice),
+            z: F::select(&a.z, &b.z, choice),
+        }
+    }
+
+    /// `−p`.
+    pub(crate) fn neg(&self, p: &Proj<F::E>) -> Proj<F::E> {
+        Proj { x: p.x, y: self.fp.neg(&p.y), z: p.z }
+    }
+
+    /// `p + q` for any two points (RCB algorithm 4).
+    pub(crate) fn add(&self, p: &Proj<F::E>, q: &Proj<F::E>) -> Proj<F::E> {
+        let f = self.fp;
+        let (x1, y1, z1) = (&p.x, &p.y, &p.z);
+        let (x2, y2, z2) = (&q.x, &q.y, &q.z);
+        let mut t0 = f.mul(x1, x2);
+        let mut t1 = f.mul(y1, y2);
+        let mut t2 = f.mul(z1, z2);
+        let mut t3 = f.add(x1, y1);
+        let mut t4 = f.add(x2, y2);
+        t3 = f.mul(&t3, &t4);
+        t4 = f.add(&t0, &t1);
+        t3 = f.sub(&t3, &t4);
+        t4 = f.add(y1, z1);
+        let mut x3 = f.add(y2, z2);
+        t4 = f.mul(&t4, &x3);
+        x3 = f.add(&t1, &t2);
+        t4 = f.sub(&t4, &x3);
+        x3 = f.add(x1, z1);
+        let mut y3 = f.add(x2, z2);
+        x3 = f.mul(&x3, &y3);
+        y3 = f.add(&t0, &t2);
+        y3 = f.sub(&x3, &y3);
+        let mut z3 = f.mul(&self.b, &t2);
+        x3 = f.sub(&y3, &z3);
+        z3 = f.add(&x3, &x3);
+        x3 = f.add(&x3, &z3);
+        z3 = f.sub(&t1, &x3);
+        x3 = f.add(&t1, &x3);
+        y3 = f.mul(&self.b, &y3);
+        t1 = f.add(&t2, &t2);
+        t2 = f.add(&t1, &t2);
+        y3 = f.sub(&y3, &t2);
+        y3 = f.sub(&y3, &t0);
+        t1 = f.add(&y3, &y3);
+        y3 = f.add(&t1, &y3);
+        t1 = f.add(&t0, &t0);
+        t0 = f.add(&t1, &t0);
+        t0 = f.sub(&t0, &t2);
+        t1 = f.mul(&t4, &y3);
+        t2 = f.mul(&t0, &y3);
+        y3 = f.mul(&x3, &z3);
+        y3 = f.add(&y3, &t2);
+        x3 = f.mul(&t3, &x3);
+        x3 = f.sub(&x3, &t1);
+        z3 = f.mul(&t4, &z3);
+        t1 = f.mul(&t3, &t0);
+        z3 = f.add(&z3, &t1);
+        Proj { x: x3, y: y3, z: z3 }
+    }
+
+    /// `p + (x2, y2)` for an affine (so not identity) second point (RCB algorithm 5).
+    pub(crate) fn add_affine(&self, p: &Proj<F::E>, x2: &F::E, y2: &F::E) -> Proj<F::E> {
+        let f = self.fp;
+        let (x1, y1, z1) = (&p.x, &p.y, &p.z);
+        let mut t0 = f.mul(x1, x2);
+        let mut t1 = f.mul(y1, y2);
+        let mut t3 = f.add(x2, y2);
+        let mut t4 = f.add(x1, y1);
+        t3 = f.mul(&t3, &t4);
+        t4 = f.add(&t0, &t1);
+        t3 = f.sub(&t3, &t4);
+        t4 = f.mul(y2, z1);
+        t4 = f.add(&t4, y1);
+        let mut y3 = f.mul(x2, z1);
+        y3 = f.add(&y3, x1);
+        let mut z3 = f.mul(&self.b, z1);
+        let mut x3 = f.sub(&y3, &z3);
+        z3 = f.add(&x3, &x3);
+        x3 = f.add(&x3, &z3);
+        z3 = f.sub(&t1, &x3);
+        x3 = f.add(&t1, &x3);
+        y3 = f.mul(&self.b, &y3);
+        t1 = f.add(z1, z1);
+        let mut t2 = f.add(&t1, z1);
+        y3 = f.sub(&y3, &t2);
+        y3 = f.sub(&y3, &t0);
+        t1 = f.add(&y3, &y3);
+        y3 = f.add(&t1, &y3);
+        t1 = f.add(&t0, &t0);
+        t0 = f.add(&t1, &t0);
+        t0 = f.sub(&t0, &t2);
+        t1 = f.mul(&t4, &y3);
+        t2 = f.mul(&t0, &y3);
+        y3 = f.mul(&x3, &z3);
+        y3 = f.add(&y3, &t2);
+        x3 = f.mul(&t3, &x3);
+        x3 = f.sub(&x3, &t1);
+        z3 = f.mul(&t4, &z3);
+        t1 = f.mul(&t3, &t0);
+        z3 = f.add(&z3, &t1);
+        Proj { x: x3, y: y3, z: z3 }
+    }
+
+    /// `2p` (RCB algorithm 6).
+    pub(crate) fn double(&self, p: &Proj<F::E>) -> Proj<F::E> {
+        let f = self.fp;
+        let (x, y, z) = (&p.x, &p.y, &p.z);
+        let mut t0 = f.sqr(x);
+        let t1 = f.sqr(y);
+        let mut t2 = f.sqr(z);
+        let mut t3 = f.mul(x, y);
+        t3 = f.add(&t3, &t3);
+        let mut z3 = f.mul(x, z);
+        z3 = f.add(&z3, &z3);
+        let mut y3 = f.mul(&self.b, &t2);
+        y3 = f.sub(&y3, &z3);
+        let mut x3 = f.add(&y3, &y3);
+        y3 = f.add(&x3, &y3);
+        x3 = f.sub(&t1, &y3);
+        y3 = f.add(&t1, &y3);
+        y3 = f.mul(&x3, &y3);
+        x3 = f.mul(&x3, &t3);
+        t3 = f.add(&t2, &t2);
+        t2 = f.add(&t2, &t3);
+        z3 = f.mul(&self.b, &z3);
+        z3 = f.sub(&z3, &t2);
+        z3 = f.sub(&z3, &t0);
+        t3 = f.add(&z3, &z3);
+        z3 = f.add(&z3, &t3);
+        t3 = f.add(&t0, &t0);
+        t0 = f.add(&t3, &t0);
+        t0 = f.sub(&t0, &t2);
+        t0 = f.mul(&t0, &z3);
+        y3 = f.add(&y3, &t0);
+        t0 = f.mul(y, z);
+        t0 = f.add(&t0, &t0);
+        z3 = f.mul(&t0, &z3);
+        x3 = f.sub(&x3, &z3);
+        z3 = f.mul(&t0, &t1);
+        z3 = f.add(&z3, &z3);
+        z3 = f.add(&z3, &z3);
+        Proj { x: x3, y: y3, z: z3 }
+    }
+
+    /// The affine coordinates of `p` and whether `p` is the identity (then both are zero).
+    pub(crate) fn to_affine(&self, p: &Proj<F::E>) -> (F::E, F::E, Choice) {
+        let zinv = self.fp.invert(&p.z);
+        (self.fp.mul(&p.x, &zinv), self.fp.mul(&p.y, &zinv), F::is_zero(&p.z))
+    }
+
+    /// Whether `(x, y)` satisfies `y² = x³ − 3x + b`.
+    pub(crate) fn on_curve(&self, x: &F::E, y: &F::E) -> Choice {
+        let f = self.fp;
+        let rhs = f.mul(&f.sqr(x), x);
+        let x3 = f.add(&f.add(x, x), x);
+        let rhs = f.add(&f.sub(&rhs, &x3), &self.b);
+        f.eq(&f.sqr(y), &rhs)
+    }
+
+    /// Decodes a SEC1 point (`04‖X‖Y`, or `02`/`03‖X` compressed) and checks that its
+    /// coordinates are below `p` and that it is on the curve. The identity (`00`) is
+    /// refused. Public data: variable time.
+    pub(crate) fn decode(&self, sec1: &[u8]) -> Result<(F::E, F::E), Error> {
+        let len = self.params.len;
+        let (&tag, rest) = sec1.split_first().ok_or(Error::InvalidLength)?;
+        match tag {
+            0x00 if rest.is_empty() => Err(Error::PointAtInfinity),
+            0x04 if rest.len() == 2 * len => {
+                let (x, okx) = self.fp.import_be(&rest[..len]);
+                let (y, oky) = self.fp.import_be(&rest[len..]);
+                if !bool::from(okx & oky) {
+                    return Err(Error::InvalidEncoding);
+                }
+                if !bool::from(self.on_curve(&x, &y)) {
+                    return Err(Error::PointNotOnCurve);
+                }
+                Ok((x, y))
+            }
+            0x02 | 0x03 if rest.len() == len => {
+                let f = self.fp;
+                let (x, okx) = f.import_be(rest);
+                if !bool::from(okx) {
+                    return Err(Error::InvalidEncoding);
+                }
+                let x3 = f.add(&f.add(&x, &x), &x);
+                let rhs = f.add(&f.sub(&f.mul(&f.sqr(&x), &x), &x3), &self.b);
+                let (y, ok) = f.sqrt(&rhs);
+                if !bool::from(ok) {
+                    return Err(Error::InvalidEncoding);
+                }
+                let mut bytes = [0u8; MAX_LEN];
+                f.to_be(&y, &mut bytes[..len]);
+                let odd = bytes[len - 1] & 1;
+                let y = if odd == tag & 1 { y } else { f.neg(&y) };
+                Ok((x, y))
+            }
+            0x00 | 0x02 | 0x03 | 0x04 => Err(Error::InvalidLength),
+            _ => Err(Error::InvalidEncoding),
+        }
+    }
+
+    /// `k·p` for a scalar `k` given big-endian in `len` bytes, in constant time: signed 4-bit
+    /// windows over a table of `1p … 8p`, selected by masks.
+    pub(crate) fn mul(&self, p: &Proj<F::E>, k: &[u8]) -> Proj<F::E> {
+        let mut table = [*p; 8];
+        table[1] = self.double(p);
+        for j in 2..8 {
+            table[j] = self.add(&table[j - 1], p);
+        }
+        let mut d = [0i8; MAX_DIGITS];
+        let d = &mut d[..digits(self.params.len)];
+        recode(k, d);
+        let mut acc = self.identity();
+        for (i, &digit) in d.iter().enumerate().rev() {
+            if i + 1 != d.len() {
+                for _ in 0..4 {
+                    acc = self.double(&acc);
+                }
+            }
+            let (abs, neg) = split_digit(digit);
+            let mut pick = self.identity();
+            for (j, entry) in table.iter().enumerate() {
+                pick = Self::select(&pick, entry, (j as u8 + 1).ct_eq(&abs));
+            }
+            let negated = self.neg(&pick);
+            pick = Self::select(&pick, &negated, neg);
+            acc = self.add(&acc, &pick);
+        }
+        zeroize::Zeroize::zeroize(d);
+        acc
+    }
+
+    /// `k·G` for a scalar `k` given big-endian in `len` bytes, in constant time, with the
+    /// comb table: digit `4i + t` of `k` multiplies row `i`, so
+    /// `k·G = Σ_t 16^t · Σ_i d[4i+t]·(2^(16i)·G)`, evaluated by Horner's rule in `t` with 12
+    /// doublings and one mixed addition per digit.
+    pub(crate) fn mul_base(&self, k: &[u8]) -> Proj<F::E> {
+        let len = self.params.len;
+        let mut d = [0i8; MAX_DIGITS];
+        let d = &mut d[..digits(len)];
+        recode(k, d);
+        let rows = comb_rows(len);
+        let table = self.fp.comb();
+        let mut acc = self.identity();
+        for t in (0..4).rev() {
+            if t != 3 {
+                for _ in 0..4 {
+                    acc = self.double(&acc);
+                }
+            }
+            for i in 0..rows {
+                let Some(&digit) = d.get(4 * i + t) else { continue };
+                let (abs, neg) = split_digit(digit);
+                let (x, y) = if table.is_empty() {
+                    self.comb_entry_from_bytes(i, abs)
+                } else {
+                    let mut x = self.fp.zero();
+                    let mut y = self.fp.zero();
+                    for (j, e) in table[i * 8..i * 8 + 8].iter().enumerate() {
+                        let hit = (j as u8 + 1).ct_eq(&abs);
+                        x = F::select(&x, &e[0], hit);
+                        y = F::select(&y, &e[1], hit);
+                    }
+                    (x, y)
+                };
+                let y = F::select(&y, &self.fp.neg(&y), neg);
+                let sum = self.add_affine(&acc, &x, &y);
+                acc = Self::select(&sum, &acc, abs.ct_eq(&0));
+            }
+        }
+        zeroize::Zeroize::zeroize(d);
+        acc
+    }
+
+    /// Entry `abs` (1..=8; anything else gives zeros) of comb row `i`, read from the
+    /// byte table: every entry is read, eight bytes at a time, and masked in.
+    fn comb_entry_from_bytes(&self, i: usize, abs: u8) -> (F::E, F::E) {
+        let len = self.params.len;
+        let entry = 2 * len;
+        let row = &self.params.comb[i * 8 * entry..(i + 1) * 8 * entry];
+        let mut pick = [0u64; 2 * MAX_LEN / 8 + 1];
+        let words = entry.div_ceil(8);
+        for (j, candidate) in row.chunks_exact(entry).enumerate() {
+            let mask = 0u64.wrapping_sub(u64::from((j as u8 + 1).ct_eq(&abs).unwrap_u8()));
+            for (w, chunk) in pick[..words].iter_mut().zip(candidate.chunks(8)) {
+                let mut b = [0u8; 8];
+                b[..chunk.len()].copy_from_slice(chunk);
+                *w |= u64::from_ne_bytes(b) & mask;
+            }
+        }
+        let mut bytes = [0u8; 2 * MAX_LEN + 8];
+        for (chunk, w) in bytes.chunks_exact_mut(8).zip(&pick[..words]) {
+            chunk.copy_from_slice(&w.to_ne_bytes());
+        }
+        let (x, _) = self.fp.import_be(&bytes[..len]);
+        let (y, _) = self.fp.import_be(&bytes[len..entry]);
+        (x, y)
+    }
+
+    /// `u1·G + u2·q` in variable time (Straus's interleaving with width-5 NAFs), for
+    /// signature verification, where everything is public.
+    pub(crate) fn mul2_vartime(&self, u1: &[u8], u2: &[u8], q: &Proj<F::E>) -> Proj<F::E> {
+        let odd_multiples = |p: &Proj<F::E>| {
+            let mut t = [*p; 8];
+            let p2 = self.double(p);
+            for j in 1..8 {
+                t[j] = self.add(&t[j - 1], &p2);
+            }
+            t
+        };
+        let tg = odd_multiples(&self.generator());
+        let tq = odd_multiples(q);
+        let mut n1 = [0i8; 8 * MAX_LEN + 1];
+        let mut n2 = [0i8; 8 * MAX_LEN + 1];
+        let top = wnaf(u1, &mut n1).max(wnaf(u2, &mut n2));
+        let mut acc = self.identity();
+        for i in (0..top).rev() {
+            acc = self.double(&acc);
+            for (digit, table) in [(n1[i], &tg), (n2[i], &tq)] {
+                if digit > 0 {
+                    acc = self.add(&acc, &table[usize::from(digit.unsigned_abs()) / 2]);
+                } else if digit < 0 {
+                    acc = self.add(&acc, &self.neg(&table[(digit.unsigned_abs() as usize) / 2]));
+                }
+            }
+        }
+        acc
+    }
+}
+
+/// The magnitude and sign of a digit in `−8..=8`, without branching.
+fn split_digit(digit: i8) -> (u8, Choice) {
+    let sign = digit.cast_unsigned() >> 7;
+    let abs = (digit.cast_unsigned() ^ sign.wrapping_neg()).wrapping_add(sign);
+    (abs, Choice::from(sign))
+}
+
+/// Signed 4-bit digits `d[i] ∈ −7..=8`, least significant first, with `Σ d[i]·16^i = k` for
+/// the big-endian `k`: each nibble plus the carry in, less 16 when above 8. Constant time.
+fn recode(k: &[u8], d: &mut [i8]) {
+    let mut carry = 0u8;
+    let nibbles = k.iter().rev().flat_map(|&b| [b & 15, b >> 4]);
+    for (slot, nibble) in d.iter_mut().zip(nibbles.chain(core::iter::repeat(0))) {
+        let v = nibble + carry;
+        carry = (v + 7) >> 4;
+        *slot = v.cast_signed() - (carry << 4).cast_signed();
+    }
+}
+
+/// The width-5 non-adjacent form of the big-endian `k`, least significant first: odd digits
+/// in `−15..=15` with at least four zeros after each. Returns the number of digits written.
+/// Variable time: for public scalars only.
+fn wnaf(k: &[u8], out: &mut [i8]) -> usize {
+    // Little-endian 32-bit words with room for the carry of a negative digit.
+    let mut w = [0u32; MAX_LEN / 4 + 2];
+    for (i, &b) in k.iter().rev().enumerate() {
+        w[i / 4] |= u32::from(b) << (8 * (i % 4));
+    }
+    let mut len = 0;
+    let mut i = 0;
+    while w.iter().any(|&x| x != 0) && i < out.len() {
+        if w[0] & 1 == 1 {
+            let mut digit = (w[0] & 31).cast_signed();
+            if digit > 16 {
+                digit -= 32;
+            }
+            if digit > 0 {
+                w[0] -= digit.cast_unsigned();
+            } else {
+                // Adding |digit| may carry.
+                let mut carry = digit.unsigned_abs();
+                for word in &mut w {
+                    let (s, c) = word.overflowing_add(carry);
+                    *word = s;
+                    carry = u32::from(c);
+                    if carry == 0 {
+                        break;
+                    }
+                }
+            }
+            out[i] = digit as i8;
+            len = i + 1;
+        }
+        // Shift right by one bit.
+        for j in 0..w.len() {
+            let next = w.get(j + 1).copied().unwrap_or(0);
+            w[j] = (w[j] >> 1) | (next << 31);
+        }
+        i += 1;
+    }
+    len
+}
+
+/// The comb table for `params` computed from scratch, in the layout of [`Params::comb`]: what
+/// the checked-in tables are tested against (and how they were made).
+#[cfg(test)]
+pub(crate) fn comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::Vec<u8> {
+    let len = c.params.len;
+    let mut out = std::vec::Vec::new();
+    let mut base = c.generator();
+    for _ in 0..comb_rows(len) {
+        let mut p = base;
+        for _ in 0..8 {
+            let (x, y, _) = c.to_affine(&p);
+            let mut buf = [0u8; MAX_LEN];
+            c.fp.to_be(&x, &mut buf[..len]);
+            out.extend_from_slice(&buf[..len]);
+            c.fp.to_be(&y, &mut buf[..len]);
+            out.extend_from_slice(&buf[..len]);
+            p = c.add(&p, &base);
+        }
+        for _ in 0..16 {
+            base = c.double(&base);
+        }
+    }
+    out
+}
