@@ -1,5 +1,5 @@
 //! A strict DER reader and a small writer, for the RSA key formats (RFC 8017 Appendix A.1,
-//! RFC 5280 §4.1 SubjectPublicKeyInfo, RFC 5208 PKCS#8). The reader accepts only the one
+//! RFC 5280 §4.1 `SubjectPublicKeyInfo`, RFC 5208 PKCS#8). The reader accepts only the one
 //! encoding DER allows: definite minimal lengths, minimal non-negative INTEGERs, no trailing
 //! bytes. Every problem is [`Error::InvalidDer`]; nothing panics.
 
@@ -85,7 +85,7 @@ impl<'a> Reader<'a> {
         if ok { Ok(()) } else { Err(Error::InvalidDer) }
     }
 
-    /// An AlgorithmIdentifier that must be rsaEncryption with NULL parameters.
+    /// An `AlgorithmIdentifier` that must be rsaEncryption with NULL parameters.
     pub(crate) fn rsa_algorithm(&mut self) -> Result<(), Error> {
         let mut alg = self.sequence()?;
         if alg.read(OID)? != RSA_ENCRYPTION || !alg.read(NULL)?.is_empty() {
@@ -155,7 +155,7 @@ impl<'a> Writer<'a> {
                 h[2 + i] = (len >> (8 * (n - 2 - i))) as u8;
             }
         }
-        self.bytes(&h[..1 + n])
+        self.bytes(&h[..=n])
     }
 
     /// An INTEGER with magnitude `m` (no leading zeros).
@@ -167,7 +167,7 @@ impl<'a> Writer<'a> {
         self.bytes(m)
     }
 
-    /// The rsaEncryption AlgorithmIdentifier.
+    /// The rsaEncryption `AlgorithmIdentifier`.
     pub(crate) fn rsa_algorithm(&mut self) -> Result<(), Error> {
         self.header(SEQUENCE, tlv_len(RSA_ENCRYPTION.len()) + 2)?;
         self.header(OID, RSA_ENCRYPTION.len())?;
@@ -181,7 +181,7 @@ impl<'a> Writer<'a> {
     }
 }
 
-/// The encoded length of the rsaEncryption AlgorithmIdentifier.
+/// The encoded length of the rsaEncryption `AlgorithmIdentifier`.
 pub(crate) const RSA_ALGORITHM_LEN: usize = tlv_len(tlv_len(RSA_ENCRYPTION.len()) + 2);
 
 #[cfg(test)]
@@ -197,14 +197,16 @@ mod tests {
         assert!(Reader::new(&[0x04, 0x02, 0xaa]).read(OCTET_STRING).is_err(), "truncated");
         assert!(Reader::new(&[0x05, 0x00]).read(OCTET_STRING).is_err(), "wrong tag");
         assert!(Reader::new(&[]).read(NULL).is_err());
-        let mut long = vec![0x04, 0x81, 0x80];
-        long.extend([7u8; 0x80]);
+        let mut long = [7u8; 0x83];
+        long[..3].copy_from_slice(&[0x04, 0x81, 0x80]);
         assert_eq!(Reader::new(&long).read(OCTET_STRING).map(<[u8]>::len), Ok(0x80));
     }
 
     #[test]
     fn integers_must_be_minimal_and_non_negative() {
-        let int = |b: &[u8]| Reader::new(b).uint();
+        fn int(b: &[u8]) -> Result<&[u8], Error> {
+            Reader::new(b).uint()
+        }
         assert_eq!(int(&[0x02, 0x01, 0x00]), Ok(&[][..]));
         assert_eq!(int(&[0x02, 0x01, 0x7f]), Ok(&[0x7f][..]));
         assert_eq!(int(&[0x02, 0x02, 0x00, 0x80]), Ok(&[0x80][..]));

@@ -19,7 +19,7 @@ fn impls() -> Vec<MontImpl> {
 fn reference(base: &[u8], exp: &[u8], n: &[u8]) -> Vec<u8> {
     let n_big = BigUint::from_bytes_be(n);
     let r = BigUint::from_bytes_be(base).modpow(&BigUint::from_bytes_be(exp), &n_big);
-    let len = (n_big.bits() as usize).div_ceil(8);
+    let len = n_big.bits().div_ceil(8);
     let mut out = vec![0; len];
     let b = r.to_bytes_be();
     if r.bits() > 0 {
@@ -89,7 +89,7 @@ fn bad_moduli_and_lengths() {
 #[test]
 fn max_size_modulus() {
     let n = modulus(8192, &[0x9d, 0x31, 0x77, 0xe2, 0x05]);
-    let base: Vec<u8> = (0..1024).map(|i| (i * 7 + 3) as u8).collect();
+    let base: Vec<u8> = (0..1024u32).map(|i| (i * 7 + 3) as u8).collect();
     check(&base, &[0x01, 0x00, 0x01], &n);
     check(&base[..40], &base[..64], &n);
 }

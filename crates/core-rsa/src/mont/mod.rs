@@ -196,9 +196,18 @@ impl<W: Word> Mont<W> {
     /// The context for the odd `n > 1` given as big-endian `bytes` (leading zero bytes are
     /// ignored); computed in constant time for a given bit length, as primes are secret.
     pub(crate) fn new<E: Engine<W = W>>(e: E, bytes: &[u8]) -> Result<Self, Error> {
+        Self::new_padded(e, bytes, 0)
+    }
+
+    /// The same with at least `min_len` digits, so the two primes of a key share `R`.
+    pub(crate) fn new_padded<E: Engine<W = W>>(
+        e: E,
+        bytes: &[u8],
+        min_len: usize,
+    ) -> Result<Self, Error> {
         let start = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len());
         let bytes = &bytes[start..];
-        let len = digits_for::<W>(bytes.len());
+        let len = digits_for::<W>(bytes.len()).max(min_len);
         if bytes.is_empty() || len > W::CAP {
             return Err(Error::InvalidModulus);
         }
@@ -256,12 +265,6 @@ impl<W: Word> Mont<W> {
     #[inline]
     pub(crate) fn rr(&self) -> &[W] {
         &self.rr.as_ref()[..self.len]
-    }
-
-    /// `-n^-1 mod 2^BITS`.
-    #[inline]
-    pub(crate) fn n0(&self) -> W {
-        self.n0
     }
 
     /// The digit count.
