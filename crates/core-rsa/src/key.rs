@@ -36,10 +36,10 @@ impl<W: Word> PubCore<W> {
         Ok(Self { n, e })
     }
 
-    /// The exponent as digits.
-    fn e_digits(&self) -> W::Buf {
-        let mut d = W::buf();
-        load_be(d.as_mut(), &self.e.to_be_bytes());
+    /// The exponent as digits (64 bits take at most five).
+    fn e_digits(&self) -> [W; 5] {
+        let mut d = [W::ZERO; 5];
+        load_be(&mut d, &self.e.to_be_bytes());
         d
     }
 
@@ -49,7 +49,7 @@ impl<W: Word> PubCore<W> {
         let mut xm = W::buf();
         let mut y = W::buf();
         self.n.enter_mont(eng, &mut xm.as_mut()[..l], x);
-        self.n.pow_vartime(eng, y.as_mut(), &xm.as_ref()[..l], self.e_digits().as_ref(), 64);
+        self.n.pow_vartime(eng, y.as_mut(), &xm.as_ref()[..l], &self.e_digits(), 64);
         self.n.leave_mont(eng, out, &y.as_ref()[..l]);
     }
 
@@ -69,9 +69,11 @@ impl<W: Word> PubCore<W> {
         if !lt_vartime(&x.as_ref()[..l], self.n.n()) {
             return Err(Error::OutOfRange);
         }
-        let mut y = W::buf();
-        self.pow_e(eng, &mut y.as_mut()[..l], &x.as_ref()[..l]);
-        store_be(&y.as_ref()[..l], out);
+        let mut xm = W::buf();
+        self.n.enter_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);
+        self.n.pow_vartime(eng, x.as_mut(), &xm.as_ref()[..l], &self.e_digits(), 64);
+        self.n.leave_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);
+        store_be(&xm.as_ref()[..l], out);
         Ok(())
     }
 }
@@ -346,7 +348,7 @@ impl<W: Word> PrivCore<W> {
             let mut two = W::buf();
             two.as_mut()[0] = W::from_u64(2);
             m.enter_mont(eng, &mut t.as_mut()[..lh], &two.as_ref()[..lh]);
-            m.pow_vartime(eng, u.as_mut(), &t.as_ref()[..lh], e.as_ref(), 64);
+            m.pow_vartime(eng, u.as_mut(), &t.as_ref()[..lh], &e, 64);
             m.pow_ct(eng, two.as_mut(), &u.as_ref()[..lh], d.as_ref(), m.bits());
             ok &= ct_eq(&two.as_ref()[..lh], &t.as_ref()[..lh]);
         }
@@ -412,7 +414,7 @@ impl<W: Word> PrivCore<W> {
             self.random_below_n(rng, &mut r.as_mut()[..ln])?;
             self.random_below_n(rng, &mut b.as_mut()[..ln])?;
             nm.enter_mont(eng, &mut t.as_mut()[..ln], &r.as_ref()[..ln]);
-            nm.pow_vartime(eng, u.as_mut(), &t.as_ref()[..ln], self.public.e_digits().as_ref(), 64);
+            nm.pow_vartime(eng, u.as_mut(), &t.as_ref()[..ln], &self.public.e_digits(), 64);
             nm.mul(eng, &mut cb.as_mut()[..ln], &c.as_ref()[..ln], &u.as_ref()[..ln]);
             nm.enter_mont(eng, &mut t.as_mut()[..ln], &b.as_ref()[..ln]); // b·R
             nm.mul(eng, &mut u.as_mut()[..ln], &r.as_ref()[..ln], &t.as_ref()[..ln]); // r·b

@@ -10,6 +10,7 @@
 //! digit count, which is public. The constant-time exponentiation uses a fixed window and reads
 //! its table by scanning every entry; the variable-time one is for public exponents only.
 
+mod inverse;
 mod ops;
 mod portable15;
 mod portable64;
@@ -82,6 +83,9 @@ impl Implementation for MontImpl {
 pub(crate) trait Engine: Copy {
     /// The digit type.
     type W: Word;
+    /// Whether [`Engine::sqr`] uses its scratch space (if not, none is reserved, which saves
+    /// a double-length buffer of stack on the Cortex-M0).
+    const SQR_SCRATCH: bool = false;
     /// `r = a·b/R mod n` for `a < R`, `b < n`, all of `n.len()` digits; `r` must not alias.
     fn mul(self, r: &mut [Self::W], a: &[Self::W], b: &[Self::W], n: &[Self::W], n0: Self::W);
     /// `r = a²/R mod n` for `a < n`; `scratch` has at least `2·n.len()` digits.
@@ -235,7 +239,6 @@ impl<W: Word> Mont<W> {
         let s = b >> k;
         let mut x = W::buf();
         let mut t = W::buf();
-        let mut wide = W::wide();
         let n = &self.n.as_ref()[..l];
         {
             let x = &mut x.as_mut()[..l];
@@ -245,14 +248,16 @@ impl<W: Word> Mont<W> {
                 double_mod(x, n);
             }
         }
-        for _ in 0..k {
-            e.sqr(&mut t.as_mut()[..l], &x.as_ref()[..l], n, self.n0, wide.as_mut());
-            core::mem::swap(&mut x, &mut t);
-        }
+        let n0 = self.n0;
+        with_scratch::<E, _>(|wide| {
+            for _ in 0..k {
+                e.sqr(&mut t.as_mut()[..l], &x.as_ref()[..l], n, n0, wide);
+                core::mem::swap(&mut x, &mut t);
+            }
+        });
         self.rr.as_mut()[..l].copy_from_slice(&x.as_ref()[..l]);
         x.zeroize();
         t.zeroize();
-        wide.zeroize();
     }
 
     /// The modulus's digits.
@@ -314,13 +319,24 @@ impl<W: Word> Mont<W> {
         exp: &[W],
         exp_bits: usize,
     ) {
+        with_scratch::<E, _>(|wide| self.pow_ct_with(e, out, base, exp, exp_bits, wide));
+    }
+
+    fn pow_ct_with<E: Engine<W = W>>(
+        &self,
+        e: E,
+        out: &mut [W],
+        base: &[W],
+        exp: &[W],
+        exp_bits: usize,
+        wide: &mut [W],
+    ) {
         let l = self.len;
         let (n, n0) = (self.n(), self.n0);
         let w = window(exp_bits, l, W::TABLE);
         let count = 1usize << w;
         let w = w as usize;
         let mut table = W::table();
-        let mut wide = W::wide();
         let mut t1 = W::buf();
         let mut t2 = W::buf();
         {
@@ -334,7 +350,7 @@ impl<W: Word> Mont<W> {
                 let (prev, cur) = tab.split_at_mut(i * l);
                 let cur = &mut cur[..l];
                 if i % 2 == 0 {
-                    e.sqr(cur, &prev[(i / 2) * l..(i / 2 + 1) * l], n, n0, wide.as_mut());
+                    e.sqr(cur, &prev[(i / 2) * l..(i / 2 + 1) * l], n, n0, wide);
                 } else {
                     e.mul(cur, &prev[(i - 1) * l..i * l], &base[..l], n, n0);
                 }
@@ -350,7 +366,7 @@ impl<W: Word> Mont<W> {
         select(acc, tab, l, digit(windows - 1));
         for k in (0..windows - 1).rev() {
             for _ in 0..w {
-                e.sqr(tmp, acc, n, n0, wide.as_mut());
+                e.sqr(tmp, acc, n, n0, wide);
                 core::mem::swap(&mut acc, &mut tmp);
             }
             select(tmp, tab, l, digit(k));
@@ -360,7 +376,6 @@ impl<W: Word> Mont<W> {
         }
         out[..l].copy_from_slice(acc);
         table.zeroize();
-        wide.zeroize();
         t1.zeroize();
         t2.zeroize();
     }
@@ -377,32 +392,52 @@ impl<W: Word> Mont<W> {
     ) {
         let l = self.len;
         let (n, n0) = (self.n(), self.n0);
-        let mut wide = W::wide();
-        let mut t1 = W::buf();
-        let mut t2 = W::buf();
+        let out = &mut out[..l];
         let top = (0..exp_bits).rev().find(|&i| bit(exp, i) == 1);
         let Some(top) = top else {
             // base^0 = 1 = R mod n.
             let mut one = W::buf();
             one.as_mut()[0] = W::ONE;
-            e.mul(&mut out[..l], self.rr(), &one.as_ref()[..l], n, n0);
+            e.mul(out, self.rr(), &one.as_ref()[..l], n, n0);
             return;
         };
-        let mut acc = &mut t1.as_mut()[..l];
-        let mut tmp = &mut t2.as_mut()[..l];
-        acc.copy_from_slice(&base[..l]);
-        for i in (0..top).rev() {
-            e.sqr(tmp, acc, n, n0, wide.as_mut());
-            core::mem::swap(&mut acc, &mut tmp);
-            if bit(exp, i) == 1 {
-                e.mul(tmp, acc, &base[..l], n, n0);
-                core::mem::swap(&mut acc, &mut tmp);
+        let mut t = W::buf();
+        with_scratch::<E, _>(|wide| {
+            // The accumulator alternates between `out` and `t`; `in_out` says where it is.
+            let tmp = &mut t.as_mut()[..l];
+            out.copy_from_slice(&base[..l]);
+            let mut in_out = true;
+            let mut step = |in_out: &mut bool, f: &mut dyn FnMut(&mut [W], &[W])| {
+                if *in_out {
+                    f(tmp, out);
+                } else {
+                    f(out, tmp);
+                }
+                *in_out = !*in_out;
+            };
+            for i in (0..top).rev() {
+                step(&mut in_out, &mut |r, a| e.sqr(r, a, n, n0, wide));
+                if bit(exp, i) == 1 {
+                    step(&mut in_out, &mut |r, a| e.mul(r, a, &base[..l], n, n0));
+                }
             }
-        }
-        out[..l].copy_from_slice(acc);
-        wide.zeroize();
-        t1.zeroize();
-        t2.zeroize();
+            if !in_out {
+                out.copy_from_slice(tmp);
+            }
+        });
+        t.zeroize();
+    }
+}
+
+/// Runs `f` with the scratch space `E::sqr` needs: a double-length buffer, or nothing.
+fn with_scratch<E: Engine, R>(f: impl FnOnce(&mut [E::W]) -> R) -> R {
+    if E::SQR_SCRATCH {
+        let mut w = E::W::wide();
+        let r = f(w.as_mut());
+        w.zeroize();
+        r
+    } else {
+        f(&mut [])
     }
 }
 

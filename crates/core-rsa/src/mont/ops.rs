@@ -255,59 +255,29 @@ pub(crate) fn mul_full<W: Word>(r: &mut [W], a: &[W], b: &[W]) {
     }
 }
 
-/// `a >>= 1`.
-fn shr1<W: Word>(a: &mut [W]) {
-    let mut c = 0u64;
-    for x in a.iter_mut().rev() {
-        let v = x.to_u64();
-        *x = W::from_u64((v >> 1) | (c << (W::BITS - 1)));
-        c = v & 1;
-    }
-}
-
-/// `x = x/2 mod n` for odd `n` and `x < n`.
-fn half_mod<W: Word>(x: &mut [W], n: &[W]) {
-    let odd = x[0].to_u64() & 1;
-    let c = if odd == 1 { add(x, n) } else { W::ZERO };
-    shr1(x);
-    if let Some(top) = x.last_mut() {
-        *top = W::from_u64(top.to_u64() | (c.to_u64() << (W::BITS - 1)));
-    }
-}
-
-/// `a^-1 mod n` into `out` for odd `n` and `0 < a < n`, by the binary extended Euclidean
-/// algorithm; `false` if `a` is not invertible. VARIABLE TIME: callers pass a value multiplied
-/// by a fresh random factor, so its timing says nothing about a secret.
+/// `a^-1 mod n` into `out` for odd `n` and `0 < a < n`; `false` if `a` is not invertible.
+/// VARIABLE TIME: callers pass a value multiplied by a fresh random factor, so its timing says
+/// nothing about a secret. Runs on 64-bit limbs whatever the digit type.
 pub(crate) fn inv_vartime<W: Word>(out: &mut [W], a: &[W], n: &[W]) -> bool {
-    let l = n.len();
-    let (mut u, mut v, mut x2) = (W::buf(), W::buf(), W::buf());
-    let (u, v, x1, x2) = (&mut u.as_mut()[..l], &mut v.as_mut()[..l], out, &mut x2.as_mut()[..l]);
-    u.copy_from_slice(a);
-    v.copy_from_slice(n);
-    x1.fill(W::ZERO);
-    x1[0] = W::ONE;
-    x2.fill(W::ZERO);
-    // Invariants: x1·a ≡ u and x2·a ≡ v (mod n); v stays odd.
-    while !is_zero_vartime(u) {
-        while u[0].to_u64() & 1 == 0 {
-            shr1(u);
-            half_mod(x1, n);
-        }
-        if lt_vartime(u, v) {
-            sub(v, u);
-            sub_mod(x2, x1, n);
-        } else {
-            sub(u, v);
-            sub_mod(x1, x2, n);
-        }
-        // v may now be even only if it was just reduced: keep it odd.
-        while v[0].to_u64() & 1 == 0 && !is_zero_vartime(v) {
-            shr1(v);
-            half_mod(x2, n);
-        }
-    }
-    // gcd = v; invertible iff v == 1.
-    let one = v[0] == W::ONE && v[1..].iter().all(|&d| d == W::ZERO);
-    x1.copy_from_slice(x2);
-    one
+    const B: usize = crate::MAX_BITS / 8;
+    let bytes = (n.len() * W::BITS as usize).div_ceil(8).min(B);
+    let limbs = bytes.div_ceil(8);
+    let mut buf = [0u8; B];
+    let (mut a64, mut n64, mut r64) = ([0u64; B / 8], [0u64; B / 8], [0u64; B / 8]);
+    store_be(n, &mut buf[..bytes]);
+    load_be(&mut n64[..limbs], &buf[..bytes]);
+    store_be(a, &mut buf[..bytes]);
+    load_be(&mut a64[..limbs], &buf[..bytes]);
+    let ok = super::inverse::inv_mod_vartime(
+        &mut r64[..limbs],
+        &a64[..limbs],
+        &n64[..limbs],
+        u64::neg_inv(n64[0]),
+    );
+    store_be(&r64[..limbs], &mut buf[..bytes]);
+    load_be(out, &buf[..bytes]);
+    buf.fill(0);
+    a64.fill(0);
+    r64.fill(0);
+    ok
 }

@@ -59,6 +59,7 @@ pub(crate) struct Portable64;
 
 impl Engine for Portable64 {
     type W = u64;
+    const SQR_SCRATCH: bool = true;
 
     #[inline]
     fn mul(self, r: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64) {

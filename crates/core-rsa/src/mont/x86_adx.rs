@@ -10,6 +10,7 @@ pub(crate) struct X86Adx(pub(crate) core_cpu::Adx);
 
 impl Engine for X86Adx {
     type W = u64;
+    const SQR_SCRATCH: bool = true;
 
     #[inline]
     fn mul(self, r: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64) {
