@@ -26,14 +26,26 @@ pub(crate) struct PubCore<W: Word> {
 
 impl<W: Word> PubCore<W> {
     fn new<E: Engine<W = W>>(eng: E, n: &[u8], e: u64) -> Result<Self, Error> {
-        let n = Mont::new(eng, n).map_err(|_| Error::InvalidModulus)?;
-        if n.bits() < MIN_PUBLIC_BITS || n.bits() > crate::MAX_BITS {
+        let mut k = Self::empty();
+        k.init(eng, n, e)?;
+        Ok(k)
+    }
+
+    fn empty() -> Self {
+        Self { n: Mont::empty(), e: 0 }
+    }
+
+    /// Sets this key to `(n, e)` in place.
+    fn init<E: Engine<W = W>>(&mut self, eng: E, n: &[u8], e: u64) -> Result<(), Error> {
+        self.n.init(eng, n, 0).map_err(|_| Error::InvalidModulus)?;
+        if self.n.bits() < MIN_PUBLIC_BITS || self.n.bits() > crate::MAX_BITS {
             return Err(Error::UnsupportedKeySize);
         }
         if e < 3 || e & 1 == 0 {
             return Err(Error::InvalidExponent);
         }
-        Ok(Self { n, e })
+        self.e = e;
+        Ok(())
     }
 
     /// The exponent as digits (64 bits take at most five).
@@ -54,6 +66,7 @@ impl<W: Word> PubCore<W> {
     }
 
     /// RSAEP / RSAVP1: `out = input^e mod n` for a `k`-byte `input < n`.
+    #[inline(never)] // one stack frame per engine, not the largest of all
     fn public_op<E: Engine<W = W>>(
         &self,
         eng: E,
@@ -125,25 +138,45 @@ impl PublicKey {
     }
 
     /// The same on a chosen implementation.
+    #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
     pub fn from_components_with_impl(n: &[u8], e: &[u8], imp: MontImpl) -> Result<Self, Error> {
         let e = exponent(e)?;
-        Ok(Self { inner: build!(imp, |eng| PubCore::new(eng, n, e))? })
+        // Built in place: on the Cortex-M0 every copy of a key costs 2 KiB of stack.
+        let mut key = Self {
+            inner: match imp {
+                MontImpl::Portable64 => Dyn::Portable64(PubCore::empty()),
+                MontImpl::Portable15 => Dyn::Portable15(PubCore::empty()),
+                MontImpl::X86Adx(t) => Dyn::X86Adx(t, PubCore::empty()),
+            },
+        };
+        dispatch!(&mut key.inner, |eng, k| k.init(eng, n, e))?;
+        Ok(key)
     }
 
     /// The key from a PKCS#1 `RSAPublicKey` (RFC 8017 A.1.1) in DER.
     pub fn from_pkcs1_der(der: &[u8]) -> Result<Self, Error> {
+        Self::from_pkcs1_der_with_impl(der, MontImpl::best())
+    }
+
+    /// The same on a chosen implementation.
+    pub fn from_pkcs1_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
         let mut outer = Reader::new(der);
         let mut seq = outer.sequence()?;
         let n = seq.uint()?;
         let e = seq.uint()?;
         seq.finish()?;
         outer.finish()?;
-        Self::from_components(n, e)
+        Self::from_components_with_impl(n, e, imp)
     }
 
     /// The key from an X.509 `SubjectPublicKeyInfo` (RFC 5280 §4.1) with the rsaEncryption
     /// algorithm, in DER.
     pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
+        Self::from_spki_der_with_impl(der, MontImpl::best())
+    }
+
+    /// The same on a chosen implementation.
+    pub fn from_spki_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
         let mut outer = Reader::new(der);
         let mut seq = outer.sequence()?;
         seq.rsa_algorithm()?;
@@ -151,7 +184,7 @@ impl PublicKey {
         seq.finish()?;
         outer.finish()?;
         match bits {
-            [0, key @ ..] => Self::from_pkcs1_der(key),
+            [0, key @ ..] => Self::from_pkcs1_der_with_impl(key, imp),
             _ => Err(Error::InvalidDer),
         }
     }
@@ -193,6 +226,7 @@ impl PublicKey {
 
     /// RSAVP1/RSAEP (RFC 8017 §5.1.1, §5.2.2): `out = input^e mod n` for a `k`-byte
     /// `input < n`; `out` is `k` bytes.
+    #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
     pub fn raw_public(&self, input: &[u8], out: &mut [u8]) -> Result<(), Error> {
         dispatch!(&self.inner, |eng, k| k.public_op(eng, input, out))
     }
@@ -285,6 +319,7 @@ fn load<W: Word>(bytes: &[u8], len: usize, err: Error) -> Result<W::Buf, Error> 
 }
 
 impl<W: Word> PrivCore<W> {
+    #[inline(never)] // one stack frame per engine, not the largest of all
     fn new<E: Engine<W = W>>(eng: E, c: &Components<'_>) -> Result<Self, Error> {
         let bad = Error::InvalidPrivateKey;
         let public = PubCore::new(eng, c.n, exponent(c.e)?)?;
@@ -319,6 +354,7 @@ impl<W: Word> PrivCore<W> {
 
     /// Checks that `n = p·q`, the CRT exponents invert `e` and `qinv·q ≡ 1 (mod p)`, in
     /// constant time (the key is secret even when it is wrong).
+    #[inline(never)] // one stack frame per engine, not the largest of all
     fn check<E: Engine<W = W>>(&self, eng: E) -> Result<(), Error> {
         let (lh, ln) = (self.p.len(), self.public.n.len());
         let mut ok = subtle::Choice::from(1);
@@ -389,6 +425,7 @@ impl<W: Word> PrivCore<W> {
 
     /// RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1): `out = input^d mod n`, blinded, by the CRT,
     /// checked with the public exponent.
+    #[inline(never)] // one stack frame per engine, not the largest of all
     fn private_op<E: Engine<W = W>>(
         &self,
         eng: E,
@@ -552,6 +589,7 @@ impl PrivateKey {
         Self::build(&Components { n, e, d, p, q, dp, dq, qinv }, imp)
     }
 
+    #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
     fn build(c: &Components<'_>, imp: MontImpl) -> Result<Self, Error> {
         Ok(Self { inner: build!(imp, |eng| PrivCore::new(eng, c))? })
     }

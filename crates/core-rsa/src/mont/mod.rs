@@ -209,54 +209,70 @@ impl<W: Word> Mont<W> {
         bytes: &[u8],
         min_len: usize,
     ) -> Result<Self, Error> {
+        let mut m = Self::empty();
+        m.init(e, bytes, min_len)?;
+        Ok(m)
+    }
+
+    /// A placeholder to [`init`](Self::init) in place.
+    pub(crate) fn empty() -> Self {
+        Self { n: W::buf(), rr: W::buf(), n0: W::ZERO, len: 1, bits: 0 }
+    }
+
+    /// Sets this context to the modulus `bytes` with at least `min_len` digits, in place (no
+    /// second copy of the digits: stack is scarce on the Cortex-M0).
+    #[inline(never)]
+    pub(crate) fn init<E: Engine<W = W>>(
+        &mut self,
+        e: E,
+        bytes: &[u8],
+        min_len: usize,
+    ) -> Result<(), Error> {
         let start = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len());
         let bytes = &bytes[start..];
         let len = digits_for::<W>(bytes.len()).max(min_len);
         if bytes.is_empty() || len > W::CAP {
             return Err(Error::InvalidModulus);
         }
-        let mut n = W::buf();
-        if !load_be(&mut n.as_mut()[..len], bytes) {
+        self.len = len;
+        if !load_be(&mut self.n.as_mut()[..len], bytes) {
             return Err(Error::InvalidModulus);
         }
-        let bits = bits_vartime(&n.as_ref()[..len]);
-        if n.as_ref()[0].to_u64() & 1 == 0 || bits < 2 {
+        self.bits = bits_vartime(self.n());
+        if self.n()[0].to_u64() & 1 == 0 || self.bits < 2 {
             return Err(Error::InvalidModulus);
         }
-        let n0 = W::neg_inv(n.as_ref()[0]);
-        let mut m = Self { n, rr: W::buf(), n0, len, bits };
-        m.compute_rr(e);
-        Ok(m)
+        self.n0 = W::neg_inv(self.n()[0]);
+        self.compute_rr(e);
+        Ok(())
     }
 
     /// `R² mod n`: `2^(B+s) mod n` by doubling from `2^(bits-1)`, which is the Montgomery form
     /// of `2^s`, then `k` Montgomery squarings to the form of `2^(s·2^k) = 2^B = R`, where
     /// `2^k` is the largest power of two dividing `B = BITS·len`.
+    #[inline(never)] // one stack frame per engine, not the largest of all
     fn compute_rr<E: Engine<W = W>>(&mut self, e: E) {
         let l = self.len;
         let b = W::BITS as usize * l;
         let k = b.trailing_zeros();
         let s = b >> k;
-        let mut x = W::buf();
+        // x lives in self.rr; t is the one temporary.
         let mut t = W::buf();
         let n = &self.n.as_ref()[..l];
-        {
-            let x = &mut x.as_mut()[..l];
-            let top = self.bits - 1;
-            x[top / W::BITS as usize] = W::from_u64(1 << (top % W::BITS as usize));
-            for _ in 0..(b + s - top) {
-                double_mod(x, n);
-            }
+        let x = &mut self.rr.as_mut()[..l];
+        let top = self.bits - 1;
+        x[top / W::BITS as usize] = W::from_u64(1 << (top % W::BITS as usize));
+        for _ in 0..(b + s - top) {
+            double_mod(x, n);
         }
         let n0 = self.n0;
+        let tl = &mut t.as_mut()[..l];
         with_scratch::<E, _>(|wide| {
             for _ in 0..k {
-                e.sqr(&mut t.as_mut()[..l], &x.as_ref()[..l], n, n0, wide);
-                core::mem::swap(&mut x, &mut t);
+                e.sqr(tl, x, n, n0, wide);
+                x.copy_from_slice(tl);
             }
         });
-        self.rr.as_mut()[..l].copy_from_slice(&x.as_ref()[..l]);
-        x.zeroize();
         t.zeroize();
     }
 
@@ -322,6 +338,7 @@ impl<W: Word> Mont<W> {
         with_scratch::<E, _>(|wide| self.pow_ct_with(e, out, base, exp, exp_bits, wide));
     }
 
+    #[inline(never)] // one stack frame per engine, not the largest of all
     fn pow_ct_with<E: Engine<W = W>>(
         &self,
         e: E,
@@ -382,6 +399,7 @@ impl<W: Word> Mont<W> {
 
     /// `out = base^exp` in Montgomery form for a PUBLIC `exp` of `exp_bits` bits, by plain
     /// square-and-multiply: variable time in the exponent only.
+    #[inline(never)] // one stack frame per engine, not the largest of all
     pub(crate) fn pow_vartime<E: Engine<W = W>>(
         &self,
         e: E,
@@ -505,6 +523,7 @@ impl Modulus {
     }
 
     /// The same on a chosen implementation.
+    #[inline(never)]
     pub fn with_impl(n: &[u8], imp: MontImpl) -> Result<Self, Error> {
         Ok(Self { inner: build!(imp, |e| Mont::new(e, n))? })
     }
@@ -542,6 +561,7 @@ impl Modulus {
     }
 }
 
+#[inline(never)] // one stack frame per engine, not the largest of all
 fn pow_bytes<E: Engine>(
     e: E,
     m: &Mont<E::W>,

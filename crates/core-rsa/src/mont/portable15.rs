@@ -14,12 +14,16 @@ const MASK: u32 = 0x7fff;
 /// prime's digits fit.
 const CAP15: usize = 548;
 
+/// Digits in the exponentiation window table: 2 KiB, as RAM is scarce where this engine is
+/// the default; two entries of the largest size fit, and 16 of a 1024-bit prime.
+const TABLE15: usize = 2 * CAP15 + 4;
+
 impl Word for u16 {
     const BITS: u32 = 15;
     const CAP: usize = CAP15;
-    const TABLE: usize = 2048;
+    const TABLE: usize = TABLE15;
     type Buf = [u16; CAP15];
-    type Table = [u16; 2048];
+    type Table = [u16; TABLE15];
     type Wide = [u16; 2 * CAP15];
     const ZERO: Self = 0;
     const ONE: Self = 1;
@@ -29,7 +33,7 @@ impl Word for u16 {
         [0; CAP15]
     }
     fn table() -> Self::Table {
-        [0; 2048]
+        [0; TABLE15]
     }
     #[inline]
     fn wide() -> Self::Wide {
