@@ -12,10 +12,12 @@ mod cpu;
 mod harness;
 mod hash;
 mod inject;
+mod rsa;
 
 /// Every crate's checks, in run order: the harness self-test first, so a broken runtime shows
 /// up before any primitive is blamed.
-const SUITES: &[&[Check]] = &[harness::CHECKS, cpu::CHECKS, hash::CHECKS, inject::CHECKS];
+const SUITES: &[&[Check]] =
+    &[harness::CHECKS, cpu::CHECKS, hash::CHECKS, rsa::CHECKS, inject::CHECKS];
 
 /// One named known-answer or property check.
 pub(crate) struct Check {
