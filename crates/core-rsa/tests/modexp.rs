@@ -121,3 +121,17 @@ proptest! {
         check(&base, &exp, &n);
     }
 }
+
+/// The registry lists every implementation under "rsa-mont", available exactly when
+/// `by_name` finds it, and the best one is available.
+#[test]
+fn registry_rows_match_implementations() {
+    let rows: Vec<_> = core_rsa::implementations().collect();
+    assert_eq!(rows.len(), MontImpl::ALL.len());
+    for r in &rows {
+        assert_eq!(r.algorithm, "rsa-mont");
+        assert_eq!(r.available, MontImpl::by_name(r.implementation).is_some(), "{r:?}");
+    }
+    assert!(rows.iter().any(|r| r.implementation == MontImpl::best().name() && r.available));
+    assert!(MontImpl::by_name("portable64").is_some() && MontImpl::by_name("portable15").is_some());
+}

@@ -459,16 +459,21 @@ fn with_scratch<E: Engine, R>(f: impl FnOnce(&mut [E::W]) -> R) -> R {
     }
 }
 
-/// The window width minimising squarings-free work (`⌈bits/w⌉` multiplications plus `2^w`
-/// table entries) among those whose table fits in `cap` digits of `len`-digit entries.
+/// The window width minimising the work of an exponentiation, counted in multiplications:
+/// `⌈bits/w⌉` of them, each after a table scan of `2^w·len` digits (about `2^w/(2·len)`
+/// multiplications' worth), plus `2^w` to fill the table; among the widths whose table fits
+/// in `cap` digits.
 fn window(exp_bits: usize, len: usize, cap: usize) -> u32 {
     let mut best = 1;
     let mut cost = usize::MAX;
     for w in 1..=7u32 {
-        if (1usize << w) * len > cap {
+        let entries = 1usize << w;
+        if entries * len > cap {
             break;
         }
-        let c = exp_bits.div_ceil(w as usize) + (1 << w);
+        // In units of 1/(2·len) multiplications, to stay in integers.
+        let per_window = 2 * len + entries;
+        let c = exp_bits.div_ceil(w as usize) * per_window + entries * 2 * len;
         if c < cost {
             cost = c;
             best = w;

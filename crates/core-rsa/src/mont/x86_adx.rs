@@ -14,11 +14,16 @@ pub(crate) struct X86Adx(pub(crate) core_cpu::Adx);
 
 impl Engine for X86Adx {
     type W = u64;
-    const SQR_SCRATCH: bool = false;
+    const SQR_SCRATCH: bool = true;
 
     #[inline]
     fn mul(self, r: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64) {
         mont_mul(self.0, r, a, b, n, n0);
+    }
+
+    #[inline]
+    fn sqr(self, r: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+        mont_sqr(self.0, r, a, n, n0, scratch);
     }
 }
 
@@ -105,8 +110,16 @@ fn add_at(t: &mut [u64], k: usize, c: u64) {
 fn mont_mul(token: core_cpu::Adx, r: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64) {
     let l = n.len();
     let (r, a, b) = (&mut r[..l], &a[..l], &b[..l]);
-    let mut acc = [0u64; 2 * crate::MAX_BITS / 64 + 2];
-    let t = &mut acc[..2 * l + 2];
+    let mut acc = core::mem::MaybeUninit::<[u64; 2 * crate::MAX_BITS / 64 + 2]>::uninit();
+    let used = (2 * l + 2).min(2 * crate::MAX_BITS / 64 + 2);
+    // SAFETY: the first `used` limbs of `acc` are zeroed before the slice over them is made,
+    // so it only ever covers initialised memory; zeroing just those (not the whole 2 KiB
+    // array on every call) is the point.
+    let t = unsafe {
+        let p = acc.as_mut_ptr().cast::<u64>();
+        core::ptr::write_bytes(p, 0, used);
+        core::slice::from_raw_parts_mut(p, used)
+    };
     for (i, &bi) in b.iter().enumerate() {
         let c1 = mul_add_row(token, &mut t[i..i + l], a, bi);
         add_at(t, i + l, c1);
@@ -116,6 +129,55 @@ fn mont_mul(token: core_cpu::Adx, r: &mut [u64], a: &[u64], b: &[u64], n: &[u64]
     }
     r.copy_from_slice(&t[l..2 * l]);
     reduce_once(r, t[2 * l], n);
+}
+
+/// `r = a²·2^(-64·len) mod n` for `a < n`: the cross products `a[i]·a[j]` (`i < j`) once,
+/// row by row with the same loop, doubled, plus the squares, then a Montgomery reduction
+/// whose rows are that loop again; about 1.5·len² products instead of 2·len². `scratch`
+/// holds `2·len` limbs.
+fn mont_sqr(
+    token: core_cpu::Adx,
+    r: &mut [u64],
+    a: &[u64],
+    n: &[u64],
+    n0: u64,
+    scratch: &mut [u64],
+) {
+    let l = n.len();
+    let (r, a) = (&mut r[..l], &a[..l]);
+    let t = &mut scratch[..2 * l];
+    t.fill(0);
+    for i in 0..l - 1 {
+        t[i + l] = mul_add_row(token, &mut t[2 * i + 1..i + l], &a[i + 1..], a[i]);
+    }
+    // Double (the top bit is clear: the cross products are below a²/2) and add the squares.
+    let mut c = 0u64;
+    for x in t.iter_mut() {
+        let v = *x;
+        *x = (v << 1) | c;
+        c = v >> 63;
+    }
+    let mut c = 0u64;
+    for (i, &ai) in a.iter().enumerate() {
+        let sq = ai as u128 * ai as u128;
+        let s = t[2 * i] as u128 + (sq as u64) as u128 + c as u128;
+        t[2 * i] = s as u64;
+        let s2 = t[2 * i + 1] as u128 + (sq >> 64) + (s >> 64);
+        t[2 * i + 1] = s2 as u64;
+        c = (s2 >> 64) as u64;
+    }
+    // Reduce: row i clears t[i]; its carry goes to t[i + len], the overflow of that to the
+    // next row's top limb.
+    let mut hi = 0u64;
+    for i in 0..l {
+        let m = t[i].wrapping_mul(n0);
+        let c = mul_add_row(token, &mut t[i..i + l], n, m);
+        let s = t[i + l] as u128 + c as u128 + hi as u128;
+        t[i + l] = s as u64;
+        hi = (s >> 64) as u64;
+    }
+    r.copy_from_slice(&t[l..2 * l]);
+    reduce_once(r, hi, n);
 }
 
 #[cfg(test)]
@@ -140,6 +202,10 @@ mod tests {
             mont_mul(token, &mut r1, &a, &b, &n, n0);
             super::super::portable64::mont_mul(&mut r2, &a, &b, &n, n0);
             assert_eq!(r1, r2, "{l} limbs");
+            let mut scratch = std::vec![0u64; 2 * l];
+            mont_sqr(token, &mut r1, &b, &n, n0, &mut scratch);
+            super::super::portable64::mont_mul(&mut r2, &b, &b, &n, n0);
+            assert_eq!(r1, r2, "{l} limbs, square");
         }
     }
 }
