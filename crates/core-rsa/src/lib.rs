@@ -1,4 +1,100 @@
-//! Halite RSA: constant-time Montgomery arithmetic and RSA signatures (PKCS#1 v1.5, PSS) and
-//! encryption (OAEP). Filled in by the RSA work.
+//! Halite RSA: constant-time Montgomery arithmetic on fixed-capacity, stack-only integers of up
+//! to 8192 bits, modular exponentiation ([`Modulus`], [`modexp`]), and RSA keys, signatures
+//! (PKCS#1 v1.5, PSS) and encryption (OAEP) on top, with no allocator.
+//!
+//! As in the other Halite crates, the arithmetic has several implementations ([`MontImpl`]),
+//! each in its own module named after its technique; the best one for this CPU is chosen when
+//! a key or modulus is built and kept with it, and any one can be asked for by name.
 #![no_std]
 #![warn(missing_docs)]
+
+#[cfg(any(feature = "std", test))]
+extern crate std;
+
+mod der;
+mod hash;
+mod key;
+mod mont;
+mod oaep;
+mod pkcs1;
+mod pss;
+
+use core::fmt;
+
+#[cfg(feature = "std")]
+pub use core_hash::OsRandom;
+pub use core_hash::{Implementation, RandomSource, Registered};
+pub use hash::HashAlg;
+pub use key::{MIN_PRIVATE_BITS, MIN_PUBLIC_BITS, PrivateKey, PublicKey};
+pub use mont::{Modulus, MontImpl, modexp, modexp_vartime};
+pub use oaep::Oaep;
+pub use pss::Pss;
+
+/// The largest modulus this crate handles, in bits.
+pub const MAX_BITS: usize = 8192;
+
+/// Every implementation in this crate, available on this CPU or not.
+pub fn implementations() -> impl Iterator<Item = Registered> {
+    core_hash::registered::<MontImpl>("rsa-mont")
+}
+
+/// Why an RSA or modular-arithmetic call was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A modulus is even, below 3, or longer than [`MAX_BITS`].
+    InvalidModulus,
+    /// An input or output buffer has the wrong length, or a number does not fit.
+    InvalidLength,
+    /// An output buffer is too small.
+    BufferTooSmall,
+    /// A number given to a raw RSA operation is not below the modulus.
+    OutOfRange,
+    /// The DER is malformed, not in the one encoding DER allows, or not an RSA key.
+    InvalidDer,
+    /// The modulus size is outside what this key may be used for: 1024 bits and up for
+    /// verification, 2048 and up for private keys and encryption, at most [`MAX_BITS`].
+    UnsupportedKeySize,
+    /// The public exponent is even, below 3, or longer than 64 bits.
+    InvalidExponent,
+    /// The private key's parameters are inconsistent (`n ≠ p·q`, CRT values wrong or out of
+    /// range, primes of very different sizes).
+    InvalidPrivateKey,
+    /// The hash is not allowed here (SHA-1 for signing).
+    UnsupportedHash,
+    /// The message is too long for the key and padding.
+    MessageTooLong,
+    /// The signature did not verify.
+    InvalidSignature,
+    /// Decryption failed. Deliberately one error for every cause.
+    Decryption,
+    /// The random source failed.
+    RandomFailed,
+    /// The private operation's result did not check out against the public key (a fault);
+    /// nothing was released.
+    Fault,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::InvalidModulus => "invalid modulus",
+            Self::InvalidLength => "wrong input or output length",
+            Self::BufferTooSmall => "output buffer too small",
+            Self::OutOfRange => "input not below the modulus",
+            Self::InvalidDer => "malformed DER or not an RSA key",
+            Self::UnsupportedKeySize => "unsupported key size",
+            Self::InvalidExponent => "invalid public exponent",
+            Self::InvalidPrivateKey => "inconsistent private key",
+            Self::UnsupportedHash => "hash not allowed here",
+            Self::MessageTooLong => "message too long",
+            Self::InvalidSignature => "invalid signature",
+            Self::Decryption => "decryption error",
+            Self::RandomFailed => "random source failed",
+            Self::Fault => "fault detected in the private operation",
+        })
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Error {}

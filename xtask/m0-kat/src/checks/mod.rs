@@ -15,6 +15,7 @@ mod harness;
 mod hash;
 mod inject;
 mod nist;
+mod rsa;
 
 /// Every crate's checks, in run order: the harness self-test first, so a broken runtime shows
 /// up before any primitive is blamed.
@@ -25,6 +26,7 @@ const SUITES: &[&[Check]] = &[
     aead::CHECKS,
     ec25519::CHECKS,
     nist::CHECKS,
+    rsa::CHECKS,
     inject::CHECKS,
 ];
 

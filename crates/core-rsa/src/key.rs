@@ -1,0 +1,718 @@
+//! RSA keys: parsing (PKCS#1 and `SubjectPublicKeyInfo` public keys, PKCS#1 and PKCS#8 private
+//! keys), validation, export, and the raw operations (RFC 8017 §5.1–5.2) every scheme is built
+//! on. The private operation uses the CRT with Garner's recombination, blinds its input with
+//! a fresh `r^e` each call (undone with `r^-1`), and checks its result against the public key
+//! before releasing it, so a fault in the computation cannot leak a factor.
+
+use crate::der::{self, Reader, Writer};
+use crate::mont::{
+    Dyn, Engine, Mont, MontImpl, Word, add, add_mod, build, ct_eq, digits_for, dispatch,
+    inv_vartime, is_zero_vartime, load_be, lt_vartime, mul_full, store_be, sub_borrow, sub_mod,
+};
+use crate::{Error, Implementation, RandomSource};
+use zeroize::Zeroize;
+
+/// The smallest modulus accepted for public-key operations (verification of legacy keys).
+pub const MIN_PUBLIC_BITS: usize = 1024;
+/// The smallest modulus accepted for private keys and encryption.
+pub const MIN_PRIVATE_BITS: usize = 2048;
+
+/// A public key's arithmetic: the modulus and the exponent.
+#[derive(Clone)]
+pub(crate) struct PubCore<W: Word> {
+    pub(crate) n: Mont<W>,
+    pub(crate) e: u64,
+}
+
+impl<W: Word> PubCore<W> {
+    fn new<E: Engine<W = W>>(eng: E, n: &[u8], e: u64) -> Result<Self, Error> {
+        let mut k = Self::empty();
+        k.init(eng, n, e)?;
+        Ok(k)
+    }
+
+    fn empty() -> Self {
+        Self { n: Mont::empty(), e: 0 }
+    }
+
+    /// Sets this key to `(n, e)` in place.
+    fn init<E: Engine<W = W>>(&mut self, eng: E, n: &[u8], e: u64) -> Result<(), Error> {
+        self.n.init(eng, n, 0).map_err(|_| Error::InvalidModulus)?;
+        if self.n.bits() < MIN_PUBLIC_BITS || self.n.bits() > crate::MAX_BITS {
+            return Err(Error::UnsupportedKeySize);
+        }
+        if e < 3 || e & 1 == 0 {
+            return Err(Error::InvalidExponent);
+        }
+        self.e = e;
+        Ok(())
+    }
+
+    /// The exponent as digits (64 bits take at most five).
+    fn e_digits(&self) -> [W; 5] {
+        let mut d = [W::ZERO; 5];
+        load_be(&mut d, &self.e.to_be_bytes());
+        d
+    }
+
+    /// `out = x^e mod n` for `x < n` (both of the modulus's digit count), in normal form.
+    fn pow_e<E: Engine<W = W>>(&self, eng: E, out: &mut [W], x: &[W]) {
+        let l = self.n.len();
+        let mut xm = W::buf();
+        let mut y = W::buf();
+        self.n.enter_mont(eng, &mut xm.as_mut()[..l], x);
+        self.n.pow_vartime(eng, y.as_mut(), &xm.as_ref()[..l], &self.e_digits(), 64);
+        self.n.leave_mont(eng, out, &y.as_ref()[..l]);
+    }
+
+    /// RSAEP / RSAVP1: `out = input^e mod n` for a `k`-byte `input < n`.
+    #[inline(never)] // one stack frame per engine, not the largest of all
+    fn public_op<E: Engine<W = W>>(
+        &self,
+        eng: E,
+        input: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        let (l, k) = (self.n.len(), self.n.byte_len());
+        if input.len() != k || out.len() != k {
+            return Err(Error::InvalidLength);
+        }
+        let mut x = W::buf();
+        load_be(&mut x.as_mut()[..l], input);
+        if !lt_vartime(&x.as_ref()[..l], self.n.n()) {
+            return Err(Error::OutOfRange);
+        }
+        let mut xm = W::buf();
+        self.n.enter_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);
+        self.n.pow_vartime(eng, x.as_mut(), &xm.as_ref()[..l], &self.e_digits(), 64);
+        self.n.leave_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);
+        store_be(&xm.as_ref()[..l], out);
+        Ok(())
+    }
+}
+
+/// An RSA public key `(n, e)`, with `n` of 1024 to 8192 bits and `e` odd, at least 3 and at
+/// most 64 bits, prepared for one [`MontImpl`].
+///
+/// ```
+/// use core_rsa::{HashAlg, PublicKey};
+///
+/// # let der = include_bytes!("../tests/data/rsa2048_e65537.spki.der");
+/// # let sig = include_bytes!("../tests/data/rsa2048_e65537.sha256.sig");
+/// let key = PublicKey::from_spki_der(der)?;
+/// assert_eq!(key.bits(), 2048);
+/// key.verify_pkcs1v15(HashAlg::Sha256, b"Halite RSA test message\n", sig)?;
+/// assert!(key.verify_pkcs1v15(HashAlg::Sha256, b"another message", sig).is_err());
+/// # Ok::<(), core_rsa::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct PublicKey {
+    inner: Dyn<PubCore<u64>, PubCore<u16>>,
+}
+
+impl core::fmt::Debug for PublicKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PublicKey")
+            .field("bits", &self.bits())
+            .field("e", &self.exponent())
+            .field("implementation", &self.implementation())
+            .finish()
+    }
+}
+
+/// `e` from its big-endian magnitude, if it fits in 64 bits.
+fn exponent(e: &[u8]) -> Result<u64, Error> {
+    let start = e.iter().position(|&b| b != 0).unwrap_or(e.len());
+    let e = &e[start..];
+    if e.len() > 8 {
+        return Err(Error::InvalidExponent);
+    }
+    Ok(e.iter().fold(0u64, |acc, &b| (acc << 8) | b as u64))
+}
+
+impl PublicKey {
+    /// The key with modulus `n` and exponent `e` (big-endian magnitudes), on the best
+    /// implementation for this CPU.
+    pub fn from_components(n: &[u8], e: &[u8]) -> Result<Self, Error> {
+        Self::from_components_with_impl(n, e, MontImpl::best())
+    }
+
+    /// The same on a chosen implementation.
+    #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
+    pub fn from_components_with_impl(n: &[u8], e: &[u8], imp: MontImpl) -> Result<Self, Error> {
+        let e = exponent(e)?;
+        // Built in place: on the Cortex-M0 every copy of a key costs 2 KiB of stack.
+        let mut key = Self {
+            inner: match imp {
+                MontImpl::Portable64 => Dyn::Portable64(PubCore::empty()),
+                MontImpl::Portable15 => Dyn::Portable15(PubCore::empty()),
+                MontImpl::X86Adx(t) => Dyn::X86Adx(t, PubCore::empty()),
+            },
+        };
+        dispatch!(&mut key.inner, |eng, k| k.init(eng, n, e))?;
+        Ok(key)
+    }
+
+    /// The key from a PKCS#1 `RSAPublicKey` (RFC 8017 A.1.1) in DER.
+    pub fn from_pkcs1_der(der: &[u8]) -> Result<Self, Error> {
+        Self::from_pkcs1_der_with_impl(der, MontImpl::best())
+    }
+
+    /// The same on a chosen implementation.
+    pub fn from_pkcs1_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
+        let mut outer = Reader::new(der);
+        let mut seq = outer.sequence()?;
+        let n = seq.uint()?;
+        let e = seq.uint()?;
+        seq.finish()?;
+        outer.finish()?;
+        Self::from_components_with_impl(n, e, imp)
+    }
+
+    /// The key from an X.509 `SubjectPublicKeyInfo` (RFC 5280 §4.1) with the rsaEncryption
+    /// algorithm, in DER.
+    pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
+        Self::from_spki_der_with_impl(der, MontImpl::best())
+    }
+
+    /// The same on a chosen implementation.
+    pub fn from_spki_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
+        let mut outer = Reader::new(der);
+        let mut seq = outer.sequence()?;
+        seq.rsa_algorithm()?;
+        let bits = seq.read(der::BIT_STRING)?;
+        seq.finish()?;
+        outer.finish()?;
+        match bits {
+            [0, key @ ..] => Self::from_pkcs1_der_with_impl(key, imp),
+            _ => Err(Error::InvalidDer),
+        }
+    }
+
+    /// The same key on another implementation.
+    pub fn with_impl(&self, imp: MontImpl) -> Result<Self, Error> {
+        let mut n = [0u8; crate::MAX_BITS / 8];
+        let len = self.write_modulus(&mut n)?;
+        Self::from_components_with_impl(&n[..len], &self.exponent().to_be_bytes(), imp)
+    }
+
+    /// The implementation this key computes on.
+    pub fn implementation(&self) -> MontImpl {
+        self.inner.implementation()
+    }
+
+    /// The modulus's bit length.
+    pub fn bits(&self) -> usize {
+        dispatch!(&self.inner, |_e, k| k.n.bits())
+    }
+
+    /// The modulus's byte length `k`: the length of every signature and ciphertext.
+    pub fn modulus_len(&self) -> usize {
+        dispatch!(&self.inner, |_e, k| k.n.byte_len())
+    }
+
+    /// The public exponent.
+    pub fn exponent(&self) -> u64 {
+        dispatch!(&self.inner, |_e, k| k.e)
+    }
+
+    /// Writes the modulus big-endian (without leading zeros) into `out`; returns its length.
+    pub fn write_modulus(&self, out: &mut [u8]) -> Result<usize, Error> {
+        let k = self.modulus_len();
+        let out = out.get_mut(..k).ok_or(Error::BufferTooSmall)?;
+        dispatch!(&self.inner, |_e, c| store_be(c.n.n(), out));
+        Ok(k)
+    }
+
+    /// RSAVP1/RSAEP (RFC 8017 §5.1.1, §5.2.2): `out = input^e mod n` for a `k`-byte
+    /// `input < n`; `out` is `k` bytes.
+    #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
+    pub fn raw_public(&self, input: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        dispatch!(&self.inner, |eng, k| k.public_op(eng, input, out))
+    }
+
+    /// The PKCS#1 `RSAPublicKey` DER length.
+    fn pkcs1_content_len(n: &[u8], e: &[u8]) -> usize {
+        der::tlv_len(der::uint_content_len(n)) + der::tlv_len(der::uint_content_len(e))
+    }
+
+    fn parts(&self) -> ([u8; crate::MAX_BITS / 8], usize, [u8; 8], usize) {
+        let mut n = [0u8; crate::MAX_BITS / 8];
+        let len = self.write_modulus(&mut n).unwrap_or(0);
+        let e = self.exponent().to_be_bytes();
+        let e_start = e.iter().position(|&b| b != 0).unwrap_or(8);
+        (n, len, e, e_start)
+    }
+
+    /// Writes the PKCS#1 `RSAPublicKey` DER into `out`; returns its length.
+    pub fn to_pkcs1_der(&self, out: &mut [u8]) -> Result<usize, Error> {
+        let (n, len, e, es) = self.parts();
+        let (n, e) = (&n[..len], &e[es..]);
+        let mut w = Writer::new(out);
+        w.header(der::SEQUENCE, Self::pkcs1_content_len(n, e))?;
+        w.uint(n)?;
+        w.uint(e)?;
+        Ok(w.len())
+    }
+
+    /// Writes the `SubjectPublicKeyInfo` DER into `out`; returns its length.
+    pub fn to_spki_der(&self, out: &mut [u8]) -> Result<usize, Error> {
+        let (n, len, e, es) = self.parts();
+        let (n, e) = (&n[..len], &e[es..]);
+        let inner = der::tlv_len(Self::pkcs1_content_len(n, e));
+        let mut w = Writer::new(out);
+        w.header(der::SEQUENCE, der::RSA_ALGORITHM_LEN + der::tlv_len(inner + 1))?;
+        w.rsa_algorithm()?;
+        w.header(der::BIT_STRING, inner + 1)?;
+        w.bytes(&[0])?;
+        w.header(der::SEQUENCE, Self::pkcs1_content_len(n, e))?;
+        w.uint(n)?;
+        w.uint(e)?;
+        Ok(w.len())
+    }
+}
+
+/// A private key's arithmetic: the public part, the primes as moduli (with `R³` for reducing
+/// a full-length input), the CRT exponents, `q^-1 mod p`, and `d` for export only.
+pub(crate) struct PrivCore<W: Word> {
+    public: PubCore<W>,
+    p: Mont<W>,
+    q: Mont<W>,
+    rrr_p: W::Buf,
+    rrr_q: W::Buf,
+    dp: W::Buf,
+    dq: W::Buf,
+    qinv: W::Buf,
+    d: W::Buf,
+}
+
+impl<W: Word> Drop for PrivCore<W> {
+    fn drop(&mut self) {
+        self.rrr_p.zeroize();
+        self.rrr_q.zeroize();
+        self.dp.zeroize();
+        self.dq.zeroize();
+        self.qinv.zeroize();
+        self.d.zeroize();
+    }
+}
+
+/// The big-endian magnitudes of a private key's components.
+struct Components<'a> {
+    n: &'a [u8],
+    e: &'a [u8],
+    d: &'a [u8],
+    p: &'a [u8],
+    q: &'a [u8],
+    dp: &'a [u8],
+    dq: &'a [u8],
+    qinv: &'a [u8],
+}
+
+/// Loads `bytes` into a fresh buffer of `len` digits, or fails with `err`.
+fn load<W: Word>(bytes: &[u8], len: usize, err: Error) -> Result<W::Buf, Error> {
+    let mut b = W::buf();
+    if len > W::CAP || !load_be(&mut b.as_mut()[..len], bytes) {
+        return Err(err);
+    }
+    Ok(b)
+}
+
+impl<W: Word> PrivCore<W> {
+    #[inline(never)] // one stack frame per engine, not the largest of all
+    fn new<E: Engine<W = W>>(eng: E, c: &Components<'_>) -> Result<Self, Error> {
+        let bad = Error::InvalidPrivateKey;
+        let public = PubCore::new(eng, c.n, exponent(c.e)?)?;
+        if public.n.bits() < MIN_PRIVATE_BITS {
+            return Err(Error::UnsupportedKeySize);
+        }
+        let ln = public.n.len();
+        let strip = |b: &[u8]| b.len() - b.iter().position(|&x| x != 0).unwrap_or(b.len());
+        // Both primes get the digit count of the longer, so one R serves both halves.
+        let lh = digits_for::<W>(strip(c.p).max(strip(c.q)));
+        if 2 * lh > W::CAP || ln > 2 * lh {
+            return Err(bad);
+        }
+        let p = Mont::new_padded(eng, c.p, lh).map_err(|_| bad)?;
+        let q = Mont::new_padded(eng, c.q, lh).map_err(|_| bad)?;
+        let mut k = Self {
+            dp: load::<W>(c.dp, lh, bad)?,
+            dq: load::<W>(c.dq, lh, bad)?,
+            qinv: load::<W>(c.qinv, lh, bad)?,
+            d: load::<W>(c.d, ln, bad)?,
+            rrr_p: W::buf(),
+            rrr_q: W::buf(),
+            public,
+            p,
+            q,
+        };
+        k.p.mul(eng, &mut k.rrr_p.as_mut()[..lh], k.p.rr(), k.p.rr());
+        k.q.mul(eng, &mut k.rrr_q.as_mut()[..lh], k.q.rr(), k.q.rr());
+        k.check(eng)?;
+        Ok(k)
+    }
+
+    /// Checks that `n = p·q`, the CRT exponents invert `e` and `qinv·q ≡ 1 (mod p)`, in
+    /// constant time (the key is secret even when it is wrong).
+    #[inline(never)] // one stack frame per engine, not the largest of all
+    fn check<E: Engine<W = W>>(&self, eng: E) -> Result<(), Error> {
+        let (lh, ln) = (self.p.len(), self.public.n.len());
+        let mut ok = subtle::Choice::from(1);
+        // n = p·q
+        let mut prod = W::wide();
+        mul_full(&mut prod.as_mut()[..2 * lh], self.p.n(), self.q.n());
+        ok &= ct_eq(&prod.as_ref()[..ln], self.public.n.n());
+        for &d in &prod.as_ref()[ln..2 * lh] {
+            ok &= d.ct_eq(&W::ZERO);
+        }
+        prod.zeroize();
+        // dp < p, dq < q, qinv < p
+        for (x, m) in [(&self.dp, &self.p), (&self.dq, &self.q), (&self.qinv, &self.p)] {
+            ok &= sub_borrow(&x.as_ref()[..lh], m.n()).ct_eq(&W::ONE);
+        }
+        // qinv·q ≡ 1 (mod p)
+        let mut t = W::buf();
+        let mut u = W::buf();
+        self.p.enter_mont(eng, &mut t.as_mut()[..lh], self.q.n());
+        self.p.mul(eng, &mut u.as_mut()[..lh], &t.as_ref()[..lh], &self.qinv.as_ref()[..lh]);
+        let mut one = W::buf();
+        one.as_mut()[0] = W::ONE;
+        ok &= ct_eq(&u.as_ref()[..lh], &one.as_ref()[..lh]);
+        // (2^e)^dp ≡ 2 (mod p), and the same for q.
+        let e = self.public.e_digits();
+        for (m, d) in [(&self.p, &self.dp), (&self.q, &self.dq)] {
+            let mut two = W::buf();
+            two.as_mut()[0] = W::from_u64(2);
+            m.enter_mont(eng, &mut t.as_mut()[..lh], &two.as_ref()[..lh]);
+            m.pow_vartime(eng, u.as_mut(), &t.as_ref()[..lh], &e, 64);
+            m.pow_ct(eng, two.as_mut(), &u.as_ref()[..lh], d.as_ref(), m.bits());
+            ok &= ct_eq(&two.as_ref()[..lh], &t.as_ref()[..lh]);
+        }
+        t.zeroize();
+        u.zeroize();
+        if bool::from(ok) { Ok(()) } else { Err(Error::InvalidPrivateKey) }
+    }
+
+    /// A uniformly random value in `[1, 2^(bits-1))`, below `n`.
+    fn random_below_n(&self, rng: &mut dyn RandomSource, out: &mut [W]) -> Result<(), Error> {
+        let k = self.public.n.byte_len();
+        let bits = self.public.n.bits();
+        let mut bytes = [0u8; crate::MAX_BITS / 8];
+        loop {
+            let b = &mut bytes[..k];
+            rng.fill(b).map_err(|_| Error::RandomFailed)?;
+            let excess = 8 * k - (bits - 1);
+            // bits lies in (8(k-1), 8k], so 1 ≤ excess ≤ 8: only the first byte changes.
+            b[0] &= 0xffu8.checked_shr(excess as u32).unwrap_or(0);
+            load_be(out, b);
+            if !is_zero_vartime(out) {
+                bytes.zeroize();
+                return Ok(());
+            }
+        }
+    }
+
+    /// `x mod m` in Montgomery form for `x < m.R²` of `2·m.len()` digits:
+    /// `x_lo·R²/R + x_hi·R³/R = x·R (mod m)`.
+    fn reduce_into<E: Engine<W = W>>(eng: E, m: &Mont<W>, rrr: &[W], out: &mut [W], x: &[W]) {
+        let lh = m.len();
+        let mut t = W::buf();
+        m.enter_mont(eng, out, &x[..lh]);
+        m.mul(eng, &mut t.as_mut()[..lh], &x[lh..2 * lh], &rrr[..lh]);
+        add_mod(out, &t.as_ref()[..lh], m.n());
+        t.zeroize();
+    }
+
+    /// RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1): `out = input^d mod n`, blinded, by the CRT,
+    /// checked with the public exponent.
+    #[inline(never)] // one stack frame per engine, not the largest of all
+    fn private_op<E: Engine<W = W>>(
+        &self,
+        eng: E,
+        input: &[u8],
+        out: &mut [u8],
+        rng: &mut dyn RandomSource,
+    ) -> Result<(), Error> {
+        let nm = &self.public.n;
+        let (ln, k, lh) = (nm.len(), nm.byte_len(), self.p.len());
+        if input.len() != k || out.len() != k {
+            return Err(Error::InvalidLength);
+        }
+        let mut c = W::buf();
+        load_be(&mut c.as_mut()[..ln], input);
+        if !lt_vartime(&c.as_ref()[..ln], nm.n()) {
+            return Err(Error::OutOfRange);
+        }
+        let (mut r, mut b, mut t, mut u) = (W::buf(), W::buf(), W::buf(), W::buf());
+        let (mut cb, mut rinv_m) = (W::buf(), W::buf());
+        // Blinding: cb = c·r^e and r^-1 (as r^-1·R), inverting r·b for a second random b so
+        // the variable-time inversion sees a value unrelated to r.
+        loop {
+            self.random_below_n(rng, &mut r.as_mut()[..ln])?;
+            self.random_below_n(rng, &mut b.as_mut()[..ln])?;
+            nm.enter_mont(eng, &mut t.as_mut()[..ln], &r.as_ref()[..ln]);
+            nm.pow_vartime(eng, u.as_mut(), &t.as_ref()[..ln], &self.public.e_digits(), 64);
+            nm.mul(eng, &mut cb.as_mut()[..ln], &c.as_ref()[..ln], &u.as_ref()[..ln]);
+            nm.enter_mont(eng, &mut t.as_mut()[..ln], &b.as_ref()[..ln]); // b·R
+            nm.mul(eng, &mut u.as_mut()[..ln], &r.as_ref()[..ln], &t.as_ref()[..ln]); // r·b
+            if is_zero_vartime(&u.as_ref()[..ln]) {
+                continue;
+            }
+            if !inv_vartime(&mut r.as_mut()[..ln], &u.as_ref()[..ln], nm.n()) {
+                continue; // gcd(r·b, n) > 1: only with a negligible probability
+            }
+            nm.mul(eng, &mut u.as_mut()[..ln], &r.as_ref()[..ln], &t.as_ref()[..ln]); // r^-1
+            nm.enter_mont(eng, &mut rinv_m.as_mut()[..ln], &u.as_ref()[..ln]);
+            break;
+        }
+        // m1 = cb^dp mod p, m2 = cb^dq mod q (Montgomery forms).
+        let (mut m1, mut m2) = (W::buf(), W::buf());
+        Self::reduce_into(eng, &self.p, self.rrr_p.as_ref(), &mut t.as_mut()[..lh], cb.as_ref());
+        self.p.pow_ct(eng, m1.as_mut(), &t.as_ref()[..lh], self.dp.as_ref(), self.p.bits());
+        Self::reduce_into(eng, &self.q, self.rrr_q.as_ref(), &mut t.as_mut()[..lh], cb.as_ref());
+        self.q.pow_ct(eng, u.as_mut(), &t.as_ref()[..lh], self.dq.as_ref(), self.q.bits());
+        self.q.leave_mont(eng, &mut m2.as_mut()[..lh], &u.as_ref()[..lh]);
+        // Garner: h = (m1 - m2)·qinv mod p, m = m2 + h·q.
+        self.p.enter_mont(eng, &mut t.as_mut()[..lh], &m2.as_ref()[..lh]);
+        sub_mod(&mut m1.as_mut()[..lh], &t.as_ref()[..lh], self.p.n());
+        self.p.mul(eng, &mut u.as_mut()[..lh], &m1.as_ref()[..lh], &self.qinv.as_ref()[..lh]);
+        let mut wide = W::wide();
+        let w = &mut wide.as_mut()[..2 * lh];
+        mul_full(w, &u.as_ref()[..lh], self.q.n());
+        let mut carry = add(&mut w[..lh], &m2.as_ref()[..lh]);
+        for d in &mut w[lh..] {
+            (*d, carry) = W::adc(*d, W::ZERO, carry);
+        }
+        // Unblind: m = mb·r^-1.
+        nm.mul(eng, &mut t.as_mut()[..ln], &w[..ln], &rinv_m.as_ref()[..ln]);
+        // Fault check: m^e must give c back.
+        self.public.pow_e(eng, &mut u.as_mut()[..ln], &t.as_ref()[..ln]);
+        let ok = ct_eq(&u.as_ref()[..ln], &c.as_ref()[..ln]);
+        store_be(&t.as_ref()[..ln], out);
+        for buf in [&mut c, &mut r, &mut b, &mut t, &mut u, &mut cb, &mut rinv_m, &mut m1, &mut m2]
+        {
+            buf.zeroize();
+        }
+        wide.zeroize();
+        if bool::from(ok) {
+            Ok(())
+        } else {
+            out.zeroize();
+            Err(Error::Fault)
+        }
+    }
+}
+
+/// An RSA private key with two primes, prepared for CRT operations on one [`MontImpl`].
+/// Everything secret is wiped on drop.
+///
+/// ```
+/// use core_rsa::{HashAlg, OsRandom, PrivateKey};
+///
+/// # let der = include_bytes!("../tests/data/rsa2048_e65537.pkcs8.der");
+/// let key = PrivateKey::from_pkcs8_der(der)?;
+/// let mut sig = [0u8; 256];
+/// key.sign_pkcs1v15(HashAlg::Sha256, b"hello", &mut OsRandom, &mut sig)?;
+/// key.public_key().verify_pkcs1v15(HashAlg::Sha256, b"hello", &sig)?;
+/// # Ok::<(), core_rsa::Error>(())
+/// ```
+pub struct PrivateKey {
+    inner: Dyn<PrivCore<u64>, PrivCore<u16>>,
+}
+
+impl core::fmt::Debug for PrivateKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PrivateKey")
+            .field("bits", &self.bits())
+            .field("implementation", &self.implementation())
+            .finish_non_exhaustive()
+    }
+}
+
+impl PrivateKey {
+    /// The key from a PKCS#1 `RSAPrivateKey` (RFC 8017 A.1.2, two primes) in DER.
+    pub fn from_pkcs1_der(der: &[u8]) -> Result<Self, Error> {
+        Self::from_pkcs1_der_with_impl(der, MontImpl::best())
+    }
+
+    /// The same on a chosen implementation.
+    pub fn from_pkcs1_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
+        let mut outer = Reader::new(der);
+        let mut seq = outer.sequence()?;
+        seq.expect_uint(0)?; // version two-prime; multi-prime keys are not supported
+        let c = Components {
+            n: seq.uint()?,
+            e: seq.uint()?,
+            d: seq.uint()?,
+            p: seq.uint()?,
+            q: seq.uint()?,
+            dp: seq.uint()?,
+            dq: seq.uint()?,
+            qinv: seq.uint()?,
+        };
+        seq.finish()?;
+        outer.finish()?;
+        Self::build(&c, imp)
+    }
+
+    /// The key from a PKCS#8 `PrivateKeyInfo` (RFC 5208) holding an rsaEncryption key, in DER.
+    pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
+        Self::from_pkcs8_der_with_impl(der, MontImpl::best())
+    }
+
+    /// The same on a chosen implementation.
+    pub fn from_pkcs8_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
+        let mut outer = Reader::new(der);
+        let mut seq = outer.sequence()?;
+        seq.expect_uint(0)?;
+        seq.rsa_algorithm()?;
+        let key = seq.read(der::OCTET_STRING)?;
+        // Optional attributes ([0] IMPLICIT) are not expected in RSA keys; refuse them.
+        seq.finish()?;
+        outer.finish()?;
+        Self::from_pkcs1_der_with_impl(key, imp)
+    }
+
+    /// The key from its components, big-endian magnitudes (RFC 8017 §3.2, second form).
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_components(
+        n: &[u8],
+        e: &[u8],
+        d: &[u8],
+        p: &[u8],
+        q: &[u8],
+        dp: &[u8],
+        dq: &[u8],
+        qinv: &[u8],
+        imp: MontImpl,
+    ) -> Result<Self, Error> {
+        Self::build(&Components { n, e, d, p, q, dp, dq, qinv }, imp)
+    }
+
+    #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
+    fn build(c: &Components<'_>, imp: MontImpl) -> Result<Self, Error> {
+        Ok(Self { inner: build!(imp, |eng| PrivCore::new(eng, c))? })
+    }
+
+    /// The implementation this key computes on.
+    pub fn implementation(&self) -> MontImpl {
+        self.inner.implementation()
+    }
+
+    /// The modulus's bit length.
+    pub fn bits(&self) -> usize {
+        dispatch!(&self.inner, |_e, k| k.public.n.bits())
+    }
+
+    /// The modulus's byte length `k`.
+    pub fn modulus_len(&self) -> usize {
+        dispatch!(&self.inner, |_e, k| k.public.n.byte_len())
+    }
+
+    /// The public half.
+    pub fn public_key(&self) -> PublicKey {
+        PublicKey {
+            inner: match &self.inner {
+                Dyn::Portable64(k) => Dyn::Portable64(k.public.clone()),
+                Dyn::Portable15(k) => Dyn::Portable15(k.public.clone()),
+                Dyn::X86Adx(t, k) => Dyn::X86Adx(*t, k.public.clone()),
+            },
+        }
+    }
+
+    /// The same key on another implementation.
+    pub fn with_impl(&self, imp: MontImpl) -> Result<Self, Error> {
+        let mut der = [0u8; PKCS1_MAX];
+        let len = self.to_pkcs1_der(&mut der)?;
+        let k = Self::from_pkcs1_der_with_impl(&der[..len], imp);
+        der.zeroize();
+        k
+    }
+
+    /// RSADP/RSASP1 (RFC 8017 §5.1.2, §5.2.1): `out = input^d mod n` for a `k`-byte
+    /// `input < n`, blinded with randomness from `rng` and checked before release (a failed
+    /// check is [`Error::Fault`] and leaves `out` zeroed).
+    pub fn raw_private(
+        &self,
+        input: &[u8],
+        out: &mut [u8],
+        rng: &mut dyn RandomSource,
+    ) -> Result<(), Error> {
+        dispatch!(&self.inner, |eng, k| k.private_op(eng, input, out, rng))
+    }
+
+    /// Writes the PKCS#1 `RSAPrivateKey` DER into `out`; returns its length.
+    pub fn to_pkcs1_der(&self, out: &mut [u8]) -> Result<usize, Error> {
+        dispatch!(&self.inner, |_e, k| write_pkcs1(k, out))
+    }
+
+    /// Writes the PKCS#8 `PrivateKeyInfo` DER into `out`; returns its length.
+    pub fn to_pkcs8_der(&self, out: &mut [u8]) -> Result<usize, Error> {
+        let mut inner = [0u8; PKCS1_MAX];
+        let r = (|| {
+            let len = self.to_pkcs1_der(&mut inner)?;
+            let content = 3 + der::RSA_ALGORITHM_LEN + der::tlv_len(len);
+            let mut w = Writer::new(out);
+            w.header(der::SEQUENCE, content)?;
+            w.uint(&[])?;
+            w.rsa_algorithm()?;
+            w.header(der::OCTET_STRING, len)?;
+            w.bytes(&inner[..len])?;
+            Ok(w.len())
+        })();
+        inner.zeroize();
+        r
+    }
+}
+
+/// An upper bound on an 8192-bit key's PKCS#1 DER.
+const PKCS1_MAX: usize = 5 * crate::MAX_BITS / 8 + 64;
+
+/// The 8 integers of an `RSAPrivateKey`, each as a big-endian buffer and its used tail.
+fn write_pkcs1<W: Word>(k: &PrivCore<W>, out: &mut [u8]) -> Result<usize, Error> {
+    const B: usize = crate::MAX_BITS / 8;
+    let mut bufs = [[0u8; B]; 8];
+    let lh = k.p.len();
+    let ln = k.public.n.len();
+    let kn = k.public.n.byte_len();
+    let kp = k.p.byte_len().max(k.q.byte_len());
+    let sources: [(&[W], usize); 8] = [
+        (k.public.n.n(), kn),
+        (&[], 0),
+        (&k.d.as_ref()[..ln], kn),
+        (k.p.n(), kp),
+        (k.q.n(), kp),
+        (&k.dp.as_ref()[..lh], kp),
+        (&k.dq.as_ref()[..lh], kp),
+        (&k.qinv.as_ref()[..lh], kp),
+    ];
+    let mut spans = [(0usize, 0usize); 8];
+    for (i, (src, len)) in sources.iter().enumerate() {
+        if i == 1 {
+            let e = k.public.e.to_be_bytes();
+            bufs[1][..8].copy_from_slice(&e);
+            let s = e.iter().position(|&b| b != 0).unwrap_or(8);
+            spans[1] = (s, 8);
+            continue;
+        }
+        store_be(src, &mut bufs[i][..*len]);
+        let s = bufs[i][..*len].iter().position(|&b| b != 0).unwrap_or(*len);
+        spans[i] = (s, *len);
+    }
+    let content = 3 + spans
+        .iter()
+        .enumerate()
+        .map(|(i, &(s, e))| der::tlv_len(der::uint_content_len(&bufs[i][s..e])))
+        .sum::<usize>();
+    let r = (|| {
+        let mut w = Writer::new(out);
+        w.header(der::SEQUENCE, content)?;
+        w.uint(&[])?;
+        for (i, &(s, e)) in spans.iter().enumerate() {
+            w.uint(&bufs[i][s..e])?;
+        }
+        Ok(w.len())
+    })();
+    bufs.zeroize();
+    r
+}

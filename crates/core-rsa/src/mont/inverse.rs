@@ -1,0 +1,229 @@
+//! Modular inversion for the blinding factor: Pornin's optimised binary GCD (IACR ePrint
+//! 2020/972, algorithm 2) on 64-bit limbs, in its variable-time form. Each outer step runs 31
+//! binary-GCD steps on 64-bit approximations of `a` and `b` (their low 31 and top 33 bits),
+//! then applies the resulting transition matrix to the full numbers and to the cofactors,
+//! dividing the cofactors by 2^31 modulo `m` on the way (a Montgomery-style exact division), so
+//! about `2·bits/31` passes over the numbers replace the `2·bits` of the textbook algorithm.
+//!
+//! VARIABLE TIME: the caller inverts a value multiplied by a fresh random factor.
+
+/// The largest number of 64-bit limbs handled, plus one for intermediate sums.
+const CAP: usize = crate::MAX_BITS / 64 + 1;
+
+/// Bits `[pos, pos + 33)` of `a` (zeros beyond its limbs).
+fn top33(a: &[u64], pos: usize) -> u64 {
+    let (w, s) = (pos / 64, pos % 64);
+    let lo = a.get(w).copied().unwrap_or(0) >> s;
+    let hi = if s == 0 { 0 } else { a.get(w + 1).copied().unwrap_or(0) << (64 - s) };
+    (lo | hi) & ((1 << 33) - 1)
+}
+
+fn bit_len(a: &[u64]) -> usize {
+    a.iter().rposition(|&w| w != 0).map_or(0, |i| 64 * i + 64 - a[i].leading_zeros() as usize)
+}
+
+/// `(a·f + b·g) / 2^31` for a result known to be exact, as a magnitude in `out` and a sign.
+#[allow(clippy::cast_sign_loss)] // two's complement limbs of a signed sum, on purpose
+fn lincomb_shift(out: &mut [u64], a: &[u64], b: &[u64], f: i64, g: i64) -> bool {
+    let l = a.len();
+    let mut t = [0u64; CAP];
+    let mut carry: i128 = 0;
+    for j in 0..l {
+        let acc = carry + a[j] as i128 * f as i128 + b[j] as i128 * g as i128;
+        t[j] = acc as u64;
+        carry = acc >> 64;
+    }
+    t[l] = carry as u64;
+    let neg = carry < 0;
+    // Arithmetic shift right by 31 over l + 1 limbs.
+    for j in 0..l {
+        out[j] = (t[j] >> 31) | (t[j + 1] << 33);
+    }
+    if neg {
+        // Two's complement negation of the l-limb result (it fits: |a·f + b·g|/2^31 < 2^(64l)).
+        let mut c = 1u64;
+        for o in out.iter_mut().take(l) {
+            let (v, c1) = (!*o).overflowing_add(c);
+            *o = v;
+            c = u64::from(c1);
+        }
+    }
+    neg
+}
+
+/// `(u·f + v·g) / 2^31 mod m` for `u, v < m`; `m0` is `-m^-1 mod 2^64`.
+fn lincomb_mod(out: &mut [u64], u: &[u64], v: &[u64], f: i64, g: i64, m: &[u64], m0: u64) {
+    let l = m.len();
+    let mut un = [0u64; CAP];
+    let mut vn = [0u64; CAP];
+    // A negative multiplier takes m - x instead of x.
+    let pick = |x: &[u64], neg: bool, buf: &mut [u64]| {
+        if neg && x.iter().any(|&w| w != 0) {
+            let mut borrow = 0u64;
+            for j in 0..l {
+                let (d, b1) = m[j].overflowing_sub(x[j]);
+                let (d, b2) = d.overflowing_sub(borrow);
+                buf[j] = d;
+                borrow = u64::from(b1 | b2);
+            }
+        } else {
+            buf[..l].copy_from_slice(&x[..l]);
+        }
+    };
+    pick(u, f < 0, &mut un);
+    pick(v, g < 0, &mut vn);
+    let (f, g) = (f.unsigned_abs() as u128, g.unsigned_abs() as u128);
+    let mut t = [0u64; CAP + 1];
+    let mut carry: u128 = 0;
+    for j in 0..l {
+        let acc = carry + un[j] as u128 * f + vn[j] as u128 * g;
+        t[j] = acc as u64;
+        carry = acc >> 64;
+    }
+    t[l] = carry as u64;
+    // Add k·m with k = -t·m^-1 mod 2^31, making t divisible by 2^31.
+    let k = (t[0].wrapping_mul(m0) & ((1 << 31) - 1)) as u128;
+    let mut carry: u128 = 0;
+    for j in 0..l {
+        let acc = carry + t[j] as u128 + m[j] as u128 * k;
+        t[j] = acc as u64;
+        carry = acc >> 64;
+    }
+    let acc = carry + t[l] as u128;
+    t[l] = acc as u64;
+    t[l + 1] = (acc >> 64) as u64;
+    for j in 0..=l {
+        t[j] = (t[j] >> 31) | (t[j + 1] << 33);
+    }
+    // Now t < 3m: subtract m while t ≥ m.
+    loop {
+        let mut borrow = 0u64;
+        let mut d = [0u64; CAP];
+        for j in 0..l {
+            let (x, b1) = t[j].overflowing_sub(m[j]);
+            let (x, b2) = x.overflowing_sub(borrow);
+            d[j] = x;
+            borrow = u64::from(b1 | b2);
+        }
+        let (_, b) = t[l].overflowing_sub(borrow);
+        if b {
+            break;
+        }
+        t[l] -= borrow;
+        t[..l].copy_from_slice(&d[..l]);
+    }
+    out[..l].copy_from_slice(&t[..l]);
+}
+
+/// `y^-1 mod m` into `out` for odd `m > 1` and `y < m`; `false` if `y` is not invertible.
+/// `m0` is `-m^-1 mod 2^64`.
+pub(crate) fn inv_mod_vartime(out: &mut [u64], y: &[u64], m: &[u64], m0: u64) -> bool {
+    let l = m.len();
+    let (mut a, mut b, mut u, mut v) = ([0u64; CAP], [0u64; CAP], [0u64; CAP], [0u64; CAP]);
+    a[..l].copy_from_slice(&y[..l]);
+    b[..l].copy_from_slice(m);
+    u[0] = 1;
+    let (mut na, mut nb, mut nu, mut nv) = ([0u64; CAP], [0u64; CAP], [0u64; CAP], [0u64; CAP]);
+    // Invariants: a ≡ y·u and b ≡ y·v (mod m); b is odd.
+    while a[..l].iter().any(|&w| w != 0) {
+        let n = bit_len(&a[..l]).max(bit_len(&b[..l])).max(64);
+        let approx = |x: &[u64]| (x[0] & ((1 << 31) - 1)) | (top33(x, n - 33) << 31);
+        let (mut aa, mut bb) = (approx(&a[..l]), approx(&b[..l]));
+        let (mut f0, mut g0, mut f1, mut g1) = (1i64, 0i64, 0i64, 1i64);
+        for _ in 0..31 {
+            if aa & 1 == 1 {
+                if aa < bb {
+                    core::mem::swap(&mut aa, &mut bb);
+                    core::mem::swap(&mut f0, &mut f1);
+                    core::mem::swap(&mut g0, &mut g1);
+                }
+                aa -= bb;
+                f0 -= f1;
+                g0 -= g1;
+            }
+            aa >>= 1;
+            f1 <<= 1;
+            g1 <<= 1;
+        }
+        if lincomb_shift(&mut na, &a[..l], &b[..l], f0, g0) {
+            f0 = -f0;
+            g0 = -g0;
+        }
+        if lincomb_shift(&mut nb, &a[..l], &b[..l], f1, g1) {
+            f1 = -f1;
+            g1 = -g1;
+        }
+        lincomb_mod(&mut nu, &u[..l], &v[..l], f0, g0, m, m0);
+        lincomb_mod(&mut nv, &u[..l], &v[..l], f1, g1, m, m0);
+        a[..l].copy_from_slice(&na[..l]);
+        b[..l].copy_from_slice(&nb[..l]);
+        u[..l].copy_from_slice(&nu[..l]);
+        v[..l].copy_from_slice(&nv[..l]);
+    }
+    let one = b[0] == 1 && b[1..l].iter().all(|&w| w == 0);
+    out[..l].copy_from_slice(&v[..l]);
+    one
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::vec;
+    use std::vec::Vec;
+
+    fn neg_inv(m: u64) -> u64 {
+        let mut y = m;
+        for _ in 0..6 {
+            y = y.wrapping_mul(2u64.wrapping_sub(m.wrapping_mul(y)));
+        }
+        y.wrapping_neg()
+    }
+
+    /// Against single-limb arithmetic, and a multi-limb inverse checked by multiplying back.
+    #[test]
+    fn inverts() {
+        for (y, m) in [(3u64, 7u64), (1, 7), (6, 7), (12345, 1_000_003), (2, 0xffff_ffff_ffff_fffb)]
+        {
+            let mut out = [0u64; 1];
+            assert!(inv_mod_vartime(&mut out, &[y], &[m], neg_inv(m)));
+            assert_eq!((out[0] as u128 * y as u128) % m as u128, 1, "{y}^-1 mod {m}");
+        }
+        let mut out = [0u64; 1];
+        assert!(!inv_mod_vartime(&mut out, &[3], &[9], neg_inv(9)), "gcd 3");
+        // Multi-limb: y·y^-1 ≡ 1, checked with Montgomery multiplication (a·b/R, then ·R²/R).
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for l in [2usize, 5, 16, 32, 64, 128] {
+            for _ in 0..8 {
+                let mut m: Vec<u64> = (0..l).map(|_| next()).collect();
+                m[0] |= 1;
+                m[l - 1] |= 1 << 63;
+                let mut y: Vec<u64> = (0..l).map(|_| next()).collect();
+                y[l - 1] >>= 1 + (next() % 60) as u32;
+                let mut inv = vec![0u64; l];
+                let n0 = neg_inv(m[0]);
+                if !inv_mod_vartime(&mut inv, &y, &m, n0) {
+                    continue; // y shares a factor with m
+                }
+                let mut t = vec![0u64; l];
+                super::super::portable64::mont_mul(&mut t, &y, &inv, &m, n0); // y·inv/R
+                // Multiply back by R: y·inv/R · R² / R, with R² from a Montgomery context.
+                let mut bytes = vec![0u8; 8 * l];
+                for (i, w) in m.iter().rev().enumerate() {
+                    bytes[8 * i..8 * i + 8].copy_from_slice(&w.to_be_bytes());
+                }
+                let ctx = super::super::Mont::<u64>::new(super::super::Portable64, &bytes).unwrap();
+                let mut one = vec![0u64; l];
+                super::super::portable64::mont_mul(&mut one, &t, ctx.rr(), &m, n0);
+                assert_eq!(one[0], 1, "{l} limbs");
+                assert!(one[1..].iter().all(|&w| w == 0), "{l} limbs");
+            }
+        }
+        assert!(!inv_mod_vartime(&mut out, &[0], &[9], neg_inv(9)), "zero");
+    }
+}

@@ -1,0 +1,622 @@
+//! Montgomery arithmetic modulo an odd number of up to [`MAX_BITS`](crate::MAX_BITS) bits, and
+//! modular exponentiation on it, with one implementation per limb width or instruction set:
+//!
+//! - [`portable64`]: 64-bit limbs, `u128` products; the default on 64-bit targets;
+//! - [`portable15`]: 15-bit digits in `u16` with 32-bit products only (BearSSL's `i15`); the
+//!   default on 32-bit targets such as the Cortex-M0;
+//! - `x86_adx`: 64-bit limbs with `mulx`/`adcx`/`adox` carry chains (x86-64 with BMI2 and ADX).
+//!
+//! Numbers are fixed-capacity digit buffers on the stack; every loop runs over the modulus's
+//! digit count, which is public. The constant-time exponentiation uses a fixed window and reads
+//! its table by scanning every entry; the variable-time one is for public exponents only.
+
+mod inverse;
+mod ops;
+mod portable15;
+mod portable64;
+#[cfg(target_arch = "x86_64")]
+mod x86_adx;
+
+pub(crate) use ops::*;
+pub(crate) use portable15::Portable15;
+pub(crate) use portable64::Portable64;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86_adx::X86Adx;
+
+use crate::{Error, Implementation};
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+/// A Montgomery-arithmetic implementation. The accelerated ones carry the CPU-feature token
+/// that proves they can run, so they can only be obtained through
+/// [`Implementation::available`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MontImpl {
+    /// 64-bit limbs with `u128` products.
+    Portable64,
+    /// 15-bit digits with 32-bit products only: the Cortex-M0 path.
+    Portable15,
+    /// 64-bit limbs with MULX/ADCX/ADOX carry chains.
+    X86Adx(core_cpu::Adx),
+}
+
+impl MontImpl {
+    /// The portable implementation suited to this target's word size.
+    const PORTABLE: Self =
+        if cfg!(target_pointer_width = "64") { Self::Portable64 } else { Self::Portable15 };
+}
+
+impl Implementation for MontImpl {
+    const ALL: &'static [&'static str] = &["x86_adx", "portable64", "portable15"];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Portable64 => "portable64",
+            Self::Portable15 => "portable15",
+            Self::X86Adx(_) => "x86_adx",
+        }
+    }
+
+    fn best() -> Self {
+        Self::available().next().unwrap_or(Self::PORTABLE)
+    }
+
+    fn available() -> impl Iterator<Item = Self> {
+        let cpu = core_cpu::detected();
+        let adx = if cfg!(target_arch = "x86_64") {
+            core_cpu::Adx::from_features(cpu).map(Self::X86Adx)
+        } else {
+            None
+        };
+        [adx, Some(Self::PORTABLE)].into_iter().flatten()
+    }
+
+    /// Also finds the portable implementation that `available()` leaves out for this word
+    /// size, so both are tested everywhere.
+    fn by_name(name: &str) -> Option<Self> {
+        Self::available().chain([Self::Portable64, Self::Portable15]).find(|i| i.name() == name)
+    }
+}
+
+/// One way of doing Montgomery multiplication on digits of type `W`.
+pub(crate) trait Engine: Copy {
+    /// The digit type.
+    type W: Word;
+    /// Whether [`Engine::sqr`] uses its scratch space (if not, none is reserved, which saves
+    /// a double-length buffer of stack on the Cortex-M0).
+    const SQR_SCRATCH: bool = false;
+    /// `r = a·b/R mod n` for `a < R`, `b < n`, all of `n.len()` digits; `r` must not alias.
+    fn mul(self, r: &mut [Self::W], a: &[Self::W], b: &[Self::W], n: &[Self::W], n0: Self::W);
+    /// `r = a²/R mod n` for `a < n`; `scratch` has at least `2·n.len()` digits.
+    fn sqr(
+        self,
+        r: &mut [Self::W],
+        a: &[Self::W],
+        n: &[Self::W],
+        n0: Self::W,
+        scratch: &mut [Self::W],
+    ) {
+        let _ = scratch;
+        self.mul(r, a, a, n, n0);
+    }
+}
+
+/// A value kept per implementation: the engine and the data in its digit type. Matching on it
+/// with [`dispatch!`] runs generic code on the right engine, and a mismatch cannot be built.
+#[derive(Clone)]
+pub(crate) enum Dyn<T64, T15> {
+    Portable64(T64),
+    Portable15(T15),
+    X86Adx(core_cpu::Adx, T64),
+}
+
+impl<T64, T15> Dyn<T64, T15> {
+    /// The implementation this value is for.
+    pub(crate) fn implementation(&self) -> MontImpl {
+        match self {
+            Self::Portable64(_) => MontImpl::Portable64,
+            Self::Portable15(_) => MontImpl::Portable15,
+            Self::X86Adx(t, _) => MontImpl::X86Adx(*t),
+        }
+    }
+}
+
+/// Runs `$body` with `$e` bound to the engine and `$c` to the data of a [`Dyn`] (or a tuple of
+/// `Dyn`s built together; see the RSA keys).
+macro_rules! dispatch {
+    ($dyn:expr, |$e:ident, $c:pat_param| $body:expr) => {
+        match $dyn {
+            $crate::mont::Dyn::Portable64($c) => {
+                let $e = $crate::mont::Portable64;
+                $body
+            }
+            $crate::mont::Dyn::Portable15($c) => {
+                let $e = $crate::mont::Portable15;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            $crate::mont::Dyn::X86Adx(token, $c) => {
+                let $e = $crate::mont::X86Adx(*token);
+                $body
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            $crate::mont::Dyn::X86Adx(_, $c) => {
+                let $e = $crate::mont::Portable64;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use dispatch;
+
+/// Builds a [`Dyn`] for `imp` by running `$body` with `$e` bound to its engine.
+macro_rules! build {
+    ($imp:expr, |$e:ident| $body:expr) => {
+        match $imp {
+            $crate::mont::MontImpl::Portable64 => {
+                let $e = $crate::mont::Portable64;
+                $body.map($crate::mont::Dyn::Portable64)
+            }
+            $crate::mont::MontImpl::Portable15 => {
+                let $e = $crate::mont::Portable15;
+                $body.map($crate::mont::Dyn::Portable15)
+            }
+            #[cfg(target_arch = "x86_64")]
+            $crate::mont::MontImpl::X86Adx(token) => {
+                let $e = $crate::mont::X86Adx(token);
+                $body.map(|c| $crate::mont::Dyn::X86Adx(token, c))
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            $crate::mont::MontImpl::X86Adx(token) => {
+                let $e = $crate::mont::Portable64;
+                $body.map(|c| $crate::mont::Dyn::X86Adx(token, c))
+            }
+        }
+    };
+}
+pub(crate) use build;
+
+/// An odd modulus `n > 1` in Montgomery form: `n`, `R² mod n` (with `R = 2^(BITS·len)`) and
+/// `-n^-1 mod 2^BITS`. Wiped on drop, since the primes of an RSA key are moduli too.
+#[derive(Clone)]
+pub(crate) struct Mont<W: Word> {
+    n: W::Buf,
+    rr: W::Buf,
+    n0: W,
+    len: usize,
+    bits: usize,
+}
+
+impl<W: Word> Drop for Mont<W> {
+    fn drop(&mut self) {
+        self.n.zeroize();
+        self.rr.zeroize();
+        self.n0.zeroize();
+    }
+}
+
+impl<W: Word> Mont<W> {
+    /// The context for the odd `n > 1` given as big-endian `bytes` (leading zero bytes are
+    /// ignored); computed in constant time for a given bit length, as primes are secret.
+    pub(crate) fn new<E: Engine<W = W>>(e: E, bytes: &[u8]) -> Result<Self, Error> {
+        Self::new_padded(e, bytes, 0)
+    }
+
+    /// The same with at least `min_len` digits, so the two primes of a key share `R`.
+    pub(crate) fn new_padded<E: Engine<W = W>>(
+        e: E,
+        bytes: &[u8],
+        min_len: usize,
+    ) -> Result<Self, Error> {
+        let mut m = Self::empty();
+        m.init(e, bytes, min_len)?;
+        Ok(m)
+    }
+
+    /// A placeholder to [`init`](Self::init) in place.
+    pub(crate) fn empty() -> Self {
+        Self { n: W::buf(), rr: W::buf(), n0: W::ZERO, len: 1, bits: 0 }
+    }
+
+    /// Sets this context to the modulus `bytes` with at least `min_len` digits, in place (no
+    /// second copy of the digits: stack is scarce on the Cortex-M0).
+    #[inline(never)]
+    pub(crate) fn init<E: Engine<W = W>>(
+        &mut self,
+        e: E,
+        bytes: &[u8],
+        min_len: usize,
+    ) -> Result<(), Error> {
+        let start = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len());
+        let bytes = &bytes[start..];
+        let len = digits_for::<W>(bytes.len()).max(min_len);
+        if bytes.is_empty() || len > W::CAP {
+            return Err(Error::InvalidModulus);
+        }
+        self.len = len;
+        if !load_be(&mut self.n.as_mut()[..len], bytes) {
+            return Err(Error::InvalidModulus);
+        }
+        self.bits = bits_vartime(self.n());
+        if self.n()[0].to_u64() & 1 == 0 || self.bits < 2 {
+            return Err(Error::InvalidModulus);
+        }
+        self.n0 = W::neg_inv(self.n()[0]);
+        self.compute_rr(e);
+        Ok(())
+    }
+
+    /// `R² mod n`: `2^(B+s) mod n` by doubling from `2^(bits-1)`, which is the Montgomery form
+    /// of `2^s`, then `k` Montgomery squarings to the form of `2^(s·2^k) = 2^B = R`, where
+    /// `2^k` is the largest power of two dividing `B = BITS·len`.
+    #[inline(never)] // one stack frame per engine, not the largest of all
+    fn compute_rr<E: Engine<W = W>>(&mut self, e: E) {
+        let l = self.len;
+        let b = W::BITS as usize * l;
+        let k = b.trailing_zeros();
+        let s = b >> k;
+        // x lives in self.rr; t is the one temporary.
+        let mut t = W::buf();
+        let n = &self.n.as_ref()[..l];
+        let x = &mut self.rr.as_mut()[..l];
+        let top = self.bits - 1;
+        x[top / W::BITS as usize] = W::from_u64(1 << (top % W::BITS as usize));
+        for _ in 0..(b + s - top) {
+            double_mod(x, n);
+        }
+        let n0 = self.n0;
+        let tl = &mut t.as_mut()[..l];
+        with_scratch::<E, _>(|wide| {
+            for _ in 0..k {
+                e.sqr(tl, x, n, n0, wide);
+                x.copy_from_slice(tl);
+            }
+        });
+        t.zeroize();
+    }
+
+    /// The modulus's digits.
+    #[inline]
+    pub(crate) fn n(&self) -> &[W] {
+        &self.n.as_ref()[..self.len]
+    }
+
+    /// `R² mod n`.
+    #[inline]
+    pub(crate) fn rr(&self) -> &[W] {
+        &self.rr.as_ref()[..self.len]
+    }
+
+    /// The digit count.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The bit length of `n` (public even for a prime: it is half the modulus's).
+    #[inline]
+    pub(crate) fn bits(&self) -> usize {
+        self.bits
+    }
+
+    /// The byte length of `n`.
+    #[inline]
+    pub(crate) fn byte_len(&self) -> usize {
+        self.bits.div_ceil(8)
+    }
+
+    /// `r = a·b/R mod n`.
+    #[inline]
+    pub(crate) fn mul<E: Engine<W = W>>(&self, e: E, r: &mut [W], a: &[W], b: &[W]) {
+        e.mul(r, a, b, self.n(), self.n0);
+    }
+
+    /// `r = a·R mod n` for `a < R`: into Montgomery form.
+    #[inline]
+    pub(crate) fn enter_mont<E: Engine<W = W>>(&self, e: E, r: &mut [W], a: &[W]) {
+        e.mul(r, a, self.rr(), self.n(), self.n0);
+    }
+
+    /// `r = a/R mod n`: out of Montgomery form.
+    pub(crate) fn leave_mont<E: Engine<W = W>>(&self, e: E, r: &mut [W], a: &[W]) {
+        let mut one = W::buf();
+        one.as_mut()[0] = W::ONE;
+        e.mul(r, a, &one.as_ref()[..self.len], self.n(), self.n0);
+    }
+
+    /// `out = base^exp` in Montgomery form, for `base` in Montgomery form and a secret `exp` of
+    /// `exp_bits` bits (public); constant time: fixed windows, every table entry read.
+    pub(crate) fn pow_ct<E: Engine<W = W>>(
+        &self,
+        e: E,
+        out: &mut [W],
+        base: &[W],
+        exp: &[W],
+        exp_bits: usize,
+    ) {
+        with_scratch::<E, _>(|wide| self.pow_ct_with(e, out, base, exp, exp_bits, wide));
+    }
+
+    #[inline(never)] // one stack frame per engine, not the largest of all
+    fn pow_ct_with<E: Engine<W = W>>(
+        &self,
+        e: E,
+        out: &mut [W],
+        base: &[W],
+        exp: &[W],
+        exp_bits: usize,
+        wide: &mut [W],
+    ) {
+        let l = self.len;
+        let (n, n0) = (self.n(), self.n0);
+        let w = window(exp_bits, l, W::TABLE);
+        let count = 1usize << w;
+        let w = w as usize;
+        let mut table = W::table();
+        let mut t1 = W::buf();
+        let mut t2 = W::buf();
+        {
+            let tab = &mut table.as_mut()[..count * l];
+            // table[i] = base^i in Montgomery form.
+            let mut one = W::buf();
+            one.as_mut()[0] = W::ONE;
+            e.mul(&mut tab[..l], self.rr(), &one.as_ref()[..l], n, n0);
+            tab[l..2 * l].copy_from_slice(&base[..l]);
+            for i in 2..count {
+                let (prev, cur) = tab.split_at_mut(i * l);
+                let cur = &mut cur[..l];
+                if i % 2 == 0 {
+                    e.sqr(cur, &prev[(i / 2) * l..(i / 2 + 1) * l], n, n0, wide);
+                } else {
+                    e.mul(cur, &prev[(i - 1) * l..i * l], &base[..l], n, n0);
+                }
+            }
+        }
+        let tab = &table.as_ref()[..count * l];
+        let windows = exp_bits.div_ceil(w).max(1);
+        let digit = |k: usize| -> usize {
+            (0..w).fold(0usize, |acc, j| acc | ((bit(exp, k * w + j) as usize) << j))
+        };
+        let mut acc = &mut t1.as_mut()[..l];
+        let mut tmp = &mut t2.as_mut()[..l];
+        select(acc, tab, l, digit(windows - 1));
+        for k in (0..windows - 1).rev() {
+            for _ in 0..w {
+                e.sqr(tmp, acc, n, n0, wide);
+                core::mem::swap(&mut acc, &mut tmp);
+            }
+            select(tmp, tab, l, digit(k));
+            let (a, b) = (&*acc, &*tmp);
+            out[..l].copy_from_slice(a);
+            e.mul(acc, &out[..l], b, n, n0);
+        }
+        out[..l].copy_from_slice(acc);
+        table.zeroize();
+        t1.zeroize();
+        t2.zeroize();
+    }
+
+    /// `out = base^exp` in Montgomery form for a PUBLIC `exp` of `exp_bits` bits, by plain
+    /// square-and-multiply: variable time in the exponent only.
+    #[inline(never)] // one stack frame per engine, not the largest of all
+    pub(crate) fn pow_vartime<E: Engine<W = W>>(
+        &self,
+        e: E,
+        out: &mut [W],
+        base: &[W],
+        exp: &[W],
+        exp_bits: usize,
+    ) {
+        let l = self.len;
+        let (n, n0) = (self.n(), self.n0);
+        let out = &mut out[..l];
+        let top = (0..exp_bits).rev().find(|&i| bit(exp, i) == 1);
+        let Some(top) = top else {
+            // base^0 = 1 = R mod n.
+            let mut one = W::buf();
+            one.as_mut()[0] = W::ONE;
+            e.mul(out, self.rr(), &one.as_ref()[..l], n, n0);
+            return;
+        };
+        let mut t = W::buf();
+        with_scratch::<E, _>(|wide| {
+            // The accumulator alternates between `out` and `t`; `in_out` says where it is.
+            let tmp = &mut t.as_mut()[..l];
+            out.copy_from_slice(&base[..l]);
+            let mut in_out = true;
+            let mut step = |in_out: &mut bool, f: &mut dyn FnMut(&mut [W], &[W])| {
+                if *in_out {
+                    f(tmp, out);
+                } else {
+                    f(out, tmp);
+                }
+                *in_out = !*in_out;
+            };
+            for i in (0..top).rev() {
+                step(&mut in_out, &mut |r, a| e.sqr(r, a, n, n0, wide));
+                if bit(exp, i) == 1 {
+                    step(&mut in_out, &mut |r, a| e.mul(r, a, &base[..l], n, n0));
+                }
+            }
+            if !in_out {
+                out.copy_from_slice(tmp);
+            }
+        });
+        t.zeroize();
+    }
+}
+
+/// Runs `f` with the scratch space `E::sqr` needs: a double-length buffer, or nothing.
+fn with_scratch<E: Engine, R>(f: impl FnOnce(&mut [E::W]) -> R) -> R {
+    if E::SQR_SCRATCH {
+        let mut w = E::W::wide();
+        let r = f(w.as_mut());
+        w.zeroize();
+        r
+    } else {
+        f(&mut [])
+    }
+}
+
+/// The window width minimising the work of an exponentiation, counted in multiplications:
+/// `⌈bits/w⌉` of them, each after a table scan of `2^w·len` digits (about `2^w/(2·len)`
+/// multiplications' worth), plus `2^w` to fill the table; among the widths whose table fits
+/// in `cap` digits.
+fn window(exp_bits: usize, len: usize, cap: usize) -> u32 {
+    let mut best = 1;
+    let mut cost = usize::MAX;
+    for w in 1..=7u32 {
+        let entries = 1usize << w;
+        if entries * len > cap {
+            break;
+        }
+        // In units of 1/(2·len) multiplications, to stay in integers.
+        let per_window = 2 * len + entries;
+        let c = exp_bits.div_ceil(w as usize) * per_window + entries * 2 * len;
+        if c < cost {
+            cost = c;
+            best = w;
+        }
+    }
+    best
+}
+
+/// `dst = table[idx]` for a secret `idx`, reading every entry of `len` digits.
+fn select<W: Word>(dst: &mut [W], table: &[W], len: usize, idx: usize) {
+    dst.fill(W::ZERO);
+    for (k, entry) in table.chunks_exact(len).enumerate() {
+        let m = W::mask((k as u32).ct_eq(&(idx as u32)));
+        for (d, &t) in dst.iter_mut().zip(entry) {
+            *d = *d | (t & m);
+        }
+    }
+}
+
+/// An odd modulus of up to [`MAX_BITS`](crate::MAX_BITS) bits prepared for modular
+/// exponentiation, on one [`MontImpl`]: the public `modexp` API for protocols other than RSA.
+///
+/// ```
+/// use core_rsa::Modulus;
+///
+/// let m = Modulus::new(&[0x0b, 0xb9])?; // 3001
+/// let mut out = [0u8; 2];
+/// m.pow(&[0x07], &[0x03, 0xe8], &mut out)?; // 7^1000 mod 3001, constant time
+/// let mut check = [0u8; 2];
+/// m.pow_vartime(&[0x07], &[0x03, 0xe8], &mut check)?; // the same, exponent public
+/// assert_eq!(out, check);
+/// # Ok::<(), core_rsa::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Modulus {
+    inner: Dyn<Mont<u64>, Mont<u16>>,
+}
+
+impl core::fmt::Debug for Modulus {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Modulus")
+            .field("implementation", &self.implementation())
+            .field("bits", &self.bits())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Modulus {
+    /// The odd modulus `n > 1` given big-endian, on the best implementation for this CPU.
+    pub fn new(n: &[u8]) -> Result<Self, Error> {
+        Self::with_impl(n, MontImpl::best())
+    }
+
+    /// The same on a chosen implementation.
+    #[inline(never)]
+    pub fn with_impl(n: &[u8], imp: MontImpl) -> Result<Self, Error> {
+        Ok(Self { inner: build!(imp, |e| Mont::new(e, n))? })
+    }
+
+    /// The implementation this modulus computes on.
+    pub fn implementation(&self) -> MontImpl {
+        self.inner.implementation()
+    }
+
+    /// The modulus's bit length.
+    pub fn bits(&self) -> usize {
+        dispatch!(&self.inner, |_e, m| m.bits())
+    }
+
+    /// The modulus's byte length: the length of every result.
+    pub fn byte_len(&self) -> usize {
+        dispatch!(&self.inner, |_e, m| m.byte_len())
+    }
+
+    /// `out = base^exp mod n`, constant time in `base` and `exp` for their given lengths.
+    /// `base` (big-endian, any value) is at most [`byte_len`](Self::byte_len) bytes long;
+    /// `exp` at most `MAX_BITS / 8`; `out` is exactly `byte_len` bytes.
+    pub fn pow(&self, base: &[u8], exp: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        self.pow_inner(base, exp, out, true)
+    }
+
+    /// `out = base^exp mod n` for a PUBLIC exponent (an RSA `e`, a group order): faster,
+    /// variable time in `exp` (still constant time in `base`).
+    pub fn pow_vartime(&self, base: &[u8], exp: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        self.pow_inner(base, exp, out, false)
+    }
+
+    fn pow_inner(&self, base: &[u8], exp: &[u8], out: &mut [u8], ct: bool) -> Result<(), Error> {
+        dispatch!(&self.inner, |e, m| pow_bytes(e, m, base, exp, out, ct))
+    }
+}
+
+#[inline(never)] // one stack frame per engine, not the largest of all
+fn pow_bytes<E: Engine>(
+    e: E,
+    m: &Mont<E::W>,
+    base: &[u8],
+    exp: &[u8],
+    out: &mut [u8],
+    ct: bool,
+) -> Result<(), Error> {
+    let l = m.len();
+    if out.len() != m.byte_len() {
+        return Err(Error::InvalidLength);
+    }
+    if base.len() > m.byte_len() || exp.len() > crate::MAX_BITS / 8 {
+        return Err(Error::InvalidLength);
+    }
+    let mut b = E::W::buf();
+    let mut x = E::W::buf();
+    let mut ex = E::W::buf();
+    // Both fit: base has at most byte_len bytes, and l digits hold byte_len bytes.
+    let ok = load_be(&mut b.as_mut()[..l], base) && load_be(ex.as_mut(), exp);
+    if ok {
+        m.enter_mont(e, &mut x.as_mut()[..l], &b.as_ref()[..l]);
+        let bits = exp.len() * 8;
+        if ct {
+            m.pow_ct(e, b.as_mut(), &x.as_ref()[..l], ex.as_ref(), bits);
+        } else {
+            m.pow_vartime(e, b.as_mut(), &x.as_ref()[..l], ex.as_ref(), bits);
+        }
+        m.leave_mont(e, &mut x.as_mut()[..l], &b.as_ref()[..l]);
+        store_be(&x.as_ref()[..l], out);
+    }
+    b.zeroize();
+    x.zeroize();
+    ex.zeroize();
+    if ok { Ok(()) } else { Err(Error::InvalidLength) }
+}
+
+/// `base^exp mod modulus` for big-endian numbers, in constant time in `base` and `exp` (for
+/// their lengths), on the best implementation: a shorthand for [`Modulus::new`] and
+/// [`Modulus::pow`]. `out` is as long as `modulus` without its leading zero bytes.
+pub fn modexp(base: &[u8], exp: &[u8], modulus: &[u8], out: &mut [u8]) -> Result<(), Error> {
+    Modulus::new(modulus)?.pow(base, exp, out)
+}
+
+/// [`modexp`] for a PUBLIC exponent: variable time in `exp`.
+pub fn modexp_vartime(
+    base: &[u8],
+    exp: &[u8],
+    modulus: &[u8],
+    out: &mut [u8],
+) -> Result<(), Error> {
+    Modulus::new(modulus)?.pow_vartime(base, exp, out)
+}

@@ -1,0 +1,283 @@
+//! Limb-width-generic building blocks on little-endian digit slices: the [`Word`] trait that
+//! each limb width implements, constant-time add/subtract/select, byte conversion, schoolbook
+//! multiplication, and the variable-time helpers that only ever see public or blinded values.
+//!
+//! Every slice here is a number of one public length (the modulus's digit count); lengths and
+//! loop bounds are public, digit values may be secret.
+
+use core::fmt::Debug;
+use core::ops::{BitAnd, BitOr, BitXor};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+use zeroize::Zeroize;
+
+/// One digit of a number: `BITS` significant bits held in an unsigned integer type.
+pub(crate) trait Word:
+    Copy
+    + Default
+    + Debug
+    + PartialEq
+    + Eq
+    + Zeroize
+    + ConditionallySelectable
+    + ConstantTimeEq
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + 'static
+{
+    /// Significant bits per digit.
+    const BITS: u32;
+    /// Digits in a buffer: enough for [`crate::MAX_BITS`], and even.
+    const CAP: usize;
+    /// Digits in the window table of a constant-time exponentiation.
+    const TABLE: usize;
+    /// A buffer of `CAP` digits.
+    type Buf: AsRef<[Self]> + AsMut<[Self]> + Clone + Zeroize;
+    /// A buffer of `TABLE` digits.
+    type Table: AsRef<[Self]> + AsMut<[Self]> + Zeroize;
+    /// A buffer of `2·CAP` digits, for double-length products.
+    type Wide: AsRef<[Self]> + AsMut<[Self]> + Zeroize;
+    /// The digit 0.
+    const ZERO: Self;
+    /// The digit 1.
+    const ONE: Self;
+
+    /// A buffer of zeros.
+    fn buf() -> Self::Buf;
+    /// A table of zeros.
+    fn table() -> Self::Table;
+    /// A double-length buffer of zeros.
+    fn wide() -> Self::Wide;
+    /// The low `BITS` bits of `x`.
+    fn from_u64(x: u64) -> Self;
+    /// The digit as a `u64`.
+    fn to_u64(self) -> u64;
+    /// `a + b + carry` as (digit, carry); `carry` is 0 or 1.
+    fn adc(a: Self, b: Self, carry: Self) -> (Self, Self);
+    /// `a - b - borrow` as (digit, borrow); `borrow` is 0 or 1.
+    fn sbb(a: Self, b: Self, borrow: Self) -> (Self, Self);
+    /// `a * b + c + d` as (low digit, high digit).
+    fn mac(a: Self, b: Self, c: Self, d: Self) -> (Self, Self);
+    /// `-x^-1 mod 2^BITS` for odd `x`: Montgomery's `n0'`.
+    fn neg_inv(x: Self) -> Self {
+        // Newton's iteration doubles the correct low bits each time; x·x ≡ 1 mod 8 gives 3.
+        let x = x.to_u64();
+        let mut y = x;
+        for _ in 0..6 {
+            y = y.wrapping_mul(2u64.wrapping_sub(x.wrapping_mul(y)));
+        }
+        Self::from_u64(y.wrapping_neg())
+    }
+    /// All significant bits set when `c` is true, zero otherwise.
+    fn mask(c: Choice) -> Self {
+        Self::conditional_select(&Self::ZERO, &Self::from_u64(u64::MAX), c)
+    }
+}
+
+/// Digits needed for a number of `bytes` bytes at `W::BITS` bits a digit.
+pub(crate) const fn digits_for<W: Word>(bytes: usize) -> usize {
+    (bytes * 8).div_ceil(W::BITS as usize)
+}
+
+/// Loads the big-endian `bytes` into `dst` (which is zeroed first); `false` if the value does
+/// not fit. Variable time only in the lengths.
+pub(crate) fn load_be<W: Word>(dst: &mut [W], bytes: &[u8]) -> bool {
+    dst.fill(W::ZERO);
+    let mut acc: u128 = 0;
+    let mut have = 0u32;
+    let mut i = 0;
+    let mut overflow = 0u8;
+    for &b in bytes.iter().rev() {
+        acc |= (b as u128) << have;
+        have += 8;
+        while have >= W::BITS {
+            match dst.get_mut(i) {
+                Some(d) => *d = W::from_u64(acc as u64),
+                None => overflow |= u8::from(acc as u64 & mask_bits(W::BITS) != 0),
+            }
+            acc >>= W::BITS;
+            have -= W::BITS;
+            i += 1;
+        }
+    }
+    if have > 0 {
+        match dst.get_mut(i) {
+            Some(d) => *d = W::from_u64(acc as u64),
+            None => overflow |= u8::from(acc != 0),
+        }
+    }
+    overflow == 0
+}
+
+fn mask_bits(bits: u32) -> u64 {
+    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
+}
+
+/// Writes `src` big-endian into all of `out`, high bytes beyond the value as zeros (the value
+/// must fit, which callers guarantee by sizing `out` to the modulus).
+pub(crate) fn store_be<W: Word>(src: &[W], out: &mut [u8]) {
+    let mut acc: u128 = 0;
+    let mut have = 0u32;
+    let mut digits = src.iter();
+    for o in out.iter_mut().rev() {
+        if have < 8 {
+            let d = digits.next().map_or(0, |d| d.to_u64());
+            acc |= (d as u128) << have;
+            have += W::BITS;
+        }
+        *o = acc as u8;
+        acc >>= 8;
+        have -= 8;
+    }
+}
+
+/// `a += b`, returning the carry out.
+pub(crate) fn add<W: Word>(a: &mut [W], b: &[W]) -> W {
+    let mut c = W::ZERO;
+    for (x, &y) in a.iter_mut().zip(b) {
+        (*x, c) = W::adc(*x, y, c);
+    }
+    c
+}
+
+/// `a -= b`, returning the borrow out.
+pub(crate) fn sub<W: Word>(a: &mut [W], b: &[W]) -> W {
+    let mut c = W::ZERO;
+    for (x, &y) in a.iter_mut().zip(b) {
+        (*x, c) = W::sbb(*x, y, c);
+    }
+    c
+}
+
+/// The borrow out of `a - b`, without writing.
+pub(crate) fn sub_borrow<W: Word>(a: &[W], b: &[W]) -> W {
+    let mut c = W::ZERO;
+    for (&x, &y) in a.iter().zip(b) {
+        (_, c) = W::sbb(x, y, c);
+    }
+    c
+}
+
+/// `a -= n` when `ctl` is set, in constant time.
+pub(crate) fn cond_sub<W: Word>(a: &mut [W], n: &[W], ctl: Choice) {
+    let m = W::mask(ctl);
+    let mut c = W::ZERO;
+    for (x, &y) in a.iter_mut().zip(n) {
+        (*x, c) = W::sbb(*x, y & m, c);
+    }
+}
+
+/// `a += n` when `ctl` is set, in constant time.
+pub(crate) fn cond_add<W: Word>(a: &mut [W], n: &[W], ctl: Choice) {
+    let m = W::mask(ctl);
+    let mut c = W::ZERO;
+    for (x, &y) in a.iter_mut().zip(n) {
+        (*x, c) = W::adc(*x, y & m, c);
+    }
+}
+
+/// Brings a value below `2n`, given as `hi·2^(BITS·len) + a` with `hi` 0 or 1, below `n`.
+pub(crate) fn reduce_once<W: Word>(a: &mut [W], hi: W, n: &[W]) {
+    let borrow = sub_borrow(a, n);
+    // Subtract when the value overflowed the digits or did not borrow against n.
+    let ctl = hi.ct_eq(&W::ONE) | borrow.ct_eq(&W::ZERO);
+    cond_sub(a, n, ctl);
+}
+
+/// `a = a + b mod n` for `a, b < n`.
+pub(crate) fn add_mod<W: Word>(a: &mut [W], b: &[W], n: &[W]) {
+    let c = add(a, b);
+    reduce_once(a, c, n);
+}
+
+/// `a = a - b mod n` for `a, b < n`.
+pub(crate) fn sub_mod<W: Word>(a: &mut [W], b: &[W], n: &[W]) {
+    let borrow = sub(a, b);
+    cond_add(a, n, borrow.ct_eq(&W::ONE));
+}
+
+/// `a = 2a mod n` for `a < n`.
+pub(crate) fn double_mod<W: Word>(a: &mut [W], n: &[W]) {
+    let mut c = 0u64;
+    for x in a.iter_mut() {
+        let v = x.to_u64();
+        *x = W::from_u64((v << 1) | c);
+        c = v >> (W::BITS - 1);
+    }
+    reduce_once(a, W::from_u64(c), n);
+}
+
+/// Whether `a == b`, in constant time.
+pub(crate) fn ct_eq<W: Word>(a: &[W], b: &[W]) -> Choice {
+    let mut d = W::ZERO;
+    for (&x, &y) in a.iter().zip(b) {
+        d = d | (x ^ y);
+    }
+    d.ct_eq(&W::ZERO) & Choice::from(u8::from(a.len() == b.len()))
+}
+
+/// Whether `a < b`; variable time, for public values only.
+pub(crate) fn lt_vartime<W: Word>(a: &[W], b: &[W]) -> bool {
+    sub_borrow(a, b) == W::ONE
+}
+
+/// Whether `a` is zero; variable time.
+pub(crate) fn is_zero_vartime<W: Word>(a: &[W]) -> bool {
+    a.iter().all(|&d| d == W::ZERO)
+}
+
+/// The bit length of `a`; variable time, for public values (or the public size of secrets).
+pub(crate) fn bits_vartime<W: Word>(a: &[W]) -> usize {
+    for (i, d) in a.iter().enumerate().rev() {
+        let v = d.to_u64();
+        if v != 0 {
+            return i * W::BITS as usize + (64 - v.leading_zeros() as usize);
+        }
+    }
+    0
+}
+
+/// Bit `i` of `a` (0 beyond its digits); `i` is public.
+pub(crate) fn bit<W: Word>(a: &[W], i: usize) -> u64 {
+    let (d, s) = (i / W::BITS as usize, i % W::BITS as usize);
+    a.get(d).map_or(0, |w| (w.to_u64() >> s) & 1)
+}
+
+/// `r = a·b`, with `r` of `a.len() + b.len()` digits.
+pub(crate) fn mul_full<W: Word>(r: &mut [W], a: &[W], b: &[W]) {
+    r.fill(W::ZERO);
+    for (i, &bi) in b.iter().enumerate() {
+        let mut c = W::ZERO;
+        for (j, &aj) in a.iter().enumerate() {
+            (r[i + j], c) = W::mac(aj, bi, r[i + j], c);
+        }
+        r[i + a.len()] = c;
+    }
+}
+
+/// `a^-1 mod n` into `out` for odd `n` and `0 < a < n`; `false` if `a` is not invertible.
+/// VARIABLE TIME: callers pass a value multiplied by a fresh random factor, so its timing says
+/// nothing about a secret. Runs on 64-bit limbs whatever the digit type.
+pub(crate) fn inv_vartime<W: Word>(out: &mut [W], a: &[W], n: &[W]) -> bool {
+    const B: usize = crate::MAX_BITS / 8;
+    let bytes = (n.len() * W::BITS as usize).div_ceil(8).min(B);
+    let limbs = bytes.div_ceil(8);
+    let mut buf = [0u8; B];
+    let (mut a64, mut n64, mut r64) = ([0u64; B / 8], [0u64; B / 8], [0u64; B / 8]);
+    store_be(n, &mut buf[..bytes]);
+    load_be(&mut n64[..limbs], &buf[..bytes]);
+    store_be(a, &mut buf[..bytes]);
+    load_be(&mut a64[..limbs], &buf[..bytes]);
+    let ok = super::inverse::inv_mod_vartime(
+        &mut r64[..limbs],
+        &a64[..limbs],
+        &n64[..limbs],
+        u64::neg_inv(n64[0]),
+    );
+    store_be(&r64[..limbs], &mut buf[..bytes]);
+    load_be(out, &buf[..bytes]);
+    buf.fill(0);
+    a64.fill(0);
+    r64.fill(0);
+    ok
+}

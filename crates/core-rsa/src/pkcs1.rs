@@ -1,0 +1,130 @@
+//! RSASSA-PKCS1-v1_5 (RFC 8017 §8.2): signing with SHA-224/256/384/512 and SHA-512/256, and
+//! verification with those and SHA-1. Verification re-encodes the expected `EM` and compares
+//! it whole, so no DER in the signature is ever parsed. Also RSAES-PKCS1-v1_5 decryption
+//! (§7.2.2) for legacy protocols, with constant-time unpadding and one error.
+
+use crate::{Error, HashAlg, PrivateKey, PublicKey, RandomSource};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeGreater};
+use zeroize::Zeroize;
+
+/// EMSA-PKCS1-v1_5-ENCODE (RFC 8017 §9.2) of `msg` into all of `em`.
+fn encode(hash: HashAlg, msg: &[u8], em: &mut [u8]) -> Result<(), Error> {
+    let prefix = hash.digest_info_prefix();
+    let t_len = prefix.len() + hash.output_len();
+    if em.len() < t_len + 11 {
+        return Err(Error::MessageTooLong);
+    }
+    let digest = hash.digest(&[msg]);
+    let ps_end = em.len() - t_len;
+    em[0] = 0;
+    em[1] = 1;
+    em[2..ps_end - 1].fill(0xff);
+    em[ps_end - 1] = 0;
+    em[ps_end..ps_end + prefix.len()].copy_from_slice(prefix);
+    em[ps_end + prefix.len()..].copy_from_slice(digest.as_ref());
+    Ok(())
+}
+
+impl PublicKey {
+    /// Verifies an RSASSA-PKCS1-v1_5 signature (RFC 8017 §8.2.2) of `msg` hashed with `hash`.
+    /// `sig` must be exactly [`modulus_len`](Self::modulus_len) bytes.
+    pub fn verify_pkcs1v15(&self, hash: HashAlg, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
+        let k = self.modulus_len();
+        if sig.len() != k {
+            return Err(Error::InvalidSignature);
+        }
+        let mut em = [0u8; crate::MAX_BITS / 8];
+        let em = &mut em[..k];
+        self.raw_public(sig, em).map_err(|_| Error::InvalidSignature)?;
+        // Compare with the expected encoding piece by piece (no second k-byte buffer: the
+        // Cortex-M0 has 16 KiB).
+        let prefix = hash.digest_info_prefix();
+        let t_len = prefix.len() + hash.output_len();
+        if k < t_len + 11 {
+            return Err(Error::InvalidSignature);
+        }
+        let ps_end = k - t_len;
+        let digest = hash.digest(&[msg]);
+        let ok = em[..2] == [0, 1]
+            && em[2..ps_end - 1].iter().all(|&b| b == 0xff)
+            && em[ps_end - 1] == 0
+            && &em[ps_end..ps_end + prefix.len()] == prefix
+            && &em[ps_end + prefix.len()..] == digest.as_ref();
+        if ok { Ok(()) } else { Err(Error::InvalidSignature) }
+    }
+}
+
+impl PrivateKey {
+    /// Signs `msg` with RSASSA-PKCS1-v1_5 (RFC 8017 §8.2.1) and `hash` into `sig`, which must
+    /// hold [`modulus_len`](Self::modulus_len) bytes; returns that length. The signature is
+    /// deterministic; `rng` only blinds the private operation. SHA-1 is refused.
+    pub fn sign_pkcs1v15(
+        &self,
+        hash: HashAlg,
+        msg: &[u8],
+        rng: &mut dyn RandomSource,
+        sig: &mut [u8],
+    ) -> Result<usize, Error> {
+        if hash == HashAlg::Sha1 {
+            return Err(Error::UnsupportedHash);
+        }
+        let k = self.modulus_len();
+        let sig = sig.get_mut(..k).ok_or(Error::BufferTooSmall)?;
+        let mut em = [0u8; crate::MAX_BITS / 8];
+        encode(hash, msg, &mut em[..k])?;
+        let r = self.raw_private(&em[..k], sig, rng);
+        em.zeroize();
+        r.map(|()| k)
+    }
+}
+
+impl PrivateKey {
+    /// Decrypts an RSAES-PKCS1-v1_5 ciphertext (RFC 8017 §7.2.2) into `out`; returns the
+    /// message length. Only for legacy protocols: the scheme is open to Bleichenbacher's attack
+    /// wherever the caller lets a failure be observed, so every failure is the one
+    /// [`Error::Decryption`] and `out` must hold `k - 11` bytes whatever the message.
+    pub fn decrypt_pkcs1v15(
+        &self,
+        ct: &[u8],
+        rng: &mut dyn RandomSource,
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        let k = self.modulus_len();
+        if out.len() < k - 11 {
+            return Err(Error::InvalidLength);
+        }
+        if ct.len() != k {
+            return Err(Error::Decryption);
+        }
+        let mut em = [0u8; crate::MAX_BITS / 8];
+        let r = match self.raw_private(ct, &mut em[..k], rng) {
+            Ok(()) => unpad_v15(&em[..k], out).ok_or(Error::Decryption),
+            Err(Error::OutOfRange | Error::InvalidLength) => Err(Error::Decryption),
+            Err(e) => Err(e),
+        };
+        em.zeroize();
+        r
+    }
+}
+
+/// EME-PKCS1-v1_5 decoding in constant time: `0x00 0x02 PS 0x00 M` with at least eight
+/// nonzero bytes of `PS`.
+fn unpad_v15(em: &[u8], out: &mut [u8]) -> Option<usize> {
+    let mut good = em[0].ct_eq(&0) & em[1].ct_eq(&2);
+    let mut looking = Choice::from(1);
+    let mut index = 0u32;
+    for (i, &b) in em.iter().enumerate().skip(2) {
+        let z = b.ct_eq(&0);
+        index.conditional_assign(&(i as u32), looking & z);
+        looking &= !z;
+    }
+    good &= !looking;
+    // PS is em[2..index]: at least 8 bytes, so index ≥ 10.
+    good &= index.ct_gt(&9);
+    if !bool::from(good) {
+        return None;
+    }
+    let msg = &em[index as usize + 1..];
+    out.get_mut(..msg.len())?.copy_from_slice(msg);
+    Some(msg.len())
+}
