@@ -13,9 +13,9 @@ use std::{fmt, fs};
 
 use clap::Args;
 
-use crate::size;
 use crate::util::{self, Captured, Need, Report, StageResult};
 use crate::workspace::Workspace;
+use crate::{cost, size};
 
 /// The Cortex-M0 target.
 pub(crate) const TARGET: &str = "thumbv6m-none-eabi";
@@ -51,6 +51,16 @@ pub(crate) struct M0Args {
     /// Seconds before a QEMU run is killed and counted as a hang.
     #[arg(long, default_value_t = DEFAULT_TIMEOUT)]
     pub(crate) timeout: u64,
+    /// Instead of the checks, run the cost model: instructions, estimated Cortex-M0+ cycles,
+    /// stack and flash per operation, next to BearSSL's published figures.
+    #[arg(long)]
+    pub(crate) cost: bool,
+    /// With --cost: print the table in Markdown (for the README).
+    #[arg(long, requires = "cost")]
+    pub(crate) markdown: bool,
+    /// With --cost: skip the per-operation flash images (one firmware build each).
+    #[arg(long, requires = "cost")]
+    pub(crate) no_flash: bool,
 }
 
 impl Default for M0Args {
@@ -61,6 +71,9 @@ impl Default for M0Args {
             cpu: DEFAULT_CPU.to_owned(),
             machine: DEFAULT_MACHINE.to_owned(),
             timeout: DEFAULT_TIMEOUT,
+            cost: false,
+            markdown: false,
+            no_flash: false,
         }
     }
 }
@@ -80,6 +93,11 @@ pub(crate) fn needs() -> Vec<Need> {
 
 /// Runs the `m0` stages into `report`.
 pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &M0Args) {
+    if args.cost {
+        let cost = cost::CostArgs { markdown: args.markdown, no_flash: args.no_flash };
+        cost::run(report, ws, args, cost);
+        return;
+    }
     let mut elf = None;
     report.stage("m0 build", || {
         elf = Some(build(ws, None)?);
@@ -244,15 +262,15 @@ fn self_test(ws: &Workspace, args: &M0Args) -> StageResult {
 }
 
 /// `size` and `nm` for ARM ELF files.
-struct Binutils {
-    size: PathBuf,
-    nm: PathBuf,
+pub(crate) struct Binutils {
+    pub(crate) size: PathBuf,
+    pub(crate) nm: PathBuf,
 }
 
 impl Binutils {
     /// GNU `arm-none-eabi-{size,nm}` if installed, else LLVM's from the rustup `llvm-tools`
     /// component or from `PATH`.
-    fn find() -> Result<Binutils, String> {
+    pub(crate) fn find() -> Result<Binutils, String> {
         let pair =
             |size: Option<PathBuf>, nm: Option<PathBuf>| Some(Binutils { size: size?, nm: nm? });
         pair(util::find_program("arm-none-eabi-size"), util::find_program("arm-none-eabi-nm"))
