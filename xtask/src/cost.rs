@@ -285,6 +285,15 @@ pub(crate) struct Measured {
     pub(crate) stack: Option<u64>,
 }
 
+/// One timed span: message length, counts between its marks, stack depth.
+type Span = (u64, Counts, Option<u64>);
+
+/// `n` as a float; instruction counts stay far below 2^52, where the conversion is exact.
+#[allow(clippy::cast_precision_loss)]
+fn float(n: u64) -> f64 {
+    n as f64
+}
+
 /// Pairs each run with its two marks and works out every operation's cost under `core`:
 /// per-operation runs minus the `overhead` calibration span, bulk runs (two lengths) as the
 /// difference over the extra bytes.
@@ -293,7 +302,7 @@ pub(crate) fn measure(
     marks: &[Counts],
     core: Core,
 ) -> Result<BTreeMap<String, Measured>, String> {
-    let mut spans: BTreeMap<&str, Vec<(u64, Counts, Option<u64>)>> = BTreeMap::new();
+    let mut spans: BTreeMap<&str, Vec<Span>> = BTreeMap::new();
     let mut at = 0;
     for run in runs {
         if let Some(why) = &run.failure {
@@ -328,14 +337,14 @@ pub(crate) fn measure(
         let measured = match runs.as_slice() {
             [(0, counts, _)] => {
                 let net = counts.since(&overhead).ok_or(format!("{id}: below the overhead"))?;
-                Measured { insns: net.insns as f64, cycles: core.cycles(&net) as f64, stack }
+                Measured { insns: float(net.insns), cycles: float(core.cycles(&net)), stack }
             }
             [(short, a, _), (long, b, _)] if long > short => {
                 let extra = b.since(a).ok_or(format!("{id}: the long run cost less"))?;
-                let bytes = (long - short) as f64;
+                let bytes = float(long - short);
                 Measured {
-                    insns: extra.insns as f64 / bytes,
-                    cycles: core.cycles(&extra) as f64 / bytes,
+                    insns: float(extra.insns) / bytes,
+                    cycles: float(core.cycles(&extra)) / bytes,
                     stack,
                 }
             }
@@ -367,9 +376,8 @@ fn number(x: f64) -> String {
     }
 }
 
-/// An integer with thin groups of three digits: `3 612 480`.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
+/// A string of digits in groups of three: `3 612 480`.
+fn grouped(digits: &str) -> String {
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
@@ -429,8 +437,8 @@ pub(crate) fn render(
                 format!("{} kB/s", number(ours)),
             ),
             Unit::Op => (
-                grouped(m.insns.round() as u64),
-                grouped(m.cycles.round() as u64),
+                grouped(&format!("{:.0}", m.insns)),
+                grouped(&format!("{:.0}", m.cycles)),
                 format!("{} /s", number(ours)),
             ),
         };
@@ -442,7 +450,7 @@ pub(crate) fn render(
             cycles,
             rate,
             m.stack.map_or_else(|| "?".to_owned(), |s| s.to_string()),
-            flash.get(row.id).map_or_else(|| "—".to_owned(), |f| f.to_string()),
+            flash.get(row.id).map_or_else(|| "—".to_owned(), ToString::to_string),
             bear,
             ratio,
         ]);
@@ -468,11 +476,7 @@ pub(crate) fn render(
             let mut s = String::new();
             for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
                 let pad = " ".repeat(w - c.chars().count());
-                if i == 0 {
-                    s.push_str(&format!("{c}{pad}"))
-                } else {
-                    s.push_str(&format!("  {pad}{c}"))
-                }
+                let _ = if i == 0 { write!(s, "{c}{pad}") } else { write!(s, "  {pad}{c}") };
             }
             s.trim_end().to_owned()
         };
@@ -668,4 +672,195 @@ fn flash_bytes(tools: &Binutils, elf: &Path) -> Result<u64, String> {
         .filter(|s| [".vector_table", ".text", ".rodata", ".data"].contains(&s.name.as_str()))
         .map(|s| s.size)
         .sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts with `insns` single-cycle instructions and the given extras.
+    fn counts(insns: u64) -> Counts {
+        Counts { insns, alu: insns, ..Counts::default() }
+    }
+
+    #[test]
+    fn cycle_model_follows_the_timing_tables() {
+        let one_each = Counts {
+            insns: 12,
+            alu: 1,
+            mul: 1,
+            ldst: 1,
+            multi: 1,
+            poppc: 1,
+            regs: 5, // e.g. PUSH {r4-r6} and POP {r4, r5, pc}
+            b: 1,
+            bcc: 2,
+            taken: 1,
+            bl: 1,
+            bx: 1,
+            pcw: 1,
+            sys: 1,
+        };
+        // M0+: 1 + 1 + 2 + (1 + 3 + 5) + 2 + (1 + 2) + 3 + 2 + 2 + 3.
+        assert_eq!(Core::M0Plus.cycles(&one_each), 28);
+        // M0: one more for each of B, taken B<cond>, BL, BX, PC write, POP {pc}, MRS/MSR.
+        assert_eq!(Core::M0.cycles(&one_each), 35);
+        assert_eq!(Core::M0Plus.cycles(&counts(100)), 100);
+        let loads = Counts { insns: 10, ldst: 10, ..Counts::default() };
+        assert_eq!(Core::M0Plus.cycles(&loads), 20, "loads and stores take 2");
+        let not_taken = Counts { insns: 4, bcc: 4, ..Counts::default() };
+        assert_eq!(Core::M0Plus.cycles(&not_taken), 4, "untaken branches take 1");
+        assert!(Core::M0Plus.describe().contains("zero flash wait states"));
+    }
+
+    const LOG: &str = "\
+m0count mark 0 insns=100 alu=60 mul=0 ldst=20 multi=5 poppc=1 b=4 bcc=8 bl=1 bx=1 pcw=0 sys=0 regs=12 taken=3
+m0count mark 1 insns=104 alu=62 mul=0 ldst=20 multi=5 poppc=1 b=4 bcc=8 bl=2 bx=2 pcw=0 sys=0 regs=12 taken=3
+m0count mark 2 insns=154 alu=112 mul=0 ldst=20 multi=5 poppc=1 b=4 bcc=8 bl=2 bx=2 pcw=0 sys=0 regs=12 taken=3
+m0count mark 3 insns=1154 alu=1110 mul=0 ldst=20 multi=5 poppc=1 b=4 bcc=8 bl=3 bx=3 pcw=0 sys=0 regs=12 taken=3
+m0count mark 4 insns=1204 alu=1160 mul=0 ldst=20 multi=5 poppc=1 b=4 bcc=8 bl=3 bx=3 pcw=0 sys=0 regs=12 taken=3
+m0count mark 5 insns=1404 alu=1360 mul=0 ldst=20 multi=5 poppc=1 b=4 bcc=8 bl=3 bx=3 pcw=0 sys=0 regs=12 taken=3
+m0count mark 6 insns=1454 alu=1410 mul=0 ldst=20 multi=5 poppc=1 b=4 bcc=8 bl=3 bx=3 pcw=0 sys=0 regs=12 taken=3
+m0count mark 7 insns=2454 alu=2410 mul=0 ldst=20 multi=5 poppc=1 b=4 bcc=8 bl=3 bx=3 pcw=0 sys=0 regs=12 taken=3
+m0count mark 8 insns=2504 alu=2460 mul=0 ldst=20 multi=5 poppc=1 b=4 bcc=8 bl=3 bx=3 pcw=0 sys=0 regs=12 taken=3
+m0count mark 9 insns=2508 alu=2462 mul=0 ldst=20 multi=5 poppc=1 b=4 bcc=8 bl=4 bx=4 pcw=0 sys=0 regs=12 taken=3
+m0count exit insns=2515 alu=2469 mul=0 ldst=20 multi=5 poppc=1 b=4 bcc=8 bl=4 bx=4 pcw=0 sys=0 regs=12 taken=3
+";
+
+    const OUTPUT: &str = "\
+cost overhead 0 64 2 ok
+cost x25519 0 3228 2 ok
+cost sha256 512 500 2 ok
+cost sha256 2560 576 2 ok
+m0-cost: 4 measured, 0 failed
+";
+
+    #[test]
+    fn parses_plugin_and_firmware_lines() {
+        let marks = parse_marks(LOG).unwrap();
+        assert_eq!(marks.len(), 10, "the exit line is not a mark");
+        assert_eq!((marks[1].insns, marks[1].bl, marks[1].taken, marks[1].regs), (104, 2, 3, 12));
+        assert_eq!(marks[3].since(&marks[2]).map(|d| d.insns), Some(1000));
+        assert!(parse_marks("m0count mark 0 insns=1 alu=1\n").is_err(), "missing classes");
+        assert!(parse_marks("m0count mark 0 insns=x alu=1\n").is_err());
+        let runs = parse_runs(OUTPUT).unwrap();
+        assert_eq!(runs.len(), 4);
+        assert_eq!(
+            runs[3],
+            Run { id: "sha256".into(), len: 2560, stack: Some(576), marks: 2, failure: None }
+        );
+        let failed = parse_runs("cost x25519 0 ? 2 FAIL wrong X25519 output\n").unwrap();
+        assert_eq!(
+            (failed[0].stack, failed[0].failure.as_deref()),
+            (None, Some("wrong X25519 output"))
+        );
+        assert!(parse_runs("cost x25519 0 ? 2 maybe\n").is_err());
+        assert!(parse_runs("cost x25519 zero ? 2 ok\n").is_err());
+    }
+
+    #[test]
+    fn per_byte_is_the_difference_and_per_op_drops_the_overhead() {
+        let marks = parse_marks(LOG).unwrap();
+        let runs = parse_runs(OUTPUT).unwrap();
+        let table = measure(&runs[..3], &marks[..6], Core::M0Plus);
+        assert!(table.is_err(), "runs and marks out of step: {table:?}");
+        let mut runs = runs;
+        runs.push(Run { id: "empty".into(), len: 0, stack: None, marks: 2, failure: None });
+        let table = measure(&runs, &marks, Core::M0Plus).unwrap();
+        assert!(!table.contains_key("overhead"));
+        // x25519: 1000 instructions (1 BL, 1 BX among them) minus the overhead (2 ALU, 1 BL,
+        // 1 BX): 996 ALU instructions, all single-cycle.
+        let x = &table["x25519"];
+        assert_eq!((x.insns, x.cycles, x.stack), (996.0, 996.0, Some(3228)));
+        // sha256: (1000 - 200) instructions over 2048 more bytes; deepest stack of the two.
+        let s = &table["sha256"];
+        assert_eq!((s.insns, s.cycles, s.stack), (800.0 / 2048.0, 800.0 / 2048.0, Some(576)));
+        // A span equal to the overhead costs nothing.
+        assert!(table["empty"].insns.abs() < f64::EPSILON);
+    }
+
+    #[test]
+    fn failures_and_bad_spans_are_errors() {
+        let marks = parse_marks(LOG).unwrap();
+        let mut runs = parse_runs(OUTPUT).unwrap();
+        runs[1].failure = Some("wrong".into());
+        assert!(measure(&runs, &marks[..6], Core::M0Plus).unwrap_err().contains("x25519 failed"));
+        let runs = parse_runs("cost overhead 0 64 2 ok\ncost sha256 512 1 2 ok\n").unwrap();
+        let err = measure(&runs, &marks[..4], Core::M0Plus).unwrap_err();
+        assert!(err.contains("neither one run nor two"), "{err}");
+        let runs = parse_runs("cost sha256 0 1 2 ok\n").unwrap();
+        assert!(measure(&runs, &marks[..2], Core::M0Plus).unwrap_err().contains("overhead"));
+        let runs = parse_runs("cost overhead 0 64 1 ok\n").unwrap();
+        assert!(measure(&runs, &marks[..2], Core::M0Plus).unwrap_err().contains("1 marks"));
+    }
+
+    #[test]
+    fn speeds_at_48_mhz() {
+        // 150 cycles per byte at 48 MHz is 320 kB/s; 10.86 M cycles is 4.42 operations/s.
+        assert!((speed(Unit::Byte, 150.0) - 320.0).abs() < 1e-9);
+        assert!((speed(Unit::Op, 48e6 / 4.42) - 4.42).abs() < 1e-9);
+    }
+
+    #[test]
+    fn finds_the_marker_in_nm_output() {
+        let nm = "0000665c T m0_cost_mark\n00000100 t m0_cost_mark_x\n         U undefined\n";
+        assert_eq!(find_symbol(nm, "m0_cost_mark"), Some(0x665c));
+        assert_eq!(find_symbol(nm, "nothing"), None);
+    }
+
+    #[test]
+    fn rows_are_unique_and_bearssl_figures_present() {
+        for (i, row) in ROWS.iter().enumerate() {
+            assert!(ROWS[..i].iter().all(|r| r.id != row.id), "duplicate {}", row.id);
+        }
+        let bear = ROWS.iter().filter(|r| r.bearssl.is_some()).count();
+        assert_eq!(bear, 10, "every figure of BearSSL's table has a row");
+    }
+
+    #[test]
+    fn table_formatting() {
+        let mut measured = BTreeMap::new();
+        measured.insert(
+            "sha256".to_owned(),
+            Measured { insns: 123.31, cycles: 150.0, stack: Some(576) },
+        );
+        measured.insert(
+            "x25519".to_owned(),
+            Measured { insns: 3_000_000.0, cycles: 48e6 / 8.84, stack: None },
+        );
+        let flash = BTreeMap::from([("sha256".to_owned(), 1234)]);
+        let text = render(&measured, &flash, Core::M0Plus, false);
+        let line = |label: &str| text.lines().find(|l| l.starts_with(label)).unwrap().to_owned();
+        let sha = line("SHA-256 ");
+        for cell in
+            ["123.3 /B", "150.0 /B", "320 kB/s", "576", "1234", "320 kB/s (sha256)", "1.00×"]
+        {
+            assert!(sha.contains(cell), "{cell} missing from `{sha}`");
+        }
+        let x = line("X25519 point mul");
+        for cell in ["3 000 000", "5 429 864", "8.84 /s", "?", "4.42 /s (c25519_m15)", "2.00×"] {
+            assert!(x.contains(cell), "{cell} missing from `{x}`");
+        }
+        assert!(line("SHA-512").contains("not yet built"));
+        assert!(line("RSA-2048 private").contains("0.128 /s (i15)"));
+        assert!(text.contains(Core::M0Plus.describe()));
+        let md = render(&measured, &flash, Core::M0Plus, true);
+        let rows: Vec<&str> = md.lines().filter(|l| l.starts_with('|')).collect();
+        assert_eq!(rows.len(), 2 + ROWS.len());
+        assert!(rows[1].starts_with("| --- | ---: |"));
+        assert!(rows.iter().all(|r| r.matches(" | ").count() == 7), "8 columns everywhere");
+        assert!(md.contains("| SHA-256 | 123.3 /B | 150.0 /B | 320 kB/s | 576 | 1234 |"), "{md}");
+    }
+
+    #[test]
+    fn numbers_and_groups() {
+        assert_eq!(grouped("0"), "0");
+        assert_eq!(grouped("999"), "999");
+        assert_eq!(grouped("1000"), "1 000");
+        assert_eq!(grouped("19329569"), "19 329 569");
+        assert_eq!(
+            (number(281.4), number(52.64), number(2.478), number(0.1281)),
+            ("281".to_owned(), "52.6".to_owned(), "2.48".to_owned(), "0.128".to_owned())
+        );
+    }
 }

@@ -36,6 +36,8 @@ const DEFAULT_MACHINE: &str = "microbit";
 const DEFAULT_TIMEOUT: u64 = 120;
 
 /// Options of `cargo xtask m0`.
+// Command-line switches are independent flags; an enum would not make them clearer.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Args, Clone, Debug)]
 pub(crate) struct M0Args {
     /// Also build with the `inject-failure` and `inject-fault` features and require both runs

@@ -187,7 +187,7 @@ mod tests {
     #[test]
     fn every_operation_passes_on_the_host() {
         let summary = run_all();
-        assert!(summary.measured > ops::IDS.len(), "too few measurements");
+        assert!(summary.measured as usize > ops::IDS.len(), "too few measurements");
         assert_eq!(summary.failed, 0, "see the FAIL lines in the captured output");
     }
 
