@@ -1,8 +1,9 @@
 //! `cargo xtask ci`: everything CI checks, in order — formatting, clippy (host and the
 //! firmware on `thumbv6m-none-eabi`), the host test suite, rustdoc with warnings denied, a
 //! `no_std` `thumbv6m-none-eabi` build of every primitive crate, the Cortex-M0 run with its
-//! self-test and the cost model (counted, without the per-operation flash images), the qemu-user cross tests, the constant-time check under valgrind (`ct`) and a
-//! short fuzzing pass over every target (`fuzz`). Every stage runs even after a failure (unless
+//! self-test, the Cortex-M0+ cost model (counted, without the per-operation flash images),
+//! the qemu-user cross tests, the constant-time check under valgrind (`ct`) and a short
+//! fuzzing pass over every target (`fuzz`). Every stage runs even after a failure (unless
 //! `--fail-fast`), so one CI run reports everything that is wrong.
 
 use std::io::IsTerminal;

@@ -122,7 +122,8 @@ static void print_counts(const char *what)
     char line[512];
     int n = snprintf(line, sizeof line, "m0count %s insns=%llu", what, (unsigned long long)insns);
     for (int c = 0; c < C_N && n > 0 && (size_t)n < sizeof line; c++)
-        n += snprintf(line + n, sizeof line - n, " %s=%llu", names[c], (unsigned long long)count[c]);
+        n += snprintf(line + n, sizeof line - n, " %s=%llu", names[c],
+                      (unsigned long long)count[c]);
     if (n > 0 && (size_t)n < sizeof line - 1) {
         line[n] = '\n';
         line[n + 1] = 0;

@@ -4,9 +4,9 @@
 //! instead of looking fast. Implementations are named explicitly where the crate has a
 //! choice, so each row says what it measured.
 //!
-//! Adding an operation is one line in the `registry!` call below plus its function here, and a row with
-//! the same id in `xtask/src/cost.rs` (the P-256 and RSA rows are there already, reading
-//! "not yet built" until a line here measures them).
+//! Adding an operation is one line in the `registry!` call below plus its function here, and
+//! a row with the same id in `xtask/src/cost.rs` (the P-256 and RSA rows are there already,
+//! reading "not yet built" until a line here measures them).
 
 use core::hint::black_box;
 
