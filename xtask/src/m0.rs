@@ -84,6 +84,8 @@ impl Default for M0Args {
 pub(crate) fn needs() -> Vec<Need> {
     vec![
         Need::Command("qemu-system-arm", "qemu-system-arm"),
+        // Builds the instruction-counting plugin of `--cost`.
+        Need::Command("cc", "gcc"),
         Need::RustTarget(TARGET),
         Need::Probe {
             what: "arm-none-eabi-size/nm (or llvm-size/nm from rustup's llvm-tools)",
