@@ -1,8 +1,9 @@
 //! `cargo xtask ci`: everything CI checks, in order — formatting, clippy (host and the
 //! firmware on `thumbv6m-none-eabi`), the host test suite, rustdoc with warnings denied, a
 //! `no_std` `thumbv6m-none-eabi` build of every primitive crate, the Cortex-M0 run with its
-//! self-test, the qemu-user cross tests, the constant-time check under valgrind (`ct`) and a
-//! short fuzzing pass over every target (`fuzz`). Every stage runs even after a failure (unless
+//! self-test, the Cortex-M0+ cost model (counted, without the per-operation flash images),
+//! the qemu-user cross tests, the constant-time check under valgrind (`ct`) and a short
+//! fuzzing pass over every target (`fuzz`). Every stage runs even after a failure (unless
 //! `--fail-fast`), so one CI run reports everything that is wrong.
 
 use std::io::IsTerminal;
@@ -31,6 +32,8 @@ pub(crate) enum Stage {
     NoStd,
     /// `cargo xtask m0 --self-test`.
     M0,
+    /// `cargo xtask m0 --cost --no-flash`: the cost-model firmware builds, runs and is counted.
+    M0Cost,
     /// `cargo xtask cross`.
     Cross,
     /// `cargo xtask ct`: the constant-time check under valgrind, with its self-test.
@@ -54,6 +57,10 @@ const FIRMWARE_CLIPPY: &[&str] = &[
     "warnings",
 ];
 
+/// Lints the cost-model firmware for its real target, for the same reason.
+const COST_FIRMWARE_CLIPPY: &[&str] =
+    &["clippy", "-p", "m0-cost", "--target", m0::TARGET, "--", "-D", "warnings"];
+
 /// Options of `cargo xtask ci`.
 #[derive(Args, Clone, Debug)]
 pub(crate) struct CiArgs {
@@ -74,7 +81,7 @@ pub(crate) fn needs(args: &CiArgs) -> Vec<Need> {
     if args.runs(Stage::Clippy) || args.runs(Stage::NoStd) {
         needs.push(Need::RustTarget(m0::TARGET));
     }
-    if args.runs(Stage::M0) {
+    if args.runs(Stage::M0) || args.runs(Stage::M0Cost) {
         needs.extend(m0::needs());
     }
     if args.runs(Stage::Cross) {
@@ -104,7 +111,7 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
     stage(report, Stage::Clippy, "clippy", &|| {
         let workspace =
             cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[]);
-        both(workspace, cargo(FIRMWARE_CLIPPY, &[]))
+        both(both(workspace, cargo(FIRMWARE_CLIPPY, &[])), cargo(COST_FIRMWARE_CLIPPY, &[]))
     });
     stage(report, Stage::Test, "test", &|| cargo(&["test", "--workspace"], &[]));
     stage(report, Stage::Doc, "doc", &|| {
@@ -115,6 +122,12 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
         m0::run(report, ws, &M0Args { self_test: true, ..M0Args::default() });
     } else {
         report.skip("m0", "--skip");
+    }
+    if args.runs(Stage::M0Cost) {
+        let cost = M0Args { cost: true, no_flash: true, ..M0Args::default() };
+        m0::run(report, ws, &cost);
+    } else {
+        report.skip("m0 cost", "--skip");
     }
     if args.runs(Stage::Cross) {
         cross::run(report, ws, &CrossArgs::default());

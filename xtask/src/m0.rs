@@ -13,9 +13,9 @@ use std::{fmt, fs};
 
 use clap::Args;
 
-use crate::size;
 use crate::util::{self, Captured, Need, Report, StageResult};
 use crate::workspace::Workspace;
+use crate::{cost, size};
 
 /// The Cortex-M0 target.
 pub(crate) const TARGET: &str = "thumbv6m-none-eabi";
@@ -36,6 +36,8 @@ const DEFAULT_MACHINE: &str = "microbit";
 const DEFAULT_TIMEOUT: u64 = 120;
 
 /// Options of `cargo xtask m0`.
+// Command-line switches are independent flags; an enum would not make them clearer.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Args, Clone, Debug)]
 pub(crate) struct M0Args {
     /// Also build with the `inject-failure` and `inject-fault` features and require both runs
@@ -51,6 +53,16 @@ pub(crate) struct M0Args {
     /// Seconds before a QEMU run is killed and counted as a hang.
     #[arg(long, default_value_t = DEFAULT_TIMEOUT)]
     pub(crate) timeout: u64,
+    /// Instead of the checks, run the cost model: instructions, estimated Cortex-M0+ cycles,
+    /// stack and flash per operation, next to BearSSL's published figures.
+    #[arg(long)]
+    pub(crate) cost: bool,
+    /// With --cost: print the table in Markdown (for the README).
+    #[arg(long, requires = "cost")]
+    pub(crate) markdown: bool,
+    /// With --cost: skip the per-operation flash images (one firmware build each).
+    #[arg(long, requires = "cost")]
+    pub(crate) no_flash: bool,
 }
 
 impl Default for M0Args {
@@ -61,6 +73,9 @@ impl Default for M0Args {
             cpu: DEFAULT_CPU.to_owned(),
             machine: DEFAULT_MACHINE.to_owned(),
             timeout: DEFAULT_TIMEOUT,
+            cost: false,
+            markdown: false,
+            no_flash: false,
         }
     }
 }
@@ -69,6 +84,8 @@ impl Default for M0Args {
 pub(crate) fn needs() -> Vec<Need> {
     vec![
         Need::Command("qemu-system-arm", "qemu-system-arm"),
+        // Builds the instruction-counting plugin of `--cost`.
+        Need::Command("cc", "gcc"),
         Need::RustTarget(TARGET),
         Need::Probe {
             what: "arm-none-eabi-size/nm (or llvm-size/nm from rustup's llvm-tools)",
@@ -80,6 +97,11 @@ pub(crate) fn needs() -> Vec<Need> {
 
 /// Runs the `m0` stages into `report`.
 pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &M0Args) {
+    if args.cost {
+        let cost = cost::CostArgs { markdown: args.markdown, no_flash: args.no_flash };
+        cost::run(report, ws, args, cost);
+        return;
+    }
     let mut elf = None;
     report.stage("m0 build", || {
         elf = Some(build(ws, None)?);
@@ -244,15 +266,15 @@ fn self_test(ws: &Workspace, args: &M0Args) -> StageResult {
 }
 
 /// `size` and `nm` for ARM ELF files.
-struct Binutils {
-    size: PathBuf,
-    nm: PathBuf,
+pub(crate) struct Binutils {
+    pub(crate) size: PathBuf,
+    pub(crate) nm: PathBuf,
 }
 
 impl Binutils {
     /// GNU `arm-none-eabi-{size,nm}` if installed, else LLVM's from the rustup `llvm-tools`
     /// component or from `PATH`.
-    fn find() -> Result<Binutils, String> {
+    pub(crate) fn find() -> Result<Binutils, String> {
         let pair =
             |size: Option<PathBuf>, nm: Option<PathBuf>| Some(Binutils { size: size?, nm: nm? });
         pair(util::find_program("arm-none-eabi-size"), util::find_program("arm-none-eabi-nm"))

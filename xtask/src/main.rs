@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod ci;
+mod cost;
 mod cross;
 mod ct;
 mod fuzz;

@@ -1,0 +1,249 @@
+//! The measured operations. Each takes the message buffer (empty for per-operation rows) and
+//! a [`Timer`], sets up outside the timed span, times the work with [`Timer::time`] and checks
+//! the answer where a known one exists, so a miscompiled or skipped computation fails
+//! instead of looking fast. Implementations are named explicitly where the crate has a
+//! choice, so each row says what it measured.
+//!
+//! Adding an operation is one line in the `registry!` call below plus its function here, and
+//! a row with the same id in `xtask/src/cost.rs` (the P-256 and RSA rows are there already,
+//! reading "not yet built" until a line here measures them).
+
+use core::hint::black_box;
+
+use core_aead::{
+    Aead, Aes, Aes128Gcm, AesImpl, ChaCha20, ChaCha20Impl, ChaCha20Poly1305, GcmImpl, Ghash,
+    GhashImpl, Implementation, Poly1305, Poly1305Impl,
+};
+use core_ec::ed25519::{Signature, SigningKey, VerifyingKey};
+use core_ec::x25519::{self, SecretKey};
+use core_hash::{KeccakImpl, Sha3_256, Sha256, Sha512};
+use hex_literal::hex;
+
+use crate::Timer;
+
+/// What one operation's figure is per.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Per byte of a long message, processed in blocks of this many bytes: it runs at two
+    /// lengths, both whole blocks, and the figure is the difference over the extra bytes.
+    Bulk(usize),
+    /// Per operation: one run.
+    Once,
+}
+
+/// The shorter bulk length is at least this many bytes…
+const BULK_SHORT: usize = 512;
+/// …and the longer one at least this many more.
+const BULK_EXTRA: usize = 2048;
+
+impl Kind {
+    /// The message lengths it runs at.
+    pub(crate) fn lengths(self) -> impl Iterator<Item = usize> {
+        let (lengths, n) = match self {
+            Kind::Bulk(block) => {
+                let short = BULK_SHORT.div_ceil(block) * block;
+                ([short, short + BULK_EXTRA.div_ceil(block) * block], 2)
+            }
+            Kind::Once => ([0, 0], 1),
+        };
+        lengths.into_iter().take(n)
+    }
+}
+
+/// One measured operation.
+pub(crate) struct Op {
+    /// The id xtask's table knows it by.
+    pub(crate) id: &'static str,
+    /// Per byte or per operation.
+    pub(crate) kind: Kind,
+    /// Sets up, times the work, checks the answer.
+    pub(crate) run: fn(&mut [u8], &mut Timer) -> Result<(), &'static str>,
+}
+
+/// An empty timed span: the marker's own cost, subtracted from per-operation figures.
+pub(crate) const OVERHEAD: Op = Op { id: "overhead", kind: Kind::Once, run: overhead };
+
+/// Declares the operations: `"id" => kind, function;`. Each is linked only if the build's
+/// selection includes it (see `crate::selected`), so a one-operation image holds just its code.
+macro_rules! registry {
+    ($($id:literal => $kind:expr, $run:path;)*) => {
+        /// The id of every operation, in run order.
+        pub(crate) const IDS: &[&str] = &[$($id),*];
+
+        /// Calls `f` with every operation linked into this image, in run order.
+        pub(crate) fn for_each_selected(mut f: impl FnMut(&Op)) {
+            $(
+                if const { crate::selected($id) } {
+                    f(&Op { id: $id, kind: $kind, run: $run });
+                }
+            )*
+        }
+    };
+}
+
+registry! {
+    "sha256" => Kind::Bulk(64), sha256;
+    "sha512" => Kind::Bulk(128), sha512;
+    "sha3-256" => Kind::Bulk(136), sha3_256;
+    "aes128-ctr" => Kind::Bulk(16), aes128_ctr;
+    "aes128-cbc-enc" => Kind::Bulk(16), aes128_cbc_enc;
+    "aes128-cbc-dec" => Kind::Bulk(16), aes128_cbc_dec;
+    "aes128-gcm" => Kind::Bulk(16), aes128_gcm;
+    "chacha20" => Kind::Bulk(64), chacha20;
+    "chacha20-poly1305" => Kind::Bulk(64), chacha20_poly1305;
+    "ghash" => Kind::Bulk(16), ghash;
+    "poly1305" => Kind::Bulk(16), poly1305;
+    "x25519" => Kind::Once, x25519_mul;
+    "x25519-base" => Kind::Once, x25519_base;
+    "ed25519-sign" => Kind::Once, ed25519_sign;
+    "ed25519-verify" => Kind::Once, ed25519_verify;
+    // Not yet built (other branches): P-256 ECDH/ECDSA and RSA-2048. One line each, e.g.
+    // "p256-ecdh" => Kind::Once, p256_ecdh;
+    // "p256-sign" => Kind::Once, p256_sign;
+    // "p256-verify" => Kind::Once, p256_verify;
+    // "rsa2048-public" => Kind::Once, rsa2048_public;
+    // "rsa2048-private" => Kind::Once, rsa2048_private;
+}
+
+/// The implementation called `name`, or its name as the error.
+fn imp<I: Implementation>(name: &'static str) -> Result<I, &'static str> {
+    I::by_name(name).ok_or(name)
+}
+
+// Every operation has the registry's signature, failing or not.
+#[allow(clippy::unnecessary_wraps)]
+fn overhead(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    t.time(|| ());
+    Ok(())
+}
+
+const KEY16: [u8; 16] = hex!("000102030405060708090a0b0c0d0e0f");
+const KEY32: [u8; 32] = hex!("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
+const NONCE12: [u8; 12] = hex!("000000090000004a00000000");
+
+// Every operation has the registry's signature, failing or not.
+#[allow(clippy::unnecessary_wraps)]
+fn sha256(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    t.time(|| Sha256::digest(black_box(buf)));
+    Ok(())
+}
+
+// Every operation has the registry's signature, failing or not.
+#[allow(clippy::unnecessary_wraps)]
+fn sha512(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    t.time(|| Sha512::digest(black_box(buf)));
+    Ok(())
+}
+
+fn sha3_256(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let mut h = Sha3_256::with_impl(imp::<KeccakImpl>("portable32")?);
+    t.time(|| {
+        h.update(black_box(buf));
+        h.finalize()
+    });
+    Ok(())
+}
+
+fn aes128_ct32() -> Result<Aes, &'static str> {
+    Aes::with_impl(imp::<AesImpl>("ct32")?, &KEY16).map_err(|_| "AES key refused")
+}
+
+fn aes128_ctr(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let aes = aes128_ct32()?;
+    let mut counter = [0u8; 16];
+    t.time(|| aes.apply_ctr32(&mut counter, black_box(buf)));
+    Ok(())
+}
+
+fn aes128_cbc_enc(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let aes = aes128_ct32()?;
+    let mut iv = [0u8; 16];
+    t.time(|| aes.cbc_encrypt(&mut iv, black_box(buf))).map_err(|_| "CBC length refused")
+}
+
+fn aes128_cbc_dec(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let aes = aes128_ct32()?;
+    let mut iv = [0u8; 16];
+    t.time(|| aes.cbc_decrypt(&mut iv, black_box(buf))).map_err(|_| "CBC length refused")
+}
+
+fn aes128_gcm(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let key = Aes128Gcm::with_impl(imp::<GcmImpl>("ct32+ct32")?, &KEY16).map_err(|_| "GCM key")?;
+    t.time(|| key.seal_in_place_detached(&NONCE12, &[], black_box(buf))).map_err(|_| "GCM seal")?;
+    Ok(())
+}
+
+fn chacha20(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let key = ChaCha20::with_impl(&KEY32, imp::<ChaCha20Impl>("portable")?).map_err(|_| "key")?;
+    t.time(|| key.apply_keystream(&NONCE12, 1, black_box(buf))).map_err(|_| "ChaCha20")
+}
+
+fn chacha20_poly1305(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let chacha = imp::<ChaCha20Impl>("portable")?;
+    let poly = imp::<Poly1305Impl>("portable32")?;
+    let key = ChaCha20Poly1305::with_impls(&KEY32, chacha, poly).map_err(|_| "key")?;
+    t.time(|| key.seal_in_place_detached(&NONCE12, &[], black_box(buf))).map_err(|_| "seal")?;
+    Ok(())
+}
+
+fn ghash(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let mut g = Ghash::with_impl(imp::<GhashImpl>("ct32")?, &KEY16);
+    t.time(|| {
+        g.update_padded(black_box(buf));
+        g.finish()
+    });
+    Ok(())
+}
+
+fn poly1305(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let mut p =
+        Poly1305::with_impl(&KEY32, imp::<Poly1305Impl>("portable32")?).map_err(|_| "key")?;
+    t.time(|| {
+        p.update(black_box(buf));
+        p.finalize()
+    });
+    Ok(())
+}
+
+/// RFC 7748 §5.2, first vector: a variable-base Montgomery-ladder multiplication.
+fn x25519_mul(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let k = hex!("a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4");
+    let u = hex!("e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c");
+    let want = hex!("c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552");
+    let got = t.time(|| x25519::x25519(black_box(&k), black_box(&u)));
+    if got == Ok(want) { Ok(()) } else { Err("wrong X25519 output") }
+}
+
+/// RFC 7748 §6.1: Alice's public key, a fixed-base multiplication.
+fn x25519_base(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let secret = SecretKey::from_bytes(hex!(
+        "77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a"
+    ));
+    let public = t.time(|| black_box(&secret).public_key());
+    let want = hex!("8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a");
+    if public.as_bytes() == &want { Ok(()) } else { Err("wrong X25519 public key") }
+}
+
+/// RFC 8032 §7.1 TEST 3.
+const SEED3: [u8; 32] = hex!("c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7");
+const PUB3: [u8; 32] = hex!("fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025");
+const MSG3: [u8; 2] = hex!("af82");
+const SIG3: [u8; 64] = hex!(
+    "6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac"
+    "18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a"
+);
+
+/// Signing with a key expanded beforehand (RFC 8032 §7.1 TEST 3).
+fn ed25519_sign(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let key = SigningKey::from_seed(&SEED3);
+    let sig = t.time(|| black_box(&key).sign(black_box(&MSG3)));
+    if sig.to_bytes() == SIG3 { Ok(()) } else { Err("wrong Ed25519 signature") }
+}
+
+/// Verifying with a public key decoded beforehand (RFC 8032 §7.1 TEST 3).
+fn ed25519_verify(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let key = VerifyingKey::from_bytes(&PUB3).map_err(|_| "public key refused")?;
+    let sig = Signature::from_bytes(SIG3);
+    let verdict = t.time(|| black_box(&key).verify(black_box(&MSG3), black_box(&sig)));
+    verdict.map_err(|_| "valid Ed25519 signature refused")
+}
