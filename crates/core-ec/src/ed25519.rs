@@ -212,6 +212,8 @@ pub struct VerifyingKey {
 
 /// `−A` in the representation of one field implementation.
 #[derive(Clone, Copy)]
+// Only `Weak` is small, and it is the rare case; there is no allocator to box the points into.
+#[allow(clippy::large_enum_variant)]
 enum NegA {
     #[cfg(target_arch = "x86_64")]
     X86Adx(Point<crate::curve25519::x86_adx::Fe>),
