@@ -131,10 +131,12 @@ macro_rules! graviola {
 mod aead;
 mod ec;
 mod hash;
+mod nist;
 
 pub use aead::*;
 pub use ec::*;
 pub use hash::*;
+pub use nist::{p256, p384};
 
 /// Every operation, in table order.
 #[must_use]
@@ -142,6 +144,7 @@ pub fn registry() -> Vec<Op> {
     let mut ops = hash::ops();
     ops.extend(aead::ops());
     ops.extend(ec::ops());
+    ops.extend(nist::ops());
     ops
 }
 
