@@ -2,7 +2,7 @@
 //! (`core-hash`, `core-aead`, `core-ec`), for everything from a Cortex-M0 to a server.
 //!
 //! This first milestone holds the layers the connections are built from: the wire codec
-//! ([`msgs`]), the key schedule and transcript (`key_schedule`), and the record protection
+//! ([`msgs`]), the key schedule and transcript ([`key_schedule`]), and the record protection
 //! (`record`), each checked against the RFC 8448 traces. Nothing in the core allocates;
 //! callers provide the buffers.
 //!
@@ -28,4 +28,5 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod key_schedule;
 pub mod msgs;
