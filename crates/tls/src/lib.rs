@@ -3,7 +3,7 @@
 //!
 //! This first milestone holds the layers the connections are built from: the wire codec
 //! ([`msgs`]), the key schedule and transcript ([`key_schedule`]), and the record protection
-//! (`record`), each checked against the RFC 8448 traces. Nothing in the core allocates;
+//! ([`record`]), each checked against the RFC 8448 traces. Nothing in the core allocates;
 //! callers provide the buffers.
 //!
 //! ```
@@ -28,5 +28,10 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod error;
 pub mod key_schedule;
 pub mod msgs;
+pub mod record;
+pub mod suites;
+
+pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};

@@ -154,3 +154,32 @@ fn resumed_handshake_schedule() {
         hex!("cc21f1bf8feb7dd5fa505bd9c4b468a9984d554a993dc49e6d285598fb672691")
     );
 }
+
+/// The client's Finished goes out as the first record under the client handshake keys;
+/// RFC 8448 prints the whole protected record.
+#[test]
+fn client_finished_record_is_byte_equal() {
+    use tls::msgs::ContentType;
+    use tls::record::RecordProtection;
+    use tls::suites::AeadAlg;
+    let finished = hex!("14000020a8ec436d677634ae525ac1fcebe11a039ec17694fac6e98527b642f2edd5ce61");
+    let record = hex!(
+        "170303003575ec4dc238cce60b298044a71e219c56cc77b0517fe9b93c7a4bfc44d87f38f80338ac98fc46deb384bd1caeacab6867d726c40546"
+    );
+    let secret = Secret::from_slice(HashAlg::Sha256, &CLIENT_HS_TRAFFIC);
+    let mut tx = RecordProtection::new(AeadAlg::Aes128Gcm, &secret).unwrap();
+    let mut out = [0u8; 128];
+    let n = tx.seal(ContentType::HANDSHAKE, &finished, 0, &mut out).unwrap();
+    assert_eq!(out[..n], record);
+    let mut rx = RecordProtection::new(AeadAlg::Aes128Gcm, &secret).unwrap();
+    let mut buf = record;
+    let (typ, content) = rx.open(&mut buf).unwrap();
+    assert_eq!(typ, ContentType::HANDSHAKE);
+    assert_eq!(content, finished);
+    // Tampering with the tag releases nothing.
+    let mut rx = RecordProtection::new(AeadAlg::Aes128Gcm, &secret).unwrap();
+    let mut bad = record;
+    bad[record.len() - 1] ^= 0x80;
+    assert!(rx.open(&mut bad).is_err());
+    assert!(bad[5..41].iter().all(|&b| b == 0));
+}
