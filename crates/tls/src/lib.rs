@@ -28,10 +28,13 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod conn;
 mod error;
 pub mod key_schedule;
 pub mod msgs;
 pub mod record;
 pub mod suites;
+pub mod verify;
 
+pub use conn::{Buffers, ClientConfig, Connection, Negotiated, ServerConfig, Want};
 pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};

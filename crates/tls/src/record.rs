@@ -154,19 +154,33 @@ impl RecordProtection {
         padding: usize,
         out: &mut [u8],
     ) -> Result<usize, Error> {
-        let inner = content.len() + 1 + padding;
+        let body =
+            out.get_mut(HEADER_LEN..HEADER_LEN + content.len()).ok_or(Error::BufferTooSmall)?;
+        body.copy_from_slice(content);
+        self.seal_in_place(typ, out, content.len(), padding)
+    }
+
+    /// As [`RecordProtection::seal`], with the content already at `buf[5..5 + len]`: the
+    /// header, content type, padding and tag are written around it.
+    pub fn seal_in_place(
+        &mut self,
+        typ: ContentType,
+        buf: &mut [u8],
+        len: usize,
+        padding: usize,
+    ) -> Result<usize, Error> {
+        let inner = len + 1 + padding;
         if inner > MAX_PLAINTEXT_LEN + 1 {
             return Err(Error::RecordOverflow);
         }
-        let total = self.sealed_len(content.len(), padding);
-        let out = out.get_mut(..total).ok_or(Error::BufferTooSmall)?;
+        let total = self.sealed_len(len, padding);
+        let out = buf.get_mut(..total).ok_or(Error::BufferTooSmall)?;
         let nonce = self.next_nonce()?;
         let (header, rest) = out.split_at_mut(HEADER_LEN);
         RecordHeader::write(ContentType::APPLICATION_DATA, total - HEADER_LEN, header);
         let (body, tag_out) = rest.split_at_mut(inner);
-        body[..content.len()].copy_from_slice(content);
-        body[content.len()] = typ.0;
-        body[content.len() + 1..].fill(0);
+        body[len] = typ.0;
+        body[len + 1..].fill(0);
         let sealed = with_cipher!(&self.cipher, a => a
             .seal_in_place_detached(&nonce, header, body)
             .map(|t| tag_out.copy_from_slice(t.as_ref())));
