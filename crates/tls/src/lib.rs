@@ -33,8 +33,12 @@ mod error;
 pub mod key_schedule;
 pub mod msgs;
 pub mod record;
+#[cfg(feature = "std")]
+mod stream;
 pub mod suites;
 pub mod verify;
 
 pub use conn::{Buffers, ClientConfig, Connection, Negotiated, ServerConfig, Want};
 pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
+#[cfg(feature = "std")]
+pub use stream::Stream;
