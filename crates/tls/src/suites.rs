@@ -49,6 +49,24 @@ pub struct Suite {
     pub aead: AeadAlg,
 }
 
+impl Suite {
+    /// The IANA name, e.g. `TLS_AES_128_GCM_SHA256`.
+    pub const fn iana_name(&self) -> &'static str {
+        match self.aead {
+            AeadAlg::Aes128Gcm => "TLS_AES_128_GCM_SHA256",
+            AeadAlg::Aes256Gcm => "TLS_AES_256_GCM_SHA384",
+            AeadAlg::ChaCha20Poly1305 => "TLS_CHACHA20_POLY1305_SHA256",
+            AeadAlg::Aes128Ccm => "TLS_AES_128_CCM_SHA256",
+            AeadAlg::Aes128Ccm8 => "TLS_AES_128_CCM_8_SHA256",
+        }
+    }
+}
+
+/// The suite among [`ALL_SUITES`] with this IANA name.
+pub fn by_name(name: &str) -> Option<Suite> {
+    ALL_SUITES.iter().copied().find(|s| s.iana_name() == name)
+}
+
 /// `TLS_AES_128_GCM_SHA256`.
 pub const TLS13_AES_128_GCM_SHA256: Suite = Suite {
     suite: CipherSuite::TLS13_AES_128_GCM_SHA256,
