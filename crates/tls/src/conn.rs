@@ -98,6 +98,8 @@ pub struct Negotiated {
     pub scheme: SignatureScheme,
     /// The index of the selected ALPN protocol in the local configuration's list.
     pub alpn: Option<usize>,
+    /// Whether the handshake went through a HelloRetryRequest.
+    pub retried: bool,
 }
 
 struct ClientHelloSent {
@@ -126,6 +128,11 @@ struct ServerExpectFinished {
     suite: Suite,
 }
 
+struct Retry {
+    suite: Suite,
+    transcript: Transcript,
+}
+
 struct Traffic {
     suite: Suite,
     read_secret: Secret,
@@ -138,7 +145,17 @@ enum State {
     ClientExpectEncryptedExtensions(Handshaking),
     ClientExpectCertificate(Handshaking),
     ClientExpectFinished(ClientExpectFinished),
-    ServerExpectClientHello { random: [u8; 32], key: x25519::SecretKey },
+    ServerExpectClientHello {
+        random: [u8; 32],
+        key: x25519::SecretKey,
+    },
+    /// After a HelloRetryRequest: the suite is fixed and the transcript holds
+    /// `message_hash(ClientHello1)` and the HRR.
+    ServerExpectClientHello2 {
+        random: [u8; 32],
+        key: x25519::SecretKey,
+        retry: Retry,
+    },
     ServerExpectFinished(ServerExpectFinished),
     Traffic(Traffic),
     Dead,
@@ -689,6 +706,7 @@ fn handle(
                 group: NamedGroup::X25519,
                 scheme: SignatureScheme::ED25519,
                 alpn,
+                retried: false,
             });
             Ok(State::ClientExpectCertificate(hs))
         }
@@ -696,8 +714,12 @@ fn handle(
             client_finished(c, st, raw, fin)
         }
         (State::ServerExpectClientHello { random, key }, HandshakeMessage::ClientHello(ch)) => {
-            server_client_hello(c, random, &key, raw, &ch)
+            server_client_hello(c, random, key, raw, &ch, None)
         }
+        (
+            State::ServerExpectClientHello2 { random, key, retry },
+            HandshakeMessage::ClientHello(ch),
+        ) => server_client_hello(c, random, key, raw, &ch, Some(retry)),
         (State::ServerExpectFinished(st), HandshakeMessage::Finished(fin)) => {
             let expected = finished_verify_data(&st.client_hs, &st.transcript.current());
             if !verify_finished(&expected, fin) {
@@ -841,9 +863,10 @@ fn client_finished(
 fn server_client_hello(
     c: &mut Core<'_, '_>,
     random: [u8; 32],
-    key: &x25519::SecretKey,
+    key: x25519::SecretKey,
     raw: &[u8],
     ch: &ClientHello<'_>,
+    retry: Option<Retry>,
 ) -> Result<State, Error> {
     let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let x = &ch.extensions;
@@ -859,11 +882,43 @@ fn server_client_hello(
     if !x.signature_algorithms.is_some_and(|l| l.contains(&SignatureScheme::ED25519)) {
         return Err(PeerIncompatible::NoCommonSignatureScheme.into());
     }
+    if retry.as_ref().is_some_and(|r| r.suite != suite) {
+        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+    }
     let shares = x.key_shares.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
-    let share = shares
-        .iter()
-        .find(|s| s.group == NamedGroup::X25519)
-        .ok_or(PeerIncompatible::NoCommonGroup)?;
+    let Some(share) = shares.iter().find(|s| s.group == NamedGroup::X25519) else {
+        let supports_x25519 = x.supported_groups.is_some_and(|g| g.contains(&NamedGroup::X25519));
+        if retry.is_some() {
+            // RFC 8446 §4.1.2: the second ClientHello must carry the share we asked for.
+            return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+        }
+        if !supports_x25519 {
+            return Err(PeerIncompatible::NoCommonGroup.into());
+        }
+        // HelloRetryRequest for x25519 (RFC 8446 §4.1.4).
+        let mut transcript = Transcript::new(suite.hash);
+        transcript.update(raw);
+        transcript.restart_for_retry();
+        let hrr = HandshakeMessage::ServerHello(ServerHello {
+            random: crate::msgs::HELLO_RETRY_REQUEST_RANDOM,
+            session_id: ch.session_id,
+            cipher_suite: suite.suite,
+            extensions: ServerHelloExtensions {
+                supported_version: Some(ProtocolVersion::TLSV1_3),
+                selected_group: Some(NamedGroup::X25519),
+                ..ServerHelloExtensions::default()
+            },
+        });
+        c.io.send_handshake(&hrr, Some(&mut transcript))?;
+        if !ch.session_id.is_empty() {
+            c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
+        }
+        return Ok(State::ServerExpectClientHello2 {
+            random,
+            key,
+            retry: Retry { suite, transcript },
+        });
+    };
     let alpn = match x.alpn {
         None => None,
         Some(offered) => Some(
@@ -879,9 +934,13 @@ fn server_client_hello(
         c.sni[..n].copy_from_slice(&name[..n]);
         c.sni_len = n;
     }
-    let shared = x25519_shared(key, share.key)?;
+    let shared = x25519_shared(&key, share.key)?;
     let public = key.public_key();
-    let mut transcript = Transcript::new(suite.hash);
+    let first_flight = retry.is_none();
+    let mut transcript = match retry {
+        Some(r) => r.transcript,
+        None => Transcript::new(suite.hash),
+    };
     transcript.update(raw);
     let sh = HandshakeMessage::ServerHello(ServerHello {
         random,
@@ -894,7 +953,7 @@ fn server_client_hello(
         },
     });
     c.io.send_handshake(&sh, Some(&mut transcript))?;
-    if !ch.session_id.is_empty() {
+    if first_flight && !ch.session_id.is_empty() {
         // Middlebox compatibility mode (RFC 8446 §D.4).
         c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
     }
@@ -938,6 +997,7 @@ fn server_client_hello(
         group: NamedGroup::X25519,
         scheme: SignatureScheme::ED25519,
         alpn,
+        retried: !first_flight,
     });
     Ok(State::ServerExpectFinished(ServerExpectFinished {
         client_hs: hs.client_hs,

@@ -118,16 +118,32 @@ fn openssl_s_client_against_our_server() {
     if !openssl_available() {
         return;
     }
+    for suite in suites::ALL_SUITES {
+        s_client_round(*suite, "X25519");
+    }
+}
+
+/// s_client's first key share is P-256, so our server answers with a HelloRetryRequest.
+#[test]
+fn openssl_s_client_hello_retry_request() {
+    if !openssl_available() {
+        return;
+    }
+    s_client_round(suites::TLS13_AES_128_GCM_SHA256, "P-256:X25519");
+}
+
+fn s_client_round(suite: Suite, groups: &str) {
     let key = SigningKey::from_seed(SERVER_SEED);
     let chain: [&[u8]; 1] = [SERVER_CERT];
-    for suite in suites::ALL_SUITES {
+    let suite = &suite;
+    {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let mut client = Command::new("openssl")
             .args(["s_client", "-connect"])
             .arg(format!("127.0.0.1:{port}"))
             .args(["-CAfile", &data("ca.pem"), "-verify_return_error", "-servername", "localhost"])
-            .args(["-tls1_3", "-ciphersuites", iana(*suite), "-groups", "X25519", "-ign_eof"])
+            .args(["-tls1_3", "-ciphersuites", iana(*suite), "-groups", groups, "-ign_eof"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -160,5 +176,6 @@ fn openssl_s_client_against_our_server() {
         assert!(stdout.contains("Verify return code: 0 (ok)"), "{stdout}");
         assert!(stdout.contains(iana(*suite)), "{stdout}");
         assert_eq!(conn.server_name(), Some("localhost"));
+        assert_eq!(conn.negotiated().unwrap().retried, groups.starts_with("P-256"));
     }
 }

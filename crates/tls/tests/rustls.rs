@@ -128,6 +128,7 @@ fn rustls_client_against_our_server() {
         assert_eq!(u16::from(theirs.negotiated_cipher_suite().unwrap().suite()), suite.suite.0);
         assert_eq!(theirs.alpn_protocol(), Some(&b"h2"[..]));
         assert_eq!(ours.server_name(), Some("test.halite"));
+        assert!(!ours.negotiated().unwrap().retried);
 
         theirs.writer().write_all(b"hello from rustls").unwrap();
         let mut out = Vec::new();
@@ -201,4 +202,38 @@ fn our_client_against_rustls_server() {
         let n = ours.read(&mut buf).unwrap();
         assert_eq!(&buf[..n], b"pong");
     }
+}
+
+/// A rustls client whose first key share is P-256 gets a `HelloRetryRequest` for x25519 and
+/// completes on its second `ClientHello`.
+#[test]
+fn hello_retry_request_to_rustls_client() {
+    let key = SigningKey::from_seed(SERVER_SEED);
+    let chain: [&[u8]; 1] = [SERVER_CERT];
+    let suite = suites::TLS13_AES_256_GCM_SHA384;
+    let mut p = (*provider(suite)).clone();
+    p.kx_groups =
+        vec![rustls::crypto::ring::kx_group::SECP256R1, rustls::crypto::ring::kx_group::X25519];
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(CertificateDer::from(CA)).unwrap();
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(p))
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let name = ServerName::try_from("localhost").unwrap();
+    let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+    let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+    let suites = [suite];
+    let config = ServerConfig { suites: &suites, cert_chain: &chain, key: &key, alpn: &[] };
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
+    pump(&mut ours, &mut theirs);
+    assert!(!ours.is_handshaking(), "{:?}", ours.error());
+    assert!(!theirs.is_handshaking());
+    assert!(ours.negotiated().unwrap().retried);
+    assert_eq!(
+        theirs.negotiated_key_exchange_group().map(rustls::crypto::SupportedKxGroup::name),
+        Some(rustls::NamedGroup::X25519)
+    );
 }
