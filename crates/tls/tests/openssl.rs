@@ -123,7 +123,7 @@ fn openssl_s_client_against_our_server() {
     }
 }
 
-/// s_client's first key share is P-256, so our server answers with a HelloRetryRequest.
+/// `s_client`'s first key share is P-256, so our server answers with a `HelloRetryRequest`.
 #[test]
 fn openssl_s_client_hello_retry_request() {
     if !openssl_available() {
