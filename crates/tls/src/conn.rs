@@ -734,7 +734,10 @@ fn handle(
                 write_secret,
             }))
         }
-        (State::Traffic(t), HandshakeMessage::NewSessionTicket(_)) => Ok(State::Traffic(t)),
+        // Tickets are accepted and dropped until resumption lands; only servers send them.
+        (State::Traffic(t), HandshakeMessage::NewSessionTicket(_)) if c.client.is_some() => {
+            Ok(State::Traffic(t))
+        }
         (State::Traffic(mut t), HandshakeMessage::KeyUpdate(req)) => {
             t.read_secret = next_traffic_secret(&t.read_secret);
             c.set_read(t.suite, &t.read_secret)?;
