@@ -341,3 +341,44 @@ fn writing_before_the_handshake_is_api_misuse() {
     assert_eq!(c.want(), Want::Send);
     assert_eq!(c.write(b"x"), Err(Error::ApiMisuse(tls::ApiMisuse::HandshakeNotComplete)));
 }
+
+#[test]
+fn incompatible_peers_get_the_right_alert() {
+    let setup = Setup::new();
+    // No common suite.
+    let (mut cb, mut sb) = (Bufs::new(), Bufs::new());
+    let cs = [suites::TLS13_AES_128_GCM_SHA256];
+    let ss = [suites::TLS13_CHACHA20_POLY1305_SHA256];
+    let mut c =
+        Connection::client(client_config(&setup, &cs, &[]), "localhost", cb.get(), &mut OsRandom)
+            .unwrap();
+    let mut s =
+        Connection::server(server_config(&setup, &ss, &[]), sb.get(), &mut OsRandom).unwrap();
+    assert_eq!(
+        handshake(&mut c, &mut s),
+        Err((false, Error::PeerIncompatible(tls::PeerIncompatible::NoCommonSuite)))
+    );
+    assert_eq!(
+        pump(&mut s, &mut c),
+        Err(Error::AlertReceived(AlertDescription::HANDSHAKE_FAILURE))
+    );
+
+    // No common ALPN protocol.
+    let (mut cb, mut sb) = (Bufs::new(), Bufs::new());
+    let ca: [&[u8]; 1] = [b"h2"];
+    let sa: [&[u8]; 1] = [b"http/1.1"];
+    let ds = suites::DEFAULT_SUITES;
+    let mut c =
+        Connection::client(client_config(&setup, ds, &ca), "localhost", cb.get(), &mut OsRandom)
+            .unwrap();
+    let mut s =
+        Connection::server(server_config(&setup, ds, &sa), sb.get(), &mut OsRandom).unwrap();
+    assert_eq!(
+        handshake(&mut c, &mut s),
+        Err((false, Error::PeerIncompatible(tls::PeerIncompatible::NoCommonAlpn)))
+    );
+    assert_eq!(
+        pump(&mut s, &mut c),
+        Err(Error::AlertReceived(AlertDescription::NO_APPLICATION_PROTOCOL))
+    );
+}
