@@ -1,0 +1,133 @@
+//! `client HOST PORT [--server-name NAME] [--cafile PEM] [--alpn P]... [--groups g1,g2]
+//! [--suites s1,s2] [--key-update]`: connects over TCP, sends stdin to the server until EOF
+//! (then close_notify), prints everything received to stdout until the server's
+//! close_notify, and prints the `negotiated:` line to stderr. `--cert/--key`, `--resume` and
+//! `--insecure-no-verify` are accepted by the command line but not implemented yet.
+
+#![allow(clippy::doc_markdown)] // protocol names (close_notify) are prose
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use common::die;
+use core_hash::OsRandom;
+use pki_types::{CertificateDer, UnixTime};
+use tls::{Buffers, ClientConfig, Connection, Stream, Want};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut pos = Vec::new();
+    let (mut name, mut cafile, mut alpn, mut suites, mut key_update) =
+        (None, None, Vec::new(), tls::suites::DEFAULT_SUITES.to_vec(), false);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut val = || it.next().cloned().unwrap_or_else(|| die(&format!("{a} needs a value")));
+        match a.as_str() {
+            "--server-name" => name = Some(val()),
+            "--cafile" => cafile = Some(val()),
+            "--alpn" => alpn.push(val().into_bytes()),
+            "--groups" => common::check_groups(&val()),
+            "--suites" => suites = common::parse_suites(&val()),
+            "--key-update" => key_update = true,
+            "--cert" | "--key" | "--resume" | "--insecure-no-verify" => {
+                die(&format!("{a} is not implemented yet"))
+            }
+            _ if a.starts_with("--") => die(&format!("unknown option {a}")),
+            _ => pos.push(a.clone()),
+        }
+    }
+    let [host, port] = pos.as_slice() else { die("usage: client HOST PORT [options]") };
+    let name = name.unwrap_or_else(|| host.clone());
+    let cafile = cafile.unwrap_or_else(|| die("--cafile is required (no system roots yet)"));
+    let ders: Vec<CertificateDer<'static>> =
+        common::pem_blocks(&cafile, "CERTIFICATE").into_iter().map(CertificateDer::from).collect();
+    let ders: &'static [CertificateDer<'static>] = Box::leak(ders.into_boxed_slice());
+    let roots: Vec<_> = ders
+        .iter()
+        .map(|d| {
+            webpki::anchor_from_trusted_cert(d).unwrap_or_else(|e| die(&format!("{cafile}: {e:?}")))
+        })
+        .collect();
+    let alpn_refs: Vec<&[u8]> = alpn.iter().map(Vec::as_slice).collect();
+
+    let sock = TcpStream::connect((
+        host.as_str(),
+        port.parse::<u16>().unwrap_or_else(|_| die("bad port")),
+    ))
+    .unwrap_or_else(|e| die(&format!("connect: {e}")));
+    let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 40_000], vec![0; 20_000]);
+    let config =
+        ClientConfig { suites: &suites, roots: &roots, alpn: &alpn_refs, now: UnixTime::now() };
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let mut conn = Connection::client(config, &name, bufs, &mut OsRandom)
+        .unwrap_or_else(|e| die(&format!("{e}")));
+    let mut stream = Stream { conn: &mut conn, sock };
+    if let Err(e) = stream.handshake() {
+        eprintln!("error: handshake: {e}");
+        std::process::exit(1);
+    }
+    eprintln!("{}", common::negotiated_line(stream.conn, &suites, &alpn_refs));
+    if key_update {
+        stream.conn.key_update().unwrap_or_else(|e| die(&format!("{e}")));
+        stream.flush_records().unwrap_or_else(|e| die(&format!("{e}")));
+    }
+
+    // stdin is read on its own thread; the socket is polled with a short timeout.
+    let (send, recv) = mpsc::channel::<Option<Vec<u8>>>();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 16384];
+        let mut stdin = std::io::stdin();
+        loop {
+            match stdin.read(&mut buf) {
+                Ok(0) | Err(_) => {
+                    let _ = send.send(None);
+                    return;
+                }
+                Ok(n) => {
+                    if send.send(Some(buf[..n].to_vec())).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    stream.sock.set_read_timeout(Some(Duration::from_millis(20))).unwrap();
+    let mut stdout = std::io::stdout();
+    let mut stdin_open = true;
+    let mut buf = [0u8; 16384];
+    loop {
+        while stdin_open {
+            match recv.try_recv() {
+                Ok(Some(data)) => stream.write_all(&data).unwrap_or_else(|e| die(&format!("{e}"))),
+                Ok(None) | Err(mpsc::TryRecvError::Disconnected) => {
+                    stdin_open = false;
+                    stream.close().unwrap_or_else(|e| die(&format!("{e}")));
+                }
+                Err(mpsc::TryRecvError::Empty) => break,
+            }
+        }
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                stdout.write_all(&buf[..n]).unwrap();
+                stdout.flush().unwrap();
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::exit(1);
+            }
+        }
+        if stream.conn.want() == Want::Closed {
+            break;
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Helpers the `client` and `server` examples share: PEM reading, argument parsing, and the
+//! `negotiated:` line.
+
+#![allow(dead_code)]
+
+use std::process::exit;
+
+use tls::Connection;
+use tls::suites::{self, Suite};
+
+/// Prints `msg` and exits with status 2 (a usage or configuration problem).
+pub(crate) fn die(msg: &str) -> ! {
+    eprintln!("error: {msg}");
+    exit(2)
+}
+
+fn b64(c: u8) -> Option<u32> {
+    Some(match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => return None,
+    } as u32)
+}
+
+/// Every PEM block labelled `label` in the file at `path`, decoded.
+pub(crate) fn pem_blocks(path: &str, label: &str) -> Vec<Vec<u8>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| die(&format!("{path}: {e}")));
+    let (begin, end) = (format!("-----BEGIN {label}-----"), format!("-----END {label}-----"));
+    let mut out = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find(&begin) {
+        let body_start = i + begin.len();
+        let Some(j) = rest[body_start..].find(&end) else { break };
+        let body = &rest[body_start..body_start + j];
+        let (mut acc, mut bits, mut der) = (0u32, 0, Vec::new());
+        for c in body.bytes().filter(|c| !c.is_ascii_whitespace() && *c != b'=') {
+            let v = b64(c).unwrap_or_else(|| die(&format!("{path}: bad base64")));
+            acc = (acc << 6) | v;
+            bits += 6;
+            if bits >= 8 {
+                bits -= 8;
+                der.push((acc >> bits) as u8);
+            }
+        }
+        out.push(der);
+        rest = &rest[body_start + j + end.len()..];
+    }
+    out
+}
+
+/// The Ed25519 seed of a PKCS#8 `PRIVATE KEY` PEM file (RFC 8410).
+pub(crate) fn ed25519_seed(path: &str) -> [u8; 32] {
+    const PREFIX: [u8; 16] = [
+        0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04,
+        0x20,
+    ];
+    let blocks = pem_blocks(path, "PRIVATE KEY");
+    let der = blocks.first().unwrap_or_else(|| die(&format!("{path}: no PRIVATE KEY block")));
+    if der.len() != 48 || der[..16] != PREFIX {
+        die(&format!("{path}: only Ed25519 PKCS#8 keys are supported so far"));
+    }
+    der[16..].try_into().unwrap()
+}
+
+/// Suites from a `--suites` list of IANA names.
+pub(crate) fn parse_suites(list: &str) -> Vec<Suite> {
+    list.split(',')
+        .map(|n| suites::by_name(n).unwrap_or_else(|| die(&format!("unknown suite {n}"))))
+        .collect()
+}
+
+/// Checks a `--groups` list: only x25519 exists so far.
+pub(crate) fn check_groups(list: &str) {
+    for g in list.split(',') {
+        if g != "x25519" {
+            die(&format!("group {g} is not supported yet (only x25519)"));
+        }
+    }
+}
+
+/// The `negotiated:` line for stderr.
+pub(crate) fn negotiated_line(
+    conn: &Connection<'_, '_>,
+    suites: &[Suite],
+    alpn: &[&[u8]],
+) -> String {
+    let n = conn.negotiated().expect("handshake done");
+    let suite = suites.iter().find(|s| s.suite == n.suite).map_or("?", |s| s.iana_name());
+    let alpn = n.alpn.map_or("-".to_string(), |i| String::from_utf8_lossy(alpn[i]).into_owned());
+    format!(
+        "negotiated: version=TLSv1.3 suite={suite} group=x25519 sig=ed25519 alpn={alpn} resumed=false"
+    )
+}

@@ -1,0 +1,89 @@
+//! `server --cert PEM --key PEM [--port N] [--alpn P]... [--groups ...] [--suites ...]
+//! [--max-connections N]`: serves TLS 1.3 on 127.0.0.1, echoes back every byte it receives
+//! on each connection (one at a time), prints the `negotiated:` line per connection, and
+//! exits after N connections if given. `--client-ca` is accepted but not implemented yet.
+
+#![allow(clippy::doc_markdown)] // protocol names (close_notify) are prose
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+
+use common::die;
+use core_ec::ed25519::SigningKey;
+use core_hash::OsRandom;
+use tls::{Buffers, Connection, ServerConfig, Stream};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (mut cert, mut key, mut port, mut alpn, mut max) = (None, None, 4433u16, Vec::new(), None);
+    let mut suites = tls::suites::DEFAULT_SUITES.to_vec();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut val = || it.next().cloned().unwrap_or_else(|| die(&format!("{a} needs a value")));
+        match a.as_str() {
+            "--cert" => cert = Some(val()),
+            "--key" => key = Some(val()),
+            "--port" => port = val().parse().unwrap_or_else(|_| die("bad port")),
+            "--alpn" => alpn.push(val().into_bytes()),
+            "--groups" => common::check_groups(&val()),
+            "--suites" => suites = common::parse_suites(&val()),
+            "--max-connections" => {
+                max = Some(val().parse::<usize>().unwrap_or_else(|_| die("bad count")));
+            }
+            "--client-ca" => die("--client-ca is not implemented yet"),
+            _ => die(&format!("unknown argument {a}")),
+        }
+    }
+    let cert = cert.unwrap_or_else(|| die("--cert is required"));
+    let key = key.unwrap_or_else(|| die("--key is required"));
+    let chain = common::pem_blocks(&cert, "CERTIFICATE");
+    if chain.is_empty() {
+        die(&format!("{cert}: no certificates"));
+    }
+    let chain_refs: Vec<&[u8]> = chain.iter().map(Vec::as_slice).collect();
+    let signing_key = SigningKey::from_seed(&common::ed25519_seed(&key));
+    let alpn_refs: Vec<&[u8]> = alpn.iter().map(Vec::as_slice).collect();
+    let listener =
+        TcpListener::bind(("127.0.0.1", port)).unwrap_or_else(|e| die(&format!("bind: {e}")));
+    let mut served = 0;
+    while max.is_none_or(|m| served < m) {
+        let Ok((sock, _)) = listener.accept() else { continue };
+        served += 1;
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 40_000], vec![0; 20_000]);
+        let config = ServerConfig {
+            suites: &suites,
+            cert_chain: &chain_refs,
+            key: &signing_key,
+            alpn: &alpn_refs,
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::server(config, bufs, &mut OsRandom)
+            .unwrap_or_else(|e| die(&format!("{e}")));
+        let mut stream = Stream { conn: &mut conn, sock };
+        if let Err(e) = stream.handshake() {
+            eprintln!("error: handshake: {e}");
+            continue;
+        }
+        eprintln!("{}", common::negotiated_line(stream.conn, &suites, &alpn_refs));
+        let mut buf = [0u8; 16384];
+        loop {
+            match stream.read(&mut buf) {
+                Ok(0) => {
+                    let _ = stream.close();
+                    break;
+                }
+                Ok(n) => {
+                    if stream.write_all(&buf[..n]).is_err() {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    break;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,1011 @@
+//! Sans-IO TLS 1.3 connections, client and server, over three caller-provided buffers
+//! (BearSSL style): received records, records to send, and handshake reassembly. The caller
+//! moves bytes between the buffers and the network; the connection says what it wants next
+//! ([`Connection::want`]) and every error is sticky.
+//!
+//! The handshake is one state type per expected message; each consumes its message and
+//! returns the next state. This milestone negotiates X25519 and Ed25519 server certificates
+//! (verified through `rustls-webpki`), SNI and ALPN, answers KeyUpdate, ignores tickets, and
+//! turns every failure into a typed [`Error`] and, where the RFC has one, an alert.
+
+use core::mem;
+
+use core_ec::{ed25519, x25519};
+use core_hash::RandomSource;
+use pki_types::{TrustAnchor, UnixTime};
+
+use crate::error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
+use crate::key_schedule::{
+    Digest, EarlySecret, HashAlg, MasterSecret, Secret, Transcript, finished_verify_data,
+    next_traffic_secret, verify_finished,
+};
+use crate::msgs::{
+    AlertDescription, AlertLevel, Certificate, CertificateEntry, CertificateVerify, CipherSuite,
+    ClientExtensions, ClientHello, Codec, ContentType, EncryptedExtensions, HandshakeMessage,
+    KeyShareEntry, KeyUpdateRequest, List, NamedGroup, ProtocolName, ProtocolVersion, ServerHello,
+    ServerHelloExtensions, SignatureScheme, Writer, split_handshake,
+};
+use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
+use crate::suites::{self, Suite};
+use crate::verify;
+
+/// The most certificates a received chain may hold.
+const MAX_CHAIN: usize = 1 + verify::MAX_INTERMEDIATES;
+
+/// A client's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientConfig<'a> {
+    /// Suites to offer, in order of preference.
+    pub suites: &'a [Suite],
+    /// Trusted roots for the server's chain.
+    pub roots: &'a [TrustAnchor<'a>],
+    /// ALPN protocols to offer (empty: no ALPN).
+    pub alpn: &'a [&'a [u8]],
+    /// The time certificates are checked at.
+    pub now: UnixTime,
+}
+
+/// A server's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct ServerConfig<'a> {
+    /// Suites to accept, in the server's order of preference.
+    pub suites: &'a [Suite],
+    /// The certificate chain (DER), end-entity first.
+    pub cert_chain: &'a [&'a [u8]],
+    /// The end-entity certificate's Ed25519 key.
+    pub key: &'a ed25519::SigningKey,
+    /// ALPN protocols the server speaks, in its order of preference.
+    pub alpn: &'a [&'a [u8]],
+}
+
+/// The buffers a connection works in. `received` must hold one whole record
+/// ([`crate::record::MAX_RECORD_LEN`] unless a smaller limit is negotiated); `send` must hold
+/// the largest flight (the server's: its chain plus about 600 bytes); `handshake` must hold
+/// the largest handshake message pair (Certificate + CertificateVerify).
+#[derive(Debug)]
+pub struct Buffers<'b> {
+    /// Received bytes not yet processed.
+    pub received: &'b mut [u8],
+    /// Records waiting to be sent.
+    pub send: &'b mut [u8],
+    /// Handshake message reassembly.
+    pub handshake: &'b mut [u8],
+}
+
+/// What the connection needs from the caller next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// Records are waiting in [`Connection::pending_send`]; send them.
+    Send,
+    /// Application data is ready for [`Connection::read`].
+    Read,
+    /// More records from the peer are needed.
+    Receive,
+    /// The peer closed the connection cleanly (and nothing remains to send).
+    Closed,
+    /// The connection failed (and nothing remains to send); see [`Connection::error`].
+    Failed,
+}
+
+/// The negotiated parameters once the handshake is done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Negotiated {
+    /// The suite.
+    pub suite: CipherSuite,
+    /// The key-exchange group.
+    pub group: NamedGroup,
+    /// The server's signature scheme.
+    pub scheme: SignatureScheme,
+    /// The index of the selected ALPN protocol in the local configuration's list.
+    pub alpn: Option<usize>,
+    /// Whether the handshake went through a HelloRetryRequest.
+    pub retried: bool,
+}
+
+struct ClientHelloSent {
+    key: x25519::SecretKey,
+    session_id: [u8; 32],
+    th256: Transcript,
+    th384: Transcript,
+}
+
+struct Handshaking {
+    suite: Suite,
+    transcript: Transcript,
+    client_hs: Secret,
+    server_hs: Secret,
+    master: MasterSecret,
+}
+
+struct ClientExpectFinished {
+    hs: Handshaking,
+}
+
+struct ServerExpectFinished {
+    client_hs: Secret,
+    client_app: Secret,
+    transcript: Transcript,
+    suite: Suite,
+}
+
+struct Retry {
+    suite: Suite,
+    transcript: Transcript,
+}
+
+struct Traffic {
+    suite: Suite,
+    read_secret: Secret,
+    write_secret: Secret,
+}
+
+/// One handshake state per expected message.
+enum State {
+    ClientExpectServerHello(ClientHelloSent),
+    ClientExpectEncryptedExtensions(Handshaking),
+    ClientExpectCertificate(Handshaking),
+    ClientExpectFinished(ClientExpectFinished),
+    ServerExpectClientHello {
+        random: [u8; 32],
+        key: x25519::SecretKey,
+    },
+    /// After a HelloRetryRequest: the suite is fixed and the transcript holds
+    /// `message_hash(ClientHello1)` and the HRR.
+    ServerExpectClientHello2 {
+        random: [u8; 32],
+        key: x25519::SecretKey,
+        retry: Retry,
+    },
+    ServerExpectFinished(ServerExpectFinished),
+    Traffic(Traffic),
+    Dead,
+}
+
+/// The record side of a connection: the send and receive buffers and the keys.
+struct Io<'b> {
+    rx: &'b mut [u8],
+    rx_len: usize,
+    tx: &'b mut [u8],
+    tx_len: usize,
+    read_key: Option<RecordProtection>,
+    write_key: Option<RecordProtection>,
+}
+
+impl Io<'_> {
+    /// Queues one handshake message as one record (protected once keys are set), adding it
+    /// to `transcript`.
+    fn send_handshake(
+        &mut self,
+        msg: &HandshakeMessage<'_>,
+        transcript: Option<&mut Transcript>,
+    ) -> Result<(), Error> {
+        let start = self.tx_len;
+        let body = self.tx.get_mut(start + HEADER_LEN..).ok_or(Error::BufferTooSmall)?;
+        let mut w = Writer::new(body);
+        msg.encode(&mut w).map_err(|_| Error::BufferTooSmall)?;
+        let n = w.len();
+        if n > MAX_PLAINTEXT_LEN {
+            return Err(Error::BufferTooSmall);
+        }
+        if let Some(t) = transcript {
+            t.update(&self.tx[start + HEADER_LEN..start + HEADER_LEN + n]);
+        }
+        self.seal_queued(ContentType::HANDSHAKE, start, n)
+    }
+
+    /// Protects (or frames, before keys) `n` bytes already at `tx[start + 5..]`.
+    fn seal_queued(&mut self, typ: ContentType, start: usize, n: usize) -> Result<(), Error> {
+        let total = match &mut self.write_key {
+            None => {
+                RecordHeader::write(typ, n, &mut self.tx[start..]);
+                HEADER_LEN + n
+            }
+            Some(k) => k.seal_in_place(typ, &mut self.tx[start..], n, 0)?,
+        };
+        self.tx_len += total;
+        Ok(())
+    }
+
+    fn send_plain(&mut self, typ: ContentType, data: &[u8]) -> Result<(), Error> {
+        let start = self.tx_len;
+        let body = self
+            .tx
+            .get_mut(start + HEADER_LEN..start + HEADER_LEN + data.len())
+            .ok_or(Error::BufferTooSmall)?;
+        body.copy_from_slice(data);
+        self.seal_queued(typ, start, data.len())
+    }
+
+    fn send_alert(&mut self, desc: AlertDescription) {
+        let level = if desc == AlertDescription::CLOSE_NOTIFY {
+            AlertLevel::WARNING
+        } else {
+            AlertLevel::FATAL
+        };
+        // Best effort: with no room left the alert is dropped, the error stays.
+        let _ = self.send_plain(ContentType::ALERT, &[level.0, desc.0]);
+    }
+}
+
+/// Everything but the handshake buffer and the state, so a handler can borrow a message from
+/// the buffer while it changes the rest.
+struct Core<'a, 'b> {
+    io: Io<'b>,
+    client: Option<ClientConfig<'a>>,
+    server: Option<ServerConfig<'a>>,
+    sni: [u8; 255],
+    sni_len: usize,
+    /// Where the current application-data record's plaintext sits in `rx`, and where the
+    /// record ends.
+    app: Option<(usize, usize, usize)>,
+    error: Option<Error>,
+    peer_closed: bool,
+    negotiated: Option<Negotiated>,
+    key_changed: bool,
+    /// The server's application write secret between its Finished and the client's.
+    server_app: Option<Secret>,
+}
+
+/// A TLS 1.3 connection, client or server, over caller-provided buffers.
+///
+/// See `tests/handshake.rs` for a client and a server driven against each other in memory.
+pub struct Connection<'a, 'b> {
+    c: Core<'a, 'b>,
+    hs: &'b mut [u8],
+    hs_len: usize,
+    state: State,
+}
+
+impl core::fmt::Debug for Connection<'_, '_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Connection")
+            .field("negotiated", &self.c.negotiated)
+            .field("error", &self.c.error)
+            .finish_non_exhaustive()
+    }
+}
+
+fn random<const N: usize>(rng: &mut dyn RandomSource) -> Result<[u8; N], Error> {
+    let mut out = [0u8; N];
+    rng.fill(&mut out).map_err(|_| Error::RandomFailed)?;
+    Ok(out)
+}
+
+impl<'a, 'b> Connection<'a, 'b> {
+    fn new(bufs: Buffers<'b>, state: State) -> Self {
+        let Buffers { received, send, handshake } = bufs;
+        Self {
+            c: Core {
+                io: Io {
+                    rx: received,
+                    rx_len: 0,
+                    tx: send,
+                    tx_len: 0,
+                    read_key: None,
+                    write_key: None,
+                },
+                client: None,
+                server: None,
+                sni: [0; 255],
+                sni_len: 0,
+                app: None,
+                error: None,
+                peer_closed: false,
+                negotiated: None,
+                key_changed: false,
+                server_app: None,
+            },
+            hs: handshake,
+            hs_len: 0,
+            state,
+        }
+    }
+
+    /// Starts a client handshake with `server_name` (sent as SNI and checked against the
+    /// certificate); the ClientHello is queued at once.
+    pub fn client(
+        config: ClientConfig<'a>,
+        server_name: &'a str,
+        bufs: Buffers<'b>,
+        rng: &mut dyn RandomSource,
+    ) -> Result<Self, Error> {
+        if config.suites.is_empty() {
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+        }
+        let key = x25519::SecretKey::from_bytes(random(rng)?);
+        let public = key.public_key();
+        let random_bytes: [u8; 32] = random(rng)?;
+        let session_id: [u8; 32] = random(rng)?;
+        let mut suites_buf = [CipherSuite(0); 8];
+        let n = config.suites.len().min(suites_buf.len());
+        for (slot, s) in suites_buf.iter_mut().zip(config.suites) {
+            *slot = s.suite;
+        }
+        let mut alpn_buf = [ProtocolName(&[]); 8];
+        let alpn_n = config.alpn.len().min(alpn_buf.len());
+        for (slot, p) in alpn_buf.iter_mut().zip(config.alpn) {
+            *slot = ProtocolName(p);
+        }
+        let shares = [KeyShareEntry { group: NamedGroup::X25519, key: public.as_bytes() }];
+        let schemes: [SignatureScheme; 1] = [SignatureScheme::ED25519];
+        let ch = HandshakeMessage::ClientHello(ClientHello {
+            random: random_bytes,
+            session_id: &session_id,
+            cipher_suites: List::items(&suites_buf[..n]),
+            extensions: ClientExtensions {
+                server_name: (!server_name.is_empty()
+                    && server_name.parse::<core::net::IpAddr>().is_err())
+                .then_some(server_name.as_bytes()),
+                supported_versions: Some(List::items(&[ProtocolVersion::TLSV1_3])),
+                supported_groups: Some(List::items(&[NamedGroup::X25519])),
+                signature_algorithms: Some(List::items(&schemes)),
+                key_shares: Some(List::items(&shares)),
+                alpn: (alpn_n > 0).then(|| List::items(&alpn_buf[..alpn_n])),
+                ..ClientExtensions::default()
+            },
+        });
+        let mut th256 = Transcript::new(HashAlg::Sha256);
+        let mut conn = Self::new(bufs, State::Dead);
+        conn.c.io.send_handshake(&ch, Some(&mut th256))?;
+        let mut th384 = Transcript::new(HashAlg::Sha384);
+        th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
+        conn.state =
+            State::ClientExpectServerHello(ClientHelloSent { key, session_id, th256, th384 });
+        conn.c.client = Some(config);
+        let name = server_name.as_bytes();
+        if name.len() > 255 {
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+        }
+        conn.c.sni[..name.len()].copy_from_slice(name);
+        conn.c.sni_len = name.len();
+        Ok(conn)
+    }
+
+    /// Starts a server connection, waiting for a ClientHello.
+    pub fn server(
+        config: ServerConfig<'a>,
+        bufs: Buffers<'b>,
+        rng: &mut dyn RandomSource,
+    ) -> Result<Self, Error> {
+        if config.suites.is_empty() || config.cert_chain.is_empty() {
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+        }
+        let key = x25519::SecretKey::from_bytes(random(rng)?);
+        let random = random(rng)?;
+        let mut conn = Self::new(bufs, State::ServerExpectClientHello { random, key });
+        conn.c.server = Some(config);
+        Ok(conn)
+    }
+
+    /// What the connection needs next.
+    pub fn want(&self) -> Want {
+        if self.c.io.tx_len > 0 {
+            Want::Send
+        } else if self.c.error.is_some() {
+            Want::Failed
+        } else if self.c.app.is_some() {
+            Want::Read
+        } else if self.c.peer_closed {
+            Want::Closed
+        } else {
+            Want::Receive
+        }
+    }
+
+    /// The sticky error, once the connection has failed.
+    pub fn error(&self) -> Option<Error> {
+        self.c.error
+    }
+
+    /// Whether the handshake is still running.
+    pub fn is_handshaking(&self) -> bool {
+        !matches!(self.state, State::Traffic(_))
+    }
+
+    /// The negotiated parameters, once the handshake is done.
+    pub fn negotiated(&self) -> Option<Negotiated> {
+        self.c.negotiated
+    }
+
+    /// The server name: the one asked for (client) or received as SNI (server), if any.
+    pub fn server_name(&self) -> Option<&str> {
+        let name = &self.c.sni[..self.c.sni_len];
+        if name.is_empty() { None } else { core::str::from_utf8(name).ok() }
+    }
+
+    /// Bytes to send to the peer.
+    pub fn pending_send(&self) -> &[u8] {
+        &self.c.io.tx[..self.c.io.tx_len]
+    }
+
+    /// Marks the first `n` bytes of [`Connection::pending_send`] as sent.
+    pub fn sent(&mut self, n: usize) {
+        let n = n.min(self.c.io.tx_len);
+        self.c.io.tx.copy_within(n..self.c.io.tx_len, 0);
+        self.c.io.tx_len -= n;
+    }
+
+    /// The free space received bytes go into; follow with [`Connection::received`].
+    pub fn receive_space(&mut self) -> &mut [u8] {
+        &mut self.c.io.rx[self.c.io.rx_len..]
+    }
+
+    /// Processes `n` bytes just written into [`Connection::receive_space`].
+    pub fn received(&mut self, n: usize) -> Result<(), Error> {
+        if let Some(e) = self.c.error {
+            return Err(e);
+        }
+        self.c.io.rx_len = (self.c.io.rx_len + n).min(self.c.io.rx.len());
+        let r = self.process();
+        self.fail_on(r)
+    }
+
+    /// Copies received application data into `out`; returns the bytes copied (0 when none
+    /// is ready: check [`Connection::want`]).
+    pub fn read(&mut self, out: &mut [u8]) -> Result<usize, Error> {
+        let Some((start, end, record_end)) = self.c.app else {
+            return self.c.error.map_or(Ok(0), Err);
+        };
+        let n = out.len().min(end - start);
+        out[..n].copy_from_slice(&self.c.io.rx[start..start + n]);
+        if start + n == end {
+            self.c.app = None;
+            self.consume_rx(record_end);
+            let r = self.process();
+            self.fail_on(r)?;
+        } else {
+            self.c.app = Some((start + n, end, record_end));
+        }
+        Ok(n)
+    }
+
+    /// Queues application data as records; returns the bytes taken (fewer than `data.len()`
+    /// when the send buffer is full).
+    pub fn write(&mut self, data: &[u8]) -> Result<usize, Error> {
+        if let Some(e) = self.c.error {
+            return Err(e);
+        }
+        if self.is_handshaking() {
+            return Err(Error::ApiMisuse(ApiMisuse::HandshakeNotComplete));
+        }
+        let mut done = 0;
+        while done < data.len() {
+            let overhead = HEADER_LEN + 1 + 16;
+            let room = self.c.io.tx.len() - self.c.io.tx_len;
+            if room <= overhead {
+                break;
+            }
+            let n = (data.len() - done).min(room - overhead).min(MAX_PLAINTEXT_LEN);
+            self.c.io.send_plain(ContentType::APPLICATION_DATA, &data[done..done + n])?;
+            done += n;
+        }
+        Ok(done)
+    }
+
+    /// Queues a close_notify alert.
+    pub fn close(&mut self) {
+        self.c.io.send_alert(AlertDescription::CLOSE_NOTIFY);
+    }
+
+    /// Asks the peer to update its keys and updates ours (RFC 8446 §4.6.3).
+    pub fn key_update(&mut self) -> Result<(), Error> {
+        let State::Traffic(t) = &mut self.state else {
+            return Err(Error::ApiMisuse(ApiMisuse::HandshakeNotComplete));
+        };
+        let msg = HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_REQUESTED);
+        self.c.io.send_handshake(&msg, None)?;
+        t.write_secret = next_traffic_secret(&t.write_secret);
+        self.c.io.write_key = Some(RecordProtection::new(t.suite.aead, &t.write_secret)?);
+        Ok(())
+    }
+
+    fn fail_on(&mut self, r: Result<(), Error>) -> Result<(), Error> {
+        if let Err(e) = r {
+            if self.c.error.is_none() {
+                self.c.error = Some(e);
+                self.c.app = None;
+                self.state = State::Dead;
+                if let Some(alert) = e.alert() {
+                    self.c.io.send_alert(alert);
+                }
+            }
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn consume_rx(&mut self, n: usize) {
+        self.c.io.rx.copy_within(n..self.c.io.rx_len, 0);
+        self.c.io.rx_len -= n;
+    }
+
+    /// Reads whole records from the receive buffer until application data is ready or
+    /// more bytes are needed.
+    fn process(&mut self) -> Result<(), Error> {
+        while self.c.app.is_none() && !self.c.peer_closed {
+            let Some(header) = RecordHeader::parse(&self.c.io.rx[..self.c.io.rx_len])? else {
+                break;
+            };
+            let total = HEADER_LEN + header.len;
+            if total > self.c.io.rx.len() {
+                return Err(Error::BufferTooSmall);
+            }
+            if self.c.io.rx_len < total {
+                break;
+            }
+            if header.typ == ContentType::CHANGE_CIPHER_SPEC {
+                // Middlebox compatibility: one byte 0x01, only during the handshake.
+                if !self.is_handshaking() || self.c.io.rx[HEADER_LEN..total] != [1] {
+                    return Err(PeerMisbehaved::UnexpectedMessage.into());
+                }
+                self.consume_rx(total);
+                continue;
+            }
+            let (typ, start, end) = match &mut self.c.io.read_key {
+                None => (header.typ, HEADER_LEN, total),
+                Some(k) => {
+                    let rec = &mut self.c.io.rx[..total];
+                    let (typ, content) = k.open(rec)?;
+                    let len = content.len();
+                    (typ, HEADER_LEN, HEADER_LEN + len)
+                }
+            };
+            if self.c.io.read_key.is_none() && typ == ContentType::APPLICATION_DATA {
+                return Err(PeerMisbehaved::UnexpectedMessage.into());
+            }
+            match typ {
+                ContentType::HANDSHAKE => {
+                    if start == end {
+                        return Err(PeerMisbehaved::EmptyRecord.into());
+                    }
+                    let dst = self
+                        .hs
+                        .get_mut(self.hs_len..self.hs_len + (end - start))
+                        .ok_or(Error::BufferTooSmall)?;
+                    dst.copy_from_slice(&self.c.io.rx[start..end]);
+                    self.hs_len += end - start;
+                    self.consume_rx(total);
+                    self.process_handshake()?;
+                }
+                ContentType::ALERT => {
+                    let body = &self.c.io.rx[start..end];
+                    if body.len() != 2 {
+                        return Err(crate::msgs::InvalidMessage::BadLength.into());
+                    }
+                    let desc = AlertDescription(body[1]);
+                    self.consume_rx(total);
+                    if desc == AlertDescription::CLOSE_NOTIFY {
+                        self.c.peer_closed = true;
+                    } else {
+                        self.c.error = Some(Error::AlertReceived(desc));
+                        self.state = State::Dead;
+                        return Err(Error::AlertReceived(desc));
+                    }
+                }
+                ContentType::APPLICATION_DATA => {
+                    if self.is_handshaking() || self.hs_len != 0 {
+                        return Err(PeerMisbehaved::UnexpectedMessage.into());
+                    }
+                    if start == end {
+                        self.consume_rx(total);
+                    } else {
+                        self.c.app = Some((start, end, total));
+                    }
+                }
+                _ => return Err(PeerMisbehaved::UnexpectedMessage.into()),
+            }
+        }
+        Ok(())
+    }
+
+    /// Handles every whole message in the handshake buffer.
+    fn process_handshake(&mut self) -> Result<(), Error> {
+        loop {
+            let buf = &self.hs[..self.hs_len];
+            let Some((first, rest)) = split_handshake(buf) else { break };
+            let state = mem::replace(&mut self.state, State::Dead);
+            // A Certificate is handled together with the CertificateVerify after it, so the
+            // certificate need not be copied out of the buffer.
+            let (used, next) = if let State::ClientExpectCertificate(hs) = state {
+                let Some((second, _)) = split_handshake(rest) else {
+                    self.state = State::ClientExpectCertificate(hs);
+                    break;
+                };
+                let next = client_certificate(&mut self.c, hs, first, second)?;
+                (first.len() + second.len(), next)
+            } else {
+                let msg = HandshakeMessage::decode(first)?;
+                let first_len = first.len();
+                let next = handle(&mut self.c, state, first, msg)?;
+                (first_len, next)
+            };
+            self.state = next;
+            self.hs.copy_within(used..self.hs_len, 0);
+            self.hs_len -= used;
+            if self.c.key_changed && self.hs_len != 0 {
+                return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
+            }
+            self.c.key_changed = false;
+        }
+        Ok(())
+    }
+}
+
+impl Core<'_, '_> {
+    fn set_read(&mut self, suite: Suite, secret: &Secret) -> Result<(), Error> {
+        self.io.read_key = Some(RecordProtection::new(suite.aead, secret)?);
+        self.key_changed = true;
+        Ok(())
+    }
+
+    fn set_write(&mut self, suite: Suite, secret: &Secret) -> Result<(), Error> {
+        self.io.write_key = Some(RecordProtection::new(suite.aead, secret)?);
+        Ok(())
+    }
+}
+
+fn x25519_shared(key: &x25519::SecretKey, peer: &[u8]) -> Result<[u8; 32], Error> {
+    let peer = x25519::PublicKey::from_slice(peer)
+        .map_err(|_| Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare))?;
+    let shared = key
+        .diffie_hellman(&peer)
+        .map_err(|_| Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare))?;
+    Ok(*shared.as_bytes())
+}
+
+/// Derives the handshake secrets after the hellos and keys both directions.
+fn enter_handshake(
+    c: &mut Core<'_, '_>,
+    suite: Suite,
+    transcript: Transcript,
+    shared: &[u8; 32],
+    client: bool,
+) -> Result<Handshaking, Error> {
+    let hs_secret = EarlySecret::new(suite.hash, None).into_handshake(shared);
+    let th = transcript.current();
+    let client_hs = hs_secret.client_traffic(&th);
+    let server_hs = hs_secret.server_traffic(&th);
+    if client {
+        c.set_read(suite, &server_hs)?;
+        c.set_write(suite, &client_hs)?;
+    } else {
+        c.set_read(suite, &client_hs)?;
+        c.set_write(suite, &server_hs)?;
+    }
+    Ok(Handshaking { suite, transcript, client_hs, server_hs, master: hs_secret.into_master() })
+}
+
+fn handle(
+    c: &mut Core<'_, '_>,
+    state: State,
+    raw: &[u8],
+    msg: HandshakeMessage<'_>,
+) -> Result<State, Error> {
+    match (state, msg) {
+        (State::ClientExpectServerHello(st), HandshakeMessage::ServerHello(sh)) => {
+            client_server_hello(c, st, raw, &sh)
+        }
+        (
+            State::ClientExpectEncryptedExtensions(mut hs),
+            HandshakeMessage::EncryptedExtensions(ee),
+        ) => {
+            hs.transcript.update(raw);
+            let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+            let alpn = match ee.alpn {
+                None => None,
+                Some(p) => Some(
+                    config
+                        .alpn
+                        .iter()
+                        .position(|o| *o == p)
+                        .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?,
+                ),
+            };
+            c.negotiated = Some(Negotiated {
+                suite: hs.suite.suite,
+                group: NamedGroup::X25519,
+                scheme: SignatureScheme::ED25519,
+                alpn,
+                retried: false,
+            });
+            Ok(State::ClientExpectCertificate(hs))
+        }
+        (State::ClientExpectFinished(st), HandshakeMessage::Finished(fin)) => {
+            client_finished(c, st, raw, fin)
+        }
+        (State::ServerExpectClientHello { random, key }, HandshakeMessage::ClientHello(ch)) => {
+            server_client_hello(c, random, key, raw, &ch, None)
+        }
+        (
+            State::ServerExpectClientHello2 { random, key, retry },
+            HandshakeMessage::ClientHello(ch),
+        ) => server_client_hello(c, random, key, raw, &ch, Some(retry)),
+        (State::ServerExpectFinished(st), HandshakeMessage::Finished(fin)) => {
+            let expected = finished_verify_data(&st.client_hs, &st.transcript.current());
+            if !verify_finished(&expected, fin) {
+                return Err(PeerMisbehaved::BadFinished.into());
+            }
+            c.set_read(st.suite, &st.client_app)?;
+            // The server's write secret is the one already in use; keep a copy for KeyUpdate.
+            let write_secret = c.server_app.take().ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+            Ok(State::Traffic(Traffic {
+                suite: st.suite,
+                read_secret: st.client_app,
+                write_secret,
+            }))
+        }
+        // Tickets are accepted and dropped until resumption lands; only servers send them.
+        (State::Traffic(t), HandshakeMessage::NewSessionTicket(_)) if c.client.is_some() => {
+            Ok(State::Traffic(t))
+        }
+        (State::Traffic(mut t), HandshakeMessage::KeyUpdate(req)) => {
+            t.read_secret = next_traffic_secret(&t.read_secret);
+            c.set_read(t.suite, &t.read_secret)?;
+            if req == KeyUpdateRequest::UPDATE_REQUESTED {
+                let msg = HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_NOT_REQUESTED);
+                c.io.send_handshake(&msg, None)?;
+                t.write_secret = next_traffic_secret(&t.write_secret);
+                c.set_write(t.suite, &t.write_secret)?;
+            }
+            Ok(State::Traffic(t))
+        }
+        _ => Err(PeerMisbehaved::UnexpectedMessage.into()),
+    }
+}
+
+fn client_server_hello(
+    c: &mut Core<'_, '_>,
+    st: ClientHelloSent,
+    raw: &[u8],
+    sh: &ServerHello<'_>,
+) -> Result<State, Error> {
+    let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    if sh.extensions.supported_version != Some(ProtocolVersion::TLSV1_3) {
+        return Err(PeerIncompatible::NoTls13.into());
+    }
+    if sh.is_retry_request() {
+        // HelloRetryRequest is the next milestone; we offer only X25519, so a retry means
+        // the server wants a group we do not have.
+        return Err(PeerIncompatible::NoCommonGroup.into());
+    }
+    if sh.session_id != st.session_id {
+        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+    }
+    let suite = suites::find(config.suites, sh.cipher_suite)
+        .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?;
+    let share = sh.extensions.key_share.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
+    if share.group != NamedGroup::X25519 {
+        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+    }
+    let shared = x25519_shared(&st.key, share.key)?;
+    let mut transcript = match suite.hash {
+        HashAlg::Sha256 => st.th256,
+        HashAlg::Sha384 => st.th384,
+    };
+    transcript.update(raw);
+    Ok(State::ClientExpectEncryptedExtensions(enter_handshake(
+        c, suite, transcript, &shared, true,
+    )?))
+}
+
+fn client_certificate(
+    c: &mut Core<'_, '_>,
+    mut hs: Handshaking,
+    raw_cert: &[u8],
+    raw_cv: &[u8],
+) -> Result<State, Error> {
+    let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let HandshakeMessage::Certificate(cert) = HandshakeMessage::decode(raw_cert)? else {
+        return Err(PeerMisbehaved::UnexpectedMessage.into());
+    };
+    let HandshakeMessage::CertificateVerify(cv) = HandshakeMessage::decode(raw_cv)? else {
+        return Err(PeerMisbehaved::UnexpectedMessage.into());
+    };
+    if !cert.context.is_empty() {
+        return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+    }
+    let mut chain: [&[u8]; MAX_CHAIN] = [&[]; MAX_CHAIN];
+    let mut n = 0;
+    for entry in &cert.entries {
+        if n == MAX_CHAIN {
+            return Err(Error::InvalidCertificate(CertificateError::BadCertificate));
+        }
+        chain[n] = entry.cert;
+        n += 1;
+    }
+    if n == 0 {
+        return Err(Error::InvalidCertificate(CertificateError::NoCertificate));
+    }
+    if cv.scheme != SignatureScheme::ED25519 {
+        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+    }
+    hs.transcript.update(raw_cert);
+    let mut content = [0u8; 200];
+    let len = verify::signed_content(true, hs.transcript.current().as_ref(), &mut content);
+    let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
+    verify::verify_server(
+        chain[0],
+        &chain[1..n],
+        config.roots,
+        name,
+        config.now,
+        cv.scheme,
+        &content[..len],
+        cv.signature,
+    )?;
+    hs.transcript.update(raw_cv);
+    Ok(State::ClientExpectFinished(ClientExpectFinished { hs }))
+}
+
+fn client_finished(
+    c: &mut Core<'_, '_>,
+    st: ClientExpectFinished,
+    raw: &[u8],
+    fin: &[u8],
+) -> Result<State, Error> {
+    let mut hs = st.hs;
+    let expected = finished_verify_data(&hs.server_hs, &hs.transcript.current());
+    if !verify_finished(&expected, fin) {
+        return Err(PeerMisbehaved::BadFinished.into());
+    }
+    hs.transcript.update(raw);
+    let th = hs.transcript.current();
+    let client_app = hs.master.client_traffic(&th);
+    let server_app = hs.master.server_traffic(&th);
+    let verify_data = finished_verify_data(&hs.client_hs, &th);
+    c.io.send_handshake(&HandshakeMessage::Finished(verify_data.as_ref()), None)?;
+    c.set_write(hs.suite, &client_app)?;
+    c.set_read(hs.suite, &server_app)?;
+    Ok(State::Traffic(Traffic {
+        suite: hs.suite,
+        read_secret: server_app,
+        write_secret: client_app,
+    }))
+}
+
+fn server_client_hello(
+    c: &mut Core<'_, '_>,
+    random: [u8; 32],
+    key: x25519::SecretKey,
+    raw: &[u8],
+    ch: &ClientHello<'_>,
+    retry: Option<Retry>,
+) -> Result<State, Error> {
+    let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let x = &ch.extensions;
+    if !x.supported_versions.is_some_and(|v| v.contains(&ProtocolVersion::TLSV1_3)) {
+        return Err(PeerIncompatible::NoTls13.into());
+    }
+    let suite = config
+        .suites
+        .iter()
+        .copied()
+        .find(|s| ch.cipher_suites.contains(&s.suite))
+        .ok_or(PeerIncompatible::NoCommonSuite)?;
+    if !x.signature_algorithms.is_some_and(|l| l.contains(&SignatureScheme::ED25519)) {
+        return Err(PeerIncompatible::NoCommonSignatureScheme.into());
+    }
+    if retry.as_ref().is_some_and(|r| r.suite != suite) {
+        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+    }
+    let shares = x.key_shares.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
+    let Some(share) = shares.iter().find(|s| s.group == NamedGroup::X25519) else {
+        let supports_x25519 = x.supported_groups.is_some_and(|g| g.contains(&NamedGroup::X25519));
+        if retry.is_some() {
+            // RFC 8446 §4.1.2: the second ClientHello must carry the share we asked for.
+            return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+        }
+        if !supports_x25519 {
+            return Err(PeerIncompatible::NoCommonGroup.into());
+        }
+        // HelloRetryRequest for x25519 (RFC 8446 §4.1.4).
+        let mut transcript = Transcript::new(suite.hash);
+        transcript.update(raw);
+        transcript.restart_for_retry();
+        let hrr = HandshakeMessage::ServerHello(ServerHello {
+            random: crate::msgs::HELLO_RETRY_REQUEST_RANDOM,
+            session_id: ch.session_id,
+            cipher_suite: suite.suite,
+            extensions: ServerHelloExtensions {
+                supported_version: Some(ProtocolVersion::TLSV1_3),
+                selected_group: Some(NamedGroup::X25519),
+                ..ServerHelloExtensions::default()
+            },
+        });
+        c.io.send_handshake(&hrr, Some(&mut transcript))?;
+        if !ch.session_id.is_empty() {
+            c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
+        }
+        return Ok(State::ServerExpectClientHello2 {
+            random,
+            key,
+            retry: Retry { suite, transcript },
+        });
+    };
+    let alpn = match x.alpn {
+        None => None,
+        Some(offered) => Some(
+            config
+                .alpn
+                .iter()
+                .position(|p| offered.contains(&ProtocolName(p)))
+                .ok_or(PeerIncompatible::NoCommonAlpn)?,
+        ),
+    };
+    if let Some(name) = x.server_name {
+        let n = name.len().min(255);
+        c.sni[..n].copy_from_slice(&name[..n]);
+        c.sni_len = n;
+    }
+    let shared = x25519_shared(&key, share.key)?;
+    let public = key.public_key();
+    let first_flight = retry.is_none();
+    let mut transcript = match retry {
+        Some(r) => r.transcript,
+        None => Transcript::new(suite.hash),
+    };
+    transcript.update(raw);
+    let sh = HandshakeMessage::ServerHello(ServerHello {
+        random,
+        session_id: ch.session_id,
+        cipher_suite: suite.suite,
+        extensions: ServerHelloExtensions {
+            supported_version: Some(ProtocolVersion::TLSV1_3),
+            key_share: Some(KeyShareEntry { group: NamedGroup::X25519, key: public.as_bytes() }),
+            ..ServerHelloExtensions::default()
+        },
+    });
+    c.io.send_handshake(&sh, Some(&mut transcript))?;
+    if first_flight && !ch.session_id.is_empty() {
+        // Middlebox compatibility mode (RFC 8446 §D.4).
+        c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
+    }
+    let mut hs = enter_handshake(c, suite, transcript, &shared, false)?;
+    let ee = HandshakeMessage::EncryptedExtensions(EncryptedExtensions {
+        server_name_ack: x.server_name.is_some(),
+        alpn: alpn.map(|i| config.alpn[i]),
+        ..EncryptedExtensions::default()
+    });
+    c.io.send_handshake(&ee, Some(&mut hs.transcript))?;
+    let mut entries = [CertificateEntry { cert: &[], extensions: &[] }; MAX_CHAIN];
+    let n = config.cert_chain.len().min(MAX_CHAIN);
+    for (e, der) in entries.iter_mut().zip(config.cert_chain) {
+        e.cert = der;
+    }
+    let cert = HandshakeMessage::Certificate(Certificate {
+        context: &[],
+        entries: List::items(&entries[..n]),
+    });
+    c.io.send_handshake(&cert, Some(&mut hs.transcript))?;
+    let mut content = [0u8; 200];
+    let len = verify::signed_content(true, hs.transcript.current().as_ref(), &mut content);
+    let sig = config.key.sign(&content[..len]).to_bytes();
+    let cv = HandshakeMessage::CertificateVerify(CertificateVerify {
+        scheme: SignatureScheme::ED25519,
+        signature: &sig,
+    });
+    c.io.send_handshake(&cv, Some(&mut hs.transcript))?;
+    let verify_data = finished_verify_data(&hs.server_hs, &hs.transcript.current());
+    c.io.send_handshake(
+        &HandshakeMessage::Finished(verify_data.as_ref()),
+        Some(&mut hs.transcript),
+    )?;
+    let th: Digest = hs.transcript.current();
+    let client_app = hs.master.client_traffic(&th);
+    let server_app = hs.master.server_traffic(&th);
+    c.set_write(suite, &server_app)?;
+    c.server_app = Some(server_app);
+    c.negotiated = Some(Negotiated {
+        suite: suite.suite,
+        group: NamedGroup::X25519,
+        scheme: SignatureScheme::ED25519,
+        alpn,
+        retried: !first_flight,
+    });
+    Ok(State::ServerExpectFinished(ServerExpectFinished {
+        client_hs: hs.client_hs,
+        client_app,
+        transcript: hs.transcript,
+        suite,
+    }))
+}

@@ -1,0 +1,188 @@
+//! Typed errors that say whose fault a failure is — the peer misbehaved, the peer is
+//! incompatible, a message was malformed, or the API was misused — and which alert, if any,
+//! the connection sends when it aborts because of it.
+
+use core::fmt;
+
+use crate::msgs::{AlertDescription, InvalidMessage};
+
+/// The peer sent something well-formed that the protocol does not allow here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PeerMisbehaved {
+    /// A message arrived that the handshake state does not expect.
+    UnexpectedMessage,
+    /// The server picked a suite, group or version the client did not offer.
+    SelectedUnofferedParameter,
+    /// The key share is not a valid point (or gives an all-zero X25519 result).
+    InvalidKeyShare,
+    /// The Finished value did not verify.
+    BadFinished,
+    /// The CertificateVerify signature did not verify.
+    BadSignature,
+    /// Data of another content type was interleaved with a fragmented handshake message, or
+    /// a handshake message spanned a key change.
+    InterleavedOrUnalignedRecords,
+    /// A record had no content type after padding, or an empty non-application record.
+    EmptyRecord,
+    /// A ServerHello carried a TLS 1.2/1.1 downgrade sentinel.
+    DowngradeDetected,
+}
+
+/// The peer and we share no way to talk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PeerIncompatible {
+    /// No TLS 1.3 support offered.
+    NoTls13,
+    /// No cipher suite in common.
+    NoCommonSuite,
+    /// No key-exchange group in common (and no retry possible).
+    NoCommonGroup,
+    /// No signature scheme in common, or the certificate's key type is not supported.
+    NoCommonSignatureScheme,
+    /// No ALPN protocol in common.
+    NoCommonAlpn,
+}
+
+/// Why a certificate chain was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CertificateError {
+    /// The chain does not lead to a trusted root.
+    UnknownIssuer,
+    /// The certificate is not valid for the server name.
+    NotValidForName,
+    /// The certificate has expired or is not yet valid.
+    Expired,
+    /// A signature in the chain did not verify, or the chain is malformed.
+    BadCertificate,
+    /// The peer sent no certificate.
+    NoCertificate,
+}
+
+/// The caller used the connection in a way it does not allow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ApiMisuse {
+    /// Application data was written before the handshake finished.
+    HandshakeNotComplete,
+    /// The connection has already closed or failed.
+    Closed,
+    /// A configuration value is not usable (empty suite list, bad key).
+    BadConfig,
+}
+
+/// Everything that can go wrong on a connection. Once one is returned the connection is
+/// dead: every later call returns it again (the error is sticky).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A message from the peer did not parse.
+    InvalidMessage(InvalidMessage),
+    /// The peer broke the protocol.
+    PeerMisbehaved(PeerMisbehaved),
+    /// The peer shares no parameters with us.
+    PeerIncompatible(PeerIncompatible),
+    /// The peer's certificate was refused.
+    InvalidCertificate(CertificateError),
+    /// A record failed authentication; none of its plaintext was released.
+    DecryptFailed,
+    /// A record was longer than the protocol (or the negotiated limit) allows.
+    RecordOverflow,
+    /// The peer sent a fatal alert (or a warning other than close_notify).
+    AlertReceived(AlertDescription),
+    /// The API was misused.
+    ApiMisuse(ApiMisuse),
+    /// A caller-provided buffer is too small for the next record or message.
+    BufferTooSmall,
+    /// The record sequence number would wrap; the connection must be closed.
+    SequenceExhausted,
+    /// The random source failed.
+    RandomFailed,
+}
+
+impl Error {
+    /// The alert this error is answered with, if any.
+    pub fn alert(&self) -> Option<AlertDescription> {
+        Some(match self {
+            Self::InvalidMessage(InvalidMessage::IllegalValue) => {
+                AlertDescription::ILLEGAL_PARAMETER
+            }
+            Self::InvalidMessage(InvalidMessage::MissingExtension) => {
+                AlertDescription::MISSING_EXTENSION
+            }
+            Self::InvalidMessage(InvalidMessage::UnexpectedExtension) => {
+                AlertDescription::UNSUPPORTED_EXTENSION
+            }
+            Self::InvalidMessage(_) => AlertDescription::DECODE_ERROR,
+            Self::PeerMisbehaved(p) => match p {
+                PeerMisbehaved::UnexpectedMessage
+                | PeerMisbehaved::InterleavedOrUnalignedRecords
+                | PeerMisbehaved::EmptyRecord => AlertDescription::UNEXPECTED_MESSAGE,
+                PeerMisbehaved::SelectedUnofferedParameter
+                | PeerMisbehaved::InvalidKeyShare
+                | PeerMisbehaved::DowngradeDetected => AlertDescription::ILLEGAL_PARAMETER,
+                PeerMisbehaved::BadFinished | PeerMisbehaved::BadSignature => {
+                    AlertDescription::DECRYPT_ERROR
+                }
+            },
+            Self::PeerIncompatible(PeerIncompatible::NoTls13) => AlertDescription::PROTOCOL_VERSION,
+            Self::PeerIncompatible(PeerIncompatible::NoCommonAlpn) => {
+                AlertDescription::NO_APPLICATION_PROTOCOL
+            }
+            Self::PeerIncompatible(_) => AlertDescription::HANDSHAKE_FAILURE,
+            Self::InvalidCertificate(c) => match c {
+                CertificateError::UnknownIssuer => AlertDescription::UNKNOWN_CA,
+                CertificateError::NotValidForName | CertificateError::BadCertificate => {
+                    AlertDescription::BAD_CERTIFICATE
+                }
+                CertificateError::Expired => AlertDescription::CERTIFICATE_EXPIRED,
+                CertificateError::NoCertificate => AlertDescription::CERTIFICATE_REQUIRED,
+            },
+            Self::DecryptFailed => AlertDescription::BAD_RECORD_MAC,
+            Self::RecordOverflow => AlertDescription::RECORD_OVERFLOW,
+            Self::SequenceExhausted | Self::RandomFailed => AlertDescription::INTERNAL_ERROR,
+            Self::AlertReceived(_) | Self::ApiMisuse(_) | Self::BufferTooSmall => return None,
+        })
+    }
+}
+
+impl From<InvalidMessage> for Error {
+    fn from(e: InvalidMessage) -> Self {
+        Self::InvalidMessage(e)
+    }
+}
+
+impl From<PeerMisbehaved> for Error {
+    fn from(e: PeerMisbehaved) -> Self {
+        Self::PeerMisbehaved(e)
+    }
+}
+
+impl From<PeerIncompatible> for Error {
+    fn from(e: PeerIncompatible) -> Self {
+        Self::PeerIncompatible(e)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::InvalidMessage(e) => write!(f, "invalid message from peer: {e}"),
+            Self::PeerMisbehaved(e) => write!(f, "peer misbehaved: {e:?}"),
+            Self::PeerIncompatible(e) => write!(f, "peer is incompatible: {e:?}"),
+            Self::InvalidCertificate(e) => write!(f, "invalid peer certificate: {e:?}"),
+            Self::DecryptFailed => f.write_str("record failed authentication"),
+            Self::RecordOverflow => f.write_str("record too long"),
+            Self::AlertReceived(a) => write!(f, "peer sent alert {a:?}"),
+            Self::ApiMisuse(e) => write!(f, "API misuse: {e:?}"),
+            Self::BufferTooSmall => f.write_str("buffer too small"),
+            Self::SequenceExhausted => f.write_str("record sequence number exhausted"),
+            Self::RandomFailed => f.write_str("random source failed"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Error {}

@@ -1,0 +1,304 @@
+//! The protocol's registries (RFC 8446 §4 and the IANA TLS parameters) as open newtypes: each
+//! is a `u8` or `u16` with named constants, so a value this crate does not know survives a
+//! round trip and still prints as a number.
+
+use core::fmt;
+
+use super::codec::{Codec, EncodeError, InvalidMessage, Reader, Writer};
+
+macro_rules! wire_enum {
+    (
+        $(#[$doc:meta])*
+        $name:ident($int:ident) { $($(#[$vdoc:meta])* $var:ident = $val:expr,)* }
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub $int);
+
+        impl $name {
+            $($(#[$vdoc])* pub const $var: Self = Self($val);)*
+
+            /// The registry name of a known value.
+            pub fn name(self) -> Option<&'static str> {
+                match self {
+                    $(Self::$var => Some(stringify!($var)),)*
+                    _ => None,
+                }
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self.name() {
+                    Some(n) => f.write_str(n),
+                    None => write!(f, "{}({:#x})", stringify!($name), self.0),
+                }
+            }
+        }
+
+        impl Codec<'_> for $name {
+            fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+                self.0.encode(w)
+            }
+            fn read(r: &mut Reader<'_>) -> Result<Self, InvalidMessage> {
+                $int::read(r).map(Self)
+            }
+        }
+    };
+}
+
+wire_enum! {
+    /// The record layer's content type (RFC 8446 §5.1).
+    ContentType(u8) {
+        /// `change_cipher_spec`, only ever seen for middlebox compatibility.
+        CHANGE_CIPHER_SPEC = 20,
+        /// `alert`.
+        ALERT = 21,
+        /// `handshake`.
+        HANDSHAKE = 22,
+        /// `application_data`, also the outer type of every protected record.
+        APPLICATION_DATA = 23,
+    }
+}
+
+wire_enum! {
+    /// A handshake message's type (RFC 8446 §4).
+    HandshakeType(u8) {
+        /// `client_hello`.
+        CLIENT_HELLO = 1,
+        /// `server_hello` (also HelloRetryRequest).
+        SERVER_HELLO = 2,
+        /// `new_session_ticket`.
+        NEW_SESSION_TICKET = 4,
+        /// `end_of_early_data`.
+        END_OF_EARLY_DATA = 5,
+        /// `encrypted_extensions`.
+        ENCRYPTED_EXTENSIONS = 8,
+        /// `certificate`.
+        CERTIFICATE = 11,
+        /// `certificate_request`.
+        CERTIFICATE_REQUEST = 13,
+        /// `certificate_verify`.
+        CERTIFICATE_VERIFY = 15,
+        /// `finished`.
+        FINISHED = 20,
+        /// `key_update`.
+        KEY_UPDATE = 24,
+        /// `message_hash`, the synthetic message that replaces ClientHello1 after an HRR.
+        MESSAGE_HASH = 254,
+    }
+}
+
+wire_enum! {
+    /// A protocol version (`legacy_version` and `supported_versions`).
+    ProtocolVersion(u16) {
+        /// TLS 1.2, the legacy version every TLS 1.3 hello carries.
+        TLSV1_2 = 0x0303,
+        /// TLS 1.3.
+        TLSV1_3 = 0x0304,
+    }
+}
+
+wire_enum! {
+    /// An extension's type (RFC 8446 §4.2 and others).
+    ExtensionType(u16) {
+        /// `server_name` (RFC 6066).
+        SERVER_NAME = 0,
+        /// `max_fragment_length` (RFC 6066).
+        MAX_FRAGMENT_LENGTH = 1,
+        /// `supported_groups`.
+        SUPPORTED_GROUPS = 10,
+        /// `signature_algorithms`.
+        SIGNATURE_ALGORITHMS = 13,
+        /// `application_layer_protocol_negotiation` (RFC 7301).
+        ALPN = 16,
+        /// `record_size_limit` (RFC 8449).
+        RECORD_SIZE_LIMIT = 28,
+        /// `pre_shared_key`.
+        PRE_SHARED_KEY = 41,
+        /// `early_data`.
+        EARLY_DATA = 42,
+        /// `supported_versions`.
+        SUPPORTED_VERSIONS = 43,
+        /// `cookie`.
+        COOKIE = 44,
+        /// `psk_key_exchange_modes`.
+        PSK_KEY_EXCHANGE_MODES = 45,
+        /// `signature_algorithms_cert`.
+        SIGNATURE_ALGORITHMS_CERT = 50,
+        /// `key_share`.
+        KEY_SHARE = 51,
+    }
+}
+
+wire_enum! {
+    /// A key-exchange group (RFC 8446 §4.2.7).
+    NamedGroup(u16) {
+        /// `secp256r1`.
+        SECP256R1 = 0x0017,
+        /// `secp384r1`.
+        SECP384R1 = 0x0018,
+        /// `secp521r1`.
+        SECP521R1 = 0x0019,
+        /// `x25519`.
+        X25519 = 0x001d,
+        /// `x448`.
+        X448 = 0x001e,
+    }
+}
+
+wire_enum! {
+    /// A signature scheme (RFC 8446 §4.2.3).
+    SignatureScheme(u16) {
+        /// `rsa_pkcs1_sha256`.
+        RSA_PKCS1_SHA256 = 0x0401,
+        /// `rsa_pkcs1_sha384`.
+        RSA_PKCS1_SHA384 = 0x0501,
+        /// `rsa_pkcs1_sha512`.
+        RSA_PKCS1_SHA512 = 0x0601,
+        /// `ecdsa_secp256r1_sha256`.
+        ECDSA_SECP256R1_SHA256 = 0x0403,
+        /// `ecdsa_secp384r1_sha384`.
+        ECDSA_SECP384R1_SHA384 = 0x0503,
+        /// `ecdsa_secp521r1_sha512`.
+        ECDSA_SECP521R1_SHA512 = 0x0603,
+        /// `rsa_pss_rsae_sha256`.
+        RSA_PSS_RSAE_SHA256 = 0x0804,
+        /// `rsa_pss_rsae_sha384`.
+        RSA_PSS_RSAE_SHA384 = 0x0805,
+        /// `rsa_pss_rsae_sha512`.
+        RSA_PSS_RSAE_SHA512 = 0x0806,
+        /// `ed25519`.
+        ED25519 = 0x0807,
+        /// `ed448`.
+        ED448 = 0x0808,
+        /// `rsa_pss_pss_sha256`.
+        RSA_PSS_PSS_SHA256 = 0x0809,
+    }
+}
+
+wire_enum! {
+    /// A cipher suite (RFC 8446 §B.4).
+    CipherSuite(u16) {
+        /// `TLS_AES_128_GCM_SHA256`.
+        TLS13_AES_128_GCM_SHA256 = 0x1301,
+        /// `TLS_AES_256_GCM_SHA384`.
+        TLS13_AES_256_GCM_SHA384 = 0x1302,
+        /// `TLS_CHACHA20_POLY1305_SHA256`.
+        TLS13_CHACHA20_POLY1305_SHA256 = 0x1303,
+        /// `TLS_AES_128_CCM_SHA256`.
+        TLS13_AES_128_CCM_SHA256 = 0x1304,
+        /// `TLS_AES_128_CCM_8_SHA256`.
+        TLS13_AES_128_CCM_8_SHA256 = 0x1305,
+        /// `TLS_EMPTY_RENEGOTIATION_INFO_SCSV`, which clients may still send.
+        EMPTY_RENEGOTIATION_INFO_SCSV = 0x00ff,
+    }
+}
+
+wire_enum! {
+    /// An alert's level (RFC 8446 §6).
+    AlertLevel(u8) {
+        /// `warning`.
+        WARNING = 1,
+        /// `fatal`.
+        FATAL = 2,
+    }
+}
+
+wire_enum! {
+    /// An alert's description (RFC 8446 §6).
+    AlertDescription(u8) {
+        /// `close_notify`.
+        CLOSE_NOTIFY = 0,
+        /// `unexpected_message`.
+        UNEXPECTED_MESSAGE = 10,
+        /// `bad_record_mac`.
+        BAD_RECORD_MAC = 20,
+        /// `record_overflow`.
+        RECORD_OVERFLOW = 22,
+        /// `handshake_failure`.
+        HANDSHAKE_FAILURE = 40,
+        /// `bad_certificate`.
+        BAD_CERTIFICATE = 42,
+        /// `unsupported_certificate`.
+        UNSUPPORTED_CERTIFICATE = 43,
+        /// `certificate_revoked`.
+        CERTIFICATE_REVOKED = 44,
+        /// `certificate_expired`.
+        CERTIFICATE_EXPIRED = 45,
+        /// `certificate_unknown`.
+        CERTIFICATE_UNKNOWN = 46,
+        /// `illegal_parameter`.
+        ILLEGAL_PARAMETER = 47,
+        /// `unknown_ca`.
+        UNKNOWN_CA = 48,
+        /// `access_denied`.
+        ACCESS_DENIED = 49,
+        /// `decode_error`.
+        DECODE_ERROR = 50,
+        /// `decrypt_error`.
+        DECRYPT_ERROR = 51,
+        /// `protocol_version`.
+        PROTOCOL_VERSION = 70,
+        /// `insufficient_security`.
+        INSUFFICIENT_SECURITY = 71,
+        /// `internal_error`.
+        INTERNAL_ERROR = 80,
+        /// `inappropriate_fallback`.
+        INAPPROPRIATE_FALLBACK = 86,
+        /// `user_canceled`.
+        USER_CANCELED = 90,
+        /// `missing_extension`.
+        MISSING_EXTENSION = 109,
+        /// `unsupported_extension`.
+        UNSUPPORTED_EXTENSION = 110,
+        /// `unrecognized_name`.
+        UNRECOGNIZED_NAME = 112,
+        /// `bad_certificate_status_response`.
+        BAD_CERTIFICATE_STATUS_RESPONSE = 113,
+        /// `unknown_psk_identity`.
+        UNKNOWN_PSK_IDENTITY = 115,
+        /// `certificate_required`.
+        CERTIFICATE_REQUIRED = 116,
+        /// `no_application_protocol`.
+        NO_APPLICATION_PROTOCOL = 120,
+    }
+}
+
+wire_enum! {
+    /// A PSK key-exchange mode (RFC 8446 §4.2.9).
+    PskKeyExchangeMode(u8) {
+        /// `psk_ke`: resumption without a fresh key exchange.
+        PSK_KE = 0,
+        /// `psk_dhe_ke`: resumption with (EC)DHE.
+        PSK_DHE_KE = 1,
+    }
+}
+
+wire_enum! {
+    /// Whether a KeyUpdate asks the peer to update its own keys too (RFC 8446 §4.6.3).
+    KeyUpdateRequest(u8) {
+        /// `update_not_requested`.
+        UPDATE_NOT_REQUESTED = 0,
+        /// `update_requested`.
+        UPDATE_REQUESTED = 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::format;
+
+    #[test]
+    fn unknown_values_survive_and_print() {
+        let g = NamedGroup::decode(&[0x12, 0x34]).unwrap();
+        assert_eq!(g, NamedGroup(0x1234));
+        assert_eq!(format!("{g:?}"), "NamedGroup(0x1234)");
+        assert_eq!(format!("{:?}", NamedGroup::X25519), "X25519");
+        let mut buf = [0u8; 2];
+        let mut w = Writer::new(&mut buf);
+        g.encode(&mut w).unwrap();
+        assert_eq!(buf, [0x12, 0x34]);
+    }
+}

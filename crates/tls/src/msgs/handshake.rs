@@ -1,0 +1,595 @@
+//! TLS 1.3 handshake messages (RFC 8446 §4) and the extensions they carry, decoded by
+//! borrowing from the received bytes and encoded into a caller's buffer.
+//!
+//! Extensions are decoded into a struct per message with one field per extension this crate
+//! understands; unknown ones are skipped (as the RFC requires of receivers), a repeated known
+//! one is an error, and one a message must not carry is refused.
+
+use super::codec::{
+    Codec, EncodeError, InvalidMessage, List, Payload, Reader, U8, U16, U24, Writer,
+};
+use super::enums::{
+    CipherSuite, ExtensionType, HandshakeType, KeyUpdateRequest, NamedGroup, ProtocolVersion,
+    PskKeyExchangeMode, SignatureScheme,
+};
+
+/// The `random` a ServerHello carries when it is really a HelloRetryRequest (RFC 8446 §4.1.3).
+pub const HELLO_RETRY_REQUEST_RANDOM: [u8; 32] = [
+    0xcf, 0x21, 0xad, 0x74, 0xe5, 0x9a, 0x61, 0x11, 0xbe, 0x1d, 0x8c, 0x02, 0x1e, 0x65, 0xb8, 0x91,
+    0xc2, 0xa2, 0x11, 0x16, 0x7a, 0xbb, 0x8c, 0x5e, 0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8, 0x33, 0x9c,
+];
+
+/// One offered or chosen key share: a group and the public key in that group's encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyShareEntry<'a> {
+    /// The group.
+    pub group: NamedGroup,
+    /// The public value (`opaque key_exchange<1..2^16-1>`).
+    pub key: &'a [u8],
+}
+
+impl<'a> Codec<'a> for KeyShareEntry<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        self.group.encode(w)?;
+        w.bytes::<U16>(self.key)
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let group = NamedGroup::read(r)?;
+        let key = Payload::<U16>::read(r)?.0;
+        if key.is_empty() {
+            return Err(InvalidMessage::IllegalValue);
+        }
+        Ok(Self { group, key })
+    }
+}
+
+/// A protocol name in ALPN (`opaque ProtocolName<1..2^8-1>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProtocolName<'a>(pub &'a [u8]);
+
+impl<'a> Codec<'a> for ProtocolName<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        w.bytes::<U8>(self.0)
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let p = Payload::<U8>::read(r)?.0;
+        if p.is_empty() {
+            return Err(InvalidMessage::IllegalValue);
+        }
+        Ok(Self(p))
+    }
+}
+
+/// Tracks which known extensions a message has carried, to refuse repeats.
+struct Seen(u64);
+
+impl Seen {
+    fn mark(&mut self, typ: ExtensionType) -> Result<(), InvalidMessage> {
+        // Every extension this crate decodes has a code point below 64.
+        let bit = 1u64 << (typ.0 & 63);
+        if self.0 & bit != 0 {
+            return Err(InvalidMessage::DuplicateExtension);
+        }
+        self.0 |= bit;
+        Ok(())
+    }
+}
+
+/// Reads an extensions block, calling `each` with every extension's type and a reader over
+/// its body; `each` must consume the whole body.
+fn read_extensions<'a>(
+    r: &mut Reader<'a>,
+    mut each: impl FnMut(ExtensionType, &mut Reader<'a>) -> Result<bool, InvalidMessage>,
+) -> Result<(), InvalidMessage> {
+    let mut block = r.sub::<U16>()?;
+    let mut seen = Seen(0);
+    while !block.is_empty() {
+        let typ = ExtensionType::read(&mut block)?;
+        let mut body = block.sub::<U16>()?;
+        if each(typ, &mut body)? {
+            seen.mark(typ)?;
+            body.expect_empty()?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes one extension: type, then a body with a two-byte length.
+fn write_extension(
+    w: &mut Writer<'_>,
+    typ: ExtensionType,
+    body: impl FnOnce(&mut Writer<'_>) -> Result<(), EncodeError>,
+) -> Result<(), EncodeError> {
+    typ.encode(w)?;
+    w.prefixed::<U16>(body)
+}
+
+/// Reads a `server_name` extension body from a ClientHello: the host name, the only name type
+/// defined (RFC 6066 §3).
+fn read_server_name<'a>(r: &mut Reader<'a>) -> Result<&'a [u8], InvalidMessage> {
+    let mut list = r.sub::<U16>()?;
+    let mut host = None;
+    while !list.is_empty() {
+        let name_type = list.u8()?;
+        let name = Payload::<U16>::read(&mut list)?.0;
+        if name_type == 0 {
+            if host.is_some() || name.is_empty() {
+                return Err(InvalidMessage::IllegalValue);
+            }
+            host = Some(name);
+        }
+    }
+    host.ok_or(InvalidMessage::IllegalValue)
+}
+
+/// The extensions of a ClientHello this crate understands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClientExtensions<'a> {
+    /// `server_name`: the DNS host name the client wants.
+    pub server_name: Option<&'a [u8]>,
+    /// `supported_versions`.
+    pub supported_versions: Option<List<'a, ProtocolVersion, U8>>,
+    /// `supported_groups`.
+    pub supported_groups: Option<List<'a, NamedGroup, U16>>,
+    /// `signature_algorithms`.
+    pub signature_algorithms: Option<List<'a, SignatureScheme, U16>>,
+    /// `key_share`: the client's offered shares.
+    pub key_shares: Option<List<'a, KeyShareEntry<'a>, U16>>,
+    /// `application_layer_protocol_negotiation`.
+    pub alpn: Option<List<'a, ProtocolName<'a>, U16>>,
+    /// `cookie`, echoed from a HelloRetryRequest.
+    pub cookie: Option<&'a [u8]>,
+    /// `psk_key_exchange_modes`.
+    pub psk_modes: Option<List<'a, PskKeyExchangeMode, U8>>,
+    /// `record_size_limit` (RFC 8449).
+    pub record_size_limit: Option<u16>,
+}
+
+impl<'a> ClientExtensions<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        w.prefixed::<U16>(|w| {
+            if let Some(host) = self.server_name {
+                write_extension(w, ExtensionType::SERVER_NAME, |w| {
+                    w.prefixed::<U16>(|w| {
+                        w.u8(0)?;
+                        w.bytes::<U16>(host)
+                    })
+                })?;
+            }
+            if let Some(l) = &self.supported_groups {
+                write_extension(w, ExtensionType::SUPPORTED_GROUPS, |w| l.encode(w))?;
+            }
+            if let Some(l) = &self.signature_algorithms {
+                write_extension(w, ExtensionType::SIGNATURE_ALGORITHMS, |w| l.encode(w))?;
+            }
+            if let Some(l) = &self.alpn {
+                write_extension(w, ExtensionType::ALPN, |w| l.encode(w))?;
+            }
+            if let Some(limit) = self.record_size_limit {
+                write_extension(w, ExtensionType::RECORD_SIZE_LIMIT, |w| w.u16(limit))?;
+            }
+            if let Some(l) = &self.key_shares {
+                write_extension(w, ExtensionType::KEY_SHARE, |w| l.encode(w))?;
+            }
+            if let Some(l) = &self.supported_versions {
+                write_extension(w, ExtensionType::SUPPORTED_VERSIONS, |w| l.encode(w))?;
+            }
+            if let Some(c) = self.cookie {
+                write_extension(w, ExtensionType::COOKIE, |w| w.bytes::<U16>(c))?;
+            }
+            if let Some(l) = &self.psk_modes {
+                write_extension(w, ExtensionType::PSK_KEY_EXCHANGE_MODES, |w| l.encode(w))?;
+            }
+            Ok(())
+        })
+    }
+
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let mut x = Self::default();
+        read_extensions(r, |typ, b| {
+            match typ {
+                ExtensionType::SERVER_NAME => x.server_name = Some(read_server_name(b)?),
+                ExtensionType::SUPPORTED_VERSIONS => x.supported_versions = Some(List::read(b)?),
+                ExtensionType::SUPPORTED_GROUPS => x.supported_groups = Some(List::read(b)?),
+                ExtensionType::SIGNATURE_ALGORITHMS => {
+                    x.signature_algorithms = Some(List::read(b)?);
+                }
+                ExtensionType::KEY_SHARE => x.key_shares = Some(List::read(b)?),
+                ExtensionType::ALPN => x.alpn = Some(List::read(b)?),
+                ExtensionType::COOKIE => x.cookie = Some(Payload::<U16>::read(b)?.0),
+                ExtensionType::PSK_KEY_EXCHANGE_MODES => x.psk_modes = Some(List::read(b)?),
+                ExtensionType::RECORD_SIZE_LIMIT => x.record_size_limit = Some(b.u16()?),
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })?;
+        Ok(x)
+    }
+}
+
+/// ClientHello (RFC 8446 §4.1.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientHello<'a> {
+    /// 32 random bytes.
+    pub random: [u8; 32],
+    /// `legacy_session_id` (non-empty in middlebox compatibility mode).
+    pub session_id: &'a [u8],
+    /// Offered cipher suites, in the client's order of preference.
+    pub cipher_suites: List<'a, CipherSuite, U16>,
+    /// The extensions this crate understands.
+    pub extensions: ClientExtensions<'a>,
+}
+
+impl<'a> Codec<'a> for ClientHello<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        ProtocolVersion::TLSV1_2.encode(w)?;
+        w.put(&self.random)?;
+        w.bytes::<U8>(self.session_id)?;
+        self.cipher_suites.encode(w)?;
+        w.bytes::<U8>(&[0])?;
+        self.extensions.encode(w)
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let _legacy_version = ProtocolVersion::read(r)?;
+        let random = r.array()?;
+        let session_id = Payload::<U8>::read(r)?.0;
+        if session_id.len() > 32 {
+            return Err(InvalidMessage::IllegalValue);
+        }
+        let cipher_suites = List::read(r)?;
+        // TLS 1.3 allows only the null compression method.
+        if Payload::<U8>::read(r)?.0 != [0] {
+            return Err(InvalidMessage::IllegalValue);
+        }
+        let extensions = ClientExtensions::read(r)?;
+        Ok(Self { random, session_id, cipher_suites, extensions })
+    }
+}
+
+/// The extensions of a ServerHello or HelloRetryRequest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ServerHelloExtensions<'a> {
+    /// `supported_versions`: the selected version.
+    pub supported_version: Option<ProtocolVersion>,
+    /// `key_share` in a ServerHello: the server's share.
+    pub key_share: Option<KeyShareEntry<'a>>,
+    /// `key_share` in a HelloRetryRequest: the group the client must use.
+    pub selected_group: Option<NamedGroup>,
+    /// `cookie` in a HelloRetryRequest.
+    pub cookie: Option<&'a [u8]>,
+}
+
+/// ServerHello, or a HelloRetryRequest when `random` is [`HELLO_RETRY_REQUEST_RANDOM`]
+/// (RFC 8446 §4.1.3, §4.1.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServerHello<'a> {
+    /// 32 random bytes (or the HRR constant).
+    pub random: [u8; 32],
+    /// `legacy_session_id_echo`.
+    pub session_id: &'a [u8],
+    /// The selected suite.
+    pub cipher_suite: CipherSuite,
+    /// The extensions this crate understands.
+    pub extensions: ServerHelloExtensions<'a>,
+}
+
+impl ServerHello<'_> {
+    /// Whether this is a HelloRetryRequest.
+    pub fn is_retry_request(&self) -> bool {
+        self.random == HELLO_RETRY_REQUEST_RANDOM
+    }
+}
+
+impl<'a> Codec<'a> for ServerHello<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        ProtocolVersion::TLSV1_2.encode(w)?;
+        w.put(&self.random)?;
+        w.bytes::<U8>(self.session_id)?;
+        self.cipher_suite.encode(w)?;
+        w.u8(0)?;
+        let x = &self.extensions;
+        w.prefixed::<U16>(|w| {
+            if let Some(ks) = &x.key_share {
+                write_extension(w, ExtensionType::KEY_SHARE, |w| ks.encode(w))?;
+            }
+            if let Some(g) = x.selected_group {
+                write_extension(w, ExtensionType::KEY_SHARE, |w| g.encode(w))?;
+            }
+            if let Some(c) = x.cookie {
+                write_extension(w, ExtensionType::COOKIE, |w| w.bytes::<U16>(c))?;
+            }
+            if let Some(v) = x.supported_version {
+                write_extension(w, ExtensionType::SUPPORTED_VERSIONS, |w| v.encode(w))?;
+            }
+            Ok(())
+        })
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let _legacy_version = ProtocolVersion::read(r)?;
+        let random: [u8; 32] = r.array()?;
+        let session_id = Payload::<U8>::read(r)?.0;
+        if session_id.len() > 32 {
+            return Err(InvalidMessage::IllegalValue);
+        }
+        let cipher_suite = CipherSuite::read(r)?;
+        if r.u8()? != 0 {
+            return Err(InvalidMessage::IllegalValue);
+        }
+        let hrr = random == HELLO_RETRY_REQUEST_RANDOM;
+        let mut x = ServerHelloExtensions::default();
+        read_extensions(r, |typ, b| {
+            match typ {
+                ExtensionType::SUPPORTED_VERSIONS => {
+                    x.supported_version = Some(ProtocolVersion::read(b)?);
+                }
+                ExtensionType::KEY_SHARE if hrr => x.selected_group = Some(NamedGroup::read(b)?),
+                ExtensionType::KEY_SHARE => x.key_share = Some(KeyShareEntry::read(b)?),
+                ExtensionType::COOKIE if hrr => x.cookie = Some(Payload::<U16>::read(b)?.0),
+                // RFC 8446 §4.1.3/§4.1.4: nothing else may appear (no PSK support yet).
+                _ => return Err(InvalidMessage::UnexpectedExtension),
+            }
+            Ok(true)
+        })?;
+        Ok(Self { random, session_id, cipher_suite, extensions: x })
+    }
+}
+
+/// EncryptedExtensions (RFC 8446 §4.3.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EncryptedExtensions<'a> {
+    /// An empty `server_name`: the server used the client's SNI.
+    pub server_name_ack: bool,
+    /// The selected ALPN protocol.
+    pub alpn: Option<&'a [u8]>,
+    /// `supported_groups`: the server's preference, informational.
+    pub supported_groups: Option<List<'a, NamedGroup, U16>>,
+    /// `record_size_limit` (RFC 8449).
+    pub record_size_limit: Option<u16>,
+}
+
+impl<'a> Codec<'a> for EncryptedExtensions<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        w.prefixed::<U16>(|w| {
+            if self.server_name_ack {
+                write_extension(w, ExtensionType::SERVER_NAME, |_| Ok(()))?;
+            }
+            if let Some(g) = &self.supported_groups {
+                write_extension(w, ExtensionType::SUPPORTED_GROUPS, |w| g.encode(w))?;
+            }
+            if let Some(p) = self.alpn {
+                write_extension(w, ExtensionType::ALPN, |w| {
+                    w.prefixed::<U16>(|w| ProtocolName(p).encode(w))
+                })?;
+            }
+            if let Some(limit) = self.record_size_limit {
+                write_extension(w, ExtensionType::RECORD_SIZE_LIMIT, |w| w.u16(limit))?;
+            }
+            Ok(())
+        })
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let mut x = Self::default();
+        read_extensions(r, |typ, b| {
+            match typ {
+                ExtensionType::SERVER_NAME => x.server_name_ack = true,
+                ExtensionType::SUPPORTED_GROUPS => x.supported_groups = Some(List::read(b)?),
+                ExtensionType::ALPN => {
+                    // RFC 7301 §3.1: the server's list holds exactly one name.
+                    let list = List::<ProtocolName<'a>, U16>::read(b)?;
+                    let mut it = list.iter();
+                    let (Some(p), None) = (it.next(), it.next()) else {
+                        return Err(InvalidMessage::IllegalValue);
+                    };
+                    x.alpn = Some(p.0);
+                }
+                ExtensionType::RECORD_SIZE_LIMIT => x.record_size_limit = Some(b.u16()?),
+                // Only ClientHello/ServerHello extensions are refused here; others pass.
+                ExtensionType::KEY_SHARE
+                | ExtensionType::SUPPORTED_VERSIONS
+                | ExtensionType::SIGNATURE_ALGORITHMS
+                | ExtensionType::PSK_KEY_EXCHANGE_MODES
+                | ExtensionType::COOKIE
+                | ExtensionType::PRE_SHARED_KEY => {
+                    return Err(InvalidMessage::UnexpectedExtension);
+                }
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })?;
+        Ok(x)
+    }
+}
+
+/// One certificate in a Certificate message, with its extensions left opaque.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CertificateEntry<'a> {
+    /// The DER certificate (`opaque cert_data<1..2^24-1>`).
+    pub cert: &'a [u8],
+    /// The entry's extensions block (OCSP, SCT), not interpreted.
+    pub extensions: &'a [u8],
+}
+
+impl<'a> Codec<'a> for CertificateEntry<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        w.bytes::<U24>(self.cert)?;
+        w.bytes::<U16>(self.extensions)
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let cert = Payload::<U24>::read(r)?.0;
+        if cert.is_empty() {
+            return Err(InvalidMessage::IllegalValue);
+        }
+        let extensions = Payload::<U16>::read(r)?.0;
+        Ok(Self { cert, extensions })
+    }
+}
+
+/// Certificate (RFC 8446 §4.4.2): the end-entity certificate first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Certificate<'a> {
+    /// `certificate_request_context`, empty for a server.
+    pub context: &'a [u8],
+    /// The chain.
+    pub entries: List<'a, CertificateEntry<'a>, U24>,
+}
+
+impl<'a> Codec<'a> for Certificate<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        w.bytes::<U8>(self.context)?;
+        self.entries.encode(w)
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let context = Payload::<U8>::read(r)?.0;
+        let entries = List::read(r)?;
+        Ok(Self { context, entries })
+    }
+}
+
+/// CertificateVerify (RFC 8446 §4.4.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CertificateVerify<'a> {
+    /// The scheme used.
+    pub scheme: SignatureScheme,
+    /// The signature.
+    pub signature: &'a [u8],
+}
+
+impl<'a> Codec<'a> for CertificateVerify<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        self.scheme.encode(w)?;
+        w.bytes::<U16>(self.signature)
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let scheme = SignatureScheme::read(r)?;
+        let signature = Payload::<U16>::read(r)?.0;
+        Ok(Self { scheme, signature })
+    }
+}
+
+/// NewSessionTicket (RFC 8446 §4.6.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewSessionTicket<'a> {
+    /// Lifetime in seconds (at most 7 days).
+    pub lifetime: u32,
+    /// Obfuscation added to the ticket age.
+    pub age_add: u32,
+    /// Per-ticket nonce.
+    pub nonce: &'a [u8],
+    /// The opaque ticket.
+    pub ticket: &'a [u8],
+    /// The extensions block, not interpreted.
+    pub extensions: &'a [u8],
+}
+
+impl<'a> Codec<'a> for NewSessionTicket<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        w.u32(self.lifetime)?;
+        w.u32(self.age_add)?;
+        w.bytes::<U8>(self.nonce)?;
+        w.bytes::<U16>(self.ticket)?;
+        w.bytes::<U16>(self.extensions)
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let lifetime = r.u32()?;
+        let age_add = r.u32()?;
+        let nonce = Payload::<U8>::read(r)?.0;
+        let ticket = Payload::<U16>::read(r)?.0;
+        if ticket.is_empty() || lifetime > 604_800 {
+            return Err(InvalidMessage::IllegalValue);
+        }
+        let extensions = Payload::<U16>::read(r)?.0;
+        Ok(Self { lifetime, age_add, nonce, ticket, extensions })
+    }
+}
+
+/// A parsed handshake message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandshakeMessage<'a> {
+    /// ClientHello.
+    ClientHello(ClientHello<'a>),
+    /// ServerHello or HelloRetryRequest.
+    ServerHello(ServerHello<'a>),
+    /// EncryptedExtensions.
+    EncryptedExtensions(EncryptedExtensions<'a>),
+    /// Certificate.
+    Certificate(Certificate<'a>),
+    /// CertificateVerify.
+    CertificateVerify(CertificateVerify<'a>),
+    /// Finished: the verify data (its length is the suite's hash length, checked later).
+    Finished(&'a [u8]),
+    /// NewSessionTicket.
+    NewSessionTicket(NewSessionTicket<'a>),
+    /// KeyUpdate.
+    KeyUpdate(KeyUpdateRequest),
+}
+
+impl HandshakeMessage<'_> {
+    /// The message's type.
+    pub fn typ(&self) -> HandshakeType {
+        match self {
+            Self::ClientHello(_) => HandshakeType::CLIENT_HELLO,
+            Self::ServerHello(_) => HandshakeType::SERVER_HELLO,
+            Self::EncryptedExtensions(_) => HandshakeType::ENCRYPTED_EXTENSIONS,
+            Self::Certificate(_) => HandshakeType::CERTIFICATE,
+            Self::CertificateVerify(_) => HandshakeType::CERTIFICATE_VERIFY,
+            Self::Finished(_) => HandshakeType::FINISHED,
+            Self::NewSessionTicket(_) => HandshakeType::NEW_SESSION_TICKET,
+            Self::KeyUpdate(_) => HandshakeType::KEY_UPDATE,
+        }
+    }
+}
+
+/// Splits the next whole handshake message (4-byte header and body) off the front of `buf`,
+/// or returns `None` if `buf` does not yet hold all of it.
+pub fn split_handshake(buf: &[u8]) -> Option<(&[u8], &[u8])> {
+    let len = usize::from(*buf.get(1)?) << 16
+        | usize::from(*buf.get(2)?) << 8
+        | usize::from(*buf.get(3)?);
+    let end = 4usize.checked_add(len)?;
+    (buf.len() >= end).then(|| buf.split_at(end))
+}
+
+impl<'a> Codec<'a> for HandshakeMessage<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        self.typ().encode(w)?;
+        w.prefixed::<U24>(|w| match self {
+            Self::ClientHello(m) => m.encode(w),
+            Self::ServerHello(m) => m.encode(w),
+            Self::EncryptedExtensions(m) => m.encode(w),
+            Self::Certificate(m) => m.encode(w),
+            Self::CertificateVerify(m) => m.encode(w),
+            Self::Finished(v) => w.put(v),
+            Self::NewSessionTicket(m) => m.encode(w),
+            Self::KeyUpdate(k) => k.encode(w),
+        })
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let typ = HandshakeType::read(r)?;
+        let mut b = r.sub::<U24>()?;
+        let m = match typ {
+            HandshakeType::CLIENT_HELLO => Self::ClientHello(ClientHello::read(&mut b)?),
+            HandshakeType::SERVER_HELLO => Self::ServerHello(ServerHello::read(&mut b)?),
+            HandshakeType::ENCRYPTED_EXTENSIONS => {
+                Self::EncryptedExtensions(EncryptedExtensions::read(&mut b)?)
+            }
+            HandshakeType::CERTIFICATE => Self::Certificate(Certificate::read(&mut b)?),
+            HandshakeType::CERTIFICATE_VERIFY => {
+                Self::CertificateVerify(CertificateVerify::read(&mut b)?)
+            }
+            HandshakeType::FINISHED => Self::Finished(b.take(b.left())?),
+            HandshakeType::NEW_SESSION_TICKET => {
+                Self::NewSessionTicket(NewSessionTicket::read(&mut b)?)
+            }
+            HandshakeType::KEY_UPDATE => {
+                let k = KeyUpdateRequest::read(&mut b)?;
+                if k.0 > 1 {
+                    return Err(InvalidMessage::IllegalValue);
+                }
+                Self::KeyUpdate(k)
+            }
+            _ => return Err(InvalidMessage::IllegalValue),
+        };
+        b.expect_empty()?;
+        Ok(m)
+    }
+}

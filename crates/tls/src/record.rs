@@ -1,0 +1,313 @@
+//! TLS 1.3 record protection (RFC 8446 §5): the 5-byte record header, the TLSInnerPlaintext
+//! (content, true content type, zero padding), the per-record nonce (IV XOR sequence number)
+//! and the AEAD of the negotiated suite, all in place in the caller's buffer.
+//!
+//! A record that fails authentication is an error and its buffer holds zeros: no plaintext
+//! of it is ever released. Lengths over the protocol's limits are `record_overflow`.
+
+use core_aead::{Aead, Aes128Ccm, Aes128Ccm8, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
+
+use crate::error::{Error, PeerMisbehaved};
+use crate::key_schedule::{Secret, TrafficKey};
+use crate::msgs::ContentType;
+use crate::suites::AeadAlg;
+
+/// Bytes in a record header.
+pub const HEADER_LEN: usize = 5;
+/// The largest plaintext fragment (2^14).
+pub const MAX_PLAINTEXT_LEN: usize = 1 << 14;
+/// The largest protected record body (2^14 + 256).
+pub const MAX_CIPHERTEXT_LEN: usize = MAX_PLAINTEXT_LEN + 256;
+/// A buffer this long holds any record a peer may send.
+pub const MAX_RECORD_LEN: usize = HEADER_LEN + MAX_CIPHERTEXT_LEN;
+
+/// A record header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordHeader {
+    /// The (outer) content type.
+    pub typ: ContentType,
+    /// The body length.
+    pub len: usize,
+}
+
+impl RecordHeader {
+    /// Parses a header at the start of `buf`: `Ok(None)` if fewer than five bytes are there.
+    /// Refuses unknown content types, a version other than 3.x, and bodies longer than
+    /// protected records may be.
+    pub fn parse(buf: &[u8]) -> Result<Option<Self>, Error> {
+        let Some(h) = buf.get(..HEADER_LEN) else { return Ok(None) };
+        let typ = ContentType(h[0]);
+        if typ.name().is_none() {
+            return Err(PeerMisbehaved::UnexpectedMessage.into());
+        }
+        if h[1] != 3 {
+            return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+        }
+        let len = usize::from(u16::from_be_bytes([h[3], h[4]]));
+        if len > MAX_CIPHERTEXT_LEN {
+            return Err(Error::RecordOverflow);
+        }
+        Ok(Some(Self { typ, len }))
+    }
+
+    /// Writes a header (with legacy version 3.3) into `out[..5]`.
+    pub fn write(typ: ContentType, len: usize, out: &mut [u8]) {
+        out[0] = typ.0;
+        out[1] = 3;
+        out[2] = 3;
+        out[3..5].copy_from_slice(&(len as u16).to_be_bytes());
+    }
+}
+
+/// A keyed AEAD of one of the suites.
+enum Cipher {
+    Aes128Gcm(Aes128Gcm),
+    Aes256Gcm(Aes256Gcm),
+    ChaCha20Poly1305(ChaCha20Poly1305),
+    Aes128Ccm(Aes128Ccm),
+    Aes128Ccm8(Aes128Ccm8),
+}
+
+macro_rules! with_cipher {
+    ($c:expr, $a:ident => $body:expr) => {
+        match $c {
+            Cipher::Aes128Gcm($a) => $body,
+            Cipher::Aes256Gcm($a) => $body,
+            Cipher::ChaCha20Poly1305($a) => $body,
+            Cipher::Aes128Ccm($a) => $body,
+            Cipher::Aes128Ccm8($a) => $body,
+        }
+    };
+}
+
+/// One direction's record protection: the keyed AEAD, the IV and the sequence number.
+pub struct RecordProtection {
+    cipher: Cipher,
+    alg: AeadAlg,
+    iv: [u8; 12],
+    seq: u64,
+}
+
+impl core::fmt::Debug for RecordProtection {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "RecordProtection({:?}, seq {})", self.alg, self.seq)
+    }
+}
+
+impl RecordProtection {
+    /// Keys a direction from its traffic secret.
+    pub fn new(alg: AeadAlg, secret: &Secret) -> Result<Self, Error> {
+        let tk = TrafficKey::derive(secret, alg.key_len());
+        Self::from_key(alg, tk.key(), &tk.iv)
+    }
+
+    /// Keys a direction from a key and IV directly; the key must be `alg.key_len()` bytes.
+    pub fn from_key(alg: AeadAlg, key: &[u8], iv: &[u8; 12]) -> Result<Self, Error> {
+        fn keyed<A: Aead>(key: &[u8]) -> Result<A, Error> {
+            A::new(key).map_err(|_| Error::ApiMisuse(crate::error::ApiMisuse::BadConfig))
+        }
+        let cipher = match alg {
+            AeadAlg::Aes128Gcm => Cipher::Aes128Gcm(keyed(key)?),
+            AeadAlg::Aes256Gcm => Cipher::Aes256Gcm(keyed(key)?),
+            AeadAlg::ChaCha20Poly1305 => Cipher::ChaCha20Poly1305(keyed(key)?),
+            AeadAlg::Aes128Ccm => Cipher::Aes128Ccm(keyed(key)?),
+            AeadAlg::Aes128Ccm8 => Cipher::Aes128Ccm8(keyed(key)?),
+        };
+        Ok(Self { cipher, alg, iv: *iv, seq: 0 })
+    }
+
+    /// The AEAD in use.
+    pub fn alg(&self) -> AeadAlg {
+        self.alg
+    }
+
+    /// The sequence number of the next record.
+    pub fn sequence(&self) -> u64 {
+        self.seq
+    }
+
+    /// The nonce for the current record, and advances the sequence number; refuses to wrap.
+    fn next_nonce(&mut self) -> Result<[u8; 12], Error> {
+        if self.seq == u64::MAX {
+            return Err(Error::SequenceExhausted);
+        }
+        let mut nonce = self.iv;
+        for (n, s) in nonce[4..].iter_mut().zip(self.seq.to_be_bytes()) {
+            *n ^= s;
+        }
+        self.seq += 1;
+        Ok(nonce)
+    }
+
+    /// The length of the protected record (header included) that [`RecordProtection::seal`]
+    /// writes for `len` bytes of content and `padding` zero bytes.
+    pub fn sealed_len(&self, len: usize, padding: usize) -> usize {
+        HEADER_LEN + len + 1 + padding + self.alg.tag_len()
+    }
+
+    /// Protects `content` of type `typ` with `padding` zero bytes into `out` as one whole
+    /// record; returns the bytes written.
+    pub fn seal(
+        &mut self,
+        typ: ContentType,
+        content: &[u8],
+        padding: usize,
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        let body =
+            out.get_mut(HEADER_LEN..HEADER_LEN + content.len()).ok_or(Error::BufferTooSmall)?;
+        body.copy_from_slice(content);
+        self.seal_in_place(typ, out, content.len(), padding)
+    }
+
+    /// As [`RecordProtection::seal`], with the content already at `buf[5..5 + len]`: the
+    /// header, content type, padding and tag are written around it.
+    pub fn seal_in_place(
+        &mut self,
+        typ: ContentType,
+        buf: &mut [u8],
+        len: usize,
+        padding: usize,
+    ) -> Result<usize, Error> {
+        let inner = len + 1 + padding;
+        if inner > MAX_PLAINTEXT_LEN + 1 {
+            return Err(Error::RecordOverflow);
+        }
+        let total = self.sealed_len(len, padding);
+        let out = buf.get_mut(..total).ok_or(Error::BufferTooSmall)?;
+        let nonce = self.next_nonce()?;
+        let (header, rest) = out.split_at_mut(HEADER_LEN);
+        RecordHeader::write(ContentType::APPLICATION_DATA, total - HEADER_LEN, header);
+        let (body, tag_out) = rest.split_at_mut(inner);
+        body[len] = typ.0;
+        body[len + 1..].fill(0);
+        let sealed = with_cipher!(&self.cipher, a => a
+            .seal_in_place_detached(&nonce, header, body)
+            .map(|t| tag_out.copy_from_slice(t.as_ref())));
+        sealed.map_err(|_| Error::RecordOverflow)?;
+        Ok(total)
+    }
+
+    /// Opens the whole protected record in `record` (header included) in place, and returns
+    /// its true content type and content. On failure the body holds no plaintext.
+    pub fn open<'b>(&mut self, record: &'b mut [u8]) -> Result<(ContentType, &'b mut [u8]), Error> {
+        let header = RecordHeader::parse(record)?
+            .ok_or(Error::InvalidMessage(crate::msgs::InvalidMessage::Truncated))?;
+        if header.typ != ContentType::APPLICATION_DATA {
+            return Err(PeerMisbehaved::UnexpectedMessage.into());
+        }
+        if record.len() != HEADER_LEN + header.len {
+            return Err(crate::msgs::InvalidMessage::BadLength.into());
+        }
+        let tag_len = self.alg.tag_len();
+        if header.len < tag_len + 1 {
+            return Err(Error::DecryptFailed);
+        }
+        let nonce = self.next_nonce()?;
+        let (aad, rest) = record.split_at_mut(HEADER_LEN);
+        let (body, tag) = rest.split_at_mut(header.len - tag_len);
+        with_cipher!(&self.cipher, a => a.open_in_place_detached(&nonce, aad, body, tag))
+            .map_err(|_| Error::DecryptFailed)?;
+        // The padding is the sender's choice and public to it; scanning it is not a secret
+        // dependence on anything the receiver holds.
+        let Some(type_at) = body.iter().rposition(|&b| b != 0) else {
+            return Err(PeerMisbehaved::EmptyRecord.into());
+        };
+        if type_at > MAX_PLAINTEXT_LEN {
+            return Err(Error::RecordOverflow);
+        }
+        let typ = ContentType(body[type_at]);
+        Ok((typ, &mut body[..type_at]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suites::ALL_SUITES;
+
+    fn pair(alg: AeadAlg) -> (RecordProtection, RecordProtection) {
+        let key = [7u8; 32];
+        let iv = [9u8; 12];
+        (
+            RecordProtection::from_key(alg, &key[..alg.key_len()], &iv).unwrap(),
+            RecordProtection::from_key(alg, &key[..alg.key_len()], &iv).unwrap(),
+        )
+    }
+
+    #[test]
+    fn every_suite_round_trips_and_refuses_every_bit_flip() {
+        for s in ALL_SUITES {
+            let (mut tx, mut rx) = pair(s.aead);
+            let mut buf = [0u8; 128];
+            for (i, msg) in [&b"hello"[..], b"", b"world!"].iter().enumerate() {
+                let n = tx.seal(ContentType::HANDSHAKE, msg, i * 3, &mut buf).unwrap();
+                assert_eq!(n, tx.sealed_len(msg.len(), i * 3));
+                let (typ, content) = rx.open(&mut buf[..n]).unwrap();
+                assert_eq!((typ, &*content), (ContentType::HANDSHAKE, *msg), "{s:?}");
+            }
+            let n = tx.seal(ContentType::APPLICATION_DATA, b"secret", 0, &mut buf).unwrap();
+            for bit in 0..n * 8 {
+                let (_, mut rx) = pair(s.aead);
+                let mut t = [0u8; 128];
+                let mut tx2 = pair(s.aead).0;
+                let m = tx2.seal(ContentType::APPLICATION_DATA, b"secret", 0, &mut t).unwrap();
+                t[bit / 8] ^= 1 << (bit % 8);
+                let r = rx.open(&mut t[..m]);
+                assert!(r.is_err(), "{s:?} accepted a flip of bit {bit}");
+                assert!(!t[..m].windows(6).any(|w| w == b"secret"), "plaintext released");
+            }
+        }
+    }
+
+    #[test]
+    fn replayed_or_reordered_records_fail() {
+        let (mut tx, mut rx) = pair(AeadAlg::Aes128Gcm);
+        let mut a = [0u8; 64];
+        let mut b = [0u8; 64];
+        let na = tx.seal(ContentType::APPLICATION_DATA, b"one", 0, &mut a).unwrap();
+        let nb = tx.seal(ContentType::APPLICATION_DATA, b"two", 0, &mut b).unwrap();
+        assert_eq!(rx.open(&mut b[..nb]).map(|_| ()), Err(Error::DecryptFailed));
+        let _ = na;
+    }
+
+    #[test]
+    fn limits_are_enforced() {
+        let (mut tx, mut rx) = pair(AeadAlg::ChaCha20Poly1305);
+        let big = std::vec![1u8; MAX_PLAINTEXT_LEN + 1];
+        let mut out = std::vec![0u8; MAX_RECORD_LEN + 64];
+        assert_eq!(
+            tx.seal(ContentType::APPLICATION_DATA, &big, 0, &mut out),
+            Err(Error::RecordOverflow)
+        );
+        let n =
+            tx.seal(ContentType::APPLICATION_DATA, &big[..MAX_PLAINTEXT_LEN], 0, &mut out).unwrap();
+        assert_eq!(rx.open(&mut out[..n]).unwrap().1.len(), MAX_PLAINTEXT_LEN);
+        assert_eq!(
+            tx.seal(ContentType::APPLICATION_DATA, b"x", 0, &mut out[..10]),
+            Err(Error::BufferTooSmall)
+        );
+        assert_eq!(RecordHeader::parse(&[23, 3, 3, 0x41, 0x01]), Err(Error::RecordOverflow));
+        assert_eq!(RecordHeader::parse(&[23, 3, 3]), Ok(None));
+        assert!(RecordHeader::parse(&[99, 3, 3, 0, 1]).is_err());
+        // A record that is all padding has no content type.
+        let (mut tx, mut rx) = pair(AeadAlg::Aes128Gcm);
+        let mut t = [0u8; 64];
+        let n = tx.seal(ContentType(0), b"", 4, &mut t).unwrap();
+        assert_eq!(
+            rx.open(&mut t[..n]).map(|_| ()),
+            Err(Error::PeerMisbehaved(PeerMisbehaved::EmptyRecord))
+        );
+    }
+
+    #[test]
+    fn sequence_numbers_refuse_to_wrap() {
+        let (mut tx, _) = pair(AeadAlg::Aes128Gcm);
+        tx.seq = u64::MAX;
+        let mut t = [0u8; 64];
+        assert_eq!(
+            tx.seal(ContentType::APPLICATION_DATA, b"", 0, &mut t),
+            Err(Error::SequenceExhausted)
+        );
+    }
+}

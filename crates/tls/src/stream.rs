@@ -1,0 +1,116 @@
+//! A blocking `Read + Write` stream over a [`Connection`] and any transport (`std` only): the
+//! sans-IO engine driven by a loop that flushes what it wants sent and reads when it wants
+//! records.
+
+use std::io::{self, Read, Write};
+
+use crate::conn::{Connection, Want};
+use crate::error::Error;
+
+/// A connection bound to a transport.
+#[derive(Debug)]
+pub struct Stream<'c, 'a, 'b, S> {
+    /// The connection.
+    pub conn: &'c mut Connection<'a, 'b>,
+    /// The transport.
+    pub sock: S,
+}
+
+fn io_err(e: Error) -> io::Error {
+    io::Error::other(e)
+}
+
+impl<S: Read + Write> Stream<'_, '_, '_, S> {
+    /// Writes out everything the connection has queued.
+    pub fn flush_records(&mut self) -> io::Result<()> {
+        while !self.conn.pending_send().is_empty() {
+            let n = self.sock.write(self.conn.pending_send())?;
+            if n == 0 {
+                return Err(io::ErrorKind::WriteZero.into());
+            }
+            self.conn.sent(n);
+        }
+        self.sock.flush()
+    }
+
+    /// Reads once from the transport into the connection; `false` at end of stream.
+    fn fill(&mut self) -> io::Result<bool> {
+        let space = self.conn.receive_space();
+        if space.is_empty() {
+            return Err(io_err(Error::BufferTooSmall));
+        }
+        let n = self.sock.read(space)?;
+        if n == 0 {
+            return Ok(false);
+        }
+        let r = self.conn.received(n);
+        // Send any alert before reporting the error.
+        self.flush_records()?;
+        r.map_err(io_err)?;
+        Ok(true)
+    }
+
+    /// Runs the handshake to completion.
+    pub fn handshake(&mut self) -> io::Result<()> {
+        loop {
+            self.flush_records()?;
+            if !self.conn.is_handshaking() {
+                return Ok(());
+            }
+            if let Some(e) = self.conn.error() {
+                return Err(io_err(e));
+            }
+            if !self.fill()? {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+        }
+    }
+
+    /// Sends close_notify.
+    pub fn close(&mut self) -> io::Result<()> {
+        self.conn.close();
+        self.flush_records()
+    }
+}
+
+impl<S: Read + Write> Read for Stream<'_, '_, '_, S> {
+    /// Reads application data; `Ok(0)` once the peer has sent close_notify (or closed the
+    /// transport).
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.handshake()?;
+        loop {
+            let n = self.conn.read(buf).map_err(io_err)?;
+            self.flush_records()?;
+            if n > 0 {
+                return Ok(n);
+            }
+            match self.conn.want() {
+                Want::Closed => return Ok(0),
+                Want::Failed => {
+                    return Err(io_err(self.conn.error().unwrap_or(Error::BufferTooSmall)));
+                }
+                _ => {}
+            }
+            if !self.fill()? {
+                return Ok(0);
+            }
+        }
+    }
+}
+
+impl<S: Read + Write> Write for Stream<'_, '_, '_, S> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.handshake()?;
+        let mut done = 0;
+        while done < buf.len() {
+            let n = self.conn.write(&buf[done..]).map_err(io_err)?;
+            done += n;
+            self.flush_records()?;
+        }
+        Ok(done)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.flush_records()
+    }
+}

@@ -1,0 +1,121 @@
+//! The provider table: the cipher suites (and, as the primitive crates grow, the groups and
+//! signature schemes) this crate can use, each tying a wire code point to Halite's
+//! implementation. A user picks or reorders entries in the configuration.
+
+use crate::key_schedule::HashAlg;
+use crate::msgs::CipherSuite;
+
+/// The AEAD a suite protects records with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AeadAlg {
+    /// AES-128-GCM.
+    Aes128Gcm,
+    /// AES-256-GCM.
+    Aes256Gcm,
+    /// ChaCha20-Poly1305.
+    ChaCha20Poly1305,
+    /// AES-128-CCM with a 16-byte tag.
+    Aes128Ccm,
+    /// AES-128-CCM with an 8-byte tag.
+    Aes128Ccm8,
+}
+
+impl AeadAlg {
+    /// Key length in bytes.
+    pub const fn key_len(self) -> usize {
+        match self {
+            Self::Aes256Gcm | Self::ChaCha20Poly1305 => 32,
+            Self::Aes128Gcm | Self::Aes128Ccm | Self::Aes128Ccm8 => 16,
+        }
+    }
+
+    /// Tag length in bytes.
+    pub const fn tag_len(self) -> usize {
+        match self {
+            Self::Aes128Ccm8 => 8,
+            _ => 16,
+        }
+    }
+}
+
+/// A TLS 1.3 cipher suite: its code point, hash and AEAD.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Suite {
+    /// The wire value.
+    pub suite: CipherSuite,
+    /// The hash for the key schedule and transcript.
+    pub hash: HashAlg,
+    /// The record AEAD.
+    pub aead: AeadAlg,
+}
+
+impl Suite {
+    /// The IANA name, e.g. `TLS_AES_128_GCM_SHA256`.
+    pub const fn iana_name(&self) -> &'static str {
+        match self.aead {
+            AeadAlg::Aes128Gcm => "TLS_AES_128_GCM_SHA256",
+            AeadAlg::Aes256Gcm => "TLS_AES_256_GCM_SHA384",
+            AeadAlg::ChaCha20Poly1305 => "TLS_CHACHA20_POLY1305_SHA256",
+            AeadAlg::Aes128Ccm => "TLS_AES_128_CCM_SHA256",
+            AeadAlg::Aes128Ccm8 => "TLS_AES_128_CCM_8_SHA256",
+        }
+    }
+}
+
+/// The suite among [`ALL_SUITES`] with this IANA name.
+pub fn by_name(name: &str) -> Option<Suite> {
+    ALL_SUITES.iter().copied().find(|s| s.iana_name() == name)
+}
+
+/// `TLS_AES_128_GCM_SHA256`.
+pub const TLS13_AES_128_GCM_SHA256: Suite = Suite {
+    suite: CipherSuite::TLS13_AES_128_GCM_SHA256,
+    hash: HashAlg::Sha256,
+    aead: AeadAlg::Aes128Gcm,
+};
+/// `TLS_AES_256_GCM_SHA384`.
+pub const TLS13_AES_256_GCM_SHA384: Suite = Suite {
+    suite: CipherSuite::TLS13_AES_256_GCM_SHA384,
+    hash: HashAlg::Sha384,
+    aead: AeadAlg::Aes256Gcm,
+};
+/// `TLS_CHACHA20_POLY1305_SHA256`.
+pub const TLS13_CHACHA20_POLY1305_SHA256: Suite = Suite {
+    suite: CipherSuite::TLS13_CHACHA20_POLY1305_SHA256,
+    hash: HashAlg::Sha256,
+    aead: AeadAlg::ChaCha20Poly1305,
+};
+/// `TLS_AES_128_CCM_SHA256`.
+pub const TLS13_AES_128_CCM_SHA256: Suite = Suite {
+    suite: CipherSuite::TLS13_AES_128_CCM_SHA256,
+    hash: HashAlg::Sha256,
+    aead: AeadAlg::Aes128Ccm,
+};
+/// `TLS_AES_128_CCM_8_SHA256` (its short tag makes it off by default).
+pub const TLS13_AES_128_CCM_8_SHA256: Suite = Suite {
+    suite: CipherSuite::TLS13_AES_128_CCM_8_SHA256,
+    hash: HashAlg::Sha256,
+    aead: AeadAlg::Aes128Ccm8,
+};
+
+/// The suites offered and accepted by default, in order of preference.
+pub const DEFAULT_SUITES: &[Suite] = &[
+    TLS13_AES_128_GCM_SHA256,
+    TLS13_AES_256_GCM_SHA384,
+    TLS13_CHACHA20_POLY1305_SHA256,
+    TLS13_AES_128_CCM_SHA256,
+];
+
+/// Every suite this crate implements.
+pub const ALL_SUITES: &[Suite] = &[
+    TLS13_AES_128_GCM_SHA256,
+    TLS13_AES_256_GCM_SHA384,
+    TLS13_CHACHA20_POLY1305_SHA256,
+    TLS13_AES_128_CCM_SHA256,
+    TLS13_AES_128_CCM_8_SHA256,
+];
+
+/// The suite with this code point among `suites`.
+pub fn find(suites: &[Suite], code: CipherSuite) -> Option<Suite> {
+    suites.iter().copied().find(|s| s.suite == code)
+}

@@ -1,0 +1,205 @@
+//! The codec against the messages of RFC 8448 §3 (simple 1-RTT handshake): each decodes to
+//! the fields the trace shows, re-encodes to something that decodes to the same value, and
+//! every truncation or extra byte is refused.
+
+use hex_literal::hex;
+use proptest::prelude::*;
+use tls::msgs::*;
+
+const CLIENT_HELLO: [u8; 196] = hex!(
+    "010000c00303cb34ecb1e78163ba1c38c6dacb196a6dffa21a8d9912ec18a2ef6283024dece7000006130113031302010000910000000b0009000006736572766572ff01000100000a00140012001d0017001800190100010101020103010400230000003300260024001d002099381de560e4bd43d23d8e435a7dbafeb3c06e51c13cae4d5413691e529aaf2c002b0003020304000d0020001e040305030603020308040805080604010501060102010402050206020202002d00020101001c00024001"
+);
+const SERVER_HELLO: [u8; 90] = hex!(
+    "020000560303a6af06a4121860dc5e6e60249cd34c95930c8ac5cb1434dac155772ed3e2692800130100002e00330024001d0020c9828876112095fe66762bdbf7c672e156d6cc253b833df1dd69b1b04e751f0f002b00020304"
+);
+const ENCRYPTED_EXTENSIONS: [u8; 40] =
+    hex!("080000240022000a00140012001d00170018001901000101010201030104001c0002400100000000");
+const CLIENT_FINISHED: [u8; 36] =
+    hex!("14000020a8ec436d677634ae525ac1fcebe11a039ec17694fac6e98527b642f2edd5ce61");
+
+fn encode(m: &HandshakeMessage<'_>) -> Vec<u8> {
+    let mut buf = vec![0u8; 1 << 16];
+    let mut w = Writer::new(&mut buf);
+    m.encode(&mut w).unwrap();
+    let n = w.len();
+    buf.truncate(n);
+    buf
+}
+
+fn assert_round_trip(m: &HandshakeMessage<'_>) -> Vec<u8> {
+    let bytes = encode(m);
+    assert_eq!(&HandshakeMessage::decode(&bytes).unwrap(), m);
+    bytes
+}
+
+/// Every strict prefix of a message is refused, and so is one extra byte.
+fn assert_rejects_truncation_and_trailing(bytes: &[u8]) {
+    for n in 0..bytes.len() {
+        assert!(HandshakeMessage::decode(&bytes[..n]).is_err(), "prefix {n} accepted");
+    }
+    let mut extra = bytes.to_vec();
+    extra.push(0);
+    assert_eq!(HandshakeMessage::decode(&extra), Err(InvalidMessage::TrailingData));
+}
+
+#[test]
+fn rfc8448_client_hello() {
+    let HandshakeMessage::ClientHello(ch) = HandshakeMessage::decode(&CLIENT_HELLO).unwrap() else {
+        panic!("not a ClientHello")
+    };
+    assert_eq!(ch.random[..4], hex!("cb34ecb1"));
+    assert!(ch.session_id.is_empty());
+    assert!(ch.cipher_suites.iter().eq([
+        CipherSuite::TLS13_AES_128_GCM_SHA256,
+        CipherSuite::TLS13_CHACHA20_POLY1305_SHA256,
+        CipherSuite::TLS13_AES_256_GCM_SHA384,
+    ]));
+    let x = ch.extensions;
+    assert_eq!(x.server_name, Some(&b"server"[..]));
+    assert!(x.supported_versions.unwrap().iter().eq([ProtocolVersion::TLSV1_3]));
+    let groups: Vec<_> = x.supported_groups.unwrap().iter().collect();
+    assert_eq!(groups[0], NamedGroup::X25519);
+    assert_eq!(groups.len(), 9);
+    let shares: Vec<_> = x.key_shares.unwrap().iter().collect();
+    assert_eq!(shares.len(), 1);
+    assert_eq!(shares[0].group, NamedGroup::X25519);
+    assert_eq!(
+        shares[0].key,
+        hex!("99381de560e4bd43d23d8e435a7dbafeb3c06e51c13cae4d5413691e529aaf2c")
+    );
+    assert_eq!(x.signature_algorithms.unwrap().iter().count(), 15);
+    assert!(x.signature_algorithms.unwrap().contains(&SignatureScheme::RSA_PSS_RSAE_SHA256));
+    assert!(!x.signature_algorithms.unwrap().contains(&SignatureScheme::ED25519));
+    assert!(x.psk_modes.unwrap().iter().eq([PskKeyExchangeMode::PSK_DHE_KE]));
+    assert_eq!(x.record_size_limit, Some(0x4001));
+    assert_eq!(x.alpn, None);
+    assert_round_trip(&HandshakeMessage::ClientHello(ch));
+    assert_rejects_truncation_and_trailing(&CLIENT_HELLO);
+}
+
+#[test]
+fn rfc8448_server_hello_reencodes_byte_equal() {
+    let m = HandshakeMessage::decode(&SERVER_HELLO).unwrap();
+    let HandshakeMessage::ServerHello(sh) = m else { panic!("not a ServerHello") };
+    assert!(!sh.is_retry_request());
+    assert_eq!(sh.cipher_suite, CipherSuite::TLS13_AES_128_GCM_SHA256);
+    assert_eq!(sh.extensions.supported_version, Some(ProtocolVersion::TLSV1_3));
+    let ks = sh.extensions.key_share.unwrap();
+    assert_eq!(ks.group, NamedGroup::X25519);
+    assert_eq!(ks.key[..4], hex!("c9828876"));
+    // The trace's extension order is the one the encoder uses.
+    assert_eq!(assert_round_trip(&m), SERVER_HELLO);
+    assert_rejects_truncation_and_trailing(&SERVER_HELLO);
+}
+
+#[test]
+fn rfc8448_encrypted_extensions_and_finished() {
+    let HandshakeMessage::EncryptedExtensions(ee) =
+        HandshakeMessage::decode(&ENCRYPTED_EXTENSIONS).unwrap()
+    else {
+        panic!("not EncryptedExtensions")
+    };
+    assert!(ee.server_name_ack);
+    assert_eq!(ee.record_size_limit, Some(0x4001));
+    assert_eq!(ee.supported_groups.unwrap().iter().count(), 9);
+    assert_round_trip(&HandshakeMessage::EncryptedExtensions(ee));
+    assert_rejects_truncation_and_trailing(&ENCRYPTED_EXTENSIONS);
+
+    let fin = HandshakeMessage::decode(&CLIENT_FINISHED).unwrap();
+    assert_eq!(fin, HandshakeMessage::Finished(&CLIENT_FINISHED[4..]));
+    assert_eq!(assert_round_trip(&fin), CLIENT_FINISHED);
+}
+
+#[test]
+fn duplicate_and_misplaced_extensions_are_refused() {
+    // ServerHello with supported_versions twice.
+    let mut sh = SERVER_HELLO.to_vec();
+    sh.extend_from_slice(&hex!("002b00020304"));
+    sh[3] += 6; // handshake length
+    sh[43] += 6; // extensions length (low byte)
+    assert_eq!(HandshakeMessage::decode(&sh), Err(InvalidMessage::DuplicateExtension));
+    // ServerHello carrying server_name, which only ClientHello/EncryptedExtensions may.
+    let mut sh = SERVER_HELLO.to_vec();
+    sh.extend_from_slice(&hex!("00000000"));
+    sh[3] += 4;
+    sh[43] += 4;
+    assert_eq!(HandshakeMessage::decode(&sh), Err(InvalidMessage::UnexpectedExtension));
+}
+
+#[test]
+fn hello_retry_request_round_trips() {
+    let hrr = HandshakeMessage::ServerHello(ServerHello {
+        random: HELLO_RETRY_REQUEST_RANDOM,
+        session_id: &[7; 32],
+        cipher_suite: CipherSuite::TLS13_AES_256_GCM_SHA384,
+        extensions: ServerHelloExtensions {
+            supported_version: Some(ProtocolVersion::TLSV1_3),
+            selected_group: Some(NamedGroup::SECP256R1),
+            cookie: Some(b"cookie!"),
+            key_share: None,
+        },
+    });
+    let bytes = assert_round_trip(&hrr);
+    let HandshakeMessage::ServerHello(back) = HandshakeMessage::decode(&bytes).unwrap() else {
+        panic!()
+    };
+    assert!(back.is_retry_request());
+}
+
+#[test]
+fn certificate_verify_ticket_and_key_update_round_trip() {
+    let entries = [
+        CertificateEntry { cert: &[0x30, 1, 2], extensions: &[] },
+        CertificateEntry { cert: &[0x30, 3], extensions: &[0, 5, 0, 0] },
+    ];
+    let cert =
+        HandshakeMessage::Certificate(Certificate { context: &[], entries: List::items(&entries) });
+    let bytes = assert_round_trip(&cert);
+    assert_rejects_truncation_and_trailing(&bytes);
+    let cv = HandshakeMessage::CertificateVerify(CertificateVerify {
+        scheme: SignatureScheme::ED25519,
+        signature: &[9; 64],
+    });
+    assert_rejects_truncation_and_trailing(&assert_round_trip(&cv));
+    let nst = HandshakeMessage::NewSessionTicket(NewSessionTicket {
+        lifetime: 7200,
+        age_add: 0xdead_beef,
+        nonce: &[0, 0],
+        ticket: &[1, 2, 3],
+        extensions: &[],
+    });
+    assert_rejects_truncation_and_trailing(&assert_round_trip(&nst));
+    assert_eq!(
+        HandshakeMessage::decode(&hex!("1800000102")),
+        Err(InvalidMessage::IllegalValue),
+        "KeyUpdate request values above 1 are illegal"
+    );
+}
+
+#[test]
+fn split_handshake_waits_for_whole_messages() {
+    assert_eq!(split_handshake(&CLIENT_FINISHED[..35]), None);
+    let mut two = CLIENT_FINISHED.to_vec();
+    two.extend_from_slice(&[1, 2]);
+    assert_eq!(split_handshake(&two), Some((&CLIENT_FINISHED[..], &[1u8, 2][..])));
+}
+
+proptest! {
+    /// Arbitrary bytes never make the decoder panic, and whatever decodes re-encodes to
+    /// something that decodes to the same message.
+    #[test]
+    fn decode_is_total(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        if let Ok(m) = HandshakeMessage::decode(&bytes) {
+            let again = encode(&m);
+            prop_assert_eq!(HandshakeMessage::decode(&again).unwrap(), m);
+        }
+    }
+
+    /// Mutating one byte of the ClientHello either still decodes or is an error: never a panic.
+    #[test]
+    fn mutated_client_hello_is_total(at in 0usize..196, v in any::<u8>()) {
+        let mut ch = CLIENT_HELLO;
+        ch[at] = v;
+        let _ = HandshakeMessage::decode(&ch);
+    }
+}

@@ -1,0 +1,181 @@
+//! Interop with OpenSSL 3: our client against `openssl s_server` and `openssl s_client`
+//! against our server, for each suite, over loopback TCP with the Ed25519 chain in
+//! `tests/data`. Skipped, with the reason printed, when `openssl` is not installed.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use core_ec::ed25519::SigningKey;
+use core_hash::OsRandom;
+use pki_types::{CertificateDer, UnixTime};
+use tls::suites::{self, Suite};
+use tls::{Buffers, ClientConfig, Connection, ServerConfig, Stream};
+
+const CA: &[u8] = include_bytes!("data/ca.der");
+const SERVER_CERT: &[u8] = include_bytes!("data/server.der");
+const SERVER_SEED: &[u8; 32] = include_bytes!("data/server.seed");
+
+fn data(name: &str) -> String {
+    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
+    p.to_string_lossy().into_owned()
+}
+
+fn openssl_available() -> bool {
+    match Command::new("openssl").arg("version").output() {
+        Ok(o) if o.status.success() => true,
+        _ => {
+            println!("skipping: `openssl` is not installed or does not run");
+            false
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn iana(s: Suite) -> &'static str {
+    match s.suite.0 {
+        0x1301 => "TLS_AES_128_GCM_SHA256",
+        0x1302 => "TLS_AES_256_GCM_SHA384",
+        0x1303 => "TLS_CHACHA20_POLY1305_SHA256",
+        0x1304 => "TLS_AES_128_CCM_SHA256",
+        _ => "TLS_AES_128_CCM_8_SHA256",
+    }
+}
+
+struct Killed(Child);
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn connect_retrying(port: u16) -> TcpStream {
+    let start = Instant::now();
+    loop {
+        match TcpStream::connect(("127.0.0.1", port)) {
+            Ok(s) => return s,
+            Err(e) if start.elapsed() < Duration::from_secs(10) => {
+                let _ = e;
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => panic!("s_server did not come up: {e}"),
+        }
+    }
+}
+
+#[test]
+fn our_client_against_openssl_s_server() {
+    if !openssl_available() {
+        return;
+    }
+    let ca = CertificateDer::from(CA);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    for suite in suites::ALL_SUITES {
+        let port = free_port();
+        let _server = Killed(
+            Command::new("openssl")
+                .args(["s_server", "-accept"])
+                .arg(format!("127.0.0.1:{port}"))
+                .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
+                .args(["-tls1_3", "-ciphersuites", iana(*suite), "-groups", "X25519"])
+                .args(["-alpn", "h2", "-www", "-naccept", "1"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        let sock = connect_retrying(port);
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let suites = [*suite];
+        let alpn: [&[u8]; 1] = [b"h2"];
+        let config =
+            ClientConfig { suites: &suites, roots: &roots, alpn: &alpn, now: UnixTime::now() };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        stream.handshake().unwrap_or_else(|e| panic!("{}: {e}", iana(*suite)));
+        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+        let mut page = Vec::new();
+        let _ = stream.read_to_end(&mut page);
+        let page = String::from_utf8_lossy(&page);
+        assert!(page.starts_with("HTTP/1.0 200 ok"), "{}: {page}", iana(*suite));
+        assert!(page.contains(iana(*suite)), "s_server reports the suite: {page}");
+        assert_eq!(conn.negotiated().unwrap().suite, suite.suite);
+        assert_eq!(conn.negotiated().unwrap().alpn, Some(0));
+    }
+}
+
+#[test]
+fn openssl_s_client_against_our_server() {
+    if !openssl_available() {
+        return;
+    }
+    for suite in suites::ALL_SUITES {
+        s_client_round(*suite, "X25519");
+    }
+}
+
+/// `s_client`'s first key share is P-256, so our server answers with a `HelloRetryRequest`.
+#[test]
+fn openssl_s_client_hello_retry_request() {
+    if !openssl_available() {
+        return;
+    }
+    s_client_round(suites::TLS13_AES_128_GCM_SHA256, "P-256:X25519");
+}
+
+fn s_client_round(suite: Suite, groups: &str) {
+    let key = SigningKey::from_seed(SERVER_SEED);
+    let chain: [&[u8]; 1] = [SERVER_CERT];
+    let suite = &suite;
+    {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let mut client = Command::new("openssl")
+            .args(["s_client", "-connect"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-CAfile", &data("ca.pem"), "-verify_return_error", "-servername", "localhost"])
+            .args(["-tls1_3", "-ciphersuites", iana(*suite), "-groups", groups, "-ign_eof"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        client.stdin.take().unwrap().write_all(b"ping from s_client\n").unwrap();
+        let (sock, _) = listener.accept().unwrap();
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let suites = [*suite];
+        let config = ServerConfig { suites: &suites, cert_chain: &chain, key: &key, alpn: &[] };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        stream.handshake().unwrap_or_else(|e| panic!("{}: {e}", iana(*suite)));
+        let mut got = Vec::new();
+        let mut buf = [0u8; 256];
+        while !got.ends_with(b"\n") {
+            let n = stream.read(&mut buf).unwrap();
+            assert!(n > 0, "s_client closed early");
+            got.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(got, b"ping from s_client\n");
+        stream.write_all(b"pong from halite\n").unwrap();
+        stream.close().unwrap();
+        drop(stream);
+        let out = client.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("pong from halite"), "{}: {stdout}", iana(*suite));
+        assert!(stdout.contains("Verify return code: 0 (ok)"), "{stdout}");
+        assert!(stdout.contains(iana(*suite)), "{stdout}");
+        assert_eq!(conn.server_name(), Some("localhost"));
+        assert_eq!(conn.negotiated().unwrap().retried, groups.starts_with("P-256"));
+    }
+}

@@ -1,0 +1,239 @@
+//! Interop with rustls (ring provider) in memory, in both roles: rustls client against our
+//! server and our client against a rustls server, for each suite both implement.
+
+use std::io::{Read, Write};
+use std::sync::Arc;
+
+use core_ec::ed25519::SigningKey;
+use core_hash::OsRandom;
+use pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
+use tls::suites::{self, Suite};
+use tls::{Buffers, ClientConfig, Connection, ServerConfig};
+
+const CA: &[u8] = include_bytes!("data/ca.der");
+const SERVER_CERT: &[u8] = include_bytes!("data/server.der");
+const SERVER_SEED: &[u8; 32] = include_bytes!("data/server.seed");
+
+const SHARED_SUITES: [Suite; 3] = [
+    suites::TLS13_AES_128_GCM_SHA256,
+    suites::TLS13_AES_256_GCM_SHA384,
+    suites::TLS13_CHACHA20_POLY1305_SHA256,
+];
+
+fn provider(suite: Suite) -> Arc<rustls::crypto::CryptoProvider> {
+    let mut p = rustls::crypto::ring::default_provider();
+    p.cipher_suites.retain(|s| u16::from(s.suite()) == suite.suite.0);
+    assert_eq!(p.cipher_suites.len(), 1);
+    Arc::new(p)
+}
+
+fn pkcs8_key() -> PrivateKeyDer<'static> {
+    // RFC 8410 PKCS#8 wrapping of an Ed25519 seed.
+    let mut der = vec![
+        0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04,
+        0x20,
+    ];
+    der.extend_from_slice(SERVER_SEED);
+    PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(der))
+}
+
+/// Moves our connection's records into rustls and back until neither has anything to say.
+fn pump(ours: &mut Connection<'_, '_>, theirs: &mut impl RustlsConn) {
+    for _ in 0..20 {
+        let mut moved = false;
+        if !ours.pending_send().is_empty() {
+            let mut data = ours.pending_send();
+            let n = data.len();
+            while !data.is_empty() {
+                theirs.feed(&mut data).unwrap();
+                theirs.process().unwrap();
+            }
+            ours.sent(n);
+            moved = true;
+        }
+        let mut out = Vec::new();
+        while theirs.has_output() {
+            theirs.drain(&mut out).unwrap();
+        }
+        let mut at = 0;
+        while at < out.len() {
+            let space = ours.receive_space();
+            let n = space.len().min(out.len() - at);
+            space[..n].copy_from_slice(&out[at..at + n]);
+            ours.received(n).unwrap();
+            at += n;
+            moved = true;
+            // Drain app data so the receive buffer never fills here.
+            let mut sink = [0u8; 4096];
+            while ours.read(&mut sink).unwrap() > 0 {}
+        }
+        if !moved {
+            return;
+        }
+    }
+}
+
+trait RustlsConn {
+    fn feed(&mut self, r: &mut dyn Read) -> std::io::Result<usize>;
+    fn process(&mut self) -> Result<(), rustls::Error>;
+    fn has_output(&self) -> bool;
+    fn drain(&mut self, w: &mut dyn Write) -> std::io::Result<usize>;
+}
+
+macro_rules! rustls_conn {
+    ($t:ty) => {
+        impl RustlsConn for $t {
+            fn feed(&mut self, r: &mut dyn Read) -> std::io::Result<usize> {
+                self.read_tls(r)
+            }
+            fn process(&mut self) -> Result<(), rustls::Error> {
+                self.process_new_packets().map(|_| ())
+            }
+            fn has_output(&self) -> bool {
+                self.wants_write()
+            }
+            fn drain(&mut self, w: &mut dyn Write) -> std::io::Result<usize> {
+                self.write_tls(w)
+            }
+        }
+    };
+}
+rustls_conn!(rustls::ClientConnection);
+rustls_conn!(rustls::ServerConnection);
+
+#[test]
+fn rustls_client_against_our_server() {
+    let key = SigningKey::from_seed(SERVER_SEED);
+    let chain: [&[u8]; 1] = [SERVER_CERT];
+    for suite in SHARED_SUITES {
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(CertificateDer::from(CA)).unwrap();
+        let mut config = rustls::ClientConfig::builder_with_provider(provider(suite))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        config.alpn_protocols = vec![b"h2".to_vec()];
+        let name = ServerName::try_from("test.halite").unwrap();
+        let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let suites = [suite];
+        let alpn: [&[u8]; 2] = [b"http/1.1", b"h2"];
+        let config = ServerConfig { suites: &suites, cert_chain: &chain, key: &key, alpn: &alpn };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!theirs.is_handshaking() && !ours.is_handshaking(), "{suite:?}");
+        assert_eq!(u16::from(theirs.negotiated_cipher_suite().unwrap().suite()), suite.suite.0);
+        assert_eq!(theirs.alpn_protocol(), Some(&b"h2"[..]));
+        assert_eq!(ours.server_name(), Some("test.halite"));
+        assert!(!ours.negotiated().unwrap().retried);
+
+        theirs.writer().write_all(b"hello from rustls").unwrap();
+        let mut out = Vec::new();
+        theirs.write_tls(&mut out).unwrap();
+        ours.receive_space()[..out.len()].copy_from_slice(&out);
+        ours.received(out.len()).unwrap();
+        let mut buf = [0u8; 64];
+        let n = ours.read(&mut buf).unwrap();
+        assert_eq!(&buf[..n], b"hello from rustls");
+
+        ours.write(b"hello from halite").unwrap();
+        let mut data = ours.pending_send();
+        while !data.is_empty() {
+            theirs.read_tls(&mut data).unwrap();
+        }
+        theirs.process_new_packets().unwrap();
+        let mut got = [0u8; 64];
+        let n = theirs.reader().read(&mut got).unwrap();
+        assert_eq!(&got[..n], b"hello from halite");
+    }
+}
+
+#[test]
+fn our_client_against_rustls_server() {
+    let ca = CertificateDer::from(CA);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    for suite in SHARED_SUITES {
+        let mut config = rustls::ServerConfig::builder_with_provider(provider(suite))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![CertificateDer::from(SERVER_CERT)], pkcs8_key())
+            .unwrap();
+        config.alpn_protocols = vec![b"h2".to_vec()];
+        let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
+
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let suites = [suite];
+        let alpn: [&[u8]; 1] = [b"h2"];
+        let config =
+            ClientConfig { suites: &suites, roots: &roots, alpn: &alpn, now: UnixTime::now() };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking(), "{suite:?}: {:?}", ours.error());
+        assert!(!theirs.is_handshaking());
+        assert_eq!(ours.negotiated().unwrap().suite, suite.suite);
+        assert_eq!(ours.negotiated().unwrap().alpn, Some(0));
+        assert_eq!(theirs.server_name(), Some("localhost"));
+
+        ours.write(b"ping").unwrap();
+        let mut data = ours.pending_send();
+        while !data.is_empty() {
+            theirs.read_tls(&mut data).unwrap();
+        }
+        let n = ours.pending_send().len();
+        ours.sent(n);
+        theirs.process_new_packets().unwrap();
+        let mut got = [0u8; 16];
+        let n = theirs.reader().read(&mut got).unwrap();
+        assert_eq!(&got[..n], b"ping");
+        // rustls sends session tickets after the handshake; they must be accepted and skipped.
+        theirs.writer().write_all(b"pong").unwrap();
+        let mut out = Vec::new();
+        while theirs.wants_write() {
+            theirs.write_tls(&mut out).unwrap();
+        }
+        ours.receive_space()[..out.len()].copy_from_slice(&out);
+        ours.received(out.len()).unwrap();
+        let mut buf = [0u8; 16];
+        let n = ours.read(&mut buf).unwrap();
+        assert_eq!(&buf[..n], b"pong");
+    }
+}
+
+/// A rustls client whose first key share is P-256 gets a `HelloRetryRequest` for x25519 and
+/// completes on its second `ClientHello`.
+#[test]
+fn hello_retry_request_to_rustls_client() {
+    let key = SigningKey::from_seed(SERVER_SEED);
+    let chain: [&[u8]; 1] = [SERVER_CERT];
+    let suite = suites::TLS13_AES_256_GCM_SHA384;
+    let mut p = (*provider(suite)).clone();
+    p.kx_groups =
+        vec![rustls::crypto::ring::kx_group::SECP256R1, rustls::crypto::ring::kx_group::X25519];
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(CertificateDer::from(CA)).unwrap();
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(p))
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let name = ServerName::try_from("localhost").unwrap();
+    let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+    let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+    let suites = [suite];
+    let config = ServerConfig { suites: &suites, cert_chain: &chain, key: &key, alpn: &[] };
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
+    pump(&mut ours, &mut theirs);
+    assert!(!ours.is_handshaking(), "{:?}", ours.error());
+    assert!(!theirs.is_handshaking());
+    assert!(ours.negotiated().unwrap().retried);
+    assert_eq!(
+        theirs.negotiated_key_exchange_group().map(rustls::crypto::SupportedKxGroup::name),
+        Some(rustls::NamedGroup::X25519)
+    );
+}
