@@ -5,8 +5,8 @@
 //! choice, so each row says what it measured.
 //!
 //! Adding an operation is one line in the `registry!` call below plus its function here, and
-//! a row with the same id in `xtask/src/cost.rs` (the P-256 and RSA rows are there already,
-//! reading "not yet built" until a line here measures them).
+//! a row with the same id in `xtask/src/cost.rs` (the RSA rows are there already, reading
+//! "not yet built" until a line here measures them).
 
 use core::hint::black_box;
 
@@ -15,6 +15,7 @@ use core_aead::{
     GhashImpl, Implementation, Poly1305, Poly1305Impl,
 };
 use core_ec::ed25519::{Signature, SigningKey, VerifyingKey};
+use core_ec::p256;
 use core_ec::x25519::{self, SecretKey};
 use core_hash::{KeccakImpl, Sha3_256, Sha256, Sha512};
 use hex_literal::hex;
@@ -97,10 +98,10 @@ registry! {
     "x25519-base" => Kind::Once, x25519_base;
     "ed25519-sign" => Kind::Once, ed25519_sign;
     "ed25519-verify" => Kind::Once, ed25519_verify;
-    // Not yet built (other branches): P-256 ECDH/ECDSA and RSA-2048. One line each, e.g.
-    // "p256-ecdh" => Kind::Once, p256_ecdh;
-    // "p256-sign" => Kind::Once, p256_sign;
-    // "p256-verify" => Kind::Once, p256_verify;
+    "p256-ecdh" => Kind::Once, p256_ecdh;
+    "p256-sign" => Kind::Once, p256_sign;
+    "p256-verify" => Kind::Once, p256_verify;
+    // Not yet built: RSA-2048 (one line each when added):
     // "rsa2048-public" => Kind::Once, rsa2048_public;
     // "rsa2048-private" => Kind::Once, rsa2048_private;
 }
@@ -246,4 +247,48 @@ fn ed25519_verify(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     let sig = Signature::from_bytes(SIG3);
     let verdict = t.time(|| black_box(&key).verify(black_box(&MSG3), black_box(&sig)));
     verdict.map_err(|_| "valid Ed25519 signature refused")
+}
+
+/// RFC 6979 A.2.5's P-256 key (the private scalar) and public point.
+const P256_X: [u8; 32] = hex!("C9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721");
+const P256_PUBLIC: [u8; 65] = hex!(
+    "04 60FED4BA255A9D31C961EB74C6356D68C049B8923B61FA6CE669622E60F29FB6
+        7903FE1008B8BC99A41AE9E95628BC64F2F1B20C2D7E9F5177A3C294D4462299"
+);
+/// Its deterministic SHA-256 signature of "sample" (r ‖ s).
+const P256_SIG: [u8; 64] = hex!(
+    "EFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56AAF991C34D0EA84EAF3716
+     F7CB1C942D657C41D436C7A1B6E29F65F3E900DBB9AFF4064DC4AB2F843ACDA8"
+);
+
+/// P-256 ECDH (RFC 5903 §8.1): one variable-base point multiplication and its encoding.
+fn p256_ecdh(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let i = hex!("C88F01F510D9AC3F70A292DAA2316DE544E9AAB8AFE84049C62A9C57862D1433");
+    let gr = hex!(
+        "04 D12DFB5289C8D4F81208B70270398C342296970A0BCCB74C736FC7554494BF63
+            56FBF3CA366CC23E8157854C13C58D6AAC23F046ADA30F8353E74F33039872AB"
+    );
+    let gir = hex!("D6840F6B42F6EDAFD13116E0E12565202FEF8E9ECE7DCE03812464D04B9442DE");
+    let secret = p256::SecretKey::from_bytes(&i).map_err(|_| "secret key refused")?;
+    let peer = p256::PublicKey::from_sec1_bytes(&gr).map_err(|_| "peer key refused")?;
+    let shared = t.time(|| black_box(&secret).diffie_hellman(black_box(&peer)));
+    match shared {
+        Ok(s) if *s.as_bytes() == gir => Ok(()),
+        _ => Err("wrong P-256 shared secret"),
+    }
+}
+
+/// ECDSA P-256 signature of "sample" with SHA-256 and an RFC 6979 nonce (A.2.5).
+fn p256_sign(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let key = p256::SigningKey::from_bytes(&P256_X).map_err(|_| "key refused")?;
+    let sig = t.time(|| black_box(&key).sign(black_box(b"sample")));
+    if sig.to_bytes() == P256_SIG { Ok(()) } else { Err("wrong P-256 signature") }
+}
+
+/// ECDSA P-256 verification of that signature.
+fn p256_verify(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let key = p256::PublicKey::from_sec1_bytes(&P256_PUBLIC).map_err(|_| "key refused")?;
+    let sig = p256::Signature::from_bytes(&P256_SIG).map_err(|_| "signature refused")?;
+    let verdict = t.time(|| black_box(&key).verify(black_box(b"sample"), black_box(&sig)));
+    verdict.map_err(|_| "valid P-256 signature refused")
 }
