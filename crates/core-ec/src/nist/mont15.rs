@@ -109,7 +109,9 @@ impl<const N: usize> Mont15<N> {
         }
         // The difference is kept unless it borrowed past `hi`.
         let under = hi.wrapping_sub(borrow) >> 31;
-        let keep_t = under.wrapping_neg();
+        // Through `Choice` (an optimisation barrier): with a plain mask LLVM turns this select
+        // into a branch on the secret borrow, which `cargo xtask ct` reports.
+        let keep_t = u32::from(Choice::from(under as u8).unwrap_u8()).wrapping_neg();
         let mut r = [0u32; N];
         for i in 0..N {
             r[i] = (t[i] & keep_t) | (d[i] & !keep_t);
@@ -241,7 +243,8 @@ impl<const N: usize> Mont15<N> {
             t[i] = v & MASK;
             borrow = v >> 31;
         }
-        let mask = borrow.wrapping_neg();
+        // Through `Choice`, an optimisation barrier, so the add-back stays branch-free.
+        let mask = u32::from(Choice::from(borrow as u8).unwrap_u8()).wrapping_neg();
         let mut c = 0;
         for i in 0..N {
             let v = t[i] + (self.m[i] & mask) + c;

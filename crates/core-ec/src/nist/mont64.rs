@@ -184,7 +184,9 @@ impl<const N: usize> Mont64<N> {
         }
         // Keep the difference unless it borrowed past `hi`.
         let (_, under) = sbb(hi, 0, borrow);
-        let keep_t = under.wrapping_neg();
+        // Through `Choice` (an optimisation barrier): with a plain mask LLVM turns this select
+        // into a branch on the secret borrow, which `cargo xtask ct` reports.
+        let keep_t = u64::from(Choice::from(under as u8).unwrap_u8()).wrapping_neg();
         let mut r = [0u64; N];
         for i in 0..N {
             r[i] = (t[i] & keep_t) | (d[i] & !keep_t);
@@ -332,7 +334,8 @@ impl<const N: usize> Mont64<N> {
             (t[i], borrow) = sbb(a[i], b[i], borrow);
         }
         // Add m back if the subtraction borrowed.
-        let mask = borrow.wrapping_neg();
+        // Through `Choice`, an optimisation barrier, so the add-back stays branch-free.
+        let mask = u64::from(Choice::from(borrow as u8).unwrap_u8()).wrapping_neg();
         let mut c = 0;
         for i in 0..N {
             (t[i], c) = adc(t[i], self.m[i] & mask, c);

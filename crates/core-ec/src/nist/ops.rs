@@ -25,13 +25,15 @@ pub(crate) fn public_key<F: Field, S: Field>(
     d: &[u8],
     out: &mut [u8],
 ) -> Result<(), Error> {
-    if !bool::from(scalar_in_range(c, d)) {
+    // Whether the key is valid is public (the call fails on it): declared so for the
+    // constant-time check, as are the other verdicts below.
+    if !core_hash::declassify(bool::from(scalar_in_range(c, d))) {
         return Err(Error::InvalidScalar);
     }
     let p = c.mul_base(d);
     let (x, y, inf) = c.to_affine(&p);
     // Unreachable for 0 < d < n on a prime-order curve; kept as a check.
-    if bool::from(inf) {
+    if core_hash::declassify(bool::from(inf)) {
         return Err(Error::InvalidScalar);
     }
     let len = c.params.len;
@@ -65,13 +67,15 @@ pub(crate) fn ecdh<F: Field, S: Field>(
     peer_xy: &[u8],
     out: &mut [u8],
 ) -> Result<(), Error> {
-    if !bool::from(scalar_in_range(c, d)) {
+    // Whether the key is valid is public (the call fails on it): declared so for the
+    // constant-time check, as are the other verdicts below.
+    if !core_hash::declassify(bool::from(scalar_in_range(c, d))) {
         return Err(Error::InvalidScalar);
     }
     let q = point_from_xy(c, peer_xy)?;
     let s = c.mul(&q, d);
     let (x, _, inf) = c.to_affine(&s);
-    if bool::from(inf) {
+    if core_hash::declassify(bool::from(inf)) {
         return Err(Error::ZeroSharedSecret);
     }
     c.fp.to_be(&x, out);
@@ -146,7 +150,7 @@ fn rfc6979_nonce<H: Hash, F: Field, S: Field>(
         bits2int(c.params.qlen, len, &t[..tlen], out);
         // A candidate outside 1..n is rejected and the next one drawn; which candidate is
         // used is not secret.
-        if bool::from(scalar_in_range(c, &out[..len])) {
+        if core_hash::declassify(bool::from(scalar_in_range(c, &out[..len]))) {
             break;
         }
         let mut mac = Hmac::<H>::new(&k[..hlen]);
@@ -173,7 +177,7 @@ pub(crate) fn sign<H: Hash, F: Field, S: Field>(
 ) -> Result<(), Error> {
     let len = c.params.len;
     let (mut dm, ok) = c.fq.import_be(d);
-    if !bool::from(ok & !S::is_zero(&dm)) {
+    if !core_hash::declassify(bool::from(ok & !S::is_zero(&dm))) {
         return Err(Error::InvalidScalar);
     }
     let e = hash_to_scalar(c, h);
@@ -199,7 +203,7 @@ pub(crate) fn sign<H: Hash, F: Field, S: Field>(
         let s = c.fq.mul(&kinv, &c.fq.add(&e, &c.fq.mul(&r, &dm)));
         km.zeroize();
         kinv.zeroize();
-        if !bool::from(S::is_zero(&r) | S::is_zero(&s)) {
+        if !core_hash::declassify(bool::from(S::is_zero(&r) | S::is_zero(&s))) {
             c.fq.to_be(&r, &mut sig[..len]);
             c.fq.to_be(&s, &mut sig[len..2 * len]);
             break;
