@@ -1,4 +1,4 @@
-//! The registry of operations, one module per group (`hash`, `aead`, `ec`): for each op id
+//! The registry of operations, one module per group (`hash`, `aead`, `ec` and `nist`, `rsa`): for each op id
 //! (`sha256`, `hmac-sha256`, `aes-128-gcm-seal`…), how Halite computes it — its default choice
 //! and every implementation this CPU can run — and how each peer library does.
 //!
@@ -132,11 +132,13 @@ mod aead;
 mod ec;
 mod hash;
 mod nist;
+mod rsa;
 
 pub use aead::*;
 pub use ec::*;
 pub use hash::*;
 pub use nist::{p256, p384};
+pub use rsa::*;
 
 /// Every operation, in table order.
 #[must_use]
@@ -145,6 +147,7 @@ pub fn registry() -> Vec<Op> {
     ops.extend(aead::ops());
     ops.extend(ec::ops());
     ops.extend(nist::ops());
+    ops.extend(rsa::ops());
     ops
 }
 

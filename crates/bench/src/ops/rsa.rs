@@ -1,0 +1,271 @@
+//! The RSA operations, counted in operations per second: RSA-2048 (e = 65537) PKCS#1 v1.5
+//! signing with SHA-256 (deterministic, so every library's signature is byte-equal), PSS
+//! signing with SHA-256 (random salt: compared by whether Halite verifies it), and PKCS#1 v1.5
+//! verification, as Halite and each peer computes them. The key is core-rsa's OpenSSL-made
+//! test fixture, imported from its PKCS#8 document by every library.
+
+use super::{Halite, Library, Op, Peer, Runner, Unit, peer};
+use core_rsa::{HashAlg, Implementation as _, MontImpl, PrivateKey, Pss};
+
+/// The RSA-2048 private key (PKCS#8 DER), made once with `openssl genpkey`.
+pub const KEY_2048: &[u8] = include_bytes!("../../../core-rsa/tests/data/rsa2048_e65537.pkcs8.der");
+
+fn rsa_op(
+    id: &'static str,
+    what: &'static str,
+    halite: fn() -> Halite,
+    canonical: Option<super::Canonical>,
+    peers: Vec<Option<Peer>>,
+) -> Op {
+    Op {
+        id,
+        group: "rsa",
+        what,
+        unit: Unit::Ops,
+        halite,
+        peers: peers.into_iter().flatten().collect(),
+        openssl: None,
+        canonical,
+    }
+}
+
+/// The RSA operations, in table order.
+pub(super) fn ops() -> Vec<Op> {
+    use Library::{AwsLcRs, Ring, RustCrypto};
+    vec![
+        rsa_op(
+            "rsa2048-pkcs1-sign",
+            "RSA-2048 PKCS#1 v1.5 SHA-256 signature",
+            halite_pkcs1_sign,
+            None,
+            vec![
+                peer(Ring, ring_pkcs1_sign),
+                peer(AwsLcRs, aws_pkcs1_sign),
+                graviola!(graviola_pkcs1_sign),
+                peer(RustCrypto, rustcrypto_pkcs1_sign),
+            ],
+        ),
+        rsa_op(
+            "rsa2048-pss-sign",
+            "RSA-2048 PSS SHA-256 signature (32-byte salt)",
+            halite_pss_sign,
+            Some(pss_verifies),
+            vec![
+                peer(Ring, ring_pss_sign),
+                peer(AwsLcRs, aws_pss_sign),
+                graviola!(graviola_pss_sign),
+            ],
+        ),
+        rsa_op(
+            "rsa2048-pkcs1-verify",
+            "RSA-2048 PKCS#1 v1.5 SHA-256 verification",
+            halite_pkcs1_verify,
+            None,
+            vec![
+                peer(Ring, ring_pkcs1_verify),
+                peer(AwsLcRs, aws_pkcs1_verify),
+                graviola!(graviola_pkcs1_verify),
+                peer(RustCrypto, rustcrypto_pkcs1_verify),
+            ],
+        ),
+    ]
+}
+
+/// Whether Halite verifies a PSS signature of `message` under the key.
+fn pss_verifies(message: &[u8], sig: &[u8]) -> Vec<u8> {
+    let key = PrivateKey::from_pkcs8_der(KEY_2048).expect("the fixture key").public_key();
+    vec![u8::from(key.verify_pss(Pss::new(HashAlg::Sha256), message, sig).is_ok())]
+}
+
+/// The public key's PKCS#1 `RSAPublicKey` DER (what ring and aws-lc-rs verify with).
+fn public_pkcs1() -> Vec<u8> {
+    let key = PrivateKey::from_pkcs8_der(KEY_2048).expect("the fixture key").public_key();
+    let mut out = vec![0; 600];
+    let n = key.to_pkcs1_der(&mut out).expect("room for the key");
+    out.truncate(n);
+    out
+}
+
+fn halite_each(run: fn(MontImpl) -> Runner) -> Halite {
+    Halite {
+        default_impl: MontImpl::best().name().to_owned(),
+        default: run(MontImpl::best()),
+        impls: MontImpl::available().map(|i| (i.name().to_owned(), run(i))).collect(),
+    }
+}
+
+fn halite_key(imp: MontImpl) -> PrivateKey {
+    PrivateKey::from_pkcs8_der_with_impl(KEY_2048, imp).expect("the fixture key")
+}
+
+/// Halite's PKCS#1 v1.5 signing.
+pub fn halite_pkcs1_sign() -> Halite {
+    halite_each(|imp| {
+        let key = halite_key(imp);
+        Box::new(move |m, out| {
+            let mut sig = [0u8; 256];
+            let n = key
+                .sign_pkcs1v15(HashAlg::Sha256, m, &mut core_hash::OsRandom, &mut sig)
+                .expect("a signature");
+            out.extend_from_slice(&sig[..n]);
+        })
+    })
+}
+
+/// Halite's PSS signing.
+pub fn halite_pss_sign() -> Halite {
+    halite_each(|imp| {
+        let key = halite_key(imp);
+        Box::new(move |m, out| {
+            let mut sig = [0u8; 256];
+            let n = key
+                .sign_pss(Pss::new(HashAlg::Sha256), m, &mut core_hash::OsRandom, &mut sig)
+                .expect("a signature");
+            out.extend_from_slice(&sig[..n]);
+        })
+    })
+}
+
+/// Halite's PKCS#1 v1.5 verification of its own signature.
+pub fn halite_pkcs1_verify() -> Halite {
+    halite_each(|imp| {
+        let key = halite_key(imp);
+        let public = key.public_key();
+        verify_runner(
+            move |m| {
+                let mut sig = [0u8; 256];
+                let n = key
+                    .sign_pkcs1v15(HashAlg::Sha256, m, &mut core_hash::OsRandom, &mut sig)
+                    .expect("a signature");
+                sig[..n].to_vec()
+            },
+            move |m, sig| public.verify_pkcs1v15(HashAlg::Sha256, m, sig).is_ok(),
+        )
+    })
+}
+
+/// Runs `verify` on a signature `sign` made of each message, made once per length.
+fn verify_runner(
+    mut sign: impl FnMut(&[u8]) -> Vec<u8> + 'static,
+    mut verify: impl FnMut(&[u8], &[u8]) -> bool + 'static,
+) -> Runner {
+    let mut signed: Option<(usize, Vec<u8>)> = None;
+    Box::new(move |m, out| {
+        let sig = match &mut signed {
+            Some((len, sig)) if *len == m.len() => sig,
+            slot => &mut slot.insert((m.len(), sign(m))).1,
+        };
+        out.push(u8::from(verify(m, sig)));
+    })
+}
+
+macro_rules! ringlike {
+    ($krate:ident, $sign:ident, $pss_sign:ident, $verify:ident) => {
+        /// PKCS#1 v1.5 signing.
+        pub fn $sign() -> Runner {
+            use $krate::signature::{RSA_PKCS1_SHA256, RsaKeyPair};
+            let key = RsaKeyPair::from_pkcs8(KEY_2048).expect("the fixture key");
+            let rng = $krate::rand::SystemRandom::new();
+            Box::new(move |m, out| {
+                let mut sig = vec![0; 256];
+                key.sign(&RSA_PKCS1_SHA256, &rng, m, &mut sig).expect("a signature");
+                out.extend_from_slice(&sig);
+            })
+        }
+
+        /// PSS signing.
+        pub fn $pss_sign() -> Runner {
+            use $krate::signature::{RSA_PSS_SHA256, RsaKeyPair};
+            let key = RsaKeyPair::from_pkcs8(KEY_2048).expect("the fixture key");
+            let rng = $krate::rand::SystemRandom::new();
+            Box::new(move |m, out| {
+                let mut sig = vec![0; 256];
+                key.sign(&RSA_PSS_SHA256, &rng, m, &mut sig).expect("a signature");
+                out.extend_from_slice(&sig);
+            })
+        }
+
+        /// PKCS#1 v1.5 verification of its own signature.
+        pub fn $verify() -> Runner {
+            use $krate::signature::{
+                RSA_PKCS1_2048_8192_SHA256, RSA_PKCS1_SHA256, RsaKeyPair, UnparsedPublicKey,
+            };
+            let key = RsaKeyPair::from_pkcs8(KEY_2048).expect("the fixture key");
+            let rng = $krate::rand::SystemRandom::new();
+            let public = public_pkcs1();
+            verify_runner(
+                move |m| {
+                    let mut sig = vec![0; 256];
+                    key.sign(&RSA_PKCS1_SHA256, &rng, m, &mut sig).expect("a signature");
+                    sig
+                },
+                move |m, sig| {
+                    UnparsedPublicKey::new(&RSA_PKCS1_2048_8192_SHA256, &public)
+                        .verify(m, sig)
+                        .is_ok()
+                },
+            )
+        }
+    };
+}
+
+ringlike!(ring, ring_pkcs1_sign, ring_pss_sign, ring_pkcs1_verify);
+ringlike!(aws_lc_rs, aws_pkcs1_sign, aws_pss_sign, aws_pkcs1_verify);
+
+/// graviola's PKCS#1 v1.5 signing.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub fn graviola_pkcs1_sign() -> Runner {
+    let key = graviola::signing::rsa::SigningKey::from_pkcs8_der(KEY_2048).expect("the key");
+    Box::new(move |m, out| {
+        let mut sig = [0u8; 256];
+        out.extend_from_slice(key.sign_pkcs1_sha256(&mut sig, m).expect("a signature"));
+    })
+}
+
+/// graviola's PSS signing.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub fn graviola_pss_sign() -> Runner {
+    let key = graviola::signing::rsa::SigningKey::from_pkcs8_der(KEY_2048).expect("the key");
+    Box::new(move |m, out| {
+        let mut sig = [0u8; 256];
+        out.extend_from_slice(key.sign_pss_sha256(&mut sig, m).expect("a signature"));
+    })
+}
+
+/// graviola's PKCS#1 v1.5 verification.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub fn graviola_pkcs1_verify() -> Runner {
+    let key = graviola::signing::rsa::SigningKey::from_pkcs8_der(KEY_2048).expect("the key");
+    let public = key.public_key();
+    verify_runner(
+        move |m| {
+            let mut sig = [0u8; 256];
+            key.sign_pkcs1_sha256(&mut sig, m).expect("a signature").to_vec()
+        },
+        move |m, sig| public.verify_pkcs1_sha256(sig, m).is_ok(),
+    )
+}
+
+/// RustCrypto's PKCS#1 v1.5 signing.
+pub fn rustcrypto_pkcs1_sign() -> Runner {
+    use rsa::pkcs8::DecodePrivateKey as _;
+    use rsa::signature::{SignatureEncoding as _, Signer as _};
+    let key = rsa::RsaPrivateKey::from_pkcs8_der(KEY_2048).expect("the key");
+    let signer = rsa::pkcs1v15::SigningKey::<sha2::Sha256>::new(key);
+    Box::new(move |m, out| out.extend_from_slice(&signer.sign(m).to_bytes()))
+}
+
+/// RustCrypto's PKCS#1 v1.5 verification.
+pub fn rustcrypto_pkcs1_verify() -> Runner {
+    use rsa::pkcs8::DecodePrivateKey as _;
+    use rsa::signature::{Keypair as _, SignatureEncoding as _, Signer as _, Verifier as _};
+    let key = rsa::RsaPrivateKey::from_pkcs8_der(KEY_2048).expect("the key");
+    let signer = rsa::pkcs1v15::SigningKey::<sha2::Sha256>::new(key);
+    let verifier = signer.verifying_key();
+    verify_runner(
+        move |m| signer.sign(m).to_vec(),
+        move |m, sig| {
+            rsa::pkcs1v15::Signature::try_from(sig).is_ok_and(|s| verifier.verify(m, &s).is_ok())
+        },
+    )
+}
