@@ -22,8 +22,14 @@ pub(super) const CHECKS: &[Check] = &[
 
 /// On a 32-bit target the default field is the 32-bit-product one.
 fn impl_fits_target() -> Result<(), &'static str> {
-    let want = if cfg!(target_pointer_width = "64") { "portable64" } else { "portable32" };
-    ensure(FieldImpl::best().name() == want, "unexpected default field implementation")
+    // On 32-bit targets the 13-bit-limb field; on a 64-bit host, whatever is fastest there
+    // (x86_adx or portable64), which must then be the first available.
+    if cfg!(target_pointer_width = "32") {
+        ensure(FieldImpl::best().name() == "portable32", "unexpected default field implementation")
+    } else {
+        ensure(FieldImpl::available().next() == Some(FieldImpl::best()), "best is not first")?;
+        ensure(FieldImpl::best().name() != "portable32", "32-bit field chosen on a 64-bit host")
+    }
 }
 
 /// RFC 7748 §5.2, first vector.
