@@ -4,7 +4,7 @@
 //! that every library computes the same thing; verification ops verify a signature made once
 //! per message, outside the timing.
 
-use super::{Canonical, Halite, Library, Op, Peer, Runner, Unit, peer};
+use super::{Canonical, Halite, Library, Op, Peer, Runner, Unit, peer, verify_runner};
 use core_ec::Implementation as _;
 
 /// The secret X25519 key of every `x25519-derive` op.
@@ -101,22 +101,6 @@ fn x25519_agreement_holds(_message: &[u8], out: &[u8]) -> Vec<u8> {
     let Some((public, secret)) = out.split_first_chunk::<32>() else { return vec![0] };
     let again = core_ec::x25519::x25519(&X25519_PEER_SECRET, public);
     vec![u8::from(again.is_ok_and(|s| s[..] == *secret))]
-}
-
-/// Runs `verify` on a signature that `sign` made of each message, made once per message
-/// length (the first call for a length, a warm-up, pays for it); appends 1 if it verifies.
-fn verify_runner(
-    mut sign: impl FnMut(&[u8]) -> Vec<u8> + 'static,
-    mut verify: impl FnMut(&[u8], &[u8]) -> bool + 'static,
-) -> Runner {
-    let mut signed: Option<(usize, Vec<u8>)> = None;
-    Box::new(move |m, out| {
-        let sig = match &mut signed {
-            Some((len, sig)) if *len == m.len() => sig,
-            slot => &mut slot.insert((m.len(), sign(m))).1,
-        };
-        out.push(u8::from(verify(m, sig)));
-    })
 }
 
 // ---- Halite ----------------------------------------------------------------------------

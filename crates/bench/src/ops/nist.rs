@@ -4,7 +4,7 @@
 //! from the scalar, or from the PKCS#8 document Halite exports for it). ring and aws-lc-rs
 //! sign with random nonces, so signatures are compared by whether Halite verifies them.
 
-use super::{Halite, Library, Op, Peer, Runner, Unit, peer};
+use super::{Halite, Library, Op, Peer, Runner, Unit, peer, verify_runner};
 use core_ec::Implementation as _;
 
 /// An ECDSA or ECDH operation, in operations per second; no OpenSSL column (its public-key
@@ -26,21 +26,6 @@ fn nist_op(
         openssl: None,
         canonical,
     }
-}
-
-/// Runs `verify` on a signature `sign` made of each message, made once per length.
-fn verify_runner(
-    mut sign: impl FnMut(&[u8]) -> Vec<u8> + 'static,
-    mut verify: impl FnMut(&[u8], &[u8]) -> bool + 'static,
-) -> Runner {
-    let mut signed: Option<(usize, Vec<u8>)> = None;
-    Box::new(move |m, out| {
-        let sig = match &mut signed {
-            Some((len, sig)) if *len == m.len() => sig,
-            slot => &mut slot.insert((m.len(), sign(m))).1,
-        };
-        out.push(u8::from(verify(m, sig)));
-    })
 }
 
 macro_rules! curve_ops {

@@ -4,7 +4,7 @@
 //! verification, as Halite and each peer computes them. The key is core-rsa's OpenSSL-made
 //! test fixture, imported from its PKCS#8 document by every library.
 
-use super::{Halite, Library, Op, Peer, Runner, Unit, peer};
+use super::{Halite, Library, Op, Peer, Runner, Unit, peer, verify_runner};
 use core_rsa::{HashAlg, Implementation as _, MontImpl, PrivateKey, Pss};
 
 /// The RSA-2048 private key (PKCS#8 DER), made once with `openssl genpkey`.
@@ -141,21 +141,6 @@ pub fn halite_pkcs1_verify() -> Halite {
             },
             move |m, sig| public.verify_pkcs1v15(HashAlg::Sha256, m, sig).is_ok(),
         )
-    })
-}
-
-/// Runs `verify` on a signature `sign` made of each message, made once per length.
-fn verify_runner(
-    mut sign: impl FnMut(&[u8]) -> Vec<u8> + 'static,
-    mut verify: impl FnMut(&[u8], &[u8]) -> bool + 'static,
-) -> Runner {
-    let mut signed: Option<(usize, Vec<u8>)> = None;
-    Box::new(move |m, out| {
-        let sig = match &mut signed {
-            Some((len, sig)) if *len == m.len() => sig,
-            slot => &mut slot.insert((m.len(), sign(m))).1,
-        };
-        out.push(u8::from(verify(m, sig)));
     })
 }
 
