@@ -5,7 +5,8 @@
 //!
 //! Each task runs as named stages; every stage prints one line with its duration, a summary
 //! closes the run, and the exit status is non-zero if any stage failed. Missing external
-//! tools are reported up front together with the Debian packages that provide them.
+//! tools are installed up front (Debian packages with `apt-get`, Rust targets with `rustup`),
+//! or with `--no-install` reported together with the commands that would install them.
 
 use std::process::ExitCode;
 
@@ -32,6 +33,9 @@ struct Cli {
     /// Skip every stage after the first failure.
     #[arg(long, global = true)]
     fail_fast: bool,
+    /// Do not install missing Debian packages or Rust targets; name them and stop.
+    #[arg(long, global = true)]
+    no_install: bool,
     #[command(subcommand)]
     task: Task,
 }
@@ -66,7 +70,7 @@ fn main() -> ExitCode {
     };
     let mut workspace = None;
     report.stage("preflight", || {
-        util::require(&needs)?;
+        if cli.no_install { util::require(&needs) } else { util::provide(&needs) }?;
         workspace = Some(Workspace::load()?);
         Ok(())
     });
@@ -99,9 +103,12 @@ mod tests {
             Cli::try_parse_from(["xtask", "ci", "--skip", "cross", "--skip", "no-std"]).unwrap();
         let Task::Ci(args) = cli.task else { panic!("not ci") };
         assert_eq!(args.skip, [Stage::Cross, Stage::NoStd]);
-        let cli = Cli::try_parse_from(["xtask", "m0", "--self-test", "--fail-fast"]).unwrap();
+        assert!(!cli.no_install);
+        let cli =
+            Cli::try_parse_from(["xtask", "m0", "--self-test", "--fail-fast", "--no-install"])
+                .unwrap();
         let Task::M0(args) = cli.task else { panic!("not m0") };
-        assert!(args.self_test && cli.fail_fast);
+        assert!(args.self_test && cli.fail_fast && cli.no_install);
         assert_eq!(
             (args.cpu.as_str(), args.machine.as_str(), args.timeout),
             ("cortex-m0", "microbit", 120)

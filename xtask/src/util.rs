@@ -314,45 +314,134 @@ pub(crate) enum Need {
     Probe { what: &'static str, present: fn() -> bool, package: &'static str },
 }
 
+/// What a list of [`Need`]s lacks on this machine.
+#[derive(Debug, Default)]
+struct Missing {
+    /// One description per missing thing, with what provides it.
+    what: Vec<String>,
+    /// The Debian packages that provide the missing programs and files.
+    packages: BTreeSet<&'static str>,
+    /// The missing Rust targets.
+    targets: BTreeSet<&'static str>,
+}
+
+impl Missing {
+    fn of(needs: &[Need]) -> Self {
+        let mut missing = Self::default();
+        for &need in needs {
+            let package = match need {
+                Need::Command(program, package) if find_program(program).is_none() => {
+                    missing.what.push(format!("{program} (Debian: {package})"));
+                    package
+                }
+                Need::File(path, package) if !Path::new(path).exists() => {
+                    missing.what.push(format!("{path} (Debian: {package})"));
+                    package
+                }
+                Need::Probe { what, present, package } if !present() => {
+                    missing.what.push(format!("{what} (Debian: {package})"));
+                    package
+                }
+                Need::RustTarget(target) if !has_rust_target(target) => {
+                    missing.what.push(format!("Rust target {target}"));
+                    missing.targets.insert(target);
+                    continue;
+                }
+                _ => continue,
+            };
+            missing.packages.extend(package.split_whitespace());
+        }
+        missing
+    }
+
+    /// The commands that would install everything missing.
+    fn fix(&self) -> String {
+        let mut fix = Vec::new();
+        if !self.packages.is_empty() {
+            let list: Vec<_> = self.packages.iter().copied().collect();
+            fix.push(format!("apt-get install -y --no-install-recommends {}", list.join(" ")));
+        }
+        if !self.targets.is_empty() {
+            let list: Vec<_> = self.targets.iter().copied().collect();
+            fix.push(format!("rustup target add {}", list.join(" ")));
+        }
+        fix.join(" && ")
+    }
+}
+
 /// Fails with one message naming every missing tool and the commands that install them.
 pub(crate) fn require(needs: &[Need]) -> StageResult {
-    let mut missing: Vec<String> = Vec::new();
-    let mut packages = BTreeSet::new();
-    let mut targets = BTreeSet::new();
-    for &need in needs {
-        match need {
-            Need::Command(program, package) if find_program(program).is_none() => {
-                missing.push(format!("{program} (Debian: {package})"));
-                packages.extend(package.split_whitespace());
-            }
-            Need::File(path, package) if !Path::new(path).exists() => {
-                missing.push(format!("{path} (Debian: {package})"));
-                packages.extend(package.split_whitespace());
-            }
-            Need::Probe { what, present, package } if !present() => {
-                missing.push(format!("{what} (Debian: {package})"));
-                packages.extend(package.split_whitespace());
-            }
-            Need::RustTarget(target) if !has_rust_target(target) => {
-                missing.push(format!("Rust target {target}"));
-                targets.insert(target);
-            }
-            _ => {}
-        }
-    }
-    if missing.is_empty() {
+    let missing = Missing::of(needs);
+    if missing.what.is_empty() {
         return Ok(());
     }
-    let mut fix = Vec::new();
-    if !packages.is_empty() {
-        let list: Vec<_> = packages.into_iter().collect();
-        fix.push(format!("apt-get install -y --no-install-recommends {}", list.join(" ")));
+    Err(format!("missing {}; install with: {}", missing.what.join(", "), missing.fix()))
+}
+
+/// Installs what `needs` lacks — Debian packages with `apt-get` (as root, or through
+/// passwordless `sudo`), Rust targets with `rustup` — then checks again, failing as
+/// [`require`] does with whatever is still missing. This is what makes `cargo xtask ci` run
+/// on a fresh Debian machine with nothing but rustup.
+pub(crate) fn provide(needs: &[Need]) -> StageResult {
+    let missing = Missing::of(needs);
+    if missing.what.is_empty() {
+        return Ok(());
     }
-    if !targets.is_empty() {
-        let list: Vec<_> = targets.into_iter().collect();
-        fix.push(format!("rustup target add {}", list.join(" ")));
+    println!("xtask: missing {}; installing", missing.what.join(", "));
+    if !missing.packages.is_empty() {
+        match root() {
+            Some(root) => {
+                let apt = |args: &[&str]| {
+                    let mut cmd = match root {
+                        Root::Already => Command::new("apt-get"),
+                        Root::Sudo => {
+                            let mut cmd = Command::new("sudo");
+                            cmd.arg("apt-get");
+                            cmd
+                        }
+                    };
+                    cmd.args(args).env("DEBIAN_FRONTEND", "noninteractive").stdin(Stdio::null());
+                    run(&mut cmd)
+                };
+                apt(&["update", "-q"])?;
+                let mut install = vec!["install", "-y", "-q", "--no-install-recommends"];
+                install.extend(missing.packages.iter().copied());
+                apt(&install)?;
+            }
+            None => println!(
+                "xtask: not root and no passwordless sudo, so the Debian packages cannot be \
+                 installed here"
+            ),
+        }
     }
-    Err(format!("missing {}; install with: {}", missing.join(", "), fix.join(" && ")))
+    if !missing.targets.is_empty() && find_program("rustup").is_some() {
+        let mut cmd = Command::new("rustup");
+        cmd.current_dir(workspace_root()).args(["target", "add"]).args(&missing.targets);
+        run(&mut cmd)?;
+    }
+    require(needs)
+}
+
+/// How this process can run `apt-get` with root rights.
+#[derive(Clone, Copy, Debug)]
+enum Root {
+    /// It is root already.
+    Already,
+    /// Through passwordless `sudo`.
+    Sudo,
+}
+
+/// How to run `apt-get` as root here; `None` when it cannot (or there is no `apt-get`).
+fn root() -> Option<Root> {
+    find_program("apt-get")?;
+    let mut id = Command::new("id");
+    id.arg("-u");
+    if output(&mut id).is_ok_and(|uid| uid.trim() == "0") {
+        return Some(Root::Already);
+    }
+    let mut sudo = Command::new("sudo");
+    sudo.args(["-n", "true"]).stdout(Stdio::null());
+    (find_program("sudo").is_some() && output(&mut sudo).is_ok()).then_some(Root::Sudo)
 }
 
 /// The full path of `program` if it is an executable file on `PATH`.
@@ -416,6 +505,17 @@ mod tests {
         assert!(err.contains("halite-no-such-tool (Debian: pkg-b pkg-a)"), "{err}");
         assert!(err.ends_with("apt-get install -y --no-install-recommends pkg-a pkg-b"), "{err}");
         assert!(!err.contains("never-named"), "{err}");
+    }
+
+    #[test]
+    fn present_tools_need_no_install() {
+        let needs = [Need::Command("sh", "never-installed"), Need::File("/", "never-installed")];
+        let missing = Missing::of(&needs);
+        assert!(missing.what.is_empty() && missing.packages.is_empty(), "{missing:?}");
+        // Nothing is missing, so nothing runs (an apt-get here would fail: no such package).
+        assert_eq!(provide(&needs), Ok(()));
+        let missing = Missing::of(&[Need::File("/halite/no/such", "pkg-c pkg-a")]);
+        assert_eq!(missing.fix(), "apt-get install -y --no-install-recommends pkg-a pkg-c");
     }
 
     #[test]
