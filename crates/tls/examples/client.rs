@@ -21,6 +21,7 @@ use tls::{Buffers, ClientConfig, Connection, Stream, Want};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut pos = Vec::new();
+    let mut groups = tls::kx::DEFAULT_GROUPS.to_vec();
     let (mut name, mut cafile, mut alpn, mut suites, mut key_update) =
         (None, None, Vec::new(), tls::suites::DEFAULT_SUITES.to_vec(), false);
     let mut it = args.iter();
@@ -30,7 +31,7 @@ fn main() {
             "--server-name" => name = Some(val()),
             "--cafile" => cafile = Some(val()),
             "--alpn" => alpn.push(val().into_bytes()),
-            "--groups" => common::check_groups(&val()),
+            "--groups" => groups = common::parse_groups(&val()),
             "--suites" => suites = common::parse_suites(&val()),
             "--key-update" => key_update = true,
             "--cert" | "--key" | "--resume" | "--insecure-no-verify" => {
@@ -60,8 +61,13 @@ fn main() {
     ))
     .unwrap_or_else(|e| die(&format!("connect: {e}")));
     let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 40_000], vec![0; 20_000]);
-    let config =
-        ClientConfig { suites: &suites, roots: &roots, alpn: &alpn_refs, now: UnixTime::now() };
+    let config = ClientConfig {
+        suites: &suites,
+        roots: &roots,
+        alpn: &alpn_refs,
+        now: UnixTime::now(),
+        groups: &groups,
+    };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, &name, bufs, &mut OsRandom)
         .unwrap_or_else(|e| die(&format!("{e}")));

@@ -19,6 +19,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (mut cert, mut key, mut port, mut alpn, mut max) = (None, None, 4433u16, Vec::new(), None);
     let mut suites = tls::suites::DEFAULT_SUITES.to_vec();
+    let mut groups = tls::kx::DEFAULT_GROUPS.to_vec();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().unwrap_or_else(|| die(&format!("{a} needs a value")));
@@ -27,7 +28,7 @@ fn main() {
             "--key" => key = Some(val()),
             "--port" => port = val().parse().unwrap_or_else(|_| die("bad port")),
             "--alpn" => alpn.push(val().into_bytes()),
-            "--groups" => common::check_groups(&val()),
+            "--groups" => groups = common::parse_groups(&val()),
             "--suites" => suites = common::parse_suites(&val()),
             "--max-connections" => {
                 max = Some(val().parse::<usize>().unwrap_or_else(|_| die("bad count")));
@@ -57,6 +58,7 @@ fn main() {
             cert_chain: &chain_refs,
             key: &signing_key,
             alpn: &alpn_refs,
+            groups: &groups,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom)

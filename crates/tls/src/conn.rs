@@ -4,14 +4,15 @@
 //! ([`Connection::want`]) and every error is sticky.
 //!
 //! The handshake is one state type per expected message; each consumes its message and
-//! returns the next state. This milestone negotiates X25519 and Ed25519 server certificates
-//! (verified through `rustls-webpki`), SNI and ALPN, answers KeyUpdate, ignores tickets, and
-//! turns every failure into a typed [`Error`] and, where the RFC has one, an alert.
+//! returns the next state. It negotiates the groups of [`crate::kx`] (with HelloRetryRequest
+//! in both roles), Ed25519 server certificates (verified through `rustls-webpki`), SNI and
+//! ALPN, answers KeyUpdate, ignores tickets, and turns every failure into a typed [`Error`]
+//! and, where the RFC has one, an alert.
 
 use core::mem;
 
-use core_ec::{ed25519, x25519};
-use core_hash::RandomSource;
+use core_ec::ed25519;
+use core_hash::{HmacDrbg, RandomSource, Sha256};
 use pki_types::{TrustAnchor, UnixTime};
 
 use crate::error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
@@ -19,6 +20,7 @@ use crate::key_schedule::{
     Digest, EarlySecret, HashAlg, MasterSecret, Secret, Transcript, finished_verify_data,
     next_traffic_secret, verify_finished,
 };
+use crate::kx::KeyShare;
 use crate::msgs::{
     AlertDescription, AlertLevel, Certificate, CertificateEntry, CertificateVerify, CipherSuite,
     ClientExtensions, ClientHello, Codec, ContentType, EncryptedExtensions, HandshakeMessage,
@@ -28,6 +30,9 @@ use crate::msgs::{
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
 use crate::suites::{self, Suite};
 use crate::verify;
+
+/// The most entries a configured list (suites, groups, ALPN protocols) may hold.
+const MAX_LIST: usize = 16;
 
 /// The most certificates a received chain may hold.
 const MAX_CHAIN: usize = 1 + verify::MAX_INTERMEDIATES;
@@ -41,6 +46,9 @@ pub struct ClientConfig<'a> {
     pub roots: &'a [TrustAnchor<'a>],
     /// ALPN protocols to offer (empty: no ALPN).
     pub alpn: &'a [&'a [u8]],
+    /// Key-exchange groups to offer, in order of preference; the ClientHello carries a key
+    /// share for the first only (a server that wants another asks with a HelloRetryRequest).
+    pub groups: &'a [NamedGroup],
     /// The time certificates are checked at.
     pub now: UnixTime,
 }
@@ -56,6 +64,10 @@ pub struct ServerConfig<'a> {
     pub key: &'a ed25519::SigningKey,
     /// ALPN protocols the server speaks, in its order of preference.
     pub alpn: &'a [&'a [u8]],
+    /// Key-exchange groups to accept, in the server's order of preference: the first one the
+    /// client sent a share for is taken, else a HelloRetryRequest asks for the first one the
+    /// client supports.
+    pub groups: &'a [NamedGroup],
 }
 
 /// The buffers a connection works in. `received` must hold one whole record
@@ -103,10 +115,20 @@ pub struct Negotiated {
 }
 
 struct ClientHelloSent {
-    key: x25519::SecretKey,
+    key: KeyShare,
+    random: [u8; 32],
     session_id: [u8; 32],
     th256: Transcript,
     th384: Transcript,
+}
+
+/// After a HelloRetryRequest and the second ClientHello: the suite is fixed and the
+/// transcript holds `message_hash(ClientHello1)`, the HRR and ClientHello2.
+struct RetrySent {
+    key: KeyShare,
+    session_id: [u8; 32],
+    suite: Suite,
+    transcript: Transcript,
 }
 
 struct Handshaking {
@@ -130,6 +152,7 @@ struct ServerExpectFinished {
 
 struct Retry {
     suite: Suite,
+    group: NamedGroup,
     transcript: Transcript,
 }
 
@@ -142,18 +165,17 @@ struct Traffic {
 /// One handshake state per expected message.
 enum State {
     ClientExpectServerHello(ClientHelloSent),
+    ClientExpectServerHello2(RetrySent),
     ClientExpectEncryptedExtensions(Handshaking),
     ClientExpectCertificate(Handshaking),
     ClientExpectFinished(ClientExpectFinished),
     ServerExpectClientHello {
         random: [u8; 32],
-        key: x25519::SecretKey,
     },
     /// After a HelloRetryRequest: the suite is fixed and the transcript holds
     /// `message_hash(ClientHello1)` and the HRR.
     ServerExpectClientHello2 {
         random: [u8; 32],
-        key: x25519::SecretKey,
         retry: Retry,
     },
     ServerExpectFinished(ServerExpectFinished),
@@ -244,6 +266,11 @@ struct Core<'a, 'b> {
     key_changed: bool,
     /// The server's application write secret between its Finished and the client's.
     server_app: Option<Secret>,
+    /// The parameters agreed so far; copied to `negotiated` when the handshake completes.
+    params: Negotiated,
+    /// A per-connection generator seeded from the caller's source at construction, for the
+    /// randomness needed while handling messages (key shares chosen by the peer, signatures).
+    rng: HmacDrbg<Sha256>,
 }
 
 /// A TLS 1.3 connection, client or server, over caller-provided buffers.
@@ -272,9 +299,11 @@ fn random<const N: usize>(rng: &mut dyn RandomSource) -> Result<[u8; N], Error> 
 }
 
 impl<'a, 'b> Connection<'a, 'b> {
-    fn new(bufs: Buffers<'b>, state: State) -> Self {
+    fn new(bufs: Buffers<'b>, state: State, rng: &mut dyn RandomSource) -> Result<Self, Error> {
         let Buffers { received, send, handshake } = bufs;
-        Self {
+        let rng = HmacDrbg::from_source(&mut &mut *rng, b"halite tls connection")
+            .map_err(|_| Error::RandomFailed)?;
+        Ok(Self {
             c: Core {
                 io: Io {
                     rx: received,
@@ -294,11 +323,19 @@ impl<'a, 'b> Connection<'a, 'b> {
                 negotiated: None,
                 key_changed: false,
                 server_app: None,
+                params: Negotiated {
+                    suite: CipherSuite(0),
+                    group: NamedGroup(0),
+                    scheme: SignatureScheme(0),
+                    alpn: None,
+                    retried: false,
+                },
+                rng,
             },
             hs: handshake,
             hs_len: 0,
             state,
-        }
+        })
     }
 
     /// Starts a client handshake with `server_name` (sent as SNI and checked against the
@@ -309,55 +346,36 @@ impl<'a, 'b> Connection<'a, 'b> {
         bufs: Buffers<'b>,
         rng: &mut dyn RandomSource,
     ) -> Result<Self, Error> {
-        if config.suites.is_empty() {
+        let Some(&first_group) = config.groups.first() else {
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+        };
+        if config.suites.is_empty()
+            || config.suites.len() > MAX_LIST
+            || config.groups.len() > MAX_LIST
+            || config.alpn.len() > MAX_LIST
+            || server_name.len() > 255
+        {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
-        let key = x25519::SecretKey::from_bytes(random(rng)?);
-        let public = key.public_key();
-        let random_bytes: [u8; 32] = random(rng)?;
-        let session_id: [u8; 32] = random(rng)?;
-        let mut suites_buf = [CipherSuite(0); 8];
-        let n = config.suites.len().min(suites_buf.len());
-        for (slot, s) in suites_buf.iter_mut().zip(config.suites) {
-            *slot = s.suite;
-        }
-        let mut alpn_buf = [ProtocolName(&[]); 8];
-        let alpn_n = config.alpn.len().min(alpn_buf.len());
-        for (slot, p) in alpn_buf.iter_mut().zip(config.alpn) {
-            *slot = ProtocolName(p);
-        }
-        let shares = [KeyShareEntry { group: NamedGroup::X25519, key: public.as_bytes() }];
-        let schemes: [SignatureScheme; 1] = [SignatureScheme::ED25519];
-        let ch = HandshakeMessage::ClientHello(ClientHello {
-            random: random_bytes,
-            session_id: &session_id,
-            cipher_suites: List::items(&suites_buf[..n]),
-            extensions: ClientExtensions {
-                server_name: (!server_name.is_empty()
-                    && server_name.parse::<core::net::IpAddr>().is_err())
-                .then_some(server_name.as_bytes()),
-                supported_versions: Some(List::items(&[ProtocolVersion::TLSV1_3])),
-                supported_groups: Some(List::items(&[NamedGroup::X25519])),
-                signature_algorithms: Some(List::items(&schemes)),
-                key_shares: Some(List::items(&shares)),
-                alpn: (alpn_n > 0).then(|| List::items(&alpn_buf[..alpn_n])),
-                ..ClientExtensions::default()
-            },
-        });
-        let mut th256 = Transcript::new(HashAlg::Sha256);
-        let mut conn = Self::new(bufs, State::Dead);
-        conn.c.io.send_handshake(&ch, Some(&mut th256))?;
-        let mut th384 = Transcript::new(HashAlg::Sha384);
-        th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
-        conn.state =
-            State::ClientExpectServerHello(ClientHelloSent { key, session_id, th256, th384 });
+        let mut conn = Self::new(bufs, State::Dead, rng)?;
         conn.c.client = Some(config);
         let name = server_name.as_bytes();
-        if name.len() > 255 {
-            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
-        }
         conn.c.sni[..name.len()].copy_from_slice(name);
         conn.c.sni_len = name.len();
+        let key = KeyShare::generate(first_group, rng)?;
+        let random_bytes: [u8; 32] = random(rng)?;
+        let session_id: [u8; 32] = random(rng)?;
+        let mut th256 = Transcript::new(HashAlg::Sha256);
+        send_client_hello(&mut conn.c, &random_bytes, &session_id, &key, None, &mut th256)?;
+        let mut th384 = Transcript::new(HashAlg::Sha384);
+        th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
+        conn.state = State::ClientExpectServerHello(ClientHelloSent {
+            key,
+            random: random_bytes,
+            session_id,
+            th256,
+            th384,
+        });
         Ok(conn)
     }
 
@@ -367,12 +385,11 @@ impl<'a, 'b> Connection<'a, 'b> {
         bufs: Buffers<'b>,
         rng: &mut dyn RandomSource,
     ) -> Result<Self, Error> {
-        if config.suites.is_empty() || config.cert_chain.is_empty() {
+        if config.suites.is_empty() || config.cert_chain.is_empty() || config.groups.is_empty() {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
-        let key = x25519::SecretKey::from_bytes(random(rng)?);
         let random = random(rng)?;
-        let mut conn = Self::new(bufs, State::ServerExpectClientHello { random, key });
+        let mut conn = Self::new(bufs, State::ServerExpectClientHello { random }, rng)?;
         conn.c.server = Some(config);
         Ok(conn)
     }
@@ -644,13 +661,52 @@ impl Core<'_, '_> {
     }
 }
 
-fn x25519_shared(key: &x25519::SecretKey, peer: &[u8]) -> Result<[u8; 32], Error> {
-    let peer = x25519::PublicKey::from_slice(peer)
-        .map_err(|_| Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare))?;
-    let shared = key
-        .diffie_hellman(&peer)
-        .map_err(|_| Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare))?;
-    Ok(*shared.as_bytes())
+/// Queues a ClientHello (the first, or the second after a HelloRetryRequest with `key` in the
+/// group it asked for and its `cookie`), adding it to `transcript`.
+fn send_client_hello(
+    c: &mut Core<'_, '_>,
+    random: &[u8; 32],
+    session_id: &[u8; 32],
+    key: &KeyShare,
+    cookie: Option<&[u8]>,
+    transcript: &mut Transcript,
+) -> Result<(), Error> {
+    let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let mut suites_buf = [CipherSuite(0); MAX_LIST];
+    for (slot, s) in suites_buf.iter_mut().zip(config.suites) {
+        *slot = s.suite;
+    }
+    let mut alpn_buf = [ProtocolName(&[]); MAX_LIST];
+    for (slot, p) in alpn_buf.iter_mut().zip(config.alpn) {
+        *slot = ProtocolName(p);
+    }
+    let mut schemes = [SignatureScheme(0); MAX_LIST];
+    let mut n_schemes = 0;
+    for ((s, _), slot) in verify::SUPPORTED_SCHEMES.iter().zip(&mut schemes) {
+        *slot = *s;
+        n_schemes += 1;
+    }
+    let public = key.public();
+    let shares = [KeyShareEntry { group: key.group(), key: public.as_ref() }];
+    let name = &c.sni[..c.sni_len];
+    let sni = core::str::from_utf8(name).unwrap_or("");
+    let ch = HandshakeMessage::ClientHello(ClientHello {
+        random: *random,
+        session_id,
+        cipher_suites: List::items(&suites_buf[..config.suites.len()]),
+        extensions: ClientExtensions {
+            server_name: (!sni.is_empty() && sni.parse::<core::net::IpAddr>().is_err())
+                .then_some(name),
+            supported_versions: Some(List::items(&[ProtocolVersion::TLSV1_3])),
+            supported_groups: Some(List::items(config.groups)),
+            signature_algorithms: Some(List::items(&schemes[..n_schemes])),
+            key_shares: Some(List::items(&shares)),
+            alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
+            cookie,
+            ..ClientExtensions::default()
+        },
+    });
+    c.io.send_handshake(&ch, Some(transcript))
 }
 
 /// Derives the handshake secrets after the hellos and keys both directions.
@@ -658,7 +714,7 @@ fn enter_handshake(
     c: &mut Core<'_, '_>,
     suite: Suite,
     transcript: Transcript,
-    shared: &[u8; 32],
+    shared: &[u8],
     client: bool,
 ) -> Result<Handshaking, Error> {
     let hs_secret = EarlySecret::new(suite.hash, None).into_handshake(shared);
@@ -685,6 +741,17 @@ fn handle(
         (State::ClientExpectServerHello(st), HandshakeMessage::ServerHello(sh)) => {
             client_server_hello(c, st, raw, &sh)
         }
+        (State::ClientExpectServerHello2(st), HandshakeMessage::ServerHello(sh)) => {
+            if sh.is_retry_request() {
+                // RFC 8446 §4.1.4: a second HelloRetryRequest is unexpected_message.
+                return Err(PeerMisbehaved::UnexpectedMessage.into());
+            }
+            client_check_hello(&sh, &st.session_id)?;
+            if sh.cipher_suite != st.suite.suite {
+                return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+            }
+            client_key_exchange(c, &st.key, st.suite, st.transcript, raw, &sh)
+        }
         (
             State::ClientExpectEncryptedExtensions(mut hs),
             HandshakeMessage::EncryptedExtensions(ee),
@@ -701,25 +768,18 @@ fn handle(
                         .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?,
                 ),
             };
-            c.negotiated = Some(Negotiated {
-                suite: hs.suite.suite,
-                group: NamedGroup::X25519,
-                scheme: SignatureScheme::ED25519,
-                alpn,
-                retried: false,
-            });
+            c.params.alpn = alpn;
             Ok(State::ClientExpectCertificate(hs))
         }
         (State::ClientExpectFinished(st), HandshakeMessage::Finished(fin)) => {
             client_finished(c, st, raw, fin)
         }
-        (State::ServerExpectClientHello { random, key }, HandshakeMessage::ClientHello(ch)) => {
-            server_client_hello(c, random, key, raw, &ch, None)
+        (State::ServerExpectClientHello { random }, HandshakeMessage::ClientHello(ch)) => {
+            server_client_hello(c, random, raw, &ch, None)
         }
-        (
-            State::ServerExpectClientHello2 { random, key, retry },
-            HandshakeMessage::ClientHello(ch),
-        ) => server_client_hello(c, random, key, raw, &ch, Some(retry)),
+        (State::ServerExpectClientHello2 { random, retry }, HandshakeMessage::ClientHello(ch)) => {
+            server_client_hello(c, random, raw, &ch, Some(retry))
+        }
         (State::ServerExpectFinished(st), HandshakeMessage::Finished(fin)) => {
             let expected = finished_verify_data(&st.client_hs, &st.transcript.current());
             if !verify_finished(&expected, fin) {
@@ -753,6 +813,23 @@ fn handle(
     }
 }
 
+/// The checks every ServerHello and HelloRetryRequest gets: TLS 1.3 selected and our session
+/// id echoed.
+fn client_check_hello(sh: &ServerHello<'_>, session_id: &[u8; 32]) -> Result<(), Error> {
+    if sh.extensions.supported_version != Some(ProtocolVersion::TLSV1_3) {
+        return Err(PeerIncompatible::NoTls13.into());
+    }
+    if sh.session_id != session_id {
+        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+    }
+    // RFC 8446 §4.1.3: a TLS 1.3 client that negotiated 1.3 must still refuse the sentinels a
+    // 1.2 or older server puts in its random.
+    if sh.random[24..31] == *b"DOWNGRD" && matches!(sh.random[31], 0 | 1) {
+        return Err(PeerMisbehaved::DowngradeDetected.into());
+    }
+    Ok(())
+}
+
 fn client_server_hello(
     c: &mut Core<'_, '_>,
     st: ClientHelloSent,
@@ -760,31 +837,65 @@ fn client_server_hello(
     sh: &ServerHello<'_>,
 ) -> Result<State, Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
-    if sh.extensions.supported_version != Some(ProtocolVersion::TLSV1_3) {
-        return Err(PeerIncompatible::NoTls13.into());
-    }
-    if sh.is_retry_request() {
-        // HelloRetryRequest is the next milestone; we offer only X25519, so a retry means
-        // the server wants a group we do not have.
-        return Err(PeerIncompatible::NoCommonGroup.into());
-    }
-    if sh.session_id != st.session_id {
-        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
-    }
+    client_check_hello(sh, &st.session_id)?;
     let suite = suites::find(config.suites, sh.cipher_suite)
         .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?;
-    let share = sh.extensions.key_share.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
-    if share.group != NamedGroup::X25519 {
-        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
-    }
-    let shared = x25519_shared(&st.key, share.key)?;
     let mut transcript = match suite.hash {
         HashAlg::Sha256 => st.th256,
         HashAlg::Sha384 => st.th384,
     };
+    if !sh.is_retry_request() {
+        return client_key_exchange(c, &st.key, suite, transcript, raw, sh);
+    }
+    // HelloRetryRequest (RFC 8446 §4.1.4): a group we offered but sent no share for, and/or
+    // a cookie to echo; anything that would leave ClientHello2 unchanged is illegal.
+    let x = &sh.extensions;
+    let key = match x.selected_group {
+        Some(g) if g == st.key.group() || !config.groups.contains(&g) => {
+            return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+        }
+        Some(g) => KeyShare::generate(g, &mut c.rng)?,
+        None if x.cookie.is_none() => return Err(PeerMisbehaved::UselessRetryRequest.into()),
+        None => st.key,
+    };
+    transcript.restart_for_retry();
     transcript.update(raw);
+    // Middlebox compatibility mode (RFC 8446 §D.4): a dummy change_cipher_spec before the
+    // second flight.
+    c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
+    send_client_hello(c, &st.random, &st.session_id, &key, x.cookie, &mut transcript)?;
+    c.params.retried = true;
+    Ok(State::ClientExpectServerHello2(RetrySent {
+        key,
+        session_id: st.session_id,
+        suite,
+        transcript,
+    }))
+}
+
+/// Completes the key exchange with the ServerHello's share, which must be in `key`'s group.
+fn client_key_exchange(
+    c: &mut Core<'_, '_>,
+    key: &KeyShare,
+    suite: Suite,
+    mut transcript: Transcript,
+    raw: &[u8],
+    sh: &ServerHello<'_>,
+) -> Result<State, Error> {
+    let share = sh.extensions.key_share.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
+    if share.group != key.group() {
+        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+    }
+    let shared = key.agree(share.key)?;
+    transcript.update(raw);
+    c.params.suite = suite.suite;
+    c.params.group = share.group;
     Ok(State::ClientExpectEncryptedExtensions(enter_handshake(
-        c, suite, transcript, &shared, true,
+        c,
+        suite,
+        transcript,
+        shared.as_ref(),
+        true,
     )?))
 }
 
@@ -834,6 +945,7 @@ fn client_certificate(
         cv.signature,
     )?;
     hs.transcript.update(raw_cv);
+    c.params.scheme = cv.scheme;
     Ok(State::ClientExpectFinished(ClientExpectFinished { hs }))
 }
 
@@ -856,6 +968,7 @@ fn client_finished(
     c.io.send_handshake(&HandshakeMessage::Finished(verify_data.as_ref()), None)?;
     c.set_write(hs.suite, &client_app)?;
     c.set_read(hs.suite, &server_app)?;
+    c.negotiated = Some(c.params);
     Ok(State::Traffic(Traffic {
         suite: hs.suite,
         read_secret: server_app,
@@ -866,7 +979,6 @@ fn client_finished(
 fn server_client_hello(
     c: &mut Core<'_, '_>,
     random: [u8; 32],
-    key: x25519::SecretKey,
     raw: &[u8],
     ch: &ClientHello<'_>,
     retry: Option<Retry>,
@@ -889,16 +1001,26 @@ fn server_client_hello(
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
     }
     let shares = x.key_shares.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
-    let Some(share) = shares.iter().find(|s| s.group == NamedGroup::X25519) else {
-        let supports_x25519 = x.supported_groups.is_some_and(|g| g.contains(&NamedGroup::X25519));
-        if retry.is_some() {
-            // RFC 8446 §4.1.2: the second ClientHello must carry the share we asked for.
-            return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
-        }
-        if !supports_x25519 {
-            return Err(PeerIncompatible::NoCommonGroup.into());
-        }
-        // HelloRetryRequest for x25519 (RFC 8446 §4.1.4).
+    let share = match &retry {
+        // RFC 8446 §4.1.2: the second ClientHello must carry the share we asked for.
+        Some(r) => Some(
+            shares
+                .iter()
+                .find(|s| s.group == r.group)
+                .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?,
+        ),
+        // Our most preferred group among those the client sent a share for.
+        None => config.groups.iter().find_map(|g| shares.iter().find(|s| s.group == *g)),
+    };
+    let Some(share) = share else {
+        // HelloRetryRequest (RFC 8446 §4.1.4) for our most preferred group the client
+        // supports.
+        let group = config
+            .groups
+            .iter()
+            .copied()
+            .find(|g| x.supported_groups.is_some_and(|l| l.contains(g)))
+            .ok_or(PeerIncompatible::NoCommonGroup)?;
         let mut transcript = Transcript::new(suite.hash);
         transcript.update(raw);
         transcript.restart_for_retry();
@@ -908,7 +1030,7 @@ fn server_client_hello(
             cipher_suite: suite.suite,
             extensions: ServerHelloExtensions {
                 supported_version: Some(ProtocolVersion::TLSV1_3),
-                selected_group: Some(NamedGroup::X25519),
+                selected_group: Some(group),
                 ..ServerHelloExtensions::default()
             },
         });
@@ -918,8 +1040,7 @@ fn server_client_hello(
         }
         return Ok(State::ServerExpectClientHello2 {
             random,
-            key,
-            retry: Retry { suite, transcript },
+            retry: Retry { suite, group, transcript },
         });
     };
     let alpn = match x.alpn {
@@ -937,8 +1058,9 @@ fn server_client_hello(
         c.sni[..n].copy_from_slice(&name[..n]);
         c.sni_len = n;
     }
-    let shared = x25519_shared(&key, share.key)?;
-    let public = key.public_key();
+    let key = KeyShare::generate(share.group, &mut c.rng)?;
+    let shared = key.agree(share.key)?;
+    let public = key.public();
     let first_flight = retry.is_none();
     let mut transcript = match retry {
         Some(r) => r.transcript,
@@ -951,7 +1073,7 @@ fn server_client_hello(
         cipher_suite: suite.suite,
         extensions: ServerHelloExtensions {
             supported_version: Some(ProtocolVersion::TLSV1_3),
-            key_share: Some(KeyShareEntry { group: NamedGroup::X25519, key: public.as_bytes() }),
+            key_share: Some(KeyShareEntry { group: share.group, key: public.as_ref() }),
             ..ServerHelloExtensions::default()
         },
     });
@@ -960,7 +1082,7 @@ fn server_client_hello(
         // Middlebox compatibility mode (RFC 8446 §D.4).
         c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
     }
-    let mut hs = enter_handshake(c, suite, transcript, &shared, false)?;
+    let mut hs = enter_handshake(c, suite, transcript, shared.as_ref(), false)?;
     let ee = HandshakeMessage::EncryptedExtensions(EncryptedExtensions {
         server_name_ack: x.server_name.is_some(),
         alpn: alpn.map(|i| config.alpn[i]),
@@ -997,7 +1119,7 @@ fn server_client_hello(
     c.server_app = Some(server_app);
     c.negotiated = Some(Negotiated {
         suite: suite.suite,
-        group: NamedGroup::X25519,
+        group: share.group,
         scheme: SignatureScheme::ED25519,
         alpn,
         retried: !first_flight,

@@ -27,6 +27,9 @@ pub enum PeerMisbehaved {
     EmptyRecord,
     /// A ServerHello carried a TLS 1.2/1.1 downgrade sentinel.
     DowngradeDetected,
+    /// A HelloRetryRequest asked for nothing that would change the ClientHello (no new
+    /// group, no cookie).
+    UselessRetryRequest,
 }
 
 /// The peer and we share no way to talk.
@@ -122,7 +125,8 @@ impl Error {
                 | PeerMisbehaved::EmptyRecord => AlertDescription::UNEXPECTED_MESSAGE,
                 PeerMisbehaved::SelectedUnofferedParameter
                 | PeerMisbehaved::InvalidKeyShare
-                | PeerMisbehaved::DowngradeDetected => AlertDescription::ILLEGAL_PARAMETER,
+                | PeerMisbehaved::DowngradeDetected
+                | PeerMisbehaved::UselessRetryRequest => AlertDescription::ILLEGAL_PARAMETER,
                 PeerMisbehaved::BadFinished | PeerMisbehaved::BadSignature => {
                     AlertDescription::DECRYPT_ERROR
                 }

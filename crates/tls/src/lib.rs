@@ -31,6 +31,7 @@ extern crate std;
 pub mod conn;
 mod error;
 pub mod key_schedule;
+pub mod kx;
 pub mod msgs;
 pub mod record;
 #[cfg(feature = "std")]

@@ -36,6 +36,7 @@ fn with_client(f: impl FnOnce(&mut Connection<'_, '_>, &[u8])) {
         roots: &roots,
         alpn: &[],
         now: UnixTime::now(),
+        groups: tls::kx::DEFAULT_GROUPS,
     };
     let mut client = Connection::client(
         config,
@@ -44,8 +45,13 @@ fn with_client(f: impl FnOnce(&mut Connection<'_, '_>, &[u8])) {
         &mut OsRandom,
     )
     .unwrap();
-    let sconfig =
-        ServerConfig { suites: suites::DEFAULT_SUITES, cert_chain: &chain, key: &key, alpn: &[] };
+    let sconfig = ServerConfig {
+        suites: suites::DEFAULT_SUITES,
+        cert_chain: &chain,
+        key: &key,
+        alpn: &[],
+        groups: tls::kx::DEFAULT_GROUPS,
+    };
     let mut server = Connection::server(
         sconfig,
         Buffers { received: &mut d, send: &mut e, handshake: &mut g },
@@ -89,7 +95,7 @@ proptest! {
         let key = SigningKey::from_seed(SERVER_SEED);
         let chain: [&[u8]; 1] = [SERVER_CERT];
         let (mut d, mut e, mut g) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, cert_chain: &chain, key: &key, alpn: &[] };
+        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, cert_chain: &chain, key: &key, alpn: &[], groups: tls::kx::DEFAULT_GROUPS };
         let mut server = Connection::server(sconfig, Buffers { received: &mut d, send: &mut e, handshake: &mut g }, &mut OsRandom).unwrap();
         let _ = feed(&mut server, &bytes);
         prop_assert!(server.is_handshaking());
@@ -100,7 +106,7 @@ proptest! {
         let key = SigningKey::from_seed(SERVER_SEED);
         let chain: [&[u8]; 1] = [SERVER_CERT];
         let (mut d, mut e, mut g) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, cert_chain: &chain, key: &key, alpn: &[] };
+        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, cert_chain: &chain, key: &key, alpn: &[], groups: tls::kx::DEFAULT_GROUPS };
         let mut server = Connection::server(sconfig, Buffers { received: &mut d, send: &mut e, handshake: &mut g }, &mut OsRandom).unwrap();
         let mut rec = vec![22, 3, 3, (body.len() >> 8) as u8, body.len() as u8];
         rec.extend_from_slice(&body);

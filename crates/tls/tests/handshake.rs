@@ -89,11 +89,17 @@ impl Setup {
 }
 
 fn client_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) -> ClientConfig<'a> {
-    ClientConfig { suites, roots: &s.roots, alpn, now: now() }
+    ClientConfig { suites, roots: &s.roots, alpn, now: now(), groups: tls::kx::DEFAULT_GROUPS }
 }
 
 fn server_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) -> ServerConfig<'a> {
-    ServerConfig { suites, cert_chain: &s.chain, key: &s.key, alpn }
+    ServerConfig {
+        suites,
+        cert_chain: &s.chain,
+        key: &s.key,
+        alpn,
+        groups: tls::kx::DEFAULT_GROUPS,
+    }
 }
 
 fn exchange(c: &mut Connection<'_, '_>, s: &mut Connection<'_, '_>, msg: &[u8]) {
@@ -210,7 +216,7 @@ fn failing(
     );
     let name: &'static str = Box::leak(name.to_string().into_boxed_str());
     let mut c = Connection::client(
-        ClientConfig { suites, roots, alpn: &[], now: now() },
+        ClientConfig { suites, roots, alpn: &[], now: now(), groups: tls::kx::DEFAULT_GROUPS },
         name,
         cb.get(),
         &mut OsRandom,

@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 use core_ec::ed25519::SigningKey;
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, UnixTime};
+use tls::msgs::NamedGroup;
 use tls::suites::{self, Suite};
-use tls::{Buffers, ClientConfig, Connection, ServerConfig, Stream};
+use tls::{Buffers, ClientConfig, Connection, Negotiated, ServerConfig, Stream};
 
 const CA: &[u8] = include_bytes!("data/ca.der");
 const SERVER_CERT: &[u8] = include_bytes!("data/server.der");
@@ -74,43 +75,70 @@ fn our_client_against_openssl_s_server() {
     if !openssl_available() {
         return;
     }
+    for suite in suites::ALL_SUITES {
+        let n = s_server_round(*suite, &[NamedGroup::X25519], "X25519");
+        assert!(!n.retried);
+    }
+}
+
+/// Each NIST group against `s_server`, first with our share for it, then with a
+/// `HelloRetryRequest` from an x25519 share.
+#[test]
+fn our_client_against_openssl_s_server_nist_groups_and_retry() {
+    if !openssl_available() {
+        return;
+    }
+    let suite = suites::TLS13_AES_256_GCM_SHA384;
+    for (g, name) in [
+        (NamedGroup::SECP256R1, "P-256"),
+        (NamedGroup::SECP384R1, "P-384"),
+        (NamedGroup::SECP521R1, "P-521"),
+    ] {
+        let n = s_server_round(suite, &[g], name);
+        assert_eq!((n.group, n.retried), (g, false), "{name}");
+        let n = s_server_round(suite, &[NamedGroup::X25519, g], name);
+        assert_eq!((n.group, n.retried), (g, true), "{name} after HelloRetryRequest");
+    }
+}
+
+fn s_server_round(suite: Suite, groups: &[NamedGroup], server_groups: &str) -> Negotiated {
     let ca = CertificateDer::from(CA);
     let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
-    for suite in suites::ALL_SUITES {
-        let port = free_port();
-        let _server = Killed(
-            Command::new("openssl")
-                .args(["s_server", "-accept"])
-                .arg(format!("127.0.0.1:{port}"))
-                .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
-                .args(["-tls1_3", "-ciphersuites", iana(*suite), "-groups", "X25519"])
-                .args(["-alpn", "h2", "-www", "-naccept", "1"])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap(),
-        );
-        let sock = connect_retrying(port);
-        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-        let suites = [*suite];
-        let alpn: [&[u8]; 1] = [b"h2"];
-        let config =
-            ClientConfig { suites: &suites, roots: &roots, alpn: &alpn, now: UnixTime::now() };
-        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-        let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
-        let mut stream = Stream { conn: &mut conn, sock };
-        stream.handshake().unwrap_or_else(|e| panic!("{}: {e}", iana(*suite)));
-        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
-        let mut page = Vec::new();
-        let _ = stream.read_to_end(&mut page);
-        let page = String::from_utf8_lossy(&page);
-        assert!(page.starts_with("HTTP/1.0 200 ok"), "{}: {page}", iana(*suite));
-        assert!(page.contains(iana(*suite)), "s_server reports the suite: {page}");
-        assert_eq!(conn.negotiated().unwrap().suite, suite.suite);
-        assert_eq!(conn.negotiated().unwrap().alpn, Some(0));
-    }
+    let port = free_port();
+    let _server = Killed(
+        Command::new("openssl")
+            .args(["s_server", "-accept"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
+            .args(["-tls1_3", "-ciphersuites", iana(suite), "-groups", server_groups])
+            .args(["-alpn", "h2", "-www", "-naccept", "1"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let sock = connect_retrying(port);
+    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+    let suites = [suite];
+    let alpn: [&[u8]; 1] = [b"h2"];
+    let config =
+        ClientConfig { suites: &suites, roots: &roots, alpn: &alpn, groups, now: UnixTime::now() };
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+    let mut stream = Stream { conn: &mut conn, sock };
+    stream.handshake().unwrap_or_else(|e| panic!("{} {server_groups}: {e}", iana(suite)));
+    stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+    let mut page = Vec::new();
+    let _ = stream.read_to_end(&mut page);
+    let page = String::from_utf8_lossy(&page);
+    assert!(page.starts_with("HTTP/1.0 200 ok"), "{}: {page}", iana(suite));
+    assert!(page.contains(iana(suite)), "s_server reports the suite: {page}");
+    let n = conn.negotiated().unwrap();
+    assert_eq!(n.suite, suite.suite);
+    assert_eq!(n.alpn, Some(0));
+    n
 }
 
 #[test]
@@ -119,7 +147,18 @@ fn openssl_s_client_against_our_server() {
         return;
     }
     for suite in suites::ALL_SUITES {
-        s_client_round(*suite, "X25519");
+        s_client_round(*suite, "X25519", &[NamedGroup::X25519]);
+    }
+}
+
+/// `s_client` with each NIST group against our server.
+#[test]
+fn openssl_s_client_nist_groups() {
+    if !openssl_available() {
+        return;
+    }
+    for name in ["P-256", "P-384", "P-521"] {
+        s_client_round(suites::TLS13_AES_128_GCM_SHA256, name, tls::kx::DEFAULT_GROUPS);
     }
 }
 
@@ -129,10 +168,10 @@ fn openssl_s_client_hello_retry_request() {
     if !openssl_available() {
         return;
     }
-    s_client_round(suites::TLS13_AES_128_GCM_SHA256, "P-256:X25519");
+    s_client_round(suites::TLS13_AES_128_GCM_SHA256, "P-256:X25519", &[NamedGroup::X25519]);
 }
 
-fn s_client_round(suite: Suite, groups: &str) {
+fn s_client_round(suite: Suite, groups: &str, server_groups: &[NamedGroup]) {
     let key = SigningKey::from_seed(SERVER_SEED);
     let chain: [&[u8]; 1] = [SERVER_CERT];
     let suite = &suite;
@@ -154,7 +193,13 @@ fn s_client_round(suite: Suite, groups: &str) {
         sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [*suite];
-        let config = ServerConfig { suites: &suites, cert_chain: &chain, key: &key, alpn: &[] };
+        let config = ServerConfig {
+            suites: &suites,
+            cert_chain: &chain,
+            key: &key,
+            alpn: &[],
+            groups: server_groups,
+        };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
         let mut stream = Stream { conn: &mut conn, sock };
@@ -176,6 +221,14 @@ fn s_client_round(suite: Suite, groups: &str) {
         assert!(stdout.contains("Verify return code: 0 (ok)"), "{stdout}");
         assert!(stdout.contains(iana(*suite)), "{stdout}");
         assert_eq!(conn.server_name(), Some("localhost"));
-        assert_eq!(conn.negotiated().unwrap().retried, groups.starts_with("P-256"));
+        let n = conn.negotiated().unwrap();
+        assert_eq!(n.retried, groups == "P-256:X25519");
+        let expected = match groups {
+            "P-256" => NamedGroup::SECP256R1,
+            "P-384" => NamedGroup::SECP384R1,
+            "P-521" => NamedGroup::SECP521R1,
+            _ => NamedGroup::X25519,
+        };
+        assert_eq!(n.group, expected);
     }
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use core_ec::ed25519::SigningKey;
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
+use tls::msgs::NamedGroup;
 use tls::suites::{self, Suite};
 use tls::{Buffers, ClientConfig, Connection, ServerConfig};
 
@@ -120,7 +121,13 @@ fn rustls_client_against_our_server() {
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [suite];
         let alpn: [&[u8]; 2] = [b"http/1.1", b"h2"];
-        let config = ServerConfig { suites: &suites, cert_chain: &chain, key: &key, alpn: &alpn };
+        let config = ServerConfig {
+            suites: &suites,
+            cert_chain: &chain,
+            key: &key,
+            alpn: &alpn,
+            groups: tls::kx::DEFAULT_GROUPS,
+        };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
         pump(&mut ours, &mut theirs);
@@ -168,8 +175,13 @@ fn our_client_against_rustls_server() {
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [suite];
         let alpn: [&[u8]; 1] = [b"h2"];
-        let config =
-            ClientConfig { suites: &suites, roots: &roots, alpn: &alpn, now: UnixTime::now() };
+        let config = ClientConfig {
+            suites: &suites,
+            roots: &roots,
+            alpn: &alpn,
+            now: UnixTime::now(),
+            groups: tls::kx::DEFAULT_GROUPS,
+        };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
         pump(&mut ours, &mut theirs);
@@ -225,7 +237,9 @@ fn hello_retry_request_to_rustls_client() {
     let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
     let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
     let suites = [suite];
-    let config = ServerConfig { suites: &suites, cert_chain: &chain, key: &key, alpn: &[] };
+    let groups = [NamedGroup::X25519];
+    let config =
+        ServerConfig { suites: &suites, cert_chain: &chain, key: &key, alpn: &[], groups: &groups };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
     pump(&mut ours, &mut theirs);
@@ -236,4 +250,83 @@ fn hello_retry_request_to_rustls_client() {
         theirs.negotiated_key_exchange_group().map(rustls::crypto::SupportedKxGroup::name),
         Some(rustls::NamedGroup::X25519)
     );
+}
+
+/// A rustls client offering only one NIST group gets it from our server without a retry.
+#[test]
+fn rustls_client_nist_groups() {
+    use rustls::crypto::ring::kx_group;
+    let key = SigningKey::from_seed(SERVER_SEED);
+    let chain: [&[u8]; 1] = [SERVER_CERT];
+    let suite = suites::TLS13_AES_128_GCM_SHA256;
+    for (theirs_group, ours_group) in
+        [(kx_group::SECP256R1, NamedGroup::SECP256R1), (kx_group::SECP384R1, NamedGroup::SECP384R1)]
+    {
+        let mut p = (*provider(suite)).clone();
+        p.kx_groups = vec![theirs_group];
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(CertificateDer::from(CA)).unwrap();
+        let config = rustls::ClientConfig::builder_with_provider(Arc::new(p))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        let name = ServerName::try_from("localhost").unwrap();
+        let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let suites = [suite];
+        let config = ServerConfig {
+            suites: &suites,
+            cert_chain: &chain,
+            key: &key,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking(), "{:?}", ours.error());
+        assert!(!theirs.is_handshaking());
+        let n = ours.negotiated().unwrap();
+        assert_eq!((n.group, n.retried), (ours_group, false));
+    }
+}
+
+/// Our client, whose first share is x25519, against a rustls server that takes only P-256 or
+/// P-384: the server's `HelloRetryRequest` is followed and the handshake completes.
+#[test]
+fn our_client_follows_rustls_hello_retry_request() {
+    use rustls::crypto::ring::kx_group;
+    let ca = CertificateDer::from(CA);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let suite = suites::TLS13_CHACHA20_POLY1305_SHA256;
+    for (theirs_group, ours_group) in
+        [(kx_group::SECP256R1, NamedGroup::SECP256R1), (kx_group::SECP384R1, NamedGroup::SECP384R1)]
+    {
+        let mut p = (*provider(suite)).clone();
+        p.kx_groups = vec![theirs_group];
+        let config = rustls::ServerConfig::builder_with_provider(Arc::new(p))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![CertificateDer::from(SERVER_CERT)], pkcs8_key())
+            .unwrap();
+        let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let suites = [suite];
+        let config = ClientConfig {
+            suites: &suites,
+            roots: &roots,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking(), "{:?}", ours.error());
+        assert!(!theirs.is_handshaking());
+        let n = ours.negotiated().unwrap();
+        assert_eq!((n.group, n.retried), (ours_group, true));
+    }
 }
