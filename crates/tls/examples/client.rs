@@ -1,8 +1,10 @@
 //! `client HOST PORT [--server-name NAME] [--cafile PEM] [--alpn P]... [--groups g1,g2]
 //! [--suites s1,s2] [--key-update]`: connects over TCP, sends stdin to the server until EOF
 //! (then close_notify), prints everything received to stdout until the server's
-//! close_notify, and prints the `negotiated:` line to stderr. `--cert/--key`, `--resume` and
-//! `--insecure-no-verify` are accepted by the command line but not implemented yet.
+//! close_notify, and prints the `negotiated:` line to stderr. Groups are `x25519`,
+//! `secp256r1`, `secp384r1`, `secp521r1` (a key share is sent for the first; the server may ask
+//! for another). `--cert/--key`, `--resume` and `--insecure-no-verify` are accepted by the
+//! command line but not implemented yet.
 
 #![allow(clippy::doc_markdown)] // protocol names (close_notify) are prose
 

@@ -11,7 +11,6 @@
 
 use core::mem;
 
-use core_ec::ed25519;
 use core_hash::{HmacDrbg, RandomSource, Sha256};
 use pki_types::{TrustAnchor, UnixTime};
 
@@ -28,6 +27,7 @@ use crate::msgs::{
     ServerHelloExtensions, SignatureScheme, Writer, split_handshake,
 };
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
+use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN};
 use crate::suites::{self, Suite};
 use crate::verify;
 
@@ -58,10 +58,10 @@ pub struct ClientConfig<'a> {
 pub struct ServerConfig<'a> {
     /// Suites to accept, in the server's order of preference.
     pub suites: &'a [Suite],
-    /// The certificate chain (DER), end-entity first.
-    pub cert_chain: &'a [&'a [u8]],
-    /// The end-entity certificate's Ed25519 key.
-    pub key: &'a ed25519::SigningKey,
+    /// The certificates to choose from, each a chain and its key: the first whose name
+    /// matches the client's SNI and whose key can sign with a scheme the client offered, else
+    /// the first that can sign.
+    pub certs: &'a [CertifiedKey<'a>],
     /// ALPN protocols the server speaks, in its order of preference.
     pub alpn: &'a [&'a [u8]],
     /// Key-exchange groups to accept, in the server's order of preference: the first one the
@@ -385,7 +385,11 @@ impl<'a, 'b> Connection<'a, 'b> {
         bufs: Buffers<'b>,
         rng: &mut dyn RandomSource,
     ) -> Result<Self, Error> {
-        if config.suites.is_empty() || config.cert_chain.is_empty() || config.groups.is_empty() {
+        if config.suites.is_empty()
+            || config.groups.is_empty()
+            || config.certs.is_empty()
+            || config.certs.iter().any(|c| c.chain.is_empty())
+        {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
         let random = random(rng)?;
@@ -927,7 +931,7 @@ fn client_certificate(
     if n == 0 {
         return Err(Error::InvalidCertificate(CertificateError::NoCertificate));
     }
-    if cv.scheme != SignatureScheme::ED25519 {
+    if !verify::SUPPORTED_SCHEMES.iter().any(|(s, _)| *s == cv.scheme) {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
     }
     hs.transcript.update(raw_cert);
@@ -994,9 +998,11 @@ fn server_client_hello(
         .copied()
         .find(|s| ch.cipher_suites.contains(&s.suite))
         .ok_or(PeerIncompatible::NoCommonSuite)?;
-    if !x.signature_algorithms.is_some_and(|l| l.contains(&SignatureScheme::ED25519)) {
-        return Err(PeerIncompatible::NoCommonSignatureScheme.into());
-    }
+    // RFC 8446 §4.2.3: certificate authentication needs signature_algorithms.
+    let offered = x.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
+    let (certified, scheme) =
+        choose_certificate(config.certs, x.server_name, |s| offered.contains(&s))
+            .ok_or(PeerIncompatible::NoCommonSignatureScheme)?;
     if retry.as_ref().is_some_and(|r| r.suite != suite) {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
     }
@@ -1090,8 +1096,8 @@ fn server_client_hello(
     });
     c.io.send_handshake(&ee, Some(&mut hs.transcript))?;
     let mut entries = [CertificateEntry { cert: &[], extensions: &[] }; MAX_CHAIN];
-    let n = config.cert_chain.len().min(MAX_CHAIN);
-    for (e, der) in entries.iter_mut().zip(config.cert_chain) {
+    let n = certified.chain.len().min(MAX_CHAIN);
+    for (e, der) in entries.iter_mut().zip(certified.chain) {
         e.cert = der;
     }
     let cert = HandshakeMessage::Certificate(Certificate {
@@ -1101,10 +1107,11 @@ fn server_client_hello(
     c.io.send_handshake(&cert, Some(&mut hs.transcript))?;
     let mut content = [0u8; 200];
     let len = verify::signed_content(true, hs.transcript.current().as_ref(), &mut content);
-    let sig = config.key.sign(&content[..len]).to_bytes();
+    let mut sig = [0u8; MAX_SIGNATURE_LEN];
+    let sig_len = certified.key.sign(scheme, &content[..len], &mut c.rng, &mut sig)?;
     let cv = HandshakeMessage::CertificateVerify(CertificateVerify {
-        scheme: SignatureScheme::ED25519,
-        signature: &sig,
+        scheme,
+        signature: &sig[..sig_len],
     });
     c.io.send_handshake(&cv, Some(&mut hs.transcript))?;
     let verify_data = finished_verify_data(&hs.server_hs, &hs.transcript.current());
@@ -1120,7 +1127,7 @@ fn server_client_hello(
     c.negotiated = Some(Negotiated {
         suite: suite.suite,
         group: share.group,
-        scheme: SignatureScheme::ED25519,
+        scheme,
         alpn,
         retried: !first_flight,
     });
@@ -1130,4 +1137,18 @@ fn server_client_hello(
         transcript: hs.transcript,
         suite,
     }))
+}
+
+/// Picks the certificate to present and its signature scheme: the first certificate valid
+/// for the client's SNI name whose key can sign with a scheme `offered` accepts, else the
+/// first whose key can.
+fn choose_certificate<'a>(
+    certs: &'a [CertifiedKey<'a>],
+    sni: Option<&[u8]>,
+    offered: impl Fn(SignatureScheme) -> bool + Copy,
+) -> Option<(&'a CertifiedKey<'a>, SignatureScheme)> {
+    let usable = || certs.iter().filter_map(move |c| Some((c, c.key.choose_scheme(offered)?)));
+    let name = sni.and_then(|n| core::str::from_utf8(n).ok());
+    name.and_then(|n| usable().find(|(c, _)| verify::cert_matches_name(c.chain[0], n)))
+        .or_else(|| usable().next())
 }

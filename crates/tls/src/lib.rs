@@ -34,6 +34,7 @@ pub mod key_schedule;
 pub mod kx;
 pub mod msgs;
 pub mod record;
+pub mod sign;
 #[cfg(feature = "std")]
 mod stream;
 pub mod suites;
@@ -41,5 +42,6 @@ pub mod verify;
 
 pub use conn::{Buffers, ClientConfig, Connection, Negotiated, ServerConfig, Want};
 pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
+pub use sign::{CertifiedKey, SigningKey};
 #[cfg(feature = "std")]
 pub use stream::Stream;

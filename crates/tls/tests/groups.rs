@@ -43,8 +43,8 @@ fn roots() -> Vec<TrustAnchor<'static>> {
     vec![webpki::anchor_from_trusted_cert(der).unwrap()]
 }
 
-fn key() -> SigningKey {
-    SigningKey::from_seed(SERVER_SEED)
+fn key() -> tls::SigningKey {
+    tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED))
 }
 
 fn client<'a, 'b>(
@@ -63,13 +63,17 @@ fn client<'a, 'b>(
 }
 
 fn server<'a, 'b>(
-    key: &'a SigningKey,
+    key: &'a tls::SigningKey,
     chain: &'a [&'a [u8]],
     groups: &'a [NamedGroup],
     bufs: &'b mut Bufs,
 ) -> Connection<'a, 'b> {
-    let config =
-        ServerConfig { suites: suites::DEFAULT_SUITES, cert_chain: chain, key, alpn: &[], groups };
+    let config = ServerConfig {
+        suites: suites::DEFAULT_SUITES,
+        certs: Box::leak(Box::new([tls::CertifiedKey { chain, key }])),
+        alpn: &[],
+        groups,
+    };
     Connection::server(config, bufs.get(), &mut OsRandom).unwrap()
 }
 

@@ -8,16 +8,11 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use core_ec::ed25519::SigningKey;
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, UnixTime};
-use tls::msgs::NamedGroup;
+use tls::msgs::{NamedGroup, SignatureScheme};
 use tls::suites::{self, Suite};
 use tls::{Buffers, ClientConfig, Connection, Negotiated, ServerConfig, Stream};
-
-const CA: &[u8] = include_bytes!("data/ca.der");
-const SERVER_CERT: &[u8] = include_bytes!("data/server.der");
-const SERVER_SEED: &[u8; 32] = include_bytes!("data/server.seed");
 
 fn data(name: &str) -> String {
     let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
@@ -101,15 +96,62 @@ fn our_client_against_openssl_s_server_nist_groups_and_retry() {
     }
 }
 
+/// The files of a test identity in `tests/data` (see `gen.sh` and `gen-more.sh`): server
+/// certificate PEM, its key PEM, root PEM and root DER.
+fn files(id: &str) -> [String; 4] {
+    if id == "ed25519" {
+        ["server.pem", "server.key", "ca.pem", "ca.der"].map(data)
+    } else {
+        [
+            data(&format!("server-{id}.pem")),
+            data(&format!("server-{id}.key")),
+            data(&format!("ca-{id}.pem")),
+            data(&format!("ca-{id}.der")),
+        ]
+    }
+}
+
+/// Each certificate type behind `s_server`: its `CertificateVerify` checked by our client.
+#[test]
+fn our_client_against_openssl_s_server_certificate_types() {
+    if !openssl_available() {
+        return;
+    }
+    for (id, scheme) in [
+        ("p256", SignatureScheme::ECDSA_SECP256R1_SHA256),
+        ("p384", SignatureScheme::ECDSA_SECP384R1_SHA384),
+        ("rsa", SignatureScheme::RSA_PSS_RSAE_SHA256),
+    ] {
+        let n = s_server_id_round(
+            suites::TLS13_AES_128_GCM_SHA256,
+            &[NamedGroup::X25519],
+            "X25519",
+            id,
+        );
+        assert_eq!(n.scheme, scheme, "{id}");
+    }
+}
+
 fn s_server_round(suite: Suite, groups: &[NamedGroup], server_groups: &str) -> Negotiated {
-    let ca = CertificateDer::from(CA);
+    s_server_id_round(suite, groups, server_groups, "ed25519")
+}
+
+fn s_server_id_round(
+    suite: Suite,
+    groups: &[NamedGroup],
+    server_groups: &str,
+    id: &str,
+) -> Negotiated {
+    let [cert_pem, key_pem, _, ca_der] = files(id);
+    let ca_der = std::fs::read(ca_der).unwrap();
+    let ca = CertificateDer::from(&ca_der[..]);
     let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
     let port = free_port();
     let _server = Killed(
         Command::new("openssl")
             .args(["s_server", "-accept"])
             .arg(format!("127.0.0.1:{port}"))
-            .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
+            .args(["-cert", &cert_pem, "-key", &key_pem])
             .args(["-tls1_3", "-ciphersuites", iana(suite), "-groups", server_groups])
             .args(["-alpn", "h2", "-www", "-naccept", "1"])
             .stdin(Stdio::null())
@@ -171,9 +213,41 @@ fn openssl_s_client_hello_retry_request() {
     s_client_round(suites::TLS13_AES_128_GCM_SHA256, "P-256:X25519", &[NamedGroup::X25519]);
 }
 
+/// `s_client` against our server holding each certificate type; for RSA also with
+/// `-sigalgs` limited to one PSS scheme, which the server must pick.
+#[test]
+fn openssl_s_client_certificate_types_and_schemes() {
+    if !openssl_available() {
+        return;
+    }
+    let suite = suites::TLS13_AES_256_GCM_SHA384;
+    for (id, sigalgs, scheme) in [
+        ("p256", None, SignatureScheme::ECDSA_SECP256R1_SHA256),
+        ("p384", None, SignatureScheme::ECDSA_SECP384R1_SHA384),
+        ("rsa", None, SignatureScheme::RSA_PSS_RSAE_SHA256),
+        ("rsa", Some("rsa_pss_rsae_sha384"), SignatureScheme::RSA_PSS_RSAE_SHA384),
+        ("rsa", Some("rsa_pss_rsae_sha512"), SignatureScheme::RSA_PSS_RSAE_SHA512),
+    ] {
+        let n = s_client_id_round(suite, "X25519", &[NamedGroup::X25519], id, sigalgs);
+        assert_eq!(n.scheme, scheme, "{id} {sigalgs:?}");
+    }
+}
+
 fn s_client_round(suite: Suite, groups: &str, server_groups: &[NamedGroup]) {
-    let key = SigningKey::from_seed(SERVER_SEED);
-    let chain: [&[u8]; 1] = [SERVER_CERT];
+    s_client_id_round(suite, groups, server_groups, "ed25519", None);
+}
+
+fn s_client_id_round(
+    suite: Suite,
+    groups: &str,
+    server_groups: &[NamedGroup],
+    id: &str,
+    sigalgs: Option<&str>,
+) -> Negotiated {
+    let [cert_pem, key_pem, ca_pem, _] = files(id);
+    let cert_der = tls_pem(&cert_pem, "CERTIFICATE");
+    let key = tls::SigningKey::from_pkcs8_der(&tls_pem(&key_pem, "PRIVATE KEY")).unwrap();
+    let chain: [&[u8]; 1] = [&cert_der];
     let suite = &suite;
     {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -181,8 +255,9 @@ fn s_client_round(suite: Suite, groups: &str, server_groups: &[NamedGroup]) {
         let mut client = Command::new("openssl")
             .args(["s_client", "-connect"])
             .arg(format!("127.0.0.1:{port}"))
-            .args(["-CAfile", &data("ca.pem"), "-verify_return_error", "-servername", "localhost"])
+            .args(["-CAfile", &ca_pem, "-verify_return_error", "-servername", "localhost"])
             .args(["-tls1_3", "-ciphersuites", iana(*suite), "-groups", groups, "-ign_eof"])
+            .args(sigalgs.map(|s| ["-sigalgs", s]).iter().flatten())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -195,8 +270,7 @@ fn s_client_round(suite: Suite, groups: &str, server_groups: &[NamedGroup]) {
         let suites = [*suite];
         let config = ServerConfig {
             suites: &suites,
-            cert_chain: &chain,
-            key: &key,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
             alpn: &[],
             groups: server_groups,
         };
@@ -230,5 +304,31 @@ fn s_client_round(suite: Suite, groups: &str, server_groups: &[NamedGroup]) {
             _ => NamedGroup::X25519,
         };
         assert_eq!(n.group, expected);
+        n
     }
+}
+
+/// The first PEM block labelled `label` in `path`, decoded (base64 by hand: no dependency).
+fn tls_pem(path: &str, label: &str) -> Vec<u8> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let begin = format!("-----BEGIN {label}-----");
+    let start = text.find(&begin).unwrap() + begin.len();
+    let end = start + text[start..].find("-----END").unwrap();
+    let (mut acc, mut bits, mut out) = (0u32, 0, Vec::new());
+    for c in text[start..end].bytes().filter(|c| !c.is_ascii_whitespace() && *c != b'=') {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            _ => 63,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
 }

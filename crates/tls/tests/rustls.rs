@@ -104,7 +104,7 @@ rustls_conn!(rustls::ServerConnection);
 
 #[test]
 fn rustls_client_against_our_server() {
-    let key = SigningKey::from_seed(SERVER_SEED);
+    let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
     let chain: [&[u8]; 1] = [SERVER_CERT];
     for suite in SHARED_SUITES {
         let mut roots = rustls::RootCertStore::empty();
@@ -123,8 +123,7 @@ fn rustls_client_against_our_server() {
         let alpn: [&[u8]; 2] = [b"http/1.1", b"h2"];
         let config = ServerConfig {
             suites: &suites,
-            cert_chain: &chain,
-            key: &key,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
             alpn: &alpn,
             groups: tls::kx::DEFAULT_GROUPS,
         };
@@ -220,7 +219,7 @@ fn our_client_against_rustls_server() {
 /// completes on its second `ClientHello`.
 #[test]
 fn hello_retry_request_to_rustls_client() {
-    let key = SigningKey::from_seed(SERVER_SEED);
+    let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
     let chain: [&[u8]; 1] = [SERVER_CERT];
     let suite = suites::TLS13_AES_256_GCM_SHA384;
     let mut p = (*provider(suite)).clone();
@@ -238,8 +237,12 @@ fn hello_retry_request_to_rustls_client() {
     let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
     let suites = [suite];
     let groups = [NamedGroup::X25519];
-    let config =
-        ServerConfig { suites: &suites, cert_chain: &chain, key: &key, alpn: &[], groups: &groups };
+    let config = ServerConfig {
+        suites: &suites,
+        certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+        alpn: &[],
+        groups: &groups,
+    };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
     pump(&mut ours, &mut theirs);
@@ -256,7 +259,7 @@ fn hello_retry_request_to_rustls_client() {
 #[test]
 fn rustls_client_nist_groups() {
     use rustls::crypto::ring::kx_group;
-    let key = SigningKey::from_seed(SERVER_SEED);
+    let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
     let chain: [&[u8]; 1] = [SERVER_CERT];
     let suite = suites::TLS13_AES_128_GCM_SHA256;
     for (theirs_group, ours_group) in
@@ -277,8 +280,7 @@ fn rustls_client_nist_groups() {
         let suites = [suite];
         let config = ServerConfig {
             suites: &suites,
-            cert_chain: &chain,
-            key: &key,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
             alpn: &[],
             groups: tls::kx::DEFAULT_GROUPS,
         };
@@ -328,5 +330,115 @@ fn our_client_follows_rustls_hello_retry_request() {
         assert!(!theirs.is_handshaking());
         let n = ours.negotiated().unwrap();
         assert_eq!((n.group, n.retried), (ours_group, true));
+    }
+}
+
+/// The ECDSA P-256, P-384 and RSA-2048 identities in `tests/data`: (certificate, PKCS#8 key,
+/// root), all DER.
+type Identity = (&'static str, &'static [u8], &'static [u8], &'static [u8]);
+
+fn identities() -> [Identity; 3] {
+    [
+        (
+            "p256",
+            include_bytes!("data/server-p256.der"),
+            include_bytes!("data/server-p256.key.der"),
+            include_bytes!("data/ca-p256.der"),
+        ),
+        (
+            "p384",
+            include_bytes!("data/server-p384.der"),
+            include_bytes!("data/server-p384.key.der"),
+            include_bytes!("data/ca-p384.der"),
+        ),
+        (
+            "rsa",
+            include_bytes!("data/server-rsa.der"),
+            include_bytes!("data/server-rsa.key.der"),
+            include_bytes!("data/ca-rsa.der"),
+        ),
+    ]
+}
+
+/// rustls verifies our ECDSA and RSA-PSS `CertificateVerify` signatures and OpenSSL-made chains.
+#[test]
+fn rustls_client_against_our_ecdsa_and_rsa_certificates() {
+    let suite = suites::TLS13_AES_128_GCM_SHA256;
+    for (id, cert, key_der, ca) in identities() {
+        let key = tls::SigningKey::from_pkcs8_der(key_der).unwrap();
+        let chain: [&[u8]; 1] = [cert];
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(CertificateDer::from(ca)).unwrap();
+        let config = rustls::ClientConfig::builder_with_provider(provider(suite))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        let name = ServerName::try_from("localhost").unwrap();
+        let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let suites = [suite];
+        let config = ServerConfig {
+            suites: &suites,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking(), "{id}: {:?}", ours.error());
+        assert!(!theirs.is_handshaking(), "{id}");
+        let scheme = ours.negotiated().unwrap().scheme;
+        assert_eq!(theirs.peer_certificates().unwrap()[0].as_ref(), cert);
+        let expected = match id {
+            "p256" => tls::msgs::SignatureScheme::ECDSA_SECP256R1_SHA256,
+            "p384" => tls::msgs::SignatureScheme::ECDSA_SECP384R1_SHA384,
+            _ => tls::msgs::SignatureScheme::RSA_PSS_RSAE_SHA256,
+        };
+        assert_eq!(scheme, expected, "{id}");
+    }
+}
+
+/// Our client verifies rustls's ECDSA and RSA-PSS signatures (rustls picks the scheme from
+/// our list: for RSA its first choice, PSS with SHA-512 under ring).
+#[test]
+fn our_client_against_rustls_ecdsa_and_rsa_certificates() {
+    let suite = suites::TLS13_AES_256_GCM_SHA384;
+    for (id, cert, key_der, ca) in identities() {
+        let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key_der.to_vec()));
+        let config = rustls::ServerConfig::builder_with_provider(provider(suite))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![CertificateDer::from(cert)], key)
+            .unwrap();
+        let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
+        let ca = CertificateDer::from(ca);
+        let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let suites = [suite];
+        let config = ClientConfig {
+            suites: &suites,
+            roots: &roots,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking(), "{id}: {:?}", ours.error());
+        assert!(!theirs.is_handshaking());
+        let scheme = ours.negotiated().unwrap().scheme;
+        let expected = match id {
+            "p256" => tls::msgs::SignatureScheme::ECDSA_SECP256R1_SHA256,
+            "p384" => tls::msgs::SignatureScheme::ECDSA_SECP384R1_SHA384,
+            _ => scheme,
+        };
+        assert_eq!(scheme, expected, "{id}");
+        if id == "rsa" {
+            assert!(matches!(scheme.0, 0x0804..=0x0806), "an RSA-PSS rsae scheme, got {scheme:?}");
+        }
     }
 }

@@ -53,18 +53,15 @@ pub(crate) fn pem_blocks(path: &str, label: &str) -> Vec<Vec<u8>> {
     out
 }
 
-/// The Ed25519 seed of a PKCS#8 `PRIVATE KEY` PEM file (RFC 8410).
-pub(crate) fn ed25519_seed(path: &str) -> [u8; 32] {
-    const PREFIX: [u8; 16] = [
-        0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04,
-        0x20,
-    ];
+/// The private key in a PKCS#8 `PRIVATE KEY` PEM file: Ed25519, ECDSA P-256/P-384 or RSA.
+pub(crate) fn private_key(path: &str) -> tls::SigningKey {
     let blocks = pem_blocks(path, "PRIVATE KEY");
-    let der = blocks.first().unwrap_or_else(|| die(&format!("{path}: no PRIVATE KEY block")));
-    if der.len() != 48 || der[..16] != PREFIX {
-        die(&format!("{path}: only Ed25519 PKCS#8 keys are supported so far"));
-    }
-    der[16..].try_into().unwrap()
+    let der = blocks.first().unwrap_or_else(|| {
+        die(&format!("{path}: no PKCS#8 PRIVATE KEY block (convert with `openssl pkey`)"))
+    });
+    tls::SigningKey::from_pkcs8_der(der).unwrap_or_else(|_| {
+        die(&format!("{path}: not an Ed25519, ECDSA P-256/P-384 or RSA (2048+ bit) key"))
+    })
 }
 
 /// Suites from a `--suites` list of IANA names.
