@@ -3,7 +3,8 @@
 //! (then close_notify), prints everything received to stdout until the server's
 //! close_notify, and prints the `negotiated:` line to stderr. Groups are `x25519`,
 //! `secp256r1`, `secp384r1`, `secp521r1` (a key share is sent for the first; the server may ask
-//! for another). `--cert/--key`, `--resume` and `--insecure-no-verify` are accepted by the
+//! for another). `--cert PEM --key PEM` (PKCS#8: Ed25519, ECDSA P-256/P-384, RSA) answer a
+//! server's certificate request. `--resume` and `--insecure-no-verify` are accepted by the
 //! command line but not implemented yet.
 
 #![allow(clippy::doc_markdown)] // protocol names (close_notify) are prose
@@ -23,6 +24,7 @@ use tls::{Buffers, ClientConfig, Connection, Stream, Want};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut pos = Vec::new();
+    let (mut cert, mut key) = (None::<String>, None::<String>);
     let mut groups = tls::kx::DEFAULT_GROUPS.to_vec();
     let (mut name, mut cafile, mut alpn, mut suites, mut key_update) =
         (None, None, Vec::new(), tls::suites::DEFAULT_SUITES.to_vec(), false);
@@ -36,9 +38,9 @@ fn main() {
             "--groups" => groups = common::parse_groups(&val()),
             "--suites" => suites = common::parse_suites(&val()),
             "--key-update" => key_update = true,
-            "--cert" | "--key" | "--resume" | "--insecure-no-verify" => {
-                die(&format!("{a} is not implemented yet"))
-            }
+            "--cert" => cert = Some(val()),
+            "--key" => key = Some(val()),
+            "--resume" | "--insecure-no-verify" => die(&format!("{a} is not implemented yet")),
             _ if a.starts_with("--") => die(&format!("unknown option {a}")),
             _ => pos.push(a.clone()),
         }
@@ -46,6 +48,18 @@ fn main() {
     let [host, port] = pos.as_slice() else { die("usage: client HOST PORT [options]") };
     let name = name.unwrap_or_else(|| host.clone());
     let cafile = cafile.unwrap_or_else(|| die("--cafile is required (no system roots yet)"));
+    let client_chain: Vec<Vec<u8>> = match (&cert, &key) {
+        (Some(c), Some(_)) => common::pem_blocks(c, "CERTIFICATE"),
+        (None, None) => Vec::new(),
+        _ => die("--cert and --key go together"),
+    };
+    if cert.is_some() && client_chain.is_empty() {
+        die("--cert: no certificates");
+    }
+    let client_chain_refs: Vec<&[u8]> = client_chain.iter().map(Vec::as_slice).collect();
+    let client_key = key.as_deref().map(common::private_key);
+    let client_cert =
+        client_key.as_ref().map(|key| tls::CertifiedKey { chain: &client_chain_refs, key });
     let ders: Vec<CertificateDer<'static>> =
         common::pem_blocks(&cafile, "CERTIFICATE").into_iter().map(CertificateDer::from).collect();
     let ders: &'static [CertificateDer<'static>] = Box::leak(ders.into_boxed_slice());
@@ -69,6 +83,7 @@ fn main() {
         alpn: &alpn_refs,
         now: UnixTime::now(),
         groups: &groups,
+        client_cert,
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, &name, bufs, &mut OsRandom)

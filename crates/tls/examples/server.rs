@@ -3,8 +3,8 @@
 //! echoes back every byte it receives on each connection (one at a time), prints the
 //! `negotiated:` line per connection, and exits after N connections if given. Keys are PKCS#8
 //! PEM (Ed25519, ECDSA P-256/P-384, RSA); with several `--cert/--key` pairs the certificate is
-//! chosen by the client's SNI (the first pair is the default). `--client-ca` is accepted but
-//! not implemented yet.
+//! chosen by the client's SNI (the first pair is the default). `--client-ca PEM` requires
+//! every client to present a certificate chaining to one of the roots in PEM.
 
 #![allow(clippy::doc_markdown)] // protocol names (close_notify) are prose
 
@@ -15,7 +15,8 @@ use std::net::TcpListener;
 
 use common::die;
 use core_hash::OsRandom;
-use tls::{Buffers, CertifiedKey, Connection, ServerConfig, SigningKey, Stream};
+use pki_types::{CertificateDer, UnixTime};
+use tls::{Buffers, CertifiedKey, ClientAuth, Connection, ServerConfig, SigningKey, Stream};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,6 +24,7 @@ fn main() {
         (Vec::new(), Vec::new(), 4433u16, Vec::new(), None);
     let mut suites = tls::suites::DEFAULT_SUITES.to_vec();
     let mut groups = tls::kx::DEFAULT_GROUPS.to_vec();
+    let mut client_ca = None::<String>;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().unwrap_or_else(|| die(&format!("{a} needs a value")));
@@ -36,7 +38,7 @@ fn main() {
             "--max-connections" => {
                 max = Some(val().parse::<usize>().unwrap_or_else(|_| die("bad count")));
             }
-            "--client-ca" => die("--client-ca is not implemented yet"),
+            "--client-ca" => client_ca = Some(val()),
             _ => die(&format!("unknown argument {a}")),
         }
     }
@@ -62,6 +64,20 @@ fn main() {
         .map(|(chain, key)| CertifiedKey { chain, key })
         .collect();
     let alpn_refs: Vec<&[u8]> = alpn.iter().map(Vec::as_slice).collect();
+    let client_ca_ders: Vec<CertificateDer<'static>> = client_ca
+        .as_deref()
+        .map(|f| common::pem_blocks(f, "CERTIFICATE"))
+        .unwrap_or_default()
+        .into_iter()
+        .map(CertificateDer::from)
+        .collect();
+    let client_roots: Vec<_> = client_ca_ders
+        .iter()
+        .map(|d| webpki::anchor_from_trusted_cert(d).unwrap_or_else(|e| die(&format!("{e:?}"))))
+        .collect();
+    if client_ca.is_some() && client_roots.is_empty() {
+        die("--client-ca: no certificates");
+    }
     let listener =
         TcpListener::bind(("127.0.0.1", port)).unwrap_or_else(|e| die(&format!("bind: {e}")));
     let mut served = 0;
@@ -69,8 +85,17 @@ fn main() {
         let Ok((sock, _)) = listener.accept() else { continue };
         served += 1;
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 40_000], vec![0; 20_000]);
-        let config =
-            ServerConfig { suites: &suites, certs: &certified, alpn: &alpn_refs, groups: &groups };
+        let config = ServerConfig {
+            suites: &suites,
+            certs: &certified,
+            alpn: &alpn_refs,
+            groups: &groups,
+            client_auth: client_ca.is_some().then(|| ClientAuth {
+                roots: &client_roots,
+                required: true,
+                now: UnixTime::now(),
+            }),
+        };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom)
             .unwrap_or_else(|e| die(&format!("{e}")));

@@ -5,9 +5,10 @@
 //!
 //! The handshake is one state type per expected message; each consumes its message and
 //! returns the next state. It negotiates the groups of [`crate::kx`] (with HelloRetryRequest
-//! in both roles), Ed25519 server certificates (verified through `rustls-webpki`), SNI and
-//! ALPN, answers KeyUpdate, ignores tickets, and turns every failure into a typed [`Error`]
-//! and, where the RFC has one, an alert.
+//! in both roles), Ed25519, ECDSA and RSA certificates in both directions (verified through
+//! `rustls-webpki`; the server's chosen by SNI, client certificates on request), the
+//! signature scheme, SNI and ALPN, answers KeyUpdate, ignores tickets, and turns every failure
+//! into a typed [`Error`] and, where the RFC has one, an alert.
 
 use core::mem;
 
@@ -21,10 +22,11 @@ use crate::key_schedule::{
 };
 use crate::kx::KeyShare;
 use crate::msgs::{
-    AlertDescription, AlertLevel, Certificate, CertificateEntry, CertificateVerify, CipherSuite,
-    ClientExtensions, ClientHello, Codec, ContentType, EncryptedExtensions, HandshakeMessage,
-    KeyShareEntry, KeyUpdateRequest, List, NamedGroup, ProtocolName, ProtocolVersion, ServerHello,
-    ServerHelloExtensions, SignatureScheme, Writer, split_handshake,
+    AlertDescription, AlertLevel, Certificate, CertificateEntry, CertificateRequest,
+    CertificateVerify, CipherSuite, ClientExtensions, ClientHello, Codec, ContentType,
+    EncryptedExtensions, HandshakeMessage, HandshakeType, KeyShareEntry, KeyUpdateRequest, List,
+    NamedGroup, ProtocolName, ProtocolVersion, ServerHello, ServerHelloExtensions, SignatureScheme,
+    Writer, split_handshake,
 };
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
 use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN};
@@ -51,6 +53,21 @@ pub struct ClientConfig<'a> {
     pub groups: &'a [NamedGroup],
     /// The time certificates are checked at.
     pub now: UnixTime,
+    /// The certificate and key to answer a server's CertificateRequest with (`None`: answer
+    /// with an empty Certificate).
+    pub client_cert: Option<CertifiedKey<'a>>,
+}
+
+/// How a server authenticates clients by certificate.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientAuth<'a> {
+    /// Trusted roots for the client's chain.
+    pub roots: &'a [TrustAnchor<'a>],
+    /// Whether a client without a certificate is refused (with a certificate_required
+    /// alert) rather than let through unauthenticated.
+    pub required: bool,
+    /// The time client certificates are checked at.
+    pub now: UnixTime,
 }
 
 /// A server's settings.
@@ -68,6 +85,8 @@ pub struct ServerConfig<'a> {
     /// client sent a share for is taken, else a HelloRetryRequest asks for the first one the
     /// client supports.
     pub groups: &'a [NamedGroup],
+    /// Ask clients for a certificate and check it (`None`: no client authentication).
+    pub client_auth: Option<ClientAuth<'a>>,
 }
 
 /// The buffers a connection works in. `received` must hold one whole record
@@ -112,6 +131,9 @@ pub struct Negotiated {
     pub alpn: Option<usize>,
     /// Whether the handshake went through a HelloRetryRequest.
     pub retried: bool,
+    /// The scheme the client's CertificateVerify used, if the client authenticated with a
+    /// certificate.
+    pub client_auth: Option<SignatureScheme>,
 }
 
 struct ClientHelloSent {
@@ -137,6 +159,19 @@ struct Handshaking {
     client_hs: Secret,
     server_hs: Secret,
     master: MasterSecret,
+    /// Client only: what the server's CertificateRequest, if any, calls for.
+    reply: CertificateReply,
+}
+
+/// A client's answer to a CertificateRequest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CertificateReply {
+    /// No CertificateRequest came.
+    NotRequested,
+    /// An empty Certificate: no certificate configured, or none the server accepts.
+    Empty,
+    /// Our certificate, and a CertificateVerify with this scheme.
+    Sign(SignatureScheme),
 }
 
 struct ClientExpectFinished {
@@ -178,6 +213,9 @@ enum State {
         random: [u8; 32],
         retry: Retry,
     },
+    /// With client authentication: the client's Certificate (and CertificateVerify) come
+    /// before its Finished.
+    ServerExpectCertificate(ServerExpectFinished),
     ServerExpectFinished(ServerExpectFinished),
     Traffic(Traffic),
     Dead,
@@ -329,6 +367,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                     scheme: SignatureScheme(0),
                     alpn: None,
                     retried: false,
+                    client_auth: None,
                 },
                 rng,
             },
@@ -627,18 +666,39 @@ impl<'a, 'b> Connection<'a, 'b> {
             let state = mem::replace(&mut self.state, State::Dead);
             // A Certificate is handled together with the CertificateVerify after it, so the
             // certificate need not be copied out of the buffer.
-            let (used, next) = if let State::ClientExpectCertificate(hs) = state {
-                let Some((second, _)) = split_handshake(rest) else {
-                    self.state = State::ClientExpectCertificate(hs);
-                    break;
-                };
-                let next = client_certificate(&mut self.c, hs, first, second)?;
-                (first.len() + second.len(), next)
-            } else {
-                let msg = HandshakeMessage::decode(first)?;
-                let first_len = first.len();
-                let next = handle(&mut self.c, state, first, msg)?;
-                (first_len, next)
+            let (used, next) = match state {
+                State::ClientExpectCertificate(hs)
+                    if first.first() != Some(&HandshakeType::CERTIFICATE_REQUEST.0) =>
+                {
+                    let Some((second, _)) = split_handshake(rest) else {
+                        self.state = State::ClientExpectCertificate(hs);
+                        break;
+                    };
+                    let next = client_certificate(&mut self.c, hs, first, second)?;
+                    (first.len() + second.len(), next)
+                }
+                State::ServerExpectCertificate(st) => {
+                    let HandshakeMessage::Certificate(cert) = HandshakeMessage::decode(first)?
+                    else {
+                        return Err(PeerMisbehaved::UnexpectedMessage.into());
+                    };
+                    if cert.entries.iter().next().is_none() {
+                        (first.len(), server_no_client_certificate(&mut self.c, st, first, &cert)?)
+                    } else {
+                        let Some((second, _)) = split_handshake(rest) else {
+                            self.state = State::ServerExpectCertificate(st);
+                            break;
+                        };
+                        let next = server_client_certificate(&mut self.c, st, first, second)?;
+                        (first.len() + second.len(), next)
+                    }
+                }
+                state => {
+                    let msg = HandshakeMessage::decode(first)?;
+                    let first_len = first.len();
+                    let next = handle(&mut self.c, state, first, msg)?;
+                    (first_len, next)
+                }
             };
             self.state = next;
             self.hs.copy_within(used..self.hs_len, 0);
@@ -665,6 +725,16 @@ impl Core<'_, '_> {
     }
 }
 
+/// The schemes we verify, for `signature_algorithms`, written into `buf`.
+fn supported_schemes(buf: &mut [SignatureScheme; MAX_LIST]) -> &[SignatureScheme] {
+    let mut n = 0;
+    for ((s, _), slot) in verify::SUPPORTED_SCHEMES.iter().zip(buf.iter_mut()) {
+        *slot = *s;
+        n += 1;
+    }
+    &buf[..n]
+}
+
 /// Queues a ClientHello (the first, or the second after a HelloRetryRequest with `key` in the
 /// group it asked for and its `cookie`), adding it to `transcript`.
 fn send_client_hello(
@@ -685,11 +755,6 @@ fn send_client_hello(
         *slot = ProtocolName(p);
     }
     let mut schemes = [SignatureScheme(0); MAX_LIST];
-    let mut n_schemes = 0;
-    for ((s, _), slot) in verify::SUPPORTED_SCHEMES.iter().zip(&mut schemes) {
-        *slot = *s;
-        n_schemes += 1;
-    }
     let public = key.public();
     let shares = [KeyShareEntry { group: key.group(), key: public.as_ref() }];
     let name = &c.sni[..c.sni_len];
@@ -703,7 +768,7 @@ fn send_client_hello(
                 .then_some(name),
             supported_versions: Some(List::items(&[ProtocolVersion::TLSV1_3])),
             supported_groups: Some(List::items(config.groups)),
-            signature_algorithms: Some(List::items(&schemes[..n_schemes])),
+            signature_algorithms: Some(List::items(supported_schemes(&mut schemes))),
             key_shares: Some(List::items(&shares)),
             alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
             cookie,
@@ -732,7 +797,14 @@ fn enter_handshake(
         c.set_read(suite, &client_hs)?;
         c.set_write(suite, &server_hs)?;
     }
-    Ok(Handshaking { suite, transcript, client_hs, server_hs, master: hs_secret.into_master() })
+    Ok(Handshaking {
+        suite,
+        transcript,
+        client_hs,
+        server_hs,
+        master: hs_secret.into_master(),
+        reply: CertificateReply::NotRequested,
+    })
 }
 
 fn handle(
@@ -775,6 +847,27 @@ fn handle(
             c.params.alpn = alpn;
             Ok(State::ClientExpectCertificate(hs))
         }
+        (State::ClientExpectCertificate(mut hs), HandshakeMessage::CertificateRequest(cr))
+            if hs.reply == CertificateReply::NotRequested =>
+        {
+            // RFC 8446 §4.3.2: the context is empty during the handshake, and
+            // signature_algorithms must be there.
+            if !cr.context.is_empty() {
+                return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+            }
+            let offered =
+                cr.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
+            let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+            hs.reply = match config
+                .client_cert
+                .and_then(|cert| cert.key.choose_scheme(|s| offered.contains(&s)))
+            {
+                Some(scheme) => CertificateReply::Sign(scheme),
+                None => CertificateReply::Empty,
+            };
+            hs.transcript.update(raw);
+            Ok(State::ClientExpectCertificate(hs))
+        }
         (State::ClientExpectFinished(st), HandshakeMessage::Finished(fin)) => {
             client_finished(c, st, raw, fin)
         }
@@ -790,6 +883,7 @@ fn handle(
                 return Err(PeerMisbehaved::BadFinished.into());
             }
             c.set_read(st.suite, &st.client_app)?;
+            c.negotiated = Some(c.params);
             // The server's write secret is the one already in use; keep a copy for KeyUpdate.
             let write_secret = c.server_app.take().ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
             Ok(State::Traffic(Traffic {
@@ -910,6 +1004,30 @@ fn client_certificate(
     raw_cv: &[u8],
 ) -> Result<State, Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
+    let scheme = check_certificate(
+        &mut hs.transcript,
+        raw_cert,
+        raw_cv,
+        config.roots,
+        verify::Peer::Server(name),
+        config.now,
+    )?;
+    c.params.scheme = scheme;
+    Ok(State::ClientExpectFinished(ClientExpectFinished { hs }))
+}
+
+/// Checks a peer's Certificate and CertificateVerify (the chain to `roots` at `now` for `peer`,
+/// then the signature over the transcript up to the Certificate), adding both to
+/// `transcript`; returns the scheme used.
+fn check_certificate(
+    transcript: &mut Transcript,
+    raw_cert: &[u8],
+    raw_cv: &[u8],
+    roots: &[TrustAnchor<'_>],
+    peer: verify::Peer<'_>,
+    now: UnixTime,
+) -> Result<SignatureScheme, Error> {
     let HandshakeMessage::Certificate(cert) = HandshakeMessage::decode(raw_cert)? else {
         return Err(PeerMisbehaved::UnexpectedMessage.into());
     };
@@ -934,23 +1052,61 @@ fn client_certificate(
     if !verify::SUPPORTED_SCHEMES.iter().any(|(s, _)| *s == cv.scheme) {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
     }
-    hs.transcript.update(raw_cert);
+    transcript.update(raw_cert);
     let mut content = [0u8; 200];
-    let len = verify::signed_content(true, hs.transcript.current().as_ref(), &mut content);
-    let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
-    verify::verify_server(
+    let server = matches!(peer, verify::Peer::Server(_));
+    let len = verify::signed_content(server, transcript.current().as_ref(), &mut content);
+    verify::verify_peer(
         chain[0],
         &chain[1..n],
-        config.roots,
-        name,
-        config.now,
+        roots,
+        peer,
+        now,
         cv.scheme,
         &content[..len],
         cv.signature,
     )?;
-    hs.transcript.update(raw_cv);
-    c.params.scheme = cv.scheme;
-    Ok(State::ClientExpectFinished(ClientExpectFinished { hs }))
+    transcript.update(raw_cv);
+    Ok(cv.scheme)
+}
+
+/// Server: the client sent an empty Certificate.
+fn server_no_client_certificate(
+    c: &mut Core<'_, '_>,
+    mut st: ServerExpectFinished,
+    raw: &[u8],
+    cert: &Certificate<'_>,
+) -> Result<State, Error> {
+    let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    if !cert.context.is_empty() {
+        return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+    }
+    if config.client_auth.is_none_or(|a| a.required) {
+        return Err(Error::InvalidCertificate(CertificateError::NoCertificate));
+    }
+    st.transcript.update(raw);
+    Ok(State::ServerExpectFinished(st))
+}
+
+/// Server: the client's Certificate and CertificateVerify.
+fn server_client_certificate(
+    c: &mut Core<'_, '_>,
+    mut st: ServerExpectFinished,
+    raw_cert: &[u8],
+    raw_cv: &[u8],
+) -> Result<State, Error> {
+    let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let auth = config.client_auth.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let scheme = check_certificate(
+        &mut st.transcript,
+        raw_cert,
+        raw_cv,
+        auth.roots,
+        verify::Peer::Client,
+        auth.now,
+    )?;
+    c.params.client_auth = Some(scheme);
+    Ok(State::ServerExpectFinished(st))
 }
 
 fn client_finished(
@@ -968,7 +1124,10 @@ fn client_finished(
     let th = hs.transcript.current();
     let client_app = hs.master.client_traffic(&th);
     let server_app = hs.master.server_traffic(&th);
-    let verify_data = finished_verify_data(&hs.client_hs, &th);
+    if hs.reply != CertificateReply::NotRequested {
+        send_client_certificate(c, hs.reply, &mut hs.transcript)?;
+    }
+    let verify_data = finished_verify_data(&hs.client_hs, &hs.transcript.current());
     c.io.send_handshake(&HandshakeMessage::Finished(verify_data.as_ref()), None)?;
     c.set_write(hs.suite, &client_app)?;
     c.set_read(hs.suite, &server_app)?;
@@ -978,6 +1137,44 @@ fn client_finished(
         read_secret: server_app,
         write_secret: client_app,
     }))
+}
+
+/// Client: answers a CertificateRequest with our Certificate (empty if we have none the
+/// server accepts) and, with one, a CertificateVerify.
+fn send_client_certificate(
+    c: &mut Core<'_, '_>,
+    reply: CertificateReply,
+    transcript: &mut Transcript,
+) -> Result<(), Error> {
+    let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let mut entries = [CertificateEntry { cert: &[], extensions: &[] }; MAX_CHAIN];
+    let (cert, scheme) = match (reply, config.client_cert) {
+        (CertificateReply::Sign(scheme), Some(cert)) => (Some(cert), Some(scheme)),
+        _ => (None, None),
+    };
+    let chain = cert.map_or(&[][..], |c| c.chain);
+    let n = chain.len().min(MAX_CHAIN);
+    for (e, der) in entries.iter_mut().zip(chain) {
+        e.cert = der;
+    }
+    let msg = HandshakeMessage::Certificate(Certificate {
+        context: &[],
+        entries: List::items(&entries[..n]),
+    });
+    c.io.send_handshake(&msg, Some(transcript))?;
+    if let (Some(cert), Some(scheme)) = (cert, scheme) {
+        let mut content = [0u8; 200];
+        let len = verify::signed_content(false, transcript.current().as_ref(), &mut content);
+        let mut sig = [0u8; MAX_SIGNATURE_LEN];
+        let sig_len = cert.key.sign(scheme, &content[..len], &mut c.rng, &mut sig)?;
+        let cv = HandshakeMessage::CertificateVerify(CertificateVerify {
+            scheme,
+            signature: &sig[..sig_len],
+        });
+        c.io.send_handshake(&cv, Some(transcript))?;
+        c.params.client_auth = Some(scheme);
+    }
+    Ok(())
 }
 
 fn server_client_hello(
@@ -1095,6 +1292,14 @@ fn server_client_hello(
         ..EncryptedExtensions::default()
     });
     c.io.send_handshake(&ee, Some(&mut hs.transcript))?;
+    if config.client_auth.is_some() {
+        let mut buf = [SignatureScheme(0); MAX_LIST];
+        let cr = HandshakeMessage::CertificateRequest(CertificateRequest {
+            context: &[],
+            signature_algorithms: Some(List::items(supported_schemes(&mut buf))),
+        });
+        c.io.send_handshake(&cr, Some(&mut hs.transcript))?;
+    }
     let mut entries = [CertificateEntry { cert: &[], extensions: &[] }; MAX_CHAIN];
     let n = certified.chain.len().min(MAX_CHAIN);
     for (e, der) in entries.iter_mut().zip(certified.chain) {
@@ -1124,19 +1329,25 @@ fn server_client_hello(
     let server_app = hs.master.server_traffic(&th);
     c.set_write(suite, &server_app)?;
     c.server_app = Some(server_app);
-    c.negotiated = Some(Negotiated {
+    c.params = Negotiated {
         suite: suite.suite,
         group: share.group,
         scheme,
         alpn,
         retried: !first_flight,
-    });
-    Ok(State::ServerExpectFinished(ServerExpectFinished {
+        client_auth: None,
+    };
+    let st = ServerExpectFinished {
         client_hs: hs.client_hs,
         client_app,
         transcript: hs.transcript,
         suite,
-    }))
+    };
+    Ok(if config.client_auth.is_some() {
+        State::ServerExpectCertificate(st)
+    } else {
+        State::ServerExpectFinished(st)
+    })
 }
 
 /// Picks the certificate to present and its signature scheme: the first certificate valid

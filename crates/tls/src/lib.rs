@@ -40,7 +40,7 @@ mod stream;
 pub mod suites;
 pub mod verify;
 
-pub use conn::{Buffers, ClientConfig, Connection, Negotiated, ServerConfig, Want};
+pub use conn::{Buffers, ClientAuth, ClientConfig, Connection, Negotiated, ServerConfig, Want};
 pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
 pub use sign::{CertifiedKey, SigningKey};
 #[cfg(feature = "std")]

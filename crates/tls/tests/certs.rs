@@ -97,6 +97,7 @@ fn run(
         alpn: &[],
         groups: tls::kx::DEFAULT_GROUPS,
         now: UnixTime::now(),
+        client_cert: None,
     };
     let mut c = Connection::client(config, name, bufs(), &mut OsRandom).unwrap();
     let config = ServerConfig {
@@ -104,6 +105,7 @@ fn run(
         certs: certified,
         alpn: &[],
         groups: tls::kx::DEFAULT_GROUPS,
+        client_auth: None,
     };
     let mut s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
     for _ in 0..6 {

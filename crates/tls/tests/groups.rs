@@ -58,6 +58,7 @@ fn client<'a, 'b>(
         alpn: &[],
         groups,
         now: UnixTime::now(),
+        client_cert: None,
     };
     Connection::client(config, "localhost", bufs.get(), &mut OsRandom).unwrap()
 }
@@ -73,6 +74,7 @@ fn server<'a, 'b>(
         certs: Box::leak(Box::new([tls::CertifiedKey { chain, key }])),
         alpn: &[],
         groups,
+        client_auth: None,
     };
     Connection::server(config, bufs.get(), &mut OsRandom).unwrap()
 }

@@ -89,7 +89,14 @@ impl Setup {
 }
 
 fn client_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) -> ClientConfig<'a> {
-    ClientConfig { suites, roots: &s.roots, alpn, now: now(), groups: tls::kx::DEFAULT_GROUPS }
+    ClientConfig {
+        suites,
+        roots: &s.roots,
+        alpn,
+        now: now(),
+        groups: tls::kx::DEFAULT_GROUPS,
+        client_cert: None,
+    }
 }
 
 fn server_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) -> ServerConfig<'a> {
@@ -98,6 +105,7 @@ fn server_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) ->
         certs: Box::leak(Box::new([tls::CertifiedKey { chain: &s.chain, key: &s.key }])),
         alpn,
         groups: tls::kx::DEFAULT_GROUPS,
+        client_auth: None,
     }
 }
 
@@ -220,7 +228,14 @@ fn failing(
     );
     let name: &'static str = Box::leak(name.to_string().into_boxed_str());
     let mut c = Connection::client(
-        ClientConfig { suites, roots, alpn: &[], now: now(), groups: tls::kx::DEFAULT_GROUPS },
+        ClientConfig {
+            suites,
+            roots,
+            alpn: &[],
+            now: now(),
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_cert: None,
+        },
         name,
         cb.get(),
         &mut OsRandom,

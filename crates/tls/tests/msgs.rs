@@ -161,6 +161,14 @@ fn certificate_verify_ticket_and_key_update_round_trip() {
         signature: &[9; 64],
     });
     assert_rejects_truncation_and_trailing(&assert_round_trip(&cv));
+    let schemes = [SignatureScheme::ED25519, SignatureScheme::RSA_PSS_RSAE_SHA256];
+    let cr = HandshakeMessage::CertificateRequest(tls::msgs::CertificateRequest {
+        context: &[],
+        signature_algorithms: Some(List::items(&schemes)),
+    });
+    let bytes = assert_round_trip(&cr);
+    assert_eq!(bytes, hex!("0d00000d 00 000a 000d 0006 0004 0807 0804"));
+    assert_rejects_truncation_and_trailing(&bytes);
     let nst = HandshakeMessage::NewSessionTicket(NewSessionTicket {
         lifetime: 7200,
         age_add: 0xdead_beef,

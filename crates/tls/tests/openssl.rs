@@ -165,8 +165,14 @@ fn s_server_id_round(
     let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
     let suites = [suite];
     let alpn: [&[u8]; 1] = [b"h2"];
-    let config =
-        ClientConfig { suites: &suites, roots: &roots, alpn: &alpn, groups, now: UnixTime::now() };
+    let config = ClientConfig {
+        suites: &suites,
+        roots: &roots,
+        alpn: &alpn,
+        groups,
+        now: UnixTime::now(),
+        client_cert: None,
+    };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };
@@ -273,6 +279,7 @@ fn s_client_id_round(
             certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
             alpn: &[],
             groups: server_groups,
+            client_auth: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -331,4 +338,146 @@ fn tls_pem(path: &str, label: &str) -> Vec<u8> {
         }
     }
     out
+}
+
+/// Our client authenticates with ECDSA and RSA certificates to `s_server -Verify 1`, which
+/// refuses clients without a valid one.
+#[test]
+fn our_client_certificate_against_openssl_s_server() {
+    if !openssl_available() {
+        return;
+    }
+    let ca = CertificateDer::from(&include_bytes!("data/ca.der")[..]);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    for (id, scheme) in [
+        ("p256", SignatureScheme::ECDSA_SECP256R1_SHA256),
+        ("rsa", SignatureScheme::RSA_PSS_RSAE_SHA256),
+        ("ed25519", SignatureScheme::ED25519),
+    ] {
+        let client_ca =
+            if id == "ed25519" { data("ca.pem") } else { data(&format!("ca-{id}.pem")) };
+        let port = free_port();
+        let _server = Killed(
+            Command::new("openssl")
+                .args(["s_server", "-accept"])
+                .arg(format!("127.0.0.1:{port}"))
+                .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
+                .args(["-tls1_3", "-Verify", "1", "-CAfile", &client_ca, "-verify_return_error"])
+                .args(["-www", "-naccept", "1"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        let cert_der = std::fs::read(data(&format!("client-{id}.der"))).unwrap();
+        let key = tls::SigningKey::from_pkcs8_der(
+            &std::fs::read(data(&format!("client-{id}.key.der"))).unwrap(),
+        )
+        .unwrap();
+        let chain: [&[u8]; 1] = [&cert_der];
+        let sock = connect_retrying(port);
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ClientConfig {
+            suites: suites::DEFAULT_SUITES,
+            roots: &roots,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: Some(tls::CertifiedKey { chain: &chain, key: &key }),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        stream.handshake().unwrap_or_else(|e| panic!("{id}: {e}"));
+        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+        let mut page = Vec::new();
+        let _ = stream.read_to_end(&mut page);
+        let page = String::from_utf8_lossy(&page);
+        assert!(page.starts_with("HTTP/1.0 200 ok"), "{id}: {page}");
+        assert!(page.contains("Halite test client"), "s_server shows our certificate: {page}");
+        assert_eq!(conn.negotiated().unwrap().client_auth, Some(scheme), "{id}");
+    }
+}
+
+/// `s_client -cert` against our server requiring client certificates; and without one, the
+/// server refuses it with `certificate_required`.
+#[test]
+fn openssl_s_client_certificate_against_our_server() {
+    if !openssl_available() {
+        return;
+    }
+    for (id, with_cert) in [("p384", true), ("rsa", true), ("p256", false)] {
+        let ca_der = std::fs::read(data(&format!("ca-{id}.der"))).unwrap();
+        let ca = CertificateDer::from(&ca_der[..]);
+        let client_roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+        let key = tls::SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap();
+        let chain: [&[u8]; 1] = [include_bytes!("data/server.der")];
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let mut cmd = Command::new("openssl");
+        cmd.args(["s_client", "-connect"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-CAfile", &data("ca.pem"), "-verify_return_error", "-servername", "localhost"])
+            .args(["-tls1_3", "-ign_eof"]);
+        if with_cert {
+            cmd.args(["-cert", &data(&format!("client-{id}.pem"))])
+                .args(["-key", &data(&format!("client-{id}.key"))]);
+        }
+        let mut client = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        client.stdin.take().unwrap().write_all(b"ping\n").unwrap();
+        let (sock, _) = listener.accept().unwrap();
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ServerConfig {
+            suites: suites::DEFAULT_SUITES,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: Some(tls::ClientAuth {
+                roots: &client_roots,
+                required: true,
+                now: UnixTime::now(),
+            }),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        let r = stream.handshake();
+        if !with_cert {
+            assert_eq!(
+                r.map_err(|e| e.to_string()),
+                Err(tls::Error::InvalidCertificate(tls::CertificateError::NoCertificate)
+                    .to_string())
+            );
+            drop(stream);
+            let out = client.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(stderr.contains("certificate required"), "{stderr}");
+            continue;
+        }
+        r.unwrap_or_else(|e| panic!("{id}: {e}"));
+        let mut got = Vec::new();
+        let mut buf = [0u8; 64];
+        while !got.ends_with(b"\n") {
+            let n = stream.read(&mut buf).unwrap();
+            assert!(n > 0, "s_client closed early");
+            got.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(got, b"ping\n");
+        stream.close().unwrap();
+        drop(stream);
+        let _ = client.wait_with_output().unwrap();
+        let expected = match id {
+            "p384" => SignatureScheme::ECDSA_SECP384R1_SHA384,
+            _ => SignatureScheme::RSA_PSS_RSAE_SHA256,
+        };
+        assert_eq!(conn.negotiated().unwrap().client_auth, Some(expected), "{id}");
+    }
 }

@@ -126,6 +126,7 @@ fn rustls_client_against_our_server() {
             certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
             alpn: &alpn,
             groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -180,6 +181,7 @@ fn our_client_against_rustls_server() {
             alpn: &alpn,
             now: UnixTime::now(),
             groups: tls::kx::DEFAULT_GROUPS,
+            client_cert: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -242,6 +244,7 @@ fn hello_retry_request_to_rustls_client() {
         certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
         alpn: &[],
         groups: &groups,
+        client_auth: None,
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -283,6 +286,7 @@ fn rustls_client_nist_groups() {
             certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
             alpn: &[],
             groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -322,6 +326,7 @@ fn our_client_follows_rustls_hello_retry_request() {
             alpn: &[],
             groups: tls::kx::DEFAULT_GROUPS,
             now: UnixTime::now(),
+            client_cert: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -383,6 +388,7 @@ fn rustls_client_against_our_ecdsa_and_rsa_certificates() {
             certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
             alpn: &[],
             groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -424,6 +430,7 @@ fn our_client_against_rustls_ecdsa_and_rsa_certificates() {
             alpn: &[],
             groups: tls::kx::DEFAULT_GROUPS,
             now: UnixTime::now(),
+            client_cert: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -440,5 +447,103 @@ fn our_client_against_rustls_ecdsa_and_rsa_certificates() {
         if id == "rsa" {
             assert!(matches!(scheme.0, 0x0804..=0x0806), "an RSA-PSS rsae scheme, got {scheme:?}");
         }
+    }
+}
+
+/// Client certificates both ways: a rustls client authenticating to our server, and our
+/// client authenticating to a rustls server (ECDSA P-256 and RSA client keys).
+#[test]
+fn client_certificates_with_rustls_both_ways() {
+    let suite = suites::TLS13_AES_128_GCM_SHA256;
+    let clients: [Identity; 2] = [
+        (
+            "p256",
+            include_bytes!("data/client-p256.der"),
+            include_bytes!("data/client-p256.key.der"),
+            include_bytes!("data/ca-p256.der"),
+        ),
+        (
+            "rsa",
+            include_bytes!("data/client-rsa.der"),
+            include_bytes!("data/client-rsa.key.der"),
+            include_bytes!("data/ca-rsa.der"),
+        ),
+    ];
+    let server_cert: &[u8] = SERVER_CERT;
+    for (id, cert, key_der, client_ca) in clients {
+        // rustls client -> our server.
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(CertificateDer::from(CA)).unwrap();
+        let config = rustls::ClientConfig::builder_with_provider(provider(suite))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_client_auth_cert(
+                vec![CertificateDer::from(cert)],
+                PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key_der.to_vec())),
+            )
+            .unwrap();
+        let name = ServerName::try_from("localhost").unwrap();
+        let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+        let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
+        let chain: [&[u8]; 1] = [server_cert];
+        let ca = CertificateDer::from(client_ca);
+        let client_roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let suites = [suite];
+        let config = ServerConfig {
+            suites: &suites,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: Some(tls::ClientAuth {
+                roots: &client_roots,
+                required: true,
+                now: UnixTime::now(),
+            }),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking(), "{id}: {:?}", ours.error());
+        assert!(!theirs.is_handshaking());
+        assert!(ours.negotiated().unwrap().client_auth.is_some(), "{id}");
+
+        // Our client -> rustls server requiring a client certificate.
+        let mut client_store = rustls::RootCertStore::empty();
+        client_store.add(CertificateDer::from(client_ca)).unwrap();
+        let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
+            Arc::new(client_store),
+            provider(suite),
+        )
+        .build()
+        .unwrap();
+        let config = rustls::ServerConfig::builder_with_provider(provider(suite))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_client_cert_verifier(verifier)
+            .with_single_cert(vec![CertificateDer::from(SERVER_CERT)], pkcs8_key())
+            .unwrap();
+        let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
+        let ca = CertificateDer::from(CA);
+        let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+        let client_key = tls::SigningKey::from_pkcs8_der(key_der).unwrap();
+        let client_chain: [&[u8]; 1] = [cert];
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ClientConfig {
+            suites: &suites,
+            roots: &roots,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: Some(tls::CertifiedKey { chain: &client_chain, key: &client_key }),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking(), "{id}: {:?}", ours.error());
+        assert!(!theirs.is_handshaking(), "{id}");
+        assert_eq!(theirs.peer_certificates().unwrap()[0].as_ref(), cert, "{id}");
+        assert!(ours.negotiated().unwrap().client_auth.is_some(), "{id}");
     }
 }

@@ -466,6 +466,41 @@ impl<'a> Codec<'a> for CertificateVerify<'a> {
     }
 }
 
+/// CertificateRequest (RFC 8446 §4.3.2), with the one extension this crate reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CertificateRequest<'a> {
+    /// `certificate_request_context` (empty during the handshake).
+    pub context: &'a [u8],
+    /// `signature_algorithms`: the schemes the server accepts in the client's
+    /// CertificateVerify (required; `None` only when the peer left it out).
+    pub signature_algorithms: Option<List<'a, SignatureScheme, U16>>,
+}
+
+impl<'a> Codec<'a> for CertificateRequest<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        w.bytes::<U8>(self.context)?;
+        w.prefixed::<U16>(|w| {
+            if let Some(l) = &self.signature_algorithms {
+                write_extension(w, ExtensionType::SIGNATURE_ALGORITHMS, |w| l.encode(w))?;
+            }
+            Ok(())
+        })
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let context = Payload::<U8>::read(r)?.0;
+        let mut signature_algorithms = None;
+        read_extensions(r, |typ, b| {
+            match typ {
+                ExtensionType::SIGNATURE_ALGORITHMS => signature_algorithms = Some(List::read(b)?),
+                // certificate_authorities, oid_filters, signature_algorithms_cert: not used.
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })?;
+        Ok(Self { context, signature_algorithms })
+    }
+}
+
 /// NewSessionTicket (RFC 8446 §4.6.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NewSessionTicket<'a> {
@@ -513,6 +548,8 @@ pub enum HandshakeMessage<'a> {
     EncryptedExtensions(EncryptedExtensions<'a>),
     /// Certificate.
     Certificate(Certificate<'a>),
+    /// CertificateRequest.
+    CertificateRequest(CertificateRequest<'a>),
     /// CertificateVerify.
     CertificateVerify(CertificateVerify<'a>),
     /// Finished: the verify data (its length is the suite's hash length, checked later).
@@ -531,6 +568,7 @@ impl HandshakeMessage<'_> {
             Self::ServerHello(_) => HandshakeType::SERVER_HELLO,
             Self::EncryptedExtensions(_) => HandshakeType::ENCRYPTED_EXTENSIONS,
             Self::Certificate(_) => HandshakeType::CERTIFICATE,
+            Self::CertificateRequest(_) => HandshakeType::CERTIFICATE_REQUEST,
             Self::CertificateVerify(_) => HandshakeType::CERTIFICATE_VERIFY,
             Self::Finished(_) => HandshakeType::FINISHED,
             Self::NewSessionTicket(_) => HandshakeType::NEW_SESSION_TICKET,
@@ -557,6 +595,7 @@ impl<'a> Codec<'a> for HandshakeMessage<'a> {
             Self::ServerHello(m) => m.encode(w),
             Self::EncryptedExtensions(m) => m.encode(w),
             Self::Certificate(m) => m.encode(w),
+            Self::CertificateRequest(m) => m.encode(w),
             Self::CertificateVerify(m) => m.encode(w),
             Self::Finished(v) => w.put(v),
             Self::NewSessionTicket(m) => m.encode(w),
@@ -573,6 +612,9 @@ impl<'a> Codec<'a> for HandshakeMessage<'a> {
                 Self::EncryptedExtensions(EncryptedExtensions::read(&mut b)?)
             }
             HandshakeType::CERTIFICATE => Self::Certificate(Certificate::read(&mut b)?),
+            HandshakeType::CERTIFICATE_REQUEST => {
+                Self::CertificateRequest(CertificateRequest::read(&mut b)?)
+            }
             HandshakeType::CERTIFICATE_VERIFY => {
                 Self::CertificateVerify(CertificateVerify::read(&mut b)?)
             }
