@@ -84,6 +84,7 @@ fn main() {
         now: UnixTime::now(),
         groups: &groups,
         client_cert,
+        tickets: None,
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, &name, bufs, &mut OsRandom)

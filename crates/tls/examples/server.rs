@@ -95,6 +95,7 @@ fn main() {
                 required: true,
                 now: UnixTime::now(),
             }),
+            tickets: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom)

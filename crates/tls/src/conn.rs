@@ -18,7 +18,7 @@ use pki_types::{TrustAnchor, UnixTime};
 use crate::error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
 use crate::key_schedule::{
     Digest, EarlySecret, HashAlg, MasterSecret, Secret, Transcript, finished_verify_data,
-    next_traffic_secret, verify_finished,
+    next_traffic_secret, resumption_psk, verify_finished,
 };
 use crate::kx::KeyShare;
 use crate::msgs::{
@@ -28,9 +28,11 @@ use crate::msgs::{
     NamedGroup, ProtocolName, ProtocolVersion, ServerHello, ServerHelloExtensions, SignatureScheme,
     Writer, split_handshake,
 };
+use crate::msgs::{NewSessionTicket, OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
 use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN};
 use crate::suites::{self, Suite};
+use crate::ticket::{Ticket, TicketKey, TicketState, TicketStore};
 use crate::verify;
 
 /// The most entries a configured list (suites, groups, ALPN protocols) may hold.
@@ -56,6 +58,22 @@ pub struct ClientConfig<'a> {
     /// The certificate and key to answer a server's CertificateRequest with (`None`: answer
     /// with an empty Certificate).
     pub client_cert: Option<CertifiedKey<'a>>,
+    /// Where tickets are kept: a ticket for the server name is offered for resumption, and
+    /// the server's NewSessionTickets are stored (`None`: no resumption).
+    pub tickets: Option<&'a dyn TicketStore>,
+}
+
+/// How a server issues session tickets and resumes sessions from them.
+#[derive(Clone, Copy, Debug)]
+pub struct ServerTickets<'a> {
+    /// The key tickets are sealed with.
+    pub key: &'a TicketKey,
+    /// How long a ticket may be used, in seconds (at most 604800, seven days).
+    pub lifetime: u32,
+    /// How many tickets to send after each handshake.
+    pub count: u8,
+    /// The current time, for ticket ages.
+    pub now: UnixTime,
 }
 
 /// How a server authenticates clients by certificate.
@@ -87,6 +105,8 @@ pub struct ServerConfig<'a> {
     pub groups: &'a [NamedGroup],
     /// Ask clients for a certificate and check it (`None`: no client authentication).
     pub client_auth: Option<ClientAuth<'a>>,
+    /// Issue session tickets and accept them for resumption (`None`: neither).
+    pub tickets: Option<ServerTickets<'a>>,
 }
 
 /// The buffers a connection works in. `received` must hold one whole record
@@ -134,6 +154,8 @@ pub struct Negotiated {
     /// The scheme the client's CertificateVerify used, if the client authenticated with a
     /// certificate.
     pub client_auth: Option<SignatureScheme>,
+    /// Whether the session was resumed from a ticket (psk_dhe_ke).
+    pub resumed: bool,
 }
 
 struct ClientHelloSent {
@@ -142,6 +164,8 @@ struct ClientHelloSent {
     session_id: [u8; 32],
     th256: Transcript,
     th384: Transcript,
+    /// The ticket offered for resumption, if any.
+    psk: Option<Ticket>,
 }
 
 /// After a HelloRetryRequest and the second ClientHello: the suite is fixed and the
@@ -151,6 +175,7 @@ struct RetrySent {
     session_id: [u8; 32],
     suite: Suite,
     transcript: Transcript,
+    psk: Option<Ticket>,
 }
 
 struct Handshaking {
@@ -183,6 +208,7 @@ struct ServerExpectFinished {
     client_app: Secret,
     transcript: Transcript,
     suite: Suite,
+    master: MasterSecret,
 }
 
 struct Retry {
@@ -195,9 +221,13 @@ struct Traffic {
     suite: Suite,
     read_secret: Secret,
     write_secret: Secret,
+    /// Client: the resumption master secret, for the PSKs of NewSessionTickets.
+    resumption: Option<Secret>,
 }
 
-/// One handshake state per expected message.
+/// One handshake state per expected message. The client's hello states carry the offered
+/// ticket, so they are the large ones; with no allocator there is nothing to box into.
+#[allow(clippy::large_enum_variant)]
 enum State {
     ClientExpectServerHello(ClientHelloSent),
     ClientExpectServerHello2(RetrySent),
@@ -239,6 +269,17 @@ impl Io<'_> {
         msg: &HandshakeMessage<'_>,
         transcript: Option<&mut Transcript>,
     ) -> Result<(), Error> {
+        self.send_handshake_patched(msg, transcript, |_| Ok(()))
+    }
+
+    /// As [`send_handshake`](Self::send_handshake), letting `patch` change the encoded
+    /// message before it is hashed and sealed (to fill in PSK binders).
+    fn send_handshake_patched(
+        &mut self,
+        msg: &HandshakeMessage<'_>,
+        transcript: Option<&mut Transcript>,
+        patch: impl FnOnce(&mut [u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         let start = self.tx_len;
         let body = self.tx.get_mut(start + HEADER_LEN..).ok_or(Error::BufferTooSmall)?;
         let mut w = Writer::new(body);
@@ -247,6 +288,7 @@ impl Io<'_> {
         if n > MAX_PLAINTEXT_LEN {
             return Err(Error::BufferTooSmall);
         }
+        patch(&mut self.tx[start + HEADER_LEN..start + HEADER_LEN + n])?;
         if let Some(t) = transcript {
             t.update(&self.tx[start + HEADER_LEN..start + HEADER_LEN + n]);
         }
@@ -368,6 +410,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                     alpn: None,
                     retried: false,
                     client_auth: None,
+                    resumed: false,
                 },
                 rng,
             },
@@ -404,8 +447,15 @@ impl<'a, 'b> Connection<'a, 'b> {
         let key = KeyShare::generate(first_group, rng)?;
         let random_bytes: [u8; 32] = random(rng)?;
         let session_id: [u8; 32] = random(rng)?;
+        let now = config.now.as_secs();
+        let psk = config
+            .tickets
+            .and_then(|store| store.take(server_name))
+            .filter(|t| t.is_valid_at(now) && suites::find(config.suites, t.suite()).is_some());
         let mut th256 = Transcript::new(HashAlg::Sha256);
-        send_client_hello(&mut conn.c, &random_bytes, &session_id, &key, None, &mut th256)?;
+        let binder_base = psk.as_ref().and_then(|t| Some(Transcript::new(ticket_hash(t)?)));
+        let offer = psk.as_ref().zip(binder_base);
+        send_client_hello(&mut conn.c, &random_bytes, &session_id, &key, None, &mut th256, offer)?;
         let mut th384 = Transcript::new(HashAlg::Sha384);
         th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
         conn.state = State::ClientExpectServerHello(ClientHelloSent {
@@ -414,6 +464,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             session_id,
             th256,
             th384,
+            psk,
         });
         Ok(conn)
     }
@@ -744,8 +795,18 @@ fn send_client_hello(
     key: &KeyShare,
     cookie: Option<&[u8]>,
     transcript: &mut Transcript,
+    psk: Option<(&Ticket, Transcript)>,
 ) -> Result<(), Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let now = config.now.as_secs();
+    // A PSK offer: the ticket as identity, and a placeholder binder filled in below.
+    let hash_len = psk.as_ref().map_or(0, |(_, t)| t.alg().output_len());
+    let zero_binder = [0u8; 48];
+    let identity = psk
+        .as_ref()
+        .map(|(t, _)| PskIdentity { identity: t.ticket(), obfuscated_age: t.obfuscated_age(now) });
+    let identities = identity.as_slice();
+    let binders = [PskBinder(&zero_binder[..hash_len])];
     let mut suites_buf = [CipherSuite(0); MAX_LIST];
     for (slot, s) in suites_buf.iter_mut().zip(config.suites) {
         *slot = s.suite;
@@ -772,10 +833,29 @@ fn send_client_hello(
             key_shares: Some(List::items(&shares)),
             alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
             cookie,
+            psk_modes: psk.is_some().then(|| List::items(&[PskKeyExchangeMode::PSK_DHE_KE])),
+            pre_shared_key: psk.is_some().then(|| OfferedPsks {
+                identities: List::items(identities),
+                binders: List::items(&binders),
+            }),
             ..ClientExtensions::default()
         },
     });
-    c.io.send_handshake(&ch, Some(transcript))
+    c.io.send_handshake_patched(&ch, Some(transcript), |msg| {
+        let Some((ticket, mut bt)) = psk else { return Ok(()) };
+        // RFC 8446 §4.2.11.2: the binder is over the ClientHello up to the binders list.
+        let cut = msg.len().checked_sub(3 + hash_len).ok_or(Error::BufferTooSmall)?;
+        bt.update(&msg[..cut]);
+        let early = EarlySecret::new(bt.alg(), Some(ticket.psk()));
+        let binder = finished_verify_data(&early.binder_key(false), &bt.current());
+        msg[cut + 3..].copy_from_slice(binder.as_ref());
+        Ok(())
+    })
+}
+
+/// The hash of the suite a ticket was issued under.
+fn ticket_hash(t: &Ticket) -> Option<HashAlg> {
+    suites::find(suites::ALL_SUITES, t.suite()).map(|s| s.hash)
 }
 
 /// Derives the handshake secrets after the hellos and keys both directions.
@@ -784,9 +864,10 @@ fn enter_handshake(
     suite: Suite,
     transcript: Transcript,
     shared: &[u8],
+    psk: Option<&[u8]>,
     client: bool,
 ) -> Result<Handshaking, Error> {
-    let hs_secret = EarlySecret::new(suite.hash, None).into_handshake(shared);
+    let hs_secret = EarlySecret::new(suite.hash, psk).into_handshake(shared);
     let th = transcript.current();
     let client_hs = hs_secret.client_traffic(&th);
     let server_hs = hs_secret.server_traffic(&th);
@@ -807,6 +888,8 @@ fn enter_handshake(
     })
 }
 
+// The message is destructured by the match; a reference would only add indirection.
+#[allow(clippy::large_types_passed_by_value)]
 fn handle(
     c: &mut Core<'_, '_>,
     state: State,
@@ -826,7 +909,7 @@ fn handle(
             if sh.cipher_suite != st.suite.suite {
                 return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
             }
-            client_key_exchange(c, &st.key, st.suite, st.transcript, raw, &sh)
+            client_key_exchange(c, &st.key, st.suite, st.transcript, raw, &sh, st.psk.as_ref())
         }
         (
             State::ClientExpectEncryptedExtensions(mut hs),
@@ -845,7 +928,12 @@ fn handle(
                 ),
             };
             c.params.alpn = alpn;
-            Ok(State::ClientExpectCertificate(hs))
+            // A resumed session has no certificate messages (RFC 8446 §2.2).
+            Ok(if c.params.resumed {
+                State::ClientExpectFinished(ClientExpectFinished { hs })
+            } else {
+                State::ClientExpectCertificate(hs)
+            })
         }
         (State::ClientExpectCertificate(mut hs), HandshakeMessage::CertificateRequest(cr))
             if hs.reply == CertificateReply::NotRequested =>
@@ -886,14 +974,35 @@ fn handle(
             c.negotiated = Some(c.params);
             // The server's write secret is the one already in use; keep a copy for KeyUpdate.
             let write_secret = c.server_app.take().ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+            let mut st = st;
+            st.transcript.update(raw);
+            send_tickets(c, &st)?;
             Ok(State::Traffic(Traffic {
                 suite: st.suite,
                 read_secret: st.client_app,
                 write_secret,
+                resumption: None,
             }))
         }
-        // Tickets are accepted and dropped until resumption lands; only servers send them.
-        (State::Traffic(t), HandshakeMessage::NewSessionTicket(_)) if c.client.is_some() => {
+        // Only servers send tickets; they are kept when the client has a store.
+        (State::Traffic(t), HandshakeMessage::NewSessionTicket(nst)) if c.client.is_some() => {
+            let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+            if let (Some(store), Some(rms)) = (config.tickets, &t.resumption) {
+                let psk = resumption_psk(rms, nst.nonce);
+                let ticket = Ticket::new(
+                    t.suite.suite,
+                    c.params.scheme,
+                    psk.as_ref(),
+                    nst.ticket,
+                    nst.age_add,
+                    nst.lifetime,
+                    config.now.as_secs(),
+                );
+                let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
+                if let Some(ticket) = ticket.filter(|_| nst.lifetime > 0) {
+                    store.put(name, &ticket);
+                }
+            }
             Ok(State::Traffic(t))
         }
         (State::Traffic(mut t), HandshakeMessage::KeyUpdate(req)) => {
@@ -943,7 +1052,7 @@ fn client_server_hello(
         HashAlg::Sha384 => st.th384,
     };
     if !sh.is_retry_request() {
-        return client_key_exchange(c, &st.key, suite, transcript, raw, sh);
+        return client_key_exchange(c, &st.key, suite, transcript, raw, sh, st.psk.as_ref());
     }
     // HelloRetryRequest (RFC 8446 §4.1.4): a group we offered but sent no share for, and/or
     // a cookie to echo; anything that would leave ClientHello2 unchanged is illegal.
@@ -961,13 +1070,18 @@ fn client_server_hello(
     // Middlebox compatibility mode (RFC 8446 §D.4): a dummy change_cipher_spec before the
     // second flight.
     c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
-    send_client_hello(c, &st.random, &st.session_id, &key, x.cookie, &mut transcript)?;
+    // The PSK stays on offer only if its hash is the suite's (RFC 8446 §4.1.4), with its
+    // binder now over message_hash, the HRR and ClientHello2.
+    let psk = st.psk.filter(|t| ticket_hash(t) == Some(suite.hash));
+    let offer = psk.as_ref().map(|t| (t, transcript.clone()));
+    send_client_hello(c, &st.random, &st.session_id, &key, x.cookie, &mut transcript, offer)?;
     c.params.retried = true;
     Ok(State::ClientExpectServerHello2(RetrySent {
         key,
         session_id: st.session_id,
         suite,
         transcript,
+        psk,
     }))
 }
 
@@ -979,20 +1093,33 @@ fn client_key_exchange(
     mut transcript: Transcript,
     raw: &[u8],
     sh: &ServerHello<'_>,
+    offered: Option<&Ticket>,
 ) -> Result<State, Error> {
     let share = sh.extensions.key_share.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
     if share.group != key.group() {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
     }
+    // RFC 8446 §4.2.11: the server may only pick the one identity we offered, with a suite
+    // of the ticket's hash.
+    let psk = match (sh.extensions.selected_identity, offered) {
+        (None, _) => None,
+        (Some(0), Some(t)) if ticket_hash(t) == Some(suite.hash) => Some(t),
+        (Some(_), _) => return Err(PeerMisbehaved::SelectedUnofferedParameter.into()),
+    };
     let shared = key.agree(share.key)?;
     transcript.update(raw);
     c.params.suite = suite.suite;
     c.params.group = share.group;
+    if let Some(t) = psk {
+        c.params.resumed = true;
+        c.params.scheme = t.scheme();
+    }
     Ok(State::ClientExpectEncryptedExtensions(enter_handshake(
         c,
         suite,
         transcript,
         shared.as_ref(),
+        psk.map(Ticket::psk),
         true,
     )?))
 }
@@ -1128,15 +1255,97 @@ fn client_finished(
         send_client_certificate(c, hs.reply, &mut hs.transcript)?;
     }
     let verify_data = finished_verify_data(&hs.client_hs, &hs.transcript.current());
-    c.io.send_handshake(&HandshakeMessage::Finished(verify_data.as_ref()), None)?;
+    let fin = HandshakeMessage::Finished(verify_data.as_ref());
+    c.io.send_handshake(&fin, Some(&mut hs.transcript))?;
     c.set_write(hs.suite, &client_app)?;
     c.set_read(hs.suite, &server_app)?;
     c.negotiated = Some(c.params);
+    let resumption = hs.master.resumption(&hs.transcript.current());
     Ok(State::Traffic(Traffic {
         suite: hs.suite,
         read_secret: server_app,
         write_secret: client_app,
+        resumption: Some(resumption),
     }))
+}
+
+/// Server: the Certificate and CertificateVerify of a full handshake.
+fn send_server_certificate(
+    c: &mut Core<'_, '_>,
+    certified: &CertifiedKey<'_>,
+    scheme: SignatureScheme,
+    transcript: &mut Transcript,
+) -> Result<(), Error> {
+    let mut entries = [CertificateEntry { cert: &[], extensions: &[] }; MAX_CHAIN];
+    let n = certified.chain.len().min(MAX_CHAIN);
+    for (e, der) in entries.iter_mut().zip(certified.chain) {
+        e.cert = der;
+    }
+    let cert = HandshakeMessage::Certificate(Certificate {
+        context: &[],
+        entries: List::items(&entries[..n]),
+    });
+    c.io.send_handshake(&cert, Some(transcript))?;
+    let mut content = [0u8; 200];
+    let len = verify::signed_content(true, transcript.current().as_ref(), &mut content);
+    let mut sig = [0u8; MAX_SIGNATURE_LEN];
+    let sig_len = certified.key.sign(scheme, &content[..len], &mut c.rng, &mut sig)?;
+    let cv = HandshakeMessage::CertificateVerify(CertificateVerify {
+        scheme,
+        signature: &sig[..sig_len],
+    });
+    c.io.send_handshake(&cv, Some(transcript))
+}
+
+/// Server: the state of the first PSK identity, if it is one of our tickets, the client
+/// allows psk_dhe_ke, and the ticket is within its lifetime.
+fn resumable_ticket(
+    tickets: Option<ServerTickets<'_>>,
+    x: &ClientExtensions<'_>,
+) -> Option<TicketState> {
+    let tickets = tickets?;
+    if !x.psk_modes?.contains(&PskKeyExchangeMode::PSK_DHE_KE) {
+        return None;
+    }
+    let identity = x.pre_shared_key?.identities.iter().next()?;
+    let state = tickets.key.open(identity.identity)?;
+    let now = tickets.now.as_secs();
+    (now >= state.issued_at && now - state.issued_at < u64::from(tickets.lifetime)).then_some(state)
+}
+
+/// Server: sends the configured number of NewSessionTickets (RFC 8446 §4.6.1) after the
+/// client's Finished, each sealing the PSK for its nonce.
+fn send_tickets(c: &mut Core<'_, '_>, st: &ServerExpectFinished) -> Result<(), Error> {
+    let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let Some(tickets) = config.tickets else { return Ok(()) };
+    let rms = st.master.resumption(&st.transcript.current());
+    for i in 0..tickets.count {
+        let nonce = [i];
+        let psk = resumption_psk(&rms, &nonce);
+        let extra: [u8; 16] = random(&mut c.rng)?;
+        let age_add = u32::from_be_bytes([extra[0], extra[1], extra[2], extra[3]]);
+        let mut state = TicketState {
+            suite: st.suite.suite,
+            scheme: c.params.scheme,
+            issued_at: tickets.now.as_secs(),
+            age_add,
+            psk: [0; 48],
+            psk_len: psk.as_ref().len(),
+        };
+        state.psk[..state.psk_len].copy_from_slice(psk.as_ref());
+        let mut seal_nonce = [0u8; 12];
+        seal_nonce.copy_from_slice(&extra[4..]);
+        let sealed = tickets.key.seal(&state, &seal_nonce);
+        let nst = HandshakeMessage::NewSessionTicket(NewSessionTicket {
+            lifetime: tickets.lifetime.min(604_800),
+            age_add,
+            nonce: &nonce,
+            ticket: &sealed,
+            extensions: &[],
+        });
+        c.io.send_handshake(&nst, None)?;
+    }
+    Ok(())
 }
 
 /// Client: answers a CertificateRequest with our Certificate (empty if we have none the
@@ -1189,11 +1398,13 @@ fn server_client_hello(
     if !x.supported_versions.is_some_and(|v| v.contains(&ProtocolVersion::TLSV1_3)) {
         return Err(PeerIncompatible::NoTls13.into());
     }
-    let suite = config
-        .suites
-        .iter()
-        .copied()
-        .find(|s| ch.cipher_suites.contains(&s.suite))
+    // A ticket of ours offered for psk_dhe_ke, within its lifetime: its suite is preferred.
+    let resumable = resumable_ticket(config.tickets, x);
+    let suite = resumable
+        .as_ref()
+        .and_then(|t| suites::find(config.suites, t.suite))
+        .filter(|s| ch.cipher_suites.contains(&s.suite))
+        .or_else(|| config.suites.iter().copied().find(|s| ch.cipher_suites.contains(&s.suite)))
         .ok_or(PeerIncompatible::NoCommonSuite)?;
     // RFC 8446 §4.2.3: certificate authentication needs signature_algorithms.
     let offered = x.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
@@ -1269,6 +1480,26 @@ fn server_client_hello(
         Some(r) => r.transcript,
         None => Transcript::new(suite.hash),
     };
+    // Resumption: the ticket's hash must be the suite's, and its binder must verify over
+    // the transcript so far and the ClientHello up to the binders (RFC 8446 §4.2.11.2).
+    let psk = match (resumable, x.pre_shared_key) {
+        (Some(t), Some(offer))
+            if suites::find(suites::ALL_SUITES, t.suite).is_some_and(|s| s.hash == suite.hash) =>
+        {
+            let cut = raw.len().checked_sub(offer.binders_encoded_len());
+            let truncated = cut.and_then(|n| raw.get(..n)).ok_or(Error::BufferTooSmall)?;
+            let mut bt = transcript.clone();
+            bt.update(truncated);
+            let early = EarlySecret::new(suite.hash, Some(&t.psk[..t.psk_len]));
+            let expected = finished_verify_data(&early.binder_key(false), &bt.current());
+            let binder = offer.binders.iter().next().map_or(&[][..], |b| b.0);
+            if !verify_finished(&expected, binder) {
+                return Err(PeerMisbehaved::BadPskBinder.into());
+            }
+            Some(t)
+        }
+        _ => None,
+    };
     transcript.update(raw);
     let sh = HandshakeMessage::ServerHello(ServerHello {
         random,
@@ -1277,6 +1508,7 @@ fn server_client_hello(
         extensions: ServerHelloExtensions {
             supported_version: Some(ProtocolVersion::TLSV1_3),
             key_share: Some(KeyShareEntry { group: share.group, key: public.as_ref() }),
+            selected_identity: psk.as_ref().map(|_| 0),
             ..ServerHelloExtensions::default()
         },
     });
@@ -1285,14 +1517,18 @@ fn server_client_hello(
         // Middlebox compatibility mode (RFC 8446 §D.4).
         c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
     }
-    let mut hs = enter_handshake(c, suite, transcript, shared.as_ref(), false)?;
+    let psk_bytes = psk.as_ref().map(|t| &t.psk[..t.psk_len]);
+    let mut hs = enter_handshake(c, suite, transcript, shared.as_ref(), psk_bytes, false)?;
     let ee = HandshakeMessage::EncryptedExtensions(EncryptedExtensions {
         server_name_ack: x.server_name.is_some(),
         alpn: alpn.map(|i| config.alpn[i]),
         ..EncryptedExtensions::default()
     });
     c.io.send_handshake(&ee, Some(&mut hs.transcript))?;
-    if config.client_auth.is_some() {
+    let resumed = psk.is_some();
+    let scheme = psk.as_ref().map_or(scheme, |t| t.scheme);
+    let client_auth = config.client_auth.is_some() && !resumed;
+    if client_auth {
         let mut buf = [SignatureScheme(0); MAX_LIST];
         let cr = HandshakeMessage::CertificateRequest(CertificateRequest {
             context: &[],
@@ -1300,25 +1536,9 @@ fn server_client_hello(
         });
         c.io.send_handshake(&cr, Some(&mut hs.transcript))?;
     }
-    let mut entries = [CertificateEntry { cert: &[], extensions: &[] }; MAX_CHAIN];
-    let n = certified.chain.len().min(MAX_CHAIN);
-    for (e, der) in entries.iter_mut().zip(certified.chain) {
-        e.cert = der;
+    if !resumed {
+        send_server_certificate(c, certified, scheme, &mut hs.transcript)?;
     }
-    let cert = HandshakeMessage::Certificate(Certificate {
-        context: &[],
-        entries: List::items(&entries[..n]),
-    });
-    c.io.send_handshake(&cert, Some(&mut hs.transcript))?;
-    let mut content = [0u8; 200];
-    let len = verify::signed_content(true, hs.transcript.current().as_ref(), &mut content);
-    let mut sig = [0u8; MAX_SIGNATURE_LEN];
-    let sig_len = certified.key.sign(scheme, &content[..len], &mut c.rng, &mut sig)?;
-    let cv = HandshakeMessage::CertificateVerify(CertificateVerify {
-        scheme,
-        signature: &sig[..sig_len],
-    });
-    c.io.send_handshake(&cv, Some(&mut hs.transcript))?;
     let verify_data = finished_verify_data(&hs.server_hs, &hs.transcript.current());
     c.io.send_handshake(
         &HandshakeMessage::Finished(verify_data.as_ref()),
@@ -1336,14 +1556,16 @@ fn server_client_hello(
         alpn,
         retried: !first_flight,
         client_auth: None,
+        resumed,
     };
     let st = ServerExpectFinished {
         client_hs: hs.client_hs,
         client_app,
         transcript: hs.transcript,
         suite,
+        master: hs.master,
     };
-    Ok(if config.client_auth.is_some() {
+    Ok(if client_auth {
         State::ServerExpectCertificate(st)
     } else {
         State::ServerExpectFinished(st)

@@ -27,6 +27,8 @@ pub enum PeerMisbehaved {
     EmptyRecord,
     /// A ServerHello carried a TLS 1.2/1.1 downgrade sentinel.
     DowngradeDetected,
+    /// A PSK binder did not verify.
+    BadPskBinder,
     /// A HelloRetryRequest asked for nothing that would change the ClientHello (no new
     /// group, no cookie).
     UselessRetryRequest,
@@ -127,9 +129,9 @@ impl Error {
                 | PeerMisbehaved::InvalidKeyShare
                 | PeerMisbehaved::DowngradeDetected
                 | PeerMisbehaved::UselessRetryRequest => AlertDescription::ILLEGAL_PARAMETER,
-                PeerMisbehaved::BadFinished | PeerMisbehaved::BadSignature => {
-                    AlertDescription::DECRYPT_ERROR
-                }
+                PeerMisbehaved::BadFinished
+                | PeerMisbehaved::BadSignature
+                | PeerMisbehaved::BadPskBinder => AlertDescription::DECRYPT_ERROR,
             },
             Self::PeerIncompatible(PeerIncompatible::NoTls13) => AlertDescription::PROTOCOL_VERSION,
             Self::PeerIncompatible(PeerIncompatible::NoCommonAlpn) => {

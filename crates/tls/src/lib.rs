@@ -38,9 +38,12 @@ pub mod sign;
 #[cfg(feature = "std")]
 mod stream;
 pub mod suites;
+pub mod ticket;
 pub mod verify;
 
-pub use conn::{Buffers, ClientAuth, ClientConfig, Connection, Negotiated, ServerConfig, Want};
+pub use conn::{
+    Buffers, ClientAuth, ClientConfig, Connection, Negotiated, ServerConfig, ServerTickets, Want,
+};
 pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
 pub use sign::{CertifiedKey, SigningKey};
 #[cfg(feature = "std")]

@@ -98,6 +98,7 @@ fn run(
         groups: tls::kx::DEFAULT_GROUPS,
         now: UnixTime::now(),
         client_cert: None,
+        tickets: None,
     };
     let mut c = Connection::client(config, name, bufs(), &mut OsRandom).unwrap();
     let config = ServerConfig {
@@ -106,6 +107,7 @@ fn run(
         alpn: &[],
         groups: tls::kx::DEFAULT_GROUPS,
         client_auth: None,
+        tickets: None,
     };
     let mut s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
     for _ in 0..6 {

@@ -96,6 +96,7 @@ fn pair(
         groups: tls::kx::DEFAULT_GROUPS,
         now: UnixTime::now(),
         client_cert,
+        tickets: None,
     };
     let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
     let server_key = leak(SigningKey::from_pkcs8_der(data!("server.key.der")).unwrap());
@@ -109,6 +110,7 @@ fn pair(
             required,
             now: UnixTime::now(),
         }),
+        tickets: None,
     };
     let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
     (c, s)

@@ -38,6 +38,7 @@ fn with_client(f: impl FnOnce(&mut Connection<'_, '_>, &[u8])) {
         now: UnixTime::now(),
         groups: tls::kx::DEFAULT_GROUPS,
         client_cert: None,
+        tickets: None,
     };
     let mut client = Connection::client(
         config,
@@ -52,6 +53,7 @@ fn with_client(f: impl FnOnce(&mut Connection<'_, '_>, &[u8])) {
         alpn: &[],
         groups: tls::kx::DEFAULT_GROUPS,
         client_auth: None,
+        tickets: None,
     };
     let mut server = Connection::server(
         sconfig,
@@ -96,7 +98,7 @@ proptest! {
         let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
         let chain: [&[u8]; 1] = [SERVER_CERT];
         let (mut d, mut e, mut g) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, certs: &[tls::CertifiedKey { chain: &chain, key: &key }], alpn: &[], groups: tls::kx::DEFAULT_GROUPS, client_auth: None };
+        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, certs: &[tls::CertifiedKey { chain: &chain, key: &key }], alpn: &[], groups: tls::kx::DEFAULT_GROUPS, client_auth: None, tickets: None };
         let mut server = Connection::server(sconfig, Buffers { received: &mut d, send: &mut e, handshake: &mut g }, &mut OsRandom).unwrap();
         let _ = feed(&mut server, &bytes);
         prop_assert!(server.is_handshaking());
@@ -107,7 +109,7 @@ proptest! {
         let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
         let chain: [&[u8]; 1] = [SERVER_CERT];
         let (mut d, mut e, mut g) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, certs: &[tls::CertifiedKey { chain: &chain, key: &key }], alpn: &[], groups: tls::kx::DEFAULT_GROUPS, client_auth: None };
+        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, certs: &[tls::CertifiedKey { chain: &chain, key: &key }], alpn: &[], groups: tls::kx::DEFAULT_GROUPS, client_auth: None, tickets: None };
         let mut server = Connection::server(sconfig, Buffers { received: &mut d, send: &mut e, handshake: &mut g }, &mut OsRandom).unwrap();
         let mut rec = vec![22, 3, 3, (body.len() >> 8) as u8, body.len() as u8];
         rec.extend_from_slice(&body);

@@ -59,6 +59,7 @@ fn client<'a, 'b>(
         groups,
         now: UnixTime::now(),
         client_cert: None,
+        tickets: None,
     };
     Connection::client(config, "localhost", bufs.get(), &mut OsRandom).unwrap()
 }
@@ -75,6 +76,7 @@ fn server<'a, 'b>(
         alpn: &[],
         groups,
         client_auth: None,
+        tickets: None,
     };
     Connection::server(config, bufs.get(), &mut OsRandom).unwrap()
 }

@@ -96,6 +96,7 @@ fn client_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) ->
         now: now(),
         groups: tls::kx::DEFAULT_GROUPS,
         client_cert: None,
+        tickets: None,
     }
 }
 
@@ -106,6 +107,7 @@ fn server_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) ->
         alpn,
         groups: tls::kx::DEFAULT_GROUPS,
         client_auth: None,
+        tickets: None,
     }
 }
 
@@ -235,6 +237,7 @@ fn failing(
             now: now(),
             groups: tls::kx::DEFAULT_GROUPS,
             client_cert: None,
+            tickets: None,
         },
         name,
         cb.get(),

@@ -172,6 +172,7 @@ fn s_server_id_round(
         groups,
         now: UnixTime::now(),
         client_cert: None,
+        tickets: None,
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -280,6 +281,7 @@ fn s_client_id_round(
             alpn: &[],
             groups: server_groups,
             client_auth: None,
+            tickets: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -386,6 +388,7 @@ fn our_client_certificate_against_openssl_s_server() {
             groups: tls::kx::DEFAULT_GROUPS,
             now: UnixTime::now(),
             client_cert: Some(tls::CertifiedKey { chain: &chain, key: &key }),
+            tickets: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -445,6 +448,7 @@ fn openssl_s_client_certificate_against_our_server() {
                 required: true,
                 now: UnixTime::now(),
             }),
+            tickets: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();

@@ -127,6 +127,7 @@ fn rustls_client_against_our_server() {
             alpn: &alpn,
             groups: tls::kx::DEFAULT_GROUPS,
             client_auth: None,
+            tickets: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -182,6 +183,7 @@ fn our_client_against_rustls_server() {
             now: UnixTime::now(),
             groups: tls::kx::DEFAULT_GROUPS,
             client_cert: None,
+            tickets: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -245,6 +247,7 @@ fn hello_retry_request_to_rustls_client() {
         alpn: &[],
         groups: &groups,
         client_auth: None,
+        tickets: None,
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -287,6 +290,7 @@ fn rustls_client_nist_groups() {
             alpn: &[],
             groups: tls::kx::DEFAULT_GROUPS,
             client_auth: None,
+            tickets: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -327,6 +331,7 @@ fn our_client_follows_rustls_hello_retry_request() {
             groups: tls::kx::DEFAULT_GROUPS,
             now: UnixTime::now(),
             client_cert: None,
+            tickets: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -389,6 +394,7 @@ fn rustls_client_against_our_ecdsa_and_rsa_certificates() {
             alpn: &[],
             groups: tls::kx::DEFAULT_GROUPS,
             client_auth: None,
+            tickets: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -431,6 +437,7 @@ fn our_client_against_rustls_ecdsa_and_rsa_certificates() {
             groups: tls::kx::DEFAULT_GROUPS,
             now: UnixTime::now(),
             client_cert: None,
+            tickets: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -501,6 +508,7 @@ fn client_certificates_with_rustls_both_ways() {
                 required: true,
                 now: UnixTime::now(),
             }),
+            tickets: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -537,6 +545,7 @@ fn client_certificates_with_rustls_both_ways() {
             groups: tls::kx::DEFAULT_GROUPS,
             now: UnixTime::now(),
             client_cert: Some(tls::CertifiedKey { chain: &client_chain, key: &client_key }),
+            tickets: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
