@@ -209,6 +209,8 @@ struct ServerExpectFinished {
     transcript: Transcript,
     suite: Suite,
     master: MasterSecret,
+    /// Whether the client listed psk_dhe_ke, so tickets are of use to it.
+    send_tickets: bool,
 }
 
 struct Retry {
@@ -833,7 +835,10 @@ fn send_client_hello(
             key_shares: Some(List::items(&shares)),
             alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
             cookie,
-            psk_modes: psk.is_some().then(|| List::items(&[PskKeyExchangeMode::PSK_DHE_KE])),
+            // With a store, psk_dhe_ke says we take tickets even when we offer none (RFC
+            // 8446 §4.2.9: servers send tickets only for modes the client lists).
+            psk_modes: (psk.is_some() || config.tickets.is_some())
+                .then(|| List::items(&[PskKeyExchangeMode::PSK_DHE_KE])),
             pre_shared_key: psk.is_some().then(|| OfferedPsks {
                 identities: List::items(identities),
                 binders: List::items(&binders),
@@ -1317,7 +1322,7 @@ fn resumable_ticket(
 /// client's Finished, each sealing the PSK for its nonce.
 fn send_tickets(c: &mut Core<'_, '_>, st: &ServerExpectFinished) -> Result<(), Error> {
     let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
-    let Some(tickets) = config.tickets else { return Ok(()) };
+    let Some(tickets) = config.tickets.filter(|_| st.send_tickets) else { return Ok(()) };
     let rms = st.master.resumption(&st.transcript.current());
     for i in 0..tickets.count {
         let nonce = [i];
@@ -1397,6 +1402,10 @@ fn server_client_hello(
     let x = &ch.extensions;
     if !x.supported_versions.is_some_and(|v| v.contains(&ProtocolVersion::TLSV1_3)) {
         return Err(PeerIncompatible::NoTls13.into());
+    }
+    // RFC 8446 §4.2.9: a PSK offer needs psk_key_exchange_modes.
+    if x.pre_shared_key.is_some() && x.psk_modes.is_none() {
+        return Err(crate::msgs::InvalidMessage::MissingExtension.into());
     }
     // A ticket of ours offered for psk_dhe_ke, within its lifetime: its suite is preferred.
     let resumable = resumable_ticket(config.tickets, x);
@@ -1564,6 +1573,9 @@ fn server_client_hello(
         transcript: hs.transcript,
         suite,
         master: hs.master,
+        send_tickets: x
+            .psk_modes
+            .is_some_and(|m| m.contains(&PskKeyExchangeMode::PSK_DHE_KE)),
     };
     Ok(if client_auth {
         State::ServerExpectCertificate(st)

@@ -485,3 +485,119 @@ fn openssl_s_client_certificate_against_our_server() {
         assert_eq!(conn.negotiated().unwrap().client_auth, Some(expected), "{id}");
     }
 }
+
+/// Our client resumes with a ticket from `s_server` (two connections to one `s_server`; the
+/// `-www` page says `Reused` the second time).
+#[test]
+fn our_client_resumes_against_openssl_s_server() {
+    if !openssl_available() {
+        return;
+    }
+    let ca = CertificateDer::from(&include_bytes!("data/ca.der")[..]);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let store = tls::ticket::MemoryTicketStore::default();
+    let port = free_port();
+    let _server = Killed(
+        Command::new("openssl")
+            .args(["s_server", "-accept"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
+            .args(["-tls1_3", "-www", "-naccept", "2"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    for round in 0..2 {
+        let sock = connect_retrying(port);
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ClientConfig {
+            suites: suites::DEFAULT_SUITES,
+            roots: &roots,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: None,
+            tickets: Some(&store),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        stream.handshake().unwrap_or_else(|e| panic!("round {round}: {e}"));
+        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+        let mut page = Vec::new();
+        let _ = stream.read_to_end(&mut page);
+        let page = String::from_utf8_lossy(&page);
+        assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
+        let resumed = conn.negotiated().unwrap().resumed;
+        assert_eq!(resumed, round == 1, "round {round}");
+        assert_eq!(page.contains("Reused, TLSv1.3"), round == 1, "{page}");
+    }
+}
+
+/// `s_client -sess_out` then `-sess_in` against our server: the second handshake resumes
+/// from the ticket our server issued.
+#[test]
+fn openssl_s_client_resumes_against_our_server() {
+    if !openssl_available() {
+        return;
+    }
+    let sess = std::env::temp_dir().join(format!("halite-sess-{}.pem", std::process::id()));
+    let sess = sess.to_string_lossy().into_owned();
+    let ticket_key = tls::ticket::TicketKey::new(&[9; 32]).unwrap();
+    let key = tls::SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap();
+    let chain: [&[u8]; 1] = [include_bytes!("data/server.der")];
+    for round in 0..2 {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let mut client = Command::new("openssl")
+            .args(["s_client", "-connect"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-CAfile", &data("ca.pem"), "-verify_return_error", "-servername", "localhost"])
+            .args(["-tls1_3", "-ign_eof", if round == 0 { "-sess_out" } else { "-sess_in" }, &sess])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        client.stdin.take().unwrap().write_all(b"ping\n").unwrap();
+        let (sock, _) = listener.accept().unwrap();
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ServerConfig {
+            suites: suites::DEFAULT_SUITES,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: None,
+            tickets: Some(tls::ServerTickets {
+                key: &ticket_key,
+                lifetime: 3600,
+                count: 2,
+                now: UnixTime::now(),
+            }),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        stream.handshake().unwrap_or_else(|e| panic!("round {round}: {e}"));
+        let mut got = Vec::new();
+        let mut buf = [0u8; 64];
+        while !got.ends_with(b"\n") {
+            let n = stream.read(&mut buf).unwrap();
+            assert!(n > 0, "s_client closed early");
+            got.extend_from_slice(&buf[..n]);
+        }
+        stream.write_all(b"pong\n").unwrap();
+        stream.close().unwrap();
+        drop(stream);
+        let out = client.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("pong"), "{stdout}");
+        assert_eq!(stdout.contains("Reused, TLSv1.3"), round == 1, "round {round}: {stdout}");
+        assert_eq!(conn.negotiated().unwrap().resumed, round == 1, "round {round}");
+    }
+    let _ = std::fs::remove_file(&sess);
+}

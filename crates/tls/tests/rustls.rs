@@ -556,3 +556,83 @@ fn client_certificates_with_rustls_both_ways() {
         assert!(ours.negotiated().unwrap().client_auth.is_some(), "{id}");
     }
 }
+
+/// Resumption both ways: a rustls client resumes with our server's ticket, and our client
+/// resumes with a rustls server's.
+#[test]
+fn resumption_with_rustls_both_ways() {
+    let suite = suites::TLS13_AES_256_GCM_SHA384;
+    let suites = [suite];
+
+    // rustls client -> our server, twice with one client config (its in-memory cache).
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(CertificateDer::from(CA)).unwrap();
+    let config = Arc::new(
+        rustls::ClientConfig::builder_with_provider(provider(suite))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth(),
+    );
+    let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
+    let chain: [&[u8]; 1] = [SERVER_CERT];
+    let ticket_key = tls::ticket::TicketKey::new(&[5; 32]).unwrap();
+    for round in 0..2 {
+        let name = ServerName::try_from("localhost").unwrap();
+        let mut theirs = rustls::ClientConnection::new(config.clone(), name).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let sconfig = ServerConfig {
+            suites: &suites,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: None,
+            tickets: Some(tls::ServerTickets {
+                key: &ticket_key,
+                lifetime: 3600,
+                count: 2,
+                now: UnixTime::now(),
+            }),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::server(sconfig, bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking() && !theirs.is_handshaking(), "{:?}", ours.error());
+        assert_eq!(ours.negotiated().unwrap().resumed, round == 1, "round {round}");
+        let kind = theirs.handshake_kind().unwrap();
+        assert_eq!(kind == rustls::HandshakeKind::Resumed, round == 1, "{kind:?}");
+    }
+
+    // Our client -> rustls server (its stateful session cache), twice with one store.
+    let sconfig = Arc::new(
+        rustls::ServerConfig::builder_with_provider(provider(suite))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![CertificateDer::from(SERVER_CERT)], pkcs8_key())
+            .unwrap(),
+    );
+    let ca = CertificateDer::from(CA);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let store = tls::ticket::MemoryTicketStore::default();
+    for round in 0..2 {
+        let mut theirs = rustls::ServerConnection::new(sconfig.clone()).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ClientConfig {
+            suites: &suites,
+            roots: &roots,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: None,
+            tickets: Some(&store),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking() && !theirs.is_handshaking(), "{:?}", ours.error());
+        assert_eq!(ours.negotiated().unwrap().resumed, round == 1, "round {round}");
+        let kind = theirs.handshake_kind().unwrap();
+        assert_eq!(kind == rustls::HandshakeKind::Resumed, round == 1, "{kind:?}");
+    }
+}
