@@ -4,8 +4,9 @@
 //! close_notify, and prints the `negotiated:` line to stderr. Groups are `x25519`,
 //! `secp256r1`, `secp384r1`, `secp521r1` (a key share is sent for the first; the server may ask
 //! for another). `--cert PEM --key PEM` (PKCS#8: Ed25519, ECDSA P-256/P-384, RSA) answer a
-//! server's certificate request. `--resume` and `--insecure-no-verify` are accepted by the
-//! command line but not implemented yet.
+//! server's certificate request. With `--resume` it connects twice: the first connection only
+//! waits for a session ticket, and the second (which carries stdin) must resume with it.
+//! `--insecure-no-verify` is accepted by the command line but not implemented yet.
 
 #![allow(clippy::doc_markdown)] // protocol names (close_notify) are prose
 
@@ -14,17 +15,18 @@ mod common;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::die;
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, UnixTime};
+use tls::ticket::MemoryTicketStore;
 use tls::{Buffers, ClientConfig, Connection, Stream, Want};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut pos = Vec::new();
-    let (mut cert, mut key) = (None::<String>, None::<String>);
+    let (mut cert, mut key, mut resume) = (None::<String>, None::<String>, false);
     let mut groups = tls::kx::DEFAULT_GROUPS.to_vec();
     let (mut name, mut cafile, mut alpn, mut suites, mut key_update) =
         (None, None, Vec::new(), tls::suites::DEFAULT_SUITES.to_vec(), false);
@@ -40,7 +42,8 @@ fn main() {
             "--key-update" => key_update = true,
             "--cert" => cert = Some(val()),
             "--key" => key = Some(val()),
-            "--resume" | "--insecure-no-verify" => die(&format!("{a} is not implemented yet")),
+            "--resume" => resume = true,
+            "--insecure-no-verify" => die(&format!("{a} is not implemented yet")),
             _ if a.starts_with("--") => die(&format!("unknown option {a}")),
             _ => pos.push(a.clone()),
         }
@@ -71,12 +74,11 @@ fn main() {
         .collect();
     let alpn_refs: Vec<&[u8]> = alpn.iter().map(Vec::as_slice).collect();
 
-    let sock = TcpStream::connect((
-        host.as_str(),
-        port.parse::<u16>().unwrap_or_else(|_| die("bad port")),
-    ))
-    .unwrap_or_else(|e| die(&format!("connect: {e}")));
-    let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 40_000], vec![0; 20_000]);
+    let port = port.parse::<u16>().unwrap_or_else(|_| die("bad port"));
+    let connect = || {
+        TcpStream::connect((host.as_str(), port)).unwrap_or_else(|e| die(&format!("connect: {e}")))
+    };
+    let store = MemoryTicketStore::default();
     let config = ClientConfig {
         suites: &suites,
         roots: &roots,
@@ -84,8 +86,44 @@ fn main() {
         now: UnixTime::now(),
         groups: &groups,
         client_cert,
-        tickets: None,
+        tickets: Some(&store),
     };
+    if resume {
+        // A first connection only to get a ticket: handshake, wait for a NewSessionTicket,
+        // close. The second, below, must resume with it.
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 40_000], vec![0; 20_000]);
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::client(config, &name, bufs, &mut OsRandom)
+            .unwrap_or_else(|e| die(&format!("{e}")));
+        let mut stream = Stream { conn: &mut conn, sock: connect() };
+        if let Err(e) = stream.handshake() {
+            eprintln!("error: handshake: {e}");
+            std::process::exit(1);
+        }
+        eprintln!("{}", common::negotiated_line(stream.conn, &suites, &alpn_refs));
+        stream.sock.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
+        let start = Instant::now();
+        let mut buf = [0u8; 4096];
+        while store.is_empty() && start.elapsed() < Duration::from_secs(3) {
+            match stream.read(&mut buf) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) => {}
+                Err(e) => die(&format!("{e}")),
+            }
+        }
+        let _ = stream.close();
+        if store.is_empty() {
+            eprintln!("error: the server sent no session ticket");
+            std::process::exit(1);
+        }
+    }
+    let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 40_000], vec![0; 20_000]);
+    let sock = connect();
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, &name, bufs, &mut OsRandom)
         .unwrap_or_else(|e| die(&format!("{e}")));
@@ -95,6 +133,10 @@ fn main() {
         std::process::exit(1);
     }
     eprintln!("{}", common::negotiated_line(stream.conn, &suites, &alpn_refs));
+    if resume && !stream.conn.negotiated().is_some_and(|n| n.resumed) {
+        eprintln!("error: the second handshake did not resume");
+        std::process::exit(1);
+    }
     if key_update {
         stream.conn.key_update().unwrap_or_else(|e| die(&format!("{e}")));
         stream.flush_records().unwrap_or_else(|e| die(&format!("{e}")));

@@ -16,7 +16,10 @@ use std::net::TcpListener;
 use common::die;
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, UnixTime};
-use tls::{Buffers, CertifiedKey, ClientAuth, Connection, ServerConfig, SigningKey, Stream};
+use tls::ticket::TicketKey;
+use tls::{
+    Buffers, CertifiedKey, ClientAuth, Connection, ServerConfig, ServerTickets, SigningKey, Stream,
+};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -80,6 +83,11 @@ fn main() {
     }
     let listener =
         TcpListener::bind(("127.0.0.1", port)).unwrap_or_else(|e| die(&format!("bind: {e}")));
+    // Session tickets under a key made for this run.
+    let mut key_bytes = [0u8; 32];
+    core_hash::RandomSource::fill(&mut OsRandom, &mut key_bytes)
+        .unwrap_or_else(|_| die("no randomness"));
+    let ticket_key = TicketKey::new(&key_bytes).unwrap_or_else(|e| die(&format!("{e}")));
     let mut served = 0;
     while max.is_none_or(|m| served < m) {
         let Ok((sock, _)) = listener.accept() else { continue };
@@ -95,7 +103,12 @@ fn main() {
                 required: true,
                 now: UnixTime::now(),
             }),
-            tickets: None,
+            tickets: Some(ServerTickets {
+                key: &ticket_key,
+                lifetime: 7200,
+                count: 2,
+                now: UnixTime::now(),
+            }),
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom)

@@ -1573,9 +1573,7 @@ fn server_client_hello(
         transcript: hs.transcript,
         suite,
         master: hs.master,
-        send_tickets: x
-            .psk_modes
-            .is_some_and(|m| m.contains(&PskKeyExchangeMode::PSK_DHE_KE)),
+        send_tickets: x.psk_modes.is_some_and(|m| m.contains(&PskKeyExchangeMode::PSK_DHE_KE)),
     };
     Ok(if client_auth {
         State::ServerExpectCertificate(st)

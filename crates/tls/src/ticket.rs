@@ -138,6 +138,14 @@ pub struct MemoryTicketStore {
 }
 
 #[cfg(feature = "std")]
+impl MemoryTicketStore {
+    /// Whether no ticket is kept.
+    pub fn is_empty(&self) -> bool {
+        self.tickets.lock().map_or(true, |m| m.is_empty())
+    }
+}
+
+#[cfg(feature = "std")]
 impl TicketStore for MemoryTicketStore {
     fn put(&self, server_name: &str, ticket: &Ticket) {
         if let Ok(mut m) = self.tickets.lock() {

@@ -90,7 +90,8 @@ pub(crate) fn negotiated_line(
     let group = kx::group_name(n.group).unwrap_or("?");
     let sig = scheme_name(n.scheme);
     format!(
-        "negotiated: version=TLSv1.3 suite={suite} group={group} sig={sig} alpn={alpn} resumed=false"
+        "negotiated: version=TLSv1.3 suite={suite} group={group} sig={sig} alpn={alpn} resumed={}",
+        n.resumed
     )
 }
 
