@@ -54,3 +54,10 @@ openssl x509 -in client-ed25519.pem -outform DER -out client-ed25519.der
 openssl pkcs8 -topk8 -nocrypt -in client-ed25519.key -outform DER -out client-ed25519.key.der
 openssl pkcs8 -topk8 -nocrypt -in server.key -outform DER -out server.key.der
 rm -f client-ed25519.csr client-ed25519.ext ca.srl
+# A 1024-bit RSA key's PKCS#1 public key and a SHA-256 PKCS#1 v1.5 signature by it, to check
+# that keys under 2048 bits are refused.
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 -out rsa1024.key
+openssl rsa -in rsa1024.key -RSAPublicKey_out -outform DER -out rsa1024.pub.pkcs1.der
+printf 'Halite small RSA key\n' > rsa1024.msg
+openssl dgst -sha256 -sign rsa1024.key -out rsa1024.sha256.sig rsa1024.msg
+rm -f rsa1024.key
