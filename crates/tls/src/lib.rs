@@ -33,6 +33,7 @@ mod error;
 pub mod key_schedule;
 pub mod kx;
 pub mod msgs;
+pub mod pem;
 pub mod record;
 pub mod sign;
 #[cfg(feature = "std")]

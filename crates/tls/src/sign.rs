@@ -66,6 +66,14 @@ impl SigningKey {
         Err(Error::ApiMisuse(ApiMisuse::BadConfig))
     }
 
+    /// Reads the first `PRIVATE KEY` (PKCS#8) block of a PEM text, decoding it in `scratch`
+    /// (which then holds secret bytes: wipe it; 1300 bytes fit an RSA-2048 key).
+    pub fn from_pkcs8_pem(text: &str, scratch: &mut [u8]) -> Result<Self, Error> {
+        let der = crate::pem::decode_first(text, "PRIVATE KEY", scratch)
+            .map_err(|_| Error::ApiMisuse(ApiMisuse::BadConfig))?;
+        Self::from_pkcs8_der(der)
+    }
+
     /// The schemes this key can sign with, in order of preference.
     pub fn schemes(&self) -> &'static [SignatureScheme] {
         match self {

@@ -215,3 +215,18 @@ fn rsa_scheme_follows_the_peers_preference_within_ours() {
     assert_eq!(k.choose_scheme(only(SignatureScheme::RSA_PKCS1_SHA256)), None);
     assert_eq!(key(&P384).choose_scheme(only(SignatureScheme::ECDSA_SECP256R1_SHA256)), None);
 }
+
+#[test]
+fn pkcs8_pem_keys_load() {
+    let pem = include_str!("data/server-rsa.key");
+    let mut scratch = [0u8; 2048];
+    assert!(matches!(SigningKey::from_pkcs8_pem(pem, &mut scratch), Ok(SigningKey::Rsa(_))));
+    let pem = include_str!("data/server-p384.key");
+    assert!(matches!(SigningKey::from_pkcs8_pem(pem, &mut scratch), Ok(SigningKey::EcdsaP384(_))));
+    // The certificate file holds no key; a short scratch buffer is refused, not a panic.
+    assert!(SigningKey::from_pkcs8_pem(include_str!("data/server-rsa.pem"), &mut scratch).is_err());
+    assert!(
+        SigningKey::from_pkcs8_pem(include_str!("data/server-rsa.key"), &mut scratch[..100])
+            .is_err()
+    );
+}

@@ -55,13 +55,16 @@ pub(crate) fn pem_blocks(path: &str, label: &str) -> Vec<Vec<u8>> {
 
 /// The private key in a PKCS#8 `PRIVATE KEY` PEM file: Ed25519, ECDSA P-256/P-384 or RSA.
 pub(crate) fn private_key(path: &str) -> tls::SigningKey {
-    let blocks = pem_blocks(path, "PRIVATE KEY");
-    let der = blocks.first().unwrap_or_else(|| {
-        die(&format!("{path}: no PKCS#8 PRIVATE KEY block (convert with `openssl pkey`)"))
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| die(&format!("{path}: {e}")));
+    let mut scratch = vec![0u8; text.len()];
+    let key = tls::SigningKey::from_pkcs8_pem(&text, &mut scratch).unwrap_or_else(|_| {
+        die(&format!(
+            "{path}: not a PKCS#8 PEM Ed25519, ECDSA P-256/P-384 or RSA (2048+ bit) key \
+             (convert with `openssl pkcs8 -topk8 -nocrypt`)"
+        ))
     });
-    tls::SigningKey::from_pkcs8_der(der).unwrap_or_else(|_| {
-        die(&format!("{path}: not an Ed25519, ECDSA P-256/P-384 or RSA (2048+ bit) key"))
-    })
+    scratch.fill(0);
+    key
 }
 
 /// Suites from a `--suites` list of IANA names.
