@@ -1,8 +1,12 @@
 //! `client HOST PORT [--server-name NAME] [--cafile PEM] [--alpn P]... [--groups g1,g2]
 //! [--suites s1,s2] [--key-update]`: connects over TCP, sends stdin to the server until EOF
 //! (then close_notify), prints everything received to stdout until the server's
-//! close_notify, and prints the `negotiated:` line to stderr. `--cert/--key`, `--resume` and
-//! `--insecure-no-verify` are accepted by the command line but not implemented yet.
+//! close_notify, and prints the `negotiated:` line to stderr. Groups are `x25519`,
+//! `secp256r1`, `secp384r1`, `secp521r1` (a key share is sent for the first; the server may ask
+//! for another). `--cert PEM --key PEM` (PKCS#8: Ed25519, ECDSA P-256/P-384, RSA) answer a
+//! server's certificate request. With `--resume` it connects twice: the first connection only
+//! waits for a session ticket, and the second (which carries stdin) must resume with it.
+//! `--insecure-no-verify` is accepted by the command line but not implemented yet.
 
 #![allow(clippy::doc_markdown)] // protocol names (close_notify) are prose
 
@@ -11,16 +15,19 @@ mod common;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::die;
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, UnixTime};
+use tls::ticket::MemoryTicketStore;
 use tls::{Buffers, ClientConfig, Connection, Stream, Want};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut pos = Vec::new();
+    let (mut cert, mut key, mut resume) = (None::<String>, None::<String>, false);
+    let mut groups = tls::kx::DEFAULT_GROUPS.to_vec();
     let (mut name, mut cafile, mut alpn, mut suites, mut key_update) =
         (None, None, Vec::new(), tls::suites::DEFAULT_SUITES.to_vec(), false);
     let mut it = args.iter();
@@ -30,12 +37,13 @@ fn main() {
             "--server-name" => name = Some(val()),
             "--cafile" => cafile = Some(val()),
             "--alpn" => alpn.push(val().into_bytes()),
-            "--groups" => common::check_groups(&val()),
+            "--groups" => groups = common::parse_groups(&val()),
             "--suites" => suites = common::parse_suites(&val()),
             "--key-update" => key_update = true,
-            "--cert" | "--key" | "--resume" | "--insecure-no-verify" => {
-                die(&format!("{a} is not implemented yet"))
-            }
+            "--cert" => cert = Some(val()),
+            "--key" => key = Some(val()),
+            "--resume" => resume = true,
+            "--insecure-no-verify" => die(&format!("{a} is not implemented yet")),
             _ if a.starts_with("--") => die(&format!("unknown option {a}")),
             _ => pos.push(a.clone()),
         }
@@ -43,6 +51,18 @@ fn main() {
     let [host, port] = pos.as_slice() else { die("usage: client HOST PORT [options]") };
     let name = name.unwrap_or_else(|| host.clone());
     let cafile = cafile.unwrap_or_else(|| die("--cafile is required (no system roots yet)"));
+    let client_chain: Vec<Vec<u8>> = match (&cert, &key) {
+        (Some(c), Some(_)) => common::pem_blocks(c, "CERTIFICATE"),
+        (None, None) => Vec::new(),
+        _ => die("--cert and --key go together"),
+    };
+    if cert.is_some() && client_chain.is_empty() {
+        die("--cert: no certificates");
+    }
+    let client_chain_refs: Vec<&[u8]> = client_chain.iter().map(Vec::as_slice).collect();
+    let client_key = key.as_deref().map(common::private_key);
+    let client_cert =
+        client_key.as_ref().map(|key| tls::CertifiedKey { chain: &client_chain_refs, key });
     let ders: Vec<CertificateDer<'static>> =
         common::pem_blocks(&cafile, "CERTIFICATE").into_iter().map(CertificateDer::from).collect();
     let ders: &'static [CertificateDer<'static>] = Box::leak(ders.into_boxed_slice());
@@ -54,14 +74,56 @@ fn main() {
         .collect();
     let alpn_refs: Vec<&[u8]> = alpn.iter().map(Vec::as_slice).collect();
 
-    let sock = TcpStream::connect((
-        host.as_str(),
-        port.parse::<u16>().unwrap_or_else(|_| die("bad port")),
-    ))
-    .unwrap_or_else(|e| die(&format!("connect: {e}")));
+    let port = port.parse::<u16>().unwrap_or_else(|_| die("bad port"));
+    let connect = || {
+        TcpStream::connect((host.as_str(), port)).unwrap_or_else(|e| die(&format!("connect: {e}")))
+    };
+    let store = MemoryTicketStore::default();
+    let config = ClientConfig {
+        suites: &suites,
+        roots: &roots,
+        alpn: &alpn_refs,
+        now: UnixTime::now(),
+        groups: &groups,
+        client_cert,
+        tickets: Some(&store),
+    };
+    if resume {
+        // A first connection only to get a ticket: handshake, wait for a NewSessionTicket,
+        // close. The second, below, must resume with it.
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 40_000], vec![0; 20_000]);
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::client(config, &name, bufs, &mut OsRandom)
+            .unwrap_or_else(|e| die(&format!("{e}")));
+        let mut stream = Stream { conn: &mut conn, sock: connect() };
+        if let Err(e) = stream.handshake() {
+            eprintln!("error: handshake: {e}");
+            std::process::exit(1);
+        }
+        eprintln!("{}", common::negotiated_line(stream.conn, &suites, &alpn_refs));
+        stream.sock.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
+        let start = Instant::now();
+        let mut buf = [0u8; 4096];
+        while store.is_empty() && start.elapsed() < Duration::from_secs(3) {
+            match stream.read(&mut buf) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) => {}
+                Err(e) => die(&format!("{e}")),
+            }
+        }
+        let _ = stream.close();
+        if store.is_empty() {
+            eprintln!("error: the server sent no session ticket");
+            std::process::exit(1);
+        }
+    }
     let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 40_000], vec![0; 20_000]);
-    let config =
-        ClientConfig { suites: &suites, roots: &roots, alpn: &alpn_refs, now: UnixTime::now() };
+    let sock = connect();
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, &name, bufs, &mut OsRandom)
         .unwrap_or_else(|e| die(&format!("{e}")));
@@ -71,6 +133,10 @@ fn main() {
         std::process::exit(1);
     }
     eprintln!("{}", common::negotiated_line(stream.conn, &suites, &alpn_refs));
+    if resume && !stream.conn.negotiated().is_some_and(|n| n.resumed) {
+        eprintln!("error: the second handshake did not resume");
+        std::process::exit(1);
+    }
     if key_update {
         stream.conn.key_update().unwrap_or_else(|e| die(&format!("{e}")));
         stream.flush_records().unwrap_or_else(|e| die(&format!("{e}")));

@@ -1,7 +1,10 @@
-//! `server --cert PEM --key PEM [--port N] [--alpn P]... [--groups ...] [--suites ...]
-//! [--max-connections N]`: serves TLS 1.3 on 127.0.0.1, echoes back every byte it receives
-//! on each connection (one at a time), prints the `negotiated:` line per connection, and
-//! exits after N connections if given. `--client-ca` is accepted but not implemented yet.
+//! `server --cert PEM --key PEM [--cert PEM --key PEM]... [--port N] [--alpn P]...
+//! [--groups g1,g2] [--suites s1,s2] [--max-connections N]`: serves TLS 1.3 on 127.0.0.1,
+//! echoes back every byte it receives on each connection (one at a time), prints the
+//! `negotiated:` line per connection, and exits after N connections if given. Keys are PKCS#8
+//! PEM (Ed25519, ECDSA P-256/P-384, RSA); with several `--cert/--key` pairs the certificate is
+//! chosen by the client's SNI (the first pair is the default). `--client-ca PEM` requires
+//! every client to present a certificate chaining to one of the roots in PEM.
 
 #![allow(clippy::doc_markdown)] // protocol names (close_notify) are prose
 
@@ -11,42 +14,80 @@ use std::io::{Read, Write};
 use std::net::TcpListener;
 
 use common::die;
-use core_ec::ed25519::SigningKey;
 use core_hash::OsRandom;
-use tls::{Buffers, Connection, ServerConfig, Stream};
+use pki_types::{CertificateDer, UnixTime};
+use tls::ticket::TicketKey;
+use tls::{
+    Buffers, CertifiedKey, ClientAuth, Connection, ServerConfig, ServerTickets, SigningKey, Stream,
+};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (mut cert, mut key, mut port, mut alpn, mut max) = (None, None, 4433u16, Vec::new(), None);
+    let (mut certs, mut keys, mut port, mut alpn, mut max) =
+        (Vec::new(), Vec::new(), 4433u16, Vec::new(), None);
     let mut suites = tls::suites::DEFAULT_SUITES.to_vec();
+    let mut groups = tls::kx::DEFAULT_GROUPS.to_vec();
+    let mut client_ca = None::<String>;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().unwrap_or_else(|| die(&format!("{a} needs a value")));
         match a.as_str() {
-            "--cert" => cert = Some(val()),
-            "--key" => key = Some(val()),
+            "--cert" => certs.push(val()),
+            "--key" => keys.push(val()),
             "--port" => port = val().parse().unwrap_or_else(|_| die("bad port")),
             "--alpn" => alpn.push(val().into_bytes()),
-            "--groups" => common::check_groups(&val()),
+            "--groups" => groups = common::parse_groups(&val()),
             "--suites" => suites = common::parse_suites(&val()),
             "--max-connections" => {
                 max = Some(val().parse::<usize>().unwrap_or_else(|_| die("bad count")));
             }
-            "--client-ca" => die("--client-ca is not implemented yet"),
+            "--client-ca" => client_ca = Some(val()),
             _ => die(&format!("unknown argument {a}")),
         }
     }
-    let cert = cert.unwrap_or_else(|| die("--cert is required"));
-    let key = key.unwrap_or_else(|| die("--key is required"));
-    let chain = common::pem_blocks(&cert, "CERTIFICATE");
-    if chain.is_empty() {
-        die(&format!("{cert}: no certificates"));
+    if certs.is_empty() || certs.len() != keys.len() {
+        die("give --cert PEM --key PEM (one --key per --cert; the first pair is the default)");
     }
-    let chain_refs: Vec<&[u8]> = chain.iter().map(Vec::as_slice).collect();
-    let signing_key = SigningKey::from_seed(&common::ed25519_seed(&key));
+    let chains: Vec<Vec<Vec<u8>>> = certs
+        .iter()
+        .map(|c| {
+            let chain = common::pem_blocks(c, "CERTIFICATE");
+            if chain.is_empty() {
+                die(&format!("{c}: no certificates"));
+            }
+            chain
+        })
+        .collect();
+    let chain_refs: Vec<Vec<&[u8]>> =
+        chains.iter().map(|c| c.iter().map(Vec::as_slice).collect()).collect();
+    let signing_keys: Vec<SigningKey> = keys.iter().map(|k| common::private_key(k)).collect();
+    let certified: Vec<CertifiedKey<'_>> = chain_refs
+        .iter()
+        .zip(&signing_keys)
+        .map(|(chain, key)| CertifiedKey { chain, key })
+        .collect();
     let alpn_refs: Vec<&[u8]> = alpn.iter().map(Vec::as_slice).collect();
+    let client_ca_ders: Vec<CertificateDer<'static>> = client_ca
+        .as_deref()
+        .map(|f| common::pem_blocks(f, "CERTIFICATE"))
+        .unwrap_or_default()
+        .into_iter()
+        .map(CertificateDer::from)
+        .collect();
+    let client_roots: Vec<_> = client_ca_ders
+        .iter()
+        .map(|d| webpki::anchor_from_trusted_cert(d).unwrap_or_else(|e| die(&format!("{e:?}"))))
+        .collect();
+    if client_ca.is_some() && client_roots.is_empty() {
+        die("--client-ca: no certificates");
+    }
     let listener =
         TcpListener::bind(("127.0.0.1", port)).unwrap_or_else(|e| die(&format!("bind: {e}")));
+    // Session tickets under a key made for this run.
+    let mut key_bytes = [0u8; 32];
+    core_hash::RandomSource::fill(&mut OsRandom, &mut key_bytes)
+        .unwrap_or_else(|_| die("no randomness"));
+    let ticket_key = TicketKey::new(&key_bytes).unwrap_or_else(|e| die(&format!("{e}")));
     let mut served = 0;
     while max.is_none_or(|m| served < m) {
         let Ok((sock, _)) = listener.accept() else { continue };
@@ -54,9 +95,20 @@ fn main() {
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 40_000], vec![0; 20_000]);
         let config = ServerConfig {
             suites: &suites,
-            cert_chain: &chain_refs,
-            key: &signing_key,
+            certs: &certified,
             alpn: &alpn_refs,
+            groups: &groups,
+            client_auth: client_ca.is_some().then(|| ClientAuth {
+                roots: &client_roots,
+                required: true,
+                now: UnixTime::now(),
+            }),
+            tickets: Some(ServerTickets {
+                key: &ticket_key,
+                lifetime: 7200,
+                count: 2,
+                now: UnixTime::now(),
+            }),
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom)

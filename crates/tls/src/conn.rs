@@ -4,30 +4,39 @@
 //! ([`Connection::want`]) and every error is sticky.
 //!
 //! The handshake is one state type per expected message; each consumes its message and
-//! returns the next state. This milestone negotiates X25519 and Ed25519 server certificates
-//! (verified through `rustls-webpki`), SNI and ALPN, answers KeyUpdate, ignores tickets, and
-//! turns every failure into a typed [`Error`] and, where the RFC has one, an alert.
+//! returns the next state. It negotiates the groups of [`crate::kx`] (with HelloRetryRequest
+//! in both roles), Ed25519, ECDSA and RSA certificates in both directions (verified through
+//! `rustls-webpki`; the server's chosen by SNI, client certificates on request), the
+//! signature scheme, SNI and ALPN, answers KeyUpdate, ignores tickets, and turns every failure
+//! into a typed [`Error`] and, where the RFC has one, an alert.
 
 use core::mem;
 
-use core_ec::{ed25519, x25519};
-use core_hash::RandomSource;
+use core_hash::{HmacDrbg, RandomSource, Sha256};
 use pki_types::{TrustAnchor, UnixTime};
 
 use crate::error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
 use crate::key_schedule::{
     Digest, EarlySecret, HashAlg, MasterSecret, Secret, Transcript, finished_verify_data,
-    next_traffic_secret, verify_finished,
+    next_traffic_secret, resumption_psk, verify_finished,
 };
+use crate::kx::KeyShare;
 use crate::msgs::{
-    AlertDescription, AlertLevel, Certificate, CertificateEntry, CertificateVerify, CipherSuite,
-    ClientExtensions, ClientHello, Codec, ContentType, EncryptedExtensions, HandshakeMessage,
-    KeyShareEntry, KeyUpdateRequest, List, NamedGroup, ProtocolName, ProtocolVersion, ServerHello,
-    ServerHelloExtensions, SignatureScheme, Writer, split_handshake,
+    AlertDescription, AlertLevel, Certificate, CertificateEntry, CertificateRequest,
+    CertificateVerify, CipherSuite, ClientExtensions, ClientHello, Codec, ContentType,
+    EncryptedExtensions, HandshakeMessage, HandshakeType, KeyShareEntry, KeyUpdateRequest, List,
+    NamedGroup, ProtocolName, ProtocolVersion, ServerHello, ServerHelloExtensions, SignatureScheme,
+    Writer, split_handshake,
 };
+use crate::msgs::{NewSessionTicket, OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
+use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN};
 use crate::suites::{self, Suite};
+use crate::ticket::{Ticket, TicketKey, TicketState, TicketStore};
 use crate::verify;
+
+/// The most entries a configured list (suites, groups, ALPN protocols) may hold.
+const MAX_LIST: usize = 16;
 
 /// The most certificates a received chain may hold.
 const MAX_CHAIN: usize = 1 + verify::MAX_INTERMEDIATES;
@@ -41,7 +50,41 @@ pub struct ClientConfig<'a> {
     pub roots: &'a [TrustAnchor<'a>],
     /// ALPN protocols to offer (empty: no ALPN).
     pub alpn: &'a [&'a [u8]],
+    /// Key-exchange groups to offer, in order of preference; the ClientHello carries a key
+    /// share for the first only (a server that wants another asks with a HelloRetryRequest).
+    pub groups: &'a [NamedGroup],
     /// The time certificates are checked at.
+    pub now: UnixTime,
+    /// The certificate and key to answer a server's CertificateRequest with (`None`: answer
+    /// with an empty Certificate).
+    pub client_cert: Option<CertifiedKey<'a>>,
+    /// Where tickets are kept: a ticket for the server name is offered for resumption, and
+    /// the server's NewSessionTickets are stored (`None`: no resumption).
+    pub tickets: Option<&'a dyn TicketStore>,
+}
+
+/// How a server issues session tickets and resumes sessions from them.
+#[derive(Clone, Copy, Debug)]
+pub struct ServerTickets<'a> {
+    /// The key tickets are sealed with.
+    pub key: &'a TicketKey,
+    /// How long a ticket may be used, in seconds (at most 604800, seven days).
+    pub lifetime: u32,
+    /// How many tickets to send after each handshake.
+    pub count: u8,
+    /// The current time, for ticket ages.
+    pub now: UnixTime,
+}
+
+/// How a server authenticates clients by certificate.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientAuth<'a> {
+    /// Trusted roots for the client's chain.
+    pub roots: &'a [TrustAnchor<'a>],
+    /// Whether a client without a certificate is refused (with a certificate_required
+    /// alert) rather than let through unauthenticated.
+    pub required: bool,
+    /// The time client certificates are checked at.
     pub now: UnixTime,
 }
 
@@ -50,12 +93,20 @@ pub struct ClientConfig<'a> {
 pub struct ServerConfig<'a> {
     /// Suites to accept, in the server's order of preference.
     pub suites: &'a [Suite],
-    /// The certificate chain (DER), end-entity first.
-    pub cert_chain: &'a [&'a [u8]],
-    /// The end-entity certificate's Ed25519 key.
-    pub key: &'a ed25519::SigningKey,
+    /// The certificates to choose from, each a chain and its key: the first whose name
+    /// matches the client's SNI and whose key can sign with a scheme the client offered, else
+    /// the first that can sign.
+    pub certs: &'a [CertifiedKey<'a>],
     /// ALPN protocols the server speaks, in its order of preference.
     pub alpn: &'a [&'a [u8]],
+    /// Key-exchange groups to accept, in the server's order of preference: the first one the
+    /// client sent a share for is taken, else a HelloRetryRequest asks for the first one the
+    /// client supports.
+    pub groups: &'a [NamedGroup],
+    /// Ask clients for a certificate and check it (`None`: no client authentication).
+    pub client_auth: Option<ClientAuth<'a>>,
+    /// Issue session tickets and accept them for resumption (`None`: neither).
+    pub tickets: Option<ServerTickets<'a>>,
 }
 
 /// The buffers a connection works in. `received` must hold one whole record
@@ -100,13 +151,31 @@ pub struct Negotiated {
     pub alpn: Option<usize>,
     /// Whether the handshake went through a HelloRetryRequest.
     pub retried: bool,
+    /// The scheme the client's CertificateVerify used, if the client authenticated with a
+    /// certificate.
+    pub client_auth: Option<SignatureScheme>,
+    /// Whether the session was resumed from a ticket (psk_dhe_ke).
+    pub resumed: bool,
 }
 
 struct ClientHelloSent {
-    key: x25519::SecretKey,
+    key: KeyShare,
+    random: [u8; 32],
     session_id: [u8; 32],
     th256: Transcript,
     th384: Transcript,
+    /// The ticket offered for resumption, if any.
+    psk: Option<Ticket>,
+}
+
+/// After a HelloRetryRequest and the second ClientHello: the suite is fixed and the
+/// transcript holds `message_hash(ClientHello1)`, the HRR and ClientHello2.
+struct RetrySent {
+    key: KeyShare,
+    session_id: [u8; 32],
+    suite: Suite,
+    transcript: Transcript,
+    psk: Option<Ticket>,
 }
 
 struct Handshaking {
@@ -115,6 +184,19 @@ struct Handshaking {
     client_hs: Secret,
     server_hs: Secret,
     master: MasterSecret,
+    /// Client only: what the server's CertificateRequest, if any, calls for.
+    reply: CertificateReply,
+}
+
+/// A client's answer to a CertificateRequest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CertificateReply {
+    /// No CertificateRequest came.
+    NotRequested,
+    /// An empty Certificate: no certificate configured, or none the server accepts.
+    Empty,
+    /// Our certificate, and a CertificateVerify with this scheme.
+    Sign(SignatureScheme),
 }
 
 struct ClientExpectFinished {
@@ -126,10 +208,14 @@ struct ServerExpectFinished {
     client_app: Secret,
     transcript: Transcript,
     suite: Suite,
+    master: MasterSecret,
+    /// Whether the client listed psk_dhe_ke, so tickets are of use to it.
+    send_tickets: bool,
 }
 
 struct Retry {
     suite: Suite,
+    group: NamedGroup,
     transcript: Transcript,
 }
 
@@ -137,25 +223,31 @@ struct Traffic {
     suite: Suite,
     read_secret: Secret,
     write_secret: Secret,
+    /// Client: the resumption master secret, for the PSKs of NewSessionTickets.
+    resumption: Option<Secret>,
 }
 
-/// One handshake state per expected message.
+/// One handshake state per expected message. The client's hello states carry the offered
+/// ticket, so they are the large ones; with no allocator there is nothing to box into.
+#[allow(clippy::large_enum_variant)]
 enum State {
     ClientExpectServerHello(ClientHelloSent),
+    ClientExpectServerHello2(RetrySent),
     ClientExpectEncryptedExtensions(Handshaking),
     ClientExpectCertificate(Handshaking),
     ClientExpectFinished(ClientExpectFinished),
     ServerExpectClientHello {
         random: [u8; 32],
-        key: x25519::SecretKey,
     },
     /// After a HelloRetryRequest: the suite is fixed and the transcript holds
     /// `message_hash(ClientHello1)` and the HRR.
     ServerExpectClientHello2 {
         random: [u8; 32],
-        key: x25519::SecretKey,
         retry: Retry,
     },
+    /// With client authentication: the client's Certificate (and CertificateVerify) come
+    /// before its Finished.
+    ServerExpectCertificate(ServerExpectFinished),
     ServerExpectFinished(ServerExpectFinished),
     Traffic(Traffic),
     Dead,
@@ -179,6 +271,17 @@ impl Io<'_> {
         msg: &HandshakeMessage<'_>,
         transcript: Option<&mut Transcript>,
     ) -> Result<(), Error> {
+        self.send_handshake_patched(msg, transcript, |_| Ok(()))
+    }
+
+    /// As [`send_handshake`](Self::send_handshake), letting `patch` change the encoded
+    /// message before it is hashed and sealed (to fill in PSK binders).
+    fn send_handshake_patched(
+        &mut self,
+        msg: &HandshakeMessage<'_>,
+        transcript: Option<&mut Transcript>,
+        patch: impl FnOnce(&mut [u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         let start = self.tx_len;
         let body = self.tx.get_mut(start + HEADER_LEN..).ok_or(Error::BufferTooSmall)?;
         let mut w = Writer::new(body);
@@ -187,6 +290,7 @@ impl Io<'_> {
         if n > MAX_PLAINTEXT_LEN {
             return Err(Error::BufferTooSmall);
         }
+        patch(&mut self.tx[start + HEADER_LEN..start + HEADER_LEN + n])?;
         if let Some(t) = transcript {
             t.update(&self.tx[start + HEADER_LEN..start + HEADER_LEN + n]);
         }
@@ -244,6 +348,11 @@ struct Core<'a, 'b> {
     key_changed: bool,
     /// The server's application write secret between its Finished and the client's.
     server_app: Option<Secret>,
+    /// The parameters agreed so far; copied to `negotiated` when the handshake completes.
+    params: Negotiated,
+    /// A per-connection generator seeded from the caller's source at construction, for the
+    /// randomness needed while handling messages (key shares chosen by the peer, signatures).
+    rng: HmacDrbg<Sha256>,
 }
 
 /// A TLS 1.3 connection, client or server, over caller-provided buffers.
@@ -272,9 +381,11 @@ fn random<const N: usize>(rng: &mut dyn RandomSource) -> Result<[u8; N], Error> 
 }
 
 impl<'a, 'b> Connection<'a, 'b> {
-    fn new(bufs: Buffers<'b>, state: State) -> Self {
+    fn new(bufs: Buffers<'b>, state: State, rng: &mut dyn RandomSource) -> Result<Self, Error> {
         let Buffers { received, send, handshake } = bufs;
-        Self {
+        let rng = HmacDrbg::from_source(&mut &mut *rng, b"halite tls connection")
+            .map_err(|_| Error::RandomFailed)?;
+        Ok(Self {
             c: Core {
                 io: Io {
                     rx: received,
@@ -294,11 +405,21 @@ impl<'a, 'b> Connection<'a, 'b> {
                 negotiated: None,
                 key_changed: false,
                 server_app: None,
+                params: Negotiated {
+                    suite: CipherSuite(0),
+                    group: NamedGroup(0),
+                    scheme: SignatureScheme(0),
+                    alpn: None,
+                    retried: false,
+                    client_auth: None,
+                    resumed: false,
+                },
+                rng,
             },
             hs: handshake,
             hs_len: 0,
             state,
-        }
+        })
     }
 
     /// Starts a client handshake with `server_name` (sent as SNI and checked against the
@@ -309,55 +430,44 @@ impl<'a, 'b> Connection<'a, 'b> {
         bufs: Buffers<'b>,
         rng: &mut dyn RandomSource,
     ) -> Result<Self, Error> {
-        if config.suites.is_empty() {
+        let Some(&first_group) = config.groups.first() else {
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+        };
+        if config.suites.is_empty()
+            || config.suites.len() > MAX_LIST
+            || config.groups.len() > MAX_LIST
+            || config.alpn.len() > MAX_LIST
+            || server_name.len() > 255
+        {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
-        let key = x25519::SecretKey::from_bytes(random(rng)?);
-        let public = key.public_key();
-        let random_bytes: [u8; 32] = random(rng)?;
-        let session_id: [u8; 32] = random(rng)?;
-        let mut suites_buf = [CipherSuite(0); 8];
-        let n = config.suites.len().min(suites_buf.len());
-        for (slot, s) in suites_buf.iter_mut().zip(config.suites) {
-            *slot = s.suite;
-        }
-        let mut alpn_buf = [ProtocolName(&[]); 8];
-        let alpn_n = config.alpn.len().min(alpn_buf.len());
-        for (slot, p) in alpn_buf.iter_mut().zip(config.alpn) {
-            *slot = ProtocolName(p);
-        }
-        let shares = [KeyShareEntry { group: NamedGroup::X25519, key: public.as_bytes() }];
-        let schemes: [SignatureScheme; 1] = [SignatureScheme::ED25519];
-        let ch = HandshakeMessage::ClientHello(ClientHello {
-            random: random_bytes,
-            session_id: &session_id,
-            cipher_suites: List::items(&suites_buf[..n]),
-            extensions: ClientExtensions {
-                server_name: (!server_name.is_empty()
-                    && server_name.parse::<core::net::IpAddr>().is_err())
-                .then_some(server_name.as_bytes()),
-                supported_versions: Some(List::items(&[ProtocolVersion::TLSV1_3])),
-                supported_groups: Some(List::items(&[NamedGroup::X25519])),
-                signature_algorithms: Some(List::items(&schemes)),
-                key_shares: Some(List::items(&shares)),
-                alpn: (alpn_n > 0).then(|| List::items(&alpn_buf[..alpn_n])),
-                ..ClientExtensions::default()
-            },
-        });
-        let mut th256 = Transcript::new(HashAlg::Sha256);
-        let mut conn = Self::new(bufs, State::Dead);
-        conn.c.io.send_handshake(&ch, Some(&mut th256))?;
-        let mut th384 = Transcript::new(HashAlg::Sha384);
-        th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
-        conn.state =
-            State::ClientExpectServerHello(ClientHelloSent { key, session_id, th256, th384 });
+        let mut conn = Self::new(bufs, State::Dead, rng)?;
         conn.c.client = Some(config);
         let name = server_name.as_bytes();
-        if name.len() > 255 {
-            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
-        }
         conn.c.sni[..name.len()].copy_from_slice(name);
         conn.c.sni_len = name.len();
+        let key = KeyShare::generate(first_group, rng)?;
+        let random_bytes: [u8; 32] = random(rng)?;
+        let session_id: [u8; 32] = random(rng)?;
+        let now = config.now.as_secs();
+        let psk = config
+            .tickets
+            .and_then(|store| store.take(server_name))
+            .filter(|t| t.is_valid_at(now) && suites::find(config.suites, t.suite()).is_some());
+        let mut th256 = Transcript::new(HashAlg::Sha256);
+        let binder_base = psk.as_ref().and_then(|t| Some(Transcript::new(ticket_hash(t)?)));
+        let offer = psk.as_ref().zip(binder_base);
+        send_client_hello(&mut conn.c, &random_bytes, &session_id, &key, None, &mut th256, offer)?;
+        let mut th384 = Transcript::new(HashAlg::Sha384);
+        th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
+        conn.state = State::ClientExpectServerHello(ClientHelloSent {
+            key,
+            random: random_bytes,
+            session_id,
+            th256,
+            th384,
+            psk,
+        });
         Ok(conn)
     }
 
@@ -367,12 +477,15 @@ impl<'a, 'b> Connection<'a, 'b> {
         bufs: Buffers<'b>,
         rng: &mut dyn RandomSource,
     ) -> Result<Self, Error> {
-        if config.suites.is_empty() || config.cert_chain.is_empty() {
+        if config.suites.is_empty()
+            || config.groups.is_empty()
+            || config.certs.is_empty()
+            || config.certs.iter().any(|c| c.chain.is_empty())
+        {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
-        let key = x25519::SecretKey::from_bytes(random(rng)?);
         let random = random(rng)?;
-        let mut conn = Self::new(bufs, State::ServerExpectClientHello { random, key });
+        let mut conn = Self::new(bufs, State::ServerExpectClientHello { random }, rng)?;
         conn.c.server = Some(config);
         Ok(conn)
     }
@@ -606,18 +719,39 @@ impl<'a, 'b> Connection<'a, 'b> {
             let state = mem::replace(&mut self.state, State::Dead);
             // A Certificate is handled together with the CertificateVerify after it, so the
             // certificate need not be copied out of the buffer.
-            let (used, next) = if let State::ClientExpectCertificate(hs) = state {
-                let Some((second, _)) = split_handshake(rest) else {
-                    self.state = State::ClientExpectCertificate(hs);
-                    break;
-                };
-                let next = client_certificate(&mut self.c, hs, first, second)?;
-                (first.len() + second.len(), next)
-            } else {
-                let msg = HandshakeMessage::decode(first)?;
-                let first_len = first.len();
-                let next = handle(&mut self.c, state, first, msg)?;
-                (first_len, next)
+            let (used, next) = match state {
+                State::ClientExpectCertificate(hs)
+                    if first.first() != Some(&HandshakeType::CERTIFICATE_REQUEST.0) =>
+                {
+                    let Some((second, _)) = split_handshake(rest) else {
+                        self.state = State::ClientExpectCertificate(hs);
+                        break;
+                    };
+                    let next = client_certificate(&mut self.c, hs, first, second)?;
+                    (first.len() + second.len(), next)
+                }
+                State::ServerExpectCertificate(st) => {
+                    let HandshakeMessage::Certificate(cert) = HandshakeMessage::decode(first)?
+                    else {
+                        return Err(PeerMisbehaved::UnexpectedMessage.into());
+                    };
+                    if cert.entries.iter().next().is_none() {
+                        (first.len(), server_no_client_certificate(&mut self.c, st, first, &cert)?)
+                    } else {
+                        let Some((second, _)) = split_handshake(rest) else {
+                            self.state = State::ServerExpectCertificate(st);
+                            break;
+                        };
+                        let next = server_client_certificate(&mut self.c, st, first, second)?;
+                        (first.len() + second.len(), next)
+                    }
+                }
+                state => {
+                    let msg = HandshakeMessage::decode(first)?;
+                    let first_len = first.len();
+                    let next = handle(&mut self.c, state, first, msg)?;
+                    (first_len, next)
+                }
             };
             self.state = next;
             self.hs.copy_within(used..self.hs_len, 0);
@@ -644,13 +778,89 @@ impl Core<'_, '_> {
     }
 }
 
-fn x25519_shared(key: &x25519::SecretKey, peer: &[u8]) -> Result<[u8; 32], Error> {
-    let peer = x25519::PublicKey::from_slice(peer)
-        .map_err(|_| Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare))?;
-    let shared = key
-        .diffie_hellman(&peer)
-        .map_err(|_| Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare))?;
-    Ok(*shared.as_bytes())
+/// The schemes we verify, for `signature_algorithms`, written into `buf`.
+fn supported_schemes(buf: &mut [SignatureScheme; MAX_LIST]) -> &[SignatureScheme] {
+    let mut n = 0;
+    for ((s, _), slot) in verify::SUPPORTED_SCHEMES.iter().zip(buf.iter_mut()) {
+        *slot = *s;
+        n += 1;
+    }
+    &buf[..n]
+}
+
+/// Queues a ClientHello (the first, or the second after a HelloRetryRequest with `key` in the
+/// group it asked for and its `cookie`), adding it to `transcript`.
+fn send_client_hello(
+    c: &mut Core<'_, '_>,
+    random: &[u8; 32],
+    session_id: &[u8; 32],
+    key: &KeyShare,
+    cookie: Option<&[u8]>,
+    transcript: &mut Transcript,
+    psk: Option<(&Ticket, Transcript)>,
+) -> Result<(), Error> {
+    let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let now = config.now.as_secs();
+    // A PSK offer: the ticket as identity, and a placeholder binder filled in below.
+    let hash_len = psk.as_ref().map_or(0, |(_, t)| t.alg().output_len());
+    let zero_binder = [0u8; 48];
+    let identity = psk
+        .as_ref()
+        .map(|(t, _)| PskIdentity { identity: t.ticket(), obfuscated_age: t.obfuscated_age(now) });
+    let identities = identity.as_slice();
+    let binders = [PskBinder(&zero_binder[..hash_len])];
+    let mut suites_buf = [CipherSuite(0); MAX_LIST];
+    for (slot, s) in suites_buf.iter_mut().zip(config.suites) {
+        *slot = s.suite;
+    }
+    let mut alpn_buf = [ProtocolName(&[]); MAX_LIST];
+    for (slot, p) in alpn_buf.iter_mut().zip(config.alpn) {
+        *slot = ProtocolName(p);
+    }
+    let mut schemes = [SignatureScheme(0); MAX_LIST];
+    let public = key.public();
+    let shares = [KeyShareEntry { group: key.group(), key: public.as_ref() }];
+    let name = &c.sni[..c.sni_len];
+    let sni = core::str::from_utf8(name).unwrap_or("");
+    let ch = HandshakeMessage::ClientHello(ClientHello {
+        random: *random,
+        session_id,
+        cipher_suites: List::items(&suites_buf[..config.suites.len()]),
+        extensions: ClientExtensions {
+            server_name: (!sni.is_empty() && sni.parse::<core::net::IpAddr>().is_err())
+                .then_some(name),
+            supported_versions: Some(List::items(&[ProtocolVersion::TLSV1_3])),
+            supported_groups: Some(List::items(config.groups)),
+            signature_algorithms: Some(List::items(supported_schemes(&mut schemes))),
+            key_shares: Some(List::items(&shares)),
+            alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
+            cookie,
+            // With a store, psk_dhe_ke says we take tickets even when we offer none (RFC
+            // 8446 §4.2.9: servers send tickets only for modes the client lists).
+            psk_modes: (psk.is_some() || config.tickets.is_some())
+                .then(|| List::items(&[PskKeyExchangeMode::PSK_DHE_KE])),
+            pre_shared_key: psk.is_some().then(|| OfferedPsks {
+                identities: List::items(identities),
+                binders: List::items(&binders),
+            }),
+            ..ClientExtensions::default()
+        },
+    });
+    c.io.send_handshake_patched(&ch, Some(transcript), |msg| {
+        let Some((ticket, mut bt)) = psk else { return Ok(()) };
+        // RFC 8446 §4.2.11.2: the binder is over the ClientHello up to the binders list.
+        let cut = msg.len().checked_sub(3 + hash_len).ok_or(Error::BufferTooSmall)?;
+        bt.update(&msg[..cut]);
+        let early = EarlySecret::new(bt.alg(), Some(ticket.psk()));
+        let binder = finished_verify_data(&early.binder_key(false), &bt.current());
+        msg[cut + 3..].copy_from_slice(binder.as_ref());
+        Ok(())
+    })
+}
+
+/// The hash of the suite a ticket was issued under.
+fn ticket_hash(t: &Ticket) -> Option<HashAlg> {
+    suites::find(suites::ALL_SUITES, t.suite()).map(|s| s.hash)
 }
 
 /// Derives the handshake secrets after the hellos and keys both directions.
@@ -658,10 +868,11 @@ fn enter_handshake(
     c: &mut Core<'_, '_>,
     suite: Suite,
     transcript: Transcript,
-    shared: &[u8; 32],
+    shared: &[u8],
+    psk: Option<&[u8]>,
     client: bool,
 ) -> Result<Handshaking, Error> {
-    let hs_secret = EarlySecret::new(suite.hash, None).into_handshake(shared);
+    let hs_secret = EarlySecret::new(suite.hash, psk).into_handshake(shared);
     let th = transcript.current();
     let client_hs = hs_secret.client_traffic(&th);
     let server_hs = hs_secret.server_traffic(&th);
@@ -672,9 +883,18 @@ fn enter_handshake(
         c.set_read(suite, &client_hs)?;
         c.set_write(suite, &server_hs)?;
     }
-    Ok(Handshaking { suite, transcript, client_hs, server_hs, master: hs_secret.into_master() })
+    Ok(Handshaking {
+        suite,
+        transcript,
+        client_hs,
+        server_hs,
+        master: hs_secret.into_master(),
+        reply: CertificateReply::NotRequested,
+    })
 }
 
+// The message is destructured by the match; a reference would only add indirection.
+#[allow(clippy::large_types_passed_by_value)]
 fn handle(
     c: &mut Core<'_, '_>,
     state: State,
@@ -684,6 +904,17 @@ fn handle(
     match (state, msg) {
         (State::ClientExpectServerHello(st), HandshakeMessage::ServerHello(sh)) => {
             client_server_hello(c, st, raw, &sh)
+        }
+        (State::ClientExpectServerHello2(st), HandshakeMessage::ServerHello(sh)) => {
+            if sh.is_retry_request() {
+                // RFC 8446 §4.1.4: a second HelloRetryRequest is unexpected_message.
+                return Err(PeerMisbehaved::UnexpectedMessage.into());
+            }
+            client_check_hello(&sh, &st.session_id)?;
+            if sh.cipher_suite != st.suite.suite {
+                return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+            }
+            client_key_exchange(c, &st.key, st.suite, st.transcript, raw, &sh, st.psk.as_ref())
         }
         (
             State::ClientExpectEncryptedExtensions(mut hs),
@@ -701,41 +932,82 @@ fn handle(
                         .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?,
                 ),
             };
-            c.negotiated = Some(Negotiated {
-                suite: hs.suite.suite,
-                group: NamedGroup::X25519,
-                scheme: SignatureScheme::ED25519,
-                alpn,
-                retried: false,
-            });
+            c.params.alpn = alpn;
+            // A resumed session has no certificate messages (RFC 8446 §2.2).
+            Ok(if c.params.resumed {
+                State::ClientExpectFinished(ClientExpectFinished { hs })
+            } else {
+                State::ClientExpectCertificate(hs)
+            })
+        }
+        (State::ClientExpectCertificate(mut hs), HandshakeMessage::CertificateRequest(cr))
+            if hs.reply == CertificateReply::NotRequested =>
+        {
+            // RFC 8446 §4.3.2: the context is empty during the handshake, and
+            // signature_algorithms must be there.
+            if !cr.context.is_empty() {
+                return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+            }
+            let offered =
+                cr.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
+            let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+            hs.reply = match config
+                .client_cert
+                .and_then(|cert| cert.key.choose_scheme(|s| offered.contains(&s)))
+            {
+                Some(scheme) => CertificateReply::Sign(scheme),
+                None => CertificateReply::Empty,
+            };
+            hs.transcript.update(raw);
             Ok(State::ClientExpectCertificate(hs))
         }
         (State::ClientExpectFinished(st), HandshakeMessage::Finished(fin)) => {
             client_finished(c, st, raw, fin)
         }
-        (State::ServerExpectClientHello { random, key }, HandshakeMessage::ClientHello(ch)) => {
-            server_client_hello(c, random, key, raw, &ch, None)
+        (State::ServerExpectClientHello { random }, HandshakeMessage::ClientHello(ch)) => {
+            server_client_hello(c, random, raw, &ch, None)
         }
-        (
-            State::ServerExpectClientHello2 { random, key, retry },
-            HandshakeMessage::ClientHello(ch),
-        ) => server_client_hello(c, random, key, raw, &ch, Some(retry)),
+        (State::ServerExpectClientHello2 { random, retry }, HandshakeMessage::ClientHello(ch)) => {
+            server_client_hello(c, random, raw, &ch, Some(retry))
+        }
         (State::ServerExpectFinished(st), HandshakeMessage::Finished(fin)) => {
             let expected = finished_verify_data(&st.client_hs, &st.transcript.current());
             if !verify_finished(&expected, fin) {
                 return Err(PeerMisbehaved::BadFinished.into());
             }
             c.set_read(st.suite, &st.client_app)?;
+            c.negotiated = Some(c.params);
             // The server's write secret is the one already in use; keep a copy for KeyUpdate.
             let write_secret = c.server_app.take().ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+            let mut st = st;
+            st.transcript.update(raw);
+            send_tickets(c, &st)?;
             Ok(State::Traffic(Traffic {
                 suite: st.suite,
                 read_secret: st.client_app,
                 write_secret,
+                resumption: None,
             }))
         }
-        // Tickets are accepted and dropped until resumption lands; only servers send them.
-        (State::Traffic(t), HandshakeMessage::NewSessionTicket(_)) if c.client.is_some() => {
+        // Only servers send tickets; they are kept when the client has a store.
+        (State::Traffic(t), HandshakeMessage::NewSessionTicket(nst)) if c.client.is_some() => {
+            let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+            if let (Some(store), Some(rms)) = (config.tickets, &t.resumption) {
+                let psk = resumption_psk(rms, nst.nonce);
+                let ticket = Ticket::new(
+                    t.suite.suite,
+                    c.params.scheme,
+                    psk.as_ref(),
+                    nst.ticket,
+                    nst.age_add,
+                    nst.lifetime,
+                    config.now.as_secs(),
+                );
+                let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
+                if let Some(ticket) = ticket.filter(|_| nst.lifetime > 0) {
+                    store.put(name, &ticket);
+                }
+            }
             Ok(State::Traffic(t))
         }
         (State::Traffic(mut t), HandshakeMessage::KeyUpdate(req)) => {
@@ -753,6 +1025,23 @@ fn handle(
     }
 }
 
+/// The checks every ServerHello and HelloRetryRequest gets: TLS 1.3 selected and our session
+/// id echoed.
+fn client_check_hello(sh: &ServerHello<'_>, session_id: &[u8; 32]) -> Result<(), Error> {
+    if sh.extensions.supported_version != Some(ProtocolVersion::TLSV1_3) {
+        return Err(PeerIncompatible::NoTls13.into());
+    }
+    if sh.session_id != session_id {
+        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+    }
+    // RFC 8446 §4.1.3: a TLS 1.3 client that negotiated 1.3 must still refuse the sentinels a
+    // 1.2 or older server puts in its random.
+    if sh.random[24..31] == *b"DOWNGRD" && matches!(sh.random[31], 0 | 1) {
+        return Err(PeerMisbehaved::DowngradeDetected.into());
+    }
+    Ok(())
+}
+
 fn client_server_hello(
     c: &mut Core<'_, '_>,
     st: ClientHelloSent,
@@ -760,31 +1049,83 @@ fn client_server_hello(
     sh: &ServerHello<'_>,
 ) -> Result<State, Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
-    if sh.extensions.supported_version != Some(ProtocolVersion::TLSV1_3) {
-        return Err(PeerIncompatible::NoTls13.into());
-    }
-    if sh.is_retry_request() {
-        // HelloRetryRequest is the next milestone; we offer only X25519, so a retry means
-        // the server wants a group we do not have.
-        return Err(PeerIncompatible::NoCommonGroup.into());
-    }
-    if sh.session_id != st.session_id {
-        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
-    }
+    client_check_hello(sh, &st.session_id)?;
     let suite = suites::find(config.suites, sh.cipher_suite)
         .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?;
-    let share = sh.extensions.key_share.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
-    if share.group != NamedGroup::X25519 {
-        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
-    }
-    let shared = x25519_shared(&st.key, share.key)?;
     let mut transcript = match suite.hash {
         HashAlg::Sha256 => st.th256,
         HashAlg::Sha384 => st.th384,
     };
+    if !sh.is_retry_request() {
+        return client_key_exchange(c, &st.key, suite, transcript, raw, sh, st.psk.as_ref());
+    }
+    // HelloRetryRequest (RFC 8446 §4.1.4): a group we offered but sent no share for, and/or
+    // a cookie to echo; anything that would leave ClientHello2 unchanged is illegal.
+    let x = &sh.extensions;
+    let key = match x.selected_group {
+        Some(g) if g == st.key.group() || !config.groups.contains(&g) => {
+            return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+        }
+        Some(g) => KeyShare::generate(g, &mut c.rng)?,
+        None if x.cookie.is_none() => return Err(PeerMisbehaved::UselessRetryRequest.into()),
+        None => st.key,
+    };
+    transcript.restart_for_retry();
     transcript.update(raw);
+    // Middlebox compatibility mode (RFC 8446 §D.4): a dummy change_cipher_spec before the
+    // second flight.
+    c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
+    // The PSK stays on offer only if its hash is the suite's (RFC 8446 §4.1.4), with its
+    // binder now over message_hash, the HRR and ClientHello2.
+    let psk = st.psk.filter(|t| ticket_hash(t) == Some(suite.hash));
+    let offer = psk.as_ref().map(|t| (t, transcript.clone()));
+    send_client_hello(c, &st.random, &st.session_id, &key, x.cookie, &mut transcript, offer)?;
+    c.params.retried = true;
+    Ok(State::ClientExpectServerHello2(RetrySent {
+        key,
+        session_id: st.session_id,
+        suite,
+        transcript,
+        psk,
+    }))
+}
+
+/// Completes the key exchange with the ServerHello's share, which must be in `key`'s group.
+fn client_key_exchange(
+    c: &mut Core<'_, '_>,
+    key: &KeyShare,
+    suite: Suite,
+    mut transcript: Transcript,
+    raw: &[u8],
+    sh: &ServerHello<'_>,
+    offered: Option<&Ticket>,
+) -> Result<State, Error> {
+    let share = sh.extensions.key_share.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
+    if share.group != key.group() {
+        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+    }
+    // RFC 8446 §4.2.11: the server may only pick the one identity we offered, with a suite
+    // of the ticket's hash.
+    let psk = match (sh.extensions.selected_identity, offered) {
+        (None, _) => None,
+        (Some(0), Some(t)) if ticket_hash(t) == Some(suite.hash) => Some(t),
+        (Some(_), _) => return Err(PeerMisbehaved::SelectedUnofferedParameter.into()),
+    };
+    let shared = key.agree(share.key)?;
+    transcript.update(raw);
+    c.params.suite = suite.suite;
+    c.params.group = share.group;
+    if let Some(t) = psk {
+        c.params.resumed = true;
+        c.params.scheme = t.scheme();
+    }
     Ok(State::ClientExpectEncryptedExtensions(enter_handshake(
-        c, suite, transcript, &shared, true,
+        c,
+        suite,
+        transcript,
+        shared.as_ref(),
+        psk.map(Ticket::psk),
+        true,
     )?))
 }
 
@@ -795,6 +1136,30 @@ fn client_certificate(
     raw_cv: &[u8],
 ) -> Result<State, Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
+    let scheme = check_certificate(
+        &mut hs.transcript,
+        raw_cert,
+        raw_cv,
+        config.roots,
+        verify::Peer::Server(name),
+        config.now,
+    )?;
+    c.params.scheme = scheme;
+    Ok(State::ClientExpectFinished(ClientExpectFinished { hs }))
+}
+
+/// Checks a peer's Certificate and CertificateVerify (the chain to `roots` at `now` for `peer`,
+/// then the signature over the transcript up to the Certificate), adding both to
+/// `transcript`; returns the scheme used.
+fn check_certificate(
+    transcript: &mut Transcript,
+    raw_cert: &[u8],
+    raw_cv: &[u8],
+    roots: &[TrustAnchor<'_>],
+    peer: verify::Peer<'_>,
+    now: UnixTime,
+) -> Result<SignatureScheme, Error> {
     let HandshakeMessage::Certificate(cert) = HandshakeMessage::decode(raw_cert)? else {
         return Err(PeerMisbehaved::UnexpectedMessage.into());
     };
@@ -816,25 +1181,64 @@ fn client_certificate(
     if n == 0 {
         return Err(Error::InvalidCertificate(CertificateError::NoCertificate));
     }
-    if cv.scheme != SignatureScheme::ED25519 {
+    if !verify::SUPPORTED_SCHEMES.iter().any(|(s, _)| *s == cv.scheme) {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
     }
-    hs.transcript.update(raw_cert);
+    transcript.update(raw_cert);
     let mut content = [0u8; 200];
-    let len = verify::signed_content(true, hs.transcript.current().as_ref(), &mut content);
-    let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
-    verify::verify_server(
+    let server = matches!(peer, verify::Peer::Server(_));
+    let len = verify::signed_content(server, transcript.current().as_ref(), &mut content);
+    verify::verify_peer(
         chain[0],
         &chain[1..n],
-        config.roots,
-        name,
-        config.now,
+        roots,
+        peer,
+        now,
         cv.scheme,
         &content[..len],
         cv.signature,
     )?;
-    hs.transcript.update(raw_cv);
-    Ok(State::ClientExpectFinished(ClientExpectFinished { hs }))
+    transcript.update(raw_cv);
+    Ok(cv.scheme)
+}
+
+/// Server: the client sent an empty Certificate.
+fn server_no_client_certificate(
+    c: &mut Core<'_, '_>,
+    mut st: ServerExpectFinished,
+    raw: &[u8],
+    cert: &Certificate<'_>,
+) -> Result<State, Error> {
+    let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    if !cert.context.is_empty() {
+        return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+    }
+    if config.client_auth.is_none_or(|a| a.required) {
+        return Err(Error::InvalidCertificate(CertificateError::NoCertificate));
+    }
+    st.transcript.update(raw);
+    Ok(State::ServerExpectFinished(st))
+}
+
+/// Server: the client's Certificate and CertificateVerify.
+fn server_client_certificate(
+    c: &mut Core<'_, '_>,
+    mut st: ServerExpectFinished,
+    raw_cert: &[u8],
+    raw_cv: &[u8],
+) -> Result<State, Error> {
+    let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let auth = config.client_auth.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let scheme = check_certificate(
+        &mut st.transcript,
+        raw_cert,
+        raw_cv,
+        auth.roots,
+        verify::Peer::Client,
+        auth.now,
+    )?;
+    c.params.client_auth = Some(scheme);
+    Ok(State::ServerExpectFinished(st))
 }
 
 fn client_finished(
@@ -852,21 +1256,144 @@ fn client_finished(
     let th = hs.transcript.current();
     let client_app = hs.master.client_traffic(&th);
     let server_app = hs.master.server_traffic(&th);
-    let verify_data = finished_verify_data(&hs.client_hs, &th);
-    c.io.send_handshake(&HandshakeMessage::Finished(verify_data.as_ref()), None)?;
+    if hs.reply != CertificateReply::NotRequested {
+        send_client_certificate(c, hs.reply, &mut hs.transcript)?;
+    }
+    let verify_data = finished_verify_data(&hs.client_hs, &hs.transcript.current());
+    let fin = HandshakeMessage::Finished(verify_data.as_ref());
+    c.io.send_handshake(&fin, Some(&mut hs.transcript))?;
     c.set_write(hs.suite, &client_app)?;
     c.set_read(hs.suite, &server_app)?;
+    c.negotiated = Some(c.params);
+    let resumption = hs.master.resumption(&hs.transcript.current());
     Ok(State::Traffic(Traffic {
         suite: hs.suite,
         read_secret: server_app,
         write_secret: client_app,
+        resumption: Some(resumption),
     }))
+}
+
+/// Server: the Certificate and CertificateVerify of a full handshake.
+fn send_server_certificate(
+    c: &mut Core<'_, '_>,
+    certified: &CertifiedKey<'_>,
+    scheme: SignatureScheme,
+    transcript: &mut Transcript,
+) -> Result<(), Error> {
+    let mut entries = [CertificateEntry { cert: &[], extensions: &[] }; MAX_CHAIN];
+    let n = certified.chain.len().min(MAX_CHAIN);
+    for (e, der) in entries.iter_mut().zip(certified.chain) {
+        e.cert = der;
+    }
+    let cert = HandshakeMessage::Certificate(Certificate {
+        context: &[],
+        entries: List::items(&entries[..n]),
+    });
+    c.io.send_handshake(&cert, Some(transcript))?;
+    let mut content = [0u8; 200];
+    let len = verify::signed_content(true, transcript.current().as_ref(), &mut content);
+    let mut sig = [0u8; MAX_SIGNATURE_LEN];
+    let sig_len = certified.key.sign(scheme, &content[..len], &mut c.rng, &mut sig)?;
+    let cv = HandshakeMessage::CertificateVerify(CertificateVerify {
+        scheme,
+        signature: &sig[..sig_len],
+    });
+    c.io.send_handshake(&cv, Some(transcript))
+}
+
+/// Server: the state of the first PSK identity, if it is one of our tickets, the client
+/// allows psk_dhe_ke, and the ticket is within its lifetime.
+fn resumable_ticket(
+    tickets: Option<ServerTickets<'_>>,
+    x: &ClientExtensions<'_>,
+) -> Option<TicketState> {
+    let tickets = tickets?;
+    if !x.psk_modes?.contains(&PskKeyExchangeMode::PSK_DHE_KE) {
+        return None;
+    }
+    let identity = x.pre_shared_key?.identities.iter().next()?;
+    let state = tickets.key.open(identity.identity)?;
+    let now = tickets.now.as_secs();
+    (now >= state.issued_at && now - state.issued_at < u64::from(tickets.lifetime)).then_some(state)
+}
+
+/// Server: sends the configured number of NewSessionTickets (RFC 8446 §4.6.1) after the
+/// client's Finished, each sealing the PSK for its nonce.
+fn send_tickets(c: &mut Core<'_, '_>, st: &ServerExpectFinished) -> Result<(), Error> {
+    let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let Some(tickets) = config.tickets.filter(|_| st.send_tickets) else { return Ok(()) };
+    let rms = st.master.resumption(&st.transcript.current());
+    for i in 0..tickets.count {
+        let nonce = [i];
+        let psk = resumption_psk(&rms, &nonce);
+        let extra: [u8; 16] = random(&mut c.rng)?;
+        let age_add = u32::from_be_bytes([extra[0], extra[1], extra[2], extra[3]]);
+        let mut state = TicketState {
+            suite: st.suite.suite,
+            scheme: c.params.scheme,
+            issued_at: tickets.now.as_secs(),
+            age_add,
+            psk: [0; 48],
+            psk_len: psk.as_ref().len(),
+        };
+        state.psk[..state.psk_len].copy_from_slice(psk.as_ref());
+        let mut seal_nonce = [0u8; 12];
+        seal_nonce.copy_from_slice(&extra[4..]);
+        let sealed = tickets.key.seal(&state, &seal_nonce);
+        let nst = HandshakeMessage::NewSessionTicket(NewSessionTicket {
+            lifetime: tickets.lifetime.min(604_800),
+            age_add,
+            nonce: &nonce,
+            ticket: &sealed,
+            extensions: &[],
+        });
+        c.io.send_handshake(&nst, None)?;
+    }
+    Ok(())
+}
+
+/// Client: answers a CertificateRequest with our Certificate (empty if we have none the
+/// server accepts) and, with one, a CertificateVerify.
+fn send_client_certificate(
+    c: &mut Core<'_, '_>,
+    reply: CertificateReply,
+    transcript: &mut Transcript,
+) -> Result<(), Error> {
+    let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let mut entries = [CertificateEntry { cert: &[], extensions: &[] }; MAX_CHAIN];
+    let (cert, scheme) = match (reply, config.client_cert) {
+        (CertificateReply::Sign(scheme), Some(cert)) => (Some(cert), Some(scheme)),
+        _ => (None, None),
+    };
+    let chain = cert.map_or(&[][..], |c| c.chain);
+    let n = chain.len().min(MAX_CHAIN);
+    for (e, der) in entries.iter_mut().zip(chain) {
+        e.cert = der;
+    }
+    let msg = HandshakeMessage::Certificate(Certificate {
+        context: &[],
+        entries: List::items(&entries[..n]),
+    });
+    c.io.send_handshake(&msg, Some(transcript))?;
+    if let (Some(cert), Some(scheme)) = (cert, scheme) {
+        let mut content = [0u8; 200];
+        let len = verify::signed_content(false, transcript.current().as_ref(), &mut content);
+        let mut sig = [0u8; MAX_SIGNATURE_LEN];
+        let sig_len = cert.key.sign(scheme, &content[..len], &mut c.rng, &mut sig)?;
+        let cv = HandshakeMessage::CertificateVerify(CertificateVerify {
+            scheme,
+            signature: &sig[..sig_len],
+        });
+        c.io.send_handshake(&cv, Some(transcript))?;
+        c.params.client_auth = Some(scheme);
+    }
+    Ok(())
 }
 
 fn server_client_hello(
     c: &mut Core<'_, '_>,
     random: [u8; 32],
-    key: x25519::SecretKey,
     raw: &[u8],
     ch: &ClientHello<'_>,
     retry: Option<Retry>,
@@ -876,29 +1403,47 @@ fn server_client_hello(
     if !x.supported_versions.is_some_and(|v| v.contains(&ProtocolVersion::TLSV1_3)) {
         return Err(PeerIncompatible::NoTls13.into());
     }
-    let suite = config
-        .suites
-        .iter()
-        .copied()
-        .find(|s| ch.cipher_suites.contains(&s.suite))
-        .ok_or(PeerIncompatible::NoCommonSuite)?;
-    if !x.signature_algorithms.is_some_and(|l| l.contains(&SignatureScheme::ED25519)) {
-        return Err(PeerIncompatible::NoCommonSignatureScheme.into());
+    // RFC 8446 §4.2.9: a PSK offer needs psk_key_exchange_modes.
+    if x.pre_shared_key.is_some() && x.psk_modes.is_none() {
+        return Err(crate::msgs::InvalidMessage::MissingExtension.into());
     }
+    // A ticket of ours offered for psk_dhe_ke, within its lifetime: its suite is preferred.
+    let resumable = resumable_ticket(config.tickets, x);
+    let suite = resumable
+        .as_ref()
+        .and_then(|t| suites::find(config.suites, t.suite))
+        .filter(|s| ch.cipher_suites.contains(&s.suite))
+        .or_else(|| config.suites.iter().copied().find(|s| ch.cipher_suites.contains(&s.suite)))
+        .ok_or(PeerIncompatible::NoCommonSuite)?;
+    // RFC 8446 §4.2.3: certificate authentication needs signature_algorithms.
+    let offered = x.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
+    let (certified, scheme) =
+        choose_certificate(config.certs, x.server_name, |s| offered.contains(&s))
+            .ok_or(PeerIncompatible::NoCommonSignatureScheme)?;
     if retry.as_ref().is_some_and(|r| r.suite != suite) {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
     }
     let shares = x.key_shares.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
-    let Some(share) = shares.iter().find(|s| s.group == NamedGroup::X25519) else {
-        let supports_x25519 = x.supported_groups.is_some_and(|g| g.contains(&NamedGroup::X25519));
-        if retry.is_some() {
-            // RFC 8446 §4.1.2: the second ClientHello must carry the share we asked for.
-            return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
-        }
-        if !supports_x25519 {
-            return Err(PeerIncompatible::NoCommonGroup.into());
-        }
-        // HelloRetryRequest for x25519 (RFC 8446 §4.1.4).
+    let share = match &retry {
+        // RFC 8446 §4.1.2: the second ClientHello must carry the share we asked for.
+        Some(r) => Some(
+            shares
+                .iter()
+                .find(|s| s.group == r.group)
+                .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?,
+        ),
+        // Our most preferred group among those the client sent a share for.
+        None => config.groups.iter().find_map(|g| shares.iter().find(|s| s.group == *g)),
+    };
+    let Some(share) = share else {
+        // HelloRetryRequest (RFC 8446 §4.1.4) for our most preferred group the client
+        // supports.
+        let group = config
+            .groups
+            .iter()
+            .copied()
+            .find(|g| x.supported_groups.is_some_and(|l| l.contains(g)))
+            .ok_or(PeerIncompatible::NoCommonGroup)?;
         let mut transcript = Transcript::new(suite.hash);
         transcript.update(raw);
         transcript.restart_for_retry();
@@ -908,7 +1453,7 @@ fn server_client_hello(
             cipher_suite: suite.suite,
             extensions: ServerHelloExtensions {
                 supported_version: Some(ProtocolVersion::TLSV1_3),
-                selected_group: Some(NamedGroup::X25519),
+                selected_group: Some(group),
                 ..ServerHelloExtensions::default()
             },
         });
@@ -918,8 +1463,7 @@ fn server_client_hello(
         }
         return Ok(State::ServerExpectClientHello2 {
             random,
-            key,
-            retry: Retry { suite, transcript },
+            retry: Retry { suite, group, transcript },
         });
     };
     let alpn = match x.alpn {
@@ -937,12 +1481,33 @@ fn server_client_hello(
         c.sni[..n].copy_from_slice(&name[..n]);
         c.sni_len = n;
     }
-    let shared = x25519_shared(&key, share.key)?;
-    let public = key.public_key();
+    let key = KeyShare::generate(share.group, &mut c.rng)?;
+    let shared = key.agree(share.key)?;
+    let public = key.public();
     let first_flight = retry.is_none();
     let mut transcript = match retry {
         Some(r) => r.transcript,
         None => Transcript::new(suite.hash),
+    };
+    // Resumption: the ticket's hash must be the suite's, and its binder must verify over
+    // the transcript so far and the ClientHello up to the binders (RFC 8446 §4.2.11.2).
+    let psk = match (resumable, x.pre_shared_key) {
+        (Some(t), Some(offer))
+            if suites::find(suites::ALL_SUITES, t.suite).is_some_and(|s| s.hash == suite.hash) =>
+        {
+            let cut = raw.len().checked_sub(offer.binders_encoded_len());
+            let truncated = cut.and_then(|n| raw.get(..n)).ok_or(Error::BufferTooSmall)?;
+            let mut bt = transcript.clone();
+            bt.update(truncated);
+            let early = EarlySecret::new(suite.hash, Some(&t.psk[..t.psk_len]));
+            let expected = finished_verify_data(&early.binder_key(false), &bt.current());
+            let binder = offer.binders.iter().next().map_or(&[][..], |b| b.0);
+            if !verify_finished(&expected, binder) {
+                return Err(PeerMisbehaved::BadPskBinder.into());
+            }
+            Some(t)
+        }
+        _ => None,
     };
     transcript.update(raw);
     let sh = HandshakeMessage::ServerHello(ServerHello {
@@ -951,7 +1516,8 @@ fn server_client_hello(
         cipher_suite: suite.suite,
         extensions: ServerHelloExtensions {
             supported_version: Some(ProtocolVersion::TLSV1_3),
-            key_share: Some(KeyShareEntry { group: NamedGroup::X25519, key: public.as_bytes() }),
+            key_share: Some(KeyShareEntry { group: share.group, key: public.as_ref() }),
+            selected_identity: psk.as_ref().map(|_| 0),
             ..ServerHelloExtensions::default()
         },
     });
@@ -960,31 +1526,28 @@ fn server_client_hello(
         // Middlebox compatibility mode (RFC 8446 §D.4).
         c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
     }
-    let mut hs = enter_handshake(c, suite, transcript, &shared, false)?;
+    let psk_bytes = psk.as_ref().map(|t| &t.psk[..t.psk_len]);
+    let mut hs = enter_handshake(c, suite, transcript, shared.as_ref(), psk_bytes, false)?;
     let ee = HandshakeMessage::EncryptedExtensions(EncryptedExtensions {
         server_name_ack: x.server_name.is_some(),
         alpn: alpn.map(|i| config.alpn[i]),
         ..EncryptedExtensions::default()
     });
     c.io.send_handshake(&ee, Some(&mut hs.transcript))?;
-    let mut entries = [CertificateEntry { cert: &[], extensions: &[] }; MAX_CHAIN];
-    let n = config.cert_chain.len().min(MAX_CHAIN);
-    for (e, der) in entries.iter_mut().zip(config.cert_chain) {
-        e.cert = der;
+    let resumed = psk.is_some();
+    let scheme = psk.as_ref().map_or(scheme, |t| t.scheme);
+    let client_auth = config.client_auth.is_some() && !resumed;
+    if client_auth {
+        let mut buf = [SignatureScheme(0); MAX_LIST];
+        let cr = HandshakeMessage::CertificateRequest(CertificateRequest {
+            context: &[],
+            signature_algorithms: Some(List::items(supported_schemes(&mut buf))),
+        });
+        c.io.send_handshake(&cr, Some(&mut hs.transcript))?;
     }
-    let cert = HandshakeMessage::Certificate(Certificate {
-        context: &[],
-        entries: List::items(&entries[..n]),
-    });
-    c.io.send_handshake(&cert, Some(&mut hs.transcript))?;
-    let mut content = [0u8; 200];
-    let len = verify::signed_content(true, hs.transcript.current().as_ref(), &mut content);
-    let sig = config.key.sign(&content[..len]).to_bytes();
-    let cv = HandshakeMessage::CertificateVerify(CertificateVerify {
-        scheme: SignatureScheme::ED25519,
-        signature: &sig,
-    });
-    c.io.send_handshake(&cv, Some(&mut hs.transcript))?;
+    if !resumed {
+        send_server_certificate(c, certified, scheme, &mut hs.transcript)?;
+    }
     let verify_data = finished_verify_data(&hs.server_hs, &hs.transcript.current());
     c.io.send_handshake(
         &HandshakeMessage::Finished(verify_data.as_ref()),
@@ -995,17 +1558,40 @@ fn server_client_hello(
     let server_app = hs.master.server_traffic(&th);
     c.set_write(suite, &server_app)?;
     c.server_app = Some(server_app);
-    c.negotiated = Some(Negotiated {
+    c.params = Negotiated {
         suite: suite.suite,
-        group: NamedGroup::X25519,
-        scheme: SignatureScheme::ED25519,
+        group: share.group,
+        scheme,
         alpn,
         retried: !first_flight,
-    });
-    Ok(State::ServerExpectFinished(ServerExpectFinished {
+        client_auth: None,
+        resumed,
+    };
+    let st = ServerExpectFinished {
         client_hs: hs.client_hs,
         client_app,
         transcript: hs.transcript,
         suite,
-    }))
+        master: hs.master,
+        send_tickets: x.psk_modes.is_some_and(|m| m.contains(&PskKeyExchangeMode::PSK_DHE_KE)),
+    };
+    Ok(if client_auth {
+        State::ServerExpectCertificate(st)
+    } else {
+        State::ServerExpectFinished(st)
+    })
+}
+
+/// Picks the certificate to present and its signature scheme: the first certificate valid
+/// for the client's SNI name whose key can sign with a scheme `offered` accepts, else the
+/// first whose key can.
+fn choose_certificate<'a>(
+    certs: &'a [CertifiedKey<'a>],
+    sni: Option<&[u8]>,
+    offered: impl Fn(SignatureScheme) -> bool + Copy,
+) -> Option<(&'a CertifiedKey<'a>, SignatureScheme)> {
+    let usable = || certs.iter().filter_map(move |c| Some((c, c.key.choose_scheme(offered)?)));
+    let name = sni.and_then(|n| core::str::from_utf8(n).ok());
+    name.and_then(|n| usable().find(|(c, _)| verify::cert_matches_name(c.chain[0], n)))
+        .or_else(|| usable().next())
 }

@@ -27,6 +27,11 @@ pub enum PeerMisbehaved {
     EmptyRecord,
     /// A ServerHello carried a TLS 1.2/1.1 downgrade sentinel.
     DowngradeDetected,
+    /// A PSK binder did not verify.
+    BadPskBinder,
+    /// A HelloRetryRequest asked for nothing that would change the ClientHello (no new
+    /// group, no cookie).
+    UselessRetryRequest,
 }
 
 /// The peer and we share no way to talk.
@@ -122,10 +127,11 @@ impl Error {
                 | PeerMisbehaved::EmptyRecord => AlertDescription::UNEXPECTED_MESSAGE,
                 PeerMisbehaved::SelectedUnofferedParameter
                 | PeerMisbehaved::InvalidKeyShare
-                | PeerMisbehaved::DowngradeDetected => AlertDescription::ILLEGAL_PARAMETER,
-                PeerMisbehaved::BadFinished | PeerMisbehaved::BadSignature => {
-                    AlertDescription::DECRYPT_ERROR
-                }
+                | PeerMisbehaved::DowngradeDetected
+                | PeerMisbehaved::UselessRetryRequest => AlertDescription::ILLEGAL_PARAMETER,
+                PeerMisbehaved::BadFinished
+                | PeerMisbehaved::BadSignature
+                | PeerMisbehaved::BadPskBinder => AlertDescription::DECRYPT_ERROR,
             },
             Self::PeerIncompatible(PeerIncompatible::NoTls13) => AlertDescription::PROTOCOL_VERSION,
             Self::PeerIncompatible(PeerIncompatible::NoCommonAlpn) => {

@@ -31,14 +31,21 @@ extern crate std;
 pub mod conn;
 mod error;
 pub mod key_schedule;
+pub mod kx;
 pub mod msgs;
+pub mod pem;
 pub mod record;
+pub mod sign;
 #[cfg(feature = "std")]
 mod stream;
 pub mod suites;
+pub mod ticket;
 pub mod verify;
 
-pub use conn::{Buffers, ClientConfig, Connection, Negotiated, ServerConfig, Want};
+pub use conn::{
+    Buffers, ClientAuth, ClientConfig, Connection, Negotiated, ServerConfig, ServerTickets, Want,
+};
 pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
+pub use sign::{CertifiedKey, SigningKey};
 #[cfg(feature = "std")]
 pub use stream::Stream;

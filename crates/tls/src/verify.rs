@@ -1,7 +1,7 @@
 //! Certificate and signature verification: `rustls-webpki` walks the chain, and the
 //! signatures it meets are checked by Halite's own [`SignatureVerificationAlgorithm`]
-//! implementations (Ed25519 now; ECDSA and RSA join this table when core-ec's NIST curves and
-//! core-rsa land), so no other crypto library sits underneath.
+//! implementations — Ed25519 and ECDSA P-256/P-384 from `core-ec`, RSA PKCS#1 v1.5 and PSS
+//! from `core-rsa` — so no other crypto library sits underneath.
 
 use pki_types::{
     AlgorithmIdentifier, CertificateDer, InvalidSignature, ServerName,
@@ -41,13 +41,210 @@ impl SignatureVerificationAlgorithm for Ed25519Verify {
 /// The Ed25519 verifier.
 pub static ED25519: &dyn SignatureVerificationAlgorithm = &Ed25519Verify;
 
-/// Every certificate signature algorithm Halite can check (ECDSA P-256/P-384 and RSA
-/// PKCS#1/PSS slot in here).
-pub static SUPPORTED_CERT_SIG_ALGS: &[&dyn SignatureVerificationAlgorithm] = &[ED25519];
+/// The NIST curve of an ECDSA key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Curve {
+    /// P-256 (secp256r1).
+    P256,
+    /// P-384 (secp384r1).
+    P384,
+}
 
-/// The TLS signature schemes this side can verify in CertificateVerify, with their verifier.
-pub static SUPPORTED_SCHEMES: &[(SignatureScheme, &dyn SignatureVerificationAlgorithm)] =
-    &[(SignatureScheme::ED25519, ED25519)];
+/// A hash function a signature is computed over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SigHash {
+    /// SHA-256.
+    Sha256,
+    /// SHA-384.
+    Sha384,
+    /// SHA-512.
+    Sha512,
+}
+
+impl SigHash {
+    fn digest(self, msg: &[u8], out: &mut [u8; 64]) -> usize {
+        use core_hash::Hash;
+        fn run<H: Hash>(msg: &[u8], out: &mut [u8; 64]) -> usize {
+            let d = H::digest(msg);
+            let d = d.as_ref();
+            out[..d.len()].copy_from_slice(d);
+            d.len()
+        }
+        match self {
+            Self::Sha256 => run::<core_hash::Sha256>(msg, out),
+            Self::Sha384 => run::<core_hash::Sha384>(msg, out),
+            Self::Sha512 => run::<core_hash::Sha512>(msg, out),
+        }
+    }
+
+    fn rsa(self) -> core_rsa::HashAlg {
+        match self {
+            Self::Sha256 => core_rsa::HashAlg::Sha256,
+            Self::Sha384 => core_rsa::HashAlg::Sha384,
+            Self::Sha512 => core_rsa::HashAlg::Sha512,
+        }
+    }
+}
+
+/// ECDSA with DER signatures (RFC 5480 keys, RFC 5758 signatures) checked with `core_ec`.
+#[derive(Debug)]
+pub struct EcdsaVerify {
+    /// The key's curve.
+    pub curve: Curve,
+    /// The hash signed.
+    pub hash: SigHash,
+}
+
+impl SignatureVerificationAlgorithm for EcdsaVerify {
+    fn verify_signature(
+        &self,
+        public_key: &[u8],
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<(), InvalidSignature> {
+        let mut digest = [0u8; 64];
+        let n = self.hash.digest(message, &mut digest);
+        let digest = &digest[..n];
+        match self.curve {
+            Curve::P256 => {
+                let key = core_ec::p256::PublicKey::from_sec1_bytes(public_key)
+                    .map_err(|_| InvalidSignature)?;
+                let sig =
+                    core_ec::p256::Signature::from_der(signature).map_err(|_| InvalidSignature)?;
+                key.verify_prehash(digest, &sig).map_err(|_| InvalidSignature)
+            }
+            Curve::P384 => {
+                let key = core_ec::p384::PublicKey::from_sec1_bytes(public_key)
+                    .map_err(|_| InvalidSignature)?;
+                let sig =
+                    core_ec::p384::Signature::from_der(signature).map_err(|_| InvalidSignature)?;
+                key.verify_prehash(digest, &sig).map_err(|_| InvalidSignature)
+            }
+        }
+    }
+
+    fn public_key_alg_id(&self) -> AlgorithmIdentifier {
+        match self.curve {
+            Curve::P256 => alg_id::ECDSA_P256,
+            Curve::P384 => alg_id::ECDSA_P384,
+        }
+    }
+
+    fn signature_alg_id(&self) -> AlgorithmIdentifier {
+        match self.hash {
+            SigHash::Sha256 => alg_id::ECDSA_SHA256,
+            SigHash::Sha384 => alg_id::ECDSA_SHA384,
+            SigHash::Sha512 => alg_id::ECDSA_SHA512,
+        }
+    }
+}
+
+/// The smallest RSA modulus accepted, in bits (as rustls and the CA/Browser Forum require).
+pub const MIN_RSA_BITS: usize = 2048;
+
+/// RSA signatures (PKCS#1 `RSAPublicKey` keys) checked with `core_rsa`: PKCS#1 v1.5, or PSS
+/// with MGF1 over the same hash and a salt as long as the hash (RFC 8446 §4.2.3, RFC 4055).
+#[derive(Debug)]
+pub struct RsaVerify {
+    /// The hash signed.
+    pub hash: SigHash,
+    /// PSS rather than PKCS#1 v1.5.
+    pub pss: bool,
+}
+
+impl SignatureVerificationAlgorithm for RsaVerify {
+    fn verify_signature(
+        &self,
+        public_key: &[u8],
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<(), InvalidSignature> {
+        let key = core_rsa::PublicKey::from_pkcs1_der(public_key).map_err(|_| InvalidSignature)?;
+        if key.bits() < MIN_RSA_BITS {
+            return Err(InvalidSignature);
+        }
+        let hash = self.hash.rsa();
+        if self.pss {
+            let pss = core_rsa::Pss::with_salt_len(hash, hash.output_len());
+            key.verify_pss(pss, message, signature)
+        } else {
+            key.verify_pkcs1v15(hash, message, signature)
+        }
+        .map_err(|_| InvalidSignature)
+    }
+
+    fn public_key_alg_id(&self) -> AlgorithmIdentifier {
+        alg_id::RSA_ENCRYPTION
+    }
+
+    fn signature_alg_id(&self) -> AlgorithmIdentifier {
+        match (self.pss, self.hash) {
+            (false, SigHash::Sha256) => alg_id::RSA_PKCS1_SHA256,
+            (false, SigHash::Sha384) => alg_id::RSA_PKCS1_SHA384,
+            (false, SigHash::Sha512) => alg_id::RSA_PKCS1_SHA512,
+            (true, SigHash::Sha256) => alg_id::RSA_PSS_SHA256,
+            (true, SigHash::Sha384) => alg_id::RSA_PSS_SHA384,
+            (true, SigHash::Sha512) => alg_id::RSA_PSS_SHA512,
+        }
+    }
+}
+
+/// ECDSA P-256 with SHA-256.
+pub static ECDSA_P256_SHA256: &dyn SignatureVerificationAlgorithm =
+    &EcdsaVerify { curve: Curve::P256, hash: SigHash::Sha256 };
+/// ECDSA P-256 with SHA-384 (certificates only).
+pub static ECDSA_P256_SHA384: &dyn SignatureVerificationAlgorithm =
+    &EcdsaVerify { curve: Curve::P256, hash: SigHash::Sha384 };
+/// ECDSA P-384 with SHA-256 (certificates only).
+pub static ECDSA_P384_SHA256: &dyn SignatureVerificationAlgorithm =
+    &EcdsaVerify { curve: Curve::P384, hash: SigHash::Sha256 };
+/// ECDSA P-384 with SHA-384.
+pub static ECDSA_P384_SHA384: &dyn SignatureVerificationAlgorithm =
+    &EcdsaVerify { curve: Curve::P384, hash: SigHash::Sha384 };
+/// RSA PKCS#1 v1.5 with SHA-256 (certificates only in TLS 1.3).
+pub static RSA_PKCS1_SHA256: &dyn SignatureVerificationAlgorithm =
+    &RsaVerify { hash: SigHash::Sha256, pss: false };
+/// RSA PKCS#1 v1.5 with SHA-384 (certificates only in TLS 1.3).
+pub static RSA_PKCS1_SHA384: &dyn SignatureVerificationAlgorithm =
+    &RsaVerify { hash: SigHash::Sha384, pss: false };
+/// RSA PKCS#1 v1.5 with SHA-512 (certificates only in TLS 1.3).
+pub static RSA_PKCS1_SHA512: &dyn SignatureVerificationAlgorithm =
+    &RsaVerify { hash: SigHash::Sha512, pss: false };
+/// RSA-PSS with SHA-256.
+pub static RSA_PSS_SHA256: &dyn SignatureVerificationAlgorithm =
+    &RsaVerify { hash: SigHash::Sha256, pss: true };
+/// RSA-PSS with SHA-384.
+pub static RSA_PSS_SHA384: &dyn SignatureVerificationAlgorithm =
+    &RsaVerify { hash: SigHash::Sha384, pss: true };
+/// RSA-PSS with SHA-512.
+pub static RSA_PSS_SHA512: &dyn SignatureVerificationAlgorithm =
+    &RsaVerify { hash: SigHash::Sha512, pss: true };
+
+/// Every certificate signature algorithm Halite can check.
+pub static SUPPORTED_CERT_SIG_ALGS: &[&dyn SignatureVerificationAlgorithm] = &[
+    ED25519,
+    ECDSA_P256_SHA256,
+    ECDSA_P256_SHA384,
+    ECDSA_P384_SHA256,
+    ECDSA_P384_SHA384,
+    RSA_PSS_SHA256,
+    RSA_PSS_SHA384,
+    RSA_PSS_SHA512,
+    RSA_PKCS1_SHA256,
+    RSA_PKCS1_SHA384,
+    RSA_PKCS1_SHA512,
+];
+
+/// The TLS signature schemes this side can verify in CertificateVerify, with their verifier,
+/// in the order they are offered (RFC 8446 §4.2.3: PKCS#1 v1.5 is for certificates only).
+pub static SUPPORTED_SCHEMES: &[(SignatureScheme, &dyn SignatureVerificationAlgorithm)] = &[
+    (SignatureScheme::ED25519, ED25519),
+    (SignatureScheme::ECDSA_SECP256R1_SHA256, ECDSA_P256_SHA256),
+    (SignatureScheme::ECDSA_SECP384R1_SHA384, ECDSA_P384_SHA384),
+    (SignatureScheme::RSA_PSS_RSAE_SHA256, RSA_PSS_SHA256),
+    (SignatureScheme::RSA_PSS_RSAE_SHA384, RSA_PSS_SHA384),
+    (SignatureScheme::RSA_PSS_RSAE_SHA512, RSA_PSS_SHA512),
+];
 
 /// The most intermediates a chain may carry (no allocator: they are held on the stack).
 pub const MAX_INTERMEDIATES: usize = 6;
@@ -62,14 +259,24 @@ fn map_webpki(e: &webpki::Error) -> Error {
     })
 }
 
-/// Verifies a server's chain (`end_entity` then `intermediates`) to `roots` for `name` at
-/// `now`, then the CertificateVerify signature `sig` with `scheme` over `message`.
+/// Whose chain is being checked: a server's, for a name, or a client's.
+#[derive(Clone, Copy, Debug)]
+pub enum Peer<'n> {
+    /// A server, whose end-entity certificate must be valid for this DNS name or IP address.
+    Server(&'n str),
+    /// A client (key usage clientAuth, no name).
+    Client,
+}
+
+/// Verifies a chain (`end_entity` then `intermediates`) to `roots` at `now` for `peer`, then
+/// the CertificateVerify signature `sig` with `scheme` over `message`. `scheme` must be one
+/// of [`SUPPORTED_SCHEMES`] and match the certificate's key.
 #[allow(clippy::too_many_arguments)] // the chain, its context, and the signature: all distinct
-pub fn verify_server(
+pub fn verify_peer(
     end_entity: &[u8],
     intermediates: &[&[u8]],
     roots: &[TrustAnchor<'_>],
-    name: &str,
+    peer: Peer<'_>,
     now: UnixTime,
     scheme: SignatureScheme,
     message: &[u8],
@@ -85,19 +292,25 @@ pub fn verify_server(
     for (slot, der) in inter.iter_mut().zip(intermediates) {
         *slot = CertificateDer::from(*der);
     }
+    let usage = match peer {
+        Peer::Server(_) => webpki::KeyUsage::server_auth(),
+        Peer::Client => webpki::KeyUsage::client_auth(),
+    };
     ee.verify_for_usage(
         SUPPORTED_CERT_SIG_ALGS,
         roots,
         &inter[..intermediates.len()],
         now,
-        webpki::KeyUsage::server_auth(),
+        usage,
         None,
         None,
     )
     .map_err(|e| map_webpki(&e))?;
-    let server_name = ServerName::try_from(name)
-        .map_err(|_| Error::InvalidCertificate(CertificateError::NotValidForName))?;
-    ee.verify_is_valid_for_subject_name(&server_name).map_err(|e| map_webpki(&e))?;
+    if let Peer::Server(name) = peer {
+        let server_name = ServerName::try_from(name)
+            .map_err(|_| Error::InvalidCertificate(CertificateError::NotValidForName))?;
+        ee.verify_is_valid_for_subject_name(&server_name).map_err(|e| map_webpki(&e))?;
+    }
     let alg = SUPPORTED_SCHEMES
         .iter()
         .find(|(s, _)| *s == scheme)
@@ -105,6 +318,30 @@ pub fn verify_server(
         .ok_or(Error::PeerMisbehaved(PeerMisbehaved::SelectedUnofferedParameter))?;
     ee.verify_signature(alg, message, sig)
         .map_err(|_| Error::PeerMisbehaved(PeerMisbehaved::BadSignature))
+}
+
+/// Verifies a server's chain for `name`, then its CertificateVerify signature (see
+/// [`verify_peer`]).
+#[allow(clippy::too_many_arguments)] // the chain, its context, and the signature: all distinct
+pub fn verify_server(
+    end_entity: &[u8],
+    intermediates: &[&[u8]],
+    roots: &[TrustAnchor<'_>],
+    name: &str,
+    now: UnixTime,
+    scheme: SignatureScheme,
+    message: &[u8],
+    sig: &[u8],
+) -> Result<(), Error> {
+    verify_peer(end_entity, intermediates, roots, Peer::Server(name), now, scheme, message, sig)
+}
+
+/// Whether `end_entity` (one of our own certificates) is valid for the DNS name `name`; used
+/// to pick a server certificate by SNI.
+pub fn cert_matches_name(end_entity: &[u8], name: &str) -> bool {
+    let der = CertificateDer::from(end_entity);
+    let Ok(ee) = webpki::EndEntityCert::try_from(&der) else { return false };
+    ServerName::try_from(name).is_ok_and(|n| ee.verify_is_valid_for_subject_name(&n).is_ok())
 }
 
 /// Builds the content a CertificateVerify signs (RFC 8446 §4.4.3): 64 spaces, the context

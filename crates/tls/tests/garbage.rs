@@ -27,7 +27,7 @@ fn feed(conn: &mut Connection<'_, '_>, bytes: &[u8]) -> Result<(), tls::Error> {
 fn with_client(f: impl FnOnce(&mut Connection<'_, '_>, &[u8])) {
     let ca = CertificateDer::from(CA);
     let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
-    let key = SigningKey::from_seed(SERVER_SEED);
+    let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
     let chain: [&[u8]; 1] = [SERVER_CERT];
     let (mut a, mut b, mut c) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
     let (mut d, mut e, mut g) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
@@ -36,6 +36,9 @@ fn with_client(f: impl FnOnce(&mut Connection<'_, '_>, &[u8])) {
         roots: &roots,
         alpn: &[],
         now: UnixTime::now(),
+        groups: tls::kx::DEFAULT_GROUPS,
+        client_cert: None,
+        tickets: None,
     };
     let mut client = Connection::client(
         config,
@@ -44,8 +47,14 @@ fn with_client(f: impl FnOnce(&mut Connection<'_, '_>, &[u8])) {
         &mut OsRandom,
     )
     .unwrap();
-    let sconfig =
-        ServerConfig { suites: suites::DEFAULT_SUITES, cert_chain: &chain, key: &key, alpn: &[] };
+    let sconfig = ServerConfig {
+        suites: suites::DEFAULT_SUITES,
+        certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+        alpn: &[],
+        groups: tls::kx::DEFAULT_GROUPS,
+        client_auth: None,
+        tickets: None,
+    };
     let mut server = Connection::server(
         sconfig,
         Buffers { received: &mut d, send: &mut e, handshake: &mut g },
@@ -86,10 +95,10 @@ proptest! {
 
     #[test]
     fn server_survives_garbage(bytes in proptest::collection::vec(any::<u8>(), 0..3000)) {
-        let key = SigningKey::from_seed(SERVER_SEED);
+        let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
         let chain: [&[u8]; 1] = [SERVER_CERT];
         let (mut d, mut e, mut g) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, cert_chain: &chain, key: &key, alpn: &[] };
+        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, certs: &[tls::CertifiedKey { chain: &chain, key: &key }], alpn: &[], groups: tls::kx::DEFAULT_GROUPS, client_auth: None, tickets: None };
         let mut server = Connection::server(sconfig, Buffers { received: &mut d, send: &mut e, handshake: &mut g }, &mut OsRandom).unwrap();
         let _ = feed(&mut server, &bytes);
         prop_assert!(server.is_handshaking());
@@ -97,10 +106,10 @@ proptest! {
 
     #[test]
     fn server_survives_garbage_in_handshake_records(body in proptest::collection::vec(any::<u8>(), 0..600)) {
-        let key = SigningKey::from_seed(SERVER_SEED);
+        let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
         let chain: [&[u8]; 1] = [SERVER_CERT];
         let (mut d, mut e, mut g) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, cert_chain: &chain, key: &key, alpn: &[] };
+        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, certs: &[tls::CertifiedKey { chain: &chain, key: &key }], alpn: &[], groups: tls::kx::DEFAULT_GROUPS, client_auth: None, tickets: None };
         let mut server = Connection::server(sconfig, Buffers { received: &mut d, send: &mut e, handshake: &mut g }, &mut OsRandom).unwrap();
         let mut rec = vec![22, 3, 3, (body.len() >> 8) as u8, body.len() as u8];
         rec.extend_from_slice(&body);

@@ -74,7 +74,7 @@ fn now() -> UnixTime {
 
 struct Setup {
     roots: Vec<TrustAnchor<'static>>,
-    key: SigningKey,
+    key: tls::SigningKey,
     chain: Vec<&'static [u8]>,
 }
 
@@ -82,18 +82,33 @@ impl Setup {
     fn new() -> Self {
         Self {
             roots: vec![anchor(CA)],
-            key: SigningKey::from_seed(SERVER_SEED),
+            key: tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED)),
             chain: vec![SERVER_CERT],
         }
     }
 }
 
 fn client_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) -> ClientConfig<'a> {
-    ClientConfig { suites, roots: &s.roots, alpn, now: now() }
+    ClientConfig {
+        suites,
+        roots: &s.roots,
+        alpn,
+        now: now(),
+        groups: tls::kx::DEFAULT_GROUPS,
+        client_cert: None,
+        tickets: None,
+    }
 }
 
 fn server_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) -> ServerConfig<'a> {
-    ServerConfig { suites, cert_chain: &s.chain, key: &s.key, alpn }
+    ServerConfig {
+        suites,
+        certs: Box::leak(Box::new([tls::CertifiedKey { chain: &s.chain, key: &s.key }])),
+        alpn,
+        groups: tls::kx::DEFAULT_GROUPS,
+        client_auth: None,
+        tickets: None,
+    }
 }
 
 fn exchange(c: &mut Connection<'_, '_>, s: &mut Connection<'_, '_>, msg: &[u8]) {
@@ -194,7 +209,12 @@ fn failing(
     let sb: &'static mut Bufs = Box::leak(Box::new(Bufs::new()));
     let setup: &'static Setup = Box::leak(Box::new(Setup {
         roots: setup.roots.clone(),
-        key: SigningKey::from_seed(setup.key.seed()),
+        key: match &setup.key {
+            tls::SigningKey::Ed25519(k) => {
+                tls::SigningKey::Ed25519(SigningKey::from_seed(k.seed()))
+            }
+            _ => unreachable!("the tests here use Ed25519"),
+        },
         chain: setup.chain.clone(),
     }));
     let roots: &'static [TrustAnchor<'static>] = Box::leak(
@@ -210,7 +230,15 @@ fn failing(
     );
     let name: &'static str = Box::leak(name.to_string().into_boxed_str());
     let mut c = Connection::client(
-        ClientConfig { suites, roots, alpn: &[], now: now() },
+        ClientConfig {
+            suites,
+            roots,
+            alpn: &[],
+            now: now(),
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_cert: None,
+            tickets: None,
+        },
         name,
         cb.get(),
         &mut OsRandom,
@@ -243,7 +271,7 @@ fn wrong_name_is_refused() {
 #[test]
 fn bad_certificate_verify_signature_is_refused() {
     let mut setup = Setup::new();
-    setup.key = SigningKey::from_seed(&[7; 32]);
+    setup.key = tls::SigningKey::Ed25519(SigningKey::from_seed(&[7; 32]));
     let (e, s) = failing(&setup, &Setup::new().roots, "localhost");
     assert_eq!(e, (true, Error::PeerMisbehaved(PeerMisbehaved::BadSignature)));
     assert_eq!(s.error(), Some(Error::AlertReceived(AlertDescription::DECRYPT_ERROR)));

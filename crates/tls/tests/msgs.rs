@@ -137,6 +137,7 @@ fn hello_retry_request_round_trips() {
             selected_group: Some(NamedGroup::SECP256R1),
             cookie: Some(b"cookie!"),
             key_share: None,
+            selected_identity: None,
         },
     });
     let bytes = assert_round_trip(&hrr);
@@ -161,6 +162,14 @@ fn certificate_verify_ticket_and_key_update_round_trip() {
         signature: &[9; 64],
     });
     assert_rejects_truncation_and_trailing(&assert_round_trip(&cv));
+    let schemes = [SignatureScheme::ED25519, SignatureScheme::RSA_PSS_RSAE_SHA256];
+    let cr = HandshakeMessage::CertificateRequest(tls::msgs::CertificateRequest {
+        context: &[],
+        signature_algorithms: Some(List::items(&schemes)),
+    });
+    let bytes = assert_round_trip(&cr);
+    assert_eq!(bytes, hex!("0d00000d 00 000a 000d 0006 0004 0807 0804"));
+    assert_rejects_truncation_and_trailing(&bytes);
     let nst = HandshakeMessage::NewSessionTicket(NewSessionTicket {
         lifetime: 7200,
         age_add: 0xdead_beef,
@@ -202,4 +211,64 @@ proptest! {
         ch[at] = v;
         let _ = HandshakeMessage::decode(&ch);
     }
+}
+
+/// `pre_shared_key` round-trips, must be the last extension, and needs one binder per
+/// identity; the binders' encoded length is what the binder computation cuts off.
+#[test]
+fn pre_shared_key_extension() {
+    let ids = [PskIdentity { identity: b"ticket", obfuscated_age: 0x0102_0304 }];
+    let binders = [PskBinder(&[0xab; 32])];
+    let ch = HandshakeMessage::ClientHello(ClientHello {
+        random: [1; 32],
+        session_id: &[],
+        cipher_suites: List::items(&[CipherSuite::TLS13_AES_128_GCM_SHA256]),
+        extensions: ClientExtensions {
+            psk_modes: Some(List::items(&[PskKeyExchangeMode::PSK_DHE_KE])),
+            pre_shared_key: Some(OfferedPsks {
+                identities: List::items(&ids),
+                binders: List::items(&binders),
+            }),
+            ..ClientExtensions::default()
+        },
+    });
+    let bytes = assert_round_trip(&ch);
+    assert_rejects_truncation_and_trailing(&bytes);
+    let HandshakeMessage::ClientHello(back) = HandshakeMessage::decode(&bytes).unwrap() else {
+        panic!()
+    };
+    let offer = back.extensions.pre_shared_key.unwrap();
+    assert_eq!(offer.binders_encoded_len(), 2 + 1 + 32);
+    assert_eq!(bytes[bytes.len() - 35..bytes.len() - 32], [0, 33, 32]);
+
+    // Another extension after pre_shared_key.
+    let mut late = bytes.clone();
+    late.extend_from_slice(&[0xff, 0x01, 0, 0]);
+    let n = late.len() - 4;
+    late[1..4].copy_from_slice(&(n as u32).to_be_bytes()[1..]);
+    // Fix the extensions block length (2 bytes after the compression methods).
+    let ext_at = 4 + 2 + 32 + 1 + 2 + 2 + 2;
+    let ext_len = u16::from_be_bytes([late[ext_at], late[ext_at + 1]]) + 4;
+    late[ext_at..ext_at + 2].copy_from_slice(&ext_len.to_be_bytes());
+    assert_eq!(HandshakeMessage::decode(&late), Err(InvalidMessage::IllegalValue));
+
+    // Two identities, one binder.
+    let ids2 = [ids[0], ids[0]];
+    let ch = HandshakeMessage::ClientHello(ClientHello {
+        random: [1; 32],
+        session_id: &[],
+        cipher_suites: List::items(&[CipherSuite::TLS13_AES_128_GCM_SHA256]),
+        extensions: ClientExtensions {
+            pre_shared_key: Some(OfferedPsks {
+                identities: List::items(&ids2),
+                binders: List::items(&binders),
+            }),
+            ..ClientExtensions::default()
+        },
+    });
+    let mut buf = vec![0u8; 512];
+    let mut w = Writer::new(&mut buf);
+    ch.encode(&mut w).unwrap();
+    let n = w.len();
+    assert_eq!(HandshakeMessage::decode(&buf[..n]), Err(InvalidMessage::IllegalValue));
 }

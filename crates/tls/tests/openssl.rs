@@ -8,15 +8,11 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use core_ec::ed25519::SigningKey;
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, UnixTime};
+use tls::msgs::{NamedGroup, SignatureScheme};
 use tls::suites::{self, Suite};
-use tls::{Buffers, ClientConfig, Connection, ServerConfig, Stream};
-
-const CA: &[u8] = include_bytes!("data/ca.der");
-const SERVER_CERT: &[u8] = include_bytes!("data/server.der");
-const SERVER_SEED: &[u8; 32] = include_bytes!("data/server.seed");
+use tls::{Buffers, ClientConfig, Connection, Negotiated, ServerConfig, Stream};
 
 fn data(name: &str) -> String {
     let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
@@ -74,43 +70,124 @@ fn our_client_against_openssl_s_server() {
     if !openssl_available() {
         return;
     }
-    let ca = CertificateDer::from(CA);
-    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
     for suite in suites::ALL_SUITES {
-        let port = free_port();
-        let _server = Killed(
-            Command::new("openssl")
-                .args(["s_server", "-accept"])
-                .arg(format!("127.0.0.1:{port}"))
-                .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
-                .args(["-tls1_3", "-ciphersuites", iana(*suite), "-groups", "X25519"])
-                .args(["-alpn", "h2", "-www", "-naccept", "1"])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap(),
-        );
-        let sock = connect_retrying(port);
-        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-        let suites = [*suite];
-        let alpn: [&[u8]; 1] = [b"h2"];
-        let config =
-            ClientConfig { suites: &suites, roots: &roots, alpn: &alpn, now: UnixTime::now() };
-        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-        let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
-        let mut stream = Stream { conn: &mut conn, sock };
-        stream.handshake().unwrap_or_else(|e| panic!("{}: {e}", iana(*suite)));
-        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
-        let mut page = Vec::new();
-        let _ = stream.read_to_end(&mut page);
-        let page = String::from_utf8_lossy(&page);
-        assert!(page.starts_with("HTTP/1.0 200 ok"), "{}: {page}", iana(*suite));
-        assert!(page.contains(iana(*suite)), "s_server reports the suite: {page}");
-        assert_eq!(conn.negotiated().unwrap().suite, suite.suite);
-        assert_eq!(conn.negotiated().unwrap().alpn, Some(0));
+        let n = s_server_round(*suite, &[NamedGroup::X25519], "X25519");
+        assert!(!n.retried);
     }
+}
+
+/// Each NIST group against `s_server`, first with our share for it, then with a
+/// `HelloRetryRequest` from an x25519 share.
+#[test]
+fn our_client_against_openssl_s_server_nist_groups_and_retry() {
+    if !openssl_available() {
+        return;
+    }
+    let suite = suites::TLS13_AES_256_GCM_SHA384;
+    for (g, name) in [
+        (NamedGroup::SECP256R1, "P-256"),
+        (NamedGroup::SECP384R1, "P-384"),
+        (NamedGroup::SECP521R1, "P-521"),
+    ] {
+        let n = s_server_round(suite, &[g], name);
+        assert_eq!((n.group, n.retried), (g, false), "{name}");
+        let n = s_server_round(suite, &[NamedGroup::X25519, g], name);
+        assert_eq!((n.group, n.retried), (g, true), "{name} after HelloRetryRequest");
+    }
+}
+
+/// The files of a test identity in `tests/data` (see `gen.sh` and `gen-more.sh`): server
+/// certificate PEM, its key PEM, root PEM and root DER.
+fn files(id: &str) -> [String; 4] {
+    if id == "ed25519" {
+        ["server.pem", "server.key", "ca.pem", "ca.der"].map(data)
+    } else {
+        [
+            data(&format!("server-{id}.pem")),
+            data(&format!("server-{id}.key")),
+            data(&format!("ca-{id}.pem")),
+            data(&format!("ca-{id}.der")),
+        ]
+    }
+}
+
+/// Each certificate type behind `s_server`: its `CertificateVerify` checked by our client.
+#[test]
+fn our_client_against_openssl_s_server_certificate_types() {
+    if !openssl_available() {
+        return;
+    }
+    for (id, scheme) in [
+        ("p256", SignatureScheme::ECDSA_SECP256R1_SHA256),
+        ("p384", SignatureScheme::ECDSA_SECP384R1_SHA384),
+        ("rsa", SignatureScheme::RSA_PSS_RSAE_SHA256),
+    ] {
+        let n = s_server_id_round(
+            suites::TLS13_AES_128_GCM_SHA256,
+            &[NamedGroup::X25519],
+            "X25519",
+            id,
+        );
+        assert_eq!(n.scheme, scheme, "{id}");
+    }
+}
+
+fn s_server_round(suite: Suite, groups: &[NamedGroup], server_groups: &str) -> Negotiated {
+    s_server_id_round(suite, groups, server_groups, "ed25519")
+}
+
+fn s_server_id_round(
+    suite: Suite,
+    groups: &[NamedGroup],
+    server_groups: &str,
+    id: &str,
+) -> Negotiated {
+    let [cert_pem, key_pem, _, ca_der] = files(id);
+    let ca_der = std::fs::read(ca_der).unwrap();
+    let ca = CertificateDer::from(&ca_der[..]);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let port = free_port();
+    let _server = Killed(
+        Command::new("openssl")
+            .args(["s_server", "-accept"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-cert", &cert_pem, "-key", &key_pem])
+            .args(["-tls1_3", "-ciphersuites", iana(suite), "-groups", server_groups])
+            .args(["-alpn", "h2", "-www", "-naccept", "1"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let sock = connect_retrying(port);
+    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+    let suites = [suite];
+    let alpn: [&[u8]; 1] = [b"h2"];
+    let config = ClientConfig {
+        suites: &suites,
+        roots: &roots,
+        alpn: &alpn,
+        groups,
+        now: UnixTime::now(),
+        client_cert: None,
+        tickets: None,
+    };
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+    let mut stream = Stream { conn: &mut conn, sock };
+    stream.handshake().unwrap_or_else(|e| panic!("{} {server_groups}: {e}", iana(suite)));
+    stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+    let mut page = Vec::new();
+    let _ = stream.read_to_end(&mut page);
+    let page = String::from_utf8_lossy(&page);
+    assert!(page.starts_with("HTTP/1.0 200 ok"), "{}: {page}", iana(suite));
+    assert!(page.contains(iana(suite)), "s_server reports the suite: {page}");
+    let n = conn.negotiated().unwrap();
+    assert_eq!(n.suite, suite.suite);
+    assert_eq!(n.alpn, Some(0));
+    n
 }
 
 #[test]
@@ -119,7 +196,18 @@ fn openssl_s_client_against_our_server() {
         return;
     }
     for suite in suites::ALL_SUITES {
-        s_client_round(*suite, "X25519");
+        s_client_round(*suite, "X25519", &[NamedGroup::X25519]);
+    }
+}
+
+/// `s_client` with each NIST group against our server.
+#[test]
+fn openssl_s_client_nist_groups() {
+    if !openssl_available() {
+        return;
+    }
+    for name in ["P-256", "P-384", "P-521"] {
+        s_client_round(suites::TLS13_AES_128_GCM_SHA256, name, tls::kx::DEFAULT_GROUPS);
     }
 }
 
@@ -129,12 +217,44 @@ fn openssl_s_client_hello_retry_request() {
     if !openssl_available() {
         return;
     }
-    s_client_round(suites::TLS13_AES_128_GCM_SHA256, "P-256:X25519");
+    s_client_round(suites::TLS13_AES_128_GCM_SHA256, "P-256:X25519", &[NamedGroup::X25519]);
 }
 
-fn s_client_round(suite: Suite, groups: &str) {
-    let key = SigningKey::from_seed(SERVER_SEED);
-    let chain: [&[u8]; 1] = [SERVER_CERT];
+/// `s_client` against our server holding each certificate type; for RSA also with
+/// `-sigalgs` limited to one PSS scheme, which the server must pick.
+#[test]
+fn openssl_s_client_certificate_types_and_schemes() {
+    if !openssl_available() {
+        return;
+    }
+    let suite = suites::TLS13_AES_256_GCM_SHA384;
+    for (id, sigalgs, scheme) in [
+        ("p256", None, SignatureScheme::ECDSA_SECP256R1_SHA256),
+        ("p384", None, SignatureScheme::ECDSA_SECP384R1_SHA384),
+        ("rsa", None, SignatureScheme::RSA_PSS_RSAE_SHA256),
+        ("rsa", Some("rsa_pss_rsae_sha384"), SignatureScheme::RSA_PSS_RSAE_SHA384),
+        ("rsa", Some("rsa_pss_rsae_sha512"), SignatureScheme::RSA_PSS_RSAE_SHA512),
+    ] {
+        let n = s_client_id_round(suite, "X25519", &[NamedGroup::X25519], id, sigalgs);
+        assert_eq!(n.scheme, scheme, "{id} {sigalgs:?}");
+    }
+}
+
+fn s_client_round(suite: Suite, groups: &str, server_groups: &[NamedGroup]) {
+    s_client_id_round(suite, groups, server_groups, "ed25519", None);
+}
+
+fn s_client_id_round(
+    suite: Suite,
+    groups: &str,
+    server_groups: &[NamedGroup],
+    id: &str,
+    sigalgs: Option<&str>,
+) -> Negotiated {
+    let [cert_pem, key_pem, ca_pem, _] = files(id);
+    let cert_der = tls_pem(&cert_pem, "CERTIFICATE");
+    let key = tls::SigningKey::from_pkcs8_der(&tls_pem(&key_pem, "PRIVATE KEY")).unwrap();
+    let chain: [&[u8]; 1] = [&cert_der];
     let suite = &suite;
     {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -142,8 +262,9 @@ fn s_client_round(suite: Suite, groups: &str) {
         let mut client = Command::new("openssl")
             .args(["s_client", "-connect"])
             .arg(format!("127.0.0.1:{port}"))
-            .args(["-CAfile", &data("ca.pem"), "-verify_return_error", "-servername", "localhost"])
+            .args(["-CAfile", &ca_pem, "-verify_return_error", "-servername", "localhost"])
             .args(["-tls1_3", "-ciphersuites", iana(*suite), "-groups", groups, "-ign_eof"])
+            .args(sigalgs.map(|s| ["-sigalgs", s]).iter().flatten())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -154,7 +275,14 @@ fn s_client_round(suite: Suite, groups: &str) {
         sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [*suite];
-        let config = ServerConfig { suites: &suites, cert_chain: &chain, key: &key, alpn: &[] };
+        let config = ServerConfig {
+            suites: &suites,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &[],
+            groups: server_groups,
+            client_auth: None,
+            tickets: None,
+        };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
         let mut stream = Stream { conn: &mut conn, sock };
@@ -176,6 +304,300 @@ fn s_client_round(suite: Suite, groups: &str) {
         assert!(stdout.contains("Verify return code: 0 (ok)"), "{stdout}");
         assert!(stdout.contains(iana(*suite)), "{stdout}");
         assert_eq!(conn.server_name(), Some("localhost"));
-        assert_eq!(conn.negotiated().unwrap().retried, groups.starts_with("P-256"));
+        let n = conn.negotiated().unwrap();
+        assert_eq!(n.retried, groups == "P-256:X25519");
+        let expected = match groups {
+            "P-256" => NamedGroup::SECP256R1,
+            "P-384" => NamedGroup::SECP384R1,
+            "P-521" => NamedGroup::SECP521R1,
+            _ => NamedGroup::X25519,
+        };
+        assert_eq!(n.group, expected);
+        n
     }
+}
+
+/// The first PEM block labelled `label` in `path`, decoded (base64 by hand: no dependency).
+fn tls_pem(path: &str, label: &str) -> Vec<u8> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let begin = format!("-----BEGIN {label}-----");
+    let start = text.find(&begin).unwrap() + begin.len();
+    let end = start + text[start..].find("-----END").unwrap();
+    let (mut acc, mut bits, mut out) = (0u32, 0, Vec::new());
+    for c in text[start..end].bytes().filter(|c| !c.is_ascii_whitespace() && *c != b'=') {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            _ => 63,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// Our client authenticates with ECDSA and RSA certificates to `s_server -Verify 1`, which
+/// refuses clients without a valid one.
+#[test]
+fn our_client_certificate_against_openssl_s_server() {
+    if !openssl_available() {
+        return;
+    }
+    let ca = CertificateDer::from(&include_bytes!("data/ca.der")[..]);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    for (id, scheme) in [
+        ("p256", SignatureScheme::ECDSA_SECP256R1_SHA256),
+        ("rsa", SignatureScheme::RSA_PSS_RSAE_SHA256),
+        ("ed25519", SignatureScheme::ED25519),
+    ] {
+        let client_ca =
+            if id == "ed25519" { data("ca.pem") } else { data(&format!("ca-{id}.pem")) };
+        let port = free_port();
+        let _server = Killed(
+            Command::new("openssl")
+                .args(["s_server", "-accept"])
+                .arg(format!("127.0.0.1:{port}"))
+                .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
+                .args(["-tls1_3", "-Verify", "1", "-CAfile", &client_ca, "-verify_return_error"])
+                .args(["-www", "-naccept", "1"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        let cert_der = std::fs::read(data(&format!("client-{id}.der"))).unwrap();
+        let key = tls::SigningKey::from_pkcs8_der(
+            &std::fs::read(data(&format!("client-{id}.key.der"))).unwrap(),
+        )
+        .unwrap();
+        let chain: [&[u8]; 1] = [&cert_der];
+        let sock = connect_retrying(port);
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ClientConfig {
+            suites: suites::DEFAULT_SUITES,
+            roots: &roots,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: Some(tls::CertifiedKey { chain: &chain, key: &key }),
+            tickets: None,
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        stream.handshake().unwrap_or_else(|e| panic!("{id}: {e}"));
+        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+        let mut page = Vec::new();
+        let _ = stream.read_to_end(&mut page);
+        let page = String::from_utf8_lossy(&page);
+        assert!(page.starts_with("HTTP/1.0 200 ok"), "{id}: {page}");
+        assert!(page.contains("Halite test client"), "s_server shows our certificate: {page}");
+        assert_eq!(conn.negotiated().unwrap().client_auth, Some(scheme), "{id}");
+    }
+}
+
+/// `s_client -cert` against our server requiring client certificates; and without one, the
+/// server refuses it with `certificate_required`.
+#[test]
+fn openssl_s_client_certificate_against_our_server() {
+    if !openssl_available() {
+        return;
+    }
+    for (id, with_cert) in [("p384", true), ("rsa", true), ("p256", false)] {
+        let ca_der = std::fs::read(data(&format!("ca-{id}.der"))).unwrap();
+        let ca = CertificateDer::from(&ca_der[..]);
+        let client_roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+        let key = tls::SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap();
+        let chain: [&[u8]; 1] = [include_bytes!("data/server.der")];
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let mut cmd = Command::new("openssl");
+        cmd.args(["s_client", "-connect"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-CAfile", &data("ca.pem"), "-verify_return_error", "-servername", "localhost"])
+            .args(["-tls1_3", "-ign_eof"]);
+        if with_cert {
+            cmd.args(["-cert", &data(&format!("client-{id}.pem"))])
+                .args(["-key", &data(&format!("client-{id}.key"))]);
+        }
+        let mut client = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        client.stdin.take().unwrap().write_all(b"ping\n").unwrap();
+        let (sock, _) = listener.accept().unwrap();
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ServerConfig {
+            suites: suites::DEFAULT_SUITES,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: Some(tls::ClientAuth {
+                roots: &client_roots,
+                required: true,
+                now: UnixTime::now(),
+            }),
+            tickets: None,
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        let r = stream.handshake();
+        if !with_cert {
+            assert_eq!(
+                r.map_err(|e| e.to_string()),
+                Err(tls::Error::InvalidCertificate(tls::CertificateError::NoCertificate)
+                    .to_string())
+            );
+            drop(stream);
+            let out = client.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(stderr.contains("certificate required"), "{stderr}");
+            continue;
+        }
+        r.unwrap_or_else(|e| panic!("{id}: {e}"));
+        let mut got = Vec::new();
+        let mut buf = [0u8; 64];
+        while !got.ends_with(b"\n") {
+            let n = stream.read(&mut buf).unwrap();
+            assert!(n > 0, "s_client closed early");
+            got.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(got, b"ping\n");
+        stream.close().unwrap();
+        drop(stream);
+        let _ = client.wait_with_output().unwrap();
+        let expected = match id {
+            "p384" => SignatureScheme::ECDSA_SECP384R1_SHA384,
+            _ => SignatureScheme::RSA_PSS_RSAE_SHA256,
+        };
+        assert_eq!(conn.negotiated().unwrap().client_auth, Some(expected), "{id}");
+    }
+}
+
+/// Our client resumes with a ticket from `s_server` (two connections to one `s_server`; the
+/// `-www` page says `Reused` the second time).
+#[test]
+fn our_client_resumes_against_openssl_s_server() {
+    if !openssl_available() {
+        return;
+    }
+    let ca = CertificateDer::from(&include_bytes!("data/ca.der")[..]);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let store = tls::ticket::MemoryTicketStore::default();
+    let port = free_port();
+    let _server = Killed(
+        Command::new("openssl")
+            .args(["s_server", "-accept"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
+            .args(["-tls1_3", "-www", "-naccept", "2"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    for round in 0..2 {
+        let sock = connect_retrying(port);
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ClientConfig {
+            suites: suites::DEFAULT_SUITES,
+            roots: &roots,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: None,
+            tickets: Some(&store),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        stream.handshake().unwrap_or_else(|e| panic!("round {round}: {e}"));
+        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+        let mut page = Vec::new();
+        let _ = stream.read_to_end(&mut page);
+        let page = String::from_utf8_lossy(&page);
+        assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
+        let resumed = conn.negotiated().unwrap().resumed;
+        assert_eq!(resumed, round == 1, "round {round}");
+        assert_eq!(page.contains("Reused, TLSv1.3"), round == 1, "{page}");
+    }
+}
+
+/// `s_client -sess_out` then `-sess_in` against our server: the second handshake resumes
+/// from the ticket our server issued.
+#[test]
+fn openssl_s_client_resumes_against_our_server() {
+    if !openssl_available() {
+        return;
+    }
+    let sess = std::env::temp_dir().join(format!("halite-sess-{}.pem", std::process::id()));
+    let sess = sess.to_string_lossy().into_owned();
+    let ticket_key = tls::ticket::TicketKey::new(&[9; 32]).unwrap();
+    let key = tls::SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap();
+    let chain: [&[u8]; 1] = [include_bytes!("data/server.der")];
+    for round in 0..2 {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let mut client = Command::new("openssl")
+            .args(["s_client", "-connect"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-CAfile", &data("ca.pem"), "-verify_return_error", "-servername", "localhost"])
+            .args(["-tls1_3", "-ign_eof", if round == 0 { "-sess_out" } else { "-sess_in" }, &sess])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        client.stdin.take().unwrap().write_all(b"ping\n").unwrap();
+        let (sock, _) = listener.accept().unwrap();
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ServerConfig {
+            suites: suites::DEFAULT_SUITES,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: None,
+            tickets: Some(tls::ServerTickets {
+                key: &ticket_key,
+                lifetime: 3600,
+                count: 2,
+                now: UnixTime::now(),
+            }),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        stream.handshake().unwrap_or_else(|e| panic!("round {round}: {e}"));
+        let mut got = Vec::new();
+        let mut buf = [0u8; 64];
+        while !got.ends_with(b"\n") {
+            let n = stream.read(&mut buf).unwrap();
+            assert!(n > 0, "s_client closed early");
+            got.extend_from_slice(&buf[..n]);
+        }
+        stream.write_all(b"pong\n").unwrap();
+        stream.close().unwrap();
+        drop(stream);
+        let out = client.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("pong"), "{stdout}");
+        assert_eq!(stdout.contains("Reused, TLSv1.3"), round == 1, "round {round}: {stdout}");
+        assert_eq!(conn.negotiated().unwrap().resumed, round == 1, "round {round}");
+    }
+    let _ = std::fs::remove_file(&sess);
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use core_ec::ed25519::SigningKey;
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
+use tls::msgs::NamedGroup;
 use tls::suites::{self, Suite};
 use tls::{Buffers, ClientConfig, Connection, ServerConfig};
 
@@ -103,7 +104,7 @@ rustls_conn!(rustls::ServerConnection);
 
 #[test]
 fn rustls_client_against_our_server() {
-    let key = SigningKey::from_seed(SERVER_SEED);
+    let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
     let chain: [&[u8]; 1] = [SERVER_CERT];
     for suite in SHARED_SUITES {
         let mut roots = rustls::RootCertStore::empty();
@@ -120,7 +121,14 @@ fn rustls_client_against_our_server() {
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [suite];
         let alpn: [&[u8]; 2] = [b"http/1.1", b"h2"];
-        let config = ServerConfig { suites: &suites, cert_chain: &chain, key: &key, alpn: &alpn };
+        let config = ServerConfig {
+            suites: &suites,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &alpn,
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: None,
+            tickets: None,
+        };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
         pump(&mut ours, &mut theirs);
@@ -168,8 +176,15 @@ fn our_client_against_rustls_server() {
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [suite];
         let alpn: [&[u8]; 1] = [b"h2"];
-        let config =
-            ClientConfig { suites: &suites, roots: &roots, alpn: &alpn, now: UnixTime::now() };
+        let config = ClientConfig {
+            suites: &suites,
+            roots: &roots,
+            alpn: &alpn,
+            now: UnixTime::now(),
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_cert: None,
+            tickets: None,
+        };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
         pump(&mut ours, &mut theirs);
@@ -208,7 +223,7 @@ fn our_client_against_rustls_server() {
 /// completes on its second `ClientHello`.
 #[test]
 fn hello_retry_request_to_rustls_client() {
-    let key = SigningKey::from_seed(SERVER_SEED);
+    let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
     let chain: [&[u8]; 1] = [SERVER_CERT];
     let suite = suites::TLS13_AES_256_GCM_SHA384;
     let mut p = (*provider(suite)).clone();
@@ -225,7 +240,15 @@ fn hello_retry_request_to_rustls_client() {
     let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
     let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
     let suites = [suite];
-    let config = ServerConfig { suites: &suites, cert_chain: &chain, key: &key, alpn: &[] };
+    let groups = [NamedGroup::X25519];
+    let config = ServerConfig {
+        suites: &suites,
+        certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+        alpn: &[],
+        groups: &groups,
+        client_auth: None,
+        tickets: None,
+    };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
     pump(&mut ours, &mut theirs);
@@ -236,4 +259,380 @@ fn hello_retry_request_to_rustls_client() {
         theirs.negotiated_key_exchange_group().map(rustls::crypto::SupportedKxGroup::name),
         Some(rustls::NamedGroup::X25519)
     );
+}
+
+/// A rustls client offering only one NIST group gets it from our server without a retry.
+#[test]
+fn rustls_client_nist_groups() {
+    use rustls::crypto::ring::kx_group;
+    let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
+    let chain: [&[u8]; 1] = [SERVER_CERT];
+    let suite = suites::TLS13_AES_128_GCM_SHA256;
+    for (theirs_group, ours_group) in
+        [(kx_group::SECP256R1, NamedGroup::SECP256R1), (kx_group::SECP384R1, NamedGroup::SECP384R1)]
+    {
+        let mut p = (*provider(suite)).clone();
+        p.kx_groups = vec![theirs_group];
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(CertificateDer::from(CA)).unwrap();
+        let config = rustls::ClientConfig::builder_with_provider(Arc::new(p))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        let name = ServerName::try_from("localhost").unwrap();
+        let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let suites = [suite];
+        let config = ServerConfig {
+            suites: &suites,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: None,
+            tickets: None,
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking(), "{:?}", ours.error());
+        assert!(!theirs.is_handshaking());
+        let n = ours.negotiated().unwrap();
+        assert_eq!((n.group, n.retried), (ours_group, false));
+    }
+}
+
+/// Our client, whose first share is x25519, against a rustls server that takes only P-256 or
+/// P-384: the server's `HelloRetryRequest` is followed and the handshake completes.
+#[test]
+fn our_client_follows_rustls_hello_retry_request() {
+    use rustls::crypto::ring::kx_group;
+    let ca = CertificateDer::from(CA);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let suite = suites::TLS13_CHACHA20_POLY1305_SHA256;
+    for (theirs_group, ours_group) in
+        [(kx_group::SECP256R1, NamedGroup::SECP256R1), (kx_group::SECP384R1, NamedGroup::SECP384R1)]
+    {
+        let mut p = (*provider(suite)).clone();
+        p.kx_groups = vec![theirs_group];
+        let config = rustls::ServerConfig::builder_with_provider(Arc::new(p))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![CertificateDer::from(SERVER_CERT)], pkcs8_key())
+            .unwrap();
+        let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let suites = [suite];
+        let config = ClientConfig {
+            suites: &suites,
+            roots: &roots,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: None,
+            tickets: None,
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking(), "{:?}", ours.error());
+        assert!(!theirs.is_handshaking());
+        let n = ours.negotiated().unwrap();
+        assert_eq!((n.group, n.retried), (ours_group, true));
+    }
+}
+
+/// The ECDSA P-256, P-384 and RSA-2048 identities in `tests/data`: (certificate, PKCS#8 key,
+/// root), all DER.
+type Identity = (&'static str, &'static [u8], &'static [u8], &'static [u8]);
+
+fn identities() -> [Identity; 3] {
+    [
+        (
+            "p256",
+            include_bytes!("data/server-p256.der"),
+            include_bytes!("data/server-p256.key.der"),
+            include_bytes!("data/ca-p256.der"),
+        ),
+        (
+            "p384",
+            include_bytes!("data/server-p384.der"),
+            include_bytes!("data/server-p384.key.der"),
+            include_bytes!("data/ca-p384.der"),
+        ),
+        (
+            "rsa",
+            include_bytes!("data/server-rsa.der"),
+            include_bytes!("data/server-rsa.key.der"),
+            include_bytes!("data/ca-rsa.der"),
+        ),
+    ]
+}
+
+/// rustls verifies our ECDSA and RSA-PSS `CertificateVerify` signatures and OpenSSL-made chains.
+#[test]
+fn rustls_client_against_our_ecdsa_and_rsa_certificates() {
+    let suite = suites::TLS13_AES_128_GCM_SHA256;
+    for (id, cert, key_der, ca) in identities() {
+        let key = tls::SigningKey::from_pkcs8_der(key_der).unwrap();
+        let chain: [&[u8]; 1] = [cert];
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(CertificateDer::from(ca)).unwrap();
+        let config = rustls::ClientConfig::builder_with_provider(provider(suite))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        let name = ServerName::try_from("localhost").unwrap();
+        let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let suites = [suite];
+        let config = ServerConfig {
+            suites: &suites,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: None,
+            tickets: None,
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking(), "{id}: {:?}", ours.error());
+        assert!(!theirs.is_handshaking(), "{id}");
+        let scheme = ours.negotiated().unwrap().scheme;
+        assert_eq!(theirs.peer_certificates().unwrap()[0].as_ref(), cert);
+        let expected = match id {
+            "p256" => tls::msgs::SignatureScheme::ECDSA_SECP256R1_SHA256,
+            "p384" => tls::msgs::SignatureScheme::ECDSA_SECP384R1_SHA384,
+            _ => tls::msgs::SignatureScheme::RSA_PSS_RSAE_SHA256,
+        };
+        assert_eq!(scheme, expected, "{id}");
+    }
+}
+
+/// Our client verifies rustls's ECDSA and RSA-PSS signatures (rustls picks the scheme from
+/// our list: for RSA its first choice, PSS with SHA-512 under ring).
+#[test]
+fn our_client_against_rustls_ecdsa_and_rsa_certificates() {
+    let suite = suites::TLS13_AES_256_GCM_SHA384;
+    for (id, cert, key_der, ca) in identities() {
+        let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key_der.to_vec()));
+        let config = rustls::ServerConfig::builder_with_provider(provider(suite))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![CertificateDer::from(cert)], key)
+            .unwrap();
+        let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
+        let ca = CertificateDer::from(ca);
+        let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let suites = [suite];
+        let config = ClientConfig {
+            suites: &suites,
+            roots: &roots,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: None,
+            tickets: None,
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking(), "{id}: {:?}", ours.error());
+        assert!(!theirs.is_handshaking());
+        let scheme = ours.negotiated().unwrap().scheme;
+        let expected = match id {
+            "p256" => tls::msgs::SignatureScheme::ECDSA_SECP256R1_SHA256,
+            "p384" => tls::msgs::SignatureScheme::ECDSA_SECP384R1_SHA384,
+            _ => scheme,
+        };
+        assert_eq!(scheme, expected, "{id}");
+        if id == "rsa" {
+            assert!(matches!(scheme.0, 0x0804..=0x0806), "an RSA-PSS rsae scheme, got {scheme:?}");
+        }
+    }
+}
+
+/// Client certificates both ways: a rustls client authenticating to our server, and our
+/// client authenticating to a rustls server (ECDSA P-256 and RSA client keys).
+#[test]
+fn client_certificates_with_rustls_both_ways() {
+    let suite = suites::TLS13_AES_128_GCM_SHA256;
+    let clients: [Identity; 2] = [
+        (
+            "p256",
+            include_bytes!("data/client-p256.der"),
+            include_bytes!("data/client-p256.key.der"),
+            include_bytes!("data/ca-p256.der"),
+        ),
+        (
+            "rsa",
+            include_bytes!("data/client-rsa.der"),
+            include_bytes!("data/client-rsa.key.der"),
+            include_bytes!("data/ca-rsa.der"),
+        ),
+    ];
+    let server_cert: &[u8] = SERVER_CERT;
+    for (id, cert, key_der, client_ca) in clients {
+        // rustls client -> our server.
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(CertificateDer::from(CA)).unwrap();
+        let config = rustls::ClientConfig::builder_with_provider(provider(suite))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_client_auth_cert(
+                vec![CertificateDer::from(cert)],
+                PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key_der.to_vec())),
+            )
+            .unwrap();
+        let name = ServerName::try_from("localhost").unwrap();
+        let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+        let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
+        let chain: [&[u8]; 1] = [server_cert];
+        let ca = CertificateDer::from(client_ca);
+        let client_roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let suites = [suite];
+        let config = ServerConfig {
+            suites: &suites,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: Some(tls::ClientAuth {
+                roots: &client_roots,
+                required: true,
+                now: UnixTime::now(),
+            }),
+            tickets: None,
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking(), "{id}: {:?}", ours.error());
+        assert!(!theirs.is_handshaking());
+        assert!(ours.negotiated().unwrap().client_auth.is_some(), "{id}");
+
+        // Our client -> rustls server requiring a client certificate.
+        let mut client_store = rustls::RootCertStore::empty();
+        client_store.add(CertificateDer::from(client_ca)).unwrap();
+        let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
+            Arc::new(client_store),
+            provider(suite),
+        )
+        .build()
+        .unwrap();
+        let config = rustls::ServerConfig::builder_with_provider(provider(suite))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_client_cert_verifier(verifier)
+            .with_single_cert(vec![CertificateDer::from(SERVER_CERT)], pkcs8_key())
+            .unwrap();
+        let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
+        let ca = CertificateDer::from(CA);
+        let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+        let client_key = tls::SigningKey::from_pkcs8_der(key_der).unwrap();
+        let client_chain: [&[u8]; 1] = [cert];
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ClientConfig {
+            suites: &suites,
+            roots: &roots,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: Some(tls::CertifiedKey { chain: &client_chain, key: &client_key }),
+            tickets: None,
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking(), "{id}: {:?}", ours.error());
+        assert!(!theirs.is_handshaking(), "{id}");
+        assert_eq!(theirs.peer_certificates().unwrap()[0].as_ref(), cert, "{id}");
+        assert!(ours.negotiated().unwrap().client_auth.is_some(), "{id}");
+    }
+}
+
+/// Resumption both ways: a rustls client resumes with our server's ticket, and our client
+/// resumes with a rustls server's.
+#[test]
+fn resumption_with_rustls_both_ways() {
+    let suite = suites::TLS13_AES_256_GCM_SHA384;
+    let suites = [suite];
+
+    // rustls client -> our server, twice with one client config (its in-memory cache).
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(CertificateDer::from(CA)).unwrap();
+    let config = Arc::new(
+        rustls::ClientConfig::builder_with_provider(provider(suite))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth(),
+    );
+    let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
+    let chain: [&[u8]; 1] = [SERVER_CERT];
+    let ticket_key = tls::ticket::TicketKey::new(&[5; 32]).unwrap();
+    for round in 0..2 {
+        let name = ServerName::try_from("localhost").unwrap();
+        let mut theirs = rustls::ClientConnection::new(config.clone(), name).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let sconfig = ServerConfig {
+            suites: &suites,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: None,
+            tickets: Some(tls::ServerTickets {
+                key: &ticket_key,
+                lifetime: 3600,
+                count: 2,
+                now: UnixTime::now(),
+            }),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::server(sconfig, bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking() && !theirs.is_handshaking(), "{:?}", ours.error());
+        assert_eq!(ours.negotiated().unwrap().resumed, round == 1, "round {round}");
+        let kind = theirs.handshake_kind().unwrap();
+        assert_eq!(kind == rustls::HandshakeKind::Resumed, round == 1, "{kind:?}");
+    }
+
+    // Our client -> rustls server (its stateful session cache), twice with one store.
+    let sconfig = Arc::new(
+        rustls::ServerConfig::builder_with_provider(provider(suite))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![CertificateDer::from(SERVER_CERT)], pkcs8_key())
+            .unwrap(),
+    );
+    let ca = CertificateDer::from(CA);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let store = tls::ticket::MemoryTicketStore::default();
+    for round in 0..2 {
+        let mut theirs = rustls::ServerConnection::new(sconfig.clone()).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ClientConfig {
+            suites: &suites,
+            roots: &roots,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: None,
+            tickets: Some(&store),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        pump(&mut ours, &mut theirs);
+        assert!(!ours.is_handshaking() && !theirs.is_handshaking(), "{:?}", ours.error());
+        assert_eq!(ours.negotiated().unwrap().resumed, round == 1, "round {round}");
+        let kind = theirs.handshake_kind().unwrap();
+        assert_eq!(kind == rustls::HandshakeKind::Resumed, round == 1, "{kind:?}");
+    }
 }

@@ -6,6 +6,8 @@
 use std::process::exit;
 
 use tls::Connection;
+use tls::kx;
+use tls::msgs::{NamedGroup, SignatureScheme};
 use tls::suites::{self, Suite};
 
 /// Prints `msg` and exits with status 2 (a usage or configuration problem).
@@ -51,18 +53,18 @@ pub(crate) fn pem_blocks(path: &str, label: &str) -> Vec<Vec<u8>> {
     out
 }
 
-/// The Ed25519 seed of a PKCS#8 `PRIVATE KEY` PEM file (RFC 8410).
-pub(crate) fn ed25519_seed(path: &str) -> [u8; 32] {
-    const PREFIX: [u8; 16] = [
-        0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04,
-        0x20,
-    ];
-    let blocks = pem_blocks(path, "PRIVATE KEY");
-    let der = blocks.first().unwrap_or_else(|| die(&format!("{path}: no PRIVATE KEY block")));
-    if der.len() != 48 || der[..16] != PREFIX {
-        die(&format!("{path}: only Ed25519 PKCS#8 keys are supported so far"));
-    }
-    der[16..].try_into().unwrap()
+/// The private key in a PKCS#8 `PRIVATE KEY` PEM file: Ed25519, ECDSA P-256/P-384 or RSA.
+pub(crate) fn private_key(path: &str) -> tls::SigningKey {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| die(&format!("{path}: {e}")));
+    let mut scratch = vec![0u8; text.len()];
+    let key = tls::SigningKey::from_pkcs8_pem(&text, &mut scratch).unwrap_or_else(|_| {
+        die(&format!(
+            "{path}: not a PKCS#8 PEM Ed25519, ECDSA P-256/P-384 or RSA (2048+ bit) key \
+             (convert with `openssl pkcs8 -topk8 -nocrypt`)"
+        ))
+    });
+    scratch.fill(0);
+    key
 }
 
 /// Suites from a `--suites` list of IANA names.
@@ -72,13 +74,11 @@ pub(crate) fn parse_suites(list: &str) -> Vec<Suite> {
         .collect()
 }
 
-/// Checks a `--groups` list: only x25519 exists so far.
-pub(crate) fn check_groups(list: &str) {
-    for g in list.split(',') {
-        if g != "x25519" {
-            die(&format!("group {g} is not supported yet (only x25519)"));
-        }
-    }
+/// Groups from a `--groups` list of names (`x25519`, `secp256r1`, `secp384r1`, `secp521r1`).
+pub(crate) fn parse_groups(list: &str) -> Vec<NamedGroup> {
+    list.split(',')
+        .map(|g| kx::group_by_name(g).unwrap_or_else(|| die(&format!("unknown group {g}"))))
+        .collect()
 }
 
 /// The `negotiated:` line for stderr.
@@ -90,7 +90,23 @@ pub(crate) fn negotiated_line(
     let n = conn.negotiated().expect("handshake done");
     let suite = suites.iter().find(|s| s.suite == n.suite).map_or("?", |s| s.iana_name());
     let alpn = n.alpn.map_or("-".to_string(), |i| String::from_utf8_lossy(alpn[i]).into_owned());
+    let group = kx::group_name(n.group).unwrap_or("?");
+    let sig = scheme_name(n.scheme);
     format!(
-        "negotiated: version=TLSv1.3 suite={suite} group=x25519 sig=ed25519 alpn={alpn} resumed=false"
+        "negotiated: version=TLSv1.3 suite={suite} group={group} sig={sig} alpn={alpn} resumed={}",
+        n.resumed
     )
+}
+
+/// The IANA name of a signature scheme, as the `negotiated:` line prints it.
+pub(crate) fn scheme_name(s: SignatureScheme) -> &'static str {
+    match s {
+        SignatureScheme::ED25519 => "ed25519",
+        SignatureScheme::ECDSA_SECP256R1_SHA256 => "ecdsa_secp256r1_sha256",
+        SignatureScheme::ECDSA_SECP384R1_SHA384 => "ecdsa_secp384r1_sha384",
+        SignatureScheme::RSA_PSS_RSAE_SHA256 => "rsa_pss_rsae_sha256",
+        SignatureScheme::RSA_PSS_RSAE_SHA384 => "rsa_pss_rsae_sha384",
+        SignatureScheme::RSA_PSS_RSAE_SHA512 => "rsa_pss_rsae_sha512",
+        _ => "?",
+    }
 }

@@ -60,6 +60,63 @@ impl<'a> Codec<'a> for ProtocolName<'a> {
     }
 }
 
+/// One PSK identity offered in `pre_shared_key` (RFC 8446 §4.2.11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PskIdentity<'a> {
+    /// The ticket (`opaque identity<1..2^16-1>`).
+    pub identity: &'a [u8],
+    /// The ticket's age in milliseconds plus its `age_add`, modulo 2^32.
+    pub obfuscated_age: u32,
+}
+
+impl<'a> Codec<'a> for PskIdentity<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        w.bytes::<U16>(self.identity)?;
+        w.u32(self.obfuscated_age)
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let identity = Payload::<U16>::read(r)?.0;
+        if identity.is_empty() {
+            return Err(InvalidMessage::IllegalValue);
+        }
+        Ok(Self { identity, obfuscated_age: r.u32()? })
+    }
+}
+
+/// One PSK binder (`opaque PskBinderEntry<32..255>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PskBinder<'a>(pub &'a [u8]);
+
+impl<'a> Codec<'a> for PskBinder<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        w.bytes::<U8>(self.0)
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let b = Payload::<U8>::read(r)?.0;
+        if b.len() < 32 {
+            return Err(InvalidMessage::IllegalValue);
+        }
+        Ok(Self(b))
+    }
+}
+
+/// A ClientHello's `pre_shared_key` extension: identities and their binders, one each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OfferedPsks<'a> {
+    /// The identities.
+    pub identities: List<'a, PskIdentity<'a>, U16>,
+    /// The binders, in the same order.
+    pub binders: List<'a, PskBinder<'a>, U16>,
+}
+
+impl OfferedPsks<'_> {
+    /// The encoded length of the binders list (with its two-byte length): what is cut off the
+    /// end of the ClientHello to hash it for the binders.
+    pub fn binders_encoded_len(&self) -> usize {
+        2 + self.binders.iter().map(|b| 1 + b.0.len()).sum::<usize>()
+    }
+}
+
 /// Tracks which known extensions a message has carried, to refuse repeats.
 struct Seen(u64);
 
@@ -143,6 +200,8 @@ pub struct ClientExtensions<'a> {
     pub psk_modes: Option<List<'a, PskKeyExchangeMode, U8>>,
     /// `record_size_limit` (RFC 8449).
     pub record_size_limit: Option<u16>,
+    /// `pre_shared_key`, always the last extension.
+    pub pre_shared_key: Option<OfferedPsks<'a>>,
 }
 
 impl<'a> ClientExtensions<'a> {
@@ -180,6 +239,12 @@ impl<'a> ClientExtensions<'a> {
             if let Some(l) = &self.psk_modes {
                 write_extension(w, ExtensionType::PSK_KEY_EXCHANGE_MODES, |w| l.encode(w))?;
             }
+            if let Some(p) = &self.pre_shared_key {
+                write_extension(w, ExtensionType::PRE_SHARED_KEY, |w| {
+                    p.identities.encode(w)?;
+                    p.binders.encode(w)
+                })?;
+            }
             Ok(())
         })
     }
@@ -199,6 +264,17 @@ impl<'a> ClientExtensions<'a> {
                 ExtensionType::COOKIE => x.cookie = Some(Payload::<U16>::read(b)?.0),
                 ExtensionType::PSK_KEY_EXCHANGE_MODES => x.psk_modes = Some(List::read(b)?),
                 ExtensionType::RECORD_SIZE_LIMIT => x.record_size_limit = Some(b.u16()?),
+                ExtensionType::PRE_SHARED_KEY => {
+                    let identities: List<'a, PskIdentity<'a>, U16> = List::read(b)?;
+                    let binders: List<'a, PskBinder<'a>, U16> = List::read(b)?;
+                    let (ni, nb) = (identities.iter().count(), binders.iter().count());
+                    if ni == 0 || ni != nb {
+                        return Err(InvalidMessage::IllegalValue);
+                    }
+                    x.pre_shared_key = Some(OfferedPsks { identities, binders });
+                }
+                // RFC 8446 §4.2.11: pre_shared_key must be the last extension.
+                _ if x.pre_shared_key.is_some() => return Err(InvalidMessage::IllegalValue),
                 _ => return Ok(false),
             }
             Ok(true)
@@ -257,6 +333,8 @@ pub struct ServerHelloExtensions<'a> {
     pub selected_group: Option<NamedGroup>,
     /// `cookie` in a HelloRetryRequest.
     pub cookie: Option<&'a [u8]>,
+    /// `pre_shared_key` in a ServerHello: the index of the PSK identity the server took.
+    pub selected_identity: Option<u16>,
 }
 
 /// ServerHello, or a HelloRetryRequest when `random` is [`HELLO_RETRY_REQUEST_RANDOM`]
@@ -298,6 +376,9 @@ impl<'a> Codec<'a> for ServerHello<'a> {
             if let Some(c) = x.cookie {
                 write_extension(w, ExtensionType::COOKIE, |w| w.bytes::<U16>(c))?;
             }
+            if let Some(i) = x.selected_identity {
+                write_extension(w, ExtensionType::PRE_SHARED_KEY, |w| w.u16(i))?;
+            }
             if let Some(v) = x.supported_version {
                 write_extension(w, ExtensionType::SUPPORTED_VERSIONS, |w| v.encode(w))?;
             }
@@ -325,7 +406,8 @@ impl<'a> Codec<'a> for ServerHello<'a> {
                 ExtensionType::KEY_SHARE if hrr => x.selected_group = Some(NamedGroup::read(b)?),
                 ExtensionType::KEY_SHARE => x.key_share = Some(KeyShareEntry::read(b)?),
                 ExtensionType::COOKIE if hrr => x.cookie = Some(Payload::<U16>::read(b)?.0),
-                // RFC 8446 §4.1.3/§4.1.4: nothing else may appear (no PSK support yet).
+                ExtensionType::PRE_SHARED_KEY if !hrr => x.selected_identity = Some(b.u16()?),
+                // RFC 8446 §4.1.3/§4.1.4: nothing else may appear.
                 _ => return Err(InvalidMessage::UnexpectedExtension),
             }
             Ok(true)
@@ -466,6 +548,41 @@ impl<'a> Codec<'a> for CertificateVerify<'a> {
     }
 }
 
+/// CertificateRequest (RFC 8446 §4.3.2), with the one extension this crate reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CertificateRequest<'a> {
+    /// `certificate_request_context` (empty during the handshake).
+    pub context: &'a [u8],
+    /// `signature_algorithms`: the schemes the server accepts in the client's
+    /// CertificateVerify (required; `None` only when the peer left it out).
+    pub signature_algorithms: Option<List<'a, SignatureScheme, U16>>,
+}
+
+impl<'a> Codec<'a> for CertificateRequest<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        w.bytes::<U8>(self.context)?;
+        w.prefixed::<U16>(|w| {
+            if let Some(l) = &self.signature_algorithms {
+                write_extension(w, ExtensionType::SIGNATURE_ALGORITHMS, |w| l.encode(w))?;
+            }
+            Ok(())
+        })
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let context = Payload::<U8>::read(r)?.0;
+        let mut signature_algorithms = None;
+        read_extensions(r, |typ, b| {
+            match typ {
+                ExtensionType::SIGNATURE_ALGORITHMS => signature_algorithms = Some(List::read(b)?),
+                // certificate_authorities, oid_filters, signature_algorithms_cert: not used.
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })?;
+        Ok(Self { context, signature_algorithms })
+    }
+}
+
 /// NewSessionTicket (RFC 8446 §4.6.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NewSessionTicket<'a> {
@@ -513,6 +630,8 @@ pub enum HandshakeMessage<'a> {
     EncryptedExtensions(EncryptedExtensions<'a>),
     /// Certificate.
     Certificate(Certificate<'a>),
+    /// CertificateRequest.
+    CertificateRequest(CertificateRequest<'a>),
     /// CertificateVerify.
     CertificateVerify(CertificateVerify<'a>),
     /// Finished: the verify data (its length is the suite's hash length, checked later).
@@ -531,6 +650,7 @@ impl HandshakeMessage<'_> {
             Self::ServerHello(_) => HandshakeType::SERVER_HELLO,
             Self::EncryptedExtensions(_) => HandshakeType::ENCRYPTED_EXTENSIONS,
             Self::Certificate(_) => HandshakeType::CERTIFICATE,
+            Self::CertificateRequest(_) => HandshakeType::CERTIFICATE_REQUEST,
             Self::CertificateVerify(_) => HandshakeType::CERTIFICATE_VERIFY,
             Self::Finished(_) => HandshakeType::FINISHED,
             Self::NewSessionTicket(_) => HandshakeType::NEW_SESSION_TICKET,
@@ -557,6 +677,7 @@ impl<'a> Codec<'a> for HandshakeMessage<'a> {
             Self::ServerHello(m) => m.encode(w),
             Self::EncryptedExtensions(m) => m.encode(w),
             Self::Certificate(m) => m.encode(w),
+            Self::CertificateRequest(m) => m.encode(w),
             Self::CertificateVerify(m) => m.encode(w),
             Self::Finished(v) => w.put(v),
             Self::NewSessionTicket(m) => m.encode(w),
@@ -573,6 +694,9 @@ impl<'a> Codec<'a> for HandshakeMessage<'a> {
                 Self::EncryptedExtensions(EncryptedExtensions::read(&mut b)?)
             }
             HandshakeType::CERTIFICATE => Self::Certificate(Certificate::read(&mut b)?),
+            HandshakeType::CERTIFICATE_REQUEST => {
+                Self::CertificateRequest(CertificateRequest::read(&mut b)?)
+            }
             HandshakeType::CERTIFICATE_VERIFY => {
                 Self::CertificateVerify(CertificateVerify::read(&mut b)?)
             }

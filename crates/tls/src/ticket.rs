@@ -1,0 +1,302 @@
+//! Session tickets for PSK resumption (RFC 8446 §4.6.1, §4.2.11): what a client keeps from a
+//! NewSessionTicket and the caller-supplied store it keeps it in, and the server's stateless
+//! tickets — the resumption state sealed with AES-256-GCM under a key the caller provides, so
+//! the server keeps nothing per client.
+
+use core_aead::{Aead, Aes256Gcm};
+use zeroize::Zeroize;
+
+use crate::error::{ApiMisuse, Error};
+use crate::msgs::{CipherSuite, SignatureScheme};
+
+/// The longest ticket a client keeps (longer ones are ignored).
+pub const MAX_TICKET_LEN: usize = 512;
+
+/// The longest resumption PSK: a SHA-384 output.
+const MAX_PSK_LEN: usize = 48;
+
+/// A ticket a client received: the opaque ticket, the PSK it stands for, and when it expires.
+/// The PSK is wiped on drop.
+#[derive(Clone)]
+pub struct Ticket {
+    suite: CipherSuite,
+    scheme: SignatureScheme,
+    psk: [u8; MAX_PSK_LEN],
+    psk_len: usize,
+    identity: [u8; MAX_TICKET_LEN],
+    identity_len: usize,
+    age_add: u32,
+    lifetime: u32,
+    received_at: u64,
+}
+
+impl core::fmt::Debug for Ticket {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Ticket")
+            .field("suite", &self.suite)
+            .field("lifetime", &self.lifetime)
+            .field("received_at", &self.received_at)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        self.psk.zeroize();
+    }
+}
+
+impl Ticket {
+    /// A ticket from a NewSessionTicket received at `now` (Unix seconds); `None` when the
+    /// ticket or PSK is too long to keep.
+    #[allow(clippy::too_many_arguments)] // the fields of the message plus the context
+    pub(crate) fn new(
+        suite: CipherSuite,
+        scheme: SignatureScheme,
+        psk: &[u8],
+        ticket: &[u8],
+        age_add: u32,
+        lifetime: u32,
+        now: u64,
+    ) -> Option<Self> {
+        if ticket.len() > MAX_TICKET_LEN || psk.len() > MAX_PSK_LEN {
+            return None;
+        }
+        let mut t = Self {
+            suite,
+            scheme,
+            psk: [0; MAX_PSK_LEN],
+            psk_len: psk.len(),
+            identity: [0; MAX_TICKET_LEN],
+            identity_len: ticket.len(),
+            age_add,
+            lifetime,
+            received_at: now,
+        };
+        t.psk[..psk.len()].copy_from_slice(psk);
+        t.identity[..ticket.len()].copy_from_slice(ticket);
+        Some(t)
+    }
+
+    /// The suite of the connection that issued it (resumption needs one with the same hash).
+    pub fn suite(&self) -> CipherSuite {
+        self.suite
+    }
+
+    /// The signature scheme the original handshake authenticated the server with.
+    pub fn scheme(&self) -> SignatureScheme {
+        self.scheme
+    }
+
+    /// The opaque ticket sent back as the PSK identity.
+    pub fn ticket(&self) -> &[u8] {
+        &self.identity[..self.identity_len]
+    }
+
+    /// When it was received (Unix seconds) and for how many seconds it may be used.
+    pub fn received_at(&self) -> u64 {
+        self.received_at
+    }
+
+    /// The lifetime the server gave, in seconds.
+    pub fn lifetime(&self) -> u32 {
+        self.lifetime
+    }
+
+    /// Whether it may still be offered at `now` (Unix seconds).
+    pub fn is_valid_at(&self, now: u64) -> bool {
+        now >= self.received_at && now - self.received_at < u64::from(self.lifetime)
+    }
+
+    pub(crate) fn psk(&self) -> &[u8] {
+        &self.psk[..self.psk_len]
+    }
+
+    /// `obfuscated_ticket_age` at `now`: the age in milliseconds plus `age_add`, modulo 2^32.
+    pub(crate) fn obfuscated_age(&self, now: u64) -> u32 {
+        let age_ms = now.saturating_sub(self.received_at).saturating_mul(1000);
+        (age_ms as u32).wrapping_add(self.age_add)
+    }
+}
+
+/// Where a client keeps tickets between connections, keyed by server name. The methods take
+/// `&self` so a configuration can share one store; implementations use a `Cell`, `RefCell`
+/// or `Mutex` inside. RFC 8446 §C.4 asks clients not to reuse a ticket: a store that hands
+/// each out once ([`TicketStore::take`] removing it) does that.
+pub trait TicketStore: core::fmt::Debug {
+    /// Keeps `ticket` for `server_name` (replacing an older one as the store sees fit).
+    fn put(&self, server_name: &str, ticket: &Ticket);
+    /// A ticket for `server_name`, if one is kept; the store may forget it.
+    fn take(&self, server_name: &str) -> Option<Ticket>;
+}
+
+/// A [`TicketStore`] in memory keeping the newest ticket per server name (std only).
+#[cfg(feature = "std")]
+#[derive(Debug, Default)]
+pub struct MemoryTicketStore {
+    tickets: std::sync::Mutex<std::collections::HashMap<std::string::String, Ticket>>,
+}
+
+#[cfg(feature = "std")]
+impl MemoryTicketStore {
+    /// Whether no ticket is kept.
+    pub fn is_empty(&self) -> bool {
+        self.tickets.lock().map_or(true, |m| m.is_empty())
+    }
+}
+
+#[cfg(feature = "std")]
+impl TicketStore for MemoryTicketStore {
+    fn put(&self, server_name: &str, ticket: &Ticket) {
+        if let Ok(mut m) = self.tickets.lock() {
+            m.insert(server_name.into(), ticket.clone());
+        }
+    }
+
+    fn take(&self, server_name: &str) -> Option<Ticket> {
+        self.tickets.lock().ok()?.remove(server_name)
+    }
+}
+
+/// The state a server seals into a ticket.
+pub(crate) struct TicketState {
+    pub(crate) suite: CipherSuite,
+    pub(crate) scheme: SignatureScheme,
+    pub(crate) issued_at: u64,
+    pub(crate) age_add: u32,
+    pub(crate) psk: [u8; MAX_PSK_LEN],
+    pub(crate) psk_len: usize,
+}
+
+impl Drop for TicketState {
+    fn drop(&mut self) {
+        self.psk.zeroize();
+    }
+}
+
+/// Plaintext: version, suite, scheme, issued_at, age_add, PSK length, PSK.
+const STATE_LEN: usize = 1 + 2 + 2 + 8 + 4 + 1 + MAX_PSK_LEN;
+const NONCE_LEN: usize = 12;
+const TAG_LEN: usize = 16;
+/// The length of every ticket this server issues.
+pub(crate) const SEALED_LEN: usize = NONCE_LEN + STATE_LEN + TAG_LEN;
+const VERSION: u8 = 1;
+
+/// The server's ticket key: AES-256-GCM over the resumption state, with a random nonce per
+/// ticket. Rotate it to bound how long tickets stay valid beyond their lifetime.
+pub struct TicketKey(Aes256Gcm);
+
+impl core::fmt::Debug for TicketKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("TicketKey(..)")
+    }
+}
+
+impl TicketKey {
+    /// The key from 32 secret bytes.
+    pub fn new(key: &[u8; 32]) -> Result<Self, Error> {
+        Aes256Gcm::new(key).map(Self).map_err(|_| Error::ApiMisuse(ApiMisuse::BadConfig))
+    }
+
+    /// Seals `state` with `nonce` into `out`.
+    pub(crate) fn seal(&self, state: &TicketState, nonce: &[u8; NONCE_LEN]) -> [u8; SEALED_LEN] {
+        let mut out = [0u8; SEALED_LEN];
+        out[..NONCE_LEN].copy_from_slice(nonce);
+        let body = &mut out[NONCE_LEN..NONCE_LEN + STATE_LEN];
+        body[0] = VERSION;
+        body[1..3].copy_from_slice(&state.suite.0.to_be_bytes());
+        body[3..5].copy_from_slice(&state.scheme.0.to_be_bytes());
+        body[5..13].copy_from_slice(&state.issued_at.to_be_bytes());
+        body[13..17].copy_from_slice(&state.age_add.to_be_bytes());
+        body[17] = state.psk_len as u8;
+        body[18..18 + state.psk_len].copy_from_slice(&state.psk[..state.psk_len]);
+        match self.0.seal_in_place_detached(nonce, b"halite ticket", body) {
+            Ok(tag) => out[NONCE_LEN + STATE_LEN..].copy_from_slice(tag.as_ref()),
+            // Fixed-size input well under the AEAD's limit: cannot fail; an all-zero ticket
+            // would only fail to open.
+            Err(_) => out.zeroize(),
+        }
+        out
+    }
+
+    /// Opens a ticket; `None` if it is not one of ours (or was tampered with).
+    pub(crate) fn open(&self, ticket: &[u8]) -> Option<TicketState> {
+        if ticket.len() != SEALED_LEN {
+            return None;
+        }
+        let mut body = [0u8; STATE_LEN];
+        body.copy_from_slice(&ticket[NONCE_LEN..NONCE_LEN + STATE_LEN]);
+        let tag = &ticket[NONCE_LEN + STATE_LEN..];
+        self.0
+            .open_in_place_detached(&ticket[..NONCE_LEN], b"halite ticket", &mut body, tag)
+            .ok()?;
+        let psk_len = usize::from(body[17]);
+        if body[0] != VERSION || psk_len > MAX_PSK_LEN {
+            body.zeroize();
+            return None;
+        }
+        let mut state = TicketState {
+            suite: CipherSuite(u16::from_be_bytes([body[1], body[2]])),
+            scheme: SignatureScheme(u16::from_be_bytes([body[3], body[4]])),
+            issued_at: u64::from_be_bytes(body[5..13].try_into().ok()?),
+            age_add: u32::from_be_bytes(body[13..17].try_into().ok()?),
+            psk: [0; MAX_PSK_LEN],
+            psk_len,
+        };
+        state.psk[..psk_len].copy_from_slice(&body[18..18 + psk_len]);
+        body.zeroize();
+        Some(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tickets_open_only_untampered_and_under_their_key() {
+        let key = TicketKey::new(&[3; 32]).unwrap();
+        let mut psk = [0u8; MAX_PSK_LEN];
+        psk[..32].fill(9);
+        let state = TicketState {
+            suite: CipherSuite::TLS13_AES_128_GCM_SHA256,
+            scheme: SignatureScheme::ED25519,
+            issued_at: 1_700_000_000,
+            age_add: 77,
+            psk,
+            psk_len: 32,
+        };
+        let t = key.seal(&state, &[1; 12]);
+        let back = key.open(&t).unwrap();
+        assert_eq!(back.suite, state.suite);
+        assert_eq!(back.scheme, state.scheme);
+        assert_eq!((back.issued_at, back.age_add), (1_700_000_000, 77));
+        assert_eq!(back.psk[..back.psk_len], [9; 32]);
+        for i in 0..t.len() {
+            let mut bad = t;
+            bad[i] ^= 1;
+            assert!(key.open(&bad).is_none(), "byte {i}");
+        }
+        assert!(TicketKey::new(&[4; 32]).unwrap().open(&t).is_none());
+        assert!(key.open(&t[..t.len() - 1]).is_none());
+        assert!(key.open(&[]).is_none());
+    }
+
+    #[test]
+    fn client_ticket_ages() {
+        let t = Ticket::new(
+            CipherSuite::TLS13_AES_128_GCM_SHA256,
+            SignatureScheme::ED25519,
+            &[1; 32],
+            b"ticket",
+            0xffff_ff00,
+            100,
+            1000,
+        )
+        .unwrap();
+        assert!(t.is_valid_at(1000) && t.is_valid_at(1099));
+        assert!(!t.is_valid_at(1100) && !t.is_valid_at(999));
+        assert_eq!(t.obfuscated_age(1001), 1000u32.wrapping_add(0xffff_ff00));
+        assert!(Ticket::new(t.suite(), t.scheme(), &[0; 32], &[0; 513], 0, 1, 0).is_none());
+    }
+}

@@ -1,0 +1,204 @@
+//! Client certificate authentication in memory: every client key type, optional and required
+//! modes, and the refusals — no certificate when one is required (`certificate_required`), a
+//! chain from an unknown root (`unknown_ca`) and a key that does not match its certificate
+//! (`decrypt_error`) — each as a typed error on the server and an alert at the client.
+
+use core_hash::OsRandom;
+use pki_types::{CertificateDer, TrustAnchor, UnixTime};
+use tls::msgs::{AlertDescription, SignatureScheme};
+use tls::suites;
+use tls::{
+    Buffers, CertificateError, CertifiedKey, ClientAuth, ClientConfig, Connection, Error,
+    PeerMisbehaved, ServerConfig, SigningKey, Want,
+};
+
+macro_rules! data {
+    ($f:literal) => {
+        include_bytes!(concat!("data/", $f))
+    };
+}
+
+/// A client identity: its certificate, PKCS#8 key, the root that issued it, and the scheme it
+/// signs with.
+struct Id {
+    cert: &'static [u8],
+    key: &'static [u8],
+    ca: &'static [u8],
+    scheme: SignatureScheme,
+}
+
+const CLIENTS: [Id; 4] = [
+    Id {
+        cert: data!("client-ed25519.der"),
+        key: data!("client-ed25519.key.der"),
+        ca: data!("ca.der"),
+        scheme: SignatureScheme::ED25519,
+    },
+    Id {
+        cert: data!("client-p256.der"),
+        key: data!("client-p256.key.der"),
+        ca: data!("ca-p256.der"),
+        scheme: SignatureScheme::ECDSA_SECP256R1_SHA256,
+    },
+    Id {
+        cert: data!("client-p384.der"),
+        key: data!("client-p384.key.der"),
+        ca: data!("ca-p384.der"),
+        scheme: SignatureScheme::ECDSA_SECP384R1_SHA384,
+    },
+    Id {
+        cert: data!("client-rsa.der"),
+        key: data!("client-rsa.key.der"),
+        ca: data!("ca-rsa.der"),
+        scheme: SignatureScheme::RSA_PSS_RSAE_SHA256,
+    },
+];
+
+fn anchor(der: &'static [u8]) -> TrustAnchor<'static> {
+    let der: &'static CertificateDer<'static> = Box::leak(Box::new(CertificateDer::from(der)));
+    webpki::anchor_from_trusted_cert(der).unwrap()
+}
+
+fn leak<T>(v: T) -> &'static T {
+    Box::leak(Box::new(v))
+}
+
+fn bufs() -> Buffers<'static> {
+    Buffers {
+        received: Vec::leak(vec![0; 17_000]),
+        send: Vec::leak(vec![0; 40_000]),
+        handshake: Vec::leak(vec![0; 8_000]),
+    }
+}
+
+fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<bool, Error> {
+    let data = from.pending_send().to_vec();
+    from.sent(data.len());
+    to.receive_space()[..data.len()].copy_from_slice(&data);
+    to.received(data.len())?;
+    Ok(!data.is_empty())
+}
+
+/// A client presenting `cert`/`key` (if any) to a server whose client roots are `client_ca`.
+fn pair(
+    cert: Option<(&'static [u8], &'static [u8])>,
+    client_ca: &'static [u8],
+    required: bool,
+) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
+    let client_cert = cert.map(|(c, k)| CertifiedKey {
+        chain: leak([c]),
+        key: leak(SigningKey::from_pkcs8_der(k).unwrap()),
+    });
+    let config = ClientConfig {
+        suites: suites::DEFAULT_SUITES,
+        roots: leak([anchor(data!("ca.der"))]),
+        alpn: &[],
+        groups: tls::kx::DEFAULT_GROUPS,
+        now: UnixTime::now(),
+        client_cert,
+        tickets: None,
+    };
+    let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+    let server_key = leak(SigningKey::from_pkcs8_der(data!("server.key.der")).unwrap());
+    let config = ServerConfig {
+        suites: suites::DEFAULT_SUITES,
+        certs: leak([CertifiedKey { chain: leak([&data!("server.der")[..]]), key: server_key }]),
+        alpn: &[],
+        groups: tls::kx::DEFAULT_GROUPS,
+        client_auth: Some(ClientAuth {
+            roots: leak([anchor(client_ca)]),
+            required,
+            now: UnixTime::now(),
+        }),
+        tickets: None,
+    };
+    let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
+    (c, s)
+}
+
+/// Runs the handshake; returns the server's error, if any, and the client's error after the
+/// server's answer reached it.
+fn run(c: &mut Connection<'_, '_>, s: &mut Connection<'_, '_>) -> Result<(), (Error, Error)> {
+    for _ in 0..6 {
+        pump(c, s).map_err(|e| (e, pump(s, c).unwrap_err()))?;
+        pump(s, c).unwrap();
+    }
+    assert!(!c.is_handshaking() && !s.is_handshaking());
+    Ok(())
+}
+
+#[test]
+fn every_client_key_type_authenticates() {
+    for id in &CLIENTS {
+        let (mut c, mut s) = pair(Some((id.cert, id.key)), id.ca, true);
+        run(&mut c, &mut s).unwrap();
+        assert_eq!(s.negotiated().unwrap().client_auth, Some(id.scheme));
+        assert_eq!(c.negotiated().unwrap().client_auth, Some(id.scheme));
+        c.write(b"authenticated").unwrap();
+        pump(&mut c, &mut s).unwrap();
+        let mut buf = [0u8; 32];
+        assert_eq!(s.read(&mut buf).unwrap(), 13);
+    }
+}
+
+#[test]
+fn optional_client_auth_lets_a_client_without_certificate_through() {
+    let (mut c, mut s) = pair(None, data!("ca.der"), false);
+    run(&mut c, &mut s).unwrap();
+    assert_eq!(s.negotiated().unwrap().client_auth, None);
+    assert_eq!(c.negotiated().unwrap().client_auth, None);
+}
+
+#[test]
+fn required_client_auth_without_certificate_is_certificate_required() {
+    let (mut c, mut s) = pair(None, data!("ca.der"), true);
+    assert_eq!(
+        run(&mut c, &mut s),
+        Err((
+            Error::InvalidCertificate(CertificateError::NoCertificate),
+            Error::AlertReceived(AlertDescription::CERTIFICATE_REQUIRED)
+        ))
+    );
+    assert_eq!(s.want(), Want::Failed);
+    assert!(s.negotiated().is_none(), "the server never completed");
+}
+
+#[test]
+fn client_certificate_from_an_unknown_root_is_unknown_ca() {
+    let id = &CLIENTS[1];
+    let (mut c, mut s) = pair(Some((id.cert, id.key)), data!("ca-rsa.der"), true);
+    assert_eq!(
+        run(&mut c, &mut s),
+        Err((
+            Error::InvalidCertificate(CertificateError::UnknownIssuer),
+            Error::AlertReceived(AlertDescription::UNKNOWN_CA)
+        ))
+    );
+}
+
+#[test]
+fn client_key_not_matching_its_certificate_is_decrypt_error() {
+    let (cert, ca) = (CLIENTS[1].cert, CLIENTS[1].ca);
+    let wrong_key = data!("server-p256.key.der");
+    let (mut c, mut s) = pair(Some((cert, wrong_key)), ca, true);
+    assert_eq!(
+        run(&mut c, &mut s),
+        Err((
+            Error::PeerMisbehaved(PeerMisbehaved::BadSignature),
+            Error::AlertReceived(AlertDescription::DECRYPT_ERROR)
+        ))
+    );
+}
+
+#[test]
+fn a_server_certificate_is_not_a_client_certificate() {
+    // serverAuth only: refused by the extended key usage check.
+    let (mut c, mut s) = pair(
+        Some((data!("server-p256.der"), data!("server-p256.key.der"))),
+        data!("ca-p256.der"),
+        true,
+    );
+    let (server_err, client_err) = run(&mut c, &mut s).unwrap_err();
+    assert_eq!(server_err, Error::InvalidCertificate(CertificateError::BadCertificate));
+    assert_eq!(client_err, Error::AlertReceived(AlertDescription::BAD_CERTIFICATE));
+}

@@ -1,0 +1,180 @@
+//! Session tickets and PSK resumption in memory: a full handshake leaves tickets in the
+//! client's store, the next connection resumes (`psk_dhe_ke`) for every suite, also through a
+//! `HelloRetryRequest`; expired tickets, tickets under another key and a suite of another hash
+//! fall back to a full handshake; a bad binder is refused with `decrypt_error`.
+
+use core_hash::OsRandom;
+use pki_types::{CertificateDer, TrustAnchor, UnixTime};
+use tls::msgs::{AlertDescription, NamedGroup, SignatureScheme};
+use tls::suites::{self, Suite};
+use tls::ticket::{MemoryTicketStore, TicketKey, TicketStore};
+use tls::{
+    Buffers, CertifiedKey, ClientConfig, Connection, Error, PeerMisbehaved, ServerConfig,
+    ServerTickets, SigningKey,
+};
+
+fn leak<T>(v: T) -> &'static T {
+    Box::leak(Box::new(v))
+}
+
+fn bufs() -> Buffers<'static> {
+    Buffers {
+        received: Vec::leak(vec![0; 17_000]),
+        send: Vec::leak(vec![0; 40_000]),
+        handshake: Vec::leak(vec![0; 8_000]),
+    }
+}
+
+fn roots() -> &'static [TrustAnchor<'static>] {
+    let der = leak(CertificateDer::from(&include_bytes!("data/ca-p256.der")[..]));
+    leak([webpki::anchor_from_trusted_cert(der).unwrap()])
+}
+
+fn certs() -> &'static [CertifiedKey<'static>] {
+    let key = leak(SigningKey::from_pkcs8_der(include_bytes!("data/server-p256.key.der")).unwrap());
+    leak([CertifiedKey { chain: leak([&include_bytes!("data/server-p256.der")[..]]), key }])
+}
+
+struct Setup {
+    store: &'static MemoryTicketStore,
+    key: &'static TicketKey,
+    client_suites: &'static [Suite],
+    server_suites: &'static [Suite],
+    client_groups: &'static [NamedGroup],
+    server_groups: &'static [NamedGroup],
+    server_now: UnixTime,
+}
+
+impl Setup {
+    fn new() -> Self {
+        Self {
+            store: leak(MemoryTicketStore::default()),
+            key: leak(TicketKey::new(&[0x42; 32]).unwrap()),
+            client_suites: suites::DEFAULT_SUITES,
+            server_suites: suites::DEFAULT_SUITES,
+            client_groups: tls::kx::DEFAULT_GROUPS,
+            server_groups: tls::kx::DEFAULT_GROUPS,
+            server_now: UnixTime::now(),
+        }
+    }
+
+    fn pair(&self) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
+        let config = ClientConfig {
+            suites: self.client_suites,
+            roots: roots(),
+            alpn: &[],
+            groups: self.client_groups,
+            now: UnixTime::now(),
+            client_cert: None,
+            tickets: Some(self.store),
+        };
+        let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+        let config = ServerConfig {
+            suites: self.server_suites,
+            certs: certs(),
+            alpn: &[],
+            groups: self.server_groups,
+            client_auth: None,
+            tickets: Some(ServerTickets {
+                key: self.key,
+                lifetime: 3600,
+                count: 2,
+                now: self.server_now,
+            }),
+        };
+        let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
+        (c, s)
+    }
+}
+
+fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<bool, Error> {
+    let data = from.pending_send().to_vec();
+    from.sent(data.len());
+    to.receive_space()[..data.len()].copy_from_slice(&data);
+    to.received(data.len())?;
+    Ok(!data.is_empty())
+}
+
+/// Runs a handshake and moves the tickets to the client; returns (resumed, retried).
+fn connect(setup: &Setup) -> (bool, bool) {
+    let (mut c, mut s) = setup.pair();
+    for _ in 0..6 {
+        pump(&mut c, &mut s).unwrap();
+        pump(&mut s, &mut c).unwrap();
+    }
+    assert!(!c.is_handshaking() && !s.is_handshaking());
+    let (cn, sn) = (c.negotiated().unwrap(), s.negotiated().unwrap());
+    assert_eq!((cn.resumed, cn.retried, cn.suite), (sn.resumed, sn.retried, sn.suite));
+    assert_eq!(cn.scheme, SignatureScheme::ECDSA_SECP256R1_SHA256, "kept across resumption");
+    // Data still flows both ways after a resumed handshake.
+    c.write(b"after").unwrap();
+    pump(&mut c, &mut s).unwrap();
+    let mut buf = [0u8; 8];
+    assert_eq!(s.read(&mut buf).unwrap(), 5);
+    (cn.resumed, cn.retried)
+}
+
+#[test]
+fn the_second_connection_resumes_for_every_suite() {
+    for suite in suites::ALL_SUITES {
+        let mut setup = Setup::new();
+        let one: &'static [Suite] = leak([*suite]);
+        setup.client_suites = one;
+        setup.server_suites = one;
+        assert_eq!(connect(&setup), (false, false), "{suite:?} full");
+        assert_eq!(connect(&setup), (true, false), "{suite:?} resumed");
+        // The resumed connection issued new tickets: a third resumes too.
+        assert_eq!(connect(&setup), (true, false), "{suite:?} resumed again");
+    }
+}
+
+#[test]
+fn resumption_through_a_hello_retry_request() {
+    let mut setup = Setup::new();
+    setup.client_groups = leak([NamedGroup::X25519, NamedGroup::SECP256R1]);
+    setup.server_groups = leak([NamedGroup::SECP256R1]);
+    assert_eq!(connect(&setup), (false, true));
+    assert_eq!(connect(&setup), (true, true));
+}
+
+#[test]
+fn unusable_tickets_fall_back_to_a_full_handshake() {
+    // Expired: the server's clock is past the lifetime.
+    let mut setup = Setup::new();
+    connect(&setup);
+    setup.server_now = UnixTime::since_unix_epoch(std::time::Duration::from_secs(
+        UnixTime::now().as_secs() + 7200,
+    ));
+    assert_eq!(connect(&setup), (false, false), "expired");
+
+    // Sealed under another key.
+    let mut setup = Setup::new();
+    connect(&setup);
+    setup.key = leak(TicketKey::new(&[0x43; 32]).unwrap());
+    assert_eq!(connect(&setup), (false, false), "other key");
+
+    // The server now only speaks a suite of another hash than the ticket's.
+    let mut setup = Setup::new();
+    connect(&setup);
+    setup.server_suites = leak([suites::TLS13_AES_256_GCM_SHA384]);
+    assert_eq!(connect(&setup), (false, false), "other hash");
+
+    // No store: tickets are dropped, nothing to offer.
+    let setup = Setup::new();
+    assert!(setup.store.take("localhost").is_none());
+}
+
+#[test]
+fn a_bad_binder_is_decrypt_error() {
+    let setup = Setup::new();
+    connect(&setup);
+    let (mut c, mut s) = setup.pair();
+    let mut ch = c.pending_send().to_vec();
+    c.sent(ch.len());
+    // The binder is the last 32 bytes of the ClientHello (one SHA-256 binder).
+    let last = ch.len() - 1;
+    ch[last] ^= 1;
+    s.receive_space()[..ch.len()].copy_from_slice(&ch);
+    assert_eq!(s.received(ch.len()), Err(Error::PeerMisbehaved(PeerMisbehaved::BadPskBinder)));
+    assert_eq!(s.pending_send(), [21, 3, 3, 0, 2, 2, AlertDescription::DECRYPT_ERROR.0]);
+}
