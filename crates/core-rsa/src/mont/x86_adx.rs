@@ -257,7 +257,7 @@ mod tests {
             std::println!("no ADX on this CPU: x86_adx not checked");
             return;
         };
-        for l in [1usize, 2, 3, 16, 33] {
+        for l in [1usize, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 31, 33, 64] {
             let mut n = std::vec![u64::MAX; l];
             n[0] = u64::MAX - 58; // odd
             let n0 = <u64 as super::super::Word>::neg_inv(n[0]);
