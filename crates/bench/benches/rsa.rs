@@ -1,5 +1,6 @@
-//! Criterion group `rsa`: the RSA-2048 operations of the registry (PKCS#1 v1.5 and PSS signing,
-//! verification), every Halite implementation by name, Halite's default and each peer.
+//! Criterion group `rsa`: the RSA operations of the registry (RSA-2048 PKCS#1 v1.5 and PSS
+//! signing and verification, RSA-3072 and RSA-4096 PKCS#1 v1.5 signing and verification),
+//! every Halite implementation by name, Halite's default and each peer.
 //! `cargo bench -p bench --bench rsa`; the HTML report lands in
 //! `target/criterion/report/index.html`.
 

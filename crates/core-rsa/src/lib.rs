@@ -1,6 +1,7 @@
 //! Halite RSA: constant-time Montgomery arithmetic on fixed-capacity, stack-only integers of up
 //! to 8192 bits, modular exponentiation ([`Modulus`], [`modexp`]), and RSA keys, signatures
-//! (PKCS#1 v1.5, PSS) and encryption (OAEP) on top, with no allocator.
+//! (PKCS#1 v1.5, PSS) and encryption (OAEP) on top, with no allocator. The `keygen` feature
+//! adds FIPS 186-5 key generation (`PrivateKey::generate`).
 //!
 //! As in the other Halite crates, the arithmetic has several implementations ([`MontImpl`]),
 //! each in its own module named after its technique; the best one for this CPU is chosen when
@@ -14,6 +15,8 @@ extern crate std;
 mod der;
 mod hash;
 mod key;
+#[cfg(feature = "keygen")]
+mod keygen;
 mod mont;
 mod oaep;
 mod pkcs1;
@@ -70,6 +73,9 @@ pub enum Error {
     Decryption,
     /// The random source failed.
     RandomFailed,
+    /// Key generation found no prime among the candidates FIPS 186-5 allows (`5·bits/2` of
+    /// them): the random source is not random.
+    KeyGeneration,
     /// The private operation's result did not check out against the public key (a fault);
     /// nothing was released.
     Fault,
@@ -91,6 +97,7 @@ impl fmt::Display for Error {
             Self::InvalidSignature => "invalid signature",
             Self::Decryption => "decryption error",
             Self::RandomFailed => "random source failed",
+            Self::KeyGeneration => "key generation found no prime",
             Self::Fault => "fault detected in the private operation",
         })
     }

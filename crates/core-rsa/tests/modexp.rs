@@ -1,7 +1,8 @@
 //! Modular exponentiation: every implementation against every other and against RustCrypto's
 //! `num-bigint-dig` (through `rsa::BigUint`) on random odd moduli of 2 to 4096 bits, random
-//! bases and exponents, both the constant-time and the public-exponent paths; known small
-//! answers; and bad moduli and lengths refused with the right error.
+//! bases and exponents (and full-length ones at every RSA size from 512 to 4096 bits), both
+//! the constant-time and the public-exponent paths; known small answers; and bad moduli and
+//! lengths refused with the right error.
 
 use core_rsa::{Error, Implementation, Modulus, MontImpl, modexp, modexp_vartime};
 use proptest::prelude::*;
@@ -95,7 +96,7 @@ fn max_size_modulus() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(48))]
 
     #[test]
     fn matches_reference(
@@ -107,6 +108,22 @@ proptest! {
         let n = modulus(bits, &seed);
         let base = &base[..base.len().min(n.len())];
         check(base, &exp, &n);
+    }
+
+    /// RSA-sized moduli of any length from 512 to 4096 bits, with a base and an exponent as
+    /// long as the modulus (or shorter, with leading zeros kept).
+    #[test]
+    fn rsa_sizes_full_length(
+        bits in 512usize..=4096,
+        nbytes in proptest::collection::vec(any::<u8>(), 512),
+        bbytes in proptest::collection::vec(any::<u8>(), 512),
+        ebytes in proptest::collection::vec(any::<u8>(), 512),
+        exp_percent in prop_oneof![Just(100usize), 1usize..=100],
+    ) {
+        let n = modulus(bits, &nbytes[..bits.div_ceil(8)]);
+        let base = &bbytes[..n.len()];
+        let exp = &ebytes[..(n.len() * exp_percent).div_ceil(100)];
+        check(base, exp, &n);
     }
 
     #[test]

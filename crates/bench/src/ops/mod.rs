@@ -1,4 +1,5 @@
-//! The registry of operations, one module per group (`hash`, `aead`, `ec` and `nist`, `rsa`): for each op id
+//! The registry of operations, one module per group (`hash`, `aead`, `ec` and `nist`, `rsa`,
+//! `modexp`): for each op id
 //! (`sha256`, `hmac-sha256`, `aes-128-gcm-seal`…), how Halite computes it — its default choice
 //! and every implementation this CPU can run — and how each peer library does.
 //!
@@ -83,7 +84,7 @@ pub struct OpensslSpec {
 pub struct Op {
     /// The op id: `speed --only`, the CSV `op` column, criterion's function name.
     pub id: &'static str,
-    /// The criterion group it belongs to (`hash`, `aead`, `ec`, `rsa`, `tls`).
+    /// The criterion group it belongs to (`hash`, `aead`, `ec`, `rsa`, `modexp`, `tls`).
     pub group: &'static str,
     /// A human description for `speed --help`.
     pub what: &'static str,
@@ -147,12 +148,14 @@ fn verify_runner(
 mod aead;
 mod ec;
 mod hash;
+mod modexp;
 mod nist;
 mod rsa;
 
 pub use aead::*;
 pub use ec::*;
 pub use hash::*;
+pub use modexp::*;
 pub use nist::{p256, p384};
 pub use rsa::*;
 
@@ -164,6 +167,7 @@ pub fn registry() -> Vec<Op> {
     ops.extend(ec::ops());
     ops.extend(nist::ops());
     ops.extend(rsa::ops());
+    ops.extend(modexp::ops());
     ops
 }
 

@@ -606,12 +606,31 @@ fn pow_bytes<E: Engine>(
 
 /// `base^exp mod modulus` for big-endian numbers, in constant time in `base` and `exp` (for
 /// their lengths), on the best implementation: a shorthand for [`Modulus::new`] and
-/// [`Modulus::pow`]. `out` is as long as `modulus` without its leading zero bytes.
+/// [`Modulus::pow`]. `out` is as long as `modulus` without its leading zero bytes. For many
+/// exponentiations modulo one number, build the [`Modulus`] once.
+///
+/// ```
+/// // 4^13 mod 497 = 445 (Schneier's example), as big-endian bytes.
+/// let mut out = [0u8; 2];
+/// core_rsa::modexp(&[4], &[13], &[0x01, 0xf1], &mut out)?;
+/// assert_eq!(out, [0x01, 0xbd]);
+/// // An even modulus is refused.
+/// assert_eq!(core_rsa::modexp(&[4], &[13], &[0x01, 0xf0], &mut out), Err(core_rsa::Error::InvalidModulus));
+/// # Ok::<(), core_rsa::Error>(())
+/// ```
 pub fn modexp(base: &[u8], exp: &[u8], modulus: &[u8], out: &mut [u8]) -> Result<(), Error> {
     Modulus::new(modulus)?.pow(base, exp, out)
 }
 
-/// [`modexp`] for a PUBLIC exponent: variable time in `exp`.
+/// [`modexp`] for a PUBLIC exponent: variable time in `exp` (constant time in `base`).
+///
+/// ```
+/// // An RSA public operation with a toy key: n = 3233 = 61·53, e = 17; 65^17 mod n = 2790.
+/// let mut out = [0u8; 2];
+/// core_rsa::modexp_vartime(&[65], &[17], &3233u16.to_be_bytes(), &mut out)?;
+/// assert_eq!(u16::from_be_bytes(out), 2790);
+/// # Ok::<(), core_rsa::Error>(())
+/// ```
 pub fn modexp_vartime(
     base: &[u8],
     exp: &[u8],
