@@ -21,6 +21,27 @@ use super::tables;
 const MASK: u32 = (1 << 13) - 1;
 const N: usize = 20;
 
+/// Carries limb `k` into limb `k + 1` for each listed `k`, in order. Loops over limbs are
+/// written out here and in [`limbwise!`]: at the size-optimised levels a Cortex-M0 is built
+/// with, compilers keep them as loops over arrays addressed on the stack by index.
+macro_rules! carry_chain {
+    ($l:ident; $($k:literal)*) => {$(
+        $l[$k + 1] += $l[$k] >> 13;
+        $l[$k] &= MASK;
+    )*};
+}
+
+/// The twenty limbs `f(0), …, f(19)`.
+macro_rules! limbwise {
+    (|$i:ident| $e:expr) => {{
+        let f = |$i: usize| $e;
+        [
+            f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7), f(8), f(9),
+            f(10), f(11), f(12), f(13), f(14), f(15), f(16), f(17), f(18), f(19),
+        ]
+    }};
+}
+
 /// A field element as twenty limbs of 13 bits (partly reduced).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Fe(pub(crate) [u32; N]);
@@ -50,10 +71,7 @@ impl Fe {
     /// back as 608 times it: limbs at most 2^13 + 2 afterwards.
     #[inline(always)]
     fn carry(mut l: [u32; N]) -> Self {
-        for i in 0..N - 1 {
-            l[i + 1] += l[i] >> 13;
-            l[i] &= MASK;
-        }
+        carry_chain!(l; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18);
         let c = l[N - 1] >> 13;
         l[N - 1] &= MASK;
         l[0] += c * 608;
@@ -68,15 +86,9 @@ impl Fe {
     /// the lower ones and carries again.
     #[inline(always)]
     fn reduce_columns(mut t: [u32; 2 * N]) -> Self {
-        for k in 0..2 * N - 1 {
-            t[k + 1] += t[k] >> 13;
-            t[k] &= MASK;
-        }
-        let mut r = [0u32; N];
-        for (i, r) in r.iter_mut().enumerate() {
-            *r = t[i] + 608 * t[i + N];
-        }
-        Self::carry(r)
+        carry_chain!(t; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19
+            20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38);
+        Self::carry(limbwise!(|i| t[i] + 608 * t[i + N]))
     }
 
     /// Carries without folding, so that limbs are below 2^13 and the value below 2^260.
@@ -271,20 +283,14 @@ impl Field for Fe {
 
     #[inline]
     fn add(&self, rhs: &Self) -> Self {
-        let mut l = [0; N];
-        for (i, l) in l.iter_mut().enumerate() {
-            *l = self.0[i] + rhs.0[i];
-        }
-        Self::carry(l)
+        let (a, b) = (&self.0, &rhs.0);
+        Self::carry(limbwise!(|i| a[i] + b[i]))
     }
 
     #[inline]
     fn sub(&self, rhs: &Self) -> Self {
-        let mut l = [0; N];
-        for (i, l) in l.iter_mut().enumerate() {
-            *l = self.0[i] + P64[i] - rhs.0[i];
-        }
-        Self::carry(l)
+        let (a, b) = (&self.0, &rhs.0);
+        Self::carry(limbwise!(|i| a[i] + P64[i] - b[i]))
     }
 
     fn mul(&self, rhs: &Self) -> Self {
