@@ -33,6 +33,13 @@ const MARKER: &str = "m0_cost_mark";
 const SELECT_ENV: &str = "HALITE_M0_COST_OP";
 /// The plugin source, relative to the workspace root.
 const PLUGIN_SOURCE: &str = "xtask/m0-cost/plugin/m0count.c";
+/// The build-time RAM switch of the firmware (see `xtask/m0-cost/build.rs`), and its value for
+/// the large-RAM board.
+const RAM_ENV: (&str, &str) = ("HALITE_M0_COST_RAM", "128");
+/// The QEMU board that large-RAM operations run on (an STM32F205 with 128 KiB of RAM, run
+/// with the same `-cpu` as the micro:bit), and how the table marks their rows.
+const LARGE_RAM_MACHINE: &str = "netduino2";
+const LARGE_RAM_MARK: &str = " ‡";
 /// The clock the speeds are quoted at, as in BearSSL's table.
 const CLOCK_HZ: f64 = 48e6;
 
@@ -277,12 +284,25 @@ pub(crate) fn parse_runs(output: &str) -> Result<Vec<Run>, String> {
         .collect()
 }
 
+/// The operations the firmware left out as too large for the micro:bit's RAM
+/// (`skip <id> large-ram` lines).
+pub(crate) fn parse_large_ram_skips(output: &str) -> Vec<String> {
+    output
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("skip "))
+        .filter_map(|rest| rest.strip_suffix(" large-ram"))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// One operation's measured cost: per byte or per operation.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Measured {
     pub(crate) insns: f64,
     pub(crate) cycles: f64,
     pub(crate) stack: Option<u64>,
+    /// Measured on the large-RAM board, as it does not fit the micro:bit's 16 KiB.
+    pub(crate) large_ram: bool,
 }
 
 /// One timed span: message length, counts between its marks, stack depth.
@@ -337,7 +357,12 @@ pub(crate) fn measure(
         let measured = match runs.as_slice() {
             [(0, counts, _)] => {
                 let net = counts.since(&overhead).ok_or(format!("{id}: below the overhead"))?;
-                Measured { insns: float(net.insns), cycles: float(core.cycles(&net)), stack }
+                Measured {
+                    insns: float(net.insns),
+                    cycles: float(core.cycles(&net)),
+                    stack,
+                    large_ram: false,
+                }
             }
             [(short, a, _), (long, b, _)] if long > short => {
                 let extra = b.since(a).ok_or(format!("{id}: the long run cost less"))?;
@@ -346,6 +371,7 @@ pub(crate) fn measure(
                     insns: float(extra.insns) / bytes,
                     cycles: float(core.cycles(&extra)) / bytes,
                     stack,
+                    large_ram: false,
                 }
             }
             _ => return Err(format!("{id}: neither one run nor two of different lengths")),
@@ -444,8 +470,9 @@ pub(crate) fn render(
         };
         let ratio =
             row.bearssl.map_or_else(|| "—".to_owned(), |b| format!("{:.2}×", ours / b.speed));
+        let mark = if m.large_ram { LARGE_RAM_MARK } else { "" };
         body.push([
-            row.label.to_owned(),
+            format!("{}{mark}", row.label),
             insns,
             cycles,
             rate,
@@ -499,6 +526,16 @@ pub(crate) fn render(
         2048,
         core.describe()
     );
+    if measured.values().any(|m| m.large_ram) {
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "{} Needs more stack than the micro:bit's 16 KiB of RAM: measured in an image of \
+             its own on QEMU's `{LARGE_RAM_MACHINE}` board (an STM32F205 with 128 KiB of RAM) \
+             with the same Cortex-M0 CPU model; the stack figure is what it needs.",
+            LARGE_RAM_MARK.trim()
+        );
+    }
     out
 }
 
@@ -531,8 +568,18 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, m0: &M0Args, args: CostAr
     };
     let mut measured = None;
     report.stage("m0 cost run", || {
-        let (runs, marks) = run_counted(&elf, &plugin, &dir, m0)?;
-        let table = measure(&runs, &marks, core)?;
+        let (runs, marks, output) = run_counted(&elf, &plugin, &dir, m0)?;
+        let mut table = measure(&runs, &marks, core)?;
+        for id in parse_large_ram_skips(&output) {
+            let elf = build_large_ram(ws, &dir, &id)?;
+            let big = M0Args { machine: LARGE_RAM_MACHINE.to_owned(), ..m0.clone() };
+            println!("xtask: {id} needs more RAM: measuring it on -machine {LARGE_RAM_MACHINE}");
+            let (runs, marks, _) = run_counted(&elf, &plugin, &dir, &big)?;
+            let mut one = measure(&runs, &marks, core)?;
+            let mut m = one.remove(&id).ok_or(format!("the {id} image did not measure it"))?;
+            m.large_ram = true;
+            table.insert(id, m);
+        }
         for id in table.keys() {
             if !ROWS.iter().any(|r| r.id == id) {
                 return Err(format!("the firmware measured `{id}`, which has no row in cost.rs"));
@@ -553,8 +600,10 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, m0: &M0Args, args: CostAr
             let tools = Binutils::find()?;
             let empty = flash_bytes(&tools, &build(ws, &dir, "none")?)?;
             println!("xtask: empty image: {empty} B of flash");
-            for id in measured.keys() {
-                let bytes = flash_bytes(&tools, &build(ws, &dir, id)?)?;
+            for (id, m) in &measured {
+                let elf =
+                    if m.large_ram { build_large_ram(ws, &dir, id)? } else { build(ws, &dir, id)? };
+                let bytes = flash_bytes(&tools, &elf)?;
                 let extra = bytes.checked_sub(empty).ok_or(format!("{id}: smaller than empty"))?;
                 println!("xtask: {id}: {bytes} B of flash, {extra} B over the empty image");
                 flash.insert(id.clone(), extra);
@@ -591,7 +640,26 @@ fn build_plugin(ws: &Workspace, dir: &Path) -> Result<PathBuf, String> {
 /// Builds the firmware with operation selection `select` and returns a copy of the ELF
 /// named after it.
 fn build(ws: &Workspace, dir: &Path, select: &str) -> Result<PathBuf, String> {
+    build_with(ws, dir, select, false)
+}
+
+/// Builds the image of the one operation `id`, linked for the large-RAM board.
+fn build_large_ram(ws: &Workspace, dir: &Path, id: &str) -> Result<PathBuf, String> {
+    build_with(ws, dir, id, true)
+}
+
+fn build_with(
+    ws: &Workspace,
+    dir: &Path,
+    select: &str,
+    large_ram: bool,
+) -> Result<PathBuf, String> {
     let mut cmd = util::cargo();
+    if large_ram {
+        cmd.env(RAM_ENV.0, RAM_ENV.1);
+    } else {
+        cmd.env_remove(RAM_ENV.0);
+    }
     cmd.env(SELECT_ENV, select).args([
         "build",
         "-p",
@@ -604,7 +672,8 @@ fn build(ws: &Workspace, dir: &Path, select: &str) -> Result<PathBuf, String> {
     util::run(&mut cmd)?;
     let built = ws.target_dir.join(TARGET).join(PROFILE).join(PACKAGE);
     fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
-    let copy = dir.join(format!("{PACKAGE}-{select}.elf"));
+    let suffix = if large_ram { "-large-ram" } else { "" };
+    let copy = dir.join(format!("{PACKAGE}-{select}{suffix}.elf"));
     fs::copy(&built, &copy)
         .map_err(|e| format!("copying {} to {}: {e}", built.display(), copy.display()))?;
     Ok(copy)
@@ -625,13 +694,14 @@ pub(crate) fn find_symbol(listing: &str, symbol: &str) -> Option<u64> {
     })
 }
 
-/// Runs `elf` under QEMU with the counting plugin; returns the firmware's runs and the marks.
+/// Runs `elf` under QEMU with the counting plugin; returns the firmware's runs, the marks and
+/// its output.
 fn run_counted(
     elf: &Path,
     plugin: &Path,
     dir: &Path,
     m0: &M0Args,
-) -> Result<(Vec<Run>, Vec<Counts>), String> {
+) -> Result<(Vec<Run>, Vec<Counts>, String), String> {
     let tools = Binutils::find()?;
     let mark = symbol_address(&tools, elf, MARKER)?;
     let log = dir.join("m0-cost-plugin.log");
@@ -660,7 +730,7 @@ fn run_counted(
         return Err(format!("the plugin wrote no log at {}", log.display()));
     }
     let text = fs::read_to_string(&log).map_err(|e| format!("reading {}: {e}", log.display()))?;
-    Ok((parse_runs(&run.output)?, parse_marks(&text)?))
+    Ok((parse_runs(&run.output)?, parse_marks(&text)?, run.output))
 }
 
 /// Flash bytes of `elf`: `.vector_table + .text + .rodata + .data`.
@@ -756,6 +826,8 @@ m0-cost: 4 measured, 0 failed
         );
         assert!(parse_runs("cost x25519 0 ? 2 maybe\n").is_err());
         assert!(parse_runs("cost x25519 zero ? 2 ok\n").is_err());
+        let skips = "cost overhead 0 64 2 ok\nskip rsa2048-private large-ram\nskip x maybe\n";
+        assert_eq!(parse_large_ram_skips(skips), ["rsa2048-private"]);
     }
 
     #[test]
@@ -822,11 +894,15 @@ m0-cost: 4 measured, 0 failed
         let mut measured = BTreeMap::new();
         measured.insert(
             "sha256".to_owned(),
-            Measured { insns: 123.31, cycles: 150.0, stack: Some(576) },
+            Measured { insns: 123.31, cycles: 150.0, stack: Some(576), large_ram: false },
         );
         measured.insert(
             "x25519".to_owned(),
-            Measured { insns: 3_000_000.0, cycles: 48e6 / 8.84, stack: None },
+            Measured { insns: 3_000_000.0, cycles: 48e6 / 8.84, stack: None, large_ram: false },
+        );
+        measured.insert(
+            "rsa2048-private".to_owned(),
+            Measured { insns: 1e8, cycles: 48e7, stack: Some(90_000), large_ram: true },
         );
         let flash = BTreeMap::from([("sha256".to_owned(), 1234)]);
         let text = render(&measured, &flash, Core::M0Plus, false);
@@ -842,7 +918,12 @@ m0-cost: 4 measured, 0 failed
             assert!(x.contains(cell), "{cell} missing from `{x}`");
         }
         assert!(line("SHA-512").contains("not yet built"));
-        assert!(line("RSA-2048 private").contains("0.128 /s (i15)"));
+        let rsa = line("RSA-2048 private (CRT) ‡");
+        for cell in ["100 000 000", "0.100 /s", "90000", "0.128 /s (i15)", "0.78×"] {
+            assert!(rsa.contains(cell), "{cell} missing from `{rsa}`");
+        }
+        assert!(line("RSA-2048 public").contains("not yet built"));
+        assert!(text.contains("‡ Needs more stack than the micro:bit's 16 KiB"));
         assert!(text.contains(Core::M0Plus.describe()));
         let md = render(&measured, &flash, Core::M0Plus, true);
         let rows: Vec<&str> = md.lines().filter(|l| l.starts_with('|')).collect();

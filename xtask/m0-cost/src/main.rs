@@ -12,9 +12,12 @@
 //! the code of `m0-kat`.
 //!
 //! Which operations are linked is chosen when building, by the environment variable
-//! `HALITE_M0_COST_OP`: unset or `all` links every one, `none` links none (the empty image
-//! the flash figures are relative to), an operation id links just that one. On the host the
-//! same program runs every operation and checks their answers.
+//! `HALITE_M0_COST_OP`: unset or `all` links every one that fits the micro:bit's RAM (and
+//! prints `skip <id> large-ram` for each of [`ops::LARGE_RAM`]), `none` links none (the empty
+//! image the flash figures are relative to), an operation id links just that one. A
+//! large-RAM operation is linked only into an image built with `HALITE_M0_COST_RAM=128`, for
+//! QEMU's `netduino2` (128 KiB of RAM). On the host the same program runs every operation
+//! and checks their answers.
 #![cfg_attr(target_os = "none", no_std, no_main)]
 
 mod ops;
@@ -26,6 +29,12 @@ use semihosting::println;
 
 /// The operation selection this image was built with.
 const SELECTION: Option<&str> = option_env!("HALITE_M0_COST_OP");
+
+/// Whether this image is linked for 128 KiB of RAM (see `build.rs`).
+const LARGE_RAM_IMAGE: bool = match option_env!("HALITE_M0_COST_RAM") {
+    Some(kib) => same(kib, "128"),
+    None => false,
+};
 
 /// Bytes of the message buffer bulk operations work on; room for the longest length.
 const BUF_LEN: usize = 4096;
@@ -54,12 +63,49 @@ const fn same(a: &str, b: &str) -> bool {
     true
 }
 
-/// Whether operation `id` is linked into this image.
-pub(crate) const fn selected(id: &str) -> bool {
+/// Whether `id` is one of [`ops::LARGE_RAM`].
+const fn large_ram(id: &str) -> bool {
+    let mut i = 0;
+    while i < ops::LARGE_RAM.len() {
+        if same(ops::LARGE_RAM[i], id) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether the selection is every operation (that fits).
+const fn selects_all() -> bool {
     match SELECTION {
         None => true,
-        Some(selection) => same(selection, "all") || same(selection, id),
+        Some(selection) => same(selection, "all"),
     }
+}
+
+/// Whether operation `id` is linked into this image: `all` leaves out the large-RAM ones on
+/// the Cortex-M0 (the host has room for everything).
+pub(crate) const fn selected(id: &str) -> bool {
+    let fits = cfg!(not(target_os = "none")) || !large_ram(id);
+    match SELECTION {
+        None => fits,
+        Some(selection) => (same(selection, "all") && fits) || same(selection, id),
+    }
+}
+
+/// Whether every large-RAM operation linked into a firmware image has the RAM to run.
+const fn large_ram_fits() -> bool {
+    if cfg!(not(target_os = "none")) || LARGE_RAM_IMAGE {
+        return true;
+    }
+    let mut i = 0;
+    while i < ops::LARGE_RAM.len() {
+        if selected(ops::LARGE_RAM[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// Whether the selection names something that exists.
@@ -79,6 +125,7 @@ const fn selection_known() -> bool {
 }
 
 const _: () = assert!(selection_known(), "HALITE_M0_COST_OP names no operation of src/ops.rs");
+const _: () = assert!(large_ram_fits(), "a large-RAM operation needs HALITE_M0_COST_RAM=128");
 
 /// The marker: the plugin prints the running counts each time this function's first
 /// instruction runs. Its address is read from the ELF by name.
@@ -143,6 +190,11 @@ fn run_all() -> Summary {
     let mut buf = [0u8; BUF_LEN];
     let mut summary = Summary::default();
     measure(&ops::OVERHEAD, 0, &mut buf, &mut summary);
+    if selects_all() {
+        for id in ops::LARGE_RAM.iter().filter(|id| !selected(id)) {
+            println!("skip {id} large-ram");
+        }
+    }
     ops::for_each_selected(|op| {
         for len in op.kind.lengths() {
             measure(op, len, &mut buf, &mut summary);
@@ -197,6 +249,8 @@ mod tests {
         assert!(!same("sha256", "sha25"));
         assert!(!same("sha256", "sha512"));
         assert!(selection_known());
+        assert!(ops::LARGE_RAM.iter().all(|id| ops::IDS.contains(id)));
+        assert!(large_ram("rsa2048-private") && !large_ram("rsa2048-public"));
     }
 
     #[test]

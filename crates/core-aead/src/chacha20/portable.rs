@@ -15,18 +15,37 @@ fn quarter_round(x: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
     x[b] = (x[b] ^ x[c]).rotate_left(7);
 }
 
+/// On 32-bit Arm (the Cortex-M0 has eight general registers for sixteen state words), makes
+/// the compiler keep `x` in memory between quarter rounds: each then loads its four words,
+/// works on them with the rotation counts in registers, and stores them back, instead of
+/// spilling whatever the register allocator picks. Elsewhere it does nothing.
+#[inline(always)]
+fn settle(x: &mut [u32; 16]) {
+    if cfg!(target_arch = "arm") {
+        core::hint::black_box(x);
+    }
+}
+
 /// The 20 rounds (ten column-then-diagonal double rounds) without the final addition.
 #[inline(always)]
 fn rounds(x: &mut [u32; 16]) {
     for _ in 0..10 {
         quarter_round(x, 0, 4, 8, 12);
+        settle(x);
         quarter_round(x, 1, 5, 9, 13);
+        settle(x);
         quarter_round(x, 2, 6, 10, 14);
+        settle(x);
         quarter_round(x, 3, 7, 11, 15);
+        settle(x);
         quarter_round(x, 0, 5, 10, 15);
+        settle(x);
         quarter_round(x, 1, 6, 11, 12);
+        settle(x);
         quarter_round(x, 2, 7, 8, 13);
+        settle(x);
         quarter_round(x, 3, 4, 9, 14);
+        settle(x);
     }
 }
 
@@ -57,19 +76,29 @@ pub(super) fn keystream(state: &[u32; 16], out: super::Sink<'_>) {
 /// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `buf`.
 pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
     let mut s = *state;
-    for chunk in buf.chunks_mut(64) {
-        let ks = block(&s);
-        if let Ok(chunk) = <&mut [u8; 64]>::try_from(&mut *chunk) {
-            for (bytes, k) in chunk.chunks_exact_mut(4).zip(ks) {
-                let w = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) ^ k;
-                bytes.copy_from_slice(&w.to_le_bytes());
-            }
-        } else {
-            for (b, k) in chunk.iter_mut().zip(ks.iter().flat_map(|k| k.to_le_bytes())) {
-                *b ^= k;
-            }
-        }
+    let (blocks, tail) = buf.as_chunks_mut::<64>();
+    for chunk in blocks {
+        xor_block(&s, chunk);
         s[12] = s[12].wrapping_add(1);
+    }
+    if !tail.is_empty() {
+        let mut last = [0u8; 64];
+        last[..tail.len()].copy_from_slice(tail);
+        xor_block(&s, &mut last);
+        tail.copy_from_slice(&last[..tail.len()]);
+    }
+}
+
+/// XORs the keystream block of `state` into `chunk`, word by word with plain indexing (on
+/// the Cortex-M0, at opt-level `z`, iterator adapters here stay out-of-line calls).
+#[inline]
+fn xor_block(state: &[u32; 16], chunk: &mut [u8; 64]) {
+    let mut x = *state;
+    rounds(&mut x);
+    let words = chunk.as_chunks_mut::<4>().0;
+    for i in 0..16 {
+        let k = x[i].wrapping_add(state[i]);
+        words[i] = (u32::from_le_bytes(words[i]) ^ k).to_le_bytes();
     }
 }
 

@@ -10,77 +10,119 @@
 use super::{h_times_x_inverse, reduce};
 use zeroize::Zeroize;
 
-/// The key `H·x⁻¹`.
+/// The key `H·x⁻¹`, as the nine 32-bit operands its Karatsuba product uses (see [`operands`])
+/// and their bit reversals, so no block ever reverses a word of the key.
 #[derive(Clone)]
 pub(crate) struct Key {
-    h: u128,
+    h: [u32; 9],
+    h_rev: [u32; 9],
 }
 
 impl Key {
     pub(super) fn new(h: &[u8; 16]) -> Self {
-        Self { h: h_times_x_inverse(h) }
+        let h = words(h_times_x_inverse(h));
+        Self { h: operands(h), h_rev: operands(h.map(u32::reverse_bits)) }
     }
 }
 
 impl Drop for Key {
     fn drop(&mut self) {
         self.h.zeroize();
+        self.h_rev.zeroize();
     }
 }
 
-/// The low 32 bits of the carry-less product of `x` and `y`.
+/// The four 32-bit words of `x`, least significant first.
+#[inline(always)]
+fn words(x: u128) -> [u32; 4] {
+    [x as u32, (x >> 32) as u32, (x >> 64) as u32, (x >> 96) as u32]
+}
+
+/// The 32-bit operands of a two-level Karatsuba product of 128-bit `w`: for each of its
+/// 64-bit halves and their sum (the three products of the upper level), the two 32-bit
+/// halves and their sum (the three of the lower level).
+#[inline(always)]
+fn operands(w: [u32; 4]) -> [u32; 9] {
+    let [w0, w1, w2, w3] = w;
+    let (s0, s1) = (w0 ^ w2, w1 ^ w3);
+    [w0, w1, w0 ^ w1, w2, w3, w2 ^ w3, s0, s1, s0 ^ s1]
+}
+
+/// The low 32 bits of the carry-less product of `x` and `y`: both split into four classes
+/// of every fourth bit, 16 integer products, each result class masked out of the sum that
+/// belongs to it. Written out in full: at opt-level `z` the loops would stay loops.
 #[inline(always)]
 fn bmul32_lo(x: u32, y: u32) -> u32 {
-    const M: u32 = 0x1111_1111;
-    let xs = [x & M, x & (M << 1), x & (M << 2), x & (M << 3)];
-    let ys = [y & M, y & (M << 1), y & (M << 2), y & (M << 3)];
-    let mut z = 0;
-    for class in 0..4 {
-        let mut t = 0u32;
-        for (a, xa) in xs.iter().enumerate() {
-            t ^= xa.wrapping_mul(ys[(class + 4 - a) % 4]);
-        }
-        z |= t & (M << class);
+    const M0: u32 = 0x1111_1111;
+    const M1: u32 = M0 << 1;
+    const M2: u32 = M0 << 2;
+    const M3: u32 = M0 << 3;
+    let (x0, x1, x2, x3) = (x & M0, x & M1, x & M2, x & M3);
+    let (y0, y1, y2, y3) = (y & M0, y & M1, y & M2, y & M3);
+    let m = u32::wrapping_mul;
+    let z0 = m(x0, y0) ^ m(x1, y3) ^ m(x2, y2) ^ m(x3, y1);
+    let z1 = m(x0, y1) ^ m(x1, y0) ^ m(x2, y3) ^ m(x3, y2);
+    let z2 = m(x0, y2) ^ m(x1, y1) ^ m(x2, y0) ^ m(x3, y3);
+    let z3 = m(x0, y3) ^ m(x1, y2) ^ m(x2, y1) ^ m(x3, y0);
+    (z0 & M0) | (z1 & M1) | (z2 & M2) | (z3 & M3)
+}
+
+/// One Karatsuba level on word vectors: the product of two `2n`-word numbers from the
+/// products of their low halves, high halves and half sums (`n`-word numbers each).
+#[inline(always)]
+fn karatsuba<const N: usize, const M: usize>(
+    lo: [u32; N],
+    hi: [u32; N],
+    mid: [u32; N],
+) -> [u32; M] {
+    let mut out = [0u32; M];
+    for i in 0..N {
+        let m = mid[i] ^ lo[i] ^ hi[i];
+        out[i] ^= lo[i];
+        out[i + N / 2] ^= m;
+        out[i + N] ^= hi[i];
     }
-    z
+    out
 }
 
-/// The 64-bit carry-less product of `x` and `y`.
+/// The 256-bit product from the nine 64-bit products of the operands (two words each).
 #[inline(always)]
-fn clmul32(x: u32, y: u32) -> u64 {
-    let lo = bmul32_lo(x, y);
-    // rev(x)·rev(y) = rev₆₃(x·y): its low word, reversed, is bits 31..62 of x·y.
-    let hi = bmul32_lo(x.reverse_bits(), y.reverse_bits()).reverse_bits() >> 1;
-    (u64::from(hi) << 32) | u64::from(lo)
+fn combine(p: [[u32; 2]; 9]) -> [u32; 8] {
+    let a = karatsuba::<2, 4>(p[0], p[1], p[2]);
+    let b = karatsuba::<2, 4>(p[3], p[4], p[5]);
+    let c = karatsuba::<2, 4>(p[6], p[7], p[8]);
+    karatsuba::<4, 8>(a, b, c)
 }
 
-/// The 128-bit carry-less product of `x` and `y` (Karatsuba over 32-bit halves).
+/// `a · h` in the field, with `h` the stored `H·x⁻¹`. Each 32×32 product's high word comes
+/// from the product of the reversed operands (`rev(x)·rev(y)` is `x·y` reversed over 63
+/// bits); reversal commutes with the XORs of Karatsuba, so the reversed halves are combined
+/// first and only the eight result words are reversed back.
 #[inline(always)]
-fn clmul64(x: u64, y: u64) -> u128 {
-    let (x1, x0) = ((x >> 32) as u32, x as u32);
-    let (y1, y0) = ((y >> 32) as u32, y as u32);
-    let lo = clmul32(x0, y0);
-    let hi = clmul32(x1, y1);
-    let mid = clmul32(x0 ^ x1, y0 ^ y1) ^ lo ^ hi;
-    (u128::from(hi) << 64) ^ (u128::from(mid) << 32) ^ u128::from(lo)
-}
-
-/// `a · h` in the field, with `h` the stored `H·x⁻¹`.
-#[inline(always)]
-fn mul(a: u128, h: u128) -> u128 {
-    let (a1, a0) = ((a >> 64) as u64, a as u64);
-    let (h1, h0) = ((h >> 64) as u64, h as u64);
-    let lo = clmul64(a0, h0);
-    let hi = clmul64(a1, h1);
-    let mid = clmul64(a0 ^ a1, h0 ^ h1) ^ lo ^ hi;
-    reduce(hi ^ (mid >> 64), lo ^ (mid << 64))
+fn mul(a: [u32; 4], key: &Key) -> u128 {
+    let x = operands(a);
+    let x_rev = operands(a.map(u32::reverse_bits));
+    let mut lo = [[0u32; 2]; 9];
+    let mut hi_rev = [[0u32; 2]; 9];
+    for t in 0..9 {
+        lo[t][0] = bmul32_lo(x[t], key.h[t]);
+        hi_rev[t][1] = bmul32_lo(x_rev[t], key.h_rev[t]);
+    }
+    let mut p = combine(lo);
+    let q = combine(hi_rev);
+    for k in 1..8 {
+        p[k] ^= q[k].reverse_bits() >> 1;
+    }
+    let w = |i: usize| u128::from(p[i]) | u128::from(p[i + 1]) << 32;
+    let half = |i: usize| w(i) | w(i + 2) << 64;
+    reduce(half(4), half(0))
 }
 
 /// Absorbs whole blocks into `y`.
 pub(super) fn update(key: &Key, y: &mut [u8; 16], blocks: &[[u8; 16]]) {
     let mut acc = u128::from_be_bytes(*y);
     for block in blocks {
-        acc = mul(acc ^ u128::from_be_bytes(*block), key.h);
+        acc = mul(words(acc ^ u128::from_be_bytes(*block)), key);
     }
     *y = acc.to_be_bytes();
 }
@@ -88,6 +130,13 @@ pub(super) fn update(key: &Key, y: &mut [u8; 16], blocks: &[[u8; 16]]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The 64-bit carry-less product of `x` and `y`, as the field product uses it.
+    fn clmul32(x: u32, y: u32) -> u64 {
+        let lo = bmul32_lo(x, y);
+        let hi = bmul32_lo(x.reverse_bits(), y.reverse_bits()).reverse_bits() >> 1;
+        (u64::from(hi) << 32) | u64::from(lo)
+    }
 
     #[test]
     fn clmul32_matches_shift_and_add() {

@@ -122,6 +122,9 @@ impl<const N: usize> Mont15<N> {
     /// Montgomery product `a·b·R⁻¹ mod m` for `a, b < m`.
     #[inline(always)]
     fn mont_mul(&self, a: &[u32; N], b: &[u32; N]) -> [u32; N] {
+        if N == 18 {
+            return self.mont_mul_18(a, b);
+        }
         let mut t = [0u32; N];
         let mut hi = 0u32;
         for &ai in a {
@@ -132,6 +135,33 @@ impl<const N: usize> Mont15<N> {
                 t[j - 1] = v & MASK;
                 c = v >> W;
             }
+            let v = hi + c;
+            t[N - 1] = v & MASK;
+            hi = v >> W;
+        }
+        self.reduce_once(t, hi)
+    }
+
+    /// [`mont_mul`](Self::mont_mul) for 18 limbs (P-256's field and order) with the inner loop
+    /// written out: compilers do not unroll it at the size-optimised levels a Cortex-M0 is
+    /// built with, and unrolled, the limbs of a compile-time modulus fold into the code (for
+    /// P-256's prime, `m0inv = 1` and every `q·m[j]` is zero, `q`, a shift or a shift and a
+    /// subtraction: no multiplication left).
+    #[inline(always)]
+    fn mont_mul_18(&self, a: &[u32; N], b: &[u32; N]) -> [u32; N] {
+        let mut t = [0u32; N];
+        let mut hi = 0u32;
+        for &ai in a {
+            let q = (t[0].wrapping_add(ai.wrapping_mul(b[0]))).wrapping_mul(self.m0inv) & MASK;
+            let mut c = (t[0] + ai * b[0] + q * self.m[0]) >> W;
+            macro_rules! steps {
+                ($($j:literal)*) => {$(
+                    let v = t[$j] + ai * b[$j] + q * self.m[$j] + c;
+                    t[$j - 1] = v & MASK;
+                    c = v >> W;
+                )*};
+            }
+            steps!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17);
             let v = hi + c;
             t[N - 1] = v & MASK;
             hi = v >> W;

@@ -1,6 +1,8 @@
 //! Portable SHA-256 compression (FIPS 180-4 §6.2.2) on 32-bit words only: the Cortex-M0
-//! path. The message schedule is a 16-word ring updated in place, which keeps the stack
-//! small; rotations are by constants, so there is nothing secret-dependent to time.
+//! path. The message schedule is a 16-word ring, extended in place 16 words at a time between
+//! groups of 16 rounds; the rounds are unrolled by eight, which renames the working variables
+//! instead of moving them (on the M0 every move of a spilled variable is a load and a store).
+//! Rotations are by constants, so there is nothing secret-dependent to time.
 
 use super::K;
 
@@ -11,38 +13,85 @@ pub(super) fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
     }
 }
 
+/// `Σ0(a) = ROTR²(a) ⊕ ROTR¹³(a) ⊕ ROTR²²(a)`, as `ROTR²(a ⊕ ROTR¹¹(a ⊕ ROTR⁹(a)))`: one
+/// copy of `a` instead of three (Thumb-1 rotates only in place, by a register).
+#[inline(always)]
+fn big_sigma0(a: u32) -> u32 {
+    (a ^ (a ^ a.rotate_right(9)).rotate_right(11)).rotate_right(2)
+}
+
+/// `Σ1(e) = ROTR⁶(e) ⊕ ROTR¹¹(e) ⊕ ROTR²⁵(e)`, as `ROTR⁶(e ⊕ ROTR⁵(e ⊕ ROTR¹⁴(e)))`.
+#[inline(always)]
+fn big_sigma1(e: u32) -> u32 {
+    (e ^ (e ^ e.rotate_right(14)).rotate_right(5)).rotate_right(6)
+}
+
+/// `σ0(x) = ROTR⁷(x) ⊕ ROTR¹⁸(x) ⊕ SHR³(x)`.
+#[inline(always)]
+fn small_sigma0(x: u32) -> u32 {
+    (x ^ x.rotate_right(11)).rotate_right(7) ^ (x >> 3)
+}
+
+/// `σ1(x) = ROTR¹⁷(x) ⊕ ROTR¹⁹(x) ⊕ SHR¹⁰(x)`.
+#[inline(always)]
+fn small_sigma1(x: u32) -> u32 {
+    (x ^ x.rotate_right(2)).rotate_right(17) ^ (x >> 10)
+}
+
+/// Eight rounds on `w` and `k` (eight words each), with the working variables renamed
+/// round by round: after eight rounds every name is back in its place.
+#[inline(always)]
+fn eight_rounds(v: &mut [u32; 8], w: &[u32], k: &[u32]) {
+    let (w, k) = (&w[..8], &k[..8]);
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *v;
+    macro_rules! round {
+        ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $i:expr) => {
+            let t1 = $h
+                .wrapping_add(big_sigma1($e))
+                .wrapping_add((($f ^ $g) & $e) ^ $g)
+                .wrapping_add(k[$i])
+                .wrapping_add(w[$i]);
+            $d = $d.wrapping_add(t1);
+            $h = t1.wrapping_add(big_sigma0($a)).wrapping_add(($a & $b) | ($c & ($a | $b)));
+        };
+    }
+    round!(a, b, c, d, e, f, g, h, 0);
+    round!(h, a, b, c, d, e, f, g, 1);
+    round!(g, h, a, b, c, d, e, f, 2);
+    round!(f, g, h, a, b, c, d, e, 3);
+    round!(e, f, g, h, a, b, c, d, 4);
+    round!(d, e, f, g, h, a, b, c, 5);
+    round!(c, d, e, f, g, h, a, b, 6);
+    round!(b, c, d, e, f, g, h, a, 7);
+    *v = [a, b, c, d, e, f, g, h];
+}
+
+/// Replaces the 16-word ring `w` (`W[t-16..t]`) with the next 16 schedule words:
+/// `W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16]`.
+#[inline(always)]
+fn extend(w: &mut [u32; 16]) {
+    for i in 0..16 {
+        let s0 = small_sigma0(w[(i + 1) & 15]);
+        let s1 = small_sigma1(w[(i + 14) & 15]);
+        w[i] = w[i].wrapping_add(s0).wrapping_add(w[(i + 9) & 15]).wrapping_add(s1);
+    }
+}
+
 #[inline]
 fn compress_block(state: &mut [u32; 8], block: &[u8; 64]) {
     let mut w = [0u32; 16];
     for (word, bytes) in w.iter_mut().zip(block.as_chunks::<4>().0) {
         *word = u32::from_be_bytes(*bytes);
     }
-    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    for (i, &k) in K.iter().enumerate() {
-        if i >= 16 {
-            // W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16], in a 16-word ring.
-            let w15 = w[(i + 1) & 15];
-            let w2 = w[(i + 14) & 15];
-            let s0 = w15.rotate_right(7) ^ w15.rotate_right(18) ^ (w15 >> 3);
-            let s1 = w2.rotate_right(17) ^ w2.rotate_right(19) ^ (w2 >> 10);
-            w[i & 15] = w[i & 15].wrapping_add(s0).wrapping_add(w[(i + 9) & 15]).wrapping_add(s1);
+    let mut v = *state;
+    for (t, k) in K.as_chunks::<16>().0.iter().enumerate() {
+        if t > 0 {
+            extend(&mut w);
         }
-        let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-        let ch = (e & f) ^ (!e & g);
-        let t1 = h.wrapping_add(s1).wrapping_add(ch).wrapping_add(k).wrapping_add(w[i & 15]);
-        let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
-        let maj = (a & b) ^ (a & c) ^ (b & c);
-        let t2 = s0.wrapping_add(maj);
-        h = g;
-        g = f;
-        f = e;
-        e = d.wrapping_add(t1);
-        d = c;
-        c = b;
-        b = a;
-        a = t1.wrapping_add(t2);
+        eight_rounds(&mut v, &w[..8], &k[..8]);
+        eight_rounds(&mut v, &w[8..], &k[8..]);
     }
-    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-        *s = s.wrapping_add(v);
+    for (s, x) in state.iter_mut().zip(v) {
+        *s = s.wrapping_add(x);
     }
 }

@@ -78,25 +78,29 @@ impl Engine for Portable15 {
 }
 
 /// `r = a·b·2^(-15·len) mod n` for `a < 2^(15·len)` and `b < n`; `r` must not alias.
+///
+/// One pass per digit of `b` (FIOS): each step adds `a[j]·b_i` and `m·n[j]` to `r[j]` at
+/// once, which stays below `2^15 + 2·(2^15 − 1)^2 + 2^17 < 2^32`, so one carry chain serves
+/// both products and each digit of `r` is loaded and stored once per row instead of twice.
 fn mont_mul(r: &mut [u16], a: &[u16], b: &[u16], n: &[u16], n0: u16) {
     let l = n.len();
     let (r, a, b) = (&mut r[..l], &a[..l], &b[..l]);
+    // Never taken (the slices above are exactly `l` long), but restated so the compiler drops
+    // the inner loop's bounds checks: at opt-level z the slicing is an out-of-line call whose
+    // returned lengths it cannot see.
+    if r.len() != l || a.len() != l {
+        return;
+    }
     r.fill(0);
     let n0 = n0 as u32;
     let mut top = 0u32;
     for &bi in b {
         let bi = bi as u32;
-        let mut c = 0u32;
-        for (rj, &aj) in r.iter_mut().zip(a) {
-            let p = aj as u32 * bi + *rj as u32 + c;
-            *rj = (p & MASK) as u16;
-            c = p >> 15;
-        }
-        top += c;
-        let m = (r[0] as u32 * n0) & MASK;
-        let mut c = (m * n[0] as u32 + r[0] as u32) >> 15;
+        let t0 = r[0] as u32 + a[0] as u32 * bi;
+        let m = (t0.wrapping_mul(n0)) & MASK;
+        let mut c = (t0 + m * n[0] as u32) >> 15;
         for j in 1..l {
-            let p = m * n[j] as u32 + r[j] as u32 + c;
+            let p = r[j] as u32 + a[j] as u32 * bi + m * n[j] as u32 + c;
             r[j - 1] = (p & MASK) as u16;
             c = p >> 15;
         }
