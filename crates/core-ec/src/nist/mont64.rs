@@ -61,6 +61,12 @@ impl<const N: usize> Mont64<N> {
 }
 
 impl<const N: usize> Mont64<N> {
+    /// One in Montgomery form (`R mod m`).
+    #[inline(always)]
+    pub(crate) const fn one(&self) -> [u64; N] {
+        self.one
+    }
+
     /// `a·b·R⁻¹ mod m` at compile time (the same CIOS steps as [`Mont64::mont_mul`]).
     const fn const_mul(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
         let mut t = [0u64; N];
@@ -176,7 +182,7 @@ fn mac(a: u64, b: u64, c: u64, d: u64) -> (u64, u64) {
 impl<const N: usize> Mont64<N> {
     /// `(hi·2^(64N) + t) − m` if that is non-negative, else `t`, for a value below `2m`.
     #[inline(always)]
-    fn reduce_once(&self, t: [u64; N], hi: u64) -> [u64; N] {
+    pub(crate) fn reduce_once(&self, t: [u64; N], hi: u64) -> [u64; N] {
         let mut d = [0u64; N];
         let mut borrow = 0;
         for i in 0..N {
