@@ -49,7 +49,7 @@ static PARAMS: Params = Params {
 };
 
 /// The field prime and the group order as compile-time moduli.
-struct P;
+pub(crate) struct P;
 struct Q;
 
 #[cfg(target_pointer_width = "64")]
@@ -73,10 +73,10 @@ impl Modulus15<18> for Q {
 }
 
 #[cfg(target_pointer_width = "64")]
-static FP64: Fixed64<P, 4> = Fixed64::new();
+pub(crate) static FP64: Fixed64<P, 4> = Fixed64::new();
 #[cfg(target_pointer_width = "64")]
 static FQ64: Fixed64<Q, 4> = Fixed64::new();
-static FP15: Fixed15<P, 18> = Fixed15::new();
+pub(crate) static FP15: Fixed15<P, 18> = Fixed15::new();
 static FQ15: Fixed15<Q, 18> = Fixed15::new();
 
 /// Runs `$body` with `$c` bound to the P-256 curve on implementation `$imp`: the shared

@@ -202,6 +202,116 @@ impl Field for P256Mont64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use std::boxed::Box;
+    use std::vec::Vec;
+
+    /// One implementation under test: two big-endian inputs to the big-endian results of
+    /// `a + b`, `a − b`, `a·b`, `a²`, `a⁻¹`, `−a`.
+    type Ops = Box<dyn Fn(&[u8; 32], &[u8; 32]) -> Vec<[u8; 32]>>;
+
+    /// Every P-256 field implementation this CPU runs.
+    fn impls() -> Vec<(&'static str, Ops)> {
+        fn run<F: Field>(f: &F, a: &[u8; 32], b: &[u8; 32]) -> Vec<[u8; 32]> {
+            let (x, okx) = f.import_be(a);
+            let (y, oky) = f.import_be(b);
+            assert!(bool::from(okx & oky), "inputs below p");
+            [f.add(&x, &y), f.sub(&x, &y), f.mul(&x, &y), f.sqr(&x), f.invert(&x), f.neg(&x)]
+                .iter()
+                .map(|v| {
+                    let mut out = [0u8; 32];
+                    f.to_be(v, &mut out);
+                    out
+                })
+                .collect()
+        }
+        let mut out: Vec<(&'static str, Ops)> = std::vec![
+            ("p256_mont64", Box::new(|a, b| run(&P256Mont64, a, b))),
+            ("mont64", Box::new(|a, b| run(&crate::p256::FP64, a, b))),
+            ("mont15", Box::new(|a, b| run(&crate::p256::FP15, a, b))),
+        ];
+        #[cfg(target_arch = "x86_64")]
+        match core_cpu::Adx::get() {
+            Some(t) => out.push((
+                "x86_adx",
+                Box::new(move |a, b| run(&super::super::p256_x86_adx::P256X86Adx(t), a, b)),
+            )),
+            None => std::eprintln!("x86_adx not available here, not checked"),
+        }
+        out
+    }
+
+    /// Big-endian values at the edges: 0, 1, 2, p − 1, p − 2, (p − 1)/2, and values with
+    /// all-ones or all-zero limbs just below p and near 2^256 (below p, since inputs must be).
+    fn edges() -> Vec<[u8; 32]> {
+        let p = crate::p256::P_BYTES;
+        let minus = |k: u8| {
+            let mut v = p;
+            v[31] -= k;
+            v
+        };
+        let small = |k: u8| {
+            let mut v = [0u8; 32];
+            v[31] = k;
+            v
+        };
+        let mut half = [0u8; 32];
+        for i in 0..32 {
+            half[i] = (p[i] >> 1) | if i > 0 { p[i - 1] << 7 } else { 0 };
+        }
+        let mut high = [0u8; 32];
+        high[..4].copy_from_slice(&[0xff; 4]);
+        let mut low_ones = [0u8; 32];
+        low_ones[8..].fill(0xff);
+        let mut r = [0u8; 32];
+        r[..4].copy_from_slice(&[0xff, 0xff, 0xff, 0xfe]);
+        r[4..].fill(0xff);
+        std::vec![
+            small(0),
+            small(1),
+            small(2),
+            minus(1),
+            minus(2),
+            minus(3),
+            half,
+            high,
+            low_ones,
+            r
+        ]
+    }
+
+    fn agree(a: &[u8; 32], b: &[u8; 32]) {
+        let impls = impls();
+        let first = (impls[0].1)(a, b);
+        for (name, f) in &impls[1..] {
+            assert_eq!(f(a, b), first, "{name} differs from {} on {a:02x?}, {b:02x?}", impls[0].0);
+        }
+    }
+
+    #[test]
+    fn implementations_agree_on_edge_values() {
+        for a in edges() {
+            for b in edges() {
+                agree(&a, &b);
+            }
+        }
+    }
+
+    /// A value below p from 32 random bytes: the top bit cleared unless the result stays below p
+    /// (values in `[2^255, p)` are still reached through the top bytes left as they are).
+    fn below_p(mut v: [u8; 32]) -> [u8; 32] {
+        if v[..] >= crate::p256::P_BYTES[..] {
+            v[0] &= 0x7f;
+        }
+        v
+    }
+
+    proptest! {
+        #[test]
+        fn implementations_agree_on_random_values(a in any::<[u8; 32]>(), b in any::<[u8; 32]>()) {
+            agree(&below_p(a), &below_p(b));
+        }
+    }
 
     #[test]
     fn limbs_match_the_prime() {

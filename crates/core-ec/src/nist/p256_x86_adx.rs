@@ -4,7 +4,8 @@
 //! low halves, `adox` on OF for the high halves) and the squaring as six doubled cross
 //! products plus four squares, both in `asm!`. Each Montgomery step is two shifts, one `mulx`
 //! by `p`'s top limb and four additions; the final subtraction of `p` is kept or dropped with
-//! `cmov`, never a branch. Additions, subtractions and inversion are the portable ones.
+//! `cmov`, never a branch. Additions and subtractions are `asm!` too (baseline x86-64: carry
+//! chains and `cmov`, so no call to an optimisation barrier); inversion is the portable chain.
 //!
 //! Every instruction here needs BMI2 and ADX: [`P256X86Adx`] holds a `core_cpu::Adx` token,
 //! the proof the `unsafe` blocks rely on.
@@ -254,6 +255,87 @@ fn sqr(_: core_cpu::Adx, a: &[u64; 4]) -> [u64; 4] {
     [t0, t1, t2, t3]
 }
 
+/// `a + b mod p` for `a, b < p`: the sum with its carry, less `p` unless that borrows.
+#[inline(always)]
+fn add(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let [mut t0, mut t1, mut t2, mut t3] = *a;
+    // SAFETY: baseline x86-64 instructions on registers only; reads the four limbs behind
+    // `b`, no stack.
+    unsafe {
+        asm!(
+            "xor {c:e}, {c:e}",
+            "add {t0}, [{b}]",
+            "adc {t1}, [{b} + 8]",
+            "adc {t2}, [{b} + 16]",
+            "adc {t3}, [{b} + 24]",
+            "adc {c}, 0",
+            "mov {m:e}, 0xffffffff",
+            "mov {d0}, {t0}",
+            "sub {d0}, -1",
+            "mov {d1}, {t1}",
+            "sbb {d1}, {m}",
+            "mov {d2}, {t2}",
+            "sbb {d2}, 0",
+            "mov {d3}, {t3}",
+            "mov {m}, 0xffffffff00000001",
+            "sbb {d3}, {m}",
+            "sbb {c}, 0",
+            "cmovnc {t0}, {d0}",
+            "cmovnc {t1}, {d1}",
+            "cmovnc {t2}, {d2}",
+            "cmovnc {t3}, {d3}",
+            b = in(reg) b.as_ptr(),
+            t0 = inout(reg) t0,
+            t1 = inout(reg) t1,
+            t2 = inout(reg) t2,
+            t3 = inout(reg) t3,
+            d0 = out(reg) _,
+            d1 = out(reg) _,
+            d2 = out(reg) _,
+            d3 = out(reg) _,
+            c = out(reg) _,
+            m = out(reg) _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [t0, t1, t2, t3]
+}
+
+/// `a − b mod p` for `a, b < p`: the difference, plus `p` masked by the borrow.
+#[inline(always)]
+fn sub(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let [mut t0, mut t1, mut t2, mut t3] = *a;
+    // SAFETY: baseline x86-64 instructions on registers only; reads the four limbs behind
+    // `b`, no stack.
+    unsafe {
+        asm!(
+            "sub {t0}, [{b}]",
+            "sbb {t1}, [{b} + 8]",
+            "sbb {t2}, [{b} + 16]",
+            "sbb {t3}, [{b} + 24]",
+            // mask = all ones on a borrow; add back p & mask.
+            "sbb {m}, {m}",
+            "mov {m1:e}, {m:e}",
+            "mov {m3}, 0xffffffff00000001",
+            "and {m3}, {m}",
+            "add {t0}, {m}",
+            "adc {t1}, {m1}",
+            "adc {t2}, 0",
+            "adc {t3}, {m3}",
+            b = in(reg) b.as_ptr(),
+            t0 = inout(reg) t0,
+            t1 = inout(reg) t1,
+            t2 = inout(reg) t2,
+            t3 = inout(reg) t3,
+            m = out(reg) _,
+            m1 = out(reg) _,
+            m3 = out(reg) _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [t0, t1, t2, t3]
+}
+
 impl Field for P256X86Adx {
     type E = [u64; 4];
 
@@ -273,12 +355,12 @@ impl Field for P256X86Adx {
 
     #[inline]
     fn add(&self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-        MONT.add(a, b)
+        add(a, b)
     }
 
     #[inline]
     fn sub(&self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-        MONT.sub(a, b)
+        sub(a, b)
     }
 
     #[inline]
