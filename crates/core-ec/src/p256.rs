@@ -50,7 +50,7 @@ static PARAMS: Params = Params {
 
 /// The field prime and the group order as compile-time moduli.
 pub(crate) struct P;
-struct Q;
+pub(crate) struct Q;
 
 #[cfg(target_pointer_width = "64")]
 impl Modulus64<4> for P {
@@ -75,19 +75,21 @@ impl Modulus15<18> for Q {
 #[cfg(target_pointer_width = "64")]
 pub(crate) static FP64: Fixed64<P, 4> = Fixed64::new();
 #[cfg(target_pointer_width = "64")]
-static FQ64: Fixed64<Q, 4> = Fixed64::new();
+pub(crate) static FQ64: Fixed64<Q, 4> = Fixed64::new();
 pub(crate) static FP15: Fixed15<P, 18> = Fixed15::new();
 static FQ15: Fixed15<Q, 18> = Fixed15::new();
 
 /// Runs `$body` with `$c` bound to the P-256 curve on implementation `$imp`: the shared
-/// NIST-curve fields, or one specialised to P-256's prime (all with the generic scalar field).
+/// NIST-curve fields, or one specialised to P-256's prime (with the generic scalar field, or
+/// on ADX with the scalar multiplication in `asm!` too).
 macro_rules! with_curve {
     ($imp:expr, |$c:ident| $body:expr) => {
         match $imp {
             #[cfg(target_arch = "x86_64")]
             $crate::nist::P256Impl::X86Adx(token) => {
                 let fp = $crate::nist::p256_x86_adx::P256X86Adx(token);
-                let $c = $crate::nist::point::Curve::new(&fp, &FQ64, &PARAMS);
+                let fq = $crate::nist::p256_x86_adx::P256ScalarX86Adx(token);
+                let $c = $crate::nist::point::Curve::new(&fp, &fq, &PARAMS);
                 $body
             }
             #[cfg(target_pointer_width = "64")]

@@ -61,6 +61,11 @@ impl<const N: usize> Mont64<N> {
 }
 
 impl<const N: usize> Mont64<N> {
+    /// The modulus, big-endian.
+    pub(crate) const fn modulus_be(&self) -> &'static [u8] {
+        self.be
+    }
+
     /// One in Montgomery form (`R mod m`).
     #[inline(always)]
     pub(crate) const fn one(&self) -> [u64; N] {
@@ -126,6 +131,14 @@ impl<const N: usize> Mont64<N> {
             e += 1;
         }
         out
+    }
+}
+
+impl Mont64<4> {
+    /// The modulus's limbs, little-endian, followed by `−m⁻¹ mod 2^64`: what an `asm!`
+    /// multiplication reads from memory.
+    pub(crate) const fn limbs_and_m0inv(&self) -> [u64; 5] {
+        [self.m[0], self.m[1], self.m[2], self.m[3], self.m0inv]
     }
 }
 
