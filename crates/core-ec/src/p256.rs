@@ -2,7 +2,8 @@
 //! SPKI and PKCS#8 forms.
 //!
 //! Arithmetic runs on one of the [`NistImpl`] field implementations, chosen when a key is built
-//! (`mont64` on 64-bit targets, `mont15` elsewhere). Private-key operations are constant-time;
+//! (`x86_adx` where the CPU has BMI2 and ADX, else `p256_mont64` on 64-bit targets, `mont15`
+//! elsewhere). Private-key operations are constant-time;
 //! [`PublicKey::verify`] is variable-time, as it handles only public data.
 //!
 //! ```
@@ -27,7 +28,8 @@ use crate::nist::{Fixed15, Modulus15, Mont15, hex, tables};
 #[cfg(target_pointer_width = "64")]
 use crate::nist::{Fixed64, Modulus64, Mont64};
 
-const P_BYTES: [u8; 32] = hex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff");
+pub(crate) const P_BYTES: [u8; 32] =
+    hex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff");
 const N: [u8; 32] = hex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551");
 const B: [u8; 32] = hex("5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b");
 const GX: [u8; 32] = hex("6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296");
@@ -47,8 +49,8 @@ static PARAMS: Params = Params {
 };
 
 /// The field prime and the group order as compile-time moduli.
-struct P;
-struct Q;
+pub(crate) struct P;
+pub(crate) struct Q;
 
 #[cfg(target_pointer_width = "64")]
 impl Modulus64<4> for P {
@@ -57,7 +59,7 @@ impl Modulus64<4> for P {
 }
 /// The comb table in 64-bit Montgomery form, converted at compile time.
 #[cfg(target_pointer_width = "64")]
-static COMB64: [[[u64; 4]; 2]; tables::P256_COMB.len() / (2 * 32)] =
+pub(crate) static COMB64: [[[u64; 4]; 2]; tables::P256_COMB.len() / (2 * 32)] =
     <P as Modulus64<4>>::MONT.comb(&tables::P256_COMB, 32);
 #[cfg(target_pointer_width = "64")]
 impl Modulus64<4> for Q {
@@ -71,10 +73,42 @@ impl Modulus15<18> for Q {
 }
 
 #[cfg(target_pointer_width = "64")]
-static FP64: Fixed64<P, 4> = Fixed64::new();
+pub(crate) static FP64: Fixed64<P, 4> = Fixed64::new();
 #[cfg(target_pointer_width = "64")]
-static FQ64: Fixed64<Q, 4> = Fixed64::new();
-static FP15: Fixed15<P, 18> = Fixed15::new();
+pub(crate) static FQ64: Fixed64<Q, 4> = Fixed64::new();
+pub(crate) static FP15: Fixed15<P, 18> = Fixed15::new();
 static FQ15: Fixed15<Q, 18> = Fixed15::new();
 
-crate::nist::api::nist_api!("P-256", 32, core_hash::Sha256, "SHA-256");
+/// Runs `$body` with `$c` bound to the P-256 curve on implementation `$imp`: the shared
+/// NIST-curve fields, or one specialised to P-256's prime (with the generic scalar field, or
+/// on ADX with the scalar multiplication in `asm!` too).
+macro_rules! with_curve {
+    ($imp:expr, |$c:ident| $body:expr) => {
+        match $imp {
+            #[cfg(target_arch = "x86_64")]
+            $crate::nist::P256Impl::X86Adx(token) => {
+                let fp = $crate::nist::p256_x86_adx::P256X86Adx(token);
+                let fq = $crate::nist::p256_x86_adx::P256ScalarX86Adx(token);
+                let $c = $crate::nist::point::Curve::new(&fp, &fq, &PARAMS);
+                $body
+            }
+            #[cfg(target_pointer_width = "64")]
+            $crate::nist::P256Impl::P256Mont64 => {
+                let fp = $crate::nist::p256_mont64::P256Mont64;
+                let $c = $crate::nist::point::Curve::new(&fp, &FQ64, &PARAMS);
+                $body
+            }
+            #[cfg(target_pointer_width = "64")]
+            $crate::nist::P256Impl::Mont64 => {
+                let $c = $crate::nist::point::Curve::new(&FP64, &FQ64, &PARAMS);
+                $body
+            }
+            $crate::nist::P256Impl::Mont15 => {
+                let $c = $crate::nist::point::Curve::new(&FP15, &FQ15, &PARAMS);
+                $body
+            }
+        }
+    };
+}
+
+crate::nist::api::nist_api!("P-256", 32, core_hash::Sha256, "SHA-256", P256Impl);

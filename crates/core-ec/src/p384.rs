@@ -87,4 +87,6 @@ static FQ64: Fixed64<Q, 6> = Fixed64::new();
 static FP15: Fixed15<P, 26> = Fixed15::new();
 static FQ15: Fixed15<Q, 26> = Fixed15::new();
 
-crate::nist::api::nist_api!("P-384", 48, core_hash::Sha384, "SHA-384");
+use crate::nist::api::with_curve;
+
+crate::nist::api::nist_api!("P-384", 48, core_hash::Sha384, "SHA-384", NistImpl);

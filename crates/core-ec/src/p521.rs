@@ -91,4 +91,6 @@ static FQ64: Fixed64<Q, 9> = Fixed64::new();
 static FP15: Fixed15<P, 35> = Fixed15::new();
 static FQ15: Fixed15<Q, 35> = Fixed15::new();
 
-crate::nist::api::nist_api!("P-521", 66, core_hash::Sha512, "SHA-512");
+use crate::nist::api::with_curve;
+
+crate::nist::api::nist_api!("P-521", 66, core_hash::Sha512, "SHA-512", NistImpl);

@@ -21,18 +21,21 @@ macro_rules! with_curve {
 }
 pub(crate) use with_curve;
 
-/// The public API of one curve: `$len` is the byte length of field elements and scalars and
-/// `$hash` the hash ECDSA uses by default.
+/// The public API of one curve: `$len` is the byte length of field elements and scalars,
+/// `$hash` the hash ECDSA uses by default and `$imp` the curve's implementation enum (public
+/// as `NistImpl` in the curve's module). The calling module brings a `with_curve!` macro into
+/// scope that dispatches on `$imp` (the shared [`with_curve!`] for [`NistImpl`]).
+///
+/// [`NistImpl`]: crate::nist::NistImpl
 macro_rules! nist_api {
-    ($name:literal, $len:literal, $hash:ty, $hash_name:literal) => {
-        use $crate::nist::api::with_curve;
+    ($name:literal, $len:literal, $hash:ty, $hash_name:literal, $imp:ident) => {
         use $crate::nist::{der, ops};
         use $crate::Error;
         use core_hash::{Hash, Implementation, RandomSource};
         use core::fmt;
         use zeroize::Zeroize;
 
-        pub use $crate::nist::NistImpl;
+        pub use $crate::nist::$imp as NistImpl;
 
         /// Bytes in a field element and in a scalar (private key, `r`, `s`).
         pub const SCALAR_LEN: usize = $len;

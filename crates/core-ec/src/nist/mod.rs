@@ -10,6 +10,10 @@ mod mont15;
 #[cfg(target_pointer_width = "64")]
 mod mont64;
 pub(crate) mod ops;
+#[cfg(target_pointer_width = "64")]
+pub(crate) mod p256_mont64;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod p256_x86_adx;
 pub(crate) mod point;
 pub(crate) mod tables;
 
@@ -187,9 +191,80 @@ impl Implementation for NistImpl {
     }
 }
 
+/// An implementation of the P-256 arithmetic: the two NIST-curve ones of
+/// [`p384::NistImpl`](crate::p384::NistImpl) plus
+/// two field implementations specialised to P-256's prime, chosen when a key is built.
+/// Accelerated variants carry the CPU-feature token that proves they can run.
+///
+/// ```
+/// use core_ec::Implementation;
+/// use core_ec::p256::{NistImpl, SecretKey};
+///
+/// let key = SecretKey::from_bytes(&[7; 32])?;
+/// for imp in NistImpl::available() {
+///     let on = SecretKey::from_bytes_with_impl(&key.to_bytes(), imp)?;
+///     assert_eq!(on.public_key(), key.public_key(), "{}", imp.name());
+/// }
+/// # Ok::<(), core_ec::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum P256Impl {
+    /// P-256's field on MULX/ADCX/ADOX (`x86_64` with BMI2 and ADX): the specialised
+    /// reduction of `p256_mont64`, the products and squares in `asm!`.
+    #[cfg(target_arch = "x86_64")]
+    X86Adx(core_cpu::Adx),
+    /// P-256's field in 64-bit limbs with a reduction specialised to the prime's shape (shifts
+    /// and one product per step), an addition-chain inversion; portable Rust, 64-bit targets.
+    #[cfg(target_pointer_width = "64")]
+    P256Mont64,
+    /// The generic 64-bit Montgomery arithmetic (as for P-384 and P-521).
+    #[cfg(target_pointer_width = "64")]
+    Mont64,
+    /// The generic 15-bit Montgomery arithmetic: the default on 32-bit targets (Cortex-M0).
+    Mont15,
+}
+
+impl Implementation for P256Impl {
+    const ALL: &'static [&'static str] = &["x86_adx", "p256_mont64", "mont64", "mont15"];
+
+    fn name(self) -> &'static str {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Adx(_) => "x86_adx",
+            #[cfg(target_pointer_width = "64")]
+            Self::P256Mont64 => "p256_mont64",
+            #[cfg(target_pointer_width = "64")]
+            Self::Mont64 => "mont64",
+            Self::Mont15 => "mont15",
+        }
+    }
+
+    fn best() -> Self {
+        Self::available().next().unwrap_or(Self::Mont15)
+    }
+
+    fn available() -> impl Iterator<Item = Self> {
+        #[cfg(target_arch = "x86_64")]
+        let adx = core_cpu::Adx::get().map(Self::X86Adx);
+        #[cfg(not(target_arch = "x86_64"))]
+        let adx = None;
+        [
+            adx,
+            #[cfg(target_pointer_width = "64")]
+            Some(Self::P256Mont64),
+            #[cfg(target_pointer_width = "64")]
+            Some(Self::Mont64),
+            Some(Self::Mont15),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
 /// This module's rows of the crate registry.
 pub(crate) fn implementations() -> impl Iterator<Item = Registered> {
-    core_hash::registered::<NistImpl>("p256")
+    core_hash::registered::<P256Impl>("p256")
         .chain(core_hash::registered::<NistImpl>("p384"))
         .chain(core_hash::registered::<NistImpl>("p521"))
 }

@@ -61,6 +61,17 @@ impl<const N: usize> Mont64<N> {
 }
 
 impl<const N: usize> Mont64<N> {
+    /// The modulus, big-endian.
+    pub(crate) const fn modulus_be(&self) -> &'static [u8] {
+        self.be
+    }
+
+    /// One in Montgomery form (`R mod m`).
+    #[inline(always)]
+    pub(crate) const fn one(&self) -> [u64; N] {
+        self.one
+    }
+
     /// `a·b·R⁻¹ mod m` at compile time (the same CIOS steps as [`Mont64::mont_mul`]).
     const fn const_mul(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
         let mut t = [0u64; N];
@@ -123,6 +134,14 @@ impl<const N: usize> Mont64<N> {
     }
 }
 
+impl Mont64<4> {
+    /// The modulus's limbs, little-endian, followed by `−m⁻¹ mod 2^64`: what an `asm!`
+    /// multiplication reads from memory.
+    pub(crate) const fn limbs_and_m0inv(&self) -> [u64; 5] {
+        [self.m[0], self.m[1], self.m[2], self.m[3], self.m0inv]
+    }
+}
+
 /// `2x mod m` for `x < m`, at compile time.
 const fn const_double<const N: usize>(x: &[u64; N], m: &[u64; N]) -> [u64; N] {
     let mut t = [0u64; N];
@@ -176,7 +195,7 @@ fn mac(a: u64, b: u64, c: u64, d: u64) -> (u64, u64) {
 impl<const N: usize> Mont64<N> {
     /// `(hi·2^(64N) + t) − m` if that is non-negative, else `t`, for a value below `2m`.
     #[inline(always)]
-    fn reduce_once(&self, t: [u64; N], hi: u64) -> [u64; N] {
+    pub(crate) fn reduce_once(&self, t: [u64; N], hi: u64) -> [u64; N] {
         let mut d = [0u64; N];
         let mut borrow = 0;
         for i in 0..N {

@@ -1,0 +1,697 @@
+//! GF(p) for P-256 with BMI2 and ADX: the representation and reduction of
+//! [`p256_mont64`](super::p256_mont64) (Montgomery form, four 64-bit limbs, `−p⁻¹ ≡ 1`), with
+//! the 512-bit product taken by `mulx` on two independent carry chains (`adcx` on CF for the
+//! low halves, `adox` on OF for the high halves) and the squaring as six doubled cross
+//! products plus four squares, both in `asm!`. Each Montgomery step is two shifts, one `mulx`
+//! by `p`'s top limb and four additions; the final subtraction of `p` is kept or dropped with
+//! `cmov`, never a branch. Additions and subtractions are `asm!` too (baseline x86-64: carry
+//! chains and `cmov`, so no call to an optimisation barrier); inversion is the portable chain.
+//!
+//! The scalars (mod the group order `n`, which has no special shape) get [`P256ScalarX86Adx`]:
+//! word-by-word Montgomery multiplication (CIOS) in `asm!`, each row's products summed on the
+//! two carry chains, and the modulus and `−n⁻¹ mod 2^64` read from a static. Signing spends
+//! about a sixth of its time inverting the nonce, a Fermat power of 256 squarings.
+//!
+//! Every instruction here needs BMI2 and ADX: [`P256X86Adx`] and [`P256ScalarX86Adx`] hold a
+//! `core_cpu::Adx` token, the proof the `unsafe` blocks rely on.
+
+use core::arch::asm;
+
+use super::p256_mont64::{self, MONT};
+use super::{Field, Mont64};
+use subtle::Choice;
+
+/// The P-256 field on MULX/ADCX/ADOX; holding the token proves the CPU has BMI2 and ADX.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct P256X86Adx(pub(crate) core_cpu::Adx);
+
+/// The asm that turns the 512-bit `t7..t0` into `t·R⁻¹ mod p` in `t3..t0`: four Montgomery
+/// steps on the window `t3..t0` (each leaves the window rotated by one limb, so after four the
+/// limbs are back in place), then `+ t7..t4`, then `p` subtracted unless that borrows.
+/// `$p3` names the register holding `p`'s top limb (a pointer register the product no longer
+/// needs); clobbers `rdx`, `t4`–`t7`, `hi` and `lo`.
+macro_rules! redc {
+    ($p3:literal) => {
+        concat!(
+            step!($p3, "{t0}", "{t1}", "{t2}", "{t3}"),
+            step!($p3, "{t1}", "{t2}", "{t3}", "{t0}"),
+            step!($p3, "{t2}", "{t3}", "{t0}", "{t1}"),
+            step!($p3, "{t3}", "{t0}", "{t1}", "{t2}"),
+            // t3..t0 + t7..t4, the carry in lo.
+            "xor {lo:e}, {lo:e}\n",
+            "add {t0}, {t4}\n",
+            "adc {t1}, {t5}\n",
+            "adc {t2}, {t6}\n",
+            "adc {t3}, {t7}\n",
+            "adc {lo}, 0\n",
+            // t7..t4 = (lo:t3..t0) − p; keep t3..t0 if that borrows.
+            "mov {hi:e}, 0xffffffff\n",
+            "mov {t4}, {t0}\n",
+            "sub {t4}, -1\n",
+            "mov {t5}, {t1}\n",
+            "sbb {t5}, {hi}\n",
+            "mov {t6}, {t2}\n",
+            "sbb {t6}, 0\n",
+            "mov {t7}, {t3}\n",
+            "sbb {t7}, ",
+            $p3,
+            "\n",
+            "sbb {lo}, 0\n",
+            "cmovnc {t0}, {t4}\n",
+            "cmovnc {t1}, {t5}\n",
+            "cmovnc {t2}, {t6}\n",
+            "cmovnc {t3}, {t7}\n",
+        )
+    };
+}
+
+/// One Montgomery step on the window `w3..w0` with `q = w0`: `w1 += q·2^32` (over `w1`, `w2`),
+/// `w3..w3+1 += q·p3` (`$p3` holding `p`'s top limb), and the new top limb written to `w0`.
+/// See [`p256_mont64`](super::p256_mont64) for why nothing overflows.
+macro_rules! step {
+    ($p3:literal, $w0:literal, $w1:literal, $w2:literal, $w3:literal) => {
+        concat!(
+            "mov rdx, ",
+            $w0,
+            "\n",
+            "mulx {hi}, {lo}, ",
+            $p3,
+            "\n",
+            "shl ",
+            $w0,
+            ", 32\n",
+            "shr rdx, 32\n",
+            "add ",
+            $w1,
+            ", ",
+            $w0,
+            "\n",
+            "adc ",
+            $w2,
+            ", rdx\n",
+            "adc ",
+            $w3,
+            ", {lo}\n",
+            "adc {hi}, 0\n",
+            "mov ",
+            $w0,
+            ", {hi}\n",
+        )
+    };
+}
+
+/// `a·b·R⁻¹ mod p` for `a, b < p`.
+#[inline(always)]
+fn mul(_: core_cpu::Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let (t0, t1, t2, t3): (u64, u64, u64, u64);
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
+    // asm reads the eight limbs behind `a` and `b`, writes only registers, and does not touch
+    // the stack.
+    unsafe {
+        asm!(
+            // Row 0: t4..t0 = a·b0.
+            "mov rdx, [{b}]",
+            "mulx {t1}, {t0}, [{a}]",
+            "mulx {t2}, {lo}, [{a} + 8]",
+            "add {t1}, {lo}",
+            "mulx {t3}, {lo}, [{a} + 16]",
+            "adc {t2}, {lo}",
+            "mulx {t4}, {lo}, [{a} + 24]",
+            "adc {t3}, {lo}",
+            "adc {t4}, 0",
+            // Row 1: t5..t1 += a·b1, low halves on CF, high halves on OF.
+            "mov rdx, [{b} + 8]",
+            "xor {t5:e}, {t5:e}",
+            "mulx {hi}, {lo}, [{a}]",
+            "adcx {t1}, {lo}",
+            "adox {t2}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 8]",
+            "adcx {t2}, {lo}",
+            "adox {t3}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 16]",
+            "adcx {t3}, {lo}",
+            "adox {t4}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 24]",
+            "adcx {t4}, {lo}",
+            "adox {t5}, {hi}",
+            "adc {t5}, 0",
+            // Row 2.
+            "mov rdx, [{b} + 16]",
+            "xor {t6:e}, {t6:e}",
+            "mulx {hi}, {lo}, [{a}]",
+            "adcx {t2}, {lo}",
+            "adox {t3}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 8]",
+            "adcx {t3}, {lo}",
+            "adox {t4}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 16]",
+            "adcx {t4}, {lo}",
+            "adox {t5}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 24]",
+            "adcx {t5}, {lo}",
+            "adox {t6}, {hi}",
+            "adc {t6}, 0",
+            // Row 3.
+            "mov rdx, [{b} + 24]",
+            "xor {t7:e}, {t7:e}",
+            "mulx {hi}, {lo}, [{a}]",
+            "adcx {t3}, {lo}",
+            "adox {t4}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 8]",
+            "adcx {t4}, {lo}",
+            "adox {t5}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 16]",
+            "adcx {t5}, {lo}",
+            "adox {t6}, {hi}",
+            "mulx {hi}, {lo}, [{a} + 24]",
+            "adcx {t6}, {lo}",
+            "adox {t7}, {hi}",
+            "adc {t7}, 0",
+            "mov {b}, 0xffffffff00000001",
+            redc!("{b}"),
+            a = in(reg) a.as_ptr(),
+            b = inout(reg) b.as_ptr() => _,
+            t0 = out(reg) t0,
+            t1 = out(reg) t1,
+            t2 = out(reg) t2,
+            t3 = out(reg) t3,
+            t4 = out(reg) _,
+            t5 = out(reg) _,
+            t6 = out(reg) _,
+            t7 = out(reg) _,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [t0, t1, t2, t3]
+}
+
+/// `a²·R⁻¹ mod p` for `a < p`: six cross products doubled plus four squares (10 `mulx`).
+#[inline(always)]
+fn sqr(_: core_cpu::Adx, a: &[u64; 4]) -> [u64; 4] {
+    let (t0, t1, t2, t3): (u64, u64, u64, u64);
+    // SAFETY: as in `mul`: BMI2 and ADX by the `Adx` token; reads the four limbs behind `a`,
+    // writes only registers, no stack.
+    unsafe {
+        asm!(
+            // Cross products a_i·a_j (i < j) into t6..t1.
+            "mov rdx, [{a}]",
+            "mulx {t2}, {t1}, [{a} + 8]",
+            "mulx {t3}, {lo}, [{a} + 16]",
+            "add {t2}, {lo}",
+            "mulx {t4}, {lo}, [{a} + 24]",
+            "adc {t3}, {lo}",
+            "mov rdx, [{a} + 8]",
+            "mulx {t5}, {lo}, [{a} + 24]",
+            "adc {t4}, {lo}",
+            "mov rdx, [{a} + 16]",
+            "mulx {t6}, {lo}, [{a} + 24]",
+            "adc {t5}, {lo}",
+            "adc {t6}, 0",
+            "mov rdx, [{a} + 8]",
+            "mulx {hi}, {lo}, [{a} + 16]",
+            "add {t3}, {lo}",
+            "adc {t4}, {hi}",
+            "adc {t5}, 0",
+            "adc {t6}, 0",
+            // Double them (CF chain) and add the squares a_i² (OF chain).
+            "xor {t7:e}, {t7:e}",
+            "mov rdx, [{a}]",
+            "mulx {hi}, {t0}, rdx",
+            "adcx {t1}, {t1}",
+            "adox {t1}, {hi}",
+            "mov rdx, [{a} + 8]",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {t2}, {t2}",
+            "adox {t2}, {lo}",
+            "adcx {t3}, {t3}",
+            "adox {t3}, {hi}",
+            "mov rdx, [{a} + 16]",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {t4}, {t4}",
+            "adox {t4}, {lo}",
+            "adcx {t5}, {t5}",
+            "adox {t5}, {hi}",
+            "mov rdx, [{a} + 24]",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {t6}, {t6}",
+            "adox {t6}, {lo}",
+            "adcx {t7}, {t7}",
+            "adox {t7}, {hi}",
+            "mov {a}, 0xffffffff00000001",
+            redc!("{a}"),
+            a = inout(reg) a.as_ptr() => _,
+            t0 = out(reg) t0,
+            t1 = out(reg) t1,
+            t2 = out(reg) t2,
+            t3 = out(reg) t3,
+            t4 = out(reg) _,
+            t5 = out(reg) _,
+            t6 = out(reg) _,
+            t7 = out(reg) _,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [t0, t1, t2, t3]
+}
+
+/// `a + b mod p` for `a, b < p`: the sum with its carry, less `p` unless that borrows.
+#[inline(always)]
+fn add(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let [mut t0, mut t1, mut t2, mut t3] = *a;
+    // SAFETY: baseline x86-64 instructions on registers only; reads the four limbs behind
+    // `b`, no stack.
+    unsafe {
+        asm!(
+            "xor {c:e}, {c:e}",
+            "add {t0}, [{b}]",
+            "adc {t1}, [{b} + 8]",
+            "adc {t2}, [{b} + 16]",
+            "adc {t3}, [{b} + 24]",
+            "adc {c}, 0",
+            "mov {m:e}, 0xffffffff",
+            "mov {d0}, {t0}",
+            "sub {d0}, -1",
+            "mov {d1}, {t1}",
+            "sbb {d1}, {m}",
+            "mov {d2}, {t2}",
+            "sbb {d2}, 0",
+            "mov {d3}, {t3}",
+            "mov {m}, 0xffffffff00000001",
+            "sbb {d3}, {m}",
+            "sbb {c}, 0",
+            "cmovnc {t0}, {d0}",
+            "cmovnc {t1}, {d1}",
+            "cmovnc {t2}, {d2}",
+            "cmovnc {t3}, {d3}",
+            b = in(reg) b.as_ptr(),
+            t0 = inout(reg) t0,
+            t1 = inout(reg) t1,
+            t2 = inout(reg) t2,
+            t3 = inout(reg) t3,
+            d0 = out(reg) _,
+            d1 = out(reg) _,
+            d2 = out(reg) _,
+            d3 = out(reg) _,
+            c = out(reg) _,
+            m = out(reg) _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [t0, t1, t2, t3]
+}
+
+/// `a − b mod p` for `a, b < p`: the difference, plus `p` masked by the borrow.
+#[inline(always)]
+fn sub(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let [mut t0, mut t1, mut t2, mut t3] = *a;
+    // SAFETY: baseline x86-64 instructions on registers only; reads the four limbs behind
+    // `b`, no stack.
+    unsafe {
+        asm!(
+            "sub {t0}, [{b}]",
+            "sbb {t1}, [{b} + 8]",
+            "sbb {t2}, [{b} + 16]",
+            "sbb {t3}, [{b} + 24]",
+            // mask = all ones on a borrow; add back p & mask.
+            "sbb {m}, {m}",
+            "mov {m1:e}, {m:e}",
+            "mov {m3}, 0xffffffff00000001",
+            "and {m3}, {m}",
+            "add {t0}, {m}",
+            "adc {t1}, {m1}",
+            "adc {t2}, 0",
+            "adc {t3}, {m3}",
+            b = in(reg) b.as_ptr(),
+            t0 = inout(reg) t0,
+            t1 = inout(reg) t1,
+            t2 = inout(reg) t2,
+            t3 = inout(reg) t3,
+            m = out(reg) _,
+            m1 = out(reg) _,
+            m3 = out(reg) _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [t0, t1, t2, t3]
+}
+
+impl Field for P256X86Adx {
+    type E = [u64; 4];
+
+    fn modulus(&self) -> &'static [u8] {
+        &crate::p256::P_BYTES
+    }
+
+    #[inline]
+    fn zero(&self) -> [u64; 4] {
+        [0; 4]
+    }
+
+    #[inline]
+    fn one(&self) -> [u64; 4] {
+        MONT.one()
+    }
+
+    #[inline]
+    fn add(&self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        add(a, b)
+    }
+
+    #[inline]
+    fn sub(&self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        sub(a, b)
+    }
+
+    #[inline]
+    fn mul(&self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        mul(self.0, a, b)
+    }
+
+    #[inline]
+    fn sqr(&self, a: &[u64; 4]) -> [u64; 4] {
+        sqr(self.0, a)
+    }
+
+    #[inline]
+    fn select(a: &[u64; 4], b: &[u64; 4], choice: Choice) -> [u64; 4] {
+        Mont64::<4>::select(a, b, choice)
+    }
+
+    fn is_zero(a: &[u64; 4]) -> Choice {
+        Mont64::<4>::is_zero(a)
+    }
+
+    fn import_be(&self, bytes: &[u8]) -> ([u64; 4], Choice) {
+        MONT.import_be(bytes)
+    }
+
+    fn import_be_reduce(&self, bytes: &[u8]) -> [u64; 4] {
+        MONT.import_be_reduce(bytes)
+    }
+
+    fn to_be(&self, a: &[u64; 4], out: &mut [u8]) {
+        MONT.to_be(a, out);
+    }
+
+    fn comb(&self) -> &'static [[[u64; 4]; 2]] {
+        &crate::p256::COMB64
+    }
+
+    fn invert(&self, a: &[u64; 4]) -> [u64; 4] {
+        p256_mont64::invert(self, a)
+    }
+}
+
+/// P-256's group order as little-endian limbs, then `−n⁻¹ mod 2^64`: the memory operands of
+/// [`scalar_mul`].
+static N: [u64; 5] = <crate::p256::Q as super::Modulus64<4>>::MONT.limbs_and_m0inv();
+
+/// The scalars mod P-256's group order on MULX/ADCX/ADOX; holding the token proves the CPU
+/// has BMI2 and ADX.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct P256ScalarX86Adx(pub(crate) core_cpu::Adx);
+
+/// One CIOS row on the window `w0..w5` (`w5` the fresh top limb): `w += a·b[i]` with `b[i]` at
+/// byte offset `$off`, then `w += q·n` with `q = w0·(−n⁻¹)`, which clears `w0`; the window
+/// moves up one limb, and `w0` becomes the next row's fresh top. Each sum runs the low halves
+/// on CF and the high halves on OF, and the two carries out meet in `w5`. The window stays
+/// below `2n` between rows.
+macro_rules! cios_row {
+    ($off:literal, $w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal) => {
+        concat!(
+            "xor {",
+            $w5,
+            ":e}, {",
+            $w5,
+            ":e}\n",
+            "mov rdx, [{b} + ",
+            $off,
+            "]\n",
+            "xor {z:e}, {z:e}\n",
+            "mulx {hi}, {lo}, [{a}]\n",
+            "adcx {",
+            $w0,
+            "}, {lo}\n",
+            "adox {",
+            $w1,
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, [{a} + 8]\n",
+            "adcx {",
+            $w1,
+            "}, {lo}\n",
+            "adox {",
+            $w2,
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, [{a} + 16]\n",
+            "adcx {",
+            $w2,
+            "}, {lo}\n",
+            "adox {",
+            $w3,
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, [{a} + 24]\n",
+            "adcx {",
+            $w3,
+            "}, {lo}\n",
+            "adox {",
+            $w4,
+            "}, {hi}\n",
+            "adcx {",
+            $w4,
+            "}, {z}\n",
+            "adox {",
+            $w5,
+            "}, {z}\n",
+            "adcx {",
+            $w5,
+            "}, {z}\n",
+            // Reduce: q = w0·(−n⁻¹), w += q·n.
+            "mov rdx, {",
+            $w0,
+            "}\n",
+            "imul rdx, qword ptr [rip + {n} + 32]\n",
+            "xor {z:e}, {z:e}\n",
+            "mulx {hi}, {lo}, qword ptr [rip + {n}]\n",
+            "adcx {",
+            $w0,
+            "}, {lo}\n",
+            "adox {",
+            $w1,
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [rip + {n} + 8]\n",
+            "adcx {",
+            $w1,
+            "}, {lo}\n",
+            "adox {",
+            $w2,
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [rip + {n} + 16]\n",
+            "adcx {",
+            $w2,
+            "}, {lo}\n",
+            "adox {",
+            $w3,
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [rip + {n} + 24]\n",
+            "adcx {",
+            $w3,
+            "}, {lo}\n",
+            "adox {",
+            $w4,
+            "}, {hi}\n",
+            "adcx {",
+            $w4,
+            "}, {z}\n",
+            "adox {",
+            $w5,
+            "}, {z}\n",
+            "adcx {",
+            $w5,
+            "}, {z}\n",
+        )
+    };
+}
+
+/// `a·b·R⁻¹ mod n` for `a, b < n`.
+#[inline(always)]
+fn scalar_mul(_: core_cpu::Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
+    // asm reads the eight limbs behind `a` and `b` and the five words of the static `N`,
+    // writes only registers, and does not touch the stack.
+    unsafe {
+        asm!(
+            "xor {t0:e}, {t0:e}",
+            "xor {t1:e}, {t1:e}",
+            "xor {t2:e}, {t2:e}",
+            "xor {t3:e}, {t3:e}",
+            "xor {t4:e}, {t4:e}",
+            cios_row!("0", "t0", "t1", "t2", "t3", "t4", "t5"),
+            cios_row!("8", "t1", "t2", "t3", "t4", "t5", "t0"),
+            cios_row!("16", "t2", "t3", "t4", "t5", "t0", "t1"),
+            cios_row!("24", "t3", "t4", "t5", "t0", "t1", "t2"),
+            // The window is t2:t1:t0:t5:t4, below 2n: subtract n unless that borrows.
+            "mov {a}, {t4}",
+            "sub {a}, qword ptr [rip + {n}]",
+            "mov {b}, {t5}",
+            "sbb {b}, qword ptr [rip + {n} + 8]",
+            "mov {hi}, {t0}",
+            "sbb {hi}, qword ptr [rip + {n} + 16]",
+            "mov {lo}, {t1}",
+            "sbb {lo}, qword ptr [rip + {n} + 24]",
+            "sbb {t2}, 0",
+            "cmovnc {t4}, {a}",
+            "cmovnc {t5}, {b}",
+            "cmovnc {t0}, {hi}",
+            "cmovnc {t1}, {lo}",
+            a = inout(reg) a.as_ptr() => _,
+            b = inout(reg) b.as_ptr() => _,
+            n = sym N,
+            t0 = out(reg) r2,
+            t1 = out(reg) r3,
+            t2 = out(reg) _,
+            t3 = out(reg) _,
+            t4 = out(reg) r0,
+            t5 = out(reg) r1,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            z = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+impl Field for P256ScalarX86Adx {
+    type E = [u64; 4];
+
+    fn modulus(&self) -> &'static [u8] {
+        <crate::p256::Q as super::Modulus64<4>>::MONT.modulus_be()
+    }
+
+    #[inline]
+    fn zero(&self) -> [u64; 4] {
+        [0; 4]
+    }
+
+    #[inline]
+    fn one(&self) -> [u64; 4] {
+        <crate::p256::Q as super::Modulus64<4>>::MONT.one()
+    }
+
+    #[inline]
+    fn add(&self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        <crate::p256::Q as super::Modulus64<4>>::MONT.add(a, b)
+    }
+
+    #[inline]
+    fn sub(&self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        <crate::p256::Q as super::Modulus64<4>>::MONT.sub(a, b)
+    }
+
+    #[inline]
+    fn mul(&self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        scalar_mul(self.0, a, b)
+    }
+
+    #[inline]
+    fn select(a: &[u64; 4], b: &[u64; 4], choice: Choice) -> [u64; 4] {
+        Mont64::<4>::select(a, b, choice)
+    }
+
+    fn is_zero(a: &[u64; 4]) -> Choice {
+        Mont64::<4>::is_zero(a)
+    }
+
+    fn import_be(&self, bytes: &[u8]) -> ([u64; 4], Choice) {
+        <crate::p256::Q as super::Modulus64<4>>::MONT.import_be(bytes)
+    }
+
+    fn import_be_reduce(&self, bytes: &[u8]) -> [u64; 4] {
+        <crate::p256::Q as super::Modulus64<4>>::MONT.import_be_reduce(bytes)
+    }
+
+    fn to_be(&self, a: &[u64; 4], out: &mut [u8]) {
+        <crate::p256::Q as super::Modulus64<4>>::MONT.to_be(a, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The scalar field on ADX against the generic `mont64` one: multiplication, squaring,
+    /// inversion, addition and subtraction of `a` and `b` (big-endian, below n), as bytes.
+    fn agree(a: &[u8; 32], b: &[u8; 32]) {
+        fn run<F: Field>(f: &F, a: &[u8; 32], b: &[u8; 32]) -> [[u8; 32]; 5] {
+            let (x, okx) = f.import_be(a);
+            let (y, oky) = f.import_be(b);
+            assert!(bool::from(okx & oky), "inputs below n");
+            [f.mul(&x, &y), f.sqr(&x), f.invert(&x), f.add(&x, &y), f.sub(&x, &y)].map(|v| {
+                let mut out = [0u8; 32];
+                f.to_be(&v, &mut out);
+                out
+            })
+        }
+        let Some(t) = core_cpu::Adx::get() else {
+            std::eprintln!("x86_adx not available here, not checked");
+            return;
+        };
+        assert_eq!(run(&P256ScalarX86Adx(t), a, b), run(&crate::p256::FQ64, a, b));
+    }
+
+    /// The order's limbs and `−n⁻¹` as the asm reads them.
+    #[test]
+    fn order_constants() {
+        let mut be = [0u8; 32];
+        for i in 0..4 {
+            be[32 - 8 * (i + 1)..32 - 8 * i].copy_from_slice(&N[i].to_be_bytes());
+        }
+        assert_eq!(&be[..], <crate::p256::Q as super::super::Modulus64<4>>::MONT.modulus_be());
+        assert_eq!(N[0].wrapping_mul(N[4]), u64::MAX);
+    }
+
+    #[test]
+    fn scalars_agree_on_edge_values() {
+        let n: [u8; 32] =
+            <crate::p256::Q as super::super::Modulus64<4>>::MONT.modulus_be().try_into().unwrap();
+        let minus = |k: u8| {
+            let mut v = n;
+            v[31] -= k;
+            v
+        };
+        let small = |k: u8| {
+            let mut v = [0u8; 32];
+            v[31] = k;
+            v
+        };
+        let mut ones = [0xffu8; 32];
+        ones[4..8].fill(0);
+        ones[8] = 0;
+        let edges = [small(0), small(1), small(2), minus(1), minus(2), ones];
+        for a in &edges {
+            for b in &edges {
+                agree(a, b);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn scalars_agree_on_random_values(a in any::<[u8; 32]>(), b in any::<[u8; 32]>()) {
+            // Below n: clear the top bit (n > 2^255).
+            let (mut a, mut b) = (a, b);
+            a[0] &= 0x7f;
+            b[0] &= 0x7f;
+            agree(&a, &b);
+        }
+    }
+}
