@@ -201,7 +201,10 @@ macro_rules! nist_api {
         }
 
         #[doc = concat!("A ", $name, " public key: a point on the curve, never the identity, checked when built.")]
-        #[derive(Clone, Copy, PartialEq, Eq)]
+        ///
+        /// Two keys are equal when their points are, whichever implementation each computes
+        /// with.
+        #[derive(Clone, Copy)]
         pub struct PublicKey {
             xy: [u8; 2 * $len],
             imp: NistImpl,
@@ -282,6 +285,14 @@ macro_rules! nist_api {
                 self.imp
             }
         }
+
+        impl PartialEq for PublicKey {
+            fn eq(&self, other: &Self) -> bool {
+                self.xy == other.xy
+            }
+        }
+
+        impl Eq for PublicKey {}
 
         impl fmt::Debug for PublicKey {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
