@@ -97,6 +97,7 @@ fn pair(
         now: UnixTime::now(),
         client_cert,
         tickets: None,
+        psk_modes: &[],
     };
     let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
     let server_key = leak(SigningKey::from_pkcs8_der(data!("server.key.der")).unwrap());

@@ -77,6 +77,7 @@ impl World {
             now: UnixTime::now(),
             client_cert,
             tickets: Some(self.store),
+            psk_modes: &[],
         };
         let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
         let key = leak(SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap());
@@ -98,6 +99,7 @@ impl World {
                 lifetime: 600,
                 count: 1,
                 now: UnixTime::now(),
+                psk_ke: false,
             }),
         };
         let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
@@ -129,6 +131,10 @@ fn corrupted_client_certificate_flights_never_complete() {
         pump(&mut s, &mut c).unwrap();
         let mut flight = c.pending_send().to_vec();
         c.sent(flight.len());
+        // ECDSA signatures vary in length by a byte or two between runs.
+        if at >= flight.len() {
+            continue;
+        }
         flight[at] ^= 0x24;
         let r = feed(&mut s, &flight);
         assert!(s.is_handshaking(), "corruption at {at} completed");
@@ -182,6 +188,9 @@ fn corrupted_resumed_server_flights_never_complete() {
         pump(&mut c, &mut s).unwrap();
         let mut flight = s.pending_send().to_vec();
         s.sent(flight.len());
+        if at >= flight.len() {
+            continue;
+        }
         flight[at] ^= 0x10;
         let r = feed(&mut c, &flight);
         assert!(c.is_handshaking(), "corruption at {at} completed");
