@@ -197,3 +197,39 @@ fn corrupted_resumed_server_flights_never_complete() {
         assert!(r.is_err() || c.error().is_none());
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// Arbitrary bytes, and arbitrary handshake records, to a server with every feature on
+    /// (client authentication, tickets, psk_ke) never panic or complete a handshake.
+    #[test]
+    fn full_featured_server_survives_garbage(
+        bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2000),
+        as_record in proptest::prelude::any::<bool>(),
+    ) {
+        let world = World::new();
+        let (_, mut s) = world.pair(true);
+        let mut input = Vec::new();
+        if as_record {
+            let n = bytes.len().min(0xffff);
+            input.extend_from_slice(&[22, 3, 3, (n >> 8) as u8, n as u8]);
+        }
+        input.extend_from_slice(&bytes);
+        let _ = feed(&mut s, &input);
+        proptest::prop_assert!(s.is_handshaking());
+    }
+
+    /// Arbitrary bytes to a client that offered a ticket and holds a client certificate.
+    #[test]
+    fn full_featured_client_survives_garbage(
+        bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2000),
+    ) {
+        let world = World::new();
+        world.full();
+        let (mut c, _) = world.pair(true);
+        c.sent(c.pending_send().len());
+        let _ = feed(&mut c, &bytes);
+        proptest::prop_assert!(c.is_handshaking());
+    }
+}
