@@ -1393,10 +1393,10 @@ fn send_server_certificate(
 /// Server: the state of the first PSK identity, if it is one of our tickets, the client
 /// allows psk_dhe_ke, and the ticket is within its lifetime.
 fn resumable_ticket(
-    tickets: Option<ServerTickets<'_>>,
+    config: &ServerConfig<'_>,
     x: &ClientExtensions<'_>,
 ) -> Option<(TicketState, PskKeyExchangeMode)> {
-    let tickets = tickets?;
+    let tickets = config.tickets?;
     let modes = x.psk_modes?;
     let mode = if tickets.psk_ke && modes.contains(&PskKeyExchangeMode::PSK_KE) {
         PskKeyExchangeMode::PSK_KE
@@ -1408,7 +1408,9 @@ fn resumable_ticket(
     let identity = x.pre_shared_key?.identities.iter().next()?;
     let state = tickets.key.open(identity.identity)?;
     let now = tickets.now.as_secs();
-    (now >= state.issued_at && now - state.issued_at < u64::from(tickets.lifetime))
+    // With client authentication required, only a session that had it may be resumed.
+    let identity_ok = state.client_auth.0 != 0 || !config.client_auth.is_some_and(|a| a.required);
+    (identity_ok && now >= state.issued_at && now - state.issued_at < u64::from(tickets.lifetime))
         .then_some((state, mode))
 }
 
@@ -1427,6 +1429,7 @@ fn send_tickets(c: &mut Core<'_, '_>, st: &ServerExpectFinished) -> Result<(), E
             suite: st.suite.suite,
             scheme: c.params.scheme,
             issued_at: tickets.now.as_secs(),
+            client_auth: c.params.client_auth.unwrap_or(SignatureScheme(0)),
             age_add,
             psk: [0; 48],
             psk_len: psk.as_ref().len(),
@@ -1503,7 +1506,7 @@ fn server_client_hello(
     }
     // A ticket of ours offered in a mode we take, within its lifetime: its suite is
     // preferred.
-    let (resumable, mode) = resumable_ticket(config.tickets, x).unzip();
+    let (resumable, mode) = resumable_ticket(&config, x).unzip();
     let suite = resumable
         .as_ref()
         .and_then(|t| suites::find(config.suites, t.suite))
@@ -1615,6 +1618,8 @@ fn server_client_hello(
     c.io.send_handshake(&ee, Some(&mut hs.transcript))?;
     let resumed = psk.is_some();
     let scheme = psk.as_ref().map_or(scheme, |t| t.scheme);
+    // A resumed session keeps the client identity of the one it came from.
+    let resumed_client_auth = psk.as_ref().map(|t| t.client_auth).filter(|s| s.0 != 0);
     let client_auth = config.client_auth.is_some() && !resumed;
     if client_auth {
         let mut buf = [SignatureScheme(0); MAX_LIST];
@@ -1643,7 +1648,7 @@ fn server_client_hello(
         scheme,
         alpn,
         retried: !first_flight,
-        client_auth: None,
+        client_auth: resumed_client_auth,
         resumed,
     };
     let st = ServerExpectFinished {
