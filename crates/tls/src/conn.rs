@@ -1564,9 +1564,14 @@ fn server_client_hello(
     };
     // Resumption: the ticket's hash must be the suite's, and its binder must verify over
     // the transcript so far and the ClientHello up to the binders (RFC 8446 §4.2.11.2).
+    // With a key share the mode must be psk_dhe_ke: a client that listed only psk_ke (and a
+    // server that would not take it) gets a full handshake.
+    let mode_ok = psk_ke || mode == Some(PskKeyExchangeMode::PSK_DHE_KE);
     let psk = match (resumable, x.pre_shared_key) {
         (Some(t), Some(offer))
-            if suites::find(suites::ALL_SUITES, t.suite).is_some_and(|s| s.hash == suite.hash) =>
+            if mode_ok
+                && suites::find(suites::ALL_SUITES, t.suite)
+                    .is_some_and(|s| s.hash == suite.hash) =>
         {
             let cut = raw.len().checked_sub(offer.binders_encoded_len());
             let truncated = cut.and_then(|n| raw.get(..n)).ok_or(Error::BufferTooSmall)?;
