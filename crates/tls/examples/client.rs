@@ -87,6 +87,7 @@ fn main() {
         groups: &groups,
         client_cert,
         tickets: Some(&store),
+        psk_modes: &[],
     };
     if resume {
         // A first connection only to get a ticket: handshake, wait for a NewSessionTicket,

@@ -108,6 +108,7 @@ fn main() {
                 lifetime: 7200,
                 count: 2,
                 now: UnixTime::now(),
+                psk_ke: false,
             }),
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };

@@ -61,6 +61,9 @@ pub struct ClientConfig<'a> {
     /// Where tickets are kept: a ticket for the server name is offered for resumption, and
     /// the server's NewSessionTickets are stored (`None`: no resumption).
     pub tickets: Option<&'a dyn TicketStore>,
+    /// The resumption modes to offer (empty: `psk_dhe_ke` only). Listing `psk_ke` lets a
+    /// server resume without a fresh key exchange (no forward secrecy for that session).
+    pub psk_modes: &'a [PskKeyExchangeMode],
 }
 
 /// How a server issues session tickets and resumes sessions from them.
@@ -74,6 +77,10 @@ pub struct ServerTickets<'a> {
     pub count: u8,
     /// The current time, for ticket ages.
     pub now: UnixTime,
+    /// Resume without a fresh key exchange (`psk_ke`) when the client lists that mode,
+    /// rather than with (EC)DHE: cheaper for a small server, no forward secrecy for the
+    /// resumed session. `false`: always `psk_dhe_ke`.
+    pub psk_ke: bool,
 }
 
 /// How a server authenticates clients by certificate.
@@ -154,7 +161,8 @@ pub struct Negotiated {
     /// The scheme the client's CertificateVerify used, if the client authenticated with a
     /// certificate.
     pub client_auth: Option<SignatureScheme>,
-    /// Whether the session was resumed from a ticket (psk_dhe_ke).
+    /// Whether the session was resumed from a ticket (with `group` `NamedGroup(0)` when it
+    /// was resumed with `psk_ke`, without a key exchange).
     pub resumed: bool,
 }
 
@@ -209,7 +217,7 @@ struct ServerExpectFinished {
     transcript: Transcript,
     suite: Suite,
     master: MasterSecret,
-    /// Whether the client listed psk_dhe_ke, so tickets are of use to it.
+    /// Whether the client listed a resumption mode we take, so tickets are of use to it.
     send_tickets: bool,
 }
 
@@ -838,7 +846,7 @@ fn send_client_hello(
             // With a store, psk_dhe_ke says we take tickets even when we offer none (RFC
             // 8446 §4.2.9: servers send tickets only for modes the client lists).
             psk_modes: (psk.is_some() || config.tickets.is_some())
-                .then(|| List::items(&[PskKeyExchangeMode::PSK_DHE_KE])),
+                .then(|| List::items(client_psk_modes(&config))),
             pre_shared_key: psk.is_some().then(|| OfferedPsks {
                 identities: List::items(identities),
                 binders: List::items(&binders),
@@ -856,6 +864,11 @@ fn send_client_hello(
         msg[cut + 3..].copy_from_slice(binder.as_ref());
         Ok(())
     })
+}
+
+/// The resumption modes a client offers.
+fn client_psk_modes<'a>(config: &ClientConfig<'a>) -> &'a [PskKeyExchangeMode] {
+    if config.psk_modes.is_empty() { &[PskKeyExchangeMode::PSK_DHE_KE] } else { config.psk_modes }
 }
 
 /// The hash of the suite a ticket was issued under.
@@ -1100,10 +1113,8 @@ fn client_key_exchange(
     sh: &ServerHello<'_>,
     offered: Option<&Ticket>,
 ) -> Result<State, Error> {
-    let share = sh.extensions.key_share.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
-    if share.group != key.group() {
-        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
-    }
+    let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let modes = client_psk_modes(&config);
     // RFC 8446 §4.2.11: the server may only pick the one identity we offered, with a suite
     // of the ticket's hash.
     let psk = match (sh.extensions.selected_identity, offered) {
@@ -1111,10 +1122,28 @@ fn client_key_exchange(
         (Some(0), Some(t)) if ticket_hash(t) == Some(suite.hash) => Some(t),
         (Some(_), _) => return Err(PeerMisbehaved::SelectedUnofferedParameter.into()),
     };
-    let shared = key.agree(share.key)?;
+    // A key share, unless the server resumed with psk_ke (which we must have listed); with
+    // a PSK, a share means psk_dhe_ke, which we must have listed too.
+    let zeros = [0u8; 48];
+    let shared;
+    let (ikm, group): (&[u8], NamedGroup) = match sh.extensions.key_share {
+        Some(share) => {
+            if share.group != key.group()
+                || (psk.is_some() && !modes.contains(&PskKeyExchangeMode::PSK_DHE_KE))
+            {
+                return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+            }
+            shared = key.agree(share.key)?;
+            (shared.as_ref(), share.group)
+        }
+        None if psk.is_some() && modes.contains(&PskKeyExchangeMode::PSK_KE) => {
+            (&zeros[..suite.hash.output_len()], NamedGroup(0))
+        }
+        None => return Err(crate::msgs::InvalidMessage::MissingExtension.into()),
+    };
     transcript.update(raw);
     c.params.suite = suite.suite;
-    c.params.group = share.group;
+    c.params.group = group;
     if let Some(t) = psk {
         c.params.resumed = true;
         c.params.scheme = t.scheme();
@@ -1123,7 +1152,7 @@ fn client_key_exchange(
         c,
         suite,
         transcript,
-        shared.as_ref(),
+        ikm,
         psk.map(Ticket::psk),
         true,
     )?))
@@ -1274,6 +1303,65 @@ fn client_finished(
     }))
 }
 
+/// Server: the client's share in our most preferred group, or (as `Err`) the state after a
+/// HelloRetryRequest for one the client supports (RFC 8446 §4.1.4).
+#[allow(clippy::too_many_arguments)] // the hello, its context, and the retry state
+fn select_share<'m>(
+    c: &mut Core<'_, '_>,
+    config: &ServerConfig<'_>,
+    random: [u8; 32],
+    raw: &[u8],
+    ch: &ClientHello<'m>,
+    suite: Suite,
+    retry: Option<&Retry>,
+) -> Result<Result<KeyShareEntry<'m>, State>, Error> {
+    let x = &ch.extensions;
+    let shares = x.key_shares.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
+    let share = match retry {
+        // RFC 8446 §4.1.2: the second ClientHello must carry the share we asked for.
+        Some(r) => Some(
+            shares
+                .iter()
+                .find(|s| s.group == r.group)
+                .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?,
+        ),
+        // Our most preferred group among those the client sent a share for.
+        None => config.groups.iter().find_map(|g| shares.iter().find(|s| s.group == *g)),
+    };
+    let Some(share) = share else {
+        // HelloRetryRequest (RFC 8446 §4.1.4) for our most preferred group the client
+        // supports.
+        let group = config
+            .groups
+            .iter()
+            .copied()
+            .find(|g| x.supported_groups.is_some_and(|l| l.contains(g)))
+            .ok_or(PeerIncompatible::NoCommonGroup)?;
+        let mut transcript = Transcript::new(suite.hash);
+        transcript.update(raw);
+        transcript.restart_for_retry();
+        let hrr = HandshakeMessage::ServerHello(ServerHello {
+            random: crate::msgs::HELLO_RETRY_REQUEST_RANDOM,
+            session_id: ch.session_id,
+            cipher_suite: suite.suite,
+            extensions: ServerHelloExtensions {
+                supported_version: Some(ProtocolVersion::TLSV1_3),
+                selected_group: Some(group),
+                ..ServerHelloExtensions::default()
+            },
+        });
+        c.io.send_handshake(&hrr, Some(&mut transcript))?;
+        if !ch.session_id.is_empty() {
+            c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
+        }
+        return Ok(Err(State::ServerExpectClientHello2 {
+            random,
+            retry: Retry { suite, group, transcript },
+        }));
+    };
+    Ok(Ok(share))
+}
+
 /// Server: the Certificate and CertificateVerify of a full handshake.
 fn send_server_certificate(
     c: &mut Core<'_, '_>,
@@ -1305,17 +1393,25 @@ fn send_server_certificate(
 /// Server: the state of the first PSK identity, if it is one of our tickets, the client
 /// allows psk_dhe_ke, and the ticket is within its lifetime.
 fn resumable_ticket(
-    tickets: Option<ServerTickets<'_>>,
+    config: &ServerConfig<'_>,
     x: &ClientExtensions<'_>,
-) -> Option<TicketState> {
-    let tickets = tickets?;
-    if !x.psk_modes?.contains(&PskKeyExchangeMode::PSK_DHE_KE) {
+) -> Option<(TicketState, PskKeyExchangeMode)> {
+    let tickets = config.tickets?;
+    let modes = x.psk_modes?;
+    let mode = if tickets.psk_ke && modes.contains(&PskKeyExchangeMode::PSK_KE) {
+        PskKeyExchangeMode::PSK_KE
+    } else if modes.contains(&PskKeyExchangeMode::PSK_DHE_KE) {
+        PskKeyExchangeMode::PSK_DHE_KE
+    } else {
         return None;
-    }
+    };
     let identity = x.pre_shared_key?.identities.iter().next()?;
     let state = tickets.key.open(identity.identity)?;
     let now = tickets.now.as_secs();
-    (now >= state.issued_at && now - state.issued_at < u64::from(tickets.lifetime)).then_some(state)
+    // With client authentication required, only a session that had it may be resumed.
+    let identity_ok = state.client_auth.0 != 0 || !config.client_auth.is_some_and(|a| a.required);
+    (identity_ok && now >= state.issued_at && now - state.issued_at < u64::from(tickets.lifetime))
+        .then_some((state, mode))
 }
 
 /// Server: sends the configured number of NewSessionTickets (RFC 8446 §4.6.1) after the
@@ -1333,6 +1429,7 @@ fn send_tickets(c: &mut Core<'_, '_>, st: &ServerExpectFinished) -> Result<(), E
             suite: st.suite.suite,
             scheme: c.params.scheme,
             issued_at: tickets.now.as_secs(),
+            client_auth: c.params.client_auth.unwrap_or(SignatureScheme(0)),
             age_add,
             psk: [0; 48],
             psk_len: psk.as_ref().len(),
@@ -1407,8 +1504,9 @@ fn server_client_hello(
     if x.pre_shared_key.is_some() && x.psk_modes.is_none() {
         return Err(crate::msgs::InvalidMessage::MissingExtension.into());
     }
-    // A ticket of ours offered for psk_dhe_ke, within its lifetime: its suite is preferred.
-    let resumable = resumable_ticket(config.tickets, x);
+    // A ticket of ours offered in a mode we take, within its lifetime: its suite is
+    // preferred.
+    let (resumable, mode) = resumable_ticket(&config, x).unzip();
     let suite = resumable
         .as_ref()
         .and_then(|t| suites::find(config.suites, t.suite))
@@ -1423,48 +1521,20 @@ fn server_client_hello(
     if retry.as_ref().is_some_and(|r| r.suite != suite) {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
     }
-    let shares = x.key_shares.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
-    let share = match &retry {
-        // RFC 8446 §4.1.2: the second ClientHello must carry the share we asked for.
-        Some(r) => Some(
-            shares
-                .iter()
-                .find(|s| s.group == r.group)
-                .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?,
-        ),
-        // Our most preferred group among those the client sent a share for.
-        None => config.groups.iter().find_map(|g| shares.iter().find(|s| s.group == *g)),
-    };
-    let Some(share) = share else {
-        // HelloRetryRequest (RFC 8446 §4.1.4) for our most preferred group the client
-        // supports.
-        let group = config
-            .groups
-            .iter()
-            .copied()
-            .find(|g| x.supported_groups.is_some_and(|l| l.contains(g)))
-            .ok_or(PeerIncompatible::NoCommonGroup)?;
-        let mut transcript = Transcript::new(suite.hash);
-        transcript.update(raw);
-        transcript.restart_for_retry();
-        let hrr = HandshakeMessage::ServerHello(ServerHello {
-            random: crate::msgs::HELLO_RETRY_REQUEST_RANDOM,
-            session_id: ch.session_id,
-            cipher_suite: suite.suite,
-            extensions: ServerHelloExtensions {
-                supported_version: Some(ProtocolVersion::TLSV1_3),
-                selected_group: Some(group),
-                ..ServerHelloExtensions::default()
-            },
+    // psk_ke: no key exchange, so no share to pick and no HelloRetryRequest.
+    let psk_ke = retry.is_none()
+        && mode == Some(PskKeyExchangeMode::PSK_KE)
+        && resumable.as_ref().is_some_and(|t| {
+            suites::find(suites::ALL_SUITES, t.suite).is_some_and(|s| s.hash == suite.hash)
         });
-        c.io.send_handshake(&hrr, Some(&mut transcript))?;
-        if !ch.session_id.is_empty() {
-            c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
+    let share = if psk_ke {
+        None
+    } else {
+        match select_share(c, &config, random, raw, ch, suite, retry.as_ref())? {
+            Ok(share) => Some(share),
+            // A HelloRetryRequest was sent.
+            Err(state) => return Ok(state),
         }
-        return Ok(State::ServerExpectClientHello2 {
-            random,
-            retry: Retry { suite, group, transcript },
-        });
     };
     let alpn = match x.alpn {
         None => None,
@@ -1481,9 +1551,12 @@ fn server_client_hello(
         c.sni[..n].copy_from_slice(&name[..n]);
         c.sni_len = n;
     }
-    let key = KeyShare::generate(share.group, &mut c.rng)?;
-    let shared = key.agree(share.key)?;
-    let public = key.public();
+    let key = share.map(|s| KeyShare::generate(s.group, &mut c.rng)).transpose()?;
+    let shared = match (&key, share) {
+        (Some(k), Some(s)) => Some(k.agree(s.key)?),
+        _ => None,
+    };
+    let public = key.as_ref().map(KeyShare::public);
     let first_flight = retry.is_none();
     let mut transcript = match retry {
         Some(r) => r.transcript,
@@ -1491,9 +1564,14 @@ fn server_client_hello(
     };
     // Resumption: the ticket's hash must be the suite's, and its binder must verify over
     // the transcript so far and the ClientHello up to the binders (RFC 8446 §4.2.11.2).
+    // With a key share the mode must be psk_dhe_ke: a client that listed only psk_ke (and a
+    // server that would not take it) gets a full handshake.
+    let mode_ok = psk_ke || mode == Some(PskKeyExchangeMode::PSK_DHE_KE);
     let psk = match (resumable, x.pre_shared_key) {
         (Some(t), Some(offer))
-            if suites::find(suites::ALL_SUITES, t.suite).is_some_and(|s| s.hash == suite.hash) =>
+            if mode_ok
+                && suites::find(suites::ALL_SUITES, t.suite)
+                    .is_some_and(|s| s.hash == suite.hash) =>
         {
             let cut = raw.len().checked_sub(offer.binders_encoded_len());
             let truncated = cut.and_then(|n| raw.get(..n)).ok_or(Error::BufferTooSmall)?;
@@ -1509,6 +1587,11 @@ fn server_client_hello(
         }
         _ => None,
     };
+    if share.is_none() && psk.is_none() {
+        // Unreachable (psk_ke is only chosen with a resumable ticket), but never derive keys
+        // from neither a key exchange nor a PSK.
+        return Err(PeerIncompatible::NoCommonGroup.into());
+    }
     transcript.update(raw);
     let sh = HandshakeMessage::ServerHello(ServerHello {
         random,
@@ -1516,7 +1599,9 @@ fn server_client_hello(
         cipher_suite: suite.suite,
         extensions: ServerHelloExtensions {
             supported_version: Some(ProtocolVersion::TLSV1_3),
-            key_share: Some(KeyShareEntry { group: share.group, key: public.as_ref() }),
+            key_share: share
+                .zip(public.as_ref())
+                .map(|(s, p)| KeyShareEntry { group: s.group, key: p.as_ref() }),
             selected_identity: psk.as_ref().map(|_| 0),
             ..ServerHelloExtensions::default()
         },
@@ -1527,7 +1612,9 @@ fn server_client_hello(
         c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
     }
     let psk_bytes = psk.as_ref().map(|t| &t.psk[..t.psk_len]);
-    let mut hs = enter_handshake(c, suite, transcript, shared.as_ref(), psk_bytes, false)?;
+    let zeros = [0u8; 48];
+    let ikm = shared.as_ref().map_or(&zeros[..suite.hash.output_len()], |s| s.as_ref());
+    let mut hs = enter_handshake(c, suite, transcript, ikm, psk_bytes, false)?;
     let ee = HandshakeMessage::EncryptedExtensions(EncryptedExtensions {
         server_name_ack: x.server_name.is_some(),
         alpn: alpn.map(|i| config.alpn[i]),
@@ -1536,6 +1623,8 @@ fn server_client_hello(
     c.io.send_handshake(&ee, Some(&mut hs.transcript))?;
     let resumed = psk.is_some();
     let scheme = psk.as_ref().map_or(scheme, |t| t.scheme);
+    // A resumed session keeps the client identity of the one it came from.
+    let resumed_client_auth = psk.as_ref().map(|t| t.client_auth).filter(|s| s.0 != 0);
     let client_auth = config.client_auth.is_some() && !resumed;
     if client_auth {
         let mut buf = [SignatureScheme(0); MAX_LIST];
@@ -1560,11 +1649,11 @@ fn server_client_hello(
     c.server_app = Some(server_app);
     c.params = Negotiated {
         suite: suite.suite,
-        group: share.group,
+        group: share.map_or(NamedGroup(0), |s| s.group),
         scheme,
         alpn,
         retried: !first_flight,
-        client_auth: None,
+        client_auth: resumed_client_auth,
         resumed,
     };
     let st = ServerExpectFinished {
@@ -1573,7 +1662,11 @@ fn server_client_hello(
         transcript: hs.transcript,
         suite,
         master: hs.master,
-        send_tickets: x.psk_modes.is_some_and(|m| m.contains(&PskKeyExchangeMode::PSK_DHE_KE)),
+        send_tickets: x.psk_modes.is_some_and(|m| {
+            m.contains(&PskKeyExchangeMode::PSK_DHE_KE)
+                || (config.tickets.is_some_and(|t| t.psk_ke)
+                    && m.contains(&PskKeyExchangeMode::PSK_KE))
+        }),
     };
     Ok(if client_auth {
         State::ServerExpectCertificate(st)

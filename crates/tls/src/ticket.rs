@@ -163,6 +163,9 @@ pub(crate) struct TicketState {
     pub(crate) suite: CipherSuite,
     pub(crate) scheme: SignatureScheme,
     pub(crate) issued_at: u64,
+    /// The scheme the client authenticated with in the original handshake
+    /// (`SignatureScheme(0)`: it did not).
+    pub(crate) client_auth: SignatureScheme,
     pub(crate) age_add: u32,
     pub(crate) psk: [u8; MAX_PSK_LEN],
     pub(crate) psk_len: usize,
@@ -174,8 +177,10 @@ impl Drop for TicketState {
     }
 }
 
-/// Plaintext: version, suite, scheme, issued_at, age_add, PSK length, PSK.
-const STATE_LEN: usize = 1 + 2 + 2 + 8 + 4 + 1 + MAX_PSK_LEN;
+/// Plaintext: version, suite, scheme, issued_at, age_add, PSK length, PSK, client_auth.
+const STATE_LEN: usize = 1 + 2 + 2 + 8 + 4 + 1 + MAX_PSK_LEN + 2;
+/// Where `client_auth` sits in the plaintext.
+const CLIENT_AUTH_AT: usize = 18 + MAX_PSK_LEN;
 const NONCE_LEN: usize = 12;
 const TAG_LEN: usize = 16;
 /// The length of every ticket this server issues.
@@ -210,6 +215,7 @@ impl TicketKey {
         body[13..17].copy_from_slice(&state.age_add.to_be_bytes());
         body[17] = state.psk_len as u8;
         body[18..18 + state.psk_len].copy_from_slice(&state.psk[..state.psk_len]);
+        body[CLIENT_AUTH_AT..].copy_from_slice(&state.client_auth.0.to_be_bytes());
         match self.0.seal_in_place_detached(nonce, b"halite ticket", body) {
             Ok(tag) => out[NONCE_LEN + STATE_LEN..].copy_from_slice(tag.as_ref()),
             // Fixed-size input well under the AEAD's limit: cannot fail; an all-zero ticket
@@ -240,6 +246,10 @@ impl TicketKey {
             scheme: SignatureScheme(u16::from_be_bytes([body[3], body[4]])),
             issued_at: u64::from_be_bytes(body[5..13].try_into().ok()?),
             age_add: u32::from_be_bytes(body[13..17].try_into().ok()?),
+            client_auth: SignatureScheme(u16::from_be_bytes([
+                body[CLIENT_AUTH_AT],
+                body[CLIENT_AUTH_AT + 1],
+            ])),
             psk: [0; MAX_PSK_LEN],
             psk_len,
         };
@@ -262,6 +272,7 @@ mod tests {
             suite: CipherSuite::TLS13_AES_128_GCM_SHA256,
             scheme: SignatureScheme::ED25519,
             issued_at: 1_700_000_000,
+            client_auth: SignatureScheme::ECDSA_SECP256R1_SHA256,
             age_add: 77,
             psk,
             psk_len: 32,
@@ -271,6 +282,7 @@ mod tests {
         assert_eq!(back.suite, state.suite);
         assert_eq!(back.scheme, state.scheme);
         assert_eq!((back.issued_at, back.age_add), (1_700_000_000, 77));
+        assert_eq!(back.client_auth, SignatureScheme::ECDSA_SECP256R1_SHA256);
         assert_eq!(back.psk[..back.psk_len], [9; 32]);
         for i in 0..t.len() {
             let mut bad = t;

@@ -99,6 +99,7 @@ fn run(
         now: UnixTime::now(),
         client_cert: None,
         tickets: None,
+        psk_modes: &[],
     };
     let mut c = Connection::client(config, name, bufs(), &mut OsRandom).unwrap();
     let config = ServerConfig {

@@ -7,9 +7,10 @@ use core_hash::OsRandom;
 use pki_types::{CertificateDer, TrustAnchor, UnixTime};
 use tls::msgs::{AlertDescription, SignatureScheme};
 use tls::suites;
+use tls::ticket::{MemoryTicketStore, TicketKey, TicketStore};
 use tls::{
     Buffers, CertificateError, CertifiedKey, ClientAuth, ClientConfig, Connection, Error,
-    PeerMisbehaved, ServerConfig, SigningKey, Want,
+    PeerMisbehaved, ServerConfig, ServerTickets, SigningKey, Want,
 };
 
 macro_rules! data {
@@ -85,6 +86,16 @@ fn pair(
     client_ca: &'static [u8],
     required: bool,
 ) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
+    pair_with_tickets(cert, client_ca, required, None)
+}
+
+/// As [`pair`], with a ticket store on the client and tickets under `key` on the server.
+fn pair_with_tickets(
+    cert: Option<(&'static [u8], &'static [u8])>,
+    client_ca: &'static [u8],
+    required: bool,
+    tickets: Option<(&'static MemoryTicketStore, &'static TicketKey)>,
+) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
     let client_cert = cert.map(|(c, k)| CertifiedKey {
         chain: leak([c]),
         key: leak(SigningKey::from_pkcs8_der(k).unwrap()),
@@ -96,7 +107,8 @@ fn pair(
         groups: tls::kx::DEFAULT_GROUPS,
         now: UnixTime::now(),
         client_cert,
-        tickets: None,
+        tickets: tickets.map(|(store, _)| store as &dyn TicketStore),
+        psk_modes: &[],
     };
     let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
     let server_key = leak(SigningKey::from_pkcs8_der(data!("server.key.der")).unwrap());
@@ -110,7 +122,13 @@ fn pair(
             required,
             now: UnixTime::now(),
         }),
-        tickets: None,
+        tickets: tickets.map(|(_, key)| ServerTickets {
+            key,
+            lifetime: 600,
+            count: 1,
+            now: UnixTime::now(),
+            psk_ke: false,
+        }),
     };
     let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
     (c, s)
@@ -201,4 +219,29 @@ fn a_server_certificate_is_not_a_client_certificate() {
     let (server_err, client_err) = run(&mut c, &mut s).unwrap_err();
     assert_eq!(server_err, Error::InvalidCertificate(CertificateError::BadCertificate));
     assert_eq!(client_err, Error::AlertReceived(AlertDescription::BAD_CERTIFICATE));
+}
+
+/// A resumed session keeps the client identity of the handshake that issued its ticket; with
+/// client authentication required, a ticket from a session without one is not resumed.
+#[test]
+fn resumption_keeps_the_client_identity() {
+    let id = &CLIENTS[1];
+    let store: &'static MemoryTicketStore = leak(MemoryTicketStore::default());
+    let key: &'static TicketKey = leak(TicketKey::new(&[8; 32]).unwrap());
+    let run_tickets = |cert, required| {
+        let (mut c, mut s) = pair_with_tickets(cert, id.ca, required, Some((store, key)));
+        run(&mut c, &mut s).unwrap();
+        pump(&mut s, &mut c).unwrap(); // the ticket
+        let n = s.negotiated().unwrap();
+        (n.resumed, n.client_auth)
+    };
+    let with_cert = Some((id.cert, id.key));
+    assert_eq!(run_tickets(with_cert, true), (false, Some(id.scheme)));
+    assert_eq!(run_tickets(with_cert, true), (true, Some(id.scheme)));
+    // A session without a client certificate (optional auth) leaves an anonymous ticket,
+    // which a server requiring authentication does not resume.
+    let _ = store.take("localhost");
+    assert_eq!(run_tickets(None, false), (false, None));
+    assert_eq!(run_tickets(None, false), (true, None));
+    assert_eq!(run_tickets(with_cert, true), (false, Some(id.scheme)));
 }

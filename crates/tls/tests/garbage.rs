@@ -39,6 +39,7 @@ fn with_client(f: impl FnOnce(&mut Connection<'_, '_>, &[u8])) {
         groups: tls::kx::DEFAULT_GROUPS,
         client_cert: None,
         tickets: None,
+        psk_modes: &[],
     };
     let mut client = Connection::client(
         config,

@@ -60,6 +60,7 @@ fn client<'a, 'b>(
         now: UnixTime::now(),
         client_cert: None,
         tickets: None,
+        psk_modes: &[],
     };
     Connection::client(config, "localhost", bufs.get(), &mut OsRandom).unwrap()
 }

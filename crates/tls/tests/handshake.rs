@@ -97,6 +97,7 @@ fn client_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) ->
         groups: tls::kx::DEFAULT_GROUPS,
         client_cert: None,
         tickets: None,
+        psk_modes: &[],
     }
 }
 
@@ -238,6 +239,7 @@ fn failing(
             groups: tls::kx::DEFAULT_GROUPS,
             client_cert: None,
             tickets: None,
+            psk_modes: &[],
         },
         name,
         cb.get(),

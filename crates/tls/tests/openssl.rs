@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, UnixTime};
-use tls::msgs::{NamedGroup, SignatureScheme};
+use tls::msgs::{NamedGroup, PskKeyExchangeMode, SignatureScheme};
 use tls::suites::{self, Suite};
 use tls::{Buffers, ClientConfig, Connection, Negotiated, ServerConfig, Stream};
 
@@ -173,6 +173,7 @@ fn s_server_id_round(
         now: UnixTime::now(),
         client_cert: None,
         tickets: None,
+        psk_modes: &[],
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -389,6 +390,7 @@ fn our_client_certificate_against_openssl_s_server() {
             now: UnixTime::now(),
             client_cert: Some(tls::CertifiedKey { chain: &chain, key: &key }),
             tickets: None,
+            psk_modes: &[],
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -493,6 +495,20 @@ fn our_client_resumes_against_openssl_s_server() {
     if !openssl_available() {
         return;
     }
+    s_server_resume_rounds(&[]);
+}
+
+/// Listing only `psk_ke`, our client resumes without a key exchange against
+/// `s_server -allow_no_dhe_kex`.
+#[test]
+fn our_client_resumes_with_psk_ke_against_openssl_s_server() {
+    if !openssl_available() {
+        return;
+    }
+    s_server_resume_rounds(&[PskKeyExchangeMode::PSK_KE]);
+}
+
+fn s_server_resume_rounds(psk_modes: &[PskKeyExchangeMode]) {
     let ca = CertificateDer::from(&include_bytes!("data/ca.der")[..]);
     let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
     let store = tls::ticket::MemoryTicketStore::default();
@@ -502,7 +518,7 @@ fn our_client_resumes_against_openssl_s_server() {
             .args(["s_server", "-accept"])
             .arg(format!("127.0.0.1:{port}"))
             .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
-            .args(["-tls1_3", "-www", "-naccept", "2"])
+            .args(["-tls1_3", "-www", "-naccept", "2", "-allow_no_dhe_kex"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -521,6 +537,7 @@ fn our_client_resumes_against_openssl_s_server() {
             now: UnixTime::now(),
             client_cert: None,
             tickets: Some(&store),
+            psk_modes,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -531,8 +548,10 @@ fn our_client_resumes_against_openssl_s_server() {
         let _ = stream.read_to_end(&mut page);
         let page = String::from_utf8_lossy(&page);
         assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
-        let resumed = conn.negotiated().unwrap().resumed;
-        assert_eq!(resumed, round == 1, "round {round}");
+        let n = conn.negotiated().unwrap();
+        assert_eq!(n.resumed, round == 1, "round {round}");
+        let no_key_exchange = n.group == NamedGroup(0);
+        assert_eq!(no_key_exchange, !psk_modes.is_empty() && round == 1, "round {round}");
         assert_eq!(page.contains("Reused, TLSv1.3"), round == 1, "{page}");
     }
 }
@@ -544,7 +563,22 @@ fn openssl_s_client_resumes_against_our_server() {
     if !openssl_available() {
         return;
     }
-    let sess = std::env::temp_dir().join(format!("halite-sess-{}.pem", std::process::id()));
+    s_client_resume_rounds(false);
+}
+
+/// With `-allow_no_dhe_kex` `s_client` lists `psk_ke`, and our server allowing it resumes
+/// without a key exchange.
+#[test]
+fn openssl_s_client_resumes_with_psk_ke() {
+    if !openssl_available() {
+        return;
+    }
+    s_client_resume_rounds(true);
+}
+
+fn s_client_resume_rounds(psk_ke: bool) {
+    let sess =
+        std::env::temp_dir().join(format!("halite-sess-{}-{psk_ke}.pem", std::process::id()));
     let sess = sess.to_string_lossy().into_owned();
     let ticket_key = tls::ticket::TicketKey::new(&[9; 32]).unwrap();
     let key = tls::SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap();
@@ -557,6 +591,7 @@ fn openssl_s_client_resumes_against_our_server() {
             .arg(format!("127.0.0.1:{port}"))
             .args(["-CAfile", &data("ca.pem"), "-verify_return_error", "-servername", "localhost"])
             .args(["-tls1_3", "-ign_eof", if round == 0 { "-sess_out" } else { "-sess_in" }, &sess])
+            .args(if psk_ke { &["-allow_no_dhe_kex"][..] } else { &[] })
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -577,6 +612,7 @@ fn openssl_s_client_resumes_against_our_server() {
                 lifetime: 3600,
                 count: 2,
                 now: UnixTime::now(),
+                psk_ke,
             }),
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
@@ -597,7 +633,10 @@ fn openssl_s_client_resumes_against_our_server() {
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(stdout.contains("pong"), "{stdout}");
         assert_eq!(stdout.contains("Reused, TLSv1.3"), round == 1, "round {round}: {stdout}");
-        assert_eq!(conn.negotiated().unwrap().resumed, round == 1, "round {round}");
+        let n = conn.negotiated().unwrap();
+        assert_eq!(n.resumed, round == 1, "round {round}");
+        let no_key_exchange = n.group == NamedGroup(0);
+        assert_eq!(no_key_exchange, psk_ke && round == 1, "round {round}");
     }
     let _ = std::fs::remove_file(&sess);
 }

@@ -5,7 +5,7 @@
 
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, TrustAnchor, UnixTime};
-use tls::msgs::{AlertDescription, NamedGroup, SignatureScheme};
+use tls::msgs::{AlertDescription, NamedGroup, PskKeyExchangeMode, SignatureScheme};
 use tls::suites::{self, Suite};
 use tls::ticket::{MemoryTicketStore, TicketKey, TicketStore};
 use tls::{
@@ -43,6 +43,8 @@ struct Setup {
     client_groups: &'static [NamedGroup],
     server_groups: &'static [NamedGroup],
     server_now: UnixTime,
+    psk_modes: &'static [PskKeyExchangeMode],
+    psk_ke: bool,
 }
 
 impl Setup {
@@ -55,6 +57,8 @@ impl Setup {
             client_groups: tls::kx::DEFAULT_GROUPS,
             server_groups: tls::kx::DEFAULT_GROUPS,
             server_now: UnixTime::now(),
+            psk_modes: &[],
+            psk_ke: false,
         }
     }
 
@@ -67,6 +71,7 @@ impl Setup {
             now: UnixTime::now(),
             client_cert: None,
             tickets: Some(self.store),
+            psk_modes: self.psk_modes,
         };
         let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
         let config = ServerConfig {
@@ -80,6 +85,7 @@ impl Setup {
                 lifetime: 3600,
                 count: 2,
                 now: self.server_now,
+                psk_ke: self.psk_ke,
             }),
         };
         let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
@@ -97,6 +103,11 @@ fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<bo
 
 /// Runs a handshake and moves the tickets to the client; returns (resumed, retried).
 fn connect(setup: &Setup) -> (bool, bool) {
+    let n = connect_negotiated(setup);
+    (n.resumed, n.retried)
+}
+
+fn connect_negotiated(setup: &Setup) -> tls::Negotiated {
     let (mut c, mut s) = setup.pair();
     for _ in 0..6 {
         pump(&mut c, &mut s).unwrap();
@@ -111,7 +122,7 @@ fn connect(setup: &Setup) -> (bool, bool) {
     pump(&mut c, &mut s).unwrap();
     let mut buf = [0u8; 8];
     assert_eq!(s.read(&mut buf).unwrap(), 5);
-    (cn.resumed, cn.retried)
+    cn
 }
 
 #[test]
@@ -177,4 +188,28 @@ fn a_bad_binder_is_decrypt_error() {
     s.receive_space()[..ch.len()].copy_from_slice(&ch);
     assert_eq!(s.received(ch.len()), Err(Error::PeerMisbehaved(PeerMisbehaved::BadPskBinder)));
     assert_eq!(s.pending_send(), [21, 3, 3, 0, 2, 2, AlertDescription::DECRYPT_ERROR.0]);
+}
+
+/// `psk_ke`: a server that allows it resumes without a key exchange when the client lists the
+/// mode; otherwise `psk_dhe_ke` is used, and with no mode in common nothing resumes.
+#[test]
+fn psk_ke_is_used_only_when_both_sides_allow_it() {
+    const KE: PskKeyExchangeMode = PskKeyExchangeMode::PSK_KE;
+    const DHE: PskKeyExchangeMode = PskKeyExchangeMode::PSK_DHE_KE;
+    for (client, server_allows, resumed, key_exchange) in [
+        (&[KE, DHE][..], true, true, false),
+        (&[KE][..], true, true, false),
+        (&[DHE][..], true, true, true),
+        (&[KE, DHE][..], false, true, true),
+        (&[KE][..], false, false, true),
+    ] {
+        let mut setup = Setup::new();
+        setup.psk_modes = leak(client.to_vec()).as_slice();
+        setup.psk_ke = server_allows;
+        let first = connect_negotiated(&setup);
+        assert!(!first.resumed);
+        let n = connect_negotiated(&setup);
+        assert_eq!(n.resumed, resumed, "{client:?} {server_allows}");
+        assert_eq!(n.group != NamedGroup(0), key_exchange, "{client:?} {server_allows}");
+    }
 }

@@ -184,6 +184,7 @@ fn our_client_against_rustls_server() {
             groups: tls::kx::DEFAULT_GROUPS,
             client_cert: None,
             tickets: None,
+            psk_modes: &[],
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -332,6 +333,7 @@ fn our_client_follows_rustls_hello_retry_request() {
             now: UnixTime::now(),
             client_cert: None,
             tickets: None,
+            psk_modes: &[],
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -438,6 +440,7 @@ fn our_client_against_rustls_ecdsa_and_rsa_certificates() {
             now: UnixTime::now(),
             client_cert: None,
             tickets: None,
+            psk_modes: &[],
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -546,6 +549,7 @@ fn client_certificates_with_rustls_both_ways() {
             now: UnixTime::now(),
             client_cert: Some(tls::CertifiedKey { chain: &client_chain, key: &client_key }),
             tickets: None,
+            psk_modes: &[],
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -592,6 +596,7 @@ fn resumption_with_rustls_both_ways() {
                 lifetime: 3600,
                 count: 2,
                 now: UnixTime::now(),
+                psk_ke: false,
             }),
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
@@ -626,6 +631,7 @@ fn resumption_with_rustls_both_ways() {
             now: UnixTime::now(),
             client_cert: None,
             tickets: Some(&store),
+            psk_modes: &[],
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();

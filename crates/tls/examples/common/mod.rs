@@ -90,7 +90,8 @@ pub(crate) fn negotiated_line(
     let n = conn.negotiated().expect("handshake done");
     let suite = suites.iter().find(|s| s.suite == n.suite).map_or("?", |s| s.iana_name());
     let alpn = n.alpn.map_or("-".to_string(), |i| String::from_utf8_lossy(alpn[i]).into_owned());
-    let group = kx::group_name(n.group).unwrap_or("?");
+    // NamedGroup(0): resumed with psk_ke, no key exchange.
+    let group = kx::group_name(n.group).unwrap_or(if n.group.0 == 0 { "none" } else { "?" });
     let sig = scheme_name(n.scheme);
     format!(
         "negotiated: version=TLSv1.3 suite={suite} group={group} sig={sig} alpn={alpn} resumed={}",
