@@ -34,7 +34,7 @@ fn numbers<const BITS: usize>() -> (Vec<u8>, Vec<u8>, Vec<u8>) {
     (base, exp, n)
 }
 
-/// `base` with `message` XORed into it (cycled; the top bit kept clear, so it stays below the
+/// `base` with `message` xor-ed into it (cycled; the top bit kept clear, so it stays below the
 /// modulus).
 fn fold(base: &mut [u8], message: &[u8]) {
     if !message.is_empty() {
