@@ -3,7 +3,9 @@
 //! of 512, 1024, 2048, 4096 and 8192 bits, by Halite's constant-time [`core_rsa::Modulus::pow`]
 //! on every implementation (the modulus prepared once, as a protocol would), and by
 //! RustCrypto's `num-bigint-dig` (`rsa::BigUint::modpow`: variable time, no reusable context)
-//! for scale. The numbers are fixed, so every library's result is byte-equal.
+//! for scale. The exponent and modulus are fixed and the base is a fixed number with the
+//! message folded into it, so the agreement check sees a different base at every message
+//! length and every library's result is byte-equal.
 
 use super::{Halite, Library, Op, Runner, Unit, peer};
 use core_rsa::{Implementation as _, Modulus, MontImpl};
@@ -30,6 +32,17 @@ fn numbers<const BITS: usize>() -> (Vec<u8>, Vec<u8>, Vec<u8>) {
     base[0] &= 0x7f;
     let exp = next(len);
     (base, exp, n)
+}
+
+/// `base` with `message` xor-ed into it (cycled; the top bit kept clear, so it stays below the
+/// modulus).
+fn fold(base: &mut [u8], message: &[u8]) {
+    if !message.is_empty() {
+        for (b, m) in base.iter_mut().zip(message.iter().cycle()) {
+            *b ^= m;
+        }
+        base[0] &= 0x7f;
+    }
 }
 
 fn modexp_op<const BITS: usize>(id: &'static str, what: &'static str) -> Op {
@@ -62,10 +75,13 @@ pub(super) fn ops() -> Vec<Op> {
 fn halite_on<const BITS: usize>(imp: MontImpl) -> Runner {
     let (base, exp, n) = numbers::<BITS>();
     let m = Modulus::with_impl(&n, imp).expect("an odd modulus");
-    Box::new(move |_, out| {
+    let mut b = base.clone();
+    Box::new(move |msg, out| {
+        b.copy_from_slice(&base);
+        fold(&mut b, msg);
         let at = out.len();
         out.resize(at + BITS / 8, 0);
-        m.pow(&base, &exp, &mut out[at..]).expect("sizes match");
+        m.pow(&b, &exp, &mut out[at..]).expect("sizes match");
     })
 }
 
@@ -81,13 +97,12 @@ pub fn halite_modexp<const BITS: usize>() -> Halite {
 /// RustCrypto's `num-bigint-dig` `modpow`, padded to the modulus length.
 pub fn rustcrypto_modexp<const BITS: usize>() -> Runner {
     let (base, exp, n) = numbers::<BITS>();
-    let (base, exp, n) = (
-        rsa::BigUint::from_bytes_be(&base),
-        rsa::BigUint::from_bytes_be(&exp),
-        rsa::BigUint::from_bytes_be(&n),
-    );
-    Box::new(move |_, out| {
-        let r = base.modpow(&exp, &n).to_bytes_be();
+    let (exp, n) = (rsa::BigUint::from_bytes_be(&exp), rsa::BigUint::from_bytes_be(&n));
+    let mut b = base.clone();
+    Box::new(move |msg, out| {
+        b.copy_from_slice(&base);
+        fold(&mut b, msg);
+        let r = rsa::BigUint::from_bytes_be(&b).modpow(&exp, &n).to_bytes_be();
         out.resize(out.len() + BITS / 8 - r.len(), 0);
         out.extend_from_slice(&r);
     })
