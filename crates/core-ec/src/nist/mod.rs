@@ -203,7 +203,8 @@ impl Implementation for NistImpl {
 /// let key = SecretKey::from_bytes(&[7; 32])?;
 /// for imp in NistImpl::available() {
 ///     let on = SecretKey::from_bytes_with_impl(&key.to_bytes(), imp)?;
-///     assert_eq!(on.public_key(), key.public_key(), "{}", imp.name());
+///     let (a, b) = (on.public_key().to_sec1_bytes(), key.public_key().to_sec1_bytes());
+///     assert_eq!(a, b, "{}", imp.name());
 /// }
 /// # Ok::<(), core_ec::Error>(())
 /// ```
