@@ -360,21 +360,25 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// `k·G` for a scalar `k` given big-endian in `len` bytes, in constant time, with the
     /// comb table: digit `4i + t` of `k` multiplies row `i`, so
     /// `k·G = Σ_t 16^t · Σ_i d[4i+t]·(2^(16i)·G)`, evaluated by Horner's rule in `t` with 12
-    /// doublings and one mixed addition per digit.
+    /// doublings and one mixed addition per digit. A field whose built-in table has a row for
+    /// every digit (row `i` holding `j·16^i·G`, as `full_comb_table` makes) needs no doublings:
+    /// one pass, digit `i` on row `i`.
     pub(crate) fn mul_base(&self, k: &[u8]) -> Proj<F::E> {
         let len = self.params.len;
         let mut d = [0i8; MAX_DIGITS];
         let d = &mut d[..digits(len)];
         recode(k, d);
-        let rows = comb_rows(len);
         let table = self.fp.comb();
+        // Digits per row: 4 for the shared table, 1 for a full one.
+        let spacing = if table.len() == 8 * d.len() { 1 } else { 4 };
+        let rows = d.len().div_ceil(spacing);
         let mut acc = self.identity();
-        for t in (0..4).rev() {
-            if t != 3 {
+        for t in (0..spacing).rev() {
+            if t + 1 != spacing {
                 acc = self.double_n(&acc, 4);
             }
             for i in 0..rows {
-                let Some(&digit) = d.get(4 * i + t) else { continue };
+                let Some(&digit) = d.get(spacing * i + t) else { continue };
                 let (abs, neg) = split_digit(digit);
                 let (x, y) = if table.is_empty() {
                     self.comb_entry_from_bytes(i, abs)
@@ -527,10 +531,28 @@ fn wnaf(k: &[u8], out: &mut [i8]) -> usize {
 /// the checked-in tables are tested against (and how they were made).
 #[cfg(test)]
 pub(crate) fn comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::Vec<u8> {
+    comb_table_rows(c, comb_rows(c.params.len), 16)
+}
+
+/// The full comb table: a row for each of the `2·len + 1` signed 4-bit digits of a scalar, row
+/// `i` holding `j·16^i·G` for `j = 1..=8`, in the byte layout of [`Params::comb`]. Four times
+/// the rows of the shared table, and [`Curve::mul_base`] on it needs no doublings.
+#[cfg(test)]
+pub(crate) fn full_comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::Vec<u8> {
+    comb_table_rows(c, digits(c.params.len), 4)
+}
+
+/// `rows` rows of `j·2^(shift·i)·G`, `j = 1..=8`, affine `x‖y` big-endian.
+#[cfg(test)]
+fn comb_table_rows<F: Field, S: Field>(
+    c: &Curve<'_, F, S>,
+    rows: usize,
+    shift: usize,
+) -> std::vec::Vec<u8> {
     let len = c.params.len;
     let mut out = std::vec::Vec::new();
     let mut base = c.generator();
-    for _ in 0..comb_rows(len) {
+    for _ in 0..rows {
         let mut p = base;
         for _ in 0..8 {
             let (x, y, _) = c.to_affine(&p);
@@ -541,7 +563,7 @@ pub(crate) fn comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::V
             out.extend_from_slice(&buf[..len]);
             p = c.add(&p, &base);
         }
-        for _ in 0..16 {
+        for _ in 0..shift {
             base = c.double(&base);
         }
     }
