@@ -57,10 +57,11 @@ impl Modulus64<4> for P {
     const MONT: Mont64<4> = Mont64::new(&P_BYTES);
     const COMB: &'static [[[u64; 4]; 2]] = &COMB64;
 }
-/// The comb table in 64-bit Montgomery form, converted at compile time.
+/// The full comb table (a row per scalar digit, no doublings) in 64-bit Montgomery form,
+/// converted at compile time: what the three 64-bit fields use for `k·G`.
 #[cfg(target_pointer_width = "64")]
-pub(crate) static COMB64: [[[u64; 4]; 2]; tables::P256_COMB.len() / (2 * 32)] =
-    <P as Modulus64<4>>::MONT.comb(&tables::P256_COMB, 32);
+pub(crate) static COMB64: [[[u64; 4]; 2]; tables::P256_FULL_COMB.len() / (2 * 32)] =
+    <P as Modulus64<4>>::MONT.comb(&tables::P256_FULL_COMB, 32);
 #[cfg(target_pointer_width = "64")]
 impl Modulus64<4> for Q {
     const MONT: Mont64<4> = Mont64::new(&N);
@@ -112,3 +113,27 @@ macro_rules! with_curve {
 }
 
 crate::nist::api::nist_api!("P-256", 32, core_hash::Sha256, "SHA-256", P256Impl);
+
+/// The full comb table of the 64-bit fields is checked against one computed from scratch.
+#[cfg(all(test, target_pointer_width = "64"))]
+#[test]
+fn full_comb_table_is_right() {
+    with_curve!(NistImpl::P256Mont64, |c| {
+        let table = crate::nist::point::full_comb_table(&c);
+        assert!(table == tables::P256_FULL_COMB, "P-256 full comb table differs");
+    });
+}
+
+/// Prints the full comb table as hex, for regenerating `tables.rs`:
+/// `cargo test -p core-ec --lib print_full_comb_table -- --ignored --nocapture`.
+#[cfg(all(test, target_pointer_width = "64"))]
+#[test]
+#[ignore = "generator, not a test"]
+fn print_full_comb_table() {
+    let table = with_curve!(NistImpl::P256Mont64, |c| crate::nist::point::full_comb_table(&c));
+    std::print!("FULLTABLE ");
+    for b in table {
+        std::print!("{b:02x}");
+    }
+    std::println!();
+}

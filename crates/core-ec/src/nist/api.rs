@@ -542,6 +542,48 @@ macro_rules! nist_api {
             }
         }
 
+        /// `u1·G + u2·Q` in variable time agrees with the constant-time multiplications on the
+        /// cases that take its exceptional branches (sums that meet the identity, doublings
+        /// inside an addition): `Q` = `G`, `−G`, `2G` and `u1, u2` = 1, 2, 3, n − 1, n − 2.
+        #[cfg(test)]
+        #[test]
+        fn mul2_vartime_edge_cases() {
+            use $crate::nist::Field;
+            let small = |k: u8| {
+                let mut v = [0u8; $len];
+                v[$len - 1] = k;
+                v
+            };
+            let minus = |k: u8| {
+                let mut v = [0u8; $len];
+                v.copy_from_slice(PARAMS.n);
+                v[$len - 1] -= k;
+                v
+            };
+            let scalars = [small(1), small(2), small(3), minus(1), minus(2)];
+            for imp in NistImpl::available() {
+                with_curve!(imp, |c| {
+                    let g = c.generator();
+                    for q in [g, c.neg(&g), c.double(&g)] {
+                        for u1 in &scalars {
+                            for u2 in &scalars {
+                                let want = c.add(&c.mul_base(u1), &c.mul(&q, u2));
+                                let got = c.mul2_vartime(u1, u2, &q);
+                                let (wx, wy, winf) = c.to_affine(&want);
+                                let (gx, gy, ginf) = c.to_affine(&got);
+                                assert!(
+                                    bool::from(winf) == bool::from(ginf)
+                                        && bool::from(c.fp.eq(&wx, &gx) & c.fp.eq(&wy, &gy)),
+                                    "{} {imp:?}: u1 {u1:02x?} u2 {u2:02x?}",
+                                    $name
+                                );
+                            }
+                        }
+                    }
+                });
+            }
+        }
+
         /// Prints the comb table as hex, for regenerating `tables.rs`:
         /// `cargo test -p core-ec --lib print_comb_table -- --ignored --nocapture`.
         #[cfg(test)]

@@ -9,6 +9,9 @@
 use super::Field;
 use subtle::Choice;
 
+/// The most limbs of any modulus here (P-521's nine).
+const MAX_LIMBS: usize = 9;
+
 /// A modulus `m` with everything Montgomery multiplication modulo `m` needs, in `N` 64-bit
 /// limbs (least significant first); `R = 2^(64·N)`.
 #[derive(Debug)]
@@ -237,6 +240,47 @@ impl<const N: usize> Mont64<N> {
         self.reduce_once(t, hi)
     }
 
+    /// Montgomery square `a²·R⁻¹ mod m` for `a < m`: the product with each cross term
+    /// `a_i·a_j` taken once and doubled (`N(N+1)/2` limb products instead of `N²`), then
+    /// reduced word by word (separated operand scanning), the carry out of each step kept for
+    /// the next; the result is below `2m` and one masked subtraction finishes.
+    #[inline(always)]
+    fn mont_sqr(&self, a: &[u64; N]) -> [u64; N] {
+        // 2N limbs; the array is sized for the longest modulus here (P-521, nine limbs).
+        let mut t = [0u64; 2 * MAX_LIMBS];
+        for i in 0..N {
+            let mut c = 0;
+            for j in i + 1..N {
+                (t[i + j], c) = mac(a[i], a[j], t[i + j], c);
+            }
+            t[i + N] = c;
+        }
+        let mut top = 0;
+        for limb in &mut t[..2 * N] {
+            let next = *limb >> 63;
+            *limb = (*limb << 1) | top;
+            top = next;
+        }
+        let mut c = 0;
+        for i in 0..N {
+            let (lo, hi) = mac(a[i], a[i], 0, 0);
+            (t[2 * i], c) = adc(t[2 * i], lo, c);
+            (t[2 * i + 1], c) = adc(t[2 * i + 1], hi, c);
+        }
+        let mut carry = 0;
+        for i in 0..N {
+            let q = t[i].wrapping_mul(self.m0inv);
+            let mut c = 0;
+            for j in 0..N {
+                (t[i + j], c) = mac(q, self.m[j], t[i + j], c);
+            }
+            (t[i + N], carry) = adc(t[i + N], c, carry);
+        }
+        let mut r = [0u64; N];
+        r.copy_from_slice(&t[N..2 * N]);
+        self.reduce_once(r, carry)
+    }
+
     /// Little-endian limbs of a big-endian byte string of at most `8·N` bytes.
     fn limbs(bytes: &[u8]) -> [u64; N] {
         let mut x = [0u64; N];
@@ -306,6 +350,11 @@ impl<M: Modulus64<N>, const N: usize> Field for Fixed64<M, N> {
     #[inline]
     fn mul(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
         M::MONT.mont_mul(a, b)
+    }
+
+    #[inline]
+    fn sqr(&self, a: &[u64; N]) -> [u64; N] {
+        M::MONT.mont_sqr(a)
     }
 
     #[inline]

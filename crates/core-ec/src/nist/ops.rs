@@ -127,23 +127,29 @@ fn rfc6979_nonce<H: Hash, F: Field, S: Field>(
     let mut h1 = [0u8; MAX_LEN];
     let e = hash_to_scalar(c, h);
     c.fq.to_be(&e, &mut h1[..len]);
+    // HMAC keyed with the current K, set up once per K and cloned for each use (the key
+    // schedule is two compressions).
+    let mut keyed = Hmac::<H>::new(&k[..hlen]);
     for round in [0u8, 1] {
-        let mut mac = Hmac::<H>::new(&k[..hlen]);
+        let mut mac = keyed.clone();
         mac.update(&v[..hlen]);
         mac.update(&[round]);
         mac.update(d);
         mac.update(&h1[..len]);
         mac.update(extra);
         k[..hlen].copy_from_slice(mac.finalize().as_ref());
-        let next = Hmac::<H>::mac(&k[..hlen], &v[..hlen]);
-        v[..hlen].copy_from_slice(next.as_ref());
+        keyed = Hmac::<H>::new(&k[..hlen]);
+        let mut mac = keyed.clone();
+        mac.update(&v[..hlen]);
+        v[..hlen].copy_from_slice(mac.finalize().as_ref());
     }
     let mut t = [0u8; MAX_LEN + core_hash::MAX_OUTPUT_LEN];
     loop {
         let mut tlen = 0;
         while tlen < len {
-            let next = Hmac::<H>::mac(&k[..hlen], &v[..hlen]);
-            v[..hlen].copy_from_slice(next.as_ref());
+            let mut mac = keyed.clone();
+            mac.update(&v[..hlen]);
+            v[..hlen].copy_from_slice(mac.finalize().as_ref());
             t[tlen..tlen + hlen].copy_from_slice(&v[..hlen]);
             tlen += hlen;
         }
@@ -153,12 +159,14 @@ fn rfc6979_nonce<H: Hash, F: Field, S: Field>(
         if core_hash::declassify(bool::from(scalar_in_range(c, &out[..len]))) {
             break;
         }
-        let mut mac = Hmac::<H>::new(&k[..hlen]);
+        let mut mac = keyed.clone();
         mac.update(&v[..hlen]);
         mac.update(&[0]);
         k[..hlen].copy_from_slice(mac.finalize().as_ref());
-        let next = Hmac::<H>::mac(&k[..hlen], &v[..hlen]);
-        v[..hlen].copy_from_slice(next.as_ref());
+        keyed = Hmac::<H>::new(&k[..hlen]);
+        let mut mac = keyed.clone();
+        mac.update(&v[..hlen]);
+        v[..hlen].copy_from_slice(mac.finalize().as_ref());
     }
     t.zeroize();
     k.zeroize();

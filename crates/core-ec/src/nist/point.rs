@@ -22,8 +22,10 @@ pub(crate) struct Params {
     /// The curve coefficient `b`.
     pub(crate) b: &'static [u8],
     /// The generator's affine coordinates.
+    #[cfg_attr(not(test), expect(dead_code, reason = "the tables are built and checked from it"))]
     pub(crate) gx: &'static [u8],
     /// The generator's y-coordinate.
+    #[cfg_attr(not(test), expect(dead_code, reason = "the tables are built and checked from it"))]
     pub(crate) gy: &'static [u8],
     /// The curve's named-curve OID, DER content bytes.
     pub(crate) oid: &'static [u8],
@@ -79,7 +81,9 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         Proj { x: self.fp.zero(), y: self.fp.one(), z: self.fp.zero() }
     }
 
-    /// The generator.
+    /// The generator (the scalar multiplications read it from the comb table; the tables are
+    /// built and checked from this).
+    #[cfg(test)]
     pub(crate) fn generator(&self) -> Proj<F::E> {
         let (x, _) = self.fp.import_be(self.params.gx);
         let (y, _) = self.fp.import_be(self.params.gy);
@@ -249,26 +253,78 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         let mut y = F::select(&f.mul(&p.y, &zz), &p.y, F::is_zero(&p.z));
         let mut z = p.z;
         for _ in 0..n {
-            let delta = f.sqr(&z);
-            let gamma = f.sqr(&y);
-            let beta = f.mul(&x, &gamma);
-            let t = f.mul(&f.sub(&x, &delta), &f.add(&x, &delta));
-            let alpha = f.add(&f.add(&t, &t), &t);
-            let beta2 = f.add(&beta, &beta);
-            let beta4 = f.add(&beta2, &beta2);
-            let x3 = f.sub(&f.sqr(&alpha), &f.add(&beta4, &beta4));
-            let yz = f.add(&y, &z);
-            z = f.sub(&f.sub(&f.sqr(&yz), &gamma), &delta);
-            let gg = f.sqr(&gamma);
-            let gg2 = f.add(&gg, &gg);
-            let gg4 = f.add(&gg2, &gg2);
-            let gg8 = f.add(&gg4, &gg4);
-            y = f.sub(&f.mul(&alpha, &f.sub(&beta4, &x3)), &gg8);
-            x = x3;
+            (x, y, z) = self.jac_double(&x, &y, &z);
         }
-        // Back to projective: (XZ : Y : Z³).
-        let zz = f.sqr(&z);
-        Proj { x: f.mul(&x, &z), y, z: f.mul(&zz, &z) }
+        self.jacobian_to_proj(&x, &y, &z)
+    }
+
+    /// The Jacobian `(X : Y : Z)` as a projective point: `(XZ : Y : Z³)`.
+    fn jacobian_to_proj(&self, x: &F::E, y: &F::E, z: &F::E) -> Proj<F::E> {
+        let f = self.fp;
+        let zz = f.sqr(z);
+        Proj { x: f.mul(x, z), y: *y, z: f.mul(&zz, z) }
+    }
+
+    /// Twice the Jacobian `(X : Y : Z)` (a = −3, "dbl-2001-b"); the identity stays one as long
+    /// as its `Y` is non-zero.
+    fn jac_double(&self, x: &F::E, y: &F::E, z: &F::E) -> (F::E, F::E, F::E) {
+        let f = self.fp;
+        let delta = f.sqr(z);
+        let gamma = f.sqr(y);
+        let beta = f.mul(x, &gamma);
+        let t = f.mul(&f.sub(x, &delta), &f.add(x, &delta));
+        let alpha = f.add(&f.add(&t, &t), &t);
+        let beta2 = f.add(&beta, &beta);
+        let beta4 = f.add(&beta2, &beta2);
+        let x3 = f.sub(&f.sqr(&alpha), &f.add(&beta4, &beta4));
+        let yz = f.add(y, z);
+        let z3 = f.sub(&f.sub(&f.sqr(&yz), &gamma), &delta);
+        let gg = f.sqr(&gamma);
+        let gg2 = f.add(&gg, &gg);
+        let gg4 = f.add(&gg2, &gg2);
+        let gg8 = f.add(&gg4, &gg4);
+        let y3 = f.sub(&f.mul(&alpha, &f.sub(&beta4, &x3)), &gg8);
+        (x3, y3, z3)
+    }
+
+    /// `p + q` in Jacobian coordinates, where `q` is `(X2 : Y2 : Z2)` with `Z2 = 1` when
+    /// `affine` (then 3 fewer products): `U = X·Z'²`, `S = Y·Z'³`, `H = U2 − U1`, `R = S2 − S1`,
+    /// `X3 = R² − H³ − 2·U1·H²`, `Y3 = R·(U1·H² − X3) − S1·H³`, `Z3 = Z1·Z2·H`. Variable time:
+    /// the identity and `p = ±q` take branches, for verification only.
+    fn jac_add_vartime(&self, p: &[F::E; 3], q: &[F::E; 3], affine: bool) -> [F::E; 3] {
+        let f = self.fp;
+        if bool::from(F::is_zero(&p[2])) {
+            return *q;
+        }
+        if bool::from(F::is_zero(&q[2])) {
+            return *p;
+        }
+        let z1z1 = f.sqr(&p[2]);
+        let (u1, s1) = if affine {
+            (p[0], p[1])
+        } else {
+            let z2z2 = f.sqr(&q[2]);
+            (f.mul(&p[0], &z2z2), f.mul(&p[1], &f.mul(&q[2], &z2z2)))
+        };
+        let u2 = f.mul(&q[0], &z1z1);
+        let s2 = f.mul(&q[1], &f.mul(&p[2], &z1z1));
+        let h = f.sub(&u2, &u1);
+        let r = f.sub(&s2, &s1);
+        if bool::from(F::is_zero(&h)) {
+            if bool::from(F::is_zero(&r)) {
+                let (x, y, z) = self.jac_double(&p[0], &p[1], &p[2]);
+                return [x, y, z];
+            }
+            return [f.one(), f.one(), f.zero()];
+        }
+        let hh = f.sqr(&h);
+        let hhh = f.mul(&h, &hh);
+        let v = f.mul(&u1, &hh);
+        let x3 = f.sub(&f.sub(&f.sqr(&r), &hhh), &f.add(&v, &v));
+        let y3 = f.sub(&f.mul(&r, &f.sub(&v, &x3)), &f.mul(&s1, &hhh));
+        let z = f.mul(&p[2], &h);
+        let z3 = if affine { z } else { f.mul(&z, &q[2]) };
+        [x3, y3, z3]
     }
 
     /// The affine coordinates of `p` and whether `p` is the identity (then both are zero).
@@ -360,21 +416,25 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// `k·G` for a scalar `k` given big-endian in `len` bytes, in constant time, with the
     /// comb table: digit `4i + t` of `k` multiplies row `i`, so
     /// `k·G = Σ_t 16^t · Σ_i d[4i+t]·(2^(16i)·G)`, evaluated by Horner's rule in `t` with 12
-    /// doublings and one mixed addition per digit.
+    /// doublings and one mixed addition per digit. A field whose built-in table has a row for
+    /// every digit (row `i` holding `j·16^i·G`, as `full_comb_table` makes) needs no doublings:
+    /// one pass, digit `i` on row `i`.
     pub(crate) fn mul_base(&self, k: &[u8]) -> Proj<F::E> {
         let len = self.params.len;
         let mut d = [0i8; MAX_DIGITS];
         let d = &mut d[..digits(len)];
         recode(k, d);
-        let rows = comb_rows(len);
         let table = self.fp.comb();
+        // Digits per row: 4 for the shared table, 1 for a full one.
+        let spacing = if table.len() == 8 * d.len() { 1 } else { 4 };
+        let rows = d.len().div_ceil(spacing);
         let mut acc = self.identity();
-        for t in (0..4).rev() {
-            if t != 3 {
+        for t in (0..spacing).rev() {
+            if t + 1 != spacing {
                 acc = self.double_n(&acc, 4);
             }
             for i in 0..rows {
-                let Some(&digit) = d.get(4 * i + t) else { continue };
+                let Some(&digit) = d.get(spacing * i + t) else { continue };
                 let (abs, neg) = split_digit(digit);
                 let (x, y) = if table.is_empty() {
                     self.comb_entry_from_bytes(i, abs)
@@ -422,41 +482,55 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         (x, y)
     }
 
-    /// `u1·G + u2·q` in variable time (Straus's interleaving with width-5 NAFs), for
-    /// signature verification, where everything is public.
+    /// `u1·G + u2·q` in variable time (Straus's interleaving), for signature verification,
+    /// where everything is public: in Jacobian coordinates, `G`'s odd multiples `1G…7G` affine
+    /// from the comb table's first row (width-4 NAF, mixed additions) and `q`'s `1q…15q`
+    /// (width-5 NAF, full additions).
     pub(crate) fn mul2_vartime(&self, u1: &[u8], u2: &[u8], q: &Proj<F::E>) -> Proj<F::E> {
-        let odd_multiples = |p: &Proj<F::E>| {
-            let mut t = [*p; 8];
-            let p2 = self.double(p);
-            for j in 1..8 {
-                t[j] = self.add(&t[j - 1], &p2);
-            }
-            t
-        };
-        let tg = odd_multiples(&self.generator());
-        let tq = odd_multiples(q);
+        let f = self.fp;
+        // 1G, 3G, 5G, 7G: entries 1, 3, 5, 7 of comb row 0 (`j·G`).
+        let comb = f.comb();
+        let tg: [[F::E; 3]; 4] = core::array::from_fn(|i| {
+            let (x, y) = if comb.is_empty() {
+                let len = self.params.len;
+                let at = 2 * i * 2 * len;
+                let (x, _) = f.import_be(&self.params.comb[at..at + len]);
+                let (y, _) = f.import_be(&self.params.comb[at + len..at + 2 * len]);
+                (x, y)
+            } else {
+                (comb[2 * i][0], comb[2 * i][1])
+            };
+            [x, y, f.one()]
+        });
+        // 1q, 3q, …, 15q, projective, then Jacobian (XZ : YZ² : Z).
+        let mut tq = [[f.zero(); 3]; 8];
+        let q2 = self.double(q);
+        let mut pq = *q;
+        for entry in &mut tq {
+            let zz = f.sqr(&pq.z);
+            *entry = [f.mul(&pq.x, &pq.z), f.mul(&pq.y, &zz), pq.z];
+            pq = self.add(&pq, &q2);
+        }
         let mut n1 = [0i8; 8 * MAX_LEN + 1];
         let mut n2 = [0i8; 8 * MAX_LEN + 1];
-        let top = wnaf(u1, &mut n1).max(wnaf(u2, &mut n2));
-        let mut acc = self.identity();
-        // Doublings wait until the next non-zero digit and then run as one batch.
-        let mut pending = 0;
+        let top = wnaf(u1, &mut n1, 4).max(wnaf(u2, &mut n2, 5));
+        let mut acc = [f.one(), f.one(), f.zero()];
         for i in (0..top).rev() {
-            pending += 1;
-            if n1[i] == 0 && n2[i] == 0 {
-                continue;
+            if !bool::from(F::is_zero(&acc[2])) {
+                let (x, y, z) = self.jac_double(&acc[0], &acc[1], &acc[2]);
+                acc = [x, y, z];
             }
-            acc = self.double_n(&acc, pending);
-            pending = 0;
-            for (digit, table) in [(n1[i], &tg), (n2[i], &tq)] {
-                if digit > 0 {
-                    acc = self.add(&acc, &table[usize::from(digit.unsigned_abs()) / 2]);
-                } else if digit < 0 {
-                    acc = self.add(&acc, &self.neg(&table[(digit.unsigned_abs() as usize) / 2]));
+            for (digit, table, affine) in [(n1[i], &tg[..], true), (n2[i], &tq[..], false)] {
+                if digit != 0 {
+                    let mut point = table[usize::from(digit.unsigned_abs()) / 2];
+                    if digit < 0 {
+                        point[1] = f.neg(&point[1]);
+                    }
+                    acc = self.jac_add_vartime(&acc, &point, affine);
                 }
             }
         }
-        self.double_n(&acc, pending)
+        self.jacobian_to_proj(&acc[0], &acc[1], &acc[2])
     }
 }
 
@@ -479,10 +553,11 @@ fn recode(k: &[u8], d: &mut [i8]) {
     }
 }
 
-/// The width-5 non-adjacent form of the big-endian `k`, least significant first: odd digits
-/// in `−15..=15` with at least four zeros after each. Returns the number of digits written.
+/// The width-`width` non-adjacent form of the big-endian `k`, least significant first: odd
+/// digits below `2^(width−1)` in absolute value, each followed by at least `width − 1` zeros.
+/// Returns the number of digits written.
 /// Variable time: for public scalars only.
-fn wnaf(k: &[u8], out: &mut [i8]) -> usize {
+fn wnaf(k: &[u8], out: &mut [i8], width: u32) -> usize {
     // Little-endian 32-bit words with room for the carry of a negative digit.
     let mut w = [0u32; MAX_LEN / 4 + 2];
     for (i, &b) in k.iter().rev().enumerate() {
@@ -492,9 +567,9 @@ fn wnaf(k: &[u8], out: &mut [i8]) -> usize {
     let mut i = 0;
     while w.iter().any(|&x| x != 0) && i < out.len() {
         if w[0] & 1 == 1 {
-            let mut digit = (w[0] & 31).cast_signed();
-            if digit > 16 {
-                digit -= 32;
+            let mut digit = (w[0] & ((1 << width) - 1)).cast_signed();
+            if digit > 1 << (width - 1) {
+                digit -= 1 << width;
             }
             if digit > 0 {
                 w[0] -= digit.cast_unsigned();
@@ -527,10 +602,28 @@ fn wnaf(k: &[u8], out: &mut [i8]) -> usize {
 /// the checked-in tables are tested against (and how they were made).
 #[cfg(test)]
 pub(crate) fn comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::Vec<u8> {
+    comb_table_rows(c, comb_rows(c.params.len), 16)
+}
+
+/// The full comb table: a row for each of the `2·len + 1` signed 4-bit digits of a scalar, row
+/// `i` holding `j·16^i·G` for `j = 1..=8`, in the byte layout of [`Params::comb`]. Four times
+/// the rows of the shared table, and [`Curve::mul_base`] on it needs no doublings.
+#[cfg(test)]
+pub(crate) fn full_comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::Vec<u8> {
+    comb_table_rows(c, digits(c.params.len), 4)
+}
+
+/// `rows` rows of `j·2^(shift·i)·G`, `j = 1..=8`, affine `x‖y` big-endian.
+#[cfg(test)]
+fn comb_table_rows<F: Field, S: Field>(
+    c: &Curve<'_, F, S>,
+    rows: usize,
+    shift: usize,
+) -> std::vec::Vec<u8> {
     let len = c.params.len;
     let mut out = std::vec::Vec::new();
     let mut base = c.generator();
-    for _ in 0..comb_rows(len) {
+    for _ in 0..rows {
         let mut p = base;
         for _ in 0..8 {
             let (x, y, _) = c.to_affine(&p);
@@ -541,7 +634,7 @@ pub(crate) fn comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::V
             out.extend_from_slice(&buf[..len]);
             p = c.add(&p, &base);
         }
-        for _ in 0..16 {
+        for _ in 0..shift {
             base = c.double(&base);
         }
     }
