@@ -62,3 +62,37 @@ pub fn pieces(data: &[u8], seed: u8) -> Vec<&[u8]> {
     }
     out
 }
+
+/// A deterministic [`core_hash::RandomSource`] (SplitMix64 from a seed the input gives), so that
+/// a crash reproduces from its input alone: key generation, blinding, salts and the TLS
+/// randoms all draw from it. Not random in any cryptographic sense, and need not be.
+pub struct FixedRandom(u64);
+
+impl FixedRandom {
+    /// The stream for `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+}
+
+impl core_hash::RandomSource for FixedRandom {
+    fn fill(&mut self, dest: &mut [u8]) -> Result<(), core_hash::RandomError> {
+        for chunk in dest.chunks_mut(8) {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^= z >> 31;
+            chunk.copy_from_slice(&z.to_le_bytes()[..chunk.len()]);
+        }
+        Ok(())
+    }
+}
+
+/// Flips bit `at` (taken modulo the length) of `bytes`; nothing if `bytes` is empty.
+pub fn flip(bytes: &mut [u8], at: usize) {
+    if !bytes.is_empty() {
+        let at = at % (bytes.len() * 8);
+        bytes[at / 8] ^= 1 << (at % 8);
+    }
+}
