@@ -62,3 +62,185 @@ pub fn pieces(data: &[u8], seed: u8) -> Vec<&[u8]> {
     }
     out
 }
+
+/// A deterministic [`core_hash::RandomSource`] (SplitMix64 from a seed the input gives), so that
+/// a crash reproduces from its input alone: key generation, blinding, salts and the TLS
+/// randoms all draw from it. Not random in any cryptographic sense, and need not be.
+pub struct FixedRandom(u64);
+
+impl FixedRandom {
+    /// The stream for `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+}
+
+impl core_hash::RandomSource for FixedRandom {
+    fn fill(&mut self, dest: &mut [u8]) -> Result<(), core_hash::RandomError> {
+        for chunk in dest.chunks_mut(8) {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^= z >> 31;
+            chunk.copy_from_slice(&z.to_le_bytes()[..chunk.len()]);
+        }
+        Ok(())
+    }
+}
+
+/// Flips bit `at` (taken modulo the length) of `bytes`; nothing if `bytes` is empty.
+pub fn flip(bytes: &mut [u8], at: usize) {
+    if !bytes.is_empty() {
+        let at = at % (bytes.len() * 8);
+        bytes[at / 8] ^= 1 << (at % 8);
+    }
+}
+
+/// A TLS client and server over the test PKI of `crates/tls/tests/data` (an Ed25519 server
+/// certificate for `localhost` under a test CA), with every random value from [`FixedRandom`]
+/// and a fixed clock, so that a flight recorded once (the seed corpora) is still valid input
+/// for the next run, and the checks shared by the TLS targets.
+pub mod tls_peer {
+    use core::time::Duration;
+
+    use core_ec::ed25519::SigningKey;
+    use pki_types::{CertificateDer, TrustAnchor, UnixTime};
+    use tls::{Buffers, ClientConfig, Connection, ServerConfig, Want, suites};
+
+    use crate::FixedRandom;
+
+    /// The test CA's certificate.
+    pub const CA: &[u8] = include_bytes!("../../crates/tls/tests/data/ca.der");
+    /// The server's certificate (`localhost`, Ed25519).
+    pub const SERVER_CERT: &[u8] = include_bytes!("../../crates/tls/tests/data/server.der");
+    /// The server certificate key's seed.
+    pub const SERVER_SEED: &[u8; 32] = include_bytes!("../../crates/tls/tests/data/server.seed");
+    /// The seed of the client's random stream.
+    pub const CLIENT_RANDOM: u64 = 1;
+    /// The seed of the server's random stream.
+    pub const SERVER_RANDOM: u64 = 2;
+    /// The clock: 2027-01-15, inside the test certificates' validity.
+    pub const NOW: Duration = Duration::from_secs(1_800_000_000);
+
+    /// The buffers one connection needs.
+    pub struct Space {
+        received: Vec<u8>,
+        send: Vec<u8>,
+        handshake: Vec<u8>,
+    }
+
+    impl Default for Space {
+        fn default() -> Self {
+            Self { received: vec![0; 17_000], send: vec![0; 17_000], handshake: vec![0; 8_000] }
+        }
+    }
+
+    impl Space {
+        fn buffers(&mut self) -> Buffers<'_> {
+            Buffers {
+                received: &mut self.received,
+                send: &mut self.send,
+                handshake: &mut self.handshake,
+            }
+        }
+    }
+
+    /// Runs `f` with a fresh client for `localhost` whose ClientHello has been taken (so
+    /// [`Connection::pending_send`] is empty).
+    pub fn with_client<R>(f: impl FnOnce(&mut Connection<'_, '_>) -> R) -> R {
+        with_client_hello(|client, _| f(client))
+    }
+
+    /// [`with_client`], also handing `f` the ClientHello record the client sent.
+    pub fn with_client_hello<R>(f: impl FnOnce(&mut Connection<'_, '_>, &[u8]) -> R) -> R {
+        let ca = CertificateDer::from(CA);
+        let roots: [TrustAnchor<'_>; 1] =
+            [webpki::anchor_from_trusted_cert(&ca).expect("test CA parses")];
+        let alpn: [&[u8]; 2] = [b"h2", b"http/1.1"];
+        let config = ClientConfig {
+            suites: suites::DEFAULT_SUITES,
+            roots: &roots,
+            alpn: &alpn,
+            now: UnixTime::since_unix_epoch(NOW),
+        };
+        let mut space = Space::default();
+        let mut rng = FixedRandom::new(CLIENT_RANDOM);
+        let mut client =
+            Connection::client(config, "localhost", space.buffers(), &mut rng).expect("client");
+        let hello = client.pending_send().to_vec();
+        client.sent(hello.len());
+        f(&mut client, &hello)
+    }
+
+    /// Runs `f` with a fresh server for the test certificate.
+    pub fn with_server<R>(f: impl FnOnce(&mut Connection<'_, '_>) -> R) -> R {
+        let key = SigningKey::from_seed(SERVER_SEED);
+        let chain: [&[u8]; 1] = [SERVER_CERT];
+        let alpn: [&[u8]; 1] = [b"http/1.1"];
+        let config = ServerConfig {
+            suites: suites::DEFAULT_SUITES,
+            cert_chain: &chain,
+            key: &key,
+            alpn: &alpn,
+        };
+        let mut space = Space::default();
+        let mut rng = FixedRandom::new(SERVER_RANDOM);
+        let mut server = Connection::server(config, space.buffers(), &mut rng).expect("server");
+        f(&mut server)
+    }
+
+    /// Feeds `bytes` to `conn` in pieces of at most `chunk` bytes, taking whatever it sends
+    /// and reading whatever application data it releases, and checks the contract of a
+    /// failure: the error is the connection's sticky error, returned again by every later
+    /// call, and the connection then wants only to send its alert or to be dropped. Returns
+    /// the first error, if any.
+    pub fn feed(conn: &mut Connection<'_, '_>, bytes: &[u8], chunk: usize) -> Option<tls::Error> {
+        let mut rest = bytes;
+        let mut out = [0u8; 4096];
+        while !rest.is_empty() {
+            let space = conn.receive_space();
+            let n = rest.len().min(chunk.max(1)).min(space.len());
+            space[..n].copy_from_slice(&rest[..n]);
+            rest = &rest[n..];
+            let r = conn.received(n);
+            if let Err(e) = r {
+                check_failed(conn, e);
+                return Some(e);
+            }
+            assert_eq!(conn.error(), None);
+            loop {
+                match conn.want() {
+                    Want::Send => {
+                        let n = conn.pending_send().len();
+                        conn.sent(n);
+                    }
+                    Want::Read => match conn.read(&mut out) {
+                        Ok(n) => assert!(n > 0, "Want::Read with nothing to read"),
+                        Err(e) => {
+                            check_failed(conn, e);
+                            return Some(e);
+                        }
+                    },
+                    Want::Receive | Want::Closed => break,
+                    Want::Failed => panic!("failed without an error returned"),
+                }
+            }
+            if n == 0 {
+                // No room to receive, and nothing was consumed.
+                break;
+            }
+        }
+        None
+    }
+
+    fn check_failed(conn: &mut Connection<'_, '_>, e: tls::Error) {
+        assert_eq!(conn.error(), Some(e), "the error returned is not the sticky one");
+        assert!(matches!(conn.want(), Want::Send | Want::Failed), "{:?}", conn.want());
+        assert_eq!(conn.received(0), Err(e), "the error is not sticky");
+        assert_eq!(conn.write(b"x"), Err(e), "write after failure");
+        let n = conn.pending_send().len();
+        conn.sent(n);
+        assert_eq!(conn.want(), Want::Failed);
+    }
+}

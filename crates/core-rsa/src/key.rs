@@ -7,7 +7,8 @@
 use crate::der::{self, Reader, Writer};
 use crate::mont::{
     Dyn, Engine, Mont, MontImpl, Word, add, add_mod, build, ct_eq, digits_for, dispatch,
-    inv_vartime, is_zero_vartime, load_be, lt_vartime, mul_full, store_be, sub_borrow, sub_mod,
+    inv_vartime, is_zero, is_zero_vartime, leading_zero_bytes_ct, load_be, lt_vartime, mul_full,
+    store_be, sub_borrow, sub_mod,
 };
 use crate::{Error, Implementation, RandomSource};
 use zeroize::Zeroize;
@@ -327,7 +328,8 @@ impl<W: Word> PrivCore<W> {
             return Err(Error::UnsupportedKeySize);
         }
         let ln = public.n.len();
-        let strip = |b: &[u8]| b.len() - b.iter().position(|&x| x != 0).unwrap_or(b.len());
+        // The primes' lengths are public (half the key size); their bytes are not.
+        let strip = |b: &[u8]| b.len() - core_hash::declassify(leading_zero_bytes_ct(b));
         // Both primes get the digit count of the longer, so one R serves both halves.
         let lh = digits_for::<W>(strip(c.p).max(strip(c.q)));
         if 2 * lh > W::CAP || ln > 2 * lh {
@@ -390,7 +392,8 @@ impl<W: Word> PrivCore<W> {
         }
         t.zeroize();
         u.zeroize();
-        if bool::from(ok) { Ok(()) } else { Err(Error::InvalidPrivateKey) }
+        // Whether the key is consistent is public: the call fails on it.
+        if core_hash::declassify(bool::from(ok)) { Ok(()) } else { Err(Error::InvalidPrivateKey) }
     }
 
     /// A uniformly random value in `[1, 2^(bits-1))`, below `n`.
@@ -405,7 +408,9 @@ impl<W: Word> PrivCore<W> {
             // bits lies in (8(k-1), 8k], so 1 ≤ excess ≤ 8: only the first byte changes.
             b[0] &= 0xffu8.checked_shr(excess as u32).unwrap_or(0);
             load_be(out, b);
-            if !is_zero_vartime(out) {
+            // Whether a fresh draw is zero (a 2^-(bits-1) event) says nothing about the value
+            // kept, so the verdict may be public.
+            if !core_hash::declassify(bool::from(is_zero(out))) {
                 bytes.zeroize();
                 return Ok(());
             }
@@ -440,7 +445,10 @@ impl<W: Word> PrivCore<W> {
         }
         let mut c = W::buf();
         load_be(&mut c.as_mut()[..ln], input);
-        if !lt_vartime(&c.as_ref()[..ln], nm.n()) {
+        // The input may hold a secret until the result is released (a PSS encoding holds the
+        // salt), but the comparison is the borrow of c − n, in constant time, and whether the
+        // input is in range is public: the call fails on it.
+        if !core_hash::declassify(lt_vartime(&c.as_ref()[..ln], nm.n())) {
             return Err(Error::OutOfRange);
         }
         let (mut r, mut b, mut t, mut u) = (W::buf(), W::buf(), W::buf(), W::buf());
@@ -455,6 +463,11 @@ impl<W: Word> PrivCore<W> {
             nm.mul(eng, &mut cb.as_mut()[..ln], &c.as_ref()[..ln], &u.as_ref()[..ln]);
             nm.enter_mont(eng, &mut t.as_mut()[..ln], &b.as_ref()[..ln]); // b·R
             nm.mul(eng, &mut u.as_mut()[..ln], &r.as_ref()[..ln], &t.as_ref()[..ln]); // r·b
+            // r·b is uniform and independent of r (b is never revealed), so it is public: the
+            // point of the second factor is that the variable-time inversion may see it.
+            for d in &mut u.as_mut()[..ln] {
+                *d = core_hash::declassify(*d);
+            }
             if is_zero_vartime(&u.as_ref()[..ln]) {
                 continue;
             }
@@ -494,7 +507,8 @@ impl<W: Word> PrivCore<W> {
             buf.zeroize();
         }
         wide.zeroize();
-        if bool::from(ok) {
+        // Whether the result checked out is public: the call fails on it.
+        if core_hash::declassify(bool::from(ok)) {
             Ok(())
         } else {
             out.zeroize();

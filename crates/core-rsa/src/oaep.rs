@@ -121,10 +121,13 @@ fn unpad(oaep: Oaep, label: &[u8], em: &mut [u8], out: &mut [u8]) -> Option<usiz
         looking &= is_zero;
     }
     good &= !looking;
-    if !bool::from(good) {
+    // Whether the padding is good is public: the call returns it, as the one `Decryption`
+    // error for every cause. Once it is good, the message length is public too (the caller
+    // gets it back).
+    if !core_hash::declassify(bool::from(good)) {
         return None;
     }
-    // The padding is good: the message length is no longer secret.
+    let index = core_hash::declassify(index);
     let msg = &db[h_len + index as usize + 1..];
     out.get_mut(..msg.len())?.copy_from_slice(msg);
     Some(msg.len())

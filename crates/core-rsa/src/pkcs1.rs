@@ -121,9 +121,12 @@ fn unpad_v15(em: &[u8], out: &mut [u8]) -> Option<usize> {
     good &= !looking;
     // PS is em[2..index]: at least 8 bytes, so index ≥ 10.
     good &= index.ct_gt(&9);
-    if !bool::from(good) {
+    // The verdict is public: the call returns it (which is why this scheme is only for legacy
+    // protocols, see `decrypt_pkcs1v15`). Once the padding is good, so is the message length.
+    if !core_hash::declassify(bool::from(good)) {
         return None;
     }
+    let index = core_hash::declassify(index);
     let msg = &em[index as usize + 1..];
     out.get_mut(..msg.len())?.copy_from_slice(msg);
     Some(msg.len())

@@ -10,9 +10,9 @@
 //! `self-test index` plant a secret-dependent branch or table index, which memcheck must
 //! report, proving the check is live.
 //!
-//! New crates join with one module each and one line in [`run`]: core-rsa (the private
-//! operation with PKCS#1 v1.5 and OAEP unpadding) adds `rsa.rs` here, its dependency in
-//! `Cargo.toml`, and its `implementations()` to [`registered`]; the NIST curves join `ec.rs`.
+//! Each crate has one module (`hash`, `aead`, `ec`, `rsa`) and one line in [`run`]; a new
+//! crate adds its module, its dependency in `Cargo.toml`, and its `implementations()` to
+//! [`registered`].
 
 use std::collections::{BTreeSet, HashMap};
 use std::process::ExitCode;
@@ -20,6 +20,7 @@ use std::process::ExitCode;
 mod aead;
 mod ec;
 mod hash;
+mod rsa;
 mod selftest;
 mod valgrind;
 
@@ -130,6 +131,7 @@ fn registered() -> BTreeSet<String> {
     core_hash::implementations()
         .chain(core_aead::implementations())
         .chain(core_ec::implementations())
+        .chain(core_rsa::implementations())
         .filter(|r| r.available)
         .map(|r| format!("{}/{}", r.algorithm, r.implementation))
         .collect()
@@ -154,6 +156,7 @@ fn run() -> ExitCode {
     hash::run(&mut tally);
     aead::run(&mut tally);
     ec::run(&mut tally);
+    rsa::run(&mut tally);
     let missing: Vec<String> = registered().difference(&tally.covered).cloned().collect();
     for name in missing {
         tally.failures.push(format!("{name}: registered and available but not exercised"));
@@ -213,6 +216,7 @@ mod tests {
         hash::run(&mut tally);
         aead::run(&mut tally);
         ec::run(&mut tally);
+        rsa::run(&mut tally);
         assert!(tally.failures.is_empty(), "{:?}", tally.failures);
         let missing: Vec<_> = registered().difference(&tally.covered).cloned().collect();
         assert!(missing.is_empty(), "not reached: {missing:?}");

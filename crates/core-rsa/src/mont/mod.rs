@@ -228,7 +228,10 @@ impl<W: Word> Mont<W> {
         bytes: &[u8],
         min_len: usize,
     ) -> Result<(), Error> {
-        let start = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len());
+        // The modulus may be a secret prime (a private key's p or q): its length and bit
+        // length are public (the key size), and so is whether it is odd (the call fails on
+        // it), but nothing else; all three are computed in constant time and declassified.
+        let start = core_hash::declassify(leading_zero_bytes_ct(bytes));
         let bytes = &bytes[start..];
         let len = digits_for::<W>(bytes.len()).max(min_len);
         if bytes.is_empty() || len > W::CAP {
@@ -238,8 +241,8 @@ impl<W: Word> Mont<W> {
         if !load_be(&mut self.n.as_mut()[..len], bytes) {
             return Err(Error::InvalidModulus);
         }
-        self.bits = bits_vartime(self.n());
-        if self.n()[0].to_u64() & 1 == 0 || self.bits < 2 {
+        self.bits = core_hash::declassify(bits_ct(self.n()));
+        if core_hash::declassify(self.n()[0].to_u64() & 1) == 0 || self.bits < 2 {
             return Err(Error::InvalidModulus);
         }
         self.n0 = W::neg_inv(self.n()[0]);

@@ -106,7 +106,8 @@ pub(crate) fn load_be<W: Word>(dst: &mut [W], bytes: &[u8]) -> bool {
             None => overflow |= u8::from(acc != 0),
         }
     }
-    overflow == 0
+    // Whether the number fits is public (the callers fail on it), even for a secret number.
+    core_hash::declassify(overflow) == 0
 }
 
 fn mask_bits(bits: u32) -> u64 {
@@ -226,15 +227,39 @@ pub(crate) fn is_zero_vartime<W: Word>(a: &[W]) -> bool {
     a.iter().all(|&d| d == W::ZERO)
 }
 
-/// The bit length of `a`; variable time, for public values (or the public size of secrets).
-pub(crate) fn bits_vartime<W: Word>(a: &[W]) -> usize {
-    for (i, d) in a.iter().enumerate().rev() {
+/// Whether `a` is zero, in constant time.
+pub(crate) fn is_zero<W: Word>(a: &[W]) -> Choice {
+    a.iter().fold(W::ZERO, |acc, &d| acc | d).ct_eq(&W::ZERO)
+}
+
+/// The bit length of `a`, in constant time: for a secret modulus (a prime of a private key),
+/// whose bit length is public but whose digits are not. The caller declassifies the result.
+pub(crate) fn bits_ct<W: Word>(a: &[W]) -> usize {
+    let mut bits = 0u64;
+    for (i, d) in a.iter().enumerate() {
         let v = d.to_u64();
-        if v != 0 {
-            return i * W::BITS as usize + (64 - v.leading_zeros() as usize);
+        let mut len = 0u64;
+        for j in 0..W::BITS {
+            // All ones if bit j is set: the highest set bit's length wins.
+            let set = ((v >> j) & 1).wrapping_neg();
+            len = (len & !set) | ((u64::from(j) + 1) & set);
         }
+        let nonzero = ((v | v.wrapping_neg()) >> 63).wrapping_neg();
+        bits = (bits & !nonzero) | ((i as u64 * u64::from(W::BITS) + len) & nonzero);
     }
-    0
+    bits as usize
+}
+
+/// How many bytes at the front of `bytes` are zero, in constant time (the byte length of a
+/// secret number is public, its bytes are not). The caller declassifies the result.
+pub(crate) fn leading_zero_bytes_ct(bytes: &[u8]) -> usize {
+    let mut zeros = 0usize;
+    let mut leading = 1u8;
+    for &b in bytes {
+        leading &= b.ct_eq(&0).unwrap_u8();
+        zeros += usize::from(leading);
+    }
+    zeros
 }
 
 /// Bit `i` of `a` (0 beyond its digits); `i` is public.
@@ -280,4 +305,41 @@ pub(crate) fn inv_vartime<W: Word>(out: &mut [W], a: &[W], n: &[W]) -> bool {
     a64.fill(0);
     r64.fill(0);
     ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::vec::Vec;
+
+    /// The bit length the obvious way, for comparison.
+    fn bits_reference(a: &[u64], digit_bits: u32) -> usize {
+        (0..a.len() * digit_bits as usize)
+            .rev()
+            .find(|&i| a[i / digit_bits as usize] >> (i % digit_bits as usize) & 1 == 1)
+            .map_or(0, |i| i + 1)
+    }
+
+    #[test]
+    fn bit_length_in_constant_time() {
+        let cases: [[u64; 3]; 6] =
+            [[0, 0, 0], [1, 0, 0], [0, 1, 0], [u64::MAX, 0, 1 << 63], [5, 0x7fff, 0], [0, 0, 3]];
+        for a in cases {
+            assert_eq!(bits_ct(&a), bits_reference(&a, 64), "{a:x?}");
+            let digits: Vec<u16> = a.iter().map(|&d| (d & 0x7fff) as u16).collect();
+            let wide: Vec<u64> = digits.iter().map(|&d| u64::from(d)).collect();
+            assert_eq!(bits_ct(&digits), bits_reference(&wide, <u16 as Word>::BITS), "{digits:x?}");
+        }
+    }
+
+    #[test]
+    fn leading_zero_bytes_and_zero_test() {
+        assert_eq!(leading_zero_bytes_ct(&[]), 0);
+        assert_eq!(leading_zero_bytes_ct(&[0, 0, 0]), 3);
+        assert_eq!(leading_zero_bytes_ct(&[0, 0, 7, 0, 1]), 2);
+        assert_eq!(leading_zero_bytes_ct(&[9, 0]), 0);
+        assert!(bool::from(is_zero::<u64>(&[0, 0])));
+        assert!(!bool::from(is_zero::<u64>(&[0, 1 << 40])));
+        assert!(bool::from(is_zero::<u16>(&[])));
+    }
 }
