@@ -163,6 +163,10 @@ pub mod tls_peer {
             roots: &roots,
             alpn: &alpn,
             now: UnixTime::since_unix_epoch(NOW),
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_cert: None,
+            tickets: None,
+            psk_modes: &[],
         };
         let mut space = Space::default();
         let mut rng = FixedRandom::new(CLIENT_RANDOM);
@@ -175,14 +179,17 @@ pub mod tls_peer {
 
     /// Runs `f` with a fresh server for the test certificate.
     pub fn with_server<R>(f: impl FnOnce(&mut Connection<'_, '_>) -> R) -> R {
-        let key = SigningKey::from_seed(SERVER_SEED);
+        let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
         let chain: [&[u8]; 1] = [SERVER_CERT];
+        let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
         let alpn: [&[u8]; 1] = [b"http/1.1"];
         let config = ServerConfig {
             suites: suites::DEFAULT_SUITES,
-            cert_chain: &chain,
-            key: &key,
+            certs: &certs,
             alpn: &alpn,
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: None,
+            tickets: None,
         };
         let mut space = Space::default();
         let mut rng = FixedRandom::new(SERVER_RANDOM);
