@@ -6,9 +6,9 @@
 
 use crate::der::{self, Reader, Writer};
 use crate::mont::{
-    Dyn, Engine, Mont, MontImpl, Word, add, add_mod, build, ct_eq, digits_for, dispatch,
-    inv_vartime, is_zero, is_zero_vartime, leading_zero_bytes_ct, load_be, lt_vartime, mul_full,
-    store_be, sub_borrow, sub_mod,
+    Dyn, Engine, Mont, MontImpl, Word, add, add_mod, ct_eq, digits_for, dispatch, inv_vartime,
+    is_zero, is_zero_vartime, leading_zero_bytes_ct, load_be, lt_vartime, mul_full, store_be,
+    sub_borrow, sub_mod,
 };
 use crate::{Error, Implementation, RandomSource};
 use zeroize::Zeroize;
@@ -26,12 +26,6 @@ pub(crate) struct PubCore<W: Word> {
 }
 
 impl<W: Word> PubCore<W> {
-    fn new<E: Engine<W = W>>(eng: E, n: &[u8], e: u64) -> Result<Self, Error> {
-        let mut k = Self::empty();
-        k.init(eng, n, e)?;
-        Ok(k)
-    }
-
     fn empty() -> Self {
         Self { n: Mont::empty(), e: 0 }
     }
@@ -310,24 +304,42 @@ struct Components<'a> {
     qinv: &'a [u8],
 }
 
-/// Loads `bytes` into a fresh buffer of `len` digits, or fails with `err`.
-fn load<W: Word>(bytes: &[u8], len: usize, err: Error) -> Result<W::Buf, Error> {
-    let mut b = W::buf();
-    if len > W::CAP || !load_be(&mut b.as_mut()[..len], bytes) {
+/// Loads `bytes` into the first `len` digits of `dst`, or fails with `err`.
+fn load<W: Word>(dst: &mut W::Buf, bytes: &[u8], len: usize, err: Error) -> Result<(), Error> {
+    if len > W::CAP || !load_be(&mut dst.as_mut()[..len], bytes) {
         return Err(err);
     }
-    Ok(b)
+    Ok(())
 }
 
 impl<W: Word> PrivCore<W> {
+    /// A placeholder to [`init`](Self::init) in place.
+    #[inline(always)]
+    fn empty() -> Self {
+        Self {
+            public: PubCore::empty(),
+            p: Mont::empty(),
+            q: Mont::empty(),
+            rrr_p: W::buf(),
+            rrr_q: W::buf(),
+            dp: W::buf(),
+            dq: W::buf(),
+            qinv: W::buf(),
+            d: W::buf(),
+        }
+    }
+
+    /// Sets this key to the components `c`, in place: a key is a dozen numbers of
+    /// [`MAX_BITS`](crate::MAX_BITS), and every move of one through a `Result` would be
+    /// another copy on the stack, which the Cortex-M0 does not have room for.
     #[inline(never)] // one stack frame per engine, not the largest of all
-    fn new<E: Engine<W = W>>(eng: E, c: &Components<'_>) -> Result<Self, Error> {
+    fn init<E: Engine<W = W>>(&mut self, eng: E, c: &Components<'_>) -> Result<(), Error> {
         let bad = Error::InvalidPrivateKey;
-        let public = PubCore::new(eng, c.n, exponent(c.e)?)?;
-        if public.n.bits() < MIN_PRIVATE_BITS {
+        self.public.init(eng, c.n, exponent(c.e)?)?;
+        if self.public.n.bits() < MIN_PRIVATE_BITS {
             return Err(Error::UnsupportedKeySize);
         }
-        let ln = public.n.len();
+        let ln = self.public.n.len();
         // The primes' lengths are public (half the key size); their bytes are not.
         let strip = |b: &[u8]| b.len() - core_hash::declassify(leading_zero_bytes_ct(b));
         // Both primes get the digit count of the longer, so one R serves both halves.
@@ -335,23 +347,15 @@ impl<W: Word> PrivCore<W> {
         if 2 * lh > W::CAP || ln > 2 * lh {
             return Err(bad);
         }
-        let p = Mont::new_padded(eng, c.p, lh).map_err(|_| bad)?;
-        let q = Mont::new_padded(eng, c.q, lh).map_err(|_| bad)?;
-        let mut k = Self {
-            dp: load::<W>(c.dp, lh, bad)?,
-            dq: load::<W>(c.dq, lh, bad)?,
-            qinv: load::<W>(c.qinv, lh, bad)?,
-            d: load::<W>(c.d, ln, bad)?,
-            rrr_p: W::buf(),
-            rrr_q: W::buf(),
-            public,
-            p,
-            q,
-        };
-        k.p.mul(eng, &mut k.rrr_p.as_mut()[..lh], k.p.rr(), k.p.rr());
-        k.q.mul(eng, &mut k.rrr_q.as_mut()[..lh], k.q.rr(), k.q.rr());
-        k.check(eng)?;
-        Ok(k)
+        self.p.init(eng, c.p, lh).map_err(|_| bad)?;
+        self.q.init(eng, c.q, lh).map_err(|_| bad)?;
+        load::<W>(&mut self.dp, c.dp, lh, bad)?;
+        load::<W>(&mut self.dq, c.dq, lh, bad)?;
+        load::<W>(&mut self.qinv, c.qinv, lh, bad)?;
+        load::<W>(&mut self.d, c.d, ln, bad)?;
+        self.p.mul(eng, &mut self.rrr_p.as_mut()[..lh], self.p.rr(), self.p.rr());
+        self.q.mul(eng, &mut self.rrr_q.as_mut()[..lh], self.q.rr(), self.q.rr());
+        self.check(eng)
     }
 
     /// Checks that `n = p·q`, the CRT exponents invert `e` and `qinv·q ≡ 1 (mod p)`, in
@@ -361,7 +365,8 @@ impl<W: Word> PrivCore<W> {
         let (lh, ln) = (self.p.len(), self.public.n.len());
         let mut ok = subtle::Choice::from(1);
         // n = p·q
-        let mut prod = W::wide();
+        // 2·lh digits fit a buffer (checked by `init`).
+        let mut prod = W::buf();
         mul_full(&mut prod.as_mut()[..2 * lh], self.p.n(), self.q.n());
         ok &= ct_eq(&prod.as_ref()[..ln], self.public.n.n());
         for &d in &prod.as_ref()[ln..2 * lh] {
@@ -387,7 +392,7 @@ impl<W: Word> PrivCore<W> {
             two.as_mut()[0] = W::from_u64(2);
             m.enter_mont(eng, &mut t.as_mut()[..lh], &two.as_ref()[..lh]);
             m.pow_vartime(eng, u.as_mut(), &t.as_ref()[..lh], &e, 64);
-            m.pow_ct(eng, two.as_mut(), &u.as_ref()[..lh], d.as_ref(), m.bits());
+            m.pow_ct_small(eng, two.as_mut(), &u.as_ref()[..lh], d.as_ref(), m.bits());
             ok &= ct_eq(&two.as_ref()[..lh], &t.as_ref()[..lh]);
         }
         t.zeroize();
@@ -478,8 +483,9 @@ impl<W: Word> PrivCore<W> {
             nm.enter_mont(eng, &mut rinv_m.as_mut()[..ln], &u.as_ref()[..ln]);
             break;
         }
-        // m1 = cb^dp mod p, m2 = cb^dq mod q (Montgomery forms).
-        let (mut m1, mut m2) = (W::buf(), W::buf());
+        // m1 = cb^dp mod p, m2 = cb^dq mod q (Montgomery forms), in the blinding factors'
+        // buffers: every buffer here is one more number on the Cortex-M0's small stack.
+        let (m1, m2) = (&mut r, &mut b);
         Self::reduce_into(eng, &self.p, self.rrr_p.as_ref(), &mut t.as_mut()[..lh], cb.as_ref());
         self.p.pow_ct(eng, m1.as_mut(), &t.as_ref()[..lh], self.dp.as_ref(), self.p.bits());
         Self::reduce_into(eng, &self.q, self.rrr_q.as_ref(), &mut t.as_mut()[..lh], cb.as_ref());
@@ -489,8 +495,8 @@ impl<W: Word> PrivCore<W> {
         self.p.enter_mont(eng, &mut t.as_mut()[..lh], &m2.as_ref()[..lh]);
         sub_mod(&mut m1.as_mut()[..lh], &t.as_ref()[..lh], self.p.n());
         self.p.mul(eng, &mut u.as_mut()[..lh], &m1.as_ref()[..lh], &self.qinv.as_ref()[..lh]);
-        let mut wide = W::wide();
-        let w = &mut wide.as_mut()[..2 * lh];
+        // The product has 2·lh digits, which a buffer holds (`init` checked it), and cb is free.
+        let w = &mut cb.as_mut()[..2 * lh];
         mul_full(w, &u.as_ref()[..lh], self.q.n());
         let mut carry = add(&mut w[..lh], &m2.as_ref()[..lh]);
         for d in &mut w[lh..] {
@@ -502,11 +508,9 @@ impl<W: Word> PrivCore<W> {
         self.public.pow_e(eng, &mut u.as_mut()[..ln], &t.as_ref()[..ln]);
         let ok = ct_eq(&u.as_ref()[..ln], &c.as_ref()[..ln]);
         store_be(&t.as_ref()[..ln], out);
-        for buf in [&mut c, &mut r, &mut b, &mut t, &mut u, &mut cb, &mut rinv_m, &mut m1, &mut m2]
-        {
+        for buf in [&mut c, &mut r, &mut b, &mut t, &mut u, &mut cb, &mut rinv_m] {
             buf.zeroize();
         }
-        wide.zeroize();
         // Whether the result checked out is public: the call fails on it.
         if core_hash::declassify(bool::from(ok)) {
             Ok(())
@@ -605,7 +609,26 @@ impl PrivateKey {
 
     #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
     fn build(c: &Components<'_>, imp: MontImpl) -> Result<Self, Error> {
-        Ok(Self { inner: build!(imp, |eng| PrivCore::new(eng, c))? })
+        // Built in place, as the public key is (see `PrivCore::init`): in the returned
+        // `Result` itself, so that no copy of the key is made on the way out.
+        let mut built = Ok(Self::empty(imp));
+        if let Ok(key) = &mut built {
+            if let Err(e) = dispatch!(&mut key.inner, |eng, k| k.init(eng, c)) {
+                built = Err(e);
+            }
+        }
+        built
+    }
+
+    /// A zeroed key for `imp`, to be initialised in place; out of line, so that each arm
+    /// writes straight into the caller's slot rather than into temporaries of its own.
+    #[inline(never)]
+    fn empty(imp: MontImpl) -> Self {
+        match imp {
+            MontImpl::Portable64 => Self { inner: Dyn::Portable64(PrivCore::empty()) },
+            MontImpl::Portable15 => Self { inner: Dyn::Portable15(PrivCore::empty()) },
+            MontImpl::X86Adx(t) => Self { inner: Dyn::X86Adx(t, PrivCore::empty()) },
+        }
     }
 
     /// The implementation this key computes on.

@@ -10,18 +10,19 @@ use super::ops::{Word, reduce_once};
 
 const MASK: u32 = 0x7fff;
 
-/// Digits in a buffer: 547 cover 8192 bits, and an even count lets a number of twice a
-/// prime's digits fit.
-const CAP15: usize = 548;
+/// Digits in a buffer: twice the digits of a prime of half of [`crate::MAX_BITS`] (548 for 8192
+/// bits), so that the two primes of a key share one `R` and their product fits.
+const CAP15: usize = 2 * (crate::MAX_BITS / 2).div_ceil(15);
 
-/// Digits in the exponentiation window table: 2 KiB, as RAM is scarce where this engine is
-/// the default; two entries of the largest size fit, and 16 of a 1024-bit prime.
-const TABLE15: usize = 2 * CAP15 + 4;
+/// Digits in the exponentiation window table. Without a cap: 2 KiB, as RAM is scarce where
+/// this engine is the default; two entries of the largest size fit, and 8 of a 1024-bit
+/// prime. With a cap (a microcontroller build): 16 entries of a prime, the 4-bit window that
+/// saves a quarter of the multiplications of a 3-bit one (2.2 KB for RSA-2048).
+const TABLE15: usize = if crate::MAX_BITS < 8192 { 8 * CAP15 } else { 2 * CAP15 + 4 };
 
 impl Word for u16 {
     const BITS: u32 = 15;
     const CAP: usize = CAP15;
-    const TABLE: usize = TABLE15;
     type Buf = [u16; CAP15];
     type Table = [u16; TABLE15];
     type Wide = [u16; 2 * CAP15];
