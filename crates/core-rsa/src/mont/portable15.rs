@@ -106,7 +106,7 @@ fn mont_mul(r: &mut [u16], a: &[u16], b: &[u16], n: &[u16], n0: u16) {
         let t0 = r[0] as u32 + a[0] as u32 * bi;
         let m = (t0.wrapping_mul(n0)) & MASK;
         let c = (t0 + m * n[0] as u32) >> 15;
-        let c = mac_row(r, &a[1..], &n[1..], bi, m, c);
+        let c = mac_row(r, a, n, 1, l, bi, m, c);
         let s = top + c;
         r[l - 1] = (s & MASK) as u16;
         top = s >> 15;
@@ -142,14 +142,14 @@ fn mont_sqr(r: &mut [u16], a: &[u16], n: &[u16], n0: u16) {
         let mut c = (t0 + m * n[0] as u32) >> 15;
         if i > 0 {
             // Below the diagonal: the reduction only.
-            c = red_row(&mut r[..i], &n[1..i], m, c);
+            c = red_row(r, n, 1, i, m, c);
             // The diagonal (row 0 did it with digit 0).
             let p = r[i] as u32 + sq + m * n[i] as u32 + c;
             r[i - 1] = (p & MASK) as u16;
             c = p >> 15;
         }
         // Above it: the doubled cross products and the reduction.
-        c = mac_row(&mut r[i..], &a[i + 1..], &n[i + 1..], ai << 1, m, c);
+        c = mac_row(r, a, n, i + 1, l, ai << 1, m, c);
         let s = top + c;
         r[l - 1] = (s & MASK) as u16;
         top = s >> 15;
@@ -157,20 +157,32 @@ fn mont_sqr(r: &mut [u16], a: &[u16], n: &[u16], n0: u16) {
     reduce_once(r, top as u16, n);
 }
 
-/// One row of the products: for `j` in `0..x.len()`, `p = r[j+1] + x[j]·xi + n[j]·m + c`,
-/// `r[j] = p mod 2^15`, `c = p >> 15`; returns the last carry. `r` has one digit more than
-/// `x`, `n` as many. Every sum stays below `2^32` for `xi < 2^16`, `m < 2^15`, `c < 2^17`.
+/// One row of the products: for `j` in `from..to`, `p = r[j] + x[j]·xi + n[j]·m + c`,
+/// `r[j−1] = p mod 2^15`, `c = p >> 15`; returns the last carry. Needs `1 ≤ from ≤ to` and
+/// `to` at most each length. Every sum stays below `2^32` for `xi < 2^16`, `m < 2^15` and
+/// `c < 2^17`. The rows take whole numbers and a range, not subslices: at opt-level z each
+/// subslice is an out-of-line call, which cost a tenth of the time of a multiplication.
 #[cfg(not(target_arch = "arm"))]
 #[inline(always)]
-fn mac_row(r: &mut [u16], x: &[u16], n: &[u16], xi: u32, m: u32, c: u32) -> u32 {
-    mac_row_rust(r, x, n, xi, m, c)
+#[allow(clippy::too_many_arguments)]
+fn mac_row(
+    r: &mut [u16],
+    x: &[u16],
+    n: &[u16],
+    from: usize,
+    to: usize,
+    xi: u32,
+    m: u32,
+    c: u32,
+) -> u32 {
+    mac_row_rust(r, x, n, from, to, xi, m, c)
 }
 
 /// A row of the reduction alone: [`mac_row`] without the `x` term.
 #[cfg(not(target_arch = "arm"))]
 #[inline(always)]
-fn red_row(r: &mut [u16], n: &[u16], m: u32, c: u32) -> u32 {
-    red_row_rust(r, n, m, c)
+fn red_row(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, c: u32) -> u32 {
+    red_row_rust(r, n, from, to, m, c)
 }
 
 #[cfg(target_arch = "arm")]
@@ -178,12 +190,20 @@ use thumb1::{mac_row, red_row};
 
 /// [`mac_row`] in Rust.
 #[inline(always)]
-fn mac_row_rust(r: &mut [u16], x: &[u16], n: &[u16], xi: u32, m: u32, mut c: u32) -> u32 {
-    let k = x.len();
-    let (r, n) = (&mut r[..k + 1], &n[..k]);
-    for j in 0..k {
-        let p = r[j + 1] as u32 + x[j] as u32 * xi + m * n[j] as u32 + c;
-        r[j] = (p & MASK) as u16;
+#[allow(clippy::too_many_arguments)]
+fn mac_row_rust(
+    r: &mut [u16],
+    x: &[u16],
+    n: &[u16],
+    from: usize,
+    to: usize,
+    xi: u32,
+    m: u32,
+    mut c: u32,
+) -> u32 {
+    for j in from..to {
+        let p = r[j] as u32 + x[j] as u32 * xi + m * n[j] as u32 + c;
+        r[j - 1] = (p & MASK) as u16;
         c = p >> 15;
     }
     c
@@ -191,12 +211,10 @@ fn mac_row_rust(r: &mut [u16], x: &[u16], n: &[u16], xi: u32, m: u32, mut c: u32
 
 /// [`red_row`] in Rust.
 #[inline(always)]
-fn red_row_rust(r: &mut [u16], n: &[u16], m: u32, mut c: u32) -> u32 {
-    let k = n.len();
-    let r = &mut r[..k + 1];
-    for j in 0..k {
-        let p = r[j + 1] as u32 + m * n[j] as u32 + c;
-        r[j] = (p & MASK) as u16;
+fn red_row_rust(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, mut c: u32) -> u32 {
+    for j in from..to {
+        let p = r[j] as u32 + m * n[j] as u32 + c;
+        r[j - 1] = (p & MASK) as u16;
         c = p >> 15;
     }
     c
@@ -213,31 +231,51 @@ mod thumb1 {
 
     /// `mac_row`: an odd first digit in Rust, then pairs in assembly.
     #[inline(always)]
-    pub(super) fn mac_row(r: &mut [u16], x: &[u16], n: &[u16], xi: u32, m: u32, c: u32) -> u32 {
-        let k = x.len();
-        let odd = k & 1;
-        let c = mac_row_rust(r, &x[..odd], n, xi, m, c);
-        if k > odd { mac_pairs(&mut r[odd..], &x[odd..], &n[odd..], xi, m, c) } else { c }
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn mac_row(
+        r: &mut [u16],
+        x: &[u16],
+        n: &[u16],
+        from: usize,
+        to: usize,
+        xi: u32,
+        m: u32,
+        c: u32,
+    ) -> u32 {
+        assert!(1 <= from && from <= to && to <= r.len() && to <= x.len() && to <= n.len());
+        let odd = from + ((to - from) & 1);
+        let c = mac_row_rust(r, x, n, from, odd, xi, m, c);
+        if to > odd { mac_pairs(r, x, n, odd, to, xi, m, c) } else { c }
     }
 
     /// `red_row`: an odd first digit in Rust, then pairs in assembly.
     #[inline(always)]
-    pub(super) fn red_row(r: &mut [u16], n: &[u16], m: u32, c: u32) -> u32 {
-        let k = n.len();
-        let odd = k & 1;
-        let c = red_row_rust(r, &n[..odd], m, c);
-        if k > odd { red_pairs(&mut r[odd..], &n[odd..], m, c) } else { c }
+    pub(super) fn red_row(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, c: u32) -> u32 {
+        assert!(1 <= from && from <= to && to <= r.len() && to <= n.len());
+        let odd = from + ((to - from) & 1);
+        let c = red_row_rust(r, n, from, odd, m, c);
+        if to > odd { red_pairs(r, n, odd, to, m, c) } else { c }
     }
 
-    /// `mac_row` for an even, nonzero number of digits.
+    /// `mac_row` for an even, nonzero number of digits `to − from`, `1 ≤ from`, `to` at most
+    /// each length (the caller's assertion).
     #[inline(always)]
-    fn mac_pairs(r: &mut [u16], x: &[u16], n: &[u16], xi: u32, m: u32, c: u32) -> u32 {
-        let k = x.len();
-        assert!(k % 2 == 0 && k > 0 && r.len() > k && n.len() >= k);
+    #[allow(clippy::too_many_arguments)]
+    fn mac_pairs(
+        r: &mut [u16],
+        x: &[u16],
+        n: &[u16],
+        from: usize,
+        to: usize,
+        xi: u32,
+        m: u32,
+        c: u32,
+    ) -> u32 {
         let c_out: u32;
-        // SAFETY: the loop reads x[0..k], n[0..k] and r[1..k+1] and writes r[0..k], all in
-        // bounds by the assertion; the end (r5 on entry, then r10) is one past x[k-1], reached
-        // after k/2 passes of two digits. `xi < 2^16` and `m < 2^15` come packed in r4 (no
+        // SAFETY: the loop reads x[from..to], n[from..to] and r[from..to] and writes
+        // r[from-1..to-1], all in bounds as `1 ≤ from < to ≤` every length; the end (r5 on
+        // entry, then r10) is x + to, reached after (to − from)/2 passes of two digits, as
+        // `to − from` is even. `xi < 2^16` and `m < 2^15` come packed in r4 (no
         // low register is left for the end otherwise). r6 and r7 (which Rust reserves) are
         // saved in r8 and r12 and restored; the stack is not touched.
         unsafe {
@@ -279,12 +317,12 @@ mod thumb1 {
                 "bne 2b",
                 "mov r6, r8",
                 "mov r7, r12",
-                inout("r0") r.as_mut_ptr() => _,
-                inout("r1") x.as_ptr() => _,
-                inout("r2") n.as_ptr() => _,
+                inout("r0") r.as_mut_ptr().wrapping_add(from - 1) => _,
+                inout("r1") x.as_ptr().wrapping_add(from) => _,
+                inout("r2") n.as_ptr().wrapping_add(from) => _,
                 inout("r3") c => c_out,
                 inout("r4") xi | m << 16 => _,
-                inout("r5") x.as_ptr().wrapping_add(k) => _,
+                inout("r5") x.as_ptr().wrapping_add(to) => _,
                 out("r8") _,
                 out("r10") _,
                 out("r12") _,
@@ -294,15 +332,14 @@ mod thumb1 {
         c_out
     }
 
-    /// `red_row` for an even, nonzero number of digits.
+    /// `red_row` for an even, nonzero number of digits `to − from`, `1 ≤ from`, `to` at most
+    /// each length (the caller's assertion).
     #[inline(always)]
-    fn red_pairs(r: &mut [u16], n: &[u16], m: u32, c: u32) -> u32 {
-        let k = n.len();
-        assert!(k % 2 == 0 && k > 0 && r.len() > k);
+    fn red_pairs(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, c: u32) -> u32 {
         let c_out: u32;
-        // SAFETY: the loop reads n[0..k] and r[1..k+1] and writes r[0..k], all in bounds by
-        // the assertion; the end (r1 on entry, then r8) is one past n[k-1], reached after
-        // k/2 passes. Only operand registers are used; the stack is not touched.
+        // SAFETY: the loop reads n[from..to] and r[from..to] and writes r[from-1..to-1], all in
+        // bounds as `1 ≤ from < to ≤` both lengths; the end (r1 on entry, then r8) is n + to,
+        // reached after (to − from)/2 passes, as `to − from` is even. Only operand registers are used; the stack is not touched.
         unsafe {
             core::arch::asm!(
                 "mov r8, r1",
@@ -329,9 +366,9 @@ mod thumb1 {
                 "adds r2, #4",
                 "cmp r2, r8",
                 "bne 2b",
-                inout("r0") r.as_mut_ptr() => _,
-                inout("r1") n.as_ptr().wrapping_add(k) => _,
-                inout("r2") n.as_ptr() => _,
+                inout("r0") r.as_mut_ptr().wrapping_add(from - 1) => _,
+                inout("r1") n.as_ptr().wrapping_add(to) => _,
+                inout("r2") n.as_ptr().wrapping_add(from) => _,
                 inout("r3") c => c_out,
                 out("r4") _,
                 in("r5") m,
