@@ -32,6 +32,12 @@ impl<W: Word> PubCore<W> {
 
     /// Sets this key to `(n, e)` in place.
     fn init<E: Engine<W = W>>(&mut self, eng: E, n: &[u8], e: u64) -> Result<(), Error> {
+        // Too long for the buffers is a size the build does not support (see `MAX_BITS` and
+        // its caps), not a bad modulus. A public modulus: its length may be computed plainly.
+        let significant = n.len() - n.iter().take_while(|&&b| b == 0).count();
+        if significant > crate::MAX_BITS / 8 {
+            return Err(Error::UnsupportedKeySize);
+        }
         self.n.init(eng, n, 0).map_err(|_| Error::InvalidModulus)?;
         if self.n.bits() < MIN_PUBLIC_BITS || self.n.bits() > crate::MAX_BITS {
             return Err(Error::UnsupportedKeySize);

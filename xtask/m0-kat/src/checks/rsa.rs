@@ -3,10 +3,14 @@
 //! the target can run (the 15-bit `portable15` on the Cortex-M0, both portable ones anywhere),
 //! and a changed message or signature does not; plus a small modexp known answer.
 //!
-//! A private-key operation is not run here: a 2048-bit CRT key prepared for `portable15`
-//! with its working buffers needs more than the 16 KiB of RAM the micro:bit has.
+//! The private key signs the same message and must give the same signature (PKCS#1 v1.5 is
+//! deterministic; the blinding randomness must not show): on the Cortex-M0 this needs
+//! core-rsa's `max-bits-2048` cap, which this firmware enables for bare-metal builds, and then
+//! a 3072-bit key must be refused.
 
-use core_rsa::{Error, HashAlg, Implementation, Modulus, MontImpl, PublicKey};
+use core_rsa::{
+    Error, HashAlg, Implementation, Modulus, MontImpl, PrivateKey, PublicKey, RandomSource,
+};
 
 use super::{Check, ensure};
 
@@ -14,6 +18,8 @@ use super::{Check, ensure};
 pub(super) const CHECKS: &[Check] = &[
     Check { name: "rsa::modexp_small", run: modexp_small },
     Check { name: "rsa::pkcs1v15_sha256_verify_2048", run: pkcs1v15_verify_2048 },
+    Check { name: "rsa::pkcs1v15_sha256_sign_2048", run: pkcs1v15_sign_2048 },
+    Check { name: "rsa::max_bits_cap", run: max_bits_cap },
 ];
 
 const SPKI: &[u8] =
@@ -21,6 +27,25 @@ const SPKI: &[u8] =
 const SIG: &[u8] =
     include_bytes!("../../../../crates/core-rsa/tests/data/rsa2048_e65537.sha256.sig");
 const MESSAGE: &[u8] = include_bytes!("../../../../crates/core-rsa/tests/data/message.txt");
+const PKCS8: &[u8] =
+    include_bytes!("../../../../crates/core-rsa/tests/data/rsa2048_e65537.pkcs8.der");
+const SPKI_3072: &[u8] =
+    include_bytes!("../../../../crates/core-rsa/tests/data/rsa3072_e65537.spki.der");
+
+/// A fixed xorshift32 stream for the blinding factors: any value must give the same signature.
+struct Xorshift(u32);
+
+impl RandomSource for Xorshift {
+    fn fill(&mut self, dest: &mut [u8]) -> Result<(), core_hash::RandomError> {
+        for b in dest {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            *b = self.0 as u8;
+        }
+        Ok(())
+    }
+}
 
 /// 2^10 mod 3001 = 1024, and the constant-time and variable-time paths agree on 7^1000.
 fn modexp_small() -> Result<(), &'static str> {
@@ -58,4 +83,39 @@ fn pkcs1v15_verify_2048() -> Result<(), &'static str> {
         )?;
     }
     Ok(())
+}
+
+/// The PKCS#8 key signs the message into the OpenSSL signature, with two different blinding
+/// streams, on `portable15` (the Cortex-M0 path) and whatever else the target runs; a wrong
+/// output length is refused.
+fn pkcs1v15_sign_2048() -> Result<(), &'static str> {
+    for imp in MontImpl::available().chain(MontImpl::by_name("portable15")) {
+        // Borrowed out of the Result: a move would be a second copy of the key on the stack.
+        let parsed = PrivateKey::from_pkcs8_der_with_impl(PKCS8, imp);
+        let Ok(key) = &parsed else { return Err("PKCS#8 key refused") };
+        for seed in [0x2545_f491, 0x9e37_79b9] {
+            let mut sig = [0u8; 256];
+            let len = key
+                .sign_pkcs1v15(HashAlg::Sha256, MESSAGE, &mut Xorshift(seed), &mut sig)
+                .map_err(|_| "signing failed")?;
+            ensure(len == 256 && sig[..] == *SIG, imp.name())?;
+        }
+        let mut short = [0u8; 255];
+        ensure(
+            key.raw_private(&short.clone(), &mut short, &mut Xorshift(1))
+                == Err(Error::InvalidLength),
+            "short input accepted",
+        )?;
+    }
+    Ok(())
+}
+
+/// Keys above `core_rsa::MAX_BITS` are refused; without a cap, 3072 bits are accepted.
+fn max_bits_cap() -> Result<(), &'static str> {
+    let key = PublicKey::from_spki_der_with_impl(SPKI_3072, MontImpl::best());
+    if core_rsa::MAX_BITS < 3072 {
+        ensure(key.err() == Some(Error::UnsupportedKeySize), "3072-bit key over the cap")
+    } else {
+        ensure(key.is_ok_and(|k| k.bits() == 3072), "3072-bit key refused")
+    }
 }
