@@ -615,15 +615,11 @@ impl PrivateKey {
 
     #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
     fn build(c: &Components<'_>, imp: MontImpl) -> Result<Self, Error> {
-        // Built in place, as the public key is (see `PrivCore::init`): in the returned
-        // `Result` itself, so that no copy of the key is made on the way out.
-        let mut built = Ok(Self::empty(imp));
-        if let Ok(key) = &mut built {
-            if let Err(e) = dispatch!(&mut key.inner, |eng, k| k.init(eng, c)) {
-                built = Err(e);
-            }
-        }
-        built
+        // Built in place (see `PrivCore::init`); the one copy left is into the returned
+        // `Result`, which a caller can borrow from rather than move out of.
+        let mut key = Self::empty(imp);
+        dispatch!(&mut key.inner, |eng, k| k.init(eng, c))?;
+        Ok(key)
     }
 
     /// A zeroed key for `imp`, to be initialised in place; out of line, so that each arm
