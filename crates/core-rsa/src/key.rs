@@ -273,14 +273,12 @@ impl PublicKey {
     }
 }
 
-/// A private key's arithmetic: the public part, the primes as moduli (with `R³` for reducing
-/// a full-length input), the CRT exponents, `q^-1 mod p`, and `d` for export only.
+/// A private key's arithmetic: the public part, the primes as moduli, the CRT exponents,
+/// `q^-1 mod p`, and `d` for export only.
 pub(crate) struct PrivCore<W: Word> {
     public: PubCore<W>,
     p: Mont<W>,
     q: Mont<W>,
-    rrr_p: W::Buf,
-    rrr_q: W::Buf,
     dp: W::Buf,
     dq: W::Buf,
     qinv: W::Buf,
@@ -289,8 +287,6 @@ pub(crate) struct PrivCore<W: Word> {
 
 impl<W: Word> Drop for PrivCore<W> {
     fn drop(&mut self) {
-        self.rrr_p.zeroize();
-        self.rrr_q.zeroize();
         self.dp.zeroize();
         self.dq.zeroize();
         self.qinv.zeroize();
@@ -326,8 +322,6 @@ impl<W: Word> PrivCore<W> {
             public: PubCore::empty(),
             p: Mont::empty(),
             q: Mont::empty(),
-            rrr_p: W::buf(),
-            rrr_q: W::buf(),
             dp: W::buf(),
             dq: W::buf(),
             qinv: W::buf(),
@@ -359,8 +353,6 @@ impl<W: Word> PrivCore<W> {
         load::<W>(&mut self.dq, c.dq, lh, bad)?;
         load::<W>(&mut self.qinv, c.qinv, lh, bad)?;
         load::<W>(&mut self.d, c.d, ln, bad)?;
-        self.p.mul(eng, &mut self.rrr_p.as_mut()[..lh], self.p.rr(), self.p.rr());
-        self.q.mul(eng, &mut self.rrr_q.as_mut()[..lh], self.q.rr(), self.q.rr());
         self.check(eng)
     }
 
@@ -429,14 +421,18 @@ impl<W: Word> PrivCore<W> {
     }
 
     /// `x mod m` in Montgomery form for `x < m.R²` of `2·m.len()` digits:
-    /// `x_lo·R²/R + x_hi·R³/R = x·R (mod m)`.
-    fn reduce_into<E: Engine<W = W>>(eng: E, m: &Mont<W>, rrr: &[W], out: &mut [W], x: &[W]) {
+    /// `x_lo·R + x_hi·R² = x·R (mod m)`, the second term by entering Montgomery form twice
+    /// (one multiplication more than with a stored `R³`, which would be two more numbers in
+    /// every key).
+    fn reduce_into<E: Engine<W = W>>(eng: E, m: &Mont<W>, out: &mut [W], x: &[W]) {
         let lh = m.len();
-        let mut t = W::buf();
+        let (mut t, mut u) = (W::buf(), W::buf());
         m.enter_mont(eng, out, &x[..lh]);
-        m.mul(eng, &mut t.as_mut()[..lh], &x[lh..2 * lh], &rrr[..lh]);
-        add_mod(out, &t.as_ref()[..lh], m.n());
+        m.enter_mont(eng, &mut t.as_mut()[..lh], &x[lh..2 * lh]);
+        m.enter_mont(eng, &mut u.as_mut()[..lh], &t.as_ref()[..lh]);
+        add_mod(out, &u.as_ref()[..lh], m.n());
         t.zeroize();
+        u.zeroize();
     }
 
     /// RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1): `out = input^d mod n`, blinded, by the CRT,
@@ -492,9 +488,9 @@ impl<W: Word> PrivCore<W> {
         // m1 = cb^dp mod p, m2 = cb^dq mod q (Montgomery forms), in the blinding factors'
         // buffers: every buffer here is one more number on the Cortex-M0's small stack.
         let (m1, m2) = (&mut r, &mut b);
-        Self::reduce_into(eng, &self.p, self.rrr_p.as_ref(), &mut t.as_mut()[..lh], cb.as_ref());
+        Self::reduce_into(eng, &self.p, &mut t.as_mut()[..lh], cb.as_ref());
         self.p.pow_ct(eng, m1.as_mut(), &t.as_ref()[..lh], self.dp.as_ref(), self.p.bits());
-        Self::reduce_into(eng, &self.q, self.rrr_q.as_ref(), &mut t.as_mut()[..lh], cb.as_ref());
+        Self::reduce_into(eng, &self.q, &mut t.as_mut()[..lh], cb.as_ref());
         self.q.pow_ct(eng, u.as_mut(), &t.as_ref()[..lh], self.dq.as_ref(), self.q.bits());
         self.q.leave_mont(eng, &mut m2.as_mut()[..lh], &u.as_ref()[..lh]);
         // Garner: h = (m1 - m2)·qinv mod p, m = m2 + h·q.
