@@ -17,6 +17,7 @@ use super::{Check, ensure};
 /// The core-rsa checks.
 pub(super) const CHECKS: &[Check] = &[
     Check { name: "rsa::modexp_small", run: modexp_small },
+    Check { name: "rsa::modexp_all_ones", run: modexp_all_ones },
     Check { name: "rsa::pkcs1v15_sha256_verify_2048", run: pkcs1v15_verify_2048 },
     Check { name: "rsa::pkcs1v15_sha256_sign_2048", run: pkcs1v15_sign_2048 },
     Check { name: "rsa::max_bits_cap", run: max_bits_cap },
@@ -58,6 +59,56 @@ fn modexp_small() -> Result<(), &'static str> {
         ensure(out == check, "pow and pow_vartime disagree")?;
         m.pow(&[0x02], &[0x0a], &mut out).map_err(|_| "pow failed")?;
         ensure(out == [0x04, 0x00], "2^10 mod 3001")?;
+    }
+    Ok(())
+}
+
+/// Moduli `2^(8B) − 1` (all digits all ones, so every carry of the Montgomery rows fires, in
+/// the Thumb-1 assembly on the Cortex-M0) at lengths that make the rows' digit counts odd and
+/// even: `2^e ≡ 2^(e mod 8B)`, `(−1)^e = ±1` and `(−2)^e = ±2^(e mod 8B)`, constant time and
+/// not.
+fn modexp_all_ones() -> Result<(), &'static str> {
+    const E: u32 = 0x1234_5677; // odd
+    let mut n = [0xffu8; 128];
+    let mut base = [0u8; 128];
+    let mut want = [0u8; 128];
+    let mut got = [0u8; 128];
+    for imp in MontImpl::available().chain(MontImpl::by_name("portable15")) {
+        for len in [2usize, 4, 15, 16, 17, 30, 31, 32, 33, 64, 128] {
+            let (n, base, want, got) =
+                (&mut n[..len], &mut base[..len], &mut want[..len], &mut got[..len]);
+            n.fill(0xff);
+            let m = Modulus::with_impl(n, imp).map_err(|_| "modulus refused")?;
+            let shift = (E % (8 * len as u32)) as usize;
+            for case in 0..3 {
+                base.fill(0);
+                want.fill(0);
+                match case {
+                    // 2^E = 2^shift
+                    0 => {
+                        base[len - 1] = 2;
+                        want[len - 1 - shift / 8] = 1 << (shift % 8);
+                    }
+                    // (−1)^E = −1 = n − 1
+                    1 => {
+                        base.copy_from_slice(n);
+                        base[len - 1] = 0xfe;
+                        want.copy_from_slice(base);
+                    }
+                    // (−2)^E = −2^shift = n − 2^shift
+                    _ => {
+                        base.copy_from_slice(n);
+                        base[len - 1] = 0xfd;
+                        want.fill(0xff);
+                        want[len - 1 - shift / 8] ^= 1 << (shift % 8);
+                    }
+                }
+                m.pow(base, &E.to_be_bytes(), got).map_err(|_| "pow failed")?;
+                ensure(got == want, "pow with an all-ones modulus")?;
+                m.pow_vartime(base, &E.to_be_bytes(), got).map_err(|_| "pow_vartime failed")?;
+                ensure(got == want, "pow_vartime with an all-ones modulus")?;
+            }
+        }
     }
     Ok(())
 }
