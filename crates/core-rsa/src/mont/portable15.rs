@@ -3,7 +3,7 @@
 //! multiplies, which the Cortex-M0 does in one cycle (`muls`), and never the 32×32→64-bit
 //! products it has to build from four 16-bit ones. Digits in `u16` halve the RAM a number
 //! takes, which matters with 16 KiB. CIOS order as in `portable64`. The default on 32-bit
-//! targets.
+//! targets; on 32-bit Arm the inner loops (one row of a product) are Thumb assembly.
 
 use super::Engine;
 use super::ops::{Word, reduce_once};
@@ -224,7 +224,10 @@ fn red_row_rust(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, mut c:
 /// the loop keeps its nine live values in eight low registers by spilling, and a step costs
 /// about 31 cycles; by hand, with all eight low registers, it is 19 (two digits per pass).
 /// Constant time: the loops run a public number of times, with no branch on data, and
-/// `muls` is single-cycle or fixed-time on every Cortex-M0/M0+.
+/// `muls` is single-cycle or fixed-time on every Cortex-M0/M0+. The instructions are the
+/// ARMv4T Thumb subset in unified syntax, which also assembles as Thumb-2 and as A32, so the
+/// loops serve every 32-bit Arm target (checked with GNU as for ARMv5TE, ARMv6-M, ARMv7-M and
+/// ARMv7-A; run and tested on the Cortex-M0 only).
 #[cfg(target_arch = "arm")]
 mod thumb1 {
     use super::{mac_row_rust, red_row_rust};
@@ -284,7 +287,8 @@ mod thumb1 {
                 "mov r12, r7",
                 "mov r10, r5",
                 "lsrs r5, r4, #16",
-                "uxth r4, r4",
+                "lsls r4, r4, #16",
+                "lsrs r4, r4, #16",
                 "2:",
                 "ldrh r6, [r1]",
                 "muls r6, r4, r6",
