@@ -225,9 +225,9 @@ fn red_row_rust(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, mut c:
 /// about 31 cycles; by hand, with all eight low registers, it is 19 (two digits per pass).
 /// Constant time: the loops run a public number of times, with no branch on data, and
 /// `muls` is single-cycle or fixed-time on every Cortex-M0/M0+. The instructions are the
-/// ARMv4T Thumb subset in unified syntax, which also assembles as Thumb-2 and as A32, so the
-/// loops serve every 32-bit Arm target (checked with GNU as for ARMv5TE, ARMv6-M, ARMv7-M and
-/// ARMv7-A; run and tested on the Cortex-M0 only).
+/// oldest Thumb subset in unified syntax, which also assembles as Thumb-2 and as A32, so the
+/// loops serve every 32-bit Arm target (checked with GNU as for architecture versions 5TE,
+/// 6-M, 7-M and 7-A; run and tested on the Cortex-M0 only).
 #[cfg(target_arch = "arm")]
 mod thumb1 {
     use super::{mac_row_rust, red_row_rust};
