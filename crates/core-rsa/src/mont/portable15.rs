@@ -50,12 +50,12 @@ impl Word for u16 {
     }
     #[inline(always)]
     fn adc(a: u16, b: u16, carry: u16) -> (u16, u16) {
-        let s = a as u32 + b as u32 + carry as u32;
+        let s = opaque(a as u32 + b as u32 + carry as u32);
         ((s & MASK) as u16, (s >> 15) as u16)
     }
     #[inline(always)]
     fn sbb(a: u16, b: u16, borrow: u16) -> (u16, u16) {
-        let d = (a as u32).wrapping_sub(b as u32).wrapping_sub(borrow as u32);
+        let d = opaque((a as u32).wrapping_sub(b as u32).wrapping_sub(borrow as u32));
         ((d & MASK) as u16, (d >> 31) as u16)
     }
     #[inline(always)]
@@ -63,6 +63,32 @@ impl Word for u16 {
         let p = a as u32 * b as u32 + c as u32 + d as u32;
         ((p & MASK) as u16, (p >> 15) as u16)
     }
+}
+
+/// `x`, through a barrier the optimiser cannot see through. Without it, LLVM rewrites the
+/// carry or borrow of a sum of digits (`d >> 31` of `a − b − c`, when only the borrow is used,
+/// as in `ops::sub_borrow`) as a comparison, and Thumb-1, which has no conditional select,
+/// then branches on it: a secret-dependent branch in every Montgomery reduction on the
+/// Cortex-M0 (seen in `sub_borrow`, called by every `reduce_once`). The empty assembly costs
+/// nothing; elsewhere the value passes unchanged.
+#[inline(always)]
+fn opaque(x: u32) -> u32 {
+    #[cfg(target_arch = "arm")]
+    {
+        let mut x = x;
+        // SAFETY: an empty assembly statement that only claims to change `x` in its register;
+        // it touches no memory, stack or flags.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} */",
+                inout(reg) x,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        x
+    }
+    #[cfg(not(target_arch = "arm"))]
+    x
 }
 
 /// The portable 15-bit engine.
