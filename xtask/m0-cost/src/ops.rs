@@ -65,7 +65,7 @@ pub(crate) struct Op {
 /// Operations whose stack does not fit the micro:bit's 16 KiB of RAM: the `all` image leaves
 /// them out (and says so), and xtask measures each in its own image linked for, and run on,
 /// QEMU's `netduino2` board (an STM32F205 with 128 KiB of RAM; build-time `HALITE_M0_COST_RAM=128`), run with `-cpu cortex-m0`.
-/// None today: RSA-2048 signing fits since core-rsa's `max-bits-2048` cap (about 11 KB of
+/// None today: RSA-2048 signing fits since core-rsa's `max-bits-2048` cap (about 10 KB of
 /// stack).
 pub(crate) const LARGE_RAM: &[&str] = &[];
 
