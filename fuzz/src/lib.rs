@@ -167,6 +167,7 @@ pub mod tls_peer {
             client_cert: None,
             tickets: None,
             psk_modes: &[],
+            record_size_limit: None,
         };
         let mut space = Space::default();
         let mut rng = FixedRandom::new(CLIENT_RANDOM);

@@ -88,6 +88,7 @@ fn main() {
         client_cert,
         tickets: Some(&store),
         psk_modes: &[],
+        record_size_limit: None,
     };
     if resume {
         // A first connection only to get a ticket: handshake, wait for a NewSessionTicket,

@@ -64,6 +64,11 @@ pub struct ClientConfig<'a> {
     /// The resumption modes to offer (empty: `psk_dhe_ke` only). Listing `psk_ke` lets a
     /// server resume without a fresh key exchange (no forward secrecy for that session).
     pub psk_modes: &'a [PskKeyExchangeMode],
+    /// The `record_size_limit` (RFC 8449) to advertise: the most bytes of plaintext
+    /// (content plus its type byte) one protected record to us may carry, 64 to 16385
+    /// (`None`: none advertised, records of up to 2^14 content bytes). A peer that
+    /// negotiates the extension also has its own limit respected when we send.
+    pub record_size_limit: Option<u16>,
 }
 
 /// How a server issues session tickets and resumes sessions from them.
@@ -116,10 +121,13 @@ pub struct ServerConfig<'a> {
     pub tickets: Option<ServerTickets<'a>>,
 }
 
-/// The buffers a connection works in. `received` must hold one whole record
-/// ([`crate::record::MAX_RECORD_LEN`] unless a smaller limit is negotiated); `send` must hold
-/// the largest flight (the server's: its chain plus about 600 bytes); `handshake` must hold
-/// the largest handshake message pair (Certificate + CertificateVerify).
+/// The buffers a connection works in. `received` must hold one whole record:
+/// [`crate::record::MAX_RECORD_LEN`] (16 645 bytes), or, for a client whose
+/// [`ClientConfig::record_size_limit`] `L` the server accepted, `5 + L + 16` (a server that
+/// ignores the extension may still send full-size records). `send` must hold the largest
+/// flight (the server's: its chain plus about 600 bytes, plus 22 bytes per extra record when
+/// the peer's record size limit splits it); `handshake` must hold the largest handshake
+/// message pair (Certificate + CertificateVerify).
 #[derive(Debug)]
 pub struct Buffers<'b> {
     /// Received bytes not yet processed.
@@ -267,6 +275,13 @@ struct Io<'b> {
     rx_len: usize,
     tx: &'b mut [u8],
     tx_len: usize,
+    /// The most content bytes one application data record to the peer may carry: 2^14, or
+    /// less when the peer's `record_size_limit` (RFC 8449) asks for it.
+    send_limit: usize,
+    /// The most content bytes a record from the peer may carry: 2^14, or our advertised
+    /// `record_size_limit` less one once the peer has accepted it (larger is
+    /// `record_overflow`).
+    recv_limit: usize,
     read_key: Option<RecordProtection>,
     write_key: Option<RecordProtection>,
 }
@@ -305,16 +320,34 @@ impl Io<'_> {
         self.seal_queued(ContentType::HANDSHAKE, start, n)
     }
 
-    /// Protects (or frames, before keys) `n` bytes already at `tx[start + 5..]`.
+    /// Protects (or frames, before keys) `n` bytes already at `tx[start + 5..]`. Protected
+    /// content longer than the peer's record size limit is split over several records: the
+    /// chunks are moved apart (last first, so none is overwritten) to make room for each
+    /// record's header, type byte and tag, then sealed in order.
     fn seal_queued(&mut self, typ: ContentType, start: usize, n: usize) -> Result<(), Error> {
-        let total = match &mut self.write_key {
-            None => {
-                RecordHeader::write(typ, n, &mut self.tx[start..]);
-                HEADER_LEN + n
-            }
-            Some(k) => k.seal_in_place(typ, &mut self.tx[start..], n, 0)?,
+        let Some(k) = &mut self.write_key else {
+            RecordHeader::write(typ, n, &mut self.tx[start..]);
+            self.tx_len += HEADER_LEN + n;
+            return Ok(());
         };
-        self.tx_len += total;
+        let limit = self.send_limit.max(1);
+        let count = n.div_ceil(limit).max(1);
+        let per = k.sealed_len(limit, 0);
+        let last = n - limit * (count - 1);
+        let end = start + per * (count - 1) + k.sealed_len(last, 0);
+        if end > self.tx.len() {
+            return Err(Error::BufferTooSmall);
+        }
+        for i in (1..count).rev() {
+            let from = start + HEADER_LEN + i * limit;
+            let len = limit.min(n - i * limit);
+            self.tx.copy_within(from..from + len, start + i * per + HEADER_LEN);
+        }
+        for i in 0..count {
+            let len = limit.min(n - i * limit);
+            let total = k.seal_in_place(typ, &mut self.tx[start + i * per..], len, 0)?;
+            self.tx_len += total;
+        }
         Ok(())
     }
 
@@ -400,6 +433,8 @@ impl<'a, 'b> Connection<'a, 'b> {
                     rx_len: 0,
                     tx: send,
                     tx_len: 0,
+                    send_limit: MAX_PLAINTEXT_LEN,
+                    recv_limit: MAX_PLAINTEXT_LEN,
                     read_key: None,
                     write_key: None,
                 },
@@ -596,7 +631,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             if room <= overhead {
                 break;
             }
-            let n = (data.len() - done).min(room - overhead).min(MAX_PLAINTEXT_LEN);
+            let n = (data.len() - done).min(room - overhead).min(self.c.io.send_limit);
             self.c.io.send_plain(ContentType::APPLICATION_DATA, &data[done..done + n])?;
             done += n;
         }
@@ -668,6 +703,9 @@ impl<'a, 'b> Connection<'a, 'b> {
                     let rec = &mut self.c.io.rx[..total];
                     let (typ, content) = k.open(rec)?;
                     let len = content.len();
+                    if len > self.c.io.recv_limit {
+                        return Err(Error::RecordOverflow);
+                    }
                     (typ, HEADER_LEN, HEADER_LEN + len)
                 }
             };
@@ -843,6 +881,7 @@ fn send_client_hello(
             key_shares: Some(List::items(&shares)),
             alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
             cookie,
+            record_size_limit: config.record_size_limit,
             // With a store, psk_dhe_ke says we take tickets even when we offer none (RFC
             // 8446 §4.2.9: servers send tickets only for modes the client lists).
             psk_modes: (psk.is_some() || config.tickets.is_some())
@@ -946,6 +985,17 @@ fn handle(
                 ),
             };
             c.params.alpn = alpn;
+            // RFC 8449 §4: only an offered limit may be answered, and none below 64.
+            if let Some(limit) = ee.record_size_limit {
+                let ours = config
+                    .record_size_limit
+                    .ok_or(crate::msgs::InvalidMessage::UnexpectedExtension)?;
+                if limit < 64 {
+                    return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+                }
+                c.io.send_limit = (usize::from(limit) - 1).min(MAX_PLAINTEXT_LEN);
+                c.io.recv_limit = usize::from(ours).saturating_sub(1).min(MAX_PLAINTEXT_LEN);
+            }
             // A resumed session has no certificate messages (RFC 8446 §2.2).
             Ok(if c.params.resumed {
                 State::ClientExpectFinished(ClientExpectFinished { hs })
@@ -1536,6 +1586,13 @@ fn server_client_hello(
             Err(state) => return Ok(state),
         }
     };
+    // RFC 8449 §4: the limit counts the content type byte; below 64 is illegal_parameter.
+    if let Some(limit) = x.record_size_limit {
+        if limit < 64 {
+            return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+        }
+        c.io.send_limit = (usize::from(limit) - 1).min(MAX_PLAINTEXT_LEN);
+    }
     let alpn = match x.alpn {
         None => None,
         Some(offered) => Some(

@@ -100,6 +100,7 @@ fn run(
         client_cert: None,
         tickets: None,
         psk_modes: &[],
+        record_size_limit: None,
     };
     let mut c = Connection::client(config, name, bufs(), &mut OsRandom).unwrap();
     let config = ServerConfig {

@@ -109,6 +109,7 @@ fn pair_with_tickets(
         client_cert,
         tickets: tickets.map(|(store, _)| store as &dyn TicketStore),
         psk_modes: &[],
+        record_size_limit: None,
     };
     let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
     let server_key = leak(SigningKey::from_pkcs8_der(data!("server.key.der")).unwrap());

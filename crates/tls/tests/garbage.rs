@@ -40,6 +40,7 @@ fn with_client(f: impl FnOnce(&mut Connection<'_, '_>, &[u8])) {
         client_cert: None,
         tickets: None,
         psk_modes: &[],
+        record_size_limit: None,
     };
     let mut client = Connection::client(
         config,

@@ -78,6 +78,7 @@ impl World {
             client_cert,
             tickets: Some(self.store),
             psk_modes: &[],
+            record_size_limit: None,
         };
         let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
         let key = leak(SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap());

@@ -61,6 +61,7 @@ fn client<'a, 'b>(
         client_cert: None,
         tickets: None,
         psk_modes: &[],
+        record_size_limit: None,
     };
     Connection::client(config, "localhost", bufs.get(), &mut OsRandom).unwrap()
 }

@@ -98,6 +98,7 @@ fn client_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) ->
         client_cert: None,
         tickets: None,
         psk_modes: &[],
+        record_size_limit: None,
     }
 }
 
@@ -240,6 +241,7 @@ fn failing(
             client_cert: None,
             tickets: None,
             psk_modes: &[],
+            record_size_limit: None,
         },
         name,
         cb.get(),

@@ -174,6 +174,7 @@ fn s_server_id_round(
         client_cert: None,
         tickets: None,
         psk_modes: &[],
+        record_size_limit: None,
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -391,6 +392,7 @@ fn our_client_certificate_against_openssl_s_server() {
             client_cert: Some(tls::CertifiedKey { chain: &chain, key: &key }),
             tickets: None,
             psk_modes: &[],
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();

@@ -72,6 +72,7 @@ impl Setup {
             client_cert: None,
             tickets: Some(self.store),
             psk_modes: self.psk_modes,
+            record_size_limit: None,
         };
         let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
         let config = ServerConfig {

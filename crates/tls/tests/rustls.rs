@@ -185,6 +185,7 @@ fn our_client_against_rustls_server() {
             client_cert: None,
             tickets: None,
             psk_modes: &[],
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -334,6 +335,7 @@ fn our_client_follows_rustls_hello_retry_request() {
             client_cert: None,
             tickets: None,
             psk_modes: &[],
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -441,6 +443,7 @@ fn our_client_against_rustls_ecdsa_and_rsa_certificates() {
             client_cert: None,
             tickets: None,
             psk_modes: &[],
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -550,6 +553,7 @@ fn client_certificates_with_rustls_both_ways() {
             client_cert: Some(tls::CertifiedKey { chain: &client_chain, key: &client_key }),
             tickets: None,
             psk_modes: &[],
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -632,6 +636,7 @@ fn resumption_with_rustls_both_ways() {
             client_cert: None,
             tickets: Some(&store),
             psk_modes: &[],
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
