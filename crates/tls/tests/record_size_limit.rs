@@ -6,7 +6,9 @@ use core_hash::OsRandom;
 use pki_types::{CertificateDer, TrustAnchor, UnixTime};
 use tls::msgs::{AlertDescription, ContentType};
 use tls::record::HEADER_LEN;
-use tls::{Buffers, CertifiedKey, ClientConfig, Connection, Error, ServerConfig, SigningKey, suites};
+use tls::{
+    Buffers, CertifiedKey, ClientConfig, Connection, Error, ServerConfig, SigningKey, suites,
+};
 
 fn leak<T>(v: T) -> &'static T {
     Box::leak(Box::new(v))
