@@ -540,6 +540,7 @@ fn s_server_resume_rounds(psk_modes: &[PskKeyExchangeMode]) {
             client_cert: None,
             tickets: Some(&store),
             psk_modes,
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
