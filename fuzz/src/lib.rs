@@ -168,6 +168,7 @@ pub mod tls_peer {
             tickets: None,
             psk_modes: &[],
             record_size_limit: None,
+            max_fragment_length: None,
         };
         let mut space = Space::default();
         let mut rng = FixedRandom::new(CLIENT_RANDOM);
@@ -191,6 +192,7 @@ pub mod tls_peer {
             groups: tls::kx::DEFAULT_GROUPS,
             client_auth: None,
             tickets: None,
+            record_size_limit: None,
         };
         let mut space = Space::default();
         let mut rng = FixedRandom::new(SERVER_RANDOM);

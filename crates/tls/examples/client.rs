@@ -89,6 +89,7 @@ fn main() {
         tickets: Some(&store),
         psk_modes: &[],
         record_size_limit: None,
+        max_fragment_length: None,
     };
     if resume {
         // A first connection only to get a ticket: handshake, wait for a NewSessionTicket,

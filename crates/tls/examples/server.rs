@@ -110,6 +110,7 @@ fn main() {
                 now: UnixTime::now(),
                 psk_ke: false,
             }),
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom)

@@ -25,8 +25,8 @@ use crate::msgs::{
     AlertDescription, AlertLevel, Certificate, CertificateEntry, CertificateRequest,
     CertificateVerify, CipherSuite, ClientExtensions, ClientHello, Codec, ContentType,
     EncryptedExtensions, HandshakeMessage, HandshakeType, KeyShareEntry, KeyUpdateRequest, List,
-    NamedGroup, ProtocolName, ProtocolVersion, ServerHello, ServerHelloExtensions, SignatureScheme,
-    Writer, split_handshake,
+    MaxFragmentLength, NamedGroup, ProtocolName, ProtocolVersion, ServerHello,
+    ServerHelloExtensions, SignatureScheme, Writer, split_handshake,
 };
 use crate::msgs::{NewSessionTicket, OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
@@ -64,11 +64,18 @@ pub struct ClientConfig<'a> {
     /// The resumption modes to offer (empty: `psk_dhe_ke` only). Listing `psk_ke` lets a
     /// server resume without a fresh key exchange (no forward secrecy for that session).
     pub psk_modes: &'a [PskKeyExchangeMode],
-    /// The `record_size_limit` (RFC 8449) to advertise: the most bytes of plaintext
-    /// (content plus its type byte) one protected record to us may carry, 64 to 16385
-    /// (`None`: none advertised, records of up to 2^14 content bytes). A peer that
-    /// negotiates the extension also has its own limit respected when we send.
+    /// The `record_size_limit` (RFC 8449) to advertise: the longest TLSInnerPlaintext
+    /// (content, its type byte and any padding) one protected record to us may carry, 64 to
+    /// 16385 (`None`: none advertised). Once the server answers with its own, records longer
+    /// than ours are `record_overflow` and we split what we send to the server's; see
+    /// [`Buffers`] for the buffer sizes that allows.
     pub record_size_limit: Option<u16>,
+    /// The `max_fragment_length` (RFC 6066 §4) to offer, for servers without
+    /// `record_size_limit` (`None`: none offered). A server that accepts it echoes it, and
+    /// then neither side sends records with more than that many content bytes (with padding,
+    /// a TLSInnerPlaintext of at most that plus one). When both are offered, a server that
+    /// knows `record_size_limit` answers that one only (RFC 8449 §5).
+    pub max_fragment_length: Option<MaxFragmentLength>,
 }
 
 /// How a server issues session tickets and resumes sessions from them.
@@ -119,15 +126,35 @@ pub struct ServerConfig<'a> {
     pub client_auth: Option<ClientAuth<'a>>,
     /// Issue session tickets and accept them for resumption (`None`: neither).
     pub tickets: Option<ServerTickets<'a>>,
+    /// The `record_size_limit` (RFC 8449) answered to a client that sends one, 64 to 16385:
+    /// records from such a client with a longer TLSInnerPlaintext are `record_overflow`
+    /// (`None`: answer 16385, the protocol's limit, so the client knows its own limit is
+    /// respected). A client without the extension may send full-size records whatever this
+    /// says. A client's `max_fragment_length` is always accepted (unless it also sent
+    /// `record_size_limit`, which wins).
+    pub record_size_limit: Option<u16>,
 }
 
-/// The buffers a connection works in. `received` must hold one whole record:
-/// [`crate::record::MAX_RECORD_LEN`] (16 645 bytes), or, for a client whose
-/// [`ClientConfig::record_size_limit`] `L` the server accepted, `5 + L + 16` (a server that
-/// ignores the extension may still send full-size records). `send` must hold the largest
-/// flight (the server's: its chain plus about 600 bytes, plus 22 bytes per extra record when
-/// the peer's record size limit splits it); `handshake` must hold the largest handshake
-/// message pair (Certificate + CertificateVerify).
+/// The buffers a connection works in.
+///
+/// - `received` must hold one whole record. Without a negotiated limit that is
+///   [`crate::record::MAX_RECORD_LEN`] (16 645 bytes). Once a limit is negotiated, a
+///   protected record is at most `5 + P + 16` bytes (`+ 8` with CCM_8), where `P` is the
+///   longest TLSInnerPlaintext we accept: our `record_size_limit` `L`, or `M + 1` for a
+///   `max_fragment_length` of `M` bytes (content plus type byte; padding counts against
+///   it). The peer's unprotected hello must fit too: a ServerHello is about 100 bytes
+///   (about 230 with a P-521 share), a ClientHello a few hundred (plus the ticket when it
+///   resumes). So a client offering `L = 256` needs 277 bytes, with
+///   `max_fragment_length` 512, 534; a server answering `L` needs `5 + L + 16` or the
+///   ClientHello, whichever is longer. A limit is only in force if the peer negotiated it: a
+///   peer that ignored the extension may send full-size records, which are then
+///   [`Error::BufferTooSmall`].
+/// - `send` must hold the largest flight: the server's is its chain plus about 600 bytes,
+///   plus 22 bytes per extra record when the peer's limit splits it; a client's is its
+///   ClientHello, or its Certificate, CertificateVerify and Finished.
+/// - `handshake` must hold the largest handshake message pair (Certificate +
+///   CertificateVerify); messages are reassembled there across records whatever the record
+///   size.
 #[derive(Debug)]
 pub struct Buffers<'b> {
     /// Received bytes not yet processed.
@@ -136,6 +163,18 @@ pub struct Buffers<'b> {
     pub send: &'b mut [u8],
     /// Handshake message reassembly.
     pub handshake: &'b mut [u8],
+}
+
+/// The record sizes in force on a connection (RFC 8449, RFC 6066 §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordLimits {
+    /// The most content bytes one protected record we send carries: 2^14, or the peer's
+    /// `record_size_limit` less one, or the negotiated `max_fragment_length`.
+    pub send: usize,
+    /// The longest TLSInnerPlaintext (content, type byte, padding) we accept in a protected
+    /// record: 2^14 + 1, or our `record_size_limit`, or the `max_fragment_length` plus one.
+    /// Longer is `record_overflow`.
+    pub receive: usize,
 }
 
 /// What the connection needs from the caller next.
@@ -278,9 +317,8 @@ struct Io<'b> {
     /// The most content bytes one application data record to the peer may carry: 2^14, or
     /// less when the peer's `record_size_limit` (RFC 8449) asks for it.
     send_limit: usize,
-    /// The most content bytes a record from the peer may carry: 2^14, or our advertised
-    /// `record_size_limit` less one once the peer has accepted it (larger is
-    /// `record_overflow`).
+    /// The longest TLSInnerPlaintext (content, type byte and padding) a protected record from
+    /// the peer may carry: 2^14 + 1, or the negotiated limit (longer is `record_overflow`).
     recv_limit: usize,
     read_key: Option<RecordProtection>,
     write_key: Option<RecordProtection>,
@@ -434,7 +472,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                     tx: send,
                     tx_len: 0,
                     send_limit: MAX_PLAINTEXT_LEN,
-                    recv_limit: MAX_PLAINTEXT_LEN,
+                    recv_limit: MAX_PLAINTEXT_LEN + 1,
                     read_key: None,
                     write_key: None,
                 },
@@ -481,6 +519,8 @@ impl<'a, 'b> Connection<'a, 'b> {
             || config.groups.len() > MAX_LIST
             || config.alpn.len() > MAX_LIST
             || server_name.len() > 255
+            || !valid_record_size_limit(config.record_size_limit)
+            || config.max_fragment_length.is_some_and(|m| m.len().is_none())
         {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
@@ -524,6 +564,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             || config.groups.is_empty()
             || config.certs.is_empty()
             || config.certs.iter().any(|c| c.chain.is_empty())
+            || !valid_record_size_limit(config.record_size_limit)
         {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
@@ -561,6 +602,12 @@ impl<'a, 'b> Connection<'a, 'b> {
     /// The negotiated parameters, once the handshake is done.
     pub fn negotiated(&self) -> Option<Negotiated> {
         self.c.negotiated
+    }
+
+    /// The record sizes in force: the protocol's until the handshake negotiates smaller ones
+    /// (the client learns them from EncryptedExtensions).
+    pub fn record_limits(&self) -> RecordLimits {
+        RecordLimits { send: self.c.io.send_limit, receive: self.c.io.recv_limit }
     }
 
     /// The server name: the one asked for (client) or received as SNI (server), if any.
@@ -682,6 +729,19 @@ impl<'a, 'b> Connection<'a, 'b> {
             let Some(header) = RecordHeader::parse(&self.c.io.rx[..self.c.io.rx_len])? else {
                 break;
             };
+            // RFC 8449 §4 and RFC 8446 §5.4: a protected record's TLSInnerPlaintext (its body
+            // less the tag) within our limit, an unprotected one within 2^14. Checked on the
+            // header, so a record over the limit is `record_overflow` even when it would not
+            // fit a receive buffer sized for the limit.
+            let max_body = match &self.c.io.read_key {
+                Some(k) if header.typ != ContentType::CHANGE_CIPHER_SPEC => {
+                    self.c.io.recv_limit + k.alg().tag_len()
+                }
+                _ => MAX_PLAINTEXT_LEN,
+            };
+            if header.len > max_body {
+                return Err(Error::RecordOverflow);
+            }
             let total = HEADER_LEN + header.len;
             if total > self.c.io.rx.len() {
                 return Err(Error::BufferTooSmall);
@@ -702,11 +762,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                 Some(k) => {
                     let rec = &mut self.c.io.rx[..total];
                     let (typ, content) = k.open(rec)?;
-                    let len = content.len();
-                    if len > self.c.io.recv_limit {
-                        return Err(Error::RecordOverflow);
-                    }
-                    (typ, HEADER_LEN, HEADER_LEN + len)
+                    (typ, HEADER_LEN, HEADER_LEN + content.len())
                 }
             };
             if self.c.io.read_key.is_none() && typ == ContentType::APPLICATION_DATA {
@@ -882,6 +938,7 @@ fn send_client_hello(
             alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
             cookie,
             record_size_limit: config.record_size_limit,
+            max_fragment_length: config.max_fragment_length,
             // With a store, psk_dhe_ke says we take tickets even when we offer none (RFC
             // 8446 §4.2.9: servers send tickets only for modes the client lists).
             psk_modes: (psk.is_some() || config.tickets.is_some())
@@ -985,17 +1042,7 @@ fn handle(
                 ),
             };
             c.params.alpn = alpn;
-            // RFC 8449 §4: only an offered limit may be answered, and none below 64.
-            if let Some(limit) = ee.record_size_limit {
-                let ours = config
-                    .record_size_limit
-                    .ok_or(crate::msgs::InvalidMessage::UnexpectedExtension)?;
-                if limit < 64 {
-                    return Err(crate::msgs::InvalidMessage::IllegalValue.into());
-                }
-                c.io.send_limit = (usize::from(limit) - 1).min(MAX_PLAINTEXT_LEN);
-                c.io.recv_limit = usize::from(ours).saturating_sub(1).min(MAX_PLAINTEXT_LEN);
-            }
+            client_record_limits(c, &config, &ee)?;
             // A resumed session has no certificate messages (RFC 8446 §2.2).
             Ok(if c.params.resumed {
                 State::ClientExpectFinished(ClientExpectFinished { hs })
@@ -1086,6 +1133,68 @@ fn handle(
         }
         _ => Err(PeerMisbehaved::UnexpectedMessage.into()),
     }
+}
+
+/// Client: applies the server's answer to `record_size_limit` or `max_fragment_length`.
+/// Only an offered extension may be answered (else `unsupported_extension`), a limit below
+/// 64, a different fragment length, or both at once are `illegal_parameter` (RFC 8449 §4, §5;
+/// RFC 6066 §4).
+fn client_record_limits(
+    c: &mut Core<'_, '_>,
+    config: &ClientConfig<'_>,
+    ee: &EncryptedExtensions<'_>,
+) -> Result<(), Error> {
+    use crate::msgs::InvalidMessage::{IllegalValue, UnexpectedExtension};
+    match (ee.record_size_limit, ee.max_fragment_length) {
+        (Some(_), Some(_)) => return Err(IllegalValue.into()),
+        (Some(limit), None) => {
+            let ours = config.record_size_limit.ok_or(UnexpectedExtension)?;
+            if limit < 64 {
+                return Err(IllegalValue.into());
+            }
+            c.io.send_limit = (usize::from(limit) - 1).min(MAX_PLAINTEXT_LEN);
+            c.io.recv_limit = usize::from(ours);
+        }
+        (None, Some(m)) => {
+            let offered = config.max_fragment_length.ok_or(UnexpectedExtension)?;
+            let len = m.len().filter(|_| m == offered).ok_or(IllegalValue)?;
+            c.io.send_limit = len;
+            c.io.recv_limit = len + 1;
+        }
+        (None, None) => {}
+    }
+    Ok(())
+}
+
+/// Server: takes the client's `record_size_limit` (answering with ours) or, without one, its
+/// `max_fragment_length` (echoed), and sets both directions' limits; returns what
+/// EncryptedExtensions carries (RFC 8449 §4, §5; RFC 6066 §4).
+fn server_record_limits(
+    c: &mut Core<'_, '_>,
+    config: &ServerConfig<'_>,
+    x: &ClientExtensions<'_>,
+) -> Result<(Option<u16>, Option<MaxFragmentLength>), Error> {
+    if let Some(limit) = x.record_size_limit {
+        if limit < 64 {
+            return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+        }
+        let ours = config.record_size_limit.unwrap_or(MAX_PLAINTEXT_LEN as u16 + 1);
+        c.io.send_limit = (usize::from(limit) - 1).min(MAX_PLAINTEXT_LEN);
+        c.io.recv_limit = usize::from(ours);
+        return Ok((Some(ours), None));
+    }
+    if let Some(m) = x.max_fragment_length {
+        let len = m.len().ok_or(crate::msgs::InvalidMessage::IllegalValue)?;
+        c.io.send_limit = len;
+        c.io.recv_limit = len + 1;
+        return Ok((None, Some(m)));
+    }
+    Ok((None, None))
+}
+
+/// Whether a configured `record_size_limit` is one RFC 8449 allows in TLS 1.3.
+fn valid_record_size_limit(limit: Option<u16>) -> bool {
+    limit.is_none_or(|l| (64..=MAX_PLAINTEXT_LEN as u16 + 1).contains(&l))
 }
 
 /// The checks every ServerHello and HelloRetryRequest gets: TLS 1.3 selected and our session
@@ -1586,13 +1695,7 @@ fn server_client_hello(
             Err(state) => return Ok(state),
         }
     };
-    // RFC 8449 §4: the limit counts the content type byte; below 64 is illegal_parameter.
-    if let Some(limit) = x.record_size_limit {
-        if limit < 64 {
-            return Err(crate::msgs::InvalidMessage::IllegalValue.into());
-        }
-        c.io.send_limit = (usize::from(limit) - 1).min(MAX_PLAINTEXT_LEN);
-    }
+    let (record_size_limit, max_fragment_length) = server_record_limits(c, &config, x)?;
     let alpn = match x.alpn {
         None => None,
         Some(offered) => Some(
@@ -1675,6 +1778,8 @@ fn server_client_hello(
     let ee = HandshakeMessage::EncryptedExtensions(EncryptedExtensions {
         server_name_ack: x.server_name.is_some(),
         alpn: alpn.map(|i| config.alpn[i]),
+        record_size_limit,
+        max_fragment_length,
         ..EncryptedExtensions::default()
     });
     c.io.send_handshake(&ee, Some(&mut hs.transcript))?;
@@ -1744,4 +1849,214 @@ fn choose_certificate<'a>(
     let name = sni.and_then(|n| core::str::from_utf8(n).ok());
     name.and_then(|n| usable().find(|(c, _)| verify::cert_matches_name(c.chain[0], n)))
         .or_else(|| usable().next())
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    //! What only the crate can set up: a peer that breaks a negotiated record limit, and
+    //! server answers our own server never gives.
+
+    use std::vec;
+    use std::vec::Vec;
+
+    use core_hash::OsRandom;
+    use pki_types::CertificateDer;
+
+    use super::*;
+    use crate::sign::SigningKey;
+
+    const CA: &[u8] = include_bytes!("../tests/data/ca.der");
+    const CERT: &[u8] = include_bytes!("../tests/data/server.der");
+    const KEY: &[u8] = include_bytes!("../tests/data/server.key.der");
+
+    fn leak<T>(v: T) -> &'static T {
+        std::boxed::Box::leak(std::boxed::Box::new(v))
+    }
+
+    fn bufs() -> Buffers<'static> {
+        Buffers {
+            received: Vec::leak(vec![0; 17_000]),
+            send: Vec::leak(vec![0; 40_000]),
+            handshake: Vec::leak(vec![0; 8_000]),
+        }
+    }
+
+    fn client_config(
+        record_size_limit: Option<u16>,
+        max_fragment_length: Option<MaxFragmentLength>,
+    ) -> ClientConfig<'static> {
+        let ca = leak(CertificateDer::from(CA));
+        ClientConfig {
+            suites: suites::DEFAULT_SUITES,
+            roots: leak([webpki::anchor_from_trusted_cert(ca).unwrap()]),
+            alpn: &[],
+            groups: crate::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: None,
+            tickets: None,
+            psk_modes: &[],
+            record_size_limit,
+            max_fragment_length,
+        }
+    }
+
+    fn pair(
+        client: ClientConfig<'static>,
+        server_limit: Option<u16>,
+    ) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
+        let key = leak(SigningKey::from_pkcs8_der(KEY).unwrap());
+        let server = ServerConfig {
+            suites: suites::DEFAULT_SUITES,
+            certs: leak([CertifiedKey { chain: leak([CERT]), key }]),
+            alpn: &[],
+            groups: crate::kx::DEFAULT_GROUPS,
+            client_auth: None,
+            tickets: None,
+            record_size_limit: server_limit,
+        };
+        let c = Connection::client(client, "localhost", bufs(), &mut OsRandom).unwrap();
+        let s = Connection::server(server, bufs(), &mut OsRandom).unwrap();
+        (c, s)
+    }
+
+    fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<(), Error> {
+        let data = from.pending_send().to_vec();
+        from.sent(data.len());
+        to.receive_space()[..data.len()].copy_from_slice(&data);
+        to.received(data.len())
+    }
+
+    fn handshake(c: &mut Connection<'_, '_>, s: &mut Connection<'_, '_>) {
+        for _ in 0..3 {
+            pump(c, s).unwrap();
+            pump(s, c).unwrap();
+        }
+        assert!(!c.is_handshaking() && !s.is_handshaking());
+    }
+
+    /// `from` ignores the limit it agreed to and sends `len` bytes in one record: `to`
+    /// answers `record_overflow`, releases none of it, and `from` gets the alert.
+    fn overflow(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>, len: usize) {
+        from.c.io.send_limit = MAX_PLAINTEXT_LEN;
+        assert_eq!(from.write(&vec![5; len]).unwrap(), len);
+        assert_eq!(pump(from, to), Err(Error::RecordOverflow));
+        assert_eq!(to.read(&mut [0; 16]), Err(Error::RecordOverflow));
+        assert_eq!(pump(to, from), Err(Error::AlertReceived(AlertDescription::RECORD_OVERFLOW)));
+    }
+
+    #[test]
+    fn a_server_over_the_clients_record_size_limit_gets_record_overflow() {
+        let (mut c, mut s) = pair(client_config(Some(100), None), None);
+        handshake(&mut c, &mut s);
+        // 99 content bytes and the type byte fill the limit exactly; one more is over.
+        assert_eq!(s.write(&[1; 99]).unwrap(), 99);
+        pump(&mut s, &mut c).unwrap();
+        assert_eq!(c.read(&mut [0; 200]).unwrap(), 99);
+        overflow(&mut s, &mut c, 100);
+    }
+
+    #[test]
+    fn a_client_over_the_servers_record_size_limit_gets_record_overflow() {
+        let (mut c, mut s) = pair(client_config(Some(1000), None), Some(300));
+        handshake(&mut c, &mut s);
+        overflow(&mut c, &mut s, 300);
+    }
+
+    #[test]
+    fn a_peer_over_the_max_fragment_length_gets_record_overflow() {
+        let m = MaxFragmentLength::LEN_1024;
+        let (mut c, mut s) = pair(client_config(None, Some(m)), None);
+        handshake(&mut c, &mut s);
+        overflow(&mut c, &mut s, 1025);
+        let (mut c, mut s) = pair(client_config(None, Some(m)), None);
+        handshake(&mut c, &mut s);
+        overflow(&mut s, &mut c, 1025);
+    }
+
+    /// Padding counts against `record_size_limit` (RFC 8449 §4: the limit is on the whole
+    /// TLSInnerPlaintext): 10 content bytes padded past the limit are `record_overflow`.
+    #[test]
+    fn padding_counts_against_the_limit() {
+        let (mut c, mut s) = pair(client_config(Some(64), None), None);
+        handshake(&mut c, &mut s);
+        let mut record = [0u8; 200];
+        let key = s.c.io.write_key.as_mut().unwrap();
+        let n = key.seal(ContentType::APPLICATION_DATA, &[7; 10], 53, &mut record).unwrap();
+        c.receive_space()[..n].copy_from_slice(&record[..n]);
+        assert_eq!(c.received(n), Ok(()));
+        assert_eq!(c.read(&mut [0; 64]), Ok(10));
+        let key = s.c.io.write_key.as_mut().unwrap();
+        let n = key.seal(ContentType::APPLICATION_DATA, &[7; 10], 54, &mut record).unwrap();
+        c.receive_space()[..n].copy_from_slice(&record[..n]);
+        assert_eq!(c.received(n), Err(Error::RecordOverflow));
+    }
+
+    /// The client's checks of the server's answer, on EncryptedExtensions our server never
+    /// sends.
+    #[test]
+    fn server_answers_are_checked() {
+        use crate::msgs::InvalidMessage::{IllegalValue, UnexpectedExtension};
+        let m512 = MaxFragmentLength::LEN_512;
+        let cases: [(Option<u16>, Option<MaxFragmentLength>, EncryptedExtensions<'_>, _); 6] = [
+            // Answers to what was not offered.
+            (
+                None,
+                Some(m512),
+                EncryptedExtensions { record_size_limit: Some(100), ..Default::default() },
+                UnexpectedExtension,
+            ),
+            (
+                Some(100),
+                None,
+                EncryptedExtensions { max_fragment_length: Some(m512), ..Default::default() },
+                UnexpectedExtension,
+            ),
+            // A limit below 64, a fragment length other than the offered one, both at once.
+            (
+                Some(100),
+                None,
+                EncryptedExtensions { record_size_limit: Some(63), ..Default::default() },
+                IllegalValue,
+            ),
+            (
+                None,
+                Some(m512),
+                EncryptedExtensions {
+                    max_fragment_length: Some(MaxFragmentLength::LEN_1024),
+                    ..Default::default()
+                },
+                IllegalValue,
+            ),
+            (
+                None,
+                Some(m512),
+                EncryptedExtensions {
+                    max_fragment_length: Some(MaxFragmentLength(9)),
+                    ..Default::default()
+                },
+                IllegalValue,
+            ),
+            (
+                Some(100),
+                Some(m512),
+                EncryptedExtensions {
+                    record_size_limit: Some(100),
+                    max_fragment_length: Some(m512),
+                    ..Default::default()
+                },
+                IllegalValue,
+            ),
+        ];
+        for (rsl, mfl, ee, want) in cases {
+            let config = client_config(rsl, mfl);
+            let (mut c, _) = pair(config, None);
+            assert_eq!(client_record_limits(&mut c.c, &config, &ee), Err(want.into()), "{ee:?}");
+        }
+        // A limit above the protocol's is taken as the protocol's.
+        let config = client_config(Some(100), None);
+        let (mut c, _) = pair(config, None);
+        let ee = EncryptedExtensions { record_size_limit: Some(u16::MAX), ..Default::default() };
+        client_record_limits(&mut c.c, &config, &ee).unwrap();
+        assert_eq!(c.record_limits(), RecordLimits { send: MAX_PLAINTEXT_LEN, receive: 100 });
+    }
 }

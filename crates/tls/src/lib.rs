@@ -43,7 +43,8 @@ pub mod ticket;
 pub mod verify;
 
 pub use conn::{
-    Buffers, ClientAuth, ClientConfig, Connection, Negotiated, ServerConfig, ServerTickets, Want,
+    Buffers, ClientAuth, ClientConfig, Connection, Negotiated, RecordLimits, ServerConfig,
+    ServerTickets, Want,
 };
 pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
 pub use sign::{CertifiedKey, SigningKey};

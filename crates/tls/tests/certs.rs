@@ -101,6 +101,7 @@ fn run(
         tickets: None,
         psk_modes: &[],
         record_size_limit: None,
+        max_fragment_length: None,
     };
     let mut c = Connection::client(config, name, bufs(), &mut OsRandom).unwrap();
     let config = ServerConfig {
@@ -110,6 +111,7 @@ fn run(
         groups: tls::kx::DEFAULT_GROUPS,
         client_auth: None,
         tickets: None,
+        record_size_limit: None,
     };
     let mut s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
     for _ in 0..6 {

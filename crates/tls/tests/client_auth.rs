@@ -110,6 +110,7 @@ fn pair_with_tickets(
         tickets: tickets.map(|(store, _)| store as &dyn TicketStore),
         psk_modes: &[],
         record_size_limit: None,
+        max_fragment_length: None,
     };
     let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
     let server_key = leak(SigningKey::from_pkcs8_der(data!("server.key.der")).unwrap());
@@ -130,6 +131,7 @@ fn pair_with_tickets(
             now: UnixTime::now(),
             psk_ke: false,
         }),
+        record_size_limit: None,
     };
     let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
     (c, s)

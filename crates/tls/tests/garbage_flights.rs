@@ -79,6 +79,7 @@ impl World {
             tickets: Some(self.store),
             psk_modes: &[],
             record_size_limit: None,
+            max_fragment_length: None,
         };
         let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
         let key = leak(SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap());
@@ -102,6 +103,7 @@ impl World {
                 now: UnixTime::now(),
                 psk_ke: false,
             }),
+            record_size_limit: None,
         };
         let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
         (c, s)

@@ -62,6 +62,7 @@ fn client<'a, 'b>(
         tickets: None,
         psk_modes: &[],
         record_size_limit: None,
+        max_fragment_length: None,
     };
     Connection::client(config, "localhost", bufs.get(), &mut OsRandom).unwrap()
 }
@@ -79,6 +80,7 @@ fn server<'a, 'b>(
         groups,
         client_auth: None,
         tickets: None,
+        record_size_limit: None,
     };
     Connection::server(config, bufs.get(), &mut OsRandom).unwrap()
 }

@@ -99,6 +99,7 @@ fn client_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) ->
         tickets: None,
         psk_modes: &[],
         record_size_limit: None,
+        max_fragment_length: None,
     }
 }
 
@@ -110,6 +111,7 @@ fn server_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) ->
         groups: tls::kx::DEFAULT_GROUPS,
         client_auth: None,
         tickets: None,
+        record_size_limit: None,
     }
 }
 
@@ -242,6 +244,7 @@ fn failing(
             tickets: None,
             psk_modes: &[],
             record_size_limit: None,
+            max_fragment_length: None,
         },
         name,
         cb.get(),

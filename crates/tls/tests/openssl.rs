@@ -175,6 +175,7 @@ fn s_server_id_round(
         tickets: None,
         psk_modes: &[],
         record_size_limit: None,
+        max_fragment_length: None,
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -284,6 +285,7 @@ fn s_client_id_round(
             groups: server_groups,
             client_auth: None,
             tickets: None,
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -393,6 +395,7 @@ fn our_client_certificate_against_openssl_s_server() {
             tickets: None,
             psk_modes: &[],
             record_size_limit: None,
+            max_fragment_length: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -453,6 +456,7 @@ fn openssl_s_client_certificate_against_our_server() {
                 now: UnixTime::now(),
             }),
             tickets: None,
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -541,6 +545,7 @@ fn s_server_resume_rounds(psk_modes: &[PskKeyExchangeMode]) {
             tickets: Some(&store),
             psk_modes,
             record_size_limit: None,
+            max_fragment_length: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -617,6 +622,7 @@ fn s_client_resume_rounds(psk_ke: bool) {
                 now: UnixTime::now(),
                 psk_ke,
             }),
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();

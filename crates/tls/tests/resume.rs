@@ -73,6 +73,7 @@ impl Setup {
             tickets: Some(self.store),
             psk_modes: self.psk_modes,
             record_size_limit: None,
+            max_fragment_length: None,
         };
         let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
         let config = ServerConfig {
@@ -88,6 +89,7 @@ impl Setup {
                 now: self.server_now,
                 psk_ke: self.psk_ke,
             }),
+            record_size_limit: None,
         };
         let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
         (c, s)

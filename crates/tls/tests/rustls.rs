@@ -128,6 +128,7 @@ fn rustls_client_against_our_server() {
             groups: tls::kx::DEFAULT_GROUPS,
             client_auth: None,
             tickets: None,
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -186,6 +187,7 @@ fn our_client_against_rustls_server() {
             tickets: None,
             psk_modes: &[],
             record_size_limit: None,
+            max_fragment_length: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -250,6 +252,7 @@ fn hello_retry_request_to_rustls_client() {
         groups: &groups,
         client_auth: None,
         tickets: None,
+        record_size_limit: None,
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -293,6 +296,7 @@ fn rustls_client_nist_groups() {
             groups: tls::kx::DEFAULT_GROUPS,
             client_auth: None,
             tickets: None,
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -336,6 +340,7 @@ fn our_client_follows_rustls_hello_retry_request() {
             tickets: None,
             psk_modes: &[],
             record_size_limit: None,
+            max_fragment_length: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -399,6 +404,7 @@ fn rustls_client_against_our_ecdsa_and_rsa_certificates() {
             groups: tls::kx::DEFAULT_GROUPS,
             client_auth: None,
             tickets: None,
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -444,6 +450,7 @@ fn our_client_against_rustls_ecdsa_and_rsa_certificates() {
             tickets: None,
             psk_modes: &[],
             record_size_limit: None,
+            max_fragment_length: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -515,6 +522,7 @@ fn client_certificates_with_rustls_both_ways() {
                 now: UnixTime::now(),
             }),
             tickets: None,
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -554,6 +562,7 @@ fn client_certificates_with_rustls_both_ways() {
             tickets: None,
             psk_modes: &[],
             record_size_limit: None,
+            max_fragment_length: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -602,6 +611,7 @@ fn resumption_with_rustls_both_ways() {
                 now: UnixTime::now(),
                 psk_ke: false,
             }),
+            record_size_limit: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(sconfig, bufs, &mut OsRandom).unwrap();
@@ -637,6 +647,7 @@ fn resumption_with_rustls_both_ways() {
             tickets: Some(&store),
             psk_modes: &[],
             record_size_limit: None,
+            max_fragment_length: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
