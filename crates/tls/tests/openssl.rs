@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, UnixTime};
-use tls::msgs::{NamedGroup, PskKeyExchangeMode, SignatureScheme};
+use tls::msgs::{MaxFragmentLength, NamedGroup, PskKeyExchangeMode, SignatureScheme};
 use tls::suites::{self, Suite};
-use tls::{Buffers, ClientConfig, Connection, Negotiated, ServerConfig, Stream};
+use tls::{Buffers, ClientConfig, Connection, Negotiated, RecordLimits, ServerConfig, Stream};
 
 fn data(name: &str) -> String {
     let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
@@ -648,4 +648,121 @@ fn s_client_resume_rounds(psk_ke: bool) {
         assert_eq!(no_key_exchange, psk_ke && round == 1, "round {round}");
     }
     let _ = std::fs::remove_file(&sess);
+}
+
+/// Our client offers `max_fragment_length` 512 (and `record_size_limit`, which OpenSSL does
+/// not implement and ignores) to `s_server`, which accepts the fragment length: the whole
+/// exchange fits a receive buffer of one 512-byte record (534 bytes), also when `s_server`
+/// pads its records (`-record_padding`, which OpenSSL caps at the fragment length).
+#[test]
+fn our_client_max_fragment_length_against_openssl_s_server() {
+    if !openssl_available() {
+        return;
+    }
+    let ca = CertificateDer::from(&include_bytes!("data/ca.der")[..]);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    for padding in [None, Some("256")] {
+        let port = free_port();
+        let _server = Killed(
+            Command::new("openssl")
+                .args(["s_server", "-accept"])
+                .arg(format!("127.0.0.1:{port}"))
+                .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
+                .args(["-tls1_3", "-www", "-naccept", "1"])
+                .args(padding.map(|p| ["-record_padding", p]).iter().flatten())
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        let sock = connect_retrying(port);
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 5 + 513 + 16], vec![0; 17_000], vec![0; 8_000]);
+        let config = ClientConfig {
+            suites: suites::DEFAULT_SUITES,
+            roots: &roots,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: None,
+            tickets: None,
+            psk_modes: &[],
+            record_size_limit: Some(256),
+            max_fragment_length: Some(MaxFragmentLength::LEN_512),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        stream.handshake().unwrap_or_else(|e| panic!("padding {padding:?}: {e}"));
+        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+        let mut page = Vec::new();
+        let _ = stream.read_to_end(&mut page);
+        let page = String::from_utf8_lossy(&page);
+        assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
+        assert!(page.len() > 2000, "the page spans several records: {page}");
+        assert_eq!(conn.error(), None);
+        assert_eq!(conn.record_limits(), RecordLimits { send: 512, receive: 513 });
+    }
+}
+
+/// `s_client -maxfraglen 512` against our server: the server echoes it, splits its flight
+/// and a 3000-byte reply into 512-byte records, and takes `s_client`'s records (padded with
+/// `-record_padding` in the second round) in a receive buffer of one such record.
+#[test]
+fn openssl_s_client_max_fragment_length_against_our_server() {
+    if !openssl_available() {
+        return;
+    }
+    let key = tls::SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap();
+    let chain: [&[u8]; 1] = [include_bytes!("data/server.der")];
+    let reply: Vec<u8> = (0..3000).map(|i| b'a' + (i % 26) as u8).chain(*b"\n").collect();
+    for padding in [None, Some("512")] {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let mut client = Command::new("openssl")
+            .args(["s_client", "-connect"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-CAfile", &data("ca.pem"), "-verify_return_error", "-servername", "localhost"])
+            .args(["-tls1_3", "-ign_eof", "-maxfraglen", "512"])
+            .args(padding.map(|p| ["-record_padding", p]).iter().flatten())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        client.stdin.take().unwrap().write_all(&[b'p'; 700]).unwrap();
+        let (sock, _) = listener.accept().unwrap();
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 5 + 513 + 16], vec![0; 17_000], vec![0; 8_000]);
+        let config = ServerConfig {
+            suites: suites::DEFAULT_SUITES,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: None,
+            tickets: None,
+            record_size_limit: None,
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        stream.handshake().unwrap_or_else(|e| panic!("padding {padding:?}: {e}"));
+        let mut got = Vec::new();
+        let mut buf = [0u8; 256];
+        while got.len() < 700 {
+            let n = stream.read(&mut buf).unwrap();
+            assert!(n > 0, "s_client closed early");
+            got.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(got, [b'p'; 700]);
+        stream.write_all(&reply).unwrap();
+        stream.close().unwrap();
+        drop(stream);
+        let out = client.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let reply = String::from_utf8_lossy(&reply);
+        assert!(stdout.contains(&*reply), "padding {padding:?}: {stdout}");
+        assert_eq!(conn.record_limits(), RecordLimits { send: 512, receive: 513 });
+    }
 }
