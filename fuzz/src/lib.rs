@@ -169,6 +169,7 @@ pub mod tls_peer {
             psk_modes: &[],
             record_size_limit: None,
             max_fragment_length: None,
+            external_psk: None,
         };
         let mut space = Space::default();
         let mut rng = FixedRandom::new(CLIENT_RANDOM);
@@ -193,6 +194,7 @@ pub mod tls_peer {
             client_auth: None,
             tickets: None,
             record_size_limit: None,
+            psks: None,
         };
         let mut space = Space::default();
         let mut rng = FixedRandom::new(SERVER_RANDOM);

@@ -90,6 +90,7 @@ fn main() {
         psk_modes: &[],
         record_size_limit: None,
         max_fragment_length: None,
+        external_psk: None,
     };
     if resume {
         // A first connection only to get a ticket: handshake, wait for a NewSessionTicket,

@@ -111,6 +111,7 @@ fn main() {
                 psk_ke: false,
             }),
             record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom)

@@ -29,6 +29,7 @@ use crate::msgs::{
     ServerHelloExtensions, SignatureScheme, Writer, split_handshake,
 };
 use crate::msgs::{NewSessionTicket, OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
+use crate::psk::{ExternalPsk, ServerPsks};
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
 use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN};
 use crate::suites::{self, Suite};
@@ -76,6 +77,11 @@ pub struct ClientConfig<'a> {
     /// a TLSInnerPlaintext of at most that plus one). When both are offered, a server that
     /// knows `record_size_limit` answers that one only (RFC 8449 §5).
     pub max_fragment_length: Option<MaxFragmentLength>,
+    /// An external PSK to offer (RFC 8446 §4.2.11), in the modes of `psk_modes`, when no
+    /// ticket is offered instead; `suites` must hold one with its hash. A server that takes
+    /// it sends no certificate; one that does not falls back to its certificate, checked
+    /// against `roots` as usual.
+    pub external_psk: Option<ExternalPsk<'a>>,
 }
 
 /// How a server issues session tickets and resumes sessions from them.
@@ -133,6 +139,11 @@ pub struct ServerConfig<'a> {
     /// says. A client's `max_fragment_length` is always accepted (unless it also sent
     /// `record_size_limit`, which wins).
     pub record_size_limit: Option<u16>,
+    /// External PSKs to accept (RFC 8446 §4.2.11): a client offering one of these identities
+    /// with a valid binder is authenticated by the key, and no certificate is sent. With
+    /// these, `certs` may be empty: a client with no known identity is then refused with
+    /// `unknown_psk_identity`.
+    pub psks: Option<ServerPsks<'a>>,
 }
 
 /// The buffers a connection works in.
@@ -211,6 +222,9 @@ pub struct Negotiated {
     /// Whether the session was resumed from a ticket (with `group` `NamedGroup(0)` when it
     /// was resumed with `psk_ke`, without a key exchange).
     pub resumed: bool,
+    /// Whether an external PSK authenticated the handshake (no certificates; `scheme` is
+    /// `SignatureScheme(0)`, and `group` `NamedGroup(0)` in `psk_ke` mode).
+    pub external_psk: bool,
 }
 
 struct ClientHelloSent {
@@ -219,8 +233,33 @@ struct ClientHelloSent {
     session_id: [u8; 32],
     th256: Transcript,
     th384: Transcript,
-    /// The ticket offered for resumption, if any.
-    psk: Option<Ticket>,
+    /// The PSK offered, if any.
+    psk: Option<Offered>,
+}
+
+/// The PSK a client offers: a ticket for resumption, or the configured external PSK.
+#[allow(clippy::large_enum_variant)] // a ticket is what is offered most; nothing to box into
+enum Offered {
+    Ticket(Ticket),
+    External,
+}
+
+impl Offered {
+    /// The hash the PSK is bound to.
+    fn hash(&self, config: &ClientConfig<'_>) -> Option<HashAlg> {
+        match self {
+            Self::Ticket(t) => ticket_hash(t),
+            Self::External => config.external_psk.map(|p| p.hash),
+        }
+    }
+
+    /// The key.
+    fn key<'k>(&'k self, config: &ClientConfig<'k>) -> &'k [u8] {
+        match self {
+            Self::Ticket(t) => t.psk(),
+            Self::External => config.external_psk.map_or(&[], |p| p.key),
+        }
+    }
 }
 
 /// After a HelloRetryRequest and the second ClientHello: the suite is fixed and the
@@ -230,7 +269,7 @@ struct RetrySent {
     session_id: [u8; 32],
     suite: Suite,
     transcript: Transcript,
-    psk: Option<Ticket>,
+    psk: Option<Offered>,
 }
 
 struct Handshaking {
@@ -494,6 +533,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                     retried: false,
                     client_auth: None,
                     resumed: false,
+                    external_psk: false,
                 },
                 rng,
             },
@@ -521,6 +561,9 @@ impl<'a, 'b> Connection<'a, 'b> {
             || server_name.len() > 255
             || !valid_record_size_limit(config.record_size_limit)
             || config.max_fragment_length.is_some_and(|m| m.len().is_none())
+            || config
+                .external_psk
+                .is_some_and(|p| !p.is_valid() || !config.suites.iter().any(|s| s.hash == p.hash))
         {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
@@ -533,12 +576,15 @@ impl<'a, 'b> Connection<'a, 'b> {
         let random_bytes: [u8; 32] = random(rng)?;
         let session_id: [u8; 32] = random(rng)?;
         let now = config.now.as_secs();
+        // A ticket for the server if there is one, else the external PSK.
         let psk = config
             .tickets
             .and_then(|store| store.take(server_name))
-            .filter(|t| t.is_valid_at(now) && suites::find(config.suites, t.suite()).is_some());
+            .filter(|t| t.is_valid_at(now) && suites::find(config.suites, t.suite()).is_some())
+            .map(Offered::Ticket)
+            .or(config.external_psk.map(|_| Offered::External));
         let mut th256 = Transcript::new(HashAlg::Sha256);
-        let binder_base = psk.as_ref().and_then(|t| Some(Transcript::new(ticket_hash(t)?)));
+        let binder_base = psk.as_ref().and_then(|p| Some(Transcript::new(p.hash(&config)?)));
         let offer = psk.as_ref().zip(binder_base);
         send_client_hello(&mut conn.c, &random_bytes, &session_id, &key, None, &mut th256, offer)?;
         let mut th384 = Transcript::new(HashAlg::Sha384);
@@ -560,10 +606,13 @@ impl<'a, 'b> Connection<'a, 'b> {
         bufs: Buffers<'b>,
         rng: &mut dyn RandomSource,
     ) -> Result<Self, Error> {
+        // Without certificates only external PSKs can authenticate the server.
+        let psk_only = config.psks.is_some_and(|p| !p.keys.is_empty());
         if config.suites.is_empty()
             || config.groups.is_empty()
-            || config.certs.is_empty()
+            || (config.certs.is_empty() && !psk_only)
             || config.certs.iter().any(|c| c.chain.is_empty())
+            || config.psks.is_some_and(|p| p.keys.iter().any(|k| !k.is_valid()))
             || !valid_record_size_limit(config.record_size_limit)
         {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
@@ -899,16 +948,23 @@ fn send_client_hello(
     key: &KeyShare,
     cookie: Option<&[u8]>,
     transcript: &mut Transcript,
-    psk: Option<(&Ticket, Transcript)>,
+    psk: Option<(&Offered, Transcript)>,
 ) -> Result<(), Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let now = config.now.as_secs();
-    // A PSK offer: the ticket as identity, and a placeholder binder filled in below.
+    // A PSK offer: the ticket or the external identity (whose age is 0, RFC 8446
+    // §4.2.11), and a placeholder binder filled in below.
     let hash_len = psk.as_ref().map_or(0, |(_, t)| t.alg().output_len());
     let zero_binder = [0u8; 48];
-    let identity = psk
-        .as_ref()
-        .map(|(t, _)| PskIdentity { identity: t.ticket(), obfuscated_age: t.obfuscated_age(now) });
+    let identity = psk.as_ref().map(|(p, _)| match p {
+        Offered::Ticket(t) => {
+            PskIdentity { identity: t.ticket(), obfuscated_age: t.obfuscated_age(now) }
+        }
+        Offered::External => PskIdentity {
+            identity: config.external_psk.map_or(&[], |e| e.identity),
+            obfuscated_age: 0,
+        },
+    });
     let identities = identity.as_slice();
     let binders = [PskBinder(&zero_binder[..hash_len])];
     let mut suites_buf = [CipherSuite(0); MAX_LIST];
@@ -951,12 +1007,13 @@ fn send_client_hello(
         },
     });
     c.io.send_handshake_patched(&ch, Some(transcript), |msg| {
-        let Some((ticket, mut bt)) = psk else { return Ok(()) };
+        let Some((offered, mut bt)) = psk else { return Ok(()) };
         // RFC 8446 §4.2.11.2: the binder is over the ClientHello up to the binders list.
         let cut = msg.len().checked_sub(3 + hash_len).ok_or(Error::BufferTooSmall)?;
         bt.update(&msg[..cut]);
-        let early = EarlySecret::new(bt.alg(), Some(ticket.psk()));
-        let binder = finished_verify_data(&early.binder_key(false), &bt.current());
+        let early = EarlySecret::new(bt.alg(), Some(offered.key(&config)));
+        let external = matches!(offered, Offered::External);
+        let binder = finished_verify_data(&early.binder_key(external), &bt.current());
         msg[cut + 3..].copy_from_slice(binder.as_ref());
         Ok(())
     })
@@ -1043,8 +1100,8 @@ fn handle(
             };
             c.params.alpn = alpn;
             client_record_limits(c, &config, &ee)?;
-            // A resumed session has no certificate messages (RFC 8446 §2.2).
-            Ok(if c.params.resumed {
+            // A PSK handshake has no certificate messages (RFC 8446 §2.2).
+            Ok(if c.params.resumed || c.params.external_psk {
                 State::ClientExpectFinished(ClientExpectFinished { hs })
             } else {
                 State::ClientExpectCertificate(hs)
@@ -1249,7 +1306,7 @@ fn client_server_hello(
     c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
     // The PSK stays on offer only if its hash is the suite's (RFC 8446 §4.1.4), with its
     // binder now over message_hash, the HRR and ClientHello2.
-    let psk = st.psk.filter(|t| ticket_hash(t) == Some(suite.hash));
+    let psk = st.psk.filter(|p| p.hash(&config) == Some(suite.hash));
     let offer = psk.as_ref().map(|t| (t, transcript.clone()));
     send_client_hello(c, &st.random, &st.session_id, &key, x.cookie, &mut transcript, offer)?;
     c.params.retried = true;
@@ -1270,15 +1327,15 @@ fn client_key_exchange(
     mut transcript: Transcript,
     raw: &[u8],
     sh: &ServerHello<'_>,
-    offered: Option<&Ticket>,
+    offered: Option<&Offered>,
 ) -> Result<State, Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let modes = client_psk_modes(&config);
     // RFC 8446 §4.2.11: the server may only pick the one identity we offered, with a suite
-    // of the ticket's hash.
+    // of the PSK's hash.
     let psk = match (sh.extensions.selected_identity, offered) {
         (None, _) => None,
-        (Some(0), Some(t)) if ticket_hash(t) == Some(suite.hash) => Some(t),
+        (Some(0), Some(p)) if p.hash(&config) == Some(suite.hash) => Some(p),
         (Some(_), _) => return Err(PeerMisbehaved::SelectedUnofferedParameter.into()),
     };
     // A key share, unless the server resumed with psk_ke (which we must have listed); with
@@ -1303,17 +1360,17 @@ fn client_key_exchange(
     transcript.update(raw);
     c.params.suite = suite.suite;
     c.params.group = group;
-    if let Some(t) = psk {
-        c.params.resumed = true;
-        c.params.scheme = t.scheme();
+    match psk {
+        Some(Offered::Ticket(t)) => {
+            c.params.resumed = true;
+            c.params.scheme = t.scheme();
+        }
+        Some(Offered::External) => c.params.external_psk = true,
+        None => {}
     }
+    let key = psk.map(|p| p.key(&config));
     Ok(State::ClientExpectEncryptedExtensions(enter_handshake(
-        c,
-        suite,
-        transcript,
-        ikm,
-        psk.map(Ticket::psk),
-        true,
+        c, suite, transcript, ikm, key, true,
     )?))
 }
 
@@ -1549,28 +1606,100 @@ fn send_server_certificate(
     c.io.send_handshake(&cv, Some(transcript))
 }
 
-/// Server: the state of the first PSK identity, if it is one of our tickets, the client
-/// allows psk_dhe_ke, and the ticket is within its lifetime.
-fn resumable_ticket(
-    config: &ServerConfig<'_>,
-    x: &ClientExtensions<'_>,
-) -> Option<(TicketState, PskKeyExchangeMode)> {
-    let tickets = config.tickets?;
-    let modes = x.psk_modes?;
-    let mode = if tickets.psk_ke && modes.contains(&PskKeyExchangeMode::PSK_KE) {
-        PskKeyExchangeMode::PSK_KE
+/// A PSK the server takes: one of its tickets, or one of its external PSKs.
+enum ServerPsk<'a> {
+    Ticket(TicketState),
+    External(&'a ExternalPsk<'a>),
+}
+
+impl ServerPsk<'_> {
+    fn key(&self) -> &[u8] {
+        match self {
+            Self::Ticket(t) => &t.psk[..t.psk_len],
+            Self::External(p) => p.key,
+        }
+    }
+}
+
+/// The PSK a server takes: which, the index of its identity in the ClientHello, the mode,
+/// and the suite it is used with.
+struct ChosenPsk<'a> {
+    psk: ServerPsk<'a>,
+    index: usize,
+    mode: PskKeyExchangeMode,
+    suite: Suite,
+}
+
+/// The mode a PSK is taken in: `psk_ke` if we allow it and the client lists it, else
+/// `psk_dhe_ke` if the client lists that.
+fn psk_mode(
+    modes: List<'_, PskKeyExchangeMode, crate::msgs::U8>,
+    allow_psk_ke: bool,
+) -> Option<PskKeyExchangeMode> {
+    if allow_psk_ke && modes.contains(&PskKeyExchangeMode::PSK_KE) {
+        Some(PskKeyExchangeMode::PSK_KE)
     } else if modes.contains(&PskKeyExchangeMode::PSK_DHE_KE) {
-        PskKeyExchangeMode::PSK_DHE_KE
+        Some(PskKeyExchangeMode::PSK_DHE_KE)
     } else {
-        return None;
+        None
+    }
+}
+
+/// Server: the first PSK identity offered that we can take (RFC 8446 §4.2.11) — one of our
+/// tickets within its lifetime, or one of our external PSKs — in a mode both sides list,
+/// with a suite of its hash that both sides have (for a ticket its own suite first). The
+/// binder is checked later, over the whole transcript.
+fn choose_psk<'a>(config: &ServerConfig<'a>, ch: &ClientHello<'_>) -> Option<ChosenPsk<'a>> {
+    let x = &ch.extensions;
+    let modes = x.psk_modes?;
+    let offer = x.pre_shared_key?;
+    let common = |hash: HashAlg, first: Option<CipherSuite>| {
+        let shared = |s: &Suite| s.hash == hash && ch.cipher_suites.contains(&s.suite);
+        first
+            .and_then(|f| suites::find(config.suites, f))
+            .filter(shared)
+            .or_else(|| config.suites.iter().copied().find(shared))
     };
-    let identity = x.pre_shared_key?.identities.iter().next()?;
-    let state = tickets.key.open(identity.identity)?;
-    let now = tickets.now.as_secs();
-    // With client authentication required, only a session that had it may be resumed.
-    let identity_ok = state.client_auth.0 != 0 || !config.client_auth.is_some_and(|a| a.required);
-    (identity_ok && now >= state.issued_at && now - state.issued_at < u64::from(tickets.lifetime))
-        .then_some((state, mode))
+    for (index, identity) in offer.identities.iter().enumerate() {
+        let ticket = config.tickets.and_then(|t| Some((t, t.key.open(identity.identity)?)));
+        if let Some((tickets, state)) = ticket {
+            let now = tickets.now.as_secs();
+            let fresh =
+                now >= state.issued_at && now - state.issued_at < u64::from(tickets.lifetime);
+            // With client authentication required, only a session that had it may resume.
+            let identity_ok =
+                state.client_auth.0 != 0 || !config.client_auth.is_some_and(|a| a.required);
+            let hash = suites::find(suites::ALL_SUITES, state.suite).map(|s| s.hash);
+            let mode = psk_mode(modes, tickets.psk_ke);
+            if let (true, Some(hash), Some(mode)) = (fresh && identity_ok, hash, mode) {
+                if let Some(suite) = common(hash, Some(state.suite)) {
+                    return Some(ChosenPsk { psk: ServerPsk::Ticket(state), index, mode, suite });
+                }
+            }
+            continue;
+        }
+        let Some(psks) = config.psks else { continue };
+        let Some(psk) = psks.find(identity.identity) else { continue };
+        if let (Some(mode), Some(suite)) = (psk_mode(modes, psks.psk_ke), common(psk.hash, None)) {
+            return Some(ChosenPsk { psk: ServerPsk::External(psk), index, mode, suite });
+        }
+    }
+    None
+}
+
+/// Server: the certificate to authenticate with when no PSK is taken. A server with only
+/// external PSKs refuses with `unknown_psk_identity` (RFC 8446 §6.2); certificate
+/// authentication needs `signature_algorithms` (§4.2.3).
+fn server_certificate<'a>(
+    config: &ServerConfig<'a>,
+    x: &ClientExtensions<'_>,
+) -> Result<(&'a CertifiedKey<'a>, SignatureScheme), Error> {
+    if config.certs.is_empty() {
+        return Err(PeerIncompatible::UnknownPskIdentity.into());
+    }
+    let offered = x.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
+    choose_certificate(config.certs, x.server_name, |s| offered.contains(&s))
+        .ok_or(PeerIncompatible::NoCommonSignatureScheme.into())
 }
 
 /// Server: sends the configured number of NewSessionTickets (RFC 8446 §4.6.1) after the
@@ -1663,29 +1792,27 @@ fn server_client_hello(
     if x.pre_shared_key.is_some() && x.psk_modes.is_none() {
         return Err(crate::msgs::InvalidMessage::MissingExtension.into());
     }
-    // A ticket of ours offered in a mode we take, within its lifetime: its suite is
-    // preferred.
-    let (resumable, mode) = resumable_ticket(&config, x).unzip();
-    let suite = resumable
-        .as_ref()
-        .and_then(|t| suites::find(config.suites, t.suite))
-        .filter(|s| ch.cipher_suites.contains(&s.suite))
-        .or_else(|| config.suites.iter().copied().find(|s| ch.cipher_suites.contains(&s.suite)))
-        .ok_or(PeerIncompatible::NoCommonSuite)?;
-    // RFC 8446 §4.2.3: certificate authentication needs signature_algorithms.
-    let offered = x.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
-    let (certified, scheme) =
-        choose_certificate(config.certs, x.server_name, |s| offered.contains(&s))
-            .ok_or(PeerIncompatible::NoCommonSignatureScheme)?;
+    // A PSK we take fixes the suite; without one the server's first suite the client has,
+    // and a certificate.
+    let chosen = choose_psk(&config, ch);
+    let suite = match &chosen {
+        Some(p) => p.suite,
+        None => config
+            .suites
+            .iter()
+            .copied()
+            .find(|s| ch.cipher_suites.contains(&s.suite))
+            .ok_or(PeerIncompatible::NoCommonSuite)?,
+    };
+    let certificate = match chosen {
+        Some(_) => None,
+        None => Some(server_certificate(&config, x)?),
+    };
     if retry.as_ref().is_some_and(|r| r.suite != suite) {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
     }
     // psk_ke: no key exchange, so no share to pick and no HelloRetryRequest.
-    let psk_ke = retry.is_none()
-        && mode == Some(PskKeyExchangeMode::PSK_KE)
-        && resumable.as_ref().is_some_and(|t| {
-            suites::find(suites::ALL_SUITES, t.suite).is_some_and(|s| s.hash == suite.hash)
-        });
+    let psk_ke = chosen.as_ref().is_some_and(|p| p.mode == PskKeyExchangeMode::PSK_KE);
     let share = if psk_ke {
         None
     } else {
@@ -1722,34 +1849,25 @@ fn server_client_hello(
         Some(r) => r.transcript,
         None => Transcript::new(suite.hash),
     };
-    // Resumption: the ticket's hash must be the suite's, and its binder must verify over
-    // the transcript so far and the ClientHello up to the binders (RFC 8446 §4.2.11.2).
-    // With a key share the mode must be psk_dhe_ke: a client that listed only psk_ke (and a
-    // server that would not take it) gets a full handshake.
-    let mode_ok = psk_ke || mode == Some(PskKeyExchangeMode::PSK_DHE_KE);
-    let psk = match (resumable, x.pre_shared_key) {
-        (Some(t), Some(offer))
-            if mode_ok
-                && suites::find(suites::ALL_SUITES, t.suite)
-                    .is_some_and(|s| s.hash == suite.hash) =>
-        {
-            let cut = raw.len().checked_sub(offer.binders_encoded_len());
-            let truncated = cut.and_then(|n| raw.get(..n)).ok_or(Error::BufferTooSmall)?;
-            let mut bt = transcript.clone();
-            bt.update(truncated);
-            let early = EarlySecret::new(suite.hash, Some(&t.psk[..t.psk_len]));
-            let expected = finished_verify_data(&early.binder_key(false), &bt.current());
-            let binder = offer.binders.iter().next().map_or(&[][..], |b| b.0);
-            if !verify_finished(&expected, binder) {
-                return Err(PeerMisbehaved::BadPskBinder.into());
-            }
-            Some(t)
+    // The binder of the identity we take must verify over the transcript so far and the
+    // ClientHello up to the binders (RFC 8446 §4.2.11.2); if it does not, the handshake
+    // fails rather than falling back.
+    if let (Some(p), Some(offer)) = (&chosen, x.pre_shared_key) {
+        let cut = raw.len().checked_sub(offer.binders_encoded_len());
+        let truncated = cut.and_then(|n| raw.get(..n)).ok_or(Error::BufferTooSmall)?;
+        let mut bt = transcript.clone();
+        bt.update(truncated);
+        let early = EarlySecret::new(suite.hash, Some(p.psk.key()));
+        let external = matches!(p.psk, ServerPsk::External(_));
+        let expected = finished_verify_data(&early.binder_key(external), &bt.current());
+        let binder = offer.binders.iter().nth(p.index).map_or(&[][..], |b| b.0);
+        if !verify_finished(&expected, binder) {
+            return Err(PeerMisbehaved::BadPskBinder.into());
         }
-        _ => None,
-    };
-    if share.is_none() && psk.is_none() {
-        // Unreachable (psk_ke is only chosen with a resumable ticket), but never derive keys
-        // from neither a key exchange nor a PSK.
+    }
+    if share.is_none() && chosen.is_none() {
+        // Unreachable (psk_ke is only chosen with a PSK), but never derive keys from
+        // neither a key exchange nor a PSK.
         return Err(PeerIncompatible::NoCommonGroup.into());
     }
     transcript.update(raw);
@@ -1762,7 +1880,7 @@ fn server_client_hello(
             key_share: share
                 .zip(public.as_ref())
                 .map(|(s, p)| KeyShareEntry { group: s.group, key: p.as_ref() }),
-            selected_identity: psk.as_ref().map(|_| 0),
+            selected_identity: chosen.as_ref().and_then(|p| u16::try_from(p.index).ok()),
             ..ServerHelloExtensions::default()
         },
     });
@@ -1771,9 +1889,9 @@ fn server_client_hello(
         // Middlebox compatibility mode (RFC 8446 §D.4).
         c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
     }
-    let psk_bytes = psk.as_ref().map(|t| &t.psk[..t.psk_len]);
     let zeros = [0u8; 48];
     let ikm = shared.as_ref().map_or(&zeros[..suite.hash.output_len()], |s| s.as_ref());
+    let psk_bytes = chosen.as_ref().map(|p| p.psk.key());
     let mut hs = enter_handshake(c, suite, transcript, ikm, psk_bytes, false)?;
     let ee = HandshakeMessage::EncryptedExtensions(EncryptedExtensions {
         server_name_ack: x.server_name.is_some(),
@@ -1783,11 +1901,21 @@ fn server_client_hello(
         ..EncryptedExtensions::default()
     });
     c.io.send_handshake(&ee, Some(&mut hs.transcript))?;
-    let resumed = psk.is_some();
-    let scheme = psk.as_ref().map_or(scheme, |t| t.scheme);
-    // A resumed session keeps the client identity of the one it came from.
-    let resumed_client_auth = psk.as_ref().map(|t| t.client_auth).filter(|s| s.0 != 0);
-    let client_auth = config.client_auth.is_some() && !resumed;
+    let (resumed, external_psk) = match chosen.as_ref().map(|p| &p.psk) {
+        Some(ServerPsk::Ticket(_)) => (true, false),
+        Some(ServerPsk::External(_)) => (false, true),
+        None => (false, false),
+    };
+    // A resumed session keeps the scheme and client identity of the one it came from.
+    let (scheme, resumed_client_auth) = match (&chosen, certificate) {
+        (Some(ChosenPsk { psk: ServerPsk::Ticket(t), .. }), _) => {
+            (t.scheme, Some(t.client_auth).filter(|s| s.0 != 0))
+        }
+        (_, Some((_, scheme))) => (scheme, None),
+        _ => (SignatureScheme(0), None),
+    };
+    // RFC 8446 §4.3.2: no CertificateRequest in a PSK handshake.
+    let client_auth = config.client_auth.is_some() && chosen.is_none();
     if client_auth {
         let mut buf = [SignatureScheme(0); MAX_LIST];
         let cr = HandshakeMessage::CertificateRequest(CertificateRequest {
@@ -1796,7 +1924,7 @@ fn server_client_hello(
         });
         c.io.send_handshake(&cr, Some(&mut hs.transcript))?;
     }
-    if !resumed {
+    if let Some((certified, scheme)) = certificate {
         send_server_certificate(c, certified, scheme, &mut hs.transcript)?;
     }
     let verify_data = finished_verify_data(&hs.server_hs, &hs.transcript.current());
@@ -1817,6 +1945,7 @@ fn server_client_hello(
         retried: !first_flight,
         client_auth: resumed_client_auth,
         resumed,
+        external_psk,
     };
     let st = ServerExpectFinished {
         client_hs: hs.client_hs,
@@ -1897,6 +2026,7 @@ mod tests {
             psk_modes: &[],
             record_size_limit,
             max_fragment_length,
+            external_psk: None,
         }
     }
 
@@ -1913,6 +2043,7 @@ mod tests {
             client_auth: None,
             tickets: None,
             record_size_limit: server_limit,
+            psks: None,
         };
         let c = Connection::client(client, "localhost", bufs(), &mut OsRandom).unwrap();
         let s = Connection::server(server, bufs(), &mut OsRandom).unwrap();

@@ -34,6 +34,7 @@ pub mod key_schedule;
 pub mod kx;
 pub mod msgs;
 pub mod pem;
+pub mod psk;
 pub mod record;
 pub mod sign;
 #[cfg(feature = "std")]
@@ -47,6 +48,7 @@ pub use conn::{
     ServerTickets, Want,
 };
 pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
+pub use psk::{ExternalPsk, ServerPsks};
 pub use sign::{CertifiedKey, SigningKey};
 #[cfg(feature = "std")]
 pub use stream::Stream;

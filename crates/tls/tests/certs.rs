@@ -102,6 +102,7 @@ fn run(
         psk_modes: &[],
         record_size_limit: None,
         max_fragment_length: None,
+        external_psk: None,
     };
     let mut c = Connection::client(config, name, bufs(), &mut OsRandom).unwrap();
     let config = ServerConfig {
@@ -112,6 +113,7 @@ fn run(
         client_auth: None,
         tickets: None,
         record_size_limit: None,
+        psks: None,
     };
     let mut s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
     for _ in 0..6 {

@@ -111,6 +111,7 @@ fn pair_with_tickets(
         psk_modes: &[],
         record_size_limit: None,
         max_fragment_length: None,
+        external_psk: None,
     };
     let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
     let server_key = leak(SigningKey::from_pkcs8_der(data!("server.key.der")).unwrap());
@@ -132,6 +133,7 @@ fn pair_with_tickets(
             psk_ke: false,
         }),
         record_size_limit: None,
+        psks: None,
     };
     let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
     (c, s)

@@ -63,6 +63,7 @@ fn client<'a, 'b>(
         psk_modes: &[],
         record_size_limit: None,
         max_fragment_length: None,
+        external_psk: None,
     };
     Connection::client(config, "localhost", bufs.get(), &mut OsRandom).unwrap()
 }
@@ -81,6 +82,7 @@ fn server<'a, 'b>(
         client_auth: None,
         tickets: None,
         record_size_limit: None,
+        psks: None,
     };
     Connection::server(config, bufs.get(), &mut OsRandom).unwrap()
 }

@@ -100,6 +100,7 @@ fn client_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) ->
         psk_modes: &[],
         record_size_limit: None,
         max_fragment_length: None,
+        external_psk: None,
     }
 }
 
@@ -112,6 +113,7 @@ fn server_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) ->
         client_auth: None,
         tickets: None,
         record_size_limit: None,
+        psks: None,
     }
 }
 
@@ -245,6 +247,7 @@ fn failing(
             psk_modes: &[],
             record_size_limit: None,
             max_fragment_length: None,
+            external_psk: None,
         },
         name,
         cb.get(),

@@ -176,6 +176,7 @@ fn s_server_id_round(
         psk_modes: &[],
         record_size_limit: None,
         max_fragment_length: None,
+        external_psk: None,
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -286,6 +287,7 @@ fn s_client_id_round(
             client_auth: None,
             tickets: None,
             record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -396,6 +398,7 @@ fn our_client_certificate_against_openssl_s_server() {
             psk_modes: &[],
             record_size_limit: None,
             max_fragment_length: None,
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -457,6 +460,7 @@ fn openssl_s_client_certificate_against_our_server() {
             }),
             tickets: None,
             record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -546,6 +550,7 @@ fn s_server_resume_rounds(psk_modes: &[PskKeyExchangeMode]) {
             psk_modes,
             record_size_limit: None,
             max_fragment_length: None,
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -623,6 +628,7 @@ fn s_client_resume_rounds(psk_ke: bool) {
                 psk_ke,
             }),
             record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -690,6 +696,7 @@ fn our_client_max_fragment_length_against_openssl_s_server() {
             psk_modes: &[],
             record_size_limit: Some(256),
             max_fragment_length: Some(MaxFragmentLength::LEN_512),
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -743,6 +750,7 @@ fn openssl_s_client_max_fragment_length_against_our_server() {
             client_auth: None,
             tickets: None,
             record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();

@@ -74,6 +74,7 @@ fn client_config(
         psk_modes: &[],
         record_size_limit,
         max_fragment_length,
+        external_psk: None,
     }
 }
 
@@ -87,6 +88,7 @@ fn server_config(record_size_limit: Option<u16>) -> ServerConfig<'static> {
         client_auth: None,
         tickets: None,
         record_size_limit,
+        psks: None,
     }
 }
 

@@ -74,6 +74,7 @@ impl Setup {
             psk_modes: self.psk_modes,
             record_size_limit: None,
             max_fragment_length: None,
+            external_psk: None,
         };
         let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
         let config = ServerConfig {
@@ -90,6 +91,7 @@ impl Setup {
                 psk_ke: self.psk_ke,
             }),
             record_size_limit: None,
+            psks: None,
         };
         let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
         (c, s)

@@ -129,6 +129,7 @@ fn rustls_client_against_our_server() {
             client_auth: None,
             tickets: None,
             record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -188,6 +189,7 @@ fn our_client_against_rustls_server() {
             psk_modes: &[],
             record_size_limit: None,
             max_fragment_length: None,
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -253,6 +255,7 @@ fn hello_retry_request_to_rustls_client() {
         client_auth: None,
         tickets: None,
         record_size_limit: None,
+        psks: None,
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -297,6 +300,7 @@ fn rustls_client_nist_groups() {
             client_auth: None,
             tickets: None,
             record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -341,6 +345,7 @@ fn our_client_follows_rustls_hello_retry_request() {
             psk_modes: &[],
             record_size_limit: None,
             max_fragment_length: None,
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -405,6 +410,7 @@ fn rustls_client_against_our_ecdsa_and_rsa_certificates() {
             client_auth: None,
             tickets: None,
             record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -451,6 +457,7 @@ fn our_client_against_rustls_ecdsa_and_rsa_certificates() {
             psk_modes: &[],
             record_size_limit: None,
             max_fragment_length: None,
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -523,6 +530,7 @@ fn client_certificates_with_rustls_both_ways() {
             }),
             tickets: None,
             record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -563,6 +571,7 @@ fn client_certificates_with_rustls_both_ways() {
             psk_modes: &[],
             record_size_limit: None,
             max_fragment_length: None,
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -612,6 +621,7 @@ fn resumption_with_rustls_both_ways() {
                 psk_ke: false,
             }),
             record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(sconfig, bufs, &mut OsRandom).unwrap();
@@ -648,6 +658,7 @@ fn resumption_with_rustls_both_ways() {
             psk_modes: &[],
             record_size_limit: None,
             max_fragment_length: None,
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
