@@ -774,3 +774,167 @@ fn openssl_s_client_max_fragment_length_against_our_server() {
         assert_eq!(conn.record_limits(), RecordLimits { send: 512, receive: 513 });
     }
 }
+
+/// The external PSK both sides of the PSK interop tests share (`-psk` takes it in hex).
+const PSK_IDENTITY: &str = "halite-device-7";
+const PSK_KEY: [u8; 32] = *b"\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee\xff\x00\
+    \x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10";
+
+fn psk_hex() -> String {
+    PSK_KEY.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn external_psk() -> tls::ExternalPsk<'static> {
+    tls::ExternalPsk {
+        identity: PSK_IDENTITY.as_bytes(),
+        key: &PSK_KEY,
+        hash: tls::key_schedule::HashAlg::Sha256,
+    }
+}
+
+/// Our client with an external PSK and no trusted roots against
+/// `s_server -psk_identity -psk -nocert`, in `psk_dhe_ke` mode and (with
+/// `-allow_no_dhe_kex`) `psk_ke` mode (which shows the `ext binder` label and the PSK key
+/// schedule agree with OpenSSL's); a wrong key is refused by `s_server`.
+#[test]
+fn our_client_external_psk_against_openssl_s_server() {
+    if !openssl_available() {
+        return;
+    }
+    for (modes, key) in
+        [(&[][..], PSK_KEY), (&[PskKeyExchangeMode::PSK_KE][..], PSK_KEY), (&[][..], [0x5a; 32])]
+    {
+        let right_key = key == PSK_KEY;
+        let port = free_port();
+        let _server = Killed(
+            Command::new("openssl")
+                .args(["s_server", "-accept"])
+                .arg(format!("127.0.0.1:{port}"))
+                .args(["-nocert", "-psk_identity", PSK_IDENTITY, "-psk", &psk_hex()])
+                .args(["-tls1_3", "-ciphersuites", "TLS_AES_128_GCM_SHA256"])
+                .args(["-allow_no_dhe_kex", "-www", "-naccept", "1"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        let sock = connect_retrying(port);
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ClientConfig {
+            suites: suites::DEFAULT_SUITES,
+            roots: &[],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: None,
+            tickets: None,
+            psk_modes: modes,
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: Some(tls::ExternalPsk { key: &key, ..external_psk() }),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        let r = stream.handshake();
+        if !right_key {
+            assert!(r.is_err(), "a wrong key must fail");
+            // s_server refuses the binder: OpenSSL 3.0 says illegal_parameter where RFC 8446
+            // §6.2 suggests decrypt_error (which our server sends); either is an abort.
+            use tls::msgs::AlertDescription as A;
+            let alert = match conn.error() {
+                Some(tls::Error::AlertReceived(a)) => a,
+                e => panic!("{e:?}"),
+            };
+            assert!([A::ILLEGAL_PARAMETER, A::DECRYPT_ERROR].contains(&alert), "{alert:?}");
+            assert!(conn.negotiated().is_none());
+            continue;
+        }
+        r.unwrap_or_else(|e| panic!("{modes:?}: {e}"));
+        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+        let mut page = Vec::new();
+        let _ = stream.read_to_end(&mut page);
+        let page = String::from_utf8_lossy(&page);
+        assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
+        let n = conn.negotiated().unwrap();
+        assert!(n.external_psk && !n.resumed, "{n:?}");
+        assert_eq!(n.scheme, SignatureScheme(0));
+        assert_eq!(n.group == NamedGroup(0), !modes.is_empty(), "{modes:?}");
+    }
+}
+
+/// `s_client -psk_identity -psk` against our server holding the PSK and no certificate, in
+/// `psk_dhe_ke` mode and (with `-allow_no_dhe_kex` on both) `psk_ke`; an unknown identity
+/// is refused with `unknown_psk_identity`.
+#[test]
+fn openssl_s_client_external_psk_against_our_server() {
+    if !openssl_available() {
+        return;
+    }
+    let keys = [external_psk()];
+    for (identity, psk_ke) in [(PSK_IDENTITY, false), (PSK_IDENTITY, true), ("stranger", false)] {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let mut client = Command::new("openssl")
+            .args(["s_client", "-connect"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-psk_identity", identity, "-psk", &psk_hex()])
+            .args(["-tls1_3", "-ciphersuites", "TLS_AES_128_GCM_SHA256", "-ign_eof"])
+            .args(if psk_ke { &["-allow_no_dhe_kex"][..] } else { &[] })
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        client.stdin.take().unwrap().write_all(b"ping\n").unwrap();
+        let (sock, _) = listener.accept().unwrap();
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ServerConfig {
+            suites: suites::DEFAULT_SUITES,
+            certs: &[],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: None,
+            tickets: None,
+            record_size_limit: None,
+            psks: Some(tls::ServerPsks { keys: &keys, psk_ke }),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        let r = stream.handshake();
+        if identity != PSK_IDENTITY {
+            assert_eq!(
+                r.map_err(|e| e.to_string()),
+                Err(tls::Error::PeerIncompatible(tls::PeerIncompatible::UnknownPskIdentity)
+                    .to_string())
+            );
+            drop(stream);
+            let out = client.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(stderr.contains("unknown psk identity"), "{stderr}");
+            continue;
+        }
+        r.unwrap_or_else(|e| panic!("psk_ke {psk_ke}: {e}"));
+        let mut got = Vec::new();
+        let mut buf = [0u8; 64];
+        while !got.ends_with(b"\n") {
+            let n = stream.read(&mut buf).unwrap();
+            assert!(n > 0, "s_client closed early");
+            got.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(got, b"ping\n");
+        stream.write_all(b"pong from a certificate-less server\n").unwrap();
+        stream.close().unwrap();
+        drop(stream);
+        let out = client.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("pong from a certificate-less server"), "{stdout}");
+        let n = conn.negotiated().unwrap();
+        assert!(n.external_psk, "{n:?}");
+        assert_eq!(n.group == NamedGroup(0), psk_ke, "psk_ke {psk_ke}");
+    }
+}
