@@ -123,6 +123,13 @@ pub mod tls_peer {
     /// The clock: 2027-01-15, inside the test certificates' validity.
     pub const NOW: Duration = Duration::from_secs(1_800_000_000);
 
+    /// The external PSK the server knows (identity `fuzz`, SHA-256).
+    pub const FUZZ_PSK: tls::ExternalPsk<'static> = tls::ExternalPsk {
+        identity: b"fuzz",
+        key: &[0x42; 32],
+        hash: tls::key_schedule::HashAlg::Sha256,
+    };
+
     /// The buffers one connection needs.
     pub struct Space {
         received: Vec<u8>,
@@ -193,8 +200,10 @@ pub mod tls_peer {
             groups: tls::kx::DEFAULT_GROUPS,
             client_auth: None,
             tickets: None,
-            record_size_limit: None,
-            psks: None,
+            // Reached only by inputs that offer them: a limit of its own to answer
+            // record_size_limit with, and an external PSK to look identities up in.
+            record_size_limit: Some(512),
+            psks: Some(tls::ServerPsks { keys: &[FUZZ_PSK], psk_ke: true }),
         };
         let mut space = Space::default();
         let mut rng = FixedRandom::new(SERVER_RANDOM);
