@@ -560,7 +560,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             || config.alpn.len() > MAX_LIST
             || server_name.len() > 255
             || !valid_record_size_limit(config.record_size_limit)
-            || config.max_fragment_length.is_some_and(|m| m.len().is_none())
+            || config.max_fragment_length.is_some_and(|m| m.bytes().is_none())
             || config
                 .external_psk
                 .is_some_and(|p| !p.is_valid() || !config.suites.iter().any(|s| s.hash == p.hash))
@@ -1003,7 +1003,6 @@ fn send_client_hello(
                 identities: List::items(identities),
                 binders: List::items(&binders),
             }),
-            ..ClientExtensions::default()
         },
     });
     c.io.send_handshake_patched(&ch, Some(transcript), |msg| {
@@ -1214,7 +1213,7 @@ fn client_record_limits(
         }
         (None, Some(m)) => {
             let offered = config.max_fragment_length.ok_or(UnexpectedExtension)?;
-            let len = m.len().filter(|_| m == offered).ok_or(IllegalValue)?;
+            let len = m.bytes().filter(|_| m == offered).ok_or(IllegalValue)?;
             c.io.send_limit = len;
             c.io.recv_limit = len + 1;
         }
@@ -1241,7 +1240,7 @@ fn server_record_limits(
         return Ok((Some(ours), None));
     }
     if let Some(m) = x.max_fragment_length {
-        let len = m.len().ok_or(crate::msgs::InvalidMessage::IllegalValue)?;
+        let len = m.bytes().ok_or(crate::msgs::InvalidMessage::IllegalValue)?;
         c.io.send_limit = len;
         c.io.recv_limit = len + 1;
         return Ok((None, Some(m)));
@@ -1671,10 +1670,10 @@ fn choose_psk<'a>(config: &ServerConfig<'a>, ch: &ClientHello<'_>) -> Option<Cho
                 state.client_auth.0 != 0 || !config.client_auth.is_some_and(|a| a.required);
             let hash = suites::find(suites::ALL_SUITES, state.suite).map(|s| s.hash);
             let mode = psk_mode(modes, tickets.psk_ke);
-            if let (true, Some(hash), Some(mode)) = (fresh && identity_ok, hash, mode) {
-                if let Some(suite) = common(hash, Some(state.suite)) {
-                    return Some(ChosenPsk { psk: ServerPsk::Ticket(state), index, mode, suite });
-                }
+            if let (true, Some(hash), Some(mode)) = (fresh && identity_ok, hash, mode)
+                && let Some(suite) = common(hash, Some(state.suite))
+            {
+                return Some(ChosenPsk { psk: ServerPsk::Ticket(state), index, mode, suite });
             }
             continue;
         }

@@ -1,6 +1,6 @@
 //! External PSKs (RFC 8446 §4.2.11) in memory: a client and a server sharing a key handshake
 //! without certificates in `psk_dhe_ke` and `psk_ke` mode, with SHA-256 and SHA-384 keys,
-//! through a HelloRetryRequest, and into ticket resumption; a wrong key is refused with
+//! through a `HelloRetryRequest`, and into ticket resumption; a wrong key is refused with
 //! `decrypt_error`; an unknown identity falls back to the server's certificate, or, at a
 //! server with PSKs only, is refused with `unknown_psk_identity`.
 
@@ -207,7 +207,7 @@ fn an_unknown_identity_falls_back_to_the_certificate() {
 }
 
 /// A server requiring client certificates takes the PSK as the client's authentication
-/// and sends no CertificateRequest (RFC 8446 §4.3.2).
+/// and sends no `CertificateRequest` (RFC 8446 §4.3.2).
 #[test]
 fn no_certificate_request_with_a_psk() {
     let s = ServerConfig {

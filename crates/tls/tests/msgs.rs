@@ -273,8 +273,8 @@ fn pre_shared_key_extension() {
     assert_eq!(HandshakeMessage::decode(&buf[..n]), Err(InvalidMessage::IllegalValue));
 }
 
-/// `max_fragment_length` (RFC 6066 §4) and `record_size_limit` (RFC 8449) in a ClientHello
-/// and EncryptedExtensions: each round-trips, its wire bytes are the RFC's, and a fragment
+/// `max_fragment_length` (RFC 6066 §4) and `record_size_limit` (RFC 8449) in a `ClientHello`
+/// and `EncryptedExtensions`: each round-trips, its wire bytes are the RFC's, and a fragment
 /// length code outside 1..=4 is refused as an illegal value.
 #[test]
 fn record_limit_extensions() {
@@ -311,7 +311,7 @@ fn record_limit_extensions() {
     // Twice is a duplicate.
     let twice = [8, 0, 0, 12, 0, 10, 0, 1, 0, 1, 1, 0, 1, 0, 1, 1];
     assert_eq!(HandshakeMessage::decode(&twice), Err(InvalidMessage::DuplicateExtension));
-    assert_eq!(MaxFragmentLength::LEN_512.len(), Some(512));
-    assert_eq!(MaxFragmentLength::LEN_4096.len(), Some(4096));
-    assert_eq!(MaxFragmentLength(0).len(), None);
+    assert_eq!(MaxFragmentLength::LEN_512.bytes(), Some(512));
+    assert_eq!(MaxFragmentLength::LEN_4096.bytes(), Some(4096));
+    assert_eq!(MaxFragmentLength(0).bytes(), None);
 }

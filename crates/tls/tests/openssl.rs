@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, UnixTime};
-use tls::msgs::{MaxFragmentLength, NamedGroup, PskKeyExchangeMode, SignatureScheme};
+use tls::msgs::{
+    AlertDescription, MaxFragmentLength, NamedGroup, PskKeyExchangeMode, SignatureScheme,
+};
 use tls::suites::{self, Suite};
 use tls::{Buffers, ClientConfig, Connection, Negotiated, RecordLimits, ServerConfig, Stream};
 
@@ -723,7 +725,7 @@ fn openssl_s_client_max_fragment_length_against_our_server() {
     }
     let key = tls::SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap();
     let chain: [&[u8]; 1] = [include_bytes!("data/server.der")];
-    let reply: Vec<u8> = (0..3000).map(|i| b'a' + (i % 26) as u8).chain(*b"\n").collect();
+    let reply: Vec<u8> = (0..3000u32).map(|i| b'a' + (i % 26) as u8).chain(*b"\n").collect();
     for padding in [None, Some("512")] {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
@@ -781,7 +783,11 @@ const PSK_KEY: [u8; 32] = *b"\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xd
     \x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10";
 
 fn psk_hex() -> String {
-    PSK_KEY.iter().map(|b| format!("{b:02x}")).collect()
+    use std::fmt::Write as _;
+    PSK_KEY.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
 }
 
 fn external_psk() -> tls::ExternalPsk<'static> {
@@ -843,12 +849,12 @@ fn our_client_external_psk_against_openssl_s_server() {
             assert!(r.is_err(), "a wrong key must fail");
             // s_server refuses the binder: OpenSSL 3.0 says illegal_parameter where RFC 8446
             // §6.2 suggests decrypt_error (which our server sends); either is an abort.
-            use tls::msgs::AlertDescription as A;
             let alert = match conn.error() {
                 Some(tls::Error::AlertReceived(a)) => a,
                 e => panic!("{e:?}"),
             };
-            assert!([A::ILLEGAL_PARAMETER, A::DECRYPT_ERROR].contains(&alert), "{alert:?}");
+            let refusals = [AlertDescription::ILLEGAL_PARAMETER, AlertDescription::DECRYPT_ERROR];
+            assert!(refusals.contains(&alert), "{alert:?}");
             assert!(conn.negotiated().is_none());
             continue;
         }

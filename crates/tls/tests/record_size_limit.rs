@@ -264,7 +264,7 @@ fn patch(bytes: &mut [u8], from: &[u8], to: &[u8]) {
     bytes[at..at + to.len()].copy_from_slice(to);
 }
 
-/// A ClientHello changed by `edit` fed to a fresh server: the server's error.
+/// A `ClientHello` changed by `edit` fed to a fresh server: the server's error.
 fn server_error_for(client: ClientConfig<'static>, edit: impl Fn(&mut [u8])) -> Error {
     let (mut c, mut s) = pair(client, 17_000, server_config(None), 17_000);
     let mut hello = c.pending_send().to_vec();

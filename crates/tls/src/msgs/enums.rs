@@ -292,7 +292,7 @@ wire_enum! {
 
 impl MaxFragmentLength {
     /// The length in bytes, or `None` for a code RFC 6066 does not define.
-    pub fn len(self) -> Option<usize> {
+    pub fn bytes(self) -> Option<usize> {
         matches!(self.0, 1..=4).then(|| 256 << self.0)
     }
 }

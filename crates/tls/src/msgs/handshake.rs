@@ -183,7 +183,7 @@ fn read_server_name<'a>(r: &mut Reader<'a>) -> Result<&'a [u8], InvalidMessage> 
 /// `illegal_parameter` (RFC 6066 §4).
 fn read_max_fragment_length(r: &mut Reader<'_>) -> Result<MaxFragmentLength, InvalidMessage> {
     let m = MaxFragmentLength::read(r)?;
-    m.len().map(|_| m).ok_or(InvalidMessage::IllegalValue)
+    m.bytes().map(|_| m).ok_or(InvalidMessage::IllegalValue)
 }
 
 /// The extensions of a ClientHello this crate understands.
