@@ -7,8 +7,10 @@
 //! returns the next state. It negotiates the groups of [`crate::kx`] (with HelloRetryRequest
 //! in both roles), Ed25519, ECDSA and RSA certificates in both directions (verified through
 //! `rustls-webpki`; the server's chosen by SNI, client certificates on request), the
-//! signature scheme, SNI and ALPN, answers KeyUpdate, ignores tickets, and turns every failure
-//! into a typed [`Error`] and, where the RFC has one, an alert.
+//! signature scheme, SNI and ALPN, resumption from tickets and external PSKs (no certificates
+//! then), `record_size_limit` (RFC 8449) and `max_fragment_length` (RFC 6066) so that small
+//! devices can use small record buffers, answers KeyUpdate, and turns every failure into a
+//! typed [`Error`] and, where the RFC has one, an alert.
 
 use core::mem;
 
