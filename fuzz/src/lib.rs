@@ -161,6 +161,15 @@ pub mod tls_peer {
 
     /// [`with_client`], also handing `f` the ClientHello record the client sent.
     pub fn with_client_hello<R>(f: impl FnOnce(&mut Connection<'_, '_>, &[u8]) -> R) -> R {
+        with_client_hello_config(|_| {}, f)
+    }
+
+    /// [`with_client_hello`] for a client whose configuration `tweak` changes first (to
+    /// offer [`FUZZ_PSK`] or a record size limit).
+    pub fn with_client_hello_config<R>(
+        tweak: impl FnOnce(&mut ClientConfig<'_>),
+        f: impl FnOnce(&mut Connection<'_, '_>, &[u8]) -> R,
+    ) -> R {
         let ca = CertificateDer::from(CA);
         let roots: [TrustAnchor<'_>; 1] =
             [webpki::anchor_from_trusted_cert(&ca).expect("test CA parses")];
@@ -178,6 +187,8 @@ pub mod tls_peer {
             max_fragment_length: None,
             external_psk: None,
         };
+        let mut config = config;
+        tweak(&mut config);
         let mut space = Space::default();
         let mut rng = FixedRandom::new(CLIENT_RANDOM);
         let mut client =
