@@ -355,8 +355,8 @@ struct Io<'b> {
     rx_len: usize,
     tx: &'b mut [u8],
     tx_len: usize,
-    /// The most content bytes one application data record to the peer may carry: 2^14, or
-    /// less when the peer's `record_size_limit` (RFC 8449) asks for it.
+    /// The most content bytes one protected record to the peer may carry: 2^14, or less when
+    /// the peer's `record_size_limit` or a `max_fragment_length` asks for it.
     send_limit: usize,
     /// The longest TLSInnerPlaintext (content, type byte and padding) a protected record from
     /// the peer may carry: 2^14 + 1, or the negotiated limit (longer is `record_overflow`).
