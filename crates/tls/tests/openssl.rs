@@ -801,15 +801,21 @@ fn external_psk() -> tls::ExternalPsk<'static> {
 /// Our client with an external PSK and no trusted roots against
 /// `s_server -psk_identity -psk -nocert`, in `psk_dhe_ke` mode and (with
 /// `-allow_no_dhe_kex`) `psk_ke` mode (which shows the `ext binder` label and the PSK key
-/// schedule agree with OpenSSL's); a wrong key is refused by `s_server`.
+/// schedule agree with OpenSSL's), and through a `HelloRetryRequest`; a wrong key is refused
+/// by `s_server`.
 #[test]
 fn our_client_external_psk_against_openssl_s_server() {
     if !openssl_available() {
         return;
     }
-    for (modes, key) in
-        [(&[][..], PSK_KEY), (&[PskKeyExchangeMode::PSK_KE][..], PSK_KEY), (&[][..], [0x5a; 32])]
-    {
+    // The third round's server takes only P-256, so the PSK is offered again, with a new
+    // binder, after a HelloRetryRequest.
+    for (modes, key, groups) in [
+        (&[][..], PSK_KEY, "X25519:P-256"),
+        (&[PskKeyExchangeMode::PSK_KE][..], PSK_KEY, "X25519:P-256"),
+        (&[][..], PSK_KEY, "P-256"),
+        (&[][..], [0x5a; 32], "X25519:P-256"),
+    ] {
         let right_key = key == PSK_KEY;
         let port = free_port();
         let _server = Killed(
@@ -817,7 +823,7 @@ fn our_client_external_psk_against_openssl_s_server() {
                 .args(["s_server", "-accept"])
                 .arg(format!("127.0.0.1:{port}"))
                 .args(["-nocert", "-psk_identity", PSK_IDENTITY, "-psk", &psk_hex()])
-                .args(["-tls1_3", "-ciphersuites", "TLS_AES_128_GCM_SHA256"])
+                .args(["-tls1_3", "-ciphersuites", "TLS_AES_128_GCM_SHA256", "-groups", groups])
                 .args(["-allow_no_dhe_kex", "-www", "-naccept", "1"])
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
@@ -868,6 +874,7 @@ fn our_client_external_psk_against_openssl_s_server() {
         assert!(n.external_psk && !n.resumed, "{n:?}");
         assert_eq!(n.scheme, SignatureScheme(0));
         assert_eq!(n.group == NamedGroup(0), !modes.is_empty(), "{modes:?}");
+        assert_eq!(n.retried, groups == "P-256", "{groups}");
     }
 }
 
