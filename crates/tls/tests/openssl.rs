@@ -879,15 +879,22 @@ fn our_client_external_psk_against_openssl_s_server() {
 }
 
 /// `s_client -psk_identity -psk` against our server holding the PSK and no certificate, in
-/// `psk_dhe_ke` mode and (with `-allow_no_dhe_kex` on both) `psk_ke`; an unknown identity
-/// is refused with `unknown_psk_identity`.
+/// `psk_dhe_ke` mode, (with `-allow_no_dhe_kex` on both) `psk_ke`, and through a
+/// `HelloRetryRequest`; an unknown identity is refused with `unknown_psk_identity`.
 #[test]
 fn openssl_s_client_external_psk_against_our_server() {
     if !openssl_available() {
         return;
     }
     let keys = [external_psk()];
-    for (identity, psk_ke) in [(PSK_IDENTITY, false), (PSK_IDENTITY, true), ("stranger", false)] {
+    // In the third round `s_client` sends a P-256 share first, so our server (taking only
+    // x25519) asks for another with a HelloRetryRequest and checks the new binder.
+    for (identity, psk_ke, groups) in [
+        (PSK_IDENTITY, false, "X25519"),
+        (PSK_IDENTITY, true, "X25519"),
+        (PSK_IDENTITY, false, "P-256:X25519"),
+        ("stranger", false, "X25519"),
+    ] {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let mut client = Command::new("openssl")
@@ -895,6 +902,7 @@ fn openssl_s_client_external_psk_against_our_server() {
             .arg(format!("127.0.0.1:{port}"))
             .args(["-psk_identity", identity, "-psk", &psk_hex()])
             .args(["-tls1_3", "-ciphersuites", "TLS_AES_128_GCM_SHA256", "-ign_eof"])
+            .args(["-groups", groups])
             .args(if psk_ke { &["-allow_no_dhe_kex"][..] } else { &[] })
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -909,7 +917,11 @@ fn openssl_s_client_external_psk_against_our_server() {
             suites: suites::DEFAULT_SUITES,
             certs: &[],
             alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
+            groups: if groups == "X25519" {
+                tls::kx::DEFAULT_GROUPS
+            } else {
+                &[NamedGroup::X25519]
+            },
             client_auth: None,
             tickets: None,
             record_size_limit: None,
@@ -949,5 +961,6 @@ fn openssl_s_client_external_psk_against_our_server() {
         let n = conn.negotiated().unwrap();
         assert!(n.external_psk, "{n:?}");
         assert_eq!(n.group == NamedGroup(0), psk_ke, "psk_ke {psk_ke}");
+        assert_eq!(n.retried, groups == "P-256:X25519", "{groups}");
     }
 }
