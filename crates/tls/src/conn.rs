@@ -155,7 +155,7 @@ pub struct ServerConfig<'a> {
 ///   protected record is at most `5 + P + 16` bytes (`+ 8` with CCM_8), where `P` is the
 ///   longest TLSInnerPlaintext we accept: our `record_size_limit` `L`, or `M + 1` for a
 ///   `max_fragment_length` of `M` bytes (content plus type byte; padding counts against
-///   it). The peer's unprotected hello must fit too: a ServerHello is about 100 bytes
+///   it). The peer's unprotected hello must fit too: a ServerHello record is about 130 bytes
 ///   (about 230 with a P-521 share), a ClientHello a few hundred (plus the ticket when it
 ///   resumes). So a client offering `L = 256` needs 277 bytes, with
 ///   `max_fragment_length` 512, 534; a server answering `L` needs `5 + L + 16` or the
