@@ -13,13 +13,12 @@
 //! so a 64-byte record is one pass over the round keys and one reduction.
 
 use crate::aes::HwKey;
-use crate::ghash::x86_pclmul;
 use crate::ghash::x86_vpclmul;
 use core::arch::x86_64::{
     __m128i, __m512i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
-    _mm_set_epi64x, _mm_shuffle_epi8, _mm_storeu_si128, _mm_xor_si128, _mm512_add_epi32,
+    _mm_set_epi64x, _mm_shuffle_epi8, _mm_storeu_si128, _mm_xor_si128, _mm512_add_epi32, _mm512_add_epi8, _mm_cvtsi128_si32,
     _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_broadcast_i32x4,
-    _mm512_bslli_epi128, _mm512_bsrli_epi128, _mm512_castsi512_si128,
+    _MM_PERM_ENUM, _mm512_set1_epi64, _mm512_shuffle_epi32, _mm512_castsi512_si128,
     _mm512_clmulepi64_epi128, _mm512_extracti64x4_epi64,
     _mm512_castsi512_si256, _mm512_loadu_si512, _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8,
     _mm512_maskz_loadu_epi64, _mm512_maskz_mov_epi8, _mm512_set_epi32, _mm512_setzero_si512,
@@ -146,13 +145,18 @@ impl Sums {
         );
     }
 
-    /// The sum over all lanes, reduced.
-    #[target_feature(enable = "avx512f,avx512bw,avx2,pclmulqdq,sse2")]
+    /// The sum over all lanes, reduced: the two Montgomery steps of
+    /// [`x86_pclmul::reduce`] on every lane, with the middle words folded in along the way
+    /// rather than first (the low word's step lands on the middle, the middle's on the high),
+    /// then the four lanes added.
+    #[target_feature(enable = "avx512f,avx512bw,avx2,vpclmulqdq")]
     #[inline]
     fn reduce(self) -> __m128i {
-        let lo = _mm512_xor_si512(self.lo, _mm512_bslli_epi128::<8>(self.mid));
-        let hi = _mm512_xor_si512(self.hi, _mm512_bsrli_epi128::<8>(self.mid));
-        x86_pclmul::reduce(fold(hi), fold(lo))
+        let q = _mm512_set1_epi64(0xC200_0000_0000_0000_u64.cast_signed());
+        let t = _mm512_clmulepi64_epi128::<0x00>(self.lo, q);
+        let mid = xor3(self.mid, _mm512_shuffle_epi32::<{ 0x4e as _MM_PERM_ENUM }>(self.lo), t);
+        let t = _mm512_clmulepi64_epi128::<0x00>(mid, q);
+        fold(xor3(self.hi, _mm512_shuffle_epi32::<{ 0x4e as _MM_PERM_ENUM }>(mid), t))
     }
 }
 
@@ -243,16 +247,32 @@ fn load_blocks(data: &[u8]) -> [__m512i; 4] {
 }
 
 /// `N` registers of counter blocks from the byte-reversed counters `*ctr` (four lanes,
-/// consecutive), which advance by `4N`.
+/// consecutive), which advance by `4N`, whitened with round key 0.
+///
+/// When the low byte of the first counter is at most 256 − 4N, no block carries out of it:
+/// one shuffle, then byte additions to the big-endian blocks (the shuffle-free counters of
+/// OpenSSL's AES-GCM code). Which way runs depends only on the counter, which is public.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
 fn counters<const N: usize>(ctr: &mut __m512i, rk0: __m512i) -> [__m512i; N] {
     let swap = bswap();
-    let four = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
     let mut x = [_mm512_setzero_si512(); N];
-    for r in &mut x {
-        *r = _mm512_xor_si512(_mm512_shuffle_epi8(*ctr, swap), rk0);
-        *ctr = _mm512_add_epi32(*ctr, four);
+    let low = _mm_cvtsi128_si32(_mm512_castsi512_si128(*ctr)) & 0xff;
+    if low as usize <= 256 - 4 * N {
+        let be = _mm512_shuffle_epi8(*ctr, swap);
+        for (j, r) in x.iter_mut().enumerate() {
+            let step = ((4 * j) as i32) << 24;
+            let inc = _mm512_set_epi32(step, 0, 0, 0, step, 0, 0, 0, step, 0, 0, 0, step, 0, 0, 0);
+            *r = _mm512_xor_si512(_mm512_add_epi8(be, inc), rk0);
+        }
+        let n = (4 * N) as i32;
+        *ctr = _mm512_add_epi32(*ctr, _mm512_set_epi32(0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n));
+    } else {
+        let four = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
+        for r in &mut x {
+            *r = _mm512_xor_si512(_mm512_shuffle_epi8(*ctr, swap), rk0);
+            *ctr = _mm512_add_epi32(*ctr, four);
+        }
     }
     x
 }
