@@ -248,7 +248,11 @@ impl GcmKey {
                 j0.zeroize();
                 return Ok(tag);
             }
-            (Schedule::X86Aesni(a, aes), GhashKey::X86Pclmul(c, ghash), Stitched::AesniPclmul(v)) => {
+            (
+                Schedule::X86Aesni(a, aes),
+                GhashKey::X86Pclmul(c, ghash),
+                Stitched::AesniPclmul(v),
+            ) => {
                 let tag = x86_aesni_pclmul::crypt::<ENCRYPT>(*a, *c, v, aes, ghash, &j0, aad, buf);
                 j0.zeroize();
                 return Ok(tag);

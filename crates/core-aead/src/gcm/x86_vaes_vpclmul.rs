@@ -15,15 +15,15 @@
 use crate::aes::HwKey;
 use crate::ghash::x86_vpclmul;
 use core::arch::x86_64::{
-    __m128i, __m512i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128,
-    _mm_set_epi64x, _mm_shuffle_epi8, _mm_storeu_si128, _mm_xor_si128, _mm512_add_epi32, _mm512_add_epi8, _mm_cvtsi128_si32,
-    _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_broadcast_i32x4,
-    _MM_PERM_ENUM, _mm512_set1_epi64, _mm512_shuffle_epi32, _mm512_castsi512_si128,
-    _mm512_clmulepi64_epi128, _mm512_extracti64x4_epi64,
-    _mm512_castsi512_si256, _mm512_loadu_si512, _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8,
-    _mm512_maskz_loadu_epi64, _mm512_maskz_mov_epi8, _mm512_set_epi32, _mm512_setzero_si512,
-    _mm512_shuffle_epi8, _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512,
-    _mm512_zextsi128_si512, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_xor_si256,
+    __m128i, __m512i, _MM_PERM_ENUM, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_cvtsi128_si32,
+    _mm_loadu_si128, _mm_set_epi64x, _mm_shuffle_epi8, _mm_storeu_si128, _mm_xor_si128,
+    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_xor_si256, _mm512_add_epi8,
+    _mm512_add_epi32, _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_broadcast_i32x4,
+    _mm512_castsi512_si128, _mm512_castsi512_si256, _mm512_clmulepi64_epi128,
+    _mm512_extracti64x4_epi64, _mm512_loadu_si512, _mm512_mask_storeu_epi8,
+    _mm512_maskz_loadu_epi8, _mm512_maskz_loadu_epi64, _mm512_maskz_mov_epi8, _mm512_set_epi32,
+    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_shuffle_epi32,
+    _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512, _mm512_zextsi128_si512,
 };
 use core_cpu::Vaes512;
 
@@ -241,7 +241,10 @@ fn load_blocks(data: &[u8]) -> [__m512i; 4] {
     let mut x = [_mm512_setzero_si512(); 4];
     for (j, r) in x.iter_mut().enumerate().take(data.len().div_ceil(64)) {
         // SAFETY: `64j < data.len()`, and at most the `data.len() − 64j` bytes left are read.
-        *r = _mm512_shuffle_epi8(unsafe { load_part(data.as_ptr().add(64 * j), data.len() - 64 * j) }, swap);
+        *r = _mm512_shuffle_epi8(
+            unsafe { load_part(data.as_ptr().add(64 * j), data.len() - 64 * j) },
+            swap,
+        );
     }
     x
 }
@@ -257,16 +260,19 @@ fn load_blocks(data: &[u8]) -> [__m512i; 4] {
 fn counters<const N: usize>(ctr: &mut __m512i, rk0: __m512i) -> [__m512i; N] {
     let swap = bswap();
     let mut x = [_mm512_setzero_si512(); N];
-    let low = _mm_cvtsi128_si32(_mm512_castsi512_si128(*ctr)) & 0xff;
+    let low = _mm_cvtsi128_si32(_mm512_castsi512_si128(*ctr)).cast_unsigned() & 0xff;
     if low as usize <= 256 - 4 * N {
         let be = _mm512_shuffle_epi8(*ctr, swap);
         for (j, r) in x.iter_mut().enumerate() {
-            let step = ((4 * j) as i32) << 24;
+            let step = (4 * j as u32).cast_signed() << 24;
             let inc = _mm512_set_epi32(step, 0, 0, 0, step, 0, 0, 0, step, 0, 0, 0, step, 0, 0, 0);
             *r = _mm512_xor_si512(_mm512_add_epi8(be, inc), rk0);
         }
-        let n = (4 * N) as i32;
-        *ctr = _mm512_add_epi32(*ctr, _mm512_set_epi32(0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n));
+        let n = (4 * N as u32).cast_signed();
+        *ctr = _mm512_add_epi32(
+            *ctr,
+            _mm512_set_epi32(0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n),
+        );
     } else {
         let four = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
         for r in &mut x {
@@ -356,7 +362,9 @@ unsafe fn group<const NR: usize, const HASH: bool>(
 /// # Safety
 ///
 /// The features below must be available.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,sse2,ssse3")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,sse2,ssse3"
+)]
 unsafe fn run<const ENCRYPT: bool, const NR: usize>(
     keys: &[[u8; 16]; 15],
     h: &Table,
@@ -394,7 +402,8 @@ unsafe fn run<const ENCRYPT: bool, const NR: usize>(
         an = 0;
         if ENCRYPT {
             // SAFETY: group 0 is 256 bytes of `buf`; the features are this function's.
-            let out = unsafe { group::<NR, false>(&rk, &mut ctr, &mut acc, &[rk[0]; 4], &hp, p, p) };
+            let out =
+                unsafe { group::<NR, false>(&rk, &mut ctr, &mut acc, &[rk[0]; 4], &hp, p, p) };
             let mut prev = out.map(|o| _mm512_shuffle_epi8(o, swap));
             for i in 1..whole {
                 // SAFETY: group i is 256 bytes of `buf`.
@@ -424,7 +433,8 @@ unsafe fn run<const ENCRYPT: bool, const NR: usize>(
     let mut lengths = [0u8; 16];
     lengths[..8].copy_from_slice(&(8 * aad.len() as u64).to_be_bytes());
     lengths[8..].copy_from_slice(&(8 * len as u64).to_be_bytes());
-    let lengths = _mm512_zextsi128_si512(_mm_shuffle_epi8(load1(&lengths), _mm512_castsi512_si128(swap)));
+    let lengths =
+        _mm512_zextsi128_si512(_mm_shuffle_epi8(load1(&lengths), _mm512_castsi512_si128(swap)));
     let (acc, mask) = match tail.len().div_ceil(64) {
         0 => finish::<ENCRYPT, NR, 0>(&rk, ctr, acc, j0, h, &ax, an, tail, lengths),
         1 => finish::<ENCRYPT, NR, 1>(&rk, ctr, acc, j0, h, &ax, an, tail, lengths),
@@ -443,7 +453,9 @@ unsafe fn run<const ENCRYPT: bool, const NR: usize>(
 /// 128-bit lane of its own through the same rounds; then the waiting AAD blocks, the tail's
 /// ciphertext and the length block hashed with as few reductions as fit. Returns the hash
 /// and E(J₀).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,sse2,ssse3")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,sse2,ssse3"
+)]
 #[inline]
 #[allow(clippy::too_many_arguments)]
 fn finish<const ENCRYPT: bool, const NR: usize, const N: usize>(
