@@ -16,14 +16,16 @@ const LANES: usize = 8;
 
 /// Encrypts independent blocks in place.
 pub(crate) fn encrypt_blocks(token: Aes, key: &HwKey, blocks: &mut [[u8; 16]]) {
+    let _ = token;
     // SAFETY: the `Aes` token proves AES-NI, SSE2 and SSSE3 were detected.
-    unsafe { crypt_blocks_ni::<true>(token, key, blocks) }
+    unsafe { crypt_blocks_ni::<true>(key, blocks) }
 }
 
 /// Decrypts independent blocks in place.
 pub(crate) fn decrypt_blocks(token: Aes, key: &HwKey, blocks: &mut [[u8; 16]]) {
+    let _ = token;
     // SAFETY: the `Aes` token proves AES-NI, SSE2 and SSSE3 were detected.
-    unsafe { crypt_blocks_ni::<false>(token, key, blocks) }
+    unsafe { crypt_blocks_ni::<false>(key, blocks) }
 }
 
 /// CTR with a 32-bit big-endian counter; see `Aes::ctr32`.
@@ -122,8 +124,10 @@ pub(crate) fn rounds<const ENCRYPT: bool>(
     }
 }
 
+/// Encrypts or decrypts independent blocks in place, eight at a time (also the VAES
+/// implementations' path for a few blocks, where a wide register would be mostly empty).
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn crypt_blocks_ni<const ENCRYPT: bool>(_: Aes, key: &HwKey, blocks: &mut [[u8; 16]]) {
+pub(crate) fn crypt_blocks_ni<const ENCRYPT: bool>(key: &HwKey, blocks: &mut [[u8; 16]]) {
     let rk = load_keys(if ENCRYPT { &key.enc } else { &key.dec });
     for group in blocks.chunks_mut(LANES) {
         let mut x = [_mm_setzero_si128(); LANES];
