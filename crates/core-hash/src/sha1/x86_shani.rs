@@ -16,9 +16,22 @@ pub(super) fn compress(token: Sha, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     unsafe { compress_shani(token, state, blocks) }
 }
 
+/// Runs `$body` once for each listed index, with `$i` a constant: the twenty groups of
+/// four rounds are written out, so the schedule words stay in registers and each
+/// `sha1rnds4` gets its round function as an immediate, with no loop counter, index
+/// arithmetic or branch between the rounds (LLVM does not unroll a loop this large itself).
+macro_rules! each {
+    ($i:ident => $body:block; $($n:literal)*) => {
+        $({
+            const $i: usize = $n;
+            $body
+        })*
+    };
+}
+
 /// The compression loop, written once over the four SHA-1 instructions so that a test can
-/// also run it against a software model of them (see the tests below): the development
-/// machine lacks SHA-NI and QEMU's x86 emulation does not implement it.
+/// also run it against a software model of them (see the tests below), which checks the
+/// data flow on any x86 CPU.
 macro_rules! compress_with {
     ($rnds4:path, $nexte:path, $msg1:path, $msg2:path, $state:expr, $blocks:expr) => {{
         let (state, blocks): (&mut [u32; 5], &[[u8; 64]]) = ($state, $blocks);
@@ -36,25 +49,25 @@ macro_rules! compress_with {
             });
             // `prev` is ABCD before the previous group: its A, rotated, is this group's E.
             let mut prev = abcd;
-            for g in 0..20 {
-                let e_w = if g == 0 { _mm_add_epi32(e, m[0]) } else { $nexte(prev, m[g % 4]) };
-                if (3..19).contains(&g) {
-                    m[(g + 1) % 4] = $msg2(m[(g + 1) % 4], m[g % 4]);
+            each!(G => {
+                let e_w = if G == 0 { _mm_add_epi32(e, m[0]) } else { $nexte(prev, m[G % 4]) };
+                if 3 <= G && G < 19 {
+                    m[(G + 1) % 4] = $msg2(m[(G + 1) % 4], m[G % 4]);
                 }
                 prev = abcd;
-                abcd = match g / 5 {
+                abcd = match G / 5 {
                     0 => $rnds4(abcd, e_w, 0),
                     1 => $rnds4(abcd, e_w, 1),
                     2 => $rnds4(abcd, e_w, 2),
                     _ => $rnds4(abcd, e_w, 3),
                 };
-                if (1..17).contains(&g) {
-                    m[(g + 3) % 4] = $msg1(m[(g + 3) % 4], m[g % 4]);
+                if 1 <= G && G < 17 {
+                    m[(G + 3) % 4] = $msg1(m[(G + 3) % 4], m[G % 4]);
                 }
-                if (2..18).contains(&g) {
-                    m[(g + 2) % 4] = _mm_xor_si128(m[(g + 2) % 4], m[g % 4]);
+                if 2 <= G && G < 18 {
+                    m[(G + 2) % 4] = _mm_xor_si128(m[(G + 2) % 4], m[G % 4]);
                 }
-            }
+            }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
             e = $nexte(prev, e_in);
             abcd = _mm_add_epi32(abcd, abcd_in);
         }
