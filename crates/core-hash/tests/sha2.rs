@@ -191,6 +191,23 @@ fn agree<H: Hash, R: sha2::Digest>(data: &[u8], chunk: usize) {
         let got = hash_chunked::<H>(imp, data, chunk);
         assert_eq!(got.as_ref(), want.as_slice(), "{imp:?}, {} bytes", data.len());
     }
+    assert_eq!(H::digest(data).as_ref(), want.as_slice(), "one-shot, {} bytes", data.len());
+}
+
+/// The one-shot `digest` (whole blocks in place, padded tail built apart) and streaming agree
+/// with RustCrypto at every length around the block and padding boundaries.
+#[test]
+fn every_length_up_to_three_blocks() {
+    let data: Vec<u8> = (0..400u32).map(|i| (i * 131 % 251) as u8).collect();
+    for len in 0..=400 {
+        for chunk in [1, 55, 64, 400] {
+            agree::<Sha1, sha1::Sha1>(&data[..len], chunk);
+            agree::<Sha224, sha2::Sha224>(&data[..len], chunk);
+            agree::<Sha256, sha2::Sha256>(&data[..len], chunk);
+            agree::<Sha384, sha2::Sha384>(&data[..len], chunk);
+            agree::<Sha512, sha2::Sha512>(&data[..len], chunk);
+        }
+    }
 }
 
 proptest! {

@@ -12,8 +12,14 @@ use core_cpu::Sha;
 
 /// Compresses each 64-byte block into `state`.
 pub(super) fn compress(token: Sha, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+    compress2(token, state, &[], blocks);
+}
+
+/// Compresses `first`'s blocks, then `rest`'s, into `state`, which stays in registers
+/// throughout (a one-shot digest passes the message's whole blocks and its padded tail).
+pub(super) fn compress2(token: Sha, state: &mut [u32; 8], first: &[[u8; 64]], rest: &[[u8; 64]]) {
     // SAFETY: the `Sha` token proves SHA, SSE2, SSSE3 and SSE4.1 were detected.
-    unsafe { compress_shani(token, state, blocks) }
+    unsafe { compress_shani(token, state, [first, rest]) }
 }
 
 /// Runs `$body` once for each listed index, with `$i` a constant: the sixteen groups of
@@ -33,8 +39,8 @@ macro_rules! each {
 /// can also run it against a software model of them (see the tests below), which checks the
 /// data flow on any x86 CPU.
 macro_rules! compress_with {
-    ($rnds2:path, $msg1:path, $msg2:path, $state:expr, $blocks:expr) => {{
-        let (state, blocks): (&mut [u32; 8], &[[u8; 64]]) = ($state, $blocks);
+    ($rnds2:path, $msg1:path, $msg2:path, $state:expr, $parts:expr) => {{
+        let (state, parts): (&mut [u32; 8], [&[[u8; 64]]; 2]) = ($state, $parts);
         // Big-endian words: reverse the bytes of each 32-bit lane.
         let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
         // SAFETY: `state` is 32 bytes; unaligned loads of 16 bytes at offsets 0 and 16.
@@ -49,6 +55,7 @@ macro_rules! compress_with {
         let mut abef = _mm_alignr_epi8(cdab, efgh, 8);
         let mut cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
 
+        for blocks in parts {
         for block in blocks {
             let (abef_in, cdgh_in) = (abef, cdgh);
             let mut m: [__m128i; 4] = core::array::from_fn(|i| {
@@ -77,6 +84,7 @@ macro_rules! compress_with {
         abef = _mm_add_epi32(abef, abef_in);
             cdgh = _mm_add_epi32(cdgh, cdgh_in);
         }
+        }
 
         let feba = _mm_shuffle_epi32(abef, 0x1B);
         let dchg = _mm_shuffle_epi32(cdgh, 0xB1);
@@ -91,14 +99,8 @@ macro_rules! compress_with {
 }
 
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn compress_shani(_: Sha, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-    compress_with!(
-        _mm_sha256rnds2_epu32,
-        _mm_sha256msg1_epu32,
-        _mm_sha256msg2_epu32,
-        state,
-        blocks
-    );
+fn compress_shani(_: Sha, state: &mut [u32; 8], parts: [&[[u8; 64]]; 2]) {
+    compress_with!(_mm_sha256rnds2_epu32, _mm_sha256msg1_epu32, _mm_sha256msg2_epu32, state, parts);
 }
 
 #[cfg(test)]
@@ -171,8 +173,8 @@ mod tests {
     }
 
     #[target_feature(enable = "sse2,ssse3,sse4.1")]
-    fn compress_model(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-        compress_with!(rnds2, msg1, msg2, state, blocks);
+    fn compress_model(state: &mut [u32; 8], parts: [&[[u8; 64]]; 2]) {
+        compress_with!(rnds2, msg1, msg2, state, parts);
     }
 
     #[test]
@@ -190,7 +192,7 @@ mod tests {
         }
         theirs.copy_from_slice(&ours);
         // SAFETY: SSE4.1 (and so SSSE3 and SSE2) was detected above.
-        unsafe { compress_model(&mut ours, &blocks) };
+        unsafe { compress_model(&mut ours, [&blocks[..1], &blocks[1..]]) };
         super::super::portable::compress(&mut theirs, &blocks);
         assert_eq!(ours, theirs);
     }
