@@ -53,10 +53,14 @@ impl<const B: usize> BlockBuffer<B> {
         self.pos = tail.len();
     }
 
-    /// The final one or two blocks (see [`pad`]) for what was absorbed; the buffer itself is
-    /// left as it is.
+    /// Writes the final one or two blocks (see [`pad`]) for what was absorbed into `last`
+    /// (zeros on entry) and returns how many there are; the buffer itself is left as it is.
     #[inline]
-    pub(crate) fn padding<const L: usize>(&self, big_endian: bool) -> ([[u8; B]; 2], usize) {
+    pub(crate) fn padding<const L: usize>(
+        &self,
+        last: &mut [[u8; B]; 2],
+        big_endian: bool,
+    ) -> usize {
         // The buffered bytes, zeros after them: a fixed-size masked copy (the bytes past `pos`
         // are left over from earlier blocks) rather than calls to `memcpy` and `memset`. The
         // positions are compared as bytes (blocks are at most 128 long) so that the loop
@@ -64,11 +68,22 @@ impl<const B: usize> BlockBuffer<B> {
         const { assert!(B <= 128) };
         let pos = self.pos as u8;
         let index: [u8; B] = core::array::from_fn(|i| i as u8);
-        let mut first = [0u8; B];
-        for ((o, b), i) in first.iter_mut().zip(self.buf.iter()).zip(index.iter()) {
+        for ((o, b), i) in last[0].iter_mut().zip(self.buf.iter()).zip(index.iter()) {
             *o = *b & 0u8.wrapping_sub(u8::from(*i < pos));
         }
-        pad::<B, L>(first, self.pos, self.len, big_endian)
+        pad::<B, L>(last, self.pos, self.len, big_endian)
+    }
+
+    /// Whether no partial block is buffered.
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.pos == 0
+    }
+
+    /// The message length so far, in bytes (modulo 2^64).
+    #[inline]
+    pub(crate) fn len(&self) -> u64 {
+        self.len
     }
 
     /// Overwrites the buffered bytes, which may be secret (HMAC keys pass through here): a
@@ -81,18 +96,17 @@ impl<const B: usize> BlockBuffer<B> {
     }
 }
 
-/// The padding (FIPS 180-4 §5.1): `tail` holds the last `tail_len < B` message bytes, zeros
-/// after them; this appends the 1 bit and ends the last block with the message length in
-/// bits as an `L`-byte integer (big-endian for SHA, little-endian for MD5). Returns the
-/// blocks and how many of them are used (2 when the length does not fit after the 1 bit).
+/// The padding (FIPS 180-4 §5.1): `last[0]` holds the last `tail_len < B` message bytes,
+/// zeros after them, and `last[1]` zeros; this appends the 1 bit and ends the last block with
+/// the message length in bits as an `L`-byte integer (big-endian for SHA, little-endian for
+/// MD5). Returns how many blocks are used (2 when the length does not fit after the 1 bit).
 #[inline]
 pub(crate) fn pad<const B: usize, const L: usize>(
-    tail: [u8; B],
+    last: &mut [[u8; B]; 2],
     tail_len: usize,
     len: u64,
     big_endian: bool,
-) -> ([[u8; B]; 2], usize) {
-    let mut last = [tail, [0u8; B]];
+) -> usize {
     last[0][tail_len % B] = 0x80;
     let n = if tail_len + 1 > B - L { 2 } else { 1 };
     let bits = u128::from(len) << 3;
@@ -102,22 +116,23 @@ pub(crate) fn pad<const B: usize, const L: usize>(
     } else {
         len_field.copy_from_slice(&bits.to_le_bytes()[..L]);
     }
-    (last, n)
+    n
 }
 
 /// The padded final blocks of a one-shot message whose whole blocks are hashed in place:
-/// `tail` (shorter than a block) is copied once, then [`pad`]ded.
+/// `tail` (shorter than a block) is copied once into `last` (zeros on entry), then
+/// [`pad`]ded; returns how many blocks are used.
 #[inline]
 pub(crate) fn pad_tail<const B: usize, const L: usize>(
+    last: &mut [[u8; B]; 2],
     tail: &[u8],
     len: u64,
     big_endian: bool,
-) -> ([[u8; B]; 2], usize) {
-    let mut first = [0u8; B];
+) -> usize {
     if !tail.is_empty() {
-        first[..tail.len()].copy_from_slice(tail);
+        last[0][..tail.len()].copy_from_slice(tail);
     }
-    pad::<B, L>(first, tail.len(), len, big_endian)
+    pad::<B, L>(last, tail.len(), len, big_endian)
 }
 
 /// Defines a Merkle–Damgård hash type (MD5, SHA-1, SHA-2) over an implementation enum with a
@@ -190,7 +205,8 @@ macro_rules! md_hash {
             #[inline]
             #[must_use]
             pub fn finalize(mut self) -> [u8; $out] {
-                let (last, n) = self.buffer.padding::<{ $block / 8 }>($big_endian);
+                let mut last = [[0u8; $block]; 2];
+                let n = self.buffer.padding::<{ $block / 8 }>(&mut last, $big_endian);
                 self.imp.compress2(&mut self.state, &[], &last[..n]);
                 Self::output(&self.state)
             }
@@ -203,10 +219,37 @@ macro_rules! md_hash {
                 let imp = <$imp as $crate::Implementation>::best();
                 let mut state = Self::IV;
                 let (blocks, tail) = data.as_chunks::<$block>();
-                let (last, n) =
-                    $crate::md::pad_tail::<$block, { $block / 8 }>(tail, data.len() as u64, $big_endian);
+                let mut last = [[0u8; $block]; 2];
+                let n = $crate::md::pad_tail::<$block, { $block / 8 }>(
+                    &mut last, tail, data.len() as u64, $big_endian,
+                );
                 imp.compress2(&mut state, blocks, &last[..n]);
                 Self::output(&state)
+            }
+
+            /// [`Hash::finalize_with`](crate::Hash::finalize_with): with nothing buffered (as
+            /// in HMAC's outer hash) `data` is hashed like a one-shot digest, in one backend
+            /// call and without passing through the buffer. The padding blocks, which hold
+            /// message bytes, are wiped; the state is left for the caller.
+            #[inline]
+            fn finalize_with_data(&mut self, data: &[u8]) -> [u8; $out] {
+                if self.buffer.is_empty() {
+                    let (blocks, tail) = data.as_chunks::<$block>();
+                    let len = self.buffer.len().wrapping_add(data.len() as u64);
+                    let mut last = [[0u8; $block]; 2];
+                    let n = $crate::md::pad_tail::<$block, { $block / 8 }>(
+                        &mut last, tail, len, $big_endian,
+                    );
+                    self.imp.compress2(&mut self.state, blocks, &last[..n]);
+                    $crate::wipe(last.as_flattened_mut());
+                } else {
+                    self.update(data);
+                    let mut last = [[0u8; $block]; 2];
+                let n = self.buffer.padding::<{ $block / 8 }>(&mut last, $big_endian);
+                    self.imp.compress2(&mut self.state, &[], &last[..n]);
+                    $crate::wipe(last.as_flattened_mut());
+                }
+                Self::output(&self.state)
             }
 
             /// Pads the message, returns the digest, and resets the hasher to its initial
@@ -214,7 +257,8 @@ macro_rules! md_hash {
             #[inline]
             #[must_use]
             pub fn finalize_reset(&mut self) -> [u8; $out] {
-                let (mut last, n) = self.buffer.padding::<{ $block / 8 }>($big_endian);
+                let mut last = [[0u8; $block]; 2];
+                let n = self.buffer.padding::<{ $block / 8 }>(&mut last, $big_endian);
                 self.imp.compress2(&mut self.state, &[], &last[..n]);
                 $crate::wipe(last.as_flattened_mut());
                 let out = Self::output(&self.state);
@@ -271,6 +315,9 @@ macro_rules! md_hash {
             fn finalize_reset(&mut self) -> [u8; $out] {
                 self.finalize_reset()
             }
+            fn finalize_with(&mut self, data: &[u8]) -> [u8; $out] {
+                self.finalize_with_data(data)
+            }
         }
     };
 }
@@ -292,11 +339,13 @@ mod tests {
                 out.extend_from_slice(rest);
             });
         }
-        let (last, n) = b.padding::<4>(true);
+        let mut last = [[0u8; 8]; 2];
+        let n = b.padding::<4>(&mut last, true);
         out.extend_from_slice(&last[..n]);
         let message = chunks.concat();
         let (blocks, tail) = message.as_chunks::<8>();
-        let (last, n) = pad_tail::<8, 4>(tail, message.len() as u64, true);
+        let mut last = [[0u8; 8]; 2];
+        let n = pad_tail::<8, 4>(&mut last, tail, message.len() as u64, true);
         assert_eq!(out, [blocks, &last[..n]].concat());
         out
     }
@@ -332,7 +381,8 @@ mod tests {
     fn little_endian_length() {
         let mut b = BlockBuffer::<16>::default();
         b.update(&[1; 300], |_, _| {});
-        let (last, n) = b.padding::<8>(false);
+        let mut last = [[0u8; 16]; 2];
+        let n = b.padding::<8>(&mut last, false);
         // 300 % 16 = 12 buffered bytes: the length needs a block of its own.
         assert_eq!(n, 2);
         assert_eq!(&last[1][8..], &(300u64 * 8).to_le_bytes());

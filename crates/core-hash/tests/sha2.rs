@@ -268,3 +268,27 @@ fn finalize_reset_restarts() {
     restarts::<Sha512_256>();
     restarts::<core_hash::Sha3_256>();
 }
+
+/// `finalize_with` (HMAC's last step) gives the digest of everything absorbed plus its
+/// argument, whether or not a partial block is buffered, on every implementation.
+#[test]
+fn finalize_with_appends_its_data() {
+    fn check<H: Hash>() {
+        let data: Vec<u8> = (0..300u32).map(|i| (i * 7 % 253) as u8).collect();
+        for imp in H::implementations() {
+            for split in [0, 1, 63, 64, 65, 127, 128, 129, 200] {
+                for end in [split, split + 1, split + 55, split + 64, 300] {
+                    let end = end.min(300);
+                    let mut h = H::with_impl(imp);
+                    h.update(&data[..split]);
+                    let got = h.finalize_with(&data[split..end]);
+                    assert_eq!(got, H::digest(&data[..end]), "{imp:?} {split} {end}");
+                }
+            }
+        }
+    }
+    check::<Sha1>();
+    check::<Sha256>();
+    check::<Sha384>();
+    check::<core_hash::Sha3_256>();
+}
