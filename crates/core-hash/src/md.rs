@@ -233,7 +233,18 @@ macro_rules! md_hash {
             /// message bytes, are wiped; the state is left for the caller.
             #[inline]
             fn finalize_with_data(&mut self, data: &[u8]) -> [u8; $out] {
-                if self.buffer.is_empty() {
+                if self.buffer.is_empty() && data.len() == $out {
+                    // HMAC's outer hash on the inner digest: a fixed-size copy (no `memcpy`
+                    // call), then the padding in the same block (the output is shorter than a
+                    // block, with room for the 1 bit and the length).
+                    const { assert!($out + 1 + $block / 8 <= $block) };
+                    let len = self.buffer.len().wrapping_add($out);
+                    let mut last = [[0u8; $block]; 2];
+                    last[0][..$out].copy_from_slice(&data[..$out]);
+                    let n = $crate::md::pad::<$block, { $block / 8 }>(&mut last, $out, len, $big_endian);
+                    self.imp.compress2(&mut self.state, &[], &last[..n]);
+                    $crate::wipe(last.as_flattened_mut());
+                } else if self.buffer.is_empty() {
                     let (blocks, tail) = data.as_chunks::<$block>();
                     let len = self.buffer.len().wrapping_add(data.len() as u64);
                     let mut last = [[0u8; $block]; 2];

@@ -277,7 +277,17 @@ fn finalize_with_appends_its_data() {
         let data: Vec<u8> = (0..300u32).map(|i| (i * 7 % 253) as u8).collect();
         for imp in H::implementations() {
             for split in [0, 1, 63, 64, 65, 127, 128, 129, 200] {
-                for end in [split, split + 1, split + 55, split + 64, 300] {
+                // split + 20/32/48: exactly one digest appended, HMAC's outer-hash case.
+                for end in [
+                    split,
+                    split + 1,
+                    split + 20,
+                    split + 32,
+                    split + 48,
+                    split + 55,
+                    split + 64,
+                    300,
+                ] {
                     let end = end.min(300);
                     let mut h = H::with_impl(imp);
                     h.update(&data[..split]);
