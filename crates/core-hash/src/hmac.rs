@@ -86,10 +86,11 @@ impl<H: Hash> Hmac<H> {
     /// Returns the tag.
     #[must_use]
     pub fn finalize(mut self) -> H::Output {
-        let mut inner_digest = self.inner.finalize_reset();
-        self.outer.update(inner_digest.as_ref());
+        // Neither half is reset: `Drop` wipes both right after.
+        let mut inner_digest = self.inner.finalize_with(&[]);
+        let tag = self.outer.finalize_with(inner_digest.as_ref());
         crate::wipe(inner_digest.as_mut());
-        self.outer.finalize_reset()
+        tag
     }
 
     /// Checks `tag` against the computed tag in constant time. The tag must be full length.

@@ -176,6 +176,16 @@ pub trait Hash: Clone + Default + Debug + zeroize::Zeroize {
         out
     }
 
+    /// Absorbs `data` and returns the digest, leaving the state for the caller to wipe or
+    /// drop: HMAC's last step on each of its keyed halves, which its `Drop` wipes. Not a
+    /// general API (the hasher is left in an unspecified state).
+    #[doc(hidden)]
+    #[must_use]
+    fn finalize_with(&mut self, data: &[u8]) -> Self::Output {
+        self.update(data);
+        self.finalize_reset()
+    }
+
     /// The digest of `data` in one call.
     #[must_use]
     fn digest(data: &[u8]) -> Self::Output {

@@ -19,11 +19,18 @@ impl<const B: usize> Default for BlockBuffer<B> {
 }
 
 impl<const B: usize> BlockBuffer<B> {
-    /// Buffers `data`, calling `compress` on every complete block, in order. Whole blocks of
-    /// `data` are handed over in one call, without copying, so backends can pipeline them.
+    /// Buffers `data`, calling `compress(first, rest)` on the complete blocks, in order
+    /// (`first` then `rest`; either may be empty). Whole blocks of `data` are handed over in
+    /// the same call as a just-completed buffered block, without copying, so a backend can
+    /// keep its state in registers across all of them.
     #[inline]
-    pub(crate) fn update(&mut self, mut data: &[u8], mut compress: impl FnMut(&[[u8; B]])) {
+    pub(crate) fn update(
+        &mut self,
+        mut data: &[u8],
+        mut compress: impl FnMut(&[[u8; B]], &[[u8; B]]),
+    ) {
         self.len = self.len.wrapping_add(data.len() as u64);
+        let mut first: &[[u8; B]] = &[];
         if self.pos > 0 {
             let take = (B - self.pos).min(data.len());
             let (head, rest) = data.split_at(take);
@@ -33,41 +40,50 @@ impl<const B: usize> BlockBuffer<B> {
             if self.pos < B {
                 return;
             }
-            compress(core::slice::from_ref(&self.buf));
             self.pos = 0;
+            first = core::slice::from_ref(&self.buf);
         }
         let (blocks, tail) = data.as_chunks::<B>();
-        if !blocks.is_empty() {
-            compress(blocks);
+        if !(first.is_empty() && blocks.is_empty()) {
+            compress(first, blocks);
         }
-        self.buf[..tail.len()].copy_from_slice(tail);
+        if !tail.is_empty() {
+            self.buf[..tail.len()].copy_from_slice(tail);
+        }
         self.pos = tail.len();
     }
 
-    /// Appends the padding: a 1 bit, zeros, and the message length in bits as an `L`-byte
-    /// integer (big-endian for SHA, little-endian for MD5) ending the last block.
+    /// Writes the final one or two blocks (see [`pad`]) for what was absorbed into `last`
+    /// (zeros on entry) and returns how many there are; the buffer itself is left as it is.
     #[inline]
-    pub(crate) fn finish<const L: usize>(
-        &mut self,
+    pub(crate) fn padding<const L: usize>(
+        &self,
+        last: &mut [[u8; B]; 2],
         big_endian: bool,
-        mut compress: impl FnMut(&[[u8; B]]),
-    ) {
-        let bits = u128::from(self.len) << 3;
-        let pos = self.pos;
-        self.buf[pos] = 0x80;
-        self.buf[pos + 1..].fill(0);
-        if pos + 1 > B - L {
-            compress(core::slice::from_ref(&self.buf));
-            self.buf.fill(0);
+    ) -> usize {
+        // The buffered bytes, zeros after them: a fixed-size masked copy (the bytes past `pos`
+        // are left over from earlier blocks) rather than calls to `memcpy` and `memset`. The
+        // positions are compared as bytes (blocks are at most 128 long) so that the loop
+        // vectorises to a byte compare per 16 bytes.
+        const { assert!(B <= 128) };
+        let pos = self.pos as u8;
+        let index: [u8; B] = core::array::from_fn(|i| i as u8);
+        for ((o, b), i) in last[0].iter_mut().zip(self.buf.iter()).zip(index.iter()) {
+            *o = *b & 0u8.wrapping_sub(u8::from(*i < pos));
         }
-        let len_field = &mut self.buf[B - L..];
-        if big_endian {
-            len_field.copy_from_slice(&bits.to_be_bytes()[16 - L..]);
-        } else {
-            len_field.copy_from_slice(&bits.to_le_bytes()[..L]);
-        }
-        compress(core::slice::from_ref(&self.buf));
-        self.pos = 0;
+        pad::<B, L>(last, self.pos, self.len, big_endian)
+    }
+
+    /// Whether no partial block is buffered.
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.pos == 0
+    }
+
+    /// The message length so far, in bytes (modulo 2^64).
+    #[inline]
+    pub(crate) fn len(&self) -> u64 {
+        self.len
     }
 
     /// Overwrites the buffered bytes, which may be secret (HMAC keys pass through here): a
@@ -80,8 +96,48 @@ impl<const B: usize> BlockBuffer<B> {
     }
 }
 
+/// The padding (FIPS 180-4 §5.1): `last[0]` holds the last `tail_len < B` message bytes,
+/// zeros after them, and `last[1]` zeros; this appends the 1 bit and ends the last block with
+/// the message length in bits as an `L`-byte integer (big-endian for SHA, little-endian for
+/// MD5). Returns how many blocks are used (2 when the length does not fit after the 1 bit).
+#[inline]
+pub(crate) fn pad<const B: usize, const L: usize>(
+    last: &mut [[u8; B]; 2],
+    tail_len: usize,
+    len: u64,
+    big_endian: bool,
+) -> usize {
+    last[0][tail_len % B] = 0x80;
+    let n = if tail_len + 1 > B - L { 2 } else { 1 };
+    let bits = u128::from(len) << 3;
+    let len_field = &mut last[n - 1][B - L..];
+    if big_endian {
+        len_field.copy_from_slice(&bits.to_be_bytes()[16 - L..]);
+    } else {
+        len_field.copy_from_slice(&bits.to_le_bytes()[..L]);
+    }
+    n
+}
+
+/// The padded final blocks of a one-shot message whose whole blocks are hashed in place:
+/// `tail` (shorter than a block) is copied once into `last` (zeros on entry), then
+/// [`pad`]ded; returns how many blocks are used.
+#[inline]
+pub(crate) fn pad_tail<const B: usize, const L: usize>(
+    last: &mut [[u8; B]; 2],
+    tail: &[u8],
+    len: u64,
+    big_endian: bool,
+) -> usize {
+    if !tail.is_empty() {
+        last[0][..tail.len()].copy_from_slice(tail);
+    }
+    pad::<B, L>(last, tail.len(), len, big_endian)
+}
+
 /// Defines a Merkle–Damgård hash type (MD5, SHA-1, SHA-2) over an implementation enum with a
-/// `compress(self, &mut [word; N], &[[u8; BLOCK]])` method: the struct, its inherent API, and
+/// `compress2(self, &mut [word; N], first: &[[u8; BLOCK]], rest: &[[u8; BLOCK]])` method
+/// (`first`'s blocks, then `rest`'s): the struct, its inherent API, and
 /// the [`Hash`](crate::Hash) and `Zeroize` impls. `$big_endian` selects SHA's byte order
 /// (`true`) or MD5's (`false`) for the length field and the output.
 macro_rules! md_hash {
@@ -130,15 +186,12 @@ macro_rules! md_hash {
             #[inline]
             pub fn update(&mut self, data: &[u8]) {
                 let Self { state, buffer, imp } = self;
-                buffer.update(data, |blocks| imp.compress(state, blocks));
+                buffer.update(data, |first, rest| imp.compress2(state, first, rest));
             }
 
-            /// Pads the message and returns the digest.
+            /// The digest of a final state: its words in the output byte order, truncated.
             #[inline]
-            #[must_use]
-            pub fn finalize(mut self) -> [u8; $out] {
-                let Self { state, buffer, imp } = &mut self;
-                buffer.finish::<{ $block / 8 }>($big_endian, |blocks| imp.compress(state, blocks));
+            fn output(state: &[$word; $words]) -> [u8; $out] {
                 let mut out = [0u8; $out];
                 let width = core::mem::size_of::<$word>();
                 for (chunk, word) in out.chunks_mut(width).zip(state.iter()) {
@@ -148,13 +201,66 @@ macro_rules! md_hash {
                 out
             }
 
-            /// The digest of `data` in one call.
+            /// Pads the message and returns the digest.
+            #[inline]
+            #[must_use]
+            pub fn finalize(mut self) -> [u8; $out] {
+                let mut last = [[0u8; $block]; 2];
+                let n = self.buffer.padding::<{ $block / 8 }>(&mut last, $big_endian);
+                self.imp.compress2(&mut self.state, &[], &last[..n]);
+                Self::output(&self.state)
+            }
+
+            /// The digest of `data` in one call: whole blocks are hashed where they lie and
+            /// the padded tail follows in the same call to the backend, with no buffering.
             #[inline]
             #[must_use]
             pub fn digest(data: &[u8]) -> [u8; $out] {
-                let mut h = Self::new();
-                h.update(data);
-                h.finalize()
+                let imp = <$imp as $crate::Implementation>::best();
+                let mut state = Self::IV;
+                let (blocks, tail) = data.as_chunks::<$block>();
+                let mut last = [[0u8; $block]; 2];
+                let n = $crate::md::pad_tail::<$block, { $block / 8 }>(
+                    &mut last, tail, data.len() as u64, $big_endian,
+                );
+                imp.compress2(&mut state, blocks, &last[..n]);
+                Self::output(&state)
+            }
+
+            /// [`Hash::finalize_with`](crate::Hash::finalize_with): with nothing buffered (as
+            /// in HMAC's outer hash) `data` is hashed like a one-shot digest, in one backend
+            /// call and without passing through the buffer. The padding blocks, which hold
+            /// message bytes, are wiped; the state is left for the caller.
+            #[inline]
+            fn finalize_with_data(&mut self, data: &[u8]) -> [u8; $out] {
+                if self.buffer.is_empty() && data.len() == $out {
+                    // HMAC's outer hash on the inner digest: a fixed-size copy (no `memcpy`
+                    // call), then the padding in the same block (the output is shorter than a
+                    // block, with room for the 1 bit and the length).
+                    const { assert!($out + 1 + $block / 8 <= $block) };
+                    let len = self.buffer.len().wrapping_add($out);
+                    let mut last = [[0u8; $block]; 2];
+                    last[0][..$out].copy_from_slice(&data[..$out]);
+                    let n = $crate::md::pad::<$block, { $block / 8 }>(&mut last, $out, len, $big_endian);
+                    self.imp.compress2(&mut self.state, &[], &last[..n]);
+                    $crate::wipe(last.as_flattened_mut());
+                } else if self.buffer.is_empty() {
+                    let (blocks, tail) = data.as_chunks::<$block>();
+                    let len = self.buffer.len().wrapping_add(data.len() as u64);
+                    let mut last = [[0u8; $block]; 2];
+                    let n = $crate::md::pad_tail::<$block, { $block / 8 }>(
+                        &mut last, tail, len, $big_endian,
+                    );
+                    self.imp.compress2(&mut self.state, blocks, &last[..n]);
+                    $crate::wipe(last.as_flattened_mut());
+                } else {
+                    self.update(data);
+                    let mut last = [[0u8; $block]; 2];
+                let n = self.buffer.padding::<{ $block / 8 }>(&mut last, $big_endian);
+                    self.imp.compress2(&mut self.state, &[], &last[..n]);
+                    $crate::wipe(last.as_flattened_mut());
+                }
+                Self::output(&self.state)
             }
 
             /// Pads the message, returns the digest, and resets the hasher to its initial
@@ -162,14 +268,11 @@ macro_rules! md_hash {
             #[inline]
             #[must_use]
             pub fn finalize_reset(&mut self) -> [u8; $out] {
-                let Self { state, buffer, imp } = self;
-                buffer.finish::<{ $block / 8 }>($big_endian, |blocks| imp.compress(state, blocks));
-                let mut out = [0u8; $out];
-                let width = core::mem::size_of::<$word>();
-                for (chunk, word) in out.chunks_mut(width).zip(state.iter()) {
-                    let bytes = if $big_endian { word.to_be_bytes() } else { word.to_le_bytes() };
-                    chunk.copy_from_slice(&bytes[..chunk.len()]);
-                }
+                let mut last = [[0u8; $block]; 2];
+                let n = self.buffer.padding::<{ $block / 8 }>(&mut last, $big_endian);
+                self.imp.compress2(&mut self.state, &[], &last[..n]);
+                $crate::wipe(last.as_flattened_mut());
+                let out = Self::output(&self.state);
                 zeroize::Zeroize::zeroize(self);
                 self.state = Self::IV;
                 out
@@ -223,6 +326,9 @@ macro_rules! md_hash {
             fn finalize_reset(&mut self) -> [u8; $out] {
                 self.finalize_reset()
             }
+            fn finalize_with(&mut self, data: &[u8]) -> [u8; $out] {
+                self.finalize_with_data(data)
+            }
         }
     };
 }
@@ -231,17 +337,27 @@ pub(crate) use md_hash;
 
 #[cfg(test)]
 mod tests {
-    use super::BlockBuffer;
+    use super::{BlockBuffer, pad_tail};
     use std::vec::Vec;
 
-    /// Records the blocks handed to `compress`.
+    /// Records the blocks handed to `compress`, and checks the one-shot padding agrees.
     fn blocks_of(chunks: &[&[u8]]) -> Vec<[u8; 8]> {
         let mut b = BlockBuffer::<8>::default();
         let mut out = Vec::new();
         for c in chunks {
-            b.update(c, |bl| out.extend_from_slice(bl));
+            b.update(c, |first, rest| {
+                out.extend_from_slice(first);
+                out.extend_from_slice(rest);
+            });
         }
-        b.finish::<4>(true, |bl| out.extend_from_slice(bl));
+        let mut last = [[0u8; 8]; 2];
+        let n = b.padding::<4>(&mut last, true);
+        out.extend_from_slice(&last[..n]);
+        let message = chunks.concat();
+        let (blocks, tail) = message.as_chunks::<8>();
+        let mut last = [[0u8; 8]; 2];
+        let n = pad_tail::<8, 4>(&mut last, tail, message.len() as u64, true);
+        assert_eq!(out, [blocks, &last[..n]].concat());
         out
     }
 
@@ -260,16 +376,27 @@ mod tests {
     fn padding_fits_in_last_block() {
         let out = blocks_of(&[b"abc"]);
         assert_eq!(out, [[b'a', b'b', b'c', 0x80, 0, 0, 0, 24]]);
+        // Exactly one block: the padding is a block of its own.
+        let out = blocks_of(&[b"0123", b"4567"]);
+        assert_eq!(out, [*b"01234567", [0x80, 0, 0, 0, 0, 0, 0, 64]]);
+    }
+
+    /// Bytes left in the buffer from an earlier, longer tail never leak into the padding.
+    #[test]
+    fn stale_buffer_bytes_are_masked() {
+        let out = blocks_of(&[b"0123456", b"789"]);
+        assert_eq!(out, [*b"01234567", [b'8', b'9', 0x80, 0, 0, 0, 0, 80]]);
     }
 
     #[test]
     fn little_endian_length() {
         let mut b = BlockBuffer::<16>::default();
-        let mut out = Vec::new();
-        b.update(&[1; 300], |_| {});
-        b.finish::<8>(false, |bl| out.extend_from_slice(bl));
+        b.update(&[1; 300], |_, _| {});
+        let mut last = [[0u8; 16]; 2];
+        let n = b.padding::<8>(&mut last, false);
         // 300 % 16 = 12 buffered bytes: the length needs a block of its own.
-        assert_eq!(out.len(), 2);
-        assert_eq!(&out[1][8..], &(300u64 * 8).to_le_bytes());
+        assert_eq!(n, 2);
+        assert_eq!(&last[1][8..], &(300u64 * 8).to_le_bytes());
+        assert_eq!(last[0], [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0x80, 0, 0, 0]);
     }
 }

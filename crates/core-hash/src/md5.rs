@@ -55,6 +55,15 @@ impl Md5Impl {
             }
         }
     }
+
+    /// Runs the compression function over `first`'s blocks, then `rest`'s.
+    #[inline]
+    pub(crate) fn compress2(self, state: &mut [u32; 4], first: &[[u8; 64]], rest: &[[u8; 64]]) {
+        if !first.is_empty() {
+            self.compress(state, first);
+        }
+        self.compress(state, rest);
+    }
 }
 
 crate::md::md_hash! {

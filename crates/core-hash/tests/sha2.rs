@@ -191,6 +191,23 @@ fn agree<H: Hash, R: sha2::Digest>(data: &[u8], chunk: usize) {
         let got = hash_chunked::<H>(imp, data, chunk);
         assert_eq!(got.as_ref(), want.as_slice(), "{imp:?}, {} bytes", data.len());
     }
+    assert_eq!(H::digest(data).as_ref(), want.as_slice(), "one-shot, {} bytes", data.len());
+}
+
+/// The one-shot `digest` (whole blocks in place, padded tail built apart) and streaming agree
+/// with RustCrypto at every length around the block and padding boundaries.
+#[test]
+fn every_length_up_to_three_blocks() {
+    let data: Vec<u8> = (0..400u32).map(|i| (i * 131 % 251) as u8).collect();
+    for len in 0..=400 {
+        for chunk in [1, 55, 64, 400] {
+            agree::<Sha1, sha1::Sha1>(&data[..len], chunk);
+            agree::<Sha224, sha2::Sha224>(&data[..len], chunk);
+            agree::<Sha256, sha2::Sha256>(&data[..len], chunk);
+            agree::<Sha384, sha2::Sha384>(&data[..len], chunk);
+            agree::<Sha512, sha2::Sha512>(&data[..len], chunk);
+        }
+    }
 }
 
 proptest! {
@@ -250,4 +267,38 @@ fn finalize_reset_restarts() {
     restarts::<Sha256>();
     restarts::<Sha512_256>();
     restarts::<core_hash::Sha3_256>();
+}
+
+/// `finalize_with` (HMAC's last step) gives the digest of everything absorbed plus its
+/// argument, whether or not a partial block is buffered, on every implementation.
+#[test]
+fn finalize_with_appends_its_data() {
+    fn check<H: Hash>() {
+        let data: Vec<u8> = (0..300u32).map(|i| (i * 7 % 253) as u8).collect();
+        for imp in H::implementations() {
+            for split in [0, 1, 63, 64, 65, 127, 128, 129, 200] {
+                // split + 20/32/48: exactly one digest appended, HMAC's outer-hash case.
+                for end in [
+                    split,
+                    split + 1,
+                    split + 20,
+                    split + 32,
+                    split + 48,
+                    split + 55,
+                    split + 64,
+                    300,
+                ] {
+                    let end = end.min(300);
+                    let mut h = H::with_impl(imp);
+                    h.update(&data[..split]);
+                    let got = h.finalize_with(&data[split..end]);
+                    assert_eq!(got, H::digest(&data[..end]), "{imp:?} {split} {end}");
+                }
+            }
+        }
+    }
+    check::<Sha1>();
+    check::<Sha256>();
+    check::<Sha384>();
+    check::<core_hash::Sha3_256>();
 }

@@ -12,21 +12,41 @@ use core_cpu::Sha;
 
 /// Compresses each 64-byte block into `state`.
 pub(super) fn compress(token: Sha, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    compress2(token, state, &[], blocks);
+}
+
+/// Compresses `first`'s blocks, then `rest`'s, into `state`, which stays in registers
+/// throughout (a one-shot digest passes the message's whole blocks and its padded tail).
+pub(super) fn compress2(token: Sha, state: &mut [u32; 5], first: &[[u8; 64]], rest: &[[u8; 64]]) {
     // SAFETY: the `Sha` token proves SHA, SSE2, SSSE3 and SSE4.1 were detected.
-    unsafe { compress_shani(token, state, blocks) }
+    unsafe { compress_shani(token, state, [first, rest]) }
+}
+
+/// Runs `$body` once for each listed index, with `$i` a constant: the twenty groups of
+/// four rounds are written out, so the schedule words stay in registers and each
+/// `sha1rnds4` gets its round function as an immediate, with no loop counter, index
+/// arithmetic or branch between the rounds (LLVM does not unroll a loop this large itself).
+macro_rules! each {
+    ($i:ident => $body:block; $($n:literal)*) => {
+        $({
+            const $i: usize = $n;
+            $body
+        })*
+    };
 }
 
 /// The compression loop, written once over the four SHA-1 instructions so that a test can
-/// also run it against a software model of them (see the tests below): the development
-/// machine lacks SHA-NI and QEMU's x86 emulation does not implement it.
+/// also run it against a software model of them (see the tests below), which checks the
+/// data flow on any x86 CPU.
 macro_rules! compress_with {
-    ($rnds4:path, $nexte:path, $msg1:path, $msg2:path, $state:expr, $blocks:expr) => {{
-        let (state, blocks): (&mut [u32; 5], &[[u8; 64]]) = ($state, $blocks);
+    ($rnds4:path, $nexte:path, $msg1:path, $msg2:path, $state:expr, $parts:expr) => {{
+        let (state, parts): (&mut [u32; 5], [&[[u8; 64]]; 2]) = ($state, $parts);
         // Reverses all 16 bytes: big-endian words, with word 0 in the top lane.
         let reverse = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
         // SAFETY: `state` has at least 4 words.
         let mut abcd = _mm_shuffle_epi32(unsafe { _mm_loadu_si128(state.as_ptr().cast()) }, 0x1B);
         let mut e = _mm_set_epi32(state[4].cast_signed(), 0, 0, 0);
+        for blocks in parts {
         for block in blocks {
             let (abcd_in, e_in) = (abcd, e);
             let mut m: [__m128i; 4] = core::array::from_fn(|i| {
@@ -36,27 +56,28 @@ macro_rules! compress_with {
             });
             // `prev` is ABCD before the previous group: its A, rotated, is this group's E.
             let mut prev = abcd;
-            for g in 0..20 {
-                let e_w = if g == 0 { _mm_add_epi32(e, m[0]) } else { $nexte(prev, m[g % 4]) };
-                if (3..19).contains(&g) {
-                    m[(g + 1) % 4] = $msg2(m[(g + 1) % 4], m[g % 4]);
+            each!(G => {
+                let e_w = if G == 0 { _mm_add_epi32(e, m[0]) } else { $nexte(prev, m[G % 4]) };
+                if 3 <= G && G < 19 {
+                    m[(G + 1) % 4] = $msg2(m[(G + 1) % 4], m[G % 4]);
                 }
                 prev = abcd;
-                abcd = match g / 5 {
+                abcd = match G / 5 {
                     0 => $rnds4(abcd, e_w, 0),
                     1 => $rnds4(abcd, e_w, 1),
                     2 => $rnds4(abcd, e_w, 2),
                     _ => $rnds4(abcd, e_w, 3),
                 };
-                if (1..17).contains(&g) {
-                    m[(g + 3) % 4] = $msg1(m[(g + 3) % 4], m[g % 4]);
+                if 1 <= G && G < 17 {
+                    m[(G + 3) % 4] = $msg1(m[(G + 3) % 4], m[G % 4]);
                 }
-                if (2..18).contains(&g) {
-                    m[(g + 2) % 4] = _mm_xor_si128(m[(g + 2) % 4], m[g % 4]);
+                if 2 <= G && G < 18 {
+                    m[(G + 2) % 4] = _mm_xor_si128(m[(G + 2) % 4], m[G % 4]);
                 }
-            }
+            }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
             e = $nexte(prev, e_in);
             abcd = _mm_add_epi32(abcd, abcd_in);
+        }
         }
         // SAFETY: `state` has at least 4 words.
         unsafe { _mm_storeu_si128(state.as_mut_ptr().cast(), _mm_shuffle_epi32(abcd, 0x1B)) };
@@ -65,14 +86,14 @@ macro_rules! compress_with {
 }
 
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn compress_shani(_: Sha, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+fn compress_shani(_: Sha, state: &mut [u32; 5], parts: [&[[u8; 64]]; 2]) {
     compress_with!(
         _mm_sha1rnds4_epu32,
         _mm_sha1nexte_epu32,
         _mm_sha1msg1_epu32,
         _mm_sha1msg2_epu32,
         state,
-        blocks
+        parts
     );
 }
 
@@ -137,8 +158,8 @@ mod tests {
     }
 
     #[target_feature(enable = "sse2,ssse3,sse4.1")]
-    fn compress_model(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-        compress_with!(rnds4, nexte, msg1, msg2, state, blocks);
+    fn compress_model(state: &mut [u32; 5], parts: [&[[u8; 64]]; 2]) {
+        compress_with!(rnds4, nexte, msg1, msg2, state, parts);
     }
 
     #[test]
@@ -153,7 +174,7 @@ mod tests {
         let mut ours = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476, 0xc3d2_e1f0];
         let mut theirs = ours;
         // SAFETY: SSE4.1 (and so SSSE3 and SSE2) was detected above.
-        unsafe { compress_model(&mut ours, &blocks) };
+        unsafe { compress_model(&mut ours, [&blocks[..1], &blocks[1..]]) };
         super::super::portable::compress(&mut theirs, &blocks);
         assert_eq!(ours, theirs);
     }

@@ -47,6 +47,20 @@ impl Sha256Impl {
             _ => portable::compress(state, blocks),
         }
     }
+
+    /// Runs the compression function over `first`'s blocks, then `rest`'s: in one call to
+    /// the SHA-NI kernel, which keeps the state in registers across both.
+    #[inline]
+    pub(crate) fn compress2(self, state: &mut [u32; 8], first: &[[u8; 64]], rest: &[[u8; 64]]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Self::X86Shani(token) = self {
+            return x86_shani::compress2(token, state, first, rest);
+        }
+        if !first.is_empty() {
+            self.compress(state, first);
+        }
+        self.compress(state, rest);
+    }
 }
 
 /// The 64 rounds of one block (FIPS 180-4 §6.2.2 steps 2–4), fully unrolled for the vector

@@ -12,16 +12,35 @@ use core_cpu::Sha;
 
 /// Compresses each 64-byte block into `state`.
 pub(super) fn compress(token: Sha, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+    compress2(token, state, &[], blocks);
+}
+
+/// Compresses `first`'s blocks, then `rest`'s, into `state`, which stays in registers
+/// throughout (a one-shot digest passes the message's whole blocks and its padded tail).
+pub(super) fn compress2(token: Sha, state: &mut [u32; 8], first: &[[u8; 64]], rest: &[[u8; 64]]) {
     // SAFETY: the `Sha` token proves SHA, SSE2, SSSE3 and SSE4.1 were detected.
-    unsafe { compress_shani(token, state, blocks) }
+    unsafe { compress_shani(token, state, [first, rest]) }
+}
+
+/// Runs `$body` once for each listed index, with `$i` a constant: the sixteen groups of
+/// four rounds are written out, so the schedule words stay in registers with no loop
+/// counter, index arithmetic or branch between the rounds (LLVM does not unroll a loop this
+/// large on its own, and then spills `m` to the stack and indexes it at run time).
+macro_rules! each {
+    ($i:ident => $body:block; $($n:literal)*) => {
+        $({
+            const $i: usize = $n;
+            $body
+        })*
+    };
 }
 
 /// The compression loop, written once over the three SHA-256 instructions so that a test
-/// can also run it against a software model of them (see the tests below): the development
-/// machine lacks SHA-NI and QEMU's x86 emulation does not implement it.
+/// can also run it against a software model of them (see the tests below), which checks the
+/// data flow on any x86 CPU.
 macro_rules! compress_with {
-    ($rnds2:path, $msg1:path, $msg2:path, $state:expr, $blocks:expr) => {{
-        let (state, blocks): (&mut [u32; 8], &[[u8; 64]]) = ($state, $blocks);
+    ($rnds2:path, $msg1:path, $msg2:path, $state:expr, $parts:expr) => {{
+        let (state, parts): (&mut [u32; 8], [&[[u8; 64]]; 2]) = ($state, $parts);
         // Big-endian words: reverse the bytes of each 32-bit lane.
         let bswap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
         // SAFETY: `state` is 32 bytes; unaligned loads of 16 bytes at offsets 0 and 16.
@@ -36,34 +55,35 @@ macro_rules! compress_with {
         let mut abef = _mm_alignr_epi8(cdab, efgh, 8);
         let mut cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
 
+        for blocks in parts {
         for block in blocks {
             let (abef_in, cdgh_in) = (abef, cdgh);
-            let mut m = [_mm_set_epi64x(0, 0); 4];
-            for (i, w) in m.iter_mut().enumerate() {
-                // SAFETY: `block` is 64 bytes; this reads bytes 16i..16i+16.
+            let mut m: [__m128i; 4] = core::array::from_fn(|i| {
+                // SAFETY: `block` is 64 bytes; this reads bytes 16i..16i+16 for i < 4.
                 let words = unsafe { _mm_loadu_si128(block.as_ptr().add(16 * i).cast()) };
-                *w = _mm_shuffle_epi8(words, bswap);
-            }
+                _mm_shuffle_epi8(words, bswap)
+            });
             // Sixteen groups of four rounds; m[i % 4] holds W[4i..4i+4].
-            for i in 0..16 {
-                // SAFETY: K has 64 words; this reads K[4i..4i+4].
-                let k = unsafe { _mm_loadu_si128(K.as_ptr().add(4 * i).cast::<__m128i>()) };
-                let wk = _mm_add_epi32(m[i % 4], k);
+            each!(I => {
+                // SAFETY: K has 64 words; this reads K[4I..4I+4].
+                let k = unsafe { _mm_loadu_si128(K.as_ptr().add(4 * I).cast::<__m128i>()) };
+                let wk = _mm_add_epi32(m[I % 4], k);
                 cdgh = $rnds2(cdgh, abef, wk);
-                if (3..15).contains(&i) {
-                    // Finish W[4(i+1)..]: add W[t-7] and apply σ1.
-                    let w7 = _mm_alignr_epi8(m[i % 4], m[(i + 3) % 4], 4);
-                    let next = _mm_add_epi32(m[(i + 1) % 4], w7);
-                    m[(i + 1) % 4] = $msg2(next, m[i % 4]);
+                if 3 <= I && I < 15 {
+                    // Finish W[4(I+1)..]: add W[t-7] and apply σ1.
+                    let w7 = _mm_alignr_epi8(m[I % 4], m[(I + 3) % 4], 4);
+                    let next = _mm_add_epi32(m[(I + 1) % 4], w7);
+                    m[(I + 1) % 4] = $msg2(next, m[I % 4]);
                 }
                 abef = $rnds2(abef, cdgh, _mm_shuffle_epi32(wk, 0x0E));
-                if (1..13).contains(&i) {
-                    // Start W[4(i+3)..]: W[t-16] + σ0(W[t-15]).
-                    m[(i + 3) % 4] = $msg1(m[(i + 3) % 4], m[i % 4]);
+                if 1 <= I && I < 13 {
+                    // Start W[4(I+3)..]: W[t-16] + σ0(W[t-15]).
+                    m[(I + 3) % 4] = $msg1(m[(I + 3) % 4], m[I % 4]);
                 }
-            }
-            abef = _mm_add_epi32(abef, abef_in);
+            }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+        abef = _mm_add_epi32(abef, abef_in);
             cdgh = _mm_add_epi32(cdgh, cdgh_in);
+        }
         }
 
         let feba = _mm_shuffle_epi32(abef, 0x1B);
@@ -79,14 +99,8 @@ macro_rules! compress_with {
 }
 
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn compress_shani(_: Sha, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-    compress_with!(
-        _mm_sha256rnds2_epu32,
-        _mm_sha256msg1_epu32,
-        _mm_sha256msg2_epu32,
-        state,
-        blocks
-    );
+fn compress_shani(_: Sha, state: &mut [u32; 8], parts: [&[[u8; 64]]; 2]) {
+    compress_with!(_mm_sha256rnds2_epu32, _mm_sha256msg1_epu32, _mm_sha256msg2_epu32, state, parts);
 }
 
 #[cfg(test)]
@@ -159,8 +173,8 @@ mod tests {
     }
 
     #[target_feature(enable = "sse2,ssse3,sse4.1")]
-    fn compress_model(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-        compress_with!(rnds2, msg1, msg2, state, blocks);
+    fn compress_model(state: &mut [u32; 8], parts: [&[[u8; 64]]; 2]) {
+        compress_with!(rnds2, msg1, msg2, state, parts);
     }
 
     #[test]
@@ -178,7 +192,7 @@ mod tests {
         }
         theirs.copy_from_slice(&ours);
         // SAFETY: SSE4.1 (and so SSSE3 and SSE2) was detected above.
-        unsafe { compress_model(&mut ours, &blocks) };
+        unsafe { compress_model(&mut ours, [&blocks[..1], &blocks[1..]]) };
         super::super::portable::compress(&mut theirs, &blocks);
         assert_eq!(ours, theirs);
     }

@@ -42,6 +42,15 @@ impl Sha512Impl {
             _ => portable::compress(state, blocks),
         }
     }
+
+    /// Runs the compression function over `first`'s blocks, then `rest`'s.
+    #[inline]
+    pub(crate) fn compress2(self, state: &mut [u64; 8], first: &[[u8; 128]], rest: &[[u8; 128]]) {
+        if !first.is_empty() {
+            self.compress(state, first);
+        }
+        self.compress(state, rest);
+    }
 }
 
 /// The 80 rounds of one block (FIPS 180-4 §6.4.2 steps 2–4): `wk(t)` supplies K[t] + W[t]
