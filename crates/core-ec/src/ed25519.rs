@@ -237,7 +237,7 @@ impl NegA {
         }
         match imp {
             #[cfg(target_arch = "x86_64")]
-            FieldImpl::X86Adx(_) => with(bytes, NegA::X86Adx),
+            FieldImpl::X86Adx(_) | FieldImpl::X86Ifma(..) => with(bytes, NegA::X86Adx),
             #[cfg(target_pointer_width = "64")]
             FieldImpl::Portable64 => with(bytes, NegA::Portable64),
             FieldImpl::Portable32 => with(bytes, NegA::Portable32),

@@ -59,7 +59,11 @@ pub fn x25519_with_impl(
     u: &[u8; 32],
 ) -> Result<[u8; 32], Error> {
     let mut k = clamp(scalar);
-    let mut out = with_field!(imp, F => ladder::<F>(&k, u));
+    let mut out = match imp {
+        #[cfg(target_arch = "x86_64")]
+        FieldImpl::X86Ifma(adx, ifma) => crate::curve25519::x86_ifma::ladder(adx, ifma, &k, u),
+        _ => with_field!(imp, F => ladder::<F>(&k, u)),
+    };
     k.zeroize();
     // Whether the result is zero is public (it says the peer's point has low order), and
     // declared so for the constant-time check.

@@ -1,0 +1,315 @@
+//! The X25519 Montgomery ladder four lanes wide with AVX-512 IFMA: the two ladder points
+//! `(x2 : z2)` and `(x3 : z3)` sit in the four 64-bit lanes of 256-bit registers, one register
+//! per radix-2^51 limb, and each ladder step is three four-way field multiplications
+//! (`vpmadd52luq`/`vpmadd52huq`, 52×52-bit products without carry flags) where the scalar
+//! `x86_adx` code does nine serial ones on the two ports that run its carry chains. Everything
+//! else (the final inversion, Ed25519) is `x86_adx`'s.
+//!
+//! Limbs are kept below 2^52 wherever they feed a multiplication (IFMA reads only the low 52
+//! bits of each lane): products are carried to at most 2^51 + 1, sums and differences are
+//! carried once in parallel to below 2^51 + 2^8.
+
+use core::arch::x86_64::{
+    __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_extract_epi64, _mm256_madd52hi_epu64,
+    _mm256_madd52lo_epu64, _mm256_mask_blend_epi64, _mm256_mask_sub_epi64, _mm256_maskz_mov_epi64,
+    _mm256_permute4x64_epi64, _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256,
+    _mm256_slli_epi64, _mm256_srli_epi64, _mm256_xor_si256,
+};
+
+use super::field::Field;
+use super::x86_adx;
+
+/// Four field elements, lane `i` of every limb register being element `i`, in radix 2^51.
+#[derive(Clone, Copy)]
+struct Fe4([__m256i; 5]);
+
+const MASK51: u64 = (1 << 51) - 1;
+
+/// The limbs of 2p, lane-broadcast: what a difference adds so that it stays non-negative.
+const TWO_P: [u64; 5] =
+    [(1 << 52) - 38, (1 << 52) - 2, (1 << 52) - 2, (1 << 52) - 2, (1 << 52) - 2];
+
+/// `(A − 2)/4 + 1 = 121666`: the ladder's `z2 = E·(BB + 121666·E)`.
+const A24_PLUS_1: i64 = 121_666;
+
+/// `19·x` (2^255 ≡ 19), by shifts: valid while `19·x` fits in 64 bits.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn mul19(x: __m256i) -> __m256i {
+    _mm256_add_epi64(_mm256_add_epi64(x, _mm256_slli_epi64::<1>(x)), _mm256_slli_epi64::<4>(x))
+}
+
+/// One parallel carry round: limb `k` keeps its low 51 bits and gets the carry of limb
+/// `k − 1` (limb 0 gets 19 times the carry of limb 4). Limbs below 2^55 come out below
+/// 2^51 + 2^9 (limb 0) and 2^51 + 2^4 (the others).
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn carry(v: [__m256i; 5]) -> Fe4 {
+    let m = _mm256_set1_epi64x(MASK51 as i64);
+    let c = v.map(|x| _mm256_srli_epi64::<51>(x));
+    let l = v.map(|x| _mm256_and_si256(x, m));
+    Fe4([
+        _mm256_add_epi64(l[0], mul19(c[4])),
+        _mm256_add_epi64(l[1], c[0]),
+        _mm256_add_epi64(l[2], c[1]),
+        _mm256_add_epi64(l[3], c[2]),
+        _mm256_add_epi64(l[4], c[3]),
+    ])
+}
+
+/// Lane-wise `a·b`, for limbs below 2^52; the result has limbs of at most 2^51 + 1.
+///
+/// Each 52×52-bit product `a_i·b_j` is split by IFMA at bit 52: its low half belongs to
+/// column `i + j` and its high half, weighing 2^52 = 2·2^51, twice to column `i + j + 1`.
+/// Columns 5 to 9 fold back times 19, then one serial carry pass.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+fn mul(a: &Fe4, b: &Fe4) -> Fe4 {
+    let z = _mm256_setzero_si256();
+    let mut lo = [z; 9];
+    let mut hi = [z; 9];
+    for i in 0..5 {
+        for j in 0..5 {
+            lo[i + j] = _mm256_madd52lo_epu64(lo[i + j], a.0[i], b.0[j]);
+            hi[i + j] = _mm256_madd52hi_epu64(hi[i + j], a.0[i], b.0[j]);
+        }
+    }
+    // Column k = lo_k + 2·hi_(k−1): below 15·2^52.
+    let col = |k: usize| -> __m256i {
+        match k {
+            0 => lo[0],
+            9 => _mm256_slli_epi64::<1>(hi[8]),
+            _ => _mm256_add_epi64(lo[k], _mm256_slli_epi64::<1>(hi[k - 1])),
+        }
+    };
+    // r_k = col_k + 19·col_(k+5): below 300·2^52 < 2^61.
+    let mut r: [__m256i; 5] = core::array::from_fn(|k| _mm256_add_epi64(col(k), mul19(col(k + 5))));
+    let m = _mm256_set1_epi64x(MASK51 as i64);
+    for k in 0..4 {
+        let c = _mm256_srli_epi64::<51>(r[k]);
+        r[k] = _mm256_and_si256(r[k], m);
+        r[k + 1] = _mm256_add_epi64(r[k + 1], c);
+    }
+    // The carry out of limb 4 is below 2^11, so limb 0 stays below 2^51 + 2^16 and the last
+    // step carries at most 1 into limb 1.
+    let c = _mm256_srli_epi64::<51>(r[4]);
+    r[4] = _mm256_and_si256(r[4], m);
+    r[0] = _mm256_add_epi64(r[0], mul19(c));
+    let c = _mm256_srli_epi64::<51>(r[0]);
+    r[0] = _mm256_and_si256(r[0], m);
+    r[1] = _mm256_add_epi64(r[1], c);
+    Fe4(r)
+}
+
+/// `add + c·v` lane-wise, for `v` with limbs below 2^52, `c` below 2^20 and `add` with limbs of
+/// at most 2^51 + 1; carried once.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+fn mul_small_add(v: &Fe4, c: i64, add: &Fe4) -> Fe4 {
+    let c = _mm256_set1_epi64x(c);
+    let z = _mm256_setzero_si256();
+    let lo: [__m256i; 5] = core::array::from_fn(|k| _mm256_madd52lo_epu64(add.0[k], v.0[k], c));
+    let hi2: [__m256i; 5] =
+        core::array::from_fn(|k| _mm256_slli_epi64::<1>(_mm256_madd52hi_epu64(z, v.0[k], c)));
+    carry([
+        _mm256_add_epi64(lo[0], mul19(hi2[4])),
+        _mm256_add_epi64(lo[1], hi2[0]),
+        _mm256_add_epi64(lo[2], hi2[1]),
+        _mm256_add_epi64(lo[3], hi2[2]),
+        _mm256_add_epi64(lo[4], hi2[3]),
+    ])
+}
+
+/// The same permutation of lanes in every limb.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn permute<const IMM: i32>(v: &Fe4) -> Fe4 {
+    Fe4(v.0.map(|x| _mm256_permute4x64_epi64::<IMM>(x)))
+}
+
+/// One ladder step on `s = (x2, z2, x3, z3)` (already conditionally swapped) with
+/// `x1v = (1, 1, 1, x1)`: the doubling of `(x2 : z2)` and the differential addition into
+/// `(x3 : z3)`, as in RFC 7748 §5.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+fn step(s: &Fe4, x1v: &Fe4) -> Fe4 {
+    let two_p = TWO_P.map(|l| _mm256_set1_epi64x(l as i64));
+    // v = (A, B, C, D) = (x2 + z2, x2 − z2, x3 + z3, x3 − z3).
+    let y = permute::<0xA0>(s); // (x2, x2, x3, x3)
+    let w = permute::<0xF5>(s); // (z2, z2, z3, z3)
+    let v = carry(core::array::from_fn(|k| {
+        _mm256_add_epi64(y.0[k], _mm256_mask_sub_epi64(w.0[k], 0b1010, two_p[k], w.0[k]))
+    }));
+    // m1 = (A·A, B·B, C·B, D·A) = (AA, BB, CB, DA).
+    let m1 = mul(&v, &permute::<0x14>(&v));
+    // l = (AA, E, DA + CB, DA − CB) with E = AA − BB.
+    let p1 = permute::<0xB1>(&m1); // (BB, AA, DA, CB)
+    let l = carry(core::array::from_fn(|k| {
+        let f = _mm256_mask_blend_epi64(0b0010, m1.0[k], p1.0[k]); // (AA, AA, CB, DA)
+        let g = _mm256_mask_blend_epi64(0b1100, m1.0[k], p1.0[k]); // (AA, BB, DA, CB)
+        let g = _mm256_mask_sub_epi64(g, 0b1010, two_p[k], g); // (AA, −BB, DA, −CB)
+        _mm256_add_epi64(f, _mm256_maskz_mov_epi64(0b1110, g))
+    }));
+    // r = (BB, BB + 121666·E, DA + CB, DA − CB): lane 1 of m1 + 121666·l is BB + 121666·E.
+    let k = mul_small_add(&l, A24_PLUS_1, &m1);
+    let r = Fe4(core::array::from_fn(|i| {
+        let t = _mm256_mask_blend_epi64(0b0010, l.0[i], k.0[i]);
+        _mm256_mask_blend_epi64(0b0001, t, p1.0[i])
+    }));
+    // (x2, z2, x3, (DA − CB)²), then z3 = x1·(DA − CB)².
+    let m2 = mul(&l, &r);
+    mul(&m2, x1v)
+}
+
+/// The radix-2^51 limbs of a little-endian u-coordinate, bit 255 ignored (values from p up
+/// are kept as they are: every limb is below 2^51).
+fn limbs(u: &[u8; 32]) -> [u64; 5] {
+    let w: [u64; 4] = core::array::from_fn(|i| {
+        u64::from_le_bytes(u[8 * i..8 * i + 8].try_into().unwrap_or([0; 8]))
+    });
+    [
+        w[0] & MASK51,
+        (w[0] >> 51 | w[1] << 13) & MASK51,
+        (w[1] >> 38 | w[2] << 26) & MASK51,
+        (w[2] >> 25 | w[3] << 39) & MASK51,
+        (w[3] >> 12) & MASK51,
+    ]
+}
+
+/// The four-limb element with the value of radix-2^51 limbs of at most 2^51 + 2^9 (a value
+/// below 2^256).
+fn to_adx(l: [u64; 5]) -> x86_adx::Fe {
+    let mut acc = u128::from(l[0]) + (u128::from(l[1]) << 51);
+    let w0 = acc as u64;
+    acc >>= 64;
+    acc += u128::from(l[2]) << 38;
+    let w1 = acc as u64;
+    acc >>= 64;
+    acc += u128::from(l[3]) << 25;
+    let w2 = acc as u64;
+    acc >>= 64;
+    acc += u128::from(l[4]) << 12;
+    x86_adx::Fe([w0, w1, w2, acc as u64])
+}
+
+/// Lane `LANE` of every limb.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn lane<const LANE: i32>(v: &Fe4) -> [u64; 5] {
+    v.0.map(|x| _mm256_extract_epi64::<LANE>(x) as u64)
+}
+
+/// Swaps the lanes (0, 1) with (2, 3) where `mask` is all ones, in constant time.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn cswap(s: &Fe4, mask: __m256i) -> Fe4 {
+    Fe4(s.0.map(|x| {
+        let t = _mm256_permute4x64_epi64::<0x4E>(x);
+        _mm256_xor_si256(x, _mm256_and_si256(_mm256_xor_si256(x, t), mask))
+    }))
+}
+
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+fn ladder_ifma(k: &[u8; 32], u: &[u8; 32]) -> (x86_adx::Fe, x86_adx::Fe) {
+    let x1 = limbs(u);
+    let one = |i: usize| i64::from(i == 0);
+    // s = (x2, z2, x3, z3) = (1, 0, x1, 1); x1v = (1, 1, 1, x1).
+    let mut s = Fe4(core::array::from_fn(|i| _mm256_set_epi64x(one(i), x1[i] as i64, 0, one(i))));
+    let x1v =
+        Fe4(core::array::from_fn(|i| _mm256_set_epi64x(x1[i] as i64, one(i), one(i), one(i))));
+    let mut swap = 0u64;
+    for t in (0..255).rev() {
+        let bit = u64::from((k[t >> 3] >> (t & 7)) & 1);
+        swap ^= bit;
+        s = cswap(&s, _mm256_set1_epi64x(0u64.wrapping_sub(swap) as i64));
+        swap = bit;
+        s = step(&s, &x1v);
+    }
+    s = cswap(&s, _mm256_set1_epi64x(0u64.wrapping_sub(swap) as i64));
+    (to_adx(lane::<0>(&s)), to_adx(lane::<1>(&s)))
+}
+
+/// `u(k·P)` as [`super::montgomery::ladder`] computes it, for a clamped `k`; the tokens prove
+/// that the CPU has AVX-512 IFMA (the ladder) and BMI2/ADX (the inversion).
+pub(crate) fn ladder(
+    _adx: core_cpu::Adx,
+    _ifma: core_cpu::Avx512Ifma,
+    k: &[u8; 32],
+    u: &[u8; 32],
+) -> [u8; 32] {
+    // SAFETY: the `Avx512Ifma` token proves AVX2, AVX-512 F/VL and IFMA are present.
+    let (x2, z2) = unsafe { ladder_ifma(k, u) };
+    // `x86_adx::Fe` needs BMI2 and ADX, which the `Adx` token proves.
+    x2.mul(&z2.invert()).to_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curve25519::portable32;
+
+    fn tokens() -> Option<(core_cpu::Adx, core_cpu::Avx512Ifma)> {
+        Some((core_cpu::Adx::get()?, core_cpu::Avx512Ifma::get()?))
+    }
+
+    /// A deterministic pseudo-random 32-byte string.
+    fn bytes(seed: u64) -> [u8; 32] {
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        core::array::from_fn(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+    }
+
+    #[test]
+    fn limbs_round_trip() {
+        for seed in 0..200 {
+            let mut u = bytes(seed);
+            if seed == 0 {
+                u = [0xff; 32];
+            }
+            let fe = to_adx(limbs(&u));
+            assert_eq!(fe.to_bytes(), portable32::Fe::from_bytes(&u).to_bytes(), "{seed}");
+        }
+        // The largest limbs the ladder leaves still convert exactly.
+        let top = [MASK51 + (1 << 9), MASK51 + 16, MASK51 + 16, MASK51 + 16, MASK51 + 16];
+        let fe = to_adx(top);
+        let mut want = portable32::Fe::ZERO;
+        let mut weight = portable32::Fe::ONE;
+        let mut two51 = [0u8; 32];
+        two51[6] = 8; // 2^51
+        let two51 = portable32::Fe::from_bytes(&two51);
+        for l in top {
+            let mut b = [0u8; 32];
+            b[..8].copy_from_slice(&l.to_le_bytes());
+            want = want.add(&portable32::Fe::from_bytes(&b).mul(&weight));
+            weight = weight.mul(&two51);
+        }
+        assert_eq!(fe.to_bytes(), want.to_bytes());
+    }
+
+    #[test]
+    fn ladder_matches_portable32() {
+        let Some((adx, ifma)) = tokens() else { return };
+        for seed in 0..300 {
+            let mut k = bytes(seed);
+            k[0] &= 0xf8;
+            k[31] = (k[31] & 0x7f) | 0x40;
+            let mut u = bytes(seed + 1_000_003);
+            match seed {
+                0 => u = [0xff; 32],
+                1 => u = [0; 32],
+                2 => {
+                    u = [0xff; 32];
+                    u[0] = 0xec; // p − 1
+                    u[31] = 0x7f;
+                }
+                _ => {}
+            }
+            let want = super::super::montgomery::ladder::<portable32::Fe>(&k, &u);
+            assert_eq!(ladder(adx, ifma, &k, &u), want, "seed {seed}");
+        }
+    }
+}
