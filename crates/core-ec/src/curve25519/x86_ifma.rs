@@ -6,8 +6,8 @@
 //! else (the final inversion, Ed25519) is `x86_adx`'s.
 //!
 //! Limbs are kept below 2^52 wherever they feed a multiplication (IFMA reads only the low 52
-//! bits of each lane): products are carried to at most 2^51 + 1, sums and differences are
-//! carried once in parallel to below 2^51 + 2^8.
+//! bits of each lane): products, sums and differences are all carried once in parallel, which
+//! leaves limbs below 2^51 + 2^15.
 
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_extract_epi64, _mm256_madd52hi_epu64,
@@ -40,8 +40,8 @@ fn mul19(x: __m256i) -> __m256i {
 }
 
 /// One parallel carry round: limb `k` keeps its low 51 bits and gets the carry of limb
-/// `k − 1` (limb 0 gets 19 times the carry of limb 4). Limbs below 2^55 come out below
-/// 2^51 + 2^9 (limb 0) and 2^51 + 2^4 (the others).
+/// `k − 1` (limb 0 gets 19 times the carry of limb 4). Limbs below 2^61 come out below
+/// 2^51 + 2^15; limbs below 2^55, below 2^51 + 2^9.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 fn carry(v: [__m256i; 5]) -> Fe4 {
@@ -57,11 +57,11 @@ fn carry(v: [__m256i; 5]) -> Fe4 {
     ])
 }
 
-/// Lane-wise `a·b`, for limbs below 2^52; the result has limbs of at most 2^51 + 1.
+/// Lane-wise `a·b`, for limbs below 2^52; the result has limbs below 2^51 + 2^15.
 ///
 /// Each 52×52-bit product `a_i·b_j` is split by IFMA at bit 52: its low half belongs to
 /// column `i + j` and its high half, weighing 2^52 = 2·2^51, twice to column `i + j + 1`.
-/// Columns 5 to 9 fold back times 19, then one serial carry pass.
+/// Columns 5 to 9 fold back times 19, then one parallel carry round.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
 fn mul(a: &Fe4, b: &Fe4) -> Fe4 {
@@ -82,27 +82,13 @@ fn mul(a: &Fe4, b: &Fe4) -> Fe4 {
             _ => _mm256_add_epi64(lo[k], _mm256_slli_epi64::<1>(hi[k - 1])),
         }
     };
-    // r_k = col_k + 19·col_(k+5): below 300·2^52 < 2^61.
-    let mut r: [__m256i; 5] = core::array::from_fn(|k| _mm256_add_epi64(col(k), mul19(col(k + 5))));
-    let m = _mm256_set1_epi64x(MASK51 as i64);
-    for k in 0..4 {
-        let c = _mm256_srli_epi64::<51>(r[k]);
-        r[k] = _mm256_and_si256(r[k], m);
-        r[k + 1] = _mm256_add_epi64(r[k + 1], c);
-    }
-    // The carry out of limb 4 is below 2^11, so limb 0 stays below 2^51 + 2^16 and the last
-    // step carries at most 1 into limb 1.
-    let c = _mm256_srli_epi64::<51>(r[4]);
-    r[4] = _mm256_and_si256(r[4], m);
-    r[0] = _mm256_add_epi64(r[0], mul19(c));
-    let c = _mm256_srli_epi64::<51>(r[0]);
-    r[0] = _mm256_and_si256(r[0], m);
-    r[1] = _mm256_add_epi64(r[1], c);
-    Fe4(r)
+    // r_k = col_k + 19·col_(k+5): below 300·2^52 < 2^61, so one parallel carry round leaves
+    // limbs below 2^51 + 2^15.
+    carry(core::array::from_fn(|k| _mm256_add_epi64(col(k), mul19(col(k + 5)))))
 }
 
-/// `add + c·v` lane-wise, for `v` with limbs below 2^52, `c` below 2^20 and `add` with limbs of
-/// at most 2^51 + 1; carried once.
+/// `add + c·v` lane-wise, for `v` with limbs below 2^52, `c` below 2^20 and `add` with limbs
+/// below 2^51 + 2^15; carried once.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
 fn mul_small_add(v: &Fe4, c: i64, add: &Fe4) -> Fe4 {
@@ -176,8 +162,8 @@ fn limbs(u: &[u8; 32]) -> [u64; 5] {
     ]
 }
 
-/// The four-limb element with the value of radix-2^51 limbs of at most 2^51 + 2^9 (a value
-/// below 2^256).
+/// The four-limb element with the value of radix-2^51 limbs below 2^51 + 2^15 (a value below
+/// 2^256).
 fn to_adx(l: [u64; 5]) -> x86_adx::Fe {
     let mut acc = u128::from(l[0]) + (u128::from(l[1]) << 51);
     let w0 = acc as u64;
@@ -274,7 +260,7 @@ mod tests {
             assert_eq!(fe.to_bytes(), portable32::Fe::from_bytes(&u).to_bytes(), "{seed}");
         }
         // The largest limbs the ladder leaves still convert exactly.
-        let top = [MASK51 + (1 << 9), MASK51 + 16, MASK51 + 16, MASK51 + 16, MASK51 + 16];
+        let top = [MASK51 + (1 << 15); 5];
         let fe = to_adx(top);
         let mut want = portable32::Fe::ZERO;
         let mut weight = portable32::Fe::ONE;
