@@ -21,7 +21,7 @@ use core::fmt;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use crate::curve25519::{Point, ladder, with_field};
+use crate::curve25519::{ladder, with_field, with_mul_base};
 use crate::{Error, Implementation, RandomSource};
 
 pub use crate::curve25519::FieldImpl;
@@ -119,7 +119,7 @@ impl SecretKey {
     /// times faster than the ladder.
     pub fn public_key(&self) -> PublicKey {
         let mut k = clamp(&self.bytes);
-        let u = with_field!(self.imp, F => Point::<F>::mul_base(&k).montgomery_u());
+        let u = with_mul_base!(self.imp, &k, p => p.montgomery_u());
         k.zeroize();
         PublicKey(u)
     }

@@ -147,6 +147,26 @@ macro_rules! with_field {
 }
 pub(crate) use with_field;
 
+/// Runs `$body` with `$p` bound to `k·B` (a [`Point`] in the field type of `$imp`), computed
+/// by the fixed-base comb of `$imp`: four lanes at once on `x86_ifma`, the generic one
+/// otherwise.
+macro_rules! with_mul_base {
+    ($imp:expr, $k:expr, $p:ident => $body:expr) => {
+        match $imp {
+            #[cfg(target_arch = "x86_64")]
+            $crate::curve25519::FieldImpl::X86Ifma(adx, ifma) => {
+                let $p = $crate::curve25519::x86_ifma::mul_base(adx, ifma, $k);
+                $body
+            }
+            imp => $crate::curve25519::with_field!(imp, F => {
+                let $p = $crate::curve25519::Point::<F>::mul_base($k);
+                $body
+            }),
+        }
+    };
+}
+pub(crate) use with_mul_base;
+
 /// This module's rows of the crate registry.
 pub(crate) fn implementations() -> impl Iterator<Item = Registered> {
     core_hash::registered::<FieldImpl>("curve25519")

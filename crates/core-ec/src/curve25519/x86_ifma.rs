@@ -2,22 +2,25 @@
 //! `(x2 : z2)` and `(x3 : z3)` sit in the four 64-bit lanes of 256-bit registers, one register
 //! per radix-2^51 limb, and each ladder step is three four-way field multiplications
 //! (`vpmadd52luq`/`vpmadd52huq`, 52×52-bit products without carry flags) where the scalar
-//! `x86_adx` code does nine serial ones on the two ports that run its carry chains. Everything
-//! else (the final inversion, Ed25519) is `x86_adx`'s.
+//! `x86_adx` code does nine serial ones on the two ports that run its carry chains. The
+//! fixed-base comb (X25519 public keys, Ed25519 signing) runs four independent accumulators,
+//! one per lane, over the same radix-16 digits. Everything else (inversions, verification)
+//! is `x86_adx`'s.
 //!
 //! Limbs are kept below 2^52 wherever they feed a multiplication (IFMA reads only the low 52
 //! bits of each lane): products, sums and differences are all carried once in parallel, which
 //! leaves limbs below 2^51 + 2^15.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_extract_epi64, _mm256_madd52hi_epu64,
-    _mm256_madd52lo_epu64, _mm256_mask_blend_epi64, _mm256_mask_sub_epi64, _mm256_maskz_mov_epi64,
-    _mm256_permute4x64_epi64, _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_setzero_si256,
-    _mm256_slli_epi64, _mm256_srli_epi64, _mm256_xor_si256,
+    __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_cmpeq_epi64_mask, _mm256_extract_epi64,
+    _mm256_madd52hi_epu64, _mm256_madd52lo_epu64, _mm256_mask_blend_epi64, _mm256_mask_sub_epi64,
+    _mm256_maskz_mov_epi64, _mm256_permute4x64_epi64, _mm256_set_epi64x, _mm256_set1_epi64x,
+    _mm256_setzero_si256, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_sub_epi64, _mm256_xor_si256,
 };
 
+use super::edwards::{Point, radix16};
 use super::field::Field;
-use super::x86_adx;
+use super::{portable64, tables, x86_adx};
 
 /// Four field elements, lane `i` of every limb register being element `i`, in radix 2^51.
 #[derive(Clone, Copy)]
@@ -229,6 +232,199 @@ pub(crate) fn ladder(
     x2.mul(&z2.invert()).to_bytes()
 }
 
+/// The fixed-base comb in lane layout: `COMB4[g][j][c][l]` holds, in lane `i`, limb `l` of
+/// coordinate `c` (`y + x`, `y − x`, `2dxy`) of `(j + 1)·16^(2(4g + i))·B`, the entry `j` of row
+/// `4g + i` of [`tables::COMB`].
+static COMB4: [[[[__m256i; 5]; 3]; 8]; 8] = {
+    const fn lanes() -> [[[[[u64; 4]; 5]; 3]; 8]; 8] {
+        let mut out = [[[[[0u64; 4]; 5]; 3]; 8]; 8];
+        let mut g = 0;
+        while g < 8 {
+            let mut j = 0;
+            while j < 8 {
+                let mut c = 0;
+                while c < 3 {
+                    let mut i = 0;
+                    while i < 4 {
+                        let fe = portable64::Fe::from_bytes_const(&tables::COMB[4 * g + i][j][c]);
+                        let mut l = 0;
+                        while l < 5 {
+                            out[g][j][c][l][i] = fe.0[l];
+                            l += 1;
+                        }
+                        i += 1;
+                    }
+                    c += 1;
+                }
+                j += 1;
+            }
+            g += 1;
+        }
+        out
+    }
+    // SAFETY: `[u64; 4]` and `__m256i` have the same size, and every bit pattern is a valid
+    // `__m256i`.
+    unsafe {
+        core::mem::transmute::<[[[[[u64; 4]; 5]; 3]; 8]; 8], [[[[__m256i; 5]; 3]; 8]; 8]>(lanes())
+    }
+};
+
+/// Four points in extended coordinates, one per lane.
+#[derive(Clone, Copy)]
+struct Point4 {
+    x: Fe4,
+    y: Fe4,
+    z: Fe4,
+    t: Fe4,
+}
+
+/// `a + b`, carried.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn add(a: &Fe4, b: &Fe4) -> Fe4 {
+    carry(core::array::from_fn(|k| _mm256_add_epi64(a.0[k], b.0[k])))
+}
+
+/// `a − b` as `a + 2p − b`, carried; limbs of `b` must not exceed those of 2p.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn sub(a: &Fe4, b: &Fe4) -> Fe4 {
+    carry(core::array::from_fn(|k| {
+        let two_p = _mm256_set1_epi64x(TWO_P[k] as i64);
+        _mm256_add_epi64(a.0[k], _mm256_sub_epi64(two_p, b.0[k]))
+    }))
+}
+
+/// The same element in every lane, from radix-2^51 limbs.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn splat(l: [u64; 5]) -> Fe4 {
+    Fe4(l.map(|x| _mm256_set1_epi64x(x as i64)))
+}
+
+/// Lane `i` gets entry `|d_i| − 1` of row `4g + i` (negated where `d_i < 0`, the identity
+/// where `d_i = 0`), for `d_i` in −8..=8; every entry of the four rows is read, so the memory
+/// access pattern does not depend on the digits.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn select(g: usize, d: [i8; 4]) -> [Fe4; 3] {
+    let neg = d.map(|x| x.cast_unsigned() >> 7);
+    let abs: [u8; 4] = core::array::from_fn(|i| {
+        (d[i].cast_unsigned() ^ 0u8.wrapping_sub(neg[i])).wrapping_add(neg[i])
+    });
+    let neg_mask = neg[0] | neg[1] << 1 | neg[2] << 2 | neg[3] << 3;
+    let absv = _mm256_set_epi64x(
+        i64::from(abs[3]),
+        i64::from(abs[2]),
+        i64::from(abs[1]),
+        i64::from(abs[0]),
+    );
+    let one = splat([1, 0, 0, 0, 0]);
+    let mut out = [one, one, splat([0; 5])];
+    for (j, entry) in COMB4[g].iter().enumerate() {
+        let hit = _mm256_cmpeq_epi64_mask(absv, _mm256_set1_epi64x(j as i64 + 1));
+        for (o, e) in out.iter_mut().zip(entry) {
+            for (ol, el) in o.0.iter_mut().zip(e) {
+                *ol = _mm256_mask_blend_epi64(hit, *ol, *el);
+            }
+        }
+    }
+    // −(y + x, y − x, 2dxy) = (y − x, y + x, −2dxy).
+    let [ypx, ymx, xy2d] = out;
+    [
+        Fe4(core::array::from_fn(|l| _mm256_mask_blend_epi64(neg_mask, ypx.0[l], ymx.0[l]))),
+        Fe4(core::array::from_fn(|l| _mm256_mask_blend_epi64(neg_mask, ymx.0[l], ypx.0[l]))),
+        Fe4(core::array::from_fn(|l| {
+            let two_p = _mm256_set1_epi64x(TWO_P[l] as i64);
+            _mm256_mask_sub_epi64(xy2d.0[l], neg_mask, two_p, xy2d.0[l])
+        })),
+    ]
+}
+
+/// The sums, differences and products that finish a doubling or an addition: `(E, F, G, H)`
+/// to `(E·F, G·H, F·G, E·H)`, without `T` when `with_t` is false.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+fn finish(e: &Fe4, f: &Fe4, g: &Fe4, h: &Fe4, with_t: bool) -> Point4 {
+    Point4 { x: mul(e, f), y: mul(g, h), z: mul(f, g), t: if with_t { mul(e, h) } else { *e } }
+}
+
+impl Point4 {
+    /// `self + q` lane-wise for affine Niels `q` (7 four-way products).
+    #[inline]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+    fn add_niels(&self, q: &[Fe4; 3]) -> Self {
+        let a = mul(&sub(&self.y, &self.x), &q[1]);
+        let b = mul(&add(&self.y, &self.x), &q[0]);
+        let c = mul(&self.t, &q[2]);
+        let d = add(&self.z, &self.z);
+        finish(&sub(&b, &a), &sub(&d, &c), &add(&d, &c), &add(&b, &a), true)
+    }
+
+    /// `2·self` lane-wise, from `X`, `Y` and `Z` only (the `a = −1` doubling with every
+    /// intermediate negated, as in [`super::edwards`]); `T` is computed when `with_t`.
+    #[inline]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+    fn double(&self, with_t: bool) -> Self {
+        let a = mul(&self.x, &self.x);
+        let b = mul(&self.y, &self.y);
+        let zz = mul(&self.z, &self.z);
+        let c = add(&zz, &zz);
+        let h = add(&a, &b);
+        let xy = add(&self.x, &self.y);
+        let e = sub(&h, &mul(&xy, &xy));
+        let g = sub(&a, &b);
+        let f = add(&c, &g);
+        finish(&e, &f, &g, &h, with_t)
+    }
+
+    /// Lane `LANE` as a point of `x86_adx`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn lane<const LANE: i32>(&self) -> Point<x86_adx::Fe> {
+        Point::from_extended(
+            to_adx(lane::<LANE>(&self.x)),
+            to_adx(lane::<LANE>(&self.y)),
+            to_adx(lane::<LANE>(&self.z)),
+            to_adx(lane::<LANE>(&self.t)),
+        )
+    }
+}
+
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+fn mul_base_ifma(k: &[u8; 32]) -> [Point<x86_adx::Fe>; 4] {
+    let e = radix16(k);
+    let zero = splat([0; 5]);
+    let one = splat([1, 0, 0, 0, 0]);
+    let mut acc = Point4 { x: zero, y: one, z: one, t: zero };
+    // Lane i sums the odd digits of rows i, i + 4, ..., times 16, then the even ones.
+    for g in 0..8 {
+        let q = select(g, core::array::from_fn(|i| e[2 * (4 * g + i) + 1]));
+        acc = acc.add_niels(&q);
+    }
+    acc = acc.double(false).double(false).double(false).double(true);
+    for g in 0..8 {
+        let q = select(g, core::array::from_fn(|i| e[2 * (4 * g + i)]));
+        acc = acc.add_niels(&q);
+    }
+    [acc.lane::<0>(), acc.lane::<1>(), acc.lane::<2>(), acc.lane::<3>()]
+}
+
+/// `k·B` for a 256-bit little-endian `k` below 2^255, in constant time, as
+/// [`Point::mul_base`] with the full comb computes it: the 32 rows are shared out over four
+/// lanes, each adding 16 table entries, and the four partial sums are added at the end. The
+/// tokens prove AVX-512 IFMA (the comb) and BMI2/ADX (the final additions).
+pub(crate) fn mul_base(
+    _adx: core_cpu::Adx,
+    _ifma: core_cpu::Avx512Ifma,
+    k: &[u8; 32],
+) -> Point<x86_adx::Fe> {
+    // SAFETY: the `Avx512Ifma` token proves AVX2, AVX-512 F/VL and IFMA are present.
+    let [p0, p1, p2, p3] = unsafe { mul_base_ifma(k) };
+    // `x86_adx::Fe` needs BMI2 and ADX, which the `Adx` token proves.
+    p0.add_cached(&p1.cached()).add_cached(&p2.add_cached(&p3.cached()).cached())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,6 +492,26 @@ mod tests {
             }
             let want = super::super::montgomery::ladder::<portable32::Fe>(&k, &u);
             assert_eq!(ladder(adx, ifma, &k, &u), want, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn mul_base_matches_portable32() {
+        let Some((adx, ifma)) = tokens() else { return };
+        for seed in 0..200 {
+            let mut k = bytes(seed + 7);
+            k[31] &= 0x7f;
+            match seed {
+                0 => k = [0; 32],
+                1 => {
+                    k = [0xff; 32];
+                    k[31] = 0x7f;
+                }
+                2 => k = [0x88; 32], // every digit −8 after recoding
+                _ => {}
+            }
+            let want = Point::<portable32::Fe>::mul_base(&k).encode();
+            assert_eq!(mul_base(adx, ifma, &k).encode(), want, "seed {seed}");
         }
     }
 }
