@@ -32,7 +32,7 @@ use core_hash::Sha512;
 use zeroize::Zeroize;
 
 use crate::curve25519::scalar::{is_canonical_vartime, mul_add, reduce_wide};
-use crate::curve25519::{Point, with_field, with_mul_base};
+use crate::curve25519::{Point, with_mul_base};
 use crate::{Error, Implementation, RandomSource};
 
 pub use crate::curve25519::FieldImpl;
@@ -372,6 +372,7 @@ impl fmt::Debug for VerifyingKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::curve25519::with_field;
 
     /// The list holds eight distinct canonical encodings of small-order points.
     #[test]

@@ -179,6 +179,7 @@ impl<F: Field> Point<F> {
 
     /// The point with these extended coordinates, which must satisfy `X·Y = Z·T` and the
     /// curve equation.
+    #[cfg(target_arch = "x86_64")]
     pub(crate) fn from_extended(x: F, y: F, z: F, t: F) -> Self {
         Point { x, y, z, t }
     }

@@ -48,7 +48,7 @@ fn mul19(x: __m256i) -> __m256i {
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 fn carry(v: [__m256i; 5]) -> Fe4 {
-    let m = _mm256_set1_epi64x(MASK51 as i64);
+    let m = _mm256_set1_epi64x(MASK51.cast_signed());
     let c = v.map(|x| _mm256_srli_epi64::<51>(x));
     let l = v.map(|x| _mm256_and_si256(x, m));
     Fe4([
@@ -122,7 +122,7 @@ fn permute<const IMM: i32>(v: &Fe4) -> Fe4 {
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
 fn step(s: &Fe4, x1v: &Fe4) -> Fe4 {
-    let two_p = TWO_P.map(|l| _mm256_set1_epi64x(l as i64));
+    let two_p = TWO_P.map(|l| _mm256_set1_epi64x(l.cast_signed()));
     // v = (A, B, C, D) = (x2 + z2, x2 − z2, x3 + z3, x3 − z3).
     let y = permute::<0xA0>(s); // (x2, x2, x3, x3)
     let w = permute::<0xF5>(s); // (z2, z2, z3, z3)
@@ -185,7 +185,7 @@ fn to_adx(l: [u64; 5]) -> x86_adx::Fe {
 #[inline]
 #[target_feature(enable = "avx2")]
 fn lane<const LANE: i32>(v: &Fe4) -> [u64; 5] {
-    v.0.map(|x| _mm256_extract_epi64::<LANE>(x) as u64)
+    v.0.map(|x| _mm256_extract_epi64::<LANE>(x).cast_unsigned())
 }
 
 /// Swaps the lanes (0, 1) with (2, 3) where `mask` is all ones, in constant time.
@@ -203,18 +203,20 @@ fn ladder_ifma(k: &[u8; 32], u: &[u8; 32]) -> (x86_adx::Fe, x86_adx::Fe) {
     let x1 = limbs(u);
     let one = |i: usize| i64::from(i == 0);
     // s = (x2, z2, x3, z3) = (1, 0, x1, 1); x1v = (1, 1, 1, x1).
-    let mut s = Fe4(core::array::from_fn(|i| _mm256_set_epi64x(one(i), x1[i] as i64, 0, one(i))));
-    let x1v =
-        Fe4(core::array::from_fn(|i| _mm256_set_epi64x(x1[i] as i64, one(i), one(i), one(i))));
+    let mut s =
+        Fe4(core::array::from_fn(|i| _mm256_set_epi64x(one(i), x1[i].cast_signed(), 0, one(i))));
+    let x1v = Fe4(core::array::from_fn(|i| {
+        _mm256_set_epi64x(x1[i].cast_signed(), one(i), one(i), one(i))
+    }));
     let mut swap = 0u64;
     for t in (0..255).rev() {
         let bit = u64::from((k[t >> 3] >> (t & 7)) & 1);
         swap ^= bit;
-        s = cswap(&s, _mm256_set1_epi64x(0u64.wrapping_sub(swap) as i64));
+        s = cswap(&s, _mm256_set1_epi64x(0i64.wrapping_sub(swap.cast_signed())));
         swap = bit;
         s = step(&s, &x1v);
     }
-    s = cswap(&s, _mm256_set1_epi64x(0u64.wrapping_sub(swap) as i64));
+    s = cswap(&s, _mm256_set1_epi64x(0i64.wrapping_sub(swap.cast_signed())));
     (to_adx(lane::<0>(&s)), to_adx(lane::<1>(&s)))
 }
 
@@ -290,7 +292,7 @@ fn add(a: &Fe4, b: &Fe4) -> Fe4 {
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 fn sub(a: &Fe4, b: &Fe4) -> Fe4 {
     carry(core::array::from_fn(|k| {
-        let two_p = _mm256_set1_epi64x(TWO_P[k] as i64);
+        let two_p = _mm256_set1_epi64x(TWO_P[k].cast_signed());
         _mm256_add_epi64(a.0[k], _mm256_sub_epi64(two_p, b.0[k]))
     }))
 }
@@ -299,7 +301,7 @@ fn sub(a: &Fe4, b: &Fe4) -> Fe4 {
 #[inline]
 #[target_feature(enable = "avx2")]
 fn splat(l: [u64; 5]) -> Fe4 {
-    Fe4(l.map(|x| _mm256_set1_epi64x(x as i64)))
+    Fe4(l.map(|x| _mm256_set1_epi64x(x.cast_signed())))
 }
 
 /// Lane `i` gets entry `|d_i| − 1` of row `4g + i` (negated where `d_i < 0`, the identity
@@ -321,8 +323,8 @@ fn select(g: usize, d: [i8; 4]) -> [Fe4; 3] {
     );
     let one = splat([1, 0, 0, 0, 0]);
     let mut out = [one, one, splat([0; 5])];
-    for (j, entry) in COMB4[g].iter().enumerate() {
-        let hit = _mm256_cmpeq_epi64_mask(absv, _mm256_set1_epi64x(j as i64 + 1));
+    for (j, entry) in (1i64..).zip(&COMB4[g]) {
+        let hit = _mm256_cmpeq_epi64_mask(absv, _mm256_set1_epi64x(j));
         for (o, e) in out.iter_mut().zip(entry) {
             for (ol, el) in o.0.iter_mut().zip(e) {
                 *ol = _mm256_mask_blend_epi64(hit, *ol, *el);
@@ -335,7 +337,7 @@ fn select(g: usize, d: [i8; 4]) -> [Fe4; 3] {
         Fe4(core::array::from_fn(|l| _mm256_mask_blend_epi64(neg_mask, ypx.0[l], ymx.0[l]))),
         Fe4(core::array::from_fn(|l| _mm256_mask_blend_epi64(neg_mask, ymx.0[l], ypx.0[l]))),
         Fe4(core::array::from_fn(|l| {
-            let two_p = _mm256_set1_epi64x(TWO_P[l] as i64);
+            let two_p = _mm256_set1_epi64x(TWO_P[l].cast_signed());
             _mm256_mask_sub_epi64(xy2d.0[l], neg_mask, two_p, xy2d.0[l])
         })),
     ]
