@@ -21,6 +21,8 @@ mod montgomery;
 pub(crate) mod portable32;
 #[cfg(target_pointer_width = "64")]
 pub(crate) mod portable64;
+#[cfg(target_pointer_width = "64")]
+mod safegcd;
 pub(crate) mod scalar;
 mod tables;
 #[cfg(target_arch = "x86_64")]

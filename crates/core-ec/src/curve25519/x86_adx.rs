@@ -350,6 +350,12 @@ impl Field for Fe {
         fold_carry(r, c)
     }
 
+    /// By safegcd rather than Fermat's chain: see [`super::safegcd`].
+    fn invert(&self) -> Self {
+        let b = self.to_bytes();
+        Fe(super::safegcd::invert(&[load8(&b, 0), load8(&b, 8), load8(&b, 16), load8(&b, 24)]))
+    }
+
     #[inline]
     fn comb() -> &'static [[Niels<Self>; 8]] {
         &COMB
