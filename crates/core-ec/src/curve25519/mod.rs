@@ -8,8 +8,10 @@
 //!   fixed-base table and a 16-entry verification table; the default on 32-bit targets.
 //! - `x86_adx`: four 64-bit limbs, multiplication with MULX/ADCX/ADOX in `asm!`; the default
 //!   on `x86_64` CPUs with BMI2 and ADX that lack AVX-512 IFMA.
-//! - `x86_ifma`: `x86_adx` with the X25519 ladder run four lanes wide on AVX-512 IFMA
-//!   (`x86_ifma.rs`); the default where the CPU has both.
+//! - `x86_ifma`: `x86_adx` with the X25519 ladder and the fixed-base comb run four lanes
+//!   wide on AVX-512 IFMA (`x86_ifma.rs`); the default where the CPU has both.
+//!
+//! The 64-bit implementations invert by safegcd (`safegcd.rs`), the others by Fermat's chain.
 //!
 //! The curve code (`montgomery`, `edwards`) is generic over the [`field::Field`] trait and is
 //! instantiated once per implementation; [`FieldImpl`] picks the instantiation at run time.

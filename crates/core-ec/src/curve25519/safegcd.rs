@@ -60,8 +60,8 @@ fn update_fg(f: &mut Signed62, g: &mut Signed62, t: [i64; 4]) {
     for i in 1..5 {
         cf += u * i128::from(f[i]) + v * i128::from(g[i]);
         cg += q * i128::from(f[i]) + r * i128::from(g[i]);
-        f[i - 1] = (cf as u64 & M62).cast_signed();
-        g[i - 1] = (cg as u64 & M62).cast_signed();
+        f[i - 1] = ((cf as i64).cast_unsigned() & M62).cast_signed();
+        g[i - 1] = ((cg as i64).cast_unsigned() & M62).cast_signed();
         cf >>= 62;
         cg >>= 62;
     }
@@ -80,8 +80,12 @@ fn update_de(d: &mut Signed62, e: &mut Signed62, t: [i64; 4]) {
     let [u, v, q, r] = t.map(i128::from);
     let mut cd = u * i128::from(d[0]) + v * i128::from(e[0]);
     let mut ce = q * i128::from(d[0]) + r * i128::from(e[0]);
-    md -= (P_INV62.wrapping_mul(cd as u64).wrapping_add(md.cast_unsigned()) & M62).cast_signed();
-    me -= (P_INV62.wrapping_mul(ce as u64).wrapping_add(me.cast_unsigned()) & M62).cast_signed();
+    md -= (P_INV62.wrapping_mul((cd as i64).cast_unsigned()).wrapping_add(md.cast_unsigned())
+        & M62)
+        .cast_signed();
+    me -= (P_INV62.wrapping_mul((ce as i64).cast_unsigned()).wrapping_add(me.cast_unsigned())
+        & M62)
+        .cast_signed();
     let (md, me) = (i128::from(md), i128::from(me));
     cd += i128::from(P[0]) * md;
     ce += i128::from(P[0]) * me;
@@ -90,8 +94,8 @@ fn update_de(d: &mut Signed62, e: &mut Signed62, t: [i64; 4]) {
     for i in 1..5 {
         cd += u * i128::from(d[i]) + v * i128::from(e[i]) + i128::from(P[i]) * md;
         ce += q * i128::from(d[i]) + r * i128::from(e[i]) + i128::from(P[i]) * me;
-        d[i - 1] = (cd as u64 & M62).cast_signed();
-        e[i - 1] = (ce as u64 & M62).cast_signed();
+        d[i - 1] = ((cd as i64).cast_unsigned() & M62).cast_signed();
+        e[i - 1] = ((ce as i64).cast_unsigned() & M62).cast_signed();
         cd >>= 62;
         ce >>= 62;
     }
@@ -148,6 +152,22 @@ pub(crate) fn invert(x: &[u64; 4]) -> [u64; 4] {
     normalize(&mut d, f[4] >> 63);
     let w = d.map(i64::cast_unsigned);
     [w[0] | w[1] << 62, w[1] >> 2 | w[2] << 60, w[2] >> 4 | w[3] << 58, w[3] >> 6 | w[4] << 56]
+}
+
+/// [`invert`] on canonical little-endian bytes, as the field implementations' `to_bytes` gives
+/// them.
+pub(crate) fn invert_bytes(b: &[u8; 32]) -> [u8; 32] {
+    let w = core::array::from_fn(|i| {
+        let mut limb = [0u8; 8];
+        limb.copy_from_slice(&b[8 * i..8 * i + 8]);
+        u64::from_le_bytes(limb)
+    });
+    let r = invert(&w);
+    let mut out = [0u8; 32];
+    for (chunk, limb) in out.chunks_exact_mut(8).zip(r) {
+        chunk.copy_from_slice(&limb.to_le_bytes());
+    }
+    out
 }
 
 #[cfg(test)]

@@ -352,8 +352,7 @@ impl Field for Fe {
 
     /// By safegcd rather than Fermat's chain: see [`super::safegcd`].
     fn invert(&self) -> Self {
-        let b = self.to_bytes();
-        Fe(super::safegcd::invert(&[load8(&b, 0), load8(&b, 8), load8(&b, 16), load8(&b, 24)]))
+        Self::from_bytes_const(&super::safegcd::invert_bytes(&self.to_bytes()))
     }
 
     #[inline]
