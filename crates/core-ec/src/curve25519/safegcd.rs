@@ -73,8 +73,8 @@ fn update_fg(f: &mut Signed62, g: &mut Signed62, t: [i64; 4]) {
 /// clear the low 62 bits are added first (plus one more p for each negative input).
 fn update_de(d: &mut Signed62, e: &mut Signed62, t: [i64; 4]) {
     let [u, v, q, r] = t;
-    let sd = d[4] >> 63;
-    let se = e[4] >> 63;
+    let sd = opaque(d[4] >> 63);
+    let se = opaque(e[4] >> 63);
     let mut md = (u & sd) + (v & se);
     let mut me = (q & sd) + (r & se);
     let [u, v, q, r] = t.map(i128::from);
@@ -103,6 +103,13 @@ fn update_de(d: &mut Signed62, e: &mut Signed62, t: [i64; 4]) {
     e[4] = ce as i64;
 }
 
+/// `mask` (all ones or zero, from a secret sign) hidden from the optimiser, which otherwise
+/// turns `x & mask` into a branch on the sign.
+#[inline(always)]
+fn opaque(mask: i64) -> i64 {
+    core::hint::black_box(mask)
+}
+
 /// Carries limbs 0 to 3 into the next, leaving them in 0..2^62.
 fn propagate(r: &mut Signed62) {
     for i in 0..4 {
@@ -113,7 +120,8 @@ fn propagate(r: &mut Signed62) {
 
 /// `r` in (−2p, p), negated when `negate` is all ones, reduced to [0, p).
 fn normalize(r: &mut Signed62, negate: i64) {
-    let add = r[4] >> 63;
+    let negate = opaque(negate);
+    let add = opaque(r[4] >> 63);
     for (ri, pi) in r.iter_mut().zip(P) {
         *ri += pi & add;
     }
@@ -121,7 +129,7 @@ fn normalize(r: &mut Signed62, negate: i64) {
         *ri = (*ri ^ negate) - negate;
     }
     propagate(r);
-    let add = r[4] >> 63;
+    let add = opaque(r[4] >> 63);
     for (ri, pi) in r.iter_mut().zip(P) {
         *ri += pi & add;
     }
