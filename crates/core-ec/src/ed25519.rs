@@ -32,7 +32,7 @@ use core_hash::Sha512;
 use zeroize::Zeroize;
 
 use crate::curve25519::scalar::{is_canonical_vartime, mul_add, reduce_wide};
-use crate::curve25519::{Point, with_field};
+use crate::curve25519::{Point, with_mul_base};
 use crate::{Error, Implementation, RandomSource};
 
 pub use crate::curve25519::FieldImpl;
@@ -128,8 +128,7 @@ impl SigningKey {
         wide.zeroize();
         // The public key is public: declared so for the constant-time check, before it is
         // decoded (which branches on it).
-        let a =
-            core_hash::declassify(with_field!(imp, F => Point::<F>::mul_base(&scalar).encode()));
+        let a = core_hash::declassify(with_mul_base!(imp, &scalar, p => p.encode()));
         // A = scalar·B has large order: the scalar is a nonzero multiple of 8 below 2^255,
         // reduced modulo L, so it is not zero.
         let neg_a = NegA::decode(&a, imp).unwrap_or(NegA::Weak);
@@ -175,7 +174,7 @@ impl SigningKey {
         let imp = self.public.imp;
         let mut nonce_hash = sha512(&[&self.prefix, msg]);
         let mut r = reduce_wide(&nonce_hash);
-        let big_r = with_field!(imp, F => Point::<F>::mul_base(&r).encode());
+        let big_r = with_mul_base!(imp, &r, p => p.encode());
         let k = reduce_wide(&sha512(&[&big_r, &self.public.bytes, msg]));
         let s = mul_add(&k, &self.scalar, &r);
         nonce_hash.zeroize();
@@ -237,7 +236,7 @@ impl NegA {
         }
         match imp {
             #[cfg(target_arch = "x86_64")]
-            FieldImpl::X86Adx(_) => with(bytes, NegA::X86Adx),
+            FieldImpl::X86Adx(_) | FieldImpl::X86Ifma(..) => with(bytes, NegA::X86Adx),
             #[cfg(target_pointer_width = "64")]
             FieldImpl::Portable64 => with(bytes, NegA::Portable64),
             FieldImpl::Portable32 => with(bytes, NegA::Portable32),
@@ -373,6 +372,7 @@ impl fmt::Debug for VerifyingKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::curve25519::with_field;
 
     /// The list holds eight distinct canonical encodings of small-order points.
     #[test]

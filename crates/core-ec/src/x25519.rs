@@ -21,7 +21,7 @@ use core::fmt;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use crate::curve25519::{Point, ladder, with_field};
+use crate::curve25519::{ladder, with_field, with_mul_base};
 use crate::{Error, Implementation, RandomSource};
 
 pub use crate::curve25519::FieldImpl;
@@ -59,7 +59,11 @@ pub fn x25519_with_impl(
     u: &[u8; 32],
 ) -> Result<[u8; 32], Error> {
     let mut k = clamp(scalar);
-    let mut out = with_field!(imp, F => ladder::<F>(&k, u));
+    let mut out = match imp {
+        #[cfg(target_arch = "x86_64")]
+        FieldImpl::X86Ifma(adx, ifma) => crate::curve25519::x86_ifma::ladder(adx, ifma, &k, u),
+        _ => with_field!(imp, F => ladder::<F>(&k, u)),
+    };
     k.zeroize();
     // Whether the result is zero is public (it says the peer's point has low order), and
     // declared so for the constant-time check.
@@ -115,7 +119,7 @@ impl SecretKey {
     /// times faster than the ladder.
     pub fn public_key(&self) -> PublicKey {
         let mut k = clamp(&self.bytes);
-        let u = with_field!(self.imp, F => Point::<F>::mul_base(&k).montgomery_u());
+        let u = with_mul_base!(self.imp, &k, p => p.montgomery_u());
         k.zeroize();
         PublicKey(u)
     }

@@ -177,6 +177,13 @@ impl<F: Field> Point<F> {
     /// The neutral element (0, 1).
     pub(crate) const IDENTITY: Self = Point { x: F::ZERO, y: F::ONE, z: F::ONE, t: F::ZERO };
 
+    /// The point with these extended coordinates, which must satisfy `X·Y = Z·T` and the
+    /// curve equation.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn from_extended(x: F, y: F, z: F, t: F) -> Self {
+        Point { x, y, z, t }
+    }
+
     /// `2·self` (4M + 4S).
     pub(crate) fn double(&self) -> Self {
         self.projective().double().to_point()
@@ -326,19 +333,7 @@ impl<F: Field> Point<F> {
     /// option), the digits are consumed from the top with four doublings each: 64 additions
     /// and 252 doublings, from a 24-entry table instead of 768.
     pub(crate) fn mul_base(k: &[u8; 32]) -> Self {
-        let mut e = [0i8; 64];
-        for (i, &byte) in k.iter().enumerate() {
-            e[2 * i] = (byte & 15).cast_signed();
-            e[2 * i + 1] = (byte >> 4).cast_signed();
-        }
-        let mut carry = 0i8;
-        for d in e.iter_mut().take(63) {
-            *d += carry;
-            carry = (*d + 8) >> 4;
-            *d -= carry << 4;
-        }
-        e[63] += carry;
-
+        let e = radix16(k);
         let rows = F::comb();
         let mut h = Self::IDENTITY;
         if let [row0] = rows {
@@ -401,6 +396,24 @@ impl<F: Field> Point<F> {
     pub(crate) fn neg(&self) -> Self {
         Point { x: self.x.neg(), y: self.y, z: self.z, t: self.t.neg() }
     }
+}
+
+/// The 64 signed radix-16 digits of a 256-bit little-endian `k` below 2^255, each in −8..=8,
+/// in constant time: `k = Σ e[i]·16^i`.
+pub(crate) fn radix16(k: &[u8; 32]) -> [i8; 64] {
+    let mut e = [0i8; 64];
+    for (i, &byte) in k.iter().enumerate() {
+        e[2 * i] = (byte & 15).cast_signed();
+        e[2 * i + 1] = (byte >> 4).cast_signed();
+    }
+    let mut carry = 0i8;
+    for d in e.iter_mut().take(63) {
+        *d += carry;
+        carry = (*d + 8) >> 4;
+        *d -= carry << 4;
+    }
+    e[63] += carry;
+    e
 }
 
 /// The width-`w` non-adjacent form of a 256-bit little-endian `k` below 2^255: 256 digits,

@@ -1,7 +1,8 @@
 //! The field GF(2^255 − 19) as every implementation provides it: the [`Field`] trait the curve
 //! code is generic over, and what is built from its operations alone — inversion and the
 //! square root of a ratio by Fermat's little theorem, with one fixed addition chain, so their
-//! running time never depends on the value.
+//! running time never depends on the value (implementations may replace the inversion, as the
+//! 64-bit ones do with safegcd).
 
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 

@@ -7,7 +7,11 @@
 //! - `portable32`: radix 2^13 with only 32×32→32-bit products (Cortex-M0), the one-row
 //!   fixed-base table and a 16-entry verification table; the default on 32-bit targets.
 //! - `x86_adx`: four 64-bit limbs, multiplication with MULX/ADCX/ADOX in `asm!`; the default
-//!   on `x86_64` CPUs with BMI2 and ADX.
+//!   on `x86_64` CPUs with BMI2 and ADX that lack AVX-512 IFMA.
+//! - `x86_ifma`: `x86_adx` with the X25519 ladder and the fixed-base comb run four lanes
+//!   wide on AVX-512 IFMA (`x86_ifma.rs`); the default where the CPU has both.
+//!
+//! The 64-bit implementations invert by safegcd (`safegcd.rs`), the others by Fermat's chain.
 //!
 //! The curve code (`montgomery`, `edwards`) is generic over the [`field::Field`] trait and is
 //! instantiated once per implementation; [`FieldImpl`] picks the instantiation at run time.
@@ -19,10 +23,14 @@ mod montgomery;
 pub(crate) mod portable32;
 #[cfg(target_pointer_width = "64")]
 pub(crate) mod portable64;
+#[cfg(target_pointer_width = "64")]
+mod safegcd;
 pub(crate) mod scalar;
 mod tables;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_adx;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_ifma;
 
 use core_hash::{Implementation, Registered};
 
@@ -51,6 +59,9 @@ pub(crate) use montgomery::ladder;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FieldImpl {
+    /// `x86_adx` with the X25519 ladder on AVX-512 IFMA, four lanes wide (`x86_64` only).
+    #[cfg(target_arch = "x86_64")]
+    X86Ifma(core_cpu::Adx, core_cpu::Avx512Ifma),
     /// Four 64-bit limbs, MULX/ADCX/ADOX multiplication, the 32-row comb (`x86_64` only).
     #[cfg(target_arch = "x86_64")]
     X86Adx(core_cpu::Adx),
@@ -73,6 +84,8 @@ impl FieldImpl {
 impl Implementation for FieldImpl {
     const ALL: &'static [&'static str] = &[
         #[cfg(target_arch = "x86_64")]
+        "x86_ifma",
+        #[cfg(target_arch = "x86_64")]
         "x86_adx",
         #[cfg(target_pointer_width = "64")]
         "portable64",
@@ -81,6 +94,8 @@ impl Implementation for FieldImpl {
 
     fn name(self) -> &'static str {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Ifma(..) => "x86_ifma",
             #[cfg(target_arch = "x86_64")]
             Self::X86Adx(_) => "x86_adx",
             #[cfg(target_pointer_width = "64")]
@@ -95,10 +110,15 @@ impl Implementation for FieldImpl {
 
     fn available() -> impl Iterator<Item = Self> {
         #[cfg(target_arch = "x86_64")]
-        let adx = core_cpu::Adx::get().map(Self::X86Adx);
+        let (ifma, adx) = {
+            let d = core_cpu::detected();
+            let adx = core_cpu::Adx::from_features(d);
+            let ifma = core_cpu::Avx512Ifma::from_features(d);
+            (adx.zip(ifma).map(|(a, i)| Self::X86Ifma(a, i)), adx.map(Self::X86Adx))
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let adx = None;
-        [adx, Some(Self::PORTABLE)].into_iter().flatten()
+        let (ifma, adx) = (None, None);
+        [ifma, adx, Some(Self::PORTABLE)].into_iter().flatten()
     }
 
     /// Also finds `portable32` on 64-bit targets, where `available()` leaves it out.
@@ -112,7 +132,8 @@ macro_rules! with_field {
     ($imp:expr, $f:ident => $body:expr) => {
         match $imp {
             #[cfg(target_arch = "x86_64")]
-            $crate::curve25519::FieldImpl::X86Adx(_) => {
+            $crate::curve25519::FieldImpl::X86Adx(_)
+            | $crate::curve25519::FieldImpl::X86Ifma(..) => {
                 type $f = $crate::curve25519::x86_adx::Fe;
                 $body
             }
@@ -129,6 +150,26 @@ macro_rules! with_field {
     };
 }
 pub(crate) use with_field;
+
+/// Runs `$body` with `$p` bound to `k·B` (a [`Point`] in the field type of `$imp`), computed
+/// by the fixed-base comb of `$imp`: four lanes at once on `x86_ifma`, the generic one
+/// otherwise.
+macro_rules! with_mul_base {
+    ($imp:expr, $k:expr, $p:ident => $body:expr) => {
+        match $imp {
+            #[cfg(target_arch = "x86_64")]
+            $crate::curve25519::FieldImpl::X86Ifma(adx, ifma) => {
+                let $p = $crate::curve25519::x86_ifma::mul_base(adx, ifma, $k);
+                $body
+            }
+            imp => $crate::curve25519::with_field!(imp, F => {
+                let $p = $crate::curve25519::Point::<F>::mul_base($k);
+                $body
+            }),
+        }
+    };
+}
+pub(crate) use with_mul_base;
 
 /// This module's rows of the crate registry.
 pub(crate) fn implementations() -> impl Iterator<Item = Registered> {

@@ -350,6 +350,11 @@ impl Field for Fe {
         fold_carry(r, c)
     }
 
+    /// By safegcd rather than Fermat's chain: see [`super::safegcd`].
+    fn invert(&self) -> Self {
+        Self::from_bytes_const(&super::safegcd::invert_bytes(&self.to_bytes()))
+    }
+
     #[inline]
     fn comb() -> &'static [[Niels<Self>; 8]] {
         &COMB
