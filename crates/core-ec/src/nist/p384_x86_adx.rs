@@ -277,6 +277,167 @@ fn mul_n(_: core_cpu::Adx, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
     [r0, r1, r2, r3, r4, r5]
 }
 
+/// The square of the six limbs behind `{a}` modulo the modulus behind `{m}` (see
+/// [`sqr_p`]); the scratch `{t}` holds twelve words.
+macro_rules! mont_sqr_body {
+    () => {
+        concat!(
+            // Cross products: row 0 (a0·a1..a5) into x6 x7 x0 x1 x2 x3 (positions 1–6).
+            "mov rdx, [{a}]\n",
+            "mulx {x7}, {x6}, [{a} + 8]\n",
+            "mulx {x0}, {lo}, [{a} + 16]\n",
+            "add {x7}, {lo}\n",
+            "mulx {x1}, {lo}, [{a} + 24]\n",
+            "adc {x0}, {lo}\n",
+            "mulx {x2}, {lo}, [{a} + 32]\n",
+            "adc {x1}, {lo}\n",
+            "mulx {x3}, {lo}, [{a} + 40]\n",
+            "adc {x2}, {lo}\n",
+            "adc {x3}, 0\n",
+            // Positions 1 and 2 are complete: park them in t.
+            "mov [{t} + 8], {x6}\n",
+            "mov [{t} + 16], {x7}\n",
+            // Row 1 (a1·a2..a5) into positions 3–7 (x0..x4).
+            "mov rdx, [{a} + 8]\n",
+            "xor {x4:e}, {x4:e}\n",
+            "mulx {hi}, {lo}, [{a} + 16]\n",
+            "adcx {x0}, {lo}\n",
+            "adox {x1}, {hi}\n",
+            "mulx {hi}, {lo}, [{a} + 24]\n",
+            "adcx {x1}, {lo}\n",
+            "adox {x2}, {hi}\n",
+            "mulx {hi}, {lo}, [{a} + 32]\n",
+            "adcx {x2}, {lo}\n",
+            "adox {x3}, {hi}\n",
+            "mulx {hi}, {lo}, [{a} + 40]\n",
+            "adcx {x3}, {lo}\n",
+            "adox {x4}, {hi}\n",
+            "adc {x4}, 0\n",
+            // Row 2 (a2·a3..a5) into positions 5–8 (x2..x5).
+            "mov rdx, [{a} + 16]\n",
+            "xor {x5:e}, {x5:e}\n",
+            "mulx {hi}, {lo}, [{a} + 24]\n",
+            "adcx {x2}, {lo}\n",
+            "adox {x3}, {hi}\n",
+            "mulx {hi}, {lo}, [{a} + 32]\n",
+            "adcx {x3}, {lo}\n",
+            "adox {x4}, {hi}\n",
+            "mulx {hi}, {lo}, [{a} + 40]\n",
+            "adcx {x4}, {lo}\n",
+            "adox {x5}, {hi}\n",
+            "adc {x5}, 0\n",
+            // Row 3 (a3·a4, a3·a5) into positions 7–9 (x4, x5, x6).
+            "mov rdx, [{a} + 24]\n",
+            "xor {x6:e}, {x6:e}\n",
+            "mulx {hi}, {lo}, [{a} + 32]\n",
+            "adcx {x4}, {lo}\n",
+            "adox {x5}, {hi}\n",
+            "mulx {hi}, {lo}, [{a} + 40]\n",
+            "adcx {x5}, {lo}\n",
+            "adox {x6}, {hi}\n",
+            "adc {x6}, 0\n",
+            // Row 4 (a4·a5) into positions 9–10 (x6, x7).
+            "mov rdx, [{a} + 32]\n",
+            "mulx {x7}, {lo}, [{a} + 40]\n",
+            "add {x6}, {lo}\n",
+            "adc {x7}, 0\n",
+            "mov [{t} + 72], {x6}\n",
+            "mov [{t} + 80], {x7}\n",
+            // Double (CF chain) and add the squares (OF chain): positions 0–2 and 9–11 go
+            // to t, 3–8 stay in x0..x5.
+            "xor {x6:e}, {x6:e}\n",
+            "mov rdx, [{a}]\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "mov [{t}], {lo}\n",
+            "mov {x7}, [{t} + 8]\n",
+            "adcx {x7}, {x7}\n",
+            "adox {x7}, {hi}\n",
+            "mov [{t} + 8], {x7}\n",
+            "mov rdx, [{a} + 8]\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "mov {x7}, [{t} + 16]\n",
+            "adcx {x7}, {x7}\n",
+            "adox {x7}, {lo}\n",
+            "mov [{t} + 16], {x7}\n",
+            "adcx {x0}, {x0}\n",
+            "adox {x0}, {hi}\n",
+            "mov rdx, [{a} + 16]\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "adcx {x1}, {x1}\n",
+            "adox {x1}, {lo}\n",
+            "adcx {x2}, {x2}\n",
+            "adox {x2}, {hi}\n",
+            "mov rdx, [{a} + 24]\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "adcx {x3}, {x3}\n",
+            "adox {x3}, {lo}\n",
+            "adcx {x4}, {x4}\n",
+            "adox {x4}, {hi}\n",
+            "mov rdx, [{a} + 32]\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "adcx {x5}, {x5}\n",
+            "adox {x5}, {lo}\n",
+            "mov {x7}, [{t} + 72]\n",
+            "adcx {x7}, {x7}\n",
+            "adox {x7}, {hi}\n",
+            "mov [{t} + 72], {x7}\n",
+            "mov rdx, [{a} + 40]\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "mov {x7}, [{t} + 80]\n",
+            "adcx {x7}, {x7}\n",
+            "adox {x7}, {lo}\n",
+            "mov [{t} + 80], {x7}\n",
+            "mov {x7}, 0\n",
+            "adcx {x7}, {x7}\n",
+            "adox {x7}, {hi}\n",
+            "mov [{t} + 88], {x7}\n",
+            // Positions 6–8 to t; the low half t0..t5 into the window a x6 x7 x0 x1 x2, with
+            // x3 and x4 as its zero top limbs.
+            "mov [{t} + 48], {x3}\n",
+            "mov [{t} + 56], {x4}\n",
+            "mov [{t} + 64], {x5}\n",
+            "mov {a}, [{t}]\n",
+            "mov {x6}, [{t} + 8]\n",
+            "mov {x7}, [{t} + 16]\n",
+            "xor {x3:e}, {x3:e}\n",
+            "xor {x4:e}, {x4:e}\n",
+            reduce!("a", "x6", "x7", "x0", "x1", "x2", "x3", "x4"),
+            reduce!("x6", "x7", "x0", "x1", "x2", "x3", "x4", "a"),
+            reduce!("x7", "x0", "x1", "x2", "x3", "x4", "a", "x6"),
+            reduce!("x0", "x1", "x2", "x3", "x4", "a", "x6", "x7"),
+            reduce!("x1", "x2", "x3", "x4", "a", "x6", "x7", "x0"),
+            reduce!("x2", "x3", "x4", "a", "x6", "x7", "x0", "x1"),
+            // (x1: x0 x7 x6 a x4 x3) + the high half, then − p into (x2 x5 rdx hi lo t).
+            "add {x3}, [{t} + 48]\n",
+            "adc {x4}, [{t} + 56]\n",
+            "adc {a}, [{t} + 64]\n",
+            "adc {x6}, [{t} + 72]\n",
+            "adc {x7}, [{t} + 80]\n",
+            "adc {x0}, [{t} + 88]\n",
+            "adc {x1}, 0\n",
+            "mov {x2}, {x3}\n",
+            "sub {x2}, qword ptr [rip + {m}]\n",
+            "mov {x5}, {x4}\n",
+            "sbb {x5}, qword ptr [rip + {m} + 8]\n",
+            "mov rdx, {a}\n",
+            "sbb rdx, qword ptr [rip + {m} + 16]\n",
+            "mov {hi}, {x6}\n",
+            "sbb {hi}, qword ptr [rip + {m} + 24]\n",
+            "mov {lo}, {x7}\n",
+            "sbb {lo}, qword ptr [rip + {m} + 32]\n",
+            "mov {t}, {x0}\n",
+            "sbb {t}, qword ptr [rip + {m} + 40]\n",
+            "sbb {x1}, 0\n",
+            "cmovnc {x3}, {x2}\n",
+            "cmovnc {x4}, {x5}\n",
+            "cmovnc {a}, rdx\n",
+            "cmovnc {x6}, {hi}\n",
+            "cmovnc {x7}, {lo}\n",
+            "cmovnc {x0}, {t}\n",
+        )
+    };
+}
+
 /// `a²·R⁻¹ mod p` for `a < p`: the fifteen cross products `a_i·a_j` (`i < j`), doubled on
 /// the CF chain while the six squares `a_i²` go in on the OF chain (21 `mulx` against 36 for
 /// a product), the 768-bit square partly in the scratch `t`; then six Montgomery steps on its
@@ -291,161 +452,40 @@ fn sqr_p(_: core_cpu::Adx, a: &[u64; 6]) -> [u64; 6] {
     // writes the twelve words of the local `t`, and does not touch the stack.
     unsafe {
         asm!(
-            // Cross products: row 0 (a0·a1..a5) into x6 x7 x0 x1 x2 x3 (positions 1–6).
-            "mov rdx, [{a}]",
-            "mulx {x7}, {x6}, [{a} + 8]",
-            "mulx {x0}, {lo}, [{a} + 16]",
-            "add {x7}, {lo}",
-            "mulx {x1}, {lo}, [{a} + 24]",
-            "adc {x0}, {lo}",
-            "mulx {x2}, {lo}, [{a} + 32]",
-            "adc {x1}, {lo}",
-            "mulx {x3}, {lo}, [{a} + 40]",
-            "adc {x2}, {lo}",
-            "adc {x3}, 0",
-            // Positions 1 and 2 are complete: park them in t.
-            "mov [{t} + 8], {x6}",
-            "mov [{t} + 16], {x7}",
-            // Row 1 (a1·a2..a5) into positions 3–7 (x0..x4).
-            "mov rdx, [{a} + 8]",
-            "xor {x4:e}, {x4:e}",
-            "mulx {hi}, {lo}, [{a} + 16]",
-            "adcx {x0}, {lo}",
-            "adox {x1}, {hi}",
-            "mulx {hi}, {lo}, [{a} + 24]",
-            "adcx {x1}, {lo}",
-            "adox {x2}, {hi}",
-            "mulx {hi}, {lo}, [{a} + 32]",
-            "adcx {x2}, {lo}",
-            "adox {x3}, {hi}",
-            "mulx {hi}, {lo}, [{a} + 40]",
-            "adcx {x3}, {lo}",
-            "adox {x4}, {hi}",
-            "adc {x4}, 0",
-            // Row 2 (a2·a3..a5) into positions 5–8 (x2..x5).
-            "mov rdx, [{a} + 16]",
-            "xor {x5:e}, {x5:e}",
-            "mulx {hi}, {lo}, [{a} + 24]",
-            "adcx {x2}, {lo}",
-            "adox {x3}, {hi}",
-            "mulx {hi}, {lo}, [{a} + 32]",
-            "adcx {x3}, {lo}",
-            "adox {x4}, {hi}",
-            "mulx {hi}, {lo}, [{a} + 40]",
-            "adcx {x4}, {lo}",
-            "adox {x5}, {hi}",
-            "adc {x5}, 0",
-            // Row 3 (a3·a4, a3·a5) into positions 7–9 (x4, x5, x6).
-            "mov rdx, [{a} + 24]",
-            "xor {x6:e}, {x6:e}",
-            "mulx {hi}, {lo}, [{a} + 32]",
-            "adcx {x4}, {lo}",
-            "adox {x5}, {hi}",
-            "mulx {hi}, {lo}, [{a} + 40]",
-            "adcx {x5}, {lo}",
-            "adox {x6}, {hi}",
-            "adc {x6}, 0",
-            // Row 4 (a4·a5) into positions 9–10 (x6, x7).
-            "mov rdx, [{a} + 32]",
-            "mulx {x7}, {lo}, [{a} + 40]",
-            "add {x6}, {lo}",
-            "adc {x7}, 0",
-            "mov [{t} + 72], {x6}",
-            "mov [{t} + 80], {x7}",
-            // Double (CF chain) and add the squares (OF chain): positions 0–2 and 9–11 go
-            // to t, 3–8 stay in x0..x5.
-            "xor {x6:e}, {x6:e}",
-            "mov rdx, [{a}]",
-            "mulx {hi}, {lo}, rdx",
-            "mov [{t}], {lo}",
-            "mov {x7}, [{t} + 8]",
-            "adcx {x7}, {x7}",
-            "adox {x7}, {hi}",
-            "mov [{t} + 8], {x7}",
-            "mov rdx, [{a} + 8]",
-            "mulx {hi}, {lo}, rdx",
-            "mov {x7}, [{t} + 16]",
-            "adcx {x7}, {x7}",
-            "adox {x7}, {lo}",
-            "mov [{t} + 16], {x7}",
-            "adcx {x0}, {x0}",
-            "adox {x0}, {hi}",
-            "mov rdx, [{a} + 16]",
-            "mulx {hi}, {lo}, rdx",
-            "adcx {x1}, {x1}",
-            "adox {x1}, {lo}",
-            "adcx {x2}, {x2}",
-            "adox {x2}, {hi}",
-            "mov rdx, [{a} + 24]",
-            "mulx {hi}, {lo}, rdx",
-            "adcx {x3}, {x3}",
-            "adox {x3}, {lo}",
-            "adcx {x4}, {x4}",
-            "adox {x4}, {hi}",
-            "mov rdx, [{a} + 32]",
-            "mulx {hi}, {lo}, rdx",
-            "adcx {x5}, {x5}",
-            "adox {x5}, {lo}",
-            "mov {x7}, [{t} + 72]",
-            "adcx {x7}, {x7}",
-            "adox {x7}, {hi}",
-            "mov [{t} + 72], {x7}",
-            "mov rdx, [{a} + 40]",
-            "mulx {hi}, {lo}, rdx",
-            "mov {x7}, [{t} + 80]",
-            "adcx {x7}, {x7}",
-            "adox {x7}, {lo}",
-            "mov [{t} + 80], {x7}",
-            "mov {x7}, 0",
-            "adcx {x7}, {x7}",
-            "adox {x7}, {hi}",
-            "mov [{t} + 88], {x7}",
-            // Positions 6–8 to t; the low half t0..t5 into the window a x6 x7 x0 x1 x2, with
-            // x3 and x4 as its zero top limbs.
-            "mov [{t} + 48], {x3}",
-            "mov [{t} + 56], {x4}",
-            "mov [{t} + 64], {x5}",
-            "mov {a}, [{t}]",
-            "mov {x6}, [{t} + 8]",
-            "mov {x7}, [{t} + 16]",
-            "xor {x3:e}, {x3:e}",
-            "xor {x4:e}, {x4:e}",
-            reduce!("a", "x6", "x7", "x0", "x1", "x2", "x3", "x4"),
-            reduce!("x6", "x7", "x0", "x1", "x2", "x3", "x4", "a"),
-            reduce!("x7", "x0", "x1", "x2", "x3", "x4", "a", "x6"),
-            reduce!("x0", "x1", "x2", "x3", "x4", "a", "x6", "x7"),
-            reduce!("x1", "x2", "x3", "x4", "a", "x6", "x7", "x0"),
-            reduce!("x2", "x3", "x4", "a", "x6", "x7", "x0", "x1"),
-            // (x1: x0 x7 x6 a x4 x3) + the high half, then − p into (x2 x5 rdx hi lo t).
-            "add {x3}, [{t} + 48]",
-            "adc {x4}, [{t} + 56]",
-            "adc {a}, [{t} + 64]",
-            "adc {x6}, [{t} + 72]",
-            "adc {x7}, [{t} + 80]",
-            "adc {x0}, [{t} + 88]",
-            "adc {x1}, 0",
-            "mov {x2}, {x3}",
-            "sub {x2}, qword ptr [rip + {m}]",
-            "mov {x5}, {x4}",
-            "sbb {x5}, qword ptr [rip + {m} + 8]",
-            "mov rdx, {a}",
-            "sbb rdx, qword ptr [rip + {m} + 16]",
-            "mov {hi}, {x6}",
-            "sbb {hi}, qword ptr [rip + {m} + 24]",
-            "mov {lo}, {x7}",
-            "sbb {lo}, qword ptr [rip + {m} + 32]",
-            "mov {t}, {x0}",
-            "sbb {t}, qword ptr [rip + {m} + 40]",
-            "sbb {x1}, 0",
-            "cmovnc {x3}, {x2}",
-            "cmovnc {x4}, {x5}",
-            "cmovnc {a}, rdx",
-            "cmovnc {x6}, {hi}",
-            "cmovnc {x7}, {lo}",
-            "cmovnc {x0}, {t}",
+            mont_sqr_body!(),
             a = inout(reg) a.as_ptr() => r2,
             t = inout(reg) t.as_mut_ptr() => _,
             m = sym PM,
+            x0 = out(reg) r5,
+            x1 = out(reg) _,
+            x2 = out(reg) _,
+            x3 = out(reg) r0,
+            x4 = out(reg) r1,
+            x5 = out(reg) _,
+            x6 = out(reg) r3,
+            x7 = out(reg) r4,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+    [r0, r1, r2, r3, r4, r5]
+}
+
+/// `a²·R⁻¹ mod n` for `a < n`: as [`sqr_p`] (the bounds hold for any modulus below
+/// `2^384`).
+#[inline(always)]
+fn sqr_q(_: core_cpu::Adx, a: &[u64; 6]) -> [u64; 6] {
+    let (r0, r1, r2, r3, r4, r5): (u64, u64, u64, u64, u64, u64);
+    let mut t = [0u64; 12];
+    // SAFETY: as in `sqr_p`, with the static `NM` for the modulus.
+    unsafe {
+        asm!(
+            mont_sqr_body!(),
+            a = inout(reg) a.as_ptr() => r2,
+            t = inout(reg) t.as_mut_ptr() => _,
+            m = sym NM,
             x0 = out(reg) r5,
             x1 = out(reg) _,
             x2 = out(reg) _,
@@ -726,6 +766,11 @@ impl Field for P384ScalarX86Adx {
     }
 
     #[inline]
+    fn sqr(&self, a: &[u64; 6]) -> [u64; 6] {
+        sqr_q(self.0, a)
+    }
+
+    #[inline]
     fn select(a: &[u64; 6], b: &[u64; 6], choice: Choice) -> [u64; 6] {
         Mont64::<6>::select(a, b, choice)
     }
@@ -836,51 +881,5 @@ mod tests {
             b[0] &= 0x7f;
             agree(&a, &b);
         }
-    }
-}
-
-#[cfg(test)]
-mod timing {
-    use super::*;
-
-    #[test]
-    #[ignore = "timing probe"]
-    fn probe() {
-        let Some(t) = core_cpu::Adx::get() else { return };
-        let f = P384X86Adx(t);
-        let g = &crate::p384::FP64;
-        let (mut x, _) = f.import_be(&[0x5a; 48]);
-        let y = x;
-        let n = 2_000_000;
-        let s = std::time::Instant::now();
-        for _ in 0..n {
-            x = f.mul(&x, &y);
-        }
-        std::println!("adx mul {:?} ns", s.elapsed().as_nanos() as f64 / n as f64);
-        let s = std::time::Instant::now();
-        for _ in 0..n {
-            x = g.mul(&x, &y);
-        }
-        std::println!("mont64 mul {:?} ns", s.elapsed().as_nanos() as f64 / n as f64);
-        let s = std::time::Instant::now();
-        for _ in 0..n {
-            x = g.sqr(&x);
-        }
-        std::println!("mont64 sqr {:?} ns", s.elapsed().as_nanos() as f64 / n as f64);
-        let s = std::time::Instant::now();
-        for _ in 0..n {
-            x = f.sqr(&x);
-        }
-        std::println!("adx sqr {:?} ns", s.elapsed().as_nanos() as f64 / n as f64);
-        let s = std::time::Instant::now();
-        for _ in 0..n {
-            x = f.add(&x, &y);
-        }
-        std::println!("add {:?} ns", s.elapsed().as_nanos() as f64 / n as f64);
-        let s = std::time::Instant::now();
-        for _ in 0..n {
-            x = f.sub(&x, &y);
-        }
-        std::println!("sub {:?} ns {:?}", s.elapsed().as_nanos() as f64 / n as f64, x[0]);
     }
 }
