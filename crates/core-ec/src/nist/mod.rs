@@ -87,28 +87,47 @@ pub(crate) trait Field: Sync {
         Self::is_zero(&self.sub(a, b))
     }
 
-    /// `a^e` for a public exponent `e` (big-endian), with a fixed 4-bit window: the sequence
-    /// of operations depends only on `e`, so `a` may be secret.
+    /// `a^e` for a public exponent `e` (big-endian), by left-to-right sliding windows of up
+    /// to 5 bits over the odd powers `a, a³, …, a³¹` (about one product per six bits of `e`
+    /// against one per four for fixed windows): the sequence of operations depends only on
+    /// `e`, so `a` may be secret.
     fn pow_public(&self, a: &Self::E, e: &[u8]) -> Self::E {
-        let mut table = [self.one(); 16];
+        let mut table = [*a; 16];
+        let a2 = self.sqr(a);
         for i in 1..16 {
-            table[i] = self.mul(&table[i - 1], a);
+            table[i] = self.mul(&table[i - 1], &a2);
         }
+        // Bit `i` of `e`, counted from the least significant.
+        let bit = |i: usize| (e[e.len() - 1 - i / 8] >> (i % 8)) & 1;
         let mut acc = self.one();
         let mut started = false;
-        for &byte in e {
-            for nibble in [byte >> 4, byte & 15] {
+        // Bits `i − 1` down to 0 are still to do.
+        let mut i = 8 * e.len();
+        while i > 0 {
+            if bit(i - 1) == 0 {
                 if started {
-                    for _ in 0..4 {
-                        acc = self.sqr(&acc);
-                    }
+                    acc = self.sqr(&acc);
                 }
-                if nibble != 0 {
-                    // The exponent is public, so indexing by its digits is safe.
-                    acc = self.mul(&acc, &table[usize::from(nibble)]);
-                    started = true;
-                }
+                i -= 1;
+                continue;
             }
+            // The window: bits i − 1 down to j, at most five, ending on a set bit.
+            let mut j = i.saturating_sub(5);
+            while bit(j) == 0 {
+                j += 1;
+            }
+            let value = (j..i).rev().fold(0usize, |v, k| (v << 1) | usize::from(bit(k)));
+            // The exponent is public, so indexing by its digits is safe.
+            if started {
+                for _ in j..i {
+                    acc = self.sqr(&acc);
+                }
+                acc = self.mul(&acc, &table[value >> 1]);
+            } else {
+                acc = table[value >> 1];
+                started = true;
+            }
+            i = j;
         }
         table.iter_mut().for_each(zeroize::Zeroize::zeroize);
         acc
