@@ -28,7 +28,7 @@ static NM: [u64; 7] = <Q as Modulus64<6>>::MONT.limbs_and_m0inv6();
 /// One CIOS row after the first: `w += a·b[i]` (`b[i]` at byte offset `$off`) on the window
 /// `w0..w6` (`w7` the fresh top limb, zeroed here), then [`reduce!`].
 macro_rules! row {
-    ($q:ident, $off:literal, $w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
+    ($off:literal, $w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
         concat!(
             "xor {",
             $w7,
@@ -94,29 +94,20 @@ macro_rules! row {
             "adc {",
             $w7,
             "}, 0\n",
-            reduce!($q, $w0, $w1, $w2, $w3, $w4, $w5, $w6, $w7),
+            reduce!($w0, $w1, $w2, $w3, $w4, $w5, $w6, $w7),
         )
-    };
-}
-
-/// `q = w0·(−m⁻¹) mod 2^64` into `rdx`: by the constant in memory (`imul`), or for P-384's
-/// prime, whose `−p⁻¹ mod 2^64` is `2^32 + 1`, as `w0 + (w0 << 32)` (`shift`, a shorter
-/// dependency chain).
-macro_rules! q_of {
-    (imul, $w0:literal) => {
-        concat!("mov rdx, {", $w0, "}\n", "imul rdx, qword ptr [rip + {m} + 48]\n")
-    };
-    (shift, $w0:literal) => {
-        concat!("mov rdx, {", $w0, "}\n", "shl rdx, 32\n", "add rdx, {", $w0, "}\n")
     };
 }
 
 /// One Montgomery step on the window `w0..w7`: `w += q·m` with `q = w0·(−m⁻¹)`, which clears
 /// `w0` (so `w0` serves as the zero register for the carries). The window stays below `2m`.
 macro_rules! reduce {
-    ($q:ident, $w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
+    ($w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
         concat!(
-            q_of!($q, $w0),
+            "mov rdx, {",
+            $w0,
+            "}\n",
+            "imul rdx, qword ptr [rip + {m} + 48]\n",
             // Clears CF and OF.
             "xor {hi:e}, {hi:e}\n",
             "mulx {hi}, {lo}, qword ptr [rip + {m}]\n",
@@ -182,7 +173,7 @@ macro_rules! reduce {
 /// rows 1–5 on windows rotated by one register each; the result ends up in `w6, w7, w0..w3`
 /// (low to high) with its top bit in `w4`, and the modulus is subtracted unless that borrows.
 macro_rules! mont_mul_body {
-    ($q:ident) => {
+    () => {
         concat!(
             "mov rdx, [{b}]\n",
             "mulx {w1}, {w0}, [{a}]\n",
@@ -198,12 +189,12 @@ macro_rules! mont_mul_body {
             "adc {w5}, {lo}\n",
             "adc {w6}, 0\n",
             "xor {w7:e}, {w7:e}\n",
-            reduce!($q, "w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"),
-            row!($q, "8", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w0"),
-            row!($q, "16", "w2", "w3", "w4", "w5", "w6", "w7", "w0", "w1"),
-            row!($q, "24", "w3", "w4", "w5", "w6", "w7", "w0", "w1", "w2"),
-            row!($q, "32", "w4", "w5", "w6", "w7", "w0", "w1", "w2", "w3"),
-            row!($q, "40", "w5", "w6", "w7", "w0", "w1", "w2", "w3", "w4"),
+            reduce!("w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"),
+            row!("8", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w0"),
+            row!("16", "w2", "w3", "w4", "w5", "w6", "w7", "w0", "w1"),
+            row!("24", "w3", "w4", "w5", "w6", "w7", "w0", "w1", "w2"),
+            row!("32", "w4", "w5", "w6", "w7", "w0", "w1", "w2", "w3"),
+            row!("40", "w5", "w6", "w7", "w0", "w1", "w2", "w3", "w4"),
             // (w4: w3 w2 w1 w0 w7 w6) − m into (a b hi lo rdx w5); keep it unless it borrows.
             "mov {a}, {w6}\n",
             "sub {a}, qword ptr [rip + {m}]\n",
@@ -237,7 +228,7 @@ fn mul_p(_: core_cpu::Adx, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
     // writes only registers, and does not touch the stack.
     unsafe {
         asm!(
-            mont_mul_body!(shift),
+            mont_mul_body!(),
             a = inout(reg) a.as_ptr() => _,
             b = inout(reg) b.as_ptr() => _,
             m = sym PM,
@@ -265,7 +256,7 @@ fn mul_n(_: core_cpu::Adx, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
     // SAFETY: as in `mul_p`, with the static `NM` for the modulus.
     unsafe {
         asm!(
-            mont_mul_body!(imul),
+            mont_mul_body!(),
             a = inout(reg) a.as_ptr() => _,
             b = inout(reg) b.as_ptr() => _,
             m = sym NM,
@@ -289,7 +280,7 @@ fn mul_n(_: core_cpu::Adx, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
 /// The square of the six limbs behind `{a}` modulo the modulus behind `{m}` (see
 /// [`sqr_p`]); the scratch `{t}` holds twelve words.
 macro_rules! mont_sqr_body {
-    ($q:ident) => {
+    () => {
         concat!(
             // Cross products: row 0 (a0·a1..a5) into x6 x7 x0 x1 x2 x3 (positions 1–6).
             "mov rdx, [{a}]\n",
@@ -410,12 +401,12 @@ macro_rules! mont_sqr_body {
             "mov {x7}, [{t} + 16]\n",
             "xor {x3:e}, {x3:e}\n",
             "xor {x4:e}, {x4:e}\n",
-            reduce!($q, "a", "x6", "x7", "x0", "x1", "x2", "x3", "x4"),
-            reduce!($q, "x6", "x7", "x0", "x1", "x2", "x3", "x4", "a"),
-            reduce!($q, "x7", "x0", "x1", "x2", "x3", "x4", "a", "x6"),
-            reduce!($q, "x0", "x1", "x2", "x3", "x4", "a", "x6", "x7"),
-            reduce!($q, "x1", "x2", "x3", "x4", "a", "x6", "x7", "x0"),
-            reduce!($q, "x2", "x3", "x4", "a", "x6", "x7", "x0", "x1"),
+            reduce!("a", "x6", "x7", "x0", "x1", "x2", "x3", "x4"),
+            reduce!("x6", "x7", "x0", "x1", "x2", "x3", "x4", "a"),
+            reduce!("x7", "x0", "x1", "x2", "x3", "x4", "a", "x6"),
+            reduce!("x0", "x1", "x2", "x3", "x4", "a", "x6", "x7"),
+            reduce!("x1", "x2", "x3", "x4", "a", "x6", "x7", "x0"),
+            reduce!("x2", "x3", "x4", "a", "x6", "x7", "x0", "x1"),
             // (x1: x0 x7 x6 a x4 x3) + the high half, then − p into (x2 x5 rdx hi lo t).
             "add {x3}, [{t} + 48]\n",
             "adc {x4}, [{t} + 56]\n",
@@ -461,7 +452,7 @@ fn sqr_p(_: core_cpu::Adx, a: &[u64; 6]) -> [u64; 6] {
     // writes the twelve words of the local `t`, and does not touch the stack.
     unsafe {
         asm!(
-            mont_sqr_body!(shift),
+            mont_sqr_body!(),
             a = inout(reg) a.as_ptr() => r2,
             t = inout(reg) t.as_mut_ptr() => _,
             m = sym PM,
@@ -491,7 +482,7 @@ fn sqr_q(_: core_cpu::Adx, a: &[u64; 6]) -> [u64; 6] {
     // SAFETY: as in `sqr_p`, with the static `NM` for the modulus.
     unsafe {
         asm!(
-            mont_sqr_body!(imul),
+            mont_sqr_body!(),
             a = inout(reg) a.as_ptr() => r2,
             t = inout(reg) t.as_mut_ptr() => _,
             m = sym NM,
@@ -830,25 +821,6 @@ mod tests {
         };
         assert_eq!(run(&P384X86Adx(t), a, b), run(&crate::p384::FP64, a, b), "mod p");
         assert_eq!(run(&P384ScalarX86Adx(t), a, b), run(&crate::p384::FQ64, a, b), "mod n");
-    }
-
-    /// The constants the asm reads: the limbs and `−m⁻¹` (which for `p` the `shift` form of
-    /// `q_of!` takes as `2^32 + 1`).
-    #[test]
-    fn modulus_constants() {
-        let moduli = [
-            (&PM, <P as Modulus64<6>>::MONT.modulus_be()),
-            (&NM, <Q as Modulus64<6>>::MONT.modulus_be()),
-        ];
-        for (m, be) in moduli {
-            let mut bytes = [0u8; 48];
-            for i in 0..6 {
-                bytes[48 - 8 * (i + 1)..48 - 8 * i].copy_from_slice(&m[i].to_be_bytes());
-            }
-            assert_eq!(&bytes[..], be);
-            assert_eq!(m[0].wrapping_mul(m[6]), u64::MAX);
-        }
-        assert_eq!(PM[6], (1 << 32) + 1);
     }
 
     /// Values near zero, near both moduli and with long runs of ones, in every pairing.
