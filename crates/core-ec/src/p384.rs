@@ -2,7 +2,8 @@
 //! SPKI and PKCS#8 forms.
 //!
 //! Arithmetic runs on one of the [`NistImpl`] field implementations, chosen when a key is built
-//! (`mont64` on 64-bit targets, `mont15` elsewhere). Private-key operations are constant-time;
+//! (`x86_adx` where the CPU has BMI2 and ADX, else `mont64` on 64-bit targets, `mont15`
+//! elsewhere). Private-key operations are constant-time;
 //! [`PublicKey::verify`] is variable-time, as it handles only public data.
 //!
 //! ```
@@ -57,8 +58,8 @@ static PARAMS: Params = Params {
 };
 
 /// The field prime and the group order as compile-time moduli.
-struct P;
-struct Q;
+pub(crate) struct P;
+pub(crate) struct Q;
 
 #[cfg(target_pointer_width = "64")]
 impl Modulus64<6> for P {
@@ -81,12 +82,35 @@ impl Modulus15<26> for Q {
 }
 
 #[cfg(target_pointer_width = "64")]
-static FP64: Fixed64<P, 6> = Fixed64::new();
+pub(crate) static FP64: Fixed64<P, 6> = Fixed64::new();
 #[cfg(target_pointer_width = "64")]
-static FQ64: Fixed64<Q, 6> = Fixed64::new();
+pub(crate) static FQ64: Fixed64<Q, 6> = Fixed64::new();
 static FP15: Fixed15<P, 26> = Fixed15::new();
 static FQ15: Fixed15<Q, 26> = Fixed15::new();
 
-use crate::nist::api::with_curve;
+/// Runs `$body` with `$c` bound to the P-384 curve on implementation `$imp`: the shared
+/// NIST-curve fields, or on ADX the field and scalars in `asm!`.
+macro_rules! with_curve {
+    ($imp:expr, |$c:ident| $body:expr) => {
+        match $imp {
+            #[cfg(target_arch = "x86_64")]
+            $crate::nist::P384Impl::X86Adx(token) => {
+                let fp = $crate::nist::p384_x86_adx::P384X86Adx(token);
+                let fq = $crate::nist::p384_x86_adx::P384ScalarX86Adx(token);
+                let $c = $crate::nist::point::Curve::new(&fp, &fq, &PARAMS);
+                $body
+            }
+            #[cfg(target_pointer_width = "64")]
+            $crate::nist::P384Impl::Mont64 => {
+                let $c = $crate::nist::point::Curve::new(&FP64, &FQ64, &PARAMS);
+                $body
+            }
+            $crate::nist::P384Impl::Mont15 => {
+                let $c = $crate::nist::point::Curve::new(&FP15, &FQ15, &PARAMS);
+                $body
+            }
+        }
+    };
+}
 
-crate::nist::api::nist_api!("P-384", 48, core_hash::Sha384, "SHA-384", NistImpl);
+crate::nist::api::nist_api!("P-384", 48, core_hash::Sha384, "SHA-384", P384Impl);

@@ -1,7 +1,8 @@
 //! Arithmetic for the NIST prime curves P-256, P-384 and P-521, shared by the three public
 //! modules: field and scalar arithmetic in Montgomery form behind the [`Field`] trait (two
 //! generic widths, `mont64` and `mont15`, plus two P-256-only fields that use the shape of its
-//! prime, `p256_mont64` in portable Rust and `p256_x86_adx` on MULX/ADCX/ADOX; one file each),
+//! prime, `p256_mont64` in portable Rust and `p256_x86_adx` on MULX/ADCX/ADOX, and P-384's
+//! field and scalars on MULX/ADCX/ADOX, `p384_x86_adx`; one file each),
 //! points and scalar multiplication ([`point`]), ECDH and ECDSA on byte strings ([`ops`]), the
 //! DER codecs ([`der`]) and the macro that stamps out each curve's public types ([`api`]).
 
@@ -15,6 +16,8 @@ pub(crate) mod ops;
 pub(crate) mod p256_mont64;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod p256_x86_adx;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod p384_x86_adx;
 pub(crate) mod point;
 pub(crate) mod tables;
 
@@ -84,28 +87,47 @@ pub(crate) trait Field: Sync {
         Self::is_zero(&self.sub(a, b))
     }
 
-    /// `a^e` for a public exponent `e` (big-endian), with a fixed 4-bit window: the sequence
-    /// of operations depends only on `e`, so `a` may be secret.
+    /// `a^e` for a public exponent `e` (big-endian), by left-to-right sliding windows of up
+    /// to 5 bits over the odd powers `a, a³, …, a³¹` (about one product per six bits of `e`
+    /// against one per four for fixed windows): the sequence of operations depends only on
+    /// `e`, so `a` may be secret.
     fn pow_public(&self, a: &Self::E, e: &[u8]) -> Self::E {
-        let mut table = [self.one(); 16];
+        let mut table = [*a; 16];
+        let a2 = self.sqr(a);
         for i in 1..16 {
-            table[i] = self.mul(&table[i - 1], a);
+            table[i] = self.mul(&table[i - 1], &a2);
         }
+        // Bit `i` of `e`, counted from the least significant.
+        let bit = |i: usize| (e[e.len() - 1 - i / 8] >> (i % 8)) & 1;
         let mut acc = self.one();
         let mut started = false;
-        for &byte in e {
-            for nibble in [byte >> 4, byte & 15] {
+        // Bits `i − 1` down to 0 are still to do.
+        let mut i = 8 * e.len();
+        while i > 0 {
+            if bit(i - 1) == 0 {
                 if started {
-                    for _ in 0..4 {
-                        acc = self.sqr(&acc);
-                    }
+                    acc = self.sqr(&acc);
                 }
-                if nibble != 0 {
-                    // The exponent is public, so indexing by its digits is safe.
-                    acc = self.mul(&acc, &table[usize::from(nibble)]);
-                    started = true;
-                }
+                i -= 1;
+                continue;
             }
+            // The window: bits i − 1 down to j, at most five, ending on a set bit.
+            let mut j = i.saturating_sub(5);
+            while bit(j) == 0 {
+                j += 1;
+            }
+            let value = (j..i).rev().fold(0usize, |v, k| (v << 1) | usize::from(bit(k)));
+            // The exponent is public, so indexing by its digits is safe.
+            if started {
+                for _ in j..i {
+                    acc = self.sqr(&acc);
+                }
+                acc = self.mul(&acc, &table[value >> 1]);
+            } else {
+                acc = table[value >> 1];
+                started = true;
+            }
+            i = j;
         }
         table.iter_mut().for_each(zeroize::Zeroize::zeroize);
         acc
@@ -193,7 +215,7 @@ impl Implementation for NistImpl {
 }
 
 /// An implementation of the P-256 arithmetic: the two NIST-curve ones of
-/// [`p384::NistImpl`](crate::p384::NistImpl) plus
+/// [`p521::NistImpl`](crate::p521::NistImpl) plus
 /// two field implementations specialised to P-256's prime, chosen when a key is built.
 /// Accelerated variants carry the CPU-feature token that proves they can run.
 ///
@@ -264,10 +286,74 @@ impl Implementation for P256Impl {
     }
 }
 
+/// An implementation of the P-384 arithmetic: the two NIST-curve ones of
+/// [`p521::NistImpl`](crate::p521::NistImpl) plus the field and scalars on MULX/ADCX/ADOX,
+/// chosen when a key is built. The accelerated variant carries the CPU-feature token that
+/// proves it can run.
+///
+/// ```
+/// use core_ec::Implementation;
+/// use core_ec::p384::{NistImpl, SecretKey};
+///
+/// let key = SecretKey::from_bytes(&[7; 48])?;
+/// for imp in NistImpl::available() {
+///     let on = SecretKey::from_bytes_with_impl(&key.to_bytes(), imp)?;
+///     let (a, b) = (on.public_key().to_sec1_bytes(), key.public_key().to_sec1_bytes());
+///     assert_eq!(a, b, "{}", imp.name());
+/// }
+/// # Ok::<(), core_ec::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum P384Impl {
+    /// P-384's field and scalars on MULX/ADCX/ADOX (`x86_64` with BMI2 and ADX): Montgomery
+    /// products in `asm!`, addition-chain inversions.
+    #[cfg(target_arch = "x86_64")]
+    X86Adx(core_cpu::Adx),
+    /// The generic 64-bit Montgomery arithmetic (as for P-521).
+    #[cfg(target_pointer_width = "64")]
+    Mont64,
+    /// The generic 15-bit Montgomery arithmetic: the default on 32-bit targets (Cortex-M0).
+    Mont15,
+}
+
+impl Implementation for P384Impl {
+    const ALL: &'static [&'static str] = &["x86_adx", "mont64", "mont15"];
+
+    fn name(self) -> &'static str {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Adx(_) => "x86_adx",
+            #[cfg(target_pointer_width = "64")]
+            Self::Mont64 => "mont64",
+            Self::Mont15 => "mont15",
+        }
+    }
+
+    fn best() -> Self {
+        Self::available().next().unwrap_or(Self::Mont15)
+    }
+
+    fn available() -> impl Iterator<Item = Self> {
+        #[cfg(target_arch = "x86_64")]
+        let adx = core_cpu::Adx::get().map(Self::X86Adx);
+        #[cfg(not(target_arch = "x86_64"))]
+        let adx = None;
+        [
+            adx,
+            #[cfg(target_pointer_width = "64")]
+            Some(Self::Mont64),
+            Some(Self::Mont15),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
 /// This module's rows of the crate registry.
 pub(crate) fn implementations() -> impl Iterator<Item = Registered> {
     core_hash::registered::<P256Impl>("p256")
-        .chain(core_hash::registered::<NistImpl>("p384"))
+        .chain(core_hash::registered::<P384Impl>("p384"))
         .chain(core_hash::registered::<NistImpl>("p521"))
 }
 

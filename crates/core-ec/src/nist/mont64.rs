@@ -145,6 +145,15 @@ impl Mont64<4> {
     }
 }
 
+impl Mont64<6> {
+    /// The modulus's limbs, little-endian, followed by `−m⁻¹ mod 2^64`: what an `asm!`
+    /// multiplication reads from memory.
+    pub(crate) const fn limbs_and_m0inv6(&self) -> [u64; 7] {
+        let m = &self.m;
+        [m[0], m[1], m[2], m[3], m[4], m[5], self.m0inv]
+    }
+}
+
 /// `2x mod m` for `x < m`, at compile time.
 const fn const_double<const N: usize>(x: &[u64; N], m: &[u64; N]) -> [u64; N] {
     let mut t = [0u64; N];

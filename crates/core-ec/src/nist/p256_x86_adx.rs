@@ -188,6 +188,59 @@ fn mul(_: core_cpu::Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     [t0, t1, t2, t3]
 }
 
+/// The 512-bit square of the four limbs behind `{a}` into `t7..t0`: six cross products
+/// doubled plus four squares (10 `mulx`). Clobbers `rdx`, `hi` and `lo`.
+macro_rules! sqr_product {
+    () => {
+        concat!(
+            // Cross products a_i·a_j (i < j) into t6..t1.
+            "mov rdx, [{a}]\n",
+            "mulx {t2}, {t1}, [{a} + 8]\n",
+            "mulx {t3}, {lo}, [{a} + 16]\n",
+            "add {t2}, {lo}\n",
+            "mulx {t4}, {lo}, [{a} + 24]\n",
+            "adc {t3}, {lo}\n",
+            "mov rdx, [{a} + 8]\n",
+            "mulx {t5}, {lo}, [{a} + 24]\n",
+            "adc {t4}, {lo}\n",
+            "mov rdx, [{a} + 16]\n",
+            "mulx {t6}, {lo}, [{a} + 24]\n",
+            "adc {t5}, {lo}\n",
+            "adc {t6}, 0\n",
+            "mov rdx, [{a} + 8]\n",
+            "mulx {hi}, {lo}, [{a} + 16]\n",
+            "add {t3}, {lo}\n",
+            "adc {t4}, {hi}\n",
+            "adc {t5}, 0\n",
+            "adc {t6}, 0\n",
+            // Double them (CF chain) and add the squares a_i² (OF chain).
+            "xor {t7:e}, {t7:e}\n",
+            "mov rdx, [{a}]\n",
+            "mulx {hi}, {t0}, rdx\n",
+            "adcx {t1}, {t1}\n",
+            "adox {t1}, {hi}\n",
+            "mov rdx, [{a} + 8]\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "adcx {t2}, {t2}\n",
+            "adox {t2}, {lo}\n",
+            "adcx {t3}, {t3}\n",
+            "adox {t3}, {hi}\n",
+            "mov rdx, [{a} + 16]\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "adcx {t4}, {t4}\n",
+            "adox {t4}, {lo}\n",
+            "adcx {t5}, {t5}\n",
+            "adox {t5}, {hi}\n",
+            "mov rdx, [{a} + 24]\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "adcx {t6}, {t6}\n",
+            "adox {t6}, {lo}\n",
+            "adcx {t7}, {t7}\n",
+            "adox {t7}, {hi}\n",
+        )
+    };
+}
+
 /// `a²·R⁻¹ mod p` for `a < p`: six cross products doubled plus four squares (10 `mulx`).
 #[inline(always)]
 fn sqr(_: core_cpu::Adx, a: &[u64; 4]) -> [u64; 4] {
@@ -196,50 +249,7 @@ fn sqr(_: core_cpu::Adx, a: &[u64; 4]) -> [u64; 4] {
     // writes only registers, no stack.
     unsafe {
         asm!(
-            // Cross products a_i·a_j (i < j) into t6..t1.
-            "mov rdx, [{a}]",
-            "mulx {t2}, {t1}, [{a} + 8]",
-            "mulx {t3}, {lo}, [{a} + 16]",
-            "add {t2}, {lo}",
-            "mulx {t4}, {lo}, [{a} + 24]",
-            "adc {t3}, {lo}",
-            "mov rdx, [{a} + 8]",
-            "mulx {t5}, {lo}, [{a} + 24]",
-            "adc {t4}, {lo}",
-            "mov rdx, [{a} + 16]",
-            "mulx {t6}, {lo}, [{a} + 24]",
-            "adc {t5}, {lo}",
-            "adc {t6}, 0",
-            "mov rdx, [{a} + 8]",
-            "mulx {hi}, {lo}, [{a} + 16]",
-            "add {t3}, {lo}",
-            "adc {t4}, {hi}",
-            "adc {t5}, 0",
-            "adc {t6}, 0",
-            // Double them (CF chain) and add the squares a_i² (OF chain).
-            "xor {t7:e}, {t7:e}",
-            "mov rdx, [{a}]",
-            "mulx {hi}, {t0}, rdx",
-            "adcx {t1}, {t1}",
-            "adox {t1}, {hi}",
-            "mov rdx, [{a} + 8]",
-            "mulx {hi}, {lo}, rdx",
-            "adcx {t2}, {t2}",
-            "adox {t2}, {lo}",
-            "adcx {t3}, {t3}",
-            "adox {t3}, {hi}",
-            "mov rdx, [{a} + 16]",
-            "mulx {hi}, {lo}, rdx",
-            "adcx {t4}, {t4}",
-            "adox {t4}, {lo}",
-            "adcx {t5}, {t5}",
-            "adox {t5}, {hi}",
-            "mov rdx, [{a} + 24]",
-            "mulx {hi}, {lo}, rdx",
-            "adcx {t6}, {t6}",
-            "adox {t6}, {lo}",
-            "adcx {t7}, {t7}",
-            "adox {t7}, {hi}",
+            sqr_product!(),
             "mov {a}, 0xffffffff00000001",
             redc!("{a}"),
             a = inout(reg) a.as_ptr() => _,
@@ -569,6 +579,118 @@ fn scalar_mul(_: core_cpu::Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     [r0, r1, r2, r3]
 }
 
+/// One Montgomery step on the window `w0..w5` (`w5` the fresh top, zero): `w += q·n` with
+/// `q = w0·(−n⁻¹)`, which clears `w0` (then the zero register for the carries).
+macro_rules! reduce_n {
+    ($w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal) => {
+        concat!(
+            "mov rdx, {",
+            $w0,
+            "}\n",
+            "imul rdx, qword ptr [rip + {n} + 32]\n",
+            "xor {hi:e}, {hi:e}\n",
+            "mulx {hi}, {lo}, qword ptr [rip + {n}]\n",
+            "adcx {",
+            $w0,
+            "}, {lo}\n",
+            "adox {",
+            $w1,
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [rip + {n} + 8]\n",
+            "adcx {",
+            $w1,
+            "}, {lo}\n",
+            "adox {",
+            $w2,
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [rip + {n} + 16]\n",
+            "adcx {",
+            $w2,
+            "}, {lo}\n",
+            "adox {",
+            $w3,
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [rip + {n} + 24]\n",
+            "adcx {",
+            $w3,
+            "}, {lo}\n",
+            "adox {",
+            $w4,
+            "}, {hi}\n",
+            "adcx {",
+            $w4,
+            "}, {",
+            $w0,
+            "}\n",
+            "adox {",
+            $w5,
+            "}, {",
+            $w0,
+            "}\n",
+            "adc {",
+            $w5,
+            "}, 0\n",
+        )
+    };
+}
+
+/// `a²·R⁻¹ mod n` for `a < n`: the square as for the field, then four Montgomery steps on its
+/// low half (leaving at most `n`), plus its high half (below `n`), and `n` subtracted unless
+/// that borrows.
+#[inline(always)]
+fn scalar_sqr(_: core_cpu::Adx, a: &[u64; 4]) -> [u64; 4] {
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
+    // asm reads the four limbs behind `a` and the five words of the static `N`, writes only
+    // registers, and does not touch the stack.
+    unsafe {
+        asm!(
+            sqr_product!(),
+            "xor {x:e}, {x:e}",
+            "xor {a:e}, {a:e}",
+            reduce_n!("t0", "t1", "t2", "t3", "a", "x"),
+            reduce_n!("t1", "t2", "t3", "a", "x", "t0"),
+            reduce_n!("t2", "t3", "a", "x", "t0", "t1"),
+            reduce_n!("t3", "a", "x", "t0", "t1", "t2"),
+            // (t2: t1 t0 x a) + t7..t4, then − n into t3..t6; keep it unless it borrows.
+            "add {a}, {t4}",
+            "adc {x}, {t5}",
+            "adc {t0}, {t6}",
+            "adc {t1}, {t7}",
+            "adc {t2}, 0",
+            "mov {t3}, {a}",
+            "sub {t3}, qword ptr [rip + {n}]",
+            "mov {t4}, {x}",
+            "sbb {t4}, qword ptr [rip + {n} + 8]",
+            "mov {t5}, {t0}",
+            "sbb {t5}, qword ptr [rip + {n} + 16]",
+            "mov {t6}, {t1}",
+            "sbb {t6}, qword ptr [rip + {n} + 24]",
+            "sbb {t2}, 0",
+            "cmovnc {a}, {t3}",
+            "cmovnc {x}, {t4}",
+            "cmovnc {t0}, {t5}",
+            "cmovnc {t1}, {t6}",
+            a = inout(reg) a.as_ptr() => r0,
+            n = sym N,
+            x = out(reg) r1,
+            t0 = out(reg) r2,
+            t1 = out(reg) r3,
+            t2 = out(reg) _,
+            t3 = out(reg) _,
+            t4 = out(reg) _,
+            t5 = out(reg) _,
+            t6 = out(reg) _,
+            t7 = out(reg) _,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
 impl Field for P256ScalarX86Adx {
     type E = [u64; 4];
 
@@ -599,6 +721,11 @@ impl Field for P256ScalarX86Adx {
     #[inline]
     fn mul(&self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
         scalar_mul(self.0, a, b)
+    }
+
+    #[inline]
+    fn sqr(&self, a: &[u64; 4]) -> [u64; 4] {
+        scalar_sqr(self.0, a)
     }
 
     #[inline]
