@@ -1,0 +1,389 @@
+//! Constant-time modular exponentiation on 52-bit limbs in ZMM registers with AVX-512 IFMA
+//! (`vpmadd52luq`/`vpmadd52huq`), for moduli of 2 to 5 eight-limb chunks (up to 2080 bits:
+//! the 1024-, 1536- and 2048-bit primes of RSA-2048/3072/4096). Single multiplications, and
+//! exponentiations of other sizes, go to `x86_adx`.
+//!
+//! The multiplication is word-by-word "almost Montgomery" (Gueron and Krasnov's AMM): with
+//! `R = 2^(52·k)` and `n < R/4`, inputs below `2n` give a result below `2n`, so there is no
+//! conditional subtraction inside the exponentiation; each limb's 64-bit lane collects the
+//! low and high halves of the 52×52-bit products without carrying, and carries are
+//! propagated once per multiplication, in the vector unit. Numbers are normalised (below `n`)
+//! only when they leave for the 64-bit representation at the end. Two exponentiations (the
+//! halves of an RSA-CRT private operation) can run in one loop, whose independent
+//! dependency chains fill each other's latency.
+
+use super::{Engine, Mont, PowJob, X86Adx, ops::bit};
+use core::arch::x86_64::*;
+use zeroize::Zeroize;
+
+/// The IFMA engine; its tokens prove AVX-512 F/VL/IFMA (the exponentiation) and BMI2/ADX (the
+/// single multiplications it hands to `x86_adx`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct X86Avx512Ifma(pub(crate) core_cpu::Avx512Ifma, pub(crate) core_cpu::Adx);
+
+impl Engine for X86Avx512Ifma {
+    type W = u64;
+    const SQR_SCRATCH: bool = true;
+
+    #[inline]
+    fn mul(self, r: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64) {
+        X86Adx(self.1).mul(r, a, b, n, n0);
+    }
+
+    #[inline]
+    fn sqr(self, r: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+        X86Adx(self.1).sqr(r, a, n, n0, scratch);
+    }
+
+    fn pow_ct_jobs(self, jobs: &mut [PowJob<'_, u64>]) -> bool {
+        match jobs {
+            [a] => pow_sized::<1>(self, [a]),
+            [a, b] => pow_sized::<2>(self, [a, b]),
+            _ => false,
+        }
+    }
+}
+
+/// The low 52 bits.
+const MASK52: u64 = (1 << 52) - 1;
+/// The most chunks of eight limbs (5·8·52 = 2080 bits).
+const MAX_CHUNKS: usize = 5;
+
+/// A number of `C` chunks of eight 52-bit limbs, least significant first.
+type Num<const C: usize> = [__m512i; C];
+
+/// How many chunks a modulus of `len` 64-bit limbs takes (`52·8·C ≥ 64·len + 2`, so that
+/// `n < R/4`), and the power `j` of two with `2^(64·len + j) = R²/2^(64·len)`, which turns a
+/// 64-bit Montgomery form into the 52-bit one with one multiplication; `None` when the
+/// size is not covered or `2^j` is not below `n`.
+fn shape(len: usize, bits: usize) -> Option<(usize, usize)> {
+    let chunks = (64 * len + 2).div_ceil(52 * 8);
+    let j = (104 * 8 * chunks).checked_sub(128 * len)?;
+    ((2..=MAX_CHUNKS).contains(&chunks) && j + 1 < bits).then_some((chunks, j))
+}
+
+/// Runs `P` exponentiations whose moduli have one length; `false` if that length is not one
+/// this file handles.
+fn pow_sized<const P: usize>(e: X86Avx512Ifma, jobs: [&mut PowJob<'_, u64>; P]) -> bool {
+    let len = jobs[0].m.len();
+    if jobs.iter().any(|j| j.m.len() != len) {
+        return false;
+    }
+    let mut chunks = 0;
+    let mut js = [0usize; P];
+    for (p, job) in jobs.iter().enumerate() {
+        match shape(len, job.m.bits()) {
+            Some((c, j)) => (chunks, js[p]) = (c, j),
+            None => return false,
+        }
+    }
+    // The 64-bit constants: K = R²/2^(64·len) and D = 2^(64·len), both mod n, exact.
+    let mut consts = [[[0u64; crate::MAX_BITS / 64]; 2]; P];
+    for (p, job) in jobs.iter().enumerate() {
+        let m: &Mont<u64> = job.m;
+        let mut pow2 = [0u64; crate::MAX_BITS / 64];
+        pow2[js[p] / 64] = 1 << (js[p] % 64);
+        let [k, d] = &mut consts[p];
+        m.mul(e, &mut k[..len], m.rr(), &pow2[..len]);
+        pow2.fill(0);
+        pow2[0] = 1;
+        m.mul(e, &mut d[..len], m.rr(), &pow2[..len]);
+    }
+    // SAFETY: the `Avx512Ifma` token proves AVX-512 F, VL and IFMA were detected.
+    unsafe {
+        match chunks {
+            2 => pow_ifma::<2, P>(jobs, &consts),
+            3 => pow_ifma::<3, P>(jobs, &consts),
+            4 => pow_ifma::<4, P>(jobs, &consts),
+            _ => pow_ifma::<5, P>(jobs, &consts),
+        }
+    }
+    true
+}
+
+/// Limb `i` of `x`.
+#[inline(always)]
+fn limb<const C: usize>(x: &Num<C>, i: usize) -> u64 {
+    assert!(i < 8 * C);
+    // SAFETY: `x` is `C` vectors of eight u64 lanes, plain data laid out contiguously, and
+    // `i < 8·C` was just checked.
+    unsafe { x.as_ptr().cast::<u64>().add(i).read() }
+}
+
+/// The little-endian 64-bit `src` in 52-bit limbs.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn to52<const C: usize>(src: &[u64]) -> Num<C> {
+    let mut buf = [0u64; 8 * MAX_CHUNKS];
+    for (i, d) in buf.iter_mut().enumerate().take(8 * C) {
+        let (w, s) = (52 * i / 64, 52 * i % 64);
+        let lo = src.get(w).map_or(0, |&x| x >> s);
+        let hi = if s > 12 { src.get(w + 1).map_or(0, |&x| x << (64 - s)) } else { 0 };
+        *d = (lo | hi) & MASK52;
+    }
+    let mut out = [_mm512_setzero_si512(); C];
+    for (c, v) in out.iter_mut().enumerate() {
+        // SAFETY: `buf` has `8·MAX_CHUNKS ≥ 8·C` limbs; `loadu` needs no alignment.
+        *v = unsafe { _mm512_loadu_si512(buf.as_ptr().add(8 * c).cast()) };
+    }
+    buf.zeroize();
+    out
+}
+
+/// The normalised `x` (limbs below 2^52) as little-endian 64-bit limbs in `dst`, and the
+/// bit just above them.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn from52<const C: usize>(dst: &mut [u64], x: &Num<C>) -> u64 {
+    dst.fill(0);
+    let l = dst.len();
+    let mut top = 0;
+    for i in 0..8 * C {
+        let v = limb(x, i);
+        let (w, s) = (52 * i / 64, 52 * i % 64);
+        for (k, part) in [(w, v << s), (w + 1, if s > 12 { v >> (64 - s) } else { 0 })] {
+            match dst.get_mut(k) {
+                Some(d) => *d |= part,
+                None if k == l => top |= part & 1,
+                None => {}
+            }
+        }
+    }
+    top
+}
+
+/// Brings every lane below 2^52 by moving carries up, in constant time. One shift-and-add
+/// pass leaves lanes below 2^52 + 2^12; what carries after that carries exactly one, and
+/// only through lanes that are all ones, so the lanes receiving it come from one addition
+/// on bit masks (generate `g`, propagate `p`: `((g << 1) + p) ^ p`), as in a carry-lookahead
+/// adder. The value must fit in the `C` chunks.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn normalise<const C: usize>(x: &mut Num<C>) {
+    let mask = _mm512_set1_epi64(MASK52 as i64);
+    let zero = _mm512_setzero_si512();
+    let mut carry = [zero; C];
+    for c in 0..C {
+        carry[c] = _mm512_srli_epi64::<52>(x[c]);
+        x[c] = _mm512_and_si512(x[c], mask);
+    }
+    for c in 0..C {
+        let below = if c == 0 { zero } else { carry[c - 1] };
+        x[c] = _mm512_add_epi64(x[c], _mm512_alignr_epi64::<7>(carry[c], below));
+    }
+    let (mut g, mut p) = (0u64, 0u64);
+    for (c, v) in x.iter().enumerate() {
+        g |= u64::from(_mm512_cmpgt_epu64_mask(*v, mask)) << (8 * c);
+        p |= u64::from(_mm512_cmpeq_epu64_mask(*v, mask)) << (8 * c);
+    }
+    let inc = ((g << 1).wrapping_add(p)) ^ p;
+    let one = _mm512_set1_epi64(1);
+    for (c, v) in x.iter_mut().enumerate() {
+        *v = _mm512_mask_add_epi64(*v, (inc >> (8 * c)) as u8, *v, one);
+        *v = _mm512_and_si512(*v, mask);
+    }
+}
+
+/// `P` almost-Montgomery multiplications side by side: `a[p]·b[p]/R mod n[p]`, below `2n`
+/// for inputs below `2n`, normalised. Row `i` adds `a·b[i]` and `m·n` (low halves), where
+/// `m = lane0·n0 mod 2^52` makes lane 0 divisible by 2^52; then the accumulator moves down
+/// one lane (lane 0's carry going into the new lane 0) and the high halves go in at the
+/// positions they now belong to.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn amm<const C: usize, const P: usize>(
+    a: [&Num<C>; P],
+    b: [&Num<C>; P],
+    n: &[Num<C>; P],
+    n0: &[__m512i; P],
+) -> [Num<C>; P] {
+    let zero = _mm512_setzero_si512();
+    let mut acc = [[zero; C]; P];
+    for i in 0..8 * C {
+        for p in 0..P {
+            let x = &mut acc[p];
+            let bi = _mm512_set1_epi64(limb(b[p], i) as i64);
+            for c in 0..C {
+                x[c] = _mm512_madd52lo_epu64(x[c], a[p][c], bi);
+            }
+            let m = _mm512_madd52lo_epu64(zero, x[0], n0[p]);
+            let m = _mm512_broadcastq_epi64(_mm512_castsi512_si128(m));
+            for c in 0..C {
+                x[c] = _mm512_madd52lo_epu64(x[c], n[p][c], m);
+            }
+            let carry = _mm512_maskz_srli_epi64::<52>(1, x[0]);
+            for c in 0..C - 1 {
+                x[c] = _mm512_alignr_epi64::<1>(x[c + 1], x[c]);
+            }
+            x[C - 1] = _mm512_alignr_epi64::<1>(zero, x[C - 1]);
+            x[0] = _mm512_add_epi64(x[0], carry);
+            for c in 0..C {
+                x[c] = _mm512_madd52hi_epu64(x[c], a[p][c], bi);
+                x[c] = _mm512_madd52hi_epu64(x[c], n[p][c], m);
+            }
+        }
+    }
+    for x in acc.iter_mut() {
+        normalise(x);
+    }
+    acc
+}
+
+/// `r[p] = a[p]²/R mod n[p]`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn asqr<const C: usize, const P: usize>(
+    a: &[Num<C>; P],
+    n: &[Num<C>; P],
+    n0: &[__m512i; P],
+) -> [Num<C>; P] {
+    let refs: [&Num<C>; P] = core::array::from_fn(|p| &a[p]);
+    amm(refs, refs, n, n0)
+}
+
+/// The table entry `idx` (secret) of exponentiation `p`, reading every entry with a masked
+/// move that takes only the wanted one.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn select<const C: usize, const P: usize>(table: &[[Num<C>; P]], p: usize, idx: u64) -> Num<C> {
+    let want = _mm512_set1_epi64(idx as i64);
+    let mut r = [_mm512_setzero_si512(); C];
+    for (e, entry) in table.iter().enumerate() {
+        let k = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64(e as i64), want);
+        for c in 0..C {
+            r[c] = _mm512_mask_mov_epi64(r[c], k, entry[p][c]);
+        }
+    }
+    r
+}
+
+/// The window width.
+const WINDOW: usize = 5;
+
+/// The exponentiations: convert in, fill the tables, square-and-multiply over fixed windows
+/// with every table entry read each time, convert out.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn pow_ifma<const C: usize, const P: usize>(
+    mut jobs: [&mut PowJob<'_, u64>; P],
+    consts: &[[[u64; crate::MAX_BITS / 64]; 2]; P],
+) {
+    let len = jobs[0].m.len();
+    let zero = _mm512_setzero_si512();
+    let n: [Num<C>; P] = core::array::from_fn(|p| to52(jobs[p].m.n()));
+    let n0: [__m512i; P] =
+        core::array::from_fn(|p| _mm512_set1_epi64((jobs[p].m.n0 & MASK52) as i64));
+    let k: [Num<C>; P] = core::array::from_fn(|p| to52(&consts[p][0][..len]));
+    let d: [Num<C>; P] = core::array::from_fn(|p| to52(&consts[p][1][..len]));
+    let base: [Num<C>; P] = core::array::from_fn(|p| to52(&jobs[p].base[..len]));
+    let kr: [&Num<C>; P] = core::array::from_fn(|p| &k[p]);
+    let mut table = [[[zero; C]; P]; 1 << WINDOW];
+    // table[0] = R (K·D/R), table[1] = b·R (b·2^(64·len)·K/R), then powers.
+    table[0] = amm(kr, core::array::from_fn(|p| &d[p]), &n, &n0);
+    table[1] = amm(core::array::from_fn(|p| &base[p]), kr, &n, &n0);
+    for i in 2..1 << WINDOW {
+        table[i] = if i % 2 == 0 {
+            asqr(&table[i / 2], &n, &n0)
+        } else {
+            amm(
+                core::array::from_fn(|p| &table[i - 1][p]),
+                core::array::from_fn(|p| &table[1][p]),
+                &n,
+                &n0,
+            )
+        };
+    }
+    let bits = jobs.iter().map(|j| j.bits).max().unwrap_or(0);
+    let windows = bits.div_ceil(WINDOW).max(1);
+    let digit = |exp: &[u64], w: usize| -> u64 {
+        (0..WINDOW).fold(0, |acc, j| acc | (bit(exp, w * WINDOW + j) << j))
+    };
+    let mut acc: [Num<C>; P] =
+        core::array::from_fn(|p| select(&table, p, digit(jobs[p].exp, windows - 1)));
+    for w in (0..windows - 1).rev() {
+        for _ in 0..WINDOW {
+            acc = asqr(&acc, &n, &n0);
+        }
+        let sel: [Num<C>; P] = core::array::from_fn(|p| select(&table, p, digit(jobs[p].exp, w)));
+        acc = amm(
+            core::array::from_fn(|p| &acc[p]),
+            core::array::from_fn(|p| &sel[p]),
+            &n,
+            &n0,
+        );
+    }
+    // Out: b^e·R·D/R = b^e·2^(64·len), below 2n; one subtraction brings it below n.
+    let res = amm(core::array::from_fn(|p| &acc[p]), core::array::from_fn(|p| &d[p]), &n, &n0);
+    for (p, job) in jobs.iter_mut().enumerate() {
+        let out = &mut job.out[..len];
+        let top = from52(out, &res[p]);
+        super::ops::reduce_once(out, top, job.m.n());
+    }
+    // Wipe the secrets kept on the stack.
+    wipe(&mut table);
+    wipe(&mut acc);
+}
+
+/// Overwrites `x` (vectors only) with zeros in a way the compiler keeps.
+#[inline]
+fn wipe<T: Copy>(x: &mut T) {
+    // SAFETY: `T` is made of `__m512i` vectors only (plain data, any bit pattern valid, with
+    // the 64-byte alignment of u64's 8), so its bytes can be viewed as `size_of::<T>() / 8`
+    // u64s, which `zeroize` overwrites with volatile writes.
+    let words = unsafe {
+        core::slice::from_raw_parts_mut((x as *mut T).cast::<u64>(), size_of::<T>() / 8)
+    };
+    words.zeroize();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_cover_rsa_halves() {
+        assert_eq!(shape(16, 1024), Some((3, 448)));
+        assert_eq!(shape(24, 1536), Some((4, 256)));
+        assert_eq!(shape(32, 2048), Some((5, 64)));
+        // 512 bits: 2^640 would not be below n; 4096 bits: too many chunks.
+        assert_eq!(shape(8, 512), None);
+        assert_eq!(shape(64, 4096), None);
+    }
+
+    /// The conversions and the carry propagation round-trip awkward values.
+    #[test]
+    fn conversions_and_normalisation() {
+        let Some(_) = core_cpu::Avx512Ifma::get() else {
+            std::println!("no AVX-512 IFMA on this CPU: x86_avx512ifma not checked");
+            return;
+        };
+        let src: std::vec::Vec<u64> =
+            (0..16u64).map(|i| u64::MAX - i * 0x0123_4567_89ab_cdef).collect();
+        // SAFETY: the token above proves AVX-512 F.
+        unsafe {
+            let x = to52::<3>(&src);
+            let mut back = [0u64; 16];
+            assert_eq!(from52(&mut back, &x), 0);
+            assert_eq!(back.as_slice(), src.as_slice());
+            // All-ones limbs below the top one, plus 1: the carry ripples through all of
+            // them. Then a lane far above 52 bits.
+            let mut y = [_mm512_set1_epi64(MASK52 as i64); 3];
+            y[2] = _mm512_mask_mov_epi64(y[2], 0x80, _mm512_setzero_si512());
+            y[0] = _mm512_mask_add_epi64(y[0], 1, y[0], _mm512_set1_epi64(1));
+            normalise(&mut y);
+            for i in 0..24 {
+                assert_eq!(limb(&y, i), u64::from(i == 23), "lane {i}");
+            }
+            let mut z = [_mm512_setzero_si512(); 3];
+            z[1] = _mm512_mask_mov_epi64(z[1], 0x80, _mm512_set1_epi64((1 << 62) + 5));
+            normalise(&mut z);
+            for i in 0..24 {
+                let want = match i {
+                    15 => 5,
+                    16 => 1 << 10,
+                    _ => 0,
+                };
+                assert_eq!(limb(&z, i), want, "lane {i}");
+            }
+        }
+    }
+}
