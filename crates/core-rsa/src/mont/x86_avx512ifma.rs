@@ -185,10 +185,13 @@ fn normalise<const C: usize>(x: &mut Num<C>) {
 }
 
 /// `P` almost-Montgomery multiplications side by side: `a[p]·b[p]/R mod n[p]`, below `2n`
-/// for inputs below `2n`, normalised. Row `i` adds `a·b[i]` and `m·n` (low halves), where
-/// `m = lane0·n0 mod 2^52` makes lane 0 divisible by 2^52; then the accumulator moves down
-/// one lane (lane 0's carry going into the new lane 0) and the high halves go in at the
-/// positions they now belong to.
+/// for inputs below `2n`, normalised. Row `i` adds `m·n` (low halves) to an accumulator that
+/// already holds `a·b[i]`'s low halves, where `m = lane0·n0 mod 2^52` makes lane 0 divisible
+/// by 2^52; then the accumulator moves down one lane, lane 0's carry going into the new lane
+/// 0, and a second vector is added: the high halves of `a·b[i]` and `m·n` (which belong one
+/// lane up, that is where the shifted accumulator has them) and the low halves of the next
+/// row's `a·b[i+1]`. Everything in that vector but `m·n` is independent of `m`, so it is
+/// computed off the chain `lane0 → m → m·n → shift` that bounds each row's latency.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn amm<const C: usize, const P: usize>(
@@ -199,28 +202,34 @@ fn amm<const C: usize, const P: usize>(
 ) -> [Num<C>; P] {
     let zero = _mm512_setzero_si512();
     let mut acc = [[zero; C]; P];
+    for p in 0..P {
+        let b0 = _mm512_set1_epi64(limb(b[p], 0) as i64);
+        for c in 0..C {
+            acc[p][c] = _mm512_madd52lo_epu64(zero, a[p][c], b0);
+        }
+    }
     for i in 0..8 * C {
         for p in 0..P {
             let x = &mut acc[p];
             let bi = _mm512_set1_epi64(limb(b[p], i) as i64);
+            let next = if i + 1 < 8 * C { limb(b[p], i + 1) } else { 0 };
+            let bn = _mm512_set1_epi64(next as i64);
+            let mut t = [zero; C];
             for c in 0..C {
-                x[c] = _mm512_madd52lo_epu64(x[c], a[p][c], bi);
+                t[c] = _mm512_madd52hi_epu64(zero, a[p][c], bi);
+                t[c] = _mm512_madd52lo_epu64(t[c], a[p][c], bn);
             }
             let m = _mm512_madd52lo_epu64(zero, x[0], n0[p]);
             let m = _mm512_broadcastq_epi64(_mm512_castsi512_si128(m));
             for c in 0..C {
                 x[c] = _mm512_madd52lo_epu64(x[c], n[p][c], m);
+                t[c] = _mm512_madd52hi_epu64(t[c], n[p][c], m);
             }
-            let carry = _mm512_maskz_srli_epi64::<52>(1, x[0]);
+            t[0] = _mm512_add_epi64(t[0], _mm512_maskz_srli_epi64::<52>(1, x[0]));
             for c in 0..C - 1 {
-                x[c] = _mm512_alignr_epi64::<1>(x[c + 1], x[c]);
+                x[c] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(x[c + 1], x[c]), t[c]);
             }
-            x[C - 1] = _mm512_alignr_epi64::<1>(zero, x[C - 1]);
-            x[0] = _mm512_add_epi64(x[0], carry);
-            for c in 0..C {
-                x[c] = _mm512_madd52hi_epu64(x[c], a[p][c], bi);
-                x[c] = _mm512_madd52hi_epu64(x[c], n[p][c], m);
-            }
+            x[C - 1] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, x[C - 1]), t[C - 1]);
         }
     }
     for x in acc.iter_mut() {
