@@ -6,7 +6,7 @@
 
 use crate::der::{self, Reader, Writer};
 use crate::mont::{
-    Dyn, Engine, Mont, PowJob, MontImpl, Word, add, add_mod, build, ct_eq, digits_for, dispatch,
+    Dyn, Engine, Mont, MontImpl, PowJob, Word, add, add_mod, build, ct_eq, digits_for, dispatch,
     inv_vartime, is_zero, is_zero_vartime, leading_zero_bytes_ct, load_be, lt_vartime, mul_full,
     store_be, sub_borrow, sub_mod,
 };

@@ -75,7 +75,8 @@ impl Implementation for MontImpl {
 
     fn available() -> impl Iterator<Item = Self> {
         let cpu = core_cpu::detected();
-        let adx = if cfg!(target_arch = "x86_64") { core_cpu::Adx::from_features(cpu) } else { None };
+        let adx =
+            if cfg!(target_arch = "x86_64") { core_cpu::Adx::from_features(cpu) } else { None };
         let ifma = core_cpu::Avx512Ifma::from_features(cpu)
             .zip(adx)
             .map(|(i, a)| Self::X86Avx512Ifma(i, a));

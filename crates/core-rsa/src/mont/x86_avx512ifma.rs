@@ -13,7 +13,13 @@
 //! dependency chains fill each other's latency.
 
 use super::{Engine, Mont, PowJob, X86Adx, ops::bit};
-use core::arch::x86_64::*;
+use core::arch::x86_64::{
+    __m512i, _mm512_add_epi64, _mm512_alignr_epi64, _mm512_and_si512, _mm512_broadcastq_epi64,
+    _mm512_castsi512_si128, _mm512_cmpeq_epi64_mask, _mm512_cmpeq_epu64_mask,
+    _mm512_cmpgt_epu64_mask, _mm512_loadu_si512, _mm512_madd52hi_epu64, _mm512_madd52lo_epu64,
+    _mm512_mask_add_epi64, _mm512_mask_mov_epi64, _mm512_maskz_srli_epi64, _mm512_set1_epi64,
+    _mm512_setzero_si512, _mm512_srli_epi64,
+};
 use zeroize::Zeroize;
 
 /// The IFMA engine; its tokens prove AVX-512 F/VL/IFMA (the exponentiation) and BMI2/ADX (the
@@ -101,6 +107,13 @@ fn pow_sized<const P: usize>(e: X86Avx512Ifma, jobs: [&mut PowJob<'_, u64>; P]) 
     true
 }
 
+/// `x` in every lane.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn splat(x: u64) -> __m512i {
+    _mm512_set1_epi64(x.cast_signed())
+}
+
 /// Limb `i` of `x`.
 #[inline(always)]
 fn limb<const C: usize>(x: &Num<C>, i: usize) -> u64 {
@@ -160,7 +173,7 @@ fn from52<const C: usize>(dst: &mut [u64], x: &Num<C>) -> u64 {
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn normalise<const C: usize>(x: &mut Num<C>) {
-    let mask = _mm512_set1_epi64(MASK52 as i64);
+    let mask = splat(MASK52);
     let zero = _mm512_setzero_si512();
     let mut carry = [zero; C];
     for c in 0..C {
@@ -203,7 +216,7 @@ fn amm<const C: usize, const P: usize>(
     let zero = _mm512_setzero_si512();
     let mut acc = [[zero; C]; P];
     for p in 0..P {
-        let b0 = _mm512_set1_epi64(limb(b[p], 0) as i64);
+        let b0 = splat(limb(b[p], 0));
         for c in 0..C {
             acc[p][c] = _mm512_madd52lo_epu64(zero, a[p][c], b0);
         }
@@ -211,9 +224,9 @@ fn amm<const C: usize, const P: usize>(
     for i in 0..8 * C {
         for p in 0..P {
             let x = &mut acc[p];
-            let bi = _mm512_set1_epi64(limb(b[p], i) as i64);
+            let bi = splat(limb(b[p], i));
             let next = if i + 1 < 8 * C { limb(b[p], i + 1) } else { 0 };
-            let bn = _mm512_set1_epi64(next as i64);
+            let bn = splat(next);
             let mut t = [zero; C];
             for c in 0..C {
                 t[c] = _mm512_madd52hi_epu64(zero, a[p][c], bi);
@@ -232,7 +245,7 @@ fn amm<const C: usize, const P: usize>(
             x[C - 1] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(zero, x[C - 1]), t[C - 1]);
         }
     }
-    for x in acc.iter_mut() {
+    for x in &mut acc {
         normalise(x);
     }
     acc
@@ -255,10 +268,10 @@ fn asqr<const C: usize, const P: usize>(
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn select<const C: usize, const P: usize>(table: &[[Num<C>; P]], p: usize, idx: u64) -> Num<C> {
-    let want = _mm512_set1_epi64(idx as i64);
+    let want = splat(idx);
     let mut r = [_mm512_setzero_si512(); C];
     for (e, entry) in table.iter().enumerate() {
-        let k = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64(e as i64), want);
+        let k = _mm512_cmpeq_epi64_mask(splat(e as u64), want);
         for c in 0..C {
             r[c] = _mm512_mask_mov_epi64(r[c], k, entry[p][c]);
         }
@@ -280,7 +293,7 @@ fn pow_ifma<const C: usize, const P: usize>(
     let zero = _mm512_setzero_si512();
     let n: [Num<C>; P] = core::array::from_fn(|p| to52(jobs[p].m.n()));
     let n0: [__m512i; P] =
-        core::array::from_fn(|p| _mm512_set1_epi64((jobs[p].m.n0 & MASK52) as i64));
+        core::array::from_fn(|p| splat(jobs[p].m.n0 & MASK52));
     let k: [Num<C>; P] = core::array::from_fn(|p| to52(&consts[p][0][..len]));
     let d: [Num<C>; P] = core::array::from_fn(|p| to52(&consts[p][1][..len]));
     let base: [Num<C>; P] = core::array::from_fn(|p| to52(&jobs[p].base[..len]));
@@ -313,12 +326,7 @@ fn pow_ifma<const C: usize, const P: usize>(
             acc = asqr(&acc, &n, &n0);
         }
         let sel: [Num<C>; P] = core::array::from_fn(|p| select(&table, p, digit(jobs[p].exp, w)));
-        acc = amm(
-            core::array::from_fn(|p| &acc[p]),
-            core::array::from_fn(|p| &sel[p]),
-            &n,
-            &n0,
-        );
+        acc = amm(core::array::from_fn(|p| &acc[p]), core::array::from_fn(|p| &sel[p]), &n, &n0);
     }
     // Out: b^e·R·D/R = b^e·2^(64·len), below 2n; one subtraction brings it below n.
     let res = amm(core::array::from_fn(|p| &acc[p]), core::array::from_fn(|p| &d[p]), &n, &n0);
@@ -338,9 +346,8 @@ fn wipe<T: Copy>(x: &mut T) {
     // SAFETY: `T` is made of `__m512i` vectors only (plain data, any bit pattern valid, with
     // the 64-byte alignment of u64's 8), so its bytes can be viewed as `size_of::<T>() / 8`
     // u64s, which `zeroize` overwrites with volatile writes.
-    let words = unsafe {
-        core::slice::from_raw_parts_mut((x as *mut T).cast::<u64>(), size_of::<T>() / 8)
-    };
+    let words =
+        unsafe { core::slice::from_raw_parts_mut(core::ptr::from_mut(x).cast::<u64>(), size_of::<T>() / 8) };
     words.zeroize();
 }
 
@@ -375,7 +382,7 @@ mod tests {
             assert_eq!(back.as_slice(), src.as_slice());
             // All-ones limbs below the top one, plus 1: the carry ripples through all of
             // them. Then a lane far above 52 bits.
-            let mut y = [_mm512_set1_epi64(MASK52 as i64); 3];
+            let mut y = [splat(MASK52); 3];
             y[2] = _mm512_mask_mov_epi64(y[2], 0x80, _mm512_setzero_si512());
             y[0] = _mm512_mask_add_epi64(y[0], 1, y[0], _mm512_set1_epi64(1));
             normalise(&mut y);
