@@ -292,8 +292,7 @@ fn pow_ifma<const C: usize, const P: usize>(
     let len = jobs[0].m.len();
     let zero = _mm512_setzero_si512();
     let n: [Num<C>; P] = core::array::from_fn(|p| to52(jobs[p].m.n()));
-    let n0: [__m512i; P] =
-        core::array::from_fn(|p| splat(jobs[p].m.n0 & MASK52));
+    let n0: [__m512i; P] = core::array::from_fn(|p| splat(jobs[p].m.n0 & MASK52));
     let k: [Num<C>; P] = core::array::from_fn(|p| to52(&consts[p][0][..len]));
     let d: [Num<C>; P] = core::array::from_fn(|p| to52(&consts[p][1][..len]));
     let base: [Num<C>; P] = core::array::from_fn(|p| to52(&jobs[p].base[..len]));
@@ -346,8 +345,9 @@ fn wipe<T: Copy>(x: &mut T) {
     // SAFETY: `T` is made of `__m512i` vectors only (plain data, any bit pattern valid, with
     // the 64-byte alignment of u64's 8), so its bytes can be viewed as `size_of::<T>() / 8`
     // u64s, which `zeroize` overwrites with volatile writes.
-    let words =
-        unsafe { core::slice::from_raw_parts_mut(core::ptr::from_mut(x).cast::<u64>(), size_of::<T>() / 8) };
+    let words = unsafe {
+        core::slice::from_raw_parts_mut(core::ptr::from_mut(x).cast::<u64>(), size_of::<T>() / 8)
+    };
     words.zeroize();
 }
 
@@ -401,5 +401,83 @@ mod tests {
                 assert_eq!(limb(&z, i), want, "lane {i}");
             }
         }
+    }
+
+    /// A xorshift stream: test inputs without a dependency.
+    fn stream(seed: u64) -> impl FnMut() -> u64 {
+        let mut x = seed | 1;
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
+    /// Single and paired exponentiations against `x86_adx`'s generic one, on random moduli of
+    /// every covered size: full-length ones (top bit set, where `2n` overflows the 64-bit
+    /// limbs), an all-ones one (the largest `n` for its length), shorter ones, pairs of
+    /// different bit lengths, and full-length secret exponents, short ones and zero.
+    #[test]
+    fn matches_x86_adx() {
+        let (Some(ifma), Some(adx)) = (core_cpu::Avx512Ifma::get(), core_cpu::Adx::get()) else {
+            std::println!("no AVX-512 IFMA on this CPU: x86_avx512ifma not checked");
+            return;
+        };
+        let (fast, slow) = (X86Avx512Ifma(ifma, adx), X86Adx(adx));
+        let mut rnd = stream(0x1f2e_3d4c_5b6a_7988);
+        let mut covered = 0;
+        let sizes = [1024usize, 1536, 2048, 1023, 1536, 2047, 1000, 832, 1600];
+        for (case, bits) in sizes.iter().enumerate() {
+            let modulus = |rnd: &mut dyn FnMut() -> u64, bits: usize, ones: bool, len: usize| {
+                let bytes = bits.div_ceil(8);
+                let mut n: std::vec::Vec<u8> = (0..bytes).map(|_| rnd() as u8).collect();
+                if ones {
+                    n.fill(0xff);
+                }
+                n[0] &= 0xff >> (8 * bytes - bits);
+                n[0] |= 0x80 >> (8 * bytes - bits);
+                n[bytes - 1] |= 1;
+                Mont::<u64>::new_padded(slow, &n, len).unwrap()
+            };
+            let p = modulus(&mut rnd, *bits, case == 1, 0);
+            // q is up to two bits shorter, on p's limb count (as the primes of a key are).
+            let q = modulus(&mut rnd, bits - case % 3, false, p.len());
+            let l = p.len();
+            covered += usize::from(shape(l, q.bits()).is_some());
+            for exp_bits in [*bits, 17, 1, 0] {
+                let mut exp = [[0u64; 64]; 2];
+                for e in &mut exp {
+                    for (i, d) in e.iter_mut().enumerate().take(exp_bits.div_ceil(64)) {
+                        *d = rnd();
+                        if 64 * (i + 1) > exp_bits {
+                            *d &= u64::MAX >> (64 * (i + 1) - exp_bits);
+                        }
+                    }
+                }
+                let mut base = [[0u64; 64]; 2];
+                for (b, m) in base.iter_mut().zip([&p, &q]) {
+                    let plain: std::vec::Vec<u64> = (0..l).map(|_| rnd()).collect();
+                    // Any value below R; in Montgomery form it is below n.
+                    m.enter_mont(slow, &mut b[..l], &plain);
+                }
+                let mut want = [[0u64; 64]; 2];
+                let mut got = [[0u64; 64]; 2];
+                let mut pair = [[0u64; 64]; 2];
+                for (k, m) in [&p, &q].into_iter().enumerate() {
+                    m.pow_ct(slow, &mut want[k], &base[k][..l], &exp[k], exp_bits);
+                    m.pow_ct(fast, &mut got[k], &base[k][..l], &exp[k], exp_bits);
+                }
+                let [o1, o2] = &mut pair;
+                Mont::pow_ct_pair(
+                    fast,
+                    PowJob { m: &p, out: o1, base: &base[0][..l], exp: &exp[0], bits: exp_bits },
+                    PowJob { m: &q, out: o2, base: &base[1][..l], exp: &exp[1], bits: exp_bits },
+                );
+                assert_eq!(got, want, "{bits} bits, exponent of {exp_bits}");
+                assert_eq!(pair, want, "{bits} bits, exponent of {exp_bits}, paired");
+            }
+        }
+        assert!(covered >= 6, "only {covered} sizes went through IFMA");
     }
 }
