@@ -1,7 +1,8 @@
 //! Constant-time modular exponentiation on 52-bit limbs in ZMM registers with AVX-512 IFMA
-//! (`vpmadd52luq`/`vpmadd52huq`), for moduli of 2 to 5 eight-limb chunks (up to 2080 bits:
-//! the 1024-, 1536- and 2048-bit primes of RSA-2048/3072/4096). Single multiplications, and
-//! exponentiations of other sizes, go to `x86_adx`.
+//! (`vpmadd52luq`/`vpmadd52huq`), for moduli of 7 to 32 64-bit limbs (2 to 5 chunks of eight
+//! 52-bit limbs: the 1024-, 1536- and 2048-bit primes of RSA-2048/3072/4096, and `modexp`
+//! from 512 to 2048 bits). Single multiplications, and exponentiations of other sizes, go to
+//! `x86_adx`.
 //!
 //! The multiplication is word-by-word "almost Montgomery" (Gueron and Krasnov's AMM): with
 //! `R = 2^(52·k)` and `n < R/4`, inputs below `2n` give a result below `2n`, so there is no
@@ -58,14 +59,25 @@ const MAX_CHUNKS: usize = 5;
 /// A number of `C` chunks of eight 52-bit limbs, least significant first.
 type Num<const C: usize> = [__m512i; C];
 
-/// How many chunks a modulus of `len` 64-bit limbs takes (`52·8·C ≥ 64·len + 2`, so that
-/// `n < R/4`), and the power `j` of two with `2^(64·len + j) = R²/2^(64·len)`, which turns a
-/// 64-bit Montgomery form into the 52-bit one with one multiplication; `None` when the
-/// size is not covered or `2^j` is not below `n`.
-fn shape(len: usize, bits: usize) -> Option<(usize, usize)> {
-    let chunks = (64 * len + 2).div_ceil(52 * 8);
-    let j = (104 * 8 * chunks).checked_sub(128 * len)?;
-    ((2..=MAX_CHUNKS).contains(&chunks) && j + 1 < bits).then_some((chunks, j))
+/// For a modulus of `len` 64-bit limbs: the limb count `k` (rows of a multiplication, with
+/// `52·k ≥ 64·len + 2` so that `n < R/4` for `R = 2^(52·k)`), the chunks that hold it, and the
+/// power `j` of two with `2^(64·len + j) = R²/2^(64·len)`, which turns a 64-bit Montgomery
+/// form into the 52-bit one with one multiplication; `None` when the size is not covered or
+/// `2^j` is not below `n`. (A 1024-bit modulus has 20 limbs in 3 chunks: the last four lanes
+/// stay zero in every operand, and only 20 rows are run.)
+fn shape(len: usize, bits: usize) -> Option<Shape> {
+    let rows = (64 * len + 2).div_ceil(52);
+    let chunks = rows.div_ceil(8);
+    let j = (104 * rows).checked_sub(128 * len)?;
+    ((2..=MAX_CHUNKS).contains(&chunks) && j + 1 < bits).then_some(Shape { rows, chunks, j })
+}
+
+/// What [`shape`] finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    rows: usize,
+    chunks: usize,
+    j: usize,
 }
 
 /// Runs `P` exponentiations whose moduli have one length; `false` if that length is not one
@@ -75,14 +87,16 @@ fn pow_sized<const P: usize>(e: X86Avx512Ifma, jobs: [&mut PowJob<'_, u64>; P]) 
     if jobs.iter().any(|j| j.m.len() != len) {
         return false;
     }
-    let mut chunks = 0;
-    let mut js = [0usize; P];
+    let mut shapes = [Shape { rows: 0, chunks: 0, j: 0 }; P];
     for (p, job) in jobs.iter().enumerate() {
         match shape(len, job.m.bits()) {
-            Some((c, j)) => (chunks, js[p]) = (c, j),
+            Some(sh) => shapes[p] = sh,
             None => return false,
         }
     }
+    // Rows and chunks depend on the length only.
+    let Shape { rows, chunks, .. } = shapes[0];
+    let js = shapes.map(|sh| sh.j);
     // The 64-bit constants: K = R²/2^(64·len) and D = 2^(64·len), both mod n, exact.
     let mut consts = [[[0u64; crate::MAX_BITS / 64]; 2]; P];
     for (p, job) in jobs.iter().enumerate() {
@@ -98,12 +112,14 @@ fn pow_sized<const P: usize>(e: X86Avx512Ifma, jobs: [&mut PowJob<'_, u64>; P]) 
     // SAFETY: the `Avx512Ifma` token proves AVX-512 F, VL and IFMA were detected.
     unsafe {
         match chunks {
-            2 => pow_ifma::<2, P>(jobs, &consts),
-            3 => pow_ifma::<3, P>(jobs, &consts),
-            4 => pow_ifma::<4, P>(jobs, &consts),
-            _ => pow_ifma::<5, P>(jobs, &consts),
+            2 => pow_ifma::<2, P>(jobs, &consts, rows),
+            3 => pow_ifma::<3, P>(jobs, &consts, rows),
+            4 => pow_ifma::<4, P>(jobs, &consts, rows),
+            _ => pow_ifma::<5, P>(jobs, &consts, rows),
         }
     }
+    // K and D are functions of n, which may be a secret prime.
+    consts.zeroize();
     true
 }
 
@@ -212,6 +228,7 @@ fn amm<const C: usize, const P: usize>(
     b: [&Num<C>; P],
     n: &[Num<C>; P],
     n0: &[__m512i; P],
+    rows: usize,
 ) -> [Num<C>; P] {
     let zero = _mm512_setzero_si512();
     let mut acc = [[zero; C]; P];
@@ -221,11 +238,11 @@ fn amm<const C: usize, const P: usize>(
             acc[p][c] = _mm512_madd52lo_epu64(zero, a[p][c], b0);
         }
     }
-    for i in 0..8 * C {
+    for i in 0..rows.min(8 * C) {
         for p in 0..P {
             let x = &mut acc[p];
             let bi = splat(limb(b[p], i));
-            let next = if i + 1 < 8 * C { limb(b[p], i + 1) } else { 0 };
+            let next = if i + 1 < rows { limb(b[p], i + 1) } else { 0 };
             let bn = splat(next);
             let mut t = [zero; C];
             for c in 0..C {
@@ -258,9 +275,10 @@ fn asqr<const C: usize, const P: usize>(
     a: &[Num<C>; P],
     n: &[Num<C>; P],
     n0: &[__m512i; P],
+    rows: usize,
 ) -> [Num<C>; P] {
     let refs: [&Num<C>; P] = core::array::from_fn(|p| &a[p]);
-    amm(refs, refs, n, n0)
+    amm(refs, refs, n, n0, rows)
 }
 
 /// The table entry `idx` (secret) of exponentiation `p`, reading every entry with a masked
@@ -288,28 +306,31 @@ const WINDOW: usize = 5;
 fn pow_ifma<const C: usize, const P: usize>(
     mut jobs: [&mut PowJob<'_, u64>; P],
     consts: &[[[u64; crate::MAX_BITS / 64]; 2]; P],
+    rows: usize,
 ) {
     let len = jobs[0].m.len();
     let zero = _mm512_setzero_si512();
-    let n: [Num<C>; P] = core::array::from_fn(|p| to52(jobs[p].m.n()));
+    let mut n: [Num<C>; P] = core::array::from_fn(|p| to52(jobs[p].m.n()));
     let n0: [__m512i; P] = core::array::from_fn(|p| splat(jobs[p].m.n0 & MASK52));
-    let k: [Num<C>; P] = core::array::from_fn(|p| to52(&consts[p][0][..len]));
-    let d: [Num<C>; P] = core::array::from_fn(|p| to52(&consts[p][1][..len]));
-    let base: [Num<C>; P] = core::array::from_fn(|p| to52(&jobs[p].base[..len]));
+    let rows = rows.min(8 * C);
+    let mut k: [Num<C>; P] = core::array::from_fn(|p| to52(&consts[p][0][..len]));
+    let mut d: [Num<C>; P] = core::array::from_fn(|p| to52(&consts[p][1][..len]));
+    let mut base: [Num<C>; P] = core::array::from_fn(|p| to52(&jobs[p].base[..len]));
     let kr: [&Num<C>; P] = core::array::from_fn(|p| &k[p]);
     let mut table = [[[zero; C]; P]; 1 << WINDOW];
     // table[0] = R (K·D/R), table[1] = b·R (b·2^(64·len)·K/R), then powers.
-    table[0] = amm(kr, core::array::from_fn(|p| &d[p]), &n, &n0);
-    table[1] = amm(core::array::from_fn(|p| &base[p]), kr, &n, &n0);
+    table[0] = amm(kr, core::array::from_fn(|p| &d[p]), &n, &n0, rows);
+    table[1] = amm(core::array::from_fn(|p| &base[p]), kr, &n, &n0, rows);
     for i in 2..1 << WINDOW {
         table[i] = if i % 2 == 0 {
-            asqr(&table[i / 2], &n, &n0)
+            asqr(&table[i / 2], &n, &n0, rows)
         } else {
             amm(
                 core::array::from_fn(|p| &table[i - 1][p]),
                 core::array::from_fn(|p| &table[1][p]),
                 &n,
                 &n0,
+                rows,
             )
         };
     }
@@ -322,13 +343,20 @@ fn pow_ifma<const C: usize, const P: usize>(
         core::array::from_fn(|p| select(&table, p, digit(jobs[p].exp, windows - 1)));
     for w in (0..windows - 1).rev() {
         for _ in 0..WINDOW {
-            acc = asqr(&acc, &n, &n0);
+            acc = asqr(&acc, &n, &n0, rows);
         }
         let sel: [Num<C>; P] = core::array::from_fn(|p| select(&table, p, digit(jobs[p].exp, w)));
-        acc = amm(core::array::from_fn(|p| &acc[p]), core::array::from_fn(|p| &sel[p]), &n, &n0);
+        acc = amm(
+            core::array::from_fn(|p| &acc[p]),
+            core::array::from_fn(|p| &sel[p]),
+            &n,
+            &n0,
+            rows,
+        );
     }
     // Out: b^e·R·D/R = b^e·2^(64·len), below 2n; one subtraction brings it below n.
-    let res = amm(core::array::from_fn(|p| &acc[p]), core::array::from_fn(|p| &d[p]), &n, &n0);
+    let mut res =
+        amm(core::array::from_fn(|p| &acc[p]), core::array::from_fn(|p| &d[p]), &n, &n0, rows);
     for (p, job) in jobs.iter_mut().enumerate() {
         let out = &mut job.out[..len];
         let top = from52(out, &res[p]);
@@ -337,6 +365,11 @@ fn pow_ifma<const C: usize, const P: usize>(
     // Wipe the secrets kept on the stack.
     wipe(&mut table);
     wipe(&mut acc);
+    wipe(&mut res);
+    wipe(&mut base);
+    wipe(&mut n);
+    wipe(&mut k);
+    wipe(&mut d);
 }
 
 /// Overwrites `x` (vectors only) with zeros in a way the compiler keeps.
@@ -357,12 +390,13 @@ mod tests {
 
     #[test]
     fn shapes_cover_rsa_halves() {
-        assert_eq!(shape(16, 1024), Some((3, 448)));
-        assert_eq!(shape(24, 1536), Some((4, 256)));
-        assert_eq!(shape(32, 2048), Some((5, 64)));
-        // 512 bits: 2^640 would not be below n; 4096 bits: too many chunks.
-        assert_eq!(shape(8, 512), None);
+        assert_eq!(shape(16, 1024), Some(Shape { rows: 20, chunks: 3, j: 32 }));
+        assert_eq!(shape(24, 1536), Some(Shape { rows: 30, chunks: 4, j: 48 }));
+        assert_eq!(shape(32, 2048), Some(Shape { rows: 40, chunks: 5, j: 64 }));
+        assert_eq!(shape(8, 512), Some(Shape { rows: 10, chunks: 2, j: 16 }));
+        // 4096 bits: too many chunks; 2^j not below a short n.
         assert_eq!(shape(64, 4096), None);
+        assert_eq!(shape(8, 16), None);
     }
 
     /// The conversions and the carry propagation round-trip awkward values.
