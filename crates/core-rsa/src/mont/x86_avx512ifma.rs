@@ -112,10 +112,14 @@ fn pow_sized<const P: usize>(e: X86Avx512Ifma, jobs: [&mut PowJob<'_, u64>; P]) 
     // SAFETY: the `Avx512Ifma` token proves AVX-512 F, VL and IFMA were detected.
     unsafe {
         match chunks {
-            2 => pow_ifma::<2, P>(jobs, &consts, rows),
-            3 => pow_ifma::<3, P>(jobs, &consts, rows),
-            4 => pow_ifma::<4, P>(jobs, &consts, rows),
-            _ => pow_ifma::<5, P>(jobs, &consts, rows),
+            // The RSA sizes with their row counts known to the compiler, the others not.
+            3 if rows == 20 => pow_ifma::<3, P, 20>(jobs, &consts, rows),
+            4 if rows == 30 => pow_ifma::<4, P, 30>(jobs, &consts, rows),
+            5 if rows == 40 => pow_ifma::<5, P, 40>(jobs, &consts, rows),
+            2 => pow_ifma::<2, P, 0>(jobs, &consts, rows),
+            3 => pow_ifma::<3, P, 0>(jobs, &consts, rows),
+            4 => pow_ifma::<4, P, 0>(jobs, &consts, rows),
+            _ => pow_ifma::<5, P, 0>(jobs, &consts, rows),
         }
     }
     // K and D are functions of n, which may be a secret prime.
@@ -223,7 +227,7 @@ fn normalise<const C: usize>(x: &mut Num<C>) {
 /// computed off the chain `lane0 → m → m·n → shift` that bounds each row's latency.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn amm<const C: usize, const P: usize>(
+fn amm<const C: usize, const P: usize, const ROWS: usize>(
     a: [&Num<C>; P],
     b: [&Num<C>; P],
     n: &[Num<C>; P],
@@ -238,7 +242,8 @@ fn amm<const C: usize, const P: usize>(
             acc[p][c] = _mm512_madd52lo_epu64(zero, a[p][c], b0);
         }
     }
-    for i in 0..rows.min(8 * C) {
+    let rows = if ROWS > 0 { ROWS } else { rows.min(8 * C) };
+    for i in 0..rows {
         for p in 0..P {
             let x = &mut acc[p];
             let bi = splat(limb(b[p], i));
@@ -271,14 +276,14 @@ fn amm<const C: usize, const P: usize>(
 /// `r[p] = a[p]²/R mod n[p]`.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn asqr<const C: usize, const P: usize>(
+fn asqr<const C: usize, const P: usize, const ROWS: usize>(
     a: &[Num<C>; P],
     n: &[Num<C>; P],
     n0: &[__m512i; P],
     rows: usize,
 ) -> [Num<C>; P] {
     let refs: [&Num<C>; P] = core::array::from_fn(|p| &a[p]);
-    amm(refs, refs, n, n0, rows)
+    amm::<C, P, ROWS>(refs, refs, n, n0, rows)
 }
 
 /// The table entry `idx` (secret) of exponentiation `p`, reading every entry with a masked
@@ -303,7 +308,7 @@ const WINDOW: usize = 5;
 /// The exponentiations: convert in, fill the tables, square-and-multiply over fixed windows
 /// with every table entry read each time, convert out.
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-fn pow_ifma<const C: usize, const P: usize>(
+fn pow_ifma<const C: usize, const P: usize, const ROWS: usize>(
     mut jobs: [&mut PowJob<'_, u64>; P],
     consts: &[[[u64; crate::MAX_BITS / 64]; 2]; P],
     rows: usize,
@@ -312,20 +317,20 @@ fn pow_ifma<const C: usize, const P: usize>(
     let zero = _mm512_setzero_si512();
     let mut n: [Num<C>; P] = core::array::from_fn(|p| to52(jobs[p].m.n()));
     let n0: [__m512i; P] = core::array::from_fn(|p| splat(jobs[p].m.n0 & MASK52));
-    let rows = rows.min(8 * C);
+    let rows = if ROWS > 0 { ROWS } else { rows.min(8 * C) };
     let mut k: [Num<C>; P] = core::array::from_fn(|p| to52(&consts[p][0][..len]));
     let mut d: [Num<C>; P] = core::array::from_fn(|p| to52(&consts[p][1][..len]));
     let mut base: [Num<C>; P] = core::array::from_fn(|p| to52(&jobs[p].base[..len]));
     let kr: [&Num<C>; P] = core::array::from_fn(|p| &k[p]);
     let mut table = [[[zero; C]; P]; 1 << WINDOW];
     // table[0] = R (K·D/R), table[1] = b·R (b·2^(64·len)·K/R), then powers.
-    table[0] = amm(kr, core::array::from_fn(|p| &d[p]), &n, &n0, rows);
-    table[1] = amm(core::array::from_fn(|p| &base[p]), kr, &n, &n0, rows);
+    table[0] = amm::<C, P, ROWS>(kr, core::array::from_fn(|p| &d[p]), &n, &n0, rows);
+    table[1] = amm::<C, P, ROWS>(core::array::from_fn(|p| &base[p]), kr, &n, &n0, rows);
     for i in 2..1 << WINDOW {
         table[i] = if i % 2 == 0 {
-            asqr(&table[i / 2], &n, &n0, rows)
+            asqr::<C, P, ROWS>(&table[i / 2], &n, &n0, rows)
         } else {
-            amm(
+            amm::<C, P, ROWS>(
                 core::array::from_fn(|p| &table[i - 1][p]),
                 core::array::from_fn(|p| &table[1][p]),
                 &n,
@@ -343,10 +348,10 @@ fn pow_ifma<const C: usize, const P: usize>(
         core::array::from_fn(|p| select(&table, p, digit(jobs[p].exp, windows - 1)));
     for w in (0..windows - 1).rev() {
         for _ in 0..WINDOW {
-            acc = asqr(&acc, &n, &n0, rows);
+            acc = asqr::<C, P, ROWS>(&acc, &n, &n0, rows);
         }
         let sel: [Num<C>; P] = core::array::from_fn(|p| select(&table, p, digit(jobs[p].exp, w)));
-        acc = amm(
+        acc = amm::<C, P, ROWS>(
             core::array::from_fn(|p| &acc[p]),
             core::array::from_fn(|p| &sel[p]),
             &n,
@@ -355,8 +360,13 @@ fn pow_ifma<const C: usize, const P: usize>(
         );
     }
     // Out: b^e·R·D/R = b^e·2^(64·len), below 2n; one subtraction brings it below n.
-    let mut res =
-        amm(core::array::from_fn(|p| &acc[p]), core::array::from_fn(|p| &d[p]), &n, &n0, rows);
+    let mut res = amm::<C, P, ROWS>(
+        core::array::from_fn(|p| &acc[p]),
+        core::array::from_fn(|p| &d[p]),
+        &n,
+        &n0,
+        rows,
+    );
     for (p, job) in jobs.iter_mut().enumerate() {
         let out = &mut job.out[..len];
         let top = from52(out, &res[p]);
