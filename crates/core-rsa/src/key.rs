@@ -6,9 +6,9 @@
 
 use crate::der::{self, Reader, Writer};
 use crate::mont::{
-    Dyn, Engine, Mont, MontImpl, Word, add, add_mod, ct_eq, digits_for, dispatch, inv_vartime,
-    is_zero, is_zero_vartime, leading_zero_bytes_ct, load_be, lt_vartime, mul_full, store_be,
-    sub_borrow, sub_mod,
+    Dyn, Engine, Mont, MontImpl, PowJob, Word, add, add_mod, ct_eq, digits_for, dispatch,
+    inv_vartime, is_zero, is_zero_vartime, leading_zero_bytes_ct, load_be, lt_vartime, mul_full,
+    store_be, sub_borrow, sub_mod,
 };
 use crate::{Error, Implementation, RandomSource};
 use zeroize::Zeroize;
@@ -148,6 +148,7 @@ impl PublicKey {
                 MontImpl::Portable64 => Dyn::Portable64(PubCore::empty()),
                 MontImpl::Portable15 => Dyn::Portable15(PubCore::empty()),
                 MontImpl::X86Adx(t) => Dyn::X86Adx(t, PubCore::empty()),
+                MontImpl::X86Avx512Ifma(i, a) => Dyn::X86Avx512Ifma(i, a, PubCore::empty()),
             },
         };
         dispatch!(&mut key.inner, |eng, k| k.init(eng, n, e))?;
@@ -486,12 +487,28 @@ impl<W: Word> PrivCore<W> {
             break;
         }
         // m1 = cb^dp mod p, m2 = cb^dq mod q (Montgomery forms), in the blinding factors'
-        // buffers: every buffer here is one more number on the Cortex-M0's small stack.
+        // buffers: every buffer here is one more number on the Cortex-M0's small stack. m2
+        // holds the base mod q until the exponentiations are done.
         let (m1, m2) = (&mut r, &mut b);
         Self::reduce_into(eng, &self.p, &mut t.as_mut()[..lh], cb.as_ref());
-        self.p.pow_ct(eng, m1.as_mut(), &t.as_ref()[..lh], self.dp.as_ref(), self.p.bits());
-        Self::reduce_into(eng, &self.q, &mut t.as_mut()[..lh], cb.as_ref());
-        self.q.pow_ct(eng, u.as_mut(), &t.as_ref()[..lh], self.dq.as_ref(), self.q.bits());
+        Self::reduce_into(eng, &self.q, &mut m2.as_mut()[..lh], cb.as_ref());
+        Mont::pow_ct_pair(
+            eng,
+            PowJob {
+                m: &self.p,
+                out: m1.as_mut(),
+                base: &t.as_ref()[..lh],
+                exp: self.dp.as_ref(),
+                bits: self.p.bits(),
+            },
+            PowJob {
+                m: &self.q,
+                out: u.as_mut(),
+                base: &m2.as_ref()[..lh],
+                exp: self.dq.as_ref(),
+                bits: self.q.bits(),
+            },
+        );
         self.q.leave_mont(eng, &mut m2.as_mut()[..lh], &u.as_ref()[..lh]);
         // Garner: h = (m1 - m2)·qinv mod p, m = m2 + h·q.
         self.p.enter_mont(eng, &mut t.as_mut()[..lh], &m2.as_ref()[..lh]);
@@ -626,6 +643,9 @@ impl PrivateKey {
             MontImpl::Portable64 => Self { inner: Dyn::Portable64(PrivCore::empty()) },
             MontImpl::Portable15 => Self { inner: Dyn::Portable15(PrivCore::empty()) },
             MontImpl::X86Adx(t) => Self { inner: Dyn::X86Adx(t, PrivCore::empty()) },
+            MontImpl::X86Avx512Ifma(i, a) => {
+                Self { inner: Dyn::X86Avx512Ifma(i, a, PrivCore::empty()) }
+            }
         }
     }
 
@@ -651,6 +671,7 @@ impl PrivateKey {
                 Dyn::Portable64(k) => Dyn::Portable64(k.public.clone()),
                 Dyn::Portable15(k) => Dyn::Portable15(k.public.clone()),
                 Dyn::X86Adx(t, k) => Dyn::X86Adx(*t, k.public.clone()),
+                Dyn::X86Avx512Ifma(i, a, k) => Dyn::X86Avx512Ifma(*i, *a, k.public.clone()),
             },
         }
     }

@@ -728,6 +728,10 @@ impl PrivateKey {
             MontImpl::X86Adx(t) => generate_parts(crate::mont::X86Adx(t), pl, e, rng),
             #[cfg(not(target_arch = "x86_64"))]
             MontImpl::X86Adx(_) => generate_parts(Portable64, pl, e, rng),
+            #[cfg(target_arch = "x86_64")]
+            MontImpl::X86Avx512Ifma(_, a) => generate_parts(crate::mont::X86Adx(a), pl, e, rng),
+            #[cfg(not(target_arch = "x86_64"))]
+            MontImpl::X86Avx512Ifma(..) => generate_parts(Portable64, pl, e, rng),
         }?;
         // Big-endian encodings for the checked constructor.
         let (kp, kn) = (8 * pl, 16 * pl);

@@ -4,7 +4,10 @@
 //! - [`portable64`]: 64-bit limbs, `u128` products; the default on 64-bit targets;
 //! - [`portable15`]: 15-bit digits in `u16` with 32-bit products only (BearSSL's `i15`); the
 //!   default on 32-bit targets such as the Cortex-M0;
-//! - `x86_adx`: 64-bit limbs with `mulx`/`adcx`/`adox` carry chains (x86-64 with BMI2 and ADX).
+//! - `x86_adx`: 64-bit limbs with `mulx`/`adcx`/`adox` carry chains (x86-64 with BMI2 and ADX);
+//! - `x86_avx512ifma`: constant-time exponentiation on 52-bit limbs in ZMM registers with
+//!   AVX-512 IFMA for moduli of 7 to 32 64-bit limbs (the RSA-2048/3072/4096 CRT halves), two
+//!   at once for a CRT private operation; everything else on `x86_adx`.
 //!
 //! Numbers are fixed-capacity digit buffers on the stack; every loop runs over the modulus's
 //! digit count, which is public. The constant-time exponentiation uses a fixed window and reads
@@ -16,12 +19,16 @@ mod portable15;
 mod portable64;
 #[cfg(target_arch = "x86_64")]
 mod x86_adx;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512ifma;
 
 pub(crate) use ops::*;
 pub(crate) use portable15::Portable15;
 pub(crate) use portable64::Portable64;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86_adx::X86Adx;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86_avx512ifma::X86Avx512Ifma;
 
 use crate::{Error, Implementation};
 use subtle::ConstantTimeEq;
@@ -39,6 +46,9 @@ pub enum MontImpl {
     Portable15,
     /// 64-bit limbs with MULX/ADCX/ADOX carry chains.
     X86Adx(core_cpu::Adx),
+    /// 52-bit limbs with AVX-512 IFMA for the exponentiations modulo numbers of 7 to 32
+    /// 64-bit limbs (RSA-2048 to RSA-4096 private keys), MULX/ADCX/ADOX for the rest.
+    X86Avx512Ifma(core_cpu::Avx512Ifma, core_cpu::Adx),
 }
 
 impl MontImpl {
@@ -48,13 +58,14 @@ impl MontImpl {
 }
 
 impl Implementation for MontImpl {
-    const ALL: &'static [&'static str] = &["x86_adx", "portable64", "portable15"];
+    const ALL: &'static [&'static str] = &["x86_avx512ifma", "x86_adx", "portable64", "portable15"];
 
     fn name(self) -> &'static str {
         match self {
             Self::Portable64 => "portable64",
             Self::Portable15 => "portable15",
             Self::X86Adx(_) => "x86_adx",
+            Self::X86Avx512Ifma(..) => "x86_avx512ifma",
         }
     }
 
@@ -64,12 +75,12 @@ impl Implementation for MontImpl {
 
     fn available() -> impl Iterator<Item = Self> {
         let cpu = core_cpu::detected();
-        let adx = if cfg!(target_arch = "x86_64") {
-            core_cpu::Adx::from_features(cpu).map(Self::X86Adx)
-        } else {
-            None
-        };
-        [adx, Some(Self::PORTABLE)].into_iter().flatten()
+        let adx =
+            if cfg!(target_arch = "x86_64") { core_cpu::Adx::from_features(cpu) } else { None };
+        let ifma = core_cpu::Avx512Ifma::from_features(cpu)
+            .zip(adx)
+            .map(|(i, a)| Self::X86Avx512Ifma(i, a));
+        [ifma, adx.map(Self::X86Adx), Some(Self::PORTABLE)].into_iter().flatten()
     }
 
     /// Also finds the portable implementation that `available()` leaves out for this word
@@ -100,6 +111,23 @@ pub(crate) trait Engine: Copy {
         let _ = scratch;
         self.mul(r, a, a, n, n0);
     }
+    /// Runs the constant-time exponentiations `jobs` (one, or two whose moduli have one
+    /// length) by this engine's own method and returns `true`, or returns `false` untouched
+    /// when it has none for them, leaving them to [`Mont::pow_ct`]'s generic code.
+    fn pow_ct_jobs(self, jobs: &mut [PowJob<'_, Self::W>]) -> bool {
+        let _ = jobs;
+        false
+    }
+}
+
+/// One constant-time exponentiation: `out = base^exp` in Montgomery form modulo `m`, for
+/// `base` in Montgomery form and a secret `exp` of `bits` bits (public).
+pub(crate) struct PowJob<'a, W: Word> {
+    pub(crate) m: &'a Mont<W>,
+    pub(crate) out: &'a mut [W],
+    pub(crate) base: &'a [W],
+    pub(crate) exp: &'a [W],
+    pub(crate) bits: usize,
 }
 
 /// A value kept per implementation: the engine and the data in its digit type. Matching on it
@@ -109,6 +137,7 @@ pub(crate) enum Dyn<T64, T15> {
     Portable64(T64),
     Portable15(T15),
     X86Adx(core_cpu::Adx, T64),
+    X86Avx512Ifma(core_cpu::Avx512Ifma, core_cpu::Adx, T64),
 }
 
 impl<T64, T15> Dyn<T64, T15> {
@@ -118,6 +147,7 @@ impl<T64, T15> Dyn<T64, T15> {
             Self::Portable64(_) => MontImpl::Portable64,
             Self::Portable15(_) => MontImpl::Portable15,
             Self::X86Adx(t, _) => MontImpl::X86Adx(*t),
+            Self::X86Avx512Ifma(i, a, _) => MontImpl::X86Avx512Ifma(*i, *a),
         }
     }
 }
@@ -142,6 +172,16 @@ macro_rules! dispatch {
             }
             #[cfg(not(target_arch = "x86_64"))]
             $crate::mont::Dyn::X86Adx(_, $c) => {
+                let $e = $crate::mont::Portable64;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            $crate::mont::Dyn::X86Avx512Ifma(ifma, adx, $c) => {
+                let $e = $crate::mont::X86Avx512Ifma(*ifma, *adx);
+                $body
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            $crate::mont::Dyn::X86Avx512Ifma(_, _, $c) => {
                 let $e = $crate::mont::Portable64;
                 $body
             }
@@ -171,6 +211,16 @@ macro_rules! build {
             $crate::mont::MontImpl::X86Adx(token) => {
                 let $e = $crate::mont::Portable64;
                 $body.map(|c| $crate::mont::Dyn::X86Adx(token, c))
+            }
+            #[cfg(target_arch = "x86_64")]
+            $crate::mont::MontImpl::X86Avx512Ifma(ifma, adx) => {
+                let $e = $crate::mont::X86Avx512Ifma(ifma, adx);
+                $body.map(|c| $crate::mont::Dyn::X86Avx512Ifma(ifma, adx, c))
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            $crate::mont::MontImpl::X86Avx512Ifma(ifma, adx) => {
+                let $e = $crate::mont::Portable64;
+                $body.map(|c| $crate::mont::Dyn::X86Avx512Ifma(ifma, adx, c))
             }
         }
     };
@@ -337,10 +387,28 @@ impl<W: Word> Mont<W> {
         exp: &[W],
         exp_bits: usize,
     ) {
+        let job = PowJob { m: self, out, base, exp, bits: exp_bits };
+        let mut jobs = [job];
+        if e.pow_ct_jobs(&mut jobs) {
+            return;
+        }
+        let [PowJob { out, base, exp, bits, .. }] = jobs;
         let mut table = W::table();
         with_scratch::<E, _>(|wide| {
-            self.pow_ct_with(e, out, base, exp, exp_bits, wide, table.as_mut());
+            self.pow_ct_with(e, out, base, exp, bits, wide, table.as_mut());
         });
+    }
+
+    /// Two constant-time exponentiations (the halves of an RSA-CRT private operation), at
+    /// once when the engine can interleave them, else one after the other.
+    pub(crate) fn pow_ct_pair<E: Engine<W = W>>(e: E, a: PowJob<'_, W>, b: PowJob<'_, W>) {
+        let mut jobs = [a, b];
+        if e.pow_ct_jobs(&mut jobs) {
+            return;
+        }
+        for j in jobs {
+            j.m.pow_ct(e, j.out, j.base, j.exp, j.bits);
+        }
     }
 
     /// [`pow_ct`](Self::pow_ct) with a window table of only a double-length buffer (a narrower
