@@ -17,6 +17,10 @@
 //!
 //! `cargo run --release -p bench --bin tls-conn` (`--quick` for a first look).
 
+// Heap byte counts (signed, so a side's frees can be told apart) stay far below `isize::MAX`;
+// rates are floating point.
+#![allow(clippy::cast_possible_wrap, clippy::cast_precision_loss)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::fmt::Write as _;
@@ -180,7 +184,7 @@ fn halite_footprint(cert: Cert) -> Result<Footprint, String> {
     // The registry's driver, counted against the client: Halite's connections allocate
     // nothing, so any heap seen at all is a finding, whichever side it is charged to.
     let got = on(Side::Client, || halite_handshake(&mut client, &mut server, &mut wire))
-        .map_err(|e| format!("Halite's handshake: {e:?}"))?;
+        .map_err(|e| format!("Halite's handshake: {e}"))?;
     if got != claimed(cert, false) {
         return Err(format!("Halite negotiated {got:?}"));
     }

@@ -57,7 +57,7 @@ pub const BULK_SIZES: &[usize] = &[1024, 16384];
 pub const HALITE_RECEIVED: usize = MAX_RECORD_LEN;
 /// Halite's send buffer: one whole 16 KiB record (larger than the server's first flight).
 pub const HALITE_SEND: usize = MAX_RECORD_LEN;
-/// Halite's handshake reassembly buffer: Certificate plus CertificateVerify with the RSA-2048
+/// Halite's handshake reassembly buffer: `Certificate` plus `CertificateVerify` with the RSA-2048
 /// chain take about 1.1 KB.
 pub const HALITE_HANDSHAKE: usize = 4096;
 
@@ -296,7 +296,7 @@ impl HaliteSetup {
         Self { identity: halite_identity(cert), tickets }
     }
 
-    /// A new client connection (its ClientHello queued).
+    /// A new client connection (its `ClientHello` queued).
     pub fn client<'a, 'b>(&'a self, bufs: Buffers<'b>) -> Connection<'a, 'b> {
         let config = ClientConfig {
             suites: &HALITE_SUITES,
@@ -364,18 +364,21 @@ pub fn halite_handshake(
     client: &mut Connection<'_, '_>,
     server: &mut Connection<'_, '_>,
     wire: &mut Vec<u8>,
-) -> Result<[u8; 7], tls::Error> {
+) -> Result<[u8; 7], String> {
     for _ in 0..16 {
-        let a = halite_move(client, server, wire)?;
-        let b = halite_move(server, client, wire)?;
+        let a = halite_move(client, server, wire).map_err(|e| format!("{e:?}"))?;
+        let b = halite_move(server, client, wire).map_err(|e| format!("{e:?}"))?;
         if !a && !b {
             break;
         }
     }
     let (Some(n), Some(m)) = (client.negotiated(), server.negotiated()) else {
-        return Err(client.error().or(server.error()).unwrap_or(tls::Error::BufferTooSmall));
+        let why = client.error().or(server.error());
+        return Err(format!("the handshake did not finish ({why:?})"));
     };
-    let n = if n == m { n } else { return Err(tls::Error::BufferTooSmall) };
+    if n != m {
+        return Err(format!("the client negotiated {n:?}, the server {m:?}"));
+    }
     Ok(summary(n.suite.0, n.group.0, n.scheme.0, n.resumed))
 }
 
