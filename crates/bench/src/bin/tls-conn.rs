@@ -13,7 +13,8 @@
 //! - Scaling: handshakes per wall-clock second with one thread, then with two threads running
 //!   at once (one client and server pair each, each thread with its own configuration), as the
 //!   registry's `tls-*` runners do them; `2T/1T` near 2 means it scales with the cores. The
-//!   machine is shared, so other load shows here: the load average is printed.
+//!   machine is shared, so other load shows in the wall-clock columns (the load average is
+//!   printed); the CPU-time columns show whether the two threads slow each other down.
 //!
 //! `cargo run --release -p bench --bin tls-conn` (`--quick` for a first look).
 
@@ -29,6 +30,7 @@ use std::process::ExitCode;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
+use bench::measure::thread_cpu_time;
 use bench::ops::{
     Cert, HaliteBuffers, HaliteSetup, Provider, Runner, RustlsSetup, claimed, halite_handshake,
     registry, rustls_handshake,
@@ -363,9 +365,10 @@ impl Maker {
     }
 }
 
-/// Handshakes per wall-clock second with `threads` threads each running its own pair for
-/// about `time`.
-fn rate(maker: Maker, threads: usize, time: Duration) -> f64 {
+/// With `threads` threads each running its own pair for about `time`: handshakes per
+/// wall-clock second, all threads together, and the sum over threads of each one's handshakes
+/// per second of its own CPU time (what the threads would do with a core each to themselves).
+fn rate(maker: Maker, threads: usize, time: Duration) -> (f64, f64) {
     let barrier = Arc::new(Barrier::new(threads));
     let handles: Vec<_> = (0..threads)
         .map(|_| {
@@ -375,21 +378,23 @@ fn rate(maker: Maker, threads: usize, time: Duration) -> f64 {
                 let mut out = Vec::new();
                 runner(&[], &mut out);
                 barrier.wait();
-                let start = Instant::now();
+                let (start, cpu) = (Instant::now(), thread_cpu_time());
                 let mut n = 0u64;
                 while start.elapsed() < time {
                     out.clear();
                     runner(&[], &mut out);
                     n += 1;
                 }
-                (n, start.elapsed())
+                (n, start.elapsed(), thread_cpu_time().saturating_sub(cpu))
             })
         })
         .collect();
-    let results: Vec<(u64, Duration)> =
+    let results: Vec<(u64, Duration, Duration)> =
         handles.into_iter().map(|h| h.join().expect("a scaling thread")).collect();
     let longest = results.iter().map(|r| r.1).max().unwrap_or_default();
-    results.iter().map(|r| r.0).sum::<u64>() as f64 / longest.as_secs_f64().max(1e-9)
+    let wall = results.iter().map(|r| r.0).sum::<u64>() as f64 / longest.as_secs_f64().max(1e-9);
+    let cpu = results.iter().map(|r| r.0 as f64 / r.2.as_secs_f64().max(1e-9)).sum();
+    (wall, cpu)
 }
 
 fn scaling_table(rounds: usize, time: Duration) -> Table {
@@ -407,24 +412,41 @@ fn scaling_table(rounds: usize, time: Duration) -> Table {
             }
         }
         for (i, (library, _)) in entries.iter().enumerate() {
-            let (a, b) = (Summary::of(&one[i]), Summary::of(&two[i]));
-            let ratios: Vec<f64> = two[i].iter().zip(&one[i]).map(|(t, o)| t / o).collect();
-            let show = |s: Option<Summary>| {
-                s.map_or_else(
+            let show = |v: Vec<f64>| {
+                Summary::of(&v).map_or_else(
                     || "-".to_owned(),
                     |s| format!("{} ±{:.0}%", report::short_number(s.median), s.spread_percent()),
                 )
             };
+            let ratio = |pick: fn(&(f64, f64)) -> f64| {
+                let r: Vec<f64> =
+                    two[i].iter().zip(&one[i]).map(|(t, o)| pick(t) / pick(o)).collect();
+                Summary::of(&r).map_or_else(|| "-".to_owned(), |s| format!("{:.2}", s.median))
+            };
             rows.push(vec![
                 op.id.to_owned(),
                 library.name().to_owned(),
-                show(a),
-                show(b),
-                Summary::of(&ratios).map_or_else(|| "-".to_owned(), |s| format!("{:.2}", s.median)),
+                show(one[i].iter().map(|r| r.0).collect()),
+                show(two[i].iter().map(|r| r.0).collect()),
+                ratio(|r| r.0),
+                show(one[i].iter().map(|r| r.1).collect()),
+                show(two[i].iter().map(|r| r.1).collect()),
+                ratio(|r| r.1),
             ]);
         }
     }
-    let headers = ["op", "library", "1 thread", "2 threads", "2T/1T"].map(str::to_owned).to_vec();
+    let headers = [
+        "op",
+        "library",
+        "1T wall",
+        "2T wall",
+        "2T/1T wall",
+        "1T per CPU-s",
+        "2T per CPU-s",
+        "2T/1T CPU",
+    ]
+    .map(str::to_owned)
+    .to_vec();
     Table { headers, rows }
 }
 
@@ -466,7 +488,12 @@ fn run(cli: &Cli) -> Result<(), String> {
     let _ = writeln!(
         out,
         "\nHandshakes per wall-clock second, one client and server pair per thread: median of {rounds}\n\
-         rounds of {} ms, 1 thread then 2 threads at once; 2T/1T is the median ratio per round.\n",
+         rounds of {} ms, 1 thread then 2 threads at once; 2T/1T is the median ratio per round.\n\
+         The wall columns count handshakes per wall-clock second, all threads together: they show\n\
+         scaling only when two cores are free (see the load average). The CPU columns add up each\n\
+         thread's handshakes per second of its own CPU time: what two threads would do with a\n\
+         core each, so 2T/1T CPU below 2 means the threads slow each other down (locks, shared\n\
+         caches, the allocator), whatever else runs on the machine.\n",
         time.as_millis()
     );
     out.push_str(&render(&scaling_table(rounds, time)));
