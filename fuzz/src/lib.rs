@@ -123,6 +123,13 @@ pub mod tls_peer {
     /// The clock: 2027-01-15, inside the test certificates' validity.
     pub const NOW: Duration = Duration::from_secs(1_800_000_000);
 
+    /// The external PSK the server knows (identity `fuzz`, SHA-256).
+    pub const FUZZ_PSK: tls::ExternalPsk<'static> = tls::ExternalPsk {
+        identity: b"fuzz",
+        key: &[0x42; 32],
+        hash: tls::key_schedule::HashAlg::Sha256,
+    };
+
     /// The buffers one connection needs.
     pub struct Space {
         received: Vec<u8>,
@@ -154,6 +161,15 @@ pub mod tls_peer {
 
     /// [`with_client`], also handing `f` the ClientHello record the client sent.
     pub fn with_client_hello<R>(f: impl FnOnce(&mut Connection<'_, '_>, &[u8]) -> R) -> R {
+        with_client_hello_config(|_| {}, f)
+    }
+
+    /// [`with_client_hello`] for a client whose configuration `tweak` changes first (to
+    /// offer [`FUZZ_PSK`] or a record size limit).
+    pub fn with_client_hello_config<R>(
+        tweak: impl FnOnce(&mut ClientConfig<'_>),
+        f: impl FnOnce(&mut Connection<'_, '_>, &[u8]) -> R,
+    ) -> R {
         let ca = CertificateDer::from(CA);
         let roots: [TrustAnchor<'_>; 1] =
             [webpki::anchor_from_trusted_cert(&ca).expect("test CA parses")];
@@ -167,7 +183,12 @@ pub mod tls_peer {
             client_cert: None,
             tickets: None,
             psk_modes: &[],
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
         };
+        let mut config = config;
+        tweak(&mut config);
         let mut space = Space::default();
         let mut rng = FixedRandom::new(CLIENT_RANDOM);
         let mut client =
@@ -190,6 +211,10 @@ pub mod tls_peer {
             groups: tls::kx::DEFAULT_GROUPS,
             client_auth: None,
             tickets: None,
+            // Reached only by inputs that offer them: a limit of its own to answer
+            // record_size_limit with, and an external PSK to look identities up in.
+            record_size_limit: Some(512),
+            psks: Some(tls::ServerPsks { keys: &[FUZZ_PSK], psk_ke: true }),
         };
         let mut space = Space::default();
         let mut rng = FixedRandom::new(SERVER_RANDOM);

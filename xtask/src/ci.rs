@@ -81,6 +81,11 @@ pub(crate) fn needs(args: &CiArgs) -> Vec<Need> {
     if args.runs(Stage::Clippy) || args.runs(Stage::NoStd) {
         needs.push(Need::RustTarget(m0::TARGET));
     }
+    if args.runs(Stage::Test) {
+        // The tls crate's interop tests run these peers (and skip without them).
+        needs.push(Need::Command("openssl", "openssl"));
+        needs.push(Need::Command("gnutls-serv", "gnutls-bin"));
+    }
     if args.runs(Stage::M0) || args.runs(Stage::M0Cost) {
         needs.extend(m0::needs());
     }

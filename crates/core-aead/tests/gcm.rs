@@ -413,7 +413,10 @@ fn long_messages_cross_counter_byte_boundaries() {
 /// blocks, at 127 bytes of each).
 #[test]
 fn aad_and_message_lengths_around_batch_boundaries() {
-    let lengths = [0usize, 1, 15, 16, 17, 112, 113, 127, 128, 129, 255, 256, 257];
+    let lengths = [
+        0usize, 1, 15, 16, 17, 63, 64, 65, 112, 113, 127, 128, 129, 240, 241, 255, 256, 257, 511,
+        512, 513, 769,
+    ];
     let key = [0x5a; 16];
     let nonce = [0xa5; 12];
     for &aad_len in &lengths {

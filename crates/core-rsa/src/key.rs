@@ -6,9 +6,9 @@
 
 use crate::der::{self, Reader, Writer};
 use crate::mont::{
-    Dyn, Engine, Mont, MontImpl, Word, add, add_mod, build, ct_eq, digits_for, dispatch,
-    inv_vartime, is_zero, is_zero_vartime, leading_zero_bytes_ct, load_be, lt_vartime, mul_full,
-    store_be, sub_borrow, sub_mod,
+    Dyn, Engine, Mont, MontImpl, Word, add, add_mod, ct_eq, digits_for, dispatch, inv_vartime,
+    is_zero, is_zero_vartime, leading_zero_bytes_ct, load_be, lt_vartime, mul_full, store_be,
+    sub_borrow, sub_mod,
 };
 use crate::{Error, Implementation, RandomSource};
 use zeroize::Zeroize;
@@ -26,18 +26,18 @@ pub(crate) struct PubCore<W: Word> {
 }
 
 impl<W: Word> PubCore<W> {
-    fn new<E: Engine<W = W>>(eng: E, n: &[u8], e: u64) -> Result<Self, Error> {
-        let mut k = Self::empty();
-        k.init(eng, n, e)?;
-        Ok(k)
-    }
-
     fn empty() -> Self {
         Self { n: Mont::empty(), e: 0 }
     }
 
     /// Sets this key to `(n, e)` in place.
     fn init<E: Engine<W = W>>(&mut self, eng: E, n: &[u8], e: u64) -> Result<(), Error> {
+        // Too long for the buffers is a size the build does not support (see `MAX_BITS` and
+        // its caps), not a bad modulus. A public modulus: its length may be computed plainly.
+        let significant = n.len() - n.iter().take_while(|&&b| b == 0).count();
+        if significant > crate::MAX_BITS / 8 {
+            return Err(Error::UnsupportedKeySize);
+        }
         self.n.init(eng, n, 0).map_err(|_| Error::InvalidModulus)?;
         if self.n.bits() < MIN_PUBLIC_BITS || self.n.bits() > crate::MAX_BITS {
             return Err(Error::UnsupportedKeySize);
@@ -273,14 +273,12 @@ impl PublicKey {
     }
 }
 
-/// A private key's arithmetic: the public part, the primes as moduli (with `R³` for reducing
-/// a full-length input), the CRT exponents, `q^-1 mod p`, and `d` for export only.
+/// A private key's arithmetic: the public part, the primes as moduli, the CRT exponents,
+/// `q^-1 mod p`, and `d` for export only.
 pub(crate) struct PrivCore<W: Word> {
     public: PubCore<W>,
     p: Mont<W>,
     q: Mont<W>,
-    rrr_p: W::Buf,
-    rrr_q: W::Buf,
     dp: W::Buf,
     dq: W::Buf,
     qinv: W::Buf,
@@ -289,8 +287,6 @@ pub(crate) struct PrivCore<W: Word> {
 
 impl<W: Word> Drop for PrivCore<W> {
     fn drop(&mut self) {
-        self.rrr_p.zeroize();
-        self.rrr_q.zeroize();
         self.dp.zeroize();
         self.dq.zeroize();
         self.qinv.zeroize();
@@ -310,24 +306,40 @@ struct Components<'a> {
     qinv: &'a [u8],
 }
 
-/// Loads `bytes` into a fresh buffer of `len` digits, or fails with `err`.
-fn load<W: Word>(bytes: &[u8], len: usize, err: Error) -> Result<W::Buf, Error> {
-    let mut b = W::buf();
-    if len > W::CAP || !load_be(&mut b.as_mut()[..len], bytes) {
+/// Loads `bytes` into the first `len` digits of `dst`, or fails with `err`.
+fn load<W: Word>(dst: &mut W::Buf, bytes: &[u8], len: usize, err: Error) -> Result<(), Error> {
+    if len > W::CAP || !load_be(&mut dst.as_mut()[..len], bytes) {
         return Err(err);
     }
-    Ok(b)
+    Ok(())
 }
 
 impl<W: Word> PrivCore<W> {
+    /// A placeholder to [`init`](Self::init) in place.
+    #[inline(always)]
+    fn empty() -> Self {
+        Self {
+            public: PubCore::empty(),
+            p: Mont::empty(),
+            q: Mont::empty(),
+            dp: W::buf(),
+            dq: W::buf(),
+            qinv: W::buf(),
+            d: W::buf(),
+        }
+    }
+
+    /// Sets this key to the components `c`, in place: a key is a dozen numbers of
+    /// [`MAX_BITS`](crate::MAX_BITS), and every move of one through a `Result` would be
+    /// another copy on the stack, which the Cortex-M0 does not have room for.
     #[inline(never)] // one stack frame per engine, not the largest of all
-    fn new<E: Engine<W = W>>(eng: E, c: &Components<'_>) -> Result<Self, Error> {
+    fn init<E: Engine<W = W>>(&mut self, eng: E, c: &Components<'_>) -> Result<(), Error> {
         let bad = Error::InvalidPrivateKey;
-        let public = PubCore::new(eng, c.n, exponent(c.e)?)?;
-        if public.n.bits() < MIN_PRIVATE_BITS {
+        self.public.init(eng, c.n, exponent(c.e)?)?;
+        if self.public.n.bits() < MIN_PRIVATE_BITS {
             return Err(Error::UnsupportedKeySize);
         }
-        let ln = public.n.len();
+        let ln = self.public.n.len();
         // The primes' lengths are public (half the key size); their bytes are not.
         let strip = |b: &[u8]| b.len() - core_hash::declassify(leading_zero_bytes_ct(b));
         // Both primes get the digit count of the longer, so one R serves both halves.
@@ -335,23 +347,13 @@ impl<W: Word> PrivCore<W> {
         if 2 * lh > W::CAP || ln > 2 * lh {
             return Err(bad);
         }
-        let p = Mont::new_padded(eng, c.p, lh).map_err(|_| bad)?;
-        let q = Mont::new_padded(eng, c.q, lh).map_err(|_| bad)?;
-        let mut k = Self {
-            dp: load::<W>(c.dp, lh, bad)?,
-            dq: load::<W>(c.dq, lh, bad)?,
-            qinv: load::<W>(c.qinv, lh, bad)?,
-            d: load::<W>(c.d, ln, bad)?,
-            rrr_p: W::buf(),
-            rrr_q: W::buf(),
-            public,
-            p,
-            q,
-        };
-        k.p.mul(eng, &mut k.rrr_p.as_mut()[..lh], k.p.rr(), k.p.rr());
-        k.q.mul(eng, &mut k.rrr_q.as_mut()[..lh], k.q.rr(), k.q.rr());
-        k.check(eng)?;
-        Ok(k)
+        self.p.init(eng, c.p, lh).map_err(|_| bad)?;
+        self.q.init(eng, c.q, lh).map_err(|_| bad)?;
+        load::<W>(&mut self.dp, c.dp, lh, bad)?;
+        load::<W>(&mut self.dq, c.dq, lh, bad)?;
+        load::<W>(&mut self.qinv, c.qinv, lh, bad)?;
+        load::<W>(&mut self.d, c.d, ln, bad)?;
+        self.check(eng)
     }
 
     /// Checks that `n = p·q`, the CRT exponents invert `e` and `qinv·q ≡ 1 (mod p)`, in
@@ -361,7 +363,8 @@ impl<W: Word> PrivCore<W> {
         let (lh, ln) = (self.p.len(), self.public.n.len());
         let mut ok = subtle::Choice::from(1);
         // n = p·q
-        let mut prod = W::wide();
+        // 2·lh digits fit a buffer (checked by `init`).
+        let mut prod = W::buf();
         mul_full(&mut prod.as_mut()[..2 * lh], self.p.n(), self.q.n());
         ok &= ct_eq(&prod.as_ref()[..ln], self.public.n.n());
         for &d in &prod.as_ref()[ln..2 * lh] {
@@ -387,7 +390,7 @@ impl<W: Word> PrivCore<W> {
             two.as_mut()[0] = W::from_u64(2);
             m.enter_mont(eng, &mut t.as_mut()[..lh], &two.as_ref()[..lh]);
             m.pow_vartime(eng, u.as_mut(), &t.as_ref()[..lh], &e, 64);
-            m.pow_ct(eng, two.as_mut(), &u.as_ref()[..lh], d.as_ref(), m.bits());
+            m.pow_ct_small(eng, two.as_mut(), &u.as_ref()[..lh], d.as_ref(), m.bits());
             ok &= ct_eq(&two.as_ref()[..lh], &t.as_ref()[..lh]);
         }
         t.zeroize();
@@ -418,14 +421,18 @@ impl<W: Word> PrivCore<W> {
     }
 
     /// `x mod m` in Montgomery form for `x < m.R²` of `2·m.len()` digits:
-    /// `x_lo·R²/R + x_hi·R³/R = x·R (mod m)`.
-    fn reduce_into<E: Engine<W = W>>(eng: E, m: &Mont<W>, rrr: &[W], out: &mut [W], x: &[W]) {
+    /// `x_lo·R + x_hi·R² = x·R (mod m)`, the second term by entering Montgomery form twice
+    /// (one multiplication more than with a stored `R³`, which would be two more numbers in
+    /// every key).
+    fn reduce_into<E: Engine<W = W>>(eng: E, m: &Mont<W>, out: &mut [W], x: &[W]) {
         let lh = m.len();
-        let mut t = W::buf();
+        let (mut t, mut u) = (W::buf(), W::buf());
         m.enter_mont(eng, out, &x[..lh]);
-        m.mul(eng, &mut t.as_mut()[..lh], &x[lh..2 * lh], &rrr[..lh]);
-        add_mod(out, &t.as_ref()[..lh], m.n());
+        m.enter_mont(eng, &mut t.as_mut()[..lh], &x[lh..2 * lh]);
+        m.enter_mont(eng, &mut u.as_mut()[..lh], &t.as_ref()[..lh]);
+        add_mod(out, &u.as_ref()[..lh], m.n());
         t.zeroize();
+        u.zeroize();
     }
 
     /// RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1): `out = input^d mod n`, blinded, by the CRT,
@@ -478,19 +485,20 @@ impl<W: Word> PrivCore<W> {
             nm.enter_mont(eng, &mut rinv_m.as_mut()[..ln], &u.as_ref()[..ln]);
             break;
         }
-        // m1 = cb^dp mod p, m2 = cb^dq mod q (Montgomery forms).
-        let (mut m1, mut m2) = (W::buf(), W::buf());
-        Self::reduce_into(eng, &self.p, self.rrr_p.as_ref(), &mut t.as_mut()[..lh], cb.as_ref());
+        // m1 = cb^dp mod p, m2 = cb^dq mod q (Montgomery forms), in the blinding factors'
+        // buffers: every buffer here is one more number on the Cortex-M0's small stack.
+        let (m1, m2) = (&mut r, &mut b);
+        Self::reduce_into(eng, &self.p, &mut t.as_mut()[..lh], cb.as_ref());
         self.p.pow_ct(eng, m1.as_mut(), &t.as_ref()[..lh], self.dp.as_ref(), self.p.bits());
-        Self::reduce_into(eng, &self.q, self.rrr_q.as_ref(), &mut t.as_mut()[..lh], cb.as_ref());
+        Self::reduce_into(eng, &self.q, &mut t.as_mut()[..lh], cb.as_ref());
         self.q.pow_ct(eng, u.as_mut(), &t.as_ref()[..lh], self.dq.as_ref(), self.q.bits());
         self.q.leave_mont(eng, &mut m2.as_mut()[..lh], &u.as_ref()[..lh]);
         // Garner: h = (m1 - m2)·qinv mod p, m = m2 + h·q.
         self.p.enter_mont(eng, &mut t.as_mut()[..lh], &m2.as_ref()[..lh]);
         sub_mod(&mut m1.as_mut()[..lh], &t.as_ref()[..lh], self.p.n());
         self.p.mul(eng, &mut u.as_mut()[..lh], &m1.as_ref()[..lh], &self.qinv.as_ref()[..lh]);
-        let mut wide = W::wide();
-        let w = &mut wide.as_mut()[..2 * lh];
+        // The product has 2·lh digits, which a buffer holds (`init` checked it), and cb is free.
+        let w = &mut cb.as_mut()[..2 * lh];
         mul_full(w, &u.as_ref()[..lh], self.q.n());
         let mut carry = add(&mut w[..lh], &m2.as_ref()[..lh]);
         for d in &mut w[lh..] {
@@ -502,11 +510,9 @@ impl<W: Word> PrivCore<W> {
         self.public.pow_e(eng, &mut u.as_mut()[..ln], &t.as_ref()[..ln]);
         let ok = ct_eq(&u.as_ref()[..ln], &c.as_ref()[..ln]);
         store_be(&t.as_ref()[..ln], out);
-        for buf in [&mut c, &mut r, &mut b, &mut t, &mut u, &mut cb, &mut rinv_m, &mut m1, &mut m2]
-        {
+        for buf in [&mut c, &mut r, &mut b, &mut t, &mut u, &mut cb, &mut rinv_m] {
             buf.zeroize();
         }
-        wide.zeroize();
         // Whether the result checked out is public: the call fails on it.
         if core_hash::declassify(bool::from(ok)) {
             Ok(())
@@ -605,7 +611,22 @@ impl PrivateKey {
 
     #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
     fn build(c: &Components<'_>, imp: MontImpl) -> Result<Self, Error> {
-        Ok(Self { inner: build!(imp, |eng| PrivCore::new(eng, c))? })
+        // Built in place (see `PrivCore::init`); the one copy left is into the returned
+        // `Result`, which a caller can borrow from rather than move out of.
+        let mut key = Self::empty(imp);
+        dispatch!(&mut key.inner, |eng, k| k.init(eng, c))?;
+        Ok(key)
+    }
+
+    /// A zeroed key for `imp`, to be initialised in place; out of line, so that each arm
+    /// writes straight into the caller's slot rather than into temporaries of its own.
+    #[inline(never)]
+    fn empty(imp: MontImpl) -> Self {
+        match imp {
+            MontImpl::Portable64 => Self { inner: Dyn::Portable64(PrivCore::empty()) },
+            MontImpl::Portable15 => Self { inner: Dyn::Portable15(PrivCore::empty()) },
+            MontImpl::X86Adx(t) => Self { inner: Dyn::X86Adx(t, PrivCore::empty()) },
+        }
     }
 
     /// The implementation this key computes on.

@@ -714,7 +714,7 @@ impl PrivateKey {
         imp: MontImpl,
         rng: &mut dyn RandomSource,
     ) -> Result<Self, Error> {
-        if !matches!(bits, 2048 | 3072 | 4096) {
+        if !matches!(bits, 2048 | 3072 | 4096) || bits > crate::MAX_BITS {
             return Err(Error::UnsupportedKeySize);
         }
         if e < MIN_E || e & 1 == 0 || e >> 63 != 0 {

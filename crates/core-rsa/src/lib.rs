@@ -33,8 +33,19 @@ pub use mont::{Modulus, MontImpl, modexp, modexp_vartime};
 pub use oaep::Oaep;
 pub use pss::Pss;
 
-/// The largest modulus this crate handles, in bits.
-pub const MAX_BITS: usize = 8192;
+/// The largest modulus this crate handles, in bits: 8192, or less with one of the cap features
+/// (`max-bits-4096`, `max-bits-2048`; the smallest enabled wins). Every number is a
+/// fixed-capacity buffer of this size on the stack, so a cap is what lets a private key and
+/// its working buffers fit a microcontroller's RAM (RSA-2048 signing in 16 KiB on the
+/// Cortex-M0 needs `max-bits-2048`); larger keys are then refused with
+/// [`Error::UnsupportedKeySize`] or [`Error::InvalidModulus`].
+pub const MAX_BITS: usize = if cfg!(feature = "max-bits-2048") {
+    2048
+} else if cfg!(feature = "max-bits-4096") {
+    4096
+} else {
+    8192
+};
 
 /// Every implementation in this crate, available on this CPU or not.
 pub fn implementations() -> impl Iterator<Item = Registered> {

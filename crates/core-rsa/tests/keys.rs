@@ -349,6 +349,14 @@ fn inconsistent_keys_are_refused() {
     let mut small = n[..100].to_vec();
     small[99] |= 1;
     assert_eq!(PublicKey::from_components(&small, &e).err(), Some(Error::UnsupportedKeySize));
+    let mut huge = std::vec![0xffu8; core_rsa::MAX_BITS / 8 + 1];
+    huge[0] = 0;
+    huge.push(0xff);
+    assert_eq!(
+        PublicKey::from_components(&huge, &e).err(),
+        Some(Error::UnsupportedKeySize),
+        "a modulus above MAX_BITS"
+    );
     let mut n1024 = n[..128].to_vec();
     n1024[0] |= 0x80;
     n1024[127] |= 1;

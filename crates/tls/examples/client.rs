@@ -7,6 +7,9 @@
 //! server's certificate request. With `--resume` it connects twice: the first connection only
 //! waits for a session ticket, and the second (which carries stdin) must resume with it.
 //! `--insecure-no-verify` is accepted by the command line but not implemented yet.
+//! `--psk ID:HEX` offers an external PSK (SHA-256; no `--cafile` needed then, `sig=psk` when
+//! the server takes it), `--record-size-limit N` (64 to 16385) and `--max-fragment-length N`
+//! (512, 1024, 2048 or 4096) ask the server for small records.
 
 #![allow(clippy::doc_markdown)] // protocol names (close_notify) are prose
 
@@ -30,6 +33,7 @@ fn main() {
     let mut groups = tls::kx::DEFAULT_GROUPS.to_vec();
     let (mut name, mut cafile, mut alpn, mut suites, mut key_update) =
         (None, None, Vec::new(), tls::suites::DEFAULT_SUITES.to_vec(), false);
+    let (mut psk, mut record_size_limit, mut max_fragment_length) = (None, None, None);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().unwrap_or_else(|| die(&format!("{a} needs a value")));
@@ -43,6 +47,18 @@ fn main() {
             "--cert" => cert = Some(val()),
             "--key" => key = Some(val()),
             "--resume" => resume = true,
+            "--psk" => psk = Some(common::parse_psk(&val())),
+            "--record-size-limit" => record_size_limit = Some(common::parse_number(a, &val())),
+            "--max-fragment-length" => {
+                let m = match common::parse_number::<u16>(a, &val()) {
+                    512 => tls::msgs::MaxFragmentLength::LEN_512,
+                    1024 => tls::msgs::MaxFragmentLength::LEN_1024,
+                    2048 => tls::msgs::MaxFragmentLength::LEN_2048,
+                    4096 => tls::msgs::MaxFragmentLength::LEN_4096,
+                    _ => die("--max-fragment-length is 512, 1024, 2048 or 4096"),
+                };
+                max_fragment_length = Some(m);
+            }
             "--insecure-no-verify" => die(&format!("{a} is not implemented yet")),
             _ if a.starts_with("--") => die(&format!("unknown option {a}")),
             _ => pos.push(a.clone()),
@@ -50,7 +66,11 @@ fn main() {
     }
     let [host, port] = pos.as_slice() else { die("usage: client HOST PORT [options]") };
     let name = name.unwrap_or_else(|| host.clone());
-    let cafile = cafile.unwrap_or_else(|| die("--cafile is required (no system roots yet)"));
+    let cafile = match (cafile, psk) {
+        (Some(f), _) => Some(f),
+        (None, Some(_)) => None,
+        (None, None) => die("--cafile is required (no system roots yet)"),
+    };
     let client_chain: Vec<Vec<u8>> = match (&cert, &key) {
         (Some(c), Some(_)) => common::pem_blocks(c, "CERTIFICATE"),
         (None, None) => Vec::new(),
@@ -63,13 +83,19 @@ fn main() {
     let client_key = key.as_deref().map(common::private_key);
     let client_cert =
         client_key.as_ref().map(|key| tls::CertifiedKey { chain: &client_chain_refs, key });
-    let ders: Vec<CertificateDer<'static>> =
-        common::pem_blocks(&cafile, "CERTIFICATE").into_iter().map(CertificateDer::from).collect();
+    let ders: Vec<CertificateDer<'static>> = cafile
+        .as_deref()
+        .map(|f| common::pem_blocks(f, "CERTIFICATE"))
+        .unwrap_or_default()
+        .into_iter()
+        .map(CertificateDer::from)
+        .collect();
     let ders: &'static [CertificateDer<'static>] = Box::leak(ders.into_boxed_slice());
     let roots: Vec<_> = ders
         .iter()
         .map(|d| {
-            webpki::anchor_from_trusted_cert(d).unwrap_or_else(|e| die(&format!("{cafile}: {e:?}")))
+            webpki::anchor_from_trusted_cert(d)
+                .unwrap_or_else(|e| die(&format!("{}: {e:?}", cafile.as_deref().unwrap_or("-"))))
         })
         .collect();
     let alpn_refs: Vec<&[u8]> = alpn.iter().map(Vec::as_slice).collect();
@@ -88,6 +114,9 @@ fn main() {
         client_cert,
         tickets: Some(&store),
         psk_modes: &[],
+        record_size_limit,
+        max_fragment_length,
+        external_psk: psk,
     };
     if resume {
         // A first connection only to get a ticket: handshake, wait for a NewSessionTicket,

@@ -4,7 +4,10 @@
 //! `negotiated:` line per connection, and exits after N connections if given. Keys are PKCS#8
 //! PEM (Ed25519, ECDSA P-256/P-384, RSA); with several `--cert/--key` pairs the certificate is
 //! chosen by the client's SNI (the first pair is the default). `--client-ca PEM` requires
-//! every client to present a certificate chaining to one of the roots in PEM.
+//! every client to present a certificate chaining to one of the roots in PEM. `--psk ID:HEX`
+//! accepts an external PSK (SHA-256; `--cert/--key` may then be left out, and clients without
+//! the identity are refused), `--record-size-limit N` (64 to 16385) is the limit answered to
+//! clients that send `record_size_limit`.
 
 #![allow(clippy::doc_markdown)] // protocol names (close_notify) are prose
 
@@ -28,6 +31,7 @@ fn main() {
     let mut suites = tls::suites::DEFAULT_SUITES.to_vec();
     let mut groups = tls::kx::DEFAULT_GROUPS.to_vec();
     let mut client_ca = None::<String>;
+    let (mut psks, mut record_size_limit) = (Vec::new(), None);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().unwrap_or_else(|| die(&format!("{a} needs a value")));
@@ -42,10 +46,12 @@ fn main() {
                 max = Some(val().parse::<usize>().unwrap_or_else(|_| die("bad count")));
             }
             "--client-ca" => client_ca = Some(val()),
+            "--psk" => psks.push(common::parse_psk(&val())),
+            "--record-size-limit" => record_size_limit = Some(common::parse_number(a, &val())),
             _ => die(&format!("unknown argument {a}")),
         }
     }
-    if certs.is_empty() || certs.len() != keys.len() {
+    if (certs.is_empty() && psks.is_empty()) || certs.len() != keys.len() {
         die("give --cert PEM --key PEM (one --key per --cert; the first pair is the default)");
     }
     let chains: Vec<Vec<Vec<u8>>> = certs
@@ -110,6 +116,8 @@ fn main() {
                 now: UnixTime::now(),
                 psk_ke: false,
             }),
+            record_size_limit,
+            psks: (!psks.is_empty()).then(|| tls::ServerPsks { keys: &psks, psk_ke: false }),
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom)

@@ -7,8 +7,10 @@
 //! returns the next state. It negotiates the groups of [`crate::kx`] (with HelloRetryRequest
 //! in both roles), Ed25519, ECDSA and RSA certificates in both directions (verified through
 //! `rustls-webpki`; the server's chosen by SNI, client certificates on request), the
-//! signature scheme, SNI and ALPN, answers KeyUpdate, ignores tickets, and turns every failure
-//! into a typed [`Error`] and, where the RFC has one, an alert.
+//! signature scheme, SNI and ALPN, resumption from tickets and external PSKs (no certificates
+//! then), `record_size_limit` (RFC 8449) and `max_fragment_length` (RFC 6066) so that small
+//! devices can use small record buffers, answers KeyUpdate, and turns every failure into a
+//! typed [`Error`] and, where the RFC has one, an alert.
 
 use core::mem;
 
@@ -25,10 +27,11 @@ use crate::msgs::{
     AlertDescription, AlertLevel, Certificate, CertificateEntry, CertificateRequest,
     CertificateVerify, CipherSuite, ClientExtensions, ClientHello, Codec, ContentType,
     EncryptedExtensions, HandshakeMessage, HandshakeType, KeyShareEntry, KeyUpdateRequest, List,
-    NamedGroup, ProtocolName, ProtocolVersion, ServerHello, ServerHelloExtensions, SignatureScheme,
-    Writer, split_handshake,
+    MaxFragmentLength, NamedGroup, ProtocolName, ProtocolVersion, ServerHello,
+    ServerHelloExtensions, SignatureScheme, Writer, split_handshake,
 };
 use crate::msgs::{NewSessionTicket, OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
+use crate::psk::{ExternalPsk, ServerPsks};
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
 use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN};
 use crate::suites::{self, Suite};
@@ -64,6 +67,23 @@ pub struct ClientConfig<'a> {
     /// The resumption modes to offer (empty: `psk_dhe_ke` only). Listing `psk_ke` lets a
     /// server resume without a fresh key exchange (no forward secrecy for that session).
     pub psk_modes: &'a [PskKeyExchangeMode],
+    /// The `record_size_limit` (RFC 8449) to advertise: the longest TLSInnerPlaintext
+    /// (content, its type byte and any padding) one protected record to us may carry, 64 to
+    /// 16385 (`None`: none advertised). Once the server answers with its own, records longer
+    /// than ours are `record_overflow` and we split what we send to the server's; see
+    /// [`Buffers`] for the buffer sizes that allows.
+    pub record_size_limit: Option<u16>,
+    /// The `max_fragment_length` (RFC 6066 §4) to offer, for servers without
+    /// `record_size_limit` (`None`: none offered). A server that accepts it echoes it, and
+    /// then neither side sends records with more than that many content bytes (with padding,
+    /// a TLSInnerPlaintext of at most that plus one). When both are offered, a server that
+    /// knows `record_size_limit` answers that one only (RFC 8449 §5).
+    pub max_fragment_length: Option<MaxFragmentLength>,
+    /// An external PSK to offer (RFC 8446 §4.2.11), in the modes of `psk_modes`, when no
+    /// ticket is offered instead; `suites` must hold one with its hash. A server that takes
+    /// it sends no certificate; one that does not falls back to its certificate, checked
+    /// against `roots` as usual.
+    pub external_psk: Option<ExternalPsk<'a>>,
 }
 
 /// How a server issues session tickets and resumes sessions from them.
@@ -114,12 +134,40 @@ pub struct ServerConfig<'a> {
     pub client_auth: Option<ClientAuth<'a>>,
     /// Issue session tickets and accept them for resumption (`None`: neither).
     pub tickets: Option<ServerTickets<'a>>,
+    /// The `record_size_limit` (RFC 8449) answered to a client that sends one, 64 to 16385:
+    /// records from such a client with a longer TLSInnerPlaintext are `record_overflow`
+    /// (`None`: answer 16385, the protocol's limit, so the client knows its own limit is
+    /// respected). A client without the extension may send full-size records whatever this
+    /// says. A client's `max_fragment_length` is always accepted (unless it also sent
+    /// `record_size_limit`, which wins).
+    pub record_size_limit: Option<u16>,
+    /// External PSKs to accept (RFC 8446 §4.2.11): a client offering one of these identities
+    /// with a valid binder is authenticated by the key, and no certificate is sent. With
+    /// these, `certs` may be empty: a client with no known identity is then refused with
+    /// `unknown_psk_identity`.
+    pub psks: Option<ServerPsks<'a>>,
 }
 
-/// The buffers a connection works in. `received` must hold one whole record
-/// ([`crate::record::MAX_RECORD_LEN`] unless a smaller limit is negotiated); `send` must hold
-/// the largest flight (the server's: its chain plus about 600 bytes); `handshake` must hold
-/// the largest handshake message pair (Certificate + CertificateVerify).
+/// The buffers a connection works in.
+///
+/// - `received` must hold one whole record. Without a negotiated limit that is
+///   [`crate::record::MAX_RECORD_LEN`] (16 645 bytes). Once a limit is negotiated, a
+///   protected record is at most `5 + P + 16` bytes (`+ 8` with CCM_8), where `P` is the
+///   longest TLSInnerPlaintext we accept: our `record_size_limit` `L`, or `M + 1` for a
+///   `max_fragment_length` of `M` bytes (content plus type byte; padding counts against
+///   it). The peer's unprotected hello must fit too: a ServerHello record is about 130 bytes
+///   (about 230 with a P-521 share), a ClientHello a few hundred (plus the ticket when it
+///   resumes). So a client offering `L = 256` needs 277 bytes, with
+///   `max_fragment_length` 512, 534; a server answering `L` needs `5 + L + 16` or the
+///   ClientHello, whichever is longer. A limit is only in force if the peer negotiated it: a
+///   peer that ignored the extension may send full-size records, which are then
+///   [`Error::BufferTooSmall`].
+/// - `send` must hold the largest flight: the server's is its chain plus about 600 bytes,
+///   plus 22 bytes per extra record when the peer's limit splits it; a client's is its
+///   ClientHello, or its Certificate, CertificateVerify and Finished.
+/// - `handshake` must hold the largest handshake message pair (Certificate +
+///   CertificateVerify); messages are reassembled there across records whatever the record
+///   size.
 #[derive(Debug)]
 pub struct Buffers<'b> {
     /// Received bytes not yet processed.
@@ -128,6 +176,18 @@ pub struct Buffers<'b> {
     pub send: &'b mut [u8],
     /// Handshake message reassembly.
     pub handshake: &'b mut [u8],
+}
+
+/// The record sizes in force on a connection (RFC 8449, RFC 6066 §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordLimits {
+    /// The most content bytes one protected record we send carries: 2^14, or the peer's
+    /// `record_size_limit` less one, or the negotiated `max_fragment_length`.
+    pub send: usize,
+    /// The longest TLSInnerPlaintext (content, type byte, padding) we accept in a protected
+    /// record: 2^14 + 1, or our `record_size_limit`, or the `max_fragment_length` plus one.
+    /// Longer is `record_overflow`.
+    pub receive: usize,
 }
 
 /// What the connection needs from the caller next.
@@ -164,6 +224,9 @@ pub struct Negotiated {
     /// Whether the session was resumed from a ticket (with `group` `NamedGroup(0)` when it
     /// was resumed with `psk_ke`, without a key exchange).
     pub resumed: bool,
+    /// Whether an external PSK authenticated the handshake (no certificates; `scheme` is
+    /// `SignatureScheme(0)`, and `group` `NamedGroup(0)` in `psk_ke` mode).
+    pub external_psk: bool,
 }
 
 struct ClientHelloSent {
@@ -172,8 +235,33 @@ struct ClientHelloSent {
     session_id: [u8; 32],
     th256: Transcript,
     th384: Transcript,
-    /// The ticket offered for resumption, if any.
-    psk: Option<Ticket>,
+    /// The PSK offered, if any.
+    psk: Option<Offered>,
+}
+
+/// The PSK a client offers: a ticket for resumption, or the configured external PSK.
+#[allow(clippy::large_enum_variant)] // a ticket is what is offered most; nothing to box into
+enum Offered {
+    Ticket(Ticket),
+    External,
+}
+
+impl Offered {
+    /// The hash the PSK is bound to.
+    fn hash(&self, config: &ClientConfig<'_>) -> Option<HashAlg> {
+        match self {
+            Self::Ticket(t) => ticket_hash(t),
+            Self::External => config.external_psk.map(|p| p.hash),
+        }
+    }
+
+    /// The key.
+    fn key<'k>(&'k self, config: &ClientConfig<'k>) -> &'k [u8] {
+        match self {
+            Self::Ticket(t) => t.psk(),
+            Self::External => config.external_psk.map_or(&[], |p| p.key),
+        }
+    }
 }
 
 /// After a HelloRetryRequest and the second ClientHello: the suite is fixed and the
@@ -183,7 +271,7 @@ struct RetrySent {
     session_id: [u8; 32],
     suite: Suite,
     transcript: Transcript,
-    psk: Option<Ticket>,
+    psk: Option<Offered>,
 }
 
 struct Handshaking {
@@ -267,6 +355,12 @@ struct Io<'b> {
     rx_len: usize,
     tx: &'b mut [u8],
     tx_len: usize,
+    /// The most content bytes one protected record to the peer may carry: 2^14, or less when
+    /// the peer's `record_size_limit` or a `max_fragment_length` asks for it.
+    send_limit: usize,
+    /// The longest TLSInnerPlaintext (content, type byte and padding) a protected record from
+    /// the peer may carry: 2^14 + 1, or the negotiated limit (longer is `record_overflow`).
+    recv_limit: usize,
     read_key: Option<RecordProtection>,
     write_key: Option<RecordProtection>,
 }
@@ -305,16 +399,34 @@ impl Io<'_> {
         self.seal_queued(ContentType::HANDSHAKE, start, n)
     }
 
-    /// Protects (or frames, before keys) `n` bytes already at `tx[start + 5..]`.
+    /// Protects (or frames, before keys) `n` bytes already at `tx[start + 5..]`. Protected
+    /// content longer than the peer's record size limit is split over several records: the
+    /// chunks are moved apart (last first, so none is overwritten) to make room for each
+    /// record's header, type byte and tag, then sealed in order.
     fn seal_queued(&mut self, typ: ContentType, start: usize, n: usize) -> Result<(), Error> {
-        let total = match &mut self.write_key {
-            None => {
-                RecordHeader::write(typ, n, &mut self.tx[start..]);
-                HEADER_LEN + n
-            }
-            Some(k) => k.seal_in_place(typ, &mut self.tx[start..], n, 0)?,
+        let Some(k) = &mut self.write_key else {
+            RecordHeader::write(typ, n, &mut self.tx[start..]);
+            self.tx_len += HEADER_LEN + n;
+            return Ok(());
         };
-        self.tx_len += total;
+        let limit = self.send_limit.max(1);
+        let count = n.div_ceil(limit).max(1);
+        let per = k.sealed_len(limit, 0);
+        let last = n - limit * (count - 1);
+        let end = start + per * (count - 1) + k.sealed_len(last, 0);
+        if end > self.tx.len() {
+            return Err(Error::BufferTooSmall);
+        }
+        for i in (1..count).rev() {
+            let from = start + HEADER_LEN + i * limit;
+            let len = limit.min(n - i * limit);
+            self.tx.copy_within(from..from + len, start + i * per + HEADER_LEN);
+        }
+        for i in 0..count {
+            let len = limit.min(n - i * limit);
+            let total = k.seal_in_place(typ, &mut self.tx[start + i * per..], len, 0)?;
+            self.tx_len += total;
+        }
         Ok(())
     }
 
@@ -400,6 +512,8 @@ impl<'a, 'b> Connection<'a, 'b> {
                     rx_len: 0,
                     tx: send,
                     tx_len: 0,
+                    send_limit: MAX_PLAINTEXT_LEN,
+                    recv_limit: MAX_PLAINTEXT_LEN + 1,
                     read_key: None,
                     write_key: None,
                 },
@@ -421,6 +535,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                     retried: false,
                     client_auth: None,
                     resumed: false,
+                    external_psk: false,
                 },
                 rng,
             },
@@ -446,6 +561,11 @@ impl<'a, 'b> Connection<'a, 'b> {
             || config.groups.len() > MAX_LIST
             || config.alpn.len() > MAX_LIST
             || server_name.len() > 255
+            || !valid_record_size_limit(config.record_size_limit)
+            || config.max_fragment_length.is_some_and(|m| m.bytes().is_none())
+            || config
+                .external_psk
+                .is_some_and(|p| !p.is_valid() || !config.suites.iter().any(|s| s.hash == p.hash))
         {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
@@ -458,12 +578,15 @@ impl<'a, 'b> Connection<'a, 'b> {
         let random_bytes: [u8; 32] = random(rng)?;
         let session_id: [u8; 32] = random(rng)?;
         let now = config.now.as_secs();
+        // A ticket for the server if there is one, else the external PSK.
         let psk = config
             .tickets
             .and_then(|store| store.take(server_name))
-            .filter(|t| t.is_valid_at(now) && suites::find(config.suites, t.suite()).is_some());
+            .filter(|t| t.is_valid_at(now) && suites::find(config.suites, t.suite()).is_some())
+            .map(Offered::Ticket)
+            .or(config.external_psk.map(|_| Offered::External));
         let mut th256 = Transcript::new(HashAlg::Sha256);
-        let binder_base = psk.as_ref().and_then(|t| Some(Transcript::new(ticket_hash(t)?)));
+        let binder_base = psk.as_ref().and_then(|p| Some(Transcript::new(p.hash(&config)?)));
         let offer = psk.as_ref().zip(binder_base);
         send_client_hello(&mut conn.c, &random_bytes, &session_id, &key, None, &mut th256, offer)?;
         let mut th384 = Transcript::new(HashAlg::Sha384);
@@ -485,10 +608,14 @@ impl<'a, 'b> Connection<'a, 'b> {
         bufs: Buffers<'b>,
         rng: &mut dyn RandomSource,
     ) -> Result<Self, Error> {
+        // Without certificates only external PSKs can authenticate the server.
+        let psk_only = config.psks.is_some_and(|p| !p.keys.is_empty());
         if config.suites.is_empty()
             || config.groups.is_empty()
-            || config.certs.is_empty()
+            || (config.certs.is_empty() && !psk_only)
             || config.certs.iter().any(|c| c.chain.is_empty())
+            || config.psks.is_some_and(|p| p.keys.iter().any(|k| !k.is_valid()))
+            || !valid_record_size_limit(config.record_size_limit)
         {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
@@ -526,6 +653,12 @@ impl<'a, 'b> Connection<'a, 'b> {
     /// The negotiated parameters, once the handshake is done.
     pub fn negotiated(&self) -> Option<Negotiated> {
         self.c.negotiated
+    }
+
+    /// The record sizes in force: the protocol's until the handshake negotiates smaller ones
+    /// (the client learns them from EncryptedExtensions).
+    pub fn record_limits(&self) -> RecordLimits {
+        RecordLimits { send: self.c.io.send_limit, receive: self.c.io.recv_limit }
     }
 
     /// The server name: the one asked for (client) or received as SNI (server), if any.
@@ -596,7 +729,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             if room <= overhead {
                 break;
             }
-            let n = (data.len() - done).min(room - overhead).min(MAX_PLAINTEXT_LEN);
+            let n = (data.len() - done).min(room - overhead).min(self.c.io.send_limit);
             self.c.io.send_plain(ContentType::APPLICATION_DATA, &data[done..done + n])?;
             done += n;
         }
@@ -647,6 +780,19 @@ impl<'a, 'b> Connection<'a, 'b> {
             let Some(header) = RecordHeader::parse(&self.c.io.rx[..self.c.io.rx_len])? else {
                 break;
             };
+            // RFC 8449 §4 and RFC 8446 §5.4: a protected record's TLSInnerPlaintext (its body
+            // less the tag) within our limit, an unprotected one within 2^14. Checked on the
+            // header, so a record over the limit is `record_overflow` even when it would not
+            // fit a receive buffer sized for the limit.
+            let max_body = match &self.c.io.read_key {
+                Some(k) if header.typ != ContentType::CHANGE_CIPHER_SPEC => {
+                    self.c.io.recv_limit + k.alg().tag_len()
+                }
+                _ => MAX_PLAINTEXT_LEN,
+            };
+            if header.len > max_body {
+                return Err(Error::RecordOverflow);
+            }
             let total = HEADER_LEN + header.len;
             if total > self.c.io.rx.len() {
                 return Err(Error::BufferTooSmall);
@@ -667,8 +813,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                 Some(k) => {
                     let rec = &mut self.c.io.rx[..total];
                     let (typ, content) = k.open(rec)?;
-                    let len = content.len();
-                    (typ, HEADER_LEN, HEADER_LEN + len)
+                    (typ, HEADER_LEN, HEADER_LEN + content.len())
                 }
             };
             if self.c.io.read_key.is_none() && typ == ContentType::APPLICATION_DATA {
@@ -805,16 +950,23 @@ fn send_client_hello(
     key: &KeyShare,
     cookie: Option<&[u8]>,
     transcript: &mut Transcript,
-    psk: Option<(&Ticket, Transcript)>,
+    psk: Option<(&Offered, Transcript)>,
 ) -> Result<(), Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let now = config.now.as_secs();
-    // A PSK offer: the ticket as identity, and a placeholder binder filled in below.
+    // A PSK offer: the ticket or the external identity (whose age is 0, RFC 8446
+    // §4.2.11), and a placeholder binder filled in below.
     let hash_len = psk.as_ref().map_or(0, |(_, t)| t.alg().output_len());
     let zero_binder = [0u8; 48];
-    let identity = psk
-        .as_ref()
-        .map(|(t, _)| PskIdentity { identity: t.ticket(), obfuscated_age: t.obfuscated_age(now) });
+    let identity = psk.as_ref().map(|(p, _)| match p {
+        Offered::Ticket(t) => {
+            PskIdentity { identity: t.ticket(), obfuscated_age: t.obfuscated_age(now) }
+        }
+        Offered::External => PskIdentity {
+            identity: config.external_psk.map_or(&[], |e| e.identity),
+            obfuscated_age: 0,
+        },
+    });
     let identities = identity.as_slice();
     let binders = [PskBinder(&zero_binder[..hash_len])];
     let mut suites_buf = [CipherSuite(0); MAX_LIST];
@@ -843,6 +995,8 @@ fn send_client_hello(
             key_shares: Some(List::items(&shares)),
             alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
             cookie,
+            record_size_limit: config.record_size_limit,
+            max_fragment_length: config.max_fragment_length,
             // With a store, psk_dhe_ke says we take tickets even when we offer none (RFC
             // 8446 §4.2.9: servers send tickets only for modes the client lists).
             psk_modes: (psk.is_some() || config.tickets.is_some())
@@ -851,16 +1005,16 @@ fn send_client_hello(
                 identities: List::items(identities),
                 binders: List::items(&binders),
             }),
-            ..ClientExtensions::default()
         },
     });
     c.io.send_handshake_patched(&ch, Some(transcript), |msg| {
-        let Some((ticket, mut bt)) = psk else { return Ok(()) };
+        let Some((offered, mut bt)) = psk else { return Ok(()) };
         // RFC 8446 §4.2.11.2: the binder is over the ClientHello up to the binders list.
         let cut = msg.len().checked_sub(3 + hash_len).ok_or(Error::BufferTooSmall)?;
         bt.update(&msg[..cut]);
-        let early = EarlySecret::new(bt.alg(), Some(ticket.psk()));
-        let binder = finished_verify_data(&early.binder_key(false), &bt.current());
+        let early = EarlySecret::new(bt.alg(), Some(offered.key(&config)));
+        let external = matches!(offered, Offered::External);
+        let binder = finished_verify_data(&early.binder_key(external), &bt.current());
         msg[cut + 3..].copy_from_slice(binder.as_ref());
         Ok(())
     })
@@ -946,8 +1100,9 @@ fn handle(
                 ),
             };
             c.params.alpn = alpn;
-            // A resumed session has no certificate messages (RFC 8446 §2.2).
-            Ok(if c.params.resumed {
+            client_record_limits(c, &config, &ee)?;
+            // A PSK handshake has no certificate messages (RFC 8446 §2.2).
+            Ok(if c.params.resumed || c.params.external_psk {
                 State::ClientExpectFinished(ClientExpectFinished { hs })
             } else {
                 State::ClientExpectCertificate(hs)
@@ -1038,6 +1193,68 @@ fn handle(
     }
 }
 
+/// Client: applies the server's answer to `record_size_limit` or `max_fragment_length`.
+/// Only an offered extension may be answered (else `unsupported_extension`), a limit below
+/// 64, a different fragment length, or both at once are `illegal_parameter` (RFC 8449 §4, §5;
+/// RFC 6066 §4).
+fn client_record_limits(
+    c: &mut Core<'_, '_>,
+    config: &ClientConfig<'_>,
+    ee: &EncryptedExtensions<'_>,
+) -> Result<(), Error> {
+    use crate::msgs::InvalidMessage::{IllegalValue, UnexpectedExtension};
+    match (ee.record_size_limit, ee.max_fragment_length) {
+        (Some(_), Some(_)) => return Err(IllegalValue.into()),
+        (Some(limit), None) => {
+            let ours = config.record_size_limit.ok_or(UnexpectedExtension)?;
+            if limit < 64 {
+                return Err(IllegalValue.into());
+            }
+            c.io.send_limit = (usize::from(limit) - 1).min(MAX_PLAINTEXT_LEN);
+            c.io.recv_limit = usize::from(ours);
+        }
+        (None, Some(m)) => {
+            let offered = config.max_fragment_length.ok_or(UnexpectedExtension)?;
+            let len = m.bytes().filter(|_| m == offered).ok_or(IllegalValue)?;
+            c.io.send_limit = len;
+            c.io.recv_limit = len + 1;
+        }
+        (None, None) => {}
+    }
+    Ok(())
+}
+
+/// Server: takes the client's `record_size_limit` (answering with ours) or, without one, its
+/// `max_fragment_length` (echoed), and sets both directions' limits; returns what
+/// EncryptedExtensions carries (RFC 8449 §4, §5; RFC 6066 §4).
+fn server_record_limits(
+    c: &mut Core<'_, '_>,
+    config: &ServerConfig<'_>,
+    x: &ClientExtensions<'_>,
+) -> Result<(Option<u16>, Option<MaxFragmentLength>), Error> {
+    if let Some(limit) = x.record_size_limit {
+        if limit < 64 {
+            return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+        }
+        let ours = config.record_size_limit.unwrap_or(MAX_PLAINTEXT_LEN as u16 + 1);
+        c.io.send_limit = (usize::from(limit) - 1).min(MAX_PLAINTEXT_LEN);
+        c.io.recv_limit = usize::from(ours);
+        return Ok((Some(ours), None));
+    }
+    if let Some(m) = x.max_fragment_length {
+        let len = m.bytes().ok_or(crate::msgs::InvalidMessage::IllegalValue)?;
+        c.io.send_limit = len;
+        c.io.recv_limit = len + 1;
+        return Ok((None, Some(m)));
+    }
+    Ok((None, None))
+}
+
+/// Whether a configured `record_size_limit` is one RFC 8449 allows in TLS 1.3.
+fn valid_record_size_limit(limit: Option<u16>) -> bool {
+    limit.is_none_or(|l| (64..=MAX_PLAINTEXT_LEN as u16 + 1).contains(&l))
+}
+
 /// The checks every ServerHello and HelloRetryRequest gets: TLS 1.3 selected and our session
 /// id echoed.
 fn client_check_hello(sh: &ServerHello<'_>, session_id: &[u8; 32]) -> Result<(), Error> {
@@ -1090,7 +1307,7 @@ fn client_server_hello(
     c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
     // The PSK stays on offer only if its hash is the suite's (RFC 8446 §4.1.4), with its
     // binder now over message_hash, the HRR and ClientHello2.
-    let psk = st.psk.filter(|t| ticket_hash(t) == Some(suite.hash));
+    let psk = st.psk.filter(|p| p.hash(&config) == Some(suite.hash));
     let offer = psk.as_ref().map(|t| (t, transcript.clone()));
     send_client_hello(c, &st.random, &st.session_id, &key, x.cookie, &mut transcript, offer)?;
     c.params.retried = true;
@@ -1111,15 +1328,15 @@ fn client_key_exchange(
     mut transcript: Transcript,
     raw: &[u8],
     sh: &ServerHello<'_>,
-    offered: Option<&Ticket>,
+    offered: Option<&Offered>,
 ) -> Result<State, Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let modes = client_psk_modes(&config);
     // RFC 8446 §4.2.11: the server may only pick the one identity we offered, with a suite
-    // of the ticket's hash.
+    // of the PSK's hash.
     let psk = match (sh.extensions.selected_identity, offered) {
         (None, _) => None,
-        (Some(0), Some(t)) if ticket_hash(t) == Some(suite.hash) => Some(t),
+        (Some(0), Some(p)) if p.hash(&config) == Some(suite.hash) => Some(p),
         (Some(_), _) => return Err(PeerMisbehaved::SelectedUnofferedParameter.into()),
     };
     // A key share, unless the server resumed with psk_ke (which we must have listed); with
@@ -1144,17 +1361,17 @@ fn client_key_exchange(
     transcript.update(raw);
     c.params.suite = suite.suite;
     c.params.group = group;
-    if let Some(t) = psk {
-        c.params.resumed = true;
-        c.params.scheme = t.scheme();
+    match psk {
+        Some(Offered::Ticket(t)) => {
+            c.params.resumed = true;
+            c.params.scheme = t.scheme();
+        }
+        Some(Offered::External) => c.params.external_psk = true,
+        None => {}
     }
+    let key = psk.map(|p| p.key(&config));
     Ok(State::ClientExpectEncryptedExtensions(enter_handshake(
-        c,
-        suite,
-        transcript,
-        ikm,
-        psk.map(Ticket::psk),
-        true,
+        c, suite, transcript, ikm, key, true,
     )?))
 }
 
@@ -1390,28 +1607,100 @@ fn send_server_certificate(
     c.io.send_handshake(&cv, Some(transcript))
 }
 
-/// Server: the state of the first PSK identity, if it is one of our tickets, the client
-/// allows psk_dhe_ke, and the ticket is within its lifetime.
-fn resumable_ticket(
-    config: &ServerConfig<'_>,
-    x: &ClientExtensions<'_>,
-) -> Option<(TicketState, PskKeyExchangeMode)> {
-    let tickets = config.tickets?;
-    let modes = x.psk_modes?;
-    let mode = if tickets.psk_ke && modes.contains(&PskKeyExchangeMode::PSK_KE) {
-        PskKeyExchangeMode::PSK_KE
+/// A PSK the server takes: one of its tickets, or one of its external PSKs.
+enum ServerPsk<'a> {
+    Ticket(TicketState),
+    External(&'a ExternalPsk<'a>),
+}
+
+impl ServerPsk<'_> {
+    fn key(&self) -> &[u8] {
+        match self {
+            Self::Ticket(t) => &t.psk[..t.psk_len],
+            Self::External(p) => p.key,
+        }
+    }
+}
+
+/// The PSK a server takes: which, the index of its identity in the ClientHello, the mode,
+/// and the suite it is used with.
+struct ChosenPsk<'a> {
+    psk: ServerPsk<'a>,
+    index: usize,
+    mode: PskKeyExchangeMode,
+    suite: Suite,
+}
+
+/// The mode a PSK is taken in: `psk_ke` if we allow it and the client lists it, else
+/// `psk_dhe_ke` if the client lists that.
+fn psk_mode(
+    modes: List<'_, PskKeyExchangeMode, crate::msgs::U8>,
+    allow_psk_ke: bool,
+) -> Option<PskKeyExchangeMode> {
+    if allow_psk_ke && modes.contains(&PskKeyExchangeMode::PSK_KE) {
+        Some(PskKeyExchangeMode::PSK_KE)
     } else if modes.contains(&PskKeyExchangeMode::PSK_DHE_KE) {
-        PskKeyExchangeMode::PSK_DHE_KE
+        Some(PskKeyExchangeMode::PSK_DHE_KE)
     } else {
-        return None;
+        None
+    }
+}
+
+/// Server: the first PSK identity offered that we can take (RFC 8446 §4.2.11) — one of our
+/// tickets within its lifetime, or one of our external PSKs — in a mode both sides list,
+/// with a suite of its hash that both sides have (for a ticket its own suite first). The
+/// binder is checked later, over the whole transcript.
+fn choose_psk<'a>(config: &ServerConfig<'a>, ch: &ClientHello<'_>) -> Option<ChosenPsk<'a>> {
+    let x = &ch.extensions;
+    let modes = x.psk_modes?;
+    let offer = x.pre_shared_key?;
+    let common = |hash: HashAlg, first: Option<CipherSuite>| {
+        let shared = |s: &Suite| s.hash == hash && ch.cipher_suites.contains(&s.suite);
+        first
+            .and_then(|f| suites::find(config.suites, f))
+            .filter(shared)
+            .or_else(|| config.suites.iter().copied().find(shared))
     };
-    let identity = x.pre_shared_key?.identities.iter().next()?;
-    let state = tickets.key.open(identity.identity)?;
-    let now = tickets.now.as_secs();
-    // With client authentication required, only a session that had it may be resumed.
-    let identity_ok = state.client_auth.0 != 0 || !config.client_auth.is_some_and(|a| a.required);
-    (identity_ok && now >= state.issued_at && now - state.issued_at < u64::from(tickets.lifetime))
-        .then_some((state, mode))
+    for (index, identity) in offer.identities.iter().enumerate() {
+        let ticket = config.tickets.and_then(|t| Some((t, t.key.open(identity.identity)?)));
+        if let Some((tickets, state)) = ticket {
+            let now = tickets.now.as_secs();
+            let fresh =
+                now >= state.issued_at && now - state.issued_at < u64::from(tickets.lifetime);
+            // With client authentication required, only a session that had it may resume.
+            let identity_ok =
+                state.client_auth.0 != 0 || !config.client_auth.is_some_and(|a| a.required);
+            let hash = suites::find(suites::ALL_SUITES, state.suite).map(|s| s.hash);
+            let mode = psk_mode(modes, tickets.psk_ke);
+            if let (true, Some(hash), Some(mode)) = (fresh && identity_ok, hash, mode)
+                && let Some(suite) = common(hash, Some(state.suite))
+            {
+                return Some(ChosenPsk { psk: ServerPsk::Ticket(state), index, mode, suite });
+            }
+            continue;
+        }
+        let Some(psks) = config.psks else { continue };
+        let Some(psk) = psks.find(identity.identity) else { continue };
+        if let (Some(mode), Some(suite)) = (psk_mode(modes, psks.psk_ke), common(psk.hash, None)) {
+            return Some(ChosenPsk { psk: ServerPsk::External(psk), index, mode, suite });
+        }
+    }
+    None
+}
+
+/// Server: the certificate to authenticate with when no PSK is taken. A server with only
+/// external PSKs refuses with `unknown_psk_identity` (RFC 8446 §6.2); certificate
+/// authentication needs `signature_algorithms` (§4.2.3).
+fn server_certificate<'a>(
+    config: &ServerConfig<'a>,
+    x: &ClientExtensions<'_>,
+) -> Result<(&'a CertifiedKey<'a>, SignatureScheme), Error> {
+    if config.certs.is_empty() {
+        return Err(PeerIncompatible::UnknownPskIdentity.into());
+    }
+    let offered = x.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
+    choose_certificate(config.certs, x.server_name, |s| offered.contains(&s))
+        .ok_or(PeerIncompatible::NoCommonSignatureScheme.into())
 }
 
 /// Server: sends the configured number of NewSessionTickets (RFC 8446 §4.6.1) after the
@@ -1504,29 +1793,27 @@ fn server_client_hello(
     if x.pre_shared_key.is_some() && x.psk_modes.is_none() {
         return Err(crate::msgs::InvalidMessage::MissingExtension.into());
     }
-    // A ticket of ours offered in a mode we take, within its lifetime: its suite is
-    // preferred.
-    let (resumable, mode) = resumable_ticket(&config, x).unzip();
-    let suite = resumable
-        .as_ref()
-        .and_then(|t| suites::find(config.suites, t.suite))
-        .filter(|s| ch.cipher_suites.contains(&s.suite))
-        .or_else(|| config.suites.iter().copied().find(|s| ch.cipher_suites.contains(&s.suite)))
-        .ok_or(PeerIncompatible::NoCommonSuite)?;
-    // RFC 8446 §4.2.3: certificate authentication needs signature_algorithms.
-    let offered = x.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
-    let (certified, scheme) =
-        choose_certificate(config.certs, x.server_name, |s| offered.contains(&s))
-            .ok_or(PeerIncompatible::NoCommonSignatureScheme)?;
+    // A PSK we take fixes the suite; without one the server's first suite the client has,
+    // and a certificate.
+    let chosen = choose_psk(&config, ch);
+    let suite = match &chosen {
+        Some(p) => p.suite,
+        None => config
+            .suites
+            .iter()
+            .copied()
+            .find(|s| ch.cipher_suites.contains(&s.suite))
+            .ok_or(PeerIncompatible::NoCommonSuite)?,
+    };
+    let certificate = match chosen {
+        Some(_) => None,
+        None => Some(server_certificate(&config, x)?),
+    };
     if retry.as_ref().is_some_and(|r| r.suite != suite) {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
     }
     // psk_ke: no key exchange, so no share to pick and no HelloRetryRequest.
-    let psk_ke = retry.is_none()
-        && mode == Some(PskKeyExchangeMode::PSK_KE)
-        && resumable.as_ref().is_some_and(|t| {
-            suites::find(suites::ALL_SUITES, t.suite).is_some_and(|s| s.hash == suite.hash)
-        });
+    let psk_ke = chosen.as_ref().is_some_and(|p| p.mode == PskKeyExchangeMode::PSK_KE);
     let share = if psk_ke {
         None
     } else {
@@ -1536,6 +1823,7 @@ fn server_client_hello(
             Err(state) => return Ok(state),
         }
     };
+    let (record_size_limit, max_fragment_length) = server_record_limits(c, &config, x)?;
     let alpn = match x.alpn {
         None => None,
         Some(offered) => Some(
@@ -1562,34 +1850,25 @@ fn server_client_hello(
         Some(r) => r.transcript,
         None => Transcript::new(suite.hash),
     };
-    // Resumption: the ticket's hash must be the suite's, and its binder must verify over
-    // the transcript so far and the ClientHello up to the binders (RFC 8446 §4.2.11.2).
-    // With a key share the mode must be psk_dhe_ke: a client that listed only psk_ke (and a
-    // server that would not take it) gets a full handshake.
-    let mode_ok = psk_ke || mode == Some(PskKeyExchangeMode::PSK_DHE_KE);
-    let psk = match (resumable, x.pre_shared_key) {
-        (Some(t), Some(offer))
-            if mode_ok
-                && suites::find(suites::ALL_SUITES, t.suite)
-                    .is_some_and(|s| s.hash == suite.hash) =>
-        {
-            let cut = raw.len().checked_sub(offer.binders_encoded_len());
-            let truncated = cut.and_then(|n| raw.get(..n)).ok_or(Error::BufferTooSmall)?;
-            let mut bt = transcript.clone();
-            bt.update(truncated);
-            let early = EarlySecret::new(suite.hash, Some(&t.psk[..t.psk_len]));
-            let expected = finished_verify_data(&early.binder_key(false), &bt.current());
-            let binder = offer.binders.iter().next().map_or(&[][..], |b| b.0);
-            if !verify_finished(&expected, binder) {
-                return Err(PeerMisbehaved::BadPskBinder.into());
-            }
-            Some(t)
+    // The binder of the identity we take must verify over the transcript so far and the
+    // ClientHello up to the binders (RFC 8446 §4.2.11.2); if it does not, the handshake
+    // fails rather than falling back.
+    if let (Some(p), Some(offer)) = (&chosen, x.pre_shared_key) {
+        let cut = raw.len().checked_sub(offer.binders_encoded_len());
+        let truncated = cut.and_then(|n| raw.get(..n)).ok_or(Error::BufferTooSmall)?;
+        let mut bt = transcript.clone();
+        bt.update(truncated);
+        let early = EarlySecret::new(suite.hash, Some(p.psk.key()));
+        let external = matches!(p.psk, ServerPsk::External(_));
+        let expected = finished_verify_data(&early.binder_key(external), &bt.current());
+        let binder = offer.binders.iter().nth(p.index).map_or(&[][..], |b| b.0);
+        if !verify_finished(&expected, binder) {
+            return Err(PeerMisbehaved::BadPskBinder.into());
         }
-        _ => None,
-    };
-    if share.is_none() && psk.is_none() {
-        // Unreachable (psk_ke is only chosen with a resumable ticket), but never derive keys
-        // from neither a key exchange nor a PSK.
+    }
+    if share.is_none() && chosen.is_none() {
+        // Unreachable (psk_ke is only chosen with a PSK), but never derive keys from
+        // neither a key exchange nor a PSK.
         return Err(PeerIncompatible::NoCommonGroup.into());
     }
     transcript.update(raw);
@@ -1602,7 +1881,7 @@ fn server_client_hello(
             key_share: share
                 .zip(public.as_ref())
                 .map(|(s, p)| KeyShareEntry { group: s.group, key: p.as_ref() }),
-            selected_identity: psk.as_ref().map(|_| 0),
+            selected_identity: chosen.as_ref().and_then(|p| u16::try_from(p.index).ok()),
             ..ServerHelloExtensions::default()
         },
     });
@@ -1611,21 +1890,33 @@ fn server_client_hello(
         // Middlebox compatibility mode (RFC 8446 §D.4).
         c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
     }
-    let psk_bytes = psk.as_ref().map(|t| &t.psk[..t.psk_len]);
     let zeros = [0u8; 48];
     let ikm = shared.as_ref().map_or(&zeros[..suite.hash.output_len()], |s| s.as_ref());
+    let psk_bytes = chosen.as_ref().map(|p| p.psk.key());
     let mut hs = enter_handshake(c, suite, transcript, ikm, psk_bytes, false)?;
     let ee = HandshakeMessage::EncryptedExtensions(EncryptedExtensions {
         server_name_ack: x.server_name.is_some(),
         alpn: alpn.map(|i| config.alpn[i]),
+        record_size_limit,
+        max_fragment_length,
         ..EncryptedExtensions::default()
     });
     c.io.send_handshake(&ee, Some(&mut hs.transcript))?;
-    let resumed = psk.is_some();
-    let scheme = psk.as_ref().map_or(scheme, |t| t.scheme);
-    // A resumed session keeps the client identity of the one it came from.
-    let resumed_client_auth = psk.as_ref().map(|t| t.client_auth).filter(|s| s.0 != 0);
-    let client_auth = config.client_auth.is_some() && !resumed;
+    let (resumed, external_psk) = match chosen.as_ref().map(|p| &p.psk) {
+        Some(ServerPsk::Ticket(_)) => (true, false),
+        Some(ServerPsk::External(_)) => (false, true),
+        None => (false, false),
+    };
+    // A resumed session keeps the scheme and client identity of the one it came from.
+    let (scheme, resumed_client_auth) = match (&chosen, certificate) {
+        (Some(ChosenPsk { psk: ServerPsk::Ticket(t), .. }), _) => {
+            (t.scheme, Some(t.client_auth).filter(|s| s.0 != 0))
+        }
+        (_, Some((_, scheme))) => (scheme, None),
+        _ => (SignatureScheme(0), None),
+    };
+    // RFC 8446 §4.3.2: no CertificateRequest in a PSK handshake.
+    let client_auth = config.client_auth.is_some() && chosen.is_none();
     if client_auth {
         let mut buf = [SignatureScheme(0); MAX_LIST];
         let cr = HandshakeMessage::CertificateRequest(CertificateRequest {
@@ -1634,7 +1925,7 @@ fn server_client_hello(
         });
         c.io.send_handshake(&cr, Some(&mut hs.transcript))?;
     }
-    if !resumed {
+    if let Some((certified, scheme)) = certificate {
         send_server_certificate(c, certified, scheme, &mut hs.transcript)?;
     }
     let verify_data = finished_verify_data(&hs.server_hs, &hs.transcript.current());
@@ -1655,6 +1946,7 @@ fn server_client_hello(
         retried: !first_flight,
         client_auth: resumed_client_auth,
         resumed,
+        external_psk,
     };
     let st = ServerExpectFinished {
         client_hs: hs.client_hs,
@@ -1687,4 +1979,216 @@ fn choose_certificate<'a>(
     let name = sni.and_then(|n| core::str::from_utf8(n).ok());
     name.and_then(|n| usable().find(|(c, _)| verify::cert_matches_name(c.chain[0], n)))
         .or_else(|| usable().next())
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    //! What only the crate can set up: a peer that breaks a negotiated record limit, and
+    //! server answers our own server never gives.
+
+    use std::vec;
+    use std::vec::Vec;
+
+    use core_hash::OsRandom;
+    use pki_types::CertificateDer;
+
+    use super::*;
+    use crate::sign::SigningKey;
+
+    const CA: &[u8] = include_bytes!("../tests/data/ca.der");
+    const CERT: &[u8] = include_bytes!("../tests/data/server.der");
+    const KEY: &[u8] = include_bytes!("../tests/data/server.key.der");
+
+    fn leak<T>(v: T) -> &'static T {
+        std::boxed::Box::leak(std::boxed::Box::new(v))
+    }
+
+    fn bufs() -> Buffers<'static> {
+        Buffers {
+            received: Vec::leak(vec![0; 17_000]),
+            send: Vec::leak(vec![0; 40_000]),
+            handshake: Vec::leak(vec![0; 8_000]),
+        }
+    }
+
+    fn client_config(
+        record_size_limit: Option<u16>,
+        max_fragment_length: Option<MaxFragmentLength>,
+    ) -> ClientConfig<'static> {
+        let ca = leak(CertificateDer::from(CA));
+        ClientConfig {
+            suites: suites::DEFAULT_SUITES,
+            roots: leak([webpki::anchor_from_trusted_cert(ca).unwrap()]),
+            alpn: &[],
+            groups: crate::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: None,
+            tickets: None,
+            psk_modes: &[],
+            record_size_limit,
+            max_fragment_length,
+            external_psk: None,
+        }
+    }
+
+    fn pair(
+        client: ClientConfig<'static>,
+        server_limit: Option<u16>,
+    ) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
+        let key = leak(SigningKey::from_pkcs8_der(KEY).unwrap());
+        let server = ServerConfig {
+            suites: suites::DEFAULT_SUITES,
+            certs: leak([CertifiedKey { chain: leak([CERT]), key }]),
+            alpn: &[],
+            groups: crate::kx::DEFAULT_GROUPS,
+            client_auth: None,
+            tickets: None,
+            record_size_limit: server_limit,
+            psks: None,
+        };
+        let c = Connection::client(client, "localhost", bufs(), &mut OsRandom).unwrap();
+        let s = Connection::server(server, bufs(), &mut OsRandom).unwrap();
+        (c, s)
+    }
+
+    fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<(), Error> {
+        let data = from.pending_send().to_vec();
+        from.sent(data.len());
+        to.receive_space()[..data.len()].copy_from_slice(&data);
+        to.received(data.len())
+    }
+
+    fn handshake(c: &mut Connection<'_, '_>, s: &mut Connection<'_, '_>) {
+        for _ in 0..3 {
+            pump(c, s).unwrap();
+            pump(s, c).unwrap();
+        }
+        assert!(!c.is_handshaking() && !s.is_handshaking());
+    }
+
+    /// `from` ignores the limit it agreed to and sends `len` bytes in one record: `to`
+    /// answers `record_overflow`, releases none of it, and `from` gets the alert.
+    fn overflow(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>, len: usize) {
+        from.c.io.send_limit = MAX_PLAINTEXT_LEN;
+        assert_eq!(from.write(&vec![5; len]).unwrap(), len);
+        assert_eq!(pump(from, to), Err(Error::RecordOverflow));
+        assert_eq!(to.read(&mut [0; 16]), Err(Error::RecordOverflow));
+        assert_eq!(pump(to, from), Err(Error::AlertReceived(AlertDescription::RECORD_OVERFLOW)));
+    }
+
+    #[test]
+    fn a_server_over_the_clients_record_size_limit_gets_record_overflow() {
+        let (mut c, mut s) = pair(client_config(Some(100), None), None);
+        handshake(&mut c, &mut s);
+        // 99 content bytes and the type byte fill the limit exactly; one more is over.
+        assert_eq!(s.write(&[1; 99]).unwrap(), 99);
+        pump(&mut s, &mut c).unwrap();
+        assert_eq!(c.read(&mut [0; 200]).unwrap(), 99);
+        overflow(&mut s, &mut c, 100);
+    }
+
+    #[test]
+    fn a_client_over_the_servers_record_size_limit_gets_record_overflow() {
+        let (mut c, mut s) = pair(client_config(Some(1000), None), Some(300));
+        handshake(&mut c, &mut s);
+        overflow(&mut c, &mut s, 300);
+    }
+
+    #[test]
+    fn a_peer_over_the_max_fragment_length_gets_record_overflow() {
+        let m = MaxFragmentLength::LEN_1024;
+        let (mut c, mut s) = pair(client_config(None, Some(m)), None);
+        handshake(&mut c, &mut s);
+        overflow(&mut c, &mut s, 1025);
+        let (mut c, mut s) = pair(client_config(None, Some(m)), None);
+        handshake(&mut c, &mut s);
+        overflow(&mut s, &mut c, 1025);
+    }
+
+    /// Padding counts against `record_size_limit` (RFC 8449 §4: the limit is on the whole
+    /// TLSInnerPlaintext): 10 content bytes padded past the limit are `record_overflow`.
+    #[test]
+    fn padding_counts_against_the_limit() {
+        let (mut c, mut s) = pair(client_config(Some(64), None), None);
+        handshake(&mut c, &mut s);
+        let mut record = [0u8; 200];
+        let key = s.c.io.write_key.as_mut().unwrap();
+        let n = key.seal(ContentType::APPLICATION_DATA, &[7; 10], 53, &mut record).unwrap();
+        c.receive_space()[..n].copy_from_slice(&record[..n]);
+        assert_eq!(c.received(n), Ok(()));
+        assert_eq!(c.read(&mut [0; 64]), Ok(10));
+        let key = s.c.io.write_key.as_mut().unwrap();
+        let n = key.seal(ContentType::APPLICATION_DATA, &[7; 10], 54, &mut record).unwrap();
+        c.receive_space()[..n].copy_from_slice(&record[..n]);
+        assert_eq!(c.received(n), Err(Error::RecordOverflow));
+    }
+
+    /// The client's checks of the server's answer, on EncryptedExtensions our server never
+    /// sends.
+    #[test]
+    fn server_answers_are_checked() {
+        use crate::msgs::InvalidMessage::{IllegalValue, UnexpectedExtension};
+        let m512 = MaxFragmentLength::LEN_512;
+        let cases: [(Option<u16>, Option<MaxFragmentLength>, EncryptedExtensions<'_>, _); 6] = [
+            // Answers to what was not offered.
+            (
+                None,
+                Some(m512),
+                EncryptedExtensions { record_size_limit: Some(100), ..Default::default() },
+                UnexpectedExtension,
+            ),
+            (
+                Some(100),
+                None,
+                EncryptedExtensions { max_fragment_length: Some(m512), ..Default::default() },
+                UnexpectedExtension,
+            ),
+            // A limit below 64, a fragment length other than the offered one, both at once.
+            (
+                Some(100),
+                None,
+                EncryptedExtensions { record_size_limit: Some(63), ..Default::default() },
+                IllegalValue,
+            ),
+            (
+                None,
+                Some(m512),
+                EncryptedExtensions {
+                    max_fragment_length: Some(MaxFragmentLength::LEN_1024),
+                    ..Default::default()
+                },
+                IllegalValue,
+            ),
+            (
+                None,
+                Some(m512),
+                EncryptedExtensions {
+                    max_fragment_length: Some(MaxFragmentLength(9)),
+                    ..Default::default()
+                },
+                IllegalValue,
+            ),
+            (
+                Some(100),
+                Some(m512),
+                EncryptedExtensions {
+                    record_size_limit: Some(100),
+                    max_fragment_length: Some(m512),
+                    ..Default::default()
+                },
+                IllegalValue,
+            ),
+        ];
+        for (rsl, mfl, ee, want) in cases {
+            let config = client_config(rsl, mfl);
+            let (mut c, _) = pair(config, None);
+            assert_eq!(client_record_limits(&mut c.c, &config, &ee), Err(want.into()), "{ee:?}");
+        }
+        // A limit above the protocol's is taken as the protocol's.
+        let config = client_config(Some(100), None);
+        let (mut c, _) = pair(config, None);
+        let ee = EncryptedExtensions { record_size_limit: Some(u16::MAX), ..Default::default() };
+        client_record_limits(&mut c.c, &config, &ee).unwrap();
+        assert_eq!(c.record_limits(), RecordLimits { send: MAX_PLAINTEXT_LEN, receive: 100 });
+    }
 }

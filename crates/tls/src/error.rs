@@ -48,6 +48,8 @@ pub enum PeerIncompatible {
     NoCommonSignatureScheme,
     /// No ALPN protocol in common.
     NoCommonAlpn,
+    /// A server with only external PSKs found none it knows among the client's identities.
+    UnknownPskIdentity,
 }
 
 /// Why a certificate chain was refused.
@@ -136,6 +138,9 @@ impl Error {
             Self::PeerIncompatible(PeerIncompatible::NoTls13) => AlertDescription::PROTOCOL_VERSION,
             Self::PeerIncompatible(PeerIncompatible::NoCommonAlpn) => {
                 AlertDescription::NO_APPLICATION_PROTOCOL
+            }
+            Self::PeerIncompatible(PeerIncompatible::UnknownPskIdentity) => {
+                AlertDescription::UNKNOWN_PSK_IDENTITY
             }
             Self::PeerIncompatible(_) => AlertDescription::HANDSHAKE_FAILURE,
             Self::InvalidCertificate(c) => match c {

@@ -34,6 +34,7 @@ pub mod key_schedule;
 pub mod kx;
 pub mod msgs;
 pub mod pem;
+pub mod psk;
 pub mod record;
 pub mod sign;
 #[cfg(feature = "std")]
@@ -43,9 +44,11 @@ pub mod ticket;
 pub mod verify;
 
 pub use conn::{
-    Buffers, ClientAuth, ClientConfig, Connection, Negotiated, ServerConfig, ServerTickets, Want,
+    Buffers, ClientAuth, ClientConfig, Connection, Negotiated, RecordLimits, ServerConfig,
+    ServerTickets, Want,
 };
 pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
+pub use psk::{ExternalPsk, ServerPsks};
 pub use sign::{CertifiedKey, SigningKey};
 #[cfg(feature = "std")]
 pub use stream::Stream;

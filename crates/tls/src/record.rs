@@ -203,6 +203,10 @@ impl RecordProtection {
         if header.len < tag_len + 1 {
             return Err(Error::DecryptFailed);
         }
+        // RFC 8446 §5.4: the whole TLSInnerPlaintext, padding included, is at most 2^14 + 1.
+        if header.len - tag_len > MAX_PLAINTEXT_LEN + 1 {
+            return Err(Error::RecordOverflow);
+        }
         let nonce = self.next_nonce()?;
         let (aad, rest) = record.split_at_mut(HEADER_LEN);
         let (body, tag) = rest.split_at_mut(header.len - tag_len);

@@ -100,6 +100,9 @@ fn run(
         client_cert: None,
         tickets: None,
         psk_modes: &[],
+        record_size_limit: None,
+        max_fragment_length: None,
+        external_psk: None,
     };
     let mut c = Connection::client(config, name, bufs(), &mut OsRandom).unwrap();
     let config = ServerConfig {
@@ -109,6 +112,8 @@ fn run(
         groups: tls::kx::DEFAULT_GROUPS,
         client_auth: None,
         tickets: None,
+        record_size_limit: None,
+        psks: None,
     };
     let mut s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
     for _ in 0..6 {

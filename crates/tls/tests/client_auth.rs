@@ -109,6 +109,9 @@ fn pair_with_tickets(
         client_cert,
         tickets: tickets.map(|(store, _)| store as &dyn TicketStore),
         psk_modes: &[],
+        record_size_limit: None,
+        max_fragment_length: None,
+        external_psk: None,
     };
     let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
     let server_key = leak(SigningKey::from_pkcs8_der(data!("server.key.der")).unwrap());
@@ -129,6 +132,8 @@ fn pair_with_tickets(
             now: UnixTime::now(),
             psk_ke: false,
         }),
+        record_size_limit: None,
+        psks: None,
     };
     let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
     (c, s)

@@ -40,6 +40,9 @@ fn with_client(f: impl FnOnce(&mut Connection<'_, '_>, &[u8])) {
         client_cert: None,
         tickets: None,
         psk_modes: &[],
+        record_size_limit: None,
+        max_fragment_length: None,
+        external_psk: None,
     };
     let mut client = Connection::client(
         config,
@@ -55,6 +58,8 @@ fn with_client(f: impl FnOnce(&mut Connection<'_, '_>, &[u8])) {
         groups: tls::kx::DEFAULT_GROUPS,
         client_auth: None,
         tickets: None,
+        record_size_limit: None,
+        psks: None,
     };
     let mut server = Connection::server(
         sconfig,
@@ -99,7 +104,7 @@ proptest! {
         let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
         let chain: [&[u8]; 1] = [SERVER_CERT];
         let (mut d, mut e, mut g) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, certs: &[tls::CertifiedKey { chain: &chain, key: &key }], alpn: &[], groups: tls::kx::DEFAULT_GROUPS, client_auth: None, tickets: None };
+        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, certs: &[tls::CertifiedKey { chain: &chain, key: &key }], alpn: &[], groups: tls::kx::DEFAULT_GROUPS, client_auth: None, tickets: None, record_size_limit: None, psks: None };
         let mut server = Connection::server(sconfig, Buffers { received: &mut d, send: &mut e, handshake: &mut g }, &mut OsRandom).unwrap();
         let _ = feed(&mut server, &bytes);
         prop_assert!(server.is_handshaking());
@@ -110,7 +115,7 @@ proptest! {
         let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
         let chain: [&[u8]; 1] = [SERVER_CERT];
         let (mut d, mut e, mut g) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, certs: &[tls::CertifiedKey { chain: &chain, key: &key }], alpn: &[], groups: tls::kx::DEFAULT_GROUPS, client_auth: None, tickets: None };
+        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, certs: &[tls::CertifiedKey { chain: &chain, key: &key }], alpn: &[], groups: tls::kx::DEFAULT_GROUPS, client_auth: None, tickets: None, record_size_limit: None, psks: None };
         let mut server = Connection::server(sconfig, Buffers { received: &mut d, send: &mut e, handshake: &mut g }, &mut OsRandom).unwrap();
         let mut rec = vec![22, 3, 3, (body.len() >> 8) as u8, body.len() as u8];
         rec.extend_from_slice(&body);

@@ -78,6 +78,9 @@ impl World {
             client_cert,
             tickets: Some(self.store),
             psk_modes: &[],
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
         };
         let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
         let key = leak(SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap());
@@ -101,6 +104,8 @@ impl World {
                 now: UnixTime::now(),
                 psk_ke: false,
             }),
+            record_size_limit: None,
+            psks: None,
         };
         let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
         (c, s)

@@ -61,6 +61,9 @@ fn client<'a, 'b>(
         client_cert: None,
         tickets: None,
         psk_modes: &[],
+        record_size_limit: None,
+        max_fragment_length: None,
+        external_psk: None,
     };
     Connection::client(config, "localhost", bufs.get(), &mut OsRandom).unwrap()
 }
@@ -78,6 +81,8 @@ fn server<'a, 'b>(
         groups,
         client_auth: None,
         tickets: None,
+        record_size_limit: None,
+        psks: None,
     };
     Connection::server(config, bufs.get(), &mut OsRandom).unwrap()
 }

@@ -98,6 +98,9 @@ fn client_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) ->
         client_cert: None,
         tickets: None,
         psk_modes: &[],
+        record_size_limit: None,
+        max_fragment_length: None,
+        external_psk: None,
     }
 }
 
@@ -109,6 +112,8 @@ fn server_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) ->
         groups: tls::kx::DEFAULT_GROUPS,
         client_auth: None,
         tickets: None,
+        record_size_limit: None,
+        psks: None,
     }
 }
 
@@ -240,6 +245,9 @@ fn failing(
             client_cert: None,
             tickets: None,
             psk_modes: &[],
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
         },
         name,
         cb.get(),

@@ -272,3 +272,46 @@ fn pre_shared_key_extension() {
     let n = w.len();
     assert_eq!(HandshakeMessage::decode(&buf[..n]), Err(InvalidMessage::IllegalValue));
 }
+
+/// `max_fragment_length` (RFC 6066 §4) and `record_size_limit` (RFC 8449) in a `ClientHello`
+/// and `EncryptedExtensions`: each round-trips, its wire bytes are the RFC's, and a fragment
+/// length code outside 1..=4 is refused as an illegal value.
+#[test]
+fn record_limit_extensions() {
+    let ch = HandshakeMessage::ClientHello(ClientHello {
+        random: [1; 32],
+        session_id: &[],
+        cipher_suites: List::items(&[CipherSuite::TLS13_AES_128_GCM_SHA256]),
+        extensions: ClientExtensions {
+            record_size_limit: Some(256),
+            max_fragment_length: Some(MaxFragmentLength::LEN_2048),
+            ..ClientExtensions::default()
+        },
+    });
+    let bytes = assert_round_trip(&ch);
+    assert!(bytes.windows(6).any(|w| w == [0, 28, 0, 2, 1, 0]), "record_size_limit 256");
+    assert!(bytes.windows(5).any(|w| w == [0, 1, 0, 1, 3]), "max_fragment_length 2^11");
+    assert_rejects_truncation_and_trailing(&bytes);
+    for code in [0u8, 5, 0xff] {
+        let mut bad = bytes.clone();
+        let at = bad.windows(5).position(|w| w == [0, 1, 0, 1, 3]).unwrap();
+        bad[at + 4] = code;
+        assert_eq!(HandshakeMessage::decode(&bad), Err(InvalidMessage::IllegalValue), "{code}");
+    }
+    let ee = HandshakeMessage::EncryptedExtensions(EncryptedExtensions {
+        max_fragment_length: Some(MaxFragmentLength::LEN_512),
+        ..EncryptedExtensions::default()
+    });
+    let bytes = assert_round_trip(&ee);
+    assert_eq!(bytes, [8, 0, 0, 7, 0, 5, 0, 1, 0, 1, 1]);
+    assert_rejects_truncation_and_trailing(&bytes);
+    let mut bad = bytes.clone();
+    bad[10] = 7;
+    assert_eq!(HandshakeMessage::decode(&bad), Err(InvalidMessage::IllegalValue));
+    // Twice is a duplicate.
+    let twice = [8, 0, 0, 12, 0, 10, 0, 1, 0, 1, 1, 0, 1, 0, 1, 1];
+    assert_eq!(HandshakeMessage::decode(&twice), Err(InvalidMessage::DuplicateExtension));
+    assert_eq!(MaxFragmentLength::LEN_512.bytes(), Some(512));
+    assert_eq!(MaxFragmentLength::LEN_4096.bytes(), Some(4096));
+    assert_eq!(MaxFragmentLength(0).bytes(), None);
+}

@@ -10,9 +10,11 @@ use std::time::{Duration, Instant};
 
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, UnixTime};
-use tls::msgs::{NamedGroup, PskKeyExchangeMode, SignatureScheme};
+use tls::msgs::{
+    AlertDescription, MaxFragmentLength, NamedGroup, PskKeyExchangeMode, SignatureScheme,
+};
 use tls::suites::{self, Suite};
-use tls::{Buffers, ClientConfig, Connection, Negotiated, ServerConfig, Stream};
+use tls::{Buffers, ClientConfig, Connection, Negotiated, RecordLimits, ServerConfig, Stream};
 
 fn data(name: &str) -> String {
     let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
@@ -174,6 +176,9 @@ fn s_server_id_round(
         client_cert: None,
         tickets: None,
         psk_modes: &[],
+        record_size_limit: None,
+        max_fragment_length: None,
+        external_psk: None,
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -283,6 +288,8 @@ fn s_client_id_round(
             groups: server_groups,
             client_auth: None,
             tickets: None,
+            record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -391,6 +398,9 @@ fn our_client_certificate_against_openssl_s_server() {
             client_cert: Some(tls::CertifiedKey { chain: &chain, key: &key }),
             tickets: None,
             psk_modes: &[],
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -451,6 +461,8 @@ fn openssl_s_client_certificate_against_our_server() {
                 now: UnixTime::now(),
             }),
             tickets: None,
+            record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -538,6 +550,9 @@ fn s_server_resume_rounds(psk_modes: &[PskKeyExchangeMode]) {
             client_cert: None,
             tickets: Some(&store),
             psk_modes,
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -614,6 +629,8 @@ fn s_client_resume_rounds(psk_ke: bool) {
                 now: UnixTime::now(),
                 psk_ke,
             }),
+            record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -639,4 +656,311 @@ fn s_client_resume_rounds(psk_ke: bool) {
         assert_eq!(no_key_exchange, psk_ke && round == 1, "round {round}");
     }
     let _ = std::fs::remove_file(&sess);
+}
+
+/// Our client offers `max_fragment_length` 512 (and `record_size_limit`, which OpenSSL does
+/// not implement and ignores) to `s_server`, which accepts the fragment length: the whole
+/// exchange fits a receive buffer of one 512-byte record (534 bytes), also when `s_server`
+/// pads its records (`-record_padding`, which OpenSSL caps at the fragment length).
+#[test]
+fn our_client_max_fragment_length_against_openssl_s_server() {
+    if !openssl_available() {
+        return;
+    }
+    let ca = CertificateDer::from(&include_bytes!("data/ca.der")[..]);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    for padding in [None, Some("256")] {
+        let port = free_port();
+        let _server = Killed(
+            Command::new("openssl")
+                .args(["s_server", "-accept"])
+                .arg(format!("127.0.0.1:{port}"))
+                .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
+                .args(["-tls1_3", "-www", "-naccept", "1"])
+                .args(padding.map(|p| ["-record_padding", p]).iter().flatten())
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        let sock = connect_retrying(port);
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 5 + 513 + 16], vec![0; 17_000], vec![0; 8_000]);
+        let config = ClientConfig {
+            suites: suites::DEFAULT_SUITES,
+            roots: &roots,
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: None,
+            tickets: None,
+            psk_modes: &[],
+            record_size_limit: Some(256),
+            max_fragment_length: Some(MaxFragmentLength::LEN_512),
+            external_psk: None,
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        stream.handshake().unwrap_or_else(|e| panic!("padding {padding:?}: {e}"));
+        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+        let mut page = Vec::new();
+        let _ = stream.read_to_end(&mut page);
+        let page = String::from_utf8_lossy(&page);
+        assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
+        assert!(page.len() > 2000, "the page spans several records: {page}");
+        assert_eq!(conn.error(), None);
+        assert_eq!(conn.record_limits(), RecordLimits { send: 512, receive: 513 });
+    }
+}
+
+/// `s_client -maxfraglen 512` against our server: the server echoes it, splits its flight
+/// and a 3000-byte reply into 512-byte records, and takes `s_client`'s records (padded with
+/// `-record_padding` in the second round) in a receive buffer of one such record.
+#[test]
+fn openssl_s_client_max_fragment_length_against_our_server() {
+    if !openssl_available() {
+        return;
+    }
+    let key = tls::SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap();
+    let chain: [&[u8]; 1] = [include_bytes!("data/server.der")];
+    let reply: Vec<u8> = (0..3000u32).map(|i| b'a' + (i % 26) as u8).chain(*b"\n").collect();
+    for padding in [None, Some("512")] {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let mut client = Command::new("openssl")
+            .args(["s_client", "-connect"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-CAfile", &data("ca.pem"), "-verify_return_error", "-servername", "localhost"])
+            .args(["-tls1_3", "-ign_eof", "-maxfraglen", "512"])
+            .args(padding.map(|p| ["-record_padding", p]).iter().flatten())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        client.stdin.take().unwrap().write_all(&[b'p'; 700]).unwrap();
+        let (sock, _) = listener.accept().unwrap();
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 5 + 513 + 16], vec![0; 17_000], vec![0; 8_000]);
+        let config = ServerConfig {
+            suites: suites::DEFAULT_SUITES,
+            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            client_auth: None,
+            tickets: None,
+            record_size_limit: None,
+            psks: None,
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        stream.handshake().unwrap_or_else(|e| panic!("padding {padding:?}: {e}"));
+        let mut got = Vec::new();
+        let mut buf = [0u8; 256];
+        while got.len() < 700 {
+            let n = stream.read(&mut buf).unwrap();
+            assert!(n > 0, "s_client closed early");
+            got.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(got, [b'p'; 700]);
+        stream.write_all(&reply).unwrap();
+        stream.close().unwrap();
+        drop(stream);
+        let out = client.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let reply = String::from_utf8_lossy(&reply);
+        assert!(stdout.contains(&*reply), "padding {padding:?}: {stdout}");
+        assert_eq!(conn.record_limits(), RecordLimits { send: 512, receive: 513 });
+    }
+}
+
+/// The external PSK both sides of the PSK interop tests share (`-psk` takes it in hex).
+const PSK_IDENTITY: &str = "halite-device-7";
+const PSK_KEY: [u8; 32] = *b"\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee\xff\x00\
+    \x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10";
+
+fn psk_hex() -> String {
+    use std::fmt::Write as _;
+    PSK_KEY.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+fn external_psk() -> tls::ExternalPsk<'static> {
+    tls::ExternalPsk {
+        identity: PSK_IDENTITY.as_bytes(),
+        key: &PSK_KEY,
+        hash: tls::key_schedule::HashAlg::Sha256,
+    }
+}
+
+/// Our client with an external PSK and no trusted roots against
+/// `s_server -psk_identity -psk -nocert`, in `psk_dhe_ke` mode and (with
+/// `-allow_no_dhe_kex`) `psk_ke` mode (which shows the `ext binder` label and the PSK key
+/// schedule agree with OpenSSL's), and through a `HelloRetryRequest`; a wrong key is refused
+/// by `s_server`.
+#[test]
+fn our_client_external_psk_against_openssl_s_server() {
+    if !openssl_available() {
+        return;
+    }
+    // The third round's server takes only P-256, so the PSK is offered again, with a new
+    // binder, after a HelloRetryRequest.
+    for (modes, key, groups) in [
+        (&[][..], PSK_KEY, "X25519:P-256"),
+        (&[PskKeyExchangeMode::PSK_KE][..], PSK_KEY, "X25519:P-256"),
+        (&[][..], PSK_KEY, "P-256"),
+        (&[][..], [0x5a; 32], "X25519:P-256"),
+    ] {
+        let right_key = key == PSK_KEY;
+        let port = free_port();
+        let _server = Killed(
+            Command::new("openssl")
+                .args(["s_server", "-accept"])
+                .arg(format!("127.0.0.1:{port}"))
+                .args(["-nocert", "-psk_identity", PSK_IDENTITY, "-psk", &psk_hex()])
+                .args(["-tls1_3", "-ciphersuites", "TLS_AES_128_GCM_SHA256", "-groups", groups])
+                .args(["-allow_no_dhe_kex", "-www", "-naccept", "1"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        let sock = connect_retrying(port);
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ClientConfig {
+            suites: suites::DEFAULT_SUITES,
+            roots: &[],
+            alpn: &[],
+            groups: tls::kx::DEFAULT_GROUPS,
+            now: UnixTime::now(),
+            client_cert: None,
+            tickets: None,
+            psk_modes: modes,
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: Some(tls::ExternalPsk { key: &key, ..external_psk() }),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        let r = stream.handshake();
+        if !right_key {
+            assert!(r.is_err(), "a wrong key must fail");
+            // s_server refuses the binder: OpenSSL 3.0 says illegal_parameter where RFC 8446
+            // §6.2 suggests decrypt_error (which our server sends); either is an abort.
+            let alert = match conn.error() {
+                Some(tls::Error::AlertReceived(a)) => a,
+                e => panic!("{e:?}"),
+            };
+            let refusals = [AlertDescription::ILLEGAL_PARAMETER, AlertDescription::DECRYPT_ERROR];
+            assert!(refusals.contains(&alert), "{alert:?}");
+            assert!(conn.negotiated().is_none());
+            continue;
+        }
+        r.unwrap_or_else(|e| panic!("{modes:?}: {e}"));
+        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+        let mut page = Vec::new();
+        let _ = stream.read_to_end(&mut page);
+        let page = String::from_utf8_lossy(&page);
+        assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
+        let n = conn.negotiated().unwrap();
+        assert!(n.external_psk && !n.resumed, "{n:?}");
+        assert_eq!(n.scheme, SignatureScheme(0));
+        assert_eq!(n.group == NamedGroup(0), !modes.is_empty(), "{modes:?}");
+        assert_eq!(n.retried, groups == "P-256", "{groups}");
+    }
+}
+
+/// `s_client -psk_identity -psk` against our server holding the PSK and no certificate, in
+/// `psk_dhe_ke` mode, (with `-allow_no_dhe_kex` on both) `psk_ke`, and through a
+/// `HelloRetryRequest`; an unknown identity is refused with `unknown_psk_identity`.
+#[test]
+fn openssl_s_client_external_psk_against_our_server() {
+    if !openssl_available() {
+        return;
+    }
+    let keys = [external_psk()];
+    // In the third round `s_client` sends a P-256 share first, so our server (taking only
+    // x25519) asks for another with a HelloRetryRequest and checks the new binder.
+    for (identity, psk_ke, groups) in [
+        (PSK_IDENTITY, false, "X25519"),
+        (PSK_IDENTITY, true, "X25519"),
+        (PSK_IDENTITY, false, "P-256:X25519"),
+        ("stranger", false, "X25519"),
+    ] {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let mut client = Command::new("openssl")
+            .args(["s_client", "-connect"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-psk_identity", identity, "-psk", &psk_hex()])
+            .args(["-tls1_3", "-ciphersuites", "TLS_AES_128_GCM_SHA256", "-ign_eof"])
+            .args(["-groups", groups])
+            .args(if psk_ke { &["-allow_no_dhe_kex"][..] } else { &[] })
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        client.stdin.take().unwrap().write_all(b"ping\n").unwrap();
+        let (sock, _) = listener.accept().unwrap();
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let config = ServerConfig {
+            suites: suites::DEFAULT_SUITES,
+            certs: &[],
+            alpn: &[],
+            groups: if groups == "X25519" {
+                tls::kx::DEFAULT_GROUPS
+            } else {
+                &[NamedGroup::X25519]
+            },
+            client_auth: None,
+            tickets: None,
+            record_size_limit: None,
+            psks: Some(tls::ServerPsks { keys: &keys, psk_ke }),
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        let r = stream.handshake();
+        if identity != PSK_IDENTITY {
+            assert_eq!(
+                r.map_err(|e| e.to_string()),
+                Err(tls::Error::PeerIncompatible(tls::PeerIncompatible::UnknownPskIdentity)
+                    .to_string())
+            );
+            drop(stream);
+            let out = client.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(stderr.contains("unknown psk identity"), "{stderr}");
+            continue;
+        }
+        r.unwrap_or_else(|e| panic!("psk_ke {psk_ke}: {e}"));
+        let mut got = Vec::new();
+        let mut buf = [0u8; 64];
+        while !got.ends_with(b"\n") {
+            let n = stream.read(&mut buf).unwrap();
+            assert!(n > 0, "s_client closed early");
+            got.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(got, b"ping\n");
+        stream.write_all(b"pong from a certificate-less server\n").unwrap();
+        stream.close().unwrap();
+        drop(stream);
+        let out = client.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("pong from a certificate-less server"), "{stdout}");
+        let n = conn.negotiated().unwrap();
+        assert!(n.external_psk, "{n:?}");
+        assert_eq!(n.group == NamedGroup(0), psk_ke, "psk_ke {psk_ke}");
+        assert_eq!(n.retried, groups == "P-256:X25519", "{groups}");
+    }
 }

@@ -72,6 +72,9 @@ impl Setup {
             client_cert: None,
             tickets: Some(self.store),
             psk_modes: self.psk_modes,
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
         };
         let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
         let config = ServerConfig {
@@ -87,6 +90,8 @@ impl Setup {
                 now: self.server_now,
                 psk_ke: self.psk_ke,
             }),
+            record_size_limit: None,
+            psks: None,
         };
         let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
         (c, s)

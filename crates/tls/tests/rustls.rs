@@ -128,6 +128,8 @@ fn rustls_client_against_our_server() {
             groups: tls::kx::DEFAULT_GROUPS,
             client_auth: None,
             tickets: None,
+            record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -185,6 +187,9 @@ fn our_client_against_rustls_server() {
             client_cert: None,
             tickets: None,
             psk_modes: &[],
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -249,6 +254,8 @@ fn hello_retry_request_to_rustls_client() {
         groups: &groups,
         client_auth: None,
         tickets: None,
+        record_size_limit: None,
+        psks: None,
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -292,6 +299,8 @@ fn rustls_client_nist_groups() {
             groups: tls::kx::DEFAULT_GROUPS,
             client_auth: None,
             tickets: None,
+            record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -334,6 +343,9 @@ fn our_client_follows_rustls_hello_retry_request() {
             client_cert: None,
             tickets: None,
             psk_modes: &[],
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -397,6 +409,8 @@ fn rustls_client_against_our_ecdsa_and_rsa_certificates() {
             groups: tls::kx::DEFAULT_GROUPS,
             client_auth: None,
             tickets: None,
+            record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -441,6 +455,9 @@ fn our_client_against_rustls_ecdsa_and_rsa_certificates() {
             client_cert: None,
             tickets: None,
             psk_modes: &[],
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -512,6 +529,8 @@ fn client_certificates_with_rustls_both_ways() {
                 now: UnixTime::now(),
             }),
             tickets: None,
+            record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -550,6 +569,9 @@ fn client_certificates_with_rustls_both_ways() {
             client_cert: Some(tls::CertifiedKey { chain: &client_chain, key: &client_key }),
             tickets: None,
             psk_modes: &[],
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -598,6 +620,8 @@ fn resumption_with_rustls_both_ways() {
                 now: UnixTime::now(),
                 psk_ke: false,
             }),
+            record_size_limit: None,
+            psks: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(sconfig, bufs, &mut OsRandom).unwrap();
@@ -632,6 +656,9 @@ fn resumption_with_rustls_both_ways() {
             client_cert: None,
             tickets: Some(&store),
             psk_modes: &[],
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();

@@ -162,6 +162,12 @@ impl Drop for HwKey {
     }
 }
 
+/// Fewer blocks than this go through AES-NI even when the key is for VAES: a wide register
+/// would be mostly empty, and its loop pads a partial group through a buffer (CCM's
+/// one-block CBC-MAC steps and GCM's hash key are the callers that matter).
+#[cfg(target_arch = "x86_64")]
+const FEW: usize = 8;
+
 /// A key schedule in the form of the implementation chosen for it (ring's `DynKey`): the
 /// per-call dispatch is one `match`, never a fresh CPU check.
 // No allocator: the schedule lives inline, and the bitsliced 64-bit one is the largest.
@@ -270,6 +276,11 @@ impl Aes {
             Schedule::Ct32(k) => batched::<2>(blocks, |b| ct32::encrypt2(k, b)),
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Aesni(t, k) => x86_aesni::encrypt_blocks(*t, k, blocks),
+            // SAFETY: both VAES tokens require AES-NI, SSE2 and SSSE3.
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes(_, k) | Schedule::X86Vaes512(_, k) if blocks.len() < FEW => unsafe {
+                x86_aesni::crypt_blocks_ni::<true>(k, blocks);
+            },
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Vaes(t, k) => x86_vaes::encrypt_blocks(*t, k, blocks),
             #[cfg(target_arch = "x86_64")]
@@ -286,6 +297,11 @@ impl Aes {
             Schedule::Ct32(k) => batched::<2>(blocks, |b| ct32::decrypt2(k, b)),
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Aesni(t, k) => x86_aesni::decrypt_blocks(*t, k, blocks),
+            // SAFETY: both VAES tokens require AES-NI, SSE2 and SSSE3.
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes(_, k) | Schedule::X86Vaes512(_, k) if blocks.len() < FEW => unsafe {
+                x86_aesni::crypt_blocks_ni::<false>(k, blocks);
+            },
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Vaes(t, k) => x86_vaes::decrypt_blocks(*t, k, blocks),
             #[cfg(target_arch = "x86_64")]

@@ -16,14 +16,16 @@ const LANES: usize = 8;
 
 /// Encrypts independent blocks in place.
 pub(crate) fn encrypt_blocks(token: Aes, key: &HwKey, blocks: &mut [[u8; 16]]) {
+    let _ = token;
     // SAFETY: the `Aes` token proves AES-NI, SSE2 and SSSE3 were detected.
-    unsafe { crypt_blocks_ni::<true>(token, key, blocks) }
+    unsafe { crypt_blocks_ni::<true>(key, blocks) }
 }
 
 /// Decrypts independent blocks in place.
 pub(crate) fn decrypt_blocks(token: Aes, key: &HwKey, blocks: &mut [[u8; 16]]) {
+    let _ = token;
     // SAFETY: the `Aes` token proves AES-NI, SSE2 and SSSE3 were detected.
-    unsafe { crypt_blocks_ni::<false>(token, key, blocks) }
+    unsafe { crypt_blocks_ni::<false>(key, blocks) }
 }
 
 /// CTR with a 32-bit big-endian counter; see `Aes::ctr32`.
@@ -122,22 +124,67 @@ pub(crate) fn rounds<const ENCRYPT: bool>(
     }
 }
 
+/// Encrypts or decrypts independent blocks in place, eight at a time (also the VAES
+/// implementations' path for a few blocks, where a wide register would be mostly empty).
+/// Each group runs through a copy of the rounds for its exact size, so one or three blocks
+/// (CCM's steps, GCM's hash key) cost a straight line of instructions, not a loop over lanes.
 #[target_feature(enable = "aes,sse2,ssse3")]
-fn crypt_blocks_ni<const ENCRYPT: bool>(_: Aes, key: &HwKey, blocks: &mut [[u8; 16]]) {
+pub(crate) fn crypt_blocks_ni<const ENCRYPT: bool>(key: &HwKey, blocks: &mut [[u8; 16]]) {
     let rk = load_keys(if ENCRYPT { &key.enc } else { &key.dec });
     for group in blocks.chunks_mut(LANES) {
-        let mut x = [_mm_setzero_si128(); LANES];
-        for (r, b) in x.iter_mut().zip(group.iter()) {
-            *r = load(b);
+        match group.len() {
+            1 => crypt_n::<ENCRYPT, 1>(&rk, key.rounds, group),
+            2 => crypt_n::<ENCRYPT, 2>(&rk, key.rounds, group),
+            3 => crypt_n::<ENCRYPT, 3>(&rk, key.rounds, group),
+            4 => crypt_n::<ENCRYPT, 4>(&rk, key.rounds, group),
+            5 => crypt_n::<ENCRYPT, 5>(&rk, key.rounds, group),
+            6 => crypt_n::<ENCRYPT, 6>(&rk, key.rounds, group),
+            7 => crypt_n::<ENCRYPT, 7>(&rk, key.rounds, group),
+            _ => crypt_n::<ENCRYPT, LANES>(&rk, key.rounds, group),
         }
-        if group.len() == LANES {
-            rounds::<ENCRYPT>(&rk, key.rounds, &mut x, LANES);
+    }
+}
+
+/// All rounds on the `N` blocks of `group`.
+#[target_feature(enable = "aes,sse2,ssse3")]
+#[inline]
+fn crypt_n<const ENCRYPT: bool, const N: usize>(
+    rk: &[__m128i; 15],
+    nr: usize,
+    group: &mut [[u8; 16]],
+) {
+    let mut x = [_mm_setzero_si128(); N];
+    for (r, b) in x.iter_mut().zip(group.iter()) {
+        *r = load(b);
+    }
+    rounds_n::<ENCRYPT, N>(rk, nr, &mut x);
+    for (r, b) in x.iter().zip(group.iter_mut()) {
+        store(b, *r);
+    }
+}
+
+/// All rounds on exactly `N` blocks in registers.
+#[target_feature(enable = "aes,sse2,ssse3")]
+#[inline]
+fn rounds_n<const ENCRYPT: bool, const N: usize>(
+    rk: &[__m128i; 15],
+    nr: usize,
+    x: &mut [__m128i; N],
+) {
+    for b in x.iter_mut() {
+        *b = _mm_xor_si128(*b, rk[0]);
+    }
+    for k in &rk[1..nr] {
+        for b in x.iter_mut() {
+            *b = if ENCRYPT { _mm_aesenc_si128(*b, *k) } else { _mm_aesdec_si128(*b, *k) };
+        }
+    }
+    for b in x.iter_mut() {
+        *b = if ENCRYPT {
+            _mm_aesenclast_si128(*b, rk[nr])
         } else {
-            rounds::<ENCRYPT>(&rk, key.rounds, &mut x, group.len());
-        }
-        for (r, b) in x.iter().zip(group.iter_mut()) {
-            store(b, *r);
-        }
+            _mm_aesdeclast_si128(*b, rk[nr])
+        };
     }
 }
 
@@ -216,7 +263,6 @@ pub(crate) fn ccm_ni<const ENCRYPT: bool>(
     let bswap = bswap_mask();
     let one = _mm_set_epi32(0, 0, 0, 1);
     let mut c = _mm_shuffle_epi8(load(ctr), bswap);
-    let mut x = [_mm_setzero_si128(); LANES];
     let (mut m, mut k) = (load(mac), load(ks));
     let (blocks, partial) = buf.as_chunks_mut::<16>();
     for block in blocks {
@@ -225,11 +271,10 @@ pub(crate) fn ccm_ni<const ENCRYPT: bool>(
         store(block, out);
         let plain = if ENCRYPT { d } else { out };
         // The MAC of this block and the keystream of the next, side by side.
-        x[0] = _mm_xor_si128(m, plain);
-        x[1] = _mm_shuffle_epi8(c, bswap);
+        let mut x = [_mm_xor_si128(m, plain), _mm_shuffle_epi8(c, bswap)];
         c = _mm_add_epi32(c, one);
-        rounds::<true>(&rk, key.rounds, &mut x, 2);
-        (m, k) = (x[0], x[1]);
+        rounds_n::<true, 2>(&rk, key.rounds, &mut x);
+        [m, k] = x;
     }
     if !partial.is_empty() {
         let n = partial.len();
@@ -243,9 +288,9 @@ pub(crate) fn ccm_ni<const ENCRYPT: bool>(
         } else {
             last[n..].fill(0);
         }
-        x[0] = _mm_xor_si128(m, load(&last));
-        rounds::<true>(&rk, key.rounds, &mut x, 1);
-        m = x[0];
+        let mut x = [_mm_xor_si128(m, load(&last))];
+        rounds_n::<true, 1>(&rk, key.rounds, &mut x);
+        [m] = x;
         last.zeroize();
     }
     store(mac, m);

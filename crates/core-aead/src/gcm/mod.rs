@@ -1,6 +1,9 @@
 //! AES-GCM (SP 800-38D): CTR encryption with GCM's 32-bit counter and a GHASH tag, over any
-//! AES and GHASH implementation, plus one stitched implementation:
+//! AES and GHASH implementation, plus two stitched implementations:
 //!
+//! - [`x86_vaes_vpclmul`]: VAES and VPCLMULQDQ on 512-bit registers, sixteen blocks of CTR
+//!   interleaved with the GHASH of sixteen others, one reduction per sixteen blocks, and a
+//!   masked short path for records under 256 bytes;
 //! - [`x86_aesni_pclmul`]: AES-NI and PCLMULQDQ in one loop, eight blocks of CTR interleaved
 //!   with the GHASH of eight others, in both directions;
 //! - otherwise an AES implementation's CTR over a chunk, then a GHASH implementation over the
@@ -12,6 +15,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod x86_aesni_pclmul;
+#[cfg(target_arch = "x86_64")]
+mod x86_vaes_vpclmul;
 
 #[cfg(target_arch = "x86_64")]
 use crate::aes::Schedule;
@@ -26,6 +31,8 @@ use zeroize::Zeroize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GcmImpl {
+    /// VAES and VPCLMULQDQ on 512-bit registers, interleaved in one loop.
+    X86VaesVpclmul512(core_cpu::Vaes512),
     /// AES-NI and PCLMULQDQ interleaved in one loop (VEX-encoded, so AVX too).
     X86AesniPclmul(core_cpu::Aes, core_cpu::ClMul, core_cpu::Avx),
     /// CTR from an AES implementation, then GHASH from a GHASH implementation, per chunk.
@@ -68,6 +75,7 @@ impl GcmImpl {
 
 impl Implementation for GcmImpl {
     const ALL: &'static [&'static str] = &[
+        "x86_vaes_vpclmul512",
         "x86_vaes512+x86_vpclmul512",
         "x86_aesni_pclmul",
         "x86_vaes+x86_vpclmul",
@@ -81,6 +89,7 @@ impl Implementation for GcmImpl {
     fn name(self) -> &'static str {
         match self {
             Self::X86AesniPclmul(..) => "x86_aesni_pclmul",
+            Self::X86VaesVpclmul512(_) => "x86_vaes_vpclmul512",
             Self::Composed(aes, ghash) => {
                 let a = AesImpl::ALL.iter().position(|n| *n == aes.name()).unwrap_or(4);
                 let g = GhashImpl::ALL.iter().position(|n| *n == ghash.name()).unwrap_or(4);
@@ -93,18 +102,22 @@ impl Implementation for GcmImpl {
         Self::available().next().unwrap_or(Self::Composed(AesImpl::Ct64, GhashImpl::Ct64))
     }
 
-    /// Fastest first: with VAES and VPCLMULQDQ on 512-bit registers, the wide composition
-    /// (four blocks per instruction on both sides); otherwise the stitched 128-bit loop, which
-    /// measures ahead of every composition on AES-NI machines.
+    /// Fastest first: with VAES and VPCLMULQDQ on 512-bit registers, the wide stitched loop,
+    /// then the wide composition (four blocks per instruction on both sides); otherwise the
+    /// stitched 128-bit loop, which measures ahead of every composition on AES-NI machines.
     fn available() -> impl Iterator<Item = Self> {
         let cpu = core_cpu::detected();
-        let wide = core_cpu::Vaes512::from_features(cpu)
-            .map(|t| Self::Composed(AesImpl::X86Vaes512(t), GhashImpl::X86Vpclmul512(t)));
+        let wide = core_cpu::Vaes512::from_features(cpu).into_iter().flat_map(|t| {
+            [
+                Self::X86VaesVpclmul512(t),
+                Self::Composed(AesImpl::X86Vaes512(t), GhashImpl::X86Vpclmul512(t)),
+            ]
+        });
         let stitched = core_cpu::Aes::from_features(cpu)
             .zip(core_cpu::ClMul::from_features(cpu))
             .zip(core_cpu::Avx::from_features(cpu))
             .map(|((a, c), v)| Self::X86AesniPclmul(a, c, v));
-        wide.into_iter().chain(stitched).chain(
+        wide.chain(stitched).chain(
             AesImpl::available()
                 .filter(|aes| !matches!(aes, AesImpl::X86Vaes512(_)))
                 .map(|aes| Self::Composed(aes, Self::pair(aes)))
@@ -135,17 +148,33 @@ fn check_lengths(aad_len: u64, msg_len: u64) -> Result<(), Error> {
 struct GcmKey {
     aes: Aes,
     ghash: GhashKey,
-    /// The AVX token of the stitched implementation, if this key uses it.
-    stitched: Option<core_cpu::Avx>,
+    /// The stitched loop this key uses, if any.
+    stitched: Stitched,
+}
+
+/// Which stitched loop a key runs (the tokens are in its schedules).
+#[derive(Clone, Copy)]
+enum Stitched {
+    /// AES and GHASH one after the other, per chunk.
+    No,
+    /// [`x86_aesni_pclmul`], with the AVX token it also needs.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    AesniPclmul(core_cpu::Avx),
+    /// [`x86_vaes_vpclmul`].
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    VaesVpclmul512,
 }
 
 impl GcmKey {
     fn new(imp: GcmImpl, key: &[u8]) -> Result<Self, Error> {
         let (aes_imp, ghash_imp, stitched) = match imp {
             GcmImpl::X86AesniPclmul(a, c, v) => {
-                (AesImpl::X86Aesni(a), GhashImpl::X86Pclmul(c), Some(v))
+                (AesImpl::X86Aesni(a), GhashImpl::X86Pclmul(c), Stitched::AesniPclmul(v))
             }
-            GcmImpl::Composed(a, g) => (a, g, None),
+            GcmImpl::X86VaesVpclmul512(t) => {
+                (AesImpl::X86Vaes512(t), GhashImpl::X86Vpclmul512(t), Stitched::VaesVpclmul512)
+            }
+            GcmImpl::Composed(a, g) => (a, g, Stitched::No),
         };
         let aes = Aes::with_impl(aes_imp, key)?;
         let mut h = [0u8; 16];
@@ -157,8 +186,11 @@ impl GcmKey {
 
     fn implementation(&self) -> GcmImpl {
         match (self.aes.implementation(), self.ghash.implementation(), self.stitched) {
-            (AesImpl::X86Aesni(a), GhashImpl::X86Pclmul(c), Some(v)) => {
+            (AesImpl::X86Aesni(a), GhashImpl::X86Pclmul(c), Stitched::AesniPclmul(v)) => {
                 GcmImpl::X86AesniPclmul(a, c, v)
+            }
+            (AesImpl::X86Vaes512(t), GhashImpl::X86Vpclmul512(_), Stitched::VaesVpclmul512) => {
+                GcmImpl::X86VaesVpclmul512(t)
             }
             (a, g, _) => GcmImpl::Composed(a, g),
         }
@@ -206,12 +238,26 @@ impl GcmKey {
         check_lengths(aad.len() as u64, buf.len() as u64)?;
         let mut j0 = self.j0(iv)?;
         #[cfg(target_arch = "x86_64")]
-        if let (Schedule::X86Aesni(a, aes), GhashKey::X86Pclmul(c, ghash), Some(v)) =
-            (&self.aes.schedule, &self.ghash, self.stitched)
-        {
-            let tag = x86_aesni_pclmul::crypt::<ENCRYPT>(*a, *c, v, aes, ghash, &j0, aad, buf);
-            j0.zeroize();
-            return Ok(tag);
+        match (&self.aes.schedule, &self.ghash, self.stitched) {
+            (
+                Schedule::X86Vaes512(t, aes),
+                GhashKey::X86Vpclmul512(_, ghash),
+                Stitched::VaesVpclmul512,
+            ) => {
+                let tag = x86_vaes_vpclmul::crypt::<ENCRYPT>(*t, aes, ghash, &j0, aad, buf);
+                j0.zeroize();
+                return Ok(tag);
+            }
+            (
+                Schedule::X86Aesni(a, aes),
+                GhashKey::X86Pclmul(c, ghash),
+                Stitched::AesniPclmul(v),
+            ) => {
+                let tag = x86_aesni_pclmul::crypt::<ENCRYPT>(*a, *c, v, aes, ghash, &j0, aad, buf);
+                j0.zeroize();
+                return Ok(tag);
+            }
+            _ => {}
         }
         let mut y = [0u8; 16];
         self.ghash.update_padded(&mut y, aad);

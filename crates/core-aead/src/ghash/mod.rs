@@ -23,7 +23,7 @@ mod aarch64;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_pclmul;
 #[cfg(target_arch = "x86_64")]
-mod x86_vpclmul;
+pub(crate) mod x86_vpclmul;
 
 use crate::Implementation;
 use core::fmt;

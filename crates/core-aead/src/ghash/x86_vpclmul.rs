@@ -78,6 +78,13 @@ impl Key {
     }
 }
 
+impl Key {
+    /// The 16 powers H¹⁶…H¹ of a key built by [`Key::new512`], for the stitched AES-GCM loop.
+    pub(crate) fn powers16(&self) -> &[[u8; 16]; MAX_GROUP] {
+        &self.h
+    }
+}
+
 impl Drop for Key {
     fn drop(&mut self) {
         self.h.zeroize();

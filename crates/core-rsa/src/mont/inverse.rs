@@ -198,7 +198,8 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for l in [2usize, 5, 16, 32, 64, 128] {
+        // Up to the buffers' capacity (less than 128 limbs under a `max-bits-*` cap).
+        for l in [2usize, 5, 16, 32, 64, 128].into_iter().filter(|&l| l <= crate::MAX_BITS / 64) {
             for _ in 0..8 {
                 let mut m: Vec<u64> = (0..l).map(|_| next()).collect();
                 m[0] |= 1;

@@ -175,7 +175,6 @@ macro_rules! build {
         }
     };
 }
-pub(crate) use build;
 
 /// An odd modulus `n > 1` in Montgomery form: `n`, `R² mod n` (with `R = 2^(BITS·len)`) and
 /// `-n^-1 mod 2^BITS`. Wiped on drop, since the primes of an RSA key are moduli too.
@@ -338,10 +337,33 @@ impl<W: Word> Mont<W> {
         exp: &[W],
         exp_bits: usize,
     ) {
-        with_scratch::<E, _>(|wide| self.pow_ct_with(e, out, base, exp, exp_bits, wide));
+        let mut table = W::table();
+        with_scratch::<E, _>(|wide| {
+            self.pow_ct_with(e, out, base, exp, exp_bits, wide, table.as_mut());
+        });
     }
 
+    /// [`pow_ct`](Self::pow_ct) with a window table of only a double-length buffer (a narrower
+    /// window): for the checks of a key at set-up, whose stack adds to the key's own on the
+    /// Cortex-M0 while speed matters less.
+    pub(crate) fn pow_ct_small<E: Engine<W = W>>(
+        &self,
+        e: E,
+        out: &mut [W],
+        base: &[W],
+        exp: &[W],
+        exp_bits: usize,
+    ) {
+        let mut table = W::wide();
+        with_scratch::<E, _>(|wide| {
+            self.pow_ct_with(e, out, base, exp, exp_bits, wide, table.as_mut());
+        });
+    }
+
+    /// The exponentiation with the window `table` given (its length bounds the window); wipes
+    /// the table.
     #[inline(never)] // one stack frame per engine, not the largest of all
+    #[allow(clippy::too_many_arguments)]
     fn pow_ct_with<E: Engine<W = W>>(
         &self,
         e: E,
@@ -350,21 +372,20 @@ impl<W: Word> Mont<W> {
         exp: &[W],
         exp_bits: usize,
         wide: &mut [W],
+        table: &mut [W],
     ) {
         let l = self.len;
         let (n, n0) = (self.n(), self.n0);
-        let w = window(exp_bits, l, W::TABLE);
+        let w = window(exp_bits, l, table.len());
         let count = 1usize << w;
         let w = w as usize;
-        let mut table = W::table();
         let mut t1 = W::buf();
         let mut t2 = W::buf();
         {
-            let tab = &mut table.as_mut()[..count * l];
-            // table[i] = base^i in Montgomery form.
-            let mut one = W::buf();
-            one.as_mut()[0] = W::ONE;
-            e.mul(&mut tab[..l], self.rr(), &one.as_ref()[..l], n, n0);
+            let tab = &mut table[..count * l];
+            // table[i] = base^i in Montgomery form; t1 holds the 1 for table[0] = R mod n.
+            t1.as_mut()[0] = W::ONE;
+            e.mul(&mut tab[..l], self.rr(), &t1.as_ref()[..l], n, n0);
             tab[l..2 * l].copy_from_slice(&base[..l]);
             for i in 2..count {
                 let (prev, cur) = tab.split_at_mut(i * l);
@@ -376,7 +397,7 @@ impl<W: Word> Mont<W> {
                 }
             }
         }
-        let tab = &table.as_ref()[..count * l];
+        let tab = &table[..count * l];
         let windows = exp_bits.div_ceil(w).max(1);
         let digit = |k: usize| -> usize {
             (0..w).fold(0usize, |acc, j| acc | ((bit(exp, k * w + j) as usize) << j))
@@ -395,7 +416,9 @@ impl<W: Word> Mont<W> {
             e.mul(acc, &out[..l], b, n, n0);
         }
         out[..l].copy_from_slice(acc);
-        table.zeroize();
+        for d in table.iter_mut() {
+            d.zeroize();
+        }
         t1.zeroize();
         t2.zeroize();
     }

@@ -29,11 +29,9 @@ pub(crate) trait Word:
     const BITS: u32;
     /// Digits in a buffer: enough for [`crate::MAX_BITS`], and even.
     const CAP: usize;
-    /// Digits in the window table of a constant-time exponentiation.
-    const TABLE: usize;
     /// A buffer of `CAP` digits.
     type Buf: AsRef<[Self]> + AsMut<[Self]> + Clone + Zeroize;
-    /// A buffer of `TABLE` digits.
+    /// The window table of a constant-time exponentiation.
     type Table: AsRef<[Self]> + AsMut<[Self]> + Zeroize;
     /// A buffer of `2·CAP` digits, for double-length products.
     type Wide: AsRef<[Self]> + AsMut<[Self]> + Zeroize;

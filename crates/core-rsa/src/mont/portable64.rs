@@ -10,9 +10,8 @@ use super::ops::{Word, reduce_once};
 impl Word for u64 {
     const BITS: u32 = 64;
     const CAP: usize = crate::MAX_BITS / 64;
-    const TABLE: usize = 32 * 64;
     type Buf = [u64; crate::MAX_BITS / 64];
-    type Table = [u64; 32 * 64];
+    type Table = [u64; 16 * crate::MAX_BITS / 64];
     type Wide = [u64; 2 * crate::MAX_BITS / 64];
     const ZERO: Self = 0;
     const ONE: Self = 1;
@@ -22,7 +21,7 @@ impl Word for u64 {
         [0; crate::MAX_BITS / 64]
     }
     fn table() -> Self::Table {
-        [0; 32 * 64]
+        [0; 16 * crate::MAX_BITS / 64]
     }
     #[inline]
     fn wide() -> Self::Wide {

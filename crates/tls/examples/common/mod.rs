@@ -92,11 +92,41 @@ pub(crate) fn negotiated_line(
     let alpn = n.alpn.map_or("-".to_string(), |i| String::from_utf8_lossy(alpn[i]).into_owned());
     // NamedGroup(0): resumed with psk_ke, no key exchange.
     let group = kx::group_name(n.group).unwrap_or(if n.group.0 == 0 { "none" } else { "?" });
-    let sig = scheme_name(n.scheme);
+    // SignatureScheme(0): an external PSK authenticated the server, no certificate.
+    let sig = if n.external_psk { "psk" } else { scheme_name(n.scheme) };
     format!(
         "negotiated: version=TLSv1.3 suite={suite} group={group} sig={sig} alpn={alpn} resumed={}",
         n.resumed
     )
+}
+
+/// An external PSK from `ID:HEX` (`--psk`), bound to SHA-256 as OpenSSL's `-psk` is; the
+/// identity and key are leaked to live as long as the process.
+pub(crate) fn parse_psk(arg: &str) -> tls::ExternalPsk<'static> {
+    let (id, hex) = arg.split_once(':').unwrap_or_else(|| die("--psk takes ID:HEX"));
+    let bytes = hex.as_bytes();
+    if id.is_empty() || bytes.is_empty() || bytes.len() % 2 != 0 {
+        die("--psk takes ID:HEX with a non-empty identity and an even number of hex digits");
+    }
+    let key: Vec<u8> = bytes
+        .chunks(2)
+        .map(|p| {
+            std::str::from_utf8(p)
+                .ok()
+                .and_then(|p| u8::from_str_radix(p, 16).ok())
+                .unwrap_or_else(|| die("--psk: bad hex"))
+        })
+        .collect();
+    tls::ExternalPsk {
+        identity: Box::leak(id.as_bytes().to_vec().into_boxed_slice()),
+        key: Box::leak(key.into_boxed_slice()),
+        hash: tls::key_schedule::HashAlg::Sha256,
+    }
+}
+
+/// A number for `flag`, or exit.
+pub(crate) fn parse_number<T: std::str::FromStr>(flag: &str, v: &str) -> T {
+    v.parse().unwrap_or_else(|_| die(&format!("{flag}: bad number {v}")))
 }
 
 /// The IANA name of a signature scheme, as the `negotiated:` line prints it.

@@ -276,6 +276,28 @@ wire_enum! {
 }
 
 wire_enum! {
+    /// A `max_fragment_length` value (RFC 6066 §4): the most plaintext bytes a record may
+    /// carry, as a code for 2^9 to 2^12.
+    MaxFragmentLength(u8) {
+        /// 512 bytes.
+        LEN_512 = 1,
+        /// 1024 bytes.
+        LEN_1024 = 2,
+        /// 2048 bytes.
+        LEN_2048 = 3,
+        /// 4096 bytes.
+        LEN_4096 = 4,
+    }
+}
+
+impl MaxFragmentLength {
+    /// The length in bytes, or `None` for a code RFC 6066 does not define.
+    pub fn bytes(self) -> Option<usize> {
+        matches!(self.0, 1..=4).then(|| 256 << self.0)
+    }
+}
+
+wire_enum! {
     /// Whether a KeyUpdate asks the peer to update its own keys too (RFC 8446 §4.6.3).
     KeyUpdateRequest(u8) {
         /// `update_not_requested`.

@@ -9,8 +9,8 @@ use super::codec::{
     Codec, EncodeError, InvalidMessage, List, Payload, Reader, U8, U16, U24, Writer,
 };
 use super::enums::{
-    CipherSuite, ExtensionType, HandshakeType, KeyUpdateRequest, NamedGroup, ProtocolVersion,
-    PskKeyExchangeMode, SignatureScheme,
+    CipherSuite, ExtensionType, HandshakeType, KeyUpdateRequest, MaxFragmentLength, NamedGroup,
+    ProtocolVersion, PskKeyExchangeMode, SignatureScheme,
 };
 
 /// The `random` a ServerHello carries when it is really a HelloRetryRequest (RFC 8446 §4.1.3).
@@ -179,6 +179,13 @@ fn read_server_name<'a>(r: &mut Reader<'a>) -> Result<&'a [u8], InvalidMessage> 
     host.ok_or(InvalidMessage::IllegalValue)
 }
 
+/// Reads a `max_fragment_length` body: a code outside the four RFC 6066 defines is
+/// `illegal_parameter` (RFC 6066 §4).
+fn read_max_fragment_length(r: &mut Reader<'_>) -> Result<MaxFragmentLength, InvalidMessage> {
+    let m = MaxFragmentLength::read(r)?;
+    m.bytes().map(|_| m).ok_or(InvalidMessage::IllegalValue)
+}
+
 /// The extensions of a ClientHello this crate understands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClientExtensions<'a> {
@@ -200,6 +207,8 @@ pub struct ClientExtensions<'a> {
     pub psk_modes: Option<List<'a, PskKeyExchangeMode, U8>>,
     /// `record_size_limit` (RFC 8449).
     pub record_size_limit: Option<u16>,
+    /// `max_fragment_length` (RFC 6066 §4); only the four defined codes decode.
+    pub max_fragment_length: Option<MaxFragmentLength>,
     /// `pre_shared_key`, always the last extension.
     pub pre_shared_key: Option<OfferedPsks<'a>>,
 }
@@ -226,6 +235,9 @@ impl<'a> ClientExtensions<'a> {
             }
             if let Some(limit) = self.record_size_limit {
                 write_extension(w, ExtensionType::RECORD_SIZE_LIMIT, |w| w.u16(limit))?;
+            }
+            if let Some(m) = self.max_fragment_length {
+                write_extension(w, ExtensionType::MAX_FRAGMENT_LENGTH, |w| m.encode(w))?;
             }
             if let Some(l) = &self.key_shares {
                 write_extension(w, ExtensionType::KEY_SHARE, |w| l.encode(w))?;
@@ -264,6 +276,9 @@ impl<'a> ClientExtensions<'a> {
                 ExtensionType::COOKIE => x.cookie = Some(Payload::<U16>::read(b)?.0),
                 ExtensionType::PSK_KEY_EXCHANGE_MODES => x.psk_modes = Some(List::read(b)?),
                 ExtensionType::RECORD_SIZE_LIMIT => x.record_size_limit = Some(b.u16()?),
+                ExtensionType::MAX_FRAGMENT_LENGTH => {
+                    x.max_fragment_length = Some(read_max_fragment_length(b)?);
+                }
                 ExtensionType::PRE_SHARED_KEY => {
                     let identities: List<'a, PskIdentity<'a>, U16> = List::read(b)?;
                     let binders: List<'a, PskBinder<'a>, U16> = List::read(b)?;
@@ -427,6 +442,8 @@ pub struct EncryptedExtensions<'a> {
     pub supported_groups: Option<List<'a, NamedGroup, U16>>,
     /// `record_size_limit` (RFC 8449).
     pub record_size_limit: Option<u16>,
+    /// `max_fragment_length` (RFC 6066 §4): the client's value, accepted.
+    pub max_fragment_length: Option<MaxFragmentLength>,
 }
 
 impl<'a> Codec<'a> for EncryptedExtensions<'a> {
@@ -445,6 +462,9 @@ impl<'a> Codec<'a> for EncryptedExtensions<'a> {
             }
             if let Some(limit) = self.record_size_limit {
                 write_extension(w, ExtensionType::RECORD_SIZE_LIMIT, |w| w.u16(limit))?;
+            }
+            if let Some(m) = self.max_fragment_length {
+                write_extension(w, ExtensionType::MAX_FRAGMENT_LENGTH, |w| m.encode(w))?;
             }
             Ok(())
         })
@@ -465,6 +485,9 @@ impl<'a> Codec<'a> for EncryptedExtensions<'a> {
                     x.alpn = Some(p.0);
                 }
                 ExtensionType::RECORD_SIZE_LIMIT => x.record_size_limit = Some(b.u16()?),
+                ExtensionType::MAX_FRAGMENT_LENGTH => {
+                    x.max_fragment_length = Some(read_max_fragment_length(b)?);
+                }
                 // Only ClientHello/ServerHello extensions are refused here; others pass.
                 ExtensionType::KEY_SHARE
                 | ExtensionType::SUPPORTED_VERSIONS

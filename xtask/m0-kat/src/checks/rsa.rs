@@ -3,17 +3,24 @@
 //! the target can run (the 15-bit `portable15` on the Cortex-M0, both portable ones anywhere),
 //! and a changed message or signature does not; plus a small modexp known answer.
 //!
-//! A private-key operation is not run here: a 2048-bit CRT key prepared for `portable15`
-//! with its working buffers needs more than the 16 KiB of RAM the micro:bit has.
+//! The private key signs the same message and must give the same signature (PKCS#1 v1.5 is
+//! deterministic; the blinding randomness must not show): on the Cortex-M0 this needs
+//! core-rsa's `max-bits-2048` cap, which this firmware enables for bare-metal builds, and then
+//! a 3072-bit key must be refused.
 
-use core_rsa::{Error, HashAlg, Implementation, Modulus, MontImpl, PublicKey};
+use core_rsa::{
+    Error, HashAlg, Implementation, Modulus, MontImpl, PrivateKey, PublicKey, RandomSource,
+};
 
 use super::{Check, ensure};
 
 /// The core-rsa checks.
 pub(super) const CHECKS: &[Check] = &[
     Check { name: "rsa::modexp_small", run: modexp_small },
+    Check { name: "rsa::modexp_all_ones", run: modexp_all_ones },
     Check { name: "rsa::pkcs1v15_sha256_verify_2048", run: pkcs1v15_verify_2048 },
+    Check { name: "rsa::pkcs1v15_sha256_sign_2048", run: pkcs1v15_sign_2048 },
+    Check { name: "rsa::max_bits_cap", run: max_bits_cap },
 ];
 
 const SPKI: &[u8] =
@@ -21,6 +28,25 @@ const SPKI: &[u8] =
 const SIG: &[u8] =
     include_bytes!("../../../../crates/core-rsa/tests/data/rsa2048_e65537.sha256.sig");
 const MESSAGE: &[u8] = include_bytes!("../../../../crates/core-rsa/tests/data/message.txt");
+const PKCS8: &[u8] =
+    include_bytes!("../../../../crates/core-rsa/tests/data/rsa2048_e65537.pkcs8.der");
+const SPKI_3072: &[u8] =
+    include_bytes!("../../../../crates/core-rsa/tests/data/rsa3072_e65537.spki.der");
+
+/// A fixed xorshift32 stream for the blinding factors: any value must give the same signature.
+struct Xorshift(u32);
+
+impl RandomSource for Xorshift {
+    fn fill(&mut self, dest: &mut [u8]) -> Result<(), core_hash::RandomError> {
+        for b in dest {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            *b = self.0 as u8;
+        }
+        Ok(())
+    }
+}
 
 /// 2^10 mod 3001 = 1024, and the constant-time and variable-time paths agree on 7^1000.
 fn modexp_small() -> Result<(), &'static str> {
@@ -33,6 +59,56 @@ fn modexp_small() -> Result<(), &'static str> {
         ensure(out == check, "pow and pow_vartime disagree")?;
         m.pow(&[0x02], &[0x0a], &mut out).map_err(|_| "pow failed")?;
         ensure(out == [0x04, 0x00], "2^10 mod 3001")?;
+    }
+    Ok(())
+}
+
+/// Moduli `2^(8B) − 1` (all digits all ones, so every carry of the Montgomery rows fires, in
+/// the Thumb-1 assembly on the Cortex-M0) at lengths that make the rows' digit counts odd and
+/// even: `2^e ≡ 2^(e mod 8B)`, `(−1)^e = ±1` and `(−2)^e = ±2^(e mod 8B)`, constant time and
+/// not.
+fn modexp_all_ones() -> Result<(), &'static str> {
+    const E: u32 = 0x1234_5677; // odd
+    let mut n = [0xffu8; 128];
+    let mut base = [0u8; 128];
+    let mut want = [0u8; 128];
+    let mut got = [0u8; 128];
+    for imp in MontImpl::available().chain(MontImpl::by_name("portable15")) {
+        for len in [2usize, 4, 15, 16, 17, 30, 31, 32, 33, 64, 128] {
+            let (n, base, want, got) =
+                (&mut n[..len], &mut base[..len], &mut want[..len], &mut got[..len]);
+            n.fill(0xff);
+            let m = Modulus::with_impl(n, imp).map_err(|_| "modulus refused")?;
+            let shift = (E % (8 * len as u32)) as usize;
+            for case in 0..3 {
+                base.fill(0);
+                want.fill(0);
+                match case {
+                    // 2^E = 2^shift
+                    0 => {
+                        base[len - 1] = 2;
+                        want[len - 1 - shift / 8] = 1 << (shift % 8);
+                    }
+                    // (−1)^E = −1 = n − 1
+                    1 => {
+                        base.copy_from_slice(n);
+                        base[len - 1] = 0xfe;
+                        want.copy_from_slice(base);
+                    }
+                    // (−2)^E = −2^shift = n − 2^shift
+                    _ => {
+                        base.copy_from_slice(n);
+                        base[len - 1] = 0xfd;
+                        want.fill(0xff);
+                        want[len - 1 - shift / 8] ^= 1 << (shift % 8);
+                    }
+                }
+                m.pow(base, &E.to_be_bytes(), got).map_err(|_| "pow failed")?;
+                ensure(got == want, "pow with an all-ones modulus")?;
+                m.pow_vartime(base, &E.to_be_bytes(), got).map_err(|_| "pow_vartime failed")?;
+                ensure(got == want, "pow_vartime with an all-ones modulus")?;
+            }
+        }
     }
     Ok(())
 }
@@ -58,4 +134,39 @@ fn pkcs1v15_verify_2048() -> Result<(), &'static str> {
         )?;
     }
     Ok(())
+}
+
+/// The PKCS#8 key signs the message into the OpenSSL signature, with two different blinding
+/// streams, on `portable15` (the Cortex-M0 path) and whatever else the target runs; a wrong
+/// output length is refused.
+fn pkcs1v15_sign_2048() -> Result<(), &'static str> {
+    for imp in MontImpl::available().chain(MontImpl::by_name("portable15")) {
+        // Borrowed out of the Result: a move would be a second copy of the key on the stack.
+        let parsed = PrivateKey::from_pkcs8_der_with_impl(PKCS8, imp);
+        let Ok(key) = &parsed else { return Err("PKCS#8 key refused") };
+        for seed in [0x2545_f491, 0x9e37_79b9] {
+            let mut sig = [0u8; 256];
+            let len = key
+                .sign_pkcs1v15(HashAlg::Sha256, MESSAGE, &mut Xorshift(seed), &mut sig)
+                .map_err(|_| "signing failed")?;
+            ensure(len == 256 && sig[..] == *SIG, imp.name())?;
+        }
+        let mut short = [0u8; 255];
+        ensure(
+            key.raw_private(&short.clone(), &mut short, &mut Xorshift(1))
+                == Err(Error::InvalidLength),
+            "short input accepted",
+        )?;
+    }
+    Ok(())
+}
+
+/// Keys above `core_rsa::MAX_BITS` are refused; without a cap, 3072 bits are accepted.
+fn max_bits_cap() -> Result<(), &'static str> {
+    let key = PublicKey::from_spki_der_with_impl(SPKI_3072, MontImpl::best());
+    if core_rsa::MAX_BITS < 3072 {
+        ensure(key.err() == Some(Error::UnsupportedKeySize), "3072-bit key over the cap")
+    } else {
+        ensure(key.is_ok_and(|k| k.bits() == 3072), "3072-bit key refused")
+    }
 }

@@ -1,0 +1,544 @@
+//! AES-GCM with VAES and VPCLMULQDQ on 512-bit registers, stitched: each iteration runs the
+//! AES rounds of sixteen counter blocks (four ZMM registers of four) and, in the same
+//! straight-line block, the GHASH multiplications of sixteen ciphertext blocks by H¹⁶…H¹
+//! (precomputed when the key is built), summed unreduced across blocks and lanes and reduced
+//! once per sixteen blocks. `vaesenc` and `vpclmulqdq` issue on different ports and the two
+//! streams are independent, so the out-of-order core overlaps them; written as intrinsics
+//! (unlike the 128-bit stitched loop) because with four registers per round there are too
+//! few AES instructions per batch for the compiler's grouping to starve the other port.
+//!
+//! Encryption hashes the previous iteration's ciphertext, still in registers; decryption
+//! hashes the blocks it is decrypting. Everything shorter than an iteration — the AAD's last
+//! blocks, the message's tail, the length block — goes through one short path with
+//! byte-masked AVX-512 loads and stores (no copies to padded buffers) whose blocks share one
+//! reduction: each run of blocks is multiplied by the powers that its place in the sequence
+//! calls for. E(J₀), the tag mask, rides along with the tail's rounds in a 128-bit register,
+//! so a 64-byte record is one pass over the round keys and one reduction.
+
+use crate::aes::HwKey;
+use crate::ghash::x86_vpclmul;
+use core::arch::x86_64::{
+    __m128i, __m512i, _MM_PERM_ENUM, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_cvtsi128_si32,
+    _mm_loadu_si128, _mm_set_epi64x, _mm_shuffle_epi8, _mm_storeu_si128, _mm_xor_si128,
+    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_xor_si256, _mm512_add_epi8,
+    _mm512_add_epi32, _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_broadcast_i32x4,
+    _mm512_castsi512_si128, _mm512_castsi512_si256, _mm512_clmulepi64_epi128,
+    _mm512_extracti64x4_epi64, _mm512_loadu_si512, _mm512_mask_storeu_epi8,
+    _mm512_maskz_loadu_epi8, _mm512_maskz_loadu_epi64, _mm512_maskz_mov_epi8, _mm512_set_epi32,
+    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_shuffle_epi32,
+    _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512, _mm512_zextsi128_si512,
+};
+use core_cpu::Vaes512;
+
+/// Blocks per iteration: four registers of four.
+const GROUP: usize = 16;
+/// Bytes per iteration.
+const GROUP_BYTES: usize = 16 * GROUP;
+
+/// The key powers as the wide GHASH lays them out: `h[b]` is H^(16 − b).
+type Table = [[u8; 16]; GROUP];
+
+/// Encrypts (or decrypts) `buf` in CTR mode from `j0 + 1` and returns the tag over `aad` and
+/// the ciphertext.
+pub(super) fn crypt<const ENCRYPT: bool>(
+    token: Vaes512,
+    key: &HwKey,
+    hkey: &x86_vpclmul::Key,
+    j0: &[u8; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let _ = token;
+    let h = hkey.powers16();
+    // SAFETY: the `Vaes512` token proves VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and AVX-512
+    // F/BW/VL/DQ with AVX2, everything the functions below are compiled for.
+    unsafe {
+        match key.rounds {
+            10 => run::<ENCRYPT, 10>(&key.enc, h, j0, aad, buf),
+            12 => run::<ENCRYPT, 12>(&key.enc, h, j0, aad, buf),
+            _ => run::<ENCRYPT, 14>(&key.enc, h, j0, aad, buf),
+        }
+    }
+}
+
+/// Byte reversal of each 128-bit lane.
+#[target_feature(enable = "avx512f,avx512bw,sse2")]
+#[inline]
+fn bswap() -> __m512i {
+    _mm512_broadcast_i32x4(_mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f))
+}
+
+/// The byte mask for `n` ≥ 0 bytes of a 64-byte register (all of it from 64 on).
+#[inline(always)]
+fn byte_mask(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+#[inline(always)]
+fn load1(bytes: &[u8; 16]) -> __m128i {
+    // SAFETY: `bytes` is 16 readable bytes and `loadu` has no alignment requirement.
+    unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
+}
+
+/// The first `n.min(64)` bytes at `p`, zero above.
+///
+/// # Safety
+///
+/// `p` must be readable for `n.min(64)` bytes; AVX-512 BW must be available.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn load_part(p: *const u8, n: usize) -> __m512i {
+    // SAFETY: the caller guarantees the bytes the mask selects; masked-off bytes are not
+    // accessed (and cannot fault).
+    unsafe { _mm512_maskz_loadu_epi8(byte_mask(n), p.cast()) }
+}
+
+/// Stores the first `n.min(64)` bytes of `x` at `p`.
+///
+/// # Safety
+///
+/// `p` must be writable for `n.min(64)` bytes; AVX-512 BW must be available.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn store_part(p: *mut u8, n: usize, x: __m512i) {
+    // SAFETY: as for `load_part`.
+    unsafe { _mm512_mask_storeu_epi8(p.cast(), byte_mask(n), x) }
+}
+
+/// `a ^ b ^ c` in one instruction.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi64::<0x96>(a, b, c)
+}
+
+/// The XOR of a register's four 128-bit lanes.
+#[target_feature(enable = "avx512f,avx2")]
+#[inline]
+fn fold(x: __m512i) -> __m128i {
+    let y = _mm256_xor_si256(_mm512_castsi512_si256(x), _mm512_extracti64x4_epi64::<1>(x));
+    _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
+}
+
+/// Unreduced products, lane by lane: `lo`, `mid` (both cross terms) and `hi` 128-bit words.
+#[derive(Clone, Copy)]
+struct Sums {
+    lo: __m512i,
+    mid: __m512i,
+    hi: __m512i,
+}
+
+impl Sums {
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn new() -> Self {
+        Self { lo: _mm512_setzero_si512(), mid: _mm512_setzero_si512(), hi: _mm512_setzero_si512() }
+    }
+
+    /// Adds the lane-wise products `x · h` (schoolbook: four multiplies, no shuffles).
+    #[target_feature(enable = "avx512f,vpclmulqdq")]
+    #[inline]
+    fn add(&mut self, x: __m512i, h: __m512i) {
+        self.lo = _mm512_xor_si512(self.lo, _mm512_clmulepi64_epi128::<0x00>(x, h));
+        self.hi = _mm512_xor_si512(self.hi, _mm512_clmulepi64_epi128::<0x11>(x, h));
+        self.mid = xor3(
+            self.mid,
+            _mm512_clmulepi64_epi128::<0x01>(x, h),
+            _mm512_clmulepi64_epi128::<0x10>(x, h),
+        );
+    }
+
+    /// The products of four registers of blocks by four of powers, summed with three-input
+    /// XORs: eight of them for the sixteen products, where [`Sums::add`] would take twelve.
+    #[target_feature(enable = "avx512f,vpclmulqdq")]
+    #[inline]
+    fn of4(x: &[__m512i; 4], h: &[__m512i; 4]) -> Self {
+        let lo = xor3(
+            _mm512_clmulepi64_epi128::<0x00>(x[0], h[0]),
+            _mm512_clmulepi64_epi128::<0x00>(x[1], h[1]),
+            _mm512_clmulepi64_epi128::<0x00>(x[2], h[2]),
+        );
+        let hi = xor3(
+            _mm512_clmulepi64_epi128::<0x11>(x[0], h[0]),
+            _mm512_clmulepi64_epi128::<0x11>(x[1], h[1]),
+            _mm512_clmulepi64_epi128::<0x11>(x[2], h[2]),
+        );
+        let mut mid = xor3(
+            _mm512_clmulepi64_epi128::<0x01>(x[0], h[0]),
+            _mm512_clmulepi64_epi128::<0x10>(x[0], h[0]),
+            _mm512_clmulepi64_epi128::<0x01>(x[1], h[1]),
+        );
+        mid = xor3(
+            mid,
+            _mm512_clmulepi64_epi128::<0x10>(x[1], h[1]),
+            _mm512_clmulepi64_epi128::<0x01>(x[2], h[2]),
+        );
+        mid = xor3(
+            mid,
+            _mm512_clmulepi64_epi128::<0x10>(x[2], h[2]),
+            _mm512_clmulepi64_epi128::<0x01>(x[3], h[3]),
+        );
+        Self {
+            lo: _mm512_xor_si512(lo, _mm512_clmulepi64_epi128::<0x00>(x[3], h[3])),
+            mid: _mm512_xor_si512(mid, _mm512_clmulepi64_epi128::<0x10>(x[3], h[3])),
+            hi: _mm512_xor_si512(hi, _mm512_clmulepi64_epi128::<0x11>(x[3], h[3])),
+        }
+    }
+
+    /// The sum over all lanes, reduced: the two Montgomery steps of
+    /// [`x86_pclmul::reduce`] on every lane, with the middle words folded in along the way
+    /// rather than first (the low word's step lands on the middle, the middle's on the high),
+    /// then the four lanes added.
+    #[target_feature(enable = "avx512f,avx512bw,avx2,vpclmulqdq")]
+    #[inline]
+    fn reduce(self) -> __m128i {
+        let q = _mm512_set1_epi64(0xC200_0000_0000_0000_u64.cast_signed());
+        let t = _mm512_clmulepi64_epi128::<0x00>(self.lo, q);
+        let mid = xor3(self.mid, _mm512_shuffle_epi32::<{ 0x4e as _MM_PERM_ENUM }>(self.lo), t);
+        let t = _mm512_clmulepi64_epi128::<0x00>(mid, q);
+        fold(xor3(self.hi, _mm512_shuffle_epi32::<{ 0x4e as _MM_PERM_ENUM }>(mid), t))
+    }
+}
+
+/// The four registers of powers for a whole group: H¹⁶…H¹.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn group_powers(h: &Table) -> [__m512i; 4] {
+    let mut p = [_mm512_setzero_si512(); 4];
+    for (j, r) in p.iter_mut().enumerate() {
+        // SAFETY: blocks 4j…4j+3 of the 16-block table are 64 readable bytes.
+        *r = unsafe { _mm512_loadu_si512(h[4 * j..].as_ptr().cast()) };
+    }
+    p
+}
+
+/// Register `j` of the powers for `n` blocks starting at table entry `first`: entries
+/// `first + 4j …`, zero past the `n`th.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn powers_at(h: &Table, first: usize, n: usize, j: usize) -> __m512i {
+    let lanes = (n - 4 * j).min(4);
+    let mask = ((1u32 << (2 * lanes)) - 1) as u8;
+    let p = h.as_ptr().cast::<u8>().wrapping_add(16 * (first + 4 * j));
+    // SAFETY: `first + n ≤ 16`, so the lanes the mask selects are table entries; the others
+    // are not accessed.
+    unsafe { _mm512_maskz_loadu_epi64(mask, p.cast()) }
+}
+
+/// A run of `n` blocks in registers (byte-reversed, zero past the `n`th) that sits at
+/// places `first…first + n` of a sequence ending at table entry 15.
+struct Run<'a> {
+    x: &'a [__m512i],
+    n: usize,
+}
+
+/// `(acc + s₀)·Hᵀ + s₁·Hᵀ⁻¹ + … + s_{T−1}·H` over the blocks of `runs`, `T` ≤ 16 in all,
+/// with one reduction.
+#[target_feature(enable = "avx512f,avx512bw,avx2,vpclmulqdq,pclmulqdq,sse2")]
+#[inline]
+fn hash_runs(acc: __m128i, h: &Table, runs: &[Run<'_>]) -> __m128i {
+    let total: usize = runs.iter().map(|r| r.n).sum();
+    let mut first = GROUP - total;
+    let mut s = Sums::new();
+    let mut carry = _mm512_zextsi128_si512(acc);
+    for run in runs {
+        for j in 0..run.n.div_ceil(4) {
+            let mut x = run.x[j];
+            if j == 0 {
+                x = _mm512_xor_si512(x, carry);
+                carry = _mm512_setzero_si512();
+            }
+            s.add(x, powers_at(h, first, run.n, j));
+        }
+        first += run.n;
+    }
+    if total == 0 { acc } else { s.reduce() }
+}
+
+/// Hashes the blocks of `runs` into `acc`, as few reductions as the 16-block table allows:
+/// consecutive runs share one while they fit in 16 blocks. Each run has at most 16 blocks.
+#[target_feature(enable = "avx512f,avx512bw,avx2,vpclmulqdq,pclmulqdq,sse2")]
+#[inline]
+fn hash_seq(mut acc: __m128i, h: &Table, runs: &[Run<'_>]) -> __m128i {
+    let mut start = 0;
+    let mut total = 0;
+    for (i, run) in runs.iter().enumerate() {
+        if total + run.n > GROUP {
+            acc = hash_runs(acc, h, &runs[start..i]);
+            start = i;
+            total = 0;
+        }
+        total += run.n;
+    }
+    hash_runs(acc, h, &runs[start..])
+}
+
+/// Up to 16 blocks of `data` (zero-padded), byte-reversed, in four registers.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn load_blocks(data: &[u8]) -> [__m512i; 4] {
+    let swap = bswap();
+    let mut x = [_mm512_setzero_si512(); 4];
+    for (j, r) in x.iter_mut().enumerate().take(data.len().div_ceil(64)) {
+        // SAFETY: `64j < data.len()`, and at most the `data.len() − 64j` bytes left are read.
+        *r = _mm512_shuffle_epi8(
+            unsafe { load_part(data.as_ptr().add(64 * j), data.len() - 64 * j) },
+            swap,
+        );
+    }
+    x
+}
+
+/// `N` registers of counter blocks from the byte-reversed counters `*ctr` (four lanes,
+/// consecutive), which advance by `4N`, whitened with round key 0.
+///
+/// When the low byte of the first counter is at most 256 − 4N, no block carries out of it:
+/// one shuffle, then byte additions to the big-endian blocks (the shuffle-free counters of
+/// OpenSSL's AES-GCM code). Which way runs depends only on the counter, which is public.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn counters<const N: usize>(ctr: &mut __m512i, rk0: __m512i) -> [__m512i; N] {
+    let swap = bswap();
+    let mut x = [_mm512_setzero_si512(); N];
+    let low = _mm_cvtsi128_si32(_mm512_castsi512_si128(*ctr)).cast_unsigned() & 0xff;
+    if low as usize <= 256 - 4 * N {
+        let be = _mm512_shuffle_epi8(*ctr, swap);
+        for (j, r) in x.iter_mut().enumerate() {
+            let step = (4 * j as u32).cast_signed() << 24;
+            let inc = _mm512_set_epi32(step, 0, 0, 0, step, 0, 0, 0, step, 0, 0, 0, step, 0, 0, 0);
+            *r = _mm512_xor_si512(_mm512_add_epi8(be, inc), rk0);
+        }
+        let n = (4 * N as u32).cast_signed();
+        *ctr = _mm512_add_epi32(
+            *ctr,
+            _mm512_set_epi32(0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n),
+        );
+    } else {
+        let four = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
+        for r in &mut x {
+            *r = _mm512_xor_si512(_mm512_shuffle_epi8(*ctr, swap), rk0);
+            *ctr = _mm512_add_epi32(*ctr, four);
+        }
+    }
+    x
+}
+
+/// One middle round on each register.
+#[target_feature(enable = "avx512f,vaes")]
+#[inline]
+fn round<const N: usize>(x: &mut [__m512i; N], k: __m512i) {
+    for r in x {
+        *r = _mm512_aesenc_epi128(*r, k);
+    }
+}
+
+/// The last round on each register.
+#[target_feature(enable = "avx512f,vaes")]
+#[inline]
+fn last<const N: usize>(x: &mut [__m512i; N], k: __m512i) {
+    for r in x {
+        *r = _mm512_aesenclast_epi128(*r, k);
+    }
+}
+
+/// Sixteen counter blocks through all rounds while `hx` (byte-reversed, `acc` added to the
+/// first) is multiplied by H¹⁶…H¹ and reduced into `*acc`; the key stream is XOR-ed with the
+/// 256 bytes at `src` into `dst`, and the result returned.
+///
+/// # Safety
+///
+/// The features below must be available; `src` readable and `dst` writable for 256 bytes
+/// (they may be the same).
+#[target_feature(enable = "avx512f,avx512bw,avx2,vaes,vpclmulqdq,pclmulqdq,sse2")]
+#[inline]
+unsafe fn group<const NR: usize, const HASH: bool>(
+    rk: &[__m512i; 15],
+    ctr: &mut __m512i,
+    acc: &mut __m128i,
+    hx: &[__m512i; 4],
+    hp: &[__m512i; 4],
+    src: *const u8,
+    dst: *mut u8,
+) -> [__m512i; 4] {
+    let mut x = counters::<4>(ctr, rk[0]);
+    round(&mut x, rk[1]);
+    if HASH {
+        let first = _mm512_xor_si512(hx[0], _mm512_zextsi128_si512(*acc));
+        *acc = Sums::of4(&[first, hx[1], hx[2], hx[3]], hp).reduce();
+    }
+    for k in &rk[2..NR] {
+        round(&mut x, *k);
+    }
+    last(&mut x, rk[NR]);
+    let mut out = [_mm512_setzero_si512(); 4];
+    for (j, (o, k)) in out.iter_mut().zip(&x).enumerate() {
+        // SAFETY: the caller guarantees 256 bytes at `src` and `dst`.
+        unsafe {
+            *o = _mm512_xor_si512(_mm512_loadu_si512(src.add(64 * j).cast()), *k);
+            _mm512_storeu_si512(dst.add(64 * j).cast(), *o);
+        }
+    }
+    out
+}
+
+/// The whole message for `NR` rounds.
+///
+/// # Safety
+///
+/// The features below must be available.
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,sse2,ssse3"
+)]
+unsafe fn run<const ENCRYPT: bool, const NR: usize>(
+    keys: &[[u8; 16]; 15],
+    h: &Table,
+    j0: &[u8; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let swap = bswap();
+    let mut rk = [_mm512_setzero_si512(); 15];
+    for (r, k) in rk.iter_mut().zip(keys).take(NR + 1) {
+        *r = _mm512_broadcast_i32x4(load1(k));
+    }
+    let j0 = load1(j0);
+    let mut ctr = _mm512_add_epi32(
+        _mm512_shuffle_epi8(_mm512_broadcast_i32x4(j0), swap),
+        _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1),
+    );
+    let mut acc = _mm_xor_si128(j0, j0);
+
+    // The AAD's whole groups; its last blocks wait to share a reduction with the tail.
+    let (aad_groups, aad_rest) = aad.split_at(aad.len() / GROUP_BYTES * GROUP_BYTES);
+    let hp = group_powers(h);
+    for g in aad_groups.chunks_exact(GROUP_BYTES) {
+        let x = load_blocks(g);
+        acc = hash_runs(acc, h, &[Run { x: &x, n: GROUP }]);
+    }
+    let ax = load_blocks(aad_rest);
+    let mut an = aad_rest.len().div_ceil(16);
+
+    let len = buf.len();
+    let whole = len / GROUP_BYTES;
+    let p = buf.as_mut_ptr();
+    if whole > 0 {
+        acc = hash_runs(acc, h, &[Run { x: &ax, n: an }]);
+        an = 0;
+        if ENCRYPT {
+            // SAFETY: group 0 is 256 bytes of `buf`; the features are this function's.
+            let out =
+                unsafe { group::<NR, false>(&rk, &mut ctr, &mut acc, &[rk[0]; 4], &hp, p, p) };
+            let mut prev = out.map(|o| _mm512_shuffle_epi8(o, swap));
+            for i in 1..whole {
+                // SAFETY: group i is 256 bytes of `buf`.
+                let out = unsafe {
+                    let q = p.add(GROUP_BYTES * i);
+                    group::<NR, true>(&rk, &mut ctr, &mut acc, &prev, &hp, q, q)
+                };
+                prev = out.map(|o| _mm512_shuffle_epi8(o, swap));
+            }
+            acc = hash_runs(acc, h, &[Run { x: &prev, n: GROUP }]);
+        } else {
+            for i in 0..whole {
+                // SAFETY: group i is 256 bytes of `buf`, read (and hashed) before written.
+                unsafe {
+                    let q = p.add(GROUP_BYTES * i);
+                    let mut hx = [_mm512_setzero_si512(); 4];
+                    for (j, r) in hx.iter_mut().enumerate() {
+                        *r = _mm512_shuffle_epi8(_mm512_loadu_si512(q.add(64 * j).cast()), swap);
+                    }
+                    group::<NR, true>(&rk, &mut ctr, &mut acc, &hx, &hp, q, q);
+                }
+            }
+        }
+    }
+
+    let tail = &mut buf[GROUP_BYTES * whole..];
+    let mut lengths = [0u8; 16];
+    lengths[..8].copy_from_slice(&(8 * aad.len() as u64).to_be_bytes());
+    lengths[8..].copy_from_slice(&(8 * len as u64).to_be_bytes());
+    let lengths =
+        _mm512_zextsi128_si512(_mm_shuffle_epi8(load1(&lengths), _mm512_castsi512_si128(swap)));
+    let (acc, mask) = match tail.len().div_ceil(64) {
+        0 => finish::<ENCRYPT, NR, 0>(&rk, ctr, acc, j0, h, &ax, an, tail, lengths),
+        1 => finish::<ENCRYPT, NR, 1>(&rk, ctr, acc, j0, h, &ax, an, tail, lengths),
+        2 => finish::<ENCRYPT, NR, 2>(&rk, ctr, acc, j0, h, &ax, an, tail, lengths),
+        3 => finish::<ENCRYPT, NR, 3>(&rk, ctr, acc, j0, h, &ax, an, tail, lengths),
+        _ => finish::<ENCRYPT, NR, 4>(&rk, ctr, acc, j0, h, &ax, an, tail, lengths),
+    };
+    let mut tag = [0u8; 16];
+    let t = _mm_xor_si128(_mm_shuffle_epi8(acc, _mm512_castsi512_si128(swap)), mask);
+    // SAFETY: `tag` is 16 writable bytes and `storeu` has no alignment requirement.
+    unsafe { _mm_storeu_si128(tag.as_mut_ptr().cast(), t) };
+    tag
+}
+
+/// The tail of fewer than 256 bytes in `N` registers of counter blocks, with E(J₀) in a
+/// 128-bit lane of its own through the same rounds; then the waiting AAD blocks, the tail's
+/// ciphertext and the length block hashed with as few reductions as fit. Returns the hash
+/// and E(J₀).
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,sse2,ssse3"
+)]
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn finish<const ENCRYPT: bool, const NR: usize, const N: usize>(
+    rk: &[__m512i; 15],
+    mut ctr: __m512i,
+    acc: __m128i,
+    j0: __m128i,
+    h: &Table,
+    ax: &[__m512i; 4],
+    an: usize,
+    tail: &mut [u8],
+    lengths: __m512i,
+) -> (__m128i, __m128i) {
+    let swap = bswap();
+    let mut x = counters::<N>(&mut ctr, rk[0]);
+    let mut m = _mm_xor_si128(j0, _mm512_castsi512_si128(rk[0]));
+    for k in &rk[1..NR] {
+        round(&mut x, *k);
+        m = _mm_aesenc_si128(m, _mm512_castsi512_si128(*k));
+    }
+    last(&mut x, rk[NR]);
+    m = _mm_aesenclast_si128(m, _mm512_castsi512_si128(rk[NR]));
+    let len = tail.len();
+    let p = tail.as_mut_ptr();
+    let mut cx = [_mm512_setzero_si512(); 4];
+    for (j, (c, k)) in cx.iter_mut().zip(&x).enumerate() {
+        let n = len - 64 * j;
+        // SAFETY: register j covers bytes 64j… of the tail, `N = ⌈len / 64⌉`, and at most
+        // the `n` bytes left are read and written.
+        unsafe {
+            let q = p.add(64 * j);
+            let input = load_part(q, n);
+            let output = _mm512_xor_si512(input, *k);
+            store_part(q, n, output);
+            let ct = if ENCRYPT { _mm512_maskz_mov_epi8(byte_mask(n), output) } else { input };
+            *c = _mm512_shuffle_epi8(ct, swap);
+        }
+    }
+    let acc = hash_seq(
+        acc,
+        h,
+        &[
+            Run { x: ax, n: an },
+            Run { x: &cx, n: len.div_ceil(16) },
+            Run { x: core::slice::from_ref(&lengths), n: 1 },
+        ],
+    );
+    (acc, m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_masks() {
+        assert_eq!(byte_mask(0), 0);
+        assert_eq!(byte_mask(13), 0x1fff);
+        assert_eq!(byte_mask(64), u64::MAX);
+        assert_eq!(byte_mask(200), u64::MAX);
+    }
+}

@@ -1,0 +1,185 @@
+//! `record_size_limit` (RFC 8449) against a real peer that implements it: GnuTLS's
+//! `gnutls-serv` and `gnutls-cli` with `--recordsize` (OpenSSL 3.0 has no RFC 8449). Our side
+//! runs in a receive buffer sized for its own limit. Skipped, with the reason printed, when
+//! GnuTLS's tools are not installed (`apt-get install gnutls-bin`).
+
+// Product and message names (GnuTLS, ServerHello) are prose here, not code.
+#![allow(clippy::doc_markdown)]
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use core_hash::OsRandom;
+use pki_types::{CertificateDer, UnixTime};
+use tls::{Buffers, ClientConfig, Connection, RecordLimits, ServerConfig, Stream, suites};
+
+const PRIORITY: &str = "NORMAL:-VERS-ALL:+VERS-TLS1.3";
+
+fn data(name: &str) -> String {
+    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
+    p.to_string_lossy().into_owned()
+}
+
+fn gnutls_available() -> bool {
+    match Command::new("gnutls-cli").arg("--version").output() {
+        Ok(o) if o.status.success() => true,
+        _ => {
+            println!("skipping: `gnutls-cli` is not installed or does not run");
+            false
+        }
+    }
+}
+
+struct Killed(Child);
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn connect_retrying(port: u16) -> TcpStream {
+    let start = Instant::now();
+    loop {
+        match TcpStream::connect(("127.0.0.1", port)) {
+            Ok(s) => return s,
+            Err(_) if start.elapsed() < Duration::from_secs(10) => {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => panic!("gnutls-serv did not come up: {e}"),
+        }
+    }
+}
+
+/// Our client advertising a limit of 128 against `gnutls-serv --echo --recordsize 512`
+/// (GnuTLS 3.7 takes 512 to 4096 for its own): both limits are negotiated, and 3000 bytes
+/// echo back through a 200-byte receive buffer (one 5 + 128 + 16-byte record, or the
+/// ServerHello).
+#[test]
+fn our_client_record_size_limit_against_gnutls_serv() {
+    if !gnutls_available() {
+        return;
+    }
+    let ca = CertificateDer::from(&include_bytes!("data/ca.der")[..]);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let port = free_port();
+    let _server = Killed(
+        Command::new("gnutls-serv")
+            .args(["--echo", "--quiet", "--disable-client-cert", "--recordsize", "512"])
+            // GnuTLS ignores limits below 512 unless told to allow small records.
+            .args(["--priority", &format!("{PRIORITY}:%ALLOW_SMALL_RECORDS")])
+            .args(["--port", &port.to_string()])
+            .args(["--x509certfile", &data("server.pem"), "--x509keyfile", &data("server.key")])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let sock = connect_retrying(port);
+    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let (mut rx, mut tx, mut hs) = (vec![0; 200], vec![0; 17_000], vec![0; 8_000]);
+    let config = ClientConfig {
+        suites: suites::DEFAULT_SUITES,
+        roots: &roots,
+        alpn: &[],
+        groups: tls::kx::DEFAULT_GROUPS,
+        now: UnixTime::now(),
+        client_cert: None,
+        tickets: None,
+        psk_modes: &[],
+        record_size_limit: Some(128),
+        max_fragment_length: None,
+        external_psk: None,
+    };
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+    let mut stream = Stream { conn: &mut conn, sock };
+    stream.handshake().unwrap_or_else(|e| panic!("handshake: {e}"));
+    // Lines, which the echo server answers one by one.
+    let line: Vec<u8> = (0..99u32).map(|i| b'a' + (i % 26) as u8).chain(*b"\n").collect();
+    let msg = line.repeat(30);
+    stream.write_all(&msg).unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 512];
+    while got.len() < msg.len() {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "gnutls-serv closed early");
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert_eq!(got, msg);
+    stream.close().unwrap();
+    let limits = conn.record_limits();
+    assert_eq!(limits.receive, 128, "{limits:?}");
+    assert!(limits.send <= 512, "gnutls-serv's limit is in force: {limits:?}");
+}
+
+/// `gnutls-cli --recordsize 512` against our server answering with a limit of 1000: the
+/// server splits its 3000-byte reply to the client's limit, and takes the client's records
+/// in a receive buffer of 5 + 1000 + 16 bytes.
+#[test]
+fn gnutls_cli_record_size_limit_against_our_server() {
+    if !gnutls_available() {
+        return;
+    }
+    let key = tls::SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap();
+    let chain: [&[u8]; 1] = [include_bytes!("data/server.der")];
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let mut client = Command::new("gnutls-cli")
+        .args(["127.0.0.1", "--port", &port.to_string(), "--recordsize", "512"])
+        .args(["--priority", PRIORITY, "--x509cafile", &data("ca.pem")])
+        .args(["--sni-hostname", "localhost", "--verify-hostname", "localhost"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = client.stdin.take().unwrap();
+    stdin.write_all(&[b'q'; 300]).unwrap();
+    stdin.write_all(b"\n").unwrap();
+    let (sock, _) = listener.accept().unwrap();
+    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let (mut rx, mut tx, mut hs) = (vec![0; 5 + 1000 + 16], vec![0; 17_000], vec![0; 8_000]);
+    let config = ServerConfig {
+        suites: suites::DEFAULT_SUITES,
+        certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
+        alpn: &[],
+        groups: tls::kx::DEFAULT_GROUPS,
+        client_auth: None,
+        tickets: None,
+        record_size_limit: Some(1000),
+        psks: None,
+    };
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+    let mut stream = Stream { conn: &mut conn, sock };
+    stream.handshake().unwrap_or_else(|e| panic!("handshake: {e}"));
+    let mut got = Vec::new();
+    let mut buf = [0u8; 256];
+    while !got.ends_with(b"\n") {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "gnutls-cli closed early");
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert_eq!(got.len(), 301);
+    let reply: Vec<u8> = (0..3000u32).map(|i| b'a' + (i % 26) as u8).chain(*b"\n").collect();
+    stream.write_all(&reply).unwrap();
+    stream.close().unwrap();
+    drop(stream);
+    drop(stdin);
+    let out = client.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let reply = String::from_utf8_lossy(&reply);
+    assert!(stdout.contains(&*reply), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let limits = conn.record_limits();
+    assert_eq!(limits, RecordLimits { send: limits.send, receive: 1000 });
+    assert!(limits.send <= 512, "gnutls-cli's limit is in force: {limits:?}");
+}
