@@ -307,6 +307,9 @@ impl HaliteSetup {
             client_cert: None,
             tickets: self.tickets.as_ref().map(|(store, _)| store as &dyn TicketStore),
             psk_modes: &[],
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
         };
         Connection::client(config, SERVER_NAME, bufs, &mut OsRandom).expect("a client")
     }
@@ -326,6 +329,8 @@ impl HaliteSetup {
                 now: UnixTime::now(),
                 psk_ke: false,
             }),
+            record_size_limit: None,
+            psks: None,
         };
         Connection::server(config, bufs, &mut OsRandom).expect("a server")
     }
