@@ -4,6 +4,20 @@
 //!
 //! Two front ends use it: the `speed` tool (`cargo run --release -p bench --bin speed`), a
 //! comparative `openssl speed`, and the criterion benches (`cargo bench -p bench`).
+//!
+//! The TLS group (`tls-*` op ids, defined in `src/ops/tls.rs`) compares whole
+//! connections rather than primitives: Halite's `tls` crate against rustls with its aws-lc-rs
+//! and its ring provider, each client and server pair in one thread with the bytes moved in
+//! memory, all limited to TLS 1.3, `TLS_AES_128_GCM_SHA256` and X25519 — full handshakes with
+//! an ECDSA P-256 and with an RSA-2048 certificate, resumed handshakes (ticket, `psk_dhe_ke`)
+//! and bulk data in 1 KiB and 16 KiB records. Three ways to run it:
+//!
+//! - `speed --only '^tls'`: the side-by-side table with Halite's ratio to the best rustls;
+//! - `cargo bench -p bench --bench tls`: the same operations under criterion;
+//! - `cargo run --release -p bench --bin tls-conn`: memory per connection (object size, the
+//!   buffers Halite's caller lends, and heap counted per side by a counting global allocator,
+//!   which is why it is a binary of its own) and handshakes per second with one thread and
+//!   with two threads at once (one connection pair per thread), to show scaling.
 #![warn(missing_docs)]
 // Measurement code turns counts and durations into floating-point rates and back.
 #![allow(clippy::cast_precision_loss, clippy::cast_sign_loss, clippy::cast_possible_wrap)]

@@ -22,17 +22,23 @@ pub enum Library {
     RustCrypto,
     /// The `openssl` binary on `PATH`, measured by its own `openssl speed`.
     OpenSsl,
+    /// rustls with its aws-lc-rs crypto provider (the TLS operations).
+    RustlsAwsLc,
+    /// rustls with its ring crypto provider (the TLS operations).
+    RustlsRing,
 }
 
 impl Library {
     /// Every library, in the order of the table's columns.
-    pub const ALL: [Library; 6] = [
+    pub const ALL: [Library; 8] = [
         Library::Halite,
         Library::Ring,
         Library::AwsLcRs,
         Library::Graviola,
         Library::RustCrypto,
         Library::OpenSsl,
+        Library::RustlsAwsLc,
+        Library::RustlsRing,
     ];
 
     /// The library's name as used in tables, `--libs` and the CSV `library` column.
@@ -45,6 +51,8 @@ impl Library {
             Library::Graviola => "graviola",
             Library::RustCrypto => "rustcrypto",
             Library::OpenSsl => "openssl",
+            Library::RustlsAwsLc => "rustls-aws-lc-rs",
+            Library::RustlsRing => "rustls-ring",
         }
     }
 
@@ -64,6 +72,7 @@ impl Library {
             Library::AwsLcRs => "aws-lc-rs",
             Library::Graviola => "graviola",
             Library::RustCrypto => "sha2",
+            Library::RustlsAwsLc | Library::RustlsRing => "rustls",
             Library::OpenSsl => return openssl_version().unwrap_or_else(|| "absent".to_owned()),
         };
         peer_version(krate).unwrap_or("?").to_owned()
@@ -197,6 +206,7 @@ mod tests {
         }
         assert_eq!(Library::from_name("AWS-LC-RS"), Some(Library::AwsLcRs));
         assert_eq!(Library::from_name("boringssl"), None);
+        assert_eq!(Library::from_name("rustls-ring"), Some(Library::RustlsRing));
     }
 
     #[test]

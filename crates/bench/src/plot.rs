@@ -27,6 +27,8 @@ fn colour(column: &Column, index_among_impls: usize) -> &'static str {
         (Library::Graviola, _) => "#2ca02c",
         (Library::RustCrypto, _) => "#9467bd",
         (Library::OpenSsl, _) => "#8c564b",
+        (Library::RustlsAwsLc, _) => "#ffbb78",
+        (Library::RustlsRing, _) => "#aec7e8",
     }
 }
 

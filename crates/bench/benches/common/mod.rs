@@ -47,7 +47,10 @@ pub(crate) fn group(c: &mut Criterion, name: &str) {
     let mut group = c.benchmark_group(name);
     for op in registry().into_iter().filter(|op| op.group == name) {
         // Bulk ops at each size; operations counted one by one (HKDF) once, on a 32-byte input.
-        let sizes: &[usize] = if op.unit == Unit::Bytes { SIZES } else { &[32] };
+        let sizes: &[usize] = match op.unit {
+            Unit::Bytes => op.sizes.unwrap_or(SIZES),
+            Unit::Ops => &[32],
+        };
         for &size in sizes {
             let input = message(size);
             group.throughput(match op.unit {

@@ -53,11 +53,12 @@ struct Cli {
     #[arg(long)]
     impls: bool,
     /// Message sizes. Alone: the sweep from 16 B to 1 MiB, doubling. With a value: a
-    /// comma-separated list such as `64,1350,16K,1M`. Default: 64,1350,16384.
+    /// comma-separated list such as `64,1350,16K,1M`. Default: 64,1350,16384. (`tls-bulk`
+    /// is always measured with 1 KiB and 16 KiB records.)
     #[arg(long, value_name = "LIST", num_args = 0..=1, default_missing_value = "sweep")]
     sizes: Option<String>,
     /// Only these libraries, comma-separated, from halite, ring, aws-lc-rs, graviola,
-    /// rustcrypto, openssl. Halite is always measured.
+    /// rustcrypto, openssl, rustls-aws-lc-rs, rustls-ring. Halite is always measured.
     #[arg(long, value_name = "LIST")]
     libs: Option<String>,
     /// Timed rounds per cell (default 11, or 7 with --quick).
@@ -97,6 +98,11 @@ Method:
   (not the nominal frequency, not the turbo clock), times CPU seconds, per byte.
   OpenSSL is the `openssl` binary on PATH: `openssl speed -seconds 1 -bytes N -evp ALG`, run
   between rounds and parsed; graviola is left out, with a note, on CPUs it does not support.
+  The tls-* rows pair each library with itself (client and server connections in the
+  measuring thread, bytes moved between them in memory): Halite's `tls` crate against rustls
+  on aws-lc-rs and on ring, all limited to TLS 1.3, TLS_AES_128_GCM_SHA256 and X25519; the
+  agreement check compares what each negotiated. Memory per connection and two-thread scaling
+  are printed by `cargo run --release -p bench --bin tls-conn`.
 
 Columns: halite is Halite's default choice for this CPU; halite/NAME (with --impls) one named
 implementation; halite/best is Halite's default over the fastest peer (above 1: Halite wins): the median over
@@ -321,6 +327,8 @@ fn run(cli: &Cli) -> Result<(), String> {
                 peer_version("sha3").unwrap_or("?")
             ),
             Library::OpenSsl => format!("{l} ({v})"),
+            Library::RustlsAwsLc => format!("{l} (rustls {v} on aws-lc-rs)"),
+            Library::RustlsRing => format!("{l} (rustls {v} on ring)"),
             _ => format!("{l} {v}"),
         })
         .collect();
@@ -343,7 +351,10 @@ fn run(cli: &Cli) -> Result<(), String> {
     let cells: Vec<(&Op, usize)> = ops
         .iter()
         .flat_map(|op| {
-            let at: &[usize] = if op.unit == Unit::Bytes { &sizes } else { &[0] };
+            let at: &[usize] = match op.unit {
+                Unit::Bytes => op.sizes.unwrap_or(&sizes),
+                Unit::Ops => &[0],
+            };
             at.iter().map(move |&size| (op, size))
         })
         .collect();

@@ -23,6 +23,7 @@ fn aead_op(
         group: "aead",
         what,
         unit: Unit::Bytes,
+        sizes: None,
         halite,
         peers: peers.into_iter().flatten().collect(),
         openssl: openssl_name.map(|name| OpensslSpec {

@@ -34,6 +34,7 @@ fn ec_op(
         group: "ec",
         what,
         unit: Unit::Ops,
+        sizes: None,
         halite,
         peers: peers.into_iter().flatten().collect(),
         openssl: None,

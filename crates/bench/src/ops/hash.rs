@@ -15,6 +15,7 @@ fn hash_op(
         group: "hash",
         what,
         unit: Unit::Bytes,
+        sizes: None,
         halite,
         peers: peers.into_iter().flatten().collect(),
         openssl: Some(OpensslSpec {
@@ -40,6 +41,7 @@ fn hmac_op(
         group: "hash",
         what,
         unit: Unit::Bytes,
+        sizes: None,
         halite,
         peers: peers.into_iter().flatten().collect(),
         openssl: Some(openssl_hmac(openssl_name)),
@@ -62,6 +64,7 @@ fn shake_op(
         group: "hash",
         what,
         unit: Unit::Bytes,
+        sizes: None,
         halite,
         peers: peers.into_iter().flatten().collect(),
         openssl: Some(OpensslSpec {
@@ -91,6 +94,7 @@ fn hkdf_op(
         group: "hash",
         what,
         unit: Unit::Ops,
+        sizes: None,
         halite,
         peers: peers.into_iter().flatten().collect(),
         openssl: None,

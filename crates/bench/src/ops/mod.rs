@@ -1,5 +1,5 @@
 //! The registry of operations, one module per group (`hash`, `aead`, `ec` and `nist`, `rsa`,
-//! `modexp`): for each op id
+//! `modexp`, `tls`): for each op id
 //! (`sha256`, `hmac-sha256`, `aes-128-gcm-seal`…), how Halite computes it — its default choice
 //! and every implementation this CPU can run — and how each peer library does.
 //!
@@ -90,6 +90,9 @@ pub struct Op {
     pub what: &'static str,
     /// What a rate counts.
     pub unit: Unit,
+    /// For bulk operations measured at sizes of their own whatever `--sizes` asks (TLS records
+    /// of 1 KiB and 16 KiB), those sizes; `None`: the sizes asked for.
+    pub sizes: Option<&'static [usize]>,
     /// Halite's default and every implementation.
     pub halite: fn() -> Halite,
     /// The peers that implement this operation.
@@ -151,6 +154,7 @@ mod hash;
 mod modexp;
 mod nist;
 mod rsa;
+mod tls;
 
 pub use aead::*;
 pub use ec::*;
@@ -158,6 +162,7 @@ pub use hash::*;
 pub use modexp::*;
 pub use nist::{p256, p384};
 pub use rsa::*;
+pub use tls::*;
 
 /// Every operation, in table order.
 #[must_use]
@@ -168,6 +173,7 @@ pub fn registry() -> Vec<Op> {
     ops.extend(nist::ops());
     ops.extend(rsa::ops());
     ops.extend(modexp::ops());
+    ops.extend(tls::ops());
     ops
 }
 

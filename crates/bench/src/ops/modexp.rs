@@ -51,6 +51,7 @@ fn modexp_op<const BITS: usize>(id: &'static str, what: &'static str) -> Op {
         group: "modexp",
         what,
         unit: Unit::Ops,
+        sizes: None,
         halite: halite_modexp::<BITS>,
         peers: vec![peer(Library::RustCrypto, rustcrypto_modexp::<BITS>)]
             .into_iter()

@@ -21,6 +21,7 @@ fn nist_op(
         group: "ec",
         what,
         unit: Unit::Ops,
+        sizes: None,
         halite,
         peers: peers.into_iter().flatten().collect(),
         openssl: None,

@@ -36,6 +36,7 @@ fn rsa_op(
         group: "rsa",
         what,
         unit: Unit::Ops,
+        sizes: None,
         halite,
         peers: peers.into_iter().flatten().collect(),
         openssl: None,

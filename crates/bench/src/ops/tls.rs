@@ -1,0 +1,663 @@
+//! The TLS operations (group `tls`): Halite's `tls` crate against rustls with its aws-lc-rs and
+//! its ring provider, each library talking to itself — a client and a server connection in one
+//! thread, the bench moving the bytes between them through a reused `Vec<u8>` "wire", nothing
+//! touching a socket. Every library is configured to negotiate exactly the same thing: TLS 1.3,
+//! `TLS_AES_128_GCM_SHA256`, X25519, and the server certificate of the op (ECDSA P-256 with
+//! `ecdsa_secp256r1_sha256`, or RSA-2048 with `rsa_pss_rsae_sha256`) from `crates/tls`'s test
+//! PKI, with a one-certificate chain under a trusted root, verified in full by each client.
+//!
+//! - `tls-full-ecdsa`, `tls-full-rsa`: one full handshake per call (new connections on both
+//!   sides; no tickets issued or kept), in handshakes per second.
+//! - `tls-resume`: one resumed handshake per call (session ticket, `psk_dhe_ke` with X25519,
+//!   ECDSA session); the server issues one ticket per handshake, which the client receives
+//!   and keeps for the next call, inside the timing.
+//! - `tls-bulk`: application data from client to server over an established connection, one
+//!   record of the cell's size (1 KiB and 16 KiB) per call: sealed, moved, opened and read.
+//!
+//! Each runner writes what was negotiated (see [`summary`]) or the bytes received, so the
+//! agreement check proves every library ran the same handshake before anything is timed, and
+//! each runner's constructor asserts the claimed parameters on a first handshake.
+//!
+//! Halite's connections work in caller buffers, allocated once per runner and reused by every
+//! connection (the design: a server keeps a pool); rustls allocates its own per connection,
+//! which is part of what it costs. The configurations (`Arc<ClientConfig>`, roots, keys) are
+//! built once per runner for both.
+
+use std::io::{Read as _, Write as _};
+use std::sync::{Arc, OnceLock};
+
+use core_hash::OsRandom;
+use pki_types::{
+    CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, TrustAnchor, UnixTime,
+};
+use rustls::crypto::{CryptoProvider, WebPkiSupportedAlgorithms};
+use rustls::{ConnectionCommon, HandshakeKind};
+use tls::msgs::{NamedGroup, SignatureScheme};
+use tls::record::MAX_RECORD_LEN;
+use tls::suites::{self, Suite};
+use tls::ticket::{MemoryTicketStore, TicketKey, TicketStore};
+use tls::{
+    Buffers, CertifiedKey, ClientConfig, Connection, ServerConfig, ServerTickets, SigningKey,
+};
+
+use super::{Halite, Library, Op, Runner, Unit, peer};
+
+/// The name the client connects to (in both test certificates' SAN).
+pub const SERVER_NAME: &str = "localhost";
+
+/// The suite every library is limited to: `TLS_AES_128_GCM_SHA256`.
+pub const SUITE: u16 = 0x1301;
+/// The group every library is limited to: X25519.
+pub const GROUP: u16 = 0x001d;
+
+/// The record sizes `tls-bulk` is measured at, whatever `--sizes` says: 1 KiB and 16 KiB.
+pub const BULK_SIZES: &[usize] = &[1024, 16384];
+
+/// Halite's receive buffer: one whole record of the largest size a peer may send.
+pub const HALITE_RECEIVED: usize = MAX_RECORD_LEN;
+/// Halite's send buffer: one whole 16 KiB record (larger than the server's first flight).
+pub const HALITE_SEND: usize = MAX_RECORD_LEN;
+/// Halite's handshake reassembly buffer: `Certificate` plus `CertificateVerify` with the RSA-2048
+/// chain take about 1.1 KB.
+pub const HALITE_HANDSHAKE: usize = 4096;
+
+/// The server certificate of a handshake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cert {
+    /// ECDSA P-256 leaf under an ECDSA P-256 root.
+    EcdsaP256,
+    /// RSA-2048 leaf under an RSA-2048 root (PKCS#1 v1.5 SHA-256 certificate signatures).
+    Rsa2048,
+}
+
+impl Cert {
+    /// The trusted root (DER).
+    #[must_use]
+    pub fn root(self) -> &'static [u8] {
+        match self {
+            Cert::EcdsaP256 => include_bytes!("../../../tls/tests/data/ca-p256.der"),
+            Cert::Rsa2048 => include_bytes!("../../../tls/tests/data/ca-rsa.der"),
+        }
+    }
+
+    /// The server's certificate (DER), the whole chain.
+    #[must_use]
+    pub fn leaf(self) -> &'static [u8] {
+        match self {
+            Cert::EcdsaP256 => include_bytes!("../../../tls/tests/data/server-p256.der"),
+            Cert::Rsa2048 => include_bytes!("../../../tls/tests/data/server-rsa.der"),
+        }
+    }
+
+    /// The server's private key (PKCS#8 DER).
+    #[must_use]
+    pub fn key(self) -> &'static [u8] {
+        match self {
+            Cert::EcdsaP256 => include_bytes!("../../../tls/tests/data/server-p256.key.der"),
+            Cert::Rsa2048 => include_bytes!("../../../tls/tests/data/server-rsa.key.der"),
+        }
+    }
+
+    /// The one signature scheme the clients may negotiate for this certificate.
+    #[must_use]
+    pub fn scheme(self) -> u16 {
+        match self {
+            Cert::EcdsaP256 => SignatureScheme::ECDSA_SECP256R1_SHA256.0,
+            Cert::Rsa2048 => SignatureScheme::RSA_PSS_RSAE_SHA256.0,
+        }
+    }
+}
+
+/// What a handshake negotiated, as the runners write it and the agreement check compares it:
+/// suite, group and signature scheme (big-endian code points), then 1 if resumed.
+#[must_use]
+pub fn summary(suite: u16, group: u16, scheme: u16, resumed: bool) -> [u8; 7] {
+    let [s0, s1] = suite.to_be_bytes();
+    let [g0, g1] = group.to_be_bytes();
+    let [c0, c1] = scheme.to_be_bytes();
+    [s0, s1, g0, g1, c0, c1, u8::from(resumed)]
+}
+
+/// What every library must negotiate with `cert`, resumed or not.
+#[must_use]
+pub fn claimed(cert: Cert, resumed: bool) -> [u8; 7] {
+    summary(SUITE, GROUP, cert.scheme(), resumed)
+}
+
+fn tls_op(id: &'static str, what: &'static str, unit: Unit, halite: fn() -> Halite) -> Op {
+    Op {
+        id,
+        group: "tls",
+        what,
+        unit,
+        sizes: (unit == Unit::Bytes).then_some(BULK_SIZES),
+        halite,
+        peers: Vec::new(),
+        openssl: None,
+        canonical: None,
+    }
+}
+
+/// The TLS operations, in table order.
+pub(super) fn ops() -> Vec<Op> {
+    use Library::{RustlsAwsLc, RustlsRing};
+    let with = |mut op: Op, aws: fn() -> Runner, ring: fn() -> Runner| {
+        op.peers = [peer(RustlsAwsLc, aws), peer(RustlsRing, ring)].into_iter().flatten().collect();
+        op
+    };
+    vec![
+        with(
+            tls_op(
+                "tls-full-ecdsa",
+                "TLS 1.3 full handshake in memory: X25519, ECDSA P-256 certificate, AES-128-GCM",
+                Unit::Ops,
+                || halite_tls(|| halite_full(Cert::EcdsaP256)),
+            ),
+            || rustls_full(Provider::AwsLc, Cert::EcdsaP256),
+            || rustls_full(Provider::Ring, Cert::EcdsaP256),
+        ),
+        with(
+            tls_op(
+                "tls-full-rsa",
+                "TLS 1.3 full handshake in memory: X25519, RSA-2048 certificate (PSS), AES-128-GCM",
+                Unit::Ops,
+                || halite_tls(|| halite_full(Cert::Rsa2048)),
+            ),
+            || rustls_full(Provider::AwsLc, Cert::Rsa2048),
+            || rustls_full(Provider::Ring, Cert::Rsa2048),
+        ),
+        with(
+            tls_op(
+                "tls-resume",
+                "TLS 1.3 resumed handshake in memory: session ticket, psk_dhe_ke X25519, AES-128-GCM",
+                Unit::Ops,
+                || halite_tls(halite_resume),
+            ),
+            || rustls_resume(Provider::AwsLc),
+            || rustls_resume(Provider::Ring),
+        ),
+        with(
+            tls_op(
+                "tls-bulk",
+                "TLS 1.3 application data client to server, one AES-128-GCM record of BYTES per call",
+                Unit::Bytes,
+                || halite_tls(halite_bulk),
+            ),
+            || rustls_bulk(Provider::AwsLc),
+            || rustls_bulk(Provider::Ring),
+        ),
+    ]
+}
+
+/// Halite's side of a TLS op: its one implementation is the `tls` crate over the default
+/// primitives.
+fn halite_tls(make: fn() -> Runner) -> Halite {
+    Halite {
+        default_impl: "tls13".to_owned(),
+        default: make(),
+        impls: vec![("tls13".to_owned(), make())],
+    }
+}
+
+// --- Halite -------------------------------------------------------------------------------
+
+static HALITE_SUITES: [Suite; 1] = [suites::TLS13_AES_128_GCM_SHA256];
+static HALITE_GROUPS: [NamedGroup; 1] = [NamedGroup::X25519];
+
+/// A server identity and the client's root for it, built once per process.
+#[derive(Clone, Copy, Debug)]
+pub struct HaliteIdentity {
+    /// The client's trusted roots.
+    pub roots: &'static [TrustAnchor<'static>],
+    /// The server's certificate and key.
+    pub certs: &'static [CertifiedKey<'static>],
+}
+
+/// The identity for `cert`.
+#[must_use]
+pub fn halite_identity(cert: Cert) -> HaliteIdentity {
+    static P256: OnceLock<HaliteIdentity> = OnceLock::new();
+    static RSA: OnceLock<HaliteIdentity> = OnceLock::new();
+    let cell = match cert {
+        Cert::EcdsaP256 => &P256,
+        Cert::Rsa2048 => &RSA,
+    };
+    *cell.get_or_init(|| {
+        let root: &'static CertificateDer<'static> =
+            Box::leak(Box::new(CertificateDer::from(cert.root())));
+        let anchor = webpki::anchor_from_trusted_cert(root).expect("the test root");
+        let key: &'static SigningKey =
+            Box::leak(Box::new(SigningKey::from_pkcs8_der(cert.key()).expect("the test key")));
+        let chain: &'static [&'static [u8]] = Box::leak(Box::new([cert.leaf()]));
+        HaliteIdentity {
+            roots: Box::leak(Box::new([anchor])),
+            certs: Box::leak(Box::new([CertifiedKey { chain, key }])),
+        }
+    })
+}
+
+/// One side's buffers.
+#[derive(Debug)]
+pub struct HaliteBuffers {
+    received: Vec<u8>,
+    send: Vec<u8>,
+    handshake: Vec<u8>,
+}
+
+impl Default for HaliteBuffers {
+    fn default() -> Self {
+        Self {
+            received: vec![0; HALITE_RECEIVED],
+            send: vec![0; HALITE_SEND],
+            handshake: vec![0; HALITE_HANDSHAKE],
+        }
+    }
+}
+
+impl HaliteBuffers {
+    /// The buffers, lent to one connection.
+    pub fn lend(&mut self) -> Buffers<'_> {
+        Buffers {
+            received: &mut self.received,
+            send: &mut self.send,
+            handshake: &mut self.handshake,
+        }
+    }
+
+    /// Their total size in bytes.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.received.len() + self.send.len() + self.handshake.len()
+    }
+
+    /// Whether they hold nothing (never, for these).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Everything a Halite client and server pair needs besides buffers: identity, tickets.
+#[derive(Debug)]
+pub struct HaliteSetup {
+    /// Whose certificate.
+    pub identity: HaliteIdentity,
+    /// The client's ticket store and the server's ticket key, for resumption.
+    pub tickets: Option<(MemoryTicketStore, TicketKey)>,
+}
+
+impl HaliteSetup {
+    /// A setup for `cert`, issuing and keeping one ticket per handshake when `tickets`.
+    #[must_use]
+    pub fn new(cert: Cert, tickets: bool) -> Self {
+        let tickets = tickets.then(|| {
+            (MemoryTicketStore::default(), TicketKey::new(&[0x42; 32]).expect("a ticket key"))
+        });
+        Self { identity: halite_identity(cert), tickets }
+    }
+
+    /// A new client connection (its `ClientHello` queued).
+    pub fn client<'a, 'b>(&'a self, bufs: Buffers<'b>) -> Connection<'a, 'b> {
+        let config = ClientConfig {
+            suites: &HALITE_SUITES,
+            roots: self.identity.roots,
+            alpn: &[],
+            groups: &HALITE_GROUPS,
+            now: UnixTime::now(),
+            client_cert: None,
+            tickets: self.tickets.as_ref().map(|(store, _)| store as &dyn TicketStore),
+            psk_modes: &[],
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
+        };
+        Connection::client(config, SERVER_NAME, bufs, &mut OsRandom).expect("a client")
+    }
+
+    /// A new server connection.
+    pub fn server<'a, 'b>(&'a self, bufs: Buffers<'b>) -> Connection<'a, 'b> {
+        let config = ServerConfig {
+            suites: &HALITE_SUITES,
+            certs: self.identity.certs,
+            alpn: &[],
+            groups: &HALITE_GROUPS,
+            client_auth: None,
+            tickets: self.tickets.as_ref().map(|(_, key)| ServerTickets {
+                key,
+                lifetime: 3600,
+                count: 1,
+                now: UnixTime::now(),
+                psk_ke: false,
+            }),
+            record_size_limit: None,
+            psks: None,
+        };
+        Connection::server(config, bufs, &mut OsRandom).expect("a server")
+    }
+}
+
+/// Moves everything `from` has to send into `to`, through `wire`; whether anything moved.
+pub fn halite_move(
+    from: &mut Connection<'_, '_>,
+    to: &mut Connection<'_, '_>,
+    wire: &mut Vec<u8>,
+) -> Result<bool, tls::Error> {
+    let pending = from.pending_send();
+    if pending.is_empty() {
+        return Ok(false);
+    }
+    wire.clear();
+    wire.extend_from_slice(pending);
+    from.sent(wire.len());
+    let mut at = 0;
+    while at < wire.len() {
+        let space = to.receive_space();
+        let n = space.len().min(wire.len() - at);
+        if n == 0 {
+            return Err(tls::Error::BufferTooSmall);
+        }
+        space[..n].copy_from_slice(&wire[at..at + n]);
+        to.received(n)?;
+        at += n;
+    }
+    Ok(true)
+}
+
+/// Runs the handshake (and any tickets after it) until neither side has anything to send;
+/// returns the client's [`summary`].
+pub fn halite_handshake(
+    client: &mut Connection<'_, '_>,
+    server: &mut Connection<'_, '_>,
+    wire: &mut Vec<u8>,
+) -> Result<[u8; 7], String> {
+    for _ in 0..16 {
+        let a = halite_move(client, server, wire).map_err(|e| format!("{e:?}"))?;
+        let b = halite_move(server, client, wire).map_err(|e| format!("{e:?}"))?;
+        if !a && !b {
+            break;
+        }
+    }
+    let (Some(n), Some(m)) = (client.negotiated(), server.negotiated()) else {
+        let why = client.error().or(server.error());
+        return Err(format!("the handshake did not finish ({why:?})"));
+    };
+    if n != m {
+        return Err(format!("the client negotiated {n:?}, the server {m:?}"));
+    }
+    Ok(summary(n.suite.0, n.group.0, n.scheme.0, n.resumed))
+}
+
+/// A fresh pair's handshake on `bufs`.
+fn halite_pair_handshake(
+    setup: &HaliteSetup,
+    bufs: &mut [HaliteBuffers; 2],
+    wire: &mut Vec<u8>,
+) -> [u8; 7] {
+    let [cb, sb] = bufs;
+    let mut client = setup.client(cb.lend());
+    let mut server = setup.server(sb.lend());
+    halite_handshake(&mut client, &mut server, wire).expect("a Halite handshake")
+}
+
+fn halite_full(cert: Cert) -> Runner {
+    let setup = HaliteSetup::new(cert, false);
+    let mut bufs: [HaliteBuffers; 2] = Default::default();
+    let mut wire = Vec::with_capacity(HALITE_SEND);
+    let first = halite_pair_handshake(&setup, &mut bufs, &mut wire);
+    assert_eq!(first, claimed(cert, false), "Halite's full handshake with {cert:?}");
+    Box::new(move |_, out| {
+        out.extend_from_slice(&halite_pair_handshake(&setup, &mut bufs, &mut wire));
+    })
+}
+
+fn halite_resume() -> Runner {
+    let setup = HaliteSetup::new(Cert::EcdsaP256, true);
+    let mut bufs: [HaliteBuffers; 2] = Default::default();
+    let mut wire = Vec::with_capacity(HALITE_SEND);
+    let first = halite_pair_handshake(&setup, &mut bufs, &mut wire);
+    assert_eq!(first, claimed(Cert::EcdsaP256, false), "Halite's first handshake");
+    let second = halite_pair_handshake(&setup, &mut bufs, &mut wire);
+    assert_eq!(second, claimed(Cert::EcdsaP256, true), "Halite's resumed handshake");
+    Box::new(move |_, out| {
+        out.extend_from_slice(&halite_pair_handshake(&setup, &mut bufs, &mut wire));
+    })
+}
+
+/// An established Halite pair kept for the life of the runner: the connections borrow the
+/// setup and buffers, which are leaked once per runner so the closure can own the pair.
+fn halite_bulk() -> Runner {
+    let setup: &'static HaliteSetup = Box::leak(Box::new(HaliteSetup::new(Cert::EcdsaP256, false)));
+    let bufs: &'static mut [HaliteBuffers; 2] = Box::leak(Box::default());
+    let [cb, sb] = bufs;
+    let mut client = setup.client(cb.lend());
+    let mut server = setup.server(sb.lend());
+    let mut wire = Vec::with_capacity(HALITE_SEND);
+    let first = halite_handshake(&mut client, &mut server, &mut wire).expect("a Halite handshake");
+    assert_eq!(first, claimed(Cert::EcdsaP256, false), "Halite's handshake for bulk data");
+    Box::new(move |m, out| {
+        for chunk in m.chunks(tls::record::MAX_PLAINTEXT_LEN) {
+            let n = client.write(chunk).expect("room for a record");
+            assert_eq!(n, chunk.len(), "one write takes one record");
+            halite_move(&mut client, &mut server, &mut wire).expect("the record moves");
+            let at = out.len();
+            out.resize(at + chunk.len(), 0);
+            let mut got = 0;
+            while got < chunk.len() {
+                let k = server.read(&mut out[at + got..]).expect("the record opens");
+                assert!(k > 0, "the whole record arrived");
+                got += k;
+            }
+        }
+    })
+}
+
+// --- rustls -------------------------------------------------------------------------------
+
+/// rustls's crypto provider.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Provider {
+    /// `rustls::crypto::aws_lc_rs`.
+    AwsLc,
+    /// `rustls::crypto::ring`.
+    Ring,
+}
+
+/// The provider limited to what every library here negotiates: `TLS_AES_128_GCM_SHA256`,
+/// X25519, and (offered by the client) only `ecdsa_secp256r1_sha256` and `rsa_pss_rsae_sha256`
+/// (rustls's server would otherwise pick PSS with SHA-512 for RSA). Built once per process.
+#[must_use]
+pub fn rustls_provider(which: Provider) -> Arc<CryptoProvider> {
+    static AWS: OnceLock<Arc<CryptoProvider>> = OnceLock::new();
+    static RING: OnceLock<Arc<CryptoProvider>> = OnceLock::new();
+    let cell = match which {
+        Provider::AwsLc => &AWS,
+        Provider::Ring => &RING,
+    };
+    cell.get_or_init(|| {
+        let mut provider = match which {
+            Provider::AwsLc => rustls::crypto::aws_lc_rs::default_provider(),
+            Provider::Ring => rustls::crypto::ring::default_provider(),
+        };
+        provider.cipher_suites.retain(|s| u16::from(s.suite()) == SUITE);
+        provider.kx_groups.retain(|g| u16::from(g.name()) == GROUP);
+        let algs = provider.signature_verification_algorithms;
+        let wanted = [Cert::EcdsaP256.scheme(), Cert::Rsa2048.scheme()];
+        let mapping: Vec<_> =
+            algs.mapping.iter().filter(|(s, _)| wanted.contains(&u16::from(*s))).copied().collect();
+        assert_eq!(mapping.len(), 2, "the provider verifies both schemes");
+        provider.signature_verification_algorithms =
+            WebPkiSupportedAlgorithms { all: algs.all, mapping: Vec::leak(mapping) };
+        assert_eq!((provider.cipher_suites.len(), provider.kx_groups.len()), (1, 1));
+        Arc::new(provider)
+    })
+    .clone()
+}
+
+/// A rustls client and server configuration pair.
+#[derive(Clone, Debug)]
+pub struct RustlsSetup {
+    /// The client's.
+    pub client: Arc<rustls::ClientConfig>,
+    /// The server's.
+    pub server: Arc<rustls::ServerConfig>,
+}
+
+impl RustlsSetup {
+    /// Configurations for `cert` over `which`; with `tickets`, the server issues one session
+    /// ticket per handshake (stateless, its provider's `Ticketer`) and the client keeps them;
+    /// without, neither tickets nor session IDs.
+    #[must_use]
+    pub fn new(which: Provider, cert: Cert, tickets: bool) -> Self {
+        let provider = rustls_provider(which);
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(CertificateDer::from(cert.root())).expect("the test root");
+        let mut client = rustls::ClientConfig::builder_with_provider(provider.clone())
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .expect("TLS 1.3")
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(cert.key()));
+        let mut server = rustls::ServerConfig::builder_with_provider(provider)
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .expect("TLS 1.3")
+            .with_no_client_auth()
+            .with_single_cert(vec![CertificateDer::from(cert.leaf())], key)
+            .expect("the test key");
+        if tickets {
+            server.send_tls13_tickets = 1;
+            server.ticketer = match which {
+                Provider::AwsLc => rustls::crypto::aws_lc_rs::Ticketer::new(),
+                Provider::Ring => rustls::crypto::ring::Ticketer::new(),
+            }
+            .expect("a ticketer");
+        } else {
+            server.send_tls13_tickets = 0;
+            client.resumption = rustls::client::Resumption::disabled();
+        }
+        Self { client: Arc::new(client), server: Arc::new(server) }
+    }
+
+    /// A new client connection.
+    #[must_use]
+    pub fn client(&self) -> rustls::ClientConnection {
+        let name = ServerName::try_from(SERVER_NAME).expect("a DNS name");
+        rustls::ClientConnection::new(self.client.clone(), name).expect("a client")
+    }
+
+    /// A new server connection.
+    #[must_use]
+    pub fn server(&self) -> rustls::ServerConnection {
+        rustls::ServerConnection::new(self.server.clone()).expect("a server")
+    }
+}
+
+/// Moves everything `from` has to send into `to`, through `wire`; whether anything moved.
+pub fn rustls_move<A, B>(
+    from: &mut ConnectionCommon<A>,
+    to: &mut ConnectionCommon<B>,
+    wire: &mut Vec<u8>,
+) -> Result<bool, rustls::Error> {
+    wire.clear();
+    while from.wants_write() {
+        from.write_tls(wire).map_err(|e| rustls::Error::General(e.to_string()))?;
+    }
+    let mut rd = &wire[..];
+    while !rd.is_empty() {
+        to.read_tls(&mut rd).map_err(|e| rustls::Error::General(e.to_string()))?;
+        to.process_new_packets()?;
+    }
+    Ok(!wire.is_empty())
+}
+
+/// Runs the handshake (and any tickets after it) until neither side has anything to send;
+/// returns the client's [`summary`] (its scheme is `cert`'s: the only one the client offers).
+pub fn rustls_handshake(
+    client: &mut rustls::ClientConnection,
+    server: &mut rustls::ServerConnection,
+    cert: Cert,
+    wire: &mut Vec<u8>,
+) -> Result<[u8; 7], rustls::Error> {
+    for _ in 0..16 {
+        let a = rustls_move(client, server, wire)?;
+        let b = rustls_move(server, client, wire)?;
+        if !a && !b {
+            break;
+        }
+    }
+    if client.is_handshaking() || server.is_handshaking() {
+        return Err(rustls::Error::General("the handshake did not finish".into()));
+    }
+    let suite = client.negotiated_cipher_suite().map_or(0, |s| u16::from(s.suite()));
+    let group = client.negotiated_key_exchange_group().map_or(0, |g| u16::from(g.name()));
+    let resumed = client.handshake_kind() == Some(HandshakeKind::Resumed);
+    Ok(summary(suite, group, cert.scheme(), resumed))
+}
+
+fn rustls_pair_handshake(setup: &RustlsSetup, cert: Cert, wire: &mut Vec<u8>) -> [u8; 7] {
+    let mut client = setup.client();
+    let mut server = setup.server();
+    rustls_handshake(&mut client, &mut server, cert, wire).expect("a rustls handshake")
+}
+
+fn rustls_full(which: Provider, cert: Cert) -> Runner {
+    let setup = RustlsSetup::new(which, cert, false);
+    let mut wire = Vec::with_capacity(HALITE_SEND);
+    let first = rustls_pair_handshake(&setup, cert, &mut wire);
+    assert_eq!(first, claimed(cert, false), "rustls ({which:?})'s full handshake with {cert:?}");
+    Box::new(move |_, out| out.extend_from_slice(&rustls_pair_handshake(&setup, cert, &mut wire)))
+}
+
+fn rustls_resume(which: Provider) -> Runner {
+    let cert = Cert::EcdsaP256;
+    let setup = RustlsSetup::new(which, cert, true);
+    let mut wire = Vec::with_capacity(HALITE_SEND);
+    let first = rustls_pair_handshake(&setup, cert, &mut wire);
+    assert_eq!(first, claimed(cert, false), "rustls ({which:?})'s first handshake");
+    let second = rustls_pair_handshake(&setup, cert, &mut wire);
+    assert_eq!(second, claimed(cert, true), "rustls ({which:?})'s resumed handshake");
+    Box::new(move |_, out| out.extend_from_slice(&rustls_pair_handshake(&setup, cert, &mut wire)))
+}
+
+fn rustls_bulk(which: Provider) -> Runner {
+    let cert = Cert::EcdsaP256;
+    let setup = RustlsSetup::new(which, cert, false);
+    let mut client = setup.client();
+    let mut server = setup.server();
+    let mut wire = Vec::with_capacity(HALITE_SEND);
+    let first = rustls_handshake(&mut client, &mut server, cert, &mut wire).expect("a handshake");
+    assert_eq!(first, claimed(cert, false), "rustls ({which:?})'s handshake for bulk data");
+    Box::new(move |m, out| {
+        for chunk in m.chunks(tls::record::MAX_PLAINTEXT_LEN) {
+            client.writer().write_all(chunk).expect("room for a record");
+            rustls_move(&mut client, &mut server, &mut wire).expect("the record moves");
+            let at = out.len();
+            out.resize(at + chunk.len(), 0);
+            server.reader().read_exact(&mut out[at..]).expect("the record opens");
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_library_negotiates_what_the_table_claims() {
+        let mut wire = Vec::new();
+        for cert in [Cert::EcdsaP256, Cert::Rsa2048] {
+            let setup = HaliteSetup::new(cert, false);
+            let mut bufs: [HaliteBuffers; 2] = Default::default();
+            assert_eq!(halite_pair_handshake(&setup, &mut bufs, &mut wire), claimed(cert, false));
+            for which in [Provider::AwsLc, Provider::Ring] {
+                let setup = RustlsSetup::new(which, cert, false);
+                assert_eq!(rustls_pair_handshake(&setup, cert, &mut wire), claimed(cert, false));
+            }
+        }
+    }
+
+    #[test]
+    fn the_claim_is_the_wire_code_points() {
+        assert_eq!(claimed(Cert::EcdsaP256, true), [0x13, 0x01, 0x00, 0x1d, 0x04, 0x03, 1]);
+        assert_eq!(claimed(Cert::Rsa2048, false), [0x13, 0x01, 0x00, 0x1d, 0x08, 0x04, 0]);
+    }
+}
