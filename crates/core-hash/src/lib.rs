@@ -41,7 +41,7 @@ mod sha512;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
 
-pub use ct::declassify;
+pub use ct::{declassify, value_barrier};
 pub use drbg::{DrbgError, HmacDrbg, MAX_REQUEST_LEN, MIN_ENTROPY_LEN, RESEED_INTERVAL};
 pub use hkdf::{Hkdf, HkdfError, HkdfSalt};
 pub use hmac::{Hmac, MIN_TRUNCATED_TAG_LEN, VerifyError};

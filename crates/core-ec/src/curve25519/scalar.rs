@@ -172,10 +172,12 @@ pub(crate) mod serial32 {
         let mut d = [0; 8];
         let mut borrow = 0u32;
         for i in 0..8 {
-            let (t, b1) = x[i].overflowing_sub(l[i]);
-            let (t, b2) = t.overflowing_sub(borrow);
+            // The borrow out of `x − l − borrow`, from the words' top bits. The difference
+            // passes through a value barrier: from `overflowing_sub` LLVM made compares, which
+            // Thumb-1 (no conditional select) turned into branches on the secret words.
+            let t = core_hash::value_barrier(x[i].wrapping_sub(l[i]).wrapping_sub(borrow));
             d[i] = t;
-            borrow = u32::from(b1 | b2);
+            borrow = ((!x[i] & l[i]) | (!(x[i] ^ l[i]) & t)) >> 31;
         }
         let keep = Choice::from(borrow as u8);
         let mut r = [0; 8];
