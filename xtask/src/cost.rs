@@ -639,6 +639,11 @@ fn build_plugin(ws: &Workspace, dir: &Path) -> Result<PathBuf, String> {
 
 /// Builds the firmware with operation selection `select` and returns a copy of the ELF
 /// named after it.
+/// Builds the image linking every operation (what `m0 ct-scan` disassembles besides m0-kat).
+pub(crate) fn build_all(ws: &Workspace) -> Result<PathBuf, String> {
+    build(ws, &ws.target_dir.join("xtask"), "all")
+}
+
 fn build(ws: &Workspace, dir: &Path, select: &str) -> Result<PathBuf, String> {
     build_with(ws, dir, select, false)
 }

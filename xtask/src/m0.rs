@@ -1,6 +1,8 @@
 //! `cargo xtask m0`: builds the `m0-kat` firmware for `thumbv6m-none-eabi`, runs it on QEMU's
 //! Cortex-M0 micro:bit model under a time limit, judges the run by its exit status and summary
-//! line, and prints its code size by section and by crate.
+//! line, and prints its code size by section and by crate. The `m0 ct-scan` stage then checks
+//! the firmware's machine code: no unreviewed conditional branch in the functions that compute
+//! on secrets (see [`crate::ctscan`]).
 //!
 //! With `--self-test` it also builds the firmware with a deliberately failing check and with a
 //! deliberate `HardFault`, and requires each to end with the matching non-zero status rather than
@@ -15,7 +17,7 @@ use clap::Args;
 
 use crate::util::{self, Captured, Need, Report, StageResult};
 use crate::workspace::Workspace;
-use crate::{cost, size};
+use crate::{cost, ctscan, size};
 
 /// The Cortex-M0 target.
 pub(crate) const TARGET: &str = "thumbv6m-none-eabi";
@@ -92,6 +94,11 @@ pub(crate) fn needs() -> Vec<Need> {
             present: || Binutils::find().is_ok(),
             package: "binutils-arm-none-eabi",
         },
+        Need::Probe {
+            what: "arm-none-eabi-objdump (or llvm-objdump from rustup's llvm-tools)",
+            present: || ctscan::objdump().is_ok(),
+            package: "binutils-arm-none-eabi",
+        },
     ]
 }
 
@@ -110,6 +117,7 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &M0Args) {
     let Some(elf) = elf else {
         report.skip("m0 run", "the build failed");
         report.skip("m0 size", "the build failed");
+        report.skip("m0 ct-scan", "the build failed");
         if args.self_test {
             report.skip("m0 self-test", "the build failed");
         }
@@ -124,6 +132,7 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &M0Args) {
         Ok(())
     });
     report.stage("m0 size", || print_size(&elf));
+    report.stage("m0 ct-scan", || ctscan::run(&[elf.clone(), cost::build_all(ws)?]));
     if args.self_test {
         report.stage("m0 self-test", || self_test(ws, args));
     }
@@ -290,6 +299,11 @@ impl Binutils {
                     .to_owned()
             })
     }
+}
+
+/// `tool` (`llvm-objdump`, …) from the rustup `llvm-tools` component, if installed.
+pub(crate) fn rustup_llvm_tool(tool: &str) -> Option<PathBuf> {
+    Some(rustup_llvm_tools_dir()?.join(tool)).filter(|path| path.is_file())
 }
 
 /// The directory holding `llvm-size` from the rustup `llvm-tools` component, if installed.

@@ -16,6 +16,7 @@ mod ci;
 mod cost;
 mod cross;
 mod ct;
+mod ctscan;
 mod fuzz;
 mod json;
 mod m0;

@@ -1,0 +1,373 @@
+//! The `m0 ct-scan` stage: disassembles the Cortex-M0 firmware and checks that the functions
+//! that compute on secrets hold no conditional branch beyond the ones listed in [`ALLOWED`].
+//!
+//! Why: Thumb-1 has no conditional select, so when LLVM recognises a carry, a borrow or a
+//! comparison computed from secret words it may emit a compare and a `b<cond>` around a `mov`,
+//! a timing leak that the valgrind check (`cargo xtask ct`, x86-64 only) never sees. It
+//! happened in core-rsa's `portable15` borrow and in core-ec's `serial32::sub_l`; both now pass
+//! the word the flag is taken from through a value barrier (`core_hash::value_barrier`).
+//!
+//! How: both firmware images (`m0-kat`, and `m0-cost` with every operation linked: LTO inlines
+//! differently in each) are disassembled with `objdump -d -C`; every function in [`ALLOWED`] is
+//! found by its demangled name (each monomorphised copy in each image is checked), and its
+//! conditional branches are counted. Each entry names how many branches were reviewed and found to depend
+//! only on loop counters, lengths or public data, and why. More branches than that fail the
+//! stage, with the branches listed for review; a listed function missing from the firmware
+//! fails it too (it was inlined: list its caller instead), so the list cannot quietly go stale.
+//! LLVM's `0xd4d4` padding after a function's last instruction decodes as `bmi` and is skipped.
+//!
+//! By hand (what this automates): `arm-none-eabi-objdump -d -C target/xtask/m0-kat.elf`, find
+//! the function, and for each `b<cond>` read the instruction that set the flags: a compare of
+//! an index or length is fine; a compare, `adds`/`subs` carry or bit test of key, nonce-derived
+//! state, field element, scalar or tag bytes is a leak.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::Command;
+
+use crate::m0;
+use crate::util::{self, StageResult};
+
+/// A secret-processing function and the conditional branches it may have.
+struct Allowed {
+    /// The demangled name as `objdump -C` prints it between `<` and `>`.
+    name: &'static str,
+    /// How many conditional branches each copy may have (all reviewed).
+    branches: usize,
+    /// What those branches test.
+    why: &'static str,
+}
+
+/// Reviewed with `--profile size` (opt-level z, fat LTO) on Rust 1.95.
+const ALLOWED: &[Allowed] = &[
+    // core-ec, NIST curves: the 15-bit Montgomery field (P-256 and P-384 copies) and points.
+    a("<core_ec::nist::mont15::Fixed15<M,_> as core_ec::nist::Field>::mul", 1, "limb loop"),
+    a("<core_ec::nist::mont15::Fixed15<M,_> as core_ec::nist::Field>::add", 0, ""),
+    a("<core_ec::nist::mont15::Fixed15<M,_> as core_ec::nist::Field>::sub", 0, ""),
+    a("core_ec::nist::Field::sqr", 0, ""),
+    a("core_ec::nist::Field::neg", 0, ""),
+    a("core_ec::nist::Field::eq", 0, ""),
+    a("core_ec::nist::mont15::Mont15<_>::select", 1, "limb loop"),
+    a("core_ec::nist::mont15::Mont15<_>::is_zero", 1, "limb loop"),
+    a(
+        "core_ec::nist::mont15::Mont15<_>::to_be",
+        5,
+        "limb loop, byte loop, bit offsets of the output bytes",
+    ),
+    a("core_ec::nist::point::Curve<F,S>::add", 0, ""),
+    a("core_ec::nist::point::Curve<F,S>::double", 0, ""),
+    a("core_ec::nist::point::Curve<F,S>::jac_double", 0, ""),
+    a("core_ec::nist::point::Curve<F,S>::select", 0, ""),
+    // core-ec, curve25519: the 32-bit field, points, scalars mod L, X25519.
+    a("<core_ec::curve25519::portable32::Fe as core_ec::curve25519::field::Field>::mul", 0, ""),
+    a("<core_ec::curve25519::portable32::Fe as core_ec::curve25519::field::Field>::square", 0, ""),
+    a("<core_ec::curve25519::portable32::Fe as core_ec::curve25519::field::Field>::add", 0, ""),
+    a("<core_ec::curve25519::portable32::Fe as core_ec::curve25519::field::Field>::sub", 0, ""),
+    a(
+        "<core_ec::curve25519::portable32::Fe as core_ec::curve25519::field::Field>::to_bytes",
+        5,
+        "limb loop, byte iterator, bit offsets of the output bytes",
+    ),
+    a(
+        "<core_ec::curve25519::portable32::Fe as subtle::ConditionallySelectable>::conditional_select",
+        1,
+        "limb loop",
+    ),
+    a("core_ec::curve25519::portable32::Fe::fold255", 0, ""),
+    a("core_ec::curve25519::portable32::Fe::chain", 1, "limb loop"),
+    a("core_ec::curve25519::field::Field::invert", 0, ""),
+    a("core_ec::curve25519::field::Field::square_n", 1, "squaring count"),
+    a("core_ec::curve25519::field::Field::is_zero", 0, ""),
+    a("core_ec::curve25519::field::Field::is_negative", 0, ""),
+    a("core_ec::curve25519::field::Field::equals", 0, ""),
+    a("core_ec::curve25519::field::Field::neg", 0, ""),
+    a("core_ec::curve25519::field::pow_2_250_1", 0, ""),
+    a("core_ec::curve25519::edwards::Point<F>::double", 0, ""),
+    a("core_ec::curve25519::edwards::Point<F>::cached", 0, ""),
+    a("core_ec::curve25519::edwards::Point<F>::mul_base", 5, "digit loops and table-entry loops"),
+    a("core_ec::curve25519::scalar::serial32::sub_l", 2, "word loops (the borrow is arithmetic)"),
+    a("core_ec::curve25519::scalar::serial32::add", 1, "word loop"),
+    a("core_ec::curve25519::scalar::serial32::double_add_bit", 1, "word loop"),
+    a("core_ec::curve25519::scalar::reduce_wide", 1, "bit loop"),
+    a(
+        "core_ec::x25519::x25519_with_impl",
+        3,
+        "ladder loop, limb loop, the public all-zero verdict",
+    ),
+    // core-aead.
+    a(
+        "core_aead::aes::ct32::encrypt2",
+        23,
+        "block and round loops, key length, backend dispatch on the CPU features",
+    ),
+    a("core_aead::ghash::ct32::mul::{{closure}}", 0, ""),
+    a(
+        "core_aead::ghash::GhashKey::update_blocks",
+        45,
+        "block and word loops, backend dispatch, public shift counts of the bit-sliced multiply",
+    ),
+    a("core_aead::poly1305::portable32::State::blocks", 1, "block loop"),
+    a("core_aead::chacha20::portable::xor_block", 2, "round loop, byte loop"),
+    a("core_aead::tag_eq", 1, "the tags' (public) lengths"),
+    // core-hash.
+    a("core_hash::hmac::Hmac<H>::verify", 2, "backend dispatch, byte loop"),
+    a("core_hash::sha256::portable::compress", 7, "block, round and schedule loops, dispatch"),
+    // core-rsa (the 15-bit engine's carries and borrows pass through a value barrier).
+    a("core_rsa::mont::portable15::mont_mul", 9, "digit loops, their bounds and parity"),
+    a("core_rsa::mont::portable15::mont_sqr", 13, "digit loops, their bounds and parity"),
+    a("core_rsa::mont::portable64::mont_mul", 9, "digit loops and their bounds"),
+    a("core_rsa::mont::portable64::mont_sqr", 15, "digit loops, their bounds and parity"),
+    a("core_rsa::mont::ops::sub_borrow", 2, "the slices' common length, digit loop"),
+    a("core_rsa::mont::ops::reduce_once", 2, "the slices' common length, digit loop"),
+    a("core_rsa::mont::ops::add", 2, "the slices' common length, digit loop"),
+    a("core_rsa::mont::ops::ct_eq", 2, "the slices' common length, digit loop"),
+    a("core_rsa::mont::ops::mul_full", 4, "digit loops and their bounds"),
+    a("core_rsa::mont::ops::bit", 1, "the (public) bit index against the length"),
+    a("core_rsa::mont::ops::leading_zero_bytes_ct", 1, "byte loop"),
+    a("core_rsa::mont::select", 4, "entry loop, digit loop, their bounds"),
+    a(
+        "core_rsa::mont::Mont<W>::pow_ct_with",
+        13,
+        "table-building loop and its parity, window and squaring loops, lengths",
+    ),
+    a(
+        "core_rsa::mont::Mont<W>::pow_ct_with::{{closure}}",
+        2,
+        "bit loop of a window digit, the (public) bit index against the exponent length",
+    ),
+    // Software 64-bit multiply the field code calls.
+    a("__aeabi_lmul", 0, ""),
+];
+
+const fn a(name: &'static str, branches: usize, why: &'static str) -> Allowed {
+    Allowed { name, branches, why }
+}
+
+/// One conditional branch in the disassembly.
+#[derive(Debug, PartialEq, Eq)]
+struct Branch {
+    /// Its line, trimmed (address, encoding, instruction).
+    line: String,
+    /// The last instruction before it that sets the flags (`cmp`, `adds`, `lsls`, …).
+    before: String,
+}
+
+/// A function's conditional branches, by start address and demangled name.
+#[derive(Debug, Default)]
+struct Function {
+    name: String,
+    branches: Vec<Branch>,
+}
+
+/// Thumb condition codes.
+const CONDITIONS: [&str; 16] = [
+    "eq", "ne", "cs", "cc", "hs", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt", "gt", "le",
+];
+
+/// Whether `mnemonic` is a conditional branch (`beq`, `bne.n`, `bcs.w`, …).
+fn is_conditional_branch(mnemonic: &str) -> bool {
+    let base = mnemonic.split('.').next().unwrap_or("");
+    base.len() == 3 && base.starts_with('b') && CONDITIONS.contains(&&base[1..])
+}
+
+/// Whether a Thumb-1 instruction sets the condition flags: the compares and tests, and the
+/// flag-setting (`…s`) data-processing instructions. Loads, stores, branches and the high
+/// register `mov`/`add` do not.
+fn sets_flags(mnemonic: &str) -> bool {
+    matches!(mnemonic, "cmp" | "cmn" | "tst")
+        || (mnemonic.len() == 4
+            && mnemonic.ends_with('s')
+            && !matches!(mnemonic, "ldrs" | "strs")
+            && !mnemonic.starts_with("bl"))
+}
+
+/// Splits `objdump -d -C` output (GNU or LLVM) into functions with their conditional branches.
+fn parse(disassembly: &str) -> Vec<Function> {
+    let mut functions: Vec<Function> = Vec::new();
+    let mut before = String::new();
+    for line in disassembly.lines() {
+        let trimmed = line.trim();
+        // A function header: `0001030c <name>:`.
+        if let Some(rest) = trimmed.strip_suffix(">:")
+            && let Some((addr, name)) = rest.split_once(" <")
+            && u64::from_str_radix(addr, 16).is_ok()
+        {
+            functions.push(Function { name: name.to_owned(), branches: Vec::new() });
+            before.clear();
+            continue;
+        }
+        // An instruction: `1030c:<tab>b5f8 [<tab>or spaces]push ...`.
+        let Some((addr, rest)) = trimmed.split_once(':') else { continue };
+        if addr.is_empty() || u64::from_str_radix(addr, 16).is_err() {
+            continue;
+        }
+        let mut fields = rest.split('\t').map(str::trim).filter(|f| !f.is_empty());
+        let Some(encoding) = fields.next() else { continue };
+        let instruction = fields.collect::<Vec<_>>().join(" ");
+        let mnemonic = instruction.split_whitespace().next().unwrap_or("");
+        let Some(function) = functions.last_mut() else { continue };
+        // LLVM pads functions with 0xd4d4, which decodes as `bmi`.
+        let padding = encoding.replace(' ', "") == "d4d4";
+        if is_conditional_branch(mnemonic) && !padding {
+            function.branches.push(Branch { line: trimmed.to_owned(), before: before.clone() });
+        }
+        if sets_flags(mnemonic) {
+            before = instruction;
+        }
+    }
+    functions
+}
+
+/// Checks `functions` against [`ALLOWED`]; the error lists every problem.
+fn check(functions: &[Function], allowed: &[Allowed]) -> StageResult {
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for rule in allowed {
+        let copies: Vec<_> = functions.iter().filter(|f| f.name == rule.name).collect();
+        if copies.is_empty() {
+            problems.push(format!(
+                "{}: not in the firmware (inlined or renamed? list its caller instead)",
+                rule.name
+            ));
+        }
+        let most = copies.iter().map(|f| f.branches.len()).max();
+        for f in copies {
+            checked += 1;
+            if f.branches.len() > rule.branches {
+                let mut p = format!(
+                    "{}: {} conditional branches, {} reviewed ({}):",
+                    rule.name,
+                    f.branches.len(),
+                    rule.branches,
+                    if rule.why.is_empty() { "none allowed" } else { rule.why }
+                );
+                for b in &f.branches {
+                    let _ = write!(p, "\n      {}    flags from: {}", b.line, b.before);
+                }
+                problems.push(p);
+            }
+        }
+        if let Some(most) = most
+            && most < rule.branches
+        {
+            println!(
+                "xtask: note: {} has at most {most} conditional branches, fewer than the {} \
+                 reviewed; lower its entry",
+                rule.name, rule.branches
+            );
+        }
+    }
+    println!("xtask: ct-scan checked {checked} function copies ({} entries)", allowed.len());
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "conditional branches to review in secret-processing functions (see xtask/src/ctscan.rs):\n  {}",
+            problems.join("\n  ")
+        ))
+    }
+}
+
+/// `arm-none-eabi-objdump`, else `llvm-objdump` from rustup's llvm-tools or `PATH`.
+pub(crate) fn objdump() -> Result<std::path::PathBuf, String> {
+    util::find_program("arm-none-eabi-objdump")
+        .or_else(|| m0::rustup_llvm_tool("llvm-objdump"))
+        .or_else(|| util::find_program("llvm-objdump"))
+        .ok_or_else(|| {
+            "missing arm-none-eabi-objdump (Debian: binutils-arm-none-eabi) or llvm-objdump \
+             (rustup component add llvm-tools)"
+                .to_owned()
+        })
+}
+
+/// The stage: scans the firmware images `elfs` together.
+pub(crate) fn run(elfs: &[PathBuf]) -> StageResult {
+    let tool = objdump()?;
+    let mut functions = Vec::new();
+    for elf in elfs {
+        let text = util::output(Command::new(&tool).args(["-d", "-C"]).arg(elf))?;
+        let found = parse(&text);
+        if found.is_empty() {
+            return Err(format!("no functions found in the disassembly of {}", elf.display()));
+        }
+        functions.extend(found);
+    }
+    check(&functions, ALLOWED)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GNU: &str = "\
+0001030c <core_ec::nist::mont15::Mont15<_>::select>:
+   10326:\t2948      \tcmp\tr1, #72\t@ 0x48
+   10328:\td007      \tbeq.n\t1033a <core_ec::nist::mont15::Mont15<_>::select+0x2e>
+   1033a:\tbdf8      \tpop\t{r3, r4, r5, r6, r7, pc}
+   1033c:\td4d4      \tbmi.n\t102e8 <x>
+
+00016fbc <core_ec::curve25519::scalar::serial32::sub_l>:
+   16ff2:\t4294      \tcmp\tr4, r2
+   16ff4:\t461a      \tmov\tr2, r3
+   16ff6:\td300      \tbcc.n\t16ffa <core_ec::curve25519::scalar::serial32::sub_l+0x3e>
+   16ff8:\t462a      \tmov\tr2, r5
+   16ffa:\t4286      \tcmp\tr6, r0
+   16ffc:\td300      \tbcc.n\t17000 <core_ec::curve25519::scalar::serial32::sub_l+0x44>
+   16ffe:\tb.n\t16fdc
+";
+
+    const LLVM: &str = "\
+0001030c <core_ec::nist::mont15::Mont15<_>::select>:
+   10326: 48 29        \tcmp\tr1, #0x48
+   10328: 07 d0        \tbeq\t0x1033a <core_ec::nist::mont15::Mont15<_>::select+0x2e>
+   1033c: d4 d4        \tbmi\t0x102e8
+";
+
+    #[test]
+    fn branches_are_found_and_padding_skipped() {
+        let f = parse(GNU);
+        assert_eq!(f.len(), 2);
+        assert_eq!(f[0].name, "core_ec::nist::mont15::Mont15<_>::select");
+        assert_eq!(f[0].branches.len(), 1, "{:?}", f[0].branches);
+        assert!(f[0].branches[0].before.starts_with("cmp r1, #72"));
+        assert_eq!(f[1].branches.len(), 2);
+        // The flags of the first `bcc` come from the `cmp` before the `mov`.
+        assert!(f[1].branches[0].before.starts_with("cmp r4, r2"));
+        let f = parse(LLVM);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].branches.len(), 1);
+    }
+
+    #[test]
+    fn mnemonics_are_classified() {
+        for m in ["beq", "bne.n", "bcs.w", "bmi", "ble.n"] {
+            assert!(is_conditional_branch(m), "{m}");
+        }
+        for m in ["b", "b.n", "bl", "blx", "bx", "bics", "bkpt", "beq2"] {
+            assert!(!is_conditional_branch(m), "{m}");
+        }
+        for m in ["cmp", "tst", "adds", "subs", "lsls", "movs", "adcs", "mvns", "muls"] {
+            assert!(sets_flags(m), "{m}");
+        }
+        for m in ["ldr", "str", "mov", "add", "ldrb", "strh", "push", "pop", "bl", "b.n", "blx"] {
+            assert!(!sets_flags(m), "{m}");
+        }
+    }
+
+    #[test]
+    fn extra_or_missing_functions_fail() {
+        let f = parse(GNU);
+        let ok = [
+            a("core_ec::nist::mont15::Mont15<_>::select", 1, "limb loop"),
+            a("core_ec::curve25519::scalar::serial32::sub_l", 2, "test"),
+        ];
+        assert!(check(&f, &ok).is_ok());
+        // The leak this stage exists for: two branches on borrows where one loop was reviewed.
+        let tight = [a("core_ec::curve25519::scalar::serial32::sub_l", 1, "word loop")];
+        let err = check(&f, &tight).unwrap_err();
+        assert!(err.contains("sub_l: 2 conditional branches, 1 reviewed"), "{err}");
+        assert!(err.contains("flags from: cmp r6, r0"), "{err}");
+        let missing = [a("core_ec::nist::mont15::Mont15<_>::gone", 0, "")];
+        assert!(check(&f, &missing).unwrap_err().contains("not in the firmware"));
+    }
+}
