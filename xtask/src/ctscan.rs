@@ -109,9 +109,33 @@ const ALLOWED: &[Allowed] = &[
     a("core_aead::poly1305::portable32::State::blocks", 1, "block loop"),
     a("core_aead::chacha20::portable::xor_block", 2, "round loop, byte loop"),
     a("core_aead::tag_eq", 1, "the tags' (public) lengths"),
+    a(
+        "core_aead::aes::Aes::with_impl",
+        37,
+        "key length, round count, word and block loops, backend dispatch (key expansion)",
+    ),
+    a("core_aead::aes::ct64::encrypt4", 16, "block and round loops, backend dispatch"),
+    a("core_aead::chacha20::ChaCha20Impl::keystream", 7, "block loops, lengths, dispatch"),
+    a(
+        "core_aead::chacha20poly1305::Engine::tag",
+        7,
+        "backend dispatch, block loops, lengths of the associated data and text",
+    ),
+    a("core_aead::poly1305::aead_tag::{{closure}}", 2, "lengths and block loops"),
+    a(
+        "core_aead::gcm::GcmKey::open",
+        5,
+        "the nonce's Result, lengths, and the public verdict of tag_eq",
+    ),
+    a(
+        "<core_aead::ccm::AesCcm<_,_> as core_aead::Aead>::open_in_place_detached",
+        4,
+        "backend dispatch, lengths, and the public verdict of tag_eq",
+    ),
     // core-hash.
     a("core_hash::hmac::Hmac<H>::verify", 2, "backend dispatch, byte loop"),
     a("core_hash::sha256::portable::compress", 7, "block, round and schedule loops, dispatch"),
+    a("core_hash::sha512::portable::compress", 5, "block, round and schedule loops, dispatch"),
     // core-rsa (the 15-bit engine's carries and borrows pass through a value barrier).
     a("core_rsa::mont::portable15::mont_mul", 9, "digit loops, their bounds and parity"),
     a("core_rsa::mont::portable15::mont_sqr", 13, "digit loops, their bounds and parity"),
