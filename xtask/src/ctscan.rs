@@ -58,6 +58,13 @@ const ALLOWED: &[Allowed] = &[
     a("core_ec::nist::point::Curve<F,S>::double", 0, ""),
     a("core_ec::nist::point::Curve<F,S>::jac_double", 0, ""),
     a("core_ec::nist::point::Curve<F,S>::select", 0, ""),
+    a(
+        "core_ec::nist::point::Curve<F,S>::mul_base",
+        20,
+        "comb geometry (rows, spacing, div_ceil of lengths), row and entry loops, bounds",
+    ),
+    a("core_ec::nist::point::recode", 7, "byte and digit loops (iterator states)"),
+    a("core_ec::nist::point::split_digit", 0, ""),
     // core-ec, curve25519: the 32-bit field, points, scalars mod L, X25519.
     a("<core_ec::curve25519::portable32::Fe as core_ec::curve25519::field::Field>::mul", 0, ""),
     a("<core_ec::curve25519::portable32::Fe as core_ec::curve25519::field::Field>::square", 0, ""),
