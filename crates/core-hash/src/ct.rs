@@ -5,6 +5,10 @@
 //! `CONSTTIME_DECLASSIFY`. Without the `ct-check` feature, or off `x86_64`, it is the identity
 //! and compiles to nothing; with it, it is one memcheck client request, which natively only
 //! rotates a register by 128 bits and swaps `rbx` with itself.
+//!
+//! [`value_barrier`]: hides a secret word from the optimiser on Arm, so that a carry or borrow
+//! taken from it stays arithmetic instead of becoming a branch on Thumb-1 (checked on the
+//! Cortex-M0 firmware by `cargo xtask m0`'s `ct-scan` stage).
 
 /// `value`, declared public: see the module documentation. Call it only on what a protocol
 /// reveals anyway (a verdict, a public key), right where the secret-derived value becomes
