@@ -138,9 +138,12 @@ pub(crate) fn inv_mod_vartime(out: &mut [u64], y: &[u64], m: &[u64], m0: u64) ->
         };
         let (mut aa, mut bb) = (approx(&a[..l]), approx(&b[..l]));
         let (mut f0, mut g0, mut f1, mut g1) = (1i64, 0i64, 0i64, 1i64);
-        // Branch-free steps: the branches of the textbook form are unpredictable, and a
-        // mispredicted one costs more than the masked work.
-        for _ in 0..K {
+        // The subtractions are branch-free (whether to swap is unpredictable, and a
+        // mispredicted branch costs more than the masked work); the halvings that follow one
+        // (at least one, two on average) run as a single shift by the trailing zeros. The
+        // result is that of K single steps.
+        let mut left = K;
+        while left > 0 {
             let odd = (aa & 1).wrapping_neg();
             let swap = odd & u128::from(aa < bb).wrapping_neg();
             let t = (aa ^ bb) & swap;
@@ -154,9 +157,12 @@ pub(crate) fn inv_mod_vartime(out: &mut [u64], y: &[u64], m: &[u64], m0: u64) ->
             (g0, g1) = (g0 ^ t, g1 ^ t);
             f0 -= f1 & odd;
             g0 -= g1 & odd;
-            aa >>= 1;
-            f1 <<= 1;
-            g1 <<= 1;
+            // aa is even here (or zero): at least one halving.
+            let z = aa.trailing_zeros().min(left);
+            aa >>= z;
+            f1 <<= z;
+            g1 <<= z;
+            left -= z;
         }
         if lincomb_shift(&mut na, &a[..l], &b[..l], f0, g0) {
             f0 = -f0;
