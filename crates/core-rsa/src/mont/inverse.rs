@@ -1,28 +1,34 @@
 //! Modular inversion for the blinding factor: Pornin's optimised binary GCD (IACR ePrint
-//! 2020/972, algorithm 2) on 64-bit limbs, in its variable-time form. Each outer step runs 31
-//! binary-GCD steps on 64-bit approximations of `a` and `b` (their low 31 and top 33 bits),
+//! 2020/972, algorithm 2) on 64-bit limbs, in its variable-time form. Each outer step runs 62
+//! binary-GCD steps on 128-bit approximations of `a` and `b` (their low 62 and top 66 bits),
 //! then applies the resulting transition matrix to the full numbers and to the cofactors,
-//! dividing the cofactors by 2^31 modulo `m` on the way (a Montgomery-style exact division), so
-//! about `2·bits/31` passes over the numbers replace the `2·bits` of the textbook algorithm.
+//! dividing the cofactors by 2^62 modulo `m` on the way (a Montgomery-style exact division), so
+//! about `2·bits/62` passes over the numbers replace the `2·bits` of the textbook algorithm.
+//! (The paper's 31 steps on 64-bit words suit 32-bit multipliers; with `u128` products the
+//! matrix entries can reach 2^62 and every pass does twice the work.)
 //!
 //! VARIABLE TIME: the caller inverts a value multiplied by a fresh random factor.
 
 /// The largest number of 64-bit limbs handled, plus one for intermediate sums.
 const CAP: usize = crate::MAX_BITS / 64 + 1;
 
-/// Bits `[pos, pos + 33)` of `a` (zeros beyond its limbs).
-fn top33(a: &[u64], pos: usize) -> u64 {
+/// Binary-GCD steps per outer step.
+const K: u32 = 62;
+
+/// Bits `[pos, pos + 128 - K)` of `a` (zeros beyond its limbs).
+fn top_bits(a: &[u64], pos: usize) -> u128 {
     let (w, s) = (pos / 64, pos % 64);
-    let lo = a.get(w).copied().unwrap_or(0) >> s;
-    let hi = if s == 0 { 0 } else { a.get(w + 1).copied().unwrap_or(0) << (64 - s) };
-    (lo | hi) & ((1 << 33) - 1)
+    let limb = |i: usize| u128::from(a.get(i).copied().unwrap_or(0));
+    let lo = (limb(w) | (limb(w + 1) << 64)) >> s;
+    let hi = if s == 0 { 0 } else { limb(w + 2) << (128 - s) };
+    (lo | hi) & ((1 << (128 - K)) - 1)
 }
 
 fn bit_len(a: &[u64]) -> usize {
     a.iter().rposition(|&w| w != 0).map_or(0, |i| 64 * i + 64 - a[i].leading_zeros() as usize)
 }
 
-/// `(a·f + b·g) / 2^31` for a result known to be exact, as a magnitude in `out` and a sign.
+/// `(a·f + b·g) / 2^K` for a result known to be exact, as a magnitude in `out` and a sign.
 #[allow(clippy::cast_sign_loss)] // two's complement limbs of a signed sum, on purpose
 fn lincomb_shift(out: &mut [u64], a: &[u64], b: &[u64], f: i64, g: i64) -> bool {
     let l = a.len();
@@ -35,9 +41,9 @@ fn lincomb_shift(out: &mut [u64], a: &[u64], b: &[u64], f: i64, g: i64) -> bool 
     }
     t[l] = carry as u64;
     let neg = carry < 0;
-    // Arithmetic shift right by 31 over l + 1 limbs.
+    // Arithmetic shift right by K over l + 1 limbs.
     for j in 0..l {
-        out[j] = (t[j] >> 31) | (t[j + 1] << 33);
+        out[j] = (t[j] >> K) | (t[j + 1] << (64 - K));
     }
     if neg {
         // Two's complement negation of the l-limb result (it fits: |a·f + b·g|/2^31 < 2^(64l)).
@@ -51,7 +57,7 @@ fn lincomb_shift(out: &mut [u64], a: &[u64], b: &[u64], f: i64, g: i64) -> bool 
     neg
 }
 
-/// `(u·f + v·g) / 2^31 mod m` for `u, v < m`; `m0` is `-m^-1 mod 2^64`.
+/// `(u·f + v·g) / 2^K mod m` for `u, v < m`; `m0` is `-m^-1 mod 2^64`.
 fn lincomb_mod(out: &mut [u64], u: &[u64], v: &[u64], f: i64, g: i64, m: &[u64], m0: u64) {
     let l = m.len();
     let mut un = [0u64; CAP];
@@ -81,8 +87,8 @@ fn lincomb_mod(out: &mut [u64], u: &[u64], v: &[u64], f: i64, g: i64, m: &[u64],
         carry = acc >> 64;
     }
     t[l] = carry as u64;
-    // Add k·m with k = -t·m^-1 mod 2^31, making t divisible by 2^31.
-    let k = (t[0].wrapping_mul(m0) & ((1 << 31) - 1)) as u128;
+    // Add k·m with k = -t·m^-1 mod 2^K, making t divisible by 2^K.
+    let k = u128::from(t[0].wrapping_mul(m0) & ((1 << K) - 1));
     let mut carry: u128 = 0;
     for j in 0..l {
         let acc = carry + t[j] as u128 + m[j] as u128 * k;
@@ -93,7 +99,7 @@ fn lincomb_mod(out: &mut [u64], u: &[u64], v: &[u64], f: i64, g: i64, m: &[u64],
     t[l] = acc as u64;
     t[l + 1] = (acc >> 64) as u64;
     for j in 0..=l {
-        t[j] = (t[j] >> 31) | (t[j + 1] << 33);
+        t[j] = (t[j] >> K) | (t[j + 1] << (64 - K));
     }
     // Now t < 3m: subtract m while t ≥ m.
     loop {
@@ -126,24 +132,37 @@ pub(crate) fn inv_mod_vartime(out: &mut [u64], y: &[u64], m: &[u64], m0: u64) ->
     let (mut na, mut nb, mut nu, mut nv) = ([0u64; CAP], [0u64; CAP], [0u64; CAP], [0u64; CAP]);
     // Invariants: a ≡ y·u and b ≡ y·v (mod m); b is odd.
     while a[..l].iter().any(|&w| w != 0) {
-        let n = bit_len(&a[..l]).max(bit_len(&b[..l])).max(64);
-        let approx = |x: &[u64]| (x[0] & ((1 << 31) - 1)) | (top33(x, n - 33) << 31);
+        let n = bit_len(&a[..l]).max(bit_len(&b[..l])).max(128);
+        let approx = |x: &[u64]| {
+            u128::from(x[0] & ((1 << K) - 1)) | (top_bits(x, n - (128 - K as usize)) << K)
+        };
         let (mut aa, mut bb) = (approx(&a[..l]), approx(&b[..l]));
         let (mut f0, mut g0, mut f1, mut g1) = (1i64, 0i64, 0i64, 1i64);
-        for _ in 0..31 {
-            if aa & 1 == 1 {
-                if aa < bb {
-                    core::mem::swap(&mut aa, &mut bb);
-                    core::mem::swap(&mut f0, &mut f1);
-                    core::mem::swap(&mut g0, &mut g1);
-                }
-                aa -= bb;
-                f0 -= f1;
-                g0 -= g1;
-            }
-            aa >>= 1;
-            f1 <<= 1;
-            g1 <<= 1;
+        // The subtractions are branch-free (whether to swap is unpredictable, and a
+        // mispredicted branch costs more than the masked work); the halvings that follow one
+        // (at least one, two on average) run as a single shift by the trailing zeros. The
+        // result is that of K single steps.
+        let mut left = K;
+        while left > 0 {
+            let odd = (aa & 1).wrapping_neg();
+            let swap = odd & u128::from(aa < bb).wrapping_neg();
+            let t = (aa ^ bb) & swap;
+            (aa, bb) = (aa ^ t, bb ^ t);
+            aa -= bb & odd;
+            #[allow(clippy::cast_possible_truncation)] // all ones or zero
+            let (odd, swap) = (odd as i64, swap as i64);
+            let t = (f0 ^ f1) & swap;
+            (f0, f1) = (f0 ^ t, f1 ^ t);
+            let t = (g0 ^ g1) & swap;
+            (g0, g1) = (g0 ^ t, g1 ^ t);
+            f0 -= f1 & odd;
+            g0 -= g1 & odd;
+            // aa is even here (or zero): at least one halving.
+            let z = aa.trailing_zeros().min(left);
+            aa >>= z;
+            f1 <<= z;
+            g1 <<= z;
+            left -= z;
         }
         if lincomb_shift(&mut na, &a[..l], &b[..l], f0, g0) {
             f0 = -f0;

@@ -118,6 +118,13 @@ pub(crate) trait Engine: Copy {
         let _ = jobs;
         false
     }
+    /// Runs the exponentiation `job` by a public exponent (its base may be secret) by this
+    /// engine's own method and returns `true`, or returns `false` untouched when it has none
+    /// for it, leaving it to [`Mont::pow_vartime`]'s generic code.
+    fn pow_vartime_job(self, job: &mut PowJob<'_, Self::W>) -> bool {
+        let _ = job;
+        false
+    }
 }
 
 /// One constant-time exponentiation: `out = base^exp` in Montgomery form modulo `m`, for
@@ -502,6 +509,10 @@ impl<W: Word> Mont<W> {
         exp: &[W],
         exp_bits: usize,
     ) {
+        let job = &mut PowJob { m: self, out, base, exp, bits: exp_bits };
+        if e.pow_vartime_job(job) {
+            return;
+        }
         let l = self.len;
         let (n, n0) = (self.n(), self.n0);
         let out = &mut out[..l];

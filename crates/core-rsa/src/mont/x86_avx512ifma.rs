@@ -49,6 +49,10 @@ impl Engine for X86Avx512Ifma {
             _ => false,
         }
     }
+
+    fn pow_vartime_job(self, job: &mut PowJob<'_, u64>) -> bool {
+        pow_public(self, job)
+    }
 }
 
 /// The low 52 bits.
@@ -80,6 +84,89 @@ struct Shape {
     j: usize,
 }
 
+/// The 64-bit constants `[K, D]` of a modulus `m` with [`Shape`]'s `j`:
+/// `K = R²/2^(64·len)` and `D = 2^(64·len)`, both mod `m`, exact.
+type Consts = [[u64; crate::MAX_BITS / 64]; 2];
+
+/// [`Consts`] for `m` and `j`.
+fn consts(e: X86Avx512Ifma, m: &Mont<u64>, j: usize) -> Consts {
+    let len = m.len();
+    let mut out = [[0u64; crate::MAX_BITS / 64]; 2];
+    let mut pow2 = [0u64; crate::MAX_BITS / 64];
+    pow2[j / 64] = 1 << (j % 64);
+    let [k, d] = &mut out;
+    m.mul(e, &mut k[..len], m.rr(), &pow2[..len]);
+    pow2.fill(0);
+    pow2[0] = 1;
+    m.mul(e, &mut d[..len], m.rr(), &pow2[..len]);
+    out
+}
+
+/// An exponentiation by a public exponent (the RSA `e` of a verification, of the blinding
+/// and of the fault check, on moduli up to 2048 bits): left-to-right square-and-multiply with
+/// no table, branching on the exponent's bits only; `false` if the size is not one this file
+/// handles or the exponent is zero.
+fn pow_public(e: X86Avx512Ifma, job: &mut PowJob<'_, u64>) -> bool {
+    let len = job.m.len();
+    let Some(Shape { rows, chunks, j }) = shape(len, job.m.bits()) else {
+        return false;
+    };
+    let Some(top) = (0..job.bits).rev().find(|&i| bit(job.exp, i) == 1) else {
+        return false;
+    };
+    let mut consts = consts(e, job.m, j);
+    // SAFETY: the `Avx512Ifma` token proves AVX-512 F, VL and IFMA were detected.
+    unsafe {
+        match chunks {
+            3 if rows == 20 => pow_public_ifma::<3, 20>(job, &consts, rows, top),
+            4 if rows == 30 => pow_public_ifma::<4, 30>(job, &consts, rows, top),
+            5 if rows == 40 => pow_public_ifma::<5, 40>(job, &consts, rows, top),
+            2 => pow_public_ifma::<2, 0>(job, &consts, rows, top),
+            3 => pow_public_ifma::<3, 0>(job, &consts, rows, top),
+            4 => pow_public_ifma::<4, 0>(job, &consts, rows, top),
+            _ => pow_public_ifma::<5, 0>(job, &consts, rows, top),
+        }
+    }
+    consts.zeroize();
+    true
+}
+
+/// [`pow_public`]'s loop, with `top` the exponent's highest set bit.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn pow_public_ifma<const C: usize, const ROWS: usize>(
+    job: &mut PowJob<'_, u64>,
+    consts: &Consts,
+    rows: usize,
+    top: usize,
+) {
+    let len = job.m.len();
+    let n: [Num<C>; 1] = [to52(job.m.n())];
+    let n0 = [splat(job.m.n0 & MASK52)];
+    let rows = if ROWS > 0 { ROWS } else { rows.min(8 * C) };
+    let mut k = to52::<C>(&consts[0][..len]);
+    let mut d = to52::<C>(&consts[1][..len]);
+    let mut base = to52::<C>(&job.base[..len]);
+    // b·R = b·2^(64·len)·K/R; then b^e·R; out: b^e·R·D/R, below 2n.
+    let [mut b] = amm::<C, 1, ROWS>([&base], [&k], &n, &n0, rows);
+    let mut acc = b;
+    for i in (0..top).rev() {
+        [acc] = amm::<C, 1, ROWS>([&acc], [&acc], &n, &n0, rows);
+        if bit(job.exp, i) == 1 {
+            [acc] = amm::<C, 1, ROWS>([&acc], [&b], &n, &n0, rows);
+        }
+    }
+    let [mut res] = amm::<C, 1, ROWS>([&acc], [&d], &n, &n0, rows);
+    let out = &mut job.out[..len];
+    let hi = from52(out, &res);
+    super::ops::reduce_once(out, hi, job.m.n());
+    wipe(&mut acc);
+    wipe(&mut res);
+    wipe(&mut b);
+    wipe(&mut base);
+    wipe(&mut k);
+    wipe(&mut d);
+}
+
 /// Runs `P` exponentiations whose moduli have one length; `false` if that length is not one
 /// this file handles.
 fn pow_sized<const P: usize>(e: X86Avx512Ifma, jobs: [&mut PowJob<'_, u64>; P]) -> bool {
@@ -97,18 +184,7 @@ fn pow_sized<const P: usize>(e: X86Avx512Ifma, jobs: [&mut PowJob<'_, u64>; P]) 
     // Rows and chunks depend on the length only.
     let Shape { rows, chunks, .. } = shapes[0];
     let js = shapes.map(|sh| sh.j);
-    // The 64-bit constants: K = R²/2^(64·len) and D = 2^(64·len), both mod n, exact.
-    let mut consts = [[[0u64; crate::MAX_BITS / 64]; 2]; P];
-    for (p, job) in jobs.iter().enumerate() {
-        let m: &Mont<u64> = job.m;
-        let mut pow2 = [0u64; crate::MAX_BITS / 64];
-        pow2[js[p] / 64] = 1 << (js[p] % 64);
-        let [k, d] = &mut consts[p];
-        m.mul(e, &mut k[..len], m.rr(), &pow2[..len]);
-        pow2.fill(0);
-        pow2[0] = 1;
-        m.mul(e, &mut d[..len], m.rr(), &pow2[..len]);
-    }
+    let mut consts: [Consts; P] = core::array::from_fn(|p| consts(e, jobs[p].m, js[p]));
     // SAFETY: the `Avx512Ifma` token proves AVX-512 F, VL and IFMA were detected.
     unsafe {
         match chunks {
@@ -458,7 +534,8 @@ mod tests {
         }
     }
 
-    /// Single and paired exponentiations against `x86_adx`'s generic one, on random moduli of
+    /// Single and paired exponentiations, and public-exponent ones, against `x86_adx`'s
+    /// generic ones, on random moduli of
     /// every covered size: full-length ones (top bit set, where `2n` overflows the 64-bit
     /// limbs), an all-ones one (the largest `n` for its length), shorter ones, pairs of
     /// different bit lengths, and full-length secret exponents, short ones and zero.
@@ -519,6 +596,15 @@ mod tests {
                     PowJob { m: &q, out: o2, base: &base[1][..l], exp: &exp[1], bits: exp_bits },
                 );
                 assert_eq!(got, want, "{bits} bits, exponent of {exp_bits}");
+                // The public-exponent path, also with short exponents such as 65537.
+                for (k, m) in [&p, &q].into_iter().enumerate() {
+                    let (mut v_slow, mut v_fast) = ([0u64; 64], [0u64; 64]);
+                    for ebits in [exp_bits, 17, 2] {
+                        m.pow_vartime(slow, &mut v_slow, &base[k][..l], &exp[k], ebits);
+                        m.pow_vartime(fast, &mut v_fast, &base[k][..l], &exp[k], ebits);
+                        assert_eq!(v_fast, v_slow, "{bits} bits, public exponent of {ebits}");
+                    }
+                }
                 assert_eq!(pair, want, "{bits} bits, exponent of {exp_bits}, paired");
             }
         }
