@@ -3,6 +3,7 @@
 //!
 //! - [`portable`]: 64-bit integer code (the compiler splits it into 32-bit halves on M0);
 //! - [`x86_avx2`]: message schedule of two blocks at once in AVX2, rounds with BMI2 `rorx`;
+//! - [`x86_avx512`]: the same with AVX-512 rotates and three-way XORs in the schedule;
 //! - [`aarch64`]: the Armv8.2 SHA-512 instructions (`sha512h`, `sha512su0`…).
 
 #[cfg(target_arch = "aarch64")]
@@ -10,6 +11,8 @@ mod aarch64;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512;
 
 crate::implementation_enum! {
     /// A SHA-512/SHA-384/SHA-512/256 implementation. Accelerated variants carry the CPU-feature
@@ -17,6 +20,8 @@ crate::implementation_enum! {
     /// [`Implementation::available`](crate::Implementation::available).
     pub enum Sha512Impl {
         accelerated {
+            /// AVX-512VL message schedule (`vprorq`, `vpternlogq`) for two blocks, BMI2 rounds.
+            X86Avx512(core_cpu::Avx512) => "x86_avx512",
             /// AVX2 message schedule for two blocks at a time, BMI2 rounds.
             X86Avx2(core_cpu::Avx2) => "x86_avx2",
             /// Armv8.2 SHA-512 instructions.
@@ -34,6 +39,8 @@ impl Sha512Impl {
     #[inline]
     pub(crate) fn compress(self, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx512(token) => x86_avx512::compress(token, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Self::X86Avx2(token) => x86_avx2::compress(token, state, blocks),
             #[cfg(target_arch = "aarch64")]
