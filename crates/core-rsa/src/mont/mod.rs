@@ -386,6 +386,9 @@ impl<W: Word> Mont<W> {
 
     /// `out = base^exp` in Montgomery form, for `base` in Montgomery form and a secret `exp` of
     /// `exp_bits` bits (public); constant time: fixed windows, every table entry read.
+    // Out of line: inlined twice into `pow_ct_pair`'s fallback loop, its window table would be
+    // two tables in one frame (2.2 KB more stack for RSA-2048 on the Cortex-M0).
+    #[inline(never)]
     pub(crate) fn pow_ct<E: Engine<W = W>>(
         &self,
         e: E,
