@@ -591,7 +591,19 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, m0: &M0Args, args: CostAr
         measured = Some(table);
         Ok(())
     });
+    let mut bear = None;
+    if args.bearssl {
+        report.stage("m0 cost bearssl", || {
+            bear = Some(bearssl::measure(ws, &dir, &plugin, m0, core, !args.no_flash)?);
+            Ok(())
+        });
+    }
     let Some(measured) = measured else {
+        if let Some(bear) = &bear {
+            // BearSSL's figures alone are still worth printing.
+            println!();
+            print!("{}", bearssl::render(&BTreeMap::new(), &BTreeMap::new(), bear, args.markdown));
+        }
         report.skip("m0 cost table", "the run failed");
         return;
     };
@@ -611,13 +623,6 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, m0: &M0Args, args: CostAr
                 println!("xtask: {id}: {bytes} B of flash, {extra} B over the empty image");
                 flash.insert(id.clone(), extra);
             }
-            Ok(())
-        });
-    }
-    let mut bear = None;
-    if args.bearssl {
-        report.stage("m0 cost bearssl", || {
-            bear = Some(bearssl::measure(ws, &dir, &plugin, m0, core, !args.no_flash)?);
             Ok(())
         });
     }

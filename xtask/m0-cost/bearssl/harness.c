@@ -311,9 +311,9 @@ static const char *p256_ecdh(void)
 #endif
 
 #if defined(OP_ALL) || defined(OP_RSA2048_PUBLIC) || defined(OP_RSA2048_PRIVATE)
-static const br_rsa_public_key rsa_pk = { (unsigned char *)RSA_N, sizeof RSA_N,
+static const br_rsa_public_key __attribute__((unused)) rsa_pk = { (unsigned char *)RSA_N, sizeof RSA_N,
 	(unsigned char *)RSA_E, sizeof RSA_E };
-static const br_rsa_private_key rsa_sk = { 2048, (unsigned char *)RSA_P, sizeof RSA_P,
+static const br_rsa_private_key __attribute__((unused)) rsa_sk = { 2048, (unsigned char *)RSA_P, sizeof RSA_P,
 	(unsigned char *)RSA_Q, sizeof RSA_Q, (unsigned char *)RSA_DP, sizeof RSA_DP,
 	(unsigned char *)RSA_DQ, sizeof RSA_DQ, (unsigned char *)RSA_IQ, sizeof RSA_IQ };
 #endif
