@@ -262,7 +262,7 @@ fn der(input: &[u8]) -> Option<(u8, &[u8], &[u8])> {
     (rest.len() >= len).then(|| (tag, &rest[..len], &rest[len..]))
 }
 
-/// The nine INTEGERs of the RSAPrivateKey inside a PKCS#8 key, leading zeros stripped.
+/// The nine INTEGERs of the `RSAPrivateKey` inside a PKCS#8 key, leading zeros stripped.
 pub(crate) fn rsa_integers(pkcs8: &[u8]) -> Option<[&[u8]; 9]> {
     let (0x30, info, _) = der(pkcs8)? else { return None };
     let (0x02, _, rest) = der(info)? else { return None };

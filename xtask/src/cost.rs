@@ -960,6 +960,10 @@ m0-cost: 4 measured, 0 failed
         assert!(args.cost && args.markdown && !args.no_flash);
         assert!(crate::Cli::try_parse_from(["xtask", "m0", "--markdown"]).is_err(), "needs --cost");
         assert!(crate::Cli::try_parse_from(["xtask", "m0", "--no-flash"]).is_err(), "needs --cost");
+        let cli = crate::Cli::try_parse_from(["xtask", "m0", "--cost", "--bearssl"]).unwrap();
+        let crate::Task::M0(args) = cli.task else { panic!("not m0") };
+        assert!(args.cost && args.bearssl && !args.markdown);
+        assert!(crate::Cli::try_parse_from(["xtask", "m0", "--bearssl"]).is_err(), "needs --cost");
         let cli = crate::Cli::try_parse_from(["xtask", "ci", "--skip", "m0-cost"]).unwrap();
         let crate::Task::Ci(args) = cli.task else { panic!("not ci") };
         assert_eq!(args.skip, [crate::ci::Stage::M0Cost]);
