@@ -366,7 +366,10 @@ pub(crate) fn render(
          {HARNESS_DIR}/harness.c, measured like Halite: the same QEMU counting plugin, cycle \
          model, message lengths, stack painting and flash definition (each image minus the \
          one with no operation). Speed ratio: BearSSL's cycles over Halite's (above 1: Halite \
-         is faster). BearSSL's RSA private operation is unblinded; Halite's is blinded.",
+         is faster). BearSSL's RSA private operation is unblinded; Halite's is blinded. \
+         BR_ARMEL_CORTEXM_GCC is BearSSL's own switch for Cortex-M0/M0+/M3 (inline assembly \
+         in its big-integer code); without it the RSA rows come out at BearSSL's published \
+         speeds, while its published symmetric figures are below these zero-wait-state ones.",
         CFLAGS.join(" ")
     );
     out
