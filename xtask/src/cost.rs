@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, SystemTime};
 
+use crate::bearssl;
 use crate::m0::{Binutils, M0Args, TARGET};
 use crate::size;
 use crate::util::{self, Report};
@@ -390,7 +391,7 @@ pub(crate) fn speed(unit: Unit, cycles: f64) -> f64 {
 }
 
 /// A number with three significant digits at most after the point, like BearSSL's table.
-fn number(x: f64) -> String {
+pub(crate) fn number(x: f64) -> String {
     if x >= 100.0 {
         format!("{x:.0}")
     } else if x >= 10.0 {
@@ -403,7 +404,7 @@ fn number(x: f64) -> String {
 }
 
 /// A string of digits in groups of three: `3 612 480`.
-fn grouped(digits: &str) -> String {
+pub(crate) fn grouped(digits: &str) -> String {
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
@@ -546,6 +547,8 @@ pub(crate) struct CostArgs {
     pub(crate) markdown: bool,
     /// Skip the per-operation flash images (one firmware build per operation).
     pub(crate) no_flash: bool,
+    /// Also fetch, build and measure BearSSL the same way (`crate::bearssl`).
+    pub(crate) bearssl: bool,
 }
 
 /// Runs the cost-model stages into `report`.
@@ -588,7 +591,19 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, m0: &M0Args, args: CostAr
         measured = Some(table);
         Ok(())
     });
+    let mut bear = None;
+    if args.bearssl {
+        report.stage("m0 cost bearssl", || {
+            bear = Some(bearssl::measure(ws, &dir, &plugin, m0, core, !args.no_flash)?);
+            Ok(())
+        });
+    }
     let Some(measured) = measured else {
+        if let Some(bear) = &bear {
+            // BearSSL's figures alone are still worth printing.
+            println!();
+            print!("{}", bearssl::render(&BTreeMap::new(), &BTreeMap::new(), bear, args.markdown));
+        }
         report.skip("m0 cost table", "the run failed");
         return;
     };
@@ -614,6 +629,10 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, m0: &M0Args, args: CostAr
     report.stage("m0 cost table", || {
         println!();
         print!("{}", render(&measured, &flash, core, args.markdown));
+        if let Some(bear) = &bear {
+            println!();
+            print!("{}", bearssl::render(&measured, &flash, bear, args.markdown));
+        }
         Ok(())
     });
 }
@@ -701,7 +720,7 @@ pub(crate) fn find_symbol(listing: &str, symbol: &str) -> Option<u64> {
 
 /// Runs `elf` under QEMU with the counting plugin; returns the firmware's runs, the marks and
 /// its output.
-fn run_counted(
+pub(crate) fn run_counted(
     elf: &Path,
     plugin: &Path,
     dir: &Path,
@@ -739,7 +758,7 @@ fn run_counted(
 }
 
 /// Flash bytes of `elf`: `.vector_table + .text + .rodata + .data`.
-fn flash_bytes(tools: &Binutils, elf: &Path) -> Result<u64, String> {
+pub(crate) fn flash_bytes(tools: &Binutils, elf: &Path) -> Result<u64, String> {
     let sections =
         size::parse_sections(&util::output(Command::new(&tools.size).arg("-A").arg(elf))?);
     Ok(sections
@@ -946,6 +965,10 @@ m0-cost: 4 measured, 0 failed
         assert!(args.cost && args.markdown && !args.no_flash);
         assert!(crate::Cli::try_parse_from(["xtask", "m0", "--markdown"]).is_err(), "needs --cost");
         assert!(crate::Cli::try_parse_from(["xtask", "m0", "--no-flash"]).is_err(), "needs --cost");
+        let cli = crate::Cli::try_parse_from(["xtask", "m0", "--cost", "--bearssl"]).unwrap();
+        let crate::Task::M0(args) = cli.task else { panic!("not m0") };
+        assert!(args.cost && args.bearssl && !args.markdown);
+        assert!(crate::Cli::try_parse_from(["xtask", "m0", "--bearssl"]).is_err(), "needs --cost");
         let cli = crate::Cli::try_parse_from(["xtask", "ci", "--skip", "m0-cost"]).unwrap();
         let crate::Task::Ci(args) = cli.task else { panic!("not ci") };
         assert_eq!(args.skip, [crate::ci::Stage::M0Cost]);

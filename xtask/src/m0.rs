@@ -65,6 +65,10 @@ pub(crate) struct M0Args {
     /// With --cost: skip the per-operation flash images (one firmware build each).
     #[arg(long, requires = "cost")]
     pub(crate) no_flash: bool,
+    /// With --cost: also fetch BearSSL's source (`apt-get source`), build it for thumbv6m and
+    /// measure it the same way, side by side.
+    #[arg(long, requires = "cost")]
+    pub(crate) bearssl: bool,
 }
 
 impl Default for M0Args {
@@ -78,6 +82,7 @@ impl Default for M0Args {
             cost: false,
             markdown: false,
             no_flash: false,
+            bearssl: false,
         }
     }
 }
@@ -105,7 +110,11 @@ pub(crate) fn needs() -> Vec<Need> {
 /// Runs the `m0` stages into `report`.
 pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &M0Args) {
     if args.cost {
-        let cost = cost::CostArgs { markdown: args.markdown, no_flash: args.no_flash };
+        let cost = cost::CostArgs {
+            markdown: args.markdown,
+            no_flash: args.no_flash,
+            bearssl: args.bearssl,
+        };
         cost::run(report, ws, args, cost);
         return;
     }

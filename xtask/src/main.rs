@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bearssl;
 mod ci;
 mod cost;
 mod cross;
@@ -64,7 +65,13 @@ fn main() -> ExitCode {
     let mut report = Report::new(cli.fail_fast);
     let needs = match &cli.task {
         Task::Ci(args) => ci::needs(args),
-        Task::M0(_) => m0::needs(),
+        Task::M0(args) => {
+            let mut needs = m0::needs();
+            if args.bearssl {
+                needs.extend(bearssl::needs());
+            }
+            needs
+        }
         Task::Cross(_) => cross::needs(),
         Task::Ct(_) => ct::needs(),
         Task::Fuzz(_) => Vec::new(),
