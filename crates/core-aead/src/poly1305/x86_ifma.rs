@@ -1,11 +1,12 @@
 //! Poly1305 for `x86_64` with AVX-512 IFMA: eight blocks per step in radix 2^44. Each ZMM
-//! register holds one limb (44, 44 and 42 bits) of eight accumulators, one per lane, and every
-//! step multiplies all of them by r^8 with `vpmadd52luq`/`vpmadd52huq`: nine 52×52-bit
-//! products, each giving its low and high 52 bits, against the 25 `vpmuludq` of radix 2^26.
-//! Lane `i` accumulates blocks `i`, `i + 8`, …; the last step multiplies each lane by the power
-//! of `r` its blocks still need (r^8 … r^1), found with three lane-masked multiplications as in
-//! `x86_avx512`, and the lanes are summed into the scalar accumulator. Inputs below
-//! [`MIN_LEN`] bytes stay on `portable_r64`.
+//! register holds one limb (44, 44 and 42 bits) of eight accumulators, one per lane, and a
+//! multiplication is nine 52×52-bit products with `vpmadd52luq`/`vpmadd52huq`, each giving its
+//! low and high 52 bits, against the 25 `vpmuludq` of radix 2^26. Groups of eight blocks go in
+//! pairs on two independent sets of accumulators, each multiplied by r^16 per step, so one
+//! set's products overlap the other's carries (one set alone waits on that latency); the last
+//! step multiplies each lane by the power of `r` its blocks still need (r^16 … r^1), found with
+//! three lane-masked multiplications as in `x86_avx512` and one more by r^8, and the lanes are
+//! summed into the scalar accumulator. Inputs below [`MIN_LEN`] bytes stay on `portable_r64`.
 
 // The three limbs of eight lanes are register values passed between inlined helpers.
 #![allow(clippy::large_types_passed_by_value)]
@@ -226,17 +227,35 @@ fn blocks_ifma(_: Avx512Ifma, st: &mut State, data: &[u8]) {
     // The running accumulator enters in the lane of block position 0.
     let h44 = from_r64(st.h);
     let mut h: [__m512i; 3] = h44.map(|l| _mm512_setr_epi64(l.cast_signed(), 0, 0, 0, 0, 0, 0, 0));
-    // `data` is a whole, non-zero number of groups: all but the last step by r^8.
-    let (body, last_group) = data.split_at(data.len() - 128);
     let absorb = |h: [__m512i; 3], group: &[u8], key: &Key| {
         let group: &[u8; 128] = group.try_into().unwrap_or_else(|_| unreachable!());
         let m = load(group);
         mul(core::array::from_fn(|i| _mm512_add_epi64(h[i], m[i])), key)
     };
-    for group in body.chunks_exact(128) {
-        h = absorb(h, group, &step);
+    // `data` is a whole, non-zero number of groups. An odd one goes first on its own, by r^8
+    // (or by the lane powers if it is the only one), leaving an even number.
+    let groups = data.len() / 128;
+    let mut chunks = data.chunks_exact(128);
+    let mut next = || chunks.next().unwrap_or_else(|| unreachable!());
+    if groups % 2 == 1 {
+        h = absorb(h, next(), if groups == 1 { &last } else { &step });
     }
-    h = absorb(h, last_group, &last);
+    if groups >= 2 {
+        // The rest in pairs on two independent accumulators, so that one's multiplication
+        // runs while the other's waits on its carries: `h` takes the first group of each pair
+        // and `g` the second, both times r^16 per step; at the end `h` by the lane powers
+        // times r^8 and `g` by the lane powers.
+        let step2 = Key::from_limbs(mul(broadcast(x), &step));
+        let last_h = Key::from_limbs(mul(x, &step));
+        let mut g = [_mm512_setzero_si512(); 3];
+        for _ in 1..groups / 2 {
+            h = absorb(h, next(), &step2);
+            g = absorb(g, next(), &step2);
+        }
+        h = absorb(h, next(), &last_h);
+        g = absorb(g, next(), &last);
+        h = core::array::from_fn(|i| _mm512_add_epi64(h[i], g[i]));
+    }
     let lanes: [u64; 3] = core::array::from_fn(|i| _mm512_reduce_add_epi64(h[i]).cast_unsigned());
     st.h = to_r64(lanes);
 }
