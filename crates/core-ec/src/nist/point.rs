@@ -48,6 +48,25 @@ const fn digits(len: usize) -> usize {
 /// The most signed digits of any curve.
 const MAX_DIGITS: usize = digits(MAX_LEN);
 
+/// Bits per signed window of the variable-base multiplication [`Curve::mul`]: 5 on 64-bit
+/// targets (a table of 16 points), 4 elsewhere to keep the Cortex-M0's stack small (8 points).
+#[cfg(target_pointer_width = "64")]
+const WINDOW: usize = 5;
+/// Bits per signed window of the variable-base multiplication [`Curve::mul`].
+#[cfg(not(target_pointer_width = "64"))]
+const WINDOW: usize = 4;
+
+/// Points in [`Curve::mul`]'s table: `1p … 2^(WINDOW−1)·p`.
+const TABLE: usize = 1 << (WINDOW - 1);
+
+/// Signed [`WINDOW`]-bit digits of a `len`-byte scalar, with room for the final carry.
+const fn wdigits(len: usize) -> usize {
+    8 * len / WINDOW + 1
+}
+
+/// The most signed [`WINDOW`]-bit digits of any curve.
+const MAX_WDIGITS: usize = wdigits(MAX_LEN);
+
 /// A point `(X : Y : Z)` standing for `(X/Z, Y/Z)`, or the identity when `Z = 0`.
 #[derive(Clone, Copy)]
 pub(crate) struct Proj<E> {
@@ -100,6 +119,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     }
 
     /// `−p`.
+    #[cfg(test)]
     pub(crate) fn neg(&self, p: &Proj<F::E>) -> Proj<F::E> {
         Proj { x: p.x, y: self.fp.neg(&p.y), z: p.z }
     }
@@ -384,33 +404,92 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         }
     }
 
-    /// `k·p` for a scalar `k` given big-endian in `len` bytes, in constant time: signed 4-bit
-    /// windows over a table of `1p … 8p`, selected by masks.
+    /// `k·p` for a scalar `0 ≤ k < n` given big-endian in `len` bytes, in constant time:
+    /// signed [`WINDOW`]-bit windows over a table of `1p … 2^(WINDOW−1)·p`, selected by
+    /// masks, all in Jacobian coordinates (no conversion per window; `a = −3` doublings and
+    /// [`Self::jac_add`]). The Jacobian addition is not complete, so its exceptional cases are
+    /// handled in constant time: the accumulator or the digit at the identity by selection,
+    /// `acc = −pick` gives the identity by itself (`H = 0` makes `Z₃ = 0`), and `acc = pick`
+    /// cannot happen before the last window: there `acc = 2^W·m·p` with
+    /// `0 ≤ 2^W·m ≤ k/2^W + 2^W < n − 2^(W−1)`, which meets `±digit` only at `m = 0`. In the
+    /// last window (`k ≡ 2·digit`, as for `k = n − 2`) the doubling of the accumulator is
+    /// computed too and selected when the addition reports equal inputs.
     pub(crate) fn mul(&self, p: &Proj<F::E>, k: &[u8]) -> Proj<F::E> {
-        let mut table = [*p; 8];
-        table[1] = self.double(p);
-        for j in 2..8 {
-            table[j] = self.add(&table[j - 1], p);
+        let f = self.fp;
+        // To Jacobian: (XZ : YZ² : Z), or (0 : Y : 0) for the identity.
+        let zz = f.sqr(&p.z);
+        let pj = [f.mul(&p.x, &p.z), F::select(&f.mul(&p.y, &zz), &p.y, F::is_zero(&p.z)), p.z];
+        let mut table = [pj; TABLE];
+        let (x, y, z) = self.jac_double(&pj[0], &pj[1], &pj[2]);
+        table[1] = [x, y, z];
+        for j in 2..TABLE {
+            table[j] = self.jac_add(&table[j - 1], &pj).0;
         }
-        let mut d = [0i8; MAX_DIGITS];
-        let d = &mut d[..digits(self.params.len)];
-        recode(k, d);
-        let mut acc = self.identity();
+        let mut d = [0i8; MAX_WDIGITS];
+        let d = &mut d[..wdigits(self.params.len)];
+        recode_window(k, d, WINDOW);
+        let mut acc = [f.one(), f.one(), f.zero()];
         for (i, &digit) in d.iter().enumerate().rev() {
             if i + 1 != d.len() {
-                acc = self.double_n(&acc, 4);
+                for _ in 0..WINDOW {
+                    let (x, y, z) = self.jac_double(&acc[0], &acc[1], &acc[2]);
+                    acc = [x, y, z];
+                }
             }
             let (abs, neg) = split_digit(digit);
-            let mut pick = self.identity();
+            let mut pick = [f.zero(); 3];
             for (j, entry) in table.iter().enumerate() {
-                pick = Self::select(&pick, entry, (j as u8 + 1).ct_eq(&abs));
+                let hit = (j as u8 + 1).ct_eq(&abs);
+                for (c, e) in pick.iter_mut().zip(entry) {
+                    *c = F::select(c, e, hit);
+                }
             }
-            let negated = self.neg(&pick);
-            pick = Self::select(&pick, &negated, neg);
-            acc = self.add(&acc, &pick);
+            pick[1] = F::select(&pick[1], &f.neg(&pick[1]), neg);
+            let (mut sum, same) = self.jac_add(&acc, &pick);
+            if i == 0 {
+                let (x, y, z) = self.jac_double(&acc[0], &acc[1], &acc[2]);
+                for (s, t) in sum.iter_mut().zip([x, y, z]) {
+                    *s = F::select(s, &t, same);
+                }
+            }
+            let acc_inf = F::is_zero(&acc[2]);
+            let keep = abs.ct_eq(&0);
+            for ((s, a), q) in sum.iter_mut().zip(&mut acc).zip(&pick) {
+                *a = F::select(&F::select(s, q, acc_inf), a, keep);
+            }
         }
         zeroize::Zeroize::zeroize(d);
-        acc
+        let mut out = self.jacobian_to_proj(&acc[0], &acc[1], &acc[2]);
+        // Keep the identity a valid `(0 : Y : 0)` with `Y ≠ 0`.
+        out.y = F::select(&out.y, &f.one(), F::is_zero(&out.z));
+        out
+    }
+
+    /// `p + q` in Jacobian coordinates ("add-2007-bl", Bernstein–Lange EFD: 11
+    /// multiplications and 5 squarings), and whether `H = R = 0` (`p = q`, when the result
+    /// is wrong and the caller must double instead). Either input at the identity gives a
+    /// result with `Z = 0`; `p = −q` gives the identity. Constant time.
+    fn jac_add(&self, p: &[F::E; 3], q: &[F::E; 3]) -> ([F::E; 3], Choice) {
+        let f = self.fp;
+        let z1z1 = f.sqr(&p[2]);
+        let z2z2 = f.sqr(&q[2]);
+        let u1 = f.mul(&p[0], &z2z2);
+        let u2 = f.mul(&q[0], &z1z1);
+        let s1 = f.mul(&p[1], &f.mul(&q[2], &z2z2));
+        let s2 = f.mul(&q[1], &f.mul(&p[2], &z1z1));
+        let h = f.sub(&u2, &u1);
+        let rr = f.sub(&s2, &s1);
+        let same = F::is_zero(&h) & F::is_zero(&rr);
+        let i = f.sqr(&f.add(&h, &h));
+        let j = f.mul(&h, &i);
+        let r = f.add(&rr, &rr);
+        let v = f.mul(&u1, &i);
+        let x3 = f.sub(&f.sub(&f.sqr(&r), &j), &f.add(&v, &v));
+        let s1j = f.mul(&s1, &j);
+        let y3 = f.sub(&f.mul(&r, &f.sub(&v, &x3)), &f.add(&s1j, &s1j));
+        let zs = f.add(&p[2], &q[2]);
+        let z3 = f.mul(&f.sub(&f.sub(&f.sqr(&zs), &z1z1), &z2z2), &h);
+        ([x3, y3, z3], same)
     }
 
     /// `k·G` for a scalar `k` given big-endian in `len` bytes, in constant time, with the
@@ -550,6 +629,25 @@ fn recode(k: &[u8], d: &mut [i8]) {
         let v = nibble + carry;
         carry = (v + 7) >> 4;
         *slot = v.cast_signed() - (carry << 4).cast_signed();
+    }
+}
+
+/// Signed `w`-bit digits `d[i] ∈ −(2^(w−1) − 1)..=2^(w−1)`, least significant first, with
+/// `Σ d[i]·2^(w·i) = k` for the big-endian `k`: each `w`-bit chunk plus the carry in, less
+/// `2^w` when above `2^(w−1)`. Constant time (the bit positions are public).
+fn recode_window(k: &[u8], d: &mut [i8], w: usize) {
+    let bit = |i: usize| match k.len().checked_sub(1 + i / 8) {
+        Some(at) => (k[at] >> (i % 8)) & 1,
+        None => 0,
+    };
+    let mut carry = 0u8;
+    for (i, slot) in d.iter_mut().enumerate() {
+        let mut v = carry;
+        for b in 0..w {
+            v += bit(w * i + b) << b;
+        }
+        carry = (v + (1 << (w - 1)) - 1) >> w;
+        *slot = v.cast_signed() - (carry << w).cast_signed();
     }
 }
 
