@@ -67,6 +67,9 @@ const fn wdigits(len: usize) -> usize {
 /// The most signed [`WINDOW`]-bit digits of any curve.
 const MAX_WDIGITS: usize = wdigits(MAX_LEN);
 
+/// Entries in [`Field::odd_g`] tables: `G, 3G, …, 127G`, for a width-8 NAF.
+pub(crate) const ODD_G: usize = 64;
+
 /// A point `(X : Y : Z)` standing for `(X/Z, Y/Z)`, or the identity when `Z = 0`.
 #[derive(Clone, Copy)]
 pub(crate) struct Proj<E> {
@@ -631,11 +634,19 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     }
 
     /// `u1·G + u2·q` in variable time (Straus's interleaving), for signature verification,
-    /// where everything is public: in Jacobian coordinates, `G`'s odd multiples `1G…7G` affine
-    /// from the comb table's first row (width-4 NAF, mixed additions) and `q`'s `1q…15q`
+    /// where everything is public: in Jacobian coordinates, `G`'s odd multiples affine —
+    /// `1G…127G` built in (width-8 NAF) where the field has them, else `1G…7G` from the comb
+    /// table's first row (width-4 NAF) — with mixed additions, and `q`'s `1q…15q`
     /// (width-5 NAF, full additions).
     pub(crate) fn mul2_vartime(&self, u1: &[u8], u2: &[u8], q: &Proj<F::E>) -> Proj<F::E> {
         let f = self.fp;
+        // A built-in `G, 3G, …, 127G` allows a width-8 NAF for `u1`.
+        let odd = f.odd_g();
+        let (gwidth, tgwide): (u32, [[F::E; 3]; ODD_G]) = if odd.len() == ODD_G {
+            (8, core::array::from_fn(|i| [odd[i][0], odd[i][1], f.one()]))
+        } else {
+            (4, [[f.zero(); 3]; ODD_G])
+        };
         // 1G, 3G, 5G, 7G: entries 1, 3, 5, 7 of comb row 0 (`j·G`).
         let comb = f.comb();
         let tg: [[F::E; 3]; 4] = core::array::from_fn(|i| {
@@ -661,14 +672,15 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         }
         let mut n1 = [0i8; 8 * MAX_LEN + 1];
         let mut n2 = [0i8; 8 * MAX_LEN + 1];
-        let top = wnaf(u1, &mut n1, 4).max(wnaf(u2, &mut n2, 5));
+        let top = wnaf(u1, &mut n1, gwidth).max(wnaf(u2, &mut n2, 5));
+        let tg = if gwidth == 8 { &tgwide[..] } else { &tg[..] };
         let mut acc = [f.one(), f.one(), f.zero()];
         for i in (0..top).rev() {
             if !bool::from(F::is_zero(&acc[2])) {
                 let (x, y, z) = self.jac_double(&acc[0], &acc[1], &acc[2]);
                 acc = [x, y, z];
             }
-            for (digit, table, affine) in [(n1[i], &tg[..], true), (n2[i], &tq[..], false)] {
+            for (digit, table, affine) in [(n1[i], tg, true), (n2[i], &tq[..], false)] {
                 if digit != 0 {
                     let mut point = table[usize::from(digit.unsigned_abs()) / 2];
                     if digit < 0 {
@@ -804,6 +816,28 @@ fn comb_table_rows<F: Field, S: Field>(
         for _ in 0..shift {
             base = c.double(&base);
         }
+    }
+    out
+}
+
+/// The odd multiples `G, 3G, …, 127G`, affine `x‖y` big-endian (the layout of
+/// [`Params::comb`]): the generator's table for the width-8 NAF of signature verification
+/// on the 64-bit fields (see [`Field::odd_g`]).
+#[cfg(test)]
+pub(crate) fn odd_g_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::Vec<u8> {
+    let len = c.params.len;
+    let mut out = std::vec::Vec::new();
+    let g = c.generator();
+    let g2 = c.double(&g);
+    let mut p = g;
+    for _ in 0..ODD_G {
+        let (x, y, _) = c.to_affine(&p);
+        let mut buf = [0u8; MAX_LEN];
+        c.fp.to_be(&x, &mut buf[..len]);
+        out.extend_from_slice(&buf[..len]);
+        c.fp.to_be(&y, &mut buf[..len]);
+        out.extend_from_slice(&buf[..len]);
+        p = c.add(&p, &g2);
     }
     out
 }
