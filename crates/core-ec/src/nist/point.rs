@@ -640,27 +640,24 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// (width-5 NAF, full additions).
     pub(crate) fn mul2_vartime(&self, u1: &[u8], u2: &[u8], q: &Proj<F::E>) -> Proj<F::E> {
         let f = self.fp;
-        // A built-in `G, 3G, …, 127G` allows a width-8 NAF for `u1`.
+        // A built-in `G, 3G, …, 127G` allows a width-8 NAF for `u1`; read in place, so
+        // the 32-bit targets' stack holds only the four from the comb's first row.
         let odd = f.odd_g();
-        let (gwidth, tgwide): (u32, [[F::E; 3]; ODD_G]) = if odd.len() == ODD_G {
-            (8, core::array::from_fn(|i| [odd[i][0], odd[i][1], f.one()]))
-        } else {
-            (4, [[f.zero(); 3]; ODD_G])
-        };
+        let gwidth = if odd.len() == ODD_G { 8 } else { 4 };
         // 1G, 3G, 5G, 7G: entries 1, 3, 5, 7 of comb row 0 (`j·G`).
         let comb = f.comb();
-        let tg: [[F::E; 3]; 4] = core::array::from_fn(|i| {
-            let (x, y) = if comb.is_empty() {
+        let tg4: [[F::E; 2]; 4] = core::array::from_fn(|i| {
+            if comb.is_empty() {
                 let len = self.params.len;
                 let at = 2 * i * 2 * len;
                 let (x, _) = f.import_be(&self.params.comb[at..at + len]);
                 let (y, _) = f.import_be(&self.params.comb[at + len..at + 2 * len]);
-                (x, y)
+                [x, y]
             } else {
-                (comb[2 * i][0], comb[2 * i][1])
-            };
-            [x, y, f.one()]
+                comb[2 * i]
+            }
         });
+        let tg = if gwidth == 8 { odd } else { &tg4[..] };
         // 1q, 3q, …, 15q, projective, then Jacobian (XZ : YZ² : Z).
         let mut tq = [[f.zero(); 3]; 8];
         let q2 = self.double(q);
@@ -673,21 +670,25 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         let mut n1 = [0i8; 8 * MAX_LEN + 1];
         let mut n2 = [0i8; 8 * MAX_LEN + 1];
         let top = wnaf(u1, &mut n1, gwidth).max(wnaf(u2, &mut n2, 5));
-        let tg = if gwidth == 8 { &tgwide[..] } else { &tg[..] };
         let mut acc = [f.one(), f.one(), f.zero()];
         for i in (0..top).rev() {
             if !bool::from(F::is_zero(&acc[2])) {
                 let (x, y, z) = self.jac_double(&acc[0], &acc[1], &acc[2]);
                 acc = [x, y, z];
             }
-            for (digit, table, affine) in [(n1[i], tg, true), (n2[i], &tq[..], false)] {
-                if digit != 0 {
-                    let mut point = table[usize::from(digit.unsigned_abs()) / 2];
-                    if digit < 0 {
-                        point[1] = f.neg(&point[1]);
-                    }
-                    acc = self.jac_add_vartime(&acc, &point, affine);
+            let digit = n1[i];
+            if digit != 0 {
+                let [x, y] = tg[usize::from(digit.unsigned_abs()) / 2];
+                let y = if digit < 0 { f.neg(&y) } else { y };
+                acc = self.jac_add_vartime(&acc, &[x, y, f.one()], true);
+            }
+            let digit = n2[i];
+            if digit != 0 {
+                let mut point = tq[usize::from(digit.unsigned_abs()) / 2];
+                if digit < 0 {
+                    point[1] = f.neg(&point[1]);
                 }
+                acc = self.jac_add_vartime(&acc, &point, false);
             }
         }
         self.jacobian_to_proj(&acc[0], &acc[1], &acc[2])
