@@ -56,7 +56,12 @@ pub(crate) struct Q;
 impl Modulus64<4> for P {
     const MONT: Mont64<4> = Mont64::new(&P_BYTES);
     const COMB: &'static [[[u64; 4]; 2]] = &COMB64;
+    const ODD_G: &'static [[[u64; 4]; 2]] = &ODDG64;
 }
+/// `G, 3G, …, 127G` in 64-bit Montgomery form, converted at compile time.
+#[cfg(target_pointer_width = "64")]
+pub(crate) static ODDG64: [[[u64; 4]; 2]; 64] =
+    <P as Modulus64<4>>::MONT.comb(&tables::P256_ODD_G, 32);
 /// The full comb table (a row per scalar digit, no doublings) in 64-bit Montgomery form,
 /// converted at compile time: what the three 64-bit fields use for `k·G`.
 #[cfg(target_pointer_width = "64")]
@@ -136,4 +141,28 @@ fn print_full_comb_table() {
         std::print!("{b:02x}");
     }
     std::println!();
+}
+
+/// Prints the odd multiples of `G` as hex, for regenerating `tables.rs`.
+#[cfg(all(test, target_pointer_width = "64"))]
+#[test]
+#[ignore = "generator, not a test"]
+fn print_odd_g_table() {
+    let table = with_curve!(NistImpl::Mont15, |c| crate::nist::point::odd_g_table(&c));
+    std::print!("ODDG ");
+    for b in table {
+        std::print!("{b:02x}");
+    }
+    std::println!();
+}
+
+/// The odd multiples of `G` of the 64-bit fields are checked against ones computed from
+/// scratch.
+#[cfg(all(test, target_pointer_width = "64"))]
+#[test]
+fn odd_g_table_is_right() {
+    with_curve!(NistImpl::Mont15, |c| {
+        let table = crate::nist::point::odd_g_table(&c);
+        assert!(table == tables::P256_ODD_G, "P256 odd multiples of G differ");
+    });
 }

@@ -65,11 +65,17 @@ pub(crate) struct Q;
 impl Modulus64<6> for P {
     const MONT: Mont64<6> = Mont64::new(&P_BYTES);
     const COMB: &'static [[[u64; 6]; 2]] = &COMB64;
+    const ODD_G: &'static [[[u64; 6]; 2]] = &ODDG64;
 }
-/// The comb table in 64-bit Montgomery form, converted at compile time.
+/// `G, 3G, …, 127G` in 64-bit Montgomery form, converted at compile time.
 #[cfg(target_pointer_width = "64")]
-static COMB64: [[[u64; 6]; 2]; tables::P384_COMB.len() / (2 * 48)] =
-    <P as Modulus64<6>>::MONT.comb(&tables::P384_COMB, 48);
+pub(crate) static ODDG64: [[[u64; 6]; 2]; 64] =
+    <P as Modulus64<6>>::MONT.comb(&tables::P384_ODD_G, 48);
+/// The full comb table (a row per scalar digit, no doublings) in 64-bit Montgomery form,
+/// converted at compile time: what the two 64-bit fields use for `k·G`.
+#[cfg(target_pointer_width = "64")]
+static COMB64: [[[u64; 6]; 2]; tables::P384_FULL_COMB.len() / (2 * 48)] =
+    <P as Modulus64<6>>::MONT.comb(&tables::P384_FULL_COMB, 48);
 #[cfg(target_pointer_width = "64")]
 impl Modulus64<6> for Q {
     const MONT: Mont64<6> = Mont64::new(&N);
@@ -114,3 +120,51 @@ macro_rules! with_curve {
 }
 
 crate::nist::api::nist_api!("P-384", 48, core_hash::Sha384, "SHA-384", P384Impl);
+
+/// The full comb table of the 64-bit fields is checked against one computed from scratch.
+#[cfg(all(test, target_pointer_width = "64"))]
+#[test]
+fn full_comb_table_is_right() {
+    with_curve!(NistImpl::Mont64, |c| {
+        let table = crate::nist::point::full_comb_table(&c);
+        assert!(table == tables::P384_FULL_COMB, "P-384 full comb table differs");
+    });
+}
+
+/// Prints the full comb table as hex, for regenerating `tables.rs`:
+/// `cargo test -p core-ec --lib p384::print_full_comb_table -- --ignored --nocapture`.
+#[cfg(all(test, target_pointer_width = "64"))]
+#[test]
+#[ignore = "generator, not a test"]
+fn print_full_comb_table() {
+    let table = with_curve!(NistImpl::Mont15, |c| crate::nist::point::full_comb_table(&c));
+    std::print!("FULLTABLE ");
+    for b in table {
+        std::print!("{b:02x}");
+    }
+    std::println!();
+}
+
+/// Prints the odd multiples of `G` as hex, for regenerating `tables.rs`.
+#[cfg(all(test, target_pointer_width = "64"))]
+#[test]
+#[ignore = "generator, not a test"]
+fn print_odd_g_table() {
+    let table = with_curve!(NistImpl::Mont15, |c| crate::nist::point::odd_g_table(&c));
+    std::print!("ODDG ");
+    for b in table {
+        std::print!("{b:02x}");
+    }
+    std::println!();
+}
+
+/// The odd multiples of `G` of the 64-bit fields are checked against ones computed from
+/// scratch.
+#[cfg(all(test, target_pointer_width = "64"))]
+#[test]
+fn odd_g_table_is_right() {
+    with_curve!(NistImpl::Mont15, |c| {
+        let table = crate::nist::point::odd_g_table(&c);
+        assert!(table == tables::P384_ODD_G, "P384 odd multiples of G differ");
+    });
+}

@@ -542,6 +542,40 @@ macro_rules! nist_api {
             }
         }
 
+        /// The variable-base multiplication's exceptional last window (`k ≡ 2·digit`, the
+        /// Jacobian addition's `p = q` case, at `k = n − 2j`) and its neighbours `n − 2j ± 1`
+        /// agree with the comb on `G`, in every implementation.
+        #[cfg(test)]
+        #[test]
+        fn mul_exceptional_scalars() {
+            use $crate::nist::Field;
+            for imp in NistImpl::available() {
+                with_curve!(imp, |c| {
+                    let g = c.generator();
+                    for j in 1u8..=40 {
+                        let mut k = [0u8; $len];
+                        k.copy_from_slice(PARAMS.n);
+                        let mut borrow = u16::from(j);
+                        for b in k.iter_mut().rev() {
+                            let v = u16::from(*b).wrapping_sub(borrow);
+                            *b = v as u8;
+                            borrow = (v >> 15) & 1;
+                        }
+                        let want = c.mul_base(&k);
+                        let got = c.mul(&g, &k);
+                        let (wx, wy, winf) = c.to_affine(&want);
+                        let (gx, gy, ginf) = c.to_affine(&got);
+                        assert!(
+                            bool::from(winf) == bool::from(ginf)
+                                && bool::from(c.fp.eq(&wx, &gx) & c.fp.eq(&wy, &gy)),
+                            "{} {imp:?}: n − {j}",
+                            $name
+                        );
+                    }
+                });
+            }
+        }
+
         /// `u1·G + u2·Q` in variable time agrees with the constant-time multiplications on the
         /// cases that take its exceptional branches (sums that meet the identity, doublings
         /// inside an addition): `Q` = `G`, `−G`, `2G` and `u1, u2` = 1, 2, 3, n − 1, n − 2.

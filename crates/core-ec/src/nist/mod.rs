@@ -69,6 +69,12 @@ pub(crate) trait Field: Sync {
         &[]
     }
 
+    /// `G, 3G, …, 127G` affine (`[x, y]`), when the representation has them built in, for
+    /// verification's width-8 NAF of `u₁` (empty: width 4 over the comb's first row).
+    fn odd_g(&self) -> &'static [[Self::E; 2]] {
+        &[]
+    }
+
     /// `a²`.
     #[inline]
     fn sqr(&self, a: &Self::E) -> Self::E {

@@ -317,6 +317,8 @@ pub(crate) trait Modulus64<const N: usize>: Sync + 'static {
     const MONT: Mont64<N>;
     /// The generator comb table in Montgomery form, for a field prime (empty otherwise).
     const COMB: &'static [[[u64; N]; 2]] = &[];
+    /// `G, 3G, …, 127G` affine in Montgomery form, for a field prime (empty otherwise).
+    const ODD_G: &'static [[[u64; N]; 2]] = &[];
 }
 
 /// The [`Field`] of the compile-time modulus `M`: a zero-sized handle.
@@ -389,6 +391,10 @@ impl<M: Modulus64<N>, const N: usize> Field for Fixed64<M, N> {
 
     fn comb(&self) -> &'static [[[u64; N]; 2]] {
         M::COMB
+    }
+
+    fn odd_g(&self) -> &'static [[[u64; N]; 2]] {
+        M::ODD_G
     }
 }
 

@@ -413,6 +413,10 @@ impl Field for P256X86Adx {
         &crate::p256::COMB64
     }
 
+    fn odd_g(&self) -> &'static [[[u64; 4]; 2]] {
+        &crate::p256::ODDG64
+    }
+
     fn invert(&self, a: &[u64; 4]) -> [u64; 4] {
         p256_mont64::invert(self, a)
     }

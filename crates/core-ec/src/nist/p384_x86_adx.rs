@@ -723,6 +723,10 @@ impl Field for P384X86Adx {
         <P as Modulus64<6>>::COMB
     }
 
+    fn odd_g(&self) -> &'static [[[u64; 6]; 2]] {
+        <P as Modulus64<6>>::ODD_G
+    }
+
     fn invert(&self, a: &[u64; 6]) -> [u64; 6] {
         invert_p(self, a)
     }

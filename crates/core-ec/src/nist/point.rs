@@ -48,6 +48,28 @@ const fn digits(len: usize) -> usize {
 /// The most signed digits of any curve.
 const MAX_DIGITS: usize = digits(MAX_LEN);
 
+/// Bits per signed window of the variable-base multiplication [`Curve::mul`]: 5 on 64-bit
+/// targets (a table of 16 points), 4 elsewhere to keep the Cortex-M0's stack small (8 points).
+#[cfg(target_pointer_width = "64")]
+const WINDOW: usize = 5;
+/// Bits per signed window of the variable-base multiplication [`Curve::mul`].
+#[cfg(not(target_pointer_width = "64"))]
+const WINDOW: usize = 4;
+
+/// Points in [`Curve::mul`]'s table: `1p … 2^(WINDOW−1)·p`.
+const TABLE: usize = 1 << (WINDOW - 1);
+
+/// Signed [`WINDOW`]-bit digits of a `len`-byte scalar, with room for the final carry.
+const fn wdigits(len: usize) -> usize {
+    8 * len / WINDOW + 1
+}
+
+/// The most signed [`WINDOW`]-bit digits of any curve.
+const MAX_WDIGITS: usize = wdigits(MAX_LEN);
+
+/// Entries in [`Field::odd_g`] tables: `G, 3G, …, 127G`, for a width-8 NAF.
+pub(crate) const ODD_G: usize = 64;
+
 /// A point `(X : Y : Z)` standing for `(X/Z, Y/Z)`, or the identity when `Z = 0`.
 #[derive(Clone, Copy)]
 pub(crate) struct Proj<E> {
@@ -100,6 +122,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     }
 
     /// `−p`.
+    #[cfg(test)]
     pub(crate) fn neg(&self, p: &Proj<F::E>) -> Proj<F::E> {
         Proj { x: p.x, y: self.fp.neg(&p.y), z: p.z }
     }
@@ -384,33 +407,92 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         }
     }
 
-    /// `k·p` for a scalar `k` given big-endian in `len` bytes, in constant time: signed 4-bit
-    /// windows over a table of `1p … 8p`, selected by masks.
+    /// `k·p` for a scalar `0 ≤ k < n` given big-endian in `len` bytes, in constant time:
+    /// signed [`WINDOW`]-bit windows over a table of `1p … 2^(WINDOW−1)·p`, selected by
+    /// masks, all in Jacobian coordinates (no conversion per window; `a = −3` doublings and
+    /// [`Self::jac_add`]). The Jacobian addition is not complete, so its exceptional cases are
+    /// handled in constant time: the accumulator or the digit at the identity by selection,
+    /// `acc = −pick` gives the identity by itself (`H = 0` makes `Z₃ = 0`), and `acc = pick`
+    /// cannot happen before the last window: there `acc = 2^W·m·p` with
+    /// `0 ≤ 2^W·m ≤ k/2^W + 2^W < n − 2^(W−1)`, which meets `±digit` only at `m = 0`. In the
+    /// last window (`k ≡ 2·digit`, as for `k = n − 2`) the doubling of the accumulator is
+    /// computed too and selected when the addition reports equal inputs.
     pub(crate) fn mul(&self, p: &Proj<F::E>, k: &[u8]) -> Proj<F::E> {
-        let mut table = [*p; 8];
-        table[1] = self.double(p);
-        for j in 2..8 {
-            table[j] = self.add(&table[j - 1], p);
+        let f = self.fp;
+        // To Jacobian: (XZ : YZ² : Z), or (0 : Y : 0) for the identity.
+        let zz = f.sqr(&p.z);
+        let pj = [f.mul(&p.x, &p.z), F::select(&f.mul(&p.y, &zz), &p.y, F::is_zero(&p.z)), p.z];
+        let mut table = [pj; TABLE];
+        let (x, y, z) = self.jac_double(&pj[0], &pj[1], &pj[2]);
+        table[1] = [x, y, z];
+        for j in 2..TABLE {
+            table[j] = self.jac_add(&table[j - 1], &pj).0;
         }
-        let mut d = [0i8; MAX_DIGITS];
-        let d = &mut d[..digits(self.params.len)];
-        recode(k, d);
-        let mut acc = self.identity();
+        let mut d = [0i8; MAX_WDIGITS];
+        let d = &mut d[..wdigits(self.params.len)];
+        recode_window(k, d, WINDOW);
+        let mut acc = [f.one(), f.one(), f.zero()];
         for (i, &digit) in d.iter().enumerate().rev() {
             if i + 1 != d.len() {
-                acc = self.double_n(&acc, 4);
+                for _ in 0..WINDOW {
+                    let (x, y, z) = self.jac_double(&acc[0], &acc[1], &acc[2]);
+                    acc = [x, y, z];
+                }
             }
             let (abs, neg) = split_digit(digit);
-            let mut pick = self.identity();
+            let mut pick = [f.zero(); 3];
             for (j, entry) in table.iter().enumerate() {
-                pick = Self::select(&pick, entry, (j as u8 + 1).ct_eq(&abs));
+                let hit = (j as u8 + 1).ct_eq(&abs);
+                for (c, e) in pick.iter_mut().zip(entry) {
+                    *c = F::select(c, e, hit);
+                }
             }
-            let negated = self.neg(&pick);
-            pick = Self::select(&pick, &negated, neg);
-            acc = self.add(&acc, &pick);
+            pick[1] = F::select(&pick[1], &f.neg(&pick[1]), neg);
+            let (mut sum, same) = self.jac_add(&acc, &pick);
+            if i == 0 {
+                let (x, y, z) = self.jac_double(&acc[0], &acc[1], &acc[2]);
+                for (s, t) in sum.iter_mut().zip([x, y, z]) {
+                    *s = F::select(s, &t, same);
+                }
+            }
+            let acc_inf = F::is_zero(&acc[2]);
+            let keep = abs.ct_eq(&0);
+            for ((s, a), q) in sum.iter_mut().zip(&mut acc).zip(&pick) {
+                *a = F::select(&F::select(s, q, acc_inf), a, keep);
+            }
         }
         zeroize::Zeroize::zeroize(d);
-        acc
+        let mut out = self.jacobian_to_proj(&acc[0], &acc[1], &acc[2]);
+        // Keep the identity a valid `(0 : Y : 0)` with `Y ≠ 0`.
+        out.y = F::select(&out.y, &f.one(), F::is_zero(&out.z));
+        out
+    }
+
+    /// `p + q` in Jacobian coordinates ("add-2007-bl", Bernstein–Lange EFD: 11
+    /// multiplications and 5 squarings), and whether `H = R = 0` (`p = q`, when the result
+    /// is wrong and the caller must double instead). Either input at the identity gives a
+    /// result with `Z = 0`; `p = −q` gives the identity. Constant time.
+    fn jac_add(&self, p: &[F::E; 3], q: &[F::E; 3]) -> ([F::E; 3], Choice) {
+        let f = self.fp;
+        let z1z1 = f.sqr(&p[2]);
+        let z2z2 = f.sqr(&q[2]);
+        let u1 = f.mul(&p[0], &z2z2);
+        let u2 = f.mul(&q[0], &z1z1);
+        let s1 = f.mul(&p[1], &f.mul(&q[2], &z2z2));
+        let s2 = f.mul(&q[1], &f.mul(&p[2], &z1z1));
+        let h = f.sub(&u2, &u1);
+        let rr = f.sub(&s2, &s1);
+        let same = F::is_zero(&h) & F::is_zero(&rr);
+        let i = f.sqr(&f.add(&h, &h));
+        let j = f.mul(&h, &i);
+        let r = f.add(&rr, &rr);
+        let v = f.mul(&u1, &i);
+        let x3 = f.sub(&f.sub(&f.sqr(&r), &j), &f.add(&v, &v));
+        let s1j = f.mul(&s1, &j);
+        let y3 = f.sub(&f.mul(&r, &f.sub(&v, &x3)), &f.add(&s1j, &s1j));
+        let zs = f.add(&p[2], &q[2]);
+        let z3 = f.mul(&f.sub(&f.sub(&f.sqr(&zs), &z1z1), &z2z2), &h);
+        ([x3, y3, z3], same)
     }
 
     /// `k·G` for a scalar `k` given big-endian in `len` bytes, in constant time, with the
@@ -425,6 +507,11 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         let d = &mut d[..digits(len)];
         recode(k, d);
         let table = self.fp.comb();
+        if table.len() == 8 * d.len() && self.params.qlen == 8 * len {
+            let acc = self.mul_base_full(table, d);
+            zeroize::Zeroize::zeroize(d);
+            return acc;
+        }
         // Digits per row: 4 for the shared table, 1 for a full one.
         let spacing = if table.len() == 8 * d.len() { 1 } else { 4 };
         let rows = d.len().div_ceil(spacing);
@@ -457,6 +544,70 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         acc
     }
 
+    /// `Σ d[i]·16^i·G` over a full comb table (row `i` holding `j·16^i·G`), in constant
+    /// time, accumulating in Jacobian coordinates with mixed additions ([`Self::jac_add_affine`],
+    /// 7 multiplications and 4 squarings against 13 for the projective one). Its exceptional
+    /// cases: the accumulator or the digit at the identity are selected around; `acc = −T`
+    /// gives the identity by itself; `acc = T` needs `A ≡ ±d·16^r (mod n)` for the integer
+    /// `A = Σ_{i<r} d[i]·16^i`, `|A| < 16^r`, so a non-zero integer below `9·16^r`, which is
+    /// below `n` for every row but the last two when `n > 2^(8·len − 1)` (the caller checks
+    /// that `n` fills its bytes); on those two rows the doubling is computed and selected.
+    fn mul_base_full(&self, table: &[[F::E; 2]], d: &[i8]) -> Proj<F::E> {
+        let f = self.fp;
+        let mut acc = [f.one(), f.one(), f.zero()];
+        for (i, &digit) in d.iter().enumerate() {
+            let (abs, neg) = split_digit(digit);
+            let mut x = f.zero();
+            let mut y = f.zero();
+            for (j, e) in table[i * 8..i * 8 + 8].iter().enumerate() {
+                let hit = (j as u8 + 1).ct_eq(&abs);
+                x = F::select(&x, &e[0], hit);
+                y = F::select(&y, &e[1], hit);
+            }
+            let y = F::select(&y, &f.neg(&y), neg);
+            let (mut sum, same) = self.jac_add_affine(&acc, &x, &y);
+            if i + 2 >= d.len() {
+                let (dx, dy, dz) = self.jac_double(&acc[0], &acc[1], &acc[2]);
+                for (s, t) in sum.iter_mut().zip([dx, dy, dz]) {
+                    *s = F::select(s, &t, same);
+                }
+            }
+            let acc_inf = F::is_zero(&acc[2]);
+            let keep = abs.ct_eq(&0);
+            for ((s, a), q) in sum.iter_mut().zip(&mut acc).zip([x, y, f.one()]) {
+                *a = F::select(&F::select(s, &q, acc_inf), a, keep);
+            }
+        }
+        let mut out = self.jacobian_to_proj(&acc[0], &acc[1], &acc[2]);
+        out.y = F::select(&out.y, &f.one(), F::is_zero(&out.z));
+        out
+    }
+
+    /// `p + (x2, y2)` in Jacobian coordinates for an affine second point ("madd-2007-bl",
+    /// Bernstein–Lange EFD: 7 multiplications and 4 squarings), and whether `p = (x2, y2)`
+    /// (then the result is wrong and the caller must double). `p` at the identity gives a
+    /// result with `Z = 0`; `p = −(x2, y2)` gives the identity. Constant time.
+    fn jac_add_affine(&self, p: &[F::E; 3], x2: &F::E, y2: &F::E) -> ([F::E; 3], Choice) {
+        let f = self.fp;
+        let z1z1 = f.sqr(&p[2]);
+        let u2 = f.mul(x2, &z1z1);
+        let s2 = f.mul(y2, &f.mul(&p[2], &z1z1));
+        let h = f.sub(&u2, &p[0]);
+        let rr = f.sub(&s2, &p[1]);
+        let same = F::is_zero(&h) & F::is_zero(&rr);
+        let hh = f.sqr(&h);
+        let i = f.add(&f.add(&hh, &hh), &f.add(&hh, &hh));
+        let j = f.mul(&h, &i);
+        let r = f.add(&rr, &rr);
+        let v = f.mul(&p[0], &i);
+        let x3 = f.sub(&f.sub(&f.sqr(&r), &j), &f.add(&v, &v));
+        let y1j = f.mul(&p[1], &j);
+        let y3 = f.sub(&f.mul(&r, &f.sub(&v, &x3)), &f.add(&y1j, &y1j));
+        let zh = f.add(&p[2], &h);
+        let z3 = f.sub(&f.sub(&f.sqr(&zh), &z1z1), &hh);
+        ([x3, y3, z3], same)
+    }
+
     /// Entry `abs` (1..=8; anything else gives zeros) of comb row `i`, read from the
     /// byte table: every entry is read, eight bytes at a time, and masked in.
     fn comb_entry_from_bytes(&self, i: usize, abs: u8) -> (F::E, F::E) {
@@ -483,25 +634,30 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     }
 
     /// `u1·G + u2·q` in variable time (Straus's interleaving), for signature verification,
-    /// where everything is public: in Jacobian coordinates, `G`'s odd multiples `1G…7G` affine
-    /// from the comb table's first row (width-4 NAF, mixed additions) and `q`'s `1q…15q`
+    /// where everything is public: in Jacobian coordinates, `G`'s odd multiples affine —
+    /// `1G…127G` built in (width-8 NAF) where the field has them, else `1G…7G` from the comb
+    /// table's first row (width-4 NAF) — with mixed additions, and `q`'s `1q…15q`
     /// (width-5 NAF, full additions).
     pub(crate) fn mul2_vartime(&self, u1: &[u8], u2: &[u8], q: &Proj<F::E>) -> Proj<F::E> {
         let f = self.fp;
+        // A built-in `G, 3G, …, 127G` allows a width-8 NAF for `u1`; read in place, so
+        // the 32-bit targets' stack holds only the four from the comb's first row.
+        let odd = f.odd_g();
+        let gwidth = if odd.len() == ODD_G { 8 } else { 4 };
         // 1G, 3G, 5G, 7G: entries 1, 3, 5, 7 of comb row 0 (`j·G`).
         let comb = f.comb();
-        let tg: [[F::E; 3]; 4] = core::array::from_fn(|i| {
-            let (x, y) = if comb.is_empty() {
+        let tg4: [[F::E; 2]; 4] = core::array::from_fn(|i| {
+            if comb.is_empty() {
                 let len = self.params.len;
                 let at = 2 * i * 2 * len;
                 let (x, _) = f.import_be(&self.params.comb[at..at + len]);
                 let (y, _) = f.import_be(&self.params.comb[at + len..at + 2 * len]);
-                (x, y)
+                [x, y]
             } else {
-                (comb[2 * i][0], comb[2 * i][1])
-            };
-            [x, y, f.one()]
+                comb[2 * i]
+            }
         });
+        let tg = if gwidth == 8 { odd } else { &tg4[..] };
         // 1q, 3q, …, 15q, projective, then Jacobian (XZ : YZ² : Z).
         let mut tq = [[f.zero(); 3]; 8];
         let q2 = self.double(q);
@@ -513,21 +669,26 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         }
         let mut n1 = [0i8; 8 * MAX_LEN + 1];
         let mut n2 = [0i8; 8 * MAX_LEN + 1];
-        let top = wnaf(u1, &mut n1, 4).max(wnaf(u2, &mut n2, 5));
+        let top = wnaf(u1, &mut n1, gwidth).max(wnaf(u2, &mut n2, 5));
         let mut acc = [f.one(), f.one(), f.zero()];
         for i in (0..top).rev() {
             if !bool::from(F::is_zero(&acc[2])) {
                 let (x, y, z) = self.jac_double(&acc[0], &acc[1], &acc[2]);
                 acc = [x, y, z];
             }
-            for (digit, table, affine) in [(n1[i], &tg[..], true), (n2[i], &tq[..], false)] {
-                if digit != 0 {
-                    let mut point = table[usize::from(digit.unsigned_abs()) / 2];
-                    if digit < 0 {
-                        point[1] = f.neg(&point[1]);
-                    }
-                    acc = self.jac_add_vartime(&acc, &point, affine);
+            let digit = n1[i];
+            if digit != 0 {
+                let [x, y] = tg[usize::from(digit.unsigned_abs()) / 2];
+                let y = if digit < 0 { f.neg(&y) } else { y };
+                acc = self.jac_add_vartime(&acc, &[x, y, f.one()], true);
+            }
+            let digit = n2[i];
+            if digit != 0 {
+                let mut point = tq[usize::from(digit.unsigned_abs()) / 2];
+                if digit < 0 {
+                    point[1] = f.neg(&point[1]);
                 }
+                acc = self.jac_add_vartime(&acc, &point, false);
             }
         }
         self.jacobian_to_proj(&acc[0], &acc[1], &acc[2])
@@ -550,6 +711,25 @@ fn recode(k: &[u8], d: &mut [i8]) {
         let v = nibble + carry;
         carry = (v + 7) >> 4;
         *slot = v.cast_signed() - (carry << 4).cast_signed();
+    }
+}
+
+/// Signed `w`-bit digits `d[i] ∈ −(2^(w−1) − 1)..=2^(w−1)`, least significant first, with
+/// `Σ d[i]·2^(w·i) = k` for the big-endian `k`: each `w`-bit chunk plus the carry in, less
+/// `2^w` when above `2^(w−1)`. Constant time (the bit positions are public).
+fn recode_window(k: &[u8], d: &mut [i8], w: usize) {
+    let bit = |i: usize| match k.len().checked_sub(1 + i / 8) {
+        Some(at) => (k[at] >> (i % 8)) & 1,
+        None => 0,
+    };
+    let mut carry = 0u8;
+    for (i, slot) in d.iter_mut().enumerate() {
+        let mut v = carry;
+        for b in 0..w {
+            v += bit(w * i + b) << b;
+        }
+        carry = (v + (1 << (w - 1)) - 1) >> w;
+        *slot = v.cast_signed() - (carry << w).cast_signed();
     }
 }
 
@@ -637,6 +817,28 @@ fn comb_table_rows<F: Field, S: Field>(
         for _ in 0..shift {
             base = c.double(&base);
         }
+    }
+    out
+}
+
+/// The odd multiples `G, 3G, …, 127G`, affine `x‖y` big-endian (the layout of
+/// [`Params::comb`]): the generator's table for the width-8 NAF of signature verification
+/// on the 64-bit fields (see [`Field::odd_g`]).
+#[cfg(test)]
+pub(crate) fn odd_g_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::Vec<u8> {
+    let len = c.params.len;
+    let mut out = std::vec::Vec::new();
+    let g = c.generator();
+    let g2 = c.double(&g);
+    let mut p = g;
+    for _ in 0..ODD_G {
+        let (x, y, _) = c.to_affine(&p);
+        let mut buf = [0u8; MAX_LEN];
+        c.fp.to_be(&x, &mut buf[..len]);
+        out.extend_from_slice(&buf[..len]);
+        c.fp.to_be(&y, &mut buf[..len]);
+        out.extend_from_slice(&buf[..len]);
+        p = c.add(&p, &g2);
     }
     out
 }
