@@ -13,6 +13,8 @@
 /// Generated: the enum (`Clone, Copy, Debug, PartialEq, Eq`, non-exhaustive);
 /// `ALL` (accelerated then portable names, as listed); `name`; `available` (the accelerated
 /// variants this CPU has, then every portable one, those for the native word size first);
+/// an `if <cfg>` suffix compiles a portable variant only where that `cfg` holds (used to keep
+/// 64-bit-limb backends out of 32-bit images);
 /// `best` (the first available); and the constant `PORTABLE`, the preferred portable
 /// variant.
 ///
@@ -47,7 +49,7 @@ macro_rules! implementation_enum {
                 $( $(#[$ameta:meta])* $accel:ident($token:ty) => $alabel:literal, )*
             }
             portable {
-                $( $(#[$pmeta:meta])* $port:ident => $plabel:literal $(for $bits:literal)?, )+
+                $( $(#[$pmeta:meta])* $port:ident => $plabel:literal $(for $bits:literal)? $(if $pcfg:meta)?, )+
             }
         }
     ) => {
@@ -56,13 +58,13 @@ macro_rules! implementation_enum {
         #[non_exhaustive]
         $vis enum $name {
             $( $(#[$ameta])* $accel($token), )*
-            $( $(#[$pmeta])* $port, )+
+            $( $(#[$pmeta])* $(#[cfg($pcfg)])? $port, )+
         }
 
         impl $name {
             /// The portable variants with the word size each is meant for (0: any).
             const PORTABLES: &'static [($name, u32)] =
-                &[$( ($name::$port, $crate::implementation_enum!(@bits $($bits)?)) ),+];
+                &[$( $(#[cfg($pcfg)])? ($name::$port, $crate::implementation_enum!(@bits $($bits)?)) ),+];
 
             /// The portable implementation suited to this target's word size.
             #[allow(dead_code)]
@@ -82,12 +84,12 @@ macro_rules! implementation_enum {
         }
 
         impl $crate::Implementation for $name {
-            const ALL: &'static [&'static str] = &[$($alabel,)* $($plabel),+];
+            const ALL: &'static [&'static str] = &[$($alabel,)* $( $(#[cfg($pcfg)])? $plabel ),+];
 
             fn name(self) -> &'static str {
                 match self {
                     $( Self::$accel(_) => $alabel, )*
-                    $( Self::$port => $plabel, )+
+                    $( $(#[cfg($pcfg)])? Self::$port => $plabel, )+
                 }
             }
 

@@ -14,7 +14,9 @@
 //! A key must authenticate one message only; the AEADs derive a fresh one per nonce.
 
 mod portable32;
+#[cfg(target_pointer_width = "64")]
 mod portable64;
+#[cfg(target_pointer_width = "64")]
 mod portable_r64;
 #[cfg(target_arch = "x86_64")]
 mod r26;
@@ -36,7 +38,7 @@ core_hash::implementation_enum! {
     ///
     /// The portable variants run everywhere; `available()` lists those suited to the target's
     /// word size (`portable_r64` and `portable64` on 64-bit targets, `portable32` on 32-bit
-    /// ones) first.
+    /// ones) first. The 64-bit-limb backends exist on 64-bit targets only.
     pub enum Poly1305Impl {
         accelerated {
             /// AVX-512 IFMA: eight blocks per step in radix 2^44, with `portable_r64` for
@@ -50,9 +52,9 @@ core_hash::implementation_enum! {
         }
         portable {
             /// Radix 2^64, 64×64→128-bit products.
-            PortableR64 => "portable_r64" for 64,
+            PortableR64 => "portable_r64" for 64 if target_pointer_width = "64",
             /// Radix 2^44, 64×64→128-bit products.
-            Portable64 => "portable64" for 64,
+            Portable64 => "portable64" for 64 if target_pointer_width = "64",
             /// Radix 2^26, 32-bit products: the Cortex-M0 path.
             Portable32 => "portable32" for 32,
         }
@@ -63,7 +65,9 @@ core_hash::implementation_enum! {
 #[derive(Clone)]
 enum Core {
     R26(portable32::State),
+    #[cfg(target_pointer_width = "64")]
     R44(portable64::State),
+    #[cfg(target_pointer_width = "64")]
     R64(portable_r64::State),
 }
 
@@ -71,9 +75,13 @@ impl Core {
     #[inline]
     fn new(key: &[u8; 32], imp: Poly1305Impl) -> Self {
         match imp {
-            Poly1305Impl::Portable32 => Core::R26(portable32::State::new(key)),
+            #[cfg(target_pointer_width = "64")]
             Poly1305Impl::Portable64 => Core::R44(portable64::State::new(key)),
+            Poly1305Impl::Portable32 => Core::R26(portable32::State::new(key)),
+            #[cfg(target_pointer_width = "64")]
             _ => Core::R64(portable_r64::State::new(key)),
+            #[cfg(not(target_pointer_width = "64"))]
+            _ => Core::R26(portable32::State::new(key)),
         }
     }
 
@@ -82,6 +90,7 @@ impl Core {
     fn blocks(&mut self, imp: Poly1305Impl, data: &[u8]) {
         match (self, imp) {
             (Core::R26(s), _) => s.blocks(data, true),
+            #[cfg(target_pointer_width = "64")]
             (Core::R44(s), _) => s.blocks(data, true),
             #[cfg(target_arch = "x86_64")]
             (Core::R64(s), Poly1305Impl::X86Avx512Ifma(token)) => x86_ifma::blocks(token, s, data),
@@ -89,6 +98,7 @@ impl Core {
             (Core::R64(s), Poly1305Impl::X86Avx512(token)) => x86_avx512::blocks(token, s, data),
             #[cfg(target_arch = "x86_64")]
             (Core::R64(s), Poly1305Impl::X86Avx2(token)) => x86_avx2::blocks(token, s, data),
+            #[cfg(target_pointer_width = "64")]
             (Core::R64(s), _) => s.blocks(data, true),
         }
     }
@@ -97,7 +107,9 @@ impl Core {
     fn finish(&self) -> [u8; 16] {
         match self {
             Core::R26(s) => s.finish(),
+            #[cfg(target_pointer_width = "64")]
             Core::R44(s) => s.finish(),
+            #[cfg(target_pointer_width = "64")]
             Core::R64(s) => s.finish(),
         }
     }
@@ -107,7 +119,9 @@ impl Drop for Core {
     fn drop(&mut self) {
         match self {
             Core::R26(s) => s.zeroize(),
+            #[cfg(target_pointer_width = "64")]
             Core::R44(s) => s.zeroize(),
+            #[cfg(target_pointer_width = "64")]
             Core::R64(s) => s.zeroize(),
         }
     }
@@ -148,6 +162,7 @@ pub(crate) fn aead_tag(
             st.zeroize();
             tag
         }
+        #[cfg(target_pointer_width = "64")]
         Poly1305Impl::Portable64 => {
             let mut st = portable64::State::new(otk);
             absorb_aead(
@@ -163,6 +178,7 @@ pub(crate) fn aead_tag(
             st.zeroize();
             tag
         }
+        #[cfg(target_pointer_width = "64")]
         _ => {
             let mut st = portable_r64::State::new(otk);
             absorb_aead(
@@ -178,6 +194,8 @@ pub(crate) fn aead_tag(
             st.zeroize();
             tag
         }
+        #[cfg(not(target_pointer_width = "64"))]
+        _ => aead_tag(Poly1305Impl::Portable32, otk, aad, ciphertext),
     }
 }
 
@@ -301,7 +319,9 @@ impl Poly1305 {
             let block = self.buf;
             match &mut self.core {
                 Core::R26(s) => s.blocks(&block, false),
+                #[cfg(target_pointer_width = "64")]
                 Core::R44(s) => s.blocks(&block, false),
+                #[cfg(target_pointer_width = "64")]
                 Core::R64(s) => s.blocks(&block, false),
             }
         }
@@ -341,6 +361,7 @@ mod tests {
     #[test]
     fn portables_are_always_available_and_last_native_first() {
         let all: std::vec::Vec<Poly1305Impl> = Poly1305Impl::available().collect();
+        #[cfg(target_pointer_width = "64")]
         assert_eq!(all[all.len() - 3], Poly1305Impl::PORTABLE);
         assert_eq!(Poly1305Impl::by_name("portable32"), Some(Poly1305Impl::Portable32));
         assert_eq!(Poly1305Impl::by_name("portable64"), Some(Poly1305Impl::Portable64));
