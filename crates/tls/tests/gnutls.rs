@@ -6,13 +6,16 @@
 // Product and message names (GnuTLS, ServerHello) are prose here, not code.
 #![allow(clippy::doc_markdown)]
 
+mod peer;
+
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use core_hash::OsRandom;
+use peer::{Killed, connect_retrying, free_port};
 use pki_types::{CertificateDer, UnixTime};
 use tls::{Buffers, ClientConfig, Connection, RecordLimits, ServerConfig, Stream, suites};
 
@@ -29,31 +32,6 @@ fn gnutls_available() -> bool {
         _ => {
             println!("skipping: `gnutls-cli` is not installed or does not run");
             false
-        }
-    }
-}
-
-struct Killed(Child);
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-fn connect_retrying(port: u16) -> TcpStream {
-    let start = Instant::now();
-    loop {
-        match TcpStream::connect(("127.0.0.1", port)) {
-            Ok(s) => return s,
-            Err(_) if start.elapsed() < Duration::from_secs(10) => {
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            Err(e) => panic!("gnutls-serv did not come up: {e}"),
         }
     }
 }

@@ -2,13 +2,16 @@
 //! against our server, for each suite, over loopback TCP with the Ed25519 chain in
 //! `tests/data`. Skipped, with the reason printed, when `openssl` is not installed.
 
+mod peer;
+
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use core_hash::OsRandom;
+use peer::{Killed, connect_retrying, free_port};
 use pki_types::{CertificateDer, UnixTime};
 use tls::msgs::{
     AlertDescription, MaxFragmentLength, NamedGroup, PskKeyExchangeMode, SignatureScheme,
@@ -31,10 +34,6 @@ fn openssl_available() -> bool {
     }
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
 fn iana(s: Suite) -> &'static str {
     match s.suite.0 {
         0x1301 => "TLS_AES_128_GCM_SHA256",
@@ -42,28 +41,6 @@ fn iana(s: Suite) -> &'static str {
         0x1303 => "TLS_CHACHA20_POLY1305_SHA256",
         0x1304 => "TLS_AES_128_CCM_SHA256",
         _ => "TLS_AES_128_CCM_8_SHA256",
-    }
-}
-
-struct Killed(Child);
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn connect_retrying(port: u16) -> TcpStream {
-    let start = Instant::now();
-    loop {
-        match TcpStream::connect(("127.0.0.1", port)) {
-            Ok(s) => return s,
-            Err(e) if start.elapsed() < Duration::from_secs(10) => {
-                let _ = e;
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            Err(e) => panic!("s_server did not come up: {e}"),
-        }
     }
 }
 
