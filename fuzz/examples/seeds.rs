@@ -9,7 +9,9 @@ use std::path::Path;
 
 use core_ec::{ed25519, p256, p384, p521};
 use halite_fuzz::FixedRandom;
-use halite_fuzz::tls_peer::{FUZZ_PSK, with_client_hello, with_client_hello_config, with_server};
+use halite_fuzz::tls_peer::{
+    psk_small_records, with_client_hello, with_client_hello_config, with_server,
+};
 use tls::{Connection, Want};
 
 fn unhex(s: &str) -> Vec<u8> {
@@ -283,24 +285,24 @@ fn tls() {
     });
     // A client offering the server's external PSK and small record limits: the server takes
     // the PSK (no certificate) and answers record_size_limit, so mutations start there.
-    let tweak = |c: &mut tls::ClientConfig<'_>| {
-        c.external_psk = Some(FUZZ_PSK);
-        c.record_size_limit = Some(256);
-        c.max_fragment_length = Some(tls::msgs::MaxFragmentLength::LEN_512);
-    };
-    with_client_hello_config(tweak, |client, hello| {
+    with_client_hello_config(psk_small_records, |client, hello| {
         with_server(|server| {
             let space = server.receive_space();
             space[..hello.len()].copy_from_slice(hello);
             server.received(hello.len()).unwrap();
-            pump(server, client);
+            let server_flight = pump(server, client);
             let client_flight = pump(client, server);
             assert!(!client.is_handshaking() && !server.is_handshaking(), "handshake completes");
             assert!(server.negotiated().is_some_and(|n| n.external_psk), "the PSK is taken");
             client.write(&[b'x'; 600]).unwrap();
             client.close();
             let client_data = pump(client, server);
+            server.write(&[b'y'; 300]).unwrap();
+            let server_data = pump(server, client);
             write("tls_server", "client-all-psk", &[&[0], hello, &client_flight, &client_data]);
+            // The top bit of the first byte makes `tls_client` use this client's configuration.
+            write("tls_client", "server-flight-psk", &[&[0x80], &server_flight]);
+            write("tls_client", "server-all-psk", &[&[0x80 | 7], &server_flight, &server_data]);
         });
     });
     // RFC 8448 §3: EncryptedExtensions and the client's Finished.

@@ -130,6 +130,16 @@ pub mod tls_peer {
         hash: tls::key_schedule::HashAlg::Sha256,
     };
 
+    /// The client configuration of the PSK seeds and of `tls_client` inputs whose first byte
+    /// has its top bit set: it offers [`FUZZ_PSK`] and asks for small records (RFC 8449
+    /// record_size_limit and RFC 6066 max_fragment_length), so the server's answers to those
+    /// extensions are parsed.
+    pub fn psk_small_records(c: &mut ClientConfig<'_>) {
+        c.external_psk = Some(FUZZ_PSK);
+        c.record_size_limit = Some(256);
+        c.max_fragment_length = Some(tls::msgs::MaxFragmentLength::LEN_512);
+    }
+
     /// The buffers one connection needs.
     pub struct Space {
         received: Vec<u8>,
