@@ -369,7 +369,7 @@ fn draw(w: &mut [u64], rng: &mut dyn RandomSource) -> Result<(), Error> {
         load_be(w, b);
         w[0] |= 1;
         // Public once kept: only discarded candidates are below the bound.
-        if w[w.len() - 1] >= SQRT2_TOP {
+        if core_hash::declassify(w[w.len() - 1] >= SQRT2_TOP) {
             r = Ok(());
             break;
         }
@@ -403,7 +403,8 @@ fn mr_round<E: Engine>(
     for _ in 0..MAX_REDRAWS {
         rng.fill(bytes).map_err(|_| Error::RandomFailed)?;
         load_be(b, bytes);
-        if bool::from(!lt(b, &two[..w.len()]) & lt(b, w1)) {
+        // Whether this base is redrawn is public (see the module documentation).
+        if core_hash::declassify(bool::from(!lt(b, &two[..w.len()]) & lt(b, w1))) {
             found = true;
             break;
         }
@@ -446,7 +447,8 @@ fn probably_prime<E: Engine>(
     e: u64,
     rng: &mut dyn RandomSource,
 ) -> Result<bool, Error> {
-    if bool::from(has_small_factor(w)) {
+    // Each verdict that discards a candidate is public; a kept candidate passed them all.
+    if core_hash::declassify(bool::from(has_small_factor(w))) {
         return Ok(false);
     }
     let pl = w.len();
@@ -455,10 +457,10 @@ fn probably_prime<E: Engine>(
     w1.copy_from_slice(w);
     w1[0] &= !1;
     let s = low_zeros_capped(w1[0]);
-    if s > MAX_TWOS {
+    if core_hash::declassify(s > MAX_TWOS) {
         return Ok(false);
     }
-    if !bool::from(gcd_inv_word(rem_word(w1, e), e).0.ct_eq(&1)) {
+    if !core_hash::declassify(bool::from(gcd_inv_word(rem_word(w1, e), e).0.ct_eq(&1))) {
         return Ok(false);
     }
     let mut bytes = [0u8; PL * 8];
@@ -474,7 +476,7 @@ fn probably_prime<E: Engine>(
     load_be(dw.as_mut(), bytes);
     let mut pass = true;
     for _ in 0..mr_rounds(64 * pl) {
-        if !mr_round(eng, &m, w, w1, dw.as_ref(), s, rng)? {
+        if !core_hash::declassify(mr_round(eng, &m, w, w1, dw.as_ref(), s, rng)?) {
             pass = false;
             break;
         }
@@ -535,7 +537,7 @@ fn gen_prime<E: Engine>(
             // A zero difference (q = p) wrapped to all ones above: refused separately.
             let far = !high.ct_eq(&0) & !ct_eq(p, w);
             diff.zeroize();
-            if !bool::from(far) {
+            if !core_hash::declassify(bool::from(far)) {
                 continue;
             }
         }
@@ -640,10 +642,10 @@ fn generate_parts<E: Engine>(
             buf.zeroize();
         }
         lambda.zeroize();
-        if !bool::from(ok) {
+        if !core_hash::declassify(bool::from(ok)) {
             return Err(Error::KeyGeneration); // unreachable for primes that passed
         }
-        if bool::from(big.ct_eq(&0)) {
+        if core_hash::declassify(bool::from(big.ct_eq(&0))) {
             continue;
         }
         break;
@@ -748,6 +750,8 @@ impl PrivateKey {
         for (b, (s, len)) in buf.iter_mut().zip(src) {
             store_be(s, &mut b[..len]);
         }
+        // The modulus is the public half of the key.
+        buf[0] = core_hash::declassify(buf[0]);
         let key = Self::from_components(
             &buf[0][..kn],
             &e.to_be_bytes(),
