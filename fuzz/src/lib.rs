@@ -185,17 +185,8 @@ pub mod tls_peer {
             [webpki::anchor_from_trusted_cert(&ca).expect("test CA parses")];
         let alpn: [&[u8]; 2] = [b"h2", b"http/1.1"];
         let config = ClientConfig {
-            suites: suites::DEFAULT_SUITES,
-            roots: &roots,
             alpn: &alpn,
-            now: UnixTime::since_unix_epoch(NOW),
-            groups: tls::kx::DEFAULT_GROUPS,
-            client_cert: None,
-            tickets: None,
-            psk_modes: &[],
-            record_size_limit: None,
-            max_fragment_length: None,
-            external_psk: None,
+            ..ClientConfig::new(&roots, UnixTime::since_unix_epoch(NOW))
         };
         let mut config = config;
         tweak(&mut config);

@@ -107,16 +107,14 @@ fn main() {
     let store = MemoryTicketStore::default();
     let config = ClientConfig {
         suites: &suites,
-        roots: &roots,
         alpn: &alpn_refs,
-        now: UnixTime::now(),
         groups: &groups,
         client_cert,
         tickets: Some(&store),
-        psk_modes: &[],
         record_size_limit,
         max_fragment_length,
         external_psk: psk,
+        ..ClientConfig::new(&roots, UnixTime::now())
     };
     if resume {
         // A first connection only to get a ticket: handshake, wait for a NewSessionTicket,

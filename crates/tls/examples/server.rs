@@ -101,7 +101,6 @@ fn main() {
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 40_000], vec![0; 20_000]);
         let config = ServerConfig {
             suites: &suites,
-            certs: &certified,
             alpn: &alpn_refs,
             groups: &groups,
             client_auth: client_ca.is_some().then(|| ClientAuth {
@@ -118,6 +117,7 @@ fn main() {
             }),
             record_size_limit,
             psks: (!psks.is_empty()).then(|| tls::ServerPsks { keys: &psks, psk_ke: false }),
+            ..ServerConfig::new(&certified)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom)

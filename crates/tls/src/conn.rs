@@ -86,6 +86,36 @@ pub struct ClientConfig<'a> {
     pub external_psk: Option<ExternalPsk<'a>>,
 }
 
+impl<'a> ClientConfig<'a> {
+    /// A client that trusts `roots` and checks certificates at `now`, offering the default
+    /// suites ([`suites::DEFAULT_SUITES`]) and groups ([`crate::kx::DEFAULT_GROUPS`]) and
+    /// nothing else: no ALPN, client certificate, resumption, record limits or external PSK.
+    /// Set other fields with struct update syntax:
+    ///
+    /// ```
+    /// # use tls::ClientConfig;
+    /// # let roots = [];
+    /// # let now = pki_types::UnixTime::now();
+    /// let alpn: [&[u8]; 1] = [b"h2"];
+    /// let config = ClientConfig { alpn: &alpn, ..ClientConfig::new(&roots, now) };
+    /// ```
+    pub const fn new(roots: &'a [TrustAnchor<'a>], now: UnixTime) -> Self {
+        Self {
+            suites: suites::DEFAULT_SUITES,
+            roots,
+            alpn: &[],
+            groups: crate::kx::DEFAULT_GROUPS,
+            now,
+            client_cert: None,
+            tickets: None,
+            psk_modes: &[],
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
+        }
+    }
+}
+
 /// How a server issues session tickets and resumes sessions from them.
 #[derive(Clone, Copy, Debug)]
 pub struct ServerTickets<'a> {
@@ -146,6 +176,26 @@ pub struct ServerConfig<'a> {
     /// these, `certs` may be empty: a client with no known identity is then refused with
     /// `unknown_psk_identity`.
     pub psks: Option<ServerPsks<'a>>,
+}
+
+impl<'a> ServerConfig<'a> {
+    /// A server with the certificates `certs`, accepting the default suites
+    /// ([`suites::DEFAULT_SUITES`]) and groups ([`crate::kx::DEFAULT_GROUPS`]), and nothing
+    /// else: no ALPN, client authentication, tickets or external PSKs; record_size_limit
+    /// answered with the protocol's 16385. Set other fields with struct update syntax, as
+    /// for [`ClientConfig::new`].
+    pub const fn new(certs: &'a [CertifiedKey<'a>]) -> Self {
+        Self {
+            suites: suites::DEFAULT_SUITES,
+            certs,
+            alpn: &[],
+            groups: crate::kx::DEFAULT_GROUPS,
+            client_auth: None,
+            tickets: None,
+            record_size_limit: None,
+            psks: None,
+        }
+    }
 }
 
 /// The buffers a connection works in.
@@ -2017,17 +2067,12 @@ mod tests {
     ) -> ClientConfig<'static> {
         let ca = leak(CertificateDer::from(CA));
         ClientConfig {
-            suites: suites::DEFAULT_SUITES,
-            roots: leak([webpki::anchor_from_trusted_cert(ca).unwrap()]),
-            alpn: &[],
-            groups: crate::kx::DEFAULT_GROUPS,
-            now: UnixTime::now(),
-            client_cert: None,
-            tickets: None,
-            psk_modes: &[],
             record_size_limit,
             max_fragment_length,
-            external_psk: None,
+            ..ClientConfig::new(
+                leak([webpki::anchor_from_trusted_cert(ca).unwrap()]),
+                UnixTime::now(),
+            )
         }
     }
 
@@ -2037,14 +2082,8 @@ mod tests {
     ) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
         let key = leak(SigningKey::from_pkcs8_der(KEY).unwrap());
         let server = ServerConfig {
-            suites: suites::DEFAULT_SUITES,
-            certs: leak([CertifiedKey { chain: leak([CERT]), key }]),
-            alpn: &[],
-            groups: crate::kx::DEFAULT_GROUPS,
-            client_auth: None,
-            tickets: None,
             record_size_limit: server_limit,
-            psks: None,
+            ..ServerConfig::new(leak([CertifiedKey { chain: leak([CERT]), key }]))
         };
         let c = Connection::client(client, "localhost", bufs(), &mut OsRandom).unwrap();
         let s = Connection::server(server, bufs(), &mut OsRandom).unwrap();

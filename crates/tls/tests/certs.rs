@@ -6,7 +6,6 @@
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, TrustAnchor, UnixTime};
 use tls::msgs::{AlertDescription, SignatureScheme};
-use tls::suites;
 use tls::{
     Buffers, CertifiedKey, ClientConfig, Connection, Error, PeerMisbehaved, ServerConfig,
     SigningKey,
@@ -91,30 +90,9 @@ fn run(
     let certified: &'static [CertifiedKey<'static>] = Vec::leak(
         keys.iter().map(|(c, k)| CertifiedKey { chain: Vec::leak(vec![*c]), key: k }).collect(),
     );
-    let config = ClientConfig {
-        suites: suites::DEFAULT_SUITES,
-        roots,
-        alpn: &[],
-        groups: tls::kx::DEFAULT_GROUPS,
-        now: UnixTime::now(),
-        client_cert: None,
-        tickets: None,
-        psk_modes: &[],
-        record_size_limit: None,
-        max_fragment_length: None,
-        external_psk: None,
-    };
+    let config = ClientConfig::new(roots, UnixTime::now());
     let mut c = Connection::client(config, name, bufs(), &mut OsRandom).unwrap();
-    let config = ServerConfig {
-        suites: suites::DEFAULT_SUITES,
-        certs: certified,
-        alpn: &[],
-        groups: tls::kx::DEFAULT_GROUPS,
-        client_auth: None,
-        tickets: None,
-        record_size_limit: None,
-        psks: None,
-    };
+    let config = ServerConfig::new(certified);
     let mut s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
     for _ in 0..6 {
         if let Err(e) = pump(&mut c, &mut s) {

@@ -6,7 +6,6 @@
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, TrustAnchor, UnixTime};
 use tls::msgs::{AlertDescription, SignatureScheme};
-use tls::suites;
 use tls::ticket::{MemoryTicketStore, TicketKey, TicketStore};
 use tls::{
     Buffers, CertificateError, CertifiedKey, ClientAuth, ClientConfig, Connection, Error,
@@ -101,25 +100,13 @@ fn pair_with_tickets(
         key: leak(SigningKey::from_pkcs8_der(k).unwrap()),
     });
     let config = ClientConfig {
-        suites: suites::DEFAULT_SUITES,
-        roots: leak([anchor(data!("ca.der"))]),
-        alpn: &[],
-        groups: tls::kx::DEFAULT_GROUPS,
-        now: UnixTime::now(),
         client_cert,
         tickets: tickets.map(|(store, _)| store as &dyn TicketStore),
-        psk_modes: &[],
-        record_size_limit: None,
-        max_fragment_length: None,
-        external_psk: None,
+        ..ClientConfig::new(leak([anchor(data!("ca.der"))]), UnixTime::now())
     };
     let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
     let server_key = leak(SigningKey::from_pkcs8_der(data!("server.key.der")).unwrap());
     let config = ServerConfig {
-        suites: suites::DEFAULT_SUITES,
-        certs: leak([CertifiedKey { chain: leak([&data!("server.der")[..]]), key: server_key }]),
-        alpn: &[],
-        groups: tls::kx::DEFAULT_GROUPS,
         client_auth: Some(ClientAuth {
             roots: leak([anchor(client_ca)]),
             required,
@@ -132,8 +119,10 @@ fn pair_with_tickets(
             now: UnixTime::now(),
             psk_ke: false,
         }),
-        record_size_limit: None,
-        psks: None,
+        ..ServerConfig::new(leak([CertifiedKey {
+            chain: leak([&data!("server.der")[..]]),
+            key: server_key,
+        }]))
     };
     let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
     (c, s)

@@ -44,33 +44,12 @@ fn certs() -> &'static [CertifiedKey<'static>] {
 
 /// A client with `psk` and no trusted roots: a server certificate would fail it.
 fn client(psk: Option<ExternalPsk<'static>>) -> ClientConfig<'static> {
-    ClientConfig {
-        suites: suites::DEFAULT_SUITES,
-        roots: &[],
-        alpn: &[],
-        groups: tls::kx::DEFAULT_GROUPS,
-        now: UnixTime::now(),
-        client_cert: None,
-        tickets: None,
-        psk_modes: &[],
-        record_size_limit: None,
-        max_fragment_length: None,
-        external_psk: psk,
-    }
+    ClientConfig { external_psk: psk, ..ClientConfig::new(&[], UnixTime::now()) }
 }
 
 /// A server with `keys` and no certificates.
 fn server(keys: &'static [ExternalPsk<'static>], psk_ke: bool) -> ServerConfig<'static> {
-    ServerConfig {
-        suites: suites::DEFAULT_SUITES,
-        certs: &[],
-        alpn: &[],
-        groups: tls::kx::DEFAULT_GROUPS,
-        client_auth: None,
-        tickets: None,
-        record_size_limit: None,
-        psks: Some(ServerPsks { keys, psk_ke }),
-    }
+    ServerConfig { psks: Some(ServerPsks { keys, psk_ke }), ..ServerConfig::new(&[]) }
 }
 
 fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<(), Error> {

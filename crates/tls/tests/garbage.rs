@@ -6,7 +6,6 @@ use core_ec::ed25519::SigningKey;
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, UnixTime};
 use proptest::prelude::*;
-use tls::suites;
 use tls::{Buffers, ClientConfig, Connection, ServerConfig};
 
 const CA: &[u8] = include_bytes!("data/ca.der");
@@ -31,19 +30,7 @@ fn with_client(f: impl FnOnce(&mut Connection<'_, '_>, &[u8])) {
     let chain: [&[u8]; 1] = [SERVER_CERT];
     let (mut a, mut b, mut c) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
     let (mut d, mut e, mut g) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-    let config = ClientConfig {
-        suites: suites::DEFAULT_SUITES,
-        roots: &roots,
-        alpn: &[],
-        now: UnixTime::now(),
-        groups: tls::kx::DEFAULT_GROUPS,
-        client_cert: None,
-        tickets: None,
-        psk_modes: &[],
-        record_size_limit: None,
-        max_fragment_length: None,
-        external_psk: None,
-    };
+    let config = ClientConfig::new(&roots, UnixTime::now());
     let mut client = Connection::client(
         config,
         "localhost",
@@ -51,16 +38,8 @@ fn with_client(f: impl FnOnce(&mut Connection<'_, '_>, &[u8])) {
         &mut OsRandom,
     )
     .unwrap();
-    let sconfig = ServerConfig {
-        suites: suites::DEFAULT_SUITES,
-        certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
-        alpn: &[],
-        groups: tls::kx::DEFAULT_GROUPS,
-        client_auth: None,
-        tickets: None,
-        record_size_limit: None,
-        psks: None,
-    };
+    let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
+    let sconfig = ServerConfig::new(&certs);
     let mut server = Connection::server(
         sconfig,
         Buffers { received: &mut d, send: &mut e, handshake: &mut g },
@@ -104,7 +83,8 @@ proptest! {
         let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
         let chain: [&[u8]; 1] = [SERVER_CERT];
         let (mut d, mut e, mut g) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, certs: &[tls::CertifiedKey { chain: &chain, key: &key }], alpn: &[], groups: tls::kx::DEFAULT_GROUPS, client_auth: None, tickets: None, record_size_limit: None, psks: None };
+        let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
+        let sconfig = ServerConfig::new(&certs);
         let mut server = Connection::server(sconfig, Buffers { received: &mut d, send: &mut e, handshake: &mut g }, &mut OsRandom).unwrap();
         let _ = feed(&mut server, &bytes);
         prop_assert!(server.is_handshaking());
@@ -115,7 +95,8 @@ proptest! {
         let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
         let chain: [&[u8]; 1] = [SERVER_CERT];
         let (mut d, mut e, mut g) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-        let sconfig = ServerConfig { suites: suites::DEFAULT_SUITES, certs: &[tls::CertifiedKey { chain: &chain, key: &key }], alpn: &[], groups: tls::kx::DEFAULT_GROUPS, client_auth: None, tickets: None, record_size_limit: None, psks: None };
+        let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
+        let sconfig = ServerConfig::new(&certs);
         let mut server = Connection::server(sconfig, Buffers { received: &mut d, send: &mut e, handshake: &mut g }, &mut OsRandom).unwrap();
         let mut rec = vec![22, 3, 3, (body.len() >> 8) as u8, body.len() as u8];
         rec.extend_from_slice(&body);

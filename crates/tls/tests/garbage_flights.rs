@@ -8,7 +8,6 @@
 
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, TrustAnchor, UnixTime};
-use tls::suites;
 use tls::ticket::{MemoryTicketStore, TicketKey};
 use tls::{
     Buffers, CertifiedKey, ClientAuth, ClientConfig, Connection, Error, ServerConfig,
@@ -70,28 +69,13 @@ impl World {
             ),
         });
         let config = ClientConfig {
-            suites: suites::DEFAULT_SUITES,
-            roots: anchor(include_bytes!("data/ca.der")),
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
-            now: UnixTime::now(),
             client_cert,
             tickets: Some(self.store),
-            psk_modes: &[],
-            record_size_limit: None,
-            max_fragment_length: None,
-            external_psk: None,
+            ..ClientConfig::new(anchor(include_bytes!("data/ca.der")), UnixTime::now())
         };
         let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
         let key = leak(SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap());
         let config = ServerConfig {
-            suites: suites::DEFAULT_SUITES,
-            certs: leak([CertifiedKey {
-                chain: leak([&include_bytes!("data/server.der")[..]]),
-                key,
-            }]),
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
             client_auth: client_auth.then(|| ClientAuth {
                 roots: anchor(include_bytes!("data/ca-p256.der")),
                 required: true,
@@ -104,8 +88,10 @@ impl World {
                 now: UnixTime::now(),
                 psk_ke: false,
             }),
-            record_size_limit: None,
-            psks: None,
+            ..ServerConfig::new(leak([CertifiedKey {
+                chain: leak([&include_bytes!("data/server.der")[..]]),
+                key,
+            }]))
         };
         let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
         (c, s)

@@ -17,7 +17,7 @@ use std::time::Duration;
 use core_hash::OsRandom;
 use peer::{Killed, connect_retrying, free_port};
 use pki_types::{CertificateDer, UnixTime};
-use tls::{Buffers, ClientConfig, Connection, RecordLimits, ServerConfig, Stream, suites};
+use tls::{Buffers, ClientConfig, Connection, RecordLimits, ServerConfig, Stream};
 
 const PRIORITY: &str = "NORMAL:-VERS-ALL:+VERS-TLS1.3";
 
@@ -64,19 +64,8 @@ fn our_client_record_size_limit_against_gnutls_serv() {
     let sock = connect_retrying(port);
     sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let (mut rx, mut tx, mut hs) = (vec![0; 200], vec![0; 17_000], vec![0; 8_000]);
-    let config = ClientConfig {
-        suites: suites::DEFAULT_SUITES,
-        roots: &roots,
-        alpn: &[],
-        groups: tls::kx::DEFAULT_GROUPS,
-        now: UnixTime::now(),
-        client_cert: None,
-        tickets: None,
-        psk_modes: &[],
-        record_size_limit: Some(128),
-        max_fragment_length: None,
-        external_psk: None,
-    };
+    let config =
+        ClientConfig { record_size_limit: Some(128), ..ClientConfig::new(&roots, UnixTime::now()) };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };
@@ -126,16 +115,8 @@ fn gnutls_cli_record_size_limit_against_our_server() {
     let (sock, _) = listener.accept().unwrap();
     sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let (mut rx, mut tx, mut hs) = (vec![0; 5 + 1000 + 16], vec![0; 17_000], vec![0; 8_000]);
-    let config = ServerConfig {
-        suites: suites::DEFAULT_SUITES,
-        certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
-        alpn: &[],
-        groups: tls::kx::DEFAULT_GROUPS,
-        client_auth: None,
-        tickets: None,
-        record_size_limit: Some(1000),
-        psks: None,
-    };
+    let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
+    let config = ServerConfig { record_size_limit: Some(1000), ..ServerConfig::new(&certs) };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };

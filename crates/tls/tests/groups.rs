@@ -52,19 +52,7 @@ fn client<'a, 'b>(
     groups: &'a [NamedGroup],
     bufs: &'b mut Bufs,
 ) -> Connection<'a, 'b> {
-    let config = ClientConfig {
-        suites: suites::DEFAULT_SUITES,
-        roots,
-        alpn: &[],
-        groups,
-        now: UnixTime::now(),
-        client_cert: None,
-        tickets: None,
-        psk_modes: &[],
-        record_size_limit: None,
-        max_fragment_length: None,
-        external_psk: None,
-    };
+    let config = ClientConfig { groups, ..ClientConfig::new(roots, UnixTime::now()) };
     Connection::client(config, "localhost", bufs.get(), &mut OsRandom).unwrap()
 }
 
@@ -75,14 +63,8 @@ fn server<'a, 'b>(
     bufs: &'b mut Bufs,
 ) -> Connection<'a, 'b> {
     let config = ServerConfig {
-        suites: suites::DEFAULT_SUITES,
-        certs: Box::leak(Box::new([tls::CertifiedKey { chain, key }])),
-        alpn: &[],
         groups,
-        client_auth: None,
-        tickets: None,
-        record_size_limit: None,
-        psks: None,
+        ..ServerConfig::new(Box::leak(Box::new([tls::CertifiedKey { chain, key }])))
     };
     Connection::server(config, bufs.get(), &mut OsRandom).unwrap()
 }

@@ -89,31 +89,17 @@ impl Setup {
 }
 
 fn client_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) -> ClientConfig<'a> {
-    ClientConfig {
-        suites,
-        roots: &s.roots,
-        alpn,
-        now: now(),
-        groups: tls::kx::DEFAULT_GROUPS,
-        client_cert: None,
-        tickets: None,
-        psk_modes: &[],
-        record_size_limit: None,
-        max_fragment_length: None,
-        external_psk: None,
-    }
+    ClientConfig { suites, alpn, ..ClientConfig::new(&s.roots, now()) }
 }
 
 fn server_config<'a>(s: &'a Setup, suites: &'a [Suite], alpn: &'a [&'a [u8]]) -> ServerConfig<'a> {
     ServerConfig {
         suites,
-        certs: Box::leak(Box::new([tls::CertifiedKey { chain: &s.chain, key: &s.key }])),
         alpn,
-        groups: tls::kx::DEFAULT_GROUPS,
-        client_auth: None,
-        tickets: None,
-        record_size_limit: None,
-        psks: None,
+        ..ServerConfig::new(Box::leak(Box::new([tls::CertifiedKey {
+            chain: &s.chain,
+            key: &s.key,
+        }])))
     }
 }
 
@@ -236,19 +222,7 @@ fn failing(
     );
     let name: &'static str = Box::leak(name.to_string().into_boxed_str());
     let mut c = Connection::client(
-        ClientConfig {
-            suites,
-            roots,
-            alpn: &[],
-            now: now(),
-            groups: tls::kx::DEFAULT_GROUPS,
-            client_cert: None,
-            tickets: None,
-            psk_modes: &[],
-            record_size_limit: None,
-            max_fragment_length: None,
-            external_psk: None,
-        },
+        ClientConfig { suites, ..ClientConfig::new(roots, now()) },
         name,
         cb.get(),
         &mut OsRandom,

@@ -146,16 +146,9 @@ fn s_server_id_round(
     let alpn: [&[u8]; 1] = [b"h2"];
     let config = ClientConfig {
         suites: &suites,
-        roots: &roots,
         alpn: &alpn,
         groups,
-        now: UnixTime::now(),
-        client_cert: None,
-        tickets: None,
-        psk_modes: &[],
-        record_size_limit: None,
-        max_fragment_length: None,
-        external_psk: None,
+        ..ClientConfig::new(&roots, UnixTime::now())
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -258,16 +251,9 @@ fn s_client_id_round(
         sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [*suite];
-        let config = ServerConfig {
-            suites: &suites,
-            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
-            alpn: &[],
-            groups: server_groups,
-            client_auth: None,
-            tickets: None,
-            record_size_limit: None,
-            psks: None,
-        };
+        let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
+        let config =
+            ServerConfig { suites: &suites, groups: server_groups, ..ServerConfig::new(&certs) };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
         let mut stream = Stream { conn: &mut conn, sock };
@@ -367,17 +353,8 @@ fn our_client_certificate_against_openssl_s_server() {
         sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let config = ClientConfig {
-            suites: suites::DEFAULT_SUITES,
-            roots: &roots,
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
-            now: UnixTime::now(),
             client_cert: Some(tls::CertifiedKey { chain: &chain, key: &key }),
-            tickets: None,
-            psk_modes: &[],
-            record_size_limit: None,
-            max_fragment_length: None,
-            external_psk: None,
+            ..ClientConfig::new(&roots, UnixTime::now())
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -427,19 +404,14 @@ fn openssl_s_client_certificate_against_our_server() {
         let (sock, _) = listener.accept().unwrap();
         sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
         let config = ServerConfig {
-            suites: suites::DEFAULT_SUITES,
-            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
             client_auth: Some(tls::ClientAuth {
                 roots: &client_roots,
                 required: true,
                 now: UnixTime::now(),
             }),
-            tickets: None,
-            record_size_limit: None,
-            psks: None,
+            ..ServerConfig::new(&certs)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -519,17 +491,9 @@ fn s_server_resume_rounds(psk_modes: &[PskKeyExchangeMode]) {
         sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let config = ClientConfig {
-            suites: suites::DEFAULT_SUITES,
-            roots: &roots,
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
-            now: UnixTime::now(),
-            client_cert: None,
             tickets: Some(&store),
             psk_modes,
-            record_size_limit: None,
-            max_fragment_length: None,
-            external_psk: None,
+            ..ClientConfig::new(&roots, UnixTime::now())
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -593,12 +557,8 @@ fn s_client_resume_rounds(psk_ke: bool) {
         let (sock, _) = listener.accept().unwrap();
         sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
         let config = ServerConfig {
-            suites: suites::DEFAULT_SUITES,
-            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
-            client_auth: None,
             tickets: Some(tls::ServerTickets {
                 key: &ticket_key,
                 lifetime: 3600,
@@ -606,8 +566,7 @@ fn s_client_resume_rounds(psk_ke: bool) {
                 now: UnixTime::now(),
                 psk_ke,
             }),
-            record_size_limit: None,
-            psks: None,
+            ..ServerConfig::new(&certs)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -665,17 +624,9 @@ fn our_client_max_fragment_length_against_openssl_s_server() {
         sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 5 + 513 + 16], vec![0; 17_000], vec![0; 8_000]);
         let config = ClientConfig {
-            suites: suites::DEFAULT_SUITES,
-            roots: &roots,
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
-            now: UnixTime::now(),
-            client_cert: None,
-            tickets: None,
-            psk_modes: &[],
             record_size_limit: Some(256),
             max_fragment_length: Some(MaxFragmentLength::LEN_512),
-            external_psk: None,
+            ..ClientConfig::new(&roots, UnixTime::now())
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -721,16 +672,8 @@ fn openssl_s_client_max_fragment_length_against_our_server() {
         let (sock, _) = listener.accept().unwrap();
         sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 5 + 513 + 16], vec![0; 17_000], vec![0; 8_000]);
-        let config = ServerConfig {
-            suites: suites::DEFAULT_SUITES,
-            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
-            client_auth: None,
-            tickets: None,
-            record_size_limit: None,
-            psks: None,
-        };
+        let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
+        let config = ServerConfig::new(&certs);
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
         let mut stream = Stream { conn: &mut conn, sock };
@@ -891,18 +834,13 @@ fn openssl_s_client_external_psk_against_our_server() {
         sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let config = ServerConfig {
-            suites: suites::DEFAULT_SUITES,
-            certs: &[],
-            alpn: &[],
             groups: if groups == "X25519" {
                 tls::kx::DEFAULT_GROUPS
             } else {
                 &[NamedGroup::X25519]
             },
-            client_auth: None,
-            tickets: None,
-            record_size_limit: None,
             psks: Some(tls::ServerPsks { keys: &keys, psk_ke }),
+            ..ServerConfig::new(&[])
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();

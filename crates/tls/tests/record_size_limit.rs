@@ -9,7 +9,7 @@ use tls::msgs::{AlertDescription, ContentType, MaxFragmentLength};
 use tls::record::HEADER_LEN;
 use tls::{
     ApiMisuse, Buffers, CertifiedKey, ClientConfig, Connection, Error, RecordLimits, ServerConfig,
-    SigningKey, suites,
+    SigningKey,
 };
 
 fn leak<T>(v: T) -> &'static T {
@@ -64,31 +64,20 @@ fn client_config(
     max_fragment_length: Option<MaxFragmentLength>,
 ) -> ClientConfig<'static> {
     ClientConfig {
-        suites: suites::DEFAULT_SUITES,
-        roots: anchor(include_bytes!("data/ca.der")),
-        alpn: &[],
-        groups: tls::kx::DEFAULT_GROUPS,
-        now: UnixTime::now(),
-        client_cert: None,
-        tickets: None,
-        psk_modes: &[],
         record_size_limit,
         max_fragment_length,
-        external_psk: None,
+        ..ClientConfig::new(anchor(include_bytes!("data/ca.der")), UnixTime::now())
     }
 }
 
 fn server_config(record_size_limit: Option<u16>) -> ServerConfig<'static> {
     let key = leak(SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap());
     ServerConfig {
-        suites: suites::DEFAULT_SUITES,
-        certs: leak([CertifiedKey { chain: leak([&include_bytes!("data/server.der")[..]]), key }]),
-        alpn: &[],
-        groups: tls::kx::DEFAULT_GROUPS,
-        client_auth: None,
-        tickets: None,
         record_size_limit,
-        psks: None,
+        ..ServerConfig::new(leak([CertifiedKey {
+            chain: leak([&include_bytes!("data/server.der")[..]]),
+            key,
+        }]))
     }
 }
 

@@ -65,24 +65,15 @@ impl Setup {
     fn pair(&self) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
         let config = ClientConfig {
             suites: self.client_suites,
-            roots: roots(),
-            alpn: &[],
             groups: self.client_groups,
-            now: UnixTime::now(),
-            client_cert: None,
             tickets: Some(self.store),
             psk_modes: self.psk_modes,
-            record_size_limit: None,
-            max_fragment_length: None,
-            external_psk: None,
+            ..ClientConfig::new(roots(), UnixTime::now())
         };
         let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
         let config = ServerConfig {
             suites: self.server_suites,
-            certs: certs(),
-            alpn: &[],
             groups: self.server_groups,
-            client_auth: None,
             tickets: Some(ServerTickets {
                 key: self.key,
                 lifetime: 3600,
@@ -90,8 +81,7 @@ impl Setup {
                 now: self.server_now,
                 psk_ke: self.psk_ke,
             }),
-            record_size_limit: None,
-            psks: None,
+            ..ServerConfig::new(certs())
         };
         let s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
         (c, s)

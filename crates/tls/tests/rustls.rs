@@ -121,16 +121,8 @@ fn rustls_client_against_our_server() {
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [suite];
         let alpn: [&[u8]; 2] = [b"http/1.1", b"h2"];
-        let config = ServerConfig {
-            suites: &suites,
-            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
-            alpn: &alpn,
-            groups: tls::kx::DEFAULT_GROUPS,
-            client_auth: None,
-            tickets: None,
-            record_size_limit: None,
-            psks: None,
-        };
+        let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
+        let config = ServerConfig { suites: &suites, alpn: &alpn, ..ServerConfig::new(&certs) };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
         pump(&mut ours, &mut theirs);
@@ -180,16 +172,8 @@ fn our_client_against_rustls_server() {
         let alpn: [&[u8]; 1] = [b"h2"];
         let config = ClientConfig {
             suites: &suites,
-            roots: &roots,
             alpn: &alpn,
-            now: UnixTime::now(),
-            groups: tls::kx::DEFAULT_GROUPS,
-            client_cert: None,
-            tickets: None,
-            psk_modes: &[],
-            record_size_limit: None,
-            max_fragment_length: None,
-            external_psk: None,
+            ..ClientConfig::new(&roots, UnixTime::now())
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -247,16 +231,8 @@ fn hello_retry_request_to_rustls_client() {
     let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
     let suites = [suite];
     let groups = [NamedGroup::X25519];
-    let config = ServerConfig {
-        suites: &suites,
-        certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
-        alpn: &[],
-        groups: &groups,
-        client_auth: None,
-        tickets: None,
-        record_size_limit: None,
-        psks: None,
-    };
+    let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
+    let config = ServerConfig { suites: &suites, groups: &groups, ..ServerConfig::new(&certs) };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
     pump(&mut ours, &mut theirs);
@@ -292,16 +268,8 @@ fn rustls_client_nist_groups() {
         let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [suite];
-        let config = ServerConfig {
-            suites: &suites,
-            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
-            client_auth: None,
-            tickets: None,
-            record_size_limit: None,
-            psks: None,
-        };
+        let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
+        let config = ServerConfig { suites: &suites, ..ServerConfig::new(&certs) };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
         pump(&mut ours, &mut theirs);
@@ -334,19 +302,7 @@ fn our_client_follows_rustls_hello_retry_request() {
         let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [suite];
-        let config = ClientConfig {
-            suites: &suites,
-            roots: &roots,
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
-            now: UnixTime::now(),
-            client_cert: None,
-            tickets: None,
-            psk_modes: &[],
-            record_size_limit: None,
-            max_fragment_length: None,
-            external_psk: None,
-        };
+        let config = ClientConfig { suites: &suites, ..ClientConfig::new(&roots, UnixTime::now()) };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
         pump(&mut ours, &mut theirs);
@@ -402,16 +358,8 @@ fn rustls_client_against_our_ecdsa_and_rsa_certificates() {
         let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [suite];
-        let config = ServerConfig {
-            suites: &suites,
-            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
-            client_auth: None,
-            tickets: None,
-            record_size_limit: None,
-            psks: None,
-        };
+        let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
+        let config = ServerConfig { suites: &suites, ..ServerConfig::new(&certs) };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
         pump(&mut ours, &mut theirs);
@@ -446,19 +394,7 @@ fn our_client_against_rustls_ecdsa_and_rsa_certificates() {
         let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [suite];
-        let config = ClientConfig {
-            suites: &suites,
-            roots: &roots,
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
-            now: UnixTime::now(),
-            client_cert: None,
-            tickets: None,
-            psk_modes: &[],
-            record_size_limit: None,
-            max_fragment_length: None,
-            external_psk: None,
-        };
+        let config = ClientConfig { suites: &suites, ..ClientConfig::new(&roots, UnixTime::now()) };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
         pump(&mut ours, &mut theirs);
@@ -518,19 +454,15 @@ fn client_certificates_with_rustls_both_ways() {
         let client_roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [suite];
+        let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
         let config = ServerConfig {
             suites: &suites,
-            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
             client_auth: Some(tls::ClientAuth {
                 roots: &client_roots,
                 required: true,
                 now: UnixTime::now(),
             }),
-            tickets: None,
-            record_size_limit: None,
-            psks: None,
+            ..ServerConfig::new(&certs)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
@@ -562,16 +494,8 @@ fn client_certificates_with_rustls_both_ways() {
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let config = ClientConfig {
             suites: &suites,
-            roots: &roots,
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
-            now: UnixTime::now(),
             client_cert: Some(tls::CertifiedKey { chain: &client_chain, key: &client_key }),
-            tickets: None,
-            psk_modes: &[],
-            record_size_limit: None,
-            max_fragment_length: None,
-            external_psk: None,
+            ..ClientConfig::new(&roots, UnixTime::now())
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -607,12 +531,9 @@ fn resumption_with_rustls_both_ways() {
         let name = ServerName::try_from("localhost").unwrap();
         let mut theirs = rustls::ClientConnection::new(config.clone(), name).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+        let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
         let sconfig = ServerConfig {
             suites: &suites,
-            certs: &[tls::CertifiedKey { chain: &chain, key: &key }],
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
-            client_auth: None,
             tickets: Some(tls::ServerTickets {
                 key: &ticket_key,
                 lifetime: 3600,
@@ -620,8 +541,7 @@ fn resumption_with_rustls_both_ways() {
                 now: UnixTime::now(),
                 psk_ke: false,
             }),
-            record_size_limit: None,
-            psks: None,
+            ..ServerConfig::new(&certs)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::server(sconfig, bufs, &mut OsRandom).unwrap();
@@ -649,16 +569,8 @@ fn resumption_with_rustls_both_ways() {
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let config = ClientConfig {
             suites: &suites,
-            roots: &roots,
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
-            now: UnixTime::now(),
-            client_cert: None,
             tickets: Some(&store),
-            psk_modes: &[],
-            record_size_limit: None,
-            max_fragment_length: None,
-            external_psk: None,
+            ..ClientConfig::new(&roots, UnixTime::now())
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();

@@ -300,16 +300,9 @@ impl HaliteSetup {
     pub fn client<'a, 'b>(&'a self, bufs: Buffers<'b>) -> Connection<'a, 'b> {
         let config = ClientConfig {
             suites: &HALITE_SUITES,
-            roots: self.identity.roots,
-            alpn: &[],
             groups: &HALITE_GROUPS,
-            now: UnixTime::now(),
-            client_cert: None,
             tickets: self.tickets.as_ref().map(|(store, _)| store as &dyn TicketStore),
-            psk_modes: &[],
-            record_size_limit: None,
-            max_fragment_length: None,
-            external_psk: None,
+            ..ClientConfig::new(self.identity.roots, UnixTime::now())
         };
         Connection::client(config, SERVER_NAME, bufs, &mut OsRandom).expect("a client")
     }
@@ -318,10 +311,7 @@ impl HaliteSetup {
     pub fn server<'a, 'b>(&'a self, bufs: Buffers<'b>) -> Connection<'a, 'b> {
         let config = ServerConfig {
             suites: &HALITE_SUITES,
-            certs: self.identity.certs,
-            alpn: &[],
             groups: &HALITE_GROUPS,
-            client_auth: None,
             tickets: self.tickets.as_ref().map(|(_, key)| ServerTickets {
                 key,
                 lifetime: 3600,
@@ -329,8 +319,7 @@ impl HaliteSetup {
                 now: UnixTime::now(),
                 psk_ke: false,
             }),
-            record_size_limit: None,
-            psks: None,
+            ..ServerConfig::new(self.identity.certs)
         };
         Connection::server(config, bufs, &mut OsRandom).expect("a server")
     }
