@@ -1,24 +1,62 @@
 //! Halite's TLS: a sans-IO TLS 1.3 client and server composed from Halite's own primitives
-//! (`core-hash`, `core-aead`, `core-ec`), for everything from a Cortex-M0 to a server.
+//! (`core-hash`, `core-aead`, `core-ec`, `core-rsa`), for everything from a Cortex-M0 to a
+//! server.
 //!
-//! This first milestone holds the layers the connections are built from: the wire codec
-//! ([`msgs`]), the key schedule and transcript ([`key_schedule`]), and the record protection
-//! ([`record`]), each checked against the RFC 8448 traces. Nothing in the core allocates;
-//! callers provide the buffers.
+//! A [`Connection`] does no I/O: the caller copies received bytes into
+//! [`Connection::receive_space`] and reports them with [`Connection::received`], sends what
+//! [`Connection::pending_send`] holds and reports it with [`Connection::sent`], and moves
+//! application data with [`Connection::write`] and [`Connection::read`];
+//! [`Connection::want`] says which of these is due. Nothing in the core allocates: records
+//! live in the [`Buffers`] the caller provides (sizes in its documentation). The `std`
+//! feature adds a blocking `Stream` over any `Read + Write`.
+//!
+//! A client and a server sharing an external PSK (no certificates: a device pairing, say)
+//! handshake in memory and exchange a message:
 //!
 //! ```
-//! use tls::msgs::{Codec, HandshakeMessage, KeyUpdateRequest, Writer};
+//! use core_hash::OsRandom;
+//! use pki_types::UnixTime;
+//! use tls::key_schedule::HashAlg;
+//! use tls::{Buffers, ClientConfig, Connection, ExternalPsk, ServerConfig, ServerPsks};
 //!
-//! let mut buf = [0u8; 8];
-//! let mut w = Writer::new(&mut buf);
-//! HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_REQUESTED).encode(&mut w).unwrap();
-//! let n = w.len();
-//! assert_eq!(&buf[..n], &[24, 0, 0, 1, 1]);
-//! assert_eq!(
-//!     HandshakeMessage::decode(&buf[..n]),
-//!     Ok(HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_REQUESTED))
-//! );
+//! let psk = ExternalPsk { identity: b"sensor-17", key: &[7; 32], hash: HashAlg::Sha256 };
+//! let now = UnixTime::now();
+//! let client_config = ClientConfig { external_psk: Some(psk), ..ClientConfig::new(&[], now) };
+//! let keys = [psk];
+//! let psks = Some(ServerPsks { keys: &keys, psk_ke: false });
+//! let server_config = ServerConfig { psks, ..ServerConfig::new(&[]) };
+//!
+//! let (mut c_rx, mut c_tx, mut c_hs) = ([0u8; 2048], [0u8; 2048], [0u8; 2048]);
+//! let (mut s_rx, mut s_tx, mut s_hs) = ([0u8; 2048], [0u8; 2048], [0u8; 2048]);
+//! let c_bufs = Buffers { received: &mut c_rx, send: &mut c_tx, handshake: &mut c_hs };
+//! let s_bufs = Buffers { received: &mut s_rx, send: &mut s_tx, handshake: &mut s_hs };
+//! let mut client = Connection::client(client_config, "sensor-17", c_bufs, &mut OsRandom)?;
+//! let mut server = Connection::server(server_config, s_bufs, &mut OsRandom)?;
+//!
+//! // Moves one side's pending records to the other.
+//! fn pump(from: &mut Connection, to: &mut Connection) -> Result<(), tls::Error> {
+//!     let n = from.pending_send().len();
+//!     to.receive_space()[..n].copy_from_slice(from.pending_send());
+//!     from.sent(n);
+//!     to.received(n)
+//! }
+//! while client.is_handshaking() || server.is_handshaking() {
+//!     pump(&mut client, &mut server)?;
+//!     pump(&mut server, &mut client)?;
+//! }
+//! client.write(b"reading: 21.5C")?;
+//! pump(&mut client, &mut server)?;
+//! let mut buf = [0u8; 64];
+//! let n = server.read(&mut buf)?;
+//! assert_eq!(&buf[..n], b"reading: 21.5C");
+//! assert!(server.negotiated().is_some_and(|n| n.external_psk));
+//! # Ok::<(), tls::Error>(())
 //! ```
+//!
+//! The layers underneath are public too: the wire codec ([`msgs`], which rejects every
+//! malformed or trailing byte), the key schedule and transcript ([`key_schedule`]), record
+//! protection ([`record`]), key exchange ([`kx`]), signatures ([`sign`]) and certificate
+//! verification through `rustls-webpki` ([`verify`]).
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
