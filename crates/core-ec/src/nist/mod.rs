@@ -19,6 +19,8 @@ pub(crate) mod p256_x86_adx;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod p384_x86_adx;
 pub(crate) mod point;
+#[cfg(target_pointer_width = "64")]
+pub(crate) mod safegcd;
 pub(crate) mod tables;
 
 pub(crate) use mont15::{Fixed15, Modulus15, Mont15};
