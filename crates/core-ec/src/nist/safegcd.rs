@@ -1,7 +1,8 @@
 //! Constant-time inversion modulo any odd modulus of up to 521 bits by Bernstein and Yang's
 //! "safegcd" (2019), in the half-delta form (`delta` starts at 1/2) whose iteration bound
 //! Wuille computed (`safegcd-bounds`): `⌊(3787·b + 2166)/1644⌋` division steps for a `b`-bit
-//! modulus (591 for 256 bits, 885 for 384, 1201 for 521). The steps go in batches of 62, each
+//! modulus (591 for 256 bits, 885 for 384, 1201 for 521). The steps go in batches of 62 (the
+//! last one shorter), each
 //! worked out on the low 64 bits of `f` and `g` alone as a 2×2 transition matrix that is then
 //! applied to the full values in signed radix-2^62 limbs; `L` is the limb count. No branch or
 //! memory index depends on the input. For P-256's scalars this is several times faster than the
@@ -25,8 +26,11 @@ pub(crate) struct Modulus<const L: usize> {
     m: [i64; L],
     /// `m⁻¹ mod 2^62`.
     m_inv62: u64,
-    /// Batches of [`STEPS`] division steps that reach `g = 0` for every input below `m`.
+    /// Batches of division steps that reach `g = 0` for every input below `m`: all but the
+    /// last have [`STEPS`].
     batches: usize,
+    /// The last batch's steps (1 to [`STEPS`]), so the total is the bound, not a multiple of 62.
+    last: usize,
 }
 
 impl<const L: usize> Modulus<L> {
@@ -57,7 +61,8 @@ impl<const L: usize> Modulus<L> {
             inv = inv.wrapping_mul(2u64.wrapping_sub(m[0].wrapping_mul(inv)));
             k += 1;
         }
-        Self { m: limbs, m_inv62: inv & M62, batches }
+        let last = steps - STEPS * (batches - 1);
+        Self { m: limbs, m_inv62: inv & M62, batches, last }
     }
 }
 
@@ -86,16 +91,17 @@ const fn to_signed<const L: usize>(x: &[u64]) -> [i64; L] {
     out
 }
 
-/// 62 division steps on the low bits of `f` (odd) and `g`, in the `zeta = −(delta + 1/2)` form:
-/// the new `zeta` and the transition matrix `(u, v, q, r)` scaled by 2^62, such that
-/// `2^62·(f', g') = (u·f + v·g, q·f + r·g)`.
+/// `steps` (at most 62, public) division steps on the low bits of `f` (odd) and `g`, in the
+/// `zeta = −(delta + 1/2)` form: the new `zeta` and the transition matrix `(u, v, q, r)`
+/// scaled by 2^62, such that `2^62·(f', g') = (u·f + v·g, q·f + r·g)`.
 #[inline(always)]
-fn divsteps_62(mut zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
-    // Starting from 1, 62 doublings make the scale 2^62; every row keeps |u| + |v| ≤ 2^i
-    // after i steps, so the entries fit.
-    let (mut u, mut v, mut q, mut r) = (1u64, 0u64, 0u64, 1u64);
+fn divsteps(mut zeta: i64, f0: u64, g0: u64, steps: usize) -> (i64, [i64; 4]) {
+    // Starting from 2^(62 − steps), `steps` doublings make the scale 2^62; every row keeps
+    // |u| + |v| ≤ 2^(62 − steps + i) after i steps, so the entries fit.
+    let one = 1u64 << (STEPS - steps);
+    let (mut u, mut v, mut q, mut r) = (one, 0u64, 0u64, one);
     let (mut f, mut g) = (f0, g0);
-    for _ in 0..STEPS {
+    for _ in 0..steps {
         // c1: zeta < 0 (delta > 0); c2: g odd. Both are all-ones or zero masks.
         let c1 = (zeta >> 63).cast_unsigned();
         let c2 = (g & 1).wrapping_neg();
@@ -230,8 +236,9 @@ impl<const L: usize> Modulus<L> {
         let mut zeta = -1;
         // Invariant: d·x ≡ c·f and e·x ≡ c·g (mod m); at the end g = 0 and f = ±1 (gcd(x, m)
         // = 1 unless x = 0, where d stays 0).
-        for _ in 0..self.batches {
-            let (z, t) = divsteps_62(zeta, f[0].cast_unsigned(), g[0].cast_unsigned());
+        for i in 0..self.batches {
+            let steps = if i + 1 == self.batches { self.last } else { STEPS };
+            let (z, t) = divsteps(zeta, f[0].cast_unsigned(), g[0].cast_unsigned(), steps);
             zeta = z;
             self.update_de(&mut d, &mut e, t);
             Self::update_fg(&mut f, &mut g, t);
@@ -374,11 +381,15 @@ mod tests {
     #[test]
     fn batch_counts() {
         // 591, 885 and 1201 steps.
-        assert_eq!(Modulus::<5>::new(&[u64::MAX; 4]).batches, 10);
-        assert_eq!(Modulus::<7>::new(&[u64::MAX; 6]).batches, 15);
-        let mut m = [u64::MAX; 9];
-        m[8] = 0x1ff;
-        assert_eq!(Modulus::<9>::new(&m).batches, 20);
+        let counts = |b: usize, last: usize| 62 * (b - 1) + last;
+        let m = Modulus::<5>::new(&[u64::MAX; 4]);
+        assert_eq!(counts(m.batches, m.last), 591);
+        let m = Modulus::<7>::new(&[u64::MAX; 6]);
+        assert_eq!(counts(m.batches, m.last), 885);
+        let mut limbs = [u64::MAX; 9];
+        limbs[8] = 0x1ff;
+        let m = Modulus::<9>::new(&limbs);
+        assert_eq!(counts(m.batches, m.last), 1201);
     }
 
     /// A value below the big-endian modulus `m`: `x` with its top byte cleared.
