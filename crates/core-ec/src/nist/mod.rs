@@ -247,7 +247,7 @@ pub enum P256Impl {
     #[cfg(target_arch = "x86_64")]
     X86Adx(core_cpu::Adx),
     /// P-256's field in 64-bit limbs with a reduction specialised to the prime's shape (shifts
-    /// and one product per step), an addition-chain inversion; portable Rust, 64-bit targets.
+    /// and one product per step), safegcd inversion; portable Rust, 64-bit targets.
     #[cfg(target_pointer_width = "64")]
     P256Mont64,
     /// The generic 64-bit Montgomery arithmetic (as for P-384 and P-521).
@@ -315,7 +315,7 @@ impl Implementation for P256Impl {
 #[non_exhaustive]
 pub enum P384Impl {
     /// P-384's field and scalars on MULX/ADCX/ADOX (`x86_64` with BMI2 and ADX): Montgomery
-    /// products in `asm!`, addition-chain inversions.
+    /// products in `asm!`, safegcd inversions.
     #[cfg(target_arch = "x86_64")]
     X86Adx(core_cpu::Adx),
     /// The generic 64-bit Montgomery arithmetic (as for P-521).

@@ -6,8 +6,7 @@
 //! into limbs 1 and 2 and one product into limbs 3 and 4. The product is taken whole first
 //! (16 limb products, 10 for a square), then reduced; inversion is constant-time
 //! [`safegcd`](super::safegcd), several times faster than the 255 squarings of a Fermat
-//! power. Constant-time: no branches on values, the final
-//! subtraction is a mask.
+//! power. Constant-time: no branches on values, the final subtraction is a mask.
 
 use super::safegcd::Modulus;
 use super::{Field, Mont64};
