@@ -157,6 +157,12 @@ pub(crate) trait Field: Sync {
         self.pow_public(a, e)
     }
 
+    /// `a⁻¹` for a public `a` (verification's `s`), in variable time where that is faster;
+    /// zero for zero.
+    fn invert_vartime(&self, a: &Self::E) -> Self::E {
+        self.invert(a)
+    }
+
     /// A square root of `a` and whether `a` has one, for a modulus `≡ 3 (mod 4)`:
     /// `a^((m+1)/4)`, checked by squaring.
     fn sqrt(&self, a: &Self::E) -> (Self::E, Choice) {

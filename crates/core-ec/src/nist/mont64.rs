@@ -87,6 +87,17 @@ impl<const N: usize> Mont64<N> {
         out
     }
 
+    /// [`Self::invert_safegcd`] for a public `aR`, in variable time.
+    pub(crate) fn invert_safegcd_vartime<const L: usize>(
+        &self,
+        s: &super::safegcd::Modulus<L>,
+        a: &[u64; N],
+    ) -> [u64; N] {
+        let mut out = [0u64; N];
+        s.mul_inverse_vartime(a, &self.r2, &mut out);
+        out
+    }
+
     /// One in Montgomery form (`R mod m`).
     #[inline(always)]
     pub(crate) const fn one(&self) -> [u64; N] {
@@ -418,6 +429,13 @@ impl<M: Modulus64<N>, const N: usize> Field for Fixed64<M, N> {
     /// By safegcd with nine signed limbs, enough for every modulus here (P-521's 521 bits).
     fn invert(&self, a: &[u64; N]) -> [u64; N] {
         M::MONT.invert_safegcd(const { &super::safegcd::Modulus::<9>::new(M::MONT.limbs_le()) }, a)
+    }
+
+    fn invert_vartime(&self, a: &[u64; N]) -> [u64; N] {
+        M::MONT.invert_safegcd_vartime(
+            const { &super::safegcd::Modulus::<9>::new(M::MONT.limbs_le()) },
+            a,
+        )
     }
 }
 

@@ -757,6 +757,10 @@ impl Field for P256ScalarX86Adx {
     fn invert(&self, a: &[u64; 4]) -> [u64; 4] {
         <crate::p256::Q as super::Modulus64<4>>::MONT.invert_safegcd(&SAFEGCD_N, a)
     }
+
+    fn invert_vartime(&self, a: &[u64; 4]) -> [u64; 4] {
+        <crate::p256::Q as super::Modulus64<4>>::MONT.invert_safegcd_vartime(&SAFEGCD_N, a)
+    }
 }
 
 /// `n` for [`safegcd`](super::safegcd), which inverts the scalars (the nonce when signing).

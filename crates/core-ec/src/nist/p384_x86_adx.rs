@@ -743,6 +743,10 @@ impl Field for P384ScalarX86Adx {
     fn invert(&self, a: &[u64; 6]) -> [u64; 6] {
         <Q as Modulus64<6>>::MONT.invert_safegcd(&SAFEGCD_N, a)
     }
+
+    fn invert_vartime(&self, a: &[u64; 6]) -> [u64; 6] {
+        <Q as Modulus64<6>>::MONT.invert_safegcd_vartime(&SAFEGCD_N, a)
+    }
 }
 
 #[cfg(test)]

@@ -2,11 +2,12 @@
 //! "safegcd" (2019), in the half-delta form (`delta` starts at 1/2) whose iteration bound
 //! Wuille computed (`safegcd-bounds`): `⌊(3787·b + 2166)/1644⌋` division steps for a `b`-bit
 //! modulus (591 for 256 bits, 885 for 384, 1201 for 521). The steps go in batches of 62 (the
-//! last one shorter), each
-//! worked out on the low 64 bits of `f` and `g` alone as a 2×2 transition matrix that is then
-//! applied to the full values in signed radix-2^62 limbs; `L` is the limb count. No branch or
-//! memory index depends on the input. For P-256's scalars this is several times faster than the
-//! 256 squarings of a Fermat power, which a latency-bound Montgomery product cannot overlap.
+//! last one shorter), each worked out on the low 64 bits of `f` and `g` alone as a 2×2
+//! transition matrix that is then applied to the full values in signed radix-2^62 limbs; `L` is
+//! the limb count. No branch or memory index depends on the input. For P-256's scalars this is
+//! several times faster than the 256 squarings of a Fermat power, which a latency-bound
+//! Montgomery product cannot overlap. Verification, whose inputs are public, has a
+//! variable-time variant that skips runs of zeros and cancels several bits per step.
 //!
 //! The same idea, specialised to 2^255 − 19, is [`curve25519::safegcd`](crate::curve25519).
 
@@ -91,6 +92,21 @@ const fn to_signed<const L: usize>(x: &[u64]) -> [i64; L] {
     out
 }
 
+/// The 64-bit little-endian limbs of `d`, which is in [0, m): limbs 0 to `L − 2` in
+/// `0..2^62`, the top one non-negative.
+fn from_signed<const L: usize>(d: &[i64; L], out: &mut [u64]) {
+    for (k, o) in out.iter_mut().enumerate() {
+        let bit = 64 * k;
+        let (i, s) = (bit / 62, bit % 62);
+        let mut w = d[i].cast_unsigned() >> s;
+        // s = 2k mod 62 is at most 60, so two limbs cover the 64 bits.
+        if i + 1 < L {
+            w |= d[i + 1].cast_unsigned() << (62 - s);
+        }
+        *o = w;
+    }
+}
+
 /// `steps` (at most 62, public) division steps on the low bits of `f` (odd) and `g`, in the
 /// `zeta = −(delta + 1/2)` form: the new `zeta` and the transition matrix `(u, v, q, r)`
 /// scaled by 2^62, such that `2^62·(f', g') = (u·f + v·g, q·f + r·g)`.
@@ -125,6 +141,47 @@ fn divsteps(mut zeta: i64, f0: u64, g0: u64, steps: usize) -> (i64, [i64; 4]) {
         v <<= 1;
     }
     (zeta, [u.cast_signed(), v.cast_signed(), q.cast_signed(), r.cast_signed()])
+}
+
+/// 62 division steps of the original form (`eta = −delta`, starting at −1) on the low bits of
+/// `f` (odd) and `g`, for public inputs only: runs of zeros are skipped at once and up to six
+/// bits of `g` cancelled by one multiple of `f`, so the time depends on the values. The same
+/// scaled matrix as [`divsteps`].
+fn divsteps_vartime(mut eta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
+    let (mut u, mut v, mut q, mut r) = (1u64, 0u64, 0u64, 1u64);
+    let (mut f, mut g) = (f0, g0);
+    // Steps left.
+    let mut i = STEPS as u32;
+    loop {
+        // The zeros at the bottom of g are steps that only halve it (at most i of them).
+        let zeros = (g | (u64::MAX << i)).trailing_zeros();
+        g >>= zeros;
+        u <<= zeros;
+        v <<= zeros;
+        eta -= i64::from(zeros);
+        i -= zeros;
+        if i == 0 {
+            break;
+        }
+        // f and g are odd. With delta > 0 the step swaps: (f, g) = (g, −f), delta negated;
+        // what is left of it is then the non-swapping (g + f)/2.
+        if eta < 0 {
+            eta = -eta;
+            (f, g) = (g, f.wrapping_neg());
+            (u, v, q, r) = (q, r, u.wrapping_neg(), v.wrapping_neg());
+        }
+        // The next `limit` steps cannot swap (delta stays ≤ 0): add the multiple `w·f` that
+        // clears that many low bits of g, as those steps' additions of f would.
+        let limit = i.min(6).min(u32::try_from(eta + 1).unwrap_or(u32::MAX));
+        let mask = (u64::MAX >> (64 - limit)) & 63;
+        // f⁻¹ mod 64 by one Newton step from f⁻¹ ≡ f (mod 8).
+        let f_inv = f.wrapping_mul(2u64.wrapping_sub(f.wrapping_mul(f)));
+        let w = g.wrapping_mul(f_inv).wrapping_neg() & mask;
+        g = g.wrapping_add(f.wrapping_mul(w));
+        q = q.wrapping_add(u.wrapping_mul(w));
+        r = r.wrapping_add(v.wrapping_mul(w));
+    }
+    (eta, [u.cast_signed(), v.cast_signed(), q.cast_signed(), r.cast_signed()])
 }
 
 /// `mask` (all ones or zero, from a secret sign) hidden from the optimiser, which otherwise
@@ -244,20 +301,35 @@ impl<const L: usize> Modulus<L> {
             Self::update_fg(&mut f, &mut g, t);
         }
         self.normalize(&mut d, f[L - 1] >> 63);
-        // d in [0, m): limbs 0..L−1 in 0..2^62, the top one non-negative.
-        for (k, o) in out.iter_mut().enumerate() {
-            let bit = 64 * k;
-            let (i, s) = (bit / 62, bit % 62);
-            let mut w = d[i].cast_unsigned() >> s;
-            // s = 2k mod 62 is at most 60, so two limbs cover the 64 bits.
-            if i + 1 < L {
-                w |= d[i + 1].cast_unsigned() << (62 - s);
-            }
-            *o = w;
-        }
+        from_signed(&d, out);
         zeroize::Zeroize::zeroize(&mut d);
         zeroize::Zeroize::zeroize(&mut e);
         zeroize::Zeroize::zeroize(&mut g);
+    }
+}
+
+impl<const L: usize> Modulus<L> {
+    /// [`Self::mul_inverse`] for public `x` (verification's `s`): batches of
+    /// [`divsteps_vartime`] until `g = 0`, so the time depends on `x`.
+    pub(crate) fn mul_inverse_vartime(&self, x: &[u64], c: &[u64], out: &mut [u64]) {
+        let mut g = to_signed::<L>(x);
+        let mut e = to_signed::<L>(c);
+        let mut f = self.m;
+        let mut d = [0i64; L];
+        let mut eta = -1;
+        // g = 0 comes within the original divsteps' bound (⌊(49b + 57)/17⌋ steps for b
+        // bits, under twice the constant-time count); the cap only guards the loop.
+        for _ in 0..2 * self.batches + 2 {
+            if g.iter().all(|&l| l == 0) {
+                break;
+            }
+            let (z, t) = divsteps_vartime(eta, f[0].cast_unsigned(), g[0].cast_unsigned());
+            eta = z;
+            self.update_de(&mut d, &mut e, t);
+            Self::update_fg(&mut f, &mut g, t);
+        }
+        self.normalize(&mut d, f[L - 1] >> 63);
+        from_signed(&d, out);
     }
 }
 
@@ -289,6 +361,9 @@ mod tests {
         let x = limbs::<N>(x_be);
         let mut got = [0u64; N];
         modulus.mul_inverse(&x, &one, &mut got);
+        let mut got_vartime = [0u64; N];
+        modulus.mul_inverse_vartime(&x, &one, &mut got_vartime);
+        assert_eq!(got, got_vartime, "{x_be:02x?}");
         let want_m = Field::pow_public(&f, &xm, &minus_two(f.modulus()));
         let mut want = [0u8; 66];
         let len = f.modulus().len();
