@@ -61,8 +61,8 @@ static PARAMS: Params = Params {
 };
 
 /// The field prime and the group order as compile-time moduli.
-struct P;
-struct Q;
+pub(crate) struct P;
+pub(crate) struct Q;
 
 #[cfg(target_pointer_width = "64")]
 impl Modulus64<9> for P {

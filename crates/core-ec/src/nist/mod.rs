@@ -19,6 +19,8 @@ pub(crate) mod p256_x86_adx;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod p384_x86_adx;
 pub(crate) mod point;
+#[cfg(target_pointer_width = "64")]
+pub(crate) mod safegcd;
 pub(crate) mod tables;
 
 pub(crate) use mont15::{Fixed15, Modulus15, Mont15};
@@ -155,6 +157,12 @@ pub(crate) trait Field: Sync {
         self.pow_public(a, e)
     }
 
+    /// `a⁻¹` for a public `a` (verification's `s`), in variable time where that is faster;
+    /// zero for zero.
+    fn invert_vartime(&self, a: &Self::E) -> Self::E {
+        self.invert(a)
+    }
+
     /// A square root of `a` and whether `a` has one, for a modulus `≡ 3 (mod 4)`:
     /// `a^((m+1)/4)`, checked by squaring.
     fn sqrt(&self, a: &Self::E) -> (Self::E, Choice) {
@@ -245,7 +253,7 @@ pub enum P256Impl {
     #[cfg(target_arch = "x86_64")]
     X86Adx(core_cpu::Adx),
     /// P-256's field in 64-bit limbs with a reduction specialised to the prime's shape (shifts
-    /// and one product per step), an addition-chain inversion; portable Rust, 64-bit targets.
+    /// and one product per step), safegcd inversion; portable Rust, 64-bit targets.
     #[cfg(target_pointer_width = "64")]
     P256Mont64,
     /// The generic 64-bit Montgomery arithmetic (as for P-384 and P-521).
@@ -313,7 +321,7 @@ impl Implementation for P256Impl {
 #[non_exhaustive]
 pub enum P384Impl {
     /// P-384's field and scalars on MULX/ADCX/ADOX (`x86_64` with BMI2 and ADX): Montgomery
-    /// products in `asm!`, addition-chain inversions.
+    /// products in `asm!`, safegcd inversions.
     #[cfg(target_arch = "x86_64")]
     X86Adx(core_cpu::Adx),
     /// The generic 64-bit Montgomery arithmetic (as for P-521).

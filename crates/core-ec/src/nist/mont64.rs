@@ -69,6 +69,35 @@ impl<const N: usize> Mont64<N> {
         self.be
     }
 
+    /// The modulus, little-endian limbs.
+    pub(crate) const fn limbs_le(&self) -> &[u64; N] {
+        &self.m
+    }
+
+    /// `(aR)⁻¹·R² = a⁻¹R mod m` for `aR` in Montgomery form (zero for zero) by constant-time
+    /// safegcd with `L` signed 62-bit limbs, the modulus's constants in `s`.
+    #[inline]
+    pub(crate) fn invert_safegcd<const L: usize>(
+        &self,
+        s: &super::safegcd::Modulus<L>,
+        a: &[u64; N],
+    ) -> [u64; N] {
+        let mut out = [0u64; N];
+        s.mul_inverse(a, &self.r2, &mut out);
+        out
+    }
+
+    /// [`Self::invert_safegcd`] for a public `aR`, in variable time.
+    pub(crate) fn invert_safegcd_vartime<const L: usize>(
+        &self,
+        s: &super::safegcd::Modulus<L>,
+        a: &[u64; N],
+    ) -> [u64; N] {
+        let mut out = [0u64; N];
+        s.mul_inverse_vartime(a, &self.r2, &mut out);
+        out
+    }
+
     /// One in Montgomery form (`R mod m`).
     #[inline(always)]
     pub(crate) const fn one(&self) -> [u64; N] {
@@ -395,6 +424,18 @@ impl<M: Modulus64<N>, const N: usize> Field for Fixed64<M, N> {
 
     fn odd_g(&self) -> &'static [[[u64; N]; 2]] {
         M::ODD_G
+    }
+
+    /// By safegcd with nine signed limbs, enough for every modulus here (P-521's 521 bits).
+    fn invert(&self, a: &[u64; N]) -> [u64; N] {
+        M::MONT.invert_safegcd(const { &super::safegcd::Modulus::<9>::new(M::MONT.limbs_le()) }, a)
+    }
+
+    fn invert_vartime(&self, a: &[u64; N]) -> [u64; N] {
+        M::MONT.invert_safegcd_vartime(
+            const { &super::safegcd::Modulus::<9>::new(M::MONT.limbs_le()) },
+            a,
+        )
     }
 }
 

@@ -238,7 +238,8 @@ pub(crate) fn verify<F: Field, S: Field>(
         return Err(Error::InvalidSignature);
     }
     let e = hash_to_scalar(c, h);
-    let w = c.fq.invert(&s);
+    // s is public: variable-time inversion.
+    let w = c.fq.invert_vartime(&s);
     let mut u1 = [0u8; MAX_LEN];
     let mut u2 = [0u8; MAX_LEN];
     c.fq.to_be(&c.fq.mul(&e, &w), &mut u1[..len]);

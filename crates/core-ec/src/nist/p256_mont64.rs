@@ -4,10 +4,11 @@
 //! `−p⁻¹ ≡ 1 (mod 2^64)`, so each Montgomery step's multiplier is the low limb itself, and
 //! with `p`'s limbs `2^64 − 1`, `2^32 − 1`, `0`, `2^64 − 2^32 + 1` adding `q·p` is a shift
 //! into limbs 1 and 2 and one product into limbs 3 and 4. The product is taken whole first
-//! (16 limb products, 10 for a square), then reduced; inversion uses an addition chain for
-//! `p − 2` (255 squarings, 12 multiplications). Constant-time: no branches on values, the final
-//! subtraction is a mask.
+//! (16 limb products, 10 for a square), then reduced; inversion is constant-time
+//! [`safegcd`](super::safegcd), several times faster than the 255 squarings of a Fermat
+//! power. Constant-time: no branches on values, the final subtraction is a mask.
 
+use super::safegcd::Modulus;
 use super::{Field, Mont64};
 use subtle::Choice;
 
@@ -102,31 +103,8 @@ pub(crate) fn sqr(a: &[u64; 4]) -> [u64; 4] {
     redc([t[0], t[1], t[2], t[3]], [t[4], t[5], t[6], t[7]])
 }
 
-/// `a^(p−2) = a⁻¹` (zero for zero) by the addition chain for
-/// `p − 2 = 2^256 − 2^224 + 2^192 + 2^96 − 3`: the runs of ones `x_k = a^(2^k − 1)` for
-/// `k = 2, 3, 6, 12, 15, 30, 32`, then the exponent's bits left to right (32 ones, 31 zeros
-/// and a one, 96 zeros, 94 ones, 0, 1). The sequence of operations is fixed.
-pub(crate) fn invert<F: Field>(f: &F, a: &F::E) -> F::E {
-    let sqr_n = |x: &F::E, n: usize| {
-        let mut y = *x;
-        for _ in 0..n {
-            y = f.sqr(&y);
-        }
-        y
-    };
-    let x2 = f.mul(&f.sqr(a), a);
-    let x3 = f.mul(&f.sqr(&x2), a);
-    let x6 = f.mul(&sqr_n(&x3, 3), &x3);
-    let x12 = f.mul(&sqr_n(&x6, 6), &x6);
-    let x15 = f.mul(&sqr_n(&x12, 3), &x3);
-    let x30 = f.mul(&sqr_n(&x15, 15), &x15);
-    let x32 = f.mul(&sqr_n(&x30, 2), &x2);
-    let mut t = f.mul(&sqr_n(&x32, 32), a);
-    t = f.mul(&sqr_n(&t, 128), &x32);
-    t = f.mul(&sqr_n(&t, 32), &x32);
-    t = f.mul(&sqr_n(&t, 30), &x30);
-    f.mul(&sqr_n(&t, 2), a)
-}
+/// `p` for [`safegcd`](super::safegcd), which inverts in this representation.
+pub(crate) const SAFEGCD: Modulus<5> = Modulus::new(MONT.limbs_le());
 
 /// The P-256 field with the specialised reduction, portable Rust.
 #[derive(Debug)]
@@ -199,7 +177,7 @@ impl Field for P256Mont64 {
     }
 
     fn invert(&self, a: &[u64; 4]) -> [u64; 4] {
-        invert(self, a)
+        MONT.invert_safegcd(&SAFEGCD, a)
     }
 }
 

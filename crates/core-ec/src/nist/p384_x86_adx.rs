@@ -6,15 +6,15 @@
 //! static, so one routine serves the prime `p` and the group order `n`. The final subtraction
 //! of the modulus is kept or dropped with `cmov`, never a branch.
 //!
-//! Inversion mod `p` uses an addition chain for `p − 2` (385 squarings, 14 multiplications);
-//! mod `n` the upper half of `n − 2` (all ones) uses the same chain and the lower half fixed
-//! 4-bit windows.
+//! Inversion mod `p` and mod `n` is constant-time [`safegcd`](super::safegcd) (Fermat took 385
+//! squarings and 14 multiplications).
 //!
 //! Every instruction here needs BMI2 and ADX: [`P384X86Adx`] and [`P384ScalarX86Adx`] hold a
 //! `core_cpu::Adx` token, the proof the `unsafe` blocks rely on.
 
 use core::arch::asm;
 
+use super::safegcd::Modulus;
 use super::{Field, Modulus64, Mont64};
 use crate::p384::{P, Q};
 use subtle::Choice;
@@ -598,64 +598,9 @@ fn sub_p(a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
     [t0, t1, t2, t3, t4, t5]
 }
 
-/// `x^n` by `n` squarings.
-fn sqr_n<F: Field>(f: &F, x: &F::E, n: usize) -> F::E {
-    let mut y = *x;
-    for _ in 0..n {
-        y = f.sqr(&y);
-    }
-    y
-}
-
-/// `a^(2^k − 1)` for `k` = 12, 15, 30, 32, 60 and 120: the runs of ones both inversions
-/// need.
-fn ones<F: Field>(f: &F, a: &F::E) -> [F::E; 6] {
-    let x2 = f.mul(&f.sqr(a), a);
-    let x3 = f.mul(&f.sqr(&x2), a);
-    let x6 = f.mul(&sqr_n(f, &x3, 3), &x3);
-    let x12 = f.mul(&sqr_n(f, &x6, 6), &x6);
-    let x15 = f.mul(&sqr_n(f, &x12, 3), &x3);
-    let x30 = f.mul(&sqr_n(f, &x15, 15), &x15);
-    let x32 = f.mul(&sqr_n(f, &x30, 2), &x2);
-    let x60 = f.mul(&sqr_n(f, &x30, 30), &x30);
-    let x120 = f.mul(&sqr_n(f, &x60, 60), &x60);
-    [x12, x15, x30, x32, x60, x120]
-}
-
-/// `a^(p−2) = a⁻¹ mod p`: `p − 2` is 255 ones, a zero, 32 ones, 64 zeros, 30 ones, `01`
-/// (385 squarings, 14 multiplications).
-fn invert_p<F: Field>(f: &F, a: &F::E) -> F::E {
-    let [_, x15, x30, x32, _, x120] = ones(f, a);
-    let x240 = f.mul(&sqr_n(f, &x120, 120), &x120);
-    let x255 = f.mul(&sqr_n(f, &x240, 15), &x15);
-    let mut t = f.mul(&sqr_n(f, &x255, 33), &x32);
-    t = f.mul(&sqr_n(f, &t, 94), &x30);
-    f.mul(&sqr_n(f, &t, 2), a)
-}
-
-/// `a^(n−2) = a⁻¹ mod n`: the top 192 bits of `n − 2` are ones (from the chain), the rest
-/// goes by fixed 4-bit windows over `a^0 … a^15`. The exponent is public, so its digits may
-/// pick the table entry; `a` may be secret.
-fn invert_n<F: Field>(f: &F, a: &F::E) -> F::E {
-    let [x12, _, _, _, x60, x120] = ones(f, a);
-    let x180 = f.mul(&sqr_n(f, &x120, 60), &x60);
-    let mut acc = f.mul(&sqr_n(f, &x180, 12), &x12);
-    let mut table = [f.one(); 16];
-    for i in 1..16 {
-        table[i] = f.mul(&table[i - 1], a);
-    }
-    let e = &<Q as Modulus64<6>>::MONT.modulus_be()[24..];
-    for (i, &byte) in e.iter().enumerate() {
-        // n − 2: n ends in 0x73, so subtracting 2 borrows nothing.
-        let byte = if i + 1 == e.len() { byte - 2 } else { byte };
-        for nibble in [byte >> 4, byte & 15] {
-            acc = sqr_n(f, &acc, 4);
-            acc = f.mul(&acc, &table[usize::from(nibble)]);
-        }
-    }
-    table.iter_mut().for_each(zeroize::Zeroize::zeroize);
-    acc
-}
+/// `p` and `n` for [`safegcd`](super::safegcd), which inverts both.
+const SAFEGCD_P: Modulus<7> = Modulus::new(<P as Modulus64<6>>::MONT.limbs_le());
+const SAFEGCD_N: Modulus<7> = Modulus::new(<Q as Modulus64<6>>::MONT.limbs_le());
 
 /// The P-384 field on MULX/ADCX/ADOX; holding the token proves the CPU has BMI2 and ADX.
 #[derive(Clone, Copy, Debug)]
@@ -728,7 +673,7 @@ impl Field for P384X86Adx {
     }
 
     fn invert(&self, a: &[u64; 6]) -> [u64; 6] {
-        invert_p(self, a)
+        <P as Modulus64<6>>::MONT.invert_safegcd(&SAFEGCD_P, a)
     }
 }
 
@@ -796,7 +741,11 @@ impl Field for P384ScalarX86Adx {
     }
 
     fn invert(&self, a: &[u64; 6]) -> [u64; 6] {
-        invert_n(self, a)
+        <Q as Modulus64<6>>::MONT.invert_safegcd(&SAFEGCD_N, a)
+    }
+
+    fn invert_vartime(&self, a: &[u64; 6]) -> [u64; 6] {
+        <Q as Modulus64<6>>::MONT.invert_safegcd_vartime(&SAFEGCD_N, a)
     }
 }
 
