@@ -70,7 +70,7 @@ fn x25519_dh_random() -> Result<(), &'static str> {
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut secret = || {
         let mut k = [0u8; 32];
-        for b in k.iter_mut() {
+        for b in &mut k {
             // xorshift64: fixed, so a failure reproduces.
             state ^= state << 13;
             state ^= state >> 7;
