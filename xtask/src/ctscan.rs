@@ -80,6 +80,11 @@ const ALLOWED: &[Allowed] = &[
         1,
         "limb loop",
     ),
+    a(
+        "<core_ec::curve25519::portable32::Fe as subtle::ConditionallySelectable>::conditional_swap",
+        1,
+        "limb loop (the swap itself is masked)",
+    ),
     a("core_ec::curve25519::portable32::Fe::fold255", 0, ""),
     a("core_ec::curve25519::portable32::Fe::chain", 1, "limb loop"),
     a("core_ec::curve25519::field::Field::invert", 0, ""),
