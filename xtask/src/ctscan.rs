@@ -109,7 +109,7 @@ const ALLOWED: &[Allowed] = &[
     // core-aead.
     a(
         "core_aead::aes::ct32::encrypt2",
-        23,
+        19,
         "block and round loops, key length, backend dispatch on the CPU features",
     ),
     a("core_aead::ghash::ct32::mul::{{closure}}", 0, ""),
@@ -123,14 +123,14 @@ const ALLOWED: &[Allowed] = &[
     a("core_aead::tag_eq", 1, "the tags' (public) lengths"),
     a(
         "core_aead::aes::Aes::with_impl",
-        37,
+        33,
         "key length, round count, word and block loops, backend dispatch (key expansion)",
     ),
     a("core_aead::aes::ct64::encrypt4", 16, "block and round loops, backend dispatch"),
     a("core_aead::chacha20::ChaCha20Impl::keystream", 7, "block loops, lengths, dispatch"),
     a(
         "core_aead::chacha20poly1305::Engine::tag",
-        7,
+        3,
         "backend dispatch, block loops, lengths of the associated data and text",
     ),
     // poly1305::aead_tag's block closures are inlined into their caller since the M0 image
