@@ -28,25 +28,26 @@ fn bit_len(a: &[u64]) -> usize {
     a.iter().rposition(|&w| w != 0).map_or(0, |i| 64 * i + 64 - a[i].leading_zeros() as usize)
 }
 
-/// `(a·f + b·g) / 2^K` for a result known to be exact, as a magnitude in `out` and a sign.
-#[allow(clippy::cast_sign_loss)] // two's complement limbs of a signed sum, on purpose
+/// `(a·f + b·g) / 2^K` for a result known to be exact, as a magnitude in `out` and a sign;
+/// one pass, each limb of the result written as soon as the limb above it is known.
+#[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)] // two's complement limbs
 fn lincomb_shift(out: &mut [u64], a: &[u64], b: &[u64], f: i64, g: i64) -> bool {
     let l = a.len();
-    let mut t = [0u64; CAP];
     let mut carry: i128 = 0;
+    let mut prev = 0u64;
     for j in 0..l {
-        let acc = carry + a[j] as i128 * f as i128 + b[j] as i128 * g as i128;
-        t[j] = acc as u64;
+        let acc = carry + a[j] as i128 * i128::from(f) + b[j] as i128 * i128::from(g);
+        let lo = acc as u64;
         carry = acc >> 64;
+        if j > 0 {
+            out[j - 1] = (prev >> K) | (lo << (64 - K));
+        }
+        prev = lo;
     }
-    t[l] = carry as u64;
+    out[l - 1] = (prev >> K) | ((carry as u64) << (64 - K));
     let neg = carry < 0;
-    // Arithmetic shift right by K over l + 1 limbs.
-    for j in 0..l {
-        out[j] = (t[j] >> K) | (t[j + 1] << (64 - K));
-    }
     if neg {
-        // Two's complement negation of the l-limb result (it fits: |a·f + b·g|/2^31 < 2^(64l)).
+        // Two's complement negation of the l-limb result (it fits: |a·f + b·g|/2^K < 2^(64l)).
         let mut c = 1u64;
         for o in out.iter_mut().take(l) {
             let (v, c1) = (!*o).overflowing_add(c);
