@@ -28,25 +28,26 @@ fn bit_len(a: &[u64]) -> usize {
     a.iter().rposition(|&w| w != 0).map_or(0, |i| 64 * i + 64 - a[i].leading_zeros() as usize)
 }
 
-/// `(a·f + b·g) / 2^K` for a result known to be exact, as a magnitude in `out` and a sign.
-#[allow(clippy::cast_sign_loss)] // two's complement limbs of a signed sum, on purpose
+/// `(a·f + b·g) / 2^K` for a result known to be exact, as a magnitude in `out` and a sign;
+/// one pass, each limb of the result written as soon as the limb above it is known.
+#[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)] // two's complement limbs
 fn lincomb_shift(out: &mut [u64], a: &[u64], b: &[u64], f: i64, g: i64) -> bool {
     let l = a.len();
-    let mut t = [0u64; CAP];
     let mut carry: i128 = 0;
+    let mut prev = 0u64;
     for j in 0..l {
-        let acc = carry + a[j] as i128 * f as i128 + b[j] as i128 * g as i128;
-        t[j] = acc as u64;
+        let acc = carry + a[j] as i128 * i128::from(f) + b[j] as i128 * i128::from(g);
+        let lo = acc as u64;
         carry = acc >> 64;
+        if j > 0 {
+            out[j - 1] = (prev >> K) | (lo << (64 - K));
+        }
+        prev = lo;
     }
-    t[l] = carry as u64;
+    out[l - 1] = (prev >> K) | ((carry as u64) << (64 - K));
     let neg = carry < 0;
-    // Arithmetic shift right by K over l + 1 limbs.
-    for j in 0..l {
-        out[j] = (t[j] >> K) | (t[j + 1] << (64 - K));
-    }
     if neg {
-        // Two's complement negation of the l-limb result (it fits: |a·f + b·g|/2^31 < 2^(64l)).
+        // Two's complement negation of the l-limb result (it fits: |a·f + b·g|/2^K < 2^(64l)).
         let mut c = 1u64;
         for o in out.iter_mut().take(l) {
             let (v, c1) = (!*o).overflowing_add(c);
@@ -57,68 +58,51 @@ fn lincomb_shift(out: &mut [u64], a: &[u64], b: &[u64], f: i64, g: i64) -> bool 
     neg
 }
 
-/// `(u·f + v·g) / 2^K mod m` for `u, v < m`; `m0` is `-m^-1 mod 2^64`.
+/// `(u·f + v·g) / 2^K mod m` for `u, v < m` and `|f| + |g| ≤ 2^K`; `m0` is `-m^-1 mod 2^64`.
+/// One pass computes `t = u·f + v·g + k·m` (signed, with `k < 2^K` making it divisible by
+/// 2^K) on two carry chains, one more shifts it down: the result lies in `(-m, 2m)`, and at
+/// most one addition or subtraction of `m` brings it into `[0, m)`.
+#[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)] // two's complement limbs
 fn lincomb_mod(out: &mut [u64], u: &[u64], v: &[u64], f: i64, g: i64, m: &[u64], m0: u64) {
     let l = m.len();
-    let mut un = [0u64; CAP];
-    let mut vn = [0u64; CAP];
-    // A negative multiplier takes m - x instead of x.
-    let pick = |x: &[u64], neg: bool, buf: &mut [u64]| {
-        if neg && x.iter().any(|&w| w != 0) {
-            let mut borrow = 0u64;
-            for j in 0..l {
-                let (d, b1) = m[j].overflowing_sub(x[j]);
-                let (d, b2) = d.overflowing_sub(borrow);
-                buf[j] = d;
-                borrow = u64::from(b1 | b2);
-            }
-        } else {
-            buf[..l].copy_from_slice(&x[..l]);
-        }
-    };
-    pick(u, f < 0, &mut un);
-    pick(v, g < 0, &mut vn);
-    let (f, g) = (f.unsigned_abs() as u128, g.unsigned_abs() as u128);
+    let low = u[0].wrapping_mul(f as u64).wrapping_add(v[0].wrapping_mul(g as u64));
+    let k = low.wrapping_mul(m0) & ((1 << K) - 1);
     let mut t = [0u64; CAP + 1];
-    let mut carry: u128 = 0;
+    // |u·f + v·g| < 2^(64+K) per limb: the signed chain; k·m[j] on an unsigned one.
+    let (mut cs, mut cu): (i128, u128) = (0, 0);
     for j in 0..l {
-        let acc = carry + un[j] as u128 * f + vn[j] as u128 * g;
-        t[j] = acc as u64;
-        carry = acc >> 64;
+        let s = cs + u[j] as i128 * i128::from(f) + v[j] as i128 * i128::from(g);
+        cs = s >> 64;
+        let w = cu + u128::from(s as u64) + u128::from(m[j]) * u128::from(k);
+        t[j] = w as u64;
+        cu = w >> 64;
     }
-    t[l] = carry as u64;
-    // Add k·m with k = -t·m^-1 mod 2^K, making t divisible by 2^K.
-    let k = u128::from(t[0].wrapping_mul(m0) & ((1 << K) - 1));
-    let mut carry: u128 = 0;
+    // The value is t[..l] + top·2^(64·l), top small and signed.
+    let top = cs + cu.cast_signed(); // cu < 2^63
+    t[l] = top as u64;
     for j in 0..l {
-        let acc = carry + t[j] as u128 + m[j] as u128 * k;
-        t[j] = acc as u64;
-        carry = acc >> 64;
+        out[j] = (t[j] >> K) | (t[j + 1] << (64 - K));
     }
-    let acc = carry + t[l] as u128;
-    t[l] = acc as u64;
-    t[l + 1] = (acc >> 64) as u64;
-    for j in 0..=l {
-        t[j] = (t[j] >> K) | (t[j + 1] << (64 - K));
-    }
-    // Now t < 3m: subtract m while t ≥ m.
-    loop {
-        let mut borrow = 0u64;
-        let mut d = [0u64; CAP];
-        for j in 0..l {
-            let (x, b1) = t[j].overflowing_sub(m[j]);
-            let (x, b2) = x.overflowing_sub(borrow);
-            d[j] = x;
-            borrow = u64::from(b1 | b2);
+    match top >> K {
+        hi if hi < 0 => {
+            let mut c = false;
+            for (o, &mj) in out.iter_mut().zip(m) {
+                let (x, c1) = o.overflowing_add(mj);
+                let (x, c2) = x.overflowing_add(u64::from(c));
+                (*o, c) = (x, c1 | c2);
+            }
         }
-        let (_, b) = t[l].overflowing_sub(borrow);
-        if b {
-            break;
+        hi => {
+            if hi > 0 || !super::ops::lt_vartime(&out[..l], m) {
+                let mut b = false;
+                for (o, &mj) in out.iter_mut().zip(m) {
+                    let (x, b1) = o.overflowing_sub(mj);
+                    let (x, b2) = x.overflowing_sub(u64::from(b));
+                    (*o, b) = (x, b1 | b2);
+                }
+            }
         }
-        t[l] -= borrow;
-        t[..l].copy_from_slice(&d[..l]);
     }
-    out[..l].copy_from_slice(&t[..l]);
 }
 
 /// `y^-1 mod m` into `out` for odd `m > 1` and `y < m`; `false` if `y` is not invertible.

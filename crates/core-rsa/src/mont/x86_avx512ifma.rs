@@ -96,9 +96,19 @@ fn consts(e: X86Avx512Ifma, m: &Mont<u64>, j: usize) -> Consts {
     pow2[j / 64] = 1 << (j % 64);
     let [k, d] = &mut out;
     m.mul(e, &mut k[..len], m.rr(), &pow2[..len]);
-    pow2.fill(0);
-    pow2[0] = 1;
-    m.mul(e, &mut d[..len], m.rr(), &pow2[..len]);
+    if m.bits() == 64 * len {
+        // m > 2^(64·len)/2 (the RSA primes and moduli): D = 2^(64·len) − m, a negation.
+        let mut borrow = false;
+        for (x, &mj) in d.iter_mut().zip(m.n()) {
+            let (v, b1) = 0u64.overflowing_sub(mj);
+            let (v, b2) = v.overflowing_sub(u64::from(borrow));
+            (*x, borrow) = (v, b1 | b2);
+        }
+    } else {
+        pow2.fill(0);
+        pow2[0] = 1;
+        m.mul(e, &mut d[..len], m.rr(), &pow2[..len]);
+    }
     out
 }
 
