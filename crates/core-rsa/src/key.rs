@@ -4,6 +4,7 @@
 //! a fresh `r^e` each call (undone with `r^-1`), and checks its result against the public key
 //! before releasing it, so a fault in the computation cannot leak a factor.
 
+use crate::blinding::BlindingCache;
 use crate::der::{self, Reader, Writer};
 use crate::mont::{
     Dyn, Engine, Mont, MontImpl, PowJob, Word, add, add_mod, ct_eq, digits_for, dispatch,
@@ -284,6 +285,8 @@ pub(crate) struct PrivCore<W: Word> {
     dq: W::Buf,
     qinv: W::Buf,
     d: W::Buf,
+    /// The blinding pair kept between operations (none on the Cortex-M0).
+    blind: BlindingCache<W>,
 }
 
 impl<W: Word> Drop for PrivCore<W> {
@@ -327,6 +330,7 @@ impl<W: Word> PrivCore<W> {
             dq: W::buf(),
             qinv: W::buf(),
             d: W::buf(),
+            blind: BlindingCache::new(),
         }
     }
 
@@ -461,37 +465,42 @@ impl<W: Word> PrivCore<W> {
         }
         let (mut r, mut b, mut t, mut u) = (W::buf(), W::buf(), W::buf(), W::buf());
         let (mut cb, mut rinv_m) = (W::buf(), W::buf());
-        // Blinding: cb = c·r^e and r^-1 (as r^-1·R), inverting r·b for a second random b so
-        // the variable-time inversion sees a value unrelated to r.
-        loop {
-            self.random_below_n(rng, &mut r.as_mut()[..ln])?;
-            self.random_below_n(rng, &mut b.as_mut()[..ln])?;
-            nm.enter_mont(eng, &mut t.as_mut()[..ln], &r.as_ref()[..ln]);
-            nm.pow_vartime(eng, u.as_mut(), &t.as_ref()[..ln], &self.public.e_digits(), 64);
-            nm.mul(eng, &mut cb.as_mut()[..ln], &c.as_ref()[..ln], &u.as_ref()[..ln]);
-            nm.enter_mont(eng, &mut t.as_mut()[..ln], &b.as_ref()[..ln]); // b·R
-            nm.mul(eng, &mut u.as_mut()[..ln], &r.as_ref()[..ln], &t.as_ref()[..ln]); // r·b
-            // r·b is uniform and independent of r (b is never revealed), so it is public: the
-            // point of the second factor is that the variable-time inversion may see it.
-            for d in &mut u.as_mut()[..ln] {
-                *d = core_hash::declassify(*d);
+        // Blinding: the pair A = r^e·R, r^-1·R kept with the key, squared (see `blinding`),
+        // or a fresh one, inverting r·b for a second random b so the variable-time inversion
+        // sees a value unrelated to r. A goes in cb, r^-1·R in rinv_m.
+        if !self.blind.take(eng, nm, &mut cb.as_mut()[..ln], &mut rinv_m.as_mut()[..ln]) {
+            loop {
+                self.random_below_n(rng, &mut r.as_mut()[..ln])?;
+                self.random_below_n(rng, &mut b.as_mut()[..ln])?;
+                nm.enter_mont(eng, &mut t.as_mut()[..ln], &r.as_ref()[..ln]);
+                nm.pow_vartime(eng, cb.as_mut(), &t.as_ref()[..ln], &self.public.e_digits(), 64);
+                nm.enter_mont(eng, &mut t.as_mut()[..ln], &b.as_ref()[..ln]); // b·R
+                nm.mul(eng, &mut u.as_mut()[..ln], &r.as_ref()[..ln], &t.as_ref()[..ln]); // r·b
+                // r·b is uniform and independent of r (b is never revealed), so it is public:
+                // the point of the second factor is that the variable-time inversion may see it.
+                for d in &mut u.as_mut()[..ln] {
+                    *d = core_hash::declassify(*d);
+                }
+                if is_zero_vartime(&u.as_ref()[..ln]) {
+                    continue;
+                }
+                if !inv_vartime(&mut r.as_mut()[..ln], &u.as_ref()[..ln], nm.n()) {
+                    continue; // gcd(r·b, n) > 1: only with a negligible probability
+                }
+                nm.mul(eng, &mut u.as_mut()[..ln], &r.as_ref()[..ln], &t.as_ref()[..ln]); // r^-1
+                nm.enter_mont(eng, &mut rinv_m.as_mut()[..ln], &u.as_ref()[..ln]);
+                break;
             }
-            if is_zero_vartime(&u.as_ref()[..ln]) {
-                continue;
-            }
-            if !inv_vartime(&mut r.as_mut()[..ln], &u.as_ref()[..ln], nm.n()) {
-                continue; // gcd(r·b, n) > 1: only with a negligible probability
-            }
-            nm.mul(eng, &mut u.as_mut()[..ln], &r.as_ref()[..ln], &t.as_ref()[..ln]); // r^-1
-            nm.enter_mont(eng, &mut rinv_m.as_mut()[..ln], &u.as_ref()[..ln]);
-            break;
+            self.blind.put(&cb.as_ref()[..ln], &rinv_m.as_ref()[..ln]);
         }
-        // m1 = cb^dp mod p, m2 = cb^dq mod q (Montgomery forms), in the blinding factors'
+        // The blinded input c·r^e, in u.
+        nm.mul(eng, &mut u.as_mut()[..ln], &c.as_ref()[..ln], &cb.as_ref()[..ln]);
+        // m1 = u^dp mod p, m2 = u^dq mod q (Montgomery forms), in the blinding factors'
         // buffers: every buffer here is one more number on the Cortex-M0's small stack. m2
         // holds the base mod q until the exponentiations are done.
         let (m1, m2) = (&mut r, &mut b);
-        Self::reduce_into(eng, &self.p, &mut t.as_mut()[..lh], cb.as_ref());
-        Self::reduce_into(eng, &self.q, &mut m2.as_mut()[..lh], cb.as_ref());
+        Self::reduce_into(eng, &self.p, &mut t.as_mut()[..lh], u.as_ref());
+        Self::reduce_into(eng, &self.q, &mut m2.as_mut()[..lh], u.as_ref());
         Mont::pow_ct_pair(
             eng,
             PowJob {
@@ -535,6 +544,7 @@ impl<W: Word> PrivCore<W> {
             Ok(())
         } else {
             out.zeroize();
+            self.blind.clear();
             Err(Error::Fault)
         }
     }

@@ -12,6 +12,7 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod blinding;
 mod der;
 mod hash;
 mod key;
