@@ -13,6 +13,8 @@
 
 mod bitslice;
 mod ct32;
+// On 32-bit targets only its ShiftRows (shared with ct32 through `bitslice`) is used.
+#[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
 mod ct64;
 
 #[cfg(target_arch = "aarch64")]
@@ -44,7 +46,8 @@ core_hash::implementation_enum! {
         }
         portable {
             /// Bitsliced over 64-bit words, four blocks at a time.
-            Ct64 => "ct64" for 64,
+            /// Only on 64-bit targets: elsewhere it would be slower than ct32 and only cost flash.
+            Ct64 => "ct64" for 64 if target_pointer_width = "64",
             /// Bitsliced over 32-bit words, two blocks at a time.
             Ct32 => "ct32" for 32,
         }
@@ -174,6 +177,7 @@ const FEW: usize = 8;
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub(crate) enum Schedule {
+    #[cfg(target_pointer_width = "64")]
     Ct64(ct64::Key),
     Ct32(ct32::Key),
     #[cfg(target_arch = "x86_64")]
@@ -231,9 +235,10 @@ impl Aes {
             AesImpl::X86Vaes512(token) => Schedule::X86Vaes512(token, HwKey::new(&keys)),
             #[cfg(target_arch = "aarch64")]
             AesImpl::Aarch64(token) => Schedule::Aarch64(token, HwKey::new(&keys)),
-            AesImpl::Ct32 => Schedule::Ct32(ct32::Key::new(&keys)),
-            // Tokens for another architecture cannot be obtained, so only `Ct64` is left.
-            _ => Schedule::Ct64(ct64::Key::new(&keys)),
+            #[cfg(target_pointer_width = "64")]
+            AesImpl::Ct64 => Schedule::Ct64(ct64::Key::new(&keys)),
+            // Tokens for another architecture cannot be obtained, so only `Ct32` is left.
+            _ => Schedule::Ct32(ct32::Key::new(&keys)),
         };
         Ok(Self { schedule, key_len: key.len() })
     }
@@ -241,6 +246,7 @@ impl Aes {
     /// The implementation this key was expanded for.
     pub fn implementation(&self) -> AesImpl {
         match &self.schedule {
+            #[cfg(target_pointer_width = "64")]
             Schedule::Ct64(_) => AesImpl::Ct64,
             Schedule::Ct32(_) => AesImpl::Ct32,
             #[cfg(target_arch = "x86_64")]
@@ -272,6 +278,7 @@ impl Aes {
     /// Encrypts independent blocks in place, as many in parallel as the implementation can.
     pub(crate) fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
         match &self.schedule {
+            #[cfg(target_pointer_width = "64")]
             Schedule::Ct64(k) => batched::<4>(blocks, |b| ct64::encrypt4(k, b)),
             Schedule::Ct32(k) => batched::<2>(blocks, |b| ct32::encrypt2(k, b)),
             #[cfg(target_arch = "x86_64")]
@@ -293,6 +300,7 @@ impl Aes {
     /// Decrypts independent blocks in place.
     pub(crate) fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
         match &self.schedule {
+            #[cfg(target_pointer_width = "64")]
             Schedule::Ct64(k) => batched::<4>(blocks, |b| ct64::decrypt4(k, b)),
             Schedule::Ct32(k) => batched::<2>(blocks, |b| ct32::decrypt2(k, b)),
             #[cfg(target_arch = "x86_64")]
@@ -316,6 +324,7 @@ impl Aes {
     /// inc32). Afterwards `ctr` is advanced by one per block, a final partial block included.
     pub(crate) fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]) {
         match &self.schedule {
+            #[cfg(target_pointer_width = "64")]
             Schedule::Ct64(k) => ctr32_batched::<4>(ctr, buf, |b| ct64::encrypt4(k, b)),
             Schedule::Ct32(k) => ctr32_batched::<2>(ctr, buf, |b| ct32::encrypt2(k, b)),
             #[cfg(target_arch = "x86_64")]

@@ -39,15 +39,22 @@ pub enum GcmImpl {
     Composed(AesImpl, GhashImpl),
 }
 
-/// `[["a+g", …], …]` for the lists of AES and GHASH implementation names.
-macro_rules! pair_names {
-    ([$($a:literal),*], $g:tt) => { [$(pair_names!(@row $a, $g)),*] };
+/// `AES_NAMES`, `GHASH_NAMES` and `COMPOSED` (`[["a+g", …], …]`) from the lists of AES and
+/// GHASH implementation names.
+macro_rules! composed_names {
+    ([$($a:literal),*], $g:tt) => {
+        const AES_NAMES: &[&str] = &[$($a),*];
+        const GHASH_NAMES: &[&str] = &composed_names!(@list $g);
+        const COMPOSED: [[&str; 6]; 6] = [$(composed_names!(@row $a, $g)),*];
+    };
+    (@list [$($g:literal),*]) => { [$($g),*] };
     (@row $a:literal, [$($g:literal),*]) => { [$(concat!($a, "+", $g)),*] };
 }
 
-/// Names of the compositions, indexed like `AesImpl::ALL` × `GhashImpl::ALL` (a test checks
-/// that the two lists here are those).
-const COMPOSED: [[&str; 6]; 6] = pair_names!(
+// Every name on every target, so a composition's name is looked up by position here, not in
+// `AesImpl::ALL` / `GhashImpl::ALL`, which drop ct64 on 32-bit targets (a test checks that
+// those are these lists, in order, less what the target lacks).
+composed_names!(
     ["x86_vaes512", "x86_vaes", "x86_aesni", "aarch64", "ct64", "ct32"],
     ["x86_vpclmul512", "x86_vpclmul", "x86_pclmul", "aarch64", "ct64", "ct32"]
 );
@@ -66,10 +73,12 @@ impl GcmImpl {
             AesImpl::Aarch64(_) => {
                 core_cpu::ArmAesPmull::from_features(cpu).map(GhashImpl::Aarch64)
             }
-            AesImpl::Ct32 => Some(GhashImpl::Ct32),
-            _ => Some(GhashImpl::Ct64),
+            #[cfg(target_pointer_width = "64")]
+            AesImpl::Ct64 => Some(GhashImpl::Ct64),
+            // Only `Ct32` is left: tokens for another architecture cannot be obtained.
+            _ => Some(GhashImpl::Ct32),
         };
-        hardware.unwrap_or(GhashImpl::Ct64)
+        hardware.unwrap_or(GhashImpl::PORTABLE)
     }
 }
 
@@ -82,6 +91,7 @@ impl Implementation for GcmImpl {
         "x86_vaes+x86_pclmul",
         "x86_aesni+x86_pclmul",
         "aarch64+aarch64",
+        #[cfg(target_pointer_width = "64")]
         "ct64+ct64",
         "ct32+ct32",
     ];
@@ -91,15 +101,15 @@ impl Implementation for GcmImpl {
             Self::X86AesniPclmul(..) => "x86_aesni_pclmul",
             Self::X86VaesVpclmul512(_) => "x86_vaes_vpclmul512",
             Self::Composed(aes, ghash) => {
-                let a = AesImpl::ALL.iter().position(|n| *n == aes.name()).unwrap_or(4);
-                let g = GhashImpl::ALL.iter().position(|n| *n == ghash.name()).unwrap_or(4);
+                let a = AES_NAMES.iter().position(|n| *n == aes.name()).unwrap_or(5);
+                let g = GHASH_NAMES.iter().position(|n| *n == ghash.name()).unwrap_or(5);
                 COMPOSED[a][g]
             }
         }
     }
 
     fn best() -> Self {
-        Self::available().next().unwrap_or(Self::Composed(AesImpl::Ct64, GhashImpl::Ct64))
+        Self::available().next().unwrap_or(Self::Composed(AesImpl::PORTABLE, GhashImpl::PORTABLE))
     }
 
     /// Fastest first: with VAES and VPCLMULQDQ on 512-bit registers, the wide stitched loop,
@@ -419,13 +429,25 @@ mod tests {
 
     #[test]
     fn composed_names_follow_both_registries() {
-        for (a, row) in AesImpl::ALL.iter().zip(&COMPOSED) {
-            for (g, name) in GhashImpl::ALL.iter().zip(row) {
+        for (a, row) in AES_NAMES.iter().zip(&COMPOSED) {
+            for (g, name) in GHASH_NAMES.iter().zip(row) {
                 assert_eq!(*name, std::format!("{a}+{g}"));
             }
         }
-        assert_eq!(COMPOSED.len(), AesImpl::ALL.len());
-        assert_eq!(COMPOSED[0].len(), GhashImpl::ALL.len());
+        assert_eq!(COMPOSED.len(), AES_NAMES.len());
+        assert_eq!(COMPOSED[0].len(), GHASH_NAMES.len());
+        let on_target = |names: &[&str], all: &[&str]| -> std::vec::Vec<std::string::String> {
+            names
+                .iter()
+                .filter(|n| cfg!(target_pointer_width = "64") || **n != "ct64")
+                .filter(|n| all.contains(n))
+                .map(|n| std::string::String::from(*n))
+                .collect()
+        };
+        assert_eq!(on_target(AES_NAMES, AesImpl::ALL), AesImpl::ALL);
+        assert_eq!(on_target(GHASH_NAMES, GhashImpl::ALL), GhashImpl::ALL);
+        assert_eq!(AesImpl::ALL.len(), 5 + usize::from(cfg!(target_pointer_width = "64")));
+        assert_eq!(GhashImpl::ALL.len(), 5 + usize::from(cfg!(target_pointer_width = "64")));
         for imp in GcmImpl::available() {
             assert!(GcmImpl::ALL.contains(&imp.name()), "{imp:?}");
         }

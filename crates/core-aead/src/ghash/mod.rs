@@ -16,6 +16,7 @@
 //! bit-reversed polynomial, is exactly the field product: no 1-bit shift is needed.
 
 mod ct32;
+#[cfg(target_pointer_width = "64")]
 mod ct64;
 
 #[cfg(target_arch = "aarch64")]
@@ -45,7 +46,8 @@ core_hash::implementation_enum! {
         }
         portable {
             /// Constant-time multiplication with 64-bit integer multiplies.
-            Ct64 => "ct64" for 64,
+            /// Only on 64-bit targets: elsewhere it would be slower than ct32 and only cost flash.
+            Ct64 => "ct64" for 64 if target_pointer_width = "64",
             /// Constant-time multiplication with 32-bit integer multiplies.
             Ct32 => "ct32" for 32,
         }
@@ -84,6 +86,7 @@ pub(crate) fn reduce(hi: u128, lo: u128) -> u128 {
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub(crate) enum GhashKey {
+    #[cfg(target_pointer_width = "64")]
     Ct64(ct64::Key),
     Ct32(ct32::Key),
     #[cfg(target_arch = "x86_64")]
@@ -112,14 +115,16 @@ impl GhashKey {
             }
             #[cfg(target_arch = "aarch64")]
             GhashImpl::Aarch64(token) => Self::Aarch64(token, aarch64::Key::new(token, h)),
-            GhashImpl::Ct32 => Self::Ct32(ct32::Key::new(h)),
-            // Tokens for another architecture cannot be obtained, so only `Ct64` is left.
-            _ => Self::Ct64(ct64::Key::new(h)),
+            #[cfg(target_pointer_width = "64")]
+            GhashImpl::Ct64 => Self::Ct64(ct64::Key::new(h)),
+            // Tokens for another architecture cannot be obtained, so only `Ct32` is left.
+            _ => Self::Ct32(ct32::Key::new(h)),
         }
     }
 
     pub(crate) fn implementation(&self) -> GhashImpl {
         match self {
+            #[cfg(target_pointer_width = "64")]
             Self::Ct64(_) => GhashImpl::Ct64,
             Self::Ct32(_) => GhashImpl::Ct32,
             #[cfg(target_arch = "x86_64")]
@@ -136,6 +141,7 @@ impl GhashKey {
     /// Absorbs whole blocks into the accumulator `y`.
     pub(crate) fn update_blocks(&self, y: &mut [u8; 16], blocks: &[[u8; 16]]) {
         match self {
+            #[cfg(target_pointer_width = "64")]
             Self::Ct64(k) => ct64::update(k, y, blocks),
             Self::Ct32(k) => ct32::update(k, y, blocks),
             #[cfg(target_arch = "x86_64")]
