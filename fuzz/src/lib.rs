@@ -164,12 +164,7 @@ pub mod tls_peer {
     }
 
     /// Runs `f` with a fresh client for `localhost` whose ClientHello has been taken (so
-    /// [`Connection::pending_send`] is empty).
-    pub fn with_client<R>(f: impl FnOnce(&mut Connection<'_, '_>) -> R) -> R {
-        with_client_hello(|client, _| f(client))
-    }
-
-    /// [`with_client`], also handing `f` the ClientHello record the client sent.
+    /// [`Connection::pending_send`] is empty), handing it that ClientHello record too.
     pub fn with_client_hello<R>(f: impl FnOnce(&mut Connection<'_, '_>, &[u8]) -> R) -> R {
         with_client_hello_config(|_| {}, f)
     }
