@@ -106,7 +106,7 @@ pub mod tls_peer {
 
     use core_ec::ed25519::SigningKey;
     use pki_types::{CertificateDer, TrustAnchor, UnixTime};
-    use tls::{Buffers, ClientConfig, Connection, ServerConfig, Want, suites};
+    use tls::{Buffers, ClientConfig, Connection, ServerConfig, Want};
 
     use crate::FixedRandom;
 
@@ -201,16 +201,12 @@ pub mod tls_peer {
         let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
         let alpn: [&[u8]; 1] = [b"http/1.1"];
         let config = ServerConfig {
-            suites: suites::DEFAULT_SUITES,
-            certs: &certs,
             alpn: &alpn,
-            groups: tls::kx::DEFAULT_GROUPS,
-            client_auth: None,
-            tickets: None,
             // Reached only by inputs that offer them: a limit of its own to answer
             // record_size_limit with, and an external PSK to look identities up in.
             record_size_limit: Some(512),
             psks: Some(tls::ServerPsks { keys: &[FUZZ_PSK], psk_ke: true }),
+            ..ServerConfig::new(&certs)
         };
         let mut space = Space::default();
         let mut rng = FixedRandom::new(SERVER_RANDOM);

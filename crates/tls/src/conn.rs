@@ -31,6 +31,7 @@ use crate::msgs::{
     ServerHelloExtensions, SignatureScheme, Writer, split_handshake,
 };
 use crate::msgs::{NewSessionTicket, OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
+use crate::provider::{KeyExchange, choose_scheme};
 use crate::psk::{ExternalPsk, ServerPsks};
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
 use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN};
@@ -56,6 +57,9 @@ pub struct ClientConfig<'a> {
     /// Key-exchange groups to offer, in order of preference; the ClientHello carries a key
     /// share for the first only (a server that wants another asks with a HelloRetryRequest).
     pub groups: &'a [NamedGroup],
+    /// Implementations that compute groups in place of `core-ec`, or add groups it lacks
+    /// (empty: `core-ec` for every group); see [`crate::provider::KeyExchange`].
+    pub key_exchanges: &'a [&'static dyn KeyExchange],
     /// The time certificates are checked at.
     pub now: UnixTime,
     /// The certificate and key to answer a server's CertificateRequest with (`None`: answer
@@ -105,6 +109,7 @@ impl<'a> ClientConfig<'a> {
             roots,
             alpn: &[],
             groups: crate::kx::DEFAULT_GROUPS,
+            key_exchanges: &[],
             now,
             client_cert: None,
             tickets: None,
@@ -160,6 +165,9 @@ pub struct ServerConfig<'a> {
     /// client sent a share for is taken, else a HelloRetryRequest asks for the first one the
     /// client supports.
     pub groups: &'a [NamedGroup],
+    /// Implementations that compute groups in place of `core-ec`, or add groups it lacks
+    /// (empty: `core-ec` for every group); see [`crate::provider::KeyExchange`].
+    pub key_exchanges: &'a [&'static dyn KeyExchange],
     /// Ask clients for a certificate and check it (`None`: no client authentication).
     pub client_auth: Option<ClientAuth<'a>>,
     /// Issue session tickets and accept them for resumption (`None`: neither).
@@ -190,6 +198,7 @@ impl<'a> ServerConfig<'a> {
             certs,
             alpn: &[],
             groups: crate::kx::DEFAULT_GROUPS,
+            key_exchanges: &[],
             client_auth: None,
             tickets: None,
             record_size_limit: None,
@@ -624,7 +633,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         let name = server_name.as_bytes();
         conn.c.sni[..name.len()].copy_from_slice(name);
         conn.c.sni_len = name.len();
-        let key = KeyShare::generate(first_group, rng)?;
+        let key = KeyShare::generate(first_group, config.key_exchanges, rng)?;
         let random_bytes: [u8; 32] = random(rng)?;
         let session_id: [u8; 32] = random(rng)?;
         let now = config.now.as_secs();
@@ -1171,7 +1180,7 @@ fn handle(
             let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
             hs.reply = match config
                 .client_cert
-                .and_then(|cert| cert.key.choose_scheme(|s| offered.contains(&s)))
+                .and_then(|cert| choose_scheme(cert.key, |s| offered.contains(&s)))
             {
                 Some(scheme) => CertificateReply::Sign(scheme),
                 None => CertificateReply::Empty,
@@ -1346,7 +1355,7 @@ fn client_server_hello(
         Some(g) if g == st.key.group() || !config.groups.contains(&g) => {
             return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
         }
-        Some(g) => KeyShare::generate(g, &mut c.rng)?,
+        Some(g) => KeyShare::generate(g, config.key_exchanges, &mut c.rng)?,
         None if x.cookie.is_none() => return Err(PeerMisbehaved::UselessRetryRequest.into()),
         None => st.key,
     };
@@ -1889,7 +1898,8 @@ fn server_client_hello(
         c.sni[..n].copy_from_slice(&name[..n]);
         c.sni_len = n;
     }
-    let key = share.map(|s| KeyShare::generate(s.group, &mut c.rng)).transpose()?;
+    let key =
+        share.map(|s| KeyShare::generate(s.group, config.key_exchanges, &mut c.rng)).transpose()?;
     let shared = match (&key, share) {
         (Some(k), Some(s)) => Some(k.agree(s.key)?),
         _ => None,
@@ -2025,7 +2035,7 @@ fn choose_certificate<'a>(
     sni: Option<&[u8]>,
     offered: impl Fn(SignatureScheme) -> bool + Copy,
 ) -> Option<(&'a CertifiedKey<'a>, SignatureScheme)> {
-    let usable = || certs.iter().filter_map(move |c| Some((c, c.key.choose_scheme(offered)?)));
+    let usable = || certs.iter().filter_map(move |c| Some((c, choose_scheme(c.key, offered)?)));
     let name = sni.and_then(|n| core::str::from_utf8(n).ok());
     name.and_then(|n| usable().find(|(c, _)| verify::cert_matches_name(c.chain[0], n)))
         .or_else(|| usable().next())

@@ -1,7 +1,8 @@
 //! Key exchange for the `key_share` extension: X25519 and the NIST curves P-256, P-384 and
 //! P-521 from `core-ec`, with the public values in the encodings RFC 8446 §4.2.8.2 fixes (32
 //! raw bytes for X25519, uncompressed SEC1 points `04‖X‖Y` for the NIST groups) and every
-//! peer value checked before use.
+//! peer value checked before use. A configuration's `key_exchanges` can put a user's
+//! [`KeyExchange`] in place of any of them, or add a group.
 
 use core_ec::{p256, p384, p521, x25519};
 use core_hash::RandomSource;
@@ -9,6 +10,7 @@ use zeroize::Zeroize;
 
 use crate::error::{ApiMisuse, Error, PeerMisbehaved};
 use crate::msgs::NamedGroup;
+use crate::provider::{KeyExchange, MAX_KX_SECRET_LEN};
 
 /// Every group this crate implements, in the default order of preference.
 pub const ALL_GROUPS: &[NamedGroup] =
@@ -55,6 +57,22 @@ pub enum KeyShare {
     P384(p384::SecretKey),
     /// secp521r1.
     P521(p521::SecretKey),
+    /// A group computed by a user's [`KeyExchange`].
+    Custom(CustomShare),
+}
+
+/// A [`KeyExchange`]'s private key and public value; the key is wiped on drop.
+pub struct CustomShare {
+    kx: &'static dyn KeyExchange,
+    secret: [u8; MAX_KX_SECRET_LEN],
+    secret_len: usize,
+    public: PublicValue,
+}
+
+impl Drop for CustomShare {
+    fn drop(&mut self) {
+        self.secret.zeroize();
+    }
 }
 
 impl core::fmt::Debug for KeyShare {
@@ -127,8 +145,28 @@ fn uncompressed(peer: &[u8], len: usize) -> Result<&[u8], Error> {
 }
 
 impl KeyShare {
-    /// A fresh key in `group` from `rng`.
-    pub fn generate(group: NamedGroup, rng: &mut dyn RandomSource) -> Result<Self, Error> {
+    /// A fresh key in `group` from `rng`: by the first of `custom` in that group, else by
+    /// `core-ec`. A group neither implements is [`ApiMisuse::BadConfig`].
+    pub fn generate(
+        group: NamedGroup,
+        custom: &[&'static dyn KeyExchange],
+        rng: &mut dyn RandomSource,
+    ) -> Result<Self, Error> {
+        if let Some(&kx) = custom.iter().find(|k| k.group() == group) {
+            let mut share = CustomShare {
+                kx,
+                secret: [0; MAX_KX_SECRET_LEN],
+                secret_len: 0,
+                public: PublicValue { bytes: [0; MAX_PUBLIC_LEN], len: 0 },
+            };
+            let (s, p) = kx.generate(rng, &mut share.secret, &mut share.public.bytes)?;
+            if s > MAX_KX_SECRET_LEN || p == 0 || p > MAX_PUBLIC_LEN {
+                return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+            }
+            share.secret_len = s;
+            share.public.len = p;
+            return Ok(Self::Custom(share));
+        }
         Ok(match group {
             NamedGroup::X25519 => {
                 let mut b = [0u8; 32];
@@ -157,6 +195,7 @@ impl KeyShare {
             Self::P256(_) => NamedGroup::SECP256R1,
             Self::P384(_) => NamedGroup::SECP384R1,
             Self::P521(_) => NamedGroup::SECP521R1,
+            Self::Custom(c) => c.kx.group(),
         }
     }
 
@@ -172,6 +211,7 @@ impl KeyShare {
             Self::P256(k) => put(&k.public_key().to_sec1_bytes()),
             Self::P384(k) => put(&k.public_key().to_sec1_bytes()),
             Self::P521(k) => put(&k.public_key().to_sec1_bytes()),
+            Self::Custom(c) => return c.public,
         }
         out
     }
@@ -204,6 +244,13 @@ impl KeyShare {
                 let p = p521::PublicKey::from_sec1_bytes(p).map_err(bad_share)?;
                 put(k.diffie_hellman(&p).map_err(bad_share)?.as_bytes());
             }
+            Self::Custom(c) => {
+                let len = c.kx.agree(&c.secret[..c.secret_len], peer, &mut out.bytes)?;
+                if len == 0 || len > MAX_SHARED_LEN {
+                    return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+                }
+                out.len = len;
+            }
         }
         Ok(out)
     }
@@ -222,8 +269,8 @@ mod tests {
     fn every_group_agrees_with_itself() {
         let mut r = rng();
         for &g in ALL_GROUPS {
-            let a = KeyShare::generate(g, &mut r).unwrap();
-            let b = KeyShare::generate(g, &mut r).unwrap();
+            let a = KeyShare::generate(g, &[], &mut r).unwrap();
+            let b = KeyShare::generate(g, &[], &mut r).unwrap();
             assert_eq!(a.group(), g);
             let ab = a.agree(b.public().as_ref()).unwrap();
             let ba = b.agree(a.public().as_ref()).unwrap();
@@ -237,7 +284,7 @@ mod tests {
         let mut r = rng();
         let bad = Err(Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare));
         for &g in ALL_GROUPS {
-            let a = KeyShare::generate(g, &mut r).unwrap();
+            let a = KeyShare::generate(g, &[], &mut r).unwrap();
             let good = a.public();
             let good = good.as_ref();
             // Wrong length, empty, and (for the NIST groups) compressed or off-curve points.

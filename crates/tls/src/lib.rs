@@ -57,6 +57,11 @@
 //! malformed or trailing byte), the key schedule and transcript ([`key_schedule`]), record
 //! protection ([`record`]), key exchange ([`kx`]), signatures ([`sign`]) and certificate
 //! verification through `rustls-webpki` ([`verify`]).
+//!
+//! The cryptography comes from a provider table whose defaults are Halite's primitives; a
+//! configuration can put a user's AEAD, key-exchange group or signing key in place of any
+//! entry (a hardware AES engine, a key in a secure element, a group Halite lacks) through the
+//! traits of [`provider`], still without an allocator.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -72,6 +77,7 @@ pub mod key_schedule;
 pub mod kx;
 pub mod msgs;
 pub mod pem;
+pub mod provider;
 pub mod psk;
 pub mod record;
 pub mod sign;

@@ -10,7 +10,9 @@ use core_aead::{Aead, Aes128Ccm, Aes128Ccm8, Aes128Gcm, Aes256Gcm, ChaCha20Poly1
 use crate::error::{Error, PeerMisbehaved};
 use crate::key_schedule::{Secret, TrafficKey};
 use crate::msgs::ContentType;
+use crate::provider::{MAX_AEAD_KEY_LEN, MAX_AEAD_TAG_LEN, RecordAead};
 use crate::suites::AeadAlg;
+use zeroize::Zeroize;
 
 /// Bytes in a record header.
 pub const HEADER_LEN: usize = 5;
@@ -66,16 +68,37 @@ enum Cipher {
     ChaCha20Poly1305(ChaCha20Poly1305),
     Aes128Ccm(Aes128Ccm),
     Aes128Ccm8(Aes128Ccm8),
+    /// A user's AEAD and the key it is handed on every call.
+    Custom(&'static dyn RecordAead, CustomKey),
 }
 
-macro_rules! with_cipher {
-    ($c:expr, $a:ident => $body:expr) => {
+/// A custom AEAD's key, wiped on drop.
+struct CustomKey {
+    bytes: [u8; MAX_AEAD_KEY_LEN],
+    len: usize,
+}
+
+impl CustomKey {
+    fn get(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl Drop for CustomKey {
+    fn drop(&mut self) {
+        self.bytes.zeroize();
+    }
+}
+
+macro_rules! with_builtin {
+    ($c:expr, $a:ident => $body:expr, $custom:pat => $other:expr) => {
         match $c {
             Cipher::Aes128Gcm($a) => $body,
             Cipher::Aes256Gcm($a) => $body,
             Cipher::ChaCha20Poly1305($a) => $body,
             Cipher::Aes128Ccm($a) => $body,
             Cipher::Aes128Ccm8($a) => $body,
+            $custom => $other,
         }
     };
 }
@@ -101,12 +124,26 @@ impl RecordProtection {
         Self::from_key(alg, tk.key(), &tk.iv)
     }
 
-    /// Keys a direction from a key and IV directly; the key must be `alg.key_len()` bytes.
+    /// Keys a direction from a key and IV directly; the key must be `alg.key_len()` bytes,
+    /// and a custom AEAD's lengths within [`MAX_AEAD_KEY_LEN`] and [`MAX_AEAD_TAG_LEN`].
     pub fn from_key(alg: AeadAlg, key: &[u8], iv: &[u8; 12]) -> Result<Self, Error> {
         fn keyed<A: Aead>(key: &[u8]) -> Result<A, Error> {
             A::new(key).map_err(|_| Error::ApiMisuse(crate::error::ApiMisuse::BadConfig))
         }
         let cipher = match alg {
+            AeadAlg::Custom(aead) => {
+                let tag_len = aead.tag_len();
+                if key.len() != aead.key_len()
+                    || key.len() > MAX_AEAD_KEY_LEN
+                    || key.is_empty()
+                    || !(1..=MAX_AEAD_TAG_LEN).contains(&tag_len)
+                {
+                    return Err(Error::ApiMisuse(crate::error::ApiMisuse::BadConfig));
+                }
+                let mut k = CustomKey { bytes: [0; MAX_AEAD_KEY_LEN], len: key.len() };
+                k.bytes[..key.len()].copy_from_slice(key);
+                Cipher::Custom(aead, k)
+            }
             AeadAlg::Aes128Gcm => Cipher::Aes128Gcm(keyed(key)?),
             AeadAlg::Aes256Gcm => Cipher::Aes256Gcm(keyed(key)?),
             AeadAlg::ChaCha20Poly1305 => Cipher::ChaCha20Poly1305(keyed(key)?),
@@ -181,10 +218,11 @@ impl RecordProtection {
         let (body, tag_out) = rest.split_at_mut(inner);
         body[len] = typ.0;
         body[len + 1..].fill(0);
-        let sealed = with_cipher!(&self.cipher, a => a
+        with_builtin!(&self.cipher, a => a
             .seal_in_place_detached(&nonce, header, body)
-            .map(|t| tag_out.copy_from_slice(t.as_ref())));
-        sealed.map_err(|_| Error::RecordOverflow)?;
+            .map(|t| tag_out.copy_from_slice(t.as_ref()))
+            .map_err(|_| Error::RecordOverflow)?,
+            Cipher::Custom(aead, key) => aead.seal(key.get(), &nonce, header, body, tag_out)?);
         Ok(total)
     }
 
@@ -210,8 +248,15 @@ impl RecordProtection {
         let nonce = self.next_nonce()?;
         let (aad, rest) = record.split_at_mut(HEADER_LEN);
         let (body, tag) = rest.split_at_mut(header.len - tag_len);
-        with_cipher!(&self.cipher, a => a.open_in_place_detached(&nonce, aad, body, tag))
-            .map_err(|_| Error::DecryptFailed)?;
+        let opened = with_builtin!(&self.cipher, a => a
+            .open_in_place_detached(&nonce, aad, body, tag)
+            .is_ok(),
+            Cipher::Custom(aead, key) => aead.open(key.get(), &nonce, aad, body, tag).is_ok());
+        if !opened {
+            // core-aead zeroes the buffer itself; a custom AEAD might not.
+            body.zeroize();
+            return Err(Error::DecryptFailed);
+        }
         // The padding is the sender's choice and public to it; scanning it is not a secret
         // dependence on anything the receiver holds.
         let Some(type_at) = body.iter().rposition(|&b| b != 0) else {

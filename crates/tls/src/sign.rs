@@ -7,6 +7,7 @@ use core_hash::RandomSource;
 
 use crate::error::{ApiMisuse, Error};
 use crate::msgs::SignatureScheme;
+use crate::provider::Signer;
 
 /// The longest signature produced: RSA with an 8192-bit modulus.
 pub const MAX_SIGNATURE_LEN: usize = core_rsa::MAX_BITS / 8;
@@ -74,8 +75,18 @@ impl SigningKey {
         Self::from_pkcs8_der(der)
     }
 
-    /// The schemes this key can sign with, in order of preference.
-    pub fn schemes(&self) -> &'static [SignatureScheme] {
+    /// Our most preferred scheme that `offered` accepts.
+    pub fn choose_scheme(
+        &self,
+        offered: impl Fn(SignatureScheme) -> bool,
+    ) -> Option<SignatureScheme> {
+        crate::provider::choose_scheme(self, offered)
+    }
+}
+
+/// The default signer: Ed25519 and ECDSA from `core-ec`, RSA-PSS from `core-rsa`.
+impl Signer for SigningKey {
+    fn schemes(&self) -> &[SignatureScheme] {
         match self {
             Self::Ed25519(_) => &[SignatureScheme::ED25519],
             Self::EcdsaP256(_) => &[SignatureScheme::ECDSA_SECP256R1_SHA256],
@@ -88,18 +99,9 @@ impl SigningKey {
         }
     }
 
-    /// Our most preferred scheme that `offered` accepts.
-    pub fn choose_scheme(
-        &self,
-        offered: impl Fn(SignatureScheme) -> bool,
-    ) -> Option<SignatureScheme> {
-        self.schemes().iter().copied().find(|s| offered(*s))
-    }
-
-    /// Signs `msg` with `scheme` (one of [`schemes`](Self::schemes)) into `out`; returns the
-    /// signature's length. `rng` gives RSA-PSS its salt and blinds the RSA private operation;
-    /// ECDSA signatures are deterministic (RFC 6979).
-    pub fn sign(
+    /// ECDSA signatures are deterministic (RFC 6979); `rng` gives RSA-PSS its salt and blinds
+    /// the RSA private operation.
+    fn sign(
         &self,
         scheme: SignatureScheme,
         msg: &[u8],
@@ -139,6 +141,6 @@ impl SigningKey {
 pub struct CertifiedKey<'a> {
     /// The chain.
     pub chain: &'a [&'a [u8]],
-    /// The end-entity certificate's key.
-    pub key: &'a SigningKey,
+    /// The end-entity certificate's key: a [`SigningKey`] or a user's [`Signer`].
+    pub key: &'a dyn Signer,
 }

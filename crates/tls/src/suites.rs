@@ -1,12 +1,13 @@
-//! The provider table: the cipher suites (and, as the primitive crates grow, the groups and
-//! signature schemes) this crate can use, each tying a wire code point to Halite's
-//! implementation. A user picks or reorders entries in the configuration.
+//! The cipher suites of the provider table, each tying a wire code point to a hash and an
+//! AEAD: `core-aead`'s by default, or a user's [`RecordAead`] ([`AeadAlg::Custom`]). A
+//! configuration picks, orders or replaces entries (see [`crate::provider`]).
 
 use crate::key_schedule::HashAlg;
 use crate::msgs::CipherSuite;
+use crate::provider::RecordAead;
 
 /// The AEAD a suite protects records with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub enum AeadAlg {
     /// AES-128-GCM.
     Aes128Gcm,
@@ -18,25 +19,55 @@ pub enum AeadAlg {
     Aes128Ccm,
     /// AES-128-CCM with an 8-byte tag.
     Aes128Ccm8,
+    /// A user's implementation, keyed on every call (see [`RecordAead`]).
+    Custom(&'static dyn RecordAead),
 }
 
 impl AeadAlg {
     /// Key length in bytes.
-    pub const fn key_len(self) -> usize {
+    pub fn key_len(self) -> usize {
         match self {
             Self::Aes256Gcm | Self::ChaCha20Poly1305 => 32,
             Self::Aes128Gcm | Self::Aes128Ccm | Self::Aes128Ccm8 => 16,
+            Self::Custom(a) => a.key_len(),
         }
     }
 
     /// Tag length in bytes.
-    pub const fn tag_len(self) -> usize {
+    pub fn tag_len(self) -> usize {
         match self {
             Self::Aes128Ccm8 => 8,
+            Self::Custom(a) => a.tag_len(),
             _ => 16,
         }
     }
 }
+
+impl core::fmt::Debug for AeadAlg {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::Aes128Gcm => f.write_str("Aes128Gcm"),
+            Self::Aes256Gcm => f.write_str("Aes256Gcm"),
+            Self::ChaCha20Poly1305 => f.write_str("ChaCha20Poly1305"),
+            Self::Aes128Ccm => f.write_str("Aes128Ccm"),
+            Self::Aes128Ccm8 => f.write_str("Aes128Ccm8"),
+            Self::Custom(a) => f.debug_tuple("Custom").field(a).finish(),
+        }
+    }
+}
+
+/// Built-in AEADs are equal by kind, custom ones when they are the same object.
+impl PartialEq for AeadAlg {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Custom(a), Self::Custom(b)) => core::ptr::addr_eq(*a, *b),
+            (Self::Custom(_), _) | (_, Self::Custom(_)) => false,
+            _ => core::mem::discriminant(self) == core::mem::discriminant(other),
+        }
+    }
+}
+
+impl Eq for AeadAlg {}
 
 /// A TLS 1.3 cipher suite: its code point, hash and AEAD.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,14 +81,16 @@ pub struct Suite {
 }
 
 impl Suite {
-    /// The IANA name, e.g. `TLS_AES_128_GCM_SHA256`.
+    /// The IANA name of the code point, e.g. `TLS_AES_128_GCM_SHA256` (`"unknown"` for one
+    /// outside RFC 8446's five).
     pub const fn iana_name(&self) -> &'static str {
-        match self.aead {
-            AeadAlg::Aes128Gcm => "TLS_AES_128_GCM_SHA256",
-            AeadAlg::Aes256Gcm => "TLS_AES_256_GCM_SHA384",
-            AeadAlg::ChaCha20Poly1305 => "TLS_CHACHA20_POLY1305_SHA256",
-            AeadAlg::Aes128Ccm => "TLS_AES_128_CCM_SHA256",
-            AeadAlg::Aes128Ccm8 => "TLS_AES_128_CCM_8_SHA256",
+        match self.suite {
+            CipherSuite::TLS13_AES_128_GCM_SHA256 => "TLS_AES_128_GCM_SHA256",
+            CipherSuite::TLS13_AES_256_GCM_SHA384 => "TLS_AES_256_GCM_SHA384",
+            CipherSuite::TLS13_CHACHA20_POLY1305_SHA256 => "TLS_CHACHA20_POLY1305_SHA256",
+            CipherSuite::TLS13_AES_128_CCM_SHA256 => "TLS_AES_128_CCM_SHA256",
+            CipherSuite::TLS13_AES_128_CCM_8_SHA256 => "TLS_AES_128_CCM_8_SHA256",
+            _ => "unknown",
         }
     }
 }

@@ -755,17 +755,9 @@ fn our_client_external_psk_against_openssl_s_server() {
         sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let config = ClientConfig {
-            suites: suites::DEFAULT_SUITES,
-            roots: &[],
-            alpn: &[],
-            groups: tls::kx::DEFAULT_GROUPS,
-            now: UnixTime::now(),
-            client_cert: None,
-            tickets: None,
             psk_modes: modes,
-            record_size_limit: None,
-            max_fragment_length: None,
             external_psk: Some(tls::ExternalPsk { key: &key, ..external_psk() }),
+            ..ClientConfig::new(&[], UnixTime::now())
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();

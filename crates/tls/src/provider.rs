@@ -1,0 +1,154 @@
+//! What the handshake and the record layer need from their cryptography, as traits a user can
+//! implement: a record AEAD ([`RecordAead`]), a key-exchange group ([`KeyExchange`]) and a
+//! certificate's private key ([`Signer`]).
+//!
+//! Halite's own primitives are the default table: the suites of [`crate::suites`] name
+//! `core-aead` ciphers, the groups of [`crate::kx`] are `core-ec`'s, and a
+//! [`SigningKey`](crate::SigningKey) signs with `core-ec` or `core-rsa`. A configuration
+//! replaces an entry by naming an implementation of one of these traits instead — a hardware
+//! AES engine as [`AeadAlg::Custom`](crate::suites::AeadAlg::Custom) in a [`Suite`](crate::suites::Suite),
+//! a group `core-ec` lacks in `key_exchanges`, a key held by a secure element as the `key` of a
+//! [`CertifiedKey`](crate::CertifiedKey). No allocator is needed: AEADs and groups are
+//! `&'static` objects that keep no per-connection state themselves (the connection stores the
+//! key material they are handed), signers are borrowed for the configuration's lifetime.
+//!
+//! ```
+//! use tls::provider::RecordAead;
+//! use tls::suites::{AeadAlg, Suite};
+//! use tls::msgs::CipherSuite;
+//! use tls::key_schedule::HashAlg;
+//! use core_aead::{Aead, Aes128Gcm};
+//!
+//! /// AES-128-GCM through `core-aead`, keyed per record — where a hardware engine would go.
+//! #[derive(Debug)]
+//! struct MyGcm;
+//!
+//! impl RecordAead for MyGcm {
+//!     fn key_len(&self) -> usize { 16 }
+//!     fn tag_len(&self) -> usize { 16 }
+//!     fn seal(&self, key: &[u8], nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &mut [u8])
+//!         -> Result<(), tls::Error> {
+//!         let aead = Aes128Gcm::new(key).map_err(|_| tls::Error::RecordOverflow)?;
+//!         let t = aead.seal_in_place_detached(nonce, aad, buf).map_err(|_| tls::Error::RecordOverflow)?;
+//!         tag.copy_from_slice(t.as_ref());
+//!         Ok(())
+//!     }
+//!     fn open(&self, key: &[u8], nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &[u8])
+//!         -> Result<(), tls::Error> {
+//!         let aead = Aes128Gcm::new(key).map_err(|_| tls::Error::DecryptFailed)?;
+//!         aead.open_in_place_detached(nonce, aad, buf, tag).map_err(|_| tls::Error::DecryptFailed)
+//!     }
+//! }
+//!
+//! static MY_GCM: MyGcm = MyGcm;
+//! let suite = Suite {
+//!     suite: CipherSuite::TLS13_AES_128_GCM_SHA256,
+//!     hash: HashAlg::Sha256,
+//!     aead: AeadAlg::Custom(&MY_GCM),
+//! };
+//! let suites = [suite];
+//! # let roots = [];
+//! let config = tls::ClientConfig { suites: &suites, ..tls::ClientConfig::new(&roots, pki_types::UnixTime::now()) };
+//! # let _ = config;
+//! ```
+
+use core::fmt::Debug;
+
+use core_hash::RandomSource;
+
+use crate::error::Error;
+use crate::kx::{MAX_PUBLIC_LEN, MAX_SHARED_LEN};
+use crate::msgs::{NamedGroup, SignatureScheme};
+use crate::sign::MAX_SIGNATURE_LEN;
+
+/// The longest key a [`RecordAead`] may ask for (the key schedule derives at most 32 bytes).
+pub const MAX_AEAD_KEY_LEN: usize = 32;
+/// The longest tag a [`RecordAead`] may produce.
+pub const MAX_AEAD_TAG_LEN: usize = 16;
+/// The longest private key a [`KeyExchange`] may keep in a connection.
+pub const MAX_KX_SECRET_LEN: usize = 66;
+
+/// An AEAD that protects TLS 1.3 records, given the traffic key on every call.
+///
+/// The connection derives the key (`key_len` bytes) and keeps it, zeroized when replaced; the
+/// implementation may cache a key schedule of its own. The record layer checks lengths,
+/// builds the nonce (IV XOR sequence number) and the additional data (the record header),
+/// and zeroes `buf` whenever `open` fails, so no unauthenticated plaintext is released
+/// whatever the implementation leaves there.
+pub trait RecordAead: Debug + Sync {
+    /// Key length in bytes, 1 to [`MAX_AEAD_KEY_LEN`].
+    fn key_len(&self) -> usize;
+    /// Tag length in bytes, 1 to [`MAX_AEAD_TAG_LEN`].
+    fn tag_len(&self) -> usize;
+    /// Encrypts `buf` in place and writes the tag into `tag` (`tag_len` bytes).
+    fn seal(
+        &self,
+        key: &[u8],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &mut [u8],
+    ) -> Result<(), Error>;
+    /// Checks `tag` and decrypts `buf` in place; any error is reported to the peer as
+    /// `bad_record_mac`.
+    fn open(
+        &self,
+        key: &[u8],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error>;
+}
+
+/// A key-exchange group for the `key_share` extension (RFC 8446 §4.2.8), as a
+/// Diffie–Hellman-style pair of operations. Listed in a configuration's `key_exchanges`, it
+/// computes its group in place of `core-ec` (or adds one `core-ec` lacks: the group must also
+/// be in `groups` to be offered or accepted).
+pub trait KeyExchange: Debug + Sync {
+    /// The group's code point.
+    fn group(&self) -> NamedGroup;
+    /// Makes a fresh private key from `rng`, written to the front of `secret`, and its public
+    /// value in wire encoding to the front of `public`; returns the two lengths. The
+    /// connection keeps the secret and zeroizes it when it is done.
+    fn generate(
+        &self,
+        rng: &mut dyn RandomSource,
+        secret: &mut [u8; MAX_KX_SECRET_LEN],
+        public: &mut [u8; MAX_PUBLIC_LEN],
+    ) -> Result<(usize, usize), Error>;
+    /// The shared secret of `secret` (as `generate` wrote it) with the peer's public value,
+    /// written to the front of `out`; returns its length. A peer value that is not a valid
+    /// key must be an error ([`PeerMisbehaved::InvalidKeyShare`](crate::PeerMisbehaved::InvalidKeyShare)
+    /// is answered with `illegal_parameter`).
+    fn agree(
+        &self,
+        secret: &[u8],
+        peer: &[u8],
+        out: &mut [u8; MAX_SHARED_LEN],
+    ) -> Result<usize, Error>;
+}
+
+/// The private key of a certificate, signing CertificateVerify messages.
+/// [`SigningKey`](crate::SigningKey) implements it with `core-ec` and `core-rsa`.
+pub trait Signer: Debug + Sync {
+    /// The schemes this key can sign with, in order of preference.
+    fn schemes(&self) -> &[SignatureScheme];
+    /// Signs `msg` with `scheme` (one of [`schemes`](Self::schemes)) into `out`; returns the
+    /// signature's length. `rng` is there for randomized schemes (RSA-PSS salts, blinding).
+    fn sign(
+        &self,
+        scheme: SignatureScheme,
+        msg: &[u8],
+        rng: &mut dyn RandomSource,
+        out: &mut [u8; MAX_SIGNATURE_LEN],
+    ) -> Result<usize, Error>;
+}
+
+/// Our most preferred scheme of `key` that `offered` accepts.
+pub(crate) fn choose_scheme(
+    key: &dyn Signer,
+    offered: impl Fn(SignatureScheme) -> bool,
+) -> Option<SignatureScheme> {
+    key.schemes().iter().copied().find(|s| offered(*s))
+}
