@@ -260,21 +260,51 @@ pub(crate) fn ccm_ni<const ENCRYPT: bool>(
     buf: &mut [u8],
 ) {
     let rk = load_keys(&key.enc);
+    let nr = key.rounds;
     let bswap = bswap_mask();
     let one = _mm_set_epi32(0, 0, 0, 1);
     let mut c = _mm_shuffle_epi8(load(ctr), bswap);
     let (mut m, mut k) = (load(mac), load(ks));
     let (blocks, partial) = buf.as_chunks_mut::<16>();
-    for block in blocks {
-        let d = load(block);
+    let mut blocks = blocks.iter_mut();
+    if let Some(first) = blocks.next() {
+        // The chain is the critical path: the MAC of block i+1 starts from
+        // `E(x) ⊕ p ⊕ rk₀ = SubShift(…) ⊕ (rk_last ⊕ rk₀ ⊕ p)`, so the last round of one
+        // step takes the next step's plaintext and first round key as its round key and
+        // no XOR is left between the AES rounds of consecutive blocks (for decryption the
+        // plaintext comes out of the keystream lane of the same step: one XOR remains).
+        let fold = _mm_xor_si128(rk[nr], rk[0]);
+        let d = load(first);
         let out = _mm_xor_si128(d, k);
-        store(block, out);
-        let plain = if ENCRYPT { d } else { out };
-        // The MAC of this block and the keystream of the next, side by side.
-        let mut x = [_mm_xor_si128(m, plain), _mm_shuffle_epi8(c, bswap)];
+        store(first, out);
+        let mut x = _mm_xor_si128(_mm_xor_si128(m, if ENCRYPT { d } else { out }), rk[0]);
+        for block in blocks {
+            // The MAC of the previous block and the keystream of this one, side by side.
+            let mut y = _mm_xor_si128(_mm_shuffle_epi8(c, bswap), rk[0]);
+            c = _mm_add_epi32(c, one);
+            for r in &rk[1..nr] {
+                x = _mm_aesenc_si128(x, *r);
+                y = _mm_aesenc_si128(y, *r);
+            }
+            k = _mm_aesenclast_si128(y, rk[nr]);
+            let d = load(block);
+            let out = _mm_xor_si128(d, k);
+            store(block, out);
+            x = if ENCRYPT {
+                _mm_aesenclast_si128(x, _mm_xor_si128(fold, d))
+            } else {
+                _mm_xor_si128(_mm_aesenclast_si128(x, fold), out)
+            };
+        }
+        // The last whole block's MAC and the keystream after it.
+        let mut y = _mm_xor_si128(_mm_shuffle_epi8(c, bswap), rk[0]);
         c = _mm_add_epi32(c, one);
-        rounds_n::<true, 2>(&rk, key.rounds, &mut x);
-        [m, k] = x;
+        for r in &rk[1..nr] {
+            x = _mm_aesenc_si128(x, *r);
+            y = _mm_aesenc_si128(y, *r);
+        }
+        k = _mm_aesenclast_si128(y, rk[nr]);
+        m = _mm_aesenclast_si128(x, rk[nr]);
     }
     if !partial.is_empty() {
         let n = partial.len();
