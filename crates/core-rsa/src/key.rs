@@ -7,7 +7,7 @@
 use crate::blinding::BlindingCache;
 use crate::der::{self, Reader, Writer};
 use crate::mont::{
-    Dyn, Engine, Mont, MontImpl, PowJob, Word, add, add_mod, ct_eq, digits_for, dispatch,
+    Dyn, Engine, Mont, MontImpl, PowJob, W64, Word, add, add_mod, ct_eq, digits_for, dispatch,
     inv_vartime, is_zero, is_zero_vartime, leading_zero_bytes_ct, load_be, lt_vartime, mul_full,
     store_be, sub_borrow, sub_mod,
 };
@@ -109,7 +109,7 @@ impl<W: Word> PubCore<W> {
 /// ```
 #[derive(Clone)]
 pub struct PublicKey {
-    inner: Dyn<PubCore<u64>, PubCore<u16>>,
+    inner: Dyn<PubCore<W64>, PubCore<u16>>,
 }
 
 impl core::fmt::Debug for PublicKey {
@@ -146,7 +146,10 @@ impl PublicKey {
         // Built in place: on the Cortex-M0 every copy of a key costs 2 KiB of stack.
         let mut key = Self {
             inner: match imp {
+                #[cfg(target_pointer_width = "64")]
                 MontImpl::Portable64 => Dyn::Portable64(PubCore::empty()),
+                #[cfg(not(target_pointer_width = "64"))]
+                MontImpl::Portable64 => Dyn::Portable15(PubCore::empty()),
                 MontImpl::Portable15 => Dyn::Portable15(PubCore::empty()),
                 MontImpl::X86Adx(t) => Dyn::X86Adx(t, PubCore::empty()),
                 MontImpl::X86Avx512Ifma(i, a) => Dyn::X86Avx512Ifma(i, a, PubCore::empty()),
@@ -564,7 +567,7 @@ impl<W: Word> PrivCore<W> {
 /// # Ok::<(), core_rsa::Error>(())
 /// ```
 pub struct PrivateKey {
-    inner: Dyn<PrivCore<u64>, PrivCore<u16>>,
+    inner: Dyn<PrivCore<W64>, PrivCore<u16>>,
 }
 
 impl core::fmt::Debug for PrivateKey {
@@ -650,7 +653,10 @@ impl PrivateKey {
     #[inline(never)]
     fn empty(imp: MontImpl) -> Self {
         match imp {
+            #[cfg(target_pointer_width = "64")]
             MontImpl::Portable64 => Self { inner: Dyn::Portable64(PrivCore::empty()) },
+            #[cfg(not(target_pointer_width = "64"))]
+            MontImpl::Portable64 => Self { inner: Dyn::Portable15(PrivCore::empty()) },
             MontImpl::Portable15 => Self { inner: Dyn::Portable15(PrivCore::empty()) },
             MontImpl::X86Adx(t) => Self { inner: Dyn::X86Adx(t, PrivCore::empty()) },
             MontImpl::X86Avx512Ifma(i, a) => {

@@ -22,7 +22,9 @@
 //! One restriction beyond FIPS: a candidate `w` with `2^17 | w-1` is discarded (a fraction
 //! `2^-16` of them), so the Miller–Rabin squaring loop has a fixed, public length.
 
-use crate::mont::{Engine, Mont, MontImpl, Portable15, Portable64, Word, ct_eq, load_be, store_be};
+use crate::mont::{
+    Engine, Mont, MontImpl, PORTABLE_WIDE, Portable15, Word, ct_eq, load_be, store_be,
+};
 use crate::{Error, Implementation, PrivateKey, RandomSource};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
 use zeroize::Zeroize;
@@ -724,16 +726,16 @@ impl PrivateKey {
         }
         let pl = bits / 128;
         let parts = match imp {
-            MontImpl::Portable64 => generate_parts(Portable64, pl, e, rng),
+            MontImpl::Portable64 => generate_parts(PORTABLE_WIDE, pl, e, rng),
             MontImpl::Portable15 => generate_parts(Portable15, pl, e, rng),
             #[cfg(target_arch = "x86_64")]
             MontImpl::X86Adx(t) => generate_parts(crate::mont::X86Adx(t), pl, e, rng),
             #[cfg(not(target_arch = "x86_64"))]
-            MontImpl::X86Adx(_) => generate_parts(Portable64, pl, e, rng),
+            MontImpl::X86Adx(_) => generate_parts(PORTABLE_WIDE, pl, e, rng),
             #[cfg(target_arch = "x86_64")]
             MontImpl::X86Avx512Ifma(_, a) => generate_parts(crate::mont::X86Adx(a), pl, e, rng),
             #[cfg(not(target_arch = "x86_64"))]
-            MontImpl::X86Avx512Ifma(..) => generate_parts(Portable64, pl, e, rng),
+            MontImpl::X86Avx512Ifma(..) => generate_parts(PORTABLE_WIDE, pl, e, rng),
         }?;
         // Big-endian encodings for the checked constructor.
         let (kp, kn) = (8 * pl, 16 * pl);

@@ -16,6 +16,9 @@
 mod inverse;
 mod ops;
 mod portable15;
+// On 32-bit targets only its `Word` impl for `u64` is used (by the inversions); the engine
+// is not built there (see `W64`).
+#[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
 mod portable64;
 #[cfg(target_arch = "x86_64")]
 mod x86_adx;
@@ -24,6 +27,7 @@ mod x86_avx512ifma;
 
 pub(crate) use ops::*;
 pub(crate) use portable15::Portable15;
+#[cfg(target_pointer_width = "64")]
 pub(crate) use portable64::Portable64;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86_adx::X86Adx;
@@ -40,7 +44,9 @@ use zeroize::Zeroize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum MontImpl {
-    /// 64-bit limbs with `u128` products.
+    /// 64-bit limbs with `u128` products. Built on 64-bit targets only: elsewhere a request
+    /// for it gets [`Portable15`](Self::Portable15), which keeps a second copy of the generic
+    /// code out of Cortex-M0 images.
     Portable64,
     /// 15-bit digits with 32-bit products only: the Cortex-M0 path.
     Portable15,
@@ -86,9 +92,30 @@ impl Implementation for MontImpl {
     /// Also finds the portable implementation that `available()` leaves out for this word
     /// size, so both are tested everywhere.
     fn by_name(name: &str) -> Option<Self> {
-        Self::available().chain([Self::Portable64, Self::Portable15]).find(|i| i.name() == name)
+        Self::available()
+            .chain([Self::Portable64, Self::Portable15])
+            .filter(|i| cfg!(target_pointer_width = "64") || *i != Self::Portable64)
+            .find(|i| i.name() == name)
     }
 }
+
+/// The digit type of the data kept for the 64-bit-limb engines (`portable64`, `x86_adx`,
+/// `x86_avx512ifma`): `u64` on 64-bit targets. Elsewhere those engines are not built and the
+/// variants of [`Dyn`] meant for them hold 15-bit digits that no code creates, so the generic
+/// code is compiled once, for `portable15`.
+#[cfg(target_pointer_width = "64")]
+pub(crate) type W64 = u64;
+/// See the 64-bit definition.
+#[cfg(not(target_pointer_width = "64"))]
+pub(crate) type W64 = u16;
+
+/// The portable engine for [`W64`] digits, which the 64-bit-limb variants of [`Dyn`] fall
+/// back to where their own engine does not exist.
+#[cfg(target_pointer_width = "64")]
+pub(crate) const PORTABLE_WIDE: Portable64 = Portable64;
+/// See the 64-bit definition.
+#[cfg(not(target_pointer_width = "64"))]
+pub(crate) const PORTABLE_WIDE: Portable15 = Portable15;
 
 /// One way of doing Montgomery multiplication on digits of type `W`.
 pub(crate) trait Engine: Copy {
@@ -141,6 +168,8 @@ pub(crate) struct PowJob<'a, W: Word> {
 /// with [`dispatch!`] runs generic code on the right engine, and a mismatch cannot be built.
 #[derive(Clone)]
 pub(crate) enum Dyn<T64, T15> {
+    // Never built on 32-bit targets, where `portable64` requests get `portable15`.
+    #[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
     Portable64(T64),
     Portable15(T15),
     X86Adx(core_cpu::Adx, T64),
@@ -165,7 +194,7 @@ macro_rules! dispatch {
     ($dyn:expr, |$e:ident, $c:pat_param| $body:expr) => {
         match $dyn {
             $crate::mont::Dyn::Portable64($c) => {
-                let $e = $crate::mont::Portable64;
+                let $e = $crate::mont::PORTABLE_WIDE;
                 $body
             }
             $crate::mont::Dyn::Portable15($c) => {
@@ -179,7 +208,7 @@ macro_rules! dispatch {
             }
             #[cfg(not(target_arch = "x86_64"))]
             $crate::mont::Dyn::X86Adx(_, $c) => {
-                let $e = $crate::mont::Portable64;
+                let $e = $crate::mont::PORTABLE_WIDE;
                 $body
             }
             #[cfg(target_arch = "x86_64")]
@@ -189,7 +218,7 @@ macro_rules! dispatch {
             }
             #[cfg(not(target_arch = "x86_64"))]
             $crate::mont::Dyn::X86Avx512Ifma(_, _, $c) => {
-                let $e = $crate::mont::Portable64;
+                let $e = $crate::mont::PORTABLE_WIDE;
                 $body
             }
         }
@@ -201,9 +230,15 @@ pub(crate) use dispatch;
 macro_rules! build {
     ($imp:expr, |$e:ident| $body:expr) => {
         match $imp {
+            #[cfg(target_pointer_width = "64")]
             $crate::mont::MontImpl::Portable64 => {
                 let $e = $crate::mont::Portable64;
                 $body.map($crate::mont::Dyn::Portable64)
+            }
+            #[cfg(not(target_pointer_width = "64"))]
+            $crate::mont::MontImpl::Portable64 => {
+                let $e = $crate::mont::Portable15;
+                $body.map($crate::mont::Dyn::Portable15)
             }
             $crate::mont::MontImpl::Portable15 => {
                 let $e = $crate::mont::Portable15;
@@ -216,7 +251,7 @@ macro_rules! build {
             }
             #[cfg(not(target_arch = "x86_64"))]
             $crate::mont::MontImpl::X86Adx(token) => {
-                let $e = $crate::mont::Portable64;
+                let $e = $crate::mont::PORTABLE_WIDE;
                 $body.map(|c| $crate::mont::Dyn::X86Adx(token, c))
             }
             #[cfg(target_arch = "x86_64")]
@@ -226,7 +261,7 @@ macro_rules! build {
             }
             #[cfg(not(target_arch = "x86_64"))]
             $crate::mont::MontImpl::X86Avx512Ifma(ifma, adx) => {
-                let $e = $crate::mont::Portable64;
+                let $e = $crate::mont::PORTABLE_WIDE;
                 $body.map(|c| $crate::mont::Dyn::X86Avx512Ifma(ifma, adx, c))
             }
         }
@@ -570,7 +605,9 @@ fn with_scratch<E: Engine, R>(f: impl FnOnce(&mut [E::W]) -> R) -> R {
 /// The window width minimising the work of an exponentiation, counted in multiplications:
 /// `⌈bits/w⌉` of them, each after a table scan of `2^w·len` digits (about `2^w/(2·len)`
 /// multiplications' worth), plus `2^w` to fill the table; among the widths whose table fits
-/// in `cap` digits.
+/// in `cap` digits. Public inputs only; out of line so the Cortex-M0 constant-time scan of
+/// [`Mont::pow_ct_with`] sees only the exponentiation's own branches.
+#[inline(never)]
 fn window(exp_bits: usize, len: usize, cap: usize) -> u32 {
     let mut best = 1;
     let mut cost = usize::MAX;
@@ -617,7 +654,7 @@ fn select<W: Word>(dst: &mut [W], table: &[W], len: usize, idx: usize) {
 /// ```
 #[derive(Clone)]
 pub struct Modulus {
-    inner: Dyn<Mont<u64>, Mont<u16>>,
+    inner: Dyn<Mont<W64>, Mont<u16>>,
 }
 
 impl core::fmt::Debug for Modulus {

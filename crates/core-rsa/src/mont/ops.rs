@@ -280,7 +280,10 @@ pub(crate) fn mul_full<W: Word>(r: &mut [W], a: &[W], b: &[W]) {
 
 /// `a^-1 mod n` into `out` for odd `n` and `0 < a < n`; `false` if `a` is not invertible.
 /// VARIABLE TIME: callers pass a value multiplied by a fresh random factor, so its timing says
-/// nothing about a secret. Runs on 64-bit limbs whatever the digit type.
+/// nothing about a secret. Runs on 64-bit limbs whatever the digit type. Out of line, so that
+/// its buffers (and the inversion's) are not part of the callers' frames during their
+/// exponentiations: on the Cortex-M0 that is the difference between fitting in 16 KiB or not.
+#[inline(never)]
 pub(crate) fn inv_vartime<W: Word>(out: &mut [W], a: &[W], n: &[W]) -> bool {
     const B: usize = crate::MAX_BITS / 8;
     let bytes = (n.len() * W::BITS as usize).div_ceil(8).min(B);
