@@ -54,20 +54,23 @@ macro_rules! compress_with {
                 let words = unsafe { _mm_loadu_si128(block.as_ptr().add(16 * i).cast()) };
                 _mm_shuffle_epi8(words, reverse)
             });
-            // `prev` is ABCD before the previous group: its A, rotated, is this group's E.
-            let mut prev = abcd;
+            // The message words plus E for the next group are made from ABCD before this
+            // group's `sha1rnds4`, which then takes ABCD's last use: the copy that the
+            // destructive SSE encoding needs goes to `sha1nexte`'s operand, off the chain of
+            // `sha1rnds4`s, instead of to `sha1rnds4`'s (as OpenSSL's code does).
+            let mut e_w = _mm_add_epi32(e, m[0]);
             each!(G => {
-                let e_w = if G == 0 { _mm_add_epi32(e, m[0]) } else { $nexte(prev, m[G % 4]) };
                 if 3 <= G && G < 19 {
                     m[(G + 1) % 4] = $msg2(m[(G + 1) % 4], m[G % 4]);
                 }
-                prev = abcd;
+                let next = $nexte(abcd, if G < 19 { m[(G + 1) % 4] } else { e_in });
                 abcd = match G / 5 {
                     0 => $rnds4(abcd, e_w, 0),
                     1 => $rnds4(abcd, e_w, 1),
                     2 => $rnds4(abcd, e_w, 2),
                     _ => $rnds4(abcd, e_w, 3),
                 };
+                e_w = next;
                 if 1 <= G && G < 17 {
                     m[(G + 3) % 4] = $msg1(m[(G + 3) % 4], m[G % 4]);
                 }
@@ -75,7 +78,8 @@ macro_rules! compress_with {
                     m[(G + 2) % 4] = _mm_xor_si128(m[(G + 2) % 4], m[G % 4]);
                 }
             }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
-            e = $nexte(prev, e_in);
+            // After group 19, `e_w` is E for the next block: ROL30 of A before that group.
+            e = e_w;
             abcd = _mm_add_epi32(abcd, abcd_in);
         }
         }
