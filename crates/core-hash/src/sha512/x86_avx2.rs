@@ -26,11 +26,15 @@ fn compress_avx2(token: Avx2, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
     compress_pairs!(token, state, blocks);
 }
 
-/// σ0 and σ1 (FIPS 180-4 §4.1.3) on each 64-bit lane of a YMM register. Implemented by
-/// CPU-feature tokens that all imply AVX2, so a value of the implementing type is the proof
-/// that [`Expander`] and [`compress_pairs!`] can run their AVX2 instructions; they are
-/// inlined into a caller with the token's target features.
-pub(super) trait SmallSigmas: Copy {
+/// σ0 and σ1 (FIPS 180-4 §4.1.3) on each 64-bit lane of a YMM register, implemented by
+/// CPU-feature tokens. [`Expander`] and [`compress_pairs!`] are inlined into a caller
+/// compiled with the token's target features.
+///
+/// # Safety
+///
+/// A value of an implementing type must prove that AVX2 is available: [`Expander`] runs its
+/// AVX2 instructions on that proof alone.
+pub(super) unsafe trait SmallSigmas: Copy {
     /// σ0(x) = ROTR¹(x) ⊕ ROTR⁸(x) ⊕ SHR⁷(x).
     fn sigma0(self, x: __m256i) -> __m256i;
     /// σ1(x) = ROTR¹⁹(x) ⊕ ROTR⁶¹(x) ⊕ SHR⁶(x).
@@ -38,7 +42,8 @@ pub(super) trait SmallSigmas: Copy {
 }
 
 /// AVX2 has no 64-bit rotate: each rotation is two shifts and an OR.
-impl SmallSigmas for Avx2 {
+// SAFETY: an `Avx2` token is only obtained once AVX2 was detected.
+unsafe impl SmallSigmas for Avx2 {
     #[inline(always)]
     fn sigma0(self, x: __m256i) -> __m256i {
         // SAFETY: the `Avx2` token proves AVX2 was detected.
@@ -109,7 +114,7 @@ pub(super) struct Expander<'a, S> {
 impl<'a, S: SmallSigmas> Expander<'a, S> {
     #[inline(always)]
     pub(super) fn new(sigmas: S, a: &'a [u8; 128], b: &'a [u8; 128]) -> Self {
-        // SAFETY: `S` implies AVX2 (see `SmallSigmas`).
+        // SAFETY: `S` proves AVX2 is available (`SmallSigmas`' contract).
         let zero = unsafe { _mm256_setzero_si256() };
         Self { sigmas, blocks: [a, b], x: [zero; 8] }
     }
@@ -118,7 +123,7 @@ impl<'a, S: SmallSigmas> Expander<'a, S> {
     #[inline(always)]
     pub(super) fn load(&mut self, s: usize, out: &mut [u64; 4]) {
         let [a, b] = self.blocks;
-        // SAFETY: `S` implies AVX2 (see `SmallSigmas`).
+        // SAFETY: `S` proves AVX2 is available (`SmallSigmas`' contract).
         self.x[s % 8] = unsafe { crate::x86_avx2::load_pair::<8, 128>(a, b, s) };
         self.store(s, out);
     }
@@ -132,7 +137,7 @@ impl<'a, S: SmallSigmas> Expander<'a, S> {
         // slot x[s % 8] holds W[t-16..] and is overwritten with W[t..].
         let w16 = x[s % 8];
         let w2 = x[(s + 7) % 8];
-        // SAFETY: `S` implies AVX2 (see `SmallSigmas`).
+        // SAFETY: `S` proves AVX2 is available (`SmallSigmas`' contract).
         let (w15, w7) = unsafe {
             (
                 _mm256_alignr_epi8::<8>(x[(s + 1) % 8], w16),
@@ -140,7 +145,7 @@ impl<'a, S: SmallSigmas> Expander<'a, S> {
             )
         };
         let (s0, s1) = (self.sigmas.sigma0(w15), self.sigmas.sigma1(w2));
-        // SAFETY: `S` implies AVX2 (see `SmallSigmas`).
+        // SAFETY: `S` proves AVX2 is available (`SmallSigmas`' contract).
         x[s % 8] = unsafe { _mm256_add_epi64(_mm256_add_epi64(_mm256_add_epi64(w16, w7), s0), s1) };
         self.store(s, out);
     }
@@ -148,8 +153,8 @@ impl<'a, S: SmallSigmas> Expander<'a, S> {
     /// Writes W[2s..2s+2] + K[2s..2s+2] of both blocks to `out`.
     #[inline(always)]
     fn store(&self, s: usize, out: &mut [u64; 4]) {
-        // SAFETY: `S` implies AVX2 (see `SmallSigmas`); K has 80 words and s < 40, so this
-        // reads K[2s..2s+2]; `out` is 32 bytes.
+        // SAFETY: `S` proves AVX2 is available (`SmallSigmas`' contract); K has 80 words
+        // and s < 40, so this reads K[2s..2s+2]; `out` is 32 bytes.
         unsafe {
             let k = _mm_loadu_si128(K.as_ptr().add(2 * (s % 40)).cast());
             let sum = _mm256_add_epi64(self.x[s % 8], _mm256_broadcastsi128_si256(k));

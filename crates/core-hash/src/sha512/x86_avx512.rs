@@ -22,7 +22,8 @@ fn compress_avx512(token: Avx512, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
     compress_pairs!(token, state, blocks);
 }
 
-impl SmallSigmas for Avx512 {
+// SAFETY: an `Avx512` token is only obtained once AVX-512F/VL and AVX2 were detected.
+unsafe impl SmallSigmas for Avx512 {
     #[inline(always)]
     fn sigma0(self, x: __m256i) -> __m256i {
         // SAFETY: the `Avx512` token proves AVX-512F and AVX-512VL were detected.
