@@ -113,14 +113,20 @@ pub(crate) fn rounds_unrolled(state: &mut [u64; 8], mut wk: impl FnMut(usize) ->
     #[inline(always)]
     fn round<const T: usize>(v: &mut [u64; 8], wk: u64) {
         let at = |i: usize| (8 - T % 8 + i) % 8;
-        let (a, b, c, e, f, g) = (v[at(0)], v[at(1)], v[at(2)], v[at(4)], v[at(5)], v[at(6)]);
+        let [a, b, c, d, e, f, g, h] = core::array::from_fn(|i| v[at(i)]);
         let s1 = e.rotate_right(14) ^ e.rotate_right(18) ^ e.rotate_right(41);
-        let t1 =
-            v[at(7)].wrapping_add(wk).wrapping_add(e & f).wrapping_add(!e & g).wrapping_add(s1);
+        // new e = d + T1 = (d + h + K + W) + Ch(e, f, g) + Σ1(e): the first sum does not
+        // depend on e, so the new e is four dependent steps after e (Ch's terms, two
+        // additions, Σ1's last XOR in parallel), not five as with d + T1.
+        let dhk = d.wrapping_add(h.wrapping_add(wk));
+        let new_e = dhk.wrapping_add(e & f).wrapping_add(!e & g).wrapping_add(s1);
         let s0 = a.rotate_right(28) ^ a.rotate_right(34) ^ a.rotate_right(39);
-        let maj = ((a ^ b) & (b ^ c)) ^ b;
-        v[at(3)] = v[at(3)].wrapping_add(t1);
-        v[at(7)] = t1.wrapping_add(s0.wrapping_add(maj));
+        // new a = T1 + Σ0(a) + Maj(a, b, c) with T1 = new e - d, and Maj as
+        // (a ∧ (b ⊕ c)) + (b ∧ c) (the two terms have no bits in common): all but a ∧ (b ⊕ c)
+        // and Σ0(a) is known before a, so a's own chain is four steps too.
+        let maj_d = (a & (b ^ c)).wrapping_add((b & c).wrapping_sub(d));
+        v[at(3)] = new_e;
+        v[at(7)] = new_e.wrapping_add(maj_d).wrapping_add(s0);
     }
     macro_rules! each {
         ($v:ident, $wk:ident; $($t:literal)*) => { $( round::<$t>(&mut $v, $wk($t)); )* };
