@@ -6,7 +6,11 @@
 //! first blocks (the backend sets it aside), so a 64-byte record costs one pass of two blocks
 //! rather than two passes. Opening decrypts the blocks that share that pass on the stack,
 //! authenticates the ciphertext, and only then writes plaintext to the caller's buffer; on any
-//! failure the buffer is zeroed.
+//! failure the buffer is zeroed. On AVX-512 CPUs, messages of up to three blocks take
+//! [`x86_avx512`]: the same work in one function, with the keystream kept in registers.
+
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512;
 
 use crate::chacha20::{self, ChaCha20Impl, wipe};
 use crate::poly1305::{self, Poly1305Impl};
@@ -22,12 +26,33 @@ struct Engine {
     key: [u32; 8],
     chacha: ChaCha20Impl,
     poly: Poly1305Impl,
+    /// The token for [`x86_avx512`]'s short-message path, when both backends allow it: AVX-512
+    /// ChaCha20 and a Poly1305 whose short inputs run on `portable_r64` (chosen here once).
+    #[cfg(target_arch = "x86_64")]
+    short: Option<core_cpu::Avx512>,
 }
 
 impl Engine {
     fn new(key: &[u8], chacha: ChaCha20Impl, poly: Poly1305Impl) -> Result<Self, Error> {
         let key: &[u8; 32] = key.try_into().map_err(|_| Error::InvalidKeyLength)?;
-        Ok(Self { key: chacha20::words(key), chacha, poly })
+        #[cfg(target_arch = "x86_64")]
+        let short = match (chacha, poly) {
+            (
+                ChaCha20Impl::X86Avx512(token),
+                Poly1305Impl::X86Avx512Ifma(_)
+                | Poly1305Impl::X86Avx512(_)
+                | Poly1305Impl::X86Avx2(_)
+                | Poly1305Impl::PortableR64,
+            ) => Some(token),
+            _ => None,
+        };
+        Ok(Self {
+            key: chacha20::words(key),
+            chacha,
+            poly,
+            #[cfg(target_arch = "x86_64")]
+            short,
+        })
     }
 
     /// The tag over `aad` and `ciphertext` under the one-time key `otk` (RFC 8439 §2.8).
@@ -38,6 +63,14 @@ impl Engine {
 
     fn seal(&self, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
         let mut state = chacha20::state(key, 0, nonce);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = self.short
+            && buf.len() <= x86_avx512::MAX_LEN
+        {
+            let tag = x86_avx512::seal(token, &state, aad, buf);
+            wipe(&mut state);
+            return tag;
+        }
         let mut otk = [0; 32];
         self.chacha.key_then_xor(&state, &mut otk, buf);
         let tag = self.tag(&otk, aad, buf);
@@ -54,6 +87,15 @@ impl Engine {
         buf: &mut [u8],
         tag: &[u8; 16],
     ) -> Result<(), Error> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = self.short
+            && buf.len() <= x86_avx512::MAX_LEN
+        {
+            let mut state = chacha20::state(key, 0, nonce);
+            let result = x86_avx512::open(token, &state, aad, buf, tag);
+            wipe(&mut state);
+            return result;
+        }
         // The blocks that share the key block's pass are decrypted on the stack, so the
         // ciphertext is still there for Poly1305 and no plaintext leaves before the tag checks.
         let n = buf.len().min((self.chacha.batch_blocks() - 1) * 64);

@@ -15,7 +15,7 @@ mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
-mod x86_avx512;
+pub(crate) mod x86_avx512;
 #[cfg(target_arch = "x86_64")]
 mod x86_ymm;
 

@@ -42,6 +42,19 @@ super::x86_ymm::ymm_passes!(
     write: write_halves,
 );
 
+/// The keystream of the `2 * N` blocks from `state[12]` on in the row layout, block by block
+/// (two YMM halves) to `emit`: ChaCha20-Poly1305's path for short messages takes its key block
+/// and message blocks from this in registers.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
+pub(crate) fn row_blocks<const N: usize>(
+    _: Avx512,
+    state: &[u32; 16],
+    emit: impl FnMut(usize, __m256i, __m256i),
+) {
+    rows::<N>(state, state[12], emit);
+}
+
 /// The shortest run (key block included) that goes sixteen blocks at a time.
 const WIDE_MIN: usize = 768;
 

@@ -23,7 +23,7 @@ macro_rules! ymm_passes {
                 };
                 let width = match out.bytes_left() {
                     257.. => {
-                        eight_blocks(state, counter, |b, lo, hi| emit(out, b, lo, hi));
+                        eight_pass(state, counter, out);
                         8
                     }
                     129.. => {
@@ -38,6 +38,18 @@ macro_rules! ymm_passes {
                 out.advance(width);
                 counter = counter.wrapping_add(width as u32);
             }
+        }
+
+        /// One [`eight_blocks`] pass from block `counter` to `out`'s next eight blocks. Kept out
+        /// of line: inlined, its set-up (sixteen broadcast state words, spilled) is hoisted to
+        /// the top of [`ymm_passes`], where a short message would pay for it.
+        #[inline(never)]
+        #[target_feature(enable = $feat)]
+        fn eight_pass(state: &[u32; 16], counter: u32, out: &mut Sink<'_>) {
+            let start = out.position();
+            eight_blocks(state, counter, |b, lo, hi| {
+                $write(out, start + (64 * b).cast_signed(), lo, hi);
+            });
         }
 
         /// The keystream of eight blocks from `counter` on, in the word-per-register layout,

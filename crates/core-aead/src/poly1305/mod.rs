@@ -17,7 +17,7 @@ mod portable32;
 #[cfg(target_pointer_width = "64")]
 mod portable64;
 #[cfg(target_pointer_width = "64")]
-mod portable_r64;
+pub(crate) mod portable_r64;
 #[cfg(target_arch = "x86_64")]
 mod r26;
 #[cfg(target_arch = "x86_64")]

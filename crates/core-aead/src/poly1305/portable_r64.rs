@@ -43,6 +43,17 @@ impl State {
         }
     }
 
+    /// The state for a one-time key given as its four little-endian 64-bit words.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(crate) fn from_words(key: [u64; 4]) -> Self {
+        Self {
+            r: [key[0] & 0x0fff_fffc_0fff_ffff, key[1] & 0x0fff_fffc_0fff_fffc],
+            h: [0; 3],
+            pad: [key[2], key[3]],
+        }
+    }
+
     /// The clamped `r` as a number.
     #[cfg(target_arch = "x86_64")]
     pub(super) fn r(&self) -> u128 {

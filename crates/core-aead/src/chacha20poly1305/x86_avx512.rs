@@ -1,0 +1,233 @@
+//! ChaCha20-Poly1305 for short messages (up to [`MAX_LEN`] bytes) on `x86_64` with AVX-512VL
+//! and BMI2, in one function per direction. The Poly1305 key block and the message's blocks
+//! come out of one row-layout ChaCha20 pass (two or four blocks in YMM registers); the one-time
+//! key goes from its register straight into Poly1305's radix-2^64 state, the message is XOR-ed
+//! with byte-masked loads and stores, and Poly1305's partial blocks are read the same way. A
+//! record this short is bound by the latency of the twenty rounds; this path adds to it as
+//! little as it can: none of the general keystream loop's set-up, no one-time key through
+//! memory, and on opening no stack copy (the keystream waits in registers until the tag checks).
+
+use crate::Error;
+use crate::chacha20::x86_avx512::row_blocks;
+use crate::poly1305::portable_r64::State;
+use core::arch::x86_64::{
+    __m256i, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_maskz_loadu_epi8, _mm256_castsi256_si128,
+    _mm256_extracti128_si256, _mm256_mask_loadu_epi8, _mm256_mask_storeu_epi8,
+    _mm256_setzero_si256, _mm256_xor_si256,
+};
+use core_cpu::Avx512;
+use zeroize::Zeroize;
+
+/// The longest message this path takes: three blocks, which with the key block fill a
+/// four-block pass.
+pub(crate) const MAX_LEN: usize = 192;
+
+/// Seals `buf` (at most [`MAX_LEN`] bytes) in place under the ChaCha20 state `state` (block
+/// counter 0) and returns the tag (RFC 8439 §2.8).
+pub(crate) fn seal(token: Avx512, state: &[u32; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    // SAFETY: the `Avx512` token proves AVX-512 F, VL, BW with AVX2, BMI1 and BMI2.
+    unsafe { seal_avx512(token, state, aad, buf) }
+}
+
+/// Opens `buf` (at most [`MAX_LEN`] bytes) in place if `tag` is right; otherwise zeroes it.
+pub(crate) fn open(
+    token: Avx512,
+    state: &[u32; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8; 16],
+) -> Result<(), Error> {
+    // SAFETY: the `Avx512` token proves AVX-512 F, VL, BW with AVX2, BMI1 and BMI2.
+    unsafe { open_avx512(token, state, aad, buf, tag) }
+}
+
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,bmi2")]
+fn seal_avx512(token: Avx512, state: &[u32; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+    let mut key = [0; 4];
+    keystream(token, state, buf.len(), |b, lo, hi| {
+        if b == 0 {
+            key = key_words(lo);
+        } else {
+            xor_block(buf, 64 * (b - 1), lo, hi);
+        }
+    });
+    let tag = tag(&key, aad, buf);
+    key.zeroize();
+    tag
+}
+
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,bmi2")]
+fn open_avx512(
+    token: Avx512,
+    state: &[u32; 16],
+    aad: &[u8],
+    buf: &mut [u8],
+    tag: &[u8; 16],
+) -> Result<(), Error> {
+    let mut key = [0; 4];
+    let mut ks = [[_mm256_setzero_si256(); 2]; 3];
+    keystream(token, state, buf.len(), |b, lo, hi| {
+        if b == 0 {
+            key = key_words(lo);
+        } else if let Some(k) = ks.get_mut(b - 1) {
+            *k = [lo, hi];
+        }
+    });
+    let mut ours = self::tag(&key, aad, buf);
+    key.zeroize();
+    let ok = crate::tag_eq(&ours, tag);
+    ours.zeroize();
+    let result = if ok {
+        for (b, [lo, hi]) in ks.iter().enumerate() {
+            xor_block(buf, 64 * b, *lo, *hi);
+        }
+        Ok(())
+    } else {
+        buf.fill(0);
+        Err(Error::AuthenticationFailed)
+    };
+    ks = [[_mm256_setzero_si256(); 2]; 3];
+    zeroize::optimization_barrier(&ks);
+    result
+}
+
+/// The key block and the blocks covering `len` bytes: one pass of two blocks, or of four.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
+fn keystream(
+    token: Avx512,
+    state: &[u32; 16],
+    len: usize,
+    emit: impl FnMut(usize, __m256i, __m256i),
+) {
+    if len <= 64 {
+        row_blocks::<1>(token, state, emit);
+    } else {
+        row_blocks::<2>(token, state, emit);
+    }
+}
+
+/// The one-time key `r || s` (the key block's first 32 bytes) as four little-endian words.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+fn key_words(lo: __m256i) -> [u64; 4] {
+    let r = _mm256_castsi256_si128(lo);
+    let s = _mm256_extracti128_si256::<1>(lo);
+    [
+        _mm_cvtsi128_si64(r),
+        _mm_extract_epi64::<1>(r),
+        _mm_cvtsi128_si64(s),
+        _mm_extract_epi64::<1>(s),
+    ]
+    .map(i64::cast_unsigned)
+}
+
+/// XORs a keystream block (two halves) into `buf` at byte `at`, as far as `buf` goes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
+fn xor_block(buf: &mut [u8], at: usize, lo: __m256i, hi: __m256i) {
+    let Some(rest) = buf.get_mut(at..) else { return };
+    for (half, ks) in rest.chunks_mut(32).take(2).zip([lo, hi]) {
+        let mask = if half.len() == 32 { u32::MAX } else { (1u32 << half.len()) - 1 };
+        // SAFETY: the mask selects the first `half.len()` (≤ 32) bytes, all inside `half`;
+        // masked-off bytes are neither read nor written (AVX-512BW suppresses their faults).
+        unsafe {
+            let p = half.as_mut_ptr();
+            let data = _mm256_mask_loadu_epi8(_mm256_setzero_si256(), mask, p.cast());
+            _mm256_mask_storeu_epi8(p.cast(), mask, _mm256_xor_si256(data, ks));
+        }
+    }
+}
+
+/// The two little-endian words of `tail` (under 16 bytes) padded with zeros, read with one
+/// byte-masked load.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
+fn partial_words(tail: &[u8]) -> (u64, u64) {
+    let mask = (1u16 << tail.len()) - 1;
+    // SAFETY: `tail` is under 16 bytes and the mask selects exactly its bytes; masked-off bytes
+    // are not read (AVX-512BW suppresses their faults).
+    let v = unsafe { _mm_maskz_loadu_epi8(mask, tail.as_ptr().cast()) };
+    (_mm_cvtsi128_si64(v).cast_unsigned(), _mm_extract_epi64::<1>(v).cast_unsigned())
+}
+
+/// The tag over `aad` and `ciphertext` under the one-time key `key` (RFC 8439 §2.8), on
+/// `portable_r64` compiled with BMI2.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,bmi2")]
+fn tag(key: &[u64; 4], aad: &[u8], ciphertext: &[u8]) -> [u8; 16] {
+    let mut st = State::from_words(*key);
+    for part in [aad, ciphertext] {
+        let (whole, tail) = part.split_at(part.len() & !15);
+        st.blocks(whole, true);
+        if !tail.is_empty() {
+            let (w0, w1) = partial_words(tail);
+            st.block_words(w0, w1, true);
+        }
+    }
+    st.block_words(aad.len() as u64, ciphertext.len() as u64, true);
+    let tag = st.finish();
+    st.zeroize();
+    tag
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chacha20::{self, ChaCha20Impl};
+    use crate::poly1305::Poly1305Impl;
+    use crate::{Aead, ChaCha20Poly1305, Implementation};
+
+    /// Every length this path takes, around each block edge, with and without AAD (and AAD
+    /// around its own block edge): the same ciphertext and tag as the general composition on
+    /// the portable backends, opening restores the message, and a changed tag is refused with
+    /// the buffer zeroed.
+    #[test]
+    fn matches_the_general_path_at_every_length() {
+        let Some(token) = Avx512::get() else {
+            std::println!("x86_avx512 short path: AVX-512 unavailable, not tested");
+            return;
+        };
+        let key: [u8; 32] = core::array::from_fn(|i| (i as u8).wrapping_mul(29) ^ 0x5c);
+        let nonce = [0x24, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
+        let reference =
+            ChaCha20Poly1305::with_impls(&key, ChaCha20Impl::Portable, Poly1305Impl::Portable64)
+                .unwrap();
+        let state = chacha20::state(&chacha20::words(&key), 0, &chacha20::words(&nonce));
+        let data: std::vec::Vec<u8> = (0..MAX_LEN).map(|i| (i * 7 + 3) as u8).collect();
+        for len in 0..=MAX_LEN {
+            for aad_len in [0, 1, 13, 15, 16, 17, 33] {
+                let aad = &data[..aad_len];
+                let mut want = data[..len].to_vec();
+                let want_tag = reference.seal_in_place_detached(&nonce, aad, &mut want).unwrap();
+                let mut got = data[..len].to_vec();
+                let tag = seal(token, &state, aad, &mut got);
+                assert_eq!((&got, tag), (&want, want_tag), "seal {len}, aad {aad_len}");
+                assert_eq!(open(token, &state, aad, &mut got, &tag), Ok(()), "open {len}");
+                assert_eq!(got, &data[..len], "open {len}, aad {aad_len}");
+                let mut bad = tag;
+                bad[len % 16] ^= 1 << (len % 8);
+                assert_eq!(
+                    open(token, &state, aad, &mut want, &bad),
+                    Err(Error::AuthenticationFailed),
+                    "forged {len}"
+                );
+                assert!(want.iter().all(|&b| b == 0), "forged {len} zeroed");
+            }
+        }
+    }
+
+    /// The AEAD takes this path exactly when the key runs on AVX-512 ChaCha20 and a Poly1305
+    /// whose short inputs go to `portable_r64`.
+    #[test]
+    fn chosen_for_the_right_pairings() {
+        for c in ChaCha20Impl::available() {
+            for p in Poly1305Impl::available() {
+                let a = ChaCha20Poly1305::with_impls(&[1; 32], c, p).unwrap();
+                let want = matches!(c, ChaCha20Impl::X86Avx512(_))
+                    && !matches!(p, Poly1305Impl::Portable32 | Poly1305Impl::Portable64);
+                assert_eq!(a.0.short.is_some(), want, "{} + {}", c.name(), p.name());
+            }
+        }
+    }
+}
