@@ -13,29 +13,59 @@ pub(super) fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
     }
 }
 
+/// `x` rotated right by `N`.
+#[cfg(not(target_arch = "arm"))]
+#[inline(always)]
+fn rotr<const N: u32>(x: u32) -> u32 {
+    x.rotate_right(N)
+}
+
+/// `x` rotated right by `N`, on Arm (the Cortex-M0 path) as `movs` of the count and a
+/// register `rors`. Compiled, LLVM keeps each count in a register across the rounds (a Thumb-1
+/// `movs` sets the flags, so it does not rematerialise it) and then spills them: a count
+/// reloaded from the stack costs two cycles and the register it ties up costs more spills.
+#[cfg(target_arch = "arm")]
+#[inline(always)]
+fn rotr<const N: u32>(mut x: u32) -> u32 {
+    // SAFETY: register-only: `x` is rotated in place through the scratch register `n`; no
+    // memory, no stack. The flags are clobbered, which `asm!` assumes without
+    // `preserves_flags`.
+    unsafe {
+        core::arch::asm!(
+            "movs {n}, #{count}",
+            "rors {x}, {n}",
+            x = inout(reg) x,
+            n = out(reg) _,
+            count = const N,
+            options(pure, nomem, nostack),
+        );
+    }
+    x
+}
+
 /// `Σ0(a) = ROTR²(a) ⊕ ROTR¹³(a) ⊕ ROTR²²(a)`, as `ROTR²(a ⊕ ROTR¹¹(a ⊕ ROTR⁹(a)))`: one
 /// copy of `a` instead of three (Thumb-1 rotates only in place, by a register).
 #[inline(always)]
 fn big_sigma0(a: u32) -> u32 {
-    (a ^ (a ^ a.rotate_right(9)).rotate_right(11)).rotate_right(2)
+    rotr::<2>(a ^ rotr::<11>(a ^ rotr::<9>(a)))
 }
 
 /// `Σ1(e) = ROTR⁶(e) ⊕ ROTR¹¹(e) ⊕ ROTR²⁵(e)`, as `ROTR⁶(e ⊕ ROTR⁵(e ⊕ ROTR¹⁴(e)))`.
 #[inline(always)]
 fn big_sigma1(e: u32) -> u32 {
-    (e ^ (e ^ e.rotate_right(14)).rotate_right(5)).rotate_right(6)
+    rotr::<6>(e ^ rotr::<5>(e ^ rotr::<14>(e)))
 }
 
 /// `σ0(x) = ROTR⁷(x) ⊕ ROTR¹⁸(x) ⊕ SHR³(x)`.
 #[inline(always)]
 fn small_sigma0(x: u32) -> u32 {
-    (x ^ x.rotate_right(11)).rotate_right(7) ^ (x >> 3)
+    rotr::<7>(x ^ rotr::<11>(x)) ^ (x >> 3)
 }
 
 /// `σ1(x) = ROTR¹⁷(x) ⊕ ROTR¹⁹(x) ⊕ SHR¹⁰(x)`.
 #[inline(always)]
 fn small_sigma1(x: u32) -> u32 {
-    (x ^ x.rotate_right(2)).rotate_right(17) ^ (x >> 10)
+    rotr::<17>(x ^ rotr::<2>(x)) ^ (x >> 10)
 }
 
 /// Eight rounds on `w` and `k` (eight words each), with the working variables renamed
