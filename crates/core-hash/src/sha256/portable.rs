@@ -5,42 +5,13 @@
 //! Rotations are by constants, so there is nothing secret-dependent to time.
 
 use super::K;
+use crate::rotr;
 
 /// Compresses each 64-byte block into `state`.
 pub(super) fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
     for block in blocks {
         compress_block(state, block);
     }
-}
-
-/// `x` rotated right by `N`.
-#[cfg(not(target_arch = "arm"))]
-#[inline(always)]
-fn rotr<const N: u32>(x: u32) -> u32 {
-    x.rotate_right(N)
-}
-
-/// `x` rotated right by `N`, on Arm (the Cortex-M0 path) as `movs` of the count and a
-/// register `rors`. Compiled, LLVM keeps each count in a register across the rounds (a Thumb-1
-/// `movs` sets the flags, so it does not rematerialise it) and then spills them: a count
-/// reloaded from the stack costs two cycles and the register it ties up costs more spills.
-#[cfg(target_arch = "arm")]
-#[inline(always)]
-fn rotr<const N: u32>(mut x: u32) -> u32 {
-    // SAFETY: register-only: `x` is rotated in place through the scratch register `n`; no
-    // memory, no stack. The flags are clobbered, which `asm!` assumes without
-    // `preserves_flags`.
-    unsafe {
-        core::arch::asm!(
-            "movs {n}, #{count}",
-            "rors {x}, {n}",
-            x = inout(reg) x,
-            n = out(reg) _,
-            count = const N,
-            options(pure, nomem, nostack),
-        );
-    }
-    x
 }
 
 /// `Σ0(a) = ROTR²(a) ⊕ ROTR¹³(a) ⊕ ROTR²²(a)`, as `ROTR²(a ⊕ ROTR¹¹(a ⊕ ROTR⁹(a)))`: one
