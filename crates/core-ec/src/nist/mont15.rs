@@ -308,9 +308,11 @@ impl<const N: usize> Mont15<N> {
     pub(crate) fn select(a: &[u32; N], b: &[u32; N], choice: Choice) -> [u32; N] {
         let mask = u32::from(choice.unwrap_u8()).wrapping_neg();
         let mut r = [0u32; N];
-        for i in 0..N {
+        // Written out for P-256: every limb stored in straight-line code, so the zeroing of
+        // `r` is dropped (as a loop it was a `memclr` call, then the loop).
+        for_limbs!(i => {
             r[i] = a[i] ^ ((a[i] ^ b[i]) & mask);
-        }
+        });
         r
     }
 
