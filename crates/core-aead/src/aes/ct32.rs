@@ -48,8 +48,10 @@ fn swap(x: u32, y: u32, mask: u32, shift: u32) -> (u32, u32) {
 /// Transposes the 8×8 bit matrices formed by bit `8k + j` of word `i`: afterwards word `j`
 /// holds at bit `8k + i` what word `i` held at bit `8k + j`. It is its own inverse. Written
 /// out word by word: at the size-optimised levels a Cortex-M0 is built with, a loop over the
-/// pairs stays a loop that addresses every word on the stack through its index.
-#[inline(always)]
+/// pairs stays a loop that addresses every word on the stack through its index. Out of line:
+/// the key schedule, CTR and the block functions share one copy (about 200 bytes each), and
+/// a call costs a few cycles of the ten thousand two blocks take.
+#[inline(never)]
 fn ortho(q: &mut [u32; 8]) {
     let [q0, q1, q2, q3, q4, q5, q6, q7] = *q;
     let (q0, q1) = swap(q0, q1, 0x5555_5555, 1);
