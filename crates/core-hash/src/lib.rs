@@ -34,6 +34,7 @@ mod md;
 #[cfg(feature = "legacy")]
 mod md5;
 mod rand;
+mod rot;
 mod sha1;
 mod sha256;
 mod sha3;
@@ -50,6 +51,7 @@ pub use md5::{Md5, Md5Impl};
 #[cfg(feature = "std")]
 pub use rand::OsRandom;
 pub use rand::{RandomError, RandomSource};
+pub use rot::rotr;
 pub use sha1::{Sha1, Sha1Impl};
 pub use sha3::{
     KeccakImpl, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128Reader, Shake256,

@@ -22,6 +22,10 @@ pub(super) trait Plane:
     fn shift_rows(self) -> Self;
     /// FIPS 197 §5.3.1 `InvShiftRows`.
     fn inv_shift_rows(self) -> Self;
+    /// [`sub_bytes`] on eight planes of this type: inlined on 64-bit words, one shared
+    /// out-of-line copy on 32-bit words (the Cortex-M0 path, where each copy of the circuit
+    /// costs about 700 bytes of flash and a call costs a fraction of a percent of a round).
+    fn sub_bytes(q: &mut [Self; 8]);
 }
 
 /// FIPS 197 §5.1.1 `SubBytes` on every byte of the planes at once: the 113-gate circuit of
@@ -176,7 +180,7 @@ fn inv_affine<T: Plane>(q: &mut [T; 8]) {
 #[inline(always)]
 pub(super) fn inv_sub_bytes<T: Plane>(q: &mut [T; 8]) {
     inv_affine(q);
-    sub_bytes(q);
+    T::sub_bytes(q);
     inv_affine(q);
 }
 
@@ -194,6 +198,39 @@ fn xtime<T: Plane>(t: [T; 8]) -> [T; 8] {
 fn each<T: Copy>(q: &mut [T; 8], f: impl Fn(T, usize) -> T) {
     let [q0, q1, q2, q3, q4, q5, q6, q7] = *q;
     *q = [f(q0, 0), f(q1, 1), f(q2, 2), f(q3, 3), f(q4, 4), f(q5, 5), f(q6, 6), f(q7, 7)];
+}
+
+/// `ShiftRows` on the eight planes, written out (a closure over [`each`] is left out of line
+/// at the size-optimised levels, one call per plane).
+#[inline(always)]
+fn shift_rows<T: Plane>(q: &mut [T; 8]) {
+    let [q0, q1, q2, q3, q4, q5, q6, q7] = *q;
+    *q = [
+        q0.shift_rows(),
+        q1.shift_rows(),
+        q2.shift_rows(),
+        q3.shift_rows(),
+        q4.shift_rows(),
+        q5.shift_rows(),
+        q6.shift_rows(),
+        q7.shift_rows(),
+    ];
+}
+
+/// `InvShiftRows` on the eight planes, written out like [`shift_rows`].
+#[inline(always)]
+fn inv_shift_rows<T: Plane>(q: &mut [T; 8]) {
+    let [q0, q1, q2, q3, q4, q5, q6, q7] = *q;
+    *q = [
+        q0.inv_shift_rows(),
+        q1.inv_shift_rows(),
+        q2.inv_shift_rows(),
+        q3.inv_shift_rows(),
+        q4.inv_shift_rows(),
+        q5.inv_shift_rows(),
+        q6.inv_shift_rows(),
+        q7.inv_shift_rows(),
+    ];
 }
 
 /// FIPS 197 §5.1.3 `MixColumns`: row `r` becomes `2·a[r] ⊕ 3·a[r+1] ⊕ a[r+2] ⊕ a[r+3]`, written
@@ -224,38 +261,36 @@ fn add_round_key<T: Plane>(q: &mut [T; 8], k: &[T; 8]) {
     each(q, |p, i| p ^ k[i]);
 }
 
-/// FIPS 197 §5.1 Cipher on bitsliced blocks; `rk` holds the `Nr + 1` round keys.
+/// FIPS 197 §5.1 Cipher on bitsliced blocks; `rk` holds the `Nr + 1` round keys. The last
+/// round (no `MixColumns`) shares the loop: the test is on the public round index, and one
+/// copy of the round is half the code.
 #[inline(always)]
 pub(super) fn encrypt<T: Plane>(q: &mut [T; 8], rk: &[[T; 8]]) {
     let Some((first, rest)) = rk.split_first() else { return };
-    let Some((last, middle)) = rest.split_last() else { return };
     add_round_key(q, first);
-    for k in middle {
-        sub_bytes(q);
-        each(q, |p, _| p.shift_rows());
-        mix_columns(q);
+    for (i, k) in rest.iter().enumerate() {
+        T::sub_bytes(q);
+        shift_rows(q);
+        if i + 1 < rest.len() {
+            mix_columns(q);
+        }
         add_round_key(q, k);
     }
-    sub_bytes(q);
-    each(q, |p, _| p.shift_rows());
-    add_round_key(q, last);
 }
 
-/// FIPS 197 §5.3 `InvCipher` on bitsliced blocks.
+/// FIPS 197 §5.3 `InvCipher` on bitsliced blocks, its last round in the loop like [`encrypt`]'s.
 #[inline(always)]
 pub(super) fn decrypt<T: Plane>(q: &mut [T; 8], rk: &[[T; 8]]) {
-    let Some((first, rest)) = rk.split_first() else { return };
-    let Some((last, middle)) = rest.split_last() else { return };
+    let Some((last, rest)) = rk.split_last() else { return };
     add_round_key(q, last);
-    for k in middle.iter().rev() {
-        each(q, |p, _| p.inv_shift_rows());
+    for (i, k) in rest.iter().enumerate().rev() {
+        inv_shift_rows(q);
         inv_sub_bytes(q);
         add_round_key(q, k);
-        inv_mix_columns(q);
+        if i > 0 {
+            inv_mix_columns(q);
+        }
     }
-    each(q, |p, _| p.inv_shift_rows());
-    inv_sub_bytes(q);
-    add_round_key(q, first);
 }
 
 /// `SubWord` (FIPS 197 §5.2) for the key expansion: the four bytes of `w` through the same
@@ -268,7 +303,7 @@ pub(super) fn sub_word(w: u32) -> u32 {
             *plane |= ((w >> (8 * byte + i)) & 1) << byte;
         }
     }
-    sub_bytes(&mut q);
+    u32::sub_bytes(&mut q);
     let mut out = 0;
     for (i, plane) in q.iter().enumerate() {
         for byte in 0..4 {
@@ -295,6 +330,10 @@ impl Plane for u32 {
     fn inv_shift_rows(self) -> Self {
         super::ct32::inv_shift_rows(self)
     }
+    #[inline]
+    fn sub_bytes(q: &mut [Self; 8]) {
+        super::ct32::sub_bytes(q);
+    }
 }
 
 impl Plane for u64 {
@@ -313,6 +352,10 @@ impl Plane for u64 {
     #[inline(always)]
     fn inv_shift_rows(self) -> Self {
         super::ct64::inv_shift_rows(self)
+    }
+    #[inline(always)]
+    fn sub_bytes(q: &mut [Self; 8]) {
+        sub_bytes(q);
     }
 }
 

@@ -37,27 +37,36 @@ impl Drop for Key {
     }
 }
 
-/// Exchanges the bits of `a` above `mask << shift` with the bits of `b` under `mask`.
+/// Exchanges the bits of `x` above `mask << shift` with the bits of `y` under `mask`.
 #[inline(always)]
-fn swap(q: &mut [u32; 8], a: usize, b: usize, mask: u32, shift: u32) {
-    let (x, y) = (q[a], q[b]);
-    q[a] = (x & mask) | ((y & mask) << shift);
-    q[b] = ((x >> shift) & mask) | (y & !mask);
+fn swap(x: u32, y: u32, mask: u32, shift: u32) -> (u32, u32) {
+    // A delta swap: one mask and five operations.
+    let t = ((x >> shift) ^ y) & mask;
+    (x ^ (t << shift), y ^ t)
 }
 
 /// Transposes the 8×8 bit matrices formed by bit `8k + j` of word `i`: afterwards word `j`
-/// holds at bit `8k + i` what word `i` held at bit `8k + j`. It is its own inverse.
-#[inline(always)]
+/// holds at bit `8k + i` what word `i` held at bit `8k + j`. It is its own inverse. Written
+/// out word by word: at the size-optimised levels a Cortex-M0 is built with, a loop over the
+/// pairs stays a loop that addresses every word on the stack through its index. Out of line:
+/// the key schedule, CTR and the block functions share one copy (about 200 bytes each), and
+/// a call costs a few cycles of the ten thousand two blocks take.
+#[inline(never)]
 fn ortho(q: &mut [u32; 8]) {
-    for i in (0..8).step_by(2) {
-        swap(q, i, i + 1, 0x5555_5555, 1);
-    }
-    for i in [0, 1, 4, 5] {
-        swap(q, i, i + 2, 0x3333_3333, 2);
-    }
-    for i in 0..4 {
-        swap(q, i, i + 4, 0x0F0F_0F0F, 4);
-    }
+    let [q0, q1, q2, q3, q4, q5, q6, q7] = *q;
+    let (q0, q1) = swap(q0, q1, 0x5555_5555, 1);
+    let (q2, q3) = swap(q2, q3, 0x5555_5555, 1);
+    let (q4, q5) = swap(q4, q5, 0x5555_5555, 1);
+    let (q6, q7) = swap(q6, q7, 0x5555_5555, 1);
+    let (q0, q2) = swap(q0, q2, 0x3333_3333, 2);
+    let (q1, q3) = swap(q1, q3, 0x3333_3333, 2);
+    let (q4, q6) = swap(q4, q6, 0x3333_3333, 2);
+    let (q5, q7) = swap(q5, q7, 0x3333_3333, 2);
+    let (q0, q4) = swap(q0, q4, 0x0F0F_0F0F, 4);
+    let (q1, q5) = swap(q1, q5, 0x0F0F_0F0F, 4);
+    let (q2, q6) = swap(q2, q6, 0x0F0F_0F0F, 4);
+    let (q3, q7) = swap(q3, q7, 0x0F0F_0F0F, 4);
+    *q = [q0, q1, q2, q3, q4, q5, q6, q7];
 }
 
 /// Two blocks into bit planes: word `2·column + block` is that column of that block (byte
@@ -87,8 +96,17 @@ fn store(mut q: [u32; 8], blocks: &mut [[u8; 16]; 2]) {
 }
 
 /// `ShiftRows`: row `r`'s 8-bit lane rotated right by `2r` bits (one column per 2 bits).
+#[cfg(not(target_arch = "arm"))]
 #[inline(always)]
 pub(super) fn shift_rows(x: u32) -> u32 {
+    shift_rows_masks(x)
+}
+
+/// [`shift_rows`] as masks and shifts, the form compilers generate well where a mask fits in
+/// an instruction or stays in a register.
+#[cfg_attr(target_arch = "arm", allow(dead_code))]
+#[inline(always)]
+fn shift_rows_masks(x: u32) -> u32 {
     (x & 0x0000_00FF)
         | ((x >> 2) & 0x0000_3F00)
         | ((x << 6) & 0x0000_C000)
@@ -96,6 +114,54 @@ pub(super) fn shift_rows(x: u32) -> u32 {
         | ((x << 4) & 0x00F0_0000)
         | ((x >> 6) & 0x0300_0000)
         | ((x << 2) & 0xFC00_0000)
+}
+
+/// [`shift_rows`] on Arm (the Cortex-M0 path): each moved field isolated by a pair of shifts,
+/// 23 single-cycle instructions and no mask. Compiled, the seven masks of
+/// [`shift_rows_masks`] need a register each, which Thumb-1 (eight low registers) does not
+/// have: they are reloaded from the stack for every plane, about 35 cycles a plane.
+/// Constant time: straight-line shifts and ORs.
+#[cfg(target_arch = "arm")]
+#[inline(always)]
+pub(super) fn shift_rows(x: u32) -> u32 {
+    let r: u32;
+    // SAFETY: register-only arithmetic on `x`, `r` and the scratch register `t`; no memory,
+    // no stack. The flags are clobbered, which `asm!` assumes without `preserves_flags`.
+    unsafe {
+        core::arch::asm!(
+            "uxtb {r}, {x}",
+            // Row 1 (bits 8..16) rotated right by 2: bits 10..16 down to 8, 8..10 up to 14.
+            "lsrs {t}, {x}, #10",
+            "lsls {t}, {t}, #26",
+            "lsrs {t}, {t}, #18",
+            "orrs {r}, {t}",
+            "lsrs {t}, {x}, #8",
+            "lsls {t}, {t}, #30",
+            "lsrs {t}, {t}, #16",
+            "orrs {r}, {t}",
+            // Row 2 (bits 16..24) rotated by 4: its two nibbles exchanged.
+            "lsrs {t}, {x}, #20",
+            "lsls {t}, {t}, #28",
+            "lsrs {t}, {t}, #12",
+            "orrs {r}, {t}",
+            "lsls {t}, {x}, #12",
+            "lsrs {t}, {t}, #28",
+            "lsls {t}, {t}, #20",
+            "orrs {r}, {t}",
+            // Row 3 (bits 24..32) rotated right by 6: bits 30..32 down to 24, 24..30 up to 26.
+            "lsrs {t}, {x}, #30",
+            "lsls {t}, {t}, #24",
+            "orrs {r}, {t}",
+            "lsrs {t}, {x}, #24",
+            "lsls {t}, {t}, #26",
+            "orrs {r}, {t}",
+            x = in(reg) x,
+            r = out(reg) r,
+            t = out(reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    r
 }
 
 /// `InvShiftRows`: row `r`'s lane rotated left by `2r` bits.
@@ -110,12 +176,57 @@ pub(super) fn inv_shift_rows(x: u32) -> u32 {
         | ((x << 6) & 0xC000_0000)
 }
 
+/// `SubBytes` on the planes: the circuit of [`bitslice::sub_bytes`], kept out of line so the
+/// cipher, its inverse and the key expansion share one copy.
+#[inline(never)]
+pub(super) fn sub_bytes(q: &mut [u32; 8]) {
+    bitslice::sub_bytes(q);
+}
+
+/// The cipher on the planes of two blocks: one out-of-line copy for [`encrypt2`] and
+/// [`ctr32`] (GCM links both).
+#[inline(never)]
+fn encrypt_planes(key: &Key, q: &mut [u32; 8]) {
+    bitslice::encrypt(q, key.used());
+}
+
 /// Encrypts two blocks in place.
 #[inline]
 pub(super) fn encrypt2(key: &Key, blocks: &mut [[u8; 16]; 2]) {
     let mut q = load(blocks);
-    bitslice::encrypt(&mut q, key.used());
+    encrypt_planes(key, &mut q);
     store(q, blocks);
+}
+
+/// CTR mode as [`Aes::ctr32`](super::Aes::ctr32) describes it, two blocks per pass. The
+/// counter blocks go straight into the planes as words (the first twelve bytes of `ctr` once,
+/// the counter byte-swapped), and the keystream goes into `buf` four bytes at a time, straight
+/// from the planes: no byte buffer, no copy of the state.
+pub(super) fn ctr32(key: &Key, ctr: &mut [u8; 16], buf: &mut [u8]) {
+    let word =
+        |i: usize| u32::from_le_bytes([ctr[4 * i], ctr[4 * i + 1], ctr[4 * i + 2], ctr[4 * i + 3]]);
+    let (w0, w1, w2) = (word(0), word(1), word(2));
+    let mut c = super::counter(ctr);
+    for chunk in buf.chunks_mut(32) {
+        let mut q = [w0, w0, w1, w1, w2, w2, c.swap_bytes(), c.wrapping_add(1).swap_bytes()];
+        ortho(&mut q);
+        encrypt_planes(key, &mut q);
+        ortho(&mut q);
+        // Word `2·column + block` is bytes `16·block + 4·column..` of the keystream.
+        let [q0, q1, q2, q3, q4, q5, q6, q7] = q;
+        for (bytes, w) in chunk.chunks_mut(4).zip([q0, q2, q4, q6, q1, q3, q5, q7]) {
+            if let Ok(word) = <&mut [u8; 4]>::try_from(&mut *bytes) {
+                *word = (u32::from_le_bytes(*word) ^ w).to_le_bytes();
+            } else {
+                for (b, k) in bytes.iter_mut().zip(w.to_le_bytes()) {
+                    *b ^= k;
+                }
+            }
+        }
+        c = c.wrapping_add(chunk.len().div_ceil(16) as u32);
+        q.zeroize();
+    }
+    super::set_counter(ctr, c);
 }
 
 /// Decrypts two blocks in place.

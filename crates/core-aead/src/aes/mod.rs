@@ -326,7 +326,7 @@ impl Aes {
         match &self.schedule {
             #[cfg(target_pointer_width = "64")]
             Schedule::Ct64(k) => ctr32_batched::<4>(ctr, buf, |b| ct64::encrypt4(k, b)),
-            Schedule::Ct32(k) => ctr32_batched::<2>(ctr, buf, |b| ct32::encrypt2(k, b)),
+            Schedule::Ct32(k) => ct32::ctr32(k, ctr, buf),
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Aesni(t, k) => x86_aesni::ctr32(*t, k, ctr, buf),
             #[cfg(target_arch = "x86_64")]
@@ -483,7 +483,8 @@ pub(crate) fn set_counter(ctr: &mut [u8; 16], value: u32) {
     ctr[12..].copy_from_slice(&value.to_be_bytes());
 }
 
-/// CTR over an implementation that encrypts `N` blocks at a time.
+/// CTR over an implementation that encrypts `N` blocks at a time (ct32 has its own loop).
+#[cfg(target_pointer_width = "64")]
 #[inline(always)]
 fn ctr32_batched<const N: usize>(
     ctr: &mut [u8; 16],

@@ -2,17 +2,20 @@
 //! CPUs without vector units, the Cortex-M0 included, and the reference the others are
 //! checked against. Adds, XORs and fixed rotations only, so it is constant-time everywhere.
 
+use core_hash::rotr;
+
 /// The quarter round on words `a`, `b`, `c`, `d` of `x` (RFC 8439 §2.1, §2.2).
 #[inline(always)]
 fn quarter_round(x: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
     x[a] = x[a].wrapping_add(x[b]);
-    x[d] = (x[d] ^ x[a]).rotate_left(16);
+    // Left rotations by 16, 12, 8 and 7, as right rotations (see `rotr` for the M0).
+    x[d] = rotr::<16>(x[d] ^ x[a]);
     x[c] = x[c].wrapping_add(x[d]);
-    x[b] = (x[b] ^ x[c]).rotate_left(12);
+    x[b] = rotr::<20>(x[b] ^ x[c]);
     x[a] = x[a].wrapping_add(x[b]);
-    x[d] = (x[d] ^ x[a]).rotate_left(8);
+    x[d] = rotr::<24>(x[d] ^ x[a]);
     x[c] = x[c].wrapping_add(x[d]);
-    x[b] = (x[b] ^ x[c]).rotate_left(7);
+    x[b] = rotr::<25>(x[b] ^ x[c]);
 }
 
 /// On 32-bit Arm (the Cortex-M0 has eight general registers for sixteen state words), makes

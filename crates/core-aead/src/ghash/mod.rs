@@ -3,8 +3,9 @@
 //!
 //! - [`ct64`]: carry-less multiplication from integer multiplies on 64-bit words, with the
 //!   operands split into bit classes spaced five apart so no carry reaches a bit that counts;
-//! - [`ct32`]: the same on 32-bit words (holes four apart, low halves only, the high halves
-//!   from bit-reversed operands), as BearSSL's `ctmul32`: the Cortex-M0 path;
+//! - [`ct32`]: the same on 32-bit words, 16×16-bit products (holes three apart) whose whole
+//!   result fits a word, under three Karatsuba levels: the Cortex-M0 path (the 16×16
+//!   products in Thumb-1 assembly there);
 //! - [`x86_vpclmul`]: VPCLMULQDQ on YMM (`x86_vpclmul`, 8 blocks per reduction) or ZMM
 //!   registers (`x86_vpclmul512`, 16 blocks), one block per 128-bit lane;
 //! - [`x86_pclmul`]: `pclmulqdq`, eight blocks per reduction with precomputed powers of H;

@@ -51,6 +51,27 @@ macro_rules! for_limbs {
     })*};
 }
 
+/// `x · y` (both below 2^16 here, so the product fits). On Arm (the Cortex-M0) a `muls` into
+/// `x`'s register: LLVM otherwise multiplies into a copy of the operand that stays live (the
+/// row's `a[i]`), one `mov` per limb product, about 7% of a P-256 multiplication.
+#[inline(always)]
+fn mul_into(x: u32, y: u32) -> u32 {
+    #[cfg(target_arch = "arm")]
+    {
+        let mut x = x;
+        // SAFETY: register-only multiply; no memory, no stack. `muls` sets the flags, which
+        // `asm!` assumes clobbered without `preserves_flags`.
+        unsafe {
+            core::arch::asm!("muls {x}, {y}", x = inout(reg) x, y = in(reg) y, options(pure, nomem, nostack));
+        }
+        x
+    }
+    #[cfg(not(target_arch = "arm"))]
+    {
+        x * y
+    }
+}
+
 /// Little-endian 15-bit limbs of the big-endian `bytes` (bits beyond `15·N` are dropped).
 const fn const_limbs<const N: usize>(bytes: &[u8]) -> [u32; N] {
     let mut x = [0u32; N];
@@ -173,7 +194,7 @@ impl<const N: usize> Mont15<N> {
             let mut c = (t[0] + ai * b[0] + q * self.m[0]) >> W;
             macro_rules! steps {
                 ($($j:literal)*) => {$(
-                    let v = t[$j] + ai * b[$j] + q * self.m[$j] + c;
+                    let v = t[$j] + mul_into(b[$j], ai) + q * self.m[$j] + c;
                     t[$j - 1] = v & MASK;
                     c = v >> W;
                 )*};
@@ -308,9 +329,11 @@ impl<const N: usize> Mont15<N> {
     pub(crate) fn select(a: &[u32; N], b: &[u32; N], choice: Choice) -> [u32; N] {
         let mask = u32::from(choice.unwrap_u8()).wrapping_neg();
         let mut r = [0u32; N];
-        for i in 0..N {
+        // Written out for P-256: every limb stored in straight-line code, so the zeroing of
+        // `r` is dropped (as a loop it was a `memclr` call, then the loop).
+        for_limbs!(i => {
             r[i] = a[i] ^ ((a[i] ^ b[i]) & mask);
-        }
+        });
         r
     }
 

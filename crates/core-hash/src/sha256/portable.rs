@@ -5,6 +5,7 @@
 //! Rotations are by constants, so there is nothing secret-dependent to time.
 
 use super::K;
+use crate::rotr;
 
 /// Compresses each 64-byte block into `state`.
 pub(super) fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
@@ -17,25 +18,25 @@ pub(super) fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
 /// copy of `a` instead of three (Thumb-1 rotates only in place, by a register).
 #[inline(always)]
 fn big_sigma0(a: u32) -> u32 {
-    (a ^ (a ^ a.rotate_right(9)).rotate_right(11)).rotate_right(2)
+    rotr::<2>(a ^ rotr::<11>(a ^ rotr::<9>(a)))
 }
 
 /// `Σ1(e) = ROTR⁶(e) ⊕ ROTR¹¹(e) ⊕ ROTR²⁵(e)`, as `ROTR⁶(e ⊕ ROTR⁵(e ⊕ ROTR¹⁴(e)))`.
 #[inline(always)]
 fn big_sigma1(e: u32) -> u32 {
-    (e ^ (e ^ e.rotate_right(14)).rotate_right(5)).rotate_right(6)
+    rotr::<6>(e ^ rotr::<5>(e ^ rotr::<14>(e)))
 }
 
 /// `σ0(x) = ROTR⁷(x) ⊕ ROTR¹⁸(x) ⊕ SHR³(x)`.
 #[inline(always)]
 fn small_sigma0(x: u32) -> u32 {
-    (x ^ x.rotate_right(11)).rotate_right(7) ^ (x >> 3)
+    rotr::<7>(x ^ rotr::<11>(x)) ^ (x >> 3)
 }
 
 /// `σ1(x) = ROTR¹⁷(x) ⊕ ROTR¹⁹(x) ⊕ SHR¹⁰(x)`.
 #[inline(always)]
 fn small_sigma1(x: u32) -> u32 {
-    (x ^ x.rotate_right(2)).rotate_right(17) ^ (x >> 10)
+    rotr::<17>(x ^ rotr::<2>(x)) ^ (x >> 10)
 }
 
 /// Eight rounds on `w` and `k` (eight words each), with the working variables renamed
