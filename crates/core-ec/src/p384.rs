@@ -91,7 +91,7 @@ impl Modulus15<26> for Q {
 pub(crate) static FP64: Fixed64<P, 6> = Fixed64::new();
 #[cfg(target_pointer_width = "64")]
 pub(crate) static FQ64: Fixed64<Q, 6> = Fixed64::new();
-static FP15: Fixed15<P, 26> = Fixed15::new();
+pub(crate) static FP15: Fixed15<P, 26> = Fixed15::new();
 static FQ15: Fixed15<Q, 26> = Fixed15::new();
 
 /// Runs `$body` with `$c` bound to the P-384 curve on implementation `$imp`: the shared

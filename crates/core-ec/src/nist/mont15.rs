@@ -237,6 +237,11 @@ impl<M: Modulus15<N>, const N: usize> Field for Fixed15<M, N> {
     }
 
     #[inline]
+    fn halve(&self, a: &[u32; N]) -> [u32; N] {
+        M::MONT.halve(a)
+    }
+
+    #[inline]
     fn sub(&self, a: &[u32; N], b: &[u32; N]) -> [u32; N] {
         M::MONT.sub(a, b)
     }
@@ -279,6 +284,25 @@ impl<const N: usize> Mont15<N> {
             c = v >> W;
         });
         self.reduce_once(t, c)
+    }
+
+    /// `a/2 mod m` for `a < m`: `a`, plus `m` when `a` is odd (a mask, no branch), shifted
+    /// right by one bit across the 15-bit limbs, the carry becoming the new top bit.
+    #[inline(always)]
+    pub(crate) fn halve(&self, a: &[u32; N]) -> [u32; N] {
+        let mask = (a[0] & 1).wrapping_neg();
+        let mut t = [0u32; N];
+        let mut c = 0;
+        for_limbs!(i => {
+            let v = a[i] + (self.m[i] & mask) + c;
+            t[i] = v & MASK;
+            c = v >> W;
+        });
+        for i in 0..N - 1 {
+            t[i] = (t[i] >> 1) | ((t[i + 1] & 1) << (W - 1));
+        }
+        t[N - 1] = (t[N - 1] >> 1) | (c << (W - 1));
+        t
     }
 
     // The add-back's carry out of the top limb is dropped (the sum wraps back below `m`);

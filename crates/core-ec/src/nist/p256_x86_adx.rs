@@ -380,6 +380,11 @@ impl Field for P256X86Adx {
     }
 
     #[inline]
+    fn halve(&self, a: &[u64; 4]) -> [u64; 4] {
+        MONT.halve(a)
+    }
+
+    #[inline]
     fn mul(&self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
         mul(self.0, a, b)
     }

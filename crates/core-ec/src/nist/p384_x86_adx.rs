@@ -709,6 +709,11 @@ impl Field for P384X86Adx {
     }
 
     #[inline]
+    fn halve(&self, a: &[u64; 6]) -> [u64; 6] {
+        <P as Modulus64<6>>::MONT.halve(a)
+    }
+
+    #[inline]
     fn mul(&self, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
         mul_p(self.0, a, b)
     }
@@ -829,12 +834,15 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// `a + b`, `a − b`, `a·b`, `a²`, `a⁻¹` of big-endian inputs below the modulus, as bytes.
-    fn run<F: Field>(f: &F, a: &[u8; 48], b: &[u8; 48]) -> [[u8; 48]; 5] {
+    /// `a + b`, `a − b`, `a·b`, `a²`, `a⁻¹`, `a/2` of big-endian inputs below the modulus, as
+    /// bytes (`a/2` checked to double back to `a`).
+    fn run<F: Field>(f: &F, a: &[u8; 48], b: &[u8; 48]) -> [[u8; 48]; 6] {
         let (x, okx) = f.import_be(a);
         let (y, oky) = f.import_be(b);
         assert!(bool::from(okx & oky), "inputs below the modulus");
-        [f.add(&x, &y), f.sub(&x, &y), f.mul(&x, &y), f.sqr(&x), f.invert(&x)].map(|v| {
+        let half = f.halve(&x);
+        assert!(bool::from(f.eq(&f.add(&half, &half), &x)), "a/2 + a/2 = a");
+        [f.add(&x, &y), f.sub(&x, &y), f.mul(&x, &y), f.sqr(&x), f.invert(&x), half].map(|v| {
             let mut out = [0u8; 48];
             f.to_be(&v, &mut out);
             out
@@ -848,6 +856,7 @@ mod tests {
             return;
         };
         assert_eq!(run(&P384X86Adx(t), a, b), run(&crate::p384::FP64, a, b), "mod p");
+        assert_eq!(run(&crate::p384::FP15, a, b), run(&crate::p384::FP64, a, b), "mod p, mont15");
         assert_eq!(run(&P384ScalarX86Adx(t), a, b), run(&crate::p384::FQ64, a, b), "mod n");
     }
 
