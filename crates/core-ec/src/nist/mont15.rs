@@ -298,11 +298,12 @@ impl<const N: usize> Mont15<N> {
             t[i] = v & MASK;
             c = v >> W;
         });
-        for i in 0..N - 1 {
-            t[i] = (t[i] >> 1) | ((t[i + 1] & 1) << (W - 1));
-        }
-        t[N - 1] = (t[N - 1] >> 1) | (c << (W - 1));
-        t
+        let mut r = [0u32; N];
+        for_limbs!(i => {
+            let above = if i + 1 < N { t[i + 1] } else { c };
+            r[i] = (t[i] >> 1) | ((above & 1) << (W - 1));
+        });
+        r
     }
 
     // The add-back's carry out of the top limb is dropped (the sum wraps back below `m`);
