@@ -290,7 +290,8 @@ impl<const N: usize> Mont15<N> {
     /// right by one bit across the 15-bit limbs, the carry becoming the new top bit.
     #[inline(always)]
     pub(crate) fn halve(&self, a: &[u32; N]) -> [u32; N] {
-        let mask = (a[0] & 1).wrapping_neg();
+        // Through `Choice`, an optimisation barrier, so the add stays branch-free.
+        let mask = u32::from(Choice::from((a[0] & 1) as u8).unwrap_u8()).wrapping_neg();
         let mut t = [0u32; N];
         let mut c = 0;
         for_limbs!(i => {

@@ -459,7 +459,8 @@ impl<const N: usize> Mont64<N> {
     /// right by one bit with the carry as the new top bit; below `m` since `(a + m)/2 < m`.
     #[inline(always)]
     pub(crate) fn halve(&self, a: &[u64; N]) -> [u64; N] {
-        let mask = (a[0] & 1).wrapping_neg();
+        // Through `Choice`, an optimisation barrier, so the add stays branch-free.
+        let mask = u64::from(Choice::from((a[0] & 1) as u8).unwrap_u8()).wrapping_neg();
         let mut t = [0u64; N];
         let mut c = 0;
         for i in 0..N {
