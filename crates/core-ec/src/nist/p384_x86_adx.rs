@@ -597,6 +597,41 @@ macro_rules! add_masked_p {
     };
 }
 
+/// `a/2 mod p` for `a < p`: `p` added when `a` is odd (the mask from the low bit, no
+/// branch), then the 385-bit sum shifted right by one.
+#[inline(always)]
+fn halve_p(a: &[u64; 6]) -> [u64; 6] {
+    let [mut t0, mut t1, mut t2, mut t3, mut t4, mut t5] = *a;
+    // SAFETY: baseline x86-64 instructions on registers only, no memory, no stack.
+    unsafe {
+        asm!(
+            "mov {c:e}, {t0:e}",
+            "and {c:e}, 1",
+            "neg {c}",
+            add_masked_p!(),
+            "sbb {c}, {c}",
+            "shrd {t0}, {t1}, 1",
+            "shrd {t1}, {t2}, 1",
+            "shrd {t2}, {t3}, 1",
+            "shrd {t3}, {t4}, 1",
+            "shrd {t4}, {t5}, 1",
+            "shrd {t5}, {c}, 1",
+            t0 = inout(reg) t0,
+            t1 = inout(reg) t1,
+            t2 = inout(reg) t2,
+            t3 = inout(reg) t3,
+            t4 = inout(reg) t4,
+            t5 = inout(reg) t5,
+            c = out(reg) _,
+            m0 = out(reg) _,
+            m1 = out(reg) _,
+            m2 = out(reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    [t0, t1, t2, t3, t4, t5]
+}
+
 /// `a + b mod p` for `a, b < p`: the sum less `p`, with `p` added back when that went
 /// negative (a mask, no branch).
 #[inline(always)]
@@ -710,7 +745,7 @@ impl Field for P384X86Adx {
 
     #[inline]
     fn halve(&self, a: &[u64; 6]) -> [u64; 6] {
-        <P as Modulus64<6>>::MONT.halve(a)
+        halve_p(a)
     }
 
     #[inline]
