@@ -166,3 +166,14 @@ fn odd_g_table_is_right() {
         assert!(table == tables::P256_ODD_G, "P256 odd multiples of G differ");
     });
 }
+
+/// Every implementation's scalar multiplications agree on edge scalars (see
+/// [`check_edge_scalars`](crate::nist::point::check_edge_scalars)).
+#[cfg(test)]
+#[test]
+fn scalar_multiplications_agree_on_edge_scalars() {
+    use core_hash::Implementation;
+    for imp in NistImpl::available() {
+        with_curve!(imp, |c| crate::nist::point::check_edge_scalars(&c));
+    }
+}

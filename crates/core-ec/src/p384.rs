@@ -91,7 +91,7 @@ impl Modulus15<26> for Q {
 pub(crate) static FP64: Fixed64<P, 6> = Fixed64::new();
 #[cfg(target_pointer_width = "64")]
 pub(crate) static FQ64: Fixed64<Q, 6> = Fixed64::new();
-static FP15: Fixed15<P, 26> = Fixed15::new();
+pub(crate) static FP15: Fixed15<P, 26> = Fixed15::new();
 static FQ15: Fixed15<Q, 26> = Fixed15::new();
 
 /// Runs `$body` with `$c` bound to the P-384 curve on implementation `$imp`: the shared
@@ -167,4 +167,15 @@ fn odd_g_table_is_right() {
         let table = crate::nist::point::odd_g_table(&c);
         assert!(table == tables::P384_ODD_G, "P384 odd multiples of G differ");
     });
+}
+
+/// Every implementation's scalar multiplications agree on edge scalars (see
+/// [`check_edge_scalars`](crate::nist::point::check_edge_scalars)).
+#[cfg(test)]
+#[test]
+fn scalar_multiplications_agree_on_edge_scalars() {
+    use core_hash::Implementation;
+    for imp in NistImpl::available() {
+        with_curve!(imp, |c| crate::nist::point::check_edge_scalars(&c));
+    }
 }

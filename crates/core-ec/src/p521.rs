@@ -94,3 +94,14 @@ static FQ15: Fixed15<Q, 35> = Fixed15::new();
 use crate::nist::api::with_curve;
 
 crate::nist::api::nist_api!("P-521", 66, core_hash::Sha512, "SHA-512", NistImpl);
+
+/// Every implementation's scalar multiplications agree on edge scalars (see
+/// [`check_edge_scalars`](crate::nist::point::check_edge_scalars)).
+#[cfg(test)]
+#[test]
+fn scalar_multiplications_agree_on_edge_scalars() {
+    use core_hash::Implementation;
+    for imp in NistImpl::available() {
+        with_curve!(imp, |c| crate::nist::point::check_edge_scalars(&c));
+    }
+}

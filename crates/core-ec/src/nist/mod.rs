@@ -83,6 +83,14 @@ pub(crate) trait Field: Sync {
         self.mul(a, a)
     }
 
+    /// `a/2`: what the point doubling uses instead of three additions. This default
+    /// multiplies by `2⁻¹` (an inversion per call): every field the point formulas run on
+    /// overrides it with the add-`m`-if-odd-and-shift of [`Mont64::halve`].
+    fn halve(&self, a: &Self::E) -> Self::E {
+        let two = self.add(&self.one(), &self.one());
+        self.mul(a, &self.invert(&two))
+    }
+
     /// `−a`.
     #[inline]
     fn neg(&self, a: &Self::E) -> Self::E {

@@ -258,6 +258,11 @@ impl<M: Modulus15<N>, const N: usize> Field for Fixed15<M, N> {
     }
 
     #[inline]
+    fn halve(&self, a: &[u32; N]) -> [u32; N] {
+        M::MONT.halve(a)
+    }
+
+    #[inline]
     fn sub(&self, a: &[u32; N], b: &[u32; N]) -> [u32; N] {
         M::MONT.sub(a, b)
     }
@@ -300,6 +305,27 @@ impl<const N: usize> Mont15<N> {
             c = v >> W;
         });
         self.reduce_once(t, c)
+    }
+
+    /// `a/2 mod m` for `a < m`: `a`, plus `m` when `a` is odd (a mask, no branch), shifted
+    /// right by one bit across the 15-bit limbs, the carry becoming the new top bit.
+    #[inline(always)]
+    pub(crate) fn halve(&self, a: &[u32; N]) -> [u32; N] {
+        // Through `Choice`, an optimisation barrier, so the add stays branch-free.
+        let mask = u32::from(Choice::from((a[0] & 1) as u8).unwrap_u8()).wrapping_neg();
+        let mut t = [0u32; N];
+        let mut c = 0;
+        for_limbs!(i => {
+            let v = a[i] + (self.m[i] & mask) + c;
+            t[i] = v & MASK;
+            c = v >> W;
+        });
+        let mut r = [0u32; N];
+        for_limbs!(i => {
+            let above = if i + 1 < N { t[i + 1] } else { c };
+            r[i] = (t[i] >> 1) | ((above & 1) << (W - 1));
+        });
+        r
     }
 
     // The add-back's carry out of the top limb is dropped (the sum wraps back below `m`);

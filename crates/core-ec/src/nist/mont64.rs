@@ -383,6 +383,11 @@ impl<M: Modulus64<N>, const N: usize> Field for Fixed64<M, N> {
     }
 
     #[inline]
+    fn halve(&self, a: &[u64; N]) -> [u64; N] {
+        M::MONT.halve(a)
+    }
+
+    #[inline]
     fn sub(&self, a: &[u64; N], b: &[u64; N]) -> [u64; N] {
         M::MONT.sub(a, b)
     }
@@ -448,6 +453,24 @@ impl<const N: usize> Mont64<N> {
             (t[i], c) = adc(a[i], b[i], c);
         }
         self.reduce_once(t, c)
+    }
+
+    /// `a/2 mod m` for `a < m`: `a`, plus `m` when `a` is odd (a mask, no branch), shifted
+    /// right by one bit with the carry as the new top bit; below `m` since `(a + m)/2 < m`.
+    #[inline(always)]
+    pub(crate) fn halve(&self, a: &[u64; N]) -> [u64; N] {
+        // Through `Choice`, an optimisation barrier, so the add stays branch-free.
+        let mask = u64::from(Choice::from((a[0] & 1) as u8).unwrap_u8()).wrapping_neg();
+        let mut t = [0u64; N];
+        let mut c = 0;
+        for i in 0..N {
+            (t[i], c) = adc(a[i], self.m[i] & mask, c);
+        }
+        for i in 0..N - 1 {
+            t[i] = (t[i] >> 1) | (t[i + 1] << 63);
+        }
+        t[N - 1] = (t[N - 1] >> 1) | (c << 63);
+        t
     }
 
     #[inline(always)]

@@ -138,6 +138,11 @@ impl Field for P256Mont64 {
     }
 
     #[inline]
+    fn halve(&self, a: &[u64; 4]) -> [u64; 4] {
+        MONT.halve(a)
+    }
+
+    #[inline]
     fn mul(&self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
         mul(a, b)
     }
@@ -189,7 +194,7 @@ mod tests {
     use std::vec::Vec;
 
     /// One implementation under test: two big-endian inputs to the big-endian results of
-    /// `a + b`, `a − b`, `a·b`, `a²`, `a⁻¹`, `−a`.
+    /// `a + b`, `a − b`, `a·b`, `a²`, `a⁻¹`, `−a`, `a/2` (checked to double back to `a`).
     type Ops = Box<dyn Fn(&[u8; 32], &[u8; 32]) -> Vec<[u8; 32]>>;
 
     /// Every P-256 field implementation this CPU runs.
@@ -198,7 +203,9 @@ mod tests {
             let (x, okx) = f.import_be(a);
             let (y, oky) = f.import_be(b);
             assert!(bool::from(okx & oky), "inputs below p");
-            [f.add(&x, &y), f.sub(&x, &y), f.mul(&x, &y), f.sqr(&x), f.invert(&x), f.neg(&x)]
+            let half = f.halve(&x);
+            assert!(bool::from(f.eq(&f.add(&half, &half), &x)), "a/2 + a/2 = a");
+            [f.add(&x, &y), f.sub(&x, &y), f.mul(&x, &y), f.sqr(&x), f.invert(&x), f.neg(&x), half]
                 .iter()
                 .map(|v| {
                     let mut out = [0u8; 32];

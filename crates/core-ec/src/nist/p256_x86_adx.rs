@@ -352,6 +352,43 @@ fn sub(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     [t0, t1, t2, t3]
 }
 
+/// `a/2 mod p` for `a < p`: `p` added when `a` is odd (a mask from the low bit, no branch),
+/// then the 257-bit sum shifted right by one.
+#[inline(always)]
+fn halve(a: &[u64; 4]) -> [u64; 4] {
+    let [mut t0, mut t1, mut t2, mut t3] = *a;
+    // SAFETY: baseline x86-64 instructions on registers only, no memory, no stack.
+    unsafe {
+        asm!(
+            // m = all ones when a is odd; add p & m.
+            "mov {m:e}, {t0:e}",
+            "and {m:e}, 1",
+            "neg {m}",
+            "mov {m1:e}, {m:e}",
+            "mov {m3}, 0xffffffff00000001",
+            "and {m3}, {m}",
+            "add {t0}, {m}",
+            "adc {t1}, {m1}",
+            "adc {t2}, 0",
+            "adc {t3}, {m3}",
+            "sbb {m}, {m}",
+            "shrd {t0}, {t1}, 1",
+            "shrd {t1}, {t2}, 1",
+            "shrd {t2}, {t3}, 1",
+            "shrd {t3}, {m}, 1",
+            t0 = inout(reg) t0,
+            t1 = inout(reg) t1,
+            t2 = inout(reg) t2,
+            t3 = inout(reg) t3,
+            m = out(reg) _,
+            m1 = out(reg) _,
+            m3 = out(reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    [t0, t1, t2, t3]
+}
+
 impl Field for P256X86Adx {
     type E = [u64; 4];
 
@@ -377,6 +414,11 @@ impl Field for P256X86Adx {
     #[inline]
     fn sub(&self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
         sub(a, b)
+    }
+
+    #[inline]
+    fn halve(&self, a: &[u64; 4]) -> [u64; 4] {
+        halve(a)
     }
 
     #[inline]
