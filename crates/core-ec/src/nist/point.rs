@@ -29,14 +29,25 @@ pub(crate) struct Params {
     pub(crate) gy: &'static [u8],
     /// The curve's named-curve OID, DER content bytes.
     pub(crate) oid: &'static [u8],
-    /// The comb table: `COMB_ROWS(len)` rows of 8 affine points `x‖y`, row `i` holding
-    /// `j·2^(16i)·G` for `j = 1..=8` (see [`Curve::mul_base`]).
+    /// The comb table: [`comb_rows`] rows of 8 affine points `x‖y`, row `i` holding
+    /// `j·16^(s·i)·G` for `j = 1..=8` and `s =` [`COMB_SPACING`] (see [`Curve::mul_base`]).
     pub(crate) comb: &'static [u8],
 }
 
-/// Rows in a curve's comb table: one per four signed 4-bit digits of a scalar.
+/// Signed 4-bit digits of a scalar per comb-table row: 4 (P-256's table 8.5 KiB, 12
+/// doublings per base-point multiplication), or 16 with the `small-tables` feature for
+/// flash-constrained targets (2.5 KiB, 60 doublings). Tables built into the 64-bit fields
+/// (full or converted) follow it too.
+pub(crate) const COMB_SPACING: usize = if cfg!(feature = "small-tables") { 16 } else { 4 };
+
+/// Rows in a comb table with rows `spacing` digits apart.
+pub(crate) const fn comb_rows_spaced(len: usize, spacing: usize) -> usize {
+    digits(len).div_ceil(spacing)
+}
+
+/// Rows in a curve's comb table: one per [`COMB_SPACING`] signed 4-bit digits of a scalar.
 pub(crate) const fn comb_rows(len: usize) -> usize {
-    digits(len).div_ceil(4)
+    comb_rows_spaced(len, COMB_SPACING)
 }
 
 /// Signed 4-bit digits in a recoded scalar of `len` bytes (one more than its nibbles, for the
@@ -493,9 +504,10 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     }
 
     /// `k·G` for a scalar `k` given big-endian in `len` bytes, in constant time, with the
-    /// comb table: digit `4i + t` of `k` multiplies row `i`, so
-    /// `k·G = Σ_t 16^t · Σ_i d[4i+t]·(2^(16i)·G)`, evaluated by Horner's rule in `t` with 12
-    /// doublings and one mixed addition per digit. A field whose built-in table has a row for
+    /// comb table: with `s =` [`COMB_SPACING`] digits per row, digit `s·i + t` of `k`
+    /// multiplies row `i`, so `k·G = Σ_t 16^t · Σ_i d[s·i+t]·(16^(s·i)·G)`, evaluated by
+    /// Horner's rule in `t` with `4·(s − 1)` doublings (12, or 60 with `small-tables`) and one
+    /// mixed addition per digit. A field whose built-in table has a row for
     /// every digit (row `i` holding `j·16^i·G`, as `full_comb_table` makes) needs no doublings:
     /// one pass, digit `i` on row `i`.
     pub(crate) fn mul_base(&self, k: &[u8]) -> Proj<F::E> {
@@ -509,8 +521,8 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
             zeroize::Zeroize::zeroize(d);
             return acc;
         }
-        // Digits per row: 4 for the shared table, 1 for a full one.
-        let spacing = if table.len() == 8 * d.len() { 1 } else { 4 };
+        // Digits per row: `COMB_SPACING` for the shared table, 1 for a full one.
+        let spacing = if table.len() == 8 * d.len() { 1 } else { COMB_SPACING };
         let rows = d.len().div_ceil(spacing);
         let mut acc = self.identity();
         for t in (0..spacing).rev() {
@@ -777,7 +789,7 @@ fn wnaf(k: &[u8], out: &mut [i8], width: u32) -> usize {
 /// the checked-in tables are tested against (and how they were made).
 #[cfg(test)]
 pub(crate) fn comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::Vec<u8> {
-    comb_table_rows(c, comb_rows(c.params.len), 16)
+    comb_table_rows(c, comb_rows(c.params.len), 4 * COMB_SPACING)
 }
 
 /// The full comb table: a row for each of the `2·len + 1` signed 4-bit digits of a scalar, row

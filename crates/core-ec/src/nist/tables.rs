@@ -6,11 +6,32 @@
 //! `full_comb_table_is_right`.
 
 use super::hex;
-use super::point::comb_rows;
+use super::point::{COMB_SPACING, comb_rows, comb_rows_spaced};
 
-/// Bytes in the comb table of a curve with `len`-byte coordinates.
+/// Bytes in the comb table of a curve with `len`-byte coordinates, with rows `spacing` signed
+/// digits apart.
+const fn size_spaced(len: usize, spacing: usize) -> usize {
+    comb_rows_spaced(len, spacing) * 8 * 2 * len
+}
+
+/// Bytes in the comb table the curves use (rows [`COMB_SPACING`] digits apart).
 const fn size(len: usize) -> usize {
     comb_rows(len) * 8 * 2 * len
+}
+
+/// The rows of a table spaced four digits apart that a table spaced [`COMB_SPACING`] digits
+/// apart keeps (every row, or with `small-tables` every fourth), at compile time: only the
+/// result is in the binary.
+const fn thin<const A: usize, const B: usize>(t: &[u8; A], len: usize) -> [u8; B] {
+    let row = 8 * 2 * len;
+    let step = COMB_SPACING / 4;
+    let mut out = [0u8; B];
+    let mut i = 0;
+    while i < B {
+        out[i] = t[(i / row) * step * row + i % row];
+        i += 1;
+    }
+    out
 }
 
 /// P-256's full comb table for the 64-bit fields: `j·16^i·G` for row `i` of 65, `j = 1..=8`
@@ -1473,7 +1494,8 @@ pub(crate) static P384_ODD_G: [u8; 64 * 96] = hex(concat!(
 
 /// P-256: `j·2^(16i)·G` for row `i`, `j = 1..=8`.
 #[rustfmt::skip]
-pub(crate) static P256_COMB: [u8; size(32)] = hex(concat!(
+#[allow(clippy::large_const_arrays, reason = "read at compile time only, by `thin`")]
+const P256_COMB4: [u8; size_spaced(32, 4)] = hex(concat!(
     "6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c2964fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5",
     "7cf27b188d034f7e8a52380304b51ac3c08969e277f21b35a60b48fc4766997807775510db8ed040293d9ac69f7430dbba7dade63ce982299e04b79d227873d1",
     "5ecbe4d1a6330a44c8f7ef951d4bf165e6c6b721efada985fb41661bc6e7fd6c8734640c4998ff7e374b06ce1a64a2ecd82ab036384fb83d9a79b127a27d5032",
@@ -1614,7 +1636,8 @@ pub(crate) static P256_COMB: [u8; size(32)] = hex(concat!(
 
 /// P-384: `j·2^(16i)·G` for row `i`, `j = 1..=8`.
 #[rustfmt::skip]
-pub(crate) static P384_COMB: [u8; size(48)] = hex(concat!(
+#[allow(clippy::large_const_arrays, reason = "read at compile time only, by `thin`")]
+const P384_COMB4: [u8; size_spaced(48, 4)] = hex(concat!(
     "aa87ca22be8b05378eb1c71ef320ad746e1d3b628ba79b9859f741e082542a385502f25dbf55296c3a545e3872760ab73617de4a96262c6f5d9e98bf9292dc29f8f41dbd289a147ce9da3113b5f0b8c00a60b1ce1d7e819d7a431d7c90ea0e5f",
     "08d999057ba3d2d969260045c55b97f089025959a6f434d651d207d19fb96e9e4fe0e86ebe0e64f85b96a9c75295df618e80f1fa5b1b3cedb7bfe8dffd6dba74b275d875bc6cc43e904e505f256ab4255ffd43e94d39e22d61501e700a940e80",
     "077a41d4606ffa1464793c7e5fdc7d98cb9d3910202dcd06bea4f240d3566da6b408bbae5026580d02d7e5c70500c831c995f7ca0b0c42837d0bbe9602a9fc998520b41c85115aa5f7684c0edc111eacc24abd6be4b5d298b65f28600a2f1df1",
@@ -1819,7 +1842,8 @@ pub(crate) static P384_COMB: [u8; size(48)] = hex(concat!(
 
 /// P-521: `j·2^(16i)·G` for row `i`, `j = 1..=8`.
 #[rustfmt::skip]
-pub(crate) static P521_COMB: [u8; size(66)] = hex(concat!(
+#[allow(clippy::large_const_arrays, reason = "read at compile time only, by `thin`")]
+const P521_COMB4: [u8; size_spaced(66, 4)] = hex(concat!(
     "00c6858e06b70404e9cd9e3ecb662395b4429c648139053fb521f828af606b4d3dbaa14b5e77efe75928fe1dc127a2ffa8de3348b3c1856a429bf97e7e31c2e5bd66011839296a789a3bc0045c8a5fb42c7d1bd998f54449579b446817afbd17273e662c97ee72995ef42640c550b9013fad0761353c7086a272c24088be94769fd16650",
     "00433c219024277e7e682fcb288148c282747403279b1ccc06352c6e5505d769be97b3b204da6ef55507aa104a3a35c5af41cf2fa364d60fd967f43e3933ba6d783d00f4bb8cc7f86db26700a7f3eceeeed3f0b5c6b5107c4da97740ab21a29906c42dbbb3e377de9f251f6b93937fa99a3248f4eafcbe95edc0f4f71be356d661f41b02",
     "01a73d352443de29195dd91d6a64b5959479b52a6e5b123d9ab9e5ad7a112d7a8dd1ad3f164a3a4832051da6bd16b59fe21baeb490862c32ea05a5919d2ede37ad7d013e9b03b97dfa62ddd9979f86c6cab814f2f1557fa82a9d0317d2f8ab1fa355ceec2e2dd4cf8dc575b02d5aced1dec3c70cf105c9bc93a590425f588ca1ee86c0e5",
@@ -2093,3 +2117,12 @@ pub(crate) static P521_COMB: [u8; size(66)] = hex(concat!(
     "01f43bf3629d8dc625a912d1f4b09d9f724ef9344f82748503f9af15522387052cde0bdb0dbaa4b2d2d000f899eb47f073ef03d6562394cf77ae50eaf807b8bf31b80095bdf10ff0da8f75108d86570bf34628452f42c695ee7080494ff3464d3050ba4007a0cf88f6266069c7052ef02012835f01bd6546f54b7da1b64eb334a3ee8668",
     "003c8f037b00dcbe6e61a63217f869ad365c13195aa2e8171271c7cd940ba2d32c54d857cf411a2db13415e17bf876af2f2dfac1f195efc2073decedf6a516aca06200c1719fd250ec19f8880a8888010c7c3bbb539176ed97f7db235b57e6ba52f6384f20e3146fde4f555eb9bd9a94228a34e259703fd782edc5d882cdbede362c8f23",
 ));
+
+/// P-256's comb table as the curve uses it (see [`COMB_SPACING`]).
+pub(crate) static P256_COMB: [u8; size(32)] = thin(&P256_COMB4, 32);
+
+/// P-384's comb table as the curve uses it (see [`COMB_SPACING`]).
+pub(crate) static P384_COMB: [u8; size(48)] = thin(&P384_COMB4, 48);
+
+/// P-521's comb table as the curve uses it (see [`COMB_SPACING`]).
+pub(crate) static P521_COMB: [u8; size(66)] = thin(&P521_COMB4, 66);
