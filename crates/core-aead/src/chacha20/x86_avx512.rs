@@ -120,9 +120,17 @@ fn write_halves(out: &mut Sink<'_>, at: isize, lo: __m256i, hi: __m256i) {
         }
         return;
     }
-    let at = at.cast_unsigned();
-    let Some(rest) = out.buf.get_mut(at..) else { return };
-    for (half, ks) in rest.chunks_mut(32).take(2).zip([lo, hi]) {
+    if let Some(rest) = out.buf.get_mut(at.cast_unsigned()..) {
+        xor_halves(rest, lo, hi);
+    }
+}
+
+/// XORs a keystream block given as two YMM halves into the front of `buf`, as far as `buf`
+/// goes (up to 64 bytes), with byte-masked YMM loads and stores.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
+pub(crate) fn xor_halves(buf: &mut [u8], lo: __m256i, hi: __m256i) {
+    for (half, ks) in buf.chunks_mut(32).take(2).zip([lo, hi]) {
         let mask = if half.len() == 32 { u32::MAX } else { (1u32 << half.len()) - 1 };
         // SAFETY: the mask selects the first `half.len()` (≤ 32) bytes, all inside `half`;
         // masked-off bytes are neither read nor written (AVX-512BW suppresses their faults).

@@ -8,12 +8,11 @@
 //! memory, and on opening no stack copy (the keystream waits in registers until the tag checks).
 
 use crate::Error;
-use crate::chacha20::x86_avx512::row_blocks;
+use crate::chacha20::x86_avx512::{row_blocks, xor_halves};
 use crate::poly1305::portable_r64::State;
 use core::arch::x86_64::{
     __m256i, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_maskz_loadu_epi8, _mm256_castsi256_si128,
-    _mm256_extracti128_si256, _mm256_mask_loadu_epi8, _mm256_mask_storeu_epi8,
-    _mm256_setzero_si256, _mm256_xor_si256,
+    _mm256_extracti128_si256, _mm256_setzero_si256,
 };
 use core_cpu::Avx512;
 use zeroize::Zeroize;
@@ -126,16 +125,8 @@ fn key_words(lo: __m256i) -> [u64; 4] {
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
 fn xor_block(buf: &mut [u8], at: usize, lo: __m256i, hi: __m256i) {
-    let Some(rest) = buf.get_mut(at..) else { return };
-    for (half, ks) in rest.chunks_mut(32).take(2).zip([lo, hi]) {
-        let mask = if half.len() == 32 { u32::MAX } else { (1u32 << half.len()) - 1 };
-        // SAFETY: the mask selects the first `half.len()` (≤ 32) bytes, all inside `half`;
-        // masked-off bytes are neither read nor written (AVX-512BW suppresses their faults).
-        unsafe {
-            let p = half.as_mut_ptr();
-            let data = _mm256_mask_loadu_epi8(_mm256_setzero_si256(), mask, p.cast());
-            _mm256_mask_storeu_epi8(p.cast(), mask, _mm256_xor_si256(data, ks));
-        }
+    if let Some(rest) = buf.get_mut(at..) {
+        xor_halves(rest, lo, hi);
     }
 }
 

@@ -317,6 +317,22 @@ fn add(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     [t0, t1, t2, t3]
 }
 
+/// `p & mask` added to `t0..t3` (the carry out left in CF) for a `mask` of all ones or zeros
+/// in `{m}`, `p`'s limbs made from the mask: all ones, `2^32 − 1`, zero, `2^64 − 2^32 + 1`.
+macro_rules! add_masked_p {
+    () => {
+        concat!(
+            "mov {m1:e}, {m:e}\n",
+            "mov {m3}, 0xffffffff00000001\n",
+            "and {m3}, {m}\n",
+            "add {t0}, {m}\n",
+            "adc {t1}, {m1}\n",
+            "adc {t2}, 0\n",
+            "adc {t3}, {m3}\n",
+        )
+    };
+}
+
 /// `a − b mod p` for `a, b < p`: the difference, plus `p` masked by the borrow.
 #[inline(always)]
 fn sub(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
@@ -331,13 +347,7 @@ fn sub(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
             "sbb {t3}, [{b} + 24]",
             // mask = all ones on a borrow; add back p & mask.
             "sbb {m}, {m}",
-            "mov {m1:e}, {m:e}",
-            "mov {m3}, 0xffffffff00000001",
-            "and {m3}, {m}",
-            "add {t0}, {m}",
-            "adc {t1}, {m1}",
-            "adc {t2}, 0",
-            "adc {t3}, {m3}",
+            add_masked_p!(),
             b = in(reg) b.as_ptr(),
             t0 = inout(reg) t0,
             t1 = inout(reg) t1,
@@ -364,13 +374,7 @@ fn halve(a: &[u64; 4]) -> [u64; 4] {
             "mov {m:e}, {t0:e}",
             "and {m:e}, 1",
             "neg {m}",
-            "mov {m1:e}, {m:e}",
-            "mov {m3}, 0xffffffff00000001",
-            "and {m3}, {m}",
-            "add {t0}, {m}",
-            "adc {t1}, {m1}",
-            "adc {t2}, 0",
-            "adc {t3}, {m3}",
+            add_masked_p!(),
             "sbb {m}, {m}",
             "shrd {t0}, {t1}, 1",
             "shrd {t1}, {t2}, 1",
