@@ -77,6 +77,35 @@ pub(crate) trait Field: Sync {
         &[]
     }
 
+    /// Twice the Jacobian point `p = (X : Y : Z)` on an `a = −3` curve, for a field that
+    /// runs the whole doubling as one routine (its result must equal the generic formula's,
+    /// [`point::Curve`]'s `jac_double`, identity included); `None`: the generic formula runs.
+    #[inline]
+    fn jac_double(&self, _p: &[Self::E; 3]) -> Option<[Self::E; 3]> {
+        None
+    }
+
+    /// `p + q` in Jacobian coordinates and whether `p = q`, for a field that runs the whole
+    /// addition as one routine (the same result and flag as [`point::Curve`]'s `jac_add`);
+    /// `None`: the generic formula runs.
+    #[inline]
+    fn jac_add(&self, _p: &[Self::E; 3], _q: &[Self::E; 3]) -> Option<([Self::E; 3], Choice)> {
+        None
+    }
+
+    /// `p + (x2, y2)` for an affine second point and whether they are equal, for a field that
+    /// runs the whole mixed addition as one routine (as [`point::Curve`]'s `jac_add_affine`);
+    /// `None`: the generic formula runs.
+    #[inline]
+    fn jac_add_affine(
+        &self,
+        _p: &[Self::E; 3],
+        _x2: &Self::E,
+        _y2: &Self::E,
+    ) -> Option<([Self::E; 3], Choice)> {
+        None
+    }
+
     /// `a²`.
     #[inline]
     fn sqr(&self, a: &Self::E) -> Self::E {

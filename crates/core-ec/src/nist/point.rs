@@ -306,6 +306,9 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// `x86_adx`. The identity stays one as long as its `Y` is non-zero.
     fn jac_double(&self, x: &F::E, y: &F::E, z: &F::E) -> (F::E, F::E, F::E) {
         let f = self.fp;
+        if let Some([x3, y3, z3]) = f.jac_double(&[*x, *y, *z]) {
+            return (x3, y3, z3);
+        }
         let zz = f.sqr(z);
         let t = f.mul(&f.sub(x, &zz), &f.add(x, &zz));
         let m = f.add(&f.add(&t, &t), &t);
@@ -485,6 +488,9 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// non-zero). Constant time.
     fn jac_add(&self, p: &[F::E; 3], q: &[F::E; 3]) -> ([F::E; 3], Choice) {
         let f = self.fp;
+        if let Some(r) = f.jac_add(p, q) {
+            return r;
+        }
         let z1z1 = f.sqr(&p[2]);
         let z2z2 = f.sqr(&q[2]);
         let u1 = f.mul(&p[0], &z2z2);
@@ -600,6 +606,9 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// `Y = −R³` non-zero). Constant time.
     fn jac_add_affine(&self, p: &[F::E; 3], x2: &F::E, y2: &F::E) -> ([F::E; 3], Choice) {
         let f = self.fp;
+        if let Some(r) = f.jac_add_affine(p, x2, y2) {
+            return r;
+        }
         let z1z1 = f.sqr(&p[2]);
         let u2 = f.mul(x2, &z1z1);
         let s2 = f.mul(y2, &f.mul(&p[2], &z1z1));
