@@ -53,6 +53,7 @@ impl Kind {
 }
 
 /// One measured operation.
+#[derive(Clone, Copy)]
 pub(crate) struct Op {
     /// The id xtask's table knows it by.
     pub(crate) id: &'static str,
@@ -79,15 +80,29 @@ macro_rules! registry {
         /// The id of every operation, in run order.
         pub(crate) const IDS: &[&str] = &[$($id),*];
 
-        /// Calls `f` with every operation linked into this image, in run order.
-        pub(crate) fn for_each_selected(mut f: impl FnMut(&Op)) {
-            $(
-                if const { crate::selected($id) } {
-                    f(&Op { id: $id, kind: $kind, run: $run });
+        /// [`OVERHEAD`] then every operation linked into this image, in run order: worked out
+        /// at compile time, so the unselected operations' functions are not referenced, and
+        /// the code that walks it is the same in every image (the empty one included, so it
+        /// cancels out of the flash figures).
+        static PICKED: ([Op; IDS.len() + 1], usize) = {
+            let all = [OVERHEAD, $(Op { id: $id, kind: $kind, run: $run }),*];
+            let mut picked = [OVERHEAD; IDS.len() + 1];
+            let (mut n, mut i) = (1, 1);
+            while i < all.len() {
+                if crate::selected(all[i].id) {
+                    picked[n] = all[i];
+                    n += 1;
                 }
-            )*
-        }
+                i += 1;
+            }
+            (picked, n)
+        };
     };
+}
+
+/// The calibration span, then the operations this image links.
+pub(crate) fn picked() -> &'static [Op] {
+    &PICKED.0[..PICKED.1]
 }
 
 registry! {
