@@ -315,17 +315,20 @@ fn p256_verify(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     verdict.map_err(|_| "valid P-256 signature refused")
 }
 
-/// An RSA-2048 key with `e = 65537` from core-rsa's test data, its PKCS#1 v1.5 SHA-256
-/// signature of [`RSA_MESSAGE`], and that message.
+/// An RSA-2048 key with `e = 65537` from core-rsa's test data, and its PKCS#1 v1.5 SHA-256
+/// signature of `message.txt` there.
 const RSA_SPKI: &[u8] =
     include_bytes!("../../../crates/core-rsa/tests/data/rsa2048_e65537.spki.der");
 const RSA_PKCS8: &[u8] =
     include_bytes!("../../../crates/core-rsa/tests/data/rsa2048_e65537.pkcs8.der");
 const RSA_SIG: &[u8; 256] =
     include_bytes!("../../../crates/core-rsa/tests/data/rsa2048_e65537.sha256.sig");
-const RSA_MESSAGE: &[u8] = include_bytes!("../../../crates/core-rsa/tests/data/message.txt");
+/// SHA-256 of core-rsa's `tests/data/message.txt`, written out so that the RSA images do not
+/// link a SHA-256 just to check their answers (the host test below recomputes it).
+const RSA_MESSAGE_SHA256: [u8; 32] =
+    hex!("69de01034b7cfac15671b981bdc1a5539a871a7615e82614c41452fbd3a79b6f");
 
-/// The PKCS#1 v1.5 encoding of [`RSA_MESSAGE`]'s SHA-256 digest in 256 bytes (RFC 8017 §9.2):
+/// The PKCS#1 v1.5 encoding of that digest in 256 bytes (RFC 8017 §9.2):
 /// `00 01 ff…ff 00 DigestInfo digest`.
 fn rsa_encoded_message() -> [u8; 256] {
     const DIGEST_INFO: [u8; 19] = hex!("3031300d060960864801650304020105000420");
@@ -335,7 +338,7 @@ fn rsa_encoded_message() -> [u8; 256] {
     let t = 256 - DIGEST_INFO.len() - 32;
     em[t - 1] = 0;
     em[t..256 - 32].copy_from_slice(&DIGEST_INFO);
-    em[256 - 32..].copy_from_slice(&Sha256::digest(RSA_MESSAGE));
+    em[256 - 32..].copy_from_slice(&RSA_MESSAGE_SHA256);
     em
 }
 
@@ -380,4 +383,15 @@ fn rsa2048_private(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     let verdict = t.time(|| black_box(key).raw_private(black_box(&em), &mut sig, &mut rng));
     verdict.map_err(|_| "RSA private operation failed")?;
     if &sig == RSA_SIG { Ok(()) } else { Err("wrong RSA signature") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rsa_digest_is_the_messages() {
+        let message = include_bytes!("../../../crates/core-rsa/tests/data/message.txt");
+        assert_eq!(Sha256::digest(message), RSA_MESSAGE_SHA256);
+    }
 }
