@@ -127,7 +127,11 @@ const ALLOWED: &[Allowed] = &[
         // 13 before ct32 multiplied 16-bit halves (no bit reversal).
         "block and word loops, backend dispatch",
     ),
-    a("core_aead::poly1305::portable32::State::blocks", 1, "block loop"),
+    a(
+        "core_aead::poly1305::portable32::State::blocks",
+        3,
+        "block loop, the loop loading its words, the limb (dot product) loop",
+    ),
     a("core_aead::chacha20::portable::xor_block", 2, "round loop, byte loop"),
     a("core_aead::tag_eq", 1, "the tags' (public) lengths"),
     a(

@@ -45,42 +45,36 @@ impl State {
     fn blocks_with<const SPLIT: bool>(&mut self, data: &[u8], hibit: bool) {
         let hibit = u32::from(hibit) << 24;
         let [r0, r1, r2, r3, r4] = self.r;
-        let (s1, s2, s3, s4) = (r1 * 5, r2 * 5, r3 * 5, r4 * 5);
-        let [mut h0, mut h1, mut h2, mut h3, mut h4] = self.h;
+        // Limb j of the product is the dot product of h with the window x[4 − j .. 9 − j].
+        let x = [r4, r3, r2, r1, r0, r4 * 5, r3 * 5, r2 * 5, r1 * 5];
+        let mut h = self.h;
         let (blocks, _) = data.as_chunks::<16>();
         for block in blocks {
-            let t =
-                |i: usize| u32::from_le_bytes([block[i], block[i + 1], block[i + 2], block[i + 3]]);
-            let (t0, t1, t2, t3) = (t(0), t(4), t(8), t(12));
-            h0 += t0 & M26;
-            h1 += ((t0 >> 26) | (t1 << 6)) & M26;
-            h2 += ((t1 >> 20) | (t2 << 12)) & M26;
-            h3 += ((t2 >> 14) | (t3 << 18)) & M26;
-            h4 += (t3 >> 8) | hibit;
+            let (words, _) = block.as_chunks::<4>();
+            let t: [u32; 4] = core::array::from_fn(|i| u32::from_le_bytes(words[i]));
+            h[0] += t[0] & M26;
+            h[1] += ((t[0] >> 26) | (t[1] << 6)) & M26;
+            h[2] += ((t[1] >> 20) | (t[2] << 12)) & M26;
+            h[3] += ((t[2] >> 14) | (t[3] << 18)) & M26;
+            h[4] += (t[3] >> 8) | hibit;
 
-            let h = [h0, h1, h2, h3, h4];
-            let d0 = Dot::<SPLIT>::of(h, [r0, s4, s3, s2, s1]);
-            let mut d1 = Dot::<SPLIT>::of(h, [r1, r0, s4, s3, s2]);
-            let mut d2 = Dot::<SPLIT>::of(h, [r2, r1, r0, s4, s3]);
-            let mut d3 = Dot::<SPLIT>::of(h, [r3, r2, r1, r0, s4]);
-            let mut d4 = Dot::<SPLIT>::of(h, [r4, r3, r2, r1, r0]);
-
-            // Partial carry: every limb ends below 2^26 except h1, below 2^26 + 2^6.
-            d1 += d0 >> 26;
-            h0 = d0 as u32 & M26;
-            d2 += d1 >> 26;
-            h1 = d1 as u32 & M26;
-            d3 += d2 >> 26;
-            h2 = d2 as u32 & M26;
-            d4 += d3 >> 26;
-            h3 = d3 as u32 & M26;
-            let c = (d4 >> 26) as u32;
-            h4 = d4 as u32 & M26;
-            h0 += c * 5;
-            h1 += h0 >> 26;
-            h0 &= M26;
+            // One dot product per limb, in a loop (one copy of the 25 products' code is a
+            // fifth of the flash of five), with the partial carry into the next limb: every
+            // limb ends below 2^26 except h1, below 2^26 + 2^6. The limbs are built, not
+            // zeroed and then written: zeroing would be a `memclr` call per block.
+            let mut carry = 0u64;
+            let mut next: [u32; 5] = core::array::from_fn(|j| {
+                let window = x[4 - j..].first_chunk::<5>().copied().unwrap_or_default();
+                let d = Dot::<SPLIT>::of(h, window) + carry;
+                carry = d >> 26;
+                d as u32 & M26
+            });
+            next[0] += carry as u32 * 5;
+            next[1] += next[0] >> 26;
+            next[0] &= M26;
+            h = next;
         }
-        self.h = [h0, h1, h2, h3, h4];
+        self.h = h;
     }
 
     /// The tag: the accumulator fully reduced modulo 2^130 − 5, plus `s`, modulo 2^128.
