@@ -318,12 +318,13 @@ fn p256_verify(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     verdict.map_err(|_| "valid P-256 signature refused")
 }
 
-/// An RSA-2048 key with `e = 65537` from core-rsa's test data, and its PKCS#1 v1.5 SHA-256
+/// An RSA-2048 key with `e = 65537` from core-rsa's test data, as its components (written by
+/// `build.rs`: the key is built from them, not parsed from DER), and its PKCS#1 v1.5 SHA-256
 /// signature of `message.txt` there.
-const RSA_SPKI: &[u8] =
-    include_bytes!("../../../crates/core-rsa/tests/data/rsa2048_e65537.spki.der");
-const RSA_PKCS8: &[u8] =
-    include_bytes!("../../../crates/core-rsa/tests/data/rsa2048_e65537.pkcs8.der");
+mod rsa_key {
+    include!(concat!(env!("OUT_DIR"), "/rsa_key.rs"));
+}
+use rsa_key::{RSA_D, RSA_DP, RSA_DQ, RSA_E, RSA_N, RSA_P, RSA_Q, RSA_QINV};
 const RSA_SIG: &[u8; 256] =
     include_bytes!("../../../crates/core-rsa/tests/data/rsa2048_e65537.sha256.sig");
 /// SHA-256 of core-rsa's `tests/data/message.txt`, written out so that the RSA images do not
@@ -348,7 +349,7 @@ fn rsa_encoded_message() -> [u8; 256] {
 /// RSAVP1 with `e = 65537` (the raw public operation; portable15, the 32-bit default): the
 /// signature's image must be the encoded message.
 fn rsa2048_public(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
-    let key = core_rsa::PublicKey::from_spki_der_with_impl(RSA_SPKI, MontImpl::Portable15)
+    let key = core_rsa::PublicKey::from_components_with_impl(&RSA_N, &RSA_E, MontImpl::Portable15)
         .map_err(|_| "RSA public key refused")?;
     let mut em = [0u8; 256];
     let verdict = t.time(|| black_box(&key).raw_public(black_box(RSA_SIG), &mut em));
@@ -378,7 +379,17 @@ impl RandomSource for Xorshift {
 fn rsa2048_private(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     // Borrowed out of the Result, not moved: a move would be a second copy of the key on the
     // stack.
-    let parsed = core_rsa::PrivateKey::from_pkcs8_der_with_impl(RSA_PKCS8, MontImpl::Portable15);
+    let parsed = core_rsa::PrivateKey::from_components(
+        &RSA_N,
+        &RSA_E,
+        &RSA_D,
+        &RSA_P,
+        &RSA_Q,
+        &RSA_DP,
+        &RSA_DQ,
+        &RSA_QINV,
+        MontImpl::Portable15,
+    );
     let Ok(key) = &parsed else { return Err("RSA private key refused") };
     let em = rsa_encoded_message();
     let mut sig = [0u8; 256];
@@ -396,5 +407,39 @@ mod tests {
     fn rsa_digest_is_the_messages() {
         let message = include_bytes!("../../../crates/core-rsa/tests/data/message.txt");
         assert_eq!(Sha256::digest(message), RSA_MESSAGE_SHA256);
+    }
+
+    /// The components build.rs wrote are the DER files' key.
+    #[test]
+    fn rsa_components_are_the_der_keys() {
+        let der = include_bytes!("../../../crates/core-rsa/tests/data/rsa2048_e65537.pkcs8.der");
+        let parsed = core_rsa::PrivateKey::from_pkcs8_der(der).unwrap();
+        let public = parsed.public_key();
+        let mut n = [0u8; 256];
+        let len = public.write_modulus(&mut n).unwrap();
+        assert_eq!(&n[..len], &RSA_N[..]);
+        assert_eq!(public.exponent(), 65537);
+        let spki = include_bytes!("../../../crates/core-rsa/tests/data/rsa2048_e65537.spki.der");
+        let mut ours = [0u8; 512];
+        let key = core_rsa::PublicKey::from_components(&RSA_N, &RSA_E).unwrap();
+        let len = key.to_spki_der(&mut ours).unwrap();
+        assert_eq!(&ours[..len], &spki[..]);
+        let mut a = [0u8; 2048];
+        let built = core_rsa::PrivateKey::from_components(
+            &RSA_N,
+            &RSA_E,
+            &RSA_D,
+            &RSA_P,
+            &RSA_Q,
+            &RSA_DP,
+            &RSA_DQ,
+            &RSA_QINV,
+            <MontImpl as core_rsa::Implementation>::best(),
+        )
+        .unwrap();
+        let mut b = [0u8; 2048];
+        let (la, lb) = (parsed.to_pkcs8_der(&mut a).unwrap(), built.to_pkcs8_der(&mut b).unwrap());
+        assert_eq!(&a[..la], &b[..lb]);
+        assert_eq!(&a[..la], &der[..]);
     }
 }
