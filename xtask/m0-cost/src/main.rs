@@ -234,6 +234,21 @@ fn main() {
     std::process::exit(run_all().exit_code());
 }
 
+/// Exit status after a panic (as std's).
+#[cfg(target_os = "none")]
+const EXIT_PANIC: i32 = 101;
+
+/// Exits on a panic without printing its message or location: like a production firmware's
+/// handler (`panic-halt` and the like), so that no image links panic message strings, which
+/// would otherwise count in the flash figures (C code such as BearSSL's has none). m0-kat runs
+/// the same code with messages, for debugging.
+#[cfg(target_os = "none")]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    println!("m0-cost: panicked");
+    semihosting::process::exit(EXIT_PANIC)
+}
+
 /// Reports a `HardFault` and exits instead of spinning until xtask's timeout.
 #[cfg(target_os = "none")]
 #[cortex_m_rt::exception]
