@@ -37,16 +37,10 @@ const GY: [u8; 32] = hex("4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb640
 /// prime256v1 (1.2.840.10045.3.1.7).
 const OID: [u8; 8] = hex("2a8648ce3d030107");
 
-static PARAMS: Params = Params {
-    len: 32,
-    qlen: 256,
-    n: &N,
-    b: &B,
-    gx: &GX,
-    gy: &GY,
-    oid: &OID,
-    comb: &tables::P256_COMB,
-};
+/// The comb table for the 15-bit field (see [`Field::comb_bytes`](crate::nist::Field::comb_bytes)).
+const COMB_BYTES: &[u8] = &tables::P256_COMB;
+
+static PARAMS: Params = Params { len: 32, qlen: 256, n: &N, b: &B, gx: &GX, gy: &GY, oid: &OID };
 
 /// The field prime and the group order as compile-time moduli.
 pub(crate) struct P;
@@ -73,6 +67,7 @@ impl Modulus64<4> for Q {
 }
 impl Modulus15<18> for P {
     const MONT: Mont15<18> = Mont15::new(&P_BYTES);
+    const COMB_BYTES: &'static [u8] = COMB_BYTES;
 }
 impl Modulus15<18> for Q {
     const MONT: Mont15<18> = Mont15::new(&N);

@@ -46,16 +46,10 @@ const GY: [u8; 48] = hex(
 /// secp384r1 (1.3.132.0.34).
 const OID: [u8; 5] = hex("2b81040022");
 
-static PARAMS: Params = Params {
-    len: 48,
-    qlen: 384,
-    n: &N,
-    b: &B,
-    gx: &GX,
-    gy: &GY,
-    oid: &OID,
-    comb: &tables::P384_COMB,
-};
+/// The comb table for the 15-bit field (see [`Field::comb_bytes`](crate::nist::Field::comb_bytes)).
+const COMB_BYTES: &[u8] = &tables::P384_COMB;
+
+static PARAMS: Params = Params { len: 48, qlen: 384, n: &N, b: &B, gx: &GX, gy: &GY, oid: &OID };
 
 /// The field prime and the group order as compile-time moduli.
 pub(crate) struct P;
@@ -82,6 +76,7 @@ impl Modulus64<6> for Q {
 }
 impl Modulus15<26> for P {
     const MONT: Mont15<26> = Mont15::new(&P_BYTES);
+    const COMB_BYTES: &'static [u8] = COMB_BYTES;
 }
 impl Modulus15<26> for Q {
     const MONT: Mont15<26> = Mont15::new(&N);

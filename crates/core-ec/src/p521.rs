@@ -49,16 +49,10 @@ const GY: [u8; 66] = hex(
 /// secp521r1 (1.3.132.0.35).
 const OID: [u8; 5] = hex("2b81040023");
 
-static PARAMS: Params = Params {
-    len: 66,
-    qlen: 521,
-    n: &N,
-    b: &B,
-    gx: &GX,
-    gy: &GY,
-    oid: &OID,
-    comb: &tables::P521_COMB,
-};
+/// The comb table for the 15-bit field (see [`Field::comb_bytes`](crate::nist::Field::comb_bytes)).
+const COMB_BYTES: &[u8] = &tables::P521_COMB;
+
+static PARAMS: Params = Params { len: 66, qlen: 521, n: &N, b: &B, gx: &GX, gy: &GY, oid: &OID };
 
 /// The field prime and the group order as compile-time moduli.
 pub(crate) struct P;
@@ -79,6 +73,7 @@ impl Modulus64<9> for Q {
 }
 impl Modulus15<35> for P {
     const MONT: Mont15<35> = Mont15::new(&P_BYTES);
+    const COMB_BYTES: &'static [u8] = COMB_BYTES;
 }
 impl Modulus15<35> for Q {
     const MONT: Mont15<35> = Mont15::new(&N);

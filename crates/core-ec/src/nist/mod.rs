@@ -66,13 +66,22 @@ pub(crate) trait Field: Sync {
     fn to_be(&self, a: &Self::E, out: &mut [u8]);
 
     /// The curve's comb table in this representation, `[x, y]` per entry, when the
-    /// representation has one built in (empty: convert from [`point::Params::comb`]).
+    /// representation has one built in (empty: convert from [`Field::comb_bytes`]).
     fn comb(&self) -> &'static [[Self::E; 2]] {
         &[]
     }
 
     /// `G, 3G, …, 127G` affine (`[x, y]`), when the representation has them built in, for
     /// verification's width-8 NAF of `u₁` (empty: width 4 over the comb's first row).
+    /// The comb table as bytes, for a representation without one built in: `comb_rows` rows
+    /// of 8 affine points `x‖y`, row `i` holding `j·16^(s·i)·G` for `j = 1..=8` and `s =`
+    /// [`point::COMB_SPACING`] (see `Curve::mul_base`). Kept with the field rather than with
+    /// the curve's parameters, so that code which never multiplies the base point (ECDH)
+    /// does not link it.
+    fn comb_bytes(&self) -> &'static [u8] {
+        &[]
+    }
+
     fn odd_g(&self) -> &'static [[Self::E; 2]] {
         &[]
     }

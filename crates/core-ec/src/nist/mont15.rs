@@ -223,6 +223,9 @@ impl<const N: usize> Mont15<N> {
 pub(crate) trait Modulus15<const N: usize>: Sync + 'static {
     /// The modulus's constants.
     const MONT: Mont15<N>;
+    /// The curve's comb table, for the field prime ([`Field::comb_bytes`]); empty for the
+    /// group order.
+    const COMB_BYTES: &'static [u8] = &[];
 }
 
 /// The [`Field`] of the compile-time modulus `M`: a zero-sized handle.
@@ -240,6 +243,10 @@ impl<M: Modulus15<N>, const N: usize> Field for Fixed15<M, N> {
 
     fn modulus(&self) -> &'static [u8] {
         M::MONT.be
+    }
+
+    fn comb_bytes(&self) -> &'static [u8] {
+        M::COMB_BYTES
     }
 
     #[inline]

@@ -29,9 +29,6 @@ pub(crate) struct Params {
     pub(crate) gy: &'static [u8],
     /// The curve's named-curve OID, DER content bytes.
     pub(crate) oid: &'static [u8],
-    /// The comb table: [`comb_rows`] rows of 8 affine points `x‖y`, row `i` holding
-    /// `j·16^(s·i)·G` for `j = 1..=8` and `s =` [`COMB_SPACING`] (see [`Curve::mul_base`]).
-    pub(crate) comb: &'static [u8],
 }
 
 /// Signed 4-bit digits of a scalar per comb-table row: 4 (P-256's table 8.5 KiB, 12
@@ -629,7 +626,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     fn comb_entry_from_bytes(&self, i: usize, abs: u8) -> (F::E, F::E) {
         let len = self.params.len;
         let entry = 2 * len;
-        let row = &self.params.comb[i * 8 * entry..(i + 1) * 8 * entry];
+        let row = &self.fp.comb_bytes()[i * 8 * entry..(i + 1) * 8 * entry];
         let mut pick = [0u64; 2 * MAX_LEN / 8 + 1];
         let words = entry.div_ceil(8);
         for (j, candidate) in row.chunks_exact(entry).enumerate() {
@@ -666,8 +663,9 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
             if comb.is_empty() {
                 let len = self.params.len;
                 let at = 2 * i * 2 * len;
-                let (x, _) = f.import_be(&self.params.comb[at..at + len]);
-                let (y, _) = f.import_be(&self.params.comb[at + len..at + 2 * len]);
+                let bytes = f.comb_bytes();
+                let (x, _) = f.import_be(&bytes[at..at + len]);
+                let (y, _) = f.import_be(&bytes[at + len..at + 2 * len]);
                 [x, y]
             } else {
                 comb[2 * i]
