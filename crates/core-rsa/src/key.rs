@@ -85,9 +85,15 @@ impl<W: Word> PubCore<W> {
             return Err(Error::OutOfRange);
         }
         let mut xm = W::buf();
-        self.n.enter_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);
-        self.n.pow_vartime(eng, x.as_mut(), &xm.as_ref()[..l], &self.e_digits(), 64);
-        self.n.leave_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);
+        // Bare metal: products only and no conversion back (see `pow_odd_vartime_mul`).
+        #[cfg(target_os = "none")]
+        self.n.pow_odd_vartime_mul(eng, xm.as_mut(), &x.as_ref()[..l], &self.e_digits(), 64);
+        #[cfg(not(target_os = "none"))]
+        {
+            self.n.enter_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);
+            self.n.pow_vartime(eng, x.as_mut(), &xm.as_ref()[..l], &self.e_digits(), 64);
+            self.n.leave_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);
+        }
         store_be(&xm.as_ref()[..l], out);
         Ok(())
     }

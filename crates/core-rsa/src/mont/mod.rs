@@ -363,6 +363,11 @@ impl<W: Word> Mont<W> {
         let tl = &mut t.as_mut()[..l];
         with_scratch::<E, _>(|wide| {
             for _ in 0..k {
+                // On bare metal a product, so that a public key alone links no squaring
+                // routine (key set-up is not where its time goes).
+                #[cfg(target_os = "none")]
+                let _ = (e.mul(tl, x, x, n, n0), &wide);
+                #[cfg(not(target_os = "none"))]
                 e.sqr(tl, x, n, n0, wide);
                 x.copy_from_slice(tl);
             }
@@ -590,6 +595,47 @@ impl<W: Word> Mont<W> {
     }
 }
 
+impl<W: Word> Mont<W> {
+    /// `out = x^exp mod n` in normal form for `x < n` in normal form and an odd PUBLIC `exp`
+    /// (of `exp_bits` bits, at least 3), by square-and-multiply with products only: the
+    /// public operation on bare metal, where it then links no squaring routine (its speed
+    /// is ample there; the private operation keeps [`pow_vartime`](Self::pow_vartime)). The
+    /// last product takes `x` itself rather than its Montgomery form, which leaves the result
+    /// in normal form with no conversion back. Variable time in `exp` only.
+    #[cfg(any(test, target_os = "none"))]
+    #[inline(never)] // one stack frame per engine, not the largest of all
+    pub(crate) fn pow_odd_vartime_mul<E: Engine<W = W>>(
+        &self,
+        e: E,
+        out: &mut [W],
+        x: &[W],
+        exp: &[W],
+        exp_bits: usize,
+    ) {
+        let l = self.len;
+        let (n, n0) = (self.n(), self.n0);
+        let (out, x) = (&mut out[..l], &x[..l]);
+        let top = (0..exp_bits).rev().find(|&i| bit(exp, i) == 1).unwrap_or(0);
+        let (mut xm_buf, mut t_buf) = (W::buf(), W::buf());
+        let (xm, t) = (&mut xm_buf.as_mut()[..l], &mut t_buf.as_mut()[..l]);
+        self.enter_mont(e, xm, x);
+        out.copy_from_slice(xm);
+        // out holds x^(exp >> i)·R mod n before each pass; bit 0 (set) is the last product.
+        for i in (0..top).rev() {
+            e.mul(t, out, out, n, n0);
+            if i == 0 {
+                e.mul(out, t, x, n, n0);
+            } else if bit(exp, i) == 1 {
+                e.mul(out, t, xm, n, n0);
+            } else {
+                out.copy_from_slice(t);
+            }
+        }
+        xm_buf.zeroize();
+        t_buf.zeroize();
+    }
+}
+
 /// Runs `f` with the scratch space `E::sqr` needs: a double-length buffer, or nothing.
 fn with_scratch<E: Engine, R>(f: impl FnOnce(&mut [E::W]) -> R) -> R {
     if E::SQR_SCRATCH {
@@ -783,4 +829,49 @@ pub fn modexp_vartime(
     out: &mut [u8],
 ) -> Result<(), Error> {
     Modulus::new(modulus)?.pow_vartime(base, exp, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bare-metal public exponentiation (products only, normal form out) agrees with the
+    /// hosts' (`pow_vartime` between conversions), on both portable engines.
+    #[test]
+    fn pow_odd_vartime_mul_matches_pow_vartime() {
+        fn check<E: Engine>(e: E, n: &[u8], x: &[u8], exp: u64) {
+            let m = Mont::new(e, n).unwrap();
+            let l = m.len();
+            let (mut xd, mut ed) = (E::W::buf(), E::W::buf());
+            assert!(load_be(&mut xd.as_mut()[..l], x));
+            assert!(load_be(ed.as_mut(), &exp.to_be_bytes()));
+            let (mut a, mut b, mut c) = (E::W::buf(), E::W::buf(), E::W::buf());
+            m.pow_odd_vartime_mul(e, a.as_mut(), &xd.as_ref()[..l], ed.as_ref(), 64);
+            m.enter_mont(e, &mut b.as_mut()[..l], &xd.as_ref()[..l]);
+            m.pow_vartime(e, c.as_mut(), &b.as_ref()[..l], ed.as_ref(), 64);
+            m.leave_mont(e, &mut b.as_mut()[..l], &c.as_ref()[..l]);
+            assert_eq!(&a.as_ref()[..l], &b.as_ref()[..l], "exp {exp}, n {n:02x?}, x {x:02x?}");
+        }
+        let (mut n, mut x) = ([0u8; 256], [0u8; 256]);
+        let mut s = 0x1234_5678_9abc_def1u64;
+        for (nb, xb) in n.iter_mut().zip(x.iter_mut()) {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            *nb = s as u8;
+            *xb = (s >> 8) as u8;
+        }
+        for len in [1usize, 2, 8, 33, 128, 256] {
+            let (n, x) = (&mut n[..len], &mut x[..len]);
+            // n odd with its top bit set; x < n with its top bit clear.
+            n[0] |= 0x80;
+            n[len - 1] |= 1;
+            x[0] &= 0x7f;
+            for exp in [3u64, 5, 17, 65537, 0x8000_0000_0000_0001, u64::MAX] {
+                check(Portable15, n, x, exp);
+                #[cfg(target_pointer_width = "64")]
+                check(Portable64, n, x, exp);
+            }
+        }
+    }
 }
