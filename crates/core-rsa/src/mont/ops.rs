@@ -80,6 +80,11 @@ pub(crate) const fn digits_for<W: Word>(bytes: usize) -> usize {
 /// Loads the big-endian `bytes` into `dst` (which is zeroed first); `false` if the value does
 /// not fit. Variable time only in the lengths.
 pub(crate) fn load_be<W: Word>(dst: &mut [W], bytes: &[u8]) -> bool {
+    if (8..=24).contains(&W::BITS) { load_be_narrow(dst, bytes) } else { load_be_wide(dst, bytes) }
+}
+
+/// [`load_be`] for any digit width, with a `u128` accumulator.
+fn load_be_wide<W: Word>(dst: &mut [W], bytes: &[u8]) -> bool {
     dst.fill(W::ZERO);
     let mut acc: u128 = 0;
     let mut have = 0u32;
@@ -108,6 +113,34 @@ pub(crate) fn load_be<W: Word>(dst: &mut [W], bytes: &[u8]) -> bool {
     core_hash::declassify(overflow) == 0
 }
 
+/// [`load_be`] for digits of 8 to 24 bits (at most one digit completes per byte), with a
+/// `u32` accumulator: on 32-bit targets (the Cortex-M0's 15-bit digits) no 128-bit shifts and
+/// far less code.
+fn load_be_narrow<W: Word>(dst: &mut [W], bytes: &[u8]) -> bool {
+    dst.fill(W::ZERO);
+    let mask = (1u32 << W::BITS) - 1;
+    let (mut acc, mut have, mut i, mut overflow) = (0u32, 0u32, 0usize, 0u32);
+    for &b in bytes.iter().rev() {
+        acc |= (b as u32) << have;
+        have += 8;
+        if have >= W::BITS {
+            match dst.get_mut(i) {
+                Some(d) => *d = W::from_u64((acc & mask) as u64),
+                None => overflow |= acc & mask,
+            }
+            acc >>= W::BITS;
+            have -= W::BITS;
+            i += 1;
+        }
+    }
+    match dst.get_mut(i) {
+        Some(d) => *d = W::from_u64(acc as u64),
+        None => overflow |= acc,
+    }
+    // Whether the number fits is public (the callers fail on it), even for a secret number.
+    core_hash::declassify(overflow) == 0
+}
+
 fn mask_bits(bits: u32) -> u64 {
     if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
 }
@@ -115,6 +148,26 @@ fn mask_bits(bits: u32) -> u64 {
 /// Writes `src` big-endian into all of `out`, high bytes beyond the value as zeros (the value
 /// must fit, which callers guarantee by sizing `out` to the modulus).
 pub(crate) fn store_be<W: Word>(src: &[W], out: &mut [u8]) {
+    if (8..=24).contains(&W::BITS) { store_be_narrow(src, out) } else { store_be_wide(src, out) }
+}
+
+/// [`store_be`] for digits of 8 to 24 bits, with a `u32` accumulator (see
+/// [`load_be_narrow`]).
+fn store_be_narrow<W: Word>(src: &[W], out: &mut [u8]) {
+    let (mut acc, mut have, mut digits) = (0u32, 0u32, src.iter());
+    for o in out.iter_mut().rev() {
+        if have < 8 {
+            acc |= (digits.next().map_or(0, |d| d.to_u64()) as u32) << have;
+            have += W::BITS;
+        }
+        *o = acc as u8;
+        acc >>= 8;
+        have -= 8;
+    }
+}
+
+/// [`store_be`] for any digit width, with a `u128` accumulator.
+fn store_be_wide<W: Word>(src: &[W], out: &mut [u8]) {
     let mut acc: u128 = 0;
     let mut have = 0u32;
     let mut digits = src.iter();
@@ -263,7 +316,10 @@ pub(crate) fn leading_zero_bytes_ct(bytes: &[u8]) -> usize {
 /// Bit `i` of `a` (0 beyond its digits); `i` is public.
 pub(crate) fn bit<W: Word>(a: &[W], i: usize) -> u64 {
     let (d, s) = (i / W::BITS as usize, i % W::BITS as usize);
-    a.get(d).map_or(0, |w| (w.to_u64() >> s) & 1)
+    // Narrow digits shift as `u32`: no 64-bit shift routine on 32-bit targets.
+    a.get(d).map_or(0, |w| {
+        if W::BITS <= 32 { ((w.to_u64() as u32 >> s) & 1) as u64 } else { (w.to_u64() >> s) & 1 }
+    })
 }
 
 /// `r = a·b`, with `r` of `a.len() + b.len()` digits.
@@ -330,6 +386,38 @@ mod tests {
             let digits: Vec<u16> = a.iter().map(|&d| (d & 0x7fff) as u16).collect();
             let wide: Vec<u64> = digits.iter().map(|&d| u64::from(d)).collect();
             assert_eq!(bits_ct(&digits), bits_reference(&wide, <u16 as Word>::BITS), "{digits:x?}");
+        }
+    }
+
+    /// The `u32`-accumulator byte conversions of narrow digits agree with the `u128` ones,
+    /// fitting or not, at every length around the digit boundaries.
+    #[test]
+    fn narrow_byte_conversions_match_wide() {
+        let mut bytes = [0u8; 40];
+        for (i, b) in bytes.iter_mut().enumerate() {
+            *b = (i as u8).wrapping_mul(151).wrapping_add(0x5d);
+        }
+        bytes[0] = 0xff;
+        for n in 0..=bytes.len() {
+            for l in [0usize, 1, 2, 7, 8, 21, 22] {
+                let src = &bytes[..n];
+                let (mut a, mut b) = ([0u16; 22], [0u16; 22]);
+                let fits = load_be_narrow(&mut a[..l], src);
+                assert_eq!(fits, load_be_wide(&mut b[..l], src), "{n} bytes, {l} digits");
+                assert_eq!(a, b, "{n} bytes, {l} digits");
+                let (mut x, mut y) = ([0u8; 40], [0u8; 40]);
+                store_be_narrow(&a[..l], &mut x[..n]);
+                store_be_wide(&a[..l], &mut y[..n]);
+                assert_eq!(x, y, "{n} bytes, {l} digits");
+                if fits {
+                    assert_eq!(&x[..n], src);
+                }
+            }
+        }
+        let digits = [0x1234u16, 0x7abc, 0x0f0f];
+        for i in 0..15 * 4 {
+            let want = digits.get(i / 15).map_or(0, |&d| (u64::from(d) >> (i % 15)) & 1);
+            assert_eq!(bit::<u16>(&digits, i), want, "bit {i}");
         }
     }
 
