@@ -286,6 +286,33 @@ pub(crate) fn is_zero<W: Word>(a: &[W]) -> Choice {
 /// The bit length of `a`, in constant time: for a secret modulus (a prime of a private key),
 /// whose bit length is public but whose digits are not. The caller declassifies the result.
 pub(crate) fn bits_ct<W: Word>(a: &[W]) -> usize {
+    if W::BITS <= 24 { bits_ct_narrow(a) } else { bits_ct_wide(a) }
+}
+
+/// [`bits_ct`] for digits of at most 24 bits, in `u32` arithmetic with value barriers: the
+/// masks of the wide form, on the Cortex-M0, came out as a branch on each bit of a digit (a
+/// secret prime's, at key load), and its 64-bit shifts as calls. A digit's bit length is how
+/// many of `v, v >> 1, …` are nonzero; `t + 2^31 − 1` has its top bit set exactly when
+/// `0 < t < 2^31`. Out of line, so that `cargo xtask m0`'s ct-scan sees it.
+#[inline(never)]
+fn bits_ct_narrow<W: Word>(a: &[W]) -> usize {
+    use core_hash::value_barrier as vb;
+    const NZ: u32 = 0x7fff_ffff;
+    let mut bits = 0u32;
+    for (i, d) in a.iter().enumerate() {
+        let v = d.to_u64() as u32;
+        let mut len = 0u32;
+        for j in 0..W::BITS {
+            len += (vb(v >> j) + NZ) >> 31;
+        }
+        let nonzero = vb((len + NZ) >> 31).wrapping_neg();
+        bits = (bits & !nonzero) | ((i as u32 * W::BITS + len) & nonzero);
+    }
+    bits as usize
+}
+
+/// [`bits_ct`] for any digit width.
+fn bits_ct_wide<W: Word>(a: &[W]) -> usize {
     let mut bits = 0u64;
     for (i, d) in a.iter().enumerate() {
         let v = d.to_u64();
@@ -418,6 +445,20 @@ mod tests {
         for i in 0..15 * 4 {
             let want = digits.get(i / 15).map_or(0, |&d| (u64::from(d) >> (i % 15)) & 1);
             assert_eq!(bit::<u16>(&digits, i), want, "bit {i}");
+        }
+    }
+
+    /// The narrow bit length agrees with the wide one and the obvious one on 15-bit digits:
+    /// every digit value in the low, middle and top digit of a three-digit number.
+    #[test]
+    fn narrow_bit_length_matches() {
+        for v in 0..=0x7fffu16 {
+            for a in [[v, 0, 0], [0, v, 0], [1, 0, v]] {
+                let wide: Vec<u64> = a.iter().map(|&d| u64::from(d)).collect();
+                let want = bits_reference(&wide, 15);
+                assert_eq!(bits_ct_narrow(&a), want, "{a:x?}");
+                assert_eq!(bits_ct_wide(&a), want, "{a:x?}");
+            }
         }
     }
 
