@@ -87,7 +87,7 @@ impl<W: Word> PubCore<W> {
         let mut xm = W::buf();
         // Bare metal: products only and no conversion back (see `pow_odd_vartime_mul`).
         #[cfg(target_os = "none")]
-        self.n.pow_odd_vartime_mul(eng, xm.as_mut(), &x.as_ref()[..l], &self.e_digits(), 64);
+        self.n.pow_odd_vartime_mul(eng, xm.as_mut(), &x.as_ref()[..l], self.e);
         #[cfg(not(target_os = "none"))]
         {
             self.n.enter_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);

@@ -596,12 +596,12 @@ impl<W: Word> Mont<W> {
 }
 
 impl<W: Word> Mont<W> {
-    /// `out = x^exp mod n` in normal form for `x < n` in normal form and an odd PUBLIC `exp`
-    /// (of `exp_bits` bits, at least 3), by square-and-multiply with products only: the
-    /// public operation on bare metal, where it then links no squaring routine (its speed
-    /// is ample there; the private operation keeps [`pow_vartime`](Self::pow_vartime)). The
-    /// last product takes `x` itself rather than its Montgomery form, which leaves the result
-    /// in normal form with no conversion back. Variable time in `exp` only.
+    /// `out = x^exp mod n` in normal form for `x < n` in normal form and an odd PUBLIC
+    /// `exp > 1`, by square-and-multiply with products only: the public operation on bare
+    /// metal, where it then links no squaring routine (its speed is ample there; the private
+    /// operation keeps [`pow_vartime`](Self::pow_vartime)). The last product takes `x` itself
+    /// rather than its Montgomery form, which leaves the result in normal form with no
+    /// conversion back. Variable time in `exp` only.
     #[cfg(any(test, target_os = "none"))]
     #[inline(never)] // one stack frame per engine, not the largest of all
     pub(crate) fn pow_odd_vartime_mul<E: Engine<W = W>>(
@@ -609,13 +609,18 @@ impl<W: Word> Mont<W> {
         e: E,
         out: &mut [W],
         x: &[W],
-        exp: &[W],
-        exp_bits: usize,
+        exp: u64,
     ) {
+        // Bit `i` of `exp` by 32-bit shifts (no 64-bit shift routine on 32-bit targets).
+        let (lo, hi) = (exp as u32, (exp >> 32) as u32);
+        let bit = |i: u32| if i < 32 { lo >> i & 1 } else { hi >> (i - 32) & 1 };
         let l = self.len;
         let (n, n0) = (self.n(), self.n0);
         let (out, x) = (&mut out[..l], &x[..l]);
-        let top = (0..exp_bits).rev().find(|&i| bit(exp, i) == 1).unwrap_or(0);
+        let mut top = 63;
+        while top > 0 && bit(top) == 0 {
+            top -= 1;
+        }
         let (mut xm_buf, mut t_buf) = (W::buf(), W::buf());
         let (xm, t) = (&mut xm_buf.as_mut()[..l], &mut t_buf.as_mut()[..l]);
         self.enter_mont(e, xm, x);
@@ -623,12 +628,16 @@ impl<W: Word> Mont<W> {
         // out holds x^(exp >> i)·R mod n before each pass; bit 0 (set) is the last product.
         for i in (0..top).rev() {
             e.mul(t, out, out, n, n0);
-            if i == 0 {
-                e.mul(out, t, x, n, n0);
-            } else if bit(exp, i) == 1 {
-                e.mul(out, t, xm, n, n0);
+            let factor = if i == 0 {
+                Some(x)
+            } else if bit(i) == 1 {
+                Some(&*xm)
             } else {
-                out.copy_from_slice(t);
+                None
+            };
+            match factor {
+                Some(f) => e.mul(out, t, f, n, n0),
+                None => out.copy_from_slice(t),
             }
         }
         xm_buf.zeroize();
@@ -846,7 +855,7 @@ mod tests {
             assert!(load_be(&mut xd.as_mut()[..l], x));
             assert!(load_be(ed.as_mut(), &exp.to_be_bytes()));
             let (mut a, mut b, mut c) = (E::W::buf(), E::W::buf(), E::W::buf());
-            m.pow_odd_vartime_mul(e, a.as_mut(), &xd.as_ref()[..l], ed.as_ref(), 64);
+            m.pow_odd_vartime_mul(e, a.as_mut(), &xd.as_ref()[..l], exp);
             m.enter_mont(e, &mut b.as_mut()[..l], &xd.as_ref()[..l]);
             m.pow_vartime(e, c.as_mut(), &b.as_ref()[..l], ed.as_ref(), 64);
             m.leave_mont(e, &mut b.as_mut()[..l], &c.as_ref()[..l]);
