@@ -716,6 +716,212 @@ fn jac_double(_: core_cpu::Adx, p: &mut [[u64; 4]; 3]) {
     }
 }
 
+/// `p + (x2, y2)` by the generic mixed addition ("madd-2004-hmv", see
+/// [`point::Curve`](super::point::Curve)), the same field operations giving the same values,
+/// as one `asm!` block, and whether `p = (x2, y2)` (`H = R = 0`). The result comes back in
+/// registers; not inlined, as [`jac_double`].
+#[inline(never)]
+fn jac_add_affine(
+    _: core_cpu::Adx,
+    p: &[[u64; 4]; 3],
+    x2: &[u64; 4],
+    y2: &[u64; 4],
+) -> ([[u64; 4]; 3], Choice) {
+    // Slots of 32 bytes: x2, y2, z1z1 = z1², h = x2·z1z1 − x1, z1·z1z1,
+    // r = y2·z1·z1z1 − y1, z3 = z1·h, hh = h², hhh = hh·h, v = hh·x1, 2v, hhh·y1,
+    // x3 = r² − 2v − hhh, d = v − x3, and the flag word; then y3 = d·r − hhh·y1 in
+    // registers.
+    let mut w = core::mem::MaybeUninit::<[[u64; 4]; 15]>::uninit();
+    // SAFETY: the first two slots are written here, inside `w`.
+    unsafe {
+        let slots = w.as_mut_ptr().cast::<[u64; 4]>();
+        slots.write(*x2);
+        slots.add(1).write(*y2);
+    }
+    let (x0, x1, x2, x3): (u64, u64, u64, u64);
+    let (y0, y1, y2, y3): (u64, u64, u64, u64);
+    let (z0, z1, z2, z3, hr): (u64, u64, u64, u64, u64);
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
+    // asm reads the twelve limbs behind `p` and the static `P3`, writes the slots of `w`
+    // (offsets below 480) before reading each but the first two, and does not touch the stack.
+    unsafe {
+        asm!(
+            sqr_w!("{p} + 64"),
+            store!("{w} + 64"),
+            mul_w!("{w} + 0", "{w} + 64"),
+            sub_mem!("{p} + 0"),
+            store!("{w} + 96"),
+            mul_w!("{p} + 64", "{w} + 64"),
+            store!("{w} + 128"),
+            mul_w!("{w} + 32", "{w} + 128"),
+            sub_mem!("{p} + 32"),
+            store!("{w} + 160"),
+            // H | R, limb by limb, for the equality flag.
+            "or {t0}, {t1}",
+            "or {t2}, {t3}",
+            "or {t0}, {t2}",
+            "or {t0}, [{w} + 96]",
+            "or {t0}, [{w} + 104]",
+            "or {t0}, [{w} + 112]",
+            "or {t0}, [{w} + 120]",
+            "mov [{w} + 448], {t0}",
+            mul_w!("{p} + 64", "{w} + 96"),
+            store!("{w} + 192"),
+            sqr_w!("{w} + 96"),
+            store!("{w} + 224"),
+            mul_w!("{w} + 224", "{w} + 96"),
+            store!("{w} + 256"),
+            mul_w!("{w} + 224", "{p} + 0"),
+            store!("{w} + 288"),
+            double_t!(),
+            store!("{w} + 320"),
+            mul_w!("{w} + 256", "{p} + 32"),
+            store!("{w} + 352"),
+            sqr_w!("{w} + 160"),
+            sub_mem!("{w} + 320"),
+            sub_mem!("{w} + 256"),
+            store!("{w} + 384"),
+            load!("{w} + 288"),
+            sub_mem!("{w} + 384"),
+            store!("{w} + 416"),
+            mul_w!("{w} + 416", "{w} + 160"),
+            sub_mem!("{w} + 352"),
+            // y3 is in t3..t0; x3, z3 and the flag word to registers.
+            "mov {t4}, [{w} + 384]",
+            "mov {t5}, [{w} + 392]",
+            "mov {t6}, [{w} + 400]",
+            "mov {t7}, [{w} + 408]",
+            "mov {hi}, [{w} + 192]",
+            "mov {lo}, [{w} + 200]",
+            "mov rdx, [{w} + 208]",
+            "mov {p}, [{w} + 448]",
+            "mov {w}, [{w} + 216]",
+            p = inout(reg) p.as_ptr() => hr,
+            w = inout(reg) w.as_mut_ptr() => z3,
+            p3 = sym P3,
+            t0 = out(reg) y0,
+            t1 = out(reg) y1,
+            t2 = out(reg) y2,
+            t3 = out(reg) y3,
+            t4 = out(reg) x0,
+            t5 = out(reg) x1,
+            t6 = out(reg) x2,
+            t7 = out(reg) x3,
+            hi = out(reg) z0,
+            lo = out(reg) z1,
+            out("rdx") z2,
+            options(nostack),
+        );
+    }
+    let same = Choice::from(((hr | hr.wrapping_neg()) >> 63) as u8 ^ 1);
+    ([[x0, x1, x2, x3], [y0, y1, y2, y3], [z0, z1, z2, z3]], same)
+}
+
+/// `p + q` by the generic Jacobian addition ("add-1998-cmo-2", see
+/// [`point::Curve`](super::point::Curve)), the same field operations giving the same values,
+/// as one `asm!` block, and whether `p = q` (`H = R = 0`). The result comes back in
+/// registers; not inlined, as [`jac_double`].
+#[inline(never)]
+fn jac_add(_: core_cpu::Adx, p: &[[u64; 4]; 3], q: &[[u64; 4]; 3]) -> ([[u64; 4]; 3], Choice) {
+    // Slots of 32 bytes: q's x y z, z1z1 = z1², z2z2 = z2², u1 = x1·z2z2,
+    // h = x2·z1z1 − u1, s1 = y1·z2·z2z2, z2·z2z2, z1·z1z1, r = y2·z1·z1z1 − s1, hh = h²,
+    // hhh = h·hh, v = u1·hh, 2v, x3 = r² − hhh − 2v, d = v − x3, s1·hhh, z1·z2, z3 = z1·z2·h,
+    // and the flag word; then y3 = r·d − s1·hhh in registers.
+    let mut w = core::mem::MaybeUninit::<[[u64; 4]; 21]>::uninit();
+    // SAFETY: the first three slots are written here, inside `w`.
+    unsafe {
+        w.as_mut_ptr().cast::<[[u64; 4]; 3]>().write(*q);
+    }
+    let (x0, x1, x2, x3): (u64, u64, u64, u64);
+    let (y0, y1, y2, y3): (u64, u64, u64, u64);
+    let (z0, z1, z2, z3, hr): (u64, u64, u64, u64, u64);
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
+    // asm reads the twelve limbs behind `p` and the static `P3`, writes the slots of `w`
+    // (offsets below 672) before reading each but the first three, and does not touch the
+    // stack.
+    unsafe {
+        asm!(
+            sqr_w!("{p} + 64"),
+            store!("{w} + 96"),
+            sqr_w!("{w} + 64"),
+            store!("{w} + 128"),
+            mul_w!("{p} + 0", "{w} + 128"),
+            store!("{w} + 160"),
+            mul_w!("{w} + 0", "{w} + 96"),
+            sub_mem!("{w} + 160"),
+            store!("{w} + 192"),
+            mul_w!("{w} + 64", "{w} + 128"),
+            store!("{w} + 256"),
+            mul_w!("{p} + 32", "{w} + 256"),
+            store!("{w} + 224"),
+            mul_w!("{p} + 64", "{w} + 96"),
+            store!("{w} + 288"),
+            mul_w!("{w} + 32", "{w} + 288"),
+            sub_mem!("{w} + 224"),
+            store!("{w} + 320"),
+            // H | R, limb by limb, for the equality flag.
+            "or {t0}, {t1}",
+            "or {t2}, {t3}",
+            "or {t0}, {t2}",
+            "or {t0}, [{w} + 192]",
+            "or {t0}, [{w} + 200]",
+            "or {t0}, [{w} + 208]",
+            "or {t0}, [{w} + 216]",
+            "mov [{w} + 640], {t0}",
+            sqr_w!("{w} + 192"),
+            store!("{w} + 352"),
+            mul_w!("{w} + 192", "{w} + 352"),
+            store!("{w} + 384"),
+            mul_w!("{w} + 160", "{w} + 352"),
+            store!("{w} + 416"),
+            double_t!(),
+            store!("{w} + 448"),
+            mul_w!("{w} + 224", "{w} + 384"),
+            store!("{w} + 544"),
+            mul_w!("{p} + 64", "{w} + 64"),
+            store!("{w} + 576"),
+            mul_w!("{w} + 576", "{w} + 192"),
+            store!("{w} + 608"),
+            sqr_w!("{w} + 320"),
+            sub_mem!("{w} + 384"),
+            sub_mem!("{w} + 448"),
+            store!("{w} + 480"),
+            load!("{w} + 416"),
+            sub_mem!("{w} + 480"),
+            store!("{w} + 512"),
+            mul_w!("{w} + 320", "{w} + 512"),
+            sub_mem!("{w} + 544"),
+            // y3 is in t3..t0; x3, z3 and the flag word to registers.
+            "mov {t4}, [{w} + 480]",
+            "mov {t5}, [{w} + 488]",
+            "mov {t6}, [{w} + 496]",
+            "mov {t7}, [{w} + 504]",
+            "mov {hi}, [{w} + 608]",
+            "mov {lo}, [{w} + 616]",
+            "mov rdx, [{w} + 624]",
+            "mov {p}, [{w} + 640]",
+            "mov {w}, [{w} + 632]",
+            p = inout(reg) p.as_ptr() => hr,
+            w = inout(reg) w.as_mut_ptr() => z3,
+            p3 = sym P3,
+            t0 = out(reg) y0,
+            t1 = out(reg) y1,
+            t2 = out(reg) y2,
+            t3 = out(reg) y3,
+            t4 = out(reg) x0,
+            t5 = out(reg) x1,
+            t6 = out(reg) x2,
+            t7 = out(reg) x3,
+            hi = out(reg) z0,
+            lo = out(reg) z1,
+            out("rdx") z2,
+            options(nostack),
+        );
+    }
+    let same = Choice::from(((hr | hr.wrapping_neg()) >> 63) as u8 ^ 1);
+    ([[x0, x1, x2, x3], [y0, y1, y2, y3], [z0, z1, z2, z3]], same)
+}
+
 impl Field for P256X86Adx {
     type E = [u64; 4];
 
@@ -795,6 +1001,21 @@ impl Field for P256X86Adx {
     fn jac_double(&self, p: &mut [[u64; 4]; 3]) -> bool {
         jac_double(self.0, p);
         true
+    }
+
+    #[inline]
+    fn jac_add(&self, p: &[[u64; 4]; 3], q: &[[u64; 4]; 3]) -> Option<([[u64; 4]; 3], Choice)> {
+        Some(jac_add(self.0, p, q))
+    }
+
+    #[inline]
+    fn jac_add_affine(
+        &self,
+        p: &[[u64; 4]; 3],
+        x2: &[u64; 4],
+        y2: &[u64; 4],
+    ) -> Option<([[u64; 4]; 3], Choice)> {
+        Some(jac_add_affine(self.0, p, x2, y2))
     }
 }
 

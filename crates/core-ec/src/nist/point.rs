@@ -491,10 +491,15 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// identity gives a result with `Z = 0`; `p = −q` gives the identity (`Z = 0`, `Y = −R³`
     /// non-zero). Constant time.
     fn jac_add(&self, p: &[F::E; 3], q: &[F::E; 3]) -> ([F::E; 3], Choice) {
-        let f = self.fp;
-        if let Some(r) = f.jac_add(p, q) {
-            return r;
+        match self.fp.jac_add(p, q) {
+            Some(r) => r,
+            None => self.jac_add_formula(p, q),
         }
+    }
+
+    /// The formula of [`Self::jac_add`] on the field operations.
+    pub(crate) fn jac_add_formula(&self, p: &[F::E; 3], q: &[F::E; 3]) -> ([F::E; 3], Choice) {
+        let f = self.fp;
         let z1z1 = f.sqr(&p[2]);
         let z2z2 = f.sqr(&q[2]);
         let u1 = f.mul(&p[0], &z2z2);
@@ -610,10 +615,20 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// identity gives a result with `Z = 0`; `p = −(x2, y2)` gives the identity (`Z = 0`,
     /// `Y = −R³` non-zero). Constant time.
     fn jac_add_affine(&self, p: &[F::E; 3], x2: &F::E, y2: &F::E) -> ([F::E; 3], Choice) {
-        let f = self.fp;
-        if let Some(r) = f.jac_add_affine(p, x2, y2) {
-            return r;
+        match self.fp.jac_add_affine(p, x2, y2) {
+            Some(r) => r,
+            None => self.jac_add_affine_formula(p, x2, y2),
         }
+    }
+
+    /// The formula of [`Self::jac_add_affine`] on the field operations.
+    pub(crate) fn jac_add_affine_formula(
+        &self,
+        p: &[F::E; 3],
+        x2: &F::E,
+        y2: &F::E,
+    ) -> ([F::E; 3], Choice) {
+        let f = self.fp;
         let z1z1 = f.sqr(&p[2]);
         let u2 = f.mul(x2, &z1z1);
         let s2 = f.mul(y2, &f.mul(&p[2], &z1z1));
@@ -978,13 +993,34 @@ pub(crate) fn check_point_hooks<F: Field, S: Field>(c: &Curve<'_, F, S>) {
             points.push(c.jac_double_formula(&j));
         }
     }
-    let mut hooked = 0;
+    let mut hooked = [0; 3];
     for p in &points {
         let mut d = *p;
         if f.jac_double(&mut d) {
-            hooked += 1;
+            hooked[0] += 1;
             assert!(enc(&d) == enc(&c.jac_double_formula(p)), "jac_double");
         }
+        for q in &points {
+            if let Some((sum, same)) = f.jac_add(p, q) {
+                hooked[2] += 1;
+                let (want, want_same) = c.jac_add_formula(p, q);
+                assert!(enc(&sum) == enc(&want), "jac_add");
+                assert!(same.unwrap_u8() == want_same.unwrap_u8(), "jac_add flag");
+            }
+            // q made affine (the identity's affine coordinates are zeros), and p + q.
+            let (qx, qy, _) = c.to_affine(&c.jacobian_to_proj(&q[0], &q[1], &q[2]));
+            if let Some((sum, same)) = f.jac_add_affine(p, &qx, &qy) {
+                hooked[1] += 1;
+                let (want, want_same) = c.jac_add_affine_formula(p, &qx, &qy);
+                assert!(enc(&sum) == enc(&want), "jac_add_affine");
+                assert!(same.unwrap_u8() == want_same.unwrap_u8(), "jac_add_affine flag");
+            }
+        }
     }
-    std::eprintln!("whole-point routines checked: {hooked} doublings");
+    std::eprintln!(
+        "whole-point routines checked: {} doublings, {} mixed and {} full additions",
+        hooked[0],
+        hooked[1],
+        hooked[2]
+    );
 }
