@@ -310,6 +310,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     }
 
     /// The formula of [`Self::jac_double`] on the field operations.
+    #[inline(never)]
     pub(crate) fn jac_double_formula(&self, p: &[F::E; 3]) -> [F::E; 3] {
         let f = self.fp;
         let [x, y, z] = p;
