@@ -86,12 +86,14 @@ pub(crate) trait Field: Sync {
         &[]
     }
 
-    /// Twice the Jacobian point `p = (X : Y : Z)` on an `a = −3` curve, for a field that
-    /// runs the whole doubling as one routine (its result must equal the generic formula's,
-    /// [`point::Curve`]'s `jac_double`, identity included); `None`: the generic formula runs.
+    /// Doubles the Jacobian point `p = (X : Y : Z)` on an `a = −3` curve in place and returns
+    /// `true`, for a field that runs the whole doubling as one routine (its result must equal
+    /// the generic formula's, [`point::Curve`]'s `jac_double`, identity included); `false`,
+    /// `p` untouched: the generic formula runs. In place, so a routine can read and write the
+    /// limbs where they are rather than through copies.
     #[inline]
-    fn jac_double(&self, _p: &[Self::E; 3]) -> Option<[Self::E; 3]> {
-        None
+    fn jac_double(&self, _p: &mut [Self::E; 3]) -> bool {
+        false
     }
 
     /// `p + q` in Jacobian coordinates and whether `p = q`, for a field that runs the whole
