@@ -9,7 +9,7 @@
 
 use super::Sink;
 use core::arch::x86_64::{
-    __m256i, __m512i, _mm_loadu_si128, _mm256_add_epi32, _mm256_blend_epi32,
+    __m128i, __m256i, __m512i, _mm_loadu_si128, _mm256_add_epi32, _mm256_blend_epi32,
     _mm256_broadcastsi128_si256, _mm256_mask_loadu_epi8, _mm256_mask_storeu_epi8,
     _mm256_permute2x128_si256, _mm256_rol_epi32, _mm256_set1_epi32, _mm256_setr_epi32,
     _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi32,
@@ -42,17 +42,32 @@ super::x86_ymm::ymm_passes!(
     write: write_halves,
 );
 
-/// The keystream of the `2 * N` blocks from `state[12]` on in the row layout, block by block
-/// (two YMM halves) to `emit`: ChaCha20-Poly1305's path for short messages takes its key block
-/// and message blocks from this in registers.
+/// The keystream of the `2 * N` blocks from block 0 on under `key` and the nonce row `row3`
+/// (state words 12–15, the counter word ignored) in the row layout, block by block (two YMM
+/// halves) to `emit`: ChaCha20-Poly1305's path for short messages takes its key block and
+/// message blocks from this in registers. The state is put together in registers, never
+/// stored: a vector load of words just stored one by one waits for the stores to complete
+/// rather than taking their values from the store buffer.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
 pub(crate) fn row_blocks<const N: usize>(
     _: Avx512,
-    state: &[u32; 16],
+    key: &[u32; 8],
+    row3: __m128i,
     emit: impl FnMut(usize, __m256i, __m256i),
 ) {
-    rows::<N>(state, state[12], emit);
+    let [s0, s1, s2, s3] = super::SIGMA.map(u32::cast_signed);
+    // SAFETY: `key` is 8 words; the loads read words 0..4 and 4..8.
+    let (k0, k1) = unsafe {
+        (_mm_loadu_si128(key.as_ptr().cast()), _mm_loadu_si128(key.as_ptr().add(4).cast()))
+    };
+    let rows = [
+        _mm256_setr_epi32(s0, s1, s2, s3, s0, s1, s2, s3),
+        _mm256_broadcastsi128_si256(k0),
+        _mm256_broadcastsi128_si256(k1),
+        _mm256_broadcastsi128_si256(row3),
+    ];
+    rows_from::<N>(rows, 0, emit);
 }
 
 /// The shortest run (key block included) that goes sixteen blocks at a time.
