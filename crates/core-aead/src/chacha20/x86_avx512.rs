@@ -1,5 +1,6 @@
-//! ChaCha20 for `x86_64` with AVX-512 (F, VL, BW). Long inputs go sixteen blocks per pass:
-//! each ZMM register holds one state word of sixteen consecutive blocks, every rotation is one
+//! ChaCha20 for `x86_64` with AVX-512 (F, VL, BW). Long inputs go 32 blocks per pass, two
+//! interleaved sets of sixteen (one set's dependency chains leave half the vector ports idle),
+//! then sixteen: each ZMM register holds one state word of sixteen consecutive blocks, every rotation is one
 //! `vprold`, and a 16×16 transpose (two unpack levels inside 128-bit lanes, two levels of
 //! 128-bit lane shuffles) turns the words back into keystream blocks. Shorter tails take eight
 //! blocks in YMM registers with the same layout, and the last few blocks the row layout (one
@@ -79,6 +80,17 @@ const WIDE_MIN: usize = 768;
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
 fn wide(state: &[u32; 16], mut counter: u32, out: &mut Sink<'_>) -> u32 {
+    while out.bytes_left() >= 2048 {
+        let start = out.position();
+        blocks_with::<2>(
+            state,
+            counter,
+            |b, ks| write_block(out, start + (64 * b).cast_signed(), ks),
+            |_| {},
+        );
+        out.advance(32);
+        counter = counter.wrapping_add(32);
+    }
     while out.bytes_left() >= WIDE_MIN {
         let start = out.position();
         sixteen_blocks(state, counter, |b, ks| {
@@ -171,70 +183,86 @@ macro_rules! quarter {
     }};
 }
 
-/// Ten double rounds on the word-per-register layout, each followed by `$between(round)`.
-macro_rules! double_rounds {
-    ($add:ident, $xor:ident, $rol:ident, $x:ident, $between:ident) => {
-        for round in 0..10 {
-            quarter!($add, $xor, $rol, $x[0], $x[4], $x[8], $x[12]);
-            quarter!($add, $xor, $rol, $x[1], $x[5], $x[9], $x[13]);
-            quarter!($add, $xor, $rol, $x[2], $x[6], $x[10], $x[14]);
-            quarter!($add, $xor, $rol, $x[3], $x[7], $x[11], $x[15]);
-            quarter!($add, $xor, $rol, $x[0], $x[5], $x[10], $x[15]);
-            quarter!($add, $xor, $rol, $x[1], $x[6], $x[11], $x[12]);
-            quarter!($add, $xor, $rol, $x[2], $x[7], $x[8], $x[13]);
-            quarter!($add, $xor, $rol, $x[3], $x[4], $x[9], $x[14]);
-            $between(round);
-        }
-    };
-}
-
 /// The keystream of sixteen blocks from `counter` on, block by block to `emit`.
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn sixteen_blocks(state: &[u32; 16], counter: u32, emit: impl FnMut(usize, __m512i)) {
-    sixteen_blocks_with(state, counter, emit, |_| {});
+    blocks_with::<1>(state, counter, emit, |_| {});
 }
 
-/// [`sixteen_blocks`] running `between(round)` after each of the ten double rounds: a
-/// double round is one long dependency chain that leaves most vector ports idle, so work put
-/// there (ChaCha20-Poly1305's stitched Poly1305) runs in its shadow.
+/// The keystream of `16 * S` blocks from `counter` on, block by block to `emit`, running
+/// `between(round)` after each of the ten double rounds. A double round is a dependency chain
+/// of two-cycle vector operations (on AMD Zen 5), four quarter rounds wide: one set of
+/// sixteen blocks keeps only half the vector ports busy, so two sets go side by side
+/// (`S = 2`, all 32 ZMM registers), and work put in `between` (ChaCha20-Poly1305's stitched
+/// Poly1305) runs in the shadow of the rounds.
 #[inline]
 #[target_feature(enable = "avx512f")]
-pub(crate) fn sixteen_blocks_with(
+pub(crate) fn blocks_with<const S: usize>(
     state: &[u32; 16],
     counter: u32,
     mut emit: impl FnMut(usize, __m512i),
     mut between: impl FnMut(usize),
 ) {
-    let mut init: [__m512i; 16] =
-        core::array::from_fn(|i| _mm512_set1_epi32(state[i].cast_signed()));
-    init[12] = _mm512_add_epi32(
-        _mm512_set1_epi32(counter.cast_signed()),
-        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-    );
-    let mut x = init;
-    double_rounds!(_mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32, x, between);
-    for (x, s) in x.iter_mut().zip(init) {
-        *x = _mm512_add_epi32(*x, s);
-    }
-    // groups[g][k]: words 4g..4g+4 of block 4l + k in 128-bit lane l.
-    let groups: [[__m512i; 4]; 4] = core::array::from_fn(|g| {
-        let [a, b, c, d] = [x[4 * g], x[4 * g + 1], x[4 * g + 2], x[4 * g + 3]];
-        let (ab_lo, ab_hi) = (_mm512_unpacklo_epi32(a, b), _mm512_unpackhi_epi32(a, b));
-        let (cd_lo, cd_hi) = (_mm512_unpacklo_epi32(c, d), _mm512_unpackhi_epi32(c, d));
-        [
-            _mm512_unpacklo_epi64(ab_lo, cd_lo),
-            _mm512_unpackhi_epi64(ab_lo, cd_lo),
-            _mm512_unpacklo_epi64(ab_hi, cd_hi),
-            _mm512_unpackhi_epi64(ab_hi, cd_hi),
-        ]
+    let init: [[__m512i; 16]; S] = core::array::from_fn(|set| {
+        let mut init: [__m512i; 16] =
+            core::array::from_fn(|i| _mm512_set1_epi32(state[i].cast_signed()));
+        init[12] = _mm512_add_epi32(
+            _mm512_set1_epi32(counter.wrapping_add(16 * set as u32).cast_signed()),
+            _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+        );
+        init
     });
-    for k in 0..4 {
-        let [t0, t1, t2, t3] = transpose_lanes(groups.map(|g| g[k]));
-        emit(k, t0);
-        emit(4 + k, t1);
-        emit(8 + k, t2);
-        emit(12 + k, t3);
+    let mut x = init;
+    macro_rules! q {
+        ($a:literal, $b:literal, $c:literal, $d:literal) => {
+            for x in &mut x {
+                quarter!(
+                    _mm512_add_epi32,
+                    _mm512_xor_si512,
+                    _mm512_rol_epi32,
+                    x[$a],
+                    x[$b],
+                    x[$c],
+                    x[$d]
+                );
+            }
+        };
+    }
+    for round in 0..10 {
+        q!(0, 4, 8, 12);
+        q!(1, 5, 9, 13);
+        q!(2, 6, 10, 14);
+        q!(3, 7, 11, 15);
+        q!(0, 5, 10, 15);
+        q!(1, 6, 11, 12);
+        q!(2, 7, 8, 13);
+        q!(3, 4, 9, 14);
+        between(round);
+    }
+    for (set, (x, init)) in x.iter_mut().zip(init).enumerate() {
+        for (x, s) in x.iter_mut().zip(init) {
+            *x = _mm512_add_epi32(*x, s);
+        }
+        // groups[g][k]: words 4g..4g+4 of block 4l + k in 128-bit lane l.
+        let groups: [[__m512i; 4]; 4] = core::array::from_fn(|g| {
+            let [a, b, c, d] = [x[4 * g], x[4 * g + 1], x[4 * g + 2], x[4 * g + 3]];
+            let (ab_lo, ab_hi) = (_mm512_unpacklo_epi32(a, b), _mm512_unpackhi_epi32(a, b));
+            let (cd_lo, cd_hi) = (_mm512_unpacklo_epi32(c, d), _mm512_unpackhi_epi32(c, d));
+            [
+                _mm512_unpacklo_epi64(ab_lo, cd_lo),
+                _mm512_unpackhi_epi64(ab_lo, cd_lo),
+                _mm512_unpacklo_epi64(ab_hi, cd_hi),
+                _mm512_unpackhi_epi64(ab_hi, cd_hi),
+            ]
+        });
+        for k in 0..4 {
+            let [t0, t1, t2, t3] = transpose_lanes(groups.map(|g| g[k]));
+            emit(16 * set + k, t0);
+            emit(16 * set + 4 + k, t1);
+            emit(16 * set + 8 + k, t2);
+            emit(16 * set + 12 + k, t3);
+        }
     }
 }
 

@@ -1,15 +1,15 @@
 //! ChaCha20-Poly1305 sealing of long messages on `x86_64` with AVX-512 and IFMA, stitched: the
-//! sixteen-block ChaCha20 passes and the IFMA Poly1305 of the ciphertext already written run
-//! in one loop, a 256-byte pair of Poly1305 groups after every other double round. A double
-//! round is one dependency chain of two-cycle vector operations (on AMD Zen 5) that keeps
-//! only part of the vector ports busy, so the multiplications run in its shadow instead of in
-//! a second pass afterwards (the same "function stitching" as the AES-GCM backends).
+//! ChaCha20 passes (32 blocks, then 16) and the IFMA Poly1305 of the ciphertext already written
+//! run in one loop, a 256-byte pair of Poly1305 groups after each double round. A double round
+//! is a dependency chain of two-cycle vector operations (on AMD Zen 5) that leaves vector ports
+//! idle, so the multiplications run in its shadow instead of in a second pass afterwards (the
+//! "function stitching" of the AES-GCM backends).
 //!
-//! Pass 0 (the Poly1305 key block and the first 960 bytes) and whatever follows the last
-//! whole pass take the ordinary paths; from pass 1 on, pass `p` writes bytes
-//! `1024p − 64 .. 1024p + 960` while the pairs below `1024p − 64` are hashed.
+//! Pass 0 (the Poly1305 key block and the first 960 bytes) takes the ordinary keystream path,
+//! then each pass hashes the pairs below the bytes it writes; what follows the last whole
+//! pass, and the pairs the passes did not reach, take the ordinary paths.
 
-use crate::chacha20::{self, ChaCha20Impl, wipe, x86_avx512::sixteen_blocks_with};
+use crate::chacha20::{self, ChaCha20Impl, wipe, x86_avx512::blocks_with};
 use crate::poly1305::portable_r64::{State, partial_words};
 use crate::poly1305::x86_ifma::{self, Lanes};
 use core::arch::x86_64::{__m512i, _mm512_loadu_si512, _mm512_storeu_si512, _mm512_xor_si512};
@@ -56,28 +56,22 @@ fn seal_stitched(
 
     let mut lanes = Lanes::start(poly, &st, at(buf, 0));
     let mut next = 1;
-    let passes = (buf.len() - 960) / 1024;
-    for p in 1..=passes {
-        let (done, todo) = buf.split_at_mut(1024 * p - 64);
-        let ready = done.len() / 256;
-        let out = &mut todo[..1024];
-        sixteen_blocks_with(
-            &state,
-            16 * p as u32,
-            |b, ks| xor_block(out, b, ks),
-            |round| {
-                if round % 2 == 0 && next < ready {
-                    lanes.absorb(at(done, next));
-                    next += 1;
-                }
-            },
-        );
+    // The ciphertext offset and counter of the next block.
+    let mut pos = 960;
+    let mut counter = 16;
+    while buf.len() - pos >= 2048 {
+        pass::<2>(&state, counter, buf, pos, &mut lanes, &mut next);
+        pos += 2048;
+        counter += 32;
     }
-    let end = 1024 * passes + 960;
-    if end < buf.len() {
-        // Fewer than 2^32 blocks: the AEAD's length limit.
-        state[12] = 16 * (passes as u32 + 1);
-        ChaCha20Impl::X86Avx512(chacha).xor_keystream(&state, &mut buf[end..]);
+    if buf.len() - pos >= 1024 {
+        pass::<1>(&state, counter, buf, pos, &mut lanes, &mut next);
+        pos += 1024;
+        counter += 16;
+    }
+    if pos < buf.len() {
+        state[12] = counter;
+        ChaCha20Impl::X86Avx512(chacha).xor_keystream(&state, &mut buf[pos..]);
     }
     wipe(&mut state);
     // The whole pairs left go through the same lanes, so no second set-up of the powers.
@@ -98,13 +92,42 @@ fn seal_stitched(
     tag
 }
 
+/// One pass of `16 * S` blocks from block `counter`, XOR-ed into `buf` at `pos`, with the
+/// pairs of ciphertext below `pos` that `lanes` has not had yet absorbed between its double
+/// rounds (one after each, at most ten). `counter` fits: the AEAD's length limit.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma,avx2")]
+fn pass<const S: usize>(
+    state: &[u32; 16],
+    counter: u32,
+    buf: &mut [u8],
+    pos: usize,
+    lanes: &mut Lanes,
+    next: &mut usize,
+) {
+    let (done, todo) = buf.split_at_mut(pos);
+    let ready = done.len() / 256;
+    let out = &mut todo[..1024 * S];
+    blocks_with::<S>(
+        state,
+        counter,
+        |b, ks| xor_block(out, b, ks),
+        |_| {
+            if *next < ready {
+                lanes.absorb(at(done, *next));
+                *next += 1;
+            }
+        },
+    );
+}
+
 /// Pair `k` (bytes `256k .. 256k + 256`) of `buf`.
 #[inline(always)]
 fn at(buf: &[u8], k: usize) -> &[u8; 256] {
     buf[256 * k..256 * (k + 1)].try_into().unwrap_or_else(|_| unreachable!())
 }
 
-/// XORs keystream block `b` into `out` (1024 bytes).
+/// XORs keystream block `b` into `out`.
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn xor_block(out: &mut [u8], b: usize, ks: __m512i) {
