@@ -11,8 +11,6 @@
 
 #[cfg(target_arch = "x86_64")]
 mod x86_avx512;
-#[cfg(target_arch = "x86_64")]
-mod x86_avx512_ifma;
 
 use crate::chacha20::{self, ChaCha20Impl, wipe};
 use crate::poly1305::{self, Poly1305Impl};
@@ -53,10 +51,6 @@ struct Engine {
     /// ChaCha20 and a Poly1305 whose short inputs run on `portable_r64` (chosen here once).
     #[cfg(target_arch = "x86_64")]
     short: Option<core_cpu::Avx512>,
-    /// The tokens for [`x86_avx512_ifma`]'s stitched seal of long messages: AVX-512 ChaCha20
-    /// with IFMA Poly1305.
-    #[cfg(target_arch = "x86_64")]
-    stitched: Option<(core_cpu::Avx512, core_cpu::Avx512Ifma)>,
 }
 
 impl Engine {
@@ -73,19 +67,12 @@ impl Engine {
             ) => Some(token),
             _ => None,
         };
-        #[cfg(target_arch = "x86_64")]
-        let stitched = match (chacha, poly) {
-            (ChaCha20Impl::X86Avx512(c), Poly1305Impl::X86Avx512Ifma(p)) => Some((c, p)),
-            _ => None,
-        };
         Ok(Self {
             key: chacha20::words(key),
             chacha,
             poly,
             #[cfg(target_arch = "x86_64")]
             short,
-            #[cfg(target_arch = "x86_64")]
-            stitched,
         })
     }
 
@@ -101,12 +88,6 @@ impl Engine {
             && buf.len() <= x86_avx512::MAX_LEN
         {
             return x86_avx512::seal(token, key, nonce, aad, buf);
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some((c, p)) = self.stitched
-            && buf.len() >= x86_avx512_ifma::MIN_LEN
-        {
-            return x86_avx512_ifma::seal(c, p, key, &nonce.words(), aad, buf);
         }
         let mut state = chacha20::state(key, 0, &nonce.words());
         let mut otk = [0; 32];

@@ -82,12 +82,9 @@ const WIDE_MIN: usize = 768;
 fn wide(state: &[u32; 16], mut counter: u32, out: &mut Sink<'_>) -> u32 {
     while out.bytes_left() >= 2048 {
         let start = out.position();
-        blocks_with::<2>(
-            state,
-            counter,
-            |b, ks| write_block(out, start + (64 * b).cast_signed(), ks),
-            |_| {},
-        );
+        blocks::<2>(state, counter, |b, ks| {
+            write_block(out, start + (64 * b).cast_signed(), ks);
+        });
         out.advance(32);
         counter = counter.wrapping_add(32);
     }
@@ -187,23 +184,16 @@ macro_rules! quarter {
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn sixteen_blocks(state: &[u32; 16], counter: u32, emit: impl FnMut(usize, __m512i)) {
-    blocks_with::<1>(state, counter, emit, |_| {});
+    blocks::<1>(state, counter, emit);
 }
 
-/// The keystream of `16 * S` blocks from `counter` on, block by block to `emit`, running
-/// `between(round)` after each of the ten double rounds. A double round is a dependency chain
-/// of two-cycle vector operations (on AMD Zen 5), four quarter rounds wide: one set of
-/// sixteen blocks keeps only half the vector ports busy, so two sets go side by side
-/// (`S = 2`, all 32 ZMM registers), and work put in `between` (ChaCha20-Poly1305's stitched
-/// Poly1305) runs in the shadow of the rounds.
+/// The keystream of `16 * S` blocks from `counter` on, block by block to `emit`. A double
+/// round is a dependency chain of two-cycle vector operations (on AMD Zen 5), four quarter
+/// rounds wide: one set of sixteen blocks keeps only half the vector ports busy, so long
+/// inputs go two sets side by side (`S = 2`, all 32 ZMM registers).
 #[inline]
 #[target_feature(enable = "avx512f")]
-pub(crate) fn blocks_with<const S: usize>(
-    state: &[u32; 16],
-    counter: u32,
-    mut emit: impl FnMut(usize, __m512i),
-    mut between: impl FnMut(usize),
-) {
+fn blocks<const S: usize>(state: &[u32; 16], counter: u32, mut emit: impl FnMut(usize, __m512i)) {
     let init: [[__m512i; 16]; S] = core::array::from_fn(|set| {
         let mut init: [__m512i; 16] =
             core::array::from_fn(|i| _mm512_set1_epi32(state[i].cast_signed()));
@@ -229,7 +219,7 @@ pub(crate) fn blocks_with<const S: usize>(
             }
         };
     }
-    for round in 0..10 {
+    for _ in 0..10 {
         q!(0, 4, 8, 12);
         q!(1, 5, 9, 13);
         q!(2, 6, 10, 14);
@@ -238,7 +228,6 @@ pub(crate) fn blocks_with<const S: usize>(
         q!(1, 6, 11, 12);
         q!(2, 7, 8, 13);
         q!(3, 4, 9, 14);
-        between(round);
     }
     for (set, (x, init)) in x.iter_mut().zip(init).enumerate() {
         for (x, s) in x.iter_mut().zip(init) {

@@ -25,7 +25,7 @@ mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx512;
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod x86_ifma;
+mod x86_ifma;
 #[cfg(target_arch = "x86_64")]
 mod x86_r26;
 

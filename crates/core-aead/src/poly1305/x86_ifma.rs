@@ -30,7 +30,7 @@ const M42: u64 = (1 << 42) - 1;
 
 /// Absorbs whole 16-byte blocks: whole groups of eight in vector lanes, the rest on
 /// `portable_r64`.
-pub(crate) fn blocks(token: Avx512Ifma, st: &mut State, data: &[u8]) {
+pub(super) fn blocks(token: Avx512Ifma, st: &mut State, data: &[u8]) {
     let vector = if data.len() >= MIN_LEN { data.len() & !127 } else { 0 };
     let (head, tail) = data.split_at(vector);
     if !head.is_empty() {
@@ -77,7 +77,7 @@ fn aead_tag_bmi2(token: Avx512Ifma, otk: &[u8; 32], aad: &[u8], ciphertext: &[u8
 
 /// `portable_r64`'s blocks compiled with BMI2 (`mulx`).
 #[target_feature(enable = "bmi2")]
-pub(crate) fn scalar_bmi2(st: &mut State, data: &[u8]) {
+fn scalar_bmi2(st: &mut State, data: &[u8]) {
     st.blocks(data, true);
 }
 
@@ -207,76 +207,12 @@ fn to_r64(l: [u64; 3]) -> [u64; 3] {
     [l0 | (l1 << 44), (l1 >> 20) | (l2 << 24), l2 >> 40]
 }
 
-/// Poly1305 over a run of 256-byte pairs of groups handed over one at a time, the same
-/// arithmetic as [`blocks`]' paired loop: ChaCha20-Poly1305's stitched seal feeds it between
-/// ChaCha20 double rounds. Each lane set holds its sum not yet multiplied: a pair multiplies
-/// both by r^16 and adds its groups, the end multiplies them by their lane powers.
-pub(crate) struct Lanes {
-    h: [__m512i; 3],
-    g: [__m512i; 3],
-    step2: Key,
-    last_h: Key,
-    last: Key,
-}
-
-impl Lanes {
-    /// Starts from the accumulator of `st` and the first pair.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma,avx2")]
-    pub(crate) fn start(_: Avx512Ifma, st: &State, pair: &[u8; 256]) -> Self {
-        let x = lane_powers(st);
-        let step = Key::from_limbs(broadcast(x));
-        let h44 = from_r64(st.h);
-        let h: [__m512i; 3] = h44.map(|l| _mm512_setr_epi64(l.cast_signed(), 0, 0, 0, 0, 0, 0, 0));
-        let (a, b) = halves(pair);
-        let (ma, mb) = (load(a), load(b));
-        Self {
-            h: core::array::from_fn(|i| _mm512_add_epi64(h[i], ma[i])),
-            g: mb,
-            step2: Key::from_limbs(mul(broadcast(x), &step)),
-            last_h: Key::from_limbs(mul(x, &step)),
-            last: Key::from_limbs(x),
-        }
-    }
-
-    /// Absorbs the next pair.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    pub(crate) fn absorb(&mut self, pair: &[u8; 256]) {
-        let (a, b) = halves(pair);
-        let (ma, mb) = (load(a), load(b));
-        let h = mul(self.h, &self.step2);
-        let g = mul(self.g, &self.step2);
-        self.h = core::array::from_fn(|i| _mm512_add_epi64(h[i], ma[i]));
-        self.g = core::array::from_fn(|i| _mm512_add_epi64(g[i], mb[i]));
-    }
-
-    /// Multiplies the lanes by their powers and leaves the sum in `st`.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma,avx2")]
-    pub(crate) fn finish(self, st: &mut State) {
-        let h = mul(self.h, &self.last_h);
-        let g = mul(self.g, &self.last);
-        let lanes: [u64; 3] = core::array::from_fn(|i| {
-            _mm512_reduce_add_epi64(_mm512_add_epi64(h[i], g[i])).cast_unsigned()
-        });
-        st.h = to_r64(lanes);
-    }
-}
-
-/// The two 128-byte groups of a pair.
-#[inline(always)]
-fn halves(pair: &[u8; 256]) -> (&[u8; 128], &[u8; 128]) {
-    let (a, b) = pair.split_at(128);
-    let a = a.try_into().unwrap_or_else(|_| unreachable!());
-    let b = b.try_into().unwrap_or_else(|_| unreachable!());
-    (a, b)
-}
-
-/// The lane powers r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1 of `st`'s `r` (see [`blocks_ifma`]).
-#[inline]
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn lane_powers(st: &State) -> [__m512i; 3] {
+#[target_feature(enable = "avx512f,avx512ifma,avx2")]
+fn blocks_ifma(_: Avx512Ifma, st: &mut State, data: &[u8]) {
+    // The last step multiplies the lane holding block position p by r^(8 − p): lanes need
+    // r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1 (see [`load`]). Starting from r everywhere,
+    // three multiplications by r, r² and r⁴ in the lanes whose exponent minus one has that
+    // bit set (the others are multiplied by 1) give exactly that, with r^8 in lane 0.
     let r: [__m512i; 3] = {
         let r = st.r();
         let limbs = [r as u64 & M44, (r >> 44) as u64 & M44, (r >> 88) as u64];
@@ -284,16 +220,7 @@ fn lane_powers(st: &State) -> [__m512i; 3] {
     };
     let mut x = mul(r, &Key::select::<0x33>(&r));
     x = mul(x, &Key::select::<0x0F>(&broadcast(x)));
-    mul(x, &Key::select::<0x55>(&broadcast(x)))
-}
-
-#[target_feature(enable = "avx512f,avx512ifma,avx2")]
-fn blocks_ifma(_: Avx512Ifma, st: &mut State, data: &[u8]) {
-    // The last step multiplies the lane holding block position p by r^(8 − p): lanes need
-    // r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1 (see [`load`]). Starting from r everywhere,
-    // three multiplications by r, r² and r⁴ in the lanes whose exponent minus one has that
-    // bit set (the others are multiplied by 1) give exactly that, with r^8 in lane 0.
-    let x = lane_powers(st);
+    x = mul(x, &Key::select::<0x55>(&broadcast(x)));
     let step = Key::from_limbs(broadcast(x));
     let last = Key::from_limbs(x);
 
