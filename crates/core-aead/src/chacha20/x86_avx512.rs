@@ -1,12 +1,13 @@
-//! ChaCha20 for `x86_64` with AVX-512 (F, VL, BW). Long inputs go 32 blocks per pass, two
+//! ChaCha20 for `x86_64` with AVX-512 (F, VL, BW). Long inputs go 32 blocks per pass as two
 //! interleaved sets of sixteen (one set's dependency chains leave half the vector ports idle),
-//! then sixteen: each ZMM register holds one state word of sixteen consecutive blocks, every rotation is one
-//! `vprold`, and a 16×16 transpose (two unpack levels inside 128-bit lanes, two levels of
-//! 128-bit lane shuffles) turns the words back into keystream blocks. Shorter tails take eight
-//! blocks in YMM registers with the same layout, and the last few blocks the row layout (one
-//! block per 128-bit lane, two per YMM register), so a short message pays neither for sixteen
-//! blocks nor for the lower clock that 512-bit instructions bring. Partial blocks are read and
-//! written with byte-masked loads and stores: nothing is copied to the stack.
+//! the last such pass taking whatever is left past 1 KiB, then sixteen: each ZMM register
+//! holds one state word of sixteen consecutive blocks, every rotation is one `vprold`, and a
+//! 16×16 transpose (two unpack levels inside 128-bit lanes, two levels of 128-bit lane
+//! shuffles) turns the words back into keystream blocks. Shorter tails take eight blocks in
+//! YMM registers with the same layout, and the last few blocks the row layout (one block per
+//! 128-bit lane, two per YMM register), so a short message pays neither for sixteen blocks nor
+//! for the lower clock that 512-bit instructions bring. Partial blocks are read and written
+//! with byte-masked loads and stores: nothing is copied to the stack.
 
 use super::Sink;
 use core::arch::x86_64::{
@@ -74,13 +75,15 @@ pub(crate) fn row_blocks<const N: usize>(
 /// The shortest run (key block included) that goes sixteen blocks at a time.
 const WIDE_MIN: usize = 768;
 
-/// Sixteen-block passes from block `counter` while at least [`WIDE_MIN`] bytes are left;
-/// returns the next counter.
+/// 32-block passes from block `counter` while more than 1 KiB is left (a pass costs about
+/// the chain of its double rounds, so one pass over up to 2 KiB beats a sixteen-block pass and
+/// a shorter one after it), then sixteen-block passes while at least [`WIDE_MIN`] bytes are
+/// left; returns the next counter.
 /// Kept out of line so that its ZMM set-up is not hoisted into the short paths.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
 fn wide(state: &[u32; 16], mut counter: u32, out: &mut Sink<'_>) -> u32 {
-    while out.bytes_left() >= 2048 {
+    while out.bytes_left() > 1024 {
         let start = out.position();
         blocks::<2>(state, counter, |b, ks| {
             write_block(out, start + (64 * b).cast_signed(), ks);
