@@ -20,6 +20,27 @@ use zeroize::Zeroize;
 /// The longest plaintext RFC 8439 §2.8 allows: 2^32 − 1 blocks of keystream after block 0.
 pub const MAX_MESSAGE_LEN: u64 = (1 << 38) - 64;
 
+/// State words 13–15 as the caller's bytes: a 12-byte nonce, or XChaCha20's, four zero bytes
+/// and the last 8 bytes of its nonce. The short x86 path loads them straight from there.
+#[derive(Clone, Copy)]
+enum Nonce<'a> {
+    Full(&'a [u8; 12]),
+    ZeroThen(&'a [u8; 8]),
+}
+
+impl Nonce<'_> {
+    #[inline]
+    fn words(self) -> [u32; 3] {
+        match self {
+            Nonce::Full(n) => chacha20::words(n),
+            Nonce::ZeroThen(n) => {
+                let [a, b] = chacha20::words(n);
+                [0, a, b]
+            }
+        }
+    }
+}
+
 /// The backends and key of either AEAD.
 #[derive(Clone)]
 struct Engine {
@@ -61,16 +82,14 @@ impl Engine {
         poly1305::aead_tag(self.poly, otk, aad, ciphertext)
     }
 
-    fn seal(&self, key: &[u32; 8], nonce: &[u32; 3], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        let mut state = chacha20::state(key, 0, nonce);
+    fn seal(&self, key: &[u32; 8], nonce: Nonce<'_>, aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = self.short
             && buf.len() <= x86_avx512::MAX_LEN
         {
-            let tag = x86_avx512::seal(token, &state, aad, buf);
-            wipe(&mut state);
-            return tag;
+            return x86_avx512::seal(token, key, nonce, aad, buf);
         }
+        let mut state = chacha20::state(key, 0, &nonce.words());
         let mut otk = [0; 32];
         self.chacha.key_then_xor(&state, &mut otk, buf);
         let tag = self.tag(&otk, aad, buf);
@@ -82,7 +101,7 @@ impl Engine {
     fn open(
         &self,
         key: &[u32; 8],
-        nonce: &[u32; 3],
+        nonce: Nonce<'_>,
         aad: &[u8],
         buf: &mut [u8],
         tag: &[u8; 16],
@@ -91,18 +110,21 @@ impl Engine {
         if let Some(token) = self.short
             && buf.len() <= x86_avx512::MAX_LEN
         {
-            let mut state = chacha20::state(key, 0, nonce);
-            let result = x86_avx512::open(token, &state, aad, buf, tag);
-            wipe(&mut state);
-            return result;
+            return x86_avx512::open(token, key, nonce, aad, buf, tag);
         }
         // The blocks that share the key block's pass are decrypted on the stack, so the
         // ciphertext is still there for Poly1305 and no plaintext leaves before the tag checks.
         let n = buf.len().min((self.chacha.batch_blocks() - 1) * 64);
         if n <= 192 {
-            self.open_with::<192>(key, nonce, aad, buf, tag, n)
+            self.open_with::<192>(key, &nonce.words(), aad, buf, tag, n)
+        } else if n <= 960 {
+            self.open_with::<960>(key, &nonce.words(), aad, buf, tag, n)
         } else {
-            self.open_with::<960>(key, nonce, aad, buf, tag, n)
+            // Only AVX-512's 32-block passes get here; the 2 KiB buffer stays off small targets.
+            #[cfg(target_arch = "x86_64")]
+            return self.open_with::<1984>(key, &nonce.words(), aad, buf, tag, n);
+            #[cfg(not(target_arch = "x86_64"))]
+            unreachable!()
         }
     }
 
@@ -229,7 +251,7 @@ impl Aead for ChaCha20Poly1305 {
     ) -> Result<[u8; 16], Error> {
         let nonce: &[u8; 12] = nonce.try_into().map_err(|_| Error::InvalidNonceLength)?;
         check_len(buf.len())?;
-        Ok(self.0.seal(&self.0.key, &chacha20::words(nonce), aad, buf))
+        Ok(self.0.seal(&self.0.key, Nonce::Full(nonce), aad, buf))
     }
 
     fn open_in_place_detached(
@@ -243,10 +265,10 @@ impl Aead for ChaCha20Poly1305 {
             let nonce: &[u8; 12] = nonce.try_into().map_err(|_| Error::InvalidNonceLength)?;
             let tag = tag_array(tag)?;
             check_len(buf.len())?;
-            Ok((chacha20::words(nonce), tag))
+            Ok((nonce, tag))
         })();
         match checked {
-            Ok((nonce, tag)) => self.0.open(&self.0.key, &nonce, aad, buf, tag),
+            Ok((nonce, tag)) => self.0.open(&self.0.key, Nonce::Full(nonce), aad, buf, tag),
             Err(e) => {
                 buf.fill(0);
                 Err(e)
@@ -265,11 +287,12 @@ aead_common!(XChaCha20Poly1305);
 
 impl XChaCha20Poly1305 {
     /// The subkey and 96-bit nonce for a 24-byte nonce (draft-irtf-cfrg-xchacha §2.3).
-    fn derive(&self, nonce: &[u8]) -> Result<([u32; 8], [u32; 3]), Error> {
+    fn derive<'n>(&self, nonce: &'n [u8]) -> Result<([u32; 8], Nonce<'n>), Error> {
         let nonce: &[u8; 24] = nonce.try_into().map_err(|_| Error::InvalidNonceLength)?;
-        let w: [u32; 6] = chacha20::words(nonce);
-        let subkey = chacha20::hchacha20_words(&self.0.key, &[w[0], w[1], w[2], w[3]]);
-        Ok((subkey, [0, w[4], w[5]]))
+        let (head, tail) = nonce.split_first_chunk::<16>().unwrap_or_else(|| unreachable!());
+        let tail = tail.try_into().unwrap_or_else(|_| unreachable!());
+        let subkey = chacha20::hchacha20_words(&self.0.key, &chacha20::words(head));
+        Ok((subkey, Nonce::ZeroThen(tail)))
     }
 }
 
@@ -294,7 +317,7 @@ impl Aead for XChaCha20Poly1305 {
             wipe(&mut subkey);
             return Err(e);
         }
-        let tag = self.0.seal(&subkey, &nonce, aad, buf);
+        let tag = self.0.seal(&subkey, nonce, aad, buf);
         wipe(&mut subkey);
         Ok(tag)
     }
@@ -314,7 +337,7 @@ impl Aead for XChaCha20Poly1305 {
         })();
         match checked {
             Ok(((mut subkey, nonce), tag)) => {
-                let result = self.0.open(&subkey, &nonce, aad, buf, tag);
+                let result = self.0.open(&subkey, nonce, aad, buf, tag);
                 wipe(&mut subkey);
                 result
             }

@@ -82,7 +82,7 @@ impl ChaCha20Impl {
         match self {
             Self::Portable => 1,
             Self::X86Avx2(_) => 8,
-            Self::X86Avx512(_) => 16,
+            Self::X86Avx512(_) => 32,
             Self::Aarch64(_) => 4,
         }
     }

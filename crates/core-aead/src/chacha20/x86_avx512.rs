@@ -1,15 +1,17 @@
-//! ChaCha20 for `x86_64` with AVX-512 (F, VL, BW). Long inputs go sixteen blocks per pass:
-//! each ZMM register holds one state word of sixteen consecutive blocks, every rotation is one
-//! `vprold`, and a 16×16 transpose (two unpack levels inside 128-bit lanes, two levels of
-//! 128-bit lane shuffles) turns the words back into keystream blocks. Shorter tails take eight
-//! blocks in YMM registers with the same layout, and the last few blocks the row layout (one
-//! block per 128-bit lane, two per YMM register), so a short message pays neither for sixteen
-//! blocks nor for the lower clock that 512-bit instructions bring. Partial blocks are read and
-//! written with byte-masked loads and stores: nothing is copied to the stack.
+//! ChaCha20 for `x86_64` with AVX-512 (F, VL, BW). Long inputs go 32 blocks per pass as two
+//! interleaved sets of sixteen (one set's dependency chains leave half the vector ports idle),
+//! the last such pass taking whatever is left past 1 KiB, then sixteen: each ZMM register
+//! holds one state word of sixteen consecutive blocks, every rotation is one `vprold`, and a
+//! 16×16 transpose (two unpack levels inside 128-bit lanes, two levels of 128-bit lane
+//! shuffles) turns the words back into keystream blocks. Shorter tails take eight blocks in
+//! YMM registers with the same layout, and the last few blocks the row layout (one block per
+//! 128-bit lane, two per YMM register), so a short message pays neither for sixteen blocks nor
+//! for the lower clock that 512-bit instructions bring. Partial blocks are read and written
+//! with byte-masked loads and stores: nothing is copied to the stack.
 
 use super::Sink;
 use core::arch::x86_64::{
-    __m256i, __m512i, _mm_loadu_si128, _mm256_add_epi32, _mm256_blend_epi32,
+    __m128i, __m256i, __m512i, _mm_loadu_si128, _mm256_add_epi32, _mm256_blend_epi32,
     _mm256_broadcastsi128_si256, _mm256_mask_loadu_epi8, _mm256_mask_storeu_epi8,
     _mm256_permute2x128_si256, _mm256_rol_epi32, _mm256_set1_epi32, _mm256_setr_epi32,
     _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi32,
@@ -42,28 +44,53 @@ super::x86_ymm::ymm_passes!(
     write: write_halves,
 );
 
-/// The keystream of the `2 * N` blocks from `state[12]` on in the row layout, block by block
-/// (two YMM halves) to `emit`: ChaCha20-Poly1305's path for short messages takes its key block
-/// and message blocks from this in registers.
+/// The keystream of the `2 * N` blocks from block 0 on under `key` and the nonce row `row3`
+/// (state words 12–15, the counter word ignored) in the row layout, block by block (two YMM
+/// halves) to `emit`: ChaCha20-Poly1305's path for short messages takes its key block and
+/// message blocks from this in registers. The state is put together in registers, never
+/// stored: a vector load of words just stored one by one waits for the stores to complete
+/// rather than taking their values from the store buffer.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
 pub(crate) fn row_blocks<const N: usize>(
     _: Avx512,
-    state: &[u32; 16],
+    key: &[u32; 8],
+    row3: __m128i,
     emit: impl FnMut(usize, __m256i, __m256i),
 ) {
-    rows::<N>(state, state[12], emit);
+    let [s0, s1, s2, s3] = super::SIGMA.map(u32::cast_signed);
+    // SAFETY: `key` is 8 words; the loads read words 0..4 and 4..8.
+    let (k0, k1) = unsafe {
+        (_mm_loadu_si128(key.as_ptr().cast()), _mm_loadu_si128(key.as_ptr().add(4).cast()))
+    };
+    let rows = [
+        _mm256_setr_epi32(s0, s1, s2, s3, s0, s1, s2, s3),
+        _mm256_broadcastsi128_si256(k0),
+        _mm256_broadcastsi128_si256(k1),
+        _mm256_broadcastsi128_si256(row3),
+    ];
+    rows_from::<N>(rows, 0, emit);
 }
 
 /// The shortest run (key block included) that goes sixteen blocks at a time.
 const WIDE_MIN: usize = 768;
 
-/// Sixteen-block passes from block `counter` while at least [`WIDE_MIN`] bytes are left;
-/// returns the next counter.
+/// 32-block passes from block `counter` while more than 1 KiB is left (a pass costs about
+/// the chain of its double rounds, so one pass over up to 2 KiB beats a sixteen-block pass and
+/// a shorter one after it), then sixteen-block passes while at least [`WIDE_MIN`] bytes are
+/// left; returns the next counter.
 /// Kept out of line so that its ZMM set-up is not hoisted into the short paths.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
 fn wide(state: &[u32; 16], mut counter: u32, out: &mut Sink<'_>) -> u32 {
+    while out.bytes_left() > 1024 {
+        let start = out.position();
+        blocks::<2>(state, counter, |b, ks| {
+            write_block(out, start + (64 * b).cast_signed(), ks);
+        });
+        out.advance(32);
+        counter = counter.wrapping_add(32);
+    }
     while out.bytes_left() >= WIDE_MIN {
         let start = out.position();
         sixteen_blocks(state, counter, |b, ks| {
@@ -156,55 +183,78 @@ macro_rules! quarter {
     }};
 }
 
-/// Ten double rounds on the word-per-register layout.
-macro_rules! double_rounds {
-    ($add:ident, $xor:ident, $rol:ident, $x:ident) => {
-        for _ in 0..10 {
-            quarter!($add, $xor, $rol, $x[0], $x[4], $x[8], $x[12]);
-            quarter!($add, $xor, $rol, $x[1], $x[5], $x[9], $x[13]);
-            quarter!($add, $xor, $rol, $x[2], $x[6], $x[10], $x[14]);
-            quarter!($add, $xor, $rol, $x[3], $x[7], $x[11], $x[15]);
-            quarter!($add, $xor, $rol, $x[0], $x[5], $x[10], $x[15]);
-            quarter!($add, $xor, $rol, $x[1], $x[6], $x[11], $x[12]);
-            quarter!($add, $xor, $rol, $x[2], $x[7], $x[8], $x[13]);
-            quarter!($add, $xor, $rol, $x[3], $x[4], $x[9], $x[14]);
-        }
-    };
-}
-
 /// The keystream of sixteen blocks from `counter` on, block by block to `emit`.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn sixteen_blocks(state: &[u32; 16], counter: u32, mut emit: impl FnMut(usize, __m512i)) {
-    let mut init: [__m512i; 16] =
-        core::array::from_fn(|i| _mm512_set1_epi32(state[i].cast_signed()));
-    init[12] = _mm512_add_epi32(
-        _mm512_set1_epi32(counter.cast_signed()),
-        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-    );
-    let mut x = init;
-    double_rounds!(_mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32, x);
-    for (x, s) in x.iter_mut().zip(init) {
-        *x = _mm512_add_epi32(*x, s);
-    }
-    // groups[g][k]: words 4g..4g+4 of block 4l + k in 128-bit lane l.
-    let groups: [[__m512i; 4]; 4] = core::array::from_fn(|g| {
-        let [a, b, c, d] = [x[4 * g], x[4 * g + 1], x[4 * g + 2], x[4 * g + 3]];
-        let (ab_lo, ab_hi) = (_mm512_unpacklo_epi32(a, b), _mm512_unpackhi_epi32(a, b));
-        let (cd_lo, cd_hi) = (_mm512_unpacklo_epi32(c, d), _mm512_unpackhi_epi32(c, d));
-        [
-            _mm512_unpacklo_epi64(ab_lo, cd_lo),
-            _mm512_unpackhi_epi64(ab_lo, cd_lo),
-            _mm512_unpacklo_epi64(ab_hi, cd_hi),
-            _mm512_unpackhi_epi64(ab_hi, cd_hi),
-        ]
+fn sixteen_blocks(state: &[u32; 16], counter: u32, emit: impl FnMut(usize, __m512i)) {
+    blocks::<1>(state, counter, emit);
+}
+
+/// The keystream of `16 * S` blocks from `counter` on, block by block to `emit`. A double
+/// round is a dependency chain of two-cycle vector operations (on AMD Zen 5), four quarter
+/// rounds wide: one set of sixteen blocks keeps only half the vector ports busy, so long
+/// inputs go two sets side by side (`S = 2`, all 32 ZMM registers).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn blocks<const S: usize>(state: &[u32; 16], counter: u32, mut emit: impl FnMut(usize, __m512i)) {
+    let init: [[__m512i; 16]; S] = core::array::from_fn(|set| {
+        let mut init: [__m512i; 16] =
+            core::array::from_fn(|i| _mm512_set1_epi32(state[i].cast_signed()));
+        init[12] = _mm512_add_epi32(
+            _mm512_set1_epi32(counter.wrapping_add(16 * set as u32).cast_signed()),
+            _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+        );
+        init
     });
-    for k in 0..4 {
-        let [t0, t1, t2, t3] = transpose_lanes(groups.map(|g| g[k]));
-        emit(k, t0);
-        emit(4 + k, t1);
-        emit(8 + k, t2);
-        emit(12 + k, t3);
+    let mut x = init;
+    macro_rules! q {
+        ($a:literal, $b:literal, $c:literal, $d:literal) => {
+            for x in &mut x {
+                quarter!(
+                    _mm512_add_epi32,
+                    _mm512_xor_si512,
+                    _mm512_rol_epi32,
+                    x[$a],
+                    x[$b],
+                    x[$c],
+                    x[$d]
+                );
+            }
+        };
+    }
+    for _ in 0..10 {
+        q!(0, 4, 8, 12);
+        q!(1, 5, 9, 13);
+        q!(2, 6, 10, 14);
+        q!(3, 7, 11, 15);
+        q!(0, 5, 10, 15);
+        q!(1, 6, 11, 12);
+        q!(2, 7, 8, 13);
+        q!(3, 4, 9, 14);
+    }
+    for (set, (x, init)) in x.iter_mut().zip(init).enumerate() {
+        for (x, s) in x.iter_mut().zip(init) {
+            *x = _mm512_add_epi32(*x, s);
+        }
+        // groups[g][k]: words 4g..4g+4 of block 4l + k in 128-bit lane l.
+        let groups: [[__m512i; 4]; 4] = core::array::from_fn(|g| {
+            let [a, b, c, d] = [x[4 * g], x[4 * g + 1], x[4 * g + 2], x[4 * g + 3]];
+            let (ab_lo, ab_hi) = (_mm512_unpacklo_epi32(a, b), _mm512_unpackhi_epi32(a, b));
+            let (cd_lo, cd_hi) = (_mm512_unpacklo_epi32(c, d), _mm512_unpackhi_epi32(c, d));
+            [
+                _mm512_unpacklo_epi64(ab_lo, cd_lo),
+                _mm512_unpackhi_epi64(ab_lo, cd_lo),
+                _mm512_unpacklo_epi64(ab_hi, cd_hi),
+                _mm512_unpackhi_epi64(ab_hi, cd_hi),
+            ]
+        });
+        for k in 0..4 {
+            let [t0, t1, t2, t3] = transpose_lanes(groups.map(|g| g[k]));
+            emit(16 * set + k, t0);
+            emit(16 * set + 4 + k, t1);
+            emit(16 * set + 8 + k, t2);
+            emit(16 * set + 12 + k, t3);
+        }
     }
 }
 

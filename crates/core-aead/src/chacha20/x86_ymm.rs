@@ -117,13 +117,24 @@ macro_rules! ymm_passes {
         fn rows<const N: usize>(
             state: &[u32; 16],
             counter: u32,
-            mut emit: impl FnMut(usize, __m256i, __m256i),
+            emit: impl FnMut(usize, __m256i, __m256i),
         ) {
             // SAFETY: `state` is 16 words; each load reads words 4i..4i+4 for i < 4.
             let row = |i: usize| unsafe {
                 _mm256_broadcastsi128_si256(_mm_loadu_si128(state.as_ptr().add(4 * i).cast()))
             };
-            let [r0, r1, r2, r3] = [row(0), row(1), row(2), row(3)];
+            rows_from::<N>([row(0), row(1), row(2), row(3)], counter, emit);
+        }
+
+        /// [`rows`] from the state's four rows, each in both 128-bit lanes of a register (the
+        /// counter word of the last is replaced).
+        #[inline]
+        #[target_feature(enable = $feat)]
+        fn rows_from<const N: usize>(
+            [r0, r1, r2, r3]: [__m256i; 4],
+            counter: u32,
+            mut emit: impl FnMut(usize, __m256i, __m256i),
+        ) {
             // Row 3 with the counter word of the low lane set to `c`, of the high lane `c + 1`.
             let d = |c: u32| {
                 let ctr = _mm256_setr_epi32(

@@ -4,15 +4,17 @@
 //! key goes from its register straight into Poly1305's radix-2^64 state, the message is XOR-ed
 //! with byte-masked loads and stores, and Poly1305's partial blocks are read the same way. A
 //! record this short is bound by the latency of the twenty rounds; this path adds to it as
-//! little as it can: none of the general keystream loop's set-up, no one-time key through
-//! memory, and on opening no stack copy (the keystream waits in registers until the tag checks).
+//! little as it can: none of the general keystream loop's set-up, a ChaCha20 state put
+//! together in registers from the key and the caller's nonce bytes (never stored and reloaded),
+//! no one-time key through memory, and on opening no stack copy (the keystream waits in registers until the tag checks).
 
+use super::Nonce;
 use crate::Error;
 use crate::chacha20::x86_avx512::{row_blocks, xor_halves};
 use crate::poly1305::portable_r64::State;
 use core::arch::x86_64::{
-    __m256i, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_maskz_loadu_epi8, _mm256_castsi256_si128,
-    _mm256_extracti128_si256, _mm256_setzero_si256,
+    __m128i, __m256i, _mm_bslli_si128, _mm_cvtsi128_si64, _mm_extract_epi64, _mm_loadl_epi64,
+    _mm_maskz_loadu_epi8, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_setzero_si256,
 };
 use core_cpu::Avx512;
 use zeroize::Zeroize;
@@ -23,27 +25,41 @@ pub(crate) const MAX_LEN: usize = 192;
 
 /// Seals `buf` (at most [`MAX_LEN`] bytes) in place under the ChaCha20 state `state` (block
 /// counter 0) and returns the tag (RFC 8439 §2.8).
-pub(crate) fn seal(token: Avx512, state: &[u32; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+pub(crate) fn seal(
+    token: Avx512,
+    key: &[u32; 8],
+    nonce: Nonce<'_>,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
     // SAFETY: the `Avx512` token proves AVX-512 F, VL, BW with AVX2, BMI1 and BMI2.
-    unsafe { seal_avx512(token, state, aad, buf) }
+    unsafe { seal_avx512(token, key, nonce, aad, buf) }
 }
 
 /// Opens `buf` (at most [`MAX_LEN`] bytes) in place if `tag` is right; otherwise zeroes it.
 pub(crate) fn open(
     token: Avx512,
-    state: &[u32; 16],
+    key: &[u32; 8],
+    nonce: Nonce<'_>,
     aad: &[u8],
     buf: &mut [u8],
     tag: &[u8; 16],
 ) -> Result<(), Error> {
     // SAFETY: the `Avx512` token proves AVX-512 F, VL, BW with AVX2, BMI1 and BMI2.
-    unsafe { open_avx512(token, state, aad, buf, tag) }
+    unsafe { open_avx512(token, key, nonce, aad, buf, tag) }
 }
 
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,bmi2")]
-fn seal_avx512(token: Avx512, state: &[u32; 16], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+fn seal_avx512(
+    token: Avx512,
+    key: &[u32; 8],
+    nonce: Nonce<'_>,
+    aad: &[u8],
+    buf: &mut [u8],
+) -> [u8; 16] {
+    let chacha_key = key;
     let mut key = [0; 4];
-    keystream(token, state, buf.len(), |b, lo, hi| {
+    keystream(token, chacha_key, nonce, buf.len(), |b, lo, hi| {
         if b == 0 {
             key = key_words(lo);
         } else {
@@ -58,14 +74,16 @@ fn seal_avx512(token: Avx512, state: &[u32; 16], aad: &[u8], buf: &mut [u8]) -> 
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,bmi2")]
 fn open_avx512(
     token: Avx512,
-    state: &[u32; 16],
+    key: &[u32; 8],
+    nonce: Nonce<'_>,
     aad: &[u8],
     buf: &mut [u8],
     tag: &[u8; 16],
 ) -> Result<(), Error> {
+    let chacha_key = key;
     let mut key = [0; 4];
     let mut ks = [[_mm256_setzero_si256(); 2]; 3];
-    keystream(token, state, buf.len(), |b, lo, hi| {
+    keystream(token, chacha_key, nonce, buf.len(), |b, lo, hi| {
         if b == 0 {
             key = key_words(lo);
         } else if let Some(k) = ks.get_mut(b - 1) {
@@ -95,14 +113,30 @@ fn open_avx512(
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
 fn keystream(
     token: Avx512,
-    state: &[u32; 16],
+    key: &[u32; 8],
+    nonce: Nonce<'_>,
     len: usize,
     emit: impl FnMut(usize, __m256i, __m256i),
 ) {
+    let row3 = nonce_row(nonce);
     if len <= 64 {
-        row_blocks::<1>(token, state, emit);
+        row_blocks::<1>(token, key, row3, emit);
     } else {
-        row_blocks::<2>(token, state, emit);
+        row_blocks::<2>(token, key, row3, emit);
+    }
+}
+
+/// State words 12–15 with the counter word 0, loaded straight from the caller's nonce bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2")]
+fn nonce_row(nonce: Nonce<'_>) -> __m128i {
+    // SAFETY: the first load's mask selects the nonce's 12 bytes (masked-off bytes are not
+    // read, AVX-512BW suppresses their faults); the second reads the 8 bytes of `n`.
+    unsafe {
+        match nonce {
+            Nonce::Full(n) => _mm_bslli_si128::<4>(_mm_maskz_loadu_epi8(0x0fff, n.as_ptr().cast())),
+            Nonce::ZeroThen(n) => _mm_bslli_si128::<8>(_mm_loadl_epi64(n.as_ptr().cast())),
+        }
     }
 }
 
@@ -184,7 +218,11 @@ mod tests {
         let reference =
             ChaCha20Poly1305::with_impls(&key, ChaCha20Impl::Portable, Poly1305Impl::Portable64)
                 .unwrap();
-        let state = chacha20::state(&chacha20::words(&key), 0, &chacha20::words(&nonce));
+        let key_words = chacha20::words(&key);
+        let nonce_words = Nonce::Full(&nonce);
+        // XChaCha20's form of the same nonce: four zero bytes, then eight.
+        let zero_nonce = [0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
+        let tail = [1, 2, 3, 4, 5, 6, 7, 8];
         let data: std::vec::Vec<u8> = (0..MAX_LEN).map(|i| (i * 7 + 3) as u8).collect();
         for len in 0..=MAX_LEN {
             for aad_len in [0, 1, 13, 15, 16, 17, 33] {
@@ -192,14 +230,26 @@ mod tests {
                 let mut want = data[..len].to_vec();
                 let want_tag = reference.seal_in_place_detached(&nonce, aad, &mut want).unwrap();
                 let mut got = data[..len].to_vec();
-                let tag = seal(token, &state, aad, &mut got);
+                let tag = seal(token, &key_words, nonce_words, aad, &mut got);
+                let mut zero_full = data[..len].to_vec();
+                let mut zero_then = data[..len].to_vec();
+                assert_eq!(
+                    seal(token, &key_words, Nonce::Full(&zero_nonce), aad, &mut zero_full),
+                    seal(token, &key_words, Nonce::ZeroThen(&tail), aad, &mut zero_then),
+                    "zero-prefixed nonce {len}"
+                );
+                assert_eq!(zero_full, zero_then, "zero-prefixed nonce {len}");
                 assert_eq!((&got, tag), (&want, want_tag), "seal {len}, aad {aad_len}");
-                assert_eq!(open(token, &state, aad, &mut got, &tag), Ok(()), "open {len}");
+                assert_eq!(
+                    open(token, &key_words, nonce_words, aad, &mut got, &tag),
+                    Ok(()),
+                    "open {len}"
+                );
                 assert_eq!(got, &data[..len], "open {len}, aad {aad_len}");
                 let mut bad = tag;
                 bad[len % 16] ^= 1 << (len % 8);
                 assert_eq!(
-                    open(token, &state, aad, &mut want, &bad),
+                    open(token, &key_words, nonce_words, aad, &mut want, &bad),
                     Err(Error::AuthenticationFailed),
                     "forged {len}"
                 );
