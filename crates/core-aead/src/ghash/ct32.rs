@@ -256,25 +256,25 @@ fn karatsuba<const N: usize, const M: usize>(
     out
 }
 
-/// The 256-bit product from the nine 64-bit products of the operands (two words each).
-#[inline(always)]
-fn combine(p: [[u32; 2]; 9]) -> [u32; 8] {
-    let a = karatsuba::<2, 4>(p[0], p[1], p[2]);
-    let b = karatsuba::<2, 4>(p[3], p[4], p[5]);
-    let c = karatsuba::<2, 4>(p[6], p[7], p[8]);
-    karatsuba::<4, 8>(a, b, c)
-}
-
 /// `a · h` in the field, with `h` the stored `H·x⁻¹`: the 255-bit carry-less product from
 /// the nine 32×32 products, then the reduction.
 #[inline(always)]
 fn mul(a: [u32; 4], key: &Key) -> u128 {
     let x = operands(a);
-    let mut lo = [[0u32; 2]; 9];
-    for ((p, x), h) in lo.iter_mut().zip(x).zip(&key.h) {
-        *p = clmul32(x, h);
+    let mut q = [[0u32; 4]; 3];
+    for (g, q) in q.iter_mut().enumerate() {
+        let mut p = [0u32; 6];
+        for k in 0..3 {
+            let [lo, hi] = clmul32(x[3 * g + k], &key.h[3 * g + k]);
+            p[2 * k] = lo;
+            p[2 * k + 1] = hi;
+        }
+        // The lower Karatsuba level, on words: the middle product is corrected by the
+        // outer two and added one word up.
+        let [l0, l1, h0, h1, m0, m1] = p;
+        *q = [l0, l1 ^ m0 ^ l0 ^ h0, h0 ^ m1 ^ l1 ^ h1, h1];
     }
-    let p = combine(lo);
+    let p = karatsuba::<4, 8>(q[0], q[1], q[2]);
     let w = |i: usize| u128::from(p[i]) | u128::from(p[i + 1]) << 32;
     let half = |i: usize| w(i) | w(i + 2) << 64;
     reduce(half(4), half(0))
