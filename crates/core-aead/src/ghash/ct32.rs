@@ -10,7 +10,7 @@
 //! products from three of those, 64×64 from three 32×32 and the 128×128 product from three
 //! 64×64 ones. The key's 27 operands are split once, when the key is made.
 
-use super::{h_times_x_inverse, reduce};
+use super::h_times_x_inverse;
 use zeroize::Zeroize;
 
 /// Every third bit from bit 0; shifted by one and two, the other two classes.
@@ -256,37 +256,63 @@ fn karatsuba<const N: usize, const M: usize>(
     out
 }
 
-/// The 256-bit product from the nine 64-bit products of the operands (two words each).
-#[inline(always)]
-fn combine(p: [[u32; 2]; 9]) -> [u32; 8] {
-    let a = karatsuba::<2, 4>(p[0], p[1], p[2]);
-    let b = karatsuba::<2, 4>(p[3], p[4], p[5]);
-    let c = karatsuba::<2, 4>(p[6], p[7], p[8]);
-    karatsuba::<4, 8>(a, b, c)
-}
-
 /// `a · h` in the field, with `h` the stored `H·x⁻¹`: the 255-bit carry-less product from
 /// the nine 32×32 products, then the reduction.
 #[inline(always)]
-fn mul(a: [u32; 4], key: &Key) -> u128 {
+fn mul(a: [u32; 4], key: &Key) -> [u32; 4] {
     let x = operands(a);
-    let mut lo = [[0u32; 2]; 9];
-    for ((p, x), h) in lo.iter_mut().zip(x).zip(&key.h) {
-        *p = clmul32(x, h);
+    let mut q = [[0u32; 4]; 3];
+    for (g, q) in q.iter_mut().enumerate() {
+        let mut p = [0u32; 6];
+        for k in 0..3 {
+            let [lo, hi] = clmul32(x[3 * g + k], &key.h[3 * g + k]);
+            p[2 * k] = lo;
+            p[2 * k + 1] = hi;
+        }
+        // The lower Karatsuba level, on words: the middle product is corrected by the
+        // outer two and added one word up.
+        let [l0, l1, h0, h1, m0, m1] = p;
+        *q = [l0, l1 ^ m0 ^ l0 ^ h0, h0 ^ m1 ^ l1 ^ h1, h1];
     }
-    let p = combine(lo);
-    let w = |i: usize| u128::from(p[i]) | u128::from(p[i + 1]) << 32;
-    let half = |i: usize| w(i) | w(i + 2) << 64;
-    reduce(half(4), half(0))
+    reduce_words(karatsuba::<4, 8>(q[0], q[1], q[2]))
 }
 
-/// Absorbs whole blocks into `y`.
-pub(super) fn update(key: &Key, y: &mut [u8; 16], blocks: &[[u8; 16]]) {
-    let mut acc = u128::from_be_bytes(*y);
-    for block in blocks {
-        acc = mul(words(acc ^ u128::from_be_bytes(*block)), key);
+/// [`reduce`](super::reduce) on 32-bit words, one word a step: `P* ≡ 1 (mod y^121)`, so
+/// adding `d·P*` for the low word `d` clears it and adds `d` shifted by 121, 126, 127 and 128
+/// bits (words three and four up). No 128-bit shifts, which a 32-bit CPU builds from many
+/// instructions.
+#[inline(always)]
+fn reduce_words(mut p: [u32; 8]) -> [u32; 4] {
+    for i in 0..4 {
+        let d = p[i];
+        p[i + 3] ^= (d << 25) ^ (d << 30) ^ (d << 31);
+        p[i + 4] ^= d ^ (d >> 7) ^ (d >> 2) ^ (d >> 1);
     }
-    *y = acc.to_be_bytes();
+    [p[4], p[5], p[6], p[7]]
+}
+
+/// XORs the big-endian block `b` into the words `acc` (least significant first), a byte at
+/// a time: the smallest code on the Cortex-M0, where a word load of a byte array is four byte
+/// loads anyway. Out of line: the accumulator's load and every block share it.
+#[inline(never)]
+fn xor_be(acc: &mut [u32; 4], b: &[u8; 16]) {
+    for (i, &byte) in b.iter().enumerate() {
+        acc[3 - i / 4] ^= u32::from(byte) << (24 - 8 * (i % 4));
+    }
+}
+
+/// Absorbs whole blocks into `y`, on words throughout (no 128-bit integers, see
+/// [`reduce_words`]).
+pub(super) fn update(key: &Key, y: &mut [u8; 16], blocks: &[[u8; 16]]) {
+    let mut acc = [0u32; 4];
+    xor_be(&mut acc, y);
+    for block in blocks {
+        xor_be(&mut acc, block);
+        acc = mul(acc, key);
+    }
+    for (i, byte) in y.iter_mut().enumerate() {
+        *byte = (acc[3 - i / 4] >> (24 - 8 * (i % 4))) as u8;
+    }
 }
 
 #[cfg(test)]
@@ -297,6 +323,27 @@ mod tests {
     fn clmul(x: u32, y: u32) -> u64 {
         let [lo, hi] = clmul32_rust(x, &halves(y).map(split));
         (u64::from(hi) << 32) | u64::from(lo)
+    }
+
+    /// The word-wise reduction equals the 128-bit one.
+    #[test]
+    fn reduce_words_matches_reduce() {
+        let mut s = 0x2545_f491_9e37_79b9u64;
+        for round in 0..2000 {
+            let mut p = [0u32; 8];
+            for w in &mut p {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                *w = if round == 0 { u32::MAX } else { s as u32 };
+            }
+            let half =
+                |i: usize| (0..4).fold(0u128, |acc, k| acc | u128::from(p[i + k]) << (32 * k));
+            let want = super::super::reduce(half(4), half(0));
+            let got = reduce_words(p);
+            let got = (0..4).fold(0u128, |acc, k| acc | u128::from(got[k]) << (32 * k));
+            assert_eq!(got, want, "{p:08x?}");
+        }
     }
 
     #[test]

@@ -341,38 +341,45 @@ impl<W: Word> Mont<W> {
         Ok(())
     }
 
-    /// `R² mod n`: `2^(B+s) mod n` by doubling from `2^(bits-1)`, which is the Montgomery form
-    /// of `2^s`, then `k` Montgomery squarings to the form of `2^(s·2^k) = 2^B = R`, where
-    /// `2^k` is the largest power of two dividing `B = BITS·len`.
+    /// `R² mod n`, by [`rr_by`](Self::rr_by) with the most squarings on hosts and none on
+    /// bare metal, where the doublings alone (twice as many for an even digit count, the same
+    /// for RSA-2048's 137 digits, whose `B` is odd) keep the squaring loop out of a public
+    /// key's code: key set-up is not where the time goes there.
     #[inline(never)] // one stack frame per engine, not the largest of all
     fn compute_rr<E: Engine<W = W>>(&mut self, e: E) {
+        let b = W::BITS as usize * self.len;
+        let k = if cfg!(target_os = "none") { 0 } else { b.trailing_zeros() };
+        self.rr_by(e, k);
+    }
+
+    /// `R² mod n`: `2^(B+s) mod n` by doubling from `2^(bits-1)`, which is the Montgomery form
+    /// of `2^s`, then `k` Montgomery squarings to the form of `2^(s·2^k) = 2^B = R`, where
+    /// `2^k` divides `B = BITS·len`.
+    #[inline(always)]
+    fn rr_by<E: Engine<W = W>>(&mut self, e: E, k: u32) {
         let l = self.len;
         let b = W::BITS as usize * l;
-        let k = b.trailing_zeros();
         let s = b >> k;
-        // x lives in self.rr; t is the one temporary.
-        let mut t = W::buf();
         let n = &self.n.as_ref()[..l];
         let x = &mut self.rr.as_mut()[..l];
+        x.fill(W::ZERO);
         let top = self.bits - 1;
         x[top / W::BITS as usize] = W::from_u64(1 << (top % W::BITS as usize));
         for _ in 0..(b + s - top) {
             double_mod(x, n);
         }
-        let n0 = self.n0;
-        let tl = &mut t.as_mut()[..l];
-        with_scratch::<E, _>(|wide| {
-            for _ in 0..k {
-                // On bare metal a product, so that a public key alone links no squaring
-                // routine (key set-up is not where its time goes).
-                #[cfg(target_os = "none")]
-                let _ = (e.mul(tl, x, x, n, n0), &wide);
-                #[cfg(not(target_os = "none"))]
-                e.sqr(tl, x, n, n0, wide);
-                x.copy_from_slice(tl);
-            }
-        });
-        t.zeroize();
+        if k > 0 {
+            // t is the one temporary.
+            let mut t = W::buf();
+            let (tl, n0) = (&mut t.as_mut()[..l], self.n0);
+            with_scratch::<E, _>(|wide| {
+                for _ in 0..k {
+                    e.sqr(tl, x, n, n0, wide);
+                    x.copy_from_slice(tl);
+                }
+            });
+            t.zeroize();
+        }
     }
 
     /// The modulus's digits.
@@ -843,6 +850,36 @@ pub fn modexp_vartime(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `R² mod n` by doublings alone (bare metal) equals the hosts' doublings and squarings,
+    /// for odd and even digit counts.
+    #[test]
+    fn rr_by_doublings_matches_squarings() {
+        fn check<E: Engine>(e: E, n: &[u8]) {
+            let mut m = Mont::new(e, n).unwrap();
+            let b = E::W::BITS as usize * m.len();
+            let want: std::vec::Vec<E::W> = m.rr().to_vec();
+            for k in 0..=b.trailing_zeros() {
+                m.rr_by(e, k);
+                assert_eq!(m.rr(), &want[..], "k = {k}, {} digits", m.len());
+            }
+        }
+        let mut n = [0u8; 64];
+        for (i, b) in n.iter_mut().enumerate() {
+            *b = (i as u8).wrapping_mul(73).wrapping_add(0x31);
+        }
+        n[0] |= 0x80;
+        for len in 1..=64 {
+            let mut v = n[..len].to_vec();
+            v[len - 1] |= 1;
+            if len == 1 {
+                v[0] |= 2;
+            }
+            check(Portable15, &v);
+            #[cfg(target_pointer_width = "64")]
+            check(Portable64, &v);
+        }
+    }
 
     /// The bare-metal public exponentiation (products only, normal form out) agrees with the
     /// hosts' (`pow_vartime` between conversions), on both portable engines.
