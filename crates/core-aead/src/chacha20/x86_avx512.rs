@@ -11,15 +11,17 @@
 
 use super::Sink;
 use core::arch::x86_64::{
-    __m128i, __m256i, __m512i, _mm_loadu_si128, _mm256_add_epi32, _mm256_blend_epi32,
-    _mm256_broadcastsi128_si256, _mm256_mask_loadu_epi8, _mm256_mask_storeu_epi8,
-    _mm256_permute2x128_si256, _mm256_rol_epi32, _mm256_set1_epi32, _mm256_setr_epi32,
-    _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi32,
-    _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
-    _mm512_add_epi32, _mm512_castsi512_si256, _mm512_loadu_si512, _mm512_mask_loadu_epi8,
-    _mm512_mask_storeu_epi8, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_setr_epi32,
-    _mm512_setzero_si512, _mm512_shuffle_i32x4, _mm512_storeu_si512, _mm512_unpackhi_epi32,
-    _mm512_unpackhi_epi64, _mm512_unpacklo_epi32, _mm512_unpacklo_epi64, _mm512_xor_si512,
+    __m128i, __m256i, __m512i, _mm_add_epi32, _mm_blend_epi32, _mm_cvtsi32_si128, _mm_loadu_si128,
+    _mm_rol_epi32, _mm_setr_epi32, _mm_shuffle_epi32, _mm_xor_si128, _mm256_add_epi32,
+    _mm256_blend_epi32, _mm256_broadcastsi128_si256, _mm256_mask_loadu_epi8,
+    _mm256_mask_storeu_epi8, _mm256_permute2x128_si256, _mm256_rol_epi32, _mm256_set_m128i,
+    _mm256_set1_epi32, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_epi32,
+    _mm256_storeu_si256, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32,
+    _mm256_unpacklo_epi64, _mm256_xor_si256, _mm512_add_epi32, _mm512_castsi512_si256,
+    _mm512_loadu_si512, _mm512_mask_loadu_epi8, _mm512_mask_storeu_epi8, _mm512_rol_epi32,
+    _mm512_set1_epi32, _mm512_setr_epi32, _mm512_setzero_si512, _mm512_shuffle_i32x4,
+    _mm512_storeu_si512, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64, _mm512_unpacklo_epi32,
+    _mm512_unpacklo_epi64, _mm512_xor_si512,
 };
 use core_cpu::Avx512;
 
@@ -181,6 +183,140 @@ macro_rules! quarter {
         $c = $add($c, $d);
         $b = $rol::<7>($xor($b, $c));
     }};
+}
+
+/// One scalar quarter round on words `a`, `b`, `c`, `d` of `x` (literal indices, so the
+/// words stay in registers).
+macro_rules! quarter_gpr {
+    ($x:ident, $a:literal, $b:literal, $c:literal, $d:literal) => {
+        $x[$a] = $x[$a].wrapping_add($x[$b]);
+        $x[$d] = ($x[$d] ^ $x[$a]).rotate_left(16);
+        $x[$c] = $x[$c].wrapping_add($x[$d]);
+        $x[$b] = ($x[$b] ^ $x[$c]).rotate_left(12);
+        $x[$a] = $x[$a].wrapping_add($x[$b]);
+        $x[$d] = ($x[$d] ^ $x[$a]).rotate_left(8);
+        $x[$c] = $x[$c].wrapping_add($x[$d]);
+        $x[$b] = ($x[$b] ^ $x[$c]).rotate_left(7);
+    };
+}
+
+/// Block 1's keystream under `key` and the nonce row `row3` (state words 12–15, the counter
+/// word ignored; `nonce` the same three words) as two YMM halves to `emit`, and block 0's
+/// first eight keystream words (ChaCha20-Poly1305's one-time key), returned. Block 1 runs in
+/// one XMM register per row, block 0 in general-purpose registers, round by round beside it:
+/// on Zen 5 a vector add, XOR or rotation takes two cycles and a scalar one one, so the scalar
+/// block finishes first and its instructions fill the vector chain's idle ports, where a
+/// two-block vector pass (key block included) waits on its chain alone.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+pub(crate) fn key_and_block(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    row3: __m128i,
+    emit: impl FnOnce(__m256i, __m256i),
+) -> [u32; 8] {
+    let state = super::state(key, 0, nonce);
+    let mut x = state;
+    let [s0, s1, s2, s3] = super::SIGMA.map(u32::cast_signed);
+    // SAFETY: `key` is 8 words; the loads read words 0..4 and 4..8.
+    let (k0, k1) = unsafe {
+        (_mm_loadu_si128(key.as_ptr().cast()), _mm_loadu_si128(key.as_ptr().add(4).cast()))
+    };
+    let init =
+        [_mm_setr_epi32(s0, s1, s2, s3), k0, k1, _mm_blend_epi32::<1>(row3, _mm_cvtsi32_si128(1))];
+    let [mut a, mut b, mut c, mut d] = init;
+    for _ in 0..10 {
+        quarter!(_mm_add_epi32, _mm_xor_si128, _mm_rol_epi32, a, b, c, d);
+        quarter_gpr!(x, 0, 4, 8, 12);
+        quarter_gpr!(x, 1, 5, 9, 13);
+        quarter_gpr!(x, 2, 6, 10, 14);
+        quarter_gpr!(x, 3, 7, 11, 15);
+        // Diagonals into columns, as in `rows_from`.
+        a = _mm_shuffle_epi32::<0x93>(a);
+        c = _mm_shuffle_epi32::<0x39>(c);
+        d = _mm_shuffle_epi32::<0x4e>(d);
+        quarter!(_mm_add_epi32, _mm_xor_si128, _mm_rol_epi32, a, b, c, d);
+        quarter_gpr!(x, 0, 5, 10, 15);
+        quarter_gpr!(x, 1, 6, 11, 12);
+        quarter_gpr!(x, 2, 7, 8, 13);
+        quarter_gpr!(x, 3, 4, 9, 14);
+        a = _mm_shuffle_epi32::<0x39>(a);
+        c = _mm_shuffle_epi32::<0x93>(c);
+        d = _mm_shuffle_epi32::<0x4e>(d);
+    }
+    let out = [a, b, c, d];
+    let [a, b, c, d] = core::array::from_fn(|i| _mm_add_epi32(out[i], init[i]));
+    emit(_mm256_set_m128i(b, a), _mm256_set_m128i(d, c));
+    core::array::from_fn(|i| x[i].wrapping_add(state[i]))
+}
+
+/// [`key_and_block`] for two message blocks (blocks 1 and 2), in the row layout of
+/// [`row_blocks`] (one block per 128-bit lane), block by block to `emit`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+pub(crate) fn key_and_blocks(
+    key: &[u32; 8],
+    nonce: &[u32; 3],
+    row3: __m128i,
+    mut emit: impl FnMut(usize, __m256i, __m256i),
+) -> [u32; 8] {
+    let state = super::state(key, 0, nonce);
+    let mut x = state;
+    let [s0, s1, s2, s3] = super::SIGMA.map(u32::cast_signed);
+    // SAFETY: `key` is 8 words; the loads read words 0..4 and 4..8.
+    let (k0, k1) = unsafe {
+        (_mm_loadu_si128(key.as_ptr().cast()), _mm_loadu_si128(key.as_ptr().add(4).cast()))
+    };
+    let r3 = _mm256_broadcastsi128_si256(row3);
+    // Row 3 with the counter word of the low lane set to 1, of the high lane 2.
+    let d = _mm256_blend_epi32::<0x11>(r3, _mm256_setr_epi32(1, 0, 0, 0, 2, 0, 0, 0));
+    let init: [[__m256i; 4]; 1] = [[
+        _mm256_setr_epi32(s0, s1, s2, s3, s0, s1, s2, s3),
+        _mm256_broadcastsi128_si256(k0),
+        _mm256_broadcastsi128_si256(k1),
+        d,
+    ]];
+    let mut v = init;
+    for _ in 0..10 {
+        for [a, b, c, d] in &mut v {
+            quarter!(_mm256_add_epi32, _mm256_xor_si256, _mm256_rol_epi32, *a, *b, *c, *d);
+        }
+        quarter_gpr!(x, 0, 4, 8, 12);
+        quarter_gpr!(x, 1, 5, 9, 13);
+        quarter_gpr!(x, 2, 6, 10, 14);
+        quarter_gpr!(x, 3, 7, 11, 15);
+        for [a, _, c, d] in &mut v {
+            *a = _mm256_shuffle_epi32::<0x93>(*a);
+            *c = _mm256_shuffle_epi32::<0x39>(*c);
+            *d = _mm256_shuffle_epi32::<0x4e>(*d);
+        }
+        for [a, b, c, d] in &mut v {
+            quarter!(_mm256_add_epi32, _mm256_xor_si256, _mm256_rol_epi32, *a, *b, *c, *d);
+        }
+        quarter_gpr!(x, 0, 5, 10, 15);
+        quarter_gpr!(x, 1, 6, 11, 12);
+        quarter_gpr!(x, 2, 7, 8, 13);
+        quarter_gpr!(x, 3, 4, 9, 14);
+        for [a, _, c, d] in &mut v {
+            *a = _mm256_shuffle_epi32::<0x39>(*a);
+            *c = _mm256_shuffle_epi32::<0x93>(*c);
+            *d = _mm256_shuffle_epi32::<0x4e>(*d);
+        }
+    }
+    for (set, (v, init)) in v.iter().zip(init).enumerate() {
+        let w: [__m256i; 4] = core::array::from_fn(|i| _mm256_add_epi32(v[i], init[i]));
+        emit(
+            2 * set,
+            _mm256_permute2x128_si256::<0x20>(w[0], w[1]),
+            _mm256_permute2x128_si256::<0x20>(w[2], w[3]),
+        );
+        emit(
+            2 * set + 1,
+            _mm256_permute2x128_si256::<0x31>(w[0], w[1]),
+            _mm256_permute2x128_si256::<0x31>(w[2], w[3]),
+        );
+    }
+    core::array::from_fn(|i| x[i].wrapping_add(state[i]))
 }
 
 /// The keystream of sixteen blocks from `counter` on, block by block to `emit`.
