@@ -293,9 +293,10 @@ pub(super) fn decrypt<T: Plane>(q: &mut [T; 8], rk: &[[T; 8]]) {
     }
 }
 
-/// `SubWord` (FIPS 197 §5.2) for the key expansion: the four bytes of `w` through the same
-/// circuit, one byte per bit of each plane. Only shifts by constants, so it is as
-/// constant-time as the cipher.
+/// `SubWord` (FIPS 197 §5.2): the four bytes of `w` through the same circuit, one byte per
+/// bit of each plane, gathered and scattered bit by bit. The reference for the key
+/// expansion's [`ct32::sub_word`](super::ct32::sub_word), which transposes instead.
+#[cfg(test)]
 pub(super) fn sub_word(w: u32) -> u32 {
     let mut q = [0u32; 8];
     for (i, plane) in q.iter_mut().enumerate() {

@@ -80,10 +80,10 @@ impl RoundKeys {
             let mut t = w[i - 1];
             if i % nk == 0 {
                 // RotWord moves byte 1 to byte 0; Rcon goes into byte 0.
-                t = bitslice::sub_word(t.rotate_right(8)) ^ rcon;
+                t = ct32::sub_word(t.rotate_right(8)) ^ rcon;
                 rcon = (rcon << 1) ^ (0x11b & 0u32.wrapping_sub(rcon >> 7));
             } else if nk > 6 && i % nk == 4 {
-                t = bitslice::sub_word(t);
+                t = ct32::sub_word(t);
             }
             w[i] = w[i - nk] ^ t;
         }
