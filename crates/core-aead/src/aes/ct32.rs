@@ -19,9 +19,16 @@ pub(crate) struct Key {
 
 impl Key {
     pub(super) fn new(keys: &RoundKeys) -> Self {
+        // Each round key's columns go straight into the words of both blocks (what `load`
+        // of two copies gives, without building the copies).
         let mut rk = [[0u32; 8]; 15];
         for (planes, bytes) in rk.iter_mut().zip(keys.used()) {
-            *planes = load(&[*bytes; 2]);
+            for (c, col) in bytes.chunks_exact(4).enumerate() {
+                let w = u32::from_le_bytes([col[0], col[1], col[2], col[3]]);
+                planes[2 * c] = w;
+                planes[2 * c + 1] = w;
+            }
+            ortho(planes);
         }
         Self { rk, rounds: keys.rounds }
     }
