@@ -19,12 +19,11 @@ pub(crate) struct Key {
 
 impl Key {
     pub(super) fn new(keys: &RoundKeys) -> Self {
-        // Each round key's columns go straight into the words of both blocks (what `load`
-        // of two copies gives, without building the copies).
+        // Each round key's column words go straight into the words of both blocks (what
+        // `load` of two copies of its bytes gives, without building them).
         let mut rk = [[0u32; 8]; 15];
-        for (planes, bytes) in rk.iter_mut().zip(keys.used()) {
-            for (c, col) in bytes.chunks_exact(4).enumerate() {
-                let w = u32::from_le_bytes([col[0], col[1], col[2], col[3]]);
+        for (planes, words) in rk.iter_mut().zip(keys.used()) {
+            for (c, &w) in words.iter().enumerate() {
                 planes[2 * c] = w;
                 planes[2 * c + 1] = w;
             }
