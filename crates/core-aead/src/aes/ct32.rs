@@ -221,8 +221,8 @@ pub(super) fn encrypt2(key: &Key, blocks: &mut [[u8; 16]; 2]) {
 
 /// CTR mode as [`Aes::ctr32`](super::Aes::ctr32) describes it, two blocks per pass. The
 /// counter blocks go straight into the planes as words (the first twelve bytes of `ctr` once,
-/// the counter byte-swapped), and the keystream goes into `buf` four bytes at a time, straight
-/// from the planes: no byte buffer, no copy of the state.
+/// the counter byte-swapped), and the keystream goes into `buf` (by XOR) straight from the planes:
+/// no byte buffer, no copy of the state.
 pub(super) fn ctr32(key: &Key, ctr: &mut [u8; 16], buf: &mut [u8]) {
     let word =
         |i: usize| u32::from_le_bytes([ctr[4 * i], ctr[4 * i + 1], ctr[4 * i + 2], ctr[4 * i + 3]]);
@@ -233,16 +233,11 @@ pub(super) fn ctr32(key: &Key, ctr: &mut [u8; 16], buf: &mut [u8]) {
         ortho(&mut q);
         encrypt_planes(key, &mut q);
         ortho(&mut q);
-        // Word `2·column + block` is bytes `16·block + 4·column..` of the keystream.
-        let [q0, q1, q2, q3, q4, q5, q6, q7] = q;
-        for (bytes, w) in chunk.chunks_mut(4).zip([q0, q2, q4, q6, q1, q3, q5, q7]) {
-            if let Ok(word) = <&mut [u8; 4]>::try_from(&mut *bytes) {
-                *word = (u32::from_le_bytes(*word) ^ w).to_le_bytes();
-            } else {
-                for (b, k) in bytes.iter_mut().zip(w.to_le_bytes()) {
-                    *b ^= k;
-                }
-            }
+        // Word `2·column + block` is bytes `16·block + 4·column..` of the keystream. A byte
+        // at a time: on the Cortex-M0 140 bytes smaller than words with a byte tail, for
+        // 1.2 of the 314 cycles a byte.
+        for (i, b) in chunk.iter_mut().enumerate() {
+            *b ^= (q[2 * (i / 4 % 4) + i / 16] >> (8 * (i % 4))) as u8;
         }
         c = c.wrapping_add(chunk.len().div_ceil(16) as u32);
         q.zeroize();
