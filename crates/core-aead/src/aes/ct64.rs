@@ -19,8 +19,10 @@ pub(crate) struct Key {
 impl Key {
     pub(super) fn new(keys: &RoundKeys) -> Self {
         let mut rk = [[0u64; 8]; 15];
-        for (planes, bytes) in rk.iter_mut().zip(keys.used()) {
-            *planes = load(&[*bytes; 4]);
+        for (i, planes) in rk[..=keys.rounds].iter_mut().enumerate() {
+            let mut bytes = [keys.bytes(i); 4];
+            *planes = load(&bytes);
+            bytes.zeroize();
         }
         Self { rk, rounds: keys.rounds }
     }

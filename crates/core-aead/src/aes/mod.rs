@@ -54,10 +54,11 @@ core_hash::implementation_enum! {
     }
 }
 
-/// The FIPS 197 §5.2 key expansion as bytes: `rk[i]` is round key `i` in the byte order of the
-/// state, as the AES instructions load it.
+/// The FIPS 197 §5.2 key expansion: `rk[i]` is round key `i` as four little-endian words (the
+/// bitsliced 32-bit code takes them as they are); [`bytes`](Self::bytes) gives the state's
+/// byte order, as the AES instructions load it.
 pub(crate) struct RoundKeys {
-    rk: [[u8; 16]; 15],
+    rk: [[u32; 4]; 15],
     rounds: usize,
 }
 
@@ -71,7 +72,8 @@ impl RoundKeys {
             _ => return Err(Error::InvalidKeyLength),
         };
         // Words are little-endian, so byte 0 of a word is its low byte.
-        let mut w = [0u32; 60];
+        let mut rk = [[0u32; 4]; 15];
+        let w = rk.as_flattened_mut();
         for (word, bytes) in w.iter_mut().zip(key.chunks_exact(4)) {
             *word = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
         }
@@ -80,26 +82,24 @@ impl RoundKeys {
             let mut t = w[i - 1];
             if i % nk == 0 {
                 // RotWord moves byte 1 to byte 0; Rcon goes into byte 0.
-                t = bitslice::sub_word(t.rotate_right(8)) ^ rcon;
+                t = ct32::sub_word(t.rotate_right(8)) ^ rcon;
                 rcon = (rcon << 1) ^ (0x11b & 0u32.wrapping_sub(rcon >> 7));
             } else if nk > 6 && i % nk == 4 {
-                t = bitslice::sub_word(t);
+                t = ct32::sub_word(t);
             }
             w[i] = w[i - nk] ^ t;
         }
-        let mut rk = [[0u8; 16]; 15];
-        for (round, words) in rk.iter_mut().zip(w.chunks_exact(4)) {
-            for (bytes, word) in round.chunks_exact_mut(4).zip(words) {
-                bytes.copy_from_slice(&word.to_le_bytes());
-            }
-        }
-        w.zeroize();
         Ok(Self { rk, rounds })
     }
 
-    /// Round keys `0..=Nr`.
-    pub(crate) fn used(&self) -> &[[u8; 16]] {
+    /// Round keys `0..=Nr` as words.
+    pub(crate) fn used(&self) -> &[[u32; 4]] {
         &self.rk[..=self.rounds]
+    }
+
+    /// Round key `i` as bytes. The caller wipes the copy.
+    pub(crate) fn bytes(&self, i: usize) -> [u8; 16] {
+        core::array::from_fn(|j| (self.rk[i][j / 4] >> (8 * (j % 4))) as u8)
     }
 }
 
@@ -146,7 +146,9 @@ impl HwKey {
     fn new(keys: &RoundKeys) -> Self {
         let rounds = keys.rounds;
         let mut enc = [[0u8; 16]; 15];
-        enc[..=rounds].copy_from_slice(keys.used());
+        for (i, e) in enc[..=rounds].iter_mut().enumerate() {
+            *e = keys.bytes(i);
+        }
         let mut dec = [[0u8; 16]; 15];
         dec[0] = enc[rounds];
         for i in 1..rounds {
@@ -518,13 +520,13 @@ mod tests {
     #[test]
     fn fips197_a1_key_expansion() {
         let keys = RoundKeys::expand(&hex!("2b7e151628aed2a6abf7158809cf4f3c")).unwrap();
-        assert_eq!(keys.rk[1], hex!("a0fafe1788542cb123a339392a6c7605"));
-        assert_eq!(keys.rk[10], hex!("d014f9a8c9ee2589e13f0cc8b6630ca6"));
+        assert_eq!(keys.bytes(1), hex!("a0fafe1788542cb123a339392a6c7605"));
+        assert_eq!(keys.bytes(10), hex!("d014f9a8c9ee2589e13f0cc8b6630ca6"));
         let keys = RoundKeys::expand(&hex!(
             "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4"
         ))
         .unwrap();
-        assert_eq!(keys.rk[14], hex!("fe4890d1e6188d0b046df344706c631e"));
+        assert_eq!(keys.bytes(14), hex!("fe4890d1e6188d0b046df344706c631e"));
     }
 
     #[test]

@@ -99,37 +99,30 @@ impl State {
         h1 += h0 >> 26;
         h0 &= M26;
 
-        // g = h + 5 − 2^130; keep g if it did not borrow (h ≥ p), else h.
-        let mut g0 = h0 + 5;
-        let mut g1 = h1 + (g0 >> 26);
-        g0 &= M26;
-        let mut g2 = h2 + (g1 >> 26);
-        g1 &= M26;
-        let mut g3 = h3 + (g2 >> 26);
-        g2 &= M26;
-        let g4 = (h4 + (g3 >> 26)).wrapping_sub(1 << 26);
-        g3 &= M26;
-        // All ones if g4 did not borrow (top bit clear).
-        let keep_g = (g4 >> 31).wrapping_sub(1);
-        let sel = |g: u32, h: u32| (g & keep_g) | (h & !keep_g);
-        (h0, h1, h2, h3, h4) = (sel(g0, h0), sel(g1, h1), sel(g2, h2), sel(g3, h3), sel(g4, h4));
+        // If h ≥ p (h + 5 reaches 2^130) the reduced value is h + 5 − 2^130, which is h + 5
+        // modulo 2^128: so the tag is h + s, plus 5 when h + 5 carries out of bit 130. Only
+        // that carry is needed, not the reduced limbs and a select between them.
+        let mut c = (h0 + 5) >> 26;
+        c = (c + h1) >> 26;
+        c = (c + h2) >> 26;
+        c = (c + h3) >> 26;
+        let five_if_reduced = ((c + h4) >> 26) * 5;
 
-        // h mod 2^128 as four words, plus s.
-        let w = [
-            h0 | (h1 << 26),
-            (h1 >> 6) | (h2 << 20),
-            (h2 >> 12) | (h3 << 14),
-            (h3 >> 18) | (h4 << 8),
-        ];
+        // h + s (+ 5) mod 2^128 as four words, the limbs added rather than ORed in: h1 can be
+        // 2^26 after the full carry, and with h ≥ p taken as is that bit must carry on.
+        let wide = |x: u32, shift: u32| u64::from(x) << shift;
+        let [s0, s1, s2, s3] = self.pad;
+        let mut acc = wide(five_if_reduced, 0) + wide(h0, 0) + wide(h1, 26) + wide(s0, 0);
+        let w0 = acc as u32;
+        acc = (acc >> 32) + wide(h2, 20) + wide(s1, 0);
+        let w1 = acc as u32;
+        acc = (acc >> 32) + wide(h3, 14) + wide(s2, 0);
+        let w = [w0, w1, acc as u32, ((acc >> 32) as u32).wrapping_add(h4 << 8).wrapping_add(s3)];
         // Written a byte at a time with plain indexing: on the Cortex-M0, at opt-level `z`,
         // zipped array iterators and `copy_from_slice` stay out-of-line calls.
         let mut tag = [0; 16];
-        let mut carry = 0u64;
         for i in 0..16 {
-            if i % 4 == 0 {
-                carry = (carry >> 32) + u64::from(w[i / 4]) + u64::from(self.pad[i / 4]);
-            }
-            tag[i] = (carry >> (8 * (i % 4))) as u8;
+            tag[i] = (w[i / 4] >> (8 * (i % 4))) as u8;
         }
         tag
     }
@@ -181,6 +174,85 @@ impl Zeroize for State {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tag with the reduction written out (h − p kept by a mask when it does not
+    /// borrow), as this file had it before `finish` added 5 on the carry out of bit 130.
+    fn finish_by_select(st: &State) -> [u8; 16] {
+        let [mut h0, mut h1, mut h2, mut h3, mut h4] = st.h;
+        h2 += h1 >> 26;
+        h1 &= M26;
+        h3 += h2 >> 26;
+        h2 &= M26;
+        h4 += h3 >> 26;
+        h3 &= M26;
+        h0 += (h4 >> 26) * 5;
+        h4 &= M26;
+        h1 += h0 >> 26;
+        h0 &= M26;
+        let mut g0 = h0 + 5;
+        let mut g1 = h1 + (g0 >> 26);
+        g0 &= M26;
+        let mut g2 = h2 + (g1 >> 26);
+        g1 &= M26;
+        let mut g3 = h3 + (g2 >> 26);
+        g2 &= M26;
+        let g4 = (h4 + (g3 >> 26)).wrapping_sub(1 << 26);
+        g3 &= M26;
+        let keep_g = (g4 >> 31).wrapping_sub(1);
+        let sel = |g: u32, h: u32| (g & keep_g) | (h & !keep_g);
+        (h0, h1, h2, h3, h4) = (sel(g0, h0), sel(g1, h1), sel(g2, h2), sel(g3, h3), sel(g4, h4));
+        let w = [
+            h0 | (h1 << 26),
+            (h1 >> 6) | (h2 << 20),
+            (h2 >> 12) | (h3 << 14),
+            (h3 >> 18) | (h4 << 8),
+        ];
+        let mut tag = [0; 16];
+        let mut carry = 0u64;
+        for i in 0..4 {
+            carry = (carry >> 32) + u64::from(w[i]) + u64::from(st.pad[i]);
+            tag[4 * i..4 * i + 4].copy_from_slice(&(carry as u32).to_le_bytes());
+        }
+        tag
+    }
+
+    /// `finish` agrees with the select form around p = 2^130 − 5 (below, at and above it,
+    /// up to 2^130 + 5), on limbs not yet carried, and on a spread of accumulators.
+    #[test]
+    fn finish_matches_select_form() {
+        let key: [u8; 32] = core::array::from_fn(|i| 0xff ^ (i as u8).wrapping_mul(37));
+        let mut st = State::new(&key);
+        let top = [M26; 5];
+        let mut cases = std::vec::Vec::new();
+        for d in 0..12u32 {
+            // 2^130 − 1 − d and 2^130 − 1 + d as limbs (the latter with h0 over 26 bits).
+            let mut below = top;
+            below[0] -= d;
+            cases.push(below);
+            let mut above = top;
+            above[0] += d;
+            cases.push(above);
+        }
+        cases.push([M26 + 7, M26, M26, M26, M26]);
+        cases.push([3, M26 + 1, M26, M26, M26]);
+        cases.push([0, 0, 0, 0, 1 << 27]);
+        cases.push([(1 << 26) + 300, (1 << 26) + 63, M26, M26, (1 << 26) + 9]);
+        let mut x = 0x2545_f491u32;
+        for _ in 0..2000 {
+            let mut h = [0u32; 5];
+            for limb in &mut h {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                *limb = x & ((1 << 27) - 1);
+            }
+            cases.push(h);
+        }
+        for h in cases {
+            st.h = h;
+            assert_eq!(st.finish(), finish_by_select(&st), "{h:x?}");
+        }
+    }
 
     /// The split products equal the `u64` ones at the bounds and on a spread of values, and
     /// both ways of absorbing give the same accumulator (the known-answer suites cover the
