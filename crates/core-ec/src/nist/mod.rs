@@ -122,6 +122,20 @@ pub(crate) trait Field: Sync {
         [x, y]
     }
 
+    /// Entry `abs` (1 to `table.len()`; anything else gives zeros) of a variable-base window
+    /// table of Jacobian points, reading every entry, as [`Self::select_entry`].
+    #[inline]
+    fn select_point(&self, table: &[[Self::E; 3]], abs: u8) -> [Self::E; 3] {
+        let mut pick = [self.zero(), self.zero(), self.zero()];
+        for (j, entry) in table.iter().enumerate() {
+            let hit = (j as u8 + 1).ct_eq(&abs);
+            for (c, e) in pick.iter_mut().zip(entry) {
+                *c = Self::select(c, e, hit);
+            }
+        }
+        pick
+    }
+
     /// `a²`.
     #[inline]
     fn sqr(&self, a: &Self::E) -> Self::E {

@@ -1028,6 +1028,27 @@ impl Field for P256X86Adx {
         out
     }
 
+    /// As [`Self::select_entry`], for window tables of up to sixteen points.
+    #[inline(always)]
+    fn select_point(&self, table: &[[[u64; 4]; 3]], abs: u8) -> [[u64; 4]; 3] {
+        debug_assert!(table.len() <= 16);
+        let abs = u64::from(abs);
+        let mut masks = [0u64; 16];
+        for (j, m) in (1u64..).zip(&mut masks) {
+            *m = ((j ^ abs).wrapping_sub(1) >> 63).wrapping_neg();
+        }
+        let masks = core::hint::black_box(masks);
+        let mut out = [[0u64; 4]; 3];
+        for (e, mask) in table.iter().zip(masks) {
+            for c in 0..3 {
+                for l in 0..4 {
+                    out[c][l] |= e[c][l] & mask;
+                }
+            }
+        }
+        out
+    }
+
     #[inline]
     fn jac_add(&self, p: &[[u64; 4]; 3], q: &[[u64; 4]; 3]) -> Option<([[u64; 4]; 3], Choice)> {
         Some(jac_add(self.0, p, q))
@@ -1469,6 +1490,30 @@ mod tests {
                 want = [0, 1].map(|c| Mont64::<4>::select(&want[c], &e[c], hit));
             }
             assert_eq!(f.select_entry(&row, abs), want, "abs = {abs}");
+        }
+    }
+
+    /// The mask-based window-table scan against the trait's `Choice` one.
+    #[test]
+    fn select_point_matches_the_generic_scan() {
+        let Some(t) = core_cpu::Adx::get() else {
+            std::eprintln!("x86_adx not available here, not checked");
+            return;
+        };
+        let f = P256X86Adx(t);
+        let mut table = [[[0u64; 4]; 3]; 16];
+        for (i, w) in table.iter_mut().flatten().flatten().enumerate() {
+            *w = (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+        for len in [8, 16] {
+            for abs in [0u8, 1, 2, 7, 8, 9, 15, 16, 17, 255] {
+                let mut want = [[0u64; 4]; 3];
+                for (j, e) in table[..len].iter().enumerate() {
+                    let hit = Choice::from(u8::from(usize::from(abs) == j + 1));
+                    want = [0, 1, 2].map(|c| Mont64::<4>::select(&want[c], &e[c], hit));
+                }
+                assert_eq!(f.select_point(&table[..len], abs), want, "abs = {abs}");
+            }
         }
     }
 

@@ -458,13 +458,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
                 }
             }
             let (abs, neg) = split_digit(digit);
-            let mut pick = [f.zero(); 3];
-            for (j, entry) in table.iter().enumerate() {
-                let hit = (j as u8 + 1).ct_eq(&abs);
-                for (c, e) in pick.iter_mut().zip(entry) {
-                    *c = F::select(c, e, hit);
-                }
-            }
+            let mut pick = f.select_point(&table, abs);
             pick[1] = F::select(&pick[1], &f.neg(&pick[1]), neg);
             let (mut sum, same) = self.jac_add(&acc, &pick);
             if i == 0 {
