@@ -28,7 +28,7 @@ pub(crate) use mont15::{Fixed15, Modulus15, Mont15};
 pub(crate) use mont64::{Fixed64, Modulus64, Mont64};
 
 use core_hash::{Implementation, Registered};
-use subtle::Choice;
+use subtle::{Choice, ConstantTimeEq};
 
 /// The longest field element or scalar, in bytes (P-521).
 pub(crate) const MAX_LEN: usize = 66;
@@ -115,6 +115,34 @@ pub(crate) trait Field: Sync {
         _y2: &Self::E,
     ) -> Option<([Self::E; 3], Choice)> {
         None
+    }
+
+    /// Entry `abs` (1 to `row.len()`; anything else gives zeros) of a comb-table row, reading
+    /// every entry: the signing loop's table scan, which a field may do on plain masks.
+    #[inline]
+    fn select_entry(&self, row: &[[Self::E; 2]], abs: u8) -> [Self::E; 2] {
+        let mut x = self.zero();
+        let mut y = self.zero();
+        for (j, e) in row.iter().enumerate() {
+            let hit = (j as u8 + 1).ct_eq(&abs);
+            x = Self::select(&x, &e[0], hit);
+            y = Self::select(&y, &e[1], hit);
+        }
+        [x, y]
+    }
+
+    /// Entry `abs` (1 to `table.len()`; anything else gives zeros) of a variable-base window
+    /// table of Jacobian points, reading every entry, as [`Self::select_entry`].
+    #[inline]
+    fn select_point(&self, table: &[[Self::E; 3]], abs: u8) -> [Self::E; 3] {
+        let mut pick = [self.zero(), self.zero(), self.zero()];
+        for (j, entry) in table.iter().enumerate() {
+            let hit = (j as u8 + 1).ct_eq(&abs);
+            for (c, e) in pick.iter_mut().zip(entry) {
+                *c = Self::select(c, e, hit);
+            }
+        }
+        pick
     }
 
     /// `a²`.

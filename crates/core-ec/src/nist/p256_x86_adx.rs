@@ -1003,6 +1003,52 @@ impl Field for P256X86Adx {
         true
     }
 
+    /// On plain masks, all eight made first and hidden from the optimiser together (one
+    /// barrier per row instead of a `Choice` per entry; a barrier on `abs` alone let the
+    /// compiler branch on the comparisons).
+    #[inline(always)]
+    fn select_entry(&self, row: &[[[u64; 4]; 2]], abs: u8) -> [[u64; 4]; 2] {
+        // The comb rows have eight entries, one mask each.
+        debug_assert_eq!(row.len(), 8);
+        let abs = u64::from(abs);
+        let mut masks = [0u64; 8];
+        for (j, m) in (1u64..).zip(&mut masks) {
+            // All ones when j = abs (both below 2^63), else zero.
+            *m = ((j ^ abs).wrapping_sub(1) >> 63).wrapping_neg();
+        }
+        let masks = core::hint::black_box(masks);
+        let mut out = [[0u64; 4]; 2];
+        for (e, mask) in row.iter().zip(masks) {
+            for c in 0..2 {
+                for l in 0..4 {
+                    out[c][l] |= e[c][l] & mask;
+                }
+            }
+        }
+        out
+    }
+
+    /// As [`Self::select_entry`], for window tables of up to sixteen points.
+    #[inline(always)]
+    fn select_point(&self, table: &[[[u64; 4]; 3]], abs: u8) -> [[u64; 4]; 3] {
+        debug_assert!(table.len() <= 16);
+        let abs = u64::from(abs);
+        let mut masks = [0u64; 16];
+        for (j, m) in (1u64..).zip(&mut masks) {
+            *m = ((j ^ abs).wrapping_sub(1) >> 63).wrapping_neg();
+        }
+        let masks = core::hint::black_box(masks);
+        let mut out = [[0u64; 4]; 3];
+        for (e, mask) in table.iter().zip(masks) {
+            for c in 0..3 {
+                for l in 0..4 {
+                    out[c][l] |= e[c][l] & mask;
+                }
+            }
+        }
+        out
+    }
+
     #[inline]
     fn jac_add(&self, p: &[[u64; 4]; 3], q: &[[u64; 4]; 3]) -> Option<([[u64; 4]; 3], Choice)> {
         Some(jac_add(self.0, p, q))
@@ -1420,6 +1466,53 @@ mod tests {
         for a in &edges {
             for b in &edges {
                 agree(a, b);
+            }
+        }
+    }
+
+    /// The mask-based comb-row scan against the trait's `Choice` one, for every `abs` from 0
+    /// (zeros) to 8 and out-of-range values (zeros too).
+    #[test]
+    fn select_entry_matches_the_generic_scan() {
+        let Some(t) = core_cpu::Adx::get() else {
+            std::eprintln!("x86_adx not available here, not checked");
+            return;
+        };
+        let f = P256X86Adx(t);
+        let mut row = [[[0u64; 4]; 2]; 8];
+        for (i, w) in row.iter_mut().flatten().flatten().enumerate() {
+            *w = (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+        for abs in [0u8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 255] {
+            let mut want = [[0u64; 4]; 2];
+            for (j, e) in row.iter().enumerate() {
+                let hit = Choice::from(u8::from(usize::from(abs) == j + 1));
+                want = [0, 1].map(|c| Mont64::<4>::select(&want[c], &e[c], hit));
+            }
+            assert_eq!(f.select_entry(&row, abs), want, "abs = {abs}");
+        }
+    }
+
+    /// The mask-based window-table scan against the trait's `Choice` one.
+    #[test]
+    fn select_point_matches_the_generic_scan() {
+        let Some(t) = core_cpu::Adx::get() else {
+            std::eprintln!("x86_adx not available here, not checked");
+            return;
+        };
+        let f = P256X86Adx(t);
+        let mut table = [[[0u64; 4]; 3]; 16];
+        for (i, w) in table.iter_mut().flatten().flatten().enumerate() {
+            *w = (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+        for len in [8, 16] {
+            for abs in [0u8, 1, 2, 7, 8, 9, 15, 16, 17, 255] {
+                let mut want = [[0u64; 4]; 3];
+                for (j, e) in table[..len].iter().enumerate() {
+                    let hit = Choice::from(u8::from(usize::from(abs) == j + 1));
+                    want = [0, 1, 2].map(|c| Mont64::<4>::select(&want[c], &e[c], hit));
+                }
+                assert_eq!(f.select_point(&table[..len], abs), want, "abs = {abs}");
             }
         }
     }

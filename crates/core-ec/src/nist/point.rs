@@ -455,13 +455,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
                 }
             }
             let (abs, neg) = split_digit(digit);
-            let mut pick = [f.zero(); 3];
-            for (j, entry) in table.iter().enumerate() {
-                let hit = (j as u8 + 1).ct_eq(&abs);
-                for (c, e) in pick.iter_mut().zip(entry) {
-                    *c = F::select(c, e, hit);
-                }
-            }
+            let mut pick = f.select_point(&table, abs);
             pick[1] = F::select(&pick[1], &f.neg(&pick[1]), neg);
             let (mut sum, same) = self.jac_add(&acc, &pick);
             if i == 0 {
@@ -550,13 +544,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
                 let (x, y) = if table.is_empty() {
                     self.comb_entry_from_bytes(i, abs)
                 } else {
-                    let mut x = self.fp.zero();
-                    let mut y = self.fp.zero();
-                    for (j, e) in table[i * 8..i * 8 + 8].iter().enumerate() {
-                        let hit = (j as u8 + 1).ct_eq(&abs);
-                        x = F::select(&x, &e[0], hit);
-                        y = F::select(&y, &e[1], hit);
-                    }
+                    let [x, y] = self.fp.select_entry(&table[i * 8..i * 8 + 8], abs);
                     (x, y)
                 };
                 let y = F::select(&y, &self.fp.neg(&y), neg);
@@ -581,13 +569,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         let mut acc = [f.one(), f.one(), f.zero()];
         for (i, &digit) in d.iter().enumerate() {
             let (abs, neg) = split_digit(digit);
-            let mut x = f.zero();
-            let mut y = f.zero();
-            for (j, e) in table[i * 8..i * 8 + 8].iter().enumerate() {
-                let hit = (j as u8 + 1).ct_eq(&abs);
-                x = F::select(&x, &e[0], hit);
-                y = F::select(&y, &e[1], hit);
-            }
+            let [x, y] = f.select_entry(&table[i * 8..i * 8 + 8], abs);
             let y = F::select(&y, &f.neg(&y), neg);
             let (mut sum, same) = self.jac_add_affine(&acc, &x, &y);
             if i + 2 >= d.len() {
