@@ -1,7 +1,7 @@
 //! AES-GCM with VAES and VPCLMULQDQ on 512-bit registers, stitched: each iteration runs the
 //! AES rounds of sixteen counter blocks (four ZMM registers of four) and, in the same
-//! straight-line block, the GHASH multiplications of sixteen ciphertext blocks by H¹⁶…H¹
-//! (precomputed when the key is built), summed unreduced across blocks and lanes and reduced
+//! straight-line block, the GHASH multiplications (Karatsuba, three per block) of sixteen
+//! ciphertext blocks by H¹⁶…H¹ (precomputed when the key is built), summed unreduced across blocks and lanes and reduced
 //! once per sixteen blocks. `vaesenc` and `vpclmulqdq` issue on different ports and the two
 //! streams are independent, so the out-of-order core overlaps them; written as intrinsics
 //! (unlike the 128-bit stitched loop) because with four registers per round there are too
@@ -150,8 +150,9 @@ impl Sums {
 
     /// The products of four registers of blocks by four of powers, Karatsuba: the middle
     /// word of each product is one multiply of the halves' sums, `(x₀+x₁)(h₀+h₁)`, less `lo`
-    /// and `hi`; twelve multiplies rather than sixteen, as the multiplier is what the AES
-    /// rounds contend with. Sums with three-input XORs.
+    /// and `hi`; twelve multiplies rather than sixteen. On Zen 5 the loop is bound by
+    /// throughput, not by `acc`'s latency (taking `acc` off the long path measured no faster),
+    /// and fewer multiplies measured faster. Sums with three-input XORs.
     #[target_feature(enable = "avx512f,vpclmulqdq")]
     #[inline]
     fn of4(x: &[__m512i; 4], h: &[__m512i; 4]) -> Self {
