@@ -14,6 +14,7 @@ use std::process::Command;
 
 use crate::cost::{self, Core, Measured, ROWS, Unit};
 use crate::m0::{Binutils, M0Args};
+use crate::pkcs8::rsa_integers;
 use crate::util::{self, Need};
 use crate::workspace::Workspace;
 
@@ -242,41 +243,6 @@ fn c_array(out: &mut String, name: &str, bytes: &[u8]) {
         out.push(',');
     }
     out.push_str("\n};\n");
-}
-
-/// One DER element: tag, contents, and what follows it.
-fn der(input: &[u8]) -> Option<(u8, &[u8], &[u8])> {
-    let (&tag, rest) = input.split_first()?;
-    let (&first, mut rest) = rest.split_first()?;
-    let len = if first < 0x80 {
-        usize::from(first)
-    } else {
-        let n = usize::from(first & 0x7f);
-        if n == 0 || n > 4 || rest.len() < n {
-            return None;
-        }
-        let (len, after) = rest.split_at(n);
-        rest = after;
-        len.iter().fold(0usize, |acc, &b| (acc << 8) | usize::from(b))
-    };
-    (rest.len() >= len).then(|| (tag, &rest[..len], &rest[len..]))
-}
-
-/// The nine INTEGERs of the `RSAPrivateKey` inside a PKCS#8 key, leading zeros stripped.
-pub(crate) fn rsa_integers(pkcs8: &[u8]) -> Option<[&[u8]; 9]> {
-    let (0x30, info, _) = der(pkcs8)? else { return None };
-    let (0x02, _, rest) = der(info)? else { return None };
-    let (0x30, _, rest) = der(rest)? else { return None };
-    let (0x04, octets, _) = der(rest)? else { return None };
-    let (0x30, mut key, _) = der(octets)? else { return None };
-    let mut ints: [&[u8]; 9] = [&[]; 9];
-    for slot in &mut ints {
-        let (0x02, value, rest) = der(key)? else { return None };
-        let first = value.iter().position(|&b| b != 0).unwrap_or(value.len().max(1) - 1);
-        *slot = &value[first..];
-        key = rest;
-    }
-    Some(ints)
 }
 
 /// Halite and BearSSL side by side, on the rows BearSSL's published table has.

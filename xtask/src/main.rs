@@ -21,6 +21,7 @@ mod ctscan;
 mod fuzz;
 mod json;
 mod m0;
+mod pkcs8;
 mod size;
 mod util;
 mod workspace;
