@@ -71,8 +71,6 @@ pub(crate) trait Field: Sync {
         &[]
     }
 
-    /// `G, 3G, …, 127G` affine (`[x, y]`), when the representation has them built in, for
-    /// verification's width-8 NAF of `u₁` (empty: width 4 over the comb's first row).
     /// The comb table as bytes, for a representation without one built in: `comb_rows` rows
     /// of 8 affine points `x‖y`, row `i` holding `j·16^(s·i)·G` for `j = 1..=8` and `s =`
     /// [`point::COMB_SPACING`] (see `Curve::mul_base`). Kept with the field rather than with
@@ -82,6 +80,8 @@ pub(crate) trait Field: Sync {
         &[]
     }
 
+    /// `G, 3G, …, 127G` affine (`[x, y]`), when the representation has them built in, for
+    /// verification's width-8 NAF of `u₁` (empty: width 4 over the comb's first row).
     fn odd_g(&self) -> &'static [[Self::E; 2]] {
         &[]
     }
