@@ -14,6 +14,7 @@
 //! its table by scanning every entry; the variable-time one is for public exponents only.
 
 mod inverse;
+mod inverse15;
 mod ops;
 mod portable15;
 // On 32-bit targets only its `Word` impl for `u64` is used (by the inversions); the engine

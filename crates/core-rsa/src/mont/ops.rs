@@ -363,12 +363,18 @@ pub(crate) fn mul_full<W: Word>(r: &mut [W], a: &[W], b: &[W]) {
 
 /// `a^-1 mod n` into `out` for odd `n` and `0 < a < n`; `false` if `a` is not invertible.
 /// VARIABLE TIME: callers pass a value multiplied by a fresh random factor, so its timing says
-/// nothing about a secret. Runs on 64-bit limbs whatever the digit type. Out of line, so that
-/// its buffers (and the inversion's) are not part of the callers' frames during their
-/// exponentiations: on the Cortex-M0 that is the difference between fitting in 16 KiB or not.
+/// nothing about a secret. 15-bit digits are inverted as they are ([`inverse15`]); wider ones
+/// on 64-bit limbs. Out of line, so that its buffers (and the inversion's) are not part of the
+/// callers' frames during their exponentiations: on the Cortex-M0 that is the difference
+/// between fitting in 16 KiB or not.
+///
+/// [`inverse15`]: super::inverse15
 #[inline(never)]
 pub(crate) fn inv_vartime<W: Word>(out: &mut [W], a: &[W], n: &[W]) -> bool {
     const B: usize = crate::MAX_BITS / 8;
+    if W::BITS == 15 {
+        return super::inverse15::inv_mod_vartime(out, a, n, W::neg_inv(n[0]));
+    }
     let bytes = (n.len() * W::BITS as usize).div_ceil(8).min(B);
     let limbs = bytes.div_ceil(8);
     let mut buf = [0u8; B];
