@@ -50,23 +50,6 @@ impl<W: Word> PubCore<W> {
         Ok(())
     }
 
-    /// The exponent as digits (64 bits take at most five).
-    fn e_digits(&self) -> [W; 5] {
-        let mut d = [W::ZERO; 5];
-        load_be(&mut d, &self.e.to_be_bytes());
-        d
-    }
-
-    /// `out = x^e mod n` for `x < n` (both of the modulus's digit count), in normal form.
-    fn pow_e<E: Engine<W = W>>(&self, eng: E, out: &mut [W], x: &[W]) {
-        let l = self.n.len();
-        let mut xm = W::buf();
-        let mut y = W::buf();
-        self.n.enter_mont(eng, &mut xm.as_mut()[..l], x);
-        self.n.pow_vartime(eng, y.as_mut(), &xm.as_ref()[..l], &self.e_digits(), 64);
-        self.n.leave_mont(eng, out, &y.as_ref()[..l]);
-    }
-
     /// RSAEP / RSAVP1: `out = input^e mod n` for a `k`-byte `input < n`.
     #[inline(never)] // one stack frame per engine, not the largest of all
     fn public_op<E: Engine<W = W>>(
@@ -85,13 +68,15 @@ impl<W: Word> PubCore<W> {
             return Err(Error::OutOfRange);
         }
         let mut xm = W::buf();
-        // Bare metal: products only and no conversion back (see `pow_odd_vartime_mul`).
+        // Bare metal: products only and no conversion back (see `pow_odd_vartime`).
         #[cfg(target_os = "none")]
-        self.n.pow_odd_vartime_mul(eng, xm.as_mut(), &x.as_ref()[..l], self.e);
+        self.n.pow_odd_vartime::<E, false>(eng, xm.as_mut(), &x.as_ref()[..l], self.e, false);
         #[cfg(not(target_os = "none"))]
         {
             self.n.enter_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);
-            self.n.pow_vartime(eng, x.as_mut(), &xm.as_ref()[..l], &self.e_digits(), 64);
+            let mut e = [W::ZERO; 5]; // 64 bits take at most five digits
+            load_be(&mut e, &self.e.to_be_bytes());
+            self.n.pow_vartime(eng, x.as_mut(), &xm.as_ref()[..l], &e, 64);
             self.n.leave_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);
         }
         store_be(&xm.as_ref()[..l], out);
@@ -398,12 +383,11 @@ impl<W: Word> PrivCore<W> {
         one.as_mut()[0] = W::ONE;
         ok &= ct_eq(&u.as_ref()[..lh], &one.as_ref()[..lh]);
         // (2^e)^dp ≡ 2 (mod p), and the same for q.
-        let e = self.public.e_digits();
         for (m, d) in [(&self.p, &self.dp), (&self.q, &self.dq)] {
             let mut two = W::buf();
             two.as_mut()[0] = W::from_u64(2);
             m.enter_mont(eng, &mut t.as_mut()[..lh], &two.as_ref()[..lh]);
-            m.pow_vartime(eng, u.as_mut(), &t.as_ref()[..lh], &e, 64);
+            m.pow_e_vartime(eng, u.as_mut(), &two.as_ref()[..lh], self.public.e, true);
             m.pow_ct_small(eng, two.as_mut(), &u.as_ref()[..lh], d.as_ref(), m.bits());
             ok &= ct_eq(&two.as_ref()[..lh], &t.as_ref()[..lh]);
         }
@@ -481,8 +465,7 @@ impl<W: Word> PrivCore<W> {
             loop {
                 self.random_below_n(rng, &mut r.as_mut()[..ln])?;
                 self.random_below_n(rng, &mut b.as_mut()[..ln])?;
-                nm.enter_mont(eng, &mut t.as_mut()[..ln], &r.as_ref()[..ln]);
-                nm.pow_vartime(eng, cb.as_mut(), &t.as_ref()[..ln], &self.public.e_digits(), 64);
+                nm.pow_e_vartime(eng, cb.as_mut(), &r.as_ref()[..ln], self.public.e, true);
                 nm.enter_mont(eng, &mut t.as_mut()[..ln], &b.as_ref()[..ln]); // b·R
                 nm.mul(eng, &mut u.as_mut()[..ln], &r.as_ref()[..ln], &t.as_ref()[..ln]); // r·b
                 // r·b is uniform and independent of r (b is never revealed), so it is public:
@@ -542,7 +525,7 @@ impl<W: Word> PrivCore<W> {
         // Unblind: m = mb·r^-1.
         nm.mul(eng, &mut t.as_mut()[..ln], &w[..ln], &rinv_m.as_ref()[..ln]);
         // Fault check: m^e must give c back.
-        self.public.pow_e(eng, &mut u.as_mut()[..ln], &t.as_ref()[..ln]);
+        nm.pow_e_vartime(eng, &mut u.as_mut()[..ln], &t.as_ref()[..ln], self.public.e, false);
         let ok = ct_eq(&u.as_ref()[..ln], &c.as_ref()[..ln]);
         store_be(&t.as_ref()[..ln], out);
         for buf in [&mut c, &mut r, &mut b, &mut t, &mut u, &mut cb, &mut rinv_m] {

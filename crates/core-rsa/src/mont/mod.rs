@@ -604,20 +604,56 @@ impl<W: Word> Mont<W> {
 }
 
 impl<W: Word> Mont<W> {
-    /// `out = x^exp mod n` in normal form for `x < n` in normal form and an odd PUBLIC
-    /// `exp > 1`, by square-and-multiply with products only: the public operation on bare
-    /// metal, where it then links no squaring routine (its speed is ample there; the private
-    /// operation keeps [`pow_vartime`](Self::pow_vartime)). The last product takes `x` itself
-    /// rather than its Montgomery form, which leaves the result in normal form with no
-    /// conversion back. Variable time in `exp` only.
-    #[cfg(any(test, target_os = "none"))]
+    /// `out = x^exp` for `x < n` in normal form and an odd PUBLIC `exp > 1` (an RSA `e`): in
+    /// Montgomery form with `mont_out`, else in normal form. Bare metal: by
+    /// [`pow_odd_vartime`](Self::pow_odd_vartime), with squarings, which needs no conversion
+    /// back; hosts: by [`pow_vartime`](Self::pow_vartime) (which the engines may run their own
+    /// way) between conversions.
     #[inline(never)] // one stack frame per engine, not the largest of all
-    pub(crate) fn pow_odd_vartime_mul<E: Engine<W = W>>(
+    pub(crate) fn pow_e_vartime<E: Engine<W = W>>(
         &self,
         e: E,
         out: &mut [W],
         x: &[W],
         exp: u64,
+        mont_out: bool,
+    ) {
+        #[cfg(target_os = "none")]
+        self.pow_odd_vartime::<E, true>(e, out, x, exp, mont_out);
+        #[cfg(not(target_os = "none"))]
+        {
+            let l = self.len;
+            let mut d = [W::ZERO; 5]; // 64 bits take at most five digits
+            load_be(&mut d, &exp.to_be_bytes());
+            let (mut xm, mut y) = (W::buf(), W::buf());
+            self.enter_mont(e, &mut xm.as_mut()[..l], &x[..l]);
+            if mont_out {
+                self.pow_vartime(e, out, &xm.as_ref()[..l], &d, 64);
+            } else {
+                self.pow_vartime(e, y.as_mut(), &xm.as_ref()[..l], &d, 64);
+                self.leave_mont(e, out, &y.as_ref()[..l]);
+            }
+            xm.zeroize();
+            y.zeroize();
+        }
+    }
+
+    /// `out = x^exp mod n` for `x < n` in normal form and an odd PUBLIC `exp > 1`, by
+    /// square-and-multiply, in normal form or (with `mont_out`) in Montgomery form. The
+    /// squares are [`Engine::sqr`] if `SQR`, else products: the public operation on bare
+    /// metal then links no squaring routine (its speed is ample there), while the private
+    /// operation's `r^e` and check keep the faster squares. The last product takes `x` itself
+    /// (or its Montgomery form, for `mont_out`), which leaves the result in the form wanted
+    /// with no conversion back. Variable time in `exp` only.
+    #[cfg(any(test, target_os = "none"))]
+    #[inline(never)] // one stack frame per engine, not the largest of all
+    pub(crate) fn pow_odd_vartime<E: Engine<W = W>, const SQR: bool>(
+        &self,
+        e: E,
+        out: &mut [W],
+        x: &[W],
+        exp: u64,
+        mont_out: bool,
     ) {
         // Bit `i` of `exp` by 32-bit shifts (no 64-bit shift routine on 32-bit targets).
         let (lo, hi) = (exp as u32, (exp >> 32) as u32);
@@ -633,21 +669,27 @@ impl<W: Word> Mont<W> {
         let (xm, t) = (&mut xm_buf.as_mut()[..l], &mut t_buf.as_mut()[..l]);
         self.enter_mont(e, xm, x);
         out.copy_from_slice(xm);
-        // out holds x^(exp >> i)·R mod n before each pass; bit 0 (set) is the last product.
-        for i in (0..top).rev() {
-            e.mul(t, out, out, n, n0);
-            let factor = if i == 0 {
-                Some(x)
-            } else if bit(i) == 1 {
-                Some(&*xm)
-            } else {
-                None
-            };
-            match factor {
-                Some(f) => e.mul(out, t, f, n, n0),
-                None => out.copy_from_slice(t),
+        with_scratch::<E, _>(|wide| {
+            // out holds x^(exp >> i)·R mod n before each pass; bit 0 (set) is the last product.
+            for i in (0..top).rev() {
+                if SQR {
+                    e.sqr(t, out, n, n0, wide);
+                } else {
+                    e.mul(t, out, out, n, n0);
+                }
+                let factor = if i == 0 && !mont_out {
+                    Some(x)
+                } else if bit(i) == 1 {
+                    Some(&*xm)
+                } else {
+                    None
+                };
+                match factor {
+                    Some(f) => e.mul(out, t, f, n, n0),
+                    None => out.copy_from_slice(t),
+                }
             }
-        }
+        });
         xm_buf.zeroize();
         t_buf.zeroize();
     }
@@ -882,22 +924,33 @@ mod tests {
         }
     }
 
-    /// The bare-metal public exponentiation (products only, normal form out) agrees with the
-    /// hosts' (`pow_vartime` between conversions), on both portable engines.
+    /// The bare-metal exponentiations by a public odd exponent (products only or with
+    /// squarings; normal or Montgomery form out) agree with the hosts' (`pow_vartime` between
+    /// conversions, as `pow_e_vartime` does there), on both portable engines.
     #[test]
-    fn pow_odd_vartime_mul_matches_pow_vartime() {
+    fn pow_odd_vartime_matches_pow_vartime() {
         fn check<E: Engine>(e: E, n: &[u8], x: &[u8], exp: u64) {
             let m = Mont::new(e, n).unwrap();
             let l = m.len();
             let (mut xd, mut ed) = (E::W::buf(), E::W::buf());
             assert!(load_be(&mut xd.as_mut()[..l], x));
             assert!(load_be(ed.as_mut(), &exp.to_be_bytes()));
-            let (mut a, mut b, mut c) = (E::W::buf(), E::W::buf(), E::W::buf());
-            m.pow_odd_vartime_mul(e, a.as_mut(), &xd.as_ref()[..l], exp);
+            let (mut b, mut c, mut want) = (E::W::buf(), E::W::buf(), E::W::buf());
             m.enter_mont(e, &mut b.as_mut()[..l], &xd.as_ref()[..l]);
-            m.pow_vartime(e, c.as_mut(), &b.as_ref()[..l], ed.as_ref(), 64);
-            m.leave_mont(e, &mut b.as_mut()[..l], &c.as_ref()[..l]);
-            assert_eq!(&a.as_ref()[..l], &b.as_ref()[..l], "exp {exp}, n {n:02x?}, x {x:02x?}");
+            m.pow_vartime(e, c.as_mut(), &b.as_ref()[..l], ed.as_ref(), 64); // x^exp·R
+            m.leave_mont(e, &mut want.as_mut()[..l], &c.as_ref()[..l]);
+            for mont_out in [false, true] {
+                let want = if mont_out { &c.as_ref()[..l] } else { &want.as_ref()[..l] };
+                let mut a = E::W::buf();
+                m.pow_odd_vartime::<E, false>(e, a.as_mut(), &xd.as_ref()[..l], exp, mont_out);
+                assert_eq!(&a.as_ref()[..l], want, "exp {exp}, n {n:02x?}, x {x:02x?}");
+                let mut a = E::W::buf();
+                m.pow_odd_vartime::<E, true>(e, a.as_mut(), &xd.as_ref()[..l], exp, mont_out);
+                assert_eq!(&a.as_ref()[..l], want, "exp {exp}, n {n:02x?}, x {x:02x?}, sqr");
+                let mut a = E::W::buf();
+                m.pow_e_vartime(e, a.as_mut(), &xd.as_ref()[..l], exp, mont_out);
+                assert_eq!(&a.as_ref()[..l], want, "exp {exp}, n {n:02x?}, x {x:02x?}");
+            }
         }
         let (mut n, mut x) = ([0u8; 256], [0u8; 256]);
         let mut s = 0x1234_5678_9abc_def1u64;
