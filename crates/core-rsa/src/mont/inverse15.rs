@@ -8,7 +8,7 @@
 //!
 //! VARIABLE TIME: the caller inverts a value multiplied by a fresh random factor.
 
-use super::ops::{Word, is_zero_vartime, lt_vartime};
+use super::ops::{Word, add, is_zero_vartime, lt_vartime, sub};
 
 /// Binary-GCD steps per outer step: the digit width.
 const K: u32 = 15;
@@ -52,19 +52,9 @@ fn negate<W: Word>(a: &mut [W]) {
 /// `x ← x + top·2^(K·l) mod m` for a value in `(−m, 2m)` (`top` in `{−1, 0, 1}`).
 fn fix<W: Word>(x: &mut [W], top: i32, m: &[W]) {
     if top < 0 {
-        let mut c = 0;
-        for (d, &md) in x.iter_mut().zip(m) {
-            let t = d.to_u64() as u32 + md.to_u64() as u32 + c;
-            *d = W::from_u64(u64::from(t));
-            c = t >> K;
-        }
+        add(x, m);
     } else if top > 0 || !lt_vartime(x, m) {
-        let mut c = 0u32;
-        for (d, &md) in x.iter_mut().zip(m) {
-            let t = (d.to_u64() as u32).wrapping_sub(md.to_u64() as u32).wrapping_sub(c);
-            *d = W::from_u64(u64::from(t));
-            c = t >> 31;
-        }
+        sub(x, m);
     }
 }
 

@@ -609,7 +609,7 @@ impl<W: Word> Mont<W> {
     /// [`pow_odd_vartime`](Self::pow_odd_vartime), with squarings, which needs no conversion
     /// back; hosts: by [`pow_vartime`](Self::pow_vartime) (which the engines may run their own
     /// way) between conversions.
-    #[inline(never)] // one stack frame per engine, not the largest of all
+    #[cfg_attr(not(target_os = "none"), inline(never))] // hosts: one frame per engine
     pub(crate) fn pow_e_vartime<E: Engine<W = W>>(
         &self,
         e: E,
