@@ -459,16 +459,15 @@ impl<W: Word> PrivCore<W> {
         let (mut r, mut b, mut t, mut u) = (W::buf(), W::buf(), W::buf(), W::buf());
         let (mut cb, mut rinv_m) = (W::buf(), W::buf());
         // Blinding: the pair A = r^e·R, r^-1·R kept with the key, squared (see `blinding`),
-        // or a fresh one, inverting r·b for a second random b so the variable-time inversion
-        // sees a value unrelated to r. A goes in cb, r^-1·R in rinv_m.
+        // or a fresh one, inverting r·b/R for a second random b so the variable-time
+        // inversion sees a value unrelated to r. A goes in cb, r^-1·R in rinv_m.
         if !self.blind.take(eng, nm, &mut cb.as_mut()[..ln], &mut rinv_m.as_mut()[..ln]) {
             loop {
                 self.random_below_n(rng, &mut r.as_mut()[..ln])?;
                 self.random_below_n(rng, &mut b.as_mut()[..ln])?;
                 nm.pow_e_vartime(eng, cb.as_mut(), &r.as_ref()[..ln], self.public.e, true);
-                nm.enter_mont(eng, &mut t.as_mut()[..ln], &b.as_ref()[..ln]); // b·R
-                nm.mul(eng, &mut u.as_mut()[..ln], &r.as_ref()[..ln], &t.as_ref()[..ln]); // r·b
-                // r·b is uniform and independent of r (b is never revealed), so it is public:
+                nm.mul(eng, &mut u.as_mut()[..ln], &r.as_ref()[..ln], &b.as_ref()[..ln]); // r·b/R
+                // r·b/R is uniform and independent of r (b is never revealed), so it is public:
                 // the point of the second factor is that the variable-time inversion may see it.
                 for d in &mut u.as_mut()[..ln] {
                     *d = core_hash::declassify(*d);
@@ -476,11 +475,12 @@ impl<W: Word> PrivCore<W> {
                 if is_zero_vartime(&u.as_ref()[..ln]) {
                     continue;
                 }
-                if !inv_vartime(&mut r.as_mut()[..ln], &u.as_ref()[..ln], nm.n()) {
+                if !inv_vartime(&mut t.as_mut()[..ln], &u.as_ref()[..ln], nm.n()) {
                     continue; // gcd(r·b, n) > 1: only with a negligible probability
                 }
-                nm.mul(eng, &mut u.as_mut()[..ln], &r.as_ref()[..ln], &t.as_ref()[..ln]); // r^-1
-                nm.enter_mont(eng, &mut rinv_m.as_mut()[..ln], &u.as_ref()[..ln]);
+                // R/(r·b), then R²/(r·b), then times b: R/r = r^-1·R.
+                nm.enter_mont(eng, &mut u.as_mut()[..ln], &t.as_ref()[..ln]);
+                nm.mul(eng, &mut rinv_m.as_mut()[..ln], &u.as_ref()[..ln], &b.as_ref()[..ln]);
                 break;
             }
             self.blind.put(&cb.as_ref()[..ln], &rinv_m.as_ref()[..ln]);
