@@ -186,13 +186,19 @@ const ALLOWED: &[Allowed] = &[
     ),
     a("core_hash::sha512::portable::compress", 5, "block, round and schedule loops, dispatch"),
     // core-rsa (the 15-bit engine's carries and borrows pass through a value barrier).
-    a("core_rsa::mont::portable15::mont_mul", 9, "digit loops, their bounds and parity"),
+    // One more each since the exponentiation's products may skip the final subtraction: the
+    // branch tests that public flag (`reduce`), before `reduce_once`.
+    a(
+        "core_rsa::mont::portable15::mont_mul",
+        10,
+        "digit loops, their bounds and parity, the public `reduce` flag",
+    ),
     // 14 since the assembly rows take four digits a pass (the Rust head of up to three
-    // digits is a loop where one odd digit was an `if`).
+    // digits is a loop where one odd digit was an `if`); 15 with the `reduce` flag.
     a(
         "core_rsa::mont::portable15::mont_sqr",
-        14,
-        "digit loops, their bounds and the row length mod 4",
+        15,
+        "digit loops, their bounds and the row length mod 4, the public `reduce` flag",
     ),
     // (`portable64` is not built for 32-bit targets: a request for it gets `portable15`.)
     a("core_rsa::mont::ops::sub_borrow", 2, "the slices' common length, digit loop"),
@@ -209,8 +215,10 @@ const ALLOWED: &[Allowed] = &[
     a("core_rsa::mont::select", 4, "entry loop, digit loop, their bounds"),
     a(
         "core_rsa::mont::Mont<W>::pow_ct_with",
-        13,
-        "table-building loop and its parity, window and squaring loops, lengths",
+        17,
+        "table-building loop and its parity, window and squaring loops, lengths and slice \
+         bounds (17 since the lazy products: their flag is the public bit length and digit \
+         count, and the final subtraction adds slicing)",
     ),
     a(
         "core_rsa::mont::Mont<W>::pow_ct_with::{{closure}}",

@@ -139,6 +139,34 @@ pub(crate) trait Engine: Copy {
         let _ = scratch;
         self.mul(r, a, a, n, n0);
     }
+    /// [`Engine::mul`], leaving `r` only below `2n` when `lazy` (no final subtraction), for
+    /// `a, b < 2n` and `4n ≤ R`: the products inside an exponentiation, whose result is
+    /// reduced once at the end. The default always reduces.
+    fn mul_lazy(
+        self,
+        r: &mut [Self::W],
+        a: &[Self::W],
+        b: &[Self::W],
+        n: &[Self::W],
+        n0: Self::W,
+        lazy: bool,
+    ) {
+        let _ = lazy;
+        self.mul(r, a, b, n, n0);
+    }
+    /// [`Engine::sqr`] likewise.
+    fn sqr_lazy(
+        self,
+        r: &mut [Self::W],
+        a: &[Self::W],
+        n: &[Self::W],
+        n0: Self::W,
+        scratch: &mut [Self::W],
+        lazy: bool,
+    ) {
+        let _ = lazy;
+        self.sqr(r, a, n, n0, scratch);
+    }
     /// Runs the constant-time exponentiations `jobs` (one, or two whose moduli have one
     /// length) by this engine's own method and returns `true`, or returns `false` untouched
     /// when it has none for them, leaving them to [`Mont::pow_ct`]'s generic code.
@@ -502,6 +530,9 @@ impl<W: Word> Mont<W> {
     ) {
         let l = self.len;
         let (n, n0) = (self.n(), self.n0);
+        // Products below 2n need 4n ≤ R: two spare bits in the digits (RSA-2048's primes have
+        // eleven on 15-bit digits). Public: the bit length and digit count.
+        let lazy = self.bits + 2 <= W::BITS as usize * l;
         let w = window(exp_bits, l, table.len());
         let count = 1usize << w;
         let w = w as usize;
@@ -517,9 +548,9 @@ impl<W: Word> Mont<W> {
                 let (prev, cur) = tab.split_at_mut(i * l);
                 let cur = &mut cur[..l];
                 if i % 2 == 0 {
-                    e.sqr(cur, &prev[(i / 2) * l..(i / 2 + 1) * l], n, n0, wide);
+                    e.sqr_lazy(cur, &prev[(i / 2) * l..(i / 2 + 1) * l], n, n0, wide, lazy);
                 } else {
-                    e.mul(cur, &prev[(i - 1) * l..i * l], &base[..l], n, n0);
+                    e.mul_lazy(cur, &prev[(i - 1) * l..i * l], &base[..l], n, n0, lazy);
                 }
             }
         }
@@ -533,14 +564,16 @@ impl<W: Word> Mont<W> {
         select(acc, tab, l, digit(windows - 1));
         for k in (0..windows - 1).rev() {
             for _ in 0..w {
-                e.sqr(tmp, acc, n, n0, wide);
+                e.sqr_lazy(tmp, acc, n, n0, wide, lazy);
                 core::mem::swap(&mut acc, &mut tmp);
             }
             select(tmp, tab, l, digit(k));
             let (a, b) = (&*acc, &*tmp);
             out[..l].copy_from_slice(a);
-            e.mul(acc, &out[..l], b, n, n0);
+            e.mul_lazy(acc, &out[..l], b, n, n0, lazy);
         }
+        // Below 2n (lazy) or n: below n either way after one conditional subtraction.
+        reduce_once(acc, W::ZERO, n);
         out[..l].copy_from_slice(acc);
         for d in table.iter_mut() {
             d.zeroize();

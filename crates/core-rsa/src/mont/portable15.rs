@@ -98,24 +98,36 @@ pub(crate) struct Portable15;
 impl Engine for Portable15 {
     type W = u16;
 
-    #[inline]
+    #[inline(always)]
     fn mul(self, r: &mut [u16], a: &[u16], b: &[u16], n: &[u16], n0: u16) {
-        mont_mul(r, a, b, n, n0);
+        mont_mul(r, a, b, n, n0, true);
     }
 
-    #[inline]
+    #[inline(always)]
     fn sqr(self, r: &mut [u16], a: &[u16], n: &[u16], n0: u16, scratch: &mut [u16]) {
         let _ = scratch;
-        mont_sqr(r, a, n, n0);
+        mont_sqr(r, a, n, n0, true);
+    }
+
+    #[inline(always)]
+    fn mul_lazy(self, r: &mut [u16], a: &[u16], b: &[u16], n: &[u16], n0: u16, lazy: bool) {
+        mont_mul(r, a, b, n, n0, !lazy);
+    }
+
+    #[inline(always)]
+    fn sqr_lazy(self, r: &mut [u16], a: &[u16], n: &[u16], n0: u16, _: &mut [u16], lazy: bool) {
+        mont_sqr(r, a, n, n0, !lazy);
     }
 }
 
-/// `r = a·b·2^(-15·len) mod n` for `a < 2^(15·len)` and `b < n`; `r` must not alias.
+/// `r = a·b·2^(-15·len) mod n` for `a < 2^(15·len)` and `b < n`; `r` must not alias. Without
+/// `reduce`, for `a, b < 2n` and `4n ≤ 2^(15·len)`, `r` is only below `2n`: the final
+/// conditional subtraction, two passes over the digits, is left out (see [`Engine::mul_lazy`]).
 ///
 /// One pass per digit of `b` (FIOS): each step adds `a[j]·b_i` and `m·n[j]` to `r[j]` at
 /// once, which stays below `2^15 + 2·(2^15 − 1)^2 + 2^17 < 2^32`, so one carry chain serves
 /// both products and each digit of `r` is loaded and stored once per row instead of twice.
-fn mont_mul(r: &mut [u16], a: &[u16], b: &[u16], n: &[u16], n0: u16) {
+fn mont_mul(r: &mut [u16], a: &[u16], b: &[u16], n: &[u16], n0: u16, reduce: bool) {
     let l = n.len();
     let (r, a, b) = (&mut r[..l], &a[..l], &b[..l]);
     // Never taken (the slices above are exactly `l` long), but restated so the compiler drops
@@ -137,10 +149,22 @@ fn mont_mul(r: &mut [u16], a: &[u16], b: &[u16], n: &[u16], n0: u16) {
         r[l - 1] = (s & MASK) as u16;
         top = s >> 15;
     }
-    reduce_once(r, top as u16, n);
+    finish(r, top, n, reduce);
 }
 
-/// `r = a²·2^(-15·len) mod n` for `a < n`; `r` must not alias `a`.
+/// The end of a product: `r + top·2^(15·len)` brought below `n` if `reduce`; else it is below
+/// `2n < 2^(15·len)` already, and `top` is 0.
+#[inline(always)]
+fn finish(r: &mut [u16], top: u32, n: &[u16], reduce: bool) {
+    if reduce {
+        reduce_once(r, top as u16, n);
+    } else {
+        debug_assert_eq!(top, 0, "a lazy product out of range");
+    }
+}
+
+/// `r = a²·2^(-15·len) mod n` for `a < n`; `r` must not alias `a`. Without `reduce`, as
+/// [`mont_mul`]'s: `a < 2n` and `r < 2n`.
 ///
 /// [`mont_mul`] with `b = a`, but row `i` multiplies `a_i` by `v_i = (0, …, 0, a_i, 2a_{i+1},
 /// …, 2a_{len−1})` instead of by `a`: the rows still sum to `a²` (each cross product
@@ -149,7 +173,7 @@ fn mont_mul(r: &mut [u16], a: &[u16], b: &[u16], n: &[u16], n0: u16) {
 /// multiplications of a product and no scratch space. With `2a_j < 2^16` a step stays below
 /// `2^15 + 2·(2^15 − 1)^2 + (2^15 − 1)^2 + 2^17 < 2^32`, so one carry chain still serves
 /// both products. Which digits take which step depends on the length only, never on values.
-fn mont_sqr(r: &mut [u16], a: &[u16], n: &[u16], n0: u16) {
+fn mont_sqr(r: &mut [u16], a: &[u16], n: &[u16], n0: u16, reduce: bool) {
     let l = n.len();
     let (r, a) = (&mut r[..l], &a[..l]);
     // As in `mont_mul`: never taken, restated so the loops lose their bounds checks.
@@ -180,7 +204,7 @@ fn mont_sqr(r: &mut [u16], a: &[u16], n: &[u16], n0: u16) {
         r[l - 1] = (s & MASK) as u16;
         top = s >> 15;
     }
-    reduce_once(r, top as u16, n);
+    finish(r, top, n, reduce);
 }
 
 /// One row of the products: for `j` in `from..to`, `p = r[j] + x[j]·xi + n[j]·m + c`,
@@ -470,8 +494,8 @@ mod tests {
         let l = n.len();
         let n0 = u16::neg_inv(n[0]);
         let (mut r1, mut r2) = (std::vec![0u16; l], std::vec![0u16; l]);
-        mont_sqr(&mut r1, a, n, n0);
-        mont_mul(&mut r2, a, a, n, n0);
+        mont_sqr(&mut r1, a, n, n0, true);
+        mont_mul(&mut r2, a, a, n, n0, true);
         assert_eq!(r1, r2, "{l} digits: n = {n:?}, a = {a:?}");
     }
 
@@ -518,10 +542,52 @@ mod tests {
         })
     }
 
+    /// Moduli with two spare bits (`4n ≤ R`) and `a, b < 2n`.
+    fn lazy_case() -> impl Strategy<Value = (Vec<u16>, Vec<u16>, Vec<u16>)> {
+        proptest::sample::select(LENS.to_vec()).prop_flat_map(|l| {
+            let digits = || proptest::collection::vec(0u16..=MASK as u16, l);
+            (digits(), digits(), digits(), any::<bool>()).prop_map(|(mut n, mut a, mut b, full)| {
+                let l = n.len();
+                n[0] |= 1;
+                // The top digit at most 2^13 − 1, or all ones below it at the edge.
+                n[l - 1] = if full { 0x1fff } else { (n[l - 1] >> 2) | 1 };
+                // a, b < 2n: top digits at most twice n's minus one.
+                let cap = 2 * n[l - 1] as u32 - 1;
+                a[l - 1] = (a[l - 1] as u32 % cap) as u16;
+                b[l - 1] = (b[l - 1] as u32 % cap) as u16;
+                (n, a, b)
+            })
+        })
+    }
+
     proptest! {
         #[test]
         fn sqr_matches_mul((n, a) in case()) {
             check(&n, &a);
+        }
+
+        /// Lazy products and squares stay below 2n (their `top` is 0, checked by a debug
+        /// assertion) and reduce to the full ones.
+        #[test]
+        fn lazy_matches_full((n, a, b) in lazy_case()) {
+            let l = n.len();
+            let n0 = u16::neg_inv(n[0]);
+            let (mut br, mut ar) = (b.clone(), a.clone());
+            reduce_once(&mut br, 0, &n);
+            reduce_once(&mut ar, 0, &n);
+            let (mut lazy, mut full) = (std::vec![0u16; l], std::vec![0u16; l]);
+            mont_mul(&mut lazy, &a, &b, &n, n0, false);
+            mont_mul(&mut full, &a, &br, &n, n0, true);
+            let mut twice = n.clone();
+            super::super::ops::add(&mut twice, &n);
+            prop_assert!(super::super::ops::lt_vartime(&lazy, &twice));
+            reduce_once(&mut lazy, 0, &n);
+            prop_assert_eq!(&lazy, &full);
+            mont_sqr(&mut lazy, &a, &n, n0, false);
+            mont_mul(&mut full, &a, &ar, &n, n0, true);
+            prop_assert!(super::super::ops::lt_vartime(&lazy, &twice));
+            reduce_once(&mut lazy, 0, &n);
+            prop_assert_eq!(&lazy, &full);
         }
     }
 }
