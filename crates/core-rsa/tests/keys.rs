@@ -306,8 +306,6 @@ fn inconsistent_keys_are_refused() {
     let dp = k.dp().unwrap().to_bytes_be();
     let dq = k.dq().unwrap().to_bytes_be();
     let qinv = k.crt_coefficient().unwrap().to_bytes_be();
-    let imp = MontImpl::best();
-    PrivateKey::from_components(&n, &e, &d, &p, &q, &dp, &dq, &qinv, imp).unwrap();
     let bump = |v: &[u8]| {
         let mut v = v.to_vec();
         let last = v.len() - 1;
@@ -315,27 +313,32 @@ fn inconsistent_keys_are_refused() {
         v
     };
     let bad = Some(Error::InvalidPrivateKey);
-    assert_eq!(
-        PrivateKey::from_components(&n, &e, &d, &bump(&p), &q, &dp, &dq, &qinv, imp).err(),
-        bad
-    );
-    assert_eq!(
-        PrivateKey::from_components(&n, &e, &d, &p, &q, &bump(&dp), &dq, &qinv, imp).err(),
-        bad
-    );
-    assert_eq!(
-        PrivateKey::from_components(&n, &e, &d, &p, &q, &dp, &bump(&dq), &qinv, imp).err(),
-        bad
-    );
-    assert_eq!(
-        PrivateKey::from_components(&n, &e, &d, &p, &q, &dp, &dq, &bump(&qinv), imp).err(),
-        bad
-    );
-    assert_eq!(
-        PrivateKey::from_components(&n, &e, &d, &q, &p, &dq, &dp, &qinv, imp).err(),
-        bad,
-        "swapped primes, qinv for the other order"
-    );
+    // Every implementation: the check runs on each one's arithmetic.
+    for imp in private_impls(n.len() * 8) {
+        PrivateKey::from_components(&n, &e, &d, &p, &q, &dp, &dq, &qinv, imp).unwrap();
+        assert_eq!(
+            PrivateKey::from_components(&n, &e, &d, &bump(&p), &q, &dp, &dq, &qinv, imp).err(),
+            bad
+        );
+        assert_eq!(
+            PrivateKey::from_components(&n, &e, &d, &p, &q, &bump(&dp), &dq, &qinv, imp).err(),
+            bad
+        );
+        assert_eq!(
+            PrivateKey::from_components(&n, &e, &d, &p, &q, &dp, &bump(&dq), &qinv, imp).err(),
+            bad
+        );
+        assert_eq!(
+            PrivateKey::from_components(&n, &e, &d, &p, &q, &dp, &dq, &bump(&qinv), imp).err(),
+            bad
+        );
+        assert_eq!(
+            PrivateKey::from_components(&n, &e, &d, &q, &p, &dq, &dp, &qinv, imp).err(),
+            bad,
+            "swapped primes, qinv for the other order"
+        );
+    }
+    let imp = MontImpl::best();
     assert_eq!(
         PrivateKey::from_components(&n, &[1, 0, 0], &d, &p, &q, &dp, &dq, &qinv, imp).err(),
         Some(Error::InvalidExponent)
