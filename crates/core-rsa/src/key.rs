@@ -67,19 +67,24 @@ impl<W: Word> PubCore<W> {
         if !lt_vartime(&x.as_ref()[..l], self.n.n()) {
             return Err(Error::OutOfRange);
         }
-        let mut xm = W::buf();
-        // Bare metal: products only and no conversion back (see `pow_odd_vartime`).
+        // Bare metal: products only, no conversion back, and the input read again for the
+        // last product rather than kept (see `pow_odd_vartime`); the result replaces it.
         #[cfg(target_os = "none")]
-        self.n.pow_odd_vartime::<E, false>(eng, xm.as_mut(), &x.as_ref()[..l], self.e, false);
+        {
+            let input = crate::mont::BeBytes(input);
+            self.n.pow_odd_vartime::<E, false>(eng, x.as_mut(), &input, self.e, false);
+            store_be(&x.as_ref()[..l], out);
+        }
         #[cfg(not(target_os = "none"))]
         {
+            let mut xm = W::buf();
             self.n.enter_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);
             let mut e = [W::ZERO; 5]; // 64 bits take at most five digits
             load_be(&mut e, &self.e.to_be_bytes());
             self.n.pow_vartime(eng, x.as_mut(), &xm.as_ref()[..l], &e, 64);
             self.n.leave_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);
+            store_be(&xm.as_ref()[..l], out);
         }
-        store_be(&xm.as_ref()[..l], out);
         Ok(())
     }
 }

@@ -652,7 +652,7 @@ impl<W: Word> Mont<W> {
         mont_out: bool,
     ) {
         #[cfg(target_os = "none")]
-        self.pow_odd_vartime::<E, true>(e, out, x, exp, mont_out);
+        self.pow_odd_vartime::<E, true>(e, out, &x, exp, mont_out);
         #[cfg(not(target_os = "none"))]
         {
             let l = self.len;
@@ -677,14 +677,17 @@ impl<W: Word> Mont<W> {
     /// metal then links no squaring routine (its speed is ample there), while the private
     /// operation's `r^e` and check keep the faster squares. The last product takes `x` itself
     /// (or its Montgomery form, for `mont_out`), which leaves the result in the form wanted
-    /// with no conversion back. Variable time in `exp` only.
+    /// with no conversion back. `x` is a [`Base`]: digits the caller keeps, or its input
+    /// bytes, read again for that last product (into the buffer of the Montgomery form, spent
+    /// by then), so that the public operation keeps no fourth number on the Cortex-M0's stack.
+    /// Variable time in `exp` only.
     #[cfg(any(test, target_os = "none"))]
     #[inline(never)] // one stack frame per engine, not the largest of all
     pub(crate) fn pow_odd_vartime<E: Engine<W = W>, const SQR: bool>(
         &self,
         e: E,
         out: &mut [W],
-        x: &[W],
+        x: &impl Base<W>,
         exp: u64,
         mont_out: bool,
     ) {
@@ -693,14 +696,14 @@ impl<W: Word> Mont<W> {
         let bit = |i: u32| if i < 32 { lo >> i & 1 } else { hi >> (i - 32) & 1 };
         let l = self.len;
         let (n, n0) = (self.n(), self.n0);
-        let (out, x) = (&mut out[..l], &x[..l]);
+        let out = &mut out[..l];
         let mut top = 63;
         while top > 0 && bit(top) == 0 {
             top -= 1;
         }
         let (mut xm_buf, mut t_buf) = (W::buf(), W::buf());
         let (xm, t) = (&mut xm_buf.as_mut()[..l], &mut t_buf.as_mut()[..l]);
-        self.enter_mont(e, xm, x);
+        self.enter_mont(e, xm, x.digits(t));
         out.copy_from_slice(xm);
         with_scratch::<E, _>(|wide| {
             // out holds x^(exp >> i)·R mod n before each pass; bit 0 (set) is the last product.
@@ -711,7 +714,7 @@ impl<W: Word> Mont<W> {
                     e.mul(t, out, out, n, n0);
                 }
                 let factor = if i == 0 && !mont_out {
-                    Some(x)
+                    Some(x.digits(xm)) // x itself, its Montgomery form spent
                 } else if bit(i) == 1 {
                     Some(&*xm)
                 } else {
@@ -725,6 +728,34 @@ impl<W: Word> Mont<W> {
         });
         xm_buf.zeroize();
         t_buf.zeroize();
+    }
+}
+
+/// The base of [`Mont::pow_odd_vartime`]: digits the caller keeps, or big-endian bytes
+/// ([`BeBytes`]) converted into the scratch buffer given, each time the digits are wanted.
+#[cfg(any(test, target_os = "none"))]
+pub(crate) trait Base<W: Word> {
+    /// The digits, as kept or written into `buf` (the modulus's digit count).
+    fn digits<'a>(&'a self, buf: &'a mut [W]) -> &'a [W];
+}
+
+#[cfg(any(test, target_os = "none"))]
+impl<W: Word> Base<W> for &[W] {
+    fn digits<'a>(&'a self, _: &'a mut [W]) -> &'a [W] {
+        self
+    }
+}
+
+/// A [`Base`] given as big-endian bytes that fit the modulus's digits.
+#[cfg(any(test, target_os = "none"))]
+pub(crate) struct BeBytes<'a>(pub(crate) &'a [u8]);
+
+#[cfg(any(test, target_os = "none"))]
+impl<W: Word> Base<W> for BeBytes<'_> {
+    #[inline(always)]
+    fn digits<'a>(&'a self, buf: &'a mut [W]) -> &'a [W] {
+        load_be(buf, self.0);
+        buf
     }
 }
 
@@ -975,10 +1006,14 @@ mod tests {
             for mont_out in [false, true] {
                 let want = if mont_out { &c.as_ref()[..l] } else { &want.as_ref()[..l] };
                 let mut a = E::W::buf();
-                m.pow_odd_vartime::<E, false>(e, a.as_mut(), &xd.as_ref()[..l], exp, mont_out);
+                let xs = &xd.as_ref()[..l];
+                m.pow_odd_vartime::<E, false>(e, a.as_mut(), &xs, exp, mont_out);
                 assert_eq!(&a.as_ref()[..l], want, "exp {exp}, n {n:02x?}, x {x:02x?}");
                 let mut a = E::W::buf();
-                m.pow_odd_vartime::<E, true>(e, a.as_mut(), &xd.as_ref()[..l], exp, mont_out);
+                m.pow_odd_vartime::<E, false>(e, a.as_mut(), &BeBytes(x), exp, mont_out);
+                assert_eq!(&a.as_ref()[..l], want, "exp {exp}, n {n:02x?}, x {x:02x?}, bytes");
+                let mut a = E::W::buf();
+                m.pow_odd_vartime::<E, true>(e, a.as_mut(), &xs, exp, mont_out);
                 assert_eq!(&a.as_ref()[..l], want, "exp {exp}, n {n:02x?}, x {x:02x?}, sqr");
                 let mut a = E::W::buf();
                 m.pow_e_vartime(e, a.as_mut(), &xd.as_ref()[..l], exp, mont_out);
