@@ -524,6 +524,16 @@ macro_rules! store {
     };
 }
 
+/// `m` (a secret all-ones-or-zero mask) passed through an empty `asm!`, so the optimiser
+/// cannot tell it is a mask and turn `x & m` into a branch; unlike `black_box`, the value
+/// stays in a register (a trip through the stack cost a store-forwarding stall per row).
+#[inline(always)]
+fn opaque(mut m: u64) -> u64 {
+    // SAFETY: an empty template: it only claims to read and rewrite one register.
+    unsafe { asm!("/* {0} */", inout(reg) m, options(pure, nomem, nostack, preserves_flags)) };
+    m
+}
+
 /// `p`'s top limb, a memory operand of the point routines' reductions.
 static P3: u64 = 0xffff_ffff_0000_0001;
 
@@ -1003,9 +1013,10 @@ impl Field for P256X86Adx {
         true
     }
 
-    /// On plain masks, all eight made first and hidden from the optimiser together (one
-    /// barrier per row instead of a `Choice` per entry; a barrier on `abs` alone let the
-    /// compiler branch on the comparisons).
+    /// On plain masks, all eight made first and each hidden from the optimiser by
+    /// [`opaque`] (no `Choice` per entry; a barrier on `abs` alone let the compiler branch on
+    /// the comparisons, and `black_box` on the array put it on the stack, a store-forwarding
+    /// stall per row).
     #[inline(always)]
     fn select_entry(&self, row: &[[[u64; 4]; 2]], abs: u8) -> [[u64; 4]; 2] {
         // The comb rows have eight entries, one mask each.
@@ -1016,7 +1027,7 @@ impl Field for P256X86Adx {
             // All ones when j = abs (both below 2^63), else zero.
             *m = ((j ^ abs).wrapping_sub(1) >> 63).wrapping_neg();
         }
-        let masks = core::hint::black_box(masks);
+        let masks = masks.map(opaque);
         let mut out = [[0u64; 4]; 2];
         for (e, mask) in row.iter().zip(masks) {
             for c in 0..2 {
@@ -1037,7 +1048,7 @@ impl Field for P256X86Adx {
         for (j, m) in (1u64..).zip(&mut masks) {
             *m = ((j ^ abs).wrapping_sub(1) >> 63).wrapping_neg();
         }
-        let masks = core::hint::black_box(masks);
+        let masks = masks.map(opaque);
         let mut out = [[0u64; 4]; 3];
         for (e, mask) in table.iter().zip(masks) {
             for c in 0..3 {
