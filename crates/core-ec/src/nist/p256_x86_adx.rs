@@ -732,11 +732,50 @@ fn jac_double(_: core_cpu::Adx, p: &mut [[u64; 4]; 3]) {
 /// registers; not inlined, as [`jac_double`].
 #[inline(never)]
 fn jac_add_affine(
-    _: core_cpu::Adx,
+    t: core_cpu::Adx,
     p: &[[u64; 4]; 3],
     x2: &[u64; 4],
     y2: &[u64; 4],
 ) -> ([[u64; 4]; 3], Choice) {
+    let (sum, hr) = jac_add_affine_regs(t, p, x2, y2);
+    let same = Choice::from(((hr | hr.wrapping_neg()) >> 63) as u8 ^ 1);
+    (sum, same)
+}
+
+/// One step of the full-comb loop (`Curve::mul_base_full` without its doubling check) on
+/// plain masks: `acc` becomes `acc + (x2, y2)`, or `(x2, y2, 1)` where `inf` (`acc` is the
+/// identity), or stays where `keep` (a zero digit). Not inlined, so that the sum goes from
+/// the `asm!` outputs straight into `acc` with 64-bit stores (returned through memory and
+/// read back 128 bits at a time, it stalled store forwarding on every row).
+#[inline(never)]
+fn comb_add_affine(
+    t: core_cpu::Adx,
+    acc: &mut [[u64; 4]; 3],
+    x2: &[u64; 4],
+    y2: &[u64; 4],
+    keep: u64,
+    inf: u64,
+) {
+    let (sum, _) = jac_add_affine_regs(t, acc, x2, y2);
+    let q = [*x2, *y2, MONT.one()];
+    let take_sum = !keep & !inf;
+    let take_q = !keep & inf;
+    for ((a, s), q) in acc.iter_mut().zip(&sum).zip(&q) {
+        for ((a, s), q) in a.iter_mut().zip(s).zip(q) {
+            *a = (*a & keep) | (s & take_sum) | (q & take_q);
+        }
+    }
+}
+
+/// The `asm!` of [`jac_add_affine`]: the sum and the word that is zero exactly when
+/// `H = R = 0`.
+#[inline(always)]
+fn jac_add_affine_regs(
+    _: core_cpu::Adx,
+    p: &[[u64; 4]; 3],
+    x2: &[u64; 4],
+    y2: &[u64; 4],
+) -> ([[u64; 4]; 3], u64) {
     // Slots of 32 bytes: x2, y2, z1z1 = z1², h = x2·z1z1 − x1, z1·z1z1,
     // r = y2·z1·z1z1 − y1, z3 = z1·h, hh = h², hhh = hh·h, v = hh·x1, 2v, hhh·y1,
     // x3 = r² − 2v − hhh, d = v − x3, and the flag word; then y3 = d·r − hhh·y1 in
@@ -823,8 +862,7 @@ fn jac_add_affine(
             options(nostack),
         );
     }
-    let same = Choice::from(((hr | hr.wrapping_neg()) >> 63) as u8 ^ 1);
-    ([[x0, x1, x2, x3], [y0, y1, y2, y3], [z0, z1, z2, z3]], same)
+    ([[x0, x1, x2, x3], [y0, y1, y2, y3], [z0, z1, z2, z3]], hr)
 }
 
 /// `p + q` by the generic Jacobian addition ("add-1998-cmo-2", see
@@ -1063,6 +1101,24 @@ impl Field for P256X86Adx {
     #[inline]
     fn jac_add(&self, p: &[[u64; 4]; 3], q: &[[u64; 4]; 3]) -> Option<([[u64; 4]; 3], Choice)> {
         Some(jac_add(self.0, p, q))
+    }
+
+    /// On plain masks through [`opaque`] rather than a `Choice` per selection, the addition
+    /// and the selections in one call ([`comb_add_affine`]).
+    #[inline(always)]
+    fn comb_add(&self, acc: &mut [[u64; 4]; 3], row: &[[[u64; 4]; 2]], digit: i8) -> bool {
+        // All ones when the digit is negative; its magnitude (0 to 8).
+        let sign = opaque((i64::from(digit) >> 63).cast_unsigned());
+        let abs = (digit.cast_unsigned() ^ sign as u8).wrapping_sub(sign as u8);
+        let [x, y] = self.select_entry(row, abs);
+        let ny = sub(&[0; 4], &y);
+        let y = [0, 1, 2, 3].map(|l| y[l] ^ ((y[l] ^ ny[l]) & sign));
+        // All ones for a zero digit, and for an accumulator at the identity (Z = 0).
+        let keep = opaque((u64::from(abs).wrapping_sub(1) >> 63).wrapping_neg());
+        let z = acc[2].iter().fold(0, |o, &l| o | l);
+        let inf = opaque(((z | z.wrapping_neg()) >> 63).wrapping_sub(1));
+        comb_add_affine(self.0, acc, &x, &y, keep, inf);
+        true
     }
 
     #[inline]

@@ -568,26 +568,44 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         let f = self.fp;
         let mut acc = [f.one(), f.one(), f.zero()];
         for (i, &digit) in d.iter().enumerate() {
-            let (abs, neg) = split_digit(digit);
-            let [x, y] = f.select_entry(&table[i * 8..i * 8 + 8], abs);
-            let y = F::select(&y, &f.neg(&y), neg);
-            let (mut sum, same) = self.jac_add_affine(&acc, &x, &y);
-            if i + 2 >= d.len() {
-                let mut dbl = acc;
-                self.jac_double(&mut dbl);
-                for (s, t) in sum.iter_mut().zip(dbl) {
-                    *s = F::select(s, &t, same);
-                }
-            }
-            let acc_inf = F::is_zero(&acc[2]);
-            let keep = abs.ct_eq(&0);
-            for ((s, a), q) in sum.iter_mut().zip(&mut acc).zip([x, y, f.one()]) {
-                *a = F::select(&F::select(s, &q, acc_inf), a, keep);
+            let row = &table[i * 8..i * 8 + 8];
+            let check_double = i + 2 >= d.len();
+            if check_double || !f.comb_add(&mut acc, row, digit) {
+                self.comb_step(&mut acc, row, digit, check_double);
             }
         }
         let mut out = self.jacobian_to_proj(&acc[0], &acc[1], &acc[2]);
         out.y = F::select(&out.y, &f.one(), F::is_zero(&out.z));
         out
+    }
+
+    /// One row of [`Self::mul_base_full`] on the field operations: `acc + d·T` for the row
+    /// `T` and the digit `d` (see [`Field::comb_add`]), with the doubling computed and
+    /// selected when `check_double` (the last two rows).
+    pub(crate) fn comb_step(
+        &self,
+        acc: &mut [F::E; 3],
+        row: &[[F::E; 2]],
+        digit: i8,
+        check_double: bool,
+    ) {
+        let f = self.fp;
+        let (abs, neg) = split_digit(digit);
+        let [x, y] = f.select_entry(row, abs);
+        let y = F::select(&y, &f.neg(&y), neg);
+        let (mut sum, same) = self.jac_add_affine(acc, &x, &y);
+        if check_double {
+            let mut dbl = *acc;
+            self.jac_double(&mut dbl);
+            for (s, t) in sum.iter_mut().zip(dbl) {
+                *s = F::select(s, &t, same);
+            }
+        }
+        let acc_inf = F::is_zero(&acc[2]);
+        let keep = abs.ct_eq(&0);
+        for ((s, a), q) in sum.iter_mut().zip(acc.iter_mut()).zip([x, y, f.one()]) {
+            *a = F::select(&F::select(s, &q, acc_inf), a, keep);
+        }
     }
 
     /// `p + (x2, y2)` in Jacobian coordinates for an affine second point ("madd-2004-hmv",
@@ -1000,10 +1018,28 @@ pub(crate) fn check_point_hooks<F: Field, S: Field>(c: &Curve<'_, F, S>) {
             }
         }
     }
+    // The comb step on a few rows, every digit, every point (the identities included).
+    let table = f.comb();
+    let mut combs = 0;
+    for r in [0, 1, 17, 40] {
+        let Some(row) = table.get(8 * r..8 * r + 8) else { continue };
+        for p in &points {
+            for digit in -8..=8 {
+                let mut acc = *p;
+                if f.comb_add(&mut acc, row, digit) {
+                    combs += 1;
+                    let mut want = *p;
+                    c.comb_step(&mut want, row, digit, false);
+                    assert!(enc(&acc) == enc(&want), "comb_add, row {r}, digit {digit}");
+                }
+            }
+        }
+    }
     std::eprintln!(
-        "whole-point routines checked: {} doublings, {} mixed and {} full additions",
+        "whole-point routines checked: {} doublings, {} mixed and {} full additions, {} comb steps",
         hooked[0],
         hooked[1],
-        hooked[2]
+        hooked[2],
+        combs
     );
 }
