@@ -118,8 +118,8 @@ pub(crate) trait Field: Sync {
     }
 
     /// One step of the full-comb loop (`Curve::mul_base_full`) for a field that runs it as
-    /// its own routine: `acc + d·T` for the row `T` (eight affine entries `j·T`, `j = 1..=8`)
-    /// and the digit `d` in `−8..=8`, or `d·T` where `acc` is the identity, or `acc` for
+    /// its own routine: `acc + d·T` for the row `T` (affine entries `j·T`, `j = 1..=row.len()`)
+    /// and the digit `d` in `−row.len()..=row.len()`, or `d·T` where `acc` is the identity, or `acc` for
     /// `d = 0`, with no doubling check (the caller's rows cannot hit `acc = d·T`), in constant
     /// time; `false`, `acc` untouched: the generic steps run.
     #[inline]

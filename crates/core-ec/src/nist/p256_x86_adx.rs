@@ -1057,10 +1057,10 @@ impl Field for P256X86Adx {
     /// stall per row).
     #[inline(always)]
     fn select_entry(&self, row: &[[[u64; 4]; 2]], abs: u8) -> [[u64; 4]; 2] {
-        // The comb rows have eight entries, one mask each.
-        debug_assert_eq!(row.len(), 8);
+        // The comb rows have sixteen entries, one mask each.
+        debug_assert!(row.len() <= 16);
         let abs = u64::from(abs);
-        let mut masks = [0u64; 8];
+        let mut masks = [0u64; 16];
         for (j, m) in (1u64..).zip(&mut masks) {
             // All ones when j = abs (both below 2^63), else zero.
             *m = ((j ^ abs).wrapping_sub(1) >> 63).wrapping_neg();
@@ -1546,11 +1546,11 @@ mod tests {
             return;
         };
         let f = P256X86Adx(t);
-        let mut row = [[[0u64; 4]; 2]; 8];
+        let mut row = [[[0u64; 4]; 2]; 16];
         for (i, w) in row.iter_mut().flatten().flatten().enumerate() {
             *w = (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         }
-        for abs in [0u8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 255] {
+        for abs in (0u8..=17).chain([32, 255]) {
             let mut want = [[0u64; 4]; 2];
             for (j, e) in row.iter().enumerate() {
                 let hit = Choice::from(u8::from(usize::from(abs) == j + 1));

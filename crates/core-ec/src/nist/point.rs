@@ -56,6 +56,12 @@ const fn digits(len: usize) -> usize {
 /// The most signed digits of any curve.
 const MAX_DIGITS: usize = digits(MAX_LEN);
 
+/// Rows in a full comb table of signed `w`-bit digits for `len`-byte scalars (a digit each,
+/// with room for the final carry): `2·len + 1` for `w = 4`.
+pub(crate) const fn full_comb_rows(len: usize, w: usize) -> usize {
+    8 * len / w + 1
+}
+
 /// Bits per signed window of the variable-base multiplication [`Curve::mul`]: 5 on 64-bit
 /// targets (a table of 16 points), 4 elsewhere to keep the Cortex-M0's stack small (8 points).
 #[cfg(target_pointer_width = "64")]
@@ -517,19 +523,22 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// multiplies row `i`, so `k·G = Σ_t 16^t · Σ_i d[s·i+t]·(16^(s·i)·G)`, evaluated by
     /// Horner's rule in `t` with `4·(s − 1)` doublings (12, or 60 with `small-tables`) and one
     /// mixed addition per digit. A field whose built-in table has a row for
-    /// every digit (row `i` holding `j·16^i·G`, as `full_comb_table` makes) needs no doublings:
-    /// one pass, digit `i` on row `i`.
+    /// every digit (row `i` holding `j·2^(w·i)·G` for signed `w`-bit digits, as
+    /// `full_comb_table` makes) needs no doublings: one pass, digit `i` on row `i`.
     pub(crate) fn mul_base(&self, k: &[u8]) -> Proj<F::E> {
         let len = self.params.len;
-        let mut d = [0i8; MAX_DIGITS];
-        let d = &mut d[..digits(len)];
-        recode(k, d);
         let table = self.fp.comb();
-        if table.len() == 8 * d.len() && self.params.qlen == 8 * len {
-            let acc = self.mul_base_full(table, d);
+        if let Some(w) = self.full_comb_window() {
+            let mut d = [0i8; MAX_DIGITS];
+            let d = &mut d[..full_comb_rows(len, w)];
+            recode_window(k, d, w);
+            let acc = self.mul_base_full(table, d, 1 << (w - 1));
             zeroize::Zeroize::zeroize(d);
             return acc;
         }
+        let mut d = [0i8; MAX_DIGITS];
+        let d = &mut d[..digits(len)];
+        recode(k, d);
         // Digits per row: `COMB_SPACING` for the shared table, 1 for a full one.
         let spacing = if table.len() == 8 * d.len() { 1 } else { COMB_SPACING };
         let rows = d.len().div_ceil(spacing);
@@ -556,19 +565,33 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         acc
     }
 
-    /// `Σ d[i]·16^i·G` over a full comb table (row `i` holding `j·16^i·G`), in constant
-    /// time, accumulating in Jacobian coordinates with mixed additions ([`Self::jac_add_affine`],
-    /// 7 multiplications and 4 squarings against 13 for the projective one). Its exceptional
-    /// cases: the accumulator or the digit at the identity are selected around; `acc = −T`
-    /// gives the identity by itself; `acc = T` needs `A ≡ ±d·16^r (mod n)` for the integer
-    /// `A = Σ_{i<r} d[i]·16^i`, `|A| < 16^r`, so a non-zero integer below `9·16^r`, which is
-    /// below `n` for every row but the last two when `n > 2^(8·len − 1)` (the caller checks
-    /// that `n` fills its bytes); on those two rows the doubling is computed and selected.
-    fn mul_base_full(&self, table: &[[F::E; 2]], d: &[i8]) -> Proj<F::E> {
+    /// The digit width `w` of the field's built-in comb table when it is a full one (a row
+    /// per signed `w`-bit digit, `2^(w−1)` entries each: 4 or 5), for a group order that fills
+    /// its bytes (which [`Self::mul_base_full`]'s exceptional cases need); `None` otherwise.
+    pub(crate) fn full_comb_window(&self) -> Option<usize> {
+        let len = self.params.len;
+        let table = self.fp.comb().len();
+        if self.params.qlen != 8 * len {
+            return None;
+        }
+        [4, 5].into_iter().find(|&w| table == full_comb_rows(len, w) << (w - 1))
+    }
+
+    /// `Σ d[i]·B^i·G` over a full comb table of `entries = B/2` points a row (row `i` holding
+    /// `j·B^i·G`, `B = 16` or 32), in constant time, accumulating in Jacobian coordinates with
+    /// mixed additions ([`Self::jac_add_affine`], 7 multiplications and 4 squarings against 13
+    /// for the projective one). Its exceptional cases: the accumulator or the digit at the
+    /// identity are selected around; `acc = −T` gives the identity by itself; `acc = T` needs
+    /// `A ≡ ±d·B^r (mod n)` for the integer `A = Σ_{i<r} d[i]·B^i`, `|A| < B^r`, so a non-zero
+    /// integer below `(B/2 + 1)·B^r`, which is below `n` for every row but the last two when
+    /// `n > 2^(8·len − 1)` (the caller checks that `n` fills its bytes): `17·32^r < 2^255` up
+    /// to `r = 50` of P-256's 52 rows. On those two rows the doubling is computed and
+    /// selected.
+    fn mul_base_full(&self, table: &[[F::E; 2]], d: &[i8], entries: usize) -> Proj<F::E> {
         let f = self.fp;
         let mut acc = [f.one(), f.one(), f.zero()];
         for (i, &digit) in d.iter().enumerate() {
-            let row = &table[i * 8..i * 8 + 8];
+            let row = &table[i * entries..(i + 1) * entries];
             let check_double = i + 2 >= d.len();
             if check_double || !f.comb_add(&mut acc, row, digit) {
                 self.comb_step(&mut acc, row, digit, check_double);
@@ -826,7 +849,17 @@ pub(crate) fn comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::V
 /// the rows of the shared table, and [`Curve::mul_base`] on it needs no doublings.
 #[cfg(test)]
 pub(crate) fn full_comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::Vec<u8> {
-    comb_table_rows(c, digits(c.params.len), 4)
+    full_comb_table_window(c, 4)
+}
+
+/// The full comb table for signed `w`-bit digits: a row per digit, row `i` holding
+/// `j·2^(w·i)·G` for `j = 1..=2^(w−1)`, in the byte layout of [`Params::comb`].
+#[cfg(test)]
+pub(crate) fn full_comb_table_window<F: Field, S: Field>(
+    c: &Curve<'_, F, S>,
+    w: usize,
+) -> std::vec::Vec<u8> {
+    comb_table_rows_of(c, full_comb_rows(c.params.len, w), w, 1 << (w - 1))
 }
 
 /// `rows` rows of `j·2^(shift·i)·G`, `j = 1..=8`, affine `x‖y` big-endian.
@@ -836,12 +869,23 @@ fn comb_table_rows<F: Field, S: Field>(
     rows: usize,
     shift: usize,
 ) -> std::vec::Vec<u8> {
+    comb_table_rows_of(c, rows, shift, 8)
+}
+
+/// `rows` rows of `j·2^(shift·i)·G`, `j = 1..=entries`, affine `x‖y` big-endian.
+#[cfg(test)]
+fn comb_table_rows_of<F: Field, S: Field>(
+    c: &Curve<'_, F, S>,
+    rows: usize,
+    shift: usize,
+    entries: usize,
+) -> std::vec::Vec<u8> {
     let len = c.params.len;
     let mut out = std::vec::Vec::new();
     let mut base = c.generator();
     for _ in 0..rows {
         let mut p = base;
-        for _ in 0..8 {
+        for _ in 0..entries {
             let (x, y, _) = c.to_affine(&p);
             let mut buf = [0u8; MAX_LEN];
             c.fp.to_be(&x, &mut buf[..len]);
@@ -1020,11 +1064,12 @@ pub(crate) fn check_point_hooks<F: Field, S: Field>(c: &Curve<'_, F, S>) {
     }
     // The comb step on a few rows, every digit, every point (the identities included).
     let table = f.comb();
+    let entries = c.full_comb_window().map_or(8, |w| 1 << (w - 1));
     let mut combs = 0;
     for r in [0, 1, 17, 40] {
-        let Some(row) = table.get(8 * r..8 * r + 8) else { continue };
+        let Some(row) = table.get(entries * r..entries * (r + 1)) else { continue };
         for p in &points {
-            for digit in -8..=8 {
+            for digit in -(entries as i8)..=entries as i8 {
                 let mut acc = *p;
                 if f.comb_add(&mut acc, row, digit) {
                     combs += 1;
