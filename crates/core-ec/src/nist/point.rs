@@ -777,19 +777,27 @@ fn recode(k: &[u8], d: &mut [i8]) {
 /// `Σ d[i]·2^(w·i) = k` for the big-endian `k`: each `w`-bit chunk plus the carry in, less
 /// `2^w` when above `2^(w−1)`. Constant time (the bit positions are public).
 fn recode_window(k: &[u8], d: &mut [i8], w: usize) {
-    let bit = |i: usize| match k.len().checked_sub(1 + i / 8) {
-        Some(at) => (k[at] >> (i % 8)) & 1,
-        None => 0,
-    };
+    // k as little-endian 64-bit words, zero-padded past its top (a word to spare for the
+    // window that straddles the last one).
+    let mut words = [0u64; MAX_LEN / 8 + 3];
+    for (i, &b) in k.iter().rev().enumerate() {
+        words[i / 8] |= u64::from(b) << (8 * (i % 8));
+    }
+    let mask = (1u64 << w) - 1;
     let mut carry = 0u8;
     for (i, slot) in d.iter_mut().enumerate() {
-        let mut v = carry;
-        for b in 0..w {
-            v += bit(w * i + b) << b;
-        }
+        // Bits w·i to w·i + w − 1 (w ≤ 7, so at most two words).
+        let (at, shift) = ((w * i) / 64, (w * i) % 64);
+        let lo = words.get(at).map_or(0, |&x| x >> shift);
+        let hi = match (words.get(at + 1), shift) {
+            (Some(&x), 1..) => x << (64 - shift),
+            _ => 0,
+        };
+        let v = ((lo | hi) & mask) as u8 + carry;
         carry = (v + (1 << (w - 1)) - 1) >> w;
         *slot = v.cast_signed() - (carry << w).cast_signed();
     }
+    zeroize::Zeroize::zeroize(&mut words);
 }
 
 /// The width-`width` non-adjacent form of the big-endian `k`, least significant first: odd
@@ -1087,4 +1095,59 @@ pub(crate) fn check_point_hooks<F: Field, S: Field>(c: &Curve<'_, F, S>) {
         hooked[2],
         combs
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// [`recode_window`] bit by bit, as it was first written.
+    fn recode_window_bitwise(k: &[u8], d: &mut [i8], w: usize) {
+        let bit = |i: usize| match k.len().checked_sub(1 + i / 8) {
+            Some(at) => (k[at] >> (i % 8)) & 1,
+            None => 0,
+        };
+        let mut carry = 0u8;
+        for (i, slot) in d.iter_mut().enumerate() {
+            let mut v = carry;
+            for b in 0..w {
+                v += bit(w * i + b) << b;
+            }
+            carry = (v + (1 << (w - 1)) - 1) >> w;
+            *slot = v.cast_signed() - (carry << w).cast_signed();
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn recode_window_matches_bitwise(
+            k in proptest::collection::vec(any::<u8>(), 66),
+            len in prop::sample::select(std::vec![32usize, 48, 66]),
+            w in 4usize..=5,
+        ) {
+            let k = &k[..len];
+            let n = full_comb_rows(len, w);
+            let (mut got, mut want) = ([0i8; MAX_DIGITS], [0i8; MAX_DIGITS]);
+            recode_window(k, &mut got[..n], w);
+            recode_window_bitwise(k, &mut want[..n], w);
+            prop_assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn recode_window_edges() {
+        for len in [32, 48, 66] {
+            for fill in [0u8, 0xff, 0x80, 0x0f] {
+                let k = std::vec![fill; len];
+                for w in [4, 5] {
+                    let n = full_comb_rows(len, w);
+                    let (mut got, mut want) = ([0i8; MAX_DIGITS], [0i8; MAX_DIGITS]);
+                    recode_window(&k, &mut got[..n], w);
+                    recode_window_bitwise(&k, &mut want[..n], w);
+                    assert_eq!(got, want, "len {len}, fill {fill:#x}, w {w}");
+                }
+            }
+        }
+    }
 }
