@@ -118,10 +118,10 @@ pub(crate) trait Field: Sync {
     }
 
     /// One step of the full-comb loop (`Curve::mul_base_full`) for a field that runs it as
-    /// its own routine: `acc + d·T` for the row `T` (affine entries `j·T`, `j = 1..=row.len()`)
-    /// and the digit `d` in `−row.len()..=row.len()`, or `d·T` where `acc` is the identity, or `acc` for
-    /// `d = 0`, with no doubling check (the caller's rows cannot hit `acc = d·T`), in constant
-    /// time; `false`, `acc` untouched: the generic steps run.
+    /// its own routine: `acc + d·T` for the row `T` (affine entries `j·T` for `j` up to
+    /// `row.len()`) and a digit `d` no larger in magnitude, or `d·T` where `acc` is the
+    /// identity, or `acc` for `d = 0`, with no doubling check (the caller's rows cannot hit
+    /// `acc = d·T`), in constant time; `false`, `acc` untouched: the generic steps run.
     #[inline]
     fn comb_add(&self, _acc: &mut [Self::E; 3], _row: &[[Self::E; 2]], _digit: i8) -> bool {
         false

@@ -5,9 +5,10 @@
 //! last one shorter), each worked out on the low 64 bits of `f` and `g` alone as a 2×2
 //! transition matrix that is then applied to the full values in signed radix-2^62 limbs; `L` is
 //! the limb count. A batch is two rounds of 30 steps whose matrix rows fit a word each (half
-//! the matrix work per step), on `x86_64` in `asm!` with conditional moves. No branch or memory index depends on the input. For P-256's scalars this is
-//! several times faster than the 256 squarings of a Fermat power, which a latency-bound
-//! Montgomery product cannot overlap. Verification, whose inputs are public, has a
+//! the matrix work per step), on `x86_64` in `asm!` with conditional moves. No branch or
+//! memory index depends on the input. For P-256's scalars this is several times faster than
+//! the 256 squarings of a Fermat power, which a latency-bound Montgomery product cannot
+//! overlap. Verification, whose inputs are public, has a
 //! variable-time variant that skips runs of zeros and cancels several bits per step.
 //!
 //! The same idea, specialised to 2^255 − 19, is [`curve25519::safegcd`](crate::curve25519).
