@@ -119,7 +119,7 @@ crate::nist::api::nist_api!("P-256", 32, core_hash::Sha256, "SHA-256", P256Impl)
 #[test]
 fn full_comb_table_is_right() {
     with_curve!(NistImpl::P256Mont64, |c| {
-        let table = crate::nist::point::full_comb_table(&c);
+        let table = crate::nist::point::full_comb_table_window(&c, 5);
         assert!(table == tables::P256_FULL_COMB, "P-256 full comb table differs");
     });
 }
@@ -130,7 +130,8 @@ fn full_comb_table_is_right() {
 #[test]
 #[ignore = "generator, not a test"]
 fn print_full_comb_table() {
-    let table = with_curve!(NistImpl::P256Mont64, |c| crate::nist::point::full_comb_table(&c));
+    let table =
+        with_curve!(NistImpl::P256Mont64, |c| crate::nist::point::full_comb_table_window(&c, 5));
     std::print!("FULLTABLE ");
     for b in table {
         std::print!("{b:02x}");

@@ -117,6 +117,16 @@ pub(crate) trait Field: Sync {
         None
     }
 
+    /// One step of the full-comb loop (`Curve::mul_base_full`) for a field that runs it as
+    /// its own routine: `acc + d·T` for the row `T` (affine entries `j·T` for `j` up to
+    /// `row.len()`) and a digit `d` no larger in magnitude, or `d·T` where `acc` is the
+    /// identity, or `acc` for `d = 0`, with no doubling check (the caller's rows cannot hit
+    /// `acc = d·T`), in constant time; `false`, `acc` untouched: the generic steps run.
+    #[inline]
+    fn comb_add(&self, _acc: &mut [Self::E; 3], _row: &[[Self::E; 2]], _digit: i8) -> bool {
+        false
+    }
+
     /// Entry `abs` (1 to `row.len()`; anything else gives zeros) of a comb-table row, reading
     /// every entry: the signing loop's table scan, which a field may do on plain masks.
     #[inline]

@@ -524,6 +524,16 @@ macro_rules! store {
     };
 }
 
+/// `m` (a secret all-ones-or-zero mask) passed through an empty `asm!`, so the optimiser
+/// cannot tell it is a mask and turn `x & m` into a branch; unlike `black_box`, the value
+/// stays in a register (a trip through the stack cost a store-forwarding stall per row).
+#[inline(always)]
+fn opaque(mut m: u64) -> u64 {
+    // SAFETY: an empty template: it only claims to read and rewrite one register.
+    unsafe { asm!("/* {0} */", inout(reg) m, options(pure, nomem, nostack, preserves_flags)) };
+    m
+}
+
 /// `p`'s top limb, a memory operand of the point routines' reductions.
 static P3: u64 = 0xffff_ffff_0000_0001;
 
@@ -722,11 +732,50 @@ fn jac_double(_: core_cpu::Adx, p: &mut [[u64; 4]; 3]) {
 /// registers; not inlined, as [`jac_double`].
 #[inline(never)]
 fn jac_add_affine(
-    _: core_cpu::Adx,
+    t: core_cpu::Adx,
     p: &[[u64; 4]; 3],
     x2: &[u64; 4],
     y2: &[u64; 4],
 ) -> ([[u64; 4]; 3], Choice) {
+    let (sum, hr) = jac_add_affine_regs(t, p, x2, y2);
+    let same = Choice::from(((hr | hr.wrapping_neg()) >> 63) as u8 ^ 1);
+    (sum, same)
+}
+
+/// One step of the full-comb loop (`Curve::mul_base_full` without its doubling check) on
+/// plain masks: `acc` becomes `acc + (x2, y2)`, or `(x2, y2, 1)` where `inf` (`acc` is the
+/// identity), or stays where `keep` (a zero digit). Not inlined, so that the sum goes from
+/// the `asm!` outputs straight into `acc` with 64-bit stores (returned through memory and
+/// read back 128 bits at a time, it stalled store forwarding on every row).
+#[inline(never)]
+fn comb_add_affine(
+    t: core_cpu::Adx,
+    acc: &mut [[u64; 4]; 3],
+    x2: &[u64; 4],
+    y2: &[u64; 4],
+    keep: u64,
+    inf: u64,
+) {
+    let (sum, _) = jac_add_affine_regs(t, acc, x2, y2);
+    let q = [*x2, *y2, MONT.one()];
+    let take_sum = !keep & !inf;
+    let take_q = !keep & inf;
+    for ((a, s), q) in acc.iter_mut().zip(&sum).zip(&q) {
+        for ((a, s), q) in a.iter_mut().zip(s).zip(q) {
+            *a = (*a & keep) | (s & take_sum) | (q & take_q);
+        }
+    }
+}
+
+/// The `asm!` of [`jac_add_affine`]: the sum and the word that is zero exactly when
+/// `H = R = 0`.
+#[inline(always)]
+fn jac_add_affine_regs(
+    _: core_cpu::Adx,
+    p: &[[u64; 4]; 3],
+    x2: &[u64; 4],
+    y2: &[u64; 4],
+) -> ([[u64; 4]; 3], u64) {
     // Slots of 32 bytes: x2, y2, z1z1 = z1², h = x2·z1z1 − x1, z1·z1z1,
     // r = y2·z1·z1z1 − y1, z3 = z1·h, hh = h², hhh = hh·h, v = hh·x1, 2v, hhh·y1,
     // x3 = r² − 2v − hhh, d = v − x3, and the flag word; then y3 = d·r − hhh·y1 in
@@ -813,8 +862,7 @@ fn jac_add_affine(
             options(nostack),
         );
     }
-    let same = Choice::from(((hr | hr.wrapping_neg()) >> 63) as u8 ^ 1);
-    ([[x0, x1, x2, x3], [y0, y1, y2, y3], [z0, z1, z2, z3]], same)
+    ([[x0, x1, x2, x3], [y0, y1, y2, y3], [z0, z1, z2, z3]], hr)
 }
 
 /// `p + q` by the generic Jacobian addition ("add-1998-cmo-2", see
@@ -1003,20 +1051,21 @@ impl Field for P256X86Adx {
         true
     }
 
-    /// On plain masks, all eight made first and hidden from the optimiser together (one
-    /// barrier per row instead of a `Choice` per entry; a barrier on `abs` alone let the
-    /// compiler branch on the comparisons).
+    /// On plain masks, all eight made first and each hidden from the optimiser by
+    /// [`opaque`] (no `Choice` per entry; a barrier on `abs` alone let the compiler branch on
+    /// the comparisons, and `black_box` on the array put it on the stack, a store-forwarding
+    /// stall per row).
     #[inline(always)]
     fn select_entry(&self, row: &[[[u64; 4]; 2]], abs: u8) -> [[u64; 4]; 2] {
-        // The comb rows have eight entries, one mask each.
-        debug_assert_eq!(row.len(), 8);
+        // The comb rows have sixteen entries, one mask each.
+        debug_assert!(row.len() <= 16);
         let abs = u64::from(abs);
-        let mut masks = [0u64; 8];
+        let mut masks = [0u64; 16];
         for (j, m) in (1u64..).zip(&mut masks) {
             // All ones when j = abs (both below 2^63), else zero.
             *m = ((j ^ abs).wrapping_sub(1) >> 63).wrapping_neg();
         }
-        let masks = core::hint::black_box(masks);
+        let masks = masks.map(opaque);
         let mut out = [[0u64; 4]; 2];
         for (e, mask) in row.iter().zip(masks) {
             for c in 0..2 {
@@ -1037,7 +1086,7 @@ impl Field for P256X86Adx {
         for (j, m) in (1u64..).zip(&mut masks) {
             *m = ((j ^ abs).wrapping_sub(1) >> 63).wrapping_neg();
         }
-        let masks = core::hint::black_box(masks);
+        let masks = masks.map(opaque);
         let mut out = [[0u64; 4]; 3];
         for (e, mask) in table.iter().zip(masks) {
             for c in 0..3 {
@@ -1052,6 +1101,24 @@ impl Field for P256X86Adx {
     #[inline]
     fn jac_add(&self, p: &[[u64; 4]; 3], q: &[[u64; 4]; 3]) -> Option<([[u64; 4]; 3], Choice)> {
         Some(jac_add(self.0, p, q))
+    }
+
+    /// On plain masks through [`opaque`] rather than a `Choice` per selection, the addition
+    /// and the selections in one call ([`comb_add_affine`]).
+    #[inline(always)]
+    fn comb_add(&self, acc: &mut [[u64; 4]; 3], row: &[[[u64; 4]; 2]], digit: i8) -> bool {
+        // All ones when the digit is negative; its magnitude (0 to 8).
+        let sign = opaque((i64::from(digit) >> 63).cast_unsigned());
+        let abs = (digit.cast_unsigned() ^ sign as u8).wrapping_sub(sign as u8);
+        let [x, y] = self.select_entry(row, abs);
+        let ny = sub(&[0; 4], &y);
+        let y = [0, 1, 2, 3].map(|l| y[l] ^ ((y[l] ^ ny[l]) & sign));
+        // All ones for a zero digit, and for an accumulator at the identity (Z = 0).
+        let keep = opaque((u64::from(abs).wrapping_sub(1) >> 63).wrapping_neg());
+        let z = acc[2].iter().fold(0, |o, &l| o | l);
+        let inf = opaque(((z | z.wrapping_neg()) >> 63).wrapping_sub(1));
+        comb_add_affine(self.0, acc, &x, &y, keep, inf);
+        true
     }
 
     #[inline]
@@ -1479,11 +1546,11 @@ mod tests {
             return;
         };
         let f = P256X86Adx(t);
-        let mut row = [[[0u64; 4]; 2]; 8];
+        let mut row = [[[0u64; 4]; 2]; 16];
         for (i, w) in row.iter_mut().flatten().flatten().enumerate() {
             *w = (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         }
-        for abs in [0u8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 255] {
+        for abs in (0u8..=17).chain([32, 255]) {
             let mut want = [[0u64; 4]; 2];
             for (j, e) in row.iter().enumerate() {
                 let hit = Choice::from(u8::from(usize::from(abs) == j + 1));

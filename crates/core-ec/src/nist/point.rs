@@ -56,6 +56,12 @@ const fn digits(len: usize) -> usize {
 /// The most signed digits of any curve.
 const MAX_DIGITS: usize = digits(MAX_LEN);
 
+/// Rows in a full comb table of signed `w`-bit digits for `len`-byte scalars (a digit each,
+/// with room for the final carry): `2·len + 1` for `w = 4`.
+pub(crate) const fn full_comb_rows(len: usize, w: usize) -> usize {
+    8 * len / w + 1
+}
+
 /// Bits per signed window of the variable-base multiplication [`Curve::mul`]: 5 on 64-bit
 /// targets (a table of 16 points), 4 elsewhere to keep the Cortex-M0's stack small (8 points).
 #[cfg(target_pointer_width = "64")]
@@ -517,19 +523,22 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// multiplies row `i`, so `k·G = Σ_t 16^t · Σ_i d[s·i+t]·(16^(s·i)·G)`, evaluated by
     /// Horner's rule in `t` with `4·(s − 1)` doublings (12, or 60 with `small-tables`) and one
     /// mixed addition per digit. A field whose built-in table has a row for
-    /// every digit (row `i` holding `j·16^i·G`, as `full_comb_table` makes) needs no doublings:
-    /// one pass, digit `i` on row `i`.
+    /// every digit (row `i` holding `j·2^(w·i)·G` for signed `w`-bit digits, as
+    /// `full_comb_table` makes) needs no doublings: one pass, digit `i` on row `i`.
     pub(crate) fn mul_base(&self, k: &[u8]) -> Proj<F::E> {
         let len = self.params.len;
-        let mut d = [0i8; MAX_DIGITS];
-        let d = &mut d[..digits(len)];
-        recode(k, d);
         let table = self.fp.comb();
-        if table.len() == 8 * d.len() && self.params.qlen == 8 * len {
-            let acc = self.mul_base_full(table, d);
+        if let Some(w) = self.full_comb_window() {
+            let mut d = [0i8; MAX_DIGITS];
+            let d = &mut d[..full_comb_rows(len, w)];
+            recode_window(k, d, w);
+            let acc = self.mul_base_full(table, d, 1 << (w - 1));
             zeroize::Zeroize::zeroize(d);
             return acc;
         }
+        let mut d = [0i8; MAX_DIGITS];
+        let d = &mut d[..digits(len)];
+        recode(k, d);
         // Digits per row: `COMB_SPACING` for the shared table, 1 for a full one.
         let spacing = if table.len() == 8 * d.len() { 1 } else { COMB_SPACING };
         let rows = d.len().div_ceil(spacing);
@@ -556,38 +565,70 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         acc
     }
 
-    /// `Σ d[i]·16^i·G` over a full comb table (row `i` holding `j·16^i·G`), in constant
-    /// time, accumulating in Jacobian coordinates with mixed additions ([`Self::jac_add_affine`],
-    /// 7 multiplications and 4 squarings against 13 for the projective one). Its exceptional
-    /// cases: the accumulator or the digit at the identity are selected around; `acc = −T`
-    /// gives the identity by itself; `acc = T` needs `A ≡ ±d·16^r (mod n)` for the integer
-    /// `A = Σ_{i<r} d[i]·16^i`, `|A| < 16^r`, so a non-zero integer below `9·16^r`, which is
-    /// below `n` for every row but the last two when `n > 2^(8·len − 1)` (the caller checks
-    /// that `n` fills its bytes); on those two rows the doubling is computed and selected.
-    fn mul_base_full(&self, table: &[[F::E; 2]], d: &[i8]) -> Proj<F::E> {
+    /// The digit width `w` of the field's built-in comb table when it is a full one (a row
+    /// per signed `w`-bit digit, `2^(w−1)` entries each: 4 or 5), for a group order that fills
+    /// its bytes (which [`Self::mul_base_full`]'s exceptional cases need); `None` otherwise.
+    pub(crate) fn full_comb_window(&self) -> Option<usize> {
+        let len = self.params.len;
+        let table = self.fp.comb().len();
+        if self.params.qlen != 8 * len {
+            return None;
+        }
+        [4, 5].into_iter().find(|&w| table == full_comb_rows(len, w) << (w - 1))
+    }
+
+    /// `Σ d[i]·B^i·G` over a full comb table of `entries = B/2` points a row (row `i` holding
+    /// `j·B^i·G`, `B = 16` or 32), in constant time, accumulating in Jacobian coordinates with
+    /// mixed additions ([`Self::jac_add_affine`], 7 multiplications and 4 squarings against 13
+    /// for the projective one). Its exceptional cases: the accumulator or the digit at the
+    /// identity are selected around; `acc = −T` gives the identity by itself; `acc = T` needs
+    /// `A ≡ ±d·B^r (mod n)` for the integer `A = Σ_{i<r} d[i]·B^i`, `|A| < B^r`, so a non-zero
+    /// integer below `(B/2 + 1)·B^r`, which is below `n` for every row but the last two when
+    /// `n > 2^(8·len − 1)` (the caller checks that `n` fills its bytes): `17·32^r < 2^255` up
+    /// to `r = 50` of P-256's 52 rows. On those two rows the doubling is computed and
+    /// selected.
+    fn mul_base_full(&self, table: &[[F::E; 2]], d: &[i8], entries: usize) -> Proj<F::E> {
         let f = self.fp;
         let mut acc = [f.one(), f.one(), f.zero()];
         for (i, &digit) in d.iter().enumerate() {
-            let (abs, neg) = split_digit(digit);
-            let [x, y] = f.select_entry(&table[i * 8..i * 8 + 8], abs);
-            let y = F::select(&y, &f.neg(&y), neg);
-            let (mut sum, same) = self.jac_add_affine(&acc, &x, &y);
-            if i + 2 >= d.len() {
-                let mut dbl = acc;
-                self.jac_double(&mut dbl);
-                for (s, t) in sum.iter_mut().zip(dbl) {
-                    *s = F::select(s, &t, same);
-                }
-            }
-            let acc_inf = F::is_zero(&acc[2]);
-            let keep = abs.ct_eq(&0);
-            for ((s, a), q) in sum.iter_mut().zip(&mut acc).zip([x, y, f.one()]) {
-                *a = F::select(&F::select(s, &q, acc_inf), a, keep);
+            let row = &table[i * entries..(i + 1) * entries];
+            let check_double = i + 2 >= d.len();
+            if check_double || !f.comb_add(&mut acc, row, digit) {
+                self.comb_step(&mut acc, row, digit, check_double);
             }
         }
         let mut out = self.jacobian_to_proj(&acc[0], &acc[1], &acc[2]);
         out.y = F::select(&out.y, &f.one(), F::is_zero(&out.z));
         out
+    }
+
+    /// One row of [`Self::mul_base_full`] on the field operations: `acc + d·T` for the row
+    /// `T` and the digit `d` (see [`Field::comb_add`]), with the doubling computed and
+    /// selected when `check_double` (the last two rows).
+    pub(crate) fn comb_step(
+        &self,
+        acc: &mut [F::E; 3],
+        row: &[[F::E; 2]],
+        digit: i8,
+        check_double: bool,
+    ) {
+        let f = self.fp;
+        let (abs, neg) = split_digit(digit);
+        let [x, y] = f.select_entry(row, abs);
+        let y = F::select(&y, &f.neg(&y), neg);
+        let (mut sum, same) = self.jac_add_affine(acc, &x, &y);
+        if check_double {
+            let mut dbl = *acc;
+            self.jac_double(&mut dbl);
+            for (s, t) in sum.iter_mut().zip(dbl) {
+                *s = F::select(s, &t, same);
+            }
+        }
+        let acc_inf = F::is_zero(&acc[2]);
+        let keep = abs.ct_eq(&0);
+        for ((s, a), q) in sum.iter_mut().zip(acc.iter_mut()).zip([x, y, f.one()]) {
+            *a = F::select(&F::select(s, &q, acc_inf), a, keep);
+        }
     }
 
     /// `p + (x2, y2)` in Jacobian coordinates for an affine second point ("madd-2004-hmv",
@@ -736,19 +777,27 @@ fn recode(k: &[u8], d: &mut [i8]) {
 /// `Σ d[i]·2^(w·i) = k` for the big-endian `k`: each `w`-bit chunk plus the carry in, less
 /// `2^w` when above `2^(w−1)`. Constant time (the bit positions are public).
 fn recode_window(k: &[u8], d: &mut [i8], w: usize) {
-    let bit = |i: usize| match k.len().checked_sub(1 + i / 8) {
-        Some(at) => (k[at] >> (i % 8)) & 1,
-        None => 0,
-    };
+    // k as little-endian 64-bit words, zero-padded past its top (a word to spare for the
+    // window that straddles the last one).
+    let mut words = [0u64; MAX_LEN / 8 + 3];
+    for (i, &b) in k.iter().rev().enumerate() {
+        words[i / 8] |= u64::from(b) << (8 * (i % 8));
+    }
+    let mask = (1u64 << w) - 1;
     let mut carry = 0u8;
     for (i, slot) in d.iter_mut().enumerate() {
-        let mut v = carry;
-        for b in 0..w {
-            v += bit(w * i + b) << b;
-        }
+        // Bits w·i to w·i + w − 1 (w ≤ 7, so at most two words).
+        let (at, shift) = ((w * i) / 64, (w * i) % 64);
+        let lo = words.get(at).map_or(0, |&x| x >> shift);
+        let hi = match (words.get(at + 1), shift) {
+            (Some(&x), 1..) => x << (64 - shift),
+            _ => 0,
+        };
+        let v = ((lo | hi) & mask) as u8 + carry;
         carry = (v + (1 << (w - 1)) - 1) >> w;
         *slot = v.cast_signed() - (carry << w).cast_signed();
     }
+    zeroize::Zeroize::zeroize(&mut words);
 }
 
 /// The width-`width` non-adjacent form of the big-endian `k`, least significant first: odd
@@ -808,7 +857,17 @@ pub(crate) fn comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::V
 /// the rows of the shared table, and [`Curve::mul_base`] on it needs no doublings.
 #[cfg(test)]
 pub(crate) fn full_comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::Vec<u8> {
-    comb_table_rows(c, digits(c.params.len), 4)
+    full_comb_table_window(c, 4)
+}
+
+/// The full comb table for signed `w`-bit digits: a row per digit, row `i` holding
+/// `j·2^(w·i)·G` for `j = 1..=2^(w−1)`, in the byte layout of [`Params::comb`].
+#[cfg(test)]
+pub(crate) fn full_comb_table_window<F: Field, S: Field>(
+    c: &Curve<'_, F, S>,
+    w: usize,
+) -> std::vec::Vec<u8> {
+    comb_table_rows_of(c, full_comb_rows(c.params.len, w), w, 1 << (w - 1))
 }
 
 /// `rows` rows of `j·2^(shift·i)·G`, `j = 1..=8`, affine `x‖y` big-endian.
@@ -818,12 +877,23 @@ fn comb_table_rows<F: Field, S: Field>(
     rows: usize,
     shift: usize,
 ) -> std::vec::Vec<u8> {
+    comb_table_rows_of(c, rows, shift, 8)
+}
+
+/// `rows` rows of `j·2^(shift·i)·G`, `j = 1..=entries`, affine `x‖y` big-endian.
+#[cfg(test)]
+fn comb_table_rows_of<F: Field, S: Field>(
+    c: &Curve<'_, F, S>,
+    rows: usize,
+    shift: usize,
+    entries: usize,
+) -> std::vec::Vec<u8> {
     let len = c.params.len;
     let mut out = std::vec::Vec::new();
     let mut base = c.generator();
     for _ in 0..rows {
         let mut p = base;
-        for _ in 0..8 {
+        for _ in 0..entries {
             let (x, y, _) = c.to_affine(&p);
             let mut buf = [0u8; MAX_LEN];
             c.fp.to_be(&x, &mut buf[..len]);
@@ -1000,10 +1070,84 @@ pub(crate) fn check_point_hooks<F: Field, S: Field>(c: &Curve<'_, F, S>) {
             }
         }
     }
+    // The comb step on a few rows, every digit, every point (the identities included).
+    let table = f.comb();
+    let entries = c.full_comb_window().map_or(8, |w| 1 << (w - 1));
+    let mut combs = 0;
+    for r in [0, 1, 17, 40] {
+        let Some(row) = table.get(entries * r..entries * (r + 1)) else { continue };
+        for p in &points {
+            for digit in -(entries as i8)..=entries as i8 {
+                let mut acc = *p;
+                if f.comb_add(&mut acc, row, digit) {
+                    combs += 1;
+                    let mut want = *p;
+                    c.comb_step(&mut want, row, digit, false);
+                    assert!(enc(&acc) == enc(&want), "comb_add, row {r}, digit {digit}");
+                }
+            }
+        }
+    }
     std::eprintln!(
-        "whole-point routines checked: {} doublings, {} mixed and {} full additions",
+        "whole-point routines checked: {} doublings, {} mixed and {} full additions, {} comb steps",
         hooked[0],
         hooked[1],
-        hooked[2]
+        hooked[2],
+        combs
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// [`recode_window`] bit by bit, as it was first written.
+    fn recode_window_bitwise(k: &[u8], d: &mut [i8], w: usize) {
+        let bit = |i: usize| match k.len().checked_sub(1 + i / 8) {
+            Some(at) => (k[at] >> (i % 8)) & 1,
+            None => 0,
+        };
+        let mut carry = 0u8;
+        for (i, slot) in d.iter_mut().enumerate() {
+            let mut v = carry;
+            for b in 0..w {
+                v += bit(w * i + b) << b;
+            }
+            carry = (v + (1 << (w - 1)) - 1) >> w;
+            *slot = v.cast_signed() - (carry << w).cast_signed();
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn recode_window_matches_bitwise(
+            k in proptest::collection::vec(any::<u8>(), 66),
+            len in prop::sample::select(std::vec![32usize, 48, 66]),
+            w in 4usize..=5,
+        ) {
+            let k = &k[..len];
+            let n = full_comb_rows(len, w);
+            let (mut got, mut want) = ([0i8; MAX_DIGITS], [0i8; MAX_DIGITS]);
+            recode_window(k, &mut got[..n], w);
+            recode_window_bitwise(k, &mut want[..n], w);
+            prop_assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn recode_window_edges() {
+        for len in [32, 48, 66] {
+            for fill in [0u8, 0xff, 0x80, 0x0f] {
+                let k = std::vec![fill; len];
+                for w in [4, 5] {
+                    let n = full_comb_rows(len, w);
+                    let (mut got, mut want) = ([0i8; MAX_DIGITS], [0i8; MAX_DIGITS]);
+                    recode_window(&k, &mut got[..n], w);
+                    recode_window_bitwise(&k, &mut want[..n], w);
+                    assert_eq!(got, want, "len {len}, fill {fill:#x}, w {w}");
+                }
+            }
+        }
+    }
 }

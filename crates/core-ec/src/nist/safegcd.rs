@@ -1,12 +1,14 @@
 //! Constant-time inversion modulo any odd modulus of up to 521 bits by Bernstein and Yang's
 //! "safegcd" (2019), in the half-delta form (`delta` starts at 1/2) whose iteration bound
 //! Wuille computed (`safegcd-bounds`): `⌊(3787·b + 2166)/1644⌋` division steps for a `b`-bit
-//! modulus (591 for 256 bits, 885 for 384, 1201 for 521). The steps go in batches of 62 (the
+//! modulus (591 for 256 bits, 885 for 384, 1201 for 521). The steps go in batches of 60 (the
 //! last one shorter), each worked out on the low 64 bits of `f` and `g` alone as a 2×2
 //! transition matrix that is then applied to the full values in signed radix-2^62 limbs; `L` is
-//! the limb count. No branch or memory index depends on the input. For P-256's scalars this is
-//! several times faster than the 256 squarings of a Fermat power, which a latency-bound
-//! Montgomery product cannot overlap. Verification, whose inputs are public, has a
+//! the limb count. A batch is two rounds of 30 steps whose matrix rows fit a word each (half
+//! the matrix work per step), on `x86_64` in `asm!` with conditional moves. No branch or
+//! memory index depends on the input. For P-256's scalars this is several times faster than
+//! the 256 squarings of a Fermat power, which a latency-bound Montgomery product cannot
+//! overlap. Verification, whose inputs are public, has a
 //! variable-time variant that skips runs of zeros and cancels several bits per step.
 //!
 //! The same idea, specialised to 2^255 − 19, is [`curve25519::safegcd`](crate::curve25519).
@@ -16,7 +18,8 @@
 
 const M62: u64 = u64::MAX >> 2;
 
-/// Division steps per batch: the transition matrix is scaled by 2^62, matching the limbs.
+/// The scale of a batch's transition matrix, 2^62, matching the limbs (and the steps of a
+/// variable-time batch).
 const STEPS: usize = 62;
 
 /// An odd modulus `m` in signed radix 2^62 (`L` limbs, enough for `m` and a sign), with what
@@ -28,9 +31,10 @@ pub(crate) struct Modulus<const L: usize> {
     /// `m⁻¹ mod 2^62`.
     m_inv62: u64,
     /// Batches of division steps that reach `g = 0` for every input below `m`: all but the
-    /// last have [`STEPS`].
+    /// last have [`BATCH`].
     batches: usize,
-    /// The last batch's steps (1 to [`STEPS`]), so the total is the bound, not a multiple of 62.
+    /// The last batch's steps (1 to [`BATCH`]), so the total is the bound, not a multiple of
+    /// the batch.
     last: usize,
 }
 
@@ -53,7 +57,7 @@ impl<const L: usize> Modulus<L> {
         assert!(bits >= 23, "the bound below needs m ≥ 4257874");
         // Wuille's hddivsteps bound for 0 ≤ g ≤ f < 2^b (verified for b ≤ 3805).
         let steps = (3787 * bits + 2166) / 1644;
-        let batches = steps.div_ceil(STEPS);
+        let batches = steps.div_ceil(BATCH);
         let limbs = to_signed::<L>(m);
         // Newton's iteration for m⁻¹ mod 2^64; m is its own inverse mod 8.
         let mut inv = m[0];
@@ -62,7 +66,7 @@ impl<const L: usize> Modulus<L> {
             inv = inv.wrapping_mul(2u64.wrapping_sub(m[0].wrapping_mul(inv)));
             k += 1;
         }
-        let last = steps - STEPS * (batches - 1);
+        let last = steps - BATCH * (batches - 1);
         Self { m: limbs, m_inv62: inv & M62, batches, last }
     }
 }
@@ -109,8 +113,9 @@ fn from_signed<const L: usize>(d: &[i64; L], out: &mut [u64]) {
 
 /// `steps` (at most 62, public) division steps on the low bits of `f` (odd) and `g`, in the
 /// `zeta = −(delta + 1/2)` form: the new `zeta` and the transition matrix `(u, v, q, r)`
-/// scaled by 2^62, such that `2^62·(f', g') = (u·f + v·g, q·f + r·g)`.
-#[inline(always)]
+/// scaled by 2^62, such that `2^62·(f', g') = (u·f + v·g, q·f + r·g)`. One unpacked batch,
+/// what [`divsteps_batch`] is checked against.
+#[cfg(test)]
 fn divsteps(mut zeta: i64, f0: u64, g0: u64, steps: usize) -> (i64, [i64; 4]) {
     // Starting from 2^(62 − steps), `steps` doublings make the scale 2^62; every row keeps
     // |u| + |v| ≤ 2^(62 − steps + i) after i steps, so the entries fit.
@@ -141,6 +146,152 @@ fn divsteps(mut zeta: i64, f0: u64, g0: u64, steps: usize) -> (i64, [i64; 4]) {
         v <<= 1;
     }
     (zeta, [u.cast_signed(), v.cast_signed(), q.cast_signed(), r.cast_signed()])
+}
+
+/// Division steps per batch of the constant-time inversion: two rounds of [`ROUND`], the
+/// matrix then scaled by 2^2 to the limbs' 2^62.
+const BATCH: usize = 2 * ROUND;
+
+/// Division steps per round: the transition matrix entries stay within ±2^30, so `(u, v)` and
+/// `(q, r)` each fit one 64-bit word (`u + 2^32·v`), and every step updates two words of
+/// matrix instead of four.
+const ROUND: usize = 30;
+
+/// `steps` (at most [`ROUND`], public) division steps on the low bits of `f` (odd) and `g`, in
+/// the `zeta = −(delta + 1/2)` form, with the matrix rows packed two entries to a word: the new
+/// `zeta`, `f` and `g` (their low `64 − steps` bits right) and the transition matrix
+/// `(u, v, q, r)` scaled by 2^steps, `2^steps·(f', g') = (u·f + v·g, q·f + r·g)`.
+/// Portable Rust on masks; on `x86_64` [`divsteps_packed`] runs the same steps in `asm!`.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn divsteps_packed_masks(
+    mut zeta: i64,
+    mut f: u64,
+    mut g: u64,
+    steps: usize,
+) -> (i64, u64, u64, [i64; 4]) {
+    // (u, v) = (1, 0) and (q, r) = (0, 1); |u| + |v| ≤ 2^i after i steps.
+    let mut uv = 1u64;
+    let mut qr = 1u64 << 32;
+    for _ in 0..steps {
+        // c1: zeta < 0 (delta > 0); c2: g odd. Both are all-ones or zero masks.
+        let c1 = (zeta >> 63).cast_unsigned();
+        let c2 = (g & 1).wrapping_neg();
+        // g, (q, r) += f, (u, v), negated if zeta < 0, when g is odd.
+        let x = (f ^ c1).wrapping_sub(c1);
+        let y = (uv ^ c1).wrapping_sub(c1);
+        g = g.wrapping_add(x & c2);
+        qr = qr.wrapping_add(y & c2);
+        // When both hold, the step swaps: zeta = −zeta − 2 and (f, u, v) = old (g, q, r),
+        // which is (f, u, v) + new (g, q, r); otherwise zeta = zeta − 1.
+        let c = c1 & c2;
+        zeta = (zeta ^ c.cast_signed()) - 1;
+        f = f.wrapping_add(g & c);
+        uv = uv.wrapping_add(qr & c);
+        // g is even now: halve it, and double (u, v) instead of halving (q, r).
+        g >>= 1;
+        uv <<= 1;
+    }
+    let [u, v] = unpack(uv);
+    let [q, r] = unpack(qr);
+    (zeta, f, g, [u, v, q, r])
+}
+
+/// [`divsteps_packed_masks`].
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn divsteps_packed(zeta: i64, f: u64, g: u64, steps: usize) -> (i64, u64, u64, [i64; 4]) {
+    divsteps_packed_masks(zeta, f, g, steps)
+}
+
+/// [`divsteps_packed_masks`] in `asm!` with conditional moves: the chain from one `g` to the
+/// next is a test, a move, an add and a shift (four cycles where the masks took five or
+/// six), which is what bounds a division step. Every step runs the same instructions; the
+/// loop count is public.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn divsteps_packed(
+    mut zeta: i64,
+    mut f: u64,
+    mut g: u64,
+    steps: usize,
+) -> (i64, u64, u64, [i64; 4]) {
+    let mut uv = 1u64;
+    let mut qr = 1u64 << 32;
+    // SAFETY: baseline x86-64 instructions (`cmov` is part of it) on registers only; no
+    // memory, no stack. The loop runs `steps` times, a public count.
+    unsafe {
+        core::arch::asm!(
+            "test {n}, {n}",
+            "jz 3f",
+            "2:",
+            // m1 = 1 when zeta < 0; x, y = (f, (u, v)) negated when zeta < 0.
+            "mov {m1}, {zeta}",
+            "shr {m1}, 63",
+            "mov {x}, {f}",
+            "neg {x}",
+            "mov {y}, {uv}",
+            "neg {y}",
+            "test {zeta}, {zeta}",
+            "cmovns {x}, {f}",
+            "cmovns {y}, {uv}",
+            // Nothing to add when g is even.
+            "test {g}, 1",
+            "cmovz {x}, {zero}",
+            "cmovz {y}, {zero}",
+            // g odd and zeta < 0: swap, (f, (u, v)) = old (g, (q, r)), zeta = −zeta − 2.
+            "test {g}, {m1}",
+            "cmovnz {f}, {g}",
+            "cmovnz {uv}, {qr}",
+            "mov {nz}, {zeta}",
+            "not {nz}",
+            "cmovnz {zeta}, {nz}",
+            "add {g}, {x}",
+            "add {qr}, {y}",
+            "shr {g}, 1",
+            "add {uv}, {uv}",
+            "sub {zeta}, 1",
+            "dec {n}",
+            "jnz 2b",
+            "3:",
+            zeta = inout(reg) zeta,
+            f = inout(reg) f,
+            g = inout(reg) g,
+            uv = inout(reg) uv,
+            qr = inout(reg) qr,
+            n = inout(reg) steps => _,
+            zero = in(reg) 0u64,
+            m1 = out(reg) _,
+            x = out(reg) _,
+            y = out(reg) _,
+            nz = out(reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    let [u, v] = unpack(uv);
+    let [q, r] = unpack(qr);
+    (zeta, f, g, [u, v, q, r])
+}
+
+/// The two entries of a packed word `a + 2^32·b`, `a, b` in `−2^31..2^31`.
+#[inline(always)]
+fn unpack(w: u64) -> [i64; 2] {
+    let w = w.cast_signed();
+    let b = (w + (1 << 31)) >> 32;
+    [w - (b << 32), b]
+}
+
+/// `steps` (at most [`BATCH`], public) division steps as two packed rounds: the new `zeta`
+/// and the transition matrix scaled by 2^62, as [`divsteps`] gives it.
+#[inline(always)]
+fn divsteps_batch(zeta: i64, f: u64, g: u64, steps: usize) -> (i64, [i64; 4]) {
+    let first = steps.min(ROUND);
+    let (zeta, f, g, [u1, v1, q1, r1]) = divsteps_packed(zeta, f, g, first);
+    let (zeta, _, _, [u2, v2, q2, r2]) = divsteps_packed(zeta, f, g, steps - first);
+    // The product of the two matrices (entries within ±2^steps), scaled up to 2^62.
+    let s = STEPS - steps;
+    let m = [u2 * u1 + v2 * q1, u2 * v1 + v2 * r1, q2 * u1 + r2 * q1, q2 * v1 + r2 * r1];
+    (zeta, m.map(|e| e << s))
 }
 
 /// 62 division steps of the original form (`eta = −delta`, starting at −1) on the low bits of
@@ -294,8 +445,8 @@ impl<const L: usize> Modulus<L> {
         // Invariant: d·x ≡ c·f and e·x ≡ c·g (mod m); at the end g = 0 and f = ±1 (gcd(x, m)
         // = 1 unless x = 0, where d stays 0).
         for i in 0..self.batches {
-            let steps = if i + 1 == self.batches { self.last } else { STEPS };
-            let (z, t) = divsteps(zeta, f[0].cast_unsigned(), g[0].cast_unsigned(), steps);
+            let steps = if i + 1 == self.batches { self.last } else { BATCH };
+            let (z, t) = divsteps_batch(zeta, f[0].cast_unsigned(), g[0].cast_unsigned(), steps);
             zeta = z;
             self.update_de(&mut d, &mut e, t);
             Self::update_fg(&mut f, &mut g, t);
@@ -456,7 +607,7 @@ mod tests {
     #[test]
     fn batch_counts() {
         // 591, 885 and 1201 steps.
-        let counts = |b: usize, last: usize| 62 * (b - 1) + last;
+        let counts = |b: usize, last: usize| BATCH * (b - 1) + last;
         let m = Modulus::<5>::new(&[u64::MAX; 4]);
         assert_eq!(counts(m.batches, m.last), 591);
         let m = Modulus::<7>::new(&[u64::MAX; 6]);
@@ -475,6 +626,34 @@ mod tests {
     }
 
     proptest! {
+        /// The packed two-round batch against one unpacked batch of as many steps, on any
+        /// low words (`f` odd) and any `zeta` a run can reach.
+        #[test]
+        fn packed_batch_matches_unpacked(
+            f in any::<u64>(),
+            g in any::<u64>(),
+            zeta in -1200i64..1200,
+            steps in 0usize..=BATCH,
+        ) {
+            let f = f | 1;
+            prop_assert_eq!(divsteps_batch(zeta, f, g, steps), divsteps(zeta, f, g, steps));
+        }
+
+        /// The round that runs (`asm!` on `x86_64`) against the portable one on masks.
+        #[test]
+        fn packed_round_matches_masks(
+            f in any::<u64>(),
+            g in any::<u64>(),
+            zeta in -1200i64..1200,
+            steps in 0usize..=ROUND,
+        ) {
+            let f = f | 1;
+            prop_assert_eq!(
+                divsteps_packed(zeta, f, g, steps),
+                divsteps_packed_masks(zeta, f, g, steps)
+            );
+        }
+
         #[test]
         fn matches_fermat_on_random_values(x in proptest::collection::vec(any::<u8>(), 66)) {
             use crate::{p256, p384, p521};
