@@ -152,27 +152,26 @@ impl Sums {
         );
     }
 
-    /// The products of `N` registers of blocks (four or eight) by as many of powers,
-    /// Karatsuba: the middle word of each product is one multiply of the halves' sums,
-    /// `(x₀+x₁)(h₀+h₁)`, less `lo` and `hi`; three multiplies rather than four. On Zen 5
-    /// VPCLMULQDQ issues once per two cycles at any width, so fewer multiplies measured
-    /// faster. Sums with three-input XORs.
+    /// Adds the lane-wise products `x · h`, Karatsuba: the middle word of each product is
+    /// one multiply of the halves' sums, `(x₀+x₁)(h₀+h₁)`, less `lo` and `hi` (taken off in
+    /// [`Sums::finish`]); three multiplies rather than four. On Zen 5 VPCLMULQDQ issues once
+    /// per two cycles at any width, so fewer multiplies measured faster.
     #[target_feature(enable = "avx512f,vpclmulqdq")]
     #[inline]
-    fn of<const N: usize>(x: &[__m512i; N], h: &[__m512i]) -> Self {
+    fn karatsuba(&mut self, x: __m512i, h: __m512i) {
         let k =
             |v: __m512i| _mm512_xor_si512(v, _mm512_shuffle_epi32::<{ 0x4e as _MM_PERM_ENUM }>(v));
-        let mut s = Self::new();
-        for q in (0..N).step_by(4) {
-            let m = |j: usize| _mm512_clmulepi64_epi128::<0x00>(k(x[q + j]), k(h[q + j]));
-            let lo = |j: usize| _mm512_clmulepi64_epi128::<0x00>(x[q + j], h[q + j]);
-            let hi = |j: usize| _mm512_clmulepi64_epi128::<0x11>(x[q + j], h[q + j]);
-            s.lo = xor3(s.lo, xor3(lo(0), lo(1), lo(2)), lo(3));
-            s.hi = xor3(s.hi, xor3(hi(0), hi(1), hi(2)), hi(3));
-            s.mid = xor3(s.mid, xor3(m(0), m(1), m(2)), m(3));
-        }
-        s.mid = xor3(s.mid, s.lo, s.hi);
-        s
+        self.lo = _mm512_xor_si512(self.lo, _mm512_clmulepi64_epi128::<0x00>(x, h));
+        self.hi = _mm512_xor_si512(self.hi, _mm512_clmulepi64_epi128::<0x11>(x, h));
+        self.mid = _mm512_xor_si512(self.mid, _mm512_clmulepi64_epi128::<0x00>(k(x), k(h)));
+    }
+
+    /// The sums after [`Sums::karatsuba`]: `lo` and `hi` taken off the middle words.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn finish(mut self) -> Self {
+        self.mid = xor3(self.mid, self.lo, self.hi);
+        self
     }
 
     /// The sum over all lanes, reduced: the two Montgomery steps of
@@ -346,14 +345,50 @@ macro_rules! group {
         let rk: &[__m512i; 15] = $rk;
         let p: *mut u8 = $p;
         let mut x = counters::<$a>($ctr, rk[0]);
-        round(&mut x, rk[1]);
         if $hash {
             let mut hx = *$hx;
+            let n = hx.len();
+            let hp = &$hp[8 - n..];
             hx[0] = _mm512_xor_si512(hx[0], _mm512_zextsi128_si512($acc));
-            $acc = Sums::of(&hx, &$hp[8 - hx.len()..]).reduce();
-        }
-        for k in &rk[2..$nr] {
-            round(&mut x, *k);
+            let mut s = Sums::new();
+            // Round r, then GHASH step r: register r − 1's products, or the reduction after
+            // the last; written out (a loop over r stayed a loop).
+            macro_rules! step {
+                ($r:literal) => {
+                    round(&mut x, rk[$r]);
+                    if let (Some(&xr), Some(&hr)) = (hx.get($r - 1), hp.get($r - 1)) {
+                        s.karatsuba(xr, hr);
+                    } else if $r == n + 1 {
+                        $acc = s.finish().reduce();
+                    }
+                    let mut next = hx.get($r).copied().unwrap_or(_mm512_setzero_si512());
+                    fence(&mut x, &mut s, &mut next);
+                    if let Some(r) = hx.get_mut($r) {
+                        *r = next;
+                    }
+                };
+            }
+            step!(1);
+            step!(2);
+            step!(3);
+            step!(4);
+            step!(5);
+            step!(6);
+            step!(7);
+            step!(8);
+            step!(9);
+            if $nr > 10 {
+                step!(10);
+                step!(11);
+            }
+            if $nr > 12 {
+                step!(12);
+                step!(13);
+            }
+        } else {
+            for k in &rk[1..$nr] {
+                round(&mut x, *k);
+            }
         }
         last(&mut x, rk[$nr]);
         let mut out = [_mm512_setzero_si512(); $a];
@@ -366,6 +401,52 @@ macro_rules! group {
         }
         out
     }};
+}
+
+/// Nothing, as far as the CPU is concerned; to the compiler, a point that the AES state, the
+/// GHASH sums and the next GHASH input all pass through, so that it emits each round's
+/// GHASH step between that round's `vaesenc`s and the next's rather than all of them in one
+/// run (which measured slower: the multiplies then wait behind a long queue of rounds).
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn fence<const A: usize>(x: &mut [__m512i; A], s: &mut Sums, next: &mut __m512i) {
+    if A == 8 {
+        // SAFETY: the template is a comment: no instructions, no memory, registers unchanged.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} */",
+                inout(zmm_reg) s.lo,
+                inout(zmm_reg) s.mid,
+                inout(zmm_reg) s.hi,
+                inout(zmm_reg) *next,
+                inout(zmm_reg) x[0],
+                inout(zmm_reg) x[1],
+                inout(zmm_reg) x[2],
+                inout(zmm_reg) x[3],
+                inout(zmm_reg) x[4],
+                inout(zmm_reg) x[5],
+                inout(zmm_reg) x[6],
+                inout(zmm_reg) x[7],
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+    } else {
+        // SAFETY: as above.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
+                inout(zmm_reg) s.lo,
+                inout(zmm_reg) s.mid,
+                inout(zmm_reg) s.hi,
+                inout(zmm_reg) *next,
+                inout(zmm_reg) x[0],
+                inout(zmm_reg) x[1],
+                inout(zmm_reg) x[2],
+                inout(zmm_reg) x[3],
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+    }
 }
 
 /// `A` registers of blocks at `q`, byte-reversed.
