@@ -338,7 +338,7 @@ fn last<const N: usize>(x: &mut [__m512i; N], k: __m512i) {
 /// Eight registers of counter blocks keep both VAES units of Zen 5 busy (latency four, two
 /// per cycle); with four, the rounds are a chain that half fills them. A macro rather than a
 /// function, as LLVM left the function out of line (arrays through memory) and
-/// `#[inline(always)]` cannot go with `#[target_feature]`; expanded only in [`run`], which
+/// `#[inline(always)]` cannot go with `#[target_feature]`; expanded only in [`bulk`], which
 /// has the features, and only where `$p` is readable and writable for `64A` bytes.
 macro_rules! group {
     ($nr:expr, $a:literal, $rk:expr, $ctr:expr, $acc:expr, $hash:expr, $hx:expr, $hp:expr, $p:expr) => {{
@@ -466,6 +466,17 @@ unsafe fn load_swapped<const A: usize>(q: *const u8) -> [__m512i; A] {
     hx
 }
 
+/// The `NR + 1` round keys, each in all four lanes (zero above).
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn broadcast_keys<const NR: usize>(keys: &[[u8; 16]; 15]) -> [__m512i; 15] {
+    let mut rk = [_mm512_setzero_si512(); 15];
+    for (r, k) in rk.iter_mut().zip(keys).take(NR + 1) {
+        *r = _mm512_broadcast_i32x4(load1(k));
+    }
+    rk
+}
+
 /// The whole message for `NR` rounds.
 ///
 /// # Safety
@@ -482,10 +493,7 @@ unsafe fn run<const ENCRYPT: bool, const NR: usize>(
     buf: &mut [u8],
 ) -> [u8; 16] {
     let swap = bswap();
-    let mut rk = [_mm512_setzero_si512(); 15];
-    for (r, k) in rk.iter_mut().zip(keys).take(NR + 1) {
-        *r = _mm512_broadcast_i32x4(load1(k));
-    }
+    let rk = broadcast_keys::<NR>(keys);
     let j0 = load1(j0);
     let mut ctr = _mm512_add_epi32(
         _mm512_shuffle_epi8(_mm512_broadcast_i32x4(j0), swap),
@@ -495,7 +503,6 @@ unsafe fn run<const ENCRYPT: bool, const NR: usize>(
 
     // The AAD's whole groups; its last blocks wait to share a reduction with the tail.
     let (aad_groups, aad_rest) = aad.split_at(aad.len() / GROUP_BYTES * GROUP_BYTES);
-    let hp = group_powers(h);
     for g in aad_groups.chunks_exact(GROUP_BYTES) {
         let x = load_blocks::<4>(g);
         acc = hash_runs(acc, h, &[Run { x: &x, n: GROUP }]);
@@ -511,44 +518,8 @@ unsafe fn run<const ENCRYPT: bool, const NR: usize>(
     if done > 0 {
         acc = hash_runs(acc, h, &[Run { x: &ax, n: an }]);
         an = 0;
-        let sw = |o: __m512i| _mm512_shuffle_epi8(o, swap);
-        if ENCRYPT {
-            // Each group hashes the previous one's ciphertext (the first none); the last is
-            // hashed after. Wide group i is bytes 512i… of `buf`, the short group the 256
-            // after them.
-            let mut prev = [_mm512_setzero_si512(); 8];
-            for i in 0..wide {
-                let r = p.wrapping_add(WIDE_BYTES * i);
-                // Wide group i is in `buf`.
-                let out = group!(NR, 8, &rk, &mut ctr, acc, i > 0, &prev, &hp, r);
-                prev = out.map(sw);
-            }
-            if short {
-                let r = p.wrapping_add(WIDE_BYTES * wide);
-                let hash = wide > 0;
-                // The short group is in `buf`.
-                let out = group!(NR, 4, &rk, &mut ctr, acc, hash, &prev, &hp, r);
-                acc = hash_runs(acc, h, &[Run { x: &out.map(sw), n: GROUP }]);
-            } else {
-                acc = hash_runs(acc, h, &[Run { x: &prev, n: WIDE }]);
-            }
-        } else {
-            // Each group hashes the ciphertext it decrypts, read before it is overwritten.
-            for i in 0..wide {
-                let q = p.wrapping_add(WIDE_BYTES * i);
-                // SAFETY: wide group i is bytes 512i… of `buf`.
-                let hx = unsafe { load_swapped::<8>(q) };
-                // Wide group i is in `buf`.
-                group!(NR, 8, &rk, &mut ctr, acc, true, &hx, &hp, q);
-            }
-            if short {
-                let q = p.wrapping_add(WIDE_BYTES * wide);
-                // SAFETY: the short group is the 256 bytes after the wide ones.
-                let hx = unsafe { load_swapped::<4>(q) };
-                // The short group is in `buf`.
-                group!(NR, 4, &rk, &mut ctr, acc, true, &hx, &hp, q);
-            }
-        }
+        // SAFETY: the groups are the first `done` bytes of `buf`; the features are ours.
+        (acc, ctr) = unsafe { bulk::<ENCRYPT, NR>(keys, h, ctr, acc, p, wide, short) };
     }
 
     let tail = &mut buf[done..];
@@ -569,6 +540,71 @@ unsafe fn run<const ENCRYPT: bool, const NR: usize>(
     // SAFETY: `tag` is 16 writable bytes and `storeu` has no alignment requirement.
     unsafe { _mm_storeu_si128(tag.as_mut_ptr().cast(), t) };
     tag
+}
+
+/// The whole groups of a message: `wide` groups of 32 blocks from `p`, then one of 16 if
+/// `short`; returns the hash and the next counters. Out of line, so that short messages' path through [`run`]
+/// stays as small as it was before there were wide groups.
+///
+/// # Safety
+///
+/// The features below must be available; `p` readable and writable for the groups' bytes.
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx2,vaes,vpclmulqdq,aes,pclmulqdq,sse2,ssse3"
+)]
+#[inline(never)]
+unsafe fn bulk<const ENCRYPT: bool, const NR: usize>(
+    keys: &[[u8; 16]; 15],
+    h: &Table,
+    mut ctr: __m512i,
+    mut acc: __m128i,
+    p: *mut u8,
+    wide: usize,
+    short: bool,
+) -> (__m128i, __m512i) {
+    let ctr = &mut ctr;
+    let swap = bswap();
+    let rk = &broadcast_keys::<NR>(keys);
+    let hp = group_powers(h);
+    let sw = |o: __m512i| _mm512_shuffle_epi8(o, swap);
+    if ENCRYPT {
+        // Each group hashes the previous one's ciphertext (the first none); the last is
+        // hashed after. Wide group i is bytes 512i… of `buf`, the short group the 256
+        // after them.
+        let mut prev = [_mm512_setzero_si512(); 8];
+        for i in 0..wide {
+            let r = p.wrapping_add(WIDE_BYTES * i);
+            // Wide group i is in `buf`.
+            let out = group!(NR, 8, rk, ctr, acc, i > 0, &prev, &hp, r);
+            prev = out.map(sw);
+        }
+        if short {
+            let r = p.wrapping_add(WIDE_BYTES * wide);
+            let hash = wide > 0;
+            // The short group is in `buf`.
+            let out = group!(NR, 4, rk, ctr, acc, hash, &prev, &hp, r);
+            acc = hash_runs(acc, h, &[Run { x: &out.map(sw), n: GROUP }]);
+        } else {
+            acc = hash_runs(acc, h, &[Run { x: &prev, n: WIDE }]);
+        }
+    } else {
+        // Each group hashes the ciphertext it decrypts, read before it is overwritten.
+        for i in 0..wide {
+            let q = p.wrapping_add(WIDE_BYTES * i);
+            // SAFETY: wide group i is bytes 512i… of `buf`.
+            let hx = unsafe { load_swapped::<8>(q) };
+            // Wide group i is in `buf`.
+            group!(NR, 8, rk, ctr, acc, true, &hx, &hp, q);
+        }
+        if short {
+            let q = p.wrapping_add(WIDE_BYTES * wide);
+            // SAFETY: the short group is the 256 bytes after the wide ones.
+            let hx = unsafe { load_swapped::<4>(q) };
+            // The short group is in `buf`.
+            group!(NR, 4, rk, ctr, acc, true, &hx, &hp, q);
+        }
+    }
+    (acc, *ctr)
 }
 
 /// The tail of fewer than 256 bytes in `N` registers of counter blocks, with E(J₀) in a
