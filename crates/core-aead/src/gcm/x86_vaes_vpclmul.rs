@@ -1,14 +1,17 @@
 //! AES-GCM with VAES and VPCLMULQDQ on 512-bit registers, stitched: each iteration runs the
-//! AES rounds of sixteen counter blocks (four ZMM registers of four) and, in the same
-//! straight-line block, the GHASH multiplications (Karatsuba, three per block) of sixteen
-//! ciphertext blocks by H¹⁶…H¹ (precomputed when the key is built), summed unreduced across blocks and lanes and reduced
-//! once per sixteen blocks. `vaesenc` and `vpclmulqdq` issue on different ports and the two
-//! streams are independent, so the out-of-order core overlaps them; written as intrinsics
-//! (unlike the 128-bit stitched loop) because with four registers per round there are too
-//! few AES instructions per batch for the compiler's grouping to starve the other port.
+//! AES rounds of 32 counter blocks (eight ZMM registers of four) and, between those rounds,
+//! the GHASH multiplications (Karatsuba, three per register) of 32 ciphertext blocks by
+//! H³²…H¹ (precomputed when the key is built), summed unreduced across blocks and lanes and
+//! reduced once per 32 blocks; a 16-block iteration takes a remaining 256 bytes. Measured on
+//! Zen 5: `vaesenc` (two per cycle, latency four) and `vpclmulqdq` (one per two cycles) issue
+//! on different ports, so the two streams overlap — if eight AES registers are in flight
+//! (with four, the rounds are a latency chain at half rate) and if the program order mixes
+//! them: the compiler put all the rounds first and the loop ran at the sum of the two
+//! streams' times, not the larger, so an empty `asm!` fence after each round makes it emit
+//! one register's GHASH step there.
 //!
 //! Encryption hashes the previous iteration's ciphertext, still in registers; decryption
-//! hashes the blocks it is decrypting. Everything shorter than an iteration — the AAD's last
+//! hashes the blocks it is decrypting. Everything shorter than 16 blocks — the AAD's last
 //! blocks, the message's tail, the length block — goes through one short path with
 //! byte-masked AVX-512 loads and stores (no copies to padded buffers) whose blocks share one
 //! reduction: each run of blocks is multiplied by the powers that its place in the sequence
