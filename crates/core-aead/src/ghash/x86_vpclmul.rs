@@ -29,14 +29,18 @@ const REGS: usize = 4;
 /// Table entries: the 32 powers the stitched AES-GCM loop multiplies by (two ZMM groups).
 const TABLE: usize = 32;
 
+/// The largest group of this module's own loops: four ZMM registers of four blocks.
+const MAX_GROUP: usize = 16;
+
 /// A key for groups of `per · 4` blocks: `h[b]` is H^(32 − b) in register form, so that
 /// register `j` of the table's last `group` entries holds the powers for blocks `per·j …` of
 /// a group (entries below are filled for ZMM keys only, for AES-GCM's 32-block groups); `k`
-/// the XOR of each power's halves; `narrow` the 128-bit powers for the blocks left over.
+/// the XOR of each power's halves, for the last 16 entries only (the AES-GCM loop computes its
+/// own: 256 bytes less per key); `narrow` the 128-bit powers for the blocks left over.
 #[derive(Clone)]
 pub(crate) struct Key {
     h: [[u8; 16]; TABLE],
-    k: [[u8; 16]; TABLE],
+    k: [[u8; 16]; MAX_GROUP],
     narrow: x86_pclmul::Key,
 }
 
@@ -67,13 +71,16 @@ impl Key {
         unsafe { x86_pclmul::power_table(h, &mut up_h[..n], &mut up_k[..n]) };
         let mut key = Key {
             h: [[0; 16]; TABLE],
-            k: [[0; 16]; TABLE],
+            k: [[0; 16]; MAX_GROUP],
             // SAFETY: as above.
             narrow: unsafe { x86_pclmul::Key::new_unchecked(h) },
         };
-        for i in 0..n {
-            key.h[TABLE - 1 - i] = up_h[i];
-            key.k[TABLE - 1 - i] = up_k[i];
+        // Hⁱ⁺¹ to the i-th entry from the end, in both tables (`k` keeps the first 16).
+        for (to, from) in key.h.iter_mut().rev().zip(&up_h[..n]) {
+            *to = *from;
+        }
+        for (to, from) in key.k.iter_mut().rev().zip(&up_k[..n]) {
+            *to = *from;
         }
         up_h.zeroize();
         up_k.zeroize();
@@ -182,9 +189,9 @@ macro_rules! wide_update {
             const GROUP: usize = $per * REGS;
             let bswap1 = bswap_mask();
             let bswap = $broadcast(bswap1);
-            let first = TABLE - GROUP;
-            let h: [$vec; REGS] = core::array::from_fn(|j| $load(&key.h[first + $per * j..]));
-            let k: [$vec; REGS] = core::array::from_fn(|j| $load(&key.k[first + $per * j..]));
+            let (hf, kf) = (TABLE - GROUP, MAX_GROUP - GROUP);
+            let h: [$vec; REGS] = core::array::from_fn(|j| $load(&key.h[hf + $per * j..]));
+            let k: [$vec; REGS] = core::array::from_fn(|j| $load(&key.k[kf + $per * j..]));
             let mut acc = _mm_shuffle_epi8(load1(y), bswap1);
             let mut groups = blocks.chunks_exact(GROUP);
             for group in &mut groups {
