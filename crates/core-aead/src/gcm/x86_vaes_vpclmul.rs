@@ -498,7 +498,6 @@ unsafe fn run<const ENCRYPT: bool, const NR: usize>(
     buf: &mut [u8],
 ) -> [u8; 16] {
     let swap = bswap();
-    let rk = broadcast_keys::<NR>(keys);
     let j0 = load1(j0);
     let mut ctr = _mm512_add_epi32(
         _mm512_shuffle_epi8(_mm512_broadcast_i32x4(j0), swap),
@@ -534,11 +533,11 @@ unsafe fn run<const ENCRYPT: bool, const NR: usize>(
     let lengths =
         _mm512_zextsi128_si512(_mm_shuffle_epi8(load1(&lengths), _mm512_castsi512_si128(swap)));
     let (acc, mask) = match tail.len().div_ceil(64) {
-        0 => finish::<ENCRYPT, NR, 0>(&rk, ctr, acc, j0, h, &ax, an, tail, lengths),
-        1 => finish::<ENCRYPT, NR, 1>(&rk, ctr, acc, j0, h, &ax, an, tail, lengths),
-        2 => finish::<ENCRYPT, NR, 2>(&rk, ctr, acc, j0, h, &ax, an, tail, lengths),
-        3 => finish::<ENCRYPT, NR, 3>(&rk, ctr, acc, j0, h, &ax, an, tail, lengths),
-        _ => finish::<ENCRYPT, NR, 4>(&rk, ctr, acc, j0, h, &ax, an, tail, lengths),
+        0 => finish::<ENCRYPT, NR, 0>(keys, ctr, acc, j0, h, &ax, an, tail, lengths),
+        1 => finish::<ENCRYPT, NR, 1>(keys, ctr, acc, j0, h, &ax, an, tail, lengths),
+        2 => finish::<ENCRYPT, NR, 2>(keys, ctr, acc, j0, h, &ax, an, tail, lengths),
+        3 => finish::<ENCRYPT, NR, 3>(keys, ctr, acc, j0, h, &ax, an, tail, lengths),
+        _ => finish::<ENCRYPT, NR, 4>(keys, ctr, acc, j0, h, &ax, an, tail, lengths),
     };
     let mut tag = [0u8; 16];
     let t = _mm_xor_si128(_mm_shuffle_epi8(acc, _mm512_castsi512_si128(swap)), mask);
@@ -623,7 +622,7 @@ unsafe fn bulk<const ENCRYPT: bool, const NR: usize>(
 #[inline]
 #[allow(clippy::too_many_arguments)]
 fn finish<const ENCRYPT: bool, const NR: usize, const N: usize>(
-    rk: &[__m512i; 15],
+    keys: &[[u8; 16]; 15],
     mut ctr: __m512i,
     acc: __m128i,
     j0: __m128i,
@@ -634,6 +633,7 @@ fn finish<const ENCRYPT: bool, const NR: usize, const N: usize>(
     lengths: __m512i,
 ) -> (__m128i, __m128i) {
     let swap = bswap();
+    let rk = &broadcast_keys::<NR>(keys);
     let mut x = counters::<N>(&mut ctr, rk[0]);
     let mut m = _mm_xor_si128(j0, _mm512_castsi512_si128(rk[0]));
     for k in &rk[1..NR] {
