@@ -407,6 +407,39 @@ fn long_messages_cross_counter_byte_boundaries() {
     }
 }
 
+/// Message lengths on both sides of the VAES-512 loop's 32-block (512-byte) groups and of the
+/// 16-block group after them, with every key size (the rounds are interleaved with the GHASH
+/// steps differently for 10, 12 and 14) and AAD that is hashed whole, in part, or not at all
+/// before the groups: seal against RustCrypto, then open.
+#[test]
+fn message_lengths_around_wide_groups() {
+    let impls = every_gcm();
+    let nonce = [0x3c; 12];
+    for key_len in [16usize, 24, 32] {
+        let key: Vec<u8> = (0..key_len).map(|j| (j * 29 + key_len) as u8).collect();
+        for aad_len in [0usize, 13, 256, 300] {
+            let aad: Vec<u8> = (0..aad_len).map(|j| (j * 5 + 1) as u8).collect();
+            for groups in 0..=3 {
+                for extra in [0usize, 1, 15, 16, 255, 256, 257, 272, 300, 511] {
+                    let len = 512 * groups + extra;
+                    let data: Vec<u8> = (0..len).map(|j| (j * 17 + key_len) as u8).collect();
+                    let mut want = data.clone();
+                    let want_tag = rustcrypto_seal(&key, &nonce, &aad, &mut want);
+                    for &imp in &impls {
+                        let name = imp.name();
+                        let mut buf = data.clone();
+                        let tag = seal(imp, &key, &nonce, &aad, &mut buf).unwrap();
+                        assert!(buf == want, "{name} key {key_len} aad {aad_len} len {len}");
+                        assert!(tag == want_tag, "{name} key {key_len} aad {aad_len} len {len}");
+                        open(imp, &key, &nonce, &aad, &mut buf, &tag).unwrap();
+                        assert!(buf == data, "{name} key {key_len} aad {aad_len} len {len}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// AAD and message lengths on both sides of every block and eight-block batch boundary, in
 /// all combinations: the stitched code queues a partial batch of AAD, the message tail and
 /// the length block to hash together, and its queue must hold the longest such run (8 + 8 + 1

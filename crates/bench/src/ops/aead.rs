@@ -75,6 +75,18 @@ pub(super) fn ops() -> Vec<Op> {
             ],
         ),
         aead_op(
+            "aes-256-gcm-open",
+            "AES-256-GCM open, 13-byte AAD",
+            halite_aes_gcm::<32, OPEN>,
+            None,
+            vec![
+                peer(Ring, || ring_aead(&ring::aead::AES_256_GCM, OPEN)),
+                peer(AwsLcRs, || aws_aead(&aws_lc_rs::aead::AES_256_GCM, OPEN)),
+                graviola!(graviola_aes_gcm::<32, OPEN>),
+                peer(RustCrypto, rustcrypto_aead::<aes_gcm::Aes256Gcm, OPEN>),
+            ],
+        ),
+        aead_op(
             "aes-128-ccm-seal",
             "AES-128-CCM seal (16-byte tag, 12-byte nonce), 13-byte AAD",
             halite_aes_ccm::<16, SEAL>,

@@ -1,9 +1,9 @@
 //! AES-GCM (SP 800-38D): CTR encryption with GCM's 32-bit counter and a GHASH tag, over any
 //! AES and GHASH implementation, plus two stitched implementations:
 //!
-//! - [`x86_vaes_vpclmul`]: VAES and VPCLMULQDQ on 512-bit registers, sixteen blocks of CTR
-//!   interleaved with the GHASH of sixteen others, one reduction per sixteen blocks, and a
-//!   masked short path for records under 256 bytes;
+//! - [`x86_vaes_vpclmul`]: VAES and VPCLMULQDQ on 512-bit registers, 32 blocks of CTR
+//!   interleaved round by round with the GHASH of 32 others, one reduction per 32 blocks, and
+//!   a masked short path for records under 256 bytes;
 //! - [`x86_aesni_pclmul`]: AES-NI and PCLMULQDQ in one loop, eight blocks of CTR interleaved
 //!   with the GHASH of eight others, in both directions;
 //! - otherwise an AES implementation's CTR over a chunk, then a GHASH implementation over the

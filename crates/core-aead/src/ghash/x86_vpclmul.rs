@@ -26,15 +26,20 @@ use zeroize::Zeroize;
 /// Registers of blocks per group.
 const REGS: usize = 4;
 
-/// The largest group: four ZMM registers of four blocks.
+/// Table entries: the 32 powers the stitched AES-GCM loop multiplies by (two ZMM groups).
+const TABLE: usize = 32;
+
+/// The largest group of this module's own loops: four ZMM registers of four blocks.
 const MAX_GROUP: usize = 16;
 
-/// A key for groups of `per · 4` blocks: `h[b]` is H^(group − b) in register form, so that
-/// register `j` of the table holds the powers for blocks `per·j …` of a group; `k` the XOR
-/// of each power's halves; `narrow` the 128-bit powers for the blocks left over.
+/// A key for groups of `per · 4` blocks: `h[b]` is H^(32 − b) in register form, so that
+/// register `j` of the table's last `group` entries holds the powers for blocks `per·j …` of
+/// a group (entries below are filled for ZMM keys only, for AES-GCM's 32-block groups); `k`
+/// the XOR of each power's halves, for the last 16 entries only (the AES-GCM loop computes its
+/// own: 256 bytes less per key); `narrow` the 128-bit powers for the blocks left over.
 #[derive(Clone)]
 pub(crate) struct Key {
-    h: [[u8; 16]; MAX_GROUP],
+    h: [[u8; 16]; TABLE],
     k: [[u8; 16]; MAX_GROUP],
     narrow: x86_pclmul::Key,
 }
@@ -47,30 +52,35 @@ impl Key {
         unsafe { Self::table(h, 8) }
     }
 
-    /// The key for ZMM groups of 16 blocks.
+    /// The key for ZMM groups of 16 blocks, with all 32 powers for AES-GCM.
     pub(super) fn new512(token: Vaes512, h: &[u8; 16]) -> Self {
         let _ = token;
         // SAFETY: the `Vaes512` token proves PCLMULQDQ, SSE2 and SSSE3 among its features.
-        unsafe { Self::table(h, 16) }
+        unsafe { Self::table(h, TABLE) }
     }
 
+    /// The key with the `n` powers Hⁿ…H¹ in the table's last `n` entries.
+    ///
     /// # Safety
     ///
     /// PCLMULQDQ, SSE2 and SSSE3 must be available.
-    unsafe fn table(h: &[u8; 16], group: usize) -> Self {
-        let mut up_h = [[0u8; 16]; MAX_GROUP];
-        let mut up_k = [[0u8; 16]; MAX_GROUP];
+    unsafe fn table(h: &[u8; 16], n: usize) -> Self {
+        let mut up_h = [[0u8; 16]; TABLE];
+        let mut up_k = [[0u8; 16]; TABLE];
         // SAFETY: the caller guarantees the features.
-        unsafe { x86_pclmul::power_table(h, &mut up_h[..group], &mut up_k[..group]) };
+        unsafe { x86_pclmul::power_table(h, &mut up_h[..n], &mut up_k[..n]) };
         let mut key = Key {
-            h: [[0; 16]; MAX_GROUP],
+            h: [[0; 16]; TABLE],
             k: [[0; 16]; MAX_GROUP],
             // SAFETY: as above.
             narrow: unsafe { x86_pclmul::Key::new_unchecked(h) },
         };
-        for b in 0..group {
-            key.h[b] = up_h[group - 1 - b];
-            key.k[b] = up_k[group - 1 - b];
+        // Hⁱ⁺¹ to the i-th entry from the end, in both tables (`k` keeps the first 16).
+        for (to, from) in key.h.iter_mut().rev().zip(&up_h[..n]) {
+            *to = *from;
+        }
+        for (to, from) in key.k.iter_mut().rev().zip(&up_k[..n]) {
+            *to = *from;
         }
         up_h.zeroize();
         up_k.zeroize();
@@ -79,8 +89,8 @@ impl Key {
 }
 
 impl Key {
-    /// The 16 powers H¹⁶…H¹ of a key built by [`Key::new512`], for the stitched AES-GCM loop.
-    pub(crate) fn powers16(&self) -> &[[u8; 16]; MAX_GROUP] {
+    /// The 32 powers H³²…H¹ of a key built by [`Key::new512`], for the stitched AES-GCM loop.
+    pub(crate) fn powers32(&self) -> &[[u8; 16]; TABLE] {
         &self.h
     }
 }
@@ -179,8 +189,9 @@ macro_rules! wide_update {
             const GROUP: usize = $per * REGS;
             let bswap1 = bswap_mask();
             let bswap = $broadcast(bswap1);
-            let h: [$vec; REGS] = core::array::from_fn(|j| $load(&key.h[$per * j..]));
-            let k: [$vec; REGS] = core::array::from_fn(|j| $load(&key.k[$per * j..]));
+            let (hf, kf) = (TABLE - GROUP, MAX_GROUP - GROUP);
+            let h: [$vec; REGS] = core::array::from_fn(|j| $load(&key.h[hf + $per * j..]));
+            let k: [$vec; REGS] = core::array::from_fn(|j| $load(&key.k[kf + $per * j..]));
             let mut acc = _mm_shuffle_epi8(load1(y), bswap1);
             let mut groups = blocks.chunks_exact(GROUP);
             for group in &mut groups {
