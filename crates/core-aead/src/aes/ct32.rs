@@ -1,6 +1,6 @@
 //! Bitsliced AES on 32-bit words, two blocks at a time: the Cortex-M0 path and the portable
 //! implementation on 32-bit CPUs. It needs only 32-bit AND, XOR, NOT, shifts and rotations by
-//! constants, so it is constant-time on any core (see [`bitslice`](super::bitslice)).
+//! constants, so it is constant-time on any core (see [`bitslice`]).
 //!
 //! Layout: plane `i` holds bit `i` of the 32 state bytes of two blocks, at bit
 //! `8·row + 2·column + block`. Each row is an 8-bit lane, so `ShiftRows` rotates within lanes

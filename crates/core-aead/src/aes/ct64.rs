@@ -1,5 +1,5 @@
 //! Bitsliced AES on 64-bit words, four blocks at a time: the portable implementation on 64-bit
-//! CPUs without AES instructions. Constant-time by construction (see [`bitslice`](super::bitslice)).
+//! CPUs without AES instructions. Constant-time by construction (see [`bitslice`]).
 //!
 //! Layout: plane `i` holds bit `i` of all 64 state bytes of four blocks, bit
 //! `16·row + 4·column + block` of the word. Each row is a 16-bit lane, so `ShiftRows` rotates

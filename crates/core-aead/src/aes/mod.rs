@@ -5,7 +5,7 @@
 //! - [`x86_aesni`]: AES-NI, eight blocks in flight;
 //! - [`x86_vaes`]: VAES on 256-bit registers with AVX2 (16 blocks in flight) or on 512-bit
 //!   registers with AVX-512 (32 blocks, `x86_vaes512`);
-//! - [`aarch64`]: the Armv8 AES instructions (`aese`/`aesmc`), eight blocks in flight.
+//! - `aarch64`: the Armv8 AES instructions (`aese`/`aesmc`), eight blocks in flight.
 //!
 //! None uses a table: the key expansion runs `SubWord` through the bitsliced circuit, so even
 //! key setup has no secret-dependent memory access. The schedule is built once, when the key

@@ -4,7 +4,7 @@
 //! - [`portable`]: one block at a time on 32-bit words; the Cortex-M0 path;
 //! - [`x86_avx2`]: eight blocks in parallel, one state word of each per 32-bit lane;
 //! - [`x86_avx512`]: sixteen blocks in parallel with `vprold`, and narrower forms for tails;
-//! - [`aarch64`]: four blocks in parallel in NEON registers.
+//! - `aarch64`: four blocks in parallel in NEON registers.
 //!
 //! The vector ones fall back to fewer lanes for short inputs, so a 64-byte record does not pay
 //! for sixteen blocks.

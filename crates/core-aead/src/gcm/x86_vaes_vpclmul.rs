@@ -178,7 +178,7 @@ impl Sums {
     }
 
     /// The sum over all lanes, reduced: the two Montgomery steps of
-    /// [`x86_pclmul::reduce`] on every lane, with the middle words folded in along the way
+    /// [`x86_pclmul::reduce`](crate::ghash::x86_pclmul::reduce) on every lane, with the middle words folded in along the way
     /// rather than first (the low word's step lands on the middle, the middle's on the high),
     /// then the four lanes added.
     #[target_feature(enable = "avx512f,avx512bw,avx2,vpclmulqdq")]

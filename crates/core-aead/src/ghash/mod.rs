@@ -9,7 +9,7 @@
 //! - [`x86_vpclmul`]: VPCLMULQDQ on YMM (`x86_vpclmul`, 8 blocks per reduction) or ZMM
 //!   registers (`x86_vpclmul512`, 16 blocks), one block per 128-bit lane;
 //! - [`x86_pclmul`]: `pclmulqdq`, eight blocks per reduction with precomputed powers of H;
-//! - [`aarch64`]: `pmull`/`pmull2`, likewise.
+//! - `aarch64`: `pmull`/`pmull2`, likewise.
 //!
 //! All share one representation: a block read big-endian is a 128-bit integer whose top bit is
 //! the coefficient of x^0 (GCM's bit order), and the key is kept as `H·x⁻¹`. Then the

@@ -3,7 +3,7 @@
 //! registers of blocks — 8 or 16 blocks — are multiplied lane by lane by a table of key powers
 //! H^n…H^1 laid out in the same lanes, the Karatsuba partial products summed across registers,
 //! then across lanes, and reduced once with 128-bit PCLMULQDQ. Fewer blocks than a group go
-//! through [`x86_pclmul`](super::x86_pclmul).
+//! through [`x86_pclmul`].
 //!
 //! As for [`crate::aes`]'s VAES loops, the code is a macro over the register width and the
 //! multiply instruction, so the tests also run it over a model of VPCLMULQDQ built from
