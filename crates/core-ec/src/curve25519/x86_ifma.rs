@@ -377,39 +377,57 @@ fn select(g: usize, d: [i8; 4]) -> [Fe4; 3] {
 
 /// The sums, differences and products that finish a doubling or an addition: `(E, F, G, H)`
 /// to `(E·F, G·H, F·G, E·H)`, without `T` when `with_t` is false.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
-fn finish(e: &Fe4, f: &Fe4, g: &Fe4, h: &Fe4, with_t: bool) -> Point4 {
-    Point4 { x: mul(e, f), y: mul(g, h), z: mul(f, g), t: if with_t { mul(e, h) } else { *e } }
+///
+/// # Safety
+///
+/// As for [`double_lanes`].
+#[inline(always)]
+unsafe fn finish(e: &Fe4, f: &Fe4, g: &Fe4, h: &Fe4, with_t: bool) -> Point4 {
+    // SAFETY: the caller guarantees the CPU features.
+    unsafe {
+        Point4 { x: mul(e, f), y: mul(g, h), z: mul(f, g), t: if with_t { mul(e, h) } else { *e } }
+    }
 }
 
 impl Point4 {
     /// `self + q` lane-wise for affine Niels `q` (7 four-way products).
-    #[inline]
-    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
-    fn add_niels(&self, q: &[Fe4; 3]) -> Self {
-        let a = mul(&sub(&self.y, &self.x), &q[1]);
-        let b = mul(&add(&self.y, &self.x), &q[0]);
-        let c = mul(&self.t, &q[2]);
-        let d = add(&self.z, &self.z);
-        finish(&sub(&b, &a), &sub(&d, &c), &add(&d, &c), &add(&b, &a), true)
+    ///
+    /// # Safety
+    ///
+    /// As for [`double_lanes`].
+    #[inline(always)]
+    unsafe fn add_niels(&self, q: &[Fe4; 3]) -> Self {
+        // SAFETY: the caller guarantees the CPU features.
+        unsafe {
+            let a = mul(&sub(&self.y, &self.x), &q[1]);
+            let b = mul(&add(&self.y, &self.x), &q[0]);
+            let c = mul(&self.t, &q[2]);
+            let d = add(&self.z, &self.z);
+            finish(&sub(&b, &a), &sub(&d, &c), &add(&d, &c), &add(&b, &a), true)
+        }
     }
 
     /// `2·self` lane-wise, from `X`, `Y` and `Z` only (the `a = −1` doubling with every
     /// intermediate negated, as in [`super::edwards`]); `T` is computed when `with_t`.
-    #[inline]
-    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
-    fn double(&self, with_t: bool) -> Self {
-        let a = mul(&self.x, &self.x);
-        let b = mul(&self.y, &self.y);
-        let zz = mul(&self.z, &self.z);
-        let c = add(&zz, &zz);
-        let h = add(&a, &b);
-        let xy = add(&self.x, &self.y);
-        let e = sub(&h, &mul(&xy, &xy));
-        let g = sub(&a, &b);
-        let f = add(&c, &g);
-        finish(&e, &f, &g, &h, with_t)
+    ///
+    /// # Safety
+    ///
+    /// As for [`double_lanes`].
+    #[inline(always)]
+    unsafe fn double(&self, with_t: bool) -> Self {
+        // SAFETY: the caller guarantees the CPU features.
+        unsafe {
+            let a = mul(&self.x, &self.x);
+            let b = mul(&self.y, &self.y);
+            let zz = mul(&self.z, &self.z);
+            let c = add(&zz, &zz);
+            let h = add(&a, &b);
+            let xy = add(&self.x, &self.y);
+            let e = sub(&h, &mul(&xy, &xy));
+            let g = sub(&a, &b);
+            let f = add(&c, &g);
+            finish(&e, &f, &g, &h, with_t)
+        }
     }
 
     /// Lane `LANE` as a point of `x86_adx`.
@@ -434,12 +452,15 @@ fn mul_base_ifma(k: &[u8; 32]) -> [Point<x86_adx::Fe>; 4] {
     // Lane i sums the odd digits of rows i, i + 4, ..., times 16, then the even ones.
     for g in 0..8 {
         let q = select(g, core::array::from_fn(|i| e[2 * (4 * g + i) + 1]));
-        acc = acc.add_niels(&q);
+        // SAFETY: `add_niels` and `double` need this function's target features.
+        acc = unsafe { acc.add_niels(&q) };
     }
-    acc = acc.double(false).double(false).double(false).double(true);
+    // SAFETY: as above.
+    acc = unsafe { acc.double(false).double(false).double(false).double(true) };
     for g in 0..8 {
         let q = select(g, core::array::from_fn(|i| e[2 * (4 * g + i)]));
-        acc = acc.add_niels(&q);
+        // SAFETY: as above.
+        acc = unsafe { acc.add_niels(&q) };
     }
     [acc.lane::<0>(), acc.lane::<1>(), acc.lane::<2>(), acc.lane::<3>()]
 }
@@ -492,45 +513,58 @@ fn sum(terms: &[Fe4]) -> Fe4 {
 /// `2·p` for a point with its coordinates `(X, Y, Z, T)` in the four lanes (two four-way
 /// products): the doubling of [`super::edwards`], `(X², Y², Z², (X + Y)²)` in one product and
 /// `(E·F, G·H, F·G, E·H)` in the other.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
-fn double_lanes(p: &Fe4) -> Fe4 {
-    let xy = keep::<0b1000>(&permute::<{ sel(0, 1, 2, 1) }>(p));
-    let v = sum(&[permute::<{ sel(0, 1, 2, 0) }>(p), xy]); // (X, Y, Z, X + Y)
-    let sq = square(&v); // (A, B, ZZ, S)
-    let a = permute::<{ sel(0, 0, 0, 0) }>(&sq);
-    let b = permute::<{ sel(1, 1, 1, 1) }>(&sq);
-    let zz = permute::<{ sel(2, 2, 2, 2) }>(&sq);
-    let s = permute::<{ sel(3, 3, 3, 3) }>(&sq);
-    let zz2 = Fe4(zz.0.map(|x| _mm256_slli_epi64::<1>(x)));
-    // (E, G, F, E) = (A + B − S, A − B, 2ZZ + A − B, A + B − S): the negated intermediates.
-    let u = sum(&[
-        a,
-        neg_lanes::<0b0110>(&b),
-        keep::<0b1001>(&neg_lanes::<0b1001>(&s)),
-        keep::<0b0100>(&zz2),
-    ]);
-    // (F, H, G, H) = (2ZZ + A − B, A + B, A − B, A + B).
-    let w = sum(&[a, neg_lanes::<0b0101>(&b), keep::<0b0001>(&zz2)]);
-    mul(&u, &w)
+///
+/// # Safety
+///
+/// The CPU must have AVX2, AVX-512 F/VL and IFMA. Not a `target_feature` function so that it
+/// can be inlined into its callers, which are.
+#[inline(always)]
+unsafe fn double_lanes(p: &Fe4) -> Fe4 {
+    // SAFETY: the caller guarantees the CPU features.
+    unsafe {
+        let xy = keep::<0b1000>(&permute::<{ sel(0, 1, 2, 1) }>(p));
+        let v = sum(&[permute::<{ sel(0, 1, 2, 0) }>(p), xy]); // (X, Y, Z, X + Y)
+        let sq = square(&v); // (A, B, ZZ, S)
+        let a = permute::<{ sel(0, 0, 0, 0) }>(&sq);
+        let b = permute::<{ sel(1, 1, 1, 1) }>(&sq);
+        let zz = permute::<{ sel(2, 2, 2, 2) }>(&sq);
+        let s = permute::<{ sel(3, 3, 3, 3) }>(&sq);
+        let zz2 = Fe4(zz.0.map(|x| _mm256_slli_epi64::<1>(x)));
+        // (E, G, F, E) = (A + B − S, A − B, 2ZZ + A − B, A + B − S): the negated intermediates.
+        let u = sum(&[
+            a,
+            neg_lanes::<0b0110>(&b),
+            keep::<0b1001>(&neg_lanes::<0b1001>(&s)),
+            keep::<0b0100>(&zz2),
+        ]);
+        // (F, H, G, H) = (2ZZ + A − B, A + B, A − B, A + B).
+        let w = sum(&[a, neg_lanes::<0b0101>(&b), keep::<0b0001>(&zz2)]);
+        mul(&u, &w)
+    }
 }
 
 /// `p + q` for `p` in lanes `(X, Y, Z, T)` and `q` in lanes `(Y − X, Y + X, 2d·T, 2·Z)` (two
 /// four-way products): `(a, b, c, d)` in one, then `(E·F, G·H, F·G, E·H)` with
 /// `E = b − a, F = d − c, G = d + c, H = b + a`.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
-fn add_lanes(p: &Fe4, q: &Fe4) -> Fe4 {
-    let m = mul(&diff_sum(p), q);
-    let u = sum(&[
-        permute::<{ sel(1, 3, 3, 1) }>(&m),
-        neg_lanes::<0b1101>(&permute::<{ sel(0, 2, 2, 0) }>(&m)),
-    ]);
-    let w = sum(&[
-        permute::<{ sel(3, 1, 3, 1) }>(&m),
-        neg_lanes::<0b0001>(&permute::<{ sel(2, 0, 2, 0) }>(&m)),
-    ]);
-    mul(&u, &w)
+///
+/// # Safety
+///
+/// As for [`double_lanes`].
+#[inline(always)]
+unsafe fn add_lanes(p: &Fe4, q: &Fe4) -> Fe4 {
+    // SAFETY: the caller guarantees the CPU features.
+    unsafe {
+        let m = mul(&diff_sum(p), q);
+        let u = sum(&[
+            permute::<{ sel(1, 3, 3, 1) }>(&m),
+            neg_lanes::<0b1101>(&permute::<{ sel(0, 2, 2, 0) }>(&m)),
+        ]);
+        let w = sum(&[
+            permute::<{ sel(3, 1, 3, 1) }>(&m),
+            neg_lanes::<0b0001>(&permute::<{ sel(2, 0, 2, 0) }>(&m)),
+        ]);
+        mul(&u, &w)
+    }
 }
 
 /// `(Y − X, Y + X, T, Z)` from lanes `(X, Y, Z, T)`.
@@ -588,25 +622,30 @@ fn double_mul_base_ifma(p: [[u64; 5]; 4], a: &[u8; 32], b: &[u8; 32]) -> Fe4 {
     // (Y − X, Y + X, T, Z) times (1, 1, 2d, 2).
     let to_cached = lanes4([one, one, portable64::Fe::D2.0, [2, 0, 0, 0, 0]]);
     let cached = |p: &Fe4| mul(&diff_sum(p), &to_cached);
-    let twice = double_lanes(&p);
+    // SAFETY: `double_lanes` and `add_lanes` need this function's target features.
+    let twice = unsafe { double_lanes(&p) };
     let mut odd = [cached(&p); 8];
     for i in 1..8 {
-        odd[i] = cached(&add_lanes(&twice, &odd[i - 1]));
+        // SAFETY: as above.
+        odd[i] = cached(&unsafe { add_lanes(&twice, &odd[i - 1]) });
     }
     let Some(top) = (0..256).rev().find(|&i| naf_a[i] != 0 || naf_b[i] != 0) else {
         return identity;
     };
     let mut r = identity;
     for i in (0..=top).rev() {
-        r = double_lanes(&r);
+        // SAFETY: as above.
+        r = unsafe { double_lanes(&r) };
         let (da, db) = (naf_a[i], naf_b[i]);
         if da != 0 {
             let q = &odd[usize::from(da.unsigned_abs() / 2)];
-            r = add_lanes(&r, &if da > 0 { *q } else { neg_cached(q) });
+            // SAFETY: as above.
+            r = unsafe { add_lanes(&r, &if da > 0 { *q } else { neg_cached(q) }) };
         }
         if db != 0 {
             let q = Fe4(ODD_B4[usize::from(db.unsigned_abs() / 2)]);
-            r = add_lanes(&r, &if db > 0 { q } else { neg_cached(&q) });
+            // SAFETY: as above.
+            r = unsafe { add_lanes(&r, &if db > 0 { q } else { neg_cached(&q) }) };
         }
     }
     r
