@@ -369,7 +369,7 @@ fn verify_with<F: crate::curve25519::Field>(
     r: &[u8; 32],
     r_check: impl FnOnce() -> Point<F>,
 ) -> bool {
-    !SMALL_ORDER.contains(r) && r_check().encode() == *r
+    !SMALL_ORDER.contains(r) && r_check().encode_vartime() == *r
 }
 
 impl fmt::Debug for VerifyingKey {

@@ -291,6 +291,15 @@ impl<F: Field> Point<F> {
         out
     }
 
+    /// [`Point::encode`] in variable time, for public points only (verification).
+    pub(crate) fn encode_vartime(&self) -> [u8; 32] {
+        let zinv = self.z.invert_vartime();
+        let (x, y) = (self.x.mul(&zinv), self.y.mul(&zinv));
+        let mut out = y.to_bytes();
+        out[31] |= x.is_negative().unwrap_u8() << 7;
+        out
+    }
+
     /// The Montgomery `u = (1 + y)/(1 − y) = (Z + Y)/(Z − Y)` of this point (RFC 7748 §4.1).
     pub(crate) fn montgomery_u(&self) -> [u8; 32] {
         self.z.add(&self.y).mul(&self.z.sub(&self.y).invert()).to_bytes()

@@ -794,6 +794,7 @@ mod tests {
             let want = p.double_mul_base_vartime(&a, &b).encode();
             let got = double_mul_base_vartime(adx, ifma, &p, &a, &b);
             assert_eq!(got.encode(), want, "seed {seed}");
+            assert_eq!(got.encode_vartime(), want, "seed {seed}");
             // The extended coordinates are consistent: X·Y = Z·T.
             let [x, y, z, t] = got.extended();
             assert_eq!(x.mul(&y).to_bytes(), z.mul(&t).to_bytes(), "seed {seed}");
