@@ -303,7 +303,12 @@ impl VerifyingKey {
         let k = reduce_wide(&sha512(&[&r, &self.bytes, msg]));
         let ok = match &self.neg_a {
             #[cfg(target_arch = "x86_64")]
-            NegA::X86Adx(neg_a) => verify_vartime(neg_a, &r, &s, &k),
+            NegA::X86Adx(neg_a) => match self.imp {
+                FieldImpl::X86Ifma(adx, ifma) => verify_with(&r, || {
+                    crate::curve25519::x86_ifma::double_mul_base_vartime(adx, ifma, neg_a, &k, &s)
+                }),
+                _ => verify_vartime(neg_a, &r, &s, &k),
+            },
             #[cfg(target_pointer_width = "64")]
             NegA::Portable64(neg_a) => verify_vartime(neg_a, &r, &s, &k),
             NegA::Portable32(neg_a) => verify_vartime(neg_a, &r, &s, &k),
@@ -356,7 +361,15 @@ fn verify_vartime<F: crate::curve25519::Field>(
     s: &[u8; 32],
     k: &[u8; 32],
 ) -> bool {
-    !SMALL_ORDER.contains(r) && neg_a.double_mul_base_vartime(k, s).encode() == *r
+    verify_with(r, || neg_a.double_mul_base_vartime(k, s))
+}
+
+/// The tail of [`verify_vartime`] with `[S]B − [k]A` computed by `r_check`.
+fn verify_with<F: crate::curve25519::Field>(
+    r: &[u8; 32],
+    r_check: impl FnOnce() -> Point<F>,
+) -> bool {
+    !SMALL_ORDER.contains(r) && r_check().encode_vartime() == *r
 }
 
 impl fmt::Debug for VerifyingKey {

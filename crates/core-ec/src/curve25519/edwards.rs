@@ -184,6 +184,12 @@ impl<F: Field> Point<F> {
         Point { x, y, z, t }
     }
 
+    /// The extended coordinates `[X, Y, Z, T]`.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn extended(&self) -> [F; 4] {
+        [self.x, self.y, self.z, self.t]
+    }
+
     /// `2·self` (4M + 4S).
     pub(crate) fn double(&self) -> Self {
         self.projective().double().to_point()
@@ -280,6 +286,15 @@ impl<F: Field> Point<F> {
     /// The 32-byte encoding of RFC 8032 §5.1.2: `y` with the sign of `x` in the top bit.
     pub(crate) fn encode(&self) -> [u8; 32] {
         let (x, y) = self.affine();
+        let mut out = y.to_bytes();
+        out[31] |= x.is_negative().unwrap_u8() << 7;
+        out
+    }
+
+    /// [`Point::encode`] in variable time, for public points only (verification).
+    pub(crate) fn encode_vartime(&self) -> [u8; 32] {
+        let zinv = self.z.invert_vartime();
+        let (x, y) = (self.x.mul(&zinv), self.y.mul(&zinv));
         let mut out = y.to_bytes();
         out[31] |= x.is_negative().unwrap_u8() << 7;
         out
@@ -419,7 +434,7 @@ pub(crate) fn radix16(k: &[u8; 32]) -> [i8; 64] {
 /// The width-`w` non-adjacent form of a 256-bit little-endian `k` below 2^255: 256 digits,
 /// each zero or odd with absolute value below 2^(w−1), any nonzero one followed by at least
 /// `w − 1` zeros. Variable-time: for public scalars only.
-fn naf_vartime(k: &[u8; 32], w: usize) -> [i8; 256] {
+pub(crate) fn naf_vartime(k: &[u8; 32], w: usize) -> [i8; 256] {
     let mut limbs = [0u64; 5];
     for (limb, chunk) in limbs.iter_mut().zip(k.chunks_exact(8)) {
         *limb = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));

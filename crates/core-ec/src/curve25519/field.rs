@@ -87,6 +87,12 @@ pub(crate) trait Field: Copy + ConditionallySelectable + 'static {
         t250.square_n(5).mul(&z11)
     }
 
+    /// [`Field::invert`] in variable time, for public values only (verification); the same
+    /// unless the implementation has a faster variable-time inversion.
+    fn invert_vartime(&self) -> Self {
+        self.invert()
+    }
+
     /// `self^((p−5)/8)` = `self^(2^252 − 3)`, the core of the square root.
     fn pow_p58(&self) -> Self {
         let (t250, _) = pow_2_250_1(self);

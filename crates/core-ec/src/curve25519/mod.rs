@@ -8,8 +8,9 @@
 //!   fixed-base table and a 16-entry verification table; the default on 32-bit targets.
 //! - `x86_adx`: four 64-bit limbs, multiplication with MULX/ADCX/ADOX in `asm!`; the default
 //!   on `x86_64` CPUs with BMI2 and ADX that lack AVX-512 IFMA.
-//! - `x86_ifma`: `x86_adx` with the X25519 ladder and the fixed-base comb run four lanes
-//!   wide on AVX-512 IFMA (`x86_ifma.rs`); the default where the CPU has both.
+//! - `x86_ifma`: `x86_adx` with the X25519 ladder, the fixed-base comb and the verification
+//!   double-scalar multiplication run four lanes wide on AVX-512 IFMA (`x86_ifma.rs`); the
+//!   default where the CPU has both.
 //!
 //! The 64-bit implementations invert by safegcd (`safegcd.rs`), the others by Fermat's chain.
 //!
@@ -59,7 +60,8 @@ pub(crate) use montgomery::ladder;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FieldImpl {
-    /// `x86_adx` with the X25519 ladder on AVX-512 IFMA, four lanes wide (`x86_64` only).
+    /// `x86_adx` with the X25519 ladder, the fixed-base comb and Ed25519 verification on
+    /// AVX-512 IFMA, four lanes wide (`x86_64` only).
     #[cfg(target_arch = "x86_64")]
     X86Ifma(core_cpu::Adx, core_cpu::Avx512Ifma),
     /// Four 64-bit limbs, MULX/ADCX/ADOX multiplication, the 32-row comb (`x86_64` only).

@@ -112,6 +112,10 @@ impl Field for Fe {
         Self::from_bytes_const(&super::safegcd::invert_bytes(&self.to_bytes()))
     }
 
+    fn invert_vartime(&self) -> Self {
+        Self::from_bytes_const(&super::safegcd::invert_bytes_vartime(&self.to_bytes()))
+    }
+
     fn to_bytes(&self) -> [u8; 32] {
         // Two carry passes leave every limb below 2^51 and the value below 2p; adding 19 and
         // looking at bit 255 then says whether to subtract p.

@@ -3,7 +3,8 @@
 //! out on the low 64 bits of `f` and `g` alone as a 2×2 transition matrix that is then applied
 //! to the full values in signed radix-2^62 limbs. No branch or memory index depends on the
 //! input. About half the cost of the 254 squarings and 11 multiplications of Fermat's chain,
-//! which a latency-bound 64-bit field cannot overlap.
+//! which a latency-bound 64-bit field cannot overlap. A variable-time variant for public
+//! values (Ed25519 verification) skips runs of zero bits and stops as soon as `g` is zero.
 
 /// A signed radix-2^62 number: `Σ v[i]·2^(62i)`, limbs 0 to 3 below 2^62 when normalised,
 /// limb 4 signed.
@@ -48,6 +49,55 @@ fn divsteps_59(mut zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
         v <<= 1;
     }
     (zeta, [u.cast_signed(), v.cast_signed(), q.cast_signed(), r.cast_signed()])
+}
+
+/// 62 division steps on the low bits of `f` (odd) and `g` in variable time, for public
+/// inputs only, in the original `eta = −delta` form: runs of zero bits of `g` are skipped at
+/// once, and each odd step cancels up to six (`eta < 0`, after the swap) or four low bits of
+/// `g` with one multiple of `f` (`w·f ≡ −g` modulo a small power of two, from `f`'s inverse
+/// modulo 2^6 or 2^4). Returns the new `eta` and the transition matrix scaled by 2^62, as
+/// [`divsteps_59`] does.
+fn divsteps_62_vartime(mut eta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
+    let (mut u, mut v, mut q, mut r) = (1u64, 0u64, 0u64, 1u64);
+    let (mut f, mut g) = (f0, g0);
+    let mut i = 62u32;
+    loop {
+        // A sentinel bit stops the count at the steps left.
+        let zeros = (g | (u64::MAX << i)).trailing_zeros();
+        g >>= zeros;
+        u <<= zeros;
+        v <<= zeros;
+        eta -= i64::from(zeros);
+        i -= zeros;
+        if i == 0 {
+            break;
+        }
+        // f and g are odd: with eta < 0, swap to (g, −f) first.
+        let swap = eta < 0;
+        if swap {
+            eta = -eta;
+            (f, g) = (g, f.wrapping_neg());
+            (u, q) = (q, u.wrapping_neg());
+            (v, r) = (r, v.wrapping_neg());
+        }
+        // No more than `i` bits may be cancelled (the batch ends there), nor more than
+        // `eta + 1` (the sign of eta flips there); w·f ≡ −g modulo 2^min(limit, 6 or 4).
+        let limit = u32::try_from(eta + 1).map_or(i, |e| e.min(i));
+        let w = if swap {
+            // f·(f² − 2) is −f⁻¹ modulo 2^6 (one Newton step from f ≡ f⁻¹ modulo 8).
+            let m = (u64::MAX >> (64 - limit)) & 63;
+            f.wrapping_mul(g).wrapping_mul(f.wrapping_mul(f).wrapping_sub(2)) & m
+        } else {
+            // f + ((f + 1) & 4)·2 is f⁻¹ modulo 2^4.
+            let m = (u64::MAX >> (64 - limit)) & 15;
+            let inv = f.wrapping_add((f.wrapping_add(1) & 4) << 1);
+            inv.wrapping_neg().wrapping_mul(g) & m
+        };
+        g = g.wrapping_add(f.wrapping_mul(w));
+        q = q.wrapping_add(u.wrapping_mul(w));
+        r = r.wrapping_add(v.wrapping_mul(w));
+    }
+    (eta, [u.cast_signed(), v.cast_signed(), q.cast_signed(), r.cast_signed()])
 }
 
 /// `(f, g) = (u·f + v·g, q·f + r·g) / 2^62`, exactly.
@@ -140,13 +190,7 @@ fn normalize(r: &mut Signed62, negate: i64) {
 /// 590-step bound holds for inputs below 2^256, but callers pass reduced values); the result
 /// is fully reduced.
 pub(crate) fn invert(x: &[u64; 4]) -> [u64; 4] {
-    let mut g: Signed62 = [
-        (x[0] & M62).cast_signed(),
-        ((x[0] >> 62 | x[1] << 2) & M62).cast_signed(),
-        ((x[1] >> 60 | x[2] << 4) & M62).cast_signed(),
-        ((x[2] >> 58 | x[3] << 6) & M62).cast_signed(),
-        (x[3] >> 56).cast_signed(),
-    ];
+    let mut g = to_signed62(x);
     let mut f = P;
     let (mut d, mut e): (Signed62, Signed62) = ([0; 5], [1, 0, 0, 0, 0]);
     let mut zeta = -1;
@@ -158,6 +202,41 @@ pub(crate) fn invert(x: &[u64; 4]) -> [u64; 4] {
     }
     // f is ±1 now (gcd(x, p) = 1 unless x ≡ 0, where d is 0): d·f is the inverse.
     normalize(&mut d, f[4] >> 63);
+    from_signed62(&d)
+}
+
+/// [`invert`] in variable time, for public inputs only (verification): batches of
+/// [`divsteps_62_vartime`] until `g` is zero, typically about half as many steps as the fixed
+/// 590 and cheaper ones.
+pub(crate) fn invert_vartime(x: &[u64; 4]) -> [u64; 4] {
+    let mut g = to_signed62(x);
+    let mut f = P;
+    let (mut d, mut e): (Signed62, Signed62) = ([0; 5], [1, 0, 0, 0, 0]);
+    let mut eta = -1;
+    while g != [0; 5] {
+        let (n, t) = divsteps_62_vartime(eta, f[0].cast_unsigned(), g[0].cast_unsigned());
+        eta = n;
+        update_de(&mut d, &mut e, t);
+        update_fg(&mut f, &mut g, t);
+    }
+    // f is ±1 (or p itself for x ≡ 0, where d is 0): d·f is the inverse.
+    normalize(&mut d, f[4] >> 63);
+    from_signed62(&d)
+}
+
+/// Four little-endian 64-bit words below 2^256 in signed radix 2^62.
+fn to_signed62(x: &[u64; 4]) -> Signed62 {
+    [
+        (x[0] & M62).cast_signed(),
+        ((x[0] >> 62 | x[1] << 2) & M62).cast_signed(),
+        ((x[1] >> 60 | x[2] << 4) & M62).cast_signed(),
+        ((x[2] >> 58 | x[3] << 6) & M62).cast_signed(),
+        (x[3] >> 56).cast_signed(),
+    ]
+}
+
+/// A normalised value (limbs 0 to 3 in 0..2^62, limb 4 below 2^8) as four 64-bit words.
+fn from_signed62(d: &Signed62) -> [u64; 4] {
     let w = d.map(i64::cast_unsigned);
     [w[0] | w[1] << 62, w[1] >> 2 | w[2] << 60, w[2] >> 4 | w[3] << 58, w[3] >> 6 | w[4] << 56]
 }
@@ -165,12 +244,22 @@ pub(crate) fn invert(x: &[u64; 4]) -> [u64; 4] {
 /// [`invert`] on canonical little-endian bytes, as the field implementations' `to_bytes` gives
 /// them.
 pub(crate) fn invert_bytes(b: &[u8; 32]) -> [u8; 32] {
+    bytes_map(b, invert)
+}
+
+/// [`invert_vartime`] on canonical little-endian bytes.
+pub(crate) fn invert_bytes_vartime(b: &[u8; 32]) -> [u8; 32] {
+    bytes_map(b, invert_vartime)
+}
+
+/// `op` on the little-endian words of `b`, back to bytes.
+fn bytes_map(b: &[u8; 32], op: fn(&[u64; 4]) -> [u64; 4]) -> [u8; 32] {
     let w = core::array::from_fn(|i| {
         let mut limb = [0u8; 8];
         limb.copy_from_slice(&b[8 * i..8 * i + 8]);
         u64::from_le_bytes(limb)
     });
-    let r = invert(&w);
+    let r = op(&w);
     let mut out = [0u8; 32];
     for (chunk, limb) in out.chunks_exact_mut(8).zip(r) {
         chunk.copy_from_slice(&limb.to_le_bytes());
@@ -219,6 +308,8 @@ mod tests {
             let r = portable32::Fe::from_bytes(&c);
             let got = bytes(&invert(&words(&r.to_bytes())));
             assert_eq!(got, r.invert().to_bytes(), "{c:02x?}");
+            let got = bytes(&invert_vartime(&words(&r.to_bytes())));
+            assert_eq!(got, r.invert().to_bytes(), "vartime {c:02x?}");
         }
     }
 }

@@ -355,6 +355,10 @@ impl Field for Fe {
         Self::from_bytes_const(&super::safegcd::invert_bytes(&self.to_bytes()))
     }
 
+    fn invert_vartime(&self) -> Self {
+        Self::from_bytes_const(&super::safegcd::invert_bytes_vartime(&self.to_bytes()))
+    }
+
     #[inline]
     fn comb() -> &'static [[Niels<Self>; 8]] {
         &COMB

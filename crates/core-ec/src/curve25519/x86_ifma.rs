@@ -4,8 +4,9 @@
 //! (`vpmadd52luq`/`vpmadd52huq`, 52×52-bit products without carry flags) where the scalar
 //! `x86_adx` code does nine serial ones on the two ports that run its carry chains. The
 //! fixed-base comb (X25519 public keys, Ed25519 signing) runs four independent accumulators,
-//! one per lane, over the same radix-16 digits. Everything else (inversions, verification)
-//! is `x86_adx`'s.
+//! one per lane, over the same radix-16 digits. Ed25519 verification's double-scalar
+//! multiplication keeps one point's `(X, Y, Z, T)` in the four lanes, so a doubling or an
+//! addition is two four-way products. Everything else (inversions, encodings) is `x86_adx`'s.
 //!
 //! Limbs are kept below 2^52 wherever they feed a multiplication (IFMA reads only the low 52
 //! bits of each lane): products, sums and differences are all carried once in parallel, which
@@ -18,7 +19,7 @@ use core::arch::x86_64::{
     _mm256_setzero_si256, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_sub_epi64, _mm256_xor_si256,
 };
 
-use super::edwards::{Point, radix16};
+use super::edwards::{Point, naf_vartime, radix16};
 use super::field::Field;
 use super::{portable64, tables, x86_adx};
 
@@ -77,6 +78,37 @@ fn mul(a: &Fe4, b: &Fe4) -> Fe4 {
             hi[i + j] = _mm256_madd52hi_epu64(hi[i + j], a.0[i], b.0[j]);
         }
     }
+    reduce(&lo, &hi)
+}
+
+/// Lane-wise `a²`, for limbs below 2^52, as [`mul`] computes it but with each cross product
+/// `a_i·a_j` (`i < j`) taken once and doubled: 15 products instead of 25.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+fn square(a: &Fe4) -> Fe4 {
+    let z = _mm256_setzero_si256();
+    let mut lo = [z; 9];
+    let mut hi = [z; 9];
+    for i in 0..5 {
+        for j in i + 1..5 {
+            lo[i + j] = _mm256_madd52lo_epu64(lo[i + j], a.0[i], a.0[j]);
+            hi[i + j] = _mm256_madd52hi_epu64(hi[i + j], a.0[i], a.0[j]);
+        }
+    }
+    lo = lo.map(|x| _mm256_slli_epi64::<1>(x));
+    hi = hi.map(|x| _mm256_slli_epi64::<1>(x));
+    for i in 0..5 {
+        lo[2 * i] = _mm256_madd52lo_epu64(lo[2 * i], a.0[i], a.0[i]);
+        hi[2 * i] = _mm256_madd52hi_epu64(hi[2 * i], a.0[i], a.0[i]);
+    }
+    reduce(&lo, &hi)
+}
+
+/// The product from its IFMA column sums: `lo[k]` holds the low halves and `hi[k]` the high
+/// halves of the 52×52-bit products of column `k` (sums no larger than those of five).
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn reduce(lo: &[__m256i; 9], hi: &[__m256i; 9]) -> Fe4 {
     // Column k = lo_k + 2·hi_(k−1): below 15·2^52.
     let col = |k: usize| -> __m256i {
         match k {
@@ -345,39 +377,57 @@ fn select(g: usize, d: [i8; 4]) -> [Fe4; 3] {
 
 /// The sums, differences and products that finish a doubling or an addition: `(E, F, G, H)`
 /// to `(E·F, G·H, F·G, E·H)`, without `T` when `with_t` is false.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
-fn finish(e: &Fe4, f: &Fe4, g: &Fe4, h: &Fe4, with_t: bool) -> Point4 {
-    Point4 { x: mul(e, f), y: mul(g, h), z: mul(f, g), t: if with_t { mul(e, h) } else { *e } }
+///
+/// # Safety
+///
+/// As for [`double_lanes`].
+#[inline(always)]
+unsafe fn finish(e: &Fe4, f: &Fe4, g: &Fe4, h: &Fe4, with_t: bool) -> Point4 {
+    // SAFETY: the caller guarantees the CPU features.
+    unsafe {
+        Point4 { x: mul(e, f), y: mul(g, h), z: mul(f, g), t: if with_t { mul(e, h) } else { *e } }
+    }
 }
 
 impl Point4 {
     /// `self + q` lane-wise for affine Niels `q` (7 four-way products).
-    #[inline]
-    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
-    fn add_niels(&self, q: &[Fe4; 3]) -> Self {
-        let a = mul(&sub(&self.y, &self.x), &q[1]);
-        let b = mul(&add(&self.y, &self.x), &q[0]);
-        let c = mul(&self.t, &q[2]);
-        let d = add(&self.z, &self.z);
-        finish(&sub(&b, &a), &sub(&d, &c), &add(&d, &c), &add(&b, &a), true)
+    ///
+    /// # Safety
+    ///
+    /// As for [`double_lanes`].
+    #[inline(always)]
+    unsafe fn add_niels(&self, q: &[Fe4; 3]) -> Self {
+        // SAFETY: the caller guarantees the CPU features.
+        unsafe {
+            let a = mul(&sub(&self.y, &self.x), &q[1]);
+            let b = mul(&add(&self.y, &self.x), &q[0]);
+            let c = mul(&self.t, &q[2]);
+            let d = add(&self.z, &self.z);
+            finish(&sub(&b, &a), &sub(&d, &c), &add(&d, &c), &add(&b, &a), true)
+        }
     }
 
     /// `2·self` lane-wise, from `X`, `Y` and `Z` only (the `a = −1` doubling with every
     /// intermediate negated, as in [`super::edwards`]); `T` is computed when `with_t`.
-    #[inline]
-    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
-    fn double(&self, with_t: bool) -> Self {
-        let a = mul(&self.x, &self.x);
-        let b = mul(&self.y, &self.y);
-        let zz = mul(&self.z, &self.z);
-        let c = add(&zz, &zz);
-        let h = add(&a, &b);
-        let xy = add(&self.x, &self.y);
-        let e = sub(&h, &mul(&xy, &xy));
-        let g = sub(&a, &b);
-        let f = add(&c, &g);
-        finish(&e, &f, &g, &h, with_t)
+    ///
+    /// # Safety
+    ///
+    /// As for [`double_lanes`].
+    #[inline(always)]
+    unsafe fn double(&self, with_t: bool) -> Self {
+        // SAFETY: the caller guarantees the CPU features.
+        unsafe {
+            let a = mul(&self.x, &self.x);
+            let b = mul(&self.y, &self.y);
+            let zz = mul(&self.z, &self.z);
+            let c = add(&zz, &zz);
+            let h = add(&a, &b);
+            let xy = add(&self.x, &self.y);
+            let e = sub(&h, &mul(&xy, &xy));
+            let g = sub(&a, &b);
+            let f = add(&c, &g);
+            finish(&e, &f, &g, &h, with_t)
+        }
     }
 
     /// Lane `LANE` as a point of `x86_adx`.
@@ -402,12 +452,15 @@ fn mul_base_ifma(k: &[u8; 32]) -> [Point<x86_adx::Fe>; 4] {
     // Lane i sums the odd digits of rows i, i + 4, ..., times 16, then the even ones.
     for g in 0..8 {
         let q = select(g, core::array::from_fn(|i| e[2 * (4 * g + i) + 1]));
-        acc = acc.add_niels(&q);
+        // SAFETY: `add_niels` and `double` need this function's target features.
+        acc = unsafe { acc.add_niels(&q) };
     }
-    acc = acc.double(false).double(false).double(false).double(true);
+    // SAFETY: as above.
+    acc = unsafe { acc.double(false).double(false).double(false).double(true) };
     for g in 0..8 {
         let q = select(g, core::array::from_fn(|i| e[2 * (4 * g + i)]));
-        acc = acc.add_niels(&q);
+        // SAFETY: as above.
+        acc = unsafe { acc.add_niels(&q) };
     }
     [acc.lane::<0>(), acc.lane::<1>(), acc.lane::<2>(), acc.lane::<3>()]
 }
@@ -425,6 +478,198 @@ pub(crate) fn mul_base(
     let [p0, p1, p2, p3] = unsafe { mul_base_ifma(k) };
     // `x86_adx::Fe` needs BMI2 and ADX, which the `Adx` token proves.
     p0.add_cached(&p1.cached()).add_cached(&p2.add_cached(&p3.cached()).cached())
+}
+
+/// `permute4x64` selector putting source lanes `a`, `b`, `c`, `d` in lanes 0 to 3.
+const fn sel(a: i32, b: i32, c: i32, d: i32) -> i32 {
+    a | b << 2 | c << 4 | d << 6
+}
+
+/// The lanes in `M` of `v`, the others zero.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn keep<const M: u8>(v: &Fe4) -> Fe4 {
+    Fe4(v.0.map(|x| _mm256_maskz_mov_epi64(M, x)))
+}
+
+/// `v` with the lanes in `M` negated (as `2p − v`; limbs of `v` must not exceed those of 2p).
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn neg_lanes<const M: u8>(v: &Fe4) -> Fe4 {
+    Fe4(core::array::from_fn(|l| {
+        _mm256_mask_sub_epi64(v.0[l], M, _mm256_set1_epi64x(TWO_P[l].cast_signed()), v.0[l])
+    }))
+}
+
+/// The lane-wise sum of up to four elements with limbs below 2^53, carried once.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn sum(terms: &[Fe4]) -> Fe4 {
+    carry(core::array::from_fn(|l| {
+        terms.iter().fold(_mm256_setzero_si256(), |acc, t| _mm256_add_epi64(acc, t.0[l]))
+    }))
+}
+
+/// `2·p` for a point with its coordinates `(X, Y, Z, T)` in the four lanes (two four-way
+/// products): the doubling of [`super::edwards`], `(X², Y², Z², (X + Y)²)` in one product and
+/// `(E·F, G·H, F·G, E·H)` in the other.
+///
+/// # Safety
+///
+/// The CPU must have AVX2, AVX-512 F/VL and IFMA. Not a `target_feature` function so that it
+/// can be inlined into its callers, which are.
+#[inline(always)]
+unsafe fn double_lanes(p: &Fe4) -> Fe4 {
+    // SAFETY: the caller guarantees the CPU features.
+    unsafe {
+        let xy = keep::<0b1000>(&permute::<{ sel(0, 1, 2, 1) }>(p));
+        let v = sum(&[permute::<{ sel(0, 1, 2, 0) }>(p), xy]); // (X, Y, Z, X + Y)
+        let sq = square(&v); // (A, B, ZZ, S)
+        let a = permute::<{ sel(0, 0, 0, 0) }>(&sq);
+        let b = permute::<{ sel(1, 1, 1, 1) }>(&sq);
+        let zz = permute::<{ sel(2, 2, 2, 2) }>(&sq);
+        let s = permute::<{ sel(3, 3, 3, 3) }>(&sq);
+        let zz2 = Fe4(zz.0.map(|x| _mm256_slli_epi64::<1>(x)));
+        // (E, G, F, E) = (A + B − S, A − B, 2ZZ + A − B, A + B − S): the negated intermediates.
+        let u = sum(&[
+            a,
+            neg_lanes::<0b0110>(&b),
+            keep::<0b1001>(&neg_lanes::<0b1001>(&s)),
+            keep::<0b0100>(&zz2),
+        ]);
+        // (F, H, G, H) = (2ZZ + A − B, A + B, A − B, A + B).
+        let w = sum(&[a, neg_lanes::<0b0101>(&b), keep::<0b0001>(&zz2)]);
+        mul(&u, &w)
+    }
+}
+
+/// `p + q` for `p` in lanes `(X, Y, Z, T)` and `q` in lanes `(Y − X, Y + X, 2d·T, 2·Z)` (two
+/// four-way products): `(a, b, c, d)` in one, then `(E·F, G·H, F·G, E·H)` with
+/// `E = b − a, F = d − c, G = d + c, H = b + a`.
+///
+/// # Safety
+///
+/// As for [`double_lanes`].
+#[inline(always)]
+unsafe fn add_lanes(p: &Fe4, q: &Fe4) -> Fe4 {
+    // SAFETY: the caller guarantees the CPU features.
+    unsafe {
+        let m = mul(&diff_sum(p), q);
+        let u = sum(&[
+            permute::<{ sel(1, 3, 3, 1) }>(&m),
+            neg_lanes::<0b1101>(&permute::<{ sel(0, 2, 2, 0) }>(&m)),
+        ]);
+        let w = sum(&[
+            permute::<{ sel(3, 1, 3, 1) }>(&m),
+            neg_lanes::<0b0001>(&permute::<{ sel(2, 0, 2, 0) }>(&m)),
+        ]);
+        mul(&u, &w)
+    }
+}
+
+/// `(Y − X, Y + X, T, Z)` from lanes `(X, Y, Z, T)`.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn diff_sum(p: &Fe4) -> Fe4 {
+    let x = neg_lanes::<0b0001>(&keep::<0b0011>(&permute::<{ sel(0, 0, 0, 0) }>(p)));
+    sum(&[permute::<{ sel(1, 1, 3, 2) }>(p), x])
+}
+
+/// `−q` for `q` in lanes `(Y − X, Y + X, 2d·T, 2·Z)`: swap the first two, negate the third.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+fn neg_cached(q: &Fe4) -> Fe4 {
+    neg_lanes::<0b0100>(&permute::<{ sel(1, 0, 2, 3) }>(q))
+}
+
+/// `ODD_B4[i]` holds `(2i + 1)·B` of [`tables::ODD_B`] in lanes `(y − x, y + x, 2d·x·y, 2)`,
+/// the operand [`add_lanes`] takes.
+static ODD_B4: [[__m256i; 5]; 64] = {
+    const fn lanes() -> [[[u64; 4]; 5]; 64] {
+        let mut out = [[[0u64; 4]; 5]; 64];
+        let mut i = 0;
+        while i < 64 {
+            let ypx = portable64::Fe::from_bytes_const(&tables::ODD_B[i][0]);
+            let ymx = portable64::Fe::from_bytes_const(&tables::ODD_B[i][1]);
+            let xy2d = portable64::Fe::from_bytes_const(&tables::ODD_B[i][2]);
+            let mut l = 0;
+            while l < 5 {
+                out[i][l] = [ymx.0[l], ypx.0[l], xy2d.0[l], if l == 0 { 2 } else { 0 }];
+                l += 1;
+            }
+            i += 1;
+        }
+        out
+    }
+    // SAFETY: `[u64; 4]` and `__m256i` have the same size, and every bit pattern is a valid
+    // `__m256i`.
+    unsafe { core::mem::transmute::<[[[u64; 4]; 5]; 64], [[__m256i; 5]; 64]>(lanes()) }
+};
+
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512ifma")]
+fn double_mul_base_ifma(p: [[u64; 5]; 4], a: &[u8; 32], b: &[u8; 32]) -> Fe4 {
+    let naf_a = naf_vartime(a, 5);
+    let naf_b = naf_vartime(b, 8);
+    let lanes4 = |c: [[u64; 5]; 4]| {
+        Fe4(core::array::from_fn(|l| {
+            let v = c.map(|x| x[l].cast_signed());
+            _mm256_set_epi64x(v[3], v[2], v[1], v[0])
+        }))
+    };
+    let one = [1, 0, 0, 0, 0];
+    let identity = lanes4([[0; 5], one, one, [0; 5]]);
+    let p = lanes4(p);
+    // (Y − X, Y + X, T, Z) times (1, 1, 2d, 2).
+    let to_cached = lanes4([one, one, portable64::Fe::D2.0, [2, 0, 0, 0, 0]]);
+    let cached = |p: &Fe4| mul(&diff_sum(p), &to_cached);
+    // SAFETY: `double_lanes` and `add_lanes` need this function's target features.
+    let twice = unsafe { double_lanes(&p) };
+    let mut odd = [cached(&p); 8];
+    for i in 1..8 {
+        // SAFETY: as above.
+        odd[i] = cached(&unsafe { add_lanes(&twice, &odd[i - 1]) });
+    }
+    let Some(top) = (0..256).rev().find(|&i| naf_a[i] != 0 || naf_b[i] != 0) else {
+        return identity;
+    };
+    let mut r = identity;
+    for i in (0..=top).rev() {
+        // SAFETY: as above.
+        r = unsafe { double_lanes(&r) };
+        let (da, db) = (naf_a[i], naf_b[i]);
+        if da != 0 {
+            let q = &odd[usize::from(da.unsigned_abs() / 2)];
+            // SAFETY: as above.
+            r = unsafe { add_lanes(&r, &if da > 0 { *q } else { neg_cached(q) }) };
+        }
+        if db != 0 {
+            let q = Fe4(ODD_B4[usize::from(db.unsigned_abs() / 2)]);
+            // SAFETY: as above.
+            r = unsafe { add_lanes(&r, &if db > 0 { q } else { neg_cached(&q) }) };
+        }
+    }
+    r
+}
+
+/// `a·p + b·B` as [`Point::double_mul_base_vartime`] computes it, in variable time (for
+/// verification), with the four coordinates of the running point in the four lanes: each
+/// doubling and each addition is two four-way products instead of seven or eight serial ones.
+/// The same width-5 NAF of `a` over eight odd multiples of `p` and width-8 NAF of `b` over the
+/// static odd multiples of B. The tokens prove AVX-512 IFMA and BMI2/ADX (the conversions).
+pub(crate) fn double_mul_base_vartime(
+    _adx: core_cpu::Adx,
+    _ifma: core_cpu::Avx512Ifma,
+    p: &Point<x86_adx::Fe>,
+    a: &[u8; 32],
+    b: &[u8; 32],
+) -> Point<x86_adx::Fe> {
+    let coords = p.extended().map(|c| limbs(&c.to_bytes()));
+    // SAFETY: the `Avx512Ifma` token proves AVX2, AVX-512 F/VL and IFMA are present.
+    let (x, y, z, t) = unsafe {
+        let r = double_mul_base_ifma(coords, a, b);
+        (lane::<0>(&r), lane::<1>(&r), lane::<2>(&r), lane::<3>(&r))
+    };
+    Point::from_extended(to_adx(x), to_adx(y), to_adx(z), to_adx(t))
 }
 
 #[cfg(test)]
@@ -514,6 +759,80 @@ mod tests {
             }
             let want = Point::<portable32::Fe>::mul_base(&k).encode();
             assert_eq!(mul_base(adx, ifma, &k).encode(), want, "seed {seed}");
+        }
+    }
+
+    /// The lane-parallel double-scalar multiplication against the generic one of `x86_adx`,
+    /// on random points and scalars, zero scalars, the largest NAF inputs and the identity.
+    #[test]
+    fn double_mul_base_matches_x86_adx() {
+        let Some((adx, ifma)) = tokens() else { return };
+        let mut top = [0xff; 32];
+        top[31] = 0x7f;
+        for seed in 0..200 {
+            let mut k = bytes(seed + 11);
+            k[31] &= 0x7f;
+            let p = match seed {
+                0 => Point::IDENTITY,
+                _ => mul_base(adx, ifma, &k).double(),
+            };
+            let (mut a, mut b) = (bytes(seed + 5_000), bytes(seed + 9_000));
+            a[31] &= 0x1f;
+            b[31] &= 0x1f;
+            match seed {
+                1 => a = [0; 32],
+                2 => b = [0; 32],
+                3 => (a, b) = ([0; 32], [0; 32]),
+                4 => (a, b) = (top, top),
+                5 => (a, b) = ([0x55; 32], [0xaa; 32]),
+                _ => {}
+            }
+            if seed == 5 {
+                a[31] = 0x15;
+                b[31] = 0x2a;
+            }
+            let want = p.double_mul_base_vartime(&a, &b).encode();
+            let got = double_mul_base_vartime(adx, ifma, &p, &a, &b);
+            assert_eq!(got.encode(), want, "seed {seed}");
+            assert_eq!(got.encode_vartime(), want, "seed {seed}");
+            // The extended coordinates are consistent: X·Y = Z·T.
+            let [x, y, z, t] = got.extended();
+            assert_eq!(x.mul(&y).to_bytes(), z.mul(&t).to_bytes(), "seed {seed}");
+        }
+    }
+
+    /// The squaring against the multiplication, on random limbs up to the 2^52 − 1 they may
+    /// reach, lane by lane.
+    #[test]
+    fn square_matches_mul() {
+        if tokens().is_none() {
+            return;
+        }
+        for seed in 0..500u64 {
+            let l: [[u64; 4]; 5] = core::array::from_fn(|i| {
+                core::array::from_fn(|lane| {
+                    let b = bytes(seed * 20 + (i * 4 + lane) as u64);
+                    let v = u64::from_le_bytes(b[..8].try_into().unwrap());
+                    if seed == 0 { (1 << 52) - 1 } else { v >> 12 }
+                })
+            });
+            // SAFETY: the tokens above prove AVX2, AVX-512 F/VL and IFMA are present.
+            let (sq, m) = unsafe {
+                let a = Fe4(l.map(|x| {
+                    _mm256_set_epi64x(
+                        x[3].cast_signed(),
+                        x[2].cast_signed(),
+                        x[1].cast_signed(),
+                        x[0].cast_signed(),
+                    )
+                }));
+                let (sq, m) = (square(&a), mul(&a, &a));
+                (
+                    [lane::<0>(&sq), lane::<1>(&sq), lane::<2>(&sq), lane::<3>(&sq)],
+                    [lane::<0>(&m), lane::<1>(&m), lane::<2>(&m), lane::<3>(&m)],
+                )
+            };
+            assert_eq!(sq, m, "seed {seed}");
         }
     }
 }
