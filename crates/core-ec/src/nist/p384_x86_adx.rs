@@ -4,8 +4,9 @@
 //! row's `a·b[i]` and `q·m` summed on two independent carry chains (`adcx` on CF for the low
 //! halves, `adox` on OF for the high halves). The modulus and `−m⁻¹ mod 2^64` are read from a
 //! static, so one routine serves the prime `p` and the group order `n`. Modulo `p` each
-//! row's reduction is specialised to the prime's shape ([`reduce_p!`]: two `mulx` instead of
-//! six, which took P-384 ECDH from about 6550 to 7050 operations per second here). The final
+//! row's reduction is specialised to the prime's shape ([`reduce_p!`]: shifts and carries
+//! instead of six `mulx`, which took P-384 ECDH from about 6550 to 7050 operations per second
+//! here with two `mulx`, and 2.5% further without). The final
 //! subtraction of the modulus is kept or dropped with `cmov`, never a branch.
 //!
 //! Inversion mod `p` and mod `n` is constant-time [`safegcd`](super::safegcd) (Fermat took 385
@@ -28,9 +29,6 @@ use subtle::Choice;
 /// P-384's prime as little-endian limbs, then `−p⁻¹ mod 2^64`: the memory operands of
 /// [`mont_mul`] for the field.
 static PM: [u64; 7] = <P as Modulus64<6>>::MONT.limbs_and_m0inv6();
-/// `2^384 − p = 2^128 + 2^96 − 2^32 + 1`'s two low limbs (the third is 1): the memory
-/// operands of [`reduce_p!`].
-static PC: [u64; 2] = [0xffff_ffff_0000_0001, 0xffff_ffff];
 /// The same for the group order.
 static NM: [u64; 7] = <Q as Modulus64<6>>::MONT.limbs_and_m0inv6();
 
@@ -203,8 +201,8 @@ macro_rules! reduce {
 /// shape: `−p⁻¹ ≡ 2^32 + 1 (mod 2^64)`, so `q = w0 + (w0 << 32)`, and
 /// `q·p = q·2^384 − q·c` with `c = 2^384 − p` of three limbs `(c0, c1, 1)`. The low limb of
 /// `q·c` equals `w0`, so the new window `(w + q·p)/2^64` is `w1..w7 − D + q·2^320` with
-/// `D = (q·c) >> 64 = hi(q·c0) + q·c1 + q·2^64`: two `mulx` against six, a subtraction
-/// chain, and `q` added at the top. The result is the same window as [`reduce!`]'s, and
+/// `D = (q·c) >> 64`, three limbs from shifts of `q` (no `mulx`, against six; two `mulx`
+/// took P-384 ECDH about 2.5% longer), a subtraction chain, and `q` added at the top. The result is the same window as [`reduce!`]'s, and
 /// `w0` is left zero likewise.
 macro_rules! reduce_p {
     ($w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
@@ -216,29 +214,39 @@ macro_rules! reduce_p {
             "add rdx, {",
             $w0,
             "}\n",
-            // D = (w0, hi, lo) = hi(q·c0) + q·c1 + q·2^64, the low half of q·c0 (= w0) dropped.
-            "mulx {",
+            // D = (lo, w0, hi): with s = q << 32 and t = q >> 32 (one limb each), q·c is
+            // (q − s) + (s − t)·2^64 + (q + t)·2^128, so D0 = s − t − [q < s], and D1 plus
+            // D2·2^64 is q + t less that subtraction's borrow (q − borrow never wraps: q = 0
+            // makes s = t = 0). Shifts and carries, no `mulx`.
+            "mov {lo}, rdx\n",
+            "shl {lo}, 32\n",
+            "mov {hi}, rdx\n",
+            "shr {hi}, 32\n",
+            "cmp rdx, {lo}\n",
+            "sbb {lo}, {hi}\n",
+            "mov {",
             $w0,
-            "}, {lo}, qword ptr [rip + {c}]\n",
-            "mulx {hi}, {lo}, qword ptr [rip + {c} + 8]\n",
+            "}, rdx\n",
+            "sbb {",
+            $w0,
+            "}, 0\n",
             "add {",
             $w0,
-            "}, {lo}\n",
-            "adc {hi}, rdx\n",
-            "mov {lo:e}, 0\n",
-            "adc {lo}, 0\n",
+            "}, {hi}\n",
+            "mov {hi:e}, 0\n",
+            "adc {hi}, 0\n",
             // w1..w7 −= D (modulo 2^448: the sum below is not negative).
             "sub {",
             $w1,
+            "}, {lo}\n",
+            "sbb {",
+            $w2,
             "}, {",
             $w0,
             "}\n",
             "sbb {",
-            $w2,
-            "}, {hi}\n",
-            "sbb {",
             $w3,
-            "}, {lo}\n",
+            "}, {hi}\n",
             "sbb {",
             $w4,
             "}, 0\n",
@@ -330,7 +338,6 @@ fn mul_p(_: core_cpu::Adx, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
             a = inout(reg) a.as_ptr() => _,
             b = inout(reg) b.as_ptr() => _,
             m = sym PM,
-            c = sym PC,
             w0 = out(reg) r2,
             w1 = out(reg) r3,
             w2 = out(reg) r4,
@@ -555,7 +562,6 @@ fn sqr_p(_: core_cpu::Adx, a: &[u64; 6]) -> [u64; 6] {
             a = inout(reg) a.as_ptr() => r2,
             t = inout(reg) t.as_mut_ptr() => _,
             m = sym PM,
-            c = sym PC,
             x0 = out(reg) r5,
             x1 = out(reg) _,
             x2 = out(reg) _,
@@ -1242,7 +1248,7 @@ fn jac_double(_: core_cpu::Adx, p: &mut [[u64; 6]; 3]) {
     let mut w = core::mem::MaybeUninit::<[u64; 12 + 6 * 11]>::uninit();
     // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
     // asm reads and writes the eighteen limbs behind `p`, writes the words of `w` (offsets
-    // below 624) before reading each, reads the statics `PM` and `PC`, and does not touch
+    // below 624) before reading each, reads the static `PM`, and does not touch
     // the stack.
     unsafe {
         asm!(
@@ -1285,7 +1291,6 @@ fn jac_double(_: core_cpu::Adx, p: &mut [[u64; 6]; 3]) {
             p = in(reg) p.as_mut_ptr(),
             w = in(reg) w.as_mut_ptr(),
             m = sym PM,
-            c = sym PC,
             t0 = out(reg) _,
             t1 = out(reg) _,
             t2 = out(reg) _,
