@@ -439,10 +439,17 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         // To Jacobian: (XZ : YZ² : Z), or (0 : Y : 0) for the identity.
         let zz = f.sqr(&p.z);
         let pj = [f.mul(&p.x, &p.z), F::select(&f.mul(&p.y, &zz), &p.y, F::is_zero(&p.z)), p.z];
+        // table[j] = (j + 1)·p: the even multiples by doubling (half the cost of an addition),
+        // the odd ones as the even one below plus p (never p + p).
         let mut table = [pj; TABLE];
-        self.jac_double(&mut table[1]);
-        for j in 2..TABLE {
-            table[j] = self.jac_add(&table[j - 1], &pj).0;
+        for j in 1..TABLE {
+            table[j] = if j % 2 == 1 {
+                let mut d = table[j / 2];
+                self.jac_double(&mut d);
+                d
+            } else {
+                self.jac_add(&table[j - 1], &pj).0
+            };
         }
         let mut d = [0i8; MAX_WDIGITS];
         let d = &mut d[..wdigits(self.params.len)];
