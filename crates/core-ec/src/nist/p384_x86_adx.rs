@@ -1318,6 +1318,8 @@ pub(crate) struct P384X86Adx(pub(crate) core_cpu::Adx);
 impl Field for P384X86Adx {
     type E = [u64; 6];
 
+    const AFFINE_WINDOW_TABLE: bool = true;
+
     fn modulus(&self) -> &'static [u8] {
         <P as Modulus64<6>>::MONT.modulus_be()
     }
