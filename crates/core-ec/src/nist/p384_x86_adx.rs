@@ -772,9 +772,11 @@ fn sub_p(a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
 }
 
 // The whole-point routines: the Jacobian doubling and mixed addition as one `asm!` block
-// each over the operations above, with the running value in `t0..t5` and the others in 48-byte slots of a
-// scratch array (`{w}`, its first 96 bytes the squaring's scratch). Registers: `{p}` and
-// `{w}` (memory bases), `t0..t7`, `hi`, `lo` and `rdx`: all thirteen that `asm!` may name.
+// each over the operations above, with the running value in `t0..t5` and the others in
+// 48-byte slots of a scratch array (`{w}`, its first 96 bytes the squaring's scratch).
+// Registers: `{p}` and `{w}` (memory bases), `t0..t7`, `hi`, `lo` and `rdx`; too few for
+// `cmov` copies of a result, so the reductions add back `p` masked by the borrow (copies in
+// two more registers, or through memory, measured no faster).
 
 /// The 385-bit `t6:t5..t0` (below `2p`) reduced: `p` subtracted in place, which leaves `t6`
 /// all ones when that borrowed (else zero), and `p` masked by it added back. Clobbers `t7`,
