@@ -1522,6 +1522,10 @@ impl Field for P384X86Adx {
         <P as Modulus64<6>>::MONT.invert_safegcd(&SAFEGCD_P, a)
     }
 
+    fn invert_vartime(&self, a: &[u64; 6]) -> [u64; 6] {
+        <P as Modulus64<6>>::MONT.invert_safegcd_vartime(&SAFEGCD_P, a)
+    }
+
     #[inline]
     fn jac_double(&self, p: &mut [[u64; 6]; 3]) -> bool {
         jac_double(self.0, p);
@@ -1647,6 +1651,7 @@ mod tests {
         assert!(bool::from(okx & oky), "inputs below the modulus");
         let half = f.halve(&x);
         assert!(bool::from(f.eq(&f.add(&half, &half), &x)), "a/2 + a/2 = a");
+        assert!(bool::from(f.eq(&f.invert_vartime(&x), &f.invert(&x))), "vartime inverse");
         [f.add(&x, &y), f.sub(&x, &y), f.mul(&x, &y), f.sqr(&x), f.invert(&x), half].map(|v| {
             let mut out = [0u8; 48];
             f.to_be(&v, &mut out);

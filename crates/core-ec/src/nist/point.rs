@@ -499,7 +499,9 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
 
     /// The Jacobian points of `table` as affine `(x, y, 1)` with one inversion (Montgomery's
     /// trick: prefix products of the Z's), for [`Self::mul`]'s mixed additions (see
-    /// [`Field::AFFINE_WINDOW_TABLE`]). A table of identities comes out as zeros.
+    /// [`Field::AFFINE_WINDOW_TABLE`]). A table of identities comes out as zeros. The
+    /// inversion is variable-time: the table is made from the point alone, which is public
+    /// (the peer's key in ECDH), never from the scalar.
     fn table_to_affine(&self, table: &mut [[F::E; 3]; TABLE]) {
         let f = self.fp;
         let mut prefix = [f.one(); TABLE];
@@ -508,7 +510,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
             *pre = prod;
             prod = f.mul(&prod, &t[2]);
         }
-        let mut inv = f.invert(&prod);
+        let mut inv = f.invert_vartime(&prod);
         for (t, pre) in table.iter_mut().zip(&prefix).rev() {
             let zinv = f.mul(&inv, pre);
             inv = f.mul(&inv, &t[2]);
