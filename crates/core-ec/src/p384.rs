@@ -174,3 +174,14 @@ fn scalar_multiplications_agree_on_edge_scalars() {
         with_curve!(imp, |c| crate::nist::point::check_edge_scalars(&c));
     }
 }
+
+/// Every implementation's whole-point routines equal the generic formulas (see
+/// [`check_point_hooks`](crate::nist::point::check_point_hooks)).
+#[cfg(test)]
+#[test]
+fn point_routines_match_the_formulas() {
+    use core_hash::Implementation;
+    for imp in NistImpl::available() {
+        with_curve!(imp, |c| crate::nist::point::check_point_hooks(&c));
+    }
+}

@@ -86,6 +86,12 @@ pub(crate) trait Field: Sync {
         &[]
     }
 
+    /// Whether [`point::Curve`]'s variable-base multiplication makes its window table affine
+    /// (one inversion and about seven products per entry) to add with mixed additions (four
+    /// products and a squaring fewer each): worth it where an inversion is cheap next to the
+    /// additions saved (P-384 on `x86_adx`: ECDH about +2%; P-256 there lost 2%).
+    const AFFINE_WINDOW_TABLE: bool = false;
+
     /// Doubles the Jacobian point `p = (X : Y : Z)` on an `a = −3` curve in place and returns
     /// `true`, for a field that runs the whole doubling as one routine (its result must equal
     /// the generic formula's, [`point::Curve`]'s `jac_double`, identity included); `false`,

@@ -4,12 +4,20 @@
 //! row's `a·b[i]` and `q·m` summed on two independent carry chains (`adcx` on CF for the low
 //! halves, `adox` on OF for the high halves). The modulus and `−m⁻¹ mod 2^64` are read from a
 //! static, so one routine serves the prime `p` and the group order `n`. Modulo `p` each
-//! row's reduction is specialised to the prime's shape ([`reduce_p!`]: two `mulx` instead of
-//! six, which took P-384 ECDH from about 6550 to 7050 operations per second here). The final
+//! row's reduction is specialised to the prime's shape ([`reduce_p!`]: shifts and carries
+//! instead of six `mulx`, which took P-384 ECDH from about 6550 to 7050 operations per second
+//! here with two `mulx`, and 2.5% further without). The final
 //! subtraction of the modulus is kept or dropped with `cmov`, never a branch.
 //!
 //! Inversion mod `p` and mod `n` is constant-time [`safegcd`](super::safegcd) (Fermat took 385
 //! squarings and 14 multiplications).
+//!
+//! The Jacobian point doubling and mixed addition are one `asm!` block each over the same
+//! operations ([`Field::jac_double`], [`Field::jac_add_affine`]; ECDH 0.87x -> 0.94x
+//! aws-lc-rs for the doubling, signing +3% for the addition). The window-table scan runs on
+//! plain masks ([`Field::select_point`]); the window table is made affine
+//! ([`Field::AFFINE_WINDOW_TABLE`]). A full addition in `asm!` measured no faster than the
+//! generic one and was dropped.
 //!
 //! Every instruction here needs BMI2 and ADX: [`P384X86Adx`] and [`P384ScalarX86Adx`] hold a
 //! `core_cpu::Adx` token, the proof the `unsafe` blocks rely on.
@@ -24,61 +32,79 @@ use subtle::Choice;
 /// P-384's prime as little-endian limbs, then `−p⁻¹ mod 2^64`: the memory operands of
 /// [`mont_mul`] for the field.
 static PM: [u64; 7] = <P as Modulus64<6>>::MONT.limbs_and_m0inv6();
-/// `2^384 − p = 2^128 + 2^96 − 2^32 + 1`'s two low limbs (the third is 1): the memory
-/// operands of [`reduce_p!`].
-static PC: [u64; 2] = [0xffff_ffff_0000_0001, 0xffff_ffff];
 /// The same for the group order.
 static NM: [u64; 7] = <Q as Modulus64<6>>::MONT.limbs_and_m0inv6();
 
-/// One CIOS row after the first: `w += a·b[i]` (`b[i]` at byte offset `$off`) on the window
-/// `w0..w6` (`w7` the fresh top limb, zeroed here), then [`reduce!`].
+/// The memory operand `[$base + $off]` (`$base` an asm expression such as `{a}` or
+/// `{w} + 96`).
+macro_rules! at {
+    ($base:literal, $off:literal) => {
+        concat!("[", $base, " + ", $off, "]")
+    };
+}
+
+/// One CIOS row after the first: `w += a·b[i]` (`a` at the memory base `$a`, `b[i]` at byte
+/// offset `$off` from the base `$b`) on the window `w0..w6` (`w7` the fresh top limb, zeroed
+/// here), then `$reduce` ([`reduce!`] or [`reduce_p!`]).
 macro_rules! row {
-    ($reduce:ident, $off:literal, $w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
+    ($reduce:ident, $a:literal, $b:literal, $off:literal, $w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
         concat!(
             "xor {",
             $w7,
             ":e}, {",
             $w7,
             ":e}\n",
-            "mov rdx, [{b} + ",
-            $off,
-            "]\n",
-            "mulx {hi}, {lo}, [{a}]\n",
+            "mov rdx, ",
+            at!($b, $off),
+            "\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "0"),
+            "\n",
             "adcx {",
             $w0,
             "}, {lo}\n",
             "adox {",
             $w1,
             "}, {hi}\n",
-            "mulx {hi}, {lo}, [{a} + 8]\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "8"),
+            "\n",
             "adcx {",
             $w1,
             "}, {lo}\n",
             "adox {",
             $w2,
             "}, {hi}\n",
-            "mulx {hi}, {lo}, [{a} + 16]\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "16"),
+            "\n",
             "adcx {",
             $w2,
             "}, {lo}\n",
             "adox {",
             $w3,
             "}, {hi}\n",
-            "mulx {hi}, {lo}, [{a} + 24]\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "24"),
+            "\n",
             "adcx {",
             $w3,
             "}, {lo}\n",
             "adox {",
             $w4,
             "}, {hi}\n",
-            "mulx {hi}, {lo}, [{a} + 32]\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "32"),
+            "\n",
             "adcx {",
             $w4,
             "}, {lo}\n",
             "adox {",
             $w5,
             "}, {hi}\n",
-            "mulx {hi}, {lo}, [{a} + 40]\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "40"),
+            "\n",
             "adcx {",
             $w5,
             "}, {lo}\n",
@@ -178,8 +204,8 @@ macro_rules! reduce {
 /// shape: `−p⁻¹ ≡ 2^32 + 1 (mod 2^64)`, so `q = w0 + (w0 << 32)`, and
 /// `q·p = q·2^384 − q·c` with `c = 2^384 − p` of three limbs `(c0, c1, 1)`. The low limb of
 /// `q·c` equals `w0`, so the new window `(w + q·p)/2^64` is `w1..w7 − D + q·2^320` with
-/// `D = (q·c) >> 64 = hi(q·c0) + q·c1 + q·2^64`: two `mulx` against six, a subtraction
-/// chain, and `q` added at the top. The result is the same window as [`reduce!`]'s, and
+/// `D = (q·c) >> 64`, three limbs from shifts of `q` (no `mulx`, against six; two `mulx`
+/// took P-384 ECDH about 2.5% longer), a subtraction chain, and `q` added at the top. The result is the same window as [`reduce!`]'s, and
 /// `w0` is left zero likewise.
 macro_rules! reduce_p {
     ($w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
@@ -191,29 +217,39 @@ macro_rules! reduce_p {
             "add rdx, {",
             $w0,
             "}\n",
-            // D = (w0, hi, lo) = hi(q·c0) + q·c1 + q·2^64, the low half of q·c0 (= w0) dropped.
-            "mulx {",
+            // D = (lo, w0, hi): with s = q << 32 and t = q >> 32 (one limb each), q·c is
+            // (q − s) + (s − t)·2^64 + (q + t)·2^128, so D0 = s − t − [q < s], and D1 plus
+            // D2·2^64 is q + t less that subtraction's borrow (q − borrow never wraps: q = 0
+            // makes s = t = 0). Shifts and carries, no `mulx`.
+            "mov {lo}, rdx\n",
+            "shl {lo}, 32\n",
+            "mov {hi}, rdx\n",
+            "shr {hi}, 32\n",
+            "cmp rdx, {lo}\n",
+            "sbb {lo}, {hi}\n",
+            "mov {",
             $w0,
-            "}, {lo}, qword ptr [rip + {c}]\n",
-            "mulx {hi}, {lo}, qword ptr [rip + {c} + 8]\n",
+            "}, rdx\n",
+            "sbb {",
+            $w0,
+            "}, 0\n",
             "add {",
             $w0,
-            "}, {lo}\n",
-            "adc {hi}, rdx\n",
-            "mov {lo:e}, 0\n",
-            "adc {lo}, 0\n",
+            "}, {hi}\n",
+            "mov {hi:e}, 0\n",
+            "adc {hi}, 0\n",
             // w1..w7 −= D (modulo 2^448: the sum below is not negative).
             "sub {",
             $w1,
+            "}, {lo}\n",
+            "sbb {",
+            $w2,
             "}, {",
             $w0,
             "}\n",
             "sbb {",
-            $w2,
-            "}, {hi}\n",
-            "sbb {",
             $w3,
-            "}, {lo}\n",
+            "}, {hi}\n",
             "sbb {",
             $w4,
             "}, 0\n",
@@ -263,11 +299,11 @@ macro_rules! mont_mul_body {
             "adc {w6}, 0\n",
             "xor {w7:e}, {w7:e}\n",
             $reduce!("w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"),
-            row!($reduce, "8", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w0"),
-            row!($reduce, "16", "w2", "w3", "w4", "w5", "w6", "w7", "w0", "w1"),
-            row!($reduce, "24", "w3", "w4", "w5", "w6", "w7", "w0", "w1", "w2"),
-            row!($reduce, "32", "w4", "w5", "w6", "w7", "w0", "w1", "w2", "w3"),
-            row!($reduce, "40", "w5", "w6", "w7", "w0", "w1", "w2", "w3", "w4"),
+            row!($reduce, "{a}", "{b}", "8", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w0"),
+            row!($reduce, "{a}", "{b}", "16", "w2", "w3", "w4", "w5", "w6", "w7", "w0", "w1"),
+            row!($reduce, "{a}", "{b}", "24", "w3", "w4", "w5", "w6", "w7", "w0", "w1", "w2"),
+            row!($reduce, "{a}", "{b}", "32", "w4", "w5", "w6", "w7", "w0", "w1", "w2", "w3"),
+            row!($reduce, "{a}", "{b}", "40", "w5", "w6", "w7", "w0", "w1", "w2", "w3", "w4"),
             // (w4: w3 w2 w1 w0 w7 w6) − m into (a b hi lo rdx w5); keep it unless it borrows.
             "mov {a}, {w6}\n",
             "sub {a}, qword ptr [rip + {m}]\n",
@@ -305,7 +341,6 @@ fn mul_p(_: core_cpu::Adx, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
             a = inout(reg) a.as_ptr() => _,
             b = inout(reg) b.as_ptr() => _,
             m = sym PM,
-            c = sym PC,
             w0 = out(reg) r2,
             w1 = out(reg) r3,
             w2 = out(reg) r4,
@@ -530,7 +565,6 @@ fn sqr_p(_: core_cpu::Adx, a: &[u64; 6]) -> [u64; 6] {
             a = inout(reg) a.as_ptr() => r2,
             t = inout(reg) t.as_mut_ptr() => _,
             m = sym PM,
-            c = sym PC,
             x0 = out(reg) r5,
             x1 = out(reg) _,
             x2 = out(reg) _,
@@ -578,21 +612,50 @@ fn sqr_q(_: core_cpu::Adx, a: &[u64; 6]) -> [u64; 6] {
     [r0, r1, r2, r3, r4, r5]
 }
 
-/// `p & mask` added to `t0..t5` for a `mask` of all ones or zeros (in `{c}`), `p`'s limbs
-/// made from the mask: `2^32 − 1`, `2^64 − 2^32`, `2^64 − 2`, then three all-ones limbs.
+/// `p & mask` added to `t0..t5` for a `mask` of all ones or zeros (in the register named
+/// `$c`), `p`'s limbs made from the mask in `$m0`, `$m1`, `$m2`: `2^32 − 1`, `2^64 − 2^32`,
+/// `2^64 − 2`, then three all-ones limbs.
 macro_rules! add_masked_p {
-    () => {
+    ($c:literal, $m0:literal, $m1:literal, $m2:literal) => {
         concat!(
-            "mov {m0:e}, {c:e}\n",
-            "mov {m1}, {c}\n",
-            "shl {m1}, 32\n",
-            "lea {m2}, [{c} + {c}]\n",
-            "add {t0}, {m0}\n",
-            "adc {t1}, {m1}\n",
-            "adc {t2}, {m2}\n",
-            "adc {t3}, {c}\n",
-            "adc {t4}, {c}\n",
-            "adc {t5}, {c}\n",
+            "mov {",
+            $m0,
+            ":e}, {",
+            $c,
+            ":e}\n",
+            "mov {",
+            $m1,
+            "}, {",
+            $c,
+            "}\n",
+            "shl {",
+            $m1,
+            "}, 32\n",
+            "lea {",
+            $m2,
+            "}, [{",
+            $c,
+            "} + {",
+            $c,
+            "}]\n",
+            "add {t0}, {",
+            $m0,
+            "}\n",
+            "adc {t1}, {",
+            $m1,
+            "}\n",
+            "adc {t2}, {",
+            $m2,
+            "}\n",
+            "adc {t3}, {",
+            $c,
+            "}\n",
+            "adc {t4}, {",
+            $c,
+            "}\n",
+            "adc {t5}, {",
+            $c,
+            "}\n",
         )
     };
 }
@@ -608,7 +671,7 @@ fn halve_p(a: &[u64; 6]) -> [u64; 6] {
             "mov {c:e}, {t0:e}",
             "and {c:e}, 1",
             "neg {c}",
-            add_masked_p!(),
+            add_masked_p!("c", "m0", "m1", "m2"),
             "sbb {c}, {c}",
             "shrd {t0}, {t1}, 1",
             "shrd {t1}, {t2}, 1",
@@ -656,7 +719,7 @@ fn add_p(a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
             "sbb {t4}, qword ptr [rip + {m} + 32]",
             "sbb {t5}, qword ptr [rip + {m} + 40]",
             "sbb {c}, 0",
-            add_masked_p!(),
+            add_masked_p!("c", "m0", "m1", "m2"),
             b = in(reg) b.as_ptr(),
             m = sym PM,
             t0 = inout(reg) t0,
@@ -690,7 +753,7 @@ fn sub_p(a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
             "sbb {t4}, [{b} + 32]",
             "sbb {t5}, [{b} + 40]",
             "sbb {c}, {c}",
-            add_masked_p!(),
+            add_masked_p!("c", "m0", "m1", "m2"),
             b = in(reg) b.as_ptr(),
             t0 = inout(reg) t0,
             t1 = inout(reg) t1,
@@ -708,6 +771,672 @@ fn sub_p(a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
     [t0, t1, t2, t3, t4, t5]
 }
 
+// The whole-point routines: the Jacobian doubling and mixed addition as one `asm!` block
+// each over the operations above, with the running value in `t0..t5` and the others in
+// 48-byte slots of a scratch array (`{w}`, its first 96 bytes the squaring's scratch).
+// Registers: `{p}` and `{w}` (memory bases), `t0..t7`, `hi`, `lo` and `rdx`; too few for
+// `cmov` copies of a result, so the reductions add back `p` masked by the borrow (copies in
+// two more registers, or through memory, measured no faster).
+
+/// The 385-bit `t6:t5..t0` (below `2p`) reduced: `p` subtracted in place, which leaves `t6`
+/// all ones when that borrowed (else zero), and `p` masked by it added back. Clobbers `t7`,
+/// `hi` and `lo`.
+macro_rules! reduce_top {
+    () => {
+        concat!(
+            "sub {t0}, qword ptr [rip + {m}]\n",
+            "sbb {t1}, qword ptr [rip + {m} + 8]\n",
+            "sbb {t2}, qword ptr [rip + {m} + 16]\n",
+            "sbb {t3}, qword ptr [rip + {m} + 24]\n",
+            "sbb {t4}, qword ptr [rip + {m} + 32]\n",
+            "sbb {t5}, qword ptr [rip + {m} + 40]\n",
+            "sbb {t6}, 0\n",
+            add_masked_p!("t6", "t7", "hi", "lo"),
+        )
+    };
+}
+
+/// `t ← a·b·R⁻¹ mod p` for the limbs at the memory bases `$a` and `$b`: the rows of
+/// [`mul_p`] on the window `t2..t7, t0, t1` (so the result lands in `t0..t5`, its top bit in
+/// `t6`), then [`reduce_top!`]. Clobbers `t6`, `t7`, `hi`, `lo` and `rdx`.
+macro_rules! mul_w {
+    ($a:literal, $b:literal) => {
+        concat!(
+            "mov rdx, ",
+            at!($b, "0"),
+            "\n",
+            "mulx {t3}, {t2}, ",
+            at!($a, "0"),
+            "\n",
+            "mulx {t4}, {lo}, ",
+            at!($a, "8"),
+            "\n",
+            "add {t3}, {lo}\n",
+            "mulx {t5}, {lo}, ",
+            at!($a, "16"),
+            "\n",
+            "adc {t4}, {lo}\n",
+            "mulx {t6}, {lo}, ",
+            at!($a, "24"),
+            "\n",
+            "adc {t5}, {lo}\n",
+            "mulx {t7}, {lo}, ",
+            at!($a, "32"),
+            "\n",
+            "adc {t6}, {lo}\n",
+            "mulx {t0}, {lo}, ",
+            at!($a, "40"),
+            "\n",
+            "adc {t7}, {lo}\n",
+            "adc {t0}, 0\n",
+            "xor {t1:e}, {t1:e}\n",
+            reduce_p!("t2", "t3", "t4", "t5", "t6", "t7", "t0", "t1"),
+            row!(reduce_p, $a, $b, "8", "t3", "t4", "t5", "t6", "t7", "t0", "t1", "t2"),
+            row!(reduce_p, $a, $b, "16", "t4", "t5", "t6", "t7", "t0", "t1", "t2", "t3"),
+            row!(reduce_p, $a, $b, "24", "t5", "t6", "t7", "t0", "t1", "t2", "t3", "t4"),
+            row!(reduce_p, $a, $b, "32", "t6", "t7", "t0", "t1", "t2", "t3", "t4", "t5"),
+            row!(reduce_p, $a, $b, "40", "t7", "t0", "t1", "t2", "t3", "t4", "t5", "t6"),
+            reduce_top!(),
+        )
+    };
+}
+
+/// `t ← a²·R⁻¹ mod p` for the limbs at the memory base `$a`: the squaring of [`sqr_p`] with
+/// its scratch at `{w}` (twelve words), the reduction on the window `t2..t7, t0, t1` (so the
+/// result lands in `t0..t5`), then [`reduce_top!`]. Clobbers `t6`, `t7`, `hi`, `lo` and `rdx`.
+macro_rules! sqr_w {
+    ($a:literal) => {
+        sqr_w!($a, "{w}")
+    };
+    ($a:literal, $t:literal) => {
+        concat!(
+            // Cross products: row 0 (a0·a1..a5) into t3 t4 t5 t6 t7 t0 (positions 1–6).
+            "mov rdx, ",
+            at!($a, "0"),
+            "\n",
+            "mulx {t4}, {t3}, ",
+            at!($a, "8"),
+            "\n",
+            "mulx {t5}, {lo}, ",
+            at!($a, "16"),
+            "\n",
+            "add {t4}, {lo}\n",
+            "mulx {t6}, {lo}, ",
+            at!($a, "24"),
+            "\n",
+            "adc {t5}, {lo}\n",
+            "mulx {t7}, {lo}, ",
+            at!($a, "32"),
+            "\n",
+            "adc {t6}, {lo}\n",
+            "mulx {t0}, {lo}, ",
+            at!($a, "40"),
+            "\n",
+            "adc {t7}, {lo}\n",
+            "adc {t0}, 0\n",
+            // Positions 1 and 2 are complete: park them in the scratch.
+            "mov ",
+            at!($t, "8"),
+            ", {t3}\n",
+            "mov ",
+            at!($t, "16"),
+            ", {t4}\n",
+            // Row 1 (a1·a2..a5) into positions 3–7 (t5 t6 t7 t0 t1).
+            "mov rdx, ",
+            at!($a, "8"),
+            "\n",
+            "xor {t1:e}, {t1:e}\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "16"),
+            "\n",
+            "adcx {t5}, {lo}\n",
+            "adox {t6}, {hi}\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "24"),
+            "\n",
+            "adcx {t6}, {lo}\n",
+            "adox {t7}, {hi}\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "32"),
+            "\n",
+            "adcx {t7}, {lo}\n",
+            "adox {t0}, {hi}\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "40"),
+            "\n",
+            "adcx {t0}, {lo}\n",
+            "adox {t1}, {hi}\n",
+            "adc {t1}, 0\n",
+            // Row 2 (a2·a3..a5) into positions 5–8 (t7 t0 t1 t2).
+            "mov rdx, ",
+            at!($a, "16"),
+            "\n",
+            "xor {t2:e}, {t2:e}\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "24"),
+            "\n",
+            "adcx {t7}, {lo}\n",
+            "adox {t0}, {hi}\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "32"),
+            "\n",
+            "adcx {t0}, {lo}\n",
+            "adox {t1}, {hi}\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "40"),
+            "\n",
+            "adcx {t1}, {lo}\n",
+            "adox {t2}, {hi}\n",
+            "adc {t2}, 0\n",
+            // Row 3 (a3·a4, a3·a5) into positions 7–9 (t1 t2 t3).
+            "mov rdx, ",
+            at!($a, "24"),
+            "\n",
+            "xor {t3:e}, {t3:e}\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "32"),
+            "\n",
+            "adcx {t1}, {lo}\n",
+            "adox {t2}, {hi}\n",
+            "mulx {hi}, {lo}, ",
+            at!($a, "40"),
+            "\n",
+            "adcx {t2}, {lo}\n",
+            "adox {t3}, {hi}\n",
+            "adc {t3}, 0\n",
+            // Row 4 (a4·a5) into positions 9–10 (t3 t4).
+            "mov rdx, ",
+            at!($a, "32"),
+            "\n",
+            "mulx {t4}, {lo}, ",
+            at!($a, "40"),
+            "\n",
+            "add {t3}, {lo}\n",
+            "adc {t4}, 0\n",
+            "mov ",
+            at!($t, "72"),
+            ", {t3}\n",
+            "mov ",
+            at!($t, "80"),
+            ", {t4}\n",
+            // Double (CF chain) and add the squares (OF chain): positions 0–2 and 9–11 go
+            // to the scratch, 3–8 stay in t5 t6 t7 t0 t1 t2.
+            "xor {t3:e}, {t3:e}\n",
+            "mov rdx, ",
+            at!($a, "0"),
+            "\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "mov ",
+            at!($t, "0"),
+            ", {lo}\n",
+            "mov {t4}, ",
+            at!($t, "8"),
+            "\n",
+            "adcx {t4}, {t4}\n",
+            "adox {t4}, {hi}\n",
+            "mov ",
+            at!($t, "8"),
+            ", {t4}\n",
+            "mov rdx, ",
+            at!($a, "8"),
+            "\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "mov {t4}, ",
+            at!($t, "16"),
+            "\n",
+            "adcx {t4}, {t4}\n",
+            "adox {t4}, {lo}\n",
+            "mov ",
+            at!($t, "16"),
+            ", {t4}\n",
+            "adcx {t5}, {t5}\n",
+            "adox {t5}, {hi}\n",
+            "mov rdx, ",
+            at!($a, "16"),
+            "\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "adcx {t6}, {t6}\n",
+            "adox {t6}, {lo}\n",
+            "adcx {t7}, {t7}\n",
+            "adox {t7}, {hi}\n",
+            "mov rdx, ",
+            at!($a, "24"),
+            "\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "adcx {t0}, {t0}\n",
+            "adox {t0}, {lo}\n",
+            "adcx {t1}, {t1}\n",
+            "adox {t1}, {hi}\n",
+            "mov rdx, ",
+            at!($a, "32"),
+            "\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "adcx {t2}, {t2}\n",
+            "adox {t2}, {lo}\n",
+            "mov {t4}, ",
+            at!($t, "72"),
+            "\n",
+            "adcx {t4}, {t4}\n",
+            "adox {t4}, {hi}\n",
+            "mov ",
+            at!($t, "72"),
+            ", {t4}\n",
+            "mov rdx, ",
+            at!($a, "40"),
+            "\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "mov {t4}, ",
+            at!($t, "80"),
+            "\n",
+            "adcx {t4}, {t4}\n",
+            "adox {t4}, {lo}\n",
+            "mov ",
+            at!($t, "80"),
+            ", {t4}\n",
+            "mov {t4}, 0\n",
+            "adcx {t4}, {t4}\n",
+            "adox {t4}, {hi}\n",
+            "mov ",
+            at!($t, "88"),
+            ", {t4}\n",
+            // Positions 6–8 to the scratch; the low half (positions 0–5) into the window
+            // t2..t7, with t0 and t1 as its zero top limbs.
+            "mov ",
+            at!($t, "48"),
+            ", {t0}\n",
+            "mov ",
+            at!($t, "56"),
+            ", {t1}\n",
+            "mov ",
+            at!($t, "64"),
+            ", {t2}\n",
+            "mov {t2}, ",
+            at!($t, "0"),
+            "\n",
+            "mov {t3}, ",
+            at!($t, "8"),
+            "\n",
+            "mov {t4}, ",
+            at!($t, "16"),
+            "\n",
+            "xor {t0:e}, {t0:e}\n",
+            "xor {t1:e}, {t1:e}\n",
+            reduce_p!("t2", "t3", "t4", "t5", "t6", "t7", "t0", "t1"),
+            reduce_p!("t3", "t4", "t5", "t6", "t7", "t0", "t1", "t2"),
+            reduce_p!("t4", "t5", "t6", "t7", "t0", "t1", "t2", "t3"),
+            reduce_p!("t5", "t6", "t7", "t0", "t1", "t2", "t3", "t4"),
+            reduce_p!("t6", "t7", "t0", "t1", "t2", "t3", "t4", "t5"),
+            reduce_p!("t7", "t0", "t1", "t2", "t3", "t4", "t5", "t6"),
+            // + the high half (positions 6–11), then reduced.
+            "add {t0}, ",
+            at!($t, "48"),
+            "\n",
+            "adc {t1}, ",
+            at!($t, "56"),
+            "\n",
+            "adc {t2}, ",
+            at!($t, "64"),
+            "\n",
+            "adc {t3}, ",
+            at!($t, "72"),
+            "\n",
+            "adc {t4}, ",
+            at!($t, "80"),
+            "\n",
+            "adc {t5}, ",
+            at!($t, "88"),
+            "\n",
+            "adc {t6}, 0\n",
+            reduce_top!(),
+        )
+    };
+}
+
+/// `t0..t5` from the six limbs at the memory base `$a`.
+macro_rules! load {
+    ($a:literal) => {
+        concat!(
+            "mov {t0}, ",
+            at!($a, "0"),
+            "\n",
+            "mov {t1}, ",
+            at!($a, "8"),
+            "\n",
+            "mov {t2}, ",
+            at!($a, "16"),
+            "\n",
+            "mov {t3}, ",
+            at!($a, "24"),
+            "\n",
+            "mov {t4}, ",
+            at!($a, "32"),
+            "\n",
+            "mov {t5}, ",
+            at!($a, "40"),
+            "\n",
+        )
+    };
+}
+
+/// `t0..t5` to the six limbs at the memory base `$a`.
+macro_rules! store {
+    ($a:literal) => {
+        concat!(
+            "mov ",
+            at!($a, "0"),
+            ", {t0}\n",
+            "mov ",
+            at!($a, "8"),
+            ", {t1}\n",
+            "mov ",
+            at!($a, "16"),
+            ", {t2}\n",
+            "mov ",
+            at!($a, "24"),
+            ", {t3}\n",
+            "mov ",
+            at!($a, "32"),
+            ", {t4}\n",
+            "mov ",
+            at!($a, "40"),
+            ", {t5}\n",
+        )
+    };
+}
+
+/// `t ← t + a mod p` for the limbs at the memory base `$a`. Clobbers `t6`, `t7`, `hi`, `lo`.
+macro_rules! add_mem {
+    ($a:literal) => {
+        concat!(
+            "xor {t6:e}, {t6:e}\n",
+            "add {t0}, ",
+            at!($a, "0"),
+            "\n",
+            "adc {t1}, ",
+            at!($a, "8"),
+            "\n",
+            "adc {t2}, ",
+            at!($a, "16"),
+            "\n",
+            "adc {t3}, ",
+            at!($a, "24"),
+            "\n",
+            "adc {t4}, ",
+            at!($a, "32"),
+            "\n",
+            "adc {t5}, ",
+            at!($a, "40"),
+            "\n",
+            "adc {t6}, 0\n",
+            reduce_top!(),
+        )
+    };
+}
+
+/// `t ← 2t mod p`. Clobbers `t6`, `t7`, `hi` and `lo`.
+macro_rules! double_t {
+    () => {
+        concat!(
+            "xor {t6:e}, {t6:e}\n",
+            "add {t0}, {t0}\n",
+            "adc {t1}, {t1}\n",
+            "adc {t2}, {t2}\n",
+            "adc {t3}, {t3}\n",
+            "adc {t4}, {t4}\n",
+            "adc {t5}, {t5}\n",
+            "adc {t6}, 0\n",
+            reduce_top!(),
+        )
+    };
+}
+
+/// `t ← t − a mod p` for the limbs at the memory base `$a`: the difference, plus `p` masked
+/// by the borrow. Clobbers `t6`, `t7`, `hi` and `lo`.
+macro_rules! sub_mem {
+    ($a:literal) => {
+        concat!(
+            "sub {t0}, ",
+            at!($a, "0"),
+            "\n",
+            "sbb {t1}, ",
+            at!($a, "8"),
+            "\n",
+            "sbb {t2}, ",
+            at!($a, "16"),
+            "\n",
+            "sbb {t3}, ",
+            at!($a, "24"),
+            "\n",
+            "sbb {t4}, ",
+            at!($a, "32"),
+            "\n",
+            "sbb {t5}, ",
+            at!($a, "40"),
+            "\n",
+            "sbb {t6}, {t6}\n",
+            add_masked_p!("t6", "t7", "hi", "lo"),
+        )
+    };
+}
+
+/// `t ← t/2 mod p`: `p` added when `t` is odd, the 385-bit sum shifted right by one.
+/// Clobbers `t6`, `t7`, `hi` and `lo`.
+macro_rules! halve_t {
+    () => {
+        concat!(
+            "mov {t6:e}, {t0:e}\n",
+            "and {t6:e}, 1\n",
+            "neg {t6}\n",
+            add_masked_p!("t6", "t7", "hi", "lo"),
+            "sbb {t6}, {t6}\n",
+            "shrd {t0}, {t1}, 1\n",
+            "shrd {t1}, {t2}, 1\n",
+            "shrd {t2}, {t3}, 1\n",
+            "shrd {t3}, {t4}, 1\n",
+            "shrd {t4}, {t5}, 1\n",
+            "shrd {t5}, {t6}, 1\n",
+        )
+    };
+}
+
+/// The OR of `t0..t5` and the six limbs at the memory base `$a`, into `t0` (zero exactly
+/// when both values are). Clobbers `t2` and `t4`.
+macro_rules! or_mem {
+    ($a:literal) => {
+        concat!(
+            "or {t0}, {t1}\n",
+            "or {t2}, {t3}\n",
+            "or {t4}, {t5}\n",
+            "or {t0}, {t2}\n",
+            "or {t0}, {t4}\n",
+            "or {t0}, ",
+            at!($a, "0"),
+            "\n",
+            "or {t0}, ",
+            at!($a, "8"),
+            "\n",
+            "or {t0}, ",
+            at!($a, "16"),
+            "\n",
+            "or {t0}, ",
+            at!($a, "24"),
+            "\n",
+            "or {t0}, ",
+            at!($a, "32"),
+            "\n",
+            "or {t0}, ",
+            at!($a, "40"),
+            "\n",
+        )
+    };
+}
+
+/// Doubles the Jacobian `p` in place by the generic formula ("dbl-2004-hmv", see
+/// [`point::Curve`](super::point::Curve)), the same field operations giving the same
+/// (reduced) values, as one `asm!` block: the limbs read and written where they are, the
+/// intermediate values in scratch slots, the running one in registers. Not inlined: a copy
+/// per call site would crowd the instruction cache (the window loop unrolls its doublings).
+#[inline(never)]
+fn jac_double(_: core_cpu::Adx, p: &mut [[u64; 6]; 3]) {
+    // The squaring's 12 words, then slots of 48 bytes from offset 96: y2 = 2y, zz = z²,
+    // yy = y2², a = x − zz, b = x + zz, t = a·b, m = 3t, s = yy·x, 2s, y4 = yy²/2,
+    // d = s − x3. Then x3 = m² − 2s over x, z3 = y2·z over z and y3 = d·m − y4 over y (each
+    // read for the last time before).
+    let mut w = core::mem::MaybeUninit::<[u64; 12 + 6 * 11]>::uninit();
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
+    // asm reads and writes the eighteen limbs behind `p`, writes the words of `w` (offsets
+    // below 624) before reading each, reads the static `PM`, and does not touch
+    // the stack.
+    unsafe {
+        asm!(
+            load!("{p} + 48"),
+            double_t!(),
+            store!("{w} + 96"),
+            sqr_w!("{p} + 96"),
+            store!("{w} + 144"),
+            sqr_w!("{w} + 96"),
+            store!("{w} + 192"),
+            load!("{p} + 0"),
+            sub_mem!("{w} + 144"),
+            store!("{w} + 240"),
+            load!("{p} + 0"),
+            add_mem!("{w} + 144"),
+            store!("{w} + 288"),
+            mul_w!("{w} + 240", "{w} + 288"),
+            store!("{w} + 336"),
+            double_t!(),
+            add_mem!("{w} + 336"),
+            store!("{w} + 384"),
+            mul_w!("{w} + 192", "{p} + 0"),
+            store!("{w} + 432"),
+            double_t!(),
+            store!("{w} + 480"),
+            sqr_w!("{w} + 192"),
+            halve_t!(),
+            store!("{w} + 528"),
+            sqr_w!("{w} + 384"),
+            sub_mem!("{w} + 480"),
+            store!("{p} + 0"),
+            mul_w!("{w} + 96", "{p} + 96"),
+            store!("{p} + 96"),
+            load!("{w} + 432"),
+            sub_mem!("{p} + 0"),
+            store!("{w} + 576"),
+            mul_w!("{w} + 576", "{w} + 384"),
+            sub_mem!("{w} + 528"),
+            store!("{p} + 48"),
+            p = in(reg) p.as_mut_ptr(),
+            w = in(reg) w.as_mut_ptr(),
+            m = sym PM,
+            t0 = out(reg) _,
+            t1 = out(reg) _,
+            t2 = out(reg) _,
+            t3 = out(reg) _,
+            t4 = out(reg) _,
+            t5 = out(reg) _,
+            t6 = out(reg) _,
+            t7 = out(reg) _,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+}
+
+/// `p + (x2, y2)` by the generic mixed addition ("madd-2004-hmv", see
+/// [`point::Curve`](super::point::Curve)), the same field operations giving the same values,
+/// as one `asm!` block, and whether `p = (x2, y2)` (`H = R = 0`). Not inlined, as
+/// [`jac_double`].
+#[inline(never)]
+fn jac_add_affine(
+    _: core_cpu::Adx,
+    p: &[[u64; 6]; 3],
+    x2: &[u64; 6],
+    y2: &[u64; 6],
+) -> ([[u64; 6]; 3], Choice) {
+    // The squaring's 12 words, then slots of 48 bytes from offset 96: x2, y2 (then y3),
+    // z1z1 = z1², h = x2·z1z1 − x1, z1·z1z1, r = y2·z1·z1z1 − y1, z3 = z1·h, hh = h²,
+    // hhh = hh·h, v = hh·x1, 2v, hhh·y1, x3 = r² − 2v − hhh, d = v − x3, and the flag word
+    // (H | R).
+    let mut w = core::mem::MaybeUninit::<[u64; 12 + 6 * 14 + 1]>::uninit();
+    let slots = w.as_mut_ptr().cast::<u64>();
+    // SAFETY: the words 12..24 are inside `w`.
+    unsafe {
+        slots.add(12).cast::<[u64; 6]>().write(*x2);
+        slots.add(18).cast::<[u64; 6]>().write(*y2);
+    }
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
+    // asm reads the eighteen limbs behind `p` and the static `PM`, writes the words of `w`
+    // (offsets below 776) before reading each but x2's and y2's, and does not touch the
+    // stack.
+    unsafe {
+        asm!(
+            sqr_w!("{p} + 96"),
+            store!("{w} + 192"),
+            mul_w!("{w} + 96", "{w} + 192"),
+            sub_mem!("{p} + 0"),
+            store!("{w} + 240"),
+            mul_w!("{p} + 96", "{w} + 192"),
+            store!("{w} + 288"),
+            mul_w!("{w} + 144", "{w} + 288"),
+            sub_mem!("{p} + 48"),
+            store!("{w} + 336"),
+            or_mem!("{w} + 240"),
+            "mov [{w} + 768], {t0}",
+            mul_w!("{p} + 96", "{w} + 240"),
+            store!("{w} + 384"),
+            sqr_w!("{w} + 240"),
+            store!("{w} + 432"),
+            mul_w!("{w} + 432", "{w} + 240"),
+            store!("{w} + 480"),
+            mul_w!("{w} + 432", "{p} + 0"),
+            store!("{w} + 528"),
+            double_t!(),
+            store!("{w} + 576"),
+            mul_w!("{w} + 480", "{p} + 48"),
+            store!("{w} + 624"),
+            sqr_w!("{w} + 336"),
+            sub_mem!("{w} + 576"),
+            sub_mem!("{w} + 480"),
+            store!("{w} + 672"),
+            load!("{w} + 528"),
+            sub_mem!("{w} + 672"),
+            store!("{w} + 720"),
+            mul_w!("{w} + 720", "{w} + 336"),
+            sub_mem!("{w} + 624"),
+            store!("{w} + 144"),
+            p = in(reg) p.as_ptr(),
+            w = in(reg) slots,
+            m = sym PM,
+            t0 = out(reg) _,
+            t1 = out(reg) _,
+            t2 = out(reg) _,
+            t3 = out(reg) _,
+            t4 = out(reg) _,
+            t5 = out(reg) _,
+            t6 = out(reg) _,
+            t7 = out(reg) _,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+    // SAFETY: the asm wrote x3 (words 84..90), y3 (18..24), z3 (48..54) and the flag word
+    // (96).
+    let (x3, y3, z3, hr) = unsafe {
+        (
+            slots.add(84).cast::<[u64; 6]>().read(),
+            slots.add(18).cast::<[u64; 6]>().read(),
+            slots.add(48).cast::<[u64; 6]>().read(),
+            slots.add(96).read(),
+        )
+    };
+    let same = Choice::from(((hr | hr.wrapping_neg()) >> 63) as u8 ^ 1);
+    ([x3, y3, z3], same)
+}
+
 /// `p` and `n` for [`safegcd`](super::safegcd), which inverts both.
 const SAFEGCD_P: Modulus<7> = Modulus::new(<P as Modulus64<6>>::MONT.limbs_le());
 const SAFEGCD_N: Modulus<7> = Modulus::new(<Q as Modulus64<6>>::MONT.limbs_le());
@@ -718,6 +1447,8 @@ pub(crate) struct P384X86Adx(pub(crate) core_cpu::Adx);
 
 impl Field for P384X86Adx {
     type E = [u64; 6];
+
+    const AFFINE_WINDOW_TABLE: bool = true;
 
     fn modulus(&self) -> &'static [u8] {
         <P as Modulus64<6>>::MONT.modulus_be()
@@ -789,6 +1520,49 @@ impl Field for P384X86Adx {
 
     fn invert(&self, a: &[u64; 6]) -> [u64; 6] {
         <P as Modulus64<6>>::MONT.invert_safegcd(&SAFEGCD_P, a)
+    }
+
+    fn invert_vartime(&self, a: &[u64; 6]) -> [u64; 6] {
+        <P as Modulus64<6>>::MONT.invert_safegcd_vartime(&SAFEGCD_P, a)
+    }
+
+    #[inline]
+    fn jac_double(&self, p: &mut [[u64; 6]; 3]) -> bool {
+        jac_double(self.0, p);
+        true
+    }
+
+    #[inline]
+    fn jac_add_affine(
+        &self,
+        p: &[[u64; 6]; 3],
+        x2: &[u64; 6],
+        y2: &[u64; 6],
+    ) -> Option<([[u64; 6]; 3], Choice)> {
+        Some(jac_add_affine(self.0, p, x2, y2))
+    }
+
+    /// On plain masks, all sixteen made first and hidden from the optimiser together (one
+    /// barrier per window instead of a `Choice` per entry), as P-256's.
+    #[inline(always)]
+    fn select_point(&self, table: &[[[u64; 6]; 3]], abs: u8) -> [[u64; 6]; 3] {
+        debug_assert!(table.len() <= 16);
+        let abs = u64::from(abs);
+        let mut masks = [0u64; 16];
+        for (j, m) in (1u64..).zip(&mut masks) {
+            // All ones when j = abs (both below 2^63), else zero.
+            *m = ((j ^ abs).wrapping_sub(1) >> 63).wrapping_neg();
+        }
+        let masks = core::hint::black_box(masks);
+        let mut out = [[0u64; 6]; 3];
+        for (e, mask) in table.iter().zip(masks) {
+            for c in 0..3 {
+                for l in 0..6 {
+                    out[c][l] |= e[c][l] & mask;
+                }
+            }
+        }
+        out
     }
 }
 
@@ -877,6 +1651,7 @@ mod tests {
         assert!(bool::from(okx & oky), "inputs below the modulus");
         let half = f.halve(&x);
         assert!(bool::from(f.eq(&f.add(&half, &half), &x)), "a/2 + a/2 = a");
+        assert!(bool::from(f.eq(&f.invert_vartime(&x), &f.invert(&x))), "vartime inverse");
         [f.add(&x, &y), f.sub(&x, &y), f.mul(&x, &y), f.sqr(&x), f.invert(&x), half].map(|v| {
             let mut out = [0u8; 48];
             f.to_be(&v, &mut out);

@@ -433,7 +433,9 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// `k·p` for a scalar `0 ≤ k < n` given big-endian in `len` bytes, in constant time:
     /// signed [`WINDOW`]-bit windows over a table of `1p … 2^(WINDOW−1)·p`, selected by
     /// masks, all in Jacobian coordinates (no conversion per window; `a = −3` doublings and
-    /// [`Self::jac_add`]). The Jacobian addition is not complete, so its exceptional cases are
+    /// [`Self::jac_add`]), or with the table made affine and [`Self::jac_add_affine`] where
+    /// the field asks for it ([`Field::AFFINE_WINDOW_TABLE`]; the identity's table is zeros
+    /// then, and its result is set to the identity at the end). The Jacobian addition is not complete, so its exceptional cases are
     /// handled in constant time: the accumulator or the digit at the identity by selection,
     /// `acc = −pick` gives the identity by itself (`H = 0` makes `Z₃ = 0`), and `acc = pick`
     /// cannot happen before the last window: there `acc = 2^W·m·p` with
@@ -445,10 +447,20 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         // To Jacobian: (XZ : YZ² : Z), or (0 : Y : 0) for the identity.
         let zz = f.sqr(&p.z);
         let pj = [f.mul(&p.x, &p.z), F::select(&f.mul(&p.y, &zz), &p.y, F::is_zero(&p.z)), p.z];
+        // table[j] = (j + 1)·p: the even multiples by doubling (half the cost of an addition),
+        // the odd ones as the even one below plus p (never p + p).
         let mut table = [pj; TABLE];
-        self.jac_double(&mut table[1]);
-        for j in 2..TABLE {
-            table[j] = self.jac_add(&table[j - 1], &pj).0;
+        for j in 1..TABLE {
+            table[j] = if j % 2 == 1 {
+                let mut d = table[j / 2];
+                self.jac_double(&mut d);
+                d
+            } else {
+                self.jac_add(&table[j - 1], &pj).0
+            };
+        }
+        if F::AFFINE_WINDOW_TABLE {
+            self.table_to_affine(&mut table);
         }
         let mut d = [0i8; MAX_WDIGITS];
         let d = &mut d[..wdigits(self.params.len)];
@@ -463,7 +475,11 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
             let (abs, neg) = split_digit(digit);
             let mut pick = f.select_point(&table, abs);
             pick[1] = F::select(&pick[1], &f.neg(&pick[1]), neg);
-            let (mut sum, same) = self.jac_add(&acc, &pick);
+            let (mut sum, same) = if F::AFFINE_WINDOW_TABLE {
+                self.jac_add_affine(&acc, &pick[0], &pick[1])
+            } else {
+                self.jac_add(&acc, &pick)
+            };
             if i == 0 {
                 let mut dbl = acc;
                 self.jac_double(&mut dbl);
@@ -479,9 +495,34 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         }
         zeroize::Zeroize::zeroize(d);
         let mut out = self.jacobian_to_proj(&acc[0], &acc[1], &acc[2]);
+        if F::AFFINE_WINDOW_TABLE {
+            out = Self::select(&out, &self.identity(), F::is_zero(&p.z));
+        }
         // Keep the identity a valid `(0 : Y : 0)` with `Y ≠ 0`.
         out.y = F::select(&out.y, &f.one(), F::is_zero(&out.z));
         out
+    }
+
+    /// The Jacobian points of `table` as affine `(x, y, 1)` with one inversion (Montgomery's
+    /// trick: prefix products of the Z's), for [`Self::mul`]'s mixed additions (see
+    /// [`Field::AFFINE_WINDOW_TABLE`]). A table of identities comes out as zeros. The
+    /// inversion is variable-time: the table is made from the point alone, which is public
+    /// (the peer's key in ECDH), never from the scalar.
+    fn table_to_affine(&self, table: &mut [[F::E; 3]; TABLE]) {
+        let f = self.fp;
+        let mut prefix = [f.one(); TABLE];
+        let mut prod = f.one();
+        for (pre, t) in prefix.iter_mut().zip(table.iter()) {
+            *pre = prod;
+            prod = f.mul(&prod, &t[2]);
+        }
+        let mut inv = f.invert_vartime(&prod);
+        for (t, pre) in table.iter_mut().zip(&prefix).rev() {
+            let zinv = f.mul(&inv, pre);
+            inv = f.mul(&inv, &t[2]);
+            let zz = f.sqr(&zinv);
+            *t = [f.mul(&t[0], &zz), f.mul(&t[1], &f.mul(&zz, &zinv)), f.one()];
+        }
     }
 
     /// `p + q` in Jacobian coordinates ("add-1998-cmo-2", Bernstein–Lange EFD: 12
