@@ -64,7 +64,8 @@ impl<const N: usize> Mont64<N> {
 }
 
 impl<const N: usize> Mont64<N> {
-    /// The modulus, big-endian.
+    /// The modulus, big-endian (for the `x86_adx` code and tests).
+    #[cfg(any(target_arch = "x86_64", test))]
     pub(crate) const fn modulus_be(&self) -> &'static [u8] {
         self.be
     }
@@ -166,6 +167,7 @@ impl<const N: usize> Mont64<N> {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 impl Mont64<4> {
     /// The modulus's limbs, little-endian, followed by `−m⁻¹ mod 2^64`: what an `asm!`
     /// multiplication reads from memory.
@@ -174,6 +176,7 @@ impl Mont64<4> {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 impl Mont64<6> {
     /// The modulus's limbs, little-endian, followed by `−m⁻¹ mod 2^64`: what an `asm!`
     /// multiplication reads from memory.

@@ -214,6 +214,7 @@ mod tests {
                 })
                 .collect()
         }
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut out: Vec<(&'static str, Ops)> = std::vec![
             ("p256_mont64", Box::new(|a, b| run(&P256Mont64, a, b))),
             ("mont64", Box::new(|a, b| run(&crate::p256::FP64, a, b))),
