@@ -60,10 +60,10 @@ const ALLOWED: &[Allowed] = &[
     a("core_ec::nist::point::Curve<F,S>::jac_double", 0, ""),
     a(
         "core_ec::nist::point::Curve<F,S>::mul_base",
-        28,
+        31,
         "comb geometry (rows, spacing, div_ceil of lengths), row and entry loops, bounds, the \
-         full-table check (table and order lengths), and the inlined `recode`'s byte and digit \
-         loops (iterator states)",
+         full-table check (table and order lengths; the search over 4- and 5-bit digit widths \
+         by table size), and the inlined `recode`'s byte and digit loops (iterator states)",
     ),
     a("core_ec::nist::point::split_digit", 0, ""),
     // core-ec, curve25519: the 32-bit field, points, scalars mod L, X25519.
@@ -157,12 +157,12 @@ const ALLOWED: &[Allowed] = &[
     // 8 with the bare-metal column loop of the inlined key block's rounds.
     a(
         "core_aead::chacha20::ChaCha20Impl::keystream",
-        8,
+        7,
         "block loops, column loop, lengths, dispatch",
     ),
     a(
         "core_aead::chacha20poly1305::Engine::tag",
-        3,
+        2,
         "backend dispatch, block loops, lengths of the associated data and text",
     ),
     // poly1305::aead_tag's block closures are inlined into their caller since the M0 image
