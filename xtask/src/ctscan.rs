@@ -60,10 +60,10 @@ const ALLOWED: &[Allowed] = &[
     a("core_ec::nist::point::Curve<F,S>::jac_double", 0, ""),
     a(
         "core_ec::nist::point::Curve<F,S>::mul_base",
-        31,
+        28,
         "comb geometry (rows, spacing, div_ceil of lengths), row and entry loops, bounds, the \
-         full-table check (table and order lengths; the search over 4- and 5-bit digit widths \
-         by table size), and the inlined `recode`'s byte and digit loops (iterator states)",
+         full-table check (table and order lengths), and the inlined `recode`'s byte and digit \
+         loops (iterator states)",
     ),
     a("core_ec::nist::point::split_digit", 0, ""),
     // core-ec, curve25519: the 32-bit field, points, scalars mod L, X25519.
