@@ -7,7 +7,8 @@
 //! - `x86_adx`: 64-bit limbs with `mulx`/`adcx`/`adox` carry chains (x86-64 with BMI2 and ADX);
 //! - `x86_avx512ifma`: constant-time exponentiation on 52-bit limbs in ZMM registers with
 //!   AVX-512 IFMA for moduli of 7 to 32 64-bit limbs (the RSA-2048/3072/4096 CRT halves), two
-//!   at once for a CRT private operation; everything else on `x86_adx`.
+//!   at once for a CRT private operation, and public exponents up to 64 limbs (RSA-4096
+//!   verification); everything else on `x86_adx`.
 //!
 //! Numbers are fixed-capacity digit buffers on the stack; every loop runs over the modulus's
 //! digit count, which is public. The constant-time exponentiation uses a fixed window and reads
@@ -54,7 +55,8 @@ pub enum MontImpl {
     /// 64-bit limbs with MULX/ADCX/ADOX carry chains.
     X86Adx(core_cpu::Adx),
     /// 52-bit limbs with AVX-512 IFMA for the exponentiations modulo numbers of 7 to 32
-    /// 64-bit limbs (RSA-2048 to RSA-4096 private keys), MULX/ADCX/ADOX for the rest.
+    /// 64-bit limbs (RSA-2048 to RSA-4096 private keys) and public ones up to 64 limbs,
+    /// MULX/ADCX/ADOX for the rest.
     X86Avx512Ifma(core_cpu::Avx512Ifma, core_cpu::Adx),
 }
 
