@@ -183,6 +183,20 @@ pub(crate) trait Engine: Copy {
         let _ = job;
         false
     }
+    /// Runs [`Mont::pow_e_vartime`] (`out = x^exp` for `x < m` in normal form and a public
+    /// `exp`, in Montgomery form with `mont_out`) by this engine's own method and returns
+    /// `true`, or returns `false` untouched when it has none, leaving it to the generic code.
+    fn pow_e_job(
+        self,
+        m: &Mont<Self::W>,
+        out: &mut [Self::W],
+        x: &[Self::W],
+        exp: u64,
+        mont_out: bool,
+    ) -> bool {
+        let _ = (m, out, x, exp, mont_out);
+        false
+    }
 }
 
 /// One constant-time exponentiation: `out = base^exp` in Montgomery form modulo `m`, for
@@ -642,8 +656,9 @@ impl<W: Word> Mont<W> {
     /// `out = x^exp` for `x < n` in normal form and an odd PUBLIC `exp > 1` (an RSA `e`): in
     /// Montgomery form with `mont_out`, else in normal form. Bare metal: by
     /// [`pow_odd_vartime`](Self::pow_odd_vartime), with squarings, which needs no conversion
-    /// back; hosts: by [`pow_vartime`](Self::pow_vartime) (which the engines may run their own
-    /// way) between conversions.
+    /// back; hosts: by the engine's [`Engine::pow_e_job`], else by
+    /// [`pow_vartime`](Self::pow_vartime) (which the engines may run their own way) between
+    /// conversions.
     #[cfg_attr(not(target_os = "none"), inline(never))] // hosts: one frame per engine
     pub(crate) fn pow_e_vartime<E: Engine<W = W>>(
         &self,
@@ -657,6 +672,9 @@ impl<W: Word> Mont<W> {
         self.pow_odd_vartime::<E, true>(e, out, &x, exp, mont_out);
         #[cfg(not(target_os = "none"))]
         {
+            if e.pow_e_job(self, out, x, exp, mont_out) {
+                return;
+            }
             let l = self.len;
             let mut d = [W::ZERO; 5]; // 64 bits take at most five digits
             load_be(&mut d, &exp.to_be_bytes());

@@ -54,6 +54,17 @@ impl Engine for X86Avx512Ifma {
     fn pow_vartime_job(self, job: &mut PowJob<'_, u64>) -> bool {
         pow_public(self, job)
     }
+
+    fn pow_e_job(
+        self,
+        m: &Mont<u64>,
+        out: &mut [u64],
+        x: &[u64],
+        exp: u64,
+        mont_out: bool,
+    ) -> bool {
+        pow_e_public(self, m, out, x, exp, mont_out)
+    }
 }
 
 /// The low 52 bits.
@@ -100,8 +111,14 @@ fn consts(e: X86Avx512Ifma, m: &Mont<u64>, j: usize) -> Consts {
     pow2[j / 64] = 1 << (j % 64);
     let [k, d] = &mut out;
     m.mul(e, &mut k[..len], m.rr(), &pow2[..len]);
-    if m.bits() == 64 * len {
-        // m > 2^(64·len)/2 (the RSA primes and moduli): D = 2^(64·len) − m, a negation.
+    r64(e, m, &mut d[..len]);
+    out
+}
+
+/// `d = 2^(64·len) mod m`, exact.
+fn r64(e: X86Avx512Ifma, m: &Mont<u64>, d: &mut [u64]) {
+    if m.bits() == 64 * m.len() {
+        // m > 2^(64·len)/2 (the RSA primes and moduli): 2^(64·len) − m, a negation.
         let mut borrow = false;
         for (x, &mj) in d.iter_mut().zip(m.n()) {
             let (v, b1) = 0u64.overflowing_sub(mj);
@@ -109,11 +126,11 @@ fn consts(e: X86Avx512Ifma, m: &Mont<u64>, j: usize) -> Consts {
             (*x, borrow) = (v, b1 | b2);
         }
     } else {
-        pow2.fill(0);
-        pow2[0] = 1;
-        m.mul(e, &mut d[..len], m.rr(), &pow2[..len]);
+        // The Montgomery form of 1: R²·1/R.
+        let mut one = [0u64; crate::MAX_BITS / 64];
+        one[0] = 1;
+        m.mul(e, d, m.rr(), &one[..d.len()]);
     }
-    out
 }
 
 /// An exponentiation by a public exponent (the RSA `e` of a verification, of the blinding
@@ -122,55 +139,144 @@ fn consts(e: X86Avx512Ifma, m: &Mont<u64>, j: usize) -> Consts {
 /// handles or the exponent is zero.
 fn pow_public(e: X86Avx512Ifma, job: &mut PowJob<'_, u64>) -> bool {
     let len = job.m.len();
-    let Some(Shape { rows, chunks, j }) = shape(len, job.m.bits(), MAX_PUBLIC_CHUNKS) else {
+    let Some(sh) = shape(len, job.m.bits(), MAX_PUBLIC_CHUNKS) else {
         return false;
     };
     let Some(top) = (0..job.bits).rev().find(|&i| bit(job.exp, i) == 1) else {
         return false;
     };
-    let mut consts = consts(e, job.m, j);
-    // SAFETY: the `Avx512Ifma` token proves AVX-512 F, VL and IFMA were detected.
-    unsafe {
-        match chunks {
-            3 if rows == 20 => pow_public_ifma::<3, 20>(job, &consts, rows, top),
-            4 if rows == 30 => pow_public_ifma::<4, 30>(job, &consts, rows, top),
-            5 if rows == 40 => pow_public_ifma::<5, 40>(job, &consts, rows, top),
-            8 if rows == 60 => pow_public_ifma::<8, 60>(job, &consts, rows, top),
-            10 if rows == 79 => pow_public_ifma::<10, 79>(job, &consts, rows, top),
-            2 => pow_public_ifma::<2, 0>(job, &consts, rows, top),
-            3 => pow_public_ifma::<3, 0>(job, &consts, rows, top),
-            4 => pow_public_ifma::<4, 0>(job, &consts, rows, top),
-            5 => pow_public_ifma::<5, 0>(job, &consts, rows, top),
-            6 => pow_public_ifma::<6, 0>(job, &consts, rows, top),
-            7 => pow_public_ifma::<7, 0>(job, &consts, rows, top),
-            8 => pow_public_ifma::<8, 0>(job, &consts, rows, top),
-            9 => pow_public_ifma::<9, 0>(job, &consts, rows, top),
-            _ => pow_public_ifma::<10, 0>(job, &consts, rows, top),
-        }
-    }
+    let mut consts = consts(e, job.m, sh.j);
+    let [k, d] = &consts;
+    let mut public = Public {
+        m: job.m,
+        out: &mut *job.out,
+        base: job.base,
+        entry: Entry::Mont(&k[..len]),
+        exp: job.exp,
+        top,
+        exit: &d[..len],
+    };
+    run_public(&mut public, sh);
     consts.zeroize();
     true
 }
 
-/// [`pow_public`]'s loop, with `top` the exponent's highest set bit.
-#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-fn pow_public_ifma<const C: usize, const ROWS: usize>(
-    job: &mut PowJob<'_, u64>,
-    consts: &Consts,
-    rows: usize,
+/// `out = x^exp` for `x < m` in normal form and a public `exp`, in normal form or (with
+/// `mont_out`) in the 64-bit Montgomery form, as [`pow_public`] but with no conversion on
+/// `x86_adx`: `x` enters by a product with `R² mod m`, itself two products from the 64-bit
+/// `R² mod m` the modulus keeps, and leaves by a product with 1 (or with `2^(64·len) mod m`).
+/// `false` if the size is not one this file handles or the exponent is zero.
+pub(super) fn pow_e_public(
+    e: X86Avx512Ifma,
+    m: &Mont<u64>,
+    out: &mut [u64],
+    x: &[u64],
+    exp: u64,
+    mont_out: bool,
+) -> bool {
+    let len = m.len();
+    let Some(sh) = shape(len, m.bits(), MAX_PUBLIC_CHUNKS) else {
+        return false;
+    };
+    // `2^(2j)` must be below `m` to be a product's operand.
+    if exp == 0 || 2 * sh.j + 1 >= m.bits() {
+        return false;
+    }
+    let mut exit = [0u64; crate::MAX_BITS / 64];
+    if mont_out {
+        r64(e, m, &mut exit[..len]);
+    } else {
+        exit[0] = 1;
+    }
+    let mut public = Public {
+        m,
+        out,
+        base: x,
+        entry: Entry::Normal(2 * sh.j),
+        exp: &[exp],
+        top: 63 - exp.leading_zeros() as usize,
+        exit: &exit[..len],
+    };
+    run_public(&mut public, sh);
+    exit.zeroize();
+    true
+}
+
+/// One exponentiation for [`pow_public_ifma`]: `out = base^exp·exit/R`, from `base` brought
+/// into the 52-bit Montgomery form by `entry`, with `top` the exponent's highest set bit.
+struct Public<'a> {
+    m: &'a Mont<u64>,
+    out: &'a mut [u64],
+    base: &'a [u64],
+    entry: Entry<'a>,
+    exp: &'a [u64],
     top: usize,
-) {
-    let len = job.m.len();
-    let n: [Num<C>; 1] = [to52(job.m.n())];
-    let n0 = [splat(job.m.n0 & MASK52)];
+    exit: &'a [u64],
+}
+
+/// How the base enters the 52-bit Montgomery form.
+enum Entry<'a> {
+    /// From the 64-bit form, by a product with [`Consts`]'s `K`.
+    Mont(&'a [u64]),
+    /// From normal form, by a product with `R² = RR·RR/R·2^(2j)/R mod m` (`RR` the 64-bit
+    /// form's, `R²/2^(128·len) = 2^j`); the number is `2j`.
+    Normal(usize),
+}
+
+/// Runs `job` on the instantiation for `sh`.
+fn run_public(job: &mut Public<'_>, sh: Shape) {
+    let Shape { rows, chunks, .. } = sh;
+    // SAFETY: callers hold an `X86Avx512Ifma`, whose `Avx512Ifma` token proves AVX-512 F, VL
+    // and IFMA were detected.
+    unsafe {
+        match chunks {
+            3 if rows == 20 => pow_public_ifma::<3, 20>(job, rows),
+            4 if rows == 30 => pow_public_ifma::<4, 30>(job, rows),
+            5 if rows == 40 => pow_public_ifma::<5, 40>(job, rows),
+            8 if rows == 60 => pow_public_ifma::<8, 60>(job, rows),
+            10 if rows == 79 => pow_public_ifma::<10, 79>(job, rows),
+            2 => pow_public_ifma::<2, 0>(job, rows),
+            3 => pow_public_ifma::<3, 0>(job, rows),
+            4 => pow_public_ifma::<4, 0>(job, rows),
+            5 => pow_public_ifma::<5, 0>(job, rows),
+            6 => pow_public_ifma::<6, 0>(job, rows),
+            7 => pow_public_ifma::<7, 0>(job, rows),
+            8 => pow_public_ifma::<8, 0>(job, rows),
+            9 => pow_public_ifma::<9, 0>(job, rows),
+            _ => pow_public_ifma::<10, 0>(job, rows),
+        }
+    }
+}
+
+/// [`pow_public`]'s and [`pow_e_public`]'s loop.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn pow_public_ifma<const C: usize, const ROWS: usize>(job: &mut Public<'_>, rows: usize) {
+    let m = job.m;
+    let len = m.len();
+    let n: [Num<C>; 1] = [to52(m.n())];
+    let n0 = [splat(m.n0 & MASK52)];
     let rows = if ROWS > 0 { ROWS } else { rows.min(8 * C) };
-    let mut k = to52::<C>(&consts[0][..len]);
-    let mut d = to52::<C>(&consts[1][..len]);
+    let mut k = match job.entry {
+        Entry::Mont(k) => to52::<C>(k),
+        Entry::Normal(two_j) => {
+            let mut rr = to52::<C>(&m.rr()[..len]);
+            let mut p = [0u64; 4];
+            p[two_j / 64] = 1 << (two_j % 64);
+            let p = to52::<C>(&p);
+            let [mut t] = amm::<C, 1, ROWS>([&rr], [&rr], &n, &n0, rows);
+            let [k] = amm::<C, 1, ROWS>([&t], [&p], &n, &n0, rows);
+            // A private key's prime makes these secret (the fault check).
+            wipe(&mut rr);
+            wipe(&mut t);
+            k
+        }
+    };
+    let mut d = to52::<C>(job.exit);
     let mut base = to52::<C>(&job.base[..len]);
-    // b·R = b·2^(64·len)·K/R; then b^e·R; out: b^e·R·D/R, below 2n.
+    // b·R; then b^e·R; out: b^e·R·exit/R, below 2n.
     let [mut b] = amm::<C, 1, ROWS>([&base], [&k], &n, &n0, rows);
     let mut acc = b;
-    for i in (0..top).rev() {
+    for i in (0..job.top).rev() {
         [acc] = amm::<C, 1, ROWS>([&acc], [&acc], &n, &n0, rows);
         if bit(job.exp, i) == 1 {
             [acc] = amm::<C, 1, ROWS>([&acc], [&b], &n, &n0, rows);
@@ -179,7 +285,7 @@ fn pow_public_ifma<const C: usize, const ROWS: usize>(
     let [mut res] = amm::<C, 1, ROWS>([&acc], [&d], &n, &n0, rows);
     let out = &mut job.out[..len];
     let hi = from52(out, &res);
-    super::ops::reduce_once(out, hi, job.m.n());
+    super::ops::reduce_once(out, hi, m.n());
     wipe(&mut acc);
     wipe(&mut res);
     wipe(&mut b);
@@ -644,9 +750,10 @@ mod tests {
         assert!(covered >= 6, "only {covered} sizes went through IFMA");
     }
 
-    /// The public-exponent path beyond the table's sizes (2049 to 4160 bits) agrees with
-    /// `x86_adx`, for exponents 65537, 3, a long odd one and a long even one, on random moduli
-    /// and an all-ones one; 4160 bits (eleven chunks) stays on `x86_adx`.
+    /// The public-exponent paths (from Montgomery form, up to the table's sizes and beyond;
+    /// from normal form, to either form) agree with `x86_adx`, for exponents 65537, 3, long odd
+    /// and even ones, on random moduli of 600 to 4096 bits and an all-ones one; 4160 bits
+    /// (eleven chunks) stays on `x86_adx`.
     #[test]
     fn public_matches_x86_adx_to_4160_bits() {
         let (Some(ifma), Some(adx)) = (core_cpu::Avx512Ifma::get(), core_cpu::Adx::get()) else {
@@ -656,9 +763,10 @@ mod tests {
         let (fast, slow) = (X86Avx512Ifma(ifma, adx), X86Adx(adx));
         let mut rnd = stream(0x5a5a_0123_4567_89ab);
         let mut covered = 0;
-        for (case, bits) in [3072usize, 4096, 4096, 3071, 2500, 3500, 4000, 4095, 2112, 4160]
-            .into_iter()
-            .enumerate()
+        for (case, bits) in
+            [3072usize, 4096, 4096, 3071, 2500, 3500, 4000, 4095, 2112, 4160, 2048, 1024, 600]
+                .into_iter()
+                .enumerate()
         {
             let bytes = bits.div_ceil(8);
             let mut n: std::vec::Vec<u8> = (0..bytes).map(|_| rnd() as u8).collect();
@@ -689,7 +797,20 @@ mod tests {
                 m.pow_vartime(fast, &mut v_fast, &base[..l], exp, ebits);
                 assert_eq!(v_fast, v_slow, "{bits} bits, public exponent of {ebits} bits");
             }
+            // From normal form (`base`, below n, taken as a plain number), both outputs.
+            for exp in [65537, 3, u64::MAX, long[0]] {
+                for mont_out in [false, true] {
+                    let (mut v_slow, mut v_fast) = ([0u64; 128], [0u64; 128]);
+                    m.pow_e_vartime(slow, &mut v_slow[..l], &base[..l], exp, mont_out);
+                    let ran = pow_e_public(fast, &m, &mut v_fast[..l], &base[..l], exp, mont_out);
+                    assert_eq!(ran, bits <= 4096, "{bits} bits: IFMA ran {ran}");
+                    if !ran {
+                        m.pow_e_vartime(fast, &mut v_fast[..l], &base[..l], exp, mont_out);
+                    }
+                    assert_eq!(v_fast, v_slow, "{bits} bits, e = {exp}, {mont_out}");
+                }
+            }
         }
-        assert_eq!(covered, 9, "the sizes up to 4096 bits go through IFMA, 4160 does not");
+        assert_eq!(covered, 12, "the sizes up to 4096 bits go through IFMA, 4160 does not");
     }
 }
