@@ -186,6 +186,8 @@ pub(crate) trait Engine: Copy {
     /// Runs [`Mont::pow_e_vartime`] (`out = x^exp` for `x < m` in normal form and a public
     /// `exp`, in Montgomery form with `mont_out`) by this engine's own method and returns
     /// `true`, or returns `false` untouched when it has none, leaving it to the generic code.
+    /// Hosts only (bare metal has its own path).
+    #[cfg(not(target_os = "none"))]
     fn pow_e_job(
         self,
         m: &Mont<Self::W>,

@@ -55,6 +55,7 @@ impl Engine for X86Avx512Ifma {
         pow_public(self, job)
     }
 
+    #[cfg(not(target_os = "none"))]
     fn pow_e_job(
         self,
         m: &Mont<u64>,
