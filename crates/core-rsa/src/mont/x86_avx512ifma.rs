@@ -234,8 +234,6 @@ fn run_public(job: &mut Public<'_>, sh: Shape) {
             3 if rows == 20 => pow_public_ifma::<3, 20>(job, rows),
             4 if rows == 30 => pow_public_ifma::<4, 30>(job, rows),
             5 if rows == 40 => pow_public_ifma::<5, 40>(job, rows),
-            8 if rows == 60 => pow_public_ifma::<8, 60>(job, rows),
-            10 if rows == 79 => pow_public_ifma::<10, 79>(job, rows),
             2 => pow_public_ifma::<2, 0>(job, rows),
             3 => pow_public_ifma::<3, 0>(job, rows),
             4 => pow_public_ifma::<4, 0>(job, rows),
@@ -618,7 +616,7 @@ mod tests {
         // 4096 bits: too many chunks for the table; 2^j not below a short n.
         assert_eq!(shape(64, 4096, m), None);
         assert_eq!(shape(8, 16, m), None);
-        // The public exponent's whole RSA moduli (the arms `pow_public` specialises).
+        // The public exponent's whole RSA moduli.
         let m = MAX_PUBLIC_CHUNKS;
         assert_eq!(shape(48, 3072, m), Some(Shape { rows: 60, chunks: 8, j: 96 }));
         assert_eq!(shape(64, 4096, m), Some(Shape { rows: 79, chunks: 10, j: 24 }));
