@@ -77,13 +77,9 @@ impl<W: Word> PubCore<W> {
         }
         #[cfg(not(target_os = "none"))]
         {
-            let mut xm = W::buf();
-            self.n.enter_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);
-            let mut e = [W::ZERO; 5]; // 64 bits take at most five digits
-            load_be(&mut e, &self.e.to_be_bytes());
-            self.n.pow_vartime(eng, x.as_mut(), &xm.as_ref()[..l], &e, 64);
-            self.n.leave_mont(eng, &mut xm.as_mut()[..l], &x.as_ref()[..l]);
-            store_be(&xm.as_ref()[..l], out);
+            let mut y = W::buf();
+            self.n.pow_e_vartime(eng, &mut y.as_mut()[..l], &x.as_ref()[..l], self.e, false);
+            store_be(&y.as_ref()[..l], out);
         }
         Ok(())
     }

@@ -7,7 +7,8 @@
 //! - `x86_adx`: 64-bit limbs with `mulx`/`adcx`/`adox` carry chains (x86-64 with BMI2 and ADX);
 //! - `x86_avx512ifma`: constant-time exponentiation on 52-bit limbs in ZMM registers with
 //!   AVX-512 IFMA for moduli of 7 to 32 64-bit limbs (the RSA-2048/3072/4096 CRT halves), two
-//!   at once for a CRT private operation; everything else on `x86_adx`.
+//!   at once for a CRT private operation, and public exponents up to 64 limbs (RSA-4096
+//!   verification); everything else on `x86_adx`.
 //!
 //! Numbers are fixed-capacity digit buffers on the stack; every loop runs over the modulus's
 //! digit count, which is public. The constant-time exponentiation uses a fixed window and reads
@@ -54,7 +55,8 @@ pub enum MontImpl {
     /// 64-bit limbs with MULX/ADCX/ADOX carry chains.
     X86Adx(core_cpu::Adx),
     /// 52-bit limbs with AVX-512 IFMA for the exponentiations modulo numbers of 7 to 32
-    /// 64-bit limbs (RSA-2048 to RSA-4096 private keys), MULX/ADCX/ADOX for the rest.
+    /// 64-bit limbs (RSA-2048 to RSA-4096 private keys) and public ones up to 64 limbs,
+    /// MULX/ADCX/ADOX for the rest.
     X86Avx512Ifma(core_cpu::Avx512Ifma, core_cpu::Adx),
 }
 
@@ -179,6 +181,22 @@ pub(crate) trait Engine: Copy {
     /// for it, leaving it to [`Mont::pow_vartime`]'s generic code.
     fn pow_vartime_job(self, job: &mut PowJob<'_, Self::W>) -> bool {
         let _ = job;
+        false
+    }
+    /// Runs [`Mont::pow_e_vartime`] (`out = x^exp` for `x < m` in normal form and a public
+    /// `exp`, in Montgomery form with `mont_out`) by this engine's own method and returns
+    /// `true`, or returns `false` untouched when it has none, leaving it to the generic code.
+    /// Hosts only (bare metal has its own path).
+    #[cfg(not(target_os = "none"))]
+    fn pow_e_job(
+        self,
+        m: &Mont<Self::W>,
+        out: &mut [Self::W],
+        x: &[Self::W],
+        exp: u64,
+        mont_out: bool,
+    ) -> bool {
+        let _ = (m, out, x, exp, mont_out);
         false
     }
 }
@@ -640,8 +658,9 @@ impl<W: Word> Mont<W> {
     /// `out = x^exp` for `x < n` in normal form and an odd PUBLIC `exp > 1` (an RSA `e`): in
     /// Montgomery form with `mont_out`, else in normal form. Bare metal: by
     /// [`pow_odd_vartime`](Self::pow_odd_vartime), with squarings, which needs no conversion
-    /// back; hosts: by [`pow_vartime`](Self::pow_vartime) (which the engines may run their own
-    /// way) between conversions.
+    /// back; hosts: by the engine's [`Engine::pow_e_job`], else by
+    /// [`pow_vartime`](Self::pow_vartime) (which the engines may run their own way) between
+    /// conversions.
     #[cfg_attr(not(target_os = "none"), inline(never))] // hosts: one frame per engine
     pub(crate) fn pow_e_vartime<E: Engine<W = W>>(
         &self,
@@ -655,6 +674,9 @@ impl<W: Word> Mont<W> {
         self.pow_odd_vartime::<E, true>(e, out, &x, exp, mont_out);
         #[cfg(not(target_os = "none"))]
         {
+            if e.pow_e_job(self, out, x, exp, mont_out) {
+                return;
+            }
             let l = self.len;
             let mut d = [W::ZERO; 5]; // 64 bits take at most five digits
             load_be(&mut d, &exp.to_be_bytes());

@@ -1,8 +1,9 @@
 //! Constant-time modular exponentiation on 52-bit limbs in ZMM registers with AVX-512 IFMA
 //! (`vpmadd52luq`/`vpmadd52huq`), for moduli of 7 to 32 64-bit limbs (2 to 5 chunks of eight
 //! 52-bit limbs: the 1024-, 1536- and 2048-bit primes of RSA-2048/3072/4096, and `modexp`
-//! from 512 to 2048 bits). Single multiplications, and exponentiations of other sizes, go to
-//! `x86_adx`.
+//! from 512 to 2048 bits), and public exponents (no table) on up to 64 limbs (10 chunks: the
+//! RSA-3072/4096 verification). Single multiplications, and exponentiations of other sizes,
+//! go to `x86_adx`.
 //!
 //! The multiplication is word-by-word "almost Montgomery" (Gueron and Krasnov's AMM): with
 //! `R = 2^(52·k)` and `n < R/4`, inputs below `2n` give a result below `2n`, so there is no
@@ -53,12 +54,27 @@ impl Engine for X86Avx512Ifma {
     fn pow_vartime_job(self, job: &mut PowJob<'_, u64>) -> bool {
         pow_public(self, job)
     }
+
+    #[cfg(not(target_os = "none"))]
+    fn pow_e_job(
+        self,
+        m: &Mont<u64>,
+        out: &mut [u64],
+        x: &[u64],
+        exp: u64,
+        mont_out: bool,
+    ) -> bool {
+        pow_e_public(self, m, out, x, exp, mont_out)
+    }
 }
 
 /// The low 52 bits.
 const MASK52: u64 = (1 << 52) - 1;
-/// The most chunks of eight limbs (5·8·52 = 2080 bits).
+/// The most chunks of eight limbs (5·8·52 = 2080 bits) of the table-driven exponentiation.
 const MAX_CHUNKS: usize = 5;
+/// The most chunks of the public-exponent one, which keeps no table (10·8·52 = 4160 bits:
+/// the RSA-3072 and RSA-4096 moduli of a verification).
+const MAX_PUBLIC_CHUNKS: usize = 10;
 
 /// A number of `C` chunks of eight 52-bit limbs, least significant first.
 type Num<const C: usize> = [__m512i; C];
@@ -69,11 +85,11 @@ type Num<const C: usize> = [__m512i; C];
 /// form into the 52-bit one with one multiplication; `None` when the size is not covered or
 /// `2^j` is not below `n`. (A 1024-bit modulus has 20 limbs in 3 chunks: the last four lanes
 /// stay zero in every operand, and only 20 rows are run.)
-fn shape(len: usize, bits: usize) -> Option<Shape> {
+fn shape(len: usize, bits: usize, max_chunks: usize) -> Option<Shape> {
     let rows = (64 * len + 2).div_ceil(52);
     let chunks = rows.div_ceil(8);
     let j = (104 * rows).checked_sub(128 * len)?;
-    ((2..=MAX_CHUNKS).contains(&chunks) && j + 1 < bits).then_some(Shape { rows, chunks, j })
+    ((2..=max_chunks).contains(&chunks) && j + 1 < bits).then_some(Shape { rows, chunks, j })
 }
 
 /// What [`shape`] finds.
@@ -96,8 +112,14 @@ fn consts(e: X86Avx512Ifma, m: &Mont<u64>, j: usize) -> Consts {
     pow2[j / 64] = 1 << (j % 64);
     let [k, d] = &mut out;
     m.mul(e, &mut k[..len], m.rr(), &pow2[..len]);
-    if m.bits() == 64 * len {
-        // m > 2^(64·len)/2 (the RSA primes and moduli): D = 2^(64·len) − m, a negation.
+    r64(e, m, &mut d[..len]);
+    out
+}
+
+/// `d = 2^(64·len) mod m`, exact.
+fn r64(e: X86Avx512Ifma, m: &Mont<u64>, d: &mut [u64]) {
+    if m.bits() == 64 * m.len() {
+        // m > 2^(64·len)/2 (the RSA primes and moduli): 2^(64·len) − m, a negation.
         let mut borrow = false;
         for (x, &mj) in d.iter_mut().zip(m.n()) {
             let (v, b1) = 0u64.overflowing_sub(mj);
@@ -105,61 +127,155 @@ fn consts(e: X86Avx512Ifma, m: &Mont<u64>, j: usize) -> Consts {
             (*x, borrow) = (v, b1 | b2);
         }
     } else {
-        pow2.fill(0);
-        pow2[0] = 1;
-        m.mul(e, &mut d[..len], m.rr(), &pow2[..len]);
+        // The Montgomery form of 1: R²·1/R.
+        let mut one = [0u64; crate::MAX_BITS / 64];
+        one[0] = 1;
+        m.mul(e, d, m.rr(), &one[..d.len()]);
     }
-    out
 }
 
 /// An exponentiation by a public exponent (the RSA `e` of a verification, of the blinding
-/// and of the fault check, on moduli up to 2048 bits): left-to-right square-and-multiply with
+/// and of the fault check, on moduli up to 4160 bits): left-to-right square-and-multiply with
 /// no table, branching on the exponent's bits only; `false` if the size is not one this file
 /// handles or the exponent is zero.
 fn pow_public(e: X86Avx512Ifma, job: &mut PowJob<'_, u64>) -> bool {
     let len = job.m.len();
-    let Some(Shape { rows, chunks, j }) = shape(len, job.m.bits()) else {
+    let Some(sh) = shape(len, job.m.bits(), MAX_PUBLIC_CHUNKS) else {
         return false;
     };
     let Some(top) = (0..job.bits).rev().find(|&i| bit(job.exp, i) == 1) else {
         return false;
     };
-    let mut consts = consts(e, job.m, j);
-    // SAFETY: the `Avx512Ifma` token proves AVX-512 F, VL and IFMA were detected.
-    unsafe {
-        match chunks {
-            3 if rows == 20 => pow_public_ifma::<3, 20>(job, &consts, rows, top),
-            4 if rows == 30 => pow_public_ifma::<4, 30>(job, &consts, rows, top),
-            5 if rows == 40 => pow_public_ifma::<5, 40>(job, &consts, rows, top),
-            2 => pow_public_ifma::<2, 0>(job, &consts, rows, top),
-            3 => pow_public_ifma::<3, 0>(job, &consts, rows, top),
-            4 => pow_public_ifma::<4, 0>(job, &consts, rows, top),
-            _ => pow_public_ifma::<5, 0>(job, &consts, rows, top),
-        }
-    }
+    let mut consts = consts(e, job.m, sh.j);
+    let [k, d] = &consts;
+    let mut public = Public {
+        m: job.m,
+        out: &mut *job.out,
+        base: job.base,
+        entry: Entry::Mont(&k[..len]),
+        exp: job.exp,
+        top,
+        exit: &d[..len],
+    };
+    run_public(&mut public, sh);
     consts.zeroize();
     true
 }
 
-/// [`pow_public`]'s loop, with `top` the exponent's highest set bit.
-#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-fn pow_public_ifma<const C: usize, const ROWS: usize>(
-    job: &mut PowJob<'_, u64>,
-    consts: &Consts,
-    rows: usize,
+/// `out = x^exp` for `x < m` in normal form and a public `exp`, in normal form or (with
+/// `mont_out`) in the 64-bit Montgomery form, as [`pow_public`] but with no conversion on
+/// `x86_adx`: `x` enters by a product with `R² mod m`, itself two products from the 64-bit
+/// `R² mod m` the modulus keeps, and leaves by a product with 1 (or with `2^(64·len) mod m`).
+/// `false` if the size is not one this file handles or the exponent is zero.
+pub(super) fn pow_e_public(
+    e: X86Avx512Ifma,
+    m: &Mont<u64>,
+    out: &mut [u64],
+    x: &[u64],
+    exp: u64,
+    mont_out: bool,
+) -> bool {
+    let len = m.len();
+    let Some(sh) = shape(len, m.bits(), MAX_PUBLIC_CHUNKS) else {
+        return false;
+    };
+    // `2^(2j)` must be below `m` to be a product's operand.
+    if exp == 0 || 2 * sh.j + 1 >= m.bits() {
+        return false;
+    }
+    let mut exit = [0u64; crate::MAX_BITS / 64];
+    if mont_out {
+        r64(e, m, &mut exit[..len]);
+    } else {
+        exit[0] = 1;
+    }
+    let mut public = Public {
+        m,
+        out,
+        base: x,
+        entry: Entry::Normal(2 * sh.j),
+        exp: &[exp],
+        top: 63 - exp.leading_zeros() as usize,
+        exit: &exit[..len],
+    };
+    run_public(&mut public, sh);
+    exit.zeroize();
+    true
+}
+
+/// One exponentiation for [`pow_public_ifma`]: `out = base^exp·exit/R`, from `base` brought
+/// into the 52-bit Montgomery form by `entry`, with `top` the exponent's highest set bit.
+struct Public<'a> {
+    m: &'a Mont<u64>,
+    out: &'a mut [u64],
+    base: &'a [u64],
+    entry: Entry<'a>,
+    exp: &'a [u64],
     top: usize,
-) {
-    let len = job.m.len();
-    let n: [Num<C>; 1] = [to52(job.m.n())];
-    let n0 = [splat(job.m.n0 & MASK52)];
+    exit: &'a [u64],
+}
+
+/// How the base enters the 52-bit Montgomery form.
+enum Entry<'a> {
+    /// From the 64-bit form, by a product with [`Consts`]'s `K`.
+    Mont(&'a [u64]),
+    /// From normal form, by a product with `R² = RR·RR/R·2^(2j)/R mod m` (`RR` the 64-bit
+    /// form's, `R²/2^(128·len) = 2^j`); the number is `2j`.
+    Normal(usize),
+}
+
+/// Runs `job` on the instantiation for `sh`.
+fn run_public(job: &mut Public<'_>, sh: Shape) {
+    let Shape { rows, chunks, .. } = sh;
+    // SAFETY: callers hold an `X86Avx512Ifma`, whose `Avx512Ifma` token proves AVX-512 F, VL
+    // and IFMA were detected.
+    unsafe {
+        match chunks {
+            3 if rows == 20 => pow_public_ifma::<3, 20>(job, rows),
+            4 if rows == 30 => pow_public_ifma::<4, 30>(job, rows),
+            5 if rows == 40 => pow_public_ifma::<5, 40>(job, rows),
+            2 => pow_public_ifma::<2, 0>(job, rows),
+            3 => pow_public_ifma::<3, 0>(job, rows),
+            4 => pow_public_ifma::<4, 0>(job, rows),
+            5 => pow_public_ifma::<5, 0>(job, rows),
+            6 => pow_public_ifma::<6, 0>(job, rows),
+            7 => pow_public_ifma::<7, 0>(job, rows),
+            8 => pow_public_ifma::<8, 0>(job, rows),
+            9 => pow_public_ifma::<9, 0>(job, rows),
+            _ => pow_public_ifma::<10, 0>(job, rows),
+        }
+    }
+}
+
+/// [`pow_public`]'s and [`pow_e_public`]'s loop.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn pow_public_ifma<const C: usize, const ROWS: usize>(job: &mut Public<'_>, rows: usize) {
+    let m = job.m;
+    let len = m.len();
+    let n: [Num<C>; 1] = [to52(m.n())];
+    let n0 = [splat(m.n0 & MASK52)];
     let rows = if ROWS > 0 { ROWS } else { rows.min(8 * C) };
-    let mut k = to52::<C>(&consts[0][..len]);
-    let mut d = to52::<C>(&consts[1][..len]);
+    let mut k = match job.entry {
+        Entry::Mont(k) => to52::<C>(k),
+        Entry::Normal(two_j) => {
+            let mut rr = to52::<C>(&m.rr()[..len]);
+            let mut p = [0u64; 4];
+            p[two_j / 64] = 1 << (two_j % 64);
+            let p = to52::<C>(&p);
+            let [mut t] = amm::<C, 1, ROWS>([&rr], [&rr], &n, &n0, rows);
+            let [k] = amm::<C, 1, ROWS>([&t], [&p], &n, &n0, rows);
+            // A private key's prime makes these secret (the fault check).
+            wipe(&mut rr);
+            wipe(&mut t);
+            k
+        }
+    };
+    let mut d = to52::<C>(job.exit);
     let mut base = to52::<C>(&job.base[..len]);
-    // b·R = b·2^(64·len)·K/R; then b^e·R; out: b^e·R·D/R, below 2n.
+    // b·R; then b^e·R; out: b^e·R·exit/R, below 2n.
     let [mut b] = amm::<C, 1, ROWS>([&base], [&k], &n, &n0, rows);
     let mut acc = b;
-    for i in (0..top).rev() {
+    for i in (0..job.top).rev() {
         [acc] = amm::<C, 1, ROWS>([&acc], [&acc], &n, &n0, rows);
         if bit(job.exp, i) == 1 {
             [acc] = amm::<C, 1, ROWS>([&acc], [&b], &n, &n0, rows);
@@ -168,7 +284,7 @@ fn pow_public_ifma<const C: usize, const ROWS: usize>(
     let [mut res] = amm::<C, 1, ROWS>([&acc], [&d], &n, &n0, rows);
     let out = &mut job.out[..len];
     let hi = from52(out, &res);
-    super::ops::reduce_once(out, hi, job.m.n());
+    super::ops::reduce_once(out, hi, m.n());
     wipe(&mut acc);
     wipe(&mut res);
     wipe(&mut b);
@@ -186,7 +302,7 @@ fn pow_sized<const P: usize>(e: X86Avx512Ifma, jobs: [&mut PowJob<'_, u64>; P]) 
     }
     let mut shapes = [Shape { rows: 0, chunks: 0, j: 0 }; P];
     for (p, job) in jobs.iter().enumerate() {
-        match shape(len, job.m.bits()) {
+        match shape(len, job.m.bits(), MAX_CHUNKS) {
             Some(sh) => shapes[p] = sh,
             None => return false,
         }
@@ -233,7 +349,7 @@ fn limb<const C: usize>(x: &Num<C>, i: usize) -> u64 {
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn to52<const C: usize>(src: &[u64]) -> Num<C> {
-    let mut buf = [0u64; 8 * MAX_CHUNKS];
+    let mut buf = [0u64; 8 * MAX_PUBLIC_CHUNKS];
     for (i, d) in buf.iter_mut().enumerate().take(8 * C) {
         let (w, s) = (52 * i / 64, 52 * i % 64);
         let lo = src.get(w).map_or(0, |&x| x >> s);
@@ -242,7 +358,7 @@ fn to52<const C: usize>(src: &[u64]) -> Num<C> {
     }
     let mut out = [_mm512_setzero_si512(); C];
     for (c, v) in out.iter_mut().enumerate() {
-        // SAFETY: `buf` has `8·MAX_CHUNKS ≥ 8·C` limbs; `loadu` needs no alignment.
+        // SAFETY: `buf` has `8·MAX_PUBLIC_CHUNKS ≥ 8·C` limbs; `loadu` needs no alignment.
         *v = unsafe { _mm512_loadu_si512(buf.as_ptr().add(8 * c).cast()) };
     }
     buf.zeroize();
@@ -275,7 +391,7 @@ fn from52<const C: usize>(dst: &mut [u64], x: &Num<C>) -> u64 {
 /// pass leaves lanes below 2^52 + 2^12; what carries after that carries exactly one, and
 /// only through lanes that are all ones, so the lanes receiving it come from one addition
 /// on bit masks (generate `g`, propagate `p`: `((g << 1) + p) ^ p`), as in a carry-lookahead
-/// adder. The value must fit in the `C` chunks.
+/// adder. The value must fit in the `C` chunks (at most 16).
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn normalise<const C: usize>(x: &mut Num<C>) {
@@ -290,12 +406,18 @@ fn normalise<const C: usize>(x: &mut Num<C>) {
         let below = if c == 0 { zero } else { carry[c - 1] };
         x[c] = _mm512_add_epi64(x[c], _mm512_alignr_epi64::<7>(carry[c], below));
     }
-    let (mut g, mut p) = (0u64, 0u64);
+    // One bit a lane: 64 bits hold up to eight chunks, 128 bits the public path's ten.
+    let (mut g, mut p) = (0u128, 0u128);
     for (c, v) in x.iter().enumerate() {
-        g |= u64::from(_mm512_cmpgt_epu64_mask(*v, mask)) << (8 * c);
-        p |= u64::from(_mm512_cmpeq_epu64_mask(*v, mask)) << (8 * c);
+        g |= u128::from(_mm512_cmpgt_epu64_mask(*v, mask)) << (8 * c);
+        p |= u128::from(_mm512_cmpeq_epu64_mask(*v, mask)) << (8 * c);
     }
-    let inc = ((g << 1).wrapping_add(p)) ^ p;
+    let inc = if C <= 8 {
+        let (g, p) = (g as u64, p as u64);
+        u128::from(((g << 1).wrapping_add(p)) ^ p)
+    } else {
+        ((g << 1).wrapping_add(p)) ^ p
+    };
     let one = _mm512_set1_epi64(1);
     for (c, v) in x.iter_mut().enumerate() {
         *v = _mm512_mask_add_epi64(*v, (inc >> (8 * c)) as u8, *v, one);
@@ -486,13 +608,19 @@ mod tests {
 
     #[test]
     fn shapes_cover_rsa_halves() {
-        assert_eq!(shape(16, 1024), Some(Shape { rows: 20, chunks: 3, j: 32 }));
-        assert_eq!(shape(24, 1536), Some(Shape { rows: 30, chunks: 4, j: 48 }));
-        assert_eq!(shape(32, 2048), Some(Shape { rows: 40, chunks: 5, j: 64 }));
-        assert_eq!(shape(8, 512), Some(Shape { rows: 10, chunks: 2, j: 16 }));
-        // 4096 bits: too many chunks; 2^j not below a short n.
-        assert_eq!(shape(64, 4096), None);
-        assert_eq!(shape(8, 16), None);
+        let m = MAX_CHUNKS;
+        assert_eq!(shape(16, 1024, m), Some(Shape { rows: 20, chunks: 3, j: 32 }));
+        assert_eq!(shape(24, 1536, m), Some(Shape { rows: 30, chunks: 4, j: 48 }));
+        assert_eq!(shape(32, 2048, m), Some(Shape { rows: 40, chunks: 5, j: 64 }));
+        assert_eq!(shape(8, 512, m), Some(Shape { rows: 10, chunks: 2, j: 16 }));
+        // 4096 bits: too many chunks for the table; 2^j not below a short n.
+        assert_eq!(shape(64, 4096, m), None);
+        assert_eq!(shape(8, 16, m), None);
+        // The public exponent's whole RSA moduli.
+        let m = MAX_PUBLIC_CHUNKS;
+        assert_eq!(shape(48, 3072, m), Some(Shape { rows: 60, chunks: 8, j: 96 }));
+        assert_eq!(shape(64, 4096, m), Some(Shape { rows: 79, chunks: 10, j: 24 }));
+        assert_eq!(shape(65, 4160, m), None);
     }
 
     /// The conversions and the carry propagation round-trip awkward values.
@@ -575,7 +703,7 @@ mod tests {
             // q is up to two bits shorter, on p's limb count (as the primes of a key are).
             let q = modulus(&mut rnd, bits - case % 3, false, p.len());
             let l = p.len();
-            covered += usize::from(shape(l, q.bits()).is_some());
+            covered += usize::from(shape(l, q.bits(), MAX_CHUNKS).is_some());
             for exp_bits in [*bits, 17, 1, 0] {
                 let mut exp = [[0u64; 64]; 2];
                 for e in &mut exp {
@@ -619,5 +747,69 @@ mod tests {
             }
         }
         assert!(covered >= 6, "only {covered} sizes went through IFMA");
+    }
+
+    /// The public-exponent paths (from Montgomery form, up to the table's sizes and beyond;
+    /// from normal form, to either form) agree with `x86_adx`, for exponents 65537, 3, long odd
+    /// and even ones, on random moduli of 600 to 4096 bits and an all-ones one; 4160 bits
+    /// (eleven chunks) stays on `x86_adx`.
+    #[test]
+    fn public_matches_x86_adx_to_4160_bits() {
+        let (Some(ifma), Some(adx)) = (core_cpu::Avx512Ifma::get(), core_cpu::Adx::get()) else {
+            std::println!("no AVX-512 IFMA on this CPU: x86_avx512ifma not checked");
+            return;
+        };
+        let (fast, slow) = (X86Avx512Ifma(ifma, adx), X86Adx(adx));
+        let mut rnd = stream(0x5a5a_0123_4567_89ab);
+        let mut covered = 0;
+        for (case, bits) in
+            [3072usize, 4096, 4096, 3071, 2500, 3500, 4000, 4095, 2112, 4160, 2048, 1024, 600]
+                .into_iter()
+                .enumerate()
+        {
+            let bytes = bits.div_ceil(8);
+            let mut n: std::vec::Vec<u8> = (0..bytes).map(|_| rnd() as u8).collect();
+            if case == 2 {
+                n.fill(0xff);
+            }
+            n[0] &= 0xff >> (8 * bytes - bits);
+            n[0] |= 0x80 >> (8 * bytes - bits);
+            n[bytes - 1] |= 1;
+            let m = Mont::<u64>::new(slow, &n).unwrap();
+            let l = m.len();
+            covered += usize::from(shape(l, m.bits(), MAX_PUBLIC_CHUNKS).is_some());
+            let plain: std::vec::Vec<u64> = (0..l).map(|_| rnd()).collect();
+            let mut base = [0u64; 128];
+            m.enter_mont(slow, &mut base[..l], &plain);
+            let mut long = [0u64; 64];
+            for d in &mut long {
+                *d = rnd();
+            }
+            let mut even = long;
+            long[0] |= 1;
+            even[0] &= !1;
+            let exps: [(&[u64], usize); 4] =
+                [(&[65537], 17), (&[3], 2), (&long, bits), (&even, bits - 3)];
+            for (exp, ebits) in exps {
+                let (mut v_slow, mut v_fast) = ([0u64; 128], [0u64; 128]);
+                m.pow_vartime(slow, &mut v_slow, &base[..l], exp, ebits);
+                m.pow_vartime(fast, &mut v_fast, &base[..l], exp, ebits);
+                assert_eq!(v_fast, v_slow, "{bits} bits, public exponent of {ebits} bits");
+            }
+            // From normal form (`base`, below n, taken as a plain number), both outputs.
+            for exp in [65537, 3, u64::MAX, long[0]] {
+                for mont_out in [false, true] {
+                    let (mut v_slow, mut v_fast) = ([0u64; 128], [0u64; 128]);
+                    m.pow_e_vartime(slow, &mut v_slow[..l], &base[..l], exp, mont_out);
+                    let ran = pow_e_public(fast, &m, &mut v_fast[..l], &base[..l], exp, mont_out);
+                    assert_eq!(ran, bits <= 4096, "{bits} bits: IFMA ran {ran}");
+                    if !ran {
+                        m.pow_e_vartime(fast, &mut v_fast[..l], &base[..l], exp, mont_out);
+                    }
+                    assert_eq!(v_fast, v_slow, "{bits} bits, e = {exp}, {mont_out}");
+                }
+            }
+        }
+        assert_eq!(covered, 12, "the sizes up to 4096 bits go through IFMA, 4160 does not");
     }
 }
