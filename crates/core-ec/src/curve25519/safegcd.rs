@@ -51,55 +51,6 @@ fn divsteps_59(mut zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
     (zeta, [u.cast_signed(), v.cast_signed(), q.cast_signed(), r.cast_signed()])
 }
 
-/// 62 division steps on the low bits of `f` (odd) and `g` in variable time, for public
-/// inputs only, in the original `eta = −delta` form: runs of zero bits of `g` are skipped at
-/// once, and each odd step cancels up to six (`eta < 0`, after the swap) or four low bits of
-/// `g` with one multiple of `f` (`w·f ≡ −g` modulo a small power of two, from `f`'s inverse
-/// modulo 2^6 or 2^4). Returns the new `eta` and the transition matrix scaled by 2^62, as
-/// [`divsteps_59`] does.
-fn divsteps_62_vartime(mut eta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
-    let (mut u, mut v, mut q, mut r) = (1u64, 0u64, 0u64, 1u64);
-    let (mut f, mut g) = (f0, g0);
-    let mut i = 62u32;
-    loop {
-        // A sentinel bit stops the count at the steps left.
-        let zeros = (g | (u64::MAX << i)).trailing_zeros();
-        g >>= zeros;
-        u <<= zeros;
-        v <<= zeros;
-        eta -= i64::from(zeros);
-        i -= zeros;
-        if i == 0 {
-            break;
-        }
-        // f and g are odd: with eta < 0, swap to (g, −f) first.
-        let swap = eta < 0;
-        if swap {
-            eta = -eta;
-            (f, g) = (g, f.wrapping_neg());
-            (u, q) = (q, u.wrapping_neg());
-            (v, r) = (r, v.wrapping_neg());
-        }
-        // No more than `i` bits may be cancelled (the batch ends there), nor more than
-        // `eta + 1` (the sign of eta flips there); w·f ≡ −g modulo 2^min(limit, 6 or 4).
-        let limit = u32::try_from(eta + 1).map_or(i, |e| e.min(i));
-        let w = if swap {
-            // f·(f² − 2) is −f⁻¹ modulo 2^6 (one Newton step from f ≡ f⁻¹ modulo 8).
-            let m = (u64::MAX >> (64 - limit)) & 63;
-            f.wrapping_mul(g).wrapping_mul(f.wrapping_mul(f).wrapping_sub(2)) & m
-        } else {
-            // f + ((f + 1) & 4)·2 is f⁻¹ modulo 2^4.
-            let m = (u64::MAX >> (64 - limit)) & 15;
-            let inv = f.wrapping_add((f.wrapping_add(1) & 4) << 1);
-            inv.wrapping_neg().wrapping_mul(g) & m
-        };
-        g = g.wrapping_add(f.wrapping_mul(w));
-        q = q.wrapping_add(u.wrapping_mul(w));
-        r = r.wrapping_add(v.wrapping_mul(w));
-    }
-    (eta, [u.cast_signed(), v.cast_signed(), q.cast_signed(), r.cast_signed()])
-}
-
 /// `(f, g) = (u·f + v·g, q·f + r·g) / 2^62`, exactly.
 fn update_fg(f: &mut Signed62, g: &mut Signed62, t: [i64; 4]) {
     let [u, v, q, r] = t.map(i128::from);
@@ -205,16 +156,18 @@ pub(crate) fn invert(x: &[u64; 4]) -> [u64; 4] {
     from_signed62(&d)
 }
 
-/// [`invert`] in variable time, for public inputs only (verification): batches of
-/// [`divsteps_62_vartime`] until `g` is zero, typically about half as many steps as the fixed
-/// 590 and cheaper ones.
+/// [`invert`] in variable time, for public inputs only (verification): batches of the NIST
+/// fields' variable-time division steps
+/// ([`divsteps_vartime`](crate::nist::safegcd::divsteps_vartime), the same 62-step matrix)
+/// until `g` is zero, typically about half as many steps as the fixed 590 and cheaper ones.
 pub(crate) fn invert_vartime(x: &[u64; 4]) -> [u64; 4] {
     let mut g = to_signed62(x);
     let mut f = P;
     let (mut d, mut e): (Signed62, Signed62) = ([0; 5], [1, 0, 0, 0, 0]);
     let mut eta = -1;
     while g != [0; 5] {
-        let (n, t) = divsteps_62_vartime(eta, f[0].cast_unsigned(), g[0].cast_unsigned());
+        let (n, t) =
+            crate::nist::safegcd::divsteps_vartime(eta, f[0].cast_unsigned(), g[0].cast_unsigned());
         eta = n;
         update_de(&mut d, &mut e, t);
         update_fg(&mut f, &mut g, t);

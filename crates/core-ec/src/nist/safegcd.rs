@@ -298,7 +298,7 @@ fn divsteps_batch(zeta: i64, f: u64, g: u64, steps: usize) -> (i64, [i64; 4]) {
 /// `f` (odd) and `g`, for public inputs only: runs of zeros are skipped at once and up to six
 /// bits of `g` cancelled by one multiple of `f`, so the time depends on the values. The same
 /// scaled matrix as [`divsteps`].
-fn divsteps_vartime(mut eta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
+pub(crate) fn divsteps_vartime(mut eta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
     let (mut u, mut v, mut q, mut r) = (1u64, 0u64, 0u64, 1u64);
     let (mut f, mut g) = (f0, g0);
     // Steps left.
