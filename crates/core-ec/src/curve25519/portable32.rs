@@ -22,7 +22,7 @@ const MASK: u32 = (1 << 13) - 1;
 const N: usize = 20;
 
 /// Carries limb `k` into limb `k + 1` for each listed `k`, in order. Loops over limbs are
-/// written out here and in [`limbwise!`]: at the size-optimised levels a Cortex-M0 is built
+/// written out here and in `limbwise!`: at the size-optimised levels a Cortex-M0 is built
 /// with, compilers keep them as loops over arrays addressed on the stack by index.
 macro_rules! carry_chain {
     ($l:ident; $($k:literal)*) => {$(

@@ -138,8 +138,8 @@ impl<const N: usize> Mont64<N> {
         if hi == 1 || borrow == 0 { d } else { t }
     }
 
-    /// A comb table of `K` affine points, each `x‖y` in `len` big-endian bytes (as in
-    /// [`Params::comb`](super::point::Params::comb)), converted at compile time into
+    /// A comb table of `K` affine points, each `x‖y` in `len` big-endian bytes (the layout
+    /// of [`tables`](super::tables)), converted at compile time into
     /// Montgomery form, so the 64-bit scalar multiplication selects limbs directly.
     pub(crate) const fn comb<const K: usize>(
         &self,

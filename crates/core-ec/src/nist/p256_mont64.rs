@@ -1,5 +1,5 @@
 //! GF(p) for P-256's prime `p = 2^256 − 2^224 + 2^192 + 2^96 − 1` in Montgomery form on four
-//! 64-bit limbs (the same representation as [`Mont64`](super::Mont64), so the two share the
+//! 64-bit limbs (the same representation as [`Mont64`], so the two share the
 //! comb table and the conversions), with the reduction specialised to the shape of `p`:
 //! `−p⁻¹ ≡ 1 (mod 2^64)`, so each Montgomery step's multiplier is the low limb itself, and
 //! with `p`'s limbs `2^64 − 1`, `2^32 − 1`, `0`, `2^64 − 2^32 + 1` adding `q·p` is a shift

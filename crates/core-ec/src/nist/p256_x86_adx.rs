@@ -1,5 +1,5 @@
 //! GF(p) for P-256 with BMI2 and ADX: the representation and reduction of
-//! [`p256_mont64`](super::p256_mont64) (Montgomery form, four 64-bit limbs, `−p⁻¹ ≡ 1`), with
+//! [`p256_mont64`] (Montgomery form, four 64-bit limbs, `−p⁻¹ ≡ 1`), with
 //! the 512-bit product taken by `mulx` on two independent carry chains (`adcx` on CF for the
 //! low halves, `adox` on OF for the high halves) and the squaring as six doubled cross
 //! products plus four squares, both in `asm!`. Each Montgomery step is shifts and additions
@@ -70,7 +70,7 @@ macro_rules! redc {
 /// One Montgomery step on the window `w3..w0` with `q = w0` (`−p⁻¹ ≡ 1 mod 2^64`): `w1 += q·2^32`
 /// (over `w1`, `w2`), `w3..w3+1 += q·p3` with `p3 = 2^64 − 2^32 + 1`, so `q·p3 = q:q − q·2^32`
 /// by shifts and subtractions (fewer micro-ops than a `mulx` on the cores measured), and the
-/// new top limb written to `w0`. See [`p256_mont64`](super::p256_mont64) for why nothing
+/// new top limb written to `w0`. See [`p256_mont64`] for why nothing
 /// overflows. Clobbers `rdx`, `hi` and `lo`.
 macro_rules! step {
     ($w0:literal, $w1:literal, $w2:literal, $w3:literal) => {

@@ -1,10 +1,10 @@
 //! GF(p) and the scalars for P-384 with BMI2 and ADX: the representation of
-//! [`Mont64`](super::Mont64) with six limbs (Montgomery form, so the two share the comb table
+//! [`Mont64`] with six limbs (Montgomery form, so the two share the comb table
 //! and the conversions), the Montgomery product in `asm!` as word-by-word CIOS rows, each
 //! row's `a·b[i]` and `q·m` summed on two independent carry chains (`adcx` on CF for the low
 //! halves, `adox` on OF for the high halves). The modulus and `−m⁻¹ mod 2^64` are read from a
 //! static, so one routine serves the prime `p` and the group order `n`. Modulo `p` each
-//! row's reduction is specialised to the prime's shape ([`reduce_p!`]: shifts and carries
+//! row's reduction is specialised to the prime's shape (`reduce_p!`: shifts and carries
 //! instead of six `mulx`, which took P-384 ECDH from about 6550 to 7050 operations per second
 //! here with two `mulx`, and 2.5% further without). The final
 //! subtraction of the modulus is kept or dropped with `cmov`, never a branch.
@@ -30,7 +30,7 @@ use crate::p384::{P, Q};
 use subtle::Choice;
 
 /// P-384's prime as little-endian limbs, then `−p⁻¹ mod 2^64`: the memory operands of
-/// [`mont_mul`] for the field.
+/// `mont_mul` for the field.
 static PM: [u64; 7] = <P as Modulus64<6>>::MONT.limbs_and_m0inv6();
 /// The same for the group order.
 static NM: [u64; 7] = <Q as Modulus64<6>>::MONT.limbs_and_m0inv6();
@@ -45,7 +45,7 @@ macro_rules! at {
 
 /// One CIOS row after the first: `w += a·b[i]` (`a` at the memory base `$a`, `b[i]` at byte
 /// offset `$off` from the base `$b`) on the window `w0..w6` (`w7` the fresh top limb, zeroed
-/// here), then `$reduce` ([`reduce!`] or [`reduce_p!`]).
+/// here), then `$reduce` (`reduce!` or `reduce_p!`).
 macro_rules! row {
     ($reduce:ident, $a:literal, $b:literal, $off:literal, $w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
         concat!(
@@ -200,12 +200,12 @@ macro_rules! reduce {
     };
 }
 
-/// One Montgomery step modulo P-384's prime, the step of [`reduce!`] specialised to its
+/// One Montgomery step modulo P-384's prime, the step of `reduce!` specialised to its
 /// shape: `−p⁻¹ ≡ 2^32 + 1 (mod 2^64)`, so `q = w0 + (w0 << 32)`, and
 /// `q·p = q·2^384 − q·c` with `c = 2^384 − p` of three limbs `(c0, c1, 1)`. The low limb of
 /// `q·c` equals `w0`, so the new window `(w + q·p)/2^64` is `w1..w7 − D + q·2^320` with
 /// `D = (q·c) >> 64`, three limbs from shifts of `q` (no `mulx`, against six; two `mulx`
-/// took P-384 ECDH about 2.5% longer), a subtraction chain, and `q` added at the top. The result is the same window as [`reduce!`]'s, and
+/// took P-384 ECDH about 2.5% longer), a subtraction chain, and `q` added at the top. The result is the same window as `reduce!`'s, and
 /// `w0` is left zero likewise.
 macro_rules! reduce_p {
     ($w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
@@ -550,7 +550,7 @@ macro_rules! mont_sqr_body {
 /// `a²·R⁻¹ mod p` for `a < p`: the fifteen cross products `a_i·a_j` (`i < j`), doubled on
 /// the CF chain while the six squares `a_i²` go in on the OF chain (21 `mulx` against 36 for
 /// a product), the 768-bit square partly in the scratch `t`; then six Montgomery steps on its
-/// low half (each [`reduce_p!`]), which leave at most `p`, plus its high half (below `p`), and
+/// low half (each `reduce_p!`), which leave at most `p`, plus its high half (below `p`), and
 /// `p` subtracted unless that borrows.
 #[inline(always)]
 fn sqr_p(_: core_cpu::Adx, a: &[u64; 6]) -> [u64; 6] {

@@ -888,7 +888,7 @@ fn wnaf(k: &[u8], out: &mut [i8], width: u32) -> usize {
     len
 }
 
-/// The comb table for `params` computed from scratch, in the layout of [`Params::comb`]: what
+/// The comb table for `params` computed from scratch, in the layout of [`tables`](super::tables): what
 /// the checked-in tables are tested against (and how they were made).
 #[cfg(test)]
 pub(crate) fn comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::Vec<u8> {
@@ -896,7 +896,7 @@ pub(crate) fn comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::V
 }
 
 /// The full comb table: a row for each of the `2·len + 1` signed 4-bit digits of a scalar, row
-/// `i` holding `j·16^i·G` for `j = 1..=8`, in the byte layout of [`Params::comb`]. Four times
+/// `i` holding `j·16^i·G` for `j = 1..=8`, in the byte layout of [`tables`](super::tables). Four times
 /// the rows of the shared table, and [`Curve::mul_base`] on it needs no doublings.
 #[cfg(test)]
 pub(crate) fn full_comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::Vec<u8> {
@@ -904,7 +904,7 @@ pub(crate) fn full_comb_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::v
 }
 
 /// The full comb table for signed `w`-bit digits: a row per digit, row `i` holding
-/// `j·2^(w·i)·G` for `j = 1..=2^(w−1)`, in the byte layout of [`Params::comb`].
+/// `j·2^(w·i)·G` for `j = 1..=2^(w−1)`, in the byte layout of [`tables`](super::tables).
 #[cfg(test)]
 pub(crate) fn full_comb_table_window<F: Field, S: Field>(
     c: &Curve<'_, F, S>,
@@ -953,7 +953,7 @@ fn comb_table_rows_of<F: Field, S: Field>(
 }
 
 /// The odd multiples `G, 3G, …, 127G`, affine `x‖y` big-endian (the layout of
-/// [`Params::comb`]): the generator's table for the width-8 NAF of signature verification
+/// [`tables`](super::tables)): the generator's table for the width-8 NAF of signature verification
 /// on the 64-bit fields (see [`Field::odd_g`]).
 #[cfg(test)]
 pub(crate) fn odd_g_table<F: Field, S: Field>(c: &Curve<'_, F, S>) -> std::vec::Vec<u8> {

@@ -282,7 +282,7 @@ fn unpack(w: u64) -> [i64; 2] {
 }
 
 /// `steps` (at most [`BATCH`], public) division steps as two packed rounds: the new `zeta`
-/// and the transition matrix scaled by 2^62, as [`divsteps`] gives it.
+/// and the transition matrix scaled by 2^62, as `divsteps` gives it.
 #[inline(always)]
 fn divsteps_batch(zeta: i64, f: u64, g: u64, steps: usize) -> (i64, [i64; 4]) {
     let first = steps.min(ROUND);
@@ -297,7 +297,7 @@ fn divsteps_batch(zeta: i64, f: u64, g: u64, steps: usize) -> (i64, [i64; 4]) {
 /// 62 division steps of the original form (`eta = −delta`, starting at −1) on the low bits of
 /// `f` (odd) and `g`, for public inputs only: runs of zeros are skipped at once and up to six
 /// bits of `g` cancelled by one multiple of `f`, so the time depends on the values. The same
-/// scaled matrix as [`divsteps`].
+/// scaled matrix as `divsteps`.
 pub(crate) fn divsteps_vartime(mut eta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
     let (mut u, mut v, mut q, mut r) = (1u64, 0u64, 0u64, 1u64);
     let (mut f, mut g) = (f0, g0);
