@@ -1,5 +1,5 @@
 //! `cargo xtask ci`: everything CI checks, in order — formatting, clippy (host and the
-//! firmware on `thumbv6m-none-eabi`), the host test suite, rustdoc with warnings denied, a
+//! firmware on `thumbv6m-none-eabi`), the host test suite, rustdoc (private items too) with warnings denied, a
 //! `no_std` `thumbv6m-none-eabi` build of every primitive crate, the Cortex-M0 run with its
 //! self-test, the Cortex-M0+ cost model (counted, without the per-operation flash images),
 //! the qemu-user cross tests, the constant-time check under valgrind (`ct`) and a short
@@ -26,7 +26,7 @@ pub(crate) enum Stage {
     Clippy,
     /// `cargo test --workspace`.
     Test,
-    /// `cargo doc --workspace --no-deps` with warnings denied.
+    /// `cargo doc --workspace --no-deps`, with and without private items, warnings denied.
     Doc,
     /// A `no_std` Cortex-M0 build of every primitive crate.
     NoStd,
@@ -125,7 +125,12 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
         both(cargo(&["test", "--workspace"], &[]), cargo(&small, &[]))
     });
     stage(report, Stage::Doc, "doc", &|| {
-        cargo(&["doc", "--workspace", "--no-deps"], &[("RUSTDOCFLAGS", "-D warnings")])
+        // Private items first (their links rot unseen otherwise), then the public docs, which
+        // alone catch a public page linking to a private item and are what stays in target/doc.
+        let deny = [("RUSTDOCFLAGS", "-D warnings")];
+        let private =
+            cargo(&["doc", "--workspace", "--no-deps", "--document-private-items"], &deny);
+        both(private, cargo(&["doc", "--workspace", "--no-deps"], &deny))
     });
     stage(report, Stage::NoStd, "no-std", &|| no_std(ws));
     if args.runs(Stage::M0) {

@@ -231,7 +231,7 @@ fn detect_and_cache() -> Features {
 }
 
 /// Switches `off` features for the rest of the process. It must run before anything calls
-/// [`features`] (before the first hasher or key is built); afterwards it returns
+/// [`features()`] (before the first hasher or key is built); afterwards it returns
 /// [`AlreadyDetected`] and changes nothing, because code may already hold a token.
 pub fn disable(off: Features) -> Result<(), AlreadyDetected> {
     if CACHE.load(Ordering::Relaxed) & DETECTED != 0 {

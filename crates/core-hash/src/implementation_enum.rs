@@ -1,4 +1,4 @@
-//! [`implementation_enum!`]: the declaration every algorithm's implementation enum is written
+//! `implementation_enum!`: the declaration every algorithm's implementation enum is written
 //! with, in this crate and the sibling Halite crates, so that the naming, ordering and CPU
 //! detection rules of [`Implementation`](crate::Implementation) are written once.
 

@@ -4,7 +4,7 @@
 //! - [`portable`]: 32-bit integer code;
 //! - [`x86_shani`]: the x86 SHA extensions (`sha1rnds4`);
 //! - [`x86_avx2`]: message schedule of two blocks at once in AVX2, rounds with BMI2 `rorx`;
-//! - [`aarch64`]: the Armv8 SHA-1 instructions (`sha1c`, `sha1p`, `sha1m`).
+//! - `aarch64`: the Armv8 SHA-1 instructions (`sha1c`, `sha1p`, `sha1m`).
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
@@ -65,7 +65,7 @@ impl Sha1Impl {
 }
 
 /// The 80 rounds of one block (FIPS 180-4 §6.1.2 steps 2–4), fully unrolled for the vector
-/// backend: `wk(t)` supplies K[t] + W[t] and is called for t = 0, 1, …, 79 in order, each
+/// backend: `wk(t)` supplies K\[t\] + W\[t\] and is called for t = 0, 1, …, 79 in order, each
 /// time with a constant round number, so the schedule the closure computes is indexed
 /// statically throughout and no loop or branch is left between the rounds.
 #[cfg(target_arch = "x86_64")]

@@ -1,7 +1,7 @@
 //! SHA-1 compression for `x86_64` with AVX2 and BMI2: the message schedule of two blocks is
 //! expanded together in YMM registers (each 128-bit lane holds four words of one block) one
 //! step ahead of the scalar rounds, with the round constant already added. W[t+3] depends on
-//! W[t] of the same group, so each group is finished with one fix-up.
+//! W\[t\] of the same group, so each group is finished with one fix-up.
 
 use super::K;
 use core::arch::x86_64::{
@@ -17,7 +17,7 @@ pub(super) fn compress(token: Avx2, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     unsafe { compress_avx2(token, state, blocks) }
 }
 
-/// W[t] + K[t] for two blocks: entry `s` holds words 4s..4s+4 of block A, then of B.
+/// W\[t\] + K\[t\] for two blocks: entry `s` holds words 4s..4s+4 of block A, then of B.
 type Schedule = [[u32; 8]; 20];
 
 #[target_feature(enable = "avx2,bmi1,bmi2")]

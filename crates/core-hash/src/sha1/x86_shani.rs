@@ -1,13 +1,13 @@
 //! SHA-1 compression with the x86 SHA extensions: `sha1rnds4` does four rounds,
 //! `sha1nexte` folds the rotated `e` into the next message words, and
-//! `sha1msg1`/`sha1msg2` with an XOR extend the schedule to W[47]. ABCD is kept word-reversed
+//! `sha1msg1`/`sha1msg2` with an XOR extend the schedule to W\[47\]. ABCD is kept word-reversed
 //! and `e` in the top lane, as the instructions want.
 //!
-//! W[48..80] come from the equivalent recurrence W[i] = ROL2(W[i-6] ⊕ W[i-16] ⊕ W[i-28] ⊕
+//! W\[48..80\] come from the equivalent recurrence W\[i\] = ROL2(W\[i-6\] ⊕ W\[i-16\] ⊕ W\[i-28\] ⊕
 //! W[i-32]) (Locktyukhin's, from Intel's SSSE3 SHA-1), in SSSE3/SSE2 `palignr`, XORs and
 //! shifts: measured here, `sha1msg2` competes with `sha1rnds4` for one execution unit, and
-//! taking eight of its sixteen uses off it shortens each block. Starting at W[48] rather than
-//! W[32] (where the identity starts to hold) keeps the slower software chain from delaying
+//! taking eight of its sixteen uses off it shortens each block. Starting at W\[48\] rather than
+//! W\[32\] (where the identity starts to hold) keeps the slower software chain from delaying
 //! the rounds of short messages: 16 KiB 1.06 against 1.03–1.06 cycles/byte, 64 bytes 2.16
 //! against 2.62 (2.41 with the SHA instructions alone).
 

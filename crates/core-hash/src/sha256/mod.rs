@@ -3,7 +3,7 @@
 //! - [`portable`]: 32-bit integer code, compact enough for a Cortex-M0;
 //! - [`x86_shani`]: the x86 SHA extensions (`sha256rnds2`);
 //! - [`x86_avx2`]: message schedule of two blocks at once in AVX2, rounds with BMI2 `rorx`;
-//! - [`aarch64`]: the Armv8 SHA-2 instructions (`sha256h`).
+//! - `aarch64`: the Armv8 SHA-2 instructions (`sha256h`).
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
@@ -64,7 +64,7 @@ impl Sha256Impl {
 }
 
 /// The 64 rounds of one block (FIPS 180-4 §6.2.2 steps 2–4), fully unrolled for the vector
-/// backends: `wk(t)` supplies K[t] + W[t] and is called for t = 0, 1, …, 63 in order, each
+/// backends: `wk(t)` supplies K\[t\] + W\[t\] and is called for t = 0, 1, …, 63 in order, each
 /// time with a constant round number, so the schedule the closure computes is indexed
 /// statically throughout and no loop or branch is left between the rounds. (The portable code
 /// keeps a compact loop: this is several times larger.)

@@ -19,7 +19,7 @@ pub(super) fn compress(token: Avx2, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
     unsafe { compress_avx2(token, state, blocks) }
 }
 
-/// W[t] + K[t] for two blocks: entry `s` holds words 4s..4s+4 of block A, then of B.
+/// W\[t\] + K\[t\] for two blocks: entry `s` holds words 4s..4s+4 of block A, then of B.
 type Schedule = [[u32; 8]; 16];
 
 #[target_feature(enable = "avx2,bmi1,bmi2")]

@@ -5,7 +5,7 @@
 //! depend on data:
 //! - [`portable`]: 64-bit lanes, unrolled; the default on 64-bit CPUs without extensions;
 //! - [`portable32`]: bit-interleaved 32-bit lanes, compact; the default on 32-bit CPUs;
-//! - [`aarch64`]: the Armv8.2 SHA-3 instructions (`eor3`, `rax1`, `xar`, `bcax`);
+//! - `aarch64`: the Armv8.2 SHA-3 instructions (`eor3`, `rax1`, `xar`, `bcax`);
 //! - [`x86_avx512`]: AVX-512 rotates and three-input logic (`vprolq`, `vpternlogq`).
 
 #[cfg(target_arch = "aarch64")]
@@ -95,7 +95,7 @@ impl KeccakImpl {
     }
 }
 
-/// The Keccak-f\[1600\] round constants RC[i] (FIPS 202 §3.2.5, Algorithm 5).
+/// The Keccak-f\[1600\] round constants RC\[i\] (FIPS 202 §3.2.5, Algorithm 5).
 pub(crate) const RC: [u64; 24] = [
     0x0000000000000001,
     0x0000000000008082,

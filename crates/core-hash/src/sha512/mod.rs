@@ -4,7 +4,7 @@
 //! - [`portable`]: 64-bit integer code (the compiler splits it into 32-bit halves on M0);
 //! - [`x86_avx2`]: message schedule of two blocks at once in AVX2, rounds with BMI2 `rorx`;
 //! - [`x86_avx512`]: the same with AVX-512 rotates and three-way XORs in the schedule;
-//! - [`aarch64`]: the Armv8.2 SHA-512 instructions (`sha512h`, `sha512su0`…).
+//! - `aarch64`: the Armv8.2 SHA-512 instructions (`sha512h`, `sha512su0`…).
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
@@ -60,7 +60,7 @@ impl Sha512Impl {
     }
 }
 
-/// The 80 rounds of one block (FIPS 180-4 §6.4.2 steps 2–4): `wk(t)` supplies K[t] + W[t]
+/// The 80 rounds of one block (FIPS 180-4 §6.4.2 steps 2–4): `wk(t)` supplies K\[t\] + W\[t\]
 /// and is called for t = 0, 1, …, 79 in order, so it may compute the schedule as it goes.
 /// Eight rounds per iteration rotate the roles of the working variables instead of moving
 /// them.

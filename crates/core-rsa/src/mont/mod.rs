@@ -657,7 +657,7 @@ impl<W: Word> Mont<W> {
 impl<W: Word> Mont<W> {
     /// `out = x^exp` for `x < n` in normal form and an odd PUBLIC `exp > 1` (an RSA `e`): in
     /// Montgomery form with `mont_out`, else in normal form. Bare metal: by
-    /// [`pow_odd_vartime`](Self::pow_odd_vartime), with squarings, which needs no conversion
+    /// `pow_odd_vartime`, with squarings, which needs no conversion
     /// back; hosts: by the engine's [`Engine::pow_e_job`], else by
     /// [`pow_vartime`](Self::pow_vartime) (which the engines may run their own way) between
     /// conversions.
