@@ -218,6 +218,8 @@ enum NegA {
     X86Adx(Point<crate::curve25519::x86_adx::Fe>),
     #[cfg(target_pointer_width = "64")]
     Portable64(Point<crate::curve25519::portable64::Fe>),
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
+    Thumb1(Point<crate::curve25519::thumb1::Fe>),
     Portable32(Point<crate::curve25519::portable32::Fe>),
     /// `A` has small order: nothing verifies.
     Weak,
@@ -239,6 +241,8 @@ impl NegA {
             FieldImpl::X86Adx(_) | FieldImpl::X86Ifma(..) => with(bytes, NegA::X86Adx),
             #[cfg(target_pointer_width = "64")]
             FieldImpl::Portable64 => with(bytes, NegA::Portable64),
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            FieldImpl::Thumb1 => with(bytes, NegA::Thumb1),
             FieldImpl::Portable32 => with(bytes, NegA::Portable32),
         }
     }
@@ -311,6 +315,8 @@ impl VerifyingKey {
             },
             #[cfg(target_pointer_width = "64")]
             NegA::Portable64(neg_a) => verify_vartime(neg_a, &r, &s, &k),
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            NegA::Thumb1(neg_a) => verify_vartime(neg_a, &r, &s, &k),
             NegA::Portable32(neg_a) => verify_vartime(neg_a, &r, &s, &k),
             NegA::Weak => false,
         };

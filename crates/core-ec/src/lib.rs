@@ -26,6 +26,49 @@ use core::fmt;
 
 pub use core_hash::{Implementation, RandomSource, Registered};
 
+/// Internals of the Thumb-1 Curve25519 field for the Cortex-M0 firmware's checks and cost
+/// model (the host cannot run them). Not a stable API.
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+#[doc(hidden)]
+pub mod __m0_test {
+    use crate::curve25519::{Field, portable32, thumb1};
+
+    /// The `thumb1` 512-bit product of two 256-bit values (little-endian words).
+    pub fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
+        thumb1::mul_wide(a, b)
+    }
+
+    /// The `thumb1` 512-bit square.
+    pub fn square_wide(a: &[u32; 8]) -> [u32; 16] {
+        thumb1::square_wide(a)
+    }
+
+    /// The `thumb1` field product of two values below 2^256, canonically encoded.
+    pub fn fe_mul(a: &[u32; 8], b: &[u32; 8]) -> [u8; 32] {
+        thumb1::Fe(*a).mul(&thumb1::Fe(*b)).to_bytes()
+    }
+
+    /// The `thumb1` field square, canonically encoded.
+    pub fn fe_square(a: &[u32; 8]) -> [u8; 32] {
+        thumb1::Fe(*a).square().to_bytes()
+    }
+
+    /// The `portable32` field product of two encodings (top bit ignored), canonically encoded.
+    pub fn portable32_mul(a: &[u8; 32], b: &[u8; 32]) -> [u8; 32] {
+        portable32::Fe::from_bytes(a).mul(&portable32::Fe::from_bytes(b)).to_bytes()
+    }
+
+    /// The `thumb1` field product, not canonical (below 2^256): what the cost model times.
+    pub fn fe_mul_raw(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
+        thumb1::Fe(*a).mul(&thumb1::Fe(*b)).0
+    }
+
+    /// The `thumb1` field square, not canonical: what the cost model times.
+    pub fn fe_square_raw(a: &[u32; 8]) -> [u32; 8] {
+        thumb1::Fe(*a).square().0
+    }
+}
+
 /// Every implementation in this crate, available on this CPU or not: what the tests iterate
 /// and what `speed --impls` and the README's support matrix list.
 pub fn implementations() -> impl Iterator<Item = Registered> {

@@ -123,6 +123,8 @@ registry! {
     "poly1305" => Kind::Bulk(16), poly1305;
     "x25519" => Kind::Once, x25519_mul;
     "x25519-base" => Kind::Once, x25519_base;
+    "fe25519-mul" => Kind::Once, fe25519_mul;
+    "fe25519-square" => Kind::Once, fe25519_square;
     "ed25519-sign" => Kind::Once, ed25519_sign;
     "ed25519-verify" => Kind::Once, ed25519_verify;
     "p256-ecdh" => Kind::Once, p256_ecdh;
@@ -238,6 +240,41 @@ fn x25519_mul(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     let want = hex!("c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552");
     let got = t.time(|| x25519::x25519(black_box(&k), black_box(&u)));
     if got == Ok(want) { Ok(()) } else { Err("wrong X25519 output") }
+}
+
+/// Operands for the field rows: pseudo-random words below 2^256.
+const FE_A: [u32; 8] =
+    [0x8f3a_21c4, 0x1b9e_77d0, 0xe5c2_0a6b, 0x44d1_f9a3, 0x9a07_3e5c, 0x6cbe_1298, 0xf0d4_5b71, 0x2387_aa0e];
+const FE_B: [u32; 8] =
+    [0x5d9c_e4a7, 0xc1f0_3b28, 0x7a66_d19e, 0x0e8b_54f3, 0xb347_c6d2, 0x29af_8e15, 0xd82c_7049, 0x7e13_6b8c];
+
+/// One Curve25519 field multiplication (the Thumb-1 field, result below 2^256), checked
+/// against `portable32`.
+fn fe25519_mul(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    use core_ec::__m0_test as fe;
+    let r = t.time(|| fe::fe_mul_raw(black_box(&FE_A), black_box(&FE_B)));
+    let bytes = |w: &[u32; 8]| {
+        let mut b = [0u8; 32];
+        for (c, w) in b.chunks_exact_mut(4).zip(w) {
+            c.copy_from_slice(&w.to_le_bytes());
+        }
+        b
+    };
+    // Both operands are below 2^255 here (top words below 2^31), as `portable32` reads them.
+    let want = fe::portable32_mul(&bytes(&FE_A), &bytes(&FE_B));
+    if fe::fe_mul(&r, &[1, 0, 0, 0, 0, 0, 0, 0]) == want { Ok(()) } else { Err("wrong product") }
+}
+
+/// One Curve25519 field squaring (the Thumb-1 field), checked against `portable32`.
+fn fe25519_square(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    use core_ec::__m0_test as fe;
+    let r = t.time(|| fe::fe_square_raw(black_box(&FE_A)));
+    let mut a = [0u8; 32];
+    for (c, w) in a.chunks_exact_mut(4).zip(&FE_A) {
+        c.copy_from_slice(&w.to_le_bytes());
+    }
+    let want = fe::portable32_mul(&a, &a);
+    if fe::fe_mul(&r, &[1, 0, 0, 0, 0, 0, 0, 0]) == want { Ok(()) } else { Err("wrong square") }
 }
 
 /// RFC 7748 §6.1: Alice's public key, a fixed-base multiplication.

@@ -1,0 +1,225 @@
+//! GF(2^255 − 19) for the Cortex-M0 with the `asm` feature: eight packed 32-bit words, kept
+//! below 2^256 and reduced modulo p only by `to_bytes`. The 512-bit product comes from
+//! Thumb-1 assembly (`thumb1/mul_karatsuba.rs`) and is folded with 2^256 ≡ 38 (mod p); the
+//! additions, subtractions and `mul_a24` fold their carry or borrow the same way. Against the
+//! radix-2^13 `portable32` this needs 64 word products (four 16×16-bit `MULS` each, three
+//! quarters of them after Karatsuba) where that one has 400 limb products with two loads each.
+//!
+//! Its tables are `portable32`'s sizes: one comb row and sixteen odd multiples of B.
+
+use subtle::{Choice, ConditionallySelectable};
+
+use super::edwards::Niels;
+use super::field::Field;
+use super::tables;
+
+mod mul_karatsuba;
+
+/// The 256×256→512-bit product.
+#[inline(always)]
+pub(crate) fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
+    mul_karatsuba::mul(a, b)
+}
+
+/// The 512-bit square; the multiplication until a dedicated squaring lands.
+#[inline(always)]
+pub(crate) fn square_wide(a: &[u32; 8]) -> [u32; 16] {
+    mul_wide(a, a)
+}
+
+/// A field element as eight little-endian 32-bit words, any value below 2^256.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fe(pub(crate) [u32; 8]);
+
+/// `lo + 38·c·2^0` for a carry `c` out of 2^256 (up to a few hundred thousand): one carry
+/// pass, then the carry out of that (at most one) folded into the lowest word, where it
+/// cannot carry again (the value is then below 38·c).
+#[inline(always)]
+fn fold_carry(mut r: [u32; 8], c: u32) -> [u32; 8] {
+    let mut t = c as u64 * 38;
+    for w in &mut r {
+        t += *w as u64;
+        *w = t as u32;
+        t >>= 32;
+    }
+    r[0] = r[0].wrapping_add(38 * t as u32);
+    r
+}
+
+/// `x·121665` as 64 bits, from 32-bit products only (`MULS` has no high half):
+/// 121665 = 2^16 + 0xdb41.
+#[inline(always)]
+fn mul_121665(x: u32) -> u64 {
+    const K: u32 = 0xdb41;
+    ((x & 0xffff) * K) as u64 + ((((x >> 16) * K) as u64) << 16) + ((x as u64) << 16)
+}
+
+impl Fe {
+    /// [`Field::from_bytes`], usable in constants (for the static tables).
+    pub(crate) const fn from_bytes_const(b: &[u8; 32]) -> Self {
+        let mut w = [0u32; 8];
+        let mut i = 0;
+        while i < 8 {
+            w[i] = u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
+            i += 1;
+        }
+        w[7] &= 0x7fff_ffff;
+        Fe(w)
+    }
+
+    /// The element from `portable32`'s twenty 13-bit limbs (for the curve constants).
+    const fn from_limbs13(l: &[u32; 20]) -> Self {
+        let mut w = [0u32; 8];
+        let mut i = 0;
+        while i < 20 {
+            let bit = 13 * i;
+            w[bit / 32] |= l[i] << (bit % 32);
+            if bit % 32 > 19 && bit / 32 < 7 {
+                w[bit / 32 + 1] |= l[i] >> (32 - bit % 32);
+            }
+            i += 1;
+        }
+        Fe(w)
+    }
+
+    /// The 512-bit `t` reduced below 2^256 with 2^256 ≡ 38: `lo + 38·hi`, each `38·hi[i]`
+    /// from two 16-bit halves (products below 2^22).
+    #[inline(always)]
+    fn reduce(t: &[u32; 16]) -> Self {
+        let mut r = [0u32; 8];
+        let mut c = 0u64;
+        for i in 0..8 {
+            let h = t[8 + i];
+            c += t[i] as u64 + ((h & 0xffff) * 38) as u64 + ((((h >> 16) * 38) as u64) << 16);
+            r[i] = c as u32;
+            c >>= 32;
+        }
+        Fe(fold_carry(r, c as u32))
+    }
+}
+
+impl ConditionallySelectable for Fe {
+    #[inline]
+    fn conditional_select(a: &Self, b: &Self, choice: Choice) -> Self {
+        let mask = 0u32.wrapping_sub(choice.unwrap_u8() as u32);
+        Fe(core::array::from_fn(|i| a.0[i] ^ (mask & (a.0[i] ^ b.0[i]))))
+    }
+
+    /// In place, word by word under a mask.
+    #[inline]
+    fn conditional_swap(a: &mut Self, b: &mut Self, choice: Choice) {
+        let mask = 0u32.wrapping_sub(choice.unwrap_u8() as u32);
+        for (x, y) in a.0.iter_mut().zip(b.0.iter_mut()) {
+            let t = mask & (*x ^ *y);
+            *x ^= t;
+            *y ^= t;
+        }
+    }
+}
+
+static COMB: [[Niels<Fe>; 8]; 1] = niels_comb!(Fe, 1);
+/// Sixteen odd multiples, as `portable32` has.
+static ODD_B: [Niels<Fe>; 16] = niels_odd!(Fe, 16);
+
+impl Field for Fe {
+    const ZERO: Self = Fe([0; 8]);
+    const ONE: Self = Fe([1, 0, 0, 0, 0, 0, 0, 0]);
+    const D: Self = Fe::from_limbs13(&tables::D_13);
+    const D2: Self = Fe::from_limbs13(&tables::D2_13);
+    const SQRT_M1: Self = Fe::from_limbs13(&tables::SQRT_M1_13);
+
+    #[inline]
+    fn from_bytes(bytes: &[u8; 32]) -> Self {
+        Self::from_bytes_const(bytes)
+    }
+
+    fn to_bytes(&self) -> [u8; 32] {
+        // Below 2^255 + 19 after folding bit 255 back as 19.
+        let mut r = self.0;
+        let mut t = 19 * (r[7] >> 31) as u64;
+        r[7] &= 0x7fff_ffff;
+        for w in &mut r {
+            t += *w as u64;
+            *w = t as u32;
+            t >>= 32;
+        }
+        // Subtract p when r + 19 reaches 2^255: add 19 and drop bit 255 under a mask.
+        let mut s = [0u32; 8];
+        let mut t = 19u64;
+        for (s, w) in s.iter_mut().zip(r) {
+            t += w as u64;
+            *s = t as u32;
+            t >>= 32;
+        }
+        let ge = 0u32.wrapping_sub(s[7] >> 31);
+        s[7] &= 0x7fff_ffff;
+        let mut out = [0u8; 32];
+        for i in 0..8 {
+            let w = r[i] ^ (ge & (r[i] ^ s[i]));
+            out[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    #[inline]
+    fn add(&self, rhs: &Self) -> Self {
+        let mut r = [0u32; 8];
+        let mut c = 0u64;
+        for i in 0..8 {
+            c += self.0[i] as u64 + rhs.0[i] as u64;
+            r[i] = c as u32;
+            c >>= 32;
+        }
+        Fe(fold_carry(r, c as u32))
+    }
+
+    /// `self − rhs`, then 38 subtracted for a borrow out of 2^256 (and once more, from the
+    /// lowest word alone, if that borrows again: the value is then at least 2^256 − 38).
+    #[inline]
+    fn sub(&self, rhs: &Self) -> Self {
+        let mut r = [0u32; 8];
+        let mut t = 0u64;
+        for i in 0..8 {
+            t = (self.0[i] as u64).wrapping_sub(rhs.0[i] as u64).wrapping_sub(t >> 63);
+            r[i] = t as u32;
+        }
+        let mut u = 0u64.wrapping_sub(38 * (t >> 63));
+        for w in &mut r {
+            u = (*w as u64).wrapping_add(u);
+            *w = u as u32;
+            // Keep the borrow as 0 or −1 (sign-extended) for the next word.
+            u = ((u as i64) >> 32) as u64;
+        }
+        r[0] = r[0].wrapping_sub(38 & (u as u32));
+        Fe(r)
+    }
+
+    fn mul(&self, rhs: &Self) -> Self {
+        Self::reduce(&mul_wide(&self.0, &rhs.0))
+    }
+
+    fn square(&self) -> Self {
+        Self::reduce(&square_wide(&self.0))
+    }
+
+    fn mul_a24(&self) -> Self {
+        let mut r = [0u32; 8];
+        let mut c = 0u64;
+        for i in 0..8 {
+            c += mul_121665(self.0[i]);
+            r[i] = c as u32;
+            c >>= 32;
+        }
+        Fe(fold_carry(r, c as u32))
+    }
+
+    #[inline]
+    fn comb() -> &'static [[Niels<Self>; 8]] {
+        &COMB
+    }
+
+    #[inline]
+    fn odd_b() -> &'static [Niels<Self>] {
+        &ODD_B
+    }
+}
