@@ -1,25 +1,24 @@
 //! The 256×256→512-bit product for the Cortex-M0 as one level of Karatsuba over 128-bit
-//! halves: three 128×128 products, each product scanning in Thumb-1 assembly. `MULS` gives
-//! only the low 32 bits of a product, so each 32×32→64 word product takes four 16×16→32
-//! `MULS` on the operands' halves (the Cortex-M0 has no `UMULL`); the middle product of
-//! Karatsuba is `|a0 − a1|·|b0 − b1|` with its sign applied by masks, so nothing branches on
-//! the values.
+//! halves, all in one block of Thumb-1 assembly: three 128×128 products by one product-
+//! scanning subroutine (16 word products, written out), then the middle term added in.
+//!
+//! `MULS` gives only the low 32 bits, so a 32×32→64 word product is four 16×16→32 `MULS` on
+//! the operands' halves, combined with shifts and carries: 24 cycles a word product with its
+//! loads and accumulation, 48 of them instead of 64 thanks to Karatsuba. The middle product
+//! is `|a0 − a1|·|b0 − b1|`, its sign applied with masks: nothing branches on the values, and
+//! every address is a fixed offset.
 
-/// Adds the word product `a[i]·b[j]` (operands on the stack: `a` at `sp`, `b` at `sp + 16`,
-/// byte offsets `$a` and `$b`) into the column accumulator `$h:$l` and counts its carry out
-/// in r8. r0, r1, r4, r5 and r6 are scratch. The halves' products: `al·bl` (r6), `ah·bl`
-/// (r5), `ah·bh` (r0), `al·bh` (r1); the two middle ones are added at bit 16 into
-/// `r0:r6`, which cannot overflow since the whole product is below 2^64.
+/// Adds the word product `a[i]·b[j]` into the column accumulator `$h:$l` and counts its carry
+/// out in r8 (operands on the stack: `a` at `sp`, `b` at `sp + 16`; `$a` and `$b` are byte
+/// offsets). r0, r1, r4, r5 and r6 are scratch. The halves' products: `al·bl` (r6), `ah·bl`
+/// (r5), `ah·bh` (r0), `al·bh` (r1); the two middle ones are added at bit 16 into `r0:r6`,
+/// which cannot overflow since the whole product is below 2^64.
 macro_rules! mac {
     ($a:literal, $b:literal, $l:literal, $h:literal) => {
-        concat!(mac!(@product $a, $b), "adds ", $l, ", r6\n", "adcs ", $h, ", r0\n",
-            "movs r4, #0\n", "adcs r4, r4\n", "add r8, r4\n")
+        concat!(mac!($a, $b, $l, $h, nocarry), "movs r4, #0\n", "adcs r4, r4\n", "add r8, r4\n")
     };
-    // The last product of a column that cannot carry out of `$h:$l`.
+    // A product that cannot carry out of `$h:$l` (the first and the last one).
     ($a:literal, $b:literal, $l:literal, $h:literal, nocarry) => {
-        concat!(mac!(@product $a, $b), "adds ", $l, ", r6\n", "adcs ", $h, ", r0\n")
-    };
-    (@product $a:literal, $b:literal) => {
         concat!(
             "ldr r0, [sp, #", $a, "]\n",
             "ldr r1, [sp, #", $b, "]\n",
@@ -40,6 +39,8 @@ macro_rules! mac {
             "lsrs r1, r1, #16\n",
             "adds r6, r6, r4\n",
             "adcs r0, r1\n",
+            "adds ", $l, ", ", $l, ", r6\n",
+            "adcs ", $h, ", r0\n",
         )
     };
 }
@@ -59,18 +60,179 @@ macro_rules! column_end {
     };
 }
 
-/// `a·b` for 128-bit `a` and `b`: sixteen word products, column by column, fully written
-/// out (no loop, no branch).
+/// `|x0 − x1|` for the two 128-bit halves of the eight words at r0, stored at `sp + $at`,
+/// with the mask (all ones when `x0 < x1`) left in r5: the difference, then `(d ^ m) − m`
+/// with `m` the mask in every word.
+macro_rules! abs_diff {
+    ($at:literal) => {
+        concat!(
+            "ldm r0!, {{r1, r2, r3, r4}}\n",
+            "ldm r0!, {{r5, r6}}\n",
+            "subs r1, r1, r5\n",
+            "sbcs r2, r6\n",
+            "ldm r0!, {{r5, r6}}\n",
+            "sbcs r3, r5\n",
+            "sbcs r4, r6\n",
+            "sbcs r5, r5\n",
+            "eors r1, r5\n",
+            "eors r2, r5\n",
+            "eors r3, r5\n",
+            "eors r4, r5\n",
+            "subs r1, r1, r5\n",
+            "sbcs r2, r5\n",
+            "sbcs r3, r5\n",
+            "sbcs r4, r5\n",
+            "add r0, sp, #", $at, "\n",
+            "stm r0!, {{r1, r2, r3, r4}}\n",
+        )
+    };
+}
+
+/// Two words of the middle term's first pass: `m[k..k + 2] ^= S`, plus the next two words
+/// of `lo` (at r0, advancing), with the carry chain; `m` is at `sp + $k`.
+macro_rules! add_lo {
+    ($k0:literal, $k1:literal) => {
+        concat!(
+            "ldr r2, [sp, #", $k0, "]\n",
+            "ldr r3, [sp, #", $k1, "]\n",
+            "eors r2, r6\n",
+            "eors r3, r6\n",
+            "ldm r0!, {{r4, r5}}\n",
+            "adcs r2, r4\n",
+            "adcs r3, r5\n",
+            "str r2, [sp, #", $k0, "]\n",
+            "str r3, [sp, #", $k1, "]\n",
+        )
+    };
+}
+
+/// Two words of the second pass: `m[k..k + 2] +=` the next two words of `hi` (at r0).
+macro_rules! add_hi {
+    ($k0:literal, $k1:literal, $op:literal) => {
+        concat!(
+            "ldr r2, [sp, #", $k0, "]\n",
+            "ldr r3, [sp, #", $k1, "]\n",
+            "ldm r0!, {{r4, r5}}\n",
+            $op, " r2, r4\n",
+            "adcs r3, r5\n",
+            "str r2, [sp, #", $k0, "]\n",
+            "str r3, [sp, #", $k1, "]\n",
+        )
+    };
+}
+
+/// Two words of the last pass: `r[4 + i..]` (at r0 plus `$r`) `+=` the middle term's words
+/// at `sp + $k`.
+macro_rules! add_mid {
+    ($r0:literal, $r1:literal, $k0:literal, $k1:literal, $op:literal) => {
+        concat!(
+            "ldr r2, [r0, #", $r0, "]\n",
+            "ldr r3, [r0, #", $r1, "]\n",
+            "ldr r4, [sp, #", $k0, "]\n",
+            "ldr r5, [sp, #", $k1, "]\n",
+            $op, " r2, r4\n",
+            "adcs r3, r5\n",
+            "str r2, [r0, #", $r0, "]\n",
+            "str r3, [r0, #", $r1, "]\n",
+        )
+    };
+}
+
+/// `a·b`, the full 512-bit product of two values below 2^256 (little-endian words):
+/// `a0·b0 + (a0·b0 + a1·b1 − (a0 − a1)·(b0 − b1))·2^128 + a1·b1·2^256` for the 128-bit
+/// halves.
+///
+/// Frame (`sp` after the prologue): `|a0 − a1|` at 0, `|b0 − b1|` at 16, their product `m`
+/// at 32, the output pointer at 64 and the sign mask `S` at 68 (all ones when
+/// `(a0 − a1)·(b0 − b1) ≥ 0`, so that `m` is subtracted). The middle term is
+/// `lo + hi + (m ^ S) + (S & 1)`, nine words whose top one is the two carries plus `S`.
 #[inline(never)]
-fn mul128(a: &[u32; 4], b: &[u32; 4]) -> [u32; 8] {
-    let mut out = [0u32; 8];
-    // SAFETY: reads the four words at `a` and at `b` and writes the eight of `out`, through
-    // the pointers passed in r0, r1 and r9; uses 32 bytes of stack below sp, given back
-    // before the end. r0–r5, r8 and r9 are declared clobbered; r6 (reserved by Rust) is
-    // pushed first and popped last; r7 (the frame pointer) is not touched.
+pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
+    let mut r = core::mem::MaybeUninit::<[u32; 16]>::uninit();
+    // SAFETY: reads the eight words at `a` and at `b`, writes the sixteen of `r` (all of
+    // them: the two outer products fill it before the middle term is added in), and uses
+    // 72 bytes of stack below sp for its frame and 36 more in the subroutine, all given back
+    // before the end. r0–r5, r8–r10, r12 and lr are declared clobbered; r6 (reserved by
+    // Rust) is pushed first and popped last; r7 (the frame pointer) is not touched. The
+    // subroutine at label 8 is only reached by `bl` from this block.
     unsafe {
         core::arch::asm!(
             "push {{r6}}",
+            "sub sp, #72",
+            "str r2, [sp, #64]",
+            "mov r10, r0",
+            "mov r12, r1",
+            // |a0 − a1| at sp, its mask kept at 68; then |b0 − b1| at sp + 16, and S.
+            abs_diff!("0"),
+            "str r5, [sp, #68]",
+            "mov r0, r12",
+            abs_diff!("16"),
+            "ldr r6, [sp, #68]",
+            "eors r6, r5",
+            "mvns r6, r6",
+            "str r6, [sp, #68]",
+            // lo = a0·b0 into r[0..8], hi = a1·b1 into r[8..16], m into sp + 32.
+            "mov r0, r10",
+            "mov r1, r12",
+            "ldr r2, [sp, #64]",
+            "bl 8f",
+            "mov r0, r10",
+            "adds r0, #16",
+            "mov r1, r12",
+            "adds r1, #16",
+            "ldr r2, [sp, #64]",
+            "adds r2, #32",
+            "bl 8f",
+            "mov r0, sp",
+            "add r1, sp, #16",
+            "add r2, sp, #32",
+            "bl 8f",
+            // m = (m ^ S) + lo + (S & 1), carry in r1.
+            "ldr r0, [sp, #64]",
+            "ldr r6, [sp, #68]",
+            "lsrs r1, r6, #1",
+            add_lo!("32", "36"),
+            add_lo!("40", "44"),
+            add_lo!("48", "52"),
+            add_lo!("56", "60"),
+            "movs r1, #0",
+            "adcs r1, r1",
+            // m += hi (r0 now points at it), the carry added to r1; the ninth word
+            // r6 = carries + S.
+            add_hi!("32", "36", "adds"),
+            add_hi!("40", "44", "adcs"),
+            add_hi!("48", "52", "adcs"),
+            add_hi!("56", "60", "adcs"),
+            "movs r2, #0",
+            "adcs r2, r2",
+            "adds r1, r1, r2",
+            "adds r6, r6, r1",
+            // r[4..13] += the nine words, the carry on into r[13..16].
+            "ldr r0, [sp, #64]",
+            add_mid!("16", "20", "32", "36", "adds"),
+            add_mid!("24", "28", "40", "44", "adcs"),
+            add_mid!("32", "36", "48", "52", "adcs"),
+            add_mid!("40", "44", "56", "60", "adcs"),
+            "ldr r2, [r0, #48]",
+            "ldr r3, [r0, #52]",
+            "ldr r4, [r0, #56]",
+            "ldr r5, [r0, #60]",
+            "adcs r2, r6",
+            "movs r6, #0",
+            "adcs r3, r6",
+            "adcs r4, r6",
+            "adcs r5, r6",
+            "str r2, [r0, #48]",
+            "str r3, [r0, #52]",
+            "str r4, [r0, #56]",
+            "str r5, [r0, #60]",
+            "add sp, #72",
+            "pop {{r6}}",
+            "b 9f",
+            // The 128×128 product: r0 → a, r1 → b, r2 → the eight output words. Clobbers
+            // r0–r6, r8, r9; keeps r10 and r12.
+            "8:",
+            "push {{lr}}",
             "mov r9, r2",
             "ldm r1!, {{r3, r4, r5, r6}}",
             "push {{r3, r4, r5, r6}}",
@@ -112,67 +274,15 @@ fn mul128(a: &[u32; 4], b: &[u32; 4]) -> [u32; 8] {
             "str r2, [r0, #24]",
             "str r3, [r0, #28]",
             "add sp, #32",
-            "pop {{r6}}",
+            "pop {{pc}}",
+            "9:",
             inout("r0") a.as_ptr() => _,
             inout("r1") b.as_ptr() => _,
-            inout("r2") out.as_mut_ptr() => _,
-            out("r3") _, out("r4") _, out("r5") _, out("r8") _, out("r9") _,
+            inout("r2") r.as_mut_ptr() => _,
+            out("r3") _, out("r4") _, out("r5") _,
+            out("r8") _, out("r9") _, out("r10") _, out("r12") _, out("lr") _,
         );
     }
-    out
-}
-
-/// `(|x − y|, mask)` for 128-bit `x` and `y`: the mask is all ones when `x < y`.
-#[inline(always)]
-fn abs_diff(x: &[u32; 4], y: &[u32; 4]) -> ([u32; 4], u32) {
-    let mut d = [0u32; 4];
-    let mut t = 0u64;
-    for i in 0..4 {
-        t = (x[i] as u64).wrapping_sub(y[i] as u64).wrapping_sub(t >> 63);
-        d[i] = t as u32;
-    }
-    let mask = 0u32.wrapping_sub((t >> 63) as u32);
-    // Negate under the mask: (d ^ mask) + (mask & 1).
-    let mut c = (mask & 1) as u64;
-    for w in &mut d {
-        c += (*w ^ mask) as u64;
-        *w = c as u32;
-        c >>= 32;
-    }
-    (d, mask)
-}
-
-/// `a·b`, the full 512-bit product of two values below 2^256: `a0·b0 + (a0·b0 + a1·b1 −
-/// (a0 − a1)·(b0 − b1))·2^128 + a1·b1·2^256` for the 128-bit halves.
-pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
-    let (a0, a1) = ([a[0], a[1], a[2], a[3]], [a[4], a[5], a[6], a[7]]);
-    let (b0, b1) = ([b[0], b[1], b[2], b[3]], [b[4], b[5], b[6], b[7]]);
-    let (da, sa) = abs_diff(&a0, &a1);
-    let (db, sb) = abs_diff(&b0, &b1);
-    let lo = mul128(&a0, &b0);
-    let hi = mul128(&a1, &b1);
-    let m = mul128(&da, &db);
-    // (a0 − a1)(b0 − b1) is +m when the signs agree: then subtract m, as the two's
-    // complement (m ^ sub) + 1 with sign-extension word `sub`; otherwise add it.
-    let sub = !(sa ^ sb);
-    let mut mid = [0u32; 9];
-    let mut c = (sub & 1) as u64;
-    for i in 0..8 {
-        c += lo[i] as u64 + hi[i] as u64 + (m[i] ^ sub) as u64;
-        mid[i] = c as u32;
-        c >>= 32;
-    }
-    mid[8] = (c as u32).wrapping_add(sub);
-    let mut r = [0u32; 16];
-    r[..4].copy_from_slice(&lo[..4]);
-    let mut c = 0u64;
-    for i in 4..16 {
-        let l = if i < 8 { lo[i] } else { 0 };
-        let h = if i >= 8 { hi[i - 8] } else { 0 };
-        let md = if i - 4 < 9 { mid[i - 4] } else { 0 };
-        c += l as u64 + h as u64 + md as u64;
-        r[i] = c as u32;
-        c >>= 32;
-    }
-    r
+    // SAFETY: the assembly wrote all sixteen words.
+    unsafe { r.assume_init() }
 }
