@@ -27,6 +27,32 @@ pub(crate) fn square_wide(a: &[u32; 8]) -> [u32; 16] {
     mul_wide(a, a)
 }
 
+/// One word of the reduction's first pass: `t[i] = lo[i] + 38·hi[i] + carry` (byte offsets
+/// `$lo` and `$hi` from r0), the carry (below 2^23) in r2; r3 is zero, r4–r6 are scratch.
+macro_rules! reduce_word {
+    ($lo:literal, $hi:literal) => {
+        concat!(
+            "ldr r6, [r0, #", $hi, "]\n",
+            "uxth r4, r6\n",
+            "lsrs r6, r6, #16\n",
+            "movs r5, #38\n",
+            "muls r4, r5, r4\n",
+            "muls r6, r5, r6\n",
+            "lsls r5, r6, #16\n",
+            "lsrs r6, r6, #16\n",
+            "adds r4, r4, r5\n",
+            "adcs r6, r3\n",
+            "ldr r5, [r0, #", $lo, "]\n",
+            "adds r4, r4, r5\n",
+            "adcs r6, r3\n",
+            "adds r4, r4, r2\n",
+            "adcs r6, r3\n",
+            "str r4, [r0, #", $lo, "]\n",
+            "mov r2, r6\n",
+        )
+    };
+}
+
 /// A field element as eight little-endian 32-bit words, any value below 2^256.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Fe(pub(crate) [u32; 8]);
@@ -82,19 +108,61 @@ impl Fe {
         Fe(w)
     }
 
-    /// The 512-bit `t` reduced below 2^256 with 2^256 ≡ 38: `lo + 38·hi`, each `38·hi[i]`
-    /// from two 16-bit halves (products below 2^22).
+    /// The 512-bit `t` reduced below 2^256 with 2^256 ≡ 38: `lo + 38·hi`, in Thumb-1
+    /// assembly (`t` is scratch). Each `38·hi[i]` is two `MULS` on 16-bit halves; the first
+    /// pass leaves `lo + 38·hi` in `t[0..8]` with its top carry (below 2^6) in r2, the second
+    /// folds that carry in as 38 times it while copying out, and the carry out of that (at
+    /// most one) lands in the lowest word, where it cannot carry again.
     #[inline(always)]
-    fn reduce(t: &[u32; 16]) -> Self {
-        let mut r = [0u32; 8];
-        let mut c = 0u64;
-        for i in 0..8 {
-            let h = t[8 + i];
-            c += t[i] as u64 + ((h & 0xffff) * 38) as u64 + ((((h >> 16) * 38) as u64) << 16);
-            r[i] = c as u32;
-            c >>= 32;
+    fn reduce(t: &mut [u32; 16]) -> Self {
+        let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
+        // SAFETY: reads and writes the sixteen words of `t` and writes the eight of `r`,
+        // through the pointers in r0 and r1; r0–r5 are declared clobbered, r6 (reserved by
+        // Rust) is pushed and popped, r7 is not touched; no branch.
+        unsafe {
+            core::arch::asm!(
+                "push {{r6}}",
+                "movs r3, #0",
+                "movs r2, #0",
+                reduce_word!("0", "32"),
+                reduce_word!("4", "36"),
+                reduce_word!("8", "40"),
+                reduce_word!("12", "44"),
+                reduce_word!("16", "48"),
+                reduce_word!("20", "52"),
+                reduce_word!("24", "56"),
+                reduce_word!("28", "60"),
+                "movs r4, #38",
+                "muls r2, r4, r2",
+                "ldm r0!, {{r4, r5, r6}}",
+                "adds r4, r4, r2",
+                "adcs r5, r3",
+                "adcs r6, r3",
+                "stm r1!, {{r4, r5, r6}}",
+                "ldm r0!, {{r4, r5, r6}}",
+                "adcs r4, r3",
+                "adcs r5, r3",
+                "adcs r6, r3",
+                "stm r1!, {{r4, r5, r6}}",
+                "ldm r0!, {{r4, r5}}",
+                "adcs r4, r3",
+                "adcs r5, r3",
+                "stm r1!, {{r4, r5}}",
+                "adcs r3, r3",
+                "movs r4, #38",
+                "muls r3, r4, r3",
+                "subs r1, #32",
+                "ldr r4, [r1]",
+                "adds r4, r4, r3",
+                "str r4, [r1]",
+                "pop {{r6}}",
+                inout("r0") t.as_mut_ptr() => _,
+                inout("r1") r.as_mut_ptr() => _,
+                out("r2") _, out("r3") _, out("r4") _, out("r5") _,
+            );
         }
-        Fe(fold_carry(r, c as u32))
+        // SAFETY: the assembly wrote all eight words.
+        Fe(unsafe { r.assume_init() })
     }
 }
 
@@ -195,11 +263,11 @@ impl Field for Fe {
     }
 
     fn mul(&self, rhs: &Self) -> Self {
-        Self::reduce(&mul_wide(&self.0, &rhs.0))
+        Self::reduce(&mut mul_wide(&self.0, &rhs.0))
     }
 
     fn square(&self) -> Self {
-        Self::reduce(&square_wide(&self.0))
+        Self::reduce(&mut square_wide(&self.0))
     }
 
     fn mul_a24(&self) -> Self {
