@@ -53,6 +53,60 @@ macro_rules! reduce_word {
     };
 }
 
+/// Two words of an addition or subtraction chain (`$op` is `adcs` or `sbcs`): the next two
+/// words at r0 and at r1, the result to r2 (all three advancing).
+macro_rules! add_words {
+    ($op:literal) => {
+        concat!(
+            "ldm r0!, {{r3, r4}}\n",
+            "ldm r1!, {{r5, r6}}\n",
+            $op, " r3, r5\n",
+            $op, " r4, r6\n",
+            "stm r2!, {{r3, r4}}\n",
+        )
+    };
+}
+
+/// After an addition (subtraction) whose eight result words end before r2: `$flag` turns
+/// the carry (borrow) into r3 (1, or all ones) and `$scale` makes that 38 (by r4 = 38); 38
+/// is then added (`$op` `adds`, `$chain` `adcs`) or subtracted (`subs`, `sbcs`) through the eight words, and 38 once
+/// more for a second carry (borrow), in the lowest word only, where it cannot carry again.
+macro_rules! fold_carry {
+    ($flag:literal, $scale:literal, $op:literal, $chain:literal) => {
+        concat!(
+            "movs r3, #0\n",
+            $flag, "\n",
+            "movs r4, #38\n",
+            $scale, "\n",
+            "movs r0, #0\n",
+            "subs r2, #32\n",
+            "mov r1, r2\n",
+            "ldm r1!, {{r4, r5, r6}}\n",
+            $op, " r4, r4, r3\n",
+            $chain, " r5, r0\n",
+            $chain, " r6, r0\n",
+            "stm r2!, {{r4, r5, r6}}\n",
+            "ldm r1!, {{r4, r5, r6}}\n",
+            $chain, " r4, r0\n",
+            $chain, " r5, r0\n",
+            $chain, " r6, r0\n",
+            "stm r2!, {{r4, r5, r6}}\n",
+            "ldm r1!, {{r4, r5}}\n",
+            $chain, " r4, r0\n",
+            $chain, " r5, r0\n",
+            "stm r2!, {{r4, r5}}\n",
+            "movs r3, #0\n",
+            $flag, "\n",
+            "movs r4, #38\n",
+            $scale, "\n",
+            "subs r2, #32\n",
+            "ldr r4, [r2]\n",
+            $op, " r4, r4, r3\n",
+            "str r4, [r2]\n",
+        )
+    };
+}
+
 /// A field element as eight little-endian 32-bit words, any value below 2^256.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Fe(pub(crate) [u32; 8]);
@@ -231,35 +285,60 @@ impl Field for Fe {
 
     #[inline]
     fn add(&self, rhs: &Self) -> Self {
-        let mut r = [0u32; 8];
-        let mut c = 0u64;
-        for i in 0..8 {
-            c += self.0[i] as u64 + rhs.0[i] as u64;
-            r[i] = c as u32;
-            c >>= 32;
+        let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
+        // SAFETY: reads the eight words at `self` and at `rhs` and writes the eight of `r`,
+        // through the pointers in r0–r2; r0–r5 are declared clobbered, r6 (reserved by Rust)
+        // is pushed and popped, r7 is not touched; no branch.
+        unsafe {
+            core::arch::asm!(
+                "push {{r6}}",
+                "ldm r0!, {{r3, r4}}",
+                "ldm r1!, {{r5, r6}}",
+                "adds r3, r3, r5",
+                "adcs r4, r6",
+                "stm r2!, {{r3, r4}}",
+                add_words!("adcs"),
+                add_words!("adcs"),
+                add_words!("adcs"),
+                fold_carry!("adcs r3, r3", "muls r3, r4, r3", "adds", "adcs"),
+                "pop {{r6}}",
+                inout("r0") self.0.as_ptr() => _,
+                inout("r1") rhs.0.as_ptr() => _,
+                inout("r2") r.as_mut_ptr() => _,
+                out("r3") _, out("r4") _, out("r5") _,
+            );
         }
-        Fe(fold_carry(r, c as u32))
+        // SAFETY: the assembly wrote all eight words.
+        Fe(unsafe { r.assume_init() })
     }
 
-    /// `self − rhs`, then 38 subtracted for a borrow out of 2^256 (and once more, from the
-    /// lowest word alone, if that borrows again: the value is then at least 2^256 − 38).
+    /// `self − rhs`, then 38 subtracted for a borrow out of 2^256, and once more, from the
+    /// lowest word alone, if that borrows again (the value is then at least 2^256 − 38).
     #[inline]
     fn sub(&self, rhs: &Self) -> Self {
-        let mut r = [0u32; 8];
-        let mut t = 0u64;
-        for i in 0..8 {
-            t = (self.0[i] as u64).wrapping_sub(rhs.0[i] as u64).wrapping_sub(t >> 63);
-            r[i] = t as u32;
+        let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
+        // SAFETY: as in `add`.
+        unsafe {
+            core::arch::asm!(
+                "push {{r6}}",
+                "ldm r0!, {{r3, r4}}",
+                "ldm r1!, {{r5, r6}}",
+                "subs r3, r3, r5",
+                "sbcs r4, r6",
+                "stm r2!, {{r3, r4}}",
+                add_words!("sbcs"),
+                add_words!("sbcs"),
+                add_words!("sbcs"),
+                fold_carry!("sbcs r3, r3", "ands r3, r4", "subs", "sbcs"),
+                "pop {{r6}}",
+                inout("r0") self.0.as_ptr() => _,
+                inout("r1") rhs.0.as_ptr() => _,
+                inout("r2") r.as_mut_ptr() => _,
+                out("r3") _, out("r4") _, out("r5") _,
+            );
         }
-        let mut u = 0u64.wrapping_sub(38 * (t >> 63));
-        for w in &mut r {
-            u = (*w as u64).wrapping_add(u);
-            *w = u as u32;
-            // Keep the borrow as 0 or −1 (sign-extended) for the next word.
-            u = ((u as i64) >> 32) as u64;
-        }
-        r[0] = r[0].wrapping_sub(38 & (u as u32));
-        Fe(r)
+        // SAFETY: the assembly wrote all eight words.
+        Fe(unsafe { r.assume_init() })
     }
 
     fn mul(&self, rhs: &Self) -> Self {
