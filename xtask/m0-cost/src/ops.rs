@@ -243,10 +243,26 @@ fn x25519_mul(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
 }
 
 /// Operands for the field rows: pseudo-random words below 2^256.
-const FE_A: [u32; 8] =
-    [0x8f3a_21c4, 0x1b9e_77d0, 0xe5c2_0a6b, 0x44d1_f9a3, 0x9a07_3e5c, 0x6cbe_1298, 0xf0d4_5b71, 0x2387_aa0e];
-const FE_B: [u32; 8] =
-    [0x5d9c_e4a7, 0xc1f0_3b28, 0x7a66_d19e, 0x0e8b_54f3, 0xb347_c6d2, 0x29af_8e15, 0xd82c_7049, 0x7e13_6b8c];
+const FE_A: [u32; 8] = [
+    0x8f3a_21c4,
+    0x1b9e_77d0,
+    0xe5c2_0a6b,
+    0x44d1_f9a3,
+    0x9a07_3e5c,
+    0x6cbe_1298,
+    0xf0d4_5b71,
+    0x2387_aa0e,
+];
+const FE_B: [u32; 8] = [
+    0x5d9c_e4a7,
+    0xc1f0_3b28,
+    0x7a66_d19e,
+    0x0e8b_54f3,
+    0xb347_c6d2,
+    0x29af_8e15,
+    0xd82c_7049,
+    0x7e13_6b8c,
+];
 
 /// One Curve25519 field multiplication (the Thumb-1 field, result below 2^256), checked
 /// against `portable32`.

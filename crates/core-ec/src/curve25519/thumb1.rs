@@ -32,7 +32,9 @@ pub(crate) fn square_wide(a: &[u32; 8]) -> [u32; 16] {
 macro_rules! reduce_word {
     ($lo:literal, $hi:literal) => {
         concat!(
-            "ldr r6, [r0, #", $hi, "]\n",
+            "ldr r6, [r0, #",
+            $hi,
+            "]\n",
             "uxth r4, r6\n",
             "lsrs r6, r6, #16\n",
             "movs r5, #38\n",
@@ -42,12 +44,16 @@ macro_rules! reduce_word {
             "lsrs r6, r6, #16\n",
             "adds r4, r4, r5\n",
             "adcs r6, r3\n",
-            "ldr r5, [r0, #", $lo, "]\n",
+            "ldr r5, [r0, #",
+            $lo,
+            "]\n",
             "adds r4, r4, r5\n",
             "adcs r6, r3\n",
             "adds r4, r4, r2\n",
             "adcs r6, r3\n",
-            "str r4, [r0, #", $lo, "]\n",
+            "str r4, [r0, #",
+            $lo,
+            "]\n",
             "mov r2, r6\n",
         )
     };
@@ -60,8 +66,10 @@ macro_rules! add_words {
         concat!(
             "ldm r0!, {{r3, r4}}\n",
             "ldm r1!, {{r5, r6}}\n",
-            $op, " r3, r5\n",
-            $op, " r4, r6\n",
+            $op,
+            " r3, r5\n",
+            $op,
+            " r4, r6\n",
             "stm r2!, {{r3, r4}}\n",
         )
     };
@@ -75,33 +83,46 @@ macro_rules! fold_carry {
     ($flag:literal, $scale:literal, $op:literal, $chain:literal) => {
         concat!(
             "movs r3, #0\n",
-            $flag, "\n",
+            $flag,
+            "\n",
             "movs r4, #38\n",
-            $scale, "\n",
+            $scale,
+            "\n",
             "movs r0, #0\n",
             "subs r2, #32\n",
             "mov r1, r2\n",
             "ldm r1!, {{r4, r5, r6}}\n",
-            $op, " r4, r4, r3\n",
-            $chain, " r5, r0\n",
-            $chain, " r6, r0\n",
+            $op,
+            " r4, r4, r3\n",
+            $chain,
+            " r5, r0\n",
+            $chain,
+            " r6, r0\n",
             "stm r2!, {{r4, r5, r6}}\n",
             "ldm r1!, {{r4, r5, r6}}\n",
-            $chain, " r4, r0\n",
-            $chain, " r5, r0\n",
-            $chain, " r6, r0\n",
+            $chain,
+            " r4, r0\n",
+            $chain,
+            " r5, r0\n",
+            $chain,
+            " r6, r0\n",
             "stm r2!, {{r4, r5, r6}}\n",
             "ldm r1!, {{r4, r5}}\n",
-            $chain, " r4, r0\n",
-            $chain, " r5, r0\n",
+            $chain,
+            " r4, r0\n",
+            $chain,
+            " r5, r0\n",
             "stm r2!, {{r4, r5}}\n",
             "movs r3, #0\n",
-            $flag, "\n",
+            $flag,
+            "\n",
             "movs r4, #38\n",
-            $scale, "\n",
+            $scale,
+            "\n",
             "subs r2, #32\n",
             "ldr r4, [r2]\n",
-            $op, " r4, r4, r3\n",
+            $op,
+            " r4, r4, r3\n",
             "str r4, [r2]\n",
         )
     };
@@ -255,32 +276,89 @@ impl Field for Fe {
         Self::from_bytes_const(bytes)
     }
 
+    /// In assembly: a compiled masked select of the two candidates became a branch on the
+    /// mask (found by the firmware's constant-time scan).
     fn to_bytes(&self) -> [u8; 32] {
-        // Below 2^255 + 19 after folding bit 255 back as 19.
-        let mut r = self.0;
-        let mut t = 19 * (r[7] >> 31) as u64;
-        r[7] &= 0x7fff_ffff;
-        for w in &mut r {
-            t += *w as u64;
-            *w = t as u32;
-            t >>= 32;
+        let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
+        // SAFETY: reads the eight words at `self` and writes and rereads the eight of `r`,
+        // through the pointers in r0 and r1; r0–r5 are declared clobbered, r6 (reserved by
+        // Rust) is pushed and popped, r7 is not touched; no branch.
+        unsafe {
+            core::arch::asm!(
+                "push {{r6}}",
+                // v = self mod 2^255 + 19·bit255, below 2^255 + 19.
+                "ldr r2, [r0, #28]",
+                "lsrs r3, r2, #31",
+                "movs r4, #19",
+                "muls r3, r4, r3",
+                "lsls r2, r2, #1",
+                "lsrs r2, r2, #1",
+                "ldm r0!, {{r4, r5, r6}}",
+                "adds r4, r4, r3",
+                "movs r3, #0",
+                "adcs r5, r3",
+                "adcs r6, r3",
+                "stm r1!, {{r4, r5, r6}}",
+                "ldm r0!, {{r4, r5, r6}}",
+                "adcs r4, r3",
+                "adcs r5, r3",
+                "adcs r6, r3",
+                "stm r1!, {{r4, r5, r6}}",
+                "ldr r4, [r0]",
+                "adcs r4, r3",
+                "adcs r2, r3",
+                "mov r5, r2",
+                "stm r1!, {{r4, r5}}",
+                // ge = bit 255 of v + 19: whether v ≥ p.
+                "subs r1, #32",
+                "ldm r1!, {{r2, r3, r4, r5}}",
+                "movs r0, #19",
+                "adds r2, r2, r0",
+                "movs r0, #0",
+                "adcs r3, r0",
+                "adcs r4, r0",
+                "adcs r5, r0",
+                "ldm r1!, {{r2, r3, r4, r5}}",
+                "adcs r2, r0",
+                "adcs r3, r0",
+                "adcs r4, r0",
+                "adcs r5, r0",
+                "lsrs r5, r5, #31",
+                "movs r0, #19",
+                "muls r5, r0, r5",
+                // v + 19·ge with bit 255 cleared: v − p when v ≥ p, v otherwise.
+                "subs r1, #32",
+                "mov r0, r1",
+                "ldm r0!, {{r2, r3, r4}}",
+                "adds r2, r2, r5",
+                "movs r5, #0",
+                "adcs r3, r5",
+                "adcs r4, r5",
+                "stm r1!, {{r2, r3, r4}}",
+                "ldm r0!, {{r2, r3, r4}}",
+                "adcs r2, r5",
+                "adcs r3, r5",
+                "adcs r4, r5",
+                "stm r1!, {{r2, r3, r4}}",
+                "ldm r0!, {{r2, r3}}",
+                "adcs r2, r5",
+                "adcs r3, r5",
+                "lsls r3, r3, #1",
+                "lsrs r3, r3, #1",
+                "stm r1!, {{r2, r3}}",
+                "pop {{r6}}",
+                inout("r0") self.0.as_ptr() => _,
+                inout("r1") r.as_mut_ptr() => _,
+                out("r2") _, out("r3") _, out("r4") _, out("r5") _,
+            );
         }
-        // Subtract p when r + 19 reaches 2^255: add 19 and drop bit 255 under a mask.
-        let mut s = [0u32; 8];
-        let mut t = 19u64;
-        for (s, w) in s.iter_mut().zip(r) {
-            t += w as u64;
-            *s = t as u32;
-            t >>= 32;
-        }
-        let ge = 0u32.wrapping_sub(s[7] >> 31);
-        s[7] &= 0x7fff_ffff;
-        let mut out = [0u8; 32];
-        for i in 0..8 {
-            let w = r[i] ^ (ge & (r[i] ^ s[i]));
-            out[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
-        }
-        out
+        // SAFETY: the assembly wrote all eight words.
+        let w = unsafe { r.assume_init() };
+        // Stored little-endian, the words are the encoding (no copy loop on a little-endian
+        // target).
+        let w = if cfg!(target_endian = "little") { w } else { w.map(u32::swap_bytes) };
+        // SAFETY: same size, and any 32 bytes are a valid `[u8; 32]`.
+        unsafe { core::mem::transmute::<[u32; 8], [u8; 32]>(w) }
     }
 
     #[inline]

@@ -20,8 +20,12 @@ macro_rules! mac {
     // A product that cannot carry out of `$h:$l` (the first and the last one).
     ($a:literal, $b:literal, $l:literal, $h:literal, nocarry) => {
         concat!(
-            "ldr r0, [sp, #", $a, "]\n",
-            "ldr r1, [sp, #", $b, "]\n",
+            "ldr r0, [sp, #",
+            $a,
+            "]\n",
+            "ldr r1, [sp, #",
+            $b,
+            "]\n",
             "uxth r4, r0\n",
             "lsrs r0, r0, #16\n",
             "uxth r5, r1\n",
@@ -39,8 +43,14 @@ macro_rules! mac {
             "lsrs r1, r1, #16\n",
             "adds r6, r6, r4\n",
             "adcs r0, r1\n",
-            "adds ", $l, ", ", $l, ", r6\n",
-            "adcs ", $h, ", r0\n",
+            "adds ",
+            $l,
+            ", ",
+            $l,
+            ", r6\n",
+            "adcs ",
+            $h,
+            ", r0\n",
         )
     };
 }
@@ -52,8 +62,14 @@ macro_rules! column_end {
     ($k:literal, $l:literal) => {
         concat!(
             "mov r0, r9\n",
-            "str ", $l, ", [r0, #", $k, "]\n",
-            "mov ", $l, ", r8\n",
+            "str ",
+            $l,
+            ", [r0, #",
+            $k,
+            "]\n",
+            "mov ",
+            $l,
+            ", r8\n",
             "movs r0, #0\n",
             "mov r8, r0\n",
         )
@@ -82,7 +98,9 @@ macro_rules! abs_diff {
             "sbcs r2, r5\n",
             "sbcs r3, r5\n",
             "sbcs r4, r5\n",
-            "add r0, sp, #", $at, "\n",
+            "add r0, sp, #",
+            $at,
+            "\n",
             "stm r0!, {{r1, r2, r3, r4}}\n",
         )
     };
@@ -93,15 +111,23 @@ macro_rules! abs_diff {
 macro_rules! add_lo {
     ($k0:literal, $k1:literal) => {
         concat!(
-            "ldr r2, [sp, #", $k0, "]\n",
-            "ldr r3, [sp, #", $k1, "]\n",
+            "ldr r2, [sp, #",
+            $k0,
+            "]\n",
+            "ldr r3, [sp, #",
+            $k1,
+            "]\n",
             "eors r2, r6\n",
             "eors r3, r6\n",
             "ldm r0!, {{r4, r5}}\n",
             "adcs r2, r4\n",
             "adcs r3, r5\n",
-            "str r2, [sp, #", $k0, "]\n",
-            "str r3, [sp, #", $k1, "]\n",
+            "str r2, [sp, #",
+            $k0,
+            "]\n",
+            "str r3, [sp, #",
+            $k1,
+            "]\n",
         )
     };
 }
@@ -110,13 +136,22 @@ macro_rules! add_lo {
 macro_rules! add_hi {
     ($k0:literal, $k1:literal, $op:literal) => {
         concat!(
-            "ldr r2, [sp, #", $k0, "]\n",
-            "ldr r3, [sp, #", $k1, "]\n",
+            "ldr r2, [sp, #",
+            $k0,
+            "]\n",
+            "ldr r3, [sp, #",
+            $k1,
+            "]\n",
             "ldm r0!, {{r4, r5}}\n",
-            $op, " r2, r4\n",
+            $op,
+            " r2, r4\n",
             "adcs r3, r5\n",
-            "str r2, [sp, #", $k0, "]\n",
-            "str r3, [sp, #", $k1, "]\n",
+            "str r2, [sp, #",
+            $k0,
+            "]\n",
+            "str r3, [sp, #",
+            $k1,
+            "]\n",
         )
     };
 }
@@ -126,14 +161,27 @@ macro_rules! add_hi {
 macro_rules! add_mid {
     ($r0:literal, $r1:literal, $k0:literal, $k1:literal, $op:literal) => {
         concat!(
-            "ldr r2, [r0, #", $r0, "]\n",
-            "ldr r3, [r0, #", $r1, "]\n",
-            "ldr r4, [sp, #", $k0, "]\n",
-            "ldr r5, [sp, #", $k1, "]\n",
-            $op, " r2, r4\n",
+            "ldr r2, [r0, #",
+            $r0,
+            "]\n",
+            "ldr r3, [r0, #",
+            $r1,
+            "]\n",
+            "ldr r4, [sp, #",
+            $k0,
+            "]\n",
+            "ldr r5, [sp, #",
+            $k1,
+            "]\n",
+            $op,
+            " r2, r4\n",
             "adcs r3, r5\n",
-            "str r2, [r0, #", $r0, "]\n",
-            "str r3, [r0, #", $r1, "]\n",
+            "str r2, [r0, #",
+            $r0,
+            "]\n",
+            "str r3, [r0, #",
+            $r1,
+            "]\n",
         )
     };
 }
