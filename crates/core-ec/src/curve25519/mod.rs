@@ -123,7 +123,11 @@ impl Implementation for FieldImpl {
     }
 
     fn best() -> Self {
-        Self::available().next().unwrap_or(Self::DEFAULT)
+        #[cfg(target_arch = "x86_64")]
+        return Self::available().next().unwrap_or(Self::DEFAULT);
+        // Nothing to detect: a constant, so that the other fields' code is not linked.
+        #[cfg(not(target_arch = "x86_64"))]
+        Self::DEFAULT
     }
 
     fn available() -> impl Iterator<Item = Self> {
