@@ -361,7 +361,7 @@ impl Field for Fe {
         unsafe { core::mem::transmute::<[u32; 8], [u8; 32]>(w) }
     }
 
-    #[inline]
+    #[inline(never)]
     fn add(&self, rhs: &Self) -> Self {
         let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
         // SAFETY: reads the eight words at `self` and at `rhs` and writes the eight of `r`,
@@ -392,7 +392,7 @@ impl Field for Fe {
 
     /// `self − rhs`, then 38 subtracted for a borrow out of 2^256, and once more, from the
     /// lowest word alone, if that borrows again (the value is then at least 2^256 − 38).
-    #[inline]
+    #[inline(never)]
     fn sub(&self, rhs: &Self) -> Self {
         let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
         // SAFETY: as in `add`.
