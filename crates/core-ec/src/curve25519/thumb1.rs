@@ -128,32 +128,32 @@ macro_rules! fold_carry {
     };
 }
 
+/// One word of `mul_a24`: the next word at r0 times 121665 (K = 0xdb41 in r6) plus the
+/// carry in r2, its low word to r1 (both advancing) and its high word the new carry.
+macro_rules! mul_a24_word {
+    () => {
+        concat!(
+            "ldm r0!, {{r3}}\n",
+            "uxth r4, r3\n",
+            "lsrs r3, r3, #16\n",
+            "mov r5, r3\n",
+            "muls r5, r6, r5\n",
+            "adds r5, r5, r4\n",
+            "muls r4, r6, r4\n",
+            "adds r4, r4, r2\n",
+            "lsls r2, r5, #16\n",
+            "lsrs r5, r5, #16\n",
+            "adds r4, r4, r2\n",
+            "adcs r3, r5\n",
+            "stm r1!, {{r4}}\n",
+            "mov r2, r3\n",
+        )
+    };
+}
+
 /// A field element as eight little-endian 32-bit words, any value below 2^256.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Fe(pub(crate) [u32; 8]);
-
-/// `lo + 38·c·2^0` for a carry `c` out of 2^256 (up to a few hundred thousand): one carry
-/// pass, then the carry out of that (at most one) folded into the lowest word, where it
-/// cannot carry again (the value is then below 38·c).
-#[inline(always)]
-fn fold_carry(mut r: [u32; 8], c: u32) -> [u32; 8] {
-    let mut t = c as u64 * 38;
-    for w in &mut r {
-        t += *w as u64;
-        *w = t as u32;
-        t >>= 32;
-    }
-    r[0] = r[0].wrapping_add(38 * t as u32);
-    r
-}
-
-/// `x·121665` as 64 bits, from 32-bit products only (`MULS` has no high half):
-/// 121665 = 2^16 + 0xdb41.
-#[inline(always)]
-fn mul_121665(x: u32) -> u64 {
-    const K: u32 = 0xdb41;
-    ((x & 0xffff) * K) as u64 + ((((x >> 16) * K) as u64) << 16) + ((x as u64) << 16)
-}
 
 impl Fe {
     /// [`Field::from_bytes`], usable in constants (for the static tables).
@@ -427,15 +427,64 @@ impl Field for Fe {
         Self::reduce(&mut square_wide(&self.0))
     }
 
+    /// In assembly, a word at a time: with `x = xh·2^16 + xl` and 121665 = 2^16 + K,
+    /// `x·121665 = xl·K + (xl + xh·K)·2^16 + xh·2^32`, where `xl + xh·K` fits a word and so
+    /// does `xl·K` plus the carry in from the word below (below 2^17); the top carry is folded
+    /// as 38 times it, as in `add`.
     fn mul_a24(&self) -> Self {
-        let mut r = [0u32; 8];
-        let mut c = 0u64;
-        for i in 0..8 {
-            c += mul_121665(self.0[i]);
-            r[i] = c as u32;
-            c >>= 32;
+        let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
+        // SAFETY: reads the eight words at `self` and writes and rereads the eight of `r`,
+        // through the pointers in r0 and r1; r0–r5 are declared clobbered, r6 (reserved by
+        // Rust) is pushed and popped, r7 is not touched; no branch.
+        unsafe {
+            core::arch::asm!(
+                "push {{r6}}",
+                "movs r6, #0xdb",
+                "lsls r6, r6, #8",
+                "adds r6, #0x41",
+                "movs r2, #0",
+                mul_a24_word!(),
+                mul_a24_word!(),
+                mul_a24_word!(),
+                mul_a24_word!(),
+                mul_a24_word!(),
+                mul_a24_word!(),
+                mul_a24_word!(),
+                mul_a24_word!(),
+                "movs r4, #38",
+                "muls r2, r4, r2",
+                "subs r1, #32",
+                "mov r0, r1",
+                "ldm r0!, {{r3, r4, r5}}",
+                "adds r3, r3, r2",
+                "movs r2, #0",
+                "adcs r4, r2",
+                "adcs r5, r2",
+                "stm r1!, {{r3, r4, r5}}",
+                "ldm r0!, {{r3, r4, r5}}",
+                "adcs r3, r2",
+                "adcs r4, r2",
+                "adcs r5, r2",
+                "stm r1!, {{r3, r4, r5}}",
+                "ldm r0!, {{r3, r4}}",
+                "adcs r3, r2",
+                "adcs r4, r2",
+                "stm r1!, {{r3, r4}}",
+                "adcs r2, r2",
+                "movs r3, #38",
+                "muls r2, r3, r2",
+                "subs r1, #32",
+                "ldr r3, [r1]",
+                "adds r3, r3, r2",
+                "str r3, [r1]",
+                "pop {{r6}}",
+                inout("r0") self.0.as_ptr() => _,
+                inout("r1") r.as_mut_ptr() => _,
+                out("r2") _, out("r3") _, out("r4") _, out("r5") _,
+            );
         }
-        Fe(fold_carry(r, c as u32))
+        // SAFETY: the assembly wrote all eight words.
+        Fe(unsafe { r.assume_init() })
     }
 
     #[inline]

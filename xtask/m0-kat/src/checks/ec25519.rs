@@ -129,8 +129,8 @@ fn ed25519_sign_rfc8032() -> Result<(), &'static str> {
 /// The `thumb1` field against `portable32` on the device.
 #[cfg(target_arch = "arm")]
 mod thumb1 {
-    use core_ec::Implementation;
     use core_ec::__m0_test as fe;
+    use core_ec::Implementation;
     use core_ec::ed25519::SigningKey;
     use core_ec::x25519::{self, FieldImpl};
 
