@@ -94,8 +94,8 @@ const ALLOWED: &[Allowed] = &[
     ),
     a("core_ec::curve25519::portable32::Fe::fold255", 0, ""),
     // The Thumb-1 field (`thumb1.rs`, `thumb1/mul_karatsuba.rs`): the product, the
-    // reduction, `add`, `sub`, and `mul_a24` and `to_bytes` (inlined into their callers) are
-    // straight-line assembly; `to_bytes` is assembly because its compiled masked select
+    // reduction, `add`, `sub`, the conditional select and swap, and `mul_a24` and `to_bytes`
+    // (inlined into their callers) are straight-line assembly; `to_bytes` is assembly because its compiled masked select
     // became a `bmi` on the mask.
     a("core_ec::curve25519::thumb1::mul_karatsuba::mul", 0, ""),
     a("<core_ec::curve25519::thumb1::Fe as core_ec::curve25519::field::Field>::mul", 0, ""),
@@ -104,13 +104,13 @@ const ALLOWED: &[Allowed] = &[
     a("<core_ec::curve25519::thumb1::Fe as core_ec::curve25519::field::Field>::sub", 0, ""),
     a(
         "<core_ec::curve25519::thumb1::Fe as subtle::ConditionallySelectable>::conditional_select",
-        1,
-        "word loop",
+        0,
+        "",
     ),
     a(
         "<core_ec::curve25519::thumb1::Fe as subtle::ConditionallySelectable>::conditional_swap",
-        1,
-        "word loop (the swap itself is masked)",
+        0,
+        "",
     ),
     a("core_ec::curve25519::portable32::Fe::chain", 1, "limb loop"),
     a("core_ec::curve25519::field::Field::invert", 0, ""),
