@@ -36,32 +36,26 @@ pub(crate) fn square_wide(a: &[u32; 8]) -> [u32; 16] {
 }
 
 /// One word of the reduction's first pass: `t[i] = lo[i] + 38·hi[i] + carry` (byte offsets
-/// `$lo` and `$hi` from r0), the carry (below 2^23) in r2; r3 is zero, r4–r6 are scratch.
+/// `$lo` and `$hi` from r0), the carry (below 2^7) in r2, 38 in r1; r3 is zero, r4–r6 are
+/// scratch. The carry in is added to the low half's product (below 2^22), where it cannot
+/// carry out.
 macro_rules! reduce_word {
     ($lo:literal, $hi:literal) => {
         concat!(
-            "ldr r6, [r0, #",
-            $hi,
-            "]\n",
+            "ldr r6, [r0, #", $hi, "]\n",
             "uxth r4, r6\n",
             "lsrs r6, r6, #16\n",
-            "movs r5, #38\n",
-            "muls r4, r5, r4\n",
-            "muls r6, r5, r6\n",
+            "muls r4, r1, r4\n",
+            "muls r6, r1, r6\n",
+            "adds r4, r4, r2\n",
             "lsls r5, r6, #16\n",
             "lsrs r6, r6, #16\n",
             "adds r4, r4, r5\n",
             "adcs r6, r3\n",
-            "ldr r5, [r0, #",
-            $lo,
-            "]\n",
+            "ldr r5, [r0, #", $lo, "]\n",
             "adds r4, r4, r5\n",
             "adcs r6, r3\n",
-            "adds r4, r4, r2\n",
-            "adcs r6, r3\n",
-            "str r4, [r0, #",
-            $lo,
-            "]\n",
+            "str r4, [r0, #", $lo, "]\n",
             "mov r2, r6\n",
         )
     };
@@ -240,11 +234,14 @@ impl Fe {
     fn reduce(t: &mut [u32; 16]) -> Self {
         let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
         // SAFETY: reads and writes the sixteen words of `t` and writes the eight of `r`,
-        // through the pointers in r0 and r1; r0–r5 are declared clobbered, r6 (reserved by
-        // Rust) is pushed and popped, r7 is not touched; no branch.
+        // through the pointers in r0 and r1 (r1 kept in r12 meanwhile); r0–r5 and r12 are
+        // declared clobbered, r6 (reserved by Rust) is pushed and popped, r7 is not touched;
+        // no branch.
         unsafe {
             core::arch::asm!(
                 "push {{r6}}",
+                "mov r12, r1",
+                "movs r1, #38",
                 "movs r3, #0",
                 "movs r2, #0",
                 reduce_word!("0", "32"),
@@ -255,8 +252,8 @@ impl Fe {
                 reduce_word!("20", "52"),
                 reduce_word!("24", "56"),
                 reduce_word!("28", "60"),
-                "movs r4, #38",
-                "muls r2, r4, r2",
+                "muls r2, r1, r2",
+                "mov r1, r12",
                 "ldm r0!, {{r4, r5, r6}}",
                 "adds r4, r4, r2",
                 "adcs r5, r3",
@@ -281,7 +278,7 @@ impl Fe {
                 "pop {{r6}}",
                 inout("r0") t.as_mut_ptr() => _,
                 inout("r1") r.as_mut_ptr() => _,
-                out("r2") _, out("r3") _, out("r4") _, out("r5") _,
+                out("r2") _, out("r3") _, out("r4") _, out("r5") _, out("r12") _,
             );
         }
         // SAFETY: the assembly wrote all eight words.
