@@ -42,7 +42,9 @@ pub(crate) fn square_wide(a: &[u32; 8]) -> [u32; 16] {
 macro_rules! reduce_word {
     ($lo:literal, $hi:literal) => {
         concat!(
-            "ldr r6, [r0, #", $hi, "]\n",
+            "ldr r6, [r0, #",
+            $hi,
+            "]\n",
             "uxth r4, r6\n",
             "lsrs r6, r6, #16\n",
             "muls r4, r1, r4\n",
@@ -52,10 +54,14 @@ macro_rules! reduce_word {
             "lsrs r6, r6, #16\n",
             "adds r4, r4, r5\n",
             "adcs r6, r3\n",
-            "ldr r5, [r0, #", $lo, "]\n",
+            "ldr r5, [r0, #",
+            $lo,
+            "]\n",
             "adds r4, r4, r5\n",
             "adcs r6, r3\n",
-            "str r4, [r0, #", $lo, "]\n",
+            "str r4, [r0, #",
+            $lo,
+            "]\n",
             "mov r2, r6\n",
         )
     };

@@ -1,6 +1,7 @@
 //! The 256×256→512-bit product for the Cortex-M0 as one level of Karatsuba over 128-bit
 //! halves, all in one block of Thumb-1 assembly: three 128×128 products by one product-
-//! scanning subroutine (16 word products, written out), then the middle term added in.
+//! scanning subroutine (16 word products, written out, its operands read relative to sp),
+//! then the middle term added in.
 //!
 //! `MULS` gives only the low 32 bits, so a 32×32→64 word product is four 16×16→32 `MULS` on
 //! the operands' halves, combined with shifts and carries: 24 cycles a word product with its
@@ -76,19 +77,31 @@ macro_rules! column_end {
     };
 }
 
-/// `|x0 − x1|` for the two 128-bit halves of the eight words at r0, stored at `sp + $at`,
-/// with the mask (all ones when `x0 < x1`) left in r5: the difference, then `(d ^ m) − m`
-/// with `m` the mask in every word.
-macro_rules! abs_diff {
-    ($at:literal) => {
+/// Copies the two 128-bit halves of the eight words at r0 to `sp + $x0` and `sp + $x0 + 32`
+/// (the operands of the outer products) and stores `|x0 − x1|` at `sp + $d`, leaving the
+/// mask (all ones when `x0 < x1`) in r5: the difference, then `(d ^ m) − m` with `m` the
+/// mask in every word.
+macro_rules! split_abs_diff {
+    ($x0:literal, $d:literal) => {
         concat!(
+            "add r6, sp, #",
+            $x0,
+            "\n",
             "ldm r0!, {{r1, r2, r3, r4}}\n",
-            "ldm r0!, {{r5, r6}}\n",
+            "stm r6!, {{r1, r2, r3, r4}}\n",
+            "adds r6, #16\n",
+            "ldm r0!, {{r5}}\n",
+            "stm r6!, {{r5}}\n",
             "subs r1, r1, r5\n",
-            "sbcs r2, r6\n",
-            "ldm r0!, {{r5, r6}}\n",
+            "ldm r0!, {{r5}}\n",
+            "stm r6!, {{r5}}\n",
+            "sbcs r2, r5\n",
+            "ldm r0!, {{r5}}\n",
+            "stm r6!, {{r5}}\n",
             "sbcs r3, r5\n",
-            "sbcs r4, r6\n",
+            "ldm r0!, {{r5}}\n",
+            "stm r6!, {{r5}}\n",
+            "sbcs r4, r5\n",
             "sbcs r5, r5\n",
             "eors r1, r5\n",
             "eors r2, r5\n",
@@ -98,10 +111,10 @@ macro_rules! abs_diff {
             "sbcs r2, r5\n",
             "sbcs r3, r5\n",
             "sbcs r4, r5\n",
-            "add r0, sp, #",
-            $at,
+            "add r6, sp, #",
+            $d,
             "\n",
-            "stm r0!, {{r1, r2, r3, r4}}\n",
+            "stm r6!, {{r1, r2, r3, r4}}\n",
         )
     };
 }
@@ -190,49 +203,48 @@ macro_rules! add_mid {
 /// `a0·b0 + (a0·b0 + a1·b1 − (a0 − a1)·(b0 − b1))·2^128 + a1·b1·2^256` for the 128-bit
 /// halves.
 ///
-/// Frame (`sp` after the prologue): `|a0 − a1|` at 0, `|b0 − b1|` at 16, their product `m`
-/// at 32, the output pointer at 64 and the sign mask `S` at 68 (all ones when
-/// `(a0 − a1)·(b0 − b1) ≥ 0`, so that `m` is subtracted). The middle term is
-/// `lo + hi + (m ^ S) + (S & 1)`, nine words whose top one is the two carries plus `S`.
+/// Frame (`sp` after the prologue): the three products' operand pairs `a0, b0`, `a1, b1`
+/// and `|a0 − a1|, |b0 − b1|` at 0, 32 and 64, so that the subroutine finds each pair at
+/// `sp` with sp moved up 32 bytes a call; then `m = |a0 − a1|·|b0 − b1|` at 96, the output
+/// pointer at 128 and the sign mask `S` at 132 (all ones when `(a0 − a1)·(b0 − b1) ≥ 0`, so
+/// that `m` is subtracted). The middle term is `lo + hi + (m ^ S) + (S & 1)`, nine words
+/// whose top one is the two carries plus `S`.
 #[inline(never)]
 pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
     let mut r = core::mem::MaybeUninit::<[u32; 16]>::uninit();
     // SAFETY: reads the eight words at `a` and at `b`, writes the sixteen of `r` (all of
     // them: the two outer products fill it before the middle term is added in), and uses
-    // 72 bytes of stack below sp for its frame and 36 more in the subroutine, all given back
-    // before the end. r0–r5, r8–r10, r12 and lr are declared clobbered; r6 (reserved by
-    // Rust) is pushed first and popped last; r7 (the frame pointer) is not touched. The
-    // subroutine at label 8 is only reached by `bl` from this block.
+    // 136 bytes of stack below sp for its frame (given back before the end; the subroutine
+    // uses none). r0–r5, r8–r10, r12 and lr are declared clobbered; r6 (reserved by Rust)
+    // is pushed first and popped last; r7 (the frame pointer) is not touched. The subroutine
+    // at label 8 is only reached by `bl` from this block.
     unsafe {
         core::arch::asm!(
             "push {{r6}}",
-            "sub sp, #72",
-            "str r2, [sp, #64]",
-            "mov r10, r0",
+            "sub sp, #136",
+            "str r2, [sp, #128]",
             "mov r12, r1",
-            // |a0 − a1| at sp, its mask kept at 68; then |b0 − b1| at sp + 16, and S.
-            abs_diff!("0"),
-            "str r5, [sp, #68]",
+            // a0 at 0, a1 at 32, |a0 − a1| at 64 and its mask at 132; b0 at 16, b1 at 48,
+            // |b0 − b1| at 80, then S.
+            split_abs_diff!("0", "64"),
+            "str r5, [sp, #132]",
             "mov r0, r12",
-            abs_diff!("16"),
-            "ldr r6, [sp, #68]",
+            split_abs_diff!("16", "80"),
+            "ldr r6, [sp, #132]",
             "eors r6, r5",
             "mvns r6, r6",
-            "str r6, [sp, #68]",
-            // lo = a0·b0 into r[0..8], hi = a1·b1 into r[8..16], m into sp + 32.
-            "mov r0, r10",
-            "mov r1, r12",
-            "ldr r2, [sp, #64]",
+            "str r6, [sp, #132]",
+            // The subroutine multiplies the operands at sp and sp + 16: lo = a0·b0 into
+            // r[0..8], then 32 bytes up hi = a1·b1 into r[8..16], then 32 more m into the
+            // frame (sp + 32 then), which leaves m at sp + 32, the output pointer at 64 and S
+            // at 68.
+            "ldr r2, [sp, #128]",
             "bl 8f",
-            "mov r0, r10",
-            "adds r0, #16",
-            "mov r1, r12",
-            "adds r1, #16",
-            "ldr r2, [sp, #64]",
+            "add sp, #32",
+            "ldr r2, [sp, #96]",
             "adds r2, #32",
             "bl 8f",
-            "mov r0, sp",
-            "add r1, sp, #16",
+            "add sp, #32",
             "add r2, sp, #32",
             "bl 8f",
             // m = (m ^ S) + lo + (S & 1), carry in r1.
@@ -277,15 +289,11 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             "add sp, #72",
             "pop {{r6}}",
             "b 9f",
-            // The 128×128 product: r0 → a, r1 → b, r2 → the eight output words. Clobbers
-            // r0–r6, r8, r9; keeps r10 and r12.
+            // The 128×128 product of the four words at sp by the four at sp + 16 into the
+            // eight at r2. Clobbers r0–r6, r8–r10; returns through r10.
             "8:",
-            "push {{lr}}",
+            "mov r10, lr",
             "mov r9, r2",
-            "ldm r1!, {{r3, r4, r5, r6}}",
-            "push {{r3, r4, r5, r6}}",
-            "ldm r0!, {{r3, r4, r5, r6}}",
-            "push {{r3, r4, r5, r6}}",
             "movs r2, #0",
             "movs r3, #0",
             "mov r8, r2",
@@ -321,8 +329,7 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             "mov r0, r9",
             "str r2, [r0, #24]",
             "str r3, [r0, #28]",
-            "add sp, #32",
-            "pop {{pc}}",
+            "bx r10",
             "9:",
             inout("r0") a.as_ptr() => _,
             inout("r1") b.as_ptr() => _,
