@@ -43,19 +43,9 @@ pub mod __m0_test {
         thumb1::square_wide(a)
     }
 
-    /// The `thumb1` field product of two values below 2^256, canonically encoded.
-    pub fn fe_mul(a: &[u32; 8], b: &[u32; 8]) -> [u8; 32] {
-        thumb1::Fe(*a).mul(&thumb1::Fe(*b)).to_bytes()
-    }
-
-    /// The `thumb1` field square, canonically encoded.
-    pub fn fe_square(a: &[u32; 8]) -> [u8; 32] {
-        thumb1::Fe(*a).square().to_bytes()
-    }
-
-    /// The `portable32` field product of two encodings (top bit ignored), canonically encoded.
-    pub fn portable32_mul(a: &[u8; 32], b: &[u8; 32]) -> [u8; 32] {
-        portable32::Fe::from_bytes(a).mul(&portable32::Fe::from_bytes(b)).to_bytes()
+    /// The canonical encoding of a `thumb1` element (any value below 2^256).
+    pub fn fe_to_bytes(a: &[u32; 8]) -> [u8; 32] {
+        thumb1::Fe(*a).to_bytes()
     }
 
     /// `portable32`'s element for any 256-bit value: bit 255 (which its `from_bytes` ignores)
