@@ -10,13 +10,13 @@
 //! every address is a fixed offset.
 
 /// Adds the word product `a[i]·b[j]` into the column accumulator `$h:$l` and counts its carry
-/// out in r8 (operands on the stack: `a` at `sp`, `b` at `sp + 16`; `$a` and `$b` are byte
+/// out in r12 (operands on the stack: `a` at `sp`, `b` at `sp + 16`; `$a` and `$b` are byte
 /// offsets). r0, r1, r4, r5 and r6 are scratch. The halves' products: `al·bl` (r6), `ah·bl`
 /// (r5), `ah·bh` (r0), `al·bh` (r1); the two middle ones are added at bit 16 into `r0:r6`,
 /// which cannot overflow since the whole product is below 2^64.
 macro_rules! mac {
     ($a:literal, $b:literal, $l:literal, $h:literal) => {
-        concat!(mac!($a, $b, $l, $h, nocarry), "movs r4, #0\n", "adcs r4, r4\n", "add r8, r4\n")
+        concat!(mac!($a, $b, $l, $h, nocarry), "movs r4, #0\n", "adcs r4, r4\n", "add r12, r4\n")
     };
     // A product that cannot carry out of `$h:$l` (the first and the last one).
     ($a:literal, $b:literal, $l:literal, $h:literal, nocarry) => {
@@ -58,7 +58,7 @@ macro_rules! mac {
 
 /// The end of a column: its low word `$l` is output word `$k` (byte offset, output pointer
 /// in r9), and the accumulator shifts down a word: `$h` becomes the low word and `$l` takes
-/// the carries counted in r8, which restarts at zero.
+/// the carries counted in r12, which restarts at zero.
 macro_rules! column_end {
     ($k:literal, $l:literal) => {
         concat!(
@@ -70,9 +70,9 @@ macro_rules! column_end {
             "]\n",
             "mov ",
             $l,
-            ", r8\n",
+            ", r12\n",
             "movs r0, #0\n",
-            "mov r8, r0\n",
+            "mov r12, r0\n",
         )
     };
 }
@@ -215,15 +215,16 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
     // SAFETY: reads the eight words at `a` and at `b`, writes the sixteen of `r` (all of
     // them: the two outer products fill it before the middle term is added in), and uses
     // 136 bytes of stack below sp for its frame (given back before the end; the subroutine
-    // uses none). r0–r5, r8–r10, r12 and lr are declared clobbered; r6 (reserved by Rust)
+    // uses none). r0–r5, r9, r12 and lr are declared clobbered; r6 (reserved by Rust)
     // is pushed first and popped last; r7 (the frame pointer) is not touched. The subroutine
     // at label 8 is only reached by `bl` from this block.
     unsafe {
         core::arch::asm!(
             "push {{r6}}",
             "sub sp, #136",
-            "str r2, [sp, #128]",
-            "mov r12, r1",
+            "str r0, [sp, #128]",
+            "mov r12, r2",
+            "mov r0, r1",
             // a0 at 0, a1 at 32, |a0 − a1| at 64 and its mask at 132; b0 at 16, b1 at 48,
             // |b0 − b1| at 80, then S.
             split_abs_diff!("0", "64"),
@@ -290,13 +291,13 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             "pop {{r6}}",
             "b 9f",
             // The 128×128 product of the four words at sp by the four at sp + 16 into the
-            // eight at r2. Clobbers r0–r6, r8–r10; returns through r10.
+            // eight at r2. Clobbers r0–r6, r9 and r12; returns through lr (it calls
+            // nothing).
             "8:",
-            "mov r10, lr",
             "mov r9, r2",
             "movs r2, #0",
             "movs r3, #0",
-            "mov r8, r2",
+            "mov r12, r2",
             // Column 0.
             mac!("0", "16", "r2", "r3", nocarry),
             column_end!("0", "r2"),
@@ -329,13 +330,14 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             "mov r0, r9",
             "str r2, [r0, #24]",
             "str r3, [r0, #28]",
-            "bx r10",
+            "bx lr",
             "9:",
-            inout("r0") a.as_ptr() => _,
-            inout("r1") b.as_ptr() => _,
-            inout("r2") r.as_mut_ptr() => _,
+            // The registers the arguments arrive in (the result's pointer first).
+            inout("r0") r.as_mut_ptr() => _,
+            inout("r1") a.as_ptr() => _,
+            inout("r2") b.as_ptr() => _,
             out("r3") _, out("r4") _, out("r5") _,
-            out("r8") _, out("r9") _, out("r10") _, out("r12") _, out("lr") _,
+            out("r9") _, out("r12") _, out("lr") _,
         );
     }
     // SAFETY: the assembly wrote all sixteen words.
