@@ -68,22 +68,23 @@ macro_rules! reduce_word {
 }
 
 /// Two words of an addition or subtraction chain (`$op` is `adcs` or `sbcs`): the next two
-/// words at r0 and at r1, the result to r2 (all three advancing).
+/// words at r1 and at r2, the result to r0 (all three advancing: the registers the
+/// arguments arrive in).
 macro_rules! add_words {
     ($op:literal) => {
         concat!(
-            "ldm r0!, {{r3, r4}}\n",
-            "ldm r1!, {{r5, r6}}\n",
+            "ldm r1!, {{r3, r4}}\n",
+            "ldm r2!, {{r5, r6}}\n",
             $op,
             " r3, r5\n",
             $op,
             " r4, r6\n",
-            "stm r2!, {{r3, r4}}\n",
+            "stm r0!, {{r3, r4}}\n",
         )
     };
 }
 
-/// After an addition (subtraction) whose eight result words end before r2: `$flag` turns
+/// After an addition (subtraction) whose eight result words end before r0: `$flag` turns
 /// the carry (borrow) into r3 (1, or all ones) and `$scale` makes that 38 (by r4 = 38); 38
 /// is then added (`$op` `adds`, `$chain` `adcs`) or subtracted (`subs`, `sbcs`) through the eight words, and 38 once
 /// more for a second carry (borrow), in the lowest word only, where it cannot carry again.
@@ -96,42 +97,42 @@ macro_rules! fold_carry {
             "movs r4, #38\n",
             $scale,
             "\n",
-            "movs r0, #0\n",
-            "subs r2, #32\n",
-            "mov r1, r2\n",
-            "ldm r1!, {{r4, r5, r6}}\n",
+            "movs r1, #0\n",
+            "subs r0, #32\n",
+            "mov r2, r0\n",
+            "ldm r2!, {{r4, r5, r6}}\n",
             $op,
             " r4, r4, r3\n",
             $chain,
-            " r5, r0\n",
+            " r5, r1\n",
             $chain,
-            " r6, r0\n",
-            "stm r2!, {{r4, r5, r6}}\n",
-            "ldm r1!, {{r4, r5, r6}}\n",
+            " r6, r1\n",
+            "stm r0!, {{r4, r5, r6}}\n",
+            "ldm r2!, {{r4, r5, r6}}\n",
             $chain,
-            " r4, r0\n",
+            " r4, r1\n",
             $chain,
-            " r5, r0\n",
+            " r5, r1\n",
             $chain,
-            " r6, r0\n",
-            "stm r2!, {{r4, r5, r6}}\n",
-            "ldm r1!, {{r4, r5}}\n",
+            " r6, r1\n",
+            "stm r0!, {{r4, r5, r6}}\n",
+            "ldm r2!, {{r4, r5}}\n",
             $chain,
-            " r4, r0\n",
+            " r4, r1\n",
             $chain,
-            " r5, r0\n",
-            "stm r2!, {{r4, r5}}\n",
+            " r5, r1\n",
+            "stm r0!, {{r4, r5}}\n",
             "movs r3, #0\n",
             $flag,
             "\n",
             "movs r4, #38\n",
             $scale,
             "\n",
-            "subs r2, #32\n",
-            "ldr r4, [r2]\n",
+            "subs r0, #32\n",
+            "ldr r4, [r0]\n",
             $op,
             " r4, r4, r3\n",
-            "str r4, [r2]\n",
+            "str r4, [r0]\n",
         )
     };
 }
@@ -159,17 +160,17 @@ macro_rules! mul_a24_word {
     };
 }
 
-/// One word of `conditional_select`: `a ^ ((a ^ b) & mask)` from the words at r0 and r1 to
-/// r2 (all three advancing), the mask in r3.
+/// One word of `conditional_select`: `a ^ ((a ^ b) & mask)` from the words at r1 and r2 to
+/// r0 (all three advancing), the mask in r3.
 macro_rules! select_word {
     () => {
         concat!(
-            "ldm r0!, {{r4}}\n",
-            "ldm r1!, {{r5}}\n",
+            "ldm r1!, {{r4}}\n",
+            "ldm r2!, {{r5}}\n",
             "eors r5, r4\n",
             "ands r5, r3\n",
             "eors r4, r5\n",
-            "stm r2!, {{r4}}\n",
+            "stm r0!, {{r4}}\n",
         )
     };
 }
@@ -312,9 +313,9 @@ impl ConditionallySelectable for Fe {
                 select_word!(),
                 select_word!(),
                 select_word!(),
-                inout("r0") a.0.as_ptr() => _,
-                inout("r1") b.0.as_ptr() => _,
-                inout("r2") r.as_mut_ptr() => _,
+                inout("r1") a.0.as_ptr() => _,
+                inout("r2") b.0.as_ptr() => _,
+                inout("r0") r.as_mut_ptr() => _,
                 in("r3") mask,
                 out("r4") _, out("r5") _,
                 options(nostack),
@@ -462,19 +463,19 @@ impl Field for Fe {
         unsafe {
             core::arch::asm!(
                 "push {{r6}}",
-                "ldm r0!, {{r3, r4}}",
-                "ldm r1!, {{r5, r6}}",
+                "ldm r1!, {{r3, r4}}",
+                "ldm r2!, {{r5, r6}}",
                 "adds r3, r3, r5",
                 "adcs r4, r6",
-                "stm r2!, {{r3, r4}}",
+                "stm r0!, {{r3, r4}}",
                 add_words!("adcs"),
                 add_words!("adcs"),
                 add_words!("adcs"),
                 fold_carry!("adcs r3, r3", "muls r3, r4, r3", "adds", "adcs"),
                 "pop {{r6}}",
-                inout("r0") self.0.as_ptr() => _,
-                inout("r1") rhs.0.as_ptr() => _,
-                inout("r2") r.as_mut_ptr() => _,
+                inout("r1") self.0.as_ptr() => _,
+                inout("r2") rhs.0.as_ptr() => _,
+                inout("r0") r.as_mut_ptr() => _,
                 out("r3") _, out("r4") _, out("r5") _,
             );
         }
@@ -491,19 +492,19 @@ impl Field for Fe {
         unsafe {
             core::arch::asm!(
                 "push {{r6}}",
-                "ldm r0!, {{r3, r4}}",
-                "ldm r1!, {{r5, r6}}",
+                "ldm r1!, {{r3, r4}}",
+                "ldm r2!, {{r5, r6}}",
                 "subs r3, r3, r5",
                 "sbcs r4, r6",
-                "stm r2!, {{r3, r4}}",
+                "stm r0!, {{r3, r4}}",
                 add_words!("sbcs"),
                 add_words!("sbcs"),
                 add_words!("sbcs"),
                 fold_carry!("sbcs r3, r3", "ands r3, r4", "subs", "sbcs"),
                 "pop {{r6}}",
-                inout("r0") self.0.as_ptr() => _,
-                inout("r1") rhs.0.as_ptr() => _,
-                inout("r2") r.as_mut_ptr() => _,
+                inout("r1") self.0.as_ptr() => _,
+                inout("r2") rhs.0.as_ptr() => _,
+                inout("r0") r.as_mut_ptr() => _,
                 out("r3") _, out("r4") _, out("r5") _,
             );
         }
