@@ -99,6 +99,8 @@ pub(crate) const ROWS: &[Row] = &[
     row("poly1305", "Poly1305 (portable32)", Unit::Byte, Some((522.7, "poly1305_ctmul32"))),
     row("x25519", "X25519 point mul", Unit::Op, Some((4.42, "c25519_m15"))),
     row("x25519-base", "X25519 public key (fixed base)", Unit::Op, None),
+    row("fe25519-mul", "Curve25519 field mul (thumb1)", Unit::Op, None),
+    row("fe25519-square", "Curve25519 field square (thumb1)", Unit::Op, None),
     row("ed25519-sign", "Ed25519 sign", Unit::Op, None),
     row("ed25519-verify", "Ed25519 verify", Unit::Op, None),
     row("p256-ecdh", "P-256 ECDH point mul", Unit::Op, Some((1.72, "p256_m15"))),

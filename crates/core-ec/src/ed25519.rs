@@ -218,6 +218,8 @@ enum NegA {
     X86Adx(Point<crate::curve25519::x86_adx::Fe>),
     #[cfg(target_pointer_width = "64")]
     Portable64(Point<crate::curve25519::portable64::Fe>),
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
+    Thumb1(Point<crate::curve25519::thumb1::Fe>),
     Portable32(Point<crate::curve25519::portable32::Fe>),
     /// `A` has small order: nothing verifies.
     Weak,
@@ -226,7 +228,13 @@ enum NegA {
 impl NegA {
     /// `−A` for the encoding `bytes` on `imp`, or `None` if it is not a canonical point
     /// encoding.
+    ///
+    /// Inlined down to the variant it builds, like [`VerifyingKey::verify`]'s dispatch: where
+    /// the key is a local, the variants of the fields not chosen are then dead code and their
+    /// fields are not linked (on the Cortex-M0, `portable32` beside `thumb1`).
+    #[inline]
     fn decode(bytes: &[u8; 32], imp: FieldImpl) -> Option<Self> {
+        #[inline]
         fn with<F: crate::curve25519::Field>(
             bytes: &[u8; 32],
             wrap: fn(Point<F>) -> NegA,
@@ -239,6 +247,8 @@ impl NegA {
             FieldImpl::X86Adx(_) | FieldImpl::X86Ifma(..) => with(bytes, NegA::X86Adx),
             #[cfg(target_pointer_width = "64")]
             FieldImpl::Portable64 => with(bytes, NegA::Portable64),
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            FieldImpl::Thumb1 => with(bytes, NegA::Thumb1),
             FieldImpl::Portable32 => with(bytes, NegA::Portable32),
         }
     }
@@ -256,11 +266,13 @@ impl VerifyingKey {
     /// The key with this encoding, on the best field implementation:
     /// [`Error::InvalidEncoding`] unless it is the canonical encoding of a curve point. A
     /// small-order point decodes, but no signature verifies under it (see the module notes).
+    #[inline]
     pub fn from_bytes(bytes: &[u8; 32]) -> Result<Self, Error> {
         Self::from_bytes_with_impl(bytes, FieldImpl::best())
     }
 
     /// [`VerifyingKey::from_bytes`] on the given field implementation.
+    #[inline]
     pub fn from_bytes_with_impl(bytes: &[u8; 32], imp: FieldImpl) -> Result<Self, Error> {
         let neg_a = NegA::decode(bytes, imp).ok_or(Error::InvalidEncoding)?;
         Ok(Self { bytes: *bytes, imp, neg_a })
@@ -295,12 +307,11 @@ impl VerifyingKey {
     /// Strict verification of `sig` on `msg` (RFC 8032 §5.1.7 plus the rules in the module
     /// notes): [`Error::InvalidSignature`] for every kind of failure. Variable-time: it
     /// handles only public data.
+    ///
+    /// Inline, down to the dispatch on the decoded key (see `NegA::decode`).
+    #[inline]
     pub fn verify(&self, msg: &[u8], sig: &Signature) -> Result<(), Error> {
-        let (r, s) = (sig.r(), sig.s());
-        if !is_canonical_vartime(&s) {
-            return Err(Error::InvalidSignature);
-        }
-        let k = reduce_wide(&sha512(&[&r, &self.bytes, msg]));
+        let (r, s, k) = self.challenge(msg, sig).ok_or(Error::InvalidSignature)?;
         let ok = match &self.neg_a {
             #[cfg(target_arch = "x86_64")]
             NegA::X86Adx(neg_a) => match self.imp {
@@ -311,10 +322,24 @@ impl VerifyingKey {
             },
             #[cfg(target_pointer_width = "64")]
             NegA::Portable64(neg_a) => verify_vartime(neg_a, &r, &s, &k),
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            NegA::Thumb1(neg_a) => verify_vartime(neg_a, &r, &s, &k),
             NegA::Portable32(neg_a) => verify_vartime(neg_a, &r, &s, &k),
             NegA::Weak => false,
         };
         if ok { Ok(()) } else { Err(Error::InvalidSignature) }
+    }
+}
+
+impl VerifyingKey {
+    /// `(R, S, k)` of a signature whose `S` is canonical (below L), with the challenge
+    /// `k = SHA-512(R ‖ A ‖ msg) mod L`; `None` otherwise.
+    fn challenge(&self, msg: &[u8], sig: &Signature) -> Option<([u8; 32], [u8; 32], [u8; 32])> {
+        let (r, s) = (sig.r(), sig.s());
+        if !is_canonical_vartime(&s) {
+            return None;
+        }
+        Some((r, s, reduce_wide(&sha512(&[&r, &self.bytes, msg]))))
     }
 }
 
@@ -355,6 +380,7 @@ const SMALL_ORDER: [[u8; 32]; 8] = {
 
 /// The group check of [`VerifyingKey::verify`] for `S` already known to be below L and `A`
 /// of large order: `R` is not a small-order encoding, and `[S]B − [k]A` encodes to `R`.
+#[inline(never)]
 fn verify_vartime<F: crate::curve25519::Field>(
     neg_a: &Point<F>,
     r: &[u8; 32],

@@ -26,6 +26,89 @@ use core::fmt;
 
 pub use core_hash::{Implementation, RandomSource, Registered};
 
+/// Internals of the Thumb-1 Curve25519 field for the Cortex-M0 firmware's checks and cost
+/// model (the host cannot run them). Not a stable API.
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+#[doc(hidden)]
+pub mod __m0_test {
+    use crate::curve25519::{Field, portable32, thumb1};
+
+    /// The `thumb1` 512-bit product of two 256-bit values (little-endian words).
+    pub fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
+        thumb1::mul_wide(a, b)
+    }
+
+    /// The `thumb1` 512-bit square.
+    pub fn square_wide(a: &[u32; 8]) -> [u32; 16] {
+        thumb1::square_wide(a)
+    }
+
+    /// The canonical encoding of a `thumb1` element (any value below 2^256).
+    pub fn fe_to_bytes(a: &[u32; 8]) -> [u8; 32] {
+        thumb1::Fe(*a).to_bytes()
+    }
+
+    /// `portable32`'s element for any 256-bit value: bit 255 (which its `from_bytes` ignores)
+    /// counts as 2^255 ≡ 19.
+    fn reference(a: &[u32; 8]) -> portable32::Fe {
+        let mut b = [0u8; 32];
+        for (c, w) in b.chunks_exact_mut(4).zip(a) {
+            c.copy_from_slice(&w.to_le_bytes());
+        }
+        let mut top = [0u8; 32];
+        top[0] = 19 * (b[31] >> 7);
+        portable32::Fe::from_bytes(&b).add(&portable32::Fe::from_bytes(&top))
+    }
+
+    /// Every `thumb1` field operation on `a` and `b` (any values below 2^256) against
+    /// `portable32`, also chained through unreduced results: the name of the first that
+    /// differs.
+    pub fn field_ops_agree(a: &[u32; 8], b: &[u32; 8]) -> Result<(), &'static str> {
+        let (x, y) = (thumb1::Fe(*a), thumb1::Fe(*b));
+        let (rx, ry) = (reference(a), reference(b));
+        let pairs = [
+            ("mul", x.mul(&y).to_bytes(), rx.mul(&ry).to_bytes()),
+            ("square", x.square().to_bytes(), rx.square().to_bytes()),
+            ("add", x.add(&y).to_bytes(), rx.add(&ry).to_bytes()),
+            ("sub", x.sub(&y).to_bytes(), rx.sub(&ry).to_bytes()),
+            ("sub reversed", y.sub(&x).to_bytes(), ry.sub(&rx).to_bytes()),
+            ("mul_a24", x.mul_a24().to_bytes(), rx.mul_a24().to_bytes()),
+            ("neg", x.neg().to_bytes(), rx.neg().to_bytes()),
+            ("to_bytes", x.to_bytes(), rx.to_bytes()),
+            (
+                "chain",
+                x.add(&y).mul(&x.sub(&y)).add(&x).square().mul_a24().to_bytes(),
+                rx.add(&ry).mul(&rx.sub(&ry)).add(&rx).square().mul_a24().to_bytes(),
+            ),
+        ];
+        for (name, got, want) in pairs {
+            if got != want {
+                return Err(name);
+            }
+        }
+        let (mut s, mut t) = (x, y);
+        subtle::ConditionallySelectable::conditional_swap(&mut s, &mut t, 1.into());
+        if s.0 != y.0 || t.0 != x.0 {
+            return Err("conditional_swap");
+        }
+        subtle::ConditionallySelectable::conditional_swap(&mut s, &mut t, 0.into());
+        if s.0 != y.0 || t.0 != x.0 {
+            return Err("conditional_swap (no swap)");
+        }
+        Ok(())
+    }
+
+    /// The `thumb1` field product, not canonical (below 2^256): what the cost model times.
+    pub fn fe_mul_raw(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
+        thumb1::Fe(*a).mul(&thumb1::Fe(*b)).0
+    }
+
+    /// The `thumb1` field square, not canonical: what the cost model times.
+    pub fn fe_square_raw(a: &[u32; 8]) -> [u32; 8] {
+        thumb1::Fe(*a).square().0
+    }
+}
+
 /// Every implementation in this crate, available on this CPU or not: what the tests iterate
 /// and what `speed --impls` and the README's support matrix list.
 pub fn implementations() -> impl Iterator<Item = Registered> {

@@ -6,6 +6,9 @@
 //!   library calls, and its 38 KiB of tables would not fit a micro:bit's flash beside the rest).
 //! - `portable32`: radix 2^13 with only 32×32→32-bit products (Cortex-M0), the one-row
 //!   fixed-base table and a 16-entry verification table; the default on 32-bit targets.
+//! - `thumb1`: eight 32-bit words, the 512-bit product in Thumb-1 assembly, `portable32`'s
+//!   tables; the default on 32-bit Arm with the `asm` feature (Cortex-M0), where `portable32`
+//!   stays reachable by name.
 //! - `x86_adx`: four 64-bit limbs, multiplication with MULX/ADCX/ADOX in `asm!`; the default
 //!   on `x86_64` CPUs with BMI2 and ADX that lack AVX-512 IFMA.
 //! - `x86_ifma`: `x86_adx` with the X25519 ladder, the fixed-base comb and the verification
@@ -28,6 +31,8 @@ pub(crate) mod portable64;
 mod safegcd;
 pub(crate) mod scalar;
 mod tables;
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+pub(crate) mod thumb1;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_adx;
 #[cfg(target_arch = "x86_64")]
@@ -42,10 +47,10 @@ pub(crate) use montgomery::ladder;
 /// A Curve25519 field implementation, used by X25519 and Ed25519. Accelerated variants carry
 /// the CPU-feature token that proves they can run.
 ///
-/// `portable32` exists on every target and `portable64` on 64-bit ones; `available()` lists
-/// the portable one suited to the target's word size (after `x86_adx` where the CPU has BMI2
-/// and ADX), and [`Implementation::by_name`] also finds `portable32` on 64-bit targets, so
-/// both are tested there.
+/// `portable32` exists on every target, `portable64` on 64-bit ones and `thumb1` on 32-bit
+/// Arm with the `asm` feature; `available()` lists the one suited to the target (after
+/// `x86_adx` where the CPU has BMI2 and ADX), and [`Implementation::by_name`] also finds
+/// `portable32` where that is another one, so both are tested there.
 ///
 /// ```
 /// use core_ec::Implementation;
@@ -70,17 +75,24 @@ pub enum FieldImpl {
     /// Radix 2^51, 64×64→128-bit products, the 32-row fixed-base comb (64-bit targets only).
     #[cfg(target_pointer_width = "64")]
     Portable64,
+    /// Eight 32-bit words, the product in Thumb-1 assembly (32-bit Arm with `asm` only).
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
+    Thumb1,
     /// Radix 2^13, 32×32→32-bit products only (Cortex-M0), the one-row fixed-base table.
     Portable32,
 }
 
 impl FieldImpl {
-    /// The portable implementation suited to this target's word size.
+    /// The implementation for this target when no CPU feature is detected: the portable one
+    /// suited to its word size.
     #[cfg(target_pointer_width = "64")]
-    const PORTABLE: Self = Self::Portable64;
+    const DEFAULT: Self = Self::Portable64;
     /// The portable implementation suited to this target's word size.
-    #[cfg(not(target_pointer_width = "64"))]
-    const PORTABLE: Self = Self::Portable32;
+    #[cfg(not(any(target_pointer_width = "64", all(target_arch = "arm", feature = "asm"))))]
+    const DEFAULT: Self = Self::Portable32;
+    /// On 32-bit Arm with `asm`, the Thumb-1 field (always available: no detection).
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
+    const DEFAULT: Self = Self::Thumb1;
 }
 
 impl Implementation for FieldImpl {
@@ -91,6 +103,8 @@ impl Implementation for FieldImpl {
         "x86_adx",
         #[cfg(target_pointer_width = "64")]
         "portable64",
+        #[cfg(all(target_arch = "arm", feature = "asm"))]
+        "thumb1",
         "portable32",
     ];
 
@@ -102,12 +116,18 @@ impl Implementation for FieldImpl {
             Self::X86Adx(_) => "x86_adx",
             #[cfg(target_pointer_width = "64")]
             Self::Portable64 => "portable64",
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Self::Thumb1 => "thumb1",
             Self::Portable32 => "portable32",
         }
     }
 
     fn best() -> Self {
-        Self::available().next().unwrap_or(Self::PORTABLE)
+        #[cfg(target_arch = "x86_64")]
+        return Self::available().next().unwrap_or(Self::DEFAULT);
+        // Nothing to detect: a constant, so that the other fields' code is not linked.
+        #[cfg(not(target_arch = "x86_64"))]
+        Self::DEFAULT
     }
 
     fn available() -> impl Iterator<Item = Self> {
@@ -120,10 +140,11 @@ impl Implementation for FieldImpl {
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (ifma, adx) = (None, None);
-        [ifma, adx, Some(Self::PORTABLE)].into_iter().flatten()
+        [ifma, adx, Some(Self::DEFAULT)].into_iter().flatten()
     }
 
-    /// Also finds `portable32` on 64-bit targets, where `available()` leaves it out.
+    /// Also finds `portable32` on 64-bit targets and with `thumb1`, where `available()`
+    /// leaves it out.
     fn by_name(name: &str) -> Option<Self> {
         Self::available().chain([Self::Portable32]).find(|i| i.name() == name)
     }
@@ -142,6 +163,11 @@ macro_rules! with_field {
             #[cfg(target_pointer_width = "64")]
             $crate::curve25519::FieldImpl::Portable64 => {
                 type $f = $crate::curve25519::portable64::Fe;
+                $body
+            }
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            $crate::curve25519::FieldImpl::Thumb1 => {
+                type $f = $crate::curve25519::thumb1::Fe;
                 $body
             }
             $crate::curve25519::FieldImpl::Portable32 => {

@@ -1,7 +1,10 @@
-//! Checks for `core-ec`'s Curve25519 code as the firmware builds it (the radix-2^13 field with
-//! 32-bit products and the one-row fixed-base table on the Cortex-M0): RFC 7748 X25519
-//! vectors and Diffie–Hellman, the zero-secret refusal, and RFC 8032 Ed25519 verification
-//! and signing.
+//! Checks for `core-ec`'s Curve25519 code as the firmware builds it (on the Cortex-M0 the
+//! `thumb1` field, eight 32-bit words with the product in Thumb-1 assembly, and the one-row
+//! fixed-base table): RFC 7748 X25519 vectors and Diffie–Hellman, the zero-secret refusal,
+//! RFC 8032 Ed25519 verification and signing, and on the Cortex-M0 the `thumb1` field
+//! against `portable32` (which the host tests cannot run): its 512-bit product against a
+//! schoolbook reference, every field operation on edge and pseudo-random values, and X25519
+//! and Ed25519 through both fields.
 
 use core_ec::Implementation;
 use core_ec::ed25519::{Signature, SigningKey, VerifyingKey};
@@ -19,13 +22,25 @@ pub(super) const CHECKS: &[Check] = &[
     Check { name: "ec25519::x25519_dh_random", run: x25519_dh_random },
     Check { name: "ec25519::ed25519_verify_rfc8032", run: ed25519_verify_rfc8032 },
     Check { name: "ec25519::ed25519_sign_rfc8032", run: ed25519_sign_rfc8032 },
+    #[cfg(target_arch = "arm")]
+    Check { name: "ec25519::thumb1_product", run: thumb1::product },
+    #[cfg(target_arch = "arm")]
+    Check { name: "ec25519::thumb1_field_ops", run: thumb1::field_ops },
+    #[cfg(target_arch = "arm")]
+    Check { name: "ec25519::thumb1_x25519_vs_portable32", run: thumb1::x25519_vs_portable32 },
+    #[cfg(target_arch = "arm")]
+    Check { name: "ec25519::thumb1_ed25519_vs_portable32", run: thumb1::ed25519_vs_portable32 },
 ];
 
-/// On a 32-bit target the default field is the 32-bit-product one.
+/// On the Cortex-M0 the default field is the Thumb-1 one, with `portable32` reachable by
+/// name; on other 32-bit targets it is `portable32`.
 fn impl_fits_target() -> Result<(), &'static str> {
-    // On 32-bit targets the 13-bit-limb field; on a 64-bit host, whatever is fastest there
-    // (x86_adx or portable64), which must then be the first available.
-    if cfg!(target_pointer_width = "32") {
+    // On a 64-bit host, whatever is fastest there (x86_adx or portable64), which must then be
+    // the first available.
+    if cfg!(target_arch = "arm") {
+        ensure(FieldImpl::best().name() == "thumb1", "unexpected default field implementation")?;
+        ensure(FieldImpl::by_name("portable32").is_some(), "portable32 not reachable")
+    } else if cfg!(target_pointer_width = "32") {
         ensure(FieldImpl::best().name() == "portable32", "unexpected default field implementation")
     } else {
         ensure(FieldImpl::available().next() == Some(FieldImpl::best()), "best is not first")?;
@@ -109,4 +124,121 @@ fn ed25519_sign_rfc8032() -> Result<(), &'static str> {
     let key = SigningKey::from_seed(&SEED3);
     ensure(key.verifying_key().to_bytes() == PUB3, "wrong public key")?;
     ensure(key.sign(&hex!("af82")).to_bytes() == SIG3, "wrong signature")
+}
+
+/// The `thumb1` field against `portable32` on the device.
+#[cfg(target_arch = "arm")]
+mod thumb1 {
+    use core_ec::__m0_test as fe;
+    use core_ec::Implementation;
+    use core_ec::ed25519::SigningKey;
+    use core_ec::x25519::{self, FieldImpl};
+
+    use super::ensure;
+
+    /// A fixed xorshift64 stream, so a failure reproduces.
+    struct Rng(u64);
+
+    impl Rng {
+        fn word(&mut self) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 16) as u32
+        }
+
+        fn words(&mut self) -> [u32; 8] {
+            core::array::from_fn(|_| self.word())
+        }
+
+        fn bytes(&mut self) -> [u8; 32] {
+            let mut b = [0u8; 32];
+            for (c, w) in b.chunks_exact_mut(4).zip(self.words()) {
+                c.copy_from_slice(&w.to_le_bytes());
+            }
+            b
+        }
+    }
+
+    /// p − 1 = 2^255 − 20, p, 2^255 − 1 (above p), 2^256 − 1, zero, one, 2^255, 2^32 − 1 in
+    /// one word, and alternating words: the carry and sign edges of the product and the
+    /// reductions.
+    const EDGES: [[u32; 8]; 9] = {
+        const M: u32 = u32::MAX;
+        [
+            [0xffff_ffec, M, M, M, M, M, M, 0x7fff_ffff],
+            [0xffff_ffed, M, M, M, M, M, M, 0x7fff_ffff],
+            [M, M, M, M, M, M, M, 0x7fff_ffff],
+            [M; 8],
+            [0; 8],
+            [1, 0, 0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0, 0, 0x8000_0000],
+            [0, 0, 0, M, 0, 0, 0, 0],
+            [M, 0, M, 0, 0, M, 0, M],
+        ]
+    };
+
+    /// The 512-bit product by schoolbook with 64-bit arithmetic.
+    fn schoolbook(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
+        let mut r = [0u32; 16];
+        for i in 0..8 {
+            let mut c = 0u64;
+            for j in 0..8 {
+                c += u64::from(a[i]) * u64::from(b[j]) + u64::from(r[i + j]);
+                r[i + j] = c as u32;
+                c >>= 32;
+            }
+            r[i + 8] = c as u32;
+        }
+        r
+    }
+
+    /// The pairs the field checks run on: every pair of edge values, then pseudo-random ones.
+    fn pairs(random: usize) -> impl Iterator<Item = ([u32; 8], [u32; 8])> {
+        let edges = EDGES.iter().flat_map(|a| EDGES.iter().map(move |b| (*a, *b)));
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        edges.chain((0..random).map(move |_| (rng.words(), rng.words())))
+    }
+
+    /// The 512-bit product and square against the schoolbook reference.
+    pub(super) fn product() -> Result<(), &'static str> {
+        for (a, b) in pairs(40) {
+            ensure(fe::mul_wide(&a, &b) == schoolbook(&a, &b), "wrong product")?;
+            ensure(fe::square_wide(&a) == schoolbook(&a, &a), "wrong square")?;
+        }
+        Ok(())
+    }
+
+    /// Every field operation against `portable32`.
+    pub(super) fn field_ops() -> Result<(), &'static str> {
+        pairs(20).try_for_each(|(a, b)| fe::field_ops_agree(&a, &b))
+    }
+
+    /// X25519 with pseudo-random scalars and points (any 32 bytes, the top bit too) on both
+    /// fields.
+    pub(super) fn x25519_vs_portable32() -> Result<(), &'static str> {
+        let portable = FieldImpl::by_name("portable32").ok_or("portable32 missing")?;
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..20 {
+            let (k, u) = (rng.bytes(), rng.bytes());
+            let got = x25519::x25519(&k, &u);
+            ensure(got == x25519::x25519_with_impl(portable, &k, &u), "the fields disagree")?;
+        }
+        Ok(())
+    }
+
+    /// Ed25519 key derivation and signing (the fixed-base comb) on both fields.
+    pub(super) fn ed25519_vs_portable32() -> Result<(), &'static str> {
+        let portable = FieldImpl::by_name("portable32").ok_or("portable32 missing")?;
+        let mut rng = Rng(0x0123_4567_89ab_cdef);
+        for _ in 0..3 {
+            let (seed, msg) = (rng.bytes(), rng.bytes());
+            let key = SigningKey::from_seed(&seed);
+            let other = SigningKey::from_seed_with_impl(&seed, portable);
+            let same_key = key.verifying_key().to_bytes() == other.verifying_key().to_bytes();
+            ensure(same_key, "public keys differ")?;
+            ensure(key.sign(&msg).to_bytes() == other.sign(&msg).to_bytes(), "signatures differ")?;
+        }
+        Ok(())
+    }
 }

@@ -1,0 +1,592 @@
+//! GF(2^255 − 19) for the Cortex-M0 with the `asm` feature: eight packed 32-bit words, any
+//! value below 2^256, reduced modulo p only by `to_bytes`. The 512-bit product comes from
+//! Thumb-1 assembly (`thumb1/mul_karatsuba.rs`) and is folded with 2^256 ≡ 38 (mod p); the
+//! additions, subtractions and `mul_a24` fold their carry or borrow the same way. Against the
+//! radix-2^13 `portable32` this needs 48 word products (four 16×16-bit `MULS` each) where
+//! that one has 400 limb products with two loads each: about 2.2k cycles a multiplication
+//! against 3.7k on the Cortex-M0+ model (m0-cost's rows). Until it has a squaring of its own
+//! it squares by multiplying, slower than `portable32`'s compiled squaring (2.1k against
+//! 1.8k).
+//!
+//! Everything that touches the words is assembly, straight-line (no branch, fixed
+//! addresses): the compiled word loops were about twice as long, and one compiled masked
+//! select (in `to_bytes`) became a branch on the mask. `add`, `sub`, the select and the swap
+//! are out of line, which keeps the images small (each is called from many places).
+//!
+//! Its tables are `portable32`'s sizes: one comb row and sixteen odd multiples of B.
+
+use subtle::{Choice, ConditionallySelectable};
+
+use super::edwards::Niels;
+use super::field::Field;
+use super::tables;
+
+mod mul_karatsuba;
+
+/// The 256×256→512-bit product.
+#[inline(always)]
+pub(crate) fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
+    mul_karatsuba::mul(a, b)
+}
+
+/// The 512-bit square; the multiplication until a dedicated squaring lands.
+#[inline(always)]
+pub(crate) fn square_wide(a: &[u32; 8]) -> [u32; 16] {
+    mul_wide(a, a)
+}
+
+/// One word of the reduction's first pass: `t[i] = lo[i] + 38·hi[i] + carry` (byte offsets
+/// `$lo` and `$hi` from r0), the carry (below 2^7) in r2, 38 in r1; r3 is zero, r4–r6 are
+/// scratch. The carry in is added to the low half's product (below 2^22), where it cannot
+/// carry out.
+macro_rules! reduce_word {
+    ($lo:literal, $hi:literal) => {
+        concat!(
+            "ldr r6, [r0, #",
+            $hi,
+            "]\n",
+            "uxth r4, r6\n",
+            "lsrs r6, r6, #16\n",
+            "muls r4, r1, r4\n",
+            "muls r6, r1, r6\n",
+            "adds r4, r4, r2\n",
+            "lsls r5, r6, #16\n",
+            "lsrs r6, r6, #16\n",
+            "adds r4, r4, r5\n",
+            "adcs r6, r3\n",
+            "ldr r5, [r0, #",
+            $lo,
+            "]\n",
+            "adds r4, r4, r5\n",
+            "adcs r6, r3\n",
+            "str r4, [r0, #",
+            $lo,
+            "]\n",
+            "mov r2, r6\n",
+        )
+    };
+}
+
+/// Two words of an addition or subtraction chain (`$op` is `adcs` or `sbcs`): the next two
+/// words at r1 and at r2, the result to r0 (all three advancing: the registers the
+/// arguments arrive in).
+macro_rules! add_words {
+    ($op:literal) => {
+        concat!(
+            "ldm r1!, {{r3, r4}}\n",
+            "ldm r2!, {{r5, r6}}\n",
+            $op,
+            " r3, r5\n",
+            $op,
+            " r4, r6\n",
+            "stm r0!, {{r3, r4}}\n",
+        )
+    };
+}
+
+/// After an addition (subtraction) whose eight result words end before r0: `$flag` turns
+/// the carry (borrow) into r3 (1, or all ones) and `$scale` makes that 38 (by r4 = 38); 38
+/// is then added (`$op` `adds`, `$chain` `adcs`) or subtracted (`subs`, `sbcs`) through the eight words, and 38 once
+/// more for a second carry (borrow), in the lowest word only, where it cannot carry again.
+macro_rules! fold_carry {
+    ($flag:literal, $scale:literal, $op:literal, $chain:literal) => {
+        concat!(
+            "movs r3, #0\n",
+            $flag,
+            "\n",
+            "movs r4, #38\n",
+            $scale,
+            "\n",
+            "movs r1, #0\n",
+            "subs r0, #32\n",
+            "mov r2, r0\n",
+            "ldm r2!, {{r4, r5, r6}}\n",
+            $op,
+            " r4, r4, r3\n",
+            $chain,
+            " r5, r1\n",
+            $chain,
+            " r6, r1\n",
+            "stm r0!, {{r4, r5, r6}}\n",
+            "ldm r2!, {{r4, r5, r6}}\n",
+            $chain,
+            " r4, r1\n",
+            $chain,
+            " r5, r1\n",
+            $chain,
+            " r6, r1\n",
+            "stm r0!, {{r4, r5, r6}}\n",
+            "ldm r2!, {{r4, r5}}\n",
+            $chain,
+            " r4, r1\n",
+            $chain,
+            " r5, r1\n",
+            "stm r0!, {{r4, r5}}\n",
+            "movs r3, #0\n",
+            $flag,
+            "\n",
+            "movs r4, #38\n",
+            $scale,
+            "\n",
+            "subs r0, #32\n",
+            "ldr r4, [r0]\n",
+            $op,
+            " r4, r4, r3\n",
+            "str r4, [r0]\n",
+        )
+    };
+}
+
+/// One word of `mul_a24`: the next word at r0 times 121665 (K = 0xdb41 in r6) plus the
+/// carry in r2, its low word to r1 (both advancing) and its high word the new carry.
+macro_rules! mul_a24_word {
+    () => {
+        concat!(
+            "ldm r0!, {{r3}}\n",
+            "uxth r4, r3\n",
+            "lsrs r3, r3, #16\n",
+            "mov r5, r3\n",
+            "muls r5, r6, r5\n",
+            "adds r5, r5, r4\n",
+            "muls r4, r6, r4\n",
+            "adds r4, r4, r2\n",
+            "lsls r2, r5, #16\n",
+            "lsrs r5, r5, #16\n",
+            "adds r4, r4, r2\n",
+            "adcs r3, r5\n",
+            "stm r1!, {{r4}}\n",
+            "mov r2, r3\n",
+        )
+    };
+}
+
+/// One word of `conditional_select`: `a ^ ((a ^ b) & mask)` from the words at r1 and r2 to
+/// r0 (all three advancing), the mask in r3.
+macro_rules! select_word {
+    () => {
+        concat!(
+            "ldm r1!, {{r4}}\n",
+            "ldm r2!, {{r5}}\n",
+            "eors r5, r4\n",
+            "ands r5, r3\n",
+            "eors r4, r5\n",
+            "stm r0!, {{r4}}\n",
+        )
+    };
+}
+
+/// One word of `conditional_swap` at byte offset `$k` from r0 and r1, the mask in r2.
+macro_rules! swap_word {
+    ($k:literal) => {
+        concat!(
+            "ldr r3, [r0, #",
+            $k,
+            "]\n",
+            "ldr r4, [r1, #",
+            $k,
+            "]\n",
+            "mov r5, r3\n",
+            "eors r5, r4\n",
+            "ands r5, r2\n",
+            "eors r3, r5\n",
+            "eors r4, r5\n",
+            "str r3, [r0, #",
+            $k,
+            "]\n",
+            "str r4, [r1, #",
+            $k,
+            "]\n",
+        )
+    };
+}
+
+/// A field element as eight little-endian 32-bit words, any value below 2^256.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fe(pub(crate) [u32; 8]);
+
+impl Fe {
+    /// [`Field::from_bytes`], usable in constants (for the static tables).
+    pub(crate) const fn from_bytes_const(b: &[u8; 32]) -> Self {
+        let mut w = [0u32; 8];
+        let mut i = 0;
+        while i < 8 {
+            w[i] = u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
+            i += 1;
+        }
+        w[7] &= 0x7fff_ffff;
+        Fe(w)
+    }
+
+    /// The element from `portable32`'s twenty 13-bit limbs (for the curve constants).
+    const fn from_limbs13(l: &[u32; 20]) -> Self {
+        let mut w = [0u32; 8];
+        let mut i = 0;
+        while i < 20 {
+            let bit = 13 * i;
+            w[bit / 32] |= l[i] << (bit % 32);
+            if bit % 32 > 19 && bit / 32 < 7 {
+                w[bit / 32 + 1] |= l[i] >> (32 - bit % 32);
+            }
+            i += 1;
+        }
+        Fe(w)
+    }
+
+    /// The 512-bit `t` reduced below 2^256 with 2^256 ≡ 38: `lo + 38·hi`, in Thumb-1
+    /// assembly (`t` is scratch). Each `38·hi[i]` is two `MULS` on 16-bit halves; the first
+    /// pass leaves `lo + 38·hi` in `t[0..8]` with its top carry (below 2^6) in r2, the second
+    /// folds that carry in as 38 times it while copying out, and the carry out of that (at
+    /// most one) lands in the lowest word, where it cannot carry again.
+    #[inline(always)]
+    fn reduce(t: &mut [u32; 16]) -> Self {
+        let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
+        // SAFETY: reads and writes the sixteen words of `t` and writes the eight of `r`,
+        // through the pointers in r0 and r1 (r1 kept in r12 meanwhile); r0–r5 and r12 are
+        // declared clobbered, r6 (reserved by Rust) is pushed and popped, r7 is not touched;
+        // no branch.
+        unsafe {
+            core::arch::asm!(
+                "push {{r6}}",
+                "mov r12, r1",
+                "movs r1, #38",
+                "movs r3, #0",
+                "movs r2, #0",
+                reduce_word!("0", "32"),
+                reduce_word!("4", "36"),
+                reduce_word!("8", "40"),
+                reduce_word!("12", "44"),
+                reduce_word!("16", "48"),
+                reduce_word!("20", "52"),
+                reduce_word!("24", "56"),
+                reduce_word!("28", "60"),
+                "muls r2, r1, r2",
+                "mov r1, r12",
+                "ldm r0!, {{r4, r5, r6}}",
+                "adds r4, r4, r2",
+                "adcs r5, r3",
+                "adcs r6, r3",
+                "stm r1!, {{r4, r5, r6}}",
+                "ldm r0!, {{r4, r5, r6}}",
+                "adcs r4, r3",
+                "adcs r5, r3",
+                "adcs r6, r3",
+                "stm r1!, {{r4, r5, r6}}",
+                "ldm r0!, {{r4, r5}}",
+                "adcs r4, r3",
+                "adcs r5, r3",
+                "stm r1!, {{r4, r5}}",
+                "adcs r3, r3",
+                "movs r4, #38",
+                "muls r3, r4, r3",
+                "subs r1, #32",
+                "ldr r4, [r1]",
+                "adds r4, r4, r3",
+                "str r4, [r1]",
+                "pop {{r6}}",
+                inout("r0") t.as_mut_ptr() => _,
+                inout("r1") r.as_mut_ptr() => _,
+                out("r2") _, out("r3") _, out("r4") _, out("r5") _, out("r12") _,
+            );
+        }
+        // SAFETY: the assembly wrote all eight words.
+        Fe(unsafe { r.assume_init() })
+    }
+}
+
+impl ConditionallySelectable for Fe {
+    /// In assembly, a word at a time: `a ^ ((a ^ b) & mask)`. (The compiled loop is about
+    /// twice as long, and the fixed-base comb selects 24 elements a digit.)
+    #[inline(never)]
+    fn conditional_select(a: &Self, b: &Self, choice: Choice) -> Self {
+        let mask = 0u32.wrapping_sub(choice.unwrap_u8() as u32);
+        let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
+        // SAFETY: reads the eight words at `a` and at `b` and writes the eight of `r`, through
+        // the pointers in r0–r2; r0–r5 are declared clobbered (r6 and r7 are not touched);
+        // no branch.
+        unsafe {
+            core::arch::asm!(
+                select_word!(),
+                select_word!(),
+                select_word!(),
+                select_word!(),
+                select_word!(),
+                select_word!(),
+                select_word!(),
+                select_word!(),
+                inout("r1") a.0.as_ptr() => _,
+                inout("r2") b.0.as_ptr() => _,
+                inout("r0") r.as_mut_ptr() => _,
+                in("r3") mask,
+                out("r4") _, out("r5") _,
+                options(nostack),
+            );
+        }
+        // SAFETY: the assembly wrote all eight words.
+        Fe(unsafe { r.assume_init() })
+    }
+
+    /// In place, in assembly, a word at a time under a mask: `t = (a ^ b) & mask`, then
+    /// `a ^= t` and `b ^= t`.
+    #[inline(never)]
+    fn conditional_swap(a: &mut Self, b: &mut Self, choice: Choice) {
+        let mask = 0u32.wrapping_sub(choice.unwrap_u8() as u32);
+        // SAFETY: reads and writes the eight words at `a` and at `b` (distinct, as `&mut`)
+        // through the pointers in r0 and r1; r3–r5 are declared clobbered (r6 and r7 are not
+        // touched); no branch.
+        unsafe {
+            core::arch::asm!(
+                swap_word!("0"),
+                swap_word!("4"),
+                swap_word!("8"),
+                swap_word!("12"),
+                swap_word!("16"),
+                swap_word!("20"),
+                swap_word!("24"),
+                swap_word!("28"),
+                in("r0") a.0.as_mut_ptr(),
+                in("r1") b.0.as_mut_ptr(),
+                in("r2") mask,
+                out("r3") _, out("r4") _, out("r5") _,
+                options(nostack),
+            );
+        }
+    }
+}
+
+static COMB: [[Niels<Fe>; 8]; 1] = niels_comb!(Fe, 1);
+/// Sixteen odd multiples, as `portable32` has.
+static ODD_B: [Niels<Fe>; 16] = niels_odd!(Fe, 16);
+
+impl Field for Fe {
+    const ZERO: Self = Fe([0; 8]);
+    const ONE: Self = Fe([1, 0, 0, 0, 0, 0, 0, 0]);
+    const D: Self = Fe::from_limbs13(&tables::D_13);
+    const D2: Self = Fe::from_limbs13(&tables::D2_13);
+    const SQRT_M1: Self = Fe::from_limbs13(&tables::SQRT_M1_13);
+
+    #[inline]
+    fn from_bytes(bytes: &[u8; 32]) -> Self {
+        Self::from_bytes_const(bytes)
+    }
+
+    /// In assembly: a compiled masked select of the two candidates became a branch on the
+    /// mask (found by the firmware's constant-time scan).
+    fn to_bytes(&self) -> [u8; 32] {
+        let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
+        // SAFETY: reads the eight words at `self` and writes and rereads the eight of `r`,
+        // through the pointers in r0 and r1; r0–r5 are declared clobbered, r6 (reserved by
+        // Rust) is pushed and popped, r7 is not touched; no branch.
+        unsafe {
+            core::arch::asm!(
+                "push {{r6}}",
+                // v = self mod 2^255 + 19·bit255, below 2^255 + 19.
+                "ldr r2, [r0, #28]",
+                "lsrs r3, r2, #31",
+                "movs r4, #19",
+                "muls r3, r4, r3",
+                "lsls r2, r2, #1",
+                "lsrs r2, r2, #1",
+                "ldm r0!, {{r4, r5, r6}}",
+                "adds r4, r4, r3",
+                "movs r3, #0",
+                "adcs r5, r3",
+                "adcs r6, r3",
+                "stm r1!, {{r4, r5, r6}}",
+                "ldm r0!, {{r4, r5, r6}}",
+                "adcs r4, r3",
+                "adcs r5, r3",
+                "adcs r6, r3",
+                "stm r1!, {{r4, r5, r6}}",
+                "ldr r4, [r0]",
+                "adcs r4, r3",
+                "adcs r2, r3",
+                "mov r5, r2",
+                "stm r1!, {{r4, r5}}",
+                // ge = bit 255 of v + 19: whether v ≥ p.
+                "subs r1, #32",
+                "ldm r1!, {{r2, r3, r4, r5}}",
+                "movs r0, #19",
+                "adds r2, r2, r0",
+                "movs r0, #0",
+                "adcs r3, r0",
+                "adcs r4, r0",
+                "adcs r5, r0",
+                "ldm r1!, {{r2, r3, r4, r5}}",
+                "adcs r2, r0",
+                "adcs r3, r0",
+                "adcs r4, r0",
+                "adcs r5, r0",
+                "lsrs r5, r5, #31",
+                "movs r0, #19",
+                "muls r5, r0, r5",
+                // v + 19·ge with bit 255 cleared: v − p when v ≥ p, v otherwise.
+                "subs r1, #32",
+                "mov r0, r1",
+                "ldm r0!, {{r2, r3, r4}}",
+                "adds r2, r2, r5",
+                "movs r5, #0",
+                "adcs r3, r5",
+                "adcs r4, r5",
+                "stm r1!, {{r2, r3, r4}}",
+                "ldm r0!, {{r2, r3, r4}}",
+                "adcs r2, r5",
+                "adcs r3, r5",
+                "adcs r4, r5",
+                "stm r1!, {{r2, r3, r4}}",
+                "ldm r0!, {{r2, r3}}",
+                "adcs r2, r5",
+                "adcs r3, r5",
+                "lsls r3, r3, #1",
+                "lsrs r3, r3, #1",
+                "stm r1!, {{r2, r3}}",
+                "pop {{r6}}",
+                inout("r0") self.0.as_ptr() => _,
+                inout("r1") r.as_mut_ptr() => _,
+                out("r2") _, out("r3") _, out("r4") _, out("r5") _,
+            );
+        }
+        // SAFETY: the assembly wrote all eight words.
+        let w = unsafe { r.assume_init() };
+        // Stored little-endian, the words are the encoding (no copy loop on a little-endian
+        // target).
+        let w = if cfg!(target_endian = "little") { w } else { w.map(u32::swap_bytes) };
+        // SAFETY: same size, and any 32 bytes are a valid `[u8; 32]`.
+        unsafe { core::mem::transmute::<[u32; 8], [u8; 32]>(w) }
+    }
+
+    #[inline(never)]
+    fn add(&self, rhs: &Self) -> Self {
+        let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
+        // SAFETY: reads the eight words at `self` and at `rhs` and writes the eight of `r`,
+        // through the pointers in r0–r2; r0–r5 are declared clobbered, r6 (reserved by Rust)
+        // is pushed and popped, r7 is not touched; no branch.
+        unsafe {
+            core::arch::asm!(
+                "push {{r6}}",
+                "ldm r1!, {{r3, r4}}",
+                "ldm r2!, {{r5, r6}}",
+                "adds r3, r3, r5",
+                "adcs r4, r6",
+                "stm r0!, {{r3, r4}}",
+                add_words!("adcs"),
+                add_words!("adcs"),
+                add_words!("adcs"),
+                fold_carry!("adcs r3, r3", "muls r3, r4, r3", "adds", "adcs"),
+                "pop {{r6}}",
+                inout("r1") self.0.as_ptr() => _,
+                inout("r2") rhs.0.as_ptr() => _,
+                inout("r0") r.as_mut_ptr() => _,
+                out("r3") _, out("r4") _, out("r5") _,
+            );
+        }
+        // SAFETY: the assembly wrote all eight words.
+        Fe(unsafe { r.assume_init() })
+    }
+
+    /// `self − rhs`, then 38 subtracted for a borrow out of 2^256, and once more, from the
+    /// lowest word alone, if that borrows again (the value is then at least 2^256 − 38).
+    #[inline(never)]
+    fn sub(&self, rhs: &Self) -> Self {
+        let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
+        // SAFETY: as in `add`.
+        unsafe {
+            core::arch::asm!(
+                "push {{r6}}",
+                "ldm r1!, {{r3, r4}}",
+                "ldm r2!, {{r5, r6}}",
+                "subs r3, r3, r5",
+                "sbcs r4, r6",
+                "stm r0!, {{r3, r4}}",
+                add_words!("sbcs"),
+                add_words!("sbcs"),
+                add_words!("sbcs"),
+                fold_carry!("sbcs r3, r3", "ands r3, r4", "subs", "sbcs"),
+                "pop {{r6}}",
+                inout("r1") self.0.as_ptr() => _,
+                inout("r2") rhs.0.as_ptr() => _,
+                inout("r0") r.as_mut_ptr() => _,
+                out("r3") _, out("r4") _, out("r5") _,
+            );
+        }
+        // SAFETY: the assembly wrote all eight words.
+        Fe(unsafe { r.assume_init() })
+    }
+
+    fn mul(&self, rhs: &Self) -> Self {
+        Self::reduce(&mut mul_wide(&self.0, &rhs.0))
+    }
+
+    fn square(&self) -> Self {
+        Self::reduce(&mut square_wide(&self.0))
+    }
+
+    /// In assembly, a word at a time: with `x = xh·2^16 + xl` and 121665 = 2^16 + K,
+    /// `x·121665 = xl·K + (xl + xh·K)·2^16 + xh·2^32`, where `xl + xh·K` fits a word and so
+    /// does `xl·K` plus the carry in from the word below (below 2^17); the top carry is folded
+    /// as 38 times it, as in `add`.
+    fn mul_a24(&self) -> Self {
+        let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
+        // SAFETY: reads the eight words at `self` and writes and rereads the eight of `r`,
+        // through the pointers in r0 and r1; r0–r5 are declared clobbered, r6 (reserved by
+        // Rust) is pushed and popped, r7 is not touched; no branch.
+        unsafe {
+            core::arch::asm!(
+                "push {{r6}}",
+                "movs r6, #0xdb",
+                "lsls r6, r6, #8",
+                "adds r6, #0x41",
+                "movs r2, #0",
+                mul_a24_word!(),
+                mul_a24_word!(),
+                mul_a24_word!(),
+                mul_a24_word!(),
+                mul_a24_word!(),
+                mul_a24_word!(),
+                mul_a24_word!(),
+                mul_a24_word!(),
+                "movs r4, #38",
+                "muls r2, r4, r2",
+                "subs r1, #32",
+                "mov r0, r1",
+                "ldm r0!, {{r3, r4, r5}}",
+                "adds r3, r3, r2",
+                "movs r2, #0",
+                "adcs r4, r2",
+                "adcs r5, r2",
+                "stm r1!, {{r3, r4, r5}}",
+                "ldm r0!, {{r3, r4, r5}}",
+                "adcs r3, r2",
+                "adcs r4, r2",
+                "adcs r5, r2",
+                "stm r1!, {{r3, r4, r5}}",
+                "ldm r0!, {{r3, r4}}",
+                "adcs r3, r2",
+                "adcs r4, r2",
+                "stm r1!, {{r3, r4}}",
+                "adcs r2, r2",
+                "movs r3, #38",
+                "muls r2, r3, r2",
+                "subs r1, #32",
+                "ldr r3, [r1]",
+                "adds r3, r3, r2",
+                "str r3, [r1]",
+                "pop {{r6}}",
+                inout("r0") self.0.as_ptr() => _,
+                inout("r1") r.as_mut_ptr() => _,
+                out("r2") _, out("r3") _, out("r4") _, out("r5") _,
+            );
+        }
+        // SAFETY: the assembly wrote all eight words.
+        Fe(unsafe { r.assume_init() })
+    }
+
+    #[inline]
+    fn comb() -> &'static [[Niels<Self>; 8]] {
+        &COMB
+    }
+
+    #[inline]
+    fn odd_b() -> &'static [Niels<Self>] {
+        &ODD_B
+    }
+}
