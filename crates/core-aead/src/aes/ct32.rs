@@ -184,10 +184,15 @@ pub(super) fn inv_shift_rows(x: u32) -> u32 {
 
 /// `SubBytes` on the planes: the circuit of [`bitslice::sub_bytes`], kept out of line so the
 /// cipher, its inverse and the key expansion share one copy.
+#[cfg(not(target_arch = "arm"))]
 #[inline(never)]
 pub(super) fn sub_bytes(q: &mut [u32; 8]) {
     bitslice::sub_bytes(q);
 }
+
+/// `SubBytes` on the planes, on Arm (the Cortex-M0 path): the same circuit in assembly.
+#[cfg(target_arch = "arm")]
+pub(super) use super::thumb1::sub_bytes;
 
 /// `SubWord` (FIPS 197 §5.2) for the key expansion, through the planes: with `w` as word 0
 /// and the others zero, [`ortho`] leaves bit `j` of byte `k` at bit `8k` of plane `j`, the

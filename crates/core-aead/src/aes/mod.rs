@@ -19,6 +19,8 @@ mod ct64;
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
+#[cfg(target_arch = "arm")]
+mod thumb1;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_aesni;
 #[cfg(target_arch = "x86_64")]
