@@ -238,16 +238,99 @@ pub(super) fn ctr32(key: &Key, ctr: &mut [u8; 16], buf: &mut [u8]) {
         ortho(&mut q);
         encrypt_planes(key, &mut q);
         ortho(&mut q);
-        // Word `2·column + block` is bytes `16·block + 4·column..` of the keystream. A byte
-        // at a time: on the Cortex-M0 140 bytes smaller than words with a byte tail, for
-        // 1.2 of the 314 cycles a byte.
-        for (i, b) in chunk.iter_mut().enumerate() {
-            *b ^= (q[2 * (i / 4 % 4) + i / 16] >> (8 * (i % 4))) as u8;
-        }
+        xor_keystream(&q, chunk);
         c = c.wrapping_add(chunk.len().div_ceil(16) as u32);
         q.zeroize();
     }
     super::set_counter(ctr, c);
+}
+
+/// XORs `chunk` (at most 32 bytes) with the keystream in the planes after [`ortho`]: word
+/// `2·column + block` is bytes `16·block + 4·column..`. A word at a time, its bytes shifted
+/// out.
+#[inline(always)]
+fn xor_keystream_bytes(q: &[u32; 8], chunk: &mut [u8]) {
+    for (k, bytes) in chunk.chunks_mut(4).enumerate() {
+        // `2·(k mod 4) + k/4`, written so that the index is visibly below 8.
+        let mut w = q[(2 * k + k / 4) % 8];
+        for b in bytes {
+            *b ^= w as u8;
+            w >>= 8;
+        }
+    }
+}
+
+/// [`xor_keystream_bytes`] everywhere but Arm.
+#[cfg(not(target_arch = "arm"))]
+#[inline(always)]
+fn xor_keystream(q: &[u32; 8], chunk: &mut [u8]) {
+    xor_keystream_bytes(q, chunk);
+}
+
+/// [`xor_keystream_bytes`] on Arm (the Cortex-M0 path), whole 32-byte chunks in assembly:
+/// the buffer may be unaligned, so bytes are loaded and stored one by one, but written out
+/// four to a word at fixed offsets, about 7 cycles a byte against 18 for the compiled loops
+/// (which keep the byte count and the word index in registers). A shorter last chunk goes
+/// through the loops.
+#[cfg(target_arch = "arm")]
+#[inline(always)]
+fn xor_keystream(q: &[u32; 8], chunk: &mut [u8]) {
+    let Ok(full) = <&mut [u8; 32]>::try_from(&mut *chunk) else {
+        return xor_keystream_bytes(q, chunk);
+    };
+    // SAFETY: reads the eight words of `q` and reads and writes the 32 bytes of `full`, all
+    // through the pointers passed in, at offsets the four passes of the loop keep in range
+    // (`q` advances 8 bytes a pass up to offset 28, `full` 4 bytes a pass up to offset 31);
+    // no stack, and every register written is an operand.
+    unsafe {
+        core::arch::asm!(
+            // Pass `c` (four of them): column word `c` of block 0 into bytes `4c..4c+4` and of
+            // block 1 into bytes `16+4c..`.
+            "2:",
+            "ldr {w}, [{q}, #0]",
+            "ldrb {t}, [{p}, #0]",
+            "eors {t}, {w}",
+            "strb {t}, [{p}, #0]",
+            "lsrs {w}, {w}, #8",
+            "ldrb {t}, [{p}, #1]",
+            "eors {t}, {w}",
+            "strb {t}, [{p}, #1]",
+            "lsrs {w}, {w}, #8",
+            "ldrb {t}, [{p}, #2]",
+            "eors {t}, {w}",
+            "strb {t}, [{p}, #2]",
+            "lsrs {w}, {w}, #8",
+            "ldrb {t}, [{p}, #3]",
+            "eors {t}, {w}",
+            "strb {t}, [{p}, #3]",
+            "ldr {w}, [{q}, #4]",
+            "ldrb {t}, [{p}, #16]",
+            "eors {t}, {w}",
+            "strb {t}, [{p}, #16]",
+            "lsrs {w}, {w}, #8",
+            "ldrb {t}, [{p}, #17]",
+            "eors {t}, {w}",
+            "strb {t}, [{p}, #17]",
+            "lsrs {w}, {w}, #8",
+            "ldrb {t}, [{p}, #18]",
+            "eors {t}, {w}",
+            "strb {t}, [{p}, #18]",
+            "lsrs {w}, {w}, #8",
+            "ldrb {t}, [{p}, #19]",
+            "eors {t}, {w}",
+            "strb {t}, [{p}, #19]",
+            "adds {p}, #4",
+            "adds {q}, #8",
+            "subs {n}, #1",
+            "bne 2b",
+            p = inout(reg) full.as_mut_ptr() => _,
+            q = inout(reg) q.as_ptr() => _,
+            n = inout(reg) 4u32 => _,
+            w = out(reg) _,
+            t = out(reg) _,
+            options(nostack),
+        );
+    }
 }
 
 /// Decrypts two blocks in place.
