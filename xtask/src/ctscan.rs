@@ -160,11 +160,12 @@ const ALLOWED: &[Allowed] = &[
         8,
         "key length, round count, word and block loops, backend dispatch (key expansion)",
     ),
-    // 8 with the bare-metal column loop of the inlined key block's rounds.
+    // 8 with the bare-metal column loop of the inlined key block's rounds, which is how the
+    // m0-kat image has it again since ct32's key schedule shrank (LTO inlines differently).
     a(
         "core_aead::chacha20::ChaCha20Impl::keystream",
-        7,
-        "block loops, column loop, lengths, dispatch",
+        8,
+        "block loops, double-round and column loops, lengths, dispatch",
     ),
     a(
         "core_aead::chacha20poly1305::Engine::tag",

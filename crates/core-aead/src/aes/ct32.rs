@@ -6,7 +6,6 @@
 //! `8·row + 2·column + block`. Each row is an 8-bit lane, so `ShiftRows` rotates within lanes
 //! and `MixColumns`' row rotations are 8-bit word rotations.
 
-use super::RoundKeys;
 use super::bitslice;
 use zeroize::Zeroize;
 
@@ -18,18 +17,28 @@ pub(crate) struct Key {
 }
 
 impl Key {
-    pub(super) fn new(keys: &RoundKeys) -> Self {
-        // Each round key's column words go straight into the words of both blocks (what
-        // `load` of two copies of its bytes gives, without building them).
+    /// Expands a key of a length `key_rounds` accepted. The words of the expansion go into
+    /// the first half of the planes' storage and are spread from the last round key down, so
+    /// no round key overtakes one not yet read: the key schedule needs no other copy of
+    /// itself. Out of line, so that its caller moves it straight into place (a Cortex-M0 has
+    /// little stack for 480-byte temporaries).
+    #[inline(never)]
+    pub(super) fn new(key: &[u8]) -> Self {
         let mut rk = [[0u32; 8]; 15];
-        for (planes, words) in rk.iter_mut().zip(keys.used()) {
-            for (c, &w) in words.iter().enumerate() {
+        let rounds = super::expand_words(key, rk.as_flattened_mut());
+        for i in (0..=rounds.min(14)).rev() {
+            // Each round key's column words go straight into the words of both blocks (what
+            // `load` of two copies of its bytes gives, without building them).
+            let w = rk.as_flattened();
+            let cols = [w[4 * i], w[4 * i + 1], w[4 * i + 2], w[4 * i + 3]];
+            let planes = &mut rk[i];
+            for (c, w) in cols.into_iter().enumerate() {
                 planes[2 * c] = w;
                 planes[2 * c + 1] = w;
             }
             ortho(planes);
         }
-        Self { rk, rounds: keys.rounds }
+        Self { rk, rounds }
     }
 
     fn used(&self) -> &[[u32; 8]] {
