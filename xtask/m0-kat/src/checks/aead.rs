@@ -5,7 +5,7 @@
 
 use core_aead::{
     Aead, Aes128Ccm, AesCcm, AesImpl, ChaCha20Impl, ChaCha20Poly1305, GcmImpl, Implementation,
-    Poly1305Impl,
+    Poly1305, Poly1305Impl,
 };
 use hex_literal::hex;
 
@@ -16,6 +16,7 @@ pub(super) const CHECKS: &[Check] = &[
     Check { name: "aead::aes128_gcm_mv4", run: aes128_gcm_mv4 },
     Check { name: "aead::aes_gcm_default_is_ct32", run: aes_gcm_default_is_ct32 },
     Check { name: "aead::chacha20_poly1305_rfc8439", run: chacha20_poly1305_rfc8439 },
+    Check { name: "aead::poly1305_vectors", run: poly1305_vectors },
     Check { name: "aead::aes128_ccm8_rfc3610", run: aes128_ccm8_rfc3610 },
     Check { name: "aead::aes128_ccm_round_trip", run: aes128_ccm_round_trip },
 ];
@@ -83,6 +84,29 @@ fn aes_gcm_default_is_ct32() -> Result<(), &'static str> {
     } else {
         ensure(AesImpl::available().any(|imp| imp.name() == "ct32"), "ct32 missing")
     }
+}
+
+/// Poly1305 alone on every implementation this target can run: RFC 8439 §2.5.2, and the
+/// all-ones key and message (the largest clamped `r`, every limb at its bound; 15 blocks and
+/// a 10-byte tail), whose tag was worked out with integers outside this code.
+fn poly1305_vectors() -> Result<(), &'static str> {
+    let key = hex!("85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b");
+    let tag = hex!("a8061dc1305136c6c22b8baf0c0127a9");
+    let ones = [0xffu8; 250];
+    let ones_tag = hex!("c8348242441b569e6e827c125bff37dc");
+    let mut ran = false;
+    for imp in Poly1305Impl::available() {
+        for (key, msg, want) in [
+            (&key, &b"Cryptographic Forum Research Group"[..], &tag),
+            (&[0xff; 32], &ones, &ones_tag),
+        ] {
+            let mut p = Poly1305::with_impl(key, imp).map_err(|_| imp.name())?;
+            p.update(msg);
+            ensure(p.finalize() == *want, imp.name())?;
+        }
+        ran = true;
+    }
+    ensure(ran, "no implementation available")
 }
 
 /// RFC 8439 §2.8.2 on every ChaCha20 × Poly1305 pairing this target can run.
