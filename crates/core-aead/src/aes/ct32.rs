@@ -220,9 +220,32 @@ pub(super) fn sub_word(w: u32) -> u32 {
 
 /// The cipher on the planes of two blocks: one out-of-line copy for [`encrypt2`] and
 /// [`ctr32`] (GCM links both).
+#[cfg(not(target_arch = "arm"))]
 #[inline(never)]
 fn encrypt_planes(key: &Key, q: &mut [u32; 8]) {
     bitslice::encrypt(q, key.used());
+}
+
+/// [`encrypt_planes`] on Arm (the Cortex-M0 path): the middle rounds' `ShiftRows`,
+/// `MixColumns` and `AddRoundKey` are one pass over the planes in assembly
+/// ([`shift_mix_add`](super::thumb1::shift_mix_add)), each plane loaded and stored once a
+/// round instead of three times; the last round is `ShiftRows` and `AddRoundKey` here.
+#[cfg(target_arch = "arm")]
+#[inline(never)]
+fn encrypt_planes(key: &Key, q: &mut [u32; 8]) {
+    let rk = key.used();
+    let (Some(first), Some(last)) = (rk.first(), rk.last()) else { return };
+    for (p, k) in q.iter_mut().zip(first) {
+        *p ^= k;
+    }
+    for k in rk.get(1..rk.len() - 1).unwrap_or_default() {
+        sub_bytes(q);
+        super::thumb1::shift_mix_add(q, k);
+    }
+    sub_bytes(q);
+    for (p, k) in q.iter_mut().zip(last) {
+        *p = shift_rows(*p) ^ k;
+    }
 }
 
 /// Encrypts two blocks in place.

@@ -1,14 +1,17 @@
-//! ct32's `SubBytes` circuit in Thumb-1 assembly, for the Cortex-M0. The Boyar–Peralta
-//! circuit of [`bitslice::sub_bytes`](super::bitslice::sub_bytes), gate for gate, in an order
-//! and register allocation chosen for eight low registers: values that live across the
-//! circuit's phases (most of the `y` terms are read again by the last products) wait in the
-//! high registers `r8`–`r12` and `lr`, one cycle each way, and only the rest go to the stack.
-//! Compiled, the circuit spills to the stack only and copies registers it could overwrite:
-//! about 420 cycles a call against about 320 here, and fewer bytes. Constant time: straight-line
-//! Boolean operations, loads and stores at fixed offsets.
+//! ct32's round in Thumb-1 assembly, for the Cortex-M0: `SubBytes` ([`sub_bytes`]) and the
+//! linear steps of a middle round in one pass ([`shift_mix_add`]). The portable Rust of
+//! [`bitslice`](super::bitslice) and [`ct32`](super::ct32) is what they compute, and what
+//! every other target runs.
 
-/// FIPS 197 §5.1.1 `SubBytes` on the eight planes (the same function as
-/// [`bitslice::sub_bytes`](super::bitslice::sub_bytes)), one out-of-line copy.
+/// FIPS 197 §5.1.1 `SubBytes` on the eight planes: the Boyar–Peralta circuit of
+/// [`bitslice::sub_bytes`](super::bitslice::sub_bytes), gate for gate, in an order and
+/// register allocation chosen (by a search over the circuit's orders, each allocated with
+/// furthest-next-use spilling) for eight low registers. Values that live across the circuit's
+/// phases (most of the `y` terms are read again by the last products) wait in the high
+/// registers `r8`–`r12` and `lr`, one cycle each way, and only the rest go to the stack.
+/// Compiled, the circuit spills to the stack only and copies registers it could overwrite:
+/// about 420 cycles a call against about 300 here, and fewer bytes. One out-of-line copy.
+/// Constant time: straight-line Boolean operations, loads and stores at fixed offsets.
 #[inline(never)]
 pub(super) fn sub_bytes(q: &mut [u32; 8]) {
     // SAFETY: reads and writes the eight words of `q` (offsets 0 to 28 from `r0`) and a
@@ -257,6 +260,93 @@ pub(super) fn sub_bytes(q: &mut [u32; 8]) {
             inout("r0") q.as_mut_ptr() => _,
             out("r1") _, out("r2") _, out("r3") _, out("r4") _, out("r5") _,
             out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _, out("lr") _,
+        );
+    }
+}
+
+/// FIPS 197 §5.1.2–5.1.4 `ShiftRows`, `MixColumns` and `AddRoundKey` (round key `k`) of a
+/// middle round, in one pass over the planes: each plane is loaded, shifted as
+/// [`ct32::shift_rows`](super::ct32::shift_rows) does, mixed and keyed, and stored, so
+/// every plane is read and written once a round where the compiled steps took three
+/// passes. `MixColumns` is [`bitslice::mix_columns`](super::bitslice::mix_columns):
+/// plane `i` becomes `xtime(t)[i] ⊕ ror8(q[i]) ⊕ ror16(t[i]) ⊕ k[i]` with
+/// `t = q ⊕ ror8(q)`, where `xtime(t)[i]` is `t[i − 1]`, plus `t[7]` for planes 0, 1, 3 and
+/// 4 (plane 0 has no `t[−1]`): the loop carries `t[i − 1]` from the plane before (zero for
+/// plane 0) and adds `t[7]`, which it has at the end, to those four planes afterwards.
+/// Constant time: the loop counts planes; shifts and rotations by constants.
+#[inline(never)]
+pub(super) fn shift_mix_add(q: &mut [u32; 8], k: &[u32; 8]) {
+    // SAFETY: reads the eight words of `k` (`LDM` from its start), reads and writes the
+    // eight words of `q` (from its start, then at offsets 0 to 16); `r6`, which the
+    // compiler may reserve, is saved on the stack and restored, `r7` is not touched, and
+    // every other register written is an operand or declared clobbered.
+    unsafe {
+        core::arch::asm!(
+            "push {{r6}}",
+            // r8: the end of q; r2: the rotation count; r3: t of the plane before.
+            "movs r3, #32",
+            "adds r3, r0",
+            "mov r8, r3",
+            "movs r2, #8",
+            "movs r3, #0",
+            "2:",
+            "ldr r4, [r0]",
+            // ShiftRows of r4 into r5 (r6 scratch), as `ct32::shift_rows`.
+            "uxtb r5, r4",
+            "lsrs r6, r4, #10",
+            "lsls r6, r6, #26",
+            "lsrs r6, r6, #18",
+            "orrs r5, r6",
+            "lsrs r6, r4, #8",
+            "lsls r6, r6, #30",
+            "lsrs r6, r6, #16",
+            "orrs r5, r6",
+            "lsrs r6, r4, #20",
+            "lsls r6, r6, #28",
+            "lsrs r6, r6, #12",
+            "orrs r5, r6",
+            "lsls r6, r4, #12",
+            "lsrs r6, r6, #28",
+            "lsls r6, r6, #20",
+            "orrs r5, r6",
+            "lsrs r6, r4, #30",
+            "lsls r6, r6, #24",
+            "orrs r5, r6",
+            "lsrs r6, r4, #24",
+            "lsls r6, r6, #26",
+            "orrs r5, r6",
+            // r4 = ror8(q), r5 = t = q ⊕ ror8(q); r4 ⊕= t of the plane before; carry t on.
+            "movs r4, r5",
+            "rors r4, r2",
+            "eors r5, r4",
+            "eors r4, r3",
+            "movs r3, r5",
+            "rors r5, r2",
+            "rors r5, r2",
+            "eors r4, r5",
+            "ldm r1!, {{r5}}",
+            "eors r4, r5",
+            "stm r0!, {{r4}}",
+            "cmp r0, r8",
+            "bne 2b",
+            // r3 is t[7]: into planes 0, 1, 3 and 4.
+            "subs r0, #32",
+            "ldr r4, [r0, #0]",
+            "eors r4, r3",
+            "str r4, [r0, #0]",
+            "ldr r4, [r0, #4]",
+            "eors r4, r3",
+            "str r4, [r0, #4]",
+            "ldr r4, [r0, #12]",
+            "eors r4, r3",
+            "str r4, [r0, #12]",
+            "ldr r4, [r0, #16]",
+            "eors r4, r3",
+            "str r4, [r0, #16]",
+            "pop {{r6}}",
+            inout("r0") q.as_mut_ptr() => _,
+            inout("r1") k.as_ptr() => _,
+            out("r2") _, out("r3") _, out("r4") _, out("r5") _, out("r8") _,
         );
     }
 }
