@@ -5,6 +5,10 @@
 //! Layout: plane `i` holds bit `i` of the 32 state bytes of two blocks, at bit
 //! `8·row + 2·column + block`. Each row is an 8-bit lane, so `ShiftRows` rotates within lanes
 //! and `MixColumns`' row rotations are 8-bit word rotations.
+//!
+//! On Arm (the Cortex-M0) the S-box, a middle round's linear steps and CTR's keystream XOR
+//! are Thumb-1 assembly (`thumb1.rs` and [`xor_keystream`]); the Rust here is what they
+//! compute and what every other target runs.
 
 use super::bitslice;
 use zeroize::Zeroize;
