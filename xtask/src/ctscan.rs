@@ -128,6 +128,7 @@ const ALLOWED: &[Allowed] = &[
          round keys' plane loops, the round loop",
     ),
     a("core_aead::aes::thumb1::shift_mix_add", 1, "plane loop"),
+    a("core_aead::aes::thumb1::ortho", 1, "the loop over the two groups of four words"),
     a("core_aead::aes::Aes::encrypt_blocks::{{closure}}", 6, "block loop, group length"),
     // 9 while CTR XORed whole words and then a byte tail; 3 with a byte loop alone.
     a(

@@ -57,6 +57,7 @@ impl Drop for Key {
 }
 
 /// Exchanges the bits of `x` above `mask << shift` with the bits of `y` under `mask`.
+#[cfg(not(target_arch = "arm"))]
 #[inline(always)]
 fn swap(x: u32, y: u32, mask: u32, shift: u32) -> (u32, u32) {
     // A delta swap: one mask and five operations.
@@ -70,6 +71,7 @@ fn swap(x: u32, y: u32, mask: u32, shift: u32) -> (u32, u32) {
 /// pairs stays a loop that addresses every word on the stack through its index. Out of line:
 /// the key schedule, CTR and the block functions share one copy (about 200 bytes each), and
 /// a call costs a few cycles of the ten thousand two blocks take.
+#[cfg(not(target_arch = "arm"))]
 #[inline(never)]
 fn ortho(q: &mut [u32; 8]) {
     let [q0, q1, q2, q3, q4, q5, q6, q7] = *q;
@@ -87,6 +89,10 @@ fn ortho(q: &mut [u32; 8]) {
     let (q3, q7) = swap(q3, q7, 0x0F0F_0F0F, 4);
     *q = [q0, q1, q2, q3, q4, q5, q6, q7];
 }
+
+/// [`ortho`] on Arm (the Cortex-M0 path): the same swaps in assembly.
+#[cfg(target_arch = "arm")]
+use super::thumb1::ortho;
 
 /// Two blocks into bit planes: word `2·column + block` is that column of that block (byte
 /// `row` at bits `8·row`), so after [`ortho`] bit `8·row + word` is `8·row + 2·column + block`.

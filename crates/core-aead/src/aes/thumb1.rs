@@ -1,5 +1,6 @@
-//! ct32's round in Thumb-1 assembly, for the Cortex-M0: `SubBytes` ([`sub_bytes`]) and the
-//! linear steps of a middle round in one pass ([`shift_mix_add`]). The portable Rust of
+//! ct32's round in Thumb-1 assembly, for the Cortex-M0: `SubBytes` ([`sub_bytes`]), the
+//! linear steps of a middle round in one pass ([`shift_mix_add`]), and the transposition
+//! into and out of the planes ([`ortho`]). The portable Rust of
 //! [`bitslice`](super::bitslice) and [`ct32`](super::ct32) is what they compute, and what
 //! every other target runs.
 
@@ -347,6 +348,125 @@ pub(super) fn shift_mix_add(q: &mut [u32; 8], k: &[u32; 8]) {
             inout("r0") q.as_mut_ptr() => _,
             inout("r1") k.as_ptr() => _,
             out("r2") _, out("r3") _, out("r4") _, out("r5") _, out("r8") _,
+        );
+    }
+}
+
+/// [`ct32::ortho`](super::ct32::ortho): the twelve delta swaps with the three masks built
+/// once in high registers, four words in registers at a time for the swaps by 1 and 2 bits
+/// (one `LDM` and one `STM` per four words) and pairs for the swaps by 4. Constant time:
+/// the loop counts the two groups of words; shifts by constants.
+#[inline(never)]
+pub(super) fn ortho(q: &mut [u32; 8]) {
+    // SAFETY: reads and writes the eight words of `q` (with `LDM`/`STM` from its start and
+    // at offsets 0 to 28), nothing else; `r6`, which the compiler may reserve, is saved on
+    // the stack and restored, `r7` is not touched, and every other register written is an
+    // operand or declared clobbered.
+    unsafe {
+        core::arch::asm!(
+            "push {{r6}}",
+            // The three masks into r8, r9 and r10, and the end of q into r12.
+            "movs r1, #0x55",
+            "lsls r6, r1, #8",
+            "orrs r1, r6",
+            "lsls r6, r1, #16",
+            "orrs r1, r6",
+            "mov r8, r1",
+            "movs r1, #0x33",
+            "lsls r6, r1, #8",
+            "orrs r1, r6",
+            "lsls r6, r1, #16",
+            "orrs r1, r6",
+            "mov r9, r1",
+            "movs r1, #0x0f",
+            "lsls r6, r1, #8",
+            "orrs r1, r6",
+            "lsls r6, r1, #16",
+            "orrs r1, r6",
+            "mov r10, r1",
+            "movs r6, #32",
+            "adds r6, r0",
+            "mov r12, r6",
+            // Words 0–3, then 4–7: the swaps by 1 and by 2 bits.
+            "2:",
+            "ldm r0!, {{r2, r3, r4, r5}}",
+            "mov r1, r8",
+            "lsrs r6, r2, #1",
+            "eors r6, r3",
+            "ands r6, r1",
+            "eors r3, r6",
+            "lsls r6, r6, #1",
+            "eors r2, r6",
+            "lsrs r6, r4, #1",
+            "eors r6, r5",
+            "ands r6, r1",
+            "eors r5, r6",
+            "lsls r6, r6, #1",
+            "eors r4, r6",
+            "mov r1, r9",
+            "lsrs r6, r2, #2",
+            "eors r6, r4",
+            "ands r6, r1",
+            "eors r4, r6",
+            "lsls r6, r6, #2",
+            "eors r2, r6",
+            "lsrs r6, r3, #2",
+            "eors r6, r5",
+            "ands r6, r1",
+            "eors r5, r6",
+            "lsls r6, r6, #2",
+            "eors r3, r6",
+            "subs r0, #16",
+            "stm r0!, {{r2, r3, r4, r5}}",
+            "cmp r0, r12",
+            "bne 2b",
+            // Words i and i + 4: the swaps by 4 bits.
+            "subs r0, #32",
+            "mov r1, r10",
+            "ldr r2, [r0, #0]",
+            "ldr r3, [r0, #16]",
+            "lsrs r6, r2, #4",
+            "eors r6, r3",
+            "ands r6, r1",
+            "eors r3, r6",
+            "lsls r6, r6, #4",
+            "eors r2, r6",
+            "str r2, [r0, #0]",
+            "str r3, [r0, #16]",
+            "ldr r2, [r0, #4]",
+            "ldr r3, [r0, #20]",
+            "lsrs r6, r2, #4",
+            "eors r6, r3",
+            "ands r6, r1",
+            "eors r3, r6",
+            "lsls r6, r6, #4",
+            "eors r2, r6",
+            "str r2, [r0, #4]",
+            "str r3, [r0, #20]",
+            "ldr r2, [r0, #8]",
+            "ldr r3, [r0, #24]",
+            "lsrs r6, r2, #4",
+            "eors r6, r3",
+            "ands r6, r1",
+            "eors r3, r6",
+            "lsls r6, r6, #4",
+            "eors r2, r6",
+            "str r2, [r0, #8]",
+            "str r3, [r0, #24]",
+            "ldr r2, [r0, #12]",
+            "ldr r3, [r0, #28]",
+            "lsrs r6, r2, #4",
+            "eors r6, r3",
+            "ands r6, r1",
+            "eors r3, r6",
+            "lsls r6, r6, #4",
+            "eors r2, r6",
+            "str r2, [r0, #12]",
+            "str r3, [r0, #28]",
+            "pop {{r6}}",
+            inout("r0") q.as_mut_ptr() => _,
+            out("r1") _, out("r2") _, out("r3") _, out("r4") _, out("r5") _,
+            out("r8") _, out("r9") _, out("r10") _, out("r12") _,
         );
     }
 }
