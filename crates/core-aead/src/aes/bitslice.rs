@@ -200,9 +200,9 @@ fn each<T: Copy>(q: &mut [T; 8], f: impl Fn(T, usize) -> T) {
     *q = [f(q0, 0), f(q1, 1), f(q2, 2), f(q3, 3), f(q4, 4), f(q5, 5), f(q6, 6), f(q7, 7)];
 }
 
-/// `ShiftRows` on the eight planes, a loop over them: on the Cortex-M0 one copy of the 23
-/// instructions instead of eight is about 310 bytes less flash, for about 6% of the cipher's
-/// time (the loop's loads, stores and branches); hosts' optimisers unroll it.
+/// `ShiftRows` on the eight planes, a loop over them: at size-optimised levels one copy of
+/// the shifts instead of eight; hosts' optimisers unroll it. (The Cortex-M0's cipher has its
+/// own pass, `thumb1::shift_mix_add`.)
 #[inline(always)]
 fn shift_rows<T: Plane>(q: &mut [T; 8]) {
     for p in q.iter_mut() {

@@ -19,6 +19,8 @@ mod ct64;
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
+#[cfg(target_arch = "arm")]
+mod thumb1;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_aesni;
 #[cfg(target_arch = "x86_64")]
@@ -57,50 +59,63 @@ core_hash::implementation_enum! {
 /// The FIPS 197 §5.2 key expansion: `rk[i]` is round key `i` as four little-endian words (the
 /// bitsliced 32-bit code takes them as they are); [`bytes`](Self::bytes) gives the state's
 /// byte order, as the AES instructions load it.
+// Only ct32 runs where the pointer is 32 bits, and it expands with `expand_words`.
+#[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
 pub(crate) struct RoundKeys {
     rk: [[u32; 4]; 15],
     rounds: usize,
 }
 
+#[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
 impl RoundKeys {
     /// Expands a 16-, 24- or 32-byte key.
     fn expand(key: &[u8]) -> Result<Self, Error> {
-        let (nk, rounds) = match key.len() {
-            16 => (4, 10),
-            24 => (6, 12),
-            32 => (8, 14),
-            _ => return Err(Error::InvalidKeyLength),
-        };
-        // Words are little-endian, so byte 0 of a word is its low byte.
+        key_rounds(key.len())?;
         let mut rk = [[0u32; 4]; 15];
-        let w = rk.as_flattened_mut();
-        for (word, bytes) in w.iter_mut().zip(key.chunks_exact(4)) {
-            *word = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-        }
-        let mut rcon = 1u32;
-        for i in nk..4 * (rounds + 1) {
-            let mut t = w[i - 1];
-            if i % nk == 0 {
-                // RotWord moves byte 1 to byte 0; Rcon goes into byte 0.
-                t = ct32::sub_word(t.rotate_right(8)) ^ rcon;
-                rcon = (rcon << 1) ^ (0x11b & 0u32.wrapping_sub(rcon >> 7));
-            } else if nk > 6 && i % nk == 4 {
-                t = ct32::sub_word(t);
-            }
-            w[i] = w[i - nk] ^ t;
-        }
+        let rounds = expand_words(key, rk.as_flattened_mut());
         Ok(Self { rk, rounds })
-    }
-
-    /// Round keys `0..=Nr` as words.
-    pub(crate) fn used(&self) -> &[[u32; 4]] {
-        &self.rk[..=self.rounds]
     }
 
     /// Round key `i` as bytes. The caller wipes the copy.
     pub(crate) fn bytes(&self, i: usize) -> [u8; 16] {
         core::array::from_fn(|j| (self.rk[i][j / 4] >> (8 * (j % 4))) as u8)
     }
+}
+
+/// `Nr` for a key of `len` bytes (FIPS 197 §5, figure 4), or the error for any other length.
+fn key_rounds(len: usize) -> Result<usize, Error> {
+    match len {
+        16 => Ok(10),
+        24 => Ok(12),
+        32 => Ok(14),
+        _ => Err(Error::InvalidKeyLength),
+    }
+}
+
+/// The FIPS 197 §5.2 key expansion of a key of a length [`key_rounds`] accepts into
+/// `w[..4·(Nr + 1)]` (little-endian words, four per round key; `w` holds at least 60):
+/// returns `Nr`. Separate from [`RoundKeys`] so that ct32 can expand into its own schedule's
+/// storage.
+pub(crate) fn expand_words(key: &[u8], w: &mut [u32]) -> usize {
+    let nk = key.len() / 4;
+    let rounds = nk + 6;
+    // Words are little-endian, so byte 0 of a word is its low byte.
+    for (word, bytes) in w.iter_mut().zip(key.chunks_exact(4)) {
+        *word = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    }
+    let mut rcon = 1u32;
+    for i in nk..w.len().min(4 * (rounds + 1)) {
+        let mut t = w[i - 1];
+        if i % nk == 0 {
+            // RotWord moves byte 1 to byte 0; Rcon goes into byte 0.
+            t = ct32::sub_word(t.rotate_right(8)) ^ rcon;
+            rcon = (rcon << 1) ^ (0x11b & 0u32.wrapping_sub(rcon >> 7));
+        } else if nk > 6 && i % nk == 4 {
+            t = ct32::sub_word(t);
+        }
+        w[i] = w[i - nk] ^ t;
+    }
+    rounds
 }
 
 impl Drop for RoundKeys {
@@ -227,20 +242,24 @@ impl Aes {
 
     /// Expands a 16-, 24- or 32-byte key for the given implementation.
     pub fn with_impl(imp: AesImpl, key: &[u8]) -> Result<Self, Error> {
-        let keys = RoundKeys::expand(key)?;
+        key_rounds(key.len())?;
+        // ct32 expands in its own schedule's storage: no second copy of the round keys on
+        // the stack of a Cortex-M0.
+        #[cfg(target_pointer_width = "64")]
+        let keys = || RoundKeys::expand(key);
         let schedule = match imp {
             #[cfg(target_arch = "x86_64")]
-            AesImpl::X86Aesni(token) => Schedule::X86Aesni(token, HwKey::new(&keys)),
+            AesImpl::X86Aesni(token) => Schedule::X86Aesni(token, HwKey::new(&keys()?)),
             #[cfg(target_arch = "x86_64")]
-            AesImpl::X86Vaes(token) => Schedule::X86Vaes(token, HwKey::new(&keys)),
+            AesImpl::X86Vaes(token) => Schedule::X86Vaes(token, HwKey::new(&keys()?)),
             #[cfg(target_arch = "x86_64")]
-            AesImpl::X86Vaes512(token) => Schedule::X86Vaes512(token, HwKey::new(&keys)),
+            AesImpl::X86Vaes512(token) => Schedule::X86Vaes512(token, HwKey::new(&keys()?)),
             #[cfg(target_arch = "aarch64")]
-            AesImpl::Aarch64(token) => Schedule::Aarch64(token, HwKey::new(&keys)),
+            AesImpl::Aarch64(token) => Schedule::Aarch64(token, HwKey::new(&keys()?)),
             #[cfg(target_pointer_width = "64")]
-            AesImpl::Ct64 => Schedule::Ct64(ct64::Key::new(&keys)),
+            AesImpl::Ct64 => Schedule::Ct64(ct64::Key::new(&keys()?)),
             // Tokens for another architecture cannot be obtained, so only `Ct32` is left.
-            _ => Schedule::Ct32(ct32::Key::new(&keys)),
+            _ => Schedule::Ct32(ct32::Key::new(key)),
         };
         Ok(Self { schedule, key_len: key.len() })
     }

@@ -1,12 +1,14 @@
-//! Checks for `core-aead` on the firmware: AES-128-GCM (McGrew–Viega test case 4), RFC 8439
-//! ChaCha20-Poly1305 and RFC 3610 AES-CCM known answers on every implementation the target
-//! can run, that a forged tag is refused with the buffer zeroed, and that a 32-bit target
-//! defaults to the bitsliced 32-bit AES and GHASH.
+//! Checks for `core-aead` on the firmware: AES-128 CTR and CBC over 4 KiB, AES-128-GCM
+//! (McGrew–Viega test case 4), RFC 8439 ChaCha20-Poly1305 and Poly1305, and RFC 3610 AES-CCM
+//! known answers on every implementation the target can run, that a forged tag is refused
+//! with the buffer zeroed, and that a 32-bit target defaults to the bitsliced 32-bit AES and
+//! GHASH.
 
 use core_aead::{
-    Aead, Aes128Ccm, AesCcm, AesImpl, ChaCha20Impl, ChaCha20Poly1305, GcmImpl, Implementation,
-    Poly1305Impl,
+    Aead, Aes, Aes128Ccm, AesCcm, AesImpl, ChaCha20Impl, ChaCha20Poly1305, GcmImpl, Implementation,
+    Poly1305, Poly1305Impl,
 };
+use core_hash::Sha256;
 use hex_literal::hex;
 
 use super::{Check, ensure};
@@ -15,7 +17,9 @@ use super::{Check, ensure};
 pub(super) const CHECKS: &[Check] = &[
     Check { name: "aead::aes128_gcm_mv4", run: aes128_gcm_mv4 },
     Check { name: "aead::aes_gcm_default_is_ct32", run: aes_gcm_default_is_ct32 },
+    Check { name: "aead::aes128_ctr_cbc_4k", run: aes128_ctr_cbc_4k },
     Check { name: "aead::chacha20_poly1305_rfc8439", run: chacha20_poly1305_rfc8439 },
+    Check { name: "aead::poly1305_vectors", run: poly1305_vectors },
     Check { name: "aead::aes128_ccm8_rfc3610", run: aes128_ccm8_rfc3610 },
     Check { name: "aead::aes128_ccm_round_trip", run: aes128_ccm_round_trip },
 ];
@@ -72,6 +76,48 @@ fn aes128_gcm_mv4() -> Result<(), &'static str> {
     ensure(ran, "no implementation available")
 }
 
+/// AES-128 over 4 KiB on every implementation this target can run: the CTR keystream and the
+/// CBC encryption of a byte pattern, checked by their SHA-256 (worked out with OpenSSL), and
+/// CBC decryption back to the pattern. Enough blocks that every S-box input occurs in every
+/// round, in whole 32-byte CTR chunks (the long-message path) and one block at a time.
+fn aes128_ctr_cbc_4k() -> Result<(), &'static str> {
+    let key = hex!("2b7e151628aed2a6abf7158809cf4f3c");
+    let ctr_sha = hex!("770ffab2de2b363cd2b8ea6833383eb06c9aab07c0a897f80a9a884545c73722");
+    let cbc_sha = hex!("e9960a26807b52a068533fee2b457d59cb62d4ec88aa0fecf98683c34b0d4813");
+    let mut ran = false;
+    for imp in AesImpl::available() {
+        let aes = Aes::with_impl(imp, &key).map_err(|_| imp.name())?;
+        let mut buf = [0u8; 512];
+        let mut ctr = hex!("f0f1f2f3f4f5f6f7f8f9fafb00000000");
+        let mut h = Sha256::new();
+        for _ in 0..8 {
+            buf.fill(0);
+            aes.apply_ctr32(&mut ctr, &mut buf);
+            h.update(&buf);
+        }
+        ensure(h.finalize() == ctr_sha, imp.name())?;
+
+        let (mut enc_iv, mut dec_iv) = ([0u8; 16], [0u8; 16]);
+        for (i, (e, d)) in enc_iv.iter_mut().zip(dec_iv.iter_mut()).enumerate() {
+            (*e, *d) = (i as u8, i as u8);
+        }
+        let mut h = Sha256::new();
+        for chunk in 0..8 {
+            let pattern = |i: usize| ((512 * chunk + i) * 7 + 3) as u8;
+            for (i, b) in buf.iter_mut().enumerate() {
+                *b = pattern(i);
+            }
+            aes.cbc_encrypt(&mut enc_iv, &mut buf).map_err(|_| imp.name())?;
+            h.update(&buf);
+            aes.cbc_decrypt(&mut dec_iv, &mut buf).map_err(|_| imp.name())?;
+            ensure(buf.iter().enumerate().all(|(i, &b)| b == pattern(i)), imp.name())?;
+        }
+        ensure(h.finalize() == cbc_sha, imp.name())?;
+        ran = true;
+    }
+    ensure(ran, "no implementation available")
+}
+
 /// On a 32-bit target without AES instructions the default is the two-block bitsliced AES with
 /// the 32-bit GHASH: the Cortex-M0 path.
 fn aes_gcm_default_is_ct32() -> Result<(), &'static str> {
@@ -83,6 +129,29 @@ fn aes_gcm_default_is_ct32() -> Result<(), &'static str> {
     } else {
         ensure(AesImpl::available().any(|imp| imp.name() == "ct32"), "ct32 missing")
     }
+}
+
+/// Poly1305 alone on every implementation this target can run: RFC 8439 §2.5.2, and the
+/// all-ones key and message (the largest clamped `r`, every limb at its bound; 15 blocks and
+/// a 10-byte tail), whose tag was worked out with integers outside this code.
+fn poly1305_vectors() -> Result<(), &'static str> {
+    let key = hex!("85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b");
+    let tag = hex!("a8061dc1305136c6c22b8baf0c0127a9");
+    let ones = [0xffu8; 250];
+    let ones_tag = hex!("c8348242441b569e6e827c125bff37dc");
+    let mut ran = false;
+    for imp in Poly1305Impl::available() {
+        for (key, msg, want) in [
+            (&key, &b"Cryptographic Forum Research Group"[..], &tag),
+            (&[0xff; 32], &ones, &ones_tag),
+        ] {
+            let mut p = Poly1305::with_impl(key, imp).map_err(|_| imp.name())?;
+            p.update(msg);
+            ensure(p.finalize() == *want, imp.name())?;
+        }
+        ran = true;
+    }
+    ensure(ran, "no implementation available")
 }
 
 /// RFC 8439 §2.8.2 on every ChaCha20 × Poly1305 pairing this target can run.
