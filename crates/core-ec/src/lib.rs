@@ -22,6 +22,10 @@ pub mod p384;
 pub mod p521;
 pub mod x25519;
 
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+#[doc(hidden)]
+pub use curve25519::thumb1::__m0_test;
+
 use core::fmt;
 
 pub use core_hash::{Implementation, RandomSource, Registered};

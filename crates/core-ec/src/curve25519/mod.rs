@@ -28,6 +28,8 @@ pub(crate) mod portable64;
 mod safegcd;
 pub(crate) mod scalar;
 mod tables;
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+pub(crate) mod thumb1;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_adx;
 #[cfg(target_arch = "x86_64")]
