@@ -5,7 +5,7 @@
 //! (the Cortex-M0 has only the low 32 bits of a product). A squared difference needs no sign,
 //! so the only data-dependent step is a conditional negation by mask.
 //!
-//! 891 Cortex-M0+ cycles (instructions counted on the disassembly: loads and stores 2,
+//! 888 Cortex-M0+ cycles (instructions counted on the disassembly: loads and stores 2,
 //! `LDM`/`STM`/`PUSH`/`POP` 1 + N, `BL` 3, `BX` and `B` 2, the rest 1) and 626 bytes, against
 //! about 860 cycles for the squaring in Düll et al., "High-speed Curve25519 on 8-bit, 16-bit
 //! and 32-bit microcontrollers" (2015). Straight-line: the only branches are the three calls,
@@ -84,23 +84,23 @@ macro_rules! sq64 {
 #[inline(always)]
 pub(super) fn square(a: &[u32; 8]) -> [u32; 16] {
     let mut r = MaybeUninit::<[u32; 16]>::uninit();
-    // SAFETY: reads the eight words at `a` and writes the sixteen of `r`; uses 60 bytes of
-    // stack below `sp`, which it restores; r0–r5, r8–r10, r12 and lr are declared clobbered, r6
+    // SAFETY: reads the eight words at `a` and writes the sixteen of `r`; uses 52 bytes of
+    // stack below `sp`, which it restores; r0–r5, r8–r12 and lr are declared clobbered, r6
     // (which Rust reserves) is saved on the stack and restored, r7 is not touched. The flags
     // are clobbered, which `asm!` assumes by default.
     unsafe {
         core::arch::asm!(
             // The 256-bit square: out = L + 2^256 H + 2^128 (L + H - S) with L = A0², H = A1²,
             // S = |A0 - A1|² (128-bit halves, squared by the subroutine at 2). Stack frame: S at
-            // sp[0..32), |A0 - A1| at sp[32..48), `out` at sp[48]; `a` stays in r12.
+            // sp[0..32), |A0 - A1| at sp[32..48); `a` stays in r12, `out` in r11.
             "push {{r6}}",
-            "sub sp, #56",
+            "sub sp, #48",
             "mov r12, r0",
-            "str r1, [sp, #48]",
+            "mov r11, r1",
             "bl 2f",
             "mov r0, r12",
             "adds r0, #16",
-            "ldr r1, [sp, #48]",
+            "mov r1, r11",
             "adds r1, #32",
             "bl 2f",
             // |A0 - A1| -> sp[32..48).
@@ -128,7 +128,7 @@ pub(super) fn square(a: &[u32; 8]) -> [u32; 16] {
             "bl 2f",
             // V = L_hi + H_lo (carry in r8), kept in out[8..12); out[4..8) = V + L_lo - S_lo
             // (signed carry in r4).
-            "ldr r6, [sp, #48]",
+            "mov r6, r11",
             "adds r6, #16",
             "ldm r6!, {{r0, r1, r2, r3}}",
             "ldm r6!, {{r4, r5}}",
@@ -206,7 +206,7 @@ pub(super) fn square(a: &[u32; 8]) -> [u32; 16] {
             "adcs r3, r4",
             "subs r6, #16",
             "stm r6!, {{r0, r1, r2, r3}}",
-            "add sp, #56",
+            "add sp, #48",
             "pop {{r6}}",
             "b 3f",
             // The 128-bit square (subroutine, r0 = X, r1 = R, returns with `bx lr`): R = L + 2^128 H
@@ -288,7 +288,7 @@ pub(super) fn square(a: &[u32; 8]) -> [u32; 16] {
             inout("r0") a.as_ptr() => _,
             inout("r1") r.as_mut_ptr() => _,
             out("r2") _, out("r3") _, out("r4") _, out("r5") _,
-            out("r8") _, out("r9") _, out("r10") _, out("r12") _, out("lr") _,
+            out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _, out("lr") _,
         );
     }
     // SAFETY: the assembly wrote all sixteen words (the three `STM`s at its end and the first
