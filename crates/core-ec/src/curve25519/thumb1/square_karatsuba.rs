@@ -81,7 +81,6 @@ macro_rules! sq64 {
 }
 
 /// The full 512-bit square of `a` (eight little-endian 32-bit words), for every 256-bit value.
-#[inline(always)]
 pub(super) fn square(a: &[u32; 8]) -> [u32; 16] {
     let mut r = MaybeUninit::<[u32; 16]>::uninit();
     // SAFETY: reads the eight words at `a` and writes the sixteen of `r`; uses 52 bytes of
