@@ -206,8 +206,9 @@ pub(super) fn square(a: &[u32; 8]) -> [u32; 16] {
             "add sp, #48",
             "pop {{r6}}",
             "b 3f",
-            // The 128-bit square (subroutine, r0 = X, r1 = R, returns with `bx lr`): R = L + 2^128 H
-            // + 2^64 (L + H - S) with L = X0², H = X1², S = |X0 - X1|² (64-bit halves).
+            // The 128-bit square, a subroutine (r0 = X, r1 = R, returns with `bx lr`):
+            // R = L + 2^128 H + 2^64 (L + H - S) with L = X0², H = X1², S = |X0 - X1|² (64-bit
+            // halves).
             "2:",
             "mov r9, r1",
             "mov r10, r0",
@@ -226,7 +227,8 @@ pub(super) fn square(a: &[u32; 8]) -> [u32; 16] {
             "mov r0, r9",
             "adds r0, #16",
             "stm r0!, {{r2, r3, r4, r5}}",
-            // |X0 - X1|: the difference, negated (XOR with the borrow mask, minus it) if it borrowed.
+            // |X0 - X1|: the difference, negated (XOR with the borrow mask, minus it) if it
+            // borrowed.
             "mov r0, r10",
             "ldm r0!, {{r1, r2, r3, r4}}",
             "subs r1, r3",
@@ -236,7 +238,8 @@ pub(super) fn square(a: &[u32; 8]) -> [u32; 16] {
             "eors r2, r3",
             "subs r1, r3",
             "sbcs r2, r3",
-            // S in r0, r4, r1, r5; then N = S - L - H (r0, r4, r1, r5 and r2 = its top word, -2..0).
+            // S in r0, r4, r1, r5; then N = S - L - H (r0, r4, r1, r5 and r2 = its top word, from
+            // -2 to 0).
             sq64!("r1", "r2", "r0", "r3", "r4", "r5", "r6", "r8"),
             "mov r0, r8",
             "mov r6, r9",
@@ -287,7 +290,7 @@ pub(super) fn square(a: &[u32; 8]) -> [u32; 16] {
             out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _, out("lr") _,
         );
     }
-    // SAFETY: the assembly wrote all sixteen words (the three `STM`s at its end and the first
-    // two subroutine calls).
+    // SAFETY: the first two subroutine calls wrote all sixteen words (the rest of the assembly
+    // then rewrites twelve of them).
     unsafe { r.assume_init() }
 }
