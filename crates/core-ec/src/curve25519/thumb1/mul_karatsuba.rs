@@ -9,70 +9,102 @@
 //! is `|a0 − a1|·|b0 − b1|`, its sign applied with masks: nothing branches on the values, and
 //! every address is a fixed offset.
 
-/// Adds the word product `a[i]·b[j]` into the column accumulator `$h:$l` and counts its carry
-/// out in r12 (operands on the stack: `a` at `sp`, `b` at `sp + 16`; `$a` and `$b` are byte
-/// offsets). r0, r1, r4, r5 and r6 are scratch. The halves' products: `al·bl` (r6), `ah·bl`
-/// (r5), `ah·bh` (r0), `al·bh` (r1); the two middle ones are added at bit 16 into `r0:r6`,
-/// which cannot overflow since the whole product is below 2^64.
-macro_rules! mac {
-    ($a:literal, $b:literal, $l:literal, $h:literal) => {
-        concat!(mac!($a, $b, $l, $h, nocarry), "movs r4, #0\n", "adcs r4, r4\n", "add r12, r4\n")
-    };
-    // A product that cannot carry out of `$h:$l` (the first and the last one).
-    ($a:literal, $b:literal, $l:literal, $h:literal, nocarry) => {
+/// The 64-bit product of the words in `$a` and `$b` into `$lo` (low) and `$a` (high), from
+/// the four 16×16-bit products of their halves: `al·bl + (ah·bl + al·bh)·2^16 + ah·bh·2^32`,
+/// each middle product split at bit 16 and added on its own (their sum could carry out of a
+/// word); nothing carries out of the top word since the product is below 2^64. `$b`, `$t0`
+/// and `$t1` are clobbered.
+#[rustfmt::skip]
+macro_rules! mul32 {
+    ($a:literal, $b:literal, $lo:literal, $t0:literal, $t1:literal) => {
         concat!(
-            "ldr r0, [sp, #",
-            $a,
-            "]\n",
-            "ldr r1, [sp, #",
-            $b,
-            "]\n",
-            "uxth r4, r0\n",
-            "lsrs r0, r0, #16\n",
-            "uxth r5, r1\n",
-            "lsrs r1, r1, #16\n",
-            "mov r6, r4\n",
-            "muls r6, r5, r6\n",
-            "muls r5, r0, r5\n",
-            "muls r0, r1, r0\n",
-            "muls r1, r4, r1\n",
-            "lsls r4, r5, #16\n",
-            "lsrs r5, r5, #16\n",
-            "adds r6, r6, r4\n",
-            "adcs r0, r5\n",
-            "lsls r4, r1, #16\n",
-            "lsrs r1, r1, #16\n",
-            "adds r6, r6, r4\n",
-            "adcs r0, r1\n",
-            "adds ",
-            $l,
-            ", ",
-            $l,
-            ", r6\n",
-            "adcs ",
-            $h,
-            ", r0\n",
+            "uxth ", $t0, ", ", $a, "\n",
+            "lsrs ", $a, ", ", $a, ", #16\n",
+            "uxth ", $t1, ", ", $b, "\n",
+            "lsrs ", $b, ", ", $b, ", #16\n",
+            "mov ", $lo, ", ", $t0, "\n",
+            "muls ", $lo, ", ", $t1, "\n",
+            "muls ", $t1, ", ", $a, "\n",
+            "muls ", $a, ", ", $b, "\n",
+            "muls ", $b, ", ", $t0, "\n",
+            "lsls ", $t0, ", ", $t1, ", #16\n",
+            "lsrs ", $t1, ", ", $t1, ", #16\n",
+            "adds ", $lo, ", ", $t0, "\n",
+            "adcs ", $a, ", ", $t1, "\n",
+            "lsls ", $t0, ", ", $b, ", #16\n",
+            "lsrs ", $b, ", ", $b, ", #16\n",
+            "adds ", $lo, ", ", $t0, "\n",
+            "adcs ", $a, ", ", $b, "\n",
         )
     };
 }
 
-/// The end of a column: its low word `$l` is output word `$k` (byte offset, output pointer
-/// in r9), and the accumulator shifts down a word: `$h` becomes the low word and `$l` takes
-/// the carries counted in r12, which restarts at zero.
-macro_rules! column_end {
-    ($k:literal, $l:literal) => {
+/// The first half of the 128-bit product `(x0 + 2^32 x1)·(y0 + 2^32 y1)` by schoolbook (the
+/// words at `sp + $x0`… byte offsets): the cross products `x0·y1 + x1·y0` (three words), then
+/// `x0·y0`. Leaves the product's words 0 and 1 in r1 and r5, and what word 2 and 3 still get
+/// besides `x1·y1` in r0 and r2 (the cross sum with the carry from word 1). Clobbers r3, r4,
+/// r6 and r8.
+#[rustfmt::skip]
+macro_rules! mul64_lo {
+    ($x0:literal, $x1:literal, $y0:literal, $y1:literal) => {
         concat!(
-            "mov r0, r9\n",
-            "str ",
-            $l,
-            ", [r0, #",
-            $k,
-            "]\n",
-            "mov ",
-            $l,
-            ", r12\n",
-            "movs r0, #0\n",
-            "mov r12, r0\n",
+            "ldr r0, [sp, #", $x0, "]\n",
+            "ldr r1, [sp, #", $y1, "]\n",
+            mul32!("r0", "r1", "r2", "r3", "r4"),
+            "ldr r1, [sp, #", $x1, "]\n",
+            "ldr r3, [sp, #", $y0, "]\n",
+            mul32!("r1", "r3", "r4", "r5", "r6"),
+            // The cross sum in r2, r0, r1; its top word parked in r8 during x0·y0.
+            "adds r2, r4\n",
+            "adcs r0, r1\n",
+            "movs r1, #0\n",
+            "adcs r1, r1\n",
+            "mov r8, r1\n",
+            "ldr r5, [sp, #", $x0, "]\n",
+            "ldr r3, [sp, #", $y0, "]\n",
+            mul32!("r5", "r3", "r1", "r4", "r6"),
+            "adds r5, r2\n",
+            "mov r2, r8\n",
+            "movs r3, #0\n",
+            "adcs r0, r3\n",
+            "adcs r2, r3\n",
+        )
+    };
+}
+
+/// The second half: words 2 and 3 of the product into r4 and r5, `x1·y1` plus what
+/// `mul64_lo!` left in r0 and r2. Clobbers r1, r3 and r6 (the caller keeps words 0 and 1
+/// first).
+#[rustfmt::skip]
+macro_rules! mul64_hi {
+    ($x1:literal, $y1:literal) => {
+        concat!(
+            "ldr r5, [sp, #", $x1, "]\n",
+            "ldr r3, [sp, #", $y1, "]\n",
+            mul32!("r5", "r3", "r4", "r1", "r6"),
+            "adds r4, r0\n",
+            "adcs r5, r2\n",
+        )
+    };
+}
+
+/// `|x0 − x1|` for the two 64-bit halves of the four words at r0 (advancing it), into
+/// `sp + $d`, and the mask (all ones when `x0 < x1`) in `$m`: the difference, then
+/// `(d ^ m) − m`. r1, r2 and `$t` are clobbered.
+#[rustfmt::skip]
+macro_rules! abs_diff64 {
+    ($d0:literal, $d1:literal, $m:literal, $t:literal) => {
+        concat!(
+            "ldm r0!, {{r1, r2, ", $m, ", ", $t, "}}\n",
+            "subs r1, ", $m, "\n",
+            "sbcs r2, ", $t, "\n",
+            "sbcs ", $m, ", ", $m, "\n",
+            "eors r1, ", $m, "\n",
+            "eors r2, ", $m, "\n",
+            "subs r1, ", $m, "\n",
+            "sbcs r2, ", $m, "\n",
+            "str r1, [sp, #", $d0, "]\n",
+            "str r2, [sp, #", $d1, "]\n",
         )
     };
 }
@@ -290,46 +322,94 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             "add sp, #72",
             "pop {{r6}}",
             "b 9f",
-            // The 128×128 product of the four words at sp by the four at sp + 16 into the
-            // eight at r2. Clobbers r0–r6, r9 and r12; returns through lr (it calls
-            // nothing).
+            // The 128×128 product of X, the four words at sp, by Y, the four at sp + 16, into
+            // the eight at r2 (kept in r9), by Karatsuba again: L = X0·Y0 and H = X1·Y1 into
+            // R, then D = |X0 − X1|·|Y0 − Y1| in registers and R += (L + H ∓ D)·2^64. Its own
+            // frame below: |X0 − X1| at sp, |Y0 − Y1| at sp + 8 (X and Y 16 bytes up). Clobbers
+            // r0–r6 and r8–r11; returns through lr (it calls nothing).
             "8:",
             "mov r9, r2",
-            "movs r2, #0",
+            "sub sp, #16",
+            "add r0, sp, #16",
+            abs_diff64!("0", "4", "r3", "r4"),
+            abs_diff64!("8", "12", "r4", "r5"),
+            // S (r11): all ones when (X0 − X1)·(Y0 − Y1) ≥ 0, that is when D is subtracted.
+            "eors r3, r4",
+            "mvns r3, r3",
+            "mov r11, r3",
+            // L into R[0..4).
+            mul64_lo!("16", "20", "32", "36"),
+            "mov r3, r9",
+            "stm r3!, {{r1, r5}}",
+            mul64_hi!("20", "36"),
+            "mov r3, r9",
+            "str r4, [r3, #8]",
+            "str r5, [r3, #12]",
+            // H into R[4..8).
+            mul64_lo!("24", "28", "40", "44"),
+            "mov r3, r9",
+            "str r1, [r3, #16]",
+            "str r5, [r3, #20]",
+            mul64_hi!("28", "44"),
+            "mov r3, r9",
+            "str r4, [r3, #24]",
+            "str r5, [r3, #28]",
+            // D in r8, r10, r4, r5.
+            mul64_lo!("0", "4", "8", "12"),
+            "mov r8, r1",
+            "mov r10, r5",
+            mul64_hi!("4", "12"),
+            // T = (D ^ S) + (S & 1) + L + H in r0, r1, r4, r5 and r6 (S plus the carries).
+            "mov r6, r11",
+            "mov r0, r8",
+            "mov r1, r10",
+            "eors r0, r6",
+            "eors r1, r6",
+            "eors r4, r6",
+            "eors r5, r6",
+            "mov r2, r9",
+            "lsrs r3, r6, #1",
+            "ldr r3, [r2, #0]",
+            "adcs r0, r3",
+            "ldr r3, [r2, #4]",
+            "adcs r1, r3",
+            "ldr r3, [r2, #8]",
+            "adcs r4, r3",
+            "ldr r3, [r2, #12]",
+            "adcs r5, r3",
             "movs r3, #0",
-            "mov r12, r2",
-            // Column 0.
-            mac!("0", "16", "r2", "r3", nocarry),
-            column_end!("0", "r2"),
-            // Column 1 (low word r3, high r2).
-            mac!("0", "20", "r3", "r2"),
-            mac!("4", "16", "r3", "r2"),
-            column_end!("4", "r3"),
-            // Column 2.
-            mac!("0", "24", "r2", "r3"),
-            mac!("4", "20", "r2", "r3"),
-            mac!("8", "16", "r2", "r3"),
-            column_end!("8", "r2"),
-            // Column 3.
-            mac!("0", "28", "r3", "r2"),
-            mac!("4", "24", "r3", "r2"),
-            mac!("8", "20", "r3", "r2"),
-            mac!("12", "16", "r3", "r2"),
-            column_end!("12", "r3"),
-            // Column 4.
-            mac!("4", "28", "r2", "r3"),
-            mac!("8", "24", "r2", "r3"),
-            mac!("12", "20", "r2", "r3"),
-            column_end!("16", "r2"),
-            // Column 5.
-            mac!("8", "28", "r3", "r2"),
-            mac!("12", "24", "r3", "r2"),
-            column_end!("20", "r3"),
-            // Column 6 and the top word: the product is below 2^256, nothing carries out.
-            mac!("12", "28", "r2", "r3", nocarry),
-            "mov r0, r9",
-            "str r2, [r0, #24]",
-            "str r3, [r0, #28]",
+            "adcs r6, r3",
+            "ldr r3, [r2, #16]",
+            "adds r0, r3",
+            "ldr r3, [r2, #20]",
+            "adcs r1, r3",
+            "ldr r3, [r2, #24]",
+            "adcs r4, r3",
+            "ldr r3, [r2, #28]",
+            "adcs r5, r3",
+            "movs r3, #0",
+            "adcs r6, r3",
+            // R[2..8) += T.
+            "ldr r3, [r2, #8]",
+            "adds r3, r0",
+            "str r3, [r2, #8]",
+            "ldr r3, [r2, #12]",
+            "adcs r3, r1",
+            "str r3, [r2, #12]",
+            "ldr r3, [r2, #16]",
+            "adcs r3, r4",
+            "str r3, [r2, #16]",
+            "ldr r3, [r2, #20]",
+            "adcs r3, r5",
+            "str r3, [r2, #20]",
+            "ldr r3, [r2, #24]",
+            "adcs r3, r6",
+            "str r3, [r2, #24]",
+            "movs r0, #0",
+            "ldr r3, [r2, #28]",
+            "adcs r3, r0",
+            "str r3, [r2, #28]",
+            "add sp, #16",
             "bx lr",
             "9:",
             // The registers the arguments arrive in (the result's pointer first).
@@ -337,7 +417,7 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             inout("r1") a.as_ptr() => _,
             inout("r2") b.as_ptr() => _,
             out("r3") _, out("r4") _, out("r5") _,
-            out("r9") _, out("r12") _, out("lr") _,
+            out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _, out("lr") _,
         );
     }
     // SAFETY: the assembly wrote all sixteen words.
