@@ -151,86 +151,6 @@ macro_rules! split_abs_diff {
     };
 }
 
-/// Two words of the middle term's first pass: `m[k..k + 2] ^= S`, plus the next two words
-/// of `lo` (at r0, advancing), with the carry chain; `m` is at `sp + $k`.
-macro_rules! add_lo {
-    ($k0:literal, $k1:literal) => {
-        concat!(
-            "ldr r2, [sp, #",
-            $k0,
-            "]\n",
-            "ldr r3, [sp, #",
-            $k1,
-            "]\n",
-            "eors r2, r6\n",
-            "eors r3, r6\n",
-            "ldm r0!, {{r4, r5}}\n",
-            "adcs r2, r4\n",
-            "adcs r3, r5\n",
-            "str r2, [sp, #",
-            $k0,
-            "]\n",
-            "str r3, [sp, #",
-            $k1,
-            "]\n",
-        )
-    };
-}
-
-/// Two words of the second pass: `m[k..k + 2] +=` the next two words of `hi` (at r0).
-macro_rules! add_hi {
-    ($k0:literal, $k1:literal, $op:literal) => {
-        concat!(
-            "ldr r2, [sp, #",
-            $k0,
-            "]\n",
-            "ldr r3, [sp, #",
-            $k1,
-            "]\n",
-            "ldm r0!, {{r4, r5}}\n",
-            $op,
-            " r2, r4\n",
-            "adcs r3, r5\n",
-            "str r2, [sp, #",
-            $k0,
-            "]\n",
-            "str r3, [sp, #",
-            $k1,
-            "]\n",
-        )
-    };
-}
-
-/// Two words of the last pass: `r[4 + i..]` (at r0 plus `$r`) `+=` the middle term's words
-/// at `sp + $k`.
-macro_rules! add_mid {
-    ($r0:literal, $r1:literal, $k0:literal, $k1:literal, $op:literal) => {
-        concat!(
-            "ldr r2, [r0, #",
-            $r0,
-            "]\n",
-            "ldr r3, [r0, #",
-            $r1,
-            "]\n",
-            "ldr r4, [sp, #",
-            $k0,
-            "]\n",
-            "ldr r5, [sp, #",
-            $k1,
-            "]\n",
-            $op,
-            " r2, r4\n",
-            "adcs r3, r5\n",
-            "str r2, [r0, #",
-            $r0,
-            "]\n",
-            "str r3, [r0, #",
-            $r1,
-            "]\n",
-        )
-    };
-}
-
 /// `a·b`, the full 512-bit product of two values below 2^256 (little-endian words):
 /// `a0·b0 + (a0·b0 + a1·b1 − (a0 − a1)·(b0 − b1))·2^128 + a1·b1·2^256` for the 128-bit
 /// halves.
@@ -280,45 +200,103 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             "add sp, #32",
             "add r2, sp, #32",
             "bl 8f",
-            // m = (m ^ S) + lo + (S & 1), carry in r1.
-            "ldr r0, [sp, #64]",
+            // out[4..16) += lo + hi + E with E = (m ^ S) + (S & 1) + S·2^256, by quarters:
+            // lo = L0 + 2^128 L1, hi = H0 + 2^128 H1, m = M0 + 2^128 M1, and V = L1 + H0
+            // shared by out[4..8) = V + L0 + E0 and out[8..12) = V + H1 + E1.
+            // V (r0–r3, its carry in r8) takes H0's place in out[8..12); S in r12.
             "ldr r6, [sp, #68]",
-            "lsrs r1, r6, #1",
-            add_lo!("32", "36"),
-            add_lo!("40", "44"),
-            add_lo!("48", "52"),
-            add_lo!("56", "60"),
-            "movs r1, #0",
-            "adcs r1, r1",
-            // m += hi (r0 now points at it), the carry added to r1; the ninth word
-            // r6 = carries + S.
-            add_hi!("32", "36", "adds"),
-            add_hi!("40", "44", "adcs"),
-            add_hi!("48", "52", "adcs"),
-            add_hi!("56", "60", "adcs"),
-            "movs r2, #0",
-            "adcs r2, r2",
-            "adds r1, r1, r2",
-            "adds r6, r6, r1",
-            // r[4..13] += the nine words, the carry on into r[13..16].
-            "ldr r0, [sp, #64]",
-            add_mid!("16", "20", "32", "36", "adds"),
-            add_mid!("24", "28", "40", "44", "adcs"),
-            add_mid!("32", "36", "48", "52", "adcs"),
-            add_mid!("40", "44", "56", "60", "adcs"),
-            "ldr r2, [r0, #48]",
-            "ldr r3, [r0, #52]",
-            "ldr r4, [r0, #56]",
-            "ldr r5, [r0, #60]",
-            "adcs r2, r6",
-            "movs r6, #0",
+            "mov r12, r6",
+            "ldr r4, [sp, #64]",
+            "adds r4, #16",
+            "ldm r4!, {{r0, r1, r2, r3}}",
+            "ldm r4!, {{r5, r6}}",
+            "adds r0, r5",
+            "adcs r1, r6",
+            "ldm r4!, {{r5, r6}}",
+            "adcs r2, r5",
             "adcs r3, r6",
-            "adcs r4, r6",
-            "adcs r5, r6",
-            "str r2, [r0, #48]",
-            "str r3, [r0, #52]",
-            "str r4, [r0, #56]",
-            "str r5, [r0, #60]",
+            "movs r5, #0",
+            "adcs r5, r5",
+            "mov r8, r5",
+            "subs r4, #16",
+            "stm r4!, {{r0, r1, r2, r3}}",
+            // out[4..8) = V + (M0 ^ S) + (S & 1) + L0; the carries plus V's in r5.
+            "mov r6, r12",
+            "lsrs r5, r6, #1",
+            "ldr r5, [sp, #32]",
+            "eors r5, r6",
+            "adcs r0, r5",
+            "ldr r5, [sp, #36]",
+            "eors r5, r6",
+            "adcs r1, r5",
+            "ldr r5, [sp, #40]",
+            "eors r5, r6",
+            "adcs r2, r5",
+            "ldr r5, [sp, #44]",
+            "eors r5, r6",
+            "adcs r3, r5",
+            "movs r5, #0",
+            "adcs r5, r5",
+            "mov r9, r5",
+            "subs r4, #48",
+            "ldm r4!, {{r5, r6}}",
+            "adds r0, r5",
+            "adcs r1, r6",
+            "ldm r4!, {{r5, r6}}",
+            "adcs r2, r5",
+            "adcs r3, r6",
+            "stm r4!, {{r0, r1, r2, r3}}",
+            "movs r5, #0",
+            "adcs r5, r5",
+            "add r5, r9",
+            "add r5, r8",
+            // out[8..12) = V + r5 + (M1 ^ S) + H1; x = S + V's carry + the carries (r5).
+            "ldm r4!, {{r0, r1, r2, r3}}",
+            "movs r6, #0",
+            "adds r0, r5",
+            "adcs r1, r6",
+            "adcs r2, r6",
+            "adcs r3, r6",
+            "adcs r6, r6",
+            "mov r9, r6",
+            "mov r6, r12",
+            "ldr r5, [sp, #48]",
+            "eors r5, r6",
+            "adds r0, r5",
+            "ldr r5, [sp, #52]",
+            "eors r5, r6",
+            "adcs r1, r5",
+            "ldr r5, [sp, #56]",
+            "eors r5, r6",
+            "adcs r2, r5",
+            "ldr r5, [sp, #60]",
+            "eors r5, r6",
+            "adcs r3, r5",
+            "movs r5, #0",
+            "adcs r6, r5",
+            "add r6, r9",
+            "add r6, r8",
+            "mov r9, r6",
+            "ldm r4!, {{r5, r6}}",
+            "adds r0, r5",
+            "adcs r1, r6",
+            "ldm r4!, {{r5, r6}}",
+            "adcs r2, r5",
+            "adcs r3, r6",
+            "movs r5, #0",
+            "adcs r5, r5",
+            "add r5, r9",
+            "subs r4, #32",
+            "stm r4!, {{r0, r1, r2, r3}}",
+            // out[12..16) = H1 + x, x sign-extended (−1 to 5).
+            "ldm r4!, {{r0, r1, r2, r3}}",
+            "asrs r6, r5, #31",
+            "adds r0, r5",
+            "adcs r1, r6",
+            "adcs r2, r6",
+            "adcs r3, r6",
+            "subs r4, #16",
+            "stm r4!, {{r0, r1, r2, r3}}",
             "add sp, #72",
             "pop {{r6}}",
             "b 9f",
