@@ -288,9 +288,10 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             "add r5, r9",
             "subs r4, #32",
             "stm r4!, {{r0, r1, r2, r3}}",
-            // out[12..16) = H1 + x, x sign-extended (−1 to 5).
+            // out[12..16) = H1 + x: x is 0 to 5, never negative, since the product's top
+            // quarter is at least H1.
             "ldm r4!, {{r0, r1, r2, r3}}",
-            "asrs r6, r5, #31",
+            "movs r6, #0",
             "adds r0, r5",
             "adcs r1, r6",
             "adcs r2, r6",
