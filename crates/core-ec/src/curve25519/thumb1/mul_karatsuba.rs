@@ -305,7 +305,7 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             // the eight at r2 (kept in r9), by Karatsuba again: L = X0·Y0 and H = X1·Y1 into
             // R, then D = |X0 − X1|·|Y0 − Y1| in registers and R += (L + H ∓ D)·2^64. Its own
             // frame below: |X0 − X1| at sp, |Y0 − Y1| at sp + 8 (X and Y 16 bytes up). Clobbers
-            // r0–r6 and r8–r11; returns through lr (it calls nothing).
+            // r0–r6, r8, r9, r11 and r12; returns through lr (it calls nothing).
             "8:",
             "mov r9, r2",
             "sub sp, #16",
@@ -333,15 +333,15 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             "mov r3, r9",
             "str r4, [r3, #24]",
             "str r5, [r3, #28]",
-            // D in r8, r10, r4, r5.
+            // D in r8, r12, r4, r5.
             mul64_lo!("0", "4", "8", "12"),
             "mov r8, r1",
-            "mov r10, r5",
+            "mov r12, r5",
             mul64_hi!("4", "12"),
             // T = (D ^ S) + (S & 1) + L + H in r0, r1, r4, r5 and r6 (S plus the carries).
             "mov r6, r11",
             "mov r0, r8",
-            "mov r1, r10",
+            "mov r1, r12",
             "eors r0, r6",
             "eors r1, r6",
             "eors r4, r6",
@@ -396,7 +396,7 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             inout("r1") a.as_ptr() => _,
             inout("r2") b.as_ptr() => _,
             out("r3") _, out("r4") _, out("r5") _,
-            out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _, out("lr") _,
+            out("r8") _, out("r9") _, out("r11") _, out("r12") _, out("lr") _,
         );
     }
     // SAFETY: the assembly wrote all sixteen words.
