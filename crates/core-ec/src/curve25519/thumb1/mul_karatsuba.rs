@@ -6,9 +6,9 @@
 //! 16×16-bit `MULS` on the halves, combined with shifts and carries (17 instructions): 36 of
 //! them where one level needed 48 and schoolbook 64.
 //!
-//! 1585 Cortex-M0+ cycles and 1068 bytes counted on the disassembly (loads and stores 2,
+//! 1571 Cortex-M0+ cycles and 1072 bytes counted on the disassembly (loads and stores 2,
 //! `LDM`/`STM`/`PUSH`/`POP` 1 + N, `BL` 3, `BX` and `B` 2, the rest 1), against about 1760
-//! for one level of Karatsuba over a product-scanning 128×128: 864 of them are the nine 64×64
+//! for one level of Karatsuba over a product-scanning 128×128: 848 of them are the nine 64×64
 //! products with their loads, the rest moves words between memory and the seven usable low
 //! registers. The technique is the one of Düll et al., "High-speed Curve25519 on 8-bit,
 //! 16-bit and 32-bit microcontrollers" (2015; X25519 in 3,589,850 cycles on the Cortex-M0);
@@ -47,20 +47,31 @@ macro_rules! mul32 {
     };
 }
 
+/// Loads an operand word into `$d`: from `sp + $o`, or from the high register in
+/// `(reg $r)`.
+macro_rules! get {
+    ($d:literal, $o:literal) => {
+        concat!("ldr ", $d, ", [sp, #", $o, "]\n")
+    };
+    ($d:literal, (reg $r:literal)) => {
+        concat!("mov ", $d, ", ", $r, "\n")
+    };
+}
+
 /// The first half of the 128-bit product `(x0 + 2^32 x1)·(y0 + 2^32 y1)` by schoolbook (the
-/// words at `sp + $x0`… byte offsets): the cross products `x0·y1 + x1·y0` (three words), then
+/// words at `sp + $x0`… byte offsets, or in a high register: `get!`): the cross products `x0·y1 + x1·y0` (three words), then
 /// `x0·y0`. Leaves the product's words 0 and 1 in r1 and r5, and what word 2 and 3 still get
 /// besides `x1·y1` in r0 and r2 (the cross sum with the carry from word 1). Clobbers r3, r4,
 /// r6 and r8.
 #[rustfmt::skip]
 macro_rules! mul64_lo {
-    ($x0:literal, $x1:literal, $y0:literal, $y1:literal) => {
+    ($x0:tt, $x1:tt, $y0:tt, $y1:tt) => {
         concat!(
-            "ldr r0, [sp, #", $x0, "]\n",
-            "ldr r1, [sp, #", $y1, "]\n",
+            get!("r0", $x0),
+            get!("r1", $y1),
             mul32!("r0", "r1", "r2", "r3", "r4"),
-            "ldr r1, [sp, #", $x1, "]\n",
-            "ldr r3, [sp, #", $y0, "]\n",
+            get!("r1", $x1),
+            get!("r3", $y0),
             mul32!("r1", "r3", "r4", "r5", "r6"),
             // The cross sum in r2, r0, r1; its top word parked in r8 during x0·y0.
             "adds r2, r4\n",
@@ -68,8 +79,8 @@ macro_rules! mul64_lo {
             "movs r1, #0\n",
             "adcs r1, r1\n",
             "mov r8, r1\n",
-            "ldr r5, [sp, #", $x0, "]\n",
-            "ldr r3, [sp, #", $y0, "]\n",
+            get!("r5", $x0),
+            get!("r3", $y0),
             mul32!("r5", "r3", "r1", "r4", "r6"),
             "adds r5, r2\n",
             "mov r2, r8\n",
@@ -85,10 +96,10 @@ macro_rules! mul64_lo {
 /// first).
 #[rustfmt::skip]
 macro_rules! mul64_hi {
-    ($x1:literal, $y1:literal) => {
+    ($x1:tt, $y1:tt) => {
         concat!(
-            "ldr r5, [sp, #", $x1, "]\n",
-            "ldr r3, [sp, #", $y1, "]\n",
+            get!("r5", $x1),
+            get!("r3", $y1),
             mul32!("r5", "r3", "r4", "r1", "r6"),
             "adds r4, r0\n",
             "adcs r5, r2\n",
@@ -96,12 +107,12 @@ macro_rules! mul64_hi {
     };
 }
 
-/// `|x0 − x1|` for the two 64-bit halves of the four words at r0 (advancing it), into
-/// `sp + $d`, and the mask (all ones when `x0 < x1`) in `$m`: the difference, then
+/// `|x0 − x1|` for the two 64-bit halves of the four words at r0 (advancing it), into r1
+/// and r2, and the mask (all ones when `x0 < x1`) in `$m`: the difference, then
 /// `(d ^ m) − m`. r1, r2 and `$t` are clobbered.
 #[rustfmt::skip]
 macro_rules! abs_diff64 {
-    ($d0:literal, $d1:literal, $m:literal, $t:literal) => {
+    ($m:literal, $t:literal) => {
         concat!(
             "ldm r0!, {{r1, r2, ", $m, ", ", $t, "}}\n",
             "subs r1, ", $m, "\n",
@@ -111,8 +122,6 @@ macro_rules! abs_diff64 {
             "eors r2, ", $m, "\n",
             "subs r1, ", $m, "\n",
             "sbcs r2, ", $m, "\n",
-            "str r1, [sp, #", $d0, "]\n",
-            "str r2, [sp, #", $d1, "]\n",
         )
     };
 }
@@ -175,8 +184,8 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
     let mut r = core::mem::MaybeUninit::<[u32; 16]>::uninit();
     // SAFETY: reads the eight words at `a` and at `b`, writes the sixteen of `r` (all of
     // them: the two outer products fill it before the middle term is added in), and uses
-    // 136 bytes of stack below sp for its frame and 16 more below that for the
-    // subroutine's (both given back before the end). r0–r5, r8, r9, r11, r12 and lr are
+    // 136 bytes of stack below sp for its frame and 8 more below that for the
+    // subroutine's (both given back before the end). r0–r5, r8–r12 and lr are
     // declared clobbered; r6 (reserved by Rust)
     // is pushed first and popped last; r7 (the frame pointer) is not touched. The subroutine
     // at label 8 is only reached by `bl` from this block.
@@ -313,45 +322,50 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             "b 9f",
             // The 128×128 product of X, the four words at sp, by Y, the four at sp + 16, into
             // the eight at r2 (kept in r9), by Karatsuba again: L = X0·Y0 and H = X1·Y1 into
-            // R, then D = |X0 − X1|·|Y0 − Y1| in registers and R += (L + H ∓ D)·2^64. Its own
-            // frame below: |X0 − X1| at sp, |Y0 − Y1| at sp + 8 (X and Y 16 bytes up). Clobbers
-            // r0–r6, r8, r9, r11 and r12; returns through lr (it calls nothing).
+            // R, then D = |X0 − X1|·|Y0 − Y1| in registers and R += (L + H ∓ D)·2^64.
+            // |X0 − X1| is kept in r10 and r12, |Y0 − Y1| in its own frame below (X and Y 8
+            // bytes up). Clobbers r0–r6 and r8–r12; returns through lr (it calls nothing).
             "8:",
             "mov r9, r2",
-            "sub sp, #16",
-            "add r0, sp, #16",
-            abs_diff64!("0", "4", "r3", "r4"),
-            abs_diff64!("8", "12", "r4", "r5"),
+            "sub sp, #8",
+            "add r0, sp, #8",
+            abs_diff64!("r3", "r4"),
+            "mov r10, r1",
+            "mov r12, r2",
+            abs_diff64!("r4", "r5"),
+            "str r1, [sp, #0]",
+            "str r2, [sp, #4]",
             // S (r11): all ones when (X0 − X1)·(Y0 − Y1) ≥ 0, that is when D is subtracted.
             "eors r3, r4",
             "mvns r3, r3",
             "mov r11, r3",
             // L into R[0..4).
-            mul64_lo!("16", "20", "32", "36"),
+            mul64_lo!("8", "12", "24", "28"),
             "mov r3, r9",
             "stm r3!, {{r1, r5}}",
-            mul64_hi!("20", "36"),
+            mul64_hi!("12", "28"),
             "mov r3, r9",
             "str r4, [r3, #8]",
             "str r5, [r3, #12]",
             // H into R[4..8).
-            mul64_lo!("24", "28", "40", "44"),
+            mul64_lo!("16", "20", "32", "36"),
             "mov r3, r9",
             "str r1, [r3, #16]",
             "str r5, [r3, #20]",
-            mul64_hi!("28", "44"),
+            mul64_hi!("20", "36"),
             "mov r3, r9",
             "str r4, [r3, #24]",
             "str r5, [r3, #28]",
-            // D in r8, r12, r4, r5.
-            mul64_lo!("0", "4", "8", "12"),
+            // D in r8, r10, r4, r5 (|X0 − X1| is read from r10 and r12, its first word for
+            // the last time before r10 takes D's second word).
+            mul64_lo!((reg "r10"), (reg "r12"), "0", "4"),
             "mov r8, r1",
-            "mov r12, r5",
-            mul64_hi!("4", "12"),
+            "mov r10, r5",
+            mul64_hi!((reg "r12"), "4"),
             // T = (D ^ S) + (S & 1) + L + H in r0, r1, r4, r5 and r6 (S plus the carries).
             "mov r6, r11",
             "mov r0, r8",
-            "mov r1, r12",
+            "mov r1, r10",
             "eors r0, r6",
             "eors r1, r6",
             "eors r4, r6",
@@ -398,7 +412,7 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             "ldr r3, [r2, #28]",
             "adcs r3, r0",
             "str r3, [r2, #28]",
-            "add sp, #16",
+            "add sp, #8",
             "bx lr",
             "9:",
             // The registers the arguments arrive in (the result's pointer first).
@@ -406,7 +420,7 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             inout("r1") a.as_ptr() => _,
             inout("r2") b.as_ptr() => _,
             out("r3") _, out("r4") _, out("r5") _,
-            out("r8") _, out("r9") _, out("r11") _, out("r12") _, out("lr") _,
+            out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _, out("lr") _,
         );
     }
     // SAFETY: the assembly wrote all sixteen words.
