@@ -6,9 +6,9 @@
 //! 16×16-bit `MULS` on the halves, combined with shifts and carries (17 instructions): 36 of
 //! them where one level needed 48 and schoolbook 64.
 //!
-//! 1571 Cortex-M0+ cycles and 1072 bytes counted on the disassembly (loads and stores 2,
+//! 1553 Cortex-M0+ cycles and 1060 bytes counted on the disassembly (loads and stores 2,
 //! `LDM`/`STM`/`PUSH`/`POP` 1 + N, `BL` 3, `BX` and `B` 2, the rest 1), against about 1760
-//! for one level of Karatsuba over a product-scanning 128×128: 852 of them are the nine 64×64
+//! for one level of Karatsuba over a product-scanning 128×128: 825 of them are the nine 64×64
 //! products with their loads, the rest moves words between memory and the seven usable low
 //! registers. The technique is the one of Düll et al., "High-speed Curve25519 on 8-bit,
 //! 16-bit and 32-bit microcontrollers" (2015; X25519 in 3,589,850 cycles on the Cortex-M0);
@@ -58,50 +58,54 @@ macro_rules! get {
     };
 }
 
-/// The first half of the 128-bit product `(x0 + 2^32 x1)·(y0 + 2^32 y1)` by schoolbook (the
-/// words at `sp + $x0`… byte offsets, or in a high register: `get!`): the cross products `x0·y1 + x1·y0` (three words), then
-/// `x0·y0`. Leaves the product's words 0 and 1 in r1 and r5, and what word 2 and 3 still get
-/// besides `x1·y1` in r0 and r2 (the cross sum with the carry from word 1). Clobbers r3, r4,
-/// r6 and r8.
+/// The 128-bit product `(x0 + 2^32 x1)·(y0 + 2^32 y1)` by schoolbook (operand words at
+/// `sp + $x0`… byte offsets, or in a high register: `get!`), in three steps between which the
+/// caller moves the finished low words out. First `x0·y0` and `x0·y1`: word 0 in r2, and what
+/// words 1 and 2 have so far in r0 and r1. Clobbers r3–r6.
 #[rustfmt::skip]
-macro_rules! mul64_lo {
-    ($x0:tt, $x1:tt, $y0:tt, $y1:tt) => {
+macro_rules! mul64_a {
+    ($x0:tt, $y0:tt, $y1:tt) => {
         concat!(
             get!("r0", $x0),
-            get!("r1", $y1),
+            get!("r1", $y0),
             mul32!("r0", "r1", "r2", "r3", "r4"),
-            get!("r1", $x1),
-            get!("r3", $y0),
+            get!("r1", $x0),
+            get!("r3", $y1),
             mul32!("r1", "r3", "r4", "r5", "r6"),
-            // The cross sum in r2, r0, r1; its top word parked in r8 during x0·y0.
-            "adds r2, r4\n",
-            "adcs r0, r1\n",
-            "movs r1, #0\n",
-            "adcs r1, r1\n",
-            "mov r8, r1\n",
-            get!("r5", $x0),
-            get!("r3", $y0),
-            mul32!("r5", "r3", "r1", "r4", "r6"),
-            "adds r5, r2\n",
-            "mov r2, r8\n",
-            "movs r3, #0\n",
-            "adcs r0, r3\n",
-            "adcs r2, r3\n",
+            "adds r0, r4\n",
+            "movs r4, #0\n",
+            "adcs r1, r4\n",
         )
     };
 }
 
-/// The second half: words 2 and 3 of the product into r4 and r5, `x1·y1` plus what
-/// `mul64_lo!` left in r0 and r2. Clobbers r1, r3 and r6 (the caller keeps words 0 and 1
-/// first).
+/// Then `x1·y0`: word 1 in r0, and what words 2 and 3 have so far in r1 and r2 (the carry).
+/// Clobbers r3–r6 (the caller has moved word 0 out of r2).
 #[rustfmt::skip]
-macro_rules! mul64_hi {
+macro_rules! mul64_b {
+    ($x1:tt, $y0:tt) => {
+        concat!(
+            get!("r2", $x1),
+            get!("r3", $y0),
+            mul32!("r2", "r3", "r4", "r5", "r6"),
+            "adds r0, r4\n",
+            "adcs r1, r2\n",
+            "movs r2, #0\n",
+            "adcs r2, r2\n",
+        )
+    };
+}
+
+/// Last `x1·y1`: words 2 and 3 in r4 and r5. Clobbers r0, r1, r3 and r6 (the caller has
+/// moved word 1 out of r0).
+#[rustfmt::skip]
+macro_rules! mul64_c {
     ($x1:tt, $y1:tt) => {
         concat!(
             get!("r5", $x1),
             get!("r3", $y1),
-            mul32!("r5", "r3", "r4", "r1", "r6"),
-            "adds r4, r0\n",
+            mul32!("r5", "r3", "r4", "r0", "r6"),
+            "adds r4, r1\n",
             "adcs r5, r2\n",
         )
     };
@@ -340,28 +344,34 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             "mvns r3, r3",
             "mov r11, r3",
             // L into R[0..4).
-            mul64_lo!("8", "12", "24", "28"),
+            mul64_a!("8", "24", "28"),
             "mov r3, r9",
-            "stm r3!, {{r1, r5}}",
-            mul64_hi!("12", "28"),
+            "str r2, [r3, #0]",
+            mul64_b!("12", "24"),
+            "mov r3, r9",
+            "str r0, [r3, #4]",
+            mul64_c!("12", "28"),
             "mov r3, r9",
             "str r4, [r3, #8]",
             "str r5, [r3, #12]",
             // H into R[4..8).
-            mul64_lo!("16", "20", "32", "36"),
+            mul64_a!("16", "32", "36"),
             "mov r3, r9",
-            "str r1, [r3, #16]",
-            "str r5, [r3, #20]",
-            mul64_hi!("20", "36"),
+            "str r2, [r3, #16]",
+            mul64_b!("20", "32"),
+            "mov r3, r9",
+            "str r0, [r3, #20]",
+            mul64_c!("20", "36"),
             "mov r3, r9",
             "str r4, [r3, #24]",
             "str r5, [r3, #28]",
             // D in r8, r10, r4, r5 (|X0 − X1| is read from r10 and r12, its first word for
             // the last time before r10 takes D's second word).
-            mul64_lo!((reg "r10"), (reg "r12"), "0", "4"),
-            "mov r8, r1",
-            "mov r10, r5",
-            mul64_hi!((reg "r12"), "4"),
+            mul64_a!((reg "r10"), "0", "4"),
+            "mov r8, r2",
+            mul64_b!((reg "r12"), "0"),
+            "mov r10, r0",
+            mul64_c!((reg "r12"), "4"),
             // T = (D ^ S) + (S & 1) + L + H in r0, r1, r4, r5 and r6 (S plus the carries).
             "mov r6, r11",
             "mov r0, r8",
