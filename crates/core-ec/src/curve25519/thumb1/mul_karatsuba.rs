@@ -60,18 +60,51 @@ macro_rules! get {
 
 /// The 128-bit product `(x0 + 2^32 x1)·(y0 + 2^32 y1)` by schoolbook (operand words at
 /// `sp + $x0`… byte offsets, or in a high register: `get!`), in three steps between which the
-/// caller moves the finished low words out. First `x0·y0` and `x0·y1`: word 0 in r2, and what
-/// words 1 and 2 have so far in r0 and r1. Clobbers r3–r6.
+/// caller moves the finished low words out. First `x0·y0` and `x0·y1`, the halves of `x0`
+/// split once and kept for both (nothing else is live yet, so the seven low registers
+/// suffice): word 0 in r2, and what words 1 and 2 have so far in r0 and r1. Clobbers r3–r6.
 #[rustfmt::skip]
 macro_rules! mul64_a {
     ($x0:tt, $y0:tt, $y1:tt) => {
         concat!(
             get!("r0", $x0),
             get!("r1", $y0),
-            mul32!("r0", "r1", "r2", "r3", "r4"),
-            get!("r1", $x0),
-            get!("r3", $y1),
-            mul32!("r1", "r3", "r4", "r5", "r6"),
+            // x0's halves in r5 and r6, y0's in r3 and r1.
+            "uxth r5, r0\n",
+            "lsrs r6, r0, #16\n",
+            "uxth r3, r1\n",
+            "lsrs r1, r1, #16\n",
+            "mov r2, r5\n",
+            "muls r2, r3\n",
+            "mov r0, r6\n",
+            "muls r0, r1\n",
+            "muls r3, r6\n",
+            "muls r1, r5\n",
+            "lsls r4, r3, #16\n",
+            "lsrs r3, r3, #16\n",
+            "adds r2, r4\n",
+            "adcs r0, r3\n",
+            "lsls r4, r1, #16\n",
+            "lsrs r1, r1, #16\n",
+            "adds r2, r4\n",
+            "adcs r0, r1\n",
+            // x0·y1 into r4 (low) and r1 (high), y1's halves in r3 and r1.
+            get!("r1", $y1),
+            "uxth r3, r1\n",
+            "lsrs r1, r1, #16\n",
+            "mov r4, r5\n",
+            "muls r4, r3\n",
+            "muls r3, r6\n",
+            "muls r5, r1\n",
+            "muls r1, r6\n",
+            "lsls r6, r3, #16\n",
+            "lsrs r3, r3, #16\n",
+            "adds r4, r6\n",
+            "adcs r1, r3\n",
+            "lsls r6, r5, #16\n",
+            "lsrs r5, r5, #16\n",
+            "adds r4, r6\n",
+            "adcs r1, r5\n",
             "adds r0, r4\n",
             "movs r4, #0\n",
             "adcs r1, r4\n",
