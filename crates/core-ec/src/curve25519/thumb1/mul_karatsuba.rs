@@ -7,7 +7,7 @@
 //! them where one level needed 48 and schoolbook 64.
 //!
 //! 1529 Cortex-M0+ cycles and 1048 bytes counted on the disassembly (loads and stores 2,
-//! `LDM`/`STM`/`PUSH`/`POP` 1 + N, `BL` 3, `BX` and `B` 2, the rest 1), against about 1760
+//! `LDM`/`STM`/`PUSH`/`POP` 1 + N, `BL` 3, `BX` and `B` 2, the rest 1), against 1748 and 1244
 //! for one level of Karatsuba over a product-scanning 128×128: 801 of them are the nine 64×64
 //! products with their loads, the rest moves words between memory and the seven usable low
 //! registers. The technique is the one of Düll et al., "High-speed Curve25519 on 8-bit,
