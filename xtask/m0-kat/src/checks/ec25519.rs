@@ -164,8 +164,13 @@ mod thumb1 {
 
     /// p − 1 = 2^255 − 20, p, 2^255 − 1 (above p), 2^256 − 1, zero, one, 2^255, 2^32 − 1 in
     /// one word, and alternating words: the carry and sign edges of the product and the
-    /// reductions.
-    const EDGES: [[u32; 8]; 9] = {
+    /// reductions. Then the Karatsuba product's: 128-bit halves that are equal while their
+    /// 64-bit quarters differ by the most either way (a zero difference over maximal
+    /// borrows), every 64-bit quarter equal to one (all differences zero with a subtracted
+    /// sign), halves that differ only in their low word, and `2^32·2 + 2^32 − 1`, whose
+    /// 64×64 product with `2^64 − 1` carries into the third word exactly when the cross
+    /// products' second word is all ones.
+    const EDGES: [[u32; 8]; 15] = {
         const M: u32 = u32::MAX;
         [
             [0xffff_ffec, M, M, M, M, M, M, 0x7fff_ffff],
@@ -177,6 +182,12 @@ mod thumb1 {
             [0, 0, 0, 0, 0, 0, 0, 0x8000_0000],
             [0, 0, 0, M, 0, 0, 0, 0],
             [M, 0, M, 0, 0, M, 0, M],
+            [M, M, 0, 0, M, M, 0, 0],
+            [0, 0, M, M, 0, 0, M, M],
+            [0, 0, M, M, M, M, 0, 0],
+            [1, 0, 1, 0, 1, 0, 1, 0],
+            [M, 1, 2, 3, 0, 1, 2, 3],
+            [M, 2, 0, 0, 0, 0, 0, 0],
         ]
     };
 
