@@ -2,10 +2,11 @@
 //! value below 2^256, reduced modulo p only by `to_bytes`. The 512-bit product and square come
 //! from Thumb-1 assembly (`thumb1/mul_karatsuba.rs`, `thumb1/square_karatsuba.rs`) and are
 //! folded with 2^256 ≡ 38 (mod p); the additions, subtractions and `mul_a24` fold their carry
-//! or borrow the same way. Against the radix-2^13 `portable32` this needs 48 word products
-//! (four 16×16-bit `MULS` each) where that one has 400 limb products with two loads each:
-//! about 2.1k cycles a multiplication against 3.7k, and 1.2k a squaring against 1.8k, on the
-//! Cortex-M0+ model (m0-cost's rows, which include the harness's copies).
+//! or borrow the same way. Against the radix-2^13 `portable32` this needs 36 word products
+//! for a multiplication (two levels of Karatsuba; four 16×16-bit `MULS` each) where that one
+//! has 400 limb products with two loads each: about 1.9k cycles a multiplication against
+//! 3.7k, and 1.2k a squaring against 1.8k, on the Cortex-M0+ model (m0-cost's rows, which
+//! include the harness's copies).
 //!
 //! Everything that touches the words is assembly, straight-line (no branch, fixed
 //! addresses): the compiled word loops were about twice as long, and one compiled masked
