@@ -2,8 +2,8 @@
 //! SPKI and PKCS#8 forms.
 //!
 //! Arithmetic runs on one of the [`NistImpl`] field implementations, chosen when a key is built
-//! (`x86_adx` where the CPU has BMI2 and ADX, else `p256_mont64` on 64-bit targets, `mont15`
-//! elsewhere). Private-key operations are constant-time;
+//! (`x86_adx` where the CPU has BMI2 and ADX, else `p256_mont64` on 64-bit targets,
+//! `p256_thumb1` on 32-bit Arm with the `asm` feature, `mont15` elsewhere). Private-key operations are constant-time;
 //! [`PublicKey::verify`] is variable-time, as it handles only public data.
 //!
 //! ```
@@ -102,6 +102,12 @@ macro_rules! with_curve {
             #[cfg(target_pointer_width = "64")]
             $crate::nist::P256Impl::Mont64 => {
                 let $c = $crate::nist::point::Curve::new(&FP64, &FQ64, &PARAMS);
+                $body
+            }
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            $crate::nist::P256Impl::P256Thumb1 => {
+                let fp = $crate::nist::p256_thumb1::P256Thumb1;
+                let $c = $crate::nist::point::Curve::new(&fp, &FQ15, &PARAMS);
                 $body
             }
             $crate::nist::P256Impl::Mont15 => {

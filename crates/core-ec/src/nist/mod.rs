@@ -1,7 +1,8 @@
 //! Arithmetic for the NIST prime curves P-256, P-384 and P-521, shared by the three public
 //! modules: field and scalar arithmetic in Montgomery form behind the [`Field`] trait (two
 //! generic widths, `mont64` and `mont15`, plus two P-256-only fields that use the shape of its
-//! prime, `p256_mont64` in portable Rust and `p256_x86_adx` on MULX/ADCX/ADOX, and P-384's
+//! prime, `p256_mont64` in portable Rust, `p256_x86_adx` on MULX/ADCX/ADOX and `p256_thumb1`
+//! in Thumb-1 assembly for the Cortex-M0, and P-384's
 //! field and scalars on MULX/ADCX/ADOX, `p384_x86_adx`; one file each),
 //! points and scalar multiplication ([`point`]), ECDH and ECDSA on byte strings ([`ops`]), the
 //! DER codecs ([`der`]) and the macro that stamps out each curve's public types ([`api`]).
@@ -14,6 +15,8 @@ mod mont64;
 pub(crate) mod ops;
 #[cfg(target_pointer_width = "64")]
 pub(crate) mod p256_mont64;
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+pub(crate) mod p256_thumb1;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod p256_x86_adx;
 #[cfg(target_arch = "x86_64")]
@@ -351,12 +354,18 @@ pub enum P256Impl {
     /// The generic 64-bit Montgomery arithmetic (as for P-384 and P-521).
     #[cfg(target_pointer_width = "64")]
     Mont64,
-    /// The generic 15-bit Montgomery arithmetic: the default on 32-bit targets (Cortex-M0).
+    /// P-256's field on eight 32-bit words with the product and a reduction specialised to
+    /// the prime in Thumb-1 assembly: the default on 32-bit Arm with the `asm` feature
+    /// (Cortex-M0).
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
+    P256Thumb1,
+    /// The generic 15-bit Montgomery arithmetic: the default on other 32-bit targets.
     Mont15,
 }
 
 impl Implementation for P256Impl {
-    const ALL: &'static [&'static str] = &["x86_adx", "p256_mont64", "mont64", "mont15"];
+    const ALL: &'static [&'static str] =
+        &["x86_adx", "p256_mont64", "mont64", "p256_thumb1", "mont15"];
 
     fn name(self) -> &'static str {
         match self {
@@ -366,11 +375,18 @@ impl Implementation for P256Impl {
             Self::P256Mont64 => "p256_mont64",
             #[cfg(target_pointer_width = "64")]
             Self::Mont64 => "mont64",
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Self::P256Thumb1 => "p256_thumb1",
             Self::Mont15 => "mont15",
         }
     }
 
     fn best() -> Self {
+        // Nothing to detect on Arm: a constant, so that `mont15`'s P-256 code is not linked
+        // beside the Thumb-1 field.
+        #[cfg(all(target_arch = "arm", feature = "asm"))]
+        return Self::P256Thumb1;
+        #[cfg(not(all(target_arch = "arm", feature = "asm")))]
         Self::available().next().unwrap_or(Self::Mont15)
     }
 
@@ -385,6 +401,8 @@ impl Implementation for P256Impl {
             Some(Self::P256Mont64),
             #[cfg(target_pointer_width = "64")]
             Some(Self::Mont64),
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Some(Self::P256Thumb1),
             Some(Self::Mont15),
         ]
         .into_iter()
