@@ -359,7 +359,11 @@ pub enum P256Impl {
     /// (Cortex-M0).
     #[cfg(all(target_arch = "arm", feature = "asm"))]
     P256Thumb1,
-    /// The generic 15-bit Montgomery arithmetic: the default on other 32-bit targets.
+    /// The generic 15-bit Montgomery arithmetic: the default on other 32-bit targets. Left
+    /// out on 32-bit Arm with `asm`, so that a key's choice there is a constant and this
+    /// field's P-256 code is never linked beside `p256_thumb1` (a stored choice of two is
+    /// opaque to the compiler); the firmware checks compare the two through `__m0_test`.
+    #[cfg(not(all(target_arch = "arm", feature = "asm")))]
     Mont15,
 }
 
@@ -377,13 +381,12 @@ impl Implementation for P256Impl {
             Self::Mont64 => "mont64",
             #[cfg(all(target_arch = "arm", feature = "asm"))]
             Self::P256Thumb1 => "p256_thumb1",
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             Self::Mont15 => "mont15",
         }
     }
 
     fn best() -> Self {
-        // Nothing to detect on Arm: a constant, so that `mont15`'s P-256 code is not linked
-        // beside the Thumb-1 field.
         #[cfg(all(target_arch = "arm", feature = "asm"))]
         return Self::P256Thumb1;
         #[cfg(not(all(target_arch = "arm", feature = "asm")))]
@@ -403,6 +406,7 @@ impl Implementation for P256Impl {
             Some(Self::Mont64),
             #[cfg(all(target_arch = "arm", feature = "asm"))]
             Some(Self::P256Thumb1),
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             Some(Self::Mont15),
         ]
         .into_iter()

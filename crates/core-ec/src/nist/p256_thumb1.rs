@@ -650,3 +650,50 @@ impl Field for P256Thumb1 {
         &COMB
     }
 }
+
+/// The results of every field operation on the big-endian `a` and `b` in field `f`, as
+/// canonical big-endian bytes, with the names of the operations: what the firmware's checks
+/// compare between this field and `mont15` (the host cannot run this one). Inputs not below
+/// `p` are refused by `import_be` (their flags and zeros are compared too).
+pub(crate) fn field_results<F: Field>(f: &F, a: &[u8; 32], b: &[u8; 32]) -> [(&'static str, [u8; 32]); 17] {
+    let out = |v: &F::E| {
+        let mut o = [0u8; 32];
+        f.to_be(v, &mut o);
+        o
+    };
+    let flag = |c: Choice| {
+        let mut o = [0u8; 32];
+        o[0] = c.unwrap_u8();
+        o
+    };
+    let (x, okx) = f.import_be(a);
+    let (y, oky) = f.import_be(b);
+    [
+        ("import a", out(&x)),
+        ("import a flag", flag(okx)),
+        ("import b flag", flag(oky)),
+        ("import_be_reduce", out(&f.import_be_reduce(a))),
+        ("add", out(&f.add(&x, &y))),
+        ("sub", out(&f.sub(&x, &y))),
+        ("sub reversed", out(&f.sub(&y, &x))),
+        ("mul", out(&f.mul(&x, &y))),
+        ("sqr", out(&f.sqr(&x))),
+        ("neg", out(&f.neg(&x))),
+        ("halve", out(&f.halve(&x))),
+        ("invert", out(&f.invert(&x))),
+        ("eq", flag(f.eq(&x, &y))),
+        ("is_zero", flag(F::is_zero(&x))),
+        ("select 0", out(&F::select(&x, &y, Choice::from(0)))),
+        ("select 1", out(&F::select(&x, &y, Choice::from(1)))),
+        ("chain", out(&f.mul(&f.sqr(&f.add(&x, &y)), &f.halve(&f.sub(&y, &x))))),
+    ]
+}
+
+/// The big-endian value whose Montgomery form in this field is the words `w` (any value
+/// below `p`): `w·R⁻¹ mod p`, so that the firmware's checks reach edge values of the
+/// representation itself (all-ones words, words near `p`).
+pub(crate) fn plain_of_words(w: &[u32; 8]) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    P256Thumb1.to_be(w, &mut out);
+    out
+}
