@@ -550,13 +550,36 @@ fn words_of(bytes: &[u8]) -> ([u32; 8], Choice) {
     (w, Choice::from(u8::from(spill == 0)))
 }
 
-/// Whether `x < p`: the borrow out of `x − p`, in constant time.
-fn below_p(x: &[u32; 8]) -> Choice {
-    let mut borrow = 0u64;
-    for (&xi, &pi) in x.iter().zip(&P) {
-        borrow = u64::from(xi).wrapping_sub(u64::from(pi)).wrapping_sub(borrow) >> 63;
+/// `x mod p` for `x < 2^256` (below `2p`), and whether `x < p` (a mask, and no branch: the
+/// additions of `add`).
+#[inline(never)]
+fn reduce_once(x: &[u32; 8]) -> ([u32; 8], Choice) {
+    let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
+    let below: u32;
+    // SAFETY: reads the eight words at `x` and writes and rereads the eight of `r`, through
+    // the pointers in r0 and r1; r0–r5 and r12 are declared clobbered, r6 (reserved by Rust)
+    // is pushed and popped, r7 is not touched; no branch.
+    unsafe {
+        core::arch::asm!(
+            "push {{r6}}",
+            "ldm r0!, {{r2, r3, r4, r5}}",
+            "stm r1!, {{r2, r3, r4, r5}}",
+            "ldm r0!, {{r2, r3, r4, r5}}",
+            "stm r1!, {{r2, r3, r4, r5}}",
+            "subs r1, #32",
+            "movs r3, #0",
+            "movs r5, #0",
+            minus_p!(),
+            "mov r0, r1",
+            plus_masked_p!(),
+            "pop {{r6}}",
+            inout("r0") x.as_ptr() => _,
+            inout("r1") r.as_mut_ptr() => _,
+            out("r2") _, out("r3") _, out("r4") below, out("r5") _, out("r12") _,
+        );
     }
-    Choice::from(core_hash::value_barrier(borrow as u32) as u8)
+    // SAFETY: the assembly wrote all eight words.
+    (unsafe { r.assume_init() }, Choice::from((below & 1) as u8))
 }
 
 /// The P-256 field on the Cortex-M0 in Thumb-1 assembly.
@@ -617,22 +640,14 @@ impl Field for P256Thumb1 {
 
     fn import_be(&self, bytes: &[u8]) -> ([u32; 8], Choice) {
         let (x, fits) = words_of(bytes);
-        let ok = fits & below_p(&x);
+        let (_, below) = reduce_once(&x);
+        let ok = fits & below;
         (mul(&select(&[0; 8], &x, ok), &R2), ok)
     }
 
     fn import_be_reduce(&self, bytes: &[u8]) -> [u32; 8] {
         let (x, _) = words_of(bytes);
-        // x − p unless that borrows (x < 2^256 < 2p).
-        let mut d = [0u32; 8];
-        let mut borrow = 0u64;
-        for ((di, &xi), &pi) in d.iter_mut().zip(&x).zip(&P) {
-            let v = u64::from(xi).wrapping_sub(u64::from(pi)).wrapping_sub(borrow);
-            *di = v as u32;
-            borrow = v >> 63;
-        }
-        let keep = Choice::from(core_hash::value_barrier(borrow as u32) as u8);
-        mul(&select(&d, &x, keep), &R2)
+        mul(&reduce_once(&x).0, &R2)
     }
 
     fn to_be(&self, a: &[u32; 8], out: &mut [u8]) {

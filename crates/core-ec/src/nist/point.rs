@@ -57,7 +57,9 @@ const fn digits(len: usize) -> usize {
 const MAX_DIGITS: usize = digits(MAX_LEN);
 
 /// Rows in a full comb table of signed `w`-bit digits for `len`-byte scalars (a digit each,
-/// with room for the final carry): `2·len + 1` for `w = 4`.
+/// with room for the final carry): `2·len + 1` for `w = 4`. Always inlined, so that a table
+/// size compared with it folds (on the Cortex-M0 a call kept the full-comb path linked).
+#[inline(always)]
 pub(crate) const fn full_comb_rows(len: usize, w: usize) -> usize {
     8 * len / w + 1
 }
@@ -610,14 +612,22 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// per signed `w`-bit digit, `2^(w−1)` entries each: 4 or 5), for a group order that fills
     /// its bytes (which [`Self::mul_base_full`]'s exceptional cases need); `None` otherwise.
     pub(crate) fn full_comb_window(&self) -> Option<usize> {
-        let len = self.params.len;
+        // The field's length (the curve's): a constant where the field is a zero-sized
+        // type, as is the table's size, so that with no built-in table (`mont15`) or one
+        // with the shared spacing (`p256_thumb1`) the full-comb path compiles away on the
+        // Cortex-M0.
+        let len = self.fp.modulus().len();
         let table = self.fp.comb().len();
-        // No built-in table (the 32-bit fields): a constant there, so the full-comb path
-        // compiles away on the Cortex-M0.
         if table == 0 || self.params.qlen != 8 * len {
             return None;
         }
-        [4, 5].into_iter().find(|&w| table == full_comb_rows(len, w) << (w - 1))
+        if table == full_comb_rows(len, 4) << 3 {
+            Some(4)
+        } else if table == full_comb_rows(len, 5) << 4 {
+            Some(5)
+        } else {
+            None
+        }
     }
 
     /// `Σ d[i]·B^i·G` over a full comb table of `entries = B/2` points a row (row `i` holding
