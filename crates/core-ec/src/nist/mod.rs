@@ -84,7 +84,8 @@ pub(crate) trait Field: Sync {
     }
 
     /// `G, 3G, …, 127G` affine (`[x, y]`), when the representation has them built in, for
-    /// verification's width-8 NAF of `u₁` (empty: width 4 over the comb's first row).
+    /// verification's width-8 NAF of `u₁`; or just `G, 3G, 5G, 7G` for a width-4 NAF without
+    /// linking the comb table (empty: width 4 over the comb's first row).
     fn odd_g(&self) -> &'static [[Self::E; 2]] {
         &[]
     }

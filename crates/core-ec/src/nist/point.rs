@@ -753,24 +753,31 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     pub(crate) fn mul2_vartime(&self, u1: &[u8], u2: &[u8], q: &Proj<F::E>) -> Proj<F::E> {
         let f = self.fp;
         // A built-in `G, 3G, …, 127G` allows a width-8 NAF for `u1`; read in place, so
-        // the 32-bit targets' stack holds only the four from the comb's first row.
+        // the 32-bit targets' stack holds only the four from the comb's first row. A field
+        // may build in just `G, 3G, 5G, 7G` (width 4), so that verification does not link
+        // its whole comb table.
         let odd = f.odd_g();
         let gwidth = if odd.len() == ODD_G { 8 } else { 4 };
-        // 1G, 3G, 5G, 7G: entries 1, 3, 5, 7 of comb row 0 (`j·G`).
-        let comb = f.comb();
-        let tg4: [[F::E; 2]; 4] = core::array::from_fn(|i| {
-            if comb.is_empty() {
-                let len = self.params.len;
-                let at = 2 * i * 2 * len;
-                let bytes = f.comb_bytes();
-                let (x, _) = f.import_be(&bytes[at..at + len]);
-                let (y, _) = f.import_be(&bytes[at + len..at + 2 * len]);
-                [x, y]
-            } else {
-                comb[2 * i]
-            }
-        });
-        let tg = if gwidth == 8 { odd } else { &tg4[..] };
+        let tg4: [[F::E; 2]; 4];
+        let tg = if odd.len() == ODD_G || odd.len() == 4 {
+            odd
+        } else {
+            // 1G, 3G, 5G, 7G: entries 1, 3, 5, 7 of comb row 0 (`j·G`).
+            let comb = f.comb();
+            tg4 = core::array::from_fn(|i| {
+                if comb.is_empty() {
+                    let len = self.params.len;
+                    let at = 2 * i * 2 * len;
+                    let bytes = f.comb_bytes();
+                    let (x, _) = f.import_be(&bytes[at..at + len]);
+                    let (y, _) = f.import_be(&bytes[at + len..at + 2 * len]);
+                    [x, y]
+                } else {
+                    comb[2 * i]
+                }
+            });
+            &tg4[..]
+        };
         // 1q, 3q, …, 15q, projective, then Jacobian (XZ : YZ² : Z).
         let mut tq = [[f.zero(); 3]; 8];
         let q2 = self.double(q);
