@@ -130,7 +130,12 @@ pub(crate) fn thumb1_against_mont15(
 ) -> Result<(), &'static str> {
     use crate::nist::{Field, ops, point::Curve};
     type Results = ([u8; 64], [u8; 32], Result<(), Error>, [u8; 64], Result<(), Error>, bool);
-    fn run<F: Field, S: Field>(c: &Curve<'_, F, S>, d: &[u8], peer: &[u8], h: &[u8; 32]) -> Results {
+    fn run<F: Field, S: Field>(
+        c: &Curve<'_, F, S>,
+        d: &[u8],
+        peer: &[u8],
+        h: &[u8; 32],
+    ) -> Results {
         let mut public = [0u8; 64];
         let ok = ops::public_key(c, d, &mut public);
         let mut shared = [0u8; 32];

@@ -151,15 +151,7 @@ static ODD_G4: [[[u32; 8]; 2]; 4] = {
 /// `adcs`) or subtracted from (`subs`, `sbcs`) the signed accumulator r3:r2; r5 is zero.
 macro_rules! term {
     ($off:literal, $op:literal, $chain:literal) => {
-        concat!(
-            "ldr r4, [r0, #",
-            $off,
-            "]\n",
-            $op,
-            " r2, r2, r4\n",
-            $chain,
-            " r3, r5\n"
-        )
+        concat!("ldr r4, [r0, #", $off, "]\n", $op, " r2, r2, r4\n", $chain, " r3, r5\n")
     };
 }
 
@@ -682,7 +674,11 @@ impl Field for P256Thumb1 {
 /// canonical big-endian bytes, with the names of the operations: what the firmware's checks
 /// compare between this field and `mont15` (the host cannot run this one). Inputs not below
 /// `p` are refused by `import_be` (their flags and zeros are compared too).
-pub(crate) fn field_results<F: Field>(f: &F, a: &[u8; 32], b: &[u8; 32]) -> [(&'static str, [u8; 32]); 17] {
+pub(crate) fn field_results<F: Field>(
+    f: &F,
+    a: &[u8; 32],
+    b: &[u8; 32],
+) -> [(&'static str, [u8; 32]); 17] {
     let out = |v: &F::E| {
         let mut o = [0u8; 32];
         f.to_be(v, &mut o);
