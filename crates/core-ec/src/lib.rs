@@ -122,6 +122,17 @@ pub mod __m0_test {
         crate::nist::p256_thumb1::plain_of_words(w)
     }
 
+    /// The `p256_thumb1` Montgomery product `a·b·2^−256 mod p` of words below p: what the
+    /// cost model times.
+    pub fn p256_fe_mul_raw(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
+        crate::nist::p256_thumb1::mul_raw(a, b)
+    }
+
+    /// The `p256_thumb1` Montgomery square `a²·2^−256 mod p`: what the cost model times.
+    pub fn p256_fe_square_raw(a: &[u32; 8]) -> [u32; 8] {
+        crate::nist::p256_thumb1::sqr_raw(a)
+    }
+
     /// The `thumb1` field product, not canonical (below 2^256): what the cost model times.
     pub fn fe_mul_raw(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
         thumb1::Fe(*a).mul(&thumb1::Fe(*b)).0

@@ -127,6 +127,8 @@ registry! {
     "fe25519-square" => Kind::Once, fe25519_square;
     "ed25519-sign" => Kind::Once, ed25519_sign;
     "ed25519-verify" => Kind::Once, ed25519_verify;
+    "p256-fe-mul" => Kind::Once, p256_fe_mul;
+    "p256-fe-square" => Kind::Once, p256_fe_square;
     "p256-ecdh" => Kind::Once, p256_ecdh;
     "p256-sign" => Kind::Once, p256_sign;
     "p256-verify" => Kind::Once, p256_verify;
@@ -249,7 +251,7 @@ fn x25519_mul(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
 }
 
 /// Operands for the field rows: pseudo-random words (below 2^255, though any value below
-/// 2^256 is an element of the Thumb-1 field).
+/// 2^256 is an element of the Thumb-1 field; below P-256's p too).
 const FE_A: [u32; 8] = [
     0x8f3a_21c4,
     0x1b9e_77d0,
@@ -286,6 +288,33 @@ fn fe25519_square(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     let r = t.time(|| fe::fe_square_raw(black_box(&FE_A)));
     let want = hex!("967a88c5ce3674222a12aa4995572cbaacd84339c36f1802931d13ee6cc64564");
     if fe::fe_to_bytes(&r) == want { Ok(()) } else { Err("wrong square") }
+}
+
+/// Words below 2^256 as 32 big-endian bytes.
+fn be_bytes(w: &[u32; 8]) -> [u8; 32] {
+    let mut b = [0u8; 32];
+    for (c, x) in b.chunks_exact_mut(4).zip(w.iter().rev()) {
+        c.copy_from_slice(&x.to_be_bytes());
+    }
+    b
+}
+
+/// One P-256 field multiplication (`p256_thumb1`: the Thumb-1 product and Montgomery
+/// reduction), checked against `FE_A·FE_B·2^−256 mod p` computed with arbitrary-precision
+/// integers (both operands are below p).
+fn p256_fe_mul(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    use core_ec::__m0_test as fe;
+    let r = t.time(|| fe::p256_fe_mul_raw(black_box(&FE_A), black_box(&FE_B)));
+    let want = hex!("1809af19bd3fe196392cdd55ceaf964eb369a540bedf7b56c6e038dc92fdbc1d");
+    if be_bytes(&r) == want { Ok(()) } else { Err("wrong P-256 product") }
+}
+
+/// One P-256 field squaring (`p256_thumb1`), checked against `FE_A²·2^−256 mod p`.
+fn p256_fe_square(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    use core_ec::__m0_test as fe;
+    let r = t.time(|| fe::p256_fe_square_raw(black_box(&FE_A)));
+    let want = hex!("b0f00c12041d86336896e95a156fa06091bdbf3d20f39610915b22eb85024b5a");
+    if be_bytes(&r) == want { Ok(()) } else { Err("wrong P-256 square") }
 }
 
 /// RFC 7748 §6.1: Alice's public key, a fixed-base multiplication.

@@ -720,3 +720,13 @@ pub(crate) fn plain_of_words(w: &[u32; 8]) -> [u8; 32] {
     P256Thumb1.to_be(w, &mut out);
     out
 }
+
+/// [`mul`] for the cost model's field rows.
+pub(crate) fn mul_raw(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
+    mul(a, b)
+}
+
+/// [`sqr`] for the cost model's field rows.
+pub(crate) fn sqr_raw(a: &[u32; 8]) -> [u32; 8] {
+    sqr(a)
+}
