@@ -62,6 +62,11 @@ pub(crate) trait Field: Sync {
     /// The element with big-endian value `bytes` (at most the modulus's length) and whether
     /// that value was below the modulus; zero when it was not.
     fn import_be(&self, bytes: &[u8]) -> (Self::E, Choice);
+    /// Whether the big-endian `bytes` (at most the modulus's length) are below the modulus:
+    /// [`Field::import_be`]'s flag, without the conversion where a representation can skip it.
+    fn below_modulus(&self, bytes: &[u8]) -> Choice {
+        self.import_be(bytes).1
+    }
     /// The element with big-endian value `bytes` reduced by at most one subtraction: for
     /// values below twice the modulus (an x-coordinate taken mod n, a truncated hash).
     fn import_be_reduce(&self, bytes: &[u8]) -> Self::E;
