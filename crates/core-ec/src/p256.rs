@@ -243,3 +243,23 @@ fn point_routines_match_the_formulas() {
         with_curve!(imp, |c| crate::nist::point::check_point_hooks(&c));
     }
 }
+
+/// Private scalars at the edges of `1..n` are accepted or refused on every implementation
+/// (the range check works on the bytes, through `Field::below_modulus`).
+#[cfg(test)]
+#[test]
+fn scalar_range_edges() {
+    use core_hash::Implementation;
+    let mut below = N;
+    below[31] -= 1;
+    let mut above = N;
+    above[31] += 1;
+    let mut one = [0u8; 32];
+    one[31] = 1;
+    for imp in NistImpl::available() {
+        for (k, ok) in [(N, false), (above, false), ([0; 32], false), (below, true), (one, true)] {
+            let got = SecretKey::from_bytes_with_impl(&k, imp).is_ok();
+            assert_eq!(got, ok, "{} on {k:02x?}", imp.name());
+        }
+    }
+}
