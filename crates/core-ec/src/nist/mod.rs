@@ -331,8 +331,9 @@ impl Implementation for NistImpl {
 
 /// An implementation of the P-256 arithmetic: the two NIST-curve ones of
 /// [`p521::NistImpl`](crate::p521::NistImpl) plus
-/// two field implementations specialised to P-256's prime, chosen when a key is built.
-/// Accelerated variants carry the CPU-feature token that proves they can run.
+/// field implementations specialised to P-256's prime, chosen when a key is built.
+/// Accelerated variants carry the CPU-feature token that proves they can run. On 32-bit Arm
+/// with the `asm` feature there is one, `p256_thumb1`.
 ///
 /// ```
 /// use core_ec::Implementation;
