@@ -163,11 +163,11 @@ macro_rules! column_end {
     };
 }
 
-/// `c·2^256 + v + (2^256 − p)` for the eight words `v` at r1 (written back; r1 restored) and
-/// the carry `c` (0 or 1) in r3, where `c·2^256 + v < 2p`: leaves in r4 the mask that is all
-/// ones when `c·2^256 + v < p` (the top word of the sum, less one) and in r6 the mask's low
-/// bit. r5 is zero; r0, r2, r3 and r12 are clobbered.
-macro_rules! minus_p {
+/// Whether `c·2^256 + v ≥ p` for the eight words `v` at r1 and the carry `c` (0 or 1) in r3,
+/// where `c·2^256 + v < 2p`: the carry out of `v + (2^256 − p)` plus `c`, computed and not
+/// stored. Leaves in r4 the mask that is all ones when it is (`p` is to come off) and in r6
+/// the mask's low bit; r5 is zero; r0, r2, r3 and r12 are clobbered, r1 is kept.
+macro_rules! at_least_p {
     () => {
         concat!(
             "mov r12, r3\n",
@@ -176,27 +176,51 @@ macro_rules! minus_p {
             "adds r2, r2, #1\n",
             "adcs r3, r5\n",
             "adcs r4, r5\n",
-            "stm r1!, {{r2, r3, r4}}\n",
-            // MVNS, MOVS with an immediate, ANDS, LDM, STM and high-register MOV leave the
-            // carry alone.
+            // MVNS, MOVS with an immediate, EORS, ANDS, LDM, STM and high-register MOV leave
+            // the carry alone.
             "mvns r6, r5\n",
             "ldm r0!, {{r2, r3, r4}}\n",
             "adcs r2, r6\n",
             "adcs r3, r6\n",
             "adcs r4, r6\n",
-            "stm r1!, {{r2, r3, r4}}\n",
             "movs r4, #1\n",
             "mvns r4, r4\n",
             "ldm r0!, {{r2, r3}}\n",
             "adcs r2, r4\n",
             "adcs r3, r5\n",
-            "stm r1!, {{r2, r3}}\n",
             "mov r4, r12\n",
             "adcs r4, r5\n",
-            "subs r4, #1\n",
+            "negs r4, r4\n",
             "movs r6, #1\n",
             "ands r6, r4\n",
-            "subs r1, #32\n",
+        )
+    };
+}
+
+/// The eight words at r1 plus `2^256 − p` masked by r4 (its words `s & 1, 0, 0, s, s, s,
+/// s & ~1, 0`, the low bit in r6, zero in r5), written back (r1 advancing), the carry out
+/// dropped: `v − p` where [`at_least_p`] set the mask, `v` elsewhere.
+macro_rules! minus_masked_p {
+    () => {
+        concat!(
+            "mov r0, r1\n",
+            "ldm r0!, {{r2, r3}}\n",
+            "adds r2, r2, r6\n",
+            "adcs r3, r5\n",
+            "stm r1!, {{r2, r3}}\n",
+            "ldm r0!, {{r2, r3}}\n",
+            "adcs r2, r5\n",
+            "adcs r3, r4\n",
+            "stm r1!, {{r2, r3}}\n",
+            "ldm r0!, {{r2, r3}}\n",
+            "adcs r2, r4\n",
+            "adcs r3, r4\n",
+            "stm r1!, {{r2, r3}}\n",
+            "eors r6, r4\n",
+            "ldm r0!, {{r2, r3}}\n",
+            "adcs r2, r6\n",
+            "adcs r3, r5\n",
+            "stm r1!, {{r2, r3}}\n",
         )
     };
 }
@@ -368,9 +392,8 @@ fn redc(t: &mut [u32; 16]) -> [u32; 8] {
             term!("60", "adds", "adcs"),
             term!("28", "adds", "adcs"),
             "str r2, [r1, #28]",
-            minus_p!(),
-            "mov r0, r1",
-            plus_masked_p!(),
+            at_least_p!(),
+            minus_masked_p!(),
             "pop {{r6}}",
             inout("r0") t.as_mut_ptr() => _,
             inout("r1") r.as_mut_ptr() => _,
@@ -416,9 +439,8 @@ fn add(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
             "subs r0, #32",
             "mov r1, r0",
             "movs r5, #0",
-            minus_p!(),
-            "mov r0, r1",
-            plus_masked_p!(),
+            at_least_p!(),
+            minus_masked_p!(),
             "pop {{r6}}",
             inout("r0") r.as_mut_ptr() => _,
             inout("r1") a.as_ptr() => _,
@@ -555,7 +577,7 @@ fn words_of(bytes: &[u8]) -> ([u32; 8], Choice) {
 #[inline(never)]
 fn reduce_once(x: &[u32; 8]) -> ([u32; 8], Choice) {
     let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
-    let below: u32;
+    let at_least: u32;
     // SAFETY: reads the eight words at `x` and writes and rereads the eight of `r`, through
     // the pointers in r0 and r1; r0–r5 and r12 are declared clobbered, r6 (reserved by Rust)
     // is pushed and popped, r7 is not touched; no branch.
@@ -569,17 +591,16 @@ fn reduce_once(x: &[u32; 8]) -> ([u32; 8], Choice) {
             "subs r1, #32",
             "movs r3, #0",
             "movs r5, #0",
-            minus_p!(),
-            "mov r0, r1",
-            plus_masked_p!(),
+            at_least_p!(),
+            minus_masked_p!(),
             "pop {{r6}}",
             inout("r0") x.as_ptr() => _,
             inout("r1") r.as_mut_ptr() => _,
-            out("r2") _, out("r3") _, out("r4") below, out("r5") _, out("r12") _,
+            out("r2") _, out("r3") _, out("r4") at_least, out("r5") _, out("r12") _,
         );
     }
     // SAFETY: the assembly wrote all eight words.
-    (unsafe { r.assume_init() }, Choice::from((below & 1) as u8))
+    (unsafe { r.assume_init() }, !Choice::from((at_least & 1) as u8))
 }
 
 /// The P-256 field on the Cortex-M0 in Thumb-1 assembly.
