@@ -1,12 +1,11 @@
 //! GF(2^255 − 19) for the Cortex-M0 with the `asm` feature: eight packed 32-bit words, any
-//! value below 2^256, reduced modulo p only by `to_bytes`. The 512-bit product comes from
-//! Thumb-1 assembly (`thumb1/mul_karatsuba.rs`) and is folded with 2^256 ≡ 38 (mod p); the
-//! additions, subtractions and `mul_a24` fold their carry or borrow the same way. Against the
-//! radix-2^13 `portable32` this needs 48 word products (four 16×16-bit `MULS` each) where
-//! that one has 400 limb products with two loads each: about 2.2k cycles a multiplication
-//! against 3.7k on the Cortex-M0+ model (m0-cost's rows). Until it has a squaring of its own
-//! it squares by multiplying, slower than `portable32`'s compiled squaring (2.1k against
-//! 1.8k).
+//! value below 2^256, reduced modulo p only by `to_bytes`. The 512-bit product and square come
+//! from Thumb-1 assembly (`thumb1/mul_karatsuba.rs`, `thumb1/square_karatsuba.rs`) and are
+//! folded with 2^256 ≡ 38 (mod p); the additions, subtractions and `mul_a24` fold their carry
+//! or borrow the same way. Against the radix-2^13 `portable32` this needs 48 word products
+//! (four 16×16-bit `MULS` each) where that one has 400 limb products with two loads each:
+//! about 2.1k cycles a multiplication against 3.7k, and 1.2k a squaring against 1.8k, on the
+//! Cortex-M0+ model (m0-cost's rows, which include the harness's copies).
 //!
 //! Everything that touches the words is assembly, straight-line (no branch, fixed
 //! addresses): the compiled word loops were about twice as long, and one compiled masked
@@ -22,6 +21,7 @@ use super::field::Field;
 use super::tables;
 
 mod mul_karatsuba;
+mod square_karatsuba;
 
 /// The 256×256→512-bit product.
 #[inline(always)]
@@ -29,10 +29,10 @@ pub(crate) fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
     mul_karatsuba::mul(a, b)
 }
 
-/// The 512-bit square; the multiplication until a dedicated squaring lands.
+/// The 512-bit square.
 #[inline(always)]
 pub(crate) fn square_wide(a: &[u32; 8]) -> [u32; 16] {
-    mul_wide(a, a)
+    square_karatsuba::square(a)
 }
 
 /// One word of the reduction's first pass: `t[i] = lo[i] + 38·hi[i] + carry` (byte offsets

@@ -25,6 +25,8 @@ pub(super) const CHECKS: &[Check] = &[
     #[cfg(target_arch = "arm")]
     Check { name: "ec25519::thumb1_product", run: thumb1::product },
     #[cfg(target_arch = "arm")]
+    Check { name: "ec25519::thumb1_square", run: thumb1::square },
+    #[cfg(target_arch = "arm")]
     Check { name: "ec25519::thumb1_field_ops", run: thumb1::field_ops },
     #[cfg(target_arch = "arm")]
     Check { name: "ec25519::thumb1_x25519_vs_portable32", run: thumb1::x25519_vs_portable32 },
@@ -204,6 +206,41 @@ mod thumb1 {
     pub(super) fn product() -> Result<(), &'static str> {
         for (a, b) in pairs(40) {
             ensure(fe::mul_wide(&a, &b) == schoolbook(&a, &b), "wrong product")?;
+            ensure(fe::square_wide(&a) == schoolbook(&a, &a), "wrong square")?;
+        }
+        Ok(())
+    }
+
+    /// The squaring (`thumb1/square_karatsuba.rs`) against the schoolbook product beyond
+    /// [`product`]'s pairs: half-word patterns, single words and three values whose carries
+    /// ripple where random ones essentially never do — through the top three words of the
+    /// result (the first two) and into the top word of a 128-bit square (the third, whose high
+    /// 64-bit half squared ends in nearly 96 one bits). With them, dropping any one instruction
+    /// of the assembly, or the carry of any `ADCS`/`SBCS`, fails the check.
+    pub(super) fn square() -> Result<(), &'static str> {
+        const M: u32 = u32::MAX;
+        const MORE: [[u32; 8]; 10] = [
+            [0xffff_0000; 8],
+            [0x0000_ffff; 8],
+            [0xffff_0000, 0xffff, 0xffff_0000, 0xffff, 0xffff_0000, 0xffff, 0xffff_0000, 0xffff],
+            [M, 0, M, 0, M, 0, M, 0],
+            [0, M, 0, M, 0, M, 0, M],
+            [M, M, M, M, 0, 0, 0, 0],
+            [0, 0, 0, 0, M, M, M, M],
+            [M, M, M, M, M, M, M - 1, M],
+            [M, M, M, M, 0x7fff_ffff, 0x7fff_ffff, M, M - 1],
+            [M, M, 0x6842_faaa, 0xe472_38e2, 0, 0, 0, 0],
+        ];
+        let singles = (0..8).flat_map(|i| {
+            [1, 0x8000_0001, M].map(|w| {
+                let mut a = [0; 8];
+                a[i] = w;
+                a
+            })
+        });
+        let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+        let random = (0..200).map(|_| rng.words());
+        for a in MORE.into_iter().chain(singles).chain(random) {
             ensure(fe::square_wide(&a) == schoolbook(&a, &a), "wrong square")?;
         }
         Ok(())
