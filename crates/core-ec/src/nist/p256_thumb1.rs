@@ -6,14 +6,14 @@
 //! `q` three, six and eight words up and subtracting it seven up — no multiplication. Taken
 //! column by column with a signed carry, the eight steps are 45 word loads and additions,
 //! against the 324 limb products of `mont15`'s 15-bit Montgomery product. Addition,
-//! subtraction, halving and the select are Thumb-1 too: straight-line, fixed addresses, the
-//! final corrections masks (compiled masked selects can become branches on Thumb-1). The comb
+//! subtraction, halving and the select are Thumb-1 too: fixed addresses, straight-line but
+//! for halving's shift (a loop of fixed count), the final corrections masks (compiled masked selects can become branches on Thumb-1). The comb
 //! table, and apart from it verification's `G, 3G, 5G, 7G`, are converted into this form at
 //! compile time; inversion is Fermat's.
 
 use super::Field;
 use crate::curve25519::thumb1;
-use subtle::Choice;
+use subtle::{Choice, ConstantTimeEq};
 
 /// `p`, little-endian words.
 const P: [u32; 8] = [u32::MAX, u32::MAX, u32::MAX, 0, 0, 0, 1, u32::MAX];
@@ -282,25 +282,6 @@ macro_rules! select_word {
     };
 }
 
-/// One word of the halving's shift, from the top down: the word at `[r1 + $off]` shifted
-/// right by one with the bit below r2's top (the word above's low bit, moved up) in its top
-/// bit; r2 then holds this word's low bit moved up.
-macro_rules! halve_word {
-    ($off:literal) => {
-        concat!(
-            "ldr r3, [r1, #",
-            $off,
-            "]\n",
-            "lsrs r4, r3, #1\n",
-            "orrs r4, r2\n",
-            "str r4, [r1, #",
-            $off,
-            "]\n",
-            "lsls r2, r3, #31\n",
-        )
-    };
-}
-
 /// `t·R⁻¹ mod p` for a 512-bit `t < p·R` (`t` is scratch): Montgomery reduction a column at
 /// a time. With `q_k` the multiplier of step `k` (`q_k·p` makes word `k` zero, so `q_k` is
 /// word `k` of the running sum, `p ≡ −1 mod 2^96`), column `k` sums `t[k]`, `q_{k−3}`,
@@ -488,13 +469,15 @@ fn sub(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
 }
 
 /// `a/2 mod p` for `a < p`: `a`, plus `p` when `a` is odd (a mask), shifted right by one
-/// bit with the carry as the new top bit.
+/// bit with the carry as the new top bit (the shift a loop: halving is one call a doubling,
+/// and written out it was 60 bytes more).
 #[inline(never)]
 fn halve(a: &[u32; 8]) -> [u32; 8] {
     let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
     // SAFETY: reads the eight words at `a` and writes and rereads the eight of `r`, through
     // the pointers in r0 and r1 (r1 moved back); r0–r5 are declared clobbered, r6 (reserved
-    // by Rust) is pushed and popped, r7 is not touched; no branch.
+    // by Rust) is pushed and popped, r7 is not touched; the one branch is the word loop's,
+    // on its fixed count.
     unsafe {
         core::arch::asm!(
             "push {{r6}}",
@@ -508,15 +491,18 @@ fn halve(a: &[u32; 8]) -> [u32; 8] {
             plus_masked_p!(),
             "adcs r5, r5",
             "lsls r2, r5, #31",
-            "subs r1, #32",
-            halve_word!("28"),
-            halve_word!("24"),
-            halve_word!("20"),
-            halve_word!("16"),
-            halve_word!("12"),
-            halve_word!("8"),
-            halve_word!("4"),
-            halve_word!("0"),
+            // From the top word down: each shifted right by one, the bit from above in its
+            // top bit (r2), a loop over the eight (a fixed count).
+            "movs r5, #8",
+            "2:",
+            "subs r1, #4",
+            "ldr r3, [r1]",
+            "lsrs r4, r3, #1",
+            "orrs r4, r2",
+            "str r4, [r1]",
+            "lsls r2, r3, #31",
+            "subs r5, #1",
+            "bne 2b",
             "pop {{r6}}",
             inout("r0") a.as_ptr() => _,
             inout("r1") r.as_mut_ptr() => _,
@@ -556,9 +542,9 @@ fn select(a: &[u32; 8], b: &[u32; 8], choice: Choice) -> [u32; 8] {
     unsafe { r.assume_init() }
 }
 
-/// The value of up to 32 big-endian bytes as words, and whether bytes beyond 32 (if any)
-/// were all zero.
-fn words_of(bytes: &[u8]) -> ([u32; 8], Choice) {
+/// The value of up to 32 big-endian bytes as words, those bytes right-aligned in 32, and
+/// whether bytes beyond 32 (if any) were all zero.
+fn words_of(bytes: &[u8]) -> ([u32; 8], [u8; 32], Choice) {
     let mut buf = [0u8; 32];
     let n = bytes.len().min(32);
     let (spill, tail) = bytes.split_at(bytes.len() - n);
@@ -569,38 +555,7 @@ fn words_of(bytes: &[u8]) -> ([u32; 8], Choice) {
         let at = 28 - 4 * i;
         *word = u32::from_be_bytes([buf[at], buf[at + 1], buf[at + 2], buf[at + 3]]);
     }
-    (w, Choice::from(u8::from(spill == 0)))
-}
-
-/// `x mod p` for `x < 2^256` (below `2p`), and whether `x < p` (a mask, and no branch: the
-/// additions of `add`).
-#[inline(never)]
-fn reduce_once(x: &[u32; 8]) -> ([u32; 8], Choice) {
-    let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
-    let at_least: u32;
-    // SAFETY: reads the eight words at `x` and writes and rereads the eight of `r`, through
-    // the pointers in r0 and r1; r0–r5 and r12 are declared clobbered, r6 (reserved by Rust)
-    // is pushed and popped, r7 is not touched; no branch.
-    unsafe {
-        core::arch::asm!(
-            "push {{r6}}",
-            "ldm r0!, {{r2, r3, r4, r5}}",
-            "stm r1!, {{r2, r3, r4, r5}}",
-            "ldm r0!, {{r2, r3, r4, r5}}",
-            "stm r1!, {{r2, r3, r4, r5}}",
-            "subs r1, #32",
-            "movs r3, #0",
-            "movs r5, #0",
-            at_least_p!(),
-            minus_masked_p!(),
-            "pop {{r6}}",
-            inout("r0") x.as_ptr() => _,
-            inout("r1") r.as_mut_ptr() => _,
-            out("r2") _, out("r3") _, out("r4") at_least, out("r5") _, out("r12") _,
-        );
-    }
-    // SAFETY: the assembly wrote all eight words.
-    (unsafe { r.assume_init() }, !Choice::from((at_least & 1) as u8))
+    (w, buf, spill.ct_eq(&0))
 }
 
 /// The P-256 field on the Cortex-M0 in Thumb-1 assembly.
@@ -659,16 +614,20 @@ impl Field for P256Thumb1 {
         Choice::from(((acc | acc.wrapping_neg()) >> 31) as u8 ^ 1)
     }
 
+    /// Any `x < 2^256` converts as `x·R² ·R⁻¹`, reduced (`x·R² < p·R`); `x < p` exactly
+    /// when converting back gives `x` again (rather than a comparison of its own: imports are
+    /// few, and this keeps their code small).
     fn import_be(&self, bytes: &[u8]) -> ([u32; 8], Choice) {
-        let (x, fits) = words_of(bytes);
-        let (_, below) = reduce_once(&x);
-        let ok = fits & below;
-        (mul(&select(&[0; 8], &x, ok), &R2), ok)
+        let (x, buf, fits) = words_of(bytes);
+        let y = mul(&x, &R2);
+        let mut back = [0u8; 32];
+        self.to_be(&y, &mut back);
+        let ok = fits & back.ct_eq(&buf);
+        (select(&[0; 8], &y, ok), ok)
     }
 
     fn import_be_reduce(&self, bytes: &[u8]) -> [u32; 8] {
-        let (x, _) = words_of(bytes);
-        mul(&reduce_once(&x).0, &R2)
+        mul(&words_of(bytes).0, &R2)
     }
 
     fn to_be(&self, a: &[u32; 8], out: &mut [u8]) {
