@@ -103,6 +103,8 @@ pub(crate) const ROWS: &[Row] = &[
     row("fe25519-square", "Curve25519 field square (thumb1)", Unit::Op, None),
     row("ed25519-sign", "Ed25519 sign", Unit::Op, None),
     row("ed25519-verify", "Ed25519 verify", Unit::Op, None),
+    row("p256-fe-mul", "P-256 field mul (p256_thumb1)", Unit::Op, None),
+    row("p256-fe-square", "P-256 field square (p256_thumb1)", Unit::Op, None),
     row("p256-ecdh", "P-256 ECDH point mul", Unit::Op, Some((1.72, "p256_m15"))),
     row("p256-sign", "ECDSA P-256 sign", Unit::Op, None),
     row("p256-verify", "ECDSA P-256 verify", Unit::Op, None),

@@ -98,6 +98,41 @@ pub mod __m0_test {
         Ok(())
     }
 
+    /// P-256: public key, ECDH, signing and verification on `p256_thumb1` and on `mont15`
+    /// with the private scalar `d` (in `1..n`), the peer's point `x‖y` and the hash: the name
+    /// of the first result that differs.
+    pub fn p256_thumb1_against_mont15(
+        d: &[u8; 32],
+        peer: &[u8; 64],
+        hash: &[u8; 32],
+    ) -> Result<(), &'static str> {
+        crate::p256::thumb1_against_mont15(d, peer, hash)
+    }
+
+    /// P-256: every field operation of `p256_thumb1` against `mont15` on the big-endian `a`
+    /// and `b` (any 32 bytes; values from `p` up are refused by both): the name of the
+    /// first that differs.
+    pub fn p256_field_ops_agree(a: &[u8; 32], b: &[u8; 32]) -> Result<(), &'static str> {
+        crate::p256::thumb1_field_against_mont15(a, b)
+    }
+
+    /// P-256: the big-endian value whose `p256_thumb1` Montgomery form is the words `w`
+    /// (below p), to reach edge values of the representation.
+    pub fn p256_plain_of_words(w: &[u32; 8]) -> [u8; 32] {
+        crate::nist::p256_thumb1::plain_of_words(w)
+    }
+
+    /// The `p256_thumb1` Montgomery product `a·b·2^−256 mod p` of words below p: what the
+    /// cost model times.
+    pub fn p256_fe_mul_raw(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
+        crate::nist::p256_thumb1::mul_raw(a, b)
+    }
+
+    /// The `p256_thumb1` Montgomery square `a²·2^−256 mod p`: what the cost model times.
+    pub fn p256_fe_square_raw(a: &[u32; 8]) -> [u32; 8] {
+        crate::nist::p256_thumb1::sqr_raw(a)
+    }
+
     /// The `thumb1` field product, not canonical (below 2^256): what the cost model times.
     pub fn fe_mul_raw(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
         thumb1::Fe(*a).mul(&thumb1::Fe(*b)).0

@@ -2,8 +2,8 @@
 //! SPKI and PKCS#8 forms.
 //!
 //! Arithmetic runs on one of the [`NistImpl`] field implementations, chosen when a key is built
-//! (`x86_adx` where the CPU has BMI2 and ADX, else `p256_mont64` on 64-bit targets, `mont15`
-//! elsewhere). Private-key operations are constant-time;
+//! (`x86_adx` where the CPU has BMI2 and ADX, else `p256_mont64` on 64-bit targets,
+//! `p256_thumb1` on 32-bit Arm with the `asm` feature, `mont15` elsewhere). Private-key operations are constant-time;
 //! [`PublicKey::verify`] is variable-time, as it handles only public data.
 //!
 //! ```
@@ -104,12 +104,71 @@ macro_rules! with_curve {
                 let $c = $crate::nist::point::Curve::new(&FP64, &FQ64, &PARAMS);
                 $body
             }
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            $crate::nist::P256Impl::P256Thumb1 => {
+                let fp = $crate::nist::p256_thumb1::P256Thumb1;
+                let $c = $crate::nist::point::Curve::new(&fp, &FQ15, &PARAMS);
+                $body
+            }
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             $crate::nist::P256Impl::Mont15 => {
                 let $c = $crate::nist::point::Curve::new(&FP15, &FQ15, &PARAMS);
                 $body
             }
         }
     };
+}
+
+/// On the Cortex-M0 with `asm`, where the API reaches only `p256_thumb1`: public key, ECDH,
+/// signature and verification (of the signature and of a forgery) on `p256_thumb1` and on
+/// `mont15`, for the firmware's checks; the name of the first result that differs.
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+pub(crate) fn thumb1_against_mont15(
+    d: &[u8; 32],
+    peer: &[u8; 64],
+    hash: &[u8; 32],
+) -> Result<(), &'static str> {
+    use crate::nist::{Field, ops, point::Curve};
+    type Results = ([u8; 64], [u8; 32], Result<(), Error>, [u8; 64], Result<(), Error>, bool);
+    fn run<F: Field, S: Field>(
+        c: &Curve<'_, F, S>,
+        d: &[u8],
+        peer: &[u8],
+        h: &[u8; 32],
+    ) -> Results {
+        let mut public = [0u8; 64];
+        let ok = ops::public_key(c, d, &mut public);
+        let mut shared = [0u8; 32];
+        let ecdh = ops::ecdh(c, d, peer, &mut shared);
+        let mut sig = [0u8; 64];
+        let signed = ops::sign::<core_hash::Sha256, _, _>(c, d, h, &[], &mut sig).and(ok);
+        let mut bad = *h;
+        bad[5] ^= 0x10;
+        let verified = ops::verify(c, &public, h, &sig).is_ok()
+            && ops::verify(c, &public, &bad, &sig).is_err();
+        (public, shared, ecdh, sig, signed, verified)
+    }
+    let fp = crate::nist::p256_thumb1::P256Thumb1;
+    let t = run(&crate::nist::point::Curve::new(&fp, &FQ15, &PARAMS), d, peer, hash);
+    let m = run(&crate::nist::point::Curve::new(&FP15, &FQ15, &PARAMS), d, peer, hash);
+    if !t.5 || !m.5 {
+        return Err("verification");
+    }
+    let checks = [
+        ("public key", t.0 == m.0),
+        ("shared secret", t.1 == m.1 && t.2 == m.2),
+        ("signature", t.3 == m.3 && t.4 == m.4),
+    ];
+    checks.iter().find(|(_, same)| !same).map_or(Ok(()), |(name, _)| Err(*name))
+}
+
+/// On the Cortex-M0 with `asm`: every field operation of `p256_thumb1` against `mont15`'s
+/// P-256 field on `a` and `b` (see `p256_thumb1::field_results`).
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+pub(crate) fn thumb1_field_against_mont15(a: &[u8; 32], b: &[u8; 32]) -> Result<(), &'static str> {
+    let t = crate::nist::p256_thumb1::field_results(&crate::nist::p256_thumb1::P256Thumb1, a, b);
+    let m = crate::nist::p256_thumb1::field_results(&FP15, a, b);
+    t.iter().zip(&m).find(|(x, y)| x.1 != y.1).map_or(Ok(()), |(x, _)| Err(x.0))
 }
 
 crate::nist::api::nist_api!("P-256", 32, core_hash::Sha256, "SHA-256", P256Impl);
@@ -182,5 +241,25 @@ fn point_routines_match_the_formulas() {
     use core_hash::Implementation;
     for imp in NistImpl::available() {
         with_curve!(imp, |c| crate::nist::point::check_point_hooks(&c));
+    }
+}
+
+/// Private scalars at the edges of `1..n` are accepted or refused on every implementation
+/// (the range check works on the bytes, through `Field::below_modulus`).
+#[cfg(test)]
+#[test]
+fn scalar_range_edges() {
+    use core_hash::Implementation;
+    let mut below = N;
+    below[31] -= 1;
+    let mut above = N;
+    above[31] += 1;
+    let mut one = [0u8; 32];
+    one[31] = 1;
+    for imp in NistImpl::available() {
+        for (k, ok) in [(N, false), (above, false), ([0; 32], false), (below, true), (one, true)] {
+            let got = SecretKey::from_bytes_with_impl(&k, imp).is_ok();
+            assert_eq!(got, ok, "{} on {k:02x?}", imp.name());
+        }
     }
 }

@@ -127,6 +127,8 @@ registry! {
     "fe25519-square" => Kind::Once, fe25519_square;
     "ed25519-sign" => Kind::Once, ed25519_sign;
     "ed25519-verify" => Kind::Once, ed25519_verify;
+    "p256-fe-mul" => Kind::Once, p256_fe_mul;
+    "p256-fe-square" => Kind::Once, p256_fe_square;
     "p256-ecdh" => Kind::Once, p256_ecdh;
     "p256-sign" => Kind::Once, p256_sign;
     "p256-verify" => Kind::Once, p256_verify;
@@ -249,7 +251,7 @@ fn x25519_mul(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
 }
 
 /// Operands for the field rows: pseudo-random words (below 2^255, though any value below
-/// 2^256 is an element of the Thumb-1 field).
+/// 2^256 is an element of the Thumb-1 field; below P-256's p too).
 const FE_A: [u32; 8] = [
     0x8f3a_21c4,
     0x1b9e_77d0,
@@ -286,6 +288,33 @@ fn fe25519_square(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     let r = t.time(|| fe::fe_square_raw(black_box(&FE_A)));
     let want = hex!("967a88c5ce3674222a12aa4995572cbaacd84339c36f1802931d13ee6cc64564");
     if fe::fe_to_bytes(&r) == want { Ok(()) } else { Err("wrong square") }
+}
+
+/// Words below 2^256 as 32 big-endian bytes.
+fn be_bytes(w: &[u32; 8]) -> [u8; 32] {
+    let mut b = [0u8; 32];
+    for (c, x) in b.chunks_exact_mut(4).zip(w.iter().rev()) {
+        c.copy_from_slice(&x.to_be_bytes());
+    }
+    b
+}
+
+/// One P-256 field multiplication (`p256_thumb1`: the Thumb-1 product and Montgomery
+/// reduction), checked against `FE_A·FE_B·2^−256 mod p` computed with arbitrary-precision
+/// integers (both operands are below p).
+fn p256_fe_mul(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    use core_ec::__m0_test as fe;
+    let r = t.time(|| fe::p256_fe_mul_raw(black_box(&FE_A), black_box(&FE_B)));
+    let want = hex!("1809af19bd3fe196392cdd55ceaf964eb369a540bedf7b56c6e038dc92fdbc1d");
+    if be_bytes(&r) == want { Ok(()) } else { Err("wrong P-256 product") }
+}
+
+/// One P-256 field squaring (`p256_thumb1`), checked against `FE_A²·2^−256 mod p`.
+fn p256_fe_square(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    use core_ec::__m0_test as fe;
+    let r = t.time(|| fe::p256_fe_square_raw(black_box(&FE_A)));
+    let want = hex!("b0f00c12041d86336896e95a156fa06091bdbf3d20f39610915b22eb85024b5a");
+    if be_bytes(&r) == want { Ok(()) } else { Err("wrong P-256 square") }
 }
 
 /// RFC 7748 §6.1: Alice's public key, a fixed-base multiplication.
@@ -346,9 +375,10 @@ fn p256_ecdh(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
             56FBF3CA366CC23E8157854C13C58D6AAC23F046ADA30F8353E74F33039872AB"
     );
     let gir = hex!("D6840F6B42F6EDAFD13116E0E12565202FEF8E9ECE7DCE03812464D04B9442DE");
-    let secret = p256::SecretKey::from_bytes(&i).map_err(|_| "secret key refused")?;
-    let peer = p256::PublicKey::from_sec1_bytes(&gr).map_err(|_| "peer key refused")?;
-    let shared = t.time(|| black_box(&secret).diffie_hellman(black_box(&peer)));
+    // The bytes are hidden, not the keys (see `x25519_base`).
+    let secret = p256::SecretKey::from_bytes(black_box(&i)).map_err(|_| "secret key refused")?;
+    let peer = p256::PublicKey::from_sec1_bytes(black_box(&gr)).map_err(|_| "peer key refused")?;
+    let shared = t.time(|| secret.diffie_hellman(&peer));
     match shared {
         Ok(s) if *s.as_bytes() == gir => Ok(()),
         _ => Err("wrong P-256 shared secret"),
@@ -357,16 +387,19 @@ fn p256_ecdh(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
 
 /// ECDSA P-256 signature of "sample" with SHA-256 and an RFC 6979 nonce (A.2.5).
 fn p256_sign(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
-    let key = p256::SigningKey::from_bytes(&P256_X).map_err(|_| "key refused")?;
-    let sig = t.time(|| black_box(&key).sign(black_box(b"sample")));
+    // The bytes are hidden, not the key (see `x25519_base`).
+    let key = p256::SigningKey::from_bytes(black_box(&P256_X)).map_err(|_| "key refused")?;
+    let sig = t.time(|| key.sign(black_box(b"sample")));
     if sig.to_bytes() == P256_SIG { Ok(()) } else { Err("wrong P-256 signature") }
 }
 
 /// ECDSA P-256 verification of that signature.
 fn p256_verify(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
-    let key = p256::PublicKey::from_sec1_bytes(&P256_PUBLIC).map_err(|_| "key refused")?;
+    // The bytes are hidden, not the key (see `x25519_base`).
+    let key =
+        p256::PublicKey::from_sec1_bytes(black_box(&P256_PUBLIC)).map_err(|_| "key refused")?;
     let sig = p256::Signature::from_bytes(&P256_SIG).map_err(|_| "signature refused")?;
-    let verdict = t.time(|| black_box(&key).verify(black_box(b"sample"), black_box(&sig)));
+    let verdict = t.time(|| key.verify(black_box(b"sample"), black_box(&sig)));
     verdict.map_err(|_| "valid P-256 signature refused")
 }
 

@@ -1,7 +1,8 @@
 //! Arithmetic for the NIST prime curves P-256, P-384 and P-521, shared by the three public
 //! modules: field and scalar arithmetic in Montgomery form behind the [`Field`] trait (two
 //! generic widths, `mont64` and `mont15`, plus two P-256-only fields that use the shape of its
-//! prime, `p256_mont64` in portable Rust and `p256_x86_adx` on MULX/ADCX/ADOX, and P-384's
+//! prime, `p256_mont64` in portable Rust, `p256_x86_adx` on MULX/ADCX/ADOX and `p256_thumb1`
+//! in Thumb-1 assembly for the Cortex-M0, and P-384's
 //! field and scalars on MULX/ADCX/ADOX, `p384_x86_adx`; one file each),
 //! points and scalar multiplication ([`point`]), ECDH and ECDSA on byte strings ([`ops`]), the
 //! DER codecs ([`der`]) and the macro that stamps out each curve's public types ([`api`]).
@@ -14,6 +15,8 @@ mod mont64;
 pub(crate) mod ops;
 #[cfg(target_pointer_width = "64")]
 pub(crate) mod p256_mont64;
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+pub(crate) mod p256_thumb1;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod p256_x86_adx;
 #[cfg(target_arch = "x86_64")]
@@ -59,6 +62,11 @@ pub(crate) trait Field: Sync {
     /// The element with big-endian value `bytes` (at most the modulus's length) and whether
     /// that value was below the modulus; zero when it was not.
     fn import_be(&self, bytes: &[u8]) -> (Self::E, Choice);
+    /// Whether the big-endian `bytes` (at most the modulus's length) are below the modulus:
+    /// [`Field::import_be`]'s flag, without the conversion where a representation can skip it.
+    fn below_modulus(&self, bytes: &[u8]) -> Choice {
+        self.import_be(bytes).1
+    }
     /// The element with big-endian value `bytes` reduced by at most one subtraction: for
     /// values below twice the modulus (an x-coordinate taken mod n, a truncated hash).
     fn import_be_reduce(&self, bytes: &[u8]) -> Self::E;
@@ -81,7 +89,8 @@ pub(crate) trait Field: Sync {
     }
 
     /// `G, 3G, …, 127G` affine (`[x, y]`), when the representation has them built in, for
-    /// verification's width-8 NAF of `u₁` (empty: width 4 over the comb's first row).
+    /// verification's width-8 NAF of `u₁`; or just `G, 3G, 5G, 7G` for a width-4 NAF without
+    /// linking the comb table (empty: width 4 over the comb's first row).
     fn odd_g(&self) -> &'static [[Self::E; 2]] {
         &[]
     }
@@ -322,8 +331,9 @@ impl Implementation for NistImpl {
 
 /// An implementation of the P-256 arithmetic: the two NIST-curve ones of
 /// [`p521::NistImpl`](crate::p521::NistImpl) plus
-/// two field implementations specialised to P-256's prime, chosen when a key is built.
-/// Accelerated variants carry the CPU-feature token that proves they can run.
+/// field implementations specialised to P-256's prime, chosen when a key is built.
+/// Accelerated variants carry the CPU-feature token that proves they can run. On 32-bit Arm
+/// with the `asm` feature there is one, `p256_thumb1`.
 ///
 /// ```
 /// use core_ec::Implementation;
@@ -351,12 +361,22 @@ pub enum P256Impl {
     /// The generic 64-bit Montgomery arithmetic (as for P-384 and P-521).
     #[cfg(target_pointer_width = "64")]
     Mont64,
-    /// The generic 15-bit Montgomery arithmetic: the default on 32-bit targets (Cortex-M0).
+    /// P-256's field on eight 32-bit words with the product and a reduction specialised to
+    /// the prime in Thumb-1 assembly: the default on 32-bit Arm with the `asm` feature
+    /// (Cortex-M0).
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
+    P256Thumb1,
+    /// The generic 15-bit Montgomery arithmetic: the default on other 32-bit targets. Left
+    /// out on 32-bit Arm with `asm`, so that a key's choice there is a constant and this
+    /// field's P-256 code is never linked beside `p256_thumb1` (a stored choice of two is
+    /// opaque to the compiler); the firmware checks compare the two through `__m0_test`.
+    #[cfg(not(all(target_arch = "arm", feature = "asm")))]
     Mont15,
 }
 
 impl Implementation for P256Impl {
-    const ALL: &'static [&'static str] = &["x86_adx", "p256_mont64", "mont64", "mont15"];
+    const ALL: &'static [&'static str] =
+        &["x86_adx", "p256_mont64", "mont64", "p256_thumb1", "mont15"];
 
     fn name(self) -> &'static str {
         match self {
@@ -366,11 +386,17 @@ impl Implementation for P256Impl {
             Self::P256Mont64 => "p256_mont64",
             #[cfg(target_pointer_width = "64")]
             Self::Mont64 => "mont64",
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Self::P256Thumb1 => "p256_thumb1",
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             Self::Mont15 => "mont15",
         }
     }
 
     fn best() -> Self {
+        #[cfg(all(target_arch = "arm", feature = "asm"))]
+        return Self::P256Thumb1;
+        #[cfg(not(all(target_arch = "arm", feature = "asm")))]
         Self::available().next().unwrap_or(Self::Mont15)
     }
 
@@ -385,6 +411,9 @@ impl Implementation for P256Impl {
             Some(Self::P256Mont64),
             #[cfg(target_pointer_width = "64")]
             Some(Self::Mont64),
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Some(Self::P256Thumb1),
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             Some(Self::Mont15),
         ]
         .into_iter()

@@ -296,6 +296,10 @@ impl<M: Modulus15<N>, const N: usize> Field for Fixed15<M, N> {
         (self.mul(&x, &M::MONT.r2), ok)
     }
 
+    fn below_modulus(&self, bytes: &[u8]) -> Choice {
+        M::MONT.import_be_plain(bytes).1
+    }
+
     fn import_be_reduce(&self, bytes: &[u8]) -> [u32; N] {
         let x = M::MONT.import_be_reduce_plain(bytes);
         self.mul(&x, &M::MONT.r2)

@@ -7,15 +7,15 @@ use super::point::Curve;
 use super::{Field, MAX_LEN};
 use crate::Error;
 use core_hash::{Hash, Hmac};
-use subtle::Choice;
+use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroize;
 
 /// Whether the big-endian `k` (the curve's length) is in `1..n`, in constant time.
 pub(crate) fn scalar_in_range<F: Field, S: Field>(c: &Curve<'_, F, S>, k: &[u8]) -> Choice {
-    let (mut e, ok) = c.fq.import_be(k);
-    let nonzero = !S::is_zero(&e);
-    e.zeroize();
-    ok & nonzero
+    // On the bytes, without a conversion into the scalar field (on the Cortex-M0 its
+    // Montgomery product was about 1 KiB of the ECDH image, for this check alone).
+    let any = k.iter().fold(0u8, |acc, &b| acc | b);
+    c.fq.below_modulus(k) & !any.ct_eq(&0)
 }
 
 /// The public point `d·G` of the private scalar `d`, uncompressed SEC1 without the tag

@@ -57,7 +57,9 @@ const fn digits(len: usize) -> usize {
 const MAX_DIGITS: usize = digits(MAX_LEN);
 
 /// Rows in a full comb table of signed `w`-bit digits for `len`-byte scalars (a digit each,
-/// with room for the final carry): `2·len + 1` for `w = 4`.
+/// with room for the final carry): `2·len + 1` for `w = 4`. Always inlined, so that a table
+/// size compared with it folds (on the Cortex-M0 a call kept the full-comb path linked).
+#[inline(always)]
 pub(crate) const fn full_comb_rows(len: usize, w: usize) -> usize {
     8 * len / w + 1
 }
@@ -610,14 +612,22 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// per signed `w`-bit digit, `2^(w−1)` entries each: 4 or 5), for a group order that fills
     /// its bytes (which [`Self::mul_base_full`]'s exceptional cases need); `None` otherwise.
     pub(crate) fn full_comb_window(&self) -> Option<usize> {
-        let len = self.params.len;
+        // The field's length (the curve's): a constant where the field is a zero-sized
+        // type, as is the table's size, so that with no built-in table (`mont15`) or one
+        // with the shared spacing (`p256_thumb1`) the full-comb path compiles away on the
+        // Cortex-M0.
+        let len = self.fp.modulus().len();
         let table = self.fp.comb().len();
-        // No built-in table (the 32-bit fields): a constant there, so the full-comb path
-        // compiles away on the Cortex-M0.
         if table == 0 || self.params.qlen != 8 * len {
             return None;
         }
-        [4, 5].into_iter().find(|&w| table == full_comb_rows(len, w) << (w - 1))
+        if table == full_comb_rows(len, 4) << 3 {
+            Some(4)
+        } else if table == full_comb_rows(len, 5) << 4 {
+            Some(5)
+        } else {
+            None
+        }
     }
 
     /// `Σ d[i]·B^i·G` over a full comb table of `entries = B/2` points a row (row `i` holding
@@ -743,24 +753,31 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     pub(crate) fn mul2_vartime(&self, u1: &[u8], u2: &[u8], q: &Proj<F::E>) -> Proj<F::E> {
         let f = self.fp;
         // A built-in `G, 3G, …, 127G` allows a width-8 NAF for `u1`; read in place, so
-        // the 32-bit targets' stack holds only the four from the comb's first row.
+        // the 32-bit targets' stack holds only the four from the comb's first row. A field
+        // may build in just `G, 3G, 5G, 7G` (width 4), so that verification does not link
+        // its whole comb table.
         let odd = f.odd_g();
         let gwidth = if odd.len() == ODD_G { 8 } else { 4 };
-        // 1G, 3G, 5G, 7G: entries 1, 3, 5, 7 of comb row 0 (`j·G`).
-        let comb = f.comb();
-        let tg4: [[F::E; 2]; 4] = core::array::from_fn(|i| {
-            if comb.is_empty() {
-                let len = self.params.len;
-                let at = 2 * i * 2 * len;
-                let bytes = f.comb_bytes();
-                let (x, _) = f.import_be(&bytes[at..at + len]);
-                let (y, _) = f.import_be(&bytes[at + len..at + 2 * len]);
-                [x, y]
-            } else {
-                comb[2 * i]
-            }
-        });
-        let tg = if gwidth == 8 { odd } else { &tg4[..] };
+        let tg4: [[F::E; 2]; 4];
+        let tg = if odd.len() == ODD_G || odd.len() == 4 {
+            odd
+        } else {
+            // 1G, 3G, 5G, 7G: entries 1, 3, 5, 7 of comb row 0 (`j·G`).
+            let comb = f.comb();
+            tg4 = core::array::from_fn(|i| {
+                if comb.is_empty() {
+                    let len = self.params.len;
+                    let at = 2 * i * 2 * len;
+                    let bytes = f.comb_bytes();
+                    let (x, _) = f.import_be(&bytes[at..at + len]);
+                    let (y, _) = f.import_be(&bytes[at + len..at + 2 * len]);
+                    [x, y]
+                } else {
+                    comb[2 * i]
+                }
+            });
+            &tg4[..]
+        };
         // 1q, 3q, …, 15q, projective, then Jacobian (XZ : YZ² : Z).
         let mut tq = [[f.zero(); 3]; 8];
         let q2 = self.double(q);
