@@ -80,16 +80,16 @@ pub(crate) const OVERHEAD: Op = Op { id: "overhead", kind: Kind::Once, run: over
 /// Declares the operations: `"id" => kind, function;`. Each is linked only if the build's
 /// selection includes it (see `crate::selected`), so a one-operation image holds just its code.
 macro_rules! registry {
-    ($($id:literal => $kind:expr, $run:path;)*) => {
+    ($($(#[$cfg:meta])* $id:literal => $kind:expr, $run:path;)*) => {
         /// The id of every operation, in run order.
-        pub(crate) const IDS: &[&str] = &[$($id),*];
+        pub(crate) const IDS: &[&str] = &[$($(#[$cfg])* $id),*];
 
         /// [`OVERHEAD`] then every operation linked into this image, in run order: worked out
         /// at compile time, so the unselected operations' functions are not referenced, and
         /// the code that walks it is the same in every image (the empty one included, so it
         /// cancels out of the flash figures).
         static PICKED: ([Op; IDS.len() + 1], usize) = {
-            let all = [OVERHEAD, $(Op { id: $id, kind: $kind, run: $run }),*];
+            let all = [OVERHEAD, $($(#[$cfg])* Op { id: $id, kind: $kind, run: $run }),*];
             let mut picked = [OVERHEAD; IDS.len() + 1];
             let (mut n, mut i) = (1, 1);
             while i < all.len() {
@@ -123,11 +123,15 @@ registry! {
     "poly1305" => Kind::Bulk(16), poly1305;
     "x25519" => Kind::Once, x25519_mul;
     "x25519-base" => Kind::Once, x25519_base;
+    #[cfg(target_arch = "arm")]
     "fe25519-mul" => Kind::Once, fe25519_mul;
+    #[cfg(target_arch = "arm")]
     "fe25519-square" => Kind::Once, fe25519_square;
     "ed25519-sign" => Kind::Once, ed25519_sign;
     "ed25519-verify" => Kind::Once, ed25519_verify;
+    #[cfg(target_arch = "arm")]
     "p256-fe-mul" => Kind::Once, p256_fe_mul;
+    #[cfg(target_arch = "arm")]
     "p256-fe-square" => Kind::Once, p256_fe_square;
     "p256-ecdh" => Kind::Once, p256_ecdh;
     "p256-sign" => Kind::Once, p256_sign;
@@ -252,6 +256,7 @@ fn x25519_mul(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
 
 /// Operands for the field rows: pseudo-random words (below 2^255, though any value below
 /// 2^256 is an element of the Thumb-1 field; below P-256's p too).
+#[cfg(target_arch = "arm")]
 const FE_A: [u32; 8] = [
     0x8f3a_21c4,
     0x1b9e_77d0,
@@ -262,6 +267,7 @@ const FE_A: [u32; 8] = [
     0xf0d4_5b71,
     0x2387_aa0e,
 ];
+#[cfg(target_arch = "arm")]
 const FE_B: [u32; 8] = [
     0x5d9c_e4a7,
     0xc1f0_3b28,
@@ -275,6 +281,7 @@ const FE_B: [u32; 8] = [
 
 /// One Curve25519 field multiplication (the Thumb-1 field, result below 2^256), checked
 /// against `FE_A·FE_B mod p` computed with arbitrary-precision integers.
+#[cfg(target_arch = "arm")]
 fn fe25519_mul(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     use core_ec::__m0_test as fe;
     let r = t.time(|| fe::fe_mul_raw(black_box(&FE_A), black_box(&FE_B)));
@@ -283,6 +290,7 @@ fn fe25519_mul(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
 }
 
 /// One Curve25519 field squaring (the Thumb-1 field), checked against `FE_A² mod p`.
+#[cfg(target_arch = "arm")]
 fn fe25519_square(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     use core_ec::__m0_test as fe;
     let r = t.time(|| fe::fe_square_raw(black_box(&FE_A)));
@@ -291,6 +299,7 @@ fn fe25519_square(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
 }
 
 /// Words below 2^256 as 32 big-endian bytes.
+#[cfg(target_arch = "arm")]
 fn be_bytes(w: &[u32; 8]) -> [u8; 32] {
     let mut b = [0u8; 32];
     for (c, x) in b.chunks_exact_mut(4).zip(w.iter().rev()) {
@@ -302,6 +311,7 @@ fn be_bytes(w: &[u32; 8]) -> [u8; 32] {
 /// One P-256 field multiplication (`p256_thumb1`: the Thumb-1 product and Montgomery
 /// reduction), checked against `FE_A·FE_B·2^−256 mod p` computed with arbitrary-precision
 /// integers (both operands are below p).
+#[cfg(target_arch = "arm")]
 fn p256_fe_mul(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     use core_ec::__m0_test as fe;
     let r = t.time(|| fe::p256_fe_mul_raw(black_box(&FE_A), black_box(&FE_B)));
@@ -310,6 +320,7 @@ fn p256_fe_mul(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
 }
 
 /// One P-256 field squaring (`p256_thumb1`), checked against `FE_A²·2^−256 mod p`.
+#[cfg(target_arch = "arm")]
 fn p256_fe_square(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     use core_ec::__m0_test as fe;
     let r = t.time(|| fe::p256_fe_square_raw(black_box(&FE_A)));
