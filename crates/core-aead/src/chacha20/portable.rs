@@ -4,6 +4,11 @@
 
 use core_hash::rotr;
 
+#[cfg(all(target_arch = "arm", target_endian = "little"))]
+use super::thumb1::block;
+#[cfg(all(target_arch = "arm", target_endian = "little"))]
+pub(super) use super::thumb1::xor_keystream;
+
 /// The quarter round on words `a`, `b`, `c`, `d` of `x` (RFC 8439 §2.1, §2.2).
 #[inline(always)]
 fn quarter_round(x: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
@@ -96,6 +101,7 @@ fn columns_looped(x: &mut [u32; 16]) {
 }
 
 /// The ChaCha20 block function (RFC 8439 §2.3): the keystream words of block `state[12]`.
+#[cfg(not(all(target_arch = "arm", target_endian = "little")))]
 #[inline]
 pub(super) fn block(state: &[u32; 16]) -> [u32; 16] {
     let mut x = *state;
@@ -120,6 +126,7 @@ pub(super) fn keystream(state: &[u32; 16], out: super::Sink<'_>) {
 }
 
 /// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `buf`.
+#[cfg(not(all(target_arch = "arm", target_endian = "little")))]
 pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
     let mut s = *state;
     let (blocks, tail) = buf.as_chunks_mut::<64>();
@@ -137,6 +144,7 @@ pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
 
 /// XORs the keystream block of `state` into `chunk`, word by word with plain indexing (on
 /// the Cortex-M0, at opt-level `z`, iterator adapters here stay out-of-line calls).
+#[cfg(not(all(target_arch = "arm", target_endian = "little")))]
 #[inline]
 fn xor_block(state: &[u32; 16], chunk: &mut [u8; 64]) {
     let mut x = *state;

@@ -1,0 +1,250 @@
+//! ChaCha20's block in Thumb-1 assembly, for the Cortex-M0: the 20 rounds, the final addition
+//! and the XOR into a word-aligned block in one call ([`xor_block`]), and the byte-buffer and
+//! key-block forms around it. The Rust of [`portable`](super::portable) is what it computes,
+//! and what every other target runs.
+
+/// XORs the keystream block of `state` (RFC 8439 §2.3) into the 16 words of `data`.
+///
+/// The state is copied to a 64-byte frame; each quarter round loads its four words into
+/// `r0`–`r3` (a, b, c, d), works on them there and stores them back. The rotation counts stay
+/// in registers (`r4` = 16, `r6` = 20 stepped to 24 and 25 and back: three adds a quarter
+/// round against four count loads). The column round is a loop over the column's address in
+/// `r5` (one copy of the quarter round: flash); the diagonals wrap around their rows, so they
+/// are written out, the first taking word 15 from the last column in a register. The final
+/// addition and the XOR go two words a step with `ldm`/`stm`, in place of the compiled byte
+/// loops. About 2 900 cycles a block against about 3 400 for the compiled Rust, in fewer bytes.
+/// Constant time: adds, XORs, rotations by fixed counts, loads and stores at fixed offsets,
+/// and loops over public counts.
+#[inline(never)]
+pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
+    // SAFETY: reads the sixteen words of `state` and reads and writes the sixteen words of
+    // `data`, through the pointers passed in `r0` and `r1` (both word-aligned references, 64
+    // bytes each), and a 76-byte frame below the stack pointer that it allocates and releases
+    // (the working state, then the two pointers and `r6`): the column pointer `r5` stays
+    // within the working state (offsets 0 to 60), the final loop's pointers advance by 8
+    // bytes eight times. `r6`, which the compiler may reserve, is saved and restored, `r7` is
+    // not touched, and every other register written is declared clobbered.
+    unsafe {
+        core::arch::asm!(
+            "push {{r0, r1, r6}}",
+            "sub sp, #64",
+            // The working state x at sp + 0..64, a copy of `state`.
+            "mov r1, sp",
+            "ldm r0!, {{r2, r3, r4, r5}}",
+            "stm r1!, {{r2, r3, r4, r5}}",
+            "ldm r0!, {{r2, r3, r4, r5}}",
+            "stm r1!, {{r2, r3, r4, r5}}",
+            "ldm r0!, {{r2, r3, r4, r5}}",
+            "stm r1!, {{r2, r3, r4, r5}}",
+            "ldm r0!, {{r2, r3, r4, r5}}",
+            "stm r1!, {{r2, r3, r4, r5}}",
+            // r8: the end of the column loop (the address of x[4]); lr: double rounds left.
+            "add r0, sp, #16",
+            "mov r8, r0",
+            "movs r0, #10",
+            "mov lr, r0",
+            "movs r4, #16",
+            "movs r6, #20",
+            "2:",
+            // Column round: the quarter round on x[i], x[i+4], x[i+8], x[i+12] at r5 = &x[i].
+            "mov r5, sp",
+            "3:",
+            "ldr r0, [r5, #0]",
+            "ldr r1, [r5, #16]",
+            "ldr r2, [r5, #32]",
+            "ldr r3, [r5, #48]",
+            "adds r0, r1", // a += b
+            "eors r3, r0", // d ^= a
+            "rors r3, r4", // d >>>= 16
+            "adds r2, r3", // c += d
+            "eors r1, r2", // b ^= c
+            "rors r1, r6", // b >>>= 20
+            "adds r6, #4",
+            "adds r0, r1",
+            "eors r3, r0",
+            "rors r3, r6", // d >>>= 24
+            "adds r6, #1",
+            "adds r2, r3",
+            "eors r1, r2",
+            "rors r1, r6", // b >>>= 25
+            "subs r6, #5", // r6 = 20 again
+            "str r0, [r5, #0]",
+            "str r1, [r5, #16]",
+            "str r2, [r5, #32]",
+            "str r3, [r5, #48]",
+            "adds r5, #4",
+            "cmp r5, r8",
+            "bne 3b",
+            // Diagonal 0: words 0, 5, 10, 15 (word 15 is still in r3 from column 3)
+            "ldr r0, [sp, #0]",
+            "ldr r1, [sp, #20]",
+            "ldr r2, [sp, #40]",
+            "adds r0, r1",
+            "eors r3, r0",
+            "rors r3, r4",
+            "adds r2, r3",
+            "eors r1, r2",
+            "rors r1, r6",
+            "adds r6, #4",
+            "adds r0, r1",
+            "eors r3, r0",
+            "rors r3, r6",
+            "adds r6, #1",
+            "adds r2, r3",
+            "eors r1, r2",
+            "rors r1, r6",
+            "subs r6, #5",
+            "str r0, [sp, #0]",
+            "str r1, [sp, #20]",
+            "str r2, [sp, #40]",
+            "str r3, [sp, #60]",
+            // Diagonal 1: words 1, 6, 11, 12
+            "ldr r0, [sp, #4]",
+            "ldr r1, [sp, #24]",
+            "ldr r2, [sp, #44]",
+            "ldr r3, [sp, #48]",
+            "adds r0, r1",
+            "eors r3, r0",
+            "rors r3, r4",
+            "adds r2, r3",
+            "eors r1, r2",
+            "rors r1, r6",
+            "adds r6, #4",
+            "adds r0, r1",
+            "eors r3, r0",
+            "rors r3, r6",
+            "adds r6, #1",
+            "adds r2, r3",
+            "eors r1, r2",
+            "rors r1, r6",
+            "subs r6, #5",
+            "str r0, [sp, #4]",
+            "str r1, [sp, #24]",
+            "str r2, [sp, #44]",
+            "str r3, [sp, #48]",
+            // Diagonal 2: words 2, 7, 8, 13
+            "ldr r0, [sp, #8]",
+            "ldr r1, [sp, #28]",
+            "ldr r2, [sp, #32]",
+            "ldr r3, [sp, #52]",
+            "adds r0, r1",
+            "eors r3, r0",
+            "rors r3, r4",
+            "adds r2, r3",
+            "eors r1, r2",
+            "rors r1, r6",
+            "adds r6, #4",
+            "adds r0, r1",
+            "eors r3, r0",
+            "rors r3, r6",
+            "adds r6, #1",
+            "adds r2, r3",
+            "eors r1, r2",
+            "rors r1, r6",
+            "subs r6, #5",
+            "str r0, [sp, #8]",
+            "str r1, [sp, #28]",
+            "str r2, [sp, #32]",
+            "str r3, [sp, #52]",
+            // Diagonal 3: words 3, 4, 9, 14
+            "ldr r0, [sp, #12]",
+            "ldr r1, [sp, #16]",
+            "ldr r2, [sp, #36]",
+            "ldr r3, [sp, #56]",
+            "adds r0, r1",
+            "eors r3, r0",
+            "rors r3, r4",
+            "adds r2, r3",
+            "eors r1, r2",
+            "rors r1, r6",
+            "adds r6, #4",
+            "adds r0, r1",
+            "eors r3, r0",
+            "rors r3, r6",
+            "adds r6, #1",
+            "adds r2, r3",
+            "eors r1, r2",
+            "rors r1, r6",
+            "subs r6, #5",
+            "str r0, [sp, #12]",
+            "str r1, [sp, #16]",
+            "str r2, [sp, #36]",
+            "str r3, [sp, #56]",
+            "mov r0, lr",
+            "subs r0, #1",
+            "mov lr, r0",
+            "bne 2b",
+            // data[i] ^= x[i] + state[i], two words a step.
+            "ldr r0, [sp, #64]",
+            "ldr r1, [sp, #68]",
+            "mov r2, sp",
+            "add r3, sp, #64",
+            "mov r8, r3",
+            "4:",
+            "ldm r2!, {{r3, r4}}",
+            "ldm r0!, {{r5, r6}}",
+            "adds r3, r5",
+            "adds r4, r6",
+            "ldr r5, [r1, #0]",
+            "ldr r6, [r1, #4]",
+            "eors r3, r5",
+            "eors r4, r6",
+            "stm r1!, {{r3, r4}}",
+            "cmp r2, r8",
+            "bne 4b",
+            "add sp, #64",
+            "pop {{r0, r1, r6}}",
+            inout("r0") state.as_ptr() => _,
+            inout("r1") data.as_mut_ptr() => _,
+            out("r2") _, out("r3") _, out("r4") _, out("r5") _, out("r8") _, out("lr") _,
+        );
+    }
+}
+
+/// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `buf`: whole blocks
+/// in place when `buf` is word-aligned (the Cortex-M0 faults on unaligned words; the address
+/// is public), the rest (a short tail, or all of an unaligned buffer) through an aligned copy.
+pub(super) fn xor_keystream(state: &[u32; 16], mut buf: &mut [u8]) {
+    let mut s = *state;
+    if buf.as_ptr().addr().is_multiple_of(4) {
+        let (blocks, tail) = core::mem::take(&mut buf).as_chunks_mut::<64>();
+        for chunk in blocks {
+            // SAFETY: `chunk` is 64 bytes on a word boundary (`buf` is, and it starts a
+            // multiple of 64 bytes in), so it is a valid `[u32; 16]`, exclusively borrowed
+            // for as long as `chunk` is; every bit pattern is a valid `u32` and `u8`.
+            xor_block(&s, unsafe { &mut *chunk.as_mut_ptr().cast::<[u32; 16]>() });
+            s[12] = s[12].wrapping_add(1);
+        }
+        buf = tail;
+    }
+    for chunk in buf.chunks_mut(64) {
+        xor_copy(&s, chunk);
+        s[12] = s[12].wrapping_add(1);
+    }
+}
+
+/// [`xor_block`] on up to 64 bytes anywhere, through an aligned copy. Out of line, so that
+/// its buffer is on the stack only when it runs.
+#[inline(never)]
+fn xor_copy(state: &[u32; 16], chunk: &mut [u8]) {
+    let mut words = [0u32; 16];
+    let bytes = &mut bytes_mut(&mut words)[..chunk.len()];
+    bytes.copy_from_slice(chunk);
+    xor_block(state, &mut words);
+    chunk.copy_from_slice(&bytes_mut(&mut words)[..chunk.len()]);
+}
+
+/// The bytes of `words` in memory order (little-endian on the Cortex-M0).
+fn bytes_mut(words: &mut [u32; 16]) -> &mut [u8; 64] {
+    // SAFETY: `[u8; 64]` has the size of `[u32; 16]` and a smaller alignment, every bit
+    // pattern is valid for both, and the result borrows `words` exclusively.
+    unsafe { &mut *words.as_mut_ptr().cast::<[u8; 64]>() }
+}
+
+/// The keystream block of `state` (its words), as [`xor_block`] into zeros.
+#[inline]
+pub(super) fn block(state: &[u32; 16]) -> [u32; 16] {
+    let mut x = [0; 16];
+    xor_block(state, &mut x);
+    x
+}
