@@ -28,25 +28,26 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
         core::arch::asm!(
             "push {{r0, r1, r6}}",
             "sub sp, #64",
-            // The working state x at sp + 0..64, a copy of `state`.
+            // The working state x at sp + 0..64, a copy of `state`; r8 = sp + 64, the end of x.
             "mov r1, sp",
+            "add r2, sp, #64",
+            "mov r8, r2",
+            "1:",
             "ldm r0!, {{r2, r3, r4, r5}}",
             "stm r1!, {{r2, r3, r4, r5}}",
-            "ldm r0!, {{r2, r3, r4, r5}}",
-            "stm r1!, {{r2, r3, r4, r5}}",
-            "ldm r0!, {{r2, r3, r4, r5}}",
-            "stm r1!, {{r2, r3, r4, r5}}",
-            "ldm r0!, {{r2, r3, r4, r5}}",
-            "stm r1!, {{r2, r3, r4, r5}}",
-            // r8: the end of the column loop (the address of x[4]); lr: double rounds left.
+            "cmp r1, r8",
+            "bne 1b",
+            // r9 = sp + 16, the end of the column loop.
             "add r0, sp, #16",
-            "mov r8, r0",
-            "movs r0, #10",
-            "mov lr, r0",
-            "movs r4, #16",
+            "mov r9, r0",
+            // r4 = 16 + 32·9: a rotation by 16 (`rors` takes the count's low byte modulo 32),
+            // less 32 after each double round, and the round counter: the loop ends when it turns
+            // negative.
+            "movs r4, #38",
+            "lsls r4, r4, #3",
             "movs r6, #20",
             "2:",
-            // Column round: the quarter round on x[i], x[i+4], x[i+8], x[i+12] at r5 = &x[i].
+            // Column round: the quarter round on x[i], x[i+4], x[i+8], x[i+12], r5 = &x[i].
             "mov r5, sp",
             "3:",
             "ldr r0, [r5, #0]",
@@ -59,127 +60,120 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
             "adds r2, r3", // c += d
             "eors r1, r2", // b ^= c
             "rors r1, r6", // b >>>= 20
-            "adds r6, #4",
+            "adds r6, #4", // r6 = 24
             "adds r0, r1",
             "eors r3, r0",
             "rors r3, r6", // d >>>= 24
-            "adds r6, #1",
+            "adds r6, #1", // r6 = 25
             "adds r2, r3",
             "eors r1, r2",
             "rors r1, r6", // b >>>= 25
-            "subs r6, #5", // r6 = 20 again
+            "subs r6, #5", // r6 = 20
             "str r0, [r5, #0]",
             "str r1, [r5, #16]",
             "str r2, [r5, #32]",
             "str r3, [r5, #48]",
             "adds r5, #4",
-            "cmp r5, r8",
+            "cmp r5, r9",
             "bne 3b",
-            // Diagonal 0: words 0, 5, 10, 15 (word 15 is still in r3 from column 3)
+            // Diagonal round, written out; r5 = 24 or 25 for the last two rotations.
+            "movs r5, #24",
+            // Diagonal 0: x[0], x[5], x[10], x[15] (x[15] is in r3 from column 3).
             "ldr r0, [sp, #0]",
             "ldr r1, [sp, #20]",
             "ldr r2, [sp, #40]",
+            "adds r0, r1", // a += b
+            "eors r3, r0", // d ^= a
+            "rors r3, r4", // d >>>= 16
+            "adds r2, r3", // c += d
+            "eors r1, r2", // b ^= c
+            "rors r1, r6", // b >>>= 20
             "adds r0, r1",
             "eors r3, r0",
-            "rors r3, r4",
+            "rors r3, r5", // d >>>= 24
+            "adds r5, #1", // r5 = 25
             "adds r2, r3",
             "eors r1, r2",
-            "rors r1, r6",
-            "adds r6, #4",
-            "adds r0, r1",
-            "eors r3, r0",
-            "rors r3, r6",
-            "adds r6, #1",
-            "adds r2, r3",
-            "eors r1, r2",
-            "rors r1, r6",
-            "subs r6, #5",
+            "rors r1, r5", // b >>>= 25
             "str r0, [sp, #0]",
             "str r1, [sp, #20]",
             "str r2, [sp, #40]",
             "str r3, [sp, #60]",
-            // Diagonal 1: words 1, 6, 11, 12
+            // Diagonal 1: x[1], x[6], x[11], x[12].
             "ldr r0, [sp, #4]",
             "ldr r1, [sp, #24]",
             "ldr r2, [sp, #44]",
             "ldr r3, [sp, #48]",
+            "subs r5, #1", // r5 = 24
             "adds r0, r1",
             "eors r3, r0",
             "rors r3, r4",
             "adds r2, r3",
             "eors r1, r2",
             "rors r1, r6",
-            "adds r6, #4",
             "adds r0, r1",
             "eors r3, r0",
-            "rors r3, r6",
-            "adds r6, #1",
+            "rors r3, r5",
+            "adds r5, #1",
             "adds r2, r3",
             "eors r1, r2",
-            "rors r1, r6",
-            "subs r6, #5",
+            "rors r1, r5",
             "str r0, [sp, #4]",
             "str r1, [sp, #24]",
             "str r2, [sp, #44]",
             "str r3, [sp, #48]",
-            // Diagonal 2: words 2, 7, 8, 13
+            // Diagonal 2: x[2], x[7], x[8], x[13].
             "ldr r0, [sp, #8]",
             "ldr r1, [sp, #28]",
             "ldr r2, [sp, #32]",
             "ldr r3, [sp, #52]",
+            "subs r5, #1", // r5 = 24
             "adds r0, r1",
             "eors r3, r0",
             "rors r3, r4",
             "adds r2, r3",
             "eors r1, r2",
             "rors r1, r6",
-            "adds r6, #4",
             "adds r0, r1",
             "eors r3, r0",
-            "rors r3, r6",
-            "adds r6, #1",
+            "rors r3, r5",
+            "adds r5, #1",
             "adds r2, r3",
             "eors r1, r2",
-            "rors r1, r6",
-            "subs r6, #5",
+            "rors r1, r5",
             "str r0, [sp, #8]",
             "str r1, [sp, #28]",
             "str r2, [sp, #32]",
             "str r3, [sp, #52]",
-            // Diagonal 3: words 3, 4, 9, 14
+            // Diagonal 3: x[3], x[4], x[9], x[14].
             "ldr r0, [sp, #12]",
             "ldr r1, [sp, #16]",
             "ldr r2, [sp, #36]",
             "ldr r3, [sp, #56]",
+            "subs r5, #1", // r5 = 24
             "adds r0, r1",
             "eors r3, r0",
             "rors r3, r4",
             "adds r2, r3",
             "eors r1, r2",
             "rors r1, r6",
-            "adds r6, #4",
             "adds r0, r1",
             "eors r3, r0",
-            "rors r3, r6",
-            "adds r6, #1",
+            "rors r3, r5",
+            "adds r5, #1",
             "adds r2, r3",
             "eors r1, r2",
-            "rors r1, r6",
-            "subs r6, #5",
+            "rors r1, r5",
             "str r0, [sp, #12]",
             "str r1, [sp, #16]",
             "str r2, [sp, #36]",
             "str r3, [sp, #56]",
-            "mov r0, lr",
-            "subs r0, #1",
-            "mov lr, r0",
-            "bne 2b",
+            "subs r4, #32",
+            "bpl 2b",
             // data[i] ^= x[i] + state[i], two words a step.
             "ldr r0, [sp, #64]",
             "ldr r1, [sp, #68]",
             "mov r2, sp",
-            "add r3, sp, #64",
-            "mov r8, r3",
             "4:",
             "ldm r2!, {{r3, r4}}",
             "ldm r0!, {{r5, r6}}",
@@ -196,7 +190,7 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
             "pop {{r0, r1, r6}}",
             inout("r0") state.as_ptr() => _,
             inout("r1") data.as_mut_ptr() => _,
-            out("r2") _, out("r3") _, out("r4") _, out("r5") _, out("r8") _, out("lr") _,
+            out("r2") _, out("r3") _, out("r4") _, out("r5") _, out("r8") _, out("r9") _,
         );
     }
 }
