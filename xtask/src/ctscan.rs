@@ -182,8 +182,8 @@ const ALLOWED: &[Allowed] = &[
     // `portable::xor_block` had 3 (round, column and byte loops).
     a(
         "core_aead::chacha20::thumb1::xor_block",
-        4,
-        "the state-copy, column, double-round and final-XOR loops (fixed trip counts)",
+        5,
+        "the state-copy, column, double-round, final-XOR and wiping loops (fixed trip counts)",
     ),
     a("core_aead::chacha20::thumb1::xor_copy", 0, ""),
     a("core_aead::tag_eq", 1, "the tags' (public) lengths"),
