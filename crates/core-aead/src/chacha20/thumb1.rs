@@ -28,32 +28,33 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
         core::arch::asm!(
             "push {{r0, r1, r6}}",
             "sub sp, #64",
-            // The working state x at sp + 0..64, a copy of `state`; r8 = sp + 64, the end of x.
+            // The working state x at sp + 0..64, a copy of `state` transposed (column-major: x[4r + c]
+            // at sp + 16c + 4r), so that a column is four consecutive words, a row a pass. `rors` takes
+            // its count's low byte modulo 32, so r6 counts the passes down from 20 + 32·3 by 32 and
+            // ends negative at −12, a rotation by 20.
+            "add r1, sp, #64",
+            "mov r8, r1", // r8 = sp + 64, the end of x
             "mov r1, sp",
-            "add r2, sp, #64",
-            "mov r8, r2",
+            "movs r6, #116",
             "1:",
             "ldm r0!, {{r2, r3, r4, r5}}",
-            "stm r1!, {{r2, r3, r4, r5}}",
-            "cmp r1, r8",
-            "bne 1b",
-            // r9 = sp + 16, the end of the column loop.
-            "add r0, sp, #16",
-            "mov r9, r0",
-            // r4 = 16 + 32·9: a rotation by 16 (`rors` takes the count's low byte modulo 32),
-            // less 32 after each double round, and the round counter: the loop ends when it turns
-            // negative.
+            "str r2, [r1, #0]",
+            "str r3, [r1, #16]",
+            "str r4, [r1, #32]",
+            "str r5, [r1, #48]",
+            "adds r1, #4",
+            "subs r6, #32",
+            "bpl 1b",
+            "mov r9, r1", // r9 = sp + 16, the end of the first column
+            // r4 = 16 + 32·9: a rotation by 16, less 32 after each double round, and the round
+            // counter: the loop ends when it turns negative.
             "movs r4, #38",
             "lsls r4, r4, #3",
-            "movs r6, #20",
             "2:",
-            // Column round: the quarter round on x[i], x[i+4], x[i+8], x[i+12], r5 = &x[i].
+            // Column round: the quarter round on column i, loaded and stored whole, r5 = &column i.
             "mov r5, sp",
             "3:",
-            "ldr r0, [r5, #0]",
-            "ldr r1, [r5, #16]",
-            "ldr r2, [r5, #32]",
-            "ldr r3, [r5, #48]",
+            "ldm r5!, {{r0, r1, r2, r3}}",
             "adds r0, r1", // a += b
             "eors r3, r0", // d ^= a
             "rors r3, r4", // d >>>= 16
@@ -69,12 +70,9 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
             "eors r1, r2",
             "rors r1, r6", // b >>>= 25
             "subs r6, #5", // r6 = 20
-            "str r0, [r5, #0]",
-            "str r1, [r5, #16]",
-            "str r2, [r5, #32]",
-            "str r3, [r5, #48]",
-            "adds r5, #4",
-            "cmp r5, r9",
+            "subs r5, #16",
+            "stm r5!, {{r0, r1, r2, r3}}",
+            "cmp r5, r8",
             "bne 3b",
             // Diagonal round, written out; r5 = 24 or 25 for the last two rotations.
             "movs r5, #24",
@@ -100,10 +98,10 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
             "str r2, [sp, #40]",
             "str r3, [sp, #60]",
             // Diagonal 1: x[1], x[6], x[11], x[12].
-            "ldr r0, [sp, #4]",
-            "ldr r1, [sp, #24]",
-            "ldr r2, [sp, #44]",
-            "ldr r3, [sp, #48]",
+            "ldr r0, [sp, #16]",
+            "ldr r1, [sp, #36]",
+            "ldr r2, [sp, #56]",
+            "ldr r3, [sp, #12]",
             "subs r5, #1", // r5 = 24
             "adds r0, r1",
             "eors r3, r0",
@@ -118,15 +116,15 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
             "adds r2, r3",
             "eors r1, r2",
             "rors r1, r5",
-            "str r0, [sp, #4]",
-            "str r1, [sp, #24]",
-            "str r2, [sp, #44]",
-            "str r3, [sp, #48]",
+            "str r0, [sp, #16]",
+            "str r1, [sp, #36]",
+            "str r2, [sp, #56]",
+            "str r3, [sp, #12]",
             // Diagonal 2: x[2], x[7], x[8], x[13].
-            "ldr r0, [sp, #8]",
-            "ldr r1, [sp, #28]",
-            "ldr r2, [sp, #32]",
-            "ldr r3, [sp, #52]",
+            "ldr r0, [sp, #32]",
+            "ldr r1, [sp, #52]",
+            "ldr r2, [sp, #8]",
+            "ldr r3, [sp, #28]",
             "subs r5, #1", // r5 = 24
             "adds r0, r1",
             "eors r3, r0",
@@ -141,15 +139,15 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
             "adds r2, r3",
             "eors r1, r2",
             "rors r1, r5",
-            "str r0, [sp, #8]",
-            "str r1, [sp, #28]",
-            "str r2, [sp, #32]",
-            "str r3, [sp, #52]",
+            "str r0, [sp, #32]",
+            "str r1, [sp, #52]",
+            "str r2, [sp, #8]",
+            "str r3, [sp, #28]",
             // Diagonal 3: x[3], x[4], x[9], x[14].
-            "ldr r0, [sp, #12]",
-            "ldr r1, [sp, #16]",
-            "ldr r2, [sp, #36]",
-            "ldr r3, [sp, #56]",
+            "ldr r0, [sp, #48]",
+            "ldr r1, [sp, #4]",
+            "ldr r2, [sp, #24]",
+            "ldr r3, [sp, #44]",
             "subs r5, #1", // r5 = 24
             "adds r0, r1",
             "eors r3, r0",
@@ -164,18 +162,19 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
             "adds r2, r3",
             "eors r1, r2",
             "rors r1, r5",
-            "str r0, [sp, #12]",
-            "str r1, [sp, #16]",
-            "str r2, [sp, #36]",
-            "str r3, [sp, #56]",
+            "str r0, [sp, #48]",
+            "str r1, [sp, #4]",
+            "str r2, [sp, #24]",
+            "str r3, [sp, #44]",
             "subs r4, #32",
             "bpl 2b",
-            // data[i] ^= x[i] + state[i], two words a step.
+            // data[i] ^= x[i] + state[i], a row (x[4r..4r + 4], r2 = &x[4r]) a pass, two words a step.
             "ldr r0, [sp, #64]",
             "ldr r1, [sp, #68]",
             "mov r2, sp",
             "4:",
-            "ldm r2!, {{r3, r4}}",
+            "ldr r3, [r2, #0]",
+            "ldr r4, [r2, #16]",
             "ldm r0!, {{r5, r6}}",
             "adds r3, r5",
             "adds r4, r6",
@@ -184,7 +183,18 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
             "eors r3, r5",
             "eors r4, r6",
             "stm r1!, {{r3, r4}}",
-            "cmp r2, r8",
+            "ldr r3, [r2, #32]",
+            "ldr r4, [r2, #48]",
+            "ldm r0!, {{r5, r6}}",
+            "adds r3, r5",
+            "adds r4, r6",
+            "ldr r5, [r1, #0]",
+            "ldr r6, [r1, #4]",
+            "eors r3, r5",
+            "eors r4, r6",
+            "stm r1!, {{r3, r4}}",
+            "adds r2, #4",
+            "cmp r2, r9",
             "bne 4b",
             // Wipe x: the rounds run backwards from it to the key.
             "movs r3, #0",
