@@ -237,15 +237,17 @@ pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
     }
 }
 
-/// [`xor_block`] on up to 64 bytes anywhere, through an aligned copy. Out of line, so that
-/// its buffer is on the stack only when it runs.
+/// [`xor_block`] on up to 64 bytes anywhere: the keystream block into aligned zeros, then
+/// XORed in a byte at a time. Out of line, so that its buffer is on the stack only when it
+/// runs.
 #[inline(never)]
 fn xor_copy(state: &[u32; 16], chunk: &mut [u8]) {
     let mut words = [0u32; 16];
-    let bytes = &mut bytes_mut(&mut words)[..chunk.len()];
-    bytes.copy_from_slice(chunk);
     xor_block(state, &mut words);
-    chunk.copy_from_slice(&bytes_mut(&mut words)[..chunk.len()]);
+    for (b, k) in chunk.iter_mut().zip(bytes_mut(&mut words).iter()) {
+        *b ^= k;
+    }
+    super::wipe(&mut words);
 }
 
 /// The bytes of `words` in memory order (little-endian on the Cortex-M0).
