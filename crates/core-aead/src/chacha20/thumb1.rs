@@ -237,9 +237,9 @@ pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
     }
 }
 
-/// [`xor_block`] on up to 64 bytes anywhere: the keystream block into aligned zeros, then
-/// XORed in a byte at a time. Out of line, so that its buffer is on the stack only when it
-/// runs.
+/// [`xor_block`] on up to 64 bytes anywhere: the keystream block goes into aligned zeros,
+/// and from there into `chunk` a byte at a time. Out of line, so that its buffer is on the
+/// stack only when it runs.
 #[inline(never)]
 fn xor_copy(state: &[u32; 16], chunk: &mut [u8]) {
     let mut words = [0u32; 16];
