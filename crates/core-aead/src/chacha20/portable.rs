@@ -1,6 +1,8 @@
 //! ChaCha20 on 32-bit words, one block at a time (RFC 8439 §2.3 as written): the path for
-//! CPUs without vector units, the Cortex-M0 included, and the reference the others are
-//! checked against. Adds, XORs and fixed rotations only, so it is constant-time everywhere.
+//! CPUs without vector units, and the reference the others are checked against. On
+//! little-endian 32-bit Arm (the Cortex-M0) the block and the keystream XOR are `thumb1`'s
+//! assembly, and only HChaCha20 runs the Rust rounds here. Adds, XORs and fixed rotations
+//! only, so it is constant-time everywhere.
 
 use core_hash::rotr;
 

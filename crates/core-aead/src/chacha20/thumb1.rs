@@ -220,7 +220,8 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
 
 /// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `buf`: whole blocks
 /// in place when `buf` is word-aligned (the Cortex-M0 faults on unaligned words; the address
-/// is public), the rest (a short tail, or all of an unaligned buffer) through an aligned copy.
+/// is public), the rest (a short tail, or all of an unaligned buffer) a byte at a time from
+/// an aligned keystream block ([`xor_copy`]).
 pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
     let mut s = *state;
     let aligned = buf.as_ptr().addr().is_multiple_of(4);
