@@ -9,7 +9,7 @@ use core_hash::rotr;
 #[cfg(all(target_arch = "arm", target_endian = "little"))]
 use super::thumb1::block;
 #[cfg(all(target_arch = "arm", target_endian = "little"))]
-pub(super) use super::thumb1::xor_keystream;
+use super::thumb1::xor_keystream_from;
 
 /// The quarter round on words `a`, `b`, `c`, `d` of `x` (RFC 8439 §2.1, §2.2).
 #[inline(always)]
@@ -124,7 +124,11 @@ pub(super) fn keystream(state: &[u32; 16], out: super::Sink<'_>) {
         }
         s[12] = s[12].wrapping_add(1);
     }
+    #[cfg(not(all(target_arch = "arm", target_endian = "little")))]
     xor_keystream(&s, out.buf);
+    // The Cortex-M0 steps `s` itself: one copy of the state fewer on its stack.
+    #[cfg(all(target_arch = "arm", target_endian = "little"))]
+    xor_keystream_from(&mut s, out.buf);
 }
 
 /// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `buf`.

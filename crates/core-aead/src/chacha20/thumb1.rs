@@ -218,21 +218,21 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
     }
 }
 
-/// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `buf`: whole blocks
+/// XORs the keystream of blocks `s[12]`, `s[12] + 1`, … into `buf`, stepping `s[12]` past
+/// them: whole blocks
 /// in place when `buf` is word-aligned (the Cortex-M0 faults on unaligned words; the address
 /// is public), the rest (a short tail, or all of an unaligned buffer) a byte at a time from
 /// an aligned keystream block ([`xor_copy`]).
-pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
-    let mut s = *state;
+pub(super) fn xor_keystream_from(s: &mut [u32; 16], buf: &mut [u8]) {
     let aligned = buf.as_ptr().addr().is_multiple_of(4);
     for chunk in buf.chunks_mut(64) {
         if aligned && chunk.len() == 64 {
             // SAFETY: `chunk` is 64 bytes on a word boundary (`buf` is, and it starts a
             // multiple of 64 bytes in), so it is a valid `[u32; 16]`, exclusively borrowed
             // for as long as `chunk` is; every bit pattern is a valid `u32` and `u8`.
-            xor_block(&s, unsafe { &mut *chunk.as_mut_ptr().cast::<[u32; 16]>() });
+            xor_block(s, unsafe { &mut *chunk.as_mut_ptr().cast::<[u32; 16]>() });
         } else {
-            xor_copy(&s, chunk);
+            xor_copy(s, chunk);
         }
         s[12] = s[12].wrapping_add(1);
     }
