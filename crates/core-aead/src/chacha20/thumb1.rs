@@ -28,7 +28,7 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
     // frame; the column pointer `r5` runs over the working state (4 passes of 16 bytes);
     // the diagonals use fixed offsets 0 to 60 from `sp`; the final pass reads 4 × 16 bytes
     // through `r0` (`state`) and reads and writes 4 × 16 bytes through `r1` (`data`); the
-    // wipe stores 8 × 8 bytes from `sp`. `r6`, which the compiler may reserve, is saved and
+    // wipe stores 4 × 16 bytes from `sp`. `r6`, which the compiler may reserve, is saved and
     // restored, `r7` is not touched, and every other register written is declared clobbered.
     unsafe {
         core::arch::asm!(
@@ -204,9 +204,11 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
             // Wipe x: the rounds run backwards from it to the key.
             "movs r3, #0",
             "movs r4, #0",
+            "movs r5, #0",
+            "movs r6, #0",
             "mov r2, sp",
             "5:",
-            "stm r2!, {{r3, r4}}",
+            "stm r2!, {{r3, r4, r5, r6}}",
             "cmp r2, r12",
             "bne 5b",
             "add sp, #64",
