@@ -1,7 +1,8 @@
 //! The ChaCha20 stream cipher (RFC 8439 §2.3–2.4: 256-bit key, 96-bit nonce, 32-bit block
 //! counter) and HChaCha20 (draft-irtf-cfrg-xchacha §2.2), with four implementations:
 //!
-//! - [`portable`]: one block at a time on 32-bit words; the Cortex-M0 path;
+//! - [`portable`]: one block at a time on 32-bit words; the Cortex-M0 path, whose block is
+//!   Thumb-1 assembly (`thumb1`);
 //! - [`x86_avx2`]: eight blocks in parallel, one state word of each per 32-bit lane;
 //! - [`x86_avx512`]: sixteen blocks in parallel with `vprold`, and narrower forms for tails;
 //! - `aarch64`: four blocks in parallel in NEON registers.
@@ -12,6 +13,8 @@
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 mod portable;
+#[cfg(all(target_arch = "arm", target_endian = "little"))]
+mod thumb1;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
 #[cfg(target_arch = "x86_64")]

@@ -1,8 +1,15 @@
 //! ChaCha20 on 32-bit words, one block at a time (RFC 8439 §2.3 as written): the path for
-//! CPUs without vector units, the Cortex-M0 included, and the reference the others are
-//! checked against. Adds, XORs and fixed rotations only, so it is constant-time everywhere.
+//! CPUs without vector units, and the reference the others are checked against. On
+//! little-endian 32-bit Arm (the Cortex-M0) the block and the keystream XOR are `thumb1`'s
+//! assembly, and only HChaCha20 runs the Rust rounds here. Adds, XORs and fixed rotations
+//! only, so it is constant-time everywhere.
 
 use core_hash::rotr;
+
+#[cfg(all(target_arch = "arm", target_endian = "little"))]
+use super::thumb1::block;
+#[cfg(all(target_arch = "arm", target_endian = "little"))]
+use super::thumb1::xor_keystream_from;
 
 /// The quarter round on words `a`, `b`, `c`, `d` of `x` (RFC 8439 §2.1, §2.2).
 #[inline(always)]
@@ -96,6 +103,7 @@ fn columns_looped(x: &mut [u32; 16]) {
 }
 
 /// The ChaCha20 block function (RFC 8439 §2.3): the keystream words of block `state[12]`.
+#[cfg(not(all(target_arch = "arm", target_endian = "little")))]
 #[inline]
 pub(super) fn block(state: &[u32; 16]) -> [u32; 16] {
     let mut x = *state;
@@ -116,10 +124,15 @@ pub(super) fn keystream(state: &[u32; 16], out: super::Sink<'_>) {
         }
         s[12] = s[12].wrapping_add(1);
     }
+    #[cfg(not(all(target_arch = "arm", target_endian = "little")))]
     xor_keystream(&s, out.buf);
+    // The Cortex-M0 steps `s` itself: one copy of the state fewer on its stack.
+    #[cfg(all(target_arch = "arm", target_endian = "little"))]
+    xor_keystream_from(&mut s, out.buf);
 }
 
 /// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `buf`.
+#[cfg(not(all(target_arch = "arm", target_endian = "little")))]
 pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
     let mut s = *state;
     let (blocks, tail) = buf.as_chunks_mut::<64>();
@@ -137,6 +150,7 @@ pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
 
 /// XORs the keystream block of `state` into `chunk`, word by word with plain indexing (on
 /// the Cortex-M0, at opt-level `z`, iterator adapters here stay out-of-line calls).
+#[cfg(not(all(target_arch = "arm", target_endian = "little")))]
 #[inline]
 fn xor_block(state: &[u32; 16], chunk: &mut [u8; 64]) {
     let mut x = *state;
