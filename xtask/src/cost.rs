@@ -94,6 +94,7 @@ pub(crate) const ROWS: &[Row] = &[
     row("aes128-cbc-dec", "AES-128-CBC decrypt (ct32)", Unit::Byte, None),
     row("aes128-gcm", "AES-128-GCM seal (ct32+ct32)", Unit::Byte, None),
     row("chacha20", "ChaCha20 (portable)", Unit::Byte, Some((550.7, "chacha20_ct"))),
+    row("chacha20-unaligned", "ChaCha20 (portable), buffer at an odd address", Unit::Byte, None),
     row("chacha20-poly1305", "ChaCha20-Poly1305 seal", Unit::Byte, None),
     row("ghash", "GHASH (ct32)", Unit::Byte, Some((152.7, "ghash_ctmul32"))),
     row("poly1305", "Poly1305 (portable32)", Unit::Byte, Some((522.7, "poly1305_ctmul32"))),

@@ -118,6 +118,7 @@ registry! {
     "aes128-cbc-dec" => Kind::Bulk(16), aes128_cbc_dec;
     "aes128-gcm" => Kind::Bulk(16), aes128_gcm;
     "chacha20" => Kind::Bulk(64), chacha20;
+    "chacha20-unaligned" => Kind::Bulk(64), chacha20_unaligned;
     "chacha20-poly1305" => Kind::Bulk(64), chacha20_poly1305;
     "ghash" => Kind::Bulk(16), ghash;
     "poly1305" => Kind::Bulk(16), poly1305;
@@ -214,6 +215,13 @@ fn aes128_gcm(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
 
 fn chacha20(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     let key = ChaCha20::with_impl(&KEY32, ChaCha20Impl::Portable).map_err(|_| "key")?;
+    t.time(|| key.apply_keystream(&NONCE12, 1, black_box(buf))).map_err(|_| "ChaCha20")
+}
+
+/// ChaCha20 on a buffer one byte past a word boundary (the buffer's first byte is not used).
+fn chacha20_unaligned(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let key = ChaCha20::with_impl(&KEY32, ChaCha20Impl::Portable).map_err(|_| "key")?;
+    let buf = buf.get_mut(1..).ok_or("empty buffer")?;
     t.time(|| key.apply_keystream(&NONCE12, 1, black_box(buf))).map_err(|_| "ChaCha20")
 }
 

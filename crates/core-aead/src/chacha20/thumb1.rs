@@ -221,10 +221,9 @@ pub(super) fn xor_block(state: &[u32; 16], data: &mut [u32; 16]) {
 }
 
 /// XORs the keystream of blocks `s[12]`, `s[12] + 1`, … into `buf`, stepping `s[12]` past
-/// them: whole blocks
-/// in place when `buf` is word-aligned (the Cortex-M0 faults on unaligned words; the address
-/// is public), the rest (a short tail, or all of an unaligned buffer) a byte at a time from
-/// an aligned keystream block ([`xor_copy`]).
+/// them: whole blocks in place when `buf` is word-aligned (the Cortex-M0 faults on unaligned
+/// words; the address is public), the rest (whole blocks of an unaligned buffer, and a short
+/// tail) from an aligned keystream block ([`xor_copy`]).
 pub(super) fn xor_keystream_from(s: &mut [u32; 16], buf: &mut [u8]) {
     let aligned = buf.as_ptr().addr().is_multiple_of(4);
     for chunk in buf.chunks_mut(64) {
@@ -241,23 +240,75 @@ pub(super) fn xor_keystream_from(s: &mut [u32; 16], buf: &mut [u8]) {
 }
 
 /// [`xor_block`] on up to 64 bytes anywhere: the keystream block goes into aligned zeros,
-/// and from there into `chunk` a byte at a time. Out of line, so that its buffer is on the
+/// and from there into `chunk` ([`xor_bytes`]). Out of line, so that its buffer is on the
 /// stack only when it runs.
 #[inline(never)]
 fn xor_copy(state: &[u32; 16], chunk: &mut [u8]) {
     let mut words = [0u32; 16];
     xor_block(state, &mut words);
-    for (b, k) in chunk.iter_mut().zip(bytes_mut(&mut words).iter()) {
-        *b ^= k;
-    }
+    xor_bytes(&words, chunk);
     super::wipe(&mut words);
 }
 
-/// The bytes of `words` in memory order (little-endian on the Cortex-M0).
-fn bytes_mut(words: &mut [u32; 16]) -> &mut [u8; 64] {
-    // SAFETY: `[u8; 64]` has the size of `[u32; 16]` and a smaller alignment, every bit
-    // pattern is valid for both, and the result borrows `words` exclusively.
-    unsafe { &mut *words.as_mut_ptr().cast::<[u8; 64]>() }
+/// XORs the first `data.len()` (at most 64) bytes of `key` into `data`, at any alignment:
+/// each key word is loaded once and its four bytes go out with byte loads and stores and
+/// shifts by 8, in a loop over whole words (7.5 cycles a byte, against 15 for the compiled
+/// byte loop), then a byte loop over the last 0 to 3. Word-aligned loads and stores into
+/// `data` would need the key shifted by its offset, and bytes handled at both ends: more
+/// flash than the ChaCha20 image has to spare. Constant time: the key only goes through
+/// XORs and shifts by fixed counts; the branches depend on the address and length of
+/// `data`, which are public.
+fn xor_bytes(key: &[u32; 16], data: &mut [u8]) {
+    assert!(data.len() <= 64);
+    // SAFETY: writes only the `data.len()` bytes from `r1` (`data`): the word loop runs while
+    // at least 4 bytes are left (`r1 ≤ end − 4`, `r5`) and touches `r1 + 0..4`, the byte loop
+    // stops at `end` (`r2`). It reads one key word (aligned, through `r0`) for each 4 bytes
+    // or part of them, so at most 16: all within `key`. Registers written are declared
+    // clobbered; `r6` and `r7` are not touched.
+    unsafe {
+        core::arch::asm!(
+            "adds r2, r2, r1", // r2 = end
+            "subs r5, r2, #4",
+            "b 2f",
+            "1:",
+            "ldm r0!, {{r3}}",
+            "ldrb r4, [r1, #0]",
+            "eors r4, r3",
+            "strb r4, [r1, #0]",
+            "lsrs r3, r3, #8",
+            "ldrb r4, [r1, #1]",
+            "eors r4, r3",
+            "strb r4, [r1, #1]",
+            "lsrs r3, r3, #8",
+            "ldrb r4, [r1, #2]",
+            "eors r4, r3",
+            "strb r4, [r1, #2]",
+            "lsrs r3, r3, #8",
+            "ldrb r4, [r1, #3]",
+            "eors r4, r3",
+            "strb r4, [r1, #3]",
+            "adds r1, #4",
+            "2:",
+            "cmp r1, r5",
+            "bls 1b",
+            "cmp r1, r2",
+            "beq 4f",
+            "ldm r0!, {{r3}}",
+            "3:",
+            "ldrb r4, [r1]",
+            "eors r4, r3",
+            "strb r4, [r1]",
+            "lsrs r3, r3, #8",
+            "adds r1, #1",
+            "cmp r1, r2",
+            "bne 3b",
+            "4:",
+            inout("r0") key.as_ptr() => _,
+            inout("r1") data.as_mut_ptr() => _,
+            inout("r2") data.len() => _,
+            out("r3") _, out("r4") _, out("r5") _,
+        );
+    }
 }
 
 /// The keystream block of `state` (its words), as [`xor_block`] into zeros.

@@ -185,23 +185,25 @@ fn chacha20_poly1305_rfc8439() -> Result<(), &'static str> {
 struct Aligned<const N: usize>([u8; N]);
 
 /// ChaCha20 from block 7 over seven blocks and a 37-byte tail, in place at a word-aligned and
-/// at an unaligned address, and over one and two whole blocks: the SHA-256 of the four outputs
-/// against the value Python's `cryptography` (OpenSSL) gives, and each decrypted back. RFC
-/// 8439's vector is one block and a tail; this one catches a wrong counter step between
-/// blocks, a wrong tail, and a wrong path for unaligned buffers (the Cortex-M0 block works on
-/// aligned words, and goes through a copy otherwise).
+/// at an unaligned address, over three and four blocks and a 4- and a 3-byte tail at the two
+/// other offsets, and over two whole blocks: the SHA-256 of the five outputs against the
+/// value Python's `cryptography` (OpenSSL) gives, and each decrypted back. RFC 8439's vector
+/// is one block and a tail; this one catches a wrong counter step between blocks, a wrong
+/// tail, and a wrong path for unaligned buffers (the Cortex-M0 block works on aligned words,
+/// and goes through a copy otherwise, in words of four bytes and then bytes).
 fn chacha20_blocks_tails() -> Result<(), &'static str> {
     let key: [u8; 32] = core::array::from_fn(|i| (7 * i + 1) as u8);
     let nonce = hex!("000000090000004a00000000");
-    // for (off, len) in [(0, 485), (1, 485), (3, 64), (0, 128)]: p = bytes((13·i + 5) mod 256),
-    // out = ChaCha20(key, counter 7 (4 bytes LE) || nonce).encrypt(p); SHA-256 of the outs.
-    let want = hex!("1896eb2f251bdbda7e6997c82695a455d9026949599919cb01d78e25e13148ca");
+    // for (off, len) in [(0, 485), (1, 485), (2, 196), (3, 259), (0, 128)]: p = bytes((13·i + 5)
+    // mod 256), out = ChaCha20(key, counter 7 (4 bytes LE) || nonce).encrypt(p); SHA-256 of
+    // the outs.
+    let want = hex!("cb0aad5aa8ecf8b51a273ad5780086a6ee6b47ee360b613e942a0860f6a8ed48");
     let mut buf = Aligned([0u8; 488]);
     let mut ran = false;
     for imp in ChaCha20Impl::available() {
         let k = ChaCha20::with_impl(&key, imp).map_err(|_| imp.name())?;
         let mut h = Sha256::new();
-        for (off, len) in [(0, 485), (1, 485), (3, 64), (0, 128)] {
+        for (off, len) in [(0, 485), (1, 485), (2, 196), (3, 259), (0, 128)] {
             let b = &mut buf.0[off..off + len];
             for (i, x) in b.iter_mut().enumerate() {
                 *x = (13 * i + 5) as u8;
