@@ -204,9 +204,9 @@ const ALLOWED: &[Allowed] = &[
     // `xor_bytes` (inline assembly) inlined: before it, the compiled byte loop had 1.
     a(
         "core_aead::chacha20::thumb1::xor_copy",
-        3,
-        "the word loop, the test for a tail and the byte loop over the chunk's (public) \
-         address and length",
+        4,
+        "the tests for a whole word and for a tail, the word loop and the byte loop, over the \
+         chunk's (public) length",
     ),
     a("core_aead::tag_eq", 1, "the tags' (public) lengths"),
     a(

@@ -256,20 +256,19 @@ fn xor_copy(state: &[u32; 16], chunk: &mut [u8]) {
 /// byte loop), then a byte loop over the last 0 to 3. Word-aligned loads and stores into
 /// `data` would need the key shifted by its offset, and bytes handled at both ends: more
 /// flash than the ChaCha20 image has to spare. Constant time: the key only goes through
-/// XORs and shifts by fixed counts; the branches depend on the address and length of
-/// `data`, which are public.
+/// XORs and shifts by fixed counts; the branches depend on the length of `data` only,
+/// which is public.
 fn xor_bytes(key: &[u32; 16], data: &mut [u8]) {
     assert!(data.len() <= 64);
-    // SAFETY: writes only the `data.len()` bytes from `r1` (`data`): the word loop runs while
-    // at least 4 bytes are left (`r1 ≤ end − 4`, `r5`) and touches `r1 + 0..4`, the byte loop
-    // stops at `end` (`r2`). It reads one key word (aligned, through `r0`) for each 4 bytes
-    // or part of them, so at most 16: all within `key`. Registers written are declared
-    // clobbered; `r6` and `r7` are not touched.
+    // SAFETY: writes only the `data.len()` bytes from `r1` (`data`): `r2` counts the bytes
+    // left, the word loop runs while at least 4 are (it touches `r1 + 0..4`, then steps `r1`
+    // by 4 and `r2` down by 4), the byte loop over the 0 to 3 after it. It reads one key word
+    // (aligned, through `r0`) for each 4 bytes or part of them, so at most 16: all within
+    // `key`. Registers written are declared clobbered; `r6` and `r7` are not touched.
     unsafe {
         core::arch::asm!(
-            "adds r2, r2, r1", // r2 = end
-            "subs r5, r2, #4",
-            "b 2f",
+            "subs r2, #4",
+            "bcc 2f",
             "1:",
             "ldm r0!, {{r3}}",
             "ldrb r4, [r1, #0]",
@@ -288,10 +287,10 @@ fn xor_bytes(key: &[u32; 16], data: &mut [u8]) {
             "eors r4, r3",
             "strb r4, [r1, #3]",
             "adds r1, #4",
+            "subs r2, #4",
+            "bcs 1b",
             "2:",
-            "cmp r1, r5",
-            "bls 1b",
-            "cmp r1, r2",
+            "adds r2, #4", // the 0 to 3 bytes left
             "beq 4f",
             "ldm r0!, {{r3}}",
             "3:",
@@ -300,13 +299,13 @@ fn xor_bytes(key: &[u32; 16], data: &mut [u8]) {
             "strb r4, [r1]",
             "lsrs r3, r3, #8",
             "adds r1, #1",
-            "cmp r1, r2",
+            "subs r2, #1",
             "bne 3b",
             "4:",
             inout("r0") key.as_ptr() => _,
             inout("r1") data.as_mut_ptr() => _,
             inout("r2") data.len() => _,
-            out("r3") _, out("r4") _, out("r5") _,
+            out("r3") _, out("r4") _,
         );
     }
 }
