@@ -33,14 +33,15 @@ pub use core_hash::{Implementation, RandomSource, Registered};
 pub mod __m0_test {
     use crate::curve25519::{Field, portable32, thumb1};
 
-    /// The `thumb1` 512-bit product of two 256-bit values (little-endian words).
-    pub fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
-        thumb1::mul_wide(a, b)
+    /// The `thumb1` product of two 256-bit values (little-endian words) as its assembly
+    /// leaves it: the 512-bit product folded below 2^256 with 2^256 ≡ 38, not canonical.
+    pub fn mul_reduced(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
+        thumb1::mul_reduced(a, b)
     }
 
-    /// The `thumb1` 512-bit square.
-    pub fn square_wide(a: &[u32; 8]) -> [u32; 16] {
-        thumb1::square_wide(a)
+    /// The `thumb1` square, folded the same way.
+    pub fn square_reduced(a: &[u32; 8]) -> [u32; 8] {
+        thumb1::square_reduced(a)
     }
 
     /// The canonical encoding of a `thumb1` element (any value below 2^256).

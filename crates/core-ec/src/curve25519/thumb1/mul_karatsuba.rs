@@ -205,32 +205,35 @@ macro_rules! split_abs_diff {
     };
 }
 
-/// `a·b`, the full 512-bit product of two values below 2^256 (little-endian words):
-/// `a0·b0 + (a0·b0 + a1·b1 − (a0 − a1)·(b0 − b1))·2^128 + a1·b1·2^256` for the 128-bit
-/// halves.
+/// `a·b` for two values below 2^256 (little-endian words), reduced below 2^256: the full
+/// 512-bit product `a0·b0 + (a0·b0 + a1·b1 − (a0 − a1)·(b0 − b1))·2^128 + a1·b1·2^256` for
+/// the 128-bit halves, into a local buffer, then folded with 2^256 ≡ 38 (`reduce_wide!`) in
+/// the same block: one call a field multiplication, no 16-word result for a caller.
 ///
 /// Frame (`sp` after the prologue): the three products' operand pairs `a0, b0`, `a1, b1`
 /// and `|a0 − a1|, |b0 − b1|` at 0, 32 and 64, so that the subroutine finds each pair at
-/// `sp` with sp moved up 32 bytes a call; then `m = |a0 − a1|·|b0 − b1|` at 96, the output
-/// pointer at 128 and the sign mask `S` at 132 (all ones when `(a0 − a1)·(b0 − b1) ≥ 0`, so
-/// that `m` is subtracted). The middle term is `lo + hi + E` with `E = (m ^ S) + (S & 1)`
+/// `sp` with sp moved up 32 bytes a call; then `m = |a0 − a1|·|b0 − b1|` at 96, the wide
+/// buffer's pointer at 128, the sign mask `S` at 132 (all ones when
+/// `(a0 − a1)·(b0 − b1) ≥ 0`, so that `m` is subtracted) and the result's pointer at 136. The middle term is `lo + hi + E` with `E = (m ^ S) + (S & 1)`
 /// sign-extended by `S`; it is added by quarters around `V = L1 + H0`, which both middle
 /// quarters of the result share.
 #[inline(never)]
-pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
-    let mut r = core::mem::MaybeUninit::<[u32; 16]>::uninit();
-    // SAFETY: reads the eight words at `a` and at `b`, writes the sixteen of `r` (all of
-    // them: the two outer products fill it before the middle term is added in), and uses
-    // 136 bytes of stack below sp for its frame and 8 more below that for the
-    // subroutine's (both given back before the end). r0–r5, r8–r12 and lr are
+pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
+    let mut t = core::mem::MaybeUninit::<[u32; 16]>::uninit();
+    let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
+    // SAFETY: reads the eight words at `a` and at `b`, writes the sixteen of `t` (all of
+    // them: the two outer products fill it before the middle term is added in) and then
+    // rereads them, writes the eight of `r`, and uses 140 bytes of stack below sp for its
+    // frame and 8 more below that for the subroutine's (both given back before the end). r0–r5, r8–r12 and lr are
     // declared clobbered; r6 (reserved by Rust)
     // is pushed first and popped last; r7 (the frame pointer) is not touched. The subroutine
     // at label 8 is only reached by `bl` from this block.
     unsafe {
         core::arch::asm!(
             "push {{r6}}",
-            "sub sp, #136",
+            "sub sp, #140",
             "str r0, [sp, #128]",
+            "str r3, [sp, #136]",
             "mov r12, r2",
             "mov r0, r1",
             // a0 at 0, a1 at 32, |a0 − a1| at 64 and its mask at 132; b0 at 16, b1 at 48,
@@ -354,8 +357,10 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             "adcs r3, r6",
             "subs r4, #16",
             "stm r4!, {{r0, r1, r2, r3}}",
-            "add sp, #72",
-            "pop {{r6}}",
+            // The fold, after the subroutine: t (r0) into r (r1).
+            "ldr r0, [sp, #64]",
+            "ldr r1, [sp, #72]",
+            "add sp, #76",
             "b 9f",
             // The 128×128 product of X, the four words at sp, by Y, the four at sp + 16, into
             // the eight at r2 (kept in r9), by Karatsuba again: L = X0·Y0 and H = X1·Y1 into
@@ -458,14 +463,16 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
             "add sp, #8",
             "bx lr",
             "9:",
-            // The registers the arguments arrive in (the result's pointer first).
-            inout("r0") r.as_mut_ptr() => _,
+            reduce_wide!(),
+            "pop {{r6}}",
+            inout("r0") t.as_mut_ptr() => _,
             inout("r1") a.as_ptr() => _,
             inout("r2") b.as_ptr() => _,
-            out("r3") _, out("r4") _, out("r5") _,
+            inout("r3") r.as_mut_ptr() => _,
+            out("r4") _, out("r5") _,
             out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _, out("lr") _,
         );
     }
-    // SAFETY: the assembly wrote all sixteen words.
+    // SAFETY: the assembly wrote all eight words of `r`.
     unsafe { r.assume_init() }
 }
