@@ -70,6 +70,7 @@ pub mod __m0_test {
         let pairs = [
             ("mul", x.mul(&y).to_bytes(), rx.mul(&ry).to_bytes()),
             ("square", x.square().to_bytes(), rx.square().to_bytes()),
+            ("square_n", x.square_n(3).to_bytes(), rx.square_n(3).to_bytes()),
             ("add", x.add(&y).to_bytes(), rx.add(&ry).to_bytes()),
             ("sub", x.sub(&y).to_bytes(), rx.sub(&ry).to_bytes()),
             ("sub reversed", y.sub(&x).to_bytes(), ry.sub(&rx).to_bytes()),

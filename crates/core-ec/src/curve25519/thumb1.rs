@@ -512,6 +512,15 @@ impl Field for Fe {
         Fe(square_reduced(&self.0))
     }
 
+    /// In place: the default's loop copies each square into its variable.
+    fn square_n(&self, n: u32) -> Self {
+        let mut x = self.square();
+        for _ in 1..n {
+            square_karatsuba::square_assign(&mut x.0);
+        }
+        x
+    }
+
     /// In assembly, a word at a time: with `x = xh·2^16 + xl` and 121665 = 2^16 + K,
     /// `x·121665 = xl·K + (xl + xh·K)·2^16 + xh·2^32`, where `xl + xh·K` fits a word and so
     /// does `xl·K` plus the carry in from the word below (below 2^17); the top carry is folded

@@ -81,15 +81,38 @@ macro_rules! sq64 {
 }
 
 /// The square of `a` (eight little-endian 32-bit words, any 256-bit value) reduced below
-/// 2^256: the full 512-bit square into a local buffer, folded with 2^256 ≡ 38
-/// (`reduce_wide!`) in the same block. Out of line: each inlined copy would be another
-/// 900 bytes.
-#[inline(never)]
+/// 2^256.
+#[inline(always)]
 pub(super) fn square(a: &[u32; 8]) -> [u32; 8] {
-    let mut t = MaybeUninit::<[u32; 16]>::uninit();
     let mut r = MaybeUninit::<[u32; 8]>::uninit();
-    // SAFETY: reads the eight words at `a`, writes the sixteen of `t` and rereads them, and
-    // writes the eight of `r`; uses 56 bytes of stack below `sp`, which it restores; r0–r5, r8–r12 and lr are declared clobbered, r6
+    // SAFETY: `a` is eight readable words, `r` eight writable ones.
+    unsafe { square_to(a, r.as_mut_ptr()) };
+    // SAFETY: `square_to` wrote all eight words of `r`.
+    unsafe { r.assume_init() }
+}
+
+/// `a` replaced by its square reduced below 2^256, with no copy (`Field::square_n`).
+#[inline(always)]
+pub(super) fn square_assign(a: &mut [u32; 8]) {
+    let a: *mut [u32; 8] = a;
+    // SAFETY: `a` is eight readable and writable words; `square_to` allows `r == a`.
+    unsafe { square_to(a, a) };
+}
+
+/// The square of the eight words at `a` reduced below 2^256 into the eight at `r`: the full
+/// 512-bit square into a local buffer, folded with 2^256 ≡ 38 (`reduce_wide!`) in the same
+/// block. Out of line: each inlined copy would be another 900 bytes.
+///
+/// # Safety
+///
+/// `a` must be valid for reading eight words and `r` for writing eight; they may be the
+/// same (`a` is read in full before `r` is written).
+#[inline(never)]
+pub(super) unsafe fn square_to(a: *const [u32; 8], r: *mut [u32; 8]) {
+    let mut t = MaybeUninit::<[u32; 16]>::uninit();
+    // SAFETY: reads the eight words at `a` (the caller's promise), writes the sixteen of `t`
+    // and rereads them, and then writes the eight at `r` (the caller's promise; all reads of
+    // `a` are done by then); uses 56 bytes of stack below `sp`, which it restores; r0–r5, r8–r12 and lr are declared clobbered, r6
     // (which Rust reserves) is saved on the stack and restored, r7 is not touched. The flags
     // are clobbered, which `asm!` assumes by default.
     unsafe {
@@ -298,13 +321,11 @@ pub(super) fn square(a: &[u32; 8]) -> [u32; 8] {
             "3:",
             reduce_wide!(),
             "pop {{r6}}",
-            inout("r0") a.as_ptr() => _,
+            inout("r0") a => _,
             inout("r1") t.as_mut_ptr() => _,
-            inout("r2") r.as_mut_ptr() => _,
+            inout("r2") r => _,
             out("r3") _, out("r4") _, out("r5") _,
             out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _, out("lr") _,
         );
     }
-    // SAFETY: the fold wrote all eight words of `r`.
-    unsafe { r.assume_init() }
 }
