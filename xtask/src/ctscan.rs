@@ -99,6 +99,7 @@ const ALLOWED: &[Allowed] = &[
     // `to_bytes` (inlined into their callers) are straight-line assembly; `to_bytes` is
     // assembly because its compiled masked select became a `bmi` on the mask.
     a("core_ec::curve25519::thumb1::mul_karatsuba::mul", 0, ""),
+    a("core_ec::curve25519::thumb1::mul_karatsuba::mul_to", 0, ""),
     a("core_ec::curve25519::thumb1::square_karatsuba::square_to", 0, ""),
     a("<core_ec::curve25519::thumb1::Fe as core_ec::curve25519::field::Field>::add", 0, ""),
     a("<core_ec::curve25519::thumb1::Fe as core_ec::curve25519::field::Field>::sub", 0, ""),

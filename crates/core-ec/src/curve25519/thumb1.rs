@@ -110,7 +110,7 @@ mod square_karatsuba;
 /// at its end.
 #[inline(always)]
 pub(crate) fn mul_reduced(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
-    mul_karatsuba::mul(a, b)
+    mul_karatsuba::mul(a, b).0
 }
 
 /// `a²` reduced below 2^256 (not canonical).
@@ -252,8 +252,10 @@ macro_rules! swap_word {
     };
 }
 
-/// A field element as eight little-endian 32-bit words, any value below 2^256.
+/// A field element as eight little-endian 32-bit words, any value below 2^256. `repr(C)`:
+/// the product's assembly returns it by the C ABI (through the caller's memory).
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub(crate) struct Fe(pub(crate) [u32; 8]);
 
 impl Fe {
@@ -505,11 +507,24 @@ impl Field for Fe {
     }
 
     fn mul(&self, rhs: &Self) -> Self {
-        Fe(mul_reduced(&self.0, &rhs.0))
+        mul_karatsuba::mul(&self.0, &rhs.0)
     }
 
     fn square(&self) -> Self {
         Fe(square_reduced(&self.0))
+    }
+
+    /// Straight into `out`: through a returned value the ladder copies each result into its
+    /// variable (whose address has escaped to the swap, so the call may not write it).
+    fn mul_to(&self, rhs: &Self, out: &mut Self) {
+        // SAFETY: `self` and `rhs` are eight readable words each, `out` eight writable ones.
+        unsafe { mul_karatsuba::mul_to(&raw mut out.0, &raw const self.0, &raw const rhs.0) };
+    }
+
+    /// Straight into `out`, as `mul_to`.
+    fn square_to(&self, out: &mut Self) {
+        // SAFETY: `self` is eight readable words, `out` eight writable ones.
+        unsafe { square_karatsuba::square_to(&raw const self.0, &raw mut out.0) };
     }
 
     /// In place: the default's loop copies each square into its variable.

@@ -205,20 +205,24 @@ macro_rules! split_abs_diff {
     };
 }
 
+use super::Fe;
+
 /// `a·b` for two values below 2^256 (little-endian words), reduced below 2^256: the full
 /// 512-bit product `a0·b0 + (a0·b0 + a1·b1 − (a0 − a1)·(b0 − b1))·2^128 + a1·b1·2^256` for
 /// the 128-bit halves, into a local buffer, then folded with 2^256 ≡ 38 (`reduce_wide!`) in
-/// the same block: one call a field multiplication, no 16-word result for a caller.
+/// the same block: one call a field multiplication, no 16-word result for a caller. The C
+/// ABI (the result through memory whose address comes in r0, `a` in r1, `b` in r2) lets
+/// [`mul_to`] enter it with a destination of its own.
 ///
 /// Frame (`sp` after the prologue): the three products' operand pairs `a0, b0`, `a1, b1`
 /// and `|a0 − a1|, |b0 − b1|` at 0, 32 and 64, so that the subroutine finds each pair at
 /// `sp` with sp moved up 32 bytes a call; then `m = |a0 − a1|·|b0 − b1|` at 96, the wide
 /// buffer's pointer at 128, the sign mask `S` at 132 (all ones when
-/// `(a0 − a1)·(b0 − b1) ≥ 0`, so that `m` is subtracted) and the result's pointer at 136. The middle term is `lo + hi + E` with `E = (m ^ S) + (S & 1)`
-/// sign-extended by `S`; it is added by quarters around `V = L1 + H0`, which both middle
+/// `(a0 − a1)·(b0 − b1) ≥ 0`, so that `m` is subtracted) and the result's pointer at 136.
+/// The middle term is `lo + hi + E` with `E = (m ^ S) + (S & 1)` sign-extended by `S`; it is added by quarters around `V = L1 + H0`, which both middle
 /// quarters of the result share.
 #[inline(never)]
-pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
+pub(super) extern "C" fn mul(a: &[u32; 8], b: &[u32; 8]) -> Fe {
     let mut t = core::mem::MaybeUninit::<[u32; 16]>::uninit();
     let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
     // SAFETY: reads the eight words at `a` and at `b`, writes the sixteen of `t` (all of
@@ -474,5 +478,20 @@ pub(super) fn mul(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
         );
     }
     // SAFETY: the assembly wrote all eight words of `r`.
-    unsafe { r.assume_init() }
+    Fe(unsafe { r.assume_init() })
+}
+
+/// `*r = a·b` reduced below 2^256: [`mul`] entered with `r` as its result's address (the
+/// same registers: r0, r1, r2, by the C ABI), by a jump.
+///
+/// # Safety
+///
+/// `a` and `b` must be valid for reading eight words and `r` for writing eight; `r` may be
+/// `a` or `b` (`mul` reads both in full before it writes its result).
+// SAFETY: two instructions: the address of `mul` (a Thumb function, bit 0 set) into r3,
+// which `mul` does not take an argument in, and a jump to it with lr and the arguments as
+// they came, so that `mul` returns to our caller.
+#[unsafe(naked)]
+pub(super) unsafe extern "C" fn mul_to(r: *mut [u32; 8], a: *const [u32; 8], b: *const [u32; 8]) {
+    core::arch::naked_asm!("ldr r3, ={mul}", "bx r3", mul = sym mul)
 }
