@@ -486,8 +486,9 @@ pub(super) extern "C" fn mul(a: &[u32; 8], b: &[u32; 8]) -> Fe {
 ///
 /// # Safety
 ///
-/// `a` and `b` must be valid for reading eight words and `r` for writing eight; `r` may be
-/// `a` or `b` (`mul` reads both in full before it writes its result).
+/// `a` and `b` must be valid for reading eight words and `r` for writing eight, and `r`
+/// must not overlap `a` or `b` (`mul` takes them as shared references while it writes its
+/// result).
 // SAFETY: two instructions: the address of `mul` (a Thumb function, bit 0 set) into r3,
 // which `mul` does not take an argument in, and a jump to it with lr and the arguments as
 // they came, so that `mul` returns to our caller.
