@@ -33,14 +33,15 @@ pub use core_hash::{Implementation, RandomSource, Registered};
 pub mod __m0_test {
     use crate::curve25519::{Field, portable32, thumb1};
 
-    /// The `thumb1` 512-bit product of two 256-bit values (little-endian words).
-    pub fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
-        thumb1::mul_wide(a, b)
+    /// The `thumb1` product of two 256-bit values (little-endian words) as its assembly
+    /// leaves it: the 512-bit product folded below 2^256 with 2^256 ≡ 38, not canonical.
+    pub fn mul_reduced(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
+        thumb1::mul_reduced(a, b)
     }
 
-    /// The `thumb1` 512-bit square.
-    pub fn square_wide(a: &[u32; 8]) -> [u32; 16] {
-        thumb1::square_wide(a)
+    /// The `thumb1` square, folded the same way.
+    pub fn square_reduced(a: &[u32; 8]) -> [u32; 8] {
+        thumb1::square_reduced(a)
     }
 
     /// The canonical encoding of a `thumb1` element (any value below 2^256).
@@ -64,11 +65,20 @@ pub mod __m0_test {
     /// `portable32`, also chained through unreduced results: the name of the first that
     /// differs.
     pub fn field_ops_agree(a: &[u32; 8], b: &[u32; 8]) -> Result<(), &'static str> {
+        /// An operation writing into a variable that held another value.
+        fn into(f: impl Fn(&mut thumb1::Fe)) -> [u8; 32] {
+            let mut o = thumb1::Fe([0x5555_5555; 8]);
+            f(&mut o);
+            o.to_bytes()
+        }
         let (x, y) = (thumb1::Fe(*a), thumb1::Fe(*b));
         let (rx, ry) = (reference(a), reference(b));
         let pairs = [
             ("mul", x.mul(&y).to_bytes(), rx.mul(&ry).to_bytes()),
             ("square", x.square().to_bytes(), rx.square().to_bytes()),
+            ("square_n", x.square_n(3).to_bytes(), rx.square_n(3).to_bytes()),
+            ("mul_to", into(|o| x.mul_to(&y, o)), rx.mul(&ry).to_bytes()),
+            ("square_to", into(|o| x.square_to(o)), rx.square().to_bytes()),
             ("add", x.add(&y).to_bytes(), rx.add(&ry).to_bytes()),
             ("sub", x.sub(&y).to_bytes(), rx.sub(&ry).to_bytes()),
             ("sub reversed", y.sub(&x).to_bytes(), ry.sub(&rx).to_bytes()),

@@ -56,6 +56,19 @@ pub(crate) trait Field: Copy + ConditionallySelectable + 'static {
     /// base-point table of variable-time verification.
     fn odd_b() -> &'static [Niels<Self>];
 
+    /// `*out = self · rhs`; an implementation may write `out` directly instead of through a
+    /// returned value (which the ladder would copy).
+    #[inline]
+    fn mul_to(&self, rhs: &Self, out: &mut Self) {
+        *out = self.mul(rhs);
+    }
+
+    /// `*out = self²`, as [`Field::mul_to`].
+    #[inline]
+    fn square_to(&self, out: &mut Self) {
+        *out = self.square();
+    }
+
     /// `self^(2^n)`.
     #[inline]
     fn square_n(&self, n: u32) -> Self {

@@ -29,10 +29,11 @@ pub(crate) fn ladder<F: Field>(k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
         let d = x3.sub(&z3);
         let da = d.mul(&a);
         let cb = c.mul(&b);
-        x3 = da.add(&cb).square();
-        z3 = x1.mul(&da.sub(&cb).square());
-        x2 = aa.mul(&bb);
-        z2 = e.mul(&aa.add(&e.mul_a24()));
+        // Into the variables directly (`mul_to`, `square_to`): no copy where a field can.
+        da.add(&cb).square_to(&mut x3);
+        x1.mul_to(&da.sub(&cb).square(), &mut z3);
+        aa.mul_to(&bb, &mut x2);
+        e.mul_to(&aa.add(&e.mul_a24()), &mut z2);
     }
     F::conditional_swap(&mut x2, &mut x3, swap);
     F::conditional_swap(&mut z2, &mut z3, swap);

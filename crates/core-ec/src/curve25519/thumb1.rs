@@ -1,7 +1,8 @@
 //! GF(2^255 − 19) for the Cortex-M0 with the `asm` feature: eight packed 32-bit words, any
 //! value below 2^256, reduced modulo p only by `to_bytes`. The 512-bit product and square come
 //! from Thumb-1 assembly (`thumb1/mul_karatsuba.rs`, `thumb1/square_karatsuba.rs`) and are
-//! folded with 2^256 ≡ 38 (mod p); the additions, subtractions and `mul_a24` fold their carry
+//! folded with 2^256 ≡ 38 (mod p) at the end of the same routine (`reduce_wide!`: one call
+//! an operation, no 16-word result handed back); the additions, subtractions and `mul_a24` fold their carry
 //! or borrow the same way. Against the radix-2^13 `portable32` this needs 36 word products
 //! for a multiplication (two levels of Karatsuba; four 16×16-bit `MULS` each) where that one
 //! has 400 limb products with two loads each: about 1.9k cycles a multiplication against
@@ -20,21 +21,6 @@ use subtle::{Choice, ConditionallySelectable};
 use super::edwards::Niels;
 use super::field::Field;
 use super::tables;
-
-mod mul_karatsuba;
-mod square_karatsuba;
-
-/// The 256×256→512-bit product.
-#[inline(always)]
-pub(crate) fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
-    mul_karatsuba::mul(a, b)
-}
-
-/// The 512-bit square.
-#[inline(always)]
-pub(crate) fn square_wide(a: &[u32; 8]) -> [u32; 16] {
-    square_karatsuba::square(a)
-}
 
 /// One word of the reduction's first pass: `t[i] = lo[i] + 38·hi[i] + carry` (byte offsets
 /// `$lo` and `$hi` from r0), the carry (below 2^7) in r2, 38 in r1; r3 is zero, r4–r6 are
@@ -66,6 +52,71 @@ macro_rules! reduce_word {
             "mov r2, r6\n",
         )
     };
+}
+
+/// The tail of the product and square routines: the 512-bit `t` (sixteen words at r0,
+/// scratch) reduced below 2^256 with 2^256 ≡ 38, `lo + 38·hi`, into the eight words at r1.
+/// Each `38·hi[i]` is two `MULS` on 16-bit halves; the first pass leaves `lo + 38·hi` in
+/// `t[0..8]` with its top carry (below 2^6) in r2, the second folds that carry in as 38
+/// times it while copying out, and the carry out of that (at most one) lands in the lowest
+/// word, where it cannot carry again. Clobbers r0–r6 and r12 (the caller saves r6); no
+/// branch.
+macro_rules! reduce_wide {
+    () => {
+        concat!(
+            "mov r12, r1\n",
+            "movs r1, #38\n",
+            "movs r3, #0\n",
+            "movs r2, #0\n",
+            reduce_word!("0", "32"),
+            reduce_word!("4", "36"),
+            reduce_word!("8", "40"),
+            reduce_word!("12", "44"),
+            reduce_word!("16", "48"),
+            reduce_word!("20", "52"),
+            reduce_word!("24", "56"),
+            reduce_word!("28", "60"),
+            "muls r2, r1, r2\n",
+            "mov r1, r12\n",
+            "ldm r0!, {{r4, r5, r6}}\n",
+            "adds r4, r4, r2\n",
+            "adcs r5, r3\n",
+            "adcs r6, r3\n",
+            "stm r1!, {{r4, r5, r6}}\n",
+            "ldm r0!, {{r4, r5, r6}}\n",
+            "adcs r4, r3\n",
+            "adcs r5, r3\n",
+            "adcs r6, r3\n",
+            "stm r1!, {{r4, r5, r6}}\n",
+            "ldm r0!, {{r4, r5}}\n",
+            "adcs r4, r3\n",
+            "adcs r5, r3\n",
+            "stm r1!, {{r4, r5}}\n",
+            "adcs r3, r3\n",
+            "movs r4, #38\n",
+            "muls r3, r4, r3\n",
+            "subs r1, #32\n",
+            "ldr r4, [r1]\n",
+            "adds r4, r4, r3\n",
+            "str r4, [r1]\n",
+        )
+    };
+}
+
+mod mul_karatsuba;
+mod square_karatsuba;
+
+/// `a·b` reduced below 2^256 (not canonical): the two-level Karatsuba product with the fold
+/// at its end.
+#[inline(always)]
+pub(crate) fn mul_reduced(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
+    mul_karatsuba::mul(a, b).0
+}
+
+/// `a²` reduced below 2^256 (not canonical).
+#[inline(always)]
+pub(crate) fn square_reduced(a: &[u32; 8]) -> [u32; 8] {
+    square_karatsuba::square(a)
 }
 
 /// Two words of an addition or subtraction chain (`$op` is `adcs` or `sbcs`): the next two
@@ -201,8 +252,10 @@ macro_rules! swap_word {
     };
 }
 
-/// A field element as eight little-endian 32-bit words, any value below 2^256.
+/// A field element as eight little-endian 32-bit words, any value below 2^256. `repr(C)`:
+/// the product's assembly returns it by the C ABI (through the caller's memory).
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub(crate) struct Fe(pub(crate) [u32; 8]);
 
 impl Fe {
@@ -231,66 +284,6 @@ impl Fe {
             i += 1;
         }
         Fe(w)
-    }
-
-    /// The 512-bit `t` reduced below 2^256 with 2^256 ≡ 38: `lo + 38·hi`, in Thumb-1
-    /// assembly (`t` is scratch). Each `38·hi[i]` is two `MULS` on 16-bit halves; the first
-    /// pass leaves `lo + 38·hi` in `t[0..8]` with its top carry (below 2^6) in r2, the second
-    /// folds that carry in as 38 times it while copying out, and the carry out of that (at
-    /// most one) lands in the lowest word, where it cannot carry again.
-    #[inline(always)]
-    fn reduce(t: &mut [u32; 16]) -> Self {
-        let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
-        // SAFETY: reads and writes the sixteen words of `t` and writes the eight of `r`,
-        // through the pointers in r0 and r1 (r1 kept in r12 meanwhile); r0–r5 and r12 are
-        // declared clobbered, r6 (reserved by Rust) is pushed and popped, r7 is not touched;
-        // no branch.
-        unsafe {
-            core::arch::asm!(
-                "push {{r6}}",
-                "mov r12, r1",
-                "movs r1, #38",
-                "movs r3, #0",
-                "movs r2, #0",
-                reduce_word!("0", "32"),
-                reduce_word!("4", "36"),
-                reduce_word!("8", "40"),
-                reduce_word!("12", "44"),
-                reduce_word!("16", "48"),
-                reduce_word!("20", "52"),
-                reduce_word!("24", "56"),
-                reduce_word!("28", "60"),
-                "muls r2, r1, r2",
-                "mov r1, r12",
-                "ldm r0!, {{r4, r5, r6}}",
-                "adds r4, r4, r2",
-                "adcs r5, r3",
-                "adcs r6, r3",
-                "stm r1!, {{r4, r5, r6}}",
-                "ldm r0!, {{r4, r5, r6}}",
-                "adcs r4, r3",
-                "adcs r5, r3",
-                "adcs r6, r3",
-                "stm r1!, {{r4, r5, r6}}",
-                "ldm r0!, {{r4, r5}}",
-                "adcs r4, r3",
-                "adcs r5, r3",
-                "stm r1!, {{r4, r5}}",
-                "adcs r3, r3",
-                "movs r4, #38",
-                "muls r3, r4, r3",
-                "subs r1, #32",
-                "ldr r4, [r1]",
-                "adds r4, r4, r3",
-                "str r4, [r1]",
-                "pop {{r6}}",
-                inout("r0") t.as_mut_ptr() => _,
-                inout("r1") r.as_mut_ptr() => _,
-                out("r2") _, out("r3") _, out("r4") _, out("r5") _, out("r12") _,
-            );
-        }
-        // SAFETY: the assembly wrote all eight words.
-        Fe(unsafe { r.assume_init() })
     }
 }
 
@@ -514,11 +507,33 @@ impl Field for Fe {
     }
 
     fn mul(&self, rhs: &Self) -> Self {
-        Self::reduce(&mut mul_wide(&self.0, &rhs.0))
+        mul_karatsuba::mul(&self.0, &rhs.0)
     }
 
     fn square(&self) -> Self {
-        Self::reduce(&mut square_wide(&self.0))
+        Fe(square_reduced(&self.0))
+    }
+
+    /// Straight into `out`: through a returned value the ladder copies each result into its
+    /// variable (whose address has escaped to the swap, so the call may not write it).
+    fn mul_to(&self, rhs: &Self, out: &mut Self) {
+        // SAFETY: `self` and `rhs` are eight readable words each, `out` eight writable ones.
+        unsafe { mul_karatsuba::mul_to(&raw mut out.0, &raw const self.0, &raw const rhs.0) };
+    }
+
+    /// Straight into `out`, as `mul_to`.
+    fn square_to(&self, out: &mut Self) {
+        // SAFETY: `self` is eight readable words, `out` eight writable ones.
+        unsafe { square_karatsuba::square_to(&raw const self.0, &raw mut out.0) };
+    }
+
+    /// In place: the default's loop copies each square into its variable.
+    fn square_n(&self, n: u32) -> Self {
+        let mut x = self.square();
+        for _ in 1..n {
+            square_karatsuba::square_assign(&mut x.0);
+        }
+        x
     }
 
     /// In assembly, a word at a time: with `x = xh·2^16 + xl` and 121665 = 2^16 + K,
