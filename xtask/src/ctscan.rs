@@ -101,6 +101,9 @@ const ALLOWED: &[Allowed] = &[
     a("core_ec::curve25519::thumb1::mul_karatsuba::mul", 0, ""),
     a("core_ec::curve25519::thumb1::mul_karatsuba::mul_to", 0, ""),
     a("core_ec::curve25519::thumb1::square_karatsuba::square_to", 0, ""),
+    // The same assembly without the fold, for P-256's field.
+    a("core_ec::curve25519::thumb1::mul_karatsuba::mul_wide", 0, ""),
+    a("core_ec::curve25519::thumb1::square_karatsuba::square_wide", 0, ""),
     a("<core_ec::curve25519::thumb1::Fe as core_ec::curve25519::field::Field>::add", 0, ""),
     a("<core_ec::curve25519::thumb1::Fe as core_ec::curve25519::field::Field>::sub", 0, ""),
     a(

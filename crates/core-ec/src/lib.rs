@@ -44,6 +44,16 @@ pub mod __m0_test {
         thumb1::square_reduced(a)
     }
 
+    /// The full 512-bit product P-256's field takes (the same assembly without the fold).
+    pub fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
+        thumb1::mul_wide(a, b)
+    }
+
+    /// The full 512-bit square.
+    pub fn square_wide(a: &[u32; 8]) -> [u32; 16] {
+        thumb1::square_wide(a)
+    }
+
     /// The canonical encoding of a `thumb1` element (any value below 2^256).
     pub fn fe_to_bytes(a: &[u32; 8]) -> [u8; 32] {
         thumb1::Fe(*a).to_bytes()

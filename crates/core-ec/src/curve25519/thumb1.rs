@@ -119,6 +119,19 @@ pub(crate) fn square_reduced(a: &[u32; 8]) -> [u32; 8] {
     square_karatsuba::square(a)
 }
 
+/// The full 512-bit product, for P-256's field (`nist/p256_thumb1.rs`), which reduces it
+/// its own way.
+#[inline(always)]
+pub(crate) fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
+    mul_karatsuba::mul_wide(a, b)
+}
+
+/// The full 512-bit square, for P-256's field.
+#[inline(always)]
+pub(crate) fn square_wide(a: &[u32; 8]) -> [u32; 16] {
+    square_karatsuba::square_wide(a)
+}
+
 /// Two words of an addition or subtraction chain (`$op` is `adcs` or `sbcs`): the next two
 /// words at r1 and at r2, the result to r0 (all three advancing: the registers the
 /// arguments arrive in).

@@ -240,13 +240,16 @@ mod thumb1 {
     }
 
     /// The product and square, with their fold, against the schoolbook product folded the
-    /// same way (word for word, not just modulo p). The edge pairs reach the fold's last
-    /// carry (the second pass carrying out of 2^256), which is checked to happen.
+    /// same way (word for word, not just modulo p), and without it (P-256's field takes the
+    /// 512-bit results) against the schoolbook product itself. The edge pairs reach the fold's
+    /// last carry (the second pass carrying out of 2^256), which is checked to happen.
     pub(super) fn product() -> Result<(), &'static str> {
         let mut last_carry = false;
         for (a, b) in pairs(40) {
             ensure(fe::mul_reduced(&a, &b) == mul_ref(&a, &b), "wrong product")?;
             ensure(fe::square_reduced(&a) == mul_ref(&a, &a), "wrong square")?;
+            ensure(fe::mul_wide(&a, &b) == schoolbook(&a, &b), "wrong wide product")?;
+            ensure(fe::square_wide(&a) == schoolbook(&a, &a), "wrong wide square")?;
             last_carry |= fold(&schoolbook(&a, &b)).1;
         }
         ensure(last_carry, "the fold's last carry is not exercised")
@@ -283,6 +286,7 @@ mod thumb1 {
         let random = (0..200).map(|_| rng.words());
         for a in MORE.into_iter().chain(singles).chain(random) {
             ensure(fe::square_reduced(&a) == mul_ref(&a, &a), "wrong square")?;
+            ensure(fe::square_wide(&a) == schoolbook(&a, &a), "wrong wide square")?;
         }
         Ok(())
     }
