@@ -22,16 +22,25 @@ use super::edwards::Niels;
 use super::field::Field;
 use super::tables;
 
-/// One word of the reduction's first pass: `t[i] = lo[i] + 38·hi[i] + carry` (byte offsets
-/// `$lo` and `$hi` from r0), the carry (below 2^7) in r2, 38 in r1; r3 is zero, r4–r6 are
-/// scratch. The carry in is added to the low half's product (below 2^22), where it cannot
-/// carry out.
+/// Loads `hi[i]` into r6 for `reduce_word!`: from byte offset `$hi` from r0, or from the
+/// high register in `(reg $r)`.
+macro_rules! reduce_hi {
+    ($hi:literal) => {
+        concat!("ldr r6, [r0, #", $hi, "]\n")
+    };
+    ((reg $r:literal)) => {
+        concat!("mov r6, ", $r, "\n")
+    };
+}
+
+/// One word of the reduction's first pass: `t[i] = lo[i] + 38·hi[i] + carry` (`lo[i]` at
+/// byte offset `$lo` from r0, `hi[i]` as `reduce_hi!` takes it), the carry (below 2^7) in
+/// r2, 38 in r1; r3 is zero, r4–r6 are scratch. The carry in is added to the low half's
+/// product (below 2^22), where it cannot carry out.
 macro_rules! reduce_word {
-    ($lo:literal, $hi:literal) => {
+    ($lo:literal, $hi:tt) => {
         concat!(
-            "ldr r6, [r0, #",
-            $hi,
-            "]\n",
+            reduce_hi!($hi),
             "uxth r4, r6\n",
             "lsrs r6, r6, #16\n",
             "muls r4, r1, r4\n",
@@ -54,15 +63,16 @@ macro_rules! reduce_word {
     };
 }
 
-/// The tail of the product and square routines: the 512-bit `t` (sixteen words at r0,
-/// scratch) reduced below 2^256 with 2^256 ≡ 38, `lo + 38·hi`, into the eight words at r1.
+/// The tail of the product and square routines: the 512-bit `t` (its first twelve words at
+/// r0, scratch; the last four, `hi[4..8)`, in the high registers `$h4`…`$h7`, never
+/// stored) reduced below 2^256 with 2^256 ≡ 38, `lo + 38·hi`, into the eight words at r1.
 /// Each `38·hi[i]` is two `MULS` on 16-bit halves; the first pass leaves `lo + 38·hi` in
 /// `t[0..8]` with its top carry (below 2^6) in r2, the second folds that carry in as 38
 /// times it while copying out, and the carry out of that (at most one) lands in the lowest
 /// word, where it cannot carry again. Clobbers r0–r6 and r12 (the caller saves r6); no
 /// branch.
 macro_rules! reduce_wide {
-    () => {
+    ($h4:literal, $h5:literal, $h6:literal, $h7:literal) => {
         concat!(
             "mov r12, r1\n",
             "movs r1, #38\n",
@@ -72,10 +82,10 @@ macro_rules! reduce_wide {
             reduce_word!("4", "36"),
             reduce_word!("8", "40"),
             reduce_word!("12", "44"),
-            reduce_word!("16", "48"),
-            reduce_word!("20", "52"),
-            reduce_word!("24", "56"),
-            reduce_word!("28", "60"),
+            reduce_word!("16", (reg $h4)),
+            reduce_word!("20", (reg $h5)),
+            reduce_word!("24", (reg $h6)),
+            reduce_word!("28", (reg $h7)),
             "muls r2, r1, r2\n",
             "mov r1, r12\n",
             "ldm r0!, {{r4, r5, r6}}\n",

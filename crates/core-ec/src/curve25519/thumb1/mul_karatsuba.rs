@@ -210,13 +210,25 @@ macro_rules! split_abs_diff {
 
 use super::Fe;
 
+/// The product's top quarter, in r0–r3 at the end of `karatsuba_mul!`: `memory` stores it
+/// (r4 is 16 bytes past its place), `registers` moves it to r8–r11, where the fold takes it.
+macro_rules! top_quarter {
+    (memory) => {
+        concat!("subs r4, #16\n", "stm r4!, {{r0, r1, r2, r3}}\n")
+    };
+    (registers) => {
+        concat!("mov r8, r0\n", "mov r9, r1\n", "mov r10, r2\n", "mov r11, r3\n")
+    };
+}
+
 /// The whole product but its tail, as one template: `a` (r1) times `b` (r2) into the sixteen
 /// words at r0, then r0 and r1 reloaded with the wide buffer and the result pointer (r3 on
 /// entry) and a jump to the tail at label 9, which the caller writes after it: the fold
-/// (`reduce_wide!`) for [`mul`], nothing for [`mul_wide`]. Ends with r6 still pushed.
+/// (`reduce_wide!`) for [`mul`], nothing for [`mul_wide`]. `$top` says where the top
+/// quarter goes (`top_quarter!`). Ends with r6 still pushed.
 #[rustfmt::skip]
 macro_rules! karatsuba_mul {
-    () => {
+    ($top:ident) => {
         concat!(
             "push {{r6}}\n",
             "sub sp, #140\n",
@@ -336,15 +348,14 @@ macro_rules! karatsuba_mul {
             "subs r4, #32\n",
             "stm r4!, {{r0, r1, r2, r3}}\n",
             // out[12..16) = H1 + x: x is 0 to 5, never negative, since the product's top
-            // quarter is at least H1.
+            // quarter is at least H1. Stored, or kept in r8–r11 for the fold.
             "ldm r4!, {{r0, r1, r2, r3}}\n",
             "movs r6, #0\n",
             "adds r0, r5\n",
             "adcs r1, r6\n",
             "adcs r2, r6\n",
             "adcs r3, r6\n",
-            "subs r4, #16\n",
-            "stm r4!, {{r0, r1, r2, r3}}\n",
+            top_quarter!($top),
             // The fold, after the subroutine: t (r0) into r (r1).
             "ldr r0, [sp, #64]\n",
             "ldr r1, [sp, #72]\n",
@@ -474,16 +485,17 @@ pub(super) extern "C" fn mul(a: &[u32; 8], b: &[u32; 8]) -> Fe {
     let mut t = core::mem::MaybeUninit::<[u32; 16]>::uninit();
     let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
     // SAFETY: reads the eight words at `a` and at `b`, writes the sixteen of `t` (all of
-    // them: the two outer products fill it before the middle term is added in) and then
-    // rereads them, writes the eight of `r`, and uses 140 bytes of stack below sp for its
-    // frame and 8 more below that for the subroutine's (both given back before the end). r0–r5, r8–r12 and lr are
-    // declared clobbered; r6 (reserved by Rust)
-    // is pushed first and popped last; r7 (the frame pointer) is not touched. The subroutine
-    // at label 8 is only reached by `bl` from this block.
+    // them: the two outer products fill it before the middle term is added in; the top
+    // quarter's final value stays in registers) and then rereads the first twelve, writes
+    // the eight of `r`, and uses 140 bytes of stack below sp for its frame and 8 more below
+    // that for the subroutine's (both given back before the end). r0–r5, r8–r12 and lr are
+    // declared clobbered; r6 (reserved by Rust) is pushed first and popped last; r7 (the
+    // frame pointer) is not touched. The subroutine at label 8 is only reached by `bl` from
+    // this block.
     unsafe {
         core::arch::asm!(
-            karatsuba_mul!(),
-            reduce_wide!(),
+            karatsuba_mul!(registers),
+            reduce_wide!("r8", "r9", "r10", "r11"),
             "pop {{r6}}",
             inout("r0") t.as_mut_ptr() => _,
             inout("r1") a.as_ptr() => _,
@@ -508,7 +520,7 @@ pub(super) fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
     // r0–r5, r8–r12 and lr are declared clobbered, r6 is saved and restored, r7 untouched.
     unsafe {
         core::arch::asm!(
-            karatsuba_mul!(),
+            karatsuba_mul!(memory),
             "pop {{r6}}",
             inout("r0") t.as_mut_ptr() => _,
             inout("r1") a.as_ptr() => _,

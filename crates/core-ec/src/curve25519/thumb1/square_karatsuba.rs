@@ -102,13 +102,26 @@ pub(super) fn square_assign(a: &mut [u32; 8]) {
     unsafe { square_to(a, a) };
 }
 
+/// The square's top quarter, in r0–r3 at the end of `karatsuba_square!`: `memory` stores it
+/// (r6 is 16 bytes past its place), `registers` moves it to r8, r9, r10 and lr (r11 holds
+/// the wide buffer's pointer), where the fold takes it.
+macro_rules! top_quarter {
+    (memory) => {
+        concat!("subs r6, #16\n", "stm r6!, {{r0, r1, r2, r3}}\n")
+    };
+    (registers) => {
+        concat!("mov r8, r0\n", "mov r9, r1\n", "mov r10, r2\n", "mov lr, r3\n")
+    };
+}
+
 /// The whole square but its tail, as one template: `a` (r0) squared into the sixteen words at
 /// r1, ending at label 3 with the wide buffer in r0 and the result pointer (r2 on entry) in
 /// r1: the caller writes the tail after it, the fold (`reduce_wide!`) for [`square_to`],
-/// nothing for [`square_wide`]. Ends with r6 still pushed.
+/// nothing for [`square_wide`]. `$top` says where the top quarter goes (`top_quarter!`).
+/// Ends with r6 still pushed.
 #[rustfmt::skip]
 macro_rules! karatsuba_square {
-    () => {
+    ($top:ident) => {
         concat!(
             // The 256-bit square: out = L + 2^256 H + 2^128 (L + H - S) with L = A0², H = A1²,
             // S = |A0 - A1|² (128-bit halves, squared by the subroutine at 2). Stack frame: S at
@@ -220,7 +233,8 @@ macro_rules! karatsuba_square {
             "sbcs r4, r4\n",
             "adds r5, r4\n",
             "stm r6!, {{r0, r1, r2, r3}}\n",
-            // out[12..16) = H_hi + the carries into it (r5 and V's).
+            // out[12..16) = H_hi + the carries into it (r5 and V's). Stored, or kept in r8,
+            // r9, r10 and lr for the fold.
             "add r5, r8\n",
             "ldm r6!, {{r0, r1, r2, r3}}\n",
             "asrs r4, r5, #31\n",
@@ -228,8 +242,7 @@ macro_rules! karatsuba_square {
             "adcs r1, r4\n",
             "adcs r2, r4\n",
             "adcs r3, r4\n",
-            "subs r6, #16\n",
-            "stm r6!, {{r0, r1, r2, r3}}\n",
+            top_quarter!($top),
             // The fold, after the subroutine: the wide buffer (r0) into the result (r1).
             "mov r0, r11\n",
             "ldr r1, [sp, #48]\n",
@@ -327,15 +340,16 @@ macro_rules! karatsuba_square {
 #[inline(never)]
 pub(super) unsafe fn square_to(a: *const [u32; 8], r: *mut [u32; 8]) {
     let mut t = MaybeUninit::<[u32; 16]>::uninit();
-    // SAFETY: reads the eight words at `a` (the caller's promise), writes the sixteen of `t`
-    // and rereads them, and then writes the eight at `r` (the caller's promise; all reads of
-    // `a` are done by then); uses 56 bytes of stack below `sp`, which it restores; r0–r5, r8–r12 and lr are declared clobbered, r6
-    // (which Rust reserves) is saved on the stack and restored, r7 is not touched. The flags
-    // are clobbered, which `asm!` assumes by default.
+    // SAFETY: reads the eight words at `a` (the caller's promise), writes the first twelve
+    // words of `t` (the last four stay in registers) and rereads them, and then writes the
+    // eight at `r` (the caller's promise; all reads of `a` are done by then); uses 56 bytes
+    // of stack below `sp`, which it restores; r0–r5, r8–r12 and lr are declared clobbered,
+    // r6 (which Rust reserves) is saved on the stack and restored, r7 is not touched. The
+    // flags are clobbered, which `asm!` assumes by default.
     unsafe {
         core::arch::asm!(
-            karatsuba_square!(),
-            reduce_wide!(),
+            karatsuba_square!(registers),
+            reduce_wide!("r8", "r9", "r10", "lr"),
             "pop {{r6}}",
             inout("r0") a => _,
             inout("r1") t.as_mut_ptr() => _,
@@ -357,7 +371,7 @@ pub(super) fn square_wide(a: &[u32; 8]) -> [u32; 16] {
     // r0–r5, r8–r12 and lr are declared clobbered, r6 is saved and restored, r7 untouched.
     unsafe {
         core::arch::asm!(
-            karatsuba_square!(),
+            karatsuba_square!(memory),
             "pop {{r6}}",
             inout("r0") a.as_ptr() => _,
             inout("r1") t.as_mut_ptr() => _,
