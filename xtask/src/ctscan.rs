@@ -105,6 +105,9 @@ const ALLOWED: &[Allowed] = &[
     // The same assembly without the fold, for P-256's field.
     a("core_ec::curve25519::thumb1::mul_karatsuba::mul_wide", 0, ""),
     a("core_ec::curve25519::thumb1::square_karatsuba::square_wide", 0, ""),
+    // Their 128-bit subroutines (`global_asm!`, shared by both variants).
+    a("halite_c25519_mul128", 0, ""),
+    a("halite_c25519_square128", 0, ""),
     a("<core_ec::curve25519::thumb1::Fe as core_ec::curve25519::field::Field>::add", 0, ""),
     a("<core_ec::curve25519::thumb1::Fe as core_ec::curve25519::field::Field>::sub", 0, ""),
     a(

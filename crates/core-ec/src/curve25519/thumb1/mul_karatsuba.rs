@@ -6,7 +6,7 @@
 //! 16×16-bit `MULS` on the halves, combined with shifts and carries (17 instructions): 36 of
 //! them where one level needed 48 and schoolbook 64.
 //!
-//! 1529 Cortex-M0+ cycles and 1048 bytes counted on the disassembly (loads and stores 2,
+//! 1527 Cortex-M0+ cycles and 1046 bytes counted on the disassembly (loads and stores 2,
 //! `LDM`/`STM`/`PUSH`/`POP` 1 + N, `BL` 3, `BX` and `B` 2, the rest 1), against 1748 and 1244
 //! for one level of Karatsuba over a product-scanning 128×128: 801 of them are the nine 64×64
 //! products with their loads, the rest moves words between memory and the seven usable low
@@ -14,11 +14,11 @@
 //! 16-bit and 32-bit microcontrollers" (2015; X25519 in 3,589,850 cycles on the Cortex-M0);
 //! the code is our own. Each difference's sign is a mask, and the product of the two signs is
 //! applied by a masked conditional negation while adding: nothing branches on the values (the
-//! only branches are the three calls, their returns and a jump over the subroutine), and
-//! every address is a fixed offset.
+//! only branches are the three calls of the 128×128 subroutine, `halite_c25519_mul128`, and
+//! its returns), and every address is a fixed offset.
 //!
 //! Those figures are the 512-bit product's: the ×38 fold at the end of the routine
-//! (`reduce_wide!`) adds about 200 cycles and 300 bytes (1358 bytes in all).
+//! (`reduce_wide!`) adds about 200 cycles and 300 bytes (1360 bytes in all).
 
 /// The 64-bit product of the words in `$a` and `$b` into `$lo` (low) and `$a` (high), from
 /// the four 16×16-bit products of their halves: `al·bl + (ah·bl + al·bh)·2^16 + ah·bh·2^32`,
@@ -221,9 +221,130 @@ macro_rules! top_quarter {
     };
 }
 
+/// The 128×128 product of X, the four words at sp, by Y, the four at sp + 16, into
+/// the eight at r2 (kept in r9), by Karatsuba again: L = X0·Y0 and H = X1·Y1 into
+/// R, then D = |X0 − X1|·|Y0 − Y1| in registers and R += (L + H ∓ D)·2^64.
+/// |X0 − X1| is kept in r10 and r12, |Y0 − Y1| in its own frame below (X and Y 8
+/// bytes up). Clobbers r0–r6 and r8–r12; returns through lr (it calls nothing).
+#[rustfmt::skip]
+macro_rules! mul128 {
+    () => {
+        concat!(
+            "mov r9, r2\n",
+            "sub sp, #8\n",
+            "add r0, sp, #8\n",
+            abs_diff64!("r3", "r4"),
+            "mov r10, r1\n",
+            "mov r12, r2\n",
+            abs_diff64!("r4", "r5"),
+            "str r1, [sp, #0]\n",
+            "str r2, [sp, #4]\n",
+            // S (r11): all ones when (X0 − X1)·(Y0 − Y1) ≥ 0, that is when D is subtracted.
+            "eors r3, r4\n",
+            "mvns r3, r3\n",
+            "mov r11, r3\n",
+            // L into R[0..4).
+            mul64_a!("8", "24", "28"),
+            "mov r3, r9\n",
+            "str r2, [r3, #0]\n",
+            mul64_b!("12", "24"),
+            "mov r3, r9\n",
+            "str r0, [r3, #4]\n",
+            mul64_c!("12", "28"),
+            "mov r3, r9\n",
+            "str r4, [r3, #8]\n",
+            "str r5, [r3, #12]\n",
+            // H into R[4..8).
+            mul64_a!("16", "32", "36"),
+            "mov r3, r9\n",
+            "str r2, [r3, #16]\n",
+            mul64_b!("20", "32"),
+            "mov r3, r9\n",
+            "str r0, [r3, #20]\n",
+            mul64_c!("20", "36"),
+            "mov r3, r9\n",
+            "str r4, [r3, #24]\n",
+            "str r5, [r3, #28]\n",
+            // D in r8, r10, r4, r5 (|X0 − X1| is read from r10 and r12, its first word for
+            // the last time before r10 takes D's second word).
+            mul64_a!((reg "r10"), "0", "4"),
+            "mov r8, r2\n",
+            mul64_b!((reg "r12"), "0"),
+            "mov r10, r0\n",
+            mul64_c!((reg "r12"), "4"),
+            // T = (D ^ S) + (S & 1) + L + H in r0, r1, r4, r5 and r6 (S plus the carries).
+            "mov r6, r11\n",
+            "mov r0, r8\n",
+            "mov r1, r10\n",
+            "eors r0, r6\n",
+            "eors r1, r6\n",
+            "eors r4, r6\n",
+            "eors r5, r6\n",
+            "mov r2, r9\n",
+            "lsrs r3, r6, #1\n",
+            "ldr r3, [r2, #0]\n",
+            "adcs r0, r3\n",
+            "ldr r3, [r2, #4]\n",
+            "adcs r1, r3\n",
+            "ldr r3, [r2, #8]\n",
+            "adcs r4, r3\n",
+            "ldr r3, [r2, #12]\n",
+            "adcs r5, r3\n",
+            "movs r3, #0\n",
+            "adcs r6, r3\n",
+            "ldr r3, [r2, #16]\n",
+            "adds r0, r3\n",
+            "ldr r3, [r2, #20]\n",
+            "adcs r1, r3\n",
+            "ldr r3, [r2, #24]\n",
+            "adcs r4, r3\n",
+            "ldr r3, [r2, #28]\n",
+            "adcs r5, r3\n",
+            "movs r3, #0\n",
+            "adcs r6, r3\n",
+            // R[2..8) += T.
+            "ldr r3, [r2, #8]\n",
+            "adds r3, r0\n",
+            "str r3, [r2, #8]\n",
+            "ldr r3, [r2, #12]\n",
+            "adcs r3, r1\n",
+            "str r3, [r2, #12]\n",
+            "ldr r3, [r2, #16]\n",
+            "adcs r3, r4\n",
+            "str r3, [r2, #16]\n",
+            "ldr r3, [r2, #20]\n",
+            "adcs r3, r5\n",
+            "str r3, [r2, #20]\n",
+            "ldr r3, [r2, #24]\n",
+            "adcs r3, r6\n",
+            "str r3, [r2, #24]\n",
+            "movs r0, #0\n",
+            "ldr r3, [r2, #28]\n",
+            "adcs r3, r0\n",
+            "str r3, [r2, #28]\n",
+            "add sp, #8\n",
+            "bx lr\n",
+        )
+    };
+}
+
+// The subroutine, once for `mul` and `mul_wide` (no jump over it inside their blocks): a
+// function of its own, reached only by their `bl`s.
+core::arch::global_asm!(
+    ".section .text.halite_c25519_mul128,\"ax\",%progbits",
+    ".p2align 1",
+    ".globl halite_c25519_mul128",
+    ".hidden halite_c25519_mul128",
+    ".type halite_c25519_mul128, %function",
+    ".thumb_func",
+    "halite_c25519_mul128:",
+    mul128!(),
+    ".size halite_c25519_mul128, . - halite_c25519_mul128",
+);
+
 /// The whole product but its tail, as one template: `a` (r1) times `b` (r2) into the sixteen
 /// words at r0, then r0 and r1 reloaded with the wide buffer and the result pointer (r3 on
-/// entry) and a jump to the tail at label 9, which the caller writes after it: the fold
+/// entry) for the tail, which the caller writes after it: the fold
 /// (`reduce_wide!`) for [`mul`], nothing for [`mul_wide`]. `$top` says where the top
 /// quarter goes (`top_quarter!`). Ends with r6 still pushed.
 #[rustfmt::skip]
@@ -251,14 +372,14 @@ macro_rules! karatsuba_mul {
             // frame (sp + 32 then), which leaves m at sp + 32, the output pointer at 64 and S
             // at 68.
             "ldr r2, [sp, #128]\n",
-            "bl 8f\n",
+            "bl halite_c25519_mul128\n",
             "add sp, #32\n",
             "ldr r2, [sp, #96]\n",
             "adds r2, #32\n",
-            "bl 8f\n",
+            "bl halite_c25519_mul128\n",
             "add sp, #32\n",
             "add r2, sp, #32\n",
-            "bl 8f\n",
+            "bl halite_c25519_mul128\n",
             // out[4..16) += lo + hi + E with E = (m ^ S) + (S & 1) + S·2^256, by quarters:
             // lo = L0 + 2^128 L1, hi = H0 + 2^128 H1, m = M0 + 2^128 M1, and V = L1 + H0
             // shared by out[4..8) = V + L0 + E0 and out[8..12) = V + H1 + E1.
@@ -360,108 +481,6 @@ macro_rules! karatsuba_mul {
             "ldr r0, [sp, #64]\n",
             "ldr r1, [sp, #72]\n",
             "add sp, #76\n",
-            "b 9f\n",
-            // The 128×128 product of X, the four words at sp, by Y, the four at sp + 16, into
-            // the eight at r2 (kept in r9), by Karatsuba again: L = X0·Y0 and H = X1·Y1 into
-            // R, then D = |X0 − X1|·|Y0 − Y1| in registers and R += (L + H ∓ D)·2^64.
-            // |X0 − X1| is kept in r10 and r12, |Y0 − Y1| in its own frame below (X and Y 8
-            // bytes up). Clobbers r0–r6 and r8–r12; returns through lr (it calls nothing).
-            "8:\n",
-            "mov r9, r2\n",
-            "sub sp, #8\n",
-            "add r0, sp, #8\n",
-            abs_diff64!("r3", "r4"),
-            "mov r10, r1\n",
-            "mov r12, r2\n",
-            abs_diff64!("r4", "r5"),
-            "str r1, [sp, #0]\n",
-            "str r2, [sp, #4]\n",
-            // S (r11): all ones when (X0 − X1)·(Y0 − Y1) ≥ 0, that is when D is subtracted.
-            "eors r3, r4\n",
-            "mvns r3, r3\n",
-            "mov r11, r3\n",
-            // L into R[0..4).
-            mul64_a!("8", "24", "28"),
-            "mov r3, r9\n",
-            "str r2, [r3, #0]\n",
-            mul64_b!("12", "24"),
-            "mov r3, r9\n",
-            "str r0, [r3, #4]\n",
-            mul64_c!("12", "28"),
-            "mov r3, r9\n",
-            "str r4, [r3, #8]\n",
-            "str r5, [r3, #12]\n",
-            // H into R[4..8).
-            mul64_a!("16", "32", "36"),
-            "mov r3, r9\n",
-            "str r2, [r3, #16]\n",
-            mul64_b!("20", "32"),
-            "mov r3, r9\n",
-            "str r0, [r3, #20]\n",
-            mul64_c!("20", "36"),
-            "mov r3, r9\n",
-            "str r4, [r3, #24]\n",
-            "str r5, [r3, #28]\n",
-            // D in r8, r10, r4, r5 (|X0 − X1| is read from r10 and r12, its first word for
-            // the last time before r10 takes D's second word).
-            mul64_a!((reg "r10"), "0", "4"),
-            "mov r8, r2\n",
-            mul64_b!((reg "r12"), "0"),
-            "mov r10, r0\n",
-            mul64_c!((reg "r12"), "4"),
-            // T = (D ^ S) + (S & 1) + L + H in r0, r1, r4, r5 and r6 (S plus the carries).
-            "mov r6, r11\n",
-            "mov r0, r8\n",
-            "mov r1, r10\n",
-            "eors r0, r6\n",
-            "eors r1, r6\n",
-            "eors r4, r6\n",
-            "eors r5, r6\n",
-            "mov r2, r9\n",
-            "lsrs r3, r6, #1\n",
-            "ldr r3, [r2, #0]\n",
-            "adcs r0, r3\n",
-            "ldr r3, [r2, #4]\n",
-            "adcs r1, r3\n",
-            "ldr r3, [r2, #8]\n",
-            "adcs r4, r3\n",
-            "ldr r3, [r2, #12]\n",
-            "adcs r5, r3\n",
-            "movs r3, #0\n",
-            "adcs r6, r3\n",
-            "ldr r3, [r2, #16]\n",
-            "adds r0, r3\n",
-            "ldr r3, [r2, #20]\n",
-            "adcs r1, r3\n",
-            "ldr r3, [r2, #24]\n",
-            "adcs r4, r3\n",
-            "ldr r3, [r2, #28]\n",
-            "adcs r5, r3\n",
-            "movs r3, #0\n",
-            "adcs r6, r3\n",
-            // R[2..8) += T.
-            "ldr r3, [r2, #8]\n",
-            "adds r3, r0\n",
-            "str r3, [r2, #8]\n",
-            "ldr r3, [r2, #12]\n",
-            "adcs r3, r1\n",
-            "str r3, [r2, #12]\n",
-            "ldr r3, [r2, #16]\n",
-            "adcs r3, r4\n",
-            "str r3, [r2, #16]\n",
-            "ldr r3, [r2, #20]\n",
-            "adcs r3, r5\n",
-            "str r3, [r2, #20]\n",
-            "ldr r3, [r2, #24]\n",
-            "adcs r3, r6\n",
-            "str r3, [r2, #24]\n",
-            "movs r0, #0\n",
-            "ldr r3, [r2, #28]\n",
-            "adcs r3, r0\n",
-            "str r3, [r2, #28]\n",
-            "add sp, #8\n",
-            "bx lr\n",
-            "9:\n",
         )
     };
 }
@@ -490,8 +509,8 @@ pub(super) extern "C" fn mul(a: &[u32; 8], b: &[u32; 8]) -> Fe {
     // the eight of `r`, and uses 140 bytes of stack below sp for its frame and 8 more below
     // that for the subroutine's (both given back before the end). r0–r5, r8–r12 and lr are
     // declared clobbered; r6 (reserved by Rust) is pushed first and popped last; r7 (the
-    // frame pointer) is not touched. The subroutine at label 8 is only reached by `bl` from
-    // this block.
+    // frame pointer) is not touched. The subroutine (`mul128!`) clobbers only registers
+    // declared here and its 8 bytes of stack.
     unsafe {
         core::arch::asm!(
             karatsuba_mul!(registers),

@@ -5,15 +5,15 @@
 //! (the Cortex-M0 has only the low 32 bits of a product). A squared difference needs no sign,
 //! so the only data-dependent step is a conditional negation by mask.
 //!
-//! 870 Cortex-M0+ cycles (instructions counted on the disassembly: loads and stores 2,
-//! `LDM`/`STM`/`PUSH`/`POP` 1 + N, `BL` 3, `BX` and `B` 2, the rest 1) and 626 bytes. The
+//! 868 Cortex-M0+ cycles (instructions counted on the disassembly: loads and stores 2,
+//! `LDM`/`STM`/`PUSH`/`POP` 1 + N, `BL` 3, `BX` and `B` 2, the rest 1) and 624 bytes. The
 //! technique is the one of Düll et al., "High-speed Curve25519 on 8-bit, 16-bit and 32-bit
 //! microcontrollers" (2015; X25519 in 3,589,850 cycles on the Cortex-M0); the code is our own.
-//! Straight-line: the only branches are the three calls, their returns and a jump over the
-//! subroutine; no address depends on data; `MULS` is fixed-time on every Cortex-M0/M0+.
+//! Straight-line: the only branches are the three calls of the 128-bit subroutine
+//! (`halite_c25519_square128`) and its returns; no address depends on data; `MULS` is fixed-time on every Cortex-M0/M0+.
 //!
 //! Those figures are the 512-bit square's: the ×38 fold at the end of the routine
-//! (`reduce_wide!`) adds about 200 cycles and 330 bytes (962 bytes in all).
+//! (`reduce_wide!`) adds about 200 cycles and 330 bytes (964 bytes in all).
 
 use core::mem::MaybeUninit;
 
@@ -102,6 +102,103 @@ pub(super) fn square_assign(a: &mut [u32; 8]) {
     unsafe { square_to(a, a) };
 }
 
+/// The 128-bit square, a subroutine (r0 = X, r1 = R, returns with `bx lr`):
+/// R = L + 2^128 H + 2^64 (L + H - S) with L = X0², H = X1², S = |X0 - X1|² (64-bit
+/// halves).
+#[rustfmt::skip]
+macro_rules! square128 {
+    () => {
+        concat!(
+            "mov r9, r1\n",
+            "mov r10, r0\n",
+            // L -> R[0..4).
+            "ldm r0!, {{r4, r6}}\n",
+            sq64!("r4", "r6", "r0", "r1", "r3", "r5", "r2", "r8"),
+            "mov r2, r8\n",
+            "mov r0, r9\n",
+            "stm r0!, {{r2, r3, r4, r5}}\n",
+            // H -> R[4..8).
+            "mov r1, r10\n",
+            "adds r1, #8\n",
+            "ldm r1!, {{r4, r6}}\n",
+            sq64!("r4", "r6", "r0", "r1", "r3", "r5", "r2", "r8"),
+            "mov r2, r8\n",
+            "mov r0, r9\n",
+            "adds r0, #16\n",
+            "stm r0!, {{r2, r3, r4, r5}}\n",
+            // |X0 - X1|: the difference, negated (XOR with the borrow mask, minus it) if it
+            // borrowed.
+            "mov r0, r10\n",
+            "ldm r0!, {{r1, r2, r3, r4}}\n",
+            "subs r1, r3\n",
+            "sbcs r2, r4\n",
+            "sbcs r3, r3\n",
+            "eors r1, r3\n",
+            "eors r2, r3\n",
+            "subs r1, r3\n",
+            "sbcs r2, r3\n",
+            // S in r0, r4, r1, r5; then N = S - H - L in them, its top word (-2 to 0) in r6.
+            sq64!("r1", "r2", "r0", "r3", "r4", "r5", "r6", "r8"),
+            "mov r0, r8\n",
+            "mov r6, r9\n",
+            "adds r6, #16\n",
+            "ldm r6!, {{r2, r3}}\n",
+            "subs r0, r2\n",
+            "sbcs r4, r3\n",
+            "ldm r6!, {{r2, r3}}\n",
+            "sbcs r1, r2\n",
+            "sbcs r5, r3\n",
+            "sbcs r2, r2\n",
+            "mov r8, r2\n",
+            "mov r6, r9\n",
+            "ldm r6!, {{r2, r3}}\n",
+            "subs r0, r2\n",
+            "sbcs r4, r3\n",
+            "ldm r6!, {{r2, r3}}\n",
+            "sbcs r1, r2\n",
+            "sbcs r5, r3\n",
+            // R[2..8) -= N with its top word t (r6) sign-extended: R2 and R3 (L2 and L3) are still
+            // in r2 and r3; t's sign is the OR of the two borrows, t their sum.
+            "sbcs r6, r6\n",
+            "subs r2, r0\n",
+            "sbcs r3, r4\n",
+            "mov r0, r9\n",
+            "str r2, [r0, #8]\n",
+            "str r3, [r0, #12]\n",
+            "mov r4, r8\n",
+            "orrs r4, r6\n",
+            "add r6, r8\n",
+            "ldr r2, [r0, #16]\n",
+            "sbcs r2, r1\n",
+            "str r2, [r0, #16]\n",
+            "ldr r2, [r0, #20]\n",
+            "sbcs r2, r5\n",
+            "str r2, [r0, #20]\n",
+            "ldr r2, [r0, #24]\n",
+            "sbcs r2, r6\n",
+            "str r2, [r0, #24]\n",
+            "ldr r2, [r0, #28]\n",
+            "sbcs r2, r4\n",
+            "str r2, [r0, #28]\n",
+            "bx lr\n",
+        )
+    };
+}
+
+// The subroutine, once for `square_to` and `square_wide` (no jump over it inside their
+// blocks): a function of its own, reached only by their `bl`s.
+core::arch::global_asm!(
+    ".section .text.halite_c25519_square128,\"ax\",%progbits",
+    ".p2align 1",
+    ".globl halite_c25519_square128",
+    ".hidden halite_c25519_square128",
+    ".type halite_c25519_square128, %function",
+    ".thumb_func",
+    "halite_c25519_square128:",
+    square128!(),
+    ".size halite_c25519_square128, . - halite_c25519_square128",
+);
+
 /// The square's top quarter, in r0–r3 at the end of `karatsuba_square!`: `memory` stores it
 /// (r6 is 16 bytes past its place), `registers` moves it to r8, r9, r10 and lr (r11 holds
 /// the wide buffer's pointer), where the fold takes it.
@@ -115,8 +212,8 @@ macro_rules! top_quarter {
 }
 
 /// The whole square but its tail, as one template: `a` (r0) squared into the sixteen words at
-/// r1, ending at label 3 with the wide buffer in r0 and the result pointer (r2 on entry) in
-/// r1: the caller writes the tail after it, the fold (`reduce_wide!`) for [`square_to`],
+/// r1, ending with the wide buffer in r0 and the result pointer (r2 on entry) in r1: the
+/// caller writes the tail after it, the fold (`reduce_wide!`) for [`square_to`],
 /// nothing for [`square_wide`]. `$top` says where the top quarter goes (`top_quarter!`).
 /// Ends with r6 still pushed.
 #[rustfmt::skip]
@@ -124,7 +221,7 @@ macro_rules! karatsuba_square {
     ($top:ident) => {
         concat!(
             // The 256-bit square: out = L + 2^256 H + 2^128 (L + H - S) with L = A0², H = A1²,
-            // S = |A0 - A1|² (128-bit halves, squared by the subroutine at 2). Stack frame: S at
+            // S = |A0 - A1|² (128-bit halves, squared by the subroutine). Stack frame: S at
             // sp[0..32), |A0 - A1| at sp[32..48), the result's pointer at 48; `a` stays in r12,
             // `out` (the wide buffer) in r11.
             "push {{r6}}\n",
@@ -132,12 +229,12 @@ macro_rules! karatsuba_square {
             "str r2, [sp, #48]\n",
             "mov r12, r0\n",
             "mov r11, r1\n",
-            "bl 2f\n",
+            "bl halite_c25519_square128\n",
             "mov r0, r12\n",
             "adds r0, #16\n",
             "mov r1, r11\n",
             "adds r1, #32\n",
-            "bl 2f\n",
+            "bl halite_c25519_square128\n",
             // |A0 - A1| -> sp[32..48).
             "mov r0, r12\n",
             "ldm r0!, {{r1, r2, r3, r4}}\n",
@@ -160,7 +257,7 @@ macro_rules! karatsuba_square {
             "stm r0!, {{r1, r2, r3, r4}}\n",
             "add r0, sp, #32\n",
             "mov r1, sp\n",
-            "bl 2f\n",
+            "bl halite_c25519_square128\n",
             // V = L_hi + H_lo (carry in r8), kept in r9, r10, r12 and lr;
             // out[4..8) = V + L_lo - S_lo (signed carry in r4).
             "mov r6, r11\n",
@@ -247,84 +344,6 @@ macro_rules! karatsuba_square {
             "mov r0, r11\n",
             "ldr r1, [sp, #48]\n",
             "add sp, #52\n",
-            "b 3f\n",
-            // The 128-bit square, a subroutine (r0 = X, r1 = R, returns with `bx lr`):
-            // R = L + 2^128 H + 2^64 (L + H - S) with L = X0², H = X1², S = |X0 - X1|² (64-bit
-            // halves).
-            "2:\n",
-            "mov r9, r1\n",
-            "mov r10, r0\n",
-            // L -> R[0..4).
-            "ldm r0!, {{r4, r6}}\n",
-            sq64!("r4", "r6", "r0", "r1", "r3", "r5", "r2", "r8"),
-            "mov r2, r8\n",
-            "mov r0, r9\n",
-            "stm r0!, {{r2, r3, r4, r5}}\n",
-            // H -> R[4..8).
-            "mov r1, r10\n",
-            "adds r1, #8\n",
-            "ldm r1!, {{r4, r6}}\n",
-            sq64!("r4", "r6", "r0", "r1", "r3", "r5", "r2", "r8"),
-            "mov r2, r8\n",
-            "mov r0, r9\n",
-            "adds r0, #16\n",
-            "stm r0!, {{r2, r3, r4, r5}}\n",
-            // |X0 - X1|: the difference, negated (XOR with the borrow mask, minus it) if it
-            // borrowed.
-            "mov r0, r10\n",
-            "ldm r0!, {{r1, r2, r3, r4}}\n",
-            "subs r1, r3\n",
-            "sbcs r2, r4\n",
-            "sbcs r3, r3\n",
-            "eors r1, r3\n",
-            "eors r2, r3\n",
-            "subs r1, r3\n",
-            "sbcs r2, r3\n",
-            // S in r0, r4, r1, r5; then N = S - H - L in them, its top word (-2 to 0) in r6.
-            sq64!("r1", "r2", "r0", "r3", "r4", "r5", "r6", "r8"),
-            "mov r0, r8\n",
-            "mov r6, r9\n",
-            "adds r6, #16\n",
-            "ldm r6!, {{r2, r3}}\n",
-            "subs r0, r2\n",
-            "sbcs r4, r3\n",
-            "ldm r6!, {{r2, r3}}\n",
-            "sbcs r1, r2\n",
-            "sbcs r5, r3\n",
-            "sbcs r2, r2\n",
-            "mov r8, r2\n",
-            "mov r6, r9\n",
-            "ldm r6!, {{r2, r3}}\n",
-            "subs r0, r2\n",
-            "sbcs r4, r3\n",
-            "ldm r6!, {{r2, r3}}\n",
-            "sbcs r1, r2\n",
-            "sbcs r5, r3\n",
-            // R[2..8) -= N with its top word t (r6) sign-extended: R2 and R3 (L2 and L3) are still
-            // in r2 and r3; t's sign is the OR of the two borrows, t their sum.
-            "sbcs r6, r6\n",
-            "subs r2, r0\n",
-            "sbcs r3, r4\n",
-            "mov r0, r9\n",
-            "str r2, [r0, #8]\n",
-            "str r3, [r0, #12]\n",
-            "mov r4, r8\n",
-            "orrs r4, r6\n",
-            "add r6, r8\n",
-            "ldr r2, [r0, #16]\n",
-            "sbcs r2, r1\n",
-            "str r2, [r0, #16]\n",
-            "ldr r2, [r0, #20]\n",
-            "sbcs r2, r5\n",
-            "str r2, [r0, #20]\n",
-            "ldr r2, [r0, #24]\n",
-            "sbcs r2, r6\n",
-            "str r2, [r0, #24]\n",
-            "ldr r2, [r0, #28]\n",
-            "sbcs r2, r4\n",
-            "str r2, [r0, #28]\n",
-            "bx lr\n",
-            "3:\n",
         )
     };
 }
