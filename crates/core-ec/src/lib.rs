@@ -93,6 +93,15 @@ pub mod __m0_test {
             ("sub", x.sub(&y).to_bytes(), rx.sub(&ry).to_bytes()),
             ("sub reversed", y.sub(&x).to_bytes(), ry.sub(&rx).to_bytes()),
             ("mul_a24", x.mul_a24().to_bytes(), rx.mul_a24().to_bytes()),
+            (
+                "add_mul_a24",
+                {
+                    let mut s = x;
+                    s.add_mul_a24(&y);
+                    s.to_bytes()
+                },
+                rx.add(&ry.mul_a24()).to_bytes(),
+            ),
             ("neg", x.neg().to_bytes(), rx.neg().to_bytes()),
             ("to_bytes", x.to_bytes(), rx.to_bytes()),
             (

@@ -42,6 +42,13 @@ pub(crate) trait Field: Copy + ConditionallySelectable + 'static {
     /// `self · 121665`, the ladder's `(A − 2)/4` for Curve25519 (RFC 7748 §5).
     fn mul_a24(&self) -> Self;
 
+    /// `self + 121665·e` in place, the ladder's `AA + a24·E` (the output of an `add`, or
+    /// reduced where an implementation fuses the two); a field may do it in one pass.
+    #[inline]
+    fn add_mul_a24(&mut self, e: &Self) {
+        *self = self.add(&e.mul_a24());
+    }
+
     /// `−self`.
     #[inline]
     fn neg(&self) -> Self {
@@ -232,6 +239,14 @@ mod tests {
                 (a.sub(&b), ra.sub(&rb)),
                 (b.sub(&a), rb.sub(&ra)),
                 (a.mul_a24(), ra.mul_a24()),
+                (
+                    {
+                        let mut s = a;
+                        s.add_mul_a24(&b);
+                        s
+                    },
+                    ra.add(&rb.mul_a24()),
+                ),
                 (a.neg(), ra.neg()),
                 // Chains through unreduced intermediates.
                 (

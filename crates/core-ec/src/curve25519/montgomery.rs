@@ -21,7 +21,7 @@ pub(crate) fn ladder<F: Field>(k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
         swap = bit;
 
         let a = x2.add(&z2);
-        let aa = a.square();
+        let mut aa = a.square();
         let b = x2.sub(&z2);
         let bb = b.square();
         let e = aa.sub(&bb);
@@ -33,7 +33,9 @@ pub(crate) fn ladder<F: Field>(k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
         da.add(&cb).square_to(&mut x3);
         x1.mul_to(&da.sub(&cb).square(), &mut z3);
         aa.mul_to(&bb, &mut x2);
-        e.mul_to(&aa.add(&e.mul_a24()), &mut z2);
+        // AA + a24·E in AA's place (AA is not needed again).
+        aa.add_mul_a24(&e);
+        e.mul_to(&aa, &mut z2);
     }
     F::conditional_swap(&mut x2, &mut x3, swap);
     F::conditional_swap(&mut z2, &mut z3, swap);

@@ -2,8 +2,8 @@
 //! value below 2^256, reduced modulo p only by `to_bytes`. The 512-bit product and square come
 //! from Thumb-1 assembly (`thumb1/mul_karatsuba.rs`, `thumb1/square_karatsuba.rs`) and are
 //! folded with 2^256 ≡ 38 (mod p) at the end of the same routine (`reduce_wide!`: one call
-//! an operation, no 16-word result handed back); the additions, subtractions and `mul_a24` fold their carry
-//! or borrow the same way. Against the radix-2^13 `portable32` this needs 36 word products
+//! an operation, no 16-word result handed back); the additions, subtractions, `mul_a24` and
+//! `add_mul_a24` fold their carry or borrow the same way. Against the radix-2^13 `portable32` this needs 36 word products
 //! for a multiplication (two levels of Karatsuba; four 16×16-bit `MULS` each) where that one
 //! has 400 limb products with two loads each: about 1.9k cycles a multiplication against
 //! 3.7k, and 1.2k a squaring against 1.8k, on the Cortex-M0+ model (m0-cost's rows, which
@@ -22,16 +22,25 @@ use super::edwards::Niels;
 use super::field::Field;
 use super::tables;
 
-/// One word of the reduction's first pass: `t[i] = lo[i] + 38·hi[i] + carry` (byte offsets
-/// `$lo` and `$hi` from r0), the carry (below 2^7) in r2, 38 in r1; r3 is zero, r4–r6 are
-/// scratch. The carry in is added to the low half's product (below 2^22), where it cannot
-/// carry out.
+/// Loads `hi[i]` into r6 for `reduce_word!`: from byte offset `$hi` from r0, or from the
+/// high register in `(reg $r)`.
+macro_rules! reduce_hi {
+    ($hi:literal) => {
+        concat!("ldr r6, [r0, #", $hi, "]\n")
+    };
+    ((reg $r:literal)) => {
+        concat!("mov r6, ", $r, "\n")
+    };
+}
+
+/// One word of the reduction's first pass: `t[i] = lo[i] + 38·hi[i] + carry` (`lo[i]` at
+/// byte offset `$lo` from r0, `hi[i]` as `reduce_hi!` takes it), the carry (below 2^7) in
+/// r2, 38 in r1; r3 is zero, r4–r6 are scratch. The carry in is added to the low half's
+/// product (below 2^22), where it cannot carry out.
 macro_rules! reduce_word {
-    ($lo:literal, $hi:literal) => {
+    ($lo:literal, $hi:tt) => {
         concat!(
-            "ldr r6, [r0, #",
-            $hi,
-            "]\n",
+            reduce_hi!($hi),
             "uxth r4, r6\n",
             "lsrs r6, r6, #16\n",
             "muls r4, r1, r4\n",
@@ -54,15 +63,16 @@ macro_rules! reduce_word {
     };
 }
 
-/// The tail of the product and square routines: the 512-bit `t` (sixteen words at r0,
-/// scratch) reduced below 2^256 with 2^256 ≡ 38, `lo + 38·hi`, into the eight words at r1.
+/// The tail of the product and square routines: the 512-bit `t` (its first twelve words at
+/// r0, scratch; the last four, `hi[4..8)`, in the high registers `$h4`…`$h7`, never
+/// stored) reduced below 2^256 with 2^256 ≡ 38, `lo + 38·hi`, into the eight words at r1.
 /// Each `38·hi[i]` is two `MULS` on 16-bit halves; the first pass leaves `lo + 38·hi` in
 /// `t[0..8]` with its top carry (below 2^6) in r2, the second folds that carry in as 38
 /// times it while copying out, and the carry out of that (at most one) lands in the lowest
 /// word, where it cannot carry again. Clobbers r0–r6 and r12 (the caller saves r6); no
 /// branch.
 macro_rules! reduce_wide {
-    () => {
+    ($h4:literal, $h5:literal, $h6:literal, $h7:literal) => {
         concat!(
             "mov r12, r1\n",
             "movs r1, #38\n",
@@ -72,10 +82,10 @@ macro_rules! reduce_wide {
             reduce_word!("4", "36"),
             reduce_word!("8", "40"),
             reduce_word!("12", "44"),
-            reduce_word!("16", "48"),
-            reduce_word!("20", "52"),
-            reduce_word!("24", "56"),
-            reduce_word!("28", "60"),
+            reduce_word!("16", (reg $h4)),
+            reduce_word!("20", (reg $h5)),
+            reduce_word!("24", (reg $h6)),
+            reduce_word!("28", (reg $h7)),
             "muls r2, r1, r2\n",
             "mov r1, r12\n",
             "ldm r0!, {{r4, r5, r6}}\n",
@@ -221,6 +231,69 @@ macro_rules! mul_a24_word {
             "adcs r3, r5\n",
             "stm r1!, {{r4}}\n",
             "mov r2, r3\n",
+        )
+    };
+}
+
+/// One word of `add_mul_a24`: the next word at r0 times 121665 (K in r6) plus the carry in
+/// r2 plus the word at r1, which it replaces (both pointers advancing); the high word (below
+/// 2^18: the sum is below 2^32·121667) is the new carry.
+macro_rules! add_mul_a24_word {
+    () => {
+        concat!(
+            "ldm r0!, {{r3}}\n",
+            "uxth r4, r3\n",
+            "lsrs r3, r3, #16\n",
+            "mov r5, r3\n",
+            "muls r5, r6, r5\n",
+            "adds r5, r5, r4\n",
+            "muls r4, r6, r4\n",
+            "adds r4, r4, r2\n",
+            "lsls r2, r5, #16\n",
+            "lsrs r5, r5, #16\n",
+            "adds r4, r4, r2\n",
+            "adcs r3, r5\n",
+            "ldr r2, [r1]\n",
+            "adds r4, r4, r2\n",
+            "movs r2, #0\n",
+            "adcs r2, r3\n",
+            "stm r1!, {{r4}}\n",
+        )
+    };
+}
+
+/// After `mul_a24` or `add_mul_a24`, whose eight result words end before r1: the carry in
+/// r2 (below 2^18) folded as 38 times it through the eight words, and the carry out of that
+/// (at most one) as 38 into the lowest word, where it cannot carry again. Clobbers r0–r5.
+macro_rules! fold_a24_carry {
+    () => {
+        concat!(
+            "movs r4, #38\n",
+            "muls r2, r4, r2\n",
+            "subs r1, #32\n",
+            "mov r0, r1\n",
+            "ldm r0!, {{r3, r4, r5}}\n",
+            "adds r3, r3, r2\n",
+            "movs r2, #0\n",
+            "adcs r4, r2\n",
+            "adcs r5, r2\n",
+            "stm r1!, {{r3, r4, r5}}\n",
+            "ldm r0!, {{r3, r4, r5}}\n",
+            "adcs r3, r2\n",
+            "adcs r4, r2\n",
+            "adcs r5, r2\n",
+            "stm r1!, {{r3, r4, r5}}\n",
+            "ldm r0!, {{r3, r4}}\n",
+            "adcs r3, r2\n",
+            "adcs r4, r2\n",
+            "stm r1!, {{r3, r4}}\n",
+            "adcs r2, r2\n",
+            "movs r3, #38\n",
+            "muls r2, r3, r2\n",
+            "subs r1, #32\n",
+            "ldr r3, [r1]\n",
+            "adds r3, r3, r2\n",
+            "str r3, [r1]\n",
         )
     };
 }
@@ -573,32 +646,7 @@ impl Field for Fe {
                 mul_a24_word!(),
                 mul_a24_word!(),
                 mul_a24_word!(),
-                "movs r4, #38",
-                "muls r2, r4, r2",
-                "subs r1, #32",
-                "mov r0, r1",
-                "ldm r0!, {{r3, r4, r5}}",
-                "adds r3, r3, r2",
-                "movs r2, #0",
-                "adcs r4, r2",
-                "adcs r5, r2",
-                "stm r1!, {{r3, r4, r5}}",
-                "ldm r0!, {{r3, r4, r5}}",
-                "adcs r3, r2",
-                "adcs r4, r2",
-                "adcs r5, r2",
-                "stm r1!, {{r3, r4, r5}}",
-                "ldm r0!, {{r3, r4}}",
-                "adcs r3, r2",
-                "adcs r4, r2",
-                "stm r1!, {{r3, r4}}",
-                "adcs r2, r2",
-                "movs r3, #38",
-                "muls r2, r3, r2",
-                "subs r1, #32",
-                "ldr r3, [r1]",
-                "adds r3, r3, r2",
-                "str r3, [r1]",
+                fold_a24_carry!(),
                 "pop {{r6}}",
                 inout("r0") self.0.as_ptr() => _,
                 inout("r1") r.as_mut_ptr() => _,
@@ -607,6 +655,37 @@ impl Field for Fe {
         }
         // SAFETY: the assembly wrote all eight words.
         Fe(unsafe { r.assume_init() })
+    }
+
+    /// In place, in one pass: each word of `e` times 121665 as in `mul_a24`, plus the word
+    /// of `self` it replaces, and one fold of the top carry (where `add` after `mul_a24`
+    /// stored, reread and folded the product once more).
+    fn add_mul_a24(&mut self, e: &Self) {
+        // SAFETY: reads the eight words at `e` and reads and rewrites the eight at `self`
+        // (distinct: `self` is `&mut`), through the pointers in r0 and r1; r0–r5 are declared
+        // clobbered, r6 (reserved by Rust) is pushed and popped, r7 is not touched; no branch.
+        unsafe {
+            core::arch::asm!(
+                "push {{r6}}",
+                "movs r6, #0xdb",
+                "lsls r6, r6, #8",
+                "adds r6, #0x41",
+                "movs r2, #0",
+                add_mul_a24_word!(),
+                add_mul_a24_word!(),
+                add_mul_a24_word!(),
+                add_mul_a24_word!(),
+                add_mul_a24_word!(),
+                add_mul_a24_word!(),
+                add_mul_a24_word!(),
+                add_mul_a24_word!(),
+                fold_a24_carry!(),
+                "pop {{r6}}",
+                inout("r0") e.0.as_ptr() => _,
+                inout("r1") self.0.as_mut_ptr() => _,
+                out("r2") _, out("r3") _, out("r4") _, out("r5") _,
+            );
+        }
     }
 
     #[inline]

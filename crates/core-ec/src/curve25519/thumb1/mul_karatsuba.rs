@@ -6,7 +6,7 @@
 //! 16×16-bit `MULS` on the halves, combined with shifts and carries (17 instructions): 36 of
 //! them where one level needed 48 and schoolbook 64.
 //!
-//! 1529 Cortex-M0+ cycles and 1048 bytes counted on the disassembly (loads and stores 2,
+//! 1527 Cortex-M0+ cycles and 1046 bytes counted on the disassembly (loads and stores 2,
 //! `LDM`/`STM`/`PUSH`/`POP` 1 + N, `BL` 3, `BX` and `B` 2, the rest 1), against 1748 and 1244
 //! for one level of Karatsuba over a product-scanning 128×128: 801 of them are the nine 64×64
 //! products with their loads, the rest moves words between memory and the seven usable low
@@ -14,11 +14,11 @@
 //! 16-bit and 32-bit microcontrollers" (2015; X25519 in 3,589,850 cycles on the Cortex-M0);
 //! the code is our own. Each difference's sign is a mask, and the product of the two signs is
 //! applied by a masked conditional negation while adding: nothing branches on the values (the
-//! only branches are the three calls, their returns and a jump over the subroutine), and
-//! every address is a fixed offset.
+//! only branches are the three calls of the 128×128 subroutine, `halite_c25519_mul128`, and
+//! its returns), and every address is a fixed offset.
 //!
 //! Those figures are the 512-bit product's: the ×38 fold at the end of the routine
-//! (`reduce_wide!`) adds about 200 cycles and 300 bytes (1358 bytes in all).
+//! (`reduce_wide!`) adds about 200 cycles and 300 bytes (1360 bytes in all).
 
 /// The 64-bit product of the words in `$a` and `$b` into `$lo` (low) and `$a` (high), from
 /// the four 16×16-bit products of their halves: `al·bl + (ah·bl + al·bh)·2^16 + ah·bh·2^32`,
@@ -210,152 +210,26 @@ macro_rules! split_abs_diff {
 
 use super::Fe;
 
-/// The whole product but its tail, as one template: `a` (r1) times `b` (r2) into the sixteen
-/// words at r0, then r0 and r1 reloaded with the wide buffer and the result pointer (r3 on
-/// entry) and a jump to the tail at label 9, which the caller writes after it: the fold
-/// (`reduce_wide!`) for [`mul`], nothing for [`mul_wide`]. Ends with r6 still pushed.
+/// The product's top quarter, in r0–r3 at the end of `karatsuba_mul!`: `memory` stores it
+/// (r4 is 16 bytes past its place), `registers` moves it to r8–r11, where the fold takes it.
+macro_rules! top_quarter {
+    (memory) => {
+        concat!("subs r4, #16\n", "stm r4!, {{r0, r1, r2, r3}}\n")
+    };
+    (registers) => {
+        concat!("mov r8, r0\n", "mov r9, r1\n", "mov r10, r2\n", "mov r11, r3\n")
+    };
+}
+
+/// The 128×128 product of X, the four words at sp, by Y, the four at sp + 16, into
+/// the eight at r2 (kept in r9), by Karatsuba again: L = X0·Y0 and H = X1·Y1 into
+/// R, then D = |X0 − X1|·|Y0 − Y1| in registers and R += (L + H ∓ D)·2^64.
+/// |X0 − X1| is kept in r10 and r12, |Y0 − Y1| in its own frame below (X and Y 8
+/// bytes up). Clobbers r0–r6 and r8–r12; returns through lr (it calls nothing).
 #[rustfmt::skip]
-macro_rules! karatsuba_mul {
+macro_rules! mul128 {
     () => {
         concat!(
-            "push {{r6}}\n",
-            "sub sp, #140\n",
-            "str r0, [sp, #128]\n",
-            "str r3, [sp, #136]\n",
-            "mov r12, r2\n",
-            "mov r0, r1\n",
-            // a0 at 0, a1 at 32, |a0 − a1| at 64 and its mask at 132; b0 at 16, b1 at 48,
-            // |b0 − b1| at 80, then S.
-            split_abs_diff!("0", "64"),
-            "str r5, [sp, #132]\n",
-            "mov r0, r12\n",
-            split_abs_diff!("16", "80"),
-            "ldr r6, [sp, #132]\n",
-            "eors r6, r5\n",
-            "mvns r6, r6\n",
-            "str r6, [sp, #132]\n",
-            // The subroutine multiplies the operands at sp and sp + 16: lo = a0·b0 into
-            // r[0..8], then 32 bytes up hi = a1·b1 into r[8..16], then 32 more m into the
-            // frame (sp + 32 then), which leaves m at sp + 32, the output pointer at 64 and S
-            // at 68.
-            "ldr r2, [sp, #128]\n",
-            "bl 8f\n",
-            "add sp, #32\n",
-            "ldr r2, [sp, #96]\n",
-            "adds r2, #32\n",
-            "bl 8f\n",
-            "add sp, #32\n",
-            "add r2, sp, #32\n",
-            "bl 8f\n",
-            // out[4..16) += lo + hi + E with E = (m ^ S) + (S & 1) + S·2^256, by quarters:
-            // lo = L0 + 2^128 L1, hi = H0 + 2^128 H1, m = M0 + 2^128 M1, and V = L1 + H0
-            // shared by out[4..8) = V + L0 + E0 and out[8..12) = V + H1 + E1.
-            // V (r0–r3, its carry in r8) takes H0's place in out[8..12); S in r12.
-            "ldr r6, [sp, #68]\n",
-            "mov r12, r6\n",
-            "ldr r4, [sp, #64]\n",
-            "adds r4, #16\n",
-            "ldm r4!, {{r0, r1, r2, r3}}\n",
-            "ldm r4!, {{r5, r6}}\n",
-            "adds r0, r5\n",
-            "adcs r1, r6\n",
-            "ldm r4!, {{r5, r6}}\n",
-            "adcs r2, r5\n",
-            "adcs r3, r6\n",
-            "movs r5, #0\n",
-            "adcs r5, r5\n",
-            "mov r8, r5\n",
-            "subs r4, #16\n",
-            "stm r4!, {{r0, r1, r2, r3}}\n",
-            // out[4..8) = V + (M0 ^ S) + (S & 1) + L0; the carries plus V's in r5.
-            "mov r6, r12\n",
-            "lsrs r5, r6, #1\n",
-            "ldr r5, [sp, #32]\n",
-            "eors r5, r6\n",
-            "adcs r0, r5\n",
-            "ldr r5, [sp, #36]\n",
-            "eors r5, r6\n",
-            "adcs r1, r5\n",
-            "ldr r5, [sp, #40]\n",
-            "eors r5, r6\n",
-            "adcs r2, r5\n",
-            "ldr r5, [sp, #44]\n",
-            "eors r5, r6\n",
-            "adcs r3, r5\n",
-            "movs r5, #0\n",
-            "adcs r5, r5\n",
-            "mov r9, r5\n",
-            "subs r4, #48\n",
-            "ldm r4!, {{r5, r6}}\n",
-            "adds r0, r5\n",
-            "adcs r1, r6\n",
-            "ldm r4!, {{r5, r6}}\n",
-            "adcs r2, r5\n",
-            "adcs r3, r6\n",
-            "stm r4!, {{r0, r1, r2, r3}}\n",
-            "movs r5, #0\n",
-            "adcs r5, r5\n",
-            "add r5, r9\n",
-            "add r5, r8\n",
-            // out[8..12) = V + r5 + (M1 ^ S) + H1; x = S + V's carry + the carries (r5).
-            "ldm r4!, {{r0, r1, r2, r3}}\n",
-            "movs r6, #0\n",
-            "adds r0, r5\n",
-            "adcs r1, r6\n",
-            "adcs r2, r6\n",
-            "adcs r3, r6\n",
-            "adcs r6, r6\n",
-            "mov r9, r6\n",
-            "mov r6, r12\n",
-            "ldr r5, [sp, #48]\n",
-            "eors r5, r6\n",
-            "adds r0, r5\n",
-            "ldr r5, [sp, #52]\n",
-            "eors r5, r6\n",
-            "adcs r1, r5\n",
-            "ldr r5, [sp, #56]\n",
-            "eors r5, r6\n",
-            "adcs r2, r5\n",
-            "ldr r5, [sp, #60]\n",
-            "eors r5, r6\n",
-            "adcs r3, r5\n",
-            "movs r5, #0\n",
-            "adcs r6, r5\n",
-            "add r6, r9\n",
-            "add r6, r8\n",
-            "mov r9, r6\n",
-            "ldm r4!, {{r5, r6}}\n",
-            "adds r0, r5\n",
-            "adcs r1, r6\n",
-            "ldm r4!, {{r5, r6}}\n",
-            "adcs r2, r5\n",
-            "adcs r3, r6\n",
-            "movs r5, #0\n",
-            "adcs r5, r5\n",
-            "add r5, r9\n",
-            "subs r4, #32\n",
-            "stm r4!, {{r0, r1, r2, r3}}\n",
-            // out[12..16) = H1 + x: x is 0 to 5, never negative, since the product's top
-            // quarter is at least H1.
-            "ldm r4!, {{r0, r1, r2, r3}}\n",
-            "movs r6, #0\n",
-            "adds r0, r5\n",
-            "adcs r1, r6\n",
-            "adcs r2, r6\n",
-            "adcs r3, r6\n",
-            "subs r4, #16\n",
-            "stm r4!, {{r0, r1, r2, r3}}\n",
-            // The fold, after the subroutine: t (r0) into r (r1).
-            "ldr r0, [sp, #64]\n",
-            "ldr r1, [sp, #72]\n",
-            "add sp, #76\n",
-            "b 9f\n",
-            // The 128×128 product of X, the four words at sp, by Y, the four at sp + 16, into
-            // the eight at r2 (kept in r9), by Karatsuba again: L = X0·Y0 and H = X1·Y1 into
-            // R, then D = |X0 − X1|·|Y0 − Y1| in registers and R += (L + H ∓ D)·2^64.
-            // |X0 − X1| is kept in r10 and r12, |Y0 − Y1| in its own frame below (X and Y 8
-            // bytes up). Clobbers r0–r6 and r8–r12; returns through lr (it calls nothing).
-            "8:\n",
             "mov r9, r2\n",
             "sub sp, #8\n",
             "add r0, sp, #8\n",
@@ -450,7 +324,163 @@ macro_rules! karatsuba_mul {
             "str r3, [r2, #28]\n",
             "add sp, #8\n",
             "bx lr\n",
-            "9:\n",
+        )
+    };
+}
+
+// The subroutine, once for `mul` and `mul_wide` (no jump over it inside their blocks): a
+// function of its own, reached only by their `bl`s.
+core::arch::global_asm!(
+    ".section .text.halite_c25519_mul128,\"ax\",%progbits",
+    ".p2align 1",
+    ".globl halite_c25519_mul128",
+    ".hidden halite_c25519_mul128",
+    ".type halite_c25519_mul128, %function",
+    ".thumb_func",
+    "halite_c25519_mul128:",
+    mul128!(),
+    ".size halite_c25519_mul128, . - halite_c25519_mul128",
+);
+
+/// The whole product but its tail, as one template: `a` (r1) times `b` (r2) into the sixteen
+/// words at r0, then r0 and r1 reloaded with the wide buffer and the result pointer (r3 on
+/// entry) for the tail, which the caller writes after it: the fold
+/// (`reduce_wide!`) for [`mul`], nothing for [`mul_wide`]. `$top` says where the top
+/// quarter goes (`top_quarter!`). Ends with r6 still pushed.
+#[rustfmt::skip]
+macro_rules! karatsuba_mul {
+    ($top:ident) => {
+        concat!(
+            "push {{r6}}\n",
+            "sub sp, #140\n",
+            "str r0, [sp, #128]\n",
+            "str r3, [sp, #136]\n",
+            "mov r12, r2\n",
+            "mov r0, r1\n",
+            // a0 at 0, a1 at 32, |a0 − a1| at 64 and its mask at 132; b0 at 16, b1 at 48,
+            // |b0 − b1| at 80, then S.
+            split_abs_diff!("0", "64"),
+            "str r5, [sp, #132]\n",
+            "mov r0, r12\n",
+            split_abs_diff!("16", "80"),
+            "ldr r6, [sp, #132]\n",
+            "eors r6, r5\n",
+            "mvns r6, r6\n",
+            "str r6, [sp, #132]\n",
+            // The subroutine multiplies the operands at sp and sp + 16: lo = a0·b0 into
+            // r[0..8], then 32 bytes up hi = a1·b1 into r[8..16], then 32 more m into the
+            // frame (sp + 32 then), which leaves m at sp + 32, the output pointer at 64 and S
+            // at 68.
+            "ldr r2, [sp, #128]\n",
+            "bl halite_c25519_mul128\n",
+            "add sp, #32\n",
+            "ldr r2, [sp, #96]\n",
+            "adds r2, #32\n",
+            "bl halite_c25519_mul128\n",
+            "add sp, #32\n",
+            "add r2, sp, #32\n",
+            "bl halite_c25519_mul128\n",
+            // out[4..16) += lo + hi + E with E = (m ^ S) + (S & 1) + S·2^256, by quarters:
+            // lo = L0 + 2^128 L1, hi = H0 + 2^128 H1, m = M0 + 2^128 M1, and V = L1 + H0
+            // shared by out[4..8) = V + L0 + E0 and out[8..12) = V + H1 + E1.
+            // V (r0–r3, its carry in r8) takes H0's place in out[8..12); S in r12.
+            "ldr r6, [sp, #68]\n",
+            "mov r12, r6\n",
+            "ldr r4, [sp, #64]\n",
+            "adds r4, #16\n",
+            "ldm r4!, {{r0, r1, r2, r3}}\n",
+            "ldm r4!, {{r5, r6}}\n",
+            "adds r0, r5\n",
+            "adcs r1, r6\n",
+            "ldm r4!, {{r5, r6}}\n",
+            "adcs r2, r5\n",
+            "adcs r3, r6\n",
+            "movs r5, #0\n",
+            "adcs r5, r5\n",
+            "mov r8, r5\n",
+            "subs r4, #16\n",
+            "stm r4!, {{r0, r1, r2, r3}}\n",
+            // out[4..8) = V + (M0 ^ S) + (S & 1) + L0; the carries plus V's in r5.
+            "mov r6, r12\n",
+            "lsrs r5, r6, #1\n",
+            "ldr r5, [sp, #32]\n",
+            "eors r5, r6\n",
+            "adcs r0, r5\n",
+            "ldr r5, [sp, #36]\n",
+            "eors r5, r6\n",
+            "adcs r1, r5\n",
+            "ldr r5, [sp, #40]\n",
+            "eors r5, r6\n",
+            "adcs r2, r5\n",
+            "ldr r5, [sp, #44]\n",
+            "eors r5, r6\n",
+            "adcs r3, r5\n",
+            "movs r5, #0\n",
+            "adcs r5, r5\n",
+            "mov r9, r5\n",
+            "subs r4, #48\n",
+            "ldm r4!, {{r5, r6}}\n",
+            "adds r0, r5\n",
+            "adcs r1, r6\n",
+            "ldm r4!, {{r5, r6}}\n",
+            "adcs r2, r5\n",
+            "adcs r3, r6\n",
+            "stm r4!, {{r0, r1, r2, r3}}\n",
+            "movs r5, #0\n",
+            "adcs r5, r5\n",
+            "add r5, r9\n",
+            "add r5, r8\n",
+            // out[8..12) = V + r5 + (M1 ^ S) + H1; x = S + V's carry + the carries (r5).
+            "ldm r4!, {{r0, r1, r2, r3}}\n",
+            "movs r6, #0\n",
+            "adds r0, r5\n",
+            "adcs r1, r6\n",
+            "adcs r2, r6\n",
+            "adcs r3, r6\n",
+            "adcs r6, r6\n",
+            "mov r9, r6\n",
+            "mov r6, r12\n",
+            "ldr r5, [sp, #48]\n",
+            "eors r5, r6\n",
+            "adds r0, r5\n",
+            "ldr r5, [sp, #52]\n",
+            "eors r5, r6\n",
+            "adcs r1, r5\n",
+            "ldr r5, [sp, #56]\n",
+            "eors r5, r6\n",
+            "adcs r2, r5\n",
+            "ldr r5, [sp, #60]\n",
+            "eors r5, r6\n",
+            "adcs r3, r5\n",
+            "movs r5, #0\n",
+            "adcs r6, r5\n",
+            "add r6, r9\n",
+            "add r6, r8\n",
+            "mov r9, r6\n",
+            "ldm r4!, {{r5, r6}}\n",
+            "adds r0, r5\n",
+            "adcs r1, r6\n",
+            "ldm r4!, {{r5, r6}}\n",
+            "adcs r2, r5\n",
+            "adcs r3, r6\n",
+            "movs r5, #0\n",
+            "adcs r5, r5\n",
+            "add r5, r9\n",
+            "subs r4, #32\n",
+            "stm r4!, {{r0, r1, r2, r3}}\n",
+            // out[12..16) = H1 + x: x is 0 to 5, never negative, since the product's top
+            // quarter is at least H1. Stored, or kept in r8–r11 for the fold.
+            "ldm r4!, {{r0, r1, r2, r3}}\n",
+            "movs r6, #0\n",
+            "adds r0, r5\n",
+            "adcs r1, r6\n",
+            "adcs r2, r6\n",
+            "adcs r3, r6\n",
+            top_quarter!($top),
+            // The fold, after the subroutine: t (r0) into r (r1).
+            "ldr r0, [sp, #64]\n",
+            "ldr r1, [sp, #72]\n",
+            "add sp, #76\n",
         )
     };
 }
@@ -474,16 +504,17 @@ pub(super) extern "C" fn mul(a: &[u32; 8], b: &[u32; 8]) -> Fe {
     let mut t = core::mem::MaybeUninit::<[u32; 16]>::uninit();
     let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
     // SAFETY: reads the eight words at `a` and at `b`, writes the sixteen of `t` (all of
-    // them: the two outer products fill it before the middle term is added in) and then
-    // rereads them, writes the eight of `r`, and uses 140 bytes of stack below sp for its
-    // frame and 8 more below that for the subroutine's (both given back before the end). r0–r5, r8–r12 and lr are
-    // declared clobbered; r6 (reserved by Rust)
-    // is pushed first and popped last; r7 (the frame pointer) is not touched. The subroutine
-    // at label 8 is only reached by `bl` from this block.
+    // them: the two outer products fill it before the middle term is added in; the top
+    // quarter's final value stays in registers) and then rereads the first twelve, writes
+    // the eight of `r`, and uses 140 bytes of stack below sp for its frame and 8 more below
+    // that for the subroutine's (both given back before the end). r0–r5, r8–r12 and lr are
+    // declared clobbered; r6 (reserved by Rust) is pushed first and popped last; r7 (the
+    // frame pointer) is not touched. The subroutine (`mul128!`) clobbers only registers
+    // declared here and its 8 bytes of stack.
     unsafe {
         core::arch::asm!(
-            karatsuba_mul!(),
-            reduce_wide!(),
+            karatsuba_mul!(registers),
+            reduce_wide!("r8", "r9", "r10", "r11"),
             "pop {{r6}}",
             inout("r0") t.as_mut_ptr() => _,
             inout("r1") a.as_ptr() => _,
@@ -508,7 +539,7 @@ pub(super) fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
     // r0–r5, r8–r12 and lr are declared clobbered, r6 is saved and restored, r7 untouched.
     unsafe {
         core::arch::asm!(
-            karatsuba_mul!(),
+            karatsuba_mul!(memory),
             "pop {{r6}}",
             inout("r0") t.as_mut_ptr() => _,
             inout("r1") a.as_ptr() => _,

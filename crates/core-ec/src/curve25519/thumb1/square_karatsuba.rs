@@ -5,15 +5,15 @@
 //! (the Cortex-M0 has only the low 32 bits of a product). A squared difference needs no sign,
 //! so the only data-dependent step is a conditional negation by mask.
 //!
-//! 870 Cortex-M0+ cycles (instructions counted on the disassembly: loads and stores 2,
-//! `LDM`/`STM`/`PUSH`/`POP` 1 + N, `BL` 3, `BX` and `B` 2, the rest 1) and 626 bytes. The
+//! 868 Cortex-M0+ cycles (instructions counted on the disassembly: loads and stores 2,
+//! `LDM`/`STM`/`PUSH`/`POP` 1 + N, `BL` 3, `BX` and `B` 2, the rest 1) and 624 bytes. The
 //! technique is the one of Düll et al., "High-speed Curve25519 on 8-bit, 16-bit and 32-bit
 //! microcontrollers" (2015; X25519 in 3,589,850 cycles on the Cortex-M0); the code is our own.
-//! Straight-line: the only branches are the three calls, their returns and a jump over the
-//! subroutine; no address depends on data; `MULS` is fixed-time on every Cortex-M0/M0+.
+//! Straight-line: the only branches are the three calls of the 128-bit subroutine
+//! (`halite_c25519_square128`) and its returns; no address depends on data; `MULS` is fixed-time on every Cortex-M0/M0+.
 //!
 //! Those figures are the 512-bit square's: the ×38 fold at the end of the routine
-//! (`reduce_wide!`) adds about 200 cycles and 330 bytes (962 bytes in all).
+//! (`reduce_wide!`) adds about 200 cycles and 330 bytes (964 bytes in all).
 
 use core::mem::MaybeUninit;
 
@@ -102,143 +102,13 @@ pub(super) fn square_assign(a: &mut [u32; 8]) {
     unsafe { square_to(a, a) };
 }
 
-/// The whole square but its tail, as one template: `a` (r0) squared into the sixteen words at
-/// r1, ending at label 3 with the wide buffer in r0 and the result pointer (r2 on entry) in
-/// r1: the caller writes the tail after it, the fold (`reduce_wide!`) for [`square_to`],
-/// nothing for [`square_wide`]. Ends with r6 still pushed.
+/// The 128-bit square, a subroutine (r0 = X, r1 = R, returns with `bx lr`):
+/// R = L + 2^128 H + 2^64 (L + H - S) with L = X0², H = X1², S = |X0 - X1|² (64-bit
+/// halves).
 #[rustfmt::skip]
-macro_rules! karatsuba_square {
+macro_rules! square128 {
     () => {
         concat!(
-            // The 256-bit square: out = L + 2^256 H + 2^128 (L + H - S) with L = A0², H = A1²,
-            // S = |A0 - A1|² (128-bit halves, squared by the subroutine at 2). Stack frame: S at
-            // sp[0..32), |A0 - A1| at sp[32..48), the result's pointer at 48; `a` stays in r12,
-            // `out` (the wide buffer) in r11.
-            "push {{r6}}\n",
-            "sub sp, #52\n",
-            "str r2, [sp, #48]\n",
-            "mov r12, r0\n",
-            "mov r11, r1\n",
-            "bl 2f\n",
-            "mov r0, r12\n",
-            "adds r0, #16\n",
-            "mov r1, r11\n",
-            "adds r1, #32\n",
-            "bl 2f\n",
-            // |A0 - A1| -> sp[32..48).
-            "mov r0, r12\n",
-            "ldm r0!, {{r1, r2, r3, r4}}\n",
-            "ldm r0!, {{r5, r6}}\n",
-            "subs r1, r5\n",
-            "sbcs r2, r6\n",
-            "ldm r0!, {{r5, r6}}\n",
-            "sbcs r3, r5\n",
-            "sbcs r4, r6\n",
-            "sbcs r5, r5\n",
-            "eors r1, r5\n",
-            "eors r2, r5\n",
-            "eors r3, r5\n",
-            "eors r4, r5\n",
-            "subs r1, r5\n",
-            "sbcs r2, r5\n",
-            "sbcs r3, r5\n",
-            "sbcs r4, r5\n",
-            "add r0, sp, #32\n",
-            "stm r0!, {{r1, r2, r3, r4}}\n",
-            "add r0, sp, #32\n",
-            "mov r1, sp\n",
-            "bl 2f\n",
-            // V = L_hi + H_lo (carry in r8), kept in r9, r10, r12 and lr;
-            // out[4..8) = V + L_lo - S_lo (signed carry in r4).
-            "mov r6, r11\n",
-            "adds r6, #16\n",
-            "ldm r6!, {{r0, r1, r2, r3}}\n",
-            "ldm r6!, {{r4, r5}}\n",
-            "adds r0, r4\n",
-            "adcs r1, r5\n",
-            "ldm r6!, {{r4, r5}}\n",
-            "adcs r2, r4\n",
-            "adcs r3, r5\n",
-            "movs r4, #0\n",
-            "adcs r4, r4\n",
-            "mov r8, r4\n",
-            "mov r9, r0\n",
-            "mov r10, r1\n",
-            "mov r12, r2\n",
-            "mov lr, r3\n",
-            "subs r6, #48\n",
-            "ldm r6!, {{r4, r5}}\n",
-            "adds r0, r4\n",
-            "adcs r1, r5\n",
-            "ldm r6!, {{r4, r5}}\n",
-            "adcs r2, r4\n",
-            "adcs r3, r5\n",
-            "movs r4, #0\n",
-            "adcs r4, r4\n",
-            "ldr r5, [sp, #0]\n",
-            "subs r0, r5\n",
-            "ldr r5, [sp, #4]\n",
-            "sbcs r1, r5\n",
-            "ldr r5, [sp, #8]\n",
-            "sbcs r2, r5\n",
-            "ldr r5, [sp, #12]\n",
-            "sbcs r3, r5\n",
-            "sbcs r5, r5\n",
-            "adds r4, r5\n",
-            "stm r6!, {{r0, r1, r2, r3}}\n",
-            // out[8..12) = V + H_hi - S_hi + the carries into it (r4: the one above and V's).
-            "add r4, r8\n",
-            "mov r0, r9\n",
-            "mov r1, r10\n",
-            "mov r2, r12\n",
-            "mov r3, lr\n",
-            "asrs r5, r4, #31\n",
-            "adds r0, r4\n",
-            "adcs r1, r5\n",
-            "adcs r2, r5\n",
-            "adcs r3, r5\n",
-            "movs r4, #0\n",
-            "adcs r5, r4\n",
-            "ldr r4, [r6, #16]\n",
-            "adds r0, r4\n",
-            "ldr r4, [r6, #20]\n",
-            "adcs r1, r4\n",
-            "ldr r4, [r6, #24]\n",
-            "adcs r2, r4\n",
-            "ldr r4, [r6, #28]\n",
-            "adcs r3, r4\n",
-            "movs r4, #0\n",
-            "adcs r5, r4\n",
-            "ldr r4, [sp, #16]\n",
-            "subs r0, r4\n",
-            "ldr r4, [sp, #20]\n",
-            "sbcs r1, r4\n",
-            "ldr r4, [sp, #24]\n",
-            "sbcs r2, r4\n",
-            "ldr r4, [sp, #28]\n",
-            "sbcs r3, r4\n",
-            "sbcs r4, r4\n",
-            "adds r5, r4\n",
-            "stm r6!, {{r0, r1, r2, r3}}\n",
-            // out[12..16) = H_hi + the carries into it (r5 and V's).
-            "add r5, r8\n",
-            "ldm r6!, {{r0, r1, r2, r3}}\n",
-            "asrs r4, r5, #31\n",
-            "adds r0, r5\n",
-            "adcs r1, r4\n",
-            "adcs r2, r4\n",
-            "adcs r3, r4\n",
-            "subs r6, #16\n",
-            "stm r6!, {{r0, r1, r2, r3}}\n",
-            // The fold, after the subroutine: the wide buffer (r0) into the result (r1).
-            "mov r0, r11\n",
-            "ldr r1, [sp, #48]\n",
-            "add sp, #52\n",
-            "b 3f\n",
-            // The 128-bit square, a subroutine (r0 = X, r1 = R, returns with `bx lr`):
-            // R = L + 2^128 H + 2^64 (L + H - S) with L = X0², H = X1², S = |X0 - X1|² (64-bit
-            // halves).
-            "2:\n",
             "mov r9, r1\n",
             "mov r10, r0\n",
             // L -> R[0..4).
@@ -311,7 +181,169 @@ macro_rules! karatsuba_square {
             "sbcs r2, r4\n",
             "str r2, [r0, #28]\n",
             "bx lr\n",
-            "3:\n",
+        )
+    };
+}
+
+// The subroutine, once for `square_to` and `square_wide` (no jump over it inside their
+// blocks): a function of its own, reached only by their `bl`s.
+core::arch::global_asm!(
+    ".section .text.halite_c25519_square128,\"ax\",%progbits",
+    ".p2align 1",
+    ".globl halite_c25519_square128",
+    ".hidden halite_c25519_square128",
+    ".type halite_c25519_square128, %function",
+    ".thumb_func",
+    "halite_c25519_square128:",
+    square128!(),
+    ".size halite_c25519_square128, . - halite_c25519_square128",
+);
+
+/// The square's top quarter, in r0–r3 at the end of `karatsuba_square!`: `memory` stores it
+/// (r6 is 16 bytes past its place), `registers` moves it to r8, r9, r10 and lr (r11 holds
+/// the wide buffer's pointer), where the fold takes it.
+macro_rules! top_quarter {
+    (memory) => {
+        concat!("subs r6, #16\n", "stm r6!, {{r0, r1, r2, r3}}\n")
+    };
+    (registers) => {
+        concat!("mov r8, r0\n", "mov r9, r1\n", "mov r10, r2\n", "mov lr, r3\n")
+    };
+}
+
+/// The whole square but its tail, as one template: `a` (r0) squared into the sixteen words at
+/// r1, ending with the wide buffer in r0 and the result pointer (r2 on entry) in r1: the
+/// caller writes the tail after it, the fold (`reduce_wide!`) for [`square_to`],
+/// nothing for [`square_wide`]. `$top` says where the top quarter goes (`top_quarter!`).
+/// Ends with r6 still pushed.
+#[rustfmt::skip]
+macro_rules! karatsuba_square {
+    ($top:ident) => {
+        concat!(
+            // The 256-bit square: out = L + 2^256 H + 2^128 (L + H - S) with L = A0², H = A1²,
+            // S = |A0 - A1|² (128-bit halves, squared by the subroutine). Stack frame: S at
+            // sp[0..32), |A0 - A1| at sp[32..48), the result's pointer at 48; `a` stays in r12,
+            // `out` (the wide buffer) in r11.
+            "push {{r6}}\n",
+            "sub sp, #52\n",
+            "str r2, [sp, #48]\n",
+            "mov r12, r0\n",
+            "mov r11, r1\n",
+            "bl halite_c25519_square128\n",
+            "mov r0, r12\n",
+            "adds r0, #16\n",
+            "mov r1, r11\n",
+            "adds r1, #32\n",
+            "bl halite_c25519_square128\n",
+            // |A0 - A1| -> sp[32..48).
+            "mov r0, r12\n",
+            "ldm r0!, {{r1, r2, r3, r4}}\n",
+            "ldm r0!, {{r5, r6}}\n",
+            "subs r1, r5\n",
+            "sbcs r2, r6\n",
+            "ldm r0!, {{r5, r6}}\n",
+            "sbcs r3, r5\n",
+            "sbcs r4, r6\n",
+            "sbcs r5, r5\n",
+            "eors r1, r5\n",
+            "eors r2, r5\n",
+            "eors r3, r5\n",
+            "eors r4, r5\n",
+            "subs r1, r5\n",
+            "sbcs r2, r5\n",
+            "sbcs r3, r5\n",
+            "sbcs r4, r5\n",
+            "add r0, sp, #32\n",
+            "stm r0!, {{r1, r2, r3, r4}}\n",
+            "add r0, sp, #32\n",
+            "mov r1, sp\n",
+            "bl halite_c25519_square128\n",
+            // V = L_hi + H_lo (carry in r8), kept in r9, r10, r12 and lr;
+            // out[4..8) = V + L_lo - S_lo (signed carry in r4).
+            "mov r6, r11\n",
+            "adds r6, #16\n",
+            "ldm r6!, {{r0, r1, r2, r3}}\n",
+            "ldm r6!, {{r4, r5}}\n",
+            "adds r0, r4\n",
+            "adcs r1, r5\n",
+            "ldm r6!, {{r4, r5}}\n",
+            "adcs r2, r4\n",
+            "adcs r3, r5\n",
+            "movs r4, #0\n",
+            "adcs r4, r4\n",
+            "mov r8, r4\n",
+            "mov r9, r0\n",
+            "mov r10, r1\n",
+            "mov r12, r2\n",
+            "mov lr, r3\n",
+            "subs r6, #48\n",
+            "ldm r6!, {{r4, r5}}\n",
+            "adds r0, r4\n",
+            "adcs r1, r5\n",
+            "ldm r6!, {{r4, r5}}\n",
+            "adcs r2, r4\n",
+            "adcs r3, r5\n",
+            "movs r4, #0\n",
+            "adcs r4, r4\n",
+            "ldr r5, [sp, #0]\n",
+            "subs r0, r5\n",
+            "ldr r5, [sp, #4]\n",
+            "sbcs r1, r5\n",
+            "ldr r5, [sp, #8]\n",
+            "sbcs r2, r5\n",
+            "ldr r5, [sp, #12]\n",
+            "sbcs r3, r5\n",
+            "sbcs r5, r5\n",
+            "adds r4, r5\n",
+            "stm r6!, {{r0, r1, r2, r3}}\n",
+            // out[8..12) = V + H_hi - S_hi + the carries into it (r4: the one above and V's).
+            "add r4, r8\n",
+            "mov r0, r9\n",
+            "mov r1, r10\n",
+            "mov r2, r12\n",
+            "mov r3, lr\n",
+            "asrs r5, r4, #31\n",
+            "adds r0, r4\n",
+            "adcs r1, r5\n",
+            "adcs r2, r5\n",
+            "adcs r3, r5\n",
+            "movs r4, #0\n",
+            "adcs r5, r4\n",
+            "ldr r4, [r6, #16]\n",
+            "adds r0, r4\n",
+            "ldr r4, [r6, #20]\n",
+            "adcs r1, r4\n",
+            "ldr r4, [r6, #24]\n",
+            "adcs r2, r4\n",
+            "ldr r4, [r6, #28]\n",
+            "adcs r3, r4\n",
+            "movs r4, #0\n",
+            "adcs r5, r4\n",
+            "ldr r4, [sp, #16]\n",
+            "subs r0, r4\n",
+            "ldr r4, [sp, #20]\n",
+            "sbcs r1, r4\n",
+            "ldr r4, [sp, #24]\n",
+            "sbcs r2, r4\n",
+            "ldr r4, [sp, #28]\n",
+            "sbcs r3, r4\n",
+            "sbcs r4, r4\n",
+            "adds r5, r4\n",
+            "stm r6!, {{r0, r1, r2, r3}}\n",
+            // out[12..16) = H_hi + the carries into it (r5 and V's). Stored, or kept in r8,
+            // r9, r10 and lr for the fold.
+            "add r5, r8\n",
+            "ldm r6!, {{r0, r1, r2, r3}}\n",
+            "asrs r4, r5, #31\n",
+            "adds r0, r5\n",
+            "adcs r1, r4\n",
+            "adcs r2, r4\n",
+            "adcs r3, r4\n",
+            top_quarter!($top),
+            // The fold, after the subroutine: the wide buffer (r0) into the result (r1).
+            "mov r0, r11\n",
+            "ldr r1, [sp, #48]\n",
+            "add sp, #52\n",
         )
     };
 }
@@ -327,15 +359,16 @@ macro_rules! karatsuba_square {
 #[inline(never)]
 pub(super) unsafe fn square_to(a: *const [u32; 8], r: *mut [u32; 8]) {
     let mut t = MaybeUninit::<[u32; 16]>::uninit();
-    // SAFETY: reads the eight words at `a` (the caller's promise), writes the sixteen of `t`
-    // and rereads them, and then writes the eight at `r` (the caller's promise; all reads of
-    // `a` are done by then); uses 56 bytes of stack below `sp`, which it restores; r0–r5, r8–r12 and lr are declared clobbered, r6
-    // (which Rust reserves) is saved on the stack and restored, r7 is not touched. The flags
-    // are clobbered, which `asm!` assumes by default.
+    // SAFETY: reads the eight words at `a` (the caller's promise), writes the first twelve
+    // words of `t` (the last four stay in registers) and rereads them, and then writes the
+    // eight at `r` (the caller's promise; all reads of `a` are done by then); uses 56 bytes
+    // of stack below `sp`, which it restores; r0–r5, r8–r12 and lr are declared clobbered,
+    // r6 (which Rust reserves) is saved on the stack and restored, r7 is not touched. The
+    // flags are clobbered, which `asm!` assumes by default.
     unsafe {
         core::arch::asm!(
-            karatsuba_square!(),
-            reduce_wide!(),
+            karatsuba_square!(registers),
+            reduce_wide!("r8", "r9", "r10", "lr"),
             "pop {{r6}}",
             inout("r0") a => _,
             inout("r1") t.as_mut_ptr() => _,
@@ -357,7 +390,7 @@ pub(super) fn square_wide(a: &[u32; 8]) -> [u32; 16] {
     // r0–r5, r8–r12 and lr are declared clobbered, r6 is saved and restored, r7 untouched.
     unsafe {
         core::arch::asm!(
-            karatsuba_square!(),
+            karatsuba_square!(memory),
             "pop {{r6}}",
             inout("r0") a.as_ptr() => _,
             inout("r1") t.as_mut_ptr() => _,
