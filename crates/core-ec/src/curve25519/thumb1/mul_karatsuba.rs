@@ -6,7 +6,7 @@
 //! 16×16-bit `MULS` on the halves, combined with shifts and carries (17 instructions): 36 of
 //! them where one level needed 48 and schoolbook 64.
 //!
-//! 1527 Cortex-M0+ cycles and 1046 bytes counted on the disassembly (loads and stores 2,
+//! 1515 Cortex-M0+ cycles and 1038 bytes counted on the disassembly (loads and stores 2,
 //! `LDM`/`STM`/`PUSH`/`POP` 1 + N, `BL` 3, `BX` and `B` 2, the rest 1), against 1748 and 1244
 //! for one level of Karatsuba over a product-scanning 128×128: 801 of them are the nine 64×64
 //! products with their loads, the rest moves words between memory and the seven usable low
@@ -222,17 +222,20 @@ macro_rules! top_quarter {
 }
 
 /// The 128×128 product of X, the four words at sp, by Y, the four at sp + 16, into
-/// the eight at r2 (kept in r9), by Karatsuba again: L = X0·Y0 and H = X1·Y1 into
-/// R, then D = |X0 − X1|·|Y0 − Y1| in registers and R += (L + H ∓ D)·2^64.
-/// |X0 − X1| is kept in r10 and r12, |Y0 − Y1| in its own frame below (X and Y 8
-/// bytes up). Clobbers r0–r6 and r8–r12; returns through lr (it calls nothing).
+/// the eight at r2 (kept in r9), by Karatsuba again: L = X0·Y0 and H = X1·Y1, then
+/// D = |X0 − X1|·|Y0 − Y1| in registers and R = L + (L + H ∓ D)·2^64 + H·2^128.
+/// L's low half goes to R at once; its high half and H go to the subroutine's own
+/// frame (sp-relative stores, which need no pointer in a low register), as does
+/// |Y0 − Y1|; |X0 − X1| is kept in r10 and r12. The frame is 32 bytes (X and Y 32
+/// bytes up): |Y0 − Y1| at 0, L's high half at 8, H at 16. Clobbers r0–r6 and
+/// r8–r12; returns through lr (it calls nothing).
 #[rustfmt::skip]
 macro_rules! mul128 {
     () => {
         concat!(
             "mov r9, r2\n",
-            "sub sp, #8\n",
-            "add r0, sp, #8\n",
+            "sub sp, #32\n",
+            "add r0, sp, #32\n",
             abs_diff64!("r3", "r4"),
             "mov r10, r1\n",
             "mov r12, r2\n",
@@ -243,28 +246,24 @@ macro_rules! mul128 {
             "eors r3, r4\n",
             "mvns r3, r3\n",
             "mov r11, r3\n",
-            // L into R[0..4).
-            mul64_a!("8", "24", "28"),
+            // L: its low half into R[0..2), its high half into the frame.
+            mul64_a!("32", "48", "52"),
             "mov r3, r9\n",
             "str r2, [r3, #0]\n",
-            mul64_b!("12", "24"),
+            mul64_b!("36", "48"),
             "mov r3, r9\n",
             "str r0, [r3, #4]\n",
-            mul64_c!("12", "28"),
-            "mov r3, r9\n",
-            "str r4, [r3, #8]\n",
-            "str r5, [r3, #12]\n",
-            // H into R[4..8).
-            mul64_a!("16", "32", "36"),
-            "mov r3, r9\n",
-            "str r2, [r3, #16]\n",
-            mul64_b!("20", "32"),
-            "mov r3, r9\n",
-            "str r0, [r3, #20]\n",
-            mul64_c!("20", "36"),
-            "mov r3, r9\n",
-            "str r4, [r3, #24]\n",
-            "str r5, [r3, #28]\n",
+            mul64_c!("36", "52"),
+            "str r4, [sp, #8]\n",
+            "str r5, [sp, #12]\n",
+            // H into the frame.
+            mul64_a!("40", "56", "60"),
+            "str r2, [sp, #16]\n",
+            mul64_b!("44", "56"),
+            "str r0, [sp, #20]\n",
+            mul64_c!("44", "60"),
+            "str r4, [sp, #24]\n",
+            "str r5, [sp, #28]\n",
             // D in r8, r10, r4, r5 (|X0 − X1| is read from r10 and r12, its first word for
             // the last time before r10 takes D's second word).
             mul64_a!((reg "r10"), "0", "4"),
@@ -286,43 +285,43 @@ macro_rules! mul128 {
             "adcs r0, r3\n",
             "ldr r3, [r2, #4]\n",
             "adcs r1, r3\n",
-            "ldr r3, [r2, #8]\n",
+            "ldr r3, [sp, #8]\n",
             "adcs r4, r3\n",
-            "ldr r3, [r2, #12]\n",
+            "ldr r3, [sp, #12]\n",
             "adcs r5, r3\n",
             "movs r3, #0\n",
             "adcs r6, r3\n",
-            "ldr r3, [r2, #16]\n",
+            "ldr r3, [sp, #16]\n",
             "adds r0, r3\n",
-            "ldr r3, [r2, #20]\n",
+            "ldr r3, [sp, #20]\n",
             "adcs r1, r3\n",
-            "ldr r3, [r2, #24]\n",
+            "ldr r3, [sp, #24]\n",
             "adcs r4, r3\n",
-            "ldr r3, [r2, #28]\n",
+            "ldr r3, [sp, #28]\n",
             "adcs r5, r3\n",
             "movs r3, #0\n",
             "adcs r6, r3\n",
-            // R[2..8) += T.
-            "ldr r3, [r2, #8]\n",
+            // R[2..8) = (L's high half, H) + T.
+            "ldr r3, [sp, #8]\n",
             "adds r3, r0\n",
             "str r3, [r2, #8]\n",
-            "ldr r3, [r2, #12]\n",
+            "ldr r3, [sp, #12]\n",
             "adcs r3, r1\n",
             "str r3, [r2, #12]\n",
-            "ldr r3, [r2, #16]\n",
+            "ldr r3, [sp, #16]\n",
             "adcs r3, r4\n",
             "str r3, [r2, #16]\n",
-            "ldr r3, [r2, #20]\n",
+            "ldr r3, [sp, #20]\n",
             "adcs r3, r5\n",
             "str r3, [r2, #20]\n",
-            "ldr r3, [r2, #24]\n",
+            "ldr r3, [sp, #24]\n",
             "adcs r3, r6\n",
             "str r3, [r2, #24]\n",
             "movs r0, #0\n",
-            "ldr r3, [r2, #28]\n",
+            "ldr r3, [sp, #28]\n",
             "adcs r3, r0\n",
             "str r3, [r2, #28]\n",
-            "add sp, #8\n",
+            "add sp, #32\n",
             "bx lr\n",
         )
     };
