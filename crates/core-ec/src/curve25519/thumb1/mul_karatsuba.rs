@@ -505,11 +505,11 @@ pub(super) extern "C" fn mul(a: &[u32; 8], b: &[u32; 8]) -> Fe {
     // SAFETY: reads the eight words at `a` and at `b`, writes the sixteen of `t` (all of
     // them: the two outer products fill it before the middle term is added in; the top
     // quarter's final value stays in registers) and then rereads the first twelve, writes
-    // the eight of `r`, and uses 140 bytes of stack below sp for its frame and 8 more below
+    // the eight of `r`, and uses 140 bytes of stack below sp for its frame and 32 more below
     // that for the subroutine's (both given back before the end). r0–r5, r8–r12 and lr are
     // declared clobbered; r6 (reserved by Rust) is pushed first and popped last; r7 (the
     // frame pointer) is not touched. The subroutine (`mul128!`) clobbers only registers
-    // declared here and its 8 bytes of stack.
+    // declared here and its 32 bytes of stack.
     unsafe {
         core::arch::asm!(
             karatsuba_mul!(registers),
@@ -534,7 +534,7 @@ pub(super) fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
     let mut t = core::mem::MaybeUninit::<[u32; 16]>::uninit();
     // SAFETY: as in `mul`, with `t` as the wide buffer and the empty tail: reads the eight
     // words at `a` and at `b`, writes the sixteen of `t`; the result pointer it keeps in its
-    // frame (r3, a null) is reloaded into r1 but never used; 148 bytes of stack, restored;
+    // frame (r3, a null) is reloaded into r1 but never used; 172 bytes of stack, restored;
     // r0–r5, r8–r12 and lr are declared clobbered, r6 is saved and restored, r7 untouched.
     unsafe {
         core::arch::asm!(
