@@ -22,43 +22,40 @@ use super::edwards::Niels;
 use super::field::Field;
 use super::tables;
 
-/// Loads `hi[i]` into r6 for `reduce_word!`: from byte offset `$hi` from r0, or from the
+/// Loads `hi[i]` into `$d` for `reduce_word!`: from byte offset `$hi` from r0, or from the
 /// high register in `(reg $r)`.
 macro_rules! reduce_hi {
-    ($hi:literal) => {
-        concat!("ldr r6, [r0, #", $hi, "]\n")
+    ($d:literal, $hi:literal) => {
+        concat!("ldr ", $d, ", [r0, #", $hi, "]\n")
     };
-    ((reg $r:literal)) => {
-        concat!("mov r6, ", $r, "\n")
+    ($d:literal, (reg $r:literal)) => {
+        concat!("mov ", $d, ", ", $r, "\n")
     };
 }
 
 /// One word of the reduction's first pass: `t[i] = lo[i] + 38·hi[i] + carry` (`lo[i]` at
 /// byte offset `$lo` from r0, `hi[i]` as `reduce_hi!` takes it), the carry (below 2^7) in
-/// r2, 38 in r1; r3 is zero, r4–r6 are scratch. The carry in is added to the low half's
-/// product (below 2^22), where it cannot carry out.
+/// `$c` on entry and in `$h` on exit (the two alternate between r2 and r6 word by word, so
+/// that no move is needed), 38 in r1; r3 is zero, r4 and r5 are scratch. The carry in is
+/// added to the low half's product (below 2^22), where it cannot carry out.
+#[rustfmt::skip]
 macro_rules! reduce_word {
-    ($lo:literal, $hi:tt) => {
+    ($c:literal, $h:literal, $lo:literal, $hi:tt) => {
         concat!(
-            reduce_hi!($hi),
-            "uxth r4, r6\n",
-            "lsrs r6, r6, #16\n",
+            reduce_hi!($h, $hi),
+            "uxth r4, ", $h, "\n",
+            "lsrs ", $h, ", ", $h, ", #16\n",
             "muls r4, r1, r4\n",
-            "muls r6, r1, r6\n",
-            "adds r4, r4, r2\n",
-            "lsls r5, r6, #16\n",
-            "lsrs r6, r6, #16\n",
+            "muls ", $h, ", r1, ", $h, "\n",
+            "adds r4, r4, ", $c, "\n",
+            "lsls r5, ", $h, ", #16\n",
+            "lsrs ", $h, ", ", $h, ", #16\n",
             "adds r4, r4, r5\n",
-            "adcs r6, r3\n",
-            "ldr r5, [r0, #",
-            $lo,
-            "]\n",
+            "adcs ", $h, ", r3\n",
+            "ldr r5, [r0, #", $lo, "]\n",
             "adds r4, r4, r5\n",
-            "adcs r6, r3\n",
-            "str r4, [r0, #",
-            $lo,
-            "]\n",
-            "mov r2, r6\n",
+            "adcs ", $h, ", r3\n",
+            "str r4, [r0, #", $lo, "]\n",
         )
     };
 }
@@ -78,14 +75,14 @@ macro_rules! reduce_wide {
             "movs r1, #38\n",
             "movs r3, #0\n",
             "movs r2, #0\n",
-            reduce_word!("0", "32"),
-            reduce_word!("4", "36"),
-            reduce_word!("8", "40"),
-            reduce_word!("12", "44"),
-            reduce_word!("16", (reg $h4)),
-            reduce_word!("20", (reg $h5)),
-            reduce_word!("24", (reg $h6)),
-            reduce_word!("28", (reg $h7)),
+            reduce_word!("r2", "r6", "0", "32"),
+            reduce_word!("r6", "r2", "4", "36"),
+            reduce_word!("r2", "r6", "8", "40"),
+            reduce_word!("r6", "r2", "12", "44"),
+            reduce_word!("r2", "r6", "16", (reg $h4)),
+            reduce_word!("r6", "r2", "20", (reg $h5)),
+            reduce_word!("r2", "r6", "24", (reg $h6)),
+            reduce_word!("r6", "r2", "28", (reg $h7)),
             "muls r2, r1, r2\n",
             "mov r1, r12\n",
             "ldm r0!, {{r4, r5, r6}}\n",
