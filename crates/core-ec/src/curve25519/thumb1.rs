@@ -34,7 +34,7 @@ macro_rules! reduce_hi {
 }
 
 /// One word of the reduction's first pass: `t[i] = lo[i] + 38·hi[i] + carry` (`lo[i]` at
-/// byte offset `$lo` from r0, `hi[i]` as `reduce_hi!` takes it), the carry (below 2^7) in
+/// byte offset `$lo` from r0, `hi[i]` as `reduce_hi!` takes it), the carry (below 2^12) in
 /// `$c` on entry and in `$h` on exit (the two alternate between r2 and r6 word by word, so
 /// that no move is needed), 38 in r1; r3 is zero, r4 and r5 are scratch. The carry in is
 /// added to the low half's product (below 2^22), where it cannot carry out.
@@ -63,18 +63,37 @@ macro_rules! reduce_word {
 /// The tail of the product and square routines: the 512-bit `t` (its first twelve words at
 /// r0, scratch; the last four, `hi[4..8)`, in the high registers `$h4`…`$h7`, never
 /// stored) reduced below 2^256 with 2^256 ≡ 38, `lo + 38·hi`, into the eight words at r1.
-/// Each `38·hi[i]` is two `MULS` on 16-bit halves; the first pass leaves `lo + 38·hi` in
-/// `t[0..8]` with its top carry (below 2^6) in r2, the second folds that carry in as 38
-/// times it while copying out, and the carry out of that (at most one) lands in the lowest
-/// word, where it cannot carry again. Clobbers r0–r6 and r12 (the caller saves r6); no
-/// branch.
+/// Each `38·hi[i]` is two `MULS` on 16-bit halves. The top word goes first: of
+/// `lo[7] + 38·hi[7]`, the low 31 bits stay in `t[7]` and the rest (bit 255 up, below 2^7)
+/// comes back as 19 times it (2^255 ≡ 19) as the carry into word 0; then words 0 to 6 in
+/// one carried pass, and their carry (below 2^6) goes into word 7 while copying out, where
+/// it cannot carry out of 2^256 (word 7 is below 2^31). Clobbers r0–r6 and r12 (the caller
+/// saves r6); no branch.
 macro_rules! reduce_wide {
     ($h4:literal, $h5:literal, $h6:literal, $h7:literal) => {
         concat!(
             "mov r12, r1\n",
             "movs r1, #38\n",
             "movs r3, #0\n",
-            "movs r2, #0\n",
+            reduce_hi!("r6", (reg $h7)),
+            "uxth r4, r6\n",
+            "lsrs r6, r6, #16\n",
+            "muls r4, r1, r4\n",
+            "muls r6, r1, r6\n",
+            "lsls r5, r6, #16\n",
+            "lsrs r6, r6, #16\n",
+            "adds r4, r4, r5\n",
+            "adcs r6, r3\n",
+            "ldr r5, [r0, #28]\n",
+            "adds r4, r4, r5\n",
+            "adcs r6, r3\n",
+            // Bit 31 out through the carry into the top (r6), then the 31 bits back.
+            "lsls r4, r4, #1\n",
+            "adcs r6, r6\n",
+            "lsrs r4, r4, #1\n",
+            "str r4, [r0, #28]\n",
+            "movs r2, #19\n",
+            "muls r2, r6, r2\n",
             reduce_word!("r2", "r6", "0", "32"),
             reduce_word!("r6", "r2", "4", "36"),
             reduce_word!("r2", "r6", "8", "40"),
@@ -82,30 +101,12 @@ macro_rules! reduce_wide {
             reduce_word!("r2", "r6", "16", (reg $h4)),
             reduce_word!("r6", "r2", "20", (reg $h5)),
             reduce_word!("r2", "r6", "24", (reg $h6)),
-            reduce_word!("r6", "r2", "28", (reg $h7)),
-            "muls r2, r1, r2\n",
             "mov r1, r12\n",
-            "ldm r0!, {{r4, r5, r6}}\n",
-            "adds r4, r4, r2\n",
-            "adcs r5, r3\n",
-            "adcs r6, r3\n",
-            "stm r1!, {{r4, r5, r6}}\n",
-            "ldm r0!, {{r4, r5, r6}}\n",
-            "adcs r4, r3\n",
-            "adcs r5, r3\n",
-            "adcs r6, r3\n",
-            "stm r1!, {{r4, r5, r6}}\n",
-            "ldm r0!, {{r4, r5}}\n",
-            "adcs r4, r3\n",
-            "adcs r5, r3\n",
-            "stm r1!, {{r4, r5}}\n",
-            "adcs r3, r3\n",
-            "movs r4, #38\n",
-            "muls r3, r4, r3\n",
-            "subs r1, #32\n",
-            "ldr r4, [r1]\n",
-            "adds r4, r4, r3\n",
-            "str r4, [r1]\n",
+            "ldm r0!, {{r2, r3, r4, r5}}\n",
+            "stm r1!, {{r2, r3, r4, r5}}\n",
+            "ldm r0!, {{r2, r3, r4, r5}}\n",
+            "adds r5, r5, r6\n",
+            "stm r1!, {{r2, r3, r4, r5}}\n",
         )
     };
 }

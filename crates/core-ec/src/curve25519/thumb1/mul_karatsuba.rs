@@ -18,7 +18,7 @@
 //! its returns), and every address is a fixed offset.
 //!
 //! Those figures are the 512-bit product's: the ×38 fold at the end of the routine
-//! (`reduce_wide!`) adds about 200 cycles and 300 bytes (1360 bytes in all).
+//! (`reduce_wide!`) adds about 175 cycles and 260 bytes (1280 bytes in all).
 
 /// The 64-bit product of the words in `$a` and `$b` into `$lo` (low) and `$a` (high), from
 /// the four 16×16-bit products of their halves: `al·bl + (ah·bl + al·bh)·2^16 + ah·bh·2^32`,
