@@ -260,7 +260,42 @@ macro_rules! add_mul_a24_word {
     };
 }
 
-/// After `mul_a24` or `add_mul_a24`, whose eight result words end before r1: the carry in
+/// The top word of `add_mul_a24` first: `e[7]·121665 + self[7]` (below 2^32·121666), its
+/// low 31 bits back to `self[7]` and the rest (bit 255 up, below 2^18) as 19 times it
+/// (2^255 ≡ 19; below 2^23) into r2, the carry into word 0. That carry added to the low
+/// half's product (at most 0xffff·0xdb41) cannot carry out; the words' carries stay below
+/// 2^18, so the last, into word 7 (below 2^31), cannot carry out of 2^256. K in r6.
+#[rustfmt::skip]
+macro_rules! add_mul_a24_top {
+    () => {
+        concat!(
+            "ldr r3, [r0, #28]\n",
+            "uxth r4, r3\n",
+            "lsrs r3, r3, #16\n",
+            "mov r5, r3\n",
+            "muls r5, r6, r5\n",
+            "adds r5, r5, r4\n",
+            "muls r4, r6, r4\n",
+            "lsls r2, r5, #16\n",
+            "lsrs r5, r5, #16\n",
+            "adds r4, r4, r2\n",
+            "adcs r3, r5\n",
+            "ldr r2, [r1, #28]\n",
+            "adds r4, r4, r2\n",
+            "movs r2, #0\n",
+            "adcs r2, r3\n",
+            // Bit 31 out through the carry into the top (r2), then the 31 bits back.
+            "lsls r4, r4, #1\n",
+            "adcs r2, r2\n",
+            "lsrs r4, r4, #1\n",
+            "str r4, [r1, #28]\n",
+            "movs r3, #19\n",
+            "muls r2, r3, r2\n",
+        )
+    };
+}
+
+/// After `mul_a24`, whose eight result words end before r1: the carry in
 /// r2 (below 2^18) folded as 38 times it through the eight words, and the carry out of that
 /// (at most one) as 38 into the lowest word, where it cannot carry again. Clobbers r0–r5.
 macro_rules! fold_a24_carry {
@@ -656,8 +691,9 @@ impl Field for Fe {
     }
 
     /// In place, in one pass: each word of `e` times 121665 as in `mul_a24`, plus the word
-    /// of `self` it replaces, and one fold of the top carry (where `add` after `mul_a24`
-    /// stored, reread and folded the product once more).
+    /// of `self` it replaces (where `add` after `mul_a24` stored, reread and folded the
+    /// product once more), the top word first (`add_mul_a24_top!`), so that the carry out
+    /// of words 0 to 6 is added to word 7 alone, with no fold after.
     fn add_mul_a24(&mut self, e: &Self) {
         // SAFETY: reads the eight words at `e` and reads and rewrites the eight at `self`
         // (distinct: `self` is `&mut`), through the pointers in r0 and r1; r0–r5 are declared
@@ -668,7 +704,7 @@ impl Field for Fe {
                 "movs r6, #0xdb",
                 "lsls r6, r6, #8",
                 "adds r6, #0x41",
-                "movs r2, #0",
+                add_mul_a24_top!(),
                 add_mul_a24_word!(),
                 add_mul_a24_word!(),
                 add_mul_a24_word!(),
@@ -676,8 +712,9 @@ impl Field for Fe {
                 add_mul_a24_word!(),
                 add_mul_a24_word!(),
                 add_mul_a24_word!(),
-                add_mul_a24_word!(),
-                fold_a24_carry!(),
+                "ldr r3, [r1]",
+                "adds r3, r3, r2",
+                "str r3, [r1]",
                 "pop {{r6}}",
                 inout("r0") e.0.as_ptr() => _,
                 inout("r1") self.0.as_mut_ptr() => _,
