@@ -22,43 +22,40 @@ use super::edwards::Niels;
 use super::field::Field;
 use super::tables;
 
-/// Loads `hi[i]` into r6 for `reduce_word!`: from byte offset `$hi` from r0, or from the
+/// Loads `hi[i]` into `$d` for `reduce_word!`: from byte offset `$hi` from r0, or from the
 /// high register in `(reg $r)`.
 macro_rules! reduce_hi {
-    ($hi:literal) => {
-        concat!("ldr r6, [r0, #", $hi, "]\n")
+    ($d:literal, $hi:literal) => {
+        concat!("ldr ", $d, ", [r0, #", $hi, "]\n")
     };
-    ((reg $r:literal)) => {
-        concat!("mov r6, ", $r, "\n")
+    ($d:literal, (reg $r:literal)) => {
+        concat!("mov ", $d, ", ", $r, "\n")
     };
 }
 
 /// One word of the reduction's first pass: `t[i] = lo[i] + 38·hi[i] + carry` (`lo[i]` at
-/// byte offset `$lo` from r0, `hi[i]` as `reduce_hi!` takes it), the carry (below 2^7) in
-/// r2, 38 in r1; r3 is zero, r4–r6 are scratch. The carry in is added to the low half's
-/// product (below 2^22), where it cannot carry out.
+/// byte offset `$lo` from r0, `hi[i]` as `reduce_hi!` takes it), the carry (below 2^12) in
+/// `$c` on entry and in `$h` on exit (the two alternate between r2 and r6 word by word, so
+/// that no move is needed), 38 in r1; r3 is zero, r4 and r5 are scratch. The carry in is
+/// added to the low half's product (below 2^22), where it cannot carry out.
+#[rustfmt::skip]
 macro_rules! reduce_word {
-    ($lo:literal, $hi:tt) => {
+    ($c:literal, $h:literal, $lo:literal, $hi:tt) => {
         concat!(
-            reduce_hi!($hi),
-            "uxth r4, r6\n",
-            "lsrs r6, r6, #16\n",
+            reduce_hi!($h, $hi),
+            "uxth r4, ", $h, "\n",
+            "lsrs ", $h, ", ", $h, ", #16\n",
             "muls r4, r1, r4\n",
-            "muls r6, r1, r6\n",
-            "adds r4, r4, r2\n",
-            "lsls r5, r6, #16\n",
-            "lsrs r6, r6, #16\n",
+            "muls ", $h, ", r1, ", $h, "\n",
+            "adds r4, r4, ", $c, "\n",
+            "lsls r5, ", $h, ", #16\n",
+            "lsrs ", $h, ", ", $h, ", #16\n",
             "adds r4, r4, r5\n",
-            "adcs r6, r3\n",
-            "ldr r5, [r0, #",
-            $lo,
-            "]\n",
+            "adcs ", $h, ", r3\n",
+            "ldr r5, [r0, #", $lo, "]\n",
             "adds r4, r4, r5\n",
-            "adcs r6, r3\n",
-            "str r4, [r0, #",
-            $lo,
-            "]\n",
-            "mov r2, r6\n",
+            "adcs ", $h, ", r3\n",
+            "str r4, [r0, #", $lo, "]\n",
         )
     };
 }
@@ -66,49 +63,50 @@ macro_rules! reduce_word {
 /// The tail of the product and square routines: the 512-bit `t` (its first twelve words at
 /// r0, scratch; the last four, `hi[4..8)`, in the high registers `$h4`…`$h7`, never
 /// stored) reduced below 2^256 with 2^256 ≡ 38, `lo + 38·hi`, into the eight words at r1.
-/// Each `38·hi[i]` is two `MULS` on 16-bit halves; the first pass leaves `lo + 38·hi` in
-/// `t[0..8]` with its top carry (below 2^6) in r2, the second folds that carry in as 38
-/// times it while copying out, and the carry out of that (at most one) lands in the lowest
-/// word, where it cannot carry again. Clobbers r0–r6 and r12 (the caller saves r6); no
-/// branch.
+/// Each `38·hi[i]` is two `MULS` on 16-bit halves. The top word goes first: of
+/// `lo[7] + 38·hi[7]`, the low 31 bits stay in `t[7]` and the rest (bit 255 up, below 2^7)
+/// comes back as 19 times it (2^255 ≡ 19) as the carry into word 0; then words 0 to 6 in
+/// one carried pass, and their carry (below 2^6) goes into word 7 while copying out, where
+/// it cannot carry out of 2^256 (word 7 is below 2^31). Clobbers r0–r6 and r12 (the caller
+/// saves r6); no branch.
 macro_rules! reduce_wide {
     ($h4:literal, $h5:literal, $h6:literal, $h7:literal) => {
         concat!(
             "mov r12, r1\n",
             "movs r1, #38\n",
             "movs r3, #0\n",
-            "movs r2, #0\n",
-            reduce_word!("0", "32"),
-            reduce_word!("4", "36"),
-            reduce_word!("8", "40"),
-            reduce_word!("12", "44"),
-            reduce_word!("16", (reg $h4)),
-            reduce_word!("20", (reg $h5)),
-            reduce_word!("24", (reg $h6)),
-            reduce_word!("28", (reg $h7)),
-            "muls r2, r1, r2\n",
+            reduce_hi!("r6", (reg $h7)),
+            "uxth r4, r6\n",
+            "lsrs r6, r6, #16\n",
+            "muls r4, r1, r4\n",
+            "muls r6, r1, r6\n",
+            "lsls r5, r6, #16\n",
+            "lsrs r6, r6, #16\n",
+            "adds r4, r4, r5\n",
+            "adcs r6, r3\n",
+            "ldr r5, [r0, #28]\n",
+            "adds r4, r4, r5\n",
+            "adcs r6, r3\n",
+            // Bit 31 out through the carry into the top (r6), then the 31 bits back.
+            "lsls r4, r4, #1\n",
+            "adcs r6, r6\n",
+            "lsrs r4, r4, #1\n",
+            "str r4, [r0, #28]\n",
+            "movs r2, #19\n",
+            "muls r2, r6, r2\n",
+            reduce_word!("r2", "r6", "0", "32"),
+            reduce_word!("r6", "r2", "4", "36"),
+            reduce_word!("r2", "r6", "8", "40"),
+            reduce_word!("r6", "r2", "12", "44"),
+            reduce_word!("r2", "r6", "16", (reg $h4)),
+            reduce_word!("r6", "r2", "20", (reg $h5)),
+            reduce_word!("r2", "r6", "24", (reg $h6)),
             "mov r1, r12\n",
-            "ldm r0!, {{r4, r5, r6}}\n",
-            "adds r4, r4, r2\n",
-            "adcs r5, r3\n",
-            "adcs r6, r3\n",
-            "stm r1!, {{r4, r5, r6}}\n",
-            "ldm r0!, {{r4, r5, r6}}\n",
-            "adcs r4, r3\n",
-            "adcs r5, r3\n",
-            "adcs r6, r3\n",
-            "stm r1!, {{r4, r5, r6}}\n",
-            "ldm r0!, {{r4, r5}}\n",
-            "adcs r4, r3\n",
-            "adcs r5, r3\n",
-            "stm r1!, {{r4, r5}}\n",
-            "adcs r3, r3\n",
-            "movs r4, #38\n",
-            "muls r3, r4, r3\n",
-            "subs r1, #32\n",
-            "ldr r4, [r1]\n",
-            "adds r4, r4, r3\n",
-            "str r4, [r1]\n",
+            "ldm r0!, {{r2, r3, r4, r5}}\n",
+            "stm r1!, {{r2, r3, r4, r5}}\n",
+            "ldm r0!, {{r2, r3, r4, r5}}\n",
+            "adds r5, r5, r6\n",
+            "stm r1!, {{r2, r3, r4, r5}}\n",
         )
     };
 }
@@ -262,7 +260,42 @@ macro_rules! add_mul_a24_word {
     };
 }
 
-/// After `mul_a24` or `add_mul_a24`, whose eight result words end before r1: the carry in
+/// The top word of `add_mul_a24` first: `e[7]·121665 + self[7]` (below 2^32·121666), its
+/// low 31 bits back to `self[7]` and the rest (bit 255 up, below 2^18) as 19 times it
+/// (2^255 ≡ 19; below 2^23) into r2, the carry into word 0. That carry added to the low
+/// half's product (at most 0xffff·0xdb41) cannot carry out; the words' carries stay below
+/// 2^18, so the last, into word 7 (below 2^31), cannot carry out of 2^256. K in r6.
+#[rustfmt::skip]
+macro_rules! add_mul_a24_top {
+    () => {
+        concat!(
+            "ldr r3, [r0, #28]\n",
+            "uxth r4, r3\n",
+            "lsrs r3, r3, #16\n",
+            "mov r5, r3\n",
+            "muls r5, r6, r5\n",
+            "adds r5, r5, r4\n",
+            "muls r4, r6, r4\n",
+            "lsls r2, r5, #16\n",
+            "lsrs r5, r5, #16\n",
+            "adds r4, r4, r2\n",
+            "adcs r3, r5\n",
+            "ldr r2, [r1, #28]\n",
+            "adds r4, r4, r2\n",
+            "movs r2, #0\n",
+            "adcs r2, r3\n",
+            // Bit 31 out through the carry into the top (r2), then the 31 bits back.
+            "lsls r4, r4, #1\n",
+            "adcs r2, r2\n",
+            "lsrs r4, r4, #1\n",
+            "str r4, [r1, #28]\n",
+            "movs r3, #19\n",
+            "muls r2, r3, r2\n",
+        )
+    };
+}
+
+/// After `mul_a24`, whose eight result words end before r1: the carry in
 /// r2 (below 2^18) folded as 38 times it through the eight words, and the carry out of that
 /// (at most one) as 38 into the lowest word, where it cannot carry again. Clobbers r0–r5.
 macro_rules! fold_a24_carry {
@@ -658,8 +691,9 @@ impl Field for Fe {
     }
 
     /// In place, in one pass: each word of `e` times 121665 as in `mul_a24`, plus the word
-    /// of `self` it replaces, and one fold of the top carry (where `add` after `mul_a24`
-    /// stored, reread and folded the product once more).
+    /// of `self` it replaces (where `add` after `mul_a24` stored, reread and folded the
+    /// product once more), the top word first (`add_mul_a24_top!`), so that the carry out
+    /// of words 0 to 6 is added to word 7 alone, with no fold after.
     fn add_mul_a24(&mut self, e: &Self) {
         // SAFETY: reads the eight words at `e` and reads and rewrites the eight at `self`
         // (distinct: `self` is `&mut`), through the pointers in r0 and r1; r0–r5 are declared
@@ -670,7 +704,7 @@ impl Field for Fe {
                 "movs r6, #0xdb",
                 "lsls r6, r6, #8",
                 "adds r6, #0x41",
-                "movs r2, #0",
+                add_mul_a24_top!(),
                 add_mul_a24_word!(),
                 add_mul_a24_word!(),
                 add_mul_a24_word!(),
@@ -678,8 +712,9 @@ impl Field for Fe {
                 add_mul_a24_word!(),
                 add_mul_a24_word!(),
                 add_mul_a24_word!(),
-                add_mul_a24_word!(),
-                fold_a24_carry!(),
+                "ldr r3, [r1]",
+                "adds r3, r3, r2",
+                "str r3, [r1]",
                 "pop {{r6}}",
                 inout("r0") e.0.as_ptr() => _,
                 inout("r1") self.0.as_mut_ptr() => _,

@@ -206,24 +206,20 @@ mod thumb1 {
         r
     }
 
-    /// `lo + 38·hi` below 2^256 the way the assembly folds a 512-bit `t`: one carried pass,
-    /// 38 times its carry added through the eight words, and 38 times the carry out of that
-    /// added to the lowest word alone; with whether that last carry occurred.
+    /// `lo + 38·hi` below 2^256 the way the assembly folds a 512-bit `t`: the top word first,
+    /// its bits from 2^255 up as 19 times them into word 0, then words 0 to 6 in one carried
+    /// pass whose carry goes into word 7 (below 2^31, so it cannot carry out); with whether
+    /// that carry is not zero.
     fn fold(t: &[u32; 16]) -> ([u32; 8], bool) {
         let mut r = [0u32; 8];
-        let mut c = 0u64;
-        for i in 0..8 {
+        let top = u64::from(t[7]) + 38 * u64::from(t[15]);
+        let mut c = 19 * (top >> 31);
+        for i in 0..7 {
             c += u64::from(t[i]) + 38 * u64::from(t[i + 8]);
             r[i] = c as u32;
             c >>= 32;
         }
-        c *= 38;
-        for w in &mut r {
-            c += u64::from(*w);
-            *w = c as u32;
-            c >>= 32;
-        }
-        r[0] += 38 * c as u32;
+        r[7] = (top & 0x7fff_ffff) as u32 + c as u32;
         (r, c != 0)
     }
 
@@ -241,8 +237,8 @@ mod thumb1 {
 
     /// The product and square, with their fold, against the schoolbook product folded the
     /// same way (word for word, not just modulo p), and without it (P-256's field takes the
-    /// 512-bit results) against the schoolbook product itself. The edge pairs reach the fold's
-    /// last carry (the second pass carrying out of 2^256), which is checked to happen.
+    /// 512-bit results) against the schoolbook product itself. The fold's carry into its top
+    /// word is checked to happen.
     pub(super) fn product() -> Result<(), &'static str> {
         let mut last_carry = false;
         for (a, b) in pairs(40) {
@@ -252,7 +248,7 @@ mod thumb1 {
             ensure(fe::square_wide(&a) == schoolbook(&a, &a), "wrong wide square")?;
             last_carry |= fold(&schoolbook(&a, &b)).1;
         }
-        ensure(last_carry, "the fold's last carry is not exercised")
+        ensure(last_carry, "the fold's carry into its top word is not exercised")
     }
 
     /// The squaring (`thumb1/square_karatsuba.rs`) against the folded schoolbook product beyond

@@ -6,7 +6,7 @@
 //! 16×16-bit `MULS` on the halves, combined with shifts and carries (17 instructions): 36 of
 //! them where one level needed 48 and schoolbook 64.
 //!
-//! 1527 Cortex-M0+ cycles and 1046 bytes counted on the disassembly (loads and stores 2,
+//! 1500 Cortex-M0+ cycles and 1020 bytes counted on the disassembly (loads and stores 2,
 //! `LDM`/`STM`/`PUSH`/`POP` 1 + N, `BL` 3, `BX` and `B` 2, the rest 1), against 1748 and 1244
 //! for one level of Karatsuba over a product-scanning 128×128: 801 of them are the nine 64×64
 //! products with their loads, the rest moves words between memory and the seven usable low
@@ -18,7 +18,7 @@
 //! its returns), and every address is a fixed offset.
 //!
 //! Those figures are the 512-bit product's: the ×38 fold at the end of the routine
-//! (`reduce_wide!`) adds about 200 cycles and 300 bytes (1360 bytes in all).
+//! (`reduce_wide!`) adds about 175 cycles and 260 bytes (1280 bytes in all).
 
 /// The 64-bit product of the words in `$a` and `$b` into `$lo` (low) and `$a` (high), from
 /// the four 16×16-bit products of their halves: `al·bl + (ah·bl + al·bh)·2^16 + ah·bh·2^32`,
@@ -169,7 +169,8 @@ macro_rules! abs_diff64 {
 /// Copies the two 128-bit halves of the eight words at r0 to `sp + $x0` and `sp + $x0 + 32`
 /// (the operands of the outer products) and stores `|x0 − x1|` at `sp + $d`, leaving the
 /// mask (all ones when `x0 < x1`) in r5: the difference, then `(d ^ m) − m` with `m` the
-/// mask in every word.
+/// mask in every word. The second half comes by pairs into r5 and r6 and is stored
+/// sp-relative (no pointer register), between the borrows (`ldm` and `str` leave the flags).
 macro_rules! split_abs_diff {
     ($x0:literal, $d:literal) => {
         concat!(
@@ -178,19 +179,24 @@ macro_rules! split_abs_diff {
             "\n",
             "ldm r0!, {{r1, r2, r3, r4}}\n",
             "stm r6!, {{r1, r2, r3, r4}}\n",
-            "adds r6, #16\n",
-            "ldm r0!, {{r5}}\n",
-            "stm r6!, {{r5}}\n",
+            "ldm r0!, {{r5, r6}}\n",
+            "str r5, [sp, #(",
+            $x0,
+            " + 32)]\n",
+            "str r6, [sp, #(",
+            $x0,
+            " + 36)]\n",
             "subs r1, r1, r5\n",
-            "ldm r0!, {{r5}}\n",
-            "stm r6!, {{r5}}\n",
-            "sbcs r2, r5\n",
-            "ldm r0!, {{r5}}\n",
-            "stm r6!, {{r5}}\n",
+            "sbcs r2, r6\n",
+            "ldm r0!, {{r5, r6}}\n",
+            "str r5, [sp, #(",
+            $x0,
+            " + 40)]\n",
+            "str r6, [sp, #(",
+            $x0,
+            " + 44)]\n",
             "sbcs r3, r5\n",
-            "ldm r0!, {{r5}}\n",
-            "stm r6!, {{r5}}\n",
-            "sbcs r4, r5\n",
+            "sbcs r4, r6\n",
             "sbcs r5, r5\n",
             "eors r1, r5\n",
             "eors r2, r5\n",
@@ -222,17 +228,20 @@ macro_rules! top_quarter {
 }
 
 /// The 128×128 product of X, the four words at sp, by Y, the four at sp + 16, into
-/// the eight at r2 (kept in r9), by Karatsuba again: L = X0·Y0 and H = X1·Y1 into
-/// R, then D = |X0 − X1|·|Y0 − Y1| in registers and R += (L + H ∓ D)·2^64.
-/// |X0 − X1| is kept in r10 and r12, |Y0 − Y1| in its own frame below (X and Y 8
-/// bytes up). Clobbers r0–r6 and r8–r12; returns through lr (it calls nothing).
+/// the eight at r2 (kept in r9), by Karatsuba again: L = X0·Y0 and H = X1·Y1, then
+/// D = |X0 − X1|·|Y0 − Y1| in registers and R = L + (L + H ∓ D)·2^64 + H·2^128.
+/// L's low half goes to R at once; its high half and H go to the subroutine's own
+/// frame (sp-relative stores, which need no pointer in a low register), as does
+/// |Y0 − Y1|; |X0 − X1| is kept in r10 and r12. The frame is 32 bytes (X and Y 32
+/// bytes up): |Y0 − Y1| at 0, L's high half at 8, H at 16. Clobbers r0–r6 and
+/// r8–r12; returns through lr (it calls nothing).
 #[rustfmt::skip]
 macro_rules! mul128 {
     () => {
         concat!(
             "mov r9, r2\n",
-            "sub sp, #8\n",
-            "add r0, sp, #8\n",
+            "sub sp, #32\n",
+            "add r0, sp, #32\n",
             abs_diff64!("r3", "r4"),
             "mov r10, r1\n",
             "mov r12, r2\n",
@@ -243,28 +252,24 @@ macro_rules! mul128 {
             "eors r3, r4\n",
             "mvns r3, r3\n",
             "mov r11, r3\n",
-            // L into R[0..4).
-            mul64_a!("8", "24", "28"),
+            // L: its low half into R[0..2), its high half into the frame.
+            mul64_a!("32", "48", "52"),
             "mov r3, r9\n",
             "str r2, [r3, #0]\n",
-            mul64_b!("12", "24"),
+            mul64_b!("36", "48"),
             "mov r3, r9\n",
             "str r0, [r3, #4]\n",
-            mul64_c!("12", "28"),
-            "mov r3, r9\n",
-            "str r4, [r3, #8]\n",
-            "str r5, [r3, #12]\n",
-            // H into R[4..8).
-            mul64_a!("16", "32", "36"),
-            "mov r3, r9\n",
-            "str r2, [r3, #16]\n",
-            mul64_b!("20", "32"),
-            "mov r3, r9\n",
-            "str r0, [r3, #20]\n",
-            mul64_c!("20", "36"),
-            "mov r3, r9\n",
-            "str r4, [r3, #24]\n",
-            "str r5, [r3, #28]\n",
+            mul64_c!("36", "52"),
+            "str r4, [sp, #8]\n",
+            "str r5, [sp, #12]\n",
+            // H into the frame.
+            mul64_a!("40", "56", "60"),
+            "str r2, [sp, #16]\n",
+            mul64_b!("44", "56"),
+            "str r0, [sp, #20]\n",
+            mul64_c!("44", "60"),
+            "str r4, [sp, #24]\n",
+            "str r5, [sp, #28]\n",
             // D in r8, r10, r4, r5 (|X0 − X1| is read from r10 and r12, its first word for
             // the last time before r10 takes D's second word).
             mul64_a!((reg "r10"), "0", "4"),
@@ -286,43 +291,42 @@ macro_rules! mul128 {
             "adcs r0, r3\n",
             "ldr r3, [r2, #4]\n",
             "adcs r1, r3\n",
-            "ldr r3, [r2, #8]\n",
+            "ldr r3, [sp, #8]\n",
             "adcs r4, r3\n",
-            "ldr r3, [r2, #12]\n",
+            "ldr r3, [sp, #12]\n",
             "adcs r5, r3\n",
             "movs r3, #0\n",
             "adcs r6, r3\n",
-            "ldr r3, [r2, #16]\n",
+            "ldr r3, [sp, #16]\n",
             "adds r0, r3\n",
-            "ldr r3, [r2, #20]\n",
+            "ldr r3, [sp, #20]\n",
             "adcs r1, r3\n",
-            "ldr r3, [r2, #24]\n",
+            "ldr r3, [sp, #24]\n",
             "adcs r4, r3\n",
-            "ldr r3, [r2, #28]\n",
+            "ldr r3, [sp, #28]\n",
             "adcs r5, r3\n",
             "movs r3, #0\n",
             "adcs r6, r3\n",
-            // R[2..8) += T.
-            "ldr r3, [r2, #8]\n",
-            "adds r3, r0\n",
-            "str r3, [r2, #8]\n",
-            "ldr r3, [r2, #12]\n",
-            "adcs r3, r1\n",
-            "str r3, [r2, #12]\n",
-            "ldr r3, [r2, #16]\n",
-            "adcs r3, r4\n",
-            "str r3, [r2, #16]\n",
-            "ldr r3, [r2, #20]\n",
-            "adcs r3, r5\n",
-            "str r3, [r2, #20]\n",
-            "ldr r3, [r2, #24]\n",
-            "adcs r3, r6\n",
-            "str r3, [r2, #24]\n",
-            "movs r0, #0\n",
-            "ldr r3, [r2, #28]\n",
-            "adcs r3, r0\n",
-            "str r3, [r2, #28]\n",
-            "add sp, #8\n",
+            // R[2..8) = (L's high half, H) + T, by pairs: each sum into T's registers (r0
+            // and r1 once free), stored with r2 walking R; H read with r3 walking the frame.
+            // `add r3, sp, #16`, `ldm`, `stm` and `movs r4, #0` leave the carry alone.
+            "adds r2, #8\n",
+            "ldr r3, [sp, #8]\n",
+            "adds r0, r3\n",
+            "ldr r3, [sp, #12]\n",
+            "adcs r1, r3\n",
+            "stm r2!, {{r0, r1}}\n",
+            "add r3, sp, #16\n",
+            "ldm r3!, {{r0, r1}}\n",
+            "adcs r0, r4\n",
+            "adcs r1, r5\n",
+            "stm r2!, {{r0, r1}}\n",
+            "ldm r3!, {{r0, r1}}\n",
+            "adcs r0, r6\n",
+            "movs r4, #0\n",
+            "adcs r1, r4\n",
+            "stm r2!, {{r0, r1}}\n",
+            "add sp, #32\n",
             "bx lr\n",
         )
     };
@@ -506,11 +510,11 @@ pub(super) extern "C" fn mul(a: &[u32; 8], b: &[u32; 8]) -> Fe {
     // SAFETY: reads the eight words at `a` and at `b`, writes the sixteen of `t` (all of
     // them: the two outer products fill it before the middle term is added in; the top
     // quarter's final value stays in registers) and then rereads the first twelve, writes
-    // the eight of `r`, and uses 140 bytes of stack below sp for its frame and 8 more below
+    // the eight of `r`, and uses 140 bytes of stack below sp for its frame and 32 more below
     // that for the subroutine's (both given back before the end). r0–r5, r8–r12 and lr are
     // declared clobbered; r6 (reserved by Rust) is pushed first and popped last; r7 (the
     // frame pointer) is not touched. The subroutine (`mul128!`) clobbers only registers
-    // declared here and its 8 bytes of stack.
+    // declared here and its 32 bytes of stack.
     unsafe {
         core::arch::asm!(
             karatsuba_mul!(registers),
@@ -535,7 +539,7 @@ pub(super) fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
     let mut t = core::mem::MaybeUninit::<[u32; 16]>::uninit();
     // SAFETY: as in `mul`, with `t` as the wide buffer and the empty tail: reads the eight
     // words at `a` and at `b`, writes the sixteen of `t`; the result pointer it keeps in its
-    // frame (r3, a null) is reloaded into r1 but never used; 148 bytes of stack, restored;
+    // frame (r3, a null) is reloaded into r1 but never used; 172 bytes of stack, restored;
     // r0–r5, r8–r12 and lr are declared clobbered, r6 is saved and restored, r7 untouched.
     unsafe {
         core::arch::asm!(
