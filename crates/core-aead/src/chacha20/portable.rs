@@ -7,7 +7,7 @@
 use core_hash::rotr;
 
 #[cfg(all(target_arch = "arm", target_endian = "little"))]
-use super::thumb1::block;
+use super::thumb1::key_block;
 #[cfg(all(target_arch = "arm", target_endian = "little"))]
 use super::thumb1::xor_keystream_from;
 
@@ -118,10 +118,7 @@ pub(super) fn block(state: &[u32; 16]) -> [u32; 16] {
 pub(super) fn keystream(state: &[u32; 16], out: super::Sink<'_>) {
     let mut s = *state;
     if let Some(key) = out.key {
-        let ks = block(&s);
-        for (k, w) in key.chunks_exact_mut(4).zip(ks) {
-            k.copy_from_slice(&w.to_le_bytes());
-        }
+        key_block(&s, key);
         s[12] = s[12].wrapping_add(1);
     }
     #[cfg(not(all(target_arch = "arm", target_endian = "little")))]
@@ -129,6 +126,17 @@ pub(super) fn keystream(state: &[u32; 16], out: super::Sink<'_>) {
     // The Cortex-M0 steps `s` itself: one copy of the state fewer on its stack.
     #[cfg(all(target_arch = "arm", target_endian = "little"))]
     xor_keystream_from(&mut s, out.buf);
+}
+
+/// The first 32 bytes of the keystream block of `state` into `key` (the Cortex-M0's, which
+/// keeps the block off the keystream pass's stack, is in `thumb1`).
+#[cfg(not(all(target_arch = "arm", target_endian = "little")))]
+#[inline(always)]
+fn key_block(state: &[u32; 16], key: &mut [u8; 32]) {
+    let ks = block(state);
+    for (k, w) in key.chunks_exact_mut(4).zip(ks) {
+        k.copy_from_slice(&w.to_le_bytes());
+    }
 }
 
 /// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `buf`.
