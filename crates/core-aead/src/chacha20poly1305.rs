@@ -91,7 +91,7 @@ impl Engine {
         }
         let mut state = chacha20::state(key, 0, &nonce.words());
         let mut otk = [0; 32];
-        self.chacha.key_then_xor(&state, &mut otk, buf);
+        self.chacha.key_then_xor(&mut state, &mut otk, buf);
         let tag = self.tag(&otk, aad, buf);
         wipe(&mut otk);
         wipe(&mut state);
@@ -144,7 +144,7 @@ impl Engine {
         head.copy_from_slice(&buf[..n]);
         let mut state = chacha20::state(key, 0, nonce);
         let mut otk = [0; 32];
-        self.chacha.key_then_xor(&state, &mut otk, head);
+        self.chacha.key_then_xor(&mut state, &mut otk, head);
         let mut ours = self.tag(&otk, aad, buf);
         let ok = crate::tag_eq(&ours, tag);
         let result = if ok {
@@ -152,7 +152,7 @@ impl Engine {
             if buf.len() > n {
                 // `n` is a whole number of blocks here, and fewer than 2^32 of them.
                 state[12] = 1 + (n / 64) as u32;
-                self.chacha.xor_keystream(&state, &mut buf[n..]);
+                self.chacha.xor_keystream(&mut state, &mut buf[n..]);
             }
             Ok(())
         } else {

@@ -51,21 +51,23 @@ core_hash::implementation_enum! {
 
 impl ChaCha20Impl {
     /// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `buf`. The caller
-    /// makes sure the 32-bit counter does not wrap within `buf`.
+    /// makes sure the 32-bit counter does not wrap within `buf`. `state` is borrowed mutably
+    /// so that the Cortex-M0 can step its counter in place (no copy of the state on its
+    /// stack); it is as it was on return.
     #[inline]
-    pub(crate) fn xor_keystream(self, state: &[u32; 16], buf: &mut [u8]) {
+    pub(crate) fn xor_keystream(self, state: &mut [u32; 16], buf: &mut [u8]) {
         self.keystream(state, Sink::new(None, buf));
     }
 
     /// Writes the first 32 bytes of block `state[12]` to `key` (the AEAD's Poly1305 key) and
     /// XORs blocks `state[12] + 1`, … into `buf`, in the same passes.
     #[inline]
-    pub(crate) fn key_then_xor(self, state: &[u32; 16], key: &mut [u8; 32], buf: &mut [u8]) {
+    pub(crate) fn key_then_xor(self, state: &mut [u32; 16], key: &mut [u8; 32], buf: &mut [u8]) {
         self.keystream(state, Sink::new(Some(key), buf));
     }
 
     #[inline]
-    fn keystream(self, state: &[u32; 16], out: Sink<'_>) {
+    fn keystream(self, state: &mut [u32; 16], out: Sink<'_>) {
         match self {
             #[cfg(target_arch = "x86_64")]
             Self::X86Avx512(token) => x86_avx512::keystream(token, state, out),
@@ -216,7 +218,7 @@ impl ChaCha20 {
             return Err(Error::MessageTooLong);
         }
         let mut state = state(&self.key, counter, &words(nonce));
-        self.imp.xor_keystream(&state, buf);
+        self.imp.xor_keystream(&mut state, buf);
         wipe(&mut state);
         Ok(())
     }

@@ -7,7 +7,7 @@
 use core_hash::rotr;
 
 #[cfg(all(target_arch = "arm", target_endian = "little"))]
-use super::thumb1::block;
+use super::thumb1::key_block;
 #[cfg(all(target_arch = "arm", target_endian = "little"))]
 use super::thumb1::xor_keystream_from;
 
@@ -114,21 +114,42 @@ pub(super) fn block(state: &[u32; 16]) -> [u32; 16] {
     x
 }
 
-/// Writes the keystream of blocks `state[12]`, `state[12] + 1`, … to `out`.
-pub(super) fn keystream(state: &[u32; 16], out: super::Sink<'_>) {
+/// Writes the keystream of blocks `state[12]`, `state[12] + 1`, … to `out`; `state` is as
+/// it was on return.
+#[cfg(not(all(target_arch = "arm", target_endian = "little")))]
+pub(super) fn keystream(state: &mut [u32; 16], out: super::Sink<'_>) {
     let mut s = *state;
     if let Some(key) = out.key {
-        let ks = block(&s);
-        for (k, w) in key.chunks_exact_mut(4).zip(ks) {
-            k.copy_from_slice(&w.to_le_bytes());
-        }
+        key_block(&s, key);
         s[12] = s[12].wrapping_add(1);
     }
-    #[cfg(not(all(target_arch = "arm", target_endian = "little")))]
     xor_keystream(&s, out.buf);
-    // The Cortex-M0 steps `s` itself: one copy of the state fewer on its stack.
-    #[cfg(all(target_arch = "arm", target_endian = "little"))]
-    xor_keystream_from(&mut s, out.buf);
+}
+
+/// [`keystream`] on the Cortex-M0: the counter is stepped in `state` itself and put back,
+/// so there is no copy of the state on its stack.
+#[cfg(all(target_arch = "arm", target_endian = "little"))]
+pub(super) fn keystream(state: &mut [u32; 16], out: super::Sink<'_>) {
+    let counter = state[12];
+    if let Some(key) = out.key {
+        key_block(state, key);
+        state[12] = counter.wrapping_add(1);
+    }
+    xor_keystream_from(state, out.buf);
+    // Read back from memory: held in a register, it was reloaded in every block.
+    // SAFETY: reads a local `u32`, aligned and initialised.
+    state[12] = unsafe { core::ptr::read_volatile(&raw const counter) };
+}
+
+/// The first 32 bytes of the keystream block of `state` into `key` (the Cortex-M0's, which
+/// keeps the block off the keystream pass's stack, is in `thumb1`).
+#[cfg(not(all(target_arch = "arm", target_endian = "little")))]
+#[inline(always)]
+fn key_block(state: &[u32; 16], key: &mut [u8; 32]) {
+    let ks = block(state);
+    for (k, w) in key.chunks_exact_mut(4).zip(ks) {
+        k.copy_from_slice(&w.to_le_bytes());
+    }
 }
 
 /// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `buf`.

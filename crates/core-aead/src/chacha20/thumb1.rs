@@ -250,6 +250,15 @@ fn xor_copy(state: &[u32; 16], chunk: &mut [u8]) {
     super::wipe(&mut words);
 }
 
+/// The first 32 bytes of the keystream block of `state` into `key` (the AEAD's Poly1305
+/// key): [`xor_copy`] into the zeroed key, so that the block is on the stack only while that
+/// runs, not under the whole keystream pass (72 bytes off the AEAD's stack), in no new code.
+#[inline]
+pub(super) fn key_block(state: &[u32; 16], key: &mut [u8; 32]) {
+    key.fill(0);
+    xor_copy(state, key);
+}
+
 /// XORs the first `data.len()` (at most 64) bytes of `key` into `data`, at any alignment:
 /// each key word is loaded once and its four bytes go out with byte loads and stores and
 /// shifts by 8, in a loop over whole words (7.5 cycles a byte, against 15 for the compiled
@@ -308,12 +317,4 @@ fn xor_bytes(key: &[u32; 16], data: &mut [u8]) {
             out("r3") _, out("r4") _,
         );
     }
-}
-
-/// The keystream block of `state` (its words), as [`xor_block`] into zeros.
-#[inline]
-pub(super) fn block(state: &[u32; 16]) -> [u32; 16] {
-    let mut x = [0; 16];
-    xor_block(state, &mut x);
-    x
 }

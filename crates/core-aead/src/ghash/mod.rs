@@ -104,6 +104,8 @@ pub(crate) enum GhashKey {
 
 impl GhashKey {
     /// Precomputes what `imp` needs from the hash key `h = E(K, 0^128)`.
+    // On 32-bit targets `Ct32` is the only variant: its `if let` below cannot fail.
+    #[allow(irrefutable_let_patterns)]
     pub(crate) fn new(imp: GhashImpl, h: &[u8; 16]) -> Self {
         match imp {
             #[cfg(target_arch = "x86_64")]
@@ -121,7 +123,13 @@ impl GhashKey {
             #[cfg(target_pointer_width = "64")]
             GhashImpl::Ct64 => Self::Ct64(ct64::Key::new(h)),
             // Tokens for another architecture cannot be obtained, so only `Ct32` is left.
-            _ => Self::Ct32(ct32::Key::new(h)),
+            _ => {
+                let mut key = Self::Ct32(ct32::Key::zero());
+                if let Self::Ct32(k) = &mut key {
+                    k.set(h);
+                }
+                key
+            }
         }
     }
 
