@@ -227,7 +227,7 @@ const ALLOWED: &[Allowed] = &[
     ),
     a(
         "core_aead::aes::ct32::Key::new",
-        10,
+        9,
         "key length, expansion loop and its word-index tests, spreading loops, index bounds",
     ),
     // 8 with the bare-metal column loop of the inlined key block's rounds, which is how the
