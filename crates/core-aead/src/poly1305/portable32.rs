@@ -81,13 +81,7 @@ impl State {
         let mut h = self.h;
         let (blocks, _) = data.as_chunks::<16>();
         for block in blocks {
-            let (words, _) = block.as_chunks::<4>();
-            let t: [u32; 4] = core::array::from_fn(|i| u32::from_le_bytes(words[i]));
-            h[0] += t[0] & M26;
-            h[1] += ((t[0] >> 26) | (t[1] << 6)) & M26;
-            h[2] += ((t[1] >> 20) | (t[2] << 12)) & M26;
-            h[3] += ((t[2] >> 14) | (t[3] << 18)) & M26;
-            h[4] += (t[3] >> 8) | hibit;
+            add_block(&mut h, block, hibit);
             let hh = [half(h[0]), half(h[1]), half(h[2]), half(h[3]), half(h[4])];
 
             // As in `blocks_with`: limb j and the partial carry into the next; the high sum
@@ -120,13 +114,7 @@ impl State {
         let mut h = self.h;
         let (blocks, _) = data.as_chunks::<16>();
         for block in blocks {
-            let (words, _) = block.as_chunks::<4>();
-            let t: [u32; 4] = core::array::from_fn(|i| u32::from_le_bytes(words[i]));
-            h[0] += t[0] & M26;
-            h[1] += ((t[0] >> 26) | (t[1] << 6)) & M26;
-            h[2] += ((t[1] >> 20) | (t[2] << 12)) & M26;
-            h[3] += ((t[2] >> 14) | (t[3] << 18)) & M26;
-            h[4] += (t[3] >> 8) | hibit;
+            add_block(&mut h, block, hibit);
 
             // One dot product per limb, in a loop (one copy of the 25 products' code is a
             // fifth of the flash of five), with the partial carry into the next limb: every
@@ -250,6 +238,19 @@ impl Zeroize for State {
         wipe(&mut self.h);
         wipe(&mut self.pad);
     }
+}
+
+/// `h += block`: the 16 message bytes as five 26-bit limbs, `hibit` (2^24 or 0) on the top
+/// limb.
+#[inline(always)]
+fn add_block(h: &mut [u32; 5], block: &[u8; 16], hibit: u32) {
+    let (words, _) = block.as_chunks::<4>();
+    let t: [u32; 4] = core::array::from_fn(|i| u32::from_le_bytes(words[i]));
+    h[0] += t[0] & M26;
+    h[1] += ((t[0] >> 26) | (t[1] << 6)) & M26;
+    h[2] += ((t[1] >> 20) | (t[2] << 12)) & M26;
+    h[3] += ((t[2] >> 14) | (t[3] << 18)) & M26;
+    h[4] += (t[3] >> 8) | hibit;
 }
 
 #[cfg(test)]

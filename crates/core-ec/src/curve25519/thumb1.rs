@@ -156,6 +156,28 @@ macro_rules! add_words {
         )
     };
 }
+pub(crate) use add_words;
+
+/// An eight-word addition or subtraction chain (`$first` `adds` or `subs`, `$op` `adcs` or
+/// `sbcs`): the words at r1 and r2, the result to r0 (all three advancing); the carry or
+/// borrow out is left in the flags.
+macro_rules! add_chain {
+    ($first:literal, $op:literal) => {
+        concat!(
+            "ldm r1!, {{r3, r4}}\n",
+            "ldm r2!, {{r5, r6}}\n",
+            $first,
+            " r3, r3, r5\n",
+            $op,
+            " r4, r6\n",
+            "stm r0!, {{r3, r4}}\n",
+            $crate::curve25519::thumb1::add_words!($op),
+            $crate::curve25519::thumb1::add_words!($op),
+            $crate::curve25519::thumb1::add_words!($op),
+        )
+    };
+}
+pub(crate) use add_chain;
 
 /// After an addition (subtraction) whose eight result words end before r0: `$flag` turns
 /// the carry (borrow) into r3 (1, or all ones) and `$scale` makes that 38 (by r4 = 38); 38
@@ -345,6 +367,7 @@ macro_rules! select_word {
         )
     };
 }
+pub(crate) use select_word;
 
 /// One word of `conditional_swap` at byte offset `$k` from r0 and r1, the mask in r2.
 macro_rules! swap_word {
@@ -576,14 +599,7 @@ impl Field for Fe {
         unsafe {
             core::arch::asm!(
                 "push {{r6}}",
-                "ldm r1!, {{r3, r4}}",
-                "ldm r2!, {{r5, r6}}",
-                "adds r3, r3, r5",
-                "adcs r4, r6",
-                "stm r0!, {{r3, r4}}",
-                add_words!("adcs"),
-                add_words!("adcs"),
-                add_words!("adcs"),
+                add_chain!("adds", "adcs"),
                 fold_carry!("adcs r3, r3", "muls r3, r4, r3", "adds", "adcs"),
                 "pop {{r6}}",
                 inout("r1") self.0.as_ptr() => _,
@@ -605,14 +621,7 @@ impl Field for Fe {
         unsafe {
             core::arch::asm!(
                 "push {{r6}}",
-                "ldm r1!, {{r3, r4}}",
-                "ldm r2!, {{r5, r6}}",
-                "subs r3, r3, r5",
-                "sbcs r4, r6",
-                "stm r0!, {{r3, r4}}",
-                add_words!("sbcs"),
-                add_words!("sbcs"),
-                add_words!("sbcs"),
+                add_chain!("subs", "sbcs"),
                 fold_carry!("sbcs r3, r3", "ands r3, r4", "subs", "sbcs"),
                 "pop {{r6}}",
                 inout("r1") self.0.as_ptr() => _,

@@ -12,7 +12,7 @@
 //! compile time; inversion is Fermat's.
 
 use super::Field;
-use crate::curve25519::thumb1;
+use crate::curve25519::thumb1::{self, add_chain, select_word};
 use subtle::{Choice, ConstantTimeEq};
 
 /// `p`, little-endian words.
@@ -251,37 +251,6 @@ macro_rules! plus_masked_p {
     };
 }
 
-/// Two words of an addition or subtraction chain (`$op` `adcs` or `sbcs`): the next two
-/// words at r1 and at r2, the result to r0 (all three advancing).
-macro_rules! add_words {
-    ($op:literal) => {
-        concat!(
-            "ldm r1!, {{r3, r4}}\n",
-            "ldm r2!, {{r5, r6}}\n",
-            $op,
-            " r3, r5\n",
-            $op,
-            " r4, r6\n",
-            "stm r0!, {{r3, r4}}\n",
-        )
-    };
-}
-
-/// One word of `select`: `a ^ ((a ^ b) & mask)` from the words at r1 and r2 to r0 (all three
-/// advancing), the mask in r3.
-macro_rules! select_word {
-    () => {
-        concat!(
-            "ldm r1!, {{r4}}\n",
-            "ldm r2!, {{r5}}\n",
-            "eors r5, r4\n",
-            "ands r5, r3\n",
-            "eors r4, r5\n",
-            "stm r0!, {{r4}}\n",
-        )
-    };
-}
-
 /// `t·R⁻¹ mod p` for a 512-bit `t < p·R` (`t` is scratch): Montgomery reduction a column at
 /// a time. With `q_k` the multiplier of step `k` (`q_k·p` makes word `k` zero, so `q_k` is
 /// word `k` of the running sum, `p ≡ −1 mod 2^96`), column `k` sums `t[k]`, `q_{k−3}`,
@@ -407,14 +376,7 @@ fn add(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
     unsafe {
         core::arch::asm!(
             "push {{r6}}",
-            "ldm r1!, {{r3, r4}}",
-            "ldm r2!, {{r5, r6}}",
-            "adds r3, r3, r5",
-            "adcs r4, r6",
-            "stm r0!, {{r3, r4}}",
-            add_words!("adcs"),
-            add_words!("adcs"),
-            add_words!("adcs"),
+            add_chain!("adds", "adcs"),
             "movs r3, #0",
             "adcs r3, r3",
             "subs r0, #32",
@@ -441,14 +403,7 @@ fn sub(a: &[u32; 8], b: &[u32; 8]) -> [u32; 8] {
     unsafe {
         core::arch::asm!(
             "push {{r6}}",
-            "ldm r1!, {{r3, r4}}",
-            "ldm r2!, {{r5, r6}}",
-            "subs r3, r3, r5",
-            "sbcs r4, r6",
-            "stm r0!, {{r3, r4}}",
-            add_words!("sbcs"),
-            add_words!("sbcs"),
-            add_words!("sbcs"),
+            add_chain!("subs", "sbcs"),
             // All ones after a borrow.
             "sbcs r4, r4",
             "subs r0, #32",
