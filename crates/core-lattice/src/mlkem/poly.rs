@@ -1,0 +1,340 @@
+//! The parts of ML-KEM that no backend needs to replace: the polynomial type, the byte
+//! encodings (FIPS 203 §4.2.1), Compress/Decompress, and the two samplers (§4.2.2), written
+//! once over `i16` coefficients.
+//!
+//! Compress is the one place where the reference algorithm divides by `q`; here it is a
+//! multiplication by a fixed reciprocal and a shift (KyberSlash: a division compiles to `div`
+//! on x86 and to `__aeabi_uidiv` on the Cortex-M0, both variable-time), checked against the
+//! exact formula for every input by a unit test.
+
+use core_hash::{Shake128, Shake256};
+use zeroize::Zeroize;
+
+/// Coefficients per polynomial.
+pub(crate) const N: usize = 256;
+/// The modulus q = 3329 = 13·2^8 + 1.
+pub(crate) const Q: i16 = 3329;
+
+/// A polynomial of R_q or T_q: 256 coefficients, whose range each function states.
+#[derive(Clone)]
+pub(crate) struct Poly(pub(crate) [i16; N]);
+
+impl Poly {
+    /// The zero polynomial.
+    pub(crate) const ZERO: Self = Self([0; N]);
+}
+
+impl Zeroize for Poly {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl Default for Poly {
+    fn default() -> Self {
+        Self::ZERO
+    }
+}
+
+/// `a += b` coefficient-wise (the caller keeps the sums within `i16`).
+pub(crate) fn add_assign(a: &mut Poly, b: &Poly) {
+    for (x, y) in a.0.iter_mut().zip(&b.0) {
+        *x = x.wrapping_add(*y);
+    }
+}
+
+/// The representative in `0..q` of a coefficient in `-q..q`, without a branch.
+#[inline]
+pub(crate) fn to_unsigned(x: i16) -> u16 {
+    (x + ((x >> 15) & Q)) as u16
+}
+
+/// Bits of the fixed-point reciprocal of q that Compress multiplies by.
+const RECIPROCAL_SHIFT: u32 = 48;
+/// ⌈2^48 / q⌉: `⌊n / q⌋ = (n · RECIPROCAL) >> 48` for every `n < 2^23` (the test
+/// `compress_matches_exact_rounding` checks each value Compress can meet).
+const RECIPROCAL: u64 = (1 << RECIPROCAL_SHIFT) / Q as u64 + 1;
+
+/// Compress_d (FIPS 203 §4.2.1, eq. 4.7): `⌈(2^d / q) · x⌋ mod 2^d` for `x` in `0..q`, as
+/// `⌊(2^d·x + ⌊q/2⌋) / q⌋` computed by multiplication and shift, never by division.
+/// (Rounding `(2^d·x)/q` half up equals that floor because q is odd.)
+#[inline]
+pub(crate) fn compress(x: u16, d: u32) -> u16 {
+    let n = ((x as u64) << d) + (Q as u64 >> 1);
+    (((n * RECIPROCAL) >> RECIPROCAL_SHIFT) as u16) & ((1 << d) - 1)
+}
+
+/// Decompress_d (FIPS 203 §4.2.1, eq. 4.8): `⌈(q / 2^d) · y⌋` for `y` in `0..2^d`.
+#[inline]
+pub(crate) fn decompress(y: u16, d: u32) -> i16 {
+    ((y as u32 * Q as u32 + (1 << (d - 1))) >> d) as i16
+}
+
+/// ByteEncode_d (FIPS 203 Algorithm 5) of the 256 values `f(0)…f(255)` (each below 2^d) into
+/// `out`, which is `32·d` bytes: the values' bits one after another, least significant first.
+pub(crate) fn encode_with(d: u32, out: &mut [u8], mut f: impl FnMut(usize) -> u16) {
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    let mut o = 0;
+    for i in 0..N {
+        acc |= u32::from(f(i)) << bits;
+        bits += d;
+        while bits >= 8 {
+            out[o] = acc as u8;
+            o += 1;
+            acc >>= 8;
+            bits -= 8;
+        }
+    }
+}
+
+/// ByteDecode_d (FIPS 203 Algorithm 6) without the final reduction: calls `f(i, value)` for the
+/// 256 `d`-bit values packed in `input` (`32·d` bytes).
+pub(crate) fn decode_with(d: u32, input: &[u8], mut f: impl FnMut(usize, u16)) {
+    let mask = (1u32 << d) - 1;
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    let mut i = 0;
+    for &b in input {
+        acc |= u32::from(b) << bits;
+        bits += 8;
+        while bits >= d {
+            f(i, (acc & mask) as u16);
+            i += 1;
+            acc >>= d;
+            bits -= d;
+        }
+    }
+}
+
+/// ByteEncode_12 of a polynomial with coefficients in `-q..q` (stored as their representative
+/// in `0..q`) into 384 bytes.
+pub(crate) fn encode12(p: &Poly, out: &mut [u8]) {
+    encode_with(12, out, |i| to_unsigned(p.0[i]));
+}
+
+/// ByteDecode_12 (FIPS 203 Algorithm 6 with m = q): 384 bytes to coefficients in `0..q`, each
+/// 12-bit value reduced modulo q by a masked subtraction (values from q up occur only in a
+/// decapsulation key from elsewhere; encapsulation keys with one are refused before this).
+pub(crate) fn decode12(input: &[u8], p: &mut Poly) {
+    decode_with(12, input, |i, v| {
+        let x = v as i16 - Q;
+        p.0[i] = x + ((x >> 15) & Q);
+    });
+}
+
+/// Whether every 12-bit value in `input` (an encoded vector of polynomials) is below q: the
+/// encapsulation-key modulus check of FIPS 203 §7.2. Public data, so it may stop early.
+pub(crate) fn all_below_q(input: &[u8]) -> bool {
+    input.chunks_exact(3).all(|c| {
+        let d1 = u16::from(c[0]) | (u16::from(c[1] & 0x0f) << 8);
+        let d2 = u16::from(c[1] >> 4) | (u16::from(c[2]) << 4);
+        d1 < Q as u16 && d2 < Q as u16
+    })
+}
+
+/// Compress_d then ByteEncode_d of a polynomial with coefficients in `-q..q` into `32·d`
+/// bytes.
+pub(crate) fn compress_encode(p: &Poly, d: u32, out: &mut [u8]) {
+    encode_with(d, out, |i| compress(to_unsigned(p.0[i]), d));
+}
+
+/// ByteDecode_d then Decompress_d of `32·d` bytes: coefficients in `0..q`.
+pub(crate) fn decode_decompress(input: &[u8], d: u32, p: &mut Poly) {
+    decode_with(d, input, |i, v| p.0[i] = decompress(v, d));
+}
+
+/// Decompress_1(ByteDecode_1(m)): each message bit becomes 0 or ⌈q/2⌋ = 1665, through a mask.
+pub(crate) fn from_message(m: &[u8; 32], p: &mut Poly) {
+    for (i, c) in p.0.iter_mut().enumerate() {
+        let bit = i16::from((m[i / 8] >> (i % 8)) & 1);
+        *c = -bit & 1665;
+    }
+}
+
+/// ByteEncode_1(Compress_1(p)) for coefficients in `-q..q`: the message a ciphertext carries.
+pub(crate) fn to_message(p: &Poly, m: &mut [u8; 32]) {
+    compress_encode(p, 1, m);
+}
+
+/// PRF_η(s, b) = SHAKE256(s ‖ b) (FIPS 203 §4.1) sampled straight into a polynomial by
+/// SamplePolyCBD_η (Algorithm 8): coefficients in `-η..=η`, computed by bit counting without
+/// branches. `η` is 2 or 3.
+pub(crate) fn sample_cbd(eta: u32, seed: &[u8; 32], nonce: u8, p: &mut Poly) {
+    let mut h = Shake256::new();
+    h.update(seed);
+    h.update(&[nonce]);
+    let mut reader = h.finalize_xof();
+    let mut bytes = [0u8; 64 * 3];
+    let bytes = &mut bytes[..64 * eta as usize];
+    reader.read(bytes);
+    cbd(eta, bytes, p);
+    bytes.zeroize();
+    reader.zeroize();
+}
+
+/// SamplePolyCBD_η (FIPS 203 Algorithm 8) of `64·η` bytes.
+pub(crate) fn cbd(eta: u32, bytes: &[u8], p: &mut Poly) {
+    if eta == 2 {
+        // Eight coefficients per 32-bit word, four bits each: two bits for x, two for y.
+        for (w, out) in bytes.chunks_exact(4).zip(p.0.chunks_exact_mut(8)) {
+            let w = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            let t = (w & 0x5555_5555) + ((w >> 1) & 0x5555_5555);
+            for (j, c) in out.iter_mut().enumerate() {
+                let x = ((t >> (4 * j)) & 3) as i16;
+                let y = ((t >> (4 * j + 2)) & 3) as i16;
+                *c = x - y;
+            }
+        }
+    } else {
+        // Four coefficients per 24 bits, six bits each: three for x, three for y.
+        for (w, out) in bytes.chunks_exact(3).zip(p.0.chunks_exact_mut(4)) {
+            let w = u32::from(w[0]) | (u32::from(w[1]) << 8) | (u32::from(w[2]) << 16);
+            let t = (w & 0x0024_9249) + ((w >> 1) & 0x0024_9249) + ((w >> 2) & 0x0024_9249);
+            for (j, c) in out.iter_mut().enumerate() {
+                let x = ((t >> (6 * j)) & 7) as i16;
+                let y = ((t >> (6 * j + 3)) & 7) as i16;
+                *c = x - y;
+            }
+        }
+    }
+}
+
+/// SampleNTT (FIPS 203 Algorithm 7) of XOF(ρ ‖ a ‖ b) = SHAKE128: rejection sampling of
+/// 12-bit values below q, coefficients in `0..q`. The matrix is public, so the data-dependent
+/// loop leaks nothing secret.
+pub(crate) fn sample_ntt(rho: &[u8], a: u8, b: u8, p: &mut Poly) {
+    let mut h = Shake128::new();
+    h.update(rho);
+    h.update(&[a, b]);
+    let mut reader = h.finalize_xof();
+    sample_ntt_from(|block| reader.read(block), p);
+}
+
+/// SampleNTT's rejection loop over any stream of 168-byte blocks, however many it takes.
+pub(crate) fn sample_ntt_from(mut next_block: impl FnMut(&mut [u8; 168]), p: &mut Poly) {
+    let mut block = [0u8; 168];
+    let mut n = 0;
+    while n < N {
+        next_block(&mut block);
+        for c in block.chunks_exact(3) {
+            let d1 = u16::from(c[0]) | (u16::from(c[1] & 0x0f) << 8);
+            let d2 = u16::from(c[1] >> 4) | (u16::from(c[2]) << 4);
+            if d1 < Q as u16 {
+                p.0[n] = d1 as i16;
+                n += 1;
+            }
+            if d2 < Q as u16 && n < N {
+                p.0[n] = d2 as i16;
+                n += 1;
+            }
+            if n == N {
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Compress_d by its definition, with exact rational rounding (half up).
+    fn exact_compress(x: u16, d: u32) -> u16 {
+        // round(2^d·x / q) = ⌊(2^(d+1)·x + q) / 2q⌋
+        let num = (u64::from(x) << (d + 1)) + Q as u64;
+        ((num / (2 * Q as u64)) % (1 << d)) as u16
+    }
+
+    #[test]
+    fn compress_matches_exact_rounding() {
+        for d in [1, 4, 5, 10, 11] {
+            for x in 0..Q as u16 {
+                assert_eq!(compress(x, d), exact_compress(x, d), "d = {d}, x = {x}");
+            }
+        }
+    }
+
+    #[test]
+    fn decompress_matches_exact_rounding_and_round_trips() {
+        for d in [1u32, 4, 5, 10, 11] {
+            for y in 0..(1u16 << d) {
+                let num = u64::from(y) * 2 * Q as u64 + (1 << d);
+                let want = (num / (2 << d)) as i16;
+                assert_eq!(decompress(y, d), want, "d = {d}, y = {y}");
+                assert_eq!(compress(decompress(y, d) as u16, d), y, "d = {d}, y = {y}");
+            }
+        }
+    }
+
+    #[test]
+    fn encode_decode_round_trip_every_width() {
+        for d in [1u32, 4, 5, 10, 11, 12] {
+            let values: [u16; N] =
+                core::array::from_fn(|i| ((i * 2_654_435_761) % (1 << d)) as u16);
+            let mut bytes = [0u8; 384];
+            encode_with(d, &mut bytes[..32 * d as usize], |i| values[i]);
+            let mut back = [0u16; N];
+            decode_with(d, &bytes[..32 * d as usize], |i, v| back[i] = v);
+            assert_eq!(back, values, "d = {d}");
+        }
+    }
+
+    #[test]
+    fn decode12_reduces_modulo_q() {
+        let mut bytes = [0u8; 384];
+        encode_with(12, &mut bytes, |i| [0, 3328, 3329, 4095][i % 4]);
+        let mut p = Poly::ZERO;
+        decode12(&bytes, &mut p);
+        assert_eq!(&p.0[..4], &[0, 3328, 0, 4095 - 3329]);
+        assert!(!all_below_q(&bytes));
+    }
+
+    #[test]
+    fn cbd_counts_bits() {
+        // eta = 2: bytes 0b0000_0011 give x = 2, y = 0 for the first coefficient and 0 next.
+        let mut bytes = [0u8; 192];
+        bytes[0] = 0b1100_0011;
+        let mut p = Poly::ZERO;
+        cbd(2, &bytes[..128], &mut p);
+        assert_eq!(&p.0[..3], &[2, -2, 0]);
+        bytes[0] = 0b0011_1111;
+        cbd(3, &bytes, &mut p);
+        assert_eq!(&p.0[..2], &[3 - 3, 0]);
+        bytes[0] = 0b0000_0111;
+        cbd(3, &bytes, &mut p);
+        assert_eq!(p.0[0], 3);
+        bytes[0] = 0b0011_1000;
+        cbd(3, &bytes, &mut p);
+        assert_eq!(p.0[0], -3);
+    }
+
+    /// Seeds whose stream rejects many values need more than the usual 3·168 bytes; the loop
+    /// reads as many blocks as it takes.
+    #[test]
+    fn sample_ntt_reads_as_many_blocks_as_rejections_need() {
+        let mut blocks = 0;
+        let mut p = Poly::ZERO;
+        sample_ntt_from(
+            |block| {
+                blocks += 1;
+                // Four blocks of nothing but rejected values (0xfff), then values 1, 2, 3…
+                if blocks <= 4 {
+                    block.fill(0xff);
+                } else {
+                    for (k, c) in block.chunks_exact_mut(3).enumerate() {
+                        let v = (k as u16 + 1) * 2;
+                        let (d1, d2) = (v - 1, v);
+                        c[0] = d1 as u8;
+                        c[1] = ((d1 >> 8) as u8) | ((d2 << 4) as u8);
+                        c[2] = (d2 >> 4) as u8;
+                    }
+                }
+            },
+            &mut p,
+        );
+        assert_eq!(blocks, 4 + 3); // 112 values per block
+        let want: [i16; N] = core::array::from_fn(|i| (i % 112) as i16 + 1);
+        assert_eq!(p.0, want);
+    }
+}
