@@ -68,19 +68,23 @@ pub(crate) fn h(data: &[u8]) -> [u8; 32] {
 
 /// ML-KEM.KeyGen_internal (FIPS 203 Algorithm 16, with K-PKE.KeyGen, Algorithm 13): writes
 /// `dk` (768k + 96 bytes, the encapsulation key in the middle) from the seeds `d` and `z`.
+/// `draft` leaves out the byte k after `d` in G's input, as the FIPS 203 initial public draft
+/// did: only for known answers made for the draft (the CCTV accumulated vectors).
 pub(crate) fn keygen<const K: usize>(
     imp: MlKemImpl,
     p: Params,
     d: &[u8; 32],
     z: &[u8; 32],
     dk: &mut [u8],
+    draft: bool,
 ) {
     let (dk_pke, rest) = dk.split_at_mut(384 * K);
     let (ek, rest) = rest.split_at_mut(384 * K + 32);
     let (hash, z_out) = rest.split_at_mut(32);
     let mut rho = [0u8; 32];
     let mut sigma = Zeroizing::new([0u8; 32]);
-    g(d, &[K as u8], &mut rho, &mut sigma);
+    let k = [K as u8];
+    g(d, if draft { &[] } else { &k }, &mut rho, &mut sigma);
 
     let mut s_hat: Zeroizing<[Poly; K]> = Zeroizing::new(core::array::from_fn(|_| Poly::ZERO));
     for (i, s) in s_hat.iter_mut().enumerate() {

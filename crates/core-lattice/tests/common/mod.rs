@@ -14,6 +14,8 @@ pub trait Set {
     const CT_LEN: usize;
     /// (ek, dk) from the seeds.
     fn keygen(d: &[u8; 32], z: &[u8; 32], imp: MlKemImpl) -> (Vec<u8>, Vec<u8>);
+    /// (ek, dk) from the seeds as the FIPS 203 draft made them (G(d) without k).
+    fn keygen_draft(d: &[u8; 32], z: &[u8; 32], imp: MlKemImpl) -> (Vec<u8>, Vec<u8>);
     /// (ct, key) for `m` under `ek`.
     fn encaps(ek: &[u8], m: &[u8; 32], imp: MlKemImpl) -> Result<(Vec<u8>, [u8; 32]), Error>;
     /// The key in `ct` under `dk`.
@@ -35,6 +37,11 @@ macro_rules! set {
             const CT_LEN: usize = core_lattice::$module::CIPHERTEXT_LEN;
             fn keygen(d: &[u8; 32], z: &[u8; 32], imp: MlKemImpl) -> (Vec<u8>, Vec<u8>) {
                 let dk = core_lattice::$module::DecapsulationKey::from_seed_with_impl(d, z, imp);
+                (dk.encapsulation_key().as_bytes().to_vec(), dk.as_bytes().to_vec())
+            }
+            fn keygen_draft(d: &[u8; 32], z: &[u8; 32], imp: MlKemImpl) -> (Vec<u8>, Vec<u8>) {
+                let dk =
+                    core_lattice::$module::DecapsulationKey::from_seed_draft_for_tests(d, z, imp);
                 (dk.encapsulation_key().as_bytes().to_vec(), dk.as_bytes().to_vec())
             }
             fn encaps(
