@@ -31,6 +31,9 @@
 //! ```
 #![no_std]
 #![warn(missing_docs)]
+// FIPS 203's notation (Compress_d, T_q, d_u, ByteEncode_12) is written as the standard writes
+// it, not as code.
+#![allow(clippy::doc_markdown)]
 
 #[cfg(any(feature = "std", test))]
 extern crate std;

@@ -17,7 +17,7 @@ fn seeds(tag: u8) -> ([u8; 32], [u8; 32], [u8; 32]) {
 /// Overwrites the 12-bit value at `index` of an encoded vector.
 fn set12(bytes: &mut [u8], index: usize, value: u16) {
     let at = 3 * (index / 2);
-    if index % 2 == 0 {
+    if index.is_multiple_of(2) {
         bytes[at] = value as u8;
         bytes[at + 1] = (bytes[at + 1] & 0xf0) | (value >> 8) as u8;
     } else {
@@ -59,7 +59,7 @@ fn encapsulation_key_with_a_coefficient_from_q_up_is_refused<S: Set>() {
             S::NAME
         );
         // The same key inside a decapsulation key whose hash matches it is refused too.
-        if index % 61 == 0 {
+        if index.is_multiple_of(61) {
             let mut bad_dk = dk.clone();
             let ek_at = 384 * S::K;
             bad_dk[ek_at..ek_at + bad.len()].copy_from_slice(&bad);

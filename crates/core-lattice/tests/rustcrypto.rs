@@ -9,23 +9,35 @@ use ml_kem::kem::Decapsulate;
 use ml_kem::{B32, EncapsulateDeterministic, EncodedSizeUser, KemCore};
 use proptest::prelude::*;
 
-/// RustCrypto's (ek, dk, ct, key of m, key of `bad_ct`).
-fn reference<K: KemCore>(
-    d: &[u8; 32],
-    z: &[u8; 32],
-    m: &[u8; 32],
-    bad_ct: &[u8],
-) -> (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>) {
+/// What one run of key generation, encapsulation and two decapsulations gives.
+struct Run {
+    ek: Vec<u8>,
+    dk: Vec<u8>,
+    ct: Vec<u8>,
+    /// The key of `m`.
+    k: Vec<u8>,
+    /// The key of `bad_ct`.
+    k_bad: Vec<u8>,
+}
+
+/// RustCrypto's run.
+fn reference<K: KemCore>(d: &[u8; 32], z: &[u8; 32], m: &[u8; 32], bad_ct: &[u8]) -> Run {
     let (dk, ek) = K::generate_deterministic(&B32::from(*d), &B32::from(*z));
     let (ct, k) = ek.encapsulate_deterministic(&B32::from(*m)).unwrap();
     let bad = ml_kem::Ciphertext::<K>::try_from(bad_ct).unwrap();
     let k_bad = dk.decapsulate(&bad).unwrap();
-    (ek.as_bytes().to_vec(), dk.as_bytes().to_vec(), ct.to_vec(), k.to_vec(), k_bad.to_vec())
+    Run {
+        ek: ek.as_bytes().to_vec(),
+        dk: dk.as_bytes().to_vec(),
+        ct: ct.to_vec(),
+        k: k.to_vec(),
+        k_bad: k_bad.to_vec(),
+    }
 }
 
 fn agree<S: Set, K: KemCore>(d: [u8; 32], z: [u8; 32], m: [u8; 32], noise: &[u8]) {
     let bad_ct: Vec<u8> = noise.iter().cycle().take(S::CT_LEN).copied().collect();
-    let (ek, dk, ct, k, k_bad) = reference::<K>(&d, &z, &m, &bad_ct);
+    let Run { ek, dk, ct, k, k_bad } = reference::<K>(&d, &z, &m, &bad_ct);
     for imp in MlKemImpl::available() {
         let name = format!("{} on {}", S::NAME, imp.name());
         let (our_ek, our_dk) = S::keygen(&d, &z, imp);

@@ -46,7 +46,7 @@ pub(crate) fn add_assign(a: &mut Poly, b: &Poly) {
 /// The representative in `0..q` of a coefficient in `-q..q`, without a branch.
 #[inline]
 pub(crate) fn to_unsigned(x: i16) -> u16 {
-    (x + ((x >> 15) & Q)) as u16
+    (x + ((x >> 15) & Q)).cast_unsigned()
 }
 
 /// Bits of the fixed-point reciprocal of q that Compress multiplies by.
@@ -118,7 +118,7 @@ pub(crate) fn encode12(p: &Poly, out: &mut [u8]) {
 /// decapsulation key from elsewhere; encapsulation keys with one are refused before this).
 pub(crate) fn decode12(input: &[u8], p: &mut Poly) {
     decode_with(12, input, |i, v| {
-        let x = v as i16 - Q;
+        let x = v.cast_signed() - Q;
         p.0[i] = x + ((x >> 15) & Q);
     });
 }
@@ -148,7 +148,7 @@ pub(crate) fn decode_decompress(input: &[u8], d: u32, p: &mut Poly) {
 pub(crate) fn from_message(m: &[u8; 32], p: &mut Poly) {
     for (i, c) in p.0.iter_mut().enumerate() {
         let bit = i16::from((m[i / 8] >> (i % 8)) & 1);
-        *c = -bit & 1665;
+        *c = -bit & 0x0681; // 1665
     }
 }
 
@@ -221,11 +221,11 @@ pub(crate) fn sample_ntt_from(mut next_block: impl FnMut(&mut [u8; 168]), p: &mu
             let d1 = u16::from(c[0]) | (u16::from(c[1] & 0x0f) << 8);
             let d2 = u16::from(c[1] >> 4) | (u16::from(c[2]) << 4);
             if d1 < Q as u16 {
-                p.0[n] = d1 as i16;
+                p.0[n] = d1.cast_signed();
                 n += 1;
             }
             if d2 < Q as u16 && n < N {
-                p.0[n] = d2 as i16;
+                p.0[n] = d2.cast_signed();
                 n += 1;
             }
             if n == N {
@@ -262,7 +262,7 @@ mod tests {
                 let num = u64::from(y) * 2 * Q as u64 + (1 << d);
                 let want = (num / (2 << d)) as i16;
                 assert_eq!(decompress(y, d), want, "d = {d}, y = {y}");
-                assert_eq!(compress(decompress(y, d) as u16, d), y, "d = {d}, y = {y}");
+                assert_eq!(compress(decompress(y, d).cast_unsigned(), d), y, "d = {d}, y = {y}");
             }
         }
     }
@@ -334,7 +334,7 @@ mod tests {
             &mut p,
         );
         assert_eq!(blocks, 4 + 3); // 112 values per block
-        let want: [i16; N] = core::array::from_fn(|i| (i % 112) as i16 + 1);
+        let want: [i16; N] = core::array::from_fn(|i| i16::try_from(i % 112).unwrap() + 1);
         assert_eq!(p.0, want);
     }
 }

@@ -181,8 +181,10 @@ mod tests {
     /// checked against schoolbook multiplication.
     #[test]
     fn ntt_multiplication_matches_schoolbook() {
-        let a: [i16; N] = core::array::from_fn(|i| ((i * 7919 + 3) % 3329) as i16 - 1664);
-        let b: [i16; N] = core::array::from_fn(|i| ((i * i * 31 + 11) % 5) as i16 - 2);
+        let a: [i16; N] =
+            core::array::from_fn(|i| i16::try_from((i * 7919 + 3) % 3329).unwrap() - 1664);
+        let b: [i16; N] =
+            core::array::from_fn(|i| i16::try_from((i * i * 31 + 11) % 5).unwrap() - 2);
         let mut want = [0i64; N];
         for i in 0..N {
             for j in 0..N {
@@ -200,15 +202,15 @@ mod tests {
         let mut acc = Poly::ZERO;
         basemul_acc(&mut acc, &pa, &pb);
         inv_ntt(&mut acc);
-        for i in 0..N {
-            assert_eq!(modq(i64::from(acc.0[i])), modq(want[i]), "coefficient {i}");
+        for (i, (got, want)) in acc.0.iter().zip(want).enumerate() {
+            assert_eq!(modq(i64::from(*got)), modq(want), "coefficient {i}");
         }
         // And the round trip without a product: NTT^−1(NTT(a)) = a·R.
         let mut pa = Poly(a);
         ntt(&mut pa);
         inv_ntt(&mut pa);
-        for i in 0..N {
-            assert_eq!(modq(i64::from(pa.0[i])), modq(i64::from(a[i]) * 2285), "coefficient {i}");
+        for (i, (got, a)) in pa.0.iter().zip(a).enumerate() {
+            assert_eq!(modq(i64::from(*got)), modq(i64::from(a) * 2285), "coefficient {i}");
         }
     }
 }
