@@ -50,7 +50,9 @@ impl Sink<'_> {
     }
 }
 
-/// G = SHA3-512 of `a ‖ b` (FIPS 203 §4.1), written as its two 32-byte halves.
+/// G = SHA3-512 of `a ‖ b` (FIPS 203 §4.1), written as its two 32-byte halves. Not inlined,
+/// so its state is off the stack before the polynomial work that follows.
+#[inline(never)]
 fn g(a: &[u8], b: &[u8], first: &mut [u8; 32], second: &mut [u8; 32]) {
     let mut h = Sha3_512::new();
     h.update(a);
@@ -64,6 +66,29 @@ fn g(a: &[u8], b: &[u8], first: &mut [u8; 32], second: &mut [u8; 32]) {
 /// H = SHA3-256 (FIPS 203 §4.1).
 pub(crate) fn h(data: &[u8]) -> [u8; 32] {
     Sha3_256::digest(data)
+}
+
+/// The polynomials K-PKE works in: a vector (ŝ or ŷ), an accumulator and a scratch
+/// polynomial, any of which may hold secrets, so they are wiped on drop. Built in place (a
+/// by-value array from a closure costs another copy of the vector on a small core's stack).
+struct Scratch<const K: usize> {
+    vec: [Poly; K],
+    acc: Poly,
+    tmp: Poly,
+}
+
+impl<const K: usize> Scratch<K> {
+    fn new() -> Self {
+        Self { vec: [const { Poly::ZERO }; K], acc: Poly::ZERO, tmp: Poly::ZERO }
+    }
+}
+
+impl<const K: usize> Drop for Scratch<K> {
+    fn drop(&mut self) {
+        self.vec.zeroize();
+        self.acc.zeroize();
+        self.tmp.zeroize();
+    }
 }
 
 /// ML-KEM.KeyGen_internal (FIPS 203 Algorithm 16, with K-PKE.KeyGen, Algorithm 13): writes
@@ -86,26 +111,25 @@ pub(crate) fn keygen<const K: usize>(
     let k = [K as u8];
     g(d, if draft { &[] } else { &k }, &mut rho, &mut sigma);
 
-    let mut s_hat: Zeroizing<[Poly; K]> = Zeroizing::new(core::array::from_fn(|_| Poly::ZERO));
+    let mut scratch = Scratch::<K>::new();
+    let Scratch { vec: s_hat, acc, tmp } = &mut scratch;
     for (i, s) in s_hat.iter_mut().enumerate() {
         sample_cbd(p.eta1, &sigma, i as u8, s);
         imp.ntt(s);
     }
-    let mut acc = Zeroizing::new(Poly::ZERO);
-    let mut tmp = Zeroizing::new(Poly::ZERO);
     for i in 0..K {
         // t̂[i] = Σ_j Â[i, j] ∘ ŝ[j] + ê[i], with Â[i, j] = SampleNTT(ρ ‖ j ‖ i).
         acc.0 = [0; poly::N];
         for (j, s) in s_hat.iter().enumerate() {
-            sample_ntt(&rho, j as u8, i as u8, &mut tmp);
-            imp.basemul_acc(&mut acc, &tmp, s);
+            sample_ntt(&rho, j as u8, i as u8, tmp);
+            imp.basemul_acc(acc, tmp, s);
         }
-        imp.to_mont(&mut acc);
-        sample_cbd(p.eta1, &sigma, (K + i) as u8, &mut tmp);
-        imp.ntt(&mut tmp);
-        add_assign(&mut acc, &tmp);
-        imp.reduce(&mut acc);
-        encode12(&acc, &mut ek[384 * i..384 * (i + 1)]);
+        imp.to_mont(acc);
+        sample_cbd(p.eta1, &sigma, (K + i) as u8, tmp);
+        imp.ntt(tmp);
+        add_assign(acc, tmp);
+        imp.reduce(acc);
+        encode12(acc, &mut ek[384 * i..384 * (i + 1)]);
     }
     ek[384 * K..].copy_from_slice(&rho);
     for (s, out) in s_hat.iter().zip(dk_pke.chunks_exact_mut(384)) {
@@ -126,43 +150,44 @@ fn encrypt<const K: usize>(
     mut out: Sink<'_>,
 ) -> u8 {
     let rho = &ek[384 * K..];
-    let mut y_hat: Zeroizing<[Poly; K]> = Zeroizing::new(core::array::from_fn(|_| Poly::ZERO));
+    let mut scratch = Scratch::<K>::new();
+    let Scratch { vec: y_hat, acc, tmp } = &mut scratch;
     for (i, y) in y_hat.iter_mut().enumerate() {
         sample_cbd(p.eta1, r, i as u8, y);
         imp.ntt(y);
     }
-    let mut acc = Zeroizing::new(Poly::ZERO);
-    let mut tmp = Zeroizing::new(Poly::ZERO);
+    // The encoding of one polynomial of u or of v (public once written, but not yet when
+    // decapsulation compares it).
     let mut chunk = Zeroizing::new([0u8; 32 * 11]);
     let u_len = 32 * p.du as usize;
     for i in 0..K {
         // u[i] = NTT^−1(Σ_j Â[j, i] ∘ ŷ[j]) + e₁[i], with Â[j, i] = SampleNTT(ρ ‖ i ‖ j).
         acc.0 = [0; poly::N];
         for (j, y) in y_hat.iter().enumerate() {
-            sample_ntt(rho, i as u8, j as u8, &mut tmp);
-            imp.basemul_acc(&mut acc, &tmp, y);
+            sample_ntt(rho, i as u8, j as u8, tmp);
+            imp.basemul_acc(acc, tmp, y);
         }
-        imp.inv_ntt(&mut acc);
-        sample_cbd(ETA2, r, (K + i) as u8, &mut tmp);
-        add_assign(&mut acc, &tmp);
-        imp.reduce(&mut acc);
-        compress_encode(&acc, p.du, &mut chunk[..u_len]);
+        imp.inv_ntt(acc);
+        sample_cbd(ETA2, r, (K + i) as u8, tmp);
+        add_assign(acc, tmp);
+        imp.reduce(acc);
+        compress_encode(acc, p.du, &mut chunk[..u_len]);
         out.put(u_len * i, &chunk[..u_len]);
     }
     // v = NTT^−1(Σ_j t̂[j] ∘ ŷ[j]) + e₂ + Decompress₁(m).
     acc.0 = [0; poly::N];
     for (j, y) in y_hat.iter().enumerate() {
-        decode12(&ek[384 * j..384 * (j + 1)], &mut tmp);
-        imp.basemul_acc(&mut acc, &tmp, y);
+        decode12(&ek[384 * j..384 * (j + 1)], tmp);
+        imp.basemul_acc(acc, tmp, y);
     }
-    imp.inv_ntt(&mut acc);
-    sample_cbd(ETA2, r, (2 * K) as u8, &mut tmp);
-    add_assign(&mut acc, &tmp);
-    poly::from_message(m, &mut tmp);
-    add_assign(&mut acc, &tmp);
-    imp.reduce(&mut acc);
+    imp.inv_ntt(acc);
+    sample_cbd(ETA2, r, (2 * K) as u8, tmp);
+    add_assign(acc, tmp);
+    poly::from_message(m, tmp);
+    add_assign(acc, tmp);
+    imp.reduce(acc);
     let v_len = 32 * p.dv as usize;
-    compress_encode(&acc, p.dv, &mut chunk[..v_len]);
+    compress_encode(acc, p.dv, &mut chunk[..v_len]);
     out.put(u_len * K, &chunk[..v_len]);
     match out {
         Sink::Write(_) => 0,
@@ -171,25 +196,26 @@ fn encrypt<const K: usize>(
 }
 
 /// K-PKE.Decrypt (FIPS 203 Algorithm 15): the message in `c` under the encoded ŝ `dk_pke`.
+/// Not inlined, so its three polynomials are off the stack before re-encryption.
+#[inline(never)]
 fn decrypt<const K: usize>(imp: MlKemImpl, p: Params, dk_pke: &[u8], c: &[u8], m: &mut [u8; 32]) {
     let u_len = 32 * p.du as usize;
-    let mut acc = Zeroizing::new(Poly::ZERO);
-    let mut u = Zeroizing::new(Poly::ZERO);
-    let mut s = Zeroizing::new(Poly::ZERO);
+    let mut scratch = Scratch::<1>::new();
+    let Scratch { vec: [u], acc, tmp: s } = &mut scratch;
     // w = v' − NTT^−1(Σ_i ŝ[i] ∘ NTT(u'[i]))
     for i in 0..K {
-        decode_decompress(&c[u_len * i..u_len * (i + 1)], p.du, &mut u);
-        imp.ntt(&mut u);
-        decode12(&dk_pke[384 * i..384 * (i + 1)], &mut s);
-        imp.basemul_acc(&mut acc, &s, &u);
+        decode_decompress(&c[u_len * i..u_len * (i + 1)], p.du, u);
+        imp.ntt(u);
+        decode12(&dk_pke[384 * i..384 * (i + 1)], s);
+        imp.basemul_acc(acc, s, u);
     }
-    imp.inv_ntt(&mut acc);
-    decode_decompress(&c[u_len * K..], p.dv, &mut u);
+    imp.inv_ntt(acc);
+    decode_decompress(&c[u_len * K..], p.dv, u);
     for (w, v) in acc.0.iter_mut().zip(&u.0) {
         *w = v.wrapping_sub(*w);
     }
-    imp.reduce(&mut acc);
-    poly::to_message(&acc, m);
+    imp.reduce(acc);
+    poly::to_message(acc, m);
 }
 
 /// ML-KEM.Encaps_internal (FIPS 203 Algorithm 17): writes the ciphertext of `m` under `ek`
@@ -209,6 +235,18 @@ pub(crate) fn encaps<const K: usize>(
     key
 }
 
+/// K̄ = J(z ‖ c) = SHAKE256(z ‖ c, 32) (FIPS 203 §4.1), the key implicit rejection returns.
+/// Not inlined, like [`g`].
+#[inline(never)]
+fn j(z: &[u8], c: &[u8], out: &mut [u8; 32]) {
+    let mut j = Shake256::new();
+    j.update(z);
+    j.update(c);
+    let mut reader = j.finalize_xof();
+    reader.read(out);
+    reader.zeroize();
+}
+
 /// ML-KEM.Decaps_internal (FIPS 203 Algorithm 18) with implicit rejection: the shared key of
 /// `ct` under `dk`, or J(z ‖ c) if re-encryption does not give `ct` back — chosen by a
 /// constant-time selection after comparing every byte.
@@ -224,14 +262,8 @@ pub(crate) fn decaps<const K: usize>(imp: MlKemImpl, p: Params, dk: &[u8], ct: &
     let mut r = Zeroizing::new([0u8; 32]);
     g(&m[..], h_ek, &mut key, &mut r);
 
-    // K̄ = J(z ‖ c) = SHAKE256(z ‖ c, 32)
     let mut rejected = [0u8; 32];
-    let mut j = Shake256::new();
-    j.update(z);
-    j.update(ct);
-    let mut reader = j.finalize_xof();
-    reader.read(&mut rejected);
-    reader.zeroize();
+    j(z, ct, &mut rejected);
 
     let diff = encrypt::<K>(imp, p, ek, &m, &r, Sink::Compare { expected: ct, diff: 0 });
     let equal = diff.ct_eq(&0);
