@@ -25,7 +25,7 @@
 //! # Adding a backend
 //!
 //! A backend is a file beside `portable.rs` that implements the same five functions (`ntt`,
-//! `inv_ntt`, `basemul_acc`, `to_mont`, `reduce`) on [`Poly`](poly::Poly) with the same ranges
+//! `inv_ntt`, `basemul_acc`, `to_mont`, `reduce`) on `Poly` with the same ranges
 //! in and out, and a variant in [`MlKemImpl`]. An `x86_avx2` backend would be an
 //! `accelerated` variant carrying `core_cpu::Avx2`, whose token its functions take so they
 //! cannot run without the check; it would work on sixteen coefficients per `__m256i` with
