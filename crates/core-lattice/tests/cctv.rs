@@ -2,7 +2,8 @@
 //! with empty input draws, for each test, d, z, m and a random (invalid) ciphertext; a running
 //! SHAKE-128 absorbs ek, dk, the ciphertext of m and its key (checked equal to the key
 //! decapsulation gives), and the key implicit rejection gives for the random ciphertext. The
-//! first 32 bytes of its output after 10 000 (and 1 000 000) tests are published.
+//! first 32 bytes of its output after 10 000 (and 1 000 000) tests are published. Also CCTV's
+//! "unlucky" matrix-sampling and `strcmp` vectors (files in `data/cctv/`).
 //!
 //! The vectors were made for the FIPS 203 initial public draft (with the Â index order of the
 //! final standard), whose key generation hashes `d` alone where FIPS 203 hashes `d ‖ k`; keys
@@ -45,6 +46,55 @@ fn rng_stream_starts_as_published() {
     let mut first = [0u8; 16];
     Shake128::new().finalize_xof().read(&mut first);
     assert_eq!(first, hex!("7f9c2ba4e88f827d616045507605853e"));
+}
+
+/// The `name = hex` lines of a CCTV vector file.
+fn field(file: &str, name: &str) -> Vec<u8> {
+    let line = file
+        .lines()
+        .find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix(" = ")))
+        .unwrap_or_else(|| panic!("no {name}"));
+    (0..line.len()).step_by(2).map(|i| u8::from_str_radix(&line[i..i + 2], 16).unwrap()).collect()
+}
+
+/// CCTV's unlucky vector: `d` gives a ρ whose matrix sampling reads more than 575 bytes of
+/// SHAKE-128 (which happens with probability 2^−38 otherwise).
+fn unlucky<S: Set>(file: &str) {
+    let d: [u8; 32] = field(file, "d").try_into().unwrap();
+    let z: [u8; 32] = field(file, "z").try_into().unwrap();
+    let m: [u8; 32] = field(file, "m").try_into().unwrap();
+    for imp in MlKemImpl::available() {
+        let (ek, dk) = S::keygen_draft(&d, &z, imp);
+        assert_eq!(ek, field(file, "ek"), "{} ek on {}", S::NAME, imp.name());
+        assert_eq!(dk, field(file, "dk"), "{} dk on {}", S::NAME, imp.name());
+        let (c, k) = S::encaps(&ek, &m, imp).unwrap();
+        assert_eq!(c, field(file, "c"), "{} c on {}", S::NAME, imp.name());
+        assert_eq!(k.to_vec(), field(file, "K"), "{} K on {}", S::NAME, imp.name());
+        assert_eq!(S::decaps(&dk, &c, imp).unwrap(), k, "{} on {}", S::NAME, imp.name());
+    }
+}
+
+#[test]
+fn unlucky_matrix_sampling_vectors() {
+    unlucky::<MlKem512>(include_str!("data/cctv/unluckysample/ML-KEM-512.txt"));
+    unlucky::<MlKem768>(include_str!("data/cctv/unluckysample/ML-KEM-768.txt"));
+    unlucky::<MlKem1024>(include_str!("data/cctv/unluckysample/ML-KEM-1024.txt"));
+}
+
+/// CCTV's `strcmp` vectors: a ciphertext whose re-encryption differs from it only after a
+/// zero byte must still be rejected, giving the implicit-rejection key K.
+fn strcmp<S: Set>(file: &str) {
+    for imp in MlKemImpl::available() {
+        let k = S::decaps(&field(file, "dk"), &field(file, "c"), imp).unwrap();
+        assert_eq!(k.to_vec(), field(file, "K"), "{} on {}", S::NAME, imp.name());
+    }
+}
+
+#[test]
+fn strcmp_vectors_are_rejected() {
+    strcmp::<MlKem512>(include_str!("data/cctv/strcmp/ML-KEM-512.txt"));
+    strcmp::<MlKem768>(include_str!("data/cctv/strcmp/ML-KEM-768.txt"));
+    strcmp::<MlKem1024>(include_str!("data/cctv/strcmp/ML-KEM-1024.txt"));
 }
 
 fn check<S: Set>(tests: usize, want: [u8; 32]) {
