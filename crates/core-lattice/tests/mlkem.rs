@@ -264,5 +264,9 @@ fn keys_use_the_implementation_they_are_given() {
         assert_eq!(dk.encapsulation_key().implementation(), imp);
         dk.set_implementation(MlKemImpl::best());
         assert_eq!(dk.implementation(), MlKemImpl::best());
+        // Keys compare by their bytes, not by the implementation they run on.
+        let mut ek = dk.encapsulation_key();
+        ek.set_implementation(imp);
+        assert_eq!(ek, dk.encapsulation_key());
     }
 }

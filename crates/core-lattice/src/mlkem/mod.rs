@@ -170,8 +170,9 @@ macro_rules! parameter_set {
             pub const CIPHERTEXT_LEN: usize = 32 * ($du * K + $dv);
 
             #[doc = concat!("An ", $name, " encapsulation key, checked (FIPS 203 §7.2) and with")]
-            /// its hash H(ek) computed once, when it was built.
-            #[derive(Clone, PartialEq, Eq)]
+            /// its hash H(ek) computed once, when it was built. Keys are equal when their
+            /// bytes are, whatever implementation each runs on.
+            #[derive(Clone)]
             pub struct EncapsulationKey {
                 bytes: [u8; ENCAPSULATION_KEY_LEN],
                 hash: [u8; 32],
@@ -228,6 +229,14 @@ macro_rules! parameter_set {
                     (ct, SharedSecret(key))
                 }
             }
+
+            impl PartialEq for EncapsulationKey {
+                fn eq(&self, other: &Self) -> bool {
+                    self.bytes == other.bytes
+                }
+            }
+
+            impl Eq for EncapsulationKey {}
 
             impl fmt::Debug for EncapsulationKey {
                 fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
