@@ -49,19 +49,25 @@ pub(crate) fn to_unsigned(x: i16) -> u16 {
     (x + ((x >> 15) & Q)).cast_unsigned()
 }
 
-/// Bits of the fixed-point reciprocal of q that Compress multiplies by.
-const RECIPROCAL_SHIFT: u32 = 48;
-/// ⌈2^48 / q⌉: `⌊n / q⌋ = (n · RECIPROCAL) >> 48` for every `n < 2^23` (the test
-/// `compress_matches_exact_rounding` checks each value Compress can meet).
-const RECIPROCAL: u64 = (1 << RECIPROCAL_SHIFT) / Q as u64 + 1;
+/// ⌈2^21 / q⌉ = 630: `(n · 630) >> 21` is `⌊n / q⌋` or one more for every `n` Compress forms
+/// (below 2^23, so the product fits 32 bits: no 64-bit multiply, which the Cortex-M0 does in a
+/// library call).
+const RECIPROCAL: u32 = (1 << 21) / Q as u32 + 1;
 
-/// Compress_d (FIPS 203 §4.2.1, eq. 4.7): `⌈(2^d / q) · x⌋ mod 2^d` for `x` in `0..q`, as
-/// `⌊(2^d·x + ⌊q/2⌋) / q⌋` computed by multiplication and shift, never by division.
-/// (Rounding `(2^d·x)/q` half up equals that floor because q is odd.)
+/// Compress_d (FIPS 203 §4.2.1, eq. 4.7): `⌈(2^d / q) · x⌋ mod 2^d` for `x` in `0..q` and
+/// `d ≤ 11`, as `⌊(2^d·x + ⌊q/2⌋) / q⌋` (rounding `(2^d·x)/q` half up gives the same because q
+/// is odd) computed by a multiplication, a shift and a masked correction, never by division.
+/// The test `compress_matches_exact_rounding` checks every input.
 #[inline]
 pub(crate) fn compress(x: u16, d: u32) -> u16 {
-    let n = ((x as u64) << d) + (Q as u64 >> 1);
-    (((n * RECIPROCAL) >> RECIPROCAL_SHIFT) as u16) & ((1 << d) - 1)
+    let n = (u32::from(x) << d) + (Q as u32 >> 1);
+    // Wrapping (it never wraps, as the test shows) so that a build with overflow checks does
+    // not widen the product to 64 bits to check it, a library call on the Cortex-M0.
+    let mut t = n.wrapping_mul(RECIPROCAL) >> 21;
+    // The estimate is at most one too large: subtract one where n − t·q is negative (its top
+    // bit set, as it lies in −q..q).
+    t -= n.wrapping_sub(t.wrapping_mul(Q as u32)) >> 31;
+    (t as u16) & ((1 << d) - 1)
 }
 
 /// Decompress_d (FIPS 203 §4.2.1, eq. 4.8): `⌈(q / 2^d) · y⌋` for `y` in `0..2^d`.
