@@ -38,14 +38,12 @@ enum Sink<'a> {
 }
 
 impl Sink<'_> {
-    fn put(&mut self, at: usize, bytes: &[u8]) {
+    /// Byte `at` of the ciphertext is `byte`.
+    #[inline]
+    fn put(&mut self, at: usize, byte: u8) {
         match self {
-            Self::Write(out) => out[at..at + bytes.len()].copy_from_slice(bytes),
-            Self::Compare { expected, diff } => {
-                for (a, b) in expected[at..at + bytes.len()].iter().zip(bytes) {
-                    *diff |= a ^ b;
-                }
-            }
+            Self::Write(out) => out[at] = byte,
+            Self::Compare { expected, diff } => *diff |= expected[at] ^ byte,
         }
     }
 }
@@ -110,33 +108,49 @@ pub(crate) fn keygen<const K: usize>(
     let mut sigma = Zeroizing::new([0u8; 32]);
     let k = [K as u8];
     g(d, if draft { &[] } else { &k }, &mut rho, &mut sigma);
+    pke_keygen::<K>(imp, p, &rho, &sigma, dk_pke, ek);
+    hash.copy_from_slice(&h(ek));
+    z_out.copy_from_slice(z);
+}
+
+/// K-PKE.KeyGen (FIPS 203 Algorithm 13) after G: writes the encoded ŝ to `dk_pke` and the
+/// encryption key to `ek`. Not inlined, so its polynomials are not on the stack while G and
+/// H run.
+#[inline(never)]
+fn pke_keygen<const K: usize>(
+    imp: MlKemImpl,
+    p: Params,
+    rho: &[u8; 32],
+    sigma: &[u8; 32],
+    dk_pke: &mut [u8],
+    ek: &mut [u8],
+) {
+    let keccak = imp.keccak();
 
     let mut scratch = Scratch::<K>::new();
     let Scratch { vec: s_hat, acc, tmp } = &mut scratch;
     for (i, s) in s_hat.iter_mut().enumerate() {
-        sample_cbd(p.eta1, &sigma, i as u8, s);
+        sample_cbd(keccak, p.eta1, sigma, i as u8, s);
         imp.ntt(s);
     }
     for i in 0..K {
         // t̂[i] = Σ_j Â[i, j] ∘ ŝ[j] + ê[i], with Â[i, j] = SampleNTT(ρ ‖ j ‖ i).
         acc.0 = [0; poly::N];
         for (j, s) in s_hat.iter().enumerate() {
-            sample_ntt(&rho, j as u8, i as u8, tmp);
+            sample_ntt(keccak, rho, j as u8, i as u8, tmp);
             imp.basemul_acc(acc, tmp, s);
         }
         imp.to_mont(acc);
-        sample_cbd(p.eta1, &sigma, (K + i) as u8, tmp);
+        sample_cbd(keccak, p.eta1, sigma, (K + i) as u8, tmp);
         imp.ntt(tmp);
         add_assign(acc, tmp);
         imp.reduce(acc);
         encode12(acc, &mut ek[384 * i..384 * (i + 1)]);
     }
-    ek[384 * K..].copy_from_slice(&rho);
+    ek[384 * K..].copy_from_slice(rho);
     for (s, out) in s_hat.iter().zip(dk_pke.chunks_exact_mut(384)) {
         encode12(s, out);
     }
-    hash.copy_from_slice(&h(ek));
-    z_out.copy_from_slice(z);
 }
 
 /// K-PKE.Encrypt (FIPS 203 Algorithm 14) of the message `m` with randomness `r` under `ek`,
@@ -150,29 +164,26 @@ fn encrypt<const K: usize>(
     mut out: Sink<'_>,
 ) -> u8 {
     let rho = &ek[384 * K..];
+    let keccak = imp.keccak();
     let mut scratch = Scratch::<K>::new();
     let Scratch { vec: y_hat, acc, tmp } = &mut scratch;
     for (i, y) in y_hat.iter_mut().enumerate() {
-        sample_cbd(p.eta1, r, i as u8, y);
+        sample_cbd(keccak, p.eta1, r, i as u8, y);
         imp.ntt(y);
     }
-    // The encoding of one polynomial of u or of v (public once written, but not yet when
-    // decapsulation compares it).
-    let mut chunk = Zeroizing::new([0u8; 32 * 11]);
     let u_len = 32 * p.du as usize;
     for i in 0..K {
         // u[i] = NTT^−1(Σ_j Â[j, i] ∘ ŷ[j]) + e₁[i], with Â[j, i] = SampleNTT(ρ ‖ i ‖ j).
         acc.0 = [0; poly::N];
         for (j, y) in y_hat.iter().enumerate() {
-            sample_ntt(rho, i as u8, j as u8, tmp);
+            sample_ntt(keccak, rho, i as u8, j as u8, tmp);
             imp.basemul_acc(acc, tmp, y);
         }
         imp.inv_ntt(acc);
-        sample_cbd(ETA2, r, (K + i) as u8, tmp);
+        sample_cbd(keccak, ETA2, r, (K + i) as u8, tmp);
         add_assign(acc, tmp);
         imp.reduce(acc);
-        compress_encode(acc, p.du, &mut chunk[..u_len]);
-        out.put(u_len * i, &chunk[..u_len]);
+        compress_encode(acc, p.du, |k, b| out.put(u_len * i + k, b));
     }
     // v = NTT^−1(Σ_j t̂[j] ∘ ŷ[j]) + e₂ + Decompress₁(m).
     acc.0 = [0; poly::N];
@@ -181,14 +192,12 @@ fn encrypt<const K: usize>(
         imp.basemul_acc(acc, tmp, y);
     }
     imp.inv_ntt(acc);
-    sample_cbd(ETA2, r, (2 * K) as u8, tmp);
+    sample_cbd(keccak, ETA2, r, (2 * K) as u8, tmp);
     add_assign(acc, tmp);
     poly::from_message(m, tmp);
     add_assign(acc, tmp);
     imp.reduce(acc);
-    let v_len = 32 * p.dv as usize;
-    compress_encode(acc, p.dv, &mut chunk[..v_len]);
-    out.put(u_len * K, &chunk[..v_len]);
+    compress_encode(acc, p.dv, |k, b| out.put(u_len * K + k, b));
     match out {
         Sink::Write(_) => 0,
         Sink::Compare { diff, .. } => diff,

@@ -7,7 +7,7 @@
 //! on x86 and to `__aeabi_uidiv` on the Cortex-M0, both variable-time), checked against the
 //! exact formula for every input by a unit test.
 
-use core_hash::{Shake128, Shake256};
+use core_hash::KeccakImpl;
 use zeroize::Zeroize;
 
 /// Coefficients per polynomial.
@@ -76,9 +76,14 @@ pub(crate) fn decompress(y: u16, d: u32) -> i16 {
     ((y as u32 * Q as u32 + (1 << (d - 1))) >> d) as i16
 }
 
-/// ByteEncode_d (FIPS 203 Algorithm 5) of the 256 values `f(0)…f(255)` (each below 2^d) into
-/// `out`, which is `32·d` bytes: the values' bits one after another, least significant first.
-pub(crate) fn encode_with(d: u32, out: &mut [u8], mut f: impl FnMut(usize) -> u16) {
+/// ByteEncode_d (FIPS 203 Algorithm 5) of the 256 values `f(0)…f(255)` (each below 2^d):
+/// calls `emit(k, byte)` for the `32·d` bytes in order, the values' bits one after another,
+/// least significant first.
+pub(crate) fn encode_bytes(
+    d: u32,
+    mut emit: impl FnMut(usize, u8),
+    mut f: impl FnMut(usize) -> u16,
+) {
     let mut acc: u32 = 0;
     let mut bits = 0;
     let mut o = 0;
@@ -86,12 +91,17 @@ pub(crate) fn encode_with(d: u32, out: &mut [u8], mut f: impl FnMut(usize) -> u1
         acc |= u32::from(f(i)) << bits;
         bits += d;
         while bits >= 8 {
-            out[o] = acc as u8;
+            emit(o, acc as u8);
             o += 1;
             acc >>= 8;
             bits -= 8;
         }
     }
+}
+
+/// [`encode_bytes`] into `out` (`32·d` bytes).
+pub(crate) fn encode_with(d: u32, out: &mut [u8], f: impl FnMut(usize) -> u16) {
+    encode_bytes(d, |o, b| out[o] = b, f);
 }
 
 /// ByteDecode_d (FIPS 203 Algorithm 6) without the final reduction: calls `f(i, value)` for the
@@ -139,10 +149,10 @@ pub(crate) fn all_below_q(input: &[u8]) -> bool {
     })
 }
 
-/// Compress_d then ByteEncode_d of a polynomial with coefficients in `-q..q` into `32·d`
-/// bytes.
-pub(crate) fn compress_encode(p: &Poly, d: u32, out: &mut [u8]) {
-    encode_with(d, out, |i| compress(to_unsigned(p.0[i]), d));
+/// Compress_d then ByteEncode_d of a polynomial with coefficients in `-q..q`: its `32·d`
+/// bytes, one `emit(k, byte)` call each.
+pub(crate) fn compress_encode(p: &Poly, d: u32, emit: impl FnMut(usize, u8)) {
+    encode_bytes(d, emit, |i| compress(to_unsigned(p.0[i]), d));
 }
 
 /// ByteDecode_d then Decompress_d of `32·d` bytes: coefficients in `0..q`.
@@ -160,23 +170,64 @@ pub(crate) fn from_message(m: &[u8; 32], p: &mut Poly) {
 
 /// ByteEncode_1(Compress_1(p)) for coefficients in `-q..q`: the message a ciphertext carries.
 pub(crate) fn to_message(p: &Poly, m: &mut [u8; 32]) {
-    compress_encode(p, 1, m);
+    compress_encode(p, 1, |k, b| m[k] = b);
 }
 
-/// PRF_η(s, b) = SHAKE256(s ‖ b) (FIPS 203 §4.1) sampled straight into a polynomial by
+/// SHAKE (FIPS 202 §6.2) of an input shorter than one block, run on
+/// [`KeccakImpl::permute`] directly: all SampleNTT and PRF inputs are 33 or 34 bytes, so the
+/// whole sponge is 200 bytes of state, where `core-hash`'s streaming `Shake128` and its reader
+/// each hold a state and a block buffer (about 1 KiB more on a Cortex-M0 stack). Wiped on drop
+/// (PRF outputs are secret).
+struct OneBlockShake<const RATE: usize> {
+    state: [u64; 25],
+    keccak: KeccakImpl,
+}
+
+impl<const RATE: usize> OneBlockShake<RATE> {
+    /// Absorbs the concatenation of `parts` (fewer than `RATE` bytes in all) and pads it.
+    fn new(keccak: KeccakImpl, parts: &[&[u8]]) -> Self {
+        fn xor_byte(state: &mut [u64; 25], at: usize, b: u8) {
+            state[at / 8] ^= u64::from(b) << (8 * (at % 8));
+        }
+        let mut state = [0u64; 25];
+        let mut at = 0;
+        for &b in parts.iter().flat_map(|p| p.iter()) {
+            xor_byte(&mut state, at, b);
+            at += 1;
+        }
+        xor_byte(&mut state, at, 0x1f); // SHAKE's domain bits 1111 and pad10*1's first 1
+        xor_byte(&mut state, RATE - 1, 0x80); // pad10*1's last 1
+        Self { state, keccak }
+    }
+
+    /// Fills `out` (at most `RATE` bytes) with the next block of output; each call starts a
+    /// new block.
+    fn squeeze_block(&mut self, out: &mut [u8]) {
+        self.keccak.permute(&mut self.state);
+        for (o, lane) in out.chunks_mut(8).zip(&self.state) {
+            o.copy_from_slice(&lane.to_le_bytes()[..o.len()]);
+        }
+    }
+}
+
+impl<const RATE: usize> Drop for OneBlockShake<RATE> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+    }
+}
+
+/// PRF_η(s, b) = SHAKE256(s ‖ b, 64·η) (FIPS 203 §4.1) sampled straight into a polynomial by
 /// SamplePolyCBD_η (Algorithm 8): coefficients in `-η..=η`, computed by bit counting without
 /// branches. `η` is 2 or 3.
-pub(crate) fn sample_cbd(eta: u32, seed: &[u8; 32], nonce: u8, p: &mut Poly) {
-    let mut h = Shake256::new();
-    h.update(seed);
-    h.update(&[nonce]);
-    let mut reader = h.finalize_xof();
+pub(crate) fn sample_cbd(keccak: KeccakImpl, eta: u32, seed: &[u8; 32], nonce: u8, p: &mut Poly) {
+    let mut prf = OneBlockShake::<136>::new(keccak, &[seed, &[nonce]]);
     let mut bytes = [0u8; 64 * 3];
     let bytes = &mut bytes[..64 * eta as usize];
-    reader.read(bytes);
+    for block in bytes.chunks_mut(136) {
+        prf.squeeze_block(block);
+    }
     cbd(eta, bytes, p);
     bytes.zeroize();
-    reader.zeroize();
 }
 
 /// SamplePolyCBD_η (FIPS 203 Algorithm 8) of `64·η` bytes.
@@ -209,12 +260,9 @@ pub(crate) fn cbd(eta: u32, bytes: &[u8], p: &mut Poly) {
 /// SampleNTT (FIPS 203 Algorithm 7) of XOF(ρ ‖ a ‖ b) = SHAKE128: rejection sampling of
 /// 12-bit values below q, coefficients in `0..q`. The matrix is public, so the data-dependent
 /// loop leaks nothing secret.
-pub(crate) fn sample_ntt(rho: &[u8], a: u8, b: u8, p: &mut Poly) {
-    let mut h = Shake128::new();
-    h.update(rho);
-    h.update(&[a, b]);
-    let mut reader = h.finalize_xof();
-    sample_ntt_from(|block| reader.read(block), p);
+pub(crate) fn sample_ntt(keccak: KeccakImpl, rho: &[u8], a: u8, b: u8, p: &mut Poly) {
+    let mut xof = OneBlockShake::<168>::new(keccak, &[rho, &[a, b]]);
+    sample_ntt_from(|block| xof.squeeze_block(block), p);
 }
 
 /// SampleNTT's rejection loop over any stream of 168-byte blocks, however many it takes.
@@ -313,6 +361,35 @@ mod tests {
         bytes[0] = 0b0011_1000;
         cbd(3, &bytes, &mut p);
         assert_eq!(p.0[0], -3);
+    }
+
+    /// The one-block sponge gives SHAKE128 and SHAKE256 output, over several blocks, for
+    /// inputs up to one byte short of the rate (where both padding bits share a byte).
+    #[test]
+    fn one_block_shake_matches_core_hash() {
+        use core_hash::{Implementation, Shake128, Shake256};
+        for keccak in KeccakImpl::available() {
+            for len in [0, 1, 33, 34, 135, 167] {
+                let input: std::vec::Vec<u8> = (0..len).map(|i| i as u8).collect();
+                let (a, b) = input.split_at(len / 2);
+                if len < 168 {
+                    let mut ours = [0u8; 3 * 168];
+                    let mut x = OneBlockShake::<168>::new(keccak, &[a, b]);
+                    ours.chunks_mut(168).for_each(|c| x.squeeze_block(c));
+                    let mut want = [0u8; 3 * 168];
+                    Shake128::digest_into(&input, &mut want);
+                    assert_eq!(ours, want, "SHAKE128, {len} bytes, {}", keccak.name());
+                }
+                if len < 136 {
+                    let mut ours = [0u8; 2 * 136];
+                    let mut x = OneBlockShake::<136>::new(keccak, &[a, b]);
+                    ours.chunks_mut(136).for_each(|c| x.squeeze_block(c));
+                    let mut want = [0u8; 2 * 136];
+                    Shake256::digest_into(&input, &mut want);
+                    assert_eq!(ours, want, "SHAKE256, {len} bytes, {}", keccak.name());
+                }
+            }
+        }
     }
 
     /// Seeds whose stream rejects many values need more than the usual 3·168 bytes; the loop
