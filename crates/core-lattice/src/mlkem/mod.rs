@@ -22,7 +22,7 @@
 //! ML-KEM-1024; ML-KEM-768 encapsulation 5.4 KiB and key generation 6.7 KiB, of which the
 //! returned ciphertext (1088 B) and decapsulation key (2400 B) are a copy the unoptimised build
 //! does not elide. The keys and ciphertexts passed in are the caller's and only borrowed.
-
+//!
 //! # Adding a backend
 //!
 //! A backend is a file beside `portable.rs` that implements the same five functions (`ntt`,
@@ -34,8 +34,10 @@
 //! NTT domain as long as `basemul_acc` agrees with its `ntt` and `inv_ntt` (the encoded keys
 //! hold t̂ and ŝ in the standard order, so a permuting backend converts when it encodes and
 //! decodes: a sixth function, `from_standard`/`to_standard`, with identity in `portable`).
-//! Matrix sampling with a four-way Keccak would replace `sample_ntt` calls in `kem.rs` by a
-//! batched one, behind the same enum. A `thumb1` variant would be a `portable` one compiled
+//! `Poly` would then be aligned to 32 bytes for aligned loads. Matrix sampling with a
+//! four-way Keccak would replace the `sample_ntt` calls of one row in `kem.rs` by a batched
+//! one, behind the same enum, which already chooses the Keccak-f implementation sampling runs
+//! on (`MlKemImpl::keccak`). A `thumb1` variant would be a `portable` one compiled
 //! only with the `asm` feature on 32-bit Arm, as in `core-ec`. Every test that iterates
 //! [`MlKemImpl::available`](crate::Implementation::available) then checks it.
 
