@@ -159,7 +159,8 @@ pub struct ServerConfig<'a> {
     /// matches the client's SNI and whose key can sign with a scheme the client offered, else
     /// the first that can sign.
     pub certs: &'a [CertifiedKey<'a>],
-    /// ALPN protocols the server speaks, in its order of preference.
+    /// ALPN protocols the server speaks, in its order of preference (empty: the server does
+    /// no ALPN and ignores a client's offer, RFC 7301 §3.1).
     pub alpn: &'a [&'a [u8]],
     /// Key-exchange groups to accept, in the server's order of preference: the first one the
     /// client sent a share for is taken, else a HelloRetryRequest asks for the first one the
@@ -1883,7 +1884,8 @@ fn server_client_hello(
         }
     };
     let (record_size_limit, max_fragment_length) = server_record_limits(c, &config, x)?;
-    let alpn = match x.alpn {
+    // RFC 7301 §3.1: a server without protocols ignores the client's offer.
+    let alpn = match x.alpn.filter(|_| !config.alpn.is_empty()) {
         None => None,
         Some(offered) => Some(
             config

@@ -1,0 +1,386 @@
+//! RFC conformance of both roles against crafted peers (issue 20): ALPN without a server
+//! list, legacy versions, alert and decode-error choices, ChangeCipherSpec and fragment
+//! rules, extension placement, SNI validation, KeyUpdate coalescing, early-data skipping and
+//! the errors that name what the peers lacked.
+//!
+//! The crafted peers are built from the public layers: a `MiniClient` that sends a real
+//! client's ClientHello with its own key share (so it knows the keys) and a `MiniServer`
+//! that answers a real client's ClientHello; records are sealed with [`RecordProtection`].
+
+#![allow(clippy::doc_markdown)] // protocol message names are prose here
+#![allow(dead_code, unused_imports)] // the crafted peers serve tests added with later fixes
+
+use core_ec::ed25519::SigningKey as Ed25519Key;
+use core_hash::OsRandom;
+use pki_types::{CertificateDer, TrustAnchor, UnixTime};
+use tls::key_schedule::{EarlySecret, HashAlg, Secret, Transcript, finished_verify_data};
+use tls::kx::KeyShare;
+use tls::msgs::{AlertDescription, ContentType, InvalidMessage, NamedGroup};
+use tls::record::RecordProtection;
+use tls::suites;
+use tls::{
+    Buffers, CertifiedKey, ClientConfig, Connection, Error, PeerIncompatible, PeerMisbehaved,
+    ServerConfig, Want,
+};
+
+const CA: &[u8] = include_bytes!("data/ca.der");
+const SERVER_CERT: &[u8] = include_bytes!("data/server.der");
+const SERVER_SEED: &[u8; 32] = include_bytes!("data/server.seed");
+
+fn leak<T>(v: T) -> &'static T {
+    Box::leak(Box::new(v))
+}
+
+fn sized_bufs(rx: usize, tx: usize, hs: usize) -> Buffers<'static> {
+    Buffers {
+        received: Vec::leak(vec![0; rx]),
+        send: Vec::leak(vec![0; tx]),
+        handshake: Vec::leak(vec![0; hs]),
+    }
+}
+
+fn bufs() -> Buffers<'static> {
+    sized_bufs(17_000, 40_000, 8_000)
+}
+
+fn roots() -> &'static [TrustAnchor<'static>] {
+    let der = leak(CertificateDer::from(CA));
+    leak([webpki::anchor_from_trusted_cert(der).unwrap()])
+}
+
+fn certs() -> &'static [CertifiedKey<'static>] {
+    let key = leak(tls::SigningKey::Ed25519(Ed25519Key::from_seed(SERVER_SEED)));
+    leak([CertifiedKey { chain: leak([SERVER_CERT]), key }])
+}
+
+fn client_config() -> ClientConfig<'static> {
+    ClientConfig::new(roots(), UnixTime::now())
+}
+
+/// A server with the default configuration but one suite (AES-128-GCM), which the crafted
+/// clients use.
+fn server_config() -> ServerConfig<'static> {
+    ServerConfig { suites: &[suites::TLS13_AES_128_GCM_SHA256], ..ServerConfig::new(certs()) }
+}
+
+fn client_named(config: ClientConfig<'static>, name: &'static str) -> Connection<'static, 'static> {
+    Connection::client(config, name, bufs(), &mut OsRandom).unwrap()
+}
+
+fn client(config: ClientConfig<'static>) -> Connection<'static, 'static> {
+    client_named(config, "localhost")
+}
+
+fn server(config: ServerConfig<'static>) -> Connection<'static, 'static> {
+    Connection::server(config, bufs(), &mut OsRandom).unwrap()
+}
+
+fn feed(to: &mut Connection<'_, '_>, data: &[u8]) -> Result<(), Error> {
+    for chunk in data.chunks(4000) {
+        to.receive_space()[..chunk.len()].copy_from_slice(chunk);
+        to.received(chunk.len())?;
+    }
+    Ok(())
+}
+
+/// Everything `from` has queued, marked sent.
+fn take(from: &mut Connection<'_, '_>) -> Vec<u8> {
+    let out = from.pending_send().to_vec();
+    from.sent(out.len());
+    out
+}
+
+fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<(), Error> {
+    let data = take(from);
+    feed(to, &data)
+}
+
+fn handshake(c: &mut Connection<'_, '_>, s: &mut Connection<'_, '_>) -> Result<(), Error> {
+    for _ in 0..4 {
+        pump(c, s)?;
+        pump(s, c)?;
+    }
+    assert!(!c.is_handshaking() && !s.is_handshaking(), "handshake did not finish");
+    Ok(())
+}
+
+fn record(typ: u8, body: &[u8]) -> Vec<u8> {
+    let mut r = vec![typ, 3, 3, (body.len() >> 8) as u8, body.len() as u8];
+    r.extend_from_slice(body);
+    r
+}
+
+/// The whole records in `bytes`, as (type, body).
+fn records(mut bytes: &[u8]) -> Vec<(u8, Vec<u8>)> {
+    let mut out = Vec::new();
+    while bytes.len() >= 5 {
+        let len = usize::from(bytes[3]) << 8 | usize::from(bytes[4]);
+        out.push((bytes[0], bytes[5..5 + len].to_vec()));
+        bytes = &bytes[5 + len..];
+    }
+    out
+}
+
+/// Asserts that `conn` failed with `err` and queued the plaintext alert `alert` last.
+fn assert_plain_alert(conn: &Connection<'_, '_>, err: Error, alert: AlertDescription) {
+    assert_eq!(conn.error(), Some(err));
+    assert_eq!(err.alert(), Some(alert));
+    let out = conn.pending_send();
+    assert!(out.len() >= 7, "no alert queued for {err:?}");
+    assert_eq!(out[out.len() - 7..], [21, 3, 3, 0, 2, 2, alert.0], "alert for {err:?}");
+}
+
+/// Asserts that `conn` failed with `err`, whose alert is `alert`, and queued something (the
+/// alert, protected once keys are in use).
+fn assert_alert(conn: &Connection<'_, '_>, err: Error, alert: AlertDescription) {
+    assert_eq!(conn.error(), Some(err));
+    assert_eq!(err.alert(), Some(alert), "alert for {err:?}");
+    assert_eq!(conn.want(), Want::Send, "the alert is queued");
+}
+
+fn be16(b: &[u8]) -> usize {
+    usize::from(b[0]) << 8 | usize::from(b[1])
+}
+
+/// A hello's extensions, as (type, body), and where the extensions block starts.
+fn hello_extensions(msg: &[u8]) -> (usize, Vec<(u16, Vec<u8>)>) {
+    let mut at = 4 + 2 + 32;
+    at += 1 + usize::from(msg[at]);
+    if msg[0] == 1 {
+        at += 2 + be16(&msg[at..]);
+        at += 1 + usize::from(msg[at]);
+    } else {
+        at += 3;
+    }
+    let mut exts = Vec::new();
+    let end = at + 2 + be16(&msg[at..]);
+    let mut p = at + 2;
+    while p < end {
+        let len = be16(&msg[p + 2..]);
+        exts.push((be16(&msg[p..]) as u16, msg[p + 4..p + 4 + len].to_vec()));
+        p += 4 + len;
+    }
+    (at, exts)
+}
+
+/// `msg` (a ClientHello or ServerHello with its handshake header) with its extensions
+/// changed by `edit`, the lengths fixed.
+fn edit_hello(msg: &[u8], edit: impl FnOnce(&mut Vec<(u16, Vec<u8>)>)) -> Vec<u8> {
+    let (at, mut exts) = hello_extensions(msg);
+    edit(&mut exts);
+    let mut block = Vec::new();
+    for (typ, body) in &exts {
+        block.extend_from_slice(&typ.to_be_bytes());
+        block.extend_from_slice(&(body.len() as u16).to_be_bytes());
+        block.extend_from_slice(body);
+    }
+    let mut out = msg[..at].to_vec();
+    out.extend_from_slice(&(block.len() as u16).to_be_bytes());
+    out.extend_from_slice(&block);
+    let len = out.len() - 4;
+    out[1..4].copy_from_slice(&(len as u32).to_be_bytes()[1..]);
+    out
+}
+
+fn extension(exts: &[(u16, Vec<u8>)], typ: u16) -> Option<&[u8]> {
+    exts.iter().find(|(t, _)| *t == typ).map(|(_, b)| &b[..])
+}
+
+/// A handshake message of type `typ` with `body`.
+fn handshake_msg(typ: u8, body: &[u8]) -> Vec<u8> {
+    let mut m = vec![typ];
+    m.extend_from_slice(&(body.len() as u32).to_be_bytes()[1..]);
+    m.extend_from_slice(body);
+    m
+}
+
+/// A fresh client's ClientHello message (handshake header included, record header off).
+fn real_client_hello(config: ClientConfig<'static>, name: &'static str) -> Vec<u8> {
+    let mut c = client_named(config, name);
+    let out = take(&mut c);
+    assert_eq!(out[0], 22);
+    out[5..].to_vec()
+}
+
+const KEY_SHARE: u16 = 51;
+const X25519: NamedGroup = NamedGroup::X25519;
+
+/// A key_share extension body of a ClientHello with one share.
+fn client_share_body(share: &KeyShare) -> Vec<u8> {
+    let public = share.public();
+    let key = public.as_ref();
+    let mut entry = share.group().0.to_be_bytes().to_vec();
+    entry.extend_from_slice(&(key.len() as u16).to_be_bytes());
+    entry.extend_from_slice(key);
+    let mut body = (entry.len() as u16).to_be_bytes().to_vec();
+    body.extend_from_slice(&entry);
+    body
+}
+
+/// A client built from the public layers: a real client's ClientHello carrying this
+/// client's own key share, then the handshake keys, so it can send what a real client never
+/// does.
+struct MiniClient {
+    share: KeyShare,
+    transcript: Transcript,
+    client_hs: Option<Secret>,
+    read: Option<RecordProtection>,
+    write: Option<RecordProtection>,
+}
+
+impl MiniClient {
+    fn new(group: NamedGroup) -> Self {
+        Self {
+            share: KeyShare::generate(group, &[], &mut OsRandom).unwrap(),
+            transcript: Transcript::new(HashAlg::Sha256),
+            client_hs: None,
+            read: None,
+            write: None,
+        }
+    }
+
+    /// A ClientHello message with our share, edited further by `edit`.
+    fn hello(&self, edit: impl FnOnce(&mut Vec<(u16, Vec<u8>)>)) -> Vec<u8> {
+        let body = client_share_body(&self.share);
+        edit_hello(&real_client_hello(client_config(), "localhost"), |x| {
+            for (typ, b) in x.iter_mut() {
+                if *typ == KEY_SHARE {
+                    b.clone_from(&body);
+                }
+            }
+            edit(x);
+        })
+    }
+
+    /// The record carrying `msg`, added to the transcript.
+    fn send_hello(&mut self, msg: &[u8]) -> Vec<u8> {
+        self.transcript.update(msg);
+        record(22, msg)
+    }
+
+    /// Reads a server flight: a ServerHello (keys the handshake) or a HelloRetryRequest
+    /// (returns the group asked for), then protected handshake records.
+    fn read_flight(&mut self, flight: &[u8]) -> Option<NamedGroup> {
+        for (typ, body) in records(flight) {
+            match typ {
+                20 => {}
+                22 => {
+                    let (_, exts) = hello_extensions(&body);
+                    let ks = extension(&exts, KEY_SHARE).unwrap();
+                    if body[6..38] == tls::msgs::HELLO_RETRY_REQUEST_RANDOM {
+                        self.transcript.restart_for_retry();
+                        self.transcript.update(&body);
+                        return Some(NamedGroup(be16(ks) as u16));
+                    }
+                    self.transcript.update(&body);
+                    let shared = self.share.agree(&ks[4..]).unwrap();
+                    let hs =
+                        EarlySecret::new(HashAlg::Sha256, None).into_handshake(shared.as_ref());
+                    let th = self.transcript.current();
+                    let aead = suites::TLS13_AES_128_GCM_SHA256.aead;
+                    self.read = Some(RecordProtection::new(aead, &hs.server_traffic(&th)).unwrap());
+                    let client_hs = hs.client_traffic(&th);
+                    self.write = Some(RecordProtection::new(aead, &client_hs).unwrap());
+                    self.client_hs = Some(client_hs);
+                }
+                23 => {
+                    let mut rec = record(23, &body);
+                    let (t, content) = self.read.as_mut().unwrap().open(&mut rec).unwrap();
+                    assert_eq!(t, ContentType::HANDSHAKE);
+                    self.transcript.update(content);
+                }
+                _ => panic!("unexpected record type {typ}"),
+            }
+        }
+        None
+    }
+
+    /// A protected record of `typ` with `content`.
+    fn seal(&mut self, typ: ContentType, content: &[u8]) -> Vec<u8> {
+        let mut buf = vec![0; content.len() + 64];
+        let n = self.write.as_mut().unwrap().seal(typ, content, 0, &mut buf).unwrap();
+        buf.truncate(n);
+        buf
+    }
+
+    /// The client's Finished message (right for the transcript).
+    fn finished_msg(&self) -> Vec<u8> {
+        let vd = finished_verify_data(self.client_hs.as_ref().unwrap(), &self.transcript.current());
+        handshake_msg(20, vd.as_ref())
+    }
+}
+
+/// A server built from the public layers, answering a real client's ClientHello with a
+/// ServerHello (X25519, AES-128-GCM) and then whatever protected messages a test makes up.
+struct MiniServer {
+    transcript: Transcript,
+    write: RecordProtection,
+}
+
+impl MiniServer {
+    /// Answers the ClientHello record `ch`; returns the server and its ServerHello record.
+    fn answer(ch: &[u8]) -> (Self, Vec<u8>) {
+        let msg = &ch[5..];
+        let (_, exts) = hello_extensions(msg);
+        let shares = extension(&exts, KEY_SHARE).unwrap();
+        assert_eq!(be16(&shares[2..]), usize::from(X25519.0), "X25519 share first");
+        let client_key = &shares[6..6 + be16(&shares[4..])];
+        let share = KeyShare::generate(X25519, &[], &mut OsRandom).unwrap();
+        let shared = share.agree(client_key).unwrap();
+        let sid = &msg[39..39 + usize::from(msg[38])];
+        let mut body = vec![3, 3];
+        body.extend_from_slice(&[0x42; 32]);
+        body.push(sid.len() as u8);
+        body.extend_from_slice(sid);
+        body.extend_from_slice(&[0x13, 0x01, 0]);
+        let public = share.public();
+        let mut x = vec![0, 43, 0, 2, 3, 4, 0, 51];
+        x.extend_from_slice(&(4 + public.as_ref().len() as u16).to_be_bytes());
+        x.extend_from_slice(&[0, 0x1d, 0, public.as_ref().len() as u8]);
+        x.extend_from_slice(public.as_ref());
+        body.extend_from_slice(&(x.len() as u16).to_be_bytes());
+        body.extend_from_slice(&x);
+        let sh = handshake_msg(2, &body);
+        let mut transcript = Transcript::new(HashAlg::Sha256);
+        transcript.update(msg);
+        transcript.update(&sh);
+        let hs = EarlySecret::new(HashAlg::Sha256, None).into_handshake(shared.as_ref());
+        let server_hs = hs.server_traffic(&transcript.current());
+        let write =
+            RecordProtection::new(suites::TLS13_AES_128_GCM_SHA256.aead, &server_hs).unwrap();
+        (Self { transcript, write }, record(22, &sh))
+    }
+
+    /// A protected record carrying the handshake message `msg`.
+    fn seal_handshake(&mut self, msg: &[u8]) -> Vec<u8> {
+        self.transcript.update(msg);
+        let mut buf = vec![0; msg.len() + 64];
+        let n = self.write.seal(ContentType::HANDSHAKE, msg, 0, &mut buf).unwrap();
+        buf.truncate(n);
+        buf
+    }
+}
+
+/// An EncryptedExtensions message with the raw extensions `exts`.
+fn encrypted_extensions(exts: &[(u16, &[u8])]) -> Vec<u8> {
+    let mut block = Vec::new();
+    for (typ, body) in exts {
+        block.extend_from_slice(&typ.to_be_bytes());
+        block.extend_from_slice(&(body.len() as u16).to_be_bytes());
+        block.extend_from_slice(body);
+    }
+    let mut body = (block.len() as u16).to_be_bytes().to_vec();
+    body.extend_from_slice(&block);
+    handshake_msg(8, &body)
+}
+
+// Item 1 (RFC 7301 §3.1).
+#[test]
+fn a_server_without_alpn_ignores_the_clients_offer() {
+    let alpn: &'static [&'static [u8]] = leak([&b"h2"[..], b"http/1.1"]);
+    let mut c = client(ClientConfig { alpn, ..client_config() });
+    let mut s = server(server_config());
+    handshake(&mut c, &mut s).unwrap();
+    assert_eq!(c.negotiated().unwrap().alpn, None);
+    assert_eq!(s.negotiated().unwrap().alpn, None);
+}
