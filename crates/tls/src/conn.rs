@@ -1043,6 +1043,7 @@ fn send_client_hello(
     let name = &c.sni[..c.sni_len];
     let sni = core::str::from_utf8(name).unwrap_or("");
     let ch = HandshakeMessage::ClientHello(ClientHello {
+        legacy_version: ProtocolVersion::TLSV1_2,
         random: *random,
         session_id,
         cipher_suites: List::items(&suites_buf[..config.suites.len()]),
@@ -1618,6 +1619,7 @@ fn select_share<'m>(
         transcript.update(raw);
         transcript.restart_for_retry();
         let hrr = HandshakeMessage::ServerHello(ServerHello {
+            legacy_version: ProtocolVersion::TLSV1_2,
             random: crate::msgs::HELLO_RETRY_REQUEST_RANDOM,
             session_id: ch.session_id,
             cipher_suite: suite.suite,
@@ -1846,7 +1848,11 @@ fn server_client_hello(
 ) -> Result<State, Error> {
     let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let x = &ch.extensions;
-    if !x.supported_versions.is_some_and(|v| v.contains(&ProtocolVersion::TLSV1_3)) {
+    // RFC 8446 Appendix D.5: a hello claiming SSL 3.0 or older is refused whatever else it
+    // offers.
+    if ch.legacy_version.0 <= 0x0300
+        || !x.supported_versions.is_some_and(|v| v.contains(&ProtocolVersion::TLSV1_3))
+    {
         return Err(PeerIncompatible::NoTls13.into());
     }
     // RFC 8446 §4.2.9: a PSK offer needs psk_key_exchange_modes.
@@ -1935,6 +1941,7 @@ fn server_client_hello(
     }
     transcript.update(raw);
     let sh = HandshakeMessage::ServerHello(ServerHello {
+        legacy_version: ProtocolVersion::TLSV1_2,
         random,
         session_id: ch.session_id,
         cipher_suite: suite.suite,

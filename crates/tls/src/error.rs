@@ -38,7 +38,7 @@ pub enum PeerMisbehaved {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PeerIncompatible {
-    /// No TLS 1.3 support offered.
+    /// No TLS 1.3 support offered, or a hello claiming SSL 3.0 (RFC 8446 Appendix D.5).
     NoTls13,
     /// No cipher suite in common.
     NoCommonSuite,

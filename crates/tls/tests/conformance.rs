@@ -384,3 +384,33 @@ fn a_server_without_alpn_ignores_the_clients_offer() {
     assert_eq!(c.negotiated().unwrap().alpn, None);
     assert_eq!(s.negotiated().unwrap().alpn, None);
 }
+
+// Item 7 (RFC 8446 Appendix D.5).
+#[test]
+fn a_client_hello_with_legacy_version_ssl3_is_protocol_version() {
+    let mut ch = real_client_hello(client_config(), "localhost");
+    ch[4..6].copy_from_slice(&[3, 0]);
+    let mut s = server(server_config());
+    let r = feed(&mut s, &record(22, &ch));
+    assert_eq!(r, Err(Error::PeerIncompatible(PeerIncompatible::NoTls13)));
+    assert_plain_alert(&s, r.unwrap_err(), AlertDescription::PROTOCOL_VERSION);
+    // TLS 1.0 as the legacy version is fine: supported_versions decides.
+    let mut ch = real_client_hello(client_config(), "localhost");
+    ch[4..6].copy_from_slice(&[3, 1]);
+    let mut s = server(server_config());
+    feed(&mut s, &record(22, &ch)).unwrap();
+}
+
+/// The mini client completes a handshake with a real server: the harness the tests below
+/// rely on is sound.
+#[test]
+fn the_mini_client_completes_a_handshake() {
+    let mut s = server(server_config());
+    let mut mc = MiniClient::new(X25519);
+    let ch = mc.hello(|_| {});
+    feed(&mut s, &mc.send_hello(&ch)).unwrap();
+    assert_eq!(mc.read_flight(&take(&mut s)), None);
+    let fin = mc.finished_msg();
+    feed(&mut s, &mc.seal(ContentType::HANDSHAKE, &fin)).unwrap();
+    assert!(!s.is_handshaking());
+}

@@ -301,6 +301,9 @@ impl<'a> ClientExtensions<'a> {
 /// ClientHello (RFC 8446 §4.1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClientHello<'a> {
+    /// `legacy_version`: TLS 1.2 from a TLS 1.3 client (the version is negotiated by
+    /// `supported_versions`); kept so that SSL 3.0 can be refused (RFC 8446 Appendix D.5).
+    pub legacy_version: ProtocolVersion,
     /// 32 random bytes.
     pub random: [u8; 32],
     /// `legacy_session_id` (non-empty in middlebox compatibility mode).
@@ -313,7 +316,7 @@ pub struct ClientHello<'a> {
 
 impl<'a> Codec<'a> for ClientHello<'a> {
     fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
-        ProtocolVersion::TLSV1_2.encode(w)?;
+        self.legacy_version.encode(w)?;
         w.put(&self.random)?;
         w.bytes::<U8>(self.session_id)?;
         self.cipher_suites.encode(w)?;
@@ -321,7 +324,7 @@ impl<'a> Codec<'a> for ClientHello<'a> {
         self.extensions.encode(w)
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
-        let _legacy_version = ProtocolVersion::read(r)?;
+        let legacy_version = ProtocolVersion::read(r)?;
         let random = r.array()?;
         let session_id = Payload::<U8>::read(r)?.0;
         if session_id.len() > 32 {
@@ -333,7 +336,7 @@ impl<'a> Codec<'a> for ClientHello<'a> {
             return Err(InvalidMessage::IllegalValue);
         }
         let extensions = ClientExtensions::read(r)?;
-        Ok(Self { random, session_id, cipher_suites, extensions })
+        Ok(Self { legacy_version, random, session_id, cipher_suites, extensions })
     }
 }
 
@@ -356,6 +359,8 @@ pub struct ServerHelloExtensions<'a> {
 /// (RFC 8446 §4.1.3, §4.1.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ServerHello<'a> {
+    /// `legacy_version`: TLS 1.2 in every TLS 1.3 ServerHello (RFC 8446 §4.1.3).
+    pub legacy_version: ProtocolVersion,
     /// 32 random bytes (or the HRR constant).
     pub random: [u8; 32],
     /// `legacy_session_id_echo`.
@@ -375,7 +380,7 @@ impl ServerHello<'_> {
 
 impl<'a> Codec<'a> for ServerHello<'a> {
     fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
-        ProtocolVersion::TLSV1_2.encode(w)?;
+        self.legacy_version.encode(w)?;
         w.put(&self.random)?;
         w.bytes::<U8>(self.session_id)?;
         self.cipher_suite.encode(w)?;
@@ -401,7 +406,7 @@ impl<'a> Codec<'a> for ServerHello<'a> {
         })
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
-        let _legacy_version = ProtocolVersion::read(r)?;
+        let legacy_version = ProtocolVersion::read(r)?;
         let random: [u8; 32] = r.array()?;
         let session_id = Payload::<U8>::read(r)?.0;
         if session_id.len() > 32 {
@@ -427,7 +432,7 @@ impl<'a> Codec<'a> for ServerHello<'a> {
             }
             Ok(true)
         })?;
-        Ok(Self { random, session_id, cipher_suite, extensions: x })
+        Ok(Self { legacy_version, random, session_id, cipher_suite, extensions: x })
     }
 }
 
