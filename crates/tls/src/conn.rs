@@ -895,6 +895,11 @@ impl<'a, 'b> Connection<'a, 'b> {
                 }
                 ContentType::ALERT => {
                     let body = &self.c.io.rx[start..end];
+                    // RFC 8446 §5.4 and §6: an empty alert record is unexpected_message,
+                    // any other length but two decode_error.
+                    if body.is_empty() {
+                        return Err(PeerMisbehaved::EmptyRecord.into());
+                    }
                     if body.len() != 2 {
                         return Err(crate::msgs::InvalidMessage::BadLength.into());
                     }
@@ -1201,9 +1206,7 @@ fn handle(
         }
         (State::ServerExpectFinished(st), HandshakeMessage::Finished(fin)) => {
             let expected = finished_verify_data(&st.client_hs, &st.transcript.current());
-            if !verify_finished(&expected, fin) {
-                return Err(PeerMisbehaved::BadFinished.into());
-            }
+            check_finished(&expected, fin)?;
             c.set_read(st.suite, &st.client_app)?;
             c.negotiated = Some(c.params);
             // The server's write secret is the one already in use; keep a copy for KeyUpdate.
@@ -1548,6 +1551,18 @@ fn server_client_certificate(
     Ok(State::ServerExpectFinished(st))
 }
 
+/// Checks a peer's Finished: one of the wrong length does not parse (`decode_error`, RFC
+/// 8446 §4.4.4 and §6), one with the wrong value is `decrypt_error`.
+fn check_finished(expected: &Digest, fin: &[u8]) -> Result<(), Error> {
+    if fin.len() != expected.as_ref().len() {
+        return Err(crate::msgs::InvalidMessage::BadLength.into());
+    }
+    if !verify_finished(expected, fin) {
+        return Err(PeerMisbehaved::BadFinished.into());
+    }
+    Ok(())
+}
+
 fn client_finished(
     c: &mut Core<'_, '_>,
     st: ClientExpectFinished,
@@ -1556,9 +1571,7 @@ fn client_finished(
 ) -> Result<State, Error> {
     let mut hs = st.hs;
     let expected = finished_verify_data(&hs.server_hs, &hs.transcript.current());
-    if !verify_finished(&expected, fin) {
-        return Err(PeerMisbehaved::BadFinished.into());
-    }
+    check_finished(&expected, fin)?;
     hs.transcript.update(raw);
     let th = hs.transcript.current();
     let client_app = hs.master.client_traffic(&th);

@@ -414,3 +414,56 @@ fn the_mini_client_completes_a_handshake() {
     feed(&mut s, &mc.seal(ContentType::HANDSHAKE, &fin)).unwrap();
     assert!(!s.is_handshaking());
 }
+
+// Item 6 (RFC 8446 §4.4.4, §6: a message that does not parse is decode_error).
+#[test]
+fn a_finished_of_the_wrong_length_is_decode_error() {
+    let mut s = server(server_config());
+    let mut mc = MiniClient::new(X25519);
+    let ch = mc.hello(|_| {});
+    feed(&mut s, &mc.send_hello(&ch)).unwrap();
+    mc.read_flight(&take(&mut s));
+    let mut fin = mc.finished_msg();
+    fin.pop();
+    fin[3] -= 1;
+    let r = feed(&mut s, &mc.seal(ContentType::HANDSHAKE, &fin));
+    assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::BadLength)));
+    assert_alert(&s, r.unwrap_err(), AlertDescription::DECODE_ERROR);
+}
+
+// Item 6 (RFC 8446 §5.4, §6).
+#[test]
+fn an_empty_alert_record_is_unexpected_message() {
+    let mut s = server(server_config());
+    let r = feed(&mut s, &record(21, &[]));
+    assert_eq!(r, Err(Error::PeerMisbehaved(PeerMisbehaved::EmptyRecord)));
+    assert_plain_alert(&s, r.unwrap_err(), AlertDescription::UNEXPECTED_MESSAGE);
+}
+
+// Item 6 (RFC 8446 §4.2.3: `supported_signature_algorithms<2..2^16-2>`).
+#[test]
+fn an_empty_signature_algorithms_or_other_non_empty_list_is_decode_error() {
+    // And the other lists a ClientHello carries that may not be empty: supported_groups,
+    // ALPN's protocol_name_list, supported_versions and psk_key_exchange_modes.
+    let empty: [(u16, &[u8]); 5] =
+        [(13, &[0, 0]), (10, &[0, 0]), (16, &[0, 0]), (43, &[0]), (45, &[0])];
+    for (typ, body) in empty {
+        let ch = edit_hello(&real_client_hello(client_config(), "localhost"), |x| {
+            x.retain(|(t, _)| *t != typ);
+            x.insert(0, (typ, body.to_vec()));
+        });
+        let mut s = server(server_config());
+        let r = feed(&mut s, &record(22, &ch));
+        assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::BadLength)), "{typ}");
+        assert_plain_alert(&s, r.unwrap_err(), AlertDescription::DECODE_ERROR);
+    }
+}
+
+/// A client that has taken a crafted ServerHello, and the crafted server.
+fn client_after_server_hello(name: &'static str) -> (Connection<'static, 'static>, MiniServer) {
+    let mut c = client_named(client_config(), name);
+    let ch = take(&mut c);
+    let (ms, sh) = MiniServer::answer(&ch);
+    feed(&mut c, &sh).unwrap();
+    (c, ms)
+}

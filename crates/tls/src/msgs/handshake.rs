@@ -179,6 +179,18 @@ fn read_server_name<'a>(r: &mut Reader<'a>) -> Result<&'a [u8], InvalidMessage> 
     host.ok_or(InvalidMessage::IllegalValue)
 }
 
+/// Reads a list the protocol says holds at least one item (`<2..2^16-2>` and the like, e.g.
+/// `supported_signature_algorithms` in RFC 8446 §4.2.3): an empty one is `decode_error`.
+fn read_non_empty<'a, T: Codec<'a> + Copy, W: super::codec::LenWidth>(
+    r: &mut Reader<'a>,
+) -> Result<List<'a, T, W>, InvalidMessage> {
+    let list = List::read(r)?;
+    if list.is_empty() {
+        return Err(InvalidMessage::BadLength);
+    }
+    Ok(list)
+}
+
 /// Reads a `max_fragment_length` body: a code outside the four RFC 6066 defines is
 /// `illegal_parameter` (RFC 6066 §4).
 fn read_max_fragment_length(r: &mut Reader<'_>) -> Result<MaxFragmentLength, InvalidMessage> {
@@ -266,15 +278,17 @@ impl<'a> ClientExtensions<'a> {
         read_extensions(r, |typ, b| {
             match typ {
                 ExtensionType::SERVER_NAME => x.server_name = Some(read_server_name(b)?),
-                ExtensionType::SUPPORTED_VERSIONS => x.supported_versions = Some(List::read(b)?),
-                ExtensionType::SUPPORTED_GROUPS => x.supported_groups = Some(List::read(b)?),
+                ExtensionType::SUPPORTED_VERSIONS => {
+                    x.supported_versions = Some(read_non_empty(b)?);
+                }
+                ExtensionType::SUPPORTED_GROUPS => x.supported_groups = Some(read_non_empty(b)?),
                 ExtensionType::SIGNATURE_ALGORITHMS => {
-                    x.signature_algorithms = Some(List::read(b)?);
+                    x.signature_algorithms = Some(read_non_empty(b)?);
                 }
                 ExtensionType::KEY_SHARE => x.key_shares = Some(List::read(b)?),
-                ExtensionType::ALPN => x.alpn = Some(List::read(b)?),
+                ExtensionType::ALPN => x.alpn = Some(read_non_empty(b)?),
                 ExtensionType::COOKIE => x.cookie = Some(Payload::<U16>::read(b)?.0),
-                ExtensionType::PSK_KEY_EXCHANGE_MODES => x.psk_modes = Some(List::read(b)?),
+                ExtensionType::PSK_KEY_EXCHANGE_MODES => x.psk_modes = Some(read_non_empty(b)?),
                 ExtensionType::RECORD_SIZE_LIMIT => x.record_size_limit = Some(b.u16()?),
                 ExtensionType::MAX_FRAGMENT_LENGTH => {
                     x.max_fragment_length = Some(read_max_fragment_length(b)?);
@@ -601,7 +615,9 @@ impl<'a> Codec<'a> for CertificateRequest<'a> {
         let mut signature_algorithms = None;
         read_extensions(r, |typ, b| {
             match typ {
-                ExtensionType::SIGNATURE_ALGORITHMS => signature_algorithms = Some(List::read(b)?),
+                ExtensionType::SIGNATURE_ALGORITHMS => {
+                    signature_algorithms = Some(read_non_empty(b)?);
+                }
                 // certificate_authorities, oid_filters, signature_algorithms_cert: not used.
                 _ => return Ok(false),
             }
