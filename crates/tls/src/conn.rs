@@ -1046,15 +1046,13 @@ fn send_client_hello(
     let public = key.public();
     let shares = [KeyShareEntry { group: key.group(), key: public.as_ref() }];
     let name = &c.sni[..c.sni_len];
-    let sni = core::str::from_utf8(name).unwrap_or("");
     let ch = HandshakeMessage::ClientHello(ClientHello {
         legacy_version: ProtocolVersion::TLSV1_2,
         random: *random,
         session_id,
         cipher_suites: List::items(&suites_buf[..config.suites.len()]),
         extensions: ClientExtensions {
-            server_name: (!sni.is_empty() && sni.parse::<core::net::IpAddr>().is_err())
-                .then_some(name),
+            server_name: sends_sni(name).then_some(name),
             supported_versions: Some(List::items(&[ProtocolVersion::TLSV1_3])),
             supported_groups: Some(List::items(config.groups)),
             signature_algorithms: Some(List::items(supported_schemes(&mut schemes))),
@@ -1084,6 +1082,13 @@ fn send_client_hello(
         msg[cut + 3..].copy_from_slice(binder.as_ref());
         Ok(())
     })
+}
+
+/// Whether a client sends `name` as SNI: not when it is empty or an IP address (RFC 6066
+/// §3).
+fn sends_sni(name: &[u8]) -> bool {
+    core::str::from_utf8(name)
+        .is_ok_and(|n| !n.is_empty() && n.parse::<core::net::IpAddr>().is_err())
 }
 
 /// The resumption modes a client offers.
@@ -1155,8 +1160,14 @@ fn handle(
         ) => {
             hs.transcript.update(raw);
             let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+            // RFC 8446 §4.2: no answer to an extension we did not send.
+            let unsolicited = crate::msgs::InvalidMessage::UnexpectedExtension;
+            if ee.server_name_ack && !sends_sni(&c.sni[..c.sni_len]) {
+                return Err(unsolicited.into());
+            }
             let alpn = match ee.alpn {
                 None => None,
+                Some(_) if config.alpn.is_empty() => return Err(unsolicited.into()),
                 Some(p) => Some(
                     config
                         .alpn
@@ -1319,9 +1330,17 @@ fn valid_record_size_limit(limit: Option<u16>) -> bool {
     limit.is_none_or(|l| (64..=MAX_PLAINTEXT_LEN as u16 + 1).contains(&l))
 }
 
-/// The checks every ServerHello and HelloRetryRequest gets: TLS 1.3 selected and our session
-/// id echoed.
+/// The checks every ServerHello and HelloRetryRequest gets: legacy_version TLS 1.2, TLS 1.3
+/// selected and our session id echoed.
 fn client_check_hello(sh: &ServerHello<'_>, session_id: &[u8; 32]) -> Result<(), Error> {
+    // RFC 8446 §4.1.3: legacy_version is TLS 1.2; SSL 3.0 or older is protocol_version
+    // (Appendix D.5).
+    if sh.legacy_version.0 <= 0x0300 {
+        return Err(PeerIncompatible::NoTls13.into());
+    }
+    if sh.legacy_version != ProtocolVersion::TLSV1_2 {
+        return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+    }
     if sh.extensions.supported_version != Some(ProtocolVersion::TLSV1_3) {
         return Err(PeerIncompatible::NoTls13.into());
     }

@@ -467,3 +467,56 @@ fn client_after_server_hello(name: &'static str) -> (Connection<'static, 'static
     feed(&mut c, &sh).unwrap();
     (c, ms)
 }
+
+// Item 11 (RFC 8446 §4.2).
+#[test]
+fn encrypted_extensions_with_an_unknown_extension_is_unsupported_extension() {
+    let (mut c, mut ms) = client_after_server_hello("localhost");
+    let r = feed(&mut c, &ms.seal_handshake(&encrypted_extensions(&[(0x1234, &[])])));
+    assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::UnexpectedExtension)));
+    assert_alert(&c, r.unwrap_err(), AlertDescription::UNSUPPORTED_EXTENSION);
+}
+
+// Item 11 (RFC 8446 §4.2: no response to an extension the client did not send).
+#[test]
+fn unsolicited_alpn_or_server_name_in_encrypted_extensions_is_unsupported_extension() {
+    let unsolicited: [(&str, u16, &[u8]); 2] =
+        [("localhost", 16, &[0, 3, 2, b'h', b'2']), ("127.0.0.1", 0, &[])];
+    for (name, typ, body) in unsolicited {
+        let (mut c, mut ms) = client_after_server_hello(name);
+        let r = feed(&mut c, &ms.seal_handshake(&encrypted_extensions(&[(typ, body)])));
+        assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::UnexpectedExtension)), "{typ}");
+        assert_alert(&c, r.unwrap_err(), AlertDescription::UNSUPPORTED_EXTENSION);
+    }
+    // The acknowledgement of a server_name the client sent is fine.
+    let (mut c, mut ms) = client_after_server_hello("localhost");
+    feed(&mut c, &ms.seal_handshake(&encrypted_extensions(&[(0, &[])]))).unwrap();
+    assert!(c.error().is_none());
+}
+
+// Item 11 (RFC 8446 §4.1.3, Appendix D.5).
+#[test]
+fn a_server_hello_legacy_version_other_than_tls12_is_refused() {
+    let cases = [
+        (
+            1u8,
+            Error::InvalidMessage(InvalidMessage::IllegalValue),
+            AlertDescription::ILLEGAL_PARAMETER,
+        ),
+        (
+            4,
+            Error::InvalidMessage(InvalidMessage::IllegalValue),
+            AlertDescription::ILLEGAL_PARAMETER,
+        ),
+        (0, Error::PeerIncompatible(PeerIncompatible::NoTls13), AlertDescription::PROTOCOL_VERSION),
+    ];
+    for (minor, err, alert) in cases {
+        let mut c = client(client_config());
+        let mut s = server(server_config());
+        pump(&mut c, &mut s).unwrap();
+        let mut flight = take(&mut s);
+        flight[10] = minor;
+        assert_eq!(feed(&mut c, &flight), Err(err), "3.{minor}");
+        assert_plain_alert(&c, err, alert);
+    }
+}

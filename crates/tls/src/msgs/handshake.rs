@@ -2,8 +2,9 @@
 //! borrowing from the received bytes and encoded into a caller's buffer.
 //!
 //! Extensions are decoded into a struct per message with one field per extension this crate
-//! understands; unknown ones are skipped (as the RFC requires of receivers), a repeated known
-//! one is an error, and one a message must not carry is refused.
+//! understands; unknown ones are skipped (as the RFC requires of receivers) except in
+//! EncryptedExtensions, which only answers what the ClientHello asked; a repeated known one
+//! is an error, and one a message must not carry is refused.
 
 use super::codec::{
     Codec, EncodeError, InvalidMessage, List, Payload, Reader, U8, U16, U24, Writer,
@@ -507,16 +508,11 @@ impl<'a> Codec<'a> for EncryptedExtensions<'a> {
                 ExtensionType::MAX_FRAGMENT_LENGTH => {
                     x.max_fragment_length = Some(read_max_fragment_length(b)?);
                 }
-                // Only ClientHello/ServerHello extensions are refused here; others pass.
-                ExtensionType::KEY_SHARE
-                | ExtensionType::SUPPORTED_VERSIONS
-                | ExtensionType::SIGNATURE_ALGORITHMS
-                | ExtensionType::PSK_KEY_EXCHANGE_MODES
-                | ExtensionType::COOKIE
-                | ExtensionType::PRE_SHARED_KEY => {
-                    return Err(InvalidMessage::UnexpectedExtension);
-                }
-                _ => return Ok(false),
+                // RFC 8446 §4.2: an extension in EncryptedExtensions answers one in the
+                // ClientHello, and this crate's client sends none but the above (whether it
+                // sent those is checked by the handshake): anything else is
+                // unsupported_extension.
+                _ => return Err(InvalidMessage::UnexpectedExtension),
             }
             Ok(true)
         })?;
