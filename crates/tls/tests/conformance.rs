@@ -520,3 +520,21 @@ fn a_server_hello_legacy_version_other_than_tls12_is_refused() {
         assert_plain_alert(&c, err, alert);
     }
 }
+
+// Item 10 (RFC 8446 §4.2.11: pre_shared_key must be the last extension).
+#[test]
+fn an_extension_after_pre_shared_key_is_illegal_parameter() {
+    let mut psk = vec![0, 10, 0, 4, b'x', b'x', b'x', b'x', 0, 0, 0, 0, 0, 33, 32];
+    psk.extend_from_slice(&[0; 32]);
+    let ch = edit_hello(&real_client_hello(client_config(), "localhost"), |x| {
+        if extension(x, 45).is_none() {
+            x.push((45, vec![1, 1]));
+        }
+        x.push((41, psk));
+        x.push((28, vec![0x40, 0x01]));
+    });
+    let mut s = server(server_config());
+    let r = feed(&mut s, &record(22, &ch));
+    assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::IllegalValue)));
+    assert_plain_alert(&s, r.unwrap_err(), AlertDescription::ILLEGAL_PARAMETER);
+}

@@ -277,6 +277,11 @@ impl<'a> ClientExtensions<'a> {
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
         let mut x = Self::default();
         read_extensions(r, |typ, b| {
+            // RFC 8446 §4.2.11: pre_shared_key must be the last extension (the binders are
+            // computed over everything before them), known or not.
+            if x.pre_shared_key.is_some() {
+                return Err(InvalidMessage::IllegalValue);
+            }
             match typ {
                 ExtensionType::SERVER_NAME => x.server_name = Some(read_server_name(b)?),
                 ExtensionType::SUPPORTED_VERSIONS => {
@@ -303,8 +308,6 @@ impl<'a> ClientExtensions<'a> {
                     }
                     x.pre_shared_key = Some(OfferedPsks { identities, binders });
                 }
-                // RFC 8446 §4.2.11: pre_shared_key must be the last extension.
-                _ if x.pre_shared_key.is_some() => return Err(InvalidMessage::IllegalValue),
                 _ => return Ok(false),
             }
             Ok(true)
