@@ -861,8 +861,16 @@ impl<'a, 'b> Connection<'a, 'b> {
                 break;
             }
             if header.typ == ContentType::CHANGE_CIPHER_SPEC {
-                // Middlebox compatibility: one byte 0x01, only during the handshake.
-                if !self.is_handshaking() || self.c.io.rx[HEADER_LEN..total] != [1] {
+                // Middlebox compatibility: one byte 0x01, only after the first ClientHello
+                // and before the peer's Finished (RFC 8446 §5), never inside a fragmented
+                // handshake message (§5.1).
+                if self.hs_len != 0 {
+                    return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
+                }
+                if !self.is_handshaking()
+                    || matches!(self.state, State::ServerExpectClientHello { .. })
+                    || self.c.io.rx[HEADER_LEN..total] != [1]
+                {
                     return Err(PeerMisbehaved::UnexpectedMessage.into());
                 }
                 self.consume_rx(total);
@@ -905,6 +913,11 @@ impl<'a, 'b> Connection<'a, 'b> {
                     }
                     let desc = AlertDescription(body[1]);
                     self.consume_rx(total);
+                    // A close inside a fragmented handshake message is a truncation, not a
+                    // clean close (RFC 8446 §5.1).
+                    if desc == AlertDescription::CLOSE_NOTIFY && self.hs_len != 0 {
+                        return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
+                    }
                     if desc == AlertDescription::CLOSE_NOTIFY {
                         self.c.peer_closed = true;
                     } else {

@@ -538,3 +538,52 @@ fn an_extension_after_pre_shared_key_is_illegal_parameter() {
     assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::IllegalValue)));
     assert_plain_alert(&s, r.unwrap_err(), AlertDescription::ILLEGAL_PARAMETER);
 }
+
+// Item 9 (RFC 8446 §5: change_cipher_spec only after the first ClientHello).
+#[test]
+fn change_cipher_spec_before_the_first_client_hello_is_unexpected_message() {
+    let mut s = server(server_config());
+    let r = feed(&mut s, &record(20, &[1]));
+    assert_eq!(r, Err(Error::PeerMisbehaved(PeerMisbehaved::UnexpectedMessage)));
+    assert_plain_alert(&s, r.unwrap_err(), AlertDescription::UNEXPECTED_MESSAGE);
+}
+
+/// A client, and the server's first flight for it with the ServerHello record split in two
+/// records around `between`.
+fn split_server_hello(between: &[u8]) -> (Connection<'static, 'static>, Vec<u8>) {
+    let mut c = client(client_config());
+    let mut s = server(server_config());
+    pump(&mut c, &mut s).unwrap();
+    let flight = take(&mut s);
+    let len = be16(&flight[3..]);
+    let sh = &flight[5..5 + len];
+    let mut out = record(22, &sh[..10]);
+    out.extend_from_slice(between);
+    out.extend_from_slice(&record(22, &sh[10..]));
+    out.extend_from_slice(&flight[5 + len..]);
+    (c, out)
+}
+
+// Item 9 (RFC 8446 §5.1: handshake messages are not interleaved with other records).
+#[test]
+fn change_cipher_spec_inside_a_fragmented_handshake_message_is_unexpected_message() {
+    // The split alone is fine.
+    let (mut c, bytes) = split_server_hello(&[]);
+    feed(&mut c, &bytes).unwrap();
+    let (mut c, bytes) = split_server_hello(&record(20, &[1]));
+    let r = feed(&mut c, &bytes);
+    let err = Error::PeerMisbehaved(PeerMisbehaved::InterleavedOrUnalignedRecords);
+    assert_eq!(r, Err(err));
+    assert_plain_alert(&c, err, AlertDescription::UNEXPECTED_MESSAGE);
+}
+
+// Item 9 (RFC 8446 §5.1).
+#[test]
+fn close_notify_inside_a_fragmented_handshake_message_is_an_error() {
+    let (mut c, bytes) = split_server_hello(&record(21, &[1, 0]));
+    let r = feed(&mut c, &bytes);
+    let err = Error::PeerMisbehaved(PeerMisbehaved::InterleavedOrUnalignedRecords);
+    assert_eq!(r, Err(err));
+    assert_ne!(c.want(), Want::Closed);
+    assert_plain_alert(&c, err, AlertDescription::UNEXPECTED_MESSAGE);
+}
