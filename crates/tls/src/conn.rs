@@ -412,6 +412,11 @@ enum State {
 /// The record side of a connection: the send and receive buffers and the keys.
 struct Io<'b> {
     rx: &'b mut [u8],
+    /// Where the unprocessed received bytes start: records are consumed by moving this
+    /// offset, and the bytes are moved to the front only when that is worth it (see
+    /// [`Connection::receive_space`]), so receiving costs time linear in the bytes received.
+    rx_start: usize,
+    /// Where the received bytes end.
     rx_len: usize,
     tx: &'b mut [u8],
     tx_len: usize,
@@ -524,6 +529,9 @@ struct Core<'a, 'b> {
     app: Option<(usize, usize, usize)>,
     error: Option<Error>,
     peer_closed: bool,
+    /// Whether the peer's change_cipher_spec has come: it sends one at most (RFC 8446
+    /// Appendix D.4), so a second is unexpected_message.
+    ccs_received: bool,
     negotiated: Option<Negotiated>,
     key_changed: bool,
     /// The server's application write secret between its Finished and the client's.
@@ -569,6 +577,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             c: Core {
                 io: Io {
                     rx: received,
+                    rx_start: 0,
                     rx_len: 0,
                     tx: send,
                     tx_len: 0,
@@ -584,6 +593,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                 app: None,
                 error: None,
                 peer_closed: false,
+                ccs_received: false,
                 negotiated: None,
                 key_changed: false,
                 server_app: None,
@@ -740,7 +750,25 @@ impl<'a, 'b> Connection<'a, 'b> {
     }
 
     /// The free space received bytes go into; follow with [`Connection::received`].
+    ///
+    /// The unprocessed bytes are first moved to the front of the buffer when the processed
+    /// ones before them are at least as many (so each byte moved was paid for by one
+    /// consumed) or when the record they start cannot complete where it is; never while
+    /// application data waits to be read.
     pub fn receive_space(&mut self) -> &mut [u8] {
+        let io = &mut self.c.io;
+        if io.rx_start > 0 && self.c.app.is_none() {
+            let live = io.rx_len - io.rx_start;
+            let need = match RecordHeader::parse(&io.rx[io.rx_start..io.rx_len]) {
+                Ok(Some(h)) => HEADER_LEN + h.len,
+                _ => HEADER_LEN,
+            };
+            if io.rx_start >= live || io.rx_start + need > io.rx.len() {
+                io.rx.copy_within(io.rx_start..io.rx_len, 0);
+                io.rx_len = live;
+                io.rx_start = 0;
+            }
+        }
         &mut self.c.io.rx[self.c.io.rx_len..]
     }
 
@@ -764,7 +792,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         out[..n].copy_from_slice(&self.c.io.rx[start..start + n]);
         if start + n == end {
             self.c.app = None;
-            self.consume_rx(record_end);
+            self.consume_rx(record_end - self.c.io.rx_start);
             let r = self.process();
             self.fail_on(r)?;
         } else {
@@ -828,16 +856,22 @@ impl<'a, 'b> Connection<'a, 'b> {
         Ok(())
     }
 
+    /// Marks the next `n` received bytes processed.
     fn consume_rx(&mut self, n: usize) {
-        self.c.io.rx.copy_within(n..self.c.io.rx_len, 0);
-        self.c.io.rx_len -= n;
+        let io = &mut self.c.io;
+        io.rx_start += n;
+        if io.rx_start == io.rx_len {
+            io.rx_start = 0;
+            io.rx_len = 0;
+        }
     }
 
     /// Reads whole records from the receive buffer until application data is ready or
     /// more bytes are needed.
     fn process(&mut self) -> Result<(), Error> {
         while self.c.app.is_none() && !self.c.peer_closed {
-            let Some(header) = RecordHeader::parse(&self.c.io.rx[..self.c.io.rx_len])? else {
+            let base = self.c.io.rx_start;
+            let Some(header) = RecordHeader::parse(&self.c.io.rx[base..self.c.io.rx_len])? else {
                 break;
             };
             // RFC 8449 §4 and RFC 8446 §5.4: a protected record's TLSInnerPlaintext (its body
@@ -857,7 +891,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             if total > self.c.io.rx.len() {
                 return Err(Error::BufferTooSmall);
             }
-            if self.c.io.rx_len < total {
+            if self.c.io.rx_len - base < total {
                 break;
             }
             if header.typ == ContentType::CHANGE_CIPHER_SPEC {
@@ -868,20 +902,23 @@ impl<'a, 'b> Connection<'a, 'b> {
                     return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
                 }
                 if !self.is_handshaking()
+                    || self.c.ccs_received
                     || matches!(self.state, State::ServerExpectClientHello { .. })
-                    || self.c.io.rx[HEADER_LEN..total] != [1]
+                    || self.c.io.rx[base + HEADER_LEN..base + total] != [1]
                 {
                     return Err(PeerMisbehaved::UnexpectedMessage.into());
                 }
+                self.c.ccs_received = true;
                 self.consume_rx(total);
                 continue;
             }
+            // Where the content sits in `rx`.
             let (typ, start, end) = match &mut self.c.io.read_key {
-                None => (header.typ, HEADER_LEN, total),
+                None => (header.typ, base + HEADER_LEN, base + total),
                 Some(k) => {
-                    let rec = &mut self.c.io.rx[..total];
+                    let rec = &mut self.c.io.rx[base..base + total];
                     let (typ, content) = k.open(rec)?;
-                    (typ, HEADER_LEN, HEADER_LEN + content.len())
+                    (typ, base + HEADER_LEN, base + HEADER_LEN + content.len())
                 }
             };
             if self.c.io.read_key.is_none() && typ == ContentType::APPLICATION_DATA {
@@ -933,7 +970,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                     if start == end {
                         self.consume_rx(total);
                     } else {
-                        self.c.app = Some((start, end, total));
+                        self.c.app = Some((start, end, base + total));
                     }
                 }
                 _ => return Err(PeerMisbehaved::UnexpectedMessage.into()),

@@ -587,3 +587,47 @@ fn close_notify_inside_a_fragmented_handshake_message_is_an_error() {
     assert_ne!(c.want(), Want::Closed);
     assert_plain_alert(&c, err, AlertDescription::UNEXPECTED_MESSAGE);
 }
+
+// Item 15 (RFC 8446 §5, Appendix D.4: one change_cipher_spec per flight is all there is).
+#[test]
+fn a_second_change_cipher_spec_is_unexpected_message() {
+    let err = Error::PeerMisbehaved(PeerMisbehaved::UnexpectedMessage);
+    // To a server, after the ClientHello.
+    let mut c = client(client_config());
+    let mut s = server(server_config());
+    let mut bytes = take(&mut c);
+    bytes.extend_from_slice(&record(20, &[1]));
+    feed(&mut s, &bytes).unwrap();
+    assert_eq!(feed(&mut s, &record(20, &[1])), Err(err));
+    assert_alert(&s, err, AlertDescription::UNEXPECTED_MESSAGE);
+    // To a client, after the server's own.
+    let mut c = client(client_config());
+    let mut s = server(server_config());
+    pump(&mut c, &mut s).unwrap();
+    let flight = take(&mut s);
+    let at = 5 + be16(&flight[3..]);
+    assert_eq!(flight[at..at + 6], [20, 3, 3, 0, 1, 1], "the server's change_cipher_spec");
+    let mut bytes = flight[..at + 6].to_vec();
+    bytes.extend_from_slice(&record(20, &[1]));
+    assert_eq!(feed(&mut c, &bytes), Err(err));
+    assert_alert(&c, err, AlertDescription::UNEXPECTED_MESSAGE);
+}
+
+// Item 15: consuming a record no longer moves the rest of the receive buffer.
+#[test]
+fn many_small_records_are_received_in_linear_time() {
+    // A 300 000-byte handshake message in one-byte records, 1.8 MB of them: moving the
+    // rest of the buffer per record took tens of seconds; a read offset takes milliseconds.
+    let n = 300_000;
+    let msg = handshake_msg(1, &vec![0; n]);
+    let bytes: Vec<u8> = msg.iter().flat_map(|b| [22, 3, 3, 0, 1, *b]).collect();
+    let mut s =
+        Connection::server(server_config(), sized_bufs(bytes.len(), 4096, n + 8), &mut OsRandom)
+            .unwrap();
+    let start = std::time::Instant::now();
+    s.receive_space()[..bytes.len()].copy_from_slice(&bytes);
+    let r = s.received(bytes.len());
+    let elapsed = start.elapsed();
+    assert!(matches!(r, Err(Error::InvalidMessage(_))), "{r:?}");
+    assert!(elapsed < std::time::Duration::from_secs(3), "{elapsed:?}");
+}
