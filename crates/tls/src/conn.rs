@@ -381,6 +381,10 @@ struct Traffic {
     write_secret: Secret,
     /// Client: the resumption master secret, for the PSKs of NewSessionTickets.
     resumption: Option<Secret>,
+    /// Whether we have sent a KeyUpdate since our last application data: a peer's
+    /// update_requested is then answered already (RFC 8446 §4.6.3: any number of requests
+    /// while we are silent get a single update).
+    updated_since_data: bool,
 }
 
 /// One handshake state per expected message. The client's hello states carry the offered
@@ -821,6 +825,9 @@ impl<'a, 'b> Connection<'a, 'b> {
             self.c.io.send_plain(ContentType::APPLICATION_DATA, &data[done..done + n])?;
             done += n;
         }
+        if let (State::Traffic(t), true) = (&mut self.state, done > 0) {
+            t.updated_since_data = false;
+        }
         Ok(done)
     }
 
@@ -836,6 +843,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         };
         let msg = HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_REQUESTED);
         self.c.io.send_handshake(&msg, None)?;
+        t.updated_since_data = true;
         t.write_secret = next_traffic_secret(&t.write_secret);
         self.c.io.write_key = Some(RecordProtection::new(t.suite.aead, &t.write_secret)?);
         Ok(())
@@ -1280,6 +1288,7 @@ fn handle(
                 read_secret: st.client_app,
                 write_secret,
                 resumption: None,
+                updated_since_data: false,
             }))
         }
         // Only servers send tickets; they are kept when the client has a store.
@@ -1306,7 +1315,8 @@ fn handle(
         (State::Traffic(mut t), HandshakeMessage::KeyUpdate(req)) => {
             t.read_secret = next_traffic_secret(&t.read_secret);
             c.set_read(t.suite, &t.read_secret)?;
-            if req == KeyUpdateRequest::UPDATE_REQUESTED {
+            if req == KeyUpdateRequest::UPDATE_REQUESTED && !t.updated_since_data {
+                t.updated_since_data = true;
                 let msg = HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_NOT_REQUESTED);
                 c.io.send_handshake(&msg, None)?;
                 t.write_secret = next_traffic_secret(&t.write_secret);
@@ -1660,6 +1670,7 @@ fn client_finished(
         read_secret: server_app,
         write_secret: client_app,
         resumption: Some(resumption),
+        updated_since_data: false,
     }))
 }
 

@@ -631,3 +631,32 @@ fn many_small_records_are_received_in_linear_time() {
     assert!(matches!(r, Err(Error::InvalidMessage(_))), "{r:?}");
     assert!(elapsed < std::time::Duration::from_secs(3), "{elapsed:?}");
 }
+
+// Item 16 (RFC 8446 §4.6.3: one update answers any number of requests).
+#[test]
+fn key_update_requests_are_answered_once() {
+    let mut c = client(client_config());
+    let mut s =
+        Connection::server(server_config(), sized_bufs(17_000, 2_000, 8_000), &mut OsRandom)
+            .unwrap();
+    handshake(&mut c, &mut s).unwrap();
+    for _ in 0..100 {
+        c.key_update().unwrap();
+    }
+    pump(&mut c, &mut s).unwrap();
+    let answer = take(&mut s);
+    assert_eq!(records(&answer).len(), 1, "one KeyUpdate answers them all");
+    feed(&mut c, &answer).unwrap();
+    let mut buf = [0u8; 16];
+    assert_eq!(c.write(b"ping").unwrap(), 4);
+    pump(&mut c, &mut s).unwrap();
+    assert_eq!(s.read(&mut buf).unwrap(), 4);
+    assert_eq!(s.write(b"pong").unwrap(), 4);
+    pump(&mut s, &mut c).unwrap();
+    assert_eq!(c.read(&mut buf).unwrap(), 4);
+    assert_eq!(&buf[..4], b"pong");
+    // A request after application data is answered again.
+    c.key_update().unwrap();
+    pump(&mut c, &mut s).unwrap();
+    assert_eq!(records(&take(&mut s)).len(), 1);
+}
