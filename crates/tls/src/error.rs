@@ -101,7 +101,8 @@ pub enum Error {
     AlertReceived(AlertDescription),
     /// The API was misused.
     ApiMisuse(ApiMisuse),
-    /// A caller-provided buffer is too small for the next record or message.
+    /// A caller-provided buffer is too small for the next record or message (the connection
+    /// fails with an internal_error alert when it was receiving).
     BufferTooSmall,
     /// The record sequence number would wrap; the connection must be closed.
     SequenceExhausted,
@@ -153,8 +154,12 @@ impl Error {
             },
             Self::DecryptFailed => AlertDescription::BAD_RECORD_MAC,
             Self::RecordOverflow => AlertDescription::RECORD_OVERFLOW,
-            Self::SequenceExhausted | Self::RandomFailed => AlertDescription::INTERNAL_ERROR,
-            Self::AlertReceived(_) | Self::ApiMisuse(_) | Self::BufferTooSmall => return None,
+            // A buffer too small for what the peer sent (a ClientHello longer than the
+            // handshake buffer, say) still ends with an alert rather than a silent close.
+            Self::SequenceExhausted | Self::RandomFailed | Self::BufferTooSmall => {
+                AlertDescription::INTERNAL_ERROR
+            }
+            Self::AlertReceived(_) | Self::ApiMisuse(_) => return None,
         })
     }
 }

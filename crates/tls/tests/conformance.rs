@@ -660,3 +660,29 @@ fn key_update_requests_are_answered_once() {
     pump(&mut c, &mut s).unwrap();
     assert_eq!(records(&take(&mut s)).len(), 1);
 }
+
+// Item 12: a failure for lack of room still tells the peer.
+#[test]
+fn a_client_hello_larger_than_the_handshake_buffer_gets_an_alert() {
+    let mut s =
+        Connection::server(server_config(), sized_bufs(17_000, 4096, 100), &mut OsRandom).unwrap();
+    let ch = take(&mut client(client_config()));
+    let r = feed(&mut s, &ch);
+    assert_eq!(r, Err(Error::BufferTooSmall));
+    assert_plain_alert(&s, Error::BufferTooSmall, AlertDescription::INTERNAL_ERROR);
+}
+
+/// A ClientHello whose server_name extension carries `name`.
+fn hello_with_server_name(name: &[u8]) -> Vec<u8> {
+    let mut body = ((name.len() + 3) as u16).to_be_bytes().to_vec();
+    body.push(0);
+    body.extend_from_slice(&(name.len() as u16).to_be_bytes());
+    body.extend_from_slice(name);
+    edit_hello(&real_client_hello(client_config(), "localhost"), |x| {
+        for (t, b) in x.iter_mut() {
+            if *t == 0 {
+                b.clone_from(&body);
+            }
+        }
+    })
+}
