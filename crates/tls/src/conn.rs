@@ -1995,6 +1995,7 @@ fn server_client_hello(
         ),
     };
     if let Some(name) = x.server_name {
+        // A decoded name is a valid host name of at most 253 bytes (RFC 6066 §3).
         let n = name.len().min(255);
         c.sni[..n].copy_from_slice(&name[..n]);
         c.sni_len = n;

@@ -686,3 +686,42 @@ fn hello_with_server_name(name: &[u8]) -> Vec<u8> {
         }
     })
 }
+
+// Item 13 (RFC 6066 §3: a DNS host name, ASCII, no IP literal).
+#[test]
+fn server_names_that_are_not_dns_host_names_are_illegal_parameter() {
+    let long_label = format!("{}.example", "a".repeat(64));
+    let long_name = format!("{}example", "abcdefghi.".repeat(30));
+    let bad: [&[u8]; 10] = [
+        b"bad name",
+        b"nul\0byte.example",
+        b"-leading.example",
+        b"trailing-.example",
+        b"a..b",
+        "caf\u{e9}.example".as_bytes(),
+        long_label.as_bytes(),
+        long_name.as_bytes(),
+        b"192.0.2.1",
+        b"[2001:db8::1]",
+    ];
+    for name in bad {
+        let mut s = server(server_config());
+        let r = feed(&mut s, &record(22, &hello_with_server_name(name)));
+        let err = Error::InvalidMessage(InvalidMessage::IllegalValue);
+        assert_eq!(r, Err(err), "{:?}", String::from_utf8_lossy(name));
+        assert_plain_alert(&s, err, AlertDescription::ILLEGAL_PARAMETER);
+        assert_eq!(s.server_name(), None);
+    }
+    // Underscores (seen in real names), digits, mixed case and one trailing dot (dropped)
+    // are accepted.
+    let good: [(&[u8], &str); 3] = [
+        (b"_acme-challenge.Example.COM", "_acme-challenge.Example.COM"),
+        (b"a.b.c.d.10.example.", "a.b.c.d.10.example"),
+        (b"xn--caf-dma.example", "xn--caf-dma.example"),
+    ];
+    for (name, want) in good {
+        let mut s = server(server_config());
+        feed(&mut s, &record(22, &hello_with_server_name(name))).unwrap();
+        assert_eq!(s.server_name(), Some(want));
+    }
+}

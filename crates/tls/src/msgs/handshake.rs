@@ -163,7 +163,7 @@ fn write_extension(
 }
 
 /// Reads a `server_name` extension body from a ClientHello: the host name, the only name type
-/// defined (RFC 6066 §3).
+/// defined (RFC 6066 §3), checked by [`dns_host_name`].
 fn read_server_name<'a>(r: &mut Reader<'a>) -> Result<&'a [u8], InvalidMessage> {
     let mut list = r.sub::<U16>()?;
     let mut host = None;
@@ -171,13 +171,38 @@ fn read_server_name<'a>(r: &mut Reader<'a>) -> Result<&'a [u8], InvalidMessage> 
         let name_type = list.u8()?;
         let name = Payload::<U16>::read(&mut list)?.0;
         if name_type == 0 {
-            if host.is_some() || name.is_empty() {
+            if host.is_some() {
                 return Err(InvalidMessage::IllegalValue);
             }
-            host = Some(name);
+            host = Some(dns_host_name(name).ok_or(InvalidMessage::IllegalValue)?);
         }
     }
     host.ok_or(InvalidMessage::IllegalValue)
+}
+
+/// `name` as a DNS host name (RFC 6066 §3, RFC 1123 §2.1), without the one trailing dot a
+/// client may have left on it; `None` if it is not one. A host name is ASCII letters, digits
+/// and hyphens (and underscores, which real names carry) in dot-separated labels of 1 to 63
+/// bytes that neither start nor end with a hyphen, 253 bytes at most. A name whose last label
+/// is all digits is an IP literal (no top-level domain is numeric), which §3 forbids; an IPv6
+/// literal fails on its colons.
+pub fn dns_host_name(name: &[u8]) -> Option<&[u8]> {
+    let name = name.strip_suffix(b".").unwrap_or(name);
+    if name.is_empty() || name.len() > 253 {
+        return None;
+    }
+    let mut last_numeric = false;
+    for label in name.split(|&b| b == b'.') {
+        let ok = (1..=63).contains(&label.len())
+            && label.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            && label.first() != Some(&b'-')
+            && label.last() != Some(&b'-');
+        if !ok {
+            return None;
+        }
+        last_numeric = label.iter().all(u8::is_ascii_digit);
+    }
+    (!last_numeric).then_some(name)
 }
 
 /// Reads a list the protocol says holds at least one item (`<2..2^16-2>` and the like, e.g.
@@ -202,7 +227,8 @@ fn read_max_fragment_length(r: &mut Reader<'_>) -> Result<MaxFragmentLength, Inv
 /// The extensions of a ClientHello this crate understands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClientExtensions<'a> {
-    /// `server_name`: the DNS host name the client wants.
+    /// `server_name`: the DNS host name the client wants (decoding refuses anything else,
+    /// and drops a trailing dot: see [`dns_host_name`]).
     pub server_name: Option<&'a [u8]>,
     /// `supported_versions`.
     pub supported_versions: Option<List<'a, ProtocolVersion, U8>>,
