@@ -45,6 +45,16 @@ const MAX_LIST: usize = 16;
 /// The most certificates a received chain may hold.
 const MAX_CHAIN: usize = 1 + verify::MAX_INTERMEDIATES;
 
+/// The most early data a server skips (RFC 8446 §4.2.10), counted as the bodies of the
+/// records it skips: 16 KiB of data plus 2 KiB for the records' type bytes, padding and tags.
+/// This server never accepts early data; a client that offers it anyway is answered with a
+/// full handshake, and the 0-RTT records it sends meanwhile — those that fail to decrypt with
+/// the handshake key, or every protected record until the second ClientHello after a
+/// HelloRetryRequest — are dropped up to this bound, past which the connection fails with
+/// unexpected_message ([`PeerMisbehaved::TooMuchEarlyData`]). Each skipped record must fit
+/// the receive buffer.
+pub const MAX_SKIPPED_EARLY_DATA: usize = (1 << 14) + (1 << 11);
+
 /// A client's settings.
 #[derive(Clone, Copy, Debug)]
 pub struct ClientConfig<'a> {
@@ -536,6 +546,9 @@ struct Core<'a, 'b> {
     /// Whether the peer's change_cipher_spec has come: it sends one at most (RFC 8446
     /// Appendix D.4), so a second is unexpected_message.
     ccs_received: bool,
+    /// Server: while the early data a client offered (which we decline) is still to be
+    /// skipped (RFC 8446 §4.2.10), the record bytes skipped so far.
+    skip_early: Option<usize>,
     negotiated: Option<Negotiated>,
     key_changed: bool,
     /// The server's application write secret between its Finished and the client's.
@@ -598,6 +611,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                 error: None,
                 peer_closed: false,
                 ccs_received: false,
+                skip_early: None,
                 negotiated: None,
                 key_changed: false,
                 server_app: None,
@@ -885,14 +899,17 @@ impl<'a, 'b> Connection<'a, 'b> {
             // RFC 8449 §4 and RFC 8446 §5.4: a protected record's TLSInnerPlaintext (its body
             // less the tag) within our limit, an unprotected one within 2^14. Checked on the
             // header, so a record over the limit is `record_overflow` even when it would not
-            // fit a receive buffer sized for the limit.
+            // fit a receive buffer sized for the limit. Early data we may skip was sent before
+            // the client knew our limit: it is checked once it decrypts.
             let max_body = match &self.c.io.read_key {
                 Some(k) if header.typ != ContentType::CHANGE_CIPHER_SPEC => {
                     self.c.io.recv_limit + k.alg().tag_len()
                 }
                 _ => MAX_PLAINTEXT_LEN,
             };
-            if header.len > max_body {
+            let skipping =
+                self.c.skip_early.is_some() && header.typ == ContentType::APPLICATION_DATA;
+            if header.len > max_body && !skipping {
                 return Err(Error::RecordOverflow);
             }
             let total = HEADER_LEN + header.len;
@@ -920,15 +937,37 @@ impl<'a, 'b> Connection<'a, 'b> {
                 self.consume_rx(total);
                 continue;
             }
-            // Where the content sits in `rx`.
-            let (typ, start, end) = match &mut self.c.io.read_key {
-                None => (header.typ, base + HEADER_LEN, base + total),
-                Some(k) => {
-                    let rec = &mut self.c.io.rx[base..base + total];
-                    let (typ, content) = k.open(rec)?;
-                    (typ, base + HEADER_LEN, base + HEADER_LEN + content.len())
-                }
+            // Where the content sits in `rx`; `None` for early data to skip (RFC 8446
+            // §4.2.10): before the second ClientHello every protected record, after a
+            // ServerHello those that fail with the handshake key (which leaves its sequence
+            // number as it was).
+            let opened = match &mut self.c.io.read_key {
+                None if skipping => None,
+                None => Some((header.typ, base + HEADER_LEN, base + total)),
+                Some(k) => match k.open(&mut self.c.io.rx[base..base + total]) {
+                    Ok((typ, content)) => {
+                        Some((typ, base + HEADER_LEN, base + HEADER_LEN + content.len()))
+                    }
+                    Err(Error::DecryptFailed) if skipping => None,
+                    Err(e) => return Err(e),
+                },
             };
+            let Some((typ, start, end)) = opened else {
+                let skipped = self.c.skip_early.unwrap_or(0) + header.len;
+                if skipped > MAX_SKIPPED_EARLY_DATA {
+                    return Err(PeerMisbehaved::TooMuchEarlyData.into());
+                }
+                self.c.skip_early = Some(skipped);
+                self.consume_rx(total);
+                continue;
+            };
+            if skipping {
+                // The client's first record under the handshake key ends its early data.
+                self.c.skip_early = None;
+                if header.len > max_body {
+                    return Err(Error::RecordOverflow);
+                }
+            }
             if self.c.io.read_key.is_none() && typ == ContentType::APPLICATION_DATA {
                 return Err(PeerMisbehaved::UnexpectedMessage.into());
             }
@@ -1123,6 +1162,7 @@ fn send_client_hello(
             // 8446 §4.2.9: servers send tickets only for modes the client lists).
             psk_modes: (psk.is_some() || config.tickets.is_some())
                 .then(|| List::items(client_psk_modes(&config))),
+            early_data: false,
             pre_shared_key: psk.is_some().then(|| OfferedPsks {
                 identities: List::items(identities),
                 binders: List::items(&binders),
@@ -1941,6 +1981,12 @@ fn server_client_hello(
 ) -> Result<State, Error> {
     let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let x = &ch.extensions;
+    // RFC 8446 §4.2.10: we decline early data, so it is skipped until the client's next
+    // flight; §4.1.2: a second ClientHello does not offer it again.
+    if retry.is_some() && x.early_data {
+        return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+    }
+    c.skip_early = x.early_data.then_some(0);
     // RFC 8446 Appendix D.5: a hello claiming SSL 3.0 or older is refused whatever else it
     // offers.
     if ch.legacy_version.0 <= 0x0300

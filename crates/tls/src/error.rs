@@ -32,6 +32,9 @@ pub enum PeerMisbehaved {
     /// A HelloRetryRequest asked for nothing that would change the ClientHello (no new
     /// group, no cookie).
     UselessRetryRequest,
+    /// A client sent more early data than the server skips when it declines it
+    /// ([`crate::conn::MAX_SKIPPED_EARLY_DATA`], RFC 8446 §4.2.10).
+    TooMuchEarlyData,
 }
 
 /// The peer and we share no way to talk.
@@ -127,7 +130,8 @@ impl Error {
             Self::PeerMisbehaved(p) => match p {
                 PeerMisbehaved::UnexpectedMessage
                 | PeerMisbehaved::InterleavedOrUnalignedRecords
-                | PeerMisbehaved::EmptyRecord => AlertDescription::UNEXPECTED_MESSAGE,
+                | PeerMisbehaved::EmptyRecord
+                | PeerMisbehaved::TooMuchEarlyData => AlertDescription::UNEXPECTED_MESSAGE,
                 PeerMisbehaved::SelectedUnofferedParameter
                 | PeerMisbehaved::InvalidKeyShare
                 | PeerMisbehaved::DowngradeDetected

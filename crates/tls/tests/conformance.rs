@@ -75,10 +75,14 @@ fn server(config: ServerConfig<'static>) -> Connection<'static, 'static> {
     Connection::server(config, bufs(), &mut OsRandom).unwrap()
 }
 
-fn feed(to: &mut Connection<'_, '_>, data: &[u8]) -> Result<(), Error> {
-    for chunk in data.chunks(4000) {
-        to.receive_space()[..chunk.len()].copy_from_slice(chunk);
-        to.received(chunk.len())?;
+fn feed(to: &mut Connection<'_, '_>, mut data: &[u8]) -> Result<(), Error> {
+    while !data.is_empty() {
+        let space = to.receive_space();
+        let n = space.len().min(data.len()).min(4000);
+        assert!(n > 0, "receive buffer full");
+        space[..n].copy_from_slice(&data[..n]);
+        to.received(n)?;
+        data = &data[n..];
     }
     Ok(())
 }
@@ -723,5 +727,90 @@ fn server_names_that_are_not_dns_host_names_are_illegal_parameter() {
         let mut s = server(server_config());
         feed(&mut s, &record(22, &hello_with_server_name(name))).unwrap();
         assert_eq!(s.server_name(), Some(want));
+    }
+}
+
+/// Records standing in for 0-RTT data the server cannot read: `sizes` bodies of junk.
+fn early_data_records(sizes: &[usize]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, &n) in sizes.iter().enumerate() {
+        let body: Vec<u8> = (0..n).map(|j| (j * 31 + i * 7) as u8).collect();
+        out.extend_from_slice(&record(23, &body));
+    }
+    out
+}
+
+/// A server taking a crafted ClientHello with `early_data` and then `early` records;
+/// with `retry`, the server asks for P-256 first. Returns the result of the client's
+/// Finished (or of the early data, if that failed), and the server.
+fn with_early_data(
+    retry: bool,
+    early: &[u8],
+    offer: bool,
+) -> (Result<(), Error>, Connection<'static, 'static>) {
+    let groups: &'static [NamedGroup] = if retry { &[NamedGroup::SECP256R1] } else { &[X25519] };
+    let mut s = server(ServerConfig { groups, ..server_config() });
+    let mut mc = MiniClient::new(X25519);
+    let ch = mc.hello(|x| {
+        if offer {
+            x.insert(0, (42, vec![]));
+        }
+    });
+    let mut bytes = mc.send_hello(&ch);
+    bytes.extend_from_slice(&record(20, &[1]));
+    bytes.extend_from_slice(early);
+    if let Err(e) = feed(&mut s, &bytes) {
+        return (Err(e), s);
+    }
+    if let Some(group) = mc.read_flight(&take(&mut s)) {
+        assert!(retry);
+        mc.share = KeyShare::generate(group, &[], &mut OsRandom).unwrap();
+        let ch2 = mc.hello(|_| {});
+        feed(&mut s, &mc.send_hello(&ch2)).unwrap();
+        assert_eq!(mc.read_flight(&take(&mut s)), None);
+    }
+    let fin = mc.finished_msg();
+    let r = feed(&mut s, &mc.seal(ContentType::HANDSHAKE, &fin));
+    (r, s)
+}
+
+// Item 8 (RFC 8446 §4.2.10: a server that declines early data skips it).
+#[test]
+fn declined_early_data_is_skipped_without_a_retry() {
+    let early = early_data_records(&[200, 16_000]);
+    let (r, s) = with_early_data(false, &early, true);
+    assert_eq!(r, Ok(()));
+    assert!(!s.is_handshaking());
+    // Without the early_data extension, the same records are bad_record_mac.
+    let (r, s) = with_early_data(false, &early, false);
+    assert_eq!(r, Err(Error::DecryptFailed));
+    assert_alert(&s, Error::DecryptFailed, AlertDescription::BAD_RECORD_MAC);
+}
+
+// Item 8 (RFC 8446 §4.2.10: after a HelloRetryRequest, every protected record until the
+// second ClientHello).
+#[test]
+fn declined_early_data_is_skipped_until_the_second_client_hello() {
+    let early = early_data_records(&[30, 16_000, 500]);
+    let (r, s) = with_early_data(true, &early, true);
+    assert_eq!(r, Ok(()));
+    assert!(!s.is_handshaking());
+    assert!(s.negotiated().unwrap().retried);
+}
+
+// Item 8: skipping stops at MAX_SKIPPED_EARLY_DATA bytes of records.
+#[test]
+fn early_data_past_the_bound_is_unexpected_message() {
+    let limit = tls::conn::MAX_SKIPPED_EARLY_DATA;
+    for retry in [false, true] {
+        // Exactly the bound is skipped.
+        let early = early_data_records(&[16_000, limit - 16_000]);
+        assert_eq!(with_early_data(retry, &early, true).0, Ok(()));
+        let early = early_data_records(&[16_000, limit - 16_000 + 1]);
+        let (r, s) = with_early_data(retry, &early, true);
+        let err = Error::PeerMisbehaved(PeerMisbehaved::TooMuchEarlyData);
+        assert_eq!(r, Err(err));
+        assert_eq!(s.error(), Some(err));
+        assert_eq!(err.alert(), Some(AlertDescription::UNEXPECTED_MESSAGE));
     }
 }

@@ -248,6 +248,9 @@ pub struct ClientExtensions<'a> {
     pub record_size_limit: Option<u16>,
     /// `max_fragment_length` (RFC 6066 §4); only the four defined codes decode.
     pub max_fragment_length: Option<MaxFragmentLength>,
+    /// `early_data` (RFC 8446 §4.2.10): the client sends 0-RTT data after this hello,
+    /// which this crate's server declines and skips.
+    pub early_data: bool,
     /// `pre_shared_key`, always the last extension.
     pub pre_shared_key: Option<OfferedPsks<'a>>,
 }
@@ -290,6 +293,9 @@ impl<'a> ClientExtensions<'a> {
             if let Some(l) = &self.psk_modes {
                 write_extension(w, ExtensionType::PSK_KEY_EXCHANGE_MODES, |w| l.encode(w))?;
             }
+            if self.early_data {
+                write_extension(w, ExtensionType::EARLY_DATA, |_| Ok(()))?;
+            }
             if let Some(p) = &self.pre_shared_key {
                 write_extension(w, ExtensionType::PRE_SHARED_KEY, |w| {
                     p.identities.encode(w)?;
@@ -325,6 +331,8 @@ impl<'a> ClientExtensions<'a> {
                 ExtensionType::MAX_FRAGMENT_LENGTH => {
                     x.max_fragment_length = Some(read_max_fragment_length(b)?);
                 }
+                // An empty body (checked by read_extensions).
+                ExtensionType::EARLY_DATA => x.early_data = true,
                 ExtensionType::PRE_SHARED_KEY => {
                     let identities: List<'a, PskIdentity<'a>, U16> = List::read(b)?;
                     let binders: List<'a, PskBinder<'a>, U16> = List::read(b)?;
