@@ -17,7 +17,9 @@ use core::mem;
 use core_hash::{HmacDrbg, RandomSource, Sha256};
 use pki_types::{TrustAnchor, UnixTime};
 
-use crate::error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
+use crate::error::{
+    ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved, SchemeSet,
+};
 use crate::key_schedule::{
     Digest, EarlySecret, HashAlg, MasterSecret, Secret, Transcript, finished_verify_data,
     next_traffic_secret, resumption_psk, verify_finished,
@@ -1002,12 +1004,23 @@ impl<'a, 'b> Connection<'a, 'b> {
                     if desc == AlertDescription::CLOSE_NOTIFY && self.hs_len != 0 {
                         return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
                     }
+                    // A server that answers our ClientHello with protocol_version does not
+                    // speak TLS 1.3: say so rather than only pass the alert on.
+                    let refused_hello = matches!(
+                        self.state,
+                        State::ClientExpectServerHello(_) | State::ClientExpectServerHello2(_)
+                    ) && desc == AlertDescription::PROTOCOL_VERSION;
                     if desc == AlertDescription::CLOSE_NOTIFY {
                         self.c.peer_closed = true;
                     } else {
-                        self.c.error = Some(Error::AlertReceived(desc));
+                        let e = if refused_hello {
+                            PeerIncompatible::NoTls13.into()
+                        } else {
+                            Error::AlertReceived(desc)
+                        };
+                        self.c.error = Some(e);
                         self.state = State::Dead;
-                        return Err(Error::AlertReceived(desc));
+                        return Err(e);
                     }
                 }
                 ContentType::APPLICATION_DATA => {
@@ -1894,8 +1907,11 @@ fn server_certificate<'a>(
         return Err(PeerIncompatible::UnknownPskIdentity.into());
     }
     let offered = x.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
-    choose_certificate(config.certs, x.server_name, |s| offered.contains(&s))
-        .ok_or(PeerIncompatible::NoCommonSignatureScheme.into())
+    choose_certificate(config.certs, x.server_name, |s| offered.contains(&s)).ok_or_else(|| {
+        let ours = config.certs.iter().flat_map(|c| c.key.schemes().iter().copied());
+        let (ours, theirs) = (SchemeSet::new(ours), SchemeSet::new(offered.iter()));
+        PeerIncompatible::NoSchemeInCommon { ours, theirs }.into()
+    })
 }
 
 /// Server: sends the configured number of NewSessionTickets (RFC 8446 §4.6.1) after the

@@ -8,7 +8,6 @@
 //! that answers a real client's ClientHello; records are sealed with [`RecordProtection`].
 
 #![allow(clippy::doc_markdown)] // protocol message names are prose here
-#![allow(dead_code, unused_imports)] // the crafted peers serve tests added with later fixes
 
 use core_ec::ed25519::SigningKey as Ed25519Key;
 use core_hash::OsRandom;
@@ -813,4 +812,73 @@ fn early_data_past_the_bound_is_unexpected_message() {
         assert_eq!(s.error(), Some(err));
         assert_eq!(err.alert(), Some(AlertDescription::UNEXPECTED_MESSAGE));
     }
+}
+
+// Item 4: a server that refuses TLS 1.3 with protocol_version is named as such.
+#[test]
+fn a_protocol_version_alert_to_the_client_hello_says_no_tls13() {
+    let mut c = client(client_config());
+    take(&mut c);
+    let err = Error::PeerIncompatible(PeerIncompatible::NoTls13);
+    assert_eq!(feed(&mut c, &record(21, &[2, 70])), Err(err));
+    assert_eq!(c.error(), Some(err));
+    assert!(c.pending_send().is_empty(), "no alert answers an alert");
+    assert!(err.to_string().contains("does not support TLS 1.3"), "{err}");
+}
+
+// Item 4: a TLS 1.2 ServerHello (with the extensions a 1.2 server sends) says no TLS 1.3.
+#[test]
+fn a_tls12_server_hello_says_no_tls13() {
+    let mut c = client(client_config());
+    let ch = take(&mut c);
+    let sid = &ch[5 + 39..5 + 39 + usize::from(ch[5 + 38])];
+    let mut body = vec![3, 3];
+    body.extend_from_slice(&[0x17; 32]);
+    body.push(sid.len() as u8);
+    body.extend_from_slice(sid);
+    body.extend_from_slice(&[0xc0, 0x2f, 0]);
+    // renegotiation_info, ec_point_formats, extended_master_secret.
+    let x = [0xff, 0x01, 0, 1, 0, 0, 0x0b, 0, 2, 1, 0, 0, 0x17, 0, 0];
+    body.extend_from_slice(&(x.len() as u16).to_be_bytes());
+    body.extend_from_slice(&x);
+    let err = Error::PeerIncompatible(PeerIncompatible::NoTls13);
+    assert_eq!(feed(&mut c, &record(22, &handshake_msg(2, &body))), Err(err));
+    assert_plain_alert(&c, err, AlertDescription::PROTOCOL_VERSION);
+    // And a TLS 1.2 client to our server.
+    let ch = edit_hello(&real_client_hello(client_config(), "localhost"), |x| {
+        x.retain(|(t, _)| *t != 43);
+    });
+    let mut s = server(server_config());
+    assert_eq!(feed(&mut s, &record(22, &ch)), Err(err));
+    assert_plain_alert(&s, err, AlertDescription::PROTOCOL_VERSION);
+    assert_eq!(err.to_string(), "the peer does not support TLS 1.3");
+}
+
+// Item 4: handshake_failure for want of a signature scheme names both sides' schemes.
+#[test]
+fn no_common_signature_scheme_names_the_schemes_each_side_offered() {
+    // rsa_pkcs1_sha256, ecdsa_secp521r1_sha512 and two unknown ones, against Ed25519.
+    let schemes = [0, 8, 4, 1, 6, 3, 0xfe, 0, 0xfe, 1];
+    let ch = edit_hello(&real_client_hello(client_config(), "localhost"), |x| {
+        for (t, b) in x.iter_mut() {
+            if *t == 13 {
+                *b = schemes.to_vec();
+            }
+        }
+    });
+    let mut s = server(server_config());
+    let r = feed(&mut s, &record(22, &ch));
+    let Err(err @ Error::PeerIncompatible(p)) = r else { panic!("{r:?}") };
+    assert_eq!(err.alert(), Some(AlertDescription::HANDSHAKE_FAILURE));
+    assert_plain_alert(&s, err, AlertDescription::HANDSHAKE_FAILURE);
+    let text = err.to_string();
+    assert_eq!(
+        text,
+        "no signature scheme in common: the peer offered rsa_pkcs1_sha256, \
+         ecdsa_secp521r1_sha512 and 2 others; our certificates sign with ed25519",
+    );
+    let PeerIncompatible::NoSchemeInCommon { ours, theirs } = p else { panic!("{p:?}") };
+    assert!(ours.iter().eq([tls::msgs::SignatureScheme::ED25519]));
+    assert_eq!(theirs.iter().count(), 2);
+    assert_eq!(theirs.others(), 2);
 }

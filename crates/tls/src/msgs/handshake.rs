@@ -470,6 +470,7 @@ impl<'a> Codec<'a> for ServerHello<'a> {
         }
         let hrr = random == HELLO_RETRY_REQUEST_RANDOM;
         let mut x = ServerHelloExtensions::default();
+        let mut unexpected = false;
         read_extensions(r, |typ, b| {
             match typ {
                 ExtensionType::SUPPORTED_VERSIONS => {
@@ -479,11 +480,19 @@ impl<'a> Codec<'a> for ServerHello<'a> {
                 ExtensionType::KEY_SHARE => x.key_share = Some(KeyShareEntry::read(b)?),
                 ExtensionType::COOKIE if hrr => x.cookie = Some(Payload::<U16>::read(b)?.0),
                 ExtensionType::PRE_SHARED_KEY if !hrr => x.selected_identity = Some(b.u16()?),
-                // RFC 8446 §4.1.3/§4.1.4: nothing else may appear.
-                _ => return Err(InvalidMessage::UnexpectedExtension),
+                // RFC 8446 §4.1.3/§4.1.4: nothing else may appear, but an older version's
+                // ServerHello (no supported_versions) carries its own extensions: it decodes,
+                // so that the client can say the server does not speak TLS 1.3.
+                _ => {
+                    unexpected = true;
+                    return Ok(false);
+                }
             }
             Ok(true)
         })?;
+        if unexpected && x.supported_version.is_some() {
+            return Err(InvalidMessage::UnexpectedExtension);
+        }
         Ok(Self { legacy_version, random, session_id, cipher_suite, extensions: x })
     }
 }
