@@ -393,9 +393,9 @@ struct Traffic {
     write_secret: Secret,
     /// Client: the resumption master secret, for the PSKs of NewSessionTickets.
     resumption: Option<Secret>,
-    /// Whether we have sent a KeyUpdate since our last application data: a peer's
-    /// update_requested is then answered already (RFC 8446 §4.6.3: any number of requests
-    /// while we are silent get a single update).
+    /// Whether we have answered a peer's update_requested and sent no application data
+    /// since: another request is then answered already (RFC 8446 §4.6.3: any number of
+    /// requests while we are silent get a single update).
     updated_since_data: bool,
 }
 
@@ -859,7 +859,6 @@ impl<'a, 'b> Connection<'a, 'b> {
         };
         let msg = HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_REQUESTED);
         self.c.io.send_handshake(&msg, None)?;
-        t.updated_since_data = true;
         t.write_secret = next_traffic_secret(&t.write_secret);
         self.c.io.write_key = Some(RecordProtection::new(t.suite.aead, &t.write_secret)?);
         Ok(())

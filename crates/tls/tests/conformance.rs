@@ -661,7 +661,21 @@ fn key_update_requests_are_answered_once() {
     // A request after application data is answered again.
     c.key_update().unwrap();
     pump(&mut c, &mut s).unwrap();
-    assert_eq!(records(&take(&mut s)).len(), 1);
+    let answer = take(&mut s);
+    assert_eq!(records(&answer).len(), 1);
+    feed(&mut c, &answer).unwrap();
+    // An update of our own does not answer a request that comes after it.
+    assert_eq!(s.write(b"x").unwrap(), 1);
+    pump(&mut s, &mut c).unwrap();
+    assert_eq!(c.read(&mut buf).unwrap(), 1);
+    s.key_update().unwrap();
+    pump(&mut s, &mut c).unwrap();
+    pump(&mut c, &mut s).unwrap(); // the client's answer
+    c.key_update().unwrap();
+    pump(&mut c, &mut s).unwrap();
+    let answer = take(&mut s);
+    assert_eq!(records(&answer).len(), 1, "the request is answered");
+    feed(&mut c, &answer).unwrap();
 }
 
 // Item 12: a failure for lack of room still tells the peer.
