@@ -1445,16 +1445,15 @@ fn valid_record_size_limit(limit: Option<u16>) -> bool {
 /// The checks every ServerHello and HelloRetryRequest gets: legacy_version TLS 1.2, TLS 1.3
 /// selected and our session id echoed.
 fn client_check_hello(sh: &ServerHello<'_>, session_id: &[u8; 32]) -> Result<(), Error> {
-    // RFC 8446 §4.1.3: legacy_version is TLS 1.2; SSL 3.0 or older is protocol_version
-    // (Appendix D.5).
-    if sh.legacy_version.0 <= 0x0300 {
+    // A server that chose an older version (or claims SSL 3.0, RFC 8446 Appendix D.5) does
+    // not speak TLS 1.3; one that chose TLS 1.3 has legacy_version TLS 1.2 (§4.1.3).
+    if sh.legacy_version.0 <= 0x0300
+        || sh.extensions.supported_version != Some(ProtocolVersion::TLSV1_3)
+    {
         return Err(PeerIncompatible::NoTls13.into());
     }
     if sh.legacy_version != ProtocolVersion::TLSV1_2 {
         return Err(crate::msgs::InvalidMessage::IllegalValue.into());
-    }
-    if sh.extensions.supported_version != Some(ProtocolVersion::TLSV1_3) {
-        return Err(PeerIncompatible::NoTls13.into());
     }
     if sh.session_id != session_id {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());

@@ -858,6 +858,12 @@ fn a_tls12_server_hello_says_no_tls13() {
     let err = Error::PeerIncompatible(PeerIncompatible::NoTls13);
     assert_eq!(feed(&mut c, &record(22, &handshake_msg(2, &body))), Err(err));
     assert_plain_alert(&c, err, AlertDescription::PROTOCOL_VERSION);
+    // A TLS 1.1 ServerHello too, whatever its legacy_version says.
+    let mut c = client(client_config());
+    take(&mut c);
+    body[1] = 2;
+    assert_eq!(feed(&mut c, &record(22, &handshake_msg(2, &body))), Err(err));
+    assert_plain_alert(&c, err, AlertDescription::PROTOCOL_VERSION);
     // And a TLS 1.2 client to our server.
     let ch = edit_hello(&real_client_hello(client_config(), "localhost"), |x| {
         x.retain(|(t, _)| *t != 43);
