@@ -902,3 +902,19 @@ fn no_common_signature_scheme_names_the_schemes_each_side_offered() {
     assert_eq!(theirs.iter().count(), 2);
     assert_eq!(theirs.others(), 2);
 }
+
+// Item 8 (RFC 8446 §4.1.2: early data is not offered again after a HelloRetryRequest).
+#[test]
+fn a_second_client_hello_offering_early_data_again_is_illegal_parameter() {
+    let groups: &'static [NamedGroup] = &[NamedGroup::SECP256R1];
+    let mut s = server(ServerConfig { groups, ..server_config() });
+    let mut mc = MiniClient::new(X25519);
+    let ch = mc.hello(|x| x.insert(0, (42, vec![])));
+    feed(&mut s, &mc.send_hello(&ch)).unwrap();
+    let group = mc.read_flight(&take(&mut s)).unwrap();
+    mc.share = KeyShare::generate(group, &[], &mut OsRandom).unwrap();
+    let ch2 = mc.hello(|x| x.insert(0, (42, vec![])));
+    let err = Error::InvalidMessage(InvalidMessage::IllegalValue);
+    assert_eq!(feed(&mut s, &mc.send_hello(&ch2)), Err(err));
+    assert_plain_alert(&s, err, AlertDescription::ILLEGAL_PARAMETER);
+}
