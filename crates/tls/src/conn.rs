@@ -751,7 +751,8 @@ impl<'a, 'b> Connection<'a, 'b> {
         RecordLimits { send: self.c.io.send_limit, receive: self.c.io.recv_limit }
     }
 
-    /// The server name: the one asked for (client) or received as SNI (server), if any.
+    /// The server name: the one asked for (client) or received as SNI (server, a DNS host
+    /// name without a trailing dot: anything else is refused, RFC 6066 §3), if any.
     pub fn server_name(&self) -> Option<&str> {
         let name = &self.c.sni[..self.c.sni_len];
         if name.is_empty() { None } else { core::str::from_utf8(name).ok() }
