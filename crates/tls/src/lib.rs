@@ -91,6 +91,7 @@ pub use conn::{
     Buffers, ClientAuth, ClientConfig, Connection, Negotiated, RecordLimits, ServerConfig,
     ServerTickets, Want,
 };
+pub use error::SchemeSet;
 pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
 pub use psk::{ExternalPsk, ServerPsks};
 pub use sign::{CertifiedKey, SigningKey};
