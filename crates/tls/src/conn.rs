@@ -17,7 +17,9 @@ use core::mem;
 use core_hash::{HmacDrbg, RandomSource, Sha256};
 use pki_types::{TrustAnchor, UnixTime};
 
-use crate::error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
+use crate::error::{
+    ApiMisuse, BufferKind, CertificateError, Error, PeerIncompatible, PeerMisbehaved,
+};
 use crate::key_schedule::{
     Digest, EarlySecret, HashAlg, MasterSecret, Secret, Transcript, finished_verify_data,
     next_traffic_secret, resumption_psk, verify_finished,
@@ -444,12 +446,23 @@ impl Io<'_> {
         patch: impl FnOnce(&mut [u8]) -> Result<(), Error>,
     ) -> Result<(), Error> {
         let start = self.tx_len;
-        let body = self.tx.get_mut(start + HEADER_LEN..).ok_or(Error::BufferTooSmall)?;
+        let too_small = |io: &Self| {
+            let mut m = Writer::measuring();
+            let n = msg.encode(&mut m).map_or(0, |()| m.len());
+            Error::too_small(BufferKind::Send, start + io.queued_len(n))
+        };
+        let Some(body) = self.tx.get_mut(start + HEADER_LEN..) else {
+            return Err(too_small(self));
+        };
         let mut w = Writer::new(body);
-        msg.encode(&mut w).map_err(|_| Error::BufferTooSmall)?;
+        if msg.encode(&mut w).is_err() {
+            return Err(too_small(self));
+        }
         let n = w.len();
         if n > MAX_PLAINTEXT_LEN {
-            return Err(Error::BufferTooSmall);
+            // A handshake message is sent in one record: a certificate chain that long is not
+            // usable.
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
         patch(&mut self.tx[start + HEADER_LEN..start + HEADER_LEN + n])?;
         if let Some(t) = transcript {
@@ -462,6 +475,15 @@ impl Io<'_> {
     /// content longer than the peer's record size limit is split over several records: the
     /// chunks are moved apart (last first, so none is overwritten) to make room for each
     /// record's header, type byte and tag, then sealed in order.
+    /// The bytes `n` bytes of content take once queued: one record before keys, else as
+    /// many protected records as the peer's limit asks for.
+    fn queued_len(&self, n: usize) -> usize {
+        let Some(k) = &self.write_key else { return HEADER_LEN + n };
+        let limit = self.send_limit.max(1);
+        let count = n.div_ceil(limit).max(1);
+        k.sealed_len(limit, 0) * (count - 1) + k.sealed_len(n - limit * (count - 1), 0)
+    }
+
     fn seal_queued(&mut self, typ: ContentType, start: usize, n: usize) -> Result<(), Error> {
         let Some(k) = &mut self.write_key else {
             RecordHeader::write(typ, n, &mut self.tx[start..]);
@@ -474,7 +496,7 @@ impl Io<'_> {
         let last = n - limit * (count - 1);
         let end = start + per * (count - 1) + k.sealed_len(last, 0);
         if end > self.tx.len() {
-            return Err(Error::BufferTooSmall);
+            return Err(Error::too_small(BufferKind::Send, end));
         }
         for i in (1..count).rev() {
             let from = start + HEADER_LEN + i * limit;
@@ -491,10 +513,11 @@ impl Io<'_> {
 
     fn send_plain(&mut self, typ: ContentType, data: &[u8]) -> Result<(), Error> {
         let start = self.tx_len;
+        let needed = start + self.queued_len(data.len());
         let body = self
             .tx
             .get_mut(start + HEADER_LEN..start + HEADER_LEN + data.len())
-            .ok_or(Error::BufferTooSmall)?;
+            .ok_or(Error::too_small(BufferKind::Send, needed))?;
         body.copy_from_slice(data);
         self.seal_queued(typ, start, data.len())
     }
@@ -854,7 +877,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             }
             let total = HEADER_LEN + header.len;
             if total > self.c.io.rx.len() {
-                return Err(Error::BufferTooSmall);
+                return Err(Error::too_small(BufferKind::Received, total));
             }
             if self.c.io.rx_len < total {
                 break;
@@ -883,10 +906,9 @@ impl<'a, 'b> Connection<'a, 'b> {
                     if start == end {
                         return Err(PeerMisbehaved::EmptyRecord.into());
                     }
-                    let dst = self
-                        .hs
-                        .get_mut(self.hs_len..self.hs_len + (end - start))
-                        .ok_or(Error::BufferTooSmall)?;
+                    let dst = self.hs.get_mut(self.hs_len..self.hs_len + (end - start)).ok_or(
+                        Error::too_small(BufferKind::Handshake, self.hs_len + end - start),
+                    )?;
                     dst.copy_from_slice(&self.c.io.rx[start..end]);
                     self.hs_len += end - start;
                     self.consume_rx(total);
@@ -1069,7 +1091,8 @@ fn send_client_hello(
     c.io.send_handshake_patched(&ch, Some(transcript), |msg| {
         let Some((offered, mut bt)) = psk else { return Ok(()) };
         // RFC 8446 §4.2.11.2: the binder is over the ClientHello up to the binders list.
-        let cut = msg.len().checked_sub(3 + hash_len).ok_or(Error::BufferTooSmall)?;
+        let cut =
+            msg.len().checked_sub(3 + hash_len).ok_or(crate::msgs::InvalidMessage::BadLength)?;
         bt.update(&msg[..cut]);
         let early = EarlySecret::new(bt.alg(), Some(offered.key(&config)));
         let external = matches!(offered, Offered::External);
@@ -1478,7 +1501,7 @@ fn check_certificate(
     let mut n = 0;
     for entry in &cert.entries {
         if n == MAX_CHAIN {
-            return Err(Error::InvalidCertificate(CertificateError::BadCertificate));
+            return Err(Error::InvalidCertificate(CertificateError::ChainTooLong));
         }
         chain[n] = entry.cert;
         n += 1;
@@ -1915,7 +1938,8 @@ fn server_client_hello(
     // fails rather than falling back.
     if let (Some(p), Some(offer)) = (&chosen, x.pre_shared_key) {
         let cut = raw.len().checked_sub(offer.binders_encoded_len());
-        let truncated = cut.and_then(|n| raw.get(..n)).ok_or(Error::BufferTooSmall)?;
+        let truncated =
+            cut.and_then(|n| raw.get(..n)).ok_or(crate::msgs::InvalidMessage::BadLength)?;
         let mut bt = transcript.clone();
         bt.update(truncated);
         let early = EarlySecret::new(suite.hash, Some(p.psk.key()));

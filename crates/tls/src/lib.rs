@@ -91,7 +91,9 @@ pub use conn::{
     Buffers, ClientAuth, ClientConfig, Connection, Negotiated, RecordLimits, ServerConfig,
     ServerTickets, Want,
 };
-pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
+pub use error::{
+    ApiMisuse, BufferKind, CertificateError, Error, KeyError, PeerIncompatible, PeerMisbehaved,
+};
 pub use psk::{ExternalPsk, ServerPsks};
 pub use sign::{CertifiedKey, SigningKey};
 #[cfg(feature = "std")]

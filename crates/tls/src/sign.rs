@@ -5,17 +5,82 @@
 use core_ec::{ed25519, p256, p384};
 use core_hash::RandomSource;
 
-use crate::error::{ApiMisuse, Error};
+use crate::error::{ApiMisuse, Error, KeyError};
 use crate::msgs::SignatureScheme;
+use crate::pem::PemError;
 use crate::provider::Signer;
 
 /// The longest signature produced: RSA with an 8192-bit modulus.
 pub const MAX_SIGNATURE_LEN: usize = core_rsa::MAX_BITS / 8;
 
-/// The fixed RFC 8410 PKCS#8 v1 prefix of an Ed25519 private key; the 32-byte seed follows.
-const ED25519_PKCS8_PREFIX: [u8; 16] = [
-    0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
-];
+/// Algorithm identifiers (OID contents) a PKCS#8 key may carry.
+mod oid {
+    /// id-Ed25519, 1.3.101.112 (RFC 8410).
+    pub(super) const ED25519: &[u8] = &[0x2b, 0x65, 0x70];
+    /// id-ecPublicKey, 1.2.840.10045.2.1 (RFC 5480).
+    pub(super) const EC_PUBLIC_KEY: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01];
+    /// secp256r1, 1.2.840.10045.3.1.7.
+    pub(super) const P256: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07];
+    /// secp384r1, 1.3.132.0.34.
+    pub(super) const P384: &[u8] = &[0x2b, 0x81, 0x04, 0x00, 0x22];
+    /// rsaEncryption, 1.2.840.113549.1.1.1 (RFC 8017).
+    pub(super) const RSA_ENCRYPTION: &[u8] =
+        &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01];
+}
+
+/// DER tags met in a PKCS#8 key.
+const SEQUENCE: u8 = 0x30;
+const INTEGER: u8 = 0x02;
+const OCTET_STRING: u8 = 0x04;
+const OID: u8 = 0x06;
+
+/// The contents of the DER element with tag `tag` at the front of `der`, and what follows it
+/// (definite lengths of up to three bytes: no key is longer).
+fn der_read(der: &[u8], tag: u8) -> Result<(&[u8], &[u8]), KeyError> {
+    let bad = KeyError::BadEncoding;
+    let [t, first, rest @ ..] = der else { return Err(bad) };
+    if *t != tag {
+        return Err(bad);
+    }
+    let (len, rest) = match *first {
+        n @ 0..=0x7f => (usize::from(n), rest),
+        n @ 0x81..=0x83 => {
+            let count = usize::from(n & 0x7f);
+            let bytes = rest.get(..count).ok_or(bad)?;
+            (bytes.iter().fold(0usize, |a, &b| (a << 8) | usize::from(b)), &rest[count..])
+        }
+        _ => return Err(bad),
+    };
+    let contents = rest.get(..len).ok_or(bad)?;
+    Ok((contents, &rest[len..]))
+}
+
+/// The parts of a PKCS#8 key that say what it is.
+struct Pkcs8<'a> {
+    /// The algorithm's OID (contents).
+    algorithm: &'a [u8],
+    /// The algorithm's parameters, encoded (possibly empty).
+    params: &'a [u8],
+    /// The privateKey octets.
+    key: &'a [u8],
+}
+
+/// A PKCS#8 `PrivateKeyInfo` / `OneAsymmetricKey` (RFC 5208, RFC 5958) split into its
+/// algorithm OID, the algorithm's parameters and the private key octets.
+fn pkcs8_parts(der: &[u8]) -> Result<Pkcs8<'_>, KeyError> {
+    let (info, trailing) = der_read(der, SEQUENCE)?;
+    if !trailing.is_empty() {
+        return Err(KeyError::BadEncoding);
+    }
+    let (version, rest) = der_read(info, INTEGER)?;
+    if version != [0] && version != [1] {
+        return Err(KeyError::BadEncoding);
+    }
+    let (alg, rest) = der_read(rest, SEQUENCE)?;
+    let (algorithm, params) = der_read(alg, OID)?;
+    let (key, _attributes_and_public_key) = der_read(rest, OCTET_STRING)?;
+    Ok(Pkcs8 { algorithm, params, key })
+}
 
 /// A private key that signs CertificateVerify messages. The RSA variant holds a
 /// fixed-capacity `core_rsa::PrivateKey`, so the enum is large: build it once and let the
@@ -46,32 +111,45 @@ impl core::fmt::Debug for SigningKey {
 
 impl SigningKey {
     /// Reads a PKCS#8 `PrivateKeyInfo` (DER) holding an Ed25519, P-256, P-384 or RSA key.
-    /// Anything else is [`ApiMisuse::BadConfig`].
+    /// Anything else is an [`Error::InvalidKey`] that says why: an algorithm or curve we do
+    /// not sign with, malformed DER, or an RSA size out of range.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
-        if der.len() == 48 && der[..16] == ED25519_PKCS8_PREFIX {
-            let mut seed = [0u8; 32];
-            seed.copy_from_slice(&der[16..]);
-            let key = ed25519::SigningKey::from_seed(&seed);
-            zeroize::Zeroize::zeroize(&mut seed);
-            return Ok(Self::Ed25519(key));
+        let Pkcs8 { algorithm, params, key } = pkcs8_parts(der)?;
+        match algorithm {
+            oid::ED25519 => {
+                // RFC 8410 §7: CurvePrivateKey, an OCTET STRING of the 32-byte seed.
+                let (seed, rest) = der_read(key, OCTET_STRING)?;
+                let (Ok(seed), true) = (<&[u8; 32]>::try_from(seed), rest.is_empty()) else {
+                    return Err(KeyError::BadEncoding.into());
+                };
+                Ok(Self::Ed25519(ed25519::SigningKey::from_seed(seed)))
+            }
+            oid::EC_PUBLIC_KEY => match der_read(params, OID)?.0 {
+                oid::P256 => p256::SecretKey::from_pkcs8_der(der)
+                    .map(|k| Self::EcdsaP256(k.into()))
+                    .map_err(|_| KeyError::BadEncoding.into()),
+                oid::P384 => p384::SecretKey::from_pkcs8_der(der)
+                    .map(|k| Self::EcdsaP384(k.into()))
+                    .map_err(|_| KeyError::BadEncoding.into()),
+                _ => Err(KeyError::UnsupportedAlgorithm.into()),
+            },
+            oid::RSA_ENCRYPTION => {
+                core_rsa::PrivateKey::from_pkcs8_der(der).map(Self::Rsa).map_err(rsa_key_error)
+            }
+            _ => Err(KeyError::UnsupportedAlgorithm.into()),
         }
-        if let Ok(k) = p256::SecretKey::from_pkcs8_der(der) {
-            return Ok(Self::EcdsaP256(k.into()));
-        }
-        if let Ok(k) = p384::SecretKey::from_pkcs8_der(der) {
-            return Ok(Self::EcdsaP384(k.into()));
-        }
-        if let Ok(k) = core_rsa::PrivateKey::from_pkcs8_der(der) {
-            return Ok(Self::Rsa(k));
-        }
-        Err(Error::ApiMisuse(ApiMisuse::BadConfig))
     }
 
     /// Reads the first `PRIVATE KEY` (PKCS#8) block of a PEM text, decoding it in `scratch`
-    /// (which then holds secret bytes: wipe it; 1300 bytes fit an RSA-2048 key).
+    /// (which then holds secret bytes: wipe it; 1300 bytes fit an RSA-2048 key). A scratch
+    /// too small is [`KeyError::ScratchTooSmall`], with the size it needs.
     pub fn from_pkcs8_pem(text: &str, scratch: &mut [u8]) -> Result<Self, Error> {
-        let der = crate::pem::decode_first(text, "PRIVATE KEY", scratch)
-            .map_err(|_| Error::ApiMisuse(ApiMisuse::BadConfig))?;
+        let der = crate::pem::decode_first(text, "PRIVATE KEY", scratch).map_err(|e| match e {
+            PemError::NotFound if is_other_key_pem(text) => KeyError::NotPkcs8Pem,
+            PemError::NotFound => KeyError::NoPemBlock,
+            PemError::BufferTooSmall { needed } => KeyError::ScratchTooSmall { needed },
+            _ => KeyError::BadBase64,
+        })?;
         Self::from_pkcs8_der(der)
     }
 
@@ -133,6 +211,24 @@ impl Signer for SigningKey {
             }
         }
     }
+}
+
+/// Whether `text` holds a private key in a PEM form other than PKCS#8.
+fn is_other_key_pem(text: &str) -> bool {
+    ["RSA PRIVATE KEY", "EC PRIVATE KEY", "ENCRYPTED PRIVATE KEY"]
+        .iter()
+        .any(|label| crate::pem::blocks(text, label).next().is_some())
+}
+
+/// The [`KeyError`] for a `core-rsa` key refusal.
+fn rsa_key_error(e: core_rsa::Error) -> Error {
+    match e {
+        core_rsa::Error::UnsupportedKeySize | core_rsa::Error::InvalidModulus => {
+            KeyError::UnsupportedKeySize
+        }
+        _ => KeyError::BadEncoding,
+    }
+    .into()
 }
 
 /// A certificate chain (DER, end-entity first) and the private key of its end-entity

@@ -5,7 +5,7 @@
 use std::io::{self, Read, Write};
 
 use crate::conn::{Connection, Want};
-use crate::error::Error;
+use crate::error::{ApiMisuse, Error};
 
 /// A connection bound to a transport.
 #[derive(Debug)]
@@ -37,7 +37,8 @@ impl<S: Read + Write> Stream<'_, '_, '_, S> {
     fn fill(&mut self) -> io::Result<bool> {
         let space = self.conn.receive_space();
         if space.is_empty() {
-            return Err(io_err(Error::BufferTooSmall));
+            // Only when a whole record is waiting to be read out; never while one is partial.
+            return Err(io_err(Error::ApiMisuse(ApiMisuse::Closed)));
         }
         let n = self.sock.read(space)?;
         if n == 0 {
@@ -87,7 +88,9 @@ impl<S: Read + Write> Read for Stream<'_, '_, '_, S> {
             match self.conn.want() {
                 Want::Closed => return Ok(0),
                 Want::Failed => {
-                    return Err(io_err(self.conn.error().unwrap_or(Error::BufferTooSmall)));
+                    return Err(io_err(
+                        self.conn.error().unwrap_or(Error::ApiMisuse(ApiMisuse::Closed)),
+                    ));
                 }
                 _ => {}
             }

@@ -249,13 +249,44 @@ pub static SUPPORTED_SCHEMES: &[(SignatureScheme, &dyn SignatureVerificationAlgo
 /// The most intermediates a chain may carry (no allocator: they are held on the stack).
 pub const MAX_INTERMEDIATES: usize = 6;
 
+/// `rustls-webpki`'s reason, kept as a [`CertificateError`].
 fn map_webpki(e: &webpki::Error) -> Error {
+    use CertificateError as C;
     use webpki::Error as W;
-    Error::InvalidCertificate(match *e {
-        W::UnknownIssuer => CertificateError::UnknownIssuer,
-        W::CertNotValidForName(_) => CertificateError::NotValidForName,
-        W::CertExpired { .. } | W::CertNotValidYet { .. } => CertificateError::Expired,
-        _ => CertificateError::BadCertificate,
+    #[allow(deprecated)] // the context-free variants are still returned without `alloc`
+    Error::InvalidCertificate(match e {
+        W::UnknownIssuer => C::UnknownIssuer,
+        W::CertNotValidForName(_) => C::NotValidForName,
+        W::CertExpired { .. } => C::Expired,
+        W::CertNotValidYet { .. } => C::NotYetValid,
+        W::CaUsedAsEndEntity => C::CaUsedAsEndEntity,
+        W::EndEntityUsedAsCa => C::EndEntityUsedAsCa,
+        W::RequiredEkuNotFound | W::RequiredEkuNotFoundContext(_) | W::EmptyEkuExtension => {
+            C::InvalidPurpose
+        }
+        W::InvalidSignatureForPublicKey => C::BadSignature,
+        W::UnsupportedSignatureAlgorithm
+        | W::UnsupportedSignatureAlgorithmContext(_)
+        | W::UnsupportedSignatureAlgorithmForPublicKey
+        | W::UnsupportedSignatureAlgorithmForPublicKeyContext(_)
+        | W::SignatureAlgorithmMismatch => C::UnsupportedSignatureAlgorithm,
+        W::UnsupportedCriticalExtension => C::UnhandledCriticalExtension,
+        W::NameConstraintViolation | W::PathLenConstraintViolated => C::ConstraintViolated,
+        W::MaximumPathDepthExceeded
+        | W::MaximumPathBuildCallsExceeded
+        | W::MaximumSignatureChecksExceeded
+        | W::MaximumNameConstraintComparisonsExceeded => C::ChainTooLong,
+        W::BadDer
+        | W::BadDerTime
+        | W::TrailingData(_)
+        | W::MalformedExtensions
+        | W::ExtensionValueInvalid
+        | W::InvalidCertValidity
+        | W::InvalidSerialNumber
+        | W::MalformedDnsIdentifier
+        | W::MalformedNameConstraint
+        | W::UnsupportedCertVersion => C::BadEncoding,
+        _ => C::BadCertificate,
     })
 }
 
@@ -285,7 +316,7 @@ pub fn verify_peer(
     let ee_der = CertificateDer::from(end_entity);
     let ee = webpki::EndEntityCert::try_from(&ee_der).map_err(|e| map_webpki(&e))?;
     if intermediates.len() > MAX_INTERMEDIATES {
-        return Err(Error::InvalidCertificate(CertificateError::BadCertificate));
+        return Err(Error::InvalidCertificate(CertificateError::ChainTooLong));
     }
     let mut inter: [CertificateDer<'_>; MAX_INTERMEDIATES] =
         core::array::from_fn(|_| CertificateDer::from(&[][..]));

@@ -57,12 +57,8 @@ pub(crate) fn pem_blocks(path: &str, label: &str) -> Vec<Vec<u8>> {
 pub(crate) fn private_key(path: &str) -> tls::SigningKey {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| die(&format!("{path}: {e}")));
     let mut scratch = vec![0u8; text.len()];
-    let key = tls::SigningKey::from_pkcs8_pem(&text, &mut scratch).unwrap_or_else(|_| {
-        die(&format!(
-            "{path}: not a PKCS#8 PEM Ed25519, ECDSA P-256/P-384 or RSA (2048+ bit) key \
-             (convert with `openssl pkcs8 -topk8 -nocrypt`)"
-        ))
-    });
+    let key = tls::SigningKey::from_pkcs8_pem(&text, &mut scratch)
+        .unwrap_or_else(|e| die(&format!("{path}: {e}")));
     scratch.fill(0);
     key
 }
