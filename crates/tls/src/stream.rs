@@ -74,9 +74,20 @@ impl<S: Read + Write> Stream<'_, '_, '_, S> {
     }
 }
 
+/// The error for a transport that ended before the peer's close_notify.
+fn truncated() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        "the peer closed the transport without close_notify: its data may be truncated",
+    )
+}
+
 impl<S: Read + Write> Read for Stream<'_, '_, '_, S> {
-    /// Reads application data; `Ok(0)` once the peer has sent close_notify (or closed the
-    /// transport).
+    /// Reads application data; `Ok(0)` once the peer has sent close_notify.
+    ///
+    /// A transport that ends without close_notify is an [`io::ErrorKind::UnexpectedEof`]
+    /// error, not `Ok(0)`: only close_notify says the peer's data is complete, so a cut-off
+    /// connection must not look like a clean end (RFC 8446 §6.1).
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.handshake()?;
         loop {
@@ -95,7 +106,7 @@ impl<S: Read + Write> Read for Stream<'_, '_, '_, S> {
                 _ => {}
             }
             if !self.fill()? {
-                return Ok(0);
+                return Err(truncated());
             }
         }
     }
