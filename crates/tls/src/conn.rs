@@ -777,7 +777,9 @@ impl<'a, 'b> Connection<'a, 'b> {
     }
 
     /// Copies received application data into `out`; returns the bytes copied (0 when none
-    /// is ready: check [`Connection::want`]).
+    /// is ready: check [`Connection::want`]). Data that arrived before a failure is returned
+    /// first: when the records after it fail, the error (and its alert, queued to send) comes
+    /// from the next call.
     pub fn read(&mut self, out: &mut [u8]) -> Result<usize, Error> {
         let Some((start, end, record_end)) = self.c.app else {
             return self.c.error.map_or(Ok(0), Err);
@@ -787,8 +789,9 @@ impl<'a, 'b> Connection<'a, 'b> {
         if start + n == end {
             self.c.app = None;
             self.consume_rx(record_end);
+            // A failure in the records after this one is sticky: the next call returns it.
             let r = self.process();
-            self.fail_on(r)?;
+            let _ = self.fail_on(r);
         } else {
             self.c.app = Some((start + n, end, record_end));
         }

@@ -91,11 +91,16 @@ impl<S: Read + Write> Read for Stream<'_, '_, '_, S> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.handshake()?;
         loop {
-            let n = self.conn.read(buf).map_err(io_err)?;
-            self.flush_records()?;
+            let r = self.conn.read(buf);
+            // Send what reading queued (a KeyUpdate answer, or the alert of a failure) before
+            // reporting anything; good data is returned even if that send fails (the next
+            // call reports it).
+            let flushed = self.flush_records();
+            let n = r.map_err(io_err)?;
             if n > 0 {
                 return Ok(n);
             }
+            flushed?;
             match self.conn.want() {
                 Want::Closed => return Ok(0),
                 Want::Failed => {

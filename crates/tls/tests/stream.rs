@@ -8,6 +8,7 @@ use std::io::{self, Read, Write};
 
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, UnixTime};
+use tls::msgs::AlertDescription;
 use tls::{Buffers, ClientConfig, Connection, Error, ServerConfig, SigningKey, Stream};
 
 const CA: &[u8] = include_bytes!("data/ca.der");
@@ -94,5 +95,67 @@ fn close_notify_then_end_of_stream_is_a_clean_end() {
         assert_eq!(stream.read(&mut buf).unwrap(), 5);
         assert_eq!(stream.read(&mut buf).unwrap(), 0);
         assert_eq!(stream.read(&mut buf).unwrap(), 0);
+    });
+}
+
+#[test]
+fn data_before_a_bad_record_is_returned_and_the_alert_is_sent() {
+    with_pair(|c, s| {
+        s.write(b"hello").unwrap();
+        let good = s.pending_send().len();
+        s.write(b"world").unwrap();
+        // The second record fails authentication: one flipped ciphertext byte.
+        let mut input = s.pending_send().to_vec();
+        s.sent(input.len());
+        input[good + 6] ^= 1;
+        let mut stream = Stream { conn: c, sock: Wire { input, output: Vec::new() } };
+        let mut buf = [0u8; 64];
+        // Both records arrive in one read: the good data first...
+        assert_eq!(stream.read(&mut buf).unwrap(), 5);
+        assert_eq!(&buf[..5], b"hello");
+        // ...and the bad_record_mac alert was sent to the peer, not left queued.
+        let sent = std::mem::take(&mut stream.sock.output);
+        assert!(!sent.is_empty(), "no alert was sent");
+        s.receive_space()[..sent.len()].copy_from_slice(&sent);
+        assert_eq!(
+            s.received(sent.len()),
+            Err(Error::AlertReceived(AlertDescription::BAD_RECORD_MAC))
+        );
+        // The failure is reported on the next call, and stays.
+        for _ in 0..2 {
+            let e = stream.read(&mut buf).unwrap_err();
+            let inner = e.get_ref().and_then(|e| e.downcast_ref::<Error>());
+            assert_eq!(inner, Some(&Error::DecryptFailed), "{e}");
+        }
+    });
+}
+
+#[test]
+fn data_before_a_fatal_alert_is_returned_first() {
+    with_pair(|c, s| {
+        s.write(b"hello").unwrap();
+        let mut input = s.pending_send().to_vec();
+        s.sent(input.len());
+        // The peer fails (its own internal error) right after its data.
+        let mut peer_alert = Vec::new();
+        {
+            // An unexpected record from the client makes the server fail with an alert.
+            c.write(b"x").unwrap();
+            let n = c.pending_send().len();
+            let mut bad = c.pending_send().to_vec();
+            c.sent(n);
+            bad[n - 1] ^= 1;
+            s.receive_space()[..n].copy_from_slice(&bad);
+            assert_eq!(s.received(n), Err(Error::DecryptFailed));
+            peer_alert.extend_from_slice(s.pending_send());
+        }
+        input.extend_from_slice(&peer_alert);
+        let mut stream = Stream { conn: c, sock: Wire { input, output: Vec::new() } };
+        let mut buf = [0u8; 64];
+        assert_eq!(stream.read(&mut buf).unwrap(), 5);
+        assert_eq!(&buf[..5], b"hello");
+        let e = stream.read(&mut buf).unwrap_err();
+        let inner = e.get_ref().and_then(|e| e.downcast_ref::<Error>());
+        assert_eq!(inner, Some(&Error::AlertReceived(AlertDescription::BAD_RECORD_MAC)), "{e}");
     });
 }
