@@ -1,5 +1,5 @@
 //! Signing keys for CertificateVerify — Ed25519, ECDSA P-256/P-384 (`core-ec`) and RSA-PSS
-//! (`core-rsa`) — loaded from PKCS#8, and the choice of a signature scheme among those the
+//! (`core-rsa`) with rsaEncryption or RSASSA-PSS keys — loaded from PKCS#8, and the choice of a signature scheme among those the
 //! peer offered in `signature_algorithms` (RFC 8446 §4.2.3, §4.4.3).
 
 use core_ec::{ed25519, p256, p384};
@@ -26,6 +26,16 @@ mod oid {
     /// rsaEncryption, 1.2.840.113549.1.1.1 (RFC 8017).
     pub(super) const RSA_ENCRYPTION: &[u8] =
         &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01];
+    /// id-RSASSA-PSS, 1.2.840.113549.1.1.10 (RFC 4055 §3.1).
+    pub(super) const RSASSA_PSS: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a];
+    /// id-mgf1, 1.2.840.113549.1.1.8.
+    pub(super) const MGF1: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08];
+    /// id-sha256, 2.16.840.1.101.3.4.2.1.
+    pub(super) const SHA256: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01];
+    /// id-sha384, 2.16.840.1.101.3.4.2.2.
+    pub(super) const SHA384: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02];
+    /// id-sha512, 2.16.840.1.101.3.4.2.3.
+    pub(super) const SHA512: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03];
 }
 
 /// DER tags met in a PKCS#8 key.
@@ -33,6 +43,7 @@ const SEQUENCE: u8 = 0x30;
 const INTEGER: u8 = 0x02;
 const OCTET_STRING: u8 = 0x04;
 const OID: u8 = 0x06;
+const NULL: u8 = 0x05;
 
 /// The contents of the DER element with tag `tag` at the front of `der`, and what follows it
 /// (definite lengths of up to three bytes: no key is longer).
@@ -53,6 +64,71 @@ fn der_read(der: &[u8], tag: u8) -> Result<(&[u8], &[u8]), KeyError> {
     };
     let contents = rest.get(..len).ok_or(bad)?;
     Ok((contents, &rest[len..]))
+}
+
+/// The hash of an AlgorithmIdentifier `SEQUENCE { OID, NULL or nothing }` naming SHA-256,
+/// SHA-384 or SHA-512 (RFC 5754 §2 allows both parameter forms).
+fn hash_algorithm(alg: &[u8]) -> Result<core_rsa::HashAlg, KeyError> {
+    let (contents, rest) = der_read(alg, SEQUENCE)?;
+    let (id, params) = der_read(contents, OID)?;
+    if !rest.is_empty() || !(params.is_empty() || params == [NULL, 0]) {
+        return Err(KeyError::BadEncoding);
+    }
+    match id {
+        oid::SHA256 => Ok(core_rsa::HashAlg::Sha256),
+        oid::SHA384 => Ok(core_rsa::HashAlg::Sha384),
+        oid::SHA512 => Ok(core_rsa::HashAlg::Sha512),
+        // SHA-1 (the parameters' default) and others cannot sign in TLS 1.3.
+        _ => Err(KeyError::UnsupportedPssParameters),
+    }
+}
+
+/// The element with context tag `[n]` (constructed) at the front of `der`, if there is one.
+fn optional_field(der: &[u8], n: u8) -> Result<(Option<&[u8]>, &[u8]), KeyError> {
+    if der.first() == Some(&(0xa0 | n)) {
+        der_read(der, 0xa0 | n).map(|(field, rest)| (Some(field), rest))
+    } else {
+        Ok((None, der))
+    }
+}
+
+/// The hash an RSASSA-PSS key is restricted to by its RSASSA-PSS-params (RFC 4055 §3.1), or
+/// `None` when it has no parameters. TLS 1.3 signs with MGF1 over the message hash and a salt
+/// as long as the hash (RFC 8446 §4.2.3), so the parameters must allow that: MGF1 with the
+/// same hash, a minimum salt length no longer than the hash, and the trailer field 1.
+fn pss_restriction(params: &[u8]) -> Result<Option<core_rsa::HashAlg>, KeyError> {
+    if params.is_empty() {
+        return Ok(None);
+    }
+    let (fields, rest) = der_read(params, SEQUENCE)?;
+    if !rest.is_empty() {
+        return Err(KeyError::BadEncoding);
+    }
+    let (hash, fields) = optional_field(fields, 0)?;
+    // An absent hashAlgorithm is SHA-1.
+    let hash = hash_algorithm(hash.ok_or(KeyError::UnsupportedPssParameters)?)?;
+    let (mgf, fields) = optional_field(fields, 1)?;
+    let (mgf, rest) = der_read(mgf.ok_or(KeyError::UnsupportedPssParameters)?, SEQUENCE)?;
+    let (mgf_id, mgf_hash) = der_read(mgf, OID)?;
+    if !rest.is_empty() || mgf_id != oid::MGF1 || hash_algorithm(mgf_hash)? != hash {
+        return Err(KeyError::UnsupportedPssParameters);
+    }
+    let (salt, fields) = optional_field(fields, 2)?;
+    if let Some(salt) = salt {
+        let (len, rest) = der_read(salt, INTEGER)?;
+        let len = match len {
+            [n] if rest.is_empty() && *n < 0x80 => usize::from(*n),
+            _ => return Err(KeyError::UnsupportedPssParameters),
+        };
+        if len > hash.output_len() {
+            return Err(KeyError::UnsupportedPssParameters);
+        }
+    }
+    let (trailer, fields) = optional_field(fields, 3)?;
+    if trailer.is_some_and(|t| t != [INTEGER, 1, 1]) || !fields.is_empty() {
+        return Err(KeyError::UnsupportedPssParameters);
+    }
+    Ok(Some(hash))
 }
 
 /// The parts of a PKCS#8 key that say what it is.
@@ -96,6 +172,15 @@ pub enum SigningKey {
     EcdsaP384(p384::SigningKey),
     /// RSA of 2048 bits or more (schemes `rsa_pss_rsae_sha256/384/512`).
     Rsa(core_rsa::PrivateKey),
+    /// An RSASSA-PSS key (algorithm id-RSASSA-PSS, RFC 4055), whose certificate says it signs
+    /// only PSS: schemes `rsa_pss_pss_sha256/384/512` (RFC 8446 §4.2.3), or only the one of
+    /// `hash` when its parameters restrict it.
+    RsaPss {
+        /// The key.
+        key: core_rsa::PrivateKey,
+        /// The hash its RSASSA-PSS-params restrict it to (`None`: no parameters).
+        hash: Option<core_rsa::HashAlg>,
+    },
 }
 
 impl core::fmt::Debug for SigningKey {
@@ -105,12 +190,14 @@ impl core::fmt::Debug for SigningKey {
             Self::EcdsaP256(_) => "SigningKey::EcdsaP256",
             Self::EcdsaP384(_) => "SigningKey::EcdsaP384",
             Self::Rsa(_) => "SigningKey::Rsa",
+            Self::RsaPss { .. } => "SigningKey::RsaPss",
         })
     }
 }
 
 impl SigningKey {
-    /// Reads a PKCS#8 `PrivateKeyInfo` (DER) holding an Ed25519, P-256, P-384 or RSA key.
+    /// Reads a PKCS#8 `PrivateKeyInfo` (DER) holding an Ed25519, P-256, P-384, RSA or
+    /// RSASSA-PSS key.
     /// Anything else is an [`Error::InvalidKey`] that says why: an algorithm or curve we do
     /// not sign with, malformed DER, or an RSA size out of range.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
@@ -135,6 +222,12 @@ impl SigningKey {
             },
             oid::RSA_ENCRYPTION => {
                 core_rsa::PrivateKey::from_pkcs8_der(der).map(Self::Rsa).map_err(rsa_key_error)
+            }
+            oid::RSASSA_PSS => {
+                let hash = pss_restriction(params)?;
+                // The private key itself is an RSAPrivateKey as for rsaEncryption.
+                let key = core_rsa::PrivateKey::from_pkcs1_der(key).map_err(rsa_key_error)?;
+                Ok(Self::RsaPss { key, hash })
             }
             _ => Err(KeyError::UnsupportedAlgorithm.into()),
         }
@@ -174,6 +267,22 @@ impl Signer for SigningKey {
                 SignatureScheme::RSA_PSS_RSAE_SHA384,
                 SignatureScheme::RSA_PSS_RSAE_SHA512,
             ],
+            Self::RsaPss { hash: None, .. } => &[
+                SignatureScheme::RSA_PSS_PSS_SHA256,
+                SignatureScheme::RSA_PSS_PSS_SHA384,
+                SignatureScheme::RSA_PSS_PSS_SHA512,
+            ],
+            Self::RsaPss { hash: Some(core_rsa::HashAlg::Sha256), .. } => {
+                &[SignatureScheme::RSA_PSS_PSS_SHA256]
+            }
+            Self::RsaPss { hash: Some(core_rsa::HashAlg::Sha384), .. } => {
+                &[SignatureScheme::RSA_PSS_PSS_SHA384]
+            }
+            Self::RsaPss { hash: Some(core_rsa::HashAlg::Sha512), .. } => {
+                &[SignatureScheme::RSA_PSS_PSS_SHA512]
+            }
+            // No other hash survives `pss_restriction`.
+            Self::RsaPss { .. } => &[],
         }
     }
 
@@ -197,12 +306,15 @@ impl Signer for SigningKey {
             Self::Ed25519(k) => put(&k.sign(msg).to_bytes()),
             Self::EcdsaP256(k) => put(k.sign(msg).to_der().as_ref()),
             Self::EcdsaP384(k) => put(k.sign(msg).to_der().as_ref()),
-            Self::Rsa(k) => {
-                let hash = match scheme {
-                    SignatureScheme::RSA_PSS_RSAE_SHA256 => core_rsa::HashAlg::Sha256,
-                    SignatureScheme::RSA_PSS_RSAE_SHA384 => core_rsa::HashAlg::Sha384,
-                    _ => core_rsa::HashAlg::Sha512,
-                };
+            Self::Rsa(k) | Self::RsaPss { key: k, .. } => {
+                let hash =
+                    match scheme {
+                        SignatureScheme::RSA_PSS_RSAE_SHA256
+                        | SignatureScheme::RSA_PSS_PSS_SHA256 => core_rsa::HashAlg::Sha256,
+                        SignatureScheme::RSA_PSS_RSAE_SHA384
+                        | SignatureScheme::RSA_PSS_PSS_SHA384 => core_rsa::HashAlg::Sha384,
+                        _ => core_rsa::HashAlg::Sha512,
+                    };
                 k.sign_pss(core_rsa::Pss::new(hash), msg, rng, out).map_err(|e| match e {
                     core_rsa::Error::RandomFailed => Error::RandomFailed,
                     // The key is too small for the hash, or the private operation faulted.
