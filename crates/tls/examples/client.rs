@@ -21,10 +21,8 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use common::die;
-use core_hash::OsRandom;
-use pki_types::{CertificateDer, UnixTime};
 use tls::ticket::MemoryTicketStore;
-use tls::{Buffers, ClientConfig, Connection, Stream, Want};
+use tls::{Buffers, ClientConfig, Connection, OsRandom, Stream, UnixTime, Want};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -83,21 +81,17 @@ fn main() {
     let client_key = key.as_deref().map(common::private_key);
     let client_cert =
         client_key.as_ref().map(|key| tls::CertifiedKey { chain: &client_chain_refs, key });
-    let ders: Vec<CertificateDer<'static>> = cafile
-        .as_deref()
-        .map(|f| common::pem_blocks(f, "CERTIFICATE"))
-        .unwrap_or_default()
-        .into_iter()
-        .map(CertificateDer::from)
-        .collect();
-    let ders: &'static [CertificateDer<'static>] = Box::leak(ders.into_boxed_slice());
-    let roots: Vec<_> = ders
-        .iter()
-        .map(|d| {
-            webpki::anchor_from_trusted_cert(d)
-                .unwrap_or_else(|e| die(&format!("{}: {e:?}", cafile.as_deref().unwrap_or("-"))))
-        })
-        .collect();
+    let roots = match cafile.as_deref() {
+        Some(f) => {
+            let text = std::fs::read_to_string(f).unwrap_or_else(|e| die(&format!("{f}: {e}")));
+            let roots = tls::roots_from_pem(&text).unwrap_or_else(|e| die(&format!("{f}: {e}")));
+            if roots.is_empty() {
+                die(&format!("{f}: no certificates"));
+            }
+            roots
+        }
+        None => Vec::new(),
+    };
     let alpn_refs: Vec<&[u8]> = alpn.iter().map(Vec::as_slice).collect();
 
     let port = port.parse::<u16>().unwrap_or_else(|_| die("bad port"));

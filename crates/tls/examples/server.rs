@@ -19,11 +19,10 @@ use std::net::{TcpListener, TcpStream};
 use std::time::Duration;
 
 use common::die;
-use core_hash::OsRandom;
-use pki_types::{CertificateDer, UnixTime};
 use tls::ticket::TicketKey;
 use tls::{
-    Buffers, CertifiedKey, ClientAuth, Connection, ServerConfig, ServerTickets, SigningKey, Stream,
+    Buffers, CertifiedKey, ClientAuth, Connection, OsRandom, ServerConfig, ServerTickets,
+    SigningKey, Stream, UnixTime,
 };
 
 fn main() {
@@ -76,17 +75,10 @@ fn main() {
         .map(|(chain, key)| CertifiedKey { chain, key })
         .collect();
     let alpn_refs: Vec<&[u8]> = alpn.iter().map(Vec::as_slice).collect();
-    let client_ca_ders: Vec<CertificateDer<'static>> = client_ca
-        .as_deref()
-        .map(|f| common::pem_blocks(f, "CERTIFICATE"))
-        .unwrap_or_default()
-        .into_iter()
-        .map(CertificateDer::from)
-        .collect();
-    let client_roots: Vec<_> = client_ca_ders
-        .iter()
-        .map(|d| webpki::anchor_from_trusted_cert(d).unwrap_or_else(|e| die(&format!("{e:?}"))))
-        .collect();
+    let client_roots = client_ca.as_deref().map_or_else(Vec::new, |f| {
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| die(&format!("{f}: {e}")));
+        tls::roots_from_pem(&text).unwrap_or_else(|e| die(&format!("{f}: {e}")))
+    });
     if client_ca.is_some() && client_roots.is_empty() {
         die("--client-ca: no certificates");
     }
@@ -94,8 +86,7 @@ fn main() {
         TcpListener::bind(("127.0.0.1", port)).unwrap_or_else(|e| die(&format!("bind: {e}")));
     // Session tickets under a key made for this run.
     let mut key_bytes = [0u8; 32];
-    core_hash::RandomSource::fill(&mut OsRandom, &mut key_bytes)
-        .unwrap_or_else(|_| die("no randomness"));
+    tls::RandomSource::fill(&mut OsRandom, &mut key_bytes).unwrap_or_else(|_| die("no randomness"));
     let ticket_key = TicketKey::new(&key_bytes).unwrap_or_else(|e| die(&format!("{e}")));
     // One thread per connection, each with a read timeout, so an idle or slow client holds
     // only its own thread.

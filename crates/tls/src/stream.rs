@@ -20,7 +20,32 @@ fn io_err(e: Error) -> io::Error {
     io::Error::other(e)
 }
 
-impl<S: Read + Write> Stream<'_, '_, '_, S> {
+impl<'c, 'a, 'b, S: Read + Write> Stream<'c, 'a, 'b, S> {
+    /// Binds `conn` to the transport `sock`; the handshake runs on the first read or write
+    /// (or [`Stream::handshake`]). A client over TCP, with nothing but this crate:
+    ///
+    /// ```no_run
+    /// use std::io::{Read, Write};
+    /// use std::net::TcpStream;
+    /// use tls::{Buffers, ClientConfig, Connection, OsRandom, Stream, UnixTime};
+    ///
+    /// let roots = tls::roots_from_pem(&std::fs::read_to_string("ca.pem")?)?;
+    /// let config = ClientConfig::new(&roots, UnixTime::now());
+    /// let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 17_000]);
+    /// let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    /// let mut conn = Connection::client(config, "example.com", bufs, &mut OsRandom)?;
+    /// let mut stream = Stream::new(&mut conn, TcpStream::connect("example.com:443")?);
+    /// stream.write_all(b"GET / HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")?;
+    /// let mut page = Vec::new();
+    /// // Until the server's close_notify; a connection cut short is an error.
+    /// stream.read_to_end(&mut page)?;
+    /// stream.close()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub const fn new(conn: &'c mut Connection<'a, 'b>, sock: S) -> Self {
+        Self { conn, sock }
+    }
+
     /// Writes out everything the connection has queued.
     pub fn flush_records(&mut self) -> io::Result<()> {
         while !self.conn.pending_send().is_empty() {

@@ -445,6 +445,27 @@ pub fn verify_server(
     verify_peer(end_entity, intermediates, roots, Peer::Server(name), now, scheme, message, sig)
 }
 
+/// The trust anchors of every `CERTIFICATE` block in a PEM text (a CA bundle such as
+/// `/etc/ssl/certs/ca-certificates.crt`, or one root), for [`ClientConfig::new`] or
+/// [`ClientAuth::roots`](crate::ClientAuth::roots); empty when the text has none. A block
+/// that is not valid base64 or not a certificate is
+/// [`CertificateError::BadEncoding`].
+///
+/// [`ClientConfig::new`]: crate::ClientConfig::new
+#[cfg(feature = "std")]
+pub fn roots_from_pem(text: &str) -> Result<std::vec::Vec<TrustAnchor<'static>>, Error> {
+    let bad = Error::InvalidCertificate(CertificateError::BadEncoding);
+    let mut roots = std::vec::Vec::new();
+    for body in crate::pem::blocks(text, "CERTIFICATE") {
+        let mut der = std::vec![0u8; crate::pem::decoded_len(body)];
+        let der = crate::pem::decode_body(body, &mut der).map_err(|_| bad)?;
+        let cert = CertificateDer::from(der);
+        let anchor = webpki::anchor_from_trusted_cert(&cert).map_err(|_| bad)?;
+        roots.push(anchor.to_owned());
+    }
+    Ok(roots)
+}
+
 /// Whether `end_entity` (one of our own certificates) is valid for the DNS name `name`; used
 /// to pick a server certificate by SNI.
 pub fn cert_matches_name(end_entity: &[u8], name: &str) -> bool {
