@@ -471,10 +471,6 @@ impl Io<'_> {
         self.seal_queued(ContentType::HANDSHAKE, start, n)
     }
 
-    /// Protects (or frames, before keys) `n` bytes already at `tx[start + 5..]`. Protected
-    /// content longer than the peer's record size limit is split over several records: the
-    /// chunks are moved apart (last first, so none is overwritten) to make room for each
-    /// record's header, type byte and tag, then sealed in order.
     /// The bytes `n` bytes of content take once queued: one record before keys, else as
     /// many protected records as the peer's limit asks for.
     fn queued_len(&self, n: usize) -> usize {
@@ -484,6 +480,10 @@ impl Io<'_> {
         k.sealed_len(limit, 0) * (count - 1) + k.sealed_len(n - limit * (count - 1), 0)
     }
 
+    /// Protects (or frames, before keys) `n` bytes already at `tx[start + 5..]`. Protected
+    /// content longer than the peer's record size limit is split over several records: the
+    /// chunks are moved apart (last first, so none is overwritten) to make room for each
+    /// record's header, type byte and tag, then sealed in order.
     fn seal_queued(&mut self, typ: ContentType, start: usize, n: usize) -> Result<(), Error> {
         let Some(k) = &mut self.write_key else {
             RecordHeader::write(typ, n, &mut self.tx[start..]);

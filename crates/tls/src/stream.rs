@@ -87,7 +87,10 @@ impl<'c, 'a, 'b, S: Read + Write> Stream<'c, 'a, 'b, S> {
                 return Err(io_err(e));
             }
             if !self.fill()? {
-                return Err(io::ErrorKind::UnexpectedEof.into());
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "the peer closed the transport during the handshake",
+                ));
             }
         }
     }
