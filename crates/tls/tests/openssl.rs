@@ -373,6 +373,8 @@ fn our_client_certificate_against_openssl_s_server() {
         ("p256", SignatureScheme::ECDSA_SECP256R1_SHA256),
         ("rsa", SignatureScheme::RSA_PSS_RSAE_SHA256),
         ("ed25519", SignatureScheme::ED25519),
+        // An RSASSA-PSS key: s_server must find rsa_pss_pss_sha256 in our CertificateVerify.
+        ("pss", SignatureScheme::RSA_PSS_PSS_SHA256),
     ] {
         let client_ca =
             if id == "ed25519" { data("ca.pem") } else { data(&format!("ca-{id}.pem")) };
