@@ -217,8 +217,9 @@ pub mod tls_peer {
     /// Feeds `bytes` to `conn` in pieces of at most `chunk` bytes, taking whatever it sends
     /// and reading whatever application data it releases, and checks the contract of a
     /// failure: the error is the connection's sticky error, returned again by every later
-    /// call, and the connection then wants only to send its alert or to be dropped. Returns
-    /// the first error, if any.
+    /// call (a failure in the records after application data comes from the read after the
+    /// one that returns the data), and the connection then wants only to send its alert or
+    /// to be dropped. Returns the first error, if any.
     pub fn feed(conn: &mut Connection<'_, '_>, bytes: &[u8], chunk: usize) -> Option<tls::Error> {
         let mut rest = bytes;
         let mut out = [0u8; 4096];
@@ -247,7 +248,15 @@ pub mod tls_peer {
                         }
                     },
                     Want::Receive | Want::Closed => break,
-                    Want::Failed => panic!("failed without an error returned"),
+                    // Data read just before a failure was returned first; the failure comes
+                    // from the next call.
+                    Want::Failed => match conn.read(&mut out) {
+                        Err(e) => {
+                            check_failed(conn, e);
+                            return Some(e);
+                        }
+                        Ok(_) => panic!("failed without an error returned"),
+                    },
                 }
             }
             if n == 0 {

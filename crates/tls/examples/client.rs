@@ -18,13 +18,11 @@ mod common;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::die;
-use core_hash::OsRandom;
-use pki_types::{CertificateDer, UnixTime};
 use tls::ticket::MemoryTicketStore;
-use tls::{Buffers, ClientConfig, Connection, Stream, Want};
+use tls::{Buffers, ClientConfig, Connection, OsRandom, Stream, UnixTime, Want};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -83,26 +81,27 @@ fn main() {
     let client_key = key.as_deref().map(common::private_key);
     let client_cert =
         client_key.as_ref().map(|key| tls::CertifiedKey { chain: &client_chain_refs, key });
-    let ders: Vec<CertificateDer<'static>> = cafile
-        .as_deref()
-        .map(|f| common::pem_blocks(f, "CERTIFICATE"))
-        .unwrap_or_default()
-        .into_iter()
-        .map(CertificateDer::from)
-        .collect();
-    let ders: &'static [CertificateDer<'static>] = Box::leak(ders.into_boxed_slice());
-    let roots: Vec<_> = ders
-        .iter()
-        .map(|d| {
-            webpki::anchor_from_trusted_cert(d)
-                .unwrap_or_else(|e| die(&format!("{}: {e:?}", cafile.as_deref().unwrap_or("-"))))
-        })
-        .collect();
+    let roots = match cafile.as_deref() {
+        Some(f) => {
+            let text = std::fs::read_to_string(f).unwrap_or_else(|e| die(&format!("{f}: {e}")));
+            let roots = tls::roots_from_pem(&text).unwrap_or_else(|e| die(&format!("{f}: {e}")));
+            if roots.is_empty() {
+                die(&format!("{f}: no certificates"));
+            }
+            roots
+        }
+        None => Vec::new(),
+    };
     let alpn_refs: Vec<&[u8]> = alpn.iter().map(Vec::as_slice).collect();
 
     let port = port.parse::<u16>().unwrap_or_else(|_| die("bad port"));
+    // Small records (a Finished, then a line of stdin) go out at once: Nagle's algorithm
+    // would hold the second until the first is acknowledged, up to a delayed-ACK 40 ms.
     let connect = || {
-        TcpStream::connect((host.as_str(), port)).unwrap_or_else(|e| die(&format!("connect: {e}")))
+        let sock = TcpStream::connect((host.as_str(), port))
+            .unwrap_or_else(|e| die(&format!("connect: {e}")));
+        sock.set_nodelay(true).unwrap_or_else(|e| die(&format!("{e}")));
+        sock
     };
     let store = MemoryTicketStore::default();
     let config = ClientConfig {
@@ -129,19 +128,15 @@ fn main() {
             std::process::exit(1);
         }
         eprintln!("{}", common::negotiated_line(stream.conn, &suites, &alpn_refs));
-        stream.sock.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
-        let start = Instant::now();
-        let mut buf = [0u8; 4096];
-        while store.is_empty() && start.elapsed() < Duration::from_secs(3) {
-            match stream.read(&mut buf) {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) => {}
-                Err(e) => die(&format!("{e}")),
+        // Tickets come right after the handshake; the timeout only ends a wait for a server
+        // that sends none.
+        stream.sock.set_read_timeout(Some(Duration::from_secs(3))).unwrap();
+        let mut buf = vec![0u8; 17_000];
+        while store.is_empty() {
+            match stream.sock.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => feed(stream.conn, &stream.sock, &buf[..n], &mut std::io::sink())
+                    .unwrap_or_else(|e| die(&e)),
             }
         }
         let _ = stream.close();
@@ -170,58 +165,108 @@ fn main() {
         stream.flush_records().unwrap_or_else(|e| die(&format!("{e}")));
     }
 
-    // stdin is read on its own thread; the socket is polled with a short timeout.
-    let (send, recv) = mpsc::channel::<Option<Vec<u8>>>();
+    // The connection stays on this thread; two others only move bytes: one reads stdin, one
+    // blocks on the socket, and both hand what they read over a channel. Nothing waits on a
+    // timeout, so nothing is delayed once the handshake is done.
+    let Stream { sock, .. } = stream;
+    let (events, next) = mpsc::channel::<Event>();
+    let stdin_events = events.clone();
     std::thread::spawn(move || {
-        let mut buf = [0u8; 16384];
+        let mut buf = vec![0u8; 16_384];
         let mut stdin = std::io::stdin();
         loop {
-            match stdin.read(&mut buf) {
-                Ok(0) | Err(_) => {
-                    let _ = send.send(None);
-                    return;
-                }
-                Ok(n) => {
-                    if send.send(Some(buf[..n].to_vec())).is_err() {
-                        return;
-                    }
-                }
+            let n = stdin.read(&mut buf).unwrap_or(0);
+            if stdin_events.send(Event::Stdin(buf[..n].to_vec())).is_err() || n == 0 {
+                return;
             }
         }
     });
-    stream.sock.set_read_timeout(Some(Duration::from_millis(20))).unwrap();
+    let mut reader = sock.try_clone().unwrap_or_else(|e| die(&format!("{e}")));
+    std::thread::spawn(move || {
+        let mut buf = vec![0u8; 17_000];
+        loop {
+            let r = reader.read(&mut buf).map(|n| buf[..n].to_vec());
+            let end = !matches!(&r, Ok(data) if !data.is_empty());
+            if events.send(Event::Socket(r)).is_err() || end {
+                return;
+            }
+        }
+    });
     let mut stdout = std::io::stdout();
     let mut stdin_open = true;
-    let mut buf = [0u8; 16384];
-    loop {
-        while stdin_open {
-            match recv.try_recv() {
-                Ok(Some(data)) => stream.write_all(&data).unwrap_or_else(|e| die(&format!("{e}"))),
-                Ok(None) | Err(mpsc::TryRecvError::Disconnected) => {
-                    stdin_open = false;
-                    stream.close().unwrap_or_else(|e| die(&format!("{e}")));
+    while let Ok(event) = next.recv() {
+        let r = match event {
+            Event::Stdin(data) if data.is_empty() => {
+                stdin_open = false;
+                Stream { conn: &mut conn, sock: &sock }.close().map_err(|e| e.to_string())
+            }
+            Event::Stdin(data) if stdin_open => {
+                Stream { conn: &mut conn, sock: &sock }.write_all(&data).map_err(|e| e.to_string())
+            }
+            Event::Stdin(_) => Ok(()),
+            Event::Socket(Ok(data)) if data.is_empty() => {
+                if conn.want() == Want::Closed {
+                    return;
                 }
-                Err(mpsc::TryRecvError::Empty) => break,
+                Err("the server closed the connection without close_notify".into())
             }
+            Event::Socket(Ok(data)) => feed(&mut conn, &sock, &data, &mut stdout),
+            Event::Socket(Err(e)) => Err(e.to_string()),
+        };
+        if let Err(e) = r {
+            eprintln!("error: {e}");
+            std::process::exit(1);
         }
-        match stream.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                stdout.write_all(&buf[..n]).unwrap();
-                stdout.flush().unwrap();
-            }
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) => {}
-            Err(e) => {
-                eprintln!("error: {e}");
-                std::process::exit(1);
-            }
-        }
-        if stream.conn.want() == Want::Closed {
-            break;
+        if conn.want() == Want::Closed {
+            return;
         }
     }
+}
+
+/// What the stdin and socket threads hand to the connection's thread.
+enum Event {
+    /// Bytes from stdin; empty at its end.
+    Stdin(Vec<u8>),
+    /// Bytes from the socket; empty at its end.
+    Socket(std::io::Result<Vec<u8>>),
+}
+
+/// Hands `data` from the socket to the connection, writes the application data it releases to
+/// `out`, and sends what the connection queues in answer (a KeyUpdate, an alert).
+fn feed(
+    conn: &mut Connection<'_, '_>,
+    sock: &TcpStream,
+    mut data: &[u8],
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let mut buf = vec![0u8; 16_384];
+    while !data.is_empty() {
+        let space = conn.receive_space();
+        let n = space.len().min(data.len());
+        if n == 0 {
+            return Err("the receive buffer is full".into());
+        }
+        space[..n].copy_from_slice(&data[..n]);
+        data = &data[n..];
+        // Data that came before a failure is written out first, then the alert is sent,
+        // then the failure is reported.
+        let mut result = conn.received(n);
+        loop {
+            match conn.read(&mut buf) {
+                Ok(0) => break,
+                Ok(got) => out
+                    .write_all(&buf[..got])
+                    .and_then(|()| out.flush())
+                    .map_err(|e| e.to_string())?,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        let flushed = Stream { conn: &mut *conn, sock }.flush_records();
+        result.map_err(|e| e.to_string())?;
+        flushed.map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }

@@ -1,8 +1,9 @@
 //! `server --cert PEM --key PEM [--cert PEM --key PEM]... [--port N] [--alpn P]...
-//! [--groups g1,g2] [--suites s1,s2] [--max-connections N]`: serves TLS 1.3 on 127.0.0.1,
-//! echoes back every byte it receives on each connection (one at a time), prints the
-//! `negotiated:` line per connection, and exits after N connections if given. Keys are PKCS#8
-//! PEM (Ed25519, ECDSA P-256/P-384, RSA); with several `--cert/--key` pairs the certificate is
+//! [--groups g1,g2] [--suites s1,s2] [--max-connections N] [--timeout SECS]`: serves TLS 1.3
+//! on 127.0.0.1, echoes back every byte it receives on each connection (each on its own
+//! thread, closed after SECS seconds without data, 30 by default), prints the `negotiated:`
+//! line per connection, and exits once N connections are served if given. Keys are PKCS#8
+//! PEM (Ed25519, ECDSA P-256/P-384, RSA, RSASSA-PSS); with several `--cert/--key` pairs the certificate is
 //! chosen by the client's SNI (the first pair is the default). `--client-ca PEM` requires
 //! every client to present a certificate chaining to one of the roots in PEM. `--psk ID:HEX`
 //! accepts an external PSK (SHA-256; `--cert/--key` may then be left out, and clients without
@@ -14,14 +15,14 @@
 mod common;
 
 use std::io::{Read, Write};
-use std::net::TcpListener;
+use std::net::{TcpListener, TcpStream};
+use std::time::Duration;
 
 use common::die;
-use core_hash::OsRandom;
-use pki_types::{CertificateDer, UnixTime};
 use tls::ticket::TicketKey;
 use tls::{
-    Buffers, CertifiedKey, ClientAuth, Connection, ServerConfig, ServerTickets, SigningKey, Stream,
+    Buffers, CertifiedKey, ClientAuth, Connection, OsRandom, ServerConfig, ServerTickets,
+    SigningKey, Stream, UnixTime,
 };
 
 fn main() {
@@ -31,7 +32,7 @@ fn main() {
     let mut suites = tls::suites::DEFAULT_SUITES.to_vec();
     let mut groups = tls::kx::DEFAULT_GROUPS.to_vec();
     let mut client_ca = None::<String>;
-    let (mut psks, mut record_size_limit) = (Vec::new(), None);
+    let (mut psks, mut record_size_limit, mut timeout) = (Vec::new(), None, 30);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().unwrap_or_else(|| die(&format!("{a} needs a value")));
@@ -48,6 +49,7 @@ fn main() {
             "--client-ca" => client_ca = Some(val()),
             "--psk" => psks.push(common::parse_psk(&val())),
             "--record-size-limit" => record_size_limit = Some(common::parse_number(a, &val())),
+            "--timeout" => timeout = common::parse_number(a, &val()),
             _ => die(&format!("unknown argument {a}")),
         }
     }
@@ -73,17 +75,10 @@ fn main() {
         .map(|(chain, key)| CertifiedKey { chain, key })
         .collect();
     let alpn_refs: Vec<&[u8]> = alpn.iter().map(Vec::as_slice).collect();
-    let client_ca_ders: Vec<CertificateDer<'static>> = client_ca
-        .as_deref()
-        .map(|f| common::pem_blocks(f, "CERTIFICATE"))
-        .unwrap_or_default()
-        .into_iter()
-        .map(CertificateDer::from)
-        .collect();
-    let client_roots: Vec<_> = client_ca_ders
-        .iter()
-        .map(|d| webpki::anchor_from_trusted_cert(d).unwrap_or_else(|e| die(&format!("{e:?}"))))
-        .collect();
+    let client_roots = client_ca.as_deref().map_or_else(Vec::new, |f| {
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| die(&format!("{f}: {e}")));
+        tls::roots_from_pem(&text).unwrap_or_else(|e| die(&format!("{f}: {e}")))
+    });
     if client_ca.is_some() && client_roots.is_empty() {
         die("--client-ca: no certificates");
     }
@@ -91,13 +86,18 @@ fn main() {
         TcpListener::bind(("127.0.0.1", port)).unwrap_or_else(|e| die(&format!("bind: {e}")));
     // Session tickets under a key made for this run.
     let mut key_bytes = [0u8; 32];
-    core_hash::RandomSource::fill(&mut OsRandom, &mut key_bytes)
-        .unwrap_or_else(|_| die("no randomness"));
+    tls::RandomSource::fill(&mut OsRandom, &mut key_bytes).unwrap_or_else(|_| die("no randomness"));
     let ticket_key = TicketKey::new(&key_bytes).unwrap_or_else(|e| die(&format!("{e}")));
-    let mut served = 0;
-    while max.is_none_or(|m| served < m) {
-        let Ok((sock, _)) = listener.accept() else { continue };
-        served += 1;
+    // One thread per connection, each with a read timeout, so an idle or slow client holds
+    // only its own thread.
+    let serve = |sock: TcpStream| {
+        // No Nagle delay for small records (see the client).
+        let set = sock.set_nodelay(true);
+        if let Err(e) = set.and_then(|()| sock.set_read_timeout(Some(Duration::from_secs(timeout))))
+        {
+            eprintln!("error: {e}");
+            return;
+        }
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 40_000], vec![0; 20_000]);
         let config = ServerConfig {
             suites: &suites,
@@ -120,12 +120,14 @@ fn main() {
             ..ServerConfig::new(&certified)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-        let mut conn = Connection::server(config, bufs, &mut OsRandom)
-            .unwrap_or_else(|e| die(&format!("{e}")));
+        let mut conn = match Connection::server(config, bufs, &mut OsRandom) {
+            Ok(c) => c,
+            Err(e) => return eprintln!("error: {e}"),
+        };
         let mut stream = Stream { conn: &mut conn, sock };
         if let Err(e) = stream.handshake() {
             eprintln!("error: handshake: {e}");
-            continue;
+            return;
         }
         eprintln!("{}", common::negotiated_line(stream.conn, &suites, &alpn_refs));
         let mut buf = [0u8; 16384];
@@ -146,5 +148,13 @@ fn main() {
                 }
             }
         }
-    }
+    };
+    std::thread::scope(|scope| {
+        let mut served = 0;
+        while max.is_none_or(|m| served < m) {
+            let Ok((sock, _)) = listener.accept() else { continue };
+            served += 1;
+            scope.spawn(|| serve(sock));
+        }
+    });
 }

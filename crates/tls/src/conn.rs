@@ -18,7 +18,7 @@ use core_hash::{HmacDrbg, RandomSource, Sha256};
 use pki_types::{TrustAnchor, UnixTime};
 
 use crate::error::{
-    ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved, SchemeSet,
+    ApiMisuse, BufferKind, CertificateError, Error, PeerIncompatible, PeerMisbehaved, SchemeSet,
 };
 use crate::key_schedule::{
     Digest, EarlySecret, HashAlg, MasterSecret, Secret, Transcript, finished_verify_data,
@@ -466,18 +466,38 @@ impl Io<'_> {
         patch: impl FnOnce(&mut [u8]) -> Result<(), Error>,
     ) -> Result<(), Error> {
         let start = self.tx_len;
-        let body = self.tx.get_mut(start + HEADER_LEN..).ok_or(Error::BufferTooSmall)?;
+        let too_small = |io: &Self| {
+            let mut m = Writer::measuring();
+            let n = msg.encode(&mut m).map_or(0, |()| m.len());
+            Error::too_small(BufferKind::Send, start + io.queued_len(n))
+        };
+        let Some(body) = self.tx.get_mut(start + HEADER_LEN..) else {
+            return Err(too_small(self));
+        };
         let mut w = Writer::new(body);
-        msg.encode(&mut w).map_err(|_| Error::BufferTooSmall)?;
+        if msg.encode(&mut w).is_err() {
+            return Err(too_small(self));
+        }
         let n = w.len();
         if n > MAX_PLAINTEXT_LEN {
-            return Err(Error::BufferTooSmall);
+            // A handshake message is sent in one record: a certificate chain that long is not
+            // usable.
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
         patch(&mut self.tx[start + HEADER_LEN..start + HEADER_LEN + n])?;
         if let Some(t) = transcript {
             t.update(&self.tx[start + HEADER_LEN..start + HEADER_LEN + n]);
         }
         self.seal_queued(ContentType::HANDSHAKE, start, n)
+    }
+
+    /// The bytes `n` bytes of content take once queued: one record before keys, else as
+    /// many protected records as the peer's limit asks for.
+    fn queued_len(&self, n: usize) -> usize {
+        let Some(k) = &self.write_key else { return HEADER_LEN + n };
+        let limit = self.send_limit.max(1);
+        let count = n.div_ceil(limit).max(1);
+        k.sealed_len(limit, 0) * (count - 1) + k.sealed_len(n - limit * (count - 1), 0)
     }
 
     /// Protects (or frames, before keys) `n` bytes already at `tx[start + 5..]`. Protected
@@ -496,7 +516,7 @@ impl Io<'_> {
         let last = n - limit * (count - 1);
         let end = start + per * (count - 1) + k.sealed_len(last, 0);
         if end > self.tx.len() {
-            return Err(Error::BufferTooSmall);
+            return Err(Error::too_small(BufferKind::Send, end));
         }
         for i in (1..count).rev() {
             let from = start + HEADER_LEN + i * limit;
@@ -513,10 +533,11 @@ impl Io<'_> {
 
     fn send_plain(&mut self, typ: ContentType, data: &[u8]) -> Result<(), Error> {
         let start = self.tx_len;
+        let needed = start + self.queued_len(data.len());
         let body = self
             .tx
             .get_mut(start + HEADER_LEN..start + HEADER_LEN + data.len())
-            .ok_or(Error::BufferTooSmall)?;
+            .ok_or(Error::too_small(BufferKind::Send, needed))?;
         body.copy_from_slice(data);
         self.seal_queued(typ, start, data.len())
     }
@@ -804,7 +825,9 @@ impl<'a, 'b> Connection<'a, 'b> {
     }
 
     /// Copies received application data into `out`; returns the bytes copied (0 when none
-    /// is ready: check [`Connection::want`]).
+    /// is ready: check [`Connection::want`]). Data that arrived before a failure is returned
+    /// first: when the records after it fail, the error (and its alert, queued to send) comes
+    /// from the next call.
     pub fn read(&mut self, out: &mut [u8]) -> Result<usize, Error> {
         let Some((start, end, record_end)) = self.c.app else {
             return self.c.error.map_or(Ok(0), Err);
@@ -814,8 +837,9 @@ impl<'a, 'b> Connection<'a, 'b> {
         if start + n == end {
             self.c.app = None;
             self.consume_rx(record_end - self.c.io.rx_start);
+            // A failure in the records after this one is sticky: the next call returns it.
             let r = self.process();
-            self.fail_on(r)?;
+            let _ = self.fail_on(r);
         } else {
             self.c.app = Some((start + n, end, record_end));
         }
@@ -916,7 +940,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             }
             let total = HEADER_LEN + header.len;
             if total > self.c.io.rx.len() {
-                return Err(Error::BufferTooSmall);
+                return Err(Error::too_small(BufferKind::Received, total));
             }
             if self.c.io.rx_len - base < total {
                 break;
@@ -978,10 +1002,9 @@ impl<'a, 'b> Connection<'a, 'b> {
                     if start == end {
                         return Err(PeerMisbehaved::EmptyRecord.into());
                     }
-                    let dst = self
-                        .hs
-                        .get_mut(self.hs_len..self.hs_len + (end - start))
-                        .ok_or(Error::BufferTooSmall)?;
+                    let dst = self.hs.get_mut(self.hs_len..self.hs_len + (end - start)).ok_or(
+                        Error::too_small(BufferKind::Handshake, self.hs_len + end - start),
+                    )?;
                     dst.copy_from_slice(&self.c.io.rx[start..end]);
                     self.hs_len += end - start;
                     self.consume_rx(total);
@@ -1185,7 +1208,8 @@ fn send_client_hello(
     c.io.send_handshake_patched(&ch, Some(transcript), |msg| {
         let Some((offered, mut bt)) = psk else { return Ok(()) };
         // RFC 8446 §4.2.11.2: the binder is over the ClientHello up to the binders list.
-        let cut = msg.len().checked_sub(3 + hash_len).ok_or(Error::BufferTooSmall)?;
+        let cut =
+            msg.len().checked_sub(3 + hash_len).ok_or(crate::msgs::InvalidMessage::BadLength)?;
         bt.update(&msg[..cut]);
         let early = EarlySecret::new(bt.alg(), Some(offered.key(&config)));
         let external = matches!(offered, Offered::External);
@@ -1614,7 +1638,7 @@ fn check_certificate(
     let mut n = 0;
     for entry in &cert.entries {
         if n == MAX_CHAIN {
-            return Err(Error::InvalidCertificate(CertificateError::BadCertificate));
+            return Err(Error::InvalidCertificate(CertificateError::ChainTooLong));
         }
         chain[n] = entry.cert;
         n += 1;
@@ -2078,7 +2102,8 @@ fn server_client_hello(
     // fails rather than falling back.
     if let (Some(p), Some(offer)) = (&chosen, x.pre_shared_key) {
         let cut = raw.len().checked_sub(offer.binders_encoded_len());
-        let truncated = cut.and_then(|n| raw.get(..n)).ok_or(Error::BufferTooSmall)?;
+        let truncated =
+            cut.and_then(|n| raw.get(..n)).ok_or(crate::msgs::InvalidMessage::BadLength)?;
         let mut bt = transcript.clone();
         bt.update(truncated);
         let early = EarlySecret::new(suite.hash, Some(p.psk.key()));

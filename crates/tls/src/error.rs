@@ -143,7 +143,8 @@ impl fmt::Display for SchemeSet {
     }
 }
 
-/// Why a certificate chain was refused.
+/// Why a certificate chain was refused: `rustls-webpki`'s cause, kept so the caller (and
+/// the alert, RFC 8446 §6.2) can tell an unknown CA from an expired or misused certificate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CertificateError {
@@ -151,12 +152,144 @@ pub enum CertificateError {
     UnknownIssuer,
     /// The certificate is not valid for the server name.
     NotValidForName,
-    /// The certificate has expired or is not yet valid.
+    /// A certificate in the chain has expired.
     Expired,
-    /// A signature in the chain did not verify, or the chain is malformed.
+    /// A certificate in the chain is not valid yet.
+    NotYetValid,
+    /// A CA certificate (basicConstraints CA:TRUE) was presented as the end entity.
+    CaUsedAsEndEntity,
+    /// An end-entity certificate was used to sign another certificate.
+    EndEntityUsedAsCa,
+    /// The certificate's extended key usage does not allow this role (a server certificate
+    /// presented by a client, say).
+    InvalidPurpose,
+    /// A signature in the chain did not verify.
+    BadSignature,
+    /// A certificate is signed with an algorithm we do not verify, or one its issuer's key
+    /// type cannot make.
+    UnsupportedSignatureAlgorithm,
+    /// A certificate carries a critical extension we do not understand.
+    UnhandledCriticalExtension,
+    /// A name or path-length constraint of a CA in the chain is violated.
+    ConstraintViolated,
+    /// The peer sent more certificates than we accept
+    /// ([`MAX_INTERMEDIATES`](crate::verify::MAX_INTERMEDIATES) intermediates), or no path
+    /// was found within the search limits.
+    ChainTooLong,
+    /// A certificate is not well-formed DER or X.509.
+    BadEncoding,
+    /// Any other reason the chain was refused.
     BadCertificate,
     /// The peer sent no certificate.
     NoCertificate,
+}
+
+impl fmt::Display for CertificateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::UnknownIssuer => "it does not chain to a trusted root",
+            Self::NotValidForName => "it is not valid for the server name",
+            Self::Expired => "it has expired",
+            Self::NotYetValid => "it is not valid yet",
+            Self::CaUsedAsEndEntity => "a CA certificate was presented as the end entity",
+            Self::EndEntityUsedAsCa => "an end-entity certificate was used as a CA",
+            Self::InvalidPurpose => "its extended key usage does not allow this role",
+            Self::BadSignature => "a signature in the chain did not verify",
+            Self::UnsupportedSignatureAlgorithm => {
+                "it is signed with an algorithm that is not supported"
+            }
+            Self::UnhandledCriticalExtension => "it has a critical extension that is not supported",
+            Self::ConstraintViolated => "a name or path-length constraint is violated",
+            Self::ChainTooLong => "the chain is too long",
+            Self::BadEncoding => "it is not well-formed",
+            Self::BadCertificate => "the chain is not valid",
+            Self::NoCertificate => "the peer sent no certificate",
+        })
+    }
+}
+
+/// Why a private key was refused when it was loaded
+/// ([`SigningKey::from_pkcs8_der`](crate::SigningKey::from_pkcs8_der) and `_pem`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KeyError {
+    /// The text has no `PRIVATE KEY` (PKCS#8) PEM block.
+    NoPemBlock,
+    /// The text has a PEM block of another kind: `RSA PRIVATE KEY` (PKCS#1) or
+    /// `EC PRIVATE KEY` (SEC1), to be converted with `openssl pkcs8 -topk8 -nocrypt`, or an
+    /// `ENCRYPTED PRIVATE KEY`, to be decrypted first.
+    NotPkcs8Pem,
+    /// The PEM block's base64 is malformed.
+    BadBase64,
+    /// The scratch buffer is too small for the decoded key: it must hold `needed` bytes.
+    ScratchTooSmall {
+        /// The decoded key's length.
+        needed: usize,
+    },
+    /// The DER is not a well-formed PKCS#8 `PrivateKeyInfo`, or the key inside it is not.
+    BadEncoding,
+    /// The key's algorithm (or curve) is not one we sign with: Ed25519, ECDSA P-256/P-384,
+    /// RSA and RSASSA-PSS are.
+    UnsupportedAlgorithm,
+    /// An RSA modulus outside 2048 bits to `core_rsa::MAX_BITS`.
+    UnsupportedKeySize,
+    /// RSASSA-PSS key parameters TLS cannot sign with (RFC 8446 §4.2.3 needs MGF1 with the
+    /// message hash and a salt as long as the hash).
+    UnsupportedPssParameters,
+}
+
+impl fmt::Display for KeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoPemBlock => f.write_str("there is no PRIVATE KEY (PKCS#8) PEM block"),
+            Self::NotPkcs8Pem => f.write_str(
+                "the PEM block is not an unencrypted PKCS#8 PRIVATE KEY (convert PKCS#1 or SEC1 \
+                 keys with `openssl pkcs8 -topk8 -nocrypt`)",
+            ),
+            Self::BadBase64 => f.write_str("the PEM block's base64 is malformed"),
+            Self::ScratchTooSmall { needed } => {
+                write!(f, "the scratch buffer is too small: the key needs {needed} bytes")
+            }
+            Self::BadEncoding => f.write_str("the key is not well-formed PKCS#8 DER"),
+            Self::UnsupportedAlgorithm => f.write_str(
+                "the key's algorithm is not supported (Ed25519, ECDSA P-256/P-384, RSA and \
+                 RSASSA-PSS are)",
+            ),
+            Self::UnsupportedKeySize => {
+                write!(f, "the RSA key size is not supported (2048 to {} bits)", core_rsa::MAX_BITS)
+            }
+            Self::UnsupportedPssParameters => f.write_str(
+                "the RSASSA-PSS key's parameters cannot sign TLS 1.3 (MGF1 must use the \
+                 message hash, and the salt be as long as the hash)",
+            ),
+        }
+    }
+}
+
+/// One of a connection's buffers, or the caller's, as named by [`Error::BufferTooSmall`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BufferKind {
+    /// [`Buffers::received`](crate::Buffers::received): it must hold one whole record.
+    Received,
+    /// [`Buffers::send`](crate::Buffers::send): it must hold a whole flight.
+    Send,
+    /// [`Buffers::handshake`](crate::Buffers::handshake): it must hold the largest handshake
+    /// message pair.
+    Handshake,
+    /// The output buffer passed to the call.
+    Output,
+}
+
+impl fmt::Display for BufferKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Received => "receive",
+            Self::Send => "send",
+            Self::Handshake => "handshake",
+            Self::Output => "output",
+        })
+    }
 }
 
 /// The caller used the connection in a way it does not allow.
@@ -194,7 +327,14 @@ pub enum Error {
     ApiMisuse(ApiMisuse),
     /// A caller-provided buffer is too small for the next record or message (the connection
     /// fails with an internal_error alert when it was receiving).
-    BufferTooSmall,
+    BufferTooSmall {
+        /// Which buffer.
+        buffer: BufferKind,
+        /// How many bytes it must hold at least for this record or message.
+        needed: usize,
+    },
+    /// A private key was refused when it was loaded.
+    InvalidKey(KeyError),
     /// The record sequence number would wrap; the connection must be closed.
     SequenceExhausted,
     /// The random source failed.
@@ -238,20 +378,24 @@ impl Error {
             Self::PeerIncompatible(_) => AlertDescription::HANDSHAKE_FAILURE,
             Self::InvalidCertificate(c) => match c {
                 CertificateError::UnknownIssuer => AlertDescription::UNKNOWN_CA,
-                CertificateError::NotValidForName | CertificateError::BadCertificate => {
-                    AlertDescription::BAD_CERTIFICATE
+                // RFC 8446 §6.2: "has expired or is not currently valid".
+                CertificateError::Expired | CertificateError::NotYetValid => {
+                    AlertDescription::CERTIFICATE_EXPIRED
                 }
-                CertificateError::Expired => AlertDescription::CERTIFICATE_EXPIRED,
+                CertificateError::InvalidPurpose | CertificateError::UnhandledCriticalExtension => {
+                    AlertDescription::UNSUPPORTED_CERTIFICATE
+                }
                 CertificateError::NoCertificate => AlertDescription::CERTIFICATE_REQUIRED,
+                _ => AlertDescription::BAD_CERTIFICATE,
             },
             Self::DecryptFailed => AlertDescription::BAD_RECORD_MAC,
             Self::RecordOverflow => AlertDescription::RECORD_OVERFLOW,
             // A buffer too small for what the peer sent (a ClientHello longer than the
             // handshake buffer, say) still ends with an alert rather than a silent close.
-            Self::SequenceExhausted | Self::RandomFailed | Self::BufferTooSmall => {
+            Self::SequenceExhausted | Self::RandomFailed | Self::BufferTooSmall { .. } => {
                 AlertDescription::INTERNAL_ERROR
             }
-            Self::AlertReceived(_) | Self::ApiMisuse(_) => return None,
+            Self::AlertReceived(_) | Self::ApiMisuse(_) | Self::InvalidKey(_) => return None,
         })
     }
 }
@@ -274,28 +418,113 @@ impl From<PeerIncompatible> for Error {
     }
 }
 
+impl Error {
+    /// [`Error::BufferTooSmall`] for `buffer`, which must hold `needed` bytes.
+    pub(crate) const fn too_small(buffer: BufferKind, needed: usize) -> Self {
+        Self::BufferTooSmall { buffer, needed }
+    }
+}
+
+impl From<KeyError> for Error {
+    fn from(e: KeyError) -> Self {
+        Self::InvalidKey(e)
+    }
+}
+
+impl fmt::Display for PeerMisbehaved {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::UnexpectedMessage => "it sent a message the handshake does not expect here",
+            Self::SelectedUnofferedParameter => {
+                "it selected a suite, group, version or scheme that was not offered"
+            }
+            Self::InvalidKeyShare => "its key share is not a valid public key",
+            Self::BadFinished => "its Finished message did not verify",
+            Self::BadSignature => "its CertificateVerify signature did not verify",
+            Self::InterleavedOrUnalignedRecords => {
+                "it interleaved records with a fragmented handshake message, or split one \
+                 across a key change"
+            }
+            Self::EmptyRecord => "it sent an empty record",
+            Self::DowngradeDetected => "its ServerHello carries a downgrade sentinel",
+            Self::BadPskBinder => "its PSK binder did not verify",
+            Self::UselessRetryRequest => {
+                "its HelloRetryRequest asks for nothing that would change the ClientHello"
+            }
+            Self::TooMuchEarlyData => {
+                "it sent more early data than a server that declines it skips"
+            }
+        })
+    }
+}
+
+impl fmt::Display for PeerIncompatible {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::NoTls13 => "the peer does not support TLS 1.3",
+            Self::NoCommonSuite => "no cipher suite in common",
+            Self::NoCommonGroup => "no key-exchange group in common",
+            Self::NoCommonSignatureScheme => {
+                "no signature scheme in common (or the certificate's key type is not supported)"
+            }
+            Self::NoCommonAlpn => "no ALPN protocol in common",
+            Self::UnknownPskIdentity => "none of the client's PSK identities is known",
+            Self::NoSchemeInCommon { ours, theirs } => {
+                return write!(
+                    f,
+                    "no signature scheme in common: the peer offered {theirs}; our certificates \
+                     sign with {ours}"
+                );
+            }
+        })
+    }
+}
+
+impl fmt::Display for ApiMisuse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::HandshakeNotComplete => "the handshake has not completed yet",
+            Self::Closed => "the connection is already closed or failed",
+            Self::BadConfig => "a configuration value is not usable",
+        })
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::InvalidMessage(e) => write!(f, "invalid message from peer: {e}"),
-            Self::PeerMisbehaved(e) => write!(f, "peer misbehaved: {e:?}"),
-            Self::PeerIncompatible(PeerIncompatible::NoTls13) => {
-                f.write_str("the peer does not support TLS 1.3")
+            Self::InvalidMessage(e) => write!(f, "a message from the peer is invalid: {e}"),
+            Self::PeerMisbehaved(e) => write!(f, "the peer broke the protocol: {e}"),
+            // These two say it whole.
+            Self::PeerIncompatible(
+                e @ (PeerIncompatible::NoTls13 | PeerIncompatible::NoSchemeInCommon { .. }),
+            ) => write!(f, "{e}"),
+            Self::PeerIncompatible(e) => write!(f, "the peer is incompatible: {e}"),
+            Self::InvalidCertificate(e) => write!(f, "the peer's certificate was refused: {e}"),
+            Self::DecryptFailed => f.write_str("a record from the peer failed authentication"),
+            Self::RecordOverflow => f.write_str("a record from the peer is longer than allowed"),
+            Self::AlertReceived(a) => {
+                f.write_str("the peer sent a ")?;
+                match a.name() {
+                    // The registry name as the RFC spells it: `handshake_failure`.
+                    Some(name) => {
+                        for c in name.chars() {
+                            write!(f, "{}", c.to_ascii_lowercase())?;
+                        }
+                    }
+                    None => write!(f, "{}", a.0)?,
+                }
+                f.write_str(" alert")
             }
-            Self::PeerIncompatible(PeerIncompatible::NoSchemeInCommon { ours, theirs }) => write!(
-                f,
-                "no signature scheme in common: the peer offered {theirs}; our certificates \
-                 sign with {ours}"
-            ),
-            Self::PeerIncompatible(e) => write!(f, "peer is incompatible: {e:?}"),
-            Self::InvalidCertificate(e) => write!(f, "invalid peer certificate: {e:?}"),
-            Self::DecryptFailed => f.write_str("record failed authentication"),
-            Self::RecordOverflow => f.write_str("record too long"),
-            Self::AlertReceived(a) => write!(f, "peer sent alert {a:?}"),
-            Self::ApiMisuse(e) => write!(f, "API misuse: {e:?}"),
-            Self::BufferTooSmall => f.write_str("buffer too small"),
-            Self::SequenceExhausted => f.write_str("record sequence number exhausted"),
-            Self::RandomFailed => f.write_str("random source failed"),
+            Self::ApiMisuse(e) => write!(f, "API misuse: {e}"),
+            Self::BufferTooSmall { buffer, needed } => {
+                write!(f, "the {buffer} buffer is too small: it must hold {needed} bytes")
+            }
+            Self::InvalidKey(e) => write!(f, "the private key was refused: {e}"),
+            Self::SequenceExhausted => {
+                f.write_str("the record sequence number is exhausted; the connection must close")
+            }
+            Self::RandomFailed => f.write_str("the random source failed"),
         }
     }
 }

@@ -8,16 +8,18 @@
 //! application data with [`Connection::write`] and [`Connection::read`];
 //! [`Connection::want`] says which of these is due. Nothing in the core allocates: records
 //! live in the [`Buffers`] the caller provides (sizes in its documentation). The `std`
-//! feature adds a blocking `Stream` over any `Read + Write`.
+//! feature adds a blocking [`Stream`] over any `Read + Write`, the OS random source
+//! ([`OsRandom`]) and [`roots_from_pem`]; with the re-exported [`UnixTime`],
+//! [`CertificateDer`] and [`TrustAnchor`], a client or server needs no other crate (see
+//! [`Stream::new`]).
 //!
 //! A client and a server sharing an external PSK (no certificates: a device pairing, say)
 //! handshake in memory and exchange a message:
 //!
 //! ```
-//! use core_hash::OsRandom;
-//! use pki_types::UnixTime;
 //! use tls::key_schedule::HashAlg;
-//! use tls::{Buffers, ClientConfig, Connection, ExternalPsk, ServerConfig, ServerPsks};
+//! use tls::{Buffers, ClientConfig, Connection, ExternalPsk, OsRandom, ServerConfig, ServerPsks};
+//! use tls::UnixTime;
 //!
 //! let psk = ExternalPsk { identity: b"sensor-17", key: &[7; 32], hash: HashAlg::Sha256 };
 //! let now = UnixTime::now();
@@ -87,12 +89,21 @@ pub mod suites;
 pub mod ticket;
 pub mod verify;
 
+#[cfg(feature = "std")]
+pub use core_hash::OsRandom;
+pub use core_hash::RandomSource;
+pub use pki_types::{CertificateDer, TrustAnchor, UnixTime};
+#[cfg(feature = "std")]
+pub use verify::roots_from_pem;
+
 pub use conn::{
     Buffers, ClientAuth, ClientConfig, Connection, Negotiated, RecordLimits, ServerConfig,
     ServerTickets, Want,
 };
-pub use error::SchemeSet;
-pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
+pub use error::{
+    ApiMisuse, BufferKind, CertificateError, Error, KeyError, PeerIncompatible, PeerMisbehaved,
+    SchemeSet,
+};
 pub use psk::{ExternalPsk, ServerPsks};
 pub use sign::{CertifiedKey, SigningKey};
 #[cfg(feature = "std")]

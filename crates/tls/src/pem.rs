@@ -9,8 +9,11 @@ pub enum PemError {
     NotFound,
     /// A character outside the base64 alphabet, or padding in the wrong place.
     BadBase64,
-    /// The output buffer is too small for the block.
-    BufferTooSmall,
+    /// The output buffer is too small for the block, which decodes to `needed` bytes.
+    BufferTooSmall {
+        /// The decoded length.
+        needed: usize,
+    },
 }
 
 /// The base64 bodies of every `-----BEGIN {label}-----` … `-----END {label}-----` block in
@@ -67,7 +70,8 @@ pub fn decode_body<'o>(body: &str, out: &'o mut [u8]) -> Result<&'o [u8], PemErr
         bits += 6;
         if bits >= 8 {
             bits -= 8;
-            *out.get_mut(n).ok_or(PemError::BufferTooSmall)? = (acc >> bits) as u8;
+            *out.get_mut(n).ok_or(PemError::BufferTooSmall { needed: decoded_len(body) })? =
+                (acc >> bits) as u8;
             n += 1;
         }
         acc &= (1 << bits) - 1;
@@ -76,6 +80,12 @@ pub fn decode_body<'o>(body: &str, out: &'o mut [u8]) -> Result<&'o [u8], PemErr
         return Err(PemError::BadBase64);
     }
     Ok(&out[..n])
+}
+
+/// The length `body` decodes to (whitespace and padding not counted), for sizing a buffer.
+pub fn decoded_len(body: &str) -> usize {
+    let digits = body.bytes().filter(|c| !c.is_ascii_whitespace() && *c != b'=').count();
+    digits * 6 / 8
 }
 
 /// The first block labelled `label` in `text`, decoded into `out`.
@@ -101,7 +111,10 @@ mod tests {
         assert_eq!(decode_body(bodies[1], &mut buf), Ok(&b"world"[..]));
         assert_eq!(decode_first(TEXT, "OTHER", &mut buf), Ok(&[0u8, 0, 0][..]));
         assert_eq!(decode_first(TEXT, "NONE", &mut buf), Err(PemError::NotFound));
-        assert_eq!(decode_first(TEXT, "THING", &mut buf[..4]), Err(PemError::BufferTooSmall));
+        assert_eq!(
+            decode_first(TEXT, "THING", &mut buf[..4]),
+            Err(PemError::BufferTooSmall { needed: 5 })
+        );
         assert_eq!(decode_body("aG=Vs", &mut buf), Err(PemError::BadBase64));
         assert_eq!(decode_body("aG!s", &mut buf), Err(PemError::BadBase64));
         // Non-zero leftover bits are not canonical base64.

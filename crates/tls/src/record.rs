@@ -9,7 +9,7 @@
 
 use core_aead::{Aead, Aes128Ccm, Aes128Ccm8, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
 
-use crate::error::{Error, PeerMisbehaved};
+use crate::error::{BufferKind, Error, PeerMisbehaved};
 use crate::key_schedule::{Secret, TrafficKey};
 use crate::msgs::ContentType;
 use crate::provider::{MAX_AEAD_KEY_LEN, MAX_AEAD_TAG_LEN, RecordAead};
@@ -200,8 +200,10 @@ impl RecordProtection {
         padding: usize,
         out: &mut [u8],
     ) -> Result<usize, Error> {
-        let body =
-            out.get_mut(HEADER_LEN..HEADER_LEN + content.len()).ok_or(Error::BufferTooSmall)?;
+        let needed = self.sealed_len(content.len(), padding);
+        let body = out
+            .get_mut(HEADER_LEN..HEADER_LEN + content.len())
+            .ok_or(Error::too_small(BufferKind::Output, needed))?;
         body.copy_from_slice(content);
         self.seal_in_place(typ, out, content.len(), padding)
     }
@@ -220,7 +222,7 @@ impl RecordProtection {
             return Err(Error::RecordOverflow);
         }
         let total = self.sealed_len(len, padding);
-        let out = buf.get_mut(..total).ok_or(Error::BufferTooSmall)?;
+        let out = buf.get_mut(..total).ok_or(Error::too_small(BufferKind::Output, total))?;
         let nonce = self.next_nonce()?;
         let (header, rest) = out.split_at_mut(HEADER_LEN);
         RecordHeader::write(ContentType::APPLICATION_DATA, total - HEADER_LEN, header);
@@ -345,7 +347,7 @@ mod tests {
         assert_eq!(rx.open(&mut out[..n]).unwrap().1.len(), MAX_PLAINTEXT_LEN);
         assert_eq!(
             tx.seal(ContentType::APPLICATION_DATA, b"x", 0, &mut out[..10]),
-            Err(Error::BufferTooSmall)
+            Err(Error::BufferTooSmall { buffer: BufferKind::Output, needed: 23 })
         );
         assert_eq!(RecordHeader::parse(&[23, 3, 3, 0x41, 0x01]), Err(Error::RecordOverflow));
         assert_eq!(RecordHeader::parse(&[23, 3, 3]), Ok(None));

@@ -1,21 +1,162 @@
 //! Signing keys for CertificateVerify — Ed25519, ECDSA P-256/P-384 (`core-ec`) and RSA-PSS
-//! (`core-rsa`) — loaded from PKCS#8, and the choice of a signature scheme among those the
+//! (`core-rsa`) with rsaEncryption or RSASSA-PSS keys — loaded from PKCS#8, and the choice of a signature scheme among those the
 //! peer offered in `signature_algorithms` (RFC 8446 §4.2.3, §4.4.3).
 
 use core_ec::{ed25519, p256, p384};
 use core_hash::RandomSource;
 
-use crate::error::{ApiMisuse, Error};
+use crate::error::{ApiMisuse, Error, KeyError};
 use crate::msgs::SignatureScheme;
+use crate::pem::PemError;
 use crate::provider::Signer;
 
 /// The longest signature produced: RSA with an 8192-bit modulus.
 pub const MAX_SIGNATURE_LEN: usize = core_rsa::MAX_BITS / 8;
 
-/// The fixed RFC 8410 PKCS#8 v1 prefix of an Ed25519 private key; the 32-byte seed follows.
-const ED25519_PKCS8_PREFIX: [u8; 16] = [
-    0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
-];
+/// Algorithm identifiers (OID contents) a PKCS#8 key may carry.
+mod oid {
+    /// id-Ed25519, 1.3.101.112 (RFC 8410).
+    pub(super) const ED25519: &[u8] = &[0x2b, 0x65, 0x70];
+    /// id-ecPublicKey, 1.2.840.10045.2.1 (RFC 5480).
+    pub(super) const EC_PUBLIC_KEY: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01];
+    /// secp256r1, 1.2.840.10045.3.1.7.
+    pub(super) const P256: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07];
+    /// secp384r1, 1.3.132.0.34.
+    pub(super) const P384: &[u8] = &[0x2b, 0x81, 0x04, 0x00, 0x22];
+    /// rsaEncryption, 1.2.840.113549.1.1.1 (RFC 8017).
+    pub(super) const RSA_ENCRYPTION: &[u8] =
+        &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01];
+    /// id-RSASSA-PSS, 1.2.840.113549.1.1.10 (RFC 4055 §3.1).
+    pub(super) const RSASSA_PSS: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a];
+    /// id-mgf1, 1.2.840.113549.1.1.8.
+    pub(super) const MGF1: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08];
+    /// id-sha256, 2.16.840.1.101.3.4.2.1.
+    pub(super) const SHA256: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01];
+    /// id-sha384, 2.16.840.1.101.3.4.2.2.
+    pub(super) const SHA384: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02];
+    /// id-sha512, 2.16.840.1.101.3.4.2.3.
+    pub(super) const SHA512: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03];
+}
+
+/// DER tags met in a PKCS#8 key.
+const SEQUENCE: u8 = 0x30;
+const INTEGER: u8 = 0x02;
+const OCTET_STRING: u8 = 0x04;
+const OID: u8 = 0x06;
+const NULL: u8 = 0x05;
+
+/// The contents of the DER element with tag `tag` at the front of `der`, and what follows it
+/// (definite lengths of up to three bytes: no key is longer).
+fn der_read(der: &[u8], tag: u8) -> Result<(&[u8], &[u8]), KeyError> {
+    let bad = KeyError::BadEncoding;
+    let [t, first, rest @ ..] = der else { return Err(bad) };
+    if *t != tag {
+        return Err(bad);
+    }
+    let (len, rest) = match *first {
+        n @ 0..=0x7f => (usize::from(n), rest),
+        n @ 0x81..=0x83 => {
+            let count = usize::from(n & 0x7f);
+            let bytes = rest.get(..count).ok_or(bad)?;
+            (bytes.iter().fold(0usize, |a, &b| (a << 8) | usize::from(b)), &rest[count..])
+        }
+        _ => return Err(bad),
+    };
+    let contents = rest.get(..len).ok_or(bad)?;
+    Ok((contents, &rest[len..]))
+}
+
+/// The hash of an AlgorithmIdentifier `SEQUENCE { OID, NULL or nothing }` naming SHA-256,
+/// SHA-384 or SHA-512 (RFC 5754 §2 allows both parameter forms).
+fn hash_algorithm(alg: &[u8]) -> Result<core_rsa::HashAlg, KeyError> {
+    let (contents, rest) = der_read(alg, SEQUENCE)?;
+    let (id, params) = der_read(contents, OID)?;
+    if !rest.is_empty() || !(params.is_empty() || params == [NULL, 0]) {
+        return Err(KeyError::BadEncoding);
+    }
+    match id {
+        oid::SHA256 => Ok(core_rsa::HashAlg::Sha256),
+        oid::SHA384 => Ok(core_rsa::HashAlg::Sha384),
+        oid::SHA512 => Ok(core_rsa::HashAlg::Sha512),
+        // SHA-1 (the parameters' default) and others cannot sign in TLS 1.3.
+        _ => Err(KeyError::UnsupportedPssParameters),
+    }
+}
+
+/// The element with context tag `[n]` (constructed) at the front of `der`, if there is one.
+fn optional_field(der: &[u8], n: u8) -> Result<(Option<&[u8]>, &[u8]), KeyError> {
+    if der.first() == Some(&(0xa0 | n)) {
+        der_read(der, 0xa0 | n).map(|(field, rest)| (Some(field), rest))
+    } else {
+        Ok((None, der))
+    }
+}
+
+/// The hash an RSASSA-PSS key is restricted to by its RSASSA-PSS-params (RFC 4055 §3.1), or
+/// `None` when it has no parameters. TLS 1.3 signs with MGF1 over the message hash and a salt
+/// as long as the hash (RFC 8446 §4.2.3), so the parameters must allow that: MGF1 with the
+/// same hash, a minimum salt length no longer than the hash, and the trailer field 1.
+fn pss_restriction(params: &[u8]) -> Result<Option<core_rsa::HashAlg>, KeyError> {
+    if params.is_empty() {
+        return Ok(None);
+    }
+    let (fields, rest) = der_read(params, SEQUENCE)?;
+    if !rest.is_empty() {
+        return Err(KeyError::BadEncoding);
+    }
+    let (hash, fields) = optional_field(fields, 0)?;
+    // An absent hashAlgorithm is SHA-1.
+    let hash = hash_algorithm(hash.ok_or(KeyError::UnsupportedPssParameters)?)?;
+    let (mgf, fields) = optional_field(fields, 1)?;
+    let (mgf, rest) = der_read(mgf.ok_or(KeyError::UnsupportedPssParameters)?, SEQUENCE)?;
+    let (mgf_id, mgf_hash) = der_read(mgf, OID)?;
+    if !rest.is_empty() || mgf_id != oid::MGF1 || hash_algorithm(mgf_hash)? != hash {
+        return Err(KeyError::UnsupportedPssParameters);
+    }
+    let (salt, fields) = optional_field(fields, 2)?;
+    if let Some(salt) = salt {
+        let (len, rest) = der_read(salt, INTEGER)?;
+        let len = match len {
+            [n] if rest.is_empty() && *n < 0x80 => usize::from(*n),
+            _ => return Err(KeyError::UnsupportedPssParameters),
+        };
+        if len > hash.output_len() {
+            return Err(KeyError::UnsupportedPssParameters);
+        }
+    }
+    let (trailer, fields) = optional_field(fields, 3)?;
+    if trailer.is_some_and(|t| t != [INTEGER, 1, 1]) || !fields.is_empty() {
+        return Err(KeyError::UnsupportedPssParameters);
+    }
+    Ok(Some(hash))
+}
+
+/// The parts of a PKCS#8 key that say what it is.
+struct Pkcs8<'a> {
+    /// The algorithm's OID (contents).
+    algorithm: &'a [u8],
+    /// The algorithm's parameters, encoded (possibly empty).
+    params: &'a [u8],
+    /// The privateKey octets.
+    key: &'a [u8],
+}
+
+/// A PKCS#8 `PrivateKeyInfo` / `OneAsymmetricKey` (RFC 5208, RFC 5958) split into its
+/// algorithm OID, the algorithm's parameters and the private key octets.
+fn pkcs8_parts(der: &[u8]) -> Result<Pkcs8<'_>, KeyError> {
+    let (info, trailing) = der_read(der, SEQUENCE)?;
+    if !trailing.is_empty() {
+        return Err(KeyError::BadEncoding);
+    }
+    let (version, rest) = der_read(info, INTEGER)?;
+    if version != [0] && version != [1] {
+        return Err(KeyError::BadEncoding);
+    }
+    let (alg, rest) = der_read(rest, SEQUENCE)?;
+    let (algorithm, params) = der_read(alg, OID)?;
+    let (key, _attributes_and_public_key) = der_read(rest, OCTET_STRING)?;
+    Ok(Pkcs8 { algorithm, params, key })
+}
 
 /// A private key that signs CertificateVerify messages. The RSA variant holds a
 /// fixed-capacity `core_rsa::PrivateKey`, so the enum is large: build it once and let the
@@ -31,6 +172,15 @@ pub enum SigningKey {
     EcdsaP384(p384::SigningKey),
     /// RSA of 2048 bits or more (schemes `rsa_pss_rsae_sha256/384/512`).
     Rsa(core_rsa::PrivateKey),
+    /// An RSASSA-PSS key (algorithm id-RSASSA-PSS, RFC 4055), whose certificate says it signs
+    /// only PSS: schemes `rsa_pss_pss_sha256/384/512` (RFC 8446 §4.2.3), or only the one of
+    /// `hash` when its parameters restrict it.
+    RsaPss {
+        /// The key.
+        key: core_rsa::PrivateKey,
+        /// The hash its RSASSA-PSS-params restrict it to (`None`: no parameters).
+        hash: Option<core_rsa::HashAlg>,
+    },
 }
 
 impl core::fmt::Debug for SigningKey {
@@ -40,38 +190,59 @@ impl core::fmt::Debug for SigningKey {
             Self::EcdsaP256(_) => "SigningKey::EcdsaP256",
             Self::EcdsaP384(_) => "SigningKey::EcdsaP384",
             Self::Rsa(_) => "SigningKey::Rsa",
+            Self::RsaPss { .. } => "SigningKey::RsaPss",
         })
     }
 }
 
 impl SigningKey {
-    /// Reads a PKCS#8 `PrivateKeyInfo` (DER) holding an Ed25519, P-256, P-384 or RSA key.
-    /// Anything else is [`ApiMisuse::BadConfig`].
+    /// Reads a PKCS#8 `PrivateKeyInfo` (DER) holding an Ed25519, P-256, P-384, RSA or
+    /// RSASSA-PSS key.
+    /// Anything else is an [`Error::InvalidKey`] that says why: an algorithm or curve we do
+    /// not sign with, malformed DER, or an RSA size out of range.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
-        if der.len() == 48 && der[..16] == ED25519_PKCS8_PREFIX {
-            let mut seed = [0u8; 32];
-            seed.copy_from_slice(&der[16..]);
-            let key = ed25519::SigningKey::from_seed(&seed);
-            zeroize::Zeroize::zeroize(&mut seed);
-            return Ok(Self::Ed25519(key));
+        let Pkcs8 { algorithm, params, key } = pkcs8_parts(der)?;
+        match algorithm {
+            oid::ED25519 => {
+                // RFC 8410 §7: CurvePrivateKey, an OCTET STRING of the 32-byte seed.
+                let (seed, rest) = der_read(key, OCTET_STRING)?;
+                let (Ok(seed), true) = (<&[u8; 32]>::try_from(seed), rest.is_empty()) else {
+                    return Err(KeyError::BadEncoding.into());
+                };
+                Ok(Self::Ed25519(ed25519::SigningKey::from_seed(seed)))
+            }
+            oid::EC_PUBLIC_KEY => match der_read(params, OID)?.0 {
+                oid::P256 => p256::SecretKey::from_pkcs8_der(der)
+                    .map(|k| Self::EcdsaP256(k.into()))
+                    .map_err(|_| KeyError::BadEncoding.into()),
+                oid::P384 => p384::SecretKey::from_pkcs8_der(der)
+                    .map(|k| Self::EcdsaP384(k.into()))
+                    .map_err(|_| KeyError::BadEncoding.into()),
+                _ => Err(KeyError::UnsupportedAlgorithm.into()),
+            },
+            oid::RSA_ENCRYPTION => {
+                core_rsa::PrivateKey::from_pkcs8_der(der).map(Self::Rsa).map_err(rsa_key_error)
+            }
+            oid::RSASSA_PSS => {
+                let hash = pss_restriction(params)?;
+                // The private key itself is an RSAPrivateKey as for rsaEncryption.
+                let key = core_rsa::PrivateKey::from_pkcs1_der(key).map_err(rsa_key_error)?;
+                Ok(Self::RsaPss { key, hash })
+            }
+            _ => Err(KeyError::UnsupportedAlgorithm.into()),
         }
-        if let Ok(k) = p256::SecretKey::from_pkcs8_der(der) {
-            return Ok(Self::EcdsaP256(k.into()));
-        }
-        if let Ok(k) = p384::SecretKey::from_pkcs8_der(der) {
-            return Ok(Self::EcdsaP384(k.into()));
-        }
-        if let Ok(k) = core_rsa::PrivateKey::from_pkcs8_der(der) {
-            return Ok(Self::Rsa(k));
-        }
-        Err(Error::ApiMisuse(ApiMisuse::BadConfig))
     }
 
     /// Reads the first `PRIVATE KEY` (PKCS#8) block of a PEM text, decoding it in `scratch`
-    /// (which then holds secret bytes: wipe it; 1300 bytes fit an RSA-2048 key).
+    /// (which then holds secret bytes: wipe it; 1300 bytes fit an RSA-2048 key). A scratch
+    /// too small is [`KeyError::ScratchTooSmall`], with the size it needs.
     pub fn from_pkcs8_pem(text: &str, scratch: &mut [u8]) -> Result<Self, Error> {
-        let der = crate::pem::decode_first(text, "PRIVATE KEY", scratch)
-            .map_err(|_| Error::ApiMisuse(ApiMisuse::BadConfig))?;
+        let der = crate::pem::decode_first(text, "PRIVATE KEY", scratch).map_err(|e| match e {
+            PemError::NotFound if is_other_key_pem(text) => KeyError::NotPkcs8Pem,
+            PemError::NotFound => KeyError::NoPemBlock,
+            PemError::BufferTooSmall { needed } => KeyError::ScratchTooSmall { needed },
+            _ => KeyError::BadBase64,
+        })?;
         Self::from_pkcs8_der(der)
     }
 
@@ -96,6 +267,22 @@ impl Signer for SigningKey {
                 SignatureScheme::RSA_PSS_RSAE_SHA384,
                 SignatureScheme::RSA_PSS_RSAE_SHA512,
             ],
+            Self::RsaPss { hash: None, .. } => &[
+                SignatureScheme::RSA_PSS_PSS_SHA256,
+                SignatureScheme::RSA_PSS_PSS_SHA384,
+                SignatureScheme::RSA_PSS_PSS_SHA512,
+            ],
+            Self::RsaPss { hash: Some(core_rsa::HashAlg::Sha256), .. } => {
+                &[SignatureScheme::RSA_PSS_PSS_SHA256]
+            }
+            Self::RsaPss { hash: Some(core_rsa::HashAlg::Sha384), .. } => {
+                &[SignatureScheme::RSA_PSS_PSS_SHA384]
+            }
+            Self::RsaPss { hash: Some(core_rsa::HashAlg::Sha512), .. } => {
+                &[SignatureScheme::RSA_PSS_PSS_SHA512]
+            }
+            // No other hash survives `pss_restriction`.
+            Self::RsaPss { .. } => &[],
         }
     }
 
@@ -119,12 +306,15 @@ impl Signer for SigningKey {
             Self::Ed25519(k) => put(&k.sign(msg).to_bytes()),
             Self::EcdsaP256(k) => put(k.sign(msg).to_der().as_ref()),
             Self::EcdsaP384(k) => put(k.sign(msg).to_der().as_ref()),
-            Self::Rsa(k) => {
-                let hash = match scheme {
-                    SignatureScheme::RSA_PSS_RSAE_SHA256 => core_rsa::HashAlg::Sha256,
-                    SignatureScheme::RSA_PSS_RSAE_SHA384 => core_rsa::HashAlg::Sha384,
-                    _ => core_rsa::HashAlg::Sha512,
-                };
+            Self::Rsa(k) | Self::RsaPss { key: k, .. } => {
+                let hash =
+                    match scheme {
+                        SignatureScheme::RSA_PSS_RSAE_SHA256
+                        | SignatureScheme::RSA_PSS_PSS_SHA256 => core_rsa::HashAlg::Sha256,
+                        SignatureScheme::RSA_PSS_RSAE_SHA384
+                        | SignatureScheme::RSA_PSS_PSS_SHA384 => core_rsa::HashAlg::Sha384,
+                        _ => core_rsa::HashAlg::Sha512,
+                    };
                 k.sign_pss(core_rsa::Pss::new(hash), msg, rng, out).map_err(|e| match e {
                     core_rsa::Error::RandomFailed => Error::RandomFailed,
                     // The key is too small for the hash, or the private operation faulted.
@@ -133,6 +323,24 @@ impl Signer for SigningKey {
             }
         }
     }
+}
+
+/// Whether `text` holds a private key in a PEM form other than PKCS#8.
+fn is_other_key_pem(text: &str) -> bool {
+    ["RSA PRIVATE KEY", "EC PRIVATE KEY", "ENCRYPTED PRIVATE KEY"]
+        .iter()
+        .any(|label| crate::pem::blocks(text, label).next().is_some())
+}
+
+/// The [`KeyError`] for a `core-rsa` key refusal.
+fn rsa_key_error(e: core_rsa::Error) -> Error {
+    match e {
+        core_rsa::Error::UnsupportedKeySize | core_rsa::Error::InvalidModulus => {
+            KeyError::UnsupportedKeySize
+        }
+        _ => KeyError::BadEncoding,
+    }
+    .into()
 }
 
 /// A certificate chain (DER, end-entity first) and the private key of its end-entity

@@ -5,7 +5,7 @@
 use std::io::{self, Read, Write};
 
 use crate::conn::{Connection, Want};
-use crate::error::Error;
+use crate::error::{ApiMisuse, Error};
 
 /// A connection bound to a transport.
 #[derive(Debug)]
@@ -20,7 +20,32 @@ fn io_err(e: Error) -> io::Error {
     io::Error::other(e)
 }
 
-impl<S: Read + Write> Stream<'_, '_, '_, S> {
+impl<'c, 'a, 'b, S: Read + Write> Stream<'c, 'a, 'b, S> {
+    /// Binds `conn` to the transport `sock`; the handshake runs on the first read or write
+    /// (or [`Stream::handshake`]). A client over TCP, with nothing but this crate:
+    ///
+    /// ```no_run
+    /// use std::io::{Read, Write};
+    /// use std::net::TcpStream;
+    /// use tls::{Buffers, ClientConfig, Connection, OsRandom, Stream, UnixTime};
+    ///
+    /// let roots = tls::roots_from_pem(&std::fs::read_to_string("ca.pem")?)?;
+    /// let config = ClientConfig::new(&roots, UnixTime::now());
+    /// let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 17_000]);
+    /// let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    /// let mut conn = Connection::client(config, "example.com", bufs, &mut OsRandom)?;
+    /// let mut stream = Stream::new(&mut conn, TcpStream::connect("example.com:443")?);
+    /// stream.write_all(b"GET / HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n")?;
+    /// let mut page = Vec::new();
+    /// // Until the server's close_notify; a connection cut short is an error.
+    /// stream.read_to_end(&mut page)?;
+    /// stream.close()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub const fn new(conn: &'c mut Connection<'a, 'b>, sock: S) -> Self {
+        Self { conn, sock }
+    }
+
     /// Writes out everything the connection has queued.
     pub fn flush_records(&mut self) -> io::Result<()> {
         while !self.conn.pending_send().is_empty() {
@@ -37,7 +62,8 @@ impl<S: Read + Write> Stream<'_, '_, '_, S> {
     fn fill(&mut self) -> io::Result<bool> {
         let space = self.conn.receive_space();
         if space.is_empty() {
-            return Err(io_err(Error::BufferTooSmall));
+            // Only when a whole record is waiting to be read out; never while one is partial.
+            return Err(io_err(Error::ApiMisuse(ApiMisuse::Closed)));
         }
         let n = self.sock.read(space)?;
         if n == 0 {
@@ -61,7 +87,10 @@ impl<S: Read + Write> Stream<'_, '_, '_, S> {
                 return Err(io_err(e));
             }
             if !self.fill()? {
-                return Err(io::ErrorKind::UnexpectedEof.into());
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "the peer closed the transport during the handshake",
+                ));
             }
         }
     }
@@ -73,26 +102,44 @@ impl<S: Read + Write> Stream<'_, '_, '_, S> {
     }
 }
 
+/// The error for a transport that ended before the peer's close_notify.
+fn truncated() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        "the peer closed the transport without close_notify: its data may be truncated",
+    )
+}
+
 impl<S: Read + Write> Read for Stream<'_, '_, '_, S> {
-    /// Reads application data; `Ok(0)` once the peer has sent close_notify (or closed the
-    /// transport).
+    /// Reads application data; `Ok(0)` once the peer has sent close_notify.
+    ///
+    /// A transport that ends without close_notify is an [`io::ErrorKind::UnexpectedEof`]
+    /// error, not `Ok(0)`: only close_notify says the peer's data is complete, so a cut-off
+    /// connection must not look like a clean end (RFC 8446 §6.1).
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.handshake()?;
         loop {
-            let n = self.conn.read(buf).map_err(io_err)?;
-            self.flush_records()?;
+            let r = self.conn.read(buf);
+            // Send what reading queued (a KeyUpdate answer, or the alert of a failure) before
+            // reporting anything; good data is returned even if that send fails (the next
+            // call reports it).
+            let flushed = self.flush_records();
+            let n = r.map_err(io_err)?;
             if n > 0 {
                 return Ok(n);
             }
+            flushed?;
             match self.conn.want() {
                 Want::Closed => return Ok(0),
                 Want::Failed => {
-                    return Err(io_err(self.conn.error().unwrap_or(Error::BufferTooSmall)));
+                    return Err(io_err(
+                        self.conn.error().unwrap_or(Error::ApiMisuse(ApiMisuse::Closed)),
+                    ));
                 }
                 _ => {}
             }
             if !self.fill()? {
-                return Ok(0);
+                return Err(truncated());
             }
         }
     }

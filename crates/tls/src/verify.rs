@@ -1,7 +1,9 @@
 //! Certificate and signature verification: `rustls-webpki` walks the chain, and the
 //! signatures it meets are checked by Halite's own [`SignatureVerificationAlgorithm`]
 //! implementations — Ed25519 and ECDSA P-256/P-384 from `core-ec`, RSA PKCS#1 v1.5 and PSS
-//! from `core-rsa` — so no other crypto library sits underneath.
+//! from `core-rsa`, for rsaEncryption and RSASSA-PSS keys — so no other crypto library sits
+//! underneath. `rustls-webpki` 0.103 has no verifiers for RSASSA-PSS keys (its PSS ones are
+//! for rsaEncryption keys only), so ours name those keys' algorithm identifiers themselves.
 
 use pki_types::{
     AlgorithmIdentifier, CertificateDer, InvalidSignature, ServerName,
@@ -142,6 +144,19 @@ impl SignatureVerificationAlgorithm for EcdsaVerify {
 /// The smallest RSA modulus accepted, in bits (as rustls and the CA/Browser Forum require).
 pub const MIN_RSA_BITS: usize = 2048;
 
+/// The algorithm of the RSA keys a verifier takes, as their SubjectPublicKeyInfo names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RsaKeyAlg {
+    /// rsaEncryption: any RSA signature (RFC 8017).
+    RsaEncryption,
+    /// id-RSASSA-PSS without parameters: PSS signatures with any hash (RFC 4055 §3.1).
+    Pss,
+    /// id-RSASSA-PSS with parameters restricting the key to the verifier's hash, MGF1 over it
+    /// and a salt as long as it (the encoding `rustls-pki-types` names for the signature
+    /// algorithm, with NULL hash parameters, as OpenSSL and Java write it).
+    PssRestricted,
+}
+
 /// RSA signatures (PKCS#1 `RSAPublicKey` keys) checked with `core_rsa`: PKCS#1 v1.5, or PSS
 /// with MGF1 over the same hash and a salt as long as the hash (RFC 8446 §4.2.3, RFC 4055).
 #[derive(Debug)]
@@ -150,7 +165,15 @@ pub struct RsaVerify {
     pub hash: SigHash,
     /// PSS rather than PKCS#1 v1.5.
     pub pss: bool,
+    /// The keys taken: an RSASSA-PSS key only ever verifies PSS (RFC 4055 §1.2).
+    pub key: RsaKeyAlg,
 }
+
+/// The AlgorithmIdentifier (contents) of an RSASSA-PSS key without parameters: the OID
+/// 1.2.840.113549.1.1.10 alone.
+pub const RSASSA_PSS_KEY: AlgorithmIdentifier = AlgorithmIdentifier::from_slice(&[
+    0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a,
+]);
 
 impl SignatureVerificationAlgorithm for RsaVerify {
     fn verify_signature(
@@ -174,7 +197,11 @@ impl SignatureVerificationAlgorithm for RsaVerify {
     }
 
     fn public_key_alg_id(&self) -> AlgorithmIdentifier {
-        alg_id::RSA_ENCRYPTION
+        match self.key {
+            RsaKeyAlg::RsaEncryption => alg_id::RSA_ENCRYPTION,
+            RsaKeyAlg::Pss => RSASSA_PSS_KEY,
+            RsaKeyAlg::PssRestricted => self.signature_alg_id(),
+        }
     }
 
     fn signature_alg_id(&self) -> AlgorithmIdentifier {
@@ -203,22 +230,40 @@ pub static ECDSA_P384_SHA384: &dyn SignatureVerificationAlgorithm =
     &EcdsaVerify { curve: Curve::P384, hash: SigHash::Sha384 };
 /// RSA PKCS#1 v1.5 with SHA-256 (certificates only in TLS 1.3).
 pub static RSA_PKCS1_SHA256: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha256, pss: false };
+    &RsaVerify { hash: SigHash::Sha256, pss: false, key: RsaKeyAlg::RsaEncryption };
 /// RSA PKCS#1 v1.5 with SHA-384 (certificates only in TLS 1.3).
 pub static RSA_PKCS1_SHA384: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha384, pss: false };
+    &RsaVerify { hash: SigHash::Sha384, pss: false, key: RsaKeyAlg::RsaEncryption };
 /// RSA PKCS#1 v1.5 with SHA-512 (certificates only in TLS 1.3).
 pub static RSA_PKCS1_SHA512: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha512, pss: false };
+    &RsaVerify { hash: SigHash::Sha512, pss: false, key: RsaKeyAlg::RsaEncryption };
 /// RSA-PSS with SHA-256.
 pub static RSA_PSS_SHA256: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha256, pss: true };
+    &RsaVerify { hash: SigHash::Sha256, pss: true, key: RsaKeyAlg::RsaEncryption };
 /// RSA-PSS with SHA-384.
 pub static RSA_PSS_SHA384: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha384, pss: true };
+    &RsaVerify { hash: SigHash::Sha384, pss: true, key: RsaKeyAlg::RsaEncryption };
 /// RSA-PSS with SHA-512.
 pub static RSA_PSS_SHA512: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha512, pss: true };
+    &RsaVerify { hash: SigHash::Sha512, pss: true, key: RsaKeyAlg::RsaEncryption };
+/// RSA-PSS with SHA-256 by an RSASSA-PSS key without parameters.
+pub static RSA_PSS_KEY_SHA256: &dyn SignatureVerificationAlgorithm =
+    &RsaVerify { hash: SigHash::Sha256, pss: true, key: RsaKeyAlg::Pss };
+/// RSA-PSS with SHA-384 by an RSASSA-PSS key without parameters.
+pub static RSA_PSS_KEY_SHA384: &dyn SignatureVerificationAlgorithm =
+    &RsaVerify { hash: SigHash::Sha384, pss: true, key: RsaKeyAlg::Pss };
+/// RSA-PSS with SHA-512 by an RSASSA-PSS key without parameters.
+pub static RSA_PSS_KEY_SHA512: &dyn SignatureVerificationAlgorithm =
+    &RsaVerify { hash: SigHash::Sha512, pss: true, key: RsaKeyAlg::Pss };
+/// RSA-PSS with SHA-256 by an RSASSA-PSS key restricted to SHA-256.
+pub static RSA_PSS_KEY_SHA256_ONLY: &dyn SignatureVerificationAlgorithm =
+    &RsaVerify { hash: SigHash::Sha256, pss: true, key: RsaKeyAlg::PssRestricted };
+/// RSA-PSS with SHA-384 by an RSASSA-PSS key restricted to SHA-384.
+pub static RSA_PSS_KEY_SHA384_ONLY: &dyn SignatureVerificationAlgorithm =
+    &RsaVerify { hash: SigHash::Sha384, pss: true, key: RsaKeyAlg::PssRestricted };
+/// RSA-PSS with SHA-512 by an RSASSA-PSS key restricted to SHA-512.
+pub static RSA_PSS_KEY_SHA512_ONLY: &dyn SignatureVerificationAlgorithm =
+    &RsaVerify { hash: SigHash::Sha512, pss: true, key: RsaKeyAlg::PssRestricted };
 
 /// Every certificate signature algorithm Halite can check.
 pub static SUPPORTED_CERT_SIG_ALGS: &[&dyn SignatureVerificationAlgorithm] = &[
@@ -230,6 +275,12 @@ pub static SUPPORTED_CERT_SIG_ALGS: &[&dyn SignatureVerificationAlgorithm] = &[
     RSA_PSS_SHA256,
     RSA_PSS_SHA384,
     RSA_PSS_SHA512,
+    RSA_PSS_KEY_SHA256,
+    RSA_PSS_KEY_SHA384,
+    RSA_PSS_KEY_SHA512,
+    RSA_PSS_KEY_SHA256_ONLY,
+    RSA_PSS_KEY_SHA384_ONLY,
+    RSA_PSS_KEY_SHA512_ONLY,
     RSA_PKCS1_SHA256,
     RSA_PKCS1_SHA384,
     RSA_PKCS1_SHA512,
@@ -244,18 +295,64 @@ pub static SUPPORTED_SCHEMES: &[(SignatureScheme, &dyn SignatureVerificationAlgo
     (SignatureScheme::RSA_PSS_RSAE_SHA256, RSA_PSS_SHA256),
     (SignatureScheme::RSA_PSS_RSAE_SHA384, RSA_PSS_SHA384),
     (SignatureScheme::RSA_PSS_RSAE_SHA512, RSA_PSS_SHA512),
+    (SignatureScheme::RSA_PSS_PSS_SHA256, RSA_PSS_KEY_SHA256),
+    (SignatureScheme::RSA_PSS_PSS_SHA384, RSA_PSS_KEY_SHA384),
+    (SignatureScheme::RSA_PSS_PSS_SHA512, RSA_PSS_KEY_SHA512),
 ];
+
+/// The verifier of an `rsa_pss_pss_*` scheme for a key whose RSASSA-PSS-params restrict it
+/// to the scheme's hash, tried when the key is not the parameterless one of
+/// [`SUPPORTED_SCHEMES`].
+fn restricted_pss(scheme: SignatureScheme) -> Option<&'static dyn SignatureVerificationAlgorithm> {
+    match scheme {
+        SignatureScheme::RSA_PSS_PSS_SHA256 => Some(RSA_PSS_KEY_SHA256_ONLY),
+        SignatureScheme::RSA_PSS_PSS_SHA384 => Some(RSA_PSS_KEY_SHA384_ONLY),
+        SignatureScheme::RSA_PSS_PSS_SHA512 => Some(RSA_PSS_KEY_SHA512_ONLY),
+        _ => None,
+    }
+}
 
 /// The most intermediates a chain may carry (no allocator: they are held on the stack).
 pub const MAX_INTERMEDIATES: usize = 6;
 
+/// `rustls-webpki`'s reason, kept as a [`CertificateError`].
 fn map_webpki(e: &webpki::Error) -> Error {
+    use CertificateError as C;
     use webpki::Error as W;
-    Error::InvalidCertificate(match *e {
-        W::UnknownIssuer => CertificateError::UnknownIssuer,
-        W::CertNotValidForName(_) => CertificateError::NotValidForName,
-        W::CertExpired { .. } | W::CertNotValidYet { .. } => CertificateError::Expired,
-        _ => CertificateError::BadCertificate,
+    #[allow(deprecated)] // the context-free variants are still returned without `alloc`
+    Error::InvalidCertificate(match e {
+        W::UnknownIssuer => C::UnknownIssuer,
+        W::CertNotValidForName(_) => C::NotValidForName,
+        W::CertExpired { .. } => C::Expired,
+        W::CertNotValidYet { .. } => C::NotYetValid,
+        W::CaUsedAsEndEntity => C::CaUsedAsEndEntity,
+        W::EndEntityUsedAsCa => C::EndEntityUsedAsCa,
+        W::RequiredEkuNotFound | W::RequiredEkuNotFoundContext(_) | W::EmptyEkuExtension => {
+            C::InvalidPurpose
+        }
+        W::InvalidSignatureForPublicKey => C::BadSignature,
+        W::UnsupportedSignatureAlgorithm
+        | W::UnsupportedSignatureAlgorithmContext(_)
+        | W::UnsupportedSignatureAlgorithmForPublicKey
+        | W::UnsupportedSignatureAlgorithmForPublicKeyContext(_)
+        | W::SignatureAlgorithmMismatch => C::UnsupportedSignatureAlgorithm,
+        W::UnsupportedCriticalExtension => C::UnhandledCriticalExtension,
+        W::NameConstraintViolation | W::PathLenConstraintViolated => C::ConstraintViolated,
+        W::MaximumPathDepthExceeded
+        | W::MaximumPathBuildCallsExceeded
+        | W::MaximumSignatureChecksExceeded
+        | W::MaximumNameConstraintComparisonsExceeded => C::ChainTooLong,
+        W::BadDer
+        | W::BadDerTime
+        | W::TrailingData(_)
+        | W::MalformedExtensions
+        | W::ExtensionValueInvalid
+        | W::InvalidCertValidity
+        | W::InvalidSerialNumber
+        | W::MalformedDnsIdentifier
+        | W::MalformedNameConstraint
+        | W::UnsupportedCertVersion => C::BadEncoding,
+        _ => C::BadCertificate,
     })
 }
 
@@ -285,7 +382,7 @@ pub fn verify_peer(
     let ee_der = CertificateDer::from(end_entity);
     let ee = webpki::EndEntityCert::try_from(&ee_der).map_err(|e| map_webpki(&e))?;
     if intermediates.len() > MAX_INTERMEDIATES {
-        return Err(Error::InvalidCertificate(CertificateError::BadCertificate));
+        return Err(Error::InvalidCertificate(CertificateError::ChainTooLong));
     }
     let mut inter: [CertificateDer<'_>; MAX_INTERMEDIATES] =
         core::array::from_fn(|_| CertificateDer::from(&[][..]));
@@ -316,8 +413,20 @@ pub fn verify_peer(
         .find(|(s, _)| *s == scheme)
         .map(|(_, a)| *a)
         .ok_or(Error::PeerMisbehaved(PeerMisbehaved::SelectedUnofferedParameter))?;
-    ee.verify_signature(alg, message, sig)
-        .map_err(|_| Error::PeerMisbehaved(PeerMisbehaved::BadSignature))
+    let bad = Error::PeerMisbehaved(PeerMisbehaved::BadSignature);
+    #[allow(deprecated)] // the context-free variant is what a build without `alloc` returns
+    match ee.verify_signature(alg, message, sig) {
+        // The key is an RSASSA-PSS key with parameters: its verifier is the restricted one
+        // (a hash other than the restriction's is refused there, as it must be).
+        Err(
+            webpki::Error::UnsupportedSignatureAlgorithmForPublicKey
+            | webpki::Error::UnsupportedSignatureAlgorithmForPublicKeyContext(_),
+        ) => match restricted_pss(scheme) {
+            Some(alg) => ee.verify_signature(alg, message, sig).map_err(|_| bad),
+            None => Err(bad),
+        },
+        r => r.map_err(|_| bad),
+    }
 }
 
 /// Verifies a server's chain for `name`, then its CertificateVerify signature (see
@@ -334,6 +443,27 @@ pub fn verify_server(
     sig: &[u8],
 ) -> Result<(), Error> {
     verify_peer(end_entity, intermediates, roots, Peer::Server(name), now, scheme, message, sig)
+}
+
+/// The trust anchors of every `CERTIFICATE` block in a PEM text (a CA bundle such as
+/// `/etc/ssl/certs/ca-certificates.crt`, or one root), for [`ClientConfig::new`] or
+/// [`ClientAuth::roots`](crate::ClientAuth::roots); empty when the text has none. A block
+/// that is not valid base64 or not a certificate is
+/// [`CertificateError::BadEncoding`].
+///
+/// [`ClientConfig::new`]: crate::ClientConfig::new
+#[cfg(feature = "std")]
+pub fn roots_from_pem(text: &str) -> Result<std::vec::Vec<TrustAnchor<'static>>, Error> {
+    let bad = Error::InvalidCertificate(CertificateError::BadEncoding);
+    let mut roots = std::vec::Vec::new();
+    for body in crate::pem::blocks(text, "CERTIFICATE") {
+        let mut der = std::vec![0u8; crate::pem::decoded_len(body)];
+        let der = crate::pem::decode_body(body, &mut der).map_err(|_| bad)?;
+        let cert = CertificateDer::from(der);
+        let anchor = webpki::anchor_from_trusted_cert(&cert).map_err(|_| bad)?;
+        roots.push(anchor.to_owned());
+    }
+    Ok(roots)
 }
 
 /// Whether `end_entity` (one of our own certificates) is valid for the DNS name `name`; used

@@ -211,8 +211,8 @@ fn a_server_certificate_is_not_a_client_certificate() {
         true,
     );
     let (server_err, client_err) = run(&mut c, &mut s).unwrap_err();
-    assert_eq!(server_err, Error::InvalidCertificate(CertificateError::BadCertificate));
-    assert_eq!(client_err, Error::AlertReceived(AlertDescription::BAD_CERTIFICATE));
+    assert_eq!(server_err, Error::InvalidCertificate(CertificateError::InvalidPurpose));
+    assert_eq!(client_err, Error::AlertReceived(AlertDescription::UNSUPPORTED_CERTIFICATE));
 }
 
 /// A resumed session keeps the client identity of the handshake that issued its ticket; with

@@ -80,6 +80,14 @@ fn our_client_against_openssl_s_server_nist_groups_and_retry() {
 fn files(id: &str) -> [String; 4] {
     if id == "ed25519" {
         ["server.pem", "server.key", "ca.pem", "ca.der"].map(data)
+    } else if id.starts_with("pss") {
+        // The RSASSA-PSS leaves of `gen-pss.sh` share one root.
+        [
+            data(&format!("server-{id}.pem")),
+            data(&format!("server-{id}.key")),
+            data("ca-pss.pem"),
+            data("ca-pss.der"),
+        ]
     } else {
         [
             data(&format!("server-{id}.pem")),
@@ -100,6 +108,27 @@ fn our_client_against_openssl_s_server_certificate_types() {
         ("p256", SignatureScheme::ECDSA_SECP256R1_SHA256),
         ("p384", SignatureScheme::ECDSA_SECP384R1_SHA384),
         ("rsa", SignatureScheme::RSA_PSS_RSAE_SHA256),
+    ] {
+        let n = s_server_id_round(
+            suites::TLS13_AES_128_GCM_SHA256,
+            &[NamedGroup::X25519],
+            "X25519",
+            id,
+        );
+        assert_eq!(n.scheme, scheme, "{id}");
+    }
+}
+
+/// `s_server` with an RSASSA-PSS certificate (as Java and OpenSSL make them): it signs only
+/// with `rsa_pss_pss_*`, so our client must offer them and verify the chain's PSS signatures.
+#[test]
+fn our_client_against_openssl_s_server_with_rsa_pss_certificates() {
+    if !openssl_available() {
+        return;
+    }
+    for (id, scheme) in [
+        ("pss", SignatureScheme::RSA_PSS_PSS_SHA256),
+        ("pss-sha384", SignatureScheme::RSA_PSS_PSS_SHA384),
     ] {
         let n = s_server_id_round(
             suites::TLS13_AES_128_GCM_SHA256,
@@ -216,6 +245,24 @@ fn openssl_s_client_certificate_types_and_schemes() {
     }
 }
 
+/// `s_client` against our server holding an RSASSA-PSS certificate and key: the server signs
+/// with `rsa_pss_pss_*`, the one the key's parameters allow when they restrict it.
+#[test]
+fn openssl_s_client_against_our_server_with_rsa_pss_certificates() {
+    if !openssl_available() {
+        return;
+    }
+    let suite = suites::TLS13_AES_256_GCM_SHA384;
+    for (id, sigalgs, scheme) in [
+        ("pss", None, SignatureScheme::RSA_PSS_PSS_SHA256),
+        ("pss", Some("rsa_pss_pss_sha512"), SignatureScheme::RSA_PSS_PSS_SHA512),
+        ("pss-sha384", None, SignatureScheme::RSA_PSS_PSS_SHA384),
+    ] {
+        let n = s_client_id_round(suite, "X25519", &[NamedGroup::X25519], id, sigalgs);
+        assert_eq!(n.scheme, scheme, "{id} {sigalgs:?}");
+    }
+}
+
 fn s_client_round(suite: Suite, groups: &str, server_groups: &[NamedGroup]) {
     s_client_id_round(suite, groups, server_groups, "ed25519", None);
 }
@@ -326,6 +373,8 @@ fn our_client_certificate_against_openssl_s_server() {
         ("p256", SignatureScheme::ECDSA_SECP256R1_SHA256),
         ("rsa", SignatureScheme::RSA_PSS_RSAE_SHA256),
         ("ed25519", SignatureScheme::ED25519),
+        // An RSASSA-PSS key: s_server must find rsa_pss_pss_sha256 in our CertificateVerify.
+        ("pss", SignatureScheme::RSA_PSS_PSS_SHA256),
     ] {
         let client_ca =
             if id == "ed25519" { data("ca.pem") } else { data(&format!("ca-{id}.pem")) };

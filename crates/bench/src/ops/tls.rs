@@ -343,7 +343,8 @@ pub fn halite_move(
         let space = to.receive_space();
         let n = space.len().min(wire.len() - at);
         if n == 0 {
-            return Err(tls::Error::BufferTooSmall);
+            let needed = wire.len() - at;
+            return Err(tls::Error::BufferTooSmall { buffer: tls::BufferKind::Received, needed });
         }
         space[..n].copy_from_slice(&wire[at..at + n]);
         to.received(n)?;

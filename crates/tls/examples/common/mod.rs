@@ -53,16 +53,13 @@ pub(crate) fn pem_blocks(path: &str, label: &str) -> Vec<Vec<u8>> {
     out
 }
 
-/// The private key in a PKCS#8 `PRIVATE KEY` PEM file: Ed25519, ECDSA P-256/P-384 or RSA.
+/// The private key in a PKCS#8 `PRIVATE KEY` PEM file: Ed25519, ECDSA P-256/P-384, RSA or
+/// RSASSA-PSS.
 pub(crate) fn private_key(path: &str) -> tls::SigningKey {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| die(&format!("{path}: {e}")));
     let mut scratch = vec![0u8; text.len()];
-    let key = tls::SigningKey::from_pkcs8_pem(&text, &mut scratch).unwrap_or_else(|_| {
-        die(&format!(
-            "{path}: not a PKCS#8 PEM Ed25519, ECDSA P-256/P-384 or RSA (2048+ bit) key \
-             (convert with `openssl pkcs8 -topk8 -nocrypt`)"
-        ))
-    });
+    let key = tls::SigningKey::from_pkcs8_pem(&text, &mut scratch)
+        .unwrap_or_else(|e| die(&format!("{path}: {e}")));
     scratch.fill(0);
     key
 }
@@ -138,6 +135,9 @@ pub(crate) fn scheme_name(s: SignatureScheme) -> &'static str {
         SignatureScheme::RSA_PSS_RSAE_SHA256 => "rsa_pss_rsae_sha256",
         SignatureScheme::RSA_PSS_RSAE_SHA384 => "rsa_pss_rsae_sha384",
         SignatureScheme::RSA_PSS_RSAE_SHA512 => "rsa_pss_rsae_sha512",
+        SignatureScheme::RSA_PSS_PSS_SHA256 => "rsa_pss_pss_sha256",
+        SignatureScheme::RSA_PSS_PSS_SHA384 => "rsa_pss_pss_sha384",
+        SignatureScheme::RSA_PSS_PSS_SHA512 => "rsa_pss_pss_sha512",
         _ => "?",
     }
 }

@@ -151,12 +151,20 @@ impl<'a> Reader<'a> {
 pub struct Writer<'b> {
     buf: &'b mut [u8],
     len: usize,
+    /// Only count what would be written (see [`Writer::measuring`]).
+    measure: bool,
 }
 
 impl<'b> Writer<'b> {
     /// A writer at the start of `buf`.
     pub fn new(buf: &'b mut [u8]) -> Self {
-        Self { buf, len: 0 }
+        Self { buf, len: 0, measure: false }
+    }
+
+    /// A writer that stores nothing and only counts: its [`len`](Self::len) after an encode
+    /// is the encoded length, so a caller can say how large a buffer must be.
+    pub fn measuring() -> Writer<'static> {
+        Writer { buf: &mut [], len: 0, measure: true }
     }
 
     /// Bytes written so far.
@@ -171,12 +179,16 @@ impl<'b> Writer<'b> {
 
     /// What has been written so far.
     pub fn written(&self) -> &[u8] {
-        &self.buf[..self.len]
+        self.buf.get(..self.len).unwrap_or(&[])
     }
 
     /// Appends `bytes`.
     pub fn put(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         let end = self.len.checked_add(bytes.len()).ok_or(EncodeError)?;
+        if self.measure {
+            self.len = end;
+            return Ok(());
+        }
         self.buf.get_mut(self.len..end).ok_or(EncodeError)?.copy_from_slice(bytes);
         self.len = end;
         Ok(())
@@ -217,6 +229,9 @@ impl<'b> Writer<'b> {
         let n = self.len - at - W::BYTES;
         if n > W::MAX {
             return Err(EncodeError);
+        }
+        if self.measure {
+            return Ok(());
         }
         let be = (n as u32).to_be_bytes();
         self.buf[at..at + W::BYTES].copy_from_slice(&be[4 - W::BYTES..]);

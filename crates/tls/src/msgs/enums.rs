@@ -174,6 +174,10 @@ wire_enum! {
         ED448 = 0x0808,
         /// `rsa_pss_pss_sha256`.
         RSA_PSS_PSS_SHA256 = 0x0809,
+        /// `rsa_pss_pss_sha384`.
+        RSA_PSS_PSS_SHA384 = 0x080a,
+        /// `rsa_pss_pss_sha512`.
+        RSA_PSS_PSS_SHA512 = 0x080b,
     }
 }
 
