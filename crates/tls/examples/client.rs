@@ -132,7 +132,10 @@ fn main() {
         stream.sock.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
         let start = Instant::now();
         let mut buf = [0u8; 4096];
-        while store.is_empty() && start.elapsed() < Duration::from_secs(3) {
+        while store.is_empty()
+            && stream.conn.refused_ticket().is_none()
+            && start.elapsed() < Duration::from_secs(3)
+        {
             match stream.read(&mut buf) {
                 Ok(0) => break,
                 Ok(_) => {}
@@ -145,6 +148,10 @@ fn main() {
             }
         }
         let _ = stream.close();
+        if let Some(e) = stream.conn.refused_ticket() {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
         if store.is_empty() {
             eprintln!("error: the server sent no session ticket");
             std::process::exit(1);

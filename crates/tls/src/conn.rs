@@ -36,7 +36,7 @@ use crate::psk::{ExternalPsk, ServerPsks};
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
 use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN};
 use crate::suites::{self, Suite};
-use crate::ticket::{Ticket, TicketKey, TicketState, TicketStore};
+use crate::ticket::{Session, Ticket, TicketKey, TicketState, TicketStore, TicketTooLong};
 use crate::verify;
 
 /// The most entries a configured list (suites, groups, ALPN protocols) may hold.
@@ -226,7 +226,9 @@ impl<'a> ServerConfig<'a> {
 ///   ClientHello, or its Certificate, CertificateVerify and Finished.
 /// - `handshake` must hold the largest handshake message pair (Certificate +
 ///   CertificateVerify); messages are reassembled there across records whatever the record
-///   size.
+///   size. A client offering a session ticket keeps the ticket at its end until the
+///   ServerHello (to send it again after a HelloRetryRequest), and offers none longer than
+///   half of it ([`Connection::refused_ticket`] says so).
 #[derive(Debug)]
 pub struct Buffers<'b> {
     /// Received bytes not yet processed.
@@ -301,7 +303,9 @@ struct ClientHelloSent {
 /// The PSK a client offers: a ticket for resumption, or the configured external PSK.
 #[allow(clippy::large_enum_variant)] // a ticket is what is offered most; nothing to box into
 enum Offered {
-    Ticket(Ticket),
+    /// The ticket's session; the ticket itself is kept at the end of the handshake buffer
+    /// until the ServerHello.
+    Ticket(Session),
     External,
 }
 
@@ -532,6 +536,8 @@ struct Core<'a, 'b> {
     /// A per-connection generator seeded from the caller's source at construction, for the
     /// randomness needed while handling messages (key shares chosen by the peer, signatures).
     rng: HmacDrbg<Sha256>,
+    /// Client: the last session ticket that did not fit its storage.
+    refused_ticket: Option<TicketTooLong>,
 }
 
 /// A TLS 1.3 connection, client or server, over caller-provided buffers.
@@ -541,6 +547,9 @@ pub struct Connection<'a, 'b> {
     c: Core<'a, 'b>,
     hs: &'b mut [u8],
     hs_len: usize,
+    /// Where handshake reassembly ends in `hs`: its length, less the ticket a client offers
+    /// (kept at the end until the ServerHello, to be sent again after a HelloRetryRequest).
+    hs_end: usize,
     state: State,
 }
 
@@ -597,7 +606,9 @@ impl<'a, 'b> Connection<'a, 'b> {
                     external_psk: false,
                 },
                 rng,
+                refused_ticket: None,
             },
+            hs_end: handshake.len(),
             hs: handshake,
             hs_len: 0,
             state,
@@ -636,17 +647,12 @@ impl<'a, 'b> Connection<'a, 'b> {
         let key = KeyShare::generate(first_group, config.key_exchanges, rng)?;
         let random_bytes: [u8; 32] = random(rng)?;
         let session_id: [u8; 32] = random(rng)?;
-        let now = config.now.as_secs();
         // A ticket for the server if there is one, else the external PSK.
-        let psk = config
-            .tickets
-            .and_then(|store| store.take(server_name))
-            .filter(|t| t.is_valid_at(now) && suites::find(config.suites, t.suite()).is_some())
-            .map(Offered::Ticket)
-            .or(config.external_psk.map(|_| Offered::External));
+        let psk = conn.take_ticket(&config, server_name).map(Offered::Ticket);
+        let psk = psk.or(config.external_psk.map(|_| Offered::External));
         let mut th256 = Transcript::new(HashAlg::Sha256);
         let binder_base = psk.as_ref().and_then(|p| Some(Transcript::new(p.hash(&config)?)));
-        let offer = psk.as_ref().zip(binder_base);
+        let offer = psk.as_ref().zip(binder_base).map(|(p, t)| (p, &conn.hs[conn.hs_end..], t));
         send_client_hello(&mut conn.c, &random_bytes, &session_id, &key, None, &mut th256, offer)?;
         let mut th384 = Transcript::new(HashAlg::Sha384);
         th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
@@ -659,6 +665,29 @@ impl<'a, 'b> Connection<'a, 'b> {
             psk,
         });
         Ok(conn)
+    }
+
+    /// Client: takes the store's ticket for `server_name` into the end of the handshake
+    /// buffer, where it stays until the ServerHello. It may use half the buffer; the rest is
+    /// for the ServerHello (or HelloRetryRequest). Returns its session if it can be offered:
+    /// within its lifetime, for a suite we offer.
+    fn take_ticket(&mut self, config: &ClientConfig<'_>, server_name: &str) -> Option<Session> {
+        let store = config.tickets?;
+        let room = self.hs.len() / 2;
+        let (session, len) = match store.take(server_name, &mut self.hs[..room]) {
+            Ok(t) => t.map(|t| (t.ticket().len(), t.into_session())).map(|(n, s)| (s, n))?,
+            Err(e) => {
+                self.c.refused_ticket = Some(e);
+                return None;
+            }
+        };
+        let now = config.now.as_secs();
+        if !session.is_valid_at(now) || suites::find(config.suites, session.suite()).is_none() {
+            return None;
+        }
+        self.hs_end = self.hs.len() - len;
+        self.hs.copy_within(..len, self.hs_end);
+        Some(session)
     }
 
     /// Starts a server connection, waiting for a ClientHello.
@@ -697,6 +726,14 @@ impl<'a, 'b> Connection<'a, 'b> {
         } else {
             Want::Receive
         }
+    }
+
+    /// Client: the last session ticket that did not fit its storage, with its length and
+    /// the room there was — a NewSessionTicket the [`TicketStore`] could not keep, or a kept
+    /// ticket longer than half the handshake buffer, which is then not offered. The
+    /// connection goes on without it (no resumption next time).
+    pub fn refused_ticket(&self) -> Option<TicketTooLong> {
+        self.c.refused_ticket
     }
 
     /// The sticky error, once the connection has failed.
@@ -883,8 +920,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                     if start == end {
                         return Err(PeerMisbehaved::EmptyRecord.into());
                     }
-                    let dst = self
-                        .hs
+                    let dst = self.hs[..self.hs_end]
                         .get_mut(self.hs_len..self.hs_len + (end - start))
                         .ok_or(Error::BufferTooSmall)?;
                     dst.copy_from_slice(&self.c.io.rx[start..end]);
@@ -961,11 +997,16 @@ impl<'a, 'b> Connection<'a, 'b> {
                 state => {
                     let msg = HandshakeMessage::decode(first)?;
                     let first_len = first.len();
-                    let next = handle(&mut self.c, state, first, msg)?;
+                    let ticket = &self.hs[self.hs_end..];
+                    let next = handle(&mut self.c, state, first, msg, ticket)?;
                     (first_len, next)
                 }
             };
             self.state = next;
+            if !matches!(self.state, State::ClientExpectServerHello2(_)) {
+                // The offered ticket is not sent again: its room is for reassembly now.
+                self.hs_end = self.hs.len();
+            }
             self.hs.copy_within(used..self.hs_len, 0);
             self.hs_len -= used;
             if self.c.key_changed && self.hs_len != 0 {
@@ -1009,17 +1050,17 @@ fn send_client_hello(
     key: &KeyShare,
     cookie: Option<&[u8]>,
     transcript: &mut Transcript,
-    psk: Option<(&Offered, Transcript)>,
+    psk: Option<(&Offered, &[u8], Transcript)>,
 ) -> Result<(), Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let now = config.now.as_secs();
     // A PSK offer: the ticket or the external identity (whose age is 0, RFC 8446
     // §4.2.11), and a placeholder binder filled in below.
-    let hash_len = psk.as_ref().map_or(0, |(_, t)| t.alg().output_len());
+    let hash_len = psk.as_ref().map_or(0, |(_, _, t)| t.alg().output_len());
     let zero_binder = [0u8; 48];
-    let identity = psk.as_ref().map(|(p, _)| match p {
+    let identity = psk.as_ref().map(|(p, ticket, _)| match p {
         Offered::Ticket(t) => {
-            PskIdentity { identity: t.ticket(), obfuscated_age: t.obfuscated_age(now) }
+            PskIdentity { identity: ticket, obfuscated_age: t.obfuscated_age(now) }
         }
         Offered::External => PskIdentity {
             identity: config.external_psk.map_or(&[], |e| e.identity),
@@ -1067,7 +1108,7 @@ fn send_client_hello(
         },
     });
     c.io.send_handshake_patched(&ch, Some(transcript), |msg| {
-        let Some((offered, mut bt)) = psk else { return Ok(()) };
+        let Some((offered, _, mut bt)) = psk else { return Ok(()) };
         // RFC 8446 §4.2.11.2: the binder is over the ClientHello up to the binders list.
         let cut = msg.len().checked_sub(3 + hash_len).ok_or(Error::BufferTooSmall)?;
         bt.update(&msg[..cut]);
@@ -1085,7 +1126,7 @@ fn client_psk_modes<'a>(config: &ClientConfig<'a>) -> &'a [PskKeyExchangeMode] {
 }
 
 /// The hash of the suite a ticket was issued under.
-fn ticket_hash(t: &Ticket) -> Option<HashAlg> {
+fn ticket_hash(t: &Session) -> Option<HashAlg> {
     suites::find(suites::ALL_SUITES, t.suite()).map(|s| s.hash)
 }
 
@@ -1126,10 +1167,11 @@ fn handle(
     state: State,
     raw: &[u8],
     msg: HandshakeMessage<'_>,
+    ticket: &[u8],
 ) -> Result<State, Error> {
     match (state, msg) {
         (State::ClientExpectServerHello(st), HandshakeMessage::ServerHello(sh)) => {
-            client_server_hello(c, st, raw, &sh)
+            client_server_hello(c, st, raw, &sh, ticket)
         }
         (State::ClientExpectServerHello2(st), HandshakeMessage::ServerHello(sh)) => {
             if sh.is_retry_request() {
@@ -1221,18 +1263,21 @@ fn handle(
             let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
             if let (Some(store), Some(rms)) = (config.tickets, &t.resumption) {
                 let psk = resumption_psk(rms, nst.nonce);
-                let ticket = Ticket::new(
+                let now = config.now.as_secs();
+                let session = Session::new(
                     t.suite.suite,
                     c.params.scheme,
                     psk.as_ref(),
-                    nst.ticket,
                     nst.age_add,
                     nst.lifetime,
-                    config.now.as_secs(),
+                    now,
                 );
+                let ticket = session.and_then(|s| Ticket::new(s, nst.ticket));
                 let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
-                if let Some(ticket) = ticket.filter(|_| nst.lifetime > 0) {
-                    store.put(name, &ticket);
+                if let Some(ticket) = ticket.filter(|_| nst.lifetime > 0)
+                    && let Err(e) = store.put(name, &ticket)
+                {
+                    c.refused_ticket = Some(e);
                 }
             }
             Ok(State::Traffic(t))
@@ -1336,6 +1381,7 @@ fn client_server_hello(
     st: ClientHelloSent,
     raw: &[u8],
     sh: &ServerHello<'_>,
+    ticket: &[u8],
 ) -> Result<State, Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     client_check_hello(sh, &st.session_id)?;
@@ -1367,7 +1413,7 @@ fn client_server_hello(
     // The PSK stays on offer only if its hash is the suite's (RFC 8446 §4.1.4), with its
     // binder now over message_hash, the HRR and ClientHello2.
     let psk = st.psk.filter(|p| p.hash(&config) == Some(suite.hash));
-    let offer = psk.as_ref().map(|t| (t, transcript.clone()));
+    let offer = psk.as_ref().map(|t| (t, ticket, transcript.clone()));
     send_client_hello(c, &st.random, &st.session_id, &key, x.cookie, &mut transcript, offer)?;
     c.params.retried = true;
     Ok(State::ClientExpectServerHello2(RetrySent {

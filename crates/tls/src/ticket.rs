@@ -9,30 +9,30 @@ use zeroize::Zeroize;
 use crate::error::{ApiMisuse, Error};
 use crate::msgs::{CipherSuite, SignatureScheme};
 
-/// The longest ticket a client keeps (longer ones are ignored).
-pub const MAX_TICKET_LEN: usize = 512;
-
 /// The longest resumption PSK: a SHA-384 output.
 const MAX_PSK_LEN: usize = 48;
 
-/// A ticket a client received: the opaque ticket, the PSK it stands for, and when it expires.
-/// The PSK is wiped on drop.
+/// The longest ticket the protocol carries (`opaque ticket<1..2^16-1>`, RFC 8446 §4.6.1).
+pub const MAX_TICKET_LEN: usize = 0xffff;
+
+/// What a client keeps of a NewSessionTicket besides the opaque ticket: the PSK it stands
+/// for, the suite and server signature scheme of the session, and the ticket's age
+/// parameters. Fixed size (under 100 bytes), so the connection can hold it while the ticket
+/// bytes stay in caller storage; the PSK is wiped on drop.
 #[derive(Clone)]
-pub struct Ticket {
+pub struct Session {
     suite: CipherSuite,
     scheme: SignatureScheme,
     psk: [u8; MAX_PSK_LEN],
     psk_len: usize,
-    identity: [u8; MAX_TICKET_LEN],
-    identity_len: usize,
     age_add: u32,
     lifetime: u32,
     received_at: u64,
 }
 
-impl core::fmt::Debug for Ticket {
+impl core::fmt::Debug for Session {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Ticket")
+        f.debug_struct("Session")
             .field("suite", &self.suite)
             .field("lifetime", &self.lifetime)
             .field("received_at", &self.received_at)
@@ -40,42 +40,37 @@ impl core::fmt::Debug for Ticket {
     }
 }
 
-impl Drop for Ticket {
+impl Drop for Session {
     fn drop(&mut self) {
         self.psk.zeroize();
     }
 }
 
-impl Ticket {
-    /// A ticket from a NewSessionTicket received at `now` (Unix seconds); `None` when the
-    /// ticket or PSK is too long to keep.
-    #[allow(clippy::too_many_arguments)] // the fields of the message plus the context
+impl Session {
+    /// The session of a NewSessionTicket received at `now` (Unix seconds); `None` when the
+    /// PSK is longer than any suite's hash.
     pub(crate) fn new(
         suite: CipherSuite,
         scheme: SignatureScheme,
         psk: &[u8],
-        ticket: &[u8],
         age_add: u32,
         lifetime: u32,
         now: u64,
     ) -> Option<Self> {
-        if ticket.len() > MAX_TICKET_LEN || psk.len() > MAX_PSK_LEN {
+        if psk.len() > MAX_PSK_LEN {
             return None;
         }
-        let mut t = Self {
+        let mut s = Self {
             suite,
             scheme,
             psk: [0; MAX_PSK_LEN],
             psk_len: psk.len(),
-            identity: [0; MAX_TICKET_LEN],
-            identity_len: ticket.len(),
             age_add,
             lifetime,
             received_at: now,
         };
-        t.psk[..psk.len()].copy_from_slice(psk);
-        t.identity[..ticket.len()].copy_from_slice(ticket);
-        Some(t)
+        s.psk[..psk.len()].copy_from_slice(psk);
+        Some(s)
     }
 
     /// The suite of the connection that issued it (resumption needs one with the same hash).
@@ -88,12 +83,7 @@ impl Ticket {
         self.scheme
     }
 
-    /// The opaque ticket sent back as the PSK identity.
-    pub fn ticket(&self) -> &[u8] {
-        &self.identity[..self.identity_len]
-    }
-
-    /// When it was received (Unix seconds) and for how many seconds it may be used.
+    /// When it was received (Unix seconds).
     pub fn received_at(&self) -> u64 {
         self.received_at
     }
@@ -119,22 +109,161 @@ impl Ticket {
     }
 }
 
-/// Where a client keeps tickets between connections, keyed by server name. The methods take
-/// `&self` so a configuration can share one store; implementations use a `Cell`, `RefCell`
-/// or `Mutex` inside. RFC 8446 §C.4 asks clients not to reuse a ticket: a store that hands
-/// each out once ([`TicketStore::take`] removing it) does that.
-pub trait TicketStore: core::fmt::Debug {
-    /// Keeps `ticket` for `server_name` (replacing an older one as the store sees fit).
-    fn put(&self, server_name: &str, ticket: &Ticket);
-    /// A ticket for `server_name`, if one is kept; the store may forget it.
-    fn take(&self, server_name: &str) -> Option<Ticket>;
+/// A ticket a client received: its [`Session`] and the opaque ticket sent back as the PSK
+/// identity, borrowed from wherever it is kept (the handshake buffer as it arrives, a
+/// [`TicketStore`]'s storage afterwards).
+#[derive(Clone, Debug)]
+pub struct Ticket<'t> {
+    session: Session,
+    ticket: &'t [u8],
 }
 
-/// A [`TicketStore`] in memory keeping the newest ticket per server name (std only).
+impl<'t> Ticket<'t> {
+    /// The ticket `ticket` for `session`; `None` unless it is 1 to [`MAX_TICKET_LEN`] bytes.
+    /// A store rebuilds what it kept with this.
+    pub fn new(session: Session, ticket: &'t [u8]) -> Option<Self> {
+        (1..=MAX_TICKET_LEN).contains(&ticket.len()).then_some(Self { session, ticket })
+    }
+
+    /// The session the ticket resumes.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The opaque ticket sent back as the PSK identity.
+    pub fn ticket(&self) -> &'t [u8] {
+        self.ticket
+    }
+
+    /// The session, leaving the ticket bytes where they are.
+    pub fn into_session(self) -> Session {
+        self.session
+    }
+}
+
+/// A session ticket that does not fit where it was to be kept: `len` bytes for `capacity`.
+/// A store answers this when it cannot keep one (tickets may be up to 65535 bytes, RFC 8446
+/// §4.6.1), and the client when a stored ticket is longer than it can offer from its
+/// handshake buffer; see [`crate::Connection::refused_ticket`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TicketTooLong {
+    /// The ticket's length in bytes.
+    pub len: usize,
+    /// The bytes the storage had for it.
+    pub capacity: usize,
+}
+
+impl core::fmt::Display for TicketTooLong {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "a {}-byte session ticket does not fit the {} bytes available for it",
+            self.len, self.capacity
+        )
+    }
+}
+
+/// Where a client keeps tickets between connections, keyed by server name. The store owns
+/// the storage for the ticket bytes (no allocator in the core: [`SliceTicketStore`] keeps
+/// one ticket in a caller's buffer, `MemoryTicketStore` any number on the heap with `std`).
+/// The methods take `&self` so a configuration can share one store; implementations use a
+/// `Cell`, `RefCell` or `Mutex` inside. RFC 8446 §C.4 asks clients not to reuse a ticket:
+/// a store that hands each out once ([`TicketStore::take`] removing it) does that.
+pub trait TicketStore: core::fmt::Debug {
+    /// Keeps `ticket` for `server_name` (replacing an older one as the store sees fit), or
+    /// says how long it was and how much room there is when it cannot.
+    fn put(&self, server_name: &str, ticket: &Ticket<'_>) -> Result<(), TicketTooLong>;
+
+    /// A ticket for `server_name`, if one is kept, with its bytes copied into `out`; the
+    /// store may forget it. A kept ticket longer than `out` is `Err` (and stays kept).
+    fn take<'o>(
+        &self,
+        server_name: &str,
+        out: &'o mut [u8],
+    ) -> Result<Option<Ticket<'o>>, TicketTooLong>;
+}
+
+/// A [`TicketStore`] without an allocator: the newest ticket of one server, kept in a
+/// caller-provided buffer that holds the server name and the ticket (so a 1 KiB buffer keeps
+/// tickets up to 1 KiB less the name). Longer tickets are refused with [`TicketTooLong`].
+pub struct SliceTicketStore<'s> {
+    slot: core::cell::RefCell<Slot<'s>>,
+}
+
+struct Slot<'s> {
+    buf: &'s mut [u8],
+    name_len: usize,
+    ticket_len: usize,
+    session: Option<Session>,
+}
+
+impl core::fmt::Debug for SliceTicketStore<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SliceTicketStore").field("empty", &self.is_empty()).finish()
+    }
+}
+
+impl<'s> SliceTicketStore<'s> {
+    /// A store keeping its ticket in `storage`.
+    pub fn new(storage: &'s mut [u8]) -> Self {
+        Self {
+            slot: core::cell::RefCell::new(Slot {
+                buf: storage,
+                name_len: 0,
+                ticket_len: 0,
+                session: None,
+            }),
+        }
+    }
+
+    /// Whether no ticket is kept.
+    pub fn is_empty(&self) -> bool {
+        self.slot.try_borrow().map_or(true, |s| s.session.is_none())
+    }
+}
+
+impl TicketStore for SliceTicketStore<'_> {
+    fn put(&self, server_name: &str, ticket: &Ticket<'_>) -> Result<(), TicketTooLong> {
+        let Ok(mut slot) = self.slot.try_borrow_mut() else { return Ok(()) };
+        let (name, bytes) = (server_name.as_bytes(), ticket.ticket());
+        let capacity = slot.buf.len().saturating_sub(name.len());
+        if bytes.len() > capacity {
+            return Err(TicketTooLong { len: bytes.len(), capacity });
+        }
+        slot.buf[..name.len()].copy_from_slice(name);
+        slot.buf[name.len()..name.len() + bytes.len()].copy_from_slice(bytes);
+        slot.name_len = name.len();
+        slot.ticket_len = bytes.len();
+        slot.session = Some(ticket.session().clone());
+        Ok(())
+    }
+
+    fn take<'o>(
+        &self,
+        server_name: &str,
+        out: &'o mut [u8],
+    ) -> Result<Option<Ticket<'o>>, TicketTooLong> {
+        let Ok(mut slot) = self.slot.try_borrow_mut() else { return Ok(None) };
+        let (n, len) = (slot.name_len, slot.ticket_len);
+        if slot.session.is_none() || slot.buf[..n] != *server_name.as_bytes() {
+            return Ok(None);
+        }
+        let capacity = out.len();
+        let dst = out.get_mut(..len).ok_or(TicketTooLong { len, capacity })?;
+        dst.copy_from_slice(&slot.buf[n..n + len]);
+        Ok(slot.session.take().and_then(|s| Ticket::new(s, dst)))
+    }
+}
+
+/// A [`TicketStore`] in memory keeping the newest ticket per server name, of any length the
+/// protocol allows (std only).
 #[cfg(feature = "std")]
 #[derive(Debug, Default)]
 pub struct MemoryTicketStore {
-    tickets: std::sync::Mutex<std::collections::HashMap<std::string::String, Ticket>>,
+    #[allow(clippy::type_complexity)] // a map from name to what `Ticket` borrows and holds
+    tickets: std::sync::Mutex<
+        std::collections::HashMap<std::string::String, (Session, std::vec::Vec<u8>)>,
+    >,
 }
 
 #[cfg(feature = "std")]
@@ -143,18 +272,36 @@ impl MemoryTicketStore {
     pub fn is_empty(&self) -> bool {
         self.tickets.lock().map_or(true, |m| m.is_empty())
     }
+
+    /// Forgets the ticket kept for `server_name`, if any; returns whether there was one.
+    pub fn forget(&self, server_name: &str) -> bool {
+        self.tickets.lock().is_ok_and(|mut m| m.remove(server_name).is_some())
+    }
 }
 
 #[cfg(feature = "std")]
 impl TicketStore for MemoryTicketStore {
-    fn put(&self, server_name: &str, ticket: &Ticket) {
+    fn put(&self, server_name: &str, ticket: &Ticket<'_>) -> Result<(), TicketTooLong> {
         if let Ok(mut m) = self.tickets.lock() {
-            m.insert(server_name.into(), ticket.clone());
+            m.insert(server_name.into(), (ticket.session().clone(), ticket.ticket().to_vec()));
         }
+        Ok(())
     }
 
-    fn take(&self, server_name: &str) -> Option<Ticket> {
-        self.tickets.lock().ok()?.remove(server_name)
+    fn take<'o>(
+        &self,
+        server_name: &str,
+        out: &'o mut [u8],
+    ) -> Result<Option<Ticket<'o>>, TicketTooLong> {
+        let Ok(mut m) = self.tickets.lock() else { return Ok(None) };
+        let Some((_, bytes)) = m.get(server_name) else { return Ok(None) };
+        let len = bytes.len();
+        if len > out.len() {
+            return Err(TicketTooLong { len, capacity: out.len() });
+        }
+        let Some((session, bytes)) = m.remove(server_name) else { return Ok(None) };
+        out[..len].copy_from_slice(&bytes);
+        Ok(Ticket::new(session, &out[..len]))
     }
 }
 
@@ -296,11 +443,10 @@ mod tests {
 
     #[test]
     fn client_ticket_ages() {
-        let t = Ticket::new(
+        let t = Session::new(
             CipherSuite::TLS13_AES_128_GCM_SHA256,
             SignatureScheme::ED25519,
             &[1; 32],
-            b"ticket",
             0xffff_ff00,
             100,
             1000,
@@ -309,6 +455,39 @@ mod tests {
         assert!(t.is_valid_at(1000) && t.is_valid_at(1099));
         assert!(!t.is_valid_at(1100) && !t.is_valid_at(999));
         assert_eq!(t.obfuscated_age(1001), 1000u32.wrapping_add(0xffff_ff00));
-        assert!(Ticket::new(t.suite(), t.scheme(), &[0; 32], &[0; 513], 0, 1, 0).is_none());
+        assert!(Session::new(t.suite(), t.scheme(), &[0; 49], 0, 1, 0).is_none());
+        assert!(Ticket::new(t.clone(), &[]).is_none());
+        assert!(Ticket::new(t.clone(), &std::vec![0; MAX_TICKET_LEN + 1]).is_none());
+    }
+
+    /// The slice store keeps a ticket as long as its buffer less the name, says how long and
+    /// how much room when one is longer, and hands a kept one out once.
+    #[test]
+    fn the_slice_store_keeps_what_fits_and_says_what_does_not() {
+        let session = Session::new(
+            CipherSuite::TLS13_AES_128_GCM_SHA256,
+            SignatureScheme::ED25519,
+            &[1; 32],
+            7,
+            100,
+            1000,
+        )
+        .unwrap();
+        let mut storage = [0u8; 700];
+        let store = SliceTicketStore::new(&mut storage);
+        let big = [5u8; 700 - 9 + 1];
+        let refused = store.put("localhost", &Ticket::new(session.clone(), &big).unwrap());
+        assert_eq!(refused, Err(TicketTooLong { len: 692, capacity: 691 }));
+        assert!(store.is_empty());
+        let fits = [6u8; 691];
+        store.put("localhost", &Ticket::new(session.clone(), &fits).unwrap()).unwrap();
+        let mut out = [0u8; 690];
+        let short = store.take("localhost", &mut out).map(|t| t.map(|t| t.ticket().len()));
+        assert_eq!(short, Err(TicketTooLong { len: 691, capacity: 690 }));
+        let mut out = [0u8; 1000];
+        assert!(store.take("other", &mut out).unwrap().is_none());
+        let t = store.take("localhost", &mut out).unwrap().unwrap();
+        assert_eq!((t.ticket(), t.session().psk()), (&fits[..], &[1; 32][..]));
+        assert!(store.take("localhost", &mut [0u8; 1000]).unwrap().is_none(), "taken once");
     }
 }
