@@ -114,6 +114,7 @@ fn main() {
                 count: 2,
                 now: UnixTime::now(),
                 psk_ke: false,
+                max_auth_age: 604_800,
             }),
             record_size_limit,
             psks: (!psks.is_empty()).then(|| tls::ServerPsks { keys: &psks, psk_ke: false }),

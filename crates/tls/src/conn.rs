@@ -36,7 +36,9 @@ use crate::psk::{ExternalPsk, ServerPsks};
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
 use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN};
 use crate::suites::{self, Suite};
-use crate::ticket::{Session, Ticket, TicketKey, TicketState, TicketStore, TicketTooLong};
+use crate::ticket::{
+    ClientIdentity, Session, Ticket, TicketKey, TicketState, TicketStore, TicketTooLong,
+};
 use crate::verify;
 
 /// The most entries a configured list (suites, groups, ALPN protocols) may hold.
@@ -136,6 +138,31 @@ pub struct ServerTickets<'a> {
     /// rather than with (EC)DHE: cheaper for a small server, no forward secrecy for the
     /// resumed session. `false`: always `psk_dhe_ke`.
     pub psk_ke: bool,
+    /// How long after the full handshake that authenticated a session it may still be
+    /// resumed, in seconds, however many resumptions came between: tickets carry the time
+    /// of that handshake, and their lifetime is cut to what remains (RFC 8446 §4.6.1; at
+    /// most 604800, seven days, the default).
+    pub max_auth_age: u32,
+}
+
+/// The longest a ticket may live, and a session's authentication be resumed: seven days
+/// (RFC 8446 §4.6.1).
+pub const MAX_TICKET_LIFETIME: u32 = 604_800;
+
+impl<'a> ServerTickets<'a> {
+    /// Tickets sealed with `key` at the time `now`, one per handshake, valid for two hours,
+    /// resumed with `psk_dhe_ke` only, and for at most seven days after the full handshake.
+    /// Set other fields with struct update syntax.
+    pub const fn new(key: &'a TicketKey, now: UnixTime) -> Self {
+        Self {
+            key,
+            lifetime: 7200,
+            count: 1,
+            now,
+            psk_ke: false,
+            max_auth_age: MAX_TICKET_LIFETIME,
+        }
+    }
 }
 
 /// How a server authenticates clients by certificate.
@@ -538,6 +565,10 @@ struct Core<'a, 'b> {
     rng: HmacDrbg<Sha256>,
     /// Client: the last session ticket that did not fit its storage.
     refused_ticket: Option<TicketTooLong>,
+    /// Server: who the client is (for the tickets we issue).
+    client_identity: ClientIdentity,
+    /// Server: when the session was authenticated, if before this handshake (resumed).
+    authenticated_at: Option<u64>,
 }
 
 /// A TLS 1.3 connection, client or server, over caller-provided buffers.
@@ -607,6 +638,8 @@ impl<'a, 'b> Connection<'a, 'b> {
                 },
                 rng,
                 refused_ticket: None,
+                client_identity: ClientIdentity::Anonymous,
+                authenticated_at: None,
             },
             hs_end: handshake.len(),
             hs: handshake,
@@ -1488,7 +1521,7 @@ fn client_certificate(
 ) -> Result<State, Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
-    let scheme = check_certificate(
+    let (scheme, _) = check_certificate(
         &mut hs.transcript,
         raw_cert,
         raw_cv,
@@ -1502,7 +1535,8 @@ fn client_certificate(
 
 /// Checks a peer's Certificate and CertificateVerify (the chain to `roots` at `now` for `peer`,
 /// then the signature over the transcript up to the Certificate), adding both to
-/// `transcript`; returns the scheme used.
+/// `transcript`; returns the scheme used, the SHA-256 of the end-entity certificate and the
+/// digest of the root ([`verify::anchor_digest`]).
 fn check_certificate(
     transcript: &mut Transcript,
     raw_cert: &[u8],
@@ -1510,7 +1544,7 @@ fn check_certificate(
     roots: &[TrustAnchor<'_>],
     peer: verify::Peer<'_>,
     now: UnixTime,
-) -> Result<SignatureScheme, Error> {
+) -> Result<(SignatureScheme, ClientIdentity), Error> {
     let HandshakeMessage::Certificate(cert) = HandshakeMessage::decode(raw_cert)? else {
         return Err(PeerMisbehaved::UnexpectedMessage.into());
     };
@@ -1539,7 +1573,7 @@ fn check_certificate(
     let mut content = [0u8; 200];
     let server = matches!(peer, verify::Peer::Server(_));
     let len = verify::signed_content(server, transcript.current().as_ref(), &mut content);
-    verify::verify_peer(
+    let anchor = verify::verify_peer(
         chain[0],
         &chain[1..n],
         roots,
@@ -1550,7 +1584,8 @@ fn check_certificate(
         cv.signature,
     )?;
     transcript.update(raw_cv);
-    Ok(cv.scheme)
+    let end_entity = <Sha256 as core_hash::Hash>::digest(chain[0]);
+    Ok((cv.scheme, ClientIdentity::Certificate { scheme: cv.scheme, end_entity, anchor }))
 }
 
 /// Server: the client sent an empty Certificate.
@@ -1580,7 +1615,7 @@ fn server_client_certificate(
 ) -> Result<State, Error> {
     let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let auth = config.client_auth.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
-    let scheme = check_certificate(
+    let (scheme, identity) = check_certificate(
         &mut st.transcript,
         raw_cert,
         raw_cv,
@@ -1589,6 +1624,7 @@ fn server_client_certificate(
         auth.now,
     )?;
     c.params.client_auth = Some(scheme);
+    c.client_identity = identity;
     Ok(State::ServerExpectFinished(st))
 }
 
@@ -1770,11 +1806,12 @@ fn choose_psk<'a>(config: &ServerConfig<'a>, ch: &ClientHello<'_>) -> Option<Cho
         let ticket = config.tickets.and_then(|t| Some((t, t.key.open(identity.identity)?)));
         if let Some((tickets, state)) = ticket {
             let now = tickets.now.as_secs();
-            let fresh =
-                now >= state.issued_at && now - state.issued_at < u64::from(tickets.lifetime);
-            // With client authentication required, only a session that had it may resume.
-            let identity_ok =
-                state.client_auth.0 != 0 || !config.client_auth.is_some_and(|a| a.required);
+            let max_age = tickets.max_auth_age.min(MAX_TICKET_LIFETIME);
+            let fresh = now >= state.issued_at
+                && now - state.issued_at < u64::from(tickets.lifetime)
+                && now >= state.authenticated_at
+                && now - state.authenticated_at < u64::from(max_age);
+            let identity_ok = client_identity_holds(config, &state.client);
             let hash = suites::find(suites::ALL_SUITES, state.suite).map(|s| s.hash);
             let mode = psk_mode(modes, tickets.psk_ke);
             if let (true, Some(hash), Some(mode)) = (fresh && identity_ok, hash, mode)
@@ -1791,6 +1828,20 @@ fn choose_psk<'a>(config: &ServerConfig<'a>, ch: &ClientHello<'_>) -> Option<Cho
         }
     }
     None
+}
+
+/// Server: whether a ticket's client identity still stands under `config`. An anonymous
+/// session resumes unless client authentication is required; a certificate-authenticated
+/// one only while a root of `ClientAuth.roots` is the one its chain was verified to (a
+/// server that dropped the root, or client authentication, does not resume it).
+fn client_identity_holds(config: &ServerConfig<'_>, client: &ClientIdentity) -> bool {
+    match client {
+        ClientIdentity::Anonymous => !config.client_auth.is_some_and(|a| a.required),
+        ClientIdentity::Certificate { anchor, .. } => config
+            .client_auth
+            .is_some_and(|a| a.roots.iter().any(|r| verify::anchor_digest(r) == *anchor)),
+        ClientIdentity::ExternalPsk { .. } => !config.client_auth.is_some_and(|a| a.required),
+    }
 }
 
 /// Server: the certificate to authenticate with when no PSK is taken. A server with only
@@ -1813,6 +1864,17 @@ fn server_certificate<'a>(
 fn send_tickets(c: &mut Core<'_, '_>, st: &ServerExpectFinished) -> Result<(), Error> {
     let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let Some(tickets) = config.tickets.filter(|_| st.send_tickets) else { return Ok(()) };
+    let now = tickets.now.as_secs();
+    // A resumed session's authentication ages from its full handshake (RFC 8446 §4.6.1):
+    // the tickets live no longer than what remains of it.
+    let authenticated_at = c.authenticated_at.unwrap_or(now);
+    let max_age = tickets.max_auth_age.min(MAX_TICKET_LIFETIME);
+    let remaining = authenticated_at.saturating_add(u64::from(max_age)).saturating_sub(now);
+    let remaining = u32::try_from(remaining).unwrap_or(u32::MAX);
+    let lifetime = tickets.lifetime.min(MAX_TICKET_LIFETIME).min(remaining);
+    if lifetime == 0 {
+        return Ok(());
+    }
     let rms = st.master.resumption(&st.transcript.current());
     for i in 0..tickets.count {
         let nonce = [i];
@@ -1822,8 +1884,9 @@ fn send_tickets(c: &mut Core<'_, '_>, st: &ServerExpectFinished) -> Result<(), E
         let mut state = TicketState {
             suite: st.suite.suite,
             scheme: c.params.scheme,
-            issued_at: tickets.now.as_secs(),
-            client_auth: c.params.client_auth.unwrap_or(SignatureScheme(0)),
+            issued_at: now,
+            authenticated_at,
+            client: c.client_identity,
             age_add,
             psk: [0; 48],
             psk_len: psk.as_ref().len(),
@@ -1833,7 +1896,7 @@ fn send_tickets(c: &mut Core<'_, '_>, st: &ServerExpectFinished) -> Result<(), E
         seal_nonce.copy_from_slice(&extra[4..]);
         let sealed = tickets.key.seal(&state, &seal_nonce);
         let nst = HandshakeMessage::NewSessionTicket(NewSessionTicket {
-            lifetime: tickets.lifetime.min(604_800),
+            lifetime,
             age_add,
             nonce: &nonce,
             ticket: &sealed,
@@ -2013,10 +2076,17 @@ fn server_client_hello(
         Some(ServerPsk::External(_)) => (false, true),
         None => (false, false),
     };
-    // A resumed session keeps the scheme and client identity of the one it came from.
+    // A resumed session keeps the scheme, client identity and authentication time of the
+    // one it came from.
     let (scheme, resumed_client_auth) = match (&chosen, certificate) {
         (Some(ChosenPsk { psk: ServerPsk::Ticket(t), .. }), _) => {
-            (t.scheme, Some(t.client_auth).filter(|s| s.0 != 0))
+            c.client_identity = t.client;
+            c.authenticated_at = Some(t.authenticated_at);
+            let client_auth = match t.client {
+                ClientIdentity::Certificate { scheme, .. } => Some(scheme),
+                _ => None,
+            };
+            (t.scheme, client_auth)
         }
         (_, Some((_, scheme))) => (scheme, None),
         _ => (SignatureScheme(0), None),

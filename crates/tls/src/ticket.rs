@@ -305,14 +305,28 @@ impl TicketStore for MemoryTicketStore {
     }
 }
 
+/// Who the client of a session is, as the server's ticket remembers it so that a resumed
+/// session is no more authenticated than the handshake that issued it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ClientIdentity {
+    /// The client did not authenticate.
+    Anonymous,
+    /// A certificate: the scheme of its CertificateVerify, the SHA-256 of the end-entity
+    /// certificate, and [`crate::verify::anchor_digest`] of the root it was verified to.
+    Certificate { scheme: SignatureScheme, end_entity: [u8; 32], anchor: [u8; 32] },
+    /// An external PSK: the SHA-256 of its identity.
+    ExternalPsk { identity: [u8; 32] },
+}
+
 /// The state a server seals into a ticket.
 pub(crate) struct TicketState {
     pub(crate) suite: CipherSuite,
     pub(crate) scheme: SignatureScheme,
     pub(crate) issued_at: u64,
-    /// The scheme the client authenticated with in the original handshake
-    /// (`SignatureScheme(0)`: it did not).
-    pub(crate) client_auth: SignatureScheme,
+    /// When the full handshake that authenticated the peers ran (Unix seconds): kept by
+    /// every resumption, so authentication ages from there (RFC 8446 §4.6.1).
+    pub(crate) authenticated_at: u64,
+    pub(crate) client: ClientIdentity,
     pub(crate) age_add: u32,
     pub(crate) psk: [u8; MAX_PSK_LEN],
     pub(crate) psk_len: usize,
@@ -324,15 +338,36 @@ impl Drop for TicketState {
     }
 }
 
-/// Plaintext: version, suite, scheme, issued_at, age_add, PSK length, PSK, client_auth.
-const STATE_LEN: usize = 1 + 2 + 2 + 8 + 4 + 1 + MAX_PSK_LEN + 2;
-/// Where `client_auth` sits in the plaintext.
-const CLIENT_AUTH_AT: usize = 18 + MAX_PSK_LEN;
+/// Plaintext: version, suite, scheme, issued_at, authenticated_at, age_add, PSK length, PSK,
+/// client identity kind, its scheme, and two digests (end-entity or PSK identity, anchor).
+const STATE_LEN: usize = 1 + 2 + 2 + 8 + 8 + 4 + 1 + MAX_PSK_LEN + 1 + 2 + 32 + 32;
 const NONCE_LEN: usize = 12;
 const TAG_LEN: usize = 16;
 /// The length of every ticket this server issues.
 pub(crate) const SEALED_LEN: usize = NONCE_LEN + STATE_LEN + TAG_LEN;
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
+
+/// Writes fields one after the other.
+struct Put<'a>(&'a mut [u8], usize);
+
+impl Put<'_> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.0[self.1..self.1 + bytes.len()].copy_from_slice(bytes);
+        self.1 += bytes.len();
+    }
+}
+
+/// Reads fields one after the other.
+struct Get<'a>(&'a [u8], usize);
+
+impl Get<'_> {
+    fn get<const N: usize>(&mut self) -> [u8; N] {
+        let mut out = [0u8; N];
+        out.copy_from_slice(&self.0[self.1..self.1 + N]);
+        self.1 += N;
+        out
+    }
+}
 
 /// The server's ticket key: AES-256-GCM over the resumption state, with a random nonce per
 /// ticket. Rotate it to bound how long tickets stay valid beyond their lifetime.
@@ -355,14 +390,26 @@ impl TicketKey {
         let mut out = [0u8; SEALED_LEN];
         out[..NONCE_LEN].copy_from_slice(nonce);
         let body = &mut out[NONCE_LEN..NONCE_LEN + STATE_LEN];
-        body[0] = VERSION;
-        body[1..3].copy_from_slice(&state.suite.0.to_be_bytes());
-        body[3..5].copy_from_slice(&state.scheme.0.to_be_bytes());
-        body[5..13].copy_from_slice(&state.issued_at.to_be_bytes());
-        body[13..17].copy_from_slice(&state.age_add.to_be_bytes());
-        body[17] = state.psk_len as u8;
-        body[18..18 + state.psk_len].copy_from_slice(&state.psk[..state.psk_len]);
-        body[CLIENT_AUTH_AT..].copy_from_slice(&state.client_auth.0.to_be_bytes());
+        let mut w = Put(body, 0);
+        w.put(&[VERSION]);
+        w.put(&state.suite.0.to_be_bytes());
+        w.put(&state.scheme.0.to_be_bytes());
+        w.put(&state.issued_at.to_be_bytes());
+        w.put(&state.authenticated_at.to_be_bytes());
+        w.put(&state.age_add.to_be_bytes());
+        w.put(&[state.psk_len as u8]);
+        w.put(&state.psk);
+        let (kind, scheme, id, anchor) = match state.client {
+            ClientIdentity::Anonymous => (0, SignatureScheme(0), [0; 32], [0; 32]),
+            ClientIdentity::Certificate { scheme, end_entity, anchor } => {
+                (1, scheme, end_entity, anchor)
+            }
+            ClientIdentity::ExternalPsk { identity } => (2, SignatureScheme(0), identity, [0; 32]),
+        };
+        w.put(&[kind]);
+        w.put(&scheme.0.to_be_bytes());
+        w.put(&id);
+        w.put(&anchor);
         match self.0.seal_in_place_detached(nonce, b"halite ticket", body) {
             Ok(tag) => out[NONCE_LEN + STATE_LEN..].copy_from_slice(tag.as_ref()),
             // Fixed-size input well under the AEAD's limit: cannot fail; an all-zero ticket
@@ -383,26 +430,44 @@ impl TicketKey {
         self.0
             .open_in_place_detached(&ticket[..NONCE_LEN], b"halite ticket", &mut body, tag)
             .ok()?;
-        let psk_len = usize::from(body[17]);
-        if body[0] != VERSION || psk_len > MAX_PSK_LEN {
-            body.zeroize();
+        let state = Self::decode(&body);
+        body.zeroize();
+        state
+    }
+
+    fn decode(body: &[u8; STATE_LEN]) -> Option<TicketState> {
+        let mut r = Get(body, 0);
+        let [version] = r.get::<1>();
+        let suite = CipherSuite(u16::from_be_bytes(r.get()));
+        let scheme = SignatureScheme(u16::from_be_bytes(r.get()));
+        let issued_at = u64::from_be_bytes(r.get());
+        let authenticated_at = u64::from_be_bytes(r.get());
+        let age_add = u32::from_be_bytes(r.get());
+        let [psk_len] = r.get::<1>();
+        let psk_len = usize::from(psk_len);
+        let psk = r.get::<MAX_PSK_LEN>();
+        let [kind] = r.get::<1>();
+        let client_scheme = SignatureScheme(u16::from_be_bytes(r.get()));
+        let (id, anchor) = (r.get::<32>(), r.get::<32>());
+        let client = match kind {
+            0 => ClientIdentity::Anonymous,
+            1 => ClientIdentity::Certificate { scheme: client_scheme, end_entity: id, anchor },
+            2 => ClientIdentity::ExternalPsk { identity: id },
+            _ => return None,
+        };
+        if version != VERSION || psk_len > MAX_PSK_LEN {
             return None;
         }
-        let mut state = TicketState {
-            suite: CipherSuite(u16::from_be_bytes([body[1], body[2]])),
-            scheme: SignatureScheme(u16::from_be_bytes([body[3], body[4]])),
-            issued_at: u64::from_be_bytes(body[5..13].try_into().ok()?),
-            age_add: u32::from_be_bytes(body[13..17].try_into().ok()?),
-            client_auth: SignatureScheme(u16::from_be_bytes([
-                body[CLIENT_AUTH_AT],
-                body[CLIENT_AUTH_AT + 1],
-            ])),
-            psk: [0; MAX_PSK_LEN],
+        Some(TicketState {
+            suite,
+            scheme,
+            issued_at,
+            authenticated_at,
+            client,
+            age_add,
+            psk,
             psk_len,
-        };
-        state.psk[..psk_len].copy_from_slice(&body[18..18 + psk_len]);
-        body.zeroize();
-        Some(state)
+        })
     }
 }
 
@@ -415,11 +480,17 @@ mod tests {
         let key = TicketKey::new(&[3; 32]).unwrap();
         let mut psk = [0u8; MAX_PSK_LEN];
         psk[..32].fill(9);
+        let client = ClientIdentity::Certificate {
+            scheme: SignatureScheme::ECDSA_SECP256R1_SHA256,
+            end_entity: [4; 32],
+            anchor: [5; 32],
+        };
         let state = TicketState {
             suite: CipherSuite::TLS13_AES_128_GCM_SHA256,
             scheme: SignatureScheme::ED25519,
             issued_at: 1_700_000_000,
-            client_auth: SignatureScheme::ECDSA_SECP256R1_SHA256,
+            authenticated_at: 1_600_000_000,
+            client,
             age_add: 77,
             psk,
             psk_len: 32,
@@ -428,8 +499,9 @@ mod tests {
         let back = key.open(&t).unwrap();
         assert_eq!(back.suite, state.suite);
         assert_eq!(back.scheme, state.scheme);
-        assert_eq!((back.issued_at, back.age_add), (1_700_000_000, 77));
-        assert_eq!(back.client_auth, SignatureScheme::ECDSA_SECP256R1_SHA256);
+        assert_eq!((back.issued_at, back.authenticated_at), (1_700_000_000, 1_600_000_000));
+        assert_eq!(back.age_add, 77);
+        assert_eq!(back.client, client);
         assert_eq!(back.psk[..back.psk_len], [9; 32]);
         for i in 0..t.len() {
             let mut bad = t;
@@ -439,6 +511,11 @@ mod tests {
         assert!(TicketKey::new(&[4; 32]).unwrap().open(&t).is_none());
         assert!(key.open(&t[..t.len() - 1]).is_none());
         assert!(key.open(&[]).is_none());
+        for client in [ClientIdentity::Anonymous, ClientIdentity::ExternalPsk { identity: [6; 32] }]
+        {
+            let state = TicketState { client, psk, ..state };
+            assert_eq!(key.open(&key.seal(&state, &[2; 12])).unwrap().client, client);
+        }
     }
 
     #[test]

@@ -268,9 +268,22 @@ pub enum Peer<'n> {
     Client,
 }
 
+/// A digest naming a trust anchor: SHA-256 over its subject and SubjectPublicKeyInfo, each
+/// preceded by its length (4 bytes, big-endian). A server's session tickets carry the one a
+/// client's chain was verified to, so that a session is not resumed once the root is gone.
+pub fn anchor_digest(anchor: &TrustAnchor<'_>) -> [u8; 32] {
+    let mut h = core_hash::Sha256::new();
+    for part in [anchor.subject.as_ref(), anchor.subject_public_key_info.as_ref()] {
+        h.update(&(part.len() as u32).to_be_bytes());
+        h.update(part);
+    }
+    h.finalize()
+}
+
 /// Verifies a chain (`end_entity` then `intermediates`) to `roots` at `now` for `peer`, then
 /// the CertificateVerify signature `sig` with `scheme` over `message`. `scheme` must be one
-/// of [`SUPPORTED_SCHEMES`] and match the certificate's key.
+/// of [`SUPPORTED_SCHEMES`] and match the certificate's key. Returns the
+/// [`anchor_digest`] of the root the chain leads to.
 #[allow(clippy::too_many_arguments)] // the chain, its context, and the signature: all distinct
 pub fn verify_peer(
     end_entity: &[u8],
@@ -281,7 +294,7 @@ pub fn verify_peer(
     scheme: SignatureScheme,
     message: &[u8],
     sig: &[u8],
-) -> Result<(), Error> {
+) -> Result<[u8; 32], Error> {
     let ee_der = CertificateDer::from(end_entity);
     let ee = webpki::EndEntityCert::try_from(&ee_der).map_err(|e| map_webpki(&e))?;
     if intermediates.len() > MAX_INTERMEDIATES {
@@ -296,16 +309,18 @@ pub fn verify_peer(
         Peer::Server(_) => webpki::KeyUsage::server_auth(),
         Peer::Client => webpki::KeyUsage::client_auth(),
     };
-    ee.verify_for_usage(
-        SUPPORTED_CERT_SIG_ALGS,
-        roots,
-        &inter[..intermediates.len()],
-        now,
-        usage,
-        None,
-        None,
-    )
-    .map_err(|e| map_webpki(&e))?;
+    let anchor = ee
+        .verify_for_usage(
+            SUPPORTED_CERT_SIG_ALGS,
+            roots,
+            &inter[..intermediates.len()],
+            now,
+            usage,
+            None,
+            None,
+        )
+        .map_err(|e| map_webpki(&e))
+        .map(|path| anchor_digest(path.anchor()))?;
     if let Peer::Server(name) = peer {
         let server_name = ServerName::try_from(name)
             .map_err(|_| Error::InvalidCertificate(CertificateError::NotValidForName))?;
@@ -317,7 +332,8 @@ pub fn verify_peer(
         .map(|(_, a)| *a)
         .ok_or(Error::PeerMisbehaved(PeerMisbehaved::SelectedUnofferedParameter))?;
     ee.verify_signature(alg, message, sig)
-        .map_err(|_| Error::PeerMisbehaved(PeerMisbehaved::BadSignature))
+        .map_err(|_| Error::PeerMisbehaved(PeerMisbehaved::BadSignature))?;
+    Ok(anchor)
 }
 
 /// Verifies a server's chain for `name`, then its CertificateVerify signature (see
@@ -334,6 +350,7 @@ pub fn verify_server(
     sig: &[u8],
 ) -> Result<(), Error> {
     verify_peer(end_entity, intermediates, roots, Peer::Server(name), now, scheme, message, sig)
+        .map(|_| ())
 }
 
 /// Whether `end_entity` (one of our own certificates) is valid for the DNS name `name`; used

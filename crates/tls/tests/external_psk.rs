@@ -204,8 +204,7 @@ fn no_certificate_request_with_a_psk() {
 fn tickets_from_a_psk_session_resume_it() {
     let store = leak(MemoryTicketStore::default());
     let key = leak(TicketKey::new(&[7; 32]).unwrap());
-    let tickets =
-        ServerTickets { key, lifetime: 3600, count: 1, now: UnixTime::now(), psk_ke: false };
+    let tickets = ServerTickets { lifetime: 3600, ..ServerTickets::new(key, UnixTime::now()) };
     let s = ServerConfig { tickets: Some(tickets), ..server(leak([PSK]), false) };
     let c = ClientConfig { tickets: Some(store), ..client(Some(PSK)) };
     let n = handshake(c, s).unwrap();

@@ -87,6 +87,7 @@ impl World {
                 count: 1,
                 now: UnixTime::now(),
                 psk_ke: false,
+                max_auth_age: 604_800,
             }),
             ..ServerConfig::new(leak([CertifiedKey {
                 chain: leak([&include_bytes!("data/server.der")[..]]),

@@ -565,6 +565,7 @@ fn s_client_resume_rounds(psk_ke: bool) {
                 count: 2,
                 now: UnixTime::now(),
                 psk_ke,
+                max_auth_age: 604_800,
             }),
             ..ServerConfig::new(&certs)
         };

@@ -80,6 +80,7 @@ impl Setup {
                 count: 2,
                 now: self.server_now,
                 psk_ke: self.psk_ke,
+                max_auth_age: 604_800,
             }),
             ..ServerConfig::new(certs())
         };

@@ -540,6 +540,7 @@ fn resumption_with_rustls_both_ways() {
                 count: 2,
                 now: UnixTime::now(),
                 psk_ke: false,
+                max_auth_age: 604_800,
             }),
             ..ServerConfig::new(&certs)
         };

@@ -318,6 +318,7 @@ impl HaliteSetup {
                 count: 1,
                 now: UnixTime::now(),
                 psk_ke: false,
+                max_auth_age: 604_800,
             }),
             ..ServerConfig::new(self.identity.certs)
         };
