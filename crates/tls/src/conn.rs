@@ -1833,14 +1833,18 @@ fn choose_psk<'a>(config: &ServerConfig<'a>, ch: &ClientHello<'_>) -> Option<Cho
 /// Server: whether a ticket's client identity still stands under `config`. An anonymous
 /// session resumes unless client authentication is required; a certificate-authenticated
 /// one only while a root of `ClientAuth.roots` is the one its chain was verified to (a
-/// server that dropped the root, or client authentication, does not resume it).
+/// server that dropped the root, or client authentication, does not resume it); one
+/// authenticated by an external PSK (which counts as client authentication) only while the
+/// server still has that PSK. Costs a SHA-256 per configured root or PSK identity.
 fn client_identity_holds(config: &ServerConfig<'_>, client: &ClientIdentity) -> bool {
     match client {
         ClientIdentity::Anonymous => !config.client_auth.is_some_and(|a| a.required),
         ClientIdentity::Certificate { anchor, .. } => config
             .client_auth
             .is_some_and(|a| a.roots.iter().any(|r| verify::anchor_digest(r) == *anchor)),
-        ClientIdentity::ExternalPsk { .. } => !config.client_auth.is_some_and(|a| a.required),
+        ClientIdentity::ExternalPsk { identity } => config.psks.is_some_and(|p| {
+            p.keys.iter().any(|k| <Sha256 as core_hash::Hash>::digest(k.identity) == *identity)
+        }),
     }
 }
 
@@ -2087,6 +2091,12 @@ fn server_client_hello(
                 _ => None,
             };
             (t.scheme, client_auth)
+        }
+        (Some(ChosenPsk { psk: ServerPsk::External(p), .. }), _) => {
+            // The PSK authenticates the client: its tickets remember which one.
+            let identity = <Sha256 as core_hash::Hash>::digest(p.identity);
+            c.client_identity = ClientIdentity::ExternalPsk { identity };
+            (SignatureScheme(0), None)
         }
         (_, Some((_, scheme))) => (scheme, None),
         _ => (SignatureScheme(0), None),

@@ -231,3 +231,31 @@ fn bad_configurations_are_refused() {
     assert_eq!(start(ServerConfig { psks: None, ..server(leak([PSK]), false) }), bad);
     assert_eq!(start(server(leak([ExternalPsk { key: b"", ..PSK }]), false)), bad);
 }
+
+/// The PSK authenticated the client, so its tickets resume at a server that requires client
+/// certificates (no `CertificateRequest`, the PSK identity carried over); a ticket whose PSK the
+/// server no longer has is not resumed.
+#[test]
+fn a_psk_session_resumes_at_a_server_requiring_client_certificates() {
+    let store = leak(MemoryTicketStore::default());
+    let key = leak(TicketKey::new(&[7; 32]).unwrap());
+    let tickets = ServerTickets { lifetime: 3600, ..ServerTickets::new(key, UnixTime::now()) };
+    let s = ServerConfig {
+        certs: certs(),
+        client_auth: Some(ClientAuth { roots: roots(), required: true, now: UnixTime::now() }),
+        tickets: Some(tickets),
+        ..server(leak([PSK]), false)
+    };
+    let c = ClientConfig { tickets: Some(store), ..client(Some(PSK)) };
+    let n = handshake(c, s).unwrap();
+    assert!(n.external_psk && !n.resumed);
+    let n = handshake(c, s).unwrap();
+    assert!(n.resumed && !n.external_psk, "resumed on the PSK's authentication");
+    // The server forgets the PSK: its sessions are not resumed, so the server falls back to
+    // its certificate, which this client (no roots) refuses.
+    let other = ExternalPsk { identity: b"sensor-16", ..PSK };
+    let forgot =
+        ServerConfig { psks: Some(ServerPsks { keys: leak([other]), psk_ke: false }), ..s };
+    let err = handshake(c, forgot).unwrap_err();
+    assert_eq!(err, (false, Error::InvalidCertificate(tls::CertificateError::UnknownIssuer)));
+}
