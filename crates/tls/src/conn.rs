@@ -255,7 +255,9 @@ impl<'a> ServerConfig<'a> {
 ///   CertificateVerify); messages are reassembled there across records whatever the record
 ///   size. A client offering a session ticket keeps the ticket at its end until the
 ///   ServerHello (to send it again after a HelloRetryRequest), and offers none longer than
-///   half of it ([`Connection::refused_ticket`] says so).
+///   half of it ([`Connection::refused_ticket`] says so). The peer's Certificate message
+///   stays at its start after the handshake, for [`Connection::peer_identity`], until a
+///   later message (a NewSessionTicket, a KeyUpdate) needs the room: no size to add.
 #[derive(Debug)]
 pub struct Buffers<'b> {
     /// Received bytes not yet processed.
@@ -315,6 +317,42 @@ pub struct Negotiated {
     /// Whether an external PSK authenticated the handshake (no certificates; `scheme` is
     /// `SignatureScheme(0)`, and `group` `NamedGroup(0)` in `psk_ke` mode).
     pub external_psk: bool,
+}
+
+/// How the peer authenticated (RFC 8446 §4.4.2, §4.2.11), so an application can tell peers
+/// apart; see [`Connection::peer_identity`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PeerIdentity<'c> {
+    /// A certificate: checked in this handshake, or, on a server, in the handshake a
+    /// resumed session came from.
+    Certificate {
+        /// The SHA-256 of the end-entity certificate's DER: also known on a resumed session
+        /// (the server's ticket carries it).
+        end_entity_sha256: [u8; 32],
+        /// The chain as the peer sent it, end-entity first: kept in the handshake buffer
+        /// after the handshake (`None` on a resumed session, which has no chain, or once a
+        /// later handshake message needed the room).
+        chain: Option<CertificateChain<'c>>,
+    },
+    /// An external PSK, by its identity: the one this handshake took, or, on a server, the
+    /// one the handshake a resumed session came from took.
+    ExternalPsk(&'c [u8]),
+}
+
+/// A peer's certificate chain as received, borrowed from the handshake buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CertificateChain<'c>(List<'c, CertificateEntry<'c>, crate::msgs::U24>);
+
+impl<'c> CertificateChain<'c> {
+    /// The end-entity certificate (DER).
+    pub fn end_entity(&self) -> Option<&'c [u8]> {
+        self.iter().next()
+    }
+
+    /// The certificates (DER), end-entity first, then the intermediates as sent.
+    pub fn iter(&self) -> impl Iterator<Item = &'c [u8]> + use<'c> {
+        self.0.iter().map(|e| e.cert)
+    }
 }
 
 struct ClientHelloSent {
@@ -569,6 +607,11 @@ struct Core<'a, 'b> {
     client_identity: ClientIdentity,
     /// Server: when the session was authenticated, if before this handshake (resumed).
     authenticated_at: Option<u64>,
+    /// The SHA-256 of the peer's end-entity certificate (server: also from a ticket).
+    peer_cert_sha256: Option<[u8; 32]>,
+    /// The identity of the external PSK that authenticated the peer (server: also of a
+    /// resumed session's).
+    peer_psk: Option<&'a [u8]>,
 }
 
 /// A TLS 1.3 connection, client or server, over caller-provided buffers.
@@ -578,6 +621,9 @@ pub struct Connection<'a, 'b> {
     c: Core<'a, 'b>,
     hs: &'b mut [u8],
     hs_len: usize,
+    /// Where handshake reassembly starts in `hs`: after the peer's Certificate message once
+    /// it is checked (kept for [`Connection::peer_identity`] until the room is needed).
+    hs_start: usize,
     /// Where handshake reassembly ends in `hs`: its length, less the ticket a client offers
     /// (kept at the end until the ServerHello, to be sent again after a HelloRetryRequest).
     hs_end: usize,
@@ -640,10 +686,13 @@ impl<'a, 'b> Connection<'a, 'b> {
                 refused_ticket: None,
                 client_identity: ClientIdentity::Anonymous,
                 authenticated_at: None,
+                peer_cert_sha256: None,
+                peer_psk: None,
             },
             hs_end: handshake.len(),
             hs: handshake,
             hs_len: 0,
+            hs_start: 0,
             state,
         })
     }
@@ -782,6 +831,26 @@ impl<'a, 'b> Connection<'a, 'b> {
     /// The negotiated parameters, once the handshake is done.
     pub fn negotiated(&self) -> Option<Negotiated> {
         self.c.negotiated
+    }
+
+    /// How the peer authenticated, once the handshake is done: its certificate (the chain
+    /// itself while it is kept in the handshake buffer, which costs the buffer the size of
+    /// the peer's Certificate message for the rest of the connection, given up when a later
+    /// message needs the room), or the external PSK. On a resumed session a server knows
+    /// what its ticket carried: the end-entity certificate's SHA-256 or the PSK identity; a
+    /// client, nothing more than that it resumed (`None`). `None` as well for a client that
+    /// did not authenticate.
+    pub fn peer_identity(&self) -> Option<PeerIdentity<'_>> {
+        self.c.negotiated?;
+        if let Some(identity) = self.c.peer_psk {
+            return Some(PeerIdentity::ExternalPsk(identity));
+        }
+        let end_entity_sha256 = self.c.peer_cert_sha256?;
+        let chain = match HandshakeMessage::decode(&self.hs[..self.hs_start]) {
+            Ok(HandshakeMessage::Certificate(cert)) => Some(CertificateChain(cert.entries)),
+            _ => None,
+        };
+        Some(PeerIdentity::Certificate { end_entity_sha256, chain })
     }
 
     /// The record sizes in force: the protocol's until the handshake negotiates smaller ones
@@ -953,8 +1022,14 @@ impl<'a, 'b> Connection<'a, 'b> {
                     if start == end {
                         return Err(PeerMisbehaved::EmptyRecord.into());
                     }
-                    let dst = self.hs[..self.hs_end]
-                        .get_mut(self.hs_len..self.hs_len + (end - start))
+                    let n = end - start;
+                    if self.hs_start + self.hs_len + n > self.hs_end && self.hs_start > 0 {
+                        // The kept peer certificate gives its room to reassembly.
+                        self.hs.copy_within(self.hs_start..self.hs_start + self.hs_len, 0);
+                        self.hs_start = 0;
+                    }
+                    let dst = self.hs[self.hs_start..self.hs_end]
+                        .get_mut(self.hs_len..self.hs_len + n)
                         .ok_or(Error::BufferTooSmall)?;
                     dst.copy_from_slice(&self.c.io.rx[start..end]);
                     self.hs_len += end - start;
@@ -995,12 +1070,14 @@ impl<'a, 'b> Connection<'a, 'b> {
     /// Handles every whole message in the handshake buffer.
     fn process_handshake(&mut self) -> Result<(), Error> {
         loop {
-            let buf = &self.hs[..self.hs_len];
+            let base = self.hs_start;
+            let buf = &self.hs[base..base + self.hs_len];
             let Some((first, rest)) = split_handshake(buf) else { break };
             let state = mem::replace(&mut self.state, State::Dead);
             // A Certificate is handled together with the CertificateVerify after it, so the
-            // certificate need not be copied out of the buffer.
-            let (used, next) = match state {
+            // certificate need not be copied out of the buffer; once checked it stays there
+            // (`keep`) for `peer_identity`.
+            let (used, next, keep) = match state {
                 State::ClientExpectCertificate(hs)
                     if first.first() != Some(&HandshakeType::CERTIFICATE_REQUEST.0) =>
                 {
@@ -1009,7 +1086,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                         break;
                     };
                     let next = client_certificate(&mut self.c, hs, first, second)?;
-                    (first.len() + second.len(), next)
+                    (first.len() + second.len(), next, first.len())
                 }
                 State::ServerExpectCertificate(st) => {
                     let HandshakeMessage::Certificate(cert) = HandshakeMessage::decode(first)?
@@ -1017,14 +1094,15 @@ impl<'a, 'b> Connection<'a, 'b> {
                         return Err(PeerMisbehaved::UnexpectedMessage.into());
                     };
                     if cert.entries.iter().next().is_none() {
-                        (first.len(), server_no_client_certificate(&mut self.c, st, first, &cert)?)
+                        let next = server_no_client_certificate(&mut self.c, st, first, &cert)?;
+                        (first.len(), next, 0)
                     } else {
                         let Some((second, _)) = split_handshake(rest) else {
                             self.state = State::ServerExpectCertificate(st);
                             break;
                         };
                         let next = server_client_certificate(&mut self.c, st, first, second)?;
-                        (first.len() + second.len(), next)
+                        (first.len() + second.len(), next, first.len())
                     }
                 }
                 state => {
@@ -1032,7 +1110,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                     let first_len = first.len();
                     let ticket = &self.hs[self.hs_end..];
                     let next = handle(&mut self.c, state, first, msg, ticket)?;
-                    (first_len, next)
+                    (first_len, next, 0)
                 }
             };
             self.state = next;
@@ -1040,8 +1118,9 @@ impl<'a, 'b> Connection<'a, 'b> {
                 // The offered ticket is not sent again: its room is for reassembly now.
                 self.hs_end = self.hs.len();
             }
-            self.hs.copy_within(used..self.hs_len, 0);
+            self.hs.copy_within(base + used..base + self.hs_len, base + keep);
             self.hs_len -= used;
+            self.hs_start += keep;
             if self.c.key_changed && self.hs_len != 0 {
                 return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
             }
@@ -1504,7 +1583,10 @@ fn client_key_exchange(
             c.params.resumed = true;
             c.params.scheme = t.scheme();
         }
-        Some(Offered::External) => c.params.external_psk = true,
+        Some(Offered::External) => {
+            c.params.external_psk = true;
+            c.peer_psk = config.external_psk.map(|p| p.identity);
+        }
         None => {}
     }
     let key = psk.map(|p| p.key(&config));
@@ -1521,7 +1603,7 @@ fn client_certificate(
 ) -> Result<State, Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
-    let (scheme, _) = check_certificate(
+    let (scheme, identity) = check_certificate(
         &mut hs.transcript,
         raw_cert,
         raw_cv,
@@ -1530,6 +1612,9 @@ fn client_certificate(
         config.now,
     )?;
     c.params.scheme = scheme;
+    if let ClientIdentity::Certificate { end_entity, .. } = identity {
+        c.peer_cert_sha256 = Some(end_entity);
+    }
     Ok(State::ClientExpectFinished(ClientExpectFinished { hs }))
 }
 
@@ -1584,7 +1669,7 @@ fn check_certificate(
         cv.signature,
     )?;
     transcript.update(raw_cv);
-    let end_entity = <Sha256 as core_hash::Hash>::digest(chain[0]);
+    let end_entity = Sha256::digest(chain[0]);
     Ok((cv.scheme, ClientIdentity::Certificate { scheme: cv.scheme, end_entity, anchor }))
 }
 
@@ -1625,6 +1710,9 @@ fn server_client_certificate(
     )?;
     c.params.client_auth = Some(scheme);
     c.client_identity = identity;
+    if let ClientIdentity::Certificate { end_entity, .. } = identity {
+        c.peer_cert_sha256 = Some(end_entity);
+    }
     Ok(State::ServerExpectFinished(st))
 }
 
@@ -1842,9 +1930,9 @@ fn client_identity_holds(config: &ServerConfig<'_>, client: &ClientIdentity) -> 
         ClientIdentity::Certificate { anchor, .. } => config
             .client_auth
             .is_some_and(|a| a.roots.iter().any(|r| verify::anchor_digest(r) == *anchor)),
-        ClientIdentity::ExternalPsk { identity } => config.psks.is_some_and(|p| {
-            p.keys.iter().any(|k| <Sha256 as core_hash::Hash>::digest(k.identity) == *identity)
-        }),
+        ClientIdentity::ExternalPsk { identity } => config
+            .psks
+            .is_some_and(|p| p.keys.iter().any(|k| Sha256::digest(k.identity) == *identity)),
     }
 }
 
@@ -2087,15 +2175,25 @@ fn server_client_hello(
             c.client_identity = t.client;
             c.authenticated_at = Some(t.authenticated_at);
             let client_auth = match t.client {
-                ClientIdentity::Certificate { scheme, .. } => Some(scheme),
-                _ => None,
+                ClientIdentity::Certificate { scheme, end_entity, .. } => {
+                    c.peer_cert_sha256 = Some(end_entity);
+                    Some(scheme)
+                }
+                ClientIdentity::ExternalPsk { identity } => {
+                    let sha = |k: &&ExternalPsk<'_>| Sha256::digest(k.identity) == identity;
+                    c.peer_psk =
+                        config.psks.and_then(|p| p.keys.iter().find(sha)).map(|k| k.identity);
+                    None
+                }
+                ClientIdentity::Anonymous => None,
             };
             (t.scheme, client_auth)
         }
         (Some(ChosenPsk { psk: ServerPsk::External(p), .. }), _) => {
             // The PSK authenticates the client: its tickets remember which one.
-            let identity = <Sha256 as core_hash::Hash>::digest(p.identity);
+            let identity = Sha256::digest(p.identity);
             c.client_identity = ClientIdentity::ExternalPsk { identity };
+            c.peer_psk = Some(p.identity);
             (SignatureScheme(0), None)
         }
         (_, Some((_, scheme))) => (scheme, None),

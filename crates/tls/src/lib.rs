@@ -88,8 +88,8 @@ pub mod ticket;
 pub mod verify;
 
 pub use conn::{
-    Buffers, ClientAuth, ClientConfig, Connection, Negotiated, RecordLimits, ServerConfig,
-    ServerTickets, Want,
+    Buffers, CertificateChain, ClientAuth, ClientConfig, Connection, Negotiated, PeerIdentity,
+    RecordLimits, ServerConfig, ServerTickets, Want,
 };
 pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
 pub use psk::{ExternalPsk, ServerPsks};

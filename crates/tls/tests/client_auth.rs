@@ -9,7 +9,7 @@ use tls::msgs::{AlertDescription, SignatureScheme};
 use tls::ticket::{MemoryTicketStore, TicketKey, TicketStore};
 use tls::{
     Buffers, CertificateError, CertifiedKey, ClientAuth, ClientConfig, Connection, Error,
-    PeerMisbehaved, ServerConfig, ServerTickets, SigningKey, Want,
+    PeerIdentity, PeerMisbehaved, ServerConfig, ServerTickets, SigningKey, Want,
 };
 
 macro_rules! data {
@@ -324,5 +324,54 @@ fn a_server_that_dropped_the_clients_root_does_not_resume_its_session() {
             Error::InvalidCertificate(CertificateError::UnknownIssuer),
             Error::AlertReceived(AlertDescription::UNKNOWN_CA)
         ))
+    );
+}
+
+/// A server can tell clients apart: after a full handshake it has the client's chain as
+/// received (end-entity first) and the end-entity's SHA-256, and the client has the server's;
+/// a resumed session gives the server the SHA-256 from the ticket (no chain was sent).
+#[test]
+fn each_side_sees_the_peers_certificate_and_a_resumed_server_its_digest() {
+    let id = &CLIENTS[1];
+    let store: &'static MemoryTicketStore = leak(MemoryTicketStore::default());
+    let key: &'static TicketKey = leak(TicketKey::new(&[8; 32]).unwrap());
+    let t = Tickets {
+        store: Some((store, key)),
+        lifetime: 600,
+        now: UnixTime::now(),
+        max_auth_age: 604_800,
+    };
+    let sha = |der: &[u8]| core_hash::Sha256::digest(der);
+    let (mut c, mut s) = pair_with_tickets(Some((id.cert, id.key)), leak([id.ca]), true, t);
+    assert_eq!(s.peer_identity(), None, "not before the handshake");
+    run(&mut c, &mut s).unwrap();
+    pump(&mut s, &mut c).unwrap(); // the ticket
+    let Some(PeerIdentity::Certificate { end_entity_sha256, chain: Some(chain) }) =
+        s.peer_identity()
+    else {
+        panic!("{:?}", s.peer_identity())
+    };
+    assert_eq!(end_entity_sha256, sha(id.cert));
+    assert_eq!(chain.end_entity(), Some(id.cert));
+    assert_eq!(chain.iter().collect::<Vec<_>>(), [id.cert]);
+    let server_cert = data!("server.der");
+    let Some(PeerIdentity::Certificate { end_entity_sha256, chain: Some(chain) }) =
+        c.peer_identity()
+    else {
+        panic!("{:?}", c.peer_identity())
+    };
+    assert_eq!((end_entity_sha256, chain.end_entity()), (sha(server_cert), Some(&server_cert[..])));
+    // Data (and a KeyUpdate) still flow with the chain kept in the handshake buffer.
+    c.key_update().unwrap();
+    c.write(b"still here").unwrap();
+    pump(&mut c, &mut s).unwrap();
+    assert_eq!(s.read(&mut [0; 32]).unwrap(), 10);
+
+    let (mut c, mut s) = pair_with_tickets(Some((id.cert, id.key)), leak([id.ca]), true, t);
+    run(&mut c, &mut s).unwrap();
+    assert!(s.negotiated().unwrap().resumed);
+    assert_eq!(
+        s.peer_identity(),
+        Some(PeerIdentity::Certificate { end_entity_sha256: sha(id.cert), chain: None })
     );
 }

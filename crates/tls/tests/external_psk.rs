@@ -12,8 +12,8 @@ use tls::suites;
 use tls::ticket::{MemoryTicketStore, TicketKey};
 use tls::{
     ApiMisuse, Buffers, CertifiedKey, ClientAuth, ClientConfig, Connection, Error, ExternalPsk,
-    Negotiated, PeerIncompatible, PeerMisbehaved, ServerConfig, ServerPsks, ServerTickets,
-    SigningKey,
+    Negotiated, PeerIdentity, PeerIncompatible, PeerMisbehaved, ServerConfig, ServerPsks,
+    ServerTickets, SigningKey,
 };
 
 const KEY: &[u8] = b"0123456789abcdef0123456789abcdef";
@@ -258,4 +258,30 @@ fn a_psk_session_resumes_at_a_server_requiring_client_certificates() {
         ServerConfig { psks: Some(ServerPsks { keys: leak([other]), psk_ke: false }), ..s };
     let err = handshake(c, forgot).unwrap_err();
     assert_eq!(err, (false, Error::InvalidCertificate(tls::CertificateError::UnknownIssuer)));
+}
+
+/// A server can tell PSK clients apart: the identity of the PSK that authenticated the client
+/// is exposed, after the PSK handshake and after a resumption of its session; the client sees
+/// its own PSK's identity (the one that authenticated the server).
+#[test]
+fn the_server_sees_which_psk_authenticated_the_client() {
+    let other = ExternalPsk { identity: b"sensor-16", key: b"another key, 16+", ..PSK };
+    let store = leak(MemoryTicketStore::default());
+    let key = leak(TicketKey::new(&[7; 32]).unwrap());
+    let tickets = ServerTickets { lifetime: 3600, ..ServerTickets::new(key, UnixTime::now()) };
+    let s = ServerConfig { tickets: Some(tickets), ..server(leak([other, PSK]), false) };
+    let c = ClientConfig { tickets: Some(store), ..client(Some(PSK)) };
+    for resumed in [false, true] {
+        let mut c = Connection::client(c, "localhost", bufs(), &mut OsRandom).unwrap();
+        let mut s = Connection::server(s, bufs(), &mut OsRandom).unwrap();
+        for _ in 0..4 {
+            pump(&mut c, &mut s).unwrap();
+            pump(&mut s, &mut c).unwrap();
+        }
+        assert_eq!(s.negotiated().unwrap().resumed, resumed);
+        assert_eq!(s.peer_identity(), Some(PeerIdentity::ExternalPsk(b"sensor-17")), "{resumed}");
+        if !resumed {
+            assert_eq!(c.peer_identity(), Some(PeerIdentity::ExternalPsk(b"sensor-17")));
+        }
+    }
 }

@@ -326,3 +326,43 @@ fn a_ticket_longer_than_the_callers_storage_is_reported_with_both_sizes() {
     let (second, _) = rustls_round(&server, config);
     assert!(second.negotiated().unwrap().resumed);
 }
+
+/// The server's chain stays in the client's handshake buffer after the handshake until a
+/// message needs the room: a buffer that fits the Certificate and `CertificateVerify` but not
+/// the Certificate and a `NewSessionTicket` gives the chain up for the ticket (no error), and
+/// the end-entity digest stays.
+#[test]
+fn the_kept_peer_chain_gives_its_room_to_later_messages() {
+    use tls::PeerIdentity;
+    let cert_msg = include_bytes!("data/server-p256.der").len() + 13;
+    // ECDSA P-256 CertificateVerify: 8 bytes and a DER signature of at most 72.
+    for (hs_len, kept) in [(cert_msg + 80, false), (cert_msg + 400, true)] {
+        let setup = Setup::new();
+        let (c, s) = setup.pair();
+        drop(c);
+        let config = ClientConfig {
+            tickets: Some(setup.store),
+            ..ClientConfig::new(roots(), UnixTime::now())
+        };
+        let bufs = Buffers {
+            received: Vec::leak(vec![0; 17_000]),
+            send: Vec::leak(vec![0; 40_000]),
+            handshake: Vec::leak(vec![0; hs_len]),
+        };
+        let mut c = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+        let mut s = s;
+        for _ in 0..4 {
+            pump(&mut c, &mut s).unwrap();
+            pump(&mut s, &mut c).unwrap();
+        }
+        assert!(!setup.store.is_empty(), "the tickets arrived");
+        let Some(PeerIdentity::Certificate { end_entity_sha256, chain }) = c.peer_identity() else {
+            panic!()
+        };
+        assert_eq!(
+            end_entity_sha256,
+            core_hash::Sha256::digest(include_bytes!("data/server-p256.der"))
+        );
+        assert_eq!(chain.is_some(), kept, "{hs_len}");
+    }
+}
