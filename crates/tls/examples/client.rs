@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use common::die;
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, UnixTime};
+use pki_types::CertificateDer;
 use tls::ticket::MemoryTicketStore;
 use tls::{Buffers, ClientConfig, Connection, Stream, Want};
 
@@ -114,7 +114,7 @@ fn main() {
         record_size_limit,
         max_fragment_length,
         external_psk: psk,
-        ..ClientConfig::new(&roots, UnixTime::now())
+        ..ClientConfig::new(&roots, &tls::SystemClock)
     };
     if resume {
         // A first connection only to get a ticket: handshake, wait for a NewSessionTicket,

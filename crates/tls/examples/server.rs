@@ -18,7 +18,7 @@ use std::net::TcpListener;
 
 use common::die;
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, UnixTime};
+use pki_types::CertificateDer;
 use tls::ticket::TicketKey;
 use tls::{
     Buffers, CertifiedKey, ClientAuth, Connection, ServerConfig, ServerTickets, SigningKey, Stream,
@@ -106,13 +106,13 @@ fn main() {
             client_auth: client_ca.is_some().then(|| ClientAuth {
                 roots: &client_roots,
                 required: true,
-                now: UnixTime::now(),
+                clock: &tls::SystemClock,
             }),
             tickets: Some(ServerTickets {
                 key: &ticket_key,
                 lifetime: 7200,
                 count: 2,
-                now: UnixTime::now(),
+                clock: &tls::SystemClock,
                 psk_ke: false,
                 max_auth_age: 604_800,
             }),

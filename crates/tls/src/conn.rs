@@ -17,6 +17,7 @@ use core::mem;
 use core_hash::{HmacDrbg, RandomSource, Sha256};
 use pki_types::{TrustAnchor, UnixTime};
 
+use crate::clock::Clock;
 use crate::error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
 use crate::key_schedule::{
     Digest, EarlySecret, HashAlg, MasterSecret, Secret, Transcript, finished_verify_data,
@@ -62,8 +63,8 @@ pub struct ClientConfig<'a> {
     /// Implementations that compute groups in place of `core-ec`, or add groups it lacks
     /// (empty: `core-ec` for every group); see [`crate::provider::KeyExchange`].
     pub key_exchanges: &'a [&'static dyn KeyExchange],
-    /// The time certificates are checked at.
-    pub now: UnixTime,
+    /// The clock certificates are checked and tickets aged by, read at each use.
+    pub clock: &'a dyn Clock,
     /// The certificate and key to answer a server's CertificateRequest with (`None`: answer
     /// with an empty Certificate).
     pub client_cert: Option<CertifiedKey<'a>>,
@@ -93,7 +94,8 @@ pub struct ClientConfig<'a> {
 }
 
 impl<'a> ClientConfig<'a> {
-    /// A client that trusts `roots` and checks certificates at `now`, offering the default
+    /// A client that trusts `roots` and reads the time from `clock` (a [`UnixTime`] for a
+    /// fixed time, [`crate::SystemClock`] with std), offering the default
     /// suites ([`suites::DEFAULT_SUITES`]) and groups ([`crate::kx::DEFAULT_GROUPS`]) and
     /// nothing else: no ALPN, client certificate, resumption, record limits or external PSK.
     /// Set other fields with struct update syntax:
@@ -101,18 +103,17 @@ impl<'a> ClientConfig<'a> {
     /// ```
     /// # use tls::ClientConfig;
     /// # let roots = [];
-    /// # let now = pki_types::UnixTime::now();
     /// let alpn: [&[u8]; 1] = [b"h2"];
-    /// let config = ClientConfig { alpn: &alpn, ..ClientConfig::new(&roots, now) };
+    /// let config = ClientConfig { alpn: &alpn, ..ClientConfig::new(&roots, &tls::SystemClock) };
     /// ```
-    pub const fn new(roots: &'a [TrustAnchor<'a>], now: UnixTime) -> Self {
+    pub const fn new(roots: &'a [TrustAnchor<'a>], clock: &'a dyn Clock) -> Self {
         Self {
             suites: suites::DEFAULT_SUITES,
             roots,
             alpn: &[],
             groups: crate::kx::DEFAULT_GROUPS,
             key_exchanges: &[],
-            now,
+            clock,
             client_cert: None,
             tickets: None,
             psk_modes: &[],
@@ -132,8 +133,8 @@ pub struct ServerTickets<'a> {
     pub lifetime: u32,
     /// How many tickets to send after each handshake.
     pub count: u8,
-    /// The current time, for ticket ages.
-    pub now: UnixTime,
+    /// The clock ticket ages and lifetimes are measured by, read at each use.
+    pub clock: &'a dyn Clock,
     /// Resume without a fresh key exchange (`psk_ke`) when the client lists that mode,
     /// rather than with (EC)DHE: cheaper for a small server, no forward secrecy for the
     /// resumed session. `false`: always `psk_dhe_ke`.
@@ -150,15 +151,15 @@ pub struct ServerTickets<'a> {
 pub const MAX_TICKET_LIFETIME: u32 = 604_800;
 
 impl<'a> ServerTickets<'a> {
-    /// Tickets sealed with `key` at the time `now`, one per handshake, valid for two hours,
+    /// Tickets sealed with `key`, aged by `clock`, one per handshake, valid for two hours,
     /// resumed with `psk_dhe_ke` only, and for at most seven days after the full handshake.
     /// Set other fields with struct update syntax.
-    pub const fn new(key: &'a TicketKey, now: UnixTime) -> Self {
+    pub const fn new(key: &'a TicketKey, clock: &'a dyn Clock) -> Self {
         Self {
             key,
             lifetime: 7200,
             count: 1,
-            now,
+            clock,
             psk_ke: false,
             max_auth_age: MAX_TICKET_LIFETIME,
         }
@@ -173,8 +174,8 @@ pub struct ClientAuth<'a> {
     /// Whether a client without a certificate is refused (with a certificate_required
     /// alert) rather than let through unauthenticated.
     pub required: bool,
-    /// The time client certificates are checked at.
-    pub now: UnixTime,
+    /// The clock client certificates are checked by, read at each use.
+    pub clock: &'a dyn Clock,
 }
 
 /// A server's settings.
@@ -763,7 +764,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                 return None;
             }
         };
-        let now = config.now.as_secs();
+        let now = config.clock.now().as_secs();
         if !session.is_valid_at(now) || suites::find(config.suites, session.suite()).is_none() {
             return None;
         }
@@ -1165,7 +1166,7 @@ fn send_client_hello(
     psk: Option<(&Offered, &[u8], Transcript)>,
 ) -> Result<(), Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
-    let now = config.now.as_secs();
+    let now = config.clock.now().as_secs();
     // A PSK offer: the ticket or the external identity (whose age is 0, RFC 8446
     // §4.2.11), and a placeholder binder filled in below.
     let hash_len = psk.as_ref().map_or(0, |(_, _, t)| t.alg().output_len());
@@ -1375,7 +1376,7 @@ fn handle(
             let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
             if let (Some(store), Some(rms)) = (config.tickets, &t.resumption) {
                 let psk = resumption_psk(rms, nst.nonce);
-                let now = config.now.as_secs();
+                let now = config.clock.now().as_secs();
                 let session = Session::new(
                     t.suite.suite,
                     c.params.scheme,
@@ -1609,7 +1610,7 @@ fn client_certificate(
         raw_cv,
         config.roots,
         verify::Peer::Server(name),
-        config.now,
+        config.clock.now(),
     )?;
     c.params.scheme = scheme;
     if let ClientIdentity::Certificate { end_entity, .. } = identity {
@@ -1706,7 +1707,7 @@ fn server_client_certificate(
         raw_cv,
         auth.roots,
         verify::Peer::Client,
-        auth.now,
+        auth.clock.now(),
     )?;
     c.params.client_auth = Some(scheme);
     c.client_identity = identity;
@@ -1893,7 +1894,7 @@ fn choose_psk<'a>(config: &ServerConfig<'a>, ch: &ClientHello<'_>) -> Option<Cho
     for (index, identity) in offer.identities.iter().enumerate() {
         let ticket = config.tickets.and_then(|t| Some((t, t.key.open(identity.identity)?)));
         if let Some((tickets, state)) = ticket {
-            let now = tickets.now.as_secs();
+            let now = tickets.clock.now().as_secs();
             let max_age = tickets.max_auth_age.min(MAX_TICKET_LIFETIME);
             let fresh = now >= state.issued_at
                 && now - state.issued_at < u64::from(tickets.lifetime)
@@ -1956,7 +1957,7 @@ fn server_certificate<'a>(
 fn send_tickets(c: &mut Core<'_, '_>, st: &ServerExpectFinished) -> Result<(), Error> {
     let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let Some(tickets) = config.tickets.filter(|_| st.send_tickets) else { return Ok(()) };
-    let now = tickets.now.as_secs();
+    let now = tickets.clock.now().as_secs();
     // A resumed session's authentication ages from its full handshake (RFC 8446 §4.6.1):
     // the tickets live no longer than what remains of it.
     let authenticated_at = c.authenticated_at.unwrap_or(now);
@@ -2305,7 +2306,7 @@ mod tests {
             max_fragment_length,
             ..ClientConfig::new(
                 leak([webpki::anchor_from_trusted_cert(ca).unwrap()]),
-                UnixTime::now(),
+                &crate::SystemClock,
             )
         }
     }

@@ -21,7 +21,7 @@
 //!
 //! let psk = ExternalPsk { identity: b"sensor-17", key: &[7; 32], hash: HashAlg::Sha256 };
 //! let now = UnixTime::now();
-//! let client_config = ClientConfig { external_psk: Some(psk), ..ClientConfig::new(&[], now) };
+//! let client_config = ClientConfig { external_psk: Some(psk), ..ClientConfig::new(&[], &now) };
 //! let keys = [psk];
 //! let psks = Some(ServerPsks { keys: &keys, psk_ke: false });
 //! let server_config = ServerConfig { psks, ..ServerConfig::new(&[]) };
@@ -71,6 +71,7 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod clock;
 pub mod conn;
 mod error;
 pub mod key_schedule;
@@ -87,6 +88,9 @@ pub mod suites;
 pub mod ticket;
 pub mod verify;
 
+pub use clock::Clock;
+#[cfg(feature = "std")]
+pub use clock::SystemClock;
 pub use conn::{
     Buffers, CertificateChain, ClientAuth, ClientConfig, Connection, Negotiated, PeerIdentity,
     RecordLimits, ServerConfig, ServerTickets, Want,

@@ -86,7 +86,7 @@ fn pair(
     required: bool,
 ) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
     let tickets =
-        Tickets { store: None, lifetime: 600, now: UnixTime::now(), max_auth_age: 604_800 };
+        Tickets { store: None, lifetime: 600, clock: &tls::SystemClock, max_auth_age: 604_800 };
     pair_with_tickets(cert, leak([client_ca]), required, tickets)
 }
 
@@ -96,7 +96,7 @@ fn pair(
 struct Tickets {
     store: Option<(&'static MemoryTicketStore, &'static TicketKey)>,
     lifetime: u32,
-    now: UnixTime,
+    clock: &'static dyn tls::Clock,
     max_auth_age: u32,
 }
 
@@ -115,7 +115,7 @@ fn pair_with_tickets(
     let config = ClientConfig {
         client_cert,
         tickets: tickets.map(|(store, _)| store as &dyn TicketStore),
-        ..ClientConfig::new(leak([anchor(data!("ca.der"))]), t.now)
+        ..ClientConfig::new(leak([anchor(data!("ca.der"))]), t.clock)
     };
     let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
     let server_key = leak(SigningKey::from_pkcs8_der(data!("server.key.der")).unwrap());
@@ -123,13 +123,13 @@ fn pair_with_tickets(
         client_auth: Some(ClientAuth {
             roots: Vec::leak(client_cas.iter().map(|ca| anchor(ca)).collect()),
             required,
-            now: t.now,
+            clock: t.clock,
         }),
         tickets: tickets.map(|(_, key)| ServerTickets {
             key,
             lifetime: t.lifetime,
             count: 1,
-            now: t.now,
+            clock: t.clock,
             psk_ke: false,
             max_auth_age: t.max_auth_age,
         }),
@@ -240,7 +240,7 @@ fn resumption_keeps_the_client_identity() {
         let t = Tickets {
             store: Some((store, key)),
             lifetime: 600,
-            now: UnixTime::now(),
+            clock: &tls::SystemClock,
             max_auth_age: 604_800,
         };
         let (mut c, mut s) = pair_with_tickets(cert, leak([id.ca]), required, t);
@@ -282,7 +282,12 @@ fn resume_daily(max_auth_age: u32) -> Vec<bool> {
     let start = UnixTime::now().as_secs();
     let run_at = |secs: u64| {
         let now = UnixTime::since_unix_epoch(std::time::Duration::from_secs(start + secs));
-        let t = Tickets { store: Some((store, key)), lifetime: 100_000, now, max_auth_age };
+        let t = Tickets {
+            store: Some((store, key)),
+            lifetime: 100_000,
+            clock: leak(now),
+            max_auth_age,
+        };
         let (mut c, mut s) = pair_with_tickets(Some((id.cert, id.key)), leak([id.ca]), true, t);
         run(&mut c, &mut s).unwrap();
         pump(&mut s, &mut c).unwrap(); // the ticket
@@ -305,7 +310,7 @@ fn a_server_that_dropped_the_clients_root_does_not_resume_its_session() {
         let t = Tickets {
             store: Some((store, key)),
             lifetime: 600,
-            now: UnixTime::now(),
+            clock: &tls::SystemClock,
             max_auth_age: 604_800,
         };
         let (mut c, mut s) = pair_with_tickets(Some((id.cert, id.key)), roots, false, t);
@@ -338,7 +343,7 @@ fn each_side_sees_the_peers_certificate_and_a_resumed_server_its_digest() {
     let t = Tickets {
         store: Some((store, key)),
         lifetime: 600,
-        now: UnixTime::now(),
+        clock: &tls::SystemClock,
         max_auth_age: 604_800,
     };
     let sha = |der: &[u8]| core_hash::Sha256::digest(der);

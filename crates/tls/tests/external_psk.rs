@@ -5,7 +5,7 @@
 //! server with PSKs only, is refused with `unknown_psk_identity`.
 
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, TrustAnchor, UnixTime};
+use pki_types::{CertificateDer, TrustAnchor};
 use tls::key_schedule::HashAlg;
 use tls::msgs::{AlertDescription, CipherSuite, NamedGroup, PskKeyExchangeMode, SignatureScheme};
 use tls::suites;
@@ -44,7 +44,7 @@ fn certs() -> &'static [CertifiedKey<'static>] {
 
 /// A client with `psk` and no trusted roots: a server certificate would fail it.
 fn client(psk: Option<ExternalPsk<'static>>) -> ClientConfig<'static> {
-    ClientConfig { external_psk: psk, ..ClientConfig::new(&[], UnixTime::now()) }
+    ClientConfig { external_psk: psk, ..ClientConfig::new(&[], &tls::SystemClock) }
 }
 
 /// A server with `keys` and no certificates.
@@ -191,7 +191,7 @@ fn an_unknown_identity_falls_back_to_the_certificate() {
 fn no_certificate_request_with_a_psk() {
     let s = ServerConfig {
         certs: certs(),
-        client_auth: Some(ClientAuth { roots: roots(), required: true, now: UnixTime::now() }),
+        client_auth: Some(ClientAuth { roots: roots(), required: true, clock: &tls::SystemClock }),
         ..server(leak([PSK]), false)
     };
     let n = handshake(client(Some(PSK)), s).unwrap();
@@ -204,7 +204,7 @@ fn no_certificate_request_with_a_psk() {
 fn tickets_from_a_psk_session_resume_it() {
     let store = leak(MemoryTicketStore::default());
     let key = leak(TicketKey::new(&[7; 32]).unwrap());
-    let tickets = ServerTickets { lifetime: 3600, ..ServerTickets::new(key, UnixTime::now()) };
+    let tickets = ServerTickets { lifetime: 3600, ..ServerTickets::new(key, &tls::SystemClock) };
     let s = ServerConfig { tickets: Some(tickets), ..server(leak([PSK]), false) };
     let c = ClientConfig { tickets: Some(store), ..client(Some(PSK)) };
     let n = handshake(c, s).unwrap();
@@ -239,10 +239,10 @@ fn bad_configurations_are_refused() {
 fn a_psk_session_resumes_at_a_server_requiring_client_certificates() {
     let store = leak(MemoryTicketStore::default());
     let key = leak(TicketKey::new(&[7; 32]).unwrap());
-    let tickets = ServerTickets { lifetime: 3600, ..ServerTickets::new(key, UnixTime::now()) };
+    let tickets = ServerTickets { lifetime: 3600, ..ServerTickets::new(key, &tls::SystemClock) };
     let s = ServerConfig {
         certs: certs(),
-        client_auth: Some(ClientAuth { roots: roots(), required: true, now: UnixTime::now() }),
+        client_auth: Some(ClientAuth { roots: roots(), required: true, clock: &tls::SystemClock }),
         tickets: Some(tickets),
         ..server(leak([PSK]), false)
     };
@@ -268,7 +268,7 @@ fn the_server_sees_which_psk_authenticated_the_client() {
     let other = ExternalPsk { identity: b"sensor-16", key: b"another key, 16+", ..PSK };
     let store = leak(MemoryTicketStore::default());
     let key = leak(TicketKey::new(&[7; 32]).unwrap());
-    let tickets = ServerTickets { lifetime: 3600, ..ServerTickets::new(key, UnixTime::now()) };
+    let tickets = ServerTickets { lifetime: 3600, ..ServerTickets::new(key, &tls::SystemClock) };
     let s = ServerConfig { tickets: Some(tickets), ..server(leak([other, PSK]), false) };
     let c = ClientConfig { tickets: Some(store), ..client(Some(PSK)) };
     for resumed in [false, true] {

@@ -7,7 +7,7 @@ use core_hash::OsRandom;
 use pki_types::{CertificateDer, TrustAnchor, UnixTime};
 use tls::msgs::{AlertDescription, NamedGroup, PskKeyExchangeMode, SignatureScheme};
 use tls::suites::{self, Suite};
-use tls::ticket::{MemoryTicketStore, SliceTicketStore, TicketKey, TicketTooLong};
+use tls::ticket::{MemoryTicketStore, SliceTicketStore, TicketKey, TicketStore, TicketTooLong};
 use tls::{
     Buffers, CertifiedKey, ClientConfig, Connection, Error, PeerMisbehaved, ServerConfig,
     ServerTickets, SigningKey,
@@ -68,7 +68,7 @@ impl Setup {
             groups: self.client_groups,
             tickets: Some(self.store),
             psk_modes: self.psk_modes,
-            ..ClientConfig::new(roots(), UnixTime::now())
+            ..ClientConfig::new(roots(), &tls::SystemClock)
         };
         let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
         let config = ServerConfig {
@@ -78,7 +78,7 @@ impl Setup {
                 key: self.key,
                 lifetime: 3600,
                 count: 2,
-                now: self.server_now,
+                clock: leak(self.server_now),
                 psk_ke: self.psk_ke,
                 max_auth_age: 604_800,
             }),
@@ -294,7 +294,7 @@ fn a_668_byte_ticket_is_kept_and_resumes() {
     let server = padded_ticket_server();
     let store = leak(MemoryTicketStore::default());
     let config =
-        ClientConfig { tickets: Some(store), ..ClientConfig::new(roots(), UnixTime::now()) };
+        ClientConfig { tickets: Some(store), ..ClientConfig::new(roots(), &tls::SystemClock) };
     let (first, _) = rustls_round(&server, config);
     assert!(!first.negotiated().unwrap().resumed);
     assert!(!store.is_empty(), "the 668-byte ticket was kept");
@@ -310,7 +310,7 @@ fn a_ticket_longer_than_the_callers_storage_is_reported_with_both_sizes() {
     let server = padded_ticket_server();
     let store = leak(SliceTicketStore::new(Vec::leak(vec![0; 600])));
     let config =
-        ClientConfig { tickets: Some(store), ..ClientConfig::new(roots(), UnixTime::now()) };
+        ClientConfig { tickets: Some(store), ..ClientConfig::new(roots(), &tls::SystemClock) };
     let (first, _) = rustls_round(&server, config);
     // "localhost" takes 9 of the 600 bytes.
     assert_eq!(first.refused_ticket(), Some(TicketTooLong { len: TICKET_LEN, capacity: 591 }));
@@ -320,7 +320,7 @@ fn a_ticket_longer_than_the_callers_storage_is_reported_with_both_sizes() {
 
     let store = leak(SliceTicketStore::new(Vec::leak(vec![0; 9 + TICKET_LEN])));
     let config =
-        ClientConfig { tickets: Some(store), ..ClientConfig::new(roots(), UnixTime::now()) };
+        ClientConfig { tickets: Some(store), ..ClientConfig::new(roots(), &tls::SystemClock) };
     let (first, _) = rustls_round(&server, config);
     assert_eq!(first.refused_ticket(), None);
     let (second, _) = rustls_round(&server, config);
@@ -342,7 +342,7 @@ fn the_kept_peer_chain_gives_its_room_to_later_messages() {
         drop(c);
         let config = ClientConfig {
             tickets: Some(setup.store),
-            ..ClientConfig::new(roots(), UnixTime::now())
+            ..ClientConfig::new(roots(), &tls::SystemClock)
         };
         let bufs = Buffers {
             received: Vec::leak(vec![0; 17_000]),
@@ -365,4 +365,54 @@ fn the_kept_peer_chain_gives_its_room_to_later_messages() {
         );
         assert_eq!(chain.is_some(), kept, "{hs_len}");
     }
+}
+
+/// A clock that moves only when told to.
+#[derive(Debug)]
+struct FakeClock(std::sync::atomic::AtomicU64);
+
+impl tls::Clock for FakeClock {
+    fn now(&self) -> UnixTime {
+        let secs = self.0.load(std::sync::atomic::Ordering::Relaxed);
+        UnixTime::since_unix_epoch(std::time::Duration::from_secs(secs))
+    }
+}
+
+impl FakeClock {
+    fn advance(&self, secs: u64) {
+        self.0.fetch_add(secs, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The configurations read their clock at each use, not once: one pair of configurations
+/// made at the start serves a connection whose ticket is stamped with the time it arrived,
+/// and refuses that ticket once the server's clock is past its lifetime.
+#[test]
+fn configurations_read_the_clock_at_each_use() {
+    let start = UnixTime::now().as_secs();
+    let clock = leak(FakeClock(std::sync::atomic::AtomicU64::new(start)));
+    let store = leak(MemoryTicketStore::default());
+    let key = leak(TicketKey::new(&[0x42; 32]).unwrap());
+    let client = ClientConfig { tickets: Some(store), ..ClientConfig::new(roots(), clock) };
+    let tickets = ServerTickets { lifetime: 3600, ..ServerTickets::new(key, clock) };
+    let server = ServerConfig { tickets: Some(tickets), ..ServerConfig::new(certs()) };
+    let connect = || {
+        let mut c = Connection::client(client, "localhost", bufs(), &mut OsRandom).unwrap();
+        let mut s = Connection::server(server, bufs(), &mut OsRandom).unwrap();
+        for _ in 0..4 {
+            pump(&mut c, &mut s).unwrap();
+            pump(&mut s, &mut c).unwrap();
+        }
+        s.negotiated().unwrap().resumed
+    };
+    clock.advance(1000);
+    assert!(!connect());
+    let mut out = vec![0; 1000];
+    let ticket = store.take("localhost", &mut out).unwrap().unwrap();
+    assert_eq!(ticket.session().received_at(), start + 1000, "stamped when it arrived");
+    store.put("localhost", &ticket).unwrap();
+    clock.advance(3599);
+    assert!(connect(), "within the lifetime");
+    clock.advance(3600);
+    assert!(!connect(), "past the lifetime");
 }
