@@ -105,6 +105,7 @@ fn main() {
             groups: &groups,
             client_auth: client_ca.is_some().then(|| ClientAuth {
                 roots: &client_roots,
+                verifier: None,
                 required: true,
                 clock: &tls::SystemClock,
             }),

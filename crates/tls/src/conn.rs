@@ -40,7 +40,7 @@ use crate::suites::{self, Suite};
 use crate::ticket::{
     ClientIdentity, Session, Ticket, TicketKey, TicketState, TicketStore, TicketTooLong,
 };
-use crate::verify;
+use crate::verify::{self, CertVerifier};
 
 /// The most entries a configured list (suites, groups, ALPN protocols) may hold.
 const MAX_LIST: usize = 16;
@@ -55,6 +55,9 @@ pub struct ClientConfig<'a> {
     pub suites: &'a [Suite],
     /// Trusted roots for the server's chain.
     pub roots: &'a [TrustAnchor<'a>],
+    /// A check of the server's certificate in place of `roots` (pinning, a private PKI;
+    /// `None`: `rustls-webpki` to `roots`).
+    pub verifier: Option<&'a dyn CertVerifier>,
     /// ALPN protocols to offer (empty: no ALPN).
     pub alpn: &'a [&'a [u8]],
     /// Key-exchange groups to offer, in order of preference; the ClientHello carries a key
@@ -110,6 +113,7 @@ impl<'a> ClientConfig<'a> {
         Self {
             suites: suites::DEFAULT_SUITES,
             roots,
+            verifier: None,
             alpn: &[],
             groups: crate::kx::DEFAULT_GROUPS,
             key_exchanges: &[],
@@ -171,11 +175,23 @@ impl<'a> ServerTickets<'a> {
 pub struct ClientAuth<'a> {
     /// Trusted roots for the client's chain.
     pub roots: &'a [TrustAnchor<'a>],
+    /// A check of client certificates in place of `roots` (`None`: `rustls-webpki` to
+    /// `roots`). Sessions it authenticated resume only while its
+    /// [`CertVerifier::trusts`] says so.
+    pub verifier: Option<&'a dyn CertVerifier>,
     /// Whether a client without a certificate is refused (with a certificate_required
     /// alert) rather than let through unauthenticated.
     pub required: bool,
     /// The clock client certificates are checked by, read at each use.
     pub clock: &'a dyn Clock,
+}
+
+impl<'a> ClientAuth<'a> {
+    /// Client certificates required, checked to `roots` by `clock`. Set other fields with
+    /// struct update syntax.
+    pub const fn new(roots: &'a [TrustAnchor<'a>], clock: &'a dyn Clock) -> Self {
+        Self { roots, verifier: None, required: true, clock }
+    }
 }
 
 /// A server's settings.
@@ -1608,7 +1624,7 @@ fn client_certificate(
         &mut hs.transcript,
         raw_cert,
         raw_cv,
-        config.roots,
+        (config.roots, config.verifier),
         verify::Peer::Server(name),
         config.clock.now(),
     )?;
@@ -1620,14 +1636,15 @@ fn client_certificate(
 }
 
 /// Checks a peer's Certificate and CertificateVerify (the chain to `roots` at `now` for `peer`,
-/// then the signature over the transcript up to the Certificate), adding both to
+/// or by the verifier when there is one, then the signature over the transcript up to the
+/// Certificate), adding both to
 /// `transcript`; returns the scheme used, the SHA-256 of the end-entity certificate and the
 /// digest of the root ([`verify::anchor_digest`]).
 fn check_certificate(
     transcript: &mut Transcript,
     raw_cert: &[u8],
     raw_cv: &[u8],
-    roots: &[TrustAnchor<'_>],
+    (roots, verifier): (&[TrustAnchor<'_>], Option<&dyn CertVerifier>),
     peer: verify::Peer<'_>,
     now: UnixTime,
 ) -> Result<(SignatureScheme, ClientIdentity), Error> {
@@ -1659,16 +1676,11 @@ fn check_certificate(
     let mut content = [0u8; 200];
     let server = matches!(peer, verify::Peer::Server(_));
     let len = verify::signed_content(server, transcript.current().as_ref(), &mut content);
-    let anchor = verify::verify_peer(
-        chain[0],
-        &chain[1..n],
-        roots,
-        peer,
-        now,
-        cv.scheme,
-        &content[..len],
-        cv.signature,
-    )?;
+    let (ee, inter, message) = (chain[0], &chain[1..n], &content[..len]);
+    let anchor = match verifier {
+        Some(v) => v.verify(ee, inter, peer, now, cv.scheme, message, cv.signature)?,
+        None => verify::verify_peer(ee, inter, roots, peer, now, cv.scheme, message, cv.signature)?,
+    };
     transcript.update(raw_cv);
     let end_entity = Sha256::digest(chain[0]);
     Ok((cv.scheme, ClientIdentity::Certificate { scheme: cv.scheme, end_entity, anchor }))
@@ -1705,7 +1717,7 @@ fn server_client_certificate(
         &mut st.transcript,
         raw_cert,
         raw_cv,
-        auth.roots,
+        (auth.roots, auth.verifier),
         verify::Peer::Client,
         auth.clock.now(),
     )?;
@@ -1928,9 +1940,12 @@ fn choose_psk<'a>(config: &ServerConfig<'a>, ch: &ClientHello<'_>) -> Option<Cho
 fn client_identity_holds(config: &ServerConfig<'_>, client: &ClientIdentity) -> bool {
     match client {
         ClientIdentity::Anonymous => !config.client_auth.is_some_and(|a| a.required),
-        ClientIdentity::Certificate { anchor, .. } => config
-            .client_auth
-            .is_some_and(|a| a.roots.iter().any(|r| verify::anchor_digest(r) == *anchor)),
+        ClientIdentity::Certificate { anchor, .. } => {
+            config.client_auth.is_some_and(|a| match a.verifier {
+                Some(v) => v.trusts(anchor),
+                None => a.roots.iter().any(|r| verify::anchor_digest(r) == *anchor),
+            })
+        }
         ClientIdentity::ExternalPsk { identity } => config
             .psks
             .is_some_and(|p| p.keys.iter().any(|k| Sha256::digest(k.identity) == *identity)),

@@ -326,14 +326,69 @@ pub fn verify_peer(
             .map_err(|_| Error::InvalidCertificate(CertificateError::NotValidForName))?;
         ee.verify_is_valid_for_subject_name(&server_name).map_err(|e| map_webpki(&e))?;
     }
+    signature_by(&ee, scheme, message, sig)?;
+    Ok(anchor)
+}
+
+/// Checks a CertificateVerify signature `sig` with `scheme` over `message` by the key of
+/// `end_entity` (RFC 8446 §4.4.3), without checking the certificate itself: for a
+/// [`CertVerifier`] that trusts the certificate by other means (a pin, a private PKI).
+pub fn verify_signature(
+    end_entity: &[u8],
+    scheme: SignatureScheme,
+    message: &[u8],
+    sig: &[u8],
+) -> Result<(), Error> {
+    let ee_der = CertificateDer::from(end_entity);
+    let ee = webpki::EndEntityCert::try_from(&ee_der).map_err(|e| map_webpki(&e))?;
+    signature_by(&ee, scheme, message, sig)
+}
+
+fn signature_by(
+    ee: &webpki::EndEntityCert<'_>,
+    scheme: SignatureScheme,
+    message: &[u8],
+    sig: &[u8],
+) -> Result<(), Error> {
     let alg = SUPPORTED_SCHEMES
         .iter()
         .find(|(s, _)| *s == scheme)
         .map(|(_, a)| *a)
         .ok_or(Error::PeerMisbehaved(PeerMisbehaved::SelectedUnofferedParameter))?;
     ee.verify_signature(alg, message, sig)
-        .map_err(|_| Error::PeerMisbehaved(PeerMisbehaved::BadSignature))?;
-    Ok(anchor)
+        .map_err(|_| Error::PeerMisbehaved(PeerMisbehaved::BadSignature))
+}
+
+/// A certificate check that replaces the `rustls-webpki` path to configured roots
+/// ([`crate::ClientConfig::verifier`], [`crate::ClientAuth::verifier`]): certificate
+/// pinning, a private PKI, raw trust decisions. As rustls's `ServerCertVerifier`, it
+/// decides whether the chain is trusted for `peer` and must also check the
+/// CertificateVerify signature by the end-entity's key ([`verify_signature`] does that part).
+pub trait CertVerifier: core::fmt::Debug + Sync {
+    /// Checks the chain (`end_entity`, then `intermediates` as the peer sent them) for `peer`
+    /// at `now`, and the CertificateVerify signature `signature` with `scheme` over
+    /// `message`. Returns a digest naming what the chain was trusted through (a pin, a root;
+    /// [`anchor_digest`] for webpki's roots): a server's tickets carry it, and a session
+    /// authenticated by it resumes only while [`CertVerifier::trusts`] says yes.
+    #[allow(clippy::too_many_arguments)] // the chain, its context, and the signature
+    fn verify(
+        &self,
+        end_entity: &[u8],
+        intermediates: &[&[u8]],
+        peer: Peer<'_>,
+        now: UnixTime,
+        scheme: SignatureScheme,
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<[u8; 32], Error>;
+
+    /// Whether a session whose chain [`CertVerifier::verify`] trusted through `digest` may
+    /// still be resumed (a server asks, for client certificates). The default says no: such
+    /// sessions need a full handshake until the verifier says how to tell.
+    fn trusts(&self, digest: &[u8; 32]) -> bool {
+        let _ = digest;
+        false
+    }
 }
 
 /// Verifies a server's chain for `name`, then its CertificateVerify signature (see

@@ -122,6 +122,7 @@ fn pair_with_tickets(
     let config = ServerConfig {
         client_auth: Some(ClientAuth {
             roots: Vec::leak(client_cas.iter().map(|ca| anchor(ca)).collect()),
+            verifier: None,
             required,
             clock: t.clock,
         }),

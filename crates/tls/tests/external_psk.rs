@@ -191,7 +191,7 @@ fn an_unknown_identity_falls_back_to_the_certificate() {
 fn no_certificate_request_with_a_psk() {
     let s = ServerConfig {
         certs: certs(),
-        client_auth: Some(ClientAuth { roots: roots(), required: true, clock: &tls::SystemClock }),
+        client_auth: Some(ClientAuth::new(roots(), &tls::SystemClock)),
         ..server(leak([PSK]), false)
     };
     let n = handshake(client(Some(PSK)), s).unwrap();
@@ -242,7 +242,7 @@ fn a_psk_session_resumes_at_a_server_requiring_client_certificates() {
     let tickets = ServerTickets { lifetime: 3600, ..ServerTickets::new(key, &tls::SystemClock) };
     let s = ServerConfig {
         certs: certs(),
-        client_auth: Some(ClientAuth { roots: roots(), required: true, clock: &tls::SystemClock }),
+        client_auth: Some(ClientAuth::new(roots(), &tls::SystemClock)),
         tickets: Some(tickets),
         ..server(leak([PSK]), false)
     };

@@ -78,6 +78,7 @@ impl World {
         let config = ServerConfig {
             client_auth: client_auth.then(|| ClientAuth {
                 roots: anchor(include_bytes!("data/ca-p256.der")),
+                verifier: None,
                 required: true,
                 clock: &tls::SystemClock,
             }),

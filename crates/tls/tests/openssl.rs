@@ -408,6 +408,7 @@ fn openssl_s_client_certificate_against_our_server() {
         let config = ServerConfig {
             client_auth: Some(tls::ClientAuth {
                 roots: &client_roots,
+                verifier: None,
                 required: true,
                 clock: &tls::SystemClock,
             }),

@@ -461,6 +461,7 @@ fn client_certificates_with_rustls_both_ways() {
             suites: &suites,
             client_auth: Some(tls::ClientAuth {
                 roots: &client_roots,
+                verifier: None,
                 required: true,
                 clock: &tls::SystemClock,
             }),
