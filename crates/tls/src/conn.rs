@@ -383,7 +383,6 @@ struct ClientHelloSent {
 }
 
 /// The PSK a client offers: a ticket for resumption, or the configured external PSK.
-#[allow(clippy::large_enum_variant)] // a ticket is what is offered most; nothing to box into
 enum Offered {
     /// The ticket's session; the ticket itself is kept at the end of the handshake buffer
     /// until the ServerHello.
@@ -773,8 +772,8 @@ impl<'a, 'b> Connection<'a, 'b> {
     fn take_ticket(&mut self, config: &ClientConfig<'_>, server_name: &str) -> Option<Session> {
         let store = config.tickets?;
         let room = self.hs.len() / 2;
-        let (session, len) = match store.take(server_name, &mut self.hs[..room]) {
-            Ok(t) => t.map(|t| (t.ticket().len(), t.into_session())).map(|(n, s)| (s, n))?,
+        let (len, session) = match store.take(server_name, &mut self.hs[..room]) {
+            Ok(t) => t.map(|t| (t.ticket().len(), t.into_session()))?,
             Err(e) => {
                 self.c.refused_ticket = Some(e);
                 return None;
@@ -1635,11 +1634,11 @@ fn client_certificate(
     Ok(State::ClientExpectFinished(ClientExpectFinished { hs }))
 }
 
-/// Checks a peer's Certificate and CertificateVerify (the chain to `roots` at `now` for `peer`,
-/// or by the verifier when there is one, then the signature over the transcript up to the
-/// Certificate), adding both to
-/// `transcript`; returns the scheme used, the SHA-256 of the end-entity certificate and the
-/// digest of the root ([`verify::anchor_digest`]).
+/// Checks a peer's Certificate and CertificateVerify (the chain to `roots` at `now` for
+/// `peer`, or by the verifier when there is one, then the signature over the transcript up
+/// to the Certificate), adding both to `transcript`; returns the scheme used and the peer's
+/// identity: the SHA-256 of its end-entity certificate and the digest of what the chain was
+/// trusted through ([`verify::anchor_digest`] of its root, or the verifier's).
 fn check_certificate(
     transcript: &mut Transcript,
     raw_cert: &[u8],

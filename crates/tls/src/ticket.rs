@@ -48,7 +48,8 @@ impl Drop for Session {
 
 impl Session {
     /// The session of a NewSessionTicket received at `now` (Unix seconds); `None` when the
-    /// PSK is longer than any suite's hash.
+    /// PSK is longer than any suite's hash. A lifetime over seven days is cut to seven days
+    /// (RFC 8446 §4.6.1: clients must not keep tickets longer).
     pub(crate) fn new(
         suite: CipherSuite,
         scheme: SignatureScheme,
@@ -66,7 +67,7 @@ impl Session {
             psk: [0; MAX_PSK_LEN],
             psk_len: psk.len(),
             age_add,
-            lifetime,
+            lifetime: lifetime.min(crate::conn::MAX_TICKET_LIFETIME),
             received_at: now,
         };
         s.psk[..psk.len()].copy_from_slice(psk);
@@ -88,7 +89,7 @@ impl Session {
         self.received_at
     }
 
-    /// The lifetime the server gave, in seconds.
+    /// The lifetime the server gave, in seconds (at most seven days).
     pub fn lifetime(&self) -> u32 {
         self.lifetime
     }
@@ -531,6 +532,8 @@ mod tests {
         .unwrap();
         assert!(t.is_valid_at(1000) && t.is_valid_at(1099));
         assert!(!t.is_valid_at(1100) && !t.is_valid_at(999));
+        let long = Session::new(t.suite(), t.scheme(), &[1; 32], 0, u32::MAX, 0).unwrap();
+        assert_eq!(long.lifetime(), 604_800, "seven days at most");
         assert_eq!(t.obfuscated_age(1001), 1000u32.wrapping_add(0xffff_ff00));
         assert!(Session::new(t.suite(), t.scheme(), &[0; 49], 0, 1, 0).is_none());
         assert!(Ticket::new(t.clone(), &[]).is_none());
