@@ -854,8 +854,8 @@ impl<'a, 'b> Connection<'a, 'b> {
     /// the peer's Certificate message for the rest of the connection, given up when a later
     /// message needs the room), or the external PSK. On a resumed session a server knows
     /// what its ticket carried: the end-entity certificate's SHA-256 or the PSK identity; a
-    /// client, nothing more than that it resumed (`None`). `None` as well for a client that
-    /// did not authenticate.
+    /// client, the server certificate's SHA-256 its ticket kept (`None` for a session an
+    /// external PSK authenticated). `None` as well for a client that did not authenticate.
     pub fn peer_identity(&self) -> Option<PeerIdentity<'_>> {
         self.c.negotiated?;
         if let Some(identity) = self.c.peer_psk {
@@ -1396,9 +1396,9 @@ fn handle(
                     t.suite.suite,
                     c.params.scheme,
                     psk.as_ref(),
-                    nst.age_add,
-                    nst.lifetime,
+                    (nst.age_add, nst.lifetime),
                     now,
+                    c.peer_cert_sha256,
                 );
                 let ticket = session.and_then(|s| Ticket::new(s, nst.ticket));
                 let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
@@ -1598,6 +1598,7 @@ fn client_key_exchange(
         Some(Offered::Ticket(t)) => {
             c.params.resumed = true;
             c.params.scheme = t.scheme();
+            c.peer_cert_sha256 = t.server_cert_sha256();
         }
         Some(Offered::External) => {
             c.params.external_psk = true;

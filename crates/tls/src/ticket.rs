@@ -28,6 +28,7 @@ pub struct Session {
     age_add: u32,
     lifetime: u32,
     received_at: u64,
+    server_cert_sha256: Option<[u8; 32]>,
 }
 
 impl core::fmt::Debug for Session {
@@ -54,9 +55,9 @@ impl Session {
         suite: CipherSuite,
         scheme: SignatureScheme,
         psk: &[u8],
-        age_add: u32,
-        lifetime: u32,
+        (age_add, lifetime): (u32, u32),
         now: u64,
+        server_cert_sha256: Option<[u8; 32]>,
     ) -> Option<Self> {
         if psk.len() > MAX_PSK_LEN {
             return None;
@@ -69,6 +70,7 @@ impl Session {
             age_add,
             lifetime: lifetime.min(crate::conn::MAX_TICKET_LIFETIME),
             received_at: now,
+            server_cert_sha256,
         };
         s.psk[..psk.len()].copy_from_slice(psk);
         Some(s)
@@ -82,6 +84,12 @@ impl Session {
     /// The signature scheme the original handshake authenticated the server with.
     pub fn scheme(&self) -> SignatureScheme {
         self.scheme
+    }
+
+    /// The SHA-256 of the server's end-entity certificate in the handshake the session comes
+    /// from (`None`: an external PSK authenticated the server).
+    pub fn server_cert_sha256(&self) -> Option<[u8; 32]> {
+        self.server_cert_sha256
     }
 
     /// When it was received (Unix seconds).
@@ -525,17 +533,17 @@ mod tests {
             CipherSuite::TLS13_AES_128_GCM_SHA256,
             SignatureScheme::ED25519,
             &[1; 32],
-            0xffff_ff00,
-            100,
+            (0xffff_ff00, 100),
             1000,
+            None,
         )
         .unwrap();
         assert!(t.is_valid_at(1000) && t.is_valid_at(1099));
         assert!(!t.is_valid_at(1100) && !t.is_valid_at(999));
-        let long = Session::new(t.suite(), t.scheme(), &[1; 32], 0, u32::MAX, 0).unwrap();
+        let long = Session::new(t.suite(), t.scheme(), &[1; 32], (0, u32::MAX), 0, None).unwrap();
         assert_eq!(long.lifetime(), 604_800, "seven days at most");
         assert_eq!(t.obfuscated_age(1001), 1000u32.wrapping_add(0xffff_ff00));
-        assert!(Session::new(t.suite(), t.scheme(), &[0; 49], 0, 1, 0).is_none());
+        assert!(Session::new(t.suite(), t.scheme(), &[0; 49], (0, 1), 0, None).is_none());
         assert!(Ticket::new(t.clone(), &[]).is_none());
         assert!(Ticket::new(t.clone(), &std::vec![0; MAX_TICKET_LEN + 1]).is_none());
     }
@@ -548,9 +556,9 @@ mod tests {
             CipherSuite::TLS13_AES_128_GCM_SHA256,
             SignatureScheme::ED25519,
             &[1; 32],
-            7,
-            100,
+            (7, 100),
             1000,
+            None,
         )
         .unwrap();
         let mut storage = [0u8; 700];

@@ -335,9 +335,9 @@ fn a_server_that_dropped_the_clients_root_does_not_resume_its_session() {
 
 /// A server can tell clients apart: after a full handshake it has the client's chain as
 /// received (end-entity first) and the end-entity's SHA-256, and the client has the server's;
-/// a resumed session gives the server the SHA-256 from the ticket (no chain was sent).
+/// a resumed session gives each side the SHA-256 from its ticket (no chain was sent).
 #[test]
-fn each_side_sees_the_peers_certificate_and_a_resumed_server_its_digest() {
+fn each_side_sees_the_peers_certificate_and_a_resumed_session_its_digest() {
     let id = &CLIENTS[1];
     let store: &'static MemoryTicketStore = leak(MemoryTicketStore::default());
     let key: &'static TicketKey = leak(TicketKey::new(&[8; 32]).unwrap());
@@ -379,5 +379,10 @@ fn each_side_sees_the_peers_certificate_and_a_resumed_server_its_digest() {
     assert_eq!(
         s.peer_identity(),
         Some(PeerIdentity::Certificate { end_entity_sha256: sha(id.cert), chain: None })
+    );
+    // The client's ticket remembers the server's certificate the same way.
+    assert_eq!(
+        c.peer_identity(),
+        Some(PeerIdentity::Certificate { end_entity_sha256: sha(server_cert), chain: None })
     );
 }
