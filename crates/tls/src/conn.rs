@@ -18,7 +18,9 @@ use core_hash::{HmacDrbg, RandomSource, Sha256};
 use pki_types::{TrustAnchor, UnixTime};
 
 use crate::clock::Clock;
-use crate::error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
+use crate::error::{
+    ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved, SchemeSet,
+};
 use crate::key_schedule::{
     Digest, EarlySecret, HashAlg, MasterSecret, Secret, Transcript, finished_verify_data,
     next_traffic_secret, resumption_psk, verify_finished,
@@ -47,6 +49,16 @@ const MAX_LIST: usize = 16;
 
 /// The most certificates a received chain may hold.
 const MAX_CHAIN: usize = 1 + verify::MAX_INTERMEDIATES;
+
+/// The most early data a server skips (RFC 8446 §4.2.10), counted as the bodies of the
+/// records it skips: 16 KiB of data plus 2 KiB for the records' type bytes, padding and tags.
+/// This server never accepts early data; a client that offers it anyway is answered with a
+/// full handshake, and the 0-RTT records it sends meanwhile — those that fail to decrypt with
+/// the handshake key, or every protected record until the second ClientHello after a
+/// HelloRetryRequest — are dropped up to this bound, past which the connection fails with
+/// unexpected_message ([`PeerMisbehaved::TooMuchEarlyData`]). Each skipped record must fit
+/// the receive buffer.
+pub const MAX_SKIPPED_EARLY_DATA: usize = (1 << 14) + (1 << 11);
 
 /// A client's settings.
 #[derive(Clone, Copy, Debug)]
@@ -203,7 +215,8 @@ pub struct ServerConfig<'a> {
     /// matches the client's SNI and whose key can sign with a scheme the client offered, else
     /// the first that can sign.
     pub certs: &'a [CertifiedKey<'a>],
-    /// ALPN protocols the server speaks, in its order of preference.
+    /// ALPN protocols the server speaks, in its order of preference (empty: the server does
+    /// no ALPN and ignores a client's offer, RFC 7301 §3.1).
     pub alpn: &'a [&'a [u8]],
     /// Key-exchange groups to accept, in the server's order of preference: the first one the
     /// client sent a share for is taken, else a HelloRetryRequest asks for the first one the
@@ -465,6 +478,10 @@ struct Traffic {
     write_secret: Secret,
     /// Client: the resumption master secret, for the PSKs of NewSessionTickets.
     resumption: Option<Secret>,
+    /// Whether we have answered a peer's update_requested and sent no application data
+    /// since: another request is then answered already (RFC 8446 §4.6.3: any number of
+    /// requests while we are silent get a single update).
+    updated_since_data: bool,
 }
 
 /// One handshake state per expected message. The client's hello states carry the offered
@@ -496,6 +513,11 @@ enum State {
 /// The record side of a connection: the send and receive buffers and the keys.
 struct Io<'b> {
     rx: &'b mut [u8],
+    /// Where the unprocessed received bytes start: records are consumed by moving this
+    /// offset, and the bytes are moved to the front only when that is worth it (see
+    /// [`Connection::receive_space`]), so receiving costs time linear in the bytes received.
+    rx_start: usize,
+    /// Where the received bytes end.
     rx_len: usize,
     tx: &'b mut [u8],
     tx_len: usize,
@@ -608,6 +630,12 @@ struct Core<'a, 'b> {
     app: Option<(usize, usize, usize)>,
     error: Option<Error>,
     peer_closed: bool,
+    /// Whether the peer's change_cipher_spec has come: it sends one at most (RFC 8446
+    /// Appendix D.4), so a second is unexpected_message.
+    ccs_received: bool,
+    /// Server: while the early data a client offered (which we decline) is still to be
+    /// skipped (RFC 8446 §4.2.10), the record bytes skipped so far.
+    skip_early: Option<usize>,
     negotiated: Option<Negotiated>,
     key_changed: bool,
     /// The server's application write secret between its Finished and the client's.
@@ -670,6 +698,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             c: Core {
                 io: Io {
                     rx: received,
+                    rx_start: 0,
                     rx_len: 0,
                     tx: send,
                     tx_len: 0,
@@ -685,6 +714,8 @@ impl<'a, 'b> Connection<'a, 'b> {
                 app: None,
                 error: None,
                 peer_closed: false,
+                ccs_received: false,
+                skip_early: None,
                 negotiated: None,
                 key_changed: false,
                 server_app: None,
@@ -875,7 +906,8 @@ impl<'a, 'b> Connection<'a, 'b> {
         RecordLimits { send: self.c.io.send_limit, receive: self.c.io.recv_limit }
     }
 
-    /// The server name: the one asked for (client) or received as SNI (server), if any.
+    /// The server name: the one asked for (client) or received as SNI (server, a DNS host
+    /// name without a trailing dot: anything else is refused, RFC 6066 §3), if any.
     pub fn server_name(&self) -> Option<&str> {
         let name = &self.c.sni[..self.c.sni_len];
         if name.is_empty() { None } else { core::str::from_utf8(name).ok() }
@@ -894,7 +926,25 @@ impl<'a, 'b> Connection<'a, 'b> {
     }
 
     /// The free space received bytes go into; follow with [`Connection::received`].
+    ///
+    /// The unprocessed bytes are first moved to the front of the buffer when the processed
+    /// ones before them are at least as many (so each byte moved was paid for by one
+    /// consumed) or when the record they start cannot complete where it is; never while
+    /// application data waits to be read.
     pub fn receive_space(&mut self) -> &mut [u8] {
+        let io = &mut self.c.io;
+        if io.rx_start > 0 && self.c.app.is_none() {
+            let live = io.rx_len - io.rx_start;
+            let need = match RecordHeader::parse(&io.rx[io.rx_start..io.rx_len]) {
+                Ok(Some(h)) => HEADER_LEN + h.len,
+                _ => HEADER_LEN,
+            };
+            if io.rx_start >= live || io.rx_start + need > io.rx.len() {
+                io.rx.copy_within(io.rx_start..io.rx_len, 0);
+                io.rx_len = live;
+                io.rx_start = 0;
+            }
+        }
         &mut self.c.io.rx[self.c.io.rx_len..]
     }
 
@@ -918,7 +968,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         out[..n].copy_from_slice(&self.c.io.rx[start..start + n]);
         if start + n == end {
             self.c.app = None;
-            self.consume_rx(record_end);
+            self.consume_rx(record_end - self.c.io.rx_start);
             let r = self.process();
             self.fail_on(r)?;
         } else {
@@ -946,6 +996,9 @@ impl<'a, 'b> Connection<'a, 'b> {
             let n = (data.len() - done).min(room - overhead).min(self.c.io.send_limit);
             self.c.io.send_plain(ContentType::APPLICATION_DATA, &data[done..done + n])?;
             done += n;
+        }
+        if let (State::Traffic(t), true) = (&mut self.state, done > 0) {
+            t.updated_since_data = false;
         }
         Ok(done)
     }
@@ -982,54 +1035,96 @@ impl<'a, 'b> Connection<'a, 'b> {
         Ok(())
     }
 
+    /// Marks the next `n` received bytes processed.
     fn consume_rx(&mut self, n: usize) {
-        self.c.io.rx.copy_within(n..self.c.io.rx_len, 0);
-        self.c.io.rx_len -= n;
+        let io = &mut self.c.io;
+        io.rx_start += n;
+        if io.rx_start == io.rx_len {
+            io.rx_start = 0;
+            io.rx_len = 0;
+        }
     }
 
     /// Reads whole records from the receive buffer until application data is ready or
     /// more bytes are needed.
     fn process(&mut self) -> Result<(), Error> {
         while self.c.app.is_none() && !self.c.peer_closed {
-            let Some(header) = RecordHeader::parse(&self.c.io.rx[..self.c.io.rx_len])? else {
+            let base = self.c.io.rx_start;
+            let Some(header) = RecordHeader::parse(&self.c.io.rx[base..self.c.io.rx_len])? else {
                 break;
             };
             // RFC 8449 §4 and RFC 8446 §5.4: a protected record's TLSInnerPlaintext (its body
             // less the tag) within our limit, an unprotected one within 2^14. Checked on the
             // header, so a record over the limit is `record_overflow` even when it would not
-            // fit a receive buffer sized for the limit.
+            // fit a receive buffer sized for the limit. Early data we may skip was sent before
+            // the client knew our limit: it is checked once it decrypts.
             let max_body = match &self.c.io.read_key {
                 Some(k) if header.typ != ContentType::CHANGE_CIPHER_SPEC => {
                     self.c.io.recv_limit + k.alg().tag_len()
                 }
                 _ => MAX_PLAINTEXT_LEN,
             };
-            if header.len > max_body {
+            let skipping =
+                self.c.skip_early.is_some() && header.typ == ContentType::APPLICATION_DATA;
+            if header.len > max_body && !skipping {
                 return Err(Error::RecordOverflow);
             }
             let total = HEADER_LEN + header.len;
             if total > self.c.io.rx.len() {
                 return Err(Error::BufferTooSmall);
             }
-            if self.c.io.rx_len < total {
+            if self.c.io.rx_len - base < total {
                 break;
             }
             if header.typ == ContentType::CHANGE_CIPHER_SPEC {
-                // Middlebox compatibility: one byte 0x01, only during the handshake.
-                if !self.is_handshaking() || self.c.io.rx[HEADER_LEN..total] != [1] {
+                // Middlebox compatibility: one byte 0x01, only after the first ClientHello
+                // and before the peer's Finished (RFC 8446 §5), never inside a fragmented
+                // handshake message (§5.1).
+                if self.hs_len != 0 {
+                    return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
+                }
+                if !self.is_handshaking()
+                    || self.c.ccs_received
+                    || matches!(self.state, State::ServerExpectClientHello { .. })
+                    || self.c.io.rx[base + HEADER_LEN..base + total] != [1]
+                {
                     return Err(PeerMisbehaved::UnexpectedMessage.into());
                 }
+                self.c.ccs_received = true;
                 self.consume_rx(total);
                 continue;
             }
-            let (typ, start, end) = match &mut self.c.io.read_key {
-                None => (header.typ, HEADER_LEN, total),
-                Some(k) => {
-                    let rec = &mut self.c.io.rx[..total];
-                    let (typ, content) = k.open(rec)?;
-                    (typ, HEADER_LEN, HEADER_LEN + content.len())
-                }
+            // Where the content sits in `rx`; `None` for early data to skip (RFC 8446
+            // §4.2.10): before the second ClientHello every protected record, after a
+            // ServerHello those that fail with the handshake key (which leaves its sequence
+            // number as it was).
+            let opened = match &mut self.c.io.read_key {
+                None if skipping => None,
+                None => Some((header.typ, base + HEADER_LEN, base + total)),
+                Some(k) => match k.open(&mut self.c.io.rx[base..base + total]) {
+                    Ok((typ, content)) => {
+                        Some((typ, base + HEADER_LEN, base + HEADER_LEN + content.len()))
+                    }
+                    Err(Error::DecryptFailed) if skipping => None,
+                    Err(e) => return Err(e),
+                },
             };
+            let Some((typ, start, end)) = opened else {
+                let skipped = self.c.skip_early.unwrap_or(0) + header.len;
+                if skipped > MAX_SKIPPED_EARLY_DATA {
+                    return Err(PeerMisbehaved::TooMuchEarlyData.into());
+                }
+                self.c.skip_early = Some(skipped);
+                self.consume_rx(total);
+                continue;
+            };
+            if skipping {
+                // The client's first record under the handshake key ends its early data.
+                self.c.skip_early = None;
+                if header.len > max_body {
+                    return Err(Error::RecordOverflow);
+                }
+            }
             if self.c.io.read_key.is_none() && typ == ContentType::APPLICATION_DATA {
                 return Err(PeerMisbehaved::UnexpectedMessage.into());
             }
@@ -1054,17 +1149,38 @@ impl<'a, 'b> Connection<'a, 'b> {
                 }
                 ContentType::ALERT => {
                     let body = &self.c.io.rx[start..end];
+                    // RFC 8446 §5.4 and §6: an empty alert record is unexpected_message,
+                    // any other length but two decode_error.
+                    if body.is_empty() {
+                        return Err(PeerMisbehaved::EmptyRecord.into());
+                    }
                     if body.len() != 2 {
                         return Err(crate::msgs::InvalidMessage::BadLength.into());
                     }
                     let desc = AlertDescription(body[1]);
                     self.consume_rx(total);
+                    // A close inside a fragmented handshake message is a truncation, not a
+                    // clean close (RFC 8446 §5.1).
+                    if desc == AlertDescription::CLOSE_NOTIFY && self.hs_len != 0 {
+                        return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
+                    }
+                    // A server that answers our ClientHello with protocol_version does not
+                    // speak TLS 1.3: say so rather than only pass the alert on.
+                    let refused_hello = matches!(
+                        self.state,
+                        State::ClientExpectServerHello(_) | State::ClientExpectServerHello2(_)
+                    ) && desc == AlertDescription::PROTOCOL_VERSION;
                     if desc == AlertDescription::CLOSE_NOTIFY {
                         self.c.peer_closed = true;
                     } else {
-                        self.c.error = Some(Error::AlertReceived(desc));
+                        let e = if refused_hello {
+                            PeerIncompatible::NoTls13.into()
+                        } else {
+                            Error::AlertReceived(desc)
+                        };
+                        self.c.error = Some(e);
                         self.state = State::Dead;
-                        return Err(Error::AlertReceived(desc));
+                        return Err(e);
                     }
                 }
                 ContentType::APPLICATION_DATA => {
@@ -1074,7 +1190,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                     if start == end {
                         self.consume_rx(total);
                     } else {
-                        self.c.app = Some((start, end, total));
+                        self.c.app = Some((start, end, base + total));
                     }
                 }
                 _ => return Err(PeerMisbehaved::UnexpectedMessage.into()),
@@ -1209,14 +1325,13 @@ fn send_client_hello(
     let public = key.public();
     let shares = [KeyShareEntry { group: key.group(), key: public.as_ref() }];
     let name = &c.sni[..c.sni_len];
-    let sni = core::str::from_utf8(name).unwrap_or("");
     let ch = HandshakeMessage::ClientHello(ClientHello {
+        legacy_version: ProtocolVersion::TLSV1_2,
         random: *random,
         session_id,
         cipher_suites: List::items(&suites_buf[..config.suites.len()]),
         extensions: ClientExtensions {
-            server_name: (!sni.is_empty() && sni.parse::<core::net::IpAddr>().is_err())
-                .then_some(name),
+            server_name: sends_sni(name).then_some(name),
             supported_versions: Some(List::items(&[ProtocolVersion::TLSV1_3])),
             supported_groups: Some(List::items(config.groups)),
             signature_algorithms: Some(List::items(supported_schemes(&mut schemes))),
@@ -1229,6 +1344,7 @@ fn send_client_hello(
             // 8446 §4.2.9: servers send tickets only for modes the client lists).
             psk_modes: (psk.is_some() || config.tickets.is_some())
                 .then(|| List::items(client_psk_modes(&config))),
+            early_data: false,
             pre_shared_key: psk.is_some().then(|| OfferedPsks {
                 identities: List::items(identities),
                 binders: List::items(&binders),
@@ -1246,6 +1362,13 @@ fn send_client_hello(
         msg[cut + 3..].copy_from_slice(binder.as_ref());
         Ok(())
     })
+}
+
+/// Whether a client sends `name` as SNI: not when it is empty or an IP address (RFC 6066
+/// §3).
+fn sends_sni(name: &[u8]) -> bool {
+    core::str::from_utf8(name)
+        .is_ok_and(|n| !n.is_empty() && n.parse::<core::net::IpAddr>().is_err())
 }
 
 /// The resumption modes a client offers.
@@ -1318,8 +1441,14 @@ fn handle(
         ) => {
             hs.transcript.update(raw);
             let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+            // RFC 8446 §4.2: no answer to an extension we did not send.
+            let unsolicited = crate::msgs::InvalidMessage::UnexpectedExtension;
+            if ee.server_name_ack && !sends_sni(&c.sni[..c.sni_len]) {
+                return Err(unsolicited.into());
+            }
             let alpn = match ee.alpn {
                 None => None,
+                Some(_) if config.alpn.is_empty() => return Err(unsolicited.into()),
                 Some(p) => Some(
                     config
                         .alpn
@@ -1369,9 +1498,7 @@ fn handle(
         }
         (State::ServerExpectFinished(st), HandshakeMessage::Finished(fin)) => {
             let expected = finished_verify_data(&st.client_hs, &st.transcript.current());
-            if !verify_finished(&expected, fin) {
-                return Err(PeerMisbehaved::BadFinished.into());
-            }
+            check_finished(&expected, fin)?;
             c.set_read(st.suite, &st.client_app)?;
             c.negotiated = Some(c.params);
             // The server's write secret is the one already in use; keep a copy for KeyUpdate.
@@ -1384,6 +1511,7 @@ fn handle(
                 read_secret: st.client_app,
                 write_secret,
                 resumption: None,
+                updated_since_data: false,
             }))
         }
         // Only servers send tickets; they are kept when the client has a store.
@@ -1413,7 +1541,8 @@ fn handle(
         (State::Traffic(mut t), HandshakeMessage::KeyUpdate(req)) => {
             t.read_secret = next_traffic_secret(&t.read_secret);
             c.set_read(t.suite, &t.read_secret)?;
-            if req == KeyUpdateRequest::UPDATE_REQUESTED {
+            if req == KeyUpdateRequest::UPDATE_REQUESTED && !t.updated_since_data {
+                t.updated_since_data = true;
                 let msg = HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_NOT_REQUESTED);
                 c.io.send_handshake(&msg, None)?;
                 t.write_secret = next_traffic_secret(&t.write_secret);
@@ -1487,11 +1616,18 @@ fn valid_record_size_limit(limit: Option<u16>) -> bool {
     limit.is_none_or(|l| (64..=MAX_PLAINTEXT_LEN as u16 + 1).contains(&l))
 }
 
-/// The checks every ServerHello and HelloRetryRequest gets: TLS 1.3 selected and our session
-/// id echoed.
+/// The checks every ServerHello and HelloRetryRequest gets: legacy_version TLS 1.2, TLS 1.3
+/// selected and our session id echoed.
 fn client_check_hello(sh: &ServerHello<'_>, session_id: &[u8; 32]) -> Result<(), Error> {
-    if sh.extensions.supported_version != Some(ProtocolVersion::TLSV1_3) {
+    // A server that chose an older version (or claims SSL 3.0, RFC 8446 Appendix D.5) does
+    // not speak TLS 1.3; one that chose TLS 1.3 has legacy_version TLS 1.2 (§4.1.3).
+    if sh.legacy_version.0 <= 0x0300
+        || sh.extensions.supported_version != Some(ProtocolVersion::TLSV1_3)
+    {
         return Err(PeerIncompatible::NoTls13.into());
+    }
+    if sh.legacy_version != ProtocolVersion::TLSV1_2 {
+        return Err(crate::msgs::InvalidMessage::IllegalValue.into());
     }
     if sh.session_id != session_id {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
@@ -1729,6 +1865,18 @@ fn server_client_certificate(
     Ok(State::ServerExpectFinished(st))
 }
 
+/// Checks a peer's Finished: one of the wrong length does not parse (`decode_error`, RFC
+/// 8446 §4.4.4 and §6), one with the wrong value is `decrypt_error`.
+fn check_finished(expected: &Digest, fin: &[u8]) -> Result<(), Error> {
+    if fin.len() != expected.as_ref().len() {
+        return Err(crate::msgs::InvalidMessage::BadLength.into());
+    }
+    if !verify_finished(expected, fin) {
+        return Err(PeerMisbehaved::BadFinished.into());
+    }
+    Ok(())
+}
+
 fn client_finished(
     c: &mut Core<'_, '_>,
     st: ClientExpectFinished,
@@ -1737,9 +1885,7 @@ fn client_finished(
 ) -> Result<State, Error> {
     let mut hs = st.hs;
     let expected = finished_verify_data(&hs.server_hs, &hs.transcript.current());
-    if !verify_finished(&expected, fin) {
-        return Err(PeerMisbehaved::BadFinished.into());
-    }
+    check_finished(&expected, fin)?;
     hs.transcript.update(raw);
     let th = hs.transcript.current();
     let client_app = hs.master.client_traffic(&th);
@@ -1759,6 +1905,7 @@ fn client_finished(
         read_secret: server_app,
         write_secret: client_app,
         resumption: Some(resumption),
+        updated_since_data: false,
     }))
 }
 
@@ -1800,6 +1947,7 @@ fn select_share<'m>(
         transcript.update(raw);
         transcript.restart_for_retry();
         let hrr = HandshakeMessage::ServerHello(ServerHello {
+            legacy_version: ProtocolVersion::TLSV1_2,
             random: crate::msgs::HELLO_RETRY_REQUEST_RANDOM,
             session_id: ch.session_id,
             cipher_suite: suite.suite,
@@ -1963,8 +2111,11 @@ fn server_certificate<'a>(
         return Err(PeerIncompatible::UnknownPskIdentity.into());
     }
     let offered = x.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
-    choose_certificate(config.certs, x.server_name, |s| offered.contains(&s))
-        .ok_or(PeerIncompatible::NoCommonSignatureScheme.into())
+    choose_certificate(config.certs, x.server_name, |s| offered.contains(&s)).ok_or_else(|| {
+        let ours = config.certs.iter().flat_map(|c| c.key.schemes().iter().copied());
+        let (ours, theirs) = (SchemeSet::new(ours), SchemeSet::new(offered.iter()));
+        PeerIncompatible::NoSchemeInCommon { ours, theirs }.into()
+    })
 }
 
 /// Server: sends the configured number of NewSessionTickets (RFC 8446 §4.6.1) after the
@@ -2062,7 +2213,17 @@ fn server_client_hello(
 ) -> Result<State, Error> {
     let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let x = &ch.extensions;
-    if !x.supported_versions.is_some_and(|v| v.contains(&ProtocolVersion::TLSV1_3)) {
+    // RFC 8446 §4.2.10: we decline early data, so it is skipped until the client's next
+    // flight; §4.1.2: a second ClientHello does not offer it again.
+    if retry.is_some() && x.early_data {
+        return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+    }
+    c.skip_early = x.early_data.then_some(0);
+    // RFC 8446 Appendix D.5: a hello claiming SSL 3.0 or older is refused whatever else it
+    // offers.
+    if ch.legacy_version.0 <= 0x0300
+        || !x.supported_versions.is_some_and(|v| v.contains(&ProtocolVersion::TLSV1_3))
+    {
         return Err(PeerIncompatible::NoTls13.into());
     }
     // RFC 8446 §4.2.9: a PSK offer needs psk_key_exchange_modes.
@@ -2100,7 +2261,8 @@ fn server_client_hello(
         }
     };
     let (record_size_limit, max_fragment_length) = server_record_limits(c, &config, x)?;
-    let alpn = match x.alpn {
+    // RFC 7301 §3.1: a server without protocols ignores the client's offer.
+    let alpn = match x.alpn.filter(|_| !config.alpn.is_empty()) {
         None => None,
         Some(offered) => Some(
             config
@@ -2111,6 +2273,7 @@ fn server_client_hello(
         ),
     };
     if let Some(name) = x.server_name {
+        // A decoded name is a valid host name of at most 253 bytes (RFC 6066 §3).
         let n = name.len().min(255);
         c.sni[..n].copy_from_slice(&name[..n]);
         c.sni_len = n;
@@ -2150,6 +2313,7 @@ fn server_client_hello(
     }
     transcript.update(raw);
     let sh = HandshakeMessage::ServerHello(ServerHello {
+        legacy_version: ProtocolVersion::TLSV1_2,
         random,
         session_id: ch.session_id,
         cipher_suite: suite.suite,

@@ -4,7 +4,7 @@
 
 use core::fmt;
 
-use crate::msgs::{AlertDescription, InvalidMessage};
+use crate::msgs::{AlertDescription, InvalidMessage, SignatureScheme};
 
 /// The peer sent something well-formed that the protocol does not allow here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,13 +32,18 @@ pub enum PeerMisbehaved {
     /// A HelloRetryRequest asked for nothing that would change the ClientHello (no new
     /// group, no cookie).
     UselessRetryRequest,
+    /// A client sent more early data than the server skips when it declines it
+    /// ([`crate::conn::MAX_SKIPPED_EARLY_DATA`], RFC 8446 §4.2.10).
+    TooMuchEarlyData,
 }
 
 /// The peer and we share no way to talk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PeerIncompatible {
-    /// No TLS 1.3 support offered.
+    /// The peer does not support TLS 1.3: it offered or chose no TLS 1.3, claimed SSL 3.0
+    /// in its hello (RFC 8446 Appendix D.5), or (to a client) refused the ClientHello with a
+    /// protocol_version alert.
     NoTls13,
     /// No cipher suite in common.
     NoCommonSuite,
@@ -46,10 +51,96 @@ pub enum PeerIncompatible {
     NoCommonGroup,
     /// No signature scheme in common, or the certificate's key type is not supported.
     NoCommonSignatureScheme,
+    /// None of the signature schemes the peer offered can be used with our keys: what each
+    /// side had (RFC 8446 §4.2.3).
+    NoSchemeInCommon {
+        /// The schemes our keys (for a server, its certificates' keys) sign with.
+        ours: SchemeSet,
+        /// The schemes the peer offered.
+        theirs: SchemeSet,
+    },
     /// No ALPN protocol in common.
     NoCommonAlpn,
     /// A server with only external PSKs found none it knows among the client's identities.
     UnknownPskIdentity,
+}
+
+/// A set of signature schemes in a fixed size, without an allocator: which of the schemes
+/// of [`SchemeSet::KNOWN`] it holds, and how many others, so an error can say what a peer
+/// offered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SchemeSet {
+    known: u16,
+    others: u16,
+}
+
+impl SchemeSet {
+    /// The schemes a set names: those of the TLS 1.3 registry (RFC 8446 §4.2.3) and the
+    /// legacy SHA-1 ones, with their registry names.
+    pub const KNOWN: [(SignatureScheme, &'static str); 16] = [
+        (SignatureScheme(0x0401), "rsa_pkcs1_sha256"),
+        (SignatureScheme(0x0501), "rsa_pkcs1_sha384"),
+        (SignatureScheme(0x0601), "rsa_pkcs1_sha512"),
+        (SignatureScheme(0x0403), "ecdsa_secp256r1_sha256"),
+        (SignatureScheme(0x0503), "ecdsa_secp384r1_sha384"),
+        (SignatureScheme(0x0603), "ecdsa_secp521r1_sha512"),
+        (SignatureScheme(0x0804), "rsa_pss_rsae_sha256"),
+        (SignatureScheme(0x0805), "rsa_pss_rsae_sha384"),
+        (SignatureScheme(0x0806), "rsa_pss_rsae_sha512"),
+        (SignatureScheme(0x0807), "ed25519"),
+        (SignatureScheme(0x0808), "ed448"),
+        (SignatureScheme(0x0809), "rsa_pss_pss_sha256"),
+        (SignatureScheme(0x080a), "rsa_pss_pss_sha384"),
+        (SignatureScheme(0x080b), "rsa_pss_pss_sha512"),
+        (SignatureScheme(0x0201), "rsa_pkcs1_sha1"),
+        (SignatureScheme(0x0203), "ecdsa_sha1"),
+    ];
+
+    /// The set of `schemes` (repeats count once among the known, each time among others).
+    pub fn new(schemes: impl IntoIterator<Item = SignatureScheme>) -> Self {
+        let mut set = Self::default();
+        for s in schemes {
+            match Self::KNOWN.iter().position(|(k, _)| *k == s) {
+                Some(i) => set.known |= 1 << i,
+                None => set.others = set.others.saturating_add(1),
+            }
+        }
+        set
+    }
+
+    /// The known schemes in the set, in the order of [`SchemeSet::KNOWN`].
+    pub fn iter(&self) -> impl Iterator<Item = SignatureScheme> + '_ {
+        Self::KNOWN.iter().enumerate().filter(|(i, _)| self.known >> i & 1 != 0).map(|(_, k)| k.0)
+    }
+
+    /// How many schemes outside [`SchemeSet::KNOWN`] the set had.
+    pub fn others(&self) -> usize {
+        usize::from(self.others)
+    }
+}
+
+/// Lists the schemes by name: "ed25519, rsa_pss_rsae_sha256 and 2 others", or "none".
+impl fmt::Display for SchemeSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = Self::KNOWN.iter().enumerate().filter(|(i, _)| self.known >> i & 1 != 0);
+        let count = names.clone().count();
+        for (n, (_, (_, name))) in names.enumerate() {
+            let sep = match n {
+                0 => "",
+                _ if n + 1 == count && self.others == 0 => " and ",
+                _ => ", ",
+            };
+            write!(f, "{sep}{name}")?;
+        }
+        match (count, self.others) {
+            (0, 0) => f.write_str("none"),
+            (0, 1) => f.write_str("1 other"),
+            (0, n) => write!(f, "{n} others"),
+            (_, 0) => Ok(()),
+            (_, 1) => f.write_str(" and 1 other"),
+            (_, n) => write!(f, " and {n} others"),
+        }
+    }
 }
 
 /// Why a certificate chain was refused.
@@ -101,7 +192,8 @@ pub enum Error {
     AlertReceived(AlertDescription),
     /// The API was misused.
     ApiMisuse(ApiMisuse),
-    /// A caller-provided buffer is too small for the next record or message.
+    /// A caller-provided buffer is too small for the next record or message (the connection
+    /// fails with an internal_error alert when it was receiving).
     BufferTooSmall,
     /// The record sequence number would wrap; the connection must be closed.
     SequenceExhausted,
@@ -126,7 +218,8 @@ impl Error {
             Self::PeerMisbehaved(p) => match p {
                 PeerMisbehaved::UnexpectedMessage
                 | PeerMisbehaved::InterleavedOrUnalignedRecords
-                | PeerMisbehaved::EmptyRecord => AlertDescription::UNEXPECTED_MESSAGE,
+                | PeerMisbehaved::EmptyRecord
+                | PeerMisbehaved::TooMuchEarlyData => AlertDescription::UNEXPECTED_MESSAGE,
                 PeerMisbehaved::SelectedUnofferedParameter
                 | PeerMisbehaved::InvalidKeyShare
                 | PeerMisbehaved::DowngradeDetected
@@ -153,8 +246,12 @@ impl Error {
             },
             Self::DecryptFailed => AlertDescription::BAD_RECORD_MAC,
             Self::RecordOverflow => AlertDescription::RECORD_OVERFLOW,
-            Self::SequenceExhausted | Self::RandomFailed => AlertDescription::INTERNAL_ERROR,
-            Self::AlertReceived(_) | Self::ApiMisuse(_) | Self::BufferTooSmall => return None,
+            // A buffer too small for what the peer sent (a ClientHello longer than the
+            // handshake buffer, say) still ends with an alert rather than a silent close.
+            Self::SequenceExhausted | Self::RandomFailed | Self::BufferTooSmall => {
+                AlertDescription::INTERNAL_ERROR
+            }
+            Self::AlertReceived(_) | Self::ApiMisuse(_) => return None,
         })
     }
 }
@@ -182,6 +279,14 @@ impl fmt::Display for Error {
         match self {
             Self::InvalidMessage(e) => write!(f, "invalid message from peer: {e}"),
             Self::PeerMisbehaved(e) => write!(f, "peer misbehaved: {e:?}"),
+            Self::PeerIncompatible(PeerIncompatible::NoTls13) => {
+                f.write_str("the peer does not support TLS 1.3")
+            }
+            Self::PeerIncompatible(PeerIncompatible::NoSchemeInCommon { ours, theirs }) => write!(
+                f,
+                "no signature scheme in common: the peer offered {theirs}; our certificates \
+                 sign with {ours}"
+            ),
             Self::PeerIncompatible(e) => write!(f, "peer is incompatible: {e:?}"),
             Self::InvalidCertificate(e) => write!(f, "invalid peer certificate: {e:?}"),
             Self::DecryptFailed => f.write_str("record failed authentication"),

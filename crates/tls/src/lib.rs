@@ -95,6 +95,7 @@ pub use conn::{
     Buffers, CertificateChain, ClientAuth, ClientConfig, Connection, Negotiated, PeerIdentity,
     RecordLimits, ServerConfig, ServerTickets, Want,
 };
+pub use error::SchemeSet;
 pub use error::{ApiMisuse, CertificateError, Error, PeerIncompatible, PeerMisbehaved};
 pub use psk::{ExternalPsk, ServerPsks};
 pub use sign::{CertifiedKey, SigningKey};

@@ -3,7 +3,9 @@
 //! and the AEAD of the negotiated suite, all in place in the caller's buffer.
 //!
 //! A record that fails authentication is an error and its buffer holds zeros: no plaintext
-//! of it is ever released. Lengths over the protocol's limits are `record_overflow`.
+//! of it is ever released, and the sequence number does not advance (so a server can skip
+//! early data it declined by trial decryption, RFC 8446 §4.2.10). Lengths over the
+//! protocol's limits are `record_overflow`.
 
 use core_aead::{Aead, Aes128Ccm, Aes128Ccm8, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
 
@@ -163,8 +165,9 @@ impl RecordProtection {
         self.seq
     }
 
-    /// The nonce for the current record, and advances the sequence number; refuses to wrap.
-    fn next_nonce(&mut self) -> Result<[u8; 12], Error> {
+    /// The nonce for the current record; refuses the last sequence number, so it never
+    /// wraps.
+    fn nonce(&self) -> Result<[u8; 12], Error> {
         if self.seq == u64::MAX {
             return Err(Error::SequenceExhausted);
         }
@@ -172,6 +175,12 @@ impl RecordProtection {
         for (n, s) in nonce[4..].iter_mut().zip(self.seq.to_be_bytes()) {
             *n ^= s;
         }
+        Ok(nonce)
+    }
+
+    /// The nonce for the current record, and advances the sequence number.
+    fn next_nonce(&mut self) -> Result<[u8; 12], Error> {
+        let nonce = self.nonce()?;
         self.seq += 1;
         Ok(nonce)
     }
@@ -227,7 +236,8 @@ impl RecordProtection {
     }
 
     /// Opens the whole protected record in `record` (header included) in place, and returns
-    /// its true content type and content. On failure the body holds no plaintext.
+    /// its true content type and content. On failure the body holds no plaintext, and an
+    /// authentication failure leaves the sequence number as it was.
     pub fn open<'b>(&mut self, record: &'b mut [u8]) -> Result<(ContentType, &'b mut [u8]), Error> {
         let header = RecordHeader::parse(record)?
             .ok_or(Error::InvalidMessage(crate::msgs::InvalidMessage::Truncated))?;
@@ -245,7 +255,7 @@ impl RecordProtection {
         if header.len - tag_len > MAX_PLAINTEXT_LEN + 1 {
             return Err(Error::RecordOverflow);
         }
-        let nonce = self.next_nonce()?;
+        let nonce = self.nonce()?;
         let (aad, rest) = record.split_at_mut(HEADER_LEN);
         let (body, tag) = rest.split_at_mut(header.len - tag_len);
         let opened = with_builtin!(&self.cipher, a => a
@@ -257,6 +267,7 @@ impl RecordProtection {
             body.zeroize();
             return Err(Error::DecryptFailed);
         }
+        self.seq += 1;
         // The padding is the sender's choice and public to it; scanning it is not a secret
         // dependence on anything the receiver holds.
         let Some(type_at) = body.iter().rposition(|&b| b != 0) else {

@@ -166,6 +166,7 @@ fn take_client_hello(c: &mut Connection<'_, '_>) -> (Vec<u8>, NamedGroup, Option
 /// A plaintext HelloRetryRequest record.
 fn hrr_record(session_id: &[u8], group: Option<NamedGroup>, cookie: Option<&[u8]>) -> Vec<u8> {
     let msg = HandshakeMessage::ServerHello(ServerHello {
+        legacy_version: ProtocolVersion::TLSV1_2,
         random: HELLO_RETRY_REQUEST_RANDOM,
         session_id,
         cipher_suite: suites::TLS13_AES_128_GCM_SHA256.suite,

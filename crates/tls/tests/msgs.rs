@@ -129,6 +129,7 @@ fn duplicate_and_misplaced_extensions_are_refused() {
 #[test]
 fn hello_retry_request_round_trips() {
     let hrr = HandshakeMessage::ServerHello(ServerHello {
+        legacy_version: ProtocolVersion::TLSV1_2,
         random: HELLO_RETRY_REQUEST_RANDOM,
         session_id: &[7; 32],
         cipher_suite: CipherSuite::TLS13_AES_256_GCM_SHA384,
@@ -220,6 +221,7 @@ fn pre_shared_key_extension() {
     let ids = [PskIdentity { identity: b"ticket", obfuscated_age: 0x0102_0304 }];
     let binders = [PskBinder(&[0xab; 32])];
     let ch = HandshakeMessage::ClientHello(ClientHello {
+        legacy_version: ProtocolVersion::TLSV1_2,
         random: [1; 32],
         session_id: &[],
         cipher_suites: List::items(&[CipherSuite::TLS13_AES_128_GCM_SHA256]),
@@ -255,6 +257,7 @@ fn pre_shared_key_extension() {
     // Two identities, one binder.
     let ids2 = [ids[0], ids[0]];
     let ch = HandshakeMessage::ClientHello(ClientHello {
+        legacy_version: ProtocolVersion::TLSV1_2,
         random: [1; 32],
         session_id: &[],
         cipher_suites: List::items(&[CipherSuite::TLS13_AES_128_GCM_SHA256]),
@@ -279,6 +282,7 @@ fn pre_shared_key_extension() {
 #[test]
 fn record_limit_extensions() {
     let ch = HandshakeMessage::ClientHello(ClientHello {
+        legacy_version: ProtocolVersion::TLSV1_2,
         random: [1; 32],
         session_id: &[],
         cipher_suites: List::items(&[CipherSuite::TLS13_AES_128_GCM_SHA256]),

@@ -2,8 +2,9 @@
 //! borrowing from the received bytes and encoded into a caller's buffer.
 //!
 //! Extensions are decoded into a struct per message with one field per extension this crate
-//! understands; unknown ones are skipped (as the RFC requires of receivers), a repeated known
-//! one is an error, and one a message must not carry is refused.
+//! understands; unknown ones are skipped (as the RFC requires of receivers) except in
+//! EncryptedExtensions, which only answers what the ClientHello asked; a repeated known one
+//! is an error, and one a message must not carry is refused.
 
 use super::codec::{
     Codec, EncodeError, InvalidMessage, List, Payload, Reader, U8, U16, U24, Writer,
@@ -162,7 +163,7 @@ fn write_extension(
 }
 
 /// Reads a `server_name` extension body from a ClientHello: the host name, the only name type
-/// defined (RFC 6066 §3).
+/// defined (RFC 6066 §3), checked by [`dns_host_name`].
 fn read_server_name<'a>(r: &mut Reader<'a>) -> Result<&'a [u8], InvalidMessage> {
     let mut list = r.sub::<U16>()?;
     let mut host = None;
@@ -170,13 +171,50 @@ fn read_server_name<'a>(r: &mut Reader<'a>) -> Result<&'a [u8], InvalidMessage> 
         let name_type = list.u8()?;
         let name = Payload::<U16>::read(&mut list)?.0;
         if name_type == 0 {
-            if host.is_some() || name.is_empty() {
+            if host.is_some() {
                 return Err(InvalidMessage::IllegalValue);
             }
-            host = Some(name);
+            host = Some(dns_host_name(name).ok_or(InvalidMessage::IllegalValue)?);
         }
     }
     host.ok_or(InvalidMessage::IllegalValue)
+}
+
+/// `name` as a DNS host name (RFC 6066 §3, RFC 1123 §2.1), without the one trailing dot a
+/// client may have left on it; `None` if it is not one. A host name is ASCII letters, digits
+/// and hyphens (and underscores, which real names carry) in dot-separated labels of 1 to 63
+/// bytes that neither start nor end with a hyphen, 253 bytes at most. A name whose last label
+/// is all digits is an IP literal (no top-level domain is numeric), which §3 forbids; an IPv6
+/// literal fails on its colons.
+pub fn dns_host_name(name: &[u8]) -> Option<&[u8]> {
+    let name = name.strip_suffix(b".").unwrap_or(name);
+    if name.is_empty() || name.len() > 253 {
+        return None;
+    }
+    let mut last_numeric = false;
+    for label in name.split(|&b| b == b'.') {
+        let ok = (1..=63).contains(&label.len())
+            && label.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            && label.first() != Some(&b'-')
+            && label.last() != Some(&b'-');
+        if !ok {
+            return None;
+        }
+        last_numeric = label.iter().all(u8::is_ascii_digit);
+    }
+    (!last_numeric).then_some(name)
+}
+
+/// Reads a list the protocol says holds at least one item (`<2..2^16-2>` and the like, e.g.
+/// `supported_signature_algorithms` in RFC 8446 §4.2.3): an empty one is `decode_error`.
+fn read_non_empty<'a, T: Codec<'a> + Copy, W: super::codec::LenWidth>(
+    r: &mut Reader<'a>,
+) -> Result<List<'a, T, W>, InvalidMessage> {
+    let list = List::read(r)?;
+    if list.is_empty() {
+        return Err(InvalidMessage::BadLength);
+    }
+    Ok(list)
 }
 
 /// Reads a `max_fragment_length` body: a code outside the four RFC 6066 defines is
@@ -189,7 +227,8 @@ fn read_max_fragment_length(r: &mut Reader<'_>) -> Result<MaxFragmentLength, Inv
 /// The extensions of a ClientHello this crate understands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClientExtensions<'a> {
-    /// `server_name`: the DNS host name the client wants.
+    /// `server_name`: the DNS host name the client wants (decoding refuses anything else,
+    /// and drops a trailing dot: see [`dns_host_name`]).
     pub server_name: Option<&'a [u8]>,
     /// `supported_versions`.
     pub supported_versions: Option<List<'a, ProtocolVersion, U8>>,
@@ -209,6 +248,9 @@ pub struct ClientExtensions<'a> {
     pub record_size_limit: Option<u16>,
     /// `max_fragment_length` (RFC 6066 §4); only the four defined codes decode.
     pub max_fragment_length: Option<MaxFragmentLength>,
+    /// `early_data` (RFC 8446 §4.2.10): the client sends 0-RTT data after this hello,
+    /// which this crate's server declines and skips.
+    pub early_data: bool,
     /// `pre_shared_key`, always the last extension.
     pub pre_shared_key: Option<OfferedPsks<'a>>,
 }
@@ -251,6 +293,9 @@ impl<'a> ClientExtensions<'a> {
             if let Some(l) = &self.psk_modes {
                 write_extension(w, ExtensionType::PSK_KEY_EXCHANGE_MODES, |w| l.encode(w))?;
             }
+            if self.early_data {
+                write_extension(w, ExtensionType::EARLY_DATA, |_| Ok(()))?;
+            }
             if let Some(p) = &self.pre_shared_key {
                 write_extension(w, ExtensionType::PRE_SHARED_KEY, |w| {
                     p.identities.encode(w)?;
@@ -264,21 +309,30 @@ impl<'a> ClientExtensions<'a> {
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
         let mut x = Self::default();
         read_extensions(r, |typ, b| {
+            // RFC 8446 §4.2.11: pre_shared_key must be the last extension (the binders are
+            // computed over everything before them), known or not.
+            if x.pre_shared_key.is_some() {
+                return Err(InvalidMessage::IllegalValue);
+            }
             match typ {
                 ExtensionType::SERVER_NAME => x.server_name = Some(read_server_name(b)?),
-                ExtensionType::SUPPORTED_VERSIONS => x.supported_versions = Some(List::read(b)?),
-                ExtensionType::SUPPORTED_GROUPS => x.supported_groups = Some(List::read(b)?),
+                ExtensionType::SUPPORTED_VERSIONS => {
+                    x.supported_versions = Some(read_non_empty(b)?);
+                }
+                ExtensionType::SUPPORTED_GROUPS => x.supported_groups = Some(read_non_empty(b)?),
                 ExtensionType::SIGNATURE_ALGORITHMS => {
-                    x.signature_algorithms = Some(List::read(b)?);
+                    x.signature_algorithms = Some(read_non_empty(b)?);
                 }
                 ExtensionType::KEY_SHARE => x.key_shares = Some(List::read(b)?),
-                ExtensionType::ALPN => x.alpn = Some(List::read(b)?),
+                ExtensionType::ALPN => x.alpn = Some(read_non_empty(b)?),
                 ExtensionType::COOKIE => x.cookie = Some(Payload::<U16>::read(b)?.0),
-                ExtensionType::PSK_KEY_EXCHANGE_MODES => x.psk_modes = Some(List::read(b)?),
+                ExtensionType::PSK_KEY_EXCHANGE_MODES => x.psk_modes = Some(read_non_empty(b)?),
                 ExtensionType::RECORD_SIZE_LIMIT => x.record_size_limit = Some(b.u16()?),
                 ExtensionType::MAX_FRAGMENT_LENGTH => {
                     x.max_fragment_length = Some(read_max_fragment_length(b)?);
                 }
+                // An empty body (checked by read_extensions).
+                ExtensionType::EARLY_DATA => x.early_data = true,
                 ExtensionType::PRE_SHARED_KEY => {
                     let identities: List<'a, PskIdentity<'a>, U16> = List::read(b)?;
                     let binders: List<'a, PskBinder<'a>, U16> = List::read(b)?;
@@ -288,8 +342,6 @@ impl<'a> ClientExtensions<'a> {
                     }
                     x.pre_shared_key = Some(OfferedPsks { identities, binders });
                 }
-                // RFC 8446 §4.2.11: pre_shared_key must be the last extension.
-                _ if x.pre_shared_key.is_some() => return Err(InvalidMessage::IllegalValue),
                 _ => return Ok(false),
             }
             Ok(true)
@@ -301,6 +353,9 @@ impl<'a> ClientExtensions<'a> {
 /// ClientHello (RFC 8446 §4.1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClientHello<'a> {
+    /// `legacy_version`: TLS 1.2 from a TLS 1.3 client (the version is negotiated by
+    /// `supported_versions`); kept so that SSL 3.0 can be refused (RFC 8446 Appendix D.5).
+    pub legacy_version: ProtocolVersion,
     /// 32 random bytes.
     pub random: [u8; 32],
     /// `legacy_session_id` (non-empty in middlebox compatibility mode).
@@ -313,7 +368,7 @@ pub struct ClientHello<'a> {
 
 impl<'a> Codec<'a> for ClientHello<'a> {
     fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
-        ProtocolVersion::TLSV1_2.encode(w)?;
+        self.legacy_version.encode(w)?;
         w.put(&self.random)?;
         w.bytes::<U8>(self.session_id)?;
         self.cipher_suites.encode(w)?;
@@ -321,7 +376,7 @@ impl<'a> Codec<'a> for ClientHello<'a> {
         self.extensions.encode(w)
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
-        let _legacy_version = ProtocolVersion::read(r)?;
+        let legacy_version = ProtocolVersion::read(r)?;
         let random = r.array()?;
         let session_id = Payload::<U8>::read(r)?.0;
         if session_id.len() > 32 {
@@ -333,7 +388,7 @@ impl<'a> Codec<'a> for ClientHello<'a> {
             return Err(InvalidMessage::IllegalValue);
         }
         let extensions = ClientExtensions::read(r)?;
-        Ok(Self { random, session_id, cipher_suites, extensions })
+        Ok(Self { legacy_version, random, session_id, cipher_suites, extensions })
     }
 }
 
@@ -356,6 +411,8 @@ pub struct ServerHelloExtensions<'a> {
 /// (RFC 8446 §4.1.3, §4.1.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ServerHello<'a> {
+    /// `legacy_version`: TLS 1.2 in every TLS 1.3 ServerHello (RFC 8446 §4.1.3).
+    pub legacy_version: ProtocolVersion,
     /// 32 random bytes (or the HRR constant).
     pub random: [u8; 32],
     /// `legacy_session_id_echo`.
@@ -375,7 +432,7 @@ impl ServerHello<'_> {
 
 impl<'a> Codec<'a> for ServerHello<'a> {
     fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
-        ProtocolVersion::TLSV1_2.encode(w)?;
+        self.legacy_version.encode(w)?;
         w.put(&self.random)?;
         w.bytes::<U8>(self.session_id)?;
         self.cipher_suite.encode(w)?;
@@ -401,7 +458,7 @@ impl<'a> Codec<'a> for ServerHello<'a> {
         })
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
-        let _legacy_version = ProtocolVersion::read(r)?;
+        let legacy_version = ProtocolVersion::read(r)?;
         let random: [u8; 32] = r.array()?;
         let session_id = Payload::<U8>::read(r)?.0;
         if session_id.len() > 32 {
@@ -413,6 +470,7 @@ impl<'a> Codec<'a> for ServerHello<'a> {
         }
         let hrr = random == HELLO_RETRY_REQUEST_RANDOM;
         let mut x = ServerHelloExtensions::default();
+        let mut unexpected = false;
         read_extensions(r, |typ, b| {
             match typ {
                 ExtensionType::SUPPORTED_VERSIONS => {
@@ -422,12 +480,20 @@ impl<'a> Codec<'a> for ServerHello<'a> {
                 ExtensionType::KEY_SHARE => x.key_share = Some(KeyShareEntry::read(b)?),
                 ExtensionType::COOKIE if hrr => x.cookie = Some(Payload::<U16>::read(b)?.0),
                 ExtensionType::PRE_SHARED_KEY if !hrr => x.selected_identity = Some(b.u16()?),
-                // RFC 8446 §4.1.3/§4.1.4: nothing else may appear.
-                _ => return Err(InvalidMessage::UnexpectedExtension),
+                // RFC 8446 §4.1.3/§4.1.4: nothing else may appear, but an older version's
+                // ServerHello (no supported_versions) carries its own extensions: it decodes,
+                // so that the client can say the server does not speak TLS 1.3.
+                _ => {
+                    unexpected = true;
+                    return Ok(false);
+                }
             }
             Ok(true)
         })?;
-        Ok(Self { random, session_id, cipher_suite, extensions: x })
+        if unexpected && x.supported_version.is_some() {
+            return Err(InvalidMessage::UnexpectedExtension);
+        }
+        Ok(Self { legacy_version, random, session_id, cipher_suite, extensions: x })
     }
 }
 
@@ -488,16 +554,11 @@ impl<'a> Codec<'a> for EncryptedExtensions<'a> {
                 ExtensionType::MAX_FRAGMENT_LENGTH => {
                     x.max_fragment_length = Some(read_max_fragment_length(b)?);
                 }
-                // Only ClientHello/ServerHello extensions are refused here; others pass.
-                ExtensionType::KEY_SHARE
-                | ExtensionType::SUPPORTED_VERSIONS
-                | ExtensionType::SIGNATURE_ALGORITHMS
-                | ExtensionType::PSK_KEY_EXCHANGE_MODES
-                | ExtensionType::COOKIE
-                | ExtensionType::PRE_SHARED_KEY => {
-                    return Err(InvalidMessage::UnexpectedExtension);
-                }
-                _ => return Ok(false),
+                // RFC 8446 §4.2: an extension in EncryptedExtensions answers one in the
+                // ClientHello, and this crate's client sends none but the above (whether it
+                // sent those is checked by the handshake): anything else is
+                // unsupported_extension.
+                _ => return Err(InvalidMessage::UnexpectedExtension),
             }
             Ok(true)
         })?;
@@ -596,7 +657,9 @@ impl<'a> Codec<'a> for CertificateRequest<'a> {
         let mut signature_algorithms = None;
         read_extensions(r, |typ, b| {
             match typ {
-                ExtensionType::SIGNATURE_ALGORITHMS => signature_algorithms = Some(List::read(b)?),
+                ExtensionType::SIGNATURE_ALGORITHMS => {
+                    signature_algorithms = Some(read_non_empty(b)?);
+                }
                 // certificate_authorities, oid_filters, signature_algorithms_cert: not used.
                 _ => return Ok(false),
             }

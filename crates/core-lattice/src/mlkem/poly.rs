@@ -1,0 +1,423 @@
+//! The parts of ML-KEM that no backend needs to replace: the polynomial type, the byte
+//! encodings (FIPS 203 §4.2.1), Compress/Decompress, and the two samplers (§4.2.2), written
+//! once over `i16` coefficients.
+//!
+//! Compress is the one place where the reference algorithm divides by `q`; here it is a
+//! multiplication by a fixed reciprocal and a shift (KyberSlash: a division compiles to `div`
+//! on x86 and to `__aeabi_uidiv` on the Cortex-M0, both variable-time), checked against the
+//! exact formula for every input by a unit test.
+
+use core_hash::KeccakImpl;
+use zeroize::Zeroize;
+
+/// Coefficients per polynomial.
+pub(crate) const N: usize = 256;
+/// The modulus q = 3329 = 13·2^8 + 1.
+pub(crate) const Q: i16 = 3329;
+
+/// A polynomial of R_q or T_q: 256 coefficients, whose range each function states.
+#[derive(Clone)]
+pub(crate) struct Poly(pub(crate) [i16; N]);
+
+impl Poly {
+    /// The zero polynomial.
+    pub(crate) const ZERO: Self = Self([0; N]);
+}
+
+impl Zeroize for Poly {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl Default for Poly {
+    fn default() -> Self {
+        Self::ZERO
+    }
+}
+
+/// `a += b` coefficient-wise (the caller keeps the sums within `i16`).
+pub(crate) fn add_assign(a: &mut Poly, b: &Poly) {
+    for (x, y) in a.0.iter_mut().zip(&b.0) {
+        *x = x.wrapping_add(*y);
+    }
+}
+
+/// The representative in `0..q` of a coefficient in `-q..q`, without a branch.
+#[inline]
+pub(crate) fn to_unsigned(x: i16) -> u16 {
+    (x + ((x >> 15) & Q)).cast_unsigned()
+}
+
+/// ⌈2^21 / q⌉ = 630: `(n · 630) >> 21` is `⌊n / q⌋` or one more for every `n` Compress forms
+/// (below 2^23, so the product fits 32 bits: no 64-bit multiply, which the Cortex-M0 does in a
+/// library call).
+const RECIPROCAL: u32 = (1 << 21) / Q as u32 + 1;
+
+/// Compress_d (FIPS 203 §4.2.1, eq. 4.7): `⌈(2^d / q) · x⌋ mod 2^d` for `x` in `0..q` and
+/// `d ≤ 11`, as `⌊(2^d·x + ⌊q/2⌋) / q⌋` (rounding `(2^d·x)/q` half up gives the same because q
+/// is odd) computed by a multiplication, a shift and a masked correction, never by division.
+/// The test `compress_matches_exact_rounding` checks every input.
+#[inline]
+pub(crate) fn compress(x: u16, d: u32) -> u16 {
+    let n = (u32::from(x) << d) + (Q as u32 >> 1);
+    // Wrapping (it never wraps, as the test shows) so that a build with overflow checks does
+    // not widen the product to 64 bits to check it, a library call on the Cortex-M0.
+    let mut t = n.wrapping_mul(RECIPROCAL) >> 21;
+    // The estimate is at most one too large: subtract one where n − t·q is negative (its top
+    // bit set, as it lies in −q..q).
+    t -= n.wrapping_sub(t.wrapping_mul(Q as u32)) >> 31;
+    (t as u16) & ((1 << d) - 1)
+}
+
+/// Decompress_d (FIPS 203 §4.2.1, eq. 4.8): `⌈(q / 2^d) · y⌋` for `y` in `0..2^d`.
+#[inline]
+pub(crate) fn decompress(y: u16, d: u32) -> i16 {
+    ((y as u32 * Q as u32 + (1 << (d - 1))) >> d) as i16
+}
+
+/// ByteEncode_d (FIPS 203 Algorithm 5) of the 256 values `f(0)…f(255)` (each below 2^d):
+/// calls `emit(k, byte)` for the `32·d` bytes in order, the values' bits one after another,
+/// least significant first.
+pub(crate) fn encode_bytes(
+    d: u32,
+    mut emit: impl FnMut(usize, u8),
+    mut f: impl FnMut(usize) -> u16,
+) {
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    let mut o = 0;
+    for i in 0..N {
+        acc |= u32::from(f(i)) << bits;
+        bits += d;
+        while bits >= 8 {
+            emit(o, acc as u8);
+            o += 1;
+            acc >>= 8;
+            bits -= 8;
+        }
+    }
+}
+
+/// [`encode_bytes`] into `out` (`32·d` bytes).
+pub(crate) fn encode_with(d: u32, out: &mut [u8], f: impl FnMut(usize) -> u16) {
+    encode_bytes(d, |o, b| out[o] = b, f);
+}
+
+/// ByteDecode_d (FIPS 203 Algorithm 6) without the final reduction: calls `f(i, value)` for the
+/// 256 `d`-bit values packed in `input` (`32·d` bytes).
+pub(crate) fn decode_with(d: u32, input: &[u8], mut f: impl FnMut(usize, u16)) {
+    let mask = (1u32 << d) - 1;
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    let mut i = 0;
+    for &b in input {
+        acc |= u32::from(b) << bits;
+        bits += 8;
+        while bits >= d {
+            f(i, (acc & mask) as u16);
+            i += 1;
+            acc >>= d;
+            bits -= d;
+        }
+    }
+}
+
+/// ByteEncode_12 of a polynomial with coefficients in `-q..q` (stored as their representative
+/// in `0..q`) into 384 bytes.
+pub(crate) fn encode12(p: &Poly, out: &mut [u8]) {
+    encode_with(12, out, |i| to_unsigned(p.0[i]));
+}
+
+/// ByteDecode_12 (FIPS 203 Algorithm 6 with m = q): 384 bytes to coefficients in `0..q`, each
+/// 12-bit value reduced modulo q by a masked subtraction (values from q up occur only in a
+/// decapsulation key from elsewhere; encapsulation keys with one are refused before this).
+pub(crate) fn decode12(input: &[u8], p: &mut Poly) {
+    decode_with(12, input, |i, v| {
+        let x = v.cast_signed() - Q;
+        p.0[i] = x + ((x >> 15) & Q);
+    });
+}
+
+/// Whether every 12-bit value in `input` (an encoded vector of polynomials) is below q: the
+/// encapsulation-key modulus check of FIPS 203 §7.2. Public data, so it may stop early.
+pub(crate) fn all_below_q(input: &[u8]) -> bool {
+    input.chunks_exact(3).all(|c| {
+        let d1 = u16::from(c[0]) | (u16::from(c[1] & 0x0f) << 8);
+        let d2 = u16::from(c[1] >> 4) | (u16::from(c[2]) << 4);
+        d1 < Q as u16 && d2 < Q as u16
+    })
+}
+
+/// Compress_d then ByteEncode_d of a polynomial with coefficients in `-q..q`: its `32·d`
+/// bytes, one `emit(k, byte)` call each.
+pub(crate) fn compress_encode(p: &Poly, d: u32, emit: impl FnMut(usize, u8)) {
+    encode_bytes(d, emit, |i| compress(to_unsigned(p.0[i]), d));
+}
+
+/// ByteDecode_d then Decompress_d of `32·d` bytes: coefficients in `0..q`.
+pub(crate) fn decode_decompress(input: &[u8], d: u32, p: &mut Poly) {
+    decode_with(d, input, |i, v| p.0[i] = decompress(v, d));
+}
+
+/// Decompress_1(ByteDecode_1(m)): each message bit becomes 0 or ⌈q/2⌋ = 1665, through a mask.
+pub(crate) fn from_message(m: &[u8; 32], p: &mut Poly) {
+    for (i, c) in p.0.iter_mut().enumerate() {
+        let bit = i16::from((m[i / 8] >> (i % 8)) & 1);
+        *c = -bit & 0x0681; // 1665
+    }
+}
+
+/// ByteEncode_1(Compress_1(p)) for coefficients in `-q..q`: the message a ciphertext carries.
+pub(crate) fn to_message(p: &Poly, m: &mut [u8; 32]) {
+    compress_encode(p, 1, |k, b| m[k] = b);
+}
+
+/// SHAKE (FIPS 202 §6.2) of an input shorter than one block, run on
+/// [`KeccakImpl::permute`] directly: all SampleNTT and PRF inputs are 33 or 34 bytes, so the
+/// whole sponge is 200 bytes of state, where `core-hash`'s streaming `Shake128` and its reader
+/// each hold a state and a block buffer (about 1 KiB more on a Cortex-M0 stack). Wiped on drop
+/// (PRF outputs are secret).
+struct OneBlockShake<const RATE: usize> {
+    state: [u64; 25],
+    keccak: KeccakImpl,
+}
+
+impl<const RATE: usize> OneBlockShake<RATE> {
+    /// Absorbs the concatenation of `parts` (fewer than `RATE` bytes in all) and pads it.
+    fn new(keccak: KeccakImpl, parts: &[&[u8]]) -> Self {
+        fn xor_byte(state: &mut [u64; 25], at: usize, b: u8) {
+            state[at / 8] ^= u64::from(b) << (8 * (at % 8));
+        }
+        let mut state = [0u64; 25];
+        let mut at = 0;
+        for &b in parts.iter().flat_map(|p| p.iter()) {
+            xor_byte(&mut state, at, b);
+            at += 1;
+        }
+        xor_byte(&mut state, at, 0x1f); // SHAKE's domain bits 1111 and pad10*1's first 1
+        xor_byte(&mut state, RATE - 1, 0x80); // pad10*1's last 1
+        Self { state, keccak }
+    }
+
+    /// Fills `out` (at most `RATE` bytes) with the next block of output; each call starts a
+    /// new block.
+    fn squeeze_block(&mut self, out: &mut [u8]) {
+        self.keccak.permute(&mut self.state);
+        for (o, lane) in out.chunks_mut(8).zip(&self.state) {
+            o.copy_from_slice(&lane.to_le_bytes()[..o.len()]);
+        }
+    }
+}
+
+impl<const RATE: usize> Drop for OneBlockShake<RATE> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+    }
+}
+
+/// PRF_η(s, b) = SHAKE256(s ‖ b, 64·η) (FIPS 203 §4.1) sampled straight into a polynomial by
+/// SamplePolyCBD_η (Algorithm 8): coefficients in `-η..=η`, computed by bit counting without
+/// branches. `η` is 2 or 3.
+pub(crate) fn sample_cbd(keccak: KeccakImpl, eta: u32, seed: &[u8; 32], nonce: u8, p: &mut Poly) {
+    let mut prf = OneBlockShake::<136>::new(keccak, &[seed, &[nonce]]);
+    let mut bytes = [0u8; 64 * 3];
+    let bytes = &mut bytes[..64 * eta as usize];
+    for block in bytes.chunks_mut(136) {
+        prf.squeeze_block(block);
+    }
+    cbd(eta, bytes, p);
+    bytes.zeroize();
+}
+
+/// SamplePolyCBD_η (FIPS 203 Algorithm 8) of `64·η` bytes.
+pub(crate) fn cbd(eta: u32, bytes: &[u8], p: &mut Poly) {
+    if eta == 2 {
+        // Eight coefficients per 32-bit word, four bits each: two bits for x, two for y.
+        for (w, out) in bytes.chunks_exact(4).zip(p.0.chunks_exact_mut(8)) {
+            let w = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            let t = (w & 0x5555_5555) + ((w >> 1) & 0x5555_5555);
+            for (j, c) in out.iter_mut().enumerate() {
+                let x = ((t >> (4 * j)) & 3) as i16;
+                let y = ((t >> (4 * j + 2)) & 3) as i16;
+                *c = x - y;
+            }
+        }
+    } else {
+        // Four coefficients per 24 bits, six bits each: three for x, three for y.
+        for (w, out) in bytes.chunks_exact(3).zip(p.0.chunks_exact_mut(4)) {
+            let w = u32::from(w[0]) | (u32::from(w[1]) << 8) | (u32::from(w[2]) << 16);
+            let t = (w & 0x0024_9249) + ((w >> 1) & 0x0024_9249) + ((w >> 2) & 0x0024_9249);
+            for (j, c) in out.iter_mut().enumerate() {
+                let x = ((t >> (6 * j)) & 7) as i16;
+                let y = ((t >> (6 * j + 3)) & 7) as i16;
+                *c = x - y;
+            }
+        }
+    }
+}
+
+/// SampleNTT (FIPS 203 Algorithm 7) of XOF(ρ ‖ a ‖ b) = SHAKE128: rejection sampling of
+/// 12-bit values below q, coefficients in `0..q`. The matrix is public, so the data-dependent
+/// loop leaks nothing secret.
+pub(crate) fn sample_ntt(keccak: KeccakImpl, rho: &[u8], a: u8, b: u8, p: &mut Poly) {
+    let mut xof = OneBlockShake::<168>::new(keccak, &[rho, &[a, b]]);
+    sample_ntt_from(|block| xof.squeeze_block(block), p);
+}
+
+/// SampleNTT's rejection loop over any stream of 168-byte blocks, however many it takes.
+pub(crate) fn sample_ntt_from(mut next_block: impl FnMut(&mut [u8; 168]), p: &mut Poly) {
+    let mut block = [0u8; 168];
+    let mut n = 0;
+    while n < N {
+        next_block(&mut block);
+        for c in block.chunks_exact(3) {
+            let d1 = u16::from(c[0]) | (u16::from(c[1] & 0x0f) << 8);
+            let d2 = u16::from(c[1] >> 4) | (u16::from(c[2]) << 4);
+            if d1 < Q as u16 {
+                p.0[n] = d1.cast_signed();
+                n += 1;
+            }
+            if d2 < Q as u16 && n < N {
+                p.0[n] = d2.cast_signed();
+                n += 1;
+            }
+            if n == N {
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Compress_d by its definition, with exact rational rounding (half up).
+    fn exact_compress(x: u16, d: u32) -> u16 {
+        // round(2^d·x / q) = ⌊(2^(d+1)·x + q) / 2q⌋
+        let num = (u64::from(x) << (d + 1)) + Q as u64;
+        ((num / (2 * Q as u64)) % (1 << d)) as u16
+    }
+
+    #[test]
+    fn compress_matches_exact_rounding() {
+        for d in [1, 4, 5, 10, 11] {
+            for x in 0..Q as u16 {
+                assert_eq!(compress(x, d), exact_compress(x, d), "d = {d}, x = {x}");
+            }
+        }
+    }
+
+    #[test]
+    fn decompress_matches_exact_rounding_and_round_trips() {
+        for d in [1u32, 4, 5, 10, 11] {
+            for y in 0..(1u16 << d) {
+                let num = u64::from(y) * 2 * Q as u64 + (1 << d);
+                let want = (num / (2 << d)) as i16;
+                assert_eq!(decompress(y, d), want, "d = {d}, y = {y}");
+                assert_eq!(compress(decompress(y, d).cast_unsigned(), d), y, "d = {d}, y = {y}");
+            }
+        }
+    }
+
+    #[test]
+    fn encode_decode_round_trip_every_width() {
+        for d in [1u32, 4, 5, 10, 11, 12] {
+            let values: [u16; N] =
+                core::array::from_fn(|i| ((i * 2_654_435_761) % (1 << d)) as u16);
+            let mut bytes = [0u8; 384];
+            encode_with(d, &mut bytes[..32 * d as usize], |i| values[i]);
+            let mut back = [0u16; N];
+            decode_with(d, &bytes[..32 * d as usize], |i, v| back[i] = v);
+            assert_eq!(back, values, "d = {d}");
+        }
+    }
+
+    #[test]
+    fn decode12_reduces_modulo_q() {
+        let mut bytes = [0u8; 384];
+        encode_with(12, &mut bytes, |i| [0, 3328, 3329, 4095][i % 4]);
+        let mut p = Poly::ZERO;
+        decode12(&bytes, &mut p);
+        assert_eq!(&p.0[..4], &[0, 3328, 0, 4095 - 3329]);
+        assert!(!all_below_q(&bytes));
+    }
+
+    #[test]
+    fn cbd_counts_bits() {
+        // eta = 2: bytes 0b0000_0011 give x = 2, y = 0 for the first coefficient and 0 next.
+        let mut bytes = [0u8; 192];
+        bytes[0] = 0b1100_0011;
+        let mut p = Poly::ZERO;
+        cbd(2, &bytes[..128], &mut p);
+        assert_eq!(&p.0[..3], &[2, -2, 0]);
+        bytes[0] = 0b0011_1111;
+        cbd(3, &bytes, &mut p);
+        assert_eq!(&p.0[..2], &[3 - 3, 0]);
+        bytes[0] = 0b0000_0111;
+        cbd(3, &bytes, &mut p);
+        assert_eq!(p.0[0], 3);
+        bytes[0] = 0b0011_1000;
+        cbd(3, &bytes, &mut p);
+        assert_eq!(p.0[0], -3);
+    }
+
+    /// The one-block sponge gives SHAKE128 and SHAKE256 output, over several blocks, for
+    /// inputs up to one byte short of the rate (where both padding bits share a byte).
+    #[test]
+    fn one_block_shake_matches_core_hash() {
+        use core_hash::{Implementation, Shake128, Shake256};
+        for keccak in KeccakImpl::available() {
+            for len in [0, 1, 33, 34, 135, 167] {
+                let input: std::vec::Vec<u8> = (0..len).map(|i| i as u8).collect();
+                let (a, b) = input.split_at(len / 2);
+                if len < 168 {
+                    let mut ours = [0u8; 3 * 168];
+                    let mut x = OneBlockShake::<168>::new(keccak, &[a, b]);
+                    ours.chunks_mut(168).for_each(|c| x.squeeze_block(c));
+                    let mut want = [0u8; 3 * 168];
+                    Shake128::digest_into(&input, &mut want);
+                    assert_eq!(ours, want, "SHAKE128, {len} bytes, {}", keccak.name());
+                }
+                if len < 136 {
+                    let mut ours = [0u8; 2 * 136];
+                    let mut x = OneBlockShake::<136>::new(keccak, &[a, b]);
+                    ours.chunks_mut(136).for_each(|c| x.squeeze_block(c));
+                    let mut want = [0u8; 2 * 136];
+                    Shake256::digest_into(&input, &mut want);
+                    assert_eq!(ours, want, "SHAKE256, {len} bytes, {}", keccak.name());
+                }
+            }
+        }
+    }
+
+    /// Seeds whose stream rejects many values need more than the usual 3·168 bytes; the loop
+    /// reads as many blocks as it takes.
+    #[test]
+    fn sample_ntt_reads_as_many_blocks_as_rejections_need() {
+        let mut blocks = 0;
+        let mut p = Poly::ZERO;
+        sample_ntt_from(
+            |block| {
+                blocks += 1;
+                // Four blocks of nothing but rejected values (0xfff), then values 1, 2, 3…
+                if blocks <= 4 {
+                    block.fill(0xff);
+                } else {
+                    for (k, c) in block.chunks_exact_mut(3).enumerate() {
+                        let v = (k as u16 + 1) * 2;
+                        let (d1, d2) = (v - 1, v);
+                        c[0] = d1 as u8;
+                        c[1] = ((d1 >> 8) as u8) | ((d2 << 4) as u8);
+                        c[2] = (d2 >> 4) as u8;
+                    }
+                }
+            },
+            &mut p,
+        );
+        assert_eq!(blocks, 4 + 3); // 112 values per block
+        let want: [i16; N] = core::array::from_fn(|i| i16::try_from(i % 112).unwrap() + 1);
+        assert_eq!(p.0, want);
+    }
+}
