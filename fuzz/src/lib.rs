@@ -179,10 +179,8 @@ pub mod tls_peer {
         let roots: [TrustAnchor<'_>; 1] =
             [webpki::anchor_from_trusted_cert(&ca).expect("test CA parses")];
         let alpn: [&[u8]; 2] = [b"h2", b"http/1.1"];
-        let config = ClientConfig {
-            alpn: &alpn,
-            ..ClientConfig::new(&roots, UnixTime::since_unix_epoch(NOW))
-        };
+        let now = UnixTime::since_unix_epoch(NOW);
+        let config = ClientConfig { alpn: &alpn, ..ClientConfig::new(&roots, &now) };
         let mut config = config;
         tweak(&mut config);
         let mut space = Space::default();

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use common::die;
 use tls::ticket::MemoryTicketStore;
-use tls::{Buffers, ClientConfig, Connection, OsRandom, Stream, UnixTime, Want};
+use tls::{Buffers, ClientConfig, Connection, OsRandom, Stream, Want};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -113,7 +113,7 @@ fn main() {
         record_size_limit,
         max_fragment_length,
         external_psk: psk,
-        ..ClientConfig::new(&roots, UnixTime::now())
+        ..ClientConfig::new(&roots, &tls::SystemClock)
     };
     if resume {
         // A first connection only to get a ticket: handshake, wait for a NewSessionTicket,
@@ -132,7 +132,7 @@ fn main() {
         // that sends none.
         stream.sock.set_read_timeout(Some(Duration::from_secs(3))).unwrap();
         let mut buf = vec![0u8; 17_000];
-        while store.is_empty() {
+        while store.is_empty() && stream.conn.refused_ticket().is_none() {
             match stream.sock.read(&mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => feed(stream.conn, &stream.sock, &buf[..n], &mut std::io::sink())
@@ -140,6 +140,10 @@ fn main() {
             }
         }
         let _ = stream.close();
+        if let Some(e) = stream.conn.refused_ticket() {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
         if store.is_empty() {
             eprintln!("error: the server sent no session ticket");
             std::process::exit(1);

@@ -22,7 +22,7 @@ use common::die;
 use tls::ticket::TicketKey;
 use tls::{
     Buffers, CertifiedKey, ClientAuth, Connection, OsRandom, ServerConfig, ServerTickets,
-    SigningKey, Stream, UnixTime,
+    SigningKey, Stream,
 };
 
 fn main() {
@@ -105,15 +105,17 @@ fn main() {
             groups: &groups,
             client_auth: client_ca.is_some().then(|| ClientAuth {
                 roots: &client_roots,
+                verifier: None,
                 required: true,
-                now: UnixTime::now(),
+                clock: &tls::SystemClock,
             }),
             tickets: Some(ServerTickets {
                 key: &ticket_key,
                 lifetime: 7200,
                 count: 2,
-                now: UnixTime::now(),
+                clock: &tls::SystemClock,
                 psk_ke: false,
+                max_auth_age: 604_800,
             }),
             record_size_limit,
             psks: (!psks.is_empty()).then(|| tls::ServerPsks { keys: &psks, psk_ke: false }),

@@ -17,6 +17,7 @@ use core::mem;
 use core_hash::{HmacDrbg, RandomSource, Sha256};
 use pki_types::{TrustAnchor, UnixTime};
 
+use crate::clock::Clock;
 use crate::error::{
     ApiMisuse, BufferKind, CertificateError, Error, PeerIncompatible, PeerMisbehaved, SchemeSet,
 };
@@ -38,8 +39,10 @@ use crate::psk::{ExternalPsk, ServerPsks};
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
 use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN};
 use crate::suites::{self, Suite};
-use crate::ticket::{Ticket, TicketKey, TicketState, TicketStore};
-use crate::verify;
+use crate::ticket::{
+    ClientIdentity, Session, Ticket, TicketKey, TicketState, TicketStore, TicketTooLong,
+};
+use crate::verify::{self, CertVerifier};
 
 /// The most entries a configured list (suites, groups, ALPN protocols) may hold.
 const MAX_LIST: usize = 16;
@@ -64,6 +67,9 @@ pub struct ClientConfig<'a> {
     pub suites: &'a [Suite],
     /// Trusted roots for the server's chain.
     pub roots: &'a [TrustAnchor<'a>],
+    /// A check of the server's certificate in place of `roots` (pinning, a private PKI;
+    /// `None`: `rustls-webpki` to `roots`).
+    pub verifier: Option<&'a dyn CertVerifier>,
     /// ALPN protocols to offer (empty: no ALPN).
     pub alpn: &'a [&'a [u8]],
     /// Key-exchange groups to offer, in order of preference; the ClientHello carries a key
@@ -72,8 +78,8 @@ pub struct ClientConfig<'a> {
     /// Implementations that compute groups in place of `core-ec`, or add groups it lacks
     /// (empty: `core-ec` for every group); see [`crate::provider::KeyExchange`].
     pub key_exchanges: &'a [&'static dyn KeyExchange],
-    /// The time certificates are checked at.
-    pub now: UnixTime,
+    /// The clock certificates are checked and tickets aged by, read at each use.
+    pub clock: &'a dyn Clock,
     /// The certificate and key to answer a server's CertificateRequest with (`None`: answer
     /// with an empty Certificate).
     pub client_cert: Option<CertifiedKey<'a>>,
@@ -103,7 +109,8 @@ pub struct ClientConfig<'a> {
 }
 
 impl<'a> ClientConfig<'a> {
-    /// A client that trusts `roots` and checks certificates at `now`, offering the default
+    /// A client that trusts `roots` and reads the time from `clock` (a [`UnixTime`] for a
+    /// fixed time, [`crate::SystemClock`] with std), offering the default
     /// suites ([`suites::DEFAULT_SUITES`]) and groups ([`crate::kx::DEFAULT_GROUPS`]) and
     /// nothing else: no ALPN, client certificate, resumption, record limits or external PSK.
     /// Set other fields with struct update syntax:
@@ -111,18 +118,18 @@ impl<'a> ClientConfig<'a> {
     /// ```
     /// # use tls::ClientConfig;
     /// # let roots = [];
-    /// # let now = pki_types::UnixTime::now();
     /// let alpn: [&[u8]; 1] = [b"h2"];
-    /// let config = ClientConfig { alpn: &alpn, ..ClientConfig::new(&roots, now) };
+    /// let config = ClientConfig { alpn: &alpn, ..ClientConfig::new(&roots, &tls::SystemClock) };
     /// ```
-    pub const fn new(roots: &'a [TrustAnchor<'a>], now: UnixTime) -> Self {
+    pub const fn new(roots: &'a [TrustAnchor<'a>], clock: &'a dyn Clock) -> Self {
         Self {
             suites: suites::DEFAULT_SUITES,
             roots,
+            verifier: None,
             alpn: &[],
             groups: crate::kx::DEFAULT_GROUPS,
             key_exchanges: &[],
-            now,
+            clock,
             client_cert: None,
             tickets: None,
             psk_modes: &[],
@@ -142,12 +149,37 @@ pub struct ServerTickets<'a> {
     pub lifetime: u32,
     /// How many tickets to send after each handshake.
     pub count: u8,
-    /// The current time, for ticket ages.
-    pub now: UnixTime,
+    /// The clock ticket ages and lifetimes are measured by, read at each use.
+    pub clock: &'a dyn Clock,
     /// Resume without a fresh key exchange (`psk_ke`) when the client lists that mode,
     /// rather than with (EC)DHE: cheaper for a small server, no forward secrecy for the
     /// resumed session. `false`: always `psk_dhe_ke`.
     pub psk_ke: bool,
+    /// How long after the full handshake that authenticated a session it may still be
+    /// resumed, in seconds, however many resumptions came between: tickets carry the time
+    /// of that handshake, and their lifetime is cut to what remains (RFC 8446 §4.6.1; at
+    /// most 604800, seven days, the default).
+    pub max_auth_age: u32,
+}
+
+/// The longest a ticket may live, and a session's authentication be resumed: seven days
+/// (RFC 8446 §4.6.1).
+pub const MAX_TICKET_LIFETIME: u32 = 604_800;
+
+impl<'a> ServerTickets<'a> {
+    /// Tickets sealed with `key`, aged by `clock`, one per handshake, valid for two hours,
+    /// resumed with `psk_dhe_ke` only, and for at most seven days after the full handshake.
+    /// Set other fields with struct update syntax.
+    pub const fn new(key: &'a TicketKey, clock: &'a dyn Clock) -> Self {
+        Self {
+            key,
+            lifetime: 7200,
+            count: 1,
+            clock,
+            psk_ke: false,
+            max_auth_age: MAX_TICKET_LIFETIME,
+        }
+    }
 }
 
 /// How a server authenticates clients by certificate.
@@ -155,11 +187,23 @@ pub struct ServerTickets<'a> {
 pub struct ClientAuth<'a> {
     /// Trusted roots for the client's chain.
     pub roots: &'a [TrustAnchor<'a>],
+    /// A check of client certificates in place of `roots` (`None`: `rustls-webpki` to
+    /// `roots`). Sessions it authenticated resume only while its
+    /// [`CertVerifier::trusts`] says so.
+    pub verifier: Option<&'a dyn CertVerifier>,
     /// Whether a client without a certificate is refused (with a certificate_required
     /// alert) rather than let through unauthenticated.
     pub required: bool,
-    /// The time client certificates are checked at.
-    pub now: UnixTime,
+    /// The clock client certificates are checked by, read at each use.
+    pub clock: &'a dyn Clock,
+}
+
+impl<'a> ClientAuth<'a> {
+    /// Client certificates required, checked to `roots` by `clock`. Set other fields with
+    /// struct update syntax.
+    pub const fn new(roots: &'a [TrustAnchor<'a>], clock: &'a dyn Clock) -> Self {
+        Self { roots, verifier: None, required: true, clock }
+    }
 }
 
 /// A server's settings.
@@ -239,7 +283,11 @@ impl<'a> ServerConfig<'a> {
 ///   ClientHello, or its Certificate, CertificateVerify and Finished.
 /// - `handshake` must hold the largest handshake message pair (Certificate +
 ///   CertificateVerify); messages are reassembled there across records whatever the record
-///   size.
+///   size. A client offering a session ticket keeps the ticket at its end until the
+///   ServerHello (to send it again after a HelloRetryRequest), and offers none longer than
+///   half of it ([`Connection::refused_ticket`] says so). The peer's Certificate message
+///   stays at its start after the handshake, for [`Connection::peer_identity`], until a
+///   later message (a NewSessionTicket, a KeyUpdate) needs the room: no size to add.
 #[derive(Debug)]
 pub struct Buffers<'b> {
     /// Received bytes not yet processed.
@@ -301,6 +349,42 @@ pub struct Negotiated {
     pub external_psk: bool,
 }
 
+/// How the peer authenticated (RFC 8446 §4.4.2, §4.2.11), so an application can tell peers
+/// apart; see [`Connection::peer_identity`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PeerIdentity<'c> {
+    /// A certificate: checked in this handshake, or, on a server, in the handshake a
+    /// resumed session came from.
+    Certificate {
+        /// The SHA-256 of the end-entity certificate's DER: also known on a resumed session
+        /// (the server's ticket carries it).
+        end_entity_sha256: [u8; 32],
+        /// The chain as the peer sent it, end-entity first: kept in the handshake buffer
+        /// after the handshake (`None` on a resumed session, which has no chain, or once a
+        /// later handshake message needed the room).
+        chain: Option<CertificateChain<'c>>,
+    },
+    /// An external PSK, by its identity: the one this handshake took, or, on a server, the
+    /// one the handshake a resumed session came from took.
+    ExternalPsk(&'c [u8]),
+}
+
+/// A peer's certificate chain as received, borrowed from the handshake buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CertificateChain<'c>(List<'c, CertificateEntry<'c>, crate::msgs::U24>);
+
+impl<'c> CertificateChain<'c> {
+    /// The end-entity certificate (DER).
+    pub fn end_entity(&self) -> Option<&'c [u8]> {
+        self.iter().next()
+    }
+
+    /// The certificates (DER), end-entity first, then the intermediates as sent.
+    pub fn iter(&self) -> impl Iterator<Item = &'c [u8]> + use<'c> {
+        self.0.iter().map(|e| e.cert)
+    }
+}
+
 struct ClientHelloSent {
     key: KeyShare,
     random: [u8; 32],
@@ -312,9 +396,10 @@ struct ClientHelloSent {
 }
 
 /// The PSK a client offers: a ticket for resumption, or the configured external PSK.
-#[allow(clippy::large_enum_variant)] // a ticket is what is offered most; nothing to box into
 enum Offered {
-    Ticket(Ticket),
+    /// The ticket's session; the ticket itself is kept at the end of the handshake buffer
+    /// until the ServerHello.
+    Ticket(Session),
     External,
 }
 
@@ -581,6 +666,17 @@ struct Core<'a, 'b> {
     /// A per-connection generator seeded from the caller's source at construction, for the
     /// randomness needed while handling messages (key shares chosen by the peer, signatures).
     rng: HmacDrbg<Sha256>,
+    /// Client: the last session ticket that did not fit its storage.
+    refused_ticket: Option<TicketTooLong>,
+    /// Server: who the client is (for the tickets we issue).
+    client_identity: ClientIdentity,
+    /// Server: when the session was authenticated, if before this handshake (resumed).
+    authenticated_at: Option<u64>,
+    /// The SHA-256 of the peer's end-entity certificate (server: also from a ticket).
+    peer_cert_sha256: Option<[u8; 32]>,
+    /// The identity of the external PSK that authenticated the peer (server: also of a
+    /// resumed session's).
+    peer_psk: Option<&'a [u8]>,
 }
 
 /// A TLS 1.3 connection, client or server, over caller-provided buffers.
@@ -590,6 +686,12 @@ pub struct Connection<'a, 'b> {
     c: Core<'a, 'b>,
     hs: &'b mut [u8],
     hs_len: usize,
+    /// Where handshake reassembly starts in `hs`: after the peer's Certificate message once
+    /// it is checked (kept for [`Connection::peer_identity`] until the room is needed).
+    hs_start: usize,
+    /// Where handshake reassembly ends in `hs`: its length, less the ticket a client offers
+    /// (kept at the end until the ServerHello, to be sent again after a HelloRetryRequest).
+    hs_end: usize,
     state: State,
 }
 
@@ -649,9 +751,16 @@ impl<'a, 'b> Connection<'a, 'b> {
                     external_psk: false,
                 },
                 rng,
+                refused_ticket: None,
+                client_identity: ClientIdentity::Anonymous,
+                authenticated_at: None,
+                peer_cert_sha256: None,
+                peer_psk: None,
             },
+            hs_end: handshake.len(),
             hs: handshake,
             hs_len: 0,
+            hs_start: 0,
             state,
         })
     }
@@ -688,17 +797,12 @@ impl<'a, 'b> Connection<'a, 'b> {
         let key = KeyShare::generate(first_group, config.key_exchanges, rng)?;
         let random_bytes: [u8; 32] = random(rng)?;
         let session_id: [u8; 32] = random(rng)?;
-        let now = config.now.as_secs();
         // A ticket for the server if there is one, else the external PSK.
-        let psk = config
-            .tickets
-            .and_then(|store| store.take(server_name))
-            .filter(|t| t.is_valid_at(now) && suites::find(config.suites, t.suite()).is_some())
-            .map(Offered::Ticket)
-            .or(config.external_psk.map(|_| Offered::External));
+        let psk = conn.take_ticket(&config, server_name).map(Offered::Ticket);
+        let psk = psk.or(config.external_psk.map(|_| Offered::External));
         let mut th256 = Transcript::new(HashAlg::Sha256);
         let binder_base = psk.as_ref().and_then(|p| Some(Transcript::new(p.hash(&config)?)));
-        let offer = psk.as_ref().zip(binder_base);
+        let offer = psk.as_ref().zip(binder_base).map(|(p, t)| (p, &conn.hs[conn.hs_end..], t));
         send_client_hello(&mut conn.c, &random_bytes, &session_id, &key, None, &mut th256, offer)?;
         let mut th384 = Transcript::new(HashAlg::Sha384);
         th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
@@ -711,6 +815,29 @@ impl<'a, 'b> Connection<'a, 'b> {
             psk,
         });
         Ok(conn)
+    }
+
+    /// Client: takes the store's ticket for `server_name` into the end of the handshake
+    /// buffer, where it stays until the ServerHello. It may use half the buffer; the rest is
+    /// for the ServerHello (or HelloRetryRequest). Returns its session if it can be offered:
+    /// within its lifetime, for a suite we offer.
+    fn take_ticket(&mut self, config: &ClientConfig<'_>, server_name: &str) -> Option<Session> {
+        let store = config.tickets?;
+        let room = self.hs.len() / 2;
+        let (len, session) = match store.take(server_name, &mut self.hs[..room]) {
+            Ok(t) => t.map(|t| (t.ticket().len(), t.into_session()))?,
+            Err(e) => {
+                self.c.refused_ticket = Some(e);
+                return None;
+            }
+        };
+        let now = config.clock.now().as_secs();
+        if !session.is_valid_at(now) || suites::find(config.suites, session.suite()).is_none() {
+            return None;
+        }
+        self.hs_end = self.hs.len() - len;
+        self.hs.copy_within(..len, self.hs_end);
+        Some(session)
     }
 
     /// Starts a server connection, waiting for a ClientHello.
@@ -751,6 +878,14 @@ impl<'a, 'b> Connection<'a, 'b> {
         }
     }
 
+    /// Client: the last session ticket that did not fit its storage, with its length and
+    /// the room there was — a NewSessionTicket the [`TicketStore`] could not keep, or a kept
+    /// ticket longer than half the handshake buffer, which is then not offered. The
+    /// connection goes on without it (no resumption next time).
+    pub fn refused_ticket(&self) -> Option<TicketTooLong> {
+        self.c.refused_ticket
+    }
+
     /// The sticky error, once the connection has failed.
     pub fn error(&self) -> Option<Error> {
         self.c.error
@@ -764,6 +899,26 @@ impl<'a, 'b> Connection<'a, 'b> {
     /// The negotiated parameters, once the handshake is done.
     pub fn negotiated(&self) -> Option<Negotiated> {
         self.c.negotiated
+    }
+
+    /// How the peer authenticated, once the handshake is done: its certificate (the chain
+    /// itself while it is kept in the handshake buffer, which costs the buffer the size of
+    /// the peer's Certificate message for the rest of the connection, given up when a later
+    /// message needs the room), or the external PSK. On a resumed session a server knows
+    /// what its ticket carried: the end-entity certificate's SHA-256 or the PSK identity; a
+    /// client, the server certificate's SHA-256 its ticket kept (`None` for a session an
+    /// external PSK authenticated). `None` as well for a client that did not authenticate.
+    pub fn peer_identity(&self) -> Option<PeerIdentity<'_>> {
+        self.c.negotiated?;
+        if let Some(identity) = self.c.peer_psk {
+            return Some(PeerIdentity::ExternalPsk(identity));
+        }
+        let end_entity_sha256 = self.c.peer_cert_sha256?;
+        let chain = match HandshakeMessage::decode(&self.hs[..self.hs_start]) {
+            Ok(HandshakeMessage::Certificate(cert)) => Some(CertificateChain(cert.entries)),
+            _ => None,
+        };
+        Some(PeerIdentity::Certificate { end_entity_sha256, chain })
     }
 
     /// The record sizes in force: the protocol's until the handshake negotiates smaller ones
@@ -1002,9 +1157,18 @@ impl<'a, 'b> Connection<'a, 'b> {
                     if start == end {
                         return Err(PeerMisbehaved::EmptyRecord.into());
                     }
-                    let dst = self.hs.get_mut(self.hs_len..self.hs_len + (end - start)).ok_or(
-                        Error::too_small(BufferKind::Handshake, self.hs_len + end - start),
-                    )?;
+                    let n = end - start;
+                    if self.hs_start + self.hs_len + n > self.hs_end && self.hs_start > 0 {
+                        // The kept peer certificate gives its room to reassembly.
+                        self.hs.copy_within(self.hs_start..self.hs_start + self.hs_len, 0);
+                        self.hs_start = 0;
+                    }
+                    // Room for the message so far plus whatever sits past hs_end (a ticket
+                    // being offered).
+                    let needed = self.hs_len + n + (self.hs.len() - self.hs_end);
+                    let dst = self.hs[self.hs_start..self.hs_end]
+                        .get_mut(self.hs_len..self.hs_len + n)
+                        .ok_or(Error::too_small(BufferKind::Handshake, needed))?;
                     dst.copy_from_slice(&self.c.io.rx[start..end]);
                     self.hs_len += end - start;
                     self.consume_rx(total);
@@ -1065,12 +1229,14 @@ impl<'a, 'b> Connection<'a, 'b> {
     /// Handles every whole message in the handshake buffer.
     fn process_handshake(&mut self) -> Result<(), Error> {
         loop {
-            let buf = &self.hs[..self.hs_len];
+            let base = self.hs_start;
+            let buf = &self.hs[base..base + self.hs_len];
             let Some((first, rest)) = split_handshake(buf) else { break };
             let state = mem::replace(&mut self.state, State::Dead);
             // A Certificate is handled together with the CertificateVerify after it, so the
-            // certificate need not be copied out of the buffer.
-            let (used, next) = match state {
+            // certificate need not be copied out of the buffer; once checked it stays there
+            // (`keep`) for `peer_identity`.
+            let (used, next, keep) = match state {
                 State::ClientExpectCertificate(hs)
                     if first.first() != Some(&HandshakeType::CERTIFICATE_REQUEST.0) =>
                 {
@@ -1079,7 +1245,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                         break;
                     };
                     let next = client_certificate(&mut self.c, hs, first, second)?;
-                    (first.len() + second.len(), next)
+                    (first.len() + second.len(), next, first.len())
                 }
                 State::ServerExpectCertificate(st) => {
                     let HandshakeMessage::Certificate(cert) = HandshakeMessage::decode(first)?
@@ -1087,26 +1253,33 @@ impl<'a, 'b> Connection<'a, 'b> {
                         return Err(PeerMisbehaved::UnexpectedMessage.into());
                     };
                     if cert.entries.iter().next().is_none() {
-                        (first.len(), server_no_client_certificate(&mut self.c, st, first, &cert)?)
+                        let next = server_no_client_certificate(&mut self.c, st, first, &cert)?;
+                        (first.len(), next, 0)
                     } else {
                         let Some((second, _)) = split_handshake(rest) else {
                             self.state = State::ServerExpectCertificate(st);
                             break;
                         };
                         let next = server_client_certificate(&mut self.c, st, first, second)?;
-                        (first.len() + second.len(), next)
+                        (first.len() + second.len(), next, first.len())
                     }
                 }
                 state => {
                     let msg = HandshakeMessage::decode(first)?;
                     let first_len = first.len();
-                    let next = handle(&mut self.c, state, first, msg)?;
-                    (first_len, next)
+                    let ticket = &self.hs[self.hs_end..];
+                    let next = handle(&mut self.c, state, first, msg, ticket)?;
+                    (first_len, next, 0)
                 }
             };
             self.state = next;
-            self.hs.copy_within(used..self.hs_len, 0);
+            if !matches!(self.state, State::ClientExpectServerHello2(_)) {
+                // The offered ticket is not sent again: its room is for reassembly now.
+                self.hs_end = self.hs.len();
+            }
+            self.hs.copy_within(base + used..base + self.hs_len, base + keep);
             self.hs_len -= used;
+            self.hs_start += keep;
             if self.c.key_changed && self.hs_len != 0 {
                 return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
             }
@@ -1148,17 +1321,17 @@ fn send_client_hello(
     key: &KeyShare,
     cookie: Option<&[u8]>,
     transcript: &mut Transcript,
-    psk: Option<(&Offered, Transcript)>,
+    psk: Option<(&Offered, &[u8], Transcript)>,
 ) -> Result<(), Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
-    let now = config.now.as_secs();
+    let now = config.clock.now().as_secs();
     // A PSK offer: the ticket or the external identity (whose age is 0, RFC 8446
     // §4.2.11), and a placeholder binder filled in below.
-    let hash_len = psk.as_ref().map_or(0, |(_, t)| t.alg().output_len());
+    let hash_len = psk.as_ref().map_or(0, |(_, _, t)| t.alg().output_len());
     let zero_binder = [0u8; 48];
-    let identity = psk.as_ref().map(|(p, _)| match p {
+    let identity = psk.as_ref().map(|(p, ticket, _)| match p {
         Offered::Ticket(t) => {
-            PskIdentity { identity: t.ticket(), obfuscated_age: t.obfuscated_age(now) }
+            PskIdentity { identity: ticket, obfuscated_age: t.obfuscated_age(now) }
         }
         Offered::External => PskIdentity {
             identity: config.external_psk.map_or(&[], |e| e.identity),
@@ -1206,7 +1379,7 @@ fn send_client_hello(
         },
     });
     c.io.send_handshake_patched(&ch, Some(transcript), |msg| {
-        let Some((offered, mut bt)) = psk else { return Ok(()) };
+        let Some((offered, _, mut bt)) = psk else { return Ok(()) };
         // RFC 8446 §4.2.11.2: the binder is over the ClientHello up to the binders list.
         let cut =
             msg.len().checked_sub(3 + hash_len).ok_or(crate::msgs::InvalidMessage::BadLength)?;
@@ -1232,7 +1405,7 @@ fn client_psk_modes<'a>(config: &ClientConfig<'a>) -> &'a [PskKeyExchangeMode] {
 }
 
 /// The hash of the suite a ticket was issued under.
-fn ticket_hash(t: &Ticket) -> Option<HashAlg> {
+fn ticket_hash(t: &Session) -> Option<HashAlg> {
     suites::find(suites::ALL_SUITES, t.suite()).map(|s| s.hash)
 }
 
@@ -1273,10 +1446,11 @@ fn handle(
     state: State,
     raw: &[u8],
     msg: HandshakeMessage<'_>,
+    ticket: &[u8],
 ) -> Result<State, Error> {
     match (state, msg) {
         (State::ClientExpectServerHello(st), HandshakeMessage::ServerHello(sh)) => {
-            client_server_hello(c, st, raw, &sh)
+            client_server_hello(c, st, raw, &sh, ticket)
         }
         (State::ClientExpectServerHello2(st), HandshakeMessage::ServerHello(sh)) => {
             if sh.is_retry_request() {
@@ -1373,18 +1547,21 @@ fn handle(
             let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
             if let (Some(store), Some(rms)) = (config.tickets, &t.resumption) {
                 let psk = resumption_psk(rms, nst.nonce);
-                let ticket = Ticket::new(
+                let now = config.clock.now().as_secs();
+                let session = Session::new(
                     t.suite.suite,
                     c.params.scheme,
                     psk.as_ref(),
-                    nst.ticket,
-                    nst.age_add,
-                    nst.lifetime,
-                    config.now.as_secs(),
+                    (nst.age_add, nst.lifetime),
+                    now,
+                    c.peer_cert_sha256,
                 );
+                let ticket = session.and_then(|s| Ticket::new(s, nst.ticket));
                 let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
-                if let Some(ticket) = ticket.filter(|_| nst.lifetime > 0) {
-                    store.put(name, &ticket);
+                if let Some(ticket) = ticket.filter(|_| nst.lifetime > 0)
+                    && let Err(e) = store.put(name, &ticket)
+                {
+                    c.refused_ticket = Some(e);
                 }
             }
             Ok(State::Traffic(t))
@@ -1496,6 +1673,7 @@ fn client_server_hello(
     st: ClientHelloSent,
     raw: &[u8],
     sh: &ServerHello<'_>,
+    ticket: &[u8],
 ) -> Result<State, Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     client_check_hello(sh, &st.session_id)?;
@@ -1527,7 +1705,7 @@ fn client_server_hello(
     // The PSK stays on offer only if its hash is the suite's (RFC 8446 §4.1.4), with its
     // binder now over message_hash, the HRR and ClientHello2.
     let psk = st.psk.filter(|p| p.hash(&config) == Some(suite.hash));
-    let offer = psk.as_ref().map(|t| (t, transcript.clone()));
+    let offer = psk.as_ref().map(|t| (t, ticket, transcript.clone()));
     send_client_hello(c, &st.random, &st.session_id, &key, x.cookie, &mut transcript, offer)?;
     c.params.retried = true;
     Ok(State::ClientExpectServerHello2(RetrySent {
@@ -1584,8 +1762,12 @@ fn client_key_exchange(
         Some(Offered::Ticket(t)) => {
             c.params.resumed = true;
             c.params.scheme = t.scheme();
+            c.peer_cert_sha256 = t.server_cert_sha256();
         }
-        Some(Offered::External) => c.params.external_psk = true,
+        Some(Offered::External) => {
+            c.params.external_psk = true;
+            c.peer_psk = config.external_psk.map(|p| p.identity);
+        }
         None => {}
     }
     let key = psk.map(|p| p.key(&config));
@@ -1602,29 +1784,34 @@ fn client_certificate(
 ) -> Result<State, Error> {
     let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
-    let scheme = check_certificate(
+    let (scheme, identity) = check_certificate(
         &mut hs.transcript,
         raw_cert,
         raw_cv,
-        config.roots,
+        (config.roots, config.verifier),
         verify::Peer::Server(name),
-        config.now,
+        config.clock.now(),
     )?;
     c.params.scheme = scheme;
+    if let ClientIdentity::Certificate { end_entity, .. } = identity {
+        c.peer_cert_sha256 = Some(end_entity);
+    }
     Ok(State::ClientExpectFinished(ClientExpectFinished { hs }))
 }
 
-/// Checks a peer's Certificate and CertificateVerify (the chain to `roots` at `now` for `peer`,
-/// then the signature over the transcript up to the Certificate), adding both to
-/// `transcript`; returns the scheme used.
+/// Checks a peer's Certificate and CertificateVerify (the chain to `roots` at `now` for
+/// `peer`, or by the verifier when there is one, then the signature over the transcript up
+/// to the Certificate), adding both to `transcript`; returns the scheme used and the peer's
+/// identity: the SHA-256 of its end-entity certificate and the digest of what the chain was
+/// trusted through ([`verify::anchor_digest`] of its root, or the verifier's).
 fn check_certificate(
     transcript: &mut Transcript,
     raw_cert: &[u8],
     raw_cv: &[u8],
-    roots: &[TrustAnchor<'_>],
+    (roots, verifier): (&[TrustAnchor<'_>], Option<&dyn CertVerifier>),
     peer: verify::Peer<'_>,
     now: UnixTime,
-) -> Result<SignatureScheme, Error> {
+) -> Result<(SignatureScheme, ClientIdentity), Error> {
     let HandshakeMessage::Certificate(cert) = HandshakeMessage::decode(raw_cert)? else {
         return Err(PeerMisbehaved::UnexpectedMessage.into());
     };
@@ -1653,18 +1840,14 @@ fn check_certificate(
     let mut content = [0u8; 200];
     let server = matches!(peer, verify::Peer::Server(_));
     let len = verify::signed_content(server, transcript.current().as_ref(), &mut content);
-    verify::verify_peer(
-        chain[0],
-        &chain[1..n],
-        roots,
-        peer,
-        now,
-        cv.scheme,
-        &content[..len],
-        cv.signature,
-    )?;
+    let (ee, inter, message) = (chain[0], &chain[1..n], &content[..len]);
+    let anchor = match verifier {
+        Some(v) => v.verify(ee, inter, peer, now, cv.scheme, message, cv.signature)?,
+        None => verify::verify_peer(ee, inter, roots, peer, now, cv.scheme, message, cv.signature)?,
+    };
     transcript.update(raw_cv);
-    Ok(cv.scheme)
+    let end_entity = Sha256::digest(chain[0]);
+    Ok((cv.scheme, ClientIdentity::Certificate { scheme: cv.scheme, end_entity, anchor }))
 }
 
 /// Server: the client sent an empty Certificate.
@@ -1694,15 +1877,19 @@ fn server_client_certificate(
 ) -> Result<State, Error> {
     let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let auth = config.client_auth.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
-    let scheme = check_certificate(
+    let (scheme, identity) = check_certificate(
         &mut st.transcript,
         raw_cert,
         raw_cv,
-        auth.roots,
+        (auth.roots, auth.verifier),
         verify::Peer::Client,
-        auth.now,
+        auth.clock.now(),
     )?;
     c.params.client_auth = Some(scheme);
+    c.client_identity = identity;
+    if let ClientIdentity::Certificate { end_entity, .. } = identity {
+        c.peer_cert_sha256 = Some(end_entity);
+    }
     Ok(State::ServerExpectFinished(st))
 }
 
@@ -1895,12 +2082,13 @@ fn choose_psk<'a>(config: &ServerConfig<'a>, ch: &ClientHello<'_>) -> Option<Cho
     for (index, identity) in offer.identities.iter().enumerate() {
         let ticket = config.tickets.and_then(|t| Some((t, t.key.open(identity.identity)?)));
         if let Some((tickets, state)) = ticket {
-            let now = tickets.now.as_secs();
-            let fresh =
-                now >= state.issued_at && now - state.issued_at < u64::from(tickets.lifetime);
-            // With client authentication required, only a session that had it may resume.
-            let identity_ok =
-                state.client_auth.0 != 0 || !config.client_auth.is_some_and(|a| a.required);
+            let now = tickets.clock.now().as_secs();
+            let max_age = tickets.max_auth_age.min(MAX_TICKET_LIFETIME);
+            let fresh = now >= state.issued_at
+                && now - state.issued_at < u64::from(tickets.lifetime)
+                && now >= state.authenticated_at
+                && now - state.authenticated_at < u64::from(max_age);
+            let identity_ok = client_identity_holds(config, &state.client);
             let hash = suites::find(suites::ALL_SUITES, state.suite).map(|s| s.hash);
             let mode = psk_mode(modes, tickets.psk_ke);
             if let (true, Some(hash), Some(mode)) = (fresh && identity_ok, hash, mode)
@@ -1917,6 +2105,27 @@ fn choose_psk<'a>(config: &ServerConfig<'a>, ch: &ClientHello<'_>) -> Option<Cho
         }
     }
     None
+}
+
+/// Server: whether a ticket's client identity still stands under `config`. An anonymous
+/// session resumes unless client authentication is required; a certificate-authenticated
+/// one only while a root of `ClientAuth.roots` is the one its chain was verified to (a
+/// server that dropped the root, or client authentication, does not resume it); one
+/// authenticated by an external PSK (which counts as client authentication) only while the
+/// server still has that PSK. Costs a SHA-256 per configured root or PSK identity.
+fn client_identity_holds(config: &ServerConfig<'_>, client: &ClientIdentity) -> bool {
+    match client {
+        ClientIdentity::Anonymous => !config.client_auth.is_some_and(|a| a.required),
+        ClientIdentity::Certificate { anchor, .. } => {
+            config.client_auth.is_some_and(|a| match a.verifier {
+                Some(v) => v.trusts(anchor),
+                None => a.roots.iter().any(|r| verify::anchor_digest(r) == *anchor),
+            })
+        }
+        ClientIdentity::ExternalPsk { identity } => config
+            .psks
+            .is_some_and(|p| p.keys.iter().any(|k| Sha256::digest(k.identity) == *identity)),
+    }
 }
 
 /// Server: the certificate to authenticate with when no PSK is taken. A server with only
@@ -1942,6 +2151,17 @@ fn server_certificate<'a>(
 fn send_tickets(c: &mut Core<'_, '_>, st: &ServerExpectFinished) -> Result<(), Error> {
     let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let Some(tickets) = config.tickets.filter(|_| st.send_tickets) else { return Ok(()) };
+    let now = tickets.clock.now().as_secs();
+    // A resumed session's authentication ages from its full handshake (RFC 8446 §4.6.1):
+    // the tickets live no longer than what remains of it.
+    let authenticated_at = c.authenticated_at.unwrap_or(now);
+    let max_age = tickets.max_auth_age.min(MAX_TICKET_LIFETIME);
+    let remaining = authenticated_at.saturating_add(u64::from(max_age)).saturating_sub(now);
+    let remaining = u32::try_from(remaining).unwrap_or(u32::MAX);
+    let lifetime = tickets.lifetime.min(MAX_TICKET_LIFETIME).min(remaining);
+    if lifetime == 0 {
+        return Ok(());
+    }
     let rms = st.master.resumption(&st.transcript.current());
     for i in 0..tickets.count {
         let nonce = [i];
@@ -1951,8 +2171,9 @@ fn send_tickets(c: &mut Core<'_, '_>, st: &ServerExpectFinished) -> Result<(), E
         let mut state = TicketState {
             suite: st.suite.suite,
             scheme: c.params.scheme,
-            issued_at: tickets.now.as_secs(),
-            client_auth: c.params.client_auth.unwrap_or(SignatureScheme(0)),
+            issued_at: now,
+            authenticated_at,
+            client: c.client_identity,
             age_add,
             psk: [0; 48],
             psk_len: psk.as_ref().len(),
@@ -1962,7 +2183,7 @@ fn send_tickets(c: &mut Core<'_, '_>, st: &ServerExpectFinished) -> Result<(), E
         seal_nonce.copy_from_slice(&extra[4..]);
         let sealed = tickets.key.seal(&state, &seal_nonce);
         let nst = HandshakeMessage::NewSessionTicket(NewSessionTicket {
-            lifetime: tickets.lifetime.min(604_800),
+            lifetime,
             age_add,
             nonce: &nonce,
             ticket: &sealed,
@@ -2156,10 +2377,33 @@ fn server_client_hello(
         Some(ServerPsk::External(_)) => (false, true),
         None => (false, false),
     };
-    // A resumed session keeps the scheme and client identity of the one it came from.
+    // A resumed session keeps the scheme, client identity and authentication time of the
+    // one it came from.
     let (scheme, resumed_client_auth) = match (&chosen, certificate) {
         (Some(ChosenPsk { psk: ServerPsk::Ticket(t), .. }), _) => {
-            (t.scheme, Some(t.client_auth).filter(|s| s.0 != 0))
+            c.client_identity = t.client;
+            c.authenticated_at = Some(t.authenticated_at);
+            let client_auth = match t.client {
+                ClientIdentity::Certificate { scheme, end_entity, .. } => {
+                    c.peer_cert_sha256 = Some(end_entity);
+                    Some(scheme)
+                }
+                ClientIdentity::ExternalPsk { identity } => {
+                    let sha = |k: &&ExternalPsk<'_>| Sha256::digest(k.identity) == identity;
+                    c.peer_psk =
+                        config.psks.and_then(|p| p.keys.iter().find(sha)).map(|k| k.identity);
+                    None
+                }
+                ClientIdentity::Anonymous => None,
+            };
+            (t.scheme, client_auth)
+        }
+        (Some(ChosenPsk { psk: ServerPsk::External(p), .. }), _) => {
+            // The PSK authenticates the client: its tickets remember which one.
+            let identity = Sha256::digest(p.identity);
+            c.client_identity = ClientIdentity::ExternalPsk { identity };
+            c.peer_psk = Some(p.identity);
+            (SignatureScheme(0), None)
         }
         (_, Some((_, scheme))) => (scheme, None),
         _ => (SignatureScheme(0), None),
@@ -2270,7 +2514,7 @@ mod tests {
             max_fragment_length,
             ..ClientConfig::new(
                 leak([webpki::anchor_from_trusted_cert(ca).unwrap()]),
-                UnixTime::now(),
+                &crate::SystemClock,
             )
         }
     }

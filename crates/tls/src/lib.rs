@@ -23,7 +23,7 @@
 //!
 //! let psk = ExternalPsk { identity: b"sensor-17", key: &[7; 32], hash: HashAlg::Sha256 };
 //! let now = UnixTime::now();
-//! let client_config = ClientConfig { external_psk: Some(psk), ..ClientConfig::new(&[], now) };
+//! let client_config = ClientConfig { external_psk: Some(psk), ..ClientConfig::new(&[], &now) };
 //! let keys = [psk];
 //! let psks = Some(ServerPsks { keys: &keys, psk_ke: false });
 //! let server_config = ServerConfig { psks, ..ServerConfig::new(&[]) };
@@ -73,6 +73,7 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod clock;
 pub mod conn;
 mod error;
 pub mod key_schedule;
@@ -89,6 +90,9 @@ pub mod suites;
 pub mod ticket;
 pub mod verify;
 
+pub use clock::Clock;
+#[cfg(feature = "std")]
+pub use clock::SystemClock;
 #[cfg(feature = "std")]
 pub use core_hash::OsRandom;
 pub use core_hash::RandomSource;
@@ -97,8 +101,8 @@ pub use pki_types::{CertificateDer, TrustAnchor, UnixTime};
 pub use verify::roots_from_pem;
 
 pub use conn::{
-    Buffers, ClientAuth, ClientConfig, Connection, Negotiated, RecordLimits, ServerConfig,
-    ServerTickets, Want,
+    Buffers, CertificateChain, ClientAuth, ClientConfig, Connection, Negotiated, PeerIdentity,
+    RecordLimits, ServerConfig, ServerTickets, Want,
 };
 pub use error::{
     ApiMisuse, BufferKind, CertificateError, Error, KeyError, PeerIncompatible, PeerMisbehaved,

@@ -48,7 +48,7 @@
 //! };
 //! let suites = [suite];
 //! # let roots = [];
-//! let config = tls::ClientConfig { suites: &suites, ..tls::ClientConfig::new(&roots, pki_types::UnixTime::now()) };
+//! let config = tls::ClientConfig { suites: &suites, ..tls::ClientConfig::new(&roots, &tls::SystemClock) };
 //! # let _ = config;
 //! ```
 

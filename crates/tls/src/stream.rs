@@ -27,10 +27,10 @@ impl<'c, 'a, 'b, S: Read + Write> Stream<'c, 'a, 'b, S> {
     /// ```no_run
     /// use std::io::{Read, Write};
     /// use std::net::TcpStream;
-    /// use tls::{Buffers, ClientConfig, Connection, OsRandom, Stream, UnixTime};
+    /// use tls::{Buffers, ClientConfig, Connection, OsRandom, Stream, SystemClock};
     ///
     /// let roots = tls::roots_from_pem(&std::fs::read_to_string("ca.pem")?)?;
-    /// let config = ClientConfig::new(&roots, UnixTime::now());
+    /// let config = ClientConfig::new(&roots, &SystemClock);
     /// let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 17_000]);
     /// let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     /// let mut conn = Connection::client(config, "example.com", bufs, &mut OsRandom)?;

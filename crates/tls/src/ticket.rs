@@ -9,30 +9,31 @@ use zeroize::Zeroize;
 use crate::error::{ApiMisuse, Error};
 use crate::msgs::{CipherSuite, SignatureScheme};
 
-/// The longest ticket a client keeps (longer ones are ignored).
-pub const MAX_TICKET_LEN: usize = 512;
-
 /// The longest resumption PSK: a SHA-384 output.
 const MAX_PSK_LEN: usize = 48;
 
-/// A ticket a client received: the opaque ticket, the PSK it stands for, and when it expires.
-/// The PSK is wiped on drop.
+/// The longest ticket the protocol carries (`opaque ticket<1..2^16-1>`, RFC 8446 §4.6.1).
+pub const MAX_TICKET_LEN: usize = 0xffff;
+
+/// What a client keeps of a NewSessionTicket besides the opaque ticket: the PSK it stands
+/// for, the suite and server signature scheme of the session, and the ticket's age
+/// parameters. Fixed size (under 100 bytes), so the connection can hold it while the ticket
+/// bytes stay in caller storage; the PSK is wiped on drop.
 #[derive(Clone)]
-pub struct Ticket {
+pub struct Session {
     suite: CipherSuite,
     scheme: SignatureScheme,
     psk: [u8; MAX_PSK_LEN],
     psk_len: usize,
-    identity: [u8; MAX_TICKET_LEN],
-    identity_len: usize,
     age_add: u32,
     lifetime: u32,
     received_at: u64,
+    server_cert_sha256: Option<[u8; 32]>,
 }
 
-impl core::fmt::Debug for Ticket {
+impl core::fmt::Debug for Session {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Ticket")
+        f.debug_struct("Session")
             .field("suite", &self.suite)
             .field("lifetime", &self.lifetime)
             .field("received_at", &self.received_at)
@@ -40,42 +41,39 @@ impl core::fmt::Debug for Ticket {
     }
 }
 
-impl Drop for Ticket {
+impl Drop for Session {
     fn drop(&mut self) {
         self.psk.zeroize();
     }
 }
 
-impl Ticket {
-    /// A ticket from a NewSessionTicket received at `now` (Unix seconds); `None` when the
-    /// ticket or PSK is too long to keep.
-    #[allow(clippy::too_many_arguments)] // the fields of the message plus the context
+impl Session {
+    /// The session of a NewSessionTicket received at `now` (Unix seconds); `None` when the
+    /// PSK is longer than any suite's hash. A lifetime over seven days is cut to seven days
+    /// (RFC 8446 §4.6.1: clients must not keep tickets longer).
     pub(crate) fn new(
         suite: CipherSuite,
         scheme: SignatureScheme,
         psk: &[u8],
-        ticket: &[u8],
-        age_add: u32,
-        lifetime: u32,
+        (age_add, lifetime): (u32, u32),
         now: u64,
+        server_cert_sha256: Option<[u8; 32]>,
     ) -> Option<Self> {
-        if ticket.len() > MAX_TICKET_LEN || psk.len() > MAX_PSK_LEN {
+        if psk.len() > MAX_PSK_LEN {
             return None;
         }
-        let mut t = Self {
+        let mut s = Self {
             suite,
             scheme,
             psk: [0; MAX_PSK_LEN],
             psk_len: psk.len(),
-            identity: [0; MAX_TICKET_LEN],
-            identity_len: ticket.len(),
             age_add,
-            lifetime,
+            lifetime: lifetime.min(crate::conn::MAX_TICKET_LIFETIME),
             received_at: now,
+            server_cert_sha256,
         };
-        t.psk[..psk.len()].copy_from_slice(psk);
-        t.identity[..ticket.len()].copy_from_slice(ticket);
-        Some(t)
+        s.psk[..psk.len()].copy_from_slice(psk);
+        Some(s)
     }
 
     /// The suite of the connection that issued it (resumption needs one with the same hash).
@@ -88,17 +86,18 @@ impl Ticket {
         self.scheme
     }
 
-    /// The opaque ticket sent back as the PSK identity.
-    pub fn ticket(&self) -> &[u8] {
-        &self.identity[..self.identity_len]
+    /// The SHA-256 of the server's end-entity certificate in the handshake the session comes
+    /// from (`None`: an external PSK authenticated the server).
+    pub fn server_cert_sha256(&self) -> Option<[u8; 32]> {
+        self.server_cert_sha256
     }
 
-    /// When it was received (Unix seconds) and for how many seconds it may be used.
+    /// When it was received (Unix seconds).
     pub fn received_at(&self) -> u64 {
         self.received_at
     }
 
-    /// The lifetime the server gave, in seconds.
+    /// The lifetime the server gave, in seconds (at most seven days).
     pub fn lifetime(&self) -> u32 {
         self.lifetime
     }
@@ -119,22 +118,161 @@ impl Ticket {
     }
 }
 
-/// Where a client keeps tickets between connections, keyed by server name. The methods take
-/// `&self` so a configuration can share one store; implementations use a `Cell`, `RefCell`
-/// or `Mutex` inside. RFC 8446 §C.4 asks clients not to reuse a ticket: a store that hands
-/// each out once ([`TicketStore::take`] removing it) does that.
-pub trait TicketStore: core::fmt::Debug {
-    /// Keeps `ticket` for `server_name` (replacing an older one as the store sees fit).
-    fn put(&self, server_name: &str, ticket: &Ticket);
-    /// A ticket for `server_name`, if one is kept; the store may forget it.
-    fn take(&self, server_name: &str) -> Option<Ticket>;
+/// A ticket a client received: its [`Session`] and the opaque ticket sent back as the PSK
+/// identity, borrowed from wherever it is kept (the handshake buffer as it arrives, a
+/// [`TicketStore`]'s storage afterwards).
+#[derive(Clone, Debug)]
+pub struct Ticket<'t> {
+    session: Session,
+    ticket: &'t [u8],
 }
 
-/// A [`TicketStore`] in memory keeping the newest ticket per server name (std only).
+impl<'t> Ticket<'t> {
+    /// The ticket `ticket` for `session`; `None` unless it is 1 to [`MAX_TICKET_LEN`] bytes.
+    /// A store rebuilds what it kept with this.
+    pub fn new(session: Session, ticket: &'t [u8]) -> Option<Self> {
+        (1..=MAX_TICKET_LEN).contains(&ticket.len()).then_some(Self { session, ticket })
+    }
+
+    /// The session the ticket resumes.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The opaque ticket sent back as the PSK identity.
+    pub fn ticket(&self) -> &'t [u8] {
+        self.ticket
+    }
+
+    /// The session, leaving the ticket bytes where they are.
+    pub fn into_session(self) -> Session {
+        self.session
+    }
+}
+
+/// A session ticket that does not fit where it was to be kept: `len` bytes for `capacity`.
+/// A store answers this when it cannot keep one (tickets may be up to 65535 bytes, RFC 8446
+/// §4.6.1), and the client when a stored ticket is longer than it can offer from its
+/// handshake buffer; see [`crate::Connection::refused_ticket`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TicketTooLong {
+    /// The ticket's length in bytes.
+    pub len: usize,
+    /// The bytes the storage had for it.
+    pub capacity: usize,
+}
+
+impl core::fmt::Display for TicketTooLong {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "a {}-byte session ticket does not fit the {} bytes available for it",
+            self.len, self.capacity
+        )
+    }
+}
+
+/// Where a client keeps tickets between connections, keyed by server name. The store owns
+/// the storage for the ticket bytes (no allocator in the core: [`SliceTicketStore`] keeps
+/// one ticket in a caller's buffer, `MemoryTicketStore` any number on the heap with `std`).
+/// The methods take `&self` so a configuration can share one store; implementations use a
+/// `Cell`, `RefCell` or `Mutex` inside. RFC 8446 §C.4 asks clients not to reuse a ticket:
+/// a store that hands each out once ([`TicketStore::take`] removing it) does that.
+pub trait TicketStore: core::fmt::Debug {
+    /// Keeps `ticket` for `server_name` (replacing an older one as the store sees fit), or
+    /// says how long it was and how much room there is when it cannot.
+    fn put(&self, server_name: &str, ticket: &Ticket<'_>) -> Result<(), TicketTooLong>;
+
+    /// A ticket for `server_name`, if one is kept, with its bytes copied into `out`; the
+    /// store may forget it. A kept ticket longer than `out` is `Err` (and stays kept).
+    fn take<'o>(
+        &self,
+        server_name: &str,
+        out: &'o mut [u8],
+    ) -> Result<Option<Ticket<'o>>, TicketTooLong>;
+}
+
+/// A [`TicketStore`] without an allocator: the newest ticket of one server, kept in a
+/// caller-provided buffer that holds the server name and the ticket (so a 1 KiB buffer keeps
+/// tickets up to 1 KiB less the name). Longer tickets are refused with [`TicketTooLong`].
+pub struct SliceTicketStore<'s> {
+    slot: core::cell::RefCell<Slot<'s>>,
+}
+
+struct Slot<'s> {
+    buf: &'s mut [u8],
+    name_len: usize,
+    ticket_len: usize,
+    session: Option<Session>,
+}
+
+impl core::fmt::Debug for SliceTicketStore<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SliceTicketStore").field("empty", &self.is_empty()).finish()
+    }
+}
+
+impl<'s> SliceTicketStore<'s> {
+    /// A store keeping its ticket in `storage`.
+    pub fn new(storage: &'s mut [u8]) -> Self {
+        Self {
+            slot: core::cell::RefCell::new(Slot {
+                buf: storage,
+                name_len: 0,
+                ticket_len: 0,
+                session: None,
+            }),
+        }
+    }
+
+    /// Whether no ticket is kept.
+    pub fn is_empty(&self) -> bool {
+        self.slot.try_borrow().map_or(true, |s| s.session.is_none())
+    }
+}
+
+impl TicketStore for SliceTicketStore<'_> {
+    fn put(&self, server_name: &str, ticket: &Ticket<'_>) -> Result<(), TicketTooLong> {
+        let Ok(mut slot) = self.slot.try_borrow_mut() else { return Ok(()) };
+        let (name, bytes) = (server_name.as_bytes(), ticket.ticket());
+        let capacity = slot.buf.len().saturating_sub(name.len());
+        if bytes.len() > capacity {
+            return Err(TicketTooLong { len: bytes.len(), capacity });
+        }
+        slot.buf[..name.len()].copy_from_slice(name);
+        slot.buf[name.len()..name.len() + bytes.len()].copy_from_slice(bytes);
+        slot.name_len = name.len();
+        slot.ticket_len = bytes.len();
+        slot.session = Some(ticket.session().clone());
+        Ok(())
+    }
+
+    fn take<'o>(
+        &self,
+        server_name: &str,
+        out: &'o mut [u8],
+    ) -> Result<Option<Ticket<'o>>, TicketTooLong> {
+        let Ok(mut slot) = self.slot.try_borrow_mut() else { return Ok(None) };
+        let (n, len) = (slot.name_len, slot.ticket_len);
+        if slot.session.is_none() || slot.buf[..n] != *server_name.as_bytes() {
+            return Ok(None);
+        }
+        let capacity = out.len();
+        let dst = out.get_mut(..len).ok_or(TicketTooLong { len, capacity })?;
+        dst.copy_from_slice(&slot.buf[n..n + len]);
+        Ok(slot.session.take().and_then(|s| Ticket::new(s, dst)))
+    }
+}
+
+/// A [`TicketStore`] in memory keeping the newest ticket per server name, of any length the
+/// protocol allows (std only).
 #[cfg(feature = "std")]
 #[derive(Debug, Default)]
 pub struct MemoryTicketStore {
-    tickets: std::sync::Mutex<std::collections::HashMap<std::string::String, Ticket>>,
+    #[allow(clippy::type_complexity)] // a map from name to what `Ticket` borrows and holds
+    tickets: std::sync::Mutex<
+        std::collections::HashMap<std::string::String, (Session, std::vec::Vec<u8>)>,
+    >,
 }
 
 #[cfg(feature = "std")]
@@ -143,19 +281,50 @@ impl MemoryTicketStore {
     pub fn is_empty(&self) -> bool {
         self.tickets.lock().map_or(true, |m| m.is_empty())
     }
+
+    /// Forgets the ticket kept for `server_name`, if any; returns whether there was one.
+    pub fn forget(&self, server_name: &str) -> bool {
+        self.tickets.lock().is_ok_and(|mut m| m.remove(server_name).is_some())
+    }
 }
 
 #[cfg(feature = "std")]
 impl TicketStore for MemoryTicketStore {
-    fn put(&self, server_name: &str, ticket: &Ticket) {
+    fn put(&self, server_name: &str, ticket: &Ticket<'_>) -> Result<(), TicketTooLong> {
         if let Ok(mut m) = self.tickets.lock() {
-            m.insert(server_name.into(), ticket.clone());
+            m.insert(server_name.into(), (ticket.session().clone(), ticket.ticket().to_vec()));
         }
+        Ok(())
     }
 
-    fn take(&self, server_name: &str) -> Option<Ticket> {
-        self.tickets.lock().ok()?.remove(server_name)
+    fn take<'o>(
+        &self,
+        server_name: &str,
+        out: &'o mut [u8],
+    ) -> Result<Option<Ticket<'o>>, TicketTooLong> {
+        let Ok(mut m) = self.tickets.lock() else { return Ok(None) };
+        let Some((_, bytes)) = m.get(server_name) else { return Ok(None) };
+        let len = bytes.len();
+        if len > out.len() {
+            return Err(TicketTooLong { len, capacity: out.len() });
+        }
+        let Some((session, bytes)) = m.remove(server_name) else { return Ok(None) };
+        out[..len].copy_from_slice(&bytes);
+        Ok(Ticket::new(session, &out[..len]))
     }
+}
+
+/// Who the client of a session is, as the server's ticket remembers it so that a resumed
+/// session is no more authenticated than the handshake that issued it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ClientIdentity {
+    /// The client did not authenticate.
+    Anonymous,
+    /// A certificate: the scheme of its CertificateVerify, the SHA-256 of the end-entity
+    /// certificate, and [`crate::verify::anchor_digest`] of the root it was verified to.
+    Certificate { scheme: SignatureScheme, end_entity: [u8; 32], anchor: [u8; 32] },
+    /// An external PSK: the SHA-256 of its identity.
+    ExternalPsk { identity: [u8; 32] },
 }
 
 /// The state a server seals into a ticket.
@@ -163,9 +332,10 @@ pub(crate) struct TicketState {
     pub(crate) suite: CipherSuite,
     pub(crate) scheme: SignatureScheme,
     pub(crate) issued_at: u64,
-    /// The scheme the client authenticated with in the original handshake
-    /// (`SignatureScheme(0)`: it did not).
-    pub(crate) client_auth: SignatureScheme,
+    /// When the full handshake that authenticated the peers ran (Unix seconds): kept by
+    /// every resumption, so authentication ages from there (RFC 8446 §4.6.1).
+    pub(crate) authenticated_at: u64,
+    pub(crate) client: ClientIdentity,
     pub(crate) age_add: u32,
     pub(crate) psk: [u8; MAX_PSK_LEN],
     pub(crate) psk_len: usize,
@@ -177,15 +347,36 @@ impl Drop for TicketState {
     }
 }
 
-/// Plaintext: version, suite, scheme, issued_at, age_add, PSK length, PSK, client_auth.
-const STATE_LEN: usize = 1 + 2 + 2 + 8 + 4 + 1 + MAX_PSK_LEN + 2;
-/// Where `client_auth` sits in the plaintext.
-const CLIENT_AUTH_AT: usize = 18 + MAX_PSK_LEN;
+/// Plaintext: version, suite, scheme, issued_at, authenticated_at, age_add, PSK length, PSK,
+/// client identity kind, its scheme, and two digests (end-entity or PSK identity, anchor).
+const STATE_LEN: usize = 1 + 2 + 2 + 8 + 8 + 4 + 1 + MAX_PSK_LEN + 1 + 2 + 32 + 32;
 const NONCE_LEN: usize = 12;
 const TAG_LEN: usize = 16;
 /// The length of every ticket this server issues.
 pub(crate) const SEALED_LEN: usize = NONCE_LEN + STATE_LEN + TAG_LEN;
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
+
+/// Writes fields one after the other.
+struct Put<'a>(&'a mut [u8], usize);
+
+impl Put<'_> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.0[self.1..self.1 + bytes.len()].copy_from_slice(bytes);
+        self.1 += bytes.len();
+    }
+}
+
+/// Reads fields one after the other.
+struct Get<'a>(&'a [u8], usize);
+
+impl Get<'_> {
+    fn get<const N: usize>(&mut self) -> [u8; N] {
+        let mut out = [0u8; N];
+        out.copy_from_slice(&self.0[self.1..self.1 + N]);
+        self.1 += N;
+        out
+    }
+}
 
 /// The server's ticket key: AES-256-GCM over the resumption state, with a random nonce per
 /// ticket. Rotate it to bound how long tickets stay valid beyond their lifetime.
@@ -208,14 +399,26 @@ impl TicketKey {
         let mut out = [0u8; SEALED_LEN];
         out[..NONCE_LEN].copy_from_slice(nonce);
         let body = &mut out[NONCE_LEN..NONCE_LEN + STATE_LEN];
-        body[0] = VERSION;
-        body[1..3].copy_from_slice(&state.suite.0.to_be_bytes());
-        body[3..5].copy_from_slice(&state.scheme.0.to_be_bytes());
-        body[5..13].copy_from_slice(&state.issued_at.to_be_bytes());
-        body[13..17].copy_from_slice(&state.age_add.to_be_bytes());
-        body[17] = state.psk_len as u8;
-        body[18..18 + state.psk_len].copy_from_slice(&state.psk[..state.psk_len]);
-        body[CLIENT_AUTH_AT..].copy_from_slice(&state.client_auth.0.to_be_bytes());
+        let mut w = Put(body, 0);
+        w.put(&[VERSION]);
+        w.put(&state.suite.0.to_be_bytes());
+        w.put(&state.scheme.0.to_be_bytes());
+        w.put(&state.issued_at.to_be_bytes());
+        w.put(&state.authenticated_at.to_be_bytes());
+        w.put(&state.age_add.to_be_bytes());
+        w.put(&[state.psk_len as u8]);
+        w.put(&state.psk);
+        let (kind, scheme, id, anchor) = match state.client {
+            ClientIdentity::Anonymous => (0, SignatureScheme(0), [0; 32], [0; 32]),
+            ClientIdentity::Certificate { scheme, end_entity, anchor } => {
+                (1, scheme, end_entity, anchor)
+            }
+            ClientIdentity::ExternalPsk { identity } => (2, SignatureScheme(0), identity, [0; 32]),
+        };
+        w.put(&[kind]);
+        w.put(&scheme.0.to_be_bytes());
+        w.put(&id);
+        w.put(&anchor);
         match self.0.seal_in_place_detached(nonce, b"halite ticket", body) {
             Ok(tag) => out[NONCE_LEN + STATE_LEN..].copy_from_slice(tag.as_ref()),
             // Fixed-size input well under the AEAD's limit: cannot fail; an all-zero ticket
@@ -236,26 +439,44 @@ impl TicketKey {
         self.0
             .open_in_place_detached(&ticket[..NONCE_LEN], b"halite ticket", &mut body, tag)
             .ok()?;
-        let psk_len = usize::from(body[17]);
-        if body[0] != VERSION || psk_len > MAX_PSK_LEN {
-            body.zeroize();
+        let state = Self::decode(&body);
+        body.zeroize();
+        state
+    }
+
+    fn decode(body: &[u8; STATE_LEN]) -> Option<TicketState> {
+        let mut r = Get(body, 0);
+        let [version] = r.get::<1>();
+        let suite = CipherSuite(u16::from_be_bytes(r.get()));
+        let scheme = SignatureScheme(u16::from_be_bytes(r.get()));
+        let issued_at = u64::from_be_bytes(r.get());
+        let authenticated_at = u64::from_be_bytes(r.get());
+        let age_add = u32::from_be_bytes(r.get());
+        let [psk_len] = r.get::<1>();
+        let psk_len = usize::from(psk_len);
+        let psk = r.get::<MAX_PSK_LEN>();
+        let [kind] = r.get::<1>();
+        let client_scheme = SignatureScheme(u16::from_be_bytes(r.get()));
+        let (id, anchor) = (r.get::<32>(), r.get::<32>());
+        let client = match kind {
+            0 => ClientIdentity::Anonymous,
+            1 => ClientIdentity::Certificate { scheme: client_scheme, end_entity: id, anchor },
+            2 => ClientIdentity::ExternalPsk { identity: id },
+            _ => return None,
+        };
+        if version != VERSION || psk_len > MAX_PSK_LEN {
             return None;
         }
-        let mut state = TicketState {
-            suite: CipherSuite(u16::from_be_bytes([body[1], body[2]])),
-            scheme: SignatureScheme(u16::from_be_bytes([body[3], body[4]])),
-            issued_at: u64::from_be_bytes(body[5..13].try_into().ok()?),
-            age_add: u32::from_be_bytes(body[13..17].try_into().ok()?),
-            client_auth: SignatureScheme(u16::from_be_bytes([
-                body[CLIENT_AUTH_AT],
-                body[CLIENT_AUTH_AT + 1],
-            ])),
-            psk: [0; MAX_PSK_LEN],
+        Some(TicketState {
+            suite,
+            scheme,
+            issued_at,
+            authenticated_at,
+            client,
+            age_add,
+            psk,
             psk_len,
-        };
-        state.psk[..psk_len].copy_from_slice(&body[18..18 + psk_len]);
-        body.zeroize();
-        Some(state)
+        })
     }
 }
 
@@ -268,11 +489,17 @@ mod tests {
         let key = TicketKey::new(&[3; 32]).unwrap();
         let mut psk = [0u8; MAX_PSK_LEN];
         psk[..32].fill(9);
+        let client = ClientIdentity::Certificate {
+            scheme: SignatureScheme::ECDSA_SECP256R1_SHA256,
+            end_entity: [4; 32],
+            anchor: [5; 32],
+        };
         let state = TicketState {
             suite: CipherSuite::TLS13_AES_128_GCM_SHA256,
             scheme: SignatureScheme::ED25519,
             issued_at: 1_700_000_000,
-            client_auth: SignatureScheme::ECDSA_SECP256R1_SHA256,
+            authenticated_at: 1_600_000_000,
+            client,
             age_add: 77,
             psk,
             psk_len: 32,
@@ -281,8 +508,9 @@ mod tests {
         let back = key.open(&t).unwrap();
         assert_eq!(back.suite, state.suite);
         assert_eq!(back.scheme, state.scheme);
-        assert_eq!((back.issued_at, back.age_add), (1_700_000_000, 77));
-        assert_eq!(back.client_auth, SignatureScheme::ECDSA_SECP256R1_SHA256);
+        assert_eq!((back.issued_at, back.authenticated_at), (1_700_000_000, 1_600_000_000));
+        assert_eq!(back.age_add, 77);
+        assert_eq!(back.client, client);
         assert_eq!(back.psk[..back.psk_len], [9; 32]);
         for i in 0..t.len() {
             let mut bad = t;
@@ -292,23 +520,62 @@ mod tests {
         assert!(TicketKey::new(&[4; 32]).unwrap().open(&t).is_none());
         assert!(key.open(&t[..t.len() - 1]).is_none());
         assert!(key.open(&[]).is_none());
+        for client in [ClientIdentity::Anonymous, ClientIdentity::ExternalPsk { identity: [6; 32] }]
+        {
+            let state = TicketState { client, psk, ..state };
+            assert_eq!(key.open(&key.seal(&state, &[2; 12])).unwrap().client, client);
+        }
     }
 
     #[test]
     fn client_ticket_ages() {
-        let t = Ticket::new(
+        let t = Session::new(
             CipherSuite::TLS13_AES_128_GCM_SHA256,
             SignatureScheme::ED25519,
             &[1; 32],
-            b"ticket",
-            0xffff_ff00,
-            100,
+            (0xffff_ff00, 100),
             1000,
+            None,
         )
         .unwrap();
         assert!(t.is_valid_at(1000) && t.is_valid_at(1099));
         assert!(!t.is_valid_at(1100) && !t.is_valid_at(999));
+        let long = Session::new(t.suite(), t.scheme(), &[1; 32], (0, u32::MAX), 0, None).unwrap();
+        assert_eq!(long.lifetime(), 604_800, "seven days at most");
         assert_eq!(t.obfuscated_age(1001), 1000u32.wrapping_add(0xffff_ff00));
-        assert!(Ticket::new(t.suite(), t.scheme(), &[0; 32], &[0; 513], 0, 1, 0).is_none());
+        assert!(Session::new(t.suite(), t.scheme(), &[0; 49], (0, 1), 0, None).is_none());
+        assert!(Ticket::new(t.clone(), &[]).is_none());
+        assert!(Ticket::new(t.clone(), &std::vec![0; MAX_TICKET_LEN + 1]).is_none());
+    }
+
+    /// The slice store keeps a ticket as long as its buffer less the name, says how long and
+    /// how much room when one is longer, and hands a kept one out once.
+    #[test]
+    fn the_slice_store_keeps_what_fits_and_says_what_does_not() {
+        let session = Session::new(
+            CipherSuite::TLS13_AES_128_GCM_SHA256,
+            SignatureScheme::ED25519,
+            &[1; 32],
+            (7, 100),
+            1000,
+            None,
+        )
+        .unwrap();
+        let mut storage = [0u8; 700];
+        let store = SliceTicketStore::new(&mut storage);
+        let big = [5u8; 700 - 9 + 1];
+        let refused = store.put("localhost", &Ticket::new(session.clone(), &big).unwrap());
+        assert_eq!(refused, Err(TicketTooLong { len: 692, capacity: 691 }));
+        assert!(store.is_empty());
+        let fits = [6u8; 691];
+        store.put("localhost", &Ticket::new(session.clone(), &fits).unwrap()).unwrap();
+        let mut out = [0u8; 690];
+        let short = store.take("localhost", &mut out).map(|t| t.map(|t| t.ticket().len()));
+        assert_eq!(short, Err(TicketTooLong { len: 691, capacity: 690 }));
+        let mut out = [0u8; 1000];
+        assert!(store.take("other", &mut out).unwrap().is_none());
+        let t = store.take("localhost", &mut out).unwrap().unwrap();
+        assert_eq!((t.ticket(), t.session().psk()), (&fits[..], &[1; 32][..]));
+        assert!(store.take("localhost", &mut [0u8; 1000]).unwrap().is_none(), "taken once");
     }
 }

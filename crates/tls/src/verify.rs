@@ -365,9 +365,22 @@ pub enum Peer<'n> {
     Client,
 }
 
+/// A digest naming a trust anchor: SHA-256 over its subject and SubjectPublicKeyInfo, each
+/// preceded by its length (4 bytes, big-endian). A server's session tickets carry the one a
+/// client's chain was verified to, so that a session is not resumed once the root is gone.
+pub fn anchor_digest(anchor: &TrustAnchor<'_>) -> [u8; 32] {
+    let mut h = core_hash::Sha256::new();
+    for part in [anchor.subject.as_ref(), anchor.subject_public_key_info.as_ref()] {
+        h.update(&(part.len() as u32).to_be_bytes());
+        h.update(part);
+    }
+    h.finalize()
+}
+
 /// Verifies a chain (`end_entity` then `intermediates`) to `roots` at `now` for `peer`, then
 /// the CertificateVerify signature `sig` with `scheme` over `message`. `scheme` must be one
-/// of [`SUPPORTED_SCHEMES`] and match the certificate's key.
+/// of [`SUPPORTED_SCHEMES`] and match the certificate's key. Returns the
+/// [`anchor_digest`] of the root the chain leads to.
 #[allow(clippy::too_many_arguments)] // the chain, its context, and the signature: all distinct
 pub fn verify_peer(
     end_entity: &[u8],
@@ -378,7 +391,7 @@ pub fn verify_peer(
     scheme: SignatureScheme,
     message: &[u8],
     sig: &[u8],
-) -> Result<(), Error> {
+) -> Result<[u8; 32], Error> {
     let ee_der = CertificateDer::from(end_entity);
     let ee = webpki::EndEntityCert::try_from(&ee_der).map_err(|e| map_webpki(&e))?;
     if intermediates.len() > MAX_INTERMEDIATES {
@@ -393,21 +406,47 @@ pub fn verify_peer(
         Peer::Server(_) => webpki::KeyUsage::server_auth(),
         Peer::Client => webpki::KeyUsage::client_auth(),
     };
-    ee.verify_for_usage(
-        SUPPORTED_CERT_SIG_ALGS,
-        roots,
-        &inter[..intermediates.len()],
-        now,
-        usage,
-        None,
-        None,
-    )
-    .map_err(|e| map_webpki(&e))?;
+    let anchor = ee
+        .verify_for_usage(
+            SUPPORTED_CERT_SIG_ALGS,
+            roots,
+            &inter[..intermediates.len()],
+            now,
+            usage,
+            None,
+            None,
+        )
+        .map_err(|e| map_webpki(&e))
+        .map(|path| anchor_digest(path.anchor()))?;
     if let Peer::Server(name) = peer {
         let server_name = ServerName::try_from(name)
             .map_err(|_| Error::InvalidCertificate(CertificateError::NotValidForName))?;
         ee.verify_is_valid_for_subject_name(&server_name).map_err(|e| map_webpki(&e))?;
     }
+    signature_by(&ee, scheme, message, sig)?;
+    Ok(anchor)
+}
+
+/// Checks a CertificateVerify signature `sig` with `scheme` over `message` by the key of
+/// `end_entity` (RFC 8446 §4.4.3), without checking the certificate itself: for a
+/// [`CertVerifier`] that trusts the certificate by other means (a pin, a private PKI).
+pub fn verify_signature(
+    end_entity: &[u8],
+    scheme: SignatureScheme,
+    message: &[u8],
+    sig: &[u8],
+) -> Result<(), Error> {
+    let ee_der = CertificateDer::from(end_entity);
+    let ee = webpki::EndEntityCert::try_from(&ee_der).map_err(|e| map_webpki(&e))?;
+    signature_by(&ee, scheme, message, sig)
+}
+
+fn signature_by(
+    ee: &webpki::EndEntityCert<'_>,
+    scheme: SignatureScheme,
+    message: &[u8],
+    sig: &[u8],
+) -> Result<(), Error> {
     let alg = SUPPORTED_SCHEMES
         .iter()
         .find(|(s, _)| *s == scheme)
@@ -429,6 +468,38 @@ pub fn verify_peer(
     }
 }
 
+/// A certificate check that replaces the `rustls-webpki` path to configured roots
+/// ([`crate::ClientConfig::verifier`], [`crate::ClientAuth::verifier`]): certificate
+/// pinning, a private PKI, raw trust decisions. As rustls's `ServerCertVerifier`, it
+/// decides whether the chain is trusted for `peer` and must also check the
+/// CertificateVerify signature by the end-entity's key ([`verify_signature`] does that part).
+pub trait CertVerifier: core::fmt::Debug + Sync {
+    /// Checks the chain (`end_entity`, then `intermediates` as the peer sent them) for `peer`
+    /// at `now`, and the CertificateVerify signature `signature` with `scheme` over
+    /// `message`. Returns a digest naming what the chain was trusted through (a pin, a root;
+    /// [`anchor_digest`] for webpki's roots): a server's tickets carry it, and a session
+    /// authenticated by it resumes only while [`CertVerifier::trusts`] says yes.
+    #[allow(clippy::too_many_arguments)] // the chain, its context, and the signature
+    fn verify(
+        &self,
+        end_entity: &[u8],
+        intermediates: &[&[u8]],
+        peer: Peer<'_>,
+        now: UnixTime,
+        scheme: SignatureScheme,
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<[u8; 32], Error>;
+
+    /// Whether a session whose chain [`CertVerifier::verify`] trusted through `digest` may
+    /// still be resumed (a server asks, for client certificates). The default says no: such
+    /// sessions need a full handshake until the verifier says how to tell.
+    fn trusts(&self, digest: &[u8; 32]) -> bool {
+        let _ = digest;
+        false
+    }
+}
+
 /// Verifies a server's chain for `name`, then its CertificateVerify signature (see
 /// [`verify_peer`]).
 #[allow(clippy::too_many_arguments)] // the chain, its context, and the signature: all distinct
@@ -443,6 +514,7 @@ pub fn verify_server(
     sig: &[u8],
 ) -> Result<(), Error> {
     verify_peer(end_entity, intermediates, roots, Peer::Server(name), now, scheme, message, sig)
+        .map(|_| ())
 }
 
 /// The trust anchors of every `CERTIFICATE` block in a PEM text (a CA bundle such as

@@ -4,7 +4,7 @@
 //! a set, and a key that does not match its certificate refused as a bad signature.
 
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, TrustAnchor, UnixTime};
+use pki_types::{CertificateDer, TrustAnchor};
 use tls::msgs::{AlertDescription, SignatureScheme};
 use tls::{
     Buffers, CertifiedKey, ClientConfig, Connection, Error, PeerMisbehaved, ServerConfig,
@@ -90,7 +90,7 @@ fn run(
     let certified: &'static [CertifiedKey<'static>] = Vec::leak(
         keys.iter().map(|(c, k)| CertifiedKey { chain: Vec::leak(vec![*c]), key: k }).collect(),
     );
-    let config = ClientConfig::new(roots, UnixTime::now());
+    let config = ClientConfig::new(roots, &tls::SystemClock);
     let mut c = Connection::client(config, name, bufs(), &mut OsRandom).unwrap();
     let config = ServerConfig::new(certified);
     let mut s = Connection::server(config, bufs(), &mut OsRandom).unwrap();

@@ -9,7 +9,7 @@ use tls::msgs::{AlertDescription, SignatureScheme};
 use tls::ticket::{MemoryTicketStore, TicketKey, TicketStore};
 use tls::{
     Buffers, CertificateError, CertifiedKey, ClientAuth, ClientConfig, Connection, Error,
-    PeerMisbehaved, ServerConfig, ServerTickets, SigningKey, Want,
+    PeerIdentity, PeerMisbehaved, ServerConfig, ServerTickets, SigningKey, Want,
 };
 
 macro_rules! data {
@@ -85,16 +85,29 @@ fn pair(
     client_ca: &'static [u8],
     required: bool,
 ) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
-    pair_with_tickets(cert, client_ca, required, None)
+    let tickets =
+        Tickets { store: None, lifetime: 600, clock: &tls::SystemClock, max_auth_age: 604_800 };
+    pair_with_tickets(cert, leak([client_ca]), required, tickets)
 }
 
-/// As [`pair`], with a ticket store on the client and tickets under `key` on the server.
+/// The ticket side of a test: the client's store and the server's key (`None`: no tickets),
+/// the lifetime, and the time both sides see.
+#[derive(Clone, Copy)]
+struct Tickets {
+    store: Option<(&'static MemoryTicketStore, &'static TicketKey)>,
+    lifetime: u32,
+    clock: &'static dyn tls::Clock,
+    max_auth_age: u32,
+}
+
+/// As [`pair`], with client roots `client_cas`, and tickets.
 fn pair_with_tickets(
     cert: Option<(&'static [u8], &'static [u8])>,
-    client_ca: &'static [u8],
+    client_cas: &'static [&'static [u8]],
     required: bool,
-    tickets: Option<(&'static MemoryTicketStore, &'static TicketKey)>,
+    t: Tickets,
 ) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
+    let tickets = t.store;
     let client_cert = cert.map(|(c, k)| CertifiedKey {
         chain: leak([c]),
         key: leak(SigningKey::from_pkcs8_der(k).unwrap()),
@@ -102,22 +115,24 @@ fn pair_with_tickets(
     let config = ClientConfig {
         client_cert,
         tickets: tickets.map(|(store, _)| store as &dyn TicketStore),
-        ..ClientConfig::new(leak([anchor(data!("ca.der"))]), UnixTime::now())
+        ..ClientConfig::new(leak([anchor(data!("ca.der"))]), t.clock)
     };
     let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
     let server_key = leak(SigningKey::from_pkcs8_der(data!("server.key.der")).unwrap());
     let config = ServerConfig {
         client_auth: Some(ClientAuth {
-            roots: leak([anchor(client_ca)]),
+            roots: Vec::leak(client_cas.iter().map(|ca| anchor(ca)).collect()),
+            verifier: None,
             required,
-            now: UnixTime::now(),
+            clock: t.clock,
         }),
         tickets: tickets.map(|(_, key)| ServerTickets {
             key,
-            lifetime: 600,
+            lifetime: t.lifetime,
             count: 1,
-            now: UnixTime::now(),
+            clock: t.clock,
             psk_ke: false,
+            max_auth_age: t.max_auth_age,
         }),
         ..ServerConfig::new(leak([CertifiedKey {
             chain: leak([&data!("server.der")[..]]),
@@ -223,7 +238,13 @@ fn resumption_keeps_the_client_identity() {
     let store: &'static MemoryTicketStore = leak(MemoryTicketStore::default());
     let key: &'static TicketKey = leak(TicketKey::new(&[8; 32]).unwrap());
     let run_tickets = |cert, required| {
-        let (mut c, mut s) = pair_with_tickets(cert, id.ca, required, Some((store, key)));
+        let t = Tickets {
+            store: Some((store, key)),
+            lifetime: 600,
+            clock: &tls::SystemClock,
+            max_auth_age: 604_800,
+        };
+        let (mut c, mut s) = pair_with_tickets(cert, leak([id.ca]), required, t);
         run(&mut c, &mut s).unwrap();
         pump(&mut s, &mut c).unwrap(); // the ticket
         let n = s.negotiated().unwrap();
@@ -234,8 +255,134 @@ fn resumption_keeps_the_client_identity() {
     assert_eq!(run_tickets(with_cert, true), (true, Some(id.scheme)));
     // A session without a client certificate (optional auth) leaves an anonymous ticket,
     // which a server requiring authentication does not resume.
-    let _ = store.take("localhost");
+    store.forget("localhost");
     assert_eq!(run_tickets(None, false), (false, None));
     assert_eq!(run_tickets(None, false), (true, None));
     assert_eq!(run_tickets(with_cert, true), (false, Some(id.scheme)));
+}
+
+/// RFC 8446 §4.6.1: a client's certificate authentication does not outlive seven days
+/// (or the configured bound) through resumption. Each resumption issues fresh tickets, but
+/// they carry the time of the handshake that checked the certificate: resuming a day at a
+/// time, the seventh day needs a full handshake again, which starts a new seven days.
+#[test]
+fn client_authentication_expires_through_resumption() {
+    for (max_auth_age, full_on) in [(604_800, &[0, 7][..]), (2 * 86_400, &[0, 2, 4, 6, 8][..])] {
+        let resumed = resume_daily(max_auth_age);
+        let full: Vec<u64> = (0..=8).filter(|d| !resumed[*d as usize]).collect();
+        assert_eq!(full, full_on, "max_auth_age {max_auth_age}");
+    }
+}
+
+/// Connects once a day for eight days with a client certificate and tickets living longer
+/// than a day; returns for each day whether the server resumed.
+fn resume_daily(max_auth_age: u32) -> Vec<bool> {
+    let id = &CLIENTS[1];
+    let store: &'static MemoryTicketStore = leak(MemoryTicketStore::default());
+    let key: &'static TicketKey = leak(TicketKey::new(&[8; 32]).unwrap());
+    let start = UnixTime::now().as_secs();
+    let run_at = |secs: u64| {
+        let now = UnixTime::since_unix_epoch(std::time::Duration::from_secs(start + secs));
+        let t = Tickets {
+            store: Some((store, key)),
+            lifetime: 100_000,
+            clock: leak(now),
+            max_auth_age,
+        };
+        let (mut c, mut s) = pair_with_tickets(Some((id.cert, id.key)), leak([id.ca]), true, t);
+        run(&mut c, &mut s).unwrap();
+        pump(&mut s, &mut c).unwrap(); // the ticket
+        let n = s.negotiated().unwrap();
+        assert_eq!(n.client_auth, Some(id.scheme));
+        n.resumed
+    };
+    (0..=8).map(|day| run_at(day * 86_400)).collect()
+}
+
+/// A ticket remembers the root the client's chain was verified to: a server that no longer
+/// trusts that root does not resume the session (and the full handshake then refuses the
+/// certificate); one that still trusts it, among other roots, does.
+#[test]
+fn a_server_that_dropped_the_clients_root_does_not_resume_its_session() {
+    let id = &CLIENTS[1];
+    let store: &'static MemoryTicketStore = leak(MemoryTicketStore::default());
+    let key: &'static TicketKey = leak(TicketKey::new(&[8; 32]).unwrap());
+    let connect = |roots: &'static [&'static [u8]]| {
+        let t = Tickets {
+            store: Some((store, key)),
+            lifetime: 600,
+            clock: &tls::SystemClock,
+            max_auth_age: 604_800,
+        };
+        let (mut c, mut s) = pair_with_tickets(Some((id.cert, id.key)), roots, false, t);
+        run(&mut c, &mut s)?;
+        pump(&mut s, &mut c).unwrap(); // the ticket
+        let n = s.negotiated().unwrap();
+        Ok((n.resumed, n.client_auth))
+    };
+    assert_eq!(connect(leak([id.ca])), Ok((false, Some(id.scheme))));
+    let more: &'static [&'static [u8]] = leak([data!("ca-rsa.der"), id.ca]);
+    assert_eq!(connect(more), Ok((true, Some(id.scheme))), "the root is still trusted");
+    let other: &'static [&'static [u8]] = leak([data!("ca-rsa.der"), data!("ca.der")]);
+    assert_eq!(
+        connect(other),
+        Err((
+            Error::InvalidCertificate(CertificateError::UnknownIssuer),
+            Error::AlertReceived(AlertDescription::UNKNOWN_CA)
+        ))
+    );
+}
+
+/// A server can tell clients apart: after a full handshake it has the client's chain as
+/// received (end-entity first) and the end-entity's SHA-256, and the client has the server's;
+/// a resumed session gives each side the SHA-256 from its ticket (no chain was sent).
+#[test]
+fn each_side_sees_the_peers_certificate_and_a_resumed_session_its_digest() {
+    let id = &CLIENTS[1];
+    let store: &'static MemoryTicketStore = leak(MemoryTicketStore::default());
+    let key: &'static TicketKey = leak(TicketKey::new(&[8; 32]).unwrap());
+    let t = Tickets {
+        store: Some((store, key)),
+        lifetime: 600,
+        clock: &tls::SystemClock,
+        max_auth_age: 604_800,
+    };
+    let sha = |der: &[u8]| core_hash::Sha256::digest(der);
+    let (mut c, mut s) = pair_with_tickets(Some((id.cert, id.key)), leak([id.ca]), true, t);
+    assert_eq!(s.peer_identity(), None, "not before the handshake");
+    run(&mut c, &mut s).unwrap();
+    pump(&mut s, &mut c).unwrap(); // the ticket
+    let Some(PeerIdentity::Certificate { end_entity_sha256, chain: Some(chain) }) =
+        s.peer_identity()
+    else {
+        panic!("{:?}", s.peer_identity())
+    };
+    assert_eq!(end_entity_sha256, sha(id.cert));
+    assert_eq!(chain.end_entity(), Some(id.cert));
+    assert_eq!(chain.iter().collect::<Vec<_>>(), [id.cert]);
+    let server_cert = data!("server.der");
+    let Some(PeerIdentity::Certificate { end_entity_sha256, chain: Some(chain) }) =
+        c.peer_identity()
+    else {
+        panic!("{:?}", c.peer_identity())
+    };
+    assert_eq!((end_entity_sha256, chain.end_entity()), (sha(server_cert), Some(&server_cert[..])));
+    // Data (and a KeyUpdate) still flow with the chain kept in the handshake buffer.
+    c.key_update().unwrap();
+    c.write(b"still here").unwrap();
+    pump(&mut c, &mut s).unwrap();
+    assert_eq!(s.read(&mut [0; 32]).unwrap(), 10);
+
+    let (mut c, mut s) = pair_with_tickets(Some((id.cert, id.key)), leak([id.ca]), true, t);
+    run(&mut c, &mut s).unwrap();
+    assert!(s.negotiated().unwrap().resumed);
+    assert_eq!(
+        s.peer_identity(),
+        Some(PeerIdentity::Certificate { end_entity_sha256: sha(id.cert), chain: None })
+    );
+    // The client's ticket remembers the server's certificate the same way.
+    assert_eq!(
+        c.peer_identity(),
+        Some(PeerIdentity::Certificate { end_entity_sha256: sha(server_cert), chain: None })
+    );
 }

@@ -11,7 +11,7 @@
 
 use core_ec::ed25519::SigningKey as Ed25519Key;
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, TrustAnchor, UnixTime};
+use pki_types::{CertificateDer, TrustAnchor};
 use tls::key_schedule::{EarlySecret, HashAlg, Secret, Transcript, finished_verify_data};
 use tls::kx::KeyShare;
 use tls::msgs::{AlertDescription, ContentType, InvalidMessage, NamedGroup};
@@ -53,7 +53,7 @@ fn certs() -> &'static [CertifiedKey<'static>] {
 }
 
 fn client_config() -> ClientConfig<'static> {
-    ClientConfig::new(roots(), UnixTime::now())
+    ClientConfig::new(roots(), &tls::SystemClock)
 }
 
 /// A server with the default configuration but one suite (AES-128-GCM), which the crafted

@@ -241,7 +241,7 @@ fn handshake_with_client_buffers(rx: usize, tx: usize, hs: usize) -> Result<(), 
     let (mut s_rx, mut s_tx, mut s_hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 17_000]);
     let cb = Buffers { received: &mut c_rx, send: &mut c_tx, handshake: &mut c_hs };
     let sb = Buffers { received: &mut s_rx, send: &mut s_tx, handshake: &mut s_hs };
-    let config = ClientConfig::new(&roots, UnixTime::now());
+    let config = ClientConfig::new(&roots, &tls::SystemClock);
     let mut c = Connection::client(config, "localhost", cb, &mut OsRandom)?;
     let mut s = Connection::server(ServerConfig::new(&certs), sb, &mut OsRandom).unwrap();
     for _ in 0..10 {

@@ -5,15 +5,15 @@
 //! server with PSKs only, is refused with `unknown_psk_identity`.
 
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, TrustAnchor, UnixTime};
+use pki_types::{CertificateDer, TrustAnchor};
 use tls::key_schedule::HashAlg;
 use tls::msgs::{AlertDescription, CipherSuite, NamedGroup, PskKeyExchangeMode, SignatureScheme};
 use tls::suites;
 use tls::ticket::{MemoryTicketStore, TicketKey};
 use tls::{
     ApiMisuse, Buffers, CertifiedKey, ClientAuth, ClientConfig, Connection, Error, ExternalPsk,
-    Negotiated, PeerIncompatible, PeerMisbehaved, ServerConfig, ServerPsks, ServerTickets,
-    SigningKey,
+    Negotiated, PeerIdentity, PeerIncompatible, PeerMisbehaved, ServerConfig, ServerPsks,
+    ServerTickets, SigningKey,
 };
 
 const KEY: &[u8] = b"0123456789abcdef0123456789abcdef";
@@ -44,7 +44,7 @@ fn certs() -> &'static [CertifiedKey<'static>] {
 
 /// A client with `psk` and no trusted roots: a server certificate would fail it.
 fn client(psk: Option<ExternalPsk<'static>>) -> ClientConfig<'static> {
-    ClientConfig { external_psk: psk, ..ClientConfig::new(&[], UnixTime::now()) }
+    ClientConfig { external_psk: psk, ..ClientConfig::new(&[], &tls::SystemClock) }
 }
 
 /// A server with `keys` and no certificates.
@@ -191,7 +191,7 @@ fn an_unknown_identity_falls_back_to_the_certificate() {
 fn no_certificate_request_with_a_psk() {
     let s = ServerConfig {
         certs: certs(),
-        client_auth: Some(ClientAuth { roots: roots(), required: true, now: UnixTime::now() }),
+        client_auth: Some(ClientAuth::new(roots(), &tls::SystemClock)),
         ..server(leak([PSK]), false)
     };
     let n = handshake(client(Some(PSK)), s).unwrap();
@@ -204,8 +204,7 @@ fn no_certificate_request_with_a_psk() {
 fn tickets_from_a_psk_session_resume_it() {
     let store = leak(MemoryTicketStore::default());
     let key = leak(TicketKey::new(&[7; 32]).unwrap());
-    let tickets =
-        ServerTickets { key, lifetime: 3600, count: 1, now: UnixTime::now(), psk_ke: false };
+    let tickets = ServerTickets { lifetime: 3600, ..ServerTickets::new(key, &tls::SystemClock) };
     let s = ServerConfig { tickets: Some(tickets), ..server(leak([PSK]), false) };
     let c = ClientConfig { tickets: Some(store), ..client(Some(PSK)) };
     let n = handshake(c, s).unwrap();
@@ -231,4 +230,58 @@ fn bad_configurations_are_refused() {
     assert_eq!(start(server(&[], false)), bad);
     assert_eq!(start(ServerConfig { psks: None, ..server(leak([PSK]), false) }), bad);
     assert_eq!(start(server(leak([ExternalPsk { key: b"", ..PSK }]), false)), bad);
+}
+
+/// The PSK authenticated the client, so its tickets resume at a server that requires client
+/// certificates (no `CertificateRequest`, the PSK identity carried over); a ticket whose PSK the
+/// server no longer has is not resumed.
+#[test]
+fn a_psk_session_resumes_at_a_server_requiring_client_certificates() {
+    let store = leak(MemoryTicketStore::default());
+    let key = leak(TicketKey::new(&[7; 32]).unwrap());
+    let tickets = ServerTickets { lifetime: 3600, ..ServerTickets::new(key, &tls::SystemClock) };
+    let s = ServerConfig {
+        certs: certs(),
+        client_auth: Some(ClientAuth::new(roots(), &tls::SystemClock)),
+        tickets: Some(tickets),
+        ..server(leak([PSK]), false)
+    };
+    let c = ClientConfig { tickets: Some(store), ..client(Some(PSK)) };
+    let n = handshake(c, s).unwrap();
+    assert!(n.external_psk && !n.resumed);
+    let n = handshake(c, s).unwrap();
+    assert!(n.resumed && !n.external_psk, "resumed on the PSK's authentication");
+    // The server forgets the PSK: its sessions are not resumed, so the server falls back to
+    // its certificate, which this client (no roots) refuses.
+    let other = ExternalPsk { identity: b"sensor-16", ..PSK };
+    let forgot =
+        ServerConfig { psks: Some(ServerPsks { keys: leak([other]), psk_ke: false }), ..s };
+    let err = handshake(c, forgot).unwrap_err();
+    assert_eq!(err, (false, Error::InvalidCertificate(tls::CertificateError::UnknownIssuer)));
+}
+
+/// A server can tell PSK clients apart: the identity of the PSK that authenticated the client
+/// is exposed, after the PSK handshake and after a resumption of its session; the client sees
+/// its own PSK's identity (the one that authenticated the server).
+#[test]
+fn the_server_sees_which_psk_authenticated_the_client() {
+    let other = ExternalPsk { identity: b"sensor-16", key: b"another key, 16+", ..PSK };
+    let store = leak(MemoryTicketStore::default());
+    let key = leak(TicketKey::new(&[7; 32]).unwrap());
+    let tickets = ServerTickets { lifetime: 3600, ..ServerTickets::new(key, &tls::SystemClock) };
+    let s = ServerConfig { tickets: Some(tickets), ..server(leak([other, PSK]), false) };
+    let c = ClientConfig { tickets: Some(store), ..client(Some(PSK)) };
+    for resumed in [false, true] {
+        let mut c = Connection::client(c, "localhost", bufs(), &mut OsRandom).unwrap();
+        let mut s = Connection::server(s, bufs(), &mut OsRandom).unwrap();
+        for _ in 0..4 {
+            pump(&mut c, &mut s).unwrap();
+            pump(&mut s, &mut c).unwrap();
+        }
+        assert_eq!(s.negotiated().unwrap().resumed, resumed);
+        assert_eq!(s.peer_identity(), Some(PeerIdentity::ExternalPsk(b"sensor-17")), "{resumed}");
+        if !resumed {
+            assert_eq!(c.peer_identity(), Some(PeerIdentity::ExternalPsk(b"sensor-17")));
+        }
+    }
 }

@@ -4,7 +4,7 @@
 
 use core_ec::ed25519::SigningKey;
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, UnixTime};
+use pki_types::CertificateDer;
 use proptest::prelude::*;
 use tls::{Buffers, ClientConfig, Connection, ServerConfig};
 
@@ -30,7 +30,7 @@ fn with_client(f: impl FnOnce(&mut Connection<'_, '_>, &[u8])) {
     let chain: [&[u8]; 1] = [SERVER_CERT];
     let (mut a, mut b, mut c) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
     let (mut d, mut e, mut g) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-    let config = ClientConfig::new(&roots, UnixTime::now());
+    let config = ClientConfig::new(&roots, &tls::SystemClock);
     let mut client = Connection::client(
         config,
         "localhost",

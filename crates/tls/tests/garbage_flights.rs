@@ -7,7 +7,7 @@
 #![allow(clippy::doc_markdown)] // protocol message names are prose here
 
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, TrustAnchor, UnixTime};
+use pki_types::{CertificateDer, TrustAnchor};
 use tls::ticket::{MemoryTicketStore, TicketKey};
 use tls::{
     Buffers, CertifiedKey, ClientAuth, ClientConfig, Connection, Error, ServerConfig,
@@ -71,22 +71,24 @@ impl World {
         let config = ClientConfig {
             client_cert,
             tickets: Some(self.store),
-            ..ClientConfig::new(anchor(include_bytes!("data/ca.der")), UnixTime::now())
+            ..ClientConfig::new(anchor(include_bytes!("data/ca.der")), &tls::SystemClock)
         };
         let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
         let key = leak(SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap());
         let config = ServerConfig {
             client_auth: client_auth.then(|| ClientAuth {
                 roots: anchor(include_bytes!("data/ca-p256.der")),
+                verifier: None,
                 required: true,
-                now: UnixTime::now(),
+                clock: &tls::SystemClock,
             }),
             tickets: Some(ServerTickets {
                 key: self.ticket_key,
                 lifetime: 600,
                 count: 1,
-                now: UnixTime::now(),
+                clock: &tls::SystemClock,
                 psk_ke: false,
+                max_auth_age: 604_800,
             }),
             ..ServerConfig::new(leak([CertifiedKey {
                 chain: leak([&include_bytes!("data/server.der")[..]]),

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use core_hash::OsRandom;
 use peer::{Killed, connect_retrying, free_port};
-use pki_types::{CertificateDer, UnixTime};
+use pki_types::CertificateDer;
 use tls::{Buffers, ClientConfig, Connection, RecordLimits, ServerConfig, Stream};
 
 const PRIORITY: &str = "NORMAL:-VERS-ALL:+VERS-TLS1.3";
@@ -64,8 +64,10 @@ fn our_client_record_size_limit_against_gnutls_serv() {
     let sock = connect_retrying(port);
     sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let (mut rx, mut tx, mut hs) = (vec![0; 200], vec![0; 17_000], vec![0; 8_000]);
-    let config =
-        ClientConfig { record_size_limit: Some(128), ..ClientConfig::new(&roots, UnixTime::now()) };
+    let config = ClientConfig {
+        record_size_limit: Some(128),
+        ..ClientConfig::new(&roots, &tls::SystemClock)
+    };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };

@@ -7,7 +7,7 @@
 
 use core_ec::ed25519::SigningKey;
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, TrustAnchor, UnixTime};
+use pki_types::{CertificateDer, TrustAnchor};
 use tls::msgs::{
     AlertDescription, Codec, HELLO_RETRY_REQUEST_RANDOM, HandshakeMessage, NamedGroup,
     ProtocolVersion, ServerHello, ServerHelloExtensions, Writer,
@@ -52,7 +52,7 @@ fn client<'a, 'b>(
     groups: &'a [NamedGroup],
     bufs: &'b mut Bufs,
 ) -> Connection<'a, 'b> {
-    let config = ClientConfig { groups, ..ClientConfig::new(roots, UnixTime::now()) };
+    let config = ClientConfig { groups, ..ClientConfig::new(roots, &tls::SystemClock) };
     Connection::client(config, "localhost", bufs.get(), &mut OsRandom).unwrap()
 }
 

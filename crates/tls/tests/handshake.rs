@@ -4,7 +4,7 @@
 
 use core_ec::ed25519::SigningKey;
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, TrustAnchor, UnixTime};
+use pki_types::{CertificateDer, TrustAnchor};
 use tls::msgs::{AlertDescription, CipherSuite};
 use tls::suites::{self, Suite};
 use tls::{
@@ -68,8 +68,8 @@ fn handshake(c: &mut Connection<'_, '_>, s: &mut Connection<'_, '_>) -> Result<(
     panic!("handshake stalled: client {:?} server {:?}", c.want(), s.want());
 }
 
-fn now() -> UnixTime {
-    UnixTime::now()
+fn now() -> &'static tls::SystemClock {
+    &tls::SystemClock
 }
 
 struct Setup {

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use core_hash::OsRandom;
 use peer::{Killed, connect_retrying, free_port};
-use pki_types::{CertificateDer, UnixTime};
+use pki_types::CertificateDer;
 use tls::msgs::{
     AlertDescription, MaxFragmentLength, NamedGroup, PskKeyExchangeMode, SignatureScheme,
 };
@@ -177,7 +177,7 @@ fn s_server_id_round(
         suites: &suites,
         alpn: &alpn,
         groups,
-        ..ClientConfig::new(&roots, UnixTime::now())
+        ..ClientConfig::new(&roots, &tls::SystemClock)
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -403,7 +403,7 @@ fn our_client_certificate_against_openssl_s_server() {
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let config = ClientConfig {
             client_cert: Some(tls::CertifiedKey { chain: &chain, key: &key }),
-            ..ClientConfig::new(&roots, UnixTime::now())
+            ..ClientConfig::new(&roots, &tls::SystemClock)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -457,8 +457,9 @@ fn openssl_s_client_certificate_against_our_server() {
         let config = ServerConfig {
             client_auth: Some(tls::ClientAuth {
                 roots: &client_roots,
+                verifier: None,
                 required: true,
-                now: UnixTime::now(),
+                clock: &tls::SystemClock,
             }),
             ..ServerConfig::new(&certs)
         };
@@ -542,7 +543,7 @@ fn s_server_resume_rounds(psk_modes: &[PskKeyExchangeMode]) {
         let config = ClientConfig {
             tickets: Some(&store),
             psk_modes,
-            ..ClientConfig::new(&roots, UnixTime::now())
+            ..ClientConfig::new(&roots, &tls::SystemClock)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -612,8 +613,9 @@ fn s_client_resume_rounds(psk_ke: bool) {
                 key: &ticket_key,
                 lifetime: 3600,
                 count: 2,
-                now: UnixTime::now(),
+                clock: &tls::SystemClock,
                 psk_ke,
+                max_auth_age: 604_800,
             }),
             ..ServerConfig::new(&certs)
         };
@@ -675,7 +677,7 @@ fn our_client_max_fragment_length_against_openssl_s_server() {
         let config = ClientConfig {
             record_size_limit: Some(256),
             max_fragment_length: Some(MaxFragmentLength::LEN_512),
-            ..ClientConfig::new(&roots, UnixTime::now())
+            ..ClientConfig::new(&roots, &tls::SystemClock)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -806,7 +808,7 @@ fn our_client_external_psk_against_openssl_s_server() {
         let config = ClientConfig {
             psk_modes: modes,
             external_psk: Some(tls::ExternalPsk { key: &key, ..external_psk() }),
-            ..ClientConfig::new(&[], UnixTime::now())
+            ..ClientConfig::new(&[], &tls::SystemClock)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();

@@ -9,7 +9,7 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 use core_aead::{Aead, Aes128Gcm};
 use core_ec::ed25519;
 use core_hash::{OsRandom, RandomSource};
-use pki_types::{CertificateDer, TrustAnchor, UnixTime};
+use pki_types::{CertificateDer, TrustAnchor};
 use tls::key_schedule::HashAlg;
 use tls::kx::{MAX_PUBLIC_LEN, MAX_SHARED_LEN};
 use tls::msgs::{CipherSuite, ContentType, NamedGroup, SignatureScheme};
@@ -278,7 +278,7 @@ fn custom_aead_interoperates_with_the_default() {
         aead: AeadAlg::Custom(&GCM),
     }];
     let (mut cb, mut sb) = (Bufs::new(), Bufs::new());
-    let config = ClientConfig { suites: &custom, ..ClientConfig::new(roots(), UnixTime::now()) };
+    let config = ClientConfig { suites: &custom, ..ClientConfig::new(roots(), &tls::SystemClock) };
     let mut c = Connection::client(config, "localhost", cb.get(), &mut OsRandom).unwrap();
     let config = ServerConfig {
         suites: &[suites::TLS13_AES_128_GCM_SHA256],
@@ -349,7 +349,7 @@ fn custom_key_exchange_replaces_core_ec() {
     let config = ClientConfig {
         groups: &[NamedGroup::X25519],
         key_exchanges: kx,
-        ..ClientConfig::new(roots(), UnixTime::now())
+        ..ClientConfig::new(roots(), &tls::SystemClock)
     };
     let mut c = Connection::client(config, "localhost", cb.get(), &mut OsRandom).unwrap();
     let config = ServerConfig::new(certs(default_key()));
@@ -370,7 +370,7 @@ fn custom_key_exchange_adds_a_group() {
     let groups = &[PRIVATE, NamedGroup::X25519];
     let (mut cb, mut sb) = (Bufs::new(), Bufs::new());
     let config =
-        ClientConfig { groups, key_exchanges: kx, ..ClientConfig::new(roots(), UnixTime::now()) };
+        ClientConfig { groups, key_exchanges: kx, ..ClientConfig::new(roots(), &tls::SystemClock) };
     let mut c = Connection::client(config, "localhost", cb.get(), &mut OsRandom).unwrap();
     let config =
         ServerConfig { groups, key_exchanges: kx, ..ServerConfig::new(certs(default_key())) };
@@ -383,7 +383,7 @@ fn custom_key_exchange_adds_a_group() {
 
     // Without an implementation the group cannot be offered first.
     let mut cb = Bufs::new();
-    let config = ClientConfig { groups, ..ClientConfig::new(roots(), UnixTime::now()) };
+    let config = ClientConfig { groups, ..ClientConfig::new(roots(), &tls::SystemClock) };
     let r = Connection::client(config, "localhost", cb.get(), &mut OsRandom);
     assert_eq!(r.err(), Some(Error::ApiMisuse(ApiMisuse::BadConfig)));
 }
@@ -393,7 +393,8 @@ fn invalid_share_from_a_custom_key_exchange_is_refused() {
     static ZERO: CountingX25519 = CountingX25519::new(NamedGroup::X25519, true);
     let kx: &[&'static dyn KeyExchange] = &[&ZERO];
     let (mut cb, mut sb) = (Bufs::new(), Bufs::new());
-    let config = ClientConfig { key_exchanges: kx, ..ClientConfig::new(roots(), UnixTime::now()) };
+    let config =
+        ClientConfig { key_exchanges: kx, ..ClientConfig::new(roots(), &tls::SystemClock) };
     let mut c = Connection::client(config, "localhost", cb.get(), &mut OsRandom).unwrap();
     let mut s =
         Connection::server(ServerConfig::new(certs(default_key())), sb.get(), &mut OsRandom)
@@ -408,7 +409,7 @@ fn custom_signer_interoperates_and_a_bad_one_is_caught() {
     for corrupt in [false, true] {
         let signer = counting_signer(corrupt);
         let (mut cb, mut sb) = (Bufs::new(), Bufs::new());
-        let config = ClientConfig::new(roots(), UnixTime::now());
+        let config = ClientConfig::new(roots(), &tls::SystemClock);
         let mut c = Connection::client(config, "localhost", cb.get(), &mut OsRandom).unwrap();
         let config = ServerConfig::new(certs(signer));
         let mut s = Connection::server(config, sb.get(), &mut OsRandom).unwrap();

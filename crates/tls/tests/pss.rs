@@ -57,12 +57,13 @@ fn handshake(
     let (mut s_rx, mut s_tx, mut s_hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
     let cb = Buffers { received: &mut c_rx, send: &mut c_tx, handshake: &mut c_hs };
     let sb = Buffers { received: &mut s_rx, send: &mut s_tx, handshake: &mut s_hs };
-    let config = ClientConfig { client_cert, ..ClientConfig::new(&roots, UnixTime::now()) };
+    let config = ClientConfig { client_cert, ..ClientConfig::new(&roots, &tls::SystemClock) };
     let mut c = Connection::client(config, "localhost", cb, &mut OsRandom)?;
     let client_auth = client_roots.as_ref().map(|roots| ClientAuth {
         roots,
         required: true,
-        now: UnixTime::now(),
+        verifier: None,
+        clock: &tls::SystemClock,
     });
     let config = ServerConfig { client_auth, ..ServerConfig::new(&certs) };
     let mut s = Connection::server(config, sb, &mut OsRandom)?;

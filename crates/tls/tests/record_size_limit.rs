@@ -4,7 +4,7 @@
 //! that exceeds a negotiated limit is tested in `src/conn.rs`, which can make one.)
 
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, TrustAnchor, UnixTime};
+use pki_types::{CertificateDer, TrustAnchor};
 use tls::msgs::{AlertDescription, ContentType, MaxFragmentLength};
 use tls::record::HEADER_LEN;
 use tls::{
@@ -66,7 +66,7 @@ fn client_config(
     ClientConfig {
         record_size_limit,
         max_fragment_length,
-        ..ClientConfig::new(anchor(include_bytes!("data/ca.der")), UnixTime::now())
+        ..ClientConfig::new(anchor(include_bytes!("data/ca.der")), &tls::SystemClock)
     }
 }
 

@@ -49,7 +49,8 @@ fn a_client_and_server_need_only_the_tls_crate() {
         stream.close().unwrap();
     });
     let roots = tls::roots_from_pem(CA_PEM).unwrap();
-    let config = ClientConfig::new(&roots, UnixTime::now());
+    let now = UnixTime::now();
+    let config = ClientConfig::new(&roots, &now);
     let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use core_ec::ed25519::SigningKey;
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
+use pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
 use tls::msgs::NamedGroup;
 use tls::suites::{self, Suite};
 use tls::{Buffers, ClientConfig, Connection, ServerConfig};
@@ -173,7 +173,7 @@ fn our_client_against_rustls_server() {
         let config = ClientConfig {
             suites: &suites,
             alpn: &alpn,
-            ..ClientConfig::new(&roots, UnixTime::now())
+            ..ClientConfig::new(&roots, &tls::SystemClock)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -302,7 +302,8 @@ fn our_client_follows_rustls_hello_retry_request() {
         let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [suite];
-        let config = ClientConfig { suites: &suites, ..ClientConfig::new(&roots, UnixTime::now()) };
+        let config =
+            ClientConfig { suites: &suites, ..ClientConfig::new(&roots, &tls::SystemClock) };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
         pump(&mut ours, &mut theirs);
@@ -394,7 +395,8 @@ fn our_client_against_rustls_ecdsa_and_rsa_certificates() {
         let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [suite];
-        let config = ClientConfig { suites: &suites, ..ClientConfig::new(&roots, UnixTime::now()) };
+        let config =
+            ClientConfig { suites: &suites, ..ClientConfig::new(&roots, &tls::SystemClock) };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
         pump(&mut ours, &mut theirs);
@@ -459,8 +461,9 @@ fn client_certificates_with_rustls_both_ways() {
             suites: &suites,
             client_auth: Some(tls::ClientAuth {
                 roots: &client_roots,
+                verifier: None,
                 required: true,
-                now: UnixTime::now(),
+                clock: &tls::SystemClock,
             }),
             ..ServerConfig::new(&certs)
         };
@@ -495,7 +498,7 @@ fn client_certificates_with_rustls_both_ways() {
         let config = ClientConfig {
             suites: &suites,
             client_cert: Some(tls::CertifiedKey { chain: &client_chain, key: &client_key }),
-            ..ClientConfig::new(&roots, UnixTime::now())
+            ..ClientConfig::new(&roots, &tls::SystemClock)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -538,8 +541,9 @@ fn resumption_with_rustls_both_ways() {
                 key: &ticket_key,
                 lifetime: 3600,
                 count: 2,
-                now: UnixTime::now(),
+                clock: &tls::SystemClock,
                 psk_ke: false,
+                max_auth_age: 604_800,
             }),
             ..ServerConfig::new(&certs)
         };
@@ -570,7 +574,7 @@ fn resumption_with_rustls_both_ways() {
         let config = ClientConfig {
             suites: &suites,
             tickets: Some(&store),
-            ..ClientConfig::new(&roots, UnixTime::now())
+            ..ClientConfig::new(&roots, &tls::SystemClock)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
         let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();

@@ -7,7 +7,7 @@
 use std::io::{self, Read, Write};
 
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, UnixTime};
+use pki_types::CertificateDer;
 use tls::msgs::AlertDescription;
 use tls::{Buffers, ClientConfig, Connection, Error, ServerConfig, SigningKey, Stream};
 
@@ -59,7 +59,7 @@ fn with_pair(f: impl FnOnce(&mut Connection<'_, '_>, &mut Connection<'_, '_>)) {
     let (mut s_rx, mut s_tx, mut s_hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
     let cb = Buffers { received: &mut c_rx, send: &mut c_tx, handshake: &mut c_hs };
     let sb = Buffers { received: &mut s_rx, send: &mut s_tx, handshake: &mut s_hs };
-    let config = ClientConfig::new(&roots, UnixTime::now());
+    let config = ClientConfig::new(&roots, &tls::SystemClock);
     let mut c = Connection::client(config, "localhost", cb, &mut OsRandom).unwrap();
     let mut s = Connection::server(ServerConfig::new(&certs), sb, &mut OsRandom).unwrap();
     while c.is_handshaking() || s.is_handshaking() {

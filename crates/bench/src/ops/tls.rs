@@ -27,9 +27,7 @@ use std::io::{Read as _, Write as _};
 use std::sync::{Arc, OnceLock};
 
 use core_hash::OsRandom;
-use pki_types::{
-    CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, TrustAnchor, UnixTime,
-};
+use pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, TrustAnchor};
 use rustls::crypto::{CryptoProvider, WebPkiSupportedAlgorithms};
 use rustls::{ConnectionCommon, HandshakeKind};
 use tls::msgs::{NamedGroup, SignatureScheme};
@@ -302,7 +300,7 @@ impl HaliteSetup {
             suites: &HALITE_SUITES,
             groups: &HALITE_GROUPS,
             tickets: self.tickets.as_ref().map(|(store, _)| store as &dyn TicketStore),
-            ..ClientConfig::new(self.identity.roots, UnixTime::now())
+            ..ClientConfig::new(self.identity.roots, &tls::SystemClock)
         };
         Connection::client(config, SERVER_NAME, bufs, &mut OsRandom).expect("a client")
     }
@@ -316,8 +314,9 @@ impl HaliteSetup {
                 key,
                 lifetime: 3600,
                 count: 1,
-                now: UnixTime::now(),
+                clock: &tls::SystemClock,
                 psk_ke: false,
+                max_auth_age: 604_800,
             }),
             ..ServerConfig::new(self.identity.certs)
         };
