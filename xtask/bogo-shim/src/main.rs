@@ -307,6 +307,9 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
     let r = exchange(&mut conn, &mut sock, opts, resuming, sessions, &advertised, &selected);
     // Whatever happened, what the connection queued (an alert) goes out.
     let _ = flush(&mut conn, &mut sock);
+    if r.is_err() {
+        linger(&mut sock);
+    }
     match r {
         // A peer that only speaks TLS 1.2 or below (our ClientHello refused with
         // protocol_version, or a ClientHello without TLS 1.3) tests a version Halite lacks,
@@ -319,6 +322,15 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
         }
         r => r,
     }
+}
+
+/// Closes our half and drains the peer's until it closes too (for at most a second), so that
+/// our alert is read: closing with unread data would reset the connection and lose it.
+fn linger(sock: &mut TcpStream) {
+    let _ = sock.shutdown(std::net::Shutdown::Write);
+    let _ = sock.set_read_timeout(Some(std::time::Duration::from_secs(1)));
+    let mut sink = [0u8; 4096];
+    while matches!(sock.read(&mut sink), Ok(n) if n > 0) {}
 }
 
 fn flush(conn: &mut Connection<'_, '_>, sock: &mut TcpStream) -> io::Result<()> {
