@@ -459,6 +459,8 @@ struct ClientExpectFinished {
 struct ServerExpectFinished {
     client_hs: Secret,
     client_app: Secret,
+    /// The exporter master secret (over the transcript through server Finished).
+    exporter: Secret,
     transcript: Transcript,
     suite: Suite,
     master: MasterSecret,
@@ -476,6 +478,8 @@ struct Traffic {
     suite: Suite,
     read_secret: Secret,
     write_secret: Secret,
+    /// The exporter master secret, for [`Connection::export_keying_material`].
+    exporter: Secret,
     /// Client: the resumption master secret, for the PSKs of NewSessionTickets.
     resumption: Option<Secret>,
     /// Whether we have answered a peer's update_requested and sent no application data
@@ -1044,6 +1048,34 @@ impl<'a, 'b> Connection<'a, 'b> {
         Ok(())
     }
 
+    /// Fills `out` with keying material exported under `label` and `context` (RFC 8446 §7.5,
+    /// RFC 5705): `HKDF-Expand-Label(Derive-Secret(exporter_master_secret, label, ""),
+    /// "exporter", Hash(context), out.len())`, the same on both ends of the connection, for
+    /// protocols that bind keys or tokens to the TLS session. TLS 1.3 makes no difference
+    /// between an empty and an absent context. Only once the handshake is done
+    /// ([`ApiMisuse::HandshakeNotComplete`] before, the sticky error after a failure); a label
+    /// over 249 bytes or more than 255 hash lengths of output is [`ApiMisuse::BadConfig`].
+    pub fn export_keying_material(
+        &self,
+        label: &[u8],
+        context: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        if let Some(e) = self.c.error {
+            return Err(e);
+        }
+        let State::Traffic(t) = &self.state else {
+            return Err(Error::ApiMisuse(ApiMisuse::HandshakeNotComplete));
+        };
+        let alg = t.suite.hash;
+        if label.len() > 249 || out.len() > 255 * alg.output_len() {
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+        }
+        let secret = alg.derive_secret(&t.exporter, label, &alg.hash(&[]));
+        alg.expand_label(&secret, b"exporter", alg.hash(context).as_ref(), out);
+        Ok(())
+    }
+
     fn fail_on(&mut self, r: Result<(), Error>) -> Result<(), Error> {
         if let Err(e) = r {
             if self.c.error.is_none() {
@@ -1538,6 +1570,7 @@ fn handle(
                 suite: st.suite,
                 read_secret: st.client_app,
                 write_secret,
+                exporter: st.exporter,
                 resumption: None,
                 updated_since_data: false,
             }))
@@ -1918,6 +1951,7 @@ fn client_finished(
     let th = hs.transcript.current();
     let client_app = hs.master.client_traffic(&th);
     let server_app = hs.master.server_traffic(&th);
+    let exporter = hs.master.exporter(&th);
     if hs.reply != CertificateReply::NotRequested {
         send_client_certificate(c, hs.reply, &mut hs.transcript)?;
     }
@@ -1932,6 +1966,7 @@ fn client_finished(
         suite: hs.suite,
         read_secret: server_app,
         write_secret: client_app,
+        exporter,
         resumption: Some(resumption),
         updated_since_data: false,
     }))
@@ -2444,6 +2479,7 @@ fn server_client_hello(
     let st = ServerExpectFinished {
         client_hs: hs.client_hs,
         client_app,
+        exporter: hs.master.exporter(&th),
         transcript: hs.transcript,
         suite,
         master: hs.master,
