@@ -208,6 +208,10 @@ pub(crate) struct Options {
     pub(crate) expect_no_session: bool,
     pub(crate) read_size: usize,
     pub(crate) resumption_delay: u64,
+    /// `-export-keying-material N`: export N bytes after the handshake and send them.
+    pub(crate) export_keying_material: usize,
+    pub(crate) export_label: String,
+    pub(crate) export_context: String,
 }
 
 impl Default for Options {
@@ -252,6 +256,9 @@ impl Default for Options {
             expect_no_session: false,
             read_size: 512,
             resumption_delay: 0,
+            export_keying_material: 0,
+            export_label: String::new(),
+            export_context: String::new(),
         }
     }
 }
@@ -332,8 +339,11 @@ impl Options {
                 "-expect-no-session" => o.expect_no_session = true,
                 "-read-size" => o.read_size = num::<usize>(f)?.max(1),
                 "-resumption-delay" => o.resumption_delay = num(f)?,
+                "-export-keying-material" => o.export_keying_material = num(f)?,
+                "-export-label" => o.export_label = value(),
+                "-export-context" => o.export_context = value(),
                 "-expect-total-renegotiations" if num::<u32>(f)? == 0 => {}
-                // No effect on what this shim does: it only speaks TLS 1.3 (where BoringSSL's
+                // No effect on what this shim does, or true of it: it only speaks TLS 1.3 (where BoringSSL's
                 // cipher string and the version exclusions below TLS 1.3 do not apply, and the
                 // extended master secret is always in force), blocking I/O already finishes
                 // the handshake before data moves, and 0-RTT is never offered.
@@ -346,6 +356,11 @@ impl Options {
                 | "-no-tls12"
                 | "-expect-extended-master-secret"
                 | "-expect-no-offer-early-data"
+                // TLS 1.3 exports the same with an empty context and without one.
+                | "-use-export-context"
+                // A finished handshake has had its peer's chain verified (Halite always
+                // verifies): the result is success.
+                | "-expect-verify-result"
                 | "-write-settings"
                 | "-handshaker-path" => {}
                 _ => return Err(Unimplemented(f.name.clone())),

@@ -441,7 +441,13 @@ fn exchange(
         }
     }
 
-    // The data exchange.
+    // The data exchange, after the exported keying material if asked.
+    if opts.export_keying_material > 0 {
+        let mut out = vec![0u8; opts.export_keying_material];
+        let (label, context) = (opts.export_label.as_bytes(), opts.export_context.as_bytes());
+        conn.export_keying_material(label, context, &mut out)?;
+        write_all(conn, sock, &out)?;
+    }
     if opts.shim_writes_first {
         for _ in 0..opts.repeat_shim_initial_write {
             write_all(conn, sock, opts.shim_initial_write.as_bytes())?;
