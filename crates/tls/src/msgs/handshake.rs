@@ -118,34 +118,37 @@ impl OfferedPsks<'_> {
     }
 }
 
-/// Tracks which known extensions a message has carried, to refuse repeats.
-struct Seen(u64);
-
-impl Seen {
-    fn mark(&mut self, typ: ExtensionType) -> Result<(), InvalidMessage> {
-        // Every extension this crate decodes has a code point below 64.
-        let bit = 1u64 << (typ.0 & 63);
-        if self.0 & bit != 0 {
-            return Err(InvalidMessage::DuplicateExtension);
+/// Whether an extension of type `typ` appears in `earlier`, the well-formed start of the same
+/// extensions block.
+fn repeats(earlier: &[u8], typ: ExtensionType) -> bool {
+    let mut r = Reader::new(earlier);
+    while let (Ok(t), Ok(_)) = (ExtensionType::read(&mut r), r.sub::<U16>()) {
+        if t == typ {
+            return true;
         }
-        self.0 |= bit;
-        Ok(())
     }
+    false
 }
 
 /// Reads an extensions block, calling `each` with every extension's type and a reader over
-/// its body; `each` must consume the whole body.
+/// its body; `each` must consume the whole body. A type that appears twice, known to this
+/// crate or not, is [`InvalidMessage::DuplicateExtension`] (RFC 8446 §4.2: "There MUST NOT be
+/// more than one extension of the same type in a given extension block"). The check rescans
+/// the block, quadratic in its extension count, which the handshake buffer bounds.
 fn read_extensions<'a>(
     r: &mut Reader<'a>,
     mut each: impl FnMut(ExtensionType, &mut Reader<'a>) -> Result<bool, InvalidMessage>,
 ) -> Result<(), InvalidMessage> {
     let mut block = r.sub::<U16>()?;
-    let mut seen = Seen(0);
+    let whole = block.rest();
     while !block.is_empty() {
+        let earlier = &whole[..whole.len() - block.left()];
         let typ = ExtensionType::read(&mut block)?;
         let mut body = block.sub::<U16>()?;
+        if repeats(earlier, typ) {
+            return Err(InvalidMessage::DuplicateExtension);
+        }
         if each(typ, &mut body)? {
-            seen.mark(typ)?;
             body.expect_empty()?;
         }
     }
