@@ -24,6 +24,7 @@ pub(crate) fn code(e: Error) -> String {
             PeerMisbehaved::EmptyRecord => "UNEXPECTED_RECORD",
             PeerMisbehaved::DowngradeDetected => "TLS13_DOWNGRADE",
             PeerMisbehaved::UselessRetryRequest => "ILLEGAL_HELLO_RETRY_REQUEST_WITH_OFFERED_GROUP",
+            PeerMisbehaved::TooMuchEarlyData => "TOO_MUCH_SKIPPED_EARLY_DATA",
             // UnexpectedMessage, and what later versions add.
             _ => "UNEXPECTED_MESSAGE",
         },
@@ -31,7 +32,8 @@ pub(crate) fn code(e: Error) -> String {
             PeerIncompatible::NoTls13 => "UNSUPPORTED_PROTOCOL",
             PeerIncompatible::NoCommonSuite => "NO_SHARED_CIPHER",
             PeerIncompatible::NoCommonGroup => "NO_SHARED_GROUP",
-            PeerIncompatible::NoCommonSignatureScheme => "NO_COMMON_SIGNATURE_ALGORITHMS",
+            PeerIncompatible::NoCommonSignatureScheme
+            | PeerIncompatible::NoSchemeInCommon { .. } => "NO_COMMON_SIGNATURE_ALGORITHMS",
             PeerIncompatible::NoCommonAlpn => "NO_APPLICATION_PROTOCOL",
             PeerIncompatible::UnknownPskIdentity => "PSK_IDENTITY_NOT_FOUND",
             _ => "HANDSHAKE_FAILURE",
@@ -39,11 +41,12 @@ pub(crate) fn code(e: Error) -> String {
         Error::InvalidCertificate(CertificateError::NoCertificate) => {
             "PEER_DID_NOT_RETURN_A_CERTIFICATE"
         }
+        Error::InvalidCertificate(CertificateError::BadEncoding) => "CANNOT_PARSE_LEAF_CERT",
         Error::InvalidCertificate(_) => "CERTIFICATE_VERIFY_FAILED",
         Error::DecryptFailed => "DECRYPTION_FAILED_OR_BAD_RECORD_MAC",
         Error::RecordOverflow => "ENCRYPTED_LENGTH_TOO_LONG",
         Error::AlertReceived(a) => return format!(":{}:", alert_code(a)),
-        Error::BufferTooSmall => "EXCESSIVE_MESSAGE_SIZE",
+        Error::BufferTooSmall { .. } => "EXCESSIVE_MESSAGE_SIZE",
         Error::SequenceExhausted | Error::RandomFailed | Error::ApiMisuse(_) => "INTERNAL_ERROR",
         _ => "UNKNOWN_ERROR",
     };

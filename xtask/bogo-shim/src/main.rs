@@ -348,7 +348,7 @@ fn flush(conn: &mut Connection<'_, '_>, sock: &mut TcpStream) -> io::Result<()> 
 fn fill(conn: &mut Connection<'_, '_>, sock: &mut TcpStream) -> Result<bool, Fail> {
     let space = conn.receive_space();
     if space.is_empty() {
-        return Err(Fail::Tls(Error::BufferTooSmall));
+        return Err(Fail::Other("the receive buffer is full".into()));
     }
     let n = match sock.read(space) {
         Ok(n) => n,

@@ -83,6 +83,8 @@ fn spki(key: &SigningKey) -> Option<Vec<u8>> {
             let n = k.public_key().to_spki_der(&mut buf).ok()?;
             buf[..n].to_vec()
         }
+        // The runner's RSA keys are rsaEncryption keys.
+        SigningKey::RsaPss { .. } => return None,
     };
     contents(&der).map(<[u8]>::to_vec)
 }
