@@ -155,6 +155,16 @@ fn read_extensions<'a>(
     Ok(())
 }
 
+/// Reads a `cookie` extension body: `opaque cookie<1..2^16-1>` (RFC 8446 §4.2.2), so an empty
+/// one is a decode error.
+fn read_cookie<'a>(r: &mut Reader<'a>) -> Result<&'a [u8], InvalidMessage> {
+    let cookie = Payload::<U16>::read(r)?.0;
+    if cookie.is_empty() {
+        return Err(InvalidMessage::BadLength);
+    }
+    Ok(cookie)
+}
+
 /// Writes one extension: type, then a body with a two-byte length.
 fn write_extension(
     w: &mut Writer<'_>,
@@ -328,7 +338,7 @@ impl<'a> ClientExtensions<'a> {
                 }
                 ExtensionType::KEY_SHARE => x.key_shares = Some(List::read(b)?),
                 ExtensionType::ALPN => x.alpn = Some(read_non_empty(b)?),
-                ExtensionType::COOKIE => x.cookie = Some(Payload::<U16>::read(b)?.0),
+                ExtensionType::COOKIE => x.cookie = Some(read_cookie(b)?),
                 ExtensionType::PSK_KEY_EXCHANGE_MODES => x.psk_modes = Some(read_non_empty(b)?),
                 ExtensionType::RECORD_SIZE_LIMIT => x.record_size_limit = Some(b.u16()?),
                 ExtensionType::MAX_FRAGMENT_LENGTH => {
@@ -481,7 +491,7 @@ impl<'a> Codec<'a> for ServerHello<'a> {
                 }
                 ExtensionType::KEY_SHARE if hrr => x.selected_group = Some(NamedGroup::read(b)?),
                 ExtensionType::KEY_SHARE => x.key_share = Some(KeyShareEntry::read(b)?),
-                ExtensionType::COOKIE if hrr => x.cookie = Some(Payload::<U16>::read(b)?.0),
+                ExtensionType::COOKIE if hrr => x.cookie = Some(read_cookie(b)?),
                 ExtensionType::PRE_SHARED_KEY if !hrr => x.selected_identity = Some(b.u16()?),
                 // RFC 8446 §4.1.3/§4.1.4: nothing else may appear, but an older version's
                 // ServerHello (no supported_versions) carries its own extensions: it decodes,
