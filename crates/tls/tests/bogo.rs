@@ -128,7 +128,6 @@ fn empty_cookie_in_hello_retry_request_is_a_decode_error() {
 /// ("an implementation which receives multiple KeyUpdates while it is silent [responds] with a
 /// single update"), not once each.
 #[test]
-#[ignore = "a defect BoGo found, not fixed yet"]
 fn several_key_update_requests_get_one_answer() {
     let (mut c, mut s) = (client(), server());
     while c.is_handshaking() || s.is_handshaking() {
