@@ -171,8 +171,9 @@ pub(crate) struct Options {
     pub(crate) port: u16,
     pub(crate) shim_id: u64,
     pub(crate) resume_count: u32,
-    pub(crate) cert_file: Option<String>,
-    pub(crate) key_file: Option<String>,
+    /// The certificates and keys: the first from the flags before any
+    /// `-new-x509-credential`, then one per such flag.
+    pub(crate) credentials: Vec<Credential>,
     pub(crate) trust_cert: Option<String>,
     /// `-min-version` at TLS 1.3 or above: the test itself asks for TLS 1.3 only, so a
     /// peer without it is a failure the test expects rather than a feature we lack.
@@ -180,7 +181,6 @@ pub(crate) struct Options {
     pub(crate) expect_version: Option<u16>,
     pub(crate) curves: Vec<u16>,
     pub(crate) expect_curve_id: Option<u16>,
-    pub(crate) signing_prefs: Vec<u16>,
     pub(crate) expect_peer_signature_algorithm: Option<u16>,
     pub(crate) expect_cipher: Option<u16>,
     pub(crate) host_name: Option<String>,
@@ -222,14 +222,12 @@ impl Default for Options {
             port: 0,
             shim_id: 0,
             resume_count: 0,
-            cert_file: None,
-            key_file: None,
+            credentials: vec![Credential::default()],
             trust_cert: None,
             tls13_required: false,
             expect_version: None,
             curves: Vec::new(),
             expect_curve_id: None,
-            signing_prefs: Vec::new(),
             expect_peer_signature_algorithm: None,
             expect_cipher: None,
             host_name: None,
@@ -263,6 +261,15 @@ impl Default for Options {
     }
 }
 
+/// One certificate credential: a chain, its key, and the schemes it may sign with
+/// (`-signing-prefs`; empty: all the key can).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Credential {
+    pub(crate) cert_file: Option<String>,
+    pub(crate) key_file: Option<String>,
+    pub(crate) signing_prefs: Vec<u16>,
+}
+
 /// Why a flag cannot be honoured: the shim exits with 89.
 #[derive(Debug)]
 pub(crate) struct Unimplemented(pub(crate) String);
@@ -275,6 +282,15 @@ fn num<T: std::str::FromStr>(flag: &Flag) -> Result<T, Unimplemented> {
 }
 
 impl Options {
+    /// The credential the certificate flags now apply to.
+    fn credential(&mut self) -> &mut Credential {
+        if self.credentials.is_empty() {
+            self.credentials.push(Credential::default());
+        }
+        let last = self.credentials.len() - 1;
+        &mut self.credentials[last]
+    }
+
     /// The options of the first connection (`resume == false`) or of a resumption.
     pub(crate) fn build(flags: &[Flag], resume: bool) -> Result<Self, Unimplemented> {
         let mut o = Self::default();
@@ -297,8 +313,9 @@ impl Options {
                 "-port" => o.port = num(f)?,
                 "-shim-id" => o.shim_id = num(f)?,
                 "-resume-count" => o.resume_count = num(f)?,
-                "-cert-file" => o.cert_file = Some(value()),
-                "-key-file" => o.key_file = Some(value()),
+                "-new-x509-credential" => o.credentials.push(Credential::default()),
+                "-cert-file" => o.credential().cert_file = Some(value()),
+                "-key-file" => o.credential().key_file = Some(value()),
                 // An empty `-trust-cert` names no file: no roots of its own.
                 "-trust-cert" => o.trust_cert = Some(value()).filter(|v| !v.is_empty()),
                 "-min-version" => o.tls13_required = num::<u16>(f)? >= 0x0304,
@@ -310,7 +327,7 @@ impl Options {
                 "-expect-version" => o.expect_version = Some(num(f)?),
                 "-curves" => o.curves.push(num(f)?),
                 "-expect-curve-id" => o.expect_curve_id = Some(num(f)?),
-                "-signing-prefs" => o.signing_prefs.push(num(f)?),
+                "-signing-prefs" => o.credential().signing_prefs.push(num(f)?),
                 "-expect-peer-signature-algorithm" => {
                     o.expect_peer_signature_algorithm = Some(num(f)?);
                 }

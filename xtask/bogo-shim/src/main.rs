@@ -213,29 +213,37 @@ fn unix_now(delay: u64) -> UnixTime {
 #[allow(clippy::too_many_lines)] // the runner's flags, one after the other
 fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(), Fail> {
     let groups = groups(opts)?;
-    // Our certificate (either role).
-    let chain: Vec<Vec<u8>> = match &opts.cert_file {
-        Some(f) => pem_file(f, "CERTIFICATE")?,
-        None => Vec::new(),
-    };
-    let chain_refs: Vec<&[u8]> = chain.iter().map(Vec::as_slice).collect();
-    let key = opts.key_file.as_deref().map(signing_key).transpose()?;
-    let preferred = key.as_ref().map(|key| {
-        let schemes = if opts.signing_prefs.is_empty() {
-            key.schemes().to_vec()
-        } else {
-            opts.signing_prefs
-                .iter()
-                .map(|&s| SignatureScheme(s))
-                .filter(|s| key.schemes().contains(s))
-                .collect()
-        };
-        PreferredSchemes { key, schemes }
-    });
-    let certified: Vec<CertifiedKey<'_>> = match &preferred {
-        Some(p) if !chain_refs.is_empty() => vec![CertifiedKey { chain: &chain_refs, key: p }],
-        _ => Vec::new(),
-    };
+    // Our certificates (either role): each credential with both a chain and a key.
+    let mut chains: Vec<Vec<Vec<u8>>> = Vec::new();
+    let mut keys: Vec<(SigningKey, &[u16])> = Vec::new();
+    for cred in &opts.credentials {
+        if let (Some(cert), Some(key)) = (&cred.cert_file, &cred.key_file) {
+            chains.push(pem_file(cert, "CERTIFICATE")?);
+            keys.push((signing_key(key)?, &cred.signing_prefs));
+        }
+    }
+    let chain_refs: Vec<Vec<&[u8]>> =
+        chains.iter().map(|c| c.iter().map(Vec::as_slice).collect()).collect();
+    let preferred: Vec<PreferredSchemes<'_>> = keys
+        .iter()
+        .map(|(key, prefs)| {
+            let schemes = if prefs.is_empty() {
+                key.schemes().to_vec()
+            } else {
+                prefs
+                    .iter()
+                    .map(|&s| SignatureScheme(s))
+                    .filter(|s| key.schemes().contains(s))
+                    .collect()
+            };
+            PreferredSchemes { key, schemes }
+        })
+        .collect();
+    let certified: Vec<CertifiedKey<'_>> =
+        chain_refs.iter().zip(&preferred).map(|(chain, key)| CertifiedKey { chain, key }).collect();
+    if !opts.server && certified.len() > 1 {
+        return Err(Fail::Unimplemented("a client with several credentials".into()));
+    }
     // Whom we trust: `-trust-cert`, else the runner's own roots.
     let trusted: Vec<CertificateDer<'static>> = match &opts.trust_cert {
         Some(f) => pem_file(f, "CERTIFICATE")?.into_iter().map(CertificateDer::from).collect(),
