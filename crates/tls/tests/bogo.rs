@@ -302,3 +302,66 @@ fn server_does_not_acknowledge_server_name_when_resuming() {
     assert!(resumed);
     assert_eq!(again + 4, full, "the resumed EncryptedExtensions still acknowledge SNI");
 }
+
+/// A ClientHello record split at its session id and extensions: (version and random, session
+/// id, cipher suites and compression methods, extensions block contents).
+fn split_client_hello(record: &[u8]) -> (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>) {
+    let body = &record[5 + 4..];
+    let sid_len = body[34] as usize;
+    let after_sid = 35 + sid_len;
+    let suites_len = u16::from_be_bytes([body[after_sid], body[after_sid + 1]]) as usize;
+    let comp_at = after_sid + 2 + suites_len;
+    let ext_at = comp_at + 1 + body[comp_at] as usize;
+    (
+        body[..34].to_vec(),
+        body[35..after_sid].to_vec(),
+        body[after_sid..ext_at].to_vec(),
+        body[ext_at + 2..].to_vec(),
+    )
+}
+
+/// The ClientHello record of those parts.
+fn join_client_hello(head: &[u8], sid: &[u8], middle: &[u8], ext: &[u8]) -> Vec<u8> {
+    let mut body = head.to_vec();
+    body.push(sid.len() as u8);
+    body.extend_from_slice(sid);
+    body.extend_from_slice(middle);
+    body.extend_from_slice(&(ext.len() as u16).to_be_bytes());
+    body.extend_from_slice(ext);
+    handshake_record(&handshake(1, &body))
+}
+
+/// RFC 8446 §4.1.2 and §6: `legacy_session_id<0..32>`; a longer one does not parse, a
+/// decode_error (BoGo's Server-TooLongSessionID-TLS13), not an illegal parameter.
+#[test]
+fn session_id_over_32_bytes_is_a_decode_error() {
+    let c = client();
+    let (head, _, middle, ext) = split_client_hello(c.pending_send());
+    let mut s = server();
+    let r = feed(&mut s, &join_client_hello(&head, &[7; 33], &middle, &ext));
+    assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::BadLength)));
+    assert_eq!(plaintext_alert(&s), Some(AlertDescription::DECODE_ERROR));
+}
+
+/// RFC 8446 §4.2.11: `PskBinderEntry binders<33..2^16-1>`: a pre_shared_key with no binders
+/// at all does not parse (decode_error, BoGo's Resume-Server-NoPSKBinder), while as many
+/// binders as identities but not equal in number stays illegal_parameter.
+#[test]
+fn pre_shared_key_without_binders_is_a_decode_error() {
+    let c = client();
+    let (head, sid, middle, ext) = split_client_hello(c.pending_send());
+    // pre_shared_key is last: identities, then binders `00 21 20 <32 bytes>`.
+    let psk_at = ext.len() - (2 + 2 + (2 + 2 + 4 + 4) + 2 + 33);
+    assert_eq!(ext[psk_at..psk_at + 2], [0, 41], "the layout of the test's ClientHello");
+    let identities = &ext[psk_at + 4..ext.len() - 35];
+    let mut body = identities.to_vec();
+    body.extend_from_slice(&[0, 0]); // no binders
+    let mut ext2 = ext[..psk_at].to_vec();
+    ext2.extend_from_slice(&[0, 41]);
+    ext2.extend_from_slice(&(body.len() as u16).to_be_bytes());
+    ext2.extend_from_slice(&body);
+    let mut s = server();
+    let r = feed(&mut s, &join_client_hello(&head, &sid, &middle, &ext2));
+    assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::BadLength)));
+    assert_eq!(plaintext_alert(&s), Some(AlertDescription::DECODE_ERROR));
+}

@@ -350,7 +350,12 @@ impl<'a> ClientExtensions<'a> {
                     let identities: List<'a, PskIdentity<'a>, U16> = List::read(b)?;
                     let binders: List<'a, PskBinder<'a>, U16> = List::read(b)?;
                     let (ni, nb) = (identities.iter().count(), binders.iter().count());
-                    if ni == 0 || ni != nb {
+                    // `identities<7..2^16-1>` and `binders<33..2^16-1>`: an empty list does
+                    // not parse; one binder per identity is a rule of the protocol.
+                    if ni == 0 || nb == 0 {
+                        return Err(InvalidMessage::BadLength);
+                    }
+                    if ni != nb {
                         return Err(InvalidMessage::IllegalValue);
                     }
                     x.pre_shared_key = Some(OfferedPsks { identities, binders });
@@ -392,8 +397,9 @@ impl<'a> Codec<'a> for ClientHello<'a> {
         let legacy_version = ProtocolVersion::read(r)?;
         let random = r.array()?;
         let session_id = Payload::<U8>::read(r)?.0;
+        // `legacy_session_id<0..32>`: longer does not parse (RFC 8446 §4.1.2, §6).
         if session_id.len() > 32 {
-            return Err(InvalidMessage::IllegalValue);
+            return Err(InvalidMessage::BadLength);
         }
         let cipher_suites = List::read(r)?;
         // TLS 1.3 allows only the null compression method.
@@ -474,8 +480,9 @@ impl<'a> Codec<'a> for ServerHello<'a> {
         let legacy_version = ProtocolVersion::read(r)?;
         let random: [u8; 32] = r.array()?;
         let session_id = Payload::<U8>::read(r)?.0;
+        // `legacy_session_id<0..32>`: longer does not parse (RFC 8446 §4.1.2, §6).
         if session_id.len() > 32 {
-            return Err(InvalidMessage::IllegalValue);
+            return Err(InvalidMessage::BadLength);
         }
         let cipher_suite = CipherSuite::read(r)?;
         if r.u8()? != 0 {
