@@ -365,3 +365,19 @@ fn pre_shared_key_without_binders_is_a_decode_error() {
     assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::BadLength)));
     assert_eq!(plaintext_alert(&s), Some(AlertDescription::DECODE_ERROR));
 }
+
+/// RFC 7301 §3.1: `opaque ProtocolName<1..2^8-1>`: an empty protocol name does not parse,
+/// a decode_error (BoGo's ALPNServer-EmptyProtocolName-TLS-TLS13), not an illegal parameter.
+#[test]
+fn empty_alpn_protocol_name_is_a_decode_error() {
+    let c = client();
+    let (head, sid, middle, ext) = split_client_hello(c.pending_send());
+    // application_layer_protocol_negotiation with the names "h2" and "", first in the block
+    // (pre_shared_key must stay last).
+    let mut ext2 = vec![0, 16, 0, 6, 0, 4, 2, b'h', b'2', 0];
+    ext2.extend_from_slice(&ext);
+    let mut s = server();
+    let r = feed(&mut s, &join_client_hello(&head, &sid, &middle, &ext2));
+    assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::BadLength)));
+    assert_eq!(plaintext_alert(&s), Some(AlertDescription::DECODE_ERROR));
+}

@@ -54,8 +54,9 @@ impl<'a> Codec<'a> for ProtocolName<'a> {
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
         let p = Payload::<U8>::read(r)?.0;
+        // `opaque ProtocolName<1..2^8-1>` (RFC 7301 §3.1): an empty name does not parse.
         if p.is_empty() {
-            return Err(InvalidMessage::IllegalValue);
+            return Err(InvalidMessage::BadLength);
         }
         Ok(Self(p))
     }
