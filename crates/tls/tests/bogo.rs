@@ -433,3 +433,39 @@ fn psk_binder_of_the_wrong_length_is_decrypt_error() {
     assert_eq!(r, Err(Error::PeerMisbehaved(PeerMisbehaved::BadPskBinder)));
     assert_eq!(plaintext_alert(&s), Some(AlertDescription::DECRYPT_ERROR));
 }
+
+/// Decodes one handshake message of type `typ` and body `body`.
+fn decode(typ: u8, body: &[u8]) -> Result<(), InvalidMessage> {
+    use tls::msgs::{Codec, HandshakeMessage};
+    HandshakeMessage::decode(&handshake(typ, body)).map(|_| ())
+}
+
+/// A NewSessionTicket body: lifetime, age_add, nonce, `ticket`, then `ext` (a block's
+/// contents).
+fn new_session_ticket(ticket: &[u8], ext: &[u8]) -> Vec<u8> {
+    let mut b = vec![0, 0, 0x0e, 0x10, 1, 2, 3, 4, 1, 0];
+    b.extend_from_slice(&(ticket.len() as u16).to_be_bytes());
+    b.extend_from_slice(ticket);
+    b.extend_from_slice(&(ext.len() as u16).to_be_bytes());
+    b.extend_from_slice(ext);
+    b
+}
+
+/// RFC 8446 §4.6.1: `opaque ticket<1..2^16-1>`: an empty ticket does not parse (decode_error,
+/// BoGo's SendEmptySessionTicket-TLS13); and a NewSessionTicket's extensions are an extension
+/// block like any other, so one type twice is refused (BoGo's
+/// TLS13-DuplicateTicketEarlyDataSupport) and a malformed block does not parse, while unknown
+/// extensions are ignored.
+#[test]
+fn new_session_ticket_is_checked_like_other_messages() {
+    assert_eq!(decode(4, &new_session_ticket(b"", b"")), Err(InvalidMessage::BadLength));
+    let early_data = [0, 42, 0, 4, 0, 0, 0x40, 0];
+    assert_eq!(decode(4, &new_session_ticket(b"t", &early_data)), Ok(()));
+    let twice = [&early_data[..], &early_data[..]].concat();
+    assert_eq!(
+        decode(4, &new_session_ticket(b"t", &twice)),
+        Err(InvalidMessage::DuplicateExtension)
+    );
+    assert!(decode(4, &new_session_ticket(b"t", &[0, 42, 0, 9, 0])).is_err());
+    assert_eq!(decode(4, &new_session_ticket(b"t", &[0xfe, 0xfe, 0, 1, 7])), Ok(()));
+}

@@ -138,9 +138,16 @@ fn repeats(earlier: &[u8], typ: ExtensionType) -> bool {
 /// the block, quadratic in its extension count, which the handshake buffer bounds.
 fn read_extensions<'a>(
     r: &mut Reader<'a>,
+    each: impl FnMut(ExtensionType, &mut Reader<'a>) -> Result<bool, InvalidMessage>,
+) -> Result<(), InvalidMessage> {
+    read_extension_block(r.sub::<U16>()?, each)
+}
+
+/// As [`read_extensions`], over the contents of a block whose length is already read.
+fn read_extension_block<'a>(
+    mut block: Reader<'a>,
     mut each: impl FnMut(ExtensionType, &mut Reader<'a>) -> Result<bool, InvalidMessage>,
 ) -> Result<(), InvalidMessage> {
-    let mut block = r.sub::<U16>()?;
     let whole = block.rest();
     while !block.is_empty() {
         let earlier = &whole[..whole.len() - block.left()];
@@ -718,10 +725,17 @@ impl<'a> Codec<'a> for NewSessionTicket<'a> {
         let age_add = r.u32()?;
         let nonce = Payload::<U8>::read(r)?.0;
         let ticket = Payload::<U16>::read(r)?.0;
-        if ticket.is_empty() || lifetime > 604_800 {
+        // `opaque ticket<1..2^16-1>`: an empty one does not parse.
+        if ticket.is_empty() {
+            return Err(InvalidMessage::BadLength);
+        }
+        if lifetime > 604_800 {
             return Err(InvalidMessage::IllegalValue);
         }
         let extensions = Payload::<U16>::read(r)?.0;
+        // Unknown extensions are ignored (RFC 8446 §4.6.1), but the block must be well formed
+        // and repeat no type.
+        read_extension_block(Reader::new(extensions), |_, _| Ok(false))?;
         Ok(Self { lifetime, age_add, nonce, ticket, extensions })
     }
 }
