@@ -5,7 +5,6 @@
 #![allow(clippy::doc_markdown)] // protocol message names are prose here
 
 use core_hash::OsRandom;
-use pki_types::UnixTime;
 use tls::key_schedule::HashAlg;
 use tls::msgs::{AlertDescription, InvalidMessage};
 use tls::{
@@ -25,7 +24,7 @@ fn bufs() -> Buffers<'static> {
 
 fn client() -> Connection<'static, 'static> {
     let config =
-        ClientConfig { external_psk: Some(PSK), ..ClientConfig::new(&[], UnixTime::now()) };
+        ClientConfig { external_psk: Some(PSK), ..ClientConfig::new(&[], &tls::SystemClock) };
     Connection::client(config, "bogo", bufs(), &mut OsRandom).unwrap()
 }
 
@@ -275,15 +274,9 @@ fn server_does_not_acknowledge_server_name_when_resuming() {
         Box::leak(Box::new([tls::CertifiedKey { chain, key: signing }]));
     let connect = || {
         let config =
-            ClientConfig { tickets: Some(store), ..ClientConfig::new(roots, UnixTime::now()) };
+            ClientConfig { tickets: Some(store), ..ClientConfig::new(roots, &tls::SystemClock) };
         let mut c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
-        let tickets = tls::ServerTickets {
-            key,
-            lifetime: 3600,
-            count: 1,
-            now: UnixTime::now(),
-            psk_ke: false,
-        };
+        let tickets = tls::ServerTickets::new(key, &tls::SystemClock);
         let config = ServerConfig { tickets: Some(tickets), ..ServerConfig::new(certs) };
         let mut s = Connection::server(config, bufs(), &mut OsRandom).unwrap();
         pump(&mut c, &mut s).unwrap();

@@ -624,7 +624,7 @@ fn exported_keying_material_matches_rustls() {
                 let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
                 let config = ClientConfig {
                     suites: &suites,
-                    ..ClientConfig::new(&anchors, UnixTime::now())
+                    ..ClientConfig::new(&anchors, &tls::SystemClock)
                 };
                 let mut ours =
                     Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
@@ -661,7 +661,7 @@ fn exporting_keying_material_is_refused_when_it_cannot_be_done() {
     let anchors = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
     let config = ClientConfig {
         suites: &[suites::TLS13_AES_128_GCM_SHA256],
-        ..ClientConfig::new(&anchors, UnixTime::now())
+        ..ClientConfig::new(&anchors, &tls::SystemClock)
     };
     let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
     let mut out = [0u8; 32];

@@ -282,14 +282,15 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
             alpn: &selected,
             groups: &groups,
             client_auth: (opts.verify_peer || opts.require_any_client_certificate).then_some(
-                ClientAuth { roots: &anchors, required: opts.require_any_client_certificate, now },
+                ClientAuth {
+                    required: opts.require_any_client_certificate,
+                    ..ClientAuth::new(&anchors, &now)
+                },
             ),
+            // BoringSSL's server sends two tickets.
             tickets: (!opts.no_ticket).then_some(ServerTickets {
-                key: &sessions.ticket_key,
-                lifetime: 7200,
                 count: 2,
-                now,
-                psk_ke: false,
+                ..ServerTickets::new(&sessions.ticket_key, &now)
             }),
             ..ServerConfig::new(&certified)
         };
@@ -300,7 +301,7 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
             groups: &groups,
             client_cert: certified.first().copied(),
             tickets: (!opts.no_ticket).then_some(&sessions.store as &dyn tls::ticket::TicketStore),
-            ..ClientConfig::new(&anchors, now)
+            ..ClientConfig::new(&anchors, &now)
         };
         Connection::client(config, &server_name, bufs, &mut OsRandom)
     }
