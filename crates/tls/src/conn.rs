@@ -1804,6 +1804,13 @@ fn client_key_exchange(
         None => {}
     }
     let key = psk.map(|p| p.key(&config));
+    // Middlebox compatibility mode (RFC 8446 §D.4): our ClientHello carried a session id, so
+    // a dummy change_cipher_spec goes out before our second flight (and before an alert we
+    // send from now on), unprotected, once: after a HelloRetryRequest it went before the
+    // second ClientHello.
+    if !c.params.retried {
+        c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
+    }
     Ok(State::ClientExpectEncryptedExtensions(enter_handshake(
         c, suite, transcript, ikm, key, true,
     )?))
