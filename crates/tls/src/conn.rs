@@ -2407,7 +2407,9 @@ fn server_client_hello(
     let psk_bytes = chosen.as_ref().map(|p| p.psk.key());
     let mut hs = enter_handshake(c, suite, transcript, ikm, psk_bytes, false)?;
     let ee = HandshakeMessage::EncryptedExtensions(EncryptedExtensions {
-        server_name_ack: x.server_name.is_some(),
+        // RFC 6066 §3: a resumed session acknowledges no server_name.
+        server_name_ack: x.server_name.is_some()
+            && !matches!(chosen.as_ref().map(|p| &p.psk), Some(ServerPsk::Ticket(_))),
         alpn: alpn.map(|i| config.alpn[i]),
         record_size_limit,
         max_fragment_length,

@@ -254,7 +254,6 @@ fn encrypted_extensions_len(flight: &[u8]) -> usize {
 /// in the server hello" — in TLS 1.3 the EncryptedExtensions of a resumed handshake carry no
 /// empty server_name (four bytes) where a full handshake's do.
 #[test]
-#[ignore = "a defect BoGo found, not fixed yet"]
 fn server_does_not_acknowledge_server_name_when_resuming() {
     use tls::ticket::{MemoryTicketStore, TicketKey};
     let store: &'static MemoryTicketStore = Box::leak(Box::default());
