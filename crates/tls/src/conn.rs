@@ -1992,7 +1992,11 @@ fn select_share<'m>(
     retry: Option<&Retry>,
 ) -> Result<Result<KeyShareEntry<'m>, State>, Error> {
     let x = &ch.extensions;
+    // RFC 8446 §9.2: key_share and supported_groups come together, else missing_extension.
     let shares = x.key_shares.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
+    if x.supported_groups.is_none() {
+        return Err(crate::msgs::InvalidMessage::MissingExtension.into());
+    }
     let share = match retry {
         // RFC 8446 §4.1.2: the second ClientHello must carry the share we asked for.
         Some(r) => Some(

@@ -389,7 +389,6 @@ fn without_extension(ext: &[u8], typ: u16) -> Vec<u8> {
 /// RFC 8446 §9.2: a ClientHello with key_share must carry supported_groups too; one
 /// without is missing_extension (BoGo's NoSupportedCurves-TLS13), not a handshake failure.
 #[test]
-#[ignore = "a defect BoGo found, not fixed yet"]
 fn key_share_without_supported_groups_is_missing_extension() {
     let c = client();
     let (head, sid, middle, ext) = split_client_hello(c.pending_send());
