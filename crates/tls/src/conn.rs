@@ -1264,6 +1264,11 @@ impl<'a, 'b> Connection<'a, 'b> {
             let base = self.hs_start;
             let buf = &self.hs[base..base + self.hs_len];
             let Some((first, rest)) = split_handshake(buf) else { break };
+            // A type TLS 1.3 does not send (HelloRequest, a TLS 1.2 message, a number no one
+            // assigned) is an unexpected message whatever it holds (RFC 8446 §4, §6.2).
+            if !is_tls13_message(HandshakeType(first[0])) {
+                return Err(PeerMisbehaved::UnexpectedMessage.into());
+            }
             let state = mem::replace(&mut self.state, State::Dead);
             // A Certificate is handled together with the CertificateVerify after it, so the
             // certificate need not be copied out of the buffer; once checked it stays there
@@ -1276,6 +1281,9 @@ impl<'a, 'b> Connection<'a, 'b> {
                         self.state = State::ClientExpectCertificate(hs);
                         break;
                     };
+                    if !is_tls13_message(HandshakeType(second[0])) {
+                        return Err(PeerMisbehaved::UnexpectedMessage.into());
+                    }
                     let next = client_certificate(&mut self.c, hs, first, second)?;
                     (first.len() + second.len(), next, first.len())
                 }
@@ -1292,6 +1300,9 @@ impl<'a, 'b> Connection<'a, 'b> {
                             self.state = State::ServerExpectCertificate(st);
                             break;
                         };
+                        if !is_tls13_message(HandshakeType(second[0])) {
+                            return Err(PeerMisbehaved::UnexpectedMessage.into());
+                        }
                         let next = server_client_certificate(&mut self.c, st, first, second)?;
                         (first.len() + second.len(), next, first.len())
                     }
@@ -1439,6 +1450,22 @@ fn client_psk_modes<'a>(config: &ClientConfig<'a>) -> &'a [PskKeyExchangeMode] {
 /// The hash of the suite a ticket was issued under.
 fn ticket_hash(t: &Session) -> Option<HashAlg> {
     suites::find(suites::ALL_SUITES, t.suite()).map(|s| s.hash)
+}
+
+/// Whether `typ` is a handshake message TLS 1.3 sends and this crate reads.
+fn is_tls13_message(typ: HandshakeType) -> bool {
+    [
+        HandshakeType::CLIENT_HELLO,
+        HandshakeType::SERVER_HELLO,
+        HandshakeType::NEW_SESSION_TICKET,
+        HandshakeType::ENCRYPTED_EXTENSIONS,
+        HandshakeType::CERTIFICATE,
+        HandshakeType::CERTIFICATE_REQUEST,
+        HandshakeType::CERTIFICATE_VERIFY,
+        HandshakeType::FINISHED,
+        HandshakeType::KEY_UPDATE,
+    ]
+    .contains(&typ)
 }
 
 /// Derives the handshake secrets after the hellos and keys both directions.

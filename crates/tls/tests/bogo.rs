@@ -79,7 +79,6 @@ fn session_id(client_hello_record: &[u8]) -> Vec<u8> {
 /// 42 to the real type; 0 is TLS 1.2's HelloRequest) is an unexpected message, not an illegal
 /// parameter.
 #[test]
-#[ignore = "a defect BoGo found, not fixed yet"]
 fn unknown_handshake_type_is_an_unexpected_message() {
     for typ in [0u8, 2 + 42, 20 + 42] {
         let mut c = client();
