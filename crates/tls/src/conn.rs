@@ -1223,6 +1223,11 @@ impl<'a, 'b> Connection<'a, 'b> {
                     if desc == AlertDescription::CLOSE_NOTIFY && self.hs_len != 0 {
                         return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
                     }
+                    // RFC 8446 §6.1: user_canceled is a closure alert, not an error; the
+                    // close_notify that should follow ends the connection.
+                    if desc == AlertDescription::USER_CANCELED {
+                        continue;
+                    }
                     // A server that answers our ClientHello with protocol_version does not
                     // speak TLS 1.3: say so rather than only pass the alert on.
                     let refused_hello = matches!(

@@ -462,7 +462,6 @@ fn new_session_ticket_is_checked_like_other_messages() {
 /// (as a warning, before the close_notify that should follow) does not fail the connection
 /// (BoGo's SendUserCanceledAlerts-TLS13).
 #[test]
-#[ignore = "a defect BoGo found, not fixed yet"]
 fn user_canceled_is_not_an_error() {
     let (mut c, mut s) = (client(), server());
     pump(&mut c, &mut s).unwrap();
