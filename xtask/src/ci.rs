@@ -3,13 +3,15 @@
 //! `no_std` `thumbv6m-none-eabi` build of every primitive crate, the Cortex-M0 run with its
 //! self-test, the Cortex-M0+ cost model (counted, without the per-operation flash images),
 //! the qemu-user cross tests, the constant-time check under valgrind (`ct`) and a short
-//! fuzzing pass over every target (`fuzz`). Every stage runs even after a failure (unless
+//! fuzzing pass over every target (`fuzz`), and BoringSSL's TLS test suite (`bogo`) when
+//! `HALITE_BOGO_BORINGSSL` names a BoringSSL checkout (skipped otherwise). Every stage runs even after a failure (unless
 //! `--fail-fast`), so one CI run reports everything that is wrong.
 
 use std::io::IsTerminal;
 
 use clap::{Args, ValueEnum};
 
+use crate::bogo::{self, BogoArgs};
 use crate::cross::{self, CrossArgs};
 use crate::ct::{self, CtArgs};
 use crate::fuzz::{self, FuzzArgs};
@@ -40,7 +42,12 @@ pub(crate) enum Stage {
     Ct,
     /// `cargo xtask fuzz --seconds 30`: a smoke pass over every fuzz target.
     Fuzz,
+    /// `cargo xtask bogo --boringssl $HALITE_BOGO_BORINGSSL`, when that names a checkout.
+    Bogo,
 }
+
+/// The environment variable naming a BoringSSL checkout for the `bogo` stage.
+pub(crate) const BOGO_ENV: &str = "HALITE_BOGO_BORINGSSL";
 
 /// Lints the firmware for its real target: its bare-metal code (entry, `HardFault` handler,
 /// fault injection) is compiled out on the host, where the workspace clippy run sees it.
@@ -158,6 +165,14 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
         fuzz::run(report, ws, &FuzzArgs { seconds: fuzz::CI_SECONDS, target: None });
     } else {
         report.skip("fuzz", "--skip");
+    }
+    // BoringSSL is never part of the project: the stage runs where a checkout is named.
+    match std::env::var_os(BOGO_ENV).filter(|v| !v.is_empty()) {
+        Some(dir) if args.runs(Stage::Bogo) => {
+            bogo::run(report, &BogoArgs { boringssl: dir.into(), filter: None });
+        }
+        Some(_) => report.skip("bogo", "--skip"),
+        None => report.skip("bogo", &format!("{BOGO_ENV} is not set (no BoringSSL checkout)")),
     }
 }
 

@@ -1,7 +1,7 @@
 //! `cargo xtask`: Halite's developer tasks, in plain Rust so they run the same on every
 //! machine — `ci` (everything CI checks), `m0` (Cortex-M0 firmware build, run under QEMU and
 //! code size) and `cross` (the primitive crates' tests under qemu-user on aarch64 and an older
-//! x86-64).
+//! x86-64), `bogo` (BoringSSL's TLS test suite against Halite).
 //!
 //! Each task runs as named stages; every stage prints one line with its duration, a summary
 //! closes the run, and the exit status is non-zero if any stage failed. Missing external
@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bearssl;
+mod bogo;
 mod ci;
 mod cost;
 mod cross;
@@ -59,6 +60,9 @@ enum Task {
     /// Run the cargo-fuzz targets under `fuzz/` (nightly and cargo-fuzz are installed if
     /// missing), failing on any crash.
     Fuzz(fuzz::FuzzArgs),
+    /// Run BoringSSL's TLS test suite (`BoGo`) from a BoringSSL checkout against Halite's
+    /// client and server through `bogo-shim`.
+    Bogo(bogo::BogoArgs),
 }
 
 fn main() -> ExitCode {
@@ -75,7 +79,7 @@ fn main() -> ExitCode {
         }
         Task::Cross(_) => cross::needs(),
         Task::Ct(_) => ct::needs(),
-        Task::Fuzz(_) => Vec::new(),
+        Task::Fuzz(_) | Task::Bogo(_) => Vec::new(),
     };
     let mut workspace = None;
     report.stage("preflight", || {
@@ -90,6 +94,7 @@ fn main() -> ExitCode {
             Task::Cross(args) => cross::run(&mut report, &ws, args),
             Task::Ct(args) => ct::run(&mut report, &ws, args),
             Task::Fuzz(args) => fuzz::run(&mut report, &ws, args),
+            Task::Bogo(args) => bogo::run(&mut report, args),
         }
     }
     report.finish()

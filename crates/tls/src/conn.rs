@@ -459,6 +459,8 @@ struct ClientExpectFinished {
 struct ServerExpectFinished {
     client_hs: Secret,
     client_app: Secret,
+    /// The exporter master secret (over the transcript through server Finished).
+    exporter: Secret,
     transcript: Transcript,
     suite: Suite,
     master: MasterSecret,
@@ -476,6 +478,8 @@ struct Traffic {
     suite: Suite,
     read_secret: Secret,
     write_secret: Secret,
+    /// The exporter master secret, for [`Connection::export_keying_material`].
+    exporter: Secret,
     /// Client: the resumption master secret, for the PSKs of NewSessionTickets.
     resumption: Option<Secret>,
     /// Whether we have answered a peer's update_requested and sent no application data
@@ -1044,6 +1048,34 @@ impl<'a, 'b> Connection<'a, 'b> {
         Ok(())
     }
 
+    /// Fills `out` with keying material exported under `label` and `context` (RFC 8446 §7.5,
+    /// RFC 5705): `HKDF-Expand-Label(Derive-Secret(exporter_master_secret, label, ""),
+    /// "exporter", Hash(context), out.len())`, the same on both ends of the connection, for
+    /// protocols that bind keys or tokens to the TLS session. TLS 1.3 makes no difference
+    /// between an empty and an absent context. Only once the handshake is done
+    /// ([`ApiMisuse::HandshakeNotComplete`] before, the sticky error after a failure); a label
+    /// over 249 bytes or more than 255 hash lengths of output is [`ApiMisuse::BadConfig`].
+    pub fn export_keying_material(
+        &self,
+        label: &[u8],
+        context: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        if let Some(e) = self.c.error {
+            return Err(e);
+        }
+        let State::Traffic(t) = &self.state else {
+            return Err(Error::ApiMisuse(ApiMisuse::HandshakeNotComplete));
+        };
+        let alg = t.suite.hash;
+        if label.len() > 249 || out.len() > 255 * alg.output_len() {
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+        }
+        let secret = alg.derive_secret(&t.exporter, label, &alg.hash(&[]));
+        alg.expand_label(&secret, b"exporter", alg.hash(context).as_ref(), out);
+        Ok(())
+    }
+
     fn fail_on(&mut self, r: Result<(), Error>) -> Result<(), Error> {
         if let Err(e) = r {
             if self.c.error.is_none() {
@@ -1191,6 +1223,11 @@ impl<'a, 'b> Connection<'a, 'b> {
                     if desc == AlertDescription::CLOSE_NOTIFY && self.hs_len != 0 {
                         return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
                     }
+                    // RFC 8446 §6.1: user_canceled is a closure alert, not an error; the
+                    // close_notify that should follow ends the connection.
+                    if desc == AlertDescription::USER_CANCELED {
+                        continue;
+                    }
                     // A server that answers our ClientHello with protocol_version does not
                     // speak TLS 1.3: say so rather than only pass the alert on.
                     let refused_hello = matches!(
@@ -1232,6 +1269,11 @@ impl<'a, 'b> Connection<'a, 'b> {
             let base = self.hs_start;
             let buf = &self.hs[base..base + self.hs_len];
             let Some((first, rest)) = split_handshake(buf) else { break };
+            // A type TLS 1.3 does not send (HelloRequest, a TLS 1.2 message, a number no one
+            // assigned) is an unexpected message whatever it holds (RFC 8446 §4, §6.2).
+            if !is_tls13_message(HandshakeType(first[0])) {
+                return Err(PeerMisbehaved::UnexpectedMessage.into());
+            }
             let state = mem::replace(&mut self.state, State::Dead);
             // A Certificate is handled together with the CertificateVerify after it, so the
             // certificate need not be copied out of the buffer; once checked it stays there
@@ -1244,6 +1286,9 @@ impl<'a, 'b> Connection<'a, 'b> {
                         self.state = State::ClientExpectCertificate(hs);
                         break;
                     };
+                    if !is_tls13_message(HandshakeType(second[0])) {
+                        return Err(PeerMisbehaved::UnexpectedMessage.into());
+                    }
                     let next = client_certificate(&mut self.c, hs, first, second)?;
                     (first.len() + second.len(), next, first.len())
                 }
@@ -1260,6 +1305,9 @@ impl<'a, 'b> Connection<'a, 'b> {
                             self.state = State::ServerExpectCertificate(st);
                             break;
                         };
+                        if !is_tls13_message(HandshakeType(second[0])) {
+                            return Err(PeerMisbehaved::UnexpectedMessage.into());
+                        }
                         let next = server_client_certificate(&mut self.c, st, first, second)?;
                         (first.len() + second.len(), next, first.len())
                     }
@@ -1409,6 +1457,22 @@ fn ticket_hash(t: &Session) -> Option<HashAlg> {
     suites::find(suites::ALL_SUITES, t.suite()).map(|s| s.hash)
 }
 
+/// Whether `typ` is a handshake message TLS 1.3 sends and this crate reads.
+fn is_tls13_message(typ: HandshakeType) -> bool {
+    [
+        HandshakeType::CLIENT_HELLO,
+        HandshakeType::SERVER_HELLO,
+        HandshakeType::NEW_SESSION_TICKET,
+        HandshakeType::ENCRYPTED_EXTENSIONS,
+        HandshakeType::CERTIFICATE,
+        HandshakeType::CERTIFICATE_REQUEST,
+        HandshakeType::CERTIFICATE_VERIFY,
+        HandshakeType::FINISHED,
+        HandshakeType::KEY_UPDATE,
+    ]
+    .contains(&typ)
+}
+
 /// Derives the handshake secrets after the hellos and keys both directions.
 fn enter_handshake(
     c: &mut Core<'_, '_>,
@@ -1538,6 +1602,7 @@ fn handle(
                 suite: st.suite,
                 read_secret: st.client_app,
                 write_secret,
+                exporter: st.exporter,
                 resumption: None,
                 updated_since_data: false,
             }))
@@ -1771,6 +1836,13 @@ fn client_key_exchange(
         None => {}
     }
     let key = psk.map(|p| p.key(&config));
+    // Middlebox compatibility mode (RFC 8446 §D.4): our ClientHello carried a session id, so
+    // a dummy change_cipher_spec goes out before our second flight (and before an alert we
+    // send from now on), unprotected, once: after a HelloRetryRequest it went before the
+    // second ClientHello.
+    if !c.params.retried {
+        c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
+    }
     Ok(State::ClientExpectEncryptedExtensions(enter_handshake(
         c, suite, transcript, ikm, key, true,
     )?))
@@ -1918,6 +1990,7 @@ fn client_finished(
     let th = hs.transcript.current();
     let client_app = hs.master.client_traffic(&th);
     let server_app = hs.master.server_traffic(&th);
+    let exporter = hs.master.exporter(&th);
     if hs.reply != CertificateReply::NotRequested {
         send_client_certificate(c, hs.reply, &mut hs.transcript)?;
     }
@@ -1932,6 +2005,7 @@ fn client_finished(
         suite: hs.suite,
         read_secret: server_app,
         write_secret: client_app,
+        exporter,
         resumption: Some(resumption),
         updated_since_data: false,
     }))
@@ -1950,7 +2024,11 @@ fn select_share<'m>(
     retry: Option<&Retry>,
 ) -> Result<Result<KeyShareEntry<'m>, State>, Error> {
     let x = &ch.extensions;
+    // RFC 8446 §9.2: key_share and supported_groups come together, else missing_extension.
     let shares = x.key_shares.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
+    if x.supported_groups.is_none() {
+        return Err(crate::msgs::InvalidMessage::MissingExtension.into());
+    }
     let share = match retry {
         // RFC 8446 §4.1.2: the second ClientHello must carry the share we asked for.
         Some(r) => Some(
@@ -2365,7 +2443,9 @@ fn server_client_hello(
     let psk_bytes = chosen.as_ref().map(|p| p.psk.key());
     let mut hs = enter_handshake(c, suite, transcript, ikm, psk_bytes, false)?;
     let ee = HandshakeMessage::EncryptedExtensions(EncryptedExtensions {
-        server_name_ack: x.server_name.is_some(),
+        // RFC 6066 §3: a resumed session acknowledges no server_name.
+        server_name_ack: x.server_name.is_some()
+            && !matches!(chosen.as_ref().map(|p| &p.psk), Some(ServerPsk::Ticket(_))),
         alpn: alpn.map(|i| config.alpn[i]),
         record_size_limit,
         max_fragment_length,
@@ -2444,6 +2524,7 @@ fn server_client_hello(
     let st = ServerExpectFinished {
         client_hs: hs.client_hs,
         client_app,
+        exporter: hs.master.exporter(&th),
         transcript: hs.transcript,
         suite,
         master: hs.master,

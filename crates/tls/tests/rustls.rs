@@ -585,3 +585,119 @@ fn resumption_with_rustls_both_ways() {
         assert_eq!(kind == rustls::HandshakeKind::Resumed, round == 1, "{kind:?}");
     }
 }
+
+/// Keying material exported on our end (RFC 8446 §7.5) equals rustls's for the same label and
+/// context, in both roles and with both hashes; a different label or context gives another.
+#[test]
+fn exported_keying_material_matches_rustls() {
+    let ca = CertificateDer::from(CA);
+    let anchors = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
+    let chain: [&[u8]; 1] = [SERVER_CERT];
+    let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
+    for suite in [suites::TLS13_AES_128_GCM_SHA256, suites::TLS13_AES_256_GCM_SHA384] {
+        for our_role_is_server in [false, true] {
+            let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+            let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+            let suites = [suite];
+            let (ours, theirs): (Connection<'_, '_>, Box<dyn Exporter>) = if our_role_is_server {
+                let mut roots = rustls::RootCertStore::empty();
+                roots.add(CertificateDer::from(CA)).unwrap();
+                let config = rustls::ClientConfig::builder_with_provider(provider(suite))
+                    .with_protocol_versions(&[&rustls::version::TLS13])
+                    .unwrap()
+                    .with_root_certificates(roots)
+                    .with_no_client_auth();
+                let name = ServerName::try_from("test.halite").unwrap();
+                let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+                let config = ServerConfig { suites: &suites, ..ServerConfig::new(&certs) };
+                let mut ours = Connection::server(config, bufs, &mut OsRandom).unwrap();
+                pump(&mut ours, &mut theirs);
+                (ours, Box::new(theirs))
+            } else {
+                let config = rustls::ServerConfig::builder_with_provider(provider(suite))
+                    .with_protocol_versions(&[&rustls::version::TLS13])
+                    .unwrap()
+                    .with_no_client_auth()
+                    .with_single_cert(vec![CertificateDer::from(SERVER_CERT)], pkcs8_key())
+                    .unwrap();
+                let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
+                let config = ClientConfig {
+                    suites: &suites,
+                    ..ClientConfig::new(&anchors, &tls::SystemClock)
+                };
+                let mut ours =
+                    Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+                pump(&mut ours, &mut theirs);
+                (ours, Box::new(theirs))
+            };
+            assert!(!ours.is_handshaking(), "{suite:?}: {:?}", ours.error());
+            for (label, context, len) in
+                [(&b"EXPORTER-test"[..], &b"context"[..], 32), (b"other label", b"", 100)]
+            {
+                let mut mine = vec![0u8; len];
+                ours.export_keying_material(label, context, &mut mine).unwrap();
+                let expected = theirs.export(label, context, len);
+                assert_eq!(mine, expected, "{suite:?}, our server: {our_role_is_server}");
+            }
+            let mut a = [0u8; 32];
+            let mut b = [0u8; 32];
+            ours.export_keying_material(b"EXPORTER-test", b"context", &mut a).unwrap();
+            ours.export_keying_material(b"EXPORTER-test", b"context2", &mut b).unwrap();
+            assert_ne!(a, b);
+            ours.export_keying_material(b"EXPORTER-tesu", b"context", &mut b).unwrap();
+            assert_ne!(a, b);
+        }
+    }
+}
+
+/// Exporting is refused before the handshake is done, and for a label or length beyond
+/// HKDF-Expand-Label's limits, with typed errors rather than a panic.
+#[test]
+fn exporting_keying_material_is_refused_when_it_cannot_be_done() {
+    let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let ca = CertificateDer::from(CA);
+    let anchors = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let config = ClientConfig {
+        suites: &[suites::TLS13_AES_128_GCM_SHA256],
+        ..ClientConfig::new(&anchors, &tls::SystemClock)
+    };
+    let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+    let mut out = [0u8; 32];
+    assert_eq!(
+        ours.export_keying_material(b"label", b"", &mut out),
+        Err(tls::Error::ApiMisuse(tls::ApiMisuse::HandshakeNotComplete))
+    );
+    let server =
+        rustls::ServerConfig::builder_with_provider(provider(suites::TLS13_AES_128_GCM_SHA256))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![CertificateDer::from(SERVER_CERT)], pkcs8_key())
+            .unwrap();
+    let mut theirs = rustls::ServerConnection::new(Arc::new(server)).unwrap();
+    pump(&mut ours, &mut theirs);
+    assert!(!ours.is_handshaking());
+    let misuse = Err(tls::Error::ApiMisuse(tls::ApiMisuse::BadConfig));
+    assert_eq!(ours.export_keying_material(&[b'x'; 250], b"", &mut out), misuse);
+    assert_eq!(ours.export_keying_material(b"label", b"", &mut [0u8; 255 * 32 + 1]), misuse);
+    assert!(ours.export_keying_material(&[b'x'; 249], b"", &mut [0u8; 255 * 32]).is_ok());
+}
+
+/// Either rustls role, for its exporter.
+trait Exporter {
+    fn export(&self, label: &[u8], context: &[u8], len: usize) -> Vec<u8>;
+}
+
+macro_rules! exporter {
+    ($t:ty) => {
+        impl Exporter for $t {
+            fn export(&self, label: &[u8], context: &[u8], len: usize) -> Vec<u8> {
+                self.export_keying_material(vec![0u8; len], label, Some(context)).unwrap()
+            }
+        }
+    };
+}
+exporter!(rustls::ClientConnection);
+exporter!(rustls::ServerConnection);

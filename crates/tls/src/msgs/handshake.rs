@@ -54,8 +54,9 @@ impl<'a> Codec<'a> for ProtocolName<'a> {
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
         let p = Payload::<U8>::read(r)?.0;
+        // `opaque ProtocolName<1..2^8-1>` (RFC 7301 §3.1): an empty name does not parse.
         if p.is_empty() {
-            return Err(InvalidMessage::IllegalValue);
+            return Err(InvalidMessage::BadLength);
         }
         Ok(Self(p))
     }
@@ -118,38 +119,58 @@ impl OfferedPsks<'_> {
     }
 }
 
-/// Tracks which known extensions a message has carried, to refuse repeats.
-struct Seen(u64);
-
-impl Seen {
-    fn mark(&mut self, typ: ExtensionType) -> Result<(), InvalidMessage> {
-        // Every extension this crate decodes has a code point below 64.
-        let bit = 1u64 << (typ.0 & 63);
-        if self.0 & bit != 0 {
-            return Err(InvalidMessage::DuplicateExtension);
+/// Whether an extension of type `typ` appears in `earlier`, the well-formed start of the same
+/// extensions block.
+fn repeats(earlier: &[u8], typ: ExtensionType) -> bool {
+    let mut r = Reader::new(earlier);
+    while let (Ok(t), Ok(_)) = (ExtensionType::read(&mut r), r.sub::<U16>()) {
+        if t == typ {
+            return true;
         }
-        self.0 |= bit;
-        Ok(())
     }
+    false
 }
 
 /// Reads an extensions block, calling `each` with every extension's type and a reader over
-/// its body; `each` must consume the whole body.
+/// its body; `each` must consume the whole body. A type that appears twice, known to this
+/// crate or not, is [`InvalidMessage::DuplicateExtension`] (RFC 8446 §4.2: "There MUST NOT be
+/// more than one extension of the same type in a given extension block"). The check rescans
+/// the block, quadratic in its extension count, which the handshake buffer bounds.
 fn read_extensions<'a>(
     r: &mut Reader<'a>,
+    each: impl FnMut(ExtensionType, &mut Reader<'a>) -> Result<bool, InvalidMessage>,
+) -> Result<(), InvalidMessage> {
+    read_extension_block(r.sub::<U16>()?, each)
+}
+
+/// As [`read_extensions`], over the contents of a block whose length is already read.
+fn read_extension_block<'a>(
+    mut block: Reader<'a>,
     mut each: impl FnMut(ExtensionType, &mut Reader<'a>) -> Result<bool, InvalidMessage>,
 ) -> Result<(), InvalidMessage> {
-    let mut block = r.sub::<U16>()?;
-    let mut seen = Seen(0);
+    let whole = block.rest();
     while !block.is_empty() {
+        let earlier = &whole[..whole.len() - block.left()];
         let typ = ExtensionType::read(&mut block)?;
         let mut body = block.sub::<U16>()?;
+        if repeats(earlier, typ) {
+            return Err(InvalidMessage::DuplicateExtension);
+        }
         if each(typ, &mut body)? {
-            seen.mark(typ)?;
             body.expect_empty()?;
         }
     }
     Ok(())
+}
+
+/// Reads a `cookie` extension body: `opaque cookie<1..2^16-1>` (RFC 8446 §4.2.2), so an empty
+/// one is a decode error.
+fn read_cookie<'a>(r: &mut Reader<'a>) -> Result<&'a [u8], InvalidMessage> {
+    let cookie = Payload::<U16>::read(r)?.0;
+    if cookie.is_empty() {
+        return Err(InvalidMessage::BadLength);
+    }
+    Ok(cookie)
 }
 
 /// Writes one extension: type, then a body with a two-byte length.
@@ -325,7 +346,7 @@ impl<'a> ClientExtensions<'a> {
                 }
                 ExtensionType::KEY_SHARE => x.key_shares = Some(List::read(b)?),
                 ExtensionType::ALPN => x.alpn = Some(read_non_empty(b)?),
-                ExtensionType::COOKIE => x.cookie = Some(Payload::<U16>::read(b)?.0),
+                ExtensionType::COOKIE => x.cookie = Some(read_cookie(b)?),
                 ExtensionType::PSK_KEY_EXCHANGE_MODES => x.psk_modes = Some(read_non_empty(b)?),
                 ExtensionType::RECORD_SIZE_LIMIT => x.record_size_limit = Some(b.u16()?),
                 ExtensionType::MAX_FRAGMENT_LENGTH => {
@@ -337,7 +358,12 @@ impl<'a> ClientExtensions<'a> {
                     let identities: List<'a, PskIdentity<'a>, U16> = List::read(b)?;
                     let binders: List<'a, PskBinder<'a>, U16> = List::read(b)?;
                     let (ni, nb) = (identities.iter().count(), binders.iter().count());
-                    if ni == 0 || ni != nb {
+                    // `identities<7..2^16-1>` and `binders<33..2^16-1>`: an empty list does
+                    // not parse; one binder per identity is a rule of the protocol.
+                    if ni == 0 || nb == 0 {
+                        return Err(InvalidMessage::BadLength);
+                    }
+                    if ni != nb {
                         return Err(InvalidMessage::IllegalValue);
                     }
                     x.pre_shared_key = Some(OfferedPsks { identities, binders });
@@ -379,8 +405,9 @@ impl<'a> Codec<'a> for ClientHello<'a> {
         let legacy_version = ProtocolVersion::read(r)?;
         let random = r.array()?;
         let session_id = Payload::<U8>::read(r)?.0;
+        // `legacy_session_id<0..32>`: longer does not parse (RFC 8446 §4.1.2, §6).
         if session_id.len() > 32 {
-            return Err(InvalidMessage::IllegalValue);
+            return Err(InvalidMessage::BadLength);
         }
         let cipher_suites = List::read(r)?;
         // TLS 1.3 allows only the null compression method.
@@ -461,8 +488,9 @@ impl<'a> Codec<'a> for ServerHello<'a> {
         let legacy_version = ProtocolVersion::read(r)?;
         let random: [u8; 32] = r.array()?;
         let session_id = Payload::<U8>::read(r)?.0;
+        // `legacy_session_id<0..32>`: longer does not parse (RFC 8446 §4.1.2, §6).
         if session_id.len() > 32 {
-            return Err(InvalidMessage::IllegalValue);
+            return Err(InvalidMessage::BadLength);
         }
         let cipher_suite = CipherSuite::read(r)?;
         if r.u8()? != 0 {
@@ -478,7 +506,7 @@ impl<'a> Codec<'a> for ServerHello<'a> {
                 }
                 ExtensionType::KEY_SHARE if hrr => x.selected_group = Some(NamedGroup::read(b)?),
                 ExtensionType::KEY_SHARE => x.key_share = Some(KeyShareEntry::read(b)?),
-                ExtensionType::COOKIE if hrr => x.cookie = Some(Payload::<U16>::read(b)?.0),
+                ExtensionType::COOKIE if hrr => x.cookie = Some(read_cookie(b)?),
                 ExtensionType::PRE_SHARED_KEY if !hrr => x.selected_identity = Some(b.u16()?),
                 // RFC 8446 §4.1.3/§4.1.4: nothing else may appear, but an older version's
                 // ServerHello (no supported_versions) carries its own extensions: it decodes,
@@ -697,10 +725,17 @@ impl<'a> Codec<'a> for NewSessionTicket<'a> {
         let age_add = r.u32()?;
         let nonce = Payload::<U8>::read(r)?.0;
         let ticket = Payload::<U16>::read(r)?.0;
-        if ticket.is_empty() || lifetime > 604_800 {
+        // `opaque ticket<1..2^16-1>`: an empty one does not parse.
+        if ticket.is_empty() {
+            return Err(InvalidMessage::BadLength);
+        }
+        if lifetime > 604_800 {
             return Err(InvalidMessage::IllegalValue);
         }
         let extensions = Payload::<U16>::read(r)?.0;
+        // Unknown extensions are ignored (RFC 8446 §4.6.1), but the block must be well formed
+        // and repeat no type.
+        read_extension_block(Reader::new(extensions), |_, _| Ok(false))?;
         Ok(Self { lifetime, age_add, nonce, ticket, extensions })
     }
 }
