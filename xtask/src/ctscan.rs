@@ -436,11 +436,13 @@ fn check(functions: &[Function], allowed: &[Allowed]) -> StageResult {
     }
 }
 
-/// `arm-none-eabi-objdump`, else `llvm-objdump` from rustup's llvm-tools or `PATH`.
+/// `arm-none-eabi-objdump`, else `llvm-objdump` from rustup's llvm-tools (as new as rustc).
+/// Not an `llvm-objdump` found on `PATH`: Debian 12's (LLVM 14) demangles Rust's generic
+/// names (`<… as …>::mul`) only in part, so the allow-list would match nothing and the stage
+/// would fail on a machine that happens to have LLVM installed.
 pub(crate) fn objdump() -> Result<std::path::PathBuf, String> {
     util::find_program("arm-none-eabi-objdump")
         .or_else(|| m0::rustup_llvm_tool("llvm-objdump"))
-        .or_else(|| util::find_program("llvm-objdump"))
         .ok_or_else(|| {
             "missing arm-none-eabi-objdump (Debian: binutils-arm-none-eabi) or llvm-objdump \
              (rustup component add llvm-tools)"
