@@ -1263,6 +1263,11 @@ impl<'a, 'b> Connection<'a, 'b> {
                     if body.len() != 2 {
                         return Err(crate::msgs::InvalidMessage::BadLength.into());
                     }
+                    // RFC 8446 §6: AlertLevel is warning(1) or fatal(2); any other level is
+                    // not an alert we can act on but a malformed one, illegal_parameter.
+                    if !matches!(body[0], 1 | 2) {
+                        return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+                    }
                     let desc = AlertDescription(body[1]);
                     self.consume_rx(total);
                     // A close inside a fragmented handshake message is a truncation, not a

@@ -1033,3 +1033,16 @@ fn too_many_key_updates_without_data_are_unexpected_message() {
     assert_eq!(pump(&mut s, &mut c), Err(err));
     assert_alert(&c, err, AlertDescription::UNEXPECTED_MESSAGE);
 }
+
+// RFC 8446 §6: an alert's level is warning(1) or fatal(2); one of another level (BoGo's
+// SendBogusAlertType sends 0x42) is a malformed alert, refused with illegal_parameter, not
+// passed on as the alert its description names.
+#[test]
+fn an_alert_of_an_unknown_level_is_illegal_parameter() {
+    let mut c = client(client_config());
+    take(&mut c);
+    let r = feed(&mut c, &record(21, &[0x42, 40]));
+    let err = Error::InvalidMessage(InvalidMessage::IllegalValue);
+    assert_eq!(r, Err(err));
+    assert_plain_alert(&c, err, AlertDescription::ILLEGAL_PARAMETER);
+}
