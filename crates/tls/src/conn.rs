@@ -1213,6 +1213,11 @@ impl<'a, 'b> Connection<'a, 'b> {
                 },
             };
             let Some((typ, start, end)) = opened else {
+                // Early data we would skip still may not come between the fragments of a
+                // handshake message (RFC 8446 §5.1).
+                if self.hs_len != 0 {
+                    return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
+                }
                 let skipped = self.c.skip_early.unwrap_or(0) + header.len;
                 if skipped > MAX_SKIPPED_EARLY_DATA {
                     return Err(PeerMisbehaved::TooMuchEarlyData.into());

@@ -1046,3 +1046,28 @@ fn an_alert_of_an_unknown_level_is_illegal_parameter() {
     assert_eq!(r, Err(err));
     assert_plain_alert(&c, err, AlertDescription::ILLEGAL_PARAMETER);
 }
+
+// RFC 8446 §5.1: "if a handshake message is split over two or more records, there MUST NOT be
+// any other records between them" — early data the server skips after a HelloRetryRequest
+// (§4.2.10) included: a record of it between two fragments of the second ClientHello is
+// unexpected_message, not skipped (BoGo's SkipEarlyData-HRR-Interleaved-TLS13).
+#[test]
+fn early_data_inside_a_fragmented_second_client_hello_is_unexpected_message() {
+    let groups: &'static [NamedGroup] = &[NamedGroup::SECP256R1];
+    let mut s = server(ServerConfig { groups, ..server_config() });
+    let mut mc = MiniClient::new(X25519);
+    let ch = mc.hello(|x| x.insert(0, (42, vec![])));
+    let mut bytes = mc.send_hello(&ch);
+    bytes.extend_from_slice(&record(20, &[1]));
+    bytes.extend_from_slice(&early_data_records(&[4]));
+    feed(&mut s, &bytes).unwrap();
+    let group = mc.read_flight(&take(&mut s)).unwrap();
+    mc.share = KeyShare::generate(group, &[], &mut OsRandom).unwrap();
+    let ch2 = mc.hello(|_| {});
+    let mut bytes = record(22, &ch2[..16]);
+    bytes.extend_from_slice(&early_data_records(&[4]));
+    bytes.extend_from_slice(&record(22, &ch2[16..]));
+    let err = Error::PeerMisbehaved(PeerMisbehaved::InterleavedOrUnalignedRecords);
+    assert_eq!(feed(&mut s, &bytes), Err(err));
+    assert_plain_alert(&s, err, AlertDescription::UNEXPECTED_MESSAGE);
+}
