@@ -60,6 +60,25 @@ const MAX_CHAIN: usize = 1 + verify::MAX_INTERMEDIATES;
 /// the receive buffer.
 pub const MAX_SKIPPED_EARLY_DATA: usize = (1 << 14) + (1 << 11);
 
+/// The most empty application-data records a peer may send in a row, with no application
+/// data in between. RFC 8446 §5.1 allows empty application-data records (as traffic-analysis
+/// cover), but each costs a decryption and carries nothing: a peer that sends more than this
+/// is flooding, and the connection fails with unexpected_message
+/// ([`PeerMisbehaved::TooManyEmptyRecords`]). BoringSSL uses the same bound.
+pub const MAX_EMPTY_RECORDS: u8 = 32;
+
+/// The most KeyUpdate messages (RFC 8446 §4.6.3) a peer may send with no application data
+/// in between; each costs a key derivation and can ask for an answer, so past this bound the
+/// connection fails with unexpected_message ([`PeerMisbehaved::TooManyKeyUpdates`]).
+/// BoringSSL uses the same bound.
+pub const MAX_KEY_UPDATES: u8 = 32;
+
+/// The most user_canceled alerts (RFC 8446 §6.1, the only alert other than close_notify that
+/// does not end the connection) a peer may send with no application data in between: past
+/// this bound the connection fails with unexpected_message
+/// ([`PeerMisbehaved::TooManyWarningAlerts`]). BoringSSL uses the same bound for warnings.
+pub const MAX_USER_CANCELED: u8 = 4;
+
 /// A client's settings.
 #[derive(Clone, Copy, Debug)]
 pub struct ClientConfig<'a> {
@@ -661,6 +680,8 @@ struct Core<'a, 'b> {
     /// Server: while the early data a client offered (which we decline) is still to be
     /// skipped (RFC 8446 §4.2.10), the record bytes skipped so far.
     skip_early: Option<usize>,
+    /// What the peer sent that carries no application data since the last record that did.
+    since_data: SinceData,
     negotiated: Option<Negotiated>,
     key_changed: bool,
     /// The server's application write secret between its Finished and the client's.
@@ -681,6 +702,31 @@ struct Core<'a, 'b> {
     /// The identity of the external PSK that authenticated the peer (server: also of a
     /// resumed session's).
     peer_psk: Option<&'a [u8]>,
+}
+
+/// Counts of records and messages that carry no application data, received since the last
+/// application-data record that did; each is bounded (by [`MAX_EMPTY_RECORDS`],
+/// [`MAX_KEY_UPDATES`] and [`MAX_USER_CANCELED`]) so that a peer cannot keep a connection busy
+/// without end while sending nothing.
+#[derive(Clone, Copy, Debug, Default)]
+struct SinceData {
+    empty_records: u8,
+    key_updates: u8,
+    user_canceled: u8,
+}
+
+impl SinceData {
+    /// Counts one more of what `count` picks; `err` once past `max`.
+    fn count(
+        &mut self,
+        count: fn(&mut Self) -> &mut u8,
+        max: u8,
+        err: PeerMisbehaved,
+    ) -> Result<(), Error> {
+        let n = count(self);
+        *n = n.saturating_add(1);
+        if *n > max { Err(err.into()) } else { Ok(()) }
+    }
 }
 
 /// A TLS 1.3 connection, client or server, over caller-provided buffers.
@@ -740,6 +786,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                 error: None,
                 peer_closed: false,
                 ccs_received: false,
+                since_data: SinceData::default(),
                 skip_early: None,
                 negotiated: None,
                 key_changed: false,
@@ -1166,6 +1213,11 @@ impl<'a, 'b> Connection<'a, 'b> {
                 },
             };
             let Some((typ, start, end)) = opened else {
+                // Early data we would skip still may not come between the fragments of a
+                // handshake message (RFC 8446 §5.1).
+                if self.hs_len != 0 {
+                    return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
+                }
                 let skipped = self.c.skip_early.unwrap_or(0) + header.len;
                 if skipped > MAX_SKIPPED_EARLY_DATA {
                     return Err(PeerMisbehaved::TooMuchEarlyData.into());
@@ -1216,6 +1268,11 @@ impl<'a, 'b> Connection<'a, 'b> {
                     if body.len() != 2 {
                         return Err(crate::msgs::InvalidMessage::BadLength.into());
                     }
+                    // RFC 8446 §6: AlertLevel is warning(1) or fatal(2); any other level is
+                    // not an alert we can act on but a malformed one, illegal_parameter.
+                    if !matches!(body[0], 1 | 2) {
+                        return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+                    }
                     let desc = AlertDescription(body[1]);
                     self.consume_rx(total);
                     // A close inside a fragmented handshake message is a truncation, not a
@@ -1226,6 +1283,11 @@ impl<'a, 'b> Connection<'a, 'b> {
                     // RFC 8446 §6.1: user_canceled is a closure alert, not an error; the
                     // close_notify that should follow ends the connection.
                     if desc == AlertDescription::USER_CANCELED {
+                        self.c.since_data.count(
+                            |s| &mut s.user_canceled,
+                            MAX_USER_CANCELED,
+                            PeerMisbehaved::TooManyWarningAlerts,
+                        )?;
                         continue;
                     }
                     // A server that answers our ClientHello with protocol_version does not
@@ -1252,8 +1314,14 @@ impl<'a, 'b> Connection<'a, 'b> {
                         return Err(PeerMisbehaved::UnexpectedMessage.into());
                     }
                     if start == end {
+                        self.c.since_data.count(
+                            |s| &mut s.empty_records,
+                            MAX_EMPTY_RECORDS,
+                            PeerMisbehaved::TooManyEmptyRecords,
+                        )?;
                         self.consume_rx(total);
                     } else {
+                        self.c.since_data = SinceData::default();
                         self.c.app = Some((start, end, base + total));
                     }
                 }
@@ -1632,6 +1700,11 @@ fn handle(
             Ok(State::Traffic(t))
         }
         (State::Traffic(mut t), HandshakeMessage::KeyUpdate(req)) => {
+            c.since_data.count(
+                |s| &mut s.key_updates,
+                MAX_KEY_UPDATES,
+                PeerMisbehaved::TooManyKeyUpdates,
+            )?;
             t.read_secret = next_traffic_secret(&t.read_secret);
             c.set_read(t.suite, &t.read_secret)?;
             if req == KeyUpdateRequest::UPDATE_REQUESTED && !t.updated_since_data {

@@ -35,6 +35,14 @@ pub enum PeerMisbehaved {
     /// A client sent more early data than the server skips when it declines it
     /// ([`crate::conn::MAX_SKIPPED_EARLY_DATA`], RFC 8446 §4.2.10).
     TooMuchEarlyData,
+    /// More empty application-data records in a row than [`crate::conn::MAX_EMPTY_RECORDS`].
+    TooManyEmptyRecords,
+    /// More KeyUpdates with no application data in between than
+    /// [`crate::conn::MAX_KEY_UPDATES`].
+    TooManyKeyUpdates,
+    /// More user_canceled alerts with no application data in between than
+    /// [`crate::conn::MAX_USER_CANCELED`].
+    TooManyWarningAlerts,
 }
 
 /// The peer and we share no way to talk.
@@ -359,7 +367,10 @@ impl Error {
                 PeerMisbehaved::UnexpectedMessage
                 | PeerMisbehaved::InterleavedOrUnalignedRecords
                 | PeerMisbehaved::EmptyRecord
-                | PeerMisbehaved::TooMuchEarlyData => AlertDescription::UNEXPECTED_MESSAGE,
+                | PeerMisbehaved::TooMuchEarlyData
+                | PeerMisbehaved::TooManyEmptyRecords
+                | PeerMisbehaved::TooManyKeyUpdates
+                | PeerMisbehaved::TooManyWarningAlerts => AlertDescription::UNEXPECTED_MESSAGE,
                 PeerMisbehaved::SelectedUnofferedParameter
                 | PeerMisbehaved::InvalidKeyShare
                 | PeerMisbehaved::DowngradeDetected
@@ -453,6 +464,15 @@ impl fmt::Display for PeerMisbehaved {
             }
             Self::TooMuchEarlyData => {
                 "it sent more early data than a server that declines it skips"
+            }
+            Self::TooManyEmptyRecords => {
+                "it sent too many empty records in a row, with no application data"
+            }
+            Self::TooManyKeyUpdates => {
+                "it sent too many KeyUpdates with no application data in between"
+            }
+            Self::TooManyWarningAlerts => {
+                "it sent too many user_canceled alerts with no application data in between"
             }
         })
     }

@@ -422,6 +422,28 @@ fn psk_binder_of_the_wrong_length_is_decrypt_error() {
     assert_eq!(plaintext_alert(&s), Some(AlertDescription::DECRYPT_ERROR));
 }
 
+/// RFC 8446 §4.2.11 and §6: `opaque PskBinderEntry<32..255>`, so a 31-byte binder (BoGo's
+/// Resume-Server-BinderWrongLength) does not parse: decode_error, not illegal_parameter.
+#[test]
+fn psk_binder_shorter_than_32_bytes_is_a_decode_error() {
+    let c = client();
+    let (head, sid, middle, ext) = split_client_hello(c.pending_send());
+    // The binders list is the block's last 35 bytes: `00 21 20 <32 bytes>`; make the binder
+    // 31 bytes long.
+    let psk_at = ext.len() - (2 + 2 + 12 + 2 + 33);
+    let mut body = ext[psk_at + 4..ext.len() - 35].to_vec();
+    body.extend_from_slice(&[0, 32, 31]);
+    body.extend_from_slice(&[0x55; 31]);
+    let mut ext2 = ext[..psk_at].to_vec();
+    ext2.extend_from_slice(&[0, 41]);
+    ext2.extend_from_slice(&(body.len() as u16).to_be_bytes());
+    ext2.extend_from_slice(&body);
+    let mut s = server();
+    let r = feed(&mut s, &join_client_hello(&head, &sid, &middle, &ext2));
+    assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::BadLength)));
+    assert_eq!(plaintext_alert(&s), Some(AlertDescription::DECODE_ERROR));
+}
+
 /// Decodes one handshake message of type `typ` and body `body`.
 fn decode(typ: u8, body: &[u8]) -> Result<(), InvalidMessage> {
     use tls::msgs::{Codec, HandshakeMessage};

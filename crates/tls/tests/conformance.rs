@@ -12,7 +12,9 @@
 use core_ec::ed25519::SigningKey as Ed25519Key;
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, TrustAnchor};
-use tls::key_schedule::{EarlySecret, HashAlg, Secret, Transcript, finished_verify_data};
+use tls::key_schedule::{
+    EarlySecret, HandshakeSecret, HashAlg, Secret, Transcript, finished_verify_data,
+};
 use tls::kx::KeyShare;
 use tls::msgs::{AlertDescription, ContentType, InvalidMessage, NamedGroup};
 use tls::record::RecordProtection;
@@ -227,6 +229,7 @@ struct MiniClient {
     share: KeyShare,
     transcript: Transcript,
     client_hs: Option<Secret>,
+    hs: Option<HandshakeSecret>,
     read: Option<RecordProtection>,
     write: Option<RecordProtection>,
 }
@@ -237,6 +240,7 @@ impl MiniClient {
             share: KeyShare::generate(group, &[], &mut OsRandom).unwrap(),
             transcript: Transcript::new(HashAlg::Sha256),
             client_hs: None,
+            hs: None,
             read: None,
             write: None,
         }
@@ -285,6 +289,7 @@ impl MiniClient {
                     let client_hs = hs.client_traffic(&th);
                     self.write = Some(RecordProtection::new(aead, &client_hs).unwrap());
                     self.client_hs = Some(client_hs);
+                    self.hs = Some(hs);
                 }
                 23 => {
                     let mut rec = record(23, &body);
@@ -310,6 +315,17 @@ impl MiniClient {
     fn finished_msg(&self) -> Vec<u8> {
         let vd = finished_verify_data(self.client_hs.as_ref().unwrap(), &self.transcript.current());
         handshake_msg(20, vd.as_ref())
+    }
+
+    /// The record carrying the client's Finished; then switches to the application key, so
+    /// that [`MiniClient::seal`] protects what follows the handshake.
+    fn finish(&mut self) -> Vec<u8> {
+        let fin = self.seal(ContentType::HANDSHAKE, &self.finished_msg());
+        let master = self.hs.take().unwrap().into_master();
+        let secret = master.client_traffic(&self.transcript.current());
+        let aead = suites::TLS13_AES_128_GCM_SHA256.aead;
+        self.write = Some(RecordProtection::new(aead, &secret).unwrap());
+        fin
     }
 }
 
@@ -643,7 +659,7 @@ fn key_update_requests_are_answered_once() {
         Connection::server(server_config(), sized_bufs(17_000, 2_000, 8_000), &mut OsRandom)
             .unwrap();
     handshake(&mut c, &mut s).unwrap();
-    for _ in 0..100 {
+    for _ in 0..tls::conn::MAX_KEY_UPDATES {
         c.key_update().unwrap();
     }
     pump(&mut c, &mut s).unwrap();
@@ -917,4 +933,141 @@ fn a_second_client_hello_offering_early_data_again_is_illegal_parameter() {
     let err = Error::InvalidMessage(InvalidMessage::IllegalValue);
     assert_eq!(feed(&mut s, &mc.send_hello(&ch2)), Err(err));
     assert_plain_alert(&s, err, AlertDescription::ILLEGAL_PARAMETER);
+}
+
+/// A server that a [`MiniClient`] has finished the handshake with, and the client, now under
+/// its application key.
+fn server_after_handshake() -> (Connection<'static, 'static>, MiniClient) {
+    let mut s = server(server_config());
+    let mut mc = MiniClient::new(X25519);
+    let ch = mc.hello(|_| {});
+    feed(&mut s, &mc.send_hello(&ch)).unwrap();
+    mc.read_flight(&take(&mut s));
+    feed(&mut s, &mc.finish()).unwrap();
+    assert!(!s.is_handshaking());
+    take(&mut s); // the tickets
+    (s, mc)
+}
+
+/// `n` records of `typ` with `content`, protected by `mc`.
+fn sealed(mc: &mut MiniClient, n: u8, typ: ContentType, content: &[u8]) -> Vec<u8> {
+    (0..n).flat_map(|_| mc.seal(typ, content)).collect()
+}
+
+/// Reads one record's worth of application data, which must be `expected`.
+fn read_data(conn: &mut Connection<'_, '_>, expected: &[u8]) {
+    let mut buf = [0u8; 64];
+    let n = conn.read(&mut buf).unwrap();
+    assert_eq!(&buf[..n], expected);
+}
+
+// RFC 8446 §5.1 allows empty application-data records, but a peer that sends nothing else
+// would keep the connection busy for ever: up to MAX_EMPTY_RECORDS in a row are accepted,
+// application data starts the count again, one more is unexpected_message.
+#[test]
+fn too_many_empty_records_in_a_row_are_unexpected_message() {
+    let (mut s, mut mc) = server_after_handshake();
+    let max = tls::conn::MAX_EMPTY_RECORDS;
+    let mut bytes = sealed(&mut mc, max, ContentType::APPLICATION_DATA, b"");
+    bytes.extend(mc.seal(ContentType::APPLICATION_DATA, b"data"));
+    bytes.extend(sealed(&mut mc, max, ContentType::APPLICATION_DATA, b""));
+    feed(&mut s, &bytes).unwrap();
+    read_data(&mut s, b"data");
+    assert_eq!(s.error(), None);
+    let r = feed(&mut s, &mc.seal(ContentType::APPLICATION_DATA, b""));
+    let err = Error::PeerMisbehaved(PeerMisbehaved::TooManyEmptyRecords);
+    assert_eq!(r, Err(err));
+    assert_alert(&s, err, AlertDescription::UNEXPECTED_MESSAGE);
+}
+
+// RFC 8446 §6.1: user_canceled does not end the connection, but past MAX_USER_CANCELED with
+// no application data in between the peer is flooding.
+#[test]
+fn too_many_user_canceled_alerts_are_unexpected_message() {
+    let (mut s, mut mc) = server_after_handshake();
+    let max = tls::conn::MAX_USER_CANCELED;
+    let mut bytes = sealed(&mut mc, max, ContentType::ALERT, &[1, 90]);
+    bytes.extend(mc.seal(ContentType::APPLICATION_DATA, b"data"));
+    bytes.extend(sealed(&mut mc, max, ContentType::ALERT, &[1, 90]));
+    feed(&mut s, &bytes).unwrap();
+    read_data(&mut s, b"data");
+    assert_eq!(s.error(), None);
+    let r = feed(&mut s, &mc.seal(ContentType::ALERT, &[1, 90]));
+    let err = Error::PeerMisbehaved(PeerMisbehaved::TooManyWarningAlerts);
+    assert_eq!(r, Err(err));
+    assert_alert(&s, err, AlertDescription::UNEXPECTED_MESSAGE);
+}
+
+// RFC 8446 §4.6.3: each KeyUpdate costs a key derivation; past MAX_KEY_UPDATES with no
+// application data in between the peer is flooding (either role).
+#[test]
+fn too_many_key_updates_without_data_are_unexpected_message() {
+    let mut c = client(client_config());
+    let mut s = server(server_config());
+    handshake(&mut c, &mut s).unwrap();
+    let max = tls::conn::MAX_KEY_UPDATES;
+    for _ in 0..max {
+        c.key_update().unwrap();
+    }
+    pump(&mut c, &mut s).unwrap();
+    pump(&mut s, &mut c).unwrap();
+    assert_eq!(c.write(b"data").unwrap(), 4);
+    pump(&mut c, &mut s).unwrap();
+    read_data(&mut s, b"data");
+    for _ in 0..max {
+        c.key_update().unwrap();
+    }
+    pump(&mut c, &mut s).unwrap();
+    assert_eq!(s.error(), None);
+    c.key_update().unwrap();
+    let err = Error::PeerMisbehaved(PeerMisbehaved::TooManyKeyUpdates);
+    assert_eq!(pump(&mut c, &mut s), Err(err));
+    assert_alert(&s, err, AlertDescription::UNEXPECTED_MESSAGE);
+    // And the other way round.
+    let mut c = client(client_config());
+    let mut s = server(server_config());
+    handshake(&mut c, &mut s).unwrap();
+    for _ in 0..=max {
+        s.key_update().unwrap();
+    }
+    assert_eq!(pump(&mut s, &mut c), Err(err));
+    assert_alert(&c, err, AlertDescription::UNEXPECTED_MESSAGE);
+}
+
+// RFC 8446 §6: an alert's level is warning(1) or fatal(2); one of another level (BoGo's
+// SendBogusAlertType sends 0x42) is a malformed alert, refused with illegal_parameter, not
+// passed on as the alert its description names.
+#[test]
+fn an_alert_of_an_unknown_level_is_illegal_parameter() {
+    let mut c = client(client_config());
+    take(&mut c);
+    let r = feed(&mut c, &record(21, &[0x42, 40]));
+    let err = Error::InvalidMessage(InvalidMessage::IllegalValue);
+    assert_eq!(r, Err(err));
+    assert_plain_alert(&c, err, AlertDescription::ILLEGAL_PARAMETER);
+}
+
+// RFC 8446 §5.1: "if a handshake message is split over two or more records, there MUST NOT be
+// any other records between them" — early data the server skips after a HelloRetryRequest
+// (§4.2.10) included: a record of it between two fragments of the second ClientHello is
+// unexpected_message, not skipped (BoGo's SkipEarlyData-HRR-Interleaved-TLS13).
+#[test]
+fn early_data_inside_a_fragmented_second_client_hello_is_unexpected_message() {
+    let groups: &'static [NamedGroup] = &[NamedGroup::SECP256R1];
+    let mut s = server(ServerConfig { groups, ..server_config() });
+    let mut mc = MiniClient::new(X25519);
+    let ch = mc.hello(|x| x.insert(0, (42, vec![])));
+    let mut bytes = mc.send_hello(&ch);
+    bytes.extend_from_slice(&record(20, &[1]));
+    bytes.extend_from_slice(&early_data_records(&[4]));
+    feed(&mut s, &bytes).unwrap();
+    let group = mc.read_flight(&take(&mut s)).unwrap();
+    mc.share = KeyShare::generate(group, &[], &mut OsRandom).unwrap();
+    let ch2 = mc.hello(|_| {});
+    let mut bytes = record(22, &ch2[..16]);
+    bytes.extend_from_slice(&early_data_records(&[4]));
+    bytes.extend_from_slice(&record(22, &ch2[16..]));
+    let err = Error::PeerMisbehaved(PeerMisbehaved::InterleavedOrUnalignedRecords);
+    assert_eq!(feed(&mut s, &bytes), Err(err));
+    assert_plain_alert(&s, err, AlertDescription::UNEXPECTED_MESSAGE);
 }

@@ -416,3 +416,20 @@ fn configurations_read_the_clock_at_each_use() {
     clock.advance(3600);
     assert!(!connect(), "past the lifetime");
 }
+
+// RFC 8446 §4.2.11 and §4.6.1: a ticket resumes with a suite of its hash that the client
+// offers in this ClientHello, the ticket's own first: offered after another suite the
+// server would pick for a full handshake, it is still the one resumed with (BoGo's
+// Resume-Server-CipherNotPreferred-TLS13, where BoringSSL declines to resume: a policy
+// difference, disabled in the BoGo config).
+#[test]
+fn a_ticket_resumes_with_its_own_suite_when_offered() {
+    let mut setup = Setup::new();
+    setup.client_suites = leak([suites::TLS13_AES_256_GCM_SHA384]);
+    assert_eq!(connect(&setup), (false, false));
+    setup.client_suites =
+        leak([suites::TLS13_CHACHA20_POLY1305_SHA256, suites::TLS13_AES_256_GCM_SHA384]);
+    let n = connect_negotiated(&setup);
+    assert!(n.resumed);
+    assert_eq!(n.suite, suites::TLS13_AES_256_GCM_SHA384.suite);
+}

@@ -25,6 +25,9 @@ pub(crate) fn code(e: Error) -> String {
             PeerMisbehaved::DowngradeDetected => "TLS13_DOWNGRADE",
             PeerMisbehaved::UselessRetryRequest => "ILLEGAL_HELLO_RETRY_REQUEST_WITH_OFFERED_GROUP",
             PeerMisbehaved::TooMuchEarlyData => "TOO_MUCH_SKIPPED_EARLY_DATA",
+            PeerMisbehaved::TooManyEmptyRecords => "TOO_MANY_EMPTY_FRAGMENTS",
+            PeerMisbehaved::TooManyKeyUpdates => "TOO_MANY_KEY_UPDATES",
+            PeerMisbehaved::TooManyWarningAlerts => "TOO_MANY_WARNING_ALERTS",
             // UnexpectedMessage, and what later versions add.
             _ => "UNEXPECTED_MESSAGE",
         },

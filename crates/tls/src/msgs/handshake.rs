@@ -95,8 +95,10 @@ impl<'a> Codec<'a> for PskBinder<'a> {
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
         let b = Payload::<U8>::read(r)?.0;
+        // `opaque PskBinderEntry<32..255>` (RFC 8446 §4.2.11): a shorter one does not parse,
+        // which is decode_error (§6), not an illegal value.
         if b.len() < 32 {
-            return Err(InvalidMessage::IllegalValue);
+            return Err(InvalidMessage::BadLength);
         }
         Ok(Self(b))
     }
