@@ -1913,6 +1913,9 @@ fn check_certificate(
     let server = matches!(peer, verify::Peer::Server(_));
     let len = verify::signed_content(server, transcript.current().as_ref(), &mut content);
     let (ee, inter, message) = (chain[0], &chain[1..n], &content[..len]);
+    // Whatever vouches for the chain (webpki or a pinning verifier), the key must be
+    // allowed to sign (RFC 8446 §4.4.2.4).
+    verify::key_usage_allows_signing(ee)?;
     let anchor = match verifier {
         Some(v) => v.verify(ee, inter, peer, now, cv.scheme, message, cv.signature)?,
         None => verify::verify_peer(ee, inter, roots, peer, now, cv.scheme, message, cv.signature)?,
