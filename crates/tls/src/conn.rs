@@ -1916,7 +1916,7 @@ fn check_certificate(
     let (ee, inter, message) = (chain[0], &chain[1..n], &content[..len]);
     // Whatever vouches for the chain (webpki or a pinning verifier), the key must be
     // allowed to sign (RFC 8446 §4.4.2.4).
-    verify::key_usage_allows_signing(ee)?;
+    verify::check_key_usage(ee)?;
     let anchor = match verifier {
         Some(v) => v.verify(ee, inter, peer, now, cv.scheme, message, cv.signature)?,
         None => verify::verify_peer(ee, inter, roots, peer, now, cv.scheme, message, cv.signature)?,

@@ -457,7 +457,7 @@ fn signature_by(
         .find(|(s, _)| *s == scheme)
         .map(|(_, a)| *a)
         .ok_or(Error::PeerMisbehaved(PeerMisbehaved::SelectedUnofferedParameter))?;
-    key_usage_allows_signing(der)?;
+    check_key_usage(der)?;
     let bad = Error::PeerMisbehaved(PeerMisbehaved::BadSignature);
     #[allow(deprecated)] // the context-free variant is what a build without `alloc` returns
     match ee.verify_signature(alg, message, sig) {
@@ -503,8 +503,8 @@ const KEY_USAGE_OID: &[u8] = &[0x55, 0x1d, 0x0f];
 /// [`CertificateError::BadEncoding`]. [`verify_peer`] and [`verify_signature`] check it, and
 /// a connection checks it before any [`CertVerifier`], so a verifier that trusts a pinned
 /// certificate cannot let such a key sign.
-pub fn key_usage_allows_signing(end_entity: &[u8]) -> Result<(), Error> {
-    match key_usage_bit_0(end_entity) {
+pub fn check_key_usage(end_entity: &[u8]) -> Result<(), Error> {
+    match digital_signature_allowed(end_entity) {
         Some(true) => Ok(()),
         Some(false) => Err(Error::InvalidCertificate(CertificateError::KeyUsageForbidsSigning)),
         None => Err(Error::InvalidCertificate(CertificateError::BadEncoding)),
@@ -517,7 +517,7 @@ pub fn key_usage_allows_signing(end_entity: &[u8]) -> Result<(), Error> {
 /// `rustls-webpki` 0.103 does not look at keyUsage, so this walks the DER itself:
 /// Certificate, TBSCertificate, `[3]` extensions, each Extension's extnID, optional critical
 /// flag and extnValue (an OCTET STRING holding the KeyUsage BIT STRING).
-fn key_usage_bit_0(der: &[u8]) -> Option<bool> {
+fn digital_signature_allowed(der: &[u8]) -> Option<bool> {
     const SEQUENCE: u8 = 0x30;
     let (SEQUENCE, cert, _) = der_element(der)? else { return None };
     let (SEQUENCE, mut tbs, _) = der_element(cert)? else { return None };
@@ -556,7 +556,7 @@ fn key_usage_bit_0(der: &[u8]) -> Option<bool> {
 /// decides whether the chain is trusted for `peer` and must also check the
 /// CertificateVerify signature by the end-entity's key ([`verify_signature`] does that part).
 /// The connection refuses an end-entity key whose keyUsage forbids signing before asking
-/// ([`key_usage_allows_signing`]), so no verifier can accept one.
+/// ([`check_key_usage`]), so no verifier can accept one.
 pub trait CertVerifier: core::fmt::Debug + Sync {
     /// Checks the chain (`end_entity`, then `intermediates` as the peer sent them) for `peer`
     /// at `now`, and the CertificateVerify signature `signature` with `scheme` over
@@ -651,7 +651,7 @@ mod tests {
     use std::vec;
     use std::vec::Vec;
 
-    use super::{der_element, key_usage_bit_0 as key_usage_allows_signing};
+    use super::{der_element, digital_signature_allowed};
 
     /// A certificate skeleton: Certificate { TBSCertificate { serial, `[3]` { extensions } } }.
     fn cert(extensions: &[&[u8]]) -> Vec<u8> {
@@ -673,13 +673,13 @@ mod tests {
 
     #[test]
     fn key_usage_bits_are_read() {
-        assert_eq!(key_usage_allows_signing(&cert(&[KU_SIGN])), Some(true));
-        assert_eq!(key_usage_allows_signing(&cert(&[OTHER, KU_ENCIPHER])), Some(false));
-        assert_eq!(key_usage_allows_signing(&cert(&[OTHER])), Some(true));
-        assert_eq!(key_usage_allows_signing(&cert(&[])), Some(true));
+        assert_eq!(digital_signature_allowed(&cert(&[KU_SIGN])), Some(true));
+        assert_eq!(digital_signature_allowed(&cert(&[OTHER, KU_ENCIPHER])), Some(false));
+        assert_eq!(digital_signature_allowed(&cert(&[OTHER])), Some(true));
+        assert_eq!(digital_signature_allowed(&cert(&[])), Some(true));
         // An empty BIT STRING names no usage at all.
         let empty = [0x30, 0x0a, 0x06, 3, 0x55, 0x1d, 0x0f, 0x04, 3, 0x03, 1, 0];
-        assert_eq!(key_usage_allows_signing(&cert(&[&empty])), Some(false));
+        assert_eq!(digital_signature_allowed(&cert(&[&empty])), Some(false));
     }
 
     #[test]
@@ -687,17 +687,17 @@ mod tests {
         let good = cert(&[OTHER, KU_SIGN]);
         for n in 0..good.len() {
             // Every truncation is refused rather than read past.
-            assert_eq!(key_usage_allows_signing(&good[..n]), None, "{n}");
+            assert_eq!(digital_signature_allowed(&good[..n]), None, "{n}");
         }
         let mut bad_unused = KU_ENCIPHER.to_vec();
         bad_unused[11] = 8;
-        assert_eq!(key_usage_allows_signing(&cert(&[&bad_unused])), None);
+        assert_eq!(digital_signature_allowed(&cert(&[&bad_unused])), None);
         assert_eq!(der_element(&[0x30, 0x80, 0, 0]), None); // indefinite length
         assert_eq!(der_element(&[0x30, 0x85, 1, 0, 0, 0, 0]), None); // five length bytes
         assert_eq!(der_element(&[0x04, 0x82, 0x00, 0x01, 9, 7]), Some((0x04, &[9][..], &[7][..])));
         for a in 0..=255u8 {
             for b in [0u8, 1, 0x81, 0x84, 0xff] {
-                let _ = key_usage_allows_signing(&[0x30, 4, a, b, a, b]);
+                let _ = digital_signature_allowed(&[0x30, 4, a, b, a, b]);
             }
         }
     }
