@@ -1966,6 +1966,7 @@ fn check_certificate(
     if !cert.context.is_empty() {
         return Err(crate::msgs::InvalidMessage::IllegalValue.into());
     }
+    refuse_entry_extensions(&cert)?;
     let mut chain: [&[u8]; MAX_CHAIN] = [&[]; MAX_CHAIN];
     let mut n = 0;
     for entry in &cert.entries {
@@ -1986,6 +1987,9 @@ fn check_certificate(
     let server = matches!(peer, verify::Peer::Server(_));
     let len = verify::signed_content(server, transcript.current().as_ref(), &mut content);
     let (ee, inter, message) = (chain[0], &chain[1..n], &content[..len]);
+    // Whatever vouches for the chain (webpki or a pinning verifier), the key must be
+    // allowed to sign (RFC 8446 §4.4.2.4).
+    verify::check_key_usage(ee)?;
     let anchor = match verifier {
         Some(v) => v.verify(ee, inter, peer, now, cv.scheme, message, cv.signature)?,
         None => verify::verify_peer(ee, inter, roots, peer, now, cv.scheme, message, cv.signature)?,
@@ -1993,6 +1997,17 @@ fn check_certificate(
     transcript.update(raw_cv);
     let end_entity = Sha256::digest(chain[0]);
     Ok((cv.scheme, ClientIdentity::Certificate { scheme: cv.scheme, end_entity, anchor }))
+}
+
+/// Refuses a Certificate any of whose entries carries an extension: Halite asks for neither
+/// status_request nor signed_certificate_timestamp, and a CertificateEntry extension must
+/// answer one the ClientHello (or CertificateRequest) offered (RFC 8446 §4.4.2), so any is
+/// unsolicited: unsupported_extension (§4.2). The codec keeps them, for a faithful re-encoding.
+fn refuse_entry_extensions(cert: &Certificate<'_>) -> Result<(), Error> {
+    if cert.entries.iter().any(|entry| !entry.extensions.is_empty()) {
+        return Err(crate::msgs::InvalidMessage::UnexpectedExtension.into());
+    }
+    Ok(())
 }
 
 /// Server: the client sent an empty Certificate.
@@ -2757,6 +2772,68 @@ mod tests {
         let n = key.seal(ContentType::APPLICATION_DATA, &[7; 10], 54, &mut record).unwrap();
         c.receive_space()[..n].copy_from_slice(&record[..n]);
         assert_eq!(c.received(n), Err(Error::RecordOverflow));
+    }
+
+    /// A Certificate message (RFC 8446 §4.4.2) of one entry, `CERT`, with `extensions`.
+    fn certificate_with(extensions: &[u8]) -> Vec<u8> {
+        let u24 = |n: usize| [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        let mut entry = u24(CERT.len()).to_vec();
+        entry.extend_from_slice(CERT);
+        entry.extend_from_slice(&u16::try_from(extensions.len()).unwrap().to_be_bytes());
+        entry.extend_from_slice(extensions);
+        let mut body = vec![0]; // empty certificate_request_context
+        body.extend_from_slice(&u24(entry.len()));
+        body.extend(entry);
+        let mut msg = vec![11];
+        msg.extend_from_slice(&u24(body.len()));
+        msg.extend(body);
+        msg
+    }
+
+    /// RFC 8446 §4.4.2, §4.2: Halite solicits no CertificateEntry extension (neither OCSP nor
+    /// SCTs), so one in a peer's Certificate is unsupported_extension, in both roles (both
+    /// check it in `check_certificate`), before the chain or signature is looked at.
+    #[test]
+    fn certificate_entry_extensions_are_unsolicited() {
+        let anchor = webpki::anchor_from_trusted_cert(leak(CertificateDer::from(CA))).unwrap();
+        let roots = [anchor];
+        // CertificateVerify: ed25519, a 64-byte signature that does not verify.
+        let mut cv = vec![15, 0, 0, 68, 0x08, 0x07, 0, 64];
+        cv.extend_from_slice(&[0; 64]);
+        let now = UnixTime::since_unix_epoch(core::time::Duration::from_secs(1_800_000_000));
+        let peers = [verify::Peer::Server("localhost"), verify::Peer::Client];
+        for extension in [&[0x00, 0x7f, 0, 0][..], &[0, 5, 0, 3, 1, 0, 0], &[0, 18, 0, 2, 0, 0]] {
+            for peer in peers {
+                let cert = certificate_with(extension);
+                let got = check_certificate(
+                    &mut Transcript::new(HashAlg::Sha256),
+                    &cert,
+                    &cv,
+                    (&roots, None),
+                    peer,
+                    now,
+                );
+                assert_eq!(
+                    got.map(|_| ()),
+                    Err(crate::msgs::InvalidMessage::UnexpectedExtension.into()),
+                    "{extension:?} {peer:?}"
+                );
+                assert_eq!(
+                    Error::from(crate::msgs::InvalidMessage::UnexpectedExtension).alert(),
+                    Some(AlertDescription::UNSUPPORTED_EXTENSION)
+                );
+            }
+        }
+        // Without the extension the same message goes on to the signature (which fails).
+        let got = check_certificate(
+            &mut Transcript::new(HashAlg::Sha256),
+            &certificate_with(&[]),
+            &cv,
+            (&roots, None),
+            peers[0],
+            now,
+        );
+        assert_eq!(got.map(|_| ()), Err(Error::PeerMisbehaved(PeerMisbehaved::BadSignature)));
     }
 
     /// The client's checks of the server's answer, on EncryptedExtensions our server never

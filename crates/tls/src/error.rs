@@ -190,6 +190,9 @@ pub enum CertificateError {
     BadCertificate,
     /// The peer sent no certificate.
     NoCertificate,
+    /// The end-entity certificate has a keyUsage extension without digitalSignature, so its
+    /// key may not sign a CertificateVerify (RFC 5280 §4.2.1.3, RFC 8446 §4.4.2.4).
+    KeyUsageForbidsSigning,
 }
 
 impl fmt::Display for CertificateError {
@@ -212,6 +215,7 @@ impl fmt::Display for CertificateError {
             Self::BadEncoding => "it is not well-formed",
             Self::BadCertificate => "the chain is not valid",
             Self::NoCertificate => "the peer sent no certificate",
+            Self::KeyUsageForbidsSigning => "its key usage does not allow signing",
         })
     }
 }
@@ -393,7 +397,9 @@ impl Error {
                 CertificateError::Expired | CertificateError::NotYetValid => {
                     AlertDescription::CERTIFICATE_EXPIRED
                 }
-                CertificateError::InvalidPurpose | CertificateError::UnhandledCriticalExtension => {
+                CertificateError::InvalidPurpose
+                | CertificateError::UnhandledCriticalExtension
+                | CertificateError::KeyUsageForbidsSigning => {
                     AlertDescription::UNSUPPORTED_CERTIFICATE
                 }
                 CertificateError::NoCertificate => AlertDescription::CERTIFICATE_REQUIRED,

@@ -423,13 +423,15 @@ pub fn verify_peer(
             .map_err(|_| Error::InvalidCertificate(CertificateError::NotValidForName))?;
         ee.verify_is_valid_for_subject_name(&server_name).map_err(|e| map_webpki(&e))?;
     }
-    signature_by(&ee, scheme, message, sig)?;
+    signature_by(end_entity, &ee, scheme, message, sig)?;
     Ok(anchor)
 }
 
 /// Checks a CertificateVerify signature `sig` with `scheme` over `message` by the key of
 /// `end_entity` (RFC 8446 §4.4.3), without checking the certificate itself: for a
-/// [`CertVerifier`] that trusts the certificate by other means (a pin, a private PKI).
+/// [`CertVerifier`] that trusts the certificate by other means (a pin, a private PKI). The
+/// certificate's keyUsage is still checked (a key barred from signing is refused however the
+/// certificate is trusted), as in [`verify_peer`].
 pub fn verify_signature(
     end_entity: &[u8],
     scheme: SignatureScheme,
@@ -438,10 +440,13 @@ pub fn verify_signature(
 ) -> Result<(), Error> {
     let ee_der = CertificateDer::from(end_entity);
     let ee = webpki::EndEntityCert::try_from(&ee_der).map_err(|e| map_webpki(&e))?;
-    signature_by(&ee, scheme, message, sig)
+    signature_by(end_entity, &ee, scheme, message, sig)
 }
 
+/// Checks the CertificateVerify signature by `ee` (parsed from `der`), once its keyUsage
+/// allows signing.
 fn signature_by(
+    der: &[u8],
     ee: &webpki::EndEntityCert<'_>,
     scheme: SignatureScheme,
     message: &[u8],
@@ -452,6 +457,7 @@ fn signature_by(
         .find(|(s, _)| *s == scheme)
         .map(|(_, a)| *a)
         .ok_or(Error::PeerMisbehaved(PeerMisbehaved::SelectedUnofferedParameter))?;
+    check_key_usage(der)?;
     let bad = Error::PeerMisbehaved(PeerMisbehaved::BadSignature);
     #[allow(deprecated)] // the context-free variant is what a build without `alloc` returns
     match ee.verify_signature(alg, message, sig) {
@@ -468,11 +474,89 @@ fn signature_by(
     }
 }
 
+/// One DER element of `input` (X.690 §8.1, definite lengths of up to four bytes): its tag,
+/// its contents and what follows it; `None` when `input` does not start with a whole one.
+fn der_element(input: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+    let (&tag, rest) = input.split_first()?;
+    let (&first, rest) = rest.split_first()?;
+    let (len, rest) = if first < 0x80 {
+        (usize::from(first), rest)
+    } else {
+        let (bytes, rest) = rest.split_at_checked(usize::from(first & 0x7f))?;
+        if bytes.is_empty() || bytes.len() > 4 {
+            return None; // indefinite (not DER), or longer than any certificate we hold
+        }
+        let len = bytes.iter().fold(0u32, |n, &b| (n << 8) | u32::from(b));
+        (usize::try_from(len).ok()?, rest)
+    };
+    let (contents, rest) = rest.split_at_checked(len)?;
+    Some((tag, contents, rest))
+}
+
+/// The DER OID 2.5.29.15, id-ce-keyUsage (RFC 5280 §4.2.1.3).
+const KEY_USAGE_OID: &[u8] = &[0x55, 0x1d, 0x0f];
+
+/// Refuses an end-entity certificate `end_entity` whose keyUsage extension lacks
+/// digitalSignature ([`CertificateError::KeyUsageForbidsSigning`]): its key may not sign a
+/// CertificateVerify (RFC 5280 §4.2.1.3, RFC 8446 §4.4.2.4). A certificate without the
+/// extension may sign; one whose extensions cannot be read is
+/// [`CertificateError::BadEncoding`]. [`verify_peer`] and [`verify_signature`] check it, and
+/// a connection checks it before any [`CertVerifier`], so a verifier that trusts a pinned
+/// certificate cannot let such a key sign.
+pub fn check_key_usage(end_entity: &[u8]) -> Result<(), Error> {
+    match digital_signature_allowed(end_entity) {
+        Some(true) => Ok(()),
+        Some(false) => Err(Error::InvalidCertificate(CertificateError::KeyUsageForbidsSigning)),
+        None => Err(Error::InvalidCertificate(CertificateError::BadEncoding)),
+    }
+}
+
+/// Whether the certificate `der` may sign: `true` without a keyUsage extension, else whether
+/// its digitalSignature bit (bit 0) is set (RFC 5280 §4.2.1.3; RFC 8446 §4.4.2.4 requires it
+/// of a CertificateVerify key). `None` when the certificate or the extension is malformed.
+/// `rustls-webpki` 0.103 does not look at keyUsage, so this walks the DER itself:
+/// Certificate, TBSCertificate, `[3]` extensions, each Extension's extnID, optional critical
+/// flag and extnValue (an OCTET STRING holding the KeyUsage BIT STRING).
+fn digital_signature_allowed(der: &[u8]) -> Option<bool> {
+    const SEQUENCE: u8 = 0x30;
+    let (SEQUENCE, cert, _) = der_element(der)? else { return None };
+    let (SEQUENCE, mut tbs, _) = der_element(cert)? else { return None };
+    while !tbs.is_empty() {
+        let (tag, contents, rest) = der_element(tbs)?;
+        tbs = rest;
+        if tag != 0xa3 {
+            continue; // version, serial, ..., subjectPublicKeyInfo, unique ids
+        }
+        let (SEQUENCE, mut extensions, _) = der_element(contents)? else { return None };
+        while !extensions.is_empty() {
+            let (SEQUENCE, extension, rest) = der_element(extensions)? else { return None };
+            extensions = rest;
+            let (0x06, oid, mut fields) = der_element(extension)? else { return None };
+            if oid != KEY_USAGE_OID {
+                continue;
+            }
+            if let (0x01, _, rest) = der_element(fields)? {
+                fields = rest; // critical
+            }
+            let (0x04, value, _) = der_element(fields)? else { return None };
+            let (0x03, bits, []) = der_element(value)? else { return None };
+            let (&unused, bits) = bits.split_first()?;
+            if unused > 7 {
+                return None;
+            }
+            return Some(bits.first().is_some_and(|b| b & 0x80 != 0));
+        }
+    }
+    Some(true)
+}
+
 /// A certificate check that replaces the `rustls-webpki` path to configured roots
 /// ([`crate::ClientConfig::verifier`], [`crate::ClientAuth::verifier`]): certificate
 /// pinning, a private PKI, raw trust decisions. As rustls's `ServerCertVerifier`, it
 /// decides whether the chain is trusted for `peer` and must also check the
 /// CertificateVerify signature by the end-entity's key ([`verify_signature`] does that part).
+/// The connection refuses an end-entity key whose keyUsage forbids signing before asking
+/// ([`check_key_usage`]), so no verifier can accept one.
 pub trait CertVerifier: core::fmt::Debug + Sync {
     /// Checks the chain (`end_entity`, then `intermediates` as the peer sent them) for `peer`
     /// at `now`, and the CertificateVerify signature `signature` with `scheme` over
@@ -560,4 +644,61 @@ pub fn signed_content(server: bool, transcript_hash: &[u8], out: &mut [u8; 200])
     let at = 65 + ctx.len();
     out[at..at + transcript_hash.len()].copy_from_slice(transcript_hash);
     at + transcript_hash.len()
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use std::vec;
+    use std::vec::Vec;
+
+    use super::{der_element, digital_signature_allowed};
+
+    /// A certificate skeleton: Certificate { TBSCertificate { serial, `[3]` { extensions } } }.
+    fn cert(extensions: &[&[u8]]) -> Vec<u8> {
+        fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
+            let mut v = vec![tag, u8::try_from(body.len()).unwrap()];
+            v.extend_from_slice(body);
+            v
+        }
+        let exts: Vec<u8> = extensions.concat();
+        let mut tbs = tlv(0x02, &[1]);
+        tbs.extend(tlv(0xa3, &tlv(0x30, &exts)));
+        tlv(0x30, &tlv(0x30, &tbs))
+    }
+
+    const KU_SIGN: &[u8] =
+        &[0x30, 0x0e, 0x06, 3, 0x55, 0x1d, 0x0f, 0x01, 1, 0xff, 0x04, 4, 0x03, 2, 7, 0x80];
+    const KU_ENCIPHER: &[u8] = &[0x30, 0x0b, 0x06, 3, 0x55, 0x1d, 0x0f, 0x04, 4, 0x03, 2, 5, 0x20];
+    const OTHER: &[u8] = &[0x30, 0x08, 0x06, 3, 0x55, 0x1d, 0x13, 0x04, 1, 0x00];
+
+    #[test]
+    fn key_usage_bits_are_read() {
+        assert_eq!(digital_signature_allowed(&cert(&[KU_SIGN])), Some(true));
+        assert_eq!(digital_signature_allowed(&cert(&[OTHER, KU_ENCIPHER])), Some(false));
+        assert_eq!(digital_signature_allowed(&cert(&[OTHER])), Some(true));
+        assert_eq!(digital_signature_allowed(&cert(&[])), Some(true));
+        // An empty BIT STRING names no usage at all.
+        let empty = [0x30, 0x0a, 0x06, 3, 0x55, 0x1d, 0x0f, 0x04, 3, 0x03, 1, 0];
+        assert_eq!(digital_signature_allowed(&cert(&[&empty])), Some(false));
+    }
+
+    #[test]
+    fn malformed_key_usage_is_none_and_never_panics() {
+        let good = cert(&[OTHER, KU_SIGN]);
+        for n in 0..good.len() {
+            // Every truncation is refused rather than read past.
+            assert_eq!(digital_signature_allowed(&good[..n]), None, "{n}");
+        }
+        let mut bad_unused = KU_ENCIPHER.to_vec();
+        bad_unused[11] = 8;
+        assert_eq!(digital_signature_allowed(&cert(&[&bad_unused])), None);
+        assert_eq!(der_element(&[0x30, 0x80, 0, 0]), None); // indefinite length
+        assert_eq!(der_element(&[0x30, 0x85, 1, 0, 0, 0, 0]), None); // five length bytes
+        assert_eq!(der_element(&[0x04, 0x82, 0x00, 0x01, 9, 7]), Some((0x04, &[9][..], &[7][..])));
+        for a in 0..=255u8 {
+            for b in [0u8, 1, 0x81, 0x84, 0xff] {
+                let _ = digital_signature_allowed(&[0x30, 4, a, b, a, b]);
+            }
+        }
+    }
 }

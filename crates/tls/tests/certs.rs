@@ -7,8 +7,8 @@ use core_hash::OsRandom;
 use pki_types::{CertificateDer, TrustAnchor};
 use tls::msgs::{AlertDescription, SignatureScheme};
 use tls::{
-    Buffers, CertifiedKey, ClientConfig, Connection, Error, PeerMisbehaved, ServerConfig,
-    SigningKey,
+    Buffers, CertificateError, CertifiedKey, ClientConfig, Connection, Error, PeerMisbehaved,
+    ServerConfig, SigningKey,
 };
 
 /// One test identity: its root, the server chain and key, and what it negotiates.
@@ -212,5 +212,69 @@ fn pkcs8_pem_keys_load() {
     assert!(
         SigningKey::from_pkcs8_pem(include_str!("data/server-rsa.key"), &mut scratch[..100])
             .is_err()
+    );
+}
+
+/// A server chain of `p`'s root with another leaf certificate for the same key.
+fn with_cert(
+    p: &Pki,
+    cert: &'static [u8],
+) -> Result<SignatureScheme, (bool, Error, Option<Error>)> {
+    run(&[p.ca], "localhost", &[(cert, p.key)])
+}
+
+#[test]
+fn a_key_usage_without_digital_signature_is_refused_for_certificate_verify() {
+    // RFC 5280 §4.2.1.3, RFC 8446 §4.4.2.4: the CertificateVerify key must allow signing.
+    for (p, cert) in [
+        (&P256, &data!("server-p256-ku-encipherment.der")[..]),
+        (&RSA, &data!("server-rsa-ku-encipherment.der")[..]),
+    ] {
+        let Err((client_saw, e, server_got)) = with_cert(p, cert) else {
+            panic!("a keyEncipherment-only certificate was accepted")
+        };
+        assert!(client_saw);
+        assert_eq!(e, Error::InvalidCertificate(CertificateError::KeyUsageForbidsSigning));
+        assert_eq!(
+            server_got,
+            Some(Error::AlertReceived(AlertDescription::UNSUPPORTED_CERTIFICATE))
+        );
+    }
+}
+
+#[test]
+fn a_key_usage_with_digital_signature_or_none_at_all_is_accepted() {
+    assert_eq!(with_cert(&P256, data!("server-p256-ku-absent.der")), Ok(P256.scheme));
+    assert_eq!(with_cert(&RSA, data!("server-rsa-ku-both.der")), Ok(RSA.scheme));
+    assert_eq!(with_cert(&P256, data!("server-p256.der")), Ok(P256.scheme));
+}
+
+#[test]
+fn a_custom_verifier_cannot_skip_the_key_usage_check() {
+    // verify_signature (what a pinning verifier calls) checks keyUsage too.
+    let cert = data!("server-p256-ku-encipherment.der");
+    let key = key(&P256);
+    let msg = b"signed content";
+    let mut sig = [0u8; tls::sign::MAX_SIGNATURE_LEN];
+    let scheme = SignatureScheme::ECDSA_SECP256R1_SHA256;
+    let n = tls::provider::Signer::sign(&key, scheme, msg, &mut OsRandom, &mut sig).unwrap();
+    assert_eq!(
+        tls::verify::verify_signature(
+            cert,
+            SignatureScheme::ECDSA_SECP256R1_SHA256,
+            msg,
+            &sig[..n]
+        ),
+        Err(Error::InvalidCertificate(CertificateError::KeyUsageForbidsSigning))
+    );
+    let good = data!("server-p256.der");
+    assert_eq!(
+        tls::verify::verify_signature(
+            good,
+            SignatureScheme::ECDSA_SECP256R1_SHA256,
+            msg,
+            &sig[..n]
+        ),
+        Ok(())
     );
 }

@@ -161,3 +161,40 @@ fn a_server_pins_client_certificates_and_resumes_only_what_it_still_trusts() {
         assert_eq!(second.client_auth, Some(SignatureScheme::ECDSA_SECP256R1_SHA256));
     }
 }
+
+/// Trusts any chain and checks no signature: the most a verifier can wave through.
+#[derive(Debug)]
+struct AnyChain;
+
+impl CertVerifier for AnyChain {
+    fn verify(
+        &self,
+        _end_entity: &[u8],
+        _intermediates: &[&[u8]],
+        _peer: Peer<'_>,
+        _now: UnixTime,
+        _scheme: SignatureScheme,
+        _message: &[u8],
+        _signature: &[u8],
+    ) -> Result<[u8; 32], Error> {
+        Ok([0; 32])
+    }
+}
+
+/// RFC 8446 §4.4.2.4, RFC 5280 §4.2.1.3: a key whose keyUsage lacks digitalSignature may not
+/// sign a `CertificateVerify`, and the connection checks it before the verifier, so not even a
+/// verifier that trusts everything lets one through.
+#[test]
+fn no_verifier_accepts_a_key_usage_that_forbids_signing() {
+    let key = leak(SigningKey::from_pkcs8_der(data!("server-p256.key.der")).unwrap());
+    let server =
+        |cert: &'static [u8]| ServerConfig::new(leak([CertifiedKey { chain: leak([cert]), key }]));
+    let client =
+        ClientConfig { verifier: Some(&AnyChain), ..ClientConfig::new(&[], &tls::SystemClock) };
+    let err = run(client, server(data!("server-p256-ku-encipherment.der"))).unwrap_err();
+    assert_eq!(err, (false, Error::InvalidCertificate(CertificateError::KeyUsageForbidsSigning)));
+    assert_eq!(err.1.alert(), Some(AlertDescription::UNSUPPORTED_CERTIFICATE));
+    let client =
+        ClientConfig { verifier: Some(&AnyChain), ..ClientConfig::new(&[], &tls::SystemClock) };
+    assert!(run(client, server(data!("server-p256.der"))).is_ok());
+}

@@ -45,6 +45,9 @@ pub(crate) fn code(e: Error) -> String {
             "PEER_DID_NOT_RETURN_A_CERTIFICATE"
         }
         Error::InvalidCertificate(CertificateError::BadEncoding) => "CANNOT_PARSE_LEAF_CERT",
+        Error::InvalidCertificate(CertificateError::KeyUsageForbidsSigning) => {
+            "KEY_USAGE_BIT_INCORRECT"
+        }
         Error::InvalidCertificate(_) => "CERTIFICATE_VERIFY_FAILED",
         Error::DecryptFailed => "DECRYPTION_FAILED_OR_BAD_RECORD_MAC",
         Error::RecordOverflow => "ENCRYPTED_LENGTH_TOO_LONG",
