@@ -75,6 +75,7 @@ extern crate std;
 
 pub mod clock;
 pub mod conn;
+mod der;
 mod error;
 pub mod key_schedule;
 pub mod kx;

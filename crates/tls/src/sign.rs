@@ -45,25 +45,12 @@ const OCTET_STRING: u8 = 0x04;
 const OID: u8 = 0x06;
 const NULL: u8 = 0x05;
 
-/// The contents of the DER element with tag `tag` at the front of `der`, and what follows it
-/// (definite lengths of up to three bytes: no key is longer).
+/// The contents of the DER element with tag `tag` at the front of `der`, and what follows it.
 fn der_read(der: &[u8], tag: u8) -> Result<(&[u8], &[u8]), KeyError> {
-    let bad = KeyError::BadEncoding;
-    let [t, first, rest @ ..] = der else { return Err(bad) };
-    if *t != tag {
-        return Err(bad);
+    match crate::der::element(der) {
+        Some((t, contents, rest)) if t == tag => Ok((contents, rest)),
+        _ => Err(KeyError::BadEncoding),
     }
-    let (len, rest) = match *first {
-        n @ 0..=0x7f => (usize::from(n), rest),
-        n @ 0x81..=0x83 => {
-            let count = usize::from(n & 0x7f);
-            let bytes = rest.get(..count).ok_or(bad)?;
-            (bytes.iter().fold(0usize, |a, &b| (a << 8) | usize::from(b)), &rest[count..])
-        }
-        _ => return Err(bad),
-    };
-    let contents = rest.get(..len).ok_or(bad)?;
-    Ok((contents, &rest[len..]))
 }
 
 /// The hash of an AlgorithmIdentifier `SEQUENCE { OID, NULL or nothing }` naming SHA-256,

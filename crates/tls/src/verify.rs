@@ -10,6 +10,7 @@ use pki_types::{
     SignatureVerificationAlgorithm, TrustAnchor, UnixTime, alg_id,
 };
 
+use crate::der;
 use crate::error::{CertificateError, Error, PeerMisbehaved};
 use crate::msgs::SignatureScheme;
 
@@ -474,25 +475,6 @@ fn signature_by(
     }
 }
 
-/// One DER element of `input` (X.690 §8.1, definite lengths of up to four bytes): its tag,
-/// its contents and what follows it; `None` when `input` does not start with a whole one.
-fn der_element(input: &[u8]) -> Option<(u8, &[u8], &[u8])> {
-    let (&tag, rest) = input.split_first()?;
-    let (&first, rest) = rest.split_first()?;
-    let (len, rest) = if first < 0x80 {
-        (usize::from(first), rest)
-    } else {
-        let (bytes, rest) = rest.split_at_checked(usize::from(first & 0x7f))?;
-        if bytes.is_empty() || bytes.len() > 4 {
-            return None; // indefinite (not DER), or longer than any certificate we hold
-        }
-        let len = bytes.iter().fold(0u32, |n, &b| (n << 8) | u32::from(b));
-        (usize::try_from(len).ok()?, rest)
-    };
-    let (contents, rest) = rest.split_at_checked(len)?;
-    Some((tag, contents, rest))
-}
-
 /// The DER OID 2.5.29.15, id-ce-keyUsage (RFC 5280 §4.2.1.3).
 const KEY_USAGE_OID: &[u8] = &[0x55, 0x1d, 0x0f];
 
@@ -519,27 +501,27 @@ pub fn check_key_usage(end_entity: &[u8]) -> Result<(), Error> {
 /// flag and extnValue (an OCTET STRING holding the KeyUsage BIT STRING).
 fn digital_signature_allowed(der: &[u8]) -> Option<bool> {
     const SEQUENCE: u8 = 0x30;
-    let (SEQUENCE, cert, _) = der_element(der)? else { return None };
-    let (SEQUENCE, mut tbs, _) = der_element(cert)? else { return None };
+    let (SEQUENCE, cert, _) = der::element(der)? else { return None };
+    let (SEQUENCE, mut tbs, _) = der::element(cert)? else { return None };
     while !tbs.is_empty() {
-        let (tag, contents, rest) = der_element(tbs)?;
+        let (tag, contents, rest) = der::element(tbs)?;
         tbs = rest;
         if tag != 0xa3 {
             continue; // version, serial, ..., subjectPublicKeyInfo, unique ids
         }
-        let (SEQUENCE, mut extensions, _) = der_element(contents)? else { return None };
+        let (SEQUENCE, mut extensions, _) = der::element(contents)? else { return None };
         while !extensions.is_empty() {
-            let (SEQUENCE, extension, rest) = der_element(extensions)? else { return None };
+            let (SEQUENCE, extension, rest) = der::element(extensions)? else { return None };
             extensions = rest;
-            let (0x06, oid, mut fields) = der_element(extension)? else { return None };
+            let (0x06, oid, mut fields) = der::element(extension)? else { return None };
             if oid != KEY_USAGE_OID {
                 continue;
             }
-            if let (0x01, _, rest) = der_element(fields)? {
+            if let (0x01, _, rest) = der::element(fields)? {
                 fields = rest; // critical
             }
-            let (0x04, value, _) = der_element(fields)? else { return None };
-            let (0x03, bits, []) = der_element(value)? else { return None };
+            let (0x04, value, _) = der::element(fields)? else { return None };
+            let (0x03, bits, []) = der::element(value)? else { return None };
             let (&unused, bits) = bits.split_first()?;
             if unused > 7 {
                 return None;
@@ -651,7 +633,8 @@ mod tests {
     use std::vec;
     use std::vec::Vec;
 
-    use super::{der_element, digital_signature_allowed};
+    use super::digital_signature_allowed;
+    use crate::der;
 
     /// A certificate skeleton: Certificate { TBSCertificate { serial, `[3]` { extensions } } }.
     fn cert(extensions: &[&[u8]]) -> Vec<u8> {
@@ -692,9 +675,9 @@ mod tests {
         let mut bad_unused = KU_ENCIPHER.to_vec();
         bad_unused[11] = 8;
         assert_eq!(digital_signature_allowed(&cert(&[&bad_unused])), None);
-        assert_eq!(der_element(&[0x30, 0x80, 0, 0]), None); // indefinite length
-        assert_eq!(der_element(&[0x30, 0x85, 1, 0, 0, 0, 0]), None); // five length bytes
-        assert_eq!(der_element(&[0x04, 0x82, 0x00, 0x01, 9, 7]), Some((0x04, &[9][..], &[7][..])));
+        assert_eq!(der::element(&[0x30, 0x80, 0, 0]), None); // indefinite length
+        assert_eq!(der::element(&[0x30, 0x85, 1, 0, 0, 0, 0]), None); // five length bytes
+        assert_eq!(der::element(&[0x04, 0x82, 0x00, 0x01, 9, 7]), Some((0x04, &[9][..], &[7][..])));
         for a in 0..=255u8 {
             for b in [0u8, 1, 0x81, 0x84, 0xff] {
                 let _ = digital_signature_allowed(&[0x30, 4, a, b, a, b]);
