@@ -399,25 +399,29 @@ fn key_share_without_supported_groups_is_missing_extension() {
     assert_eq!(plaintext_alert(&s), Some(AlertDescription::MISSING_EXTENSION));
 }
 
+/// The client's ClientHello (a resumption, so pre_shared_key comes last with one 32-byte
+/// binder) with that binder replaced by `len` bytes of 0x55.
+fn client_hello_with_binder_of(c: &Connection<'_, '_>, len: u8) -> Vec<u8> {
+    let (head, sid, middle, ext) = split_client_hello(c.pending_send());
+    // The binders list is the block's last 35 bytes: `00 21 20 <32 bytes>`.
+    let psk_at = ext.len() - (2 + 2 + 12 + 2 + 33);
+    let mut body = ext[psk_at + 4..ext.len() - 35].to_vec();
+    body.extend_from_slice(&[0, len + 1, len]);
+    body.extend_from_slice(&vec![0x55; usize::from(len)]);
+    let mut ext2 = ext[..psk_at].to_vec();
+    ext2.extend_from_slice(&[0, 41]);
+    ext2.extend_from_slice(&(body.len() as u16).to_be_bytes());
+    ext2.extend_from_slice(&body);
+    join_client_hello(&head, &sid, &middle, &ext2)
+}
+
 /// RFC 8446 §4.2.11 and §6.2: a PSK binder that does not validate is decrypt_error, a binder
 /// longer than the hash included (BoGo's Resume-Server-BinderWrongLength sends one shorter
 /// than 32 bytes, which does not parse: see FAILURES in the BoGo notes).
 #[test]
 fn psk_binder_of_the_wrong_length_is_decrypt_error() {
-    let c = client();
-    let (head, sid, middle, ext) = split_client_hello(c.pending_send());
-    // The binders list is the block's last 35 bytes: `00 21 20 <32 bytes>`; make the binder
-    // 33 bytes long.
-    let psk_at = ext.len() - (2 + 2 + 12 + 2 + 33);
-    let mut body = ext[psk_at + 4..ext.len() - 35].to_vec();
-    body.extend_from_slice(&[0, 34, 33]);
-    body.extend_from_slice(&[0x55; 33]);
-    let mut ext2 = ext[..psk_at].to_vec();
-    ext2.extend_from_slice(&[0, 41]);
-    ext2.extend_from_slice(&(body.len() as u16).to_be_bytes());
-    ext2.extend_from_slice(&body);
     let mut s = server();
-    let r = feed(&mut s, &join_client_hello(&head, &sid, &middle, &ext2));
+    let r = feed(&mut s, &client_hello_with_binder_of(&client(), 33));
     assert_eq!(r, Err(Error::PeerMisbehaved(PeerMisbehaved::BadPskBinder)));
     assert_eq!(plaintext_alert(&s), Some(AlertDescription::DECRYPT_ERROR));
 }
@@ -426,20 +430,8 @@ fn psk_binder_of_the_wrong_length_is_decrypt_error() {
 /// Resume-Server-BinderWrongLength) does not parse: decode_error, not illegal_parameter.
 #[test]
 fn psk_binder_shorter_than_32_bytes_is_a_decode_error() {
-    let c = client();
-    let (head, sid, middle, ext) = split_client_hello(c.pending_send());
-    // The binders list is the block's last 35 bytes: `00 21 20 <32 bytes>`; make the binder
-    // 31 bytes long.
-    let psk_at = ext.len() - (2 + 2 + 12 + 2 + 33);
-    let mut body = ext[psk_at + 4..ext.len() - 35].to_vec();
-    body.extend_from_slice(&[0, 32, 31]);
-    body.extend_from_slice(&[0x55; 31]);
-    let mut ext2 = ext[..psk_at].to_vec();
-    ext2.extend_from_slice(&[0, 41]);
-    ext2.extend_from_slice(&(body.len() as u16).to_be_bytes());
-    ext2.extend_from_slice(&body);
     let mut s = server();
-    let r = feed(&mut s, &join_client_hello(&head, &sid, &middle, &ext2));
+    let r = feed(&mut s, &client_hello_with_binder_of(&client(), 31));
     assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::BadLength)));
     assert_eq!(plaintext_alert(&s), Some(AlertDescription::DECODE_ERROR));
 }
