@@ -5,3 +5,4 @@
 //! ([`msgs`]). None of it allocates.
 
 pub mod prf;
+pub mod record;
