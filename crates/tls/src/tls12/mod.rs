@@ -6,3 +6,4 @@
 
 pub mod prf;
 pub mod record;
+pub mod suites;
