@@ -4,6 +4,7 @@
 //! ([`record`]), the nine suites ([`suites`]) and the 1.2-only messages and extensions
 //! ([`msgs`]). None of it allocates.
 
+pub mod msgs;
 pub mod prf;
 pub mod record;
 pub mod suites;
