@@ -536,4 +536,34 @@ mod tests {
         let kb = ms.key_block(16, 4, &CLIENT_RANDOM, &SERVER_RANDOM).unwrap();
         assert_eq!(std::format!("{kb:?}"), "KeyBlock(key 16 bytes, iv 4 bytes, ..)");
     }
+
+    fn rustls_prf(suite: rustls::SupportedCipherSuite) -> &'static dyn rustls::crypto::tls12::Prf {
+        match suite {
+            rustls::SupportedCipherSuite::Tls12(s) => s.prf_provider,
+            rustls::SupportedCipherSuite::Tls13(_) => unreachable!("a TLS 1.2 suite"),
+        }
+    }
+
+    proptest::proptest! {
+        /// The PRF equals rustls's (its ring provider) for any secret, label, seed and length.
+        #[test]
+        fn prf_matches_rustls(
+            secret in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..200),
+            label in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..40),
+            seed in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..100),
+            len in 0usize..300,
+        ) {
+            use rustls::crypto::ring::cipher_suite as cs;
+            for (hash, suite) in [
+                (HashAlg::Sha256, cs::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256),
+                (HashAlg::Sha384, cs::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384),
+            ] {
+                let mut ours = std::vec![0u8; len];
+                let mut theirs = std::vec![0u8; len];
+                prf(hash, &secret, &label, &[&seed], &mut ours);
+                rustls_prf(suite).for_secret(&mut theirs, &secret, &label, &seed);
+                proptest::prop_assert_eq!(&ours, &theirs, "{:?}", hash);
+            }
+        }
+    }
 }
