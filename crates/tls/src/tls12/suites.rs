@@ -454,4 +454,28 @@ mod tests {
         // The table is sorted and its ranges do not overlap.
         assert!(REGISTRY.windows(2).all(|w| w[0].1 < w[1].0 && w[0].0 <= w[0].1));
     }
+
+    /// Every suite's key block keys both directions of its record layer: what the client
+    /// writes the server reads, and a direction keyed with the other side's keys fails.
+    #[test]
+    fn every_suite_keys_records_from_its_key_block() {
+        use crate::msgs::ContentType;
+        use crate::tls12::prf::MasterSecret;
+        use crate::tls12::record::RecordProtection12;
+        for s in ALL_SUITES12 {
+            let ms = MasterSecret::from_bytes(s.hash, &[7; 48]);
+            let kb = ms.key_block(s.key_len(), s.iv_len(), &[1; 32], &[2; 32]).unwrap();
+            let mut client_tx =
+                RecordProtection12::new(s.aead, kb.client_key(), kb.client_iv()).unwrap();
+            let mut server_rx =
+                RecordProtection12::new(s.aead, kb.client_key(), kb.client_iv()).unwrap();
+            let mut wrong_rx =
+                RecordProtection12::new(s.aead, kb.server_key(), kb.server_iv()).unwrap();
+            let mut buf = [0u8; 64];
+            let n = client_tx.seal(ContentType::HANDSHAKE, b"finished", &mut buf).unwrap();
+            let mut copy = buf;
+            assert_eq!(server_rx.open(&mut buf[..n]).unwrap().1, b"finished", "{s:?}");
+            assert!(wrong_rx.open(&mut copy[..n]).is_err(), "{s:?}");
+        }
+    }
 }
