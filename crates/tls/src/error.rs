@@ -43,6 +43,9 @@ pub enum PeerMisbehaved {
     /// More user_canceled alerts with no application data in between than
     /// [`crate::conn::MAX_USER_CANCELED`].
     TooManyWarningAlerts,
+    /// A TLS 1.2 peer's renegotiation_info was not empty on the initial handshake (RFC 5746
+    /// §3.4, §3.6): it claims a previous connection this one never had.
+    RenegotiationInfoNotEmpty,
 }
 
 /// The peer and we share no way to talk.
@@ -382,6 +385,7 @@ impl Error {
                 PeerMisbehaved::BadFinished
                 | PeerMisbehaved::BadSignature
                 | PeerMisbehaved::BadPskBinder => AlertDescription::DECRYPT_ERROR,
+                PeerMisbehaved::RenegotiationInfoNotEmpty => AlertDescription::HANDSHAKE_FAILURE,
             },
             Self::PeerIncompatible(PeerIncompatible::NoTls13) => AlertDescription::PROTOCOL_VERSION,
             Self::PeerIncompatible(PeerIncompatible::NoCommonAlpn) => {
@@ -479,6 +483,9 @@ impl fmt::Display for PeerMisbehaved {
             }
             Self::TooManyWarningAlerts => {
                 "it sent too many user_canceled alerts with no application data in between"
+            }
+            Self::RenegotiationInfoNotEmpty => {
+                "its renegotiation_info names a previous connection on an initial handshake"
             }
         })
     }
