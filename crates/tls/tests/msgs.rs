@@ -319,3 +319,105 @@ fn record_limit_extensions() {
     assert_eq!(MaxFragmentLength::LEN_4096.bytes(), Some(4096));
     assert_eq!(MaxFragmentLength(0).bytes(), None);
 }
+
+/// The TLS 1.2 messages as [`HandshakeMessage12`] reads them: each round-trips under its
+/// type and refuses truncation and trailing bytes; the 1.3 reader still refuses the 1.2-only
+/// types and the 1.2 reader the 1.3-only ones.
+#[test]
+fn tls12_messages_have_their_own_reader() {
+    use tls::tls12::msgs::*;
+    fn round_trip(m: &HandshakeMessage12<'_>) -> Vec<u8> {
+        let mut buf = vec![0u8; 1 << 12];
+        let mut w = Writer::new(&mut buf);
+        m.encode(&mut w).unwrap();
+        let n = w.len();
+        buf.truncate(n);
+        assert_eq!(&HandshakeMessage12::decode(&buf).unwrap(), m);
+        assert_eq!(buf[0], m.typ().0);
+        assert!(HandshakeMessage12::is_tls12_type(m.typ()));
+        for k in 0..buf.len() {
+            assert!(HandshakeMessage12::decode(&buf[..k]).is_err(), "prefix {k} accepted");
+        }
+        let mut extra = buf.clone();
+        extra.push(0);
+        assert!(HandshakeMessage12::decode(&extra).is_err());
+        buf
+    }
+    let schemes = [SignatureScheme::RSA_PKCS1_SHA256];
+    let certs = [Asn1Cert(b"\x30\x00")];
+    let ske = ServerKeyExchange {
+        params: EcdheParams { group: NamedGroup::X25519, public: &[9; 32] },
+        scheme: SignatureScheme::RSA_PKCS1_SHA256,
+        signature: &[1, 2, 3],
+    };
+    let msgs = [
+        HandshakeMessage12::HelloRequest,
+        HandshakeMessage12::Certificate(Certificate12 { certs: List::items(&certs) }),
+        HandshakeMessage12::ServerKeyExchange(ske),
+        HandshakeMessage12::CertificateRequest(CertificateRequest12 {
+            certificate_types: &[ECDSA_SIGN],
+            signature_algorithms: List::items(&schemes),
+            certificate_authorities: List::items(&[]),
+        }),
+        HandshakeMessage12::ServerHelloDone,
+        HandshakeMessage12::CertificateVerify(CertificateVerify {
+            scheme: SignatureScheme::ECDSA_SECP256R1_SHA256,
+            signature: &[0x30, 0],
+        }),
+        HandshakeMessage12::ClientKeyExchange(ClientKeyExchange { public: &[4; 65] }),
+        HandshakeMessage12::Finished(&[7; 12]),
+        HandshakeMessage12::NewSessionTicket(NewSessionTicket12 {
+            lifetime_hint: 300,
+            ticket: b"t",
+        }),
+    ];
+    for m in &msgs {
+        let bytes = round_trip(m);
+        // The 1.3 reader refuses every 1.2-only type as it did before 1.2 existed.
+        let only12 = [
+            HandshakeType::HELLO_REQUEST,
+            HandshakeType::SERVER_KEY_EXCHANGE,
+            HandshakeType::SERVER_HELLO_DONE,
+            HandshakeType::CLIENT_KEY_EXCHANGE,
+        ];
+        if only12.contains(&m.typ()) {
+            assert_eq!(
+                HandshakeMessage::decode(&bytes),
+                Err(InvalidMessage::IllegalValue),
+                "{m:?}"
+            );
+        }
+    }
+    assert_eq!(encode_hello12(&CLIENT_HELLO)[0], 1);
+    assert_eq!(HandshakeMessage12::decode(&hex!("00000000")), Ok(HandshakeMessage12::HelloRequest));
+    assert_eq!(
+        HandshakeMessage12::decode(&hex!("0e000000")),
+        Ok(HandshakeMessage12::ServerHelloDone)
+    );
+    assert_eq!(HandshakeMessage12::decode(&hex!("0e00000100")), Err(InvalidMessage::TrailingData));
+    assert_eq!(HandshakeMessage12::decode(&hex!("00000001 00")), Err(InvalidMessage::TrailingData));
+    // The 1.3-only ones are refused by the 1.2 reader.
+    assert_eq!(
+        HandshakeMessage12::decode(&ENCRYPTED_EXTENSIONS),
+        Err(InvalidMessage::IllegalValue)
+    );
+    assert_eq!(HandshakeMessage12::decode(&hex!("1800000100")), Err(InvalidMessage::IllegalValue));
+    assert!(!HandshakeMessage12::is_tls12_type(HandshakeType::KEY_UPDATE));
+    assert!(!HandshakeMessage12::is_tls12_type(HandshakeType::ENCRYPTED_EXTENSIONS));
+}
+
+/// The RFC 8448 hello read by the 1.2 reader is the same hello, re-encoded.
+fn encode_hello12(bytes: &[u8]) -> Vec<u8> {
+    let m = HandshakeMessage12::decode(bytes).unwrap();
+    let HandshakeMessage12::ClientHello(ch) = m else { panic!("not a ClientHello") };
+    let HandshakeMessage::ClientHello(ch13) = HandshakeMessage::decode(bytes).unwrap() else {
+        panic!()
+    };
+    assert_eq!(ch, ch13);
+    let mut buf = vec![0u8; 1 << 12];
+    let mut w = Writer::new(&mut buf);
+    m.encode(&mut w).unwrap();
+    let n = w.len();
+    buf.truncate(n);
+    buf
+}

@@ -840,3 +840,124 @@ impl<'a> Codec<'a> for HandshakeMessage<'a> {
         Ok(m)
     }
 }
+
+/// A TLS 1.2 handshake message (RFC 5246 §7.4, RFC 8422, RFC 5077), for a connection that
+/// has negotiated TLS 1.2. [`HandshakeMessage`] reads TLS 1.3's and refuses the 1.2-only
+/// types (and this reader refuses the 1.3-only ones), so neither version's state machine
+/// can be handed the other's messages. The bodies are the codecs of [`crate::tls12::msgs`];
+/// ServerKeyExchange and ClientKeyExchange are those of the ECDHE suites, the only ones
+/// Halite implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandshakeMessage12<'a> {
+    /// HelloRequest: an empty body (a renegotiation request, which the caller refuses).
+    HelloRequest,
+    /// ClientHello.
+    ClientHello(ClientHello<'a>),
+    /// ServerHello.
+    ServerHello(ServerHello<'a>),
+    /// Certificate: the chain with no context and no per-certificate extensions.
+    Certificate(crate::tls12::msgs::Certificate12<'a>),
+    /// ServerKeyExchange.
+    ServerKeyExchange(crate::tls12::msgs::ServerKeyExchange<'a>),
+    /// CertificateRequest.
+    CertificateRequest(crate::tls12::msgs::CertificateRequest12<'a>),
+    /// ServerHelloDone.
+    ServerHelloDone,
+    /// CertificateVerify: a `DigitallySigned`, the same scheme and signature as in TLS 1.3.
+    CertificateVerify(CertificateVerify<'a>),
+    /// ClientKeyExchange.
+    ClientKeyExchange(crate::tls12::msgs::ClientKeyExchange<'a>),
+    /// Finished: the verify data (its length, 12 for every Halite suite, is checked later).
+    Finished(&'a [u8]),
+    /// NewSessionTicket.
+    NewSessionTicket(crate::tls12::msgs::NewSessionTicket12<'a>),
+}
+
+impl HandshakeMessage12<'_> {
+    /// The message's type.
+    pub fn typ(&self) -> HandshakeType {
+        match self {
+            Self::HelloRequest => HandshakeType::HELLO_REQUEST,
+            Self::ClientHello(_) => HandshakeType::CLIENT_HELLO,
+            Self::ServerHello(_) => HandshakeType::SERVER_HELLO,
+            Self::Certificate(_) => HandshakeType::CERTIFICATE,
+            Self::ServerKeyExchange(_) => HandshakeType::SERVER_KEY_EXCHANGE,
+            Self::CertificateRequest(_) => HandshakeType::CERTIFICATE_REQUEST,
+            Self::ServerHelloDone => HandshakeType::SERVER_HELLO_DONE,
+            Self::CertificateVerify(_) => HandshakeType::CERTIFICATE_VERIFY,
+            Self::ClientKeyExchange(_) => HandshakeType::CLIENT_KEY_EXCHANGE,
+            Self::Finished(_) => HandshakeType::FINISHED,
+            Self::NewSessionTicket(_) => HandshakeType::NEW_SESSION_TICKET,
+        }
+    }
+
+    /// Whether `typ` is a message type TLS 1.2 has: what a 1.2 state machine checks before
+    /// decoding, to answer any other with unexpected_message.
+    pub fn is_tls12_type(typ: HandshakeType) -> bool {
+        [
+            HandshakeType::HELLO_REQUEST,
+            HandshakeType::CLIENT_HELLO,
+            HandshakeType::SERVER_HELLO,
+            HandshakeType::NEW_SESSION_TICKET,
+            HandshakeType::CERTIFICATE,
+            HandshakeType::SERVER_KEY_EXCHANGE,
+            HandshakeType::CERTIFICATE_REQUEST,
+            HandshakeType::SERVER_HELLO_DONE,
+            HandshakeType::CERTIFICATE_VERIFY,
+            HandshakeType::CLIENT_KEY_EXCHANGE,
+            HandshakeType::FINISHED,
+        ]
+        .contains(&typ)
+    }
+}
+
+impl<'a> Codec<'a> for HandshakeMessage12<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        self.typ().encode(w)?;
+        w.prefixed::<U24>(|w| match self {
+            Self::HelloRequest | Self::ServerHelloDone => Ok(()),
+            Self::ClientHello(m) => m.encode(w),
+            Self::ServerHello(m) => m.encode(w),
+            Self::Certificate(m) => m.encode(w),
+            Self::ServerKeyExchange(m) => m.encode(w),
+            Self::CertificateRequest(m) => m.encode(w),
+            Self::CertificateVerify(m) => m.encode(w),
+            Self::ClientKeyExchange(m) => m.encode(w),
+            Self::Finished(v) => w.put(v),
+            Self::NewSessionTicket(m) => m.encode(w),
+        })
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        use crate::tls12::msgs as m12;
+        let typ = HandshakeType::read(r)?;
+        let mut b = r.sub::<U24>()?;
+        let m = match typ {
+            HandshakeType::HELLO_REQUEST => Self::HelloRequest,
+            HandshakeType::CLIENT_HELLO => Self::ClientHello(ClientHello::read(&mut b)?),
+            HandshakeType::SERVER_HELLO => Self::ServerHello(ServerHello::read(&mut b)?),
+            HandshakeType::CERTIFICATE => Self::Certificate(m12::Certificate12::read(&mut b)?),
+            HandshakeType::SERVER_KEY_EXCHANGE => {
+                Self::ServerKeyExchange(m12::ServerKeyExchange::read(&mut b)?)
+            }
+            HandshakeType::CERTIFICATE_REQUEST => {
+                Self::CertificateRequest(m12::CertificateRequest12::read(&mut b)?)
+            }
+            HandshakeType::SERVER_HELLO_DONE => Self::ServerHelloDone,
+            HandshakeType::CERTIFICATE_VERIFY => {
+                Self::CertificateVerify(CertificateVerify::read(&mut b)?)
+            }
+            HandshakeType::CLIENT_KEY_EXCHANGE => {
+                Self::ClientKeyExchange(m12::ClientKeyExchange::read(&mut b)?)
+            }
+            HandshakeType::FINISHED => Self::Finished(b.take(b.left())?),
+            HandshakeType::NEW_SESSION_TICKET => {
+                Self::NewSessionTicket(m12::NewSessionTicket12::read(&mut b)?)
+            }
+            // EncryptedExtensions, KeyUpdate, EndOfEarlyData and unassigned numbers, as
+            // HandshakeMessage refuses the 1.2-only types.
+            _ => return Err(InvalidMessage::IllegalValue),
+        };
+        b.expect_empty()?;
+        Ok(m)
+    }
+}
