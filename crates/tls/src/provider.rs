@@ -134,8 +134,17 @@ pub trait KeyExchange: Debug + Sync {
 pub trait Signer: Debug + Sync {
     /// The schemes this key can sign with, in order of preference.
     fn schemes(&self) -> &[SignatureScheme];
-    /// Signs `msg` with `scheme` (one of [`schemes`](Self::schemes)) into `out`; returns the
-    /// signature's length. `rng` is there for randomized schemes (RSA-PSS salts, blinding).
+    /// The schemes this key can sign with in TLS 1.2 (a ServerKeyExchange, a client's
+    /// CertificateVerify), in order of preference. TLS 1.2 reads an `ecdsa_*` scheme as
+    /// "ECDSA with this hash" whatever the key's curve and allows RSA PKCS#1 v1.5 (RFC 5246
+    /// §7.4.1.4.1, RFC 8422 §5.1.1), so this may list more than [`schemes`](Self::schemes);
+    /// by default it is the same list, which means the same in 1.2.
+    fn tls12_schemes(&self) -> &[SignatureScheme] {
+        self.schemes()
+    }
+    /// Signs `msg` with `scheme` (one of [`schemes`](Self::schemes) or
+    /// [`tls12_schemes`](Self::tls12_schemes)) into `out`; returns the signature's length.
+    /// `rng` is there for randomized schemes (RSA-PSS salts, blinding).
     fn sign(
         &self,
         scheme: SignatureScheme,

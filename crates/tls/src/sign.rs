@@ -240,6 +240,50 @@ impl SigningKey {
     ) -> Option<SignatureScheme> {
         crate::provider::choose_scheme(self, offered)
     }
+
+    /// Our most preferred TLS 1.2 scheme ([`Signer::tls12_schemes`]) that `offered` accepts.
+    pub fn choose_scheme_tls12(
+        &self,
+        offered: impl Fn(SignatureScheme) -> bool,
+    ) -> Option<SignatureScheme> {
+        choose_scheme_tls12(self, offered)
+    }
+}
+
+/// The most preferred TLS 1.2 scheme of `key` ([`Signer::tls12_schemes`]) that `offered`
+/// accepts: what a TLS 1.2 server signs its ServerKeyExchange with, and a client its
+/// CertificateVerify.
+pub fn choose_scheme_tls12(
+    key: &dyn Signer,
+    offered: impl Fn(SignatureScheme) -> bool,
+) -> Option<SignatureScheme> {
+    key.tls12_schemes().iter().copied().find(|s| offered(*s))
+}
+
+/// The hash a TLS 1.2 `ecdsa_*` scheme names (RFC 8422 §5.1.1), or `None` for another
+/// scheme.
+fn ecdsa_hash(scheme: SignatureScheme) -> Option<core_rsa::HashAlg> {
+    match scheme {
+        SignatureScheme::ECDSA_SECP256R1_SHA256 => Some(core_rsa::HashAlg::Sha256),
+        SignatureScheme::ECDSA_SECP384R1_SHA384 => Some(core_rsa::HashAlg::Sha384),
+        SignatureScheme::ECDSA_SECP521R1_SHA512 => Some(core_rsa::HashAlg::Sha512),
+        _ => None,
+    }
+}
+
+/// An ECDSA signature by `key` over `msg` hashed with `hash`, DER-encoded into `out`, with
+/// the RFC 6979 nonce over that hash.
+macro_rules! ecdsa_sign_with {
+    ($key:expr, $hash:expr, $msg:expr) => {{
+        match $hash {
+            core_rsa::HashAlg::Sha384 => $key
+                .sign_prehash_with::<core_hash::Sha384>(core_hash::Sha384::digest($msg).as_ref()),
+            core_rsa::HashAlg::Sha512 => $key
+                .sign_prehash_with::<core_hash::Sha512>(core_hash::Sha512::digest($msg).as_ref()),
+            _ => $key
+                .sign_prehash_with::<core_hash::Sha256>(core_hash::Sha256::digest($msg).as_ref()),
+        }
+    }};
 }
 
 /// The default signer: Ed25519 and ECDSA from `core-ec`, RSA-PSS from `core-rsa`.
@@ -273,6 +317,33 @@ impl Signer for SigningKey {
         }
     }
 
+    /// In TLS 1.2 an ECDSA key also signs with the other `ecdsa_*` schemes' hashes (SHA-256,
+    /// -384, -512, its own curve's first) and an rsaEncryption key with PKCS#1 v1.5 too (after
+    /// PSS); an RSASSA-PSS key signs only PSS, as in 1.3.
+    fn tls12_schemes(&self) -> &[SignatureScheme] {
+        match self {
+            Self::EcdsaP256(_) => &[
+                SignatureScheme::ECDSA_SECP256R1_SHA256,
+                SignatureScheme::ECDSA_SECP384R1_SHA384,
+                SignatureScheme::ECDSA_SECP521R1_SHA512,
+            ],
+            Self::EcdsaP384(_) => &[
+                SignatureScheme::ECDSA_SECP384R1_SHA384,
+                SignatureScheme::ECDSA_SECP521R1_SHA512,
+                SignatureScheme::ECDSA_SECP256R1_SHA256,
+            ],
+            Self::Rsa(_) => &[
+                SignatureScheme::RSA_PSS_RSAE_SHA256,
+                SignatureScheme::RSA_PSS_RSAE_SHA384,
+                SignatureScheme::RSA_PSS_RSAE_SHA512,
+                SignatureScheme::RSA_PKCS1_SHA256,
+                SignatureScheme::RSA_PKCS1_SHA384,
+                SignatureScheme::RSA_PKCS1_SHA512,
+            ],
+            _ => self.schemes(),
+        }
+    }
+
     /// ECDSA signatures are deterministic (RFC 6979); `rng` gives RSA-PSS its salt and blinds
     /// the RSA private operation.
     fn sign(
@@ -282,7 +353,7 @@ impl Signer for SigningKey {
         rng: &mut dyn RandomSource,
         out: &mut [u8; MAX_SIGNATURE_LEN],
     ) -> Result<usize, Error> {
-        if !self.schemes().contains(&scheme) {
+        if !self.schemes().contains(&scheme) && !self.tls12_schemes().contains(&scheme) {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
         let mut put = |b: &[u8]| {
@@ -291,8 +362,25 @@ impl Signer for SigningKey {
         };
         match self {
             Self::Ed25519(k) => put(&k.sign(msg).to_bytes()),
-            Self::EcdsaP256(k) => put(k.sign(msg).to_der().as_ref()),
-            Self::EcdsaP384(k) => put(k.sign(msg).to_der().as_ref()),
+            Self::EcdsaP256(k) => match ecdsa_hash(scheme) {
+                Some(core_rsa::HashAlg::Sha256) | None => put(k.sign(msg).to_der().as_ref()),
+                Some(h) => put(ecdsa_sign_with!(k, h, msg).to_der().as_ref()),
+            },
+            Self::EcdsaP384(k) => match ecdsa_hash(scheme) {
+                Some(core_rsa::HashAlg::Sha384) | None => put(k.sign(msg).to_der().as_ref()),
+                Some(h) => put(ecdsa_sign_with!(k, h, msg).to_der().as_ref()),
+            },
+            Self::Rsa(k) if is_pkcs1(scheme) => {
+                let hash = match scheme {
+                    SignatureScheme::RSA_PKCS1_SHA256 => core_rsa::HashAlg::Sha256,
+                    SignatureScheme::RSA_PKCS1_SHA384 => core_rsa::HashAlg::Sha384,
+                    _ => core_rsa::HashAlg::Sha512,
+                };
+                k.sign_pkcs1v15(hash, msg, rng, out).map_err(|e| match e {
+                    core_rsa::Error::RandomFailed => Error::RandomFailed,
+                    _ => Error::ApiMisuse(ApiMisuse::BadConfig),
+                })
+            }
             Self::Rsa(k) | Self::RsaPss { key: k, .. } => {
                 let hash =
                     match scheme {
@@ -310,6 +398,16 @@ impl Signer for SigningKey {
             }
         }
     }
+}
+
+/// Whether `scheme` is RSA PKCS#1 v1.5 (TLS 1.2 handshake signatures only).
+fn is_pkcs1(scheme: SignatureScheme) -> bool {
+    matches!(
+        scheme,
+        SignatureScheme::RSA_PKCS1_SHA256
+            | SignatureScheme::RSA_PKCS1_SHA384
+            | SignatureScheme::RSA_PKCS1_SHA512
+    )
 }
 
 /// Whether `text` holds a private key in a PEM form other than PKCS#8.

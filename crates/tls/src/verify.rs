@@ -12,7 +12,7 @@ use pki_types::{
 
 use crate::der;
 use crate::error::{CertificateError, Error, PeerMisbehaved};
-use crate::msgs::SignatureScheme;
+use crate::msgs::{ProtocolVersion, SignatureScheme};
 
 /// Ed25519 signatures (RFC 8410 keys) checked with `core_ec::ed25519`.
 #[derive(Debug)]
@@ -229,6 +229,12 @@ pub static ECDSA_P384_SHA256: &dyn SignatureVerificationAlgorithm =
 /// ECDSA P-384 with SHA-384.
 pub static ECDSA_P384_SHA384: &dyn SignatureVerificationAlgorithm =
     &EcdsaVerify { curve: Curve::P384, hash: SigHash::Sha384 };
+/// ECDSA P-256 with SHA-512 (TLS 1.2 `ecdsa_secp521r1_sha512`, read as "ECDSA with SHA-512").
+pub static ECDSA_P256_SHA512: &dyn SignatureVerificationAlgorithm =
+    &EcdsaVerify { curve: Curve::P256, hash: SigHash::Sha512 };
+/// ECDSA P-384 with SHA-512 (TLS 1.2 `ecdsa_secp521r1_sha512`, read as "ECDSA with SHA-512").
+pub static ECDSA_P384_SHA512: &dyn SignatureVerificationAlgorithm =
+    &EcdsaVerify { curve: Curve::P384, hash: SigHash::Sha512 };
 /// RSA PKCS#1 v1.5 with SHA-256 (certificates only in TLS 1.3).
 pub static RSA_PKCS1_SHA256: &dyn SignatureVerificationAlgorithm =
     &RsaVerify { hash: SigHash::Sha256, pss: false, key: RsaKeyAlg::RsaEncryption };
@@ -300,6 +306,55 @@ pub static SUPPORTED_SCHEMES: &[(SignatureScheme, &dyn SignatureVerificationAlgo
     (SignatureScheme::RSA_PSS_PSS_SHA384, RSA_PSS_KEY_SHA384),
     (SignatureScheme::RSA_PSS_PSS_SHA512, RSA_PSS_KEY_SHA512),
 ];
+
+/// The TLS signature schemes this side can verify in a TLS 1.2 ServerKeyExchange or
+/// CertificateVerify, in the order they are offered: those of [`SUPPORTED_SCHEMES`], then
+/// RSA PKCS#1 v1.5, which TLS 1.2 allows in handshake signatures (RFC 5246 §7.4.1.4.1) and
+/// TLS 1.3 does not; and in 1.2 an `ecdsa_*` scheme names only the hash (RFC 8422 §5.1.1,
+/// §5.4: the curve is the key's), see [`tls12_verifiers`]. SHA-1 schemes are not offered.
+pub static SUPPORTED_SCHEMES_TLS12: &[SignatureScheme] = &[
+    SignatureScheme::ED25519,
+    SignatureScheme::ECDSA_SECP256R1_SHA256,
+    SignatureScheme::ECDSA_SECP384R1_SHA384,
+    SignatureScheme::ECDSA_SECP521R1_SHA512,
+    SignatureScheme::RSA_PSS_RSAE_SHA256,
+    SignatureScheme::RSA_PSS_RSAE_SHA384,
+    SignatureScheme::RSA_PSS_RSAE_SHA512,
+    SignatureScheme::RSA_PSS_PSS_SHA256,
+    SignatureScheme::RSA_PSS_PSS_SHA384,
+    SignatureScheme::RSA_PSS_PSS_SHA512,
+    SignatureScheme::RSA_PKCS1_SHA256,
+    SignatureScheme::RSA_PKCS1_SHA384,
+    SignatureScheme::RSA_PKCS1_SHA512,
+];
+
+/// Each TLS 1.2 scheme's verifiers (see [`tls12_verifiers`]).
+type Verifiers = &'static [&'static dyn SignatureVerificationAlgorithm];
+
+static TLS12_VERIFIERS: &[(SignatureScheme, Verifiers)] = &[
+    (SignatureScheme::ED25519, &[ED25519]),
+    (SignatureScheme::ECDSA_SECP256R1_SHA256, &[ECDSA_P256_SHA256, ECDSA_P384_SHA256]),
+    (SignatureScheme::ECDSA_SECP384R1_SHA384, &[ECDSA_P256_SHA384, ECDSA_P384_SHA384]),
+    (SignatureScheme::ECDSA_SECP521R1_SHA512, &[ECDSA_P256_SHA512, ECDSA_P384_SHA512]),
+    (SignatureScheme::RSA_PSS_RSAE_SHA256, &[RSA_PSS_SHA256]),
+    (SignatureScheme::RSA_PSS_RSAE_SHA384, &[RSA_PSS_SHA384]),
+    (SignatureScheme::RSA_PSS_RSAE_SHA512, &[RSA_PSS_SHA512]),
+    (SignatureScheme::RSA_PSS_PSS_SHA256, &[RSA_PSS_KEY_SHA256, RSA_PSS_KEY_SHA256_ONLY]),
+    (SignatureScheme::RSA_PSS_PSS_SHA384, &[RSA_PSS_KEY_SHA384, RSA_PSS_KEY_SHA384_ONLY]),
+    (SignatureScheme::RSA_PSS_PSS_SHA512, &[RSA_PSS_KEY_SHA512, RSA_PSS_KEY_SHA512_ONLY]),
+    (SignatureScheme::RSA_PKCS1_SHA256, &[RSA_PKCS1_SHA256]),
+    (SignatureScheme::RSA_PKCS1_SHA384, &[RSA_PKCS1_SHA384]),
+    (SignatureScheme::RSA_PKCS1_SHA512, &[RSA_PKCS1_SHA512]),
+];
+
+/// The verifiers that may check a TLS 1.2 handshake signature with `scheme`, one per key
+/// type it can come from: an `ecdsa_*` scheme is ECDSA with that hash by a P-256 or P-384
+/// key (RFC 8422 §5.1.1, as `SignatureAndHashAlgorithm` {hash, ecdsa}); an `rsa_pss_pss_*`
+/// one an RSASSA-PSS key with or without parameters. Empty for a scheme not in
+/// [`SUPPORTED_SCHEMES_TLS12`].
+pub fn tls12_verifiers(scheme: SignatureScheme) -> Verifiers {
+    TLS12_VERIFIERS.iter().find(|(s, _)| *s == scheme).map_or(&[], |(_, v)| v)
+}
 
 /// The verifier of an `rsa_pss_pss_*` scheme for a key whose RSASSA-PSS-params restrict it
 /// to the scheme's hash, tried when the key is not the parameterless one of
@@ -393,6 +448,24 @@ pub fn verify_peer(
     message: &[u8],
     sig: &[u8],
 ) -> Result<[u8; 32], Error> {
+    let anchor = verify_chain(end_entity, intermediates, roots, peer, now)?;
+    let ee_der = CertificateDer::from(end_entity);
+    let ee = webpki::EndEntityCert::try_from(&ee_der).map_err(|e| map_webpki(&e))?;
+    signature_by(end_entity, &ee, scheme, message, sig)?;
+    Ok(anchor)
+}
+
+/// Verifies a chain (`end_entity` then `intermediates`) to `roots` at `now` for `peer`
+/// (and, for a server, its name), without any handshake signature: for TLS 1.2, whose
+/// ServerKeyExchange or CertificateVerify signature is then checked by
+/// [`verify_signature_for`]. Returns the [`anchor_digest`] of the root the chain leads to.
+pub fn verify_chain(
+    end_entity: &[u8],
+    intermediates: &[&[u8]],
+    roots: &[TrustAnchor<'_>],
+    peer: Peer<'_>,
+    now: UnixTime,
+) -> Result<[u8; 32], Error> {
     let ee_der = CertificateDer::from(end_entity);
     let ee = webpki::EndEntityCert::try_from(&ee_der).map_err(|e| map_webpki(&e))?;
     if intermediates.len() > MAX_INTERMEDIATES {
@@ -424,7 +497,6 @@ pub fn verify_peer(
             .map_err(|_| Error::InvalidCertificate(CertificateError::NotValidForName))?;
         ee.verify_is_valid_for_subject_name(&server_name).map_err(|e| map_webpki(&e))?;
     }
-    signature_by(end_entity, &ee, scheme, message, sig)?;
     Ok(anchor)
 }
 
@@ -442,6 +514,52 @@ pub fn verify_signature(
     let ee_der = CertificateDer::from(end_entity);
     let ee = webpki::EndEntityCert::try_from(&ee_der).map_err(|e| map_webpki(&e))?;
     signature_by(end_entity, &ee, scheme, message, sig)
+}
+
+/// Checks a handshake signature `sig` with `scheme` over `message` by the key of
+/// `end_entity` under the rules of `version`: for TLS 1.3 exactly [`verify_signature`]
+/// (schemes of [`SUPPORTED_SCHEMES`], an `ecdsa_*` scheme bound to its curve, no PKCS#1
+/// v1.5); for TLS 1.2 the schemes of [`SUPPORTED_SCHEMES_TLS12`] as [`tls12_verifiers`]
+/// reads them, for a ServerKeyExchange (`message` is its signed content) or a
+/// CertificateVerify (`message` is the handshake messages so far). The keyUsage is checked
+/// in both. A scheme outside the version's list is
+/// [`PeerMisbehaved::SelectedUnofferedParameter`]; another version is
+/// [`ApiMisuse::BadConfig`](crate::error::ApiMisuse::BadConfig).
+pub fn verify_signature_for(
+    version: ProtocolVersion,
+    end_entity: &[u8],
+    scheme: SignatureScheme,
+    message: &[u8],
+    sig: &[u8],
+) -> Result<(), Error> {
+    let tls12 = match version {
+        ProtocolVersion::TLSV1_3 => false,
+        ProtocolVersion::TLSV1_2 => true,
+        _ => return Err(Error::ApiMisuse(crate::error::ApiMisuse::BadConfig)),
+    };
+    let ee_der = CertificateDer::from(end_entity);
+    let ee = webpki::EndEntityCert::try_from(&ee_der).map_err(|e| map_webpki(&e))?;
+    if !tls12 {
+        return signature_by(end_entity, &ee, scheme, message, sig);
+    }
+    let algs = tls12_verifiers(scheme);
+    if algs.is_empty() {
+        return Err(Error::PeerMisbehaved(PeerMisbehaved::SelectedUnofferedParameter));
+    }
+    check_key_usage(end_entity)?;
+    for alg in algs {
+        #[allow(deprecated)] // the context-free variant is what a build without `alloc` returns
+        match ee.verify_signature(*alg, message, sig) {
+            Ok(()) => return Ok(()),
+            // Another key type (curve, PSS restriction): try the scheme's next verifier.
+            Err(
+                webpki::Error::UnsupportedSignatureAlgorithmForPublicKey
+                | webpki::Error::UnsupportedSignatureAlgorithmForPublicKeyContext(_),
+            ) => {}
+            Err(_) => break,
+        }
+    }
+    Err(Error::PeerMisbehaved(PeerMisbehaved::BadSignature))
 }
 
 /// Checks the CertificateVerify signature by `ee` (parsed from `der`), once its keyUsage

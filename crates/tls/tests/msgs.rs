@@ -139,6 +139,7 @@ fn hello_retry_request_round_trips() {
             cookie: Some(b"cookie!"),
             key_share: None,
             selected_identity: None,
+            ..ServerHelloExtensions::default()
         },
     });
     let bytes = assert_round_trip(&hrr);
@@ -202,6 +203,27 @@ proptest! {
         if let Ok(m) = HandshakeMessage::decode(&bytes) {
             let again = encode(&m);
             prop_assert_eq!(HandshakeMessage::decode(&again).unwrap(), m);
+        }
+    }
+
+    /// The same for the TLS 1.2 reader: no panic, and what decodes re-encodes to a message
+    /// that decodes to the same value.
+    #[test]
+    fn decode12_is_total(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        if let Ok(m) = HandshakeMessage12::decode(&bytes) {
+            let again = encode_any(&m);
+            prop_assert_eq!(HandshakeMessage12::decode(&again).unwrap(), m);
+        }
+    }
+
+    /// Mutating one byte of the ClientHello read as TLS 1.2 never panics either, and the
+    /// 1.2 reader accepts a hello only if the 1.3 one does.
+    #[test]
+    fn mutated_client_hello12_is_total(at in 0usize..196, v in any::<u8>()) {
+        let mut ch = CLIENT_HELLO;
+        ch[at] = v;
+        if HandshakeMessage12::decode(&ch).is_ok() {
+            prop_assert!(HandshakeMessage::decode(&ch).is_ok());
         }
     }
 
@@ -318,4 +340,313 @@ fn record_limit_extensions() {
     assert_eq!(MaxFragmentLength::LEN_512.bytes(), Some(512));
     assert_eq!(MaxFragmentLength::LEN_4096.bytes(), Some(4096));
     assert_eq!(MaxFragmentLength(0).bytes(), None);
+}
+
+/// The TLS 1.2 messages as [`HandshakeMessage12`] reads them: each round-trips under its
+/// type and refuses truncation and trailing bytes; the 1.3 reader still refuses the 1.2-only
+/// types and the 1.2 reader the 1.3-only ones.
+#[test]
+fn tls12_messages_have_their_own_reader() {
+    use tls::tls12::msgs::*;
+    fn round_trip(m: &HandshakeMessage12<'_>) -> Vec<u8> {
+        let mut buf = vec![0u8; 1 << 12];
+        let mut w = Writer::new(&mut buf);
+        m.encode(&mut w).unwrap();
+        let n = w.len();
+        buf.truncate(n);
+        assert_eq!(&HandshakeMessage12::decode(&buf).unwrap(), m);
+        assert_eq!(buf[0], m.typ().0);
+        assert!(HandshakeMessage12::is_tls12_type(m.typ()));
+        for k in 0..buf.len() {
+            assert!(HandshakeMessage12::decode(&buf[..k]).is_err(), "prefix {k} accepted");
+        }
+        let mut extra = buf.clone();
+        extra.push(0);
+        assert!(HandshakeMessage12::decode(&extra).is_err());
+        buf
+    }
+    let schemes = [SignatureScheme::RSA_PKCS1_SHA256];
+    let certs = [Asn1Cert(b"\x30\x00")];
+    let ske = ServerKeyExchange {
+        params: EcdheParams { group: NamedGroup::X25519, public: &[9; 32] },
+        scheme: SignatureScheme::RSA_PKCS1_SHA256,
+        signature: &[1, 2, 3],
+    };
+    let msgs = [
+        HandshakeMessage12::HelloRequest,
+        HandshakeMessage12::Certificate(Certificate12 { certs: List::items(&certs) }),
+        HandshakeMessage12::ServerKeyExchange(ske),
+        HandshakeMessage12::CertificateRequest(CertificateRequest12 {
+            certificate_types: &[ECDSA_SIGN],
+            signature_algorithms: List::items(&schemes),
+            certificate_authorities: List::items(&[]),
+        }),
+        HandshakeMessage12::ServerHelloDone,
+        HandshakeMessage12::CertificateVerify(CertificateVerify {
+            scheme: SignatureScheme::ECDSA_SECP256R1_SHA256,
+            signature: &[0x30, 0],
+        }),
+        HandshakeMessage12::ClientKeyExchange(ClientKeyExchange { public: &[4; 65] }),
+        HandshakeMessage12::Finished(&[7; 12]),
+        HandshakeMessage12::NewSessionTicket(NewSessionTicket12 {
+            lifetime_hint: 300,
+            ticket: b"t",
+        }),
+    ];
+    for m in &msgs {
+        let bytes = round_trip(m);
+        // The 1.3 reader refuses every 1.2-only type as it did before 1.2 existed.
+        let only12 = [
+            HandshakeType::HELLO_REQUEST,
+            HandshakeType::SERVER_KEY_EXCHANGE,
+            HandshakeType::SERVER_HELLO_DONE,
+            HandshakeType::CLIENT_KEY_EXCHANGE,
+        ];
+        if only12.contains(&m.typ()) {
+            assert_eq!(
+                HandshakeMessage::decode(&bytes),
+                Err(InvalidMessage::IllegalValue),
+                "{m:?}"
+            );
+        }
+    }
+    assert_eq!(encode_hello12(&CLIENT_HELLO)[0], 1);
+    assert_eq!(HandshakeMessage12::decode(&hex!("00000000")), Ok(HandshakeMessage12::HelloRequest));
+    assert_eq!(
+        HandshakeMessage12::decode(&hex!("0e000000")),
+        Ok(HandshakeMessage12::ServerHelloDone)
+    );
+    assert_eq!(HandshakeMessage12::decode(&hex!("0e00000100")), Err(InvalidMessage::TrailingData));
+    assert_eq!(HandshakeMessage12::decode(&hex!("00000001 00")), Err(InvalidMessage::TrailingData));
+    // The 1.3-only ones are refused by the 1.2 reader.
+    assert_eq!(
+        HandshakeMessage12::decode(&ENCRYPTED_EXTENSIONS),
+        Err(InvalidMessage::IllegalValue)
+    );
+    assert_eq!(HandshakeMessage12::decode(&hex!("1800000100")), Err(InvalidMessage::IllegalValue));
+    assert!(!HandshakeMessage12::is_tls12_type(HandshakeType::KEY_UPDATE));
+    assert!(!HandshakeMessage12::is_tls12_type(HandshakeType::ENCRYPTED_EXTENSIONS));
+}
+
+// The RFC 8448 hello read by the 1.2 reader is the same hello, re-encoded.
+fn encode_hello12(bytes: &[u8]) -> Vec<u8> {
+    let m = HandshakeMessage12::decode(bytes).unwrap();
+    let HandshakeMessage12::ClientHello(ch) = m else { panic!("not a ClientHello") };
+    let HandshakeMessage::ClientHello(ch13) = HandshakeMessage::decode(bytes).unwrap() else {
+        panic!()
+    };
+    assert_eq!(ch.hello, ch13);
+    // RFC 8448's hello carries an empty renegotiation_info and an empty session_ticket.
+    assert_eq!(
+        ch.tls12,
+        ClientExtensions12 {
+            renegotiation_info: Some(tls::tls12::msgs::RenegotiationInfo::INITIAL),
+            session_ticket: Some(tls::tls12::msgs::SessionTicketExt(&[])),
+            ..ClientExtensions12::default()
+        }
+    );
+    let mut buf = vec![0u8; 1 << 12];
+    let mut w = Writer::new(&mut buf);
+    m.encode(&mut w).unwrap();
+    let n = w.len();
+    buf.truncate(n);
+    buf
+}
+
+fn encode_any<'a, T: Codec<'a>>(m: &T) -> Vec<u8> {
+    let mut buf = vec![0u8; 1 << 12];
+    let mut w = Writer::new(&mut buf);
+    m.encode(&mut w).unwrap();
+    let n = w.len();
+    buf.truncate(n);
+    buf
+}
+
+// A ClientHello message (with its header) whose extensions block is `exts` (type, body).
+fn client_hello_with(exts: &[(u16, &[u8])]) -> Vec<u8> {
+    let mut block = Vec::new();
+    for (t, b) in exts {
+        block.extend(t.to_be_bytes());
+        block.extend(u16::try_from(b.len()).unwrap().to_be_bytes());
+        block.extend(*b);
+    }
+    let mut body = vec![3, 3];
+    body.extend([5; 32]);
+    body.extend([0, 0, 4, 0xc0, 0x2b, 0x13, 0x01, 1, 0]);
+    body.extend(u16::try_from(block.len()).unwrap().to_be_bytes());
+    body.extend(block);
+    let mut msg = vec![1, 0];
+    msg.extend(u16::try_from(body.len()).unwrap().to_be_bytes());
+    msg.extend(body);
+    msg
+}
+
+// The TLS 1.2 extensions of a ClientHello: the 1.3 reader skips them (whatever they hold),
+// the 1.2 reader decodes them strictly; they round-trip ahead of pre_shared_key.
+#[test]
+fn client_hello_tls12_extensions() {
+    use tls::tls12::msgs::{EcPointFormats, RenegotiationInfo, SessionTicketExt};
+    let ids = [PskIdentity { identity: b"ticket", obfuscated_age: 7 }];
+    let binders = [PskBinder(&[0xab; 32])];
+    let suites = [
+        CipherSuite::ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+        CipherSuite::EMPTY_RENEGOTIATION_INFO_SCSV,
+    ];
+    let ch = ClientHello12 {
+        hello: ClientHello {
+            legacy_version: ProtocolVersion::TLSV1_2,
+            random: [1; 32],
+            session_id: &[2; 32],
+            cipher_suites: List::items(&suites),
+            extensions: ClientExtensions {
+                psk_modes: Some(List::items(&[PskKeyExchangeMode::PSK_DHE_KE])),
+                pre_shared_key: Some(OfferedPsks {
+                    identities: List::items(&ids),
+                    binders: List::items(&binders),
+                }),
+                ..ClientExtensions::default()
+            },
+        },
+        tls12: ClientExtensions12 {
+            extended_master_secret: true,
+            renegotiation_info: Some(RenegotiationInfo::INITIAL),
+            ec_point_formats: Some(EcPointFormats::UNCOMPRESSED_ONLY),
+            session_ticket: Some(SessionTicketExt(b"old ticket")),
+        },
+    };
+    let msg = encode_any(&HandshakeMessage12::ClientHello(ch));
+    assert_eq!(HandshakeMessage12::decode(&msg), Ok(HandshakeMessage12::ClientHello(ch)));
+    // The 1.3 reader takes the same bytes (pre_shared_key is still last) and sees the hello.
+    let HandshakeMessage::ClientHello(h) = HandshakeMessage::decode(&msg).unwrap() else {
+        panic!()
+    };
+    assert_eq!(h, ch.hello);
+    assert!(h.has_empty_renegotiation_info_scsv());
+    assert!(!h.has_fallback_scsv());
+    assert!(h.offers_suite(CipherSuite::ECDHE_ECDSA_WITH_AES_128_GCM_SHA256));
+    for n in 0..msg.len() {
+        assert!(HandshakeMessage12::decode(&msg[..n]).is_err(), "prefix {n}");
+    }
+    let fallback =
+        ClientHello { cipher_suites: List::items(&[CipherSuite::FALLBACK_SCSV]), ..ch.hello };
+    assert!(fallback.has_fallback_scsv() && !fallback.has_empty_renegotiation_info_scsv());
+
+    // Each malformed 1.2 extension: ignored by the 1.3 reader, refused by the 1.2 one.
+    let cases: [(u16, &[u8], InvalidMessage); 6] = [
+        (23, &[0], InvalidMessage::TrailingData),
+        (0xff01, &[], InvalidMessage::Truncated),
+        (0xff01, &[2, 0], InvalidMessage::Truncated),
+        (0xff01, &[0, 0], InvalidMessage::TrailingData),
+        (11, &[2, 1, 2], InvalidMessage::IllegalValue),
+        (11, &[0], InvalidMessage::BadLength),
+    ];
+    for (typ, body, err) in cases {
+        let m = client_hello_with(&[(typ, body)]);
+        let HandshakeMessage::ClientHello(h) = HandshakeMessage::decode(&m).unwrap() else {
+            panic!()
+        };
+        assert_eq!(h.extensions, ClientExtensions::default(), "{typ:#x}");
+        assert_eq!(HandshakeMessage12::decode(&m), Err(err), "{typ:#x} {body:?}");
+    }
+    // Well-formed ones, and repeats (refused by both readers).
+    let m = client_hello_with(&[(23, &[]), (11, &[3, 0, 1, 2]), (35, &[]), (0xff01, &[0])]);
+    let Ok(HandshakeMessage12::ClientHello(c)) = HandshakeMessage12::decode(&m) else { panic!() };
+    assert!(c.tls12.extended_master_secret);
+    assert_eq!(c.tls12.ec_point_formats.map(|f| f.0.iter().count()), Some(3));
+    assert_eq!(c.tls12.session_ticket, Some(SessionTicketExt(&[])));
+    assert_eq!(c.tls12.renegotiation_info, Some(RenegotiationInfo::INITIAL));
+    let repeats: [(u16, &[u8]); 4] = [(23, &[]), (35, &[]), (0xff01, &[0]), (11, &[1, 0])];
+    for (typ, body) in repeats {
+        let m = client_hello_with(&[(typ, body), (typ, body)]);
+        assert_eq!(HandshakeMessage::decode(&m), Err(InvalidMessage::DuplicateExtension));
+        assert_eq!(HandshakeMessage12::decode(&m), Err(InvalidMessage::DuplicateExtension));
+    }
+}
+
+// A ServerHello with extensions `exts`, and supported_versions 1.3 first if `v13`.
+fn server_hello_with(v13: bool, exts: &[(u16, &[u8])]) -> Vec<u8> {
+    let mut block = Vec::new();
+    if v13 {
+        block.extend([0, 43, 0, 2, 3, 4]);
+    }
+    for (t, b) in exts {
+        block.extend(t.to_be_bytes());
+        block.extend(u16::try_from(b.len()).unwrap().to_be_bytes());
+        block.extend(*b);
+    }
+    let mut body = vec![3, 3];
+    body.extend([5; 32]);
+    body.extend([0, 0x13, 0x01, 0]);
+    body.extend(u16::try_from(block.len()).unwrap().to_be_bytes());
+    body.extend(block);
+    let mut msg = vec![2, 0];
+    msg.extend(u16::try_from(body.len()).unwrap().to_be_bytes());
+    msg.extend(body);
+    msg
+}
+
+// A ServerHello without supported_versions (TLS 1.2) has its extensions read; one with it
+// (TLS 1.3) still refuses them, malformed or not, as before.
+#[test]
+fn server_hello_tls12_extensions() {
+    use tls::tls12::msgs::{EcPointFormats, RenegotiationInfo};
+    let sh = HandshakeMessage::ServerHello(ServerHello {
+        legacy_version: ProtocolVersion::TLSV1_2,
+        random: [4; 32],
+        session_id: &[9; 32],
+        cipher_suite: CipherSuite::ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+        extensions: ServerHelloExtensions {
+            extended_master_secret: true,
+            renegotiation_info: Some(RenegotiationInfo::INITIAL),
+            ec_point_formats: Some(EcPointFormats::UNCOMPRESSED_ONLY),
+            session_ticket: true,
+            alpn: Some(b"h2"),
+            server_name_ack: true,
+            max_fragment_length: Some(MaxFragmentLength::LEN_1024),
+            record_size_limit: Some(1024),
+            ..ServerHelloExtensions::default()
+        },
+    });
+    let bytes = assert_round_trip(&sh);
+    assert_rejects_truncation_and_trailing(&bytes);
+    assert_eq!(HandshakeMessage12::decode(&bytes).unwrap().typ(), HandshakeType::SERVER_HELLO);
+
+    let malformed: [(u16, &[u8], InvalidMessage); 7] = [
+        (23, &[0], InvalidMessage::TrailingData),
+        (35, b"ticket", InvalidMessage::TrailingData),
+        (0xff01, &[1], InvalidMessage::Truncated),
+        (11, &[1, 1], InvalidMessage::IllegalValue),
+        (16, &[0, 3, 2, b'h', b'2', 0], InvalidMessage::TrailingData),
+        (16, &[0, 1, 0], InvalidMessage::BadLength),
+        (1, &[9], InvalidMessage::IllegalValue),
+    ];
+    for (typ, body, err) in malformed {
+        assert_eq!(
+            HandshakeMessage::decode(&server_hello_with(false, &[(typ, body)])),
+            Err(err),
+            "{typ}"
+        );
+        // In a TLS 1.3 ServerHello the type alone is refused, whatever the body.
+        assert_eq!(
+            HandshakeMessage::decode(&server_hello_with(true, &[(typ, body)])),
+            Err(InvalidMessage::UnexpectedExtension),
+            "{typ}"
+        );
+    }
+    let two_alpn: &[u8] = &[0, 6, 2, b'h', b'2', 2, b'h', b'3'];
+    assert_eq!(
+        HandshakeMessage::decode(&server_hello_with(false, &[(16, two_alpn)])),
+        Err(InvalidMessage::IllegalValue)
+    );
+    assert_eq!(
+        HandshakeMessage::decode(&server_hello_with(false, &[(23, &[]), (23, &[])])),
+        Err(InvalidMessage::DuplicateExtension)
+    );
+    // Unknown types in a 1.2 hello are still skipped here (the state machine answers them).
+    let unknown = server_hello_with(false, &[(0x1234, &[1]), (23, &[]), (0, &[])]);
+    let HandshakeMessage::ServerHello(s) = HandshakeMessage::decode(&unknown).unwrap() else {
+        panic!()
+    };
+    assert!(s.extensions.extended_master_secret && s.extensions.server_name_ack);
+    assert_eq!(s.extensions.supported_version, None);
 }

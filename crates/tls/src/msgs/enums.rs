@@ -64,6 +64,8 @@ wire_enum! {
 wire_enum! {
     /// A handshake message's type (RFC 8446 §4).
     HandshakeType(u8) {
+        /// `hello_request` (TLS 1.2, RFC 5246 §7.4.1.1): a renegotiation request, refused.
+        HELLO_REQUEST = 0,
         /// `client_hello`.
         CLIENT_HELLO = 1,
         /// `server_hello` (also HelloRetryRequest).
@@ -76,10 +78,16 @@ wire_enum! {
         ENCRYPTED_EXTENSIONS = 8,
         /// `certificate`.
         CERTIFICATE = 11,
+        /// `server_key_exchange` (TLS 1.2, RFC 5246 §7.4.3).
+        SERVER_KEY_EXCHANGE = 12,
         /// `certificate_request`.
         CERTIFICATE_REQUEST = 13,
+        /// `server_hello_done` (TLS 1.2, RFC 5246 §7.4.5).
+        SERVER_HELLO_DONE = 14,
         /// `certificate_verify`.
         CERTIFICATE_VERIFY = 15,
+        /// `client_key_exchange` (TLS 1.2, RFC 5246 §7.4.7).
+        CLIENT_KEY_EXCHANGE = 16,
         /// `finished`.
         FINISHED = 20,
         /// `key_update`.
@@ -108,12 +116,18 @@ wire_enum! {
         MAX_FRAGMENT_LENGTH = 1,
         /// `supported_groups`.
         SUPPORTED_GROUPS = 10,
+        /// `ec_point_formats` (TLS 1.2, RFC 8422 §5.1.2).
+        EC_POINT_FORMATS = 11,
         /// `signature_algorithms`.
         SIGNATURE_ALGORITHMS = 13,
         /// `application_layer_protocol_negotiation` (RFC 7301).
         ALPN = 16,
+        /// `extended_master_secret` (TLS 1.2, RFC 7627 §5.1).
+        EXTENDED_MASTER_SECRET = 23,
         /// `record_size_limit` (RFC 8449).
         RECORD_SIZE_LIMIT = 28,
+        /// `session_ticket` (TLS 1.2, RFC 5077 §3.2).
+        SESSION_TICKET = 35,
         /// `pre_shared_key`.
         PRE_SHARED_KEY = 41,
         /// `early_data`.
@@ -128,6 +142,8 @@ wire_enum! {
         SIGNATURE_ALGORITHMS_CERT = 50,
         /// `key_share`.
         KEY_SHARE = 51,
+        /// `renegotiation_info` (TLS 1.2, RFC 5746 §3.2).
+        RENEGOTIATION_INFO = 0xff01,
     }
 }
 
@@ -182,7 +198,8 @@ wire_enum! {
 }
 
 wire_enum! {
-    /// A cipher suite (RFC 8446 §B.4).
+    /// A cipher suite (RFC 8446 §B.4; the TLS 1.2 ones Halite implements, RFC 5289, RFC 7905,
+    /// RFC 7251, named as IANA names them without the `TLS_` prefix).
     CipherSuite(u16) {
         /// `TLS_AES_128_GCM_SHA256`.
         TLS13_AES_128_GCM_SHA256 = 0x1301,
@@ -194,8 +211,28 @@ wire_enum! {
         TLS13_AES_128_CCM_SHA256 = 0x1304,
         /// `TLS_AES_128_CCM_8_SHA256`.
         TLS13_AES_128_CCM_8_SHA256 = 0x1305,
-        /// `TLS_EMPTY_RENEGOTIATION_INFO_SCSV`, which clients may still send.
+        /// `TLS_EMPTY_RENEGOTIATION_INFO_SCSV` (RFC 5746 §3.3): not a suite, a client's
+        /// signal that it supports secure renegotiation.
         EMPTY_RENEGOTIATION_INFO_SCSV = 0x00ff,
+        /// `TLS_FALLBACK_SCSV` (RFC 7507): not a suite, a client's signal that it retries
+        /// with a lower version than it supports.
+        FALLBACK_SCSV = 0x5600,
+        /// `TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256` (RFC 5289).
+        ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 = 0xc02b,
+        /// `TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384` (RFC 5289).
+        ECDHE_ECDSA_WITH_AES_256_GCM_SHA384 = 0xc02c,
+        /// `TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256` (RFC 5289).
+        ECDHE_RSA_WITH_AES_128_GCM_SHA256 = 0xc02f,
+        /// `TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384` (RFC 5289).
+        ECDHE_RSA_WITH_AES_256_GCM_SHA384 = 0xc030,
+        /// `TLS_ECDHE_ECDSA_WITH_AES_128_CCM` (RFC 7251).
+        ECDHE_ECDSA_WITH_AES_128_CCM = 0xc0ac,
+        /// `TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8` (RFC 7251).
+        ECDHE_ECDSA_WITH_AES_128_CCM_8 = 0xc0ae,
+        /// `TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256` (RFC 7905).
+        ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256 = 0xcca8,
+        /// `TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256` (RFC 7905).
+        ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256 = 0xcca9,
     }
 }
 
@@ -326,5 +363,37 @@ mod tests {
         let mut w = Writer::new(&mut buf);
         g.encode(&mut w).unwrap();
         assert_eq!(buf, [0x12, 0x34]);
+    }
+
+    #[test]
+    fn tls12_registry_values() {
+        assert_eq!(HandshakeType::HELLO_REQUEST, HandshakeType(0));
+        assert_eq!(HandshakeType::SERVER_KEY_EXCHANGE, HandshakeType(12));
+        assert_eq!(HandshakeType::SERVER_HELLO_DONE, HandshakeType(14));
+        assert_eq!(HandshakeType::CLIENT_KEY_EXCHANGE, HandshakeType(16));
+        assert_eq!(format!("{:?}", HandshakeType(14)), "SERVER_HELLO_DONE");
+        assert_eq!(ExtensionType::EC_POINT_FORMATS, ExtensionType(11));
+        assert_eq!(ExtensionType::EXTENDED_MASTER_SECRET, ExtensionType(23));
+        assert_eq!(ExtensionType::SESSION_TICKET, ExtensionType(35));
+        assert_eq!(ExtensionType::RENEGOTIATION_INFO, ExtensionType(0xff01));
+        assert_eq!(format!("{:?}", ExtensionType(0xff01)), "RENEGOTIATION_INFO");
+        assert_eq!(CipherSuite::FALLBACK_SCSV, CipherSuite(0x5600));
+        assert_eq!(CipherSuite::EMPTY_RENEGOTIATION_INFO_SCSV, CipherSuite(0x00ff));
+        let suites = [
+            (CipherSuite::ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, 0xc02b),
+            (CipherSuite::ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, 0xc02c),
+            (CipherSuite::ECDHE_RSA_WITH_AES_128_GCM_SHA256, 0xc02f),
+            (CipherSuite::ECDHE_RSA_WITH_AES_256_GCM_SHA384, 0xc030),
+            (CipherSuite::ECDHE_ECDSA_WITH_AES_128_CCM, 0xc0ac),
+            (CipherSuite::ECDHE_ECDSA_WITH_AES_128_CCM_8, 0xc0ae),
+            (CipherSuite::ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256, 0xcca8),
+            (CipherSuite::ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, 0xcca9),
+        ];
+        for (s, code) in suites {
+            assert_eq!(s.0, code);
+            // The Debug name is the IANA name without its `TLS_` prefix.
+            let iana = crate::tls12::suites::ALL_SUITES12.iter().find(|x| x.suite == s).unwrap();
+            assert_eq!(std::format!("TLS_{s:?}"), iana.iana_name());
+        }
     }
 }

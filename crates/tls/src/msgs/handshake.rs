@@ -280,6 +280,16 @@ pub struct ClientExtensions<'a> {
 
 impl<'a> ClientExtensions<'a> {
     fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        self.encode_with(w, |_| Ok(()))
+    }
+
+    /// Encodes the block with `extra` extensions written before `pre_shared_key`, which must
+    /// stay last (RFC 8446 §4.2.11).
+    fn encode_with(
+        &self,
+        w: &mut Writer<'_>,
+        extra: impl FnOnce(&mut Writer<'_>) -> Result<(), EncodeError>,
+    ) -> Result<(), EncodeError> {
         w.prefixed::<U16>(|w| {
             if let Some(host) = self.server_name {
                 write_extension(w, ExtensionType::SERVER_NAME, |w| {
@@ -319,6 +329,7 @@ impl<'a> ClientExtensions<'a> {
             if self.early_data {
                 write_extension(w, ExtensionType::EARLY_DATA, |_| Ok(()))?;
             }
+            extra(w)?;
             if let Some(p) = &self.pre_shared_key {
                 write_extension(w, ExtensionType::PRE_SHARED_KEY, |w| {
                     p.identities.encode(w)?;
@@ -421,6 +432,128 @@ impl<'a> Codec<'a> for ClientHello<'a> {
     }
 }
 
+impl ClientHello<'_> {
+    /// Whether the client offered `suite`.
+    pub fn offers_suite(&self, suite: CipherSuite) -> bool {
+        self.cipher_suites.contains(&suite)
+    }
+
+    /// Whether the suites carry `TLS_EMPTY_RENEGOTIATION_INFO_SCSV` (RFC 5746 §3.3): for a
+    /// TLS 1.2 server, the same as an empty `renegotiation_info`.
+    pub fn has_empty_renegotiation_info_scsv(&self) -> bool {
+        self.offers_suite(CipherSuite::EMPTY_RENEGOTIATION_INFO_SCSV)
+    }
+
+    /// Whether the suites carry `TLS_FALLBACK_SCSV` (RFC 7507 §3): the client retries with
+    /// a lower version than its highest.
+    pub fn has_fallback_scsv(&self) -> bool {
+        self.offers_suite(CipherSuite::FALLBACK_SCSV)
+    }
+}
+
+/// The TLS 1.2-only extensions of a ClientHello (RFC 7627, RFC 5746, RFC 8422, RFC 5077).
+/// [`ClientHello`] skips them, as TLS 1.3 ignores them (so a 1.3 server never refuses a
+/// hello for a malformed one, as BoringSSL and OpenSSL do not); a server that negotiates
+/// TLS 1.2 reads them from the same bytes with [`ClientHello12`], strictly.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClientExtensions12<'a> {
+    /// `extended_master_secret` (RFC 7627 §5.1), whose body is empty.
+    pub extended_master_secret: bool,
+    /// `renegotiation_info` (RFC 5746 §3.2).
+    pub renegotiation_info: Option<crate::tls12::msgs::RenegotiationInfo<'a>>,
+    /// `ec_point_formats` (RFC 8422 §5.1.2); decoding refuses a list without uncompressed.
+    pub ec_point_formats: Option<crate::tls12::msgs::EcPointFormats<'a>>,
+    /// `session_ticket` (RFC 5077 §3.2): the ticket, empty when the client has none.
+    pub session_ticket: Option<crate::tls12::msgs::SessionTicketExt<'a>>,
+}
+
+impl<'a> ClientExtensions12<'a> {
+    /// Writes the extensions that are set (type, length, body each).
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        if self.extended_master_secret {
+            write_extension(w, ExtensionType::EXTENDED_MASTER_SECRET, |_| Ok(()))?;
+        }
+        if let Some(r) = &self.renegotiation_info {
+            write_extension(w, ExtensionType::RENEGOTIATION_INFO, |w| r.encode(w))?;
+        }
+        if let Some(f) = &self.ec_point_formats {
+            write_extension(w, ExtensionType::EC_POINT_FORMATS, |w| f.encode(w))?;
+        }
+        if let Some(t) = &self.session_ticket {
+            write_extension(w, ExtensionType::SESSION_TICKET, |w| t.encode(w))?;
+        }
+        Ok(())
+    }
+
+    /// Reads them from an extensions block (with its length), skipping every other type.
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        use crate::tls12::msgs::{EcPointFormats, RenegotiationInfo, SessionTicketExt};
+        let mut x = Self::default();
+        read_extensions(r, |typ, b| {
+            match typ {
+                // An empty body (checked by read_extensions).
+                ExtensionType::EXTENDED_MASTER_SECRET => x.extended_master_secret = true,
+                ExtensionType::RENEGOTIATION_INFO => {
+                    x.renegotiation_info = Some(RenegotiationInfo::read(b)?);
+                }
+                ExtensionType::EC_POINT_FORMATS => {
+                    x.ec_point_formats = Some(EcPointFormats::read(b)?);
+                }
+                ExtensionType::SESSION_TICKET => {
+                    x.session_ticket = Some(SessionTicketExt::read(b)?);
+                }
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })?;
+        Ok(x)
+    }
+}
+
+/// A ClientHello with its TLS 1.2 extensions: what a client that offers TLS 1.2 sends (the
+/// 1.2 extensions go before `pre_shared_key`, which stays last), and how a server that
+/// negotiated TLS 1.2 reads the hello [`HandshakeMessage`] already decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientHello12<'a> {
+    /// The hello and the extensions both versions share.
+    pub hello: ClientHello<'a>,
+    /// The TLS 1.2-only extensions.
+    pub tls12: ClientExtensions12<'a>,
+}
+
+impl<'a> Codec<'a> for ClientHello12<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        let h = &self.hello;
+        h.legacy_version.encode(w)?;
+        w.put(&h.random)?;
+        w.bytes::<U8>(h.session_id)?;
+        h.cipher_suites.encode(w)?;
+        w.bytes::<U8>(&[0])?;
+        h.extensions.encode_with(w, |w| self.tls12.encode(w))
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        let mut again = r.clone();
+        let hello = ClientHello::read(r)?;
+        // The same bytes up to the extensions, which ClientHello::read has checked.
+        again.take(2 + 32)?;
+        again.sub::<U8>()?;
+        again.sub::<U16>()?;
+        again.sub::<U8>()?;
+        let tls12 = ClientExtensions12::read(&mut again)?;
+        Ok(Self { hello, tls12 })
+    }
+}
+
+/// Reads an ALPN body that selects a protocol: a list of exactly one name (RFC 7301 §3.1).
+fn read_selected_alpn<'a>(b: &mut Reader<'a>) -> Result<&'a [u8], InvalidMessage> {
+    let list = List::<ProtocolName<'a>, U16>::read(b)?;
+    let mut it = list.iter();
+    let (Some(p), None) = (it.next(), it.next()) else {
+        return Err(InvalidMessage::IllegalValue);
+    };
+    Ok(p.0)
+}
+
 /// The extensions of a ServerHello or HelloRetryRequest.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ServerHelloExtensions<'a> {
@@ -434,6 +567,86 @@ pub struct ServerHelloExtensions<'a> {
     pub cookie: Option<&'a [u8]>,
     /// `pre_shared_key` in a ServerHello: the index of the PSK identity the server took.
     pub selected_identity: Option<u16>,
+    /// `extended_master_secret` (RFC 7627 §5.2). This and the fields below are read only
+    /// from a ServerHello without `supported_versions`, a TLS 1.2 (or older) one; in a
+    /// TLS 1.3 ServerHello they are refused as unexpected, as before 1.2 existed.
+    pub extended_master_secret: bool,
+    /// `renegotiation_info` (RFC 5746 §3.2), TLS 1.2 only.
+    pub renegotiation_info: Option<crate::tls12::msgs::RenegotiationInfo<'a>>,
+    /// `ec_point_formats` (RFC 8422 §5.1.2), TLS 1.2 only; must include uncompressed.
+    pub ec_point_formats: Option<crate::tls12::msgs::EcPointFormats<'a>>,
+    /// An empty `session_ticket` (RFC 5077 §3.2): the server will send a NewSessionTicket.
+    /// TLS 1.2 only; a non-empty body is refused.
+    pub session_ticket: bool,
+    /// The selected ALPN protocol (RFC 7301 §3.1), TLS 1.2 only (1.3 puts it in
+    /// EncryptedExtensions).
+    pub alpn: Option<&'a [u8]>,
+    /// An empty `server_name`: the server used the client's SNI (RFC 6066 §3), TLS 1.2 only.
+    pub server_name_ack: bool,
+    /// `max_fragment_length` (RFC 6066 §4), TLS 1.2 only.
+    pub max_fragment_length: Option<MaxFragmentLength>,
+    /// `record_size_limit` (RFC 8449 §4), TLS 1.2 only.
+    pub record_size_limit: Option<u16>,
+}
+
+impl<'a> ServerHelloExtensions<'a> {
+    /// Reads the TLS 1.2 extensions of a ServerHello without `supported_versions` from its
+    /// extensions block (with its length), strictly; the others were read already.
+    fn read_tls12(&mut self, r: &mut Reader<'a>) -> Result<(), InvalidMessage> {
+        use crate::tls12::msgs::{EcPointFormats, RenegotiationInfo};
+        read_extensions(r, |typ, b| {
+            match typ {
+                // Empty bodies (checked by read_extensions).
+                ExtensionType::EXTENDED_MASTER_SECRET => self.extended_master_secret = true,
+                ExtensionType::SESSION_TICKET => self.session_ticket = true,
+                ExtensionType::SERVER_NAME => self.server_name_ack = true,
+                ExtensionType::RENEGOTIATION_INFO => {
+                    self.renegotiation_info = Some(RenegotiationInfo::read(b)?);
+                }
+                ExtensionType::EC_POINT_FORMATS => {
+                    self.ec_point_formats = Some(EcPointFormats::read(b)?);
+                }
+                ExtensionType::ALPN => self.alpn = Some(read_selected_alpn(b)?),
+                ExtensionType::MAX_FRAGMENT_LENGTH => {
+                    self.max_fragment_length = Some(read_max_fragment_length(b)?);
+                }
+                ExtensionType::RECORD_SIZE_LIMIT => self.record_size_limit = Some(b.u16()?),
+                _ => return Ok(false),
+            }
+            Ok(true)
+        })
+    }
+
+    /// Writes the TLS 1.2 extensions that are set.
+    fn encode_tls12(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        if self.extended_master_secret {
+            write_extension(w, ExtensionType::EXTENDED_MASTER_SECRET, |_| Ok(()))?;
+        }
+        if let Some(r) = &self.renegotiation_info {
+            write_extension(w, ExtensionType::RENEGOTIATION_INFO, |w| r.encode(w))?;
+        }
+        if let Some(f) = &self.ec_point_formats {
+            write_extension(w, ExtensionType::EC_POINT_FORMATS, |w| f.encode(w))?;
+        }
+        if self.session_ticket {
+            write_extension(w, ExtensionType::SESSION_TICKET, |_| Ok(()))?;
+        }
+        if let Some(p) = self.alpn {
+            write_extension(w, ExtensionType::ALPN, |w| {
+                w.prefixed::<U16>(|w| ProtocolName(p).encode(w))
+            })?;
+        }
+        if self.server_name_ack {
+            write_extension(w, ExtensionType::SERVER_NAME, |_| Ok(()))?;
+        }
+        if let Some(m) = self.max_fragment_length {
+            write_extension(w, ExtensionType::MAX_FRAGMENT_LENGTH, |w| m.encode(w))?;
+        }
+        if let Some(limit) = self.record_size_limit {
+            write_extension(w, ExtensionType::RECORD_SIZE_LIMIT, |w| w.u16(limit))?;
+        }
+        Ok(())
+    }
 }
 
 /// ServerHello, or a HelloRetryRequest when `random` is [`HELLO_RETRY_REQUEST_RANDOM`]
@@ -483,7 +696,7 @@ impl<'a> Codec<'a> for ServerHello<'a> {
             if let Some(v) = x.supported_version {
                 write_extension(w, ExtensionType::SUPPORTED_VERSIONS, |w| v.encode(w))?;
             }
-            Ok(())
+            x.encode_tls12(w)
         })
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
@@ -501,6 +714,7 @@ impl<'a> Codec<'a> for ServerHello<'a> {
         let hrr = random == HELLO_RETRY_REQUEST_RANDOM;
         let mut x = ServerHelloExtensions::default();
         let mut unexpected = false;
+        let mut again = r.clone();
         read_extensions(r, |typ, b| {
             match typ {
                 ExtensionType::SUPPORTED_VERSIONS => {
@@ -522,6 +736,9 @@ impl<'a> Codec<'a> for ServerHello<'a> {
         })?;
         if unexpected && x.supported_version.is_some() {
             return Err(InvalidMessage::UnexpectedExtension);
+        }
+        if x.supported_version.is_none() {
+            x.read_tls12(&mut again)?;
         }
         Ok(Self { legacy_version, random, session_id, cipher_suite, extensions: x })
     }
@@ -571,15 +788,7 @@ impl<'a> Codec<'a> for EncryptedExtensions<'a> {
             match typ {
                 ExtensionType::SERVER_NAME => x.server_name_ack = true,
                 ExtensionType::SUPPORTED_GROUPS => x.supported_groups = Some(List::read(b)?),
-                ExtensionType::ALPN => {
-                    // RFC 7301 §3.1: the server's list holds exactly one name.
-                    let list = List::<ProtocolName<'a>, U16>::read(b)?;
-                    let mut it = list.iter();
-                    let (Some(p), None) = (it.next(), it.next()) else {
-                        return Err(InvalidMessage::IllegalValue);
-                    };
-                    x.alpn = Some(p.0);
-                }
+                ExtensionType::ALPN => x.alpn = Some(read_selected_alpn(b)?),
                 ExtensionType::RECORD_SIZE_LIMIT => x.record_size_limit = Some(b.u16()?),
                 ExtensionType::MAX_FRAGMENT_LENGTH => {
                     x.max_fragment_length = Some(read_max_fragment_length(b)?);
@@ -834,6 +1043,127 @@ impl<'a> Codec<'a> for HandshakeMessage<'a> {
                 }
                 Self::KeyUpdate(k)
             }
+            _ => return Err(InvalidMessage::IllegalValue),
+        };
+        b.expect_empty()?;
+        Ok(m)
+    }
+}
+
+/// A TLS 1.2 handshake message (RFC 5246 §7.4, RFC 8422, RFC 5077), for a connection that
+/// has negotiated TLS 1.2. [`HandshakeMessage`] reads TLS 1.3's and refuses the 1.2-only
+/// types (and this reader refuses the 1.3-only ones), so neither version's state machine
+/// can be handed the other's messages. The bodies are the codecs of [`crate::tls12::msgs`];
+/// ServerKeyExchange and ClientKeyExchange are those of the ECDHE suites, the only ones
+/// Halite implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandshakeMessage12<'a> {
+    /// HelloRequest: an empty body (a renegotiation request, which the caller refuses).
+    HelloRequest,
+    /// ClientHello, with its TLS 1.2 extensions.
+    ClientHello(ClientHello12<'a>),
+    /// ServerHello.
+    ServerHello(ServerHello<'a>),
+    /// Certificate: the chain with no context and no per-certificate extensions.
+    Certificate(crate::tls12::msgs::Certificate12<'a>),
+    /// ServerKeyExchange.
+    ServerKeyExchange(crate::tls12::msgs::ServerKeyExchange<'a>),
+    /// CertificateRequest.
+    CertificateRequest(crate::tls12::msgs::CertificateRequest12<'a>),
+    /// ServerHelloDone.
+    ServerHelloDone,
+    /// CertificateVerify: a `DigitallySigned`, the same scheme and signature as in TLS 1.3.
+    CertificateVerify(CertificateVerify<'a>),
+    /// ClientKeyExchange.
+    ClientKeyExchange(crate::tls12::msgs::ClientKeyExchange<'a>),
+    /// Finished: the verify data (its length, 12 for every Halite suite, is checked later).
+    Finished(&'a [u8]),
+    /// NewSessionTicket.
+    NewSessionTicket(crate::tls12::msgs::NewSessionTicket12<'a>),
+}
+
+impl HandshakeMessage12<'_> {
+    /// The message's type.
+    pub fn typ(&self) -> HandshakeType {
+        match self {
+            Self::HelloRequest => HandshakeType::HELLO_REQUEST,
+            Self::ClientHello(_) => HandshakeType::CLIENT_HELLO,
+            Self::ServerHello(_) => HandshakeType::SERVER_HELLO,
+            Self::Certificate(_) => HandshakeType::CERTIFICATE,
+            Self::ServerKeyExchange(_) => HandshakeType::SERVER_KEY_EXCHANGE,
+            Self::CertificateRequest(_) => HandshakeType::CERTIFICATE_REQUEST,
+            Self::ServerHelloDone => HandshakeType::SERVER_HELLO_DONE,
+            Self::CertificateVerify(_) => HandshakeType::CERTIFICATE_VERIFY,
+            Self::ClientKeyExchange(_) => HandshakeType::CLIENT_KEY_EXCHANGE,
+            Self::Finished(_) => HandshakeType::FINISHED,
+            Self::NewSessionTicket(_) => HandshakeType::NEW_SESSION_TICKET,
+        }
+    }
+
+    /// Whether `typ` is a message type TLS 1.2 has: what a 1.2 state machine checks before
+    /// decoding, to answer any other with unexpected_message.
+    pub fn is_tls12_type(typ: HandshakeType) -> bool {
+        [
+            HandshakeType::HELLO_REQUEST,
+            HandshakeType::CLIENT_HELLO,
+            HandshakeType::SERVER_HELLO,
+            HandshakeType::NEW_SESSION_TICKET,
+            HandshakeType::CERTIFICATE,
+            HandshakeType::SERVER_KEY_EXCHANGE,
+            HandshakeType::CERTIFICATE_REQUEST,
+            HandshakeType::SERVER_HELLO_DONE,
+            HandshakeType::CERTIFICATE_VERIFY,
+            HandshakeType::CLIENT_KEY_EXCHANGE,
+            HandshakeType::FINISHED,
+        ]
+        .contains(&typ)
+    }
+}
+
+impl<'a> Codec<'a> for HandshakeMessage12<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        self.typ().encode(w)?;
+        w.prefixed::<U24>(|w| match self {
+            Self::HelloRequest | Self::ServerHelloDone => Ok(()),
+            Self::ClientHello(m) => m.encode(w),
+            Self::ServerHello(m) => m.encode(w),
+            Self::Certificate(m) => m.encode(w),
+            Self::ServerKeyExchange(m) => m.encode(w),
+            Self::CertificateRequest(m) => m.encode(w),
+            Self::CertificateVerify(m) => m.encode(w),
+            Self::ClientKeyExchange(m) => m.encode(w),
+            Self::Finished(v) => w.put(v),
+            Self::NewSessionTicket(m) => m.encode(w),
+        })
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        use crate::tls12::msgs as m12;
+        let typ = HandshakeType::read(r)?;
+        let mut b = r.sub::<U24>()?;
+        let m = match typ {
+            HandshakeType::HELLO_REQUEST => Self::HelloRequest,
+            HandshakeType::CLIENT_HELLO => Self::ClientHello(ClientHello12::read(&mut b)?),
+            HandshakeType::SERVER_HELLO => Self::ServerHello(ServerHello::read(&mut b)?),
+            HandshakeType::CERTIFICATE => Self::Certificate(m12::Certificate12::read(&mut b)?),
+            HandshakeType::SERVER_KEY_EXCHANGE => {
+                Self::ServerKeyExchange(m12::ServerKeyExchange::read(&mut b)?)
+            }
+            HandshakeType::CERTIFICATE_REQUEST => {
+                Self::CertificateRequest(m12::CertificateRequest12::read(&mut b)?)
+            }
+            HandshakeType::SERVER_HELLO_DONE => Self::ServerHelloDone,
+            HandshakeType::CERTIFICATE_VERIFY => {
+                Self::CertificateVerify(CertificateVerify::read(&mut b)?)
+            }
+            HandshakeType::CLIENT_KEY_EXCHANGE => {
+                Self::ClientKeyExchange(m12::ClientKeyExchange::read(&mut b)?)
+            }
+            HandshakeType::FINISHED => Self::Finished(b.take(b.left())?),
+            HandshakeType::NEW_SESSION_TICKET => {
+                Self::NewSessionTicket(m12::NewSessionTicket12::read(&mut b)?)
+            }
+            // EncryptedExtensions, KeyUpdate, EndOfEarlyData and unassigned numbers, as
+            // HandshakeMessage refuses the 1.2-only types.
             _ => return Err(InvalidMessage::IllegalValue),
         };
         b.expect_empty()?;

@@ -8,27 +8,9 @@
 
 use crate::error::{Error, PeerMisbehaved};
 use crate::msgs::{
-    Codec, EncodeError, ExtensionType, HandshakeType, InvalidMessage, List, NamedGroup, Payload,
-    ProtocolVersion, Reader, SignatureScheme, U8, U16, U24, Writer,
+    Codec, EncodeError, InvalidMessage, List, NamedGroup, Payload, ProtocolVersion, Reader,
+    SignatureScheme, U8, U16, U24, Writer,
 };
-
-/// `hello_request` (RFC 5246 §7.4.1.1): refused, as renegotiation is not supported.
-pub const HELLO_REQUEST: HandshakeType = HandshakeType(0);
-/// `server_key_exchange`.
-pub const SERVER_KEY_EXCHANGE: HandshakeType = HandshakeType(12);
-/// `server_hello_done`.
-pub const SERVER_HELLO_DONE: HandshakeType = HandshakeType(14);
-/// `client_key_exchange`.
-pub const CLIENT_KEY_EXCHANGE: HandshakeType = HandshakeType(16);
-
-/// `ec_point_formats` (RFC 8422 §5.1.2).
-pub const EXT_EC_POINT_FORMATS: ExtensionType = ExtensionType(11);
-/// `extended_master_secret` (RFC 7627 §5.1).
-pub const EXT_EXTENDED_MASTER_SECRET: ExtensionType = ExtensionType(23);
-/// `session_ticket` (RFC 5077 §3.2).
-pub const EXT_SESSION_TICKET: ExtensionType = ExtensionType(35);
-/// `renegotiation_info` (RFC 5746 §3.2).
-pub const EXT_RENEGOTIATION_INFO: ExtensionType = ExtensionType(0xff01);
 
 /// `ECCurveType.named_curve` (RFC 8422 §5.4), the only curve type allowed.
 pub const NAMED_CURVE: u8 = 3;

@@ -8,25 +8,6 @@ use crate::msgs::CipherSuite;
 use crate::suites::AeadAlg;
 use crate::tls12::record::NonceShape;
 
-/// `TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256` (RFC 5289).
-pub const ECDHE_ECDSA_WITH_AES_128_GCM_SHA256: CipherSuite = CipherSuite(0xc02b);
-/// `TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384` (RFC 5289).
-pub const ECDHE_ECDSA_WITH_AES_256_GCM_SHA384: CipherSuite = CipherSuite(0xc02c);
-/// `TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256` (RFC 5289).
-pub const ECDHE_RSA_WITH_AES_128_GCM_SHA256: CipherSuite = CipherSuite(0xc02f);
-/// `TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384` (RFC 5289).
-pub const ECDHE_RSA_WITH_AES_256_GCM_SHA384: CipherSuite = CipherSuite(0xc030);
-/// `TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256` (RFC 7905).
-pub const ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256: CipherSuite = CipherSuite(0xcca8);
-/// `TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256` (RFC 7905).
-pub const ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256: CipherSuite = CipherSuite(0xcca9);
-/// `TLS_ECDHE_ECDSA_WITH_AES_128_CCM` (RFC 7251).
-pub const ECDHE_ECDSA_WITH_AES_128_CCM: CipherSuite = CipherSuite(0xc0ac);
-/// `TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8` (RFC 7251).
-pub const ECDHE_ECDSA_WITH_AES_128_CCM_8: CipherSuite = CipherSuite(0xc0ae);
-/// `TLS_FALLBACK_SCSV` (RFC 7507): not a suite, a signal.
-pub const FALLBACK_SCSV: CipherSuite = CipherSuite(0x5600);
-
 /// The kind of certificate key that signs the ServerKeyExchange.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Auth {
@@ -77,38 +58,42 @@ impl Suite12 {
 /// Each suite's code point, IANA name and OpenSSL name.
 const NAMES: [(CipherSuite, &str, &str); 8] = [
     (
-        ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+        CipherSuite::ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
         "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
         "ECDHE-ECDSA-AES128-GCM-SHA256",
     ),
     (
-        ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+        CipherSuite::ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
         "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
         "ECDHE-ECDSA-AES256-GCM-SHA384",
     ),
     (
-        ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
+        CipherSuite::ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
         "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
         "ECDHE-ECDSA-CHACHA20-POLY1305",
     ),
     (
-        ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+        CipherSuite::ECDHE_RSA_WITH_AES_128_GCM_SHA256,
         "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
         "ECDHE-RSA-AES128-GCM-SHA256",
     ),
     (
-        ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+        CipherSuite::ECDHE_RSA_WITH_AES_256_GCM_SHA384,
         "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
         "ECDHE-RSA-AES256-GCM-SHA384",
     ),
     (
-        ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+        CipherSuite::ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
         "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
         "ECDHE-RSA-CHACHA20-POLY1305",
     ),
-    (ECDHE_ECDSA_WITH_AES_128_CCM, "TLS_ECDHE_ECDSA_WITH_AES_128_CCM", "ECDHE-ECDSA-AES128-CCM"),
     (
-        ECDHE_ECDSA_WITH_AES_128_CCM_8,
+        CipherSuite::ECDHE_ECDSA_WITH_AES_128_CCM,
+        "TLS_ECDHE_ECDSA_WITH_AES_128_CCM",
+        "ECDHE-ECDSA-AES128-CCM",
+    ),
+    (
+        CipherSuite::ECDHE_ECDSA_WITH_AES_128_CCM_8,
         "TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8",
         "ECDHE-ECDSA-AES128-CCM8",
     ),
@@ -119,37 +104,61 @@ const fn suite(suite: CipherSuite, auth: Auth, aead: AeadAlg, hash: HashAlg) -> 
 }
 
 /// `TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256`.
-pub const TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256: Suite12 =
-    suite(ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, Auth::Ecdsa, AeadAlg::Aes128Gcm, HashAlg::Sha256);
+pub const TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256: Suite12 = suite(
+    CipherSuite::ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+    Auth::Ecdsa,
+    AeadAlg::Aes128Gcm,
+    HashAlg::Sha256,
+);
 /// `TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384`.
-pub const TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384: Suite12 =
-    suite(ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, Auth::Ecdsa, AeadAlg::Aes256Gcm, HashAlg::Sha384);
+pub const TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384: Suite12 = suite(
+    CipherSuite::ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+    Auth::Ecdsa,
+    AeadAlg::Aes256Gcm,
+    HashAlg::Sha384,
+);
 /// `TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256`.
 pub const TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256: Suite12 = suite(
-    ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
+    CipherSuite::ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
     Auth::Ecdsa,
     AeadAlg::ChaCha20Poly1305,
     HashAlg::Sha256,
 );
 /// `TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256`.
-pub const TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256: Suite12 =
-    suite(ECDHE_RSA_WITH_AES_128_GCM_SHA256, Auth::Rsa, AeadAlg::Aes128Gcm, HashAlg::Sha256);
+pub const TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256: Suite12 = suite(
+    CipherSuite::ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+    Auth::Rsa,
+    AeadAlg::Aes128Gcm,
+    HashAlg::Sha256,
+);
 /// `TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384`.
-pub const TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384: Suite12 =
-    suite(ECDHE_RSA_WITH_AES_256_GCM_SHA384, Auth::Rsa, AeadAlg::Aes256Gcm, HashAlg::Sha384);
+pub const TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384: Suite12 = suite(
+    CipherSuite::ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+    Auth::Rsa,
+    AeadAlg::Aes256Gcm,
+    HashAlg::Sha384,
+);
 /// `TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256`.
 pub const TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256: Suite12 = suite(
-    ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+    CipherSuite::ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
     Auth::Rsa,
     AeadAlg::ChaCha20Poly1305,
     HashAlg::Sha256,
 );
 /// `TLS_ECDHE_ECDSA_WITH_AES_128_CCM` (RFC 7251: the PRF is SHA-256).
-pub const TLS_ECDHE_ECDSA_WITH_AES_128_CCM: Suite12 =
-    suite(ECDHE_ECDSA_WITH_AES_128_CCM, Auth::Ecdsa, AeadAlg::Aes128Ccm, HashAlg::Sha256);
+pub const TLS_ECDHE_ECDSA_WITH_AES_128_CCM: Suite12 = suite(
+    CipherSuite::ECDHE_ECDSA_WITH_AES_128_CCM,
+    Auth::Ecdsa,
+    AeadAlg::Aes128Ccm,
+    HashAlg::Sha256,
+);
 /// `TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8` (its short tag makes it off by default).
-pub const TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8: Suite12 =
-    suite(ECDHE_ECDSA_WITH_AES_128_CCM_8, Auth::Ecdsa, AeadAlg::Aes128Ccm8, HashAlg::Sha256);
+pub const TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8: Suite12 = suite(
+    CipherSuite::ECDHE_ECDSA_WITH_AES_128_CCM_8,
+    Auth::Ecdsa,
+    AeadAlg::Aes128Ccm8,
+    HashAlg::Sha256,
+);
 
 /// The 1.2 suites offered and accepted by default, in order of preference (ECDSA before
 /// RSA, AES-GCM before ChaCha20 as the 1.3 list has it).
@@ -450,7 +459,7 @@ mod tests {
             assert_eq!(refused(CipherSuite(code)), want, "{code:#06x}");
         }
         assert_eq!(refused(CipherSuite::EMPTY_RENEGOTIATION_INFO_SCSV), None);
-        assert_eq!(refused(FALLBACK_SCSV), None);
+        assert_eq!(refused(CipherSuite::FALLBACK_SCSV), None);
         // The table is sorted and its ranges do not overlap.
         assert!(REGISTRY.windows(2).all(|w| w[0].1 < w[1].0 && w[0].0 <= w[0].1));
     }
