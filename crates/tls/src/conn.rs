@@ -25,6 +25,7 @@ use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtectio
 use crate::suites::{self};
 use crate::ticket::{ClientIdentity, Session, TicketTooLong};
 
+use crate::client::ClientState;
 use crate::client::hello::{ClientHelloSent, Offered, send_client_hello};
 pub use crate::config::{
     Buffers, ClientAuth, ClientConfig, MAX_EMPTY_RECORDS, MAX_KEY_UPDATES, MAX_SKIPPED_EARLY_DATA,
@@ -33,6 +34,7 @@ pub use crate::config::{
 use crate::engine::handshake::State;
 use crate::engine::io::Io;
 use crate::engine::{Core, SinceData, random};
+use crate::server::ServerState;
 
 /// The record sizes in force on a connection (RFC 8449, RFC 6066 §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,7 +136,7 @@ pub struct Connection<'a, 'b> {
     /// Where handshake reassembly ends in `hs`: its length, less the ticket a client offers
     /// (kept at the end until the ServerHello, to be sent again after a HelloRetryRequest).
     pub(crate) hs_end: usize,
-    pub(crate) state: State,
+    pub(crate) state: State<'a>,
 }
 
 impl core::fmt::Debug for Connection<'_, '_> {
@@ -147,7 +149,7 @@ impl core::fmt::Debug for Connection<'_, '_> {
 }
 
 impl<'a, 'b> Connection<'a, 'b> {
-    fn new(bufs: Buffers<'b>, state: State, rng: &mut dyn RandomSource) -> Result<Self, Error> {
+    fn new(bufs: Buffers<'b>, state: State<'a>, rng: &mut dyn RandomSource) -> Result<Self, Error> {
         let Buffers { received, send, handshake } = bufs;
         let rng = HmacDrbg::from_source(&mut &mut *rng, b"halite tls connection")
             .map_err(|_| Error::RandomFailed)?;
@@ -164,8 +166,6 @@ impl<'a, 'b> Connection<'a, 'b> {
                     read_key: None,
                     write_key: None,
                 },
-                client: None,
-                server: None,
                 sni: [0; 255],
                 sni_len: 0,
                 app: None,
@@ -214,8 +214,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         let Some(&first_group) = config.groups.first() else {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         };
-        let mut conn = Self::new(bufs, State::Dead, rng)?;
-        conn.c.client = Some(config);
+        let mut conn = Self::new(bufs, State::Client(config, ClientState::Dead), rng)?;
         let name = server_name.as_bytes();
         conn.c.sni[..name.len()].copy_from_slice(name);
         conn.c.sni_len = name.len();
@@ -228,17 +227,20 @@ impl<'a, 'b> Connection<'a, 'b> {
         let mut th256 = Transcript::new(HashAlg::Sha256);
         let binder_base = psk.as_ref().and_then(|p| Some(Transcript::new(p.hash(&config)?)));
         let offer = psk.as_ref().zip(binder_base).map(|(p, t)| (p, &conn.hs[conn.hs_end..], t));
-        send_client_hello(&mut conn.c, &random_bytes, &session_id, &key, None, &mut th256, offer)?;
+        send_client_hello(
+            &mut conn.c,
+            &config,
+            &random_bytes,
+            &session_id,
+            &key,
+            None,
+            &mut th256,
+            offer,
+        )?;
         let mut th384 = Transcript::new(HashAlg::Sha384);
         th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
-        conn.state = State::ClientExpectServerHello(ClientHelloSent {
-            key,
-            random: random_bytes,
-            session_id,
-            th256,
-            th384,
-            psk,
-        });
+        let hello = ClientHelloSent { key, random: random_bytes, session_id, th256, th384, psk };
+        conn.state = State::Client(config, ClientState::ExpectServerHello(hello));
         Ok(conn)
     }
 
@@ -273,9 +275,8 @@ impl<'a, 'b> Connection<'a, 'b> {
     ) -> Result<Self, Error> {
         config.check()?;
         let random = random(rng)?;
-        let mut conn = Self::new(bufs, State::ServerExpectClientHello { random }, rng)?;
-        conn.c.server = Some(config);
-        Ok(conn)
+        let state = State::Server(config, ServerState::ExpectClientHello { random });
+        Self::new(bufs, state, rng)
     }
 
     /// What the connection needs next.
@@ -308,7 +309,7 @@ impl<'a, 'b> Connection<'a, 'b> {
 
     /// Whether the handshake is still running.
     pub fn is_handshaking(&self) -> bool {
-        !matches!(self.state, State::Traffic(_))
+        self.state.traffic().is_none()
     }
 
     /// The negotiated parameters, once the handshake is done.
@@ -436,7 +437,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             self.c.io.send_plain(ContentType::APPLICATION_DATA, &data[done..done + n])?;
             done += n;
         }
-        if let (State::Traffic(t), true) = (&mut self.state, done > 0) {
+        if let (Some(t), true) = (self.state.traffic_mut(), done > 0) {
             t.updated_since_data = false;
         }
         Ok(done)
@@ -449,7 +450,7 @@ impl<'a, 'b> Connection<'a, 'b> {
 
     /// Asks the peer to update its keys and updates ours (RFC 8446 §4.6.3).
     pub fn key_update(&mut self) -> Result<(), Error> {
-        let State::Traffic(t) = &mut self.state else {
+        let Some(t) = self.state.traffic_mut() else {
             return Err(Error::ApiMisuse(ApiMisuse::HandshakeNotComplete));
         };
         let msg = HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_REQUESTED);
@@ -475,7 +476,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         if let Some(e) = self.c.error {
             return Err(e);
         }
-        let State::Traffic(t) = &self.state else {
+        let Some(t) = self.state.traffic() else {
             return Err(Error::ApiMisuse(ApiMisuse::HandshakeNotComplete));
         };
         let alg = t.suite.hash;

@@ -1,7 +1,7 @@
 //! The client's ClientHello: building it (with the PSK offer and its binder), the first and
 //! the one after a HelloRetryRequest, and the checks every ServerHello gets.
 
-use crate::error::{ApiMisuse, Error, PeerIncompatible, PeerMisbehaved};
+use crate::error::{Error, PeerIncompatible, PeerMisbehaved};
 use crate::key_schedule::{EarlySecret, HashAlg, Transcript, finished_verify_data};
 use crate::kx::KeyShare;
 use crate::msgs::{
@@ -65,8 +65,11 @@ pub(crate) struct RetrySent {
 
 /// Queues a ClientHello (the first, or the second after a HelloRetryRequest with `key` in the
 /// group it asked for and its `cookie`), adding it to `transcript`.
-pub(crate) fn send_client_hello(
-    c: &mut Core<'_, '_>,
+// The configuration joined the arguments when the roles split; each is a different piece.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn send_client_hello<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ClientConfig<'a>,
     random: &[u8; 32],
     session_id: &[u8; 32],
     key: &KeyShare,
@@ -74,7 +77,6 @@ pub(crate) fn send_client_hello(
     transcript: &mut Transcript,
     psk: Option<(&Offered, &[u8], Transcript)>,
 ) -> Result<(), Error> {
-    let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let now = config.clock.now().as_secs();
     // A PSK offer: the ticket or the external identity (whose age is 0, RFC 8446
     // §4.2.11), and a placeholder binder filled in below.
@@ -121,7 +123,7 @@ pub(crate) fn send_client_hello(
             // With a store, psk_dhe_ke says we take tickets even when we offer none (RFC
             // 8446 §4.2.9: servers send tickets only for modes the client lists).
             psk_modes: (psk.is_some() || config.tickets.is_some())
-                .then(|| List::items(client_psk_modes(&config))),
+                .then(|| List::items(client_psk_modes(config))),
             early_data: false,
             pre_shared_key: psk.is_some().then(|| OfferedPsks {
                 identities: List::items(identities),
@@ -135,7 +137,7 @@ pub(crate) fn send_client_hello(
         let cut =
             msg.len().checked_sub(3 + hash_len).ok_or(crate::msgs::InvalidMessage::BadLength)?;
         bt.update(&msg[..cut]);
-        let early = EarlySecret::new(bt.alg(), Some(offered.key(&config)));
+        let early = EarlySecret::new(bt.alg(), Some(offered.key(config)));
         let external = matches!(offered, Offered::External);
         let binder = finished_verify_data(&early.binder_key(external), &bt.current());
         msg[cut + 3..].copy_from_slice(binder.as_ref());

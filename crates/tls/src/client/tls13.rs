@@ -1,7 +1,7 @@
 //! The TLS 1.3 client after its ClientHello: ServerHello, EncryptedExtensions, the server's
 //! certificate, CertificateRequest and Finished, and the client's own certificate.
 
-use crate::error::{ApiMisuse, Error, PeerMisbehaved};
+use crate::error::{Error, PeerMisbehaved};
 use crate::key_schedule::{HashAlg, Transcript, finished_verify_data};
 use crate::kx::KeyShare;
 use crate::msgs::PskKeyExchangeMode;
@@ -15,6 +15,8 @@ use crate::suites::{self, Suite};
 use crate::ticket::ClientIdentity;
 use crate::verify::{self};
 
+use crate::client::ClientState;
+use crate::client::hello::sends_sni;
 use crate::client::hello::{
     ClientHelloSent, Offered, RetrySent, client_check_hello, client_psk_modes, send_client_hello,
 };
@@ -22,8 +24,12 @@ use crate::config::ClientConfig;
 use crate::config::MAX_CHAIN;
 use crate::engine::Core;
 use crate::engine::handshake::{
-    Handshaking, State, Traffic, check_certificate, check_finished, enter_handshake,
+    Handshaking, Traffic, check_certificate, check_finished, enter_handshake,
 };
+use crate::key_schedule::resumption_psk;
+use crate::msgs::{CertificateRequest, NewSessionTicket};
+use crate::provider::choose_scheme;
+use crate::ticket::{Session, Ticket};
 
 /// A client's answer to a CertificateRequest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,14 +77,14 @@ pub(crate) fn client_record_limits(
     Ok(())
 }
 
-pub(crate) fn client_server_hello(
-    c: &mut Core<'_, '_>,
+pub(crate) fn client_server_hello<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ClientConfig<'a>,
     st: ClientHelloSent,
     raw: &[u8],
     sh: &ServerHello<'_>,
     ticket: &[u8],
-) -> Result<State, Error> {
-    let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+) -> Result<ClientState, Error> {
     client_check_hello(sh, &st.session_id)?;
     let suite = suites::find(config.suites, sh.cipher_suite)
         .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?;
@@ -87,7 +93,16 @@ pub(crate) fn client_server_hello(
         HashAlg::Sha384 => st.th384,
     };
     if !sh.is_retry_request() {
-        return client_key_exchange(c, &st.key, suite, transcript, raw, sh, st.psk.as_ref());
+        return client_key_exchange(
+            c,
+            config,
+            &st.key,
+            suite,
+            transcript,
+            raw,
+            sh,
+            st.psk.as_ref(),
+        );
     }
     // HelloRetryRequest (RFC 8446 §4.1.4): a group we offered but sent no share for, and/or
     // a cookie to echo; anything that would leave ClientHello2 unchanged is illegal.
@@ -107,11 +122,20 @@ pub(crate) fn client_server_hello(
     c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
     // The PSK stays on offer only if its hash is the suite's (RFC 8446 §4.1.4), with its
     // binder now over message_hash, the HRR and ClientHello2.
-    let psk = st.psk.filter(|p| p.hash(&config) == Some(suite.hash));
+    let psk = st.psk.filter(|p| p.hash(config) == Some(suite.hash));
     let offer = psk.as_ref().map(|t| (t, ticket, transcript.clone()));
-    send_client_hello(c, &st.random, &st.session_id, &key, x.cookie, &mut transcript, offer)?;
+    send_client_hello(
+        c,
+        config,
+        &st.random,
+        &st.session_id,
+        &key,
+        x.cookie,
+        &mut transcript,
+        offer,
+    )?;
     c.params.retried = true;
-    Ok(State::ClientExpectServerHello2(RetrySent {
+    Ok(ClientState::ExpectServerHello2(RetrySent {
         key,
         session_id: st.session_id,
         suite,
@@ -121,22 +145,24 @@ pub(crate) fn client_server_hello(
 }
 
 /// Completes the key exchange with the ServerHello's share, which must be in `key`'s group.
-pub(crate) fn client_key_exchange(
-    c: &mut Core<'_, '_>,
+// The configuration joined the arguments when the roles split; each is a different piece.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn client_key_exchange<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ClientConfig<'a>,
     key: &KeyShare,
     suite: Suite,
     mut transcript: Transcript,
     raw: &[u8],
     sh: &ServerHello<'_>,
     offered: Option<&Offered>,
-) -> Result<State, Error> {
-    let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
-    let modes = client_psk_modes(&config);
+) -> Result<ClientState, Error> {
+    let modes = client_psk_modes(config);
     // RFC 8446 §4.2.11: the server may only pick the one identity we offered, with a suite
     // of the PSK's hash.
     let psk = match (sh.extensions.selected_identity, offered) {
         (None, _) => None,
-        (Some(0), Some(p)) if p.hash(&config) == Some(suite.hash) => Some(p),
+        (Some(0), Some(p)) if p.hash(config) == Some(suite.hash) => Some(p),
         (Some(_), _) => return Err(PeerMisbehaved::SelectedUnofferedParameter.into()),
     };
     // A key share, unless the server resumed with psk_ke (which we must have listed); with
@@ -173,7 +199,7 @@ pub(crate) fn client_key_exchange(
         }
         None => {}
     }
-    let key = psk.map(|p| p.key(&config));
+    let key = psk.map(|p| p.key(config));
     // Middlebox compatibility mode (RFC 8446 §D.4): our ClientHello carried a session id, so
     // a dummy change_cipher_spec goes out before our second flight (and before an alert we
     // send from now on), unprotected, once: after a HelloRetryRequest it went before the
@@ -181,18 +207,18 @@ pub(crate) fn client_key_exchange(
     if !c.params.retried {
         c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
     }
-    Ok(State::ClientExpectEncryptedExtensions(enter_handshake(
+    Ok(ClientState::ExpectEncryptedExtensions(enter_handshake(
         c, suite, transcript, ikm, key, true,
     )?))
 }
 
-pub(crate) fn client_certificate(
-    c: &mut Core<'_, '_>,
+pub(crate) fn client_certificate<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ClientConfig<'a>,
     mut hs: Handshaking,
     raw_cert: &[u8],
     raw_cv: &[u8],
-) -> Result<State, Error> {
-    let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+) -> Result<ClientState, Error> {
     let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
     let (scheme, identity) = check_certificate(
         &mut hs.transcript,
@@ -206,15 +232,16 @@ pub(crate) fn client_certificate(
     if let ClientIdentity::Certificate { end_entity, .. } = identity {
         c.peer_cert_sha256 = Some(end_entity);
     }
-    Ok(State::ClientExpectFinished(ClientExpectFinished { hs }))
+    Ok(ClientState::ExpectFinished(ClientExpectFinished { hs }))
 }
 
-pub(crate) fn client_finished(
-    c: &mut Core<'_, '_>,
+pub(crate) fn client_finished<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ClientConfig<'a>,
     st: ClientExpectFinished,
     raw: &[u8],
     fin: &[u8],
-) -> Result<State, Error> {
+) -> Result<ClientState, Error> {
     let mut hs = st.hs;
     let expected = finished_verify_data(&hs.server_hs, &hs.transcript.current());
     check_finished(&expected, fin)?;
@@ -224,7 +251,7 @@ pub(crate) fn client_finished(
     let server_app = hs.master.server_traffic(&th);
     let exporter = hs.master.exporter(&th);
     if hs.reply != CertificateReply::NotRequested {
-        send_client_certificate(c, hs.reply, &mut hs.transcript)?;
+        send_client_certificate(c, config, hs.reply, &mut hs.transcript)?;
     }
     let verify_data = finished_verify_data(&hs.client_hs, &hs.transcript.current());
     let fin = HandshakeMessage::Finished(verify_data.as_ref());
@@ -233,7 +260,7 @@ pub(crate) fn client_finished(
     c.set_read(hs.suite, &server_app)?;
     c.negotiated = Some(c.params);
     let resumption = hs.master.resumption(&hs.transcript.current());
-    Ok(State::Traffic(Traffic {
+    Ok(ClientState::Traffic(Traffic {
         suite: hs.suite,
         read_secret: server_app,
         write_secret: client_app,
@@ -245,12 +272,12 @@ pub(crate) fn client_finished(
 
 /// Client: answers a CertificateRequest with our Certificate (empty if we have none the
 /// server accepts) and, with one, a CertificateVerify.
-pub(crate) fn send_client_certificate(
-    c: &mut Core<'_, '_>,
+pub(crate) fn send_client_certificate<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ClientConfig<'a>,
     reply: CertificateReply,
     transcript: &mut Transcript,
 ) -> Result<(), Error> {
-    let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let mut entries = [CertificateEntry { cert: &[], extensions: &[] }; MAX_CHAIN];
     let (cert, scheme) = match (reply, config.client_cert) {
         (CertificateReply::Sign(scheme), Some(cert)) => (Some(cert), Some(scheme)),
@@ -279,4 +306,91 @@ pub(crate) fn send_client_certificate(
         c.params.client_auth = Some(scheme);
     }
     Ok(())
+}
+
+/// ExpectEncryptedExtensions: the answers to what we offered (SNI, ALPN, record limits); a
+/// PSK handshake goes on to Finished (no certificate messages, RFC 8446 §2.2).
+pub(crate) fn client_encrypted_extensions<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ClientConfig<'a>,
+    mut hs: Handshaking,
+    raw: &[u8],
+    ee: &EncryptedExtensions<'_>,
+) -> Result<ClientState, Error> {
+    hs.transcript.update(raw);
+    // RFC 8446 §4.2: no answer to an extension we did not send.
+    let unsolicited = crate::msgs::InvalidMessage::UnexpectedExtension;
+    if ee.server_name_ack && !sends_sni(&c.sni[..c.sni_len]) {
+        return Err(unsolicited.into());
+    }
+    let alpn = match ee.alpn {
+        None => None,
+        Some(_) if config.alpn.is_empty() => return Err(unsolicited.into()),
+        Some(p) => Some(
+            config
+                .alpn
+                .iter()
+                .position(|o| *o == p)
+                .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?,
+        ),
+    };
+    c.params.alpn = alpn;
+    client_record_limits(c, config, ee)?;
+    // A PSK handshake has no certificate messages (RFC 8446 §2.2).
+    Ok(if c.params.resumed || c.params.external_psk {
+        ClientState::ExpectFinished(ClientExpectFinished { hs })
+    } else {
+        ClientState::ExpectCertificate(hs)
+    })
+}
+
+/// ExpectCertificate, a CertificateRequest first: what we will answer it with.
+pub(crate) fn client_certificate_request(
+    config: &ClientConfig<'_>,
+    mut hs: Handshaking,
+    raw: &[u8],
+    cr: &CertificateRequest<'_>,
+) -> Result<ClientState, Error> {
+    // RFC 8446 §4.3.2: the context is empty during the handshake, and
+    // signature_algorithms must be there.
+    if !cr.context.is_empty() {
+        return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+    }
+    let offered = cr.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
+    hs.reply =
+        match config.client_cert.and_then(|cert| choose_scheme(cert.key, |s| offered.contains(&s)))
+        {
+            Some(scheme) => CertificateReply::Sign(scheme),
+            None => CertificateReply::Empty,
+        };
+    hs.transcript.update(raw);
+    Ok(ClientState::ExpectCertificate(hs))
+}
+
+/// Traffic: a NewSessionTicket is kept when we have a store (and room in it).
+pub(crate) fn client_new_session_ticket(
+    c: &mut Core<'_, '_>,
+    config: &ClientConfig<'_>,
+    t: &Traffic,
+    nst: &NewSessionTicket<'_>,
+) {
+    if let (Some(store), Some(rms)) = (config.tickets, &t.resumption) {
+        let psk = resumption_psk(rms, nst.nonce);
+        let now = config.clock.now().as_secs();
+        let session = Session::new(
+            t.suite.suite,
+            c.params.scheme,
+            psk.as_ref(),
+            (nst.age_add, nst.lifetime),
+            now,
+            c.peer_cert_sha256,
+        );
+        let ticket = session.and_then(|s| Ticket::new(s, nst.ticket));
+        let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
+        if let Some(ticket) = ticket.filter(|_| nst.lifetime > 0)
+            && let Err(e) = store.put(name, &ticket)
+        {
+            c.refused_ticket = Some(e);
+        }
+    }
 }

@@ -11,11 +11,13 @@ use crate::msgs::{
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader};
 
 use super::SinceData;
-use super::handshake::{State, handle};
+use super::handshake::State;
 use crate::client::tls13::client_certificate;
+use crate::client::{self, ClientState};
 use crate::config::{MAX_EMPTY_RECORDS, MAX_SKIPPED_EARLY_DATA, MAX_USER_CANCELED};
 use crate::conn::Connection;
 use crate::server::tls13::{server_client_certificate, server_no_client_certificate};
+use crate::server::{self, ServerState};
 
 /// Whether `typ` is a handshake message TLS 1.3 sends and this crate reads.
 pub(crate) fn is_tls13_message(typ: HandshakeType) -> bool {
@@ -39,7 +41,7 @@ impl Connection<'_, '_> {
             if self.c.error.is_none() {
                 self.c.error = Some(e);
                 self.c.app = None;
-                self.state = State::Dead;
+                self.state.kill();
                 if let Some(alert) = e.alert() {
                     self.c.io.send_alert(alert);
                 }
@@ -99,7 +101,7 @@ impl Connection<'_, '_> {
                 }
                 if !self.is_handshaking()
                     || self.c.ccs_received
-                    || matches!(self.state, State::ServerExpectClientHello { .. })
+                    || matches!(self.state, State::Server(_, ServerState::ExpectClientHello { .. }))
                     || self.c.io.rx[base + HEADER_LEN..base + total] != [1]
                 {
                     return Err(PeerMisbehaved::UnexpectedMessage.into());
@@ -205,7 +207,10 @@ impl Connection<'_, '_> {
                     // speak TLS 1.3: say so rather than only pass the alert on.
                     let refused_hello = matches!(
                         self.state,
-                        State::ClientExpectServerHello(_) | State::ClientExpectServerHello2(_)
+                        State::Client(
+                            _,
+                            ClientState::ExpectServerHello(_) | ClientState::ExpectServerHello2(_)
+                        )
                     ) && desc == AlertDescription::PROTOCOL_VERSION;
                     if desc == AlertDescription::CLOSE_NOTIFY {
                         self.c.peer_closed = true;
@@ -216,7 +221,7 @@ impl Connection<'_, '_> {
                             Error::AlertReceived(desc)
                         };
                         self.c.error = Some(e);
-                        self.state = State::Dead;
+                        self.state.kill();
                         return Err(e);
                     }
                 }
@@ -253,57 +258,84 @@ impl Connection<'_, '_> {
             if !is_tls13_message(HandshakeType(first[0])) {
                 return Err(PeerMisbehaved::UnexpectedMessage.into());
             }
-            let state = mem::replace(&mut self.state, State::Dead);
             // A Certificate is handled together with the CertificateVerify after it, so the
             // certificate need not be copied out of the buffer; once checked it stays there
             // (`keep`) for `peer_identity`.
-            let (used, next, keep) = match state {
-                State::ClientExpectCertificate(hs)
-                    if first.first() != Some(&HandshakeType::CERTIFICATE_REQUEST.0) =>
-                {
-                    let Some((second, _)) = split_handshake(rest) else {
-                        self.state = State::ClientExpectCertificate(hs);
-                        break;
-                    };
-                    if !is_tls13_message(HandshakeType(second[0])) {
-                        return Err(PeerMisbehaved::UnexpectedMessage.into());
-                    }
-                    let next = client_certificate(&mut self.c, hs, first, second)?;
-                    (first.len() + second.len(), next, first.len())
-                }
-                State::ServerExpectCertificate(st) => {
-                    let HandshakeMessage::Certificate(cert) = HandshakeMessage::decode(first)?
-                    else {
-                        return Err(PeerMisbehaved::UnexpectedMessage.into());
-                    };
-                    if cert.entries.iter().next().is_none() {
-                        let next = server_no_client_certificate(&mut self.c, st, first, &cert)?;
-                        (first.len(), next, 0)
-                    } else {
-                        let Some((second, _)) = split_handshake(rest) else {
-                            self.state = State::ServerExpectCertificate(st);
-                            break;
-                        };
-                        if !is_tls13_message(HandshakeType(second[0])) {
-                            return Err(PeerMisbehaved::UnexpectedMessage.into());
+            let (used, keep) = match &mut self.state {
+                State::Client(config, slot) => {
+                    let state = mem::replace(slot, ClientState::Dead);
+                    let (used, next, keep) = match state {
+                        ClientState::ExpectCertificate(hs)
+                            if first.first() != Some(&HandshakeType::CERTIFICATE_REQUEST.0) =>
+                        {
+                            let Some((second, _)) = split_handshake(rest) else {
+                                *slot = ClientState::ExpectCertificate(hs);
+                                break;
+                            };
+                            if !is_tls13_message(HandshakeType(second[0])) {
+                                return Err(PeerMisbehaved::UnexpectedMessage.into());
+                            }
+                            let next = client_certificate(&mut self.c, config, hs, first, second)?;
+                            (first.len() + second.len(), next, first.len())
                         }
-                        let next = server_client_certificate(&mut self.c, st, first, second)?;
-                        (first.len() + second.len(), next, first.len())
+                        state => {
+                            let msg = HandshakeMessage::decode(first)?;
+                            let first_len = first.len();
+                            let ticket = &self.hs[self.hs_end..];
+                            let next =
+                                client::handle(&mut self.c, config, state, first, msg, ticket)?;
+                            (first_len, next, 0)
+                        }
+                    };
+                    if !matches!(next, ClientState::ExpectServerHello2(_)) {
+                        // The offered ticket is not sent again: its room is for reassembly now.
+                        self.hs_end = self.hs.len();
                     }
+                    *slot = next;
+                    (used, keep)
                 }
-                state => {
-                    let msg = HandshakeMessage::decode(first)?;
-                    let first_len = first.len();
-                    let ticket = &self.hs[self.hs_end..];
-                    let next = handle(&mut self.c, state, first, msg, ticket)?;
-                    (first_len, next, 0)
+                State::Server(config, slot) => {
+                    let state = mem::replace(slot, ServerState::Dead);
+                    let (used, next, keep) = match state {
+                        ServerState::ExpectCertificate(st) => {
+                            let HandshakeMessage::Certificate(cert) =
+                                HandshakeMessage::decode(first)?
+                            else {
+                                return Err(PeerMisbehaved::UnexpectedMessage.into());
+                            };
+                            if cert.entries.iter().next().is_none() {
+                                let next = server_no_client_certificate(config, st, first, &cert)?;
+                                (first.len(), next, 0)
+                            } else {
+                                let Some((second, _)) = split_handshake(rest) else {
+                                    *slot = ServerState::ExpectCertificate(st);
+                                    break;
+                                };
+                                if !is_tls13_message(HandshakeType(second[0])) {
+                                    return Err(PeerMisbehaved::UnexpectedMessage.into());
+                                }
+                                let next = server_client_certificate(
+                                    &mut self.c,
+                                    config,
+                                    st,
+                                    first,
+                                    second,
+                                )?;
+                                (first.len() + second.len(), next, first.len())
+                            }
+                        }
+                        state => {
+                            let msg = HandshakeMessage::decode(first)?;
+                            let first_len = first.len();
+                            let next = server::handle(&mut self.c, config, state, first, msg)?;
+                            (first_len, next, 0)
+                        }
+                    };
+                    self.hs_end = self.hs.len();
+                    *slot = next;
+                    (used, keep)
                 }
             };
-            self.state = next;
-            if !matches!(self.state, State::ClientExpectServerHello2(_)) {
-                // The offered ticket is not sent again: its room is for reassembly now.
-                self.hs_end = self.hs.len();
-            }
             self.hs.copy_within(base + used..base + self.hs_len, base + keep);
             self.hs_len -= used;
             self.hs_start += keep;

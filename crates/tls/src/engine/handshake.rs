@@ -4,52 +4,61 @@
 use core_hash::Sha256;
 use pki_types::{TrustAnchor, UnixTime};
 
-use crate::error::{ApiMisuse, CertificateError, Error, PeerMisbehaved};
+use crate::error::{CertificateError, Error, PeerMisbehaved};
 use crate::key_schedule::{
-    Digest, EarlySecret, MasterSecret, Secret, Transcript, finished_verify_data,
-    next_traffic_secret, resumption_psk, verify_finished,
+    Digest, EarlySecret, MasterSecret, Secret, Transcript, next_traffic_secret, verify_finished,
 };
 use crate::msgs::{Certificate, Codec, HandshakeMessage, KeyUpdateRequest, SignatureScheme};
-use crate::provider::choose_scheme;
 use crate::suites::Suite;
-use crate::ticket::{ClientIdentity, Session, Ticket};
+use crate::ticket::ClientIdentity;
 use crate::verify::{self, CertVerifier};
 
 use super::Core;
-use crate::client::hello::{ClientHelloSent, RetrySent, client_check_hello, sends_sni};
-use crate::client::tls13::{
-    CertificateReply, ClientExpectFinished, client_finished, client_key_exchange,
-    client_record_limits, client_server_hello,
-};
+use crate::client::ClientState;
+use crate::client::tls13::CertificateReply;
 use crate::config::MAX_KEY_UPDATES;
+use crate::config::{ClientConfig, ServerConfig};
 use crate::config::{MAX_CHAIN, MAX_LIST};
-use crate::server::hello::{Retry, server_client_hello};
-use crate::server::tls13::{ServerExpectFinished, send_tickets};
+use crate::server::ServerState;
 
-/// One handshake state per expected message. The client's hello states carry the offered
-/// ticket, so they are the large ones; with no allocator there is nothing to box into.
+/// A connection's role, with its configuration and its handshake state: each role has its
+/// own states, one per expected message ([`ClientState`], [`ServerState`]).
+// The client's hello states carry the offered ticket, so the client is the larger role; with
+// no allocator there is nothing to box into.
 #[allow(clippy::large_enum_variant)]
-pub(crate) enum State {
-    ClientExpectServerHello(ClientHelloSent),
-    ClientExpectServerHello2(RetrySent),
-    ClientExpectEncryptedExtensions(Handshaking),
-    ClientExpectCertificate(Handshaking),
-    ClientExpectFinished(ClientExpectFinished),
-    ServerExpectClientHello {
-        random: [u8; 32],
-    },
-    /// After a HelloRetryRequest: the suite is fixed and the transcript holds
-    /// `message_hash(ClientHello1)` and the HRR.
-    ServerExpectClientHello2 {
-        random: [u8; 32],
-        retry: Retry,
-    },
-    /// With client authentication: the client's Certificate (and CertificateVerify) come
-    /// before its Finished.
-    ServerExpectCertificate(ServerExpectFinished),
-    ServerExpectFinished(ServerExpectFinished),
-    Traffic(Traffic),
-    Dead,
+pub(crate) enum State<'a> {
+    Client(ClientConfig<'a>, ClientState),
+    Server(ServerConfig<'a>, ServerState),
+}
+
+impl State<'_> {
+    /// The traffic state, once the handshake is done.
+    pub(crate) fn traffic(&self) -> Option<&Traffic> {
+        match self {
+            Self::Client(_, ClientState::Traffic(t)) | Self::Server(_, ServerState::Traffic(t)) => {
+                Some(t)
+            }
+            _ => None,
+        }
+    }
+
+    /// As [`traffic`](Self::traffic), to change it.
+    pub(crate) fn traffic_mut(&mut self) -> Option<&mut Traffic> {
+        match self {
+            Self::Client(_, ClientState::Traffic(t)) | Self::Server(_, ServerState::Traffic(t)) => {
+                Some(t)
+            }
+            _ => None,
+        }
+    }
+
+    /// Ends the handshake or traffic for good, after an error.
+    pub(crate) fn kill(&mut self) {
+        match self {
+            Self::Client(_, st) => *st = ClientState::Dead,
+            Self::Server(_, st) => *st = ServerState::Dead,
+        }
+    }
 }
 
 pub(crate) struct Handshaking {
@@ -106,153 +115,29 @@ pub(crate) fn enter_handshake(
     })
 }
 
-// The message is destructured by the match; a reference would only add indirection.
-#[allow(clippy::large_types_passed_by_value)]
-pub(crate) fn handle(
+/// Traffic, either role: the peer's KeyUpdate (RFC 8446 §4.6.3) turns its traffic key, and
+/// an update_requested is answered with ours unless we have answered one already and sent
+/// nothing since.
+pub(crate) fn key_update(
     c: &mut Core<'_, '_>,
-    state: State,
-    raw: &[u8],
-    msg: HandshakeMessage<'_>,
-    ticket: &[u8],
-) -> Result<State, Error> {
-    match (state, msg) {
-        (State::ClientExpectServerHello(st), HandshakeMessage::ServerHello(sh)) => {
-            client_server_hello(c, st, raw, &sh, ticket)
-        }
-        (State::ClientExpectServerHello2(st), HandshakeMessage::ServerHello(sh)) => {
-            if sh.is_retry_request() {
-                // RFC 8446 §4.1.4: a second HelloRetryRequest is unexpected_message.
-                return Err(PeerMisbehaved::UnexpectedMessage.into());
-            }
-            client_check_hello(&sh, &st.session_id)?;
-            if sh.cipher_suite != st.suite.suite {
-                return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
-            }
-            client_key_exchange(c, &st.key, st.suite, st.transcript, raw, &sh, st.psk.as_ref())
-        }
-        (
-            State::ClientExpectEncryptedExtensions(mut hs),
-            HandshakeMessage::EncryptedExtensions(ee),
-        ) => {
-            hs.transcript.update(raw);
-            let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
-            // RFC 8446 §4.2: no answer to an extension we did not send.
-            let unsolicited = crate::msgs::InvalidMessage::UnexpectedExtension;
-            if ee.server_name_ack && !sends_sni(&c.sni[..c.sni_len]) {
-                return Err(unsolicited.into());
-            }
-            let alpn = match ee.alpn {
-                None => None,
-                Some(_) if config.alpn.is_empty() => return Err(unsolicited.into()),
-                Some(p) => Some(
-                    config
-                        .alpn
-                        .iter()
-                        .position(|o| *o == p)
-                        .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?,
-                ),
-            };
-            c.params.alpn = alpn;
-            client_record_limits(c, &config, &ee)?;
-            // A PSK handshake has no certificate messages (RFC 8446 §2.2).
-            Ok(if c.params.resumed || c.params.external_psk {
-                State::ClientExpectFinished(ClientExpectFinished { hs })
-            } else {
-                State::ClientExpectCertificate(hs)
-            })
-        }
-        (State::ClientExpectCertificate(mut hs), HandshakeMessage::CertificateRequest(cr))
-            if hs.reply == CertificateReply::NotRequested =>
-        {
-            // RFC 8446 §4.3.2: the context is empty during the handshake, and
-            // signature_algorithms must be there.
-            if !cr.context.is_empty() {
-                return Err(crate::msgs::InvalidMessage::IllegalValue.into());
-            }
-            let offered =
-                cr.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
-            let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
-            hs.reply = match config
-                .client_cert
-                .and_then(|cert| choose_scheme(cert.key, |s| offered.contains(&s)))
-            {
-                Some(scheme) => CertificateReply::Sign(scheme),
-                None => CertificateReply::Empty,
-            };
-            hs.transcript.update(raw);
-            Ok(State::ClientExpectCertificate(hs))
-        }
-        (State::ClientExpectFinished(st), HandshakeMessage::Finished(fin)) => {
-            client_finished(c, st, raw, fin)
-        }
-        (State::ServerExpectClientHello { random }, HandshakeMessage::ClientHello(ch)) => {
-            server_client_hello(c, random, raw, &ch, None)
-        }
-        (State::ServerExpectClientHello2 { random, retry }, HandshakeMessage::ClientHello(ch)) => {
-            server_client_hello(c, random, raw, &ch, Some(retry))
-        }
-        (State::ServerExpectFinished(st), HandshakeMessage::Finished(fin)) => {
-            let expected = finished_verify_data(&st.client_hs, &st.transcript.current());
-            check_finished(&expected, fin)?;
-            c.set_read(st.suite, &st.client_app)?;
-            c.negotiated = Some(c.params);
-            // The server's write secret is the one already in use; keep a copy for KeyUpdate.
-            let write_secret = c.server_app.take().ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
-            let mut st = st;
-            st.transcript.update(raw);
-            send_tickets(c, &st)?;
-            Ok(State::Traffic(Traffic {
-                suite: st.suite,
-                read_secret: st.client_app,
-                write_secret,
-                exporter: st.exporter,
-                resumption: None,
-                updated_since_data: false,
-            }))
-        }
-        // Only servers send tickets; they are kept when the client has a store.
-        (State::Traffic(t), HandshakeMessage::NewSessionTicket(nst)) if c.client.is_some() => {
-            let config = c.client.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
-            if let (Some(store), Some(rms)) = (config.tickets, &t.resumption) {
-                let psk = resumption_psk(rms, nst.nonce);
-                let now = config.clock.now().as_secs();
-                let session = Session::new(
-                    t.suite.suite,
-                    c.params.scheme,
-                    psk.as_ref(),
-                    (nst.age_add, nst.lifetime),
-                    now,
-                    c.peer_cert_sha256,
-                );
-                let ticket = session.and_then(|s| Ticket::new(s, nst.ticket));
-                let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
-                if let Some(ticket) = ticket.filter(|_| nst.lifetime > 0)
-                    && let Err(e) = store.put(name, &ticket)
-                {
-                    c.refused_ticket = Some(e);
-                }
-            }
-            Ok(State::Traffic(t))
-        }
-        (State::Traffic(mut t), HandshakeMessage::KeyUpdate(req)) => {
-            c.since_data.count(
-                |s| &mut s.key_updates,
-                MAX_KEY_UPDATES,
-                PeerMisbehaved::TooManyKeyUpdates,
-            )?;
-            t.read_secret = next_traffic_secret(&t.read_secret);
-            c.set_read(t.suite, &t.read_secret)?;
-            if req == KeyUpdateRequest::UPDATE_REQUESTED && !t.updated_since_data {
-                t.updated_since_data = true;
-                let msg = HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_NOT_REQUESTED);
-                c.io.send_handshake(&msg, None)?;
-                t.write_secret = next_traffic_secret(&t.write_secret);
-                c.set_write(t.suite, &t.write_secret)?;
-            }
-            Ok(State::Traffic(t))
-        }
-        _ => Err(PeerMisbehaved::UnexpectedMessage.into()),
+    mut t: Traffic,
+    req: KeyUpdateRequest,
+) -> Result<Traffic, Error> {
+    c.since_data.count(
+        |s| &mut s.key_updates,
+        MAX_KEY_UPDATES,
+        PeerMisbehaved::TooManyKeyUpdates,
+    )?;
+    t.read_secret = next_traffic_secret(&t.read_secret);
+    c.set_read(t.suite, &t.read_secret)?;
+    if req == KeyUpdateRequest::UPDATE_REQUESTED && !t.updated_since_data {
+        t.updated_since_data = true;
+        let msg = HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_NOT_REQUESTED);
+        c.io.send_handshake(&msg, None)?;
+        t.write_secret = next_traffic_secret(&t.write_secret);
+        c.set_write(t.suite, &t.write_secret)?;
     }
+    Ok(t)
 }
 
 /// Checks a peer's Certificate and CertificateVerify (the chain to `roots` at `now` for

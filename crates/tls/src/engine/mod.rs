@@ -16,15 +16,12 @@ use crate::suites::Suite;
 use crate::ticket::{ClientIdentity, TicketTooLong};
 
 use self::io::Io;
-use crate::config::{ClientConfig, ServerConfig};
 use crate::conn::Negotiated;
 
 /// Everything but the handshake buffer and the state, so a handler can borrow a message from
 /// the buffer while it changes the rest.
 pub(crate) struct Core<'a, 'b> {
     pub(crate) io: Io<'b>,
-    pub(crate) client: Option<ClientConfig<'a>>,
-    pub(crate) server: Option<ServerConfig<'a>>,
     pub(crate) sni: [u8; 255],
     pub(crate) sni_len: usize,
     /// Where the current application-data record's plaintext sits in `rx`, and where the

@@ -3,7 +3,7 @@
 
 use core_hash::Sha256;
 
-use crate::error::{ApiMisuse, Error, PeerIncompatible, PeerMisbehaved};
+use crate::error::{Error, PeerIncompatible, PeerMisbehaved};
 use crate::key_schedule::{Digest, EarlySecret, Transcript, finished_verify_data, verify_finished};
 use crate::kx::KeyShare;
 use crate::msgs::PskKeyExchangeMode;
@@ -24,7 +24,8 @@ use crate::config::MAX_LIST;
 use crate::config::ServerConfig;
 use crate::conn::Negotiated;
 use crate::engine::Core;
-use crate::engine::handshake::{State, enter_handshake, supported_schemes};
+use crate::engine::handshake::{enter_handshake, supported_schemes};
+use crate::server::ServerState;
 use crate::server::psk::{ChosenPsk, ServerPsk, choose_psk};
 use crate::server::tls13::{ServerExpectFinished, send_server_certificate, server_certificate};
 
@@ -71,7 +72,7 @@ pub(crate) fn select_share<'m>(
     ch: &ClientHello<'m>,
     suite: Suite,
     retry: Option<&Retry>,
-) -> Result<Result<KeyShareEntry<'m>, State>, Error> {
+) -> Result<Result<KeyShareEntry<'m>, ServerState>, Error> {
     let x = &ch.extensions;
     // RFC 8446 §9.2: key_share and supported_groups come together, else missing_extension.
     let shares = x.key_shares.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
@@ -116,7 +117,7 @@ pub(crate) fn select_share<'m>(
         if !ch.session_id.is_empty() {
             c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
         }
-        return Ok(Err(State::ServerExpectClientHello2 {
+        return Ok(Err(ServerState::ExpectClientHello2 {
             random,
             retry: Retry { suite, group, transcript },
         }));
@@ -124,14 +125,14 @@ pub(crate) fn select_share<'m>(
     Ok(Ok(share))
 }
 
-pub(crate) fn server_client_hello(
-    c: &mut Core<'_, '_>,
+pub(crate) fn server_client_hello<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ServerConfig<'a>,
     random: [u8; 32],
     raw: &[u8],
     ch: &ClientHello<'_>,
     retry: Option<Retry>,
-) -> Result<State, Error> {
-    let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+) -> Result<ServerState, Error> {
     let x = &ch.extensions;
     // RFC 8446 §4.2.10: we decline early data, so it is skipped until the client's next
     // flight; §4.1.2: a second ClientHello does not offer it again.
@@ -152,7 +153,7 @@ pub(crate) fn server_client_hello(
     }
     // A PSK we take fixes the suite; without one the server's first suite the client has,
     // and a certificate.
-    let chosen = choose_psk(&config, ch);
+    let chosen = choose_psk(config, ch);
     let suite = match &chosen {
         Some(p) => p.suite,
         None => config
@@ -164,7 +165,7 @@ pub(crate) fn server_client_hello(
     };
     let certificate = match chosen {
         Some(_) => None,
-        None => Some(server_certificate(&config, x)?),
+        None => Some(server_certificate(config, x)?),
     };
     if retry.as_ref().is_some_and(|r| r.suite != suite) {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
@@ -174,13 +175,13 @@ pub(crate) fn server_client_hello(
     let share = if psk_ke {
         None
     } else {
-        match select_share(c, &config, random, raw, ch, suite, retry.as_ref())? {
+        match select_share(c, config, random, raw, ch, suite, retry.as_ref())? {
             Ok(share) => Some(share),
             // A HelloRetryRequest was sent.
             Err(state) => return Ok(state),
         }
     };
-    let (record_size_limit, max_fragment_length) = server_record_limits(c, &config, x)?;
+    let (record_size_limit, max_fragment_length) = server_record_limits(c, config, x)?;
     // RFC 7301 §3.1: a server without protocols ignores the client's offer.
     let alpn = match x.alpn.filter(|_| !config.alpn.is_empty()) {
         None => None,
@@ -349,9 +350,9 @@ pub(crate) fn server_client_hello(
         }),
     };
     Ok(if client_auth {
-        State::ServerExpectCertificate(st)
+        ServerState::ExpectCertificate(st)
     } else {
-        State::ServerExpectFinished(st)
+        ServerState::ExpectFinished(st)
     })
 }
 

@@ -15,8 +15,11 @@ use crate::verify::{self};
 
 use crate::config::MAX_CHAIN;
 use crate::config::{MAX_TICKET_LIFETIME, ServerConfig};
-use crate::engine::handshake::{State, check_certificate};
+use crate::engine::handshake::check_certificate;
+use crate::engine::handshake::{Traffic, check_finished};
 use crate::engine::{Core, random};
+use crate::key_schedule::finished_verify_data;
+use crate::server::ServerState;
 use crate::server::hello::choose_certificate;
 
 pub(crate) struct ServerExpectFinished {
@@ -79,8 +82,11 @@ pub(crate) fn server_certificate<'a>(
 
 /// Server: sends the configured number of NewSessionTickets (RFC 8446 §4.6.1) after the
 /// client's Finished, each sealing the PSK for its nonce.
-pub(crate) fn send_tickets(c: &mut Core<'_, '_>, st: &ServerExpectFinished) -> Result<(), Error> {
-    let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+pub(crate) fn send_tickets<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ServerConfig<'a>,
+    st: &ServerExpectFinished,
+) -> Result<(), Error> {
     let Some(tickets) = config.tickets.filter(|_| st.send_tickets) else { return Ok(()) };
     let now = tickets.clock.now().as_secs();
     // A resumed session's authentication ages from its full handshake (RFC 8446 §4.6.1):
@@ -127,12 +133,11 @@ pub(crate) fn send_tickets(c: &mut Core<'_, '_>, st: &ServerExpectFinished) -> R
 
 /// Server: the client sent an empty Certificate.
 pub(crate) fn server_no_client_certificate(
-    c: &mut Core<'_, '_>,
+    config: &ServerConfig<'_>,
     mut st: ServerExpectFinished,
     raw: &[u8],
     cert: &Certificate<'_>,
-) -> Result<State, Error> {
-    let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+) -> Result<ServerState, Error> {
     if !cert.context.is_empty() {
         return Err(crate::msgs::InvalidMessage::IllegalValue.into());
     }
@@ -140,17 +145,17 @@ pub(crate) fn server_no_client_certificate(
         return Err(Error::InvalidCertificate(CertificateError::NoCertificate));
     }
     st.transcript.update(raw);
-    Ok(State::ServerExpectFinished(st))
+    Ok(ServerState::ExpectFinished(st))
 }
 
 /// Server: the client's Certificate and CertificateVerify.
-pub(crate) fn server_client_certificate(
-    c: &mut Core<'_, '_>,
+pub(crate) fn server_client_certificate<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ServerConfig<'a>,
     mut st: ServerExpectFinished,
     raw_cert: &[u8],
     raw_cv: &[u8],
-) -> Result<State, Error> {
-    let config = c.server.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+) -> Result<ServerState, Error> {
     let auth = config.client_auth.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     let (scheme, identity) = check_certificate(
         &mut st.transcript,
@@ -165,5 +170,32 @@ pub(crate) fn server_client_certificate(
     if let ClientIdentity::Certificate { end_entity, .. } = identity {
         c.peer_cert_sha256 = Some(end_entity);
     }
-    Ok(State::ServerExpectFinished(st))
+    Ok(ServerState::ExpectFinished(st))
+}
+
+/// ExpectFinished: the client's Finished checked, its traffic key set, the handshake done,
+/// and our tickets sent.
+pub(crate) fn server_finished<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ServerConfig<'a>,
+    mut st: ServerExpectFinished,
+    raw: &[u8],
+    fin: &[u8],
+) -> Result<ServerState, Error> {
+    let expected = finished_verify_data(&st.client_hs, &st.transcript.current());
+    check_finished(&expected, fin)?;
+    c.set_read(st.suite, &st.client_app)?;
+    c.negotiated = Some(c.params);
+    // The server's write secret is the one already in use; keep a copy for KeyUpdate.
+    let write_secret = c.server_app.take().ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    st.transcript.update(raw);
+    send_tickets(c, config, &st)?;
+    Ok(ServerState::Traffic(Traffic {
+        suite: st.suite,
+        read_secret: st.client_app,
+        write_secret,
+        exporter: st.exporter,
+        resumption: None,
+        updated_since_data: false,
+    }))
 }
