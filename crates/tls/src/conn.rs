@@ -218,7 +218,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         let name = server_name.as_bytes();
         conn.c.sni[..name.len()].copy_from_slice(name);
         conn.c.sni_len = name.len();
-        let key = KeyShare::generate(first_group, config.key_exchanges, rng)?;
+        let key = KeyShare::keygen(first_group, config.key_exchanges, rng)?;
         let random_bytes: [u8; 32] = random(rng)?;
         let session_id: [u8; 32] = random(rng)?;
         // A ticket for the server if there is one, else the external PSK.

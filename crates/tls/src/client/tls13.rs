@@ -111,7 +111,7 @@ pub(crate) fn client_server_hello<'a>(
         Some(g) if g == st.key.group() || !config.groups.contains(&g) => {
             return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
         }
-        Some(g) => KeyShare::generate(g, config.key_exchanges, &mut c.rng)?,
+        Some(g) => KeyShare::keygen(g, config.key_exchanges, &mut c.rng)?,
         None if x.cookie.is_none() => return Err(PeerMisbehaved::UselessRetryRequest.into()),
         None => st.key,
     };
@@ -176,7 +176,7 @@ pub(crate) fn client_key_exchange<'a>(
             {
                 return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
             }
-            shared = key.agree(share.key)?;
+            shared = key.decapsulate(share.key)?;
             (shared.as_ref(), share.group)
         }
         None if psk.is_some() && modes.contains(&PskKeyExchangeMode::PSK_KE) => {

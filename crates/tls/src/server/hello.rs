@@ -5,7 +5,7 @@ use core_hash::Sha256;
 
 use crate::error::{Error, PeerIncompatible, PeerMisbehaved};
 use crate::key_schedule::{Digest, EarlySecret, Transcript, finished_verify_data, verify_finished};
-use crate::kx::KeyShare;
+use crate::kx;
 use crate::msgs::PskKeyExchangeMode;
 use crate::msgs::{
     CertificateRequest, ClientExtensions, ClientHello, ContentType, EncryptedExtensions,
@@ -199,13 +199,16 @@ pub(crate) fn server_client_hello<'a>(
         c.sni[..n].copy_from_slice(&name[..n]);
         c.sni_len = n;
     }
-    let key =
-        share.map(|s| KeyShare::generate(s.group, config.key_exchanges, &mut c.rng)).transpose()?;
-    let shared = match (&key, share) {
-        (Some(k), Some(s)) => Some(k.agree(s.key)?),
-        _ => None,
+    // The server's share and the shared secret in one step (KEM-shaped: for a
+    // Diffie–Hellman group, a fresh key pair and the function of the client's share).
+    let (public, shared) = match share {
+        Some(s) => {
+            let (public, shared) =
+                kx::encapsulate(s.group, config.key_exchanges, &mut c.rng, s.key)?;
+            (Some(public), Some(shared))
+        }
+        None => (None, None),
     };
-    let public = key.as_ref().map(KeyShare::public);
     let first_flight = retry.is_none();
     let mut transcript = match retry {
         Some(r) => r.transcript,
