@@ -73,17 +73,37 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod client;
 pub mod clock;
+mod config;
 pub mod conn;
 mod der;
+mod engine;
 mod error;
-pub mod key_schedule;
+/// The TLS 1.3 key schedule (RFC 8446 §7.1) and the transcript hash (§4.4.1), over
+/// `core_hash`'s HKDF and SHA-2 for the two hashes the TLS 1.3 suites use.
+///
+/// The schedule moves through its stages as types — [`EarlySecret`] → [`HandshakeSecret`] →
+/// [`MasterSecret`] — so a secret cannot be derived from the wrong stage. Every secret is a
+/// [`Secret`], wiped on drop. The transcript is a running hash that can be forked (cloned) to
+/// take intermediate values, as CertificateVerify and Finished need.
+///
+/// [`EarlySecret`]: crate::key_schedule::EarlySecret
+/// [`HandshakeSecret`]: crate::key_schedule::HandshakeSecret
+/// [`MasterSecret`]: crate::key_schedule::MasterSecret
+/// [`Secret`]: crate::key_schedule::Secret
+pub mod key_schedule {
+    pub use crate::schedule::tls13::*;
+    pub use crate::schedule::{Digest, HashAlg, MAX_HASH_LEN, Secret, Transcript};
+}
 pub mod kx;
 pub mod msgs;
 pub mod pem;
 pub mod provider;
 pub mod psk;
 pub mod record;
+mod schedule;
+mod server;
 pub mod sign;
 #[cfg(feature = "std")]
 mod stream;

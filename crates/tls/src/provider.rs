@@ -55,8 +55,9 @@
 use core::fmt::Debug;
 
 use core_hash::RandomSource;
+use zeroize::Zeroize;
 
-use crate::error::Error;
+use crate::error::{ApiMisuse, Error};
 use crate::kx::{MAX_PUBLIC_LEN, MAX_SHARED_LEN};
 use crate::msgs::{NamedGroup, SignatureScheme};
 use crate::sign::MAX_SIGNATURE_LEN;
@@ -101,32 +102,60 @@ pub trait RecordAead: Debug + Sync {
     ) -> Result<(), Error>;
 }
 
-/// A key-exchange group for the `key_share` extension (RFC 8446 §4.2.8), as a
-/// Diffie–Hellman-style pair of operations. Listed in a configuration's `key_exchanges`, it
-/// computes its group in place of `core-ec` (or adds one `core-ec` lacks: the group must also
-/// be in `groups` to be offered or accepted).
+/// A key-exchange group for the `key_share` extension (RFC 8446 §4.2.8), shaped as a key
+/// encapsulation mechanism so that Diffie–Hellman groups and KEMs (ML-KEM and its hybrids)
+/// fit alike: the client makes a key pair ([`keygen`](Self::keygen)) and sends the public
+/// share; the server answers with its own share and gets the shared secret in one call
+/// ([`encapsulate`](Self::encapsulate)); the client gets the same secret from the server's
+/// share ([`decapsulate`](Self::decapsulate)). A Diffie–Hellman group needs only `keygen` and
+/// `decapsulate` (the Diffie–Hellman function of our private key and the peer's share): the
+/// default `encapsulate` is a fresh key pair and that same function. Listed in a
+/// configuration's `key_exchanges`, it computes its group in place of `core-ec` (or adds one
+/// `core-ec` lacks: the group must also be in `groups` to be offered or accepted).
 pub trait KeyExchange: Debug + Sync {
     /// The group's code point.
     fn group(&self) -> NamedGroup;
-    /// Makes a fresh private key from `rng`, written to the front of `secret`, and its public
-    /// value in wire encoding to the front of `public`; returns the two lengths. The
+    /// Client: makes a fresh private key from `rng`, written to the front of `secret`, and its
+    /// public share in wire encoding to the front of `public`; returns the two lengths. The
     /// connection keeps the secret and zeroizes it when it is done.
-    fn generate(
+    fn keygen(
         &self,
         rng: &mut dyn RandomSource,
         secret: &mut [u8; MAX_KX_SECRET_LEN],
         public: &mut [u8; MAX_PUBLIC_LEN],
     ) -> Result<(usize, usize), Error>;
-    /// The shared secret of `secret` (as `generate` wrote it) with the peer's public value,
-    /// written to the front of `out`; returns its length. A peer value that is not a valid
-    /// key must be an error ([`PeerMisbehaved::InvalidKeyShare`](crate::PeerMisbehaved::InvalidKeyShare)
+    /// Client: the shared secret of `secret` (as `keygen` wrote it) and the server's share,
+    /// written to the front of `out`; returns its length. A share that is not valid must be
+    /// an error ([`PeerMisbehaved::InvalidKeyShare`](crate::PeerMisbehaved::InvalidKeyShare)
     /// is answered with `illegal_parameter`).
-    fn agree(
+    fn decapsulate(
         &self,
         secret: &[u8],
-        peer: &[u8],
+        server_share: &[u8],
         out: &mut [u8; MAX_SHARED_LEN],
     ) -> Result<usize, Error>;
+    /// Server: from the client's share, the server's share (written to the front of
+    /// `server_share`) and the shared secret (to the front of `out`); returns the two lengths.
+    /// A client share that is not valid must be an error, as for `decapsulate`.
+    ///
+    /// The default is the Diffie–Hellman one: a fresh key pair by [`keygen`](Self::keygen),
+    /// whose public value is the server's share, and [`decapsulate`](Self::decapsulate) of
+    /// its private key with the client's share. A KEM must provide its own.
+    fn encapsulate(
+        &self,
+        rng: &mut dyn RandomSource,
+        client_share: &[u8],
+        server_share: &mut [u8; MAX_PUBLIC_LEN],
+        out: &mut [u8; MAX_SHARED_LEN],
+    ) -> Result<(usize, usize), Error> {
+        let mut secret = [0u8; MAX_KX_SECRET_LEN];
+        let r = self.keygen(rng, &mut secret, server_share).and_then(|(s, p)| {
+            let private = secret.get(..s).ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+            Ok((p, self.decapsulate(private, client_share, out)?))
+        });
+        secret.zeroize();
+        r
+    }
 }
 
 /// The private key of a certificate, signing CertificateVerify messages.

@@ -237,7 +237,7 @@ struct MiniClient {
 impl MiniClient {
     fn new(group: NamedGroup) -> Self {
         Self {
-            share: KeyShare::generate(group, &[], &mut OsRandom).unwrap(),
+            share: KeyShare::keygen(group, &[], &mut OsRandom).unwrap(),
             transcript: Transcript::new(HashAlg::Sha256),
             client_hs: None,
             hs: None,
@@ -280,7 +280,7 @@ impl MiniClient {
                         return Some(NamedGroup(be16(ks) as u16));
                     }
                     self.transcript.update(&body);
-                    let shared = self.share.agree(&ks[4..]).unwrap();
+                    let shared = self.share.decapsulate(&ks[4..]).unwrap();
                     let hs =
                         EarlySecret::new(HashAlg::Sha256, None).into_handshake(shared.as_ref());
                     let th = self.transcript.current();
@@ -344,8 +344,8 @@ impl MiniServer {
         let shares = extension(&exts, KEY_SHARE).unwrap();
         assert_eq!(be16(&shares[2..]), usize::from(X25519.0), "X25519 share first");
         let client_key = &shares[6..6 + be16(&shares[4..])];
-        let share = KeyShare::generate(X25519, &[], &mut OsRandom).unwrap();
-        let shared = share.agree(client_key).unwrap();
+        let share = KeyShare::keygen(X25519, &[], &mut OsRandom).unwrap();
+        let shared = share.decapsulate(client_key).unwrap();
         let sid = &msg[39..39 + usize::from(msg[38])];
         let mut body = vec![3, 3];
         body.extend_from_slice(&[0x42; 32]);
@@ -793,7 +793,7 @@ fn with_early_data(
     }
     if let Some(group) = mc.read_flight(&take(&mut s)) {
         assert!(retry);
-        mc.share = KeyShare::generate(group, &[], &mut OsRandom).unwrap();
+        mc.share = KeyShare::keygen(group, &[], &mut OsRandom).unwrap();
         let ch2 = mc.hello(|_| {});
         feed(&mut s, &mc.send_hello(&ch2)).unwrap();
         assert_eq!(mc.read_flight(&take(&mut s)), None);
@@ -928,7 +928,7 @@ fn a_second_client_hello_offering_early_data_again_is_illegal_parameter() {
     let ch = mc.hello(|x| x.insert(0, (42, vec![])));
     feed(&mut s, &mc.send_hello(&ch)).unwrap();
     let group = mc.read_flight(&take(&mut s)).unwrap();
-    mc.share = KeyShare::generate(group, &[], &mut OsRandom).unwrap();
+    mc.share = KeyShare::keygen(group, &[], &mut OsRandom).unwrap();
     let ch2 = mc.hello(|x| x.insert(0, (42, vec![])));
     let err = Error::InvalidMessage(InvalidMessage::IllegalValue);
     assert_eq!(feed(&mut s, &mc.send_hello(&ch2)), Err(err));
@@ -1062,7 +1062,7 @@ fn early_data_inside_a_fragmented_second_client_hello_is_unexpected_message() {
     bytes.extend_from_slice(&early_data_records(&[4]));
     feed(&mut s, &bytes).unwrap();
     let group = mc.read_flight(&take(&mut s)).unwrap();
-    mc.share = KeyShare::generate(group, &[], &mut OsRandom).unwrap();
+    mc.share = KeyShare::keygen(group, &[], &mut OsRandom).unwrap();
     let ch2 = mc.hello(|_| {});
     let mut bytes = record(22, &ch2[..16]);
     bytes.extend_from_slice(&early_data_records(&[4]));

@@ -142,7 +142,7 @@ impl KeyExchange for CountingX25519 {
     fn group(&self) -> NamedGroup {
         self.group
     }
-    fn generate(
+    fn keygen(
         &self,
         rng: &mut dyn RandomSource,
         secret: &mut [u8; MAX_KX_SECRET_LEN],
@@ -157,7 +157,7 @@ impl KeyExchange for CountingX25519 {
         }
         Ok((32, 32))
     }
-    fn agree(
+    fn decapsulate(
         &self,
         secret: &[u8],
         peer: &[u8],
@@ -169,6 +169,73 @@ impl KeyExchange for CountingX25519 {
             peer.try_into().map_err(|_| invalid_share(core_ec::Error::InvalidEncoding))?;
         out[..32].copy_from_slice(&core_ec::x25519::x25519(k, u).map_err(invalid_share)?);
         Ok(32)
+    }
+}
+
+/// X25519 written as a KEM: the server's side is its own `encapsulate` (an ephemeral key and
+/// its Diffie–Hellman with the client's share), counted apart from the client's steps, as an
+/// ML-KEM group would be.
+#[derive(Debug)]
+struct KemX25519 {
+    keygens: AtomicUsize,
+    decapsulations: AtomicUsize,
+    encapsulations: AtomicUsize,
+}
+
+impl KemX25519 {
+    const fn new() -> Self {
+        Self {
+            keygens: AtomicUsize::new(0),
+            decapsulations: AtomicUsize::new(0),
+            encapsulations: AtomicUsize::new(0),
+        }
+    }
+}
+
+impl KeyExchange for KemX25519 {
+    fn group(&self) -> NamedGroup {
+        NamedGroup::X25519
+    }
+    fn keygen(
+        &self,
+        rng: &mut dyn RandomSource,
+        secret: &mut [u8; MAX_KX_SECRET_LEN],
+        public: &mut [u8; MAX_PUBLIC_LEN],
+    ) -> Result<(usize, usize), Error> {
+        self.keygens.fetch_add(1, Ordering::Relaxed);
+        rng.fill(&mut secret[..32]).map_err(|_| Error::RandomFailed)?;
+        let k: &[u8; 32] = secret[..32].try_into().unwrap();
+        public[..32].copy_from_slice(&core_ec::x25519::x25519(k, &BASE).unwrap());
+        Ok((32, 32))
+    }
+    fn decapsulate(
+        &self,
+        secret: &[u8],
+        server_share: &[u8],
+        out: &mut [u8; MAX_SHARED_LEN],
+    ) -> Result<usize, Error> {
+        self.decapsulations.fetch_add(1, Ordering::Relaxed);
+        let k: &[u8; 32] = secret.try_into().map_err(|_| Error::ApiMisuse(ApiMisuse::BadConfig))?;
+        let u: &[u8; 32] =
+            server_share.try_into().map_err(|_| invalid_share(core_ec::Error::InvalidEncoding))?;
+        out[..32].copy_from_slice(&core_ec::x25519::x25519(k, u).map_err(invalid_share)?);
+        Ok(32)
+    }
+    fn encapsulate(
+        &self,
+        rng: &mut dyn RandomSource,
+        client_share: &[u8],
+        server_share: &mut [u8; MAX_PUBLIC_LEN],
+        out: &mut [u8; MAX_SHARED_LEN],
+    ) -> Result<(usize, usize), Error> {
+        self.encapsulations.fetch_add(1, Ordering::Relaxed);
+        let mut e = [0u8; 32];
+        rng.fill(&mut e).map_err(|_| Error::RandomFailed)?;
+        let u: &[u8; 32] =
+            client_share.try_into().map_err(|_| invalid_share(core_ec::Error::InvalidEncoding))?;
+        server_share[..32].copy_from_slice(&core_ec::x25519::x25519(&e, &BASE).unwrap());
+        out[..32].copy_from_slice(&core_ec::x25519::x25519(&e, u).map_err(invalid_share)?);
+        Ok((32, 32))
     }
 }
 
@@ -386,6 +453,27 @@ fn custom_key_exchange_adds_a_group() {
     let config = ClientConfig { groups, ..ClientConfig::new(roots(), &tls::SystemClock) };
     let r = Connection::client(config, "localhost", cb.get(), &mut OsRandom);
     assert_eq!(r.err(), Some(Error::ApiMisuse(ApiMisuse::BadConfig)));
+}
+
+#[test]
+fn a_kem_shaped_key_exchange_encapsulates_on_the_server() {
+    // The client makes a key pair and decapsulates; the server only encapsulates, in one
+    // call, and makes no key pair of its own.
+    static KEM: KemX25519 = KemX25519::new();
+    let kx: &[&'static dyn KeyExchange] = &[&KEM];
+    let groups = &[NamedGroup::X25519];
+    let (mut cb, mut sb) = (Bufs::new(), Bufs::new());
+    let config =
+        ClientConfig { groups, key_exchanges: kx, ..ClientConfig::new(roots(), &tls::SystemClock) };
+    let mut c = Connection::client(config, "localhost", cb.get(), &mut OsRandom).unwrap();
+    let config =
+        ServerConfig { groups, key_exchanges: kx, ..ServerConfig::new(certs(default_key())) };
+    let mut s = Connection::server(config, sb.get(), &mut OsRandom).unwrap();
+    run(&mut c, &mut s).unwrap();
+    assert_eq!(s.negotiated().unwrap().group, NamedGroup::X25519);
+    assert_eq!(KEM.keygens.load(Ordering::Relaxed), 1);
+    assert_eq!(KEM.encapsulations.load(Ordering::Relaxed), 1);
+    assert_eq!(KEM.decapsulations.load(Ordering::Relaxed), 1);
 }
 
 #[test]

@@ -1,8 +1,12 @@
 //! Key exchange for the `key_share` extension: X25519 and the NIST curves P-256, P-384 and
 //! P-521 from `core-ec`, with the public values in the encodings RFC 8446 §4.2.8.2 fixes (32
 //! raw bytes for X25519, uncompressed SEC1 points `04‖X‖Y` for the NIST groups) and every
-//! peer value checked before use. A configuration's `key_exchanges` can put a user's
-//! [`KeyExchange`] in place of any of them, or add a group.
+//! peer value checked before use. The interface is KEM-shaped, so that ML-KEM and its hybrids
+//! fit as the Diffie–Hellman groups do: the client makes a key pair ([`KeyShare::keygen`]) and
+//! later decapsulates the server's share ([`KeyShare::decapsulate`]); the server answers a
+//! client's share in one call ([`encapsulate`]: for a Diffie–Hellman group, a fresh key pair
+//! and the function of the client's share). A configuration's `key_exchanges` can put a
+//! user's [`KeyExchange`] in place of any of them, or add a group.
 
 use core_ec::{p256, p384, p521, x25519};
 use core_hash::RandomSource;
@@ -145,9 +149,10 @@ fn uncompressed(peer: &[u8], len: usize) -> Result<&[u8], Error> {
 }
 
 impl KeyShare {
-    /// A fresh key in `group` from `rng`: by the first of `custom` in that group, else by
-    /// `core-ec`. A group neither implements is [`ApiMisuse::BadConfig`].
-    pub fn generate(
+    /// Client, the first step: a fresh key in `group` from `rng` ([`KeyExchange::keygen`]),
+    /// by the first of `custom` in that group, else by `core-ec`. A group neither implements
+    /// is [`ApiMisuse::BadConfig`].
+    pub fn keygen(
         group: NamedGroup,
         custom: &[&'static dyn KeyExchange],
         rng: &mut dyn RandomSource,
@@ -159,7 +164,7 @@ impl KeyShare {
                 secret_len: 0,
                 public: PublicValue { bytes: [0; MAX_PUBLIC_LEN], len: 0 },
             };
-            let (s, p) = kx.generate(rng, &mut share.secret, &mut share.public.bytes)?;
+            let (s, p) = kx.keygen(rng, &mut share.secret, &mut share.public.bytes)?;
             if s > MAX_KX_SECRET_LEN || p == 0 || p > MAX_PUBLIC_LEN {
                 return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
             }
@@ -216,9 +221,12 @@ impl KeyShare {
         out
     }
 
-    /// The shared secret with the peer's public value, which must be a valid key in this
-    /// group (else [`PeerMisbehaved::InvalidKeyShare`], answered with illegal_parameter).
-    pub fn agree(&self, peer: &[u8]) -> Result<SharedSecret, Error> {
+    /// Client, the last step ([`KeyExchange::decapsulate`]): the shared secret with the
+    /// server's share, which must be a valid key in this group (else
+    /// [`PeerMisbehaved::InvalidKeyShare`], answered with illegal_parameter). For the
+    /// Diffie–Hellman groups this is the Diffie–Hellman function, which either side may
+    /// compute with the other's public value.
+    pub fn decapsulate(&self, peer: &[u8]) -> Result<SharedSecret, Error> {
         let mut out = SharedSecret { bytes: [0; MAX_SHARED_LEN], len: 0 };
         let mut put = |b: &[u8]| {
             out.bytes[..b.len()].copy_from_slice(b);
@@ -245,7 +253,7 @@ impl KeyShare {
                 put(k.diffie_hellman(&p).map_err(bad_share)?.as_bytes());
             }
             Self::Custom(c) => {
-                let len = c.kx.agree(&c.secret[..c.secret_len], peer, &mut out.bytes)?;
+                let len = c.kx.decapsulate(&c.secret[..c.secret_len], peer, &mut out.bytes)?;
                 if len == 0 || len > MAX_SHARED_LEN {
                     return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
                 }
@@ -254,6 +262,33 @@ impl KeyShare {
         }
         Ok(out)
     }
+}
+
+/// Server, in one step ([`KeyExchange::encapsulate`]): from the client's share in `group`,
+/// the server's share to send and the shared secret, by the first of `custom` in that group,
+/// else by `core-ec` (a fresh key pair and the Diffie–Hellman function with the client's
+/// share). A client share that is not valid is [`PeerMisbehaved::InvalidKeyShare`]; a group
+/// neither implements is [`ApiMisuse::BadConfig`].
+pub fn encapsulate(
+    group: NamedGroup,
+    custom: &[&'static dyn KeyExchange],
+    rng: &mut dyn RandomSource,
+    client_share: &[u8],
+) -> Result<(PublicValue, SharedSecret), Error> {
+    if let Some(&kx) = custom.iter().find(|k| k.group() == group) {
+        let mut public = PublicValue { bytes: [0; MAX_PUBLIC_LEN], len: 0 };
+        let mut shared = SharedSecret { bytes: [0; MAX_SHARED_LEN], len: 0 };
+        let (p, s) = kx.encapsulate(rng, client_share, &mut public.bytes, &mut shared.bytes)?;
+        if p == 0 || p > MAX_PUBLIC_LEN || s == 0 || s > MAX_SHARED_LEN {
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+        }
+        public.len = p;
+        shared.len = s;
+        return Ok((public, shared));
+    }
+    let key = KeyShare::keygen(group, &[], rng)?;
+    let shared = key.decapsulate(client_share)?;
+    Ok((key.public(), shared))
 }
 
 #[cfg(test)]
@@ -269,13 +304,28 @@ mod tests {
     fn every_group_agrees_with_itself() {
         let mut r = rng();
         for &g in ALL_GROUPS {
-            let a = KeyShare::generate(g, &[], &mut r).unwrap();
-            let b = KeyShare::generate(g, &[], &mut r).unwrap();
+            let a = KeyShare::keygen(g, &[], &mut r).unwrap();
+            let b = KeyShare::keygen(g, &[], &mut r).unwrap();
             assert_eq!(a.group(), g);
-            let ab = a.agree(b.public().as_ref()).unwrap();
-            let ba = b.agree(a.public().as_ref()).unwrap();
+            let ab = a.decapsulate(b.public().as_ref()).unwrap();
+            let ba = b.decapsulate(a.public().as_ref()).unwrap();
             assert_eq!(ab.as_ref(), ba.as_ref(), "{g:?}");
             assert_ne!(ab.as_ref(), &[0u8; 66][..ab.as_ref().len()]);
+        }
+    }
+
+    #[test]
+    fn encapsulate_and_decapsulate_agree_in_every_group() {
+        let mut r = rng();
+        for &g in ALL_GROUPS {
+            let client = KeyShare::keygen(g, &[], &mut r).unwrap();
+            let (server_share, server_secret) =
+                encapsulate(g, &[], &mut r, client.public().as_ref()).unwrap();
+            let client_secret = client.decapsulate(server_share.as_ref()).unwrap();
+            assert_eq!(client_secret.as_ref(), server_secret.as_ref(), "{g:?}");
+            assert_ne!(server_share.as_ref(), client.public().as_ref(), "{g:?}");
+            let bad = Err(Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare));
+            assert_eq!(encapsulate(g, &[], &mut r, &[]).map(|_| ()), bad, "{g:?}");
         }
     }
 
@@ -284,28 +334,28 @@ mod tests {
         let mut r = rng();
         let bad = Err(Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare));
         for &g in ALL_GROUPS {
-            let a = KeyShare::generate(g, &[], &mut r).unwrap();
+            let a = KeyShare::keygen(g, &[], &mut r).unwrap();
             let good = a.public();
             let good = good.as_ref();
             // Wrong length, empty, and (for the NIST groups) compressed or off-curve points.
-            assert!(a.agree(&good[..good.len() - 1]).is_err(), "{g:?}");
-            assert!(a.agree(&[]).is_err(), "{g:?}");
+            assert!(a.decapsulate(&good[..good.len() - 1]).is_err(), "{g:?}");
+            assert!(a.decapsulate(&[]).is_err(), "{g:?}");
             if g == NamedGroup::X25519 {
                 // A low-order point gives the all-zero secret.
-                assert_eq!(a.agree(&[0u8; 32]).map(|_| ()), bad);
+                assert_eq!(a.decapsulate(&[0u8; 32]).map(|_| ()), bad);
             } else {
                 let mut c = good.to_vec();
                 c[0] = 2;
-                assert_eq!(a.agree(&c).map(|_| ()), bad, "{g:?} wrong tag");
+                assert_eq!(a.decapsulate(&c).map(|_| ()), bad, "{g:?} wrong tag");
                 let mut c = good.to_vec();
                 let last = c.len() - 1;
                 c[last] ^= 1;
-                assert_eq!(a.agree(&c).map(|_| ()), bad, "{g:?} off the curve");
+                assert_eq!(a.decapsulate(&c).map(|_| ()), bad, "{g:?} off the curve");
                 let compressed = &good[..=(good.len() - 1) / 2];
-                assert_eq!(a.agree(compressed).map(|_| ()), bad, "{g:?} compressed");
+                assert_eq!(a.decapsulate(compressed).map(|_| ()), bad, "{g:?} compressed");
                 let mut zero = good.to_vec();
                 zero[1..].fill(0);
-                assert_eq!(a.agree(&zero).map(|_| ()), bad, "{g:?} zero point");
+                assert_eq!(a.decapsulate(&zero).map(|_| ()), bad, "{g:?} zero point");
             }
         }
     }

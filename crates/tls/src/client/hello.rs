@@ -1,0 +1,187 @@
+//! The client's ClientHello: building it (with the PSK offer and its binder), the first and
+//! the one after a HelloRetryRequest, and the checks every ServerHello gets.
+
+use crate::error::{Error, PeerIncompatible, PeerMisbehaved};
+use crate::key_schedule::{EarlySecret, HashAlg, Transcript, finished_verify_data};
+use crate::kx::KeyShare;
+use crate::msgs::{
+    CipherSuite, ClientExtensions, ClientHello, HandshakeMessage, KeyShareEntry, List,
+    ProtocolName, ProtocolVersion, ServerHello, SignatureScheme,
+};
+use crate::msgs::{OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
+use crate::suites::{self, Suite};
+use crate::ticket::Session;
+
+use crate::config::ClientConfig;
+use crate::config::MAX_LIST;
+use crate::engine::Core;
+use crate::engine::handshake::supported_schemes;
+
+pub(crate) struct ClientHelloSent {
+    pub(crate) key: KeyShare,
+    pub(crate) random: [u8; 32],
+    pub(crate) session_id: [u8; 32],
+    pub(crate) th256: Transcript,
+    pub(crate) th384: Transcript,
+    /// The PSK offered, if any.
+    pub(crate) psk: Option<Offered>,
+}
+
+/// The PSK a client offers: a ticket for resumption, or the configured external PSK.
+pub(crate) enum Offered {
+    /// The ticket's session; the ticket itself is kept at the end of the handshake buffer
+    /// until the ServerHello.
+    Ticket(Session),
+    External,
+}
+
+impl Offered {
+    /// The hash the PSK is bound to.
+    pub(crate) fn hash(&self, config: &ClientConfig<'_>) -> Option<HashAlg> {
+        match self {
+            Self::Ticket(t) => ticket_hash(t),
+            Self::External => config.external_psk.map(|p| p.hash),
+        }
+    }
+
+    /// The key.
+    pub(crate) fn key<'k>(&'k self, config: &ClientConfig<'k>) -> &'k [u8] {
+        match self {
+            Self::Ticket(t) => t.psk(),
+            Self::External => config.external_psk.map_or(&[], |p| p.key),
+        }
+    }
+}
+
+/// After a HelloRetryRequest and the second ClientHello: the suite is fixed and the
+/// transcript holds `message_hash(ClientHello1)`, the HRR and ClientHello2.
+pub(crate) struct RetrySent {
+    pub(crate) key: KeyShare,
+    pub(crate) session_id: [u8; 32],
+    pub(crate) suite: Suite,
+    pub(crate) transcript: Transcript,
+    pub(crate) psk: Option<Offered>,
+}
+
+/// Queues a ClientHello (the first, or the second after a HelloRetryRequest with `key` in the
+/// group it asked for and its `cookie`), adding it to `transcript`.
+// The configuration joined the arguments when the roles split; each is a different piece.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn send_client_hello<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ClientConfig<'a>,
+    random: &[u8; 32],
+    session_id: &[u8; 32],
+    key: &KeyShare,
+    cookie: Option<&[u8]>,
+    transcript: &mut Transcript,
+    psk: Option<(&Offered, &[u8], Transcript)>,
+) -> Result<(), Error> {
+    let now = config.clock.now().as_secs();
+    // A PSK offer: the ticket or the external identity (whose age is 0, RFC 8446
+    // §4.2.11), and a placeholder binder filled in below.
+    let hash_len = psk.as_ref().map_or(0, |(_, _, t)| t.alg().output_len());
+    let zero_binder = [0u8; 48];
+    let identity = psk.as_ref().map(|(p, ticket, _)| match p {
+        Offered::Ticket(t) => {
+            PskIdentity { identity: ticket, obfuscated_age: t.obfuscated_age(now) }
+        }
+        Offered::External => PskIdentity {
+            identity: config.external_psk.map_or(&[], |e| e.identity),
+            obfuscated_age: 0,
+        },
+    });
+    let identities = identity.as_slice();
+    let binders = [PskBinder(&zero_binder[..hash_len])];
+    let mut suites_buf = [CipherSuite(0); MAX_LIST];
+    for (slot, s) in suites_buf.iter_mut().zip(config.suites) {
+        *slot = s.suite;
+    }
+    let mut alpn_buf = [ProtocolName(&[]); MAX_LIST];
+    for (slot, p) in alpn_buf.iter_mut().zip(config.alpn) {
+        *slot = ProtocolName(p);
+    }
+    let mut schemes = [SignatureScheme(0); MAX_LIST];
+    let public = key.public();
+    let shares = [KeyShareEntry { group: key.group(), key: public.as_ref() }];
+    let name = &c.sni[..c.sni_len];
+    let ch = HandshakeMessage::ClientHello(ClientHello {
+        legacy_version: ProtocolVersion::TLSV1_2,
+        random: *random,
+        session_id,
+        cipher_suites: List::items(&suites_buf[..config.suites.len()]),
+        extensions: ClientExtensions {
+            server_name: sends_sni(name).then_some(name),
+            supported_versions: Some(List::items(&[ProtocolVersion::TLSV1_3])),
+            supported_groups: Some(List::items(config.groups)),
+            signature_algorithms: Some(List::items(supported_schemes(&mut schemes))),
+            key_shares: Some(List::items(&shares)),
+            alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
+            cookie,
+            record_size_limit: config.record_size_limit,
+            max_fragment_length: config.max_fragment_length,
+            // With a store, psk_dhe_ke says we take tickets even when we offer none (RFC
+            // 8446 §4.2.9: servers send tickets only for modes the client lists).
+            psk_modes: (psk.is_some() || config.tickets.is_some())
+                .then(|| List::items(client_psk_modes(config))),
+            early_data: false,
+            pre_shared_key: psk.is_some().then(|| OfferedPsks {
+                identities: List::items(identities),
+                binders: List::items(&binders),
+            }),
+        },
+    });
+    c.io.send_handshake_patched(&ch, Some(transcript), |msg| {
+        let Some((offered, _, mut bt)) = psk else { return Ok(()) };
+        // RFC 8446 §4.2.11.2: the binder is over the ClientHello up to the binders list.
+        let cut =
+            msg.len().checked_sub(3 + hash_len).ok_or(crate::msgs::InvalidMessage::BadLength)?;
+        bt.update(&msg[..cut]);
+        let early = EarlySecret::new(bt.alg(), Some(offered.key(config)));
+        let external = matches!(offered, Offered::External);
+        let binder = finished_verify_data(&early.binder_key(external), &bt.current());
+        msg[cut + 3..].copy_from_slice(binder.as_ref());
+        Ok(())
+    })
+}
+
+/// Whether a client sends `name` as SNI: not when it is empty or an IP address (RFC 6066
+/// §3).
+pub(crate) fn sends_sni(name: &[u8]) -> bool {
+    core::str::from_utf8(name)
+        .is_ok_and(|n| !n.is_empty() && n.parse::<core::net::IpAddr>().is_err())
+}
+
+/// The resumption modes a client offers.
+pub(crate) fn client_psk_modes<'a>(config: &ClientConfig<'a>) -> &'a [PskKeyExchangeMode] {
+    if config.psk_modes.is_empty() { &[PskKeyExchangeMode::PSK_DHE_KE] } else { config.psk_modes }
+}
+
+/// The hash of the suite a ticket was issued under.
+pub(crate) fn ticket_hash(t: &Session) -> Option<HashAlg> {
+    suites::find(suites::ALL_SUITES, t.suite()).map(|s| s.hash)
+}
+
+/// The checks every ServerHello and HelloRetryRequest gets: legacy_version TLS 1.2, TLS 1.3
+/// selected and our session id echoed.
+pub(crate) fn client_check_hello(sh: &ServerHello<'_>, session_id: &[u8; 32]) -> Result<(), Error> {
+    // A server that chose an older version (or claims SSL 3.0, RFC 8446 Appendix D.5) does
+    // not speak TLS 1.3; one that chose TLS 1.3 has legacy_version TLS 1.2 (§4.1.3).
+    if sh.legacy_version.0 <= 0x0300
+        || sh.extensions.supported_version != Some(ProtocolVersion::TLSV1_3)
+    {
+        return Err(PeerIncompatible::NoTls13.into());
+    }
+    if sh.legacy_version != ProtocolVersion::TLSV1_2 {
+        return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+    }
+    if sh.session_id != session_id {
+        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+    }
+    // RFC 8446 §4.1.3: a TLS 1.3 client that negotiated 1.3 must still refuse the sentinels a
+    // 1.2 or older server puts in its random.
+    if sh.random[24..31] == *b"DOWNGRD" && matches!(sh.random[31], 0 | 1) {
+        return Err(PeerMisbehaved::DowngradeDetected.into());
+    }
+    Ok(())
+}

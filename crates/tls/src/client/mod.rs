@@ -1,0 +1,78 @@
+//! The client role: its ClientHello ([`hello`]) and the TLS 1.3 handshake after it
+//! ([`tls13`]), one state per expected message.
+
+pub(crate) mod hello;
+pub(crate) mod tls13;
+
+use crate::config::ClientConfig;
+use crate::engine::Core;
+use crate::engine::handshake::{Handshaking, Traffic, key_update};
+use crate::error::{Error, PeerMisbehaved};
+use crate::msgs::HandshakeMessage;
+use hello::{ClientHelloSent, RetrySent};
+use tls13::{CertificateReply, ClientExpectFinished};
+
+/// A client's handshake, one state per expected message. The hello states carry the offered
+/// ticket, so they are the large ones; with no allocator there is nothing to box into.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum ClientState {
+    ExpectServerHello(ClientHelloSent),
+    /// After a HelloRetryRequest and the second ClientHello.
+    ExpectServerHello2(RetrySent),
+    ExpectEncryptedExtensions(Handshaking),
+    /// The server's Certificate (with its CertificateVerify), or a CertificateRequest first.
+    ExpectCertificate(Handshaking),
+    ExpectFinished(ClientExpectFinished),
+    Traffic(Traffic),
+    Dead,
+}
+
+/// Hands one message to the state expecting it and returns the next state.
+// The message is destructured by the match; a reference would only add indirection.
+#[allow(clippy::large_types_passed_by_value)]
+pub(crate) fn handle<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ClientConfig<'a>,
+    state: ClientState,
+    raw: &[u8],
+    msg: HandshakeMessage<'_>,
+    ticket: &[u8],
+) -> Result<ClientState, Error> {
+    match (state, msg) {
+        (ClientState::ExpectServerHello(st), HandshakeMessage::ServerHello(sh)) => {
+            tls13::client_server_hello(c, config, st, raw, &sh, ticket)
+        }
+        (ClientState::ExpectServerHello2(st), HandshakeMessage::ServerHello(sh)) => {
+            if sh.is_retry_request() {
+                // RFC 8446 §4.1.4: a second HelloRetryRequest is unexpected_message.
+                return Err(PeerMisbehaved::UnexpectedMessage.into());
+            }
+            hello::client_check_hello(&sh, &st.session_id)?;
+            if sh.cipher_suite != st.suite.suite {
+                return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+            }
+            let psk = st.psk.as_ref();
+            tls13::client_key_exchange(c, config, &st.key, st.suite, st.transcript, raw, &sh, psk)
+        }
+        (ClientState::ExpectEncryptedExtensions(hs), HandshakeMessage::EncryptedExtensions(ee)) => {
+            tls13::client_encrypted_extensions(c, config, hs, raw, &ee)
+        }
+        (ClientState::ExpectCertificate(hs), HandshakeMessage::CertificateRequest(cr))
+            if hs.reply == CertificateReply::NotRequested =>
+        {
+            tls13::client_certificate_request(config, hs, raw, &cr)
+        }
+        (ClientState::ExpectFinished(st), HandshakeMessage::Finished(fin)) => {
+            tls13::client_finished(c, config, st, raw, fin)
+        }
+        // Only servers send tickets; they are kept when the client has a store.
+        (ClientState::Traffic(t), HandshakeMessage::NewSessionTicket(nst)) => {
+            tls13::client_new_session_ticket(c, config, &t, &nst);
+            Ok(ClientState::Traffic(t))
+        }
+        (ClientState::Traffic(t), HandshakeMessage::KeyUpdate(req)) => {
+            Ok(ClientState::Traffic(key_update(c, t, req)?))
+        }
+        _ => Err(PeerMisbehaved::UnexpectedMessage.into()),
+    }
+}

@@ -1,0 +1,336 @@
+//! Client and server configuration, the buffers a connection works in, the limits it
+//! enforces, and the checks a configuration gets before a connection starts.
+
+use pki_types::TrustAnchor;
+
+use crate::clock::Clock;
+use crate::error::{ApiMisuse, Error};
+use crate::msgs::{MaxFragmentLength, NamedGroup, PskKeyExchangeMode};
+use crate::provider::KeyExchange;
+use crate::psk::{ExternalPsk, ServerPsks};
+use crate::record::MAX_PLAINTEXT_LEN;
+use crate::sign::CertifiedKey;
+use crate::suites::{self, Suite};
+use crate::ticket::{TicketKey, TicketStore};
+use crate::verify::{self, CertVerifier};
+
+/// The most entries a configured list (suites, groups, ALPN protocols) may hold.
+pub(crate) const MAX_LIST: usize = 16;
+
+/// The most certificates a received chain may hold.
+pub(crate) const MAX_CHAIN: usize = 1 + verify::MAX_INTERMEDIATES;
+
+/// The most early data a server skips (RFC 8446 §4.2.10), counted as the bodies of the
+/// records it skips: 16 KiB of data plus 2 KiB for the records' type bytes, padding and tags.
+/// This server never accepts early data; a client that offers it anyway is answered with a
+/// full handshake, and the 0-RTT records it sends meanwhile — those that fail to decrypt with
+/// the handshake key, or every protected record until the second ClientHello after a
+/// HelloRetryRequest — are dropped up to this bound, past which the connection fails with
+/// unexpected_message ([`crate::error::PeerMisbehaved::TooMuchEarlyData`]). Each skipped record must fit
+/// the receive buffer.
+pub const MAX_SKIPPED_EARLY_DATA: usize = (1 << 14) + (1 << 11);
+
+/// The most empty application-data records a peer may send in a row, with no application
+/// data in between. RFC 8446 §5.1 allows empty application-data records (as traffic-analysis
+/// cover), but each costs a decryption and carries nothing: a peer that sends more than this
+/// is flooding, and the connection fails with unexpected_message
+/// ([`crate::error::PeerMisbehaved::TooManyEmptyRecords`]). BoringSSL uses the same bound.
+pub const MAX_EMPTY_RECORDS: u8 = 32;
+
+/// The most KeyUpdate messages (RFC 8446 §4.6.3) a peer may send with no application data
+/// in between; each costs a key derivation and can ask for an answer, so past this bound the
+/// connection fails with unexpected_message ([`crate::error::PeerMisbehaved::TooManyKeyUpdates`]).
+/// BoringSSL uses the same bound.
+pub const MAX_KEY_UPDATES: u8 = 32;
+
+/// The most user_canceled alerts (RFC 8446 §6.1, the only alert other than close_notify that
+/// does not end the connection) a peer may send with no application data in between: past
+/// this bound the connection fails with unexpected_message
+/// ([`crate::error::PeerMisbehaved::TooManyWarningAlerts`]). BoringSSL uses the same bound for warnings.
+pub const MAX_USER_CANCELED: u8 = 4;
+
+/// A client's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientConfig<'a> {
+    /// Suites to offer, in order of preference.
+    pub suites: &'a [Suite],
+    /// Trusted roots for the server's chain.
+    pub roots: &'a [TrustAnchor<'a>],
+    /// A check of the server's certificate in place of `roots` (pinning, a private PKI;
+    /// `None`: `rustls-webpki` to `roots`).
+    pub verifier: Option<&'a dyn CertVerifier>,
+    /// ALPN protocols to offer (empty: no ALPN).
+    pub alpn: &'a [&'a [u8]],
+    /// Key-exchange groups to offer, in order of preference; the ClientHello carries a key
+    /// share for the first only (a server that wants another asks with a HelloRetryRequest).
+    pub groups: &'a [NamedGroup],
+    /// Implementations that compute groups in place of `core-ec`, or add groups it lacks
+    /// (empty: `core-ec` for every group); see [`crate::provider::KeyExchange`].
+    pub key_exchanges: &'a [&'static dyn KeyExchange],
+    /// The clock certificates are checked and tickets aged by, read at each use.
+    pub clock: &'a dyn Clock,
+    /// The certificate and key to answer a server's CertificateRequest with (`None`: answer
+    /// with an empty Certificate).
+    pub client_cert: Option<CertifiedKey<'a>>,
+    /// Where tickets are kept: a ticket for the server name is offered for resumption, and
+    /// the server's NewSessionTickets are stored (`None`: no resumption).
+    pub tickets: Option<&'a dyn TicketStore>,
+    /// The resumption modes to offer (empty: `psk_dhe_ke` only). Listing `psk_ke` lets a
+    /// server resume without a fresh key exchange (no forward secrecy for that session).
+    pub psk_modes: &'a [PskKeyExchangeMode],
+    /// The `record_size_limit` (RFC 8449) to advertise: the longest TLSInnerPlaintext
+    /// (content, its type byte and any padding) one protected record to us may carry, 64 to
+    /// 16385 (`None`: none advertised). Once the server answers with its own, records longer
+    /// than ours are `record_overflow` and we split what we send to the server's; see
+    /// [`Buffers`] for the buffer sizes that allows.
+    pub record_size_limit: Option<u16>,
+    /// The `max_fragment_length` (RFC 6066 §4) to offer, for servers without
+    /// `record_size_limit` (`None`: none offered). A server that accepts it echoes it, and
+    /// then neither side sends records with more than that many content bytes (with padding,
+    /// a TLSInnerPlaintext of at most that plus one). When both are offered, a server that
+    /// knows `record_size_limit` answers that one only (RFC 8449 §5).
+    pub max_fragment_length: Option<MaxFragmentLength>,
+    /// An external PSK to offer (RFC 8446 §4.2.11), in the modes of `psk_modes`, when no
+    /// ticket is offered instead; `suites` must hold one with its hash. A server that takes
+    /// it sends no certificate; one that does not falls back to its certificate, checked
+    /// against `roots` as usual.
+    pub external_psk: Option<ExternalPsk<'a>>,
+}
+
+impl<'a> ClientConfig<'a> {
+    /// A client that trusts `roots` and reads the time from `clock` (a [`crate::UnixTime`] for a
+    /// fixed time, [`crate::SystemClock`] with std), offering the default
+    /// suites ([`suites::DEFAULT_SUITES`]) and groups ([`crate::kx::DEFAULT_GROUPS`]) and
+    /// nothing else: no ALPN, client certificate, resumption, record limits or external PSK.
+    /// Set other fields with struct update syntax:
+    ///
+    /// ```
+    /// # use tls::ClientConfig;
+    /// # let roots = [];
+    /// let alpn: [&[u8]; 1] = [b"h2"];
+    /// let config = ClientConfig { alpn: &alpn, ..ClientConfig::new(&roots, &tls::SystemClock) };
+    /// ```
+    pub const fn new(roots: &'a [TrustAnchor<'a>], clock: &'a dyn Clock) -> Self {
+        Self {
+            suites: suites::DEFAULT_SUITES,
+            roots,
+            verifier: None,
+            alpn: &[],
+            groups: crate::kx::DEFAULT_GROUPS,
+            key_exchanges: &[],
+            clock,
+            client_cert: None,
+            tickets: None,
+            psk_modes: &[],
+            record_size_limit: None,
+            max_fragment_length: None,
+            external_psk: None,
+        }
+    }
+}
+
+/// How a server issues session tickets and resumes sessions from them.
+#[derive(Clone, Copy, Debug)]
+pub struct ServerTickets<'a> {
+    /// The key tickets are sealed with.
+    pub key: &'a TicketKey,
+    /// How long a ticket may be used, in seconds (at most 604800, seven days).
+    pub lifetime: u32,
+    /// How many tickets to send after each handshake.
+    pub count: u8,
+    /// The clock ticket ages and lifetimes are measured by, read at each use.
+    pub clock: &'a dyn Clock,
+    /// Resume without a fresh key exchange (`psk_ke`) when the client lists that mode,
+    /// rather than with (EC)DHE: cheaper for a small server, no forward secrecy for the
+    /// resumed session. `false`: always `psk_dhe_ke`.
+    pub psk_ke: bool,
+    /// How long after the full handshake that authenticated a session it may still be
+    /// resumed, in seconds, however many resumptions came between: tickets carry the time
+    /// of that handshake, and their lifetime is cut to what remains (RFC 8446 §4.6.1; at
+    /// most 604800, seven days, the default).
+    pub max_auth_age: u32,
+}
+
+/// The longest a ticket may live, and a session's authentication be resumed: seven days
+/// (RFC 8446 §4.6.1).
+pub const MAX_TICKET_LIFETIME: u32 = 604_800;
+
+impl<'a> ServerTickets<'a> {
+    /// Tickets sealed with `key`, aged by `clock`, one per handshake, valid for two hours,
+    /// resumed with `psk_dhe_ke` only, and for at most seven days after the full handshake.
+    /// Set other fields with struct update syntax.
+    pub const fn new(key: &'a TicketKey, clock: &'a dyn Clock) -> Self {
+        Self {
+            key,
+            lifetime: 7200,
+            count: 1,
+            clock,
+            psk_ke: false,
+            max_auth_age: MAX_TICKET_LIFETIME,
+        }
+    }
+}
+
+/// How a server authenticates clients by certificate.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientAuth<'a> {
+    /// Trusted roots for the client's chain.
+    pub roots: &'a [TrustAnchor<'a>],
+    /// A check of client certificates in place of `roots` (`None`: `rustls-webpki` to
+    /// `roots`). Sessions it authenticated resume only while its
+    /// [`CertVerifier::trusts`] says so.
+    pub verifier: Option<&'a dyn CertVerifier>,
+    /// Whether a client without a certificate is refused (with a certificate_required
+    /// alert) rather than let through unauthenticated.
+    pub required: bool,
+    /// The clock client certificates are checked by, read at each use.
+    pub clock: &'a dyn Clock,
+}
+
+impl<'a> ClientAuth<'a> {
+    /// Client certificates required, checked to `roots` by `clock`. Set other fields with
+    /// struct update syntax.
+    pub const fn new(roots: &'a [TrustAnchor<'a>], clock: &'a dyn Clock) -> Self {
+        Self { roots, verifier: None, required: true, clock }
+    }
+}
+
+/// A server's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct ServerConfig<'a> {
+    /// Suites to accept, in the server's order of preference.
+    pub suites: &'a [Suite],
+    /// The certificates to choose from, each a chain and its key: the first whose name
+    /// matches the client's SNI and whose key can sign with a scheme the client offered, else
+    /// the first that can sign.
+    pub certs: &'a [CertifiedKey<'a>],
+    /// ALPN protocols the server speaks, in its order of preference (empty: the server does
+    /// no ALPN and ignores a client's offer, RFC 7301 §3.1).
+    pub alpn: &'a [&'a [u8]],
+    /// Key-exchange groups to accept, in the server's order of preference: the first one the
+    /// client sent a share for is taken, else a HelloRetryRequest asks for the first one the
+    /// client supports.
+    pub groups: &'a [NamedGroup],
+    /// Implementations that compute groups in place of `core-ec`, or add groups it lacks
+    /// (empty: `core-ec` for every group); see [`crate::provider::KeyExchange`].
+    pub key_exchanges: &'a [&'static dyn KeyExchange],
+    /// Ask clients for a certificate and check it (`None`: no client authentication).
+    pub client_auth: Option<ClientAuth<'a>>,
+    /// Issue session tickets and accept them for resumption (`None`: neither).
+    pub tickets: Option<ServerTickets<'a>>,
+    /// The `record_size_limit` (RFC 8449) answered to a client that sends one, 64 to 16385:
+    /// records from such a client with a longer TLSInnerPlaintext are `record_overflow`
+    /// (`None`: answer 16385, the protocol's limit, so the client knows its own limit is
+    /// respected). A client without the extension may send full-size records whatever this
+    /// says. A client's `max_fragment_length` is always accepted (unless it also sent
+    /// `record_size_limit`, which wins).
+    pub record_size_limit: Option<u16>,
+    /// External PSKs to accept (RFC 8446 §4.2.11): a client offering one of these identities
+    /// with a valid binder is authenticated by the key, and no certificate is sent. With
+    /// these, `certs` may be empty: a client with no known identity is then refused with
+    /// `unknown_psk_identity`.
+    pub psks: Option<ServerPsks<'a>>,
+}
+
+impl<'a> ServerConfig<'a> {
+    /// A server with the certificates `certs`, accepting the default suites
+    /// ([`suites::DEFAULT_SUITES`]) and groups ([`crate::kx::DEFAULT_GROUPS`]), and nothing
+    /// else: no ALPN, client authentication, tickets or external PSKs; record_size_limit
+    /// answered with the protocol's 16385. Set other fields with struct update syntax, as
+    /// for [`ClientConfig::new`].
+    pub const fn new(certs: &'a [CertifiedKey<'a>]) -> Self {
+        Self {
+            suites: suites::DEFAULT_SUITES,
+            certs,
+            alpn: &[],
+            groups: crate::kx::DEFAULT_GROUPS,
+            key_exchanges: &[],
+            client_auth: None,
+            tickets: None,
+            record_size_limit: None,
+            psks: None,
+        }
+    }
+}
+
+/// The buffers a connection works in.
+///
+/// - `received` must hold one whole record. Without a negotiated limit that is
+///   [`crate::record::MAX_RECORD_LEN`] (16 645 bytes). Once a limit is negotiated, a
+///   protected record is at most `5 + P + 16` bytes (`+ 8` with CCM_8), where `P` is the
+///   longest TLSInnerPlaintext we accept: our `record_size_limit` `L`, or `M + 1` for a
+///   `max_fragment_length` of `M` bytes (content plus type byte; padding counts against
+///   it). The peer's unprotected hello must fit too: a ServerHello record is about 130 bytes
+///   (about 230 with a P-521 share), a ClientHello a few hundred (plus the ticket when it
+///   resumes). So a client offering `L = 256` needs 277 bytes, with
+///   `max_fragment_length` 512, 534; a server answering `L` needs `5 + L + 16` or the
+///   ClientHello, whichever is longer. A limit is only in force if the peer negotiated it: a
+///   peer that ignored the extension may send full-size records, which are then
+///   [`Error::BufferTooSmall`].
+/// - `send` must hold the largest flight: the server's is its chain plus about 600 bytes,
+///   plus 22 bytes per extra record when the peer's limit splits it; a client's is its
+///   ClientHello, or its Certificate, CertificateVerify and Finished.
+/// - `handshake` must hold the largest handshake message pair (Certificate +
+///   CertificateVerify); messages are reassembled there across records whatever the record
+///   size. A client offering a session ticket keeps the ticket at its end until the
+///   ServerHello (to send it again after a HelloRetryRequest), and offers none longer than
+///   half of it ([`crate::Connection::refused_ticket`] says so). The peer's Certificate message
+///   stays at its start after the handshake, for [`crate::Connection::peer_identity`], until a
+///   later message (a NewSessionTicket, a KeyUpdate) needs the room: no size to add.
+#[derive(Debug)]
+pub struct Buffers<'b> {
+    /// Received bytes not yet processed.
+    pub received: &'b mut [u8],
+    /// Records waiting to be sent.
+    pub send: &'b mut [u8],
+    /// Handshake message reassembly.
+    pub handshake: &'b mut [u8],
+}
+
+/// Whether a configured `record_size_limit` is one RFC 8449 allows in TLS 1.3.
+pub(crate) fn valid_record_size_limit(limit: Option<u16>) -> bool {
+    limit.is_none_or(|l| (64..=MAX_PLAINTEXT_LEN as u16 + 1).contains(&l))
+}
+
+impl ClientConfig<'_> {
+    /// The checks a client configuration gets before a connection to `server_name` starts:
+    /// a group to send a share for, suites, lists within [`MAX_LIST`], a name that fits SNI,
+    /// valid record limits, and an external PSK with a suite for its hash.
+    pub(crate) fn check(&self, server_name: &str) -> Result<(), Error> {
+        if self.groups.is_empty()
+            || self.suites.is_empty()
+            || self.suites.len() > MAX_LIST
+            || self.groups.len() > MAX_LIST
+            || self.alpn.len() > MAX_LIST
+            || server_name.len() > 255
+            || !valid_record_size_limit(self.record_size_limit)
+            || self.max_fragment_length.is_some_and(|m| m.bytes().is_none())
+            || self
+                .external_psk
+                .is_some_and(|p| !p.is_valid() || !self.suites.iter().any(|s| s.hash == p.hash))
+        {
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+        }
+        Ok(())
+    }
+}
+
+impl ServerConfig<'_> {
+    /// The checks a server configuration gets before a connection starts: suites and groups,
+    /// certificates with chains (or external PSKs to authenticate by instead), valid PSKs
+    /// and record limit.
+    pub(crate) fn check(&self) -> Result<(), Error> {
+        // Without certificates only external PSKs can authenticate the server.
+        let psk_only = self.psks.is_some_and(|p| !p.keys.is_empty());
+        if self.suites.is_empty()
+            || self.groups.is_empty()
+            || (self.certs.is_empty() && !psk_only)
+            || self.certs.iter().any(|c| c.chain.is_empty())
+            || self.psks.is_some_and(|p| p.keys.iter().any(|k| !k.is_valid()))
+            || !valid_record_size_limit(self.record_size_limit)
+        {
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+        }
+        Ok(())
+    }
+}

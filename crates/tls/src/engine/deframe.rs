@@ -1,0 +1,349 @@
+//! The receive side: whole records read from the receive buffer, opened, and sorted into
+//! handshake messages (joined across records), alerts and application data, with the checks
+//! on each (record limits, change_cipher_spec, early data to skip, empty records).
+
+use core::mem;
+
+use crate::error::{BufferKind, Error, PeerIncompatible, PeerMisbehaved};
+use crate::msgs::{
+    AlertDescription, Codec, ContentType, HandshakeMessage, HandshakeType, split_handshake,
+};
+use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader};
+
+use super::SinceData;
+use super::handshake::State;
+use crate::client::tls13::client_certificate;
+use crate::client::{self, ClientState};
+use crate::config::{MAX_EMPTY_RECORDS, MAX_SKIPPED_EARLY_DATA, MAX_USER_CANCELED};
+use crate::conn::Connection;
+use crate::server::tls13::{server_client_certificate, server_no_client_certificate};
+use crate::server::{self, ServerState};
+
+/// Whether `typ` is a handshake message TLS 1.3 sends and this crate reads.
+pub(crate) fn is_tls13_message(typ: HandshakeType) -> bool {
+    [
+        HandshakeType::CLIENT_HELLO,
+        HandshakeType::SERVER_HELLO,
+        HandshakeType::NEW_SESSION_TICKET,
+        HandshakeType::ENCRYPTED_EXTENSIONS,
+        HandshakeType::CERTIFICATE,
+        HandshakeType::CERTIFICATE_REQUEST,
+        HandshakeType::CERTIFICATE_VERIFY,
+        HandshakeType::FINISHED,
+        HandshakeType::KEY_UPDATE,
+    ]
+    .contains(&typ)
+}
+
+impl Connection<'_, '_> {
+    pub(crate) fn fail_on(&mut self, r: Result<(), Error>) -> Result<(), Error> {
+        if let Err(e) = r {
+            if self.c.error.is_none() {
+                self.c.error = Some(e);
+                self.c.app = None;
+                self.state.kill();
+                if let Some(alert) = e.alert() {
+                    self.c.io.send_alert(alert);
+                }
+            }
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Marks the next `n` received bytes processed.
+    pub(crate) fn consume_rx(&mut self, n: usize) {
+        let io = &mut self.c.io;
+        io.rx_start += n;
+        if io.rx_start == io.rx_len {
+            io.rx_start = 0;
+            io.rx_len = 0;
+        }
+    }
+
+    /// Reads whole records from the receive buffer until application data is ready or
+    /// more bytes are needed.
+    pub(crate) fn process(&mut self) -> Result<(), Error> {
+        while self.c.app.is_none() && !self.c.peer_closed {
+            let base = self.c.io.rx_start;
+            let Some(header) = RecordHeader::parse(&self.c.io.rx[base..self.c.io.rx_len])? else {
+                break;
+            };
+            // RFC 8449 §4 and RFC 8446 §5.4: a protected record's TLSInnerPlaintext (its body
+            // less the tag) within our limit, an unprotected one within 2^14. Checked on the
+            // header, so a record over the limit is `record_overflow` even when it would not
+            // fit a receive buffer sized for the limit. Early data we may skip was sent before
+            // the client knew our limit: it is checked once it decrypts.
+            let max_body = match &self.c.io.read_key {
+                Some(k) if header.typ != ContentType::CHANGE_CIPHER_SPEC => {
+                    self.c.io.recv_limit + k.alg().tag_len()
+                }
+                _ => MAX_PLAINTEXT_LEN,
+            };
+            let skipping =
+                self.c.skip_early.is_some() && header.typ == ContentType::APPLICATION_DATA;
+            if header.len > max_body && !skipping {
+                return Err(Error::RecordOverflow);
+            }
+            let total = HEADER_LEN + header.len;
+            if total > self.c.io.rx.len() {
+                return Err(Error::too_small(BufferKind::Received, total));
+            }
+            if self.c.io.rx_len - base < total {
+                break;
+            }
+            if header.typ == ContentType::CHANGE_CIPHER_SPEC {
+                // Middlebox compatibility: one byte 0x01, only after the first ClientHello
+                // and before the peer's Finished (RFC 8446 §5), never inside a fragmented
+                // handshake message (§5.1).
+                if self.hs_len != 0 {
+                    return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
+                }
+                if !self.is_handshaking()
+                    || self.c.ccs_received
+                    || matches!(self.state, State::Server(_, ServerState::ExpectClientHello { .. }))
+                    || self.c.io.rx[base + HEADER_LEN..base + total] != [1]
+                {
+                    return Err(PeerMisbehaved::UnexpectedMessage.into());
+                }
+                self.c.ccs_received = true;
+                self.consume_rx(total);
+                continue;
+            }
+            // Where the content sits in `rx`; `None` for early data to skip (RFC 8446
+            // §4.2.10): before the second ClientHello every protected record, after a
+            // ServerHello those that fail with the handshake key (which leaves its sequence
+            // number as it was).
+            let opened = match &mut self.c.io.read_key {
+                None if skipping => None,
+                None => Some((header.typ, base + HEADER_LEN, base + total)),
+                Some(k) => match k.open(&mut self.c.io.rx[base..base + total]) {
+                    Ok((typ, content)) => {
+                        Some((typ, base + HEADER_LEN, base + HEADER_LEN + content.len()))
+                    }
+                    Err(Error::DecryptFailed) if skipping => None,
+                    Err(e) => return Err(e),
+                },
+            };
+            let Some((typ, start, end)) = opened else {
+                // Early data we would skip still may not come between the fragments of a
+                // handshake message (RFC 8446 §5.1).
+                if self.hs_len != 0 {
+                    return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
+                }
+                let skipped = self.c.skip_early.unwrap_or(0) + header.len;
+                if skipped > MAX_SKIPPED_EARLY_DATA {
+                    return Err(PeerMisbehaved::TooMuchEarlyData.into());
+                }
+                self.c.skip_early = Some(skipped);
+                self.consume_rx(total);
+                continue;
+            };
+            if skipping {
+                // The client's first record under the handshake key ends its early data.
+                self.c.skip_early = None;
+                if header.len > max_body {
+                    return Err(Error::RecordOverflow);
+                }
+            }
+            if self.c.io.read_key.is_none() && typ == ContentType::APPLICATION_DATA {
+                return Err(PeerMisbehaved::UnexpectedMessage.into());
+            }
+            match typ {
+                ContentType::HANDSHAKE => {
+                    if start == end {
+                        return Err(PeerMisbehaved::EmptyRecord.into());
+                    }
+                    let n = end - start;
+                    if self.hs_start + self.hs_len + n > self.hs_end && self.hs_start > 0 {
+                        // The kept peer certificate gives its room to reassembly.
+                        self.hs.copy_within(self.hs_start..self.hs_start + self.hs_len, 0);
+                        self.hs_start = 0;
+                    }
+                    // Room for the message so far plus whatever sits past hs_end (a ticket
+                    // being offered).
+                    let needed = self.hs_len + n + (self.hs.len() - self.hs_end);
+                    let dst = self.hs[self.hs_start..self.hs_end]
+                        .get_mut(self.hs_len..self.hs_len + n)
+                        .ok_or(Error::too_small(BufferKind::Handshake, needed))?;
+                    dst.copy_from_slice(&self.c.io.rx[start..end]);
+                    self.hs_len += end - start;
+                    self.consume_rx(total);
+                    self.process_handshake()?;
+                }
+                ContentType::ALERT => {
+                    let body = &self.c.io.rx[start..end];
+                    // RFC 8446 §5.4 and §6: an empty alert record is unexpected_message,
+                    // any other length but two decode_error.
+                    if body.is_empty() {
+                        return Err(PeerMisbehaved::EmptyRecord.into());
+                    }
+                    if body.len() != 2 {
+                        return Err(crate::msgs::InvalidMessage::BadLength.into());
+                    }
+                    // RFC 8446 §6: AlertLevel is warning(1) or fatal(2); any other level is
+                    // not an alert we can act on but a malformed one, illegal_parameter.
+                    if !matches!(body[0], 1 | 2) {
+                        return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+                    }
+                    let desc = AlertDescription(body[1]);
+                    self.consume_rx(total);
+                    // A close inside a fragmented handshake message is a truncation, not a
+                    // clean close (RFC 8446 §5.1).
+                    if desc == AlertDescription::CLOSE_NOTIFY && self.hs_len != 0 {
+                        return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
+                    }
+                    // RFC 8446 §6.1: user_canceled is a closure alert, not an error; the
+                    // close_notify that should follow ends the connection.
+                    if desc == AlertDescription::USER_CANCELED {
+                        self.c.since_data.count(
+                            |s| &mut s.user_canceled,
+                            MAX_USER_CANCELED,
+                            PeerMisbehaved::TooManyWarningAlerts,
+                        )?;
+                        continue;
+                    }
+                    // A server that answers our ClientHello with protocol_version does not
+                    // speak TLS 1.3: say so rather than only pass the alert on.
+                    let refused_hello = matches!(
+                        self.state,
+                        State::Client(
+                            _,
+                            ClientState::ExpectServerHello(_) | ClientState::ExpectServerHello2(_)
+                        )
+                    ) && desc == AlertDescription::PROTOCOL_VERSION;
+                    if desc == AlertDescription::CLOSE_NOTIFY {
+                        self.c.peer_closed = true;
+                    } else {
+                        let e = if refused_hello {
+                            PeerIncompatible::NoTls13.into()
+                        } else {
+                            Error::AlertReceived(desc)
+                        };
+                        self.c.error = Some(e);
+                        self.state.kill();
+                        return Err(e);
+                    }
+                }
+                ContentType::APPLICATION_DATA => {
+                    if self.is_handshaking() || self.hs_len != 0 {
+                        return Err(PeerMisbehaved::UnexpectedMessage.into());
+                    }
+                    if start == end {
+                        self.c.since_data.count(
+                            |s| &mut s.empty_records,
+                            MAX_EMPTY_RECORDS,
+                            PeerMisbehaved::TooManyEmptyRecords,
+                        )?;
+                        self.consume_rx(total);
+                    } else {
+                        self.c.since_data = SinceData::default();
+                        self.c.app = Some((start, end, base + total));
+                    }
+                }
+                _ => return Err(PeerMisbehaved::UnexpectedMessage.into()),
+            }
+        }
+        Ok(())
+    }
+
+    /// Handles every whole message in the handshake buffer.
+    pub(crate) fn process_handshake(&mut self) -> Result<(), Error> {
+        loop {
+            let base = self.hs_start;
+            let buf = &self.hs[base..base + self.hs_len];
+            let Some((first, rest)) = split_handshake(buf) else { break };
+            // A type TLS 1.3 does not send (HelloRequest, a TLS 1.2 message, a number no one
+            // assigned) is an unexpected message whatever it holds (RFC 8446 §4, §6.2).
+            if !is_tls13_message(HandshakeType(first[0])) {
+                return Err(PeerMisbehaved::UnexpectedMessage.into());
+            }
+            // A Certificate is handled together with the CertificateVerify after it, so the
+            // certificate need not be copied out of the buffer; once checked it stays there
+            // (`keep`) for `peer_identity`.
+            let (used, keep) = match &mut self.state {
+                State::Client(config, slot) => {
+                    let state = mem::replace(slot, ClientState::Dead);
+                    let (used, next, keep) = match state {
+                        ClientState::ExpectCertificate(hs)
+                            if first.first() != Some(&HandshakeType::CERTIFICATE_REQUEST.0) =>
+                        {
+                            let Some((second, _)) = split_handshake(rest) else {
+                                *slot = ClientState::ExpectCertificate(hs);
+                                break;
+                            };
+                            if !is_tls13_message(HandshakeType(second[0])) {
+                                return Err(PeerMisbehaved::UnexpectedMessage.into());
+                            }
+                            let next = client_certificate(&mut self.c, config, hs, first, second)?;
+                            (first.len() + second.len(), next, first.len())
+                        }
+                        state => {
+                            let msg = HandshakeMessage::decode(first)?;
+                            let first_len = first.len();
+                            let ticket = &self.hs[self.hs_end..];
+                            let next =
+                                client::handle(&mut self.c, config, state, first, msg, ticket)?;
+                            (first_len, next, 0)
+                        }
+                    };
+                    if !matches!(next, ClientState::ExpectServerHello2(_)) {
+                        // The offered ticket is not sent again: its room is for reassembly now.
+                        self.hs_end = self.hs.len();
+                    }
+                    *slot = next;
+                    (used, keep)
+                }
+                State::Server(config, slot) => {
+                    let state = mem::replace(slot, ServerState::Dead);
+                    let (used, next, keep) = match state {
+                        ServerState::ExpectCertificate(st) => {
+                            let HandshakeMessage::Certificate(cert) =
+                                HandshakeMessage::decode(first)?
+                            else {
+                                return Err(PeerMisbehaved::UnexpectedMessage.into());
+                            };
+                            if cert.entries.iter().next().is_none() {
+                                let next = server_no_client_certificate(config, st, first, &cert)?;
+                                (first.len(), next, 0)
+                            } else {
+                                let Some((second, _)) = split_handshake(rest) else {
+                                    *slot = ServerState::ExpectCertificate(st);
+                                    break;
+                                };
+                                if !is_tls13_message(HandshakeType(second[0])) {
+                                    return Err(PeerMisbehaved::UnexpectedMessage.into());
+                                }
+                                let next = server_client_certificate(
+                                    &mut self.c,
+                                    config,
+                                    st,
+                                    first,
+                                    second,
+                                )?;
+                                (first.len() + second.len(), next, first.len())
+                            }
+                        }
+                        state => {
+                            let msg = HandshakeMessage::decode(first)?;
+                            let first_len = first.len();
+                            let next = server::handle(&mut self.c, config, state, first, msg)?;
+                            (first_len, next, 0)
+                        }
+                    };
+                    self.hs_end = self.hs.len();
+                    *slot = next;
+                    (used, keep)
+                }
+            };
+            self.hs.copy_within(base + used..base + self.hs_len, base + keep);
+            self.hs_len -= used;
+            self.hs_start += keep;
+            if self.c.key_changed && self.hs_len != 0 {
+                return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
+            }
+            self.c.key_changed = false;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,229 @@
+//! The handshake states of both roles, the dispatch of each message to its state, and what
+//! both roles do alike: the handshake secrets, certificate and Finished checks, KeyUpdate.
+
+use core_hash::Sha256;
+use pki_types::{TrustAnchor, UnixTime};
+
+use crate::error::{CertificateError, Error, PeerMisbehaved};
+use crate::key_schedule::{
+    Digest, EarlySecret, MasterSecret, Secret, Transcript, next_traffic_secret, verify_finished,
+};
+use crate::msgs::{Certificate, Codec, HandshakeMessage, KeyUpdateRequest, SignatureScheme};
+use crate::suites::Suite;
+use crate::ticket::ClientIdentity;
+use crate::verify::{self, CertVerifier};
+
+use super::Core;
+use crate::client::ClientState;
+use crate::client::tls13::CertificateReply;
+use crate::config::MAX_KEY_UPDATES;
+use crate::config::{ClientConfig, ServerConfig};
+use crate::config::{MAX_CHAIN, MAX_LIST};
+use crate::server::ServerState;
+
+/// A connection's role, with its configuration and its handshake state: each role has its
+/// own states, one per expected message ([`ClientState`], [`ServerState`]).
+// The client's hello states carry the offered ticket, so the client is the larger role; with
+// no allocator there is nothing to box into.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum State<'a> {
+    Client(ClientConfig<'a>, ClientState),
+    Server(ServerConfig<'a>, ServerState),
+}
+
+impl State<'_> {
+    /// The traffic state, once the handshake is done.
+    pub(crate) fn traffic(&self) -> Option<&Traffic> {
+        match self {
+            Self::Client(_, ClientState::Traffic(t)) | Self::Server(_, ServerState::Traffic(t)) => {
+                Some(t)
+            }
+            _ => None,
+        }
+    }
+
+    /// As [`traffic`](Self::traffic), to change it.
+    pub(crate) fn traffic_mut(&mut self) -> Option<&mut Traffic> {
+        match self {
+            Self::Client(_, ClientState::Traffic(t)) | Self::Server(_, ServerState::Traffic(t)) => {
+                Some(t)
+            }
+            _ => None,
+        }
+    }
+
+    /// Ends the handshake or traffic for good, after an error.
+    pub(crate) fn kill(&mut self) {
+        match self {
+            Self::Client(_, st) => *st = ClientState::Dead,
+            Self::Server(_, st) => *st = ServerState::Dead,
+        }
+    }
+}
+
+pub(crate) struct Handshaking {
+    pub(crate) suite: Suite,
+    pub(crate) transcript: Transcript,
+    pub(crate) client_hs: Secret,
+    pub(crate) server_hs: Secret,
+    pub(crate) master: MasterSecret,
+    /// Client only: what the server's CertificateRequest, if any, calls for.
+    pub(crate) reply: CertificateReply,
+}
+
+pub(crate) struct Traffic {
+    pub(crate) suite: Suite,
+    pub(crate) read_secret: Secret,
+    pub(crate) write_secret: Secret,
+    /// The exporter master secret, for [`Connection::export_keying_material`].
+    pub(crate) exporter: Secret,
+    /// Client: the resumption master secret, for the PSKs of NewSessionTickets.
+    pub(crate) resumption: Option<Secret>,
+    /// Whether we have answered a peer's update_requested and sent no application data
+    /// since: another request is then answered already (RFC 8446 §4.6.3: any number of
+    /// requests while we are silent get a single update).
+    pub(crate) updated_since_data: bool,
+}
+
+/// Derives the handshake secrets after the hellos and keys both directions.
+pub(crate) fn enter_handshake(
+    c: &mut Core<'_, '_>,
+    suite: Suite,
+    transcript: Transcript,
+    shared: &[u8],
+    psk: Option<&[u8]>,
+    client: bool,
+) -> Result<Handshaking, Error> {
+    let hs_secret = EarlySecret::new(suite.hash, psk).into_handshake(shared);
+    let th = transcript.current();
+    let client_hs = hs_secret.client_traffic(&th);
+    let server_hs = hs_secret.server_traffic(&th);
+    if client {
+        c.set_read(suite, &server_hs)?;
+        c.set_write(suite, &client_hs)?;
+    } else {
+        c.set_read(suite, &client_hs)?;
+        c.set_write(suite, &server_hs)?;
+    }
+    Ok(Handshaking {
+        suite,
+        transcript,
+        client_hs,
+        server_hs,
+        master: hs_secret.into_master(),
+        reply: CertificateReply::NotRequested,
+    })
+}
+
+/// Traffic, either role: the peer's KeyUpdate (RFC 8446 §4.6.3) turns its traffic key, and
+/// an update_requested is answered with ours unless we have answered one already and sent
+/// nothing since.
+pub(crate) fn key_update(
+    c: &mut Core<'_, '_>,
+    mut t: Traffic,
+    req: KeyUpdateRequest,
+) -> Result<Traffic, Error> {
+    c.since_data.count(
+        |s| &mut s.key_updates,
+        MAX_KEY_UPDATES,
+        PeerMisbehaved::TooManyKeyUpdates,
+    )?;
+    t.read_secret = next_traffic_secret(&t.read_secret);
+    c.set_read(t.suite, &t.read_secret)?;
+    if req == KeyUpdateRequest::UPDATE_REQUESTED && !t.updated_since_data {
+        t.updated_since_data = true;
+        let msg = HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_NOT_REQUESTED);
+        c.io.send_handshake(&msg, None)?;
+        t.write_secret = next_traffic_secret(&t.write_secret);
+        c.set_write(t.suite, &t.write_secret)?;
+    }
+    Ok(t)
+}
+
+/// Checks a peer's Certificate and CertificateVerify (the chain to `roots` at `now` for
+/// `peer`, or by the verifier when there is one, then the signature over the transcript up
+/// to the Certificate), adding both to `transcript`; returns the scheme used and the peer's
+/// identity: the SHA-256 of its end-entity certificate and the digest of what the chain was
+/// trusted through ([`verify::anchor_digest`] of its root, or the verifier's).
+pub(crate) fn check_certificate(
+    transcript: &mut Transcript,
+    raw_cert: &[u8],
+    raw_cv: &[u8],
+    (roots, verifier): (&[TrustAnchor<'_>], Option<&dyn CertVerifier>),
+    peer: verify::Peer<'_>,
+    now: UnixTime,
+) -> Result<(SignatureScheme, ClientIdentity), Error> {
+    let HandshakeMessage::Certificate(cert) = HandshakeMessage::decode(raw_cert)? else {
+        return Err(PeerMisbehaved::UnexpectedMessage.into());
+    };
+    let HandshakeMessage::CertificateVerify(cv) = HandshakeMessage::decode(raw_cv)? else {
+        return Err(PeerMisbehaved::UnexpectedMessage.into());
+    };
+    if !cert.context.is_empty() {
+        return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+    }
+    refuse_entry_extensions(&cert)?;
+    let mut chain: [&[u8]; MAX_CHAIN] = [&[]; MAX_CHAIN];
+    let mut n = 0;
+    for entry in &cert.entries {
+        if n == MAX_CHAIN {
+            return Err(Error::InvalidCertificate(CertificateError::ChainTooLong));
+        }
+        chain[n] = entry.cert;
+        n += 1;
+    }
+    if n == 0 {
+        return Err(Error::InvalidCertificate(CertificateError::NoCertificate));
+    }
+    if !verify::SUPPORTED_SCHEMES.iter().any(|(s, _)| *s == cv.scheme) {
+        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+    }
+    transcript.update(raw_cert);
+    let mut content = [0u8; 200];
+    let server = matches!(peer, verify::Peer::Server(_));
+    let len = verify::signed_content(server, transcript.current().as_ref(), &mut content);
+    let (ee, inter, message) = (chain[0], &chain[1..n], &content[..len]);
+    // Whatever vouches for the chain (webpki or a pinning verifier), the key must be
+    // allowed to sign (RFC 8446 §4.4.2.4).
+    verify::check_key_usage(ee)?;
+    let anchor = match verifier {
+        Some(v) => v.verify(ee, inter, peer, now, cv.scheme, message, cv.signature)?,
+        None => verify::verify_peer(ee, inter, roots, peer, now, cv.scheme, message, cv.signature)?,
+    };
+    transcript.update(raw_cv);
+    let end_entity = Sha256::digest(chain[0]);
+    Ok((cv.scheme, ClientIdentity::Certificate { scheme: cv.scheme, end_entity, anchor }))
+}
+
+/// Refuses a Certificate any of whose entries carries an extension: Halite asks for neither
+/// status_request nor signed_certificate_timestamp, and a CertificateEntry extension must
+/// answer one the ClientHello (or CertificateRequest) offered (RFC 8446 §4.4.2), so any is
+/// unsolicited: unsupported_extension (§4.2). The codec keeps them, for a faithful re-encoding.
+pub(crate) fn refuse_entry_extensions(cert: &Certificate<'_>) -> Result<(), Error> {
+    if cert.entries.iter().any(|entry| !entry.extensions.is_empty()) {
+        return Err(crate::msgs::InvalidMessage::UnexpectedExtension.into());
+    }
+    Ok(())
+}
+
+/// Checks a peer's Finished: one of the wrong length does not parse (`decode_error`, RFC
+/// 8446 §4.4.4 and §6), one with the wrong value is `decrypt_error`.
+pub(crate) fn check_finished(expected: &Digest, fin: &[u8]) -> Result<(), Error> {
+    if fin.len() != expected.as_ref().len() {
+        return Err(crate::msgs::InvalidMessage::BadLength.into());
+    }
+    if !verify_finished(expected, fin) {
+        return Err(PeerMisbehaved::BadFinished.into());
+    }
+    Ok(())
+}
+
+/// The schemes we verify, for `signature_algorithms`, written into `buf`.
+pub(crate) fn supported_schemes(buf: &mut [SignatureScheme; MAX_LIST]) -> &[SignatureScheme] {
+    let mut n = 0;
+    for ((s, _), slot) in verify::SUPPORTED_SCHEMES.iter().zip(buf.iter_mut()) {
+        *slot = *s;
+        n += 1;
+    }
+    &buf[..n]
+}

@@ -1,0 +1,140 @@
+//! The send side of the record layer: handshake messages, alerts and other content framed
+//! (before keys) or protected into the send buffer, split to the peer's record limit.
+
+use crate::error::{ApiMisuse, BufferKind, Error};
+use crate::key_schedule::Transcript;
+use crate::msgs::{AlertDescription, AlertLevel, Codec, ContentType, HandshakeMessage, Writer};
+use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
+
+/// The record side of a connection: the send and receive buffers and the keys.
+pub(crate) struct Io<'b> {
+    pub(crate) rx: &'b mut [u8],
+    /// Where the unprocessed received bytes start: records are consumed by moving this
+    /// offset, and the bytes are moved to the front only when that is worth it (see
+    /// [`Connection::receive_space`]), so receiving costs time linear in the bytes received.
+    pub(crate) rx_start: usize,
+    /// Where the received bytes end.
+    pub(crate) rx_len: usize,
+    pub(crate) tx: &'b mut [u8],
+    pub(crate) tx_len: usize,
+    /// The most content bytes one protected record to the peer may carry: 2^14, or less when
+    /// the peer's `record_size_limit` or a `max_fragment_length` asks for it.
+    pub(crate) send_limit: usize,
+    /// The longest TLSInnerPlaintext (content, type byte and padding) a protected record from
+    /// the peer may carry: 2^14 + 1, or the negotiated limit (longer is `record_overflow`).
+    pub(crate) recv_limit: usize,
+    pub(crate) read_key: Option<RecordProtection>,
+    pub(crate) write_key: Option<RecordProtection>,
+}
+
+impl Io<'_> {
+    /// Queues one handshake message as one record (protected once keys are set), adding it
+    /// to `transcript`.
+    pub(crate) fn send_handshake(
+        &mut self,
+        msg: &HandshakeMessage<'_>,
+        transcript: Option<&mut Transcript>,
+    ) -> Result<(), Error> {
+        self.send_handshake_patched(msg, transcript, |_| Ok(()))
+    }
+
+    /// As [`send_handshake`](Self::send_handshake), letting `patch` change the encoded
+    /// message before it is hashed and sealed (to fill in PSK binders).
+    pub(crate) fn send_handshake_patched(
+        &mut self,
+        msg: &HandshakeMessage<'_>,
+        transcript: Option<&mut Transcript>,
+        patch: impl FnOnce(&mut [u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let start = self.tx_len;
+        let too_small = |io: &Self| {
+            let mut m = Writer::measuring();
+            let n = msg.encode(&mut m).map_or(0, |()| m.len());
+            Error::too_small(BufferKind::Send, start + io.queued_len(n))
+        };
+        let Some(body) = self.tx.get_mut(start + HEADER_LEN..) else {
+            return Err(too_small(self));
+        };
+        let mut w = Writer::new(body);
+        if msg.encode(&mut w).is_err() {
+            return Err(too_small(self));
+        }
+        let n = w.len();
+        if n > MAX_PLAINTEXT_LEN {
+            // A handshake message is sent in one record: a certificate chain that long is not
+            // usable.
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+        }
+        patch(&mut self.tx[start + HEADER_LEN..start + HEADER_LEN + n])?;
+        if let Some(t) = transcript {
+            t.update(&self.tx[start + HEADER_LEN..start + HEADER_LEN + n]);
+        }
+        self.seal_queued(ContentType::HANDSHAKE, start, n)
+    }
+
+    /// The bytes `n` bytes of content take once queued: one record before keys, else as
+    /// many protected records as the peer's limit asks for.
+    pub(crate) fn queued_len(&self, n: usize) -> usize {
+        let Some(k) = &self.write_key else { return HEADER_LEN + n };
+        let limit = self.send_limit.max(1);
+        let count = n.div_ceil(limit).max(1);
+        k.sealed_len(limit, 0) * (count - 1) + k.sealed_len(n - limit * (count - 1), 0)
+    }
+
+    /// Protects (or frames, before keys) `n` bytes already at `tx[start + 5..]`. Protected
+    /// content longer than the peer's record size limit is split over several records: the
+    /// chunks are moved apart (last first, so none is overwritten) to make room for each
+    /// record's header, type byte and tag, then sealed in order.
+    pub(crate) fn seal_queued(
+        &mut self,
+        typ: ContentType,
+        start: usize,
+        n: usize,
+    ) -> Result<(), Error> {
+        let Some(k) = &mut self.write_key else {
+            RecordHeader::write(typ, n, &mut self.tx[start..]);
+            self.tx_len += HEADER_LEN + n;
+            return Ok(());
+        };
+        let limit = self.send_limit.max(1);
+        let count = n.div_ceil(limit).max(1);
+        let per = k.sealed_len(limit, 0);
+        let last = n - limit * (count - 1);
+        let end = start + per * (count - 1) + k.sealed_len(last, 0);
+        if end > self.tx.len() {
+            return Err(Error::too_small(BufferKind::Send, end));
+        }
+        for i in (1..count).rev() {
+            let from = start + HEADER_LEN + i * limit;
+            let len = limit.min(n - i * limit);
+            self.tx.copy_within(from..from + len, start + i * per + HEADER_LEN);
+        }
+        for i in 0..count {
+            let len = limit.min(n - i * limit);
+            let total = k.seal_in_place(typ, &mut self.tx[start + i * per..], len, 0)?;
+            self.tx_len += total;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn send_plain(&mut self, typ: ContentType, data: &[u8]) -> Result<(), Error> {
+        let start = self.tx_len;
+        let needed = start + self.queued_len(data.len());
+        let body = self
+            .tx
+            .get_mut(start + HEADER_LEN..start + HEADER_LEN + data.len())
+            .ok_or(Error::too_small(BufferKind::Send, needed))?;
+        body.copy_from_slice(data);
+        self.seal_queued(typ, start, data.len())
+    }
+
+    pub(crate) fn send_alert(&mut self, desc: AlertDescription) {
+        let level = if desc == AlertDescription::CLOSE_NOTIFY {
+            AlertLevel::WARNING
+        } else {
+            AlertLevel::FATAL
+        };
+        // Best effort: with no room left the alert is dropped, the error stays.
+        let _ = self.send_plain(ContentType::ALERT, &[level.0, desc.0]);
+    }
+}

@@ -1,0 +1,104 @@
+//! The engine both roles share: the send and receive buffers and keys ([`io`]), reading
+//! records and joining handshake messages ([`deframe`]), and the handshake states and their
+//! dispatch ([`handshake`]); the role-specific states are in `crate::client` and
+//! `crate::server`.
+
+pub(crate) mod deframe;
+pub(crate) mod handshake;
+pub(crate) mod io;
+
+use core_hash::{HmacDrbg, RandomSource, Sha256};
+
+use crate::error::{Error, PeerMisbehaved};
+use crate::key_schedule::Secret;
+use crate::record::RecordProtection;
+use crate::suites::Suite;
+use crate::ticket::{ClientIdentity, TicketTooLong};
+
+use self::io::Io;
+use crate::conn::Negotiated;
+
+/// Everything but the handshake buffer and the state, so a handler can borrow a message from
+/// the buffer while it changes the rest.
+pub(crate) struct Core<'a, 'b> {
+    pub(crate) io: Io<'b>,
+    pub(crate) sni: [u8; 255],
+    pub(crate) sni_len: usize,
+    /// Where the current application-data record's plaintext sits in `rx`, and where the
+    /// record ends.
+    pub(crate) app: Option<(usize, usize, usize)>,
+    pub(crate) error: Option<Error>,
+    pub(crate) peer_closed: bool,
+    /// Whether the peer's change_cipher_spec has come: it sends one at most (RFC 8446
+    /// Appendix D.4), so a second is unexpected_message.
+    pub(crate) ccs_received: bool,
+    /// Server: while the early data a client offered (which we decline) is still to be
+    /// skipped (RFC 8446 §4.2.10), the record bytes skipped so far.
+    pub(crate) skip_early: Option<usize>,
+    /// What the peer sent that carries no application data since the last record that did.
+    pub(crate) since_data: SinceData,
+    pub(crate) negotiated: Option<Negotiated>,
+    pub(crate) key_changed: bool,
+    /// The server's application write secret between its Finished and the client's.
+    pub(crate) server_app: Option<Secret>,
+    /// The parameters agreed so far; copied to `negotiated` when the handshake completes.
+    pub(crate) params: Negotiated,
+    /// A per-connection generator seeded from the caller's source at construction, for the
+    /// randomness needed while handling messages (key shares chosen by the peer, signatures).
+    pub(crate) rng: HmacDrbg<Sha256>,
+    /// Client: the last session ticket that did not fit its storage.
+    pub(crate) refused_ticket: Option<TicketTooLong>,
+    /// Server: who the client is (for the tickets we issue).
+    pub(crate) client_identity: ClientIdentity,
+    /// Server: when the session was authenticated, if before this handshake (resumed).
+    pub(crate) authenticated_at: Option<u64>,
+    /// The SHA-256 of the peer's end-entity certificate (server: also from a ticket).
+    pub(crate) peer_cert_sha256: Option<[u8; 32]>,
+    /// The identity of the external PSK that authenticated the peer (server: also of a
+    /// resumed session's).
+    pub(crate) peer_psk: Option<&'a [u8]>,
+}
+
+impl Core<'_, '_> {
+    pub(crate) fn set_read(&mut self, suite: Suite, secret: &Secret) -> Result<(), Error> {
+        self.io.read_key = Some(RecordProtection::new(suite.aead, secret)?);
+        self.key_changed = true;
+        Ok(())
+    }
+
+    pub(crate) fn set_write(&mut self, suite: Suite, secret: &Secret) -> Result<(), Error> {
+        self.io.write_key = Some(RecordProtection::new(suite.aead, secret)?);
+        Ok(())
+    }
+}
+
+/// Counts of records and messages that carry no application data, received since the last
+/// application-data record that did; each is bounded (by [`MAX_EMPTY_RECORDS`],
+/// [`MAX_KEY_UPDATES`] and [`MAX_USER_CANCELED`]) so that a peer cannot keep a connection busy
+/// without end while sending nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SinceData {
+    pub(crate) empty_records: u8,
+    pub(crate) key_updates: u8,
+    pub(crate) user_canceled: u8,
+}
+
+impl SinceData {
+    /// Counts one more of what `count` picks; `err` once past `max`.
+    pub(crate) fn count(
+        &mut self,
+        count: fn(&mut Self) -> &mut u8,
+        max: u8,
+        err: PeerMisbehaved,
+    ) -> Result<(), Error> {
+        let n = count(self);
+        *n = n.saturating_add(1);
+        if *n > max { Err(err.into()) } else { Ok(()) }
+    }
+}
+
+pub(crate) fn random<const N: usize>(rng: &mut dyn RandomSource) -> Result<[u8; N], Error> {
+    let mut out = [0u8; N];
+    rng.fill(&mut out).map_err(|_| Error::RandomFailed)?;
+    Ok(out)
+}

@@ -1,0 +1,60 @@
+//! The server role: the ClientHello answered ([`hello`]), the PSK chosen ([`psk`]), and the
+//! TLS 1.3 handshake after the server's flight ([`tls13`]), one state per expected message.
+
+pub(crate) mod hello;
+pub(crate) mod psk;
+pub(crate) mod tls13;
+
+use crate::config::ServerConfig;
+use crate::engine::Core;
+use crate::engine::handshake::{Traffic, key_update};
+use crate::error::{Error, PeerMisbehaved};
+use crate::msgs::HandshakeMessage;
+use hello::Retry;
+use tls13::ServerExpectFinished;
+
+/// A server's handshake, one state per expected message.
+pub(crate) enum ServerState {
+    ExpectClientHello {
+        random: [u8; 32],
+    },
+    /// After a HelloRetryRequest: the suite is fixed and the transcript holds
+    /// `message_hash(ClientHello1)` and the HRR.
+    ExpectClientHello2 {
+        random: [u8; 32],
+        retry: Retry,
+    },
+    /// With client authentication: the client's Certificate (and CertificateVerify) come
+    /// before its Finished.
+    ExpectCertificate(ServerExpectFinished),
+    ExpectFinished(ServerExpectFinished),
+    Traffic(Traffic),
+    Dead,
+}
+
+/// Hands one message to the state expecting it and returns the next state.
+// The message is destructured by the match; a reference would only add indirection.
+#[allow(clippy::large_types_passed_by_value)]
+pub(crate) fn handle<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ServerConfig<'a>,
+    state: ServerState,
+    raw: &[u8],
+    msg: HandshakeMessage<'_>,
+) -> Result<ServerState, Error> {
+    match (state, msg) {
+        (ServerState::ExpectClientHello { random }, HandshakeMessage::ClientHello(ch)) => {
+            hello::server_client_hello(c, config, random, raw, &ch, None)
+        }
+        (ServerState::ExpectClientHello2 { random, retry }, HandshakeMessage::ClientHello(ch)) => {
+            hello::server_client_hello(c, config, random, raw, &ch, Some(retry))
+        }
+        (ServerState::ExpectFinished(st), HandshakeMessage::Finished(fin)) => {
+            tls13::server_finished(c, config, st, raw, fin)
+        }
+        (ServerState::Traffic(t), HandshakeMessage::KeyUpdate(req)) => {
+            Ok(ServerState::Traffic(key_update(c, t, req)?))
+        }
+        _ => Err(PeerMisbehaved::UnexpectedMessage.into()),
+    }
+}
