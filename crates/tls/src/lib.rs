@@ -95,6 +95,8 @@ mod error;
 pub mod key_schedule {
     pub use crate::schedule::tls13::*;
     pub use crate::schedule::{Digest, HashAlg, MAX_HASH_LEN, Secret, Transcript};
+    #[doc(hidden)]
+    pub use crate::schedule::tls12;
 }
 pub mod kx;
 pub mod msgs;
@@ -109,10 +111,6 @@ pub mod sign;
 mod stream;
 pub mod suites;
 pub mod ticket;
-/// TLS 1.2 building blocks (PRF, record protection, suites, messages), not yet wired into
-/// [`Connection`]; hidden until the 1.2 state machines use them.
-#[doc(hidden)]
-pub mod tls12;
 pub mod verify;
 
 pub use clock::Clock;

@@ -6,6 +6,11 @@ use crate::key_schedule::HashAlg;
 use crate::msgs::CipherSuite;
 use crate::provider::RecordAead;
 
+/// The TLS 1.2 suites (ECDHE with AEAD records) and the families refused, not yet wired into a
+/// connection.
+#[doc(hidden)]
+pub mod tls12;
+
 /// The AEAD a suite protects records with.
 #[derive(Clone, Copy)]
 pub enum AeadAlg {

@@ -347,7 +347,7 @@ fn record_limit_extensions() {
 /// types and the 1.2 reader the 1.3-only ones.
 #[test]
 fn tls12_messages_have_their_own_reader() {
-    use tls::tls12::msgs::*;
+    use tls::msgs::tls12::*;
     fn round_trip(m: &HandshakeMessage12<'_>) -> Vec<u8> {
         let mut buf = vec![0u8; 1 << 12];
         let mut w = Writer::new(&mut buf);
@@ -440,8 +440,8 @@ fn encode_hello12(bytes: &[u8]) -> Vec<u8> {
     assert_eq!(
         ch.tls12,
         ClientExtensions12 {
-            renegotiation_info: Some(tls::tls12::msgs::RenegotiationInfo::INITIAL),
-            session_ticket: Some(tls::tls12::msgs::SessionTicketExt(&[])),
+            renegotiation_info: Some(tls::msgs::tls12::RenegotiationInfo::INITIAL),
+            session_ticket: Some(tls::msgs::tls12::SessionTicketExt(&[])),
             ..ClientExtensions12::default()
         }
     );
@@ -485,7 +485,7 @@ fn client_hello_with(exts: &[(u16, &[u8])]) -> Vec<u8> {
 // the 1.2 reader decodes them strictly; they round-trip ahead of pre_shared_key.
 #[test]
 fn client_hello_tls12_extensions() {
-    use tls::tls12::msgs::{EcPointFormats, RenegotiationInfo, SessionTicketExt};
+    use tls::msgs::tls12::{EcPointFormats, RenegotiationInfo, SessionTicketExt};
     let ids = [PskIdentity { identity: b"ticket", obfuscated_age: 7 }];
     let binders = [PskBinder(&[0xab; 32])];
     let suites = [
@@ -589,7 +589,7 @@ fn server_hello_with(v13: bool, exts: &[(u16, &[u8])]) -> Vec<u8> {
 // (TLS 1.3) still refuses them, malformed or not, as before.
 #[test]
 fn server_hello_tls12_extensions() {
-    use tls::tls12::msgs::{EcPointFormats, RenegotiationInfo};
+    use tls::msgs::tls12::{EcPointFormats, RenegotiationInfo};
     let sh = HandshakeMessage::ServerHello(ServerHello {
         legacy_version: ProtocolVersion::TLSV1_2,
         random: [4; 32],

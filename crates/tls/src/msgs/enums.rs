@@ -392,7 +392,7 @@ mod tests {
         for (s, code) in suites {
             assert_eq!(s.0, code);
             // The Debug name is the IANA name without its `TLS_` prefix.
-            let iana = crate::tls12::suites::ALL_SUITES12.iter().find(|x| x.suite == s).unwrap();
+            let iana = crate::suites::tls12::ALL_SUITES12.iter().find(|x| x.suite == s).unwrap();
             assert_eq!(std::format!("TLS_{s:?}"), iana.iana_name());
         }
     }

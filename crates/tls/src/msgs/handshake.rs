@@ -460,11 +460,11 @@ pub struct ClientExtensions12<'a> {
     /// `extended_master_secret` (RFC 7627 §5.1), whose body is empty.
     pub extended_master_secret: bool,
     /// `renegotiation_info` (RFC 5746 §3.2).
-    pub renegotiation_info: Option<crate::tls12::msgs::RenegotiationInfo<'a>>,
+    pub renegotiation_info: Option<crate::msgs::tls12::RenegotiationInfo<'a>>,
     /// `ec_point_formats` (RFC 8422 §5.1.2); decoding refuses a list without uncompressed.
-    pub ec_point_formats: Option<crate::tls12::msgs::EcPointFormats<'a>>,
+    pub ec_point_formats: Option<crate::msgs::tls12::EcPointFormats<'a>>,
     /// `session_ticket` (RFC 5077 §3.2): the ticket, empty when the client has none.
-    pub session_ticket: Option<crate::tls12::msgs::SessionTicketExt<'a>>,
+    pub session_ticket: Option<crate::msgs::tls12::SessionTicketExt<'a>>,
 }
 
 impl<'a> ClientExtensions12<'a> {
@@ -487,7 +487,7 @@ impl<'a> ClientExtensions12<'a> {
 
     /// Reads them from an extensions block (with its length), skipping every other type.
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
-        use crate::tls12::msgs::{EcPointFormats, RenegotiationInfo, SessionTicketExt};
+        use crate::msgs::tls12::{EcPointFormats, RenegotiationInfo, SessionTicketExt};
         let mut x = Self::default();
         read_extensions(r, |typ, b| {
             match typ {
@@ -572,9 +572,9 @@ pub struct ServerHelloExtensions<'a> {
     /// TLS 1.3 ServerHello they are refused as unexpected, as before 1.2 existed.
     pub extended_master_secret: bool,
     /// `renegotiation_info` (RFC 5746 §3.2), TLS 1.2 only.
-    pub renegotiation_info: Option<crate::tls12::msgs::RenegotiationInfo<'a>>,
+    pub renegotiation_info: Option<crate::msgs::tls12::RenegotiationInfo<'a>>,
     /// `ec_point_formats` (RFC 8422 §5.1.2), TLS 1.2 only; must include uncompressed.
-    pub ec_point_formats: Option<crate::tls12::msgs::EcPointFormats<'a>>,
+    pub ec_point_formats: Option<crate::msgs::tls12::EcPointFormats<'a>>,
     /// An empty `session_ticket` (RFC 5077 §3.2): the server will send a NewSessionTicket.
     /// TLS 1.2 only; a non-empty body is refused.
     pub session_ticket: bool,
@@ -593,7 +593,7 @@ impl<'a> ServerHelloExtensions<'a> {
     /// Reads the TLS 1.2 extensions of a ServerHello without `supported_versions` from its
     /// extensions block (with its length), strictly; the others were read already.
     fn read_tls12(&mut self, r: &mut Reader<'a>) -> Result<(), InvalidMessage> {
-        use crate::tls12::msgs::{EcPointFormats, RenegotiationInfo};
+        use crate::msgs::tls12::{EcPointFormats, RenegotiationInfo};
         read_extensions(r, |typ, b| {
             match typ {
                 // Empty bodies (checked by read_extensions).
@@ -1053,7 +1053,7 @@ impl<'a> Codec<'a> for HandshakeMessage<'a> {
 /// A TLS 1.2 handshake message (RFC 5246 §7.4, RFC 8422, RFC 5077), for a connection that
 /// has negotiated TLS 1.2. [`HandshakeMessage`] reads TLS 1.3's and refuses the 1.2-only
 /// types (and this reader refuses the 1.3-only ones), so neither version's state machine
-/// can be handed the other's messages. The bodies are the codecs of [`crate::tls12::msgs`];
+/// can be handed the other's messages. The bodies are the codecs of [`crate::msgs::tls12`];
 /// ServerKeyExchange and ClientKeyExchange are those of the ECDHE suites, the only ones
 /// Halite implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1065,21 +1065,21 @@ pub enum HandshakeMessage12<'a> {
     /// ServerHello.
     ServerHello(ServerHello<'a>),
     /// Certificate: the chain with no context and no per-certificate extensions.
-    Certificate(crate::tls12::msgs::Certificate12<'a>),
+    Certificate(crate::msgs::tls12::Certificate12<'a>),
     /// ServerKeyExchange.
-    ServerKeyExchange(crate::tls12::msgs::ServerKeyExchange<'a>),
+    ServerKeyExchange(crate::msgs::tls12::ServerKeyExchange<'a>),
     /// CertificateRequest.
-    CertificateRequest(crate::tls12::msgs::CertificateRequest12<'a>),
+    CertificateRequest(crate::msgs::tls12::CertificateRequest12<'a>),
     /// ServerHelloDone.
     ServerHelloDone,
     /// CertificateVerify: a `DigitallySigned`, the same scheme and signature as in TLS 1.3.
     CertificateVerify(CertificateVerify<'a>),
     /// ClientKeyExchange.
-    ClientKeyExchange(crate::tls12::msgs::ClientKeyExchange<'a>),
+    ClientKeyExchange(crate::msgs::tls12::ClientKeyExchange<'a>),
     /// Finished: the verify data (its length, 12 for every Halite suite, is checked later).
     Finished(&'a [u8]),
     /// NewSessionTicket.
-    NewSessionTicket(crate::tls12::msgs::NewSessionTicket12<'a>),
+    NewSessionTicket(crate::msgs::tls12::NewSessionTicket12<'a>),
 }
 
 impl HandshakeMessage12<'_> {
@@ -1137,7 +1137,7 @@ impl<'a> Codec<'a> for HandshakeMessage12<'a> {
         })
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
-        use crate::tls12::msgs as m12;
+        use crate::msgs::tls12 as m12;
         let typ = HandshakeType::read(r)?;
         let mut b = r.sub::<U24>()?;
         let m = match typ {

@@ -6,6 +6,9 @@
 pub mod codec;
 pub mod enums;
 pub mod handshake;
+/// The TLS 1.2-only messages and extensions, and the RFC 8446 downgrade sentinels.
+#[doc(hidden)]
+pub mod tls12;
 
 pub use codec::{Codec, EncodeError, InvalidMessage, List, Payload, Reader, U8, U16, U24, Writer};
 pub use enums::*;

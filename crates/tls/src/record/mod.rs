@@ -57,6 +57,9 @@ impl RecordHeader {
     }
 }
 
+/// TLS 1.2 AEAD record protection (explicit and XOR nonces), not yet wired into a connection.
+#[doc(hidden)]
+pub mod tls12;
 mod tls13;
 
 pub use tls13::RecordProtection;

@@ -226,4 +226,7 @@ impl Transcript {
     }
 }
 
+/// The TLS 1.2 PRF and its secrets (master secret, extended master secret, key block,
+/// Finished, exporter), not yet wired into a connection.
+pub mod tls12;
 pub(crate) mod tls13;

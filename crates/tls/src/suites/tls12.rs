@@ -5,8 +5,8 @@
 
 use crate::key_schedule::HashAlg;
 use crate::msgs::CipherSuite;
+use crate::record::tls12::NonceShape;
 use crate::suites::AeadAlg;
-use crate::tls12::record::NonceShape;
 
 /// The kind of certificate key that signs the ServerKeyExchange.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -469,8 +469,8 @@ mod tests {
     #[test]
     fn every_suite_keys_records_from_its_key_block() {
         use crate::msgs::ContentType;
-        use crate::tls12::prf::MasterSecret;
-        use crate::tls12::record::RecordProtection12;
+        use crate::record::tls12::RecordProtection12;
+        use crate::schedule::tls12::MasterSecret;
         for s in ALL_SUITES12 {
             let ms = MasterSecret::from_bytes(s.hash, &[7; 48]);
             let kb = ms.key_block(s.key_len(), s.iv_len(), &[1; 32], &[2; 32]).unwrap();
