@@ -15,7 +15,7 @@ use rustls::crypto::cipher::{
 };
 use rustls::{ConnectionTrafficSecrets, ContentType, Error, ProtocolVersion};
 
-/// The largest TLSPlaintext fragment (RFC 8446 §5.1, RFC 5246 §6.2.1).
+/// The largest `TLSPlaintext` fragment (RFC 8446 §5.1, RFC 5246 §6.2.1).
 const MAX_FRAGMENT_LEN: usize = 16384;
 
 /// How a suite's key and IV are handed out by `extract_keys` (for kTLS and the like), or
@@ -178,7 +178,7 @@ const GCM_EXPLICIT_NONCE_LEN: usize = 8;
 
 /// TLS 1.2 AES-GCM (RFC 5288) on `core_aead` algorithm `A`: a 4-byte salt from the key
 /// block and an 8-byte explicit nonce per record, which (as in rustls's providers) is the
-/// 8 extra key-block bytes XORed with the sequence number.
+/// 8 extra key-block bytes XOR-ed with the sequence number.
 pub(crate) struct Tls12Gcm<A> {
     extract: fn(AeadKey, Iv) -> ConnectionTrafficSecrets,
     _alg: PhantomData<fn() -> A>,
@@ -302,7 +302,7 @@ impl<A: Aead + Send + Sync> MessageDecrypter for GcmDecrypter<A> {
     }
 }
 
-/// TLS 1.2 ChaCha20-Poly1305 (RFC 7905): a 12-byte IV from the key block XORed with the
+/// TLS 1.2 ChaCha20-Poly1305 (RFC 7905): a 12-byte IV from the key block XOR-ed with the
 /// sequence number, no explicit nonce.
 pub(crate) struct Tls12ChaCha;
 

@@ -76,7 +76,7 @@ pub static TLS13_AES_128_CCM_8_SHA256: SupportedCipherSuite =
         quic: None,
     });
 
-/// What an ECDHE_ECDSA suite's ServerKeyExchange may be signed with.
+/// What an `ECDHE_ECDSA` suite's `ServerKeyExchange` may be signed with.
 static TLS12_ECDSA_SCHEMES: &[SignatureScheme] = &[
     SignatureScheme::ED25519,
     SignatureScheme::ECDSA_NISTP521_SHA512,
@@ -84,7 +84,7 @@ static TLS12_ECDSA_SCHEMES: &[SignatureScheme] = &[
     SignatureScheme::ECDSA_NISTP256_SHA256,
 ];
 
-/// What an ECDHE_RSA suite's ServerKeyExchange may be signed with.
+/// What an `ECDHE_RSA` suite's `ServerKeyExchange` may be signed with.
 static TLS12_RSA_SCHEMES: &[SignatureScheme] = &[
     SignatureScheme::RSA_PSS_SHA512,
     SignatureScheme::RSA_PSS_SHA384,
@@ -117,32 +117,32 @@ macro_rules! tls12_suite {
 }
 
 tls12_suite!(
-    /// TLS 1.2 ECDHE_ECDSA with AES-128-GCM and SHA-256.
+    /// TLS 1.2 `ECDHE_ECDSA` with AES-128-GCM and SHA-256.
     TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, SHA256, PRF_SHA256, TLS12_ECDSA_SCHEMES,
     TLS12_AES_128_GCM, 1 << 24
 );
 tls12_suite!(
-    /// TLS 1.2 ECDHE_ECDSA with AES-256-GCM and SHA-384.
+    /// TLS 1.2 `ECDHE_ECDSA` with AES-256-GCM and SHA-384.
     TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, SHA384, PRF_SHA384, TLS12_ECDSA_SCHEMES,
     TLS12_AES_256_GCM, 1 << 24
 );
 tls12_suite!(
-    /// TLS 1.2 ECDHE_ECDSA with ChaCha20-Poly1305 and SHA-256.
+    /// TLS 1.2 `ECDHE_ECDSA` with ChaCha20-Poly1305 and SHA-256.
     TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, SHA256, PRF_SHA256, TLS12_ECDSA_SCHEMES,
     TLS12_CHACHA20_POLY1305, u64::MAX
 );
 tls12_suite!(
-    /// TLS 1.2 ECDHE_RSA with AES-128-GCM and SHA-256.
+    /// TLS 1.2 `ECDHE_RSA` with AES-128-GCM and SHA-256.
     TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, SHA256, PRF_SHA256, TLS12_RSA_SCHEMES,
     TLS12_AES_128_GCM, 1 << 24
 );
 tls12_suite!(
-    /// TLS 1.2 ECDHE_RSA with AES-256-GCM and SHA-384.
+    /// TLS 1.2 `ECDHE_RSA` with AES-256-GCM and SHA-384.
     TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, SHA384, PRF_SHA384, TLS12_RSA_SCHEMES,
     TLS12_AES_256_GCM, 1 << 24
 );
 tls12_suite!(
-    /// TLS 1.2 ECDHE_RSA with ChaCha20-Poly1305 and SHA-256.
+    /// TLS 1.2 `ECDHE_RSA` with ChaCha20-Poly1305 and SHA-256.
     TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256, SHA256, PRF_SHA256, TLS12_RSA_SCHEMES,
     TLS12_CHACHA20_POLY1305, u64::MAX
 );

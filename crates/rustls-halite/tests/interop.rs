@@ -1,7 +1,7 @@
 //! rustls with this provider against rustls with ring (both directions) and against itself,
 //! in memory: every suite × group × certificate type for TLS 1.3 and TLS 1.2, each run
 //! checking the negotiated suite, group and version and that data flows both ways; then
-//! resumption, client authentication, KeyUpdate and tampered records.
+//! resumption, client authentication, `KeyUpdate` and tampered records.
 
 mod common;
 
@@ -52,7 +52,8 @@ fn run_case(
     let (mut c, mut s) = handshake(&cc, &sc)?;
     for (who, common) in [("client", &*c as &rustls::CommonState), ("server", &*s)] {
         let got_suite = common.negotiated_cipher_suite().map(|s| s.suite());
-        let got_group = common.negotiated_key_exchange_group().map(|g| g.name());
+        let got_group =
+            common.negotiated_key_exchange_group().map(rustls::crypto::SupportedKxGroup::name);
         let got_version = common.protocol_version();
         if got_suite != Some(suite)
             || got_group != Some(group)
