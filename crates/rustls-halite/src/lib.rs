@@ -32,7 +32,10 @@ mod hmac;
 mod kx;
 pub mod sign;
 mod suites;
+mod ticketer;
 pub mod verify;
+
+pub use ticketer::Ticketer;
 
 /// Every cipher suite this provider implements, by name.
 pub mod cipher_suite {

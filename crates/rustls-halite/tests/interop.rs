@@ -160,6 +160,29 @@ fn resumption() {
     }
 }
 
+/// Resumption with stateless tickets sealed by this provider's `Ticketer`, for clients on
+/// both providers, TLS 1.3 and TLS 1.2 (RFC 5077 tickets).
+#[test]
+fn resumption_with_halite_tickets() {
+    for client in [Side::Halite, Side::Ring] {
+        for version in [&TLS13, &TLS12] {
+            let what = format!("{client:?} client {:?}", version.version);
+            let cc = Arc::new(client_config(provider(client), version, Cert::P256, None).unwrap());
+            let mut sc = server_config(provider(Side::Halite), version, Cert::P256, None).unwrap();
+            sc.ticketer = rustls_halite::Ticketer::new().unwrap();
+            // No server-side session cache: only the ticket can resume the session.
+            sc.session_storage = Arc::new(rustls::server::NoServerSessionStorage {});
+            let sc = Arc::new(sc);
+            let (c, _) = handshake(&cc, &sc).unwrap();
+            assert_eq!(c.handshake_kind(), Some(HandshakeKind::Full), "{what}");
+            let (mut c, mut s) = handshake(&cc, &sc).unwrap();
+            assert_eq!(c.handshake_kind(), Some(HandshakeKind::Resumed), "{what}");
+            assert_eq!(s.handshake_kind(), Some(HandshakeKind::Resumed), "{what}");
+            exchange(&mut c, &mut s).unwrap_or_else(|e| panic!("{what}: {e}"));
+        }
+    }
+}
+
 /// The client presents each kind of certificate and the server sees it.
 #[test]
 fn client_authentication() {

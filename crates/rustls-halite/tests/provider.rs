@@ -106,3 +106,26 @@ fn transcript_hashes() {
         assert_eq!(fork.finish().as_ref(), hash.hash(b"a").as_ref());
     }
 }
+
+/// Tickets open under the ticketer that sealed them, and nothing else does.
+#[test]
+fn ticketer_round_trip_and_refusals() {
+    let t = rustls_halite::Ticketer::new().unwrap();
+    assert!(t.enabled());
+    assert!(t.lifetime() > 0);
+    let plain = b"session state to resume from".to_vec();
+    let ticket = t.encrypt(&plain).unwrap();
+    assert_eq!(t.decrypt(&ticket), Some(plain.clone()));
+    // Fresh nonces: the same state never seals to the same ticket.
+    assert_ne!(t.encrypt(&plain).unwrap(), ticket);
+    for i in 0..ticket.len() {
+        let mut bad = ticket.clone();
+        bad[i] ^= 0x80;
+        assert_eq!(t.decrypt(&bad), None, "byte {i} flipped");
+    }
+    for n in 0..ticket.len() {
+        assert_eq!(t.decrypt(&ticket[..n]), None, "truncated to {n}");
+    }
+    let other = rustls_halite::Ticketer::new().unwrap();
+    assert_eq!(other.decrypt(&ticket), None);
+}
