@@ -183,6 +183,32 @@ fn resumption_with_halite_tickets() {
     }
 }
 
+/// A client whose first key share the server does not take is asked again
+/// (`HelloRetryRequest`) and completes on the group the server chose.
+#[test]
+fn hello_retry_request() {
+    for (client, server) in PAIRS {
+        for group in [NamedGroup::secp256r1, NamedGroup::secp384r1] {
+            let what = format!("{client:?}→{server:?} {group:?}");
+            let mut cp = provider(client);
+            cp.kx_groups.retain(|g| [NamedGroup::X25519, group].contains(&g.name()));
+            let mut sp = provider(server);
+            sp.kx_groups.retain(|g| g.name() == group);
+            let cc = Arc::new(client_config(cp, &TLS13, Cert::P256, None).unwrap());
+            let sc = Arc::new(server_config(sp, &TLS13, Cert::P256, None).unwrap());
+            let (mut c, mut s) = handshake(&cc, &sc).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(
+                c.handshake_kind(),
+                Some(HandshakeKind::FullWithHelloRetryRequest),
+                "{what}"
+            );
+            let got = c.negotiated_key_exchange_group().map(rustls::crypto::SupportedKxGroup::name);
+            assert_eq!(got, Some(group), "{what}");
+            exchange(&mut c, &mut s).unwrap_or_else(|e| panic!("{what}: {e}"));
+        }
+    }
+}
+
 /// The client presents each kind of certificate and the server sees it.
 #[test]
 fn client_authentication() {
