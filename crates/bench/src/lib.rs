@@ -7,7 +7,7 @@
 //!
 //! The TLS group (`tls-*` op ids, defined in `src/ops/tls.rs`) compares whole
 //! connections rather than primitives: Halite's `tls` crate against rustls with its aws-lc-rs
-//! and its ring provider, each client and server pair in one thread with the bytes moved in
+//! and its ring provider and with `rustls-halite` (rustls on Halite's primitives), each client and server pair in one thread with the bytes moved in
 //! memory, all limited to TLS 1.3, `TLS_AES_128_GCM_SHA256` and X25519 — full handshakes with
 //! an ECDSA P-256 and with an RSA-2048 certificate, resumed handshakes (ticket, `psk_dhe_ke`)
 //! and bulk data in 1 KiB and 16 KiB records. Three ways to run it:

@@ -26,11 +26,13 @@ pub enum Library {
     RustlsAwsLc,
     /// rustls with its ring crypto provider (the TLS operations).
     RustlsRing,
+    /// rustls with Halite's primitives as its crypto provider (`rustls-halite`).
+    RustlsHalite,
 }
 
 impl Library {
     /// Every library, in the order of the table's columns.
-    pub const ALL: [Library; 8] = [
+    pub const ALL: [Library; 9] = [
         Library::Halite,
         Library::Ring,
         Library::AwsLcRs,
@@ -39,6 +41,7 @@ impl Library {
         Library::OpenSsl,
         Library::RustlsAwsLc,
         Library::RustlsRing,
+        Library::RustlsHalite,
     ];
 
     /// The library's name as used in tables, `--libs` and the CSV `library` column.
@@ -53,6 +56,7 @@ impl Library {
             Library::OpenSsl => "openssl",
             Library::RustlsAwsLc => "rustls-aws-lc-rs",
             Library::RustlsRing => "rustls-ring",
+            Library::RustlsHalite => "rustls-halite",
         }
     }
 
@@ -72,7 +76,7 @@ impl Library {
             Library::AwsLcRs => "aws-lc-rs",
             Library::Graviola => "graviola",
             Library::RustCrypto => "sha2",
-            Library::RustlsAwsLc | Library::RustlsRing => "rustls",
+            Library::RustlsAwsLc | Library::RustlsRing | Library::RustlsHalite => "rustls",
             Library::OpenSsl => return openssl_version().unwrap_or_else(|| "absent".to_owned()),
         };
         peer_version(krate).unwrap_or("?").to_owned()

@@ -29,6 +29,7 @@ fn colour(column: &Column, index_among_impls: usize) -> &'static str {
         (Library::OpenSsl, _) => "#8c564b",
         (Library::RustlsAwsLc, _) => "#ffbb78",
         (Library::RustlsRing, _) => "#aec7e8",
+        (Library::RustlsHalite, _) => "#ff9896",
     }
 }
 

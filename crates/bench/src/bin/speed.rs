@@ -58,7 +58,8 @@ struct Cli {
     #[arg(long, value_name = "LIST", num_args = 0..=1, default_missing_value = "sweep")]
     sizes: Option<String>,
     /// Only these libraries, comma-separated, from halite, ring, aws-lc-rs, graviola,
-    /// rustcrypto, openssl, rustls-aws-lc-rs, rustls-ring. Halite is always measured.
+    /// rustcrypto, openssl, rustls-aws-lc-rs, rustls-ring, rustls-halite. Halite is always
+    /// measured.
     #[arg(long, value_name = "LIST")]
     libs: Option<String>,
     /// Timed rounds per cell (default 11, or 7 with --quick).
@@ -329,6 +330,7 @@ fn run(cli: &Cli) -> Result<(), String> {
             Library::OpenSsl => format!("{l} ({v})"),
             Library::RustlsAwsLc => format!("{l} (rustls {v} on aws-lc-rs)"),
             Library::RustlsRing => format!("{l} (rustls {v} on ring)"),
+            Library::RustlsHalite => format!("{l} (rustls {v} on Halite's primitives)"),
             _ => format!("{l} {v}"),
         })
         .collect();

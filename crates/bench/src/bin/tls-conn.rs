@@ -1,6 +1,6 @@
 //! `tls-conn`: what a TLS connection costs besides CPU time, Halite's `tls` crate against
-//! rustls on aws-lc-rs and on ring — the two parts of the `tls` group that `speed` cannot
-//! show.
+//! rustls on aws-lc-rs, on ring and on Halite's primitives (`rustls-halite`) — the two parts
+//! of the `tls` group that `speed` cannot show.
 //!
 //! - Memory per connection: for each library, certificate and side, the connection object's
 //!   size, the buffers the caller lends it (Halite) and the heap it allocates (rustls; Halite's
@@ -250,6 +250,7 @@ fn rustls_footprint(which: Provider, cert: Cert) -> Result<Footprint, String> {
     let library = match which {
         Provider::AwsLc => Library::RustlsAwsLc.name(),
         Provider::Ring => Library::RustlsRing.name(),
+        Provider::Halite => Library::RustlsHalite.name(),
     };
     let setup = RustlsSetup::new(which, cert, false);
     let mut wire = Vec::with_capacity(4 * RECORD);
@@ -316,7 +317,7 @@ fn memory_table() -> Result<Table, String> {
     let mut rows = Vec::new();
     for cert in [Cert::EcdsaP256, Cert::Rsa2048] {
         let mut all = vec![halite_footprint(cert)?];
-        for which in [Provider::AwsLc, Provider::Ring] {
+        for which in [Provider::AwsLc, Provider::Ring, Provider::Halite] {
             all.push(rustls_footprint(which, cert)?);
         }
         for f in all {
@@ -468,7 +469,7 @@ fn run(cli: &Cli) -> Result<(), String> {
     );
     let _ = writeln!(
         out,
-        "peers         rustls {} on aws-lc-rs {} and on ring {}",
+        "peers         rustls {} on aws-lc-rs {}, on ring {} and on Halite (rustls-halite)",
         bench::libs::peer_version("rustls").unwrap_or("?"),
         bench::libs::peer_version("aws-lc-rs").unwrap_or("?"),
         bench::libs::peer_version("ring").unwrap_or("?"),

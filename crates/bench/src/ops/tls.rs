@@ -138,9 +138,12 @@ fn tls_op(id: &'static str, what: &'static str, unit: Unit, halite: fn() -> Hali
 
 /// The TLS operations, in table order.
 pub(super) fn ops() -> Vec<Op> {
-    use Library::{RustlsAwsLc, RustlsRing};
-    let with = |mut op: Op, aws: fn() -> Runner, ring: fn() -> Runner| {
-        op.peers = [peer(RustlsAwsLc, aws), peer(RustlsRing, ring)].into_iter().flatten().collect();
+    use Library::{RustlsAwsLc, RustlsHalite, RustlsRing};
+    let with = |mut op: Op, aws: fn() -> Runner, ring: fn() -> Runner, halite: fn() -> Runner| {
+        op.peers = [peer(RustlsAwsLc, aws), peer(RustlsRing, ring), peer(RustlsHalite, halite)]
+            .into_iter()
+            .flatten()
+            .collect();
         op
     };
     vec![
@@ -153,6 +156,7 @@ pub(super) fn ops() -> Vec<Op> {
             ),
             || rustls_full(Provider::AwsLc, Cert::EcdsaP256),
             || rustls_full(Provider::Ring, Cert::EcdsaP256),
+            || rustls_full(Provider::Halite, Cert::EcdsaP256),
         ),
         with(
             tls_op(
@@ -163,6 +167,7 @@ pub(super) fn ops() -> Vec<Op> {
             ),
             || rustls_full(Provider::AwsLc, Cert::Rsa2048),
             || rustls_full(Provider::Ring, Cert::Rsa2048),
+            || rustls_full(Provider::Halite, Cert::Rsa2048),
         ),
         with(
             tls_op(
@@ -173,6 +178,7 @@ pub(super) fn ops() -> Vec<Op> {
             ),
             || rustls_resume(Provider::AwsLc),
             || rustls_resume(Provider::Ring),
+            || rustls_resume(Provider::Halite),
         ),
         with(
             tls_op(
@@ -183,6 +189,7 @@ pub(super) fn ops() -> Vec<Op> {
             ),
             || rustls_bulk(Provider::AwsLc),
             || rustls_bulk(Provider::Ring),
+            || rustls_bulk(Provider::Halite),
         ),
     ]
 }
@@ -449,6 +456,8 @@ pub enum Provider {
     AwsLc,
     /// `rustls::crypto::ring`.
     Ring,
+    /// `rustls_halite`: Halite's primitives.
+    Halite,
 }
 
 /// The provider limited to what every library here negotiates: `TLS_AES_128_GCM_SHA256`,
@@ -458,14 +467,17 @@ pub enum Provider {
 pub fn rustls_provider(which: Provider) -> Arc<CryptoProvider> {
     static AWS: OnceLock<Arc<CryptoProvider>> = OnceLock::new();
     static RING: OnceLock<Arc<CryptoProvider>> = OnceLock::new();
+    static HALITE: OnceLock<Arc<CryptoProvider>> = OnceLock::new();
     let cell = match which {
         Provider::AwsLc => &AWS,
         Provider::Ring => &RING,
+        Provider::Halite => &HALITE,
     };
     cell.get_or_init(|| {
         let mut provider = match which {
             Provider::AwsLc => rustls::crypto::aws_lc_rs::default_provider(),
             Provider::Ring => rustls::crypto::ring::default_provider(),
+            Provider::Halite => rustls_halite::default_provider(),
         };
         provider.cipher_suites.retain(|s| u16::from(s.suite()) == SUITE);
         provider.kx_groups.retain(|g| u16::from(g.name()) == GROUP);
@@ -517,6 +529,7 @@ impl RustlsSetup {
             server.ticketer = match which {
                 Provider::AwsLc => rustls::crypto::aws_lc_rs::Ticketer::new(),
                 Provider::Ring => rustls::crypto::ring::Ticketer::new(),
+                Provider::Halite => rustls_halite::Ticketer::new(),
             }
             .expect("a ticketer");
         } else {
@@ -637,7 +650,7 @@ mod tests {
             let setup = HaliteSetup::new(cert, false);
             let mut bufs: [HaliteBuffers; 2] = Default::default();
             assert_eq!(halite_pair_handshake(&setup, &mut bufs, &mut wire), claimed(cert, false));
-            for which in [Provider::AwsLc, Provider::Ring] {
+            for which in [Provider::AwsLc, Provider::Ring, Provider::Halite] {
                 let setup = RustlsSetup::new(which, cert, false);
                 assert_eq!(rustls_pair_handshake(&setup, cert, &mut wire), claimed(cert, false));
             }
