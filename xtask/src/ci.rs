@@ -40,7 +40,7 @@ pub(crate) enum Stage {
     Cross,
     /// `cargo xtask ct`: the constant-time check under valgrind, with its self-test.
     Ct,
-    /// `cargo xtask fuzz --seconds 30`: a smoke pass over every fuzz target.
+    /// `cargo xtask fuzz --seconds 10`: a smoke pass over every fuzz target.
     Fuzz,
     /// `cargo xtask bogo --boringssl $HALITE_BOGO_BORINGSSL`, when that names a checkout.
     Bogo,

@@ -23,7 +23,9 @@ fn usable() -> Vec<Library> {
 #[test]
 fn every_library_and_implementation_agrees_with_halite() {
     let libraries = usable();
-    let sizes = [16, 64, 1350, 16384, 1 << 20];
+    // Up to 64 KiB: every multi-block and multi-record path; `speed` itself checks 1 MiB in
+    // release before it measures (at the test profile's opt-level that one size took minutes).
+    let sizes = [16, 64, 1350, 16384, 1 << 16];
     for op in registry() {
         let found = check_in_process(&op, &libraries, &sizes);
         assert!(
