@@ -7,7 +7,9 @@
 //! code under test.
 
 use core_hash::Sha3_256;
-use core_lattice::mlkem768::{CIPHERTEXT_LEN, Ciphertext, DecapsulationKey, EncapsulationKey};
+use core_lattice::mlkem768::{
+    CIPHERTEXT_LEN, Ciphertext, DecapsulationKey, ENCAPSULATION_KEY_LEN, EncapsulationKey,
+};
 use hex_literal::hex;
 
 use super::{Check, ensure};
@@ -39,47 +41,66 @@ const K: [u8; 32] = hex!("9cddd089ffe70e3996e76f7c8d06746df34d07e8657bc0fcf2bb0e
 const K_REJECTED: [u8; 32] =
     hex!("22aa21c80f71b6b3d35bcf155527341f127460263742b4f9c0ad851926ac46d8");
 
-/// ML-KEM.KeyGen_internal(D, Z): both keys by digest, and the encapsulation key's bytes
-/// parse back (the §7.2 modulus check) to an equal key.
+// The micro:bit has 16 KiB of RAM, and a frame is allocated whole when its function starts.
+// So each check holds the decapsulation key it makes (2400 bytes) and little else, and what
+// needs more keys or ciphertexts at once is out of line, called after key generation has
+// returned: never one key generation below another's frames.
+
+/// ML-KEM.KeyGen_internal(D, Z): both keys by digest (the encapsulation key is the middle
+/// of the decapsulation key), and the encapsulation key passes the §7.2 modulus check.
 fn keygen() -> Result<(), &'static str> {
     let dk = DecapsulationKey::from_seed(&D, &Z);
-    ensure(Sha3_256::digest(dk.as_bytes()) == DK_SHA3, "wrong decapsulation key")?;
-    let ek = dk.encapsulation_key();
-    ensure(Sha3_256::digest(ek.as_bytes()) == EK_SHA3, "wrong encapsulation key")?;
-    let parsed = EncapsulationKey::from_bytes(ek.as_bytes()).map_err(|_| "key refused")?;
-    ensure(parsed == ek, "parsed key differs")
+    check_keys(dk.as_bytes())
 }
 
-/// The encapsulation key of `D`, `Z`, with the decapsulation key gone from the stack.
-fn encapsulation_key() -> EncapsulationKey {
-    DecapsulationKey::from_seed(&D, &Z).encapsulation_key()
+/// Where the encapsulation key starts in the decapsulation key: after ŝ (384·k bytes).
+const EK_AT: usize = 384 * 3;
+
+/// [`keygen`]'s checks of the decapsulation key's bytes.
+#[inline(never)]
+fn check_keys(dk: &[u8]) -> Result<(), &'static str> {
+    ensure(Sha3_256::digest(dk) == DK_SHA3, "wrong decapsulation key")?;
+    let ek = dk.get(EK_AT..EK_AT + ENCAPSULATION_KEY_LEN).ok_or("short key")?;
+    ensure(Sha3_256::digest(ek) == EK_SHA3, "wrong encapsulation key")?;
+    ensure(EncapsulationKey::from_bytes(ek).is_ok(), "encapsulation key refused")
 }
 
-/// ML-KEM.Encaps_internal(ek, M): the ciphertext by digest and the shared key.
+/// ML-KEM.Encaps_internal(ek, M) to the key of `D`, `Z`: the ciphertext by digest and the
+/// shared key.
 fn encaps() -> Result<(), &'static str> {
-    let (ct, k) = encapsulation_key().encapsulate_deterministic(&M);
+    let dk = DecapsulationKey::from_seed(&D, &Z);
+    encaps_to(&dk)
+}
+
+/// [`encaps`] once the key is made.
+#[inline(never)]
+fn encaps_to(dk: &DecapsulationKey) -> Result<(), &'static str> {
+    let (ct, k) = dk.encapsulation_key().encapsulate_deterministic(&M);
     ensure(Sha3_256::digest(ct.as_bytes()) == CT_SHA3, "wrong ciphertext")?;
     ensure(k.as_bytes() == &K, "wrong shared key")
 }
 
-/// The ciphertext of `M`.
-fn ciphertext() -> Ciphertext {
-    encapsulation_key().encapsulate_deterministic(&M).0
+/// The ciphertext of `M` to `dk`'s key, with [`FLIP`] applied if `flip`.
+#[inline(never)]
+fn ciphertext_to(dk: &DecapsulationKey, flip: bool) -> Result<Ciphertext, &'static str> {
+    let mut bytes = *dk.encapsulation_key().encapsulate_deterministic(&M).0.as_bytes();
+    if flip {
+        bytes[FLIP.0] ^= FLIP.1;
+    }
+    Ciphertext::from_bytes(&bytes).map_err(|_| "ciphertext refused")
 }
 
 /// ML-KEM.Decaps of the ciphertext of `M`: its shared key.
 fn decaps() -> Result<(), &'static str> {
-    let ct = ciphertext();
     let dk = DecapsulationKey::from_seed(&D, &Z);
+    let ct = ciphertext_to(&dk, false)?;
     ensure(dk.decapsulate(&ct).as_bytes() == &K, "wrong shared key")
 }
 
 /// ML-KEM.Decaps of that ciphertext with one bit flipped: J(z ‖ c), not the shared key.
 fn decaps_rejection() -> Result<(), &'static str> {
-    let mut bytes = *ciphertext().as_bytes();
-    bytes[FLIP.0] ^= FLIP.1;
-    let ct = Ciphertext::from_bytes(&bytes).map_err(|_| "ciphertext refused")?;
     let dk = DecapsulationKey::from_seed(&D, &Z);
+    let ct = ciphertext_to(&dk, true)?;
     ensure(dk.decapsulate(&ct).as_bytes() == &K_REJECTED, "wrong implicit-rejection key")
 }
 
