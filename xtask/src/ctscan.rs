@@ -17,7 +17,7 @@
 //! LLVM's `0xd4d4` padding after a function's last instruction decodes as `bmi` and is skipped.
 //!
 //! The same disassembly then goes through the division check ([`crate::divscan`]): no call of
-//! a division helper (`__aeabi_uidiv`, …) may be reachable from core-lattice (KyberSlash).
+//! a division helper (`__aeabi_uidiv`, …) may be reachable from core-lattice (`KyberSlash`).
 //!
 //! By hand (what this automates): `arm-none-eabi-objdump -d -C target/xtask/m0-kat.elf`, find
 //! the function, and for each `b<cond>` read the instruction that set the flags: a compare of

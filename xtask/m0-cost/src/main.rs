@@ -156,13 +156,13 @@ impl Timer {
         self.marks += 2;
         result
     }
+}
 
-    /// Paints the stack again below the caller, so the figure the operation reports leaves
-    /// out what its setup used below this point (a key generation before an encapsulation),
-    /// but keeps the caller's frame with whatever the setup left in it.
-    pub(crate) fn forget_setup_stack(&self) {
-        let _ = stack::paint();
-    }
+/// Paints the stack again below the caller, so the figure an operation reports leaves out
+/// what its setup used below this point (a key generation before an encapsulation), but
+/// keeps the caller's frame with whatever the setup left in it.
+pub(crate) fn forget_setup_stack() {
+    let _ = stack::paint();
 }
 
 /// How many measurements passed and failed.
