@@ -111,6 +111,9 @@ pub(crate) const ROWS: &[Row] = &[
     row("p256-verify", "ECDSA P-256 verify", Unit::Op, None),
     row("rsa2048-public", "RSA-2048 public", Unit::Op, Some((2.22, "i15"))),
     row("rsa2048-private", "RSA-2048 private (CRT)", Unit::Op, Some((0.128, "i15"))),
+    row("mlkem768-keygen", "ML-KEM-768 KeyGen (portable)", Unit::Op, None),
+    row("mlkem768-encaps", "ML-KEM-768 Encaps (portable)", Unit::Op, None),
+    row("mlkem768-decaps", "ML-KEM-768 Decaps (portable)", Unit::Op, None),
 ];
 
 /// Running instruction counts by cycle class, as the plugin prints them at each mark.

@@ -12,6 +12,10 @@
 //! that explicit. The stage lists the implementations this CPU runs natively that the valgrind run
 //! could not reach, so a green line says what it did not check.
 //!
+//! `ct div-scan` disassembles the same harness and refuses any integer division reachable from
+//! core-lattice's functions (see [`crate::divscan`]): valgrind does not see a division's
+//! variable timing.
+//!
 //! The self-test runs the harness's planted leaks (a branch and a table index on a secret)
 //! under the same settings and requires valgrind to fail each with the matching report: a
 //! check that cannot fail proves nothing.
@@ -64,6 +68,7 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CtArgs) {
         report.skip("ct self-test", "the harness did not build");
         return;
     }
+    report.stage("ct div-scan", || div_scan(&harness));
     let suppressions = ws.root.join("xtask").join(PACKAGE).join("verdicts.supp");
     report.stage("ct", || check(&harness, &suppressions, &dir));
     if args.no_self_test {
@@ -84,6 +89,17 @@ fn build(dir: &Path) -> StageResult {
         .arg(dir)
         .env("CARGO_PROFILE_RELEASE_DEBUG", "line-tables-only");
     util::run(&mut cmd)
+}
+
+/// The division check ([`crate::divscan`]) on the release harness, which links every ML-KEM
+/// implementation this machine has: no `div`/`idiv` and no division helper reachable from
+/// core-lattice's functions. GNU `objdump`, else `llvm-objdump` from rustup's llvm-tools.
+fn div_scan(harness: &Path) -> StageResult {
+    let tool = util::find_program("objdump")
+        .or_else(|| crate::m0::rustup_llvm_tool("llvm-objdump"))
+        .ok_or("missing objdump (Debian: binutils) or llvm-objdump (rustup's llvm-tools)")?;
+    let text = util::output(Command::new(tool).args(["-d", "-C"]).arg(harness))?;
+    crate::divscan::check(&text, &["core_lattice"], "ct-harness (x86-64, release)")
 }
 
 /// The implementations named on the harness's `prefix` line (`available:` or `covered:`).

@@ -16,6 +16,9 @@
 //! fails it too (it was inlined: list its caller instead), so the list cannot quietly go stale.
 //! LLVM's `0xd4d4` padding after a function's last instruction decodes as `bmi` and is skipped.
 //!
+//! The same disassembly then goes through the division check ([`crate::divscan`]): no call of
+//! a division helper (`__aeabi_uidiv`, …) may be reachable from core-lattice (`KyberSlash`).
+//!
 //! By hand (what this automates): `arm-none-eabi-objdump -d -C target/xtask/m0-kat.elf`, find
 //! the function, and for each `b<cond>` read the instruction that set the flags: a compare of
 //! an index or length is fine; a compare, `adds`/`subs` carry or bit test of key, nonce-derived
@@ -25,8 +28,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
 
-use crate::m0;
 use crate::util::{self, StageResult};
+use crate::{divscan, m0};
 
 /// A secret-processing function and the conditional branches it may have.
 struct Allowed {
@@ -454,6 +457,7 @@ pub(crate) fn objdump() -> Result<std::path::PathBuf, String> {
 pub(crate) fn run(elfs: &[PathBuf]) -> StageResult {
     let tool = objdump()?;
     let mut functions = Vec::new();
+    let mut divisions = Vec::new();
     for elf in elfs {
         let text = util::output(Command::new(&tool).args(["-d", "-C"]).arg(elf))?;
         let found = parse(&text);
@@ -461,9 +465,24 @@ pub(crate) fn run(elfs: &[PathBuf]) -> StageResult {
             return Err(format!("no functions found in the disassembly of {}", elf.display()));
         }
         functions.extend(found);
+        let name = elf.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        if let Err(why) = divscan::check(&text, DIVISION_ROOTS, &name) {
+            divisions.push(why);
+        }
     }
-    check(&functions, ALLOWED)
+    let branches = check(&functions, ALLOWED);
+    match (branches, divisions.is_empty()) {
+        (Ok(()), true) => Ok(()),
+        (Ok(()), false) => Err(divisions.join("\n")),
+        (Err(why), true) => Err(why),
+        (Err(why), false) => Err(format!("{why}\n{}", divisions.join("\n"))),
+    }
 }
+
+/// Where the division check (`crate::divscan`) starts on the firmware: core-lattice's own
+/// functions, and the ML-KEM checks (`m0_kat::checks::mlkem`) and cost operations
+/// (`m0_cost::ops::mlkem768_…`) that LTO inlines its entry points into.
+const DIVISION_ROOTS: &[&str] = &["core_lattice", "mlkem"];
 
 #[cfg(test)]
 mod tests {

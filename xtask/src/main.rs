@@ -19,6 +19,7 @@ mod cost;
 mod cross;
 mod ct;
 mod ctscan;
+mod divscan;
 mod fuzz;
 mod json;
 mod m0;

@@ -10,7 +10,7 @@
 //! `self-test index` plant a secret-dependent branch or table index, which memcheck must
 //! report, proving the check is live.
 //!
-//! Each crate has one module (`hash`, `aead`, `ec`, `rsa`) and one line in [`run`]; a new
+//! Each crate has one module (`hash`, `aead`, `ec`, `rsa`, `lattice`) and one line in [`run`]; a new
 //! crate adds its module, its dependency in `Cargo.toml`, and its `implementations()` to
 //! [`registered`].
 
@@ -20,6 +20,7 @@ use std::process::ExitCode;
 mod aead;
 mod ec;
 mod hash;
+mod lattice;
 mod rsa;
 mod selftest;
 mod valgrind;
@@ -132,6 +133,7 @@ fn registered() -> BTreeSet<String> {
         .chain(core_aead::implementations())
         .chain(core_ec::implementations())
         .chain(core_rsa::implementations())
+        .chain(core_lattice::implementations())
         .filter(|r| r.available)
         .map(|r| format!("{}/{}", r.algorithm, r.implementation))
         .collect()
@@ -157,6 +159,7 @@ fn run() -> ExitCode {
     aead::run(&mut tally);
     ec::run(&mut tally);
     rsa::run(&mut tally);
+    lattice::run(&mut tally);
     let missing: Vec<String> = registered().difference(&tally.covered).cloned().collect();
     for name in missing {
         tally.failures.push(format!("{name}: registered and available but not exercised"));
@@ -217,6 +220,7 @@ mod tests {
         aead::run(&mut tally);
         ec::run(&mut tally);
         rsa::run(&mut tally);
+        lattice::run(&mut tally);
         assert!(tally.failures.is_empty(), "{:?}", tally.failures);
         let missing: Vec<_> = registered().difference(&tally.covered).cloned().collect();
         assert!(missing.is_empty(), "not reached: {missing:?}");

@@ -22,6 +22,7 @@ use core_ec::ed25519::{Signature, SigningKey, VerifyingKey};
 use core_ec::p256;
 use core_ec::x25519::{self, SecretKey};
 use core_hash::{KeccakImpl, RandomError, RandomSource, Sha3_256, Sha256, Sha512};
+use core_lattice::{MlKemImpl, mlkem768};
 use core_rsa::MontImpl;
 use hex_literal::hex;
 
@@ -70,9 +71,11 @@ pub(crate) struct Op {
 /// Operations whose stack does not fit the micro:bit's 16 KiB of RAM: the `all` image leaves
 /// them out (and says so), and xtask measures each in its own image linked for, and run on,
 /// QEMU's `netduino2` board (an STM32F205 with 128 KiB of RAM; build-time `HALITE_M0_COST_RAM=128`), run with `-cpu cortex-m0`.
-/// None today: RSA-2048 signing fits since core-rsa's `max-bits-2048` cap (about 10 KB of
-/// stack).
-pub(crate) const LARGE_RAM: &[&str] = &[];
+/// RSA-2048 signing fits since core-rsa's `max-bits-2048` cap (about 10 KB of stack). ML-KEM-768
+/// encapsulation and decapsulation do not: their setup makes a key pair (about 10 KB of stack
+/// on its own) below the frame that keeps the keys for the timed call, and this image's
+/// 4 KiB message buffer sits above them all.
+pub(crate) const LARGE_RAM: &[&str] = &["mlkem768-encaps", "mlkem768-decaps"];
 
 /// An empty timed span: the marker's own cost, subtracted from per-operation figures.
 pub(crate) const OVERHEAD: Op = Op { id: "overhead", kind: Kind::Once, run: overhead };
@@ -139,6 +142,9 @@ registry! {
     "p256-verify" => Kind::Once, p256_verify;
     "rsa2048-public" => Kind::Once, rsa2048_public;
     "rsa2048-private" => Kind::Once, rsa2048_private;
+    "mlkem768-keygen" => Kind::Once, mlkem768_keygen;
+    "mlkem768-encaps" => Kind::Once, mlkem768_encaps;
+    "mlkem768-decaps" => Kind::Once, mlkem768_decaps;
 }
 
 // Every operation has the registry's signature, failing or not.
@@ -505,6 +511,66 @@ fn rsa2048_private(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     let verdict = t.time(|| black_box(key).raw_private(black_box(&em), &mut sig, &mut rng));
     verdict.map_err(|_| "RSA private operation failed")?;
     if &sig == RSA_SIG { Ok(()) } else { Err("wrong RSA signature") }
+}
+
+/// ML-KEM-768 inputs and answers: m0-kat's known answers (`xtask/m0-kat/src/checks/mlkem.rs`,
+/// whose host test recomputes them with RustCrypto's `ml-kem`).
+const MLKEM_D: [u8; 32] = hex!("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
+const MLKEM_Z: [u8; 32] = hex!("202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f");
+const MLKEM_M: [u8; 32] = hex!("404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f");
+/// H(ek) = SHA3-256 of the encapsulation key, which the decapsulation key holds.
+const MLKEM_EK_SHA3: [u8; 32] =
+    hex!("a24e16d8f8f9383a95b77050f4d9fd2f5733eec1d63ef3c23ebf9918173669a7");
+/// The shared key of `MLKEM_M`.
+const MLKEM_K: [u8; 32] = hex!("9cddd089ffe70e3996e76f7c8d06746df34d07e8657bc0fcf2bb0e1c3084aea1");
+
+/// ML-KEM-768 key generation (`portable`) from the seeds hidden from the optimiser.
+#[inline(never)]
+fn mlkem768_key() -> mlkem768::DecapsulationKey {
+    let (d, z) = (black_box(&MLKEM_D), black_box(&MLKEM_Z));
+    mlkem768::DecapsulationKey::from_seed_with_impl(d, z, MlKemImpl::Portable)
+}
+
+/// The encapsulation key of [`mlkem768_key`], out of line so that the decapsulation key is
+/// not left in the caller's frame.
+#[inline(never)]
+fn mlkem768_ek() -> mlkem768::EncapsulationKey {
+    mlkem768_key().encapsulation_key()
+}
+
+/// ML-KEM-768 encapsulation of `MLKEM_M` to `dk`'s key, for the decapsulation row's setup.
+#[inline(never)]
+fn mlkem768_ciphertext(dk: &mlkem768::DecapsulationKey) -> mlkem768::Ciphertext {
+    dk.encapsulation_key().encapsulate_deterministic(black_box(&MLKEM_M)).0
+}
+
+/// ML-KEM.KeyGen_internal(d, z): checked by H(ek), which the decapsulation key holds.
+fn mlkem768_keygen(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let (d, z) = (black_box(&MLKEM_D), black_box(&MLKEM_Z));
+    let dk = t.time(|| mlkem768::DecapsulationKey::from_seed_with_impl(d, z, MlKemImpl::Portable));
+    let held = dk.as_bytes().get(mlkem768::DECAPSULATION_KEY_LEN - 64..).ok_or("short key")?;
+    if held[..32] == MLKEM_EK_SHA3 { Ok(()) } else { Err("wrong ML-KEM-768 key") }
+}
+
+/// ML-KEM.Encaps_internal(ek, m) to a key made beforehand; the stack figure leaves out that
+/// key generation (the stack is painted again after it).
+fn mlkem768_encaps(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let ek = mlkem768_ek();
+    crate::forget_setup_stack();
+    let (_ct, k) = t.time(|| black_box(&ek).encapsulate_deterministic(black_box(&MLKEM_M)));
+    if k.as_bytes() == &MLKEM_K { Ok(()) } else { Err("wrong ML-KEM-768 shared key") }
+}
+
+/// ML-KEM.Decaps of a valid ciphertext (the work is the same for an invalid one: implicit
+/// rejection is branch-free), with the key and ciphertext made beforehand, as for
+/// encapsulation. Its image links key generation and encapsulation for the setup, so its
+/// flash figure is that of all three operations.
+fn mlkem768_decaps(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
+    let dk = mlkem768_key();
+    let ct = mlkem768_ciphertext(&dk);
+    crate::forget_setup_stack();
+    let k = t.time(|| black_box(&dk).decapsulate(black_box(&ct)));
+    if k.as_bytes() == &MLKEM_K { Ok(()) } else { Err("wrong ML-KEM-768 shared key") }
 }
 
 #[cfg(test)]

@@ -108,6 +108,9 @@ pub(crate) fn keygen<const K: usize>(
     let mut sigma = Zeroizing::new([0u8; 32]);
     let k = [K as u8];
     g(d, if draft { &[] } else { &k }, &mut rho, &mut sigma);
+    // ρ is published in ek: the rejection sampling of Â may branch on it (a no-op unless
+    // core-hash's `ct-check` feature runs this under valgrind).
+    let rho = core_hash::declassify(rho);
     pke_keygen::<K>(imp, p, &rho, &sigma, dk_pke, ek);
     hash.copy_from_slice(&h(ek));
     z_out.copy_from_slice(z);

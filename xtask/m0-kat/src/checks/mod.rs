@@ -14,6 +14,7 @@ mod ec25519;
 mod harness;
 mod hash;
 mod inject;
+mod mlkem;
 mod nist;
 mod rsa;
 
@@ -27,6 +28,7 @@ const SUITES: &[&[Check]] = &[
     ec25519::CHECKS,
     nist::CHECKS,
     rsa::CHECKS,
+    mlkem::CHECKS,
     inject::CHECKS,
 ];
 

@@ -1,0 +1,64 @@
+//! core-lattice under secret seeds: on every ML-KEM implementation, ML-KEM-768 key generation
+//! from secret `d` and `z`, encapsulation with a secret `m` to the resulting (public) key, and
+//! decapsulation with the secret parts of the decapsulation key (ŝ and z) of the valid
+//! ciphertext and of a modified one (implicit rejection). The encapsulation key and the
+//! ciphertext are public once made, so they are declassified before they are compared or fed
+//! to the next step; the library itself declares ρ public (`core_hash::declassify`), since
+//! the matrix sampling it seeds is rejection sampling over public data.
+
+use core_lattice::Implementation as _;
+use core_lattice::MlKemImpl;
+use core_lattice::mlkem768::{CIPHERTEXT_LEN, Ciphertext, DECAPSULATION_KEY_LEN, DecapsulationKey};
+
+use crate::{Tally, every, secret_array, valgrind};
+
+/// Bytes of the encoded ŝ at the start of an ML-KEM-768 decapsulation key (384·k).
+const S_HAT_LEN: usize = 384 * 3;
+
+/// Every check in this module.
+pub(crate) fn run(t: &mut Tally) {
+    for imp in every::<MlKemImpl>() {
+        t.cover("mlkem", imp.name());
+        mlkem768(t, imp);
+    }
+}
+
+fn mlkem768(t: &mut Tally, imp: MlKemImpl) {
+    let d: [u8; 32] = secret_array(60);
+    let z: [u8; 32] = secret_array(61);
+    let dk = DecapsulationKey::from_seed_with_impl(&d, &z, imp);
+    let ek = dk.encapsulation_key();
+    // `agree` declassifies the key where it lies: it is public from here on.
+    t.agree("mlkem768 keygen ek", ek.as_bytes());
+
+    let m: [u8; 32] = secret_array(62);
+    let (ct, sent) = ek.encapsulate_deterministic(&m);
+    t.agree("mlkem768 encaps ct", ct.as_bytes());
+    t.agree("mlkem768 encaps key", sent.as_bytes());
+
+    // The decapsulation key as a holder stores it: ŝ and z secret, the encapsulation key and
+    // its hash public.
+    let mut bytes: [u8; DECAPSULATION_KEY_LEN] = *dk.as_bytes();
+    valgrind::declassify(&bytes);
+    valgrind::classify(&mut bytes[..S_HAT_LEN]);
+    valgrind::classify(&mut bytes[DECAPSULATION_KEY_LEN - 32..]);
+    let Ok(mut held) = DecapsulationKey::from_bytes(&bytes) else {
+        t.expect("mlkem768 decapsulation key", false);
+        return;
+    };
+    held.set_implementation(imp);
+
+    let received = held.decapsulate(&ct);
+    t.agree("mlkem768 decaps key", received.as_bytes());
+    t.expect("mlkem768 decaps agrees with encaps", received == sent);
+
+    let mut modified: [u8; CIPHERTEXT_LEN] = *ct.as_bytes();
+    modified[CIPHERTEXT_LEN / 2] ^= 1;
+    let Ok(modified) = Ciphertext::from_bytes(&modified) else {
+        t.expect("mlkem768 ciphertext", false);
+        return;
+    };
+    let rejected = held.decapsulate(&modified);
+    t.agree("mlkem768 decaps implicit rejection", rejected.as_bytes());
+    t.expect("mlkem768 implicit rejection differs", rejected != sent);
+}
