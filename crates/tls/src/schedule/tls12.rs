@@ -5,6 +5,10 @@
 //! The secrets move through types as the 1.3 schedule does — [`PreMasterSecret`] →
 //! [`MasterSecret`] → [`KeyBlock`] — and each is wiped on drop and never printed.
 //!
+//! [`PreMasterSecret`]: crate::schedule::tls12::PreMasterSecret
+//! [`MasterSecret`]: crate::schedule::tls12::MasterSecret
+//! [`KeyBlock`]: crate::schedule::tls12::KeyBlock
+//!
 //! `PRF(secret, label, seed) = P_hash(secret, label ‖ seed)` with
 //! `P_hash(secret, seed) = HMAC(secret, A(1) ‖ seed) ‖ HMAC(secret, A(2) ‖ seed) ‖ …`,
 //! `A(0) = seed`, `A(i) = HMAC(secret, A(i-1))`, where the hash is the suite's PRF hash
