@@ -44,6 +44,8 @@
 mod kem;
 mod poly;
 mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
 
 use core::fmt;
 use poly::Poly;
@@ -56,6 +58,9 @@ core_hash::implementation_enum! {
     /// built and keep it; `set_implementation` on a key picks another.
     pub enum MlKemImpl {
         accelerated {
+            /// AVX2: sixteen coefficients per register, `vpmullw`/`vpmulhw` Montgomery
+            /// products, `vpmaddwd` products in T_q.
+            X86Avx2(core_cpu::Avx2) => "x86_avx2",
         }
         portable {
             /// `i16` coefficients with Montgomery and Barrett reduction, in plain Rust.
@@ -68,43 +73,56 @@ impl MlKemImpl {
     /// The Keccak-f\[1600\] implementation matrix and noise sampling run on.
     #[inline]
     fn keccak(self) -> core_hash::KeccakImpl {
-        match self {
-            Self::Portable => <core_hash::KeccakImpl as crate::Implementation>::best(),
-        }
+        let _ = self;
+        <core_hash::KeccakImpl as crate::Implementation>::best()
     }
 
     #[inline]
     fn ntt(self, p: &mut Poly) {
         match self {
-            Self::Portable => portable::ntt(p),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::ntt(token, p),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::ntt(p),
         }
     }
 
     #[inline]
     fn inv_ntt(self, p: &mut Poly) {
         match self {
-            Self::Portable => portable::inv_ntt(p),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::inv_ntt(token, p),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::inv_ntt(p),
         }
     }
 
     #[inline]
     fn basemul_acc(self, acc: &mut Poly, a: &Poly, b: &Poly) {
         match self {
-            Self::Portable => portable::basemul_acc(acc, a, b),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::basemul_acc(token, acc, a, b),
+            _ => portable::basemul_acc(acc, a, b),
         }
     }
 
     #[inline]
     fn to_mont(self, p: &mut Poly) {
         match self {
-            Self::Portable => portable::to_mont(p),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::to_mont(token, p),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::to_mont(p),
         }
     }
 
     #[inline]
     fn reduce(self, p: &mut Poly) {
         match self {
-            Self::Portable => portable::reduce(p),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::reduce(token, p),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::reduce(p),
         }
     }
 }
