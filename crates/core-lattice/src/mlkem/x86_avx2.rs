@@ -348,6 +348,40 @@ fn basemul_acc_avx2(_: Avx2, acc: &mut Poly, a: &Poly, b: &Poly) {
     }
 }
 
+/// SampleNTT (FIPS 203 Algorithm 7) of up to four matrix entries at once: `out[k]` from
+/// SHAKE128(ρ ‖ `index[k]`), the four sponges run side by side on the four-way AVX2
+/// Keccak-f. Each entry takes blocks until it is full; when one needs more blocks than the
+/// others, the others' sponges run along and their output is ignored. The matrix is public,
+/// so the data-dependent loop leaks nothing secret.
+pub(crate) fn sample_ntt_x4(token: Avx2, rho: &[u8], index: &[[u8; 2]], out: &mut [Poly]) {
+    const RATE: usize = 168;
+    let mut state = [[0u64; 4]; 25];
+    for (k, ab) in index.iter().take(4).enumerate() {
+        let mut block = [0u8; RATE];
+        block[..rho.len()].copy_from_slice(rho);
+        block[rho.len()..rho.len() + 2].copy_from_slice(ab);
+        block[rho.len() + 2] = 0x1f; // SHAKE's domain bits and pad10*1's first 1
+        block[RATE - 1] |= 0x80; // pad10*1's last 1
+        for (lane, word) in state.iter_mut().zip(block.as_chunks::<8>().0) {
+            lane[k] = u64::from_le_bytes(*word);
+        }
+    }
+    let mut filled = [0usize; 4];
+    let count = index.len().min(out.len()).min(4);
+    while filled[..count].iter().any(|&n| n < N) {
+        core_hash::keccak_f1600_x4_avx2(token, &mut state);
+        for (k, p) in out[..count].iter_mut().enumerate() {
+            if filled[k] < N {
+                let mut block = [0u8; RATE];
+                for (bytes, lane) in block.as_chunks_mut::<8>().0.iter_mut().zip(&state) {
+                    *bytes = lane[k].to_le_bytes();
+                }
+                filled[k] = super::poly::rejection_fill(&block, p, filled[k]);
+            }
+        }
+    }
+}
+
 /// Multiplies every coefficient by R (into Montgomery form): `-8q..8q` to `-q..q`.
 pub(crate) fn to_mont(token: Avx2, p: &mut Poly) {
     // SAFETY: the `Avx2` token proves AVX2 was detected.
@@ -448,6 +482,24 @@ mod tests {
             to_mont(token, &mut ours);
             portable::to_mont(&mut theirs);
             assert_congruent(&ours, &theirs, Q, "to_mont");
+        }
+    }
+
+    /// Four-way SampleNTT gives what the one-at-a-time sampler gives, for one to four entries.
+    #[test]
+    fn sample_ntt_x4_matches_sample_ntt() {
+        let Some(token) = Avx2::get() else { return };
+        let keccak = <core_hash::KeccakImpl as core_hash::Implementation>::best();
+        let rho: [u8; 32] = core::array::from_fn(|i| i as u8 * 7);
+        let index = [[0, 0], [1, 0], [0, 2], [3, 1]];
+        for count in 1..=4 {
+            let mut ours: [Poly; 4] = core::array::from_fn(|_| Poly::ZERO);
+            sample_ntt_x4(token, &rho, &index[..count], &mut ours[..count]);
+            for (k, [a, b]) in index[..count].iter().enumerate() {
+                let mut want = Poly::ZERO;
+                super::super::poly::sample_ntt(keccak, &rho, *a, *b, &mut want);
+                assert_eq!(ours[k].0, want.0, "entry {k} of {count}");
+            }
         }
     }
 
