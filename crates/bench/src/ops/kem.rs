@@ -54,8 +54,8 @@ macro_rules! mlkem {
         mod $module {
             use super::super::Runner;
             use super::{MLKEM_D, MLKEM_M, MLKEM_Z};
-            use core_lattice::$halite::{Ciphertext, DecapsulationKey, EncapsulationKey};
             use core_lattice::MlKemImpl;
+            use core_lattice::$halite::{Ciphertext, DecapsulationKey, EncapsulationKey};
 
             /// Halite's fixed key pair, the ciphertext of `MLKEM_M` and its shared key.
             pub(super) fn fixed() -> (Vec<u8>, Vec<u8>, Vec<u8>) {

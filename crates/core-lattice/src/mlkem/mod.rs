@@ -5,8 +5,12 @@
 //! product in T_q, and the reductions ([`MlKemImpl`]'s methods). The algorithms over it
 //! (`kem.rs`) and the encodings and samplers (`poly.rs`) are shared.
 //!
-//! One implementation exists today:
+//! Two implementations exist today:
 //! - `portable`: `i16` coefficients, Montgomery and Barrett reduction, plain Rust.
+//! - `x86_avx2`: the same arithmetic sixteen coefficients per AVX2 register, in the standard
+//!   coefficient order (the NTT's last three layers transpose pairs of registers and back),
+//!   and each row of the matrix Â sampled at once on `core-hash`'s four-way AVX2 Keccak-f.
+//!   The default on x86-64 CPUs with AVX2.
 //!
 //! # Stack
 //!
@@ -27,17 +31,14 @@
 //!
 //! A backend is a file beside `portable.rs` that implements the same five functions (`ntt`,
 //! `inv_ntt`, `basemul_acc`, `to_mont`, `reduce`) on `Poly` with the same ranges
-//! in and out, and a variant in [`MlKemImpl`]. An `x86_avx2` backend would be an
-//! `accelerated` variant carrying `core_cpu::Avx2`, whose token its functions take so they
-//! cannot run without the check; it would work on sixteen coefficients per `__m256i` with
-//! `vpmullw`/`vpmulhw` Montgomery products, and may keep its own coefficient order inside the
-//! NTT domain as long as `basemul_acc` agrees with its `ntt` and `inv_ntt` (the encoded keys
-//! hold t̂ and ŝ in the standard order, so a permuting backend converts when it encodes and
-//! decodes: a sixth function, `from_standard`/`to_standard`, with identity in `portable`).
-//! `Poly` would then be aligned to 32 bytes for aligned loads. Matrix sampling with a
-//! four-way Keccak would replace the `sample_ntt` calls of one row in `kem.rs` by a batched
-//! one, behind the same enum, which already chooses the Keccak-f implementation sampling runs
-//! on (`MlKemImpl::keccak`). A `thumb1` variant would be a `portable` one compiled
+//! in and out, and a variant in [`MlKemImpl`]; an accelerated one carries its `core_cpu`
+//! token, which its functions take so they cannot run without the check (as `x86_avx2`
+//! does with `core_cpu::Avx2`). A backend may keep its own coefficient order inside the NTT
+//! domain as long as `basemul_acc` agrees with its `ntt` and `inv_ntt`, but then converts
+//! when it encodes and decodes (the keys hold t̂ and ŝ in the standard order); `x86_avx2`
+//! avoids that by transposing back inside its NTT, which costs a few shuffles. Batched matrix
+//! sampling goes through `row_times_vector` in `kem.rs`, which holds a whole row of Â only on
+//! the backends that batch (so never on a small core). A `thumb1` variant would be a `portable` one compiled
 //! only with the `asm` feature on 32-bit Arm, as in `core-ec`. Every test that iterates
 //! [`MlKemImpl::available`](crate::Implementation::available) then checks it.
 
