@@ -321,10 +321,11 @@ fn run(cli: &Cli) -> Result<(), String> {
                 format!("{l} {v} (aws-lc-sys {})", peer_version("aws-lc-sys").unwrap_or("?"))
             }
             Library::RustCrypto => format!(
-                "{l} (sha1 {}, sha2 {}, sha3 {})",
+                "{l} (sha1 {}, sha2 {}, sha3 {}, ml-kem {})",
                 peer_version("sha1").unwrap_or("?"),
                 peer_version("sha2").unwrap_or("?"),
-                peer_version("sha3").unwrap_or("?")
+                peer_version("sha3").unwrap_or("?"),
+                peer_version("ml-kem").unwrap_or("?")
             ),
             Library::OpenSsl => format!("{l} ({v})"),
             Library::RustlsAwsLc => format!("{l} (rustls {v} on aws-lc-rs)"),
