@@ -4,8 +4,19 @@
 use std::{env, fs, path::Path};
 
 /// The crates whose versions are reported, as named in `Cargo.lock`.
-const PEERS: &[&str] =
-    &["ring", "aws-lc-rs", "aws-lc-sys", "graviola", "sha1", "sha2", "sha3", "hmac", "rustls"];
+const PEERS: &[&str] = &[
+    "ring",
+    "aws-lc-rs",
+    "aws-lc-sys",
+    "graviola",
+    "sha1",
+    "sha2",
+    "sha3",
+    "hmac",
+    "ml-kem",
+    "libcrux-ml-kem",
+    "rustls",
+];
 
 fn main() {
     let manifest = env::var("CARGO_MANIFEST_DIR").expect("Cargo sets CARGO_MANIFEST_DIR");

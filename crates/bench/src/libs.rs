@@ -18,8 +18,10 @@ pub enum Library {
     AwsLcRs,
     /// `graviola` (s2n-bignum and hand-written assembly; `x86_64` and `aarch64` only).
     Graviola,
-    /// The RustCrypto crates (`sha1`, `sha2`, `sha3`, `hmac`…).
+    /// The RustCrypto crates (`sha1`, `sha2`, `sha3`, `hmac`, `ml-kem`…).
     RustCrypto,
+    /// `libcrux-ml-kem` (Cryspen's formally verified ML-KEM, with its AVX2 code).
+    Libcrux,
     /// The `openssl` binary on `PATH`, measured by its own `openssl speed`.
     OpenSsl,
     /// rustls with its aws-lc-rs crypto provider (the TLS operations).
@@ -32,12 +34,13 @@ pub enum Library {
 
 impl Library {
     /// Every library, in the order of the table's columns.
-    pub const ALL: [Library; 9] = [
+    pub const ALL: [Library; 10] = [
         Library::Halite,
         Library::Ring,
         Library::AwsLcRs,
         Library::Graviola,
         Library::RustCrypto,
+        Library::Libcrux,
         Library::OpenSsl,
         Library::RustlsAwsLc,
         Library::RustlsRing,
@@ -53,6 +56,7 @@ impl Library {
             Library::AwsLcRs => "aws-lc-rs",
             Library::Graviola => "graviola",
             Library::RustCrypto => "rustcrypto",
+            Library::Libcrux => "libcrux",
             Library::OpenSsl => "openssl",
             Library::RustlsAwsLc => "rustls-aws-lc-rs",
             Library::RustlsRing => "rustls-ring",
@@ -76,6 +80,7 @@ impl Library {
             Library::AwsLcRs => "aws-lc-rs",
             Library::Graviola => "graviola",
             Library::RustCrypto => "sha2",
+            Library::Libcrux => "libcrux-ml-kem",
             Library::RustlsAwsLc | Library::RustlsRing | Library::RustlsHalite => "rustls",
             Library::OpenSsl => return openssl_version().unwrap_or_else(|| "absent".to_owned()),
         };

@@ -26,6 +26,7 @@ fn colour(column: &Column, index_among_impls: usize) -> &'static str {
         (Library::AwsLcRs, _) => "#ff7f0e",
         (Library::Graviola, _) => "#2ca02c",
         (Library::RustCrypto, _) => "#9467bd",
+        (Library::Libcrux, _) => "#e377c2",
         (Library::OpenSsl, _) => "#8c564b",
         (Library::RustlsAwsLc, _) => "#ffbb78",
         (Library::RustlsRing, _) => "#aec7e8",

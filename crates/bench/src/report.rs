@@ -162,7 +162,8 @@ pub fn table(records: &[Record], ops: &[&str], columns: &[Column], metric: Metri
                 let halite = here.iter().find(|r| r.is_halite_default());
                 let ratios: Vec<(Library, f64)> = here
                     .iter()
-                    .filter(|r| r.library != Library::Halite)
+                    // rustls-halite is Halite's own primitives under rustls: shown, not a peer.
+                    .filter(|r| !matches!(r.library, Library::Halite | Library::RustlsHalite))
                     .filter_map(|r| Some((r.library, ratio(halite?, r, metric)?)))
                     .collect();
                 row.push(match ratio_to_best(&ratios) {

@@ -53,6 +53,8 @@ pub use rand::OsRandom;
 pub use rand::{RandomError, RandomSource};
 pub use rot::rotr;
 pub use sha1::{Sha1, Sha1Impl};
+#[cfg(target_arch = "x86_64")]
+pub use sha3::keccak_f1600_x4_avx2;
 pub use sha3::{
     KeccakImpl, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128Reader, Shake256,
     Shake256Reader, ShakeReader,

@@ -1,4 +1,4 @@
-//! `speed`: Halite against ring, aws-lc-rs, graviola, RustCrypto and OpenSSL in one run, like
+//! `speed`: Halite against ring, aws-lc-rs, graviola, RustCrypto, libcrux and OpenSSL in one run, like
 //! `openssl speed` but comparative. Rows are operations × message sizes, columns libraries, and
 //! the last column Halite's default over the best peer, computed from this run.
 //!
@@ -39,7 +39,7 @@ const QUICK_OPENSSL_CELLS: usize = 32;
 #[allow(clippy::struct_excessive_bools)] // command-line switches
 #[command(
     name = "speed",
-    about = "Halite side by side with ring, aws-lc-rs, graviola, RustCrypto and OpenSSL, in one run"
+    about = "Halite side by side with ring, aws-lc-rs, graviola, RustCrypto, libcrux and OpenSSL, in one run"
 )]
 struct Cli {
     /// A full run in under a minute: 4 ms batches, 7 rounds, one `openssl speed` run per cell
@@ -58,8 +58,8 @@ struct Cli {
     #[arg(long, value_name = "LIST", num_args = 0..=1, default_missing_value = "sweep")]
     sizes: Option<String>,
     /// Only these libraries, comma-separated, from halite, ring, aws-lc-rs, graviola,
-    /// rustcrypto, openssl, rustls-aws-lc-rs, rustls-ring, rustls-halite. Halite is always
-    /// measured.
+    /// rustcrypto, libcrux, openssl, rustls-aws-lc-rs, rustls-ring, rustls-halite. Halite is
+    /// always measured.
     #[arg(long, value_name = "LIST")]
     libs: Option<String>,
     /// Timed rounds per cell (default 11, or 7 with --quick).
@@ -322,10 +322,11 @@ fn run(cli: &Cli) -> Result<(), String> {
                 format!("{l} {v} (aws-lc-sys {})", peer_version("aws-lc-sys").unwrap_or("?"))
             }
             Library::RustCrypto => format!(
-                "{l} (sha1 {}, sha2 {}, sha3 {})",
+                "{l} (sha1 {}, sha2 {}, sha3 {}, ml-kem {})",
                 peer_version("sha1").unwrap_or("?"),
                 peer_version("sha2").unwrap_or("?"),
-                peer_version("sha3").unwrap_or("?")
+                peer_version("sha3").unwrap_or("?"),
+                peer_version("ml-kem").unwrap_or("?")
             ),
             Library::OpenSsl => format!("{l} ({v})"),
             Library::RustlsAwsLc => format!("{l} (rustls {v} on aws-lc-rs)"),

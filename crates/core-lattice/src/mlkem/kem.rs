@@ -138,11 +138,7 @@ fn pke_keygen<const K: usize>(
     }
     for i in 0..K {
         // t̂[i] = Σ_j Â[i, j] ∘ ŝ[j] + ê[i], with Â[i, j] = SampleNTT(ρ ‖ j ‖ i).
-        acc.0 = [0; poly::N];
-        for (j, s) in s_hat.iter().enumerate() {
-            sample_ntt(keccak, rho, j as u8, i as u8, tmp);
-            imp.basemul_acc(acc, tmp, s);
-        }
+        row_times_vector(imp, rho, |j| [j as u8, i as u8], s_hat, acc, tmp);
         imp.to_mont(acc);
         sample_cbd(keccak, p.eta1, sigma, (K + i) as u8, tmp);
         imp.ntt(tmp);
@@ -153,6 +149,37 @@ fn pke_keygen<const K: usize>(
     ek[384 * K..].copy_from_slice(rho);
     for (s, out) in s_hat.iter().zip(dk_pke.chunks_exact_mut(384)) {
         encode12(s, out);
+    }
+}
+
+/// `acc` = Σ_j M_j ∘ `vec[j]` (times R^−1), where M_j = SampleNTT(ρ ‖ `index(j)`): one row of
+/// Â (or of its transpose) times a vector. Portable code samples each entry into `tmp` just
+/// before its product, so only one is ever held; `x86_avx2` samples the whole row (k ≤ 4
+/// entries) at once on the four-way Keccak-f, for the stack of a server.
+fn row_times_vector<const K: usize>(
+    imp: MlKemImpl,
+    rho: &[u8],
+    index: impl Fn(usize) -> [u8; 2],
+    vec: &[Poly; K],
+    acc: &mut Poly,
+    tmp: &mut Poly,
+) {
+    acc.0 = [0; poly::N];
+    #[cfg(target_arch = "x86_64")]
+    if let MlKemImpl::X86Avx2(token) = imp {
+        let mut row = [const { Poly::ZERO }; K];
+        let index: [[u8; 2]; K] = core::array::from_fn(index);
+        super::x86_avx2::sample_ntt_x4(token, rho, &index, &mut row);
+        for (a, v) in row.iter().zip(vec) {
+            imp.basemul_acc(acc, a, v);
+        }
+        return;
+    }
+    let keccak = imp.keccak();
+    for (j, v) in vec.iter().enumerate() {
+        let [a, b] = index(j);
+        sample_ntt(keccak, rho, a, b, tmp);
+        imp.basemul_acc(acc, tmp, v);
     }
 }
 
@@ -177,11 +204,7 @@ fn encrypt<const K: usize>(
     let u_len = 32 * p.du as usize;
     for i in 0..K {
         // u[i] = NTT^−1(Σ_j Â[j, i] ∘ ŷ[j]) + e₁[i], with Â[j, i] = SampleNTT(ρ ‖ i ‖ j).
-        acc.0 = [0; poly::N];
-        for (j, y) in y_hat.iter().enumerate() {
-            sample_ntt(keccak, rho, i as u8, j as u8, tmp);
-            imp.basemul_acc(acc, tmp, y);
-        }
+        row_times_vector(imp, rho, |j| [i as u8, j as u8], y_hat, acc, tmp);
         imp.inv_ntt(acc);
         sample_cbd(keccak, ETA2, r, (K + i) as u8, tmp);
         add_assign(acc, tmp);

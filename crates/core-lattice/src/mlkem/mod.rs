@@ -5,8 +5,12 @@
 //! product in T_q, and the reductions ([`MlKemImpl`]'s methods). The algorithms over it
 //! (`kem.rs`) and the encodings and samplers (`poly.rs`) are shared.
 //!
-//! One implementation exists today:
+//! Two implementations exist today:
 //! - `portable`: `i16` coefficients, Montgomery and Barrett reduction, plain Rust.
+//! - `x86_avx2`: the same arithmetic sixteen coefficients per AVX2 register, in the standard
+//!   coefficient order (the NTT's last three layers transpose pairs of registers and back),
+//!   and each row of the matrix Â sampled at once on `core-hash`'s four-way AVX2 Keccak-f.
+//!   The default on x86-64 CPUs with AVX2.
 //!
 //! # Stack
 //!
@@ -27,23 +31,22 @@
 //!
 //! A backend is a file beside `portable.rs` that implements the same five functions (`ntt`,
 //! `inv_ntt`, `basemul_acc`, `to_mont`, `reduce`) on `Poly` with the same ranges
-//! in and out, and a variant in [`MlKemImpl`]. An `x86_avx2` backend would be an
-//! `accelerated` variant carrying `core_cpu::Avx2`, whose token its functions take so they
-//! cannot run without the check; it would work on sixteen coefficients per `__m256i` with
-//! `vpmullw`/`vpmulhw` Montgomery products, and may keep its own coefficient order inside the
-//! NTT domain as long as `basemul_acc` agrees with its `ntt` and `inv_ntt` (the encoded keys
-//! hold t̂ and ŝ in the standard order, so a permuting backend converts when it encodes and
-//! decodes: a sixth function, `from_standard`/`to_standard`, with identity in `portable`).
-//! `Poly` would then be aligned to 32 bytes for aligned loads. Matrix sampling with a
-//! four-way Keccak would replace the `sample_ntt` calls of one row in `kem.rs` by a batched
-//! one, behind the same enum, which already chooses the Keccak-f implementation sampling runs
-//! on (`MlKemImpl::keccak`). A `thumb1` variant would be a `portable` one compiled
+//! in and out, and a variant in [`MlKemImpl`]; an accelerated one carries its `core_cpu`
+//! token, which its functions take so they cannot run without the check (as `x86_avx2`
+//! does with `core_cpu::Avx2`). A backend may keep its own coefficient order inside the NTT
+//! domain as long as `basemul_acc` agrees with its `ntt` and `inv_ntt`, but then converts
+//! when it encodes and decodes (the keys hold t̂ and ŝ in the standard order); `x86_avx2`
+//! avoids that by transposing back inside its NTT, which costs a few shuffles. Batched matrix
+//! sampling goes through `row_times_vector` in `kem.rs`, which holds a whole row of Â only on
+//! the backends that batch (so never on a small core). A `thumb1` variant would be a `portable` one compiled
 //! only with the `asm` feature on 32-bit Arm, as in `core-ec`. Every test that iterates
 //! [`MlKemImpl::available`](crate::Implementation::available) then checks it.
 
 mod kem;
 mod poly;
 mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
 
 use core::fmt;
 use poly::Poly;
@@ -56,6 +59,9 @@ core_hash::implementation_enum! {
     /// built and keep it; `set_implementation` on a key picks another.
     pub enum MlKemImpl {
         accelerated {
+            /// AVX2: sixteen coefficients per register, `vpmullw`/`vpmulhw` Montgomery
+            /// products, `vpmaddwd` products in T_q.
+            X86Avx2(core_cpu::Avx2) => "x86_avx2",
         }
         portable {
             /// `i16` coefficients with Montgomery and Barrett reduction, in plain Rust.
@@ -68,43 +74,56 @@ impl MlKemImpl {
     /// The Keccak-f\[1600\] implementation matrix and noise sampling run on.
     #[inline]
     fn keccak(self) -> core_hash::KeccakImpl {
-        match self {
-            Self::Portable => <core_hash::KeccakImpl as crate::Implementation>::best(),
-        }
+        let _ = self;
+        <core_hash::KeccakImpl as crate::Implementation>::best()
     }
 
     #[inline]
     fn ntt(self, p: &mut Poly) {
         match self {
-            Self::Portable => portable::ntt(p),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::ntt(token, p),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::ntt(p),
         }
     }
 
     #[inline]
     fn inv_ntt(self, p: &mut Poly) {
         match self {
-            Self::Portable => portable::inv_ntt(p),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::inv_ntt(token, p),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::inv_ntt(p),
         }
     }
 
     #[inline]
     fn basemul_acc(self, acc: &mut Poly, a: &Poly, b: &Poly) {
         match self {
-            Self::Portable => portable::basemul_acc(acc, a, b),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::basemul_acc(token, acc, a, b),
+            _ => portable::basemul_acc(acc, a, b),
         }
     }
 
     #[inline]
     fn to_mont(self, p: &mut Poly) {
         match self {
-            Self::Portable => portable::to_mont(p),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::to_mont(token, p),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::to_mont(p),
         }
     }
 
     #[inline]
     fn reduce(self, p: &mut Poly) {
         match self {
-            Self::Portable => portable::reduce(p),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::reduce(token, p),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::reduce(p),
         }
     }
 }

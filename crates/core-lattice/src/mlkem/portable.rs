@@ -11,15 +11,15 @@
 use super::poly::{N, Poly, Q};
 
 /// q^−1 mod 2^16, as a signed 16-bit value.
-const QINV: i16 = -3327;
+pub(super) const QINV: i16 = -3327;
 /// R^2 mod q: a Montgomery product with it puts a value into Montgomery form.
-const R2: i16 = 1353;
+pub(super) const R2: i16 = 1353;
 /// R^2/128 mod q: the inverse NTT's final scaling by 1/128, leaving a factor R that cancels
 /// the R^−1 of the products in T_q before it.
-const INV_NTT_SCALE: i16 = 1441;
+pub(super) const INV_NTT_SCALE: i16 = 1441;
 
 /// `ZETAS[i]` = ζ^BitRev7(i)·R mod q with ζ = 17, centred in `-(q−1)/2..=(q−1)/2`.
-const ZETAS: [i16; 128] = {
+pub(super) const ZETAS: [i16; 128] = {
     let mut z = [0i16; 128];
     let mut i = 0;
     while i < 128 {

@@ -1,0 +1,525 @@
+//! `x86_avx2`: ML-KEM's ring arithmetic sixteen coefficients at a time, one `i16` per lane of
+//! a 256-bit register, for x86-64 CPUs with AVX2.
+//!
+//! The arithmetic is `portable`'s: Montgomery products (R = 2^16) and Barrett reduction, here
+//! as `vpmullw`/`vpmulhw` pairs. A Montgomery product by a constant ζ takes the high half of
+//! a·ζ, the low half of a·(ζ·q^−1 mod 2^16) (precomputed), and subtracts the high half of
+//! that times q; the low halves cancel exactly, so nothing else is needed.
+//!
+//! The NTT keeps the standard coefficient order in and out. Its first four layers
+//! (butterflies 128, 64, 32 and 16 apart) pair whole registers; the last three pair
+//! coefficients inside one register, so each pair of registers is first transposed by 128-,
+//! 64- and then 32-bit blocks (`vperm2i128`, `vpunpck[lh]qdq`, shift and `vpblendd`), which
+//! puts partners in the same lane of two registers, and transposed back after the last
+//! layer; each transposition is its own inverse. The inverse NTT does the same in reverse.
+//! The twiddle factors of the transposed layers are laid out lane by lane at compile time.
+//!
+//! The product in T_q works on pairs (a₀, a₁)·(b₀, b₁) in adjacent lanes with `vpmaddwd`:
+//! a₀b₀ + a₁·(b₁ζ) and a₀b₁ + a₁b₀ as 32-bit sums, each Montgomery-reduced to 16 bits.
+//!
+//! Nothing branches on or indexes by a coefficient, and nothing divides.
+
+use super::poly::{N, Poly, Q};
+use super::portable::{INV_NTT_SCALE, QINV, R2, ZETAS};
+use core::arch::x86_64::{
+    __m256i, _mm256_add_epi16, _mm256_blend_epi16, _mm256_blend_epi32, _mm256_loadu_si256,
+    _mm256_madd_epi16, _mm256_mulhi_epi16, _mm256_mulhrs_epi16, _mm256_mullo_epi16,
+    _mm256_permute2x128_si256, _mm256_set1_epi16, _mm256_setr_epi8, _mm256_shuffle_epi8,
+    _mm256_slli_epi32, _mm256_slli_epi64, _mm256_srli_epi32, _mm256_srli_epi64,
+    _mm256_storeu_si256, _mm256_sub_epi16, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
+};
+use core_cpu::Avx2;
+
+/// Registers per polynomial.
+const VECS: usize = N / 16;
+
+/// ⌊2^26/q⌉, Barrett's reciprocal.
+const BARRETT_V: i16 = 20159;
+
+/// A constant multiplier for [`fqmul`]: the value and the value times q^−1 mod 2^16, lane by
+/// lane.
+#[derive(Clone, Copy)]
+struct Twiddles {
+    z: [i16; 16],
+    zq: [i16; 16],
+}
+
+/// The coefficient index whose twiddle lane `l` of the first operand carries, in the layer
+/// whose butterflies are `len` apart (8, 4 or 2), for the pair of registers `m` (coefficients
+/// 32m..32m + 32) after the transpositions described in the module docs.
+const fn lane_coefficient(len: usize, m: usize, l: usize) -> usize {
+    let (h, i) = (l / 8, l % 8);
+    let offset = match len {
+        // [a0..a7 | b0..b7]
+        8 => i,
+        // [a0..a3, a8..a11 | b0..b3, b8..b11]
+        4 => {
+            if i < 4 {
+                i
+            } else {
+                i + 4
+            }
+        }
+        // [a0 a1, a4 a5, a8 a9, a12 a13 | the same of b]
+        _ => 4 * (i / 2) + i % 2,
+    };
+    32 * m + 16 * h + offset
+}
+
+/// The twiddles of the transposed layer `len` for each pair of registers: ζ^BitRev7(i)·R of
+/// the butterfly block each lane is in, the forward NTT's (block i of the layer uses
+/// `ZETAS[N/(2·len) + i]`) or the inverse's (`ZETAS[N/len − 1 − i]`).
+const fn transposed_twiddles(len: usize, inverse: bool) -> [Twiddles; 8] {
+    let mut out = [Twiddles { z: [0; 16], zq: [0; 16] }; 8];
+    let mut m = 0;
+    while m < 8 {
+        let mut l = 0;
+        while l < 16 {
+            let block = lane_coefficient(len, m, l) / (2 * len);
+            let z = if inverse { ZETAS[N / len - 1 - block] } else { ZETAS[N / (2 * len) + block] };
+            out[m].z[l] = z;
+            out[m].zq[l] = z.wrapping_mul(QINV);
+            l += 1;
+        }
+        m += 1;
+    }
+    out
+}
+
+const FWD8: [Twiddles; 8] = transposed_twiddles(8, false);
+const FWD4: [Twiddles; 8] = transposed_twiddles(4, false);
+const FWD2: [Twiddles; 8] = transposed_twiddles(2, false);
+const INV8: [Twiddles; 8] = transposed_twiddles(8, true);
+const INV4: [Twiddles; 8] = transposed_twiddles(4, true);
+const INV2: [Twiddles; 8] = transposed_twiddles(2, true);
+
+/// For each register of a product in T_q: ζ for the odd lanes (the b₁ of each pair, pair p
+/// taking ζ^(2·BitRev7(p)+1) = ±`ZETAS[64 + p/2]`), and even lanes 0.
+const BASEMUL: [Twiddles; VECS] = {
+    let mut out = [Twiddles { z: [0; 16], zq: [0; 16] }; VECS];
+    let mut v = 0;
+    while v < VECS {
+        let mut l = 1;
+        while l < 16 {
+            let pair = 8 * v + l / 2;
+            let z = if pair % 2 == 0 { ZETAS[64 + pair / 2] } else { -ZETAS[64 + pair / 2] };
+            out[v].z[l] = z;
+            out[v].zq[l] = z.wrapping_mul(QINV);
+            l += 2;
+        }
+        v += 1;
+    }
+    out
+};
+
+/// Loads a polynomial into registers.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load(p: &Poly) -> [__m256i; VECS] {
+    core::array::from_fn(|i| load16(&p.0[16 * i..16 * i + 16]))
+}
+
+/// Stores registers into a polynomial.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store(v: &[__m256i; VECS], p: &mut Poly) {
+    for (x, out) in v.iter().zip(p.0.chunks_exact_mut(16)) {
+        // SAFETY: `out` is 16 `i16`s, 32 writable bytes; `storeu` takes any alignment. AVX2
+        // is enabled on this function, which only the `Avx2` token's holders reach.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), *x) }
+    }
+}
+
+/// Sixteen `i16`s into a register.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load16(s: &[i16]) -> __m256i {
+    assert!(s.len() >= 16);
+    // SAFETY: `s` has at least 16 `i16`s (checked), 32 readable bytes; `loadu` takes any
+    // alignment. AVX2 is enabled on this function, reached only through the `Avx2` token.
+    unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
+}
+
+/// A twiddle table entry into its two registers.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn twiddles(t: &Twiddles) -> (__m256i, __m256i) {
+    (load16(&t.z), load16(&t.zq))
+}
+
+/// Lane-wise `a·z·R^−1 mod q` in `-q+1..q` for `|a·z| < q·2^15`, with `zq = z·q^−1 mod 2^16`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn fqmul(a: __m256i, z: __m256i, zq: __m256i) -> __m256i {
+    let lo = _mm256_mullo_epi16(a, zq);
+    let hi = _mm256_mulhi_epi16(a, z);
+    _mm256_sub_epi16(hi, _mm256_mulhi_epi16(lo, _mm256_set1_epi16(Q)))
+}
+
+/// Lane-wise Barrett reduction of any `i16` to a representative of it mod q in
+/// `-(q+1)/2..=(q+1)/2` (the test `barrett_range_and_residue` checks all 2^16 inputs).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn barrett(a: __m256i) -> __m256i {
+    // t = round(⌊a·V / 2^16⌋ / 2^10): `vpmulhrsw` by 2^5 is (x·2^5 + 2^14) >> 15.
+    let t = _mm256_mulhi_epi16(a, _mm256_set1_epi16(BARRETT_V));
+    let t = _mm256_mulhrs_epi16(t, _mm256_set1_epi16(1 << 5));
+    _mm256_sub_epi16(a, _mm256_mullo_epi16(t, _mm256_set1_epi16(Q)))
+}
+
+/// Cooley–Tukey butterfly: `(a + ζb, a − ζb)`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn ct(a: &mut __m256i, b: &mut __m256i, z: __m256i, zq: __m256i) {
+    let t = fqmul(*b, z, zq);
+    *b = _mm256_sub_epi16(*a, t);
+    *a = _mm256_add_epi16(*a, t);
+}
+
+/// Gentleman–Sande butterfly: `(Barrett(a + b), ζ(b − a))`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn gs(a: &mut __m256i, b: &mut __m256i, z: __m256i, zq: __m256i) {
+    let t = *a;
+    *a = barrett(_mm256_add_epi16(t, *b));
+    *b = fqmul(_mm256_sub_epi16(*b, t), z, zq);
+}
+
+/// The 2×2 transposition of 128-bit halves: `([a.0, b.0], [a.1, b.1])`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn swap128(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    (_mm256_permute2x128_si256::<0x20>(a, b), _mm256_permute2x128_si256::<0x31>(a, b))
+}
+
+/// The 2×2 transposition of 64-bit blocks in each 128-bit half.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn swap64(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b))
+}
+
+/// The 2×2 transposition of 32-bit blocks in each 64-bit block.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn swap32(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    (
+        _mm256_blend_epi32::<0xaa>(a, _mm256_slli_epi64::<32>(b)),
+        _mm256_blend_epi32::<0xaa>(_mm256_srli_epi64::<32>(a), b),
+    )
+}
+
+/// A broadcast twiddle of the untransposed layers: `ZETAS[k]` and its q^−1 multiple.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn broadcast(k: usize) -> (__m256i, __m256i) {
+    (_mm256_set1_epi16(ZETAS[k]), _mm256_set1_epi16(ZETAS[k].wrapping_mul(QINV)))
+}
+
+/// NTT (FIPS 203 Algorithm 9), as `portable::ntt`: coefficients in `-q..q` in, the NTT in
+/// standard order and Barrett-reduced out.
+pub(crate) fn ntt(token: Avx2, p: &mut Poly) {
+    // SAFETY: the `Avx2` token proves AVX2 was detected.
+    unsafe { ntt_avx2(token, p) }
+}
+
+#[target_feature(enable = "avx2")]
+fn ntt_avx2(_: Avx2, p: &mut Poly) {
+    let mut v = load(p);
+    // Layers 128, 64, 32, 16 apart: `step` registers apart, one twiddle per block.
+    let mut k = 1;
+    let mut step = VECS / 2;
+    while step >= 1 {
+        for start in (0..VECS).step_by(2 * step) {
+            let (z, zq) = broadcast(k);
+            k += 1;
+            for j in start..start + step {
+                let (lo, hi) = v.split_at_mut(j + step);
+                ct(&mut lo[j], &mut hi[0], z, zq);
+            }
+        }
+        step /= 2;
+    }
+    // Layers 8, 4, 2 apart, inside each pair of registers.
+    for m in 0..VECS / 2 {
+        let (a, b) = swap128(v[2 * m], v[2 * m + 1]);
+        let (mut a, mut b) = (a, b);
+        let (z, zq) = twiddles(&FWD8[m]);
+        ct(&mut a, &mut b, z, zq);
+        let (mut a, mut b) = swap64(a, b);
+        let (z, zq) = twiddles(&FWD4[m]);
+        ct(&mut a, &mut b, z, zq);
+        let (mut a, mut b) = swap32(a, b);
+        let (z, zq) = twiddles(&FWD2[m]);
+        ct(&mut a, &mut b, z, zq);
+        let (a, b) = swap32(a, b);
+        let (a, b) = swap64(a, b);
+        let (a, b) = swap128(a, b);
+        v[2 * m] = barrett(a);
+        v[2 * m + 1] = barrett(b);
+    }
+    store(&v, p);
+}
+
+/// NTT^−1 (FIPS 203 Algorithm 10) times R, as `portable::inv_ntt`: coefficients in `-8q..8q`
+/// in, `-q..q` out.
+pub(crate) fn inv_ntt(token: Avx2, p: &mut Poly) {
+    // SAFETY: the `Avx2` token proves AVX2 was detected.
+    unsafe { inv_ntt_avx2(token, p) }
+}
+
+#[target_feature(enable = "avx2")]
+fn inv_ntt_avx2(_: Avx2, p: &mut Poly) {
+    let mut v = load(p);
+    // Layers 2, 4, 8 apart, inside each pair of registers.
+    for m in 0..VECS / 2 {
+        let (a, b) = swap128(barrett(v[2 * m]), barrett(v[2 * m + 1]));
+        let (a, b) = swap64(a, b);
+        let (mut a, mut b) = swap32(a, b);
+        let (z, zq) = twiddles(&INV2[m]);
+        gs(&mut a, &mut b, z, zq);
+        let (mut a, mut b) = swap32(a, b);
+        let (z, zq) = twiddles(&INV4[m]);
+        gs(&mut a, &mut b, z, zq);
+        let (mut a, mut b) = swap64(a, b);
+        let (z, zq) = twiddles(&INV8[m]);
+        gs(&mut a, &mut b, z, zq);
+        let (a, b) = swap128(a, b);
+        v[2 * m] = a;
+        v[2 * m + 1] = b;
+    }
+    // Layers 16, 32, 64, 128 apart: block i of the layer `len` apart uses ZETAS[N/len − 1 − i].
+    let mut step = 1;
+    while step < VECS {
+        for (block, start) in (0..VECS).step_by(2 * step).enumerate() {
+            let (z, zq) = broadcast(N / (16 * step) - 1 - block);
+            for j in start..start + step {
+                let (lo, hi) = v.split_at_mut(j + step);
+                gs(&mut lo[j], &mut hi[0], z, zq);
+            }
+        }
+        step *= 2;
+    }
+    let (z, zq) =
+        (_mm256_set1_epi16(INV_NTT_SCALE), _mm256_set1_epi16(INV_NTT_SCALE.wrapping_mul(QINV)));
+    for x in &mut v {
+        *x = fqmul(*x, z, zq);
+    }
+    store(&v, p);
+}
+
+/// `acc += a ∘ b · R^−1`, as `portable::basemul_acc` (each call adds less than q in absolute
+/// value to each coefficient).
+pub(crate) fn basemul_acc(token: Avx2, acc: &mut Poly, a: &Poly, b: &Poly) {
+    // SAFETY: the `Avx2` token proves AVX2 was detected.
+    unsafe { basemul_acc_avx2(token, acc, a, b) }
+}
+
+#[target_feature(enable = "avx2")]
+fn basemul_acc_avx2(_: Avx2, acc: &mut Poly, a: &Poly, b: &Poly) {
+    // Swaps the two `i16`s of each 32-bit lane.
+    let swap = _mm256_setr_epi8(
+        2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9,
+        14, 15, 12, 13,
+    );
+    let q = _mm256_set1_epi16(Q);
+    let qinv = _mm256_set1_epi16(QINV);
+    for (i, out) in acc.0.chunks_exact_mut(16).enumerate() {
+        let x = load16(&a.0[16 * i..]);
+        let y = load16(&b.0[16 * i..]);
+        let (z, zq) = twiddles(&BASEMUL[i]);
+        // (b₀, b₁ζ) and (b₁, b₀) for each pair.
+        let y_zeta = _mm256_blend_epi16::<0xaa>(y, fqmul(y, z, zq));
+        let y_swap = _mm256_shuffle_epi8(y, swap);
+        // a₀b₀ + a₁b₁ζ and a₀b₁ + a₁b₀ as 32-bit sums, below 2q² in absolute value.
+        let even = _mm256_madd_epi16(x, y_zeta);
+        let odd = _mm256_madd_epi16(x, y_swap);
+        // Montgomery reduction of 32-bit lanes: the high half less the high half of t·q,
+        // t = low half · q^−1, which the low half of t·q equals exactly (no borrow).
+        let t_even = _mm256_mulhi_epi16(_mm256_mullo_epi16(even, qinv), q);
+        let t_odd = _mm256_mulhi_epi16(_mm256_mullo_epi16(odd, qinv), q);
+        let r_even = _mm256_sub_epi16(_mm256_srli_epi32::<16>(even), t_even);
+        let r_odd = _mm256_sub_epi16(odd, _mm256_slli_epi32::<16>(t_odd));
+        let r = _mm256_blend_epi16::<0xaa>(r_even, r_odd);
+        let sum = _mm256_add_epi16(load16(out), r);
+        // SAFETY: `out` is 16 `i16`s, 32 writable bytes; `storeu` takes any alignment. AVX2
+        // is enabled on this function, reached only through the `Avx2` token.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), sum) }
+    }
+}
+
+/// SampleNTT (FIPS 203 Algorithm 7) of up to four matrix entries at once: `out[k]` from
+/// SHAKE128(ρ ‖ `index[k]`), the four sponges run side by side on the four-way AVX2
+/// Keccak-f. Each entry takes blocks until it is full; when one needs more blocks than the
+/// others, the others' sponges run along and their output is ignored. The matrix is public,
+/// so the data-dependent loop leaks nothing secret.
+pub(crate) fn sample_ntt_x4(token: Avx2, rho: &[u8], index: &[[u8; 2]], out: &mut [Poly]) {
+    const RATE: usize = 168;
+    let mut state = [[0u64; 4]; 25];
+    for (k, ab) in index.iter().take(4).enumerate() {
+        let mut block = [0u8; RATE];
+        block[..rho.len()].copy_from_slice(rho);
+        block[rho.len()..rho.len() + 2].copy_from_slice(ab);
+        block[rho.len() + 2] = 0x1f; // SHAKE's domain bits and pad10*1's first 1
+        block[RATE - 1] |= 0x80; // pad10*1's last 1
+        for (lane, word) in state.iter_mut().zip(block.as_chunks::<8>().0) {
+            lane[k] = u64::from_le_bytes(*word);
+        }
+    }
+    let mut filled = [0usize; 4];
+    let count = index.len().min(out.len()).min(4);
+    while filled[..count].iter().any(|&n| n < N) {
+        core_hash::keccak_f1600_x4_avx2(token, &mut state);
+        for (k, p) in out[..count].iter_mut().enumerate() {
+            if filled[k] < N {
+                let mut block = [0u8; RATE];
+                for (bytes, lane) in block.as_chunks_mut::<8>().0.iter_mut().zip(&state) {
+                    *bytes = lane[k].to_le_bytes();
+                }
+                filled[k] = super::poly::rejection_fill(&block, p, filled[k]);
+            }
+        }
+    }
+}
+
+/// Multiplies every coefficient by R (into Montgomery form): `-8q..8q` to `-q..q`.
+pub(crate) fn to_mont(token: Avx2, p: &mut Poly) {
+    // SAFETY: the `Avx2` token proves AVX2 was detected.
+    unsafe { to_mont_avx2(token, p) }
+}
+
+#[target_feature(enable = "avx2")]
+fn to_mont_avx2(_: Avx2, p: &mut Poly) {
+    let (z, zq) = (_mm256_set1_epi16(R2), _mm256_set1_epi16(R2.wrapping_mul(QINV)));
+    let mut v = load(p);
+    for x in &mut v {
+        *x = fqmul(*x, z, zq);
+    }
+    store(&v, p);
+}
+
+/// Barrett-reduces every coefficient.
+pub(crate) fn reduce(token: Avx2, p: &mut Poly) {
+    // SAFETY: the `Avx2` token proves AVX2 was detected.
+    unsafe { reduce_avx2(token, p) }
+}
+
+#[target_feature(enable = "avx2")]
+fn reduce_avx2(_: Avx2, p: &mut Poly) {
+    let mut v = load(p);
+    for x in &mut v {
+        *x = barrett(*x);
+    }
+    store(&v, p);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::portable;
+    use super::*;
+
+    fn modq(x: i16) -> i16 {
+        x.rem_euclid(Q)
+    }
+
+    /// A pseudorandom polynomial with coefficients in `-bound..bound`.
+    fn poly(seed: u32, bound: i16) -> Poly {
+        let span = u32::from(bound.unsigned_abs()) * 2 - 1;
+        let mut s = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
+        Poly(core::array::from_fn(|_| {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            i16::try_from(i32::try_from(s % span).unwrap() - i32::from(bound) + 1).unwrap()
+        }))
+    }
+
+    fn assert_congruent(got: &Poly, want: &Poly, bound: i16, what: &str) {
+        for (i, (g, w)) in got.0.iter().zip(&want.0).enumerate() {
+            assert!(g.abs() < bound, "{what}: coefficient {i} = {g} out of range");
+            assert_eq!(modq(*g), modq(*w), "{what}: coefficient {i}");
+        }
+    }
+
+    #[test]
+    fn barrett_range_and_residue() {
+        let Some(token) = Avx2::get() else { return };
+        for chunk in (i16::MIN..=i16::MAX).collect::<std::vec::Vec<_>>().chunks(N) {
+            let mut p = Poly(chunk.try_into().unwrap());
+            reduce(token, &mut p);
+            for (r, a) in p.0.iter().zip(chunk) {
+                assert!(r.abs() <= (Q + 1) / 2, "{a} -> {r}");
+                assert_eq!(modq(*r), modq(*a));
+            }
+        }
+    }
+
+    /// Every function agrees with `portable` modulo q and keeps to the same output ranges.
+    #[test]
+    fn agrees_with_portable() {
+        let Some(token) = Avx2::get() else { return };
+        for seed in 0..200 {
+            let a = poly(seed, Q);
+            let (mut ours, mut theirs) = (a.clone(), a.clone());
+            ntt(token, &mut ours);
+            portable::ntt(&mut theirs);
+            assert_congruent(&ours, &theirs, Q, "ntt");
+
+            let b = poly(seed + 1000, Q);
+            let mut ours = poly(seed + 2000, 4 * Q);
+            let mut theirs = ours.clone();
+            basemul_acc(token, &mut ours, &a, &b);
+            portable::basemul_acc(&mut theirs, &a, &b);
+            assert_congruent(&ours, &theirs, 5 * Q, "basemul_acc");
+
+            let c = poly(seed + 3000, 8 * Q);
+            let (mut ours, mut theirs) = (c.clone(), c.clone());
+            inv_ntt(token, &mut ours);
+            portable::inv_ntt(&mut theirs);
+            assert_congruent(&ours, &theirs, Q, "inv_ntt");
+
+            let (mut ours, mut theirs) = (c.clone(), c.clone());
+            to_mont(token, &mut ours);
+            portable::to_mont(&mut theirs);
+            assert_congruent(&ours, &theirs, Q, "to_mont");
+        }
+    }
+
+    /// Four-way SampleNTT gives what the one-at-a-time sampler gives, for one to four entries.
+    #[test]
+    fn sample_ntt_x4_matches_sample_ntt() {
+        let Some(token) = Avx2::get() else { return };
+        let keccak = <core_hash::KeccakImpl as core_hash::Implementation>::best();
+        let rho: [u8; 32] = core::array::from_fn(|i| i as u8 * 7);
+        let index = [[0, 0], [1, 0], [0, 2], [3, 1]];
+        for count in 1..=4 {
+            let mut ours: [Poly; 4] = core::array::from_fn(|_| Poly::ZERO);
+            sample_ntt_x4(token, &rho, &index[..count], &mut ours[..count]);
+            for (k, [a, b]) in index[..count].iter().enumerate() {
+                let mut want = Poly::ZERO;
+                super::super::poly::sample_ntt(keccak, &rho, *a, *b, &mut want);
+                assert_eq!(ours[k].0, want.0, "entry {k} of {count}");
+            }
+        }
+    }
+
+    /// The extreme inputs each function allows stay in range (no `i16` overflow).
+    #[test]
+    fn extreme_inputs_stay_in_range() {
+        let Some(token) = Avx2::get() else { return };
+        for c in [Q - 1, -(Q - 1)] {
+            let (mut ours, mut theirs) = (Poly([c; N]), Poly([c; N]));
+            ntt(token, &mut ours);
+            portable::ntt(&mut theirs);
+            assert_congruent(&ours, &theirs, Q, "ntt of extremes");
+            let (mut ours, mut theirs) = (Poly([8 * c; N]), Poly([8 * c; N]));
+            inv_ntt(token, &mut ours);
+            portable::inv_ntt(&mut theirs);
+            assert_congruent(&ours, &theirs, Q, "inv_ntt of extremes");
+            let (x, mut ours, mut theirs) = (Poly([c; N]), Poly([4 * c; N]), Poly([4 * c; N]));
+            basemul_acc(token, &mut ours, &x, &x);
+            portable::basemul_acc(&mut theirs, &x, &x);
+            assert_congruent(&ours, &theirs, 5 * Q, "basemul_acc of extremes");
+        }
+    }
+}
