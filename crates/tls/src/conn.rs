@@ -19,7 +19,7 @@ use crate::key_schedule::{HashAlg, Transcript, next_traffic_secret};
 use crate::kx::KeyShare;
 use crate::msgs::{
     AlertDescription, CertificateEntry, CipherSuite, Codec, ContentType, HandshakeMessage,
-    KeyUpdateRequest, List, NamedGroup, SignatureScheme,
+    KeyUpdateRequest, List, NamedGroup, ProtocolVersion, SignatureScheme,
 };
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
 use crate::suites::{self};
@@ -32,7 +32,7 @@ pub use crate::config::{
     MAX_TICKET_LIFETIME, MAX_USER_CANCELED, ServerConfig, ServerTickets,
 };
 use crate::engine::handshake::State;
-use crate::engine::io::Io;
+use crate::engine::io::{Io, Protection};
 use crate::engine::{Core, SinceData, random};
 use crate::server::ServerState;
 
@@ -66,6 +66,8 @@ pub enum Want {
 /// The negotiated parameters once the handshake is done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Negotiated {
+    /// The protocol version: [`ProtocolVersion::TLSV1_3`] or [`ProtocolVersion::TLSV1_2`].
+    pub version: ProtocolVersion,
     /// The suite.
     pub suite: CipherSuite,
     /// The key-exchange group.
@@ -178,6 +180,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                 key_changed: false,
                 server_app: None,
                 params: Negotiated {
+                    version: ProtocolVersion::TLSV1_3,
                     suite: CipherSuite(0),
                     group: NamedGroup(0),
                     scheme: SignatureScheme(0),
@@ -309,7 +312,7 @@ impl<'a, 'b> Connection<'a, 'b> {
 
     /// Whether the handshake is still running.
     pub fn is_handshaking(&self) -> bool {
-        self.state.traffic().is_none()
+        !self.state.in_traffic()
     }
 
     /// The negotiated parameters, once the handshake is done.
@@ -428,7 +431,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         }
         let mut done = 0;
         while done < data.len() {
-            let overhead = HEADER_LEN + 1 + 16;
+            let overhead = self.c.io.queued_len(0);
             let room = self.c.io.tx.len() - self.c.io.tx_len;
             if room <= overhead {
                 break;
@@ -450,13 +453,18 @@ impl<'a, 'b> Connection<'a, 'b> {
 
     /// Asks the peer to update its keys and updates ours (RFC 8446 §4.6.3).
     pub fn key_update(&mut self) -> Result<(), Error> {
+        // TLS 1.2 has no KeyUpdate.
+        if matches!(self.state, State::Client(_, ClientState::Traffic12(_))) {
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+        }
         let Some(t) = self.state.traffic_mut() else {
             return Err(Error::ApiMisuse(ApiMisuse::HandshakeNotComplete));
         };
         let msg = HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_REQUESTED);
         self.c.io.send_handshake(&msg, None)?;
         t.write_secret = next_traffic_secret(&t.write_secret);
-        self.c.io.write_key = Some(RecordProtection::new(t.suite.aead, &t.write_secret)?);
+        self.c.io.write_key =
+            Some(Protection::V13(RecordProtection::new(t.suite.aead, &t.write_secret)?));
         Ok(())
     }
 
@@ -475,6 +483,10 @@ impl<'a, 'b> Connection<'a, 'b> {
     ) -> Result<(), Error> {
         if let Some(e) = self.c.error {
             return Err(e);
+        }
+        if let State::Client(_, ClientState::Traffic12(t)) = &self.state {
+            // RFC 5705 §4: with a context (here always, even an empty one).
+            return t.master.export(label, Some(context), &t.client_random, &t.server_random, out);
         }
         let Some(t) = self.state.traffic() else {
             return Err(Error::ApiMisuse(ApiMisuse::HandshakeNotComplete));
@@ -615,12 +627,12 @@ mod tests {
         let (mut c, mut s) = pair(client_config(Some(64), None), None);
         handshake(&mut c, &mut s);
         let mut record = [0u8; 200];
-        let key = s.c.io.write_key.as_mut().unwrap();
+        let Some(Protection::V13(key)) = s.c.io.write_key.as_mut() else { panic!() };
         let n = key.seal(ContentType::APPLICATION_DATA, &[7; 10], 53, &mut record).unwrap();
         c.receive_space()[..n].copy_from_slice(&record[..n]);
         assert_eq!(c.received(n), Ok(()));
         assert_eq!(c.read(&mut [0; 64]), Ok(10));
-        let key = s.c.io.write_key.as_mut().unwrap();
+        let Some(Protection::V13(key)) = s.c.io.write_key.as_mut() else { panic!() };
         let n = key.seal(ContentType::APPLICATION_DATA, &[7; 10], 54, &mut record).unwrap();
         c.receive_space()[..n].copy_from_slice(&record[..n]);
         assert_eq!(c.received(n), Err(Error::RecordOverflow));

@@ -93,10 +93,10 @@ mod error;
 /// [`MasterSecret`]: crate::key_schedule::MasterSecret
 /// [`Secret`]: crate::key_schedule::Secret
 pub mod key_schedule {
-    pub use crate::schedule::tls13::*;
-    pub use crate::schedule::{Digest, HashAlg, MAX_HASH_LEN, Secret, Transcript};
     #[doc(hidden)]
     pub use crate::schedule::tls12;
+    pub use crate::schedule::tls13::*;
+    pub use crate::schedule::{Digest, HashAlg, MAX_HASH_LEN, Secret, Transcript};
 }
 pub mod kx;
 pub mod msgs;
