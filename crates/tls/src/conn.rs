@@ -11,6 +11,11 @@
 //! then), `record_size_limit` (RFC 8449) and `max_fragment_length` (RFC 6066) so that small
 //! devices can use small record buffers, answers KeyUpdate, and turns every failure into a
 //! typed [`Error`] and, where the RFC has one, an alert.
+//!
+//! A client may also offer TLS 1.2 ([`ClientConfig::versions`]): ECDHE with AEAD suites
+//! only, the extended master secret and secure renegotiation required, renegotiation
+//! refused, no resumption yet (see `crate::client::tls12`). The server speaks TLS 1.3 only
+//! for now.
 
 use core_hash::{HmacDrbg, RandomSource};
 
@@ -100,8 +105,8 @@ pub enum PeerIdentity<'c> {
         /// (the server's ticket carries it).
         end_entity_sha256: [u8; 32],
         /// The chain as the peer sent it, end-entity first: kept in the handshake buffer
-        /// after the handshake (`None` on a resumed session, which has no chain, or once a
-        /// later handshake message needed the room).
+        /// after the handshake (`None` on a resumed session, which has no chain, on TLS 1.2,
+        /// which does not keep it yet, or once a later handshake message needed the room).
         chain: Option<CertificateChain<'c>>,
     },
     /// An external PSK, by its identity: the one this handshake took, or, on a server, the
@@ -125,7 +130,8 @@ impl<'c> CertificateChain<'c> {
     }
 }
 
-/// A TLS 1.3 connection, client or server, over caller-provided buffers.
+/// A TLS 1.3 connection, client or server (or a TLS 1.2 client), over caller-provided
+/// buffers.
 ///
 /// See `tests/handshake.rs` for a client and a server driven against each other in memory.
 pub struct Connection<'a, 'b> {
@@ -451,7 +457,8 @@ impl<'a, 'b> Connection<'a, 'b> {
         self.c.io.send_alert(AlertDescription::CLOSE_NOTIFY);
     }
 
-    /// Asks the peer to update its keys and updates ours (RFC 8446 §4.6.3).
+    /// Asks the peer to update its keys and updates ours (RFC 8446 §4.6.3); TLS 1.2 has no
+    /// KeyUpdate ([`ApiMisuse::BadConfig`]).
     pub fn key_update(&mut self) -> Result<(), Error> {
         // TLS 1.2 has no KeyUpdate.
         if matches!(self.state, State::Client(_, ClientState::Traffic12(_))) {
@@ -475,6 +482,10 @@ impl<'a, 'b> Connection<'a, 'b> {
     /// between an empty and an absent context. Only once the handshake is done
     /// ([`ApiMisuse::HandshakeNotComplete`] before, the sticky error after a failure); a label
     /// over 249 bytes or more than 255 hash lengths of output is [`ApiMisuse::BadConfig`].
+    ///
+    /// On a TLS 1.2 connection it is RFC 5705's `PRF(master_secret, label, client_random ‖
+    /// server_random ‖ uint16 length ‖ context)`, always with the context (an empty one too);
+    /// a label the handshake itself uses is [`ApiMisuse::BadConfig`].
     pub fn export_keying_material(
         &self,
         label: &[u8],

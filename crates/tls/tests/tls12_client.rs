@@ -330,3 +330,42 @@ fn a_tls13_only_client_refuses_a_tls12_server() {
     let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
     assert_eq!(r, Err(Error::PeerIncompatible(PeerIncompatible::NoTls13)));
 }
+
+/// A server that asks for a client certificate (optionally) gets an empty Certificate from a
+/// client with none, and the handshake completes.
+#[test]
+fn a_certificate_request_is_answered_with_an_empty_certificate() {
+    let mut client_roots = rustls::RootCertStore::empty();
+    client_roots.add(CertificateDer::from(P256.ca)).unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
+        client_roots.into(),
+        provider.clone(),
+    )
+    .allow_unauthenticated()
+    .build()
+    .unwrap();
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS12])
+        .unwrap()
+        .with_client_cert_verifier(verifier)
+        .with_single_cert(
+            vec![CertificateDer::from(P256.cert)],
+            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(P256.key)),
+        )
+        .unwrap();
+    let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
+    let roots = roots(&P256);
+    let config = ClientConfig { versions: &ONLY12, ..ClientConfig::new(&roots, &tls::SystemClock) };
+    let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+    r.unwrap();
+    assert!(!ours.is_handshaking() && !theirs.is_handshaking());
+    assert!(theirs.peer_certificates().is_none());
+    assert_eq!(ours.negotiated().unwrap().client_auth, None);
+    assert_eq!(ours.write(b"x").unwrap(), 1);
+    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+    r.unwrap();
+    let mut buf = [0u8; 4];
+    assert_eq!(theirs.reader().read(&mut buf).unwrap(), 1);
+}
