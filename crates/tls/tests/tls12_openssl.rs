@@ -118,3 +118,57 @@ fn our_client_against_openssl_s_server_tls12() {
         round("rsa", s12::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, g, name);
     }
 }
+
+/// `s_server`'s `R` command sends a HelloRequest: the client refuses to renegotiate and ends
+/// the connection with a `no_renegotiation` alert (RFC 5746 §4.2 lets it refuse).
+#[test]
+fn a_hello_request_from_openssl_is_refused() {
+    if !openssl_available() {
+        return;
+    }
+    let ca_der = std::fs::read(data("ca-p256.der")).unwrap();
+    let ca = CertificateDer::from(&ca_der[..]);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let port = free_port();
+    let mut server = Killed(
+        Command::new("openssl")
+            .args(["s_server", "-accept"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-cert", &data("server-p256.pem"), "-key", &data("server-p256.key")])
+            .args(["-tls1_2", "-naccept", "1"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let sock = connect_retrying(port);
+    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
+    let versions = [ProtocolVersion::TLSV1_2];
+    let groups = [NamedGroup::X25519, NamedGroup::SECP256R1];
+    let config = ClientConfig {
+        versions: &versions,
+        groups: &groups,
+        ..ClientConfig::new(&roots, &tls::SystemClock)
+    };
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+    let mut stream = Stream { conn: &mut conn, sock };
+    stream.handshake().unwrap();
+    let mut sock = stream.sock;
+    server.0.stdin.as_mut().unwrap().write_all(b"R\n").unwrap();
+    let got = loop {
+        let space = conn.receive_space();
+        let n = sock.read(space).unwrap();
+        assert!(n > 0, "the server closed before a HelloRequest");
+        if let Err(e) = conn.received(n) {
+            break e;
+        }
+    };
+    assert_eq!(got, tls::Error::PeerIncompatible(tls::PeerIncompatible::Renegotiation));
+    assert_eq!(got.alert(), Some(tls::msgs::AlertDescription::NO_RENEGOTIATION));
+    // The alert goes out (protected: 5 + 8 + 2 + 16 bytes under AES-GCM).
+    assert_eq!(conn.pending_send().len(), 31);
+    sock.write_all(conn.pending_send()).unwrap();
+}
