@@ -119,7 +119,7 @@ fn our_client_against_openssl_s_server_tls12() {
     }
 }
 
-/// `s_server`'s `R` command sends a HelloRequest: the client refuses to renegotiate and ends
+/// `s_server`'s `R` command sends a `HelloRequest`: the client refuses to renegotiate and ends
 /// the connection with a `no_renegotiation` alert (RFC 5746 §4.2 lets it refuse).
 #[test]
 fn a_hello_request_from_openssl_is_refused() {
