@@ -369,3 +369,30 @@ fn a_certificate_request_is_answered_with_an_empty_certificate() {
     let mut buf = [0u8; 4];
     assert_eq!(theirs.reader().read(&mut buf).unwrap(), 1);
 }
+
+/// The versions must be TLS 1.2 and/or 1.3, with suites for each offered one.
+#[test]
+fn versions_are_checked() {
+    let roots = roots(&P256);
+    let bad: [&[ProtocolVersion]; 3] =
+        [&[], &[ProtocolVersion(0x0302)], &[ProtocolVersion(0x0305)]];
+    for versions in bad {
+        let config = ClientConfig { versions, ..ClientConfig::new(&roots, &tls::SystemClock) };
+        let r = Connection::client(config, "localhost", bufs(), &mut OsRandom);
+        assert_eq!(r.err(), Some(Error::ApiMisuse(tls::ApiMisuse::BadConfig)), "{versions:?}");
+    }
+    let config = ClientConfig {
+        versions: &ONLY12,
+        suites12: &[],
+        ..ClientConfig::new(&roots, &tls::SystemClock)
+    };
+    let r = Connection::client(config, "localhost", bufs(), &mut OsRandom);
+    assert_eq!(r.err(), Some(Error::ApiMisuse(tls::ApiMisuse::BadConfig)));
+    // TLS 1.2 alone needs no TLS 1.3 suites.
+    let config = ClientConfig {
+        versions: &ONLY12,
+        suites: &[],
+        ..ClientConfig::new(&roots, &tls::SystemClock)
+    };
+    assert!(Connection::client(config, "localhost", bufs(), &mut OsRandom).is_ok());
+}

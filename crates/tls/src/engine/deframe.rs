@@ -288,6 +288,9 @@ impl Connection<'_, '_> {
                     let (used, next, keep) = match state {
                         // TLS 1.2: the Certificate with the ServerKeyExchange after it.
                         ClientState::ExpectCertificate12(hello) => {
+                            if first[0] != HandshakeType::CERTIFICATE.0 {
+                                return Err(PeerMisbehaved::UnexpectedMessage.into());
+                            }
                             let Some((second, _)) = split_handshake(rest) else {
                                 *slot = ClientState::ExpectCertificate12(hello);
                                 break;
