@@ -105,8 +105,8 @@ pub enum PeerIdentity<'c> {
         /// (the server's ticket carries it).
         end_entity_sha256: [u8; 32],
         /// The chain as the peer sent it, end-entity first: kept in the handshake buffer
-        /// after the handshake (`None` on a resumed session, which has no chain, on TLS 1.2,
-        /// which does not keep it yet, or once a later handshake message needed the room).
+        /// after the handshake (`None` on a resumed session, which has no chain, or once a
+        /// later handshake message needed the room).
         chain: Option<CertificateChain<'c>>,
     },
     /// An external PSK, by its identity: the one this handshake took, or, on a server, the
@@ -116,7 +116,16 @@ pub enum PeerIdentity<'c> {
 
 /// A peer's certificate chain as received, borrowed from the handshake buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CertificateChain<'c>(pub(crate) List<'c, CertificateEntry<'c>, crate::msgs::U24>);
+pub struct CertificateChain<'c>(pub(crate) Chain<'c>);
+
+/// The chain in the form its version sends it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Chain<'c> {
+    /// TLS 1.3: entries with (empty) extensions.
+    V13(List<'c, CertificateEntry<'c>, crate::msgs::U24>),
+    /// TLS 1.2: bare certificates.
+    V12(List<'c, crate::msgs::tls12::Asn1Cert<'c>, crate::msgs::U24>),
+}
 
 impl<'c> CertificateChain<'c> {
     /// The end-entity certificate (DER).
@@ -126,7 +135,11 @@ impl<'c> CertificateChain<'c> {
 
     /// The certificates (DER), end-entity first, then the intermediates as sent.
     pub fn iter(&self) -> impl Iterator<Item = &'c [u8]> + use<'c> {
-        self.0.iter().map(|e| e.cert)
+        let (v13, v12) = match self.0 {
+            Chain::V13(l) => (Some(l.iter().map(|e| e.cert)), None),
+            Chain::V12(l) => (None, Some(l.iter().map(|c| c.0))),
+        };
+        v13.into_iter().flatten().chain(v12.into_iter().flatten())
     }
 }
 
@@ -339,9 +352,21 @@ impl<'a, 'b> Connection<'a, 'b> {
             return Some(PeerIdentity::ExternalPsk(identity));
         }
         let end_entity_sha256 = self.c.peer_cert_sha256?;
-        let chain = match HandshakeMessage::decode(&self.hs[..self.hs_start]) {
-            Ok(HandshakeMessage::Certificate(cert)) => Some(CertificateChain(cert.entries)),
-            _ => None,
+        let kept = &self.hs[..self.hs_start];
+        let chain = if self.c.negotiated.is_some_and(|n| n.version == ProtocolVersion::TLSV1_2) {
+            match crate::msgs::HandshakeMessage12::decode(kept) {
+                Ok(crate::msgs::HandshakeMessage12::Certificate(cert)) => {
+                    Some(CertificateChain(Chain::V12(cert.certs)))
+                }
+                _ => None,
+            }
+        } else {
+            match HandshakeMessage::decode(kept) {
+                Ok(HandshakeMessage::Certificate(cert)) => {
+                    Some(CertificateChain(Chain::V13(cert.entries)))
+                }
+                _ => None,
+            }
         };
         Some(PeerIdentity::Certificate { end_entity_sha256, chain })
     }

@@ -305,7 +305,7 @@ impl Connection<'_, '_> {
                                 first,
                                 second,
                             )?;
-                            (first.len() + second.len(), next, 0)
+                            (first.len() + second.len(), next, first.len())
                         }
                         state if state.is_tls12() => {
                             let msg = HandshakeMessage12::decode(first)?;
