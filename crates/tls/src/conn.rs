@@ -243,9 +243,11 @@ impl<'a, 'b> Connection<'a, 'b> {
         let key = KeyShare::keygen(first_group, config.key_exchanges, rng)?;
         let random_bytes: [u8; 32] = random(rng)?;
         let session_id: [u8; 32] = random(rng)?;
-        // A ticket for the server if there is one, else the external PSK.
-        let psk = conn.take_ticket(&config, server_name).map(Offered::Ticket);
-        let psk = psk.or(config.external_psk.map(|_| Offered::External));
+        // A ticket for the server if there is one, else the external PSK (TLS 1.3 only).
+        let tls13 = config.offers(ProtocolVersion::TLSV1_3);
+        let psk = if tls13 { conn.take_ticket(&config, server_name) } else { None };
+        let psk = psk.map(Offered::Ticket);
+        let psk = psk.or(config.external_psk.filter(|_| tls13).map(|_| Offered::External));
         let mut th256 = Transcript::new(HashAlg::Sha256);
         let binder_base = psk.as_ref().and_then(|p| Some(Transcript::new(p.hash(&config)?)));
         let offer = psk.as_ref().zip(binder_base).map(|(p, t)| (p, &conn.hs[conn.hs_end..], t));
