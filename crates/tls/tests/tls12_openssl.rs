@@ -172,3 +172,52 @@ fn a_hello_request_from_openssl_is_refused() {
     assert_eq!(conn.pending_send().len(), 31);
     sock.write_all(conn.pending_send()).unwrap();
 }
+
+/// `max_fragment_length` on TLS 1.2: `s_server` takes our 512 and sends its page in records
+/// of at most 512 bytes, which our client reads; we send no more than 512 per record either.
+#[test]
+fn max_fragment_length_with_openssl_tls12() {
+    if !openssl_available() {
+        return;
+    }
+    let ca_der = std::fs::read(data("ca-p256.der")).unwrap();
+    let ca = CertificateDer::from(&ca_der[..]);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let port = free_port();
+    let _server = Killed(
+        Command::new("openssl")
+            .args(["s_server", "-accept"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-cert", &data("server-p256.pem"), "-key", &data("server-p256.key")])
+            .args(["-tls1_2", "-www", "-naccept", "1"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let sock = connect_retrying(port);
+    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    // Records of 512 content bytes fit a small receive buffer.
+    let (mut rx, mut tx, mut hs) = (vec![0; 1_000], vec![0; 18_500], vec![0; 8_000]);
+    let versions = [ProtocolVersion::TLSV1_2];
+    let groups = [NamedGroup::X25519, NamedGroup::SECP256R1];
+    let config = ClientConfig {
+        versions: &versions,
+        groups: &groups,
+        max_fragment_length: Some(tls::msgs::MaxFragmentLength::LEN_512),
+        ..ClientConfig::new(&roots, &tls::SystemClock)
+    };
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+    let mut stream = Stream { conn: &mut conn, sock };
+    stream.handshake().unwrap();
+    stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+    let mut page = Vec::new();
+    let _ = stream.read_to_end(&mut page);
+    let page = String::from_utf8_lossy(&page);
+    assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
+    assert!(page.len() > 2_000, "the page spans several records: {}", page.len());
+    assert_eq!(conn.record_limits().send, 512);
+    assert_eq!(conn.negotiated().unwrap().version, ProtocolVersion::TLSV1_2);
+}

@@ -25,11 +25,13 @@ impl Protection {
     }
 
     /// The longest record body (after the header) a peer's record may have: for TLS 1.3
-    /// `inner_limit` (the TLSInnerPlaintext limit) and the tag, for TLS 1.2 2^14 + 2048
-    /// (RFC 5246 §6.2.3; the plaintext limit is checked once it opens).
+    /// `inner_limit` (the TLSInnerPlaintext limit) and the tag; for TLS 1.2 2^14 + 2048
+    /// (RFC 5246 §6.2.3; the 2^14 plaintext limit is checked once it opens), or a negotiated
+    /// plaintext limit (RFC 8449 §4, RFC 6066 §4) with the nonce and tag.
     pub(crate) fn max_body(&self, inner_limit: usize) -> usize {
         match self {
             Self::V13(k) => inner_limit + k.alg().tag_len(),
+            Self::V12(k) if inner_limit <= MAX_PLAINTEXT_LEN => inner_limit + k.overhead(),
             Self::V12(_) => crate::record::tls12::MAX_CIPHERTEXT_LEN,
         }
     }
