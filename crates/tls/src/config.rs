@@ -5,11 +5,12 @@ use pki_types::TrustAnchor;
 
 use crate::clock::Clock;
 use crate::error::{ApiMisuse, Error};
-use crate::msgs::{MaxFragmentLength, NamedGroup, PskKeyExchangeMode};
+use crate::msgs::{MaxFragmentLength, NamedGroup, ProtocolVersion, PskKeyExchangeMode};
 use crate::provider::KeyExchange;
 use crate::psk::{ExternalPsk, ServerPsks};
 use crate::record::MAX_PLAINTEXT_LEN;
 use crate::sign::CertifiedKey;
+use crate::suites::tls12::Suite12;
 use crate::suites::{self, Suite};
 use crate::ticket::{TicketKey, TicketStore};
 use crate::verify::{self, CertVerifier};
@@ -52,8 +53,14 @@ pub const MAX_USER_CANCELED: u8 = 4;
 /// A client's settings.
 #[derive(Clone, Copy, Debug)]
 pub struct ClientConfig<'a> {
+    /// The protocol versions to offer: TLS 1.3 ([`ProtocolVersion::TLSV1_3`]) and/or TLS 1.2
+    /// ([`ProtocolVersion::TLSV1_2`]). The default is TLS 1.3 only for now; TLS 1.2 becomes
+    /// part of the default once the TLS 1.2 server and resumption land.
+    pub versions: &'a [ProtocolVersion],
     /// Suites to offer, in order of preference.
     pub suites: &'a [Suite],
+    /// TLS 1.2 suites to offer (after the TLS 1.3 ones) when `versions` has TLS 1.2.
+    pub suites12: &'a [Suite12],
     /// Trusted roots for the server's chain.
     pub roots: &'a [TrustAnchor<'a>],
     /// A check of the server's certificate in place of `roots` (pinning, a private PKI;
@@ -112,7 +119,9 @@ impl<'a> ClientConfig<'a> {
     /// ```
     pub const fn new(roots: &'a [TrustAnchor<'a>], clock: &'a dyn Clock) -> Self {
         Self {
+            versions: &[ProtocolVersion::TLSV1_3],
             suites: suites::DEFAULT_SUITES,
+            suites12: suites::tls12::DEFAULT_SUITES12,
             roots,
             verifier: None,
             alpn: &[],
@@ -297,9 +306,15 @@ impl ClientConfig<'_> {
     /// a group to send a share for, suites, lists within [`MAX_LIST`], a name that fits SNI,
     /// valid record limits, and an external PSK with a suite for its hash.
     pub(crate) fn check(&self, server_name: &str) -> Result<(), Error> {
+        let known =
+            |v: &ProtocolVersion| matches!(*v, ProtocolVersion::TLSV1_2 | ProtocolVersion::TLSV1_3);
         if self.groups.is_empty()
-            || self.suites.is_empty()
+            || self.versions.is_empty()
+            || !self.versions.iter().all(known)
+            || (self.offers(ProtocolVersion::TLSV1_3) && self.suites.is_empty())
+            || (self.offers(ProtocolVersion::TLSV1_2) && self.suites12.is_empty())
             || self.suites.len() > MAX_LIST
+            || self.suites.len() + self.suites12.len() > 2 * MAX_LIST
             || self.groups.len() > MAX_LIST
             || self.alpn.len() > MAX_LIST
             || server_name.len() > 255
@@ -312,6 +327,22 @@ impl ClientConfig<'_> {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
         Ok(())
+    }
+}
+
+impl ClientConfig<'_> {
+    /// Whether `version` is offered.
+    pub(crate) fn offers(&self, version: ProtocolVersion) -> bool {
+        self.versions.contains(&version)
+    }
+
+    /// The highest version offered.
+    pub(crate) fn max_version(&self) -> ProtocolVersion {
+        if self.offers(ProtocolVersion::TLSV1_3) {
+            ProtocolVersion::TLSV1_3
+        } else {
+            ProtocolVersion::TLSV1_2
+        }
     }
 }
 

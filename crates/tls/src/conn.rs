@@ -11,6 +11,11 @@
 //! then), `record_size_limit` (RFC 8449) and `max_fragment_length` (RFC 6066) so that small
 //! devices can use small record buffers, answers KeyUpdate, and turns every failure into a
 //! typed [`Error`] and, where the RFC has one, an alert.
+//!
+//! A client may also offer TLS 1.2 ([`ClientConfig::versions`]): ECDHE with AEAD suites
+//! only, the extended master secret and secure renegotiation required, renegotiation
+//! refused, no resumption yet (see `crate::client::tls12`). The server speaks TLS 1.3 only
+//! for now.
 
 use core_hash::{HmacDrbg, RandomSource};
 
@@ -19,7 +24,7 @@ use crate::key_schedule::{HashAlg, Transcript, next_traffic_secret};
 use crate::kx::KeyShare;
 use crate::msgs::{
     AlertDescription, CertificateEntry, CipherSuite, Codec, ContentType, HandshakeMessage,
-    KeyUpdateRequest, List, NamedGroup, SignatureScheme,
+    KeyUpdateRequest, List, NamedGroup, ProtocolVersion, SignatureScheme,
 };
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
 use crate::suites::{self};
@@ -32,7 +37,7 @@ pub use crate::config::{
     MAX_TICKET_LIFETIME, MAX_USER_CANCELED, ServerConfig, ServerTickets,
 };
 use crate::engine::handshake::State;
-use crate::engine::io::Io;
+use crate::engine::io::{Io, Protection};
 use crate::engine::{Core, SinceData, random};
 use crate::server::ServerState;
 
@@ -66,6 +71,8 @@ pub enum Want {
 /// The negotiated parameters once the handshake is done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Negotiated {
+    /// The protocol version: [`ProtocolVersion::TLSV1_3`] or [`ProtocolVersion::TLSV1_2`].
+    pub version: ProtocolVersion,
     /// The suite.
     pub suite: CipherSuite,
     /// The key-exchange group.
@@ -109,7 +116,16 @@ pub enum PeerIdentity<'c> {
 
 /// A peer's certificate chain as received, borrowed from the handshake buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CertificateChain<'c>(pub(crate) List<'c, CertificateEntry<'c>, crate::msgs::U24>);
+pub struct CertificateChain<'c>(pub(crate) Chain<'c>);
+
+/// The chain in the form its version sends it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Chain<'c> {
+    /// TLS 1.3: entries with (empty) extensions.
+    V13(List<'c, CertificateEntry<'c>, crate::msgs::U24>),
+    /// TLS 1.2: bare certificates.
+    V12(List<'c, crate::msgs::tls12::Asn1Cert<'c>, crate::msgs::U24>),
+}
 
 impl<'c> CertificateChain<'c> {
     /// The end-entity certificate (DER).
@@ -119,11 +135,16 @@ impl<'c> CertificateChain<'c> {
 
     /// The certificates (DER), end-entity first, then the intermediates as sent.
     pub fn iter(&self) -> impl Iterator<Item = &'c [u8]> + use<'c> {
-        self.0.iter().map(|e| e.cert)
+        let (v13, v12) = match self.0 {
+            Chain::V13(l) => (Some(l.iter().map(|e| e.cert)), None),
+            Chain::V12(l) => (None, Some(l.iter().map(|c| c.0))),
+        };
+        v13.into_iter().flatten().chain(v12.into_iter().flatten())
     }
 }
 
-/// A TLS 1.3 connection, client or server, over caller-provided buffers.
+/// A TLS 1.3 connection, client or server (or a TLS 1.2 client), over caller-provided
+/// buffers.
 ///
 /// See `tests/handshake.rs` for a client and a server driven against each other in memory.
 pub struct Connection<'a, 'b> {
@@ -178,6 +199,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                 key_changed: false,
                 server_app: None,
                 params: Negotiated {
+                    version: ProtocolVersion::TLSV1_3,
                     suite: CipherSuite(0),
                     group: NamedGroup(0),
                     scheme: SignatureScheme(0),
@@ -221,9 +243,11 @@ impl<'a, 'b> Connection<'a, 'b> {
         let key = KeyShare::keygen(first_group, config.key_exchanges, rng)?;
         let random_bytes: [u8; 32] = random(rng)?;
         let session_id: [u8; 32] = random(rng)?;
-        // A ticket for the server if there is one, else the external PSK.
-        let psk = conn.take_ticket(&config, server_name).map(Offered::Ticket);
-        let psk = psk.or(config.external_psk.map(|_| Offered::External));
+        // A ticket for the server if there is one, else the external PSK (TLS 1.3 only).
+        let tls13 = config.offers(ProtocolVersion::TLSV1_3);
+        let psk = if tls13 { conn.take_ticket(&config, server_name) } else { None };
+        let psk = psk.map(Offered::Ticket);
+        let psk = psk.or(config.external_psk.filter(|_| tls13).map(|_| Offered::External));
         let mut th256 = Transcript::new(HashAlg::Sha256);
         let binder_base = psk.as_ref().and_then(|p| Some(Transcript::new(p.hash(&config)?)));
         let offer = psk.as_ref().zip(binder_base).map(|(p, t)| (p, &conn.hs[conn.hs_end..], t));
@@ -309,7 +333,7 @@ impl<'a, 'b> Connection<'a, 'b> {
 
     /// Whether the handshake is still running.
     pub fn is_handshaking(&self) -> bool {
-        self.state.traffic().is_none()
+        !self.state.in_traffic()
     }
 
     /// The negotiated parameters, once the handshake is done.
@@ -330,9 +354,21 @@ impl<'a, 'b> Connection<'a, 'b> {
             return Some(PeerIdentity::ExternalPsk(identity));
         }
         let end_entity_sha256 = self.c.peer_cert_sha256?;
-        let chain = match HandshakeMessage::decode(&self.hs[..self.hs_start]) {
-            Ok(HandshakeMessage::Certificate(cert)) => Some(CertificateChain(cert.entries)),
-            _ => None,
+        let kept = &self.hs[..self.hs_start];
+        let chain = if self.c.negotiated.is_some_and(|n| n.version == ProtocolVersion::TLSV1_2) {
+            match crate::msgs::HandshakeMessage12::decode(kept) {
+                Ok(crate::msgs::HandshakeMessage12::Certificate(cert)) => {
+                    Some(CertificateChain(Chain::V12(cert.certs)))
+                }
+                _ => None,
+            }
+        } else {
+            match HandshakeMessage::decode(kept) {
+                Ok(HandshakeMessage::Certificate(cert)) => {
+                    Some(CertificateChain(Chain::V13(cert.entries)))
+                }
+                _ => None,
+            }
         };
         Some(PeerIdentity::Certificate { end_entity_sha256, chain })
     }
@@ -428,7 +464,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         }
         let mut done = 0;
         while done < data.len() {
-            let overhead = HEADER_LEN + 1 + 16;
+            let overhead = self.c.io.queued_len(0);
             let room = self.c.io.tx.len() - self.c.io.tx_len;
             if room <= overhead {
                 break;
@@ -448,15 +484,21 @@ impl<'a, 'b> Connection<'a, 'b> {
         self.c.io.send_alert(AlertDescription::CLOSE_NOTIFY);
     }
 
-    /// Asks the peer to update its keys and updates ours (RFC 8446 §4.6.3).
+    /// Asks the peer to update its keys and updates ours (RFC 8446 §4.6.3); TLS 1.2 has no
+    /// KeyUpdate ([`ApiMisuse::BadConfig`]).
     pub fn key_update(&mut self) -> Result<(), Error> {
+        // TLS 1.2 has no KeyUpdate.
+        if matches!(self.state, State::Client(_, ClientState::Traffic12(_))) {
+            return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+        }
         let Some(t) = self.state.traffic_mut() else {
             return Err(Error::ApiMisuse(ApiMisuse::HandshakeNotComplete));
         };
         let msg = HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_REQUESTED);
         self.c.io.send_handshake(&msg, None)?;
         t.write_secret = next_traffic_secret(&t.write_secret);
-        self.c.io.write_key = Some(RecordProtection::new(t.suite.aead, &t.write_secret)?);
+        self.c.io.write_key =
+            Some(Protection::V13(RecordProtection::new(t.suite.aead, &t.write_secret)?));
         Ok(())
     }
 
@@ -467,6 +509,10 @@ impl<'a, 'b> Connection<'a, 'b> {
     /// between an empty and an absent context. Only once the handshake is done
     /// ([`ApiMisuse::HandshakeNotComplete`] before, the sticky error after a failure); a label
     /// over 249 bytes or more than 255 hash lengths of output is [`ApiMisuse::BadConfig`].
+    ///
+    /// On a TLS 1.2 connection it is RFC 5705's `PRF(master_secret, label, client_random ‖
+    /// server_random ‖ uint16 length ‖ context)`, always with the context (an empty one too);
+    /// a label the handshake itself uses is [`ApiMisuse::BadConfig`].
     pub fn export_keying_material(
         &self,
         label: &[u8],
@@ -475,6 +521,10 @@ impl<'a, 'b> Connection<'a, 'b> {
     ) -> Result<(), Error> {
         if let Some(e) = self.c.error {
             return Err(e);
+        }
+        if let State::Client(_, ClientState::Traffic12(t)) = &self.state {
+            // RFC 5705 §4: with a context (here always, even an empty one).
+            return t.master.export(label, Some(context), &t.client_random, &t.server_random, out);
         }
         let Some(t) = self.state.traffic() else {
             return Err(Error::ApiMisuse(ApiMisuse::HandshakeNotComplete));
@@ -615,12 +665,12 @@ mod tests {
         let (mut c, mut s) = pair(client_config(Some(64), None), None);
         handshake(&mut c, &mut s);
         let mut record = [0u8; 200];
-        let key = s.c.io.write_key.as_mut().unwrap();
+        let Some(Protection::V13(key)) = s.c.io.write_key.as_mut() else { panic!() };
         let n = key.seal(ContentType::APPLICATION_DATA, &[7; 10], 53, &mut record).unwrap();
         c.receive_space()[..n].copy_from_slice(&record[..n]);
         assert_eq!(c.received(n), Ok(()));
         assert_eq!(c.read(&mut [0; 64]), Ok(10));
-        let key = s.c.io.write_key.as_mut().unwrap();
+        let Some(Protection::V13(key)) = s.c.io.write_key.as_mut() else { panic!() };
         let n = key.seal(ContentType::APPLICATION_DATA, &[7; 10], 54, &mut record).unwrap();
         c.receive_space()[..n].copy_from_slice(&record[..n]);
         assert_eq!(c.received(n), Err(Error::RecordOverflow));

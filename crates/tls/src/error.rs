@@ -74,6 +74,15 @@ pub enum PeerIncompatible {
     NoCommonAlpn,
     /// A server with only external PSKs found none it knows among the client's identities.
     UnknownPskIdentity,
+    /// A TLS 1.2 server did not agree to the extended master secret (RFC 7627), which Halite
+    /// requires: without it a handshake's keys are not bound to its transcript.
+    NoExtendedMasterSecret,
+    /// A TLS 1.2 server sent no `renegotiation_info` (RFC 5746): it may be open to the
+    /// renegotiation attack, and Halite requires the extension.
+    NoSecureRenegotiation,
+    /// A TLS 1.2 server asked to renegotiate (a HelloRequest), which Halite refuses: the
+    /// connection ends with a `no_renegotiation` alert.
+    Renegotiation,
 }
 
 /// A set of signature schemes in a fixed size, without an allocator: which of the schemes
@@ -388,6 +397,9 @@ impl Error {
                 PeerMisbehaved::RenegotiationInfoNotEmpty => AlertDescription::HANDSHAKE_FAILURE,
             },
             Self::PeerIncompatible(PeerIncompatible::NoTls13) => AlertDescription::PROTOCOL_VERSION,
+            Self::PeerIncompatible(PeerIncompatible::Renegotiation) => {
+                AlertDescription::NO_RENEGOTIATION
+            }
             Self::PeerIncompatible(PeerIncompatible::NoCommonAlpn) => {
                 AlertDescription::NO_APPLICATION_PROTOCOL
             }
@@ -502,6 +514,11 @@ impl fmt::Display for PeerIncompatible {
             }
             Self::NoCommonAlpn => "no ALPN protocol in common",
             Self::UnknownPskIdentity => "none of the client's PSK identities is known",
+            Self::NoExtendedMasterSecret => {
+                "the TLS 1.2 peer does not support extended_master_secret"
+            }
+            Self::NoSecureRenegotiation => "the TLS 1.2 peer sent no renegotiation_info",
+            Self::Renegotiation => "the peer asked to renegotiate, which is refused",
             Self::NoSchemeInCommon { ours, theirs } => {
                 return write!(
                     f,

@@ -4,10 +4,12 @@
 use crate::error::{Error, PeerIncompatible, PeerMisbehaved};
 use crate::key_schedule::{EarlySecret, HashAlg, Transcript, finished_verify_data};
 use crate::kx::KeyShare;
+use crate::msgs::tls12::{EcPointFormats, RenegotiationInfo};
 use crate::msgs::{
     CipherSuite, ClientExtensions, ClientHello, HandshakeMessage, KeyShareEntry, List,
     ProtocolName, ProtocolVersion, ServerHello, SignatureScheme,
 };
+use crate::msgs::{ClientExtensions12, ClientHello12, HandshakeMessage12};
 use crate::msgs::{OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
 use crate::suites::{self, Suite};
 use crate::ticket::Session;
@@ -93,28 +95,50 @@ pub(crate) fn send_client_hello<'a>(
     });
     let identities = identity.as_slice();
     let binders = [PskBinder(&zero_binder[..hash_len])];
-    let mut suites_buf = [CipherSuite(0); MAX_LIST];
-    for (slot, s) in suites_buf.iter_mut().zip(config.suites) {
-        *slot = s.suite;
+    let tls13 = config.offers(ProtocolVersion::TLSV1_3);
+    let tls12 = config.offers(ProtocolVersion::TLSV1_2);
+    // The TLS 1.3 suites first, then the TLS 1.2 ones.
+    let mut suites_buf = [CipherSuite(0); 2 * MAX_LIST];
+    let mut n_suites = 0;
+    let s13 = config.suites.iter().map(|s| s.suite).filter(|_| tls13);
+    let s12 = config.suites12.iter().map(|s| s.suite).filter(|_| tls12);
+    for (slot, s) in suites_buf.iter_mut().zip(s13.chain(s12)) {
+        *slot = s;
+        n_suites += 1;
     }
     let mut alpn_buf = [ProtocolName(&[]); MAX_LIST];
     for (slot, p) in alpn_buf.iter_mut().zip(config.alpn) {
         *slot = ProtocolName(p);
     }
     let mut schemes = [SignatureScheme(0); MAX_LIST];
+    let mut all_schemes = [SignatureScheme(0); 2 * MAX_LIST];
+    let mut n_schemes = 0;
+    let s13 = supported_schemes(&mut schemes).iter().copied();
+    let s12 = crate::verify::SUPPORTED_SCHEMES_TLS12.iter().copied().filter(|_| tls12);
+    for s in s13.chain(s12) {
+        if n_schemes < all_schemes.len() && !all_schemes[..n_schemes].contains(&s) {
+            all_schemes[n_schemes] = s;
+            n_schemes += 1;
+        }
+    }
+    let versions: &[ProtocolVersion] = match (tls13, tls12) {
+        (true, true) => &[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2],
+        (true, false) => &[ProtocolVersion::TLSV1_3],
+        _ => &[ProtocolVersion::TLSV1_2],
+    };
     let public = key.public();
     let shares = [KeyShareEntry { group: key.group(), key: public.as_ref() }];
     let name = &c.sni[..c.sni_len];
-    let ch = HandshakeMessage::ClientHello(ClientHello {
+    let hello = ClientHello {
         legacy_version: ProtocolVersion::TLSV1_2,
         random: *random,
         session_id,
-        cipher_suites: List::items(&suites_buf[..config.suites.len()]),
+        cipher_suites: List::items(&suites_buf[..n_suites]),
         extensions: ClientExtensions {
             server_name: sends_sni(name).then_some(name),
-            supported_versions: Some(List::items(&[ProtocolVersion::TLSV1_3])),
+            supported_versions: Some(List::items(versions)),
             supported_groups: Some(List::items(config.groups)),
-            signature_algorithms: Some(List::items(supported_schemes(&mut schemes))),
+            signature_algorithms: Some(List::items(&all_schemes[..n_schemes])),
             key_shares: Some(List::items(&shares)),
             alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
             cookie,
@@ -130,8 +154,8 @@ pub(crate) fn send_client_hello<'a>(
                 binders: List::items(&binders),
             }),
         },
-    });
-    c.io.send_handshake_patched(&ch, Some(transcript), |msg| {
+    };
+    let patch = |msg: &mut [u8]| {
         let Some((offered, _, mut bt)) = psk else { return Ok(()) };
         // RFC 8446 §4.2.11.2: the binder is over the ClientHello up to the binders list.
         let cut =
@@ -142,7 +166,24 @@ pub(crate) fn send_client_hello<'a>(
         let binder = finished_verify_data(&early.binder_key(external), &bt.current());
         msg[cut + 3..].copy_from_slice(binder.as_ref());
         Ok(())
-    })
+    };
+    if tls12 {
+        // RFC 7627, RFC 5746 (an empty renegotiation_info: an initial handshake), RFC 8422
+        // (uncompressed points only).
+        let ch = HandshakeMessage12::ClientHello(ClientHello12 {
+            hello,
+            tls12: ClientExtensions12 {
+                extended_master_secret: true,
+                renegotiation_info: Some(RenegotiationInfo::INITIAL),
+                ec_point_formats: Some(EcPointFormats::UNCOMPRESSED_ONLY),
+                session_ticket: None,
+            },
+        });
+        c.io.send_handshake_patched(&ch, Some(transcript), patch)
+    } else {
+        let ch = HandshakeMessage::ClientHello(hello);
+        c.io.send_handshake_patched(&ch, Some(transcript), patch)
+    }
 }
 
 /// Whether a client sends `name` as SNI: not when it is empty or an IP address (RFC 6066

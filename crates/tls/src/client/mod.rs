@@ -2,6 +2,7 @@
 //! ([`tls13`]), one state per expected message.
 
 pub(crate) mod hello;
+pub(crate) mod tls12;
 pub(crate) mod tls13;
 
 use crate::config::ClientConfig;
@@ -24,7 +25,31 @@ pub(crate) enum ClientState {
     ExpectCertificate(Handshaking),
     ExpectFinished(ClientExpectFinished),
     Traffic(Traffic),
+    /// TLS 1.2: the server's Certificate with its ServerKeyExchange.
+    ExpectCertificate12(tls12::Hello12),
+    /// TLS 1.2: a CertificateRequest or the ServerHelloDone.
+    ExpectServerHelloDone12(tls12::Kx12),
+    /// TLS 1.2: the server's ChangeCipherSpec.
+    ExpectCcs12(tls12::Finished12),
+    /// TLS 1.2: the server's Finished.
+    ExpectFinished12(tls12::Finished12),
+    /// TLS 1.2 traffic.
+    Traffic12(tls12::Traffic12),
     Dead,
+}
+
+impl ClientState {
+    /// Whether the connection negotiated TLS 1.2 (its messages are read as TLS 1.2's).
+    pub(crate) fn is_tls12(&self) -> bool {
+        matches!(
+            self,
+            Self::ExpectCertificate12(_)
+                | Self::ExpectServerHelloDone12(_)
+                | Self::ExpectCcs12(_)
+                | Self::ExpectFinished12(_)
+                | Self::Traffic12(_)
+        )
+    }
 }
 
 /// Hands one message to the state expecting it and returns the next state.
@@ -39,6 +64,13 @@ pub(crate) fn handle<'a>(
     ticket: &[u8],
 ) -> Result<ClientState, Error> {
     match (state, msg) {
+        // No supported_versions: the server chose TLS 1.2 (or older).
+        (ClientState::ExpectServerHello(st), HandshakeMessage::ServerHello(sh))
+            if sh.extensions.supported_version.is_none()
+                && config.offers(crate::msgs::ProtocolVersion::TLSV1_2) =>
+        {
+            tls12::client_server_hello(c, config, st, raw, &sh)
+        }
         (ClientState::ExpectServerHello(st), HandshakeMessage::ServerHello(sh)) => {
             tls13::client_server_hello(c, config, st, raw, &sh, ticket)
         }

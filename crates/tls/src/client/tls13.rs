@@ -85,6 +85,10 @@ pub(crate) fn client_server_hello<'a>(
     sh: &ServerHello<'_>,
     ticket: &[u8],
 ) -> Result<ClientState, Error> {
+    // A client that offers TLS 1.2 only takes no TLS 1.3 ServerHello.
+    if !config.offers(crate::msgs::ProtocolVersion::TLSV1_3) {
+        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+    }
     client_check_hello(sh, &st.session_id)?;
     let suite = suites::find(config.suites, sh.cipher_suite)
         .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?;

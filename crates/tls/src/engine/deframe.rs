@@ -6,12 +6,16 @@ use core::mem;
 
 use crate::error::{BufferKind, Error, PeerIncompatible, PeerMisbehaved};
 use crate::msgs::{
-    AlertDescription, Codec, ContentType, HandshakeMessage, HandshakeType, split_handshake,
+    AlertDescription, Codec, ContentType, HandshakeMessage, HandshakeMessage12, HandshakeType,
+    split_handshake,
 };
-use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader};
+use crate::record::tls12::MAX_CIPHERTEXT_LEN as MAX_CIPHERTEXT_LEN12;
+use crate::record::{HEADER_LEN, MAX_CIPHERTEXT_LEN, MAX_PLAINTEXT_LEN, RecordHeader};
 
 use super::SinceData;
 use super::handshake::State;
+use super::io::Protection;
+use crate::client::tls12::is_tls12_message;
 use crate::client::tls13::client_certificate;
 use crate::client::{self, ClientState};
 use crate::config::{MAX_EMPTY_RECORDS, MAX_SKIPPED_EARLY_DATA, MAX_USER_CANCELED};
@@ -66,7 +70,10 @@ impl Connection<'_, '_> {
     pub(crate) fn process(&mut self) -> Result<(), Error> {
         while self.c.app.is_none() && !self.c.peer_closed {
             let base = self.c.io.rx_start;
-            let Some(header) = RecordHeader::parse(&self.c.io.rx[base..self.c.io.rx_len])? else {
+            let v12 = matches!(self.c.io.read_key, Some(Protection::V12(_)));
+            let max_len = if v12 { MAX_CIPHERTEXT_LEN12 } else { MAX_CIPHERTEXT_LEN };
+            let rest = &self.c.io.rx[base..self.c.io.rx_len];
+            let Some(header) = RecordHeader::parse_max(rest, max_len)? else {
                 break;
             };
             // RFC 8449 §4 and RFC 8446 §5.4: a protected record's TLSInnerPlaintext (its body
@@ -76,7 +83,7 @@ impl Connection<'_, '_> {
             // the client knew our limit: it is checked once it decrypts.
             let max_body = match &self.c.io.read_key {
                 Some(k) if header.typ != ContentType::CHANGE_CIPHER_SPEC => {
-                    self.c.io.recv_limit + k.alg().tag_len()
+                    k.max_body(self.c.io.recv_limit)
                 }
                 _ => MAX_PLAINTEXT_LEN,
             };
@@ -99,6 +106,19 @@ impl Connection<'_, '_> {
                 if self.hs_len != 0 {
                     return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
                 }
+                // TLS 1.2: a real message, switching the server's records to its keys.
+                if let State::Client(_, slot) = &mut self.state
+                    && slot.is_tls12()
+                {
+                    if self.c.io.rx[base + HEADER_LEN..base + total] != [1] {
+                        return Err(PeerMisbehaved::UnexpectedMessage.into());
+                    }
+                    let state = mem::replace(slot, ClientState::Dead);
+                    *slot = client::tls12::client_change_cipher_spec(&mut self.c, state)?;
+                    self.c.key_changed = false;
+                    self.consume_rx(total);
+                    continue;
+                }
                 if !self.is_handshaking()
                     || self.c.ccs_received
                     || matches!(self.state, State::Server(_, ServerState::ExpectClientHello { .. }))
@@ -118,9 +138,7 @@ impl Connection<'_, '_> {
                 None if skipping => None,
                 None => Some((header.typ, base + HEADER_LEN, base + total)),
                 Some(k) => match k.open(&mut self.c.io.rx[base..base + total]) {
-                    Ok((typ, content)) => {
-                        Some((typ, base + HEADER_LEN, base + HEADER_LEN + content.len()))
-                    }
+                    Ok((typ, start, end)) => Some((typ, base + start, base + end)),
                     Err(Error::DecryptFailed) if skipping => None,
                     Err(e) => return Err(e),
                 },
@@ -253,9 +271,12 @@ impl Connection<'_, '_> {
             let base = self.hs_start;
             let buf = &self.hs[base..base + self.hs_len];
             let Some((first, rest)) = split_handshake(buf) else { break };
+            let tls12 = matches!(&self.state, State::Client(_, st) if st.is_tls12());
             // A type TLS 1.3 does not send (HelloRequest, a TLS 1.2 message, a number no one
-            // assigned) is an unexpected message whatever it holds (RFC 8446 §4, §6.2).
-            if !is_tls13_message(HandshakeType(first[0])) {
+            // assigned) is an unexpected message whatever it holds (RFC 8446 §4, §6.2); so
+            // is, after a TLS 1.2 ServerHello, a type TLS 1.2 does not have.
+            let known = if tls12 { is_tls12_message } else { is_tls13_message };
+            if !known(HandshakeType(first[0])) {
                 return Err(PeerMisbehaved::UnexpectedMessage.into());
             }
             // A Certificate is handled together with the CertificateVerify after it, so the
@@ -265,6 +286,32 @@ impl Connection<'_, '_> {
                 State::Client(config, slot) => {
                     let state = mem::replace(slot, ClientState::Dead);
                     let (used, next, keep) = match state {
+                        // TLS 1.2: the Certificate with the ServerKeyExchange after it.
+                        ClientState::ExpectCertificate12(hello) => {
+                            if first[0] != HandshakeType::CERTIFICATE.0 {
+                                return Err(PeerMisbehaved::UnexpectedMessage.into());
+                            }
+                            let Some((second, _)) = split_handshake(rest) else {
+                                *slot = ClientState::ExpectCertificate12(hello);
+                                break;
+                            };
+                            if !is_tls12_message(HandshakeType(second[0])) {
+                                return Err(PeerMisbehaved::UnexpectedMessage.into());
+                            }
+                            let next = client::tls12::client_certificate(
+                                &mut self.c,
+                                config,
+                                hello,
+                                first,
+                                second,
+                            )?;
+                            (first.len() + second.len(), next, first.len())
+                        }
+                        state if state.is_tls12() => {
+                            let msg = HandshakeMessage12::decode(first)?;
+                            let next = client::tls12::handle(&mut self.c, state, first, &msg)?;
+                            (first.len(), next, 0)
+                        }
                         ClientState::ExpectCertificate(hs)
                             if first.first() != Some(&HandshakeType::CERTIFICATE_REQUEST.0) =>
                         {

@@ -52,6 +52,11 @@ impl State<'_> {
         }
     }
 
+    /// Whether the handshake is done (either version).
+    pub(crate) fn in_traffic(&self) -> bool {
+        self.traffic().is_some() || matches!(self, Self::Client(_, ClientState::Traffic12(_)))
+    }
+
     /// Ends the handshake or traffic for good, after an error.
     pub(crate) fn kill(&mut self) {
         match self {

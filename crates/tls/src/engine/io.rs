@@ -3,8 +3,77 @@
 
 use crate::error::{ApiMisuse, BufferKind, Error};
 use crate::key_schedule::Transcript;
-use crate::msgs::{AlertDescription, AlertLevel, Codec, ContentType, HandshakeMessage, Writer};
+use crate::msgs::{AlertDescription, AlertLevel, Codec, ContentType, Writer};
+use crate::record::tls12::RecordProtection12;
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
+
+/// One direction's record protection, of the version the connection negotiated.
+pub(crate) enum Protection {
+    /// TLS 1.3: the true content type inside, padding, the IV XOR sequence nonce.
+    V13(RecordProtection),
+    /// TLS 1.2: the content type in the clear header, explicit or XOR nonces.
+    V12(RecordProtection12),
+}
+
+impl Protection {
+    /// The whole record's length for `len` content bytes (TLS 1.3: and `padding`).
+    pub(crate) fn sealed_len(&self, len: usize, padding: usize) -> usize {
+        match self {
+            Self::V13(k) => k.sealed_len(len, padding),
+            Self::V12(k) => k.sealed_len(len),
+        }
+    }
+
+    /// The longest record body (after the header) a peer's record may have: for TLS 1.3
+    /// `inner_limit` (the TLSInnerPlaintext limit) and the tag; for TLS 1.2 2^14 + 2048
+    /// (RFC 5246 §6.2.3; the 2^14 plaintext limit is checked once it opens), or a negotiated
+    /// plaintext limit (RFC 8449 §4, RFC 6066 §4) with the nonce and tag.
+    pub(crate) fn max_body(&self, inner_limit: usize) -> usize {
+        match self {
+            Self::V13(k) => inner_limit + k.alg().tag_len(),
+            Self::V12(k) if inner_limit <= MAX_PLAINTEXT_LEN => inner_limit + k.overhead(),
+            Self::V12(_) => crate::record::tls12::MAX_CIPHERTEXT_LEN,
+        }
+    }
+
+    /// Seals `len` content bytes at `buf[5..]` as one record at the start of `buf`.
+    pub(crate) fn seal_in_place(
+        &mut self,
+        typ: ContentType,
+        buf: &mut [u8],
+        len: usize,
+        padding: usize,
+    ) -> Result<usize, Error> {
+        match self {
+            Self::V13(k) => k.seal_in_place(typ, buf, len, padding),
+            Self::V12(k) => {
+                let at = k.payload_offset();
+                let total = k.sealed_len(len);
+                if buf.len() < total {
+                    return Err(Error::too_small(BufferKind::Send, total));
+                }
+                buf.copy_within(HEADER_LEN..HEADER_LEN + len, at);
+                k.seal_in_place(typ, buf, len)
+            }
+        }
+    }
+
+    /// Opens the whole record in place: its content type, and where its content starts and
+    /// ends in `record`.
+    pub(crate) fn open(&mut self, record: &mut [u8]) -> Result<(ContentType, usize, usize), Error> {
+        match self {
+            Self::V13(k) => {
+                let (typ, content) = k.open(record)?;
+                Ok((typ, HEADER_LEN, HEADER_LEN + content.len()))
+            }
+            Self::V12(k) => {
+                let at = k.payload_offset();
+                let (typ, content) = k.open(record)?;
+                Ok((typ, at, at + content.len()))
+            }
+        }
+    }
+}
 
 /// The record side of a connection: the send and receive buffers and the keys.
 pub(crate) struct Io<'b> {
@@ -23,16 +92,16 @@ pub(crate) struct Io<'b> {
     /// The longest TLSInnerPlaintext (content, type byte and padding) a protected record from
     /// the peer may carry: 2^14 + 1, or the negotiated limit (longer is `record_overflow`).
     pub(crate) recv_limit: usize,
-    pub(crate) read_key: Option<RecordProtection>,
-    pub(crate) write_key: Option<RecordProtection>,
+    pub(crate) read_key: Option<Protection>,
+    pub(crate) write_key: Option<Protection>,
 }
 
 impl Io<'_> {
     /// Queues one handshake message as one record (protected once keys are set), adding it
     /// to `transcript`.
-    pub(crate) fn send_handshake(
+    pub(crate) fn send_handshake<'m>(
         &mut self,
-        msg: &HandshakeMessage<'_>,
+        msg: &impl Codec<'m>,
         transcript: Option<&mut Transcript>,
     ) -> Result<(), Error> {
         self.send_handshake_patched(msg, transcript, |_| Ok(()))
@@ -40,9 +109,9 @@ impl Io<'_> {
 
     /// As [`send_handshake`](Self::send_handshake), letting `patch` change the encoded
     /// message before it is hashed and sealed (to fill in PSK binders).
-    pub(crate) fn send_handshake_patched(
+    pub(crate) fn send_handshake_patched<'m>(
         &mut self,
-        msg: &HandshakeMessage<'_>,
+        msg: &impl Codec<'m>,
         transcript: Option<&mut Transcript>,
         patch: impl FnOnce(&mut [u8]) -> Result<(), Error>,
     ) -> Result<(), Error> {

@@ -15,7 +15,7 @@ use crate::record::RecordProtection;
 use crate::suites::Suite;
 use crate::ticket::{ClientIdentity, TicketTooLong};
 
-use self::io::Io;
+use self::io::{Io, Protection};
 use crate::conn::Negotiated;
 
 /// Everything but the handshake buffer and the state, so a handler can borrow a message from
@@ -61,13 +61,13 @@ pub(crate) struct Core<'a, 'b> {
 
 impl Core<'_, '_> {
     pub(crate) fn set_read(&mut self, suite: Suite, secret: &Secret) -> Result<(), Error> {
-        self.io.read_key = Some(RecordProtection::new(suite.aead, secret)?);
+        self.io.read_key = Some(Protection::V13(RecordProtection::new(suite.aead, secret)?));
         self.key_changed = true;
         Ok(())
     }
 
     pub(crate) fn set_write(&mut self, suite: Suite, secret: &Secret) -> Result<(), Error> {
-        self.io.write_key = Some(RecordProtection::new(suite.aead, secret)?);
+        self.io.write_key = Some(Protection::V13(RecordProtection::new(suite.aead, secret)?));
         Ok(())
     }
 }

@@ -289,6 +289,8 @@ wire_enum! {
         INAPPROPRIATE_FALLBACK = 86,
         /// `user_canceled`.
         USER_CANCELED = 90,
+        /// `no_renegotiation` (TLS 1.2, RFC 5246 §7.2.2).
+        NO_RENEGOTIATION = 100,
         /// `missing_extension`.
         MISSING_EXTENSION = 109,
         /// `unsupported_extension`.

@@ -33,6 +33,12 @@ impl RecordHeader {
     /// Refuses unknown content types, a version other than 3.x, and bodies longer than
     /// protected records may be.
     pub fn parse(buf: &[u8]) -> Result<Option<Self>, Error> {
+        Self::parse_max(buf, MAX_CIPHERTEXT_LEN)
+    }
+
+    /// As [`RecordHeader::parse`], with bodies up to `max` bytes (TLS 1.2 allows
+    /// 2^14 + 2048, [`tls12::MAX_CIPHERTEXT_LEN`]).
+    pub fn parse_max(buf: &[u8], max: usize) -> Result<Option<Self>, Error> {
         let Some(h) = buf.get(..HEADER_LEN) else { return Ok(None) };
         let typ = ContentType(h[0]);
         if typ.name().is_none() {
@@ -42,7 +48,7 @@ impl RecordHeader {
             return Err(crate::msgs::InvalidMessage::IllegalValue.into());
         }
         let len = usize::from(u16::from_be_bytes([h[3], h[4]]));
-        if len > MAX_CIPHERTEXT_LEN {
+        if len > max {
             return Err(Error::RecordOverflow);
         }
         Ok(Some(Self { typ, len }))
@@ -57,7 +63,7 @@ impl RecordHeader {
     }
 }
 
-/// TLS 1.2 AEAD record protection (explicit and XOR nonces), not yet wired into a connection.
+/// TLS 1.2 AEAD record protection (explicit and XOR nonces).
 #[doc(hidden)]
 pub mod tls12;
 mod tls13;

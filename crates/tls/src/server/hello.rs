@@ -330,6 +330,7 @@ pub(crate) fn server_client_hello<'a>(
     c.set_write(suite, &server_app)?;
     c.server_app = Some(server_app);
     c.params = Negotiated {
+        version: crate::msgs::ProtocolVersion::TLSV1_3,
         suite: suite.suite,
         group: share.map_or(NamedGroup(0), |s| s.group),
         scheme,

@@ -1,0 +1,398 @@
+//! The TLS 1.2 client against a rustls (ring) server configured for TLS 1.2 only, in memory:
+//! every ECDHE suite both implement × group × certificate type, with data both ways and the
+//! exporter; the server's answers Halite requires (extended master secret, downgrade
+//! sentinel), patched into the forwarded `ServerHello`; and version negotiation when the
+//! client offers both versions.
+
+use std::io::{Read, Write};
+use std::sync::Arc;
+
+use core_hash::OsRandom;
+use pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+use tls::msgs::{AlertDescription, NamedGroup, ProtocolVersion};
+use tls::suites::tls12::{self as s12, Suite12};
+use tls::{Buffers, ClientConfig, Connection, Error, PeerIncompatible, PeerMisbehaved};
+
+struct Identity {
+    ca: &'static [u8],
+    cert: &'static [u8],
+    key: &'static [u8],
+    suites: [Suite12; 3],
+}
+
+const P256: Identity = Identity {
+    ca: include_bytes!("data/ca-p256.der"),
+    cert: include_bytes!("data/server-p256.der"),
+    key: include_bytes!("data/server-p256.key.der"),
+    suites: [
+        s12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+        s12::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+        s12::TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
+    ],
+};
+
+const RSA: Identity = Identity {
+    ca: include_bytes!("data/ca-rsa.der"),
+    cert: include_bytes!("data/server-rsa.der"),
+    key: include_bytes!("data/server-rsa.key.der"),
+    suites: [
+        s12::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+        s12::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+        s12::TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+    ],
+};
+
+const GROUPS: [NamedGroup; 3] = [NamedGroup::X25519, NamedGroup::SECP256R1, NamedGroup::SECP384R1];
+
+/// A rustls server for `id`, with only `suite` (if given) and `group`, speaking `versions`.
+fn rustls_server(
+    id: &Identity,
+    suite: Option<Suite12>,
+    group: NamedGroup,
+    versions: &[&'static rustls::SupportedProtocolVersion],
+) -> rustls::ServerConnection {
+    let mut p = rustls::crypto::ring::default_provider();
+    if let Some(suite) = suite {
+        p.cipher_suites.retain(|s| u16::from(s.suite()) == suite.suite.0);
+        assert_eq!(p.cipher_suites.len(), 1);
+    }
+    p.kx_groups.retain(|g| u16::from(g.name()) == group.0);
+    let config = rustls::ServerConfig::builder_with_provider(Arc::new(p))
+        .with_protocol_versions(versions)
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![CertificateDer::from(id.cert)],
+            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(id.key)),
+        )
+        .unwrap();
+    rustls::ServerConnection::new(Arc::new(config)).unwrap()
+}
+
+/// Moves records both ways until neither side has anything to say; `patch` may change what
+/// the server sends before we receive it. Returns our first error and the application data
+/// we read.
+fn pump(
+    ours: &mut Connection<'_, '_>,
+    theirs: &mut rustls::ServerConnection,
+    patch: &mut dyn FnMut(&mut Vec<u8>),
+) -> (Result<(), Error>, Vec<u8>) {
+    let mut app = Vec::new();
+    for _ in 0..20 {
+        let mut moved = false;
+        if !ours.pending_send().is_empty() {
+            let mut data = ours.pending_send();
+            let n = data.len();
+            while !data.is_empty() {
+                theirs.read_tls(&mut data).unwrap();
+                if theirs.process_new_packets().is_err() {
+                    break;
+                }
+            }
+            ours.sent(n);
+            moved = true;
+        }
+        let mut out = Vec::new();
+        while theirs.wants_write() {
+            theirs.write_tls(&mut out).unwrap();
+        }
+        patch(&mut out);
+        let mut at = 0;
+        while at < out.len() {
+            let space = ours.receive_space();
+            let n = space.len().min(out.len() - at);
+            space[..n].copy_from_slice(&out[at..at + n]);
+            if let Err(e) = ours.received(n) {
+                return (Err(e), app);
+            }
+            at += n;
+            moved = true;
+            let mut sink = [0u8; 4096];
+            loop {
+                match ours.read(&mut sink) {
+                    Ok(0) => break,
+                    Ok(k) => app.extend_from_slice(&sink[..k]),
+                    Err(e) => return (Err(e), app),
+                }
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    (Ok(()), app)
+}
+
+fn roots(id: &Identity) -> Vec<pki_types::TrustAnchor<'static>> {
+    let ca = Box::leak(Box::new(CertificateDer::from(id.ca)));
+    vec![webpki::anchor_from_trusted_cert(ca).unwrap()]
+}
+
+fn bufs() -> Buffers<'static> {
+    Buffers {
+        received: Vec::leak(vec![0; 18_500]),
+        send: Vec::leak(vec![0; 18_500]),
+        handshake: Vec::leak(vec![0; 10_000]),
+    }
+}
+
+const BOTH: [ProtocolVersion; 2] = [ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
+const ONLY12: [ProtocolVersion; 1] = [ProtocolVersion::TLSV1_2];
+
+#[test]
+fn every_suite_group_and_certificate_against_rustls() {
+    let mut count = 0;
+    for id in [&P256, &RSA] {
+        let roots = roots(id);
+        for suite in id.suites {
+            for group in GROUPS {
+                for versions in [&ONLY12[..], &BOTH[..]] {
+                    let groups = [group];
+                    let suites12 = [suite];
+                    let config = ClientConfig {
+                        versions,
+                        suites12: &suites12,
+                        groups: &groups,
+                        ..ClientConfig::new(&roots, &tls::SystemClock)
+                    };
+                    let mut ours =
+                        Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+                    let mut theirs =
+                        rustls_server(id, Some(suite), group, &[&rustls::version::TLS12]);
+                    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+                    r.unwrap_or_else(|e| panic!("{suite:?} {group:?}: {e}"));
+                    assert!(!ours.is_handshaking() && !theirs.is_handshaking());
+                    let n = ours.negotiated().unwrap();
+                    assert_eq!(n.version, ProtocolVersion::TLSV1_2);
+                    assert_eq!(n.suite, suite.suite);
+                    assert_eq!(n.group, group);
+                    assert_eq!(theirs.protocol_version(), Some(rustls::ProtocolVersion::TLSv1_2));
+
+                    // Data both ways.
+                    assert_eq!(ours.write(b"ping from halite").unwrap(), 16);
+                    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+                    r.unwrap();
+                    let mut buf = [0u8; 64];
+                    let k = theirs.reader().read(&mut buf).unwrap();
+                    assert_eq!(&buf[..k], b"ping from halite");
+                    let big = vec![0x5a; 40_000];
+                    theirs.writer().write_all(&big).unwrap();
+                    theirs.writer().write_all(b"pong").unwrap();
+                    let (r, app) = pump(&mut ours, &mut theirs, &mut |_| {});
+                    r.unwrap();
+                    assert_eq!(app.len(), 40_004);
+                    assert_eq!(&app[40_000..], b"pong");
+
+                    // The exporter agrees with rustls's (RFC 5705, with a context).
+                    let (mut a, mut b) = ([0u8; 40], [0u8; 40]);
+                    ours.export_keying_material(b"EXPORTER-test", b"ctx", &mut a).unwrap();
+                    theirs.export_keying_material(&mut b, b"EXPORTER-test", Some(b"ctx")).unwrap();
+                    assert_eq!(a, b);
+                    assert_eq!(ours.key_update(), Err(Error::ApiMisuse(tls::ApiMisuse::BadConfig)));
+
+                    ours.close();
+                    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+                    r.unwrap();
+                    count += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(count, 36);
+}
+
+/// A change to a `ServerHello`: its random and its extensions as (type, body) pairs.
+type Patch = dyn FnMut(&mut [u8], &mut Vec<(u16, Vec<u8>)>);
+
+/// Rewrites the `ServerHello` at the start of `flight` (a handshake record): `f` gets the
+/// random and the extension blocks as (type, body) pairs, and the lengths are fixed up.
+fn patch_server_hello(flight: &mut Vec<u8>, f: &mut Patch) {
+    if flight.len() < 9 || flight[0] != 22 || flight[5] != 2 {
+        return;
+    }
+    let rec_len = usize::from(u16::from_be_bytes([flight[3], flight[4]]));
+    let hs_len =
+        usize::from(flight[6]) << 16 | usize::from(flight[7]) << 8 | usize::from(flight[8]);
+    let body = flight[9..9 + hs_len].to_vec();
+    let sid_len = usize::from(body[34]);
+    let ext_at = 35 + sid_len + 3;
+    let mut head = body[..ext_at].to_vec();
+    let mut exts = Vec::new();
+    let mut p = ext_at + 2;
+    while p < body.len() {
+        let typ = u16::from_be_bytes([body[p], body[p + 1]]);
+        let len = usize::from(u16::from_be_bytes([body[p + 2], body[p + 3]]));
+        exts.push((typ, body[p + 4..p + 4 + len].to_vec()));
+        p += 4 + len;
+    }
+    f(&mut head[2..34], &mut exts);
+    let mut ext_bytes = Vec::new();
+    for (t, b) in &exts {
+        ext_bytes.extend_from_slice(&t.to_be_bytes());
+        ext_bytes.extend_from_slice(&(b.len() as u16).to_be_bytes());
+        ext_bytes.extend_from_slice(b);
+    }
+    let mut new_body = head;
+    new_body.extend_from_slice(&(ext_bytes.len() as u16).to_be_bytes());
+    new_body.extend(ext_bytes);
+    let mut msg = vec![2, 0, (new_body.len() >> 8) as u8, new_body.len() as u8];
+    msg.extend(new_body);
+    let rest = flight[9 + hs_len..5 + rec_len].to_vec();
+    let after = flight[5 + rec_len..].to_vec();
+    let new_len = msg.len() + rest.len();
+    let mut out = vec![22, 3, 3, (new_len >> 8) as u8, new_len as u8];
+    out.extend(msg);
+    out.extend(rest);
+    out.extend(after);
+    *flight = out;
+}
+
+fn patched_handshake(
+    versions: &[ProtocolVersion],
+    f: &mut Patch,
+) -> (Connection<'static, 'static>, Result<(), Error>) {
+    let roots = Box::leak(Box::new(roots(&P256)));
+    let versions: &'static [ProtocolVersion] = Box::leak(versions.to_vec().into_boxed_slice());
+    let config = ClientConfig { versions, ..ClientConfig::new(roots, &tls::SystemClock) };
+    let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+    let mut theirs = rustls_server(&P256, None, NamedGroup::X25519, &[&rustls::version::TLS12]);
+    let mut first = true;
+    let (r, _) = pump(&mut ours, &mut theirs, &mut |flight| {
+        if first && !flight.is_empty() {
+            first = false;
+            patch_server_hello(flight, f);
+        }
+    });
+    (ours, r)
+}
+
+#[test]
+fn a_server_without_extended_master_secret_is_refused() {
+    let (ours, r) = patched_handshake(&BOTH, &mut |_, exts| exts.retain(|(t, _)| *t != 0x0017));
+    let want = Error::PeerIncompatible(PeerIncompatible::NoExtendedMasterSecret);
+    assert_eq!(r, Err(want));
+    assert_eq!(want.alert(), Some(AlertDescription::HANDSHAKE_FAILURE));
+    assert!(ours.negotiated().is_none());
+}
+
+#[test]
+fn a_server_without_renegotiation_info_is_refused() {
+    let (_, r) = patched_handshake(&BOTH, &mut |_, exts| exts.retain(|(t, _)| *t != 0xff01));
+    assert_eq!(r, Err(Error::PeerIncompatible(PeerIncompatible::NoSecureRenegotiation)));
+    let (_, r) = patched_handshake(&BOTH, &mut |_, exts| {
+        for (t, b) in exts.iter_mut() {
+            if *t == 0xff01 {
+                *b = vec![1, 0];
+            }
+        }
+    });
+    assert_eq!(r, Err(Error::PeerMisbehaved(PeerMisbehaved::RenegotiationInfoNotEmpty)));
+}
+
+#[test]
+fn the_downgrade_sentinel_is_refused_by_a_tls13_capable_client() {
+    let sentinel = |random: &mut [u8], _: &mut Vec<(u16, Vec<u8>)>| {
+        random[24..].copy_from_slice(b"DOWNGRD\x01");
+    };
+    let (_, r) = patched_handshake(&BOTH, &mut { sentinel });
+    let want = Error::PeerMisbehaved(PeerMisbehaved::DowngradeDetected);
+    assert_eq!(r, Err(want));
+    assert_eq!(want.alert(), Some(AlertDescription::ILLEGAL_PARAMETER));
+    // A client that offers TLS 1.2 only has not been downgraded: it goes on (and the
+    // server's signature, over the patched random, then fails).
+    let (_, r) = patched_handshake(&ONLY12, &mut { sentinel });
+    assert_eq!(r, Err(Error::PeerMisbehaved(PeerMisbehaved::BadSignature)));
+}
+
+#[test]
+fn a_tls13_server_still_negotiates_tls13_when_both_are_offered() {
+    let roots = roots(&P256);
+    let config = ClientConfig { versions: &BOTH, ..ClientConfig::new(&roots, &tls::SystemClock) };
+    let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+    let mut theirs = rustls_server(
+        &P256,
+        None,
+        NamedGroup::X25519,
+        &[&rustls::version::TLS13, &rustls::version::TLS12],
+    );
+    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+    r.unwrap();
+    assert_eq!(ours.negotiated().unwrap().version, ProtocolVersion::TLSV1_3);
+    assert_eq!(theirs.protocol_version(), Some(rustls::ProtocolVersion::TLSv1_3));
+}
+
+#[test]
+fn a_tls13_only_client_refuses_a_tls12_server() {
+    let roots = roots(&P256);
+    let config = ClientConfig::new(&roots, &tls::SystemClock);
+    let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+    let mut theirs = rustls_server(&P256, None, NamedGroup::X25519, &[&rustls::version::TLS12]);
+    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+    assert_eq!(r, Err(Error::PeerIncompatible(PeerIncompatible::NoTls13)));
+}
+
+/// A server that asks for a client certificate (optionally) gets an empty Certificate from a
+/// client with none, and the handshake completes.
+#[test]
+fn a_certificate_request_is_answered_with_an_empty_certificate() {
+    let mut client_roots = rustls::RootCertStore::empty();
+    client_roots.add(CertificateDer::from(P256.ca)).unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
+        client_roots.into(),
+        provider.clone(),
+    )
+    .allow_unauthenticated()
+    .build()
+    .unwrap();
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS12])
+        .unwrap()
+        .with_client_cert_verifier(verifier)
+        .with_single_cert(
+            vec![CertificateDer::from(P256.cert)],
+            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(P256.key)),
+        )
+        .unwrap();
+    let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
+    let roots = roots(&P256);
+    let config = ClientConfig { versions: &ONLY12, ..ClientConfig::new(&roots, &tls::SystemClock) };
+    let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+    r.unwrap();
+    assert!(!ours.is_handshaking() && !theirs.is_handshaking());
+    assert!(theirs.peer_certificates().is_none());
+    assert_eq!(ours.negotiated().unwrap().client_auth, None);
+    assert_eq!(ours.write(b"x").unwrap(), 1);
+    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+    r.unwrap();
+    let mut buf = [0u8; 4];
+    assert_eq!(theirs.reader().read(&mut buf).unwrap(), 1);
+}
+
+/// The versions must be TLS 1.2 and/or 1.3, with suites for each offered one.
+#[test]
+fn versions_are_checked() {
+    let roots = roots(&P256);
+    let bad: [&[ProtocolVersion]; 3] =
+        [&[], &[ProtocolVersion(0x0302)], &[ProtocolVersion(0x0305)]];
+    for versions in bad {
+        let config = ClientConfig { versions, ..ClientConfig::new(&roots, &tls::SystemClock) };
+        let r = Connection::client(config, "localhost", bufs(), &mut OsRandom);
+        assert_eq!(r.err(), Some(Error::ApiMisuse(tls::ApiMisuse::BadConfig)), "{versions:?}");
+    }
+    let config = ClientConfig {
+        versions: &ONLY12,
+        suites12: &[],
+        ..ClientConfig::new(&roots, &tls::SystemClock)
+    };
+    let r = Connection::client(config, "localhost", bufs(), &mut OsRandom);
+    assert_eq!(r.err(), Some(Error::ApiMisuse(tls::ApiMisuse::BadConfig)));
+    // TLS 1.2 alone needs no TLS 1.3 suites.
+    let config = ClientConfig {
+        versions: &ONLY12,
+        suites: &[],
+        ..ClientConfig::new(&roots, &tls::SystemClock)
+    };
+    assert!(Connection::client(config, "localhost", bufs(), &mut OsRandom).is_ok());
+}

@@ -1,0 +1,223 @@
+//! The TLS 1.2 client against `openssl s_server -tls1_2` over loopback TCP: every ECDHE suite
+//! Halite implements (the CCM ones too, which rustls lacks) with the P-256 and RSA-2048 test
+//! certificates, over the groups OpenSSL and Halite share. Skipped, with the reason printed,
+//! when `openssl` is not installed.
+
+mod peer;
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use core_hash::OsRandom;
+use peer::{Killed, connect_retrying, free_port};
+use pki_types::CertificateDer;
+use tls::msgs::{NamedGroup, ProtocolVersion};
+use tls::suites::tls12::{self as s12, Suite12};
+use tls::{Buffers, ClientConfig, Connection, Stream};
+
+fn data(name: &str) -> String {
+    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
+    p.to_string_lossy().into_owned()
+}
+
+fn openssl_available() -> bool {
+    match Command::new("openssl").arg("version").output() {
+        Ok(o) if o.status.success() => true,
+        _ => {
+            println!("skipping: `openssl` is not installed or does not run");
+            false
+        }
+    }
+}
+
+/// One connection to `s_server -tls1_2` holding the `id` certificate, with `suite` and
+/// `group`: the page `-www` serves names the suite, and ours says TLS 1.2.
+fn round(id: &str, suite: Suite12, group: NamedGroup, server_group: &str) {
+    let ca_der = std::fs::read(data(&format!("ca-{id}.der"))).unwrap();
+    let ca = CertificateDer::from(&ca_der[..]);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let port = free_port();
+    // The CCM_8 suites are below OpenSSL's default security level.
+    let cipher = format!("{}:@SECLEVEL=0", suite.openssl_name());
+    let _server = Killed(
+        Command::new("openssl")
+            .args(["s_server", "-accept"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-cert", &data(&format!("server-{id}.pem"))])
+            .args(["-key", &data(&format!("server-{id}.key"))])
+            .args(["-tls1_2", "-cipher", &cipher, "-groups", server_group])
+            .args(["-www", "-naccept", "1"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let sock = connect_retrying(port);
+    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
+    let suites12 = [suite];
+    // Every group: in TLS 1.2 an ECDSA certificate's curve must be among the client's groups
+    // (RFC 8422 §5.1), and `-groups` picks the one the key exchange uses.
+    let groups =
+        [NamedGroup::X25519, NamedGroup::SECP256R1, NamedGroup::SECP384R1, NamedGroup::SECP521R1];
+    let versions = [ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
+    let config = ClientConfig {
+        versions: &versions,
+        suites12: &suites12,
+        groups: &groups,
+        ..ClientConfig::new(&roots, &tls::SystemClock)
+    };
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+    let mut stream = Stream { conn: &mut conn, sock };
+    let what = format!("{} {server_group} {id}", suite.iana_name());
+    stream.handshake().unwrap_or_else(|e| panic!("{what}: {e}"));
+    stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+    let mut page = Vec::new();
+    let _ = stream.read_to_end(&mut page);
+    let page = String::from_utf8_lossy(&page);
+    assert!(page.starts_with("HTTP/1.0 200 ok"), "{what}: {page}");
+    assert!(page.contains(suite.openssl_name()), "{what}: s_server reports the suite: {page}");
+    assert!(page.contains("TLSv1.2"), "{what}: {page}");
+    let n = conn.negotiated().unwrap();
+    assert_eq!((n.version, n.suite, n.group), (ProtocolVersion::TLSV1_2, suite.suite, group));
+}
+
+#[test]
+fn our_client_against_openssl_s_server_tls12() {
+    if !openssl_available() {
+        return;
+    }
+    let ecdsa = [
+        s12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+        s12::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+        s12::TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
+        s12::TLS_ECDHE_ECDSA_WITH_AES_128_CCM,
+        s12::TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8,
+    ];
+    let rsa = [
+        s12::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+        s12::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+        s12::TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+    ];
+    for suite in ecdsa {
+        round("p256", suite, NamedGroup::X25519, "X25519");
+    }
+    for suite in rsa {
+        round("rsa", suite, NamedGroup::X25519, "X25519");
+    }
+    for (g, name) in [
+        (NamedGroup::SECP256R1, "P-256"),
+        (NamedGroup::SECP384R1, "P-384"),
+        (NamedGroup::SECP521R1, "P-521"),
+    ] {
+        round("p256", s12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, g, name);
+        round("rsa", s12::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, g, name);
+    }
+}
+
+/// `s_server`'s `R` command sends a `HelloRequest`: the client refuses to renegotiate and ends
+/// the connection with a `no_renegotiation` alert (RFC 5746 §4.2 lets it refuse).
+#[test]
+fn a_hello_request_from_openssl_is_refused() {
+    if !openssl_available() {
+        return;
+    }
+    let ca_der = std::fs::read(data("ca-p256.der")).unwrap();
+    let ca = CertificateDer::from(&ca_der[..]);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let port = free_port();
+    let mut server = Killed(
+        Command::new("openssl")
+            .args(["s_server", "-accept"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-cert", &data("server-p256.pem"), "-key", &data("server-p256.key")])
+            .args(["-tls1_2", "-naccept", "1"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let sock = connect_retrying(port);
+    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
+    let versions = [ProtocolVersion::TLSV1_2];
+    let groups = [NamedGroup::X25519, NamedGroup::SECP256R1];
+    let config = ClientConfig {
+        versions: &versions,
+        groups: &groups,
+        ..ClientConfig::new(&roots, &tls::SystemClock)
+    };
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+    let mut stream = Stream { conn: &mut conn, sock };
+    stream.handshake().unwrap();
+    let mut sock = stream.sock;
+    server.0.stdin.as_mut().unwrap().write_all(b"R\n").unwrap();
+    let got = loop {
+        let space = conn.receive_space();
+        let n = sock.read(space).unwrap();
+        assert!(n > 0, "the server closed before a HelloRequest");
+        if let Err(e) = conn.received(n) {
+            break e;
+        }
+    };
+    assert_eq!(got, tls::Error::PeerIncompatible(tls::PeerIncompatible::Renegotiation));
+    assert_eq!(got.alert(), Some(tls::msgs::AlertDescription::NO_RENEGOTIATION));
+    // The alert goes out (protected: 5 + 8 + 2 + 16 bytes under AES-GCM).
+    assert_eq!(conn.pending_send().len(), 31);
+    sock.write_all(conn.pending_send()).unwrap();
+}
+
+/// `max_fragment_length` on TLS 1.2: `s_server` takes our 512 and sends its page in records
+/// of at most 512 bytes, which our client reads; we send no more than 512 per record either.
+#[test]
+fn max_fragment_length_with_openssl_tls12() {
+    if !openssl_available() {
+        return;
+    }
+    let ca_der = std::fs::read(data("ca-p256.der")).unwrap();
+    let ca = CertificateDer::from(&ca_der[..]);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
+    let port = free_port();
+    let _server = Killed(
+        Command::new("openssl")
+            .args(["s_server", "-accept"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-cert", &data("server-p256.pem"), "-key", &data("server-p256.key")])
+            .args(["-tls1_2", "-www", "-naccept", "1"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let sock = connect_retrying(port);
+    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    // Records of 512 content bytes fit a small receive buffer.
+    let (mut rx, mut tx, mut hs) = (vec![0; 1_000], vec![0; 18_500], vec![0; 8_000]);
+    let versions = [ProtocolVersion::TLSV1_2];
+    let groups = [NamedGroup::X25519, NamedGroup::SECP256R1];
+    let config = ClientConfig {
+        versions: &versions,
+        groups: &groups,
+        max_fragment_length: Some(tls::msgs::MaxFragmentLength::LEN_512),
+        ..ClientConfig::new(&roots, &tls::SystemClock)
+    };
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+    let mut stream = Stream { conn: &mut conn, sock };
+    stream.handshake().unwrap();
+    stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+    let mut page = Vec::new();
+    let _ = stream.read_to_end(&mut page);
+    let page = String::from_utf8_lossy(&page);
+    assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
+    assert!(page.len() > 2_000, "the page spans several records: {}", page.len());
+    assert_eq!(conn.record_limits().send, 512);
+    assert_eq!(conn.negotiated().unwrap().version, ProtocolVersion::TLSV1_2);
+}
