@@ -80,7 +80,8 @@ pub(crate) struct Traffic {
     pub(crate) suite: Suite,
     pub(crate) read_secret: Secret,
     pub(crate) write_secret: Secret,
-    /// The exporter master secret, for [`Connection::export_keying_material`](crate::Connection::export_keying_material).
+    /// The exporter master secret, for
+    /// [`Connection::export_keying_material`](crate::Connection::export_keying_material).
     pub(crate) exporter: Secret,
     /// Client: the resumption master secret, for the PSKs of NewSessionTickets.
     pub(crate) resumption: Option<Secret>,

@@ -80,7 +80,8 @@ pub(crate) struct Io<'b> {
     pub(crate) rx: &'b mut [u8],
     /// Where the unprocessed received bytes start: records are consumed by moving this
     /// offset, and the bytes are moved to the front only when that is worth it (see
-    /// [`Connection::receive_space`](crate::Connection::receive_space)), so receiving costs time linear in the bytes received.
+    /// [`Connection::receive_space`](crate::Connection::receive_space)), so receiving costs
+    /// time linear in the bytes received.
     pub(crate) rx_start: usize,
     /// Where the received bytes end.
     pub(crate) rx_len: usize,

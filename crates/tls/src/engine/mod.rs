@@ -73,9 +73,13 @@ impl Core<'_, '_> {
 }
 
 /// Counts of records and messages that carry no application data, received since the last
-/// application-data record that did; each is bounded (by [`MAX_EMPTY_RECORDS`](crate::conn::MAX_EMPTY_RECORDS),
-/// [`MAX_KEY_UPDATES`](crate::conn::MAX_KEY_UPDATES) and [`MAX_USER_CANCELED`](crate::conn::MAX_USER_CANCELED)) so that a peer cannot keep a connection busy
+/// application-data record that did; each is bounded (by [`MAX_EMPTY_RECORDS`],
+/// [`MAX_KEY_UPDATES`] and [`MAX_USER_CANCELED`]) so that a peer cannot keep a connection busy
 /// without end while sending nothing.
+///
+/// [`MAX_EMPTY_RECORDS`]: crate::conn::MAX_EMPTY_RECORDS
+/// [`MAX_KEY_UPDATES`]: crate::conn::MAX_KEY_UPDATES
+/// [`MAX_USER_CANCELED`]: crate::conn::MAX_USER_CANCELED
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct SinceData {
     pub(crate) empty_records: u8,

@@ -2,8 +2,8 @@
 //! secret (§8.1) or extended master secret (RFC 7627 §4), the key block (§6.3), the Finished
 //! `verify_data` (§7.4.9) and exported keying material (RFC 5705).
 //!
-//! The secrets move through types as the 1.3 schedule does — [`PreMasterSecret`](crate::key_schedule::tls12::PreMasterSecret) →
-//! [`MasterSecret`](crate::key_schedule::tls12::MasterSecret) → [`KeyBlock`](crate::key_schedule::tls12::KeyBlock) — and each is wiped on drop and never printed.
+//! The secrets move through types as the 1.3 schedule does — [`PreMasterSecret`] →
+//! [`MasterSecret`] → [`KeyBlock`] — and each is wiped on drop and never printed.
 //!
 //! [`PreMasterSecret`]: crate::schedule::tls12::PreMasterSecret
 //! [`MasterSecret`]: crate::schedule::tls12::MasterSecret
