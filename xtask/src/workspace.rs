@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 use crate::json::Json;
 use crate::util;
 
-/// Members under `crates/` that are not primitive crates: they sit on top (`bench` needs std;
-/// `tls` is `no_std`, and `cargo xtask ci` builds it for the Cortex-M0 on its own).
-const NOT_PRIMITIVE: &[&str] = &["bench", "tls"];
+/// Members under `crates/` that are not primitive crates: they sit on top (`bench` and
+/// `rustls-halite` need std; `tls` is `no_std`, and `cargo xtask ci` builds it for the
+/// Cortex-M0 on its own).
+const NOT_PRIMITIVE: &[&str] = &["bench", "tls", "rustls-halite"];
 
 /// One workspace member.
 #[derive(Clone, Debug, PartialEq, Eq)]

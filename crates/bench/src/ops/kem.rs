@@ -5,11 +5,11 @@
 //!
 //! - `keygen`: a key pair from the 64-byte seed (d, z); the output is the encapsulation key.
 //!   aws-lc-rs draws its own seed, so the agreement check compares whether the output is a
-//!   valid encapsulation key of the right length ([`valid_encapsulation_key`]).
+//!   valid encapsulation key of the right length (each parameter set's `valid_ek`).
 //! - `encaps`: parses the fixed encapsulation key (the modulus check of FIPS 203 §7.2, and in
 //!   Halite its hash H(ek)) and encapsulates to it, as a TLS server does with a client's
 //!   share; the output is the ciphertext and the shared key, which the agreement check
-//!   decapsulates with the fixed decapsulation key ([`encapsulation_decapsulates`]).
+//!   decapsulates with the fixed decapsulation key (each parameter set's `decapsulates`).
 //! - `decaps`: the shared key of a fixed ciphertext under the fixed decapsulation key, parsed
 //!   outside the timing (a server keeps its key); byte for byte the same in every library.
 
