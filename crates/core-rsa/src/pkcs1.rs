@@ -74,7 +74,7 @@ impl PrivateKey {
     /// As [`sign_pkcs1v15`](Self::sign_pkcs1v15), for a message already hashed with `hash`:
     /// `digest` is its hash (of `hash`'s length, else [`Error::InvalidLength`]). For
     /// protocols that keep a running hash of what they sign rather than the message (a TLS
-    /// 1.2 client's CertificateVerify).
+    /// 1.2 client's certificate verify message).
     pub fn sign_pkcs1v15_digest(
         &self,
         hash: HashAlg,

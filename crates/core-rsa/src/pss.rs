@@ -95,7 +95,7 @@ impl PrivateKey {
     /// As [`sign_pss`](Self::sign_pss), for a message already hashed with `pss`'s hash:
     /// `digest` is its hash (of that hash's length, else [`Error::InvalidLength`]). For
     /// protocols that keep a running hash of what they sign rather than the message (a TLS
-    /// 1.2 client's CertificateVerify).
+    /// 1.2 client's certificate verify message).
     pub fn sign_pss_digest(
         &self,
         pss: Pss,
