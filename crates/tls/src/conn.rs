@@ -242,10 +242,20 @@ impl<'a, 'b> Connection<'a, 'b> {
         conn.c.sni_len = name.len();
         let key = KeyShare::keygen(first_group, config.key_exchanges, rng)?;
         let random_bytes: [u8; 32] = random(rng)?;
-        let session_id: [u8; 32] = random(rng)?;
-        // A ticket for the server if there is one, else the external PSK (TLS 1.3 only).
+        let mut session_id: [u8; 32] = random(rng)?;
+        // A ticket for the server if there is one, else the external PSK (TLS 1.3 only). A
+        // TLS 1.2 session is offered by its id (when it has one) and ticket (when it has
+        // one) instead.
         let tls13 = config.offers(ProtocolVersion::TLSV1_3);
-        let psk = if tls13 { conn.take_ticket(&config, server_name) } else { None };
+        let (psk, resume12) = match conn.take_ticket(&config, server_name) {
+            Some(s) if s.is_tls12() => (None, Some(s)),
+            s => (s, None),
+        };
+        let r12 = resume12.as_ref().and_then(Session::tls12);
+        if let Some(id) = r12.and_then(|r| r.session_id) {
+            session_id = id;
+        }
+        let ticket12 = r12.filter(|r| r.by_ticket).map(|_| &conn.hs[conn.hs_end..]);
         let psk = psk.map(Offered::Ticket);
         let psk = psk.or(config.external_psk.filter(|_| tls13).map(|_| Offered::External));
         let mut th256 = Transcript::new(HashAlg::Sha256);
@@ -260,10 +270,12 @@ impl<'a, 'b> Connection<'a, 'b> {
             None,
             &mut th256,
             offer,
+            ticket12,
         )?;
         let mut th384 = Transcript::new(HashAlg::Sha384);
         th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
-        let hello = ClientHelloSent { key, random: random_bytes, session_id, th256, th384, psk };
+        let hello =
+            ClientHelloSent { key, random: random_bytes, session_id, th256, th384, psk, resume12 };
         conn.state = State::Client(config, ClientState::ExpectServerHello(hello));
         Ok(conn)
     }
@@ -283,7 +295,20 @@ impl<'a, 'b> Connection<'a, 'b> {
             }
         };
         let now = config.clock.now().as_secs();
-        if !session.is_valid_at(now) || suites::find(config.suites, session.suite()).is_none() {
+        // A TLS 1.3 ticket for a suite we offer; a TLS 1.2 session (with the extended
+        // master secret, RFC 7627 §5.3) for a TLS 1.2 suite we offer.
+        let usable = match session.tls12() {
+            None => {
+                config.offers(ProtocolVersion::TLSV1_3)
+                    && suites::find(config.suites, session.suite()).is_some()
+            }
+            Some(r) => {
+                r.ems
+                    && config.offers(ProtocolVersion::TLSV1_2)
+                    && suites::tls12::find(config.suites12, session.suite()).is_some()
+            }
+        };
+        if !session.is_valid_at(now) || !usable {
             return None;
         }
         self.hs_end = self.hs.len() - len;
