@@ -14,8 +14,8 @@
 //!
 //! A client may also offer TLS 1.2 ([`ClientConfig::versions`]): ECDHE with AEAD suites
 //! only, the extended master secret and secure renegotiation required, renegotiation
-//! refused, no resumption yet (see `crate::client::tls12`). The server speaks TLS 1.3 only
-//! for now.
+//! refused, client certificates, resumption by session id and RFC 5077 ticket (see
+//! `crate::client::tls12`). The server speaks TLS 1.3 only for now.
 
 use core_hash::{HmacDrbg, RandomSource};
 
@@ -87,7 +87,8 @@ pub struct Negotiated {
     /// certificate.
     pub client_auth: Option<SignatureScheme>,
     /// Whether the session was resumed from a ticket (with `group` `NamedGroup(0)` when it
-    /// was resumed with `psk_ke`, without a key exchange).
+    /// was resumed with `psk_ke`, without a key exchange; in TLS 1.2, by session id or
+    /// ticket, always without one).
     pub resumed: bool,
     /// Whether an external PSK authenticated the handshake (no certificates; `scheme` is
     /// `SignatureScheme(0)`, and `group` `NamedGroup(0)` in `psk_ke` mode).
