@@ -410,3 +410,31 @@ fn the_first_handshake_keeps_a_tls12_session() {
     assert_eq!(t.session().suite(), SHA256_SUITE.suite);
     assert!(!t.ticket().is_empty());
 }
+
+/// A ticket that does not fit at the end of the handshake buffer (with the server's
+/// certificate kept at its start) is dropped and said so; the handshake completes and the
+/// session is kept by its id instead.
+#[test]
+fn a_ticket_too_long_for_the_handshake_buffer_is_dropped() {
+    let store = leak(MemoryTicketStore::default());
+    let server = Server { suites: vec![SHA256_SUITE], client_ca: None, cache: true, tickets: true };
+    let config = ClientConfig {
+        versions: &ONLY12,
+        suites12: leak([SHA256_SUITE]),
+        tickets: Some(store),
+        ..ClientConfig::new(roots(), &tls::SystemClock)
+    };
+    let bufs = Buffers {
+        received: Vec::leak(vec![0; 18_500]),
+        send: Vec::leak(vec![0; 18_500]),
+        handshake: Vec::leak(vec![0; 700]),
+    };
+    let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+    handshake(&mut ours, &server.config());
+    let refused = ours.refused_ticket().expect("the ticket did not fit");
+    assert!(refused.len > refused.capacity, "{refused:?}");
+    let mut out = [0u8; 64];
+    let t = store.take("localhost", &mut out).unwrap().unwrap();
+    assert!(t.session().is_tls12());
+    assert_eq!(t.ticket().len(), 32, "kept by its session id");
+}
