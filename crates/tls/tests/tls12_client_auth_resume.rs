@@ -335,9 +335,9 @@ fn a_server_that_does_not_resume_gets_a_full_handshake() {
     }
 }
 
-/// Rewrites the `ServerHello` at the start of `flight`: its cipher suite, or without the
-/// `extended_master_secret` extension.
-fn patch_hello(flight: &mut Vec<u8>, suite: Option<u16>, drop_ems: bool) {
+/// Rewrites the `ServerHello` at the start of `flight`: its cipher suite, or without an
+/// empty extension (`extended_master_secret`, `session_ticket`).
+fn patch_hello(flight: &mut Vec<u8>, suite: Option<u16>, drop_ext: Option<u16>) {
     if flight.len() < 9 || flight[0] != 22 || flight[5] != 2 {
         return;
     }
@@ -347,8 +347,8 @@ fn patch_hello(flight: &mut Vec<u8>, suite: Option<u16>, drop_ems: bool) {
     if let Some(s) = suite {
         flight[at..at + 2].copy_from_slice(&s.to_be_bytes());
     }
-    if drop_ems {
-        // Find extension 0x0017 (empty) and cut its four bytes, fixing three lengths.
+    if let Some(drop) = drop_ext {
+        // Find the (empty) extension and cut its four bytes, fixing three lengths.
         let ext_start = at + 3 + 2;
         let mut p = ext_start;
         let hs_len =
@@ -356,7 +356,7 @@ fn patch_hello(flight: &mut Vec<u8>, suite: Option<u16>, drop_ems: bool) {
         while p < body + hs_len {
             let typ = u16::from_be_bytes([flight[p], flight[p + 1]]);
             let len = usize::from(u16::from_be_bytes([flight[p + 2], flight[p + 3]]));
-            if typ == 0x0017 {
+            if typ == drop {
                 flight.drain(p..p + 4);
                 let dec16 = |f: &mut Vec<u8>, i: usize| {
                     let v = u16::from_be_bytes([f[i], f[i + 1]]) - 4;
@@ -377,11 +377,11 @@ fn patch_hello(flight: &mut Vec<u8>, suite: Option<u16>, drop_ems: bool) {
 #[test]
 fn a_resumption_with_another_suite_or_without_ems_is_refused() {
     let chacha = s12::TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256;
-    let cases: [(Option<u16>, bool, Error); 2] = [
-        (Some(chacha.suite.0), false, PeerMisbehaved::SelectedUnofferedParameter.into()),
-        (None, true, PeerIncompatible::NoExtendedMasterSecret.into()),
+    let cases: [(Option<u16>, Option<u16>, Error); 2] = [
+        (Some(chacha.suite.0), None, PeerMisbehaved::SelectedUnofferedParameter.into()),
+        (None, Some(0x0017), PeerIncompatible::NoExtendedMasterSecret.into()),
     ];
-    for (suite, drop_ems, want) in cases {
+    for (suite, drop_ext, want) in cases {
         let store = leak(MemoryTicketStore::default());
         let server =
             Server { suites: vec![SHA256_SUITE], client_ca: None, cache: true, tickets: false };
@@ -391,7 +391,7 @@ fn a_resumption_with_another_suite_or_without_ems_is_refused() {
         handshake(&mut first, &config);
         let mut ours = client(suites, None, Some(store));
         let mut theirs = rustls::ServerConnection::new(config.clone()).unwrap();
-        let r = pump(&mut ours, &mut theirs, &mut |f| patch_hello(f, suite, drop_ems));
+        let r = pump(&mut ours, &mut theirs, &mut |f| patch_hello(f, suite, drop_ext));
         assert_eq!(r, Err(want));
         assert!(theirs.handshake_kind() == Some(rustls::HandshakeKind::Resumed));
     }
@@ -437,4 +437,24 @@ fn a_ticket_too_long_for_the_handshake_buffer_is_dropped() {
     let t = store.take("localhost", &mut out).unwrap().unwrap();
     assert!(t.session().is_tls12());
     assert_eq!(t.ticket().len(), 32, "kept by its session id");
+}
+
+/// RFC 5077 §3.3: a NewSessionTicket comes only after a ServerHello with `session_ticket`;
+/// one the ServerHello did not announce (here put before the server's ChangeCipherSpec by
+/// a server with no ticketer) is an unexpected message.
+#[test]
+fn an_unannounced_new_session_ticket_is_refused() {
+    let server =
+        Server { suites: vec![SHA256_SUITE], client_ca: None, cache: true, tickets: false };
+    let store = leak(MemoryTicketStore::default());
+    let mut ours = client(leak([SHA256_SUITE]), None, Some(store));
+    let mut theirs = rustls::ServerConnection::new(server.config()).unwrap();
+    let r = pump(&mut ours, &mut theirs, &mut |f| {
+        if f.first() == Some(&20) {
+            let nst = [22, 3, 3, 0, 11, 4, 0, 0, 7, 0, 0, 0, 0, 0, 1, 0xaa];
+            f.splice(0..0, nst);
+        }
+    });
+    assert_eq!(r, Err(PeerMisbehaved::UnexpectedMessage.into()));
+    assert!(store.is_empty());
 }
