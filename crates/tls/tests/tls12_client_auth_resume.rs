@@ -439,7 +439,7 @@ fn a_ticket_too_long_for_the_handshake_buffer_is_dropped() {
     assert_eq!(t.ticket().len(), 32, "kept by its session id");
 }
 
-/// RFC 5077 §3.3: a NewSessionTicket comes only after a ServerHello with `session_ticket`;
+/// RFC 5077 §3.3: a `NewSessionTicket` comes only after a `ServerHello` with `session_ticket`;
 /// one the ServerHello did not announce (here put before the server's ChangeCipherSpec by
 /// a server with no ticketer) is an unexpected message.
 #[test]
