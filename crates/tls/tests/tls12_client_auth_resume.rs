@@ -440,7 +440,7 @@ fn a_ticket_too_long_for_the_handshake_buffer_is_dropped() {
 }
 
 /// RFC 5077 §3.3: a `NewSessionTicket` comes only after a `ServerHello` with `session_ticket`;
-/// one the ServerHello did not announce (here put before the server's ChangeCipherSpec by
+/// one the `ServerHello` did not announce (here put before the server's `ChangeCipherSpec` by
 /// a server with no ticketer) is an unexpected message.
 #[test]
 fn an_unannounced_new_session_ticket_is_refused() {
