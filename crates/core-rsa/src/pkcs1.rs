@@ -7,21 +7,24 @@ use crate::{Error, HashAlg, PrivateKey, PublicKey, RandomSource};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeGreater};
 use zeroize::Zeroize;
 
-/// EMSA-PKCS1-v1_5-ENCODE (RFC 8017 §9.2) of `msg` into all of `em`.
-fn encode(hash: HashAlg, msg: &[u8], em: &mut [u8]) -> Result<(), Error> {
+/// EMSA-PKCS1-v1_5-ENCODE (RFC 8017 §9.2) of a message whose `hash` is `digest`, into all
+/// of `em`.
+fn encode_digest(hash: HashAlg, digest: &[u8], em: &mut [u8]) -> Result<(), Error> {
     let prefix = hash.digest_info_prefix();
     let t_len = prefix.len() + hash.output_len();
     if em.len() < t_len + 11 {
         return Err(Error::MessageTooLong);
     }
-    let digest = hash.digest(&[msg]);
+    if digest.len() != hash.output_len() {
+        return Err(Error::InvalidLength);
+    }
     let ps_end = em.len() - t_len;
     em[0] = 0;
     em[1] = 1;
     em[2..ps_end - 1].fill(0xff);
     em[ps_end - 1] = 0;
     em[ps_end..ps_end + prefix.len()].copy_from_slice(prefix);
-    em[ps_end + prefix.len()..].copy_from_slice(digest.as_ref());
+    em[ps_end + prefix.len()..].copy_from_slice(digest);
     Ok(())
 }
 
@@ -65,13 +68,27 @@ impl PrivateKey {
         rng: &mut dyn RandomSource,
         sig: &mut [u8],
     ) -> Result<usize, Error> {
+        self.sign_pkcs1v15_digest(hash, hash.digest(&[msg]).as_ref(), rng, sig)
+    }
+
+    /// As [`sign_pkcs1v15`](Self::sign_pkcs1v15), for a message already hashed with `hash`:
+    /// `digest` is its hash (of `hash`'s length, else [`Error::InvalidLength`]). For
+    /// protocols that keep a running hash of what they sign rather than the message (a TLS
+    /// 1.2 client's certificate verify message).
+    pub fn sign_pkcs1v15_digest(
+        &self,
+        hash: HashAlg,
+        digest: &[u8],
+        rng: &mut dyn RandomSource,
+        sig: &mut [u8],
+    ) -> Result<usize, Error> {
         if hash == HashAlg::Sha1 {
             return Err(Error::UnsupportedHash);
         }
         let k = self.modulus_len();
         let sig = sig.get_mut(..k).ok_or(Error::BufferTooSmall)?;
         let mut em = [0u8; crate::MAX_BITS / 8];
-        encode(hash, msg, &mut em[..k])?;
+        encode_digest(hash, digest, &mut em[..k])?;
         let r = self.raw_private(&em[..k], sig, rng);
         em.zeroize();
         r.map(|()| k)

@@ -89,8 +89,25 @@ impl PrivateKey {
         rng: &mut dyn RandomSource,
         sig: &mut [u8],
     ) -> Result<usize, Error> {
+        self.sign_pss_digest(pss, pss.hash.digest(&[msg]).as_ref(), rng, sig)
+    }
+
+    /// As [`sign_pss`](Self::sign_pss), for a message already hashed with `pss`'s hash:
+    /// `digest` is its hash (of that hash's length, else [`Error::InvalidLength`]). For
+    /// protocols that keep a running hash of what they sign rather than the message (a TLS
+    /// 1.2 client's certificate verify message).
+    pub fn sign_pss_digest(
+        &self,
+        pss: Pss,
+        digest: &[u8],
+        rng: &mut dyn RandomSource,
+        sig: &mut [u8],
+    ) -> Result<usize, Error> {
         if pss.hash == HashAlg::Sha1 {
             return Err(Error::UnsupportedHash);
+        }
+        if digest.len() != pss.hash.output_len() {
+            return Err(Error::InvalidLength);
         }
         let k = self.modulus_len();
         let sig = sig.get_mut(..k).ok_or(Error::BufferTooSmall)?;
@@ -104,8 +121,7 @@ impl PrivateKey {
         let mut salt = [0u8; crate::MAX_BITS / 8];
         let salt = &mut salt[..s_len];
         rng.fill(salt).map_err(|_| Error::RandomFailed)?;
-        let m_hash = pss.hash.digest(&[msg]);
-        let h = h_of(pss.hash, m_hash.as_ref(), salt);
+        let h = h_of(pss.hash, digest, salt);
         let mut m = [0u8; crate::MAX_BITS / 8];
         let em = &mut m[k - em_len..k];
         let db_len = em_len - h_len - 1;

@@ -371,3 +371,35 @@ fn inconsistent_keys_are_refused() {
         "but do not encrypt"
     );
 }
+
+/// Signing a digest is signing its message: PKCS#1 v1.5 byte for byte (OpenSSL's
+/// signatures), PSS by verification; a digest of the wrong length is refused.
+#[test]
+fn digest_signatures_equal_message_signatures() {
+    use sha2::Digest;
+    let f = &FIXTURES[0];
+    let key = PrivateKey::from_pkcs8_der(f.pkcs8).unwrap();
+    let public = key.public_key();
+    let digest = |hash: HashAlg| match hash {
+        HashAlg::Sha256 => sha2::Sha256::digest(MESSAGE).to_vec(),
+        HashAlg::Sha384 => sha2::Sha384::digest(MESSAGE).to_vec(),
+        _ => sha2::Sha512::digest(MESSAGE).to_vec(),
+    };
+    for (hash, want) in f.sigs {
+        let mut sig = vec![0u8; key.modulus_len()];
+        let len = key.sign_pkcs1v15_digest(hash, &digest(hash), &mut OsRandom, &mut sig).unwrap();
+        assert_eq!(&sig[..len], want, "{hash:?}");
+        let pss = Pss::new(hash);
+        let len = key.sign_pss_digest(pss, &digest(hash), &mut OsRandom, &mut sig).unwrap();
+        public.verify_pss(pss, MESSAGE, &sig[..len]).unwrap();
+        let short = &digest(hash)[1..];
+        assert_eq!(
+            key.sign_pkcs1v15_digest(hash, short, &mut OsRandom, &mut sig),
+            Err(Error::InvalidLength)
+        );
+        assert_eq!(
+            key.sign_pss_digest(pss, short, &mut OsRandom, &mut sig),
+            Err(Error::InvalidLength)
+        );
+    }
+}

@@ -77,10 +77,15 @@ pub struct ClientConfig<'a> {
     /// The clock certificates are checked and tickets aged by, read at each use.
     pub clock: &'a dyn Clock,
     /// The certificate and key to answer a server's CertificateRequest with (`None`: answer
-    /// with an empty Certificate).
+    /// with an empty Certificate). In TLS 1.2 the key signs a hash of the handshake
+    /// ([`crate::provider::Signer::tls12_digest_schemes`]): an Ed25519 key, or a signer
+    /// without digest schemes, answers a TLS 1.2 request with an empty Certificate.
     pub client_cert: Option<CertifiedKey<'a>>,
     /// Where tickets are kept: a ticket for the server name is offered for resumption, and
-    /// the server's NewSessionTickets are stored (`None`: no resumption).
+    /// the server's NewSessionTickets are stored (`None`: no resumption). TLS 1.2 sessions
+    /// go into the same store after each handshake (with the server's RFC 5077 ticket, or
+    /// by its session id) and are offered the same way
+    /// ([`crate::ticket::Session::is_tls12`]).
     pub tickets: Option<&'a dyn TicketStore>,
     /// The resumption modes to offer (empty: `psk_dhe_ke` only). Listing `psk_ke` lets a
     /// server resume without a fresh key exchange (no forward secrecy for that session).
@@ -285,7 +290,10 @@ impl<'a> ServerConfig<'a> {
 ///   ServerHello (to send it again after a HelloRetryRequest), and offers none longer than
 ///   half of it ([`crate::Connection::refused_ticket`] says so). The peer's Certificate message
 ///   stays at its start after the handshake, for [`crate::Connection::peer_identity`], until a
-///   later message (a NewSessionTicket, a KeyUpdate) needs the room: no size to add.
+///   later message (a NewSessionTicket, a KeyUpdate) needs the room: no size to add. A TLS
+///   1.2 client keeps the ticket of the server's NewSessionTicket at its end until the
+///   server's Finished (one that does not fit is dropped, as
+///   [`crate::Connection::refused_ticket`] says).
 #[derive(Debug)]
 pub struct Buffers<'b> {
     /// Received bytes not yet processed.

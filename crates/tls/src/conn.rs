@@ -14,8 +14,8 @@
 //!
 //! A client may also offer TLS 1.2 ([`ClientConfig::versions`]): ECDHE with AEAD suites
 //! only, the extended master secret and secure renegotiation required, renegotiation
-//! refused, no resumption yet (see `crate::client::tls12`). The server speaks TLS 1.3 only
-//! for now.
+//! refused, client certificates, resumption by session id and RFC 5077 ticket (see
+//! `crate::client::tls12`). The server speaks TLS 1.3 only for now.
 
 use core_hash::{HmacDrbg, RandomSource};
 
@@ -87,7 +87,8 @@ pub struct Negotiated {
     /// certificate.
     pub client_auth: Option<SignatureScheme>,
     /// Whether the session was resumed from a ticket (with `group` `NamedGroup(0)` when it
-    /// was resumed with `psk_ke`, without a key exchange).
+    /// was resumed with `psk_ke`, without a key exchange; in TLS 1.2, by session id or
+    /// ticket, always without one).
     pub resumed: bool,
     /// Whether an external PSK authenticated the handshake (no certificates; `scheme` is
     /// `SignatureScheme(0)`, and `group` `NamedGroup(0)` in `psk_ke` mode).
@@ -242,10 +243,20 @@ impl<'a, 'b> Connection<'a, 'b> {
         conn.c.sni_len = name.len();
         let key = KeyShare::keygen(first_group, config.key_exchanges, rng)?;
         let random_bytes: [u8; 32] = random(rng)?;
-        let session_id: [u8; 32] = random(rng)?;
-        // A ticket for the server if there is one, else the external PSK (TLS 1.3 only).
+        let mut session_id: [u8; 32] = random(rng)?;
+        // A ticket for the server if there is one, else the external PSK (TLS 1.3 only). A
+        // TLS 1.2 session is offered by its id (when it has one) and ticket (when it has
+        // one) instead.
         let tls13 = config.offers(ProtocolVersion::TLSV1_3);
-        let psk = if tls13 { conn.take_ticket(&config, server_name) } else { None };
+        let (psk, resume12) = match conn.take_ticket(&config, server_name) {
+            Some(s) if s.is_tls12() => (None, Some(s)),
+            s => (s, None),
+        };
+        let r12 = resume12.as_ref().and_then(Session::tls12);
+        if let Some(id) = r12.and_then(|r| r.session_id) {
+            session_id = id;
+        }
+        let ticket12 = r12.filter(|r| r.by_ticket).map(|_| &conn.hs[conn.hs_end..]);
         let psk = psk.map(Offered::Ticket);
         let psk = psk.or(config.external_psk.filter(|_| tls13).map(|_| Offered::External));
         let mut th256 = Transcript::new(HashAlg::Sha256);
@@ -260,10 +271,12 @@ impl<'a, 'b> Connection<'a, 'b> {
             None,
             &mut th256,
             offer,
+            ticket12,
         )?;
         let mut th384 = Transcript::new(HashAlg::Sha384);
         th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
-        let hello = ClientHelloSent { key, random: random_bytes, session_id, th256, th384, psk };
+        let hello =
+            ClientHelloSent { key, random: random_bytes, session_id, th256, th384, psk, resume12 };
         conn.state = State::Client(config, ClientState::ExpectServerHello(hello));
         Ok(conn)
     }
@@ -283,7 +296,20 @@ impl<'a, 'b> Connection<'a, 'b> {
             }
         };
         let now = config.clock.now().as_secs();
-        if !session.is_valid_at(now) || suites::find(config.suites, session.suite()).is_none() {
+        // A TLS 1.3 ticket for a suite we offer; a TLS 1.2 session (with the extended
+        // master secret, RFC 7627 §5.3) for a TLS 1.2 suite we offer.
+        let usable = match session.tls12() {
+            None => {
+                config.offers(ProtocolVersion::TLSV1_3)
+                    && suites::find(config.suites, session.suite()).is_some()
+            }
+            Some(r) => {
+                r.ems
+                    && config.offers(ProtocolVersion::TLSV1_2)
+                    && suites::tls12::find(config.suites12, session.suite()).is_some()
+            }
+        };
+        if !session.is_valid_at(now) || !usable {
             return None;
         }
         self.hs_end = self.hs.len() - len;

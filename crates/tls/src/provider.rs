@@ -181,6 +181,29 @@ pub trait Signer: Debug + Sync {
         rng: &mut dyn RandomSource,
         out: &mut [u8; MAX_SIGNATURE_LEN],
     ) -> Result<usize, Error>;
+    /// The TLS 1.2 schemes this key can sign a message *hash* with
+    /// ([`sign_digest`](Self::sign_digest)), in order of preference, of those whose hash is
+    /// SHA-256 or SHA-384. A TLS 1.2 client's CertificateVerify signs every handshake message
+    /// so far (RFC 5246 §7.4.8), which a client without an allocator does not keep: it keeps
+    /// running SHA-256 and SHA-384 hashes instead and signs one of them. Empty by default
+    /// (and for Ed25519, which signs whole messages): such a key answers a TLS 1.2
+    /// CertificateRequest with an empty Certificate.
+    fn tls12_digest_schemes(&self) -> &[SignatureScheme] {
+        &[]
+    }
+    /// Signs a message given as its `digest` under `scheme`'s hash, with `scheme` (one of
+    /// [`tls12_digest_schemes`](Self::tls12_digest_schemes)), into `out`; returns the
+    /// signature's length. The default refuses ([`crate::ApiMisuse::BadConfig`]).
+    fn sign_digest(
+        &self,
+        scheme: SignatureScheme,
+        digest: &[u8],
+        rng: &mut dyn RandomSource,
+        out: &mut [u8; MAX_SIGNATURE_LEN],
+    ) -> Result<usize, Error> {
+        let _ = (scheme, digest, rng, out);
+        Err(Error::ApiMisuse(crate::error::ApiMisuse::BadConfig))
+    }
 }
 
 /// Our most preferred scheme of `key` that `offered` accepts.

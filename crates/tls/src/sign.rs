@@ -344,6 +344,88 @@ impl Signer for SigningKey {
         }
     }
 
+    /// ECDSA with SHA-256 or SHA-384 (its own curve's first), RSA-PSS and (rsaEncryption keys)
+    /// PKCS#1 v1.5 with SHA-256 or SHA-384; no Ed25519.
+    fn tls12_digest_schemes(&self) -> &[SignatureScheme] {
+        match self {
+            Self::EcdsaP256(_) => {
+                &[SignatureScheme::ECDSA_SECP256R1_SHA256, SignatureScheme::ECDSA_SECP384R1_SHA384]
+            }
+            Self::EcdsaP384(_) => {
+                &[SignatureScheme::ECDSA_SECP384R1_SHA384, SignatureScheme::ECDSA_SECP256R1_SHA256]
+            }
+            Self::Rsa(_) => &[
+                SignatureScheme::RSA_PSS_RSAE_SHA256,
+                SignatureScheme::RSA_PSS_RSAE_SHA384,
+                SignatureScheme::RSA_PKCS1_SHA256,
+                SignatureScheme::RSA_PKCS1_SHA384,
+            ],
+            Self::RsaPss { hash: None, .. } => {
+                &[SignatureScheme::RSA_PSS_PSS_SHA256, SignatureScheme::RSA_PSS_PSS_SHA384]
+            }
+            Self::RsaPss { hash: Some(core_rsa::HashAlg::Sha256), .. } => {
+                &[SignatureScheme::RSA_PSS_PSS_SHA256]
+            }
+            Self::RsaPss { hash: Some(core_rsa::HashAlg::Sha384), .. } => {
+                &[SignatureScheme::RSA_PSS_PSS_SHA384]
+            }
+            // Ed25519 signs whole messages; no other PSS hash is kept.
+            Self::Ed25519(_) | Self::RsaPss { .. } => &[],
+        }
+    }
+
+    fn sign_digest(
+        &self,
+        scheme: SignatureScheme,
+        digest: &[u8],
+        rng: &mut dyn RandomSource,
+        out: &mut [u8; MAX_SIGNATURE_LEN],
+    ) -> Result<usize, Error> {
+        let bad = Error::ApiMisuse(ApiMisuse::BadConfig);
+        if !self.tls12_digest_schemes().contains(&scheme) {
+            return Err(bad);
+        }
+        let hash = match scheme {
+            SignatureScheme::ECDSA_SECP256R1_SHA256
+            | SignatureScheme::RSA_PSS_RSAE_SHA256
+            | SignatureScheme::RSA_PSS_PSS_SHA256
+            | SignatureScheme::RSA_PKCS1_SHA256 => core_rsa::HashAlg::Sha256,
+            _ => core_rsa::HashAlg::Sha384,
+        };
+        if digest.len() != hash.output_len() {
+            return Err(bad);
+        }
+        let mut put = |b: &[u8]| {
+            out[..b.len()].copy_from_slice(b);
+            Ok(b.len())
+        };
+        let rsa_error = |e| match e {
+            core_rsa::Error::RandomFailed => Error::RandomFailed,
+            _ => Error::ApiMisuse(ApiMisuse::BadConfig),
+        };
+        match (self, hash) {
+            (Self::EcdsaP256(k), core_rsa::HashAlg::Sha256) => {
+                put(k.sign_prehash_with::<core_hash::Sha256>(digest).to_der().as_ref())
+            }
+            (Self::EcdsaP256(k), _) => {
+                put(k.sign_prehash_with::<core_hash::Sha384>(digest).to_der().as_ref())
+            }
+            (Self::EcdsaP384(k), core_rsa::HashAlg::Sha256) => {
+                put(k.sign_prehash_with::<core_hash::Sha256>(digest).to_der().as_ref())
+            }
+            (Self::EcdsaP384(k), _) => {
+                put(k.sign_prehash_with::<core_hash::Sha384>(digest).to_der().as_ref())
+            }
+            (Self::Rsa(k), _) if is_pkcs1(scheme) => {
+                k.sign_pkcs1v15_digest(hash, digest, rng, out).map_err(rsa_error)
+            }
+            (Self::Rsa(k) | Self::RsaPss { key: k, .. }, _) => {
+                k.sign_pss_digest(core_rsa::Pss::new(hash), digest, rng, out).map_err(rsa_error)
+            }
+            (Self::Ed25519(_), _) => Err(bad),
+        }
+    }
+
     /// ECDSA signatures are deterministic (RFC 6979); `rng` gives RSA-PSS its salt and blinds
     /// the RSA private operation.
     fn sign(

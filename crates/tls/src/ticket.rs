@@ -29,6 +29,20 @@ pub struct Session {
     lifetime: u32,
     received_at: u64,
     server_cert_sha256: Option<[u8; 32]>,
+    /// TLS 1.2 only: how the session is resumed (`None`: a TLS 1.3 ticket).
+    tls12: Option<Resume12>,
+}
+
+/// How a TLS 1.2 session (RFC 5246 §7.4.1.2, RFC 5077) is resumed: by the server's session
+/// id, or by the ticket the [`Ticket`] holds. The session's PSK is its master secret.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Resume12 {
+    /// The server's session id (all 32 bytes, or `None`: it gave none Halite can offer).
+    pub(crate) session_id: Option<[u8; 32]>,
+    /// Whether the [`Ticket`]'s bytes are a session ticket; otherwise they repeat the id.
+    pub(crate) by_ticket: bool,
+    /// Whether the session has an extended master secret (RFC 7627); Halite makes no other.
+    pub(crate) ems: bool,
 }
 
 impl core::fmt::Debug for Session {
@@ -71,9 +85,46 @@ impl Session {
             lifetime: lifetime.min(crate::conn::MAX_TICKET_LIFETIME),
             received_at: now,
             server_cert_sha256,
+            tls12: None,
         };
         s.psk[..psk.len()].copy_from_slice(psk);
         Some(s)
+    }
+
+    /// A TLS 1.2 session: its master secret, suite and server scheme, how to resume it, and
+    /// the time it was made with a lifetime (the ticket's hint, or a default).
+    pub(crate) fn new12(
+        suite: CipherSuite,
+        scheme: SignatureScheme,
+        master: &[u8; MAX_PSK_LEN],
+        resume: Resume12,
+        (lifetime, now): (u32, u64),
+        server_cert_sha256: Option<[u8; 32]>,
+    ) -> Self {
+        let mut psk = [0; MAX_PSK_LEN];
+        psk.copy_from_slice(master);
+        Self {
+            suite,
+            scheme,
+            psk,
+            psk_len: MAX_PSK_LEN,
+            age_add: 0,
+            lifetime: lifetime.min(crate::conn::MAX_TICKET_LIFETIME),
+            received_at: now,
+            server_cert_sha256,
+            tls12: Some(resume),
+        }
+    }
+
+    /// TLS 1.2: how the session is resumed (`None` for a TLS 1.3 ticket).
+    pub(crate) fn tls12(&self) -> Option<Resume12> {
+        self.tls12
+    }
+
+    /// Whether this is a TLS 1.2 session (resumed by session id or RFC 5077 ticket) rather
+    /// than a TLS 1.3 ticket.
+    pub fn is_tls12(&self) -> bool {
+        self.tls12.is_some()
     }
 
     /// The suite of the connection that issued it (resumption needs one with the same hash).

@@ -169,3 +169,55 @@ fn ecdsa_schemes_name_the_hash_in_tls12() {
         Err(Error::ApiMisuse(_))
     ));
 }
+
+/// What a TLS 1.2 client's `CertificateVerify` uses: every scheme a key lists in
+/// `tls12_digest_schemes` signs a SHA-256 or SHA-384 digest into a signature that verifies
+/// over the message (ours under the 1.2 rules, and ring's where it has the scheme), fails over another message; a
+/// digest of the wrong length and a scheme not listed are refused; Ed25519 lists none.
+#[test]
+fn digest_signatures_verify_as_message_signatures() {
+    use core_hash::{Sha256, Sha384};
+    let msg = b"every handshake message so far";
+    let mut checked = 0;
+    for (name, cert, key) in keys() {
+        assert_eq!(key.tls12_digest_schemes().is_empty(), name == "ed25519", "{name}");
+        for &scheme in key.tls12_digest_schemes() {
+            assert!(key.tls12_schemes().contains(&scheme), "{name} {scheme:?}");
+            let sha384 = format!("{scheme:?}").contains("384");
+            let digest = if sha384 {
+                Sha384::digest(msg).as_ref().to_vec()
+            } else {
+                Sha256::digest(msg).as_ref().to_vec()
+            };
+            let mut sig = [0u8; MAX_SIGNATURE_LEN];
+            let n = key.sign_digest(scheme, &digest, &mut OsRandom, &mut sig).unwrap();
+            let sig = &sig[..n];
+            verify_signature_for(ProtocolVersion::TLSV1_2, cert, scheme, msg, sig)
+                .unwrap_or_else(|e| panic!("{name} {scheme:?}: {e}"));
+            // ring has no verifier for the rsa_pss_pss schemes.
+            assert_ne!(ring_accepts(cert, scheme, msg, sig), Some(false), "{name} {scheme:?}");
+            assert!(
+                verify_signature_for(ProtocolVersion::TLSV1_2, cert, scheme, b"other", sig)
+                    .is_err()
+            );
+            let short = &digest[1..];
+            assert!(
+                key.sign_digest(scheme, short, &mut OsRandom, &mut [0; MAX_SIGNATURE_LEN]).is_err()
+            );
+            checked += 1;
+        }
+        let digest = Sha256::digest(msg);
+        assert!(
+            key.sign_digest(
+                SignatureScheme::ED25519,
+                digest.as_ref(),
+                &mut OsRandom,
+                &mut [0; MAX_SIGNATURE_LEN]
+            )
+            .is_err(),
+            "{name}"
+        );
+    }
+    // P-256: 2, P-384: 2, RSA: 4, RSASSA-PSS: 2.
+    assert_eq!(checked, 10);
+}

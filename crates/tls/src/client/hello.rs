@@ -27,6 +27,9 @@ pub(crate) struct ClientHelloSent {
     pub(crate) th384: Transcript,
     /// The PSK offered, if any.
     pub(crate) psk: Option<Offered>,
+    /// A TLS 1.2 session offered for resumption (by its id, or its ticket kept at the end
+    /// of the handshake buffer until the ServerHello).
+    pub(crate) resume12: Option<Session>,
 }
 
 /// The PSK a client offers: a ticket for resumption, or the configured external PSK.
@@ -78,6 +81,7 @@ pub(crate) fn send_client_hello<'a>(
     cookie: Option<&[u8]>,
     transcript: &mut Transcript,
     psk: Option<(&Offered, &[u8], Transcript)>,
+    ticket12: Option<&[u8]>,
 ) -> Result<(), Error> {
     let now = config.clock.now().as_secs();
     // A PSK offer: the ticket or the external identity (whose age is 0, RFC 8446
@@ -176,7 +180,11 @@ pub(crate) fn send_client_hello<'a>(
                 extended_master_secret: true,
                 renegotiation_info: Some(RenegotiationInfo::INITIAL),
                 ec_point_formats: Some(EcPointFormats::UNCOMPRESSED_ONLY),
-                session_ticket: None,
+                // RFC 5077 §3.2: with a store, the ticket to resume or an empty one (which
+                // asks for a ticket).
+                session_ticket: config
+                    .tickets
+                    .map(|_| crate::msgs::tls12::SessionTicketExt(ticket12.unwrap_or(&[]))),
             },
         });
         c.io.send_handshake_patched(&ch, Some(transcript), patch)

@@ -29,7 +29,8 @@ pub(crate) enum ClientState {
     ExpectCertificate12(tls12::Hello12),
     /// TLS 1.2: a CertificateRequest or the ServerHelloDone.
     ExpectServerHelloDone12(tls12::Kx12),
-    /// TLS 1.2: the server's ChangeCipherSpec.
+    /// TLS 1.2: the server's NewSessionTicket (when its ServerHello announced one) and
+    /// ChangeCipherSpec, after our Finished or a ServerHello that resumes a session.
     ExpectCcs12(tls12::Finished12),
     /// TLS 1.2: the server's Finished.
     ExpectFinished12(tls12::Finished12),

@@ -137,6 +137,7 @@ pub(crate) fn client_server_hello<'a>(
         x.cookie,
         &mut transcript,
         offer,
+        None,
     )?;
     c.params.retried = true;
     Ok(ClientState::ExpectServerHello2(RetrySent {

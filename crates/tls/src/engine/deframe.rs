@@ -309,8 +309,34 @@ impl Connection<'_, '_> {
                         }
                         state if state.is_tls12() => {
                             let msg = HandshakeMessage12::decode(first)?;
-                            let next = client::tls12::handle(&mut self.c, state, first, &msg)?;
-                            (first.len(), next, 0)
+                            let ticket = &self.hs[self.hs_end..];
+                            let mut next = client::tls12::handle(
+                                &mut self.c,
+                                config,
+                                state,
+                                first,
+                                &msg,
+                                ticket,
+                            )?;
+                            let first_len = first.len();
+                            // A TLS 1.2 NewSessionTicket's ticket waits at the end of the
+                            // buffer for the server's Finished (which makes it worth keeping).
+                            if let HandshakeMessage12::NewSessionTicket(nst) = msg
+                                && next.holds_ticket12()
+                            {
+                                let n = nst.ticket.len();
+                                let (from, live_end) = (base + first_len - n, base + self.hs_len);
+                                if self.hs.len() - live_end >= n {
+                                    self.hs.copy_within(from..from + n, self.hs.len() - n);
+                                    self.hs_end = self.hs.len() - n;
+                                } else {
+                                    next.forget_ticket12();
+                                    let capacity = self.hs.len() - live_end;
+                                    self.c.refused_ticket =
+                                        Some(crate::ticket::TicketTooLong { len: n, capacity });
+                                }
+                            }
+                            (first_len, next, 0)
                         }
                         ClientState::ExpectCertificate(hs)
                             if first.first() != Some(&HandshakeType::CERTIFICATE_REQUEST.0) =>
@@ -334,7 +360,8 @@ impl Connection<'_, '_> {
                             (first_len, next, 0)
                         }
                     };
-                    if !matches!(next, ClientState::ExpectServerHello2(_)) {
+                    if !matches!(next, ClientState::ExpectServerHello2(_)) && !next.holds_ticket12()
+                    {
                         // The offered ticket is not sent again: its room is for reassembly now.
                         self.hs_end = self.hs.len();
                     }
