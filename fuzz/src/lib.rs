@@ -297,6 +297,20 @@ pub mod tls_peer {
         None
     }
 
+    /// A TLS target's whole run: [`feed`]s `bytes` to `conn` in pieces of `piece²` bytes (all
+    /// at once for 0), then checks that a finished handshake says what it negotiated and
+    /// that a connection [`feed`] saw no failure in has no error.
+    pub fn feed_and_check(conn: &mut Connection<'_, '_>, bytes: &[u8], piece: u8) {
+        let chunk = if piece == 0 { usize::MAX } else { usize::from(piece).pow(2) };
+        let error = feed(conn, bytes, chunk);
+        if !conn.is_handshaking() {
+            assert!(conn.negotiated().is_some(), "finished without negotiating");
+        }
+        if error.is_none() {
+            assert!(conn.error().is_none());
+        }
+    }
+
     fn check_failed(conn: &mut Connection<'_, '_>, e: tls::Error) {
         assert_eq!(conn.error(), Some(e), "the error returned is not the sticky one");
         assert!(matches!(conn.want(), Want::Send | Want::Failed), "{:?}", conn.want());
