@@ -1,16 +1,19 @@
 //! Writes the seed corpora of the EC, RSA and TLS targets into `fuzz/corpus/<target>/`, laid
 //! out as each target reads its input, from the test vectors (RFC 7748, RFC 8032, RFC 6979,
-//! RFC 8448, core-rsa's and tls's test data) and from a deterministic in-memory handshake.
+//! RFC 8448, core-rsa's and tls's test data) and from deterministic in-memory handshakes
+//! (the TLS 1.2 ones against rustls, until Halite has a TLS 1.2 server).
 //! Run from `fuzz/`: `cargo +nightly run --example seeds`. The output is checked in; rerun it
 //! only when a target's input layout changes.
 
 use std::fs;
 use std::path::Path;
+use std::sync::Arc;
 
 use core_ec::{ed25519, p256, p384, p521};
 use halite_fuzz::FixedRandom;
 use halite_fuzz::tls_peer::{
-    psk_small_records, with_client_hello, with_client_hello_config, with_server,
+    psk_small_records, with_client_hello, with_client_hello_config, with_client12_hello,
+    with_server,
 };
 use tls::{Connection, Want};
 
@@ -321,9 +324,130 @@ fn tls() {
     write("tls_codec", "key-update", &[&[24, 0, 0, 1, 1]]);
 }
 
+/// A rustls server speaking TLS 1.2 only, with the certificate and PKCS#8 key in
+/// `crates/tls/tests/data/` named `cert` and `key`, and tickets on or off.
+fn rustls12(cert: &str, key: &str, tickets: bool) -> rustls::ServerConnection {
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+    let data = |name: &str| fs::read(format!("../crates/tls/tests/data/{name}")).unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS12])
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![CertificateDer::from(data(cert))],
+            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(data(key))),
+        )
+        .unwrap();
+    if tickets {
+        config.ticketer = rustls::crypto::ring::Ticketer::new().unwrap();
+    }
+    rustls::ServerConnection::new(Arc::new(config)).unwrap()
+}
+
+/// Hands `bytes` to the rustls server and returns everything it then has to send.
+fn to_rustls(server: &mut rustls::ServerConnection, bytes: &[u8]) -> Vec<u8> {
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        server.read_tls(&mut rest).unwrap();
+        server.process_new_packets().unwrap();
+    }
+    let mut out = Vec::new();
+    while server.wants_write() {
+        server.write_tls(&mut out).unwrap();
+    }
+    out
+}
+
+/// Hands `bytes` to `client`, reading any application data, and returns what it then sends.
+fn to_client(client: &mut Connection<'_, '_>, bytes: &[u8]) -> Vec<u8> {
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let space = client.receive_space();
+        let n = rest.len().min(space.len());
+        space[..n].copy_from_slice(&rest[..n]);
+        client.received(n).unwrap();
+        rest = &rest[n..];
+        let mut out = [0u8; 256];
+        while client.want() == Want::Read {
+            client.read(&mut out).unwrap();
+        }
+    }
+    let out = client.pending_send().to_vec();
+    client.sent(out.len());
+    out
+}
+
+/// The `tls12_client` seeds: the rustls server's flights (ServerHello … ServerHelloDone;
+/// ChangeCipherSpec, Finished and, with tickets, NewSessionTicket; application data) for the
+/// deterministic TLS 1.2 client, offering TLS 1.2 alone or with TLS 1.3 (the top bit of the
+/// first byte), with the Ed25519 and RSA certificates. The handshake messages also seed
+/// `tls_codec`.
+fn tls12() {
+    let identities = [
+        ("ed25519", "server.der", "server.key.der"),
+        ("rsa", "server-rsa.der", "server-rsa.key.der"),
+    ];
+    for (name, cert, key) in identities {
+        for also_tls13 in [false, true] {
+            with_client12_hello(also_tls13, |client, hello| {
+                let mut server = rustls12(cert, key, name == "rsa");
+                let flight1 = to_rustls(&mut server, hello);
+                let finished = to_client(client, &flight1);
+                let flight2 = to_rustls(&mut server, &finished);
+                assert!(to_client(client, &flight2).is_empty());
+                assert!(
+                    !client.is_handshaking() && !server.is_handshaking(),
+                    "handshake completes"
+                );
+                let n = client.negotiated().unwrap();
+                assert_eq!(n.version, tls::msgs::ProtocolVersion::TLSV1_2);
+                std::io::Write::write_all(&mut server.writer(), b"HTTP/1.1 200 OK\r\n\r\n")
+                    .unwrap();
+                server.send_close_notify();
+                let data = to_rustls(&mut server, &[]);
+                to_client(client, &data);
+                let (top, v) = if also_tls13 { (0x80, "both") } else { (0, "12") };
+                let seed = |s: &str| format!("{name}-{v}-{s}");
+                write("tls12_client", &seed("flight1"), &[&[top], &flight1]);
+                write("tls12_client", &seed("flight1-pieces"), &[&[top | 11], &flight1]);
+                write("tls12_client", &seed("all"), &[&[top], &flight1, &flight2, &data]);
+                write(
+                    "tls12_client",
+                    &seed("all-pieces"),
+                    &[&[top | 5], &flight1, &flight2, &data],
+                );
+                if also_tls13 {
+                    return;
+                }
+                // Each plaintext handshake message of the first flight (one record each, or
+                // several in one record), for `tls_codec`.
+                let mut records = &flight1[..];
+                let mut messages = Vec::new();
+                while records.len() >= 5 {
+                    let len = usize::from(records[3]) << 8 | usize::from(records[4]);
+                    messages.extend_from_slice(&records[5..5 + len]);
+                    records = &records[5 + len..];
+                }
+                let mut rest = &messages[..];
+                while rest.len() >= 4 {
+                    let len = usize::from(rest[1]) << 16
+                        | usize::from(rest[2]) << 8
+                        | usize::from(rest[3]);
+                    let typ = rest[0];
+                    write("tls_codec", &format!("tls12-{name}-type{typ}"), &[&rest[..4 + len]]);
+                    rest = &rest[4 + len..];
+                }
+                write("tls_codec", "tls12-client-hello", &[&hello[5..]]);
+            });
+        }
+    }
+}
+
 fn main() {
     ec();
     rsa();
     tls();
+    tls12();
     println!("seeds written under corpus/");
 }

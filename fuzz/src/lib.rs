@@ -192,6 +192,38 @@ pub mod tls_peer {
         f(&mut client, &hello)
     }
 
+    /// The RSA test CA's certificate, trusted by the TLS 1.2 client next to [`CA`] so that
+    /// flights signed with RSA (PKCS#1 v1.5 and PSS ServerKeyExchange signatures) verify.
+    pub const CA_RSA: &[u8] = include_bytes!("../../crates/tls/tests/data/ca-rsa.der");
+
+    /// [`with_client_hello`] for a client that offers TLS 1.2 (with every TLS 1.2 suite of
+    /// `ClientConfig::new`), alone or, if `also_tls13`, after TLS 1.3, and trusts [`CA`] and
+    /// [`CA_RSA`]: the client of the `tls12_client` target.
+    pub fn with_client12_hello<R>(
+        also_tls13: bool,
+        f: impl FnOnce(&mut Connection<'_, '_>, &[u8]) -> R,
+    ) -> R {
+        use tls::msgs::ProtocolVersion;
+        const ONLY12: &[ProtocolVersion] = &[ProtocolVersion::TLSV1_2];
+        const BOTH: &[ProtocolVersion] = &[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
+        let (ca, ca_rsa) = (CertificateDer::from(CA), CertificateDer::from(CA_RSA));
+        let roots: [TrustAnchor<'_>; 2] = [
+            webpki::anchor_from_trusted_cert(&ca).expect("test CA parses"),
+            webpki::anchor_from_trusted_cert(&ca_rsa).expect("RSA test CA parses"),
+        ];
+        let alpn: [&[u8]; 2] = [b"h2", b"http/1.1"];
+        let now = UnixTime::since_unix_epoch(NOW);
+        let versions = if also_tls13 { BOTH } else { ONLY12 };
+        let config = ClientConfig { alpn: &alpn, versions, ..ClientConfig::new(&roots, &now) };
+        let mut space = Space::default();
+        let mut rng = FixedRandom::new(CLIENT_RANDOM);
+        let mut client =
+            Connection::client(config, "localhost", space.buffers(), &mut rng).expect("client");
+        let hello = client.pending_send().to_vec();
+        client.sent(hello.len());
+        f(&mut client, &hello)
+    }
+
     /// Runs `f` with a fresh server for the test certificate.
     pub fn with_server<R>(f: impl FnOnce(&mut Connection<'_, '_>) -> R) -> R {
         let key = tls::SigningKey::Ed25519(SigningKey::from_seed(SERVER_SEED));
@@ -263,6 +295,20 @@ pub mod tls_peer {
             }
         }
         None
+    }
+
+    /// A TLS target's whole run: [`feed`]s `bytes` to `conn` in pieces of `piece²` bytes (all
+    /// at once for 0), then checks that a finished handshake says what it negotiated and
+    /// that a connection [`feed`] saw no failure in has no error.
+    pub fn feed_and_check(conn: &mut Connection<'_, '_>, bytes: &[u8], piece: u8) {
+        let chunk = if piece == 0 { usize::MAX } else { usize::from(piece).pow(2) };
+        let error = feed(conn, bytes, chunk);
+        if !conn.is_handshaking() {
+            assert!(conn.negotiated().is_some(), "finished without negotiating");
+        }
+        if error.is_none() {
+            assert!(conn.error().is_none());
+        }
     }
 
     fn check_failed(conn: &mut Connection<'_, '_>, e: tls::Error) {

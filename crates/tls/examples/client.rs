@@ -1,7 +1,11 @@
-//! `client HOST PORT [--server-name NAME] [--cafile PEM] [--alpn P]... [--groups g1,g2]
-//! [--suites s1,s2] [--key-update]`: connects over TCP, sends stdin to the server until EOF
-//! (then close_notify), prints everything received to stdout until the server's
-//! close_notify, and prints the `negotiated:` line to stderr. Groups are `x25519`,
+//! `client HOST PORT [--server-name NAME] [--cafile PEM] [--alpn P]... [--versions 1.2,1.3]
+//! [--groups g1,g2] [--suites s1,s2] [--key-update]`: connects over TCP, sends stdin to the
+//! server until EOF (then close_notify), prints everything received to stdout until the
+//! server's close_notify, and prints the `negotiated:` line (`version=TLSv1.3` or
+//! `version=TLSv1.2`, …) to stderr. `--versions` are the versions offered (both by default,
+//! though the library's default `ClientConfig` offers TLS 1.3 alone). `--suites` takes IANA
+//! names of either version: it replaces the suites of each version it names any for, and
+//! leaves the other version's defaults. Groups are `x25519`,
 //! `secp256r1`, `secp384r1`, `secp521r1` (a key share is sent for the first; the server may ask
 //! for another). `--cert PEM --key PEM` (PKCS#8: Ed25519, ECDSA P-256/P-384, RSA) answer a
 //! server's certificate request. With `--resume` it connects twice: the first connection only
@@ -21,6 +25,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use common::die;
+use tls::msgs::ProtocolVersion;
 use tls::ticket::MemoryTicketStore;
 use tls::{Buffers, ClientConfig, Connection, OsRandom, Stream, Want};
 
@@ -31,6 +36,8 @@ fn main() {
     let mut groups = tls::kx::DEFAULT_GROUPS.to_vec();
     let (mut name, mut cafile, mut alpn, mut suites, mut key_update) =
         (None, None, Vec::new(), tls::suites::DEFAULT_SUITES.to_vec(), false);
+    let mut suites12 = tls::suites::tls12::DEFAULT_SUITES12.to_vec();
+    let mut versions = vec![ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
     let (mut psk, mut record_size_limit, mut max_fragment_length) = (None, None, None);
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -40,7 +47,16 @@ fn main() {
             "--cafile" => cafile = Some(val()),
             "--alpn" => alpn.push(val().into_bytes()),
             "--groups" => groups = common::parse_groups(&val()),
-            "--suites" => suites = common::parse_suites(&val()),
+            "--versions" => versions = common::parse_versions(&val()),
+            "--suites" => {
+                let (v13, v12) = common::parse_suites_both(&val());
+                if !v13.is_empty() {
+                    suites = v13;
+                }
+                if !v12.is_empty() {
+                    suites12 = v12;
+                }
+            }
             "--key-update" => key_update = true,
             "--cert" => cert = Some(val()),
             "--key" => key = Some(val()),
@@ -105,7 +121,9 @@ fn main() {
     };
     let store = MemoryTicketStore::default();
     let config = ClientConfig {
+        versions: &versions,
         suites: &suites,
+        suites12: &suites12,
         alpn: &alpn_refs,
         groups: &groups,
         client_cert,

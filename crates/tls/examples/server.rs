@@ -8,7 +8,8 @@
 //! every client to present a certificate chaining to one of the roots in PEM. `--psk ID:HEX`
 //! accepts an external PSK (SHA-256; `--cert/--key` may then be left out, and clients without
 //! the identity are refused), `--record-size-limit N` (64 to 16385) is the limit answered to
-//! clients that send `record_size_limit`.
+//! clients that send `record_size_limit`. `--versions 1.3` is accepted for symmetry with the
+//! client; TLS 1.2 is refused with an error until the library has a TLS 1.2 server.
 
 #![allow(clippy::doc_markdown)] // protocol names (close_notify) are prose
 
@@ -43,6 +44,11 @@ fn main() {
             "--alpn" => alpn.push(val().into_bytes()),
             "--groups" => groups = common::parse_groups(&val()),
             "--suites" => suites = common::parse_suites(&val()),
+            "--versions" => {
+                if common::parse_versions(&val()).contains(&tls::msgs::ProtocolVersion::TLSV1_2) {
+                    die("--versions: the server does not speak TLS 1.2 yet (give --versions 1.3)");
+                }
+            }
             "--max-connections" => {
                 max = Some(val().parse::<usize>().unwrap_or_else(|_| die("bad count")));
             }

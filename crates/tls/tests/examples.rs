@@ -1,6 +1,7 @@
 //! The `client` and `server` examples over loopback: the server serves clients concurrently
 //! with a read timeout, and the client sends and finishes without waiting on timeouts once the
-//! handshake is done. The binaries are the ones `cargo test` builds beside this test
+//! handshake is done; the client offers TLS 1.2 and 1.3 unless `--versions` says otherwise and
+//! names the version it got (against `openssl s_server`, skipped without `openssl`). The binaries are the ones `cargo test` builds beside this test
 //! (`HALITE_EXAMPLES` names another directory).
 
 mod peer;
@@ -12,13 +13,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use core_hash::OsRandom;
-use peer::{Killed, connect_retrying, free_port};
+use peer::{Killed, connect_retrying, data, free_port, openssl_available};
 use tls::{Buffers, Connection, ServerConfig, SigningKey, Stream};
-
-fn data(name: &str) -> String {
-    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
-    p.to_string_lossy().into_owned()
-}
 
 /// The example binary `name`, built by `cargo test` in `target/<profile>/examples`.
 fn example(name: &str) -> PathBuf {
@@ -142,4 +138,85 @@ fn the_example_client_sends_at_once_after_the_handshake() {
     // The client used to poll the socket with 20 ms read timeouts between stdin reads.
     let delay = client_delay_after_handshake(3);
     assert!(delay < Duration::from_millis(10), "the client waited {delay:?}");
+}
+
+/// The example client against `openssl s_server -www` speaking only `server_version`
+/// (`-tls1_2`, `-tls1_3`) with the P-256 identity, sending a request: whether it succeeded,
+/// and its stderr (the `negotiated:` line, or the error).
+fn client_against_s_server(server_version: &str, client_args: &[&str]) -> (bool, String) {
+    let port = free_port();
+    let _server = Killed(
+        Command::new("openssl")
+            .args(["s_server", "-accept"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-cert", &data("server-p256.pem"), "-key", &data("server-p256.key")])
+            .args([server_version, "-www"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    // Wait for it to listen (it shrugs off this empty connection and accepts the next).
+    drop(connect_retrying(port));
+    let mut child = Command::new(example("client"))
+        .args(["127.0.0.1", &port.to_string(), "--server-name", "localhost"])
+        .args(["--cafile", &data("ca-p256.pem")])
+        .args(client_args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn the_example_client_offers_both_versions_and_names_the_one_it_got() {
+    if !openssl_available() {
+        return;
+    }
+    for (server, args, version) in [
+        ("-tls1_2", &[][..], "TLSv1.2"),
+        ("-tls1_3", &[], "TLSv1.3"),
+        ("-tls1_2", &["--versions", "1.2"], "TLSv1.2"),
+        ("-tls1_3", &["--versions", "1.3,1.2"], "TLSv1.3"),
+        ("-tls1_2", &["--suites", "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256"], "TLSv1.2"),
+    ] {
+        let (ok, err) = client_against_s_server(server, args);
+        assert!(ok, "{server} {args:?}: {err}");
+        let line = err.lines().find(|l| l.starts_with("negotiated: ")).unwrap_or_default();
+        assert!(line.contains(&format!(" version={version} ")), "{server} {args:?}: {err}");
+        if version == "TLSv1.2" {
+            assert!(line.contains(" suite=TLS_ECDHE_ECDSA_WITH_"), "{line}");
+        }
+        if args.contains(&"--suites") {
+            assert!(line.contains("suite=TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256"), "{line}");
+        }
+    }
+    // Offering only the version the server lacks fails, either way round.
+    for (server, only) in [("-tls1_2", "1.3"), ("-tls1_3", "1.2")] {
+        let (ok, err) = client_against_s_server(server, &["--versions", only]);
+        assert!(!ok && err.contains("error: handshake"), "{server} --versions {only}: {err}");
+    }
+}
+
+#[test]
+fn the_example_versions_flags_are_checked() {
+    let out = Command::new(example("client"))
+        .args(["127.0.0.1", "1", "--cafile", &data("ca.pem"), "--versions", "1.1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown version 1.1"));
+    // The server example has no TLS 1.2 yet, and says so.
+    let out = Command::new(example("server"))
+        .args(["--cert", &data("server.pem"), "--key", &data("server.key")])
+        .args(["--port", "0", "--versions", "1.2,1.3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("TLS 1.2"), "{out:?}");
 }

@@ -10,31 +10,15 @@ mod peer;
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use core_hash::OsRandom;
-use peer::{Killed, connect_retrying, free_port};
+use peer::{Killed, connect_retrying, data, free_port, gnutls_available};
 use pki_types::CertificateDer;
 use tls::{Buffers, ClientConfig, Connection, RecordLimits, ServerConfig, Stream};
 
 const PRIORITY: &str = "NORMAL:-VERS-ALL:+VERS-TLS1.3";
-
-fn data(name: &str) -> String {
-    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
-    p.to_string_lossy().into_owned()
-}
-
-fn gnutls_available() -> bool {
-    match Command::new("gnutls-cli").arg("--version").output() {
-        Ok(o) if o.status.success() => true,
-        _ => {
-            println!("skipping: `gnutls-cli` is not installed or does not run");
-            false
-        }
-    }
-}
 
 /// Our client advertising a limit of 128 against `gnutls-serv --echo --recordsize 512`
 /// (GnuTLS 3.7 takes 512 to 4096 for its own): both limits are negotiated, and 3000 bytes

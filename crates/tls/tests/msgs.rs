@@ -17,7 +17,8 @@ const ENCRYPTED_EXTENSIONS: [u8; 40] =
 const CLIENT_FINISHED: [u8; 36] =
     hex!("14000020a8ec436d677634ae525ac1fcebe11a039ec17694fac6e98527b642f2edd5ce61");
 
-fn encode(m: &HandshakeMessage<'_>) -> Vec<u8> {
+/// The encoding of a message or body of either version.
+fn encode<'a, T: Codec<'a>>(m: &T) -> Vec<u8> {
     let mut buf = vec![0u8; 1 << 16];
     let mut w = Writer::new(&mut buf);
     m.encode(&mut w).unwrap();
@@ -211,7 +212,7 @@ proptest! {
     #[test]
     fn decode12_is_total(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
         if let Ok(m) = HandshakeMessage12::decode(&bytes) {
-            let again = encode_any(&m);
+            let again = encode(&m);
             prop_assert_eq!(HandshakeMessage12::decode(&again).unwrap(), m);
         }
     }
@@ -349,11 +350,7 @@ fn record_limit_extensions() {
 fn tls12_messages_have_their_own_reader() {
     use tls::msgs::tls12::*;
     fn round_trip(m: &HandshakeMessage12<'_>) -> Vec<u8> {
-        let mut buf = vec![0u8; 1 << 12];
-        let mut w = Writer::new(&mut buf);
-        m.encode(&mut w).unwrap();
-        let n = w.len();
-        buf.truncate(n);
+        let buf = encode(m);
         assert_eq!(&HandshakeMessage12::decode(&buf).unwrap(), m);
         assert_eq!(buf[0], m.typ().0);
         assert!(HandshakeMessage12::is_tls12_type(m.typ()));
@@ -445,40 +442,32 @@ fn encode_hello12(bytes: &[u8]) -> Vec<u8> {
             ..ClientExtensions12::default()
         }
     );
-    let mut buf = vec![0u8; 1 << 12];
-    let mut w = Writer::new(&mut buf);
-    m.encode(&mut w).unwrap();
-    let n = w.len();
-    buf.truncate(n);
-    buf
+    encode(&m)
 }
 
-fn encode_any<'a, T: Codec<'a>>(m: &T) -> Vec<u8> {
-    let mut buf = vec![0u8; 1 << 12];
-    let mut w = Writer::new(&mut buf);
-    m.encode(&mut w).unwrap();
-    let n = w.len();
-    buf.truncate(n);
-    buf
-}
-
-// A ClientHello message (with its header) whose extensions block is `exts` (type, body).
-fn client_hello_with(exts: &[(u16, &[u8])]) -> Vec<u8> {
+// `body` with the extensions block `exts` (type, body) appended, as a handshake message of
+// type `typ` (with its header).
+fn hello_with(typ: u8, mut body: Vec<u8>, exts: &[(u16, &[u8])]) -> Vec<u8> {
     let mut block = Vec::new();
     for (t, b) in exts {
         block.extend(t.to_be_bytes());
         block.extend(u16::try_from(b.len()).unwrap().to_be_bytes());
         block.extend(*b);
     }
-    let mut body = vec![3, 3];
-    body.extend([5; 32]);
-    body.extend([0, 0, 4, 0xc0, 0x2b, 0x13, 0x01, 1, 0]);
     body.extend(u16::try_from(block.len()).unwrap().to_be_bytes());
     body.extend(block);
-    let mut msg = vec![1, 0];
+    let mut msg = vec![typ, 0];
     msg.extend(u16::try_from(body.len()).unwrap().to_be_bytes());
     msg.extend(body);
     msg
+}
+
+// A ClientHello message (with its header) whose extensions block is `exts` (type, body).
+fn client_hello_with(exts: &[(u16, &[u8])]) -> Vec<u8> {
+    let mut body = vec![3, 3];
+    body.extend([5; 32]);
+    body.extend([0, 0, 4, 0xc0, 0x2b, 0x13, 0x01, 1, 0]);
+    hello_with(1, body, exts)
 }
 
 // The TLS 1.2 extensions of a ClientHello: the 1.3 reader skips them (whatever they hold),
@@ -514,7 +503,7 @@ fn client_hello_tls12_extensions() {
             session_ticket: Some(SessionTicketExt(b"old ticket")),
         },
     };
-    let msg = encode_any(&HandshakeMessage12::ClientHello(ch));
+    let msg = encode(&HandshakeMessage12::ClientHello(ch));
     assert_eq!(HandshakeMessage12::decode(&msg), Ok(HandshakeMessage12::ClientHello(ch)));
     // The 1.3 reader takes the same bytes (pre_shared_key is still last) and sees the hello.
     let HandshakeMessage::ClientHello(h) = HandshakeMessage::decode(&msg).unwrap() else {
@@ -565,24 +554,13 @@ fn client_hello_tls12_extensions() {
 
 // A ServerHello with extensions `exts`, and supported_versions 1.3 first if `v13`.
 fn server_hello_with(v13: bool, exts: &[(u16, &[u8])]) -> Vec<u8> {
-    let mut block = Vec::new();
-    if v13 {
-        block.extend([0, 43, 0, 2, 3, 4]);
-    }
-    for (t, b) in exts {
-        block.extend(t.to_be_bytes());
-        block.extend(u16::try_from(b.len()).unwrap().to_be_bytes());
-        block.extend(*b);
-    }
     let mut body = vec![3, 3];
     body.extend([5; 32]);
     body.extend([0, 0x13, 0x01, 0]);
-    body.extend(u16::try_from(block.len()).unwrap().to_be_bytes());
-    body.extend(block);
-    let mut msg = vec![2, 0];
-    msg.extend(u16::try_from(body.len()).unwrap().to_be_bytes());
-    msg.extend(body);
-    msg
+    let supported_versions: (u16, &[u8]) = (43, &[3, 4]);
+    let all: Vec<(u16, &[u8])> =
+        v13.then_some(supported_versions).into_iter().chain(exts.iter().copied()).collect();
+    hello_with(2, body, &all)
 }
 
 // A ServerHello without supported_versions (TLS 1.2) has its extensions read; one with it

@@ -6,33 +6,17 @@ mod peer;
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use core_hash::OsRandom;
-use peer::{Killed, connect_retrying, free_port};
+use peer::{Killed, connect_retrying, data, free_port, openssl_available};
 use pki_types::CertificateDer;
 use tls::msgs::{
     AlertDescription, MaxFragmentLength, NamedGroup, PskKeyExchangeMode, SignatureScheme,
 };
 use tls::suites::{self, Suite};
 use tls::{Buffers, ClientConfig, Connection, Negotiated, RecordLimits, ServerConfig, Stream};
-
-fn data(name: &str) -> String {
-    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
-    p.to_string_lossy().into_owned()
-}
-
-fn openssl_available() -> bool {
-    match Command::new("openssl").arg("version").output() {
-        Ok(o) if o.status.success() => true,
-        _ => {
-            println!("skipping: `openssl` is not installed or does not run");
-            false
-        }
-    }
-}
 
 fn iana(s: Suite) -> &'static str {
     match s.suite.0 {

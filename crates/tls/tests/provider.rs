@@ -138,6 +138,21 @@ fn invalid_share(_: core_ec::Error) -> Error {
     Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare)
 }
 
+/// X25519 of our 32-byte `secret` with the peer's 32-byte `share` into `out`, as the trait
+/// wants it: a secret of the wrong size is our misuse, a share of the wrong size or a zero
+/// result the peer's fault.
+fn x25519_into(
+    secret: &[u8],
+    share: &[u8],
+    out: &mut [u8; MAX_SHARED_LEN],
+) -> Result<usize, Error> {
+    let k: &[u8; 32] = secret.try_into().map_err(|_| Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    let u: &[u8; 32] =
+        share.try_into().map_err(|_| invalid_share(core_ec::Error::InvalidEncoding))?;
+    out[..32].copy_from_slice(&core_ec::x25519::x25519(k, u).map_err(invalid_share)?);
+    Ok(32)
+}
+
 impl KeyExchange for CountingX25519 {
     fn group(&self) -> NamedGroup {
         self.group
@@ -164,11 +179,7 @@ impl KeyExchange for CountingX25519 {
         out: &mut [u8; MAX_SHARED_LEN],
     ) -> Result<usize, Error> {
         self.agreed.fetch_add(1, Ordering::Relaxed);
-        let k: &[u8; 32] = secret.try_into().map_err(|_| Error::ApiMisuse(ApiMisuse::BadConfig))?;
-        let u: &[u8; 32] =
-            peer.try_into().map_err(|_| invalid_share(core_ec::Error::InvalidEncoding))?;
-        out[..32].copy_from_slice(&core_ec::x25519::x25519(k, u).map_err(invalid_share)?);
-        Ok(32)
+        x25519_into(secret, peer, out)
     }
 }
 
@@ -215,11 +226,7 @@ impl KeyExchange for KemX25519 {
         out: &mut [u8; MAX_SHARED_LEN],
     ) -> Result<usize, Error> {
         self.decapsulations.fetch_add(1, Ordering::Relaxed);
-        let k: &[u8; 32] = secret.try_into().map_err(|_| Error::ApiMisuse(ApiMisuse::BadConfig))?;
-        let u: &[u8; 32] =
-            server_share.try_into().map_err(|_| invalid_share(core_ec::Error::InvalidEncoding))?;
-        out[..32].copy_from_slice(&core_ec::x25519::x25519(k, u).map_err(invalid_share)?);
-        Ok(32)
+        x25519_into(secret, server_share, out)
     }
     fn encapsulate(
         &self,
@@ -231,11 +238,9 @@ impl KeyExchange for KemX25519 {
         self.encapsulations.fetch_add(1, Ordering::Relaxed);
         let mut e = [0u8; 32];
         rng.fill(&mut e).map_err(|_| Error::RandomFailed)?;
-        let u: &[u8; 32] =
-            client_share.try_into().map_err(|_| invalid_share(core_ec::Error::InvalidEncoding))?;
+        let shared = x25519_into(&e, client_share, out)?;
         server_share[..32].copy_from_slice(&core_ec::x25519::x25519(&e, &BASE).unwrap());
-        out[..32].copy_from_slice(&core_ec::x25519::x25519(&e, u).map_err(invalid_share)?);
-        Ok((32, 32))
+        Ok((32, shared))
     }
 }
 

@@ -6,31 +6,15 @@
 mod peer;
 
 use std::io::{Read, Write};
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use core_hash::OsRandom;
-use peer::{Killed, connect_retrying, free_port};
+use peer::{Killed, connect_retrying, data, free_port, openssl_available};
 use pki_types::CertificateDer;
 use tls::msgs::{NamedGroup, ProtocolVersion};
 use tls::suites::tls12::{self as s12, Suite12};
 use tls::{Buffers, ClientConfig, Connection, Stream};
-
-fn data(name: &str) -> String {
-    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
-    p.to_string_lossy().into_owned()
-}
-
-fn openssl_available() -> bool {
-    match Command::new("openssl").arg("version").output() {
-        Ok(o) if o.status.success() => true,
-        _ => {
-            println!("skipping: `openssl` is not installed or does not run");
-            false
-        }
-    }
-}
 
 /// One connection to `s_server -tls1_2` holding the `id` certificate, with `suite` and
 /// `group`: the page `-www` serves names the suite, and ours says TLS 1.2.

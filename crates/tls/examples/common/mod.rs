@@ -7,7 +7,8 @@ use std::process::exit;
 
 use tls::Connection;
 use tls::kx;
-use tls::msgs::{NamedGroup, SignatureScheme};
+use tls::msgs::{NamedGroup, ProtocolVersion, SignatureScheme};
+use tls::suites::tls12::{self as suites12, Suite12};
 use tls::suites::{self, Suite};
 
 /// Prints `msg` and exits with status 2 (a usage or configuration problem).
@@ -71,6 +72,46 @@ pub(crate) fn parse_suites(list: &str) -> Vec<Suite> {
         .collect()
 }
 
+/// Versions from a `--versions` list (`1.2`, `1.3`, in any order), TLS 1.3 first.
+pub(crate) fn parse_versions(list: &str) -> Vec<ProtocolVersion> {
+    let mut versions = Vec::new();
+    for v in list.split(',') {
+        let v = match v {
+            "1.3" => ProtocolVersion::TLSV1_3,
+            "1.2" => ProtocolVersion::TLSV1_2,
+            _ => die(&format!("--versions: unknown version {v} (1.2 and 1.3 are supported)")),
+        };
+        if !versions.contains(&v) {
+            versions.push(v);
+        }
+    }
+    versions.sort_by_key(|v| core::cmp::Reverse(v.0));
+    versions
+}
+
+/// The `version=` value of the `negotiated:` line.
+pub(crate) fn version_name(v: ProtocolVersion) -> &'static str {
+    match v {
+        ProtocolVersion::TLSV1_3 => "TLSv1.3",
+        ProtocolVersion::TLSV1_2 => "TLSv1.2",
+        _ => "?",
+    }
+}
+
+/// Suites from a `--suites` list of IANA names (OpenSSL's too for TLS 1.2), split into the
+/// TLS 1.3 and the TLS 1.2 ones; either may be empty.
+pub(crate) fn parse_suites_both(list: &str) -> (Vec<Suite>, Vec<Suite12>) {
+    let (mut v13, mut v12) = (Vec::new(), Vec::new());
+    for n in list.split(',') {
+        match (suites::by_name(n), suites12::by_name(n)) {
+            (Some(s), _) => v13.push(s),
+            (None, Some(s)) => v12.push(s),
+            (None, None) => die(&format!("unknown suite {n}")),
+        }
+    }
+    (v13, v12)
+}
+
 /// Groups from a `--groups` list of names (`x25519`, `secp256r1`, `secp384r1`, `secp521r1`).
 pub(crate) fn parse_groups(list: &str) -> Vec<NamedGroup> {
     list.split(',')
@@ -85,14 +126,18 @@ pub(crate) fn negotiated_line(
     alpn: &[&[u8]],
 ) -> String {
     let n = conn.negotiated().expect("handshake done");
-    let suite = suites.iter().find(|s| s.suite == n.suite).map_or("?", |s| s.iana_name());
+    let suite = match suites.iter().find(|s| s.suite == n.suite) {
+        Some(s) => s.iana_name(),
+        None => suites12::find(suites12::ALL_SUITES12, n.suite).map_or("?", |s| s.iana_name()),
+    };
+    let version = version_name(n.version);
     let alpn = n.alpn.map_or("-".to_string(), |i| String::from_utf8_lossy(alpn[i]).into_owned());
     // NamedGroup(0): resumed with psk_ke, no key exchange.
     let group = kx::group_name(n.group).unwrap_or(if n.group.0 == 0 { "none" } else { "?" });
     // SignatureScheme(0): an external PSK authenticated the server, no certificate.
     let sig = if n.external_psk { "psk" } else { scheme_name(n.scheme) };
     format!(
-        "negotiated: version=TLSv1.3 suite={suite} group={group} sig={sig} alpn={alpn} resumed={}",
+        "negotiated: version={version} suite={suite} group={group} sig={sig} alpn={alpn} resumed={}",
         n.resumed
     )
 }
@@ -132,6 +177,11 @@ pub(crate) fn scheme_name(s: SignatureScheme) -> &'static str {
         SignatureScheme::ED25519 => "ed25519",
         SignatureScheme::ECDSA_SECP256R1_SHA256 => "ecdsa_secp256r1_sha256",
         SignatureScheme::ECDSA_SECP384R1_SHA384 => "ecdsa_secp384r1_sha384",
+        SignatureScheme::ECDSA_SECP521R1_SHA512 => "ecdsa_secp521r1_sha512",
+        // TLS 1.2 ServerKeyExchange signatures only.
+        SignatureScheme::RSA_PKCS1_SHA256 => "rsa_pkcs1_sha256",
+        SignatureScheme::RSA_PKCS1_SHA384 => "rsa_pkcs1_sha384",
+        SignatureScheme::RSA_PKCS1_SHA512 => "rsa_pkcs1_sha512",
         SignatureScheme::RSA_PSS_RSAE_SHA256 => "rsa_pss_rsae_sha256",
         SignatureScheme::RSA_PSS_RSAE_SHA384 => "rsa_pss_rsae_sha384",
         SignatureScheme::RSA_PSS_RSAE_SHA512 => "rsa_pss_rsae_sha512",

@@ -1,9 +1,41 @@
 //! Running an external TLS peer (`openssl s_server`, `gnutls-serv`) on a local port, for the
-//! interop tests.
+//! interop tests, and the test data's paths.
+
+// Each test binary that declares `mod peer;` compiles its own copy and uses only some of
+// these helpers (gnutls.rs never asks for OpenSSL): the rest would warn as dead code there.
+#![allow(dead_code)]
 
 use std::net::{TcpListener, TcpStream};
-use std::process::Child;
+use std::path::PathBuf;
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
+
+/// The path of `tests/data/<name>`.
+pub(crate) fn data(name: &str) -> String {
+    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
+    p.to_string_lossy().into_owned()
+}
+
+/// Whether `program arg` runs and succeeds; if not, prints why the test is skipped.
+fn available(program: &str, arg: &str) -> bool {
+    match Command::new(program).arg(arg).output() {
+        Ok(o) if o.status.success() => true,
+        _ => {
+            println!("skipping: `{program}` is not installed or does not run");
+            false
+        }
+    }
+}
+
+/// Whether the `openssl` command line tool runs (else the test prints that it skips).
+pub(crate) fn openssl_available() -> bool {
+    available("openssl", "version")
+}
+
+/// Whether `gnutls-cli` (and so `gnutls-serv`, from the same package) runs.
+pub(crate) fn gnutls_available() -> bool {
+    available("gnutls-cli", "--version")
+}
 
 /// A peer process, killed and reaped when the test ends (also on a panic).
 pub(crate) struct Killed(pub Child);
