@@ -210,9 +210,20 @@ fn every_suite_group_and_certificate_with_our_client() {
             for group in GROUPS {
                 let what = format!("{} {} {group:?}", id.name, suite.iana_name());
                 let suites12 = leak([*suite]);
-                let groups = leak([group]);
+                // An ECDSA certificate's curve must be among the client's groups (RFC 8422
+                // §5.1); the server takes only `group` for the key exchange.
+                let curve = match id.name {
+                    "p256" => NamedGroup::SECP256R1,
+                    "p384" => NamedGroup::SECP384R1,
+                    _ => group,
+                };
+                let groups = leak([group, curve]);
                 let cc = ClientConfig { suites12, groups, ..client_config(id, &ONLY12) };
-                let sc = ServerConfig { suites12: s12::ALL_SUITES12, ..server_config(id, &BOTH) };
+                let sc = ServerConfig {
+                    suites12: s12::ALL_SUITES12,
+                    groups: leak([group]),
+                    ..server_config(id, &BOTH)
+                };
                 let (mut c, mut s) = connect(cc, sc);
                 handshake(&mut c, &mut s).unwrap_or_else(|e| panic!("{what}: {e}"));
                 let n = s.negotiated().unwrap();
@@ -789,4 +800,36 @@ fn rustls_client_against_our_server() {
         }
     }
     assert_eq!(count, (3 * 3 + 3) * 3);
+}
+
+/// Of two ECDSA certificates the server presents the one on a curve the client lists (RFC
+/// 8422 §5.1), whatever their order; with neither listed, the first.
+#[test]
+fn the_certificate_curve_follows_supported_groups() {
+    let p256 = leak(SigningKey::from_pkcs8_der(P256.key).unwrap());
+    let p384 = leak(SigningKey::from_pkcs8_der(P384.key).unwrap());
+    let both: &'static [CertifiedKey<'static>] = leak([
+        CertifiedKey { chain: leak([P256.cert]), key: p256 },
+        CertifiedKey { chain: leak([P384.cert]), key: p384 },
+    ]);
+    for (groups, id, scheme) in [
+        (
+            &[NamedGroup::X25519, NamedGroup::SECP384R1][..],
+            &P384,
+            SignatureScheme::ECDSA_SECP384R1_SHA384,
+        ),
+        (
+            &[NamedGroup::X25519, NamedGroup::SECP256R1][..],
+            &P256,
+            SignatureScheme::ECDSA_SECP256R1_SHA256,
+        ),
+        (&[NamedGroup::X25519][..], &P256, SignatureScheme::ECDSA_SECP256R1_SHA256),
+    ] {
+        let cc = ClientConfig { groups: leak(groups.to_vec()), ..client_config(id, &ONLY12) };
+        let sc = ServerConfig { versions: &ONLY12, ..ServerConfig::new(both) };
+        let (mut c, mut s) = connect(cc, sc);
+        handshake(&mut c, &mut s).unwrap_or_else(|e| panic!("{groups:?}: {e}"));
+        let n = s.negotiated().unwrap();
+        assert_eq!((n.group, n.scheme), (NamedGroup::X25519, scheme), "{groups:?}");
+    }
 }

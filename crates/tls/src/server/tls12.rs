@@ -124,17 +124,40 @@ fn scheme_fits(auth: Auth, scheme: SignatureScheme) -> bool {
     ecdsa == (auth == Auth::Ecdsa)
 }
 
-/// The certificate to present and its TLS 1.2 scheme: the first valid for the client's SNI
-/// name whose key signs with a scheme `offered` accepts, else the first whose key can.
+/// The curve of an ECDSA key, by the TLS 1.3 scheme it signs with (which names the curve);
+/// `None` for other keys.
+fn ecdsa_curve(key: &dyn crate::provider::Signer) -> Option<NamedGroup> {
+    key.schemes().iter().find_map(|s| match *s {
+        SignatureScheme::ECDSA_SECP256R1_SHA256 => Some(NamedGroup::SECP256R1),
+        SignatureScheme::ECDSA_SECP384R1_SHA384 => Some(NamedGroup::SECP384R1),
+        SignatureScheme::ECDSA_SECP521R1_SHA512 => Some(NamedGroup::SECP521R1),
+        _ => None,
+    })
+}
+
+/// The certificate to present and its TLS 1.2 scheme, among those whose key signs with a
+/// scheme `offered` accepts: one valid for the client's SNI name whose ECDSA curve (if it
+/// has one) is among the client's `supported_groups` (RFC 8422 §5.1; OpenSSL's client
+/// refuses a certificate on another curve), else one on such a curve, else one valid for
+/// the name, else the first (rustls's client, say, does not check the curve).
 fn choose_certificate12<'a>(
     certs: &'a [CertifiedKey<'a>],
-    sni: Option<&[u8]>,
+    x: &ClientExtensions<'_>,
     offered: impl Fn(SignatureScheme) -> bool + Copy,
 ) -> Option<(&'a CertifiedKey<'a>, SignatureScheme)> {
+    let groups = x.supported_groups;
+    let curve_ok = move |c: &CertifiedKey<'_>| {
+        ecdsa_curve(c.key).is_none_or(|g| groups.is_none_or(|l| l.contains(&g)))
+    };
+    let name = x.server_name.and_then(|n| core::str::from_utf8(n).ok());
+    let named =
+        move |c: &CertifiedKey<'_>| name.is_some_and(|n| verify::cert_matches_name(c.chain[0], n));
     let usable =
         || certs.iter().filter_map(move |c| Some((c, choose_scheme_tls12(c.key, offered)?)));
-    let name = sni.and_then(|n| core::str::from_utf8(n).ok());
-    name.and_then(|n| usable().find(|(c, _)| verify::cert_matches_name(c.chain[0], n)))
+    usable()
+        .find(|(c, _)| named(c) && curve_ok(c))
+        .or_else(|| usable().find(|(c, _)| curve_ok(c)))
+        .or_else(|| usable().find(|(c, _)| named(c)))
         .or_else(|| usable().next())
 }
 
@@ -159,7 +182,7 @@ fn choose_suite<'a>(
         };
         common |= config.certs.iter().any(signs);
         let offered = |s| theirs.is_some_and(|l| l.contains(&s)) && scheme_fits(suite.auth, s);
-        if let Some((cert, scheme)) = choose_certificate12(config.certs, x.server_name, offered) {
+        if let Some((cert, scheme)) = choose_certificate12(config.certs, x, offered) {
             return Ok((*suite, cert, scheme));
         }
     }
@@ -235,8 +258,8 @@ pub(crate) fn server_client_hello<'a>(
     }
     let secure_renegotiation =
         x12.renegotiation_info.is_some() || ch.has_empty_renegotiation_info_scsv();
-    let (suite, certified, scheme) = choose_suite(config, ch)?;
     let group = choose_group(config, x)?;
+    let (suite, certified, scheme) = choose_suite(config, ch)?;
     // RFC 7301 §3.1: a server without protocols ignores the client's offer.
     let alpn = match x.alpn.filter(|_| !config.alpn.is_empty()) {
         None => None,
