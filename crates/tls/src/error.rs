@@ -46,6 +46,10 @@ pub enum PeerMisbehaved {
     /// A TLS 1.2 peer's renegotiation_info was not empty on the initial handshake (RFC 5746
     /// §3.4, §3.6): it claims a previous connection this one never had.
     RenegotiationInfoNotEmpty,
+    /// A client retrying with a lower version (its ClientHello carries
+    /// `TLS_FALLBACK_SCSV`, RFC 7507) reached a server that speaks a higher one: the first
+    /// attempt was interfered with, and the connection ends with inappropriate_fallback.
+    InappropriateFallback,
 }
 
 /// The peer and we share no way to talk.
@@ -400,6 +404,7 @@ impl Error {
                 | PeerMisbehaved::BadSignature
                 | PeerMisbehaved::BadPskBinder => AlertDescription::DECRYPT_ERROR,
                 PeerMisbehaved::RenegotiationInfoNotEmpty => AlertDescription::HANDSHAKE_FAILURE,
+                PeerMisbehaved::InappropriateFallback => AlertDescription::INAPPROPRIATE_FALLBACK,
             },
             Self::PeerIncompatible(
                 PeerIncompatible::NoTls13 | PeerIncompatible::NoCommonVersion,
@@ -505,6 +510,9 @@ impl fmt::Display for PeerMisbehaved {
             }
             Self::RenegotiationInfoNotEmpty => {
                 "its renegotiation_info names a previous connection on an initial handshake"
+            }
+            Self::InappropriateFallback => {
+                "it fell back to a lower version than both sides speak (TLS_FALLBACK_SCSV)"
             }
         })
     }

@@ -833,3 +833,16 @@ fn the_certificate_curve_follows_supported_groups() {
         assert_eq!((n.group, n.scheme), (NamedGroup::X25519, scheme), "{groups:?}");
     }
 }
+
+/// RFC 7507: a 1.2 hello with TLS_FALLBACK_SCSV is refused by a server that speaks 1.3, and
+/// taken by one that speaks 1.2 only.
+#[test]
+fn fallback_scsv() {
+    let want = Error::PeerMisbehaved(PeerMisbehaved::InappropriateFallback);
+    assert_eq!(want.alert(), Some(AlertDescription::INAPPROPRIATE_FALLBACK));
+    refused(&mut |h| h.suites.push(0x5600), want);
+    let (mut c, mut s) = connect(client_config(&P256, &ONLY12), server_config(&P256, &ONLY12));
+    pump_with(&mut c, &mut s, &mut |f| patch_client_hello(f, &mut |h| h.suites.push(0x5600)))
+        .unwrap();
+    assert!(s.error().is_none());
+}

@@ -7,7 +7,7 @@ use std::process::exit;
 
 use tls::Connection;
 use tls::kx;
-use tls::msgs::{NamedGroup, SignatureScheme};
+use tls::msgs::{NamedGroup, ProtocolVersion, SignatureScheme};
 use tls::suites::{self, Suite};
 
 /// Prints `msg` and exits with status 2 (a usage or configuration problem).
@@ -71,6 +71,18 @@ pub(crate) fn parse_suites(list: &str) -> Vec<Suite> {
         .collect()
 }
 
+/// Versions from a `--versions` list (`1.2`, `1.3`).
+#[allow(dead_code)] // the server's flag
+pub(crate) fn parse_versions(list: &str) -> Vec<ProtocolVersion> {
+    list.split(',')
+        .map(|v| match v {
+            "1.2" => ProtocolVersion::TLSV1_2,
+            "1.3" => ProtocolVersion::TLSV1_3,
+            _ => die(&format!("unknown version {v} (1.2 or 1.3)")),
+        })
+        .collect()
+}
+
 /// Groups from a `--groups` list of names (`x25519`, `secp256r1`, `secp384r1`, `secp521r1`).
 pub(crate) fn parse_groups(list: &str) -> Vec<NamedGroup> {
     list.split(',')
@@ -85,14 +97,18 @@ pub(crate) fn negotiated_line(
     alpn: &[&[u8]],
 ) -> String {
     let n = conn.negotiated().expect("handshake done");
-    let suite = suites.iter().find(|s| s.suite == n.suite).map_or("?", |s| s.iana_name());
+    let suite = suites.iter().find(|s| s.suite == n.suite).map(Suite::iana_name);
+    let suite12 = suites::tls12::find(suites::tls12::ALL_SUITES12, n.suite);
+    let suite12 = suite12.as_ref().map(suites::tls12::Suite12::iana_name);
+    let suite = suite.or(suite12).unwrap_or("?");
+    let version = if n.version == ProtocolVersion::TLSV1_2 { "TLSv1.2" } else { "TLSv1.3" };
     let alpn = n.alpn.map_or("-".to_string(), |i| String::from_utf8_lossy(alpn[i]).into_owned());
     // NamedGroup(0): resumed with psk_ke, no key exchange.
     let group = kx::group_name(n.group).unwrap_or(if n.group.0 == 0 { "none" } else { "?" });
     // SignatureScheme(0): an external PSK authenticated the server, no certificate.
     let sig = if n.external_psk { "psk" } else { scheme_name(n.scheme) };
     format!(
-        "negotiated: version=TLSv1.3 suite={suite} group={group} sig={sig} alpn={alpn} resumed={}",
+        "negotiated: version={version} suite={suite} group={group} sig={sig} alpn={alpn} resumed={}",
         n.resumed
     )
 }

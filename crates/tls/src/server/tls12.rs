@@ -3,7 +3,8 @@
 //! and ServerHelloDone; the client's ClientKeyExchange, ChangeCipherSpec and Finished; our
 //! ChangeCipherSpec and Finished.
 //!
-//! What Halite requires of a TLS 1.2 client: the extended master secret (RFC 7627 §5.3; a
+//! What Halite requires of a TLS 1.2 client: no `TLS_FALLBACK_SCSV` when we speak TLS 1.3
+//! (RFC 7507: inappropriate_fallback), the extended master secret (RFC 7627 §5.3; a
 //! client without it is refused with handshake_failure,
 //! [`PeerIncompatible::NoExtendedMasterSecret`]), an empty `renegotiation_info` if it sends
 //! one (RFC 5746 §3.6; answered empty when it sends the extension or the SCSV), the null
@@ -250,6 +251,11 @@ pub(crate) fn server_client_hello<'a>(
     };
     let (ch, x12) = (&ch12.hello, &ch12.tls12);
     let x = &ch.extensions;
+    // RFC 7507 §3: a fallback retry to a server that speaks TLS 1.3 means the first
+    // attempt was interfered with.
+    if ch.has_fallback_scsv() && config.accepts(ProtocolVersion::TLSV1_3) {
+        return Err(PeerMisbehaved::InappropriateFallback.into());
+    }
     if !x12.extended_master_secret {
         return Err(PeerIncompatible::NoExtendedMasterSecret.into());
     }
