@@ -87,7 +87,7 @@ pub struct Negotiated {
     /// certificate.
     pub client_auth: Option<SignatureScheme>,
     /// Whether the session was resumed from a ticket (with `group` `NamedGroup(0)` when it
-    /// was resumed with `psk_ke`, without a key exchange).
+    /// was resumed with `psk_ke`, without a key exchange, as every TLS 1.2 resumption is).
     pub resumed: bool,
     /// Whether an external PSK authenticated the handshake (no certificates; `scheme` is
     /// `SignatureScheme(0)`, and `group` `NamedGroup(0)` in `psk_ke` mode).

@@ -682,6 +682,17 @@ fn record_size_limit_is_answered() {
 // ---- rustls (ring) client, TLS 1.2 only ----
 
 fn rustls_client(id: &Identity, suite: Suite12, group: NamedGroup) -> rustls::ClientConnection {
+    let name = pki_types::ServerName::try_from("localhost").unwrap();
+    rustls::ClientConnection::new(rustls_client_config(id, suite, group), name).unwrap()
+}
+
+/// A rustls client configuration for TLS 1.2 with only `suite` and `group` (resumption by
+/// ticket on, as by default).
+fn rustls_client_config(
+    id: &Identity,
+    suite: Suite12,
+    group: NamedGroup,
+) -> Arc<rustls::ClientConfig> {
     let mut p = rustls::crypto::ring::default_provider();
     p.cipher_suites.retain(|s| u16::from(s.suite()) == suite.suite.0);
     assert_eq!(p.cipher_suites.len(), 1, "{suite:?}");
@@ -693,8 +704,7 @@ fn rustls_client(id: &Identity, suite: Suite12, group: NamedGroup) -> rustls::Cl
         .unwrap()
         .with_root_certificates(roots)
         .with_no_client_auth();
-    let name = pki_types::ServerName::try_from("localhost").unwrap();
-    rustls::ClientConnection::new(Arc::new(config), name).unwrap()
+    Arc::new(config)
 }
 
 /// Moves records between rustls and us until neither moves anything; our first error, and
@@ -845,4 +855,63 @@ fn fallback_scsv() {
     pump_with(&mut c, &mut s, &mut |f| patch_client_hello(f, &mut |h| h.suites.push(0x5600)))
         .unwrap();
     assert!(s.error().is_none());
+}
+
+/// RFC 5077: a rustls client that takes our ticket resumes with it (an abbreviated
+/// handshake: no certificate, no key exchange), the session's exporter differing but agreed;
+/// a ticket under another key, or for a suite the server no longer accepts, gets a full
+/// handshake.
+#[test]
+fn rustls_client_resumes_with_our_ticket() {
+    let key = leak(tls::ticket::TicketKey::new(&[7; 32]).unwrap());
+    let tickets = tls::ServerTickets::new(key, &tls::SystemClock);
+    let suite = s12::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384;
+    let config = rustls_client_config(&P256, suite, NamedGroup::X25519);
+    let name = pki_types::ServerName::try_from("localhost").unwrap();
+    let other_key = leak(tls::ticket::TicketKey::new(&[8; 32]).unwrap());
+    let other = tls::ServerTickets::new(other_key, &tls::SystemClock);
+    let aes256 = leak([s12::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384]);
+    for (round, tickets, suites12, resumed) in [
+        (0, tickets, s12::DEFAULT_SUITES12, false),
+        (1, tickets, s12::DEFAULT_SUITES12, true),
+        (2, tickets, s12::DEFAULT_SUITES12, true),
+        (3, other, s12::DEFAULT_SUITES12, false),
+        (4, other, &aes256[..], true),
+        (5, other, &[s12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256][..], false),
+    ] {
+        let mut theirs = rustls::ClientConnection::new(config.clone(), name.clone()).unwrap();
+        let sc = ServerConfig {
+            tickets: Some(tickets),
+            suites12: leak(suites12.to_vec()),
+            ..server_config(&P256, &BOTH)
+        };
+        let mut ours = Connection::server(sc, bufs(), &mut OsRandom).unwrap();
+        let (r, _) = pump_rustls(&mut ours, &mut theirs);
+        // Round 5: rustls offers only the suite this server no longer accepts.
+        if round == 5 {
+            assert_eq!(r, Err(Error::PeerIncompatible(PeerIncompatible::NoCommonSuite)));
+            continue;
+        }
+        r.unwrap_or_else(|e| panic!("round {round}: {e}"));
+        let n = ours.negotiated().unwrap();
+        assert_eq!(n.resumed, resumed, "round {round}");
+        assert_eq!(n.suite, suite.suite);
+        assert_eq!(n.scheme, SignatureScheme::ECDSA_SECP256R1_SHA256);
+        let kind =
+            if resumed { rustls::HandshakeKind::Resumed } else { rustls::HandshakeKind::Full };
+        assert_eq!(theirs.handshake_kind(), Some(kind), "round {round}");
+        theirs.writer().write_all(b"again").unwrap();
+        let (r, app) = pump_rustls(&mut ours, &mut theirs);
+        r.unwrap();
+        assert_eq!(app, b"again");
+        assert_eq!(ours.write(b"back").unwrap(), 4);
+        let (r, _) = pump_rustls(&mut ours, &mut theirs);
+        r.unwrap();
+        let mut buf = [0u8; 8];
+        assert_eq!(theirs.reader().read(&mut buf).unwrap(), 4);
+        let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+        ours.export_keying_material(b"EXPORTER-test", b"", &mut a).unwrap();
+        theirs.export_keying_material(&mut b, b"EXPORTER-test", Some(b"")).unwrap();
+        assert_eq!(a, b, "round {round}");
+    }
 }

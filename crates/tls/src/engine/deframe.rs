@@ -352,7 +352,8 @@ impl Connection<'_, '_> {
                     let (used, next, keep) = match state {
                         state if state.is_tls12() => {
                             let msg = HandshakeMessage12::decode(first)?;
-                            let next = server::tls12::handle(&mut self.c, state, first, &msg)?;
+                            let next =
+                                server::tls12::handle(&mut self.c, config, state, first, &msg)?;
                             (first.len(), next, 0)
                         }
                         ServerState::ExpectCertificate(st) => {

@@ -15,11 +15,18 @@
 //! Renegotiation is refused: a ClientHello after the handshake ends the connection with a
 //! fatal `no_renegotiation` alert ([`PeerIncompatible::Renegotiation`]) — RFC 5746 §4.4
 //! lets a server refuse, and a fatal alert leaves no half-renegotiated state to reason
-//! about. No session is cached or resumed yet (the ServerHello's session id is empty), and a
+//! about. With [`ServerConfig::tickets`], a client that sends `session_ticket` gets a
+//! NewSessionTicket (RFC 5077) sealing the session's master secret, suite and scheme under
+//! the same key as TLS 1.3 tickets (each version's tickets name its own suites, so neither
+//! resumes in the other), and resumes with it in an abbreviated handshake; no session-ID
+//! cache is kept (the ServerHello of a full handshake has an empty session id). A
 //! server with `client_auth` does not negotiate TLS 1.2 (client certificates in 1.2 are not
 //! implemented yet): such a server serves TLS 1.3 or refuses.
 //!
 //! [`ServerConfig::suites12`]: crate::ServerConfig::suites12
+//! [`ServerConfig::tickets`]: crate::ServerConfig::tickets
+
+use zeroize::Zeroize;
 
 use crate::error::{Error, PeerIncompatible, PeerMisbehaved, SchemeSet};
 use crate::key_schedule::Transcript;
@@ -40,11 +47,16 @@ use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN, choose_scheme_tls12};
 use crate::suites::tls12::{Auth, Suite12};
 use crate::verify;
 
-use crate::config::{MAX_CHAIN, ServerConfig};
+use crate::config::{MAX_CHAIN, MAX_TICKET_LIFETIME, ServerConfig};
 use crate::conn::Negotiated;
-use crate::engine::Core;
 use crate::engine::io::Protection;
+use crate::engine::{Core, random};
+use crate::key_schedule::tls12::MASTER_SECRET_LEN;
+use crate::msgs::tls12::{NewSessionTicket12, SessionTicketExt};
 use crate::server::ServerState;
+use crate::server::psk::client_identity_holds;
+use crate::suites::tls12 as suites12;
+use crate::ticket::{ClientIdentity, TicketState};
 
 /// After our flight: the client's ClientKeyExchange, answered with our ephemeral `key`.
 pub(crate) struct Kx12 {
@@ -53,6 +65,8 @@ pub(crate) struct Kx12 {
     client_random: [u8; 32],
     server_random: [u8; 32],
     key: KeyShare,
+    /// Whether a NewSessionTicket goes before our Finished (RFC 5077 §3.3).
+    send_ticket: bool,
 }
 
 /// After the ClientKeyExchange: the client's ChangeCipherSpec (which puts `read` in force)
@@ -64,8 +78,11 @@ pub(crate) struct Finished12 {
     server_random: [u8; 32],
     /// The client's write protection, in force once its ChangeCipherSpec comes.
     read: Option<RecordProtection12>,
-    /// Ours, in force from our ChangeCipherSpec.
-    write: RecordProtection12,
+    /// Ours, in force from our ChangeCipherSpec; `None` once sent, in a resumption, where
+    /// our Finished came first.
+    write: Option<RecordProtection12>,
+    /// Whether a NewSessionTicket goes before our Finished.
+    send_ticket: bool,
 }
 
 /// Traffic: what exporters need.
@@ -264,19 +281,15 @@ pub(crate) fn server_client_hello<'a>(
     }
     let secure_renegotiation =
         x12.renegotiation_info.is_some() || ch.has_empty_renegotiation_info_scsv();
+    // RFC 5077 §3.1: a ticket of ours for a suite we still accept resumes its session.
+    if let Some(state) = resumable(config, ch, x12.session_ticket) {
+        let formats = x12.ec_point_formats.is_some();
+        return resume(c, config, random, raw, ch, formats, secure_renegotiation, &state);
+    }
     let group = choose_group(config, x)?;
     let (suite, certified, scheme) = choose_suite(config, ch)?;
     // RFC 7301 §3.1: a server without protocols ignores the client's offer.
-    let alpn = match x.alpn.filter(|_| !config.alpn.is_empty()) {
-        None => None,
-        Some(offered) => Some(
-            config
-                .alpn
-                .iter()
-                .position(|p| offered.contains(&ProtocolName(p)))
-                .ok_or(PeerIncompatible::NoCommonAlpn)?,
-        ),
-    };
+    let alpn = choose_alpn(config, x)?;
     if let Some(name) = x.server_name {
         let n = name.len().min(255);
         c.sni[..n].copy_from_slice(&name[..n]);
@@ -289,6 +302,8 @@ pub(crate) fn server_client_hello<'a>(
     let key = KeyShare::keygen(group, config.key_exchanges, &mut c.rng)?;
     let mut transcript = Transcript::new(suite.hash);
     transcript.update(raw);
+    // A client that sends the extension takes tickets (RFC 5077 §3.2).
+    let send_ticket = config.tickets.is_some() && x12.session_ticket.is_some();
     let sh = HandshakeMessage12::ServerHello(ServerHello {
         legacy_version: ProtocolVersion::TLSV1_2,
         random,
@@ -303,6 +318,7 @@ pub(crate) fn server_client_hello<'a>(
             server_name_ack: x.server_name.is_some(),
             max_fragment_length,
             record_size_limit,
+            session_ticket: send_ticket,
             ..ServerHelloExtensions::default()
         },
     });
@@ -349,6 +365,7 @@ pub(crate) fn server_client_hello<'a>(
         client_random: ch.random,
         server_random: random,
         key,
+        send_ticket,
     }))
 }
 
@@ -375,7 +392,8 @@ fn server_client_key_exchange(
         client_random: kx.client_random,
         server_random: kx.server_random,
         read: Some(read),
-        write,
+        write: Some(write),
+        send_ticket: kx.send_ticket,
     }))
 }
 
@@ -397,16 +415,21 @@ pub(crate) fn server_change_cipher_spec(
 /// handshake is done.
 fn server_finished(
     c: &mut Core<'_, '_>,
+    config: &ServerConfig<'_>,
     mut f: Finished12,
     raw: &[u8],
     fin: &[u8],
 ) -> Result<ServerState, Error> {
     f.master.check_finished(Sender::Client, f.transcript.current().as_ref(), fin)?;
     f.transcript.update(raw);
-    c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
-    c.io.write_key = Some(Protection::V12(f.write));
-    let verify_data = f.master.verify_data(Sender::Server, f.transcript.current().as_ref());
-    c.io.send_handshake(&HandshakeMessage12::Finished(&verify_data), None)?;
+    // A resumption sent our Finished already.
+    if let Some(write) = f.write.take() {
+        if f.send_ticket {
+            let now = config.tickets.map_or(0, |t| t.clock.now().as_secs());
+            send_ticket(c, config, &f.master, now, &mut f.transcript)?;
+        }
+        send_finished(c, &f.master, write, &mut f.transcript)?;
+    }
     c.negotiated = Some(c.params);
     Ok(ServerState::Traffic12(Traffic12 {
         master: f.master,
@@ -415,9 +438,174 @@ fn server_finished(
     }))
 }
 
+/// Our ChangeCipherSpec, then our Finished under `write`.
+fn send_finished(
+    c: &mut Core<'_, '_>,
+    master: &MasterSecret,
+    write: RecordProtection12,
+    transcript: &mut Transcript,
+) -> Result<(), Error> {
+    c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
+    c.io.write_key = Some(Protection::V12(write));
+    let verify_data = master.verify_data(Sender::Server, transcript.current().as_ref());
+    c.io.send_handshake(&HandshakeMessage12::Finished(&verify_data), Some(transcript))
+}
+
+/// A NewSessionTicket (RFC 5077 §3.3) sealing the session: its suite, scheme and (extended)
+/// master secret, issued `now`, authenticated when the full handshake it comes from ran.
+fn send_ticket(
+    c: &mut Core<'_, '_>,
+    config: &ServerConfig<'_>,
+    master: &MasterSecret,
+    now: u64,
+    transcript: &mut Transcript,
+) -> Result<(), Error> {
+    let Some(tickets) = config.tickets else { return Ok(()) };
+    let mut state = TicketState {
+        suite: c.params.suite,
+        scheme: c.params.scheme,
+        issued_at: now,
+        authenticated_at: c.authenticated_at.unwrap_or(now),
+        client: ClientIdentity::Anonymous,
+        age_add: 0,
+        psk: [0; MASTER_SECRET_LEN],
+        psk_len: MASTER_SECRET_LEN,
+    };
+    state.psk.copy_from_slice(master.as_bytes());
+    let nonce: [u8; 12] = random(&mut c.rng)?;
+    let sealed = tickets.key.seal(&state, &nonce);
+    let nst = HandshakeMessage12::NewSessionTicket(NewSessionTicket12 {
+        lifetime_hint: tickets.lifetime.min(MAX_TICKET_LIFETIME),
+        ticket: &sealed,
+    });
+    c.io.send_handshake(&nst, Some(transcript))
+}
+
+/// The session a client's `session_ticket` resumes: one of our tickets, within its lifetime
+/// and authentication age, for a TLS 1.2 suite we accept and the client offers (a TLS 1.3
+/// ticket names a 1.3 suite, so it never resumes here, nor a 1.2 one in TLS 1.3), from a
+/// session whose client identity still stands.
+fn resumable(
+    config: &ServerConfig<'_>,
+    ch: &ClientHello<'_>,
+    ticket: Option<SessionTicketExt<'_>>,
+) -> Option<TicketState> {
+    let tickets = config.tickets?;
+    let state = tickets.key.open(ticket?.0)?;
+    let now = tickets.clock.now().as_secs();
+    let max_age = tickets.max_auth_age.min(MAX_TICKET_LIFETIME);
+    let fresh = now >= state.issued_at
+        && now - state.issued_at < u64::from(tickets.lifetime.min(MAX_TICKET_LIFETIME))
+        && now >= state.authenticated_at
+        && now - state.authenticated_at < u64::from(max_age);
+    let suite_ok =
+        suites12::find(config.suites12, state.suite).is_some() && ch.offers_suite(state.suite);
+    (fresh
+        && suite_ok
+        && state.psk_len == MASTER_SECRET_LEN
+        && client_identity_holds(config, &state.client))
+    .then_some(state)
+}
+
+/// The abbreviated handshake of a resumed session (RFC 5077 §3.1, RFC 5246 §7.3):
+/// ServerHello (echoing the client's session id), a fresh ticket if tickets are on, our
+/// ChangeCipherSpec and Finished; then the client's.
+#[allow(clippy::too_many_arguments)] // the hello, its parts, and the session
+fn resume(
+    c: &mut Core<'_, '_>,
+    config: &ServerConfig<'_>,
+    mut random: [u8; 32],
+    raw: &[u8],
+    ch: &ClientHello<'_>,
+    point_formats: bool,
+    secure_renegotiation: bool,
+    state: &TicketState,
+) -> Result<ServerState, Error> {
+    let x = &ch.extensions;
+    let suite =
+        suites12::find(config.suites12, state.suite).ok_or(PeerIncompatible::NoCommonSuite)?;
+    let alpn = choose_alpn(config, x)?;
+    if let Some(name) = x.server_name {
+        let n = name.len().min(255);
+        c.sni[..n].copy_from_slice(&name[..n]);
+        c.sni_len = n;
+    }
+    let (record_size_limit, max_fragment_length) = record_limits(c, config, x)?;
+    if config.accepts(ProtocolVersion::TLSV1_3) {
+        mark_downgrade(&mut random, ProtocolVersion::TLSV1_3);
+    }
+    let mut transcript = Transcript::new(suite.hash);
+    transcript.update(raw);
+    let sh = HandshakeMessage12::ServerHello(ServerHello {
+        legacy_version: ProtocolVersion::TLSV1_2,
+        random,
+        session_id: ch.session_id,
+        cipher_suite: suite.suite,
+        extensions: ServerHelloExtensions {
+            extended_master_secret: true,
+            renegotiation_info: secure_renegotiation.then_some(RenegotiationInfo::INITIAL),
+            ec_point_formats: point_formats.then_some(EcPointFormats::UNCOMPRESSED_ONLY),
+            alpn: alpn.map(|i| config.alpn[i]),
+            // RFC 6066 §3: a resumed session acknowledges no server_name.
+            server_name_ack: false,
+            max_fragment_length,
+            record_size_limit,
+            session_ticket: true,
+            ..ServerHelloExtensions::default()
+        },
+    });
+    c.io.send_handshake(&sh, Some(&mut transcript))?;
+    if max_fragment_length.is_some() {
+        c.io.plain_limit = c.io.send_limit;
+    }
+    let mut bytes = [0u8; MASTER_SECRET_LEN];
+    bytes.copy_from_slice(&state.psk[..MASTER_SECRET_LEN]);
+    let master = MasterSecret::from_bytes(suite.hash, &bytes);
+    bytes.zeroize();
+    c.params = Negotiated {
+        version: ProtocolVersion::TLSV1_2,
+        suite: suite.suite,
+        group: NamedGroup(0),
+        scheme: state.scheme,
+        alpn,
+        retried: false,
+        client_auth: None,
+        resumed: true,
+        external_psk: false,
+    };
+    c.authenticated_at = Some(state.authenticated_at);
+    let now = config.tickets.map_or(0, |t| t.clock.now().as_secs());
+    send_ticket(c, config, &master, now, &mut transcript)?;
+    let kb = master.key_block(suite.key_len(), suite.iv_len(), &ch.random, &random)?;
+    let read = RecordProtection12::new(suite.aead, kb.client_key(), kb.client_iv())?;
+    let write = RecordProtection12::new(suite.aead, kb.server_key(), kb.server_iv())?;
+    send_finished(c, &master, write, &mut transcript)?;
+    Ok(ServerState::ExpectCcs12(Finished12 {
+        transcript,
+        master,
+        client_random: ch.random,
+        server_random: random,
+        read: Some(read),
+        write: None,
+        send_ticket: false,
+    }))
+}
+
+/// The ALPN protocol: our most preferred the client offers (RFC 7301 §3.1: a server
+/// without protocols ignores the offer; one with no protocol in common refuses).
+fn choose_alpn(
+    config: &ServerConfig<'_>,
+    x: &ClientExtensions<'_>,
+) -> Result<Option<usize>, Error> {
+    let Some(offered) = x.alpn.filter(|_| !config.alpn.is_empty()) else { return Ok(None) };
+    let found = config.alpn.iter().position(|p| offered.contains(&ProtocolName(p)));
+    Ok(Some(found.ok_or(PeerIncompatible::NoCommonAlpn)?))
+}
+
 /// Hands one TLS 1.2 message to the state expecting it.
 pub(crate) fn handle(
     c: &mut Core<'_, '_>,
+    config: &ServerConfig<'_>,
     state: ServerState,
     raw: &[u8],
     msg: &HandshakeMessage12<'_>,
@@ -428,7 +616,7 @@ pub(crate) fn handle(
             HandshakeMessage12::ClientKeyExchange(cke),
         ) => server_client_key_exchange(kx, raw, cke.public),
         (ServerState::ExpectFinished12(f), HandshakeMessage12::Finished(fin)) => {
-            server_finished(c, f, raw, fin)
+            server_finished(c, config, f, raw, fin)
         }
         // RFC 5746 §4.4: a server that does not renegotiate may refuse; we end the
         // connection with a fatal no_renegotiation.
