@@ -264,3 +264,57 @@ fn openssl_s_client_renegotiation_is_refused() {
         "s_client reports the alert: {stdout} {stderr}"
     );
 }
+
+/// `s_client -sess_out` then `-sess_in`: the second connection resumes with our ticket
+/// (RFC 5077), and both ends say so.
+#[test]
+fn openssl_s_client_resumes_with_our_ticket() {
+    if !openssl_available() {
+        return;
+    }
+    let key = tls::ticket::TicketKey::new(&[9; 32]).unwrap();
+    let tickets = tls::ServerTickets::new(&key, &tls::SystemClock);
+    let (ca, cert, key_der) = identity("p256");
+    let signing = SigningKey::from_pkcs8_der(&key_der).unwrap();
+    let chain: [&[u8]; 1] = [&cert];
+    let sess = std::env::temp_dir().join(format!("halite-tls12-sess-{}", std::process::id()));
+    let sess = sess.to_str().unwrap().to_owned();
+    for (round, flag) in [(0, "-sess_out"), (1, "-sess_in")] {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let mut client = s_client(port, &ca, &["-tls1_2", flag, &sess, "-ign_eof"], None);
+        client.stdin.as_mut().unwrap().write_all(b"ping\n").unwrap();
+        let (sock, _) = listener.accept().unwrap();
+        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
+        let certs = [CertifiedKey { chain: &chain, key: &signing }];
+        let versions = [ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
+        let config = ServerConfig {
+            versions: &versions,
+            tickets: Some(tickets),
+            ..ServerConfig::new(&certs)
+        };
+        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+        let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        let mut stream = Stream { conn: &mut conn, sock };
+        stream.handshake().unwrap_or_else(|e| panic!("round {round}: {e}"));
+        let mut got = Vec::new();
+        let mut buf = [0u8; 64];
+        while !got.ends_with(b"\n") {
+            let n = stream.read(&mut buf).unwrap();
+            assert!(n > 0, "s_client closed early");
+            got.extend_from_slice(&buf[..n]);
+        }
+        stream.write_all(b"pong\n").unwrap();
+        stream.close().unwrap();
+        drop(stream);
+        drop(client.stdin.take());
+        let out = client.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let want = if round == 1 { "Reused, TLSv1.2" } else { "New, TLSv1.2" };
+        assert!(stdout.contains(want), "round {round}: {stdout}");
+        assert!(stdout.contains("pong"), "round {round}: {stdout}");
+        assert_eq!(conn.negotiated().unwrap().resumed, round == 1);
+    }
+    let _ = std::fs::remove_file(&sess);
+}
