@@ -915,3 +915,25 @@ fn rustls_client_resumes_with_our_ticket() {
         assert_eq!(a, b, "round {round}");
     }
 }
+
+/// A hello with no extensions block at all (RFC 5246 §7.4.1.2 allows it) decodes: to a
+/// server that also speaks 1.2 it lacks the extended master secret; to a TLS 1.3-only server
+/// it offers no TLS 1.3 (protocol_version, not decode_error).
+#[test]
+fn a_hello_without_extensions() {
+    let strip = |f: &mut Vec<u8>| {
+        patch_client_hello(f, &mut |h| h.exts.clear());
+        // Drop the (now empty) extensions length too.
+        f.truncate(f.len() - 2);
+        let len = f.len() - 9;
+        f[6..9].copy_from_slice(&[(len >> 16) as u8, (len >> 8) as u8, len as u8]);
+        let rec = f.len() - 5;
+        f[3..5].copy_from_slice(&(rec as u16).to_be_bytes());
+    };
+    let (mut c, mut s) = connect(client_config(&P256, &ONLY12), server_config(&P256, &BOTH));
+    let r = pump_with(&mut c, &mut s, &mut { strip });
+    assert_eq!(r, Err(Error::PeerIncompatible(PeerIncompatible::NoExtendedMasterSecret)));
+    let (mut c, mut s) = connect(client_config(&P256, &ONLY12), ServerConfig::new(certs(&P256)));
+    let r = pump_with(&mut c, &mut s, &mut { strip });
+    assert_eq!(r, Err(Error::PeerIncompatible(PeerIncompatible::NoTls13)));
+}
