@@ -638,6 +638,7 @@ mod tests {
     use core_hash::OsRandom;
     use pki_types::CertificateDer;
 
+    use super::resumable;
     use crate::msgs::{AlertDescription, ClientHello12, ProtocolVersion};
     use crate::sign::{CertifiedKey, SigningKey};
     use crate::{Buffers, ClientConfig, Connection, Error, PeerIncompatible, ServerConfig};
@@ -713,6 +714,70 @@ mod tests {
             pump(&mut s, &mut c),
             Err(Error::AlertReceived(AlertDescription::NO_RENEGOTIATION))
         );
+    }
+
+    /// A ticket names its version's suite: a TLS 1.3 ticket does not resume a TLS 1.2
+    /// session, nor a TLS 1.2 ticket a TLS 1.3 one, even under the same key.
+    #[test]
+    fn tickets_do_not_cross_versions() {
+        use crate::msgs::{CipherSuite, ClientExtensions, ClientHello, List, SignatureScheme};
+        use crate::msgs::{OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
+        use crate::ticket::{ClientIdentity, TicketKey, TicketState};
+        let key = leak(TicketKey::new(&[3; 32]).unwrap());
+        let now = crate::UnixTime::now().as_secs();
+        let seal = |suite: CipherSuite| {
+            let state = TicketState {
+                suite,
+                scheme: SignatureScheme::ECDSA_SECP256R1_SHA256,
+                issued_at: now,
+                authenticated_at: now,
+                client: ClientIdentity::Anonymous,
+                age_add: 0,
+                psk: [5; 48],
+                psk_len: if suite.0 >> 8 == 0x13 { 32 } else { 48 },
+            };
+            std::vec::Vec::leak(key.seal(&state, &[1; 12]).to_vec())
+        };
+        let (t13, t12) = (
+            seal(CipherSuite::TLS13_AES_128_GCM_SHA256),
+            seal(CipherSuite::ECDHE_ECDSA_WITH_AES_128_GCM_SHA256),
+        );
+        let config = ServerConfig {
+            versions: &[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2],
+            tickets: Some(crate::ServerTickets::new(key, &crate::SystemClock)),
+            ..ServerConfig::new(&[])
+        };
+        let suites = [
+            CipherSuite::TLS13_AES_128_GCM_SHA256,
+            CipherSuite::ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+        ];
+        let hello = |x: ClientExtensions<'static>| ClientHello {
+            legacy_version: ProtocolVersion::TLSV1_2,
+            random: [0; 32],
+            session_id: &[],
+            cipher_suites: List::items(leak(suites)),
+            extensions: x,
+        };
+        // TLS 1.2: its own ticket resumes, the 1.3 one does not.
+        let ch = hello(ClientExtensions::default());
+        let ext = |t: &'static [u8]| Some(crate::msgs::tls12::SessionTicketExt(t));
+        assert!(resumable(&config, &ch, ext(t12)).is_some());
+        assert!(resumable(&config, &ch, ext(t13)).is_none());
+        // TLS 1.3: its own ticket is a PSK, the 1.2 one is not.
+        let offer = |t: &'static [u8]| {
+            let ids = leak([PskIdentity { identity: t, obfuscated_age: 0 }]);
+            let binders = leak([PskBinder(&[0; 32])]);
+            ClientExtensions {
+                psk_modes: Some(List::items(leak([PskKeyExchangeMode::PSK_DHE_KE]))),
+                pre_shared_key: Some(OfferedPsks {
+                    identities: List::items(ids),
+                    binders: List::items(binders),
+                }),
+                ..ClientExtensions::default()
+            }
+        };
+        assert!(crate::server::psk::choose_psk(&config, &hello(offer(t13))).is_some());
+        assert!(crate::server::psk::choose_psk(&config, &hello(offer(t12))).is_none());
     }
 
     /// A tampered Finished record is bad_record_mac, and the handshake does not complete.
