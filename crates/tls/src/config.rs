@@ -208,7 +208,9 @@ impl<'a> ClientAuth<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct ServerConfig<'a> {
     /// The protocol versions to accept: TLS 1.3 ([`ProtocolVersion::TLSV1_3`]) and/or TLS 1.2
-    /// ([`ProtocolVersion::TLSV1_2`]); the highest the client offers is taken. The default
+    /// ([`ProtocolVersion::TLSV1_2`]); the highest the client offers is taken, before
+    /// suites are looked at (a client with TLS 1.3 but no TLS 1.3 suite in common is
+    /// refused, not served TLS 1.2). The default
     /// is TLS 1.3 only for now. A server with both writes the downgrade sentinel into its
     /// random when it negotiates TLS 1.2 (RFC 8446 §4.1.3). TLS 1.2 needs `certs` (no
     /// external PSKs in 1.2) and, for now, no `client_auth`: without either, a client is
