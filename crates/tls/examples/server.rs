@@ -1,6 +1,6 @@
 //! `server --cert PEM --key PEM [--cert PEM --key PEM]... [--port N] [--alpn P]...
-//! [--groups g1,g2] [--suites s1,s2] [--max-connections N] [--timeout SECS]`: serves TLS 1.3
-//! on 127.0.0.1, echoes back every byte it receives on each connection (each on its own
+//! [--groups g1,g2] [--suites s1,s2] [--versions 1.2,1.3] [--max-connections N]
+//! [--timeout SECS]`: serves TLS 1.3 and 1.2 on 127.0.0.1, echoes back every byte it receives on each connection (each on its own
 //! thread, closed after SECS seconds without data, 30 by default), prints the `negotiated:`
 //! line per connection, and exits once N connections are served if given. Keys are PKCS#8
 //! PEM (Ed25519, ECDSA P-256/P-384, RSA, RSASSA-PSS); with several `--cert/--key` pairs the certificate is
@@ -8,8 +8,8 @@
 //! every client to present a certificate chaining to one of the roots in PEM. `--psk ID:HEX`
 //! accepts an external PSK (SHA-256; `--cert/--key` may then be left out, and clients without
 //! the identity are refused), `--record-size-limit N` (64 to 16385) is the limit answered to
-//! clients that send `record_size_limit`. `--versions 1.3` is accepted for symmetry with the
-//! client; TLS 1.2 is refused with an error until the library has a TLS 1.2 server.
+//! clients that send `record_size_limit`. `--versions 1.2,1.3` (the default) lists the
+//! versions served; TLS 1.2 is served without `--client-ca` only.
 
 #![allow(clippy::doc_markdown)] // protocol names (close_notify) are prose
 
@@ -32,6 +32,8 @@ fn main() {
         (Vec::new(), Vec::new(), 4433u16, Vec::new(), None);
     let mut suites = tls::suites::DEFAULT_SUITES.to_vec();
     let mut groups = tls::kx::DEFAULT_GROUPS.to_vec();
+    let mut versions =
+        vec![tls::msgs::ProtocolVersion::TLSV1_3, tls::msgs::ProtocolVersion::TLSV1_2];
     let mut client_ca = None::<String>;
     let (mut psks, mut record_size_limit, mut timeout) = (Vec::new(), None, 30);
     let mut it = args.iter();
@@ -43,12 +45,8 @@ fn main() {
             "--port" => port = val().parse().unwrap_or_else(|_| die("bad port")),
             "--alpn" => alpn.push(val().into_bytes()),
             "--groups" => groups = common::parse_groups(&val()),
+            "--versions" => versions = common::parse_versions(&val()),
             "--suites" => suites = common::parse_suites(&val()),
-            "--versions" => {
-                if common::parse_versions(&val()).contains(&tls::msgs::ProtocolVersion::TLSV1_2) {
-                    die("--versions: the server does not speak TLS 1.2 yet (give --versions 1.3)");
-                }
-            }
             "--max-connections" => {
                 max = Some(val().parse::<usize>().unwrap_or_else(|_| die("bad count")));
             }
@@ -106,6 +104,7 @@ fn main() {
         }
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 40_000], vec![0; 20_000]);
         let config = ServerConfig {
+            versions: &versions,
             suites: &suites,
             alpn: &alpn_refs,
             groups: &groups,

@@ -212,8 +212,20 @@ impl<'a> ClientAuth<'a> {
 /// A server's settings.
 #[derive(Clone, Copy, Debug)]
 pub struct ServerConfig<'a> {
+    /// The protocol versions to accept: TLS 1.3 ([`ProtocolVersion::TLSV1_3`]) and/or TLS 1.2
+    /// ([`ProtocolVersion::TLSV1_2`]); the highest the client offers is taken, before
+    /// suites are looked at (a client with TLS 1.3 but no TLS 1.3 suite in common is
+    /// refused, not served TLS 1.2). The default
+    /// is TLS 1.3 only for now. A server with both writes the downgrade sentinel into its
+    /// random when it negotiates TLS 1.2 (RFC 8446 §4.1.3). TLS 1.2 needs `certs` (no
+    /// external PSKs in 1.2) and, for now, no `client_auth`: without either, a client is
+    /// served TLS 1.3 or refused.
+    pub versions: &'a [ProtocolVersion],
     /// Suites to accept, in the server's order of preference.
     pub suites: &'a [Suite],
+    /// TLS 1.2 suites to accept, in the server's order of preference, when `versions` has
+    /// TLS 1.2.
+    pub suites12: &'a [Suite12],
     /// The certificates to choose from, each a chain and its key: the first whose name
     /// matches the client's SNI and whose key can sign with a scheme the client offered, else
     /// the first that can sign.
@@ -254,7 +266,9 @@ impl<'a> ServerConfig<'a> {
     /// for [`ClientConfig::new`].
     pub const fn new(certs: &'a [CertifiedKey<'a>]) -> Self {
         Self {
+            versions: &[ProtocolVersion::TLSV1_3],
             suites: suites::DEFAULT_SUITES,
+            suites12: suites::tls12::DEFAULT_SUITES12,
             certs,
             alpn: &[],
             groups: crate::kx::DEFAULT_GROUPS,
@@ -361,7 +375,13 @@ impl ServerConfig<'_> {
     pub(crate) fn check(&self) -> Result<(), Error> {
         // Without certificates only external PSKs can authenticate the server.
         let psk_only = self.psks.is_some_and(|p| !p.keys.is_empty());
-        if self.suites.is_empty()
+        let known =
+            |v: &ProtocolVersion| matches!(*v, ProtocolVersion::TLSV1_2 | ProtocolVersion::TLSV1_3);
+        if self.versions.is_empty()
+            || !self.versions.iter().all(known)
+            || (self.accepts(ProtocolVersion::TLSV1_3) && self.suites.is_empty())
+            || (self.accepts(ProtocolVersion::TLSV1_2) && self.suites12.is_empty())
+            || self.suites12.len() > MAX_LIST
             || self.groups.is_empty()
             || (self.certs.is_empty() && !psk_only)
             || self.certs.iter().any(|c| c.chain.is_empty())
@@ -371,5 +391,10 @@ impl ServerConfig<'_> {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
         Ok(())
+    }
+
+    /// Whether `version` is accepted.
+    pub(crate) fn accepts(&self, version: ProtocolVersion) -> bool {
+        self.versions.contains(&version)
     }
 }

@@ -12,10 +12,11 @@
 //! devices can use small record buffers, answers KeyUpdate, and turns every failure into a
 //! typed [`Error`] and, where the RFC has one, an alert.
 //!
-//! A client may also offer TLS 1.2 ([`ClientConfig::versions`]): ECDHE with AEAD suites
-//! only, the extended master secret and secure renegotiation required, renegotiation
-//! refused, client certificates, resumption by session id and RFC 5077 ticket (see
-//! `crate::client::tls12`). The server speaks TLS 1.3 only for now.
+//! A client may also offer TLS 1.2 ([`ClientConfig::versions`]) and a server accept it
+//! ([`ServerConfig::versions`]): ECDHE with AEAD suites only, the extended master secret
+//! required, renegotiation refused; the client also does client certificates and resumption
+//! by session id and RFC 5077 ticket, the server resumption by ticket (see
+//! `crate::client::tls12` and `crate::server::tls12`).
 
 use core_hash::{HmacDrbg, RandomSource};
 
@@ -144,8 +145,7 @@ impl<'c> CertificateChain<'c> {
     }
 }
 
-/// A TLS 1.3 connection, client or server (or a TLS 1.2 client), over caller-provided
-/// buffers.
+/// A TLS 1.3 or TLS 1.2 connection, client or server, over caller-provided buffers.
 ///
 /// See `tests/handshake.rs` for a client and a server driven against each other in memory.
 pub struct Connection<'a, 'b> {
@@ -184,6 +184,7 @@ impl<'a, 'b> Connection<'a, 'b> {
                     tx: send,
                     tx_len: 0,
                     send_limit: MAX_PLAINTEXT_LEN,
+                    plain_limit: MAX_PLAINTEXT_LEN,
                     recv_limit: MAX_PLAINTEXT_LEN + 1,
                     read_key: None,
                     write_key: None,
@@ -514,7 +515,11 @@ impl<'a, 'b> Connection<'a, 'b> {
     /// KeyUpdate ([`ApiMisuse::BadConfig`]).
     pub fn key_update(&mut self) -> Result<(), Error> {
         // TLS 1.2 has no KeyUpdate.
-        if matches!(self.state, State::Client(_, ClientState::Traffic12(_))) {
+        if matches!(
+            self.state,
+            State::Client(_, ClientState::Traffic12(_))
+                | State::Server(_, ServerState::Traffic12(_))
+        ) {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
         let Some(t) = self.state.traffic_mut() else {
@@ -548,8 +553,11 @@ impl<'a, 'b> Connection<'a, 'b> {
         if let Some(e) = self.c.error {
             return Err(e);
         }
+        // RFC 5705 §4: with a context (here always, even an empty one).
         if let State::Client(_, ClientState::Traffic12(t)) = &self.state {
-            // RFC 5705 §4: with a context (here always, even an empty one).
+            return t.master.export(label, Some(context), &t.client_random, &t.server_random, out);
+        }
+        if let State::Server(_, ServerState::Traffic12(t)) = &self.state {
             return t.master.export(label, Some(context), &t.client_random, &t.server_random, out);
         }
         let Some(t) = self.state.traffic() else {

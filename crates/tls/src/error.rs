@@ -46,6 +46,10 @@ pub enum PeerMisbehaved {
     /// A TLS 1.2 peer's renegotiation_info was not empty on the initial handshake (RFC 5746
     /// §3.4, §3.6): it claims a previous connection this one never had.
     RenegotiationInfoNotEmpty,
+    /// A client retrying with a lower version (its ClientHello carries
+    /// `TLS_FALLBACK_SCSV`, RFC 7507) reached a server that speaks a higher one: the first
+    /// attempt was interfered with, and the connection ends with inappropriate_fallback.
+    InappropriateFallback,
 }
 
 /// The peer and we share no way to talk.
@@ -74,15 +78,20 @@ pub enum PeerIncompatible {
     NoCommonAlpn,
     /// A server with only external PSKs found none it knows among the client's identities.
     UnknownPskIdentity,
-    /// A TLS 1.2 server did not agree to the extended master secret (RFC 7627), which Halite
-    /// requires: without it a handshake's keys are not bound to its transcript.
+    /// A TLS 1.2 peer did not offer (client) or agree to (server) the extended master secret
+    /// (RFC 7627), which Halite requires: without it a handshake's keys are not bound to its
+    /// transcript.
     NoExtendedMasterSecret,
     /// A TLS 1.2 server sent no `renegotiation_info` (RFC 5746): it may be open to the
     /// renegotiation attack, and Halite requires the extension.
     NoSecureRenegotiation,
-    /// A TLS 1.2 server asked to renegotiate (a HelloRequest), which Halite refuses: the
-    /// connection ends with a `no_renegotiation` alert.
+    /// A TLS 1.2 peer asked to renegotiate (a server's HelloRequest, a client's ClientHello
+    /// after the handshake), which Halite refuses: the connection ends with a fatal
+    /// `no_renegotiation` alert.
     Renegotiation,
+    /// A server that accepts TLS 1.2 found no version it accepts among the client's: SSL 3.0,
+    /// TLS 1.0 or 1.1 only, or TLS 1.3 only to a TLS 1.2-only server (protocol_version).
+    NoCommonVersion,
 }
 
 /// A set of signature schemes in a fixed size, without an allocator: which of the schemes
@@ -395,8 +404,11 @@ impl Error {
                 | PeerMisbehaved::BadSignature
                 | PeerMisbehaved::BadPskBinder => AlertDescription::DECRYPT_ERROR,
                 PeerMisbehaved::RenegotiationInfoNotEmpty => AlertDescription::HANDSHAKE_FAILURE,
+                PeerMisbehaved::InappropriateFallback => AlertDescription::INAPPROPRIATE_FALLBACK,
             },
-            Self::PeerIncompatible(PeerIncompatible::NoTls13) => AlertDescription::PROTOCOL_VERSION,
+            Self::PeerIncompatible(
+                PeerIncompatible::NoTls13 | PeerIncompatible::NoCommonVersion,
+            ) => AlertDescription::PROTOCOL_VERSION,
             Self::PeerIncompatible(PeerIncompatible::Renegotiation) => {
                 AlertDescription::NO_RENEGOTIATION
             }
@@ -499,6 +511,9 @@ impl fmt::Display for PeerMisbehaved {
             Self::RenegotiationInfoNotEmpty => {
                 "its renegotiation_info names a previous connection on an initial handshake"
             }
+            Self::InappropriateFallback => {
+                "it fell back to a lower version than both sides speak (TLS_FALLBACK_SCSV)"
+            }
         })
     }
 }
@@ -519,6 +534,7 @@ impl fmt::Display for PeerIncompatible {
             }
             Self::NoSecureRenegotiation => "the TLS 1.2 peer sent no renegotiation_info",
             Self::Renegotiation => "the peer asked to renegotiate, which is refused",
+            Self::NoCommonVersion => "no protocol version in common",
             Self::NoSchemeInCommon { ours, theirs } => {
                 return write!(
                     f,

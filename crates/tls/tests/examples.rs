@@ -211,12 +211,53 @@ fn the_example_versions_flags_are_checked() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown version 1.1"));
-    // The server example has no TLS 1.2 yet, and says so.
     let out = Command::new(example("server"))
         .args(["--cert", &data("server.pem"), "--key", &data("server.key")])
-        .args(["--port", "0", "--versions", "1.2,1.3"])
+        .args(["--port", "0", "--versions", "1.3,1.0"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("TLS 1.2"), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown version 1.0"), "{out:?}");
+}
+/// The example server serves TLS 1.2 (`--versions 1.2,1.3`, the default) to `openssl s_client
+/// -tls1_2` and says so in its `negotiated:` line; with `--versions 1.3` it refuses.
+#[test]
+fn the_example_server_speaks_tls12() {
+    if !openssl_available() {
+        return;
+    }
+    for (versions, served) in [("1.2,1.3", true), ("1.3", false)] {
+        let port = free_port();
+        let mut server = Killed(
+            Command::new(example("server"))
+                .args(["--cert", &data("server-p256.pem"), "--key", &data("server-p256.key")])
+                .args(["--port", &port.to_string(), "--versions", versions])
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap(),
+        );
+        // Waits for the server (which logs this probe's failed handshake).
+        drop(connect_retrying(port));
+        let client = Command::new("openssl")
+            .args(["s_client", "-connect", &format!("127.0.0.1:{port}"), "-tls1_2"])
+            .args(["-CAfile", &data("ca-p256.pem"), "-servername", "localhost"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let out = wait_for(client, Duration::from_secs(10)).unwrap_or_default();
+        assert_eq!(
+            out.contains("New, TLSv1.2, Cipher is ECDHE-ECDSA"),
+            served,
+            "{versions}: {out}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+        let _ = server.0.kill();
+        let _ = server.0.wait();
+        let mut err = String::new();
+        server.0.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        let line = "negotiated: version=TLSv1.2 suite=TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256";
+        assert_eq!(err.contains(line), served, "{versions}: {err}");
+    }
 }

@@ -106,15 +106,21 @@ impl Connection<'_, '_> {
                 if self.hs_len != 0 {
                     return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
                 }
-                // TLS 1.2: a real message, switching the server's records to its keys.
-                if let State::Client(_, slot) = &mut self.state
-                    && slot.is_tls12()
-                {
+                // TLS 1.2: a real message, switching the peer's records to its keys.
+                if self.state.is_tls12() {
                     if self.c.io.rx[base + HEADER_LEN..base + total] != [1] {
                         return Err(PeerMisbehaved::UnexpectedMessage.into());
                     }
-                    let state = mem::replace(slot, ClientState::Dead);
-                    *slot = client::tls12::client_change_cipher_spec(&mut self.c, state)?;
+                    match &mut self.state {
+                        State::Client(_, slot) => {
+                            let state = mem::replace(slot, ClientState::Dead);
+                            *slot = client::tls12::client_change_cipher_spec(&mut self.c, state)?;
+                        }
+                        State::Server(_, slot) => {
+                            let state = mem::replace(slot, ServerState::Dead);
+                            *slot = server::tls12::server_change_cipher_spec(&mut self.c, state)?;
+                        }
+                    }
                     self.c.key_changed = false;
                     self.consume_rx(total);
                     continue;
@@ -271,7 +277,7 @@ impl Connection<'_, '_> {
             let base = self.hs_start;
             let buf = &self.hs[base..base + self.hs_len];
             let Some((first, rest)) = split_handshake(buf) else { break };
-            let tls12 = matches!(&self.state, State::Client(_, st) if st.is_tls12());
+            let tls12 = self.state.is_tls12();
             // A type TLS 1.3 does not send (HelloRequest, a TLS 1.2 message, a number no one
             // assigned) is an unexpected message whatever it holds (RFC 8446 §4, §6.2); so
             // is, after a TLS 1.2 ServerHello, a type TLS 1.2 does not have.
@@ -371,6 +377,12 @@ impl Connection<'_, '_> {
                 State::Server(config, slot) => {
                     let state = mem::replace(slot, ServerState::Dead);
                     let (used, next, keep) = match state {
+                        state if state.is_tls12() => {
+                            let msg = HandshakeMessage12::decode(first)?;
+                            let next =
+                                server::tls12::handle(&mut self.c, config, state, first, &msg)?;
+                            (first.len(), next, 0)
+                        }
                         ServerState::ExpectCertificate(st) => {
                             let HandshakeMessage::Certificate(cert) =
                                 HandshakeMessage::decode(first)?

@@ -54,7 +54,21 @@ impl State<'_> {
 
     /// Whether the handshake is done (either version).
     pub(crate) fn in_traffic(&self) -> bool {
-        self.traffic().is_some() || matches!(self, Self::Client(_, ClientState::Traffic12(_)))
+        self.traffic().is_some()
+            || matches!(
+                self,
+                Self::Client(_, ClientState::Traffic12(_))
+                    | Self::Server(_, ServerState::Traffic12(_))
+            )
+    }
+
+    /// Whether the connection negotiated TLS 1.2 (its messages are read as TLS 1.2's, and
+    /// change_cipher_spec is a real message).
+    pub(crate) fn is_tls12(&self) -> bool {
+        match self {
+            Self::Client(_, st) => st.is_tls12(),
+            Self::Server(_, st) => st.is_tls12(),
+        }
     }
 
     /// Ends the handshake or traffic for good, after an error.

@@ -90,6 +90,10 @@ pub(crate) struct Io<'b> {
     /// The most content bytes one protected record to the peer may carry: 2^14, or less when
     /// the peer's `record_size_limit` or a `max_fragment_length` asks for it.
     pub(crate) send_limit: usize,
+    /// The most content bytes one unprotected record may carry: 2^14, or a negotiated
+    /// `max_fragment_length`, which binds the handshake records before keys too (RFC 6066 §4:
+    /// a TLS 1.2 server's Certificate goes out in the clear).
+    pub(crate) plain_limit: usize,
     /// The longest TLSInnerPlaintext (content, type byte and padding) a protected record from
     /// the peer may carry: 2^14 + 1, or the negotiated limit (longer is `record_overflow`).
     pub(crate) recv_limit: usize,
@@ -145,7 +149,10 @@ impl Io<'_> {
     /// The bytes `n` bytes of content take once queued: one record before keys, else as
     /// many protected records as the peer's limit asks for.
     pub(crate) fn queued_len(&self, n: usize) -> usize {
-        let Some(k) = &self.write_key else { return HEADER_LEN + n };
+        let Some(k) = &self.write_key else {
+            let count = n.div_ceil(self.plain_limit.max(1)).max(1);
+            return HEADER_LEN * count + n;
+        };
         let limit = self.send_limit.max(1);
         let count = n.div_ceil(limit).max(1);
         k.sealed_len(limit, 0) * (count - 1) + k.sealed_len(n - limit * (count - 1), 0)
@@ -162,8 +169,25 @@ impl Io<'_> {
         n: usize,
     ) -> Result<(), Error> {
         let Some(k) = &mut self.write_key else {
-            RecordHeader::write(typ, n, &mut self.tx[start..]);
-            self.tx_len += HEADER_LEN + n;
+            // Unprotected: split to the plaintext limit the same way, each record only a
+            // header longer than its chunk.
+            let limit = self.plain_limit.max(1);
+            let count = n.div_ceil(limit).max(1);
+            let per = HEADER_LEN + limit;
+            let end = start + HEADER_LEN * count + n;
+            if end > self.tx.len() {
+                return Err(Error::too_small(BufferKind::Send, end));
+            }
+            for i in (1..count).rev() {
+                let from = start + HEADER_LEN + i * limit;
+                let len = limit.min(n - i * limit);
+                self.tx.copy_within(from..from + len, start + i * per + HEADER_LEN);
+            }
+            for i in 0..count {
+                let len = limit.min(n - i * limit);
+                RecordHeader::write(typ, len, &mut self.tx[start + i * per..]);
+            }
+            self.tx_len += HEADER_LEN * count + n;
             return Ok(());
         };
         let limit = self.send_limit.max(1);

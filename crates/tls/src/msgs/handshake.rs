@@ -423,11 +423,14 @@ impl<'a> Codec<'a> for ClientHello<'a> {
             return Err(InvalidMessage::BadLength);
         }
         let cipher_suites = List::read(r)?;
-        // TLS 1.3 allows only the null compression method.
+        // TLS 1.3 allows only the null compression method (and Halite's TLS 1.2 no other).
         if Payload::<U8>::read(r)?.0 != [0] {
             return Err(InvalidMessage::IllegalValue);
         }
-        let extensions = ClientExtensions::read(r)?;
+        // RFC 5246 §7.4.1.2: a hello before TLS 1.2's extensions may end here; it offers
+        // none (and so no TLS 1.3, nor the extended master secret).
+        let extensions =
+            if r.is_empty() { ClientExtensions::default() } else { ClientExtensions::read(r)? };
         Ok(Self { legacy_version, random, session_id, cipher_suites, extensions })
     }
 }
@@ -539,7 +542,11 @@ impl<'a> Codec<'a> for ClientHello12<'a> {
         again.sub::<U8>()?;
         again.sub::<U16>()?;
         again.sub::<U8>()?;
-        let tls12 = ClientExtensions12::read(&mut again)?;
+        let tls12 = if again.is_empty() {
+            ClientExtensions12::default()
+        } else {
+            ClientExtensions12::read(&mut again)?
+        };
         Ok(Self { hello, tls12 })
     }
 }

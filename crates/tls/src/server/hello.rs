@@ -27,6 +27,7 @@ use crate::engine::Core;
 use crate::engine::handshake::{enter_handshake, supported_schemes};
 use crate::server::ServerState;
 use crate::server::psk::{ChosenPsk, ServerPsk, choose_psk};
+use crate::server::tls12;
 use crate::server::tls13::{ServerExpectFinished, send_server_certificate, server_certificate};
 
 pub(crate) struct Retry {
@@ -134,19 +135,20 @@ pub(crate) fn server_client_hello<'a>(
     retry: Option<Retry>,
 ) -> Result<ServerState, Error> {
     let x = &ch.extensions;
+    // TLS 1.3 if the client offers it and we accept it; else TLS 1.2 if both do (never after
+    // a HelloRetryRequest, which only TLS 1.3 has).
+    if tls12::choose_version(config, ch)? == ProtocolVersion::TLSV1_2 {
+        if retry.is_some() {
+            return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+        }
+        return tls12::server_client_hello(c, config, random, raw);
+    }
     // RFC 8446 §4.2.10: we decline early data, so it is skipped until the client's next
     // flight; §4.1.2: a second ClientHello does not offer it again.
     if retry.is_some() && x.early_data {
         return Err(crate::msgs::InvalidMessage::IllegalValue.into());
     }
     c.skip_early = x.early_data.then_some(0);
-    // RFC 8446 Appendix D.5: a hello claiming SSL 3.0 or older is refused whatever else it
-    // offers.
-    if ch.legacy_version.0 <= 0x0300
-        || !x.supported_versions.is_some_and(|v| v.contains(&ProtocolVersion::TLSV1_3))
-    {
-        return Err(PeerIncompatible::NoTls13.into());
-    }
     // RFC 8446 §4.2.9: a PSK offer needs psk_key_exchange_modes.
     if x.pre_shared_key.is_some() && x.psk_modes.is_none() {
         return Err(crate::msgs::InvalidMessage::MissingExtension.into());

@@ -1,8 +1,10 @@
-//! The server role: the ClientHello answered ([`hello`]), the PSK chosen ([`psk`]), and the
-//! TLS 1.3 handshake after the server's flight ([`tls13`]), one state per expected message.
+//! The server role: the ClientHello answered ([`hello`]), the PSK chosen ([`psk`]), the
+//! TLS 1.3 handshake after the server's flight ([`tls13`]), and the TLS 1.2 handshake
+//! ([`tls12`]), one state per expected message.
 
 pub(crate) mod hello;
 pub(crate) mod psk;
+pub(crate) mod tls12;
 pub(crate) mod tls13;
 
 use crate::config::ServerConfig;
@@ -29,7 +31,28 @@ pub(crate) enum ServerState {
     ExpectCertificate(ServerExpectFinished),
     ExpectFinished(ServerExpectFinished),
     Traffic(Traffic),
+    /// TLS 1.2: the client's ClientKeyExchange.
+    ExpectClientKeyExchange12(tls12::Kx12),
+    /// TLS 1.2: the client's ChangeCipherSpec.
+    ExpectCcs12(tls12::Finished12),
+    /// TLS 1.2: the client's Finished.
+    ExpectFinished12(tls12::Finished12),
+    /// TLS 1.2 traffic.
+    Traffic12(tls12::Traffic12),
     Dead,
+}
+
+impl ServerState {
+    /// Whether the connection negotiated TLS 1.2 (its messages are read as TLS 1.2's).
+    pub(crate) fn is_tls12(&self) -> bool {
+        matches!(
+            self,
+            Self::ExpectClientKeyExchange12(_)
+                | Self::ExpectCcs12(_)
+                | Self::ExpectFinished12(_)
+                | Self::Traffic12(_)
+        )
+    }
 }
 
 /// Hands one message to the state expecting it and returns the next state.

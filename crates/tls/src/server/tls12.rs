@@ -1,0 +1,799 @@
+//! The TLS 1.2 server (RFC 5246 §7.3, the ECDHE suites of RFC 8422 with AEAD records only):
+//! the version chosen from the ClientHello, then ServerHello, Certificate, ServerKeyExchange
+//! and ServerHelloDone; the client's ClientKeyExchange, ChangeCipherSpec and Finished; our
+//! ChangeCipherSpec and Finished.
+//!
+//! What Halite requires of a TLS 1.2 client: no `TLS_FALLBACK_SCSV` when we speak TLS 1.3
+//! (RFC 7507: inappropriate_fallback), the extended master secret (RFC 7627 §5.3; a
+//! client without it is refused with handshake_failure,
+//! [`PeerIncompatible::NoExtendedMasterSecret`]), an empty `renegotiation_info` if it sends
+//! one (RFC 5746 §3.6; answered empty when it sends the extension or the SCSV), the null
+//! compression method only (the codec refuses any other list with illegal_parameter), a
+//! suite of [`ServerConfig::suites12`] that one of our certificates can sign for with a
+//! scheme of its `signature_algorithms`, and a group of RFC 8422 (x25519, secp256r1,
+//! secp384r1, secp521r1) among our groups (without `supported_groups`, our first).
+//! Renegotiation is refused: a ClientHello after the handshake ends the connection with a
+//! fatal `no_renegotiation` alert ([`PeerIncompatible::Renegotiation`]) — RFC 5746 §4.4
+//! lets a server refuse, and a fatal alert leaves no half-renegotiated state to reason
+//! about. With [`ServerConfig::tickets`], a client that sends `session_ticket` gets a
+//! NewSessionTicket (RFC 5077) sealing the session's master secret, suite and scheme under
+//! the same key as TLS 1.3 tickets (each version's tickets name its own suites, so neither
+//! resumes in the other), and resumes with it in an abbreviated handshake; no session-ID
+//! cache is kept (the ServerHello of a full handshake has an empty session id). A
+//! server with `client_auth` does not negotiate TLS 1.2 (client certificates in 1.2 are not
+//! implemented yet): such a server serves TLS 1.3 or refuses.
+//!
+//! [`ServerConfig::suites12`]: crate::ServerConfig::suites12
+//! [`ServerConfig::tickets`]: crate::ServerConfig::tickets
+
+use zeroize::Zeroize;
+
+use crate::error::{Error, PeerIncompatible, PeerMisbehaved, SchemeSet};
+use crate::key_schedule::Transcript;
+use crate::key_schedule::tls12::{MasterSecret, PreMasterSecret, Sender};
+use crate::kx::KeyShare;
+use crate::msgs::tls12::{
+    Asn1Cert, Certificate12, EcPointFormats, EcdheParams, RenegotiationInfo, ServerKeyExchange,
+    mark_downgrade,
+};
+use crate::msgs::{
+    ClientExtensions, ClientHello, Codec, ContentType, HandshakeMessage12, InvalidMessage, List,
+    MaxFragmentLength, NamedGroup, ProtocolName, ProtocolVersion, ServerHello,
+    ServerHelloExtensions, SignatureScheme,
+};
+use crate::record::MAX_PLAINTEXT_LEN;
+use crate::record::tls12::RecordProtection12;
+use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN, choose_scheme_tls12};
+use crate::suites::tls12::{Auth, Suite12};
+use crate::verify;
+
+use crate::config::{MAX_CHAIN, MAX_TICKET_LIFETIME, ServerConfig};
+use crate::conn::Negotiated;
+use crate::engine::io::Protection;
+use crate::engine::{Core, random};
+use crate::key_schedule::tls12::MASTER_SECRET_LEN;
+use crate::msgs::tls12::{NewSessionTicket12, SessionTicketExt};
+use crate::server::ServerState;
+use crate::server::psk::client_identity_holds;
+use crate::suites::tls12 as suites12;
+use crate::ticket::{ClientIdentity, TicketState};
+
+/// After our flight: the client's ClientKeyExchange, answered with our ephemeral `key`.
+pub(crate) struct Kx12 {
+    suite: Suite12,
+    transcript: Transcript,
+    client_random: [u8; 32],
+    server_random: [u8; 32],
+    key: KeyShare,
+    /// Whether a NewSessionTicket goes before our Finished (RFC 5077 §3.3).
+    send_ticket: bool,
+}
+
+/// After the ClientKeyExchange: the client's ChangeCipherSpec (which puts `read` in force)
+/// and Finished, then ours under `write`.
+pub(crate) struct Finished12 {
+    transcript: Transcript,
+    master: MasterSecret,
+    client_random: [u8; 32],
+    server_random: [u8; 32],
+    /// The client's write protection, in force once its ChangeCipherSpec comes.
+    read: Option<RecordProtection12>,
+    /// Ours, in force from our ChangeCipherSpec; `None` once sent, in a resumption, where
+    /// our Finished came first.
+    write: Option<RecordProtection12>,
+    /// Whether a NewSessionTicket goes before our Finished.
+    send_ticket: bool,
+}
+
+/// Traffic: what exporters need.
+pub(crate) struct Traffic12 {
+    pub(crate) master: MasterSecret,
+    pub(crate) client_random: [u8; 32],
+    pub(crate) server_random: [u8; 32],
+}
+
+/// The version to speak with a client (RFC 8446 §4.2.1, Appendix D): the highest of its
+/// `supported_versions` we accept, or without the extension TLS 1.2 for a `legacy_version`
+/// of TLS 1.2 or above. A hello claiming SSL 3.0 or older is refused whatever else it
+/// offers (Appendix D.5). TLS 1.2 is only taken with certificates and without
+/// `client_auth` (see the module documentation). A server that accepts TLS 1.3 only
+/// refuses as it always did ([`PeerIncompatible::NoTls13`]); one that accepts TLS 1.2 with
+/// [`PeerIncompatible::NoCommonVersion`]. Both are protocol_version.
+pub(crate) fn choose_version(
+    config: &ServerConfig<'_>,
+    ch: &ClientHello<'_>,
+) -> Result<ProtocolVersion, Error> {
+    let (v13, v12) = (ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2);
+    let refused = if config.accepts(v12) {
+        PeerIncompatible::NoCommonVersion
+    } else {
+        PeerIncompatible::NoTls13
+    };
+    if ch.legacy_version.0 <= 0x0300 {
+        return Err(refused.into());
+    }
+    let listed = |v| ch.extensions.supported_versions.is_some_and(|l| l.contains(&v));
+    let offers12 = match ch.extensions.supported_versions {
+        Some(l) => l.contains(&v12),
+        // RFC 8446 §4.2.1: without the extension, TLS 1.2 or older, whatever legacy_version
+        // says above it.
+        None => ch.legacy_version >= v12,
+    };
+    let serves12 = config.accepts(v12) && !config.certs.is_empty() && config.client_auth.is_none();
+    if config.accepts(v13) && listed(v13) {
+        Ok(v13)
+    } else if serves12 && offers12 {
+        Ok(v12)
+    } else {
+        Err(refused.into())
+    }
+}
+
+/// Whether `scheme` is one a certificate for `auth` suites signs with (RFC 8422 §5.1.1:
+/// Ed25519 goes with the ECDSA suites).
+fn scheme_fits(auth: Auth, scheme: SignatureScheme) -> bool {
+    let ecdsa = matches!(
+        scheme,
+        SignatureScheme::ED25519
+            | SignatureScheme::ECDSA_SECP256R1_SHA256
+            | SignatureScheme::ECDSA_SECP384R1_SHA384
+            | SignatureScheme::ECDSA_SECP521R1_SHA512
+    );
+    ecdsa == (auth == Auth::Ecdsa)
+}
+
+/// The curve of an ECDSA key, by the TLS 1.3 scheme it signs with (which names the curve);
+/// `None` for other keys.
+fn ecdsa_curve(key: &dyn crate::provider::Signer) -> Option<NamedGroup> {
+    key.schemes().iter().find_map(|s| match *s {
+        SignatureScheme::ECDSA_SECP256R1_SHA256 => Some(NamedGroup::SECP256R1),
+        SignatureScheme::ECDSA_SECP384R1_SHA384 => Some(NamedGroup::SECP384R1),
+        SignatureScheme::ECDSA_SECP521R1_SHA512 => Some(NamedGroup::SECP521R1),
+        _ => None,
+    })
+}
+
+/// The certificate to present and its TLS 1.2 scheme, among those whose key signs with a
+/// scheme `offered` accepts: one valid for the client's SNI name whose ECDSA curve (if it
+/// has one) is among the client's `supported_groups` (RFC 8422 §5.1; OpenSSL's client
+/// refuses a certificate on another curve), else one on such a curve, else one valid for
+/// the name, else the first (rustls's client, say, does not check the curve).
+fn choose_certificate12<'a>(
+    certs: &'a [CertifiedKey<'a>],
+    x: &ClientExtensions<'_>,
+    offered: impl Fn(SignatureScheme) -> bool + Copy,
+) -> Option<(&'a CertifiedKey<'a>, SignatureScheme)> {
+    let groups = x.supported_groups;
+    let curve_ok = move |c: &CertifiedKey<'_>| {
+        ecdsa_curve(c.key).is_none_or(|g| groups.is_none_or(|l| l.contains(&g)))
+    };
+    let name = x.server_name.and_then(|n| core::str::from_utf8(n).ok());
+    let named =
+        move |c: &CertifiedKey<'_>| name.is_some_and(|n| verify::cert_matches_name(c.chain[0], n));
+    let usable =
+        || certs.iter().filter_map(move |c| Some((c, choose_scheme_tls12(c.key, offered)?)));
+    usable()
+        .find(|(c, _)| named(c) && curve_ok(c))
+        .or_else(|| usable().find(|(c, _)| curve_ok(c)))
+        .or_else(|| usable().find(|(c, _)| named(c)))
+        .or_else(|| usable().next())
+}
+
+/// Our most preferred TLS 1.2 suite the client offers that one of our certificates can sign
+/// for, with that certificate and its scheme. No suite in common (counting only those our
+/// keys can sign for) is [`PeerIncompatible::NoCommonSuite`]; suites in common but no
+/// certificate that signs with a
+/// scheme the client takes, [`PeerIncompatible::NoSchemeInCommon`] (a client without
+/// `signature_algorithms` takes SHA-1 only, RFC 5246 §7.4.1.4.1, which Halite does not sign
+/// with).
+fn choose_suite<'a>(
+    config: &ServerConfig<'a>,
+    ch: &ClientHello<'_>,
+) -> Result<(Suite12, &'a CertifiedKey<'a>, SignatureScheme), Error> {
+    let x = &ch.extensions;
+    let theirs = x.signature_algorithms;
+    let mut common = false;
+    for suite in config.suites12.iter().filter(|s| ch.offers_suite(s.suite)) {
+        // A suite counts as common if one of our keys can sign for it at all.
+        let signs = |c: &CertifiedKey<'_>| {
+            c.key.tls12_schemes().iter().any(|s| scheme_fits(suite.auth, *s))
+        };
+        common |= config.certs.iter().any(signs);
+        let offered = |s| theirs.is_some_and(|l| l.contains(&s)) && scheme_fits(suite.auth, s);
+        if let Some((cert, scheme)) = choose_certificate12(config.certs, x, offered) {
+            return Ok((*suite, cert, scheme));
+        }
+    }
+    if !common {
+        return Err(PeerIncompatible::NoCommonSuite.into());
+    }
+    let ours =
+        SchemeSet::new(config.certs.iter().flat_map(|c| c.key.tls12_schemes().iter().copied()));
+    let theirs = SchemeSet::new(theirs.iter().flat_map(List::iter));
+    Err(PeerIncompatible::NoSchemeInCommon { ours, theirs }.into())
+}
+
+/// Our most preferred ECDHE group (RFC 8422 §5.1.1: no hybrids in TLS 1.2) among the
+/// client's `supported_groups`, or our first without the extension.
+fn choose_group(config: &ServerConfig<'_>, x: &ClientExtensions<'_>) -> Result<NamedGroup, Error> {
+    let ecdhe =
+        [NamedGroup::X25519, NamedGroup::SECP256R1, NamedGroup::SECP384R1, NamedGroup::SECP521R1];
+    let mut ours = config.groups.iter().copied().filter(|g| ecdhe.contains(g));
+    match x.supported_groups {
+        Some(l) => ours.find(|g| l.contains(g)),
+        None => ours.next(),
+    }
+    .ok_or_else(|| PeerIncompatible::NoCommonGroup.into())
+}
+
+/// The record limits of a TLS 1.2 connection (RFC 8449 §4, RFC 6066 §4): the client's
+/// `record_size_limit` taken (and ours, at most 2^14 in TLS 1.2, answered), or else its
+/// `max_fragment_length` echoed, which binds our unprotected records too.
+fn record_limits(
+    c: &mut Core<'_, '_>,
+    config: &ServerConfig<'_>,
+    x: &ClientExtensions<'_>,
+) -> Result<(Option<u16>, Option<MaxFragmentLength>), Error> {
+    if let Some(limit) = x.record_size_limit {
+        if limit < 64 {
+            return Err(InvalidMessage::IllegalValue.into());
+        }
+        let ours = config.record_size_limit.unwrap_or(u16::MAX).min(MAX_PLAINTEXT_LEN as u16);
+        // The TLS 1.3 reading (the limit less a type byte) is one byte short of TLS 1.2's,
+        // and safe with both.
+        c.io.send_limit = (usize::from(limit) - 1).min(MAX_PLAINTEXT_LEN);
+        c.io.recv_limit = usize::from(ours);
+        return Ok((Some(ours), None));
+    }
+    if let Some(m) = x.max_fragment_length {
+        let len = m.bytes().ok_or(InvalidMessage::IllegalValue)?;
+        c.io.send_limit = len;
+        c.io.recv_limit = len;
+        return Ok((None, Some(m)));
+    }
+    Ok((None, None))
+}
+
+/// A ClientHello for which TLS 1.2 was chosen: the checks, the choices, and our flight
+/// through ServerHelloDone.
+pub(crate) fn server_client_hello<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ServerConfig<'a>,
+    mut random: [u8; 32],
+    raw: &[u8],
+) -> Result<ServerState, Error> {
+    // The same bytes again, with the TLS 1.2 extensions read strictly.
+    let HandshakeMessage12::ClientHello(ch12) = HandshakeMessage12::decode(raw)? else {
+        return Err(PeerMisbehaved::UnexpectedMessage.into());
+    };
+    let (ch, x12) = (&ch12.hello, &ch12.tls12);
+    let x = &ch.extensions;
+    // RFC 7507 §3: a fallback retry to a server that speaks TLS 1.3 means the first
+    // attempt was interfered with.
+    if ch.has_fallback_scsv() && config.accepts(ProtocolVersion::TLSV1_3) {
+        return Err(PeerMisbehaved::InappropriateFallback.into());
+    }
+    if !x12.extended_master_secret {
+        return Err(PeerIncompatible::NoExtendedMasterSecret.into());
+    }
+    if let Some(r) = x12.renegotiation_info {
+        r.check_initial()?;
+    }
+    let secure_renegotiation =
+        x12.renegotiation_info.is_some() || ch.has_empty_renegotiation_info_scsv();
+    // RFC 5077 §3.1: a ticket of ours for a suite we still accept resumes its session.
+    if let Some(state) = resumable(config, ch, x12.session_ticket) {
+        let formats = x12.ec_point_formats.is_some();
+        return resume(c, config, random, raw, ch, formats, secure_renegotiation, &state);
+    }
+    let group = choose_group(config, x)?;
+    let (suite, certified, scheme) = choose_suite(config, ch)?;
+    // RFC 7301 §3.1: a server without protocols ignores the client's offer.
+    let alpn = choose_alpn(config, x)?;
+    if let Some(name) = x.server_name {
+        let n = name.len().min(255);
+        c.sni[..n].copy_from_slice(&name[..n]);
+        c.sni_len = n;
+    }
+    let (record_size_limit, max_fragment_length) = record_limits(c, config, x)?;
+    if config.accepts(ProtocolVersion::TLSV1_3) {
+        mark_downgrade(&mut random, ProtocolVersion::TLSV1_3);
+    }
+    let key = KeyShare::keygen(group, config.key_exchanges, &mut c.rng)?;
+    let mut transcript = Transcript::new(suite.hash);
+    transcript.update(raw);
+    // A client that sends the extension takes tickets (RFC 5077 §3.2).
+    let send_ticket = config.tickets.is_some() && x12.session_ticket.is_some();
+    let sh = HandshakeMessage12::ServerHello(ServerHello {
+        legacy_version: ProtocolVersion::TLSV1_2,
+        random,
+        // No session to resume later.
+        session_id: &[],
+        cipher_suite: suite.suite,
+        extensions: ServerHelloExtensions {
+            extended_master_secret: true,
+            renegotiation_info: secure_renegotiation.then_some(RenegotiationInfo::INITIAL),
+            ec_point_formats: x12.ec_point_formats.map(|_| EcPointFormats::UNCOMPRESSED_ONLY),
+            alpn: alpn.map(|i| config.alpn[i]),
+            server_name_ack: x.server_name.is_some(),
+            max_fragment_length,
+            record_size_limit,
+            session_ticket: send_ticket,
+            ..ServerHelloExtensions::default()
+        },
+    });
+    c.io.send_handshake(&sh, Some(&mut transcript))?;
+    // RFC 6066 §4: from here every record, the clear ones too, within the fragment length.
+    if max_fragment_length.is_some() {
+        c.io.plain_limit = c.io.send_limit;
+    }
+    let mut certs = [Asn1Cert(&[]); MAX_CHAIN];
+    let n = certified.chain.len().min(MAX_CHAIN);
+    for (slot, der) in certs.iter_mut().zip(certified.chain) {
+        *slot = Asn1Cert(der);
+    }
+    let cert = HandshakeMessage12::Certificate(Certificate12 { certs: List::items(&certs[..n]) });
+    c.io.send_handshake(&cert, Some(&mut transcript))?;
+    let public = key.public();
+    let params = EcdheParams { group, public: public.as_ref() };
+    let content = params
+        .signed_content(&ch.random, &random)
+        .map_err(|_| Error::ApiMisuse(crate::error::ApiMisuse::BadConfig))?;
+    let mut sig = [0u8; MAX_SIGNATURE_LEN];
+    let sig_len = certified.key.sign(scheme, content.as_ref(), &mut c.rng, &mut sig)?;
+    let ske = HandshakeMessage12::ServerKeyExchange(ServerKeyExchange {
+        params,
+        scheme,
+        signature: &sig[..sig_len],
+    });
+    c.io.send_handshake(&ske, Some(&mut transcript))?;
+    c.io.send_handshake(&HandshakeMessage12::ServerHelloDone, Some(&mut transcript))?;
+    c.params = Negotiated {
+        version: ProtocolVersion::TLSV1_2,
+        suite: suite.suite,
+        group,
+        scheme,
+        alpn,
+        retried: false,
+        client_auth: None,
+        resumed: false,
+        external_psk: false,
+    };
+    Ok(ServerState::ExpectClientKeyExchange12(Kx12 {
+        suite,
+        transcript,
+        client_random: ch.random,
+        server_random: random,
+        key,
+        send_ticket,
+    }))
+}
+
+/// The client's ClientKeyExchange: its share with our key gives the premaster secret, the
+/// extended master secret (RFC 7627 §4: over the transcript through this message) and both
+/// directions' keys.
+fn server_client_key_exchange(
+    mut kx: Kx12,
+    raw: &[u8],
+    public: &[u8],
+) -> Result<ServerState, Error> {
+    let shared = kx.key.decapsulate(public)?;
+    let pms = PreMasterSecret::from(&shared);
+    kx.transcript.update(raw);
+    let suite = kx.suite;
+    let master = pms.into_extended_master(suite.hash, kx.transcript.current().as_ref());
+    let kb =
+        master.key_block(suite.key_len(), suite.iv_len(), &kx.client_random, &kx.server_random)?;
+    let read = RecordProtection12::new(suite.aead, kb.client_key(), kb.client_iv())?;
+    let write = RecordProtection12::new(suite.aead, kb.server_key(), kb.server_iv())?;
+    Ok(ServerState::ExpectCcs12(Finished12 {
+        transcript: kx.transcript,
+        master,
+        client_random: kx.client_random,
+        server_random: kx.server_random,
+        read: Some(read),
+        write: Some(write),
+        send_ticket: kx.send_ticket,
+    }))
+}
+
+/// The client's ChangeCipherSpec: its records are protected from here on.
+pub(crate) fn server_change_cipher_spec(
+    c: &mut Core<'_, '_>,
+    state: ServerState,
+) -> Result<ServerState, Error> {
+    let ServerState::ExpectCcs12(mut f) = state else {
+        return Err(PeerMisbehaved::UnexpectedMessage.into());
+    };
+    let read = f.read.take().ok_or(PeerMisbehaved::UnexpectedMessage)?;
+    c.io.read_key = Some(Protection::V12(read));
+    c.key_changed = true;
+    Ok(ServerState::ExpectFinished12(f))
+}
+
+/// The client's Finished, checked; our ChangeCipherSpec and Finished answer it and the
+/// handshake is done.
+fn server_finished(
+    c: &mut Core<'_, '_>,
+    config: &ServerConfig<'_>,
+    mut f: Finished12,
+    raw: &[u8],
+    fin: &[u8],
+) -> Result<ServerState, Error> {
+    f.master.check_finished(Sender::Client, f.transcript.current().as_ref(), fin)?;
+    f.transcript.update(raw);
+    // A resumption sent our Finished already.
+    if let Some(write) = f.write.take() {
+        if f.send_ticket {
+            let now = config.tickets.map_or(0, |t| t.clock.now().as_secs());
+            send_ticket(c, config, &f.master, now, &mut f.transcript)?;
+        }
+        send_finished(c, &f.master, write, &mut f.transcript)?;
+    }
+    c.negotiated = Some(c.params);
+    Ok(ServerState::Traffic12(Traffic12 {
+        master: f.master,
+        client_random: f.client_random,
+        server_random: f.server_random,
+    }))
+}
+
+/// Our ChangeCipherSpec, then our Finished under `write`.
+fn send_finished(
+    c: &mut Core<'_, '_>,
+    master: &MasterSecret,
+    write: RecordProtection12,
+    transcript: &mut Transcript,
+) -> Result<(), Error> {
+    c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
+    c.io.write_key = Some(Protection::V12(write));
+    let verify_data = master.verify_data(Sender::Server, transcript.current().as_ref());
+    c.io.send_handshake(&HandshakeMessage12::Finished(&verify_data), Some(transcript))
+}
+
+/// A NewSessionTicket (RFC 5077 §3.3) sealing the session: its suite, scheme and (extended)
+/// master secret, issued `now`, authenticated when the full handshake it comes from ran.
+fn send_ticket(
+    c: &mut Core<'_, '_>,
+    config: &ServerConfig<'_>,
+    master: &MasterSecret,
+    now: u64,
+    transcript: &mut Transcript,
+) -> Result<(), Error> {
+    let Some(tickets) = config.tickets else { return Ok(()) };
+    let mut state = TicketState {
+        suite: c.params.suite,
+        scheme: c.params.scheme,
+        issued_at: now,
+        authenticated_at: c.authenticated_at.unwrap_or(now),
+        client: ClientIdentity::Anonymous,
+        age_add: 0,
+        psk: [0; MASTER_SECRET_LEN],
+        psk_len: MASTER_SECRET_LEN,
+    };
+    state.psk.copy_from_slice(master.as_bytes());
+    let nonce: [u8; 12] = random(&mut c.rng)?;
+    let sealed = tickets.key.seal(&state, &nonce);
+    let nst = HandshakeMessage12::NewSessionTicket(NewSessionTicket12 {
+        lifetime_hint: tickets.lifetime.min(MAX_TICKET_LIFETIME),
+        ticket: &sealed,
+    });
+    c.io.send_handshake(&nst, Some(transcript))
+}
+
+/// The session a client's `session_ticket` resumes: one of our tickets, within its lifetime
+/// and authentication age, for a TLS 1.2 suite we accept and the client offers (a TLS 1.3
+/// ticket names a 1.3 suite, so it never resumes here, nor a 1.2 one in TLS 1.3), from a
+/// session whose client identity still stands.
+fn resumable(
+    config: &ServerConfig<'_>,
+    ch: &ClientHello<'_>,
+    ticket: Option<SessionTicketExt<'_>>,
+) -> Option<TicketState> {
+    let tickets = config.tickets?;
+    let state = tickets.key.open(ticket?.0)?;
+    let now = tickets.clock.now().as_secs();
+    let max_age = tickets.max_auth_age.min(MAX_TICKET_LIFETIME);
+    let fresh = now >= state.issued_at
+        && now - state.issued_at < u64::from(tickets.lifetime.min(MAX_TICKET_LIFETIME))
+        && now >= state.authenticated_at
+        && now - state.authenticated_at < u64::from(max_age);
+    let suite_ok =
+        suites12::find(config.suites12, state.suite).is_some() && ch.offers_suite(state.suite);
+    (fresh
+        && suite_ok
+        && state.psk_len == MASTER_SECRET_LEN
+        && client_identity_holds(config, &state.client))
+    .then_some(state)
+}
+
+/// The abbreviated handshake of a resumed session (RFC 5077 §3.1, RFC 5246 §7.3):
+/// ServerHello (echoing the client's session id), a fresh ticket if tickets are on, our
+/// ChangeCipherSpec and Finished; then the client's.
+#[allow(clippy::too_many_arguments)] // the hello, its parts, and the session
+fn resume(
+    c: &mut Core<'_, '_>,
+    config: &ServerConfig<'_>,
+    mut random: [u8; 32],
+    raw: &[u8],
+    ch: &ClientHello<'_>,
+    point_formats: bool,
+    secure_renegotiation: bool,
+    state: &TicketState,
+) -> Result<ServerState, Error> {
+    let x = &ch.extensions;
+    let suite =
+        suites12::find(config.suites12, state.suite).ok_or(PeerIncompatible::NoCommonSuite)?;
+    let alpn = choose_alpn(config, x)?;
+    if let Some(name) = x.server_name {
+        let n = name.len().min(255);
+        c.sni[..n].copy_from_slice(&name[..n]);
+        c.sni_len = n;
+    }
+    let (record_size_limit, max_fragment_length) = record_limits(c, config, x)?;
+    if config.accepts(ProtocolVersion::TLSV1_3) {
+        mark_downgrade(&mut random, ProtocolVersion::TLSV1_3);
+    }
+    let mut transcript = Transcript::new(suite.hash);
+    transcript.update(raw);
+    let sh = HandshakeMessage12::ServerHello(ServerHello {
+        legacy_version: ProtocolVersion::TLSV1_2,
+        random,
+        session_id: ch.session_id,
+        cipher_suite: suite.suite,
+        extensions: ServerHelloExtensions {
+            extended_master_secret: true,
+            renegotiation_info: secure_renegotiation.then_some(RenegotiationInfo::INITIAL),
+            ec_point_formats: point_formats.then_some(EcPointFormats::UNCOMPRESSED_ONLY),
+            alpn: alpn.map(|i| config.alpn[i]),
+            // RFC 6066 §3: a resumed session acknowledges no server_name.
+            server_name_ack: false,
+            max_fragment_length,
+            record_size_limit,
+            session_ticket: true,
+            ..ServerHelloExtensions::default()
+        },
+    });
+    c.io.send_handshake(&sh, Some(&mut transcript))?;
+    if max_fragment_length.is_some() {
+        c.io.plain_limit = c.io.send_limit;
+    }
+    let mut bytes = [0u8; MASTER_SECRET_LEN];
+    bytes.copy_from_slice(&state.psk[..MASTER_SECRET_LEN]);
+    let master = MasterSecret::from_bytes(suite.hash, &bytes);
+    bytes.zeroize();
+    c.params = Negotiated {
+        version: ProtocolVersion::TLSV1_2,
+        suite: suite.suite,
+        group: NamedGroup(0),
+        scheme: state.scheme,
+        alpn,
+        retried: false,
+        client_auth: None,
+        resumed: true,
+        external_psk: false,
+    };
+    c.authenticated_at = Some(state.authenticated_at);
+    let now = config.tickets.map_or(0, |t| t.clock.now().as_secs());
+    send_ticket(c, config, &master, now, &mut transcript)?;
+    let kb = master.key_block(suite.key_len(), suite.iv_len(), &ch.random, &random)?;
+    let read = RecordProtection12::new(suite.aead, kb.client_key(), kb.client_iv())?;
+    let write = RecordProtection12::new(suite.aead, kb.server_key(), kb.server_iv())?;
+    send_finished(c, &master, write, &mut transcript)?;
+    Ok(ServerState::ExpectCcs12(Finished12 {
+        transcript,
+        master,
+        client_random: ch.random,
+        server_random: random,
+        read: Some(read),
+        write: None,
+        send_ticket: false,
+    }))
+}
+
+/// The ALPN protocol: our most preferred the client offers (RFC 7301 §3.1: a server
+/// without protocols ignores the offer; one with no protocol in common refuses).
+fn choose_alpn(
+    config: &ServerConfig<'_>,
+    x: &ClientExtensions<'_>,
+) -> Result<Option<usize>, Error> {
+    let Some(offered) = x.alpn.filter(|_| !config.alpn.is_empty()) else { return Ok(None) };
+    let found = config.alpn.iter().position(|p| offered.contains(&ProtocolName(p)));
+    Ok(Some(found.ok_or(PeerIncompatible::NoCommonAlpn)?))
+}
+
+/// Hands one TLS 1.2 message to the state expecting it.
+pub(crate) fn handle(
+    c: &mut Core<'_, '_>,
+    config: &ServerConfig<'_>,
+    state: ServerState,
+    raw: &[u8],
+    msg: &HandshakeMessage12<'_>,
+) -> Result<ServerState, Error> {
+    match (state, msg) {
+        (
+            ServerState::ExpectClientKeyExchange12(kx),
+            HandshakeMessage12::ClientKeyExchange(cke),
+        ) => server_client_key_exchange(kx, raw, cke.public),
+        (ServerState::ExpectFinished12(f), HandshakeMessage12::Finished(fin)) => {
+            server_finished(c, config, f, raw, fin)
+        }
+        // RFC 5746 §4.4: a server that does not renegotiate may refuse; we end the
+        // connection with a fatal no_renegotiation.
+        (ServerState::Traffic12(_), HandshakeMessage12::ClientHello(_)) => {
+            Err(PeerIncompatible::Renegotiation.into())
+        }
+        _ => Err(PeerMisbehaved::UnexpectedMessage.into()),
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    //! What a test outside the crate cannot send: a ClientHello under the traffic keys, a
+    //! wrong Finished.
+
+    use std::vec;
+    use std::vec::Vec;
+
+    use core_hash::OsRandom;
+    use pki_types::CertificateDer;
+
+    use super::resumable;
+    use crate::msgs::{AlertDescription, ClientHello12, ProtocolVersion};
+    use crate::sign::{CertifiedKey, SigningKey};
+    use crate::{Buffers, ClientConfig, Connection, Error, PeerIncompatible, ServerConfig};
+
+    const CA: &[u8] = include_bytes!("../../tests/data/ca-p256.der");
+    const CERT: &[u8] = include_bytes!("../../tests/data/server-p256.der");
+    const KEY: &[u8] = include_bytes!("../../tests/data/server-p256.key.der");
+    const ONLY12: &[ProtocolVersion] = &[ProtocolVersion::TLSV1_2];
+
+    fn leak<T>(v: T) -> &'static T {
+        std::boxed::Box::leak(std::boxed::Box::new(v))
+    }
+
+    fn bufs() -> Buffers<'static> {
+        Buffers {
+            received: Vec::leak(vec![0; 17_000]),
+            send: Vec::leak(vec![0; 17_000]),
+            handshake: Vec::leak(vec![0; 8_000]),
+        }
+    }
+
+    fn pair() -> (Connection<'static, 'static>, Connection<'static, 'static>) {
+        let ca = leak(CertificateDer::from(CA));
+        let roots = leak([webpki::anchor_from_trusted_cert(ca).unwrap()]);
+        let client =
+            ClientConfig { versions: ONLY12, ..ClientConfig::new(roots, &crate::SystemClock) };
+        let key = leak(SigningKey::from_pkcs8_der(KEY).unwrap());
+        let certs = leak([CertifiedKey { chain: leak([CERT]), key }]);
+        let server = ServerConfig { versions: ONLY12, ..ServerConfig::new(certs) };
+        let c = Connection::client(client, "localhost", bufs(), &mut OsRandom).unwrap();
+        let s = Connection::server(server, bufs(), &mut OsRandom).unwrap();
+        (c, s)
+    }
+
+    fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<(), Error> {
+        let data = from.pending_send().to_vec();
+        from.sent(data.len());
+        to.receive_space()[..data.len()].copy_from_slice(&data);
+        to.received(data.len())
+    }
+
+    /// RFC 5746 §4.4: a ClientHello in traffic (a renegotiation) ends the connection with a
+    /// fatal no_renegotiation.
+    #[test]
+    fn renegotiation_is_refused() {
+        let (mut c, mut s) = pair();
+        for _ in 0..3 {
+            pump(&mut c, &mut s).unwrap();
+            pump(&mut s, &mut c).unwrap();
+        }
+        assert!(!s.is_handshaking());
+        let hello = crate::msgs::HandshakeMessage12::ClientHello(ClientHello12 {
+            hello: crate::msgs::ClientHello {
+                legacy_version: ProtocolVersion::TLSV1_2,
+                random: [1; 32],
+                session_id: &[],
+                cipher_suites: crate::msgs::List::items(&[
+                    crate::msgs::CipherSuite::ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+                ]),
+                extensions: crate::msgs::ClientExtensions::default(),
+            },
+            tls12: crate::msgs::ClientExtensions12 {
+                extended_master_secret: true,
+                renegotiation_info: Some(crate::msgs::tls12::RenegotiationInfo(&[0; 12])),
+                ..Default::default()
+            },
+        });
+        c.c.io.send_handshake(&hello, None).unwrap();
+        let want = Error::PeerIncompatible(PeerIncompatible::Renegotiation);
+        assert_eq!(pump(&mut c, &mut s), Err(want));
+        assert_eq!(want.alert(), Some(AlertDescription::NO_RENEGOTIATION));
+        assert_eq!(
+            pump(&mut s, &mut c),
+            Err(Error::AlertReceived(AlertDescription::NO_RENEGOTIATION))
+        );
+    }
+
+    /// A ticket names its version's suite: a TLS 1.3 ticket does not resume a TLS 1.2
+    /// session, nor a TLS 1.2 ticket a TLS 1.3 one, even under the same key.
+    #[test]
+    fn tickets_do_not_cross_versions() {
+        use crate::msgs::{CipherSuite, ClientExtensions, ClientHello, List, SignatureScheme};
+        use crate::msgs::{OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
+        use crate::ticket::{ClientIdentity, TicketKey, TicketState};
+        let key = leak(TicketKey::new(&[3; 32]).unwrap());
+        let now = crate::UnixTime::now().as_secs();
+        let seal = |suite: CipherSuite| {
+            let state = TicketState {
+                suite,
+                scheme: SignatureScheme::ECDSA_SECP256R1_SHA256,
+                issued_at: now,
+                authenticated_at: now,
+                client: ClientIdentity::Anonymous,
+                age_add: 0,
+                psk: [5; 48],
+                psk_len: if suite.0 >> 8 == 0x13 { 32 } else { 48 },
+            };
+            std::vec::Vec::leak(key.seal(&state, &[1; 12]).to_vec())
+        };
+        let (t13, t12) = (
+            seal(CipherSuite::TLS13_AES_128_GCM_SHA256),
+            seal(CipherSuite::ECDHE_ECDSA_WITH_AES_128_GCM_SHA256),
+        );
+        let config = ServerConfig {
+            versions: &[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2],
+            tickets: Some(crate::ServerTickets::new(key, &crate::SystemClock)),
+            ..ServerConfig::new(&[])
+        };
+        let suites = [
+            CipherSuite::TLS13_AES_128_GCM_SHA256,
+            CipherSuite::ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+        ];
+        let hello = |x: ClientExtensions<'static>| ClientHello {
+            legacy_version: ProtocolVersion::TLSV1_2,
+            random: [0; 32],
+            session_id: &[],
+            cipher_suites: List::items(leak(suites)),
+            extensions: x,
+        };
+        // TLS 1.2: its own ticket resumes, the 1.3 one does not.
+        let ch = hello(ClientExtensions::default());
+        let ext = |t: &'static [u8]| Some(crate::msgs::tls12::SessionTicketExt(t));
+        assert!(resumable(&config, &ch, ext(t12)).is_some());
+        assert!(resumable(&config, &ch, ext(t13)).is_none());
+        // TLS 1.3: its own ticket is a PSK, the 1.2 one is not.
+        let offer = |t: &'static [u8]| {
+            let ids = leak([PskIdentity { identity: t, obfuscated_age: 0 }]);
+            let binders = leak([PskBinder(&[0; 32])]);
+            ClientExtensions {
+                psk_modes: Some(List::items(leak([PskKeyExchangeMode::PSK_DHE_KE]))),
+                pre_shared_key: Some(OfferedPsks {
+                    identities: List::items(ids),
+                    binders: List::items(binders),
+                }),
+                ..ClientExtensions::default()
+            }
+        };
+        assert!(crate::server::psk::choose_psk(&config, &hello(offer(t13))).is_some());
+        assert!(crate::server::psk::choose_psk(&config, &hello(offer(t12))).is_none());
+    }
+
+    /// A tampered Finished record is bad_record_mac, and the handshake does not complete.
+    #[test]
+    fn a_tampered_finished_is_refused() {
+        let (mut c, mut s) = pair();
+        pump(&mut c, &mut s).unwrap();
+        pump(&mut s, &mut c).unwrap();
+        // The client's ClientKeyExchange, ChangeCipherSpec and Finished: flip the last byte
+        // (in the Finished record's tag).
+        let mut data = c.pending_send().to_vec();
+        c.sent(data.len());
+        let last = data.len() - 1;
+        data[last] ^= 1;
+        s.receive_space()[..data.len()].copy_from_slice(&data);
+        assert_eq!(s.received(data.len()), Err(Error::DecryptFailed));
+        assert!(s.negotiated().is_none());
+    }
+}

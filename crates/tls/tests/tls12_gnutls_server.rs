@@ -1,0 +1,144 @@
+//! The TLS 1.2 server against `gnutls-cli` restricted to TLS 1.2 by `--priority`: each suite
+//! with the P-256 and RSA certificates, each group, and `--recordsize 512` (RFC 8449 on TLS
+//! 1.2). Skipped, with the reason printed, when GnuTLS's tools are not installed
+//! (`apt-get install gnutls-bin`).
+
+// Product and message names (GnuTLS) are prose here, not code.
+#![allow(clippy::doc_markdown)]
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use core_hash::OsRandom;
+use tls::msgs::{NamedGroup, ProtocolVersion};
+use tls::suites::tls12::{self as s12, Suite12};
+use tls::{Buffers, CertifiedKey, Connection, ServerConfig, SigningKey, Stream};
+
+fn data(name: &str) -> String {
+    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
+    p.to_string_lossy().into_owned()
+}
+
+fn gnutls_available() -> bool {
+    match Command::new("gnutls-cli").arg("--version").output() {
+        Ok(o) if o.status.success() => true,
+        _ => {
+            println!("skipping: `gnutls-cli` is not installed or does not run");
+            false
+        }
+    }
+}
+
+/// One `gnutls-cli` connection with `priority` (TLS 1.2 only) to our server holding `id`
+/// and taking `group` only; with `recordsize`, the client's RFC 8449 limit. A line each way.
+fn round(id: &str, suite: Suite12, group: NamedGroup, priority: &str, recordsize: Option<u16>) {
+    let cert = std::fs::read(data(&format!("server-{id}.der"))).unwrap();
+    let key =
+        SigningKey::from_pkcs8_der(&std::fs::read(data(&format!("server-{id}.key.der"))).unwrap())
+            .unwrap();
+    let chain: [&[u8]; 1] = [&cert];
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let priority = format!("NORMAL:-VERS-ALL:+VERS-TLS1.2:{priority}");
+    let size = recordsize.map(|n| n.to_string());
+    let mut client = Command::new("gnutls-cli")
+        .args(["127.0.0.1", "--port", &port.to_string(), "--priority", &priority])
+        .args(["--x509cafile", &data(&format!("ca-{id}.pem"))])
+        .args(["--sni-hostname", "localhost", "--verify-hostname", "localhost"])
+        .args(size.iter().flat_map(|s| ["--recordsize", s.as_str()]))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = client.stdin.take().unwrap();
+    stdin.write_all(b"ping from gnutls\n").unwrap();
+    let (sock, _) = listener.accept().unwrap();
+    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
+    let certs = [CertifiedKey { chain: &chain, key: &key }];
+    let versions = [ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
+    let groups = [group];
+    let config = ServerConfig {
+        versions: &versions,
+        suites12: s12::ALL_SUITES12,
+        groups: &groups,
+        ..ServerConfig::new(&certs)
+    };
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+    let what = format!("{id} {} {priority}", suite.iana_name());
+    let mut stream = Stream { conn: &mut conn, sock };
+    if let Err(e) = stream.handshake() {
+        drop(stream);
+        drop(stdin);
+        let _ = client.kill();
+        let out = client.wait_with_output().unwrap();
+        panic!("{what}: {e}\n{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let mut got = Vec::new();
+    let mut buf = [0u8; 256];
+    while !got.ends_with(b"\n") {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "{what}: gnutls-cli closed early");
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert_eq!(got, b"ping from gnutls\n", "{what}");
+    let reply: Vec<u8> = (0..3000u32).map(|i| b'a' + (i % 26) as u8).chain(*b"\n").collect();
+    stream.write_all(&reply).unwrap();
+    stream.close().unwrap();
+    drop(stream);
+    drop(stdin);
+    let out = client.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains(&*String::from_utf8_lossy(&reply)), "{what}: {stdout}\n{stderr}");
+    let n = conn.negotiated().unwrap();
+    assert_eq!((n.version, n.suite, n.group), (ProtocolVersion::TLSV1_2, suite.suite, group));
+    if let Some(limit) = recordsize {
+        assert!(
+            conn.record_limits().send < usize::from(limit),
+            "{what}: {:?}",
+            conn.record_limits()
+        );
+    }
+}
+
+#[test]
+fn gnutls_cli_tls12_against_our_server() {
+    if !gnutls_available() {
+        return;
+    }
+    let x25519 = "-GROUP-ALL:+GROUP-X25519";
+    for (suite, cipher) in [
+        (s12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, "AES-128-GCM"),
+        (s12::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, "AES-256-GCM"),
+        (s12::TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, "CHACHA20-POLY1305"),
+        (s12::TLS_ECDHE_ECDSA_WITH_AES_128_CCM, "AES-128-CCM"),
+        (s12::TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8, "AES-128-CCM-8"),
+    ] {
+        let p = format!("-CIPHER-ALL:+{cipher}:{x25519}:+GROUP-SECP256R1");
+        round("p256", suite, NamedGroup::X25519, &p, None);
+    }
+    for (suite, cipher) in [
+        (s12::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, "AES-128-GCM"),
+        (s12::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, "AES-256-GCM"),
+        (s12::TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256, "CHACHA20-POLY1305"),
+    ] {
+        round("rsa", suite, NamedGroup::X25519, &format!("-CIPHER-ALL:+{cipher}:{x25519}"), None);
+    }
+    for (group, name) in [
+        (NamedGroup::SECP256R1, "SECP256R1"),
+        (NamedGroup::SECP384R1, "SECP384R1"),
+        (NamedGroup::SECP521R1, "SECP521R1"),
+    ] {
+        let p = format!("-CIPHER-ALL:+AES-256-GCM:-GROUP-ALL:+GROUP-{name}");
+        round("rsa", s12::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, group, &p, None);
+    }
+    // RFC 8449 on TLS 1.2: our server keeps its records under the client's limit.
+    let p = format!("-CIPHER-ALL:+AES-128-GCM:{x25519}:+GROUP-SECP256R1");
+    round("p256", s12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, NamedGroup::X25519, &p, Some(512));
+}
