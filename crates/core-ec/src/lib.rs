@@ -10,10 +10,13 @@
 #![no_std]
 #![warn(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
 mod curve25519;
+mod encoding;
 mod nist;
 
 pub mod ed25519;
@@ -24,6 +27,7 @@ pub mod x25519;
 
 use core::fmt;
 
+pub use core_der::{KeyAlgorithm, PemError};
 pub use core_hash::{Implementation, RandomSource, Registered};
 
 /// Internals of the Thumb-1 Curve25519 field for the Cortex-M0 firmware's checks and cost
@@ -203,8 +207,14 @@ pub enum Error {
     /// DER/ASN.1 input is malformed or uses a form this crate does not accept (e.g. BER,
     /// non-minimal lengths or integers).
     InvalidDer,
-    /// The key is for another algorithm or curve (an OID in SPKI/PKCS#8/SEC1 that is not this one).
-    WrongAlgorithm,
+    /// The key is for another algorithm or curve (an OID in SPKI/PKCS#8/SEC1 that is not this
+    /// one): `found` names what it is.
+    WrongAlgorithm {
+        /// The kind of key the encoding holds.
+        found: KeyAlgorithm,
+    },
+    /// A PEM text has no block with the label asked for, or malformed base64.
+    Pem(PemError),
     /// An output buffer is too small.
     BufferTooSmall,
     /// The random source failed.
@@ -213,21 +223,46 @@ pub enum Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::InvalidLength => "input has the wrong length",
-            Self::InvalidEncoding => "malformed point encoding",
-            Self::PointNotOnCurve => "point is not on the curve",
-            Self::PointAtInfinity => "point is the identity",
-            Self::InvalidScalar => "scalar is zero or not below the group order",
-            Self::ZeroSharedSecret => "shared secret is zero (low-order peer key)",
-            Self::InvalidSignature => "signature is invalid",
-            Self::InvalidDer => "malformed DER",
-            Self::WrongAlgorithm => "key is for another algorithm or curve",
-            Self::BufferTooSmall => "output buffer too small",
-            Self::RandomSource => "random source failed",
-        })
+        match self {
+            Self::InvalidLength => f.write_str("input has the wrong length"),
+            Self::InvalidEncoding => f.write_str("malformed point encoding"),
+            Self::PointNotOnCurve => f.write_str("point is not on the curve"),
+            Self::PointAtInfinity => f.write_str("point is the identity"),
+            Self::InvalidScalar => f.write_str("scalar is zero or not below the group order"),
+            Self::ZeroSharedSecret => f.write_str("shared secret is zero (low-order peer key)"),
+            Self::InvalidSignature => f.write_str("signature is invalid"),
+            Self::InvalidDer => f.write_str("malformed DER"),
+            Self::BufferTooSmall => f.write_str("output buffer too small"),
+            Self::RandomSource => f.write_str("random source failed"),
+            Self::WrongAlgorithm { found } => {
+                write!(f, "key is for another algorithm or curve: {found}")
+            }
+            Self::Pem(e) => write!(f, "PEM: {e}"),
+        }
     }
 }
 
 #[cfg(feature = "std")]
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Pem(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<core_der::Error> for Error {
+    fn from(e: core_der::Error) -> Self {
+        match e {
+            core_der::Error::BufferTooSmall => Self::BufferTooSmall,
+            _ => Self::InvalidDer,
+        }
+    }
+}
+
+impl From<PemError> for Error {
+    fn from(e: PemError) -> Self {
+        Self::Pem(e)
+    }
+}

@@ -9,6 +9,8 @@
 #![no_std]
 #![warn(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
@@ -20,16 +22,22 @@ mod key;
 mod keygen;
 mod mont;
 mod oaep;
+mod pem;
 mod pkcs1;
 mod pss;
 
 use core::fmt;
 
+pub use core_der::{KeyAlgorithm, PemError};
 #[cfg(feature = "std")]
 pub use core_hash::OsRandom;
 pub use core_hash::{Implementation, RandomSource, Registered};
 pub use hash::HashAlg;
-pub use key::{MIN_PRIVATE_BITS, MIN_PUBLIC_BITS, PrivateKey, PublicKey};
+pub use key::{
+    MAX_PKCS1_DER_LEN, MAX_PKCS1_PEM_LEN, MAX_PKCS1_PUBLIC_DER_LEN, MAX_PKCS1_PUBLIC_PEM_LEN,
+    MAX_PKCS8_DER_LEN, MAX_PKCS8_PEM_LEN, MAX_PUBLIC_KEY_DER_LEN, MAX_PUBLIC_KEY_PEM_LEN,
+    MIN_PRIVATE_BITS, MIN_PUBLIC_BITS, PrivateKey, PublicKey,
+};
 pub use mont::{Modulus, MontImpl, modexp, modexp_vartime};
 pub use oaep::Oaep;
 pub use pss::Pss;
@@ -65,8 +73,16 @@ pub enum Error {
     BufferTooSmall,
     /// A number given to a raw RSA operation is not below the modulus.
     OutOfRange,
-    /// The DER is malformed, not in the one encoding DER allows, or not an RSA key.
+    /// The DER is malformed, or not in the one encoding DER allows.
     InvalidDer,
+    /// The key is not an RSA key (an OID in SPKI/PKCS#8 for another algorithm): `found`
+    /// names what it is.
+    WrongAlgorithm {
+        /// The kind of key the encoding holds.
+        found: KeyAlgorithm,
+    },
+    /// A PEM text has no block with the label asked for, or malformed base64.
+    Pem(PemError),
     /// The modulus size is outside what this key may be used for: 1024 bits and up for
     /// verification, 2048 and up for private keys and encryption, at most [`MAX_BITS`].
     UnsupportedKeySize,
@@ -95,25 +111,34 @@ pub enum Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::InvalidModulus => "invalid modulus",
-            Self::InvalidLength => "wrong input or output length",
-            Self::BufferTooSmall => "output buffer too small",
-            Self::OutOfRange => "input not below the modulus",
-            Self::InvalidDer => "malformed DER or not an RSA key",
-            Self::UnsupportedKeySize => "unsupported key size",
-            Self::InvalidExponent => "invalid public exponent",
-            Self::InvalidPrivateKey => "inconsistent private key",
-            Self::UnsupportedHash => "hash not allowed here",
-            Self::MessageTooLong => "message too long",
-            Self::InvalidSignature => "invalid signature",
-            Self::Decryption => "decryption error",
-            Self::RandomFailed => "random source failed",
-            Self::KeyGeneration => "key generation found no prime",
-            Self::Fault => "fault detected in the private operation",
-        })
+        match self {
+            Self::InvalidModulus => f.write_str("invalid modulus"),
+            Self::InvalidLength => f.write_str("wrong input or output length"),
+            Self::BufferTooSmall => f.write_str("output buffer too small"),
+            Self::OutOfRange => f.write_str("input not below the modulus"),
+            Self::InvalidDer => f.write_str("malformed DER"),
+            Self::UnsupportedKeySize => f.write_str("unsupported key size"),
+            Self::InvalidExponent => f.write_str("invalid public exponent"),
+            Self::InvalidPrivateKey => f.write_str("inconsistent private key"),
+            Self::UnsupportedHash => f.write_str("hash not allowed here"),
+            Self::MessageTooLong => f.write_str("message too long"),
+            Self::InvalidSignature => f.write_str("invalid signature"),
+            Self::Decryption => f.write_str("decryption error"),
+            Self::RandomFailed => f.write_str("random source failed"),
+            Self::KeyGeneration => f.write_str("key generation found no prime"),
+            Self::Fault => f.write_str("fault detected in the private operation"),
+            Self::WrongAlgorithm { found } => write!(f, "not an RSA key: the key is {found}"),
+            Self::Pem(e) => write!(f, "PEM: {e}"),
+        }
     }
 }
 
 #[cfg(feature = "std")]
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Pem(e) => Some(e),
+            _ => None,
+        }
+    }
+}
