@@ -136,10 +136,16 @@ impl PublicKey {
     /// The same on a chosen implementation.
     #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
     pub fn from_components_with_impl(n: &[u8], e: &[u8], imp: MontImpl) -> Result<Self, Error> {
+        Self::build(n, e, imp, KeyAlg::RSA)
+    }
+
+    /// The key with algorithm `alg`, built in place: on the Cortex-M0 every copy of a key
+    /// costs 2 KiB of stack, so the algorithm goes in here rather than into a copy after.
+    #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
+    fn build(n: &[u8], e: &[u8], imp: MontImpl, alg: KeyAlg) -> Result<Self, Error> {
         let e = exponent(e)?;
-        // Built in place: on the Cortex-M0 every copy of a key costs 2 KiB of stack.
         let mut key = Self {
-            alg: KeyAlg::RSA,
+            alg,
             inner: match imp {
                 #[cfg(target_pointer_width = "64")]
                 MontImpl::Portable64 => Dyn::Portable64(PubCore::empty()),
@@ -161,13 +167,18 @@ impl PublicKey {
 
     /// The same on a chosen implementation.
     pub fn from_pkcs1_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
+        Self::from_pkcs1_der_alg(der, imp, KeyAlg::RSA)
+    }
+
+    /// The key from a PKCS#1 `RSAPublicKey` with algorithm `alg`.
+    fn from_pkcs1_der_alg(der: &[u8], imp: MontImpl, alg: KeyAlg) -> Result<Self, Error> {
         let mut outer = Reader::new(der);
         let mut seq = outer.sequence()?;
         let n = seq.uint()?;
         let e = seq.uint()?;
         seq.finish()?;
         outer.finish()?;
-        Self::from_components_with_impl(n, e, imp)
+        Self::build(n, e, imp, alg)
     }
 
     /// The key from an X.509 `SubjectPublicKeyInfo` (RFC 5280 §4.1) in DER, with the
@@ -182,15 +193,14 @@ impl PublicKey {
     pub fn from_spki_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
         let spki = SubjectPublicKeyInfo::from_der(der)?;
         let alg = KeyAlg::from_identifier(&spki.algorithm)?;
-        Ok(Self { alg, ..Self::from_pkcs1_der_with_impl(spki.public_key, imp)? })
+        Self::from_pkcs1_der_alg(spki.public_key, imp, alg)
     }
 
     /// The same key on another implementation.
     pub fn with_impl(&self, imp: MontImpl) -> Result<Self, Error> {
         let mut n = [0u8; crate::MAX_BITS / 8];
         let len = self.write_modulus(&mut n)?;
-        let key = Self::from_components_with_impl(&n[..len], &self.exponent().to_be_bytes(), imp)?;
-        Ok(Self { alg: self.alg, ..key })
+        Self::build(&n[..len], &self.exponent().to_be_bytes(), imp, self.alg)
     }
 
     /// What the key's `SubjectPublicKeyInfo` calls it: [`KeyAlgorithm::Rsa`]
@@ -586,6 +596,11 @@ impl PrivateKey {
 
     /// The same on a chosen implementation.
     pub fn from_pkcs1_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
+        Self::from_pkcs1_der_alg(der, imp, KeyAlg::RSA)
+    }
+
+    /// The key from a PKCS#1 `RSAPrivateKey` with algorithm `alg`, built in place.
+    fn from_pkcs1_der_alg(der: &[u8], imp: MontImpl, alg: KeyAlg) -> Result<Self, Error> {
         let mut outer = Reader::new(der);
         let mut seq = outer.sequence()?;
         seq.expect_uint(0)?; // version two-prime; multi-prime keys are not supported
@@ -601,7 +616,7 @@ impl PrivateKey {
         };
         seq.finish()?;
         outer.finish()?;
-        Self::build(&c, imp)
+        Self::build(&c, imp, alg)
     }
 
     /// The key from a PKCS#8 `PrivateKeyInfo` (RFC 5208) in DER, holding an rsaEncryption
@@ -619,9 +634,7 @@ impl PrivateKey {
         if info.attributes.is_some() || info.public_key.is_some() {
             return Err(Error::InvalidDer);
         }
-        let mut key = Self::from_pkcs1_der_with_impl(info.private_key, imp)?;
-        key.alg = alg;
-        Ok(key)
+        Self::from_pkcs1_der_alg(info.private_key, imp, alg)
     }
 
     /// What the key's PKCS#8 form calls it: [`KeyAlgorithm::Rsa`] or
@@ -652,14 +665,15 @@ impl PrivateKey {
         qinv: &[u8],
         imp: MontImpl,
     ) -> Result<Self, Error> {
-        Self::build(&Components { n, e, d, p, q, dp, dq, qinv }, imp)
+        Self::build(&Components { n, e, d, p, q, dp, dq, qinv }, imp, KeyAlg::RSA)
     }
 
     #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
-    fn build(c: &Components<'_>, imp: MontImpl) -> Result<Self, Error> {
+    fn build(c: &Components<'_>, imp: MontImpl, alg: KeyAlg) -> Result<Self, Error> {
         // Built in place (see `PrivCore::init`); the one copy left is into the returned
         // `Result`, which a caller can borrow from rather than move out of.
         let mut key = Self::empty(imp);
+        key.alg = alg;
         dispatch!(&mut key.inner, |eng, k| k.init(eng, c))?;
         Ok(key)
     }
@@ -721,12 +735,9 @@ impl PrivateKey {
     pub fn with_impl(&self, imp: MontImpl) -> Result<Self, Error> {
         let mut der = [0u8; PKCS1_MAX];
         let len = self.to_pkcs1_der(&mut der)?;
-        let k = Self::from_pkcs1_der_with_impl(&der[..len], imp);
+        let k = Self::from_pkcs1_der_alg(&der[..len], imp, self.alg);
         der.zeroize();
-        k.map(|mut k| {
-            k.alg = self.alg;
-            k
-        })
+        k
     }
 
     /// RSADP/RSASP1 (RFC 8017 §5.1.2, §5.2.1): `out = input^d mod n` for a `k`-byte
