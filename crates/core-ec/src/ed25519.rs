@@ -186,6 +186,104 @@ impl SigningKey {
     }
 }
 
+/// Bytes in the PKCS#8 DER [`SigningKey::to_pkcs8_der`] writes (RFC 8410 §7, version 1 without
+/// the public key, as OpenSSL writes it).
+pub const PKCS8_DER_LEN: usize = crate::encoding::CURVE25519_PKCS8_LEN;
+/// Bytes in the PEM [`SigningKey::to_pkcs8_pem`] writes.
+pub const PKCS8_PEM_LEN: usize =
+    core_der::pem::encoded_len(crate::encoding::PKCS8_LABEL, PKCS8_DER_LEN);
+/// Bytes in the `SubjectPublicKeyInfo` DER [`VerifyingKey::to_public_key_der`] writes (RFC 8410 §4).
+pub const PUBLIC_KEY_DER_LEN: usize = crate::encoding::CURVE25519_SPKI_LEN;
+/// Bytes in the PEM [`VerifyingKey::to_public_key_pem`] writes.
+pub const PUBLIC_KEY_PEM_LEN: usize =
+    core_der::pem::encoded_len(crate::encoding::PUBLIC_KEY_LABEL, PUBLIC_KEY_DER_LEN);
+
+/// Key encodings (RFC 8410): PKCS#8 DER and PEM.
+impl SigningKey {
+    /// Reads a PKCS#8 `PrivateKeyInfo`/`OneAsymmetricKey` holding an Ed25519 key: the
+    /// 32-byte private key in an OCTET STRING (RFC 8410 §7); a public key beside it must
+    /// match. A key of another kind is [`Error::WrongAlgorithm`] naming it.
+    pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
+        let (bytes, public) =
+            crate::encoding::parse_curve25519_pkcs8(der, core_der::pkix::oid::ED25519)?;
+        let key = Self::from_seed(bytes);
+        if public.is_some_and(|p| p != key.public.bytes) {
+            return Err(Error::InvalidEncoding);
+        }
+        Ok(key)
+    }
+
+    /// Reads the first `PRIVATE KEY` (PKCS#8) block of a PEM text.
+    pub fn from_pkcs8_pem(text: &str) -> Result<Self, Error> {
+        crate::encoding::from_pem(text, crate::encoding::PKCS8_LABEL, Self::from_pkcs8_der)
+    }
+
+    /// Writes the key as PKCS#8 DER ([`PKCS8_DER_LEN`] bytes); returns the length. The
+    /// output is secret.
+    pub fn to_pkcs8_der(&self, out: &mut [u8]) -> Result<usize, Error> {
+        crate::encoding::write_curve25519_pkcs8(&self.seed, core_der::pkix::oid::ED25519, out)
+    }
+
+    /// Writes the key as a `PRIVATE KEY` PEM block ([`PKCS8_PEM_LEN`] bytes) into `out`;
+    /// returns the text. The output is secret.
+    pub fn to_pkcs8_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str, Error> {
+        crate::encoding::to_pem::<PKCS8_DER_LEN>(crate::encoding::PKCS8_LABEL, out, |b| {
+            self.to_pkcs8_der(b)
+        })
+    }
+
+    /// [`to_pkcs8_pem`](Self::to_pkcs8_pem) into a new `String`, wiped on drop.
+    #[cfg(feature = "alloc")]
+    pub fn to_pkcs8_pem_string(&self) -> Result<zeroize::Zeroizing<alloc::string::String>, Error> {
+        crate::encoding::to_pem_string::<PKCS8_DER_LEN>(crate::encoding::PKCS8_LABEL, |b| {
+            self.to_pkcs8_der(b)
+        })
+    }
+}
+
+/// Key encodings (RFC 8410): `SubjectPublicKeyInfo` DER and PEM.
+impl VerifyingKey {
+    /// Reads a `SubjectPublicKeyInfo` holding an Ed25519 key (RFC 8410 §4, no parameters). A key
+    /// of another kind is [`Error::WrongAlgorithm`] naming it.
+    pub fn from_public_key_der(der: &[u8]) -> Result<Self, Error> {
+        let bytes = crate::encoding::parse_curve25519_spki(der, core_der::pkix::oid::ED25519)?;
+        Self::from_bytes(bytes)
+    }
+
+    /// Reads the first `PUBLIC KEY` block of a PEM text.
+    pub fn from_public_key_pem(text: &str) -> Result<Self, Error> {
+        crate::encoding::from_pem(
+            text,
+            crate::encoding::PUBLIC_KEY_LABEL,
+            Self::from_public_key_der,
+        )
+    }
+
+    /// Writes the `SubjectPublicKeyInfo` DER ([`PUBLIC_KEY_DER_LEN`] bytes); returns the
+    /// length.
+    pub fn to_public_key_der(&self, out: &mut [u8]) -> Result<usize, Error> {
+        crate::encoding::write_curve25519_spki(&self.bytes, core_der::pkix::oid::ED25519, out)
+    }
+
+    /// Writes a `PUBLIC KEY` PEM block ([`PUBLIC_KEY_PEM_LEN`] bytes) into `out`; returns
+    /// the text.
+    pub fn to_public_key_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str, Error> {
+        crate::encoding::to_pem::<PUBLIC_KEY_DER_LEN>(crate::encoding::PUBLIC_KEY_LABEL, out, |b| {
+            self.to_public_key_der(b)
+        })
+    }
+
+    /// [`to_public_key_pem`](Self::to_public_key_pem) into a new `String`.
+    #[cfg(feature = "alloc")]
+    pub fn to_public_key_pem_string(&self) -> Result<alloc::string::String, Error> {
+        crate::encoding::to_pem_string::<PUBLIC_KEY_DER_LEN>(
+            crate::encoding::PUBLIC_KEY_LABEL,
+            |b| self.to_public_key_der(b),
+        )
+        .map(|s| alloc::string::String::clone(&s))
+    }
+}
+
 impl Drop for SigningKey {
     fn drop(&mut self) {
         self.seed.zeroize();

@@ -7,13 +7,46 @@
 //! touches a secret (scalar multiplication, signing, key generation, scalar inversion) is
 //! constant-time; verification, which handles only public data, may be variable-time and says
 //! so with a `_vartime` suffix. Private scalars are wiped on drop.
+//!
+//! # Keys
+//!
+//! Every key type reads and writes its standard files, in DER or PEM, with no allocator:
+//! PKCS#8 private keys and `SubjectPublicKeyInfo` public keys for all of them (RFC 5208,
+//! RFC 5480, RFC 8410), SEC1 `ECPrivateKey` for the NIST curves (RFC 5915). Writers fill a
+//! caller buffer that constants such as [`p256::PKCS8_PEM_LEN`] size exactly; with the
+//! `alloc` feature `to_pkcs8_pem_string` and friends return owned text. A key of the wrong
+//! kind is [`Error::WrongAlgorithm`] naming what it is.
+//!
+//! ```
+//! use core_ec::{Error, KeyAlgorithm, ed25519, p256};
+//!
+//! let key = p256::SigningKey::from_bytes(&[7u8; 32])?;
+//! let mut buf = [0u8; p256::PKCS8_PEM_LEN];
+//! let pem = key.to_pkcs8_pem(&mut buf)?; // "-----BEGIN PRIVATE KEY-----\n…"
+//! let key = p256::SigningKey::from_pkcs8_pem(pem)?;
+//!
+//! let mut buf = [0u8; p256::PUBLIC_KEY_PEM_LEN];
+//! let public = p256::PublicKey::from_public_key_pem(key.verifying_key().to_public_key_pem(&mut buf)?)?;
+//! public.verify(b"message", &key.sign(b"message"))?;
+//!
+//! // An Ed25519 key given to the P-256 loader says what it is.
+//! let ed = ed25519::SigningKey::from_seed(&[1; 32]);
+//! let mut buf = [0u8; ed25519::PKCS8_DER_LEN];
+//! let n = ed.to_pkcs8_der(&mut buf)?;
+//! let wrong = Error::WrongAlgorithm { found: KeyAlgorithm::Ed25519 };
+//! assert_eq!(p256::SecretKey::from_pkcs8_der(&buf[..n]).err(), Some(wrong));
+//! # Ok::<(), core_ec::Error>(())
+//! ```
 #![no_std]
 #![warn(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
 mod curve25519;
+mod encoding;
 mod nist;
 
 pub mod ed25519;
@@ -24,6 +57,7 @@ pub mod x25519;
 
 use core::fmt;
 
+pub use core_der::{KeyAlgorithm, PemError};
 pub use core_hash::{Implementation, RandomSource, Registered};
 
 /// Internals of the Thumb-1 Curve25519 field for the Cortex-M0 firmware's checks and cost
@@ -203,8 +237,14 @@ pub enum Error {
     /// DER/ASN.1 input is malformed or uses a form this crate does not accept (e.g. BER,
     /// non-minimal lengths or integers).
     InvalidDer,
-    /// The key is for another algorithm or curve (an OID in SPKI/PKCS#8/SEC1 that is not this one).
-    WrongAlgorithm,
+    /// The key is for another algorithm or curve (an OID in SPKI/PKCS#8/SEC1 that is not this
+    /// one): `found` names what it is.
+    WrongAlgorithm {
+        /// The kind of key the encoding holds.
+        found: KeyAlgorithm,
+    },
+    /// A PEM text has no block with the label asked for, or malformed base64.
+    Pem(PemError),
     /// An output buffer is too small.
     BufferTooSmall,
     /// The random source failed.
@@ -213,21 +253,46 @@ pub enum Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::InvalidLength => "input has the wrong length",
-            Self::InvalidEncoding => "malformed point encoding",
-            Self::PointNotOnCurve => "point is not on the curve",
-            Self::PointAtInfinity => "point is the identity",
-            Self::InvalidScalar => "scalar is zero or not below the group order",
-            Self::ZeroSharedSecret => "shared secret is zero (low-order peer key)",
-            Self::InvalidSignature => "signature is invalid",
-            Self::InvalidDer => "malformed DER",
-            Self::WrongAlgorithm => "key is for another algorithm or curve",
-            Self::BufferTooSmall => "output buffer too small",
-            Self::RandomSource => "random source failed",
-        })
+        match self {
+            Self::InvalidLength => f.write_str("input has the wrong length"),
+            Self::InvalidEncoding => f.write_str("malformed point encoding"),
+            Self::PointNotOnCurve => f.write_str("point is not on the curve"),
+            Self::PointAtInfinity => f.write_str("point is the identity"),
+            Self::InvalidScalar => f.write_str("scalar is zero or not below the group order"),
+            Self::ZeroSharedSecret => f.write_str("shared secret is zero (low-order peer key)"),
+            Self::InvalidSignature => f.write_str("signature is invalid"),
+            Self::InvalidDer => f.write_str("malformed DER"),
+            Self::BufferTooSmall => f.write_str("output buffer too small"),
+            Self::RandomSource => f.write_str("random source failed"),
+            Self::WrongAlgorithm { found } => {
+                write!(f, "key is for another algorithm or curve: {found}")
+            }
+            Self::Pem(e) => write!(f, "PEM: {e}"),
+        }
     }
 }
 
 #[cfg(feature = "std")]
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Pem(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<core_der::Error> for Error {
+    fn from(e: core_der::Error) -> Self {
+        match e {
+            core_der::Error::BufferTooSmall => Self::BufferTooSmall,
+            _ => Self::InvalidDer,
+        }
+    }
+}
+
+impl From<PemError> for Error {
+    fn from(e: PemError) -> Self {
+        Self::Pem(e)
+    }
+}

@@ -5,13 +5,14 @@
 //! before releasing it, so a fault in the computation cannot leak a factor.
 
 use crate::blinding::BlindingCache;
-use crate::der::{self, Reader, Writer};
+use crate::der::{self, KeyAlg, Reader, Writer};
 use crate::mont::{
     Dyn, Engine, Mont, MontImpl, PowJob, W64, Word, add, add_mod, ct_eq, digits_for, dispatch,
     inv_vartime, is_zero, is_zero_vartime, leading_zero_bytes_ct, load_be, lt_vartime, mul_full,
     store_be, sub_borrow, sub_mod,
 };
 use crate::{Error, Implementation, RandomSource};
+use core_der::pkix::{PrivateKeyInfo, SubjectPublicKeyInfo};
 use zeroize::Zeroize;
 
 /// The smallest modulus accepted for public-key operations (verification of legacy keys).
@@ -102,6 +103,7 @@ impl<W: Word> PubCore<W> {
 #[derive(Clone)]
 pub struct PublicKey {
     inner: Dyn<PubCore<W64>, PubCore<u16>>,
+    alg: KeyAlg,
 }
 
 impl core::fmt::Debug for PublicKey {
@@ -134,9 +136,16 @@ impl PublicKey {
     /// The same on a chosen implementation.
     #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
     pub fn from_components_with_impl(n: &[u8], e: &[u8], imp: MontImpl) -> Result<Self, Error> {
+        Self::build(n, e, imp, KeyAlg::RSA)
+    }
+
+    /// The key with algorithm `alg`, built in place: on the Cortex-M0 every copy of a key
+    /// costs 2 KiB of stack, so the algorithm goes in here rather than into a copy after.
+    #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
+    fn build(n: &[u8], e: &[u8], imp: MontImpl, alg: KeyAlg) -> Result<Self, Error> {
         let e = exponent(e)?;
-        // Built in place: on the Cortex-M0 every copy of a key costs 2 KiB of stack.
         let mut key = Self {
+            alg,
             inner: match imp {
                 #[cfg(target_pointer_width = "64")]
                 MontImpl::Portable64 => Dyn::Portable64(PubCore::empty()),
@@ -158,40 +167,55 @@ impl PublicKey {
 
     /// The same on a chosen implementation.
     pub fn from_pkcs1_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
+        Self::from_pkcs1_der_alg(der, imp, KeyAlg::RSA)
+    }
+
+    /// The key from a PKCS#1 `RSAPublicKey` with algorithm `alg`.
+    fn from_pkcs1_der_alg(der: &[u8], imp: MontImpl, alg: KeyAlg) -> Result<Self, Error> {
         let mut outer = Reader::new(der);
         let mut seq = outer.sequence()?;
         let n = seq.uint()?;
         let e = seq.uint()?;
         seq.finish()?;
         outer.finish()?;
-        Self::from_components_with_impl(n, e, imp)
+        Self::build(n, e, imp, alg)
     }
 
-    /// The key from an X.509 `SubjectPublicKeyInfo` (RFC 5280 §4.1) with the rsaEncryption
-    /// algorithm, in DER.
+    /// The key from an X.509 `SubjectPublicKeyInfo` (RFC 5280 §4.1) in DER, with the
+    /// rsaEncryption algorithm or id-RSASSA-PSS (RFC 4055 §1.2; its parameters, absent or
+    /// present, stay with the key). A key of another kind is [`Error::WrongAlgorithm`] naming
+    /// it.
     pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
         Self::from_spki_der_with_impl(der, MontImpl::best())
     }
 
     /// The same on a chosen implementation.
     pub fn from_spki_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
-        let mut outer = Reader::new(der);
-        let mut seq = outer.sequence()?;
-        seq.rsa_algorithm()?;
-        let bits = seq.read(der::BIT_STRING)?;
-        seq.finish()?;
-        outer.finish()?;
-        match bits {
-            [0, key @ ..] => Self::from_pkcs1_der_with_impl(key, imp),
-            _ => Err(Error::InvalidDer),
-        }
+        let spki = SubjectPublicKeyInfo::from_der(der)?;
+        let alg = KeyAlg::from_identifier(&spki.algorithm)?;
+        Self::from_pkcs1_der_alg(spki.public_key, imp, alg)
     }
 
     /// The same key on another implementation.
     pub fn with_impl(&self, imp: MontImpl) -> Result<Self, Error> {
         let mut n = [0u8; crate::MAX_BITS / 8];
         let len = self.write_modulus(&mut n)?;
-        Self::from_components_with_impl(&n[..len], &self.exponent().to_be_bytes(), imp)
+        Self::build(&n[..len], &self.exponent().to_be_bytes(), imp, self.alg)
+    }
+
+    /// What the key's `SubjectPublicKeyInfo` calls it: [`KeyAlgorithm::Rsa`]
+    /// (rsaEncryption) or [`KeyAlgorithm::RsaPss`] (id-RSASSA-PSS, signatures only).
+    ///
+    /// [`KeyAlgorithm::Rsa`]: crate::KeyAlgorithm::Rsa
+    /// [`KeyAlgorithm::RsaPss`]: crate::KeyAlgorithm::RsaPss
+    pub fn algorithm(&self) -> crate::KeyAlgorithm {
+        self.alg.kind()
+    }
+
+    /// An id-RSASSA-PSS key's RSASSA-PSS-params (RFC 4055 §3.1) as encoded, empty when it has
+    /// none; `None` for an rsaEncryption key.
+    pub fn pss_params_der(&self) -> Option<&[u8]> {
+        self.alg.pss_params()
     }
 
     /// The implementation this key computes on.
@@ -253,20 +277,14 @@ impl PublicKey {
         Ok(w.len())
     }
 
-    /// Writes the `SubjectPublicKeyInfo` DER into `out`; returns its length.
+    /// Writes the `SubjectPublicKeyInfo` DER into `out` (rsaEncryption, or id-RSASSA-PSS
+    /// with its parameters for a key read as one); returns its length.
     pub fn to_spki_der(&self, out: &mut [u8]) -> Result<usize, Error> {
-        let (n, len, e, es) = self.parts();
-        let (n, e) = (&n[..len], &e[es..]);
-        let inner = der::tlv_len(Self::pkcs1_content_len(n, e));
-        let mut w = Writer::new(out);
-        w.header(der::SEQUENCE, der::RSA_ALGORITHM_LEN + der::tlv_len(inner + 1))?;
-        w.rsa_algorithm()?;
-        w.header(der::BIT_STRING, inner + 1)?;
-        w.bytes(&[0])?;
-        w.header(der::SEQUENCE, Self::pkcs1_content_len(n, e))?;
-        w.uint(n)?;
-        w.uint(e)?;
-        Ok(w.len())
+        let mut pkcs1 = [0u8; MAX_PKCS1_PUBLIC_DER_LEN];
+        let len = self.to_pkcs1_der(&mut pkcs1)?;
+        let spki =
+            SubjectPublicKeyInfo { algorithm: self.alg.identifier(), public_key: &pkcs1[..len] };
+        Ok(spki.to_der(out)?)
     }
 }
 
@@ -558,6 +576,7 @@ impl<W: Word> PrivCore<W> {
 /// ```
 pub struct PrivateKey {
     inner: Dyn<PrivCore<W64>, PrivCore<u16>>,
+    alg: KeyAlg,
 }
 
 impl core::fmt::Debug for PrivateKey {
@@ -577,6 +596,11 @@ impl PrivateKey {
 
     /// The same on a chosen implementation.
     pub fn from_pkcs1_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
+        Self::from_pkcs1_der_alg(der, imp, KeyAlg::RSA)
+    }
+
+    /// The key from a PKCS#1 `RSAPrivateKey` with algorithm `alg`, built in place.
+    fn from_pkcs1_der_alg(der: &[u8], imp: MontImpl, alg: KeyAlg) -> Result<Self, Error> {
         let mut outer = Reader::new(der);
         let mut seq = outer.sequence()?;
         seq.expect_uint(0)?; // version two-prime; multi-prime keys are not supported
@@ -592,25 +616,40 @@ impl PrivateKey {
         };
         seq.finish()?;
         outer.finish()?;
-        Self::build(&c, imp)
+        Self::build(&c, imp, alg)
     }
 
-    /// The key from a PKCS#8 `PrivateKeyInfo` (RFC 5208) holding an rsaEncryption key, in DER.
+    /// The key from a PKCS#8 `PrivateKeyInfo` (RFC 5208) in DER, holding an rsaEncryption
+    /// key or an id-RSASSA-PSS one (RFC 4055; its parameters, absent or present, stay with the
+    /// key). A key of another kind is [`Error::WrongAlgorithm`] naming it.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
         Self::from_pkcs8_der_with_impl(der, MontImpl::best())
     }
 
     /// The same on a chosen implementation.
     pub fn from_pkcs8_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
-        let mut outer = Reader::new(der);
-        let mut seq = outer.sequence()?;
-        seq.expect_uint(0)?;
-        seq.rsa_algorithm()?;
-        let key = seq.read(der::OCTET_STRING)?;
-        // Optional attributes ([0] IMPLICIT) are not expected in RSA keys; refuse them.
-        seq.finish()?;
-        outer.finish()?;
-        Self::from_pkcs1_der_with_impl(key, imp)
+        let info = PrivateKeyInfo::from_der(der)?;
+        let alg = KeyAlg::from_identifier(&info.algorithm)?;
+        // Attributes and a version-2 public key are not expected in RSA keys; refuse them.
+        if info.attributes.is_some() || info.public_key.is_some() {
+            return Err(Error::InvalidDer);
+        }
+        Self::from_pkcs1_der_alg(info.private_key, imp, alg)
+    }
+
+    /// What the key's PKCS#8 form calls it: [`KeyAlgorithm::Rsa`] or
+    /// [`KeyAlgorithm::RsaPss`] (signatures only).
+    ///
+    /// [`KeyAlgorithm::Rsa`]: crate::KeyAlgorithm::Rsa
+    /// [`KeyAlgorithm::RsaPss`]: crate::KeyAlgorithm::RsaPss
+    pub fn algorithm(&self) -> crate::KeyAlgorithm {
+        self.alg.kind()
+    }
+
+    /// An id-RSASSA-PSS key's RSASSA-PSS-params as encoded (empty when it has none); `None`
+    /// for an rsaEncryption key.
+    pub fn pss_params_der(&self) -> Option<&[u8]> {
+        self.alg.pss_params()
     }
 
     /// The key from its components, big-endian magnitudes (RFC 8017 §3.2, second form).
@@ -626,14 +665,15 @@ impl PrivateKey {
         qinv: &[u8],
         imp: MontImpl,
     ) -> Result<Self, Error> {
-        Self::build(&Components { n, e, d, p, q, dp, dq, qinv }, imp)
+        Self::build(&Components { n, e, d, p, q, dp, dq, qinv }, imp, KeyAlg::RSA)
     }
 
     #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
-    fn build(c: &Components<'_>, imp: MontImpl) -> Result<Self, Error> {
+    fn build(c: &Components<'_>, imp: MontImpl, alg: KeyAlg) -> Result<Self, Error> {
         // Built in place (see `PrivCore::init`); the one copy left is into the returned
         // `Result`, which a caller can borrow from rather than move out of.
         let mut key = Self::empty(imp);
+        key.alg = alg;
         dispatch!(&mut key.inner, |eng, k| k.init(eng, c))?;
         Ok(key)
     }
@@ -644,13 +684,21 @@ impl PrivateKey {
     fn empty(imp: MontImpl) -> Self {
         match imp {
             #[cfg(target_pointer_width = "64")]
-            MontImpl::Portable64 => Self { inner: Dyn::Portable64(PrivCore::empty()) },
+            MontImpl::Portable64 => {
+                Self { inner: Dyn::Portable64(PrivCore::empty()), alg: KeyAlg::RSA }
+            }
             #[cfg(not(target_pointer_width = "64"))]
-            MontImpl::Portable64 => Self { inner: Dyn::Portable15(PrivCore::empty()) },
-            MontImpl::Portable15 => Self { inner: Dyn::Portable15(PrivCore::empty()) },
-            MontImpl::X86Adx(t) => Self { inner: Dyn::X86Adx(t, PrivCore::empty()) },
+            MontImpl::Portable64 => {
+                Self { inner: Dyn::Portable15(PrivCore::empty()), alg: KeyAlg::RSA }
+            }
+            MontImpl::Portable15 => {
+                Self { inner: Dyn::Portable15(PrivCore::empty()), alg: KeyAlg::RSA }
+            }
+            MontImpl::X86Adx(t) => {
+                Self { inner: Dyn::X86Adx(t, PrivCore::empty()), alg: KeyAlg::RSA }
+            }
             MontImpl::X86Avx512Ifma(i, a) => {
-                Self { inner: Dyn::X86Avx512Ifma(i, a, PrivCore::empty()) }
+                Self { inner: Dyn::X86Avx512Ifma(i, a, PrivCore::empty()), alg: KeyAlg::RSA }
             }
         }
     }
@@ -673,6 +721,7 @@ impl PrivateKey {
     /// The public half.
     pub fn public_key(&self) -> PublicKey {
         PublicKey {
+            alg: self.alg,
             inner: match &self.inner {
                 Dyn::Portable64(k) => Dyn::Portable64(k.public.clone()),
                 Dyn::Portable15(k) => Dyn::Portable15(k.public.clone()),
@@ -686,7 +735,7 @@ impl PrivateKey {
     pub fn with_impl(&self, imp: MontImpl) -> Result<Self, Error> {
         let mut der = [0u8; PKCS1_MAX];
         let len = self.to_pkcs1_der(&mut der)?;
-        let k = Self::from_pkcs1_der_with_impl(&der[..len], imp);
+        let k = Self::from_pkcs1_der_alg(&der[..len], imp, self.alg);
         der.zeroize();
         k
     }
@@ -708,27 +757,52 @@ impl PrivateKey {
         dispatch!(&self.inner, |_e, k| write_pkcs1(k, out))
     }
 
-    /// Writes the PKCS#8 `PrivateKeyInfo` DER into `out`; returns its length.
+    /// Writes the PKCS#8 `PrivateKeyInfo` DER into `out` (rsaEncryption, or id-RSASSA-PSS
+    /// with its parameters for a key read as one); returns its length. The output is secret.
     pub fn to_pkcs8_der(&self, out: &mut [u8]) -> Result<usize, Error> {
         let mut inner = [0u8; PKCS1_MAX];
-        let r = (|| {
-            let len = self.to_pkcs1_der(&mut inner)?;
-            let content = 3 + der::RSA_ALGORITHM_LEN + der::tlv_len(len);
-            let mut w = Writer::new(out);
-            w.header(der::SEQUENCE, content)?;
-            w.uint(&[])?;
-            w.rsa_algorithm()?;
-            w.header(der::OCTET_STRING, len)?;
-            w.bytes(&inner[..len])?;
-            Ok(w.len())
-        })();
+        let r = self.to_pkcs1_der(&mut inner).and_then(|len| {
+            let info = PrivateKeyInfo {
+                algorithm: self.alg.identifier(),
+                private_key: &inner[..len],
+                attributes: None,
+                public_key: None,
+            };
+            Ok(info.to_der(out)?)
+        });
         inner.zeroize();
         r
     }
 }
 
-/// An upper bound on an 8192-bit key's PKCS#1 DER.
-const PKCS1_MAX: usize = 5 * crate::MAX_BITS / 8 + 64;
+/// An upper bound on a [`MAX_BITS`](crate::MAX_BITS) key's PKCS#1 `RSAPrivateKey` DER:
+/// `n` and `d` of `k` bytes, five CRT values of `k/2`, each with a sign byte and a 4-byte
+/// header, the exponent and version, the SEQUENCE header.
+pub const MAX_PKCS1_DER_LEN: usize =
+    2 * (crate::MAX_BITS / 8 + 5) + 5 * (crate::MAX_BITS / 16 + 5) + 10 + 3 + 4;
+const PKCS1_MAX: usize = MAX_PKCS1_DER_LEN;
+/// An upper bound on a key's PKCS#8 DER: the PKCS#1 key, the version, an id-RSASSA-PSS
+/// identifier with the longest parameters kept, and the headers.
+pub const MAX_PKCS8_DER_LEN: usize = MAX_PKCS1_DER_LEN + 3 + MAX_ALGORITHM_LEN + 4 + 4;
+/// An upper bound on a key's PKCS#1 `RSAPublicKey` DER: `n` with a sign byte, `e` (at most
+/// 64 bits), the headers.
+pub const MAX_PKCS1_PUBLIC_DER_LEN: usize = crate::MAX_BITS / 8 + 5 + 11 + 4;
+/// An upper bound on a key's `SubjectPublicKeyInfo` DER.
+pub const MAX_PUBLIC_KEY_DER_LEN: usize = MAX_PKCS1_PUBLIC_DER_LEN + 5 + MAX_ALGORITHM_LEN + 4;
+/// The longest `AlgorithmIdentifier` written: id-RSASSA-PSS with the longest parameters.
+const MAX_ALGORITHM_LEN: usize = 2 + 11 + der::MAX_PSS_PARAMS;
+/// An upper bound on [`PrivateKey::to_pkcs8_pem`]'s output.
+pub const MAX_PKCS8_PEM_LEN: usize =
+    core_der::pem::encoded_len(crate::pem::PKCS8, MAX_PKCS8_DER_LEN);
+/// An upper bound on [`PrivateKey::to_pkcs1_pem`]'s output.
+pub const MAX_PKCS1_PEM_LEN: usize =
+    core_der::pem::encoded_len(crate::pem::PKCS1, MAX_PKCS1_DER_LEN);
+/// An upper bound on [`PublicKey::to_public_key_pem`]'s output.
+pub const MAX_PUBLIC_KEY_PEM_LEN: usize =
+    core_der::pem::encoded_len(crate::pem::PUBLIC_KEY, MAX_PUBLIC_KEY_DER_LEN);
+/// An upper bound on [`PublicKey::to_pkcs1_pem`]'s output.
+pub const MAX_PKCS1_PUBLIC_PEM_LEN: usize =
+    core_der::pem::encoded_len(crate::pem::PKCS1_PUBLIC, MAX_PKCS1_PUBLIC_DER_LEN);
 
 /// The 8 integers of an `RSAPrivateKey`, each as a big-endian buffer and its used tail.
 fn write_pkcs1<W: Word>(k: &PrivCore<W>, out: &mut [u8]) -> Result<usize, Error> {

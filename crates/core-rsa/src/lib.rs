@@ -6,9 +6,38 @@
 //! As in the other Halite crates, the arithmetic has several implementations ([`MontImpl`]),
 //! each in its own module named after its technique; the best one for this CPU is chosen when
 //! a key or modulus is built and kept with it, and any one can be asked for by name.
+//!
+//! # Keys
+//!
+//! Keys read and write PKCS#8 and PKCS#1 private keys and `SubjectPublicKeyInfo` and PKCS#1
+//! public keys, in DER or PEM, with no allocator (the `MAX_*_LEN` constants size buffers for
+//! the largest key of this build; with the `alloc` feature `to_pkcs8_pem_string` and friends
+//! return owned text). id-RSASSA-PSS keys (RFC 4055) load too and keep their identifier and
+//! parameters. A key of another algorithm is [`Error::WrongAlgorithm`] naming it.
+//!
+//! ```
+//! use core_rsa::{HashAlg, OsRandom, PrivateKey, PublicKey, Pss, MAX_PUBLIC_KEY_PEM_LEN};
+//!
+//! // As `openssl genpkey -algorithm RSA` writes it.
+//! let key = PrivateKey::from_pkcs8_pem(include_str!("../tests/data/keys/rsa2048.pkcs8.pem"))?;
+//! let mut buf = [0u8; MAX_PUBLIC_KEY_PEM_LEN];
+//! let public = PublicKey::from_public_key_pem(key.public_key().to_public_key_pem(&mut buf)?)?;
+//!
+//! let mut sig = [0u8; 256];
+//! let n = key.sign_pss(Pss::new(HashAlg::Sha256), b"message", &mut OsRandom, &mut sig)?;
+//! public.verify_pss(Pss::new(HashAlg::Sha256), b"message", &sig[..n])?;
+//!
+//! // An EC key is not an RSA key, and says so.
+//! let ec = include_str!("../tests/data/keys/p256.pkcs8.pem");
+//! let found = core_rsa::KeyAlgorithm::EcP256;
+//! assert_eq!(PrivateKey::from_pkcs8_pem(ec).err(), Some(core_rsa::Error::WrongAlgorithm { found }));
+//! # Ok::<(), core_rsa::Error>(())
+//! ```
 #![no_std]
 #![warn(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
@@ -20,16 +49,22 @@ mod key;
 mod keygen;
 mod mont;
 mod oaep;
+mod pem;
 mod pkcs1;
 mod pss;
 
 use core::fmt;
 
+pub use core_der::{KeyAlgorithm, PemError};
 #[cfg(feature = "std")]
 pub use core_hash::OsRandom;
 pub use core_hash::{Implementation, RandomSource, Registered};
 pub use hash::HashAlg;
-pub use key::{MIN_PRIVATE_BITS, MIN_PUBLIC_BITS, PrivateKey, PublicKey};
+pub use key::{
+    MAX_PKCS1_DER_LEN, MAX_PKCS1_PEM_LEN, MAX_PKCS1_PUBLIC_DER_LEN, MAX_PKCS1_PUBLIC_PEM_LEN,
+    MAX_PKCS8_DER_LEN, MAX_PKCS8_PEM_LEN, MAX_PUBLIC_KEY_DER_LEN, MAX_PUBLIC_KEY_PEM_LEN,
+    MIN_PRIVATE_BITS, MIN_PUBLIC_BITS, PrivateKey, PublicKey,
+};
 pub use mont::{Modulus, MontImpl, modexp, modexp_vartime};
 pub use oaep::Oaep;
 pub use pss::Pss;
@@ -65,8 +100,16 @@ pub enum Error {
     BufferTooSmall,
     /// A number given to a raw RSA operation is not below the modulus.
     OutOfRange,
-    /// The DER is malformed, not in the one encoding DER allows, or not an RSA key.
+    /// The DER is malformed, or not in the one encoding DER allows.
     InvalidDer,
+    /// The key is not an RSA key (an OID in SPKI/PKCS#8 for another algorithm): `found`
+    /// names what it is.
+    WrongAlgorithm {
+        /// The kind of key the encoding holds.
+        found: KeyAlgorithm,
+    },
+    /// A PEM text has no block with the label asked for, or malformed base64.
+    Pem(PemError),
     /// The modulus size is outside what this key may be used for: 1024 bits and up for
     /// verification, 2048 and up for private keys and encryption, at most [`MAX_BITS`].
     UnsupportedKeySize,
@@ -95,25 +138,34 @@ pub enum Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::InvalidModulus => "invalid modulus",
-            Self::InvalidLength => "wrong input or output length",
-            Self::BufferTooSmall => "output buffer too small",
-            Self::OutOfRange => "input not below the modulus",
-            Self::InvalidDer => "malformed DER or not an RSA key",
-            Self::UnsupportedKeySize => "unsupported key size",
-            Self::InvalidExponent => "invalid public exponent",
-            Self::InvalidPrivateKey => "inconsistent private key",
-            Self::UnsupportedHash => "hash not allowed here",
-            Self::MessageTooLong => "message too long",
-            Self::InvalidSignature => "invalid signature",
-            Self::Decryption => "decryption error",
-            Self::RandomFailed => "random source failed",
-            Self::KeyGeneration => "key generation found no prime",
-            Self::Fault => "fault detected in the private operation",
-        })
+        match self {
+            Self::InvalidModulus => f.write_str("invalid modulus"),
+            Self::InvalidLength => f.write_str("wrong input or output length"),
+            Self::BufferTooSmall => f.write_str("output buffer too small"),
+            Self::OutOfRange => f.write_str("input not below the modulus"),
+            Self::InvalidDer => f.write_str("malformed DER"),
+            Self::UnsupportedKeySize => f.write_str("unsupported key size"),
+            Self::InvalidExponent => f.write_str("invalid public exponent"),
+            Self::InvalidPrivateKey => f.write_str("inconsistent private key"),
+            Self::UnsupportedHash => f.write_str("hash not allowed here"),
+            Self::MessageTooLong => f.write_str("message too long"),
+            Self::InvalidSignature => f.write_str("invalid signature"),
+            Self::Decryption => f.write_str("decryption error"),
+            Self::RandomFailed => f.write_str("random source failed"),
+            Self::KeyGeneration => f.write_str("key generation found no prime"),
+            Self::Fault => f.write_str("fault detected in the private operation"),
+            Self::WrongAlgorithm { found } => write!(f, "not an RSA key: the key is {found}"),
+            Self::Pem(e) => write!(f, "PEM: {e}"),
+        }
     }
 }
 
 #[cfg(feature = "std")]
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Pem(e) => Some(e),
+            _ => None,
+        }
+    }
+}

@@ -225,8 +225,10 @@ impl SigningKey {
     /// too small is [`KeyError::ScratchTooSmall`], with the size it needs.
     pub fn from_pkcs8_pem(text: &str, scratch: &mut [u8]) -> Result<Self, Error> {
         let der = crate::pem::decode_first(text, "PRIVATE KEY", scratch).map_err(|e| match e {
-            PemError::NotFound if is_other_key_pem(text) => KeyError::NotPkcs8Pem,
-            PemError::NotFound => KeyError::NoPemBlock,
+            PemError::NotFound | PemError::WrongLabel if is_other_key_pem(text) => {
+                KeyError::NotPkcs8Pem
+            }
+            PemError::NotFound | PemError::WrongLabel => KeyError::NoPemBlock,
             PemError::BufferTooSmall { needed } => KeyError::ScratchTooSmall { needed },
             _ => KeyError::BadBase64,
         })?;

@@ -45,6 +45,21 @@ macro_rules! nist_api {
         pub const COMPRESSED_LEN: usize = 1 + $len;
         /// Bytes in a fixed-size (IEEE P1363) signature `r‖s`.
         pub const SIGNATURE_LEN: usize = 2 * $len;
+        /// Bytes in the DER `SubjectPublicKeyInfo` [`PublicKey::to_public_key_der`] writes.
+        pub const PUBLIC_KEY_DER_LEN: usize = der::spki_len(OID.len(), UNCOMPRESSED_LEN);
+        /// Bytes in the PEM [`PublicKey::to_public_key_pem`] writes.
+        pub const PUBLIC_KEY_PEM_LEN: usize =
+            core_der::pem::encoded_len($crate::encoding::PUBLIC_KEY_LABEL, PUBLIC_KEY_DER_LEN);
+        /// Bytes in the DER PKCS#8 key [`SecretKey::to_pkcs8_der`] writes.
+        pub const PKCS8_DER_LEN: usize = der::pkcs8_len($len, UNCOMPRESSED_LEN, OID.len());
+        /// Bytes in the PEM [`SecretKey::to_pkcs8_pem`] writes.
+        pub const PKCS8_PEM_LEN: usize =
+            core_der::pem::encoded_len($crate::encoding::PKCS8_LABEL, PKCS8_DER_LEN);
+        /// Bytes in the DER SEC1 `ECPrivateKey` [`SecretKey::to_sec1_der`] writes.
+        pub const SEC1_DER_LEN: usize = der::sec1_len($len, UNCOMPRESSED_LEN, OID.len());
+        /// Bytes in the PEM [`SecretKey::to_sec1_pem`] writes.
+        pub const SEC1_PEM_LEN: usize =
+            core_der::pem::encoded_len($crate::encoding::SEC1_LABEL, SEC1_DER_LEN);
 
         #[doc = concat!("A ", $name, " private scalar for ECDH (and the key inside a [`SigningKey`]): in `1..n`, wiped on drop.")]
         #[derive(Clone)]
@@ -95,17 +110,30 @@ macro_rules! nist_api {
             }
 
             /// Reads a SEC1 `ECPrivateKey` (RFC 5915) for this curve. A public key inside it
-            /// must match the private scalar.
+            /// must match the private scalar; parameters naming another curve are
+            /// [`Error::WrongAlgorithm`].
             pub fn from_sec1_der(der: &[u8]) -> Result<Self, Error> {
                 let parsed = der::parse_ec_private_key(der, PARAMS.oid, $len)?;
                 Self::from_parsed(&parsed)
             }
 
+            /// Reads the first `EC PRIVATE KEY` (SEC1) block of a PEM text, such as
+            /// `openssl ecparam -genkey` writes (an `EC PARAMETERS` block before it is
+            /// skipped).
+            pub fn from_sec1_pem(text: &str) -> Result<Self, Error> {
+                $crate::encoding::from_pem(text, $crate::encoding::SEC1_LABEL, Self::from_sec1_der)
+            }
+
             /// Reads a PKCS#8 `PrivateKeyInfo` (RFC 5208, or RFC 5958 v2) holding a key for
-            /// this curve.
+            /// this curve; a key of another kind is [`Error::WrongAlgorithm`] naming it.
             pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
                 let parsed = der::parse_pkcs8(der, PARAMS.oid, $len)?;
                 Self::from_parsed(&parsed)
+            }
+
+            /// Reads the first `PRIVATE KEY` (PKCS#8) block of a PEM text.
+            pub fn from_pkcs8_pem(text: &str) -> Result<Self, Error> {
+                $crate::encoding::from_pem(text, $crate::encoding::PKCS8_LABEL, Self::from_pkcs8_der)
             }
 
             fn from_parsed(parsed: &der::EcPrivateKey<'_>) -> Result<Self, Error> {
@@ -124,6 +152,52 @@ macro_rules! nist_api {
             pub fn to_pkcs8_der(&self, out: &mut [u8]) -> Result<usize, Error> {
                 let public = self.public_key().to_sec1_bytes();
                 der::write_pkcs8(&self.d, &public, PARAMS.oid, out)
+            }
+
+            /// Writes the key as a `PRIVATE KEY` PEM block ([`PKCS8_PEM_LEN`] bytes) into
+            /// `out`; returns the text. The output is secret.
+            pub fn to_pkcs8_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str, Error> {
+                $crate::encoding::to_pem::<PKCS8_DER_LEN>($crate::encoding::PKCS8_LABEL, out, |b| {
+                    self.to_pkcs8_der(b)
+                })
+            }
+
+            /// Writes the key as a SEC1 `ECPrivateKey` with the curve named in its parameters
+            /// and the public key (as `openssl ec` writes it); returns the length written,
+            /// [`SEC1_DER_LEN`]. The output is secret.
+            pub fn to_sec1_der(&self, out: &mut [u8]) -> Result<usize, Error> {
+                let public = self.public_key().to_sec1_bytes();
+                der::write_ec_private_key(&self.d, &public, Some(PARAMS.oid), out)
+            }
+
+            /// Writes the key as an `EC PRIVATE KEY` PEM block ([`SEC1_PEM_LEN`] bytes) into
+            /// `out`; returns the text. The output is secret.
+            pub fn to_sec1_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str, Error> {
+                $crate::encoding::to_pem::<SEC1_DER_LEN>($crate::encoding::SEC1_LABEL, out, |b| {
+                    self.to_sec1_der(b)
+                })
+            }
+
+            /// [`to_pkcs8_pem`](Self::to_pkcs8_pem) into a new `String`, wiped on drop.
+            #[cfg(feature = "alloc")]
+            pub fn to_pkcs8_pem_string(
+                &self,
+            ) -> Result<zeroize::Zeroizing<alloc::string::String>, Error> {
+                $crate::encoding::to_pem_string::<PKCS8_DER_LEN>(
+                    $crate::encoding::PKCS8_LABEL,
+                    |b| self.to_pkcs8_der(b),
+                )
+            }
+
+            /// [`to_sec1_pem`](Self::to_sec1_pem) into a new `String`, wiped on drop.
+            #[cfg(feature = "alloc")]
+            pub fn to_sec1_pem_string(
+                &self,
+            ) -> Result<zeroize::Zeroizing<alloc::string::String>, Error> {
+                $crate::encoding::to_pem_string::<SEC1_DER_LEN>(
+                    $crate::encoding::SEC1_LABEL,
+                    |b| self.to_sec1_der(b),
+                )
             }
 
             /// The big-endian scalar. The copy is the caller's to wipe.
@@ -262,6 +336,48 @@ macro_rules! nist_api {
                 der::write_spki(&self.to_sec1_bytes(), PARAMS.oid, out)
             }
 
+            /// Reads a `SubjectPublicKeyInfo` (RFC 5480) for this curve (as
+            /// [`from_spki_der`](Self::from_spki_der)); a key of another kind is
+            /// [`Error::WrongAlgorithm`] naming it.
+            pub fn from_public_key_der(der: &[u8]) -> Result<Self, Error> {
+                Self::from_spki_der(der)
+            }
+
+            /// Reads the first `PUBLIC KEY` block of a PEM text.
+            pub fn from_public_key_pem(text: &str) -> Result<Self, Error> {
+                $crate::encoding::from_pem(
+                    text,
+                    $crate::encoding::PUBLIC_KEY_LABEL,
+                    Self::from_public_key_der,
+                )
+            }
+
+            /// Writes the `SubjectPublicKeyInfo` DER (uncompressed point), [`PUBLIC_KEY_DER_LEN`]
+            /// bytes; returns the length written.
+            pub fn to_public_key_der(&self, out: &mut [u8]) -> Result<usize, Error> {
+                self.to_spki_der(out)
+            }
+
+            /// Writes a `PUBLIC KEY` PEM block ([`PUBLIC_KEY_PEM_LEN`] bytes) into `out`;
+            /// returns the text.
+            pub fn to_public_key_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str, Error> {
+                $crate::encoding::to_pem::<PUBLIC_KEY_DER_LEN>(
+                    $crate::encoding::PUBLIC_KEY_LABEL,
+                    out,
+                    |b| self.to_spki_der(b),
+                )
+            }
+
+            /// [`to_public_key_pem`](Self::to_public_key_pem) into a new `String`.
+            #[cfg(feature = "alloc")]
+            pub fn to_public_key_pem_string(&self) -> Result<alloc::string::String, Error> {
+                $crate::encoding::to_pem_string::<PUBLIC_KEY_DER_LEN>(
+                    $crate::encoding::PUBLIC_KEY_LABEL,
+                    |b| self.to_spki_der(b),
+                )
+                .map(|s| alloc::string::String::clone(&s))
+            }
+
             #[doc = concat!("Verifies an ECDSA signature of `msg` hashed with ", $hash_name, ".")]
             pub fn verify(&self, msg: &[u8], sig: &Signature) -> Result<(), Error> {
                 self.verify_prehash(<$hash>::digest(msg).as_ref(), sig)
@@ -332,6 +448,54 @@ macro_rules! nist_api {
             /// The private key.
             pub fn secret_key(&self) -> &SecretKey {
                 &self.secret
+            }
+
+            /// Reads a PKCS#8 key ([`SecretKey::from_pkcs8_der`]).
+            pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
+                SecretKey::from_pkcs8_der(der).map(Self::from)
+            }
+
+            /// Reads a `PRIVATE KEY` PEM block ([`SecretKey::from_pkcs8_pem`]).
+            pub fn from_pkcs8_pem(text: &str) -> Result<Self, Error> {
+                SecretKey::from_pkcs8_pem(text).map(Self::from)
+            }
+
+            /// Reads a SEC1 key ([`SecretKey::from_sec1_der`]).
+            pub fn from_sec1_der(der: &[u8]) -> Result<Self, Error> {
+                SecretKey::from_sec1_der(der).map(Self::from)
+            }
+
+            /// Reads an `EC PRIVATE KEY` PEM block ([`SecretKey::from_sec1_pem`]).
+            pub fn from_sec1_pem(text: &str) -> Result<Self, Error> {
+                SecretKey::from_sec1_pem(text).map(Self::from)
+            }
+
+            /// Writes PKCS#8 DER ([`SecretKey::to_pkcs8_der`]).
+            pub fn to_pkcs8_der(&self, out: &mut [u8]) -> Result<usize, Error> {
+                self.secret.to_pkcs8_der(out)
+            }
+
+            /// Writes a `PRIVATE KEY` PEM block ([`SecretKey::to_pkcs8_pem`]).
+            pub fn to_pkcs8_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str, Error> {
+                self.secret.to_pkcs8_pem(out)
+            }
+
+            /// Writes SEC1 DER ([`SecretKey::to_sec1_der`]).
+            pub fn to_sec1_der(&self, out: &mut [u8]) -> Result<usize, Error> {
+                self.secret.to_sec1_der(out)
+            }
+
+            /// Writes an `EC PRIVATE KEY` PEM block ([`SecretKey::to_sec1_pem`]).
+            pub fn to_sec1_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str, Error> {
+                self.secret.to_sec1_pem(out)
+            }
+
+            /// [`SecretKey::to_pkcs8_pem_string`].
+            #[cfg(feature = "alloc")]
+            pub fn to_pkcs8_pem_string(
+                &self,
+            ) -> Result<zeroize::Zeroizing<alloc::string::String>, Error> {
+                self.secret.to_pkcs8_pem_string()
             }
 
             /// The public key that verifies this key's signatures.

@@ -17,41 +17,19 @@ pub(crate) fn die(msg: &str) -> ! {
     exit(2)
 }
 
-fn b64(c: u8) -> Option<u32> {
-    Some(match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => return None,
-    } as u32)
-}
-
 /// Every PEM block labelled `label` in the file at `path`, decoded.
 pub(crate) fn pem_blocks(path: &str, label: &str) -> Vec<Vec<u8>> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| die(&format!("{path}: {e}")));
-    let (begin, end) = (format!("-----BEGIN {label}-----"), format!("-----END {label}-----"));
-    let mut out = Vec::new();
-    let mut rest = text.as_str();
-    while let Some(i) = rest.find(&begin) {
-        let body_start = i + begin.len();
-        let Some(j) = rest[body_start..].find(&end) else { break };
-        let body = &rest[body_start..body_start + j];
-        let (mut acc, mut bits, mut der) = (0u32, 0, Vec::new());
-        for c in body.bytes().filter(|c| !c.is_ascii_whitespace() && *c != b'=') {
-            let v = b64(c).unwrap_or_else(|| die(&format!("{path}: bad base64")));
-            acc = (acc << 6) | v;
-            bits += 6;
-            if bits >= 8 {
-                bits -= 8;
-                der.push((acc >> bits) as u8);
-            }
-        }
-        out.push(der);
-        rest = &rest[body_start + j + end.len()..];
-    }
-    out
+    tls::pem::blocks(&text, label)
+        .map(|body| {
+            let mut der = vec![0u8; tls::pem::decoded_len(body)];
+            let n = tls::pem::decode_body(body, &mut der)
+                .unwrap_or_else(|e| die(&format!("{path}: {e}")))
+                .len();
+            der.truncate(n);
+            der
+        })
+        .collect()
 }
 
 /// The private key in a PKCS#8 `PRIVATE KEY` PEM file: Ed25519, ECDSA P-256/P-384, RSA or
