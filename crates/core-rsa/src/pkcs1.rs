@@ -32,6 +32,22 @@ impl PublicKey {
     /// Verifies an RSASSA-PKCS1-v1_5 signature (RFC 8017 §8.2.2) of `msg` hashed with `hash`.
     /// `sig` must be exactly [`modulus_len`](Self::modulus_len) bytes.
     pub fn verify_pkcs1v15(&self, hash: HashAlg, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
+        self.verify_pkcs1v15_digest(hash, hash.digest(&[msg]).as_ref(), sig)
+    }
+
+    /// As [`verify_pkcs1v15`](Self::verify_pkcs1v15), for a message already hashed with
+    /// `hash`: `digest` is its hash (of `hash`'s length, else [`Error::InvalidLength`]). For
+    /// protocols that keep a running hash of what was signed (a TLS 1.2 server checking a
+    /// client's certificate verify message).
+    pub fn verify_pkcs1v15_digest(
+        &self,
+        hash: HashAlg,
+        digest: &[u8],
+        sig: &[u8],
+    ) -> Result<(), Error> {
+        if digest.len() != hash.output_len() {
+            return Err(Error::InvalidLength);
+        }
         let k = self.modulus_len();
         if sig.len() != k {
             return Err(Error::InvalidSignature);
@@ -47,12 +63,11 @@ impl PublicKey {
             return Err(Error::InvalidSignature);
         }
         let ps_end = k - t_len;
-        let digest = hash.digest(&[msg]);
         let ok = em[..2] == [0, 1]
             && em[2..ps_end - 1].iter().all(|&b| b == 0xff)
             && em[ps_end - 1] == 0
             && &em[ps_end..ps_end + prefix.len()] == prefix
-            && &em[ps_end + prefix.len()..] == digest.as_ref();
+            && &em[ps_end + prefix.len()..] == digest;
         if ok { Ok(()) } else { Err(Error::InvalidSignature) }
     }
 }

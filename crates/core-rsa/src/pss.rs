@@ -38,6 +38,17 @@ impl PublicKey {
     /// Verifies an RSASSA-PSS signature (RFC 8017 §8.1.2) of `msg`. `sig` must be exactly
     /// [`modulus_len`](Self::modulus_len) bytes.
     pub fn verify_pss(&self, pss: Pss, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
+        self.verify_pss_digest(pss, pss.hash.digest(&[msg]).as_ref(), sig)
+    }
+
+    /// As [`verify_pss`](Self::verify_pss), for a message already hashed with `pss`'s hash:
+    /// `digest` is its hash (of that hash's length, else [`Error::InvalidLength`]). For
+    /// protocols that keep a running hash of what was signed (a TLS 1.2 server checking a
+    /// client's certificate verify message).
+    pub fn verify_pss_digest(&self, pss: Pss, digest: &[u8], sig: &[u8]) -> Result<(), Error> {
+        if digest.len() != pss.hash.output_len() {
+            return Err(Error::InvalidLength);
+        }
         let bad = Error::InvalidSignature;
         let k = self.modulus_len();
         if sig.len() != k {
@@ -73,8 +84,7 @@ impl PublicKey {
         if pss.salt_len.is_some_and(|s| s != salt.len()) {
             return Err(bad);
         }
-        let m_hash = pss.hash.digest(&[msg]);
-        if h_of(pss.hash, m_hash.as_ref(), salt).as_ref() == h { Ok(()) } else { Err(bad) }
+        if h_of(pss.hash, digest, salt).as_ref() == h { Ok(()) } else { Err(bad) }
     }
 }
 

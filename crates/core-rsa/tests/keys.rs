@@ -392,6 +392,18 @@ fn digest_signatures_equal_message_signatures() {
         let pss = Pss::new(hash);
         let len = key.sign_pss_digest(pss, &digest(hash), &mut OsRandom, &mut sig).unwrap();
         public.verify_pss(pss, MESSAGE, &sig[..len]).unwrap();
+        public.verify_pss_digest(pss, &digest(hash), &sig[..len]).unwrap();
+        public.verify_pkcs1v15_digest(hash, &digest(hash), want).unwrap();
+        let mut bad = want.to_vec();
+        bad[5] ^= 1;
+        assert_eq!(
+            public.verify_pkcs1v15_digest(hash, &digest(hash), &bad),
+            Err(Error::InvalidSignature)
+        );
+        assert_eq!(
+            public.verify_pss_digest(pss, &digest(hash), &bad),
+            Err(Error::InvalidSignature)
+        );
         let short = &digest(hash)[1..];
         assert_eq!(
             key.sign_pkcs1v15_digest(hash, short, &mut OsRandom, &mut sig),

