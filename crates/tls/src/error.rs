@@ -57,8 +57,8 @@ pub enum PeerMisbehaved {
 #[non_exhaustive]
 pub enum PeerIncompatible {
     /// The peer does not support TLS 1.3: it offered or chose no TLS 1.3, claimed SSL 3.0
-    /// in its hello (RFC 8446 Appendix D.5), or (to a client) refused the ClientHello with a
-    /// protocol_version alert.
+    /// in its hello (RFC 8446 Appendix D.5), or (to a client that offered TLS 1.3 only)
+    /// refused the ClientHello with a protocol_version alert.
     NoTls13,
     /// No cipher suite in common.
     NoCommonSuite,
@@ -89,8 +89,10 @@ pub enum PeerIncompatible {
     /// after the handshake), which Halite refuses: the connection ends with a fatal
     /// `no_renegotiation` alert.
     Renegotiation,
-    /// A server that accepts TLS 1.2 found no version it accepts among the client's: SSL 3.0,
-    /// TLS 1.0 or 1.1 only, or TLS 1.3 only to a TLS 1.2-only server (protocol_version).
+    /// No protocol version in common (protocol_version): a server that accepts TLS 1.2 found
+    /// none it accepts among the client's (SSL 3.0, TLS 1.0 or 1.1 only, or TLS 1.3 only to
+    /// a TLS 1.2-only server), or a client that offered TLS 1.2 got an older version or a
+    /// protocol_version alert in answer to its ClientHello.
     NoCommonVersion,
 }
 

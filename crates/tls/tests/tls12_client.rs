@@ -331,6 +331,41 @@ fn a_tls13_only_client_refuses_a_tls12_server() {
     assert_eq!(r, Err(Error::PeerIncompatible(PeerIncompatible::NoTls13)));
 }
 
+/// A client that offered TLS 1.2 and is refused (a `protocol_version` alert, or a `ServerHello`
+/// of an older version) reports no version in common, not "no TLS 1.3"; one that offered
+/// TLS 1.3 only still reports `NoTls13`.
+#[test]
+fn a_refused_tls12_client_reports_no_common_version() {
+    let roots = roots(&P256);
+    let alert = [21, 3, 3, 0, 2, 2, AlertDescription::PROTOCOL_VERSION.0];
+    for (versions, want) in [
+        (&BOTH[..], PeerIncompatible::NoCommonVersion),
+        (&ONLY12[..], PeerIncompatible::NoCommonVersion),
+        (&[ProtocolVersion::TLSV1_3][..], PeerIncompatible::NoTls13),
+    ] {
+        let config = ClientConfig { versions, ..ClientConfig::new(&roots, &tls::SystemClock) };
+        let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+        let n = ours.pending_send().len();
+        ours.sent(n);
+        ours.receive_space()[..alert.len()].copy_from_slice(&alert);
+        let r = ours.received(alert.len());
+        assert_eq!(r, Err(Error::PeerIncompatible(want)), "{versions:?}");
+        assert_eq!(Error::PeerIncompatible(want).alert(), Some(AlertDescription::PROTOCOL_VERSION));
+    }
+    // A TLS 1.1 ServerHello (legacy_version 3.2, no supported_versions).
+    for versions in [&BOTH[..], &ONLY12[..]] {
+        let config = ClientConfig { versions, ..ClientConfig::new(&roots, &tls::SystemClock) };
+        let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+        let mut theirs = rustls_server(&P256, None, NamedGroup::X25519, &[&rustls::version::TLS12]);
+        let (r, _) = pump(&mut ours, &mut theirs, &mut |flight| {
+            if flight.len() > 10 && flight[0] == 22 && flight[5] == 2 {
+                flight[9..11].copy_from_slice(&[3, 2]);
+            }
+        });
+        assert_eq!(r, Err(Error::PeerIncompatible(PeerIncompatible::NoCommonVersion)));
+    }
+}
+
 /// A server that asks for a client certificate (optionally) gets an empty Certificate from a
 /// client with none, and the handshake completes.
 #[test]

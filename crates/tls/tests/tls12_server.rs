@@ -374,9 +374,9 @@ fn refused(f: &mut dyn FnMut(&mut Hello), want: Error) {
     let r = pump_with(&mut c, &mut s, &mut |flight| patch_client_hello(flight, f));
     assert_eq!(r, Err(want));
     let alert = want.alert().unwrap();
-    // Our client reads protocol_version in answer to its hello as "no TLS 1.3".
+    // Our TLS 1.2 client reads protocol_version in answer to its hello as no common version.
     let got = if alert == AlertDescription::PROTOCOL_VERSION {
-        Error::PeerIncompatible(PeerIncompatible::NoTls13)
+        Error::PeerIncompatible(PeerIncompatible::NoCommonVersion)
     } else {
         Error::AlertReceived(alert)
     };

@@ -344,7 +344,7 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
         // protocol_version, or a ClientHello without TLS 1.3) tests a version Halite lacks,
         // unless the test itself asked for TLS 1.3 only.
         Err(Fail::Tls(
-            Error::PeerIncompatible(PeerIncompatible::NoTls13)
+            Error::PeerIncompatible(PeerIncompatible::NoTls13 | PeerIncompatible::NoCommonVersion)
             | Error::AlertReceived(AlertDescription::PROTOCOL_VERSION),
         )) if !opts.tls13_required => {
             Err(Fail::Unimplemented("the peer wants TLS 1.2 or below".into()))

@@ -204,8 +204,9 @@ pub(crate) fn client_server_hello(
     raw: &[u8],
     sh: &ServerHello<'_>,
 ) -> Result<ClientState, Error> {
+    // An older version than the TLS 1.2 we offered (with or without TLS 1.3).
     if sh.legacy_version != ProtocolVersion::TLSV1_2 {
-        return Err(PeerIncompatible::NoTls13.into());
+        return Err(PeerIncompatible::NoCommonVersion.into());
     }
     // RFC 8446 §4.1.3: a 1.3-capable client refuses a 1.3 server's downgrade sentinel.
     check_downgrade(&sh.random, config.max_version())?;

@@ -7,7 +7,7 @@ use core::mem;
 use crate::error::{BufferKind, Error, PeerIncompatible, PeerMisbehaved};
 use crate::msgs::{
     AlertDescription, Codec, ContentType, HandshakeMessage, HandshakeMessage12, HandshakeType,
-    split_handshake,
+    ProtocolVersion, split_handshake,
 };
 use crate::record::tls12::MAX_CIPHERTEXT_LEN as MAX_CIPHERTEXT_LEN12;
 use crate::record::{HEADER_LEN, MAX_CIPHERTEXT_LEN, MAX_PLAINTEXT_LEN, RecordHeader};
@@ -227,22 +227,25 @@ impl Connection<'_, '_> {
                         )?;
                         continue;
                     }
-                    // A server that answers our ClientHello with protocol_version does not
-                    // speak TLS 1.3: say so rather than only pass the alert on.
-                    let refused_hello = matches!(
-                        self.state,
+                    // A server that answers our ClientHello with protocol_version speaks
+                    // none of the versions we offered: say so rather than only pass the
+                    // alert on (`NoTls13` when we offered TLS 1.3 alone).
+                    let refused_hello = match &self.state {
                         State::Client(
-                            _,
-                            ClientState::ExpectServerHello(_) | ClientState::ExpectServerHello2(_)
-                        )
-                    ) && desc == AlertDescription::PROTOCOL_VERSION;
+                            config,
+                            ClientState::ExpectServerHello(_) | ClientState::ExpectServerHello2(_),
+                        ) if desc == AlertDescription::PROTOCOL_VERSION => {
+                            Some(config.offers(ProtocolVersion::TLSV1_2))
+                        }
+                        _ => None,
+                    };
                     if desc == AlertDescription::CLOSE_NOTIFY {
                         self.c.peer_closed = true;
                     } else {
-                        let e = if refused_hello {
-                            PeerIncompatible::NoTls13.into()
-                        } else {
-                            Error::AlertReceived(desc)
+                        let e = match refused_hello {
+                            Some(true) => PeerIncompatible::NoCommonVersion.into(),
+                            Some(false) => PeerIncompatible::NoTls13.into(),
+                            None => Error::AlertReceived(desc),
                         };
                         self.c.error = Some(e);
                         self.state.kill();
