@@ -258,6 +258,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             &session_id,
             &key,
             None,
+            false,
             &mut th256,
             offer,
         )?;

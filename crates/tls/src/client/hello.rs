@@ -66,7 +66,9 @@ pub(crate) struct RetrySent {
 }
 
 /// Queues a ClientHello (the first, or the second after a HelloRetryRequest with `key` in the
-/// group it asked for and its `cookie`), adding it to `transcript`.
+/// group it asked for and its `cookie`), adding it to `transcript`. The first may carry a
+/// hybrid key's Diffie–Hellman part as a second share ([`offered_classical_part`]); the
+/// second carries the one share asked for (RFC 8446 §4.1.2).
 // The configuration joined the arguments when the roles split; each is a different piece.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn send_client_hello<'a>(
@@ -76,6 +78,7 @@ pub(crate) fn send_client_hello<'a>(
     session_id: &[u8; 32],
     key: &KeyShare,
     cookie: Option<&[u8]>,
+    retry: bool,
     transcript: &mut Transcript,
     psk: Option<(&Offered, &[u8], Transcript)>,
 ) -> Result<(), Error> {
@@ -127,7 +130,15 @@ pub(crate) fn send_client_hello<'a>(
         _ => &[ProtocolVersion::TLSV1_2],
     };
     let public = key.public();
-    let shares = [KeyShareEntry { group: key.group(), key: public.as_ref() }];
+    let mut shares = [KeyShareEntry { group: key.group(), key: public.as_ref() }; 2];
+    let n_shares = match offered_classical_part(config, key).filter(|_| !retry) {
+        Some((group, range)) => {
+            let part = public.as_ref().get(range).unwrap_or_default();
+            shares[1] = KeyShareEntry { group, key: part };
+            2
+        }
+        None => 1,
+    };
     let name = &c.sni[..c.sni_len];
     let hello = ClientHello {
         legacy_version: ProtocolVersion::TLSV1_2,
@@ -139,7 +150,7 @@ pub(crate) fn send_client_hello<'a>(
             supported_versions: Some(List::items(versions)),
             supported_groups: Some(List::items(config.groups)),
             signature_algorithms: Some(List::items(&all_schemes[..n_schemes])),
-            key_shares: Some(List::items(&shares)),
+            key_shares: Some(List::items(&shares[..n_shares])),
             alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
             cookie,
             record_size_limit: config.record_size_limit,
@@ -184,6 +195,19 @@ pub(crate) fn send_client_hello<'a>(
         let ch = HandshakeMessage::ClientHello(hello);
         c.io.send_handshake_patched(&ch, Some(transcript), patch)
     }
+}
+
+/// The second key share a client sends beside a hybrid's: the hybrid's Diffie–Hellman group
+/// with the same key, when that group is configured too (so that a server without the hybrid
+/// needs no HelloRetryRequest) and no `key_exchanges` entry replaces it (whose key it would
+/// not be), and where its public value sits in the hybrid's share.
+pub(crate) fn offered_classical_part(
+    config: &ClientConfig<'_>,
+    key: &KeyShare,
+) -> Option<(crate::msgs::NamedGroup, core::ops::Range<usize>)> {
+    key.classical_part().filter(|(g, _)| {
+        config.groups.contains(g) && !config.key_exchanges.iter().any(|k| k.group() == *g)
+    })
 }
 
 /// Whether a client sends `name` as SNI: not when it is empty or an IP address (RFC 6066
