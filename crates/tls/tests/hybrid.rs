@@ -215,23 +215,47 @@ fn default_client_shares_one_x25519_key_between_the_hybrid_and_x25519() {
 }
 
 #[test]
+fn a_first_classical_group_shares_its_key_with_a_later_hybrid() {
+    // X25519 preferred, X25519MLKEM768 listed later: both get a share (as BoringSSL sends
+    // the first classical and the first post-quantum group's), X25519's first, one key.
+    let roots = roots();
+    let groups = [NamedGroup::X25519, NamedGroup::SECP256R1, X25519MLKEM768];
+    let mut cb = Bufs::new();
+    let mut c = client(&roots, &groups, &mut cb);
+    let (_, shares, _) = take_shares(&mut c);
+    let got: Vec<_> = shares.iter().map(|s| (s.0, s.1.len())).collect();
+    assert_eq!(got, [(NamedGroup::X25519, 32), (X25519MLKEM768, 1216)]);
+    assert_eq!(shares[0].1, shares[1].1[1184..]);
+    // Either is taken without a retry.
+    assert_eq!(run(&groups, &[X25519MLKEM768]), (X25519MLKEM768, false));
+    assert_eq!(run(&groups, &[NamedGroup::X25519]), (NamedGroup::X25519, false));
+    assert_eq!(run(&groups, DEFAULT), (X25519MLKEM768, false));
+    // A classical group no listed hybrid contains: its share only.
+    let mut cb = Bufs::new();
+    let mut c = client(&roots, &[NamedGroup::SECP384R1, X25519MLKEM768], &mut cb);
+    let (_, shares, _) = take_shares(&mut c);
+    assert_eq!(shares.iter().map(|s| s.0).collect::<Vec<_>>(), [NamedGroup::SECP384R1]);
+}
+
+#[test]
 fn a_server_without_hybrids_takes_the_classical_share() {
     assert_eq!(run(DEFAULT, CLASSICAL), (NamedGroup::X25519, false));
     assert_eq!(
         run(&[P256MLKEM768, NamedGroup::SECP256R1], CLASSICAL),
         (NamedGroup::SECP256R1, false)
     );
-    // A hybrid-only server asks a classical-only-share client for the hybrid.
+    // A hybrid-only server asks a client with a P-521 share only for the hybrid.
     assert_eq!(
-        run(&[NamedGroup::X25519, X25519MLKEM768], &[X25519MLKEM768]),
+        run(&[NamedGroup::SECP521R1, X25519MLKEM768], &[X25519MLKEM768]),
         (X25519MLKEM768, true)
     );
 }
 
 #[test]
 fn hello_retry_request_to_each_hybrid() {
+    // P-521 first: no hybrid contains it, so its share goes alone.
     for g in HYBRIDS {
-        assert_eq!(run(&[NamedGroup::X25519, g], &[g]), (g, true), "{g:?}");
+        assert_eq!(run(&[NamedGroup::SECP521R1, g], &[g]), (g, true), "{g:?}");
     }
     // From a hybrid to another, and from a hybrid to a classical group.
     assert_eq!(run(&[X25519MLKEM768, P384MLKEM1024], &[P384MLKEM1024]), (P384MLKEM1024, true));
@@ -250,6 +274,19 @@ fn the_second_client_hello_carries_the_one_share_asked_for() {
     let (_, shares, _) = take_shares(&mut c);
     let groups: Vec<_> = shares.iter().map(|s| (s.0, s.1.len())).collect();
     assert_eq!(groups, [(X25519MLKEM768, 1216)], "RFC 8446 §4.1.2: only the group asked for");
+}
+
+#[test]
+fn a_cookie_only_retry_keeps_both_shares() {
+    let roots = roots();
+    let mut cb = Bufs::new();
+    let mut c = client(&roots, DEFAULT, &mut cb);
+    let (sid, first, _) = take_shares(&mut c);
+    feed(&mut c, &hrr_record(&sid, None, Some(b"cookie"))).unwrap();
+    let (_, second, _) = take_shares(&mut c);
+    // RFC 8446 §4.1.2: without a selected_group the key shares are unchanged.
+    assert_eq!(first, second);
+    assert_eq!(second.len(), 2);
 }
 
 #[test]

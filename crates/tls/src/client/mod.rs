@@ -87,7 +87,7 @@ pub(crate) fn handle<'a>(
             tls13::client_key_exchange(
                 c,
                 config,
-                (&st.key, None),
+                (&st.key, st.classical),
                 st.suite,
                 st.transcript,
                 raw,

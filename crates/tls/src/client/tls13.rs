@@ -124,6 +124,10 @@ pub(crate) fn client_server_hello<'a>(
         None if x.cookie.is_none() => return Err(PeerMisbehaved::UselessRetryRequest.into()),
         None => st.key,
     };
+    // A new group gets its one share (RFC 8446 §4.1.2); after a cookie-only retry the shares
+    // are the first ClientHello's, a hybrid's Diffie–Hellman part included.
+    let one_share = x.selected_group.is_some();
+    let classical = offered_classical_part(config, &key).map(|(g, _)| g).filter(|_| !one_share);
     transcript.restart_for_retry();
     transcript.update(raw);
     // Middlebox compatibility mode (RFC 8446 §D.4): a dummy change_cipher_spec before the
@@ -140,13 +144,14 @@ pub(crate) fn client_server_hello<'a>(
         &st.session_id,
         &key,
         x.cookie,
-        true,
+        one_share,
         &mut transcript,
         offer,
     )?;
     c.params.retried = true;
     Ok(ClientState::ExpectServerHello2(RetrySent {
         key,
+        classical,
         session_id: st.session_id,
         suite,
         transcript,

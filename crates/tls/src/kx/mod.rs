@@ -66,6 +66,12 @@ pub fn is_tls13_only(group: NamedGroup) -> bool {
     Hybrid::of(group).is_some()
 }
 
+/// A hybrid's Diffie–Hellman group (X25519 for X25519MLKEM768), or `None` for a group that is
+/// not a hybrid.
+pub fn classical_of(group: NamedGroup) -> Option<NamedGroup> {
+    Hybrid::of(group).map(|h| h.ecdh)
+}
+
 /// The name used on the examples' command line and in their `negotiated:` line.
 pub fn group_name(group: NamedGroup) -> Option<&'static str> {
     Some(match group {
