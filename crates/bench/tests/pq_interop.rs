@@ -12,7 +12,6 @@
 use std::io::{Read, Write};
 use std::sync::Arc;
 
-use bench::ops::tls::Cert;
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
 use rustls::crypto::{
@@ -22,7 +21,10 @@ use rustls::{HandshakeKind, NamedGroup, ProtocolVersion};
 use tls::msgs::NamedGroup as Group;
 use tls::{Buffers, Connection};
 
-const CERT: Cert = Cert::EcdsaP256;
+/// The ECDSA P-256 test PKI of the `tls` crate.
+const ROOT: &[u8] = include_bytes!("../../tls/tests/data/ca-p256.der");
+const LEAF: &[u8] = include_bytes!("../../tls/tests/data/server-p256.der");
+const KEY: &[u8] = include_bytes!("../../tls/tests/data/server-p256.key.der");
 const SECP384R1MLKEM1024: NamedGroup = NamedGroup::Unknown(0x11ed);
 
 /// SecP384r1MLKEM1024 from aws-lc's parts: P-384 ECDH first, then ML-KEM-1024, in shares and
@@ -108,7 +110,7 @@ fn halite(groups: &[NamedGroup]) -> CryptoProvider {
 
 fn rustls_client(provider: CryptoProvider) -> rustls::ClientConnection {
     let mut roots = rustls::RootCertStore::empty();
-    roots.add(CertificateDer::from(CERT.root())).unwrap();
+    roots.add(CertificateDer::from(ROOT)).unwrap();
     let config = rustls::ClientConfig::builder_with_provider(Arc::new(provider))
         .with_protocol_versions(&[&rustls::version::TLS13])
         .unwrap()
@@ -119,14 +121,32 @@ fn rustls_client(provider: CryptoProvider) -> rustls::ClientConnection {
 }
 
 fn rustls_server(provider: CryptoProvider) -> rustls::ServerConnection {
-    let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(CERT.key()));
+    let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(KEY));
     let config = rustls::ServerConfig::builder_with_provider(Arc::new(provider))
         .with_protocol_versions(&[&rustls::version::TLS13])
         .unwrap()
         .with_no_client_auth()
-        .with_single_cert(vec![CertificateDer::from(CERT.leaf())], key)
+        .with_single_cert(vec![CertificateDer::from(LEAF)], key)
         .unwrap();
     rustls::ServerConnection::new(Arc::new(config)).unwrap()
+}
+
+/// Moves everything `from` has to send into `to`; whether anything moved.
+fn rustls_move<A, B>(
+    from: &mut rustls::ConnectionCommon<A>,
+    to: &mut rustls::ConnectionCommon<B>,
+    wire: &mut Vec<u8>,
+) -> bool {
+    wire.clear();
+    while from.wants_write() {
+        from.write_tls(wire).unwrap();
+    }
+    let mut rd = &wire[..];
+    while !rd.is_empty() {
+        to.read_tls(&mut rd).unwrap();
+        to.process_new_packets().unwrap_or_else(|e| panic!("rustls: {e}"));
+    }
+    !wire.is_empty()
 }
 
 /// Two rustls connections to completion and one message each way; the client's group and
@@ -138,8 +158,8 @@ fn rustls_pair(
     let mut wire = Vec::new();
     c.writer().write_all(b"ping").unwrap();
     for _ in 0..16 {
-        let a = bench::ops::tls::rustls_move(&mut c, &mut s, &mut wire).unwrap();
-        let b = bench::ops::tls::rustls_move(&mut s, &mut c, &mut wire).unwrap();
+        let a = rustls_move(&mut c, &mut s, &mut wire);
+        let b = rustls_move(&mut s, &mut c, &mut wire);
         if !a && !b {
             break;
         }
@@ -154,9 +174,12 @@ fn rustls_pair(
 }
 
 /// Moves records between Halite's connection and a rustls one until neither has more; the
-/// application data rustls received.
-fn pump<D>(ours: &mut Connection<'_, '_>, theirs: &mut rustls::ConnectionCommon<D>) -> Vec<u8> {
-    let mut theirs_got = Vec::new();
+/// application data rustls received and Halite received.
+fn pump<D>(
+    ours: &mut Connection<'_, '_>,
+    theirs: &mut rustls::ConnectionCommon<D>,
+) -> (Vec<u8>, Vec<u8>) {
+    let (mut theirs_got, mut ours_got) = (Vec::new(), Vec::new());
     for _ in 0..30 {
         let mut moved = false;
         let n = ours.pending_send().len();
@@ -186,10 +209,16 @@ fn pump<D>(ours: &mut Connection<'_, '_>, theirs: &mut rustls::ConnectionCommon<
             at += k;
             moved = true;
             let mut sink = [0u8; 4096];
-            while ours.read(&mut sink).unwrap() > 0 {}
+            loop {
+                let k = ours.read(&mut sink).unwrap();
+                if k == 0 {
+                    break;
+                }
+                ours_got.extend_from_slice(&sink[..k]);
+            }
         }
         if !moved {
-            return theirs_got;
+            return (theirs_got, ours_got);
         }
     }
     panic!("the peers kept talking")
@@ -210,7 +239,7 @@ impl Bufs {
 /// Halite's client with `groups` against a rustls server on `provider`: the negotiated
 /// group and whether it retried.
 fn halite_client(groups: &[Group], provider: CryptoProvider) -> (Group, bool) {
-    let ca = CertificateDer::from(CERT.root());
+    let ca = CertificateDer::from(ROOT);
     let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
     let config = tls::ClientConfig { groups, ..tls::ClientConfig::new(&roots, &tls::SystemClock) };
     let mut bufs = Bufs::new();
@@ -219,7 +248,7 @@ fn halite_client(groups: &[Group], provider: CryptoProvider) -> (Group, bool) {
     pump(&mut ours, &mut theirs);
     assert!(!ours.is_handshaking(), "{:?}", ours.error());
     ours.write(b"ping").unwrap();
-    assert_eq!(pump(&mut ours, &mut theirs), b"ping");
+    assert_eq!(pump(&mut ours, &mut theirs).0, b"ping");
     let n = ours.negotiated().unwrap();
     let theirs_group = theirs.negotiated_key_exchange_group().unwrap().name();
     assert_eq!(u16::from(theirs_group), n.group.0);
@@ -228,18 +257,17 @@ fn halite_client(groups: &[Group], provider: CryptoProvider) -> (Group, bool) {
 
 /// A rustls client on `provider` against Halite's server with `groups`.
 fn halite_server(provider: CryptoProvider, groups: &[Group]) -> (Group, bool) {
-    let key = tls::SigningKey::from_pkcs8_der(CERT.key()).unwrap();
-    let chain: [&[u8]; 1] = [CERT.leaf()];
+    let key = tls::SigningKey::from_pkcs8_der(KEY).unwrap();
+    let chain: [&[u8]; 1] = [LEAF];
     let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
     let config = tls::ServerConfig { groups, ..tls::ServerConfig::new(&certs) };
     let mut bufs = Bufs::new();
     let mut ours = Connection::server(config, bufs.get(), &mut OsRandom).unwrap();
     let mut theirs = rustls_client(provider);
     theirs.writer().write_all(b"ping").unwrap();
-    pump(&mut ours, &mut theirs);
+    let (_, got) = pump(&mut ours, &mut theirs);
     assert!(!ours.is_handshaking(), "{:?}", ours.error());
-    let mut got = [0u8; 8];
-    assert_eq!(ours.read(&mut got).unwrap(), 4);
+    assert_eq!(got, b"ping");
     let n = ours.negotiated().unwrap();
     let theirs_group = theirs.negotiated_key_exchange_group().unwrap().name();
     assert_eq!(u16::from(theirs_group), n.group.0);
