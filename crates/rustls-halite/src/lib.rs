@@ -50,7 +50,10 @@ pub mod cipher_suite {
 
 /// Every key-exchange group this provider implements, by name.
 pub mod kx_group {
-    pub use crate::kx::{SECP256R1, SECP384R1, SECP521R1, X25519};
+    pub use crate::kx::{
+        SECP256R1, SECP256R1MLKEM768, SECP384R1, SECP384R1MLKEM1024, SECP521R1, X25519,
+        X25519MLKEM768,
+    };
 }
 
 /// The cipher suites of [`default_provider`], most preferred first: TLS 1.3 then TLS 1.2,
@@ -83,17 +86,36 @@ pub static ALL_CIPHER_SUITES: &[SupportedCipherSuite] = &[
     cipher_suite::TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
 ];
 
-/// Every key-exchange group this provider implements, most preferred first (X25519, then
-/// the NIST curves by size), which is also the default order.
-pub static ALL_KX_GROUPS: &[&dyn SupportedKxGroup] =
-    &[kx_group::X25519, kx_group::SECP256R1, kx_group::SECP384R1, kx_group::SECP521R1];
+/// The key-exchange groups of [`default_provider`], most preferred first: `X25519MLKEM768`,
+/// then X25519 and the NIST curves by size (as rustls's aws-lc-rs provider with
+/// `prefer-post-quantum`). A rustls client sends the hybrid's share and, with the same key,
+/// an X25519 one.
+pub static DEFAULT_KX_GROUPS: &[&dyn SupportedKxGroup] = &[
+    kx_group::X25519MLKEM768,
+    kx_group::X25519,
+    kx_group::SECP256R1,
+    kx_group::SECP384R1,
+    kx_group::SECP521R1,
+];
 
-/// The provider with [`DEFAULT_CIPHER_SUITES`], [`ALL_KX_GROUPS`], the verification
+/// Every key-exchange group this provider implements: [`DEFAULT_KX_GROUPS`] and the NIST
+/// hybrids `SecP256r1MLKEM768` and `SecP384r1MLKEM1024`.
+pub static ALL_KX_GROUPS: &[&dyn SupportedKxGroup] = &[
+    kx_group::X25519MLKEM768,
+    kx_group::X25519,
+    kx_group::SECP256R1,
+    kx_group::SECP384R1,
+    kx_group::SECP521R1,
+    kx_group::SECP256R1MLKEM768,
+    kx_group::SECP384R1MLKEM1024,
+];
+
+/// The provider with [`DEFAULT_CIPHER_SUITES`], [`DEFAULT_KX_GROUPS`], the verification
 /// algorithms of [`verify::SUPPORTED_SIG_ALGS`], OS randomness and [`sign`]'s key loader.
 pub fn default_provider() -> CryptoProvider {
     CryptoProvider {
         cipher_suites: DEFAULT_CIPHER_SUITES.to_vec(),
-        kx_groups: ALL_KX_GROUPS.to_vec(),
+        kx_groups: DEFAULT_KX_GROUPS.to_vec(),
         signature_verification_algorithms: verify::SUPPORTED_SIG_ALGS,
         secure_random: &Halite,
         key_provider: &Halite,

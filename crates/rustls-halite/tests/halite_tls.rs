@@ -1,5 +1,6 @@
 //! rustls on this provider against Halite's own sans-IO `tls` crate, in memory, both roles:
-//! every TLS 1.3 suite both implement × every group, Ed25519 certificate.
+//! every TLS 1.3 suite both implement × every group (the ML-KEM hybrids included), Ed25519
+//! certificate.
 
 mod common;
 
@@ -18,7 +19,10 @@ const CA: &[u8] = include_bytes!("../../tls/tests/data/ca.der");
 const SERVER_CERT: &[u8] = include_bytes!("../../tls/tests/data/server.der");
 const SERVER_SEED: &[u8; 32] = include_bytes!("../../tls/tests/data/server.seed");
 
-const GROUPS: [(NamedGroup, tls::msgs::NamedGroup); 4] = [
+const GROUPS: [(NamedGroup, tls::msgs::NamedGroup); 7] = [
+    (NamedGroup::X25519MLKEM768, tls::msgs::NamedGroup::X25519MLKEM768),
+    (NamedGroup::secp256r1MLKEM768, tls::msgs::NamedGroup::SECP256R1MLKEM768),
+    (NamedGroup::Unknown(0x11ed), tls::msgs::NamedGroup::SECP384R1MLKEM1024),
     (NamedGroup::X25519, tls::msgs::NamedGroup::X25519),
     (NamedGroup::secp256r1, tls::msgs::NamedGroup::SECP256R1),
     (NamedGroup::secp384r1, tls::msgs::NamedGroup::SECP384R1),
@@ -125,7 +129,7 @@ fn rustls_halite_client_against_halite_tls_server() {
         assert_eq!(theirs_got, b"hello from halite tls", "{what}");
         runs += 1;
     }
-    assert_eq!(runs, 20);
+    assert_eq!(runs, 35);
 }
 
 #[test]
@@ -166,5 +170,5 @@ fn halite_tls_client_against_rustls_halite_server() {
         assert_eq!(ours_got, b"pong from rustls-halite", "{what}");
         runs += 1;
     }
-    assert_eq!(runs, 20);
+    assert_eq!(runs, 35);
 }

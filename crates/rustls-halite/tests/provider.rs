@@ -17,8 +17,21 @@ fn default_provider_shape() {
     let groups: Vec<NamedGroup> = p.kx_groups.iter().map(|g| g.name()).collect();
     assert_eq!(
         groups,
-        [NamedGroup::X25519, NamedGroup::secp256r1, NamedGroup::secp384r1, NamedGroup::secp521r1]
+        [
+            NamedGroup::X25519MLKEM768,
+            NamedGroup::X25519,
+            NamedGroup::secp256r1,
+            NamedGroup::secp384r1,
+            NamedGroup::secp521r1
+        ]
     );
+    // The NIST hybrids are implemented, not on by default; none is usable in TLS 1.2.
+    let all: Vec<NamedGroup> = rustls_halite::ALL_KX_GROUPS.iter().map(|g| g.name()).collect();
+    assert_eq!(all[5..], [NamedGroup::secp256r1MLKEM768, NamedGroup::Unknown(0x11ed)]);
+    for g in rustls_halite::ALL_KX_GROUPS {
+        let hybrid = u16::from(g.name()) >> 8 == 0x11;
+        assert_eq!(g.usable_for_version(rustls::ProtocolVersion::TLSv1_2), !hybrid, "{g:?}");
+    }
     // Usable as the process default, with safe defaults.
     let config =
         rustls::ClientConfig::builder_with_provider(p.into()).with_safe_default_protocol_versions();

@@ -289,8 +289,11 @@ impl<'a> ServerConfig<'a> {
 ///   longest TLSInnerPlaintext we accept: our `record_size_limit` `L`, or `M + 1` for a
 ///   `max_fragment_length` of `M` bytes (content plus type byte; padding counts against
 ///   it). The peer's unprotected hello must fit too: a ServerHello record is about 130 bytes
-///   (about 230 with a P-521 share), a ClientHello a few hundred (plus the ticket when it
-///   resumes). So a client offering `L = 256` needs 277 bytes, with
+///   (about 230 with a P-521 share, 1220 with X25519MLKEM768's, 1765 with
+///   SecP384r1MLKEM1024's), a ClientHello a few hundred (plus the ticket when it resumes;
+///   about 1.5 KB with the default X25519MLKEM768 and X25519 shares). A device with smaller
+///   buffers configures [`crate::kx::CLASSICAL_GROUPS`]. So a client offering `L = 256`
+///   (with classical groups) needs 277 bytes, with
 ///   `max_fragment_length` 512, 534; a server answering `L` needs `5 + L + 16` or the
 ///   ClientHello, whichever is longer. A limit is only in force if the peer negotiated it: a
 ///   peer that ignored the extension may send full-size records, which are then
@@ -299,7 +302,7 @@ impl<'a> ServerConfig<'a> {
 ///   plus 22 bytes per extra record when the peer's limit splits it; a client's is its
 ///   ClientHello, or its Certificate, CertificateVerify and Finished.
 /// - `handshake` must hold the largest handshake message pair (Certificate +
-///   CertificateVerify); messages are reassembled there across records whatever the record
+///   CertificateVerify) and the peer's hello (see above); messages are reassembled there across records whatever the record
 ///   size. A client offering a session ticket keeps the ticket at its end until the
 ///   ServerHello (to send it again after a HelloRetryRequest), and offers none longer than
 ///   half of it ([`crate::Connection::refused_ticket`] says so). The peer's Certificate message

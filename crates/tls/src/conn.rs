@@ -32,7 +32,7 @@ use crate::suites::{self};
 use crate::ticket::{ClientIdentity, Session, TicketTooLong};
 
 use crate::client::ClientState;
-use crate::client::hello::{ClientHelloSent, Offered, send_client_hello};
+use crate::client::hello::{ClientHelloSent, Offered, first_key_group, send_client_hello};
 pub use crate::config::{
     Buffers, ClientAuth, ClientConfig, MAX_EMPTY_RECORDS, MAX_KEY_UPDATES, MAX_SKIPPED_EARLY_DATA,
     MAX_TICKET_LIFETIME, MAX_USER_CANCELED, ServerConfig, ServerTickets,
@@ -235,7 +235,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         rng: &mut dyn RandomSource,
     ) -> Result<Self, Error> {
         config.check(server_name)?;
-        let Some(&first_group) = config.groups.first() else {
+        let Some(first_group) = first_key_group(&config) else {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         };
         let mut conn = Self::new(bufs, State::Client(config, ClientState::Dead), rng)?;
@@ -270,6 +270,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             &session_id,
             &key,
             None,
+            false,
             &mut th256,
             offer,
             ticket12,

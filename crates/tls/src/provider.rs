@@ -66,8 +66,10 @@ use crate::sign::MAX_SIGNATURE_LEN;
 pub const MAX_AEAD_KEY_LEN: usize = 32;
 /// The longest tag a [`RecordAead`] may produce.
 pub const MAX_AEAD_TAG_LEN: usize = 16;
-/// The longest private key a [`KeyExchange`] may keep in a connection.
-pub const MAX_KX_SECRET_LEN: usize = 66;
+/// The longest private key a [`KeyExchange`] may keep in a connection: room for a hybrid's
+/// ML-KEM key as its 64-byte seed and a P-384 scalar (a KEM keeps its seed, not the expanded
+/// decapsulation key, as the built-in hybrids do).
+pub const MAX_KX_SECRET_LEN: usize = 64 + 48;
 
 /// An AEAD that protects TLS 1.3 records, given the traffic key on every call.
 ///

@@ -342,8 +342,12 @@ impl MiniServer {
         let msg = &ch[5..];
         let (_, exts) = hello_extensions(msg);
         let shares = extension(&exts, KEY_SHARE).unwrap();
-        assert_eq!(be16(&shares[2..]), usize::from(X25519.0), "X25519 share first");
-        let client_key = &shares[6..6 + be16(&shares[4..])];
+        // The X25519 share: the first, or the second after an X25519MLKEM768 one.
+        let mut at = 2;
+        while be16(&shares[at..]) != usize::from(X25519.0) {
+            at += 4 + be16(&shares[at + 2..]);
+        }
+        let client_key = &shares[at + 4..at + 4 + be16(&shares[at + 2..])];
         let share = KeyShare::keygen(X25519, &[], &mut OsRandom).unwrap();
         let shared = share.decapsulate(client_key).unwrap();
         let sid = &msg[39..39 + usize::from(msg[38])];

@@ -94,7 +94,7 @@ fn psk_dhe_ke_without_certificates() {
     let n = handshake(client(Some(PSK)), server(leak([PSK]), false)).unwrap();
     assert!(n.external_psk && !n.resumed);
     assert_eq!(n.scheme, SignatureScheme(0), "no CertificateVerify");
-    assert_eq!(n.group, NamedGroup::X25519);
+    assert_eq!(n.group, NamedGroup::X25519MLKEM768);
     assert_eq!(n.suite, CipherSuite::TLS13_AES_128_GCM_SHA256);
 }
 
@@ -109,7 +109,8 @@ fn psk_ke_when_both_sides_allow_it() {
     let both = [PskKeyExchangeMode::PSK_KE, PskKeyExchangeMode::PSK_DHE_KE];
     let both = ClientConfig { psk_modes: leak(both), ..client(Some(PSK)) };
     assert_eq!(handshake(both, server(leak([PSK]), true)).unwrap().group, NamedGroup(0));
-    assert_eq!(handshake(both, server(leak([PSK]), false)).unwrap().group, NamedGroup::X25519);
+    let dhe = handshake(both, server(leak([PSK]), false)).unwrap().group;
+    assert_eq!(dhe, NamedGroup::X25519MLKEM768);
     // A client listing only psk_ke at a server that requires psk_dhe_ke: no PSK can be
     // taken, and this server has no certificate.
     let err = handshake(only_ke, server(leak([PSK]), false)).unwrap_err();

@@ -486,8 +486,11 @@ fn invalid_share_from_a_custom_key_exchange_is_refused() {
     static ZERO: CountingX25519 = CountingX25519::new(NamedGroup::X25519, true);
     let kx: &[&'static dyn KeyExchange] = &[&ZERO];
     let (mut cb, mut sb) = (Bufs::new(), Bufs::new());
-    let config =
-        ClientConfig { key_exchanges: kx, ..ClientConfig::new(roots(), &tls::SystemClock) };
+    let config = ClientConfig {
+        key_exchanges: kx,
+        groups: &[NamedGroup::X25519],
+        ..ClientConfig::new(roots(), &tls::SystemClock)
+    };
     let mut c = Connection::client(config, "localhost", cb.get(), &mut OsRandom).unwrap();
     let mut s =
         Connection::server(ServerConfig::new(certs(default_key())), sb.get(), &mut OsRandom)

@@ -63,9 +63,11 @@ fn client_config(
     record_size_limit: Option<u16>,
     max_fragment_length: Option<MaxFragmentLength>,
 ) -> ClientConfig<'static> {
+    // Without the hybrids: their shares would not fit these receive buffers.
     ClientConfig {
         record_size_limit,
         max_fragment_length,
+        groups: tls::kx::CLASSICAL_GROUPS,
         ..ClientConfig::new(anchor(include_bytes!("data/ca.der")), &tls::SystemClock)
     }
 }

@@ -18,7 +18,7 @@ use rustls::{
 /// Whose cryptography a side uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
-    /// rustls-halite, with every suite it has (CCM included).
+    /// rustls-halite, with every suite and group it has (CCM and the NIST hybrids included).
     Halite,
     /// rustls's own ring provider.
     Ring,
@@ -29,6 +29,7 @@ pub fn provider(side: Side) -> CryptoProvider {
     match side {
         Side::Halite => CryptoProvider {
             cipher_suites: rustls_halite::ALL_CIPHER_SUITES.to_vec(),
+            kx_groups: rustls_halite::ALL_KX_GROUPS.to_vec(),
             ..rustls_halite::default_provider()
         },
         Side::Ring => rustls::crypto::ring::default_provider(),

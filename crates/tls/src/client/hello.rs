@@ -62,6 +62,9 @@ impl Offered {
 /// transcript holds `message_hash(ClientHello1)`, the HRR and ClientHello2.
 pub(crate) struct RetrySent {
     pub(crate) key: KeyShare,
+    /// The Diffie–Hellman group of a hybrid `key` offered as a share of its own (after a
+    /// cookie-only retry, as in the first ClientHello), which the server may answer in.
+    pub(crate) classical: Option<crate::msgs::NamedGroup>,
     pub(crate) session_id: [u8; 32],
     pub(crate) suite: Suite,
     pub(crate) transcript: Transcript,
@@ -69,7 +72,10 @@ pub(crate) struct RetrySent {
 }
 
 /// Queues a ClientHello (the first, or the second after a HelloRetryRequest with `key` in the
-/// group it asked for and its `cookie`), adding it to `transcript`.
+/// group it asked for and its `cookie`), adding it to `transcript`. The first may carry a
+/// hybrid key's Diffie–Hellman part as a second share ([`offered_classical_part`]); with
+/// `one_share` (the second after a retry that named a group) it carries only `key`'s share
+/// (RFC 8446 §4.1.2).
 // The configuration joined the arguments when the roles split; each is a different piece.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn send_client_hello<'a>(
@@ -79,6 +85,7 @@ pub(crate) fn send_client_hello<'a>(
     session_id: &[u8; 32],
     key: &KeyShare,
     cookie: Option<&[u8]>,
+    one_share: bool,
     transcript: &mut Transcript,
     psk: Option<(&Offered, &[u8], Transcript)>,
     ticket12: Option<&[u8]>,
@@ -131,7 +138,21 @@ pub(crate) fn send_client_hello<'a>(
         _ => &[ProtocolVersion::TLSV1_2],
     };
     let public = key.public();
-    let shares = [KeyShareEntry { group: key.group(), key: public.as_ref() }];
+    let mut shares = [KeyShareEntry { group: key.group(), key: public.as_ref() }; 2];
+    let n_shares = match offered_classical_part(config, key).filter(|_| !one_share) {
+        Some((group, range)) => {
+            let part = KeyShareEntry { group, key: public.as_ref().get(range).unwrap_or_default() };
+            // In the order of our preference.
+            let pos = |g| config.groups.iter().position(|x| *x == g);
+            if pos(group) < pos(key.group()) {
+                shares = [part, shares[0]];
+            } else {
+                shares[1] = part;
+            }
+            2
+        }
+        None => 1,
+    };
     let name = &c.sni[..c.sni_len];
     let hello = ClientHello {
         legacy_version: ProtocolVersion::TLSV1_2,
@@ -143,7 +164,7 @@ pub(crate) fn send_client_hello<'a>(
             supported_versions: Some(List::items(versions)),
             supported_groups: Some(List::items(config.groups)),
             signature_algorithms: Some(List::items(&all_schemes[..n_schemes])),
-            key_shares: Some(List::items(&shares)),
+            key_shares: Some(List::items(&shares[..n_shares])),
             alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
             cookie,
             record_size_limit: config.record_size_limit,
@@ -192,6 +213,36 @@ pub(crate) fn send_client_hello<'a>(
         let ch = HandshakeMessage::ClientHello(hello);
         c.io.send_handshake_patched(&ch, Some(transcript), patch)
     }
+}
+
+/// The second key share a client sends beside a hybrid's: the hybrid's Diffie–Hellman group
+/// with the same key, when that group is configured too (so that a server without the hybrid
+/// needs no HelloRetryRequest) and no `key_exchanges` entry replaces it (whose key it would
+/// not be), and where its public value sits in the hybrid's share.
+pub(crate) fn offered_classical_part(
+    config: &ClientConfig<'_>,
+    key: &KeyShare,
+) -> Option<(crate::msgs::NamedGroup, core::ops::Range<usize>)> {
+    key.classical_part().filter(|(g, _)| {
+        config.groups.contains(g) && !config.key_exchanges.iter().any(|k| k.group() == *g)
+    })
+}
+
+/// The group of the key a client makes for its first ClientHello: its first group, except
+/// that a first Diffie–Hellman group that a later hybrid contains (X25519 before
+/// X25519MLKEM768) takes the hybrid's key, whose Diffie–Hellman part is then that group's
+/// share: the first classical and the first post-quantum group both get a share, as
+/// BoringSSL sends them, from one key. Not when `key_exchanges` replaces either group.
+pub(crate) fn first_key_group(config: &ClientConfig<'_>) -> Option<crate::msgs::NamedGroup> {
+    let first = *config.groups.first()?;
+    let custom = |g: crate::msgs::NamedGroup| config.key_exchanges.iter().any(|k| k.group() == g);
+    let hybrid = config
+        .groups
+        .iter()
+        .copied()
+        .find(|&g| crate::kx::classical_of(g) == Some(first))
+        .filter(|&g| !custom(g) && !custom(first));
+    Some(hybrid.unwrap_or(first))
 }
 
 /// Whether a client sends `name` as SNI: not when it is empty or an IP address (RFC 6066

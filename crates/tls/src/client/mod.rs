@@ -85,7 +85,16 @@ pub(crate) fn handle<'a>(
                 return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
             }
             let psk = st.psk.as_ref();
-            tls13::client_key_exchange(c, config, &st.key, st.suite, st.transcript, raw, &sh, psk)
+            tls13::client_key_exchange(
+                c,
+                config,
+                (&st.key, st.classical),
+                st.suite,
+                st.transcript,
+                raw,
+                &sh,
+                psk,
+            )
         }
         (ClientState::ExpectEncryptedExtensions(hs), HandshakeMessage::EncryptedExtensions(ee)) => {
             tls13::client_encrypted_extensions(c, config, hs, raw, &ee)

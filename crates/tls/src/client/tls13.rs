@@ -16,10 +16,10 @@ use crate::ticket::ClientIdentity;
 use crate::verify::{self};
 
 use crate::client::ClientState;
-use crate::client::hello::sends_sni;
 use crate::client::hello::{
     ClientHelloSent, Offered, RetrySent, client_check_hello, client_psk_modes, send_client_hello,
 };
+use crate::client::hello::{offered_classical_part, sends_sni};
 use crate::config::ClientConfig;
 use crate::config::MAX_CHAIN;
 use crate::engine::Core;
@@ -97,10 +97,11 @@ pub(crate) fn client_server_hello<'a>(
         HashAlg::Sha384 => st.th384,
     };
     if !sh.is_retry_request() {
+        let classical = offered_classical_part(config, &st.key).map(|(g, _)| g);
         return client_key_exchange(
             c,
             config,
-            &st.key,
+            (&st.key, classical),
             suite,
             transcript,
             raw,
@@ -112,13 +113,21 @@ pub(crate) fn client_server_hello<'a>(
     // a cookie to echo; anything that would leave ClientHello2 unchanged is illegal.
     let x = &sh.extensions;
     let key = match x.selected_group {
-        Some(g) if g == st.key.group() || !config.groups.contains(&g) => {
+        Some(g)
+            if g == st.key.group()
+                || offered_classical_part(config, &st.key).is_some_and(|(c, _)| c == g)
+                || !config.groups.contains(&g) =>
+        {
             return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
         }
         Some(g) => KeyShare::keygen(g, config.key_exchanges, &mut c.rng)?,
         None if x.cookie.is_none() => return Err(PeerMisbehaved::UselessRetryRequest.into()),
         None => st.key,
     };
+    // A new group gets its one share (RFC 8446 §4.1.2); after a cookie-only retry the shares
+    // are the first ClientHello's, a hybrid's Diffie–Hellman part included.
+    let one_share = x.selected_group.is_some();
+    let classical = offered_classical_part(config, &key).map(|(g, _)| g).filter(|_| !one_share);
     transcript.restart_for_retry();
     transcript.update(raw);
     // Middlebox compatibility mode (RFC 8446 §D.4): a dummy change_cipher_spec before the
@@ -135,6 +144,7 @@ pub(crate) fn client_server_hello<'a>(
         &st.session_id,
         &key,
         x.cookie,
+        one_share,
         &mut transcript,
         offer,
         None,
@@ -142,6 +152,7 @@ pub(crate) fn client_server_hello<'a>(
     c.params.retried = true;
     Ok(ClientState::ExpectServerHello2(RetrySent {
         key,
+        classical,
         session_id: st.session_id,
         suite,
         transcript,
@@ -149,13 +160,15 @@ pub(crate) fn client_server_hello<'a>(
     }))
 }
 
-/// Completes the key exchange with the ServerHello's share, which must be in `key`'s group.
+/// Completes the key exchange with the ServerHello's share, which must be in `key`'s group
+/// or in the Diffie–Hellman group of a hybrid `key` that we offered a share for too (the
+/// second of `key`).
 // The configuration joined the arguments when the roles split; each is a different piece.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn client_key_exchange<'a>(
     c: &mut Core<'a, '_>,
     config: &ClientConfig<'a>,
-    key: &KeyShare,
+    key: (&KeyShare, Option<NamedGroup>),
     suite: Suite,
     mut transcript: Transcript,
     raw: &[u8],
@@ -176,12 +189,15 @@ pub(crate) fn client_key_exchange<'a>(
     let shared;
     let (ikm, group): (&[u8], NamedGroup) = match sh.extensions.key_share {
         Some(share) => {
-            if share.group != key.group()
+            // Our share's group, or the Diffie–Hellman part of a hybrid when we offered it
+            // as a share of its own.
+            let (key, classical) = key;
+            if (share.group != key.group() && Some(share.group) != classical)
                 || (psk.is_some() && !modes.contains(&PskKeyExchangeMode::PSK_DHE_KE))
             {
                 return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
             }
-            shared = key.decapsulate(share.key)?;
+            shared = key.decapsulate_in(share.group, share.key)?;
             (shared.as_ref(), share.group)
         }
         None if psk.is_some() && modes.contains(&PskKeyExchangeMode::PSK_KE) => {

@@ -1,38 +1,75 @@
 //! Key exchange for the `key_share` extension: X25519 and the NIST curves P-256, P-384 and
-//! P-521 from `core-ec`, with the public values in the encodings RFC 8446 §4.2.8.2 fixes (32
-//! raw bytes for X25519, uncompressed SEC1 points `04‖X‖Y` for the NIST groups) and every
-//! peer value checked before use. The interface is KEM-shaped, so that ML-KEM and its hybrids
-//! fit as the Diffie–Hellman groups do: the client makes a key pair ([`KeyShare::keygen`]) and
-//! later decapsulates the server's share ([`KeyShare::decapsulate`]); the server answers a
-//! client's share in one call ([`encapsulate`]: for a Diffie–Hellman group, a fresh key pair
-//! and the function of the client's share). A configuration's `key_exchanges` can put a
-//! user's [`KeyExchange`] in place of any of them, or add a group.
+//! P-521 from `core-ec`, and the hybrids of ML-KEM (`core-lattice`) with them that
+//! draft-ietf-tls-ecdhe-mlkem defines for TLS 1.3 (X25519MLKEM768, SecP256r1MLKEM768,
+//! SecP384r1MLKEM1024). Public values are in the encodings RFC 8446 §4.2.8.2 fixes (32 raw
+//! bytes for X25519, uncompressed SEC1 points `04‖X‖Y` for the NIST groups) and, for a hybrid,
+//! the concatenation the draft fixes per group; every peer value is checked before use. The
+//! interface is KEM-shaped, so that ML-KEM and its hybrids fit as the Diffie–Hellman groups
+//! do: the client makes a key pair ([`KeyShare::keygen`]) and later decapsulates the server's
+//! share ([`KeyShare::decapsulate`]); the server answers a client's share in one call
+//! ([`encapsulate`]: for a Diffie–Hellman group, a fresh key pair and the function of the
+//! client's share). A configuration's `key_exchanges` can put a user's [`KeyExchange`] in
+//! place of any of them, or add a group.
+//!
+//! A client keeps a hybrid's ML-KEM key as its 64-byte seed (`d ‖ z`, FIPS 203 §3.3 allows
+//! storing a key so) and expands it when it writes its share and again when it decapsulates:
+//! one more key generation per handshake (tens of microseconds on a server, a few million
+//! cycles on a Cortex-M0) saves the 2400-byte decapsulation key in every connection.
 
 use core_ec::{p256, p384, p521, x25519};
 use core_hash::RandomSource;
+use core_lattice::{mlkem768, mlkem1024};
 use zeroize::Zeroize;
 
 use crate::error::{ApiMisuse, Error, PeerMisbehaved};
 use crate::msgs::NamedGroup;
 use crate::provider::{KeyExchange, MAX_KX_SECRET_LEN};
 
-/// Every group this crate implements, in the default order of preference.
-pub const ALL_GROUPS: &[NamedGroup] =
-    &[NamedGroup::X25519, NamedGroup::SECP256R1, NamedGroup::SECP384R1, NamedGroup::SECP521R1];
+/// Every group this crate implements, in the default order of preference: the hybrids first
+/// (a server takes one whenever the client sent its share), then the Diffie–Hellman groups.
+pub const ALL_GROUPS: &[NamedGroup] = &[
+    NamedGroup::X25519MLKEM768,
+    NamedGroup::SECP256R1MLKEM768,
+    NamedGroup::SECP384R1MLKEM1024,
+    NamedGroup::X25519,
+    NamedGroup::SECP256R1,
+    NamedGroup::SECP384R1,
+    NamedGroup::SECP521R1,
+];
 
-/// The groups offered and accepted by default, in order of preference (a client sends a key
-/// share for the first only).
+/// The groups offered and accepted by default, in order of preference. A client sends a key
+/// share for the first and, when the first is a hybrid whose Diffie–Hellman group is also
+/// listed, one for that group with the same key (X25519MLKEM768 and X25519 by default, as
+/// browsers do): a server without the hybrid then answers without a HelloRetryRequest.
 pub const DEFAULT_GROUPS: &[NamedGroup] = ALL_GROUPS;
 
-/// The longest public value: an uncompressed P-521 point.
-pub const MAX_PUBLIC_LEN: usize = p521::UNCOMPRESSED_LEN;
+/// The groups without ML-KEM, in order of preference: for devices that do not want a 1.2 KB
+/// key share in their ClientHello or a few million cycles of ML-KEM per handshake.
+pub const CLASSICAL_GROUPS: &[NamedGroup] =
+    &[NamedGroup::X25519, NamedGroup::SECP256R1, NamedGroup::SECP384R1, NamedGroup::SECP521R1];
 
-/// The longest shared secret: a P-521 x-coordinate.
-pub const MAX_SHARED_LEN: usize = p521::SCALAR_LEN;
+/// The longest public value: SecP384r1MLKEM1024's shares (a P-384 point and an ML-KEM-1024
+/// encapsulation key or ciphertext, 97 + 1568 bytes).
+pub const MAX_PUBLIC_LEN: usize = p384::UNCOMPRESSED_LEN + mlkem1024::ENCAPSULATION_KEY_LEN;
+
+/// The longest shared secret: SecP384r1MLKEM1024's (a P-384 x-coordinate and an ML-KEM key).
+pub const MAX_SHARED_LEN: usize = p384::SCALAR_LEN + core_lattice::SHARED_SECRET_LEN;
 
 /// Whether this crate implements `group`.
 pub fn is_supported(group: NamedGroup) -> bool {
     ALL_GROUPS.contains(&group)
+}
+
+/// Whether `group` may be used in TLS 1.2: not the hybrids, which are defined for TLS 1.3
+/// only (draft-ietf-tls-ecdhe-mlkem §3).
+pub fn is_tls13_only(group: NamedGroup) -> bool {
+    Hybrid::of(group).is_some()
+}
+
+/// A hybrid's Diffie–Hellman group (X25519 for X25519MLKEM768), or `None` for a group that is
+/// not a hybrid.
+pub fn classical_of(group: NamedGroup) -> Option<NamedGroup> {
+    Hybrid::of(group).map(|h| h.ecdh)
 }
 
 /// The name used on the examples' command line and in their `negotiated:` line.
@@ -42,6 +79,9 @@ pub fn group_name(group: NamedGroup) -> Option<&'static str> {
         NamedGroup::SECP256R1 => "secp256r1",
         NamedGroup::SECP384R1 => "secp384r1",
         NamedGroup::SECP521R1 => "secp521r1",
+        NamedGroup::X25519MLKEM768 => "X25519MLKEM768",
+        NamedGroup::SECP256R1MLKEM768 => "SecP256r1MLKEM768",
+        NamedGroup::SECP384R1MLKEM1024 => "SecP384r1MLKEM1024",
         _ => return None,
     })
 }
@@ -52,7 +92,21 @@ pub fn group_by_name(name: &str) -> Option<NamedGroup> {
 }
 
 /// An ephemeral private key in one group.
+// A custom group's public value (up to MAX_PUBLIC_LEN) makes `Custom` the large variant;
+// boxing it needs an allocator, and the client states holding a `KeyShare` stay within the
+// connection's largest state (TLS 1.2's Finished), so `Connection` does not grow for it.
+#[allow(clippy::large_enum_variant)]
 pub enum KeyShare {
+    /// X25519 or a NIST curve.
+    Ecdh(EcdhKey),
+    /// An ML-KEM hybrid.
+    Hybrid(HybridKey),
+    /// A group computed by a user's [`KeyExchange`].
+    Custom(CustomShare),
+}
+
+/// A Diffie–Hellman private key (the secret keys of `core-ec` wipe themselves on drop).
+pub enum EcdhKey {
     /// X25519.
     X25519(x25519::SecretKey),
     /// secp256r1.
@@ -61,8 +115,33 @@ pub enum KeyShare {
     P384(p384::SecretKey),
     /// secp521r1.
     P521(p521::SecretKey),
-    /// A group computed by a user's [`KeyExchange`].
-    Custom(CustomShare),
+}
+
+/// A hybrid's private key: the ML-KEM key as its seed `d ‖ z` and the Diffie–Hellman key.
+pub struct HybridKey {
+    hybrid: Hybrid,
+    seed: MlKemSeed,
+    ecdh: EcdhKey,
+}
+
+/// The 64 bytes `d ‖ z` from which ML-KEM.KeyGen_internal (FIPS 203 Algorithm 16) makes a
+/// key pair; wiped on drop.
+struct MlKemSeed {
+    d: [u8; 32],
+    z: [u8; 32],
+}
+
+impl MlKemSeed {
+    fn halves(&self) -> (&[u8; 32], &[u8; 32]) {
+        (&self.d, &self.z)
+    }
+}
+
+impl Drop for MlKemSeed {
+    fn drop(&mut self) {
+        self.d.zeroize();
+        self.z.zeroize();
+    }
 }
 
 /// A [`KeyExchange`]'s private key and public value; the key is wiped on drop.
@@ -92,16 +171,40 @@ pub struct PublicValue {
     len: usize,
 }
 
+impl PublicValue {
+    const EMPTY: Self = Self { bytes: [0; MAX_PUBLIC_LEN], len: 0 };
+
+    /// Appends `b` (the callers' lengths add up to at most [`MAX_PUBLIC_LEN`]).
+    fn push(&mut self, b: &[u8]) {
+        if let Some(dst) = self.bytes.get_mut(self.len..self.len + b.len()) {
+            dst.copy_from_slice(b);
+            self.len += b.len();
+        }
+    }
+}
+
 impl AsRef<[u8]> for PublicValue {
     fn as_ref(&self) -> &[u8] {
         &self.bytes[..self.len]
     }
 }
 
-/// An ECDH result, wiped on drop.
+/// A key-exchange result, wiped on drop.
 pub struct SharedSecret {
     bytes: [u8; MAX_SHARED_LEN],
     len: usize,
+}
+
+impl SharedSecret {
+    const EMPTY: Self = Self { bytes: [0; MAX_SHARED_LEN], len: 0 };
+
+    /// Appends `b` (the callers' lengths add up to at most [`MAX_SHARED_LEN`]).
+    fn push(&mut self, b: &[u8]) {
+        if let Some(dst) = self.bytes.get_mut(self.len..self.len + b.len()) {
+            dst.copy_from_slice(b);
+            self.len += b.len();
+        }
+    }
 }
 
 impl AsRef<[u8]> for SharedSecret {
@@ -135,7 +238,7 @@ fn nist_scalar<K>(
     Err(Error::RandomFailed)
 }
 
-fn bad_share(_: core_ec::Error) -> Error {
+fn bad_share<E>(_: E) -> Error {
     Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare)
 }
 
@@ -148,31 +251,10 @@ fn uncompressed(peer: &[u8], len: usize) -> Result<&[u8], Error> {
     Ok(peer)
 }
 
-impl KeyShare {
-    /// Client, the first step: a fresh key in `group` from `rng` ([`KeyExchange::keygen`]),
-    /// by the first of `custom` in that group, else by `core-ec`. A group neither implements
-    /// is [`ApiMisuse::BadConfig`].
-    pub fn keygen(
-        group: NamedGroup,
-        custom: &[&'static dyn KeyExchange],
-        rng: &mut dyn RandomSource,
-    ) -> Result<Self, Error> {
-        if let Some(&kx) = custom.iter().find(|k| k.group() == group) {
-            let mut share = CustomShare {
-                kx,
-                secret: [0; MAX_KX_SECRET_LEN],
-                secret_len: 0,
-                public: PublicValue { bytes: [0; MAX_PUBLIC_LEN], len: 0 },
-            };
-            let (s, p) = kx.keygen(rng, &mut share.secret, &mut share.public.bytes)?;
-            if s > MAX_KX_SECRET_LEN || p == 0 || p > MAX_PUBLIC_LEN {
-                return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
-            }
-            share.secret_len = s;
-            share.public.len = p;
-            return Ok(Self::Custom(share));
-        }
-        Ok(match group {
+impl EcdhKey {
+    /// A fresh key in `group`, or `None` for a group that is not a Diffie–Hellman one.
+    fn generate(group: NamedGroup, rng: &mut dyn RandomSource) -> Result<Option<Self>, Error> {
+        Ok(Some(match group {
             NamedGroup::X25519 => {
                 let mut b = [0u8; 32];
                 rng.fill(&mut b).map_err(|_| Error::RandomFailed)?;
@@ -189,86 +271,347 @@ impl KeyShare {
             NamedGroup::SECP521R1 => {
                 Self::P521(nist_scalar(rng, &mut [0u8; 66], 0x01, p521::SecretKey::from_bytes)?)
             }
-            _ => return Err(Error::ApiMisuse(ApiMisuse::BadConfig)),
-        })
+            _ => return Ok(None),
+        }))
     }
 
-    /// The group this key is in.
-    pub fn group(&self) -> NamedGroup {
+    fn group(&self) -> NamedGroup {
         match self {
             Self::X25519(_) => NamedGroup::X25519,
             Self::P256(_) => NamedGroup::SECP256R1,
             Self::P384(_) => NamedGroup::SECP384R1,
             Self::P521(_) => NamedGroup::SECP521R1,
+        }
+    }
+
+    /// Appends the public value to `out`.
+    fn public_into(&self, out: &mut PublicValue) {
+        match self {
+            Self::X25519(k) => out.push(k.public_key().as_bytes()),
+            Self::P256(k) => out.push(&k.public_key().to_sec1_bytes()),
+            Self::P384(k) => out.push(&k.public_key().to_sec1_bytes()),
+            Self::P521(k) => out.push(&k.public_key().to_sec1_bytes()),
+        }
+    }
+
+    /// Appends the Diffie–Hellman function of this key and `peer` to `out`.
+    fn agree_into(&self, peer: &[u8], out: &mut SharedSecret) -> Result<(), Error> {
+        match self {
+            Self::X25519(k) => {
+                let p = x25519::PublicKey::from_slice(peer).map_err(bad_share)?;
+                out.push(k.diffie_hellman(&p).map_err(bad_share)?.as_bytes());
+            }
+            Self::P256(k) => {
+                let p = uncompressed(peer, p256::UNCOMPRESSED_LEN)?;
+                let p = p256::PublicKey::from_sec1_bytes(p).map_err(bad_share)?;
+                out.push(k.diffie_hellman(&p).map_err(bad_share)?.as_bytes());
+            }
+            Self::P384(k) => {
+                let p = uncompressed(peer, p384::UNCOMPRESSED_LEN)?;
+                let p = p384::PublicKey::from_sec1_bytes(p).map_err(bad_share)?;
+                out.push(k.diffie_hellman(&p).map_err(bad_share)?.as_bytes());
+            }
+            Self::P521(k) => {
+                let p = uncompressed(peer, p521::UNCOMPRESSED_LEN)?;
+                let p = p521::PublicKey::from_sec1_bytes(p).map_err(bad_share)?;
+                out.push(k.diffie_hellman(&p).map_err(bad_share)?.as_bytes());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The ML-KEM parameter set of a hybrid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kem {
+    MlKem768,
+    MlKem1024,
+}
+
+impl Kem {
+    fn ek_len(self) -> usize {
+        match self {
+            Self::MlKem768 => mlkem768::ENCAPSULATION_KEY_LEN,
+            Self::MlKem1024 => mlkem1024::ENCAPSULATION_KEY_LEN,
+        }
+    }
+
+    fn ct_len(self) -> usize {
+        match self {
+            Self::MlKem768 => mlkem768::CIPHERTEXT_LEN,
+            Self::MlKem1024 => mlkem1024::CIPHERTEXT_LEN,
+        }
+    }
+
+    /// Appends the encapsulation key of `seed`'s key pair to `out`. The decapsulation key is
+    /// `ŝ ‖ ek ‖ H(ek) ‖ z` (FIPS 203 Algorithm 16), so `ek` is read from inside it.
+    fn public_into(self, seed: &MlKemSeed, out: &mut PublicValue) {
+        let (d, z) = seed.halves();
+        match self {
+            Self::MlKem768 => {
+                let dk = mlkem768::DecapsulationKey::from_seed(d, z);
+                out.push(&dk.as_bytes()[384 * 3..][..mlkem768::ENCAPSULATION_KEY_LEN]);
+            }
+            Self::MlKem1024 => {
+                let dk = mlkem1024::DecapsulationKey::from_seed(d, z);
+                out.push(&dk.as_bytes()[384 * 4..][..mlkem1024::ENCAPSULATION_KEY_LEN]);
+            }
+        }
+    }
+
+    /// Appends the shared key in the ciphertext `ct` for `seed`'s key pair to `out`. Only
+    /// the length is checked (FIPS 203 §7.3); a ciphertext not made for this key gives the
+    /// implicit-rejection key, so the handshake fails at Finished.
+    fn decapsulate_into(
+        self,
+        seed: &MlKemSeed,
+        ct: &[u8],
+        out: &mut SharedSecret,
+    ) -> Result<(), Error> {
+        let (d, z) = seed.halves();
+        let key = match self {
+            Self::MlKem768 => {
+                let ct = mlkem768::Ciphertext::from_bytes(ct).map_err(bad_share)?;
+                mlkem768::DecapsulationKey::from_seed(d, z).decapsulate(&ct)
+            }
+            Self::MlKem1024 => {
+                let ct = mlkem1024::Ciphertext::from_bytes(ct).map_err(bad_share)?;
+                mlkem1024::DecapsulationKey::from_seed(d, z).decapsulate(&ct)
+            }
+        };
+        out.push(key.as_bytes());
+        Ok(())
+    }
+
+    /// Server: checks the encapsulation key `ek` (length and the modulus check of FIPS 203
+    /// §7.2, else [`PeerMisbehaved::InvalidKeyShare`]), appends a ciphertext to it to `share`
+    /// and the key it carries to `out`.
+    fn encapsulate_into(
+        self,
+        rng: &mut dyn RandomSource,
+        ek: &[u8],
+        share: &mut PublicValue,
+        out: &mut SharedSecret,
+    ) -> Result<(), Error> {
+        let random = |_| Error::RandomFailed;
+        let key = match self {
+            Self::MlKem768 => {
+                let ek = mlkem768::EncapsulationKey::from_bytes(ek).map_err(bad_share)?;
+                let (ct, key) = ek.encapsulate(&mut &mut *rng).map_err(random)?;
+                share.push(ct.as_bytes());
+                key
+            }
+            Self::MlKem1024 => {
+                let ek = mlkem1024::EncapsulationKey::from_bytes(ek).map_err(bad_share)?;
+                let (ct, key) = ek.encapsulate(&mut &mut *rng).map_err(random)?;
+                share.push(ct.as_bytes());
+                key
+            }
+        };
+        out.push(key.as_bytes());
+        Ok(())
+    }
+}
+
+/// A hybrid group as draft-ietf-tls-ecdhe-mlkem §3 composes it: shares and shared secrets are
+/// the concatenations of the ML-KEM and Diffie–Hellman parts, ML-KEM first for
+/// X25519MLKEM768 and last for the NIST ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Hybrid {
+    group: NamedGroup,
+    ecdh: NamedGroup,
+    ecdh_len: usize,
+    kem: Kem,
+    kem_first: bool,
+}
+
+impl Hybrid {
+    fn of(group: NamedGroup) -> Option<Self> {
+        let (ecdh, ecdh_len, kem, kem_first) = match group {
+            NamedGroup::X25519MLKEM768 => (NamedGroup::X25519, 32, Kem::MlKem768, true),
+            NamedGroup::SECP256R1MLKEM768 => {
+                (NamedGroup::SECP256R1, p256::UNCOMPRESSED_LEN, Kem::MlKem768, false)
+            }
+            NamedGroup::SECP384R1MLKEM1024 => {
+                (NamedGroup::SECP384R1, p384::UNCOMPRESSED_LEN, Kem::MlKem1024, false)
+            }
+            _ => return None,
+        };
+        Some(Self { group, ecdh, ecdh_len, kem, kem_first })
+    }
+
+    /// A peer's share split into its ML-KEM part (`kem_len` bytes) and its Diffie–Hellman
+    /// part; any other length is [`PeerMisbehaved::InvalidKeyShare`].
+    fn split(self, share: &[u8], kem_len: usize) -> Result<(&[u8], &[u8]), Error> {
+        if share.len() != kem_len + self.ecdh_len {
+            return Err(PeerMisbehaved::InvalidKeyShare.into());
+        }
+        Ok(if self.kem_first {
+            share.split_at(kem_len)
+        } else {
+            let (ecdh, kem) = share.split_at(self.ecdh_len);
+            (kem, ecdh)
+        })
+    }
+
+    /// Where the Diffie–Hellman public value sits in our share.
+    fn ecdh_range(self) -> core::ops::Range<usize> {
+        let start = if self.kem_first { self.kem.ek_len() } else { 0 };
+        start..start + self.ecdh_len
+    }
+}
+
+impl HybridKey {
+    fn public(&self) -> PublicValue {
+        let mut out = PublicValue::EMPTY;
+        if self.hybrid.kem_first {
+            self.hybrid.kem.public_into(&self.seed, &mut out);
+            self.ecdh.public_into(&mut out);
+        } else {
+            self.ecdh.public_into(&mut out);
+            self.hybrid.kem.public_into(&self.seed, &mut out);
+        }
+        out
+    }
+
+    fn decapsulate(&self, peer: &[u8]) -> Result<SharedSecret, Error> {
+        let h = self.hybrid;
+        let (ct, ecdh) = h.split(peer, h.kem.ct_len())?;
+        let mut out = SharedSecret::EMPTY;
+        if h.kem_first {
+            h.kem.decapsulate_into(&self.seed, ct, &mut out)?;
+            self.ecdh.agree_into(ecdh, &mut out)?;
+        } else {
+            self.ecdh.agree_into(ecdh, &mut out)?;
+            h.kem.decapsulate_into(&self.seed, ct, &mut out)?;
+        }
+        Ok(out)
+    }
+}
+
+impl KeyShare {
+    /// Client, the first step: a fresh key in `group` from `rng` ([`KeyExchange::keygen`]),
+    /// by the first of `custom` in that group, else by `core-ec` (and `core-lattice` for a
+    /// hybrid). A group neither implements is [`ApiMisuse::BadConfig`].
+    pub fn keygen(
+        group: NamedGroup,
+        custom: &[&'static dyn KeyExchange],
+        rng: &mut dyn RandomSource,
+    ) -> Result<Self, Error> {
+        if let Some(&kx) = custom.iter().find(|k| k.group() == group) {
+            let mut share = CustomShare {
+                kx,
+                secret: [0; MAX_KX_SECRET_LEN],
+                secret_len: 0,
+                public: PublicValue::EMPTY,
+            };
+            let (s, p) = kx.keygen(rng, &mut share.secret, &mut share.public.bytes)?;
+            if s > MAX_KX_SECRET_LEN || p == 0 || p > MAX_PUBLIC_LEN {
+                return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+            }
+            share.secret_len = s;
+            share.public.len = p;
+            return Ok(Self::Custom(share));
+        }
+        if let Some(hybrid) = Hybrid::of(group) {
+            let mut seed = MlKemSeed { d: [0; 32], z: [0; 32] };
+            rng.fill(&mut seed.d).map_err(|_| Error::RandomFailed)?;
+            rng.fill(&mut seed.z).map_err(|_| Error::RandomFailed)?;
+            let ecdh = EcdhKey::generate(hybrid.ecdh, rng)?
+                .ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+            return Ok(Self::Hybrid(HybridKey { hybrid, seed, ecdh }));
+        }
+        match EcdhKey::generate(group, rng)? {
+            Some(k) => Ok(Self::Ecdh(k)),
+            None => Err(Error::ApiMisuse(ApiMisuse::BadConfig)),
+        }
+    }
+
+    /// The group this key is in.
+    pub fn group(&self) -> NamedGroup {
+        match self {
+            Self::Ecdh(k) => k.group(),
+            Self::Hybrid(k) => k.hybrid.group,
             Self::Custom(c) => c.kx.group(),
         }
     }
 
-    /// The public value to send.
+    /// The public value to send. For a hybrid this expands the ML-KEM seed (a key
+    /// generation).
     pub fn public(&self) -> PublicValue {
-        let mut out = PublicValue { bytes: [0; MAX_PUBLIC_LEN], len: 0 };
-        let mut put = |b: &[u8]| {
-            out.bytes[..b.len()].copy_from_slice(b);
-            out.len = b.len();
-        };
         match self {
-            Self::X25519(k) => put(k.public_key().as_bytes()),
-            Self::P256(k) => put(&k.public_key().to_sec1_bytes()),
-            Self::P384(k) => put(&k.public_key().to_sec1_bytes()),
-            Self::P521(k) => put(&k.public_key().to_sec1_bytes()),
-            Self::Custom(c) => return c.public,
+            Self::Ecdh(k) => {
+                let mut out = PublicValue::EMPTY;
+                k.public_into(&mut out);
+                out
+            }
+            Self::Hybrid(k) => k.public(),
+            Self::Custom(c) => c.public,
         }
-        out
+    }
+
+    /// For a hybrid, its Diffie–Hellman group and where that group's public value sits in
+    /// [`public`](Self::public): a client may offer it as a share of its own, with the same
+    /// key (draft-ietf-tls-hybrid-design §3.2 allows the reuse), and
+    /// [`decapsulate_in`](Self::decapsulate_in) then takes a server's answer in either group.
+    pub fn classical_part(&self) -> Option<(NamedGroup, core::ops::Range<usize>)> {
+        match self {
+            Self::Hybrid(k) => Some((k.hybrid.ecdh, k.hybrid.ecdh_range())),
+            _ => None,
+        }
     }
 
     /// Client, the last step ([`KeyExchange::decapsulate`]): the shared secret with the
     /// server's share, which must be a valid key in this group (else
     /// [`PeerMisbehaved::InvalidKeyShare`], answered with illegal_parameter). For the
     /// Diffie–Hellman groups this is the Diffie–Hellman function, which either side may
-    /// compute with the other's public value.
+    /// compute with the other's public value; for a hybrid, the ML-KEM decapsulation of the
+    /// server's ciphertext and the Diffie–Hellman function, concatenated in the group's order.
     pub fn decapsulate(&self, peer: &[u8]) -> Result<SharedSecret, Error> {
-        let mut out = SharedSecret { bytes: [0; MAX_SHARED_LEN], len: 0 };
-        let mut put = |b: &[u8]| {
-            out.bytes[..b.len()].copy_from_slice(b);
-            out.len = b.len();
-        };
         match self {
-            Self::X25519(k) => {
-                let p = x25519::PublicKey::from_slice(peer).map_err(bad_share)?;
-                put(k.diffie_hellman(&p).map_err(bad_share)?.as_bytes());
+            Self::Ecdh(k) => {
+                let mut out = SharedSecret::EMPTY;
+                k.agree_into(peer, &mut out)?;
+                Ok(out)
             }
-            Self::P256(k) => {
-                let p = uncompressed(peer, p256::UNCOMPRESSED_LEN)?;
-                let p = p256::PublicKey::from_sec1_bytes(p).map_err(bad_share)?;
-                put(k.diffie_hellman(&p).map_err(bad_share)?.as_bytes());
-            }
-            Self::P384(k) => {
-                let p = uncompressed(peer, p384::UNCOMPRESSED_LEN)?;
-                let p = p384::PublicKey::from_sec1_bytes(p).map_err(bad_share)?;
-                put(k.diffie_hellman(&p).map_err(bad_share)?.as_bytes());
-            }
-            Self::P521(k) => {
-                let p = uncompressed(peer, p521::UNCOMPRESSED_LEN)?;
-                let p = p521::PublicKey::from_sec1_bytes(p).map_err(bad_share)?;
-                put(k.diffie_hellman(&p).map_err(bad_share)?.as_bytes());
-            }
+            Self::Hybrid(k) => k.decapsulate(peer),
             Self::Custom(c) => {
+                let mut out = SharedSecret::EMPTY;
                 let len = c.kx.decapsulate(&c.secret[..c.secret_len], peer, &mut out.bytes)?;
                 if len == 0 || len > MAX_SHARED_LEN {
                     return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
                 }
                 out.len = len;
+                Ok(out)
             }
         }
-        Ok(out)
+    }
+
+    /// [`decapsulate`](Self::decapsulate) for a server that answered in `group`: this key's
+    /// group, or a hybrid's Diffie–Hellman group ([`classical_part`](Self::classical_part)),
+    /// which takes the Diffie–Hellman function alone. Any other group is
+    /// [`PeerMisbehaved::SelectedUnofferedParameter`].
+    pub fn decapsulate_in(&self, group: NamedGroup, peer: &[u8]) -> Result<SharedSecret, Error> {
+        if group == self.group() {
+            return self.decapsulate(peer);
+        }
+        match self {
+            Self::Hybrid(k) if k.hybrid.ecdh == group => {
+                let mut out = SharedSecret::EMPTY;
+                k.ecdh.agree_into(peer, &mut out)?;
+                Ok(out)
+            }
+            _ => Err(PeerMisbehaved::SelectedUnofferedParameter.into()),
+        }
     }
 }
 
 /// Server, in one step ([`KeyExchange::encapsulate`]): from the client's share in `group`,
 /// the server's share to send and the shared secret, by the first of `custom` in that group,
 /// else by `core-ec` (a fresh key pair and the Diffie–Hellman function with the client's
-/// share). A client share that is not valid is [`PeerMisbehaved::InvalidKeyShare`]; a group
-/// neither implements is [`ApiMisuse::BadConfig`].
+/// share) and, for a hybrid, `core-lattice` (a ciphertext to the client's encapsulation key).
+/// A client share that is not valid is [`PeerMisbehaved::InvalidKeyShare`]; a group neither
+/// implements is [`ApiMisuse::BadConfig`].
 pub fn encapsulate(
     group: NamedGroup,
     custom: &[&'static dyn KeyExchange],
@@ -276,14 +619,30 @@ pub fn encapsulate(
     client_share: &[u8],
 ) -> Result<(PublicValue, SharedSecret), Error> {
     if let Some(&kx) = custom.iter().find(|k| k.group() == group) {
-        let mut public = PublicValue { bytes: [0; MAX_PUBLIC_LEN], len: 0 };
-        let mut shared = SharedSecret { bytes: [0; MAX_SHARED_LEN], len: 0 };
+        let mut public = PublicValue::EMPTY;
+        let mut shared = SharedSecret::EMPTY;
         let (p, s) = kx.encapsulate(rng, client_share, &mut public.bytes, &mut shared.bytes)?;
         if p == 0 || p > MAX_PUBLIC_LEN || s == 0 || s > MAX_SHARED_LEN {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
         public.len = p;
         shared.len = s;
+        return Ok((public, shared));
+    }
+    if let Some(h) = Hybrid::of(group) {
+        let (ek, theirs) = h.split(client_share, h.kem.ek_len())?;
+        let ours = EcdhKey::generate(h.ecdh, rng)?.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+        let mut public = PublicValue::EMPTY;
+        let mut shared = SharedSecret::EMPTY;
+        if h.kem_first {
+            h.kem.encapsulate_into(rng, ek, &mut public, &mut shared)?;
+            ours.public_into(&mut public);
+            ours.agree_into(theirs, &mut shared)?;
+        } else {
+            ours.public_into(&mut public);
+            ours.agree_into(theirs, &mut shared)?;
+            h.kem.encapsulate_into(rng, ek, &mut public, &mut shared)?;
+        }
         return Ok((public, shared));
     }
     let key = KeyShare::keygen(group, &[], rng)?;
@@ -295,6 +654,7 @@ pub fn encapsulate(
 mod tests {
     use super::*;
     use core_hash::{HmacDrbg, Sha256};
+    use std::vec::Vec;
 
     fn rng() -> HmacDrbg<Sha256> {
         HmacDrbg::new(&[7; 32], &[1; 16], b"kx test").unwrap()
@@ -303,7 +663,7 @@ mod tests {
     #[test]
     fn every_group_agrees_with_itself() {
         let mut r = rng();
-        for &g in ALL_GROUPS {
+        for &g in CLASSICAL_GROUPS {
             let a = KeyShare::keygen(g, &[], &mut r).unwrap();
             let b = KeyShare::keygen(g, &[], &mut r).unwrap();
             assert_eq!(a.group(), g);
@@ -333,7 +693,7 @@ mod tests {
     fn invalid_peer_values_are_refused() {
         let mut r = rng();
         let bad = Err(Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare));
-        for &g in ALL_GROUPS {
+        for &g in CLASSICAL_GROUPS {
             let a = KeyShare::keygen(g, &[], &mut r).unwrap();
             let good = a.public();
             let good = good.as_ref();
@@ -358,6 +718,133 @@ mod tests {
                 assert_eq!(a.decapsulate(&zero).map(|_| ()), bad, "{g:?} zero point");
             }
         }
+    }
+
+    /// draft-ietf-tls-ecdhe-mlkem §3: the share and secret lengths and the order of the two
+    /// parts in each, checked against ML-KEM and the Diffie–Hellman function computed apart.
+    #[test]
+    fn hybrid_shares_and_secrets_are_laid_out_as_the_draft_says() {
+        let mut r = rng();
+        // (group, client share, server share, secret, ML-KEM first)
+        let cases = [
+            (NamedGroup::X25519MLKEM768, 1216, 1120, 64, true),
+            (NamedGroup::SECP256R1MLKEM768, 1249, 1153, 64, false),
+            (NamedGroup::SECP384R1MLKEM1024, 1665, 1665, 80, false),
+        ];
+        for (g, client_len, server_len, secret_len, kem_first) in cases {
+            let client = KeyShare::keygen(g, &[], &mut r).unwrap();
+            let ch = client.public();
+            assert_eq!(ch.as_ref().len(), client_len, "{g:?}");
+            let (sh, secret) = encapsulate(g, &[], &mut r, ch.as_ref()).unwrap();
+            assert_eq!(sh.as_ref().len(), server_len, "{g:?}");
+            assert_eq!(secret.as_ref().len(), secret_len, "{g:?}");
+            let decapsulated = client.decapsulate(sh.as_ref()).unwrap();
+            assert_eq!(decapsulated.as_ref(), secret.as_ref(), "{g:?}");
+
+            let KeyShare::Hybrid(k) = &client else { panic!("{g:?} is not a hybrid") };
+            let (ecdh_group, range) = client.classical_part().unwrap();
+            assert_eq!(ecdh_group, k.ecdh.group());
+            let ecdh_len = range.len();
+            let (d, z) = k.seed.halves();
+            // The ML-KEM parts, by core-lattice directly from the seed.
+            let (ek, ct, pq_secret) = match k.hybrid.kem {
+                Kem::MlKem768 => {
+                    let dk = mlkem768::DecapsulationKey::from_seed(d, z);
+                    let ek = dk.encapsulation_key().as_bytes().to_vec();
+                    let ct_at = if kem_first { 0 } else { ecdh_len };
+                    let ct = &sh.as_ref()[ct_at..ct_at + mlkem768::CIPHERTEXT_LEN];
+                    let ss = dk.decapsulate(&mlkem768::Ciphertext::from_bytes(ct).unwrap());
+                    (ek, ct.to_vec(), ss.as_bytes().to_vec())
+                }
+                Kem::MlKem1024 => {
+                    let dk = mlkem1024::DecapsulationKey::from_seed(d, z);
+                    let ek = dk.encapsulation_key().as_bytes().to_vec();
+                    let ct_at = if kem_first { 0 } else { ecdh_len };
+                    let ct = &sh.as_ref()[ct_at..ct_at + mlkem1024::CIPHERTEXT_LEN];
+                    let ss = dk.decapsulate(&mlkem1024::Ciphertext::from_bytes(ct).unwrap());
+                    (ek, ct.to_vec(), ss.as_bytes().to_vec())
+                }
+            };
+            // The Diffie–Hellman parts: our public value, and the function with the server's.
+            let mut ecdh_public = PublicValue::EMPTY;
+            k.ecdh.public_into(&mut ecdh_public);
+            let (server_ecdh, ecdh_secret) = if kem_first {
+                let p = &sh.as_ref()[ct.len()..];
+                (p, client.decapsulate_in(ecdh_group, p).unwrap())
+            } else {
+                let p = &sh.as_ref()[..ecdh_len];
+                (p, client.decapsulate_in(ecdh_group, p).unwrap())
+            };
+            assert_eq!(server_ecdh.len(), ecdh_len);
+            let (first, second): (Vec<u8>, Vec<u8>) = if kem_first {
+                (
+                    [ek.as_slice(), ecdh_public.as_ref()].concat(),
+                    [&pq_secret[..], ecdh_secret.as_ref()].concat(),
+                )
+            } else {
+                (
+                    [ecdh_public.as_ref(), ek.as_slice()].concat(),
+                    [ecdh_secret.as_ref(), &pq_secret[..]].concat(),
+                )
+            };
+            assert_eq!(ch.as_ref(), &first[..], "{g:?} client share");
+            assert_eq!(&ch.as_ref()[range], ecdh_public.as_ref(), "{g:?} classical part");
+            assert_eq!(secret.as_ref(), &second[..], "{g:?} shared secret");
+        }
+    }
+
+    #[test]
+    fn hybrid_shares_that_are_not_valid_are_refused() {
+        let mut r = rng();
+        let bad = Err(Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare));
+        for g in [
+            NamedGroup::X25519MLKEM768,
+            NamedGroup::SECP256R1MLKEM768,
+            NamedGroup::SECP384R1MLKEM1024,
+        ] {
+            let client = KeyShare::keygen(g, &[], &mut r).unwrap();
+            let ch = client.public();
+            let ch = ch.as_ref();
+            let (sh, secret) = encapsulate(g, &[], &mut r, ch).unwrap();
+            let sh = sh.as_ref();
+            // Wrong lengths either way.
+            for len in [0, 32, ch.len() - 1] {
+                assert_eq!(encapsulate(g, &[], &mut r, &ch[..len]).map(|_| ()), bad, "{g:?} {len}");
+            }
+            let mut long = ch.to_vec();
+            long.push(0);
+            assert_eq!(encapsulate(g, &[], &mut r, &long).map(|_| ()), bad, "{g:?}");
+            for len in [0, 32, sh.len() - 1] {
+                assert_eq!(client.decapsulate(&sh[..len]).map(|_| ()), bad, "{g:?} {len}");
+            }
+            // An encapsulation key with a coefficient not below q (FIPS 203 §7.2).
+            let (_, range) = client.classical_part().unwrap();
+            let ek_at = if range.start == 0 { range.end } else { 0 };
+            let mut c = ch.to_vec();
+            c[ek_at] = 0xff;
+            c[ek_at + 1] |= 0x0f;
+            assert_eq!(encapsulate(g, &[], &mut r, &c).map(|_| ()), bad, "{g:?} ek");
+            // A Diffie–Hellman part that is not a valid public value, either way.
+            let mut c = ch.to_vec();
+            c[range.clone()].fill(0);
+            assert_eq!(encapsulate(g, &[], &mut r, &c).map(|_| ()), bad, "{g:?} ecdh");
+            let ct_len = sh.len() - range.len();
+            let server_ecdh = if range.start == 0 { 0..range.len() } else { ct_len..sh.len() };
+            let mut s = sh.to_vec();
+            s[server_ecdh].fill(0);
+            assert_eq!(client.decapsulate(&s).map(|_| ()), bad, "{g:?} server ecdh");
+            // A changed ciphertext decapsulates (implicit rejection) to another secret.
+            let ct_at = if range.start == 0 { range.len() } else { 0 };
+            let mut s = sh.to_vec();
+            s[ct_at + 5] ^= 1;
+            let other = client.decapsulate(&s).unwrap();
+            assert_ne!(other.as_ref(), secret.as_ref(), "{g:?}");
+            // Only the hybrid's own Diffie–Hellman group is taken besides the hybrid.
+            let wrong = Err(Error::PeerMisbehaved(PeerMisbehaved::SelectedUnofferedParameter));
+            assert_eq!(client.decapsulate_in(NamedGroup::SECP521R1, &[4; 133]).map(|_| ()), wrong);
+            assert!(is_tls13_only(g));
+        }
+        assert!(!is_tls13_only(NamedGroup::X25519));
     }
 
     #[test]

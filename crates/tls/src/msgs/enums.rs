@@ -160,6 +160,12 @@ wire_enum! {
         X25519 = 0x001d,
         /// `x448`.
         X448 = 0x001e,
+        /// `SecP256r1MLKEM768`: P-256 ECDH and ML-KEM-768 (draft-ietf-tls-ecdhe-mlkem).
+        SECP256R1MLKEM768 = 0x11eb,
+        /// `X25519MLKEM768`: ML-KEM-768 and X25519 (draft-ietf-tls-ecdhe-mlkem).
+        X25519MLKEM768 = 0x11ec,
+        /// `SecP384r1MLKEM1024`: P-384 ECDH and ML-KEM-1024 (draft-ietf-tls-ecdhe-mlkem).
+        SECP384R1MLKEM1024 = 0x11ed,
     }
 }
 
