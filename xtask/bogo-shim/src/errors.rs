@@ -33,6 +33,8 @@ pub(crate) fn code(e: Error) -> String {
         },
         Error::PeerIncompatible(p) => match p {
             PeerIncompatible::NoTls13 | PeerIncompatible::NoCommonVersion => "UNSUPPORTED_PROTOCOL",
+            PeerIncompatible::Renegotiation => "NO_RENEGOTIATION",
+            PeerIncompatible::NoExtendedMasterSecret => "EXTENDED_MASTER_SECRET_REQUIRED",
             PeerIncompatible::NoCommonSuite => "NO_SHARED_CIPHER",
             PeerIncompatible::NoCommonGroup => "NO_SHARED_GROUP",
             PeerIncompatible::NoCommonSignatureScheme

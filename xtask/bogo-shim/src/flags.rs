@@ -177,6 +177,17 @@ pub(crate) struct Options {
     /// `-min-version` at TLS 1.3 or above: the test itself asks for TLS 1.3 only, so a
     /// peer without it is a failure the test expects rather than a feature we lack.
     pub(crate) tls13_required: bool,
+    /// `-min-version`/`-max-version` (BoringSSL's defaults: TLS 1.0 to TLS 1.3).
+    pub(crate) min_version: u16,
+    pub(crate) max_version: u16,
+    /// `-no-tls13`, `-no-tls12`: those versions are left out.
+    pub(crate) no_tls13: bool,
+    pub(crate) no_tls12: bool,
+    /// `-cipher`: BoringSSL's cipher string (TLS 1.2 suites only).
+    pub(crate) cipher: Option<String>,
+    /// `-use-export-context`: the exporter takes the context (RFC 5705 §4; TLS 1.2
+    /// distinguishes an empty context from none).
+    pub(crate) use_export_context: bool,
     pub(crate) expect_version: Option<u16>,
     pub(crate) curves: Vec<u16>,
     pub(crate) expect_curve_id: Option<u16>,
@@ -223,6 +234,12 @@ impl Default for Options {
             resume_count: 0,
             credentials: vec![Credential::default()],
             tls13_required: false,
+            min_version: 0x0301,
+            max_version: 0x0304,
+            no_tls13: false,
+            no_tls12: false,
+            cipher: None,
+            use_export_context: false,
             expect_version: None,
             curves: Vec::new(),
             expect_curve_id: None,
@@ -314,12 +331,20 @@ impl Options {
                 "-new-x509-credential" => o.credentials.push(Credential::default()),
                 "-cert-file" => o.credential().cert_file = Some(value()),
                 "-key-file" => o.credential().key_file = Some(value()),
-                "-min-version" => o.tls13_required = num::<u16>(f)? >= 0x0304,
+                "-min-version" => {
+                    o.min_version = num(f)?;
+                    o.tls13_required = o.min_version >= 0x0304;
+                }
                 "-max-version" => {
-                    if num::<u16>(f)? < 0x0304 {
-                        return Err(Unimplemented("TLS 1.2 and below".into()));
+                    o.max_version = num(f)?;
+                    if o.max_version < 0x0303 {
+                        return Err(Unimplemented("TLS 1.1 and below".into()));
                     }
                 }
+                "-no-tls13" => o.no_tls13 = true,
+                "-no-tls12" => o.no_tls12 = true,
+                "-cipher" => o.cipher = Some(value()),
+                "-use-export-context" => o.use_export_context = true,
                 "-expect-version" => o.expect_version = Some(num(f)?),
                 "-curves" => o.curves.push(num(f)?),
                 "-expect-curve-id" => o.expect_curve_id = Some(num(f)?),
@@ -356,21 +381,18 @@ impl Options {
                 "-export-label" => o.export_label = value(),
                 "-export-context" => o.export_context = value(),
                 "-expect-total-renegotiations" if num::<u32>(f)? == 0 => {}
-                // No effect on what this shim does, or true of it: it only speaks TLS 1.3 (where BoringSSL's
-                // cipher string and the version exclusions below TLS 1.3 do not apply, and the
-                // extended master secret is always in force), blocking I/O already finishes
-                // the handshake before data moves, and 0-RTT is never offered.
+                // No effect on what this shim does, or true of it: it speaks TLS 1.3 and 1.2
+                // only (the exclusions below TLS 1.2 do not apply), the extended master
+                // secret is always in force (Halite's TLS 1.2 requires it), blocking I/O
+                // already finishes the handshake before data moves, and 0-RTT is never
+                // offered.
                 "-async"
                 | "-implicit-handshake"
                 | "-no-op-extra-handshake"
-                | "-cipher"
                 | "-no-tls1"
                 | "-no-tls11"
-                | "-no-tls12"
                 | "-expect-extended-master-secret"
                 | "-expect-no-offer-early-data"
-                // TLS 1.3 exports the same with an empty context and without one.
-                | "-use-export-context"
                 // A finished handshake has had its peer's chain verified (Halite always
                 // verifies): the result is success.
                 | "-expect-verify-result"

@@ -22,9 +22,10 @@ use std::process::ExitCode;
 
 use core_hash::{OsRandom, RandomSource};
 use pki_types::{CertificateDer, UnixTime};
-use tls::msgs::{AlertDescription, NamedGroup, SignatureScheme};
+use tls::msgs::{AlertDescription, NamedGroup, ProtocolVersion, SignatureScheme};
 use tls::provider::Signer;
 use tls::sign::MAX_SIGNATURE_LEN;
+use tls::suites::tls12::{DEFAULT_SUITES12, Suite12};
 use tls::ticket::{MemoryTicketStore, TicketKey};
 use tls::verify::{CertVerifier, Peer, SUPPORTED_SCHEMES};
 use tls::{
@@ -76,16 +77,55 @@ struct Sessions {
     ticket_key: TicketKey,
 }
 
-/// A signing key that offers only the schemes of `-signing-prefs`, in that order.
+/// A signing key that offers only the schemes of `-signing-prefs`, in that order (in TLS
+/// 1.3 and both TLS 1.2 lists).
 #[derive(Debug)]
 struct PreferredSchemes<'k> {
     key: &'k SigningKey,
     schemes: Vec<SignatureScheme>,
+    schemes12: Vec<SignatureScheme>,
+    digest12: Vec<SignatureScheme>,
+}
+
+impl<'k> PreferredSchemes<'k> {
+    fn new(key: &'k SigningKey, prefs: &[u16]) -> Self {
+        let pick = |all: &[SignatureScheme]| -> Vec<SignatureScheme> {
+            if prefs.is_empty() {
+                all.to_vec()
+            } else {
+                prefs.iter().map(|&s| SignatureScheme(s)).filter(|s| all.contains(s)).collect()
+            }
+        };
+        Self {
+            key,
+            schemes: pick(key.schemes()),
+            schemes12: pick(key.tls12_schemes()),
+            digest12: pick(key.tls12_digest_schemes()),
+        }
+    }
 }
 
 impl Signer for PreferredSchemes<'_> {
     fn schemes(&self) -> &[SignatureScheme] {
         &self.schemes
+    }
+
+    fn tls12_schemes(&self) -> &[SignatureScheme] {
+        &self.schemes12
+    }
+
+    fn tls12_digest_schemes(&self) -> &[SignatureScheme] {
+        &self.digest12
+    }
+
+    fn sign_digest(
+        &self,
+        scheme: SignatureScheme,
+        digest: &[u8],
+        rng: &mut dyn RandomSource,
+        out: &mut [u8; MAX_SIGNATURE_LEN],
+    ) -> Result<usize, Error> {
+        self.key.sign_digest(scheme, digest, rng, out)
     }
 
     fn sign(
@@ -226,6 +266,48 @@ fn groups(opts: &Options) -> Result<Vec<NamedGroup>, Fail> {
         .collect()
 }
 
+/// The versions the flags leave (TLS 1.3 and TLS 1.2 at most), highest first.
+fn versions(opts: &Options) -> Result<Vec<ProtocolVersion>, Fail> {
+    let within = |v: u16| opts.min_version <= v && v <= opts.max_version;
+    let mut out = Vec::new();
+    if within(0x0304) && !opts.no_tls13 {
+        out.push(ProtocolVersion::TLSV1_3);
+    }
+    if within(0x0303) && !opts.no_tls12 {
+        out.push(ProtocolVersion::TLSV1_2);
+    }
+    if out.is_empty() {
+        return Err(Fail::Unimplemented("no version above TLS 1.1 enabled".into()));
+    }
+    Ok(out)
+}
+
+/// The TLS 1.2 suites of `-cipher`: BoringSSL's cipher string where it is a plain list of
+/// names (IANA or OpenSSL), `ALL` or `DEFAULT`. Names of suites Halite lacks (CBC, static
+/// RSA…) drop out as BoringSSL drops unknown ones; selectors, exclusions and
+/// equal-preference groups are not implemented.
+fn suites12(opts: &Options) -> Result<Vec<Suite12>, Fail> {
+    let Some(cipher) = &opts.cipher else {
+        return Ok(DEFAULT_SUITES12.to_vec());
+    };
+    let mut out: Vec<Suite12> = Vec::new();
+    for token in cipher.split(':').filter(|t| !t.is_empty()) {
+        if token == "ALL" || token == "DEFAULT" {
+            out.extend(DEFAULT_SUITES12.iter().filter(|s| !out.contains(s)).collect::<Vec<_>>());
+        } else if let Some(s) = tls::suites::tls12::by_name(token) {
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        } else if !token.starts_with("TLS_") {
+            return Err(Fail::Unimplemented(format!("cipher string {cipher:?}")));
+        }
+    }
+    if out.is_empty() {
+        return Err(Fail::Unimplemented(format!("no TLS 1.2 suite in {cipher:?}")));
+    }
+    Ok(out)
+}
+
 /// The ALPN list of `-advertise-alpn`'s wire form (length-prefixed names).
 fn alpn_list(wire: &[u8]) -> Result<Vec<Vec<u8>>, Fail> {
     let mut out = Vec::new();
@@ -249,6 +331,9 @@ fn unix_now(delay: u64) -> UnixTime {
 #[allow(clippy::too_many_lines)] // the runner's flags, one after the other
 fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(), Fail> {
     let groups = groups(opts)?;
+    let versions = versions(opts)?;
+    let suites12 = suites12(opts)?;
+    let tls12 = versions.contains(&ProtocolVersion::TLSV1_2);
     // Our certificates (either role): each credential with both a chain and a key.
     let mut chains: Vec<Vec<Vec<u8>>> = Vec::new();
     let mut keys: Vec<(SigningKey, &[u16])> = Vec::new();
@@ -260,21 +345,8 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
     }
     let chain_refs: Vec<Vec<&[u8]>> =
         chains.iter().map(|c| c.iter().map(Vec::as_slice).collect()).collect();
-    let preferred: Vec<PreferredSchemes<'_>> = keys
-        .iter()
-        .map(|(key, prefs)| {
-            let schemes = if prefs.is_empty() {
-                key.schemes().to_vec()
-            } else {
-                prefs
-                    .iter()
-                    .map(|&s| SignatureScheme(s))
-                    .filter(|s| key.schemes().contains(s))
-                    .collect()
-            };
-            PreferredSchemes { key, schemes }
-        })
-        .collect();
+    let preferred: Vec<PreferredSchemes<'_>> =
+        keys.iter().map(|(key, prefs)| PreferredSchemes::new(key, prefs)).collect();
     let certified: Vec<CertifiedKey<'_>> =
         chain_refs.iter().zip(&preferred).map(|(chain, key)| CertifiedKey { chain, key }).collect();
     if !opts.server && certified.len() > 1 {
@@ -299,6 +371,8 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
         let config = ServerConfig {
             alpn: &selected,
             groups: &groups,
+            versions: &versions,
+            suites12: &suites12,
             client_auth: (opts.verify_peer || opts.require_any_client_certificate).then_some(
                 ClientAuth {
                     required: opts.require_any_client_certificate,
@@ -318,6 +392,8 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
         let config = ClientConfig {
             alpn: &advertised_refs,
             groups: &groups,
+            versions: &versions,
+            suites12: &suites12,
             client_cert: certified.first().copied(),
             tickets: (!opts.no_ticket).then_some(&sessions.store as &dyn tls::ticket::TicketStore),
             verifier: Some(&AnyChain),
@@ -341,13 +417,22 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
     }
     match r {
         // A peer that only speaks TLS 1.2 or below (our ClientHello refused with
-        // protocol_version, or a ClientHello without TLS 1.3) tests a version Halite lacks,
-        // unless the test itself asked for TLS 1.3 only.
+        // protocol_version, or a ClientHello without TLS 1.3) when the flags left TLS 1.2
+        // out tests a version Halite lacks, unless the test itself asked for TLS 1.3 only.
         Err(Fail::Tls(
             Error::PeerIncompatible(PeerIncompatible::NoTls13 | PeerIncompatible::NoCommonVersion)
             | Error::AlertReceived(AlertDescription::PROTOCOL_VERSION),
-        )) if !opts.tls13_required => {
+        )) if !opts.tls13_required && !tls12 => {
             Err(Fail::Unimplemented("the peer wants TLS 1.2 or below".into()))
+        }
+        // Halite's TLS 1.2 server does not do client authentication yet: with `client_auth`
+        // it serves only TLS 1.3, and a TLS 1.2 peer is refused.
+        Err(Fail::Tls(Error::PeerIncompatible(PeerIncompatible::NoCommonVersion)))
+            if opts.server
+                && tls12
+                && (opts.verify_peer || opts.require_any_client_certificate) =>
+        {
+            Err(Fail::Unimplemented("a TLS 1.2 server with client authentication".into()))
         }
         r => r,
     }
@@ -425,7 +510,7 @@ fn exchange(
 
     // What the test expects of the handshake.
     if let Some(v) = opts.expect_version {
-        check(v == 0x0304, || format!("version: got TLS 1.3, want {v:#x}"))?;
+        check(v == n.version.0, || format!("version: got {:#x}, want {v:#x}", n.version.0))?;
     }
     if let Some(c) = opts.expect_curve_id {
         check(n.group.0 == c, || format!("curve: got {:#x}, want {c:#x}", n.group.0))?;
@@ -474,6 +559,10 @@ fn exchange(
     if opts.export_keying_material > 0 {
         let mut out = vec![0u8; opts.export_keying_material];
         let (label, context) = (opts.export_label.as_bytes(), opts.export_context.as_bytes());
+        // Halite's TLS 1.2 exporter always takes the context (an empty one too).
+        if n.version == ProtocolVersion::TLSV1_2 && !opts.use_export_context {
+            return Err(Fail::Unimplemented("a TLS 1.2 export without a context".into()));
+        }
         conn.export_keying_material(label, context, &mut out)?;
         write_all(conn, sock, &out)?;
     }
@@ -518,13 +607,16 @@ fn exchange(
         }
     }
 
-    // A TLS 1.3 client expects a ticket from every handshake unless told otherwise.
-    if !opts.server && !opts.shim_shuts_down && !opts.no_ticket {
+    // A client expects a new session from every handshake unless told otherwise, but for a
+    // resumed TLS 1.2 one (the session continues; a server need not renew its ticket).
+    let resumed12 = n.resumed && n.version == ProtocolVersion::TLSV1_2;
+    if !opts.server && !opts.shim_shuts_down && !opts.no_ticket && !resumed12 {
         let got = !sessions.store.is_empty();
         check(got != opts.expect_no_session, || {
             format!(
-                "new session was{} received, expected the opposite",
-                if got { "" } else { " not" }
+                "new session was{} received, expected the opposite (refused: {:?})",
+                if got { "" } else { " not" },
+                conn.refused_ticket()
             )
         })?;
     }
