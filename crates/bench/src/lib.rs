@@ -10,9 +10,11 @@
 //! and its ring provider and with `rustls-halite` (rustls on Halite's primitives), each client and server pair in one thread with the bytes moved in
 //! memory, all limited to TLS 1.3, `TLS_AES_128_GCM_SHA256` and X25519 — full handshakes with
 //! an ECDSA P-256 and with an RSA-2048 certificate, resumed handshakes (ticket, `psk_dhe_ke`)
-//! and bulk data in 1 KiB and 16 KiB records. Three ways to run it:
+//! and bulk data in 1 KiB and 16 KiB records — and the same four over TLS 1.2 (`tls12-*`:
+//! ECDHE X25519, AES-128-GCM, resumption by session ticket). Three ways to run it:
 //!
-//! - `speed --only '^tls'`: the side-by-side table with Halite's ratio to the best rustls;
+//! - `speed --only '^tls'` (`'^tls12-'` for TLS 1.2 alone): the side-by-side table with
+//!   Halite's ratio to the best rustls;
 //! - `cargo bench -p bench --bench tls`: the same operations under criterion;
 //! - `cargo run --release -p bench --bin tls-conn`: memory per connection (object size, the
 //!   buffers Halite's caller lends, and heap counted per side by a counting global allocator,

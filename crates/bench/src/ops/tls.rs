@@ -14,6 +14,14 @@
 //! - `tls-bulk`: application data from client to server over an established connection, one
 //!   record of the cell's size (1 KiB and 16 KiB) per call: sealed, moved, opened and read.
 //!
+//! The `tls12-*` ops are the same four over TLS 1.2 (opt-in in Halite: `versions` and
+//! `suites12` on both configurations; rustls limited to its TLS 1.2 version): ECDHE with
+//! X25519, `TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256` or `TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256`
+//! (each client offers both, the certificate decides), the same certificates and schemes, and
+//! resumption by RFC 5077 session ticket (an abbreviated handshake, no key exchange; the
+//! server issues a fresh ticket each time). No server keeps a session-id cache (rustls's is
+//! switched off, Halite has none), so the full handshakes do the same work on both sides.
+//!
 //! Each runner writes what was negotiated (see [`summary`]) or the bytes received, so the
 //! agreement check proves every library ran the same handshake before anything is timed, and
 //! each runner's constructor asserts the claimed parameters on a first handshake.
@@ -30,8 +38,9 @@ use core_hash::OsRandom;
 use pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, TrustAnchor};
 use rustls::crypto::{CryptoProvider, WebPkiSupportedAlgorithms};
 use rustls::{ConnectionCommon, HandshakeKind};
-use tls::msgs::{NamedGroup, SignatureScheme};
+use tls::msgs::{NamedGroup, ProtocolVersion, SignatureScheme};
 use tls::record::MAX_RECORD_LEN;
+use tls::suites::tls12::{self, Suite12};
 use tls::suites::{self, Suite};
 use tls::ticket::{MemoryTicketStore, TicketKey, TicketStore};
 use tls::{
@@ -47,6 +56,40 @@ pub const SERVER_NAME: &str = "localhost";
 pub const SUITE: u16 = 0x1301;
 /// The group every library is limited to: X25519.
 pub const GROUP: u16 = 0x001d;
+
+/// The TLS 1.2 suite with an ECDSA certificate: `TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256`.
+pub const SUITE12_ECDSA: u16 = 0xc02b;
+/// The TLS 1.2 suite with an RSA certificate: `TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256`.
+pub const SUITE12_RSA: u16 = 0xc02f;
+
+/// The protocol version an op runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    /// TLS 1.3 only (ops `tls-*`).
+    Tls13,
+    /// TLS 1.2 only (ops `tls12-*`).
+    Tls12,
+}
+
+impl Version {
+    /// The suite every library negotiates with `cert`.
+    #[must_use]
+    pub fn suite(self, cert: Cert) -> u16 {
+        match (self, cert) {
+            (Version::Tls13, _) => SUITE,
+            (Version::Tls12, Cert::EcdsaP256) => SUITE12_ECDSA,
+            (Version::Tls12, Cert::Rsa2048) => SUITE12_RSA,
+        }
+    }
+
+    /// The name of Halite's implementation in the table.
+    fn impl_name(self) -> &'static str {
+        match self {
+            Version::Tls13 => "tls13",
+            Version::Tls12 => "tls12",
+        }
+    }
+}
 
 /// The record sizes `tls-bulk` is measured at, whatever `--sizes` says: 1 KiB and 16 KiB.
 pub const BULK_SIZES: &[usize] = &[1024, 16384];
@@ -116,10 +159,18 @@ pub fn summary(suite: u16, group: u16, scheme: u16, resumed: bool) -> [u8; 7] {
     [s0, s1, g0, g1, c0, c1, u8::from(resumed)]
 }
 
-/// What every library must negotiate with `cert`, resumed or not.
+/// What every library must negotiate with `cert` over TLS 1.3, resumed or not.
 #[must_use]
 pub fn claimed(cert: Cert, resumed: bool) -> [u8; 7] {
-    summary(SUITE, GROUP, cert.scheme(), resumed)
+    claimed_in(Version::Tls13, cert, resumed)
+}
+
+/// What every library must negotiate with `cert` over `version`, resumed or not: a resumed
+/// TLS 1.2 handshake has no key exchange (group 0) and keeps the session's scheme.
+#[must_use]
+pub fn claimed_in(version: Version, cert: Cert, resumed: bool) -> [u8; 7] {
+    let group = if version == Version::Tls12 && resumed { 0 } else { GROUP };
+    summary(version.suite(cert), group, cert.scheme(), resumed)
 }
 
 fn tls_op(id: &'static str, what: &'static str, unit: Unit, halite: fn() -> Halite) -> Op {
@@ -152,44 +203,88 @@ pub(super) fn ops() -> Vec<Op> {
                 "tls-full-ecdsa",
                 "TLS 1.3 full handshake in memory: X25519, ECDSA P-256 certificate, AES-128-GCM",
                 Unit::Ops,
-                || halite_tls(|| halite_full(Cert::EcdsaP256)),
+                || halite_tls(|| halite_full(Version::Tls13, Cert::EcdsaP256)),
             ),
-            || rustls_full(Provider::AwsLc, Cert::EcdsaP256),
-            || rustls_full(Provider::Ring, Cert::EcdsaP256),
-            || rustls_full(Provider::Halite, Cert::EcdsaP256),
+            || rustls_full(Version::Tls13, Provider::AwsLc, Cert::EcdsaP256),
+            || rustls_full(Version::Tls13, Provider::Ring, Cert::EcdsaP256),
+            || rustls_full(Version::Tls13, Provider::Halite, Cert::EcdsaP256),
         ),
         with(
             tls_op(
                 "tls-full-rsa",
                 "TLS 1.3 full handshake in memory: X25519, RSA-2048 certificate (PSS), AES-128-GCM",
                 Unit::Ops,
-                || halite_tls(|| halite_full(Cert::Rsa2048)),
+                || halite_tls(|| halite_full(Version::Tls13, Cert::Rsa2048)),
             ),
-            || rustls_full(Provider::AwsLc, Cert::Rsa2048),
-            || rustls_full(Provider::Ring, Cert::Rsa2048),
-            || rustls_full(Provider::Halite, Cert::Rsa2048),
+            || rustls_full(Version::Tls13, Provider::AwsLc, Cert::Rsa2048),
+            || rustls_full(Version::Tls13, Provider::Ring, Cert::Rsa2048),
+            || rustls_full(Version::Tls13, Provider::Halite, Cert::Rsa2048),
         ),
         with(
             tls_op(
                 "tls-resume",
                 "TLS 1.3 resumed handshake in memory: session ticket, psk_dhe_ke X25519, AES-128-GCM",
                 Unit::Ops,
-                || halite_tls(halite_resume),
+                || halite_tls(|| halite_resume(Version::Tls13)),
             ),
-            || rustls_resume(Provider::AwsLc),
-            || rustls_resume(Provider::Ring),
-            || rustls_resume(Provider::Halite),
+            || rustls_resume(Version::Tls13, Provider::AwsLc),
+            || rustls_resume(Version::Tls13, Provider::Ring),
+            || rustls_resume(Version::Tls13, Provider::Halite),
         ),
         with(
             tls_op(
                 "tls-bulk",
                 "TLS 1.3 application data client to server, one AES-128-GCM record of BYTES per call",
                 Unit::Bytes,
-                || halite_tls(halite_bulk),
+                || halite_tls(|| halite_bulk(Version::Tls13)),
             ),
-            || rustls_bulk(Provider::AwsLc),
-            || rustls_bulk(Provider::Ring),
-            || rustls_bulk(Provider::Halite),
+            || rustls_bulk(Version::Tls13, Provider::AwsLc),
+            || rustls_bulk(Version::Tls13, Provider::Ring),
+            || rustls_bulk(Version::Tls13, Provider::Halite),
+        ),
+        with(
+            tls_op(
+                "tls12-full-ecdsa",
+                "TLS 1.2 full handshake in memory: ECDHE X25519, ECDSA P-256 certificate, AES-128-GCM",
+                Unit::Ops,
+                || halite_tls12(|| halite_full(Version::Tls12, Cert::EcdsaP256)),
+            ),
+            || rustls_full(Version::Tls12, Provider::AwsLc, Cert::EcdsaP256),
+            || rustls_full(Version::Tls12, Provider::Ring, Cert::EcdsaP256),
+            || rustls_full(Version::Tls12, Provider::Halite, Cert::EcdsaP256),
+        ),
+        with(
+            tls_op(
+                "tls12-full-rsa",
+                "TLS 1.2 full handshake in memory: ECDHE X25519, RSA-2048 certificate (PSS), AES-128-GCM",
+                Unit::Ops,
+                || halite_tls12(|| halite_full(Version::Tls12, Cert::Rsa2048)),
+            ),
+            || rustls_full(Version::Tls12, Provider::AwsLc, Cert::Rsa2048),
+            || rustls_full(Version::Tls12, Provider::Ring, Cert::Rsa2048),
+            || rustls_full(Version::Tls12, Provider::Halite, Cert::Rsa2048),
+        ),
+        with(
+            tls_op(
+                "tls12-resume",
+                "TLS 1.2 resumed handshake in memory: RFC 5077 session ticket, AES-128-GCM",
+                Unit::Ops,
+                || halite_tls12(|| halite_resume(Version::Tls12)),
+            ),
+            || rustls_resume(Version::Tls12, Provider::AwsLc),
+            || rustls_resume(Version::Tls12, Provider::Ring),
+            || rustls_resume(Version::Tls12, Provider::Halite),
+        ),
+        with(
+            tls_op(
+                "tls12-bulk",
+                "TLS 1.2 application data client to server, one AES-128-GCM record of BYTES per call",
+                Unit::Bytes,
+                || halite_tls12(|| halite_bulk(Version::Tls12)),
+            ),
+            || rustls_bulk(Version::Tls12, Provider::AwsLc),
+            || rustls_bulk(Version::Tls12, Provider::Ring),
+            || rustls_bulk(Version::Tls12, Provider::Halite),
         ),
     ]
 }
@@ -197,10 +292,20 @@ pub(super) fn ops() -> Vec<Op> {
 /// Halite's side of a TLS op: its one implementation is the `tls` crate over the default
 /// primitives.
 fn halite_tls(make: fn() -> Runner) -> Halite {
+    halite_in(Version::Tls13, make)
+}
+
+/// [`halite_tls`] for a TLS 1.2 op.
+fn halite_tls12(make: fn() -> Runner) -> Halite {
+    halite_in(Version::Tls12, make)
+}
+
+fn halite_in(version: Version, make: fn() -> Runner) -> Halite {
+    let name = version.impl_name();
     Halite {
-        default_impl: "tls13".to_owned(),
+        default_impl: name.to_owned(),
         default: make(),
-        impls: vec![("tls13".to_owned(), make())],
+        impls: vec![(name.to_owned(), make())],
     }
 }
 
@@ -208,6 +313,10 @@ fn halite_tls(make: fn() -> Runner) -> Halite {
 
 static HALITE_SUITES: [Suite; 1] = [suites::TLS13_AES_128_GCM_SHA256];
 static HALITE_GROUPS: [NamedGroup; 1] = [NamedGroup::X25519];
+static HALITE_SUITES12: [Suite12; 2] =
+    [tls12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, tls12::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256];
+static HALITE_V13: [ProtocolVersion; 1] = [ProtocolVersion::TLSV1_3];
+static HALITE_V12: [ProtocolVersion; 1] = [ProtocolVersion::TLSV1_2];
 
 /// A server identity and the client's root for it, built once per process.
 #[derive(Clone, Copy, Debug)]
@@ -289,22 +398,40 @@ pub struct HaliteSetup {
     pub identity: HaliteIdentity,
     /// The client's ticket store and the server's ticket key, for resumption.
     pub tickets: Option<(MemoryTicketStore, TicketKey)>,
+    /// The one version both sides offer.
+    pub version: Version,
 }
 
 impl HaliteSetup {
-    /// A setup for `cert`, issuing and keeping one ticket per handshake when `tickets`.
+    /// A TLS 1.3 setup for `cert`, issuing and keeping one ticket per handshake when
+    /// `tickets`.
     #[must_use]
     pub fn new(cert: Cert, tickets: bool) -> Self {
+        Self::new_in(Version::Tls13, cert, tickets)
+    }
+
+    /// [`HaliteSetup::new`] over `version`.
+    #[must_use]
+    pub fn new_in(version: Version, cert: Cert, tickets: bool) -> Self {
         let tickets = tickets.then(|| {
             (MemoryTicketStore::default(), TicketKey::new(&[0x42; 32]).expect("a ticket key"))
         });
-        Self { identity: halite_identity(cert), tickets }
+        Self { identity: halite_identity(cert), tickets, version }
+    }
+
+    fn versions(&self) -> &'static [ProtocolVersion] {
+        match self.version {
+            Version::Tls13 => &HALITE_V13,
+            Version::Tls12 => &HALITE_V12,
+        }
     }
 
     /// A new client connection (its `ClientHello` queued).
     pub fn client<'a, 'b>(&'a self, bufs: Buffers<'b>) -> Connection<'a, 'b> {
         let config = ClientConfig {
+            versions: self.versions(),
             suites: &HALITE_SUITES,
+            suites12: &HALITE_SUITES12,
             groups: &HALITE_GROUPS,
             tickets: self.tickets.as_ref().map(|(store, _)| store as &dyn TicketStore),
             ..ClientConfig::new(self.identity.roots, &tls::SystemClock)
@@ -315,7 +442,9 @@ impl HaliteSetup {
     /// A new server connection.
     pub fn server<'a, 'b>(&'a self, bufs: Buffers<'b>) -> Connection<'a, 'b> {
         let config = ServerConfig {
+            versions: self.versions(),
             suites: &HALITE_SUITES,
+            suites12: &HALITE_SUITES12,
             groups: &HALITE_GROUPS,
             tickets: self.tickets.as_ref().map(|(_, key)| ServerTickets {
                 key,
@@ -395,25 +524,29 @@ fn halite_pair_handshake(
     halite_handshake(&mut client, &mut server, wire).expect("a Halite handshake")
 }
 
-fn halite_full(cert: Cert) -> Runner {
-    let setup = HaliteSetup::new(cert, false);
+fn halite_full(version: Version, cert: Cert) -> Runner {
+    let setup = HaliteSetup::new_in(version, cert, false);
     let mut bufs: [HaliteBuffers; 2] = Default::default();
     let mut wire = Vec::with_capacity(HALITE_SEND);
     let first = halite_pair_handshake(&setup, &mut bufs, &mut wire);
-    assert_eq!(first, claimed(cert, false), "Halite's full handshake with {cert:?}");
+    assert_eq!(
+        first,
+        claimed_in(version, cert, false),
+        "Halite's {version:?} full handshake with {cert:?}"
+    );
     Box::new(move |_, out| {
         out.extend_from_slice(&halite_pair_handshake(&setup, &mut bufs, &mut wire));
     })
 }
 
-fn halite_resume() -> Runner {
-    let setup = HaliteSetup::new(Cert::EcdsaP256, true);
+fn halite_resume(version: Version) -> Runner {
+    let setup = HaliteSetup::new_in(version, Cert::EcdsaP256, true);
     let mut bufs: [HaliteBuffers; 2] = Default::default();
     let mut wire = Vec::with_capacity(HALITE_SEND);
     let first = halite_pair_handshake(&setup, &mut bufs, &mut wire);
-    assert_eq!(first, claimed(Cert::EcdsaP256, false), "Halite's first handshake");
+    assert_eq!(first, claimed_in(version, Cert::EcdsaP256, false), "Halite's first handshake");
     let second = halite_pair_handshake(&setup, &mut bufs, &mut wire);
-    assert_eq!(second, claimed(Cert::EcdsaP256, true), "Halite's resumed handshake");
+    assert_eq!(second, claimed_in(version, Cert::EcdsaP256, true), "Halite's resumed handshake");
     Box::new(move |_, out| {
         out.extend_from_slice(&halite_pair_handshake(&setup, &mut bufs, &mut wire));
     })
@@ -421,15 +554,17 @@ fn halite_resume() -> Runner {
 
 /// An established Halite pair kept for the life of the runner: the connections borrow the
 /// setup and buffers, which are leaked once per runner so the closure can own the pair.
-fn halite_bulk() -> Runner {
-    let setup: &'static HaliteSetup = Box::leak(Box::new(HaliteSetup::new(Cert::EcdsaP256, false)));
+fn halite_bulk(version: Version) -> Runner {
+    let setup: &'static HaliteSetup =
+        Box::leak(Box::new(HaliteSetup::new_in(version, Cert::EcdsaP256, false)));
     let bufs: &'static mut [HaliteBuffers; 2] = Box::leak(Box::default());
     let [cb, sb] = bufs;
     let mut client = setup.client(cb.lend());
     let mut server = setup.server(sb.lend());
     let mut wire = Vec::with_capacity(HALITE_SEND);
     let first = halite_handshake(&mut client, &mut server, &mut wire).expect("a Halite handshake");
-    assert_eq!(first, claimed(Cert::EcdsaP256, false), "Halite's handshake for bulk data");
+    let want = claimed_in(version, Cert::EcdsaP256, false);
+    assert_eq!(first, want, "Halite's handshake for bulk data");
     Box::new(move |m, out| {
         for chunk in m.chunks(tls::record::MAX_PLAINTEXT_LEN) {
             let n = client.write(chunk).expect("room for a record");
@@ -465,13 +600,19 @@ pub enum Provider {
 /// (rustls's server would otherwise pick PSS with SHA-512 for RSA). Built once per process.
 #[must_use]
 pub fn rustls_provider(which: Provider) -> Arc<CryptoProvider> {
-    static AWS: OnceLock<Arc<CryptoProvider>> = OnceLock::new();
-    static RING: OnceLock<Arc<CryptoProvider>> = OnceLock::new();
-    static HALITE: OnceLock<Arc<CryptoProvider>> = OnceLock::new();
-    let cell = match which {
-        Provider::AwsLc => &AWS,
-        Provider::Ring => &RING,
-        Provider::Halite => &HALITE,
+    rustls_provider_in(Version::Tls13, which)
+}
+
+/// [`rustls_provider`] for `version`: over TLS 1.2 its suites are the two ECDHE AES-128-GCM
+/// ones ([`SUITE12_ECDSA`], [`SUITE12_RSA`]).
+#[must_use]
+pub fn rustls_provider_in(version: Version, which: Provider) -> Arc<CryptoProvider> {
+    static CELLS: [[OnceLock<Arc<CryptoProvider>>; 3]; 2] =
+        [const { [const { OnceLock::new() }; 3] }; 2];
+    let cell = &CELLS[version as usize][which as usize];
+    let suites: &[u16] = match version {
+        Version::Tls13 => &[SUITE],
+        Version::Tls12 => &[SUITE12_ECDSA, SUITE12_RSA],
     };
     cell.get_or_init(|| {
         let mut provider = match which {
@@ -479,7 +620,7 @@ pub fn rustls_provider(which: Provider) -> Arc<CryptoProvider> {
             Provider::Ring => rustls::crypto::ring::default_provider(),
             Provider::Halite => rustls_halite::default_provider(),
         };
-        provider.cipher_suites.retain(|s| u16::from(s.suite()) == SUITE);
+        provider.cipher_suites.retain(|s| suites.contains(&u16::from(s.suite())));
         provider.kx_groups.retain(|g| u16::from(g.name()) == GROUP);
         let algs = provider.signature_verification_algorithms;
         let wanted = [Cert::EcdsaP256.scheme(), Cert::Rsa2048.scheme()];
@@ -488,7 +629,7 @@ pub fn rustls_provider(which: Provider) -> Arc<CryptoProvider> {
         assert_eq!(mapping.len(), 2, "the provider verifies both schemes");
         provider.signature_verification_algorithms =
             WebPkiSupportedAlgorithms { all: algs.all, mapping: Vec::leak(mapping) };
-        assert_eq!((provider.cipher_suites.len(), provider.kx_groups.len()), (1, 1));
+        assert_eq!((provider.cipher_suites.len(), provider.kx_groups.len()), (suites.len(), 1));
         Arc::new(provider)
     })
     .clone()
@@ -509,21 +650,35 @@ impl RustlsSetup {
     /// without, neither tickets nor session IDs.
     #[must_use]
     pub fn new(which: Provider, cert: Cert, tickets: bool) -> Self {
-        let provider = rustls_provider(which);
+        Self::new_in(Version::Tls13, which, cert, tickets)
+    }
+
+    /// [`RustlsSetup::new`] over `version` only. Over TLS 1.2 the server keeps no session-id
+    /// cache, so resumption is by ticket and a full handshake stores nothing.
+    #[must_use]
+    pub fn new_in(version: Version, which: Provider, cert: Cert, tickets: bool) -> Self {
+        let provider = rustls_provider_in(version, which);
+        let versions: &[&rustls::SupportedProtocolVersion] = match version {
+            Version::Tls13 => &[&rustls::version::TLS13],
+            Version::Tls12 => &[&rustls::version::TLS12],
+        };
         let mut roots = rustls::RootCertStore::empty();
         roots.add(CertificateDer::from(cert.root())).expect("the test root");
         let mut client = rustls::ClientConfig::builder_with_provider(provider.clone())
-            .with_protocol_versions(&[&rustls::version::TLS13])
-            .expect("TLS 1.3")
+            .with_protocol_versions(versions)
+            .expect("the version")
             .with_root_certificates(roots)
             .with_no_client_auth();
         let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(cert.key()));
         let mut server = rustls::ServerConfig::builder_with_provider(provider)
-            .with_protocol_versions(&[&rustls::version::TLS13])
-            .expect("TLS 1.3")
+            .with_protocol_versions(versions)
+            .expect("the version")
             .with_no_client_auth()
             .with_single_cert(vec![CertificateDer::from(cert.leaf())], key)
             .expect("the test key");
+        if version == Version::Tls12 {
+            server.session_storage = Arc::new(rustls::server::NoServerSessionStorage {});
+        }
         if tickets {
             server.send_tls13_tickets = 1;
             server.ticketer = match which {
@@ -590,6 +745,7 @@ pub fn rustls_handshake(
         return Err(rustls::Error::General("the handshake did not finish".into()));
     }
     let suite = client.negotiated_cipher_suite().map_or(0, |s| u16::from(s.suite()));
+    // `None` after a TLS 1.2 resumption: no key exchange.
     let group = client.negotiated_key_exchange_group().map_or(0, |g| u16::from(g.name()));
     let resumed = client.handshake_kind() == Some(HandshakeKind::Resumed);
     Ok(summary(suite, group, cert.scheme(), resumed))
@@ -601,33 +757,35 @@ fn rustls_pair_handshake(setup: &RustlsSetup, cert: Cert, wire: &mut Vec<u8>) ->
     rustls_handshake(&mut client, &mut server, cert, wire).expect("a rustls handshake")
 }
 
-fn rustls_full(which: Provider, cert: Cert) -> Runner {
-    let setup = RustlsSetup::new(which, cert, false);
+fn rustls_full(version: Version, which: Provider, cert: Cert) -> Runner {
+    let setup = RustlsSetup::new_in(version, which, cert, false);
     let mut wire = Vec::with_capacity(HALITE_SEND);
     let first = rustls_pair_handshake(&setup, cert, &mut wire);
-    assert_eq!(first, claimed(cert, false), "rustls ({which:?})'s full handshake with {cert:?}");
+    let want = claimed_in(version, cert, false);
+    assert_eq!(first, want, "rustls ({which:?})'s {version:?} full handshake with {cert:?}");
     Box::new(move |_, out| out.extend_from_slice(&rustls_pair_handshake(&setup, cert, &mut wire)))
 }
 
-fn rustls_resume(which: Provider) -> Runner {
+fn rustls_resume(version: Version, which: Provider) -> Runner {
     let cert = Cert::EcdsaP256;
-    let setup = RustlsSetup::new(which, cert, true);
+    let setup = RustlsSetup::new_in(version, which, cert, true);
     let mut wire = Vec::with_capacity(HALITE_SEND);
     let first = rustls_pair_handshake(&setup, cert, &mut wire);
-    assert_eq!(first, claimed(cert, false), "rustls ({which:?})'s first handshake");
+    assert_eq!(first, claimed_in(version, cert, false), "rustls ({which:?})'s first handshake");
     let second = rustls_pair_handshake(&setup, cert, &mut wire);
-    assert_eq!(second, claimed(cert, true), "rustls ({which:?})'s resumed handshake");
+    assert_eq!(second, claimed_in(version, cert, true), "rustls ({which:?})'s resumed handshake");
     Box::new(move |_, out| out.extend_from_slice(&rustls_pair_handshake(&setup, cert, &mut wire)))
 }
 
-fn rustls_bulk(which: Provider) -> Runner {
+fn rustls_bulk(version: Version, which: Provider) -> Runner {
     let cert = Cert::EcdsaP256;
-    let setup = RustlsSetup::new(which, cert, false);
+    let setup = RustlsSetup::new_in(version, which, cert, false);
     let mut client = setup.client();
     let mut server = setup.server();
     let mut wire = Vec::with_capacity(HALITE_SEND);
     let first = rustls_handshake(&mut client, &mut server, cert, &mut wire).expect("a handshake");
-    assert_eq!(first, claimed(cert, false), "rustls ({which:?})'s handshake for bulk data");
+    let want = claimed_in(version, cert, false);
+    assert_eq!(first, want, "rustls ({which:?})'s handshake for bulk data");
     Box::new(move |m, out| {
         for chunk in m.chunks(tls::record::MAX_PLAINTEXT_LEN) {
             client.writer().write_all(chunk).expect("room for a record");
@@ -646,13 +804,16 @@ mod tests {
     #[test]
     fn every_library_negotiates_what_the_table_claims() {
         let mut wire = Vec::new();
-        for cert in [Cert::EcdsaP256, Cert::Rsa2048] {
-            let setup = HaliteSetup::new(cert, false);
-            let mut bufs: [HaliteBuffers; 2] = Default::default();
-            assert_eq!(halite_pair_handshake(&setup, &mut bufs, &mut wire), claimed(cert, false));
-            for which in [Provider::AwsLc, Provider::Ring, Provider::Halite] {
-                let setup = RustlsSetup::new(which, cert, false);
-                assert_eq!(rustls_pair_handshake(&setup, cert, &mut wire), claimed(cert, false));
+        for version in [Version::Tls13, Version::Tls12] {
+            for cert in [Cert::EcdsaP256, Cert::Rsa2048] {
+                let want = claimed_in(version, cert, false);
+                let setup = HaliteSetup::new_in(version, cert, false);
+                let mut bufs: [HaliteBuffers; 2] = Default::default();
+                assert_eq!(halite_pair_handshake(&setup, &mut bufs, &mut wire), want);
+                for which in [Provider::AwsLc, Provider::Ring, Provider::Halite] {
+                    let setup = RustlsSetup::new_in(version, which, cert, false);
+                    assert_eq!(rustls_pair_handshake(&setup, cert, &mut wire), want);
+                }
             }
         }
     }
@@ -661,5 +822,9 @@ mod tests {
     fn the_claim_is_the_wire_code_points() {
         assert_eq!(claimed(Cert::EcdsaP256, true), [0x13, 0x01, 0x00, 0x1d, 0x04, 0x03, 1]);
         assert_eq!(claimed(Cert::Rsa2048, false), [0x13, 0x01, 0x00, 0x1d, 0x08, 0x04, 0]);
+        let v12 = Version::Tls12;
+        assert_eq!(claimed_in(v12, Cert::EcdsaP256, false), [0xc0, 0x2b, 0, 0x1d, 4, 3, 0]);
+        assert_eq!(claimed_in(v12, Cert::EcdsaP256, true), [0xc0, 0x2b, 0, 0, 4, 3, 1]);
+        assert_eq!(claimed_in(v12, Cert::Rsa2048, false), [0xc0, 0x2f, 0, 0x1d, 8, 4, 0]);
     }
 }
