@@ -6,31 +6,18 @@
 // Product and message names (GnuTLS) are prose here, not code.
 #![allow(clippy::doc_markdown)]
 
+mod peer;
+
 use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use core_hash::OsRandom;
+use peer::{data, gnutls_available};
 use tls::msgs::{NamedGroup, ProtocolVersion};
 use tls::suites::tls12::{self as s12, Suite12};
 use tls::{Buffers, CertifiedKey, Connection, ServerConfig, SigningKey, Stream};
-
-fn data(name: &str) -> String {
-    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
-    p.to_string_lossy().into_owned()
-}
-
-fn gnutls_available() -> bool {
-    match Command::new("gnutls-cli").arg("--version").output() {
-        Ok(o) if o.status.success() => true,
-        _ => {
-            println!("skipping: `gnutls-cli` is not installed or does not run");
-            false
-        }
-    }
-}
 
 /// One `gnutls-cli` connection with `priority` (TLS 1.2 only) to our server holding `id`
 /// and taking `group` only; with `recordsize`, the client's RFC 8449 limit. A line each way.

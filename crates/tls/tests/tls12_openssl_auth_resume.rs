@@ -10,32 +10,16 @@
 mod peer;
 
 use std::io::{Read, Write};
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use core_hash::OsRandom;
-use peer::{Killed, connect_retrying, free_port};
+use peer::{Killed, connect_retrying, data, free_port, openssl_available};
 use pki_types::CertificateDer;
 use tls::msgs::{NamedGroup, ProtocolVersion, SignatureScheme};
 use tls::suites::tls12::{self as s12, Suite12};
 use tls::ticket::MemoryTicketStore;
 use tls::{Buffers, CertifiedKey, ClientConfig, Connection, Negotiated, SigningKey, Stream};
-
-fn data(name: &str) -> String {
-    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
-    p.to_string_lossy().into_owned()
-}
-
-fn openssl_available() -> bool {
-    match Command::new("openssl").arg("version").output() {
-        Ok(o) if o.status.success() => true,
-        _ => {
-            println!("skipping: `openssl` is not installed or does not run");
-            false
-        }
-    }
-}
 
 /// `s_server -tls1_2 -www` with the P-256 server certificate and `args`, for `naccept`
 /// connections.

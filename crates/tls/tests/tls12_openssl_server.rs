@@ -5,33 +5,20 @@
 //! `s_client` has no `-no_ems`), TLS 1.1 and 1.0, and a renegotiation (`s_client`'s `R`
 //! command). Skipped, with the reason printed, when `openssl` is not installed.
 
+mod peer;
+
 use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use core_hash::OsRandom;
+use peer::{data, openssl_available};
 use tls::msgs::{NamedGroup, ProtocolVersion};
 use tls::suites::tls12::{self as s12, Suite12};
 use tls::{
     Buffers, CertifiedKey, Connection, Error, PeerIncompatible, ServerConfig, SigningKey, Stream,
 };
-
-fn data(name: &str) -> String {
-    let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
-    p.to_string_lossy().into_owned()
-}
-
-fn openssl_available() -> bool {
-    match Command::new("openssl").arg("version").output() {
-        Ok(o) if o.status.success() => true,
-        _ => {
-            println!("skipping: `openssl` is not installed or does not run");
-            false
-        }
-    }
-}
 
 /// The (CA PEM, certificate DER, key DER) of a test identity.
 fn identity(id: &str) -> (String, Vec<u8>, Vec<u8>) {
