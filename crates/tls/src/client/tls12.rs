@@ -298,9 +298,8 @@ fn resume(
     let bytes = <&[u8; 48]>::try_from(session.psk())
         .map_err(|_| Error::ApiMisuse(crate::error::ApiMisuse::BadConfig))?;
     let master = MasterSecret::from_bytes(suite.hash, bytes);
-    let kb = master.key_block(suite.key_len(), suite.iv_len(), &client_random, &server_random)?;
-    let write = RecordProtection12::new(suite.aead, kb.client_key(), kb.client_iv())?;
-    let read = RecordProtection12::new(suite.aead, kb.server_key(), kb.server_iv())?;
+    let (write, read) =
+        RecordProtection12::pair_from(&suite, &master, &client_random, &server_random)?;
     c.params.resumed = true;
     c.params.scheme = session.scheme();
     c.peer_cert_sha256 = session.server_cert_sha256();
@@ -483,14 +482,8 @@ pub(crate) fn client_server_hello_done(
                 c.io.send_handshake(&cv, Some(&mut transcript))?;
                 c.params.client_auth = Some(scheme);
             }
-            let kb = master.key_block(
-                suite.key_len(),
-                suite.iv_len(),
-                &client_random,
-                &server_random,
-            )?;
-            let write = RecordProtection12::new(suite.aead, kb.client_key(), kb.client_iv())?;
-            let read = RecordProtection12::new(suite.aead, kb.server_key(), kb.server_iv())?;
+            let (write, read) =
+                RecordProtection12::pair_from(&suite, &master, &client_random, &server_random)?;
             c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
             c.io.write_key = Some(Protection::V12(write));
             let verify_data = master.verify_data(Sender::Client, transcript.current().as_ref());

@@ -123,6 +123,21 @@ fn aad(seq: u64, typ: ContentType, len: usize) -> [u8; AAD_LEN] {
 }
 
 impl RecordProtection12 {
+    /// The client's and the server's write protection, in that order, from `master`'s key
+    /// block for `suite` (RFC 5246 §6.3): what both roles derive once the master secret is
+    /// known.
+    pub(crate) fn pair_from(
+        suite: &crate::suites::tls12::Suite12,
+        master: &crate::key_schedule::tls12::MasterSecret,
+        client_random: &[u8; 32],
+        server_random: &[u8; 32],
+    ) -> Result<(Self, Self), Error> {
+        let kb = master.key_block(suite.key_len(), suite.iv_len(), client_random, server_random)?;
+        let client = Self::new(suite.aead, kb.client_key(), kb.client_iv())?;
+        let server = Self::new(suite.aead, kb.server_key(), kb.server_iv())?;
+        Ok((client, server))
+    }
+
     /// Keys a direction from the write key and write IV of the key block: the key must be
     /// `alg.key_len()` bytes, the IV [`NonceShape::iv_len`] bytes (4, or 12 for
     /// ChaCha20-Poly1305). A custom AEAD is not supported yet; it and wrong lengths are

@@ -382,10 +382,8 @@ fn server_client_key_exchange(
     kx.transcript.update(raw);
     let suite = kx.suite;
     let master = pms.into_extended_master(suite.hash, kx.transcript.current().as_ref());
-    let kb =
-        master.key_block(suite.key_len(), suite.iv_len(), &kx.client_random, &kx.server_random)?;
-    let read = RecordProtection12::new(suite.aead, kb.client_key(), kb.client_iv())?;
-    let write = RecordProtection12::new(suite.aead, kb.server_key(), kb.server_iv())?;
+    let (read, write) =
+        RecordProtection12::pair_from(&suite, &master, &kx.client_random, &kx.server_random)?;
     Ok(ServerState::ExpectCcs12(Finished12 {
         transcript: kx.transcript,
         master,
@@ -576,9 +574,7 @@ fn resume(
     c.authenticated_at = Some(state.authenticated_at);
     let now = config.tickets.map_or(0, |t| t.clock.now().as_secs());
     send_ticket(c, config, &master, now, &mut transcript)?;
-    let kb = master.key_block(suite.key_len(), suite.iv_len(), &ch.random, &random)?;
-    let read = RecordProtection12::new(suite.aead, kb.client_key(), kb.client_iv())?;
-    let write = RecordProtection12::new(suite.aead, kb.server_key(), kb.server_iv())?;
+    let (read, write) = RecordProtection12::pair_from(&suite, &master, &ch.random, &random)?;
     send_finished(c, &master, write, &mut transcript)?;
     Ok(ServerState::ExpectCcs12(Finished12 {
         transcript,
