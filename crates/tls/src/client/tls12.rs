@@ -53,7 +53,7 @@ use crate::msgs::{
     CertificateVerify, Codec, ContentType, EncryptedExtensions, HandshakeMessage12, HandshakeType,
     InvalidMessage, List, NamedGroup, ProtocolVersion, ServerHello, SignatureScheme,
 };
-use crate::record::tls12::RecordProtection12;
+use crate::record::tls12::PendingKeys;
 use crate::sign::MAX_SIGNATURE_LEN;
 use crate::suites::tls12::{self as suites12, Auth, Suite12};
 use crate::ticket::{Resume12, Session, Ticket};
@@ -112,17 +112,18 @@ pub(crate) struct Kx12 {
 }
 
 /// After our Finished (or, resuming, the ServerHello): the server's NewSessionTicket, then
-/// its ChangeCipherSpec (which switches to `read`) and Finished.
+/// its ChangeCipherSpec (which puts the server's write keys of `keys` in force) and Finished.
 pub(crate) struct Finished12 {
     transcript: Transcript,
     master: MasterSecret,
     client_random: [u8; 32],
     server_random: [u8; 32],
-    /// The server's write protection, in force once its ChangeCipherSpec comes.
-    read: Option<RecordProtection12>,
-    /// Resuming: our write protection, in force once the server's Finished checks and our
+    /// Both directions' keys, each keyed when it comes into force (keyed protections are
+    /// ~2 KiB each, so the state keeps only the key block).
+    keys: PendingKeys,
+    /// Resuming: our write keys come into force once the server's Finished checks and our
     /// ChangeCipherSpec follows.
-    write: Option<RecordProtection12>,
+    write_pending: bool,
     suite: Suite12,
     resume: SessionPlan,
     /// The lifetime hint of the NewSessionTicket received with a ticket; the ticket itself
@@ -298,8 +299,7 @@ fn resume(
     let bytes = <&[u8; 48]>::try_from(session.psk())
         .map_err(|_| Error::ApiMisuse(crate::error::ApiMisuse::BadConfig))?;
     let master = MasterSecret::from_bytes(suite.hash, bytes);
-    let (write, read) =
-        RecordProtection12::pair_from(&suite, &master, &client_random, &server_random)?;
+    let keys = PendingKeys::derive(&suite, &master, &client_random, &server_random)?;
     c.params.resumed = true;
     c.params.scheme = session.scheme();
     c.peer_cert_sha256 = session.server_cert_sha256();
@@ -311,8 +311,8 @@ fn resume(
         master,
         client_random,
         server_random,
-        read: Some(read),
-        write: Some(write),
+        keys,
+        write_pending: true,
         suite,
         resume: SessionPlan { session_id: id, ..plan },
         ticket: None,
@@ -482,10 +482,9 @@ pub(crate) fn client_server_hello_done(
                 c.io.send_handshake(&cv, Some(&mut transcript))?;
                 c.params.client_auth = Some(scheme);
             }
-            let (write, read) =
-                RecordProtection12::pair_from(&suite, &master, &client_random, &server_random)?;
+            let keys = PendingKeys::derive(&suite, &master, &client_random, &server_random)?;
             c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
-            c.io.write_key = Some(Protection::V12(write));
+            c.io.write_key = Some(Protection::V12(keys.protection(Sender::Client)?));
             let verify_data = master.verify_data(Sender::Client, transcript.current().as_ref());
             let fin = HandshakeMessage12::Finished(&verify_data);
             c.io.send_handshake(&fin, Some(&mut transcript))?;
@@ -494,8 +493,8 @@ pub(crate) fn client_server_hello_done(
                 master,
                 client_random,
                 server_random,
-                read: Some(read),
-                write: None,
+                keys,
+                write_pending: false,
                 suite,
                 resume,
                 ticket: None,
@@ -510,15 +509,14 @@ pub(crate) fn client_change_cipher_spec(
     c: &mut Core<'_, '_>,
     state: ClientState,
 ) -> Result<ClientState, Error> {
-    let ClientState::ExpectCcs12(mut f) = state else {
+    let ClientState::ExpectCcs12(f) = state else {
         return Err(PeerMisbehaved::UnexpectedMessage.into());
     };
     // RFC 5077 §3.3: a server that said it sends a NewSessionTicket sends it first.
     if f.resume.ticket_expected {
         return Err(PeerMisbehaved::UnexpectedMessage.into());
     }
-    let read = f.read.take().ok_or(PeerMisbehaved::UnexpectedMessage)?;
-    c.io.read_key = Some(Protection::V12(read));
+    c.io.read_key = Some(Protection::V12(f.keys.protection(Sender::Server)?));
     c.key_changed = true;
     Ok(ClientState::ExpectFinished12(f))
 }
@@ -551,11 +549,11 @@ pub(crate) fn handle(
         }
         (ClientState::ExpectFinished12(mut f), HandshakeMessage12::Finished(fin)) => {
             f.master.check_finished(Sender::Server, f.transcript.current().as_ref(), fin)?;
-            if let Some(write) = f.write.take() {
+            if f.write_pending {
                 // Resuming: our ChangeCipherSpec and Finished follow the server's.
                 f.transcript.update(raw);
                 c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
-                c.io.write_key = Some(Protection::V12(write));
+                c.io.write_key = Some(Protection::V12(f.keys.protection(Sender::Client)?));
                 let verify_data =
                     f.master.verify_data(Sender::Client, f.transcript.current().as_ref());
                 c.io.send_handshake(&HandshakeMessage12::Finished(&verify_data), None)?;

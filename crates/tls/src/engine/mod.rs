@@ -106,3 +106,38 @@ pub(crate) fn random<const N: usize>(rng: &mut dyn RandomSource) -> Result<[u8; 
     rng.fill(&mut out).map_err(|_| Error::RandomFailed)?;
     Ok(out)
 }
+
+/// The most bytes a [`Connection`](crate::Connection) takes on `thumbv6m-none-eabi`, checked
+/// when the crate builds there (Halite issue 22: the connection object stays small, with no
+/// heap to move its states into). The largest handshake state sets it: a client's
+/// ClientHello state, whose [`KeyShare`](crate::kx::KeyShare) has room for a custom group's
+/// public value.
+#[cfg(all(target_arch = "arm", target_os = "none"))]
+pub(crate) const MAX_CONNECTION_SIZE_M0: usize = 5368;
+
+#[cfg(all(target_arch = "arm", target_os = "none"))]
+const _: () = assert!(
+    core::mem::size_of::<crate::Connection<'static, 'static>>() <= MAX_CONNECTION_SIZE_M0,
+    "Connection grew on thumbv6m (Halite issue 22): shrink the largest state, or raise \
+     MAX_CONNECTION_SIZE_M0 knowingly"
+);
+
+#[cfg(all(test, target_pointer_width = "64"))]
+mod size_tests {
+    use crate::Connection;
+
+    /// Halite issue 22: the connection object, with its largest handshake state, stays at
+    /// or under this on 64-bit targets (10 176 bytes when the TLS 1.2 Finished states held
+    /// two keyed record protections).
+    const MAX_CONNECTION_SIZE_64: usize = 8160;
+
+    #[test]
+    fn connection_does_not_grow() {
+        let size = core::mem::size_of::<Connection<'static, 'static>>();
+        assert!(
+            size <= MAX_CONNECTION_SIZE_64,
+            "Connection is {size} bytes, over {MAX_CONNECTION_SIZE_64} (Halite issue 22: the \
+             connection object and buffers of a 1.2 connection are no larger than for 1.3)"
+        );
+    }
+}

@@ -93,8 +93,8 @@ pub fn group_by_name(name: &str) -> Option<NamedGroup> {
 
 /// An ephemeral private key in one group.
 // A custom group's public value (up to MAX_PUBLIC_LEN) makes `Custom` the large variant;
-// boxing it needs an allocator, and the client states holding a `KeyShare` stay within the
-// connection's largest state (TLS 1.2's Finished), so `Connection` does not grow for it.
+// boxing it needs an allocator. The client's ClientHello state holding a `KeyShare` is the
+// connection's largest state, so this variant sets the size of `Connection` (Halite issue 22).
 #[allow(clippy::large_enum_variant)]
 pub enum KeyShare {
     /// X25519 or a NIST curve.

@@ -18,6 +18,7 @@ use core_aead::{Aead, Aes128Ccm, Aes128Ccm8, Aes128Gcm, Aes256Gcm, ChaCha20Poly1
 use zeroize::Zeroize;
 
 use crate::error::{ApiMisuse, BufferKind, Error, PeerMisbehaved};
+use crate::key_schedule::tls12::{KeyBlock, MasterSecret, Sender};
 use crate::msgs::{ContentType, InvalidMessage, ProtocolVersion};
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN};
 use crate::suites::AeadAlg;
@@ -122,22 +123,40 @@ fn aad(seq: u64, typ: ContentType, len: usize) -> [u8; AAD_LEN] {
     a
 }
 
-impl RecordProtection12 {
-    /// The client's and the server's write protection, in that order, from `master`'s key
-    /// block for `suite` (RFC 5246 §6.3): what both roles derive once the master secret is
-    /// known.
-    pub(crate) fn pair_from(
+/// Both directions' write keys and IVs for a suite's AEAD (RFC 5246 §6.3), kept from the
+/// master secret until the ChangeCipherSpec that puts each in force: about 100 bytes, where
+/// a keyed [`RecordProtection12`] (AES-GCM with its GHASH tables) is about 2 KiB. The key
+/// block is wiped on drop.
+pub(crate) struct PendingKeys {
+    alg: AeadAlg,
+    block: KeyBlock,
+}
+
+impl PendingKeys {
+    /// The key block of `master` for `suite`: what both roles derive once the master secret
+    /// is known.
+    pub(crate) fn derive(
         suite: &crate::suites::tls12::Suite12,
-        master: &crate::key_schedule::tls12::MasterSecret,
+        master: &MasterSecret,
         client_random: &[u8; 32],
         server_random: &[u8; 32],
-    ) -> Result<(Self, Self), Error> {
-        let kb = master.key_block(suite.key_len(), suite.iv_len(), client_random, server_random)?;
-        let client = Self::new(suite.aead, kb.client_key(), kb.client_iv())?;
-        let server = Self::new(suite.aead, kb.server_key(), kb.server_iv())?;
-        Ok((client, server))
+    ) -> Result<Self, Error> {
+        let block =
+            master.key_block(suite.key_len(), suite.iv_len(), client_random, server_random)?;
+        Ok(Self { alg: suite.aead, block })
     }
 
+    /// Keys `sender`'s write direction: the client's or the server's write key and IV.
+    pub(crate) fn protection(&self, sender: Sender) -> Result<RecordProtection12, Error> {
+        let (key, iv) = match sender {
+            Sender::Client => (self.block.client_key(), self.block.client_iv()),
+            Sender::Server => (self.block.server_key(), self.block.server_iv()),
+        };
+        RecordProtection12::new(self.alg, key, iv)
+    }
+}
+
+impl RecordProtection12 {
     /// Keys a direction from the write key and write IV of the key block: the key must be
     /// `alg.key_len()` bytes, the IV [`NonceShape::iv_len`] bytes (4, or 12 for
     /// ChaCha20-Poly1305). A custom AEAD is not supported yet; it and wrong lengths are

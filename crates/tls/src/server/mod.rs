@@ -15,7 +15,10 @@ use crate::msgs::HandshakeMessage;
 use hello::Retry;
 use tls13::ServerExpectFinished;
 
-/// A server's handshake, one state per expected message.
+/// A server's handshake, one state per expected message. The TLS 1.2 key exchange holds a
+/// [`KeyShare`](crate::kx::KeyShare), the large one; with no allocator there is nothing to
+/// box into.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum ServerState {
     ExpectClientHello {
         random: [u8; 32],

@@ -42,7 +42,7 @@ use crate::msgs::{
     ServerHelloExtensions, SignatureScheme,
 };
 use crate::record::MAX_PLAINTEXT_LEN;
-use crate::record::tls12::RecordProtection12;
+use crate::record::tls12::{PendingKeys, RecordProtection12};
 use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN, choose_scheme_tls12};
 use crate::suites::tls12::{Auth, Suite12};
 use crate::verify;
@@ -69,18 +69,19 @@ pub(crate) struct Kx12 {
     send_ticket: bool,
 }
 
-/// After the ClientKeyExchange: the client's ChangeCipherSpec (which puts `read` in force)
-/// and Finished, then ours under `write`.
+/// After the ClientKeyExchange: the client's ChangeCipherSpec (which puts its write keys of
+/// `keys` in force) and Finished, then ours under the server's.
 pub(crate) struct Finished12 {
     transcript: Transcript,
     master: MasterSecret,
     client_random: [u8; 32],
     server_random: [u8; 32],
-    /// The client's write protection, in force once its ChangeCipherSpec comes.
-    read: Option<RecordProtection12>,
-    /// Ours, in force from our ChangeCipherSpec; `None` once sent, in a resumption, where
-    /// our Finished came first.
-    write: Option<RecordProtection12>,
+    /// Both directions' keys, each keyed when it comes into force (keyed protections are
+    /// ~2 KiB each, so the state keeps only the key block).
+    keys: PendingKeys,
+    /// Whether our ChangeCipherSpec and Finished are still to come: not in a resumption,
+    /// where ours came first.
+    write_pending: bool,
     /// Whether a NewSessionTicket goes before our Finished.
     send_ticket: bool,
 }
@@ -382,15 +383,14 @@ fn server_client_key_exchange(
     kx.transcript.update(raw);
     let suite = kx.suite;
     let master = pms.into_extended_master(suite.hash, kx.transcript.current().as_ref());
-    let (read, write) =
-        RecordProtection12::pair_from(&suite, &master, &kx.client_random, &kx.server_random)?;
+    let keys = PendingKeys::derive(&suite, &master, &kx.client_random, &kx.server_random)?;
     Ok(ServerState::ExpectCcs12(Finished12 {
         transcript: kx.transcript,
         master,
         client_random: kx.client_random,
         server_random: kx.server_random,
-        read: Some(read),
-        write: Some(write),
+        keys,
+        write_pending: true,
         send_ticket: kx.send_ticket,
     }))
 }
@@ -400,11 +400,10 @@ pub(crate) fn server_change_cipher_spec(
     c: &mut Core<'_, '_>,
     state: ServerState,
 ) -> Result<ServerState, Error> {
-    let ServerState::ExpectCcs12(mut f) = state else {
+    let ServerState::ExpectCcs12(f) = state else {
         return Err(PeerMisbehaved::UnexpectedMessage.into());
     };
-    let read = f.read.take().ok_or(PeerMisbehaved::UnexpectedMessage)?;
-    c.io.read_key = Some(Protection::V12(read));
+    c.io.read_key = Some(Protection::V12(f.keys.protection(Sender::Client)?));
     c.key_changed = true;
     Ok(ServerState::ExpectFinished12(f))
 }
@@ -421,11 +420,12 @@ fn server_finished(
     f.master.check_finished(Sender::Client, f.transcript.current().as_ref(), fin)?;
     f.transcript.update(raw);
     // A resumption sent our Finished already.
-    if let Some(write) = f.write.take() {
+    if f.write_pending {
         if f.send_ticket {
             let now = config.tickets.map_or(0, |t| t.clock.now().as_secs());
             send_ticket(c, config, &f.master, now, &mut f.transcript)?;
         }
+        let write = f.keys.protection(Sender::Server)?;
         send_finished(c, &f.master, write, &mut f.transcript)?;
     }
     c.negotiated = Some(c.params);
@@ -574,15 +574,15 @@ fn resume(
     c.authenticated_at = Some(state.authenticated_at);
     let now = config.tickets.map_or(0, |t| t.clock.now().as_secs());
     send_ticket(c, config, &master, now, &mut transcript)?;
-    let (read, write) = RecordProtection12::pair_from(&suite, &master, &ch.random, &random)?;
-    send_finished(c, &master, write, &mut transcript)?;
+    let keys = PendingKeys::derive(&suite, &master, &ch.random, &random)?;
+    send_finished(c, &master, keys.protection(Sender::Server)?, &mut transcript)?;
     Ok(ServerState::ExpectCcs12(Finished12 {
         transcript,
         master,
         client_random: ch.random,
         server_random: random,
-        read: Some(read),
-        write: None,
+        keys,
+        write_pending: false,
         send_ticket: false,
     }))
 }
