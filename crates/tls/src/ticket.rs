@@ -1,7 +1,8 @@
 //! Session tickets for PSK resumption (RFC 8446 §4.6.1, §4.2.11): what a client keeps from a
 //! NewSessionTicket and the caller-supplied store it keeps it in, and the server's stateless
 //! tickets — the resumption state sealed with AES-256-GCM under a key the caller provides, so
-//! the server keeps nothing per client.
+//! the server keeps nothing per client; and, for TLS 1.2 clients that take no ticket, the
+//! server's session-id cache ([`SessionCache`]) keeping the same state in the clear.
 
 use core_aead::{Aead, Aes256Gcm};
 use zeroize::Zeroize;

@@ -18,13 +18,17 @@
 //! about. With [`ServerConfig::tickets`], a client that sends `session_ticket` gets a
 //! NewSessionTicket (RFC 5077) sealing the session's master secret, suite and scheme under
 //! the same key as TLS 1.3 tickets (each version's tickets name its own suites, so neither
-//! resumes in the other), and resumes with it in an abbreviated handshake; no session-ID
-//! cache is kept (the ServerHello of a full handshake has an empty session id). A
+//! resumes in the other), and resumes with it in an abbreviated handshake. With
+//! [`ServerConfig::session_cache`] and no ticket issued, the ServerHello of a full handshake
+//! carries a fresh 32-byte session id under which the session is cached once the client's
+//! Finished is checked, and a ClientHello offering it resumes while the cache keeps it
+//! (RFC 5246 §7.4.1.2; a valid ticket is looked at first, RFC 5077 §3.4). A
 //! server with `client_auth` does not negotiate TLS 1.2 (client certificates in 1.2 are not
 //! implemented yet): such a server serves TLS 1.3 or refuses.
 //!
 //! [`ServerConfig::suites12`]: crate::ServerConfig::suites12
 //! [`ServerConfig::tickets`]: crate::ServerConfig::tickets
+//! [`ServerConfig::session_cache`]: crate::ServerConfig::session_cache
 
 use zeroize::Zeroize;
 
