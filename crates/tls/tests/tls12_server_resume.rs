@@ -311,3 +311,19 @@ fn pump_rustls(ours: &mut Connection<'_, '_>, theirs: &mut rustls::ClientConnect
     }
     panic!("the handshake did not finish");
 }
+
+/// A cached session older than the cache's lifetime does not resume (here a lifetime of
+/// zero: none ever does), though the cache still has it.
+#[test]
+fn an_expired_cached_session_is_a_full_handshake() {
+    let cache = leak(ArraySessionCache::<2>::new());
+    let sessions =
+        ServerSessionCache { lifetime: 0, ..ServerSessionCache::new(cache, &tls::SystemClock) };
+    let sc = ServerConfig { session_cache: Some(leak(sessions)), ..server() };
+    let store = leak(MemoryTicketStore::default());
+    assert!(!connect(client(store), sc).unwrap().0);
+    assert_eq!(cache.len(), 1);
+    let (resumed, sid) = connect(client(store), sc).unwrap();
+    assert!(!resumed, "expired");
+    assert_eq!(sid.len(), 32, "a fresh id");
+}
