@@ -12,7 +12,7 @@ use crate::record::MAX_PLAINTEXT_LEN;
 use crate::sign::CertifiedKey;
 use crate::suites::tls12::Suite12;
 use crate::suites::{self, Suite};
-use crate::ticket::{TicketKey, TicketStore};
+use crate::ticket::{SessionCache, TicketKey, TicketStore};
 use crate::verify::{self, CertVerifier};
 
 /// The most entries a configured list (suites, groups, ALPN protocols) may hold.
@@ -185,6 +185,31 @@ impl<'a> ServerTickets<'a> {
     }
 }
 
+/// How a TLS 1.2 server keeps sessions for resumption by session id (RFC 5246 §7.4.1.2).
+/// A full handshake that issues no ticket sends a fresh random 32-byte session id and, once
+/// the client's Finished is checked, stores the session in `cache` under it; a ClientHello
+/// offering that id resumes it (abbreviated handshake) while the cache keeps it, it is
+/// younger than `lifetime`, and the client offers its suite and names the same SNI host.
+/// A session resumed by id is not stored again: it lives as long as its cache entry.
+#[derive(Clone, Copy, Debug)]
+pub struct ServerSessionCache<'a> {
+    /// Where sessions are kept.
+    pub cache: &'a dyn SessionCache,
+    /// How long a session may be resumed after the full handshake that made it, in
+    /// seconds (at most 604800, seven days).
+    pub lifetime: u32,
+    /// The clock sessions are aged by, read at each use.
+    pub clock: &'a dyn Clock,
+}
+
+impl<'a> ServerSessionCache<'a> {
+    /// Sessions kept in `cache`, aged by `clock`, resumable for two hours. Set other fields
+    /// with struct update syntax.
+    pub const fn new(cache: &'a dyn SessionCache, clock: &'a dyn Clock) -> Self {
+        Self { cache, lifetime: 7200, clock }
+    }
+}
+
 /// How a server authenticates clients by certificate.
 #[derive(Clone, Copy, Debug)]
 pub struct ClientAuth<'a> {
@@ -244,6 +269,10 @@ pub struct ServerConfig<'a> {
     pub client_auth: Option<ClientAuth<'a>>,
     /// Issue session tickets and accept them for resumption (`None`: neither).
     pub tickets: Option<ServerTickets<'a>>,
+    /// TLS 1.2: keep sessions made without a ticket and resume them by session id (`None`:
+    /// the ServerHello of a full handshake has an empty session id). Borrowed, which keeps
+    /// this configuration small enough to pass by value.
+    pub session_cache: Option<&'a ServerSessionCache<'a>>,
     /// The `record_size_limit` (RFC 8449) answered to a client that sends one, 64 to 16385:
     /// records from such a client with a longer TLSInnerPlaintext are `record_overflow`
     /// (`None`: answer 16385, the protocol's limit, so the client knows its own limit is
@@ -275,6 +304,7 @@ impl<'a> ServerConfig<'a> {
             key_exchanges: &[],
             client_auth: None,
             tickets: None,
+            session_cache: None,
             record_size_limit: None,
             psks: None,
         }

@@ -35,7 +35,7 @@ use crate::client::ClientState;
 use crate::client::hello::{ClientHelloSent, Offered, first_key_group, send_client_hello};
 pub use crate::config::{
     Buffers, ClientAuth, ClientConfig, MAX_EMPTY_RECORDS, MAX_KEY_UPDATES, MAX_SKIPPED_EARLY_DATA,
-    MAX_TICKET_LIFETIME, MAX_USER_CANCELED, ServerConfig, ServerTickets,
+    MAX_TICKET_LIFETIME, MAX_USER_CANCELED, ServerConfig, ServerSessionCache, ServerTickets,
 };
 use crate::engine::handshake::State;
 use crate::engine::io::{Io, Protection};

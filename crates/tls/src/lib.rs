@@ -125,7 +125,7 @@ pub use verify::roots_from_pem;
 
 pub use conn::{
     Buffers, CertificateChain, ClientAuth, ClientConfig, Connection, Negotiated, PeerIdentity,
-    RecordLimits, ServerConfig, ServerTickets, Want,
+    RecordLimits, ServerConfig, ServerSessionCache, ServerTickets, Want,
 };
 pub use error::{
     ApiMisuse, BufferKind, CertificateError, Error, KeyError, PeerIncompatible, PeerMisbehaved,

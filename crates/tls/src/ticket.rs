@@ -1,7 +1,8 @@
 //! Session tickets for PSK resumption (RFC 8446 §4.6.1, §4.2.11): what a client keeps from a
 //! NewSessionTicket and the caller-supplied store it keeps it in, and the server's stateless
 //! tickets — the resumption state sealed with AES-256-GCM under a key the caller provides, so
-//! the server keeps nothing per client.
+//! the server keeps nothing per client; and, for TLS 1.2 clients that take no ticket, the
+//! server's session-id cache ([`SessionCache`]) keeping the same state in the clear.
 
 use core_aead::{Aead, Aes256Gcm};
 use zeroize::Zeroize;
@@ -450,26 +451,7 @@ impl TicketKey {
         let mut out = [0u8; SEALED_LEN];
         out[..NONCE_LEN].copy_from_slice(nonce);
         let body = &mut out[NONCE_LEN..NONCE_LEN + STATE_LEN];
-        let mut w = Put(body, 0);
-        w.put(&[VERSION]);
-        w.put(&state.suite.0.to_be_bytes());
-        w.put(&state.scheme.0.to_be_bytes());
-        w.put(&state.issued_at.to_be_bytes());
-        w.put(&state.authenticated_at.to_be_bytes());
-        w.put(&state.age_add.to_be_bytes());
-        w.put(&[state.psk_len as u8]);
-        w.put(&state.psk);
-        let (kind, scheme, id, anchor) = match state.client {
-            ClientIdentity::Anonymous => (0, SignatureScheme(0), [0; 32], [0; 32]),
-            ClientIdentity::Certificate { scheme, end_entity, anchor } => {
-                (1, scheme, end_entity, anchor)
-            }
-            ClientIdentity::ExternalPsk { identity } => (2, SignatureScheme(0), identity, [0; 32]),
-        };
-        w.put(&[kind]);
-        w.put(&scheme.0.to_be_bytes());
-        w.put(&id);
-        w.put(&anchor);
+        encode_state(state, body);
         match self.0.seal_in_place_detached(nonce, b"halite ticket", body) {
             Ok(tag) => out[NONCE_LEN + STATE_LEN..].copy_from_slice(tag.as_ref()),
             // Fixed-size input well under the AEAD's limit: cannot fail; an all-zero ticket
@@ -490,44 +472,196 @@ impl TicketKey {
         self.0
             .open_in_place_detached(&ticket[..NONCE_LEN], b"halite ticket", &mut body, tag)
             .ok()?;
-        let state = Self::decode(&body);
+        let state = decode_state(&body);
         body.zeroize();
         state
     }
+}
 
-    fn decode(body: &[u8; STATE_LEN]) -> Option<TicketState> {
-        let mut r = Get(body, 0);
-        let [version] = r.get::<1>();
-        let suite = CipherSuite(u16::from_be_bytes(r.get()));
-        let scheme = SignatureScheme(u16::from_be_bytes(r.get()));
-        let issued_at = u64::from_be_bytes(r.get());
-        let authenticated_at = u64::from_be_bytes(r.get());
-        let age_add = u32::from_be_bytes(r.get());
-        let [psk_len] = r.get::<1>();
-        let psk_len = usize::from(psk_len);
-        let psk = r.get::<MAX_PSK_LEN>();
-        let [kind] = r.get::<1>();
-        let client_scheme = SignatureScheme(u16::from_be_bytes(r.get()));
-        let (id, anchor) = (r.get::<32>(), r.get::<32>());
-        let client = match kind {
-            0 => ClientIdentity::Anonymous,
-            1 => ClientIdentity::Certificate { scheme: client_scheme, end_entity: id, anchor },
-            2 => ClientIdentity::ExternalPsk { identity: id },
-            _ => return None,
-        };
-        if version != VERSION || psk_len > MAX_PSK_LEN {
-            return None;
+/// Writes `state` in the plaintext layout of [`STATE_LEN`] bytes into `body`.
+fn encode_state(state: &TicketState, body: &mut [u8]) {
+    let mut w = Put(body, 0);
+    w.put(&[VERSION]);
+    w.put(&state.suite.0.to_be_bytes());
+    w.put(&state.scheme.0.to_be_bytes());
+    w.put(&state.issued_at.to_be_bytes());
+    w.put(&state.authenticated_at.to_be_bytes());
+    w.put(&state.age_add.to_be_bytes());
+    w.put(&[state.psk_len as u8]);
+    w.put(&state.psk);
+    let (kind, scheme, id, anchor) = match state.client {
+        ClientIdentity::Anonymous => (0, SignatureScheme(0), [0; 32], [0; 32]),
+        ClientIdentity::Certificate { scheme, end_entity, anchor } => {
+            (1, scheme, end_entity, anchor)
         }
-        Some(TicketState {
-            suite,
-            scheme,
-            issued_at,
-            authenticated_at,
-            client,
-            age_add,
-            psk,
-            psk_len,
-        })
+        ClientIdentity::ExternalPsk { identity } => (2, SignatureScheme(0), identity, [0; 32]),
+    };
+    w.put(&[kind]);
+    w.put(&scheme.0.to_be_bytes());
+    w.put(&id);
+    w.put(&anchor);
+}
+
+/// Reads what [`encode_state`] wrote; `None` for another version or an impossible field.
+fn decode_state(body: &[u8]) -> Option<TicketState> {
+    let mut r = Get(body, 0);
+    let [version] = r.get::<1>();
+    let suite = CipherSuite(u16::from_be_bytes(r.get()));
+    let scheme = SignatureScheme(u16::from_be_bytes(r.get()));
+    let issued_at = u64::from_be_bytes(r.get());
+    let authenticated_at = u64::from_be_bytes(r.get());
+    let age_add = u32::from_be_bytes(r.get());
+    let [psk_len] = r.get::<1>();
+    let psk_len = usize::from(psk_len);
+    let psk = r.get::<MAX_PSK_LEN>();
+    let [kind] = r.get::<1>();
+    let client_scheme = SignatureScheme(u16::from_be_bytes(r.get()));
+    let (id, anchor) = (r.get::<32>(), r.get::<32>());
+    let client = match kind {
+        0 => ClientIdentity::Anonymous,
+        1 => ClientIdentity::Certificate { scheme: client_scheme, end_entity: id, anchor },
+        2 => ClientIdentity::ExternalPsk { identity: id },
+        _ => return None,
+    };
+    if version != VERSION || psk_len > MAX_PSK_LEN {
+        return None;
+    }
+    Some(TicketState { suite, scheme, issued_at, authenticated_at, client, age_add, psk, psk_len })
+}
+
+/// The length of a [`CachedSession`]: the ticket plaintext's and a SHA-256 of the SNI name.
+pub const CACHED_SESSION_LEN: usize = STATE_LEN + 32;
+
+/// A TLS 1.2 session as a server keeps it in a [`SessionCache`] under its session id
+/// (RFC 5246 §7.4.1.2): the plaintext a ticket would seal (suite, scheme, times, client
+/// identity, master secret) and a digest of the client's SNI name, in a fixed
+/// [`CACHED_SESSION_LEN`] bytes. It holds the master secret in the clear: keep it no longer
+/// nor more widely than the session may be resumed. Wiped on drop.
+#[derive(Clone)]
+pub struct CachedSession([u8; CACHED_SESSION_LEN]);
+
+impl core::fmt::Debug for CachedSession {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("CachedSession(..)")
+    }
+}
+
+impl Drop for CachedSession {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl CachedSession {
+    /// `state` for a client that named `sni` (its SHA-256; of nothing without SNI).
+    pub(crate) fn new(state: &TicketState, sni: &[u8]) -> Self {
+        let mut out = [0u8; CACHED_SESSION_LEN];
+        encode_state(state, &mut out[..STATE_LEN]);
+        out[STATE_LEN..].copy_from_slice(&core_hash::Sha256::digest(sni));
+        Self(out)
+    }
+
+    /// The state, if the session was made for a client that named `sni`.
+    pub(crate) fn open(&self, sni: &[u8]) -> Option<TicketState> {
+        let same = self.0[STATE_LEN..] == core_hash::Sha256::digest(sni)[..];
+        same.then(|| decode_state(&self.0[..STATE_LEN])).flatten()
+    }
+
+    /// The encoded bytes, for a cache that keeps them elsewhere (a file, shared memory).
+    pub fn as_bytes(&self) -> &[u8; CACHED_SESSION_LEN] {
+        &self.0
+    }
+
+    /// A session from the bytes [`CachedSession::as_bytes`] gave. Bytes that are not one
+    /// are taken but never resume.
+    pub fn from_bytes(bytes: &[u8; CACHED_SESSION_LEN]) -> Self {
+        Self(*bytes)
+    }
+}
+
+/// A TLS 1.2 server's session-id cache (RFC 5246 §7.4.1.2), which the caller provides: the
+/// server stores each session it makes without a ticket under a fresh random 32-byte id, and
+/// resumes a client that offers that id while the cache still has it. The methods take
+/// `&self` so a configuration can share one cache; implementations use a `RefCell` (one
+/// thread, as [`ArraySessionCache`]) or a `Mutex` inside. A cache may forget any session at
+/// any time: the client then gets a full handshake.
+pub trait SessionCache: core::fmt::Debug {
+    /// Keeps `session` under `id`, evicting another as the cache sees fit (or dropping it).
+    fn put(&self, id: &[u8; 32], session: &CachedSession);
+
+    /// The session kept under `id`, if any.
+    fn get(&self, id: &[u8; 32]) -> Option<CachedSession>;
+}
+
+/// A session id and the session kept under it.
+type CacheEntry = ([u8; 32], CachedSession);
+
+/// A [`SessionCache`] without an allocator: the `N` newest sessions, in place (about
+/// 210 bytes each), the oldest evicted first. Interior mutability by `RefCell`, so it is
+/// not `Sync`: one per thread, or wrap a `SessionCache` around a lock where there is one.
+pub struct ArraySessionCache<const N: usize> {
+    slots: core::cell::RefCell<[Option<CacheEntry>; N]>,
+    /// The slot the next session goes to.
+    next: core::cell::Cell<usize>,
+}
+
+impl<const N: usize> ArraySessionCache<N> {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self {
+            slots: core::cell::RefCell::new([const { None }; N]),
+            next: core::cell::Cell::new(0),
+        }
+    }
+
+    /// How many sessions are kept.
+    pub fn len(&self) -> usize {
+        self.slots.try_borrow().map_or(0, |s| s.iter().flatten().count())
+    }
+
+    /// Whether no session is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Forgets every session.
+    pub fn clear(&self) {
+        if let Ok(mut slots) = self.slots.try_borrow_mut() {
+            *slots = [const { None }; N];
+        }
+    }
+}
+
+impl<const N: usize> Default for ArraySessionCache<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> core::fmt::Debug for ArraySessionCache<N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ArraySessionCache").field("len", &self.len()).finish()
+    }
+}
+
+impl<const N: usize> SessionCache for ArraySessionCache<N> {
+    fn put(&self, id: &[u8; 32], session: &CachedSession) {
+        let Ok(mut slots) = self.slots.try_borrow_mut() else { return };
+        // The same id again replaces its session; otherwise the oldest slot goes.
+        let at = slots.iter().position(|s| s.as_ref().is_some_and(|(k, _)| k == id));
+        let at = at.unwrap_or_else(|| {
+            let n = self.next.get();
+            self.next.set(if n + 1 >= N { 0 } else { n + 1 });
+            n
+        });
+        if let Some(slot) = slots.get_mut(at) {
+            *slot = Some((*id, session.clone()));
+        }
+    }
+
+    fn get(&self, id: &[u8; 32]) -> Option<CachedSession> {
+        let slots = self.slots.try_borrow().ok()?;
+        slots.iter().flatten().find(|(k, _)| k == id).map(|(_, s)| s.clone())
     }
 }
 

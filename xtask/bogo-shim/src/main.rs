@@ -26,11 +26,12 @@ use tls::msgs::{AlertDescription, NamedGroup, ProtocolVersion, SignatureScheme};
 use tls::provider::Signer;
 use tls::sign::MAX_SIGNATURE_LEN;
 use tls::suites::tls12::{DEFAULT_SUITES12, Suite12};
-use tls::ticket::{MemoryTicketStore, TicketKey};
+use tls::ticket::{ArraySessionCache, MemoryTicketStore, TicketKey};
 use tls::verify::{CertVerifier, Peer, SUPPORTED_SCHEMES};
 use tls::{
     Buffers, CertificateError, CertifiedKey, ClientAuth, ClientConfig, Connection, Error,
-    PeerIncompatible, PeerMisbehaved, ServerConfig, ServerTickets, SigningKey, Want,
+    PeerIncompatible, PeerMisbehaved, ServerConfig, ServerSessionCache, ServerTickets, SigningKey,
+    Want,
 };
 
 use flags::{Options, Unimplemented};
@@ -71,10 +72,12 @@ fn check(ok: bool, what: impl FnOnce() -> String) -> Result<(), Fail> {
 }
 
 /// State kept across the connections of one test: the client's tickets, the server's
-/// ticket key.
+/// ticket key and TLS 1.2 session-id cache (BoringSSL's server keeps one by default, with
+/// or without `-no-ticket`).
 struct Sessions {
     store: MemoryTicketStore,
     ticket_key: TicketKey,
+    cache: ArraySessionCache<4>,
 }
 
 /// A signing key that offers only the schemes of `-signing-prefs`, in that order (in TLS
@@ -219,6 +222,7 @@ fn run(first: &Options, resume: &Options) -> Result<(), Fail> {
     let sessions = Sessions {
         store: MemoryTicketStore::default(),
         ticket_key: TicketKey::new(&key).map_err(Fail::Tls)?,
+        cache: ArraySessionCache::new(),
     };
     for i in 0..=first.resume_count {
         let opts = if i == 0 { first } else { resume };
@@ -362,6 +366,7 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
     // Without -host-name BoringSSL sends no SNI; an address is a name Halite does not send.
     let server_name = opts.host_name.clone().unwrap_or_else(|| "127.0.0.1".to_owned());
 
+    let cache = ServerSessionCache::new(&sessions.cache, &now);
     let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 70_000], vec![0; 70_000]);
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = if opts.server {
@@ -385,6 +390,7 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
                 count: 2,
                 ..ServerTickets::new(&sessions.ticket_key, &now)
             }),
+            session_cache: Some(&cache),
             ..ServerConfig::new(&certified)
         };
         Connection::server(config, bufs, &mut OsRandom)

@@ -178,6 +178,7 @@ pub(crate) fn send_client_hello<'a>(
                 identities: List::items(identities),
                 binders: List::items(&binders),
             }),
+            pre_shared_key_error: None,
         },
     };
     let patch = |msg: &mut [u8]| {

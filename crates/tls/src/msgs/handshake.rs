@@ -276,6 +276,11 @@ pub struct ClientExtensions<'a> {
     pub early_data: bool,
     /// `pre_shared_key`, always the last extension.
     pub pre_shared_key: Option<OfferedPsks<'a>>,
+    /// Why a `pre_shared_key` did not parse (then `pre_shared_key` is `None`): a TLS 1.3
+    /// server refuses the hello with it, a TLS 1.2 one ignores the extension as it ignores
+    /// any it does not know (BoGo's client sends one with a 12-byte binder beside a 1.2
+    /// session ticket). Never encoded.
+    pub pre_shared_key_error: Option<InvalidMessage>,
 }
 
 impl<'a> ClientExtensions<'a> {
@@ -345,7 +350,7 @@ impl<'a> ClientExtensions<'a> {
         read_extensions(r, |typ, b| {
             // RFC 8446 §4.2.11: pre_shared_key must be the last extension (the binders are
             // computed over everything before them), known or not.
-            if x.pre_shared_key.is_some() {
+            if x.pre_shared_key.is_some() || x.pre_shared_key_error.is_some() {
                 return Err(InvalidMessage::IllegalValue);
             }
             match typ {
@@ -368,18 +373,12 @@ impl<'a> ClientExtensions<'a> {
                 // An empty body (checked by read_extensions).
                 ExtensionType::EARLY_DATA => x.early_data = true,
                 ExtensionType::PRE_SHARED_KEY => {
-                    let identities: List<'a, PskIdentity<'a>, U16> = List::read(b)?;
-                    let binders: List<'a, PskBinder<'a>, U16> = List::read(b)?;
-                    let (ni, nb) = (identities.iter().count(), binders.iter().count());
-                    // `identities<7..2^16-1>` and `binders<33..2^16-1>`: an empty list does
-                    // not parse; one binder per identity is a rule of the protocol.
-                    if ni == 0 || nb == 0 {
-                        return Err(InvalidMessage::BadLength);
+                    match read_offered_psks(b) {
+                        Ok(p) => x.pre_shared_key = Some(p),
+                        Err(e) => x.pre_shared_key_error = Some(e),
                     }
-                    if ni != nb {
-                        return Err(InvalidMessage::IllegalValue);
-                    }
-                    x.pre_shared_key = Some(OfferedPsks { identities, binders });
+                    // Whatever did not parse is skipped with the extension.
+                    return Ok(false);
                 }
                 _ => return Ok(false),
             }
@@ -387,6 +386,23 @@ impl<'a> ClientExtensions<'a> {
         })?;
         Ok(x)
     }
+}
+
+/// Reads a `pre_shared_key` body of a ClientHello (RFC 8446 §4.2.11), to its end.
+fn read_offered_psks<'a>(b: &mut Reader<'a>) -> Result<OfferedPsks<'a>, InvalidMessage> {
+    let identities: List<'a, PskIdentity<'a>, U16> = List::read(b)?;
+    let binders: List<'a, PskBinder<'a>, U16> = List::read(b)?;
+    b.expect_empty()?;
+    let (ni, nb) = (identities.iter().count(), binders.iter().count());
+    // `identities<7..2^16-1>` and `binders<33..2^16-1>`: an empty list does not parse; one
+    // binder per identity is a rule of the protocol.
+    if ni == 0 || nb == 0 {
+        return Err(InvalidMessage::BadLength);
+    }
+    if ni != nb {
+        return Err(InvalidMessage::IllegalValue);
+    }
+    Ok(OfferedPsks { identities, binders })
 }
 
 /// ClientHello (RFC 8446 §4.1.2).
@@ -423,8 +439,10 @@ impl<'a> Codec<'a> for ClientHello<'a> {
             return Err(InvalidMessage::BadLength);
         }
         let cipher_suites = List::read(r)?;
-        // TLS 1.3 allows only the null compression method (and Halite's TLS 1.2 no other).
-        if Payload::<U8>::read(r)?.0 != [0] {
+        // RFC 5246 §7.4.1.2: the list must hold the null method, which is what Halite
+        // takes; TLS 1.3 allows it alone, which [`ClientHello::only_null_compression`]
+        // checks once the version is chosen.
+        if !Payload::<U8>::read(r)?.0.contains(&0) {
             return Err(InvalidMessage::IllegalValue);
         }
         // RFC 5246 §7.4.1.2: a hello before TLS 1.2's extensions may end here; it offers
@@ -436,6 +454,20 @@ impl<'a> Codec<'a> for ClientHello<'a> {
 }
 
 impl ClientHello<'_> {
+    /// Whether the compression methods of the encoded ClientHello message `raw` (with its
+    /// handshake header) are the null method alone, as TLS 1.3 requires (RFC 8446 §4.1.2:
+    /// any other list is illegal_parameter); a TLS 1.2 hello may list others beside it.
+    pub fn only_null_compression(raw: &[u8]) -> bool {
+        let mut r = Reader::new(raw.get(4..).unwrap_or(&[]));
+        let methods = (|| {
+            r.take(2 + 32)?;
+            r.sub::<U8>()?;
+            r.sub::<U16>()?;
+            Ok::<_, InvalidMessage>(Payload::<U8>::read(&mut r)?.0)
+        })();
+        methods.is_ok_and(|m| m == [0])
+    }
+
     /// Whether the client offered `suite`.
     pub fn offers_suite(&self, suite: CipherSuite) -> bool {
         self.cipher_suites.contains(&suite)

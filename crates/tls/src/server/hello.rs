@@ -143,6 +143,13 @@ pub(crate) fn server_client_hello<'a>(
         }
         return tls12::server_client_hello(c, config, random, raw);
     }
+    // RFC 8446 §4.1.2: a TLS 1.3 hello lists the null compression method alone.
+    if !ClientHello::only_null_compression(raw) {
+        return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+    }
+    if let Some(e) = x.pre_shared_key_error {
+        return Err(e.into());
+    }
     // RFC 8446 §4.2.10: we decline early data, so it is skipped until the client's next
     // flight; §4.1.2: a second ClientHello does not offer it again.
     if retry.is_some() && x.early_data {

@@ -8,7 +8,7 @@
 //! client without it is refused with handshake_failure,
 //! [`PeerIncompatible::NoExtendedMasterSecret`]), an empty `renegotiation_info` if it sends
 //! one (RFC 5746 §3.6; answered empty when it sends the extension or the SCSV), the null
-//! compression method only (the codec refuses any other list with illegal_parameter), a
+//! compression method among those it lists (a list without it is illegal_parameter), a
 //! suite of [`ServerConfig::suites12`] that one of our certificates can sign for with a
 //! scheme of its `signature_algorithms`, and a group of RFC 8422 (x25519, secp256r1,
 //! secp384r1, secp521r1) among our groups (without `supported_groups`, our first).
@@ -18,13 +18,17 @@
 //! about. With [`ServerConfig::tickets`], a client that sends `session_ticket` gets a
 //! NewSessionTicket (RFC 5077) sealing the session's master secret, suite and scheme under
 //! the same key as TLS 1.3 tickets (each version's tickets name its own suites, so neither
-//! resumes in the other), and resumes with it in an abbreviated handshake; no session-ID
-//! cache is kept (the ServerHello of a full handshake has an empty session id). A
+//! resumes in the other), and resumes with it in an abbreviated handshake. With
+//! [`ServerConfig::session_cache`] and no ticket issued, the ServerHello of a full handshake
+//! carries a fresh 32-byte session id under which the session is cached once the client's
+//! Finished is checked, and a ClientHello offering it resumes while the cache keeps it
+//! (RFC 5246 §7.4.1.2; a valid ticket is looked at first, RFC 5077 §3.4). A
 //! server with `client_auth` does not negotiate TLS 1.2 (client certificates in 1.2 are not
 //! implemented yet): such a server serves TLS 1.3 or refuses.
 //!
 //! [`ServerConfig::suites12`]: crate::ServerConfig::suites12
 //! [`ServerConfig::tickets`]: crate::ServerConfig::tickets
+//! [`ServerConfig::session_cache`]: crate::ServerConfig::session_cache
 
 use zeroize::Zeroize;
 
@@ -56,7 +60,7 @@ use crate::msgs::tls12::{NewSessionTicket12, SessionTicketExt};
 use crate::server::ServerState;
 use crate::server::psk::client_identity_holds;
 use crate::suites::tls12 as suites12;
-use crate::ticket::{ClientIdentity, TicketState};
+use crate::ticket::{CachedSession, ClientIdentity, TicketState};
 
 /// After our flight: the client's ClientKeyExchange, answered with our ephemeral `key`.
 pub(crate) struct Kx12 {
@@ -67,6 +71,9 @@ pub(crate) struct Kx12 {
     key: KeyShare,
     /// Whether a NewSessionTicket goes before our Finished (RFC 5077 §3.3).
     send_ticket: bool,
+    /// The session id our ServerHello gave, under which the session is cached once the
+    /// client's Finished is checked (`None`: not cached).
+    cache_id: Option<[u8; 32]>,
 }
 
 /// After the ClientKeyExchange: the client's ChangeCipherSpec (which puts its write keys of
@@ -84,6 +91,8 @@ pub(crate) struct Finished12 {
     write_pending: bool,
     /// Whether a NewSessionTicket goes before our Finished.
     send_ticket: bool,
+    /// As [`Kx12::cache_id`].
+    cache_id: Option<[u8; 32]>,
 }
 
 /// Traffic: what exporters need.
@@ -282,10 +291,17 @@ pub(crate) fn server_client_hello<'a>(
     }
     let secure_renegotiation =
         x12.renegotiation_info.is_some() || ch.has_empty_renegotiation_info_scsv();
-    // RFC 5077 §3.1: a ticket of ours for a suite we still accept resumes its session.
+    let formats = x12.ec_point_formats.is_some();
+    // RFC 5077 §3.1: a ticket of ours for a suite we still accept resumes its session;
+    // §3.4: else the session id is looked up as without a ticket.
     if let Some(state) = resumable(config, ch, x12.session_ticket) {
-        let formats = x12.ec_point_formats.is_some();
-        return resume(c, config, random, raw, ch, formats, secure_renegotiation, &state);
+        let how = Resumed { point_formats: formats, secure_renegotiation, new_ticket: true };
+        return resume(c, config, random, raw, ch, how, &state);
+    }
+    if let Some(state) = cached(config, ch) {
+        let new_ticket = config.tickets.is_some() && x12.session_ticket.is_some();
+        let how = Resumed { point_formats: formats, secure_renegotiation, new_ticket };
+        return resume(c, config, random, raw, ch, how, &state);
     }
     let group = choose_group(config, x)?;
     let (suite, certified, scheme) = choose_suite(config, ch)?;
@@ -305,11 +321,15 @@ pub(crate) fn server_client_hello<'a>(
     transcript.update(raw);
     // A client that sends the extension takes tickets (RFC 5077 §3.2).
     let send_ticket = config.tickets.is_some() && x12.session_ticket.is_some();
+    // RFC 5246 §7.4.1.3: a session id to resume by, when there is a cache and no ticket.
+    let cache_id = match config.session_cache {
+        Some(_) if !send_ticket => Some(crate::engine::random::<32>(&mut c.rng)?),
+        _ => None,
+    };
     let sh = HandshakeMessage12::ServerHello(ServerHello {
         legacy_version: ProtocolVersion::TLSV1_2,
         random,
-        // No session to resume later.
-        session_id: &[],
+        session_id: cache_id.as_ref().map_or(&[][..], |id| &id[..]),
         cipher_suite: suite.suite,
         extensions: ServerHelloExtensions {
             extended_master_secret: true,
@@ -367,6 +387,7 @@ pub(crate) fn server_client_hello<'a>(
         server_random: random,
         key,
         send_ticket,
+        cache_id,
     }))
 }
 
@@ -392,6 +413,7 @@ fn server_client_key_exchange(
         keys,
         write_pending: true,
         send_ticket: kx.send_ticket,
+        cache_id: kx.cache_id,
     }))
 }
 
@@ -427,6 +449,10 @@ fn server_finished(
         }
         let write = f.keys.protection(Sender::Server)?;
         send_finished(c, &f.master, write, &mut f.transcript)?;
+        if let (Some(id), Some(sessions)) = (f.cache_id, config.session_cache) {
+            let state = session_state(c, &f.master, sessions.clock.now().as_secs());
+            sessions.cache.put(&id, &CachedSession::new(&state, &c.sni[..c.sni_len]));
+        }
     }
     c.negotiated = Some(c.params);
     Ok(ServerState::Traffic12(Traffic12 {
@@ -459,6 +485,19 @@ fn send_ticket(
     transcript: &mut Transcript,
 ) -> Result<(), Error> {
     let Some(tickets) = config.tickets else { return Ok(()) };
+    let state = session_state(c, master, now);
+    let nonce: [u8; 12] = random(&mut c.rng)?;
+    let sealed = tickets.key.seal(&state, &nonce);
+    let nst = HandshakeMessage12::NewSessionTicket(NewSessionTicket12 {
+        lifetime_hint: tickets.lifetime.min(MAX_TICKET_LIFETIME),
+        ticket: &sealed,
+    });
+    c.io.send_handshake(&nst, Some(transcript))
+}
+
+/// The state of this connection's session, made or resumed at `now`: its suite, scheme and
+/// (extended) master secret, authenticated when the full handshake it comes from ran.
+fn session_state(c: &Core<'_, '_>, master: &MasterSecret, now: u64) -> TicketState {
     let mut state = TicketState {
         suite: c.params.suite,
         scheme: c.params.scheme,
@@ -470,13 +509,43 @@ fn send_ticket(
         psk_len: MASTER_SECRET_LEN,
     };
     state.psk.copy_from_slice(master.as_bytes());
-    let nonce: [u8; 12] = random(&mut c.rng)?;
-    let sealed = tickets.key.seal(&state, &nonce);
-    let nst = HandshakeMessage12::NewSessionTicket(NewSessionTicket12 {
-        lifetime_hint: tickets.lifetime.min(MAX_TICKET_LIFETIME),
-        ticket: &sealed,
-    });
-    c.io.send_handshake(&nst, Some(transcript))
+    state
+}
+
+/// Whether a session `state` found for `ch` may resume at `now`: issued less than
+/// `lifetime` ago and authenticated less than `max_age` ago (each at most seven days), for a
+/// TLS 1.2 suite we accept and the client offers, with a master secret and a client
+/// identity that still stands. The extended master secret needs no check: every session
+/// Halite makes has one, and a client without it is refused before resumption.
+fn usable(
+    config: &ServerConfig<'_>,
+    ch: &ClientHello<'_>,
+    state: &TicketState,
+    now: u64,
+    (lifetime, max_age): (u32, u32),
+) -> bool {
+    let within = |since: u64, limit: u32| {
+        now >= since && now - since < u64::from(limit.min(MAX_TICKET_LIFETIME))
+    };
+    let suite_ok =
+        suites12::find(config.suites12, state.suite).is_some() && ch.offers_suite(state.suite);
+    within(state.issued_at, lifetime)
+        && within(state.authenticated_at, max_age)
+        && suite_ok
+        && state.psk_len == MASTER_SECRET_LEN
+        && client_identity_holds(config, &state.client)
+}
+
+/// The session a client's session id resumes (RFC 5246 §7.4.1.2): one our cache still
+/// keeps under that id, made for the same SNI name (RFC 6066 §3), [`usable`] within the
+/// cache's lifetime.
+fn cached(config: &ServerConfig<'_>, ch: &ClientHello<'_>) -> Option<TicketState> {
+    let sessions = config.session_cache?;
+    let id: &[u8; 32] = ch.session_id.try_into().ok()?;
+    let state = sessions.cache.get(id)?.open(ch.extensions.server_name.unwrap_or(&[]))?;
+    let now = sessions.clock.now().as_secs();
+    let limits = (sessions.lifetime, sessions.lifetime);
+    usable(config, ch, &state, now, limits).then_some(state)
 }
 
 /// The session a client's `session_ticket` resumes: one of our tickets, within its lifetime
@@ -491,34 +560,34 @@ fn resumable(
     let tickets = config.tickets?;
     let state = tickets.key.open(ticket?.0)?;
     let now = tickets.clock.now().as_secs();
-    let max_age = tickets.max_auth_age.min(MAX_TICKET_LIFETIME);
-    let fresh = now >= state.issued_at
-        && now - state.issued_at < u64::from(tickets.lifetime.min(MAX_TICKET_LIFETIME))
-        && now >= state.authenticated_at
-        && now - state.authenticated_at < u64::from(max_age);
-    let suite_ok =
-        suites12::find(config.suites12, state.suite).is_some() && ch.offers_suite(state.suite);
-    (fresh
-        && suite_ok
-        && state.psk_len == MASTER_SECRET_LEN
-        && client_identity_holds(config, &state.client))
-    .then_some(state)
+    let limits = (tickets.lifetime, tickets.max_auth_age);
+    usable(config, ch, &state, now, limits).then_some(state)
+}
+
+/// What a resumption answers besides the session: the client's `ec_point_formats` and
+/// secure renegotiation echoed, and whether the ServerHello announces a fresh ticket.
+#[derive(Clone, Copy)]
+struct Resumed {
+    point_formats: bool,
+    secure_renegotiation: bool,
+    /// Whether a NewSessionTicket follows the ServerHello (the client took tickets and we
+    /// issue them; always when resuming by ticket, RFC 5077 §3.1).
+    new_ticket: bool,
 }
 
 /// The abbreviated handshake of a resumed session (RFC 5077 §3.1, RFC 5246 §7.3):
-/// ServerHello (echoing the client's session id), a fresh ticket if tickets are on, our
+/// ServerHello (echoing the client's session id), a fresh ticket if `how` says so, our
 /// ChangeCipherSpec and Finished; then the client's.
-#[allow(clippy::too_many_arguments)] // the hello, its parts, and the session
 fn resume(
     c: &mut Core<'_, '_>,
     config: &ServerConfig<'_>,
     mut random: [u8; 32],
     raw: &[u8],
     ch: &ClientHello<'_>,
-    point_formats: bool,
-    secure_renegotiation: bool,
+    how: Resumed,
     state: &TicketState,
 ) -> Result<ServerState, Error> {
+    let Resumed { point_formats, secure_renegotiation, new_ticket } = how;
     let x = &ch.extensions;
     let suite =
         suites12::find(config.suites12, state.suite).ok_or(PeerIncompatible::NoCommonSuite)?;
@@ -548,7 +617,7 @@ fn resume(
             server_name_ack: false,
             max_fragment_length,
             record_size_limit,
-            session_ticket: true,
+            session_ticket: new_ticket,
             ..ServerHelloExtensions::default()
         },
     });
@@ -572,8 +641,10 @@ fn resume(
         external_psk: false,
     };
     c.authenticated_at = Some(state.authenticated_at);
-    let now = config.tickets.map_or(0, |t| t.clock.now().as_secs());
-    send_ticket(c, config, &master, now, &mut transcript)?;
+    if new_ticket {
+        let now = config.tickets.map_or(0, |t| t.clock.now().as_secs());
+        send_ticket(c, config, &master, now, &mut transcript)?;
+    }
     let keys = PendingKeys::derive(&suite, &master, &ch.random, &random)?;
     send_finished(c, &master, keys.protection(Sender::Server)?, &mut transcript)?;
     Ok(ServerState::ExpectCcs12(Finished12 {
@@ -584,6 +655,7 @@ fn resume(
         keys,
         write_pending: false,
         send_ticket: false,
+        cache_id: None,
     }))
 }
 
