@@ -27,9 +27,10 @@
 //! Certificate, checked as in TLS 1.3 (to `ClientAuth.roots`, or by the verifier's
 //! [`CertVerifier::verify_chain`]), then its ClientKeyExchange and, when it sent a
 //! certificate, its CertificateVerify. That signs every handshake message so far, which
-//! this server keeps only as the suite's running hash (no allocator): so the request offers
-//! the schemes of [`TLS12_DIGEST_SCHEMES`] with the suite's hash (SHA-256 or SHA-384), and the
-//! signature is checked from that hash ([`verify_signature_digest12`]); any other scheme is
+//! this server does not keep (no allocator): while a CertificateVerify may come it runs the
+//! transcript under SHA-256 and SHA-384 both, the request offers the schemes of
+//! [`TLS12_DIGEST_SCHEMES`] (ECDSA, RSA-PSS and PKCS#1 v1.5 with either hash), and the
+//! signature is checked from the hash ([`verify_signature_digest12`]); any other scheme is
 //! [`PeerMisbehaved::SelectedUnofferedParameter`] (illegal_parameter), a bad signature
 //! [`PeerMisbehaved::BadSignature`] (decrypt_error). An empty Certificate is taken when client
 //! authentication is optional, else refused ([`CertificateError::NoCertificate`], with
@@ -141,8 +142,9 @@ pub(crate) struct Traffic12 {
 /// The version to speak with a client (RFC 8446 §4.2.1, Appendix D): the highest of its
 /// `supported_versions` we accept, or without the extension TLS 1.2 for a `legacy_version`
 /// of TLS 1.2 or above. A hello claiming SSL 3.0 or older is refused whatever else it
-/// offers (Appendix D.5). TLS 1.2 is only taken with certificates (no external PSKs in it). A server that accepts TLS 1.3 only
-/// refuses as it always did ([`PeerIncompatible::NoTls13`]); one that accepts TLS 1.2 with
+/// offers (Appendix D.5). TLS 1.2 is only taken with certificates (no external PSKs in
+/// it). A server that accepts TLS 1.3 only refuses as it always did
+/// ([`PeerIncompatible::NoTls13`]); one that accepts TLS 1.2 with
 /// [`PeerIncompatible::NoCommonVersion`]. Both are protocol_version.
 pub(crate) fn choose_version(
     config: &ServerConfig<'_>,
