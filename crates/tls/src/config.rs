@@ -243,8 +243,9 @@ pub struct ServerConfig<'a> {
     /// refused, not served TLS 1.2). The default
     /// is TLS 1.3 only for now. A server with both writes the downgrade sentinel into its
     /// random when it negotiates TLS 1.2 (RFC 8446 §4.1.3). TLS 1.2 needs `certs` (no
-    /// external PSKs in 1.2) and, for now, no `client_auth`: without either, a client is
-    /// served TLS 1.3 or refused.
+    /// external PSKs in 1.2): without them, a client is served TLS 1.3 or refused. With
+    /// `client_auth`, a TLS 1.2 client's chain is checked by `roots` or by the verifier's
+    /// [`CertVerifier::verify_chain`].
     pub versions: &'a [ProtocolVersion],
     /// Suites to accept, in the server's order of preference.
     pub suites: &'a [Suite],

@@ -675,6 +675,25 @@ pub trait CertVerifier: core::fmt::Debug + Sync {
         signature: &[u8],
     ) -> Result<[u8; 32], Error>;
 
+    /// Checks the chain alone (`end_entity`, then `intermediates`) for `peer` at `now`, and
+    /// returns the digest [`CertVerifier::verify`] would. A TLS 1.2 server asks this of a
+    /// client's chain: the CertificateVerify signs every handshake message (RFC 5246
+    /// §7.4.8), which a server without an allocator keeps only as a running hash, so the
+    /// connection checks that signature itself from the hash, by the end-entity key
+    /// ([`verify_signature_digest12`]). The default refuses with
+    /// [`ApiMisuse::BadConfig`](crate::error::ApiMisuse::BadConfig): a verifier that does not
+    /// implement this takes client certificates in TLS 1.3 only.
+    fn verify_chain(
+        &self,
+        end_entity: &[u8],
+        intermediates: &[&[u8]],
+        peer: Peer<'_>,
+        now: UnixTime,
+    ) -> Result<[u8; 32], Error> {
+        let _ = (end_entity, intermediates, peer, now);
+        Err(Error::ApiMisuse(crate::error::ApiMisuse::BadConfig))
+    }
+
     /// Whether a session whose chain [`CertVerifier::verify`] trusted through `digest` may
     /// still be resumed (a server asks, for client certificates). The default says no: such
     /// sessions need a full handshake until the verifier says how to tell.

@@ -172,6 +172,20 @@ impl CertVerifier for AnyChain {
         Ok([0; 32])
     }
 
+    /// Any chain, for TLS 1.2 (the connection checks the CertificateVerify itself).
+    fn verify_chain(
+        &self,
+        end_entity: &[u8],
+        _intermediates: &[&[u8]],
+        _peer: Peer<'_>,
+        _now: UnixTime,
+    ) -> Result<[u8; 32], Error> {
+        let der = CertificateDer::from(end_entity);
+        webpki::EndEntityCert::try_from(&der)
+            .map_err(|_| Error::InvalidCertificate(CertificateError::BadEncoding))?;
+        Ok([0; 32])
+    }
+
     /// BoringSSL resumes sessions whatever authenticated them.
     fn trusts(&self, _digest: &[u8; 32]) -> bool {
         true
@@ -430,15 +444,6 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
             | Error::AlertReceived(AlertDescription::PROTOCOL_VERSION),
         )) if !opts.tls13_required && !tls12 => {
             Err(Fail::Unimplemented("the peer wants TLS 1.2 or below".into()))
-        }
-        // Halite's TLS 1.2 server does not do client authentication yet: with `client_auth`
-        // it serves only TLS 1.3, and a TLS 1.2 peer is refused.
-        Err(Fail::Tls(Error::PeerIncompatible(PeerIncompatible::NoCommonVersion)))
-            if opts.server
-                && tls12
-                && (opts.verify_peer || opts.require_any_client_certificate) =>
-        {
-            Err(Fail::Unimplemented("a TLS 1.2 server with client authentication".into()))
         }
         r => r,
     }

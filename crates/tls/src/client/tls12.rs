@@ -154,7 +154,7 @@ impl ClientState {
 
 /// The hash of a TLS 1.2 scheme a CertificateVerify signs with (SHA-256 or SHA-384: the
 /// two the transcript runs on).
-fn scheme_hash(scheme: SignatureScheme) -> Option<HashAlg> {
+pub(crate) fn scheme_hash(scheme: SignatureScheme) -> Option<HashAlg> {
     match scheme {
         SignatureScheme::ECDSA_SECP256R1_SHA256
         | SignatureScheme::RSA_PSS_RSAE_SHA256

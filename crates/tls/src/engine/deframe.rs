@@ -45,8 +45,14 @@ impl Connection<'_, '_> {
             if self.c.error.is_none() {
                 self.c.error = Some(e);
                 self.c.app = None;
+                let tls12 = self.c.params.version == ProtocolVersion::TLSV1_2;
                 self.state.kill();
-                if let Some(alert) = e.alert() {
+                if let Some(mut alert) = e.alert() {
+                    // RFC 5246 has no certificate_required: a missing client certificate is
+                    // handshake_failure there (§7.4.6).
+                    if tls12 && alert == AlertDescription::CERTIFICATE_REQUIRED {
+                        alert = AlertDescription::HANDSHAKE_FAILURE;
+                    }
                     self.c.io.send_alert(alert);
                 }
             }
@@ -380,6 +386,31 @@ impl Connection<'_, '_> {
                 State::Server(config, slot) => {
                     let state = mem::replace(slot, ServerState::Dead);
                     let (used, next, keep) = match state {
+                        // TLS 1.2: a client's certificate stays in the buffer for its
+                        // CertificateVerify (after the ClientKeyExchange) and `peer_identity`.
+                        ServerState::ExpectCertificate12(kx) => {
+                            let msg = HandshakeMessage12::decode(first)?;
+                            let next = server::tls12::handle(
+                                &mut self.c,
+                                config,
+                                ServerState::ExpectCertificate12(kx),
+                                first,
+                                &msg,
+                            )?;
+                            let keep =
+                                if self.c.peer_cert_sha256.is_some() { first.len() } else { 0 };
+                            (first.len(), next, keep)
+                        }
+                        ServerState::ExpectCertificateVerify12(v) => {
+                            let kept = &self.hs[..base];
+                            let next = server::tls12::server_certificate_verify(
+                                &mut self.c,
+                                v,
+                                first,
+                                kept,
+                            )?;
+                            (first.len(), next, 0)
+                        }
                         state if state.is_tls12() => {
                             let msg = HandshakeMessage12::decode(first)?;
                             let next =

@@ -34,8 +34,12 @@ pub(crate) enum ServerState {
     ExpectCertificate(ServerExpectFinished),
     ExpectFinished(ServerExpectFinished),
     Traffic(Traffic),
+    /// TLS 1.2 with client authentication: the client's Certificate.
+    ExpectCertificate12(tls12::Kx12),
     /// TLS 1.2: the client's ClientKeyExchange.
     ExpectClientKeyExchange12(tls12::Kx12),
+    /// TLS 1.2, after a client certificate and the ClientKeyExchange: its CertificateVerify.
+    ExpectCertificateVerify12(tls12::Verify12),
     /// TLS 1.2: the client's ChangeCipherSpec.
     ExpectCcs12(tls12::Finished12),
     /// TLS 1.2: the client's Finished.
@@ -50,7 +54,9 @@ impl ServerState {
     pub(crate) fn is_tls12(&self) -> bool {
         matches!(
             self,
-            Self::ExpectClientKeyExchange12(_)
+            Self::ExpectCertificate12(_)
+                | Self::ExpectClientKeyExchange12(_)
+                | Self::ExpectCertificateVerify12(_)
                 | Self::ExpectCcs12(_)
                 | Self::ExpectFinished12(_)
                 | Self::Traffic12(_)

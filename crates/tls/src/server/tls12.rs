@@ -22,28 +22,54 @@
 //! [`ServerConfig::session_cache`] and no ticket issued, the ServerHello of a full handshake
 //! carries a fresh 32-byte session id under which the session is cached once the client's
 //! Finished is checked, and a ClientHello offering it resumes while the cache keeps it
-//! (RFC 5246 §7.4.1.2; a valid ticket is looked at first, RFC 5077 §3.4). A
-//! server with `client_auth` does not negotiate TLS 1.2 (client certificates in 1.2 are not
-//! implemented yet): such a server serves TLS 1.3 or refuses.
+//! (RFC 5246 §7.4.1.2; a valid ticket is looked at first, RFC 5077 §3.4).
+//!
+//! Client certificates (RFC 5246 §7.4.4, §7.4.6, §7.4.8): with [`ServerConfig::client_auth`]
+//! a full handshake sends a CertificateRequest after the ServerKeyExchange (certificate types
+//! `ecdsa_sign` and `rsa_sign`, no certificate authorities) and expects the client's
+//! Certificate, checked as in TLS 1.3 (to `ClientAuth.roots`, or by the verifier's
+//! [`CertVerifier::verify_chain`]), then its ClientKeyExchange and, when it sent a
+//! certificate, its CertificateVerify. That signs every handshake message so far, which
+//! this server does not keep (no allocator): while a CertificateVerify may come it runs the
+//! transcript under SHA-256 and SHA-384 both, the request offers the schemes of
+//! [`TLS12_DIGEST_SCHEMES`] (ECDSA, RSA-PSS and PKCS#1 v1.5 with either hash), and the
+//! signature is checked from the hash ([`verify_signature_digest12`]); any other scheme is
+//! [`PeerMisbehaved::SelectedUnofferedParameter`] (illegal_parameter), a bad signature
+//! [`PeerMisbehaved::BadSignature`] (decrypt_error). An empty Certificate is taken when client
+//! authentication is optional, else refused ([`CertificateError::NoCertificate`], with
+//! handshake_failure: TLS 1.2 has no certificate_required). The client's certificate stays in
+//! the handshake buffer from its Certificate to its CertificateVerify (and after, for
+//! [`crate::Connection::peer_identity`]). A resumed session asks for no certificate: it keeps
+//! the client identity its ticket carries, as in TLS 1.3.
+//!
+//! [`CertVerifier::verify_chain`]: crate::verify::CertVerifier::verify_chain
+//! [`TLS12_DIGEST_SCHEMES`]: crate::verify::TLS12_DIGEST_SCHEMES
+//! [`verify_signature_digest12`]: crate::verify::verify_signature_digest12
+//! [`ServerConfig::client_auth`]: crate::ServerConfig::client_auth
+//! [`CertificateError::NoCertificate`]: crate::error::CertificateError::NoCertificate
 //!
 //! [`ServerConfig::suites12`]: crate::ServerConfig::suites12
 //! [`ServerConfig::tickets`]: crate::ServerConfig::tickets
 //! [`ServerConfig::session_cache`]: crate::ServerConfig::session_cache
 
+use core_hash::Sha256;
 use zeroize::Zeroize;
 
-use crate::error::{Error, PeerIncompatible, PeerMisbehaved, SchemeSet};
-use crate::key_schedule::Transcript;
+use crate::client::tls12::scheme_hash;
+use crate::error::{
+    BufferKind, CertificateError, Error, PeerIncompatible, PeerMisbehaved, SchemeSet,
+};
 use crate::key_schedule::tls12::{MasterSecret, PreMasterSecret, Sender};
+use crate::key_schedule::{Digest, HashAlg, Transcript};
 use crate::kx::KeyShare;
 use crate::msgs::tls12::{
-    Asn1Cert, Certificate12, EcPointFormats, EcdheParams, RenegotiationInfo, ServerKeyExchange,
-    mark_downgrade,
+    Asn1Cert, Certificate12, CertificateRequest12, ECDSA_SIGN, EcPointFormats, EcdheParams,
+    RSA_SIGN, RenegotiationInfo, ServerKeyExchange, mark_downgrade,
 };
 use crate::msgs::{
-    ClientExtensions, ClientHello, Codec, ContentType, HandshakeMessage12, InvalidMessage, List,
-    MaxFragmentLength, NamedGroup, ProtocolName, ProtocolVersion, ServerHello,
-    ServerHelloExtensions, SignatureScheme,
+    CertificateVerify, ClientExtensions, ClientHello, Codec, ContentType, HandshakeMessage12,
+    InvalidMessage, List, MaxFragmentLength, NamedGroup, ProtocolName, ProtocolVersion,
+    ServerHello, ServerHelloExtensions, SignatureScheme,
 };
 use crate::record::MAX_PLAINTEXT_LEN;
 use crate::record::tls12::{PendingKeys, RecordProtection12};
@@ -74,6 +100,27 @@ pub(crate) struct Kx12 {
     /// The session id our ServerHello gave, under which the session is cached once the
     /// client's Finished is checked (`None`: not cached).
     cache_id: Option<[u8; 32]>,
+    /// With client authentication, until the client's Certificate says no CertificateVerify
+    /// comes: the transcript under the other hash of [`verify::TLS12_DIGEST_SCHEMES`].
+    alt: Option<Transcript>,
+    /// The [`verify::anchor_digest`] (or verifier's digest) of the client's checked chain,
+    /// once its Certificate named one: a CertificateVerify follows the ClientKeyExchange.
+    /// With the length of its Certificate message, kept in the handshake buffer.
+    client_cert: Option<([u8; 32], usize)>,
+}
+
+/// After the ClientKeyExchange of a client that sent a certificate: its CertificateVerify
+/// (RFC 5246 §7.4.8), over the transcript in `finished` (through the ClientKeyExchange),
+/// then what [`Finished12`] expects.
+pub(crate) struct Verify12 {
+    finished: Finished12,
+    /// The hash of the same messages under the other hash (see [`Kx12`]): a digest, not the
+    /// running transcript, as nothing more is signed.
+    alt: Option<Digest>,
+    /// What the client's chain was trusted through.
+    anchor: [u8; 32],
+    /// The length of the client's Certificate message, kept in the handshake buffer.
+    cert_len: usize,
 }
 
 /// After the ClientKeyExchange: the client's ChangeCipherSpec (which puts its write keys of
@@ -105,9 +152,9 @@ pub(crate) struct Traffic12 {
 /// The version to speak with a client (RFC 8446 §4.2.1, Appendix D): the highest of its
 /// `supported_versions` we accept, or without the extension TLS 1.2 for a `legacy_version`
 /// of TLS 1.2 or above. A hello claiming SSL 3.0 or older is refused whatever else it
-/// offers (Appendix D.5). TLS 1.2 is only taken with certificates and without
-/// `client_auth` (see the module documentation). A server that accepts TLS 1.3 only
-/// refuses as it always did ([`PeerIncompatible::NoTls13`]); one that accepts TLS 1.2 with
+/// offers (Appendix D.5). TLS 1.2 is only taken with certificates (no external PSKs in
+/// it). A server that accepts TLS 1.3 only refuses as it always did
+/// ([`PeerIncompatible::NoTls13`]); one that accepts TLS 1.2 with
 /// [`PeerIncompatible::NoCommonVersion`]. Both are protocol_version.
 pub(crate) fn choose_version(
     config: &ServerConfig<'_>,
@@ -129,7 +176,7 @@ pub(crate) fn choose_version(
         // says above it.
         None => ch.legacy_version >= v12,
     };
-    let serves12 = config.accepts(v12) && !config.certs.is_empty() && config.client_auth.is_none();
+    let serves12 = config.accepts(v12) && !config.certs.is_empty();
     if config.accepts(v13) && listed(v13) {
         Ok(v13)
     } else if serves12 && offers12 {
@@ -319,6 +366,12 @@ pub(crate) fn server_client_hello<'a>(
     let key = KeyShare::keygen(group, config.key_exchanges, &mut c.rng)?;
     let mut transcript = Transcript::new(suite.hash);
     transcript.update(raw);
+    // With client authentication, the transcript under the other hash too, for a
+    // CertificateVerify that signs with it.
+    let mut alt = config.client_auth.map(|_| Transcript::new(other_hash(suite.hash)));
+    if let Some(t) = alt.as_mut() {
+        t.update(raw);
+    }
     // A client that sends the extension takes tickets (RFC 5077 §3.2).
     let send_ticket = config.tickets.is_some() && x12.session_ticket.is_some();
     // RFC 5246 §7.4.1.3: a session id to resume by, when there is a cache and no ticket.
@@ -343,7 +396,7 @@ pub(crate) fn server_client_hello<'a>(
             ..ServerHelloExtensions::default()
         },
     });
-    c.io.send_handshake(&sh, Some(&mut transcript))?;
+    send_flight(c, &sh, &mut transcript, &mut alt)?;
     // RFC 6066 §4: from here every record, the clear ones too, within the fragment length.
     if max_fragment_length.is_some() {
         c.io.plain_limit = c.io.send_limit;
@@ -354,7 +407,7 @@ pub(crate) fn server_client_hello<'a>(
         *slot = Asn1Cert(der);
     }
     let cert = HandshakeMessage12::Certificate(Certificate12 { certs: List::items(&certs[..n]) });
-    c.io.send_handshake(&cert, Some(&mut transcript))?;
+    send_flight(c, &cert, &mut transcript, &mut alt)?;
     let public = key.public();
     let params = EcdheParams { group, public: public.as_ref() };
     let content = params
@@ -367,8 +420,11 @@ pub(crate) fn server_client_hello<'a>(
         scheme,
         signature: &sig[..sig_len],
     });
-    c.io.send_handshake(&ske, Some(&mut transcript))?;
-    c.io.send_handshake(&HandshakeMessage12::ServerHelloDone, Some(&mut transcript))?;
+    send_flight(c, &ske, &mut transcript, &mut alt)?;
+    if config.client_auth.is_some() {
+        send_certificate_request(c, &mut transcript, &mut alt)?;
+    }
+    send_flight(c, &HandshakeMessage12::ServerHelloDone, &mut transcript, &mut alt)?;
     c.params = Negotiated {
         version: ProtocolVersion::TLSV1_2,
         suite: suite.suite,
@@ -380,7 +436,7 @@ pub(crate) fn server_client_hello<'a>(
         resumed: false,
         external_psk: false,
     };
-    Ok(ServerState::ExpectClientKeyExchange12(Kx12 {
+    let kx = Kx12 {
         suite,
         transcript,
         client_random: ch.random,
@@ -388,12 +444,139 @@ pub(crate) fn server_client_hello<'a>(
         key,
         send_ticket,
         cache_id,
-    }))
+        alt,
+        client_cert: None,
+    };
+    Ok(if config.client_auth.is_some() {
+        ServerState::ExpectCertificate12(kx)
+    } else {
+        ServerState::ExpectClientKeyExchange12(kx)
+    })
+}
+
+/// SHA-384 for SHA-256 and the reverse: the other hash of [`verify::TLS12_DIGEST_SCHEMES`].
+fn other_hash(hash: HashAlg) -> HashAlg {
+    match hash {
+        HashAlg::Sha256 => HashAlg::Sha384,
+        HashAlg::Sha384 => HashAlg::Sha256,
+    }
+}
+
+/// Sends one message of our flight, adding it to `transcript` and to `alt` while it runs.
+fn send_flight(
+    c: &mut Core<'_, '_>,
+    msg: &HandshakeMessage12<'_>,
+    transcript: &mut Transcript,
+    alt: &mut Option<Transcript>,
+) -> Result<(), Error> {
+    c.io.send_handshake_patched(msg, Some(transcript), |m| {
+        if let Some(t) = alt.as_mut() {
+            t.update(m);
+        }
+        Ok(())
+    })
+}
+
+/// Our CertificateRequest (RFC 5246 §7.4.4): ECDSA or RSA certificates, signing with a scheme
+/// of [`verify::TLS12_DIGEST_SCHEMES`] (SHA-256 or SHA-384, the two transcripts we run), from
+/// any authority.
+fn send_certificate_request(
+    c: &mut Core<'_, '_>,
+    transcript: &mut Transcript,
+    alt: &mut Option<Transcript>,
+) -> Result<(), Error> {
+    let cr = HandshakeMessage12::CertificateRequest(CertificateRequest12 {
+        certificate_types: &[ECDSA_SIGN, RSA_SIGN],
+        signature_algorithms: List::items(verify::TLS12_DIGEST_SCHEMES),
+        certificate_authorities: List::items(&[]),
+    });
+    send_flight(c, &cr, transcript, alt)
+}
+
+/// The client's Certificate (RFC 5246 §7.4.6): an empty one, when client authentication is
+/// optional; else a chain checked to our roots (or by the verifier) for client use, which
+/// stays in the handshake buffer for its CertificateVerify.
+fn server_client_certificate(
+    c: &mut Core<'_, '_>,
+    config: &ServerConfig<'_>,
+    mut kx: Kx12,
+    raw: &[u8],
+    cert: &Certificate12<'_>,
+) -> Result<ServerState, Error> {
+    let auth = config.client_auth.ok_or(Error::ApiMisuse(crate::error::ApiMisuse::BadConfig))?;
+    let mut chain: [&[u8]; MAX_CHAIN] = [&[]; MAX_CHAIN];
+    let mut n = 0;
+    for der in &cert.certs {
+        if n == MAX_CHAIN {
+            return Err(Error::InvalidCertificate(CertificateError::ChainTooLong));
+        }
+        chain[n] = der.0;
+        n += 1;
+    }
+    if n > 0 {
+        let (ee, inter) = (chain[0], &chain[1..n]);
+        verify::check_key_usage(ee)?;
+        let (peer, now) = (verify::Peer::Client, auth.clock.now());
+        let anchor = match auth.verifier {
+            Some(v) => v.verify_chain(ee, inter, peer, now)?,
+            None => verify::verify_chain(ee, inter, auth.roots, peer, now)?,
+        };
+        kx.client_cert = Some((anchor, raw.len()));
+        c.peer_cert_sha256 = Some(Sha256::digest(ee));
+    } else if auth.required {
+        return Err(Error::InvalidCertificate(CertificateError::NoCertificate));
+    } else {
+        // No CertificateVerify to come.
+        kx.alt = None;
+    }
+    kx.transcript.update(raw);
+    if let Some(t) = kx.alt.as_mut() {
+        t.update(raw);
+    }
+    Ok(ServerState::ExpectClientKeyExchange12(kx))
+}
+
+/// The client's CertificateVerify (RFC 5246 §7.4.8): a scheme we offered, and a signature by
+/// the key of the certificate `kept` in the handshake buffer over the transcript through the
+/// ClientKeyExchange. The client is authenticated from here.
+pub(crate) fn server_certificate_verify(
+    c: &mut Core<'_, '_>,
+    mut v: Verify12,
+    raw: &[u8],
+    kept: &[u8],
+) -> Result<ServerState, Error> {
+    let HandshakeMessage12::CertificateVerify(cv) = HandshakeMessage12::decode(raw)? else {
+        return Err(PeerMisbehaved::UnexpectedMessage.into());
+    };
+    let CertificateVerify { scheme, signature } = cv;
+    if !verify::TLS12_DIGEST_SCHEMES.contains(&scheme) {
+        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+    }
+    // The certificate gave its room to a later message that did not fit beside it.
+    let too_small = Error::too_small(BufferKind::Handshake, v.cert_len + raw.len());
+    let HandshakeMessage12::Certificate(cert) =
+        HandshakeMessage12::decode(kept).map_err(|_| too_small)?
+    else {
+        return Err(too_small);
+    };
+    let ee = cert.certs.iter().next().ok_or(too_small)?.0;
+    let transcript = &mut v.finished.transcript;
+    let digest = if scheme_hash(scheme) == Some(transcript.alg()) {
+        transcript.current()
+    } else {
+        v.alt.ok_or(PeerMisbehaved::SelectedUnofferedParameter)?
+    };
+    verify::verify_signature_digest12(ee, scheme, digest.as_ref(), signature)?;
+    transcript.update(raw);
+    c.params.client_auth = Some(scheme);
+    let end_entity = Sha256::digest(ee);
+    c.client_identity = ClientIdentity::Certificate { scheme, end_entity, anchor: v.anchor };
+    Ok(ServerState::ExpectCcs12(v.finished))
 }
 
 /// The client's ClientKeyExchange: its share with our key gives the premaster secret, the
 /// extended master secret (RFC 7627 §4: over the transcript through this message) and both
-/// directions' keys.
+/// directions' keys; a client that sent a certificate sends its CertificateVerify next.
 fn server_client_key_exchange(
     mut kx: Kx12,
     raw: &[u8],
@@ -402,10 +585,13 @@ fn server_client_key_exchange(
     let shared = kx.key.decapsulate(public)?;
     let pms = PreMasterSecret::from(&shared);
     kx.transcript.update(raw);
+    if let Some(t) = kx.alt.as_mut() {
+        t.update(raw);
+    }
     let suite = kx.suite;
     let master = pms.into_extended_master(suite.hash, kx.transcript.current().as_ref());
     let keys = PendingKeys::derive(&suite, &master, &kx.client_random, &kx.server_random)?;
-    Ok(ServerState::ExpectCcs12(Finished12 {
+    let finished = Finished12 {
         transcript: kx.transcript,
         master,
         client_random: kx.client_random,
@@ -414,7 +600,14 @@ fn server_client_key_exchange(
         write_pending: true,
         send_ticket: kx.send_ticket,
         cache_id: kx.cache_id,
-    }))
+    };
+    Ok(match kx.client_cert {
+        Some((anchor, cert_len)) => {
+            let alt = kx.alt.as_ref().map(Transcript::current);
+            ServerState::ExpectCertificateVerify12(Verify12 { finished, alt, anchor, cert_len })
+        }
+        None => ServerState::ExpectCcs12(finished),
+    })
 }
 
 /// The client's ChangeCipherSpec: its records are protected from here on.
@@ -503,7 +696,7 @@ fn session_state(c: &Core<'_, '_>, master: &MasterSecret, now: u64) -> TicketSta
         scheme: c.params.scheme,
         issued_at: now,
         authenticated_at: c.authenticated_at.unwrap_or(now),
-        client: ClientIdentity::Anonymous,
+        client: c.client_identity,
         age_add: 0,
         psk: [0; MASTER_SECRET_LEN],
         psk_len: MASTER_SECRET_LEN,
@@ -629,6 +822,15 @@ fn resume(
     bytes.copy_from_slice(&state.psk[..MASTER_SECRET_LEN]);
     let master = MasterSecret::from_bytes(suite.hash, &bytes);
     bytes.zeroize();
+    // The session's client identity goes on, as in a TLS 1.3 resumption.
+    c.client_identity = state.client;
+    let client_auth = match state.client {
+        ClientIdentity::Certificate { scheme, end_entity, .. } => {
+            c.peer_cert_sha256 = Some(end_entity);
+            Some(scheme)
+        }
+        _ => None,
+    };
     c.params = Negotiated {
         version: ProtocolVersion::TLSV1_2,
         suite: suite.suite,
@@ -636,7 +838,7 @@ fn resume(
         scheme: state.scheme,
         alpn,
         retried: false,
-        client_auth: None,
+        client_auth,
         resumed: true,
         external_psk: false,
     };
@@ -679,6 +881,9 @@ pub(crate) fn handle(
     msg: &HandshakeMessage12<'_>,
 ) -> Result<ServerState, Error> {
     match (state, msg) {
+        (ServerState::ExpectCertificate12(kx), HandshakeMessage12::Certificate(cert)) => {
+            server_client_certificate(c, config, kx, raw, cert)
+        }
         (
             ServerState::ExpectClientKeyExchange12(kx),
             HandshakeMessage12::ClientKeyExchange(cke),
