@@ -354,9 +354,18 @@ struct Clients {
     openssl: SslConnector,
 }
 
+/// How long a socket may wait for its peer before the row fails rather than hangs.
+const STALL: Duration = Duration::from_secs(60);
+
+/// Sets up a connected socket: no Nagle delay, and reads that give up after [`STALL`].
+fn ready(sock: &TcpStream) -> Result<(), String> {
+    sock.set_nodelay(true).map_err(|e| e.to_string())?;
+    sock.set_read_timeout(Some(STALL)).map_err(|e| e.to_string())
+}
+
 fn connect(addr: SocketAddr) -> Result<TcpStream, String> {
     let sock = TcpStream::connect(addr).map_err(|e| format!("connect: {e}"))?;
-    sock.set_nodelay(true).map_err(|e| e.to_string())?;
+    ready(&sock)?;
     Ok(sock)
 }
 
@@ -624,66 +633,72 @@ fn drain(sock: &mut TcpStream) {
     while matches!(sock.read(&mut buf), Ok(n) if n > 0) {}
 }
 
-/// Halite's server: runs `job` on `listener` in a thread of its own.
+/// Halite's server: runs `job` in a thread of its own on a new listener, whose address it
+/// returns with the thread. (A listener per job: a thread left waiting after a failed row
+/// cannot take the next row's connections.)
 fn halite_server(
-    listener: &TcpListener,
     version: Version,
     ident: Identity,
     job: Job,
-) -> Result<JoinHandle<Result<(), String>>, String> {
-    let listener = listener.try_clone().map_err(|e| e.to_string())?;
-    Ok(thread::spawn(move || {
-        let (_, certs) = halite_identity(ident);
-        let mut bufs = HaliteBuffers::default();
-        let mut buf = vec![0u8; 64 * 1024];
-        let accepts = if let Job::Handshakes(n) = job { n } else { 1 };
-        for _ in 0..accepts {
-            let (sock, _) = listener.accept().map_err(|e| format!("accept: {e}"))?;
-            sock.set_nodelay(true).map_err(|e| e.to_string())?;
-            let config = ServerConfig {
-                versions: halite_versions(version),
-                suites: &HALITE_SUITES,
-                suites12: &HALITE_SUITES12,
-                groups: &HALITE_GROUPS,
-                ..ServerConfig::new(certs)
-            };
-            let mut conn = Connection::server(config, bufs.lend(), &mut OsRandom)
-                .map_err(|e| e.to_string())?;
-            let mut stream = Stream::new(&mut conn, sock);
-            stream.handshake().map_err(|e| format!("Halite's server handshake: {e}"))?;
-            match &job {
-                Job::Handshakes(_) => {}
-                Job::Sink(sink) => {
-                    let mut v = Verifier::default();
-                    while let Ok(n) = stream.read(&mut buf) {
-                        if n == 0 {
-                            break;
+) -> Result<(SocketAddr, JoinHandle<Result<(), String>>), String> {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    Ok((
+        addr,
+        thread::spawn(move || {
+            let (_, certs) = halite_identity(ident);
+            let mut bufs = HaliteBuffers::default();
+            let mut buf = vec![0u8; 64 * 1024];
+            let accepts = if let Job::Handshakes(n) = job { n } else { 1 };
+            for _ in 0..accepts {
+                let (sock, _) = listener.accept().map_err(|e| format!("accept: {e}"))?;
+                ready(&sock)?;
+                let config = ServerConfig {
+                    versions: halite_versions(version),
+                    suites: &HALITE_SUITES,
+                    suites12: &HALITE_SUITES12,
+                    groups: &HALITE_GROUPS,
+                    ..ServerConfig::new(certs)
+                };
+                let mut conn = Connection::server(config, bufs.lend(), &mut OsRandom)
+                    .map_err(|e| e.to_string())?;
+                let mut stream = Stream::new(&mut conn, sock);
+                stream.handshake().map_err(|e| format!("Halite's server handshake: {e}"))?;
+                match &job {
+                    Job::Handshakes(_) => {}
+                    Job::Sink(sink) => {
+                        let mut v = Verifier::default();
+                        while let Ok(n) = stream.read(&mut buf) {
+                            if n == 0 {
+                                break;
+                            }
+                            v.feed(&buf[..n]);
+                            sink.note(&v);
                         }
-                        v.feed(&buf[..n]);
-                        sink.note(&v);
+                    }
+                    Job::Source(bytes) => {
+                        let mut head = Vec::new();
+                        while !head.ends_with(b"\r\n\r\n") {
+                            let n =
+                                stream.read(&mut buf).map_err(|e| format!("the request: {e}"))?;
+                            if n == 0 || head.len() > 4096 {
+                                return Err("no whole request".into());
+                            }
+                            head.extend_from_slice(&buf[..n]);
+                        }
+                        if head != REQUEST {
+                            return Err(format!("request {:?}", String::from_utf8_lossy(&head)));
+                        }
+                        stream.write_all(HEADER).map_err(|e| e.to_string())?;
+                        write_data(&mut stream, *bytes).map_err(|e| format!("sending: {e}"))?;
+                        let _ = stream.close();
                     }
                 }
-                Job::Source(bytes) => {
-                    let mut head = Vec::new();
-                    while !head.ends_with(b"\r\n\r\n") {
-                        let n = stream.read(&mut buf).map_err(|e| format!("the request: {e}"))?;
-                        if n == 0 || head.len() > 4096 {
-                            return Err("no whole request".into());
-                        }
-                        head.extend_from_slice(&buf[..n]);
-                    }
-                    if head != REQUEST {
-                        return Err(format!("request {:?}", String::from_utf8_lossy(&head)));
-                    }
-                    stream.write_all(HEADER).map_err(|e| e.to_string())?;
-                    write_data(&mut stream, *bytes).map_err(|e| format!("sending: {e}"))?;
-                    let _ = stream.close();
-                }
+                drain(&mut stream.sock);
             }
-            drain(&mut stream.sock);
-        }
-        Ok(())
-    }))
+            Ok(())
+        }),
+    ))
 }
 
 fn join(handle: JoinHandle<Result<(), String>>) -> Result<(), String> {
@@ -727,7 +742,6 @@ fn measure(
     pair: Pair,
     clients: &mut Clients,
     openssl: &OpensslServers,
-    halite: &TcpListener,
     amounts: Amounts,
 ) -> Result<Times, String> {
     let (version, ident) = clients.want;
@@ -756,13 +770,12 @@ fn measure(
             Ok([handshakes, write, read])
         }
         Pair::OpensslToHalite => {
-            let addr = halite.local_addr().map_err(|e| e.to_string())?;
             let client = Client::Openssl;
-            let server = halite_server(halite, version, ident, Job::Handshakes(1))?;
+            let (addr, server) = halite_server(version, ident, Job::Handshakes(1))?;
             clients.session(client, addr, |_| Ok(()))?;
             join(server)?;
-            let server =
-                halite_server(halite, version, ident, Job::Handshakes(amounts.handshakes))?;
+            let (addr, server) =
+                halite_server(version, ident, Job::Handshakes(amounts.handshakes))?;
             let start = Instant::now();
             for _ in 0..amounts.handshakes {
                 clients.session(client, addr, |_| Ok(()))?;
@@ -770,7 +783,7 @@ fn measure(
             let handshakes = start.elapsed().as_secs_f64();
             join(server)?;
             let sink = Arc::new(Sink::default());
-            let server = halite_server(halite, version, ident, Job::Sink(sink.clone()))?;
+            let (addr, server) = halite_server(version, ident, Job::Sink(sink.clone()))?;
             let write = clients.session(client, addr, |s| {
                 let start = Instant::now();
                 write_data(s, bytes).map_err(|e| format!("writing: {e}"))?;
@@ -778,7 +791,7 @@ fn measure(
                 Ok(start.elapsed().as_secs_f64())
             })?;
             join(server)?;
-            let server = halite_server(halite, version, ident, Job::Source(bytes))?;
+            let (addr, server) = halite_server(version, ident, Job::Source(bytes))?;
             let read = clients.session(client, addr, |s| {
                 let start = Instant::now();
                 read_data(s, bytes)?;
@@ -884,7 +897,6 @@ fn run(cli: &Cli) -> Result<bool, String> {
         amounts.bytes / MIB,
         amounts.bytes / MIB,
     );
-    let halite = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).map_err(|e| e.to_string())?;
     let mut rows = Vec::new();
     for ident in IDENTITIES {
         let servers = OpensslServers::start(ident, amounts.bytes)?;
@@ -897,7 +909,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
                     ident.name(),
                     pair.label()
                 );
-                let times = measure(pair, &mut clients, &servers, &halite, amounts);
+                let times = measure(pair, &mut clients, &servers, amounts);
                 if let Err(e) = &times {
                     eprintln!("tls-loopback: {}: {e}", pair.label());
                 }
