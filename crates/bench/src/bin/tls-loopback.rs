@@ -938,3 +938,79 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_verifier_catches_a_changed_byte_and_a_gap() {
+        let data: Vec<u8> = block().iter().chain(block()).copied().collect();
+        let mut v = Verifier::default();
+        data.chunks(7777).for_each(|c| v.feed(c));
+        assert_eq!((v.seen, v.bad), (2 * MIB, false));
+        let mut changed = data.clone();
+        changed[BLOCK + 5] ^= 1;
+        let mut v = Verifier::default();
+        v.feed(&changed);
+        assert!(v.bad);
+        let mut v = Verifier::default();
+        v.feed(&data[..100]);
+        v.feed(&data[101..]);
+        assert!(v.bad);
+    }
+
+    /// A server's answer, canned.
+    struct Canned {
+        answer: io::Cursor<Vec<u8>>,
+        request: Vec<u8>,
+    }
+
+    impl Read for Canned {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.answer.read(buf)
+        }
+    }
+
+    impl Write for Canned {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.request.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn canned(body: &[u8]) -> Canned {
+        let answer = [HEADER, body].concat();
+        Canned { answer: io::Cursor::new(answer), request: Vec::new() }
+    }
+
+    #[test]
+    fn a_short_or_changed_file_fails_the_read() {
+        let mut good = canned(block());
+        assert_eq!(read_data(&mut good, MIB), Ok(()));
+        assert_eq!(good.request, REQUEST);
+        assert!(read_data(&mut canned(&block()[..BLOCK - 1]), MIB).is_err());
+        let mut changed = block().to_vec();
+        changed[BLOCK / 2] ^= 0x80;
+        assert!(read_data(&mut canned(&changed), MIB).is_err());
+        let mut refused = canned(b"");
+        refused.answer = io::Cursor::new(b"HTTP/1.0 404 no\r\n\r\n".to_vec());
+        assert!(read_data(&mut refused, MIB).is_err());
+    }
+
+    #[test]
+    fn only_the_rows_parameters_pass() {
+        let want = (Version::Tls12, Identity::Rsa2048);
+        let suite = Some("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256");
+        assert_eq!(check_negotiated(want, Some(0x0303), suite, Some(X25519)), Ok(()));
+        assert!(check_negotiated(want, Some(0x0304), suite, Some(X25519)).is_err());
+        assert!(check_negotiated(want, Some(0x0303), suite, Some(0x0017)).is_err());
+        let ecdsa = Some("TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256");
+        assert!(check_negotiated(want, Some(0x0303), ecdsa, Some(X25519)).is_err());
+        assert_eq!(suite_name(0xc02f), suite);
+    }
+}
