@@ -88,8 +88,15 @@ pub(crate) fn needs(args: &CiArgs) -> Vec<Need> {
     if args.runs(Stage::Clippy) || args.runs(Stage::NoStd) {
         needs.push(Need::RustTarget(m0::TARGET));
     }
+    if args.runs(Stage::Clippy) || args.runs(Stage::Test) || args.runs(Stage::Doc) {
+        // The bench crate links OpenSSL's libssl (the `openssl` crate, for `tls-loopback`),
+        // found through pkg-config.
+        needs.push(Need::Command("pkg-config", "pkg-config"));
+        needs.push(Need::File("/usr/include/openssl/ssl.h", "libssl-dev"));
+    }
     if args.runs(Stage::Test) {
-        // The tls crate's interop tests run these peers (and skip without them).
+        // The tls crate's interop tests run these peers (and skip without them); bench's
+        // `tls-loopback --check` test runs `openssl s_server`.
         needs.push(Need::Command("openssl", "openssl"));
         needs.push(Need::Command("gnutls-serv", "gnutls-bin"));
     }

@@ -20,6 +20,10 @@
 //!   buffers Halite's caller lends, and heap counted per side by a counting global allocator,
 //!   which is why it is a binary of its own) and handshakes per second with one thread and
 //!   with two threads at once (one connection pair per thread), to show scaling.
+//!
+//! `cargo run --release -p bench --bin tls-loopback` takes them over real loopback TCP: Halite's,
+//! rustls's and OpenSSL's clients against `openssl s_server`, and OpenSSL's client against
+//! Halite's server — seconds per 200 handshakes and per 256 MiB written and read.
 #![warn(missing_docs)]
 // Measurement code turns counts and durations into floating-point rates and back.
 #![allow(clippy::cast_precision_loss, clippy::cast_sign_loss, clippy::cast_possible_wrap)]
