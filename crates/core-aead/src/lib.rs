@@ -11,6 +11,9 @@
 //! [`Aead::open_in_place_detached`]) plus a buffer-to-buffer form. A forged tag returns
 //! [`Error::AuthenticationFailed`] and zeroes the buffer: unauthenticated plaintext is never
 //! released. Key schedules are computed once and wiped on drop.
+//!
+//! The `rustcrypto` feature implements the RustCrypto `aead` traits (`KeyInit`, `AeadInOut`)
+//! for the AEADs, so code generic over `aead` runs on them.
 #![no_std]
 #![warn(missing_docs)]
 
@@ -25,6 +28,8 @@ mod gcm;
 mod ghash;
 mod modes;
 mod poly1305;
+#[cfg(feature = "rustcrypto")]
+mod rustcrypto;
 
 use core::fmt;
 

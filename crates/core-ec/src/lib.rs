@@ -37,6 +37,9 @@
 //! assert_eq!(p256::SecretKey::from_pkcs8_der(&buf[..n]).err(), Some(wrong));
 //! # Ok::<(), core_ec::Error>(())
 //! ```
+//!
+//! The `rustcrypto` feature implements the RustCrypto `signature` traits (`Signer`,
+//! `Verifier`, and for ECDSA the digest and prehash forms) for ECDSA and Ed25519.
 #![no_std]
 #![warn(missing_docs)]
 
@@ -48,6 +51,8 @@ extern crate std;
 mod curve25519;
 mod encoding;
 mod nist;
+#[cfg(feature = "rustcrypto")]
+mod rustcrypto;
 
 pub mod ed25519;
 pub mod p256;

@@ -18,7 +18,9 @@
 //! assert_eq!(fork.finalize(), Sha256::digest(b"ab"));
 //! ```
 //!
-//! No allocator is needed; with the `std` feature [`OsRandom`] gives OS entropy.
+//! No allocator is needed; with the `std` feature [`OsRandom`] gives OS entropy. The
+//! `rustcrypto` feature implements the RustCrypto `digest` traits for the hashers (and
+//! `rand_core`'s for `OsRandom`), so generic code such as `hmac`, `hkdf` and `pbkdf2` runs on them.
 #![no_std]
 #![warn(missing_docs)]
 
@@ -35,6 +37,8 @@ mod md;
 mod md5;
 mod rand;
 mod rot;
+#[cfg(feature = "rustcrypto")]
+mod rustcrypto;
 mod sha1;
 mod sha256;
 mod sha3;

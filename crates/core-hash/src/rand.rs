@@ -35,8 +35,7 @@ impl fmt::Display for RandomError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for RandomError {}
+impl core::error::Error for RandomError {}
 
 /// The operating system's random source (`getrandom`); `std` feature.
 #[cfg(feature = "std")]

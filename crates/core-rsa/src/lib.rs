@@ -33,6 +33,9 @@
 //! assert_eq!(PrivateKey::from_pkcs8_pem(ec).err(), Some(core_rsa::Error::WrongAlgorithm { found }));
 //! # Ok::<(), core_rsa::Error>(())
 //! ```
+//!
+//! The `rustcrypto` feature implements the RustCrypto `signature` traits for PKCS#1 v1.5
+//! and PSS through the key wrappers in [`rustcrypto`].
 #![no_std]
 #![warn(missing_docs)]
 
@@ -52,6 +55,8 @@ mod oaep;
 mod pem;
 mod pkcs1;
 mod pss;
+#[cfg(feature = "rustcrypto")]
+pub mod rustcrypto;
 
 use core::fmt;
 
