@@ -275,6 +275,10 @@ impl<'a, 'b> Connection<'a, 'b> {
             offer,
             ticket12,
         )?;
+        // RFC 8446 §5.1 and Appendix D: the initial ClientHello's records may say TLS 1.0, for
+        // servers that know no newer version; most clients do, and every later record says
+        // TLS 1.2.
+        conn.c.io.set_record_version(0, ProtocolVersion::TLSV1_0);
         let mut th384 = Transcript::new(HashAlg::Sha384);
         th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
         let hello =
