@@ -556,10 +556,15 @@ fn tls12_only_client_offers_no_tls13_groups_and_no_key_share() {
         groups[2..].chunks(2).map(|g| u16::from_be_bytes([g[0], g[1]])).collect();
     assert!(groups.contains(&NamedGroup::X25519.0), "{groups:x?}");
     assert!(!groups.contains(&NamedGroup::X25519MLKEM768.0), "{groups:x?}");
-    // Both versions: the hybrid is offered, with a share.
+    // With no session to resume, its session id is empty (RFC 5246 §7.4.1.2; BoGo's
+    // TLS12NoSessionID-TLS13).
+    assert_eq!(session_id(c.pending_send()), b"");
+    // Both versions: the hybrid is offered, with a share, and a session id for TLS 1.3's
+    // compatibility mode.
     let c = client_with_tls12(&[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2]);
     let exts = hello_extensions(&c.pending_send()[5..]);
     assert!(exts.iter().any(|(t, _)| *t == 51));
+    assert_eq!(session_id(c.pending_send()).len(), 32);
 }
 
 /// The peer waits for our answer to the last message of its flight (a ClientHello, a

@@ -12,7 +12,7 @@ use crate::msgs::{
 use crate::msgs::{ClientExtensions12, ClientHello12, HandshakeMessage12};
 use crate::msgs::{OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
 use crate::suites::{self, Suite};
-use crate::ticket::Session;
+use crate::ticket::{Session, SessionId};
 
 use crate::config::ClientConfig;
 use crate::config::MAX_LIST;
@@ -22,7 +22,7 @@ use crate::engine::handshake::supported_schemes;
 pub(crate) struct ClientHelloSent {
     pub(crate) key: KeyShare,
     pub(crate) random: [u8; 32],
-    pub(crate) session_id: [u8; 32],
+    pub(crate) session_id: SessionId,
     pub(crate) th256: Transcript,
     pub(crate) th384: Transcript,
     /// The PSK offered, if any.
@@ -65,7 +65,7 @@ pub(crate) struct RetrySent {
     /// The Diffie–Hellman group of a hybrid `key` offered as a share of its own (after a
     /// cookie-only retry, as in the first ClientHello), which the server may answer in.
     pub(crate) classical: Option<crate::msgs::NamedGroup>,
-    pub(crate) session_id: [u8; 32],
+    pub(crate) session_id: SessionId,
     pub(crate) suite: Suite,
     pub(crate) transcript: Transcript,
     pub(crate) psk: Option<Offered>,
@@ -82,7 +82,7 @@ pub(crate) fn send_client_hello<'a>(
     c: &mut Core<'a, '_>,
     config: &ClientConfig<'a>,
     random: &[u8; 32],
-    session_id: &[u8; 32],
+    session_id: &[u8],
     key: &KeyShare,
     cookie: Option<&[u8]>,
     one_share: bool,
@@ -280,7 +280,7 @@ pub(crate) fn ticket_hash(t: &Session) -> Option<HashAlg> {
 
 /// The checks every ServerHello and HelloRetryRequest gets: legacy_version TLS 1.2, TLS 1.3
 /// selected and our session id echoed.
-pub(crate) fn client_check_hello(sh: &ServerHello<'_>, session_id: &[u8; 32]) -> Result<(), Error> {
+pub(crate) fn client_check_hello(sh: &ServerHello<'_>, session_id: &[u8]) -> Result<(), Error> {
     // A server that chose an older version (or claims SSL 3.0, RFC 8446 Appendix D.5) does
     // not speak TLS 1.3; one that chose TLS 1.3 has legacy_version TLS 1.2 (§4.1.3).
     if sh.legacy_version.0 <= 0x0300

@@ -80,7 +80,7 @@ pub(crate) fn handle<'a>(
                 // RFC 8446 §4.1.4: a second HelloRetryRequest is unexpected_message.
                 return Err(PeerMisbehaved::UnexpectedMessage.into());
             }
-            hello::client_check_hello(&sh, &st.session_id)?;
+            hello::client_check_hello(&sh, st.session_id.as_slice())?;
             if sh.cipher_suite != st.suite.suite {
                 return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
             }
