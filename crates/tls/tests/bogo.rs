@@ -585,3 +585,80 @@ fn handshake_data_after_a_client_hello_in_its_record_is_unexpected_message() {
     // Nothing but the alert: no ServerHello.
     assert_eq!(s.pending_send(), [21, 3, 3, 0, 2, 2, AlertDescription::UNEXPECTED_MESSAGE.0]);
 }
+
+/// A ServerHello body: TLS 1.2 legacy version, `random`, session id `sid`, `suite`, null
+/// compression and the extensions `ext` (already encoded).
+fn server_hello(random: &[u8; 32], sid: &[u8], suite: [u8; 2], ext: &[u8]) -> Vec<u8> {
+    let mut body = vec![3, 3];
+    body.extend_from_slice(random);
+    body.push(sid.len() as u8);
+    body.extend_from_slice(sid);
+    body.extend_from_slice(&[suite[0], suite[1], 0]);
+    body.extend_from_slice(&(ext.len() as u16).to_be_bytes());
+    body.extend_from_slice(ext);
+    handshake(2, &body)
+}
+
+/// RFC 8446 §4.1.4: the ServerHello after a HelloRetryRequest keeps its selected_version;
+/// one without supported_versions, or naming another version, is illegal_parameter (BoGo's
+/// SecondServerHelloNoVersion-TLS13 and SecondServerHelloWrongVersion-TLS13).
+#[test]
+fn second_server_hello_must_keep_the_retry_requests_version() {
+    for versions in [&[][..], &[0x00, 0x2b, 0x00, 0x02, 0x12, 0x34]] {
+        let mut c = client();
+        let sid = session_id(c.pending_send());
+        let n = c.pending_send().len();
+        c.sent(n);
+        let hrr = [
+            &[0x00, 0x2b, 0x00, 0x02, 0x03, 0x04][..], // supported_versions: TLS 1.3
+            &[0x00, 0x33, 0x00, 0x02, 0x00, 0x17],     // key_share: secp256r1
+        ]
+        .concat();
+        let random = tls::msgs::HELLO_RETRY_REQUEST_RANDOM;
+        feed(&mut c, &handshake_record(&server_hello(&random, &sid, [0x13, 0x01], &hrr))).unwrap();
+        let n = c.pending_send().len();
+        assert!(n > 0, "a second ClientHello");
+        c.sent(n);
+        let ext = [versions, &[0x00, 0x33, 0x00, 0x05, 0x00, 0x17, 0x00, 0x01, 0x04]].concat();
+        let r = feed(&mut c, &handshake_record(&server_hello(&[7; 32], &sid, [0x13, 0x01], &ext)));
+        assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::IllegalValue)), "{versions:x?}");
+        assert_eq!(plaintext_alert(&c), Some(AlertDescription::ILLEGAL_PARAMETER));
+    }
+}
+
+/// RFC 5246 §7.4.1.4: an extension in a TLS 1.2 ServerHello that the client did not offer is
+/// unsupported_extension (BoGo's UnknownExtension-Client).
+#[test]
+fn unknown_extension_in_a_tls12_server_hello_is_unsupported_extension() {
+    let mut c = client_with_tls12(&[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2]);
+    let n = c.pending_send().len();
+    c.sent(n);
+    let ext = [0xfa, 0xfa, 0x00, 0x00];
+    let r = feed(&mut c, &handshake_record(&server_hello(&[7; 32], &[], [0xc0, 0x2f], &ext)));
+    assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::UnexpectedExtension)));
+    assert_eq!(plaintext_alert(&c), Some(AlertDescription::UNSUPPORTED_EXTENSION));
+}
+
+/// RFC 5246 §7.4.2: a TLS 1.2 server's Certificate starts with its own; an empty list is a
+/// malformed message, decode_error (TLS 1.2 has no certificate_required; BoGo's
+/// EmptyCertificateList).
+#[test]
+fn empty_certificate_list_from_a_tls12_server_is_a_decode_error() {
+    let mut c = client_with_tls12(&[ProtocolVersion::TLSV1_2]);
+    let n = c.pending_send().len();
+    c.sent(n);
+    let ext = [
+        &[0x00, 0x17, 0x00, 0x00][..],   // extended_master_secret
+        &[0xff, 0x01, 0x00, 0x01, 0x00], // renegotiation_info: initial
+    ]
+    .concat();
+    let mut flight = server_hello(&[7; 32], &[], [0xc0, 0x2f], &ext);
+    flight.extend(handshake(11, &[0, 0, 0]));
+    let mut ske = vec![3, 0x00, 0x17, 65, 4];
+    ske.extend_from_slice(&[1; 64]);
+    ske.extend_from_slice(&[0x04, 0x01, 0x00, 0x01, 0x00]);
+    flight.extend(handshake(12, &ske));
+    let r = feed(&mut c, &handshake_record(&flight));
+    assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::BadLength)));
+    assert_eq!(plaintext_alert(&c), Some(AlertDescription::DECODE_ERROR));
+}

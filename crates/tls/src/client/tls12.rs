@@ -346,8 +346,10 @@ pub(crate) fn client_certificate(
         chain[n] = c.0;
         n += 1;
     }
+    // RFC 5246 §7.4.2: the server's chain starts with its certificate; an empty one is a
+    // malformed message, decode_error (TLS 1.2 has no certificate_required alert).
     if n == 0 {
-        return Err(Error::InvalidCertificate(CertificateError::NoCertificate));
+        return Err(InvalidMessage::BadLength.into());
     }
     let group = ske.params.group;
     if !config.groups.contains(&group) || !is_ecdhe_group(group) {
