@@ -624,7 +624,8 @@ fn server_hello_tls12_extensions() {
     // (RFC 5246 §7.4.1.4).
     let unknown = server_hello_with(false, &[(0x1234, &[1]), (23, &[]), (0, &[])]);
     assert_eq!(HandshakeMessage::decode(&unknown), Err(InvalidMessage::UnexpectedExtension));
-    let known = server_hello_with(false, &[(23, &[]), (0, &[])]);
+    // One the client offers (BoGo's SupportedCurves-ServerHello-TLS12) is skipped.
+    let known = server_hello_with(false, &[(23, &[]), (0, &[]), (10, &[0, 2, 0, 29])]);
     let HandshakeMessage::ServerHello(s) = HandshakeMessage::decode(&known).unwrap() else {
         panic!()
     };

@@ -623,6 +623,11 @@ impl<'a> ServerHelloExtensions<'a> {
                 | ExtensionType::KEY_SHARE
                 | ExtensionType::COOKIE
                 | ExtensionType::PRE_SHARED_KEY => return Ok(false),
+                // Offered by the client, so a server may answer them (some send their
+                // supported_groups): skipped.
+                ExtensionType::SUPPORTED_GROUPS
+                | ExtensionType::SIGNATURE_ALGORITHMS
+                | ExtensionType::PSK_KEY_EXCHANGE_MODES => return Ok(false),
                 // RFC 5246 §7.4.1.4: an extension the client did not offer is
                 // unsupported_extension.
                 _ => return Err(InvalidMessage::UnexpectedExtension),
