@@ -44,10 +44,11 @@ pub const MAX_EMPTY_RECORDS: u8 = 32;
 /// BoringSSL uses the same bound.
 pub const MAX_KEY_UPDATES: u8 = 32;
 
-/// The most user_canceled alerts (RFC 8446 §6.1, the only alert other than close_notify that
-/// does not end the connection) a peer may send with no application data in between: past
-/// this bound the connection fails with unexpected_message
-/// ([`crate::error::PeerMisbehaved::TooManyWarningAlerts`]). BoringSSL uses the same bound for warnings.
+/// The most warning alerts a peer may send with no application data in between: user_canceled
+/// (RFC 8446 §6.1, the only alert other than close_notify that does not end a TLS 1.3
+/// connection) and, in TLS 1.2, any warning but close_notify (RFC 5246 §7.2). Past this bound
+/// the connection fails with unexpected_message
+/// ([`crate::error::PeerMisbehaved::TooManyWarningAlerts`]). BoringSSL uses the same bound.
 pub const MAX_USER_CANCELED: u8 = 4;
 
 /// A client's settings.

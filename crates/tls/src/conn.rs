@@ -29,7 +29,7 @@ use crate::msgs::{
 };
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
 use crate::suites::{self};
-use crate::ticket::{ClientIdentity, Session, TicketTooLong};
+use crate::ticket::{ClientIdentity, Session, SessionId, TicketTooLong};
 
 use crate::client::ClientState;
 use crate::client::hello::{ClientHelloSent, Offered, first_key_group, send_client_hello};
@@ -244,7 +244,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         conn.c.sni_len = name.len();
         let key = KeyShare::keygen(first_group, config.key_exchanges, rng)?;
         let random_bytes: [u8; 32] = random(rng)?;
-        let mut session_id: [u8; 32] = random(rng)?;
+        let random_id: [u8; 32] = random(rng)?;
         // A ticket for the server if there is one, else the external PSK (TLS 1.3 only). A
         // TLS 1.2 session is offered by its id (when it has one) and ticket (when it has
         // one) instead.
@@ -254,9 +254,15 @@ impl<'a, 'b> Connection<'a, 'b> {
             s => (s, None),
         };
         let r12 = resume12.as_ref().and_then(Session::tls12);
-        if let Some(id) = r12.and_then(|r| r.session_id) {
-            session_id = id;
-        }
+        // The session id: the offered TLS 1.2 session's; else random, in TLS 1.3's
+        // compatibility mode (RFC 8446 Appendix D.4) or beside a TLS 1.2 ticket (to tell
+        // resumption, RFC 5077 §3.4); else, offering TLS 1.2 only and no session, empty (RFC
+        // 5246 §7.4.1.2).
+        let session_id = match r12.and_then(|r| r.session_id) {
+            Some(id) => id,
+            None if tls13 || r12.is_some() => SessionId::new(&random_id).unwrap_or_default(),
+            None => SessionId::default(),
+        };
         let ticket12 = r12.filter(|r| r.by_ticket).map(|_| &conn.hs[conn.hs_end..]);
         let psk = psk.map(Offered::Ticket);
         let psk = psk.or(config.external_psk.filter(|_| tls13).map(|_| Offered::External));
@@ -267,7 +273,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             &mut conn.c,
             &config,
             &random_bytes,
-            &session_id,
+            session_id.as_slice(),
             &key,
             None,
             false,
@@ -275,6 +281,10 @@ impl<'a, 'b> Connection<'a, 'b> {
             offer,
             ticket12,
         )?;
+        // RFC 8446 §5.1 and Appendix D: the initial ClientHello's records may say TLS 1.0, for
+        // servers that know no newer version; most clients do, and every later record says
+        // TLS 1.2.
+        conn.c.io.set_record_version(0, ProtocolVersion::TLSV1_0);
         let mut th384 = Transcript::new(HashAlg::Sha384);
         th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
         let hello =

@@ -21,7 +21,8 @@ pub enum PeerMisbehaved {
     /// The CertificateVerify signature did not verify.
     BadSignature,
     /// Data of another content type was interleaved with a fragmented handshake message, or
-    /// a handshake message spanned a key change.
+    /// a handshake message spanned a key change or followed the end of the peer's flight in
+    /// its record.
     InterleavedOrUnalignedRecords,
     /// A record had no content type after padding, or an empty non-application record.
     EmptyRecord,
@@ -40,8 +41,8 @@ pub enum PeerMisbehaved {
     /// More KeyUpdates with no application data in between than
     /// [`crate::conn::MAX_KEY_UPDATES`].
     TooManyKeyUpdates,
-    /// More user_canceled alerts with no application data in between than
-    /// [`crate::conn::MAX_USER_CANCELED`].
+    /// More warning alerts (user_canceled, or in TLS 1.2 any warning) with no application
+    /// data in between than [`crate::conn::MAX_USER_CANCELED`].
     TooManyWarningAlerts,
     /// A TLS 1.2 peer's renegotiation_info was not empty on the initial handshake (RFC 5746
     /// §3.4, §3.6): it claims a previous connection this one never had.
@@ -508,7 +509,7 @@ impl fmt::Display for PeerMisbehaved {
                 "it sent too many KeyUpdates with no application data in between"
             }
             Self::TooManyWarningAlerts => {
-                "it sent too many user_canceled alerts with no application data in between"
+                "it sent too many warning alerts with no application data in between"
             }
             Self::RenegotiationInfoNotEmpty => {
                 "its renegotiation_info names a previous connection on an initial handshake"

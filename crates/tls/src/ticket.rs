@@ -34,12 +34,34 @@ pub struct Session {
     tls12: Option<Resume12>,
 }
 
+/// A session id as a ClientHello carries it (RFC 5246 §7.4.1.2: `opaque SessionID<0..32>`),
+/// by value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SessionId {
+    bytes: [u8; 32],
+    len: u8,
+}
+
+impl SessionId {
+    /// The id `id`, if it is at most 32 bytes long.
+    pub(crate) fn new(id: &[u8]) -> Option<Self> {
+        let mut bytes = [0; 32];
+        bytes.get_mut(..id.len())?.copy_from_slice(id);
+        Some(Self { bytes, len: id.len() as u8 })
+    }
+
+    /// The id's bytes.
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
+
 /// How a TLS 1.2 session (RFC 5246 §7.4.1.2, RFC 5077) is resumed: by the server's session
 /// id, or by the ticket the [`Ticket`] holds. The session's PSK is its master secret.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Resume12 {
-    /// The server's session id (all 32 bytes, or `None`: it gave none Halite can offer).
-    pub(crate) session_id: Option<[u8; 32]>,
+    /// The server's session id (1 to 32 bytes), or `None`: it gave none.
+    pub(crate) session_id: Option<SessionId>,
     /// Whether the [`Ticket`]'s bytes are a session ticket; otherwise they repeat the id.
     pub(crate) by_ticket: bool,
     /// Whether the session has an extended master secret (RFC 7627); Halite makes no other.
@@ -668,6 +690,17 @@ impl<const N: usize> SessionCache for ArraySessionCache<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A TLS 1.2 server's session id may be any length up to 32 (BoGo's
+    /// Client-ShortSessionID gives 1 byte): it is kept, and offered back, whole.
+    #[test]
+    fn session_ids_of_any_length_up_to_32_are_kept() {
+        let all: [u8; 32] = core::array::from_fn(|i| i as u8 + 1);
+        for len in [0, 1, 16, 32] {
+            assert_eq!(SessionId::new(&all[..len]).unwrap().as_slice(), &all[..len]);
+        }
+        assert_eq!(SessionId::new(&[1; 33]), None);
+    }
 
     #[test]
     fn tickets_open_only_untampered_and_under_their_key() {

@@ -6,7 +6,7 @@
 
 use core_hash::OsRandom;
 use tls::key_schedule::HashAlg;
-use tls::msgs::{AlertDescription, InvalidMessage};
+use tls::msgs::{AlertDescription, InvalidMessage, NamedGroup, ProtocolVersion};
 use tls::{
     Buffers, ClientConfig, Connection, Error, ExternalPsk, PeerMisbehaved, ServerConfig, ServerPsks,
 };
@@ -484,4 +484,181 @@ fn user_canceled_is_not_an_error() {
     assert_eq!(c.error(), None);
     pump(&mut s, &mut c).unwrap();
     assert!(!c.is_handshaking(), "{:?}", c.error());
+}
+
+/// A client offering TLS 1.3 and TLS 1.2, with no PSK.
+fn client_with_tls12(versions: &'static [ProtocolVersion]) -> Connection<'static, 'static> {
+    let config = ClientConfig { versions, ..ClientConfig::new(&[], &tls::SystemClock) };
+    Connection::client(config, "bogo", bufs(), &mut OsRandom).unwrap()
+}
+
+/// A hello's extensions (after its handshake header), as (type, body).
+fn hello_extensions(msg: &[u8]) -> Vec<(u16, Vec<u8>)> {
+    let be16 = |b: &[u8]| usize::from(u16::from_be_bytes([b[0], b[1]]));
+    let mut at = 4 + 2 + 32;
+    at += 1 + usize::from(msg[at]);
+    at += 2 + be16(&msg[at..]);
+    at += 1 + usize::from(msg[at]);
+    let end = at + 2 + be16(&msg[at..]);
+    let mut p = at + 2;
+    let mut out = Vec::new();
+    while p < end {
+        let len = be16(&msg[p + 2..]);
+        out.push((be16(&msg[p..]) as u16, msg[p + 4..p + 4 + len].to_vec()));
+        p += 4 + len;
+    }
+    out
+}
+
+/// RFC 5246 §7.2: in TLS 1.2 a warning alert other than close_notify does not end the
+/// connection; as with empty records, only a few in a row are taken (BoGo's
+/// SendSNIWarningAlert: unrecognized_name before the ServerHello). A client that offers only
+/// TLS 1.3 treats every alert but the closure alerts as an error (RFC 8446 §6).
+#[test]
+fn tls12_warning_alerts_are_skipped_a_few_in_a_row() {
+    let warning = [21, 3, 3, 0, 2, 1, AlertDescription::UNRECOGNIZED_NAME.0];
+    let mut c = client_with_tls12(&[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2]);
+    let n = c.pending_send().len();
+    c.sent(n);
+    for _ in 0..tls::conn::MAX_USER_CANCELED {
+        feed(&mut c, &warning).unwrap();
+    }
+    assert_eq!(c.error(), None);
+    assert!(c.is_handshaking());
+    let err = Error::PeerMisbehaved(PeerMisbehaved::TooManyWarningAlerts);
+    assert_eq!(feed(&mut c, &warning), Err(err));
+    assert_eq!(plaintext_alert(&c), Some(AlertDescription::UNEXPECTED_MESSAGE));
+
+    let mut c = client_with_tls12(&[ProtocolVersion::TLSV1_3]);
+    let n = c.pending_send().len();
+    c.sent(n);
+    let r = feed(&mut c, &warning);
+    assert_eq!(r, Err(Error::AlertReceived(AlertDescription::UNRECOGNIZED_NAME)));
+}
+
+/// RFC 8446 §5.1: the initial ClientHello's record may say TLS 1.0 (0x0301), for servers that
+/// know nothing newer, as BoringSSL's does and BoGo expects; everything later says TLS 1.2.
+#[test]
+fn initial_client_hello_record_says_tls10() {
+    let c = client();
+    assert_eq!(c.pending_send()[..3], [22, 3, 1]);
+}
+
+/// A client that offers only TLS 1.2 lists no TLS 1.3-only group (the ML-KEM hybrids) and
+/// sends no key_share (BoGo's TLS12ClientShouldNotOffer-X25519MLKEM768).
+#[test]
+fn tls12_only_client_offers_no_tls13_groups_and_no_key_share() {
+    let c = client_with_tls12(&[ProtocolVersion::TLSV1_2]);
+    let exts = hello_extensions(&c.pending_send()[5..]);
+    assert!(exts.iter().all(|(t, _)| *t != 51), "key_share sent");
+    let (_, groups) = exts.iter().find(|(t, _)| *t == 10).expect("supported_groups");
+    let groups: Vec<u16> =
+        groups[2..].chunks(2).map(|g| u16::from_be_bytes([g[0], g[1]])).collect();
+    assert!(groups.contains(&NamedGroup::X25519.0), "{groups:x?}");
+    assert!(!groups.contains(&NamedGroup::X25519MLKEM768.0), "{groups:x?}");
+    // With no session to resume, its session id is empty (RFC 5246 §7.4.1.2; BoGo's
+    // TLS12NoSessionID-TLS13).
+    assert_eq!(session_id(c.pending_send()), b"");
+    // Both versions: the hybrid is offered, with a share, and a session id for TLS 1.3's
+    // compatibility mode.
+    let c = client_with_tls12(&[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2]);
+    let exts = hello_extensions(&c.pending_send()[5..]);
+    assert!(exts.iter().any(|(t, _)| *t == 51));
+    assert_eq!(session_id(c.pending_send()).len(), 32);
+}
+
+/// The peer waits for our answer to the last message of its flight (a ClientHello, a
+/// HelloRetryRequest, a TLS 1.2 ServerHelloDone): handshake data after it in its record is
+/// unexpected_message, sent instead of the answer (BoGo's
+/// PartialClientKeyExchangeWithClientHello and PartialSecondClientHelloAfterFirst).
+#[test]
+fn handshake_data_after_a_client_hello_in_its_record_is_unexpected_message() {
+    let c = client();
+    let mut record = c.pending_send().to_vec();
+    record.push(16); // the first byte of a ClientKeyExchange
+    let len = (record.len() - 5) as u16;
+    record[3..5].copy_from_slice(&len.to_be_bytes());
+    let mut s = server();
+    let err = Error::PeerMisbehaved(PeerMisbehaved::InterleavedOrUnalignedRecords);
+    assert_eq!(feed(&mut s, &record), Err(err));
+    assert_eq!(err.alert(), Some(AlertDescription::UNEXPECTED_MESSAGE));
+    // Nothing but the alert: no ServerHello.
+    assert_eq!(s.pending_send(), [21, 3, 3, 0, 2, 2, AlertDescription::UNEXPECTED_MESSAGE.0]);
+}
+
+/// A ServerHello body: TLS 1.2 legacy version, `random`, session id `sid`, `suite`, null
+/// compression and the extensions `ext` (already encoded).
+fn server_hello(random: &[u8; 32], sid: &[u8], suite: [u8; 2], ext: &[u8]) -> Vec<u8> {
+    let mut body = vec![3, 3];
+    body.extend_from_slice(random);
+    body.push(sid.len() as u8);
+    body.extend_from_slice(sid);
+    body.extend_from_slice(&[suite[0], suite[1], 0]);
+    body.extend_from_slice(&(ext.len() as u16).to_be_bytes());
+    body.extend_from_slice(ext);
+    handshake(2, &body)
+}
+
+/// RFC 8446 §4.1.4: the ServerHello after a HelloRetryRequest keeps its selected_version;
+/// one without supported_versions, or naming another version, is illegal_parameter (BoGo's
+/// SecondServerHelloNoVersion-TLS13 and SecondServerHelloWrongVersion-TLS13).
+#[test]
+fn second_server_hello_must_keep_the_retry_requests_version() {
+    for versions in [&[][..], &[0x00, 0x2b, 0x00, 0x02, 0x12, 0x34]] {
+        let mut c = client();
+        let sid = session_id(c.pending_send());
+        let n = c.pending_send().len();
+        c.sent(n);
+        let hrr = [
+            &[0x00, 0x2b, 0x00, 0x02, 0x03, 0x04][..], // supported_versions: TLS 1.3
+            &[0x00, 0x33, 0x00, 0x02, 0x00, 0x17],     // key_share: secp256r1
+        ]
+        .concat();
+        let random = tls::msgs::HELLO_RETRY_REQUEST_RANDOM;
+        feed(&mut c, &handshake_record(&server_hello(&random, &sid, [0x13, 0x01], &hrr))).unwrap();
+        let n = c.pending_send().len();
+        assert!(n > 0, "a second ClientHello");
+        c.sent(n);
+        let ext = [versions, &[0x00, 0x33, 0x00, 0x05, 0x00, 0x17, 0x00, 0x01, 0x04]].concat();
+        let r = feed(&mut c, &handshake_record(&server_hello(&[7; 32], &sid, [0x13, 0x01], &ext)));
+        assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::IllegalValue)), "{versions:x?}");
+        assert_eq!(plaintext_alert(&c), Some(AlertDescription::ILLEGAL_PARAMETER));
+    }
+}
+
+/// RFC 5246 §7.4.1.4: an extension in a TLS 1.2 ServerHello that the client did not offer is
+/// unsupported_extension (BoGo's UnknownExtension-Client).
+#[test]
+fn unknown_extension_in_a_tls12_server_hello_is_unsupported_extension() {
+    let mut c = client_with_tls12(&[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2]);
+    let n = c.pending_send().len();
+    c.sent(n);
+    let ext = [0xfa, 0xfa, 0x00, 0x00];
+    let r = feed(&mut c, &handshake_record(&server_hello(&[7; 32], &[], [0xc0, 0x2f], &ext)));
+    assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::UnexpectedExtension)));
+    assert_eq!(plaintext_alert(&c), Some(AlertDescription::UNSUPPORTED_EXTENSION));
+}
+
+/// RFC 5246 §7.4.2: a TLS 1.2 server's Certificate starts with its own; an empty list is a
+/// malformed message, decode_error (TLS 1.2 has no certificate_required; BoGo's
+/// EmptyCertificateList).
+#[test]
+fn empty_certificate_list_from_a_tls12_server_is_a_decode_error() {
+    let mut c = client_with_tls12(&[ProtocolVersion::TLSV1_2]);
+    let n = c.pending_send().len();
+    c.sent(n);
+    let ext = [
+        &[0x00, 0x17, 0x00, 0x00][..],   // extended_master_secret
+        &[0xff, 0x01, 0x00, 0x01, 0x00], // renegotiation_info: initial
+    ]
+    .concat();
+    let mut flight = server_hello(&[7; 32], &[], [0xc0, 0x2f], &ext);
+    flight.extend(handshake(11, &[0, 0, 0]));
+    let mut ske = vec![3, 0x00, 0x17, 65, 4];
+    ske.extend_from_slice(&[1; 64]);
+    ske.extend_from_slice(&[0x04, 0x01, 0x00, 0x01, 0x00]);
+    flight.extend(handshake(12, &ske));
+    let r = feed(&mut c, &handshake_record(&flight));
+    assert_eq!(r, Err(Error::InvalidMessage(InvalidMessage::BadLength)));
+    assert_eq!(plaintext_alert(&c), Some(AlertDescription::DECODE_ERROR));
 }

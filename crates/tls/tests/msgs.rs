@@ -626,9 +626,13 @@ fn server_hello_tls12_extensions() {
         HandshakeMessage::decode(&server_hello_with(false, &[(23, &[]), (23, &[])])),
         Err(InvalidMessage::DuplicateExtension)
     );
-    // Unknown types in a 1.2 hello are still skipped here (the state machine answers them).
+    // An unknown type in a 1.2 hello is one the client did not offer: unsupported_extension
+    // (RFC 5246 §7.4.1.4).
     let unknown = server_hello_with(false, &[(0x1234, &[1]), (23, &[]), (0, &[])]);
-    let HandshakeMessage::ServerHello(s) = HandshakeMessage::decode(&unknown).unwrap() else {
+    assert_eq!(HandshakeMessage::decode(&unknown), Err(InvalidMessage::UnexpectedExtension));
+    // One the client offers (BoGo's SupportedCurves-ServerHello-TLS12) is skipped.
+    let known = server_hello_with(false, &[(23, &[]), (0, &[]), (10, &[0, 2, 0, 29])]);
+    let HandshakeMessage::ServerHello(s) = HandshakeMessage::decode(&known).unwrap() else {
         panic!()
     };
     assert!(s.extensions.extended_master_secret && s.extensions.server_name_ack);

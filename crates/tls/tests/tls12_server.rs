@@ -867,6 +867,14 @@ fn fallback_scsv() {
     let want = Error::PeerMisbehaved(PeerMisbehaved::InappropriateFallback);
     assert_eq!(want.alert(), Some(AlertDescription::INAPPROPRIATE_FALLBACK));
     refused(&mut |h| h.suites.push(0x5600), want);
+    // A fallback to a version we do not speak at all (TLS 1.1) is an inappropriate fallback
+    // too, not protocol_version (BoGo's FallbackSCSV).
+    let to_tls11 = |h: &mut Hello| {
+        h.version = [3, 2];
+        h.exts.retain(|(t, _)| *t != 43);
+        h.suites.push(0x5600);
+    };
+    refused(&mut { to_tls11 }, want);
     let (mut c, mut s) = connect(client_config(&P256, &ONLY12), server_config(&P256, &ONLY12));
     pump_with(&mut c, &mut s, &mut |f| patch_client_hello(f, &mut |h| h.suites.push(0x5600)))
         .unwrap();

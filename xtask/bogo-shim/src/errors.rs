@@ -23,6 +23,7 @@ pub(crate) fn code(e: Error) -> String {
             PeerMisbehaved::InterleavedOrUnalignedRecords => "EXCESS_HANDSHAKE_DATA",
             PeerMisbehaved::EmptyRecord => "UNEXPECTED_RECORD",
             PeerMisbehaved::DowngradeDetected => "TLS13_DOWNGRADE",
+            PeerMisbehaved::InappropriateFallback => "INAPPROPRIATE_FALLBACK",
             PeerMisbehaved::UselessRetryRequest => "ILLEGAL_HELLO_RETRY_REQUEST_WITH_OFFERED_GROUP",
             PeerMisbehaved::TooMuchEarlyData => "TOO_MUCH_SKIPPED_EARLY_DATA",
             PeerMisbehaved::TooManyEmptyRecords => "TOO_MANY_EMPTY_FRAGMENTS",

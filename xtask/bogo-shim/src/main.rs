@@ -163,13 +163,26 @@ impl CertVerifier for AnyChain {
         let bad = Error::InvalidCertificate(CertificateError::BadEncoding);
         let der = CertificateDer::from(end_entity);
         let cert = webpki::EndEntityCert::try_from(&der).map_err(|_| bad)?;
-        let (_, alg) = SUPPORTED_SCHEMES
-            .iter()
-            .find(|(s, _)| *s == scheme)
-            .ok_or(Error::PeerMisbehaved(PeerMisbehaved::SelectedUnofferedParameter))?;
-        cert.verify_signature(*alg, message, signature)
-            .map_err(|_| Error::PeerMisbehaved(PeerMisbehaved::BadSignature))?;
-        Ok([0; 32])
+        // The TLS 1.3 schemes, and rsa_pkcs1_*, which the connection offers and takes in
+        // TLS 1.2 only.
+        let pkcs1 = [
+            SignatureScheme::RSA_PKCS1_SHA256,
+            SignatureScheme::RSA_PKCS1_SHA384,
+            SignatureScheme::RSA_PKCS1_SHA512,
+        ];
+        let algs = match SUPPORTED_SCHEMES.iter().find(|(s, _)| *s == scheme) {
+            Some((_, alg)) => core::slice::from_ref(alg),
+            None if pkcs1.contains(&scheme) => tls::verify::tls12_verifiers(scheme),
+            None => &[],
+        };
+        if algs.is_empty() {
+            return Err(Error::PeerMisbehaved(PeerMisbehaved::SelectedUnofferedParameter));
+        }
+        if algs.iter().any(|alg| cert.verify_signature(*alg, message, signature).is_ok()) {
+            Ok([0; 32])
+        } else {
+            Err(Error::PeerMisbehaved(PeerMisbehaved::BadSignature))
+        }
     }
 
     /// Any chain, for TLS 1.2 (the connection checks the CertificateVerify itself).
@@ -642,10 +655,9 @@ fn exchange(
                 Want::Failed => {
                     return Err(conn.error().map_or(Fail::Other("failed".into()), Fail::Tls));
                 }
-                Want::Read => {
-                    let mut sink = [0u8; 512];
-                    conn.read(&mut sink)?;
-                }
+                // As BoringSSL's SSL_shutdown: data while waiting for the peer's close_notify
+                // is an error of the caller's choosing (the connection delivers it).
+                Want::Read => return Err(Fail::Other(":APPLICATION_DATA_ON_SHUTDOWN:".into())),
                 Want::Send => flush(conn, sock)?,
                 Want::Receive => {
                     if !fill(conn, sock)? {

@@ -12,7 +12,7 @@ use crate::msgs::{
 use crate::msgs::{ClientExtensions12, ClientHello12, HandshakeMessage12};
 use crate::msgs::{OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
 use crate::suites::{self, Suite};
-use crate::ticket::Session;
+use crate::ticket::{Session, SessionId};
 
 use crate::config::ClientConfig;
 use crate::config::MAX_LIST;
@@ -22,7 +22,7 @@ use crate::engine::handshake::supported_schemes;
 pub(crate) struct ClientHelloSent {
     pub(crate) key: KeyShare,
     pub(crate) random: [u8; 32],
-    pub(crate) session_id: [u8; 32],
+    pub(crate) session_id: SessionId,
     pub(crate) th256: Transcript,
     pub(crate) th384: Transcript,
     /// The PSK offered, if any.
@@ -65,7 +65,7 @@ pub(crate) struct RetrySent {
     /// The Diffie–Hellman group of a hybrid `key` offered as a share of its own (after a
     /// cookie-only retry, as in the first ClientHello), which the server may answer in.
     pub(crate) classical: Option<crate::msgs::NamedGroup>,
-    pub(crate) session_id: [u8; 32],
+    pub(crate) session_id: SessionId,
     pub(crate) suite: Suite,
     pub(crate) transcript: Transcript,
     pub(crate) psk: Option<Offered>,
@@ -82,7 +82,7 @@ pub(crate) fn send_client_hello<'a>(
     c: &mut Core<'a, '_>,
     config: &ClientConfig<'a>,
     random: &[u8; 32],
-    session_id: &[u8; 32],
+    session_id: &[u8],
     key: &KeyShare,
     cookie: Option<&[u8]>,
     one_share: bool,
@@ -153,6 +153,17 @@ pub(crate) fn send_client_hello<'a>(
         }
         None => 1,
     };
+    // A client that offers only TLS 1.2 lists only the groups TLS 1.2 can use, and sends no
+    // key_share (a TLS 1.3 extension, RFC 8446 §4.2.8).
+    let mut groups_buf = [crate::msgs::NamedGroup(0); MAX_LIST];
+    let mut n_groups = 0;
+    for (slot, g) in groups_buf
+        .iter_mut()
+        .zip(config.groups.iter().copied().filter(|&g| tls13 || !crate::kx::is_tls13_only(g)))
+    {
+        *slot = g;
+        n_groups += 1;
+    }
     let name = &c.sni[..c.sni_len];
     let hello = ClientHello {
         legacy_version: ProtocolVersion::TLSV1_2,
@@ -162,9 +173,9 @@ pub(crate) fn send_client_hello<'a>(
         extensions: ClientExtensions {
             server_name: sends_sni(name).then_some(name),
             supported_versions: Some(List::items(versions)),
-            supported_groups: Some(List::items(config.groups)),
+            supported_groups: Some(List::items(&groups_buf[..n_groups])),
             signature_algorithms: Some(List::items(&all_schemes[..n_schemes])),
-            key_shares: Some(List::items(&shares[..n_shares])),
+            key_shares: tls13.then(|| List::items(&shares[..n_shares])),
             alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
             cookie,
             record_size_limit: config.record_size_limit,
@@ -235,6 +246,11 @@ pub(crate) fn offered_classical_part(
 /// share: the first classical and the first post-quantum group both get a share, as
 /// BoringSSL sends them, from one key. Not when `key_exchanges` replaces either group.
 pub(crate) fn first_key_group(config: &ClientConfig<'_>) -> Option<crate::msgs::NamedGroup> {
+    if !config.offers(ProtocolVersion::TLSV1_3) {
+        // A TLS 1.2 client sends no share: the key only fills the state until the
+        // ServerKeyExchange names the group.
+        return config.groups.iter().copied().find(|&g| !crate::kx::is_tls13_only(g));
+    }
     let first = *config.groups.first()?;
     let custom = |g: crate::msgs::NamedGroup| config.key_exchanges.iter().any(|k| k.group() == g);
     let hybrid = config
@@ -265,7 +281,7 @@ pub(crate) fn ticket_hash(t: &Session) -> Option<HashAlg> {
 
 /// The checks every ServerHello and HelloRetryRequest gets: legacy_version TLS 1.2, TLS 1.3
 /// selected and our session id echoed.
-pub(crate) fn client_check_hello(sh: &ServerHello<'_>, session_id: &[u8; 32]) -> Result<(), Error> {
+pub(crate) fn client_check_hello(sh: &ServerHello<'_>, session_id: &[u8]) -> Result<(), Error> {
     // A server that chose an older version (or claims SSL 3.0, RFC 8446 Appendix D.5) does
     // not speak TLS 1.3; one that chose TLS 1.3 has legacy_version TLS 1.2 (§4.1.3).
     if sh.legacy_version.0 <= 0x0300

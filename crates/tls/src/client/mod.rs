@@ -80,7 +80,12 @@ pub(crate) fn handle<'a>(
                 // RFC 8446 §4.1.4: a second HelloRetryRequest is unexpected_message.
                 return Err(PeerMisbehaved::UnexpectedMessage.into());
             }
-            hello::client_check_hello(&sh, &st.session_id)?;
+            // RFC 8446 §4.1.4: the ServerHello keeps the HelloRetryRequest's selected_version
+            // (TLS 1.3); another, or none, is illegal_parameter.
+            if sh.extensions.supported_version != Some(crate::msgs::ProtocolVersion::TLSV1_3) {
+                return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+            }
+            hello::client_check_hello(&sh, st.session_id.as_slice())?;
             if sh.cipher_suite != st.suite.suite {
                 return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
             }

@@ -56,7 +56,7 @@ use crate::msgs::{
 use crate::record::tls12::PendingKeys;
 use crate::sign::MAX_SIGNATURE_LEN;
 use crate::suites::tls12::{self as suites12, Auth, Suite12};
-use crate::ticket::{Resume12, Session, Ticket};
+use crate::ticket::{Resume12, Session, SessionId, Ticket};
 use crate::verify;
 
 use crate::client::ClientState;
@@ -86,8 +86,8 @@ pub(crate) struct Hello12 {
 /// What a handshake will make of the session for later resumption.
 #[derive(Clone, Copy)]
 struct SessionPlan {
-    /// The server's session id, when it is 32 bytes (the only length Halite offers back).
-    session_id: Option<[u8; 32]>,
+    /// The server's session id, when it gave one.
+    session_id: Option<SessionId>,
     /// Whether the ServerHello had `session_ticket`: a NewSessionTicket comes before the
     /// server's ChangeCipherSpec (RFC 5077 §3.3), and no other time.
     ticket_expected: bool,
@@ -213,7 +213,7 @@ pub(crate) fn client_server_hello(
     check_downgrade(&sh.random, config.max_version())?;
     // The id we sent names the offered session, if any (else it is random): a server that
     // echoes it resumes that session, one we did not offer is refused.
-    let echoed = !sh.session_id.is_empty() && sh.session_id == st.session_id;
+    let echoed = !sh.session_id.is_empty() && sh.session_id == st.session_id.as_slice();
     let resumed = match (st.resume12.as_ref(), echoed) {
         (Some(s), true) => Some(s),
         (None, true) => return Err(PeerMisbehaved::SelectedUnofferedParameter.into()),
@@ -261,7 +261,7 @@ pub(crate) fn client_server_hello(
     transcript.update(raw);
     c.params.version = ProtocolVersion::TLSV1_2;
     c.params.suite = suite.suite;
-    let session_id = <[u8; 32]>::try_from(sh.session_id).ok();
+    let session_id = SessionId::new(sh.session_id).filter(|id| !id.as_slice().is_empty());
     let plan = SessionPlan { session_id, ticket_expected: x.session_ticket };
     if let Some(session) = resumed {
         return resume(c, session, suite, transcript, (st.random, sh.random), plan);
@@ -346,8 +346,10 @@ pub(crate) fn client_certificate(
         chain[n] = c.0;
         n += 1;
     }
+    // RFC 5246 §7.4.2: the server's chain starts with its certificate; an empty one is a
+    // malformed message, decode_error (TLS 1.2 has no certificate_required alert).
     if n == 0 {
-        return Err(Error::InvalidCertificate(CertificateError::NoCertificate));
+        return Err(InvalidMessage::BadLength.into());
     }
     let group = ske.params.group;
     if !config.groups.contains(&group) || !is_ecdhe_group(group) {
@@ -584,7 +586,7 @@ fn keep_session(c: &mut Core<'_, '_>, config: &ClientConfig<'_>, f: &Finished12,
     let id = f.resume.session_id;
     let bytes: &[u8] = match (by_ticket, &id) {
         (true, _) => ticket,
-        (false, Some(id)) => id,
+        (false, Some(id)) => id.as_slice(),
         (false, None) => return,
     };
     let lifetime = f.ticket.filter(|&l| by_ticket && l > 0).unwrap_or(SESSION_LIFETIME12);

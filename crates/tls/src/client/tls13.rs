@@ -89,7 +89,7 @@ pub(crate) fn client_server_hello<'a>(
     if !config.offers(crate::msgs::ProtocolVersion::TLSV1_3) {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
     }
-    client_check_hello(sh, &st.session_id)?;
+    client_check_hello(sh, st.session_id.as_slice())?;
     let suite = suites::find(config.suites, sh.cipher_suite)
         .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?;
     let mut transcript = match suite.hash {
@@ -141,7 +141,7 @@ pub(crate) fn client_server_hello<'a>(
         c,
         config,
         &st.random,
-        &st.session_id,
+        st.session_id.as_slice(),
         &key,
         x.cookie,
         one_share,

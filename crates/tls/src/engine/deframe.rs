@@ -6,8 +6,8 @@ use core::mem;
 
 use crate::error::{BufferKind, Error, PeerIncompatible, PeerMisbehaved};
 use crate::msgs::{
-    AlertDescription, Codec, ContentType, HandshakeMessage, HandshakeMessage12, HandshakeType,
-    ProtocolVersion, split_handshake,
+    AlertDescription, Codec, ContentType, HELLO_RETRY_REQUEST_RANDOM, HandshakeMessage,
+    HandshakeMessage12, HandshakeType, ProtocolVersion, split_handshake,
 };
 use crate::record::tls12::MAX_CIPHERTEXT_LEN as MAX_CIPHERTEXT_LEN12;
 use crate::record::{HEADER_LEN, MAX_CIPHERTEXT_LEN, MAX_PLAINTEXT_LEN, RecordHeader};
@@ -37,6 +37,21 @@ pub(crate) fn is_tls13_message(typ: HandshakeType) -> bool {
         HandshakeType::KEY_UPDATE,
     ]
     .contains(&typ)
+}
+
+/// Whether `msg` is the last of the peer's flight: a ClientHello, a HelloRetryRequest, a
+/// TLS 1.2 ServerHelloDone.
+fn ends_flight(state: &State<'_>, msg: &[u8]) -> bool {
+    let Some(&typ) = msg.first() else { return false };
+    let typ = HandshakeType(typ);
+    match state {
+        State::Server(..) => typ == HandshakeType::CLIENT_HELLO,
+        State::Client(..) => {
+            typ == HandshakeType::SERVER_HELLO_DONE
+                || (typ == HandshakeType::SERVER_HELLO
+                    && msg.get(6..38) == Some(&HELLO_RETRY_REQUEST_RANDOM[..]))
+        }
+    }
 }
 
 impl Connection<'_, '_> {
@@ -216,7 +231,7 @@ impl Connection<'_, '_> {
                     if !matches!(body[0], 1 | 2) {
                         return Err(crate::msgs::InvalidMessage::IllegalValue.into());
                     }
-                    let desc = AlertDescription(body[1]);
+                    let (warning, desc) = (body[0] == 1, AlertDescription(body[1]));
                     self.consume_rx(total);
                     // A close inside a fragmented handshake message is a truncation, not a
                     // clean close (RFC 8446 §5.1).
@@ -224,10 +239,16 @@ impl Connection<'_, '_> {
                         return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
                     }
                     // RFC 8446 §6.1: user_canceled is a closure alert, not an error; the
-                    // close_notify that should follow ends the connection.
-                    if desc == AlertDescription::USER_CANCELED {
+                    // close_notify that should follow ends the connection. In TLS 1.2 (and
+                    // before a TLS 1.2 peer has chosen its version) any other warning is not
+                    // an error either (RFC 5246 §7.2): both are skipped, a few in a row.
+                    if desc == AlertDescription::USER_CANCELED
+                        || (warning
+                            && desc != AlertDescription::CLOSE_NOTIFY
+                            && self.may_be_tls12())
+                    {
                         self.c.since_data.count(
-                            |s| &mut s.user_canceled,
+                            |s| &mut s.warning_alerts,
                             MAX_USER_CANCELED,
                             PeerMisbehaved::TooManyWarningAlerts,
                         )?;
@@ -280,6 +301,20 @@ impl Connection<'_, '_> {
         Ok(())
     }
 
+    /// Whether the connection is TLS 1.2, or may still become TLS 1.2: before the version is
+    /// chosen, when we offer or accept it.
+    fn may_be_tls12(&self) -> bool {
+        match &self.state {
+            State::Client(config, ClientState::ExpectServerHello(_)) => {
+                config.offers(ProtocolVersion::TLSV1_2)
+            }
+            State::Server(config, ServerState::ExpectClientHello { .. }) => {
+                config.accepts(ProtocolVersion::TLSV1_2)
+            }
+            state => state.is_tls12(),
+        }
+    }
+
     /// Handles every whole message in the handshake buffer.
     pub(crate) fn process_handshake(&mut self) -> Result<(), Error> {
         loop {
@@ -293,6 +328,12 @@ impl Connection<'_, '_> {
             let known = if tls12 { is_tls12_message } else { is_tls13_message };
             if !known(HandshakeType(first[0])) {
                 return Err(PeerMisbehaved::UnexpectedMessage.into());
+            }
+            // The peer waits for our answer to the last message of its flight, so nothing may
+            // follow it, as nothing may follow a key change (RFC 8446 §5.1); checked before it
+            // is answered, so that the alert is the answer.
+            if !rest.is_empty() && ends_flight(&self.state, first) {
+                return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
             }
             // A Certificate is handled together with the CertificateVerify after it, so the
             // certificate need not be copied out of the buffer; once checked it stays there

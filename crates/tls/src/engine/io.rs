@@ -3,7 +3,7 @@
 
 use crate::error::{ApiMisuse, BufferKind, Error};
 use crate::key_schedule::Transcript;
-use crate::msgs::{AlertDescription, AlertLevel, Codec, ContentType, Writer};
+use crate::msgs::{AlertDescription, AlertLevel, Codec, ContentType, ProtocolVersion, Writer};
 use crate::record::tls12::RecordProtection12;
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
 
@@ -209,6 +209,16 @@ impl Io<'_> {
             self.tx_len += total;
         }
         Ok(())
+    }
+
+    /// Rewrites the legacy version of every record queued from `tx[from..]` (which must be
+    /// unprotected): RFC 8446 §5.1 lets the initial ClientHello's records say TLS 1.0.
+    pub(crate) fn set_record_version(&mut self, from: usize, version: ProtocolVersion) {
+        let mut at = from;
+        while let Some(h) = self.tx[..self.tx_len].get_mut(at..at + HEADER_LEN) {
+            h[1..3].copy_from_slice(&version.0.to_be_bytes());
+            at += HEADER_LEN + usize::from(u16::from_be_bytes([h[3], h[4]]));
+        }
     }
 
     pub(crate) fn send_plain(&mut self, typ: ContentType, data: &[u8]) -> Result<(), Error> {

@@ -38,6 +38,8 @@ pub(crate) struct Core<'a, 'b> {
     /// What the peer sent that carries no application data since the last record that did.
     pub(crate) since_data: SinceData,
     pub(crate) negotiated: Option<Negotiated>,
+    /// Set by a handler whose message changes the peer's keys: nothing may follow it in the
+    /// handshake buffer (RFC 8446 §5.1).
     pub(crate) key_changed: bool,
     /// The server's application write secret between its Finished and the client's.
     pub(crate) server_app: Option<Secret>,
@@ -84,7 +86,7 @@ impl Core<'_, '_> {
 pub(crate) struct SinceData {
     pub(crate) empty_records: u8,
     pub(crate) key_updates: u8,
-    pub(crate) user_canceled: u8,
+    pub(crate) warning_alerts: u8,
 }
 
 impl SinceData {

@@ -100,6 +100,9 @@ wire_enum! {
 wire_enum! {
     /// A protocol version (`legacy_version` and `supported_versions`).
     ProtocolVersion(u16) {
+        /// TLS 1.0, which Halite does not speak: the legacy record version of an initial
+        /// ClientHello (RFC 8446 §5.1).
+        TLSV1_0 = 0x0301,
         /// TLS 1.2, the legacy version every TLS 1.3 hello carries.
         TLSV1_2 = 0x0303,
         /// TLS 1.3.

@@ -650,7 +650,19 @@ impl<'a> ServerHelloExtensions<'a> {
                     self.max_fragment_length = Some(read_max_fragment_length(b)?);
                 }
                 ExtensionType::RECORD_SIZE_LIMIT => self.record_size_limit = Some(b.u16()?),
-                _ => return Ok(false),
+                // Read by the first pass (and refused by a TLS 1.2 client), or offered by the
+                // client, so a server may answer them (some send their supported_groups):
+                // skipped.
+                ExtensionType::SUPPORTED_VERSIONS
+                | ExtensionType::KEY_SHARE
+                | ExtensionType::COOKIE
+                | ExtensionType::PRE_SHARED_KEY
+                | ExtensionType::SUPPORTED_GROUPS
+                | ExtensionType::SIGNATURE_ALGORITHMS
+                | ExtensionType::PSK_KEY_EXCHANGE_MODES => return Ok(false),
+                // RFC 5246 §7.4.1.4: an extension the client did not offer is
+                // unsupported_extension.
+                _ => return Err(InvalidMessage::UnexpectedExtension),
             }
             Ok(true)
         })

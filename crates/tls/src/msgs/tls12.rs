@@ -26,6 +26,9 @@ pub const DOWNGRADE_TLS12: [u8; 8] = *b"DOWNGRD\x01";
 /// The last 8 bytes of a TLS 1.2-or-later server's random when it negotiates TLS 1.1 or
 /// below.
 pub const DOWNGRADE_TLS11: [u8; 8] = *b"DOWNGRD\x00";
+/// What JDK 11's servers write in place of [`DOWNGRADE_TLS12`] (a bug of theirs) when they
+/// negotiate TLS 1.2; BoringSSL refuses it as the TLS 1.2 sentinel, and so does Halite.
+pub const DOWNGRADE_JDK11: [u8; 8] = [0xed, 0xbf, 0xb4, 0xa8, 0xc2, 0x47, 0x10, 0xff];
 
 /// `opaque x<1..2^8-1>`: a one-byte-length vector that may not be empty.
 fn read_u8_non_empty<'a>(r: &mut Reader<'a>) -> Result<&'a [u8], InvalidMessage> {
@@ -352,6 +355,8 @@ pub enum Downgrade {
     ToTls12,
     /// `DOWNGRD\x00`: a TLS 1.2 (or later) server negotiated TLS 1.1 or below.
     ToTls11,
+    /// [`DOWNGRADE_JDK11`]: JDK 11's mistaken form of `ToTls12`.
+    Jdk11,
 }
 
 /// The sentinel at the end of `server_random`, if any.
@@ -361,6 +366,8 @@ pub fn downgrade_sentinel(server_random: &[u8; 32]) -> Option<Downgrade> {
         Some(Downgrade::ToTls12)
     } else if tail == DOWNGRADE_TLS11 {
         Some(Downgrade::ToTls11)
+    } else if tail == DOWNGRADE_JDK11 {
+        Some(Downgrade::Jdk11)
     } else {
         None
     }
@@ -372,7 +379,7 @@ pub fn downgrade_sentinel(server_random: &[u8; 32]) -> Option<Downgrade> {
 pub fn check_downgrade(server_random: &[u8; 32], client_max: ProtocolVersion) -> Result<(), Error> {
     let refused = match downgrade_sentinel(server_random) {
         None => false,
-        Some(Downgrade::ToTls12) => client_max >= ProtocolVersion::TLSV1_3,
+        Some(Downgrade::ToTls12 | Downgrade::Jdk11) => client_max >= ProtocolVersion::TLSV1_3,
         Some(Downgrade::ToTls11) => client_max >= ProtocolVersion::TLSV1_2,
     };
     if refused { Err(PeerMisbehaved::DowngradeDetected.into()) } else { Ok(()) }
@@ -589,6 +596,12 @@ mod tests {
         assert_eq!(check_downgrade(&r11, v13), detected);
         assert_eq!(check_downgrade(&r12, v12), Ok(()), "a 1.2-only client ignores the 1.2 mark");
         assert_eq!(check_downgrade(&r11, v12), detected);
+        // JDK 11's form of the TLS 1.2 mark (BoGo's Client-RejectJDK11DowngradeRandom).
+        let mut jdk = plain;
+        jdk[24..].copy_from_slice(&hex!("ed bf b4 a8 c2 47 10 ff"));
+        assert_eq!(downgrade_sentinel(&jdk), Some(Downgrade::Jdk11));
+        assert_eq!(check_downgrade(&jdk, v13), detected);
+        assert_eq!(check_downgrade(&jdk, v12), Ok(()));
     }
 
     proptest::proptest! {

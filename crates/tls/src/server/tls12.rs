@@ -155,19 +155,24 @@ pub(crate) struct Traffic12 {
 /// offers (Appendix D.5). TLS 1.2 is only taken with certificates (no external PSKs in
 /// it). A server that accepts TLS 1.3 only refuses as it always did
 /// ([`PeerIncompatible::NoTls13`]); one that accepts TLS 1.2 with
-/// [`PeerIncompatible::NoCommonVersion`]. Both are protocol_version.
+/// [`PeerIncompatible::NoCommonVersion`]. Both are protocol_version; with `TLS_FALLBACK_SCSV`
+/// either is [`PeerMisbehaved::InappropriateFallback`] (RFC 7507 §3).
 pub(crate) fn choose_version(
     config: &ServerConfig<'_>,
     ch: &ClientHello<'_>,
 ) -> Result<ProtocolVersion, Error> {
     let (v13, v12) = (ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2);
-    let refused = if config.accepts(v12) {
-        PeerIncompatible::NoCommonVersion
+    // RFC 7507 §3: a fallback retry (TLS_FALLBACK_SCSV) offering less than we speak means its
+    // first attempt was interfered with: inappropriate_fallback rather than protocol_version.
+    let refused: Error = if ch.has_fallback_scsv() {
+        PeerMisbehaved::InappropriateFallback.into()
+    } else if config.accepts(v12) {
+        PeerIncompatible::NoCommonVersion.into()
     } else {
-        PeerIncompatible::NoTls13
+        PeerIncompatible::NoTls13.into()
     };
     if ch.legacy_version.0 <= 0x0300 {
-        return Err(refused.into());
+        return Err(refused);
     }
     let listed = |v| ch.extensions.supported_versions.is_some_and(|l| l.contains(&v));
     let offers12 = match ch.extensions.supported_versions {
@@ -182,7 +187,7 @@ pub(crate) fn choose_version(
     } else if serves12 && offers12 {
         Ok(v12)
     } else {
-        Err(refused.into())
+        Err(refused)
     }
 }
 
