@@ -35,7 +35,7 @@
 //! ```
 //!
 //! The `rustcrypto` feature implements the RustCrypto `signature` traits for PKCS#1 v1.5
-//! and PSS through the key wrappers in [`rustcrypto`].
+//! and PSS through the key wrappers in the `rustcrypto` module.
 #![no_std]
 #![warn(missing_docs)]
 
