@@ -18,10 +18,10 @@
 //! by session id and RFC 5077 ticket, the server resumption by ticket (see
 //! `crate::client::tls12` and `crate::server::tls12`).
 
-use core_hash::{HmacDrbg, RandomSource};
+use core_hash::{HmacDrbg, RandomSource, Sha256, Sha384};
 
 use crate::error::{ApiMisuse, Error};
-use crate::key_schedule::{HashAlg, Transcript, next_traffic_secret};
+use crate::key_schedule::{Transcript, next_traffic_secret};
 use crate::kx::KeyShare;
 use crate::msgs::{
     AlertDescription, CertificateEntry, CipherSuite, Codec, ContentType, HandshakeMessage,
@@ -32,7 +32,9 @@ use crate::suites::{self};
 use crate::ticket::{ClientIdentity, Session, SessionId, TicketTooLong};
 
 use crate::client::ClientState;
-use crate::client::hello::{ClientHelloSent, Offered, first_key_group, send_client_hello};
+use crate::client::hello::{
+    ClientHelloSent, Offered, Resumption, first_key_group, send_client_hello,
+};
 pub use crate::config::{
     Buffers, ClientAuth, ClientConfig, MAX_EMPTY_RECORDS, MAX_KEY_UPDATES, MAX_SKIPPED_EARLY_DATA,
     MAX_TICKET_LIFETIME, MAX_USER_CANCELED, ServerConfig, ServerSessionCache, ServerTickets,
@@ -249,11 +251,14 @@ impl<'a, 'b> Connection<'a, 'b> {
         // TLS 1.2 session is offered by its id (when it has one) and ticket (when it has
         // one) instead.
         let tls13 = config.offers(ProtocolVersion::TLSV1_3);
-        let (psk, resume12) = match conn.take_ticket(&config, server_name) {
-            Some(s) if s.is_tls12() => (None, Some(s)),
-            s => (s, None),
+        let external_psk = config.external_psk.is_some() && tls13;
+        let offer = match conn.take_ticket(&config, server_name) {
+            Some(session) if session.is_tls12() => Resumption::Tls12 { session, external_psk },
+            Some(session) => Resumption::Psk(Offered::Ticket(session)),
+            None if external_psk => Resumption::Psk(Offered::External),
+            None => Resumption::None,
         };
-        let r12 = resume12.as_ref().and_then(Session::tls12);
+        let r12 = offer.tls12().and_then(Session::tls12);
         // The session id: the offered TLS 1.2 session's; else random, in TLS 1.3's
         // compatibility mode (RFC 8446 Appendix D.4) or beside a TLS 1.2 ticket (to tell
         // resumption, RFC 5077 §3.4); else, offering TLS 1.2 only and no session, empty (RFC
@@ -264,11 +269,9 @@ impl<'a, 'b> Connection<'a, 'b> {
             None => SessionId::default(),
         };
         let ticket12 = r12.filter(|r| r.by_ticket).map(|_| &conn.hs[conn.hs_end..]);
-        let psk = psk.map(Offered::Ticket);
-        let psk = psk.or(config.external_psk.filter(|_| tls13).map(|_| Offered::External));
-        let mut th256 = Transcript::new(HashAlg::Sha256);
-        let binder_base = psk.as_ref().and_then(|p| Some(Transcript::new(p.hash(&config)?)));
-        let offer = psk.as_ref().zip(binder_base).map(|(p, t)| (p, &conn.hs[conn.hs_end..], t));
+        let psk = offer.psk();
+        let binder_base = psk.and_then(|p| Some(Transcript::new(p.hash(&config)?)));
+        let psk = psk.zip(binder_base).map(|(p, t)| (p, &conn.hs[conn.hs_end..], t));
         send_client_hello(
             &mut conn.c,
             &config,
@@ -277,18 +280,21 @@ impl<'a, 'b> Connection<'a, 'b> {
             &key,
             None,
             false,
-            &mut th256,
-            offer,
+            None,
+            psk,
             ticket12,
         )?;
         // RFC 8446 §5.1 and Appendix D: the initial ClientHello's records may say TLS 1.0, for
         // servers that know no newer version; most clients do, and every later record says
         // TLS 1.2.
         conn.c.io.set_record_version(0, ProtocolVersion::TLSV1_0);
-        let mut th384 = Transcript::new(HashAlg::Sha384);
-        th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
-        let hello =
-            ClientHelloSent { key, random: random_bytes, session_id, th256, th384, psk, resume12 };
+        // The ClientHello under both hashes, until the ServerHello says which one the suite
+        // uses.
+        let ch = &conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len];
+        let (mut th256, mut th384) = (Sha256::new(), Sha384::new());
+        th256.update(ch);
+        th384.update(ch);
+        let hello = ClientHelloSent { key, random: random_bytes, session_id, th256, th384, offer };
         conn.state = State::Client(config, ClientState::ExpectServerHello(hello));
         Ok(conn)
     }
@@ -599,6 +605,7 @@ mod tests {
     use crate::client::tls13::client_record_limits;
     use crate::engine::handshake::check_certificate;
     use crate::error::PeerMisbehaved;
+    use crate::key_schedule::HashAlg;
     use crate::msgs::{EncryptedExtensions, MaxFragmentLength};
     use crate::sign::{CertifiedKey, SigningKey};
     use crate::verify;

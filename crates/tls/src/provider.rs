@@ -106,26 +106,33 @@ pub trait RecordAead: Debug + Sync {
 
 /// A key-exchange group for the `key_share` extension (RFC 8446 §4.2.8), shaped as a key
 /// encapsulation mechanism so that Diffie–Hellman groups and KEMs (ML-KEM and its hybrids)
-/// fit alike: the client makes a key pair ([`keygen`](Self::keygen)) and sends the public
-/// share; the server answers with its own share and gets the shared secret in one call
-/// ([`encapsulate`](Self::encapsulate)); the client gets the same secret from the server's
-/// share ([`decapsulate`](Self::decapsulate)). A Diffie–Hellman group needs only `keygen` and
-/// `decapsulate` (the Diffie–Hellman function of our private key and the peer's share): the
-/// default `encapsulate` is a fresh key pair and that same function. Listed in a
-/// configuration's `key_exchanges`, it computes its group in place of `core-ec` (or adds one
-/// `core-ec` lacks: the group must also be in `groups` to be offered or accepted).
+/// fit alike: the client makes a private key ([`keygen`](Self::keygen)) and sends its public
+/// share ([`public`](Self::public)); the server answers with its own share and gets the
+/// shared secret in one call ([`encapsulate`](Self::encapsulate)); the client gets the same
+/// secret from the server's share ([`decapsulate`](Self::decapsulate)). A Diffie–Hellman group
+/// needs only `keygen`, `public` and `decapsulate` (the Diffie–Hellman function of our private
+/// key and the peer's share): the default `encapsulate` is a fresh key pair and that same
+/// function. Listed in a configuration's `key_exchanges`, it computes its group in place of
+/// `core-ec` (or adds one `core-ec` lacks: the group must also be in `groups` to be offered or
+/// accepted).
+///
+/// A connection keeps only the private key (at most [`MAX_KX_SECRET_LEN`] bytes), not the
+/// public share (up to [`MAX_PUBLIC_LEN`]): it asks for the share each time it sends it,
+/// which is once per handshake, twice after a HelloRetryRequest that asks only for a cookie.
 pub trait KeyExchange: Debug + Sync {
     /// The group's code point.
     fn group(&self) -> NamedGroup;
-    /// Client: makes a fresh private key from `rng`, written to the front of `secret`, and its
-    /// public share in wire encoding to the front of `public`; returns the two lengths. The
-    /// connection keeps the secret and zeroizes it when it is done.
+    /// Client: makes a fresh private key from `rng`, written to the front of `secret`;
+    /// returns its length. The connection keeps the secret and zeroizes it when it is done.
     fn keygen(
         &self,
         rng: &mut dyn RandomSource,
         secret: &mut [u8; MAX_KX_SECRET_LEN],
-        public: &mut [u8; MAX_PUBLIC_LEN],
-    ) -> Result<(usize, usize), Error>;
+    ) -> Result<usize, Error>;
+    /// The public share of `secret` (as `keygen` wrote it) in wire encoding, written to the
+    /// front of `public`; returns its length. It must be the same bytes every time: a
+    /// ClientHello sent again after a HelloRetryRequest repeats the share (RFC 8446 §4.1.2).
+    fn public(&self, secret: &[u8], public: &mut [u8; MAX_PUBLIC_LEN]) -> Result<usize, Error>;
     /// Client: the shared secret of `secret` (as `keygen` wrote it) and the server's share,
     /// written to the front of `out`; returns its length. A share that is not valid must be
     /// an error ([`PeerMisbehaved::InvalidKeyShare`](crate::PeerMisbehaved::InvalidKeyShare)
@@ -140,9 +147,10 @@ pub trait KeyExchange: Debug + Sync {
     /// `server_share`) and the shared secret (to the front of `out`); returns the two lengths.
     /// A client share that is not valid must be an error, as for `decapsulate`.
     ///
-    /// The default is the Diffie–Hellman one: a fresh key pair by [`keygen`](Self::keygen),
-    /// whose public value is the server's share, and [`decapsulate`](Self::decapsulate) of
-    /// its private key with the client's share. A KEM must provide its own.
+    /// The default is the Diffie–Hellman one: a fresh key by [`keygen`](Self::keygen), whose
+    /// [`public`](Self::public) value is the server's share, and
+    /// [`decapsulate`](Self::decapsulate) of that key with the client's share. A KEM must
+    /// provide its own.
     fn encapsulate(
         &self,
         rng: &mut dyn RandomSource,
@@ -151,8 +159,9 @@ pub trait KeyExchange: Debug + Sync {
         out: &mut [u8; MAX_SHARED_LEN],
     ) -> Result<(usize, usize), Error> {
         let mut secret = [0u8; MAX_KX_SECRET_LEN];
-        let r = self.keygen(rng, &mut secret, server_share).and_then(|(s, p)| {
+        let r = self.keygen(rng, &mut secret).and_then(|s| {
             let private = secret.get(..s).ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
+            let p = self.public(private, server_share)?;
             Ok((p, self.decapsulate(private, client_share, out)?))
         });
         secret.zeroize();

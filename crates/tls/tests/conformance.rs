@@ -212,7 +212,7 @@ const X25519: NamedGroup = NamedGroup::X25519;
 
 /// A key_share extension body of a ClientHello with one share.
 fn client_share_body(share: &KeyShare) -> Vec<u8> {
-    let public = share.public();
+    let public = share.public().unwrap();
     let key = public.as_ref();
     let mut entry = share.group().0.to_be_bytes().to_vec();
     entry.extend_from_slice(&(key.len() as u16).to_be_bytes());
@@ -356,7 +356,7 @@ impl MiniServer {
         body.push(sid.len() as u8);
         body.extend_from_slice(sid);
         body.extend_from_slice(&[0x13, 0x01, 0]);
-        let public = share.public();
+        let public = share.public().unwrap();
         let mut x = vec![0, 43, 0, 2, 3, 4, 0, 51];
         x.extend_from_slice(&(4 + public.as_ref().len() as u16).to_be_bytes());
         x.extend_from_slice(&[0, 0x1d, 0, public.as_ref().len() as u8]);

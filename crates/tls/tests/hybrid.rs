@@ -152,6 +152,24 @@ fn a_cookie_only_retry_keeps_both_shares() {
 }
 
 #[test]
+fn a_cookie_only_retry_sends_each_groups_share_again_byte_for_byte() {
+    // The connection keeps no public value (a hybrid's ML-KEM key is its seed): the second
+    // ClientHello computes each share again, and it must be the first's.
+    let roots = roots();
+    for g in tls::kx::ALL_GROUPS {
+        let only = [*g];
+        let mut cb = Bufs::new();
+        let mut c = client(&roots, &only, &mut cb);
+        let (sid, first, _) = take_shares(&mut c);
+        feed(&mut c, &hrr_record(&sid, None, Some(b"cookie"))).unwrap();
+        let (sid2, second, _) = take_shares(&mut c);
+        assert_eq!(sid2, sid, "{g:?}");
+        assert_eq!(first.len(), 1, "{g:?}");
+        assert_eq!(first, second, "{g:?}");
+    }
+}
+
+#[test]
 fn retry_requests_for_a_group_already_shared_are_illegal_parameter() {
     let roots = roots();
     // The default client sent X25519MLKEM768 and X25519 shares: neither may be asked for.

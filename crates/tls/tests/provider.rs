@@ -4,6 +4,11 @@
 //! negotiated through a user's implementation, and misbehaving implementations give typed
 //! errors — never released plaintext, never a panic.
 
+#![allow(clippy::doc_markdown)] // protocol message names are prose here
+
+#[path = "pair/mod.rs"]
+mod pair;
+
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use core_aead::{Aead, Aes128Gcm};
@@ -12,7 +17,7 @@ use core_hash::{OsRandom, RandomSource};
 use pki_types::{CertificateDer, TrustAnchor};
 use tls::key_schedule::HashAlg;
 use tls::kx::{MAX_PUBLIC_LEN, MAX_SHARED_LEN};
-use tls::msgs::{CipherSuite, ContentType, NamedGroup, SignatureScheme};
+use tls::msgs::{CipherSuite, Codec, ContentType, HandshakeMessage, NamedGroup, SignatureScheme};
 use tls::provider::{KeyExchange, MAX_KX_SECRET_LEN, RecordAead, Signer};
 use tls::record::RecordProtection;
 use tls::sign::MAX_SIGNATURE_LEN;
@@ -118,13 +123,20 @@ impl RecordAead for BadLengths {
 struct CountingX25519 {
     group: NamedGroup,
     generated: AtomicUsize,
+    publics: AtomicUsize,
     agreed: AtomicUsize,
     zero_public: bool,
 }
 
 impl CountingX25519 {
     const fn new(group: NamedGroup, zero_public: bool) -> Self {
-        Self { group, generated: AtomicUsize::new(0), agreed: AtomicUsize::new(0), zero_public }
+        Self {
+            group,
+            generated: AtomicUsize::new(0),
+            publics: AtomicUsize::new(0),
+            agreed: AtomicUsize::new(0),
+            zero_public,
+        }
     }
 }
 
@@ -153,6 +165,13 @@ fn x25519_into(
     Ok(32)
 }
 
+/// The X25519 public value of our 32-byte `secret` into `public`.
+fn x25519_public(secret: &[u8], public: &mut [u8; MAX_PUBLIC_LEN]) -> Result<usize, Error> {
+    let k: &[u8; 32] = secret.try_into().map_err(|_| Error::ApiMisuse(ApiMisuse::BadConfig))?;
+    public[..32].copy_from_slice(&core_ec::x25519::x25519(k, &BASE).map_err(invalid_share)?);
+    Ok(32)
+}
+
 impl KeyExchange for CountingX25519 {
     fn group(&self) -> NamedGroup {
         self.group
@@ -161,16 +180,17 @@ impl KeyExchange for CountingX25519 {
         &self,
         rng: &mut dyn RandomSource,
         secret: &mut [u8; MAX_KX_SECRET_LEN],
-        public: &mut [u8; MAX_PUBLIC_LEN],
-    ) -> Result<(usize, usize), Error> {
+    ) -> Result<usize, Error> {
         self.generated.fetch_add(1, Ordering::Relaxed);
-        let mut k = [0u8; 32];
-        rng.fill(&mut k).map_err(|_| Error::RandomFailed)?;
-        secret[..32].copy_from_slice(&k);
+        rng.fill(&mut secret[..32]).map_err(|_| Error::RandomFailed)?;
+        Ok(32)
+    }
+    fn public(&self, secret: &[u8], public: &mut [u8; MAX_PUBLIC_LEN]) -> Result<usize, Error> {
+        self.publics.fetch_add(1, Ordering::Relaxed);
         if !self.zero_public {
-            public[..32].copy_from_slice(&core_ec::x25519::x25519(&k, &BASE).unwrap());
+            x25519_public(secret, public)?;
         }
-        Ok((32, 32))
+        Ok(32)
     }
     fn decapsulate(
         &self,
@@ -211,13 +231,13 @@ impl KeyExchange for KemX25519 {
         &self,
         rng: &mut dyn RandomSource,
         secret: &mut [u8; MAX_KX_SECRET_LEN],
-        public: &mut [u8; MAX_PUBLIC_LEN],
-    ) -> Result<(usize, usize), Error> {
+    ) -> Result<usize, Error> {
         self.keygens.fetch_add(1, Ordering::Relaxed);
         rng.fill(&mut secret[..32]).map_err(|_| Error::RandomFailed)?;
-        let k: &[u8; 32] = secret[..32].try_into().unwrap();
-        public[..32].copy_from_slice(&core_ec::x25519::x25519(k, &BASE).unwrap());
-        Ok((32, 32))
+        Ok(32)
+    }
+    fn public(&self, secret: &[u8], public: &mut [u8; MAX_PUBLIC_LEN]) -> Result<usize, Error> {
+        x25519_public(secret, public)
     }
     fn decapsulate(
         &self,
@@ -429,7 +449,44 @@ fn custom_key_exchange_replaces_core_ec() {
     run(&mut c, &mut s).unwrap();
     assert_eq!(c.negotiated().unwrap().group, NamedGroup::X25519);
     assert_eq!(KX.generated.load(Ordering::Relaxed), 1);
+    assert_eq!(KX.publics.load(Ordering::Relaxed), 1);
     assert_eq!(KX.agreed.load(Ordering::Relaxed), 1);
+}
+
+/// The client's shares in its ClientHello as (group, key), and its session id, consuming it.
+fn take_shares(c: &mut Connection<'_, '_>) -> (Vec<u8>, Vec<(NamedGroup, Vec<u8>)>) {
+    let rec = c.pending_send().to_vec();
+    c.sent(rec.len());
+    // Skip a change_cipher_spec record (middlebox compatibility) before the hello.
+    let rec = if rec[0] == 20 { &rec[6..] } else { &rec[..] };
+    let HandshakeMessage::ClientHello(ch) = HandshakeMessage::decode(&rec[5..]).unwrap() else {
+        panic!("not a ClientHello");
+    };
+    let shares = ch.extensions.key_shares.unwrap().iter().map(|s| (s.group, s.key.to_vec()));
+    (ch.session_id.to_vec(), shares.collect())
+}
+
+#[test]
+fn a_cookie_only_retry_sends_a_custom_groups_share_again() {
+    // The connection keeps the private key only: the second ClientHello's share is the
+    // implementation's public value again, the first's byte for byte (RFC 8446 §4.1.2).
+    static KX: CountingX25519 = CountingX25519::new(NamedGroup::X25519, false);
+    let kx: &[&'static dyn KeyExchange] = &[&KX];
+    let mut cb = Bufs::new();
+    let config = ClientConfig {
+        groups: &[NamedGroup::X25519],
+        key_exchanges: kx,
+        ..ClientConfig::new(roots(), &tls::SystemClock)
+    };
+    let mut c = Connection::client(config, "localhost", cb.get(), &mut OsRandom).unwrap();
+    let (sid, first) = take_shares(&mut c);
+    pair::feed(&mut c, &pair::hrr_record(&sid, None, Some(b"cookie"))).unwrap();
+    let (_, second) = take_shares(&mut c);
+    assert_eq!(first.len(), 1);
+    assert_eq!(first[0].1.len(), 32);
+    assert_eq!(first, second);
+    assert_eq!(KX.generated.load(Ordering::Relaxed), 1);
+    assert_eq!(KX.publics.load(Ordering::Relaxed), 2);
 }
 
 #[test]
@@ -451,6 +508,7 @@ fn custom_key_exchange_adds_a_group() {
     assert_eq!(c.negotiated().unwrap().group, PRIVATE);
     assert_eq!(s.negotiated().unwrap().group, PRIVATE);
     assert_eq!(KX.generated.load(Ordering::Relaxed), 2);
+    assert_eq!(KX.publics.load(Ordering::Relaxed), 2);
     assert_eq!(KX.agreed.load(Ordering::Relaxed), 2);
 
     // Without an implementation the group cannot be offered first.

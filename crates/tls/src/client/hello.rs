@@ -18,18 +18,60 @@ use crate::config::ClientConfig;
 use crate::config::MAX_LIST;
 use crate::engine::Core;
 use crate::engine::handshake::supported_schemes;
+use core_hash::{Sha256, Sha384};
 
 pub(crate) struct ClientHelloSent {
     pub(crate) key: KeyShare,
     pub(crate) random: [u8; 32],
     pub(crate) session_id: SessionId,
-    pub(crate) th256: Transcript,
-    pub(crate) th384: Transcript,
-    /// The PSK offered, if any.
-    pub(crate) psk: Option<Offered>,
-    /// A TLS 1.2 session offered for resumption (by its id, or its ticket kept at the end
-    /// of the handshake buffer until the ServerHello).
-    pub(crate) resume12: Option<Session>,
+    /// The ClientHello under both hashes until the ServerHello picks one (kept as bare
+    /// hashes, without the [`Transcript`] tag: SHA-256's state is half of SHA-384's).
+    pub(crate) th256: Sha256,
+    pub(crate) th384: Sha384,
+    /// The PSK and TLS 1.2 session offered, if any.
+    pub(crate) offer: Resumption,
+}
+
+/// What a ClientHello offers to resume. The store gives one session, a TLS 1.3 ticket or a
+/// TLS 1.2 session, so the two share their room.
+pub(crate) enum Resumption {
+    None,
+    /// A TLS 1.3 PSK.
+    Psk(Offered),
+    /// A TLS 1.2 session, by its id or its ticket (kept at the end of the handshake buffer
+    /// until the ServerHello), with the external PSK offered for TLS 1.3 beside it or not.
+    Tls12 {
+        session: Session,
+        external_psk: bool,
+    },
+}
+
+impl Resumption {
+    /// The TLS 1.3 PSK offered.
+    pub(crate) fn psk(&self) -> Option<&Offered> {
+        match self {
+            Self::Psk(p) => Some(p),
+            Self::Tls12 { external_psk: true, .. } => Some(&Offered::External),
+            Self::None | Self::Tls12 { .. } => None,
+        }
+    }
+
+    /// The TLS 1.3 PSK offered, to keep after a HelloRetryRequest.
+    pub(crate) fn into_psk(self) -> Option<Offered> {
+        match self {
+            Self::Psk(p) => Some(p),
+            Self::Tls12 { external_psk: true, .. } => Some(Offered::External),
+            Self::None | Self::Tls12 { .. } => None,
+        }
+    }
+
+    /// The TLS 1.2 session offered.
+    pub(crate) fn tls12(&self) -> Option<&Session> {
+        match self {
+            Self::Tls12 { session, .. } => Some(session),
+            Self::None | Self::Psk(_) => None,
+        }
+    }
 }
 
 /// The PSK a client offers: a ticket for resumption, or the configured external PSK.
@@ -72,7 +114,7 @@ pub(crate) struct RetrySent {
 }
 
 /// Queues a ClientHello (the first, or the second after a HelloRetryRequest with `key` in the
-/// group it asked for and its `cookie`), adding it to `transcript`. The first may carry a
+/// group it asked for and its `cookie`), adding it to `transcript` if given. The first may carry a
 /// hybrid key's Diffie–Hellman part as a second share ([`offered_classical_part`]); with
 /// `one_share` (the second after a retry that named a group) it carries only `key`'s share
 /// (RFC 8446 §4.1.2).
@@ -86,7 +128,7 @@ pub(crate) fn send_client_hello<'a>(
     key: &KeyShare,
     cookie: Option<&[u8]>,
     one_share: bool,
-    transcript: &mut Transcript,
+    transcript: Option<&mut Transcript>,
     psk: Option<(&Offered, &[u8], Transcript)>,
     ticket12: Option<&[u8]>,
 ) -> Result<(), Error> {
@@ -137,7 +179,7 @@ pub(crate) fn send_client_hello<'a>(
         (true, false) => &[ProtocolVersion::TLSV1_3],
         _ => &[ProtocolVersion::TLSV1_2],
     };
-    let public = key.public();
+    let public = key.public()?;
     let mut shares = [KeyShareEntry { group: key.group(), key: public.as_ref() }; 2];
     let n_shares = match offered_classical_part(config, key).filter(|_| !one_share) {
         Some((group, range)) => {
@@ -220,10 +262,10 @@ pub(crate) fn send_client_hello<'a>(
                     .map(|_| crate::msgs::tls12::SessionTicketExt(ticket12.unwrap_or(&[]))),
             },
         });
-        c.io.send_handshake_patched(&ch, Some(transcript), patch)
+        c.io.send_handshake_patched(&ch, transcript, patch)
     } else {
         let ch = HandshakeMessage::ClientHello(hello);
-        c.io.send_handshake_patched(&ch, Some(transcript), patch)
+        c.io.send_handshake_patched(&ch, transcript, patch)
     }
 }
 

@@ -214,7 +214,7 @@ pub(crate) fn client_server_hello(
     // The id we sent names the offered session, if any (else it is random): a server that
     // echoes it resumes that session, one we did not offer is refused.
     let echoed = !sh.session_id.is_empty() && sh.session_id == st.session_id.as_slice();
-    let resumed = match (st.resume12.as_ref(), echoed) {
+    let resumed = match (st.offer.tls12(), echoed) {
         (Some(s), true) => Some(s),
         (None, true) => return Err(PeerMisbehaved::SelectedUnofferedParameter.into()),
         (_, false) => None,
@@ -255,8 +255,8 @@ pub(crate) fn client_server_hello(
     };
     client_record_limits(c, config, &limits)?;
     let (mut transcript, mut other) = match suite.hash {
-        HashAlg::Sha256 => (st.th256, st.th384),
-        HashAlg::Sha384 => (st.th384, st.th256),
+        HashAlg::Sha256 => (Transcript::Sha256(st.th256), Transcript::Sha384(st.th384)),
+        HashAlg::Sha384 => (Transcript::Sha384(st.th384), Transcript::Sha256(st.th256)),
     };
     transcript.update(raw);
     c.params.version = ProtocolVersion::TLSV1_2;
@@ -385,7 +385,7 @@ pub(crate) fn client_certificate(
     c.peer_cert_sha256 = Some(Sha256::digest(ee));
     let key = KeyShare::keygen(group, config.key_exchanges, &mut c.rng)?;
     let shared = key.decapsulate(ske.params.public)?;
-    let pms = PreMasterSecret::from(&shared);
+    let pms = PreMasterSecret::new(shared.as_ref())?;
     Ok(ClientState::ExpectServerHelloDone12(Kx12 { hello, key, pms, reply: None }))
 }
 
@@ -461,7 +461,7 @@ pub(crate) fn client_server_hello_done(
                 });
                 c.io.send_handshake_patched(&msg, Some(&mut transcript), &mut also)?;
             }
-            let public = key.public();
+            let public = key.public()?;
             let cke = HandshakeMessage12::ClientKeyExchange(ClientKeyExchange {
                 public: public.as_ref(),
             });

@@ -93,8 +93,8 @@ pub(crate) fn client_server_hello<'a>(
     let suite = suites::find(config.suites, sh.cipher_suite)
         .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?;
     let mut transcript = match suite.hash {
-        HashAlg::Sha256 => st.th256,
-        HashAlg::Sha384 => st.th384,
+        HashAlg::Sha256 => Transcript::Sha256(st.th256),
+        HashAlg::Sha384 => Transcript::Sha384(st.th384),
     };
     if !sh.is_retry_request() {
         let classical = offered_classical_part(config, &st.key).map(|(g, _)| g);
@@ -106,7 +106,7 @@ pub(crate) fn client_server_hello<'a>(
             transcript,
             raw,
             sh,
-            st.psk.as_ref(),
+            st.offer.psk(),
         );
     }
     // HelloRetryRequest (RFC 8446 §4.1.4): a group we offered but sent no share for, and/or
@@ -135,7 +135,7 @@ pub(crate) fn client_server_hello<'a>(
     c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
     // The PSK stays on offer only if its hash is the suite's (RFC 8446 §4.1.4), with its
     // binder now over message_hash, the HRR and ClientHello2.
-    let psk = st.psk.filter(|p| p.hash(config) == Some(suite.hash));
+    let psk = st.offer.into_psk().filter(|p| p.hash(config) == Some(suite.hash));
     let offer = psk.as_ref().map(|t| (t, ticket, transcript.clone()));
     send_client_hello(
         c,
@@ -145,7 +145,7 @@ pub(crate) fn client_server_hello<'a>(
         &key,
         x.cookie,
         one_share,
-        &mut transcript,
+        Some(&mut transcript),
         offer,
         None,
     )?;

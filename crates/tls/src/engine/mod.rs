@@ -111,11 +111,11 @@ pub(crate) fn random<const N: usize>(rng: &mut dyn RandomSource) -> Result<[u8; 
 
 /// The most bytes a [`Connection`](crate::Connection) takes on `thumbv6m-none-eabi`, checked
 /// when the crate builds there (Halite issue 22: the connection object stays small, with no
-/// heap to move its states into). The largest handshake state sets it: a client's
-/// ClientHello state, whose [`KeyShare`](crate::kx::KeyShare) has room for a custom group's
-/// public value.
+/// heap to move its states into). The largest handshake states set it: a TLS 1.2 client's
+/// after the ServerKeyExchange and its ClientHello state (768 and 696 bytes), which keep
+/// private keys only, never a public value (up to 1665 bytes for a hybrid).
 #[cfg(all(target_arch = "arm", target_os = "none"))]
-pub(crate) const MAX_CONNECTION_SIZE_M0: usize = 5376;
+pub(crate) const MAX_CONNECTION_SIZE_M0: usize = 3552;
 
 #[cfg(all(target_arch = "arm", target_os = "none"))]
 const _: () = assert!(
@@ -130,8 +130,8 @@ mod size_tests {
 
     /// Halite issue 22: the connection object, with its largest handshake state, stays at
     /// or under this on 64-bit targets (10 176 bytes when the TLS 1.2 Finished states held
-    /// two keyed record protections).
-    const MAX_CONNECTION_SIZE_64: usize = 8176;
+    /// two keyed record protections, 8 176 while key shares kept their public value).
+    const MAX_CONNECTION_SIZE_64: usize = 6336;
 
     #[test]
     fn connection_does_not_grow() {

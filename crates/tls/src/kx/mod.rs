@@ -14,7 +14,10 @@
 //! A client keeps a hybrid's ML-KEM key as its 64-byte seed (`d ‖ z`, FIPS 203 §3.3 allows
 //! storing a key so) and expands it when it writes its share and again when it decapsulates:
 //! one more key generation per handshake (tens of microseconds on a server, a few million
-//! cycles on a Cortex-M0) saves the 2400-byte decapsulation key in every connection.
+//! cycles on a Cortex-M0) saves the 2400-byte decapsulation key in every connection. No key
+//! keeps its public value either (up to 1665 bytes): it is computed each time it is sent,
+//! which after a HelloRetryRequest that asks only for a cookie means twice (Halite issue 22:
+//! the ClientHello state is the connection's largest).
 
 use core_ec::{p256, p384, p521, x25519};
 use core_hash::RandomSource;
@@ -91,11 +94,8 @@ pub fn group_by_name(name: &str) -> Option<NamedGroup> {
     ALL_GROUPS.iter().copied().find(|g| group_name(*g) == Some(name))
 }
 
-/// An ephemeral private key in one group.
-// A custom group's public value (up to MAX_PUBLIC_LEN) makes `Custom` the large variant;
-// boxing it needs an allocator. The client's ClientHello state holding a `KeyShare` is the
-// connection's largest state, so this variant sets the size of `Connection` (Halite issue 22).
-#[allow(clippy::large_enum_variant)]
+/// An ephemeral private key in one group (at most 144 bytes on 64-bit targets: every client
+/// hello state holds one).
 pub enum KeyShare {
     /// X25519 or a NIST curve.
     Ecdh(EcdhKey),
@@ -144,12 +144,17 @@ impl Drop for MlKemSeed {
     }
 }
 
-/// A [`KeyExchange`]'s private key and public value; the key is wiped on drop.
+/// A [`KeyExchange`]'s private key, wiped on drop.
 pub struct CustomShare {
     kx: &'static dyn KeyExchange,
     secret: [u8; MAX_KX_SECRET_LEN],
-    secret_len: usize,
-    public: PublicValue,
+    secret_len: u8,
+}
+
+impl CustomShare {
+    fn secret(&self) -> &[u8] {
+        &self.secret[..usize::from(self.secret_len)]
+    }
 }
 
 impl Drop for CustomShare {
@@ -165,7 +170,6 @@ impl core::fmt::Debug for KeyShare {
 }
 
 /// A public value, in its wire encoding.
-#[derive(Clone, Copy)]
 pub struct PublicValue {
     bytes: [u8; MAX_PUBLIC_LEN],
     len: usize,
@@ -413,6 +417,13 @@ impl Kem {
     }
 }
 
+const P256_POINT_LEN: u8 = p256::UNCOMPRESSED_LEN as u8;
+const P384_POINT_LEN: u8 = p384::UNCOMPRESSED_LEN as u8;
+const _: () = assert!(
+    P256_POINT_LEN as usize == p256::UNCOMPRESSED_LEN
+        && P384_POINT_LEN as usize == p384::UNCOMPRESSED_LEN
+);
+
 /// A hybrid group as draft-ietf-tls-ecdhe-mlkem §3 composes it: shares and shared secrets are
 /// the concatenations of the ML-KEM and Diffie–Hellman parts, ML-KEM first for
 /// X25519MLKEM768 and last for the NIST ones.
@@ -420,7 +431,8 @@ impl Kem {
 struct Hybrid {
     group: NamedGroup,
     ecdh: NamedGroup,
-    ecdh_len: usize,
+    /// The Diffie–Hellman public value's length (at most 97 bytes: a P-384 point).
+    ecdh_len: u8,
     kem: Kem,
     kem_first: bool,
 }
@@ -430,10 +442,10 @@ impl Hybrid {
         let (ecdh, ecdh_len, kem, kem_first) = match group {
             NamedGroup::X25519MLKEM768 => (NamedGroup::X25519, 32, Kem::MlKem768, true),
             NamedGroup::SECP256R1MLKEM768 => {
-                (NamedGroup::SECP256R1, p256::UNCOMPRESSED_LEN, Kem::MlKem768, false)
+                (NamedGroup::SECP256R1, P256_POINT_LEN, Kem::MlKem768, false)
             }
             NamedGroup::SECP384R1MLKEM1024 => {
-                (NamedGroup::SECP384R1, p384::UNCOMPRESSED_LEN, Kem::MlKem1024, false)
+                (NamedGroup::SECP384R1, P384_POINT_LEN, Kem::MlKem1024, false)
             }
             _ => return None,
         };
@@ -443,13 +455,14 @@ impl Hybrid {
     /// A peer's share split into its ML-KEM part (`kem_len` bytes) and its Diffie–Hellman
     /// part; any other length is [`PeerMisbehaved::InvalidKeyShare`].
     fn split(self, share: &[u8], kem_len: usize) -> Result<(&[u8], &[u8]), Error> {
-        if share.len() != kem_len + self.ecdh_len {
+        let ecdh_len = usize::from(self.ecdh_len);
+        if share.len() != kem_len + ecdh_len {
             return Err(PeerMisbehaved::InvalidKeyShare.into());
         }
         Ok(if self.kem_first {
             share.split_at(kem_len)
         } else {
-            let (ecdh, kem) = share.split_at(self.ecdh_len);
+            let (ecdh, kem) = share.split_at(ecdh_len);
             (kem, ecdh)
         })
     }
@@ -457,21 +470,19 @@ impl Hybrid {
     /// Where the Diffie–Hellman public value sits in our share.
     fn ecdh_range(self) -> core::ops::Range<usize> {
         let start = if self.kem_first { self.kem.ek_len() } else { 0 };
-        start..start + self.ecdh_len
+        start..start + usize::from(self.ecdh_len)
     }
 }
 
 impl HybridKey {
-    fn public(&self) -> PublicValue {
-        let mut out = PublicValue::EMPTY;
+    fn public_into(&self, out: &mut PublicValue) {
         if self.hybrid.kem_first {
-            self.hybrid.kem.public_into(&self.seed, &mut out);
-            self.ecdh.public_into(&mut out);
+            self.hybrid.kem.public_into(&self.seed, out);
+            self.ecdh.public_into(out);
         } else {
-            self.ecdh.public_into(&mut out);
-            self.hybrid.kem.public_into(&self.seed, &mut out);
+            self.ecdh.public_into(out);
+            self.hybrid.kem.public_into(&self.seed, out);
         }
-        out
     }
 
     fn decapsulate(&self, peer: &[u8]) -> Result<SharedSecret, Error> {
@@ -499,18 +510,12 @@ impl KeyShare {
         rng: &mut dyn RandomSource,
     ) -> Result<Self, Error> {
         if let Some(&kx) = custom.iter().find(|k| k.group() == group) {
-            let mut share = CustomShare {
-                kx,
-                secret: [0; MAX_KX_SECRET_LEN],
-                secret_len: 0,
-                public: PublicValue::EMPTY,
-            };
-            let (s, p) = kx.keygen(rng, &mut share.secret, &mut share.public.bytes)?;
-            if s > MAX_KX_SECRET_LEN || p == 0 || p > MAX_PUBLIC_LEN {
-                return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
-            }
-            share.secret_len = s;
-            share.public.len = p;
+            let mut share = CustomShare { kx, secret: [0; MAX_KX_SECRET_LEN], secret_len: 0 };
+            let s = kx.keygen(rng, &mut share.secret)?;
+            share.secret_len = u8::try_from(s)
+                .ok()
+                .filter(|&s| usize::from(s) <= MAX_KX_SECRET_LEN)
+                .ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
             return Ok(Self::Custom(share));
         }
         if let Some(hybrid) = Hybrid::of(group) {
@@ -536,18 +541,24 @@ impl KeyShare {
         }
     }
 
-    /// The public value to send. For a hybrid this expands the ML-KEM seed (a key
-    /// generation).
-    pub fn public(&self) -> PublicValue {
+    /// The public value to send, computed from the private key each time: for a hybrid
+    /// this expands the ML-KEM seed (a key generation), for a custom group it is its
+    /// [`KeyExchange::public`] (a public value it gives that is empty or too long is
+    /// [`ApiMisuse::BadConfig`]).
+    pub fn public(&self) -> Result<PublicValue, Error> {
+        let mut out = PublicValue::EMPTY;
         match self {
-            Self::Ecdh(k) => {
-                let mut out = PublicValue::EMPTY;
-                k.public_into(&mut out);
-                out
+            Self::Ecdh(k) => k.public_into(&mut out),
+            Self::Hybrid(k) => k.public_into(&mut out),
+            Self::Custom(c) => {
+                let p = c.kx.public(c.secret(), &mut out.bytes)?;
+                if p == 0 || p > MAX_PUBLIC_LEN {
+                    return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+                }
+                out.len = p;
             }
-            Self::Hybrid(k) => k.public(),
-            Self::Custom(c) => c.public,
         }
+        Ok(out)
     }
 
     /// For a hybrid, its Diffie–Hellman group and where that group's public value sits in
@@ -577,7 +588,7 @@ impl KeyShare {
             Self::Hybrid(k) => k.decapsulate(peer),
             Self::Custom(c) => {
                 let mut out = SharedSecret::EMPTY;
-                let len = c.kx.decapsulate(&c.secret[..c.secret_len], peer, &mut out.bytes)?;
+                let len = c.kx.decapsulate(c.secret(), peer, &mut out.bytes)?;
                 if len == 0 || len > MAX_SHARED_LEN {
                     return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
                 }
@@ -647,7 +658,7 @@ pub fn encapsulate(
     }
     let key = KeyShare::keygen(group, &[], rng)?;
     let shared = key.decapsulate(client_share)?;
-    Ok((key.public(), shared))
+    Ok((key.public()?, shared))
 }
 
 #[cfg(test)]
@@ -667,8 +678,8 @@ mod tests {
             let a = KeyShare::keygen(g, &[], &mut r).unwrap();
             let b = KeyShare::keygen(g, &[], &mut r).unwrap();
             assert_eq!(a.group(), g);
-            let ab = a.decapsulate(b.public().as_ref()).unwrap();
-            let ba = b.decapsulate(a.public().as_ref()).unwrap();
+            let ab = a.decapsulate(b.public().unwrap().as_ref()).unwrap();
+            let ba = b.decapsulate(a.public().unwrap().as_ref()).unwrap();
             assert_eq!(ab.as_ref(), ba.as_ref(), "{g:?}");
             assert_ne!(ab.as_ref(), &[0u8; 66][..ab.as_ref().len()]);
         }
@@ -680,10 +691,10 @@ mod tests {
         for &g in ALL_GROUPS {
             let client = KeyShare::keygen(g, &[], &mut r).unwrap();
             let (server_share, server_secret) =
-                encapsulate(g, &[], &mut r, client.public().as_ref()).unwrap();
+                encapsulate(g, &[], &mut r, client.public().unwrap().as_ref()).unwrap();
             let client_secret = client.decapsulate(server_share.as_ref()).unwrap();
             assert_eq!(client_secret.as_ref(), server_secret.as_ref(), "{g:?}");
-            assert_ne!(server_share.as_ref(), client.public().as_ref(), "{g:?}");
+            assert_ne!(server_share.as_ref(), client.public().unwrap().as_ref(), "{g:?}");
             let bad = Err(Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare));
             assert_eq!(encapsulate(g, &[], &mut r, &[]).map(|_| ()), bad, "{g:?}");
         }
@@ -695,7 +706,7 @@ mod tests {
         let bad = Err(Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare));
         for &g in CLASSICAL_GROUPS {
             let a = KeyShare::keygen(g, &[], &mut r).unwrap();
-            let good = a.public();
+            let good = a.public().unwrap();
             let good = good.as_ref();
             // Wrong length, empty, and (for the NIST groups) compressed or off-curve points.
             assert!(a.decapsulate(&good[..good.len() - 1]).is_err(), "{g:?}");
@@ -733,7 +744,7 @@ mod tests {
         ];
         for (g, client_len, server_len, secret_len, kem_first) in cases {
             let client = KeyShare::keygen(g, &[], &mut r).unwrap();
-            let ch = client.public();
+            let ch = client.public().unwrap();
             assert_eq!(ch.as_ref().len(), client_len, "{g:?}");
             let (sh, secret) = encapsulate(g, &[], &mut r, ch.as_ref()).unwrap();
             assert_eq!(sh.as_ref().len(), server_len, "{g:?}");
@@ -803,7 +814,7 @@ mod tests {
             NamedGroup::SECP384R1MLKEM1024,
         ] {
             let client = KeyShare::keygen(g, &[], &mut r).unwrap();
-            let ch = client.public();
+            let ch = client.public().unwrap();
             let ch = ch.as_ref();
             let (sh, secret) = encapsulate(g, &[], &mut r, ch).unwrap();
             let sh = sh.as_ref();

@@ -22,7 +22,6 @@ use zeroize::Zeroize;
 
 use crate::error::{ApiMisuse, Error, PeerMisbehaved};
 use crate::key_schedule::HashAlg;
-use crate::kx::{MAX_SHARED_LEN, SharedSecret};
 
 /// Bytes in the master secret (RFC 5246 §8.1).
 pub const MASTER_SECRET_LEN: usize = 48;
@@ -98,26 +97,30 @@ impl Sender {
     }
 }
 
+/// The longest premaster secret: P-521's x-coordinate, the longest ECDHE result of the
+/// groups TLS 1.2 can use (RFC 8422 §5.10; the hybrids are TLS 1.3 only).
+pub const MAX_PREMASTER_LEN: usize = 66;
+
 /// The key exchange's result (for ECDHE the x-coordinate or X25519 output), wiped on drop.
 pub struct PreMasterSecret {
-    bytes: [u8; MAX_SHARED_LEN],
-    len: usize,
+    bytes: [u8; MAX_PREMASTER_LEN],
+    len: u8,
 }
 
 impl PreMasterSecret {
     /// A premaster secret from bytes; refused (as [`ApiMisuse::BadConfig`]) if empty or
-    /// longer than any group's shared secret ([`MAX_SHARED_LEN`]).
+    /// longer than any TLS 1.2 group's shared secret ([`MAX_PREMASTER_LEN`]).
     pub fn new(bytes: &[u8]) -> Result<Self, Error> {
-        if bytes.is_empty() || bytes.len() > MAX_SHARED_LEN {
+        if bytes.is_empty() || bytes.len() > MAX_PREMASTER_LEN {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
-        let mut s = Self { bytes: [0; MAX_SHARED_LEN], len: bytes.len() };
+        let mut s = Self { bytes: [0; MAX_PREMASTER_LEN], len: bytes.len() as u8 };
         s.bytes[..bytes.len()].copy_from_slice(bytes);
         Ok(s)
     }
 
     fn get(&self) -> &[u8] {
-        &self.bytes[..self.len]
+        &self.bytes[..usize::from(self.len)]
     }
 
     /// The master secret of RFC 5246 §8.1:
@@ -142,14 +145,6 @@ impl PreMasterSecret {
         let mut m = MasterSecret { hash, bytes: [0; MASTER_SECRET_LEN] };
         prf(hash, self.get(), b"extended master secret", &[session_hash], &mut m.bytes);
         m
-    }
-}
-
-impl From<&SharedSecret> for PreMasterSecret {
-    fn from(s: &SharedSecret) -> Self {
-        let mut p = Self { bytes: [0; MAX_SHARED_LEN], len: s.as_ref().len() };
-        p.bytes[..p.len].copy_from_slice(s.as_ref());
-        p
     }
 }
 
@@ -532,7 +527,8 @@ mod tests {
     #[test]
     fn premaster_lengths_are_checked_and_secrets_do_not_print() {
         assert!(PreMasterSecret::new(&[]).is_err());
-        assert!(PreMasterSecret::new(&[1; MAX_SHARED_LEN + 1]).is_err());
+        assert!(PreMasterSecret::new(&[1; MAX_PREMASTER_LEN + 1]).is_err());
+        assert!(PreMasterSecret::new(&[1; MAX_PREMASTER_LEN]).is_ok());
         let pms = PreMasterSecret::new(&[1; 32]).unwrap();
         assert_eq!(std::format!("{pms:?}"), "PreMasterSecret(..)");
         let ms = MasterSecret::from_bytes(HashAlg::Sha256, &[0x42; 48]);

@@ -413,7 +413,7 @@ pub(crate) fn server_client_hello<'a>(
     }
     let cert = HandshakeMessage12::Certificate(Certificate12 { certs: List::items(&certs[..n]) });
     send_flight(c, &cert, &mut transcript, &mut alt)?;
-    let public = key.public();
+    let public = key.public()?;
     let params = EcdheParams { group, public: public.as_ref() };
     let content = params
         .signed_content(&ch.random, &random)
@@ -588,7 +588,7 @@ fn server_client_key_exchange(
     public: &[u8],
 ) -> Result<ServerState, Error> {
     let shared = kx.key.decapsulate(public)?;
-    let pms = PreMasterSecret::from(&shared);
+    let pms = PreMasterSecret::new(shared.as_ref())?;
     kx.transcript.update(raw);
     if let Some(t) = kx.alt.as_mut() {
         t.update(raw);
