@@ -35,8 +35,10 @@ use crate::client::ClientState;
 use crate::client::hello::{ClientHelloSent, Offered, first_key_group, send_client_hello};
 pub use crate::config::{
     Buffers, ClientAuth, ClientConfig, MAX_EMPTY_RECORDS, MAX_KEY_UPDATES, MAX_SKIPPED_EARLY_DATA,
-    MAX_TICKET_LIFETIME, MAX_USER_CANCELED, ServerConfig, ServerSessionCache, ServerTickets,
+    MAX_TICKET_LIFETIME, MAX_USER_CANCELED, ServerConfig, ServerTickets,
 };
+#[cfg(feature = "tls12")]
+pub use crate::config::ServerSessionCache;
 use crate::engine::handshake::State;
 use crate::engine::io::{Io, Protection};
 use crate::engine::{Core, SinceData, random};
@@ -288,7 +290,16 @@ impl<'a, 'b> Connection<'a, 'b> {
         let mut th384 = Transcript::new(HashAlg::Sha384);
         th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
         let hello =
-            ClientHelloSent { key, random: random_bytes, session_id, th256, th384, psk, resume12 };
+            ClientHelloSent {
+                key,
+                random: random_bytes,
+                session_id,
+                th256,
+                th384,
+                psk,
+                #[cfg(feature = "tls12")]
+                resume12,
+            };
         conn.state = State::Client(config, ClientState::ExpectServerHello(hello));
         Ok(conn)
     }
@@ -318,7 +329,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             Some(r) => {
                 r.ems
                     && config.offers(ProtocolVersion::TLSV1_2)
-                    && suites::tls12::find(config.suites12, session.suite()).is_some()
+                    && config.offers_suite12(session.suite())
             }
         };
         if !session.is_valid_at(now) || !usable {
@@ -526,6 +537,7 @@ impl<'a, 'b> Connection<'a, 'b> {
     /// KeyUpdate ([`ApiMisuse::BadConfig`]).
     pub fn key_update(&mut self) -> Result<(), Error> {
         // TLS 1.2 has no KeyUpdate.
+        #[cfg(feature = "tls12")]
         if matches!(
             self.state,
             State::Client(_, ClientState::Traffic12(_))
@@ -565,9 +577,11 @@ impl<'a, 'b> Connection<'a, 'b> {
             return Err(e);
         }
         // RFC 5705 §4: with a context (here always, even an empty one).
+        #[cfg(feature = "tls12")]
         if let State::Client(_, ClientState::Traffic12(t)) = &self.state {
             return t.master.export(label, Some(context), &t.client_random, &t.server_random, out);
         }
+        #[cfg(feature = "tls12")]
         if let State::Server(_, ServerState::Traffic12(t)) = &self.state {
             return t.master.export(label, Some(context), &t.client_random, &t.server_random, out);
         }

@@ -3,6 +3,7 @@
 //! exporter; the server's answers Halite requires (extended master secret, downgrade
 //! sentinel), patched into the forwarded `ServerHello`; and version negotiation when the
 //! client offers both versions.
+#![cfg(feature = "tls12")]
 
 use std::io::{Read, Write};
 use std::sync::Arc;

@@ -113,9 +113,13 @@ pub(crate) fn random<const N: usize>(rng: &mut dyn RandomSource) -> Result<[u8; 
 /// when the crate builds there (Halite issue 22: the connection object stays small, with no
 /// heap to move its states into). The largest handshake state sets it: a client's
 /// ClientHello state, whose [`KeyShare`](crate::kx::KeyShare) has room for a custom group's
-/// public value.
-#[cfg(all(target_arch = "arm", target_os = "none"))]
+/// public value. Without the `tls12` feature the TLS 1.2 states and session are not built
+/// in, and the bound is the TLS 1.3-only size.
+#[cfg(all(target_arch = "arm", target_os = "none", feature = "tls12"))]
 pub(crate) const MAX_CONNECTION_SIZE_M0: usize = 5368;
+/// As above, TLS 1.3 only.
+#[cfg(all(target_arch = "arm", target_os = "none", not(feature = "tls12")))]
+pub(crate) const MAX_CONNECTION_SIZE_M0: usize = 5208;
 
 #[cfg(all(target_arch = "arm", target_os = "none"))]
 const _: () = assert!(

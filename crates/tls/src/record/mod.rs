@@ -65,6 +65,7 @@ impl RecordHeader {
 
 /// TLS 1.2 AEAD record protection (explicit and XOR nonces).
 #[doc(hidden)]
+#[cfg(feature = "tls12")]
 pub mod tls12;
 mod tls13;
 
