@@ -33,12 +33,12 @@ use crate::ticket::{ClientIdentity, Session, SessionId, TicketTooLong};
 
 use crate::client::ClientState;
 use crate::client::hello::{ClientHelloSent, Offered, first_key_group, send_client_hello};
+#[cfg(feature = "tls12")]
+pub use crate::config::ServerSessionCache;
 pub use crate::config::{
     Buffers, ClientAuth, ClientConfig, MAX_EMPTY_RECORDS, MAX_KEY_UPDATES, MAX_SKIPPED_EARLY_DATA,
     MAX_TICKET_LIFETIME, MAX_USER_CANCELED, ServerConfig, ServerTickets,
 };
-#[cfg(feature = "tls12")]
-pub use crate::config::ServerSessionCache;
 use crate::engine::handshake::State;
 use crate::engine::io::{Io, Protection};
 use crate::engine::{Core, SinceData, random};
@@ -289,17 +289,16 @@ impl<'a, 'b> Connection<'a, 'b> {
         conn.c.io.set_record_version(0, ProtocolVersion::TLSV1_0);
         let mut th384 = Transcript::new(HashAlg::Sha384);
         th384.update(&conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len]);
-        let hello =
-            ClientHelloSent {
-                key,
-                random: random_bytes,
-                session_id,
-                th256,
-                th384,
-                psk,
-                #[cfg(feature = "tls12")]
-                resume12,
-            };
+        let hello = ClientHelloSent {
+            key,
+            random: random_bytes,
+            session_id,
+            th256,
+            th384,
+            psk,
+            #[cfg(feature = "tls12")]
+            resume12,
+        };
         conn.state = State::Client(config, ClientState::ExpectServerHello(hello));
         Ok(conn)
     }

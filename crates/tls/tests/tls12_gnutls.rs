@@ -5,7 +5,6 @@
 //! secret (GnuTLS sends it unless told `%NO_SESSION_HASH`), which Halite refuses. Skipped, with
 //! the reason printed, when GnuTLS's tools are not installed (`apt-get install gnutls-bin`).
 #![cfg(feature = "tls12")]
-
 // Product and message names (GnuTLS, ServerKeyExchange) are prose here, not code.
 #![allow(clippy::doc_markdown)]
 

@@ -3,7 +3,6 @@
 //! 1.2). Skipped, with the reason printed, when GnuTLS's tools are not installed
 //! (`apt-get install gnutls-bin`).
 #![cfg(feature = "tls12")]
-
 // Product and message names (GnuTLS) are prose here, not code.
 #![allow(clippy::doc_markdown)]
 
