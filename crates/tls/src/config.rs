@@ -54,12 +54,25 @@ pub const MAX_KEY_UPDATES: u8 = 32;
 /// ([`crate::error::PeerMisbehaved::TooManyWarningAlerts`]). BoringSSL uses the same bound.
 pub const MAX_USER_CANCELED: u8 = 4;
 
+/// The versions [`ClientConfig::new`] offers and [`ServerConfig::new`] accepts: TLS 1.3 and
+/// TLS 1.2 with the `tls12` feature (the highest both ends speak is taken), TLS 1.3 alone
+/// without it.
+#[cfg(feature = "tls12")]
+pub const DEFAULT_VERSIONS: &[ProtocolVersion] =
+    &[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
+/// The versions [`ClientConfig::new`] offers and [`ServerConfig::new`] accepts: TLS 1.3 (and
+/// TLS 1.2 as well with the `tls12` feature).
+#[cfg(not(feature = "tls12"))]
+pub const DEFAULT_VERSIONS: &[ProtocolVersion] = &[ProtocolVersion::TLSV1_3];
+
 /// A client's settings.
 #[derive(Clone, Copy, Debug)]
 pub struct ClientConfig<'a> {
     /// The protocol versions to offer: TLS 1.3 ([`ProtocolVersion::TLSV1_3`]) and/or TLS 1.2
-    /// ([`ProtocolVersion::TLSV1_2`]). The default is TLS 1.3 only for now; TLS 1.2 becomes
-    /// part of the default once the TLS 1.2 server and resumption land.
+    /// ([`ProtocolVersion::TLSV1_2`]), the latter only with the `tls12` feature (a
+    /// configuration naming it without is [`ApiMisuse::BadConfig`]). The default is both with
+    /// the feature (a server that speaks TLS 1.3 gets it, and its downgrade sentinel is
+    /// checked, RFC 8446 §4.1.3), TLS 1.3 alone without it ([`DEFAULT_VERSIONS`]).
     pub versions: &'a [ProtocolVersion],
     /// Suites to offer, in order of preference.
     pub suites: &'a [Suite],
@@ -130,7 +143,7 @@ impl<'a> ClientConfig<'a> {
     /// ```
     pub const fn new(roots: &'a [TrustAnchor<'a>], clock: &'a dyn Clock) -> Self {
         Self {
-            versions: &[ProtocolVersion::TLSV1_3],
+            versions: DEFAULT_VERSIONS,
             suites: suites::DEFAULT_SUITES,
             #[cfg(feature = "tls12")]
             suites12: suites::tls12::DEFAULT_SUITES12,
@@ -250,8 +263,9 @@ pub struct ServerConfig<'a> {
     /// The protocol versions to accept: TLS 1.3 ([`ProtocolVersion::TLSV1_3`]) and/or TLS 1.2
     /// ([`ProtocolVersion::TLSV1_2`]); the highest the client offers is taken, before
     /// suites are looked at (a client with TLS 1.3 but no TLS 1.3 suite in common is
-    /// refused, not served TLS 1.2). The default
-    /// is TLS 1.3 only for now. A server with both writes the downgrade sentinel into its
+    /// refused, not served TLS 1.2). TLS 1.2 needs the `tls12` feature (a configuration naming
+    /// it without is [`ApiMisuse::BadConfig`]); the default is both with the feature, TLS 1.3
+    /// alone without it ([`DEFAULT_VERSIONS`]). A server with both writes the downgrade sentinel into its
     /// random when it negotiates TLS 1.2 (RFC 8446 §4.1.3). TLS 1.2 needs `certs` (no
     /// external PSKs in 1.2): without them, a client is served TLS 1.3 or refused. With
     /// `client_auth`, a TLS 1.2 client's chain is checked by `roots` or by the verifier's
@@ -308,7 +322,7 @@ impl<'a> ServerConfig<'a> {
     /// for [`ClientConfig::new`].
     pub const fn new(certs: &'a [CertifiedKey<'a>]) -> Self {
         Self {
-            versions: &[ProtocolVersion::TLSV1_3],
+            versions: DEFAULT_VERSIONS,
             suites: suites::DEFAULT_SUITES,
             #[cfg(feature = "tls12")]
             suites12: suites::tls12::DEFAULT_SUITES12,

@@ -12,8 +12,9 @@
 //! devices can use small record buffers, answers KeyUpdate, and turns every failure into a
 //! typed [`Error`] and, where the RFC has one, an alert.
 //!
-//! A client may also offer TLS 1.2 ([`ClientConfig::versions`]) and a server accept it
-//! ([`ServerConfig::versions`]): ECDHE with AEAD suites only, the extended master secret
+//! With the `tls12` feature (on by default) a client also offers TLS 1.2
+//! ([`ClientConfig::versions`]) and a server accepts it ([`ServerConfig::versions`]), the
+//! highest version both speak being taken ([`DEFAULT_VERSIONS`]): ECDHE with AEAD suites only, the extended master secret
 //! required, renegotiation refused; the client also does client certificates and resumption
 //! by session id and RFC 5077 ticket, the server resumption by ticket (see
 //! `crate::client::tls12` and `crate::server::tls12`).
@@ -36,8 +37,8 @@ use crate::client::hello::{ClientHelloSent, Offered, first_key_group, send_clien
 #[cfg(feature = "tls12")]
 pub use crate::config::ServerSessionCache;
 pub use crate::config::{
-    Buffers, ClientAuth, ClientConfig, MAX_EMPTY_RECORDS, MAX_KEY_UPDATES, MAX_SKIPPED_EARLY_DATA,
-    MAX_TICKET_LIFETIME, MAX_USER_CANCELED, ServerConfig, ServerTickets,
+    Buffers, ClientAuth, ClientConfig, DEFAULT_VERSIONS, MAX_EMPTY_RECORDS, MAX_KEY_UPDATES,
+    MAX_SKIPPED_EARLY_DATA, MAX_TICKET_LIFETIME, MAX_USER_CANCELED, ServerConfig, ServerTickets,
 };
 use crate::engine::handshake::State;
 use crate::engine::io::{Io, Protection};
