@@ -6,7 +6,9 @@
 
 use core_hash::OsRandom;
 use tls::key_schedule::HashAlg;
-use tls::msgs::{AlertDescription, InvalidMessage, NamedGroup, ProtocolVersion};
+use tls::msgs::{AlertDescription, InvalidMessage};
+#[cfg(feature = "tls12")]
+use tls::msgs::{NamedGroup, ProtocolVersion};
 use tls::{
     Buffers, ClientConfig, Connection, Error, ExternalPsk, PeerMisbehaved, ServerConfig, ServerPsks,
 };
@@ -494,6 +496,7 @@ fn client_with_tls12(versions: &'static [ProtocolVersion]) -> Connection<'static
 }
 
 /// A hello's extensions (after its handshake header), as (type, body).
+#[cfg(feature = "tls12")]
 fn hello_extensions(msg: &[u8]) -> Vec<(u16, Vec<u8>)> {
     let be16 = |b: &[u8]| usize::from(u16::from_be_bytes([b[0], b[1]]));
     let mut at = 4 + 2 + 32;

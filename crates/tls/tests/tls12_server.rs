@@ -4,8 +4,8 @@
 //! patched in flight (no extended master secret, a non-empty renegotiation_info, old
 //! versions, compression, no common suite, scheme or group); and against a rustls (ring)
 //! client speaking TLS 1.2 only, for every suite and group both have.
-#![cfg(feature = "tls12")]
 #![allow(clippy::doc_markdown)] // protocol names (ClientHello, renegotiation_info) are prose
+#![cfg(feature = "tls12")]
 
 use std::io::{Read, Write};
 use std::sync::Arc;

@@ -4,8 +4,8 @@
 //! one is required, a bad CertificateVerify signature, a scheme the CertificateRequest did
 //! not offer) as typed errors and alerts, a resumed session keeping the client's identity, and
 //! a rustls client speaking TLS 1.2 only with a certificate.
-#![cfg(feature = "tls12")]
 #![allow(clippy::doc_markdown)] // protocol names (CertificateVerify) are prose
+#![cfg(feature = "tls12")]
 
 use std::sync::Arc;
 

@@ -2,8 +2,8 @@
 //! session ticket with a `pre_shared_key` in the hello too (BoGo's SendBothTickets), by
 //! session id from an [`ArraySessionCache`] (hit, miss, evicted; a suite, SNI or ticket
 //! change is a full handshake), and a rustls (ring) client resuming by session id.
-#![cfg(feature = "tls12")]
 #![allow(clippy::doc_markdown)] // protocol names (ClientHello, pre_shared_key) are prose
+#![cfg(feature = "tls12")]
 
 use std::sync::Arc;
 

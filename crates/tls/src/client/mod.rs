@@ -61,12 +61,14 @@ impl ClientState {
 
     /// Never: TLS 1.2 is not built (the `tls12` feature).
     #[cfg(not(feature = "tls12"))]
+    #[allow(clippy::unused_self)] // the signature of the `tls12` build
     pub(crate) fn is_tls12(&self) -> bool {
         false
     }
 
     /// Never: TLS 1.2 is not built (the `tls12` feature).
     #[cfg(not(feature = "tls12"))]
+    #[allow(clippy::unused_self)] // the signature of the `tls12` build
     pub(crate) fn holds_ticket12(&self) -> bool {
         false
     }

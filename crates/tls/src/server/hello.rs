@@ -180,15 +180,17 @@ pub(crate) fn server_client_hello<'a>(
     let x = &ch.extensions;
     // TLS 1.3 if the client offers it and we accept it; else TLS 1.2 if both do (never after
     // a HelloRetryRequest, which only TLS 1.3 has).
+    #[cfg(feature = "tls12")]
     if choose_version(config, ch)? == ProtocolVersion::TLSV1_2 {
         if retry.is_some() {
             return Err(crate::msgs::InvalidMessage::IllegalValue.into());
         }
-        #[cfg(feature = "tls12")]
         return tls12::server_client_hello(c, config, random, raw);
-        // Without the `tls12` feature no configuration accepts TLS 1.2 (`ServerConfig::check`),
-        // so it is never chosen.
     }
+    // Without the `tls12` feature no configuration accepts TLS 1.2 (`ServerConfig::check`),
+    // so it is never chosen.
+    #[cfg(not(feature = "tls12"))]
+    choose_version(config, ch)?;
     // RFC 8446 §4.1.2: a TLS 1.3 hello lists the null compression method alone.
     if !ClientHello::only_null_compression(raw) {
         return Err(crate::msgs::InvalidMessage::IllegalValue.into());
