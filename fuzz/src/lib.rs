@@ -180,7 +180,9 @@ pub mod tls_peer {
             [webpki::anchor_from_trusted_cert(&ca).expect("test CA parses")];
         let alpn: [&[u8]; 2] = [b"h2", b"http/1.1"];
         let now = UnixTime::since_unix_epoch(NOW);
-        let config = ClientConfig { alpn: &alpn, ..ClientConfig::new(&roots, &now) };
+        // The TLS 1.3 client (`tls12_client` fuzzes TLS 1.2): the default offers TLS 1.2 too.
+        let versions = &[tls::msgs::ProtocolVersion::TLSV1_3];
+        let config = ClientConfig { alpn: &alpn, versions, ..ClientConfig::new(&roots, &now) };
         let mut config = config;
         tweak(&mut config);
         let mut space = Space::default();

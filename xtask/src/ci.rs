@@ -1,6 +1,7 @@
-//! `cargo xtask ci`: everything CI checks, in order — formatting, clippy (host and the
-//! firmware on `thumbv6m-none-eabi`), the host test suite, rustdoc (private items too) with warnings denied, a
-//! `no_std` `thumbv6m-none-eabi` build of every primitive crate, the Cortex-M0 run with its
+//! `cargo xtask ci`: everything CI checks, in order — formatting, clippy (host, `tls` without
+//! TLS 1.2 too, and the firmware on `thumbv6m-none-eabi`), the host test suite, rustdoc (private items too) with warnings denied, a
+//! `no_std` `thumbv6m-none-eabi` build of every primitive crate and of `tls` with and without
+//! TLS 1.2, the Cortex-M0 run with its
 //! self-test, the Cortex-M0+ cost model (counted, without the per-operation flash images),
 //! the qemu-user cross tests, the constant-time check under valgrind (`ct`) and a short
 //! fuzzing pass over every target (`fuzz`), and BoringSSL's TLS test suite (`bogo`) when
@@ -59,6 +60,21 @@ const FIRMWARE_CLIPPY: &[&str] = &[
     m0::TARGET,
     "--features",
     "inject-failure,inject-fault",
+    "--",
+    "-D",
+    "warnings",
+];
+
+/// Lints `tls` without its default `tls12` feature (TLS 1.3 only, as a device build takes
+/// it), tests and examples too: the workspace run sees only the default features.
+const TLS13_ONLY_CLIPPY: &[&str] = &[
+    "clippy",
+    "-p",
+    "tls",
+    "--no-default-features",
+    "--features",
+    "std",
+    "--all-targets",
     "--",
     "-D",
     "warnings",
@@ -130,7 +146,8 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
     stage(report, Stage::Clippy, "clippy", &|| {
         let workspace =
             cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[]);
-        both(both(workspace, cargo(FIRMWARE_CLIPPY, &[])), cargo(COST_FIRMWARE_CLIPPY, &[]))
+        let firmware = both(cargo(FIRMWARE_CLIPPY, &[]), cargo(COST_FIRMWARE_CLIPPY, &[]));
+        both(both(workspace, firmware), cargo(TLS13_ONLY_CLIPPY, &[]))
     });
     stage(report, Stage::Test, "test", &|| {
         // core-ec's `small-tables` (the firmware's choice) on the host too: its unit tests
@@ -201,20 +218,25 @@ fn both(first: StageResult, second: StageResult) -> StageResult {
 
 /// Builds each primitive crate alone for the Cortex-M0 without default features, so a crate
 /// that leans on std (or on features another crate happens to enable) is caught; and the
-/// `tls` crate, whose core is `no_std` without an allocator too.
+/// `tls` crate, whose core is `no_std` without an allocator too: TLS 1.3 only (no default
+/// features), and again with its `tls12` feature.
 fn no_std(ws: &Workspace) -> StageResult {
     let mut crates = ws.primitive_crates();
     if crates.is_empty() {
         return Err("no primitive crates found under crates/".into());
     }
     crates.push("tls");
-    let failed: Vec<&str> = crates
+    let mut failed: Vec<&str> = crates
         .into_iter()
         .filter(|krate| {
             cargo(&["build", "-p", krate, "--target", m0::TARGET, "--no-default-features"], &[])
                 .is_err()
         })
         .collect();
+    let tls12 = ["build", "-p", "tls", "--target", m0::TARGET, "--no-default-features"];
+    if cargo(&[&tls12[..], &["--features", "tls12"]].concat(), &[]).is_err() {
+        failed.push("tls (tls12)");
+    }
     if failed.is_empty() {
         Ok(())
     } else {

@@ -10,9 +10,12 @@ use crate::provider::KeyExchange;
 use crate::psk::{ExternalPsk, ServerPsks};
 use crate::record::MAX_PLAINTEXT_LEN;
 use crate::sign::CertifiedKey;
+#[cfg(feature = "tls12")]
 use crate::suites::tls12::Suite12;
 use crate::suites::{self, Suite};
-use crate::ticket::{SessionCache, TicketKey, TicketStore};
+#[cfg(feature = "tls12")]
+use crate::ticket::SessionCache;
+use crate::ticket::{TicketKey, TicketStore};
 use crate::verify::{self, CertVerifier};
 
 /// The most entries a configured list (suites, groups, ALPN protocols) may hold.
@@ -51,16 +54,31 @@ pub const MAX_KEY_UPDATES: u8 = 32;
 /// ([`crate::error::PeerMisbehaved::TooManyWarningAlerts`]). BoringSSL uses the same bound.
 pub const MAX_USER_CANCELED: u8 = 4;
 
+/// The versions [`ClientConfig::new`] offers and [`ServerConfig::new`] accepts: TLS 1.3 and
+/// TLS 1.2 with the `tls12` feature (the highest both ends speak is taken), TLS 1.3 alone
+/// without it.
+#[cfg(feature = "tls12")]
+pub const DEFAULT_VERSIONS: &[ProtocolVersion] =
+    &[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
+/// The versions [`ClientConfig::new`] offers and [`ServerConfig::new`] accepts: TLS 1.3 (and
+/// TLS 1.2 as well with the `tls12` feature).
+#[cfg(not(feature = "tls12"))]
+pub const DEFAULT_VERSIONS: &[ProtocolVersion] = &[ProtocolVersion::TLSV1_3];
+
 /// A client's settings.
 #[derive(Clone, Copy, Debug)]
 pub struct ClientConfig<'a> {
     /// The protocol versions to offer: TLS 1.3 ([`ProtocolVersion::TLSV1_3`]) and/or TLS 1.2
-    /// ([`ProtocolVersion::TLSV1_2`]). The default is TLS 1.3 only for now; TLS 1.2 becomes
-    /// part of the default once the TLS 1.2 server and resumption land.
+    /// ([`ProtocolVersion::TLSV1_2`]), the latter only with the `tls12` feature (a
+    /// configuration naming it without is [`ApiMisuse::BadConfig`]). The default is both with
+    /// the feature (a server that speaks TLS 1.3 gets it, and its downgrade sentinel is
+    /// checked, RFC 8446 §4.1.3), TLS 1.3 alone without it ([`DEFAULT_VERSIONS`]).
     pub versions: &'a [ProtocolVersion],
     /// Suites to offer, in order of preference.
     pub suites: &'a [Suite],
-    /// TLS 1.2 suites to offer (after the TLS 1.3 ones) when `versions` has TLS 1.2.
+    /// TLS 1.2 suites to offer (after the TLS 1.3 ones) when `versions` has TLS 1.2. Only
+    /// with the `tls12` feature.
+    #[cfg(feature = "tls12")]
     pub suites12: &'a [Suite12],
     /// Trusted roots for the server's chain.
     pub roots: &'a [TrustAnchor<'a>],
@@ -125,8 +143,9 @@ impl<'a> ClientConfig<'a> {
     /// ```
     pub const fn new(roots: &'a [TrustAnchor<'a>], clock: &'a dyn Clock) -> Self {
         Self {
-            versions: &[ProtocolVersion::TLSV1_3],
+            versions: DEFAULT_VERSIONS,
             suites: suites::DEFAULT_SUITES,
+            #[cfg(feature = "tls12")]
             suites12: suites::tls12::DEFAULT_SUITES12,
             roots,
             verifier: None,
@@ -191,7 +210,9 @@ impl<'a> ServerTickets<'a> {
 /// the client's Finished is checked, stores the session in `cache` under it; a ClientHello
 /// offering that id resumes it (abbreviated handshake) while the cache keeps it, it is
 /// younger than `lifetime`, and the client offers its suite and names the same SNI host.
-/// A session resumed by id is not stored again: it lives as long as its cache entry.
+/// A session resumed by id is not stored again: it lives as long as its cache entry. Only
+/// with the `tls12` feature.
+#[cfg(feature = "tls12")]
 #[derive(Clone, Copy, Debug)]
 pub struct ServerSessionCache<'a> {
     /// Where sessions are kept.
@@ -203,6 +224,7 @@ pub struct ServerSessionCache<'a> {
     pub clock: &'a dyn Clock,
 }
 
+#[cfg(feature = "tls12")]
 impl<'a> ServerSessionCache<'a> {
     /// Sessions kept in `cache`, aged by `clock`, resumable for two hours. Set other fields
     /// with struct update syntax.
@@ -241,8 +263,9 @@ pub struct ServerConfig<'a> {
     /// The protocol versions to accept: TLS 1.3 ([`ProtocolVersion::TLSV1_3`]) and/or TLS 1.2
     /// ([`ProtocolVersion::TLSV1_2`]); the highest the client offers is taken, before
     /// suites are looked at (a client with TLS 1.3 but no TLS 1.3 suite in common is
-    /// refused, not served TLS 1.2). The default
-    /// is TLS 1.3 only for now. A server with both writes the downgrade sentinel into its
+    /// refused, not served TLS 1.2). TLS 1.2 needs the `tls12` feature (a configuration naming
+    /// it without is [`ApiMisuse::BadConfig`]); the default is both with the feature, TLS 1.3
+    /// alone without it ([`DEFAULT_VERSIONS`]). A server with both writes the downgrade sentinel into its
     /// random when it negotiates TLS 1.2 (RFC 8446 §4.1.3). TLS 1.2 needs `certs` (no
     /// external PSKs in 1.2): without them, a client is served TLS 1.3 or refused. With
     /// `client_auth`, a TLS 1.2 client's chain is checked by `roots` or by the verifier's
@@ -251,7 +274,8 @@ pub struct ServerConfig<'a> {
     /// Suites to accept, in the server's order of preference.
     pub suites: &'a [Suite],
     /// TLS 1.2 suites to accept, in the server's order of preference, when `versions` has
-    /// TLS 1.2.
+    /// TLS 1.2. Only with the `tls12` feature.
+    #[cfg(feature = "tls12")]
     pub suites12: &'a [Suite12],
     /// The certificates to choose from, each a chain and its key: the first whose name
     /// matches the client's SNI and whose key can sign with a scheme the client offered, else
@@ -273,7 +297,8 @@ pub struct ServerConfig<'a> {
     pub tickets: Option<ServerTickets<'a>>,
     /// TLS 1.2: keep sessions made without a ticket and resume them by session id (`None`:
     /// the ServerHello of a full handshake has an empty session id). Borrowed, which keeps
-    /// this configuration small enough to pass by value.
+    /// this configuration small enough to pass by value. Only with the `tls12` feature.
+    #[cfg(feature = "tls12")]
     pub session_cache: Option<&'a ServerSessionCache<'a>>,
     /// The `record_size_limit` (RFC 8449) answered to a client that sends one, 64 to 16385:
     /// records from such a client with a longer TLSInnerPlaintext are `record_overflow`
@@ -297,8 +322,9 @@ impl<'a> ServerConfig<'a> {
     /// for [`ClientConfig::new`].
     pub const fn new(certs: &'a [CertifiedKey<'a>]) -> Self {
         Self {
-            versions: &[ProtocolVersion::TLSV1_3],
+            versions: DEFAULT_VERSIONS,
             suites: suites::DEFAULT_SUITES,
+            #[cfg(feature = "tls12")]
             suites12: suites::tls12::DEFAULT_SUITES12,
             certs,
             alpn: &[],
@@ -306,6 +332,7 @@ impl<'a> ServerConfig<'a> {
             key_exchanges: &[],
             client_auth: None,
             tickets: None,
+            #[cfg(feature = "tls12")]
             session_cache: None,
             record_size_limit: None,
             psks: None,
@@ -358,20 +385,28 @@ pub(crate) fn valid_record_size_limit(limit: Option<u16>) -> bool {
     limit.is_none_or(|l| (64..=MAX_PLAINTEXT_LEN as u16 + 1).contains(&l))
 }
 
+/// Whether `v` is a version this build speaks: TLS 1.3, and TLS 1.2 with the `tls12` feature
+/// (without it, a configuration naming TLS 1.2 is [`ApiMisuse::BadConfig`]).
+fn known_version(v: ProtocolVersion) -> bool {
+    v == ProtocolVersion::TLSV1_3 || (cfg!(feature = "tls12") && v == ProtocolVersion::TLSV1_2)
+}
+
 impl ClientConfig<'_> {
     /// The checks a client configuration gets before a connection to `server_name` starts:
     /// a group to send a share for, suites, lists within [`MAX_LIST`], a name that fits SNI,
     /// valid record limits, and an external PSK with a suite for its hash.
     pub(crate) fn check(&self, server_name: &str) -> Result<(), Error> {
-        let known =
-            |v: &ProtocolVersion| matches!(*v, ProtocolVersion::TLSV1_2 | ProtocolVersion::TLSV1_3);
+        #[cfg(feature = "tls12")]
+        let bad12 = (self.offers(ProtocolVersion::TLSV1_2) && self.suites12.is_empty())
+            || self.suites.len() + self.suites12.len() > 2 * MAX_LIST;
+        #[cfg(not(feature = "tls12"))]
+        let bad12 = false;
         if self.groups.is_empty()
             || self.versions.is_empty()
-            || !self.versions.iter().all(known)
+            || !self.versions.iter().all(|v| known_version(*v))
             || (self.offers(ProtocolVersion::TLSV1_3) && self.suites.is_empty())
-            || (self.offers(ProtocolVersion::TLSV1_2) && self.suites12.is_empty())
+            || bad12
             || self.suites.len() > MAX_LIST
-            || self.suites.len() + self.suites12.len() > 2 * MAX_LIST
             || self.groups.len() > MAX_LIST
             || self.alpn.len() > MAX_LIST
             || server_name.len() > 255
@@ -393,7 +428,21 @@ impl ClientConfig<'_> {
         self.versions.contains(&version)
     }
 
+    /// Whether the TLS 1.2 suite `suite` is offered.
+    #[cfg(feature = "tls12")]
+    pub(crate) fn offers_suite12(&self, suite: crate::msgs::CipherSuite) -> bool {
+        suites::tls12::find(self.suites12, suite).is_some()
+    }
+
+    /// Never: TLS 1.2 is not built (the `tls12` feature).
+    #[cfg(not(feature = "tls12"))]
+    #[allow(clippy::unused_self)] // the signature of the `tls12` build
+    pub(crate) fn offers_suite12(&self, _suite: crate::msgs::CipherSuite) -> bool {
+        false
+    }
+
     /// The highest version offered.
+    #[cfg(feature = "tls12")]
     pub(crate) fn max_version(&self) -> ProtocolVersion {
         if self.offers(ProtocolVersion::TLSV1_3) {
             ProtocolVersion::TLSV1_3
@@ -410,13 +459,15 @@ impl ServerConfig<'_> {
     pub(crate) fn check(&self) -> Result<(), Error> {
         // Without certificates only external PSKs can authenticate the server.
         let psk_only = self.psks.is_some_and(|p| !p.keys.is_empty());
-        let known =
-            |v: &ProtocolVersion| matches!(*v, ProtocolVersion::TLSV1_2 | ProtocolVersion::TLSV1_3);
+        #[cfg(feature = "tls12")]
+        let bad12 = (self.accepts(ProtocolVersion::TLSV1_2) && self.suites12.is_empty())
+            || self.suites12.len() > MAX_LIST;
+        #[cfg(not(feature = "tls12"))]
+        let bad12 = false;
         if self.versions.is_empty()
-            || !self.versions.iter().all(known)
+            || !self.versions.iter().all(|v| known_version(*v))
             || (self.accepts(ProtocolVersion::TLSV1_3) && self.suites.is_empty())
-            || (self.accepts(ProtocolVersion::TLSV1_2) && self.suites12.is_empty())
-            || self.suites12.len() > MAX_LIST
+            || bad12
             || self.groups.is_empty()
             || (self.certs.is_empty() && !psk_only)
             || self.certs.iter().any(|c| c.chain.is_empty())

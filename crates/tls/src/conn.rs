@@ -12,8 +12,9 @@
 //! devices can use small record buffers, answers KeyUpdate, and turns every failure into a
 //! typed [`Error`] and, where the RFC has one, an alert.
 //!
-//! A client may also offer TLS 1.2 ([`ClientConfig::versions`]) and a server accept it
-//! ([`ServerConfig::versions`]): ECDHE with AEAD suites only, the extended master secret
+//! With the `tls12` feature (on by default) a client also offers TLS 1.2
+//! ([`ClientConfig::versions`]) and a server accepts it ([`ServerConfig::versions`]), the
+//! highest version both speak being taken ([`DEFAULT_VERSIONS`]): ECDHE with AEAD suites only, the extended master secret
 //! required, renegotiation refused; the client also does client certificates and resumption
 //! by session id and RFC 5077 ticket, the server resumption by ticket (see
 //! `crate::client::tls12` and `crate::server::tls12`).
@@ -35,9 +36,11 @@ use crate::client::ClientState;
 use crate::client::hello::{
     ClientHelloSent, Offered, Resumption, first_key_group, send_client_hello,
 };
+#[cfg(feature = "tls12")]
+pub use crate::config::ServerSessionCache;
 pub use crate::config::{
-    Buffers, ClientAuth, ClientConfig, MAX_EMPTY_RECORDS, MAX_KEY_UPDATES, MAX_SKIPPED_EARLY_DATA,
-    MAX_TICKET_LIFETIME, MAX_USER_CANCELED, ServerConfig, ServerSessionCache, ServerTickets,
+    Buffers, ClientAuth, ClientConfig, DEFAULT_VERSIONS, MAX_EMPTY_RECORDS, MAX_KEY_UPDATES,
+    MAX_SKIPPED_EARLY_DATA, MAX_TICKET_LIFETIME, MAX_USER_CANCELED, ServerConfig, ServerTickets,
 };
 use crate::engine::handshake::State;
 use crate::engine::io::{Io, Protection};
@@ -324,7 +327,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             Some(r) => {
                 r.ems
                     && config.offers(ProtocolVersion::TLSV1_2)
-                    && suites::tls12::find(config.suites12, session.suite()).is_some()
+                    && config.offers_suite12(session.suite())
             }
         };
         if !session.is_valid_at(now) || !usable {
@@ -532,6 +535,7 @@ impl<'a, 'b> Connection<'a, 'b> {
     /// KeyUpdate ([`ApiMisuse::BadConfig`]).
     pub fn key_update(&mut self) -> Result<(), Error> {
         // TLS 1.2 has no KeyUpdate.
+        #[cfg(feature = "tls12")]
         if matches!(
             self.state,
             State::Client(_, ClientState::Traffic12(_))
@@ -571,9 +575,11 @@ impl<'a, 'b> Connection<'a, 'b> {
             return Err(e);
         }
         // RFC 5705 §4: with a context (here always, even an empty one).
+        #[cfg(feature = "tls12")]
         if let State::Client(_, ClientState::Traffic12(t)) = &self.state {
             return t.master.export(label, Some(context), &t.client_random, &t.server_random, out);
         }
+        #[cfg(feature = "tls12")]
         if let State::Server(_, ServerState::Traffic12(t)) = &self.state {
             return t.master.export(label, Some(context), &t.client_random, &t.server_random, out);
         }

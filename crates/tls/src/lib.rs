@@ -1,4 +1,4 @@
-//! Halite's TLS: a sans-IO TLS 1.3 client and server composed from Halite's own primitives
+//! Halite's TLS: a sans-IO TLS 1.3 (and 1.2) client and server composed from Halite's own primitives
 //! (`core-hash`, `core-aead`, `core-ec`, `core-rsa`), for everything from a Cortex-M0 to a
 //! server.
 //!
@@ -12,6 +12,13 @@
 //! ([`OsRandom`]) and [`roots_from_pem`]; with the re-exported [`UnixTime`],
 //! [`CertificateDer`] and [`TrustAnchor`], a client or server needs no other crate (see
 //! [`Stream::new`]).
+//!
+//! The `tls12` feature (on by default) adds TLS 1.2 (RFC 5246: ECDHE with AEAD suites, the
+//! extended master secret required): a client then offers TLS 1.3 and 1.2 and a server
+//! accepts both, the highest common one taken ([`conn::DEFAULT_VERSIONS`]). A build without
+//! it speaks TLS 1.3 only, smaller: the TLS 1.2 handshakes, record protection, PRF and
+//! suites are not compiled, and a configuration that names TLS 1.2 is
+//! [`ApiMisuse::BadConfig`].
 //!
 //! A client and a server sharing an external PSK (no certificates: a device pairing, say)
 //! handshake in memory and exchange a message:
@@ -93,6 +100,7 @@ mod error;
 /// [`MasterSecret`]: crate::key_schedule::MasterSecret
 /// [`Secret`]: crate::key_schedule::Secret
 pub mod key_schedule {
+    #[cfg(feature = "tls12")]
     #[doc(hidden)]
     pub use crate::schedule::tls12;
     pub use crate::schedule::tls13::*;
@@ -123,9 +131,11 @@ pub use pki_types::{CertificateDer, TrustAnchor, UnixTime};
 #[cfg(feature = "std")]
 pub use verify::roots_from_pem;
 
+#[cfg(feature = "tls12")]
+pub use conn::ServerSessionCache;
 pub use conn::{
     Buffers, CertificateChain, ClientAuth, ClientConfig, Connection, Negotiated, PeerIdentity,
-    RecordLimits, ServerConfig, ServerSessionCache, ServerTickets, Want,
+    RecordLimits, ServerConfig, ServerTickets, Want,
 };
 pub use error::{
     ApiMisuse, BufferKind, CertificateError, Error, KeyError, PeerIncompatible, PeerMisbehaved,

@@ -9,6 +9,7 @@ use crate::provider::RecordAead;
 /// The TLS 1.2 suites (ECDHE with AEAD records) and the families refused, not yet wired into a
 /// connection.
 #[doc(hidden)]
+#[cfg(feature = "tls12")]
 pub mod tls12;
 
 /// The AEAD a suite protects records with.

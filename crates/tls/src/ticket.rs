@@ -116,6 +116,7 @@ impl Session {
 
     /// A TLS 1.2 session: its master secret, suite and server scheme, how to resume it, and
     /// the time it was made with a lifetime (the ticket's hint, or a default).
+    #[cfg(feature = "tls12")]
     pub(crate) fn new12(
         suite: CipherSuite,
         scheme: SignatureScheme,
@@ -576,6 +577,7 @@ impl Drop for CachedSession {
 
 impl CachedSession {
     /// `state` for a client that named `sni` (its SHA-256; of nothing without SNI).
+    #[cfg(feature = "tls12")]
     pub(crate) fn new(state: &TicketState, sni: &[u8]) -> Self {
         let mut out = [0u8; CACHED_SESSION_LEN];
         encode_state(state, &mut out[..STATE_LEN]);
@@ -584,6 +586,7 @@ impl CachedSession {
     }
 
     /// The state, if the session was made for a client that named `sni`.
+    #[cfg(feature = "tls12")]
     pub(crate) fn open(&self, sni: &[u8]) -> Option<TicketState> {
         let same = self.0[STATE_LEN..] == core_hash::Sha256::digest(sni)[..];
         same.then(|| decode_state(&self.0[..STATE_LEN])).flatten()

@@ -6,7 +6,9 @@
 
 use core_hash::OsRandom;
 use tls::key_schedule::HashAlg;
-use tls::msgs::{AlertDescription, InvalidMessage, NamedGroup, ProtocolVersion};
+use tls::msgs::{AlertDescription, InvalidMessage};
+#[cfg(feature = "tls12")]
+use tls::msgs::{NamedGroup, ProtocolVersion};
 use tls::{
     Buffers, ClientConfig, Connection, Error, ExternalPsk, PeerMisbehaved, ServerConfig, ServerPsks,
 };
@@ -486,13 +488,15 @@ fn user_canceled_is_not_an_error() {
     assert!(!c.is_handshaking(), "{:?}", c.error());
 }
 
-/// A client offering TLS 1.3 and TLS 1.2, with no PSK.
+/// A client offering `versions` (TLS 1.2 among them), with no PSK.
+#[cfg(feature = "tls12")]
 fn client_with_tls12(versions: &'static [ProtocolVersion]) -> Connection<'static, 'static> {
     let config = ClientConfig { versions, ..ClientConfig::new(&[], &tls::SystemClock) };
     Connection::client(config, "bogo", bufs(), &mut OsRandom).unwrap()
 }
 
 /// A hello's extensions (after its handshake header), as (type, body).
+#[cfg(feature = "tls12")]
 fn hello_extensions(msg: &[u8]) -> Vec<(u16, Vec<u8>)> {
     let be16 = |b: &[u8]| usize::from(u16::from_be_bytes([b[0], b[1]]));
     let mut at = 4 + 2 + 32;
@@ -514,6 +518,7 @@ fn hello_extensions(msg: &[u8]) -> Vec<(u16, Vec<u8>)> {
 /// connection; as with empty records, only a few in a row are taken (BoGo's
 /// SendSNIWarningAlert: unrecognized_name before the ServerHello). A client that offers only
 /// TLS 1.3 treats every alert but the closure alerts as an error (RFC 8446 §6).
+#[cfg(feature = "tls12")]
 #[test]
 fn tls12_warning_alerts_are_skipped_a_few_in_a_row() {
     let warning = [21, 3, 3, 0, 2, 1, AlertDescription::UNRECOGNIZED_NAME.0];
@@ -546,6 +551,7 @@ fn initial_client_hello_record_says_tls10() {
 
 /// A client that offers only TLS 1.2 lists no TLS 1.3-only group (the ML-KEM hybrids) and
 /// sends no key_share (BoGo's TLS12ClientShouldNotOffer-X25519MLKEM768).
+#[cfg(feature = "tls12")]
 #[test]
 fn tls12_only_client_offers_no_tls13_groups_and_no_key_share() {
     let c = client_with_tls12(&[ProtocolVersion::TLSV1_2]);
@@ -628,6 +634,7 @@ fn second_server_hello_must_keep_the_retry_requests_version() {
 
 /// RFC 5246 §7.4.1.4: an extension in a TLS 1.2 ServerHello that the client did not offer is
 /// unsupported_extension (BoGo's UnknownExtension-Client).
+#[cfg(feature = "tls12")]
 #[test]
 fn unknown_extension_in_a_tls12_server_hello_is_unsupported_extension() {
     let mut c = client_with_tls12(&[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2]);
@@ -642,6 +649,7 @@ fn unknown_extension_in_a_tls12_server_hello_is_unsupported_extension() {
 /// RFC 5246 §7.4.2: a TLS 1.2 server's Certificate starts with its own; an empty list is a
 /// malformed message, decode_error (TLS 1.2 has no certificate_required; BoGo's
 /// EmptyCertificateList).
+#[cfg(feature = "tls12")]
 #[test]
 fn empty_certificate_list_from_a_tls12_server_is_a_decode_error() {
     let mut c = client_with_tls12(&[ProtocolVersion::TLSV1_2]);

@@ -54,6 +54,10 @@ fn certs() -> &'static [CertifiedKey<'static>] {
     leak([CertifiedKey { chain: leak([SERVER_CERT]), key }])
 }
 
+/// TLS 1.3 alone, for the tests of what a peer that speaks only TLS 1.3 says (the default
+/// has TLS 1.2 too with the `tls12` feature).
+const TLS13_ONLY: &[tls::msgs::ProtocolVersion] = &[tls::msgs::ProtocolVersion::TLSV1_3];
+
 fn client_config() -> ClientConfig<'static> {
     ClientConfig::new(roots(), &tls::SystemClock)
 }
@@ -413,7 +417,7 @@ fn a_server_without_alpn_ignores_the_clients_offer() {
 fn a_client_hello_with_legacy_version_ssl3_is_protocol_version() {
     let mut ch = real_client_hello(client_config(), "localhost");
     ch[4..6].copy_from_slice(&[3, 0]);
-    let mut s = server(server_config());
+    let mut s = server(ServerConfig { versions: TLS13_ONLY, ..server_config() });
     let r = feed(&mut s, &record(22, &ch));
     assert_eq!(r, Err(Error::PeerIncompatible(PeerIncompatible::NoTls13)));
     assert_plain_alert(&s, r.unwrap_err(), AlertDescription::PROTOCOL_VERSION);
@@ -851,7 +855,7 @@ fn early_data_past_the_bound_is_unexpected_message() {
 // Item 4: a server that refuses TLS 1.3 with protocol_version is named as such.
 #[test]
 fn a_protocol_version_alert_to_the_client_hello_says_no_tls13() {
-    let mut c = client(client_config());
+    let mut c = client(ClientConfig { versions: TLS13_ONLY, ..client_config() });
     take(&mut c);
     let err = Error::PeerIncompatible(PeerIncompatible::NoTls13);
     assert_eq!(feed(&mut c, &record(21, &[2, 70])), Err(err));
@@ -863,7 +867,7 @@ fn a_protocol_version_alert_to_the_client_hello_says_no_tls13() {
 // Item 4: a TLS 1.2 ServerHello (with the extensions a 1.2 server sends) says no TLS 1.3.
 #[test]
 fn a_tls12_server_hello_says_no_tls13() {
-    let mut c = client(client_config());
+    let mut c = client(ClientConfig { versions: TLS13_ONLY, ..client_config() });
     let ch = take(&mut c);
     let sid = &ch[5 + 39..5 + 39 + usize::from(ch[5 + 38])];
     let mut body = vec![3, 3];
@@ -879,7 +883,7 @@ fn a_tls12_server_hello_says_no_tls13() {
     assert_eq!(feed(&mut c, &record(22, &handshake_msg(2, &body))), Err(err));
     assert_plain_alert(&c, err, AlertDescription::PROTOCOL_VERSION);
     // A TLS 1.1 ServerHello too, whatever its legacy_version says.
-    let mut c = client(client_config());
+    let mut c = client(ClientConfig { versions: TLS13_ONLY, ..client_config() });
     take(&mut c);
     body[1] = 2;
     assert_eq!(feed(&mut c, &record(22, &handshake_msg(2, &body))), Err(err));
@@ -888,7 +892,7 @@ fn a_tls12_server_hello_says_no_tls13() {
     let ch = edit_hello(&real_client_hello(client_config(), "localhost"), |x| {
         x.retain(|(t, _)| *t != 43);
     });
-    let mut s = server(server_config());
+    let mut s = server(ServerConfig { versions: TLS13_ONLY, ..server_config() });
     assert_eq!(feed(&mut s, &record(22, &ch)), Err(err));
     assert_plain_alert(&s, err, AlertDescription::PROTOCOL_VERSION);
     assert_eq!(err.to_string(), "the peer does not support TLS 1.3");

@@ -285,3 +285,47 @@ fn buffer_too_small_names_the_buffer_and_the_size_that_works() {
         eprintln!("{kind:?}: from {small} bytes, asked for {asked:?}");
     }
 }
+
+/// The versions a configuration offers by default: TLS 1.3 and TLS 1.2 with the `tls12`
+/// feature, TLS 1.3 alone without it; and without it, a configuration naming TLS 1.2 is
+/// refused before a connection starts.
+#[test]
+fn default_versions_follow_the_tls12_feature() {
+    use tls::key_schedule::HashAlg;
+    use tls::msgs::ProtocolVersion;
+    use tls::{ExternalPsk, ServerPsks};
+
+    let now = UnixTime::now();
+    let client = ClientConfig::new(&[], &now);
+    let server = ServerConfig::new(&[]);
+    let expected: &[ProtocolVersion] = if cfg!(feature = "tls12") {
+        &[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2]
+    } else {
+        &[ProtocolVersion::TLSV1_3]
+    };
+    assert_eq!(client.versions, expected);
+    assert_eq!(server.versions, expected);
+
+    let psk = ExternalPsk { identity: b"sensor-17", key: &[7; 32], hash: HashAlg::Sha256 };
+    let keys = [psk];
+    let psks = Some(ServerPsks { keys: &keys, psk_ke: false });
+    let (mut cb, mut sb) = ([[0u8; 4096]; 3], [[0u8; 4096]; 3]);
+    for versions in
+        [&[ProtocolVersion::TLSV1_2][..], &[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2]]
+    {
+        let client = ClientConfig { versions, ..client };
+        let [r, t, h] = &mut cb;
+        let b = Buffers { received: r, send: t, handshake: h };
+        let c = Connection::client(client, "sensor-17", b, &mut OsRandom);
+        let server = ServerConfig { versions, psks, ..server };
+        let [r, t, h] = &mut sb;
+        let b = Buffers { received: r, send: t, handshake: h };
+        let s = Connection::server(server, b, &mut OsRandom);
+        let bad = Some(Error::ApiMisuse(ApiMisuse::BadConfig));
+        if cfg!(feature = "tls12") {
+            assert!(c.is_ok() && s.is_ok(), "{versions:?}");
+        } else {
+            assert_eq!((c.err(), s.err()), (bad, bad), "{versions:?}");
+        }
+    }
+}

@@ -3,6 +3,7 @@
 //! exporter; the server's answers Halite requires (extended master secret, downgrade
 //! sentinel), patched into the forwarded `ServerHello`; and version negotiation when the
 //! client offers both versions.
+#![cfg(feature = "tls12")]
 
 use std::io::{Read, Write};
 use std::sync::Arc;
@@ -324,7 +325,8 @@ fn a_tls13_server_still_negotiates_tls13_when_both_are_offered() {
 #[test]
 fn a_tls13_only_client_refuses_a_tls12_server() {
     let roots = roots(&P256);
-    let config = ClientConfig::new(&roots, &tls::SystemClock);
+    let versions = &[ProtocolVersion::TLSV1_3];
+    let config = ClientConfig { versions, ..ClientConfig::new(&roots, &tls::SystemClock) };
     let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
     let mut theirs = rustls_server(&P256, None, NamedGroup::X25519, &[&rustls::version::TLS12]);
     let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});

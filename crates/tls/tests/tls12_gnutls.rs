@@ -4,9 +4,9 @@
 //! both RSA signature kinds in the ServerKeyExchange, and a server without extended master
 //! secret (GnuTLS sends it unless told `%NO_SESSION_HASH`), which Halite refuses. Skipped, with
 //! the reason printed, when GnuTLS's tools are not installed (`apt-get install gnutls-bin`).
-
 // Product and message names (GnuTLS, ServerKeyExchange) are prose here, not code.
 #![allow(clippy::doc_markdown)]
+#![cfg(feature = "tls12")]
 
 mod peer;
 

@@ -2,9 +2,9 @@
 //! with the P-256 and RSA certificates, each group, and `--recordsize 512` (RFC 8449 on TLS
 //! 1.2). Skipped, with the reason printed, when GnuTLS's tools are not installed
 //! (`apt-get install gnutls-bin`).
-
 // Product and message names (GnuTLS) are prose here, not code.
 #![allow(clippy::doc_markdown)]
+#![cfg(feature = "tls12")]
 
 mod peer;
 

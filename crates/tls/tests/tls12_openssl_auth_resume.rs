@@ -6,6 +6,7 @@
 //! session id (`-no_ticket`), where the page `-www` serves says `Reused`; a server restarted
 //! between the connections (it knows neither) gives a full handshake. Skipped, with the
 //! reason printed, when `openssl` is not installed.
+#![cfg(feature = "tls12")]
 
 mod peer;
 

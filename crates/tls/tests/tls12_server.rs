@@ -5,6 +5,7 @@
 //! versions, compression, no common suite, scheme or group); and against a rustls (ring)
 //! client speaking TLS 1.2 only, for every suite and group both have.
 #![allow(clippy::doc_markdown)] // protocol names (ClientHello, renegotiation_info) are prose
+#![cfg(feature = "tls12")]
 
 use std::io::{Read, Write};
 use std::sync::Arc;
@@ -284,8 +285,22 @@ fn version_negotiation() {
     assert_eq!(pump(&mut c, &mut s), Err(want));
     assert_eq!(want.alert(), Some(AlertDescription::PROTOCOL_VERSION));
     assert_eq!(pump(&mut s, &mut c), Err(Error::PeerIncompatible(PeerIncompatible::NoTls13)));
-    let (mut c, mut s) = connect(client_config(&P256, &ONLY12), ServerConfig::new(certs(&P256)));
+    let only13 =
+        ServerConfig { versions: &[ProtocolVersion::TLSV1_3], ..ServerConfig::new(certs(&P256)) };
+    let (mut c, mut s) = connect(client_config(&P256, &ONLY12), only13);
     assert_eq!(pump(&mut c, &mut s), Err(Error::PeerIncompatible(PeerIncompatible::NoTls13)));
+
+    // The defaults offer and accept both: TLS 1.3 between them, TLS 1.2 with a 1.2-only peer.
+    let default_client = ClientConfig::new(roots(&P256), &tls::SystemClock);
+    let (mut c, mut s) = connect(default_client, ServerConfig::new(certs(&P256)));
+    handshake(&mut c, &mut s).unwrap();
+    assert_eq!(c.negotiated().unwrap().version, ProtocolVersion::TLSV1_3);
+    let (mut c, mut s) = connect(default_client, server_config(&P256, &ONLY12));
+    handshake(&mut c, &mut s).unwrap();
+    assert_eq!(c.negotiated().unwrap().version, ProtocolVersion::TLSV1_2);
+    let (mut c, mut s) = connect(client_config(&P256, &ONLY12), ServerConfig::new(certs(&P256)));
+    handshake(&mut c, &mut s).unwrap();
+    assert_eq!(s.negotiated().unwrap().version, ProtocolVersion::TLSV1_2);
 
     // A server asking for client certificates serves TLS 1.2 too (tls12_server_client_auth.rs).
     let auth = ClientAuth::new(roots(&P256), &tls::SystemClock);
@@ -957,7 +972,9 @@ fn a_hello_without_extensions() {
     let (mut c, mut s) = connect(client_config(&P256, &ONLY12), server_config(&P256, &BOTH));
     let r = pump_with(&mut c, &mut s, &mut { strip });
     assert_eq!(r, Err(Error::PeerIncompatible(PeerIncompatible::NoExtendedMasterSecret)));
-    let (mut c, mut s) = connect(client_config(&P256, &ONLY12), ServerConfig::new(certs(&P256)));
+    let only13 =
+        ServerConfig { versions: &[ProtocolVersion::TLSV1_3], ..ServerConfig::new(certs(&P256)) };
+    let (mut c, mut s) = connect(client_config(&P256, &ONLY12), only13);
     let r = pump_with(&mut c, &mut s, &mut { strip });
     assert_eq!(r, Err(Error::PeerIncompatible(PeerIncompatible::NoTls13)));
 }

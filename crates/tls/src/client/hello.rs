@@ -149,12 +149,16 @@ pub(crate) fn send_client_hello<'a>(
     let identities = identity.as_slice();
     let binders = [PskBinder(&zero_binder[..hash_len])];
     let tls13 = config.offers(ProtocolVersion::TLSV1_3);
-    let tls12 = config.offers(ProtocolVersion::TLSV1_2);
+    // Without the `tls12` feature a constant, so the TLS 1.2 hello is not built in.
+    let tls12 = cfg!(feature = "tls12") && config.offers(ProtocolVersion::TLSV1_2);
     // The TLS 1.3 suites first, then the TLS 1.2 ones.
     let mut suites_buf = [CipherSuite(0); 2 * MAX_LIST];
     let mut n_suites = 0;
     let s13 = config.suites.iter().map(|s| s.suite).filter(|_| tls13);
+    #[cfg(feature = "tls12")]
     let s12 = config.suites12.iter().map(|s| s.suite).filter(|_| tls12);
+    #[cfg(not(feature = "tls12"))]
+    let s12 = core::iter::empty();
     for (slot, s) in suites_buf.iter_mut().zip(s13.chain(s12)) {
         *slot = s;
         n_suites += 1;

@@ -2,6 +2,7 @@
 //! ([`tls13`]), one state per expected message.
 
 pub(crate) mod hello;
+#[cfg(feature = "tls12")]
 pub(crate) mod tls12;
 pub(crate) mod tls13;
 
@@ -26,21 +27,27 @@ pub(crate) enum ClientState {
     ExpectFinished(ClientExpectFinished),
     Traffic(Traffic),
     /// TLS 1.2: the server's Certificate with its ServerKeyExchange.
+    #[cfg(feature = "tls12")]
     ExpectCertificate12(tls12::Hello12),
     /// TLS 1.2: a CertificateRequest or the ServerHelloDone.
+    #[cfg(feature = "tls12")]
     ExpectServerHelloDone12(tls12::Kx12),
     /// TLS 1.2: the server's NewSessionTicket (when its ServerHello announced one) and
     /// ChangeCipherSpec, after our Finished or a ServerHello that resumes a session.
+    #[cfg(feature = "tls12")]
     ExpectCcs12(tls12::Finished12),
     /// TLS 1.2: the server's Finished.
+    #[cfg(feature = "tls12")]
     ExpectFinished12(tls12::Finished12),
     /// TLS 1.2 traffic.
+    #[cfg(feature = "tls12")]
     Traffic12(tls12::Traffic12),
     Dead,
 }
 
 impl ClientState {
     /// Whether the connection negotiated TLS 1.2 (its messages are read as TLS 1.2's).
+    #[cfg(feature = "tls12")]
     pub(crate) fn is_tls12(&self) -> bool {
         matches!(
             self,
@@ -50,6 +57,20 @@ impl ClientState {
                 | Self::ExpectFinished12(_)
                 | Self::Traffic12(_)
         )
+    }
+
+    /// Never: TLS 1.2 is not built (the `tls12` feature).
+    #[cfg(not(feature = "tls12"))]
+    #[allow(clippy::unused_self)] // the signature of the `tls12` build
+    pub(crate) fn is_tls12(&self) -> bool {
+        false
+    }
+
+    /// Never: TLS 1.2 is not built (the `tls12` feature).
+    #[cfg(not(feature = "tls12"))]
+    #[allow(clippy::unused_self)] // the signature of the `tls12` build
+    pub(crate) fn holds_ticket12(&self) -> bool {
+        false
     }
 }
 
@@ -66,6 +87,7 @@ pub(crate) fn handle<'a>(
 ) -> Result<ClientState, Error> {
     match (state, msg) {
         // No supported_versions: the server chose TLS 1.2 (or older).
+        #[cfg(feature = "tls12")]
         (ClientState::ExpectServerHello(st), HandshakeMessage::ServerHello(sh))
             if sh.extensions.supported_version.is_none()
                 && config.offers(crate::msgs::ProtocolVersion::TLSV1_2) =>

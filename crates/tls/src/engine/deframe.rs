@@ -9,12 +9,15 @@ use crate::msgs::{
     AlertDescription, Codec, ContentType, HELLO_RETRY_REQUEST_RANDOM, HandshakeMessage,
     HandshakeMessage12, HandshakeType, ProtocolVersion, split_handshake,
 };
+#[cfg(feature = "tls12")]
 use crate::record::tls12::MAX_CIPHERTEXT_LEN as MAX_CIPHERTEXT_LEN12;
 use crate::record::{HEADER_LEN, MAX_CIPHERTEXT_LEN, MAX_PLAINTEXT_LEN, RecordHeader};
 
 use super::SinceData;
 use super::handshake::State;
+#[cfg(feature = "tls12")]
 use super::io::Protection;
+#[cfg(feature = "tls12")]
 use crate::client::tls12::is_tls12_message;
 use crate::client::tls13::client_certificate;
 use crate::client::{self, ClientState};
@@ -91,8 +94,11 @@ impl Connection<'_, '_> {
     pub(crate) fn process(&mut self) -> Result<(), Error> {
         while self.c.app.is_none() && !self.c.peer_closed {
             let base = self.c.io.rx_start;
-            let v12 = matches!(self.c.io.read_key, Some(Protection::V12(_)));
-            let max_len = if v12 { MAX_CIPHERTEXT_LEN12 } else { MAX_CIPHERTEXT_LEN };
+            let max_len = match self.c.io.read_key {
+                #[cfg(feature = "tls12")]
+                Some(Protection::V12(_)) => MAX_CIPHERTEXT_LEN12,
+                _ => MAX_CIPHERTEXT_LEN,
+            };
             let rest = &self.c.io.rx[base..self.c.io.rx_len];
             let Some(header) = RecordHeader::parse_max(rest, max_len)? else {
                 break;
@@ -128,6 +134,7 @@ impl Connection<'_, '_> {
                     return Err(PeerMisbehaved::InterleavedOrUnalignedRecords.into());
                 }
                 // TLS 1.2: a real message, switching the peer's records to its keys.
+                #[cfg(feature = "tls12")]
                 if self.state.is_tls12() {
                     if self.c.io.rx[base + HEADER_LEN..base + total] != [1] {
                         return Err(PeerMisbehaved::UnexpectedMessage.into());
@@ -325,7 +332,7 @@ impl Connection<'_, '_> {
             // A type TLS 1.3 does not send (HelloRequest, a TLS 1.2 message, a number no one
             // assigned) is an unexpected message whatever it holds (RFC 8446 §4, §6.2); so
             // is, after a TLS 1.2 ServerHello, a type TLS 1.2 does not have.
-            let known = if tls12 { is_tls12_message } else { is_tls13_message };
+            let known = if tls12 { HandshakeMessage12::is_tls12_type } else { is_tls13_message };
             if !known(HandshakeType(first[0])) {
                 return Err(PeerMisbehaved::UnexpectedMessage.into());
             }
@@ -343,6 +350,7 @@ impl Connection<'_, '_> {
                     let state = mem::replace(slot, ClientState::Dead);
                     let (used, next, keep) = match state {
                         // TLS 1.2: the Certificate with the ServerKeyExchange after it.
+                        #[cfg(feature = "tls12")]
                         ClientState::ExpectCertificate12(hello) => {
                             if first[0] != HandshakeType::CERTIFICATE.0 {
                                 return Err(PeerMisbehaved::UnexpectedMessage.into());
@@ -363,6 +371,7 @@ impl Connection<'_, '_> {
                             )?;
                             (first.len() + second.len(), next, first.len())
                         }
+                        #[cfg(feature = "tls12")]
                         state if state.is_tls12() => {
                             let msg = HandshakeMessage12::decode(first)?;
                             let ticket = &self.hs[self.hs_end..];
@@ -429,6 +438,7 @@ impl Connection<'_, '_> {
                     let (used, next, keep) = match state {
                         // TLS 1.2: a client's certificate stays in the buffer for its
                         // CertificateVerify (after the ClientKeyExchange) and `peer_identity`.
+                        #[cfg(feature = "tls12")]
                         ServerState::ExpectCertificate12(kx) => {
                             let msg = HandshakeMessage12::decode(first)?;
                             let next = server::tls12::handle(
@@ -442,6 +452,7 @@ impl Connection<'_, '_> {
                                 if self.c.peer_cert_sha256.is_some() { first.len() } else { 0 };
                             (first.len(), next, keep)
                         }
+                        #[cfg(feature = "tls12")]
                         ServerState::ExpectCertificateVerify12(v) => {
                             let kept = &self.hs[..base];
                             let next = server::tls12::server_certificate_verify(
@@ -452,6 +463,7 @@ impl Connection<'_, '_> {
                             )?;
                             (first.len(), next, 0)
                         }
+                        #[cfg(feature = "tls12")]
                         state if state.is_tls12() => {
                             let msg = HandshakeMessage12::decode(first)?;
                             let next =

@@ -54,12 +54,14 @@ impl State<'_> {
 
     /// Whether the handshake is done (either version).
     pub(crate) fn in_traffic(&self) -> bool {
-        self.traffic().is_some()
-            || matches!(
-                self,
-                Self::Client(_, ClientState::Traffic12(_))
-                    | Self::Server(_, ServerState::Traffic12(_))
-            )
+        #[cfg(feature = "tls12")]
+        let traffic12 = matches!(
+            self,
+            Self::Client(_, ClientState::Traffic12(_)) | Self::Server(_, ServerState::Traffic12(_))
+        );
+        #[cfg(not(feature = "tls12"))]
+        let traffic12 = false;
+        self.traffic().is_some() || traffic12
     }
 
     /// Whether the connection negotiated TLS 1.2 (its messages are read as TLS 1.2's, and

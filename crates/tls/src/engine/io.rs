@@ -4,6 +4,7 @@
 use crate::error::{ApiMisuse, BufferKind, Error};
 use crate::key_schedule::Transcript;
 use crate::msgs::{AlertDescription, AlertLevel, Codec, ContentType, ProtocolVersion, Writer};
+#[cfg(feature = "tls12")]
 use crate::record::tls12::RecordProtection12;
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
 
@@ -12,6 +13,7 @@ pub(crate) enum Protection {
     /// TLS 1.3: the true content type inside, padding, the IV XOR sequence nonce.
     V13(RecordProtection),
     /// TLS 1.2: the content type in the clear header, explicit or XOR nonces.
+    #[cfg(feature = "tls12")]
     V12(RecordProtection12),
 }
 
@@ -20,6 +22,7 @@ impl Protection {
     pub(crate) fn sealed_len(&self, len: usize, padding: usize) -> usize {
         match self {
             Self::V13(k) => k.sealed_len(len, padding),
+            #[cfg(feature = "tls12")]
             Self::V12(k) => k.sealed_len(len),
         }
     }
@@ -31,7 +34,9 @@ impl Protection {
     pub(crate) fn max_body(&self, inner_limit: usize) -> usize {
         match self {
             Self::V13(k) => inner_limit + k.alg().tag_len(),
+            #[cfg(feature = "tls12")]
             Self::V12(k) if inner_limit <= MAX_PLAINTEXT_LEN => inner_limit + k.overhead(),
+            #[cfg(feature = "tls12")]
             Self::V12(_) => crate::record::tls12::MAX_CIPHERTEXT_LEN,
         }
     }
@@ -46,6 +51,7 @@ impl Protection {
     ) -> Result<usize, Error> {
         match self {
             Self::V13(k) => k.seal_in_place(typ, buf, len, padding),
+            #[cfg(feature = "tls12")]
             Self::V12(k) => {
                 let at = k.payload_offset();
                 let total = k.sealed_len(len);
@@ -66,6 +72,7 @@ impl Protection {
                 let (typ, content) = k.open(record)?;
                 Ok((typ, HEADER_LEN, HEADER_LEN + content.len()))
             }
+            #[cfg(feature = "tls12")]
             Self::V12(k) => {
                 let at = k.payload_offset();
                 let (typ, content) = k.open(record)?;

@@ -111,11 +111,15 @@ pub(crate) fn random<const N: usize>(rng: &mut dyn RandomSource) -> Result<[u8; 
 
 /// The most bytes a [`Connection`](crate::Connection) takes on `thumbv6m-none-eabi`, checked
 /// when the crate builds there (Halite issue 22: the connection object stays small, with no
-/// heap to move its states into). The largest handshake states set it: a TLS 1.2 client's
-/// after the ServerKeyExchange and its ClientHello state (768 and 696 bytes), which keep
-/// private keys only, never a public value (up to 1665 bytes for a hybrid).
-#[cfg(all(target_arch = "arm", target_os = "none"))]
+/// heap to move its states into). The largest handshake states set it: with the `tls12`
+/// feature a TLS 1.2 client's after the ServerKeyExchange and its ClientHello state (768 and
+/// 696 bytes), which keep private keys only, never a public value (up to 1665 bytes for a
+/// hybrid); without it, the TLS 1.3-only size.
+#[cfg(all(target_arch = "arm", target_os = "none", feature = "tls12"))]
 pub(crate) const MAX_CONNECTION_SIZE_M0: usize = 3552;
+/// As above, TLS 1.3 only.
+#[cfg(all(target_arch = "arm", target_os = "none", not(feature = "tls12")))]
+pub(crate) const MAX_CONNECTION_SIZE_M0: usize = 3456;
 
 #[cfg(all(target_arch = "arm", target_os = "none"))]
 const _: () = assert!(

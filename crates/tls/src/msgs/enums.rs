@@ -376,6 +376,7 @@ mod tests {
         assert_eq!(buf, [0x12, 0x34]);
     }
 
+    #[cfg(feature = "tls12")]
     #[test]
     fn tls12_registry_values() {
         assert_eq!(HandshakeType::HELLO_REQUEST, HandshakeType(0));

@@ -37,7 +37,7 @@ impl RecordHeader {
     }
 
     /// As [`RecordHeader::parse`], with bodies up to `max` bytes (TLS 1.2 allows
-    /// 2^14 + 2048, [`tls12::MAX_CIPHERTEXT_LEN`]).
+    /// 2^14 + 2048, `tls12::MAX_CIPHERTEXT_LEN` with the `tls12` feature).
     pub fn parse_max(buf: &[u8], max: usize) -> Result<Option<Self>, Error> {
         let Some(h) = buf.get(..HEADER_LEN) else { return Ok(None) };
         let typ = ContentType(h[0]);
@@ -65,6 +65,7 @@ impl RecordHeader {
 
 /// TLS 1.2 AEAD record protection (explicit and XOR nonces).
 #[doc(hidden)]
+#[cfg(feature = "tls12")]
 pub mod tls12;
 mod tls13;
 

@@ -228,5 +228,6 @@ impl Transcript {
 
 /// The TLS 1.2 PRF and its secrets (master secret, extended master secret, key block,
 /// Finished, exporter), not yet wired into a connection.
+#[cfg(feature = "tls12")]
 pub mod tls12;
 pub(crate) mod tls13;

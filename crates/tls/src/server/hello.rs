@@ -27,6 +27,7 @@ use crate::engine::Core;
 use crate::engine::handshake::{enter_handshake, supported_schemes};
 use crate::server::ServerState;
 use crate::server::psk::{ChosenPsk, ServerPsk, choose_psk};
+#[cfg(feature = "tls12")]
 use crate::server::tls12;
 use crate::server::tls13::{ServerExpectFinished, send_server_certificate, server_certificate};
 
@@ -126,6 +127,48 @@ pub(crate) fn select_share<'m>(
     Ok(Ok(share))
 }
 
+/// The version to speak with a client (RFC 8446 §4.2.1, Appendix D): the highest of its
+/// `supported_versions` we accept, or without the extension TLS 1.2 for a `legacy_version`
+/// of TLS 1.2 or above. A hello claiming SSL 3.0 or older is refused whatever else it
+/// offers (Appendix D.5). TLS 1.2 is only taken with certificates (no external PSKs in
+/// it). A server that accepts TLS 1.3 only refuses as it always did
+/// ([`PeerIncompatible::NoTls13`]); one that accepts TLS 1.2 with
+/// [`PeerIncompatible::NoCommonVersion`]. Both are protocol_version; with `TLS_FALLBACK_SCSV`
+/// either is [`PeerMisbehaved::InappropriateFallback`] (RFC 7507 §3).
+pub(crate) fn choose_version(
+    config: &ServerConfig<'_>,
+    ch: &ClientHello<'_>,
+) -> Result<ProtocolVersion, Error> {
+    let (v13, v12) = (ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2);
+    // RFC 7507 §3: a fallback retry (TLS_FALLBACK_SCSV) offering less than we speak means its
+    // first attempt was interfered with: inappropriate_fallback rather than protocol_version.
+    let refused: Error = if ch.has_fallback_scsv() {
+        PeerMisbehaved::InappropriateFallback.into()
+    } else if config.accepts(v12) {
+        PeerIncompatible::NoCommonVersion.into()
+    } else {
+        PeerIncompatible::NoTls13.into()
+    };
+    if ch.legacy_version.0 <= 0x0300 {
+        return Err(refused);
+    }
+    let listed = |v| ch.extensions.supported_versions.is_some_and(|l| l.contains(&v));
+    let offers12 = match ch.extensions.supported_versions {
+        Some(l) => l.contains(&v12),
+        // RFC 8446 §4.2.1: without the extension, TLS 1.2 or older, whatever legacy_version
+        // says above it.
+        None => ch.legacy_version >= v12,
+    };
+    let serves12 = config.accepts(v12) && !config.certs.is_empty();
+    if config.accepts(v13) && listed(v13) {
+        Ok(v13)
+    } else if serves12 && offers12 {
+        Ok(v12)
+    } else {
+        Err(refused)
+    }
+}
+
 pub(crate) fn server_client_hello<'a>(
     c: &mut Core<'a, '_>,
     config: &ServerConfig<'a>,
@@ -137,12 +180,17 @@ pub(crate) fn server_client_hello<'a>(
     let x = &ch.extensions;
     // TLS 1.3 if the client offers it and we accept it; else TLS 1.2 if both do (never after
     // a HelloRetryRequest, which only TLS 1.3 has).
-    if tls12::choose_version(config, ch)? == ProtocolVersion::TLSV1_2 {
+    #[cfg(feature = "tls12")]
+    if choose_version(config, ch)? == ProtocolVersion::TLSV1_2 {
         if retry.is_some() {
             return Err(crate::msgs::InvalidMessage::IllegalValue.into());
         }
         return tls12::server_client_hello(c, config, random, raw);
     }
+    // Without the `tls12` feature no configuration accepts TLS 1.2 (`ServerConfig::check`),
+    // so it is never chosen.
+    #[cfg(not(feature = "tls12"))]
+    choose_version(config, ch)?;
     // RFC 8446 §4.1.2: a TLS 1.3 hello lists the null compression method alone.
     if !ClientHello::only_null_compression(raw) {
         return Err(crate::msgs::InvalidMessage::IllegalValue.into());

@@ -1,9 +1,10 @@
 //! The server role: the ClientHello answered ([`hello`]), the PSK chosen ([`psk`]), the
 //! TLS 1.3 handshake after the server's flight ([`tls13`]), and the TLS 1.2 handshake
-//! ([`tls12`]), one state per expected message.
+//! (`tls12`, with the `tls12` feature), one state per expected message.
 
 pub(crate) mod hello;
 pub(crate) mod psk;
+#[cfg(feature = "tls12")]
 pub(crate) mod tls12;
 pub(crate) mod tls13;
 
@@ -35,22 +36,29 @@ pub(crate) enum ServerState {
     ExpectFinished(ServerExpectFinished),
     Traffic(Traffic),
     /// TLS 1.2 with client authentication: the client's Certificate.
+    #[cfg(feature = "tls12")]
     ExpectCertificate12(tls12::Kx12),
     /// TLS 1.2: the client's ClientKeyExchange.
+    #[cfg(feature = "tls12")]
     ExpectClientKeyExchange12(tls12::Kx12),
     /// TLS 1.2, after a client certificate and the ClientKeyExchange: its CertificateVerify.
+    #[cfg(feature = "tls12")]
     ExpectCertificateVerify12(tls12::Verify12),
     /// TLS 1.2: the client's ChangeCipherSpec.
+    #[cfg(feature = "tls12")]
     ExpectCcs12(tls12::Finished12),
     /// TLS 1.2: the client's Finished.
+    #[cfg(feature = "tls12")]
     ExpectFinished12(tls12::Finished12),
     /// TLS 1.2 traffic.
+    #[cfg(feature = "tls12")]
     Traffic12(tls12::Traffic12),
     Dead,
 }
 
 impl ServerState {
     /// Whether the connection negotiated TLS 1.2 (its messages are read as TLS 1.2's).
+    #[cfg(feature = "tls12")]
     pub(crate) fn is_tls12(&self) -> bool {
         matches!(
             self,
@@ -61,6 +69,13 @@ impl ServerState {
                 | Self::ExpectFinished12(_)
                 | Self::Traffic12(_)
         )
+    }
+
+    /// Never: TLS 1.2 is not built (the `tls12` feature).
+    #[cfg(not(feature = "tls12"))]
+    #[allow(clippy::unused_self)] // the signature of the `tls12` build
+    pub(crate) fn is_tls12(&self) -> bool {
+        false
     }
 }
 
