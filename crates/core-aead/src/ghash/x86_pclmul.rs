@@ -156,6 +156,26 @@ pub(super) fn power_table(h: &[u8; 16], out_h: &mut [[u8; 16]], out_k: &mut [[u8
     }
 }
 
+/// The wide tables' layout of [`power_table`]: counting from the end, `out_h[len − i]` is Hⁱ
+/// for every entry and `out_k[len − i]` the XOR of its halves for the last `out_k.len()`
+/// entries (no more of them than of `out_h`). Written in place, so no table is copied.
+#[target_feature(enable = "pclmulqdq,sse2,ssse3")]
+pub(super) fn power_table_rev(h: &[u8; 16], out_h: &mut [[u8; 16]], out_k: &mut [[u8; 16]]) {
+    let h1 = load(&h_times_x_inverse(h).to_le_bytes());
+    let mut p = h1;
+    let mut ks = out_k.iter_mut().rev();
+    let n = out_h.len();
+    for (i, ph) in out_h.iter_mut().rev().enumerate() {
+        store(ph, p);
+        if let Some(pk) = ks.next() {
+            store(pk, _mm_xor_si128(p, _mm_shuffle_epi32::<0x4e>(p)));
+        }
+        if i + 1 < n {
+            p = mul(p, h1);
+        }
+    }
+}
+
 /// Multiplies `blocks` (with `acc` added to the first) by `H^n…H^1` and reduces once.
 #[target_feature(enable = "pclmulqdq,sse2,ssse3")]
 #[inline]
