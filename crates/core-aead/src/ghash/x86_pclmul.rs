@@ -8,13 +8,13 @@
 //! loaded with one byte reversal.
 
 use super::h_times_x_inverse;
+use crate::chacha20::wipe;
 use core::arch::x86_64::{
     __m128i, _mm_clmulepi64_si128, _mm_loadu_si128, _mm_set_epi64x, _mm_setzero_si128,
     _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_slli_si128, _mm_srli_si128, _mm_storeu_si128,
     _mm_xor_si128,
 };
 use core_cpu::ClMul;
-use zeroize::Zeroize;
 
 /// Blocks per reduction.
 pub(crate) const BATCH: usize = 8;
@@ -53,9 +53,10 @@ impl Key {
 }
 
 impl Drop for Key {
+    // A vectorised fill behind a barrier, as for the wide key.
     fn drop(&mut self) {
-        self.h.zeroize();
-        self.k.zeroize();
+        wipe(&mut self.h);
+        wipe(&mut self.k);
     }
 }
 

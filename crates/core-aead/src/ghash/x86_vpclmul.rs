@@ -11,6 +11,7 @@
 //! runs the AVX-512 model natively.
 
 use super::x86_pclmul::{self, BATCH, absorb};
+use crate::chacha20::wipe;
 use core::arch::x86_64::{
     __m128i, __m256i, __m512i, _MM_PERM_ENUM, _mm_loadu_si128, _mm_set_epi64x, _mm_shuffle_epi8,
     _mm_slli_si128, _mm_srli_si128, _mm_storeu_si128, _mm_xor_si128, _mm256_broadcastsi128_si256,
@@ -21,7 +22,6 @@ use core::arch::x86_64::{
     _mm512_zextsi128_si512,
 };
 use core_cpu::{Vaes, Vaes512};
-use zeroize::Zeroize;
 
 /// Registers of blocks per group.
 const REGS: usize = 4;
@@ -99,9 +99,11 @@ impl Key {
 }
 
 impl Drop for Key {
+    // A vectorised fill behind a barrier, not a volatile write per byte: 768 bytes are
+    // wiped for every AES-GCM key dropped, four per TLS 1.2 handshake.
     fn drop(&mut self) {
-        self.h.zeroize();
-        self.k.zeroize();
+        wipe(&mut self.h);
+        wipe(&mut self.k);
     }
 }
 
