@@ -191,7 +191,7 @@ impl HwKey {
         Self::with_inv_mix(keys, inv_mix_columns)
     }
 
-    /// [`HwKey::new`] with another `InvMixColumns` (one that uses the AES instructions).
+    /// The schedule from `keys`, the decryption keys through the given `InvMixColumns`.
     fn with_inv_mix(keys: &RoundKeys, inv_mix_columns: impl Fn(&[u8; 16]) -> [u8; 16]) -> Self {
         let rounds = keys.rounds;
         let mut enc = [[0u8; 16]; 15];
