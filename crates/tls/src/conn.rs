@@ -19,7 +19,7 @@
 //! by session id and RFC 5077 ticket, the server resumption by ticket (see
 //! `crate::client::tls12` and `crate::server::tls12`).
 
-use core_hash::{HmacDrbg, RandomSource, Sha256, Sha384};
+use core_hash::{RandomSource, Sha256, Sha384};
 
 use crate::error::{ApiMisuse, Error};
 use crate::key_schedule::{Transcript, next_traffic_secret};
@@ -44,7 +44,7 @@ pub use crate::config::{
 };
 use crate::engine::handshake::State;
 use crate::engine::io::{Io, Protection};
-use crate::engine::{Core, SinceData, random};
+use crate::engine::{ConnRng, Core, SinceData, random};
 use crate::server::ServerState;
 
 /// The record sizes in force on a connection (RFC 8449, RFC 6066 §4).
@@ -178,8 +178,7 @@ impl core::fmt::Debug for Connection<'_, '_> {
 impl<'a, 'b> Connection<'a, 'b> {
     fn new(bufs: Buffers<'b>, state: State<'a>, rng: &mut dyn RandomSource) -> Result<Self, Error> {
         let Buffers { received, send, handshake } = bufs;
-        let rng = HmacDrbg::from_source(&mut &mut *rng, b"halite tls connection")
-            .map_err(|_| Error::RandomFailed)?;
+        let rng = ConnRng::from_source(rng)?;
         Ok(Self {
             c: Core {
                 io: Io {

@@ -70,9 +70,14 @@ pub(crate) struct RoundKeys {
 impl RoundKeys {
     /// Expands a 16-, 24- or 32-byte key.
     fn expand(key: &[u8]) -> Result<Self, Error> {
+        Self::expand_with(key, ct32::sub_word)
+    }
+
+    /// [`RoundKeys::expand`] with another `SubWord` (one that uses the AES instructions).
+    fn expand_with(key: &[u8], sub_word: impl Fn(u32) -> u32) -> Result<Self, Error> {
         key_rounds(key.len())?;
         let mut rk = [[0u32; 4]; 15];
-        let rounds = expand_words(key, rk.as_flattened_mut());
+        let rounds = expand_words_with(key, rk.as_flattened_mut(), sub_word);
         Ok(Self { rk, rounds })
     }
 
@@ -80,6 +85,21 @@ impl RoundKeys {
     pub(crate) fn bytes(&self, i: usize) -> [u8; 16] {
         core::array::from_fn(|j| (self.rk[i][j / 4] >> (8 * (j % 4))) as u8)
     }
+}
+
+/// The schedule for the x86 AES instructions, expanded with them: `aeskeygenassist` for
+/// `SubWord` and `aesimc` for the decryption keys, where the portable steps (a bitsliced S-box
+/// per word) cost more than the few blocks a TLS handshake's keys encrypt.
+///
+/// # Safety
+///
+/// AES-NI and SSE2 must be available.
+#[cfg(target_arch = "x86_64")]
+unsafe fn hw_key_x86(key: &[u8]) -> Result<HwKey, Error> {
+    // SAFETY: the caller guarantees AES-NI and SSE2.
+    let keys = RoundKeys::expand_with(key, |w| unsafe { x86_aesni::sub_word(w) })?;
+    // SAFETY: as above.
+    Ok(HwKey::with_inv_mix(&keys, |b| unsafe { x86_aesni::inv_mix_columns(b) }))
 }
 
 /// `Nr` for a key of `len` bytes (FIPS 197 §5, figure 4), or the error for any other length.
@@ -97,6 +117,12 @@ fn key_rounds(len: usize) -> Result<usize, Error> {
 /// returns `Nr`. Separate from [`RoundKeys`] so that ct32 can expand into its own schedule's
 /// storage.
 pub(crate) fn expand_words(key: &[u8], w: &mut [u32]) -> usize {
+    expand_words_with(key, w, ct32::sub_word)
+}
+
+/// [`expand_words`] with another `SubWord`: the bitsliced one costs two orthogonalizations
+/// and a bitsliced S-box per call, where AES-NI's `aeskeygenassist` is one instruction.
+fn expand_words_with(key: &[u8], w: &mut [u32], sub_word: impl Fn(u32) -> u32) -> usize {
     let nk = key.len() / 4;
     let rounds = nk + 6;
     // Words are little-endian, so byte 0 of a word is its low byte.
@@ -108,10 +134,10 @@ pub(crate) fn expand_words(key: &[u8], w: &mut [u32]) -> usize {
         let mut t = w[i - 1];
         if i % nk == 0 {
             // RotWord moves byte 1 to byte 0; Rcon goes into byte 0.
-            t = ct32::sub_word(t.rotate_right(8)) ^ rcon;
+            t = sub_word(t.rotate_right(8)) ^ rcon;
             rcon = (rcon << 1) ^ (0x11b & 0u32.wrapping_sub(rcon >> 7));
         } else if nk > 6 && i % nk == 4 {
-            t = ct32::sub_word(t);
+            t = sub_word(t);
         }
         w[i] = w[i - nk] ^ t;
     }
@@ -125,13 +151,14 @@ impl Drop for RoundKeys {
 }
 
 /// Multiplication by x in GF(2^8), without a branch.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "aarch64", all(test, target_arch = "x86_64")))]
 fn xtime(b: u8) -> u8 {
     (b << 1) ^ (0x1b & 0u8.wrapping_sub(b >> 7))
 }
 
 /// FIPS 197 §5.3.3 `InvMixColumns` on one round key, for the equivalent inverse cipher.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+// x86 uses `aesimc` (see `hw_key_x86`).
+#[cfg(any(target_arch = "aarch64", all(test, target_arch = "x86_64")))]
 fn inv_mix_columns(block: &[u8; 16]) -> [u8; 16] {
     let mut out = [0u8; 16];
     for (o, a) in out.chunks_exact_mut(4).zip(block.chunks_exact(4)) {
@@ -158,7 +185,14 @@ pub(crate) struct HwKey {
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 impl HwKey {
+    // x86 keys are built by `hw_key_x86`, with the AES instructions.
+    #[cfg(any(target_arch = "aarch64", all(test, target_arch = "x86_64")))]
     fn new(keys: &RoundKeys) -> Self {
+        Self::with_inv_mix(keys, inv_mix_columns)
+    }
+
+    /// The schedule from `keys`, the decryption keys through the given `InvMixColumns`.
+    fn with_inv_mix(keys: &RoundKeys, inv_mix_columns: impl Fn(&[u8; 16]) -> [u8; 16]) -> Self {
         let rounds = keys.rounds;
         let mut enc = [[0u8; 16]; 15];
         for (i, e) in enc[..=rounds].iter_mut().enumerate() {
@@ -176,9 +210,10 @@ impl HwKey {
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 impl Drop for HwKey {
+    // A vectorised fill behind a barrier, not a volatile write per byte (480 bytes per key).
     fn drop(&mut self) {
-        self.enc.zeroize();
-        self.dec.zeroize();
+        crate::chacha20::wipe(&mut self.enc);
+        crate::chacha20::wipe(&mut self.dec);
     }
 }
 
@@ -249,11 +284,16 @@ impl Aes {
         let keys = || RoundKeys::expand(key);
         let schedule = match imp {
             #[cfg(target_arch = "x86_64")]
-            AesImpl::X86Aesni(token) => Schedule::X86Aesni(token, HwKey::new(&keys()?)),
+            // SAFETY: the `Aes` token proves AES-NI and SSE2.
+            AesImpl::X86Aesni(token) => Schedule::X86Aesni(token, unsafe { hw_key_x86(key)? }),
             #[cfg(target_arch = "x86_64")]
-            AesImpl::X86Vaes(token) => Schedule::X86Vaes(token, HwKey::new(&keys()?)),
+            // SAFETY: the `VaesAvx2` token proves AES-NI and SSE2 among its features.
+            AesImpl::X86Vaes(token) => Schedule::X86Vaes(token, unsafe { hw_key_x86(key)? }),
             #[cfg(target_arch = "x86_64")]
-            AesImpl::X86Vaes512(token) => Schedule::X86Vaes512(token, HwKey::new(&keys()?)),
+            AesImpl::X86Vaes512(token) => {
+                // SAFETY: the `Vaes512` token proves AES-NI and SSE2 among its features.
+                Schedule::X86Vaes512(token, unsafe { hw_key_x86(key)? })
+            }
             #[cfg(target_arch = "aarch64")]
             AesImpl::Aarch64(token) => Schedule::Aarch64(token, HwKey::new(&keys()?)),
             #[cfg(target_pointer_width = "64")]
@@ -546,6 +586,34 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(keys.bytes(14), hex!("fe4890d1e6188d0b046df344706c631e"));
+    }
+
+    /// The AES-NI expansion (`aeskeygenassist`, `aesimc`) gives the portable schedule, for
+    /// every key length and keys whose words hit many S-box inputs.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn aesni_key_expansion_matches_the_portable_one() {
+        let Some(_token) = core_cpu::Aes::get() else {
+            std::println!("AES-NI: not available on this CPU");
+            return;
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for len in [16, 24, 32] {
+            for _ in 0..64 {
+                let key: std::vec::Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                        (seed >> 56) as u8
+                    })
+                    .collect();
+                let portable = HwKey::new(&RoundKeys::expand(&key).unwrap());
+                // SAFETY: the `Aes` token above proves AES-NI and SSE2.
+                let hw = unsafe { hw_key_x86(&key) }.unwrap();
+                assert_eq!(hw.rounds, portable.rounds);
+                assert_eq!(hw.enc, portable.enc, "{key:02x?}");
+                assert_eq!(hw.dec, portable.dec, "{key:02x?}");
+            }
+        }
     }
 
     #[test]

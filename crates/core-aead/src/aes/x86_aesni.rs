@@ -5,11 +5,37 @@
 use super::HwKey;
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_aesdec_si128, _mm_aesdeclast_si128, _mm_aesenc_si128,
-    _mm_aesenclast_si128, _mm_loadu_si128, _mm_set_epi32, _mm_set_epi64x, _mm_setzero_si128,
-    _mm_shuffle_epi8, _mm_storeu_si128, _mm_xor_si128,
+    _mm_aesenclast_si128, _mm_aesimc_si128, _mm_aeskeygenassist_si128, _mm_cvtsi32_si128,
+    _mm_cvtsi128_si32, _mm_loadu_si128, _mm_set_epi32, _mm_set_epi64x, _mm_setzero_si128,
+    _mm_shuffle_epi8, _mm_slli_si128, _mm_storeu_si128, _mm_xor_si128,
 };
 use core_cpu::Aes;
 use zeroize::Zeroize;
+
+/// FIPS 197 `SubWord` (the S-box on each byte of a little-endian word) for the key
+/// expansion: `aeskeygenassist` puts `SubWord` of the state's word 1 in word 0 (and rotated,
+/// with the round constant, in word 1); the word is placed in lane 1 by the shift.
+///
+/// # Safety
+///
+/// AES-NI and SSE2 must be available.
+#[target_feature(enable = "aes,sse2")]
+pub(crate) unsafe fn sub_word(w: u32) -> u32 {
+    let x = _mm_slli_si128::<4>(_mm_cvtsi32_si128(w.cast_signed()));
+    _mm_cvtsi128_si32(_mm_aeskeygenassist_si128::<0>(x)).cast_unsigned()
+}
+
+/// FIPS 197 §5.3.3 `InvMixColumns` on one round key (`aesimc`), for the decryption keys.
+///
+/// # Safety
+///
+/// AES-NI and SSE2 must be available.
+#[target_feature(enable = "aes,sse2")]
+pub(crate) unsafe fn inv_mix_columns(block: &[u8; 16]) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    store(&mut out, _mm_aesimc_si128(load(block)));
+    out
+}
 
 /// Blocks processed together.
 const LANES: usize = 8;

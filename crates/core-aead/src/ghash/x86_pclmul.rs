@@ -8,13 +8,13 @@
 //! loaded with one byte reversal.
 
 use super::h_times_x_inverse;
+use crate::chacha20::wipe;
 use core::arch::x86_64::{
     __m128i, _mm_clmulepi64_si128, _mm_loadu_si128, _mm_set_epi64x, _mm_setzero_si128,
     _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_slli_si128, _mm_srli_si128, _mm_storeu_si128,
     _mm_xor_si128,
 };
 use core_cpu::ClMul;
-use zeroize::Zeroize;
 
 /// Blocks per reduction.
 pub(crate) const BATCH: usize = 8;
@@ -53,9 +53,10 @@ impl Key {
 }
 
 impl Drop for Key {
+    // A vectorised fill behind a barrier, as for the wide key.
     fn drop(&mut self) {
-        self.h.zeroize();
-        self.k.zeroize();
+        wipe(&mut self.h);
+        wipe(&mut self.k);
     }
 }
 
@@ -153,6 +154,26 @@ pub(super) fn power_table(h: &[u8; 16], out_h: &mut [[u8; 16]], out_k: &mut [[u8
         store(ph, p);
         store(pk, _mm_xor_si128(p, _mm_shuffle_epi32::<0x4e>(p)));
         p = mul(p, h1);
+    }
+}
+
+/// The wide tables' layout of [`power_table`]: counting from the end, `out_h[len − i]` is Hⁱ
+/// for every entry and `out_k[len − i]` the XOR of its halves for the last `out_k.len()`
+/// entries (no more of them than of `out_h`). Written in place, so no table is copied.
+#[target_feature(enable = "pclmulqdq,sse2,ssse3")]
+pub(super) fn power_table_rev(h: &[u8; 16], out_h: &mut [[u8; 16]], out_k: &mut [[u8; 16]]) {
+    let h1 = load(&h_times_x_inverse(h).to_le_bytes());
+    let mut p = h1;
+    let mut ks = out_k.iter_mut().rev();
+    let n = out_h.len();
+    for (i, ph) in out_h.iter_mut().rev().enumerate() {
+        store(ph, p);
+        if let Some(pk) = ks.next() {
+            store(pk, _mm_xor_si128(p, _mm_shuffle_epi32::<0x4e>(p)));
+        }
+        if i + 1 < n {
+            p = mul(p, h1);
+        }
     }
 }
 

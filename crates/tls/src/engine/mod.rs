@@ -7,7 +7,8 @@ pub(crate) mod deframe;
 pub(crate) mod handshake;
 pub(crate) mod io;
 
-use core_hash::{HmacDrbg, RandomSource, Sha256};
+use core_hash::{HmacDrbg, RandomError, RandomSource, Sha256};
+use zeroize::Zeroize;
 
 use crate::error::{Error, PeerMisbehaved};
 use crate::key_schedule::Secret;
@@ -47,7 +48,7 @@ pub(crate) struct Core<'a, 'b> {
     pub(crate) params: Negotiated,
     /// A per-connection generator seeded from the caller's source at construction, for the
     /// randomness needed while handling messages (key shares chosen by the peer, signatures).
-    pub(crate) rng: HmacDrbg<Sha256>,
+    pub(crate) rng: ConnRng,
     /// Client: the last session ticket that did not fit its storage.
     pub(crate) refused_ticket: Option<TicketTooLong>,
     /// Server: who the client is (for the tickets we issue).
@@ -103,6 +104,71 @@ impl SinceData {
     }
 }
 
+/// Bytes of entropy a [`ConnRng`] draws: one SHA-256 output.
+const ENTROPY_LEN: usize = 32;
+
+/// Bytes of seed a [`ConnRng`] draws: the entropy and half as much again as the nonce, as
+/// `HmacDrbg::from_source` draws them (SP 800-90A §8.6.7).
+const SEED_LEN: usize = ENTROPY_LEN + ENTROPY_LEN / 2;
+
+/// The personalization string of every connection's generator.
+const PERSONALIZATION: &[u8] = b"halite tls connection";
+
+/// A connection's HMAC-DRBG, instantiated on first use from a seed drawn (in one call to the
+/// caller's source) when the connection is made. Instantiation costs about as much as two
+/// HMAC-SHA-256 keyings and four MACs, and many connections never need the generator (a
+/// resumed TLS 1.2 client, a TLS 1.3 PSK-only one); the output is the same as instantiating
+/// at once.
+// No allocator: the generator lives inline, and the seed shares its room.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum ConnRng {
+    /// Not yet instantiated: the entropy and nonce, wiped when used or dropped.
+    Seeded([u8; SEED_LEN]),
+    /// Instantiated.
+    Ready(HmacDrbg<Sha256>),
+}
+
+impl ConnRng {
+    /// Draws the seed from `source`.
+    pub(crate) fn from_source(source: &mut dyn RandomSource) -> Result<Self, Error> {
+        let mut seed = [0u8; SEED_LEN];
+        if source.fill(&mut seed).is_err() {
+            seed.zeroize();
+            return Err(Error::RandomFailed);
+        }
+        Ok(Self::Seeded(seed))
+    }
+
+    /// The generator, instantiated now if it was not yet.
+    fn drbg(&mut self) -> Result<&mut HmacDrbg<Sha256>, RandomError> {
+        if let Self::Seeded(seed) = self {
+            let (entropy, nonce) = seed.split_at(ENTROPY_LEN);
+            let drbg = HmacDrbg::new(entropy, nonce, PERSONALIZATION);
+            seed.zeroize();
+            // Cannot fail: the entropy is a full SHA-256 output.
+            *self = Self::Ready(drbg.map_err(|_| RandomError::Unavailable)?);
+        }
+        match self {
+            Self::Ready(drbg) => Ok(drbg),
+            Self::Seeded(_) => Err(RandomError::Unavailable),
+        }
+    }
+}
+
+impl RandomSource for ConnRng {
+    fn fill(&mut self, dest: &mut [u8]) -> Result<(), RandomError> {
+        self.drbg()?.fill(dest)
+    }
+}
+
+impl Drop for ConnRng {
+    fn drop(&mut self) {
+        if let Self::Seeded(seed) = self {
+            seed.zeroize();
+        }
+    }
+}
+
 pub(crate) fn random<const N: usize>(rng: &mut dyn RandomSource) -> Result<[u8; N], Error> {
     let mut out = [0u8; N];
     rng.fill(&mut out).map_err(|_| Error::RandomFailed)?;
@@ -145,5 +211,46 @@ mod size_tests {
             "Connection is {size} bytes, over {MAX_CONNECTION_SIZE_64} (Halite issue 22: the \
              connection object and buffers of a 1.2 connection are no larger than for 1.3)"
         );
+    }
+}
+
+#[cfg(test)]
+mod rng_tests {
+    use super::*;
+
+    /// A source that counts bytes, or fails.
+    struct Counter(Option<u8>);
+
+    impl RandomSource for Counter {
+        fn fill(&mut self, dest: &mut [u8]) -> Result<(), RandomError> {
+            let n = self.0.as_mut().ok_or(RandomError::Unavailable)?;
+            for b in dest {
+                *b = *n;
+                *n = n.wrapping_add(1);
+            }
+            Ok(())
+        }
+    }
+
+    /// Instantiating on first use gives what instantiating at once would: the same stream
+    /// as `HmacDrbg::from_source` over the same source, across several requests.
+    #[test]
+    fn lazy_generator_is_the_eager_one() {
+        let mut lazy = ConnRng::from_source(&mut Counter(Some(3))).unwrap();
+        assert!(matches!(lazy, ConnRng::Seeded(_)));
+        let mut eager =
+            HmacDrbg::<Sha256>::from_source(&mut Counter(Some(3)), PERSONALIZATION).unwrap();
+        for len in [12, 32, 1, 100] {
+            let (mut a, mut b) = ([0u8; 100], [0u8; 100]);
+            lazy.fill(&mut a[..len]).unwrap();
+            eager.fill(&mut b[..len]).unwrap();
+            assert_eq!(a, b, "{len}");
+            assert!(matches!(lazy, ConnRng::Ready(_)));
+        }
+    }
+
+    #[test]
+    fn a_failing_source_is_an_error() {
+        assert!(matches!(ConnRng::from_source(&mut Counter(None)), Err(Error::RandomFailed)));
     }
 }

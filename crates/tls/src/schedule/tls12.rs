@@ -58,13 +58,20 @@ fn p_hash<H: Hash>(secret: &[u8], label: &[u8], seed: &[&[u8]], out: &mut [u8]) 
     };
     // A(1) = HMAC(secret, A(0)), A(0) = label ‖ seed.
     let mut a = with_seed(&[]);
-    for chunk in out.chunks_mut(H::OUTPUT_LEN) {
+    let mut chunks = out.chunks_mut(H::OUTPUT_LEN).peekable();
+    while let Some(chunk) = chunks.next() {
         let mut block = with_seed(a.as_ref());
         chunk.copy_from_slice(&block.as_ref()[..chunk.len()]);
         block.as_mut().zeroize();
-        let mut m = keyed.clone();
-        m.update(a.as_ref());
-        a = m.finalize();
+        // A(i + 1) only if another chunk needs it: a Finished or a key block is one or two
+        // chunks, and the unused A would cost two more compressions each time.
+        if chunks.peek().is_some() {
+            let mut m = keyed.clone();
+            m.update(a.as_ref());
+            let next = m.finalize();
+            a.as_mut().zeroize();
+            a = next;
+        }
     }
     a.as_mut().zeroize();
 }
