@@ -5,7 +5,7 @@
 //! before releasing it, so a fault in the computation cannot leak a factor.
 
 use crate::blinding::BlindingCache;
-use crate::der::{self, KeyAlg, Reader, Writer};
+use crate::der::{self, KeyAlg, PssKeyParams, Reader, Writer};
 use crate::mont::{
     Dyn, Engine, Mont, MontImpl, PowJob, W64, Word, add, add_mod, ct_eq, digits_for, dispatch,
     inv_vartime, is_zero, is_zero_vartime, leading_zero_bytes_ct, load_be, lt_vartime, mul_full,
@@ -212,9 +212,9 @@ impl PublicKey {
         self.alg.kind()
     }
 
-    /// An id-RSASSA-PSS key's RSASSA-PSS-params (RFC 4055 §3.1) as encoded, empty when it has
-    /// none; `None` for an rsaEncryption key.
-    pub fn pss_params_der(&self) -> Option<&[u8]> {
+    /// An id-RSASSA-PSS key's RSASSA-PSS-params (RFC 4055 §3.1), which may be none; `None`
+    /// for an rsaEncryption key.
+    pub fn pss_params(&self) -> Option<PssKeyParams> {
         self.alg.pss_params()
     }
 
@@ -282,8 +282,9 @@ impl PublicKey {
     pub fn to_spki_der(&self, out: &mut [u8]) -> Result<usize, Error> {
         let mut pkcs1 = [0u8; MAX_PKCS1_PUBLIC_DER_LEN];
         let len = self.to_pkcs1_der(&mut pkcs1)?;
-        let spki =
-            SubjectPublicKeyInfo { algorithm: self.alg.identifier(), public_key: &pkcs1[..len] };
+        let mut params = [0u8; der::MAX_PSS_PARAMS];
+        let algorithm = self.alg.identifier(&mut params)?;
+        let spki = SubjectPublicKeyInfo { algorithm, public_key: &pkcs1[..len] };
         Ok(spki.to_der(out)?)
     }
 }
@@ -646,9 +647,9 @@ impl PrivateKey {
         self.alg.kind()
     }
 
-    /// An id-RSASSA-PSS key's RSASSA-PSS-params as encoded (empty when it has none); `None`
-    /// for an rsaEncryption key.
-    pub fn pss_params_der(&self) -> Option<&[u8]> {
+    /// An id-RSASSA-PSS key's RSASSA-PSS-params (which may be none); `None` for an
+    /// rsaEncryption key.
+    pub fn pss_params(&self) -> Option<PssKeyParams> {
         self.alg.pss_params()
     }
 
@@ -761,9 +762,10 @@ impl PrivateKey {
     /// with its parameters for a key read as one); returns its length. The output is secret.
     pub fn to_pkcs8_der(&self, out: &mut [u8]) -> Result<usize, Error> {
         let mut inner = [0u8; PKCS1_MAX];
+        let mut params = [0u8; der::MAX_PSS_PARAMS];
         let r = self.to_pkcs1_der(&mut inner).and_then(|len| {
             let info = PrivateKeyInfo {
-                algorithm: self.alg.identifier(),
+                algorithm: self.alg.identifier(&mut params)?,
                 private_key: &inner[..len],
                 attributes: None,
                 public_key: None,
