@@ -3,7 +3,9 @@
 //! algorithm identifiers an RSA key may carry, and the parameters of an RSASSA-PSS key.
 
 use core_der::der::{self as d, context};
-pub(crate) use core_der::der::{NULL, OID, Reader, SEQUENCE, Writer, tlv_len, uint_content_len};
+pub(crate) use core_der::der::{
+    NULL, OID, Reader, SEQUENCE, Writer, only, tlv_len, uint_content_len,
+};
 use core_der::pkix::{AlgorithmIdentifier, oid};
 
 use crate::{Error, HashAlg, Pss};
@@ -149,27 +151,41 @@ impl PssKeyParams {
     }
 
     /// Reads RSASSA-PSS-params (empty for none): every field optional and explicitly tagged,
-    /// the hashes SHA-1 or SHA-2 with NULL or absent parameters, the mask generation MGF1, a
-    /// salt length below 2^32, the trailer field 1.
+    /// the hashes SHA-1 or SHA-2 with NULL or absent parameters (another hash is
+    /// [`Error::UnsupportedHash`]), the mask generation MGF1, a salt length below 2^32, the
+    /// trailer field 1.
     fn from_der(params: &[u8]) -> Result<Self, Error> {
+        match Self::read(params)? {
+            (p, true) => Ok(p),
+            (_, false) => Err(Error::UnsupportedHash),
+        }
+    }
+
+    /// [`from_der`](Self::from_der) in `core-der`'s errors, out of line (one conversion, not
+    /// one per field); with whether both hashes are known.
+    #[inline(never)]
+    fn read(params: &[u8]) -> Result<(Self, bool), core_der::Error> {
         let mut p = Self::NONE;
+        let mut known = true;
         if params.is_empty() {
-            return Ok(p);
+            return Ok((p, known));
         }
         p.form = form::PRESENT;
         let mut r = Reader::new(d::only(params, SEQUENCE)?);
         if let Some(hash) = r.read_optional(context(0))? {
-            let null;
-            (p.hash, null) = read_hash(hash)?;
+            let (h, null) = read_hash(hash)?;
+            known &= h.is_some();
+            p.hash = h.unwrap_or(HashAlg::Sha1);
             p.form |= form::HASH | if null { form::HASH_NULL } else { 0 };
         }
         if let Some(mgf) = r.read_optional(context(1))? {
             let mut mgf = Reader::new(d::only(mgf, SEQUENCE)?);
             if mgf.read(OID)? != oid::MGF1 {
-                return Err(Error::InvalidDer);
+                return Err(core_der::Error::NonCanonical);
             }
-            let null;
-            (p.mgf1_hash, null) = read_hash(mgf.rest())?;
+            let (h, null) = read_hash(mgf.rest())?;
+            known &= h.is_some();
+            p.mgf1_hash = h.unwrap_or(HashAlg::Sha1);
             p.form |= form::MGF | if null { form::MGF_NULL } else { 0 };
         }
         if let Some(salt) = r.read_optional(context(2))? {
@@ -177,31 +193,26 @@ impl PssKeyParams {
             let m = salt.uint()?;
             salt.finish()?;
             if m.len() > 4 {
-                return Err(Error::InvalidDer);
+                return Err(core_der::Error::NonCanonical);
             }
             p.salt_len = m.iter().fold(0, |acc, &b| (acc << 8) | u32::from(b));
             p.form |= form::SALT;
         }
         if let Some(trailer) = r.read_optional(context(3))? {
-            let mut trailer = Reader::new(trailer);
-            trailer.expect_uint(1)?;
-            trailer.finish()?;
+            if trailer != &TRAILER_FIELD[2..] {
+                return Err(core_der::Error::NonCanonical);
+            }
             p.form |= form::TRAILER;
         }
         r.finish()?;
-        Ok(p)
+        Ok((p, known))
     }
 }
 
-/// The OID of a hash RSASSA-PSS-params may name.
+/// The OID of a hash RSASSA-PSS-params may name (only those are ever read, so only they are
+/// written).
 fn hash_oid(hash: HashAlg) -> &'static [u8] {
-    match hash {
-        HashAlg::Sha1 => oid::SHA1,
-        HashAlg::Sha256 => oid::SHA256,
-        HashAlg::Sha384 => oid::SHA384,
-        // Only these four are read, so only they are written.
-        HashAlg::Sha512 | HashAlg::Sha224 | HashAlg::Sha512_256 => oid::SHA512,
-    }
+    HASHES.iter().find(|&&(_, h)| h == hash).map_or(oid::SHA512, |&(oid, _)| oid)
 }
 
 /// Contents of a hash `AlgorithmIdentifier`, with NULL parameters or none.
@@ -220,21 +231,23 @@ fn write_hash_identifier(w: &mut Writer<'_>, hash: HashAlg, null: bool) -> Resul
     if null { Ok(w.bytes(NULL_PARAMS)?) } else { Ok(()) }
 }
 
-/// A hash `AlgorithmIdentifier` (RFC 4055 §2.1: parameters NULL or absent) naming a SHA-1 or
-/// SHA-2 hash, and whether its parameters were NULL.
-fn read_hash(alg: &[u8]) -> Result<(HashAlg, bool), Error> {
+/// The hashes RSASSA-PSS-params may name, by OID.
+const HASHES: [(&[u8], HashAlg); 4] = [
+    (oid::SHA1, HashAlg::Sha1),
+    (oid::SHA256, HashAlg::Sha256),
+    (oid::SHA384, HashAlg::Sha384),
+    (oid::SHA512, HashAlg::Sha512),
+];
+
+/// A hash `AlgorithmIdentifier` (RFC 4055 §2.1: parameters NULL or absent): the SHA-1 or
+/// SHA-2 hash it names (`None` for another), and whether its parameters were NULL.
+fn read_hash(alg: &[u8]) -> Result<(Option<HashAlg>, bool), core_der::Error> {
     let alg = AlgorithmIdentifier::from_contents(d::only(alg, SEQUENCE)?)?;
     let null = alg.params == NULL_PARAMS;
     if !(alg.params.is_empty() || null) {
-        return Err(Error::InvalidDer);
+        return Err(core_der::Error::NonCanonical);
     }
-    let hash = match alg.oid {
-        oid::SHA1 => HashAlg::Sha1,
-        oid::SHA256 => HashAlg::Sha256,
-        oid::SHA384 => HashAlg::Sha384,
-        oid::SHA512 => HashAlg::Sha512,
-        _ => return Err(Error::UnsupportedHash),
-    };
+    let hash = HASHES.iter().find(|(oid, _)| *oid == alg.oid).map(|&(_, hash)| hash);
     Ok((hash, null))
 }
 

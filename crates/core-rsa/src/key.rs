@@ -172,12 +172,7 @@ impl PublicKey {
 
     /// The key from a PKCS#1 `RSAPublicKey` with algorithm `alg`.
     fn from_pkcs1_der_alg(der: &[u8], imp: MontImpl, alg: KeyAlg) -> Result<Self, Error> {
-        let mut outer = Reader::new(der);
-        let mut seq = outer.sequence()?;
-        let n = seq.uint()?;
-        let e = seq.uint()?;
-        seq.finish()?;
-        outer.finish()?;
+        let (n, e) = read_pkcs1_public(der)?;
         Self::build(n, e, imp, alg)
     }
 
@@ -191,9 +186,8 @@ impl PublicKey {
 
     /// The same on a chosen implementation.
     pub fn from_spki_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
-        let spki = SubjectPublicKeyInfo::from_der(der)?;
-        let alg = KeyAlg::from_identifier(&spki.algorithm)?;
-        Self::from_pkcs1_der_alg(spki.public_key, imp, alg)
+        let (alg, pkcs1) = read_spki(der)?;
+        Self::from_pkcs1_der_alg(pkcs1, imp, alg)
     }
 
     /// The same key on another implementation.
@@ -322,6 +316,58 @@ struct Components<'a> {
     dp: &'a [u8],
     dq: &'a [u8],
     qinv: &'a [u8],
+}
+
+impl<'a> Components<'a> {
+    /// Reads a PKCS#1 `RSAPrivateKey` (two primes; multi-prime keys are not supported).
+    // The DER walk stays in `core_der::Error` and out of line: one conversion at the end
+    // rather than one per field, inlined into every caller (Cortex-M0 flash).
+    #[inline(never)]
+    fn from_der(der: &'a [u8]) -> Result<Self, core_der::Error> {
+        let mut seq = Reader::new(der::only(der, der::SEQUENCE)?);
+        seq.expect_uint(0)?;
+        let c = Self {
+            n: seq.uint()?,
+            e: seq.uint()?,
+            d: seq.uint()?,
+            p: seq.uint()?,
+            q: seq.uint()?,
+            dp: seq.uint()?,
+            dq: seq.uint()?,
+            qinv: seq.uint()?,
+        };
+        seq.finish()?;
+        Ok(c)
+    }
+}
+
+/// Reads a PKCS#1 `RSAPublicKey`: the magnitudes of `n` and `e`.
+#[inline(never)] // see `Components::from_der`
+fn read_pkcs1_public(der: &[u8]) -> Result<(&[u8], &[u8]), core_der::Error> {
+    let mut seq = Reader::new(der::only(der, der::SEQUENCE)?);
+    let n = seq.uint()?;
+    let e = seq.uint()?;
+    seq.finish()?;
+    Ok((n, e))
+}
+
+/// Reads an RSA key's `SubjectPublicKeyInfo`: its algorithm and its PKCS#1 `RSAPublicKey`.
+#[inline(never)] // see `Components::from_der`
+fn read_spki(der: &[u8]) -> Result<(KeyAlg, &[u8]), Error> {
+    let spki = SubjectPublicKeyInfo::from_der(der)?;
+    Ok((KeyAlg::from_identifier(&spki.algorithm)?, spki.public_key))
+}
+
+/// Reads an RSA key's PKCS#8 `PrivateKeyInfo`: its algorithm and its PKCS#1 `RSAPrivateKey`.
+#[inline(never)] // see `Components::from_der`
+fn read_pkcs8(der: &[u8]) -> Result<(KeyAlg, &[u8]), Error> {
+    let info = PrivateKeyInfo::from_der(der)?;
+    let alg = KeyAlg::from_identifier(&info.algorithm)?;
+    // Attributes and a version-2 public key are not expected in RSA keys; refuse them.
+    if info.attributes.is_some() || info.public_key.is_some() {
+        return Err(Error::InvalidDer);
+    }
+    Ok((alg, info.private_key))
 }
 
 /// Loads `bytes` into the first `len` digits of `dst`, or fails with `err`.
@@ -602,22 +648,7 @@ impl PrivateKey {
 
     /// The key from a PKCS#1 `RSAPrivateKey` with algorithm `alg`, built in place.
     fn from_pkcs1_der_alg(der: &[u8], imp: MontImpl, alg: KeyAlg) -> Result<Self, Error> {
-        let mut outer = Reader::new(der);
-        let mut seq = outer.sequence()?;
-        seq.expect_uint(0)?; // version two-prime; multi-prime keys are not supported
-        let c = Components {
-            n: seq.uint()?,
-            e: seq.uint()?,
-            d: seq.uint()?,
-            p: seq.uint()?,
-            q: seq.uint()?,
-            dp: seq.uint()?,
-            dq: seq.uint()?,
-            qinv: seq.uint()?,
-        };
-        seq.finish()?;
-        outer.finish()?;
-        Self::build(&c, imp, alg)
+        Self::build(&Components::from_der(der)?, imp, alg)
     }
 
     /// The key from a PKCS#8 `PrivateKeyInfo` (RFC 5208) in DER, holding an rsaEncryption
@@ -629,13 +660,8 @@ impl PrivateKey {
 
     /// The same on a chosen implementation.
     pub fn from_pkcs8_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
-        let info = PrivateKeyInfo::from_der(der)?;
-        let alg = KeyAlg::from_identifier(&info.algorithm)?;
-        // Attributes and a version-2 public key are not expected in RSA keys; refuse them.
-        if info.attributes.is_some() || info.public_key.is_some() {
-            return Err(Error::InvalidDer);
-        }
-        Self::from_pkcs1_der_alg(info.private_key, imp, alg)
+        let (alg, pkcs1) = read_pkcs8(der)?;
+        Self::from_pkcs1_der_alg(pkcs1, imp, alg)
     }
 
     /// What the key's PKCS#8 form calls it: [`KeyAlgorithm::Rsa`] or
