@@ -262,6 +262,41 @@ pub fn encode_string(label: &str, der: &[u8]) -> zeroize::Zeroizing<alloc::strin
     zeroize::Zeroizing::new(text)
 }
 
+/// Writes DER with `write` into an `N`-byte stack buffer (wiped after, as it may hold a
+/// private key) and wraps it in a PEM block labelled `label` in `out`. The errors are the
+/// caller's type `E`: `write`'s pass through, and `map` turns the encoder's (an `out` too
+/// small is [`PemError::BufferTooSmall`]) into one.
+pub fn encode_with<'o, const N: usize, E>(
+    label: &str,
+    out: &'o mut [u8],
+    write: impl FnOnce(&mut [u8]) -> Result<usize, E>,
+    map: impl FnOnce(PemError) -> E,
+) -> Result<&'o str, E> {
+    let mut der = [0u8; N];
+    let r = write(&mut der).and_then(|n| {
+        // `write` reports what it wrote, so `n <= N`; were it not, that is no panic.
+        let encoded = match der.get(..n) {
+            Some(der) => encode(label, der, out),
+            None => Err(PemError::BufferTooSmall { needed: n }),
+        };
+        encoded.map_err(map)
+    });
+    zeroize::Zeroize::zeroize(&mut der);
+    r
+}
+
+/// As [`encode_with`], into a new `String`, wiped on drop.
+#[cfg(feature = "alloc")]
+pub fn encode_string_with<const N: usize, E>(
+    label: &str,
+    write: impl FnOnce(&mut [u8]) -> Result<usize, E>,
+) -> Result<zeroize::Zeroizing<alloc::string::String>, E> {
+    let mut der = [0u8; N];
+    let r = write(&mut der).map(|n| encode_string(label, der.get(..n).unwrap_or_default()));
+    zeroize::Zeroize::zeroize(&mut der);
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,5 +366,38 @@ mod tests {
         }
         let mut small = [0u8; 10];
         assert_eq!(encode("X", b"abc", &mut small), Err(PemError::BufferTooSmall { needed: 39 }));
+    }
+
+    /// The stack-buffer helper writes what `encode` writes, and every error comes out in the
+    /// caller's type: the writer's as they are, the encoder's through the map, a writer
+    /// claiming more than the buffer as a too-small buffer rather than a panic.
+    #[test]
+    fn encode_with_maps_errors() {
+        #[derive(Debug, PartialEq)]
+        enum E {
+            Writer,
+            Pem(PemError),
+        }
+        let write = |b: &mut [u8]| {
+            b[..3].copy_from_slice(b"abc");
+            Ok(3)
+        };
+        let mut out = [0u8; 64];
+        let mut want = [0u8; 64];
+        let text = encode_with::<8, E>("X", &mut out, write, E::Pem).map(std::string::String::from);
+        assert_eq!(text.as_deref().ok(), encode("X", b"abc", &mut want).ok());
+        let mut small = [0u8; 10];
+        let needed = encoded_len("X", 3);
+        assert_eq!(
+            encode_with::<8, E>("X", &mut small, write, E::Pem),
+            Err(E::Pem(PemError::BufferTooSmall { needed }))
+        );
+        assert_eq!(encode_with::<8, E>("X", &mut out, |_| Err(E::Writer), E::Pem), Err(E::Writer));
+        assert_eq!(
+            encode_with::<8, E>("X", &mut out, |_| Ok(9), E::Pem),
+            Err(E::Pem(PemError::BufferTooSmall { needed: 9 }))
+        );
+        let string = encode_string_with::<8, E>("X", write).unwrap();
+        assert_eq!(Some(string.as_str()), text.ok().as_deref());
     }
 }
