@@ -61,6 +61,7 @@ mod form {
 }
 
 /// RSASSA-PSS-params' defaults (RFC 4055 §3.1): SHA-1 and a 20-byte salt.
+#[cfg(feature = "pss-keys")]
 const DEFAULT_SALT_LEN: u32 = 20;
 
 /// `[3] { INTEGER 1 }`, the only trailer field.
@@ -68,6 +69,7 @@ const TRAILER_FIELD: [u8; 5] = [context(3), 3, d::INTEGER, 1, 1];
 
 impl PssKeyParams {
     /// No parameters: any.
+    #[cfg(feature = "pss-keys")]
     const NONE: Self =
         Self { hash: HashAlg::Sha1, mgf1_hash: HashAlg::Sha1, salt_len: DEFAULT_SALT_LEN, form: 0 };
 
@@ -154,6 +156,7 @@ impl PssKeyParams {
     /// the hashes SHA-1 or SHA-2 with NULL or absent parameters (another hash is
     /// [`Error::UnsupportedHash`]), the mask generation MGF1, a salt length below 2^32, the
     /// trailer field 1.
+    #[cfg(feature = "pss-keys")]
     fn from_der(params: &[u8]) -> Result<Self, Error> {
         match Self::read(params)? {
             (p, true) => Ok(p),
@@ -163,6 +166,7 @@ impl PssKeyParams {
 
     /// [`from_der`](Self::from_der) in `core-der`'s errors, out of line (one conversion, not
     /// one per field); with whether both hashes are known.
+    #[cfg(feature = "pss-keys")]
     #[inline(never)]
     fn read(params: &[u8]) -> Result<(Self, bool), core_der::Error> {
         let mut p = Self::NONE;
@@ -241,6 +245,7 @@ const HASHES: [(&[u8], HashAlg); 4] = [
 
 /// A hash `AlgorithmIdentifier` (RFC 4055 §2.1: parameters NULL or absent): the SHA-1 or
 /// SHA-2 hash it names (`None` for another), and whether its parameters were NULL.
+#[cfg(feature = "pss-keys")]
 fn read_hash(alg: &[u8]) -> Result<(Option<HashAlg>, bool), core_der::Error> {
     let alg = AlgorithmIdentifier::from_contents(d::only(alg, SEQUENCE)?)?;
     let null = alg.params == NULL_PARAMS;
@@ -272,6 +277,7 @@ impl KeyAlg {
     pub(crate) fn from_identifier(alg: &AlgorithmIdentifier<'_>) -> Result<Self, Error> {
         match alg.oid {
             oid::RSA_ENCRYPTION if alg.params == NULL_PARAMS => Ok(Self::RSA),
+            #[cfg(feature = "pss-keys")]
             oid::RSASSA_PSS => Ok(Self { pss: Some(PssKeyParams::from_der(alg.params)?) }),
             _ => Err(Self::refused(alg)),
         }
@@ -316,7 +322,7 @@ impl KeyAlg {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "pss-keys"))]
 mod tests {
     use super::*;
 

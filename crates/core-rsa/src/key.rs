@@ -177,9 +177,9 @@ impl PublicKey {
     }
 
     /// The key from an X.509 `SubjectPublicKeyInfo` (RFC 5280 §4.1) in DER, with the
-    /// rsaEncryption algorithm or id-RSASSA-PSS (RFC 4055 §1.2; its parameters, absent or
-    /// present, stay with the key). A key of another kind is [`Error::WrongAlgorithm`] naming
-    /// it.
+    /// rsaEncryption algorithm or id-RSASSA-PSS (RFC 4055 §1.2, with the `pss-keys` feature,
+    /// on by default; its parameters, absent or present, stay with the key). A key of another
+    /// kind is [`Error::WrongAlgorithm`] naming it.
     pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
         Self::from_spki_der_with_impl(der, MontImpl::best())
     }
@@ -652,8 +652,9 @@ impl PrivateKey {
     }
 
     /// The key from a PKCS#8 `PrivateKeyInfo` (RFC 5208) in DER, holding an rsaEncryption
-    /// key or an id-RSASSA-PSS one (RFC 4055; its parameters, absent or present, stay with the
-    /// key). A key of another kind is [`Error::WrongAlgorithm`] naming it.
+    /// key or an id-RSASSA-PSS one (RFC 4055, with the `pss-keys` feature, on by default; its
+    /// parameters, absent or present, stay with the key). A key of another kind is
+    /// [`Error::WrongAlgorithm`] naming it.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
         Self::from_pkcs8_der_with_impl(der, MontImpl::best())
     }
