@@ -326,18 +326,14 @@ impl<'a> Components<'a> {
     fn from_der(der: &'a [u8]) -> Result<Self, core_der::Error> {
         let mut seq = Reader::new(der::only(der, der::SEQUENCE)?);
         seq.expect_uint(0)?;
-        let c = Self {
-            n: seq.uint()?,
-            e: seq.uint()?,
-            d: seq.uint()?,
-            p: seq.uint()?,
-            q: seq.uint()?,
-            dp: seq.uint()?,
-            dq: seq.uint()?,
-            qinv: seq.uint()?,
-        };
+        // A loop: one call site for the eight INTEGERs, not eight.
+        let mut ints: [&[u8]; 8] = [&[]; 8];
+        for int in &mut ints {
+            *int = seq.uint()?;
+        }
         seq.finish()?;
-        Ok(c)
+        let [n, e, d, p, q, dp, dq, qinv] = ints;
+        Ok(Self { n, e, d, p, q, dp, dq, qinv })
     }
 }
 
