@@ -21,11 +21,11 @@ pub enum PemError {
     /// A character outside the base64 alphabet, padding in the wrong place or of the wrong
     /// length, or non-zero unused bits.
     BadBase64,
-    /// The output buffer is too small; the result needs `needed` bytes.
-    BufferTooSmall {
-        /// The length needed.
-        needed: usize,
-    },
+    /// The output buffer is too small: the result needs [`decoded_len`] of the block's body,
+    /// or [`encoded_len`] of the DER. (No length here: a payload would make every key
+    /// crate's error, which holds a `PemError`, four bytes longer, and every `Result` with
+    /// it no longer fit a register on the Cortex-M0.)
+    BufferTooSmall,
 }
 
 impl fmt::Display for PemError {
@@ -34,9 +34,7 @@ impl fmt::Display for PemError {
             Self::NotFound => f.write_str("no PEM block found"),
             Self::WrongLabel => f.write_str("no PEM block with the expected label"),
             Self::BadBase64 => f.write_str("malformed base64 in a PEM block"),
-            Self::BufferTooSmall { needed } => {
-                write!(f, "output buffer too small: {needed} bytes needed")
-            }
+            Self::BufferTooSmall => f.write_str("output buffer too small"),
         }
     }
 }
@@ -147,7 +145,7 @@ fn b64_char(x: u32) -> u8 {
 /// `out`; returns the decoded bytes.
 pub fn decode_body<'o>(body: &str, out: &'o mut [u8]) -> Result<&'o [u8], PemError> {
     let needed = decoded_len(body);
-    let out = out.get_mut(..needed).ok_or(PemError::BufferTooSmall { needed })?;
+    let out = out.get_mut(..needed).ok_or(PemError::BufferTooSmall)?;
     let (mut acc, mut bits, mut n, mut digits, mut padding) = (0u32, 0u32, 0usize, 0usize, 0usize);
     // Collects every problem without returning early on a character.
     let mut bad = 0i32;
@@ -216,7 +214,7 @@ pub const fn encoded_len(label: &str, der_len: usize) -> usize {
 /// characters a line, LF line ends); returns the text written, [`encoded_len`] bytes.
 pub fn encode<'o>(label: &str, der: &[u8], out: &'o mut [u8]) -> Result<&'o str, PemError> {
     let needed = encoded_len(label, der.len());
-    let out = out.get_mut(..needed).ok_or(PemError::BufferTooSmall { needed })?;
+    let out = out.get_mut(..needed).ok_or(PemError::BufferTooSmall)?;
     let mut at = 0;
     let mut put = |b: &[u8]| {
         out[at..at + b.len()].copy_from_slice(b);
@@ -277,7 +275,7 @@ pub fn encode_with<'o, const N: usize, E>(
         // `write` reports what it wrote, so `n <= N`; were it not, that is no panic.
         let encoded = match der.get(..n) {
             Some(der) => encode(label, der, out),
-            None => Err(PemError::BufferTooSmall { needed: n }),
+            None => Err(PemError::BufferTooSmall),
         };
         encoded.map_err(map)
     });
@@ -315,10 +313,8 @@ mod tests {
         assert_eq!(decode_first(TEXT, "OTHER", &mut buf), Ok(&[0u8, 0, 0][..]));
         assert_eq!(decode_first(TEXT, "NONE", &mut buf), Err(PemError::WrongLabel));
         assert_eq!(decode_first("no pem here", "NONE", &mut buf), Err(PemError::NotFound));
-        assert_eq!(
-            decode_first(TEXT, "THING", &mut buf[..4]),
-            Err(PemError::BufferTooSmall { needed: 5 })
-        );
+        assert_eq!(decode_first(TEXT, "THING", &mut buf[..4]), Err(PemError::BufferTooSmall));
+        assert_eq!(blocks(TEXT, "THING").next().map(decoded_len), Some(5));
         assert_eq!(blocks("-----BEGIN THING-----\nno end", "THING").count(), 0);
         // An END line for another label does not close the block.
         let mismatched = "-----BEGIN A-----\nAAAA\n-----END B-----\n";
@@ -365,7 +361,8 @@ mod tests {
             assert_eq!(decode_first(text, "X", &mut back), Ok(&data[..len]));
         }
         let mut small = [0u8; 10];
-        assert_eq!(encode("X", b"abc", &mut small), Err(PemError::BufferTooSmall { needed: 39 }));
+        assert_eq!(encode("X", b"abc", &mut small), Err(PemError::BufferTooSmall));
+        assert_eq!(encoded_len("X", 3), 39);
     }
 
     /// The stack-buffer helper writes what `encode` writes, and every error comes out in the
@@ -387,15 +384,14 @@ mod tests {
         let text = encode_with::<8, E>("X", &mut out, write, E::Pem).map(std::string::String::from);
         assert_eq!(text.as_deref().ok(), encode("X", b"abc", &mut want).ok());
         let mut small = [0u8; 10];
-        let needed = encoded_len("X", 3);
         assert_eq!(
             encode_with::<8, E>("X", &mut small, write, E::Pem),
-            Err(E::Pem(PemError::BufferTooSmall { needed }))
+            Err(E::Pem(PemError::BufferTooSmall))
         );
         assert_eq!(encode_with::<8, E>("X", &mut out, |_| Err(E::Writer), E::Pem), Err(E::Writer));
         assert_eq!(
             encode_with::<8, E>("X", &mut out, |_| Ok(9), E::Pem),
-            Err(E::Pem(PemError::BufferTooSmall { needed: 9 }))
+            Err(E::Pem(PemError::BufferTooSmall))
         );
         let string = encode_string_with::<8, E>("X", write).unwrap();
         assert_eq!(Some(string.as_str()), text.ok().as_deref());

@@ -30,7 +30,7 @@ pub(crate) fn from_pem<T>(
 ) -> Result<T, Error> {
     match core_der::pem::with_decoded::<MAX_DER, _>(text, label, f) {
         Ok(r) => r,
-        Err(PemError::BufferTooSmall { .. }) => Err(Error::InvalidLength),
+        Err(PemError::BufferTooSmall) => Err(Error::InvalidLength),
         Err(e) => Err(Error::Pem(e)),
     }
 }
@@ -43,7 +43,7 @@ pub(crate) fn to_pem<'o, const N: usize>(
     f: impl FnOnce(&mut [u8]) -> Result<usize, Error>,
 ) -> Result<&'o str, Error> {
     core_der::pem::encode_with::<N, _>(label, out, f, |e| match e {
-        PemError::BufferTooSmall { .. } => Error::BufferTooSmall,
+        PemError::BufferTooSmall => Error::BufferTooSmall,
         e => Error::Pem(e),
     })
 }

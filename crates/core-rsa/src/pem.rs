@@ -28,7 +28,7 @@ fn from_pem<const N: usize, T>(
 ) -> Result<T, Error> {
     match core_der::pem::with_decoded::<N, _>(text, label, f) {
         Ok(r) => r,
-        Err(PemError::BufferTooSmall { .. }) => Err(Error::UnsupportedKeySize),
+        Err(PemError::BufferTooSmall) => Err(Error::UnsupportedKeySize),
         Err(e) => Err(Error::Pem(e)),
     }
 }
@@ -41,7 +41,7 @@ pub(crate) fn to_pem<'o, const N: usize>(
     f: impl FnOnce(&mut [u8]) -> Result<usize, Error>,
 ) -> Result<&'o str, Error> {
     core_der::pem::encode_with::<N, _>(label, out, f, |e| match e {
-        PemError::BufferTooSmall { .. } => Error::BufferTooSmall,
+        PemError::BufferTooSmall => Error::BufferTooSmall,
         e => Error::Pem(e),
     })
 }
