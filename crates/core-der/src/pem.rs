@@ -21,11 +21,11 @@ pub enum PemError {
     /// A character outside the base64 alphabet, padding in the wrong place or of the wrong
     /// length, or non-zero unused bits.
     BadBase64,
-    /// The output buffer is too small; the result needs `needed` bytes.
-    BufferTooSmall {
-        /// The length needed.
-        needed: usize,
-    },
+    /// The output buffer is too small: the result needs [`decoded_len`] of the block's body,
+    /// or [`encoded_len`] of the DER. (No length here: a payload would make every key
+    /// crate's error, which holds a `PemError`, four bytes longer, and every `Result` with
+    /// it no longer fit a register on the Cortex-M0.)
+    BufferTooSmall,
 }
 
 impl fmt::Display for PemError {
@@ -34,9 +34,7 @@ impl fmt::Display for PemError {
             Self::NotFound => f.write_str("no PEM block found"),
             Self::WrongLabel => f.write_str("no PEM block with the expected label"),
             Self::BadBase64 => f.write_str("malformed base64 in a PEM block"),
-            Self::BufferTooSmall { needed } => {
-                write!(f, "output buffer too small: {needed} bytes needed")
-            }
+            Self::BufferTooSmall => f.write_str("output buffer too small"),
         }
     }
 }
@@ -147,7 +145,7 @@ fn b64_char(x: u32) -> u8 {
 /// `out`; returns the decoded bytes.
 pub fn decode_body<'o>(body: &str, out: &'o mut [u8]) -> Result<&'o [u8], PemError> {
     let needed = decoded_len(body);
-    let out = out.get_mut(..needed).ok_or(PemError::BufferTooSmall { needed })?;
+    let out = out.get_mut(..needed).ok_or(PemError::BufferTooSmall)?;
     let (mut acc, mut bits, mut n, mut digits, mut padding) = (0u32, 0u32, 0usize, 0usize, 0usize);
     // Collects every problem without returning early on a character.
     let mut bad = 0i32;
@@ -216,7 +214,7 @@ pub const fn encoded_len(label: &str, der_len: usize) -> usize {
 /// characters a line, LF line ends); returns the text written, [`encoded_len`] bytes.
 pub fn encode<'o>(label: &str, der: &[u8], out: &'o mut [u8]) -> Result<&'o str, PemError> {
     let needed = encoded_len(label, der.len());
-    let out = out.get_mut(..needed).ok_or(PemError::BufferTooSmall { needed })?;
+    let out = out.get_mut(..needed).ok_or(PemError::BufferTooSmall)?;
     let mut at = 0;
     let mut put = |b: &[u8]| {
         out[at..at + b.len()].copy_from_slice(b);
@@ -262,6 +260,41 @@ pub fn encode_string(label: &str, der: &[u8]) -> zeroize::Zeroizing<alloc::strin
     zeroize::Zeroizing::new(text)
 }
 
+/// Writes DER with `write` into an `N`-byte stack buffer (wiped after, as it may hold a
+/// private key) and wraps it in a PEM block labelled `label` in `out`. The errors are the
+/// caller's type `E`: `write`'s pass through, and `map` turns the encoder's (an `out` too
+/// small is [`PemError::BufferTooSmall`]) into one.
+pub fn encode_with<'o, const N: usize, E>(
+    label: &str,
+    out: &'o mut [u8],
+    write: impl FnOnce(&mut [u8]) -> Result<usize, E>,
+    map: impl FnOnce(PemError) -> E,
+) -> Result<&'o str, E> {
+    let mut der = [0u8; N];
+    let r = write(&mut der).and_then(|n| {
+        // `write` reports what it wrote, so `n <= N`; were it not, that is no panic.
+        let encoded = match der.get(..n) {
+            Some(der) => encode(label, der, out),
+            None => Err(PemError::BufferTooSmall),
+        };
+        encoded.map_err(map)
+    });
+    zeroize::Zeroize::zeroize(&mut der);
+    r
+}
+
+/// As [`encode_with`], into a new `String`, wiped on drop.
+#[cfg(feature = "alloc")]
+pub fn encode_string_with<const N: usize, E>(
+    label: &str,
+    write: impl FnOnce(&mut [u8]) -> Result<usize, E>,
+) -> Result<zeroize::Zeroizing<alloc::string::String>, E> {
+    let mut der = [0u8; N];
+    let r = write(&mut der).map(|n| encode_string(label, der.get(..n).unwrap_or_default()));
+    zeroize::Zeroize::zeroize(&mut der);
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,10 +313,8 @@ mod tests {
         assert_eq!(decode_first(TEXT, "OTHER", &mut buf), Ok(&[0u8, 0, 0][..]));
         assert_eq!(decode_first(TEXT, "NONE", &mut buf), Err(PemError::WrongLabel));
         assert_eq!(decode_first("no pem here", "NONE", &mut buf), Err(PemError::NotFound));
-        assert_eq!(
-            decode_first(TEXT, "THING", &mut buf[..4]),
-            Err(PemError::BufferTooSmall { needed: 5 })
-        );
+        assert_eq!(decode_first(TEXT, "THING", &mut buf[..4]), Err(PemError::BufferTooSmall));
+        assert_eq!(blocks(TEXT, "THING").next().map(decoded_len), Some(5));
         assert_eq!(blocks("-----BEGIN THING-----\nno end", "THING").count(), 0);
         // An END line for another label does not close the block.
         let mismatched = "-----BEGIN A-----\nAAAA\n-----END B-----\n";
@@ -330,6 +361,39 @@ mod tests {
             assert_eq!(decode_first(text, "X", &mut back), Ok(&data[..len]));
         }
         let mut small = [0u8; 10];
-        assert_eq!(encode("X", b"abc", &mut small), Err(PemError::BufferTooSmall { needed: 39 }));
+        assert_eq!(encode("X", b"abc", &mut small), Err(PemError::BufferTooSmall));
+        assert_eq!(encoded_len("X", 3), 39);
+    }
+
+    /// The stack-buffer helper writes what `encode` writes, and every error comes out in the
+    /// caller's type: the writer's as they are, the encoder's through the map, a writer
+    /// claiming more than the buffer as a too-small buffer rather than a panic.
+    #[test]
+    fn encode_with_maps_errors() {
+        #[derive(Debug, PartialEq)]
+        enum E {
+            Writer,
+            Pem(PemError),
+        }
+        let write = |b: &mut [u8]| {
+            b[..3].copy_from_slice(b"abc");
+            Ok(3)
+        };
+        let mut out = [0u8; 64];
+        let mut want = [0u8; 64];
+        let text = encode_with::<8, E>("X", &mut out, write, E::Pem).map(std::string::String::from);
+        assert_eq!(text.as_deref().ok(), encode("X", b"abc", &mut want).ok());
+        let mut small = [0u8; 10];
+        assert_eq!(
+            encode_with::<8, E>("X", &mut small, write, E::Pem),
+            Err(E::Pem(PemError::BufferTooSmall))
+        );
+        assert_eq!(encode_with::<8, E>("X", &mut out, |_| Err(E::Writer), E::Pem), Err(E::Writer));
+        assert_eq!(
+            encode_with::<8, E>("X", &mut out, |_| Ok(9), E::Pem),
+            Err(E::Pem(PemError::BufferTooSmall))
+        );
+        let string = encode_string_with::<8, E>("X", write).unwrap();
+        assert_eq!(Some(string.as_str()), text.ok().as_deref());
     }
 }

@@ -80,12 +80,7 @@ pub enum KeyAlgorithm {
 impl KeyAlgorithm {
     /// The EC key kind for a named curve's OID.
     pub fn of_curve(curve: &[u8]) -> Self {
-        match curve {
-            oid::SECP256R1 => Self::EcP256,
-            oid::SECP384R1 => Self::EcP384,
-            oid::SECP521R1 => Self::EcP521,
-            _ => Self::EcOther,
-        }
+        lookup(&CURVES, curve).unwrap_or(Self::EcOther)
     }
 
     /// A short name, as in error messages.
@@ -105,6 +100,29 @@ impl KeyAlgorithm {
             Self::Unknown => "an unknown algorithm",
         }
     }
+}
+
+/// The key kinds named by their algorithm's OID alone.
+const ALGORITHMS: [(&[u8], KeyAlgorithm); 7] = [
+    (oid::RSA_ENCRYPTION, KeyAlgorithm::Rsa),
+    (oid::RSASSA_PSS, KeyAlgorithm::RsaPss),
+    (oid::ED25519, KeyAlgorithm::Ed25519),
+    (oid::ED448, KeyAlgorithm::Ed448),
+    (oid::X25519, KeyAlgorithm::X25519),
+    (oid::X448, KeyAlgorithm::X448),
+    (oid::DSA, KeyAlgorithm::Dsa),
+];
+
+/// The EC key kinds of the named curves with a kind of their own.
+const CURVES: [(&[u8], KeyAlgorithm); 3] = [
+    (oid::SECP256R1, KeyAlgorithm::EcP256),
+    (oid::SECP384R1, KeyAlgorithm::EcP384),
+    (oid::SECP521R1, KeyAlgorithm::EcP521),
+];
+
+/// The kind `table` gives `oid`, if any.
+fn lookup(table: &[(&[u8], KeyAlgorithm)], oid: &[u8]) -> Option<KeyAlgorithm> {
+    table.iter().find(|(o, _)| *o == oid).map(|&(_, kind)| kind)
 }
 
 impl fmt::Display for KeyAlgorithm {
@@ -145,20 +163,14 @@ impl<'a> AlgorithmIdentifier<'a> {
     }
 
     /// What kind of key this identifier names.
+    // Out of line: it is only asked when a key is refused, and its table walk is smaller
+    // than a `match` on the OIDs, which compiles to a comparison per arm.
+    #[inline(never)]
     pub fn kind(&self) -> KeyAlgorithm {
-        match self.oid {
-            oid::RSA_ENCRYPTION => KeyAlgorithm::Rsa,
-            oid::RSASSA_PSS => KeyAlgorithm::RsaPss,
-            oid::EC_PUBLIC_KEY => {
-                self.named_curve().map_or(KeyAlgorithm::EcOther, KeyAlgorithm::of_curve)
-            }
-            oid::ED25519 => KeyAlgorithm::Ed25519,
-            oid::ED448 => KeyAlgorithm::Ed448,
-            oid::X25519 => KeyAlgorithm::X25519,
-            oid::X448 => KeyAlgorithm::X448,
-            oid::DSA => KeyAlgorithm::Dsa,
-            _ => KeyAlgorithm::Unknown,
+        if self.oid == oid::EC_PUBLIC_KEY {
+            return self.named_curve().map_or(KeyAlgorithm::EcOther, KeyAlgorithm::of_curve);
         }
+        lookup(&ALGORITHMS, self.oid).unwrap_or(KeyAlgorithm::Unknown)
     }
 
     /// Bytes in its SEQUENCE's contents.

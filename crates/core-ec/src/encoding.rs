@@ -30,7 +30,7 @@ pub(crate) fn from_pem<T>(
 ) -> Result<T, Error> {
     match core_der::pem::with_decoded::<MAX_DER, _>(text, label, f) {
         Ok(r) => r,
-        Err(PemError::BufferTooSmall { .. }) => Err(Error::InvalidLength),
+        Err(PemError::BufferTooSmall) => Err(Error::InvalidLength),
         Err(e) => Err(Error::Pem(e)),
     }
 }
@@ -42,15 +42,10 @@ pub(crate) fn to_pem<'o, const N: usize>(
     out: &'o mut [u8],
     f: impl FnOnce(&mut [u8]) -> Result<usize, Error>,
 ) -> Result<&'o str, Error> {
-    let mut der = [0u8; N];
-    let r = f(&mut der).and_then(|n| {
-        core_der::pem::encode(label, &der[..n], out).map_err(|e| match e {
-            PemError::BufferTooSmall { .. } => Error::BufferTooSmall,
-            e => Error::Pem(e),
-        })
-    });
-    der.zeroize();
-    r
+    core_der::pem::encode_with::<N, _>(label, out, f, |e| match e {
+        PemError::BufferTooSmall => Error::BufferTooSmall,
+        e => Error::Pem(e),
+    })
 }
 
 /// As [`to_pem`], into a new `String`, wiped on drop.
@@ -59,10 +54,7 @@ pub(crate) fn to_pem_string<const N: usize>(
     label: &str,
     f: impl FnOnce(&mut [u8]) -> Result<usize, Error>,
 ) -> Result<zeroize::Zeroizing<alloc::string::String>, Error> {
-    let mut der = [0u8; N];
-    let r = f(&mut der).map(|n| core_der::pem::encode_string(label, &der[..n]));
-    der.zeroize();
-    r
+    core_der::pem::encode_string_with::<N, _>(label, f)
 }
 
 /// Bytes in the SPKI of an RFC 8410 key (X25519, Ed25519): 44.

@@ -5,7 +5,7 @@
 //! before releasing it, so a fault in the computation cannot leak a factor.
 
 use crate::blinding::BlindingCache;
-use crate::der::{self, KeyAlg, Reader, Writer};
+use crate::der::{self, KeyAlg, PssKeyParams, Reader, Writer};
 use crate::mont::{
     Dyn, Engine, Mont, MontImpl, PowJob, W64, Word, add, add_mod, ct_eq, digits_for, dispatch,
     inv_vartime, is_zero, is_zero_vartime, leading_zero_bytes_ct, load_be, lt_vartime, mul_full,
@@ -172,28 +172,22 @@ impl PublicKey {
 
     /// The key from a PKCS#1 `RSAPublicKey` with algorithm `alg`.
     fn from_pkcs1_der_alg(der: &[u8], imp: MontImpl, alg: KeyAlg) -> Result<Self, Error> {
-        let mut outer = Reader::new(der);
-        let mut seq = outer.sequence()?;
-        let n = seq.uint()?;
-        let e = seq.uint()?;
-        seq.finish()?;
-        outer.finish()?;
+        let (n, e) = read_pkcs1_public(der)?;
         Self::build(n, e, imp, alg)
     }
 
     /// The key from an X.509 `SubjectPublicKeyInfo` (RFC 5280 §4.1) in DER, with the
-    /// rsaEncryption algorithm or id-RSASSA-PSS (RFC 4055 §1.2; its parameters, absent or
-    /// present, stay with the key). A key of another kind is [`Error::WrongAlgorithm`] naming
-    /// it.
+    /// rsaEncryption algorithm or id-RSASSA-PSS (RFC 4055 §1.2, with the `pss-keys` feature,
+    /// on by default; its parameters, absent or present, stay with the key). A key of another
+    /// kind is [`Error::WrongAlgorithm`] naming it.
     pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
         Self::from_spki_der_with_impl(der, MontImpl::best())
     }
 
     /// The same on a chosen implementation.
     pub fn from_spki_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
-        let spki = SubjectPublicKeyInfo::from_der(der)?;
-        let alg = KeyAlg::from_identifier(&spki.algorithm)?;
-        Self::from_pkcs1_der_alg(spki.public_key, imp, alg)
+        let (alg, pkcs1) = read_spki(der)?;
+        Self::from_pkcs1_der_alg(pkcs1, imp, alg)
     }
 
     /// The same key on another implementation.
@@ -212,9 +206,9 @@ impl PublicKey {
         self.alg.kind()
     }
 
-    /// An id-RSASSA-PSS key's RSASSA-PSS-params (RFC 4055 §3.1) as encoded, empty when it has
-    /// none; `None` for an rsaEncryption key.
-    pub fn pss_params_der(&self) -> Option<&[u8]> {
+    /// An id-RSASSA-PSS key's RSASSA-PSS-params (RFC 4055 §3.1), which may be none; `None`
+    /// for an rsaEncryption key.
+    pub fn pss_params(&self) -> Option<PssKeyParams> {
         self.alg.pss_params()
     }
 
@@ -282,8 +276,9 @@ impl PublicKey {
     pub fn to_spki_der(&self, out: &mut [u8]) -> Result<usize, Error> {
         let mut pkcs1 = [0u8; MAX_PKCS1_PUBLIC_DER_LEN];
         let len = self.to_pkcs1_der(&mut pkcs1)?;
-        let spki =
-            SubjectPublicKeyInfo { algorithm: self.alg.identifier(), public_key: &pkcs1[..len] };
+        let mut params = [0u8; der::MAX_PSS_PARAMS];
+        let algorithm = self.alg.identifier(&mut params)?;
+        let spki = SubjectPublicKeyInfo { algorithm, public_key: &pkcs1[..len] };
         Ok(spki.to_der(out)?)
     }
 }
@@ -321,6 +316,54 @@ struct Components<'a> {
     dp: &'a [u8],
     dq: &'a [u8],
     qinv: &'a [u8],
+}
+
+impl<'a> Components<'a> {
+    /// Reads a PKCS#1 `RSAPrivateKey` (two primes; multi-prime keys are not supported).
+    // The DER walk stays in `core_der::Error` and out of line: one conversion at the end
+    // rather than one per field, inlined into every caller (Cortex-M0 flash).
+    #[inline(never)]
+    fn from_der(der: &'a [u8]) -> Result<Self, core_der::Error> {
+        let mut seq = Reader::new(der::only(der, der::SEQUENCE)?);
+        seq.expect_uint(0)?;
+        // A loop: one call site for the eight INTEGERs, not eight.
+        let mut ints: [&[u8]; 8] = [&[]; 8];
+        for int in &mut ints {
+            *int = seq.uint()?;
+        }
+        seq.finish()?;
+        let [n, e, d, p, q, dp, dq, qinv] = ints;
+        Ok(Self { n, e, d, p, q, dp, dq, qinv })
+    }
+}
+
+/// Reads a PKCS#1 `RSAPublicKey`: the magnitudes of `n` and `e`.
+#[inline(never)] // see `Components::from_der`
+fn read_pkcs1_public(der: &[u8]) -> Result<(&[u8], &[u8]), core_der::Error> {
+    let mut seq = Reader::new(der::only(der, der::SEQUENCE)?);
+    let n = seq.uint()?;
+    let e = seq.uint()?;
+    seq.finish()?;
+    Ok((n, e))
+}
+
+/// Reads an RSA key's `SubjectPublicKeyInfo`: its algorithm and its PKCS#1 `RSAPublicKey`.
+#[inline(never)] // see `Components::from_der`
+fn read_spki(der: &[u8]) -> Result<(KeyAlg, &[u8]), Error> {
+    let spki = SubjectPublicKeyInfo::from_der(der)?;
+    Ok((KeyAlg::from_identifier(&spki.algorithm)?, spki.public_key))
+}
+
+/// Reads an RSA key's PKCS#8 `PrivateKeyInfo`: its algorithm and its PKCS#1 `RSAPrivateKey`.
+#[inline(never)] // see `Components::from_der`
+fn read_pkcs8(der: &[u8]) -> Result<(KeyAlg, &[u8]), Error> {
+    let info = PrivateKeyInfo::from_der(der)?;
+    let alg = KeyAlg::from_identifier(&info.algorithm)?;
+    // Attributes and a version-2 public key are not expected in RSA keys; refuse them.
+    if info.attributes.is_some() || info.public_key.is_some() {
+        return Err(Error::InvalidDer);
+    }
+    Ok((alg, info.private_key))
 }
 
 /// Loads `bytes` into the first `len` digits of `dst`, or fails with `err`.
@@ -601,40 +644,21 @@ impl PrivateKey {
 
     /// The key from a PKCS#1 `RSAPrivateKey` with algorithm `alg`, built in place.
     fn from_pkcs1_der_alg(der: &[u8], imp: MontImpl, alg: KeyAlg) -> Result<Self, Error> {
-        let mut outer = Reader::new(der);
-        let mut seq = outer.sequence()?;
-        seq.expect_uint(0)?; // version two-prime; multi-prime keys are not supported
-        let c = Components {
-            n: seq.uint()?,
-            e: seq.uint()?,
-            d: seq.uint()?,
-            p: seq.uint()?,
-            q: seq.uint()?,
-            dp: seq.uint()?,
-            dq: seq.uint()?,
-            qinv: seq.uint()?,
-        };
-        seq.finish()?;
-        outer.finish()?;
-        Self::build(&c, imp, alg)
+        Self::build(&Components::from_der(der)?, imp, alg)
     }
 
     /// The key from a PKCS#8 `PrivateKeyInfo` (RFC 5208) in DER, holding an rsaEncryption
-    /// key or an id-RSASSA-PSS one (RFC 4055; its parameters, absent or present, stay with the
-    /// key). A key of another kind is [`Error::WrongAlgorithm`] naming it.
+    /// key or an id-RSASSA-PSS one (RFC 4055, with the `pss-keys` feature, on by default; its
+    /// parameters, absent or present, stay with the key). A key of another kind is
+    /// [`Error::WrongAlgorithm`] naming it.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
         Self::from_pkcs8_der_with_impl(der, MontImpl::best())
     }
 
     /// The same on a chosen implementation.
     pub fn from_pkcs8_der_with_impl(der: &[u8], imp: MontImpl) -> Result<Self, Error> {
-        let info = PrivateKeyInfo::from_der(der)?;
-        let alg = KeyAlg::from_identifier(&info.algorithm)?;
-        // Attributes and a version-2 public key are not expected in RSA keys; refuse them.
-        if info.attributes.is_some() || info.public_key.is_some() {
-            return Err(Error::InvalidDer);
-        }
-        Self::from_pkcs1_der_alg(info.private_key, imp, alg)
+        let (alg, pkcs1) = read_pkcs8(der)?;
+        Self::from_pkcs1_der_alg(pkcs1, imp, alg)
     }
 
     /// What the key's PKCS#8 form calls it: [`KeyAlgorithm::Rsa`] or
@@ -646,9 +670,9 @@ impl PrivateKey {
         self.alg.kind()
     }
 
-    /// An id-RSASSA-PSS key's RSASSA-PSS-params as encoded (empty when it has none); `None`
-    /// for an rsaEncryption key.
-    pub fn pss_params_der(&self) -> Option<&[u8]> {
+    /// An id-RSASSA-PSS key's RSASSA-PSS-params (which may be none); `None` for an
+    /// rsaEncryption key.
+    pub fn pss_params(&self) -> Option<PssKeyParams> {
         self.alg.pss_params()
     }
 
@@ -761,9 +785,10 @@ impl PrivateKey {
     /// with its parameters for a key read as one); returns its length. The output is secret.
     pub fn to_pkcs8_der(&self, out: &mut [u8]) -> Result<usize, Error> {
         let mut inner = [0u8; PKCS1_MAX];
+        let mut params = [0u8; der::MAX_PSS_PARAMS];
         let r = self.to_pkcs1_der(&mut inner).and_then(|len| {
             let info = PrivateKeyInfo {
-                algorithm: self.alg.identifier(),
+                algorithm: self.alg.identifier(&mut params)?,
                 private_key: &inner[..len],
                 attributes: None,
                 public_key: None,

@@ -64,6 +64,7 @@ pub use core_der::{KeyAlgorithm, PemError};
 #[cfg(feature = "std")]
 pub use core_hash::OsRandom;
 pub use core_hash::{Implementation, RandomSource, Registered};
+pub use der::PssKeyParams;
 pub use hash::HashAlg;
 pub use key::{
     MAX_PKCS1_DER_LEN, MAX_PKCS1_PEM_LEN, MAX_PKCS1_PUBLIC_DER_LEN, MAX_PKCS1_PUBLIC_PEM_LEN,

@@ -4,7 +4,6 @@
 //! `core-der`'s codec.
 
 use core_der::PemError;
-use zeroize::Zeroize;
 
 use crate::key::{
     MAX_PKCS1_DER_LEN, MAX_PKCS1_PUBLIC_DER_LEN, MAX_PKCS8_DER_LEN, MAX_PUBLIC_KEY_DER_LEN,
@@ -29,39 +28,31 @@ fn from_pem<const N: usize, T>(
 ) -> Result<T, Error> {
     match core_der::pem::with_decoded::<N, _>(text, label, f) {
         Ok(r) => r,
-        Err(PemError::BufferTooSmall { .. }) => Err(Error::UnsupportedKeySize),
+        Err(PemError::BufferTooSmall) => Err(Error::UnsupportedKeySize),
         Err(e) => Err(Error::Pem(e)),
     }
 }
 
 /// Writes DER with `f` into an `N`-byte stack buffer (wiped after) and wraps it in a PEM
 /// block labelled `label` in `out`.
-fn to_pem<'o, const N: usize>(
+pub(crate) fn to_pem<'o, const N: usize>(
     label: &str,
     out: &'o mut [u8],
     f: impl FnOnce(&mut [u8]) -> Result<usize, Error>,
 ) -> Result<&'o str, Error> {
-    let mut der = [0u8; N];
-    let r = f(&mut der).and_then(|n| {
-        core_der::pem::encode(label, &der[..n], out).map_err(|e| match e {
-            PemError::BufferTooSmall { .. } => Error::BufferTooSmall,
-            e => Error::Pem(e),
-        })
-    });
-    der.zeroize();
-    r
+    core_der::pem::encode_with::<N, _>(label, out, f, |e| match e {
+        PemError::BufferTooSmall => Error::BufferTooSmall,
+        e => Error::Pem(e),
+    })
 }
 
 /// As [`to_pem`], into a new `String`, wiped on drop.
 #[cfg(feature = "alloc")]
-fn to_pem_string<const N: usize>(
+pub(crate) fn to_pem_string<const N: usize>(
     label: &str,
     f: impl FnOnce(&mut [u8]) -> Result<usize, Error>,
 ) -> Result<zeroize::Zeroizing<alloc::string::String>, Error> {
-    let mut der = [0u8; N];
-    let r = f(&mut der).map(|n| core_der::pem::encode_string(label, &der[..n]));
-    der.zeroize();
-    r
+    core_der::pem::encode_string_with::<N, _>(label, f)
 }
 
 /// PEM forms of the public key.

@@ -9,7 +9,7 @@ use std::process::Command;
 use core_der::pem;
 use core_rsa::{
     Error, HashAlg, KeyAlgorithm, MAX_PKCS1_PEM_LEN, MAX_PKCS8_DER_LEN, MAX_PKCS8_PEM_LEN,
-    MAX_PUBLIC_KEY_PEM_LEN, OsRandom, PemError, PrivateKey, Pss, PublicKey,
+    MAX_PUBLIC_KEY_PEM_LEN, OsRandom, PemError, PrivateKey, Pss, PssKeyParams, PublicKey,
 };
 use proptest::prelude::*;
 
@@ -50,7 +50,7 @@ fn openssl_keys_round_trip_byte_for_byte() {
     );
     let key = PrivateKey::from_pkcs8_pem(&pkcs8).unwrap();
     assert_eq!(key.algorithm(), KeyAlgorithm::Rsa);
-    assert_eq!(key.pss_params_der(), None);
+    assert_eq!(key.pss_params(), None);
     let key1 = PrivateKey::from_pkcs1_pem(&pkcs1).unwrap();
     let public = PublicKey::from_public_key_pem(&spki).unwrap();
     let public1 = PublicKey::from_pkcs1_pem(&pub1).unwrap();
@@ -87,8 +87,10 @@ fn pss_keys_round_trip_byte_for_byte() {
             (key.algorithm(), public.algorithm()),
             (KeyAlgorithm::RsaPss, KeyAlgorithm::RsaPss)
         );
-        assert_eq!(key.pss_params_der().map(|p| !p.is_empty()), Some(params), "{name}");
-        assert_eq!(public.pss_params_der(), key.pss_params_der());
+        let restriction = key.pss_params().map(PssKeyParams::restriction);
+        let want = params.then_some(Pss::with_salt_len(HashAlg::Sha256, 32));
+        assert_eq!(restriction, Some(want), "{name}");
+        assert_eq!(public.pss_params(), key.pss_params());
         let mut buf = vec![0u8; MAX_PKCS8_PEM_LEN];
         assert_eq!(key.to_pkcs8_pem(&mut buf).unwrap(), pkcs8, "{name}");
         assert_eq!(public.to_public_key_pem(&mut buf).unwrap(), spki, "{name}");

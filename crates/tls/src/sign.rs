@@ -229,7 +229,11 @@ impl SigningKey {
                 KeyError::NotPkcs8Pem
             }
             PemError::NotFound | PemError::WrongLabel => KeyError::NoPemBlock,
-            PemError::BufferTooSmall { needed } => KeyError::ScratchTooSmall { needed },
+            PemError::BufferTooSmall => KeyError::ScratchTooSmall {
+                needed: crate::pem::blocks(text, "PRIVATE KEY")
+                    .next()
+                    .map_or(0, crate::pem::decoded_len),
+            },
             _ => KeyError::BadBase64,
         })?;
         Self::from_pkcs8_der(der)
