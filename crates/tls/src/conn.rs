@@ -246,7 +246,12 @@ impl<'a, 'b> Connection<'a, 'b> {
         let name = server_name.as_bytes();
         conn.c.sni[..name.len()].copy_from_slice(name);
         conn.c.sni_len = name.len();
-        let key = KeyShare::keygen(first_group, config.key_exchanges, rng)?;
+        // A TLS 1.2-only client makes its key when the ServerKeyExchange names the group.
+        let key = if config.offers(ProtocolVersion::TLSV1_3) {
+            Some(KeyShare::keygen(first_group, config.key_exchanges, rng)?)
+        } else {
+            None
+        };
         let random_bytes: [u8; 32] = random(rng)?;
         let random_id: [u8; 32] = random(rng)?;
         // A ticket for the server if there is one, else the external PSK (TLS 1.3 only). A
@@ -279,7 +284,7 @@ impl<'a, 'b> Connection<'a, 'b> {
             &config,
             &random_bytes,
             session_id.as_slice(),
-            &key,
+            key.as_ref(),
             None,
             false,
             None,

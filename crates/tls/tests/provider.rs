@@ -453,6 +453,31 @@ fn custom_key_exchange_replaces_core_ec() {
     assert_eq!(KX.agreed.load(Ordering::Relaxed), 1);
 }
 
+/// A client that offers TLS 1.2 only sends no key share, so it makes no key until the
+/// ServerKeyExchange names the group (one keygen in all, not two).
+#[cfg(feature = "tls12")]
+#[test]
+fn a_tls12_only_client_makes_its_key_at_the_server_key_exchange() {
+    static KX: CountingX25519 = CountingX25519::new(NamedGroup::X25519, false);
+    let kx: &[&'static dyn KeyExchange] = &[&KX];
+    let (mut cb, mut sb) = (Bufs::new(), Bufs::new());
+    let config = ClientConfig {
+        versions: &[tls::msgs::ProtocolVersion::TLSV1_2],
+        groups: &[NamedGroup::X25519],
+        key_exchanges: kx,
+        ..ClientConfig::new(roots(), &tls::SystemClock)
+    };
+    let mut c = Connection::client(config, "localhost", cb.get(), &mut OsRandom).unwrap();
+    assert_eq!(KX.generated.load(Ordering::Relaxed), 0, "a key before the ServerKeyExchange");
+    assert_eq!(KX.publics.load(Ordering::Relaxed), 0);
+    let config = ServerConfig::new(certs(default_key()));
+    let mut s = Connection::server(config, sb.get(), &mut OsRandom).unwrap();
+    run(&mut c, &mut s).unwrap();
+    assert_eq!(c.negotiated().unwrap().version, tls::msgs::ProtocolVersion::TLSV1_2);
+    assert_eq!(KX.generated.load(Ordering::Relaxed), 1);
+    assert_eq!(KX.agreed.load(Ordering::Relaxed), 1);
+}
+
 /// The client's shares in its ClientHello as (group, key), and its session id, consuming it.
 fn take_shares(c: &mut Connection<'_, '_>) -> (Vec<u8>, Vec<(NamedGroup, Vec<u8>)>) {
     let rec = c.pending_send().to_vec();

@@ -21,7 +21,9 @@ use crate::engine::handshake::supported_schemes;
 use core_hash::{Sha256, Sha384};
 
 pub(crate) struct ClientHelloSent {
-    pub(crate) key: KeyShare,
+    /// Our key share; `None` when we offer TLS 1.2 only (the key comes with the
+    /// ServerKeyExchange then).
+    pub(crate) key: Option<KeyShare>,
     pub(crate) random: [u8; 32],
     pub(crate) session_id: SessionId,
     /// The ClientHello under both hashes until the ServerHello picks one (kept as bare
@@ -125,7 +127,7 @@ pub(crate) fn send_client_hello<'a>(
     config: &ClientConfig<'a>,
     random: &[u8; 32],
     session_id: &[u8],
-    key: &KeyShare,
+    key: Option<&KeyShare>,
     cookie: Option<&[u8]>,
     one_share: bool,
     transcript: Option<&mut Transcript>,
@@ -183,10 +185,14 @@ pub(crate) fn send_client_hello<'a>(
         (true, false) => &[ProtocolVersion::TLSV1_3],
         _ => &[ProtocolVersion::TLSV1_2],
     };
-    let public = key.public()?;
-    let mut shares = [KeyShareEntry { group: key.group(), key: public.as_ref() }; 2];
-    let n_shares = match offered_classical_part(config, key).filter(|_| !one_share) {
-        Some((group, range)) => {
+    // A client that offers only TLS 1.2 has no key share to send (`key` is `None`).
+    let public = key.map(KeyShare::public).transpose()?;
+    let mut shares = [KeyShareEntry { group: crate::msgs::NamedGroup(0), key: &[] }; 2];
+    let mut n_shares = 0;
+    if let (Some(key), Some(public)) = (key, public.as_ref()) {
+        shares[0] = KeyShareEntry { group: key.group(), key: public.as_ref() };
+        n_shares = 1;
+        if let Some((group, range)) = offered_classical_part(config, key).filter(|_| !one_share) {
             let part = KeyShareEntry { group, key: public.as_ref().get(range).unwrap_or_default() };
             // In the order of our preference.
             let pos = |g| config.groups.iter().position(|x| *x == g);
@@ -195,10 +201,9 @@ pub(crate) fn send_client_hello<'a>(
             } else {
                 shares[1] = part;
             }
-            2
+            n_shares = 2;
         }
-        None => 1,
-    };
+    }
     // A client that offers only TLS 1.2 lists only the groups TLS 1.2 can use, and sends no
     // key_share (a TLS 1.3 extension, RFC 8446 §4.2.8).
     let mut groups_buf = [crate::msgs::NamedGroup(0); MAX_LIST];
@@ -221,7 +226,7 @@ pub(crate) fn send_client_hello<'a>(
             supported_versions: Some(List::items(versions)),
             supported_groups: Some(List::items(&groups_buf[..n_groups])),
             signature_algorithms: Some(List::items(&all_schemes[..n_schemes])),
-            key_shares: tls13.then(|| List::items(&shares[..n_shares])),
+            key_shares: (tls13 && n_shares > 0).then(|| List::items(&shares[..n_shares])),
             alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
             cookie,
             record_size_limit: config.record_size_limit,
@@ -293,8 +298,8 @@ pub(crate) fn offered_classical_part(
 /// BoringSSL sends them, from one key. Not when `key_exchanges` replaces either group.
 pub(crate) fn first_key_group(config: &ClientConfig<'_>) -> Option<crate::msgs::NamedGroup> {
     if !config.offers(ProtocolVersion::TLSV1_3) {
-        // A TLS 1.2 client sends no share: the key only fills the state until the
-        // ServerKeyExchange names the group.
+        // A TLS 1.2 client sends no share and makes no key until the ServerKeyExchange
+        // names the group; it still needs a group TLS 1.2 can use.
         return config.groups.iter().copied().find(|&g| !crate::kx::is_tls13_only(g));
     }
     let first = *config.groups.first()?;

@@ -92,16 +92,20 @@ pub(crate) fn client_server_hello<'a>(
     client_check_hello(sh, st.session_id.as_slice())?;
     let suite = suites::find(config.suites, sh.cipher_suite)
         .ok_or(PeerMisbehaved::SelectedUnofferedParameter)?;
+    // Offering TLS 1.3, we made a key (checked above).
+    let Some(st_key) = st.key else {
+        return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+    };
     let mut transcript = match suite.hash {
         HashAlg::Sha256 => Transcript::Sha256(st.th256),
         HashAlg::Sha384 => Transcript::Sha384(st.th384),
     };
     if !sh.is_retry_request() {
-        let classical = offered_classical_part(config, &st.key).map(|(g, _)| g);
+        let classical = offered_classical_part(config, &st_key).map(|(g, _)| g);
         return client_key_exchange(
             c,
             config,
-            (&st.key, classical),
+            (&st_key, classical),
             suite,
             transcript,
             raw,
@@ -114,15 +118,15 @@ pub(crate) fn client_server_hello<'a>(
     let x = &sh.extensions;
     let key = match x.selected_group {
         Some(g)
-            if g == st.key.group()
-                || offered_classical_part(config, &st.key).is_some_and(|(c, _)| c == g)
+            if g == st_key.group()
+                || offered_classical_part(config, &st_key).is_some_and(|(c, _)| c == g)
                 || !config.groups.contains(&g) =>
         {
             return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
         }
         Some(g) => KeyShare::keygen(g, config.key_exchanges, &mut c.rng)?,
         None if x.cookie.is_none() => return Err(PeerMisbehaved::UselessRetryRequest.into()),
-        None => st.key,
+        None => st_key,
     };
     // A new group gets its one share (RFC 8446 §4.1.2); after a cookie-only retry the shares
     // are the first ClientHello's, a hybrid's Diffie–Hellman part included.
@@ -142,7 +146,7 @@ pub(crate) fn client_server_hello<'a>(
         config,
         &st.random,
         st.session_id.as_slice(),
-        &key,
+        Some(&key),
         x.cookie,
         one_share,
         Some(&mut transcript),
