@@ -1,19 +1,4 @@
-//! Halite's authenticated encryption: AES (with CTR, CBC, GCM and CCM) and ChaCha20-Poly1305,
-//! for everything from a Cortex-M0 to a VAES-AVX512 server.
-//!
-//! As in `core-hash`, every primitive has several implementations, each in its own module
-//! named after its technique, all constant-time (no secret-dependent branches, memory indices
-//! or table lookups). The best one for this CPU is chosen once, when a key is built, and kept
-//! with the key schedule; any one can be asked for by name, and `implementations()` lists
-//! them for tests and benchmarks.
-//!
-//! The AEAD API is the in-place one TLS uses ([`Aead::seal_in_place_detached`],
-//! [`Aead::open_in_place_detached`]) plus a buffer-to-buffer form. A forged tag returns
-//! [`Error::AuthenticationFailed`] and zeroes the buffer: unauthenticated plaintext is never
-//! released. Key schedules are computed once and wiped on drop.
-//!
-//! The `rustcrypto` feature implements the RustCrypto `aead` traits (`KeyInit`, `AeadInOut`)
-//! for the AEADs, so code generic over `aead` runs on them.
+#![doc = include_str!("../README.md")]
 #![no_std]
 #![warn(missing_docs)]
 

@@ -1,16 +1,4 @@
-//! Run-time CPU feature detection for Halite, done once and cached, plus zero-sized tokens that
-//! prove a feature was detected.
-//!
-//! Every accelerated function in Halite takes the token of the instructions it uses as an
-//! argument (`core_cpu::Aes`, `core_cpu::Sha`…), so it cannot be reached without the check.
-//! Detection runs on first use and is cached in one atomic with plain loads and stores — the
-//! only atomics a Cortex-M0 has — so a race merely repeats the (idempotent) detection.
-//!
-//! Features can be switched off for the whole process before first use, like OpenSSL's
-//! `OPENSSL_ia32cap`: call [`disable`], or, with the `std` feature, set the environment
-//! variable `HALITE_CPU_DISABLE` to a comma-separated list of feature names (see
-//! [`Features::NAMES`]) or `all`. That is how tests reach the portable code on a CPU that has
-//! every extension.
+#![doc = include_str!("../README.md")]
 #![no_std]
 #![warn(missing_docs)]
 

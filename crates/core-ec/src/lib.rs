@@ -1,45 +1,4 @@
-//! Halite's elliptic curves: X25519 (RFC 7748), Ed25519 (RFC 8032), and ECDH and ECDSA on the
-//! NIST curves P-256, P-384 and P-521 (SEC 1, FIPS 186-5, RFC 6979), for everything from a
-//! Cortex-M0 to an ADX server.
-//!
-//! Field arithmetic comes in a 64-bit form for 64-bit hosts and a 32-bit form for small cores,
-//! with CPU-specific backends picked once at run time, as in `core-hash`. Everything that
-//! touches a secret (scalar multiplication, signing, key generation, scalar inversion) is
-//! constant-time; verification, which handles only public data, may be variable-time and says
-//! so with a `_vartime` suffix. Private scalars are wiped on drop.
-//!
-//! # Keys
-//!
-//! Every key type reads and writes its standard files, in DER or PEM, with no allocator:
-//! PKCS#8 private keys and `SubjectPublicKeyInfo` public keys for all of them (RFC 5208,
-//! RFC 5480, RFC 8410), SEC1 `ECPrivateKey` for the NIST curves (RFC 5915). Writers fill a
-//! caller buffer that constants such as [`p256::PKCS8_PEM_LEN`] size exactly; with the
-//! `alloc` feature `to_pkcs8_pem_string` and friends return owned text. A key of the wrong
-//! kind is [`Error::WrongAlgorithm`] naming what it is.
-//!
-//! ```
-//! use core_ec::{Error, KeyAlgorithm, ed25519, p256};
-//!
-//! let key = p256::SigningKey::from_bytes(&[7u8; 32])?;
-//! let mut buf = [0u8; p256::PKCS8_PEM_LEN];
-//! let pem = key.to_pkcs8_pem(&mut buf)?; // "-----BEGIN PRIVATE KEY-----\n…"
-//! let key = p256::SigningKey::from_pkcs8_pem(pem)?;
-//!
-//! let mut buf = [0u8; p256::PUBLIC_KEY_PEM_LEN];
-//! let public = p256::PublicKey::from_public_key_pem(key.verifying_key().to_public_key_pem(&mut buf)?)?;
-//! public.verify(b"message", &key.sign(b"message"))?;
-//!
-//! // An Ed25519 key given to the P-256 loader says what it is.
-//! let ed = ed25519::SigningKey::from_seed(&[1; 32]);
-//! let mut buf = [0u8; ed25519::PKCS8_DER_LEN];
-//! let n = ed.to_pkcs8_der(&mut buf)?;
-//! let wrong = Error::WrongAlgorithm { found: KeyAlgorithm::Ed25519 };
-//! assert_eq!(p256::SecretKey::from_pkcs8_der(&buf[..n]).err(), Some(wrong));
-//! # Ok::<(), core_ec::Error>(())
-//! ```
-//!
-//! The `rustcrypto` feature implements the RustCrypto `signature` traits (`Signer`,
-//! `Verifier`, and for ECDSA the digest and prehash forms) for ECDSA and Ed25519.
+#![doc = include_str!("../README.md")]
 #![no_std]
 #![warn(missing_docs)]
 

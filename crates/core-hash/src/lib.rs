@@ -1,26 +1,4 @@
-//! Halite's hash functions and what is built from them: SHA-1, SHA-2, SHA-3 and SHAKE, HMAC,
-//! HKDF and HMAC-DRBG, for everything from a Cortex-M0 to an AVX-512 server.
-//!
-//! Every algorithm has several implementations (a portable one that always exists, and
-//! backends for CPU extensions), each in its own module named after its technique. The best
-//! one for this CPU is picked once, when a hasher is built ([`Sha256::new`]); any one can be
-//! asked for by name ([`Sha256::with_impl`]), and [`Hash::implementations`] lists those this
-//! CPU can run, so tests can check every backend against every other.
-//!
-//! ```
-//! use core_hash::{Hash, Sha256};
-//!
-//! let mut h = Sha256::new();
-//! h.update(b"ab");
-//! let fork = h.clone(); // a transcript can be forked
-//! h.update(b"c");
-//! assert_eq!(h.finalize(), Sha256::digest(b"abc"));
-//! assert_eq!(fork.finalize(), Sha256::digest(b"ab"));
-//! ```
-//!
-//! No allocator is needed; with the `std` feature [`OsRandom`] gives OS entropy. The
-//! `rustcrypto` feature implements the RustCrypto `digest` traits for the hashers (and
-//! `rand_core`'s for `OsRandom`), so generic code such as `hmac`, `hkdf` and `pbkdf2` runs on them.
+#![doc = include_str!("../README.md")]
 #![no_std]
 #![warn(missing_docs)]
 

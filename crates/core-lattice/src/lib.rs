@@ -1,34 +1,4 @@
-//! Halite's module-lattice cryptography: ML-KEM (FIPS 203) in its three parameter sets, for
-//! everything from a Cortex-M0 to a server; ML-DSA (FIPS 204) will join it.
-//!
-//! As in the other Halite crates, the arithmetic has implementations in files named after
-//! their technique, [`implementations`] lists them, and a key picks the best one for this CPU
-//! once, when it is built. Everything that touches a secret is constant-time, including what
-//! the usual checks miss: Compress divides by q in the standard but never here (KyberSlash).
-//! Decapsulation keys and shared keys are wiped on drop. No allocator is needed, and the
-//! portable implementation decapsulates ML-KEM-768 in about 4.4 KiB of stack on a Cortex-M0.
-//!
-//! ```
-//! use core_lattice::mlkem768::{Ciphertext, DecapsulationKey, EncapsulationKey};
-//!
-//! # fn main() -> Result<(), core_lattice::Error> {
-//! # #[cfg(feature = "std")] {
-//! let mut rng = core_hash::OsRandom;
-//! // The receiver makes a key pair and publishes the encapsulation key.
-//! let dk = DecapsulationKey::generate(&mut rng)?;
-//! let published = dk.encapsulation_key().as_bytes().to_vec();
-//!
-//! // The sender checks the key and encapsulates a fresh shared key to it.
-//! let ek = EncapsulationKey::from_bytes(&published)?;
-//! let (ct, sent) = ek.encapsulate(&mut rng)?;
-//!
-//! // The receiver recovers the same shared key from the ciphertext.
-//! let received = dk.decapsulate(&Ciphertext::from_bytes(ct.as_bytes())?);
-//! assert_eq!(sent.as_bytes(), received.as_bytes());
-//! # }
-//! # Ok(())
-//! # }
-//! ```
+#![doc = include_str!("../README.md")]
 #![no_std]
 #![warn(missing_docs)]
 // FIPS 203's notation (Compress_d, T_q, d_u, ByteEncode_12) is written as the standard writes

@@ -1,41 +1,4 @@
-//! Halite RSA: constant-time Montgomery arithmetic on fixed-capacity, stack-only integers of up
-//! to 8192 bits, modular exponentiation ([`Modulus`], [`modexp`]), and RSA keys, signatures
-//! (PKCS#1 v1.5, PSS) and encryption (OAEP) on top, with no allocator. The `keygen` feature
-//! adds FIPS 186-5 key generation (`PrivateKey::generate`).
-//!
-//! As in the other Halite crates, the arithmetic has several implementations ([`MontImpl`]),
-//! each in its own module named after its technique; the best one for this CPU is chosen when
-//! a key or modulus is built and kept with it, and any one can be asked for by name.
-//!
-//! # Keys
-//!
-//! Keys read and write PKCS#8 and PKCS#1 private keys and `SubjectPublicKeyInfo` and PKCS#1
-//! public keys, in DER or PEM, with no allocator (the `MAX_*_LEN` constants size buffers for
-//! the largest key of this build; with the `alloc` feature `to_pkcs8_pem_string` and friends
-//! return owned text). id-RSASSA-PSS keys (RFC 4055) load too and keep their identifier and
-//! parameters. A key of another algorithm is [`Error::WrongAlgorithm`] naming it.
-//!
-//! ```
-//! use core_rsa::{HashAlg, OsRandom, PrivateKey, PublicKey, Pss, MAX_PUBLIC_KEY_PEM_LEN};
-//!
-//! // As `openssl genpkey -algorithm RSA` writes it.
-//! let key = PrivateKey::from_pkcs8_pem(include_str!("../tests/data/keys/rsa2048.pkcs8.pem"))?;
-//! let mut buf = [0u8; MAX_PUBLIC_KEY_PEM_LEN];
-//! let public = PublicKey::from_public_key_pem(key.public_key().to_public_key_pem(&mut buf)?)?;
-//!
-//! let mut sig = [0u8; 256];
-//! let n = key.sign_pss(Pss::new(HashAlg::Sha256), b"message", &mut OsRandom, &mut sig)?;
-//! public.verify_pss(Pss::new(HashAlg::Sha256), b"message", &sig[..n])?;
-//!
-//! // An EC key is not an RSA key, and says so.
-//! let ec = include_str!("../tests/data/keys/p256.pkcs8.pem");
-//! let found = core_rsa::KeyAlgorithm::EcP256;
-//! assert_eq!(PrivateKey::from_pkcs8_pem(ec).err(), Some(core_rsa::Error::WrongAlgorithm { found }));
-//! # Ok::<(), core_rsa::Error>(())
-//! ```
-//!
-//! The `rustcrypto` feature implements the RustCrypto `signature` traits for PKCS#1 v1.5
-//! and PSS through the key wrappers in the `rustcrypto` module.
+#![doc = include_str!("../README.md")]
 #![no_std]
 #![warn(missing_docs)]
 

@@ -1,18 +1,4 @@
-//! Halite as a rustls [`CryptoProvider`]: every operation rustls asks a provider for — record
-//! protection, key exchange, the key schedule's hashes and HKDF, signatures and their
-//! verification, randomness — runs on Halite's own primitives (`core-hash`, `core-aead`,
-//! `core-ec`, `core-rsa`), with no ring, aws-lc-rs or RustCrypto underneath.
-//!
-//! ```
-//! let provider = rustls_halite::default_provider();
-//! let config = rustls::ClientConfig::builder_with_provider(provider.into())
-//!     .with_safe_default_protocol_versions()
-//!     .unwrap()
-//!     .with_root_certificates(rustls::RootCertStore::empty())
-//!     .with_no_client_auth();
-//! # drop(config);
-//! ```
-
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
