@@ -1,7 +1,8 @@
 //! Writes the seed corpora of the EC, RSA and TLS targets into `fuzz/corpus/<target>/`, laid
 //! out as each target reads its input, from the test vectors (RFC 7748, RFC 8032, RFC 6979,
 //! RFC 8448, core-rsa's and tls's test data) and from deterministic in-memory handshakes
-//! (the TLS 1.2 ones against rustls, until Halite has a TLS 1.2 server).
+//! (the TLS 1.2 ones against rustls, until Halite has a TLS 1.2 server), and records sealed
+//! by rustls-halite for `rustls_records`.
 //! Run from `fuzz/`: `cargo +nightly run --example seeds`. The output is checked in; rerun it
 //! only when a target's input layout changes.
 
@@ -11,10 +12,13 @@ use std::sync::Arc;
 
 use core_ec::{ed25519, p256, p384, p521};
 use halite_fuzz::FixedRandom;
+use halite_fuzz::rustls_records::{SUITES, sides};
 use halite_fuzz::tls_peer::{
     psk_small_records, with_client_hello, with_client_hello_config, with_client12_hello,
     with_server,
 };
+use rustls::crypto::cipher::{OutboundChunks, OutboundPlainMessage};
+use rustls::{ContentType, ProtocolVersion};
 use tls::{Connection, Want};
 
 fn unhex(s: &str) -> Vec<u8> {
@@ -444,10 +448,50 @@ fn tls12() {
     }
 }
 
+/// One `rustls_records` record as the target reads it: flags 0, type, version, length, payload.
+fn record_bytes(typ: ContentType, version: ProtocolVersion, payload: &[u8]) -> Vec<u8> {
+    let len = u16::try_from(payload.len()).unwrap();
+    [&[0, u8::from(typ)][..], &u16::from(version).to_be_bytes(), &len.to_be_bytes(), payload]
+        .concat()
+}
+
+/// Per suite: records Halite sealed at consecutive sequence numbers (a wrap-around for one
+/// suite), and one that is not a valid ciphertext.
+fn rustls_records() {
+    for selector in 0..SUITES {
+        let material = [selector.wrapping_mul(29).wrapping_add(1); 32];
+        let iv: [u8; 12] = core::array::from_fn(|i| i as u8 ^ selector);
+        let seq: u64 = if selector == 2 { u64::MAX } else { u64::from(selector) * 1000 };
+        let mut sides = sides(selector, &material, &iv);
+        let mut input = [&[selector][..], &material, &iv, &seq.to_be_bytes()].concat();
+        let plain: [(ContentType, &[u8]); 3] = [
+            (ContentType::ApplicationData, b"GET / HTTP/1.1\r\n\r\n"),
+            (ContentType::Handshake, &[0x14, 0, 0, 12, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
+            (ContentType::Alert, &[1, 0]),
+        ];
+        for (i, (typ, payload)) in plain.into_iter().enumerate() {
+            let msg = OutboundPlainMessage {
+                typ,
+                version: ProtocolVersion::TLSv1_2,
+                payload: OutboundChunks::Single(payload),
+            };
+            let sealed = sides.halite.enc.encrypt(msg, seq.wrapping_add(i as u64)).unwrap();
+            input.extend(record_bytes(sealed.typ, sealed.version, sealed.payload.as_ref()));
+        }
+        input.extend(record_bytes(
+            ContentType::ApplicationData,
+            ProtocolVersion::TLSv1_2,
+            &[7; 40],
+        ));
+        write("rustls_records", &format!("suite{selector}"), &[&input]);
+    }
+}
+
 fn main() {
     ec();
     rsa();
     tls();
     tls12();
+    rustls_records();
     println!("seeds written under corpus/");
 }

@@ -4,6 +4,8 @@
 
 use core_hash::Implementation;
 
+pub mod rustls_records;
+
 /// Reads fields off the front of a fuzzer input.
 pub struct Input<'a>(&'a [u8]);
 
