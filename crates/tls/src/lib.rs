@@ -28,6 +28,7 @@ mod error;
 /// [`MasterSecret`]: crate::key_schedule::MasterSecret
 /// [`Secret`]: crate::key_schedule::Secret
 pub mod key_schedule {
+    #[cfg(feature = "tls12")]
     #[doc(hidden)]
     pub use crate::schedule::tls12;
     pub use crate::schedule::tls13::*;
@@ -58,9 +59,11 @@ pub use pki_types::{CertificateDer, TrustAnchor, UnixTime};
 #[cfg(feature = "std")]
 pub use verify::roots_from_pem;
 
+#[cfg(feature = "tls12")]
+pub use conn::ServerSessionCache;
 pub use conn::{
     Buffers, CertificateChain, ClientAuth, ClientConfig, Connection, Negotiated, PeerIdentity,
-    RecordLimits, ServerConfig, ServerSessionCache, ServerTickets, Want,
+    RecordLimits, ServerConfig, ServerTickets, Want,
 };
 pub use error::{
     ApiMisuse, BufferKind, CertificateError, Error, KeyError, PeerIncompatible, PeerMisbehaved,
