@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use core_hash::OsRandom;
-use peer::{data, openssl_available};
+use peer::{data, openssl_available, serve_s_client};
 use tls::msgs::{NamedGroup, ProtocolVersion};
 use tls::suites::tls12::{self as s12, Suite12};
 use tls::{
@@ -84,29 +84,7 @@ fn round(id: &str, suite: Suite12, group: NamedGroup, group_name: &str) {
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
     let what = format!("{id} {} {group_name}", suite.iana_name());
-    let mut stream = Stream { conn: &mut conn, sock };
-    if let Err(e) = stream.handshake() {
-        drop(stream);
-        drop(client.stdin.take());
-        let _ = client.kill();
-        let out = client.wait_with_output().unwrap();
-        let (o, r) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        panic!("{what}: {e}\n{o}\n{r}");
-    }
-    let mut got = Vec::new();
-    let mut buf = [0u8; 256];
-    while !got.ends_with(b"\n") {
-        let n = stream.read(&mut buf).unwrap();
-        assert!(n > 0, "{what}: s_client closed early");
-        got.extend_from_slice(&buf[..n]);
-    }
-    assert_eq!(got, b"ping from s_client\n", "{what}");
-    stream.write_all(b"pong from halite\n").unwrap();
-    stream.close().unwrap();
-    drop(stream);
-    drop(client.stdin.take());
-    let out = client.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = serve_s_client(&mut conn, sock, client, &what);
     assert!(stdout.contains("pong from halite"), "{what}: {stdout}");
     assert!(stdout.contains("Verify return code: 0 (ok)"), "{what}: {stdout}");
     assert!(stdout.contains("Protocol  : TLSv1.2"), "{what}: {stdout}");

@@ -6,19 +6,17 @@
 
 mod peer;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::TcpListener;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use core_hash::{OsRandom, Sha256};
-use peer::{data, openssl_available};
+use peer::{data, openssl_available, serve_s_client};
 use pki_types::CertificateDer;
 use tls::msgs::ProtocolVersion;
 use tls::suites::tls12::{self as s12, Suite12};
-use tls::{
-    Buffers, CertifiedKey, ClientAuth, Connection, PeerIdentity, ServerConfig, SigningKey, Stream,
-};
+use tls::{Buffers, CertifiedKey, ClientAuth, Connection, PeerIdentity, ServerConfig, SigningKey};
 
 /// One `s_client` connection with the client identity `client` (`p256`, `rsa`) under `suite`:
 /// a line each way, and our server saw the client's certificate.
@@ -60,29 +58,7 @@ fn round(client: &str, suite: Suite12) {
     };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
-    let mut stream = Stream { conn: &mut conn, sock };
-    if let Err(e) = stream.handshake() {
-        drop(stream);
-        drop(child.stdin.take());
-        let _ = child.kill();
-        let out = child.wait_with_output().unwrap();
-        let (o, r) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        panic!("{what}: {e}\n{o}\n{r}");
-    }
-    let mut got = Vec::new();
-    let mut buf = [0u8; 256];
-    while !got.ends_with(b"\n") {
-        let n = stream.read(&mut buf).unwrap();
-        assert!(n > 0, "{what}: s_client closed early");
-        got.extend_from_slice(&buf[..n]);
-    }
-    assert_eq!(got, b"ping from s_client\n", "{what}");
-    stream.write_all(b"pong from halite\n").unwrap();
-    stream.close().unwrap();
-    drop(stream);
-    drop(child.stdin.take());
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = serve_s_client(&mut conn, sock, child, &what);
     assert!(stdout.contains("pong from halite"), "{what}: {stdout}");
     assert!(stdout.contains("Protocol  : TLSv1.2"), "{what}: {stdout}");
     let n = conn.negotiated().unwrap();

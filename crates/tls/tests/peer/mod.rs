@@ -65,3 +65,39 @@ pub(crate) fn connect_retrying(port: u16) -> TcpStream {
         }
     }
 }
+
+/// Serves one `s_client` connection (`child`, started with `-ign_eof` and "ping from
+/// s_client\n" written to its stdin) on `conn` over `sock`: the handshake, that line in and
+/// "pong from halite\n" out, then a close; returns what `s_client` printed. A failed
+/// handshake panics with `what` and both of `s_client`'s outputs.
+pub(crate) fn serve_s_client(
+    conn: &mut tls::Connection<'_, '_>,
+    sock: TcpStream,
+    mut child: Child,
+    what: &str,
+) -> String {
+    use std::io::{Read, Write};
+    let mut stream = tls::Stream { conn, sock };
+    if let Err(e) = stream.handshake() {
+        drop(stream);
+        drop(child.stdin.take());
+        let _ = child.kill();
+        let out = child.wait_with_output().unwrap();
+        let (o, r) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        panic!("{what}: {e}\n{o}\n{r}");
+    }
+    let mut got = Vec::new();
+    let mut buf = [0u8; 256];
+    while !got.ends_with(b"\n") {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "{what}: s_client closed early");
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert_eq!(got, b"ping from s_client\n", "{what}");
+    stream.write_all(b"pong from halite\n").unwrap();
+    stream.close().unwrap();
+    drop(stream);
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
