@@ -66,9 +66,9 @@ pub(crate) fn connect_retrying(port: u16) -> TcpStream {
     }
 }
 
-/// Serves one `s_client` connection (`child`, started with `-ign_eof` and "ping from
-/// s_client\n" written to its stdin) on `conn` over `sock`: the handshake, that line in and
-/// "pong from halite\n" out, then a close; returns what `s_client` printed. A failed
+/// Serves one `s_client` connection (`child`, started with `-ign_eof` and the line
+/// `ping from s_client` written to its stdin) on `conn` over `sock`: the handshake, that line
+/// in and `pong from halite` out, then a close; returns what `s_client` printed. A failed
 /// handshake panics with `what` and both of `s_client`'s outputs.
 pub(crate) fn serve_s_client(
     conn: &mut tls::Connection<'_, '_>,
