@@ -253,7 +253,7 @@ crate::md::md_hash! {
 /// SHA-384 and SHA-512 of the same stream, sharing one block buffer (the two differ only in
 /// their initial value and output length, FIPS 180-4 §5.3.4-5.3.5): for a party that must
 /// keep both running until it learns which one it needs, in 280 bytes instead of two
-/// hashers' 432 (a TLS 1.2 server checking a client's CertificateVerify, RFC 5246 §7.4.8).
+/// hashers' 432 (a TLS 1.2 server checking a client's `CertificateVerify`, RFC 5246 §7.4.8).
 /// [`split`](Self::split) gives the two hashers to go on with.
 #[derive(Clone)]
 pub struct Sha384And512 {
