@@ -31,9 +31,11 @@
 //! [`CertVerifier::verify_chain`]), then its ClientKeyExchange and, when it sent a
 //! certificate, its CertificateVerify. That signs every handshake message so far, which
 //! this server does not keep (no allocator): while a CertificateVerify may come it runs the
-//! transcript under SHA-256 and SHA-384 both, the request offers the schemes of
-//! [`TLS12_DIGEST_SCHEMES`] (ECDSA, RSA-PSS and PKCS#1 v1.5 with either hash), and the
-//! signature is checked from the hash ([`verify_signature_digest12`]); any other scheme is
+//! transcript under SHA-256, SHA-384 and SHA-512 (the last two sharing one block buffer, so
+//! the three take less room than two transcripts), the request offers the schemes of
+//! [`TLS12_DIGEST_SCHEMES`] (ECDSA with SHA-256 or SHA-384, RSA-PSS and PKCS#1 v1.5 with any
+//! of the three), and the signature is checked from the hash of the scheme
+//! ([`verify_signature_digest12`]); any other scheme is
 //! [`PeerMisbehaved::SelectedUnofferedParameter`] (illegal_parameter), a bad signature
 //! [`PeerMisbehaved::BadSignature`] (decrypt_error). An empty Certificate is taken when client
 //! authentication is optional, else refused ([`CertificateError::NoCertificate`], with
