@@ -42,7 +42,7 @@ pub use sha3::{
     Shake256Reader, ShakeReader,
 };
 pub use sha256::{Sha224, Sha256, Sha256Impl};
-pub use sha512::{Sha384, Sha512, Sha512_256, Sha512Impl};
+pub use sha512::{Sha384, Sha384And512, Sha512, Sha512_256, Sha512Impl};
 
 use core::fmt::Debug;
 

@@ -870,12 +870,15 @@ static TLS12_DIGEST_VERIFIERS: &[(SignatureScheme, &[Prehashed])] = &[
     (SignatureScheme::RSA_PSS_RSAE_SHA384, &[rsa_digest(SigHash::Sha384, true)]),
     (SignatureScheme::RSA_PKCS1_SHA256, &[rsa_digest(SigHash::Sha256, false)]),
     (SignatureScheme::RSA_PKCS1_SHA384, &[rsa_digest(SigHash::Sha384, false)]),
+    (SignatureScheme::RSA_PSS_RSAE_SHA512, &[rsa_digest(SigHash::Sha512, true)]),
+    (SignatureScheme::RSA_PKCS1_SHA512, &[rsa_digest(SigHash::Sha512, false)]),
 ];
 
-/// The TLS 1.2 schemes a CertificateVerify can be checked with from a running SHA-256 or
-/// SHA-384 transcript hash ([`verify_signature_digest12`]), in the order a server offers them
-/// in its CertificateRequest. Ed25519 is absent: it signs whole messages, which a server
-/// without an allocator does not keep.
+/// The TLS 1.2 schemes a CertificateVerify can be checked with from a running SHA-256,
+/// SHA-384 or SHA-512 transcript hash ([`verify_signature_digest12`]), in the order a server
+/// offers them in its CertificateRequest. Ed25519 is absent: it signs whole messages, which a
+/// server without an allocator does not keep; so is ECDSA with SHA-512, whose scheme names
+/// P-521, a curve [`Curve`] does not verify.
 pub static TLS12_DIGEST_SCHEMES: &[SignatureScheme] = &[
     SignatureScheme::ECDSA_SECP256R1_SHA256,
     SignatureScheme::ECDSA_SECP384R1_SHA384,
@@ -883,11 +886,13 @@ pub static TLS12_DIGEST_SCHEMES: &[SignatureScheme] = &[
     SignatureScheme::RSA_PSS_RSAE_SHA384,
     SignatureScheme::RSA_PKCS1_SHA256,
     SignatureScheme::RSA_PKCS1_SHA384,
+    SignatureScheme::RSA_PSS_RSAE_SHA512,
+    SignatureScheme::RSA_PKCS1_SHA512,
 ];
 
 /// Checks a TLS 1.2 CertificateVerify signature `sig` with `scheme` by the key of
-/// `end_entity` over the handshake messages whose hash (SHA-256 or SHA-384, as `scheme`
-/// names) is `digest`: the same result as [`verify_signature_for`] on the messages
+/// `end_entity` over the handshake messages whose hash (SHA-256, SHA-384 or SHA-512, as
+/// `scheme` names) is `digest`: the same result as [`verify_signature_for`] on the messages
 /// themselves. The keyUsage is checked. A scheme outside [`TLS12_DIGEST_SCHEMES`] (Ed25519
 /// among them) is [`PeerMisbehaved::SelectedUnofferedParameter`]; a bad signature, or a
 /// digest of the wrong length, [`PeerMisbehaved::BadSignature`].

@@ -433,3 +433,114 @@ fn versions_are_checked() {
     };
     assert!(Connection::client(config, "localhost", bufs(), &mut OsRandom).is_ok());
 }
+
+/// The handshake messages of the plaintext handshake records at the start of `flight`, and
+/// what follows them.
+fn split_flight(flight: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let (mut stream, mut at) = (Vec::new(), 0);
+    while flight.len() >= at + 5 && flight[at] == 22 {
+        let len = usize::from(u16::from_be_bytes([flight[at + 3], flight[at + 4]]));
+        stream.extend_from_slice(&flight[at + 5..at + 5 + len]);
+        at += 5 + len;
+    }
+    let mut msgs = Vec::new();
+    let mut p = 0;
+    while p + 4 <= stream.len() {
+        let len = usize::from(stream[p + 1]) << 16
+            | usize::from(stream[p + 2]) << 8
+            | usize::from(stream[p + 3]);
+        msgs.push(stream[p..p + 4 + len].to_vec());
+        p += 4 + len;
+    }
+    (msgs, flight[at..].to_vec())
+}
+
+/// `msgs` as plaintext handshake records: one each, or all in one record when `packed`.
+fn records(msgs: &[Vec<u8>], packed: bool) -> Vec<u8> {
+    let record = |body: &[u8]| {
+        let mut r = vec![22, 3, 3, (body.len() >> 8) as u8, body.len() as u8];
+        r.extend_from_slice(body);
+        r
+    };
+    if packed { record(&msgs.concat()) } else { msgs.iter().flat_map(|m| record(m)).collect() }
+}
+
+const HELLO_REQUEST: [u8; 4] = [0, 0, 0, 0];
+
+/// Runs a TLS 1.2 handshake with rustls's server whose first flight `f` rewrites (given its
+/// messages); returns our connection and its result.
+fn handshake_with_flight(
+    f: &mut dyn FnMut(Vec<Vec<u8>>) -> Vec<Vec<u8>>,
+    packed: bool,
+) -> (Connection<'static, 'static>, Result<(), Error>) {
+    let roots = Box::leak(Box::new(roots(&P256)));
+    let config = ClientConfig { versions: &ONLY12, ..ClientConfig::new(roots, &tls::SystemClock) };
+    let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+    let mut theirs = rustls_server(&P256, None, NamedGroup::X25519, &[&rustls::version::TLS12]);
+    let mut first = true;
+    let (r, _) = pump(&mut ours, &mut theirs, &mut |flight| {
+        if first && !flight.is_empty() {
+            first = false;
+            let (msgs, after) = split_flight(flight);
+            let mut out = records(&f(msgs), packed);
+            out.extend(after);
+            *flight = out;
+        }
+    });
+    (ours, r)
+}
+
+/// RFC 5246 §7.4.1.1: a `HelloRequest` during the handshake is ignored, and kept out of the
+/// transcript (the Finished messages check): one after each message of the server's first
+/// flight but the last (between the Certificate and `ServerKeyExchange` too, which are
+/// handled as a pair), each in its own record or all packed in one.
+#[test]
+fn hello_requests_during_a_tls12_handshake_are_ignored() {
+    for packed in [false, true] {
+        let mut seen = 0;
+        let (ours, r) = handshake_with_flight(
+            &mut |msgs| {
+                seen = msgs.len();
+                let last = msgs.len() - 1;
+                let mut out = Vec::new();
+                for (i, m) in msgs.into_iter().enumerate() {
+                    out.push(m);
+                    if i != last {
+                        out.push(HELLO_REQUEST.to_vec());
+                    }
+                }
+                out
+            },
+            packed,
+        );
+        // ServerHello, Certificate, ServerKeyExchange, ServerHelloDone.
+        assert_eq!(seen, 4, "packed {packed}");
+        r.unwrap_or_else(|e| panic!("packed {packed}: {e}"));
+        assert!(!ours.is_handshaking(), "packed {packed}");
+        assert_eq!(ours.negotiated().unwrap().version, ProtocolVersion::TLSV1_2);
+    }
+}
+
+/// Before the `ServerHello` the version is not chosen (and TLS 1.3 has no `HelloRequest`): a
+/// `HelloRequest` there is an unexpected message. So is one with a body (RFC 5246 §7.4.1.1:
+/// it is empty).
+#[test]
+fn hello_requests_before_the_server_hello_or_with_a_body_are_refused() {
+    let unexpected = Error::PeerMisbehaved(PeerMisbehaved::UnexpectedMessage);
+    let (_, r) = handshake_with_flight(
+        &mut |mut msgs| {
+            msgs.insert(0, HELLO_REQUEST.to_vec());
+            msgs
+        },
+        false,
+    );
+    assert_eq!(r, Err(unexpected));
+    let (_, r) = handshake_with_flight(
+        &mut |mut msgs| {
+            msgs.insert(1, vec![0, 0, 0, 1, 1]);
+            msgs
+        },
+        false,
+    );
+    assert!(r.is_err(), "{r:?}");
+}

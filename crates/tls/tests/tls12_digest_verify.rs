@@ -1,11 +1,11 @@
 //! `verify::verify_signature_digest12`, the check a TLS 1.2 server makes of a client's
 //! `CertificateVerify` from its running transcript hash: for every key type and every scheme of
-//! `TLS12_DIGEST_SCHEMES` the key signs, it accepts what the message path
+//! `TLS12_DIGEST_SCHEMES` the key signs (SHA-512 ones included), it accepts what the message path
 //! (`verify_signature_for`) accepts, and refuses a flipped signature, another digest, a
 //! digest of the wrong length, a scheme of another key type and any Ed25519 scheme.
 #![cfg(feature = "tls12")]
 
-use core_hash::{OsRandom, Sha256, Sha384};
+use core_hash::{OsRandom, Sha256, Sha384, Sha512};
 use tls::msgs::{ProtocolVersion, SignatureScheme};
 use tls::provider::Signer;
 use tls::sign::MAX_SIGNATURE_LEN;
@@ -25,6 +25,9 @@ fn digest(scheme: SignatureScheme, msg: &[u8]) -> Vec<u8> {
         SignatureScheme::ECDSA_SECP384R1_SHA384
         | SignatureScheme::RSA_PSS_RSAE_SHA384
         | SignatureScheme::RSA_PKCS1_SHA384 => Sha384::digest(msg).as_ref().to_vec(),
+        SignatureScheme::RSA_PSS_RSAE_SHA512 | SignatureScheme::RSA_PKCS1_SHA512 => {
+            Sha512::digest(msg).as_ref().to_vec()
+        }
         _ => Sha256::digest(msg).as_ref().to_vec(),
     }
 }
@@ -42,7 +45,10 @@ fn digest_path_agrees_with_message_path() {
         for &scheme in TLS12_DIGEST_SCHEMES {
             let id = format!("{name} {scheme:?}");
             let d = digest(scheme, MSG);
-            if !key.tls12_digest_schemes().contains(&scheme) {
+            // The SHA-512 schemes a key signs messages with only (its digest signing keeps
+            // SHA-256 and SHA-384, as a TLS 1.2 client does).
+            let by_digest = key.tls12_digest_schemes().contains(&scheme);
+            if !by_digest && !key.tls12_schemes().contains(&scheme) {
                 // A scheme of another key type never verifies.
                 let mut sig = [0u8; MAX_SIGNATURE_LEN];
                 let other = [0x30u8, 6, 2, 1, 1, 2, 1, 1];
@@ -51,7 +57,11 @@ fn digest_path_agrees_with_message_path() {
                 continue;
             }
             let mut sig = [0u8; MAX_SIGNATURE_LEN];
-            let n = key.sign_digest(scheme, &d, &mut OsRandom, &mut sig).unwrap();
+            let n = if by_digest {
+                key.sign_digest(scheme, &d, &mut OsRandom, &mut sig).unwrap()
+            } else {
+                key.sign(scheme, MSG, &mut OsRandom, &mut sig).unwrap()
+            };
             let sig = &sig[..n];
             verify_signature_for(ProtocolVersion::TLSV1_2, cert, scheme, MSG, sig)
                 .unwrap_or_else(|e| panic!("message path {id}: {e}"));
@@ -67,8 +77,8 @@ fn digest_path_agrees_with_message_path() {
             checked += 1;
         }
     }
-    // P-256 and P-384 each sign both ECDSA schemes; RSA its four.
-    assert_eq!(checked, 8);
+    // P-256 and P-384 each sign both ECDSA schemes; RSA its six.
+    assert_eq!(checked, 10);
 }
 
 #[test]
@@ -81,7 +91,7 @@ fn ed25519_and_unlisted_schemes_are_refused() {
         verify_signature_digest12(cert, SignatureScheme::ED25519, d.as_ref(), &[0; 64]),
         Err(unoffered)
     );
-    for scheme in [SignatureScheme::RSA_PKCS1_SHA512, SignatureScheme::RSA_PSS_PSS_SHA256] {
+    for scheme in [SignatureScheme::ECDSA_SECP521R1_SHA512, SignatureScheme::RSA_PSS_PSS_SHA256] {
         assert_eq!(
             verify_signature_digest12(data!("client-rsa.der"), scheme, d.as_ref(), &[0; 256]),
             Err(unoffered),

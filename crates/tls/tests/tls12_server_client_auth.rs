@@ -258,7 +258,7 @@ fn a_bad_certificate_verify_signature_is_refused() {
 #[test]
 fn a_certificate_verify_scheme_not_offered_is_refused() {
     // Ed25519 is never offered (the server keeps no messages to verify it over), nor SHA-1
-    // or SHA-512 schemes.
+    // schemes, nor ECDSA with SHA-512 (its scheme names P-521, which is not verified).
     for scheme in [
         SignatureScheme::ECDSA_SECP521R1_SHA512,
         SignatureScheme::ED25519,
@@ -397,7 +397,92 @@ fn rustls_client_certificates_in_tls12() {
             pump_rustls(&mut ours, &mut theirs).unwrap_or_else(|e| panic!("{what}: {e}"));
             assert!(!ours.is_handshaking() && !theirs.is_handshaking(), "{what}");
             let scheme = ours.negotiated().unwrap().client_auth.expect("authenticated");
+            // rustls's RSA keys prefer RSA-PSS with SHA-512: the server's third transcript.
+            if what.starts_with("rsa") {
+                assert_eq!(scheme, SignatureScheme::RSA_PSS_RSAE_SHA512, "{what}");
+            }
             check_client_identity(&ours, id, scheme, &what);
+        }
+    }
+}
+
+/// A rustls signing key that signs with one scheme only, when it is offered.
+#[derive(Debug)]
+struct OnlyScheme(Arc<dyn rustls::sign::SigningKey>, rustls::SignatureScheme);
+
+impl rustls::sign::SigningKey for OnlyScheme {
+    fn choose_scheme(
+        &self,
+        offered: &[rustls::SignatureScheme],
+    ) -> Option<Box<dyn rustls::sign::Signer>> {
+        offered.contains(&self.1).then(|| self.0.choose_scheme(&[self.1])).flatten()
+    }
+
+    fn algorithm(&self) -> rustls::SignatureAlgorithm {
+        self.0.algorithm()
+    }
+}
+
+/// Always the one certificate.
+#[derive(Debug)]
+struct OneCert(Arc<rustls::sign::CertifiedKey>);
+
+impl rustls::client::ResolvesClientCert for OneCert {
+    fn resolve(
+        &self,
+        _: &[&[u8]],
+        _: &[rustls::SignatureScheme],
+    ) -> Option<Arc<rustls::sign::CertifiedKey>> {
+        Some(Arc::clone(&self.0))
+    }
+
+    fn has_certs(&self) -> bool {
+        true
+    }
+}
+
+/// RFC 5246 §7.4.8 with each scheme the server offers, SHA-512 ones among them, under a
+/// SHA-256 and a SHA-384 suite: a rustls client whose RSA key signs with that scheme only is
+/// authenticated with it (the server checks the transcript under the scheme's hash, whichever
+/// of the three it is).
+#[test]
+fn rustls_client_signs_with_each_rsa_scheme_in_tls12() {
+    use rustls::SignatureScheme as R;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(RSA.key.to_vec()));
+    let key = provider.key_provider.load_private_key(key).unwrap();
+    for (theirs_scheme, ours_scheme) in [
+        (R::RSA_PKCS1_SHA256, SignatureScheme::RSA_PKCS1_SHA256),
+        (R::RSA_PKCS1_SHA384, SignatureScheme::RSA_PKCS1_SHA384),
+        (R::RSA_PKCS1_SHA512, SignatureScheme::RSA_PKCS1_SHA512),
+        (R::RSA_PSS_SHA256, SignatureScheme::RSA_PSS_RSAE_SHA256),
+        (R::RSA_PSS_SHA384, SignatureScheme::RSA_PSS_RSAE_SHA384),
+        (R::RSA_PSS_SHA512, SignatureScheme::RSA_PSS_RSAE_SHA512),
+    ] {
+        for suite in [
+            s12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+            s12::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+        ] {
+            let what = format!("{theirs_scheme:?} {}", suite.iana_name());
+            let mut roots = rustls::RootCertStore::empty();
+            roots.add(CertificateDer::from(&data!("ca-p256.der")[..])).unwrap();
+            let only = Arc::new(OnlyScheme(Arc::clone(&key), theirs_scheme));
+            let certified = rustls::sign::CertifiedKey::new(
+                vec![CertificateDer::from(RSA.cert.to_vec())],
+                only,
+            );
+            let config = rustls::ClientConfig::builder_with_provider(Arc::clone(&provider))
+                .with_protocol_versions(&[&rustls::version::TLS12])
+                .unwrap()
+                .with_root_certificates(roots)
+                .with_client_cert_resolver(Arc::new(OneCert(Arc::new(certified))));
+            let name = pki_types::ServerName::try_from("localhost").unwrap();
+            let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+            let sc = server_config(true, leak([suite]));
+            let mut ours = Connection::server(sc, bufs(), &mut OsRandom).unwrap();
+            pump_rustls(&mut ours, &mut theirs).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert!(!ours.is_handshaking() && !theirs.is_handshaking(), "{what}");
+            check_client_identity(&ours, &RSA, ours_scheme, &what);
         }
     }
 }

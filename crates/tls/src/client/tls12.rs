@@ -12,7 +12,9 @@
 //! absent is [`PeerIncompatible::NoSecureRenegotiation`]), a ServerKeyExchange in a group we
 //! offered, signed with a scheme we offered that fits the suite. Renegotiation is refused: a
 //! HelloRequest in traffic ends the connection with a `no_renegotiation` alert
-//! ([`PeerIncompatible::Renegotiation`]), the simple choice RFC 5746 §4.2 allows.
+//! ([`PeerIncompatible::Renegotiation`]), the simple choice RFC 5746 §4.2 allows; one during
+//! the handshake (after the ServerHello) is ignored and kept out of the transcript (RFC 5246
+//! §7.4.1.1), as `engine::deframe` does.
 //!
 //! Client certificates: a CertificateRequest is answered with [`ClientConfig::client_cert`]
 //! when its key can sign one of the request's `supported_signature_algorithms` with a

@@ -322,9 +322,42 @@ impl Connection<'_, '_> {
         }
     }
 
+    /// Takes out of the handshake buffer the whole HelloRequests a TLS 1.2 server sent while
+    /// the handshake its ServerHello began is still under way: RFC 5246 §7.4.1.1 has the
+    /// client ignore them there, and keep them out of the transcript. Before the ServerHello
+    /// the version is not known, and TLS 1.3 has no HelloRequest: one there is an unexpected
+    /// message; after the handshake, a request to renegotiate, refused
+    /// ([`PeerIncompatible::Renegotiation`]).
+    #[cfg(feature = "tls12")]
+    fn drop_hello_requests(&mut self) {
+        let State::Client(_, state) = &self.state else { return };
+        if !state.is_tls12() || matches!(state, ClientState::Traffic12(_)) {
+            return;
+        }
+        // The message the state handles next (two for the server's Certificate with its
+        // ServerKeyExchange); later ones are looked at once they are next, in the state then.
+        let wanted = if matches!(state, ClientState::ExpectCertificate12(_)) { 2 } else { 1 };
+        let (base, mut at, mut kept) = (self.hs_start, 0, 0);
+        while kept < wanted {
+            let Some((msg, _)) = split_handshake(&self.hs[base + at..base + self.hs_len]) else {
+                break;
+            };
+            let n = msg.len();
+            if msg == [HandshakeType::HELLO_REQUEST.0, 0, 0, 0] {
+                self.hs.copy_within(base + at + n..base + self.hs_len, base + at);
+                self.hs_len -= n;
+            } else {
+                at += n;
+                kept += 1;
+            }
+        }
+    }
+
     /// Handles every whole message in the handshake buffer.
     pub(crate) fn process_handshake(&mut self) -> Result<(), Error> {
         loop {
+            #[cfg(feature = "tls12")]
+            self.drop_hello_requests();
             let base = self.hs_start;
             let buf = &self.hs[base..base + self.hs_len];
             let Some((first, rest)) = split_handshake(buf) else { break };

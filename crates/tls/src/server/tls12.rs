@@ -31,9 +31,11 @@
 //! [`CertVerifier::verify_chain`]), then its ClientKeyExchange and, when it sent a
 //! certificate, its CertificateVerify. That signs every handshake message so far, which
 //! this server does not keep (no allocator): while a CertificateVerify may come it runs the
-//! transcript under SHA-256 and SHA-384 both, the request offers the schemes of
-//! [`TLS12_DIGEST_SCHEMES`] (ECDSA, RSA-PSS and PKCS#1 v1.5 with either hash), and the
-//! signature is checked from the hash ([`verify_signature_digest12`]); any other scheme is
+//! transcript under SHA-256, SHA-384 and SHA-512 (the last two sharing one block buffer, so
+//! the three take less room than two transcripts), the request offers the schemes of
+//! [`TLS12_DIGEST_SCHEMES`] (ECDSA with SHA-256 or SHA-384, RSA-PSS and PKCS#1 v1.5 with any
+//! of the three), and the signature is checked from the hash of the scheme
+//! ([`verify_signature_digest12`]); any other scheme is
 //! [`PeerMisbehaved::SelectedUnofferedParameter`] (illegal_parameter), a bad signature
 //! [`PeerMisbehaved::BadSignature`] (decrypt_error). An empty Certificate is taken when client
 //! authentication is optional, else refused ([`CertificateError::NoCertificate`], with
@@ -52,7 +54,7 @@
 //! [`ServerConfig::tickets`]: crate::ServerConfig::tickets
 //! [`ServerConfig::session_cache`]: crate::ServerConfig::session_cache
 
-use core_hash::Sha256;
+use core_hash::{Sha256, Sha384And512};
 use zeroize::Zeroize;
 
 use crate::client::tls12::scheme_hash;
@@ -91,7 +93,7 @@ use crate::ticket::{CachedSession, ClientIdentity, TicketState};
 /// After our flight: the client's ClientKeyExchange, answered with our ephemeral `key`.
 pub(crate) struct Kx12 {
     suite: Suite12,
-    transcript: Transcript,
+    hashes: Hashes12,
     client_random: [u8; 32],
     server_random: [u8; 32],
     key: KeyShare,
@@ -100,9 +102,6 @@ pub(crate) struct Kx12 {
     /// The session id our ServerHello gave, under which the session is cached once the
     /// client's Finished is checked (`None`: not cached).
     cache_id: Option<[u8; 32]>,
-    /// With client authentication, until the client's Certificate says no CertificateVerify
-    /// comes: the transcript under the other hash of [`verify::TLS12_DIGEST_SCHEMES`].
-    alt: Option<Transcript>,
     /// The [`verify::anchor_digest`] (or verifier's digest) of the client's checked chain,
     /// once its Certificate named one: a CertificateVerify follows the ClientKeyExchange.
     /// With the length of its Certificate message, kept in the handshake buffer.
@@ -114,13 +113,70 @@ pub(crate) struct Kx12 {
 /// then what [`Finished12`] expects.
 pub(crate) struct Verify12 {
     finished: Finished12,
-    /// The hash of the same messages under the other hash (see [`Kx12`]): a digest, not the
-    /// running transcript, as nothing more is signed.
-    alt: Option<Digest>,
+    /// The same messages under the other hashes (see [`Hashes12`]): digests, not running
+    /// transcripts, as nothing more is signed.
+    others: OtherDigests,
     /// What the client's chain was trusted through.
     anchor: [u8; 32],
     /// The length of the client's Certificate message, kept in the handshake buffer.
     cert_len: usize,
+}
+
+/// The transcript of a full handshake until the ClientKeyExchange.
+enum Hashes12 {
+    /// Under the suite's hash only: no CertificateVerify comes.
+    Suite(Transcript),
+    /// With client authentication, until the client's Certificate says whether a
+    /// CertificateVerify comes: under every hash of [`verify::TLS12_DIGEST_SCHEMES`], the
+    /// suite's among them (SHA-384 and SHA-512 share one block buffer: 400 bytes for the
+    /// three, less than two [`Transcript`]s).
+    All(Sha256, Sha384And512),
+}
+
+/// The digests of a transcript under the hashes other than the suite's.
+struct OtherDigests {
+    /// Under SHA-384 for a SHA-256 suite, SHA-256 for a SHA-384 one.
+    other: Digest,
+    sha512: [u8; 64],
+}
+
+impl Hashes12 {
+    /// A transcript of `raw` (the ClientHello) under the suite's `hash`, or under every hash
+    /// when a CertificateVerify may come.
+    fn new(hash: HashAlg, client_auth: bool, raw: &[u8]) -> Self {
+        let mut h = if client_auth {
+            Self::All(Sha256::new(), Sha384And512::new())
+        } else {
+            Self::Suite(Transcript::new(hash))
+        };
+        h.update(raw);
+        h
+    }
+
+    fn update(&mut self, msg: &[u8]) {
+        match self {
+            Self::Suite(t) => t.update(msg),
+            Self::All(a, b) => {
+                a.update(msg);
+                b.update(msg);
+            }
+        }
+    }
+
+    /// The running transcript under the suite's `hash`, and the digests under the others
+    /// when they ran.
+    fn split(self, hash: HashAlg) -> (Transcript, Option<OtherDigests>) {
+        let (s256, pair) = match self {
+            Self::Suite(t) => return (t, None),
+            Self::All(a, b) => (a, b),
+        };
+        let (s384, s512) = pair.split();
+        let (transcript, other) = match hash {
+            HashAlg::Sha256 => (Transcript::Sha256(s256), Digest::from_slice(&s384.finalize())),
+            HashAlg::Sha384 => (Transcript::Sha384(s384), Digest::from_slice(&s256.finalize())),
+        };
+        (transcript, other.map(|other| OtherDigests { other, sha512: s512.finalize() }))
+    }
 }
 
 /// After the ClientKeyExchange: the client's ChangeCipherSpec (which puts its write keys of
@@ -327,14 +383,9 @@ pub(crate) fn server_client_hello<'a>(
         mark_downgrade(&mut random, ProtocolVersion::TLSV1_3);
     }
     let key = KeyShare::keygen(group, config.key_exchanges, &mut c.rng)?;
-    let mut transcript = Transcript::new(suite.hash);
-    transcript.update(raw);
-    // With client authentication, the transcript under the other hash too, for a
-    // CertificateVerify that signs with it.
-    let mut alt = config.client_auth.map(|_| Transcript::new(other_hash(suite.hash)));
-    if let Some(t) = alt.as_mut() {
-        t.update(raw);
-    }
+    // With client authentication, the transcript under every hash a CertificateVerify may
+    // sign with.
+    let mut hashes = Hashes12::new(suite.hash, config.client_auth.is_some(), raw);
     // A client that sends the extension takes tickets (RFC 5077 §3.2).
     let send_ticket = config.tickets.is_some() && x12.session_ticket.is_some();
     // RFC 5246 §7.4.1.3: a session id to resume by, when there is a cache and no ticket.
@@ -359,7 +410,7 @@ pub(crate) fn server_client_hello<'a>(
             ..ServerHelloExtensions::default()
         },
     });
-    send_flight(c, &sh, &mut transcript, &mut alt)?;
+    send_flight(c, &sh, &mut hashes)?;
     // RFC 6066 §4: from here every record, the clear ones too, within the fragment length.
     if max_fragment_length.is_some() {
         c.io.plain_limit = c.io.send_limit;
@@ -370,7 +421,7 @@ pub(crate) fn server_client_hello<'a>(
         *slot = Asn1Cert(der);
     }
     let cert = HandshakeMessage12::Certificate(Certificate12 { certs: List::items(&certs[..n]) });
-    send_flight(c, &cert, &mut transcript, &mut alt)?;
+    send_flight(c, &cert, &mut hashes)?;
     let public = key.public()?;
     let params = EcdheParams { group, public: public.as_ref() };
     let content = params
@@ -383,11 +434,11 @@ pub(crate) fn server_client_hello<'a>(
         scheme,
         signature: &sig[..sig_len],
     });
-    send_flight(c, &ske, &mut transcript, &mut alt)?;
+    send_flight(c, &ske, &mut hashes)?;
     if config.client_auth.is_some() {
-        send_certificate_request(c, &mut transcript, &mut alt)?;
+        send_certificate_request(c, &mut hashes)?;
     }
-    send_flight(c, &HandshakeMessage12::ServerHelloDone, &mut transcript, &mut alt)?;
+    send_flight(c, &HandshakeMessage12::ServerHelloDone, &mut hashes)?;
     c.params = Negotiated {
         version: ProtocolVersion::TLSV1_2,
         suite: suite.suite,
@@ -401,13 +452,12 @@ pub(crate) fn server_client_hello<'a>(
     };
     let kx = Kx12 {
         suite,
-        transcript,
+        hashes,
         client_random: ch.random,
         server_random: random,
         key,
         send_ticket,
         cache_id,
-        alt,
         client_cert: None,
     };
     Ok(if config.client_auth.is_some() {
@@ -417,43 +467,28 @@ pub(crate) fn server_client_hello<'a>(
     })
 }
 
-/// SHA-384 for SHA-256 and the reverse: the other hash of [`verify::TLS12_DIGEST_SCHEMES`].
-fn other_hash(hash: HashAlg) -> HashAlg {
-    match hash {
-        HashAlg::Sha256 => HashAlg::Sha384,
-        HashAlg::Sha384 => HashAlg::Sha256,
-    }
-}
-
-/// Sends one message of our flight, adding it to `transcript` and to `alt` while it runs.
+/// Sends one message of our flight, adding it to the transcript.
 fn send_flight(
     c: &mut Core<'_, '_>,
     msg: &HandshakeMessage12<'_>,
-    transcript: &mut Transcript,
-    alt: &mut Option<Transcript>,
+    hashes: &mut Hashes12,
 ) -> Result<(), Error> {
-    c.io.send_handshake_patched(msg, Some(transcript), |m| {
-        if let Some(t) = alt.as_mut() {
-            t.update(m);
-        }
+    c.io.send_handshake_patched(msg, None, |m| {
+        hashes.update(m);
         Ok(())
     })
 }
 
 /// Our CertificateRequest (RFC 5246 §7.4.4): ECDSA or RSA certificates, signing with a scheme
-/// of [`verify::TLS12_DIGEST_SCHEMES`] (SHA-256 or SHA-384, the two transcripts we run), from
-/// any authority.
-fn send_certificate_request(
-    c: &mut Core<'_, '_>,
-    transcript: &mut Transcript,
-    alt: &mut Option<Transcript>,
-) -> Result<(), Error> {
+/// of [`verify::TLS12_DIGEST_SCHEMES`] (SHA-256, SHA-384 or SHA-512, the transcripts we run),
+/// from any authority.
+fn send_certificate_request(c: &mut Core<'_, '_>, hashes: &mut Hashes12) -> Result<(), Error> {
     let cr = HandshakeMessage12::CertificateRequest(CertificateRequest12 {
         certificate_types: &[ECDSA_SIGN, RSA_SIGN],
         signature_algorithms: List::items(verify::TLS12_DIGEST_SCHEMES),
         certificate_authorities: List::items(&[]),
     });
-    send_flight(c, &cr, transcript, alt)
+    send_flight(c, &cr, hashes)
 }
 
 /// The client's Certificate (RFC 5246 §7.4.6): an empty one, when client authentication is
@@ -488,14 +523,12 @@ fn server_client_certificate(
         c.peer_cert_sha256 = Some(Sha256::digest(ee));
     } else if auth.required {
         return Err(Error::InvalidCertificate(CertificateError::NoCertificate));
-    } else {
-        // No CertificateVerify to come.
-        kx.alt = None;
+    } else if let Hashes12::All(..) = kx.hashes {
+        // No CertificateVerify to come: the suite's hash is enough.
+        let (transcript, _) = kx.hashes.split(kx.suite.hash);
+        kx.hashes = Hashes12::Suite(transcript);
     }
-    kx.transcript.update(raw);
-    if let Some(t) = kx.alt.as_mut() {
-        t.update(raw);
-    }
+    kx.hashes.update(raw);
     Ok(ServerState::ExpectClientKeyExchange12(kx))
 }
 
@@ -524,12 +557,13 @@ pub(crate) fn server_certificate_verify(
     };
     let ee = cert.certs.iter().next().ok_or(too_small)?.0;
     let transcript = &mut v.finished.transcript;
-    let digest = if scheme_hash(scheme) == Some(transcript.alg()) {
-        transcript.current()
-    } else {
-        v.alt.ok_or(PeerMisbehaved::SelectedUnofferedParameter)?
+    let suite_digest = transcript.current();
+    let digest: &[u8] = match scheme_hash(scheme) {
+        Some(h) if h == transcript.alg() => suite_digest.as_ref(),
+        Some(_) => v.others.other.as_ref(),
+        None => &v.others.sha512,
     };
-    verify::verify_signature_digest12(ee, scheme, digest.as_ref(), signature)?;
+    verify::verify_signature_digest12(ee, scheme, digest, signature)?;
     transcript.update(raw);
     c.params.client_auth = Some(scheme);
     let end_entity = Sha256::digest(ee);
@@ -547,15 +581,13 @@ fn server_client_key_exchange(
 ) -> Result<ServerState, Error> {
     let shared = kx.key.decapsulate(public)?;
     let pms = PreMasterSecret::new(shared.as_ref())?;
-    kx.transcript.update(raw);
-    if let Some(t) = kx.alt.as_mut() {
-        t.update(raw);
-    }
+    kx.hashes.update(raw);
     let suite = kx.suite;
-    let master = pms.into_extended_master(suite.hash, kx.transcript.current().as_ref());
+    let (transcript, others) = kx.hashes.split(suite.hash);
+    let master = pms.into_extended_master(suite.hash, transcript.current().as_ref());
     let keys = PendingKeys::derive(&suite, &master, &kx.client_random, &kx.server_random)?;
     let finished = Finished12 {
-        transcript: kx.transcript,
+        transcript,
         master,
         client_random: kx.client_random,
         server_random: kx.server_random,
@@ -564,12 +596,14 @@ fn server_client_key_exchange(
         send_ticket: kx.send_ticket,
         cache_id: kx.cache_id,
     };
-    Ok(match kx.client_cert {
-        Some((anchor, cert_len)) => {
-            let alt = kx.alt.as_ref().map(Transcript::current);
-            ServerState::ExpectCertificateVerify12(Verify12 { finished, alt, anchor, cert_len })
+    Ok(match (kx.client_cert, others) {
+        (Some((anchor, cert_len)), Some(others)) => {
+            ServerState::ExpectCertificateVerify12(Verify12 { finished, others, anchor, cert_len })
         }
-        None => ServerState::ExpectCcs12(finished),
+        // A certificate without the transcripts to check it with cannot be: the hashes all
+        // run from the ClientHello when a certificate is asked for.
+        (Some(_), None) => return Err(Error::ApiMisuse(crate::error::ApiMisuse::BadConfig)),
+        (None, _) => ServerState::ExpectCcs12(finished),
     })
 }
 
