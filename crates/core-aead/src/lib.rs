@@ -5,6 +5,9 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 mod aes;
 mod ccm;
 mod chacha20;
@@ -12,6 +15,7 @@ mod chacha20poly1305;
 mod gcm;
 mod ghash;
 mod modes;
+mod nonce;
 mod poly1305;
 #[cfg(feature = "rustcrypto")]
 mod rustcrypto;
@@ -25,6 +29,7 @@ pub use chacha20poly1305::{ChaCha20Poly1305, MAX_MESSAGE_LEN, XChaCha20Poly1305}
 pub use core_hash::{Implementation, Registered};
 pub use gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, GCM_MAX_MESSAGE_LEN, GcmImpl};
 pub use ghash::{Ghash, GhashImpl};
+pub use nonce::{Nonce, NonceCounter};
 pub use poly1305::{Poly1305, Poly1305Impl};
 
 /// Every implementation in this crate, available on this CPU or not: what the tests iterate
@@ -86,6 +91,8 @@ pub enum Error {
     InvalidLength,
     /// The tag did not verify. The buffer has been zeroed.
     AuthenticationFailed,
+    /// A [`NonceCounter`] has given all 2^64 of its nonces: rekey before sealing more.
+    NonceExhausted,
 }
 
 impl fmt::Display for Error {
@@ -98,6 +105,7 @@ impl fmt::Display for Error {
             Self::BufferTooSmall => "output buffer too small",
             Self::InvalidLength => "input length is not valid for this mode",
             Self::AuthenticationFailed => "authentication failed",
+            Self::NonceExhausted => "nonce sequence numbers used up; rekey",
         })
     }
 }
@@ -157,6 +165,86 @@ pub trait Aead: Sized {
             }
             Err(e) => {
                 body.fill(0);
+                Err(e)
+            }
+        }
+    }
+
+    /// Encrypts the first `plaintext_len` bytes of `buf` in place and writes the tag right
+    /// after them, so `buf` must have `TAG_LEN` bytes of room past the plaintext; returns the
+    /// sealed length (`plaintext_len + TAG_LEN`). Bytes past that are left alone. On error
+    /// `buf` is unchanged.
+    fn seal_in_place_append_tag(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        plaintext_len: usize,
+    ) -> Result<usize, Error> {
+        let total = plaintext_len.checked_add(Self::TAG_LEN).ok_or(Error::MessageTooLong)?;
+        let sealed = buf.get_mut(..total).ok_or(Error::BufferTooSmall)?;
+        let (body, tag_out) = sealed.split_at_mut(plaintext_len);
+        let tag = self.seal_in_place_detached(nonce, aad, body)?;
+        tag_out.copy_from_slice(tag.as_ref());
+        Ok(total)
+    }
+
+    /// Verifies the tag that ends `buf` and decrypts the rest in place; returns the
+    /// plaintext, the front of `buf`. On error all of `buf` is zeroed.
+    fn open_in_place<'b>(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &'b mut [u8],
+    ) -> Result<&'b mut [u8], Error> {
+        let Some(len) = buf.len().checked_sub(Self::TAG_LEN) else {
+            buf.fill(0);
+            return Err(Error::InvalidTagLength);
+        };
+        let (body, tag) = buf.split_at_mut(len);
+        match self.open_in_place_detached(nonce, aad, body, tag) {
+            Ok(()) => Ok(body),
+            Err(e) => {
+                body.fill(0);
+                tag.fill(0);
+                Err(e)
+            }
+        }
+    }
+
+    /// [`seal_in_place_append_tag`](Self::seal_in_place_append_tag) on a `Vec`: encrypts
+    /// `buf` and appends the tag. On error `buf` is unchanged. Feature `alloc`.
+    #[cfg(feature = "alloc")]
+    fn seal_in_place_vec(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut alloc::vec::Vec<u8>,
+    ) -> Result<(), Error> {
+        // Reserved first, so a failed allocation is an error rather than a panic.
+        buf.try_reserve(Self::TAG_LEN).map_err(|_| Error::MessageTooLong)?;
+        let tag = self.seal_in_place_detached(nonce, aad, buf)?;
+        buf.extend_from_slice(tag.as_ref());
+        Ok(())
+    }
+
+    /// [`open_in_place`](Self::open_in_place) on a `Vec`: verifies and strips the tag and
+    /// leaves the plaintext. On error `buf` is zeroed and emptied. Feature `alloc`.
+    #[cfg(feature = "alloc")]
+    fn open_in_place_vec(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut alloc::vec::Vec<u8>,
+    ) -> Result<(), Error> {
+        match self.open_in_place(nonce, aad, buf) {
+            Ok(plaintext) => {
+                let len = plaintext.len();
+                buf.truncate(len);
+                Ok(())
+            }
+            Err(e) => {
+                buf.clear();
                 Err(e)
             }
         }
