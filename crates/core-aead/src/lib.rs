@@ -29,7 +29,7 @@ pub use chacha20poly1305::{ChaCha20Poly1305, MAX_MESSAGE_LEN, XChaCha20Poly1305}
 pub use core_hash::{Implementation, Registered};
 pub use gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, GCM_MAX_MESSAGE_LEN, GcmImpl};
 pub use ghash::{Ghash, GhashImpl};
-pub use nonce::{Nonce, NonceCounter};
+pub use nonce::{Nonce, NonceCounter, NonceExhausted};
 pub use poly1305::{Poly1305, Poly1305Impl};
 
 /// Every implementation in this crate, available on this CPU or not: what the tests iterate
@@ -91,8 +91,6 @@ pub enum Error {
     InvalidLength,
     /// The tag did not verify. The buffer has been zeroed.
     AuthenticationFailed,
-    /// A [`NonceCounter`] has given all 2^64 of its nonces: rekey before sealing more.
-    NonceExhausted,
 }
 
 impl fmt::Display for Error {
@@ -105,7 +103,6 @@ impl fmt::Display for Error {
             Self::BufferTooSmall => "output buffer too small",
             Self::InvalidLength => "input length is not valid for this mode",
             Self::AuthenticationFailed => "authentication failed",
-            Self::NonceExhausted => "nonce sequence numbers used up; rekey",
         })
     }
 }

@@ -57,10 +57,24 @@ impl AsRef<[u8]> for Nonce {
     }
 }
 
+/// A [`NonceCounter`] has given all 2^64 of its nonces: rekey before sealing more. A type of
+/// its own rather than an [`Error`] variant, which would grow the firmware's AEAD code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NonceExhausted;
+
+impl fmt::Display for NonceExhausted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("nonce sequence numbers used up; rekey")
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for NonceExhausted {}
+
 /// One nonce per record, as TLS 1.3 (RFC 8446 §5.3) and TLS 1.2's ChaCha20-Poly1305
 /// (RFC 7905 §2) build them: a fixed 96-bit IV XOR a 64-bit sequence number that starts at 0
 /// and goes up by one per nonce. After the nonce of sequence number 2^64 − 1 it gives
-/// [`Error::NonceExhausted`] (time to rekey) instead of wrapping to a nonce already used.
+/// [`NonceExhausted`] (time to rekey) instead of wrapping to a nonce already used.
 ///
 /// The IV is kept secret, as TLS derives it with the key: it is wiped on drop and not shown
 /// by `Debug`.
@@ -81,7 +95,7 @@ impl AsRef<[u8]> for Nonce {
 ///     assert_eq!(opened, message);
 /// }
 /// assert_eq!(sending.sequence_number(), Some(2));
-/// # Ok::<(), core_aead::Error>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]
 pub struct NonceCounter {
@@ -110,10 +124,10 @@ impl NonceCounter {
         self.next
     }
 
-    /// The next nonce, its sequence number counted as used; [`Error::NonceExhausted`] once
-    /// the nonce of sequence number 2^64 − 1 has been given.
-    pub fn next_nonce(&mut self) -> Result<Nonce, Error> {
-        let sequence = self.next.ok_or(Error::NonceExhausted)?;
+    /// The next nonce, its sequence number counted as used; [`NonceExhausted`] once the
+    /// nonce of sequence number 2^64 − 1 has been given.
+    pub fn next_nonce(&mut self) -> Result<Nonce, NonceExhausted> {
+        let sequence = self.next.ok_or(NonceExhausted)?;
         self.next = sequence.checked_add(1);
         Ok(Nonce::xor_sequence(&self.iv, sequence))
     }
@@ -162,8 +176,8 @@ mod tests {
         assert_eq!(c.next_nonce(), Ok(Nonce::xor_sequence(&iv, u64::MAX - 1)));
         assert_eq!(c.next_nonce(), Ok(Nonce::xor_sequence(&iv, u64::MAX)));
         assert_eq!(c.sequence_number(), None);
-        assert_eq!(c.next_nonce(), Err(Error::NonceExhausted));
-        assert_eq!(c.next_nonce(), Err(Error::NonceExhausted), "stays exhausted");
+        assert_eq!(c.next_nonce(), Err(NonceExhausted));
+        assert_eq!(c.next_nonce(), Err(NonceExhausted), "stays exhausted");
     }
 
     #[test]
