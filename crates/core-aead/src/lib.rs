@@ -76,11 +76,15 @@ fn tag_choice(ours: &[u8], theirs: &[u8]) -> subtle::Choice {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
-    /// The key has the wrong length for this algorithm.
+    /// The key has the wrong length for this algorithm. The variant carries no lengths, which
+    /// would make every `Result` of the AEAD paths larger on a Cortex-M0; its `Display` text
+    /// lists what each algorithm takes, and `Aead::KEY_LEN` gives it.
     InvalidKeyLength,
-    /// The nonce or IV has a length this algorithm does not accept.
+    /// The nonce or IV has a length this algorithm does not accept (`Aead::NONCE_LEN`
+    /// through the `Aead` trait; `Display` lists the others).
     InvalidNonceLength,
-    /// The tag has the wrong length.
+    /// The tag has the wrong length (`Aead::TAG_LEN` is the one), or a sealed input is shorter
+    /// than a tag.
     InvalidTagLength,
     /// The message (or AAD) is longer than the algorithm allows (GCM's 2^36 − 32 bytes, CCM's
     /// length field).
@@ -96,9 +100,18 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Self::InvalidKeyLength => "invalid key length",
-            Self::InvalidNonceLength => "invalid nonce length",
-            Self::InvalidTagLength => "invalid tag length",
+            Self::InvalidKeyLength => {
+                "invalid key length: 16, 24 or 32 bytes expected for AES (the size in the type's \
+                 name for AES-GCM and AES-CCM), 32 for ChaCha20, Poly1305 and their AEADs"
+            }
+            Self::InvalidNonceLength => {
+                "invalid nonce length: 12 bytes expected (24 for XChaCha20-Poly1305; 7 to 13 for \
+                 CCM's explicit-nonce calls, 1 or more for GCM's explicit-IV calls)"
+            }
+            Self::InvalidTagLength => {
+                "invalid tag length: the whole tag expected (16 bytes; for CCM its TAG_LEN, 8 \
+                 for CCM-8), and a sealed input at least that long"
+            }
             Self::MessageTooLong => "message too long for this algorithm",
             Self::BufferTooSmall => "output buffer too small",
             Self::InvalidLength => "input length is not valid for this mode",
@@ -268,7 +281,18 @@ pub trait Aead: Sized {
 
 #[cfg(test)]
 mod tests {
-    use super::tag_eq;
+    use super::{Error, tag_eq};
+
+    /// The length errors' text says what is expected, not only that something is wrong.
+    #[test]
+    fn length_errors_say_what_is_expected() {
+        let key = std::format!("{}", Error::InvalidKeyLength);
+        assert!(key.contains("16, 24 or 32") && key.contains("ChaCha20"), "{key}");
+        let nonce = std::format!("{}", Error::InvalidNonceLength);
+        assert!(nonce.contains("12 bytes") && nonce.contains("24") && nonce.contains("7 to 13"));
+        let tag = std::format!("{}", Error::InvalidTagLength);
+        assert!(tag.contains("16 bytes"), "{tag}");
+    }
 
     /// Equal tags of every length up to 16 compare equal; a change in any bit of any byte,
     /// or a length mismatch, does not.
