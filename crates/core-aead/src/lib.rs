@@ -5,6 +5,9 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 mod aes;
 mod ccm;
 mod chacha20;
@@ -12,6 +15,7 @@ mod chacha20poly1305;
 mod gcm;
 mod ghash;
 mod modes;
+mod nonce;
 mod poly1305;
 #[cfg(feature = "rustcrypto")]
 mod rustcrypto;
@@ -25,6 +29,7 @@ pub use chacha20poly1305::{ChaCha20Poly1305, MAX_MESSAGE_LEN, XChaCha20Poly1305}
 pub use core_hash::{Implementation, Registered};
 pub use gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, GCM_MAX_MESSAGE_LEN, GcmImpl};
 pub use ghash::{Ghash, GhashImpl};
+pub use nonce::{Nonce, NonceCounter, NonceExhausted};
 pub use poly1305::{Poly1305, Poly1305Impl};
 
 /// Every implementation in this crate, available on this CPU or not: what the tests iterate
@@ -71,11 +76,15 @@ fn tag_choice(ours: &[u8], theirs: &[u8]) -> subtle::Choice {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
-    /// The key has the wrong length for this algorithm.
+    /// The key has the wrong length for this algorithm. The variant carries no lengths, which
+    /// would make every `Result` of the AEAD paths larger on a Cortex-M0; its `Display` text
+    /// lists what each algorithm takes, and `Aead::KEY_LEN` gives it.
     InvalidKeyLength,
-    /// The nonce or IV has a length this algorithm does not accept.
+    /// The nonce or IV has a length this algorithm does not accept (`Aead::NONCE_LEN`
+    /// through the `Aead` trait; `Display` lists the others).
     InvalidNonceLength,
-    /// The tag has the wrong length.
+    /// The tag has the wrong length (`Aead::TAG_LEN` is the one), or a sealed input is shorter
+    /// than a tag.
     InvalidTagLength,
     /// The message (or AAD) is longer than the algorithm allows (GCM's 2^36 − 32 bytes, CCM's
     /// length field).
@@ -91,9 +100,18 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Self::InvalidKeyLength => "invalid key length",
-            Self::InvalidNonceLength => "invalid nonce length",
-            Self::InvalidTagLength => "invalid tag length",
+            Self::InvalidKeyLength => {
+                "invalid key length: 16, 24 or 32 bytes expected for AES (the size in the type's \
+                 name for AES-GCM and AES-CCM), 32 for ChaCha20, Poly1305 and their AEADs"
+            }
+            Self::InvalidNonceLength => {
+                "invalid nonce length: 12 bytes expected (24 for XChaCha20-Poly1305; 7 to 13 for \
+                 CCM's explicit-nonce calls, 1 or more for GCM's explicit-IV calls)"
+            }
+            Self::InvalidTagLength => {
+                "invalid tag length: the whole tag expected (16 bytes; for CCM its TAG_LEN, 8 \
+                 for CCM-8), and a sealed input at least that long"
+            }
             Self::MessageTooLong => "message too long for this algorithm",
             Self::BufferTooSmall => "output buffer too small",
             Self::InvalidLength => "input length is not valid for this mode",
@@ -162,6 +180,86 @@ pub trait Aead: Sized {
         }
     }
 
+    /// Encrypts the first `plaintext_len` bytes of `buf` in place and writes the tag right
+    /// after them, so `buf` must have `TAG_LEN` bytes of room past the plaintext; returns the
+    /// sealed length (`plaintext_len + TAG_LEN`). Bytes past that are left alone. On error
+    /// `buf` is unchanged.
+    fn seal_in_place_append_tag(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        plaintext_len: usize,
+    ) -> Result<usize, Error> {
+        let total = plaintext_len.checked_add(Self::TAG_LEN).ok_or(Error::MessageTooLong)?;
+        let sealed = buf.get_mut(..total).ok_or(Error::BufferTooSmall)?;
+        let (body, tag_out) = sealed.split_at_mut(plaintext_len);
+        let tag = self.seal_in_place_detached(nonce, aad, body)?;
+        tag_out.copy_from_slice(tag.as_ref());
+        Ok(total)
+    }
+
+    /// Verifies the tag that ends `buf` and decrypts the rest in place; returns the
+    /// plaintext, the front of `buf`. On error all of `buf` is zeroed.
+    fn open_in_place<'b>(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &'b mut [u8],
+    ) -> Result<&'b mut [u8], Error> {
+        let Some(len) = buf.len().checked_sub(Self::TAG_LEN) else {
+            buf.fill(0);
+            return Err(Error::InvalidTagLength);
+        };
+        let (body, tag) = buf.split_at_mut(len);
+        match self.open_in_place_detached(nonce, aad, body, tag) {
+            Ok(()) => Ok(body),
+            Err(e) => {
+                body.fill(0);
+                tag.fill(0);
+                Err(e)
+            }
+        }
+    }
+
+    /// [`seal_in_place_append_tag`](Self::seal_in_place_append_tag) on a `Vec`: encrypts
+    /// `buf` and appends the tag. On error `buf` is unchanged. Feature `alloc`.
+    #[cfg(feature = "alloc")]
+    fn seal_in_place_vec(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut alloc::vec::Vec<u8>,
+    ) -> Result<(), Error> {
+        // Reserved first, so a failed allocation is an error rather than a panic.
+        buf.try_reserve(Self::TAG_LEN).map_err(|_| Error::MessageTooLong)?;
+        let tag = self.seal_in_place_detached(nonce, aad, buf)?;
+        buf.extend_from_slice(tag.as_ref());
+        Ok(())
+    }
+
+    /// [`open_in_place`](Self::open_in_place) on a `Vec`: verifies and strips the tag and
+    /// leaves the plaintext. On error `buf` is zeroed and emptied. Feature `alloc`.
+    #[cfg(feature = "alloc")]
+    fn open_in_place_vec(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut alloc::vec::Vec<u8>,
+    ) -> Result<(), Error> {
+        match self.open_in_place(nonce, aad, buf) {
+            Ok(plaintext) => {
+                let len = plaintext.len();
+                buf.truncate(len);
+                Ok(())
+            }
+            Err(e) => {
+                buf.clear();
+                Err(e)
+            }
+        }
+    }
+
     /// Verifies and decrypts `ciphertext_and_tag` into `out`; returns the plaintext length.
     /// On failure nothing but zeros is written to `out`.
     fn open(
@@ -183,7 +281,18 @@ pub trait Aead: Sized {
 
 #[cfg(test)]
 mod tests {
-    use super::tag_eq;
+    use super::{Error, tag_eq};
+
+    /// The length errors' text says what is expected, not only that something is wrong.
+    #[test]
+    fn length_errors_say_what_is_expected() {
+        let key = std::format!("{}", Error::InvalidKeyLength);
+        assert!(key.contains("16, 24 or 32") && key.contains("ChaCha20"), "{key}");
+        let nonce = std::format!("{}", Error::InvalidNonceLength);
+        assert!(nonce.contains("12 bytes") && nonce.contains("24") && nonce.contains("7 to 13"));
+        let tag = std::format!("{}", Error::InvalidTagLength);
+        assert!(tag.contains("16 bytes"), "{tag}");
+    }
 
     /// Equal tags of every length up to 16 compare equal; a change in any bit of any byte,
     /// or a length mismatch, does not.

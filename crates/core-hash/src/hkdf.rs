@@ -16,7 +16,12 @@ pub enum HkdfError {
         max: usize,
     },
     /// A pseudorandom key given to [`Hkdf::from_prk`] is shorter than the hash output.
-    PrkTooShort,
+    PrkTooShort {
+        /// The shortest accepted: the hash output length.
+        min: usize,
+        /// The length given.
+        got: usize,
+    },
 }
 
 impl fmt::Display for HkdfError {
@@ -25,7 +30,9 @@ impl fmt::Display for HkdfError {
             Self::OutputTooLong { requested, max } => {
                 write!(f, "HKDF output of {requested} bytes requested; at most {max} possible")
             }
-            Self::PrkTooShort => f.write_str("HKDF pseudorandom key shorter than the hash output"),
+            Self::PrkTooShort { min, got } => {
+                write!(f, "HKDF pseudorandom key of {got} bytes; at least {min} expected")
+            }
         }
     }
 }
@@ -107,7 +114,7 @@ impl<H: Hash> Hkdf<H> {
     /// Starts from an existing pseudorandom key, which must be at least a hash length.
     pub fn from_prk(prk: &[u8]) -> Result<Self, HkdfError> {
         if prk.len() < H::OUTPUT_LEN {
-            return Err(HkdfError::PrkTooShort);
+            return Err(HkdfError::PrkTooShort { min: H::OUTPUT_LEN, got: prk.len() });
         }
         Ok(Self { prk: Hmac::new(prk) })
     }
@@ -197,6 +204,11 @@ mod tests {
         );
         assert!(too_long.iter().all(|&b| b == 0), "nothing written on error");
         assert_eq!(hkdf.expand(b"", &mut []), Ok(()));
-        assert_eq!(Hkdf::<Sha256>::from_prk(&[0; 31]).err(), Some(HkdfError::PrkTooShort));
+        let err = Hkdf::<Sha256>::from_prk(&[0; 31]).err();
+        assert_eq!(err, Some(HkdfError::PrkTooShort { min: 32, got: 31 }));
+        assert_eq!(
+            std::format!("{}", err.unwrap()),
+            "HKDF pseudorandom key of 31 bytes; at least 32 expected"
+        );
     }
 }

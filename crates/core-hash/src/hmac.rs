@@ -29,7 +29,10 @@ pub struct VerifyError;
 
 impl fmt::Display for VerifyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("MAC verification failed")
+        f.write_str(
+            "MAC verification failed: the tag differs, or is not the hash's full output length \
+             (for a truncated tag, at least 4 bytes and at most the output)",
+        )
     }
 }
 
@@ -182,5 +185,7 @@ mod tests {
         assert_eq!(keyed().verify(&bad), Err(VerifyError));
         assert_eq!(keyed().verify(&[]), Err(VerifyError));
         assert_eq!(Hmac::<Sha256>::new(b"other").verify(&tag), Err(VerifyError));
+        let text = std::format!("{VerifyError}");
+        assert!(text.contains("full output length") && text.contains("at least 4"), "{text}");
     }
 }

@@ -10,6 +10,8 @@ mod drbg;
 mod hkdf;
 mod hmac;
 mod implementation_enum;
+#[cfg(feature = "std")]
+mod io;
 mod md;
 #[cfg(feature = "legacy")]
 mod md5;

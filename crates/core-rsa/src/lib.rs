@@ -108,13 +108,21 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::InvalidModulus => f.write_str("invalid modulus"),
+            Self::InvalidModulus => {
+                write!(f, "invalid modulus: an odd number of at most {MAX_BITS} bits expected")
+            }
             Self::InvalidLength => f.write_str("wrong input or output length"),
             Self::BufferTooSmall => f.write_str("output buffer too small"),
             Self::OutOfRange => f.write_str("input not below the modulus"),
             Self::InvalidDer => f.write_str("malformed DER"),
-            Self::UnsupportedKeySize => f.write_str("unsupported key size"),
-            Self::InvalidExponent => f.write_str("invalid public exponent"),
+            Self::UnsupportedKeySize => write!(
+                f,
+                "unsupported key size: 1024 bits and up expected to verify, 2048 and up for \
+                 private keys and encryption, at most {MAX_BITS}"
+            ),
+            Self::InvalidExponent => {
+                f.write_str("invalid public exponent: an odd number from 3 to 2^64 - 1 expected")
+            }
             Self::InvalidPrivateKey => f.write_str("inconsistent private key"),
             Self::UnsupportedHash => f.write_str("hash not allowed here"),
             Self::MessageTooLong => f.write_str("message too long"),
@@ -136,5 +144,22 @@ impl std::error::Error for Error {
             Self::Pem(e) => Some(e),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Error, MAX_BITS};
+    use std::string::ToString;
+
+    /// The key-loading errors' text says what was expected, not only that something is wrong.
+    #[test]
+    fn key_errors_say_what_is_expected() {
+        let size = Error::UnsupportedKeySize.to_string();
+        assert!(size.contains("2048 and up") && size.contains(&MAX_BITS.to_string()), "{size}");
+        let modulus = Error::InvalidModulus.to_string();
+        assert!(modulus.contains("odd") && modulus.contains(&MAX_BITS.to_string()), "{modulus}");
+        let exponent = Error::InvalidExponent.to_string();
+        assert!(exponent.contains("from 3"), "{exponent}");
     }
 }
