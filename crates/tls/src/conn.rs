@@ -506,6 +506,11 @@ impl<'a, 'b> Connection<'a, 'b> {
 
     /// Queues application data as records; returns the bytes taken (fewer than `data.len()`
     /// when the send buffer is full).
+    ///
+    /// Records are as long as [`RecordLimits::send`] allows: one is cut short by the room left
+    /// in the send buffer only when nothing else is queued (a buffer smaller than one record),
+    /// so a caller that sends what is queued and writes the rest again never splits its data
+    /// into more records than it needs.
     pub fn write(&mut self, data: &[u8]) -> Result<usize, Error> {
         if let Some(e) = self.c.error {
             return Err(e);
@@ -520,7 +525,11 @@ impl<'a, 'b> Connection<'a, 'b> {
             if room <= overhead {
                 break;
             }
-            let n = (data.len() - done).min(room - overhead).min(self.c.io.send_limit);
+            let whole = (data.len() - done).min(self.c.io.send_limit);
+            let n = whole.min(room - overhead);
+            if n < whole && self.c.io.tx_len > 0 {
+                break;
+            }
             self.c.io.send_plain(ContentType::APPLICATION_DATA, &data[done..done + n])?;
             done += n;
         }

@@ -2,12 +2,22 @@
 //! sans-IO engine driven by a loop that flushes what it wants sent and reads when it wants
 //! records.
 
-use std::io::{self, Read, Write};
+use std::io::{self, IoSlice, Read, Write};
 
 use crate::conn::{Connection, Want};
 use crate::error::{ApiMisuse, Error};
 
 /// A connection bound to a transport.
+///
+/// Writes encrypt as many whole records as the connection's send buffer
+/// ([`Buffers::send`](crate::Buffers)) holds and hand them to the transport in one `write`
+/// (after a short write, the room it freed is topped up with the next whole records), so the
+/// buffer's size sets how many records each system call carries: a send buffer of
+/// `k * `[`MAX_RECORD_LEN`](crate::record::MAX_RECORD_LEN) bytes holds `k` full 16 KiB
+/// records of any suite (four, about 65 KB, is what rustls queues before one `writev`); one of
+/// a single record's size makes a `write` call per record. Reads take from the transport as
+/// much as the receive buffer has room for, several records at once when it holds several,
+/// and a `read` returns the data of every record already decrypted that fits.
 #[derive(Debug)]
 pub struct Stream<'c, 'a, 'b, S> {
     /// The connection.
@@ -49,11 +59,7 @@ impl<'c, 'a, 'b, S: Read + Write> Stream<'c, 'a, 'b, S> {
     /// Writes out everything the connection has queued.
     pub fn flush_records(&mut self) -> io::Result<()> {
         while !self.conn.pending_send().is_empty() {
-            let n = self.sock.write(self.conn.pending_send())?;
-            if n == 0 {
-                return Err(io::ErrorKind::WriteZero.into());
-            }
-            self.conn.sent(n);
+            self.send_queued()?;
         }
         self.sock.flush()
     }
@@ -95,6 +101,67 @@ impl<'c, 'a, 'b, S: Read + Write> Stream<'c, 'a, 'b, S> {
         }
     }
 
+    /// One transport write of everything queued; `WriteZero` when the transport takes none.
+    fn send_queued(&mut self) -> io::Result<()> {
+        let n = self.sock.write(self.conn.pending_send())?;
+        if n == 0 {
+            return Err(io::ErrorKind::WriteZero.into());
+        }
+        self.conn.sent(n);
+        Ok(())
+    }
+
+    /// Queues the slices of `bufs` in order, as many records as the send buffer holds, and
+    /// hands everything queued to the transport in each `write`, topping up after each one,
+    /// until every slice is queued and everything queued is sent; returns the bytes taken.
+    ///
+    /// Once some bytes are taken a failure returns their count instead (so `write` keeps its
+    /// contract: an error means nothing was taken); the bytes stay queued, and the next write
+    /// or [`Write::flush`] sends them or reports the failure again.
+    fn write_slices(&mut self, bufs: &[IoSlice<'_>]) -> io::Result<usize> {
+        self.handshake()?;
+        let mut done = 0;
+        let (mut slice, mut offset) = (0, 0);
+        loop {
+            // Fill the send buffer from the slices not yet taken.
+            while let Some(buf) = bufs.get(slice) {
+                let n = match self.conn.write(&buf[offset..]) {
+                    Ok(n) => n,
+                    Err(_) if done > 0 => return Ok(done),
+                    Err(e) => return Err(io_err(e)),
+                };
+                done += n;
+                offset += n;
+                if offset < buf.len() {
+                    break;
+                }
+                (slice, offset) = (slice + 1, 0);
+            }
+            if self.conn.pending_send().is_empty() {
+                return self.sock.flush().map(|()| done);
+            }
+            match self.send_queued() {
+                Ok(()) => {}
+                Err(_) if done > 0 => return Ok(done),
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Copies the application data already decrypted into `buf`, record after record while it
+    /// has room, without touching the transport. A failure after some data is left for the
+    /// next call (the connection's error is sticky).
+    fn take_ready(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
+        let mut n = self.conn.read(buf)?;
+        while n > 0 && n < buf.len() {
+            match self.conn.read(&mut buf[n..]) {
+                Ok(m) if m > 0 => n += m,
+                _ => break,
+            }
+        }
+        Ok(n)
+    }
+
     /// Sends close_notify.
     pub fn close(&mut self) -> io::Result<()> {
         self.conn.close();
@@ -119,7 +186,7 @@ impl<S: Read + Write> Read for Stream<'_, '_, '_, S> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.handshake()?;
         loop {
-            let r = self.conn.read(buf);
+            let r = self.take_ready(buf);
             // Send what reading queued (a KeyUpdate answer, or the alert of a failure) before
             // reporting anything; good data is returned even if that send fails (the next
             // call reports it).
@@ -146,15 +213,20 @@ impl<S: Read + Write> Read for Stream<'_, '_, '_, S> {
 }
 
 impl<S: Read + Write> Write for Stream<'_, '_, '_, S> {
+    /// Encrypts `buf` and sends it, each transport write carrying as many records as the send
+    /// buffer holds; returns once all of `buf` is taken and sent.
+    ///
+    /// Once some bytes are taken, a transport failure returns their count rather than the
+    /// error, as `write` must; they stay queued, and the next write or `flush` sends them or
+    /// reports the failure.
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.handshake()?;
-        let mut done = 0;
-        while done < buf.len() {
-            let n = self.conn.write(&buf[done..]).map_err(io_err)?;
-            done += n;
-            self.flush_records()?;
-        }
-        Ok(done)
+        self.write_slices(&[IoSlice::new(buf)])
+    }
+
+    /// Like `write`, for the slices in order and in the same transport writes. Records do not
+    /// span slices (each is encrypted where it lies), so many small slices make small records.
+    fn write_vectored(&mut self, bufs: &[IoSlice<'_>]) -> io::Result<usize> {
+        self.write_slices(bufs)
     }
 
     fn flush(&mut self) -> io::Result<()> {

@@ -11,7 +11,8 @@
 //! same parameters: X25519, AES-128-GCM (`TLS_AES_128_GCM_SHA256`, or the ECDHE ECDSA/RSA
 //! AES-128-GCM suite over TLS 1.2), `rsa_pss_rsae_sha256`, `ecdsa_secp256r1_sha256` or
 //! `ed25519`, no session tickets and no resumption, and each client checks the version and
-//! suite it negotiated on every connection.
+//! suite it negotiated on every connection. Halite's `Stream`s have a send buffer of four
+//! records, so each transport write carries four as rustls's do, and a receive buffer of one.
 //!
 //! - Handshakes: a full handshake on a new TCP connection each (connect, handshake,
 //!   `close_notify`, close), one after the other, wall-clock time for all of them.
@@ -37,17 +38,19 @@ use std::sync::{Arc, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use bench::ops::{Cert, HaliteBuffers, SERVER_NAME, Version};
+use bench::ops::{Cert, HALITE_HANDSHAKE, SERVER_NAME, Version};
 use bench::report::{self, Table};
 use bench::system;
 use clap::Parser;
 use openssl::ssl::{SslConnector, SslMethod, SslSessionCacheMode, SslVersion};
 use pki_types::{CertificateDer, ServerName, TrustAnchor};
 use tls::msgs::{NamedGroup, ProtocolVersion};
+use tls::record::MAX_RECORD_LEN;
 use tls::suites::tls12::{self, Suite12};
 use tls::suites::{self, Suite};
 use tls::{
-    CertifiedKey, ClientConfig, Connection, OsRandom, ServerConfig, SigningKey, Stream, SystemClock,
+    Buffers, CertifiedKey, ClientConfig, Connection, OsRandom, ServerConfig, SigningKey, Stream,
+    SystemClock,
 };
 
 #[derive(Parser, Debug)]
@@ -335,6 +338,37 @@ fn read_data(s: &mut dyn ReadWrite, bytes: u64) -> Result<(), String> {
 
 // --- Clients -------------------------------------------------------------------------------
 
+/// Halite's buffers for a `Stream` over TCP, sized like rustls's: a send buffer of four whole
+/// records, so each `write` carries four (rustls queues up to 64 KiB before one `writev`), and
+/// a receive buffer of one (rustls reads at most one record's wire size ahead).
+#[derive(Debug)]
+struct StreamBuffers {
+    received: Vec<u8>,
+    send: Vec<u8>,
+    handshake: Vec<u8>,
+}
+
+impl Default for StreamBuffers {
+    fn default() -> Self {
+        Self {
+            received: vec![0; MAX_RECORD_LEN],
+            send: vec![0; 4 * MAX_RECORD_LEN],
+            handshake: vec![0; HALITE_HANDSHAKE],
+        }
+    }
+}
+
+impl StreamBuffers {
+    /// The buffers, lent to one connection.
+    fn lend(&mut self) -> Buffers<'_> {
+        Buffers {
+            received: &mut self.received,
+            send: &mut self.send,
+            handshake: &mut self.handshake,
+        }
+    }
+}
+
 /// A transport the jobs read and write.
 trait ReadWrite: Read + Write {}
 impl<T: Read + Write> ReadWrite for T {}
@@ -349,7 +383,7 @@ enum Client {
 /// Every client's configuration for one version and certificate, built once per row group.
 struct Clients {
     want: (Version, Identity),
-    halite_bufs: HaliteBuffers,
+    halite_bufs: StreamBuffers,
     rustls: Arc<rustls::ClientConfig>,
     openssl: SslConnector,
 }
@@ -411,7 +445,7 @@ impl Clients {
         b.cert_store_mut().add_cert(root).map_err(ossl)?;
         Ok(Self {
             want: (version, ident),
-            halite_bufs: HaliteBuffers::default(),
+            halite_bufs: StreamBuffers::default(),
             rustls: Arc::new(config),
             openssl: b.build(),
         })
@@ -647,7 +681,7 @@ fn halite_server(
         addr,
         thread::spawn(move || {
             let (_, certs) = halite_identity(ident);
-            let mut bufs = HaliteBuffers::default();
+            let mut bufs = StreamBuffers::default();
             let mut buf = vec![0u8; 64 * 1024];
             let accepts = if let Job::Handshakes(n) = job { n } else { 1 };
             for _ in 0..accepts {
