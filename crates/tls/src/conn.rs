@@ -252,8 +252,9 @@ impl<'a, 'b> Connection<'a, 'b> {
         } else {
             None
         };
-        let random_bytes: [u8; 32] = random(rng)?;
-        let random_id: [u8; 32] = random(rng)?;
+        // From the bytes the connection's generator drew with its seed: no second system call.
+        let random_bytes: [u8; 32] = random(&mut conn.c.rng)?;
+        let random_id: [u8; 32] = random(&mut conn.c.rng)?;
         // A ticket for the server if there is one, else the external PSK (TLS 1.3 only). A
         // TLS 1.2 session is offered by its id (when it has one) and ticket (when it has
         // one) instead.
@@ -349,9 +350,11 @@ impl<'a, 'b> Connection<'a, 'b> {
         rng: &mut dyn RandomSource,
     ) -> Result<Self, Error> {
         config.check()?;
-        let random = random(rng)?;
-        let state = State::Server(config, ServerState::ExpectClientHello { random });
-        Self::new(bufs, state, rng)
+        let mut conn = Self::new(bufs, State::Server(config, ServerState::Dead), rng)?;
+        // From the bytes the connection's generator drew with its seed: no second system call.
+        let random = random(&mut conn.c.rng)?;
+        conn.state = State::Server(config, ServerState::ExpectClientHello { random });
+        Ok(conn)
     }
 
     /// What the connection needs next.
