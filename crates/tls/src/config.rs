@@ -5,6 +5,7 @@ use pki_types::TrustAnchor;
 
 use crate::clock::Clock;
 use crate::error::{ApiMisuse, Error};
+use crate::key_schedule::HashAlg;
 use crate::msgs::{MaxFragmentLength, NamedGroup, ProtocolVersion, PskKeyExchangeMode};
 use crate::provider::KeyExchange;
 use crate::psk::{ExternalPsk, ServerPsks};
@@ -439,6 +440,21 @@ impl ClientConfig<'_> {
     #[allow(clippy::unused_self)] // the signature of the `tls12` build
     pub(crate) fn offers_suite12(&self, _suite: crate::msgs::CipherSuite) -> bool {
         false
+    }
+
+    /// Whether the ClientHello must also be hashed with SHA-384, until the ServerHello picks
+    /// the suite: an offered suite's hash is SHA-384, or our key may sign a TLS 1.2
+    /// CertificateVerify over a running hash other than the suite's.
+    pub(crate) fn needs_sha384(&self) -> bool {
+        let tls13 = self.offers(ProtocolVersion::TLSV1_3)
+            && self.suites.iter().any(|s| s.hash == HashAlg::Sha384);
+        #[cfg(feature = "tls12")]
+        let tls12 = self.offers(ProtocolVersion::TLSV1_2)
+            && (self.suites12.iter().any(|s| s.hash == HashAlg::Sha384)
+                || self.client_cert.is_some_and(|ck| !ck.key.tls12_digest_schemes().is_empty()));
+        #[cfg(not(feature = "tls12"))]
+        let tls12 = false;
+        tls13 || tls12
     }
 
     /// The highest version offered.

@@ -252,8 +252,9 @@ impl<'a, 'b> Connection<'a, 'b> {
         } else {
             None
         };
-        let random_bytes: [u8; 32] = random(rng)?;
-        let random_id: [u8; 32] = random(rng)?;
+        // From the bytes the connection's generator drew with its seed: no second system call.
+        let random_bytes: [u8; 32] = random(&mut conn.c.rng)?;
+        let random_id: [u8; 32] = random(&mut conn.c.rng)?;
         // A ticket for the server if there is one, else the external PSK (TLS 1.3 only). A
         // TLS 1.2 session is offered by its id (when it has one) and ticket (when it has
         // one) instead.
@@ -298,9 +299,14 @@ impl<'a, 'b> Connection<'a, 'b> {
         // The ClientHello under both hashes, until the ServerHello says which one the suite
         // uses.
         let ch = &conn.c.io.tx[HEADER_LEN..conn.c.io.tx_len];
-        let (mut th256, mut th384) = (Sha256::new(), Sha384::new());
+        // SHA-384 only when an offered suite or our key may need it.
+        let mut th256 = Sha256::new();
         th256.update(ch);
-        th384.update(ch);
+        let th384 = config.needs_sha384().then(|| {
+            let mut h = Sha384::new();
+            h.update(ch);
+            h
+        });
         let hello = ClientHelloSent { key, random: random_bytes, session_id, th256, th384, offer };
         conn.state = State::Client(config, ClientState::ExpectServerHello(hello));
         Ok(conn)
@@ -349,9 +355,11 @@ impl<'a, 'b> Connection<'a, 'b> {
         rng: &mut dyn RandomSource,
     ) -> Result<Self, Error> {
         config.check()?;
-        let random = random(rng)?;
-        let state = State::Server(config, ServerState::ExpectClientHello { random });
-        Self::new(bufs, state, rng)
+        let mut conn = Self::new(bufs, State::Server(config, ServerState::Dead), rng)?;
+        // From the bytes the connection's generator drew with its seed: no second system call.
+        let random = random(&mut conn.c.rng)?;
+        conn.state = State::Server(config, ServerState::ExpectClientHello { random });
+        Ok(conn)
     }
 
     /// What the connection needs next.
@@ -876,5 +884,30 @@ mod tests {
         let ee = EncryptedExtensions { record_size_limit: Some(u16::MAX), ..Default::default() };
         client_record_limits(&mut c.c, &config, &ee).unwrap();
         assert_eq!(c.record_limits(), RecordLimits { send: MAX_PLAINTEXT_LEN, receive: 100 });
+    }
+
+    /// The ClientHello is hashed with SHA-384 as well only when an offered suite uses it or
+    /// our key may sign a TLS 1.2 CertificateVerify over the other hash.
+    #[cfg(feature = "tls12")]
+    #[test]
+    fn sha384_transcript_only_when_it_may_be_needed() {
+        use crate::provider::Signer as _;
+        use crate::suites::tls12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 as GCM12;
+        use crate::suites::{TLS13_AES_128_GCM_SHA256 as GCM13, TLS13_AES_256_GCM_SHA384};
+        let clock = leak(UnixTime::since_unix_epoch(core::time::Duration::from_secs(1 << 30)));
+        let defaults = ClientConfig::new(&[], clock);
+        assert!(defaults.needs_sha384(), "the default suites have AES-256-GCM-SHA384");
+        let sha256 = ClientConfig { suites: leak([GCM13]), suites12: leak([GCM12]), ..defaults };
+        assert!(!sha256.needs_sha384());
+        let v13 = ClientConfig { suites: leak([GCM13, TLS13_AES_256_GCM_SHA384]), ..sha256 };
+        assert!(v13.needs_sha384());
+        let v12 = ClientConfig { versions: leak([ProtocolVersion::TLSV1_2]), ..v13 };
+        assert!(!v12.needs_sha384(), "a TLS 1.3 suite is not offered over TLS 1.2");
+        // An ECDSA P-256 key signs TLS 1.2 digests (the Ed25519 `KEY` does not).
+        let p256 = include_bytes!("../tests/data/server-p256.key.der");
+        let key = leak(SigningKey::from_pkcs8_der(p256).unwrap());
+        assert!(!key.tls12_digest_schemes().is_empty());
+        let cert = CertifiedKey { chain: leak([CERT]), key };
+        assert!(ClientConfig { client_cert: Some(cert), ..sha256 }.needs_sha384());
     }
 }

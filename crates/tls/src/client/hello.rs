@@ -27,9 +27,10 @@ pub(crate) struct ClientHelloSent {
     pub(crate) random: [u8; 32],
     pub(crate) session_id: SessionId,
     /// The ClientHello under both hashes until the ServerHello picks one (kept as bare
-    /// hashes, without the [`Transcript`] tag: SHA-256's state is half of SHA-384's).
+    /// hashes, without the [`Transcript`] tag: SHA-256's state is half of SHA-384's); SHA-384
+    /// only if [`ClientConfig::needs_sha384`](crate::ClientConfig) says so.
     pub(crate) th256: Sha256,
-    pub(crate) th384: Sha384,
+    pub(crate) th384: Option<Sha384>,
     /// The PSK and TLS 1.2 session offered, if any.
     pub(crate) offer: Resumption,
 }

@@ -256,9 +256,13 @@ pub(crate) fn client_server_hello(
         ..Default::default()
     };
     client_record_limits(c, config, &limits)?;
-    let (mut transcript, mut other) = match suite.hash {
-        HashAlg::Sha256 => (Transcript::Sha256(st.th256), Transcript::Sha384(st.th384)),
-        HashAlg::Sha384 => (Transcript::Sha384(st.th384), Transcript::Sha256(st.th256)),
+    // SHA-384 is kept whenever a SHA-384 suite is offered or our key may need it.
+    let (mut transcript, other) = match suite.hash {
+        HashAlg::Sha256 => (Transcript::Sha256(st.th256), st.th384.map(Transcript::Sha384)),
+        HashAlg::Sha384 => (
+            Transcript::Sha384(st.th384.ok_or(PeerMisbehaved::SelectedUnofferedParameter)?),
+            Some(Transcript::Sha256(st.th256)),
+        ),
     };
     transcript.update(raw);
     c.params.version = ProtocolVersion::TLSV1_2;
@@ -270,7 +274,8 @@ pub(crate) fn client_server_hello(
     }
     // A CertificateVerify may need the other hash: keep it while a certificate may be asked
     // for.
-    let alt = config.client_cert.filter(|ck| !ck.key.tls12_digest_schemes().is_empty()).map(|_| {
+    let alt = config.client_cert.filter(|ck| !ck.key.tls12_digest_schemes().is_empty()).and(other);
+    let alt = alt.map(|mut other| {
         other.update(raw);
         other
     });

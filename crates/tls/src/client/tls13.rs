@@ -98,7 +98,10 @@ pub(crate) fn client_server_hello<'a>(
     };
     let mut transcript = match suite.hash {
         HashAlg::Sha256 => Transcript::Sha256(st.th256),
-        HashAlg::Sha384 => Transcript::Sha384(st.th384),
+        // Kept whenever a SHA-384 suite is offered.
+        HashAlg::Sha384 => {
+            Transcript::Sha384(st.th384.ok_or(PeerMisbehaved::SelectedUnofferedParameter)?)
+        }
     };
     if !sh.is_retry_request() {
         let classical = offered_classical_part(config, &st_key).map(|(g, _)| g);

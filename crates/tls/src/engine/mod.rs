@@ -111,60 +111,85 @@ const ENTROPY_LEN: usize = 32;
 /// `HmacDrbg::from_source` draws them (SP 800-90A §8.6.7).
 const SEED_LEN: usize = ENTROPY_LEN + ENTROPY_LEN / 2;
 
+/// Bytes of source output a [`ConnRng`] keeps to hand out as they are, before it needs its
+/// generator: a client's random and session id, or a server's random and a ticket nonce.
+const SPARE_LEN: usize = 64;
+
 /// The personalization string of every connection's generator.
 const PERSONALIZATION: &[u8] = b"halite tls connection";
 
-/// A connection's HMAC-DRBG, instantiated on first use from a seed drawn (in one call to the
-/// caller's source) when the connection is made. Instantiation costs about as much as two
-/// HMAC-SHA-256 keyings and four MACs, and many connections never need the generator (a
-/// resumed TLS 1.2 client, a TLS 1.3 PSK-only one); the output is the same as instantiating
-/// at once.
+/// A connection's HMAC-DRBG, instantiated on first use from a seed drawn when the connection
+/// is made. Instantiation costs about as much as two HMAC-SHA-256 keyings and four MACs, and
+/// many connections never need the generator (a resumed TLS 1.2 client or server, a TLS 1.3
+/// PSK-only one). The same call to the caller's source also draws [`SPARE_LEN`] bytes that
+/// serve, as they are, the first requests that fit in them (the randoms, a session id, a
+/// ticket nonce): one system call per connection, where there were up to three; the
+/// generator's own output is the same as instantiating at once.
 // No allocator: the generator lives inline, and the seed shares its room.
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum ConnRng {
-    /// Not yet instantiated: the entropy and nonce, wiped when used or dropped.
-    Seeded([u8; SEED_LEN]),
+    /// Not yet instantiated: the seed, and source output of which the last `left` bytes are
+    /// still unused; all wiped when used or dropped.
+    Seeded { seed: [u8; SEED_LEN], spare: [u8; SPARE_LEN], left: usize },
     /// Instantiated.
     Ready(HmacDrbg<Sha256>),
 }
 
 impl ConnRng {
-    /// Draws the seed from `source`.
+    /// Draws the seed and the spare bytes from `source`, in one call.
     pub(crate) fn from_source(source: &mut dyn RandomSource) -> Result<Self, Error> {
-        let mut seed = [0u8; SEED_LEN];
-        if source.fill(&mut seed).is_err() {
-            seed.zeroize();
+        let mut drawn = [0u8; SEED_LEN + SPARE_LEN];
+        if source.fill(&mut drawn).is_err() {
+            drawn.zeroize();
             return Err(Error::RandomFailed);
         }
-        Ok(Self::Seeded(seed))
+        let mut this = Self::Seeded { seed: [0; SEED_LEN], spare: [0; SPARE_LEN], left: SPARE_LEN };
+        if let Self::Seeded { seed, spare, .. } = &mut this {
+            seed.copy_from_slice(&drawn[..SEED_LEN]);
+            spare.copy_from_slice(&drawn[SEED_LEN..]);
+        }
+        drawn.zeroize();
+        Ok(this)
     }
 
     /// The generator, instantiated now if it was not yet.
     fn drbg(&mut self) -> Result<&mut HmacDrbg<Sha256>, RandomError> {
-        if let Self::Seeded(seed) = self {
+        if let Self::Seeded { seed, spare, .. } = self {
             let (entropy, nonce) = seed.split_at(ENTROPY_LEN);
             let drbg = HmacDrbg::new(entropy, nonce, PERSONALIZATION);
             seed.zeroize();
+            spare.zeroize();
             // Cannot fail: the entropy is a full SHA-256 output.
             *self = Self::Ready(drbg.map_err(|_| RandomError::Unavailable)?);
         }
         match self {
             Self::Ready(drbg) => Ok(drbg),
-            Self::Seeded(_) => Err(RandomError::Unavailable),
+            Self::Seeded { .. } => Err(RandomError::Unavailable),
         }
     }
 }
 
 impl RandomSource for ConnRng {
     fn fill(&mut self, dest: &mut [u8]) -> Result<(), RandomError> {
+        if let Self::Seeded { spare, left, .. } = self
+            && dest.len() <= *left
+        {
+            // The last unused bytes, wiped once handed out.
+            let from = &mut spare[*left - dest.len()..*left];
+            dest.copy_from_slice(from);
+            from.zeroize();
+            *left -= dest.len();
+            return Ok(());
+        }
         self.drbg()?.fill(dest)
     }
 }
 
 impl Drop for ConnRng {
     fn drop(&mut self) {
-        if let Self::Seeded(seed) = self {
+        if let Self::Seeded { seed, spare, .. } = self {
             seed.zeroize();
+            spare.zeroize();
         }
     }
 }
@@ -232,21 +257,49 @@ mod rng_tests {
         }
     }
 
-    /// Instantiating on first use gives what instantiating at once would: the same stream
-    /// as `HmacDrbg::from_source` over the same source, across several requests.
+    /// Requests that fit in the spare bytes get the source's output as it is, and the
+    /// generator stays unmade; the first that does not instantiates it, and from then on the
+    /// stream is `HmacDrbg::from_source`'s over the same source (seed first).
     #[test]
-    fn lazy_generator_is_the_eager_one() {
+    fn spare_bytes_then_the_eager_generator() {
         let mut lazy = ConnRng::from_source(&mut Counter(Some(3))).unwrap();
-        assert!(matches!(lazy, ConnRng::Seeded(_)));
+        let mut a = [0u8; 100];
+        lazy.fill(&mut a[..32]).unwrap();
+        lazy.fill(&mut a[32..44]).unwrap();
+        assert!(matches!(lazy, ConnRng::Seeded { left: 20, .. }));
+        // Handed out from the end of the spare bytes, which follow the seed.
+        let first = (3 + SEED_LEN + SPARE_LEN - 32) as u8;
+        assert!(a[..32].iter().zip(first..).all(|(x, y)| *x == y), "{a:?}");
+        let next = (3 + SEED_LEN + SPARE_LEN - 44) as u8;
+        assert!(a[32..44].iter().zip(next..).all(|(x, y)| *x == y), "{a:?}");
         let mut eager =
             HmacDrbg::<Sha256>::from_source(&mut Counter(Some(3)), PERSONALIZATION).unwrap();
-        for len in [12, 32, 1, 100] {
+        for len in [32, 12, 1, 100] {
             let (mut a, mut b) = ([0u8; 100], [0u8; 100]);
             lazy.fill(&mut a[..len]).unwrap();
             eager.fill(&mut b[..len]).unwrap();
             assert_eq!(a, b, "{len}");
             assert!(matches!(lazy, ConnRng::Ready(_)));
         }
+    }
+
+    /// The source is called once for the seed and the spare bytes.
+    #[test]
+    fn one_call_to_the_source() {
+        struct Calls(usize);
+        impl RandomSource for Calls {
+            fn fill(&mut self, dest: &mut [u8]) -> Result<(), RandomError> {
+                self.0 += 1;
+                dest.fill(7);
+                Ok(())
+            }
+        }
+        let mut calls = Calls(0);
+        let mut rng = ConnRng::from_source(&mut calls).unwrap();
+        let mut out = [0u8; SPARE_LEN];
+        rng.fill(&mut out).unwrap();
+        rng.fill(&mut out[..1]).unwrap();
+        assert_eq!(calls.0, 1);
     }
 
     #[test]
