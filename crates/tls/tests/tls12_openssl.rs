@@ -48,27 +48,27 @@ fn round(id: &str, suite: Suite12, group: NamedGroup, server_group: &str) {
     assert_eq!((n.version, n.suite, n.group), (ProtocolVersion::TLSV1_2, suite.suite, group));
 }
 
+/// A TLS 1.2-only client trusting the P-256 root, offering X25519 and P-256 (the
+/// certificate's curve, which it must list).
+fn p256_client12() -> ClientConfig<'static> {
+    ClientConfig {
+        versions: &[ProtocolVersion::TLSV1_2],
+        groups: &[NamedGroup::X25519, NamedGroup::SECP256R1],
+        ..ClientConfig::new(anchors(&[read("ca-p256.der")]), &tls::SystemClock)
+    }
+}
+
 #[test]
 fn our_client_against_openssl_s_server_tls12() {
     if !openssl_available() {
         return;
     }
-    let ecdsa = [
-        s12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
-        s12::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
-        s12::TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
-        s12::TLS_ECDHE_ECDSA_WITH_AES_128_CCM,
-        s12::TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8,
-    ];
-    let rsa = [
-        s12::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
-        s12::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
-        s12::TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
-    ];
-    for suite in ecdsa {
+    // Every suite Halite implements: five ECDSA ones (with the CCM ones), three RSA ones.
+    let with = |auth| s12::ALL_SUITES12.iter().copied().filter(move |s| s.auth == auth);
+    for suite in with(s12::Auth::Ecdsa) {
         round("p256", suite, NamedGroup::X25519, "X25519");
     }
-    for suite in rsa {
+    for suite in with(s12::Auth::Rsa) {
         round("rsa", suite, NamedGroup::X25519, "X25519");
     }
     for (g, name) in [
@@ -90,13 +90,7 @@ fn a_hello_request_from_openssl_is_refused() {
     }
     let (mut server, port) = s_server("server-p256", &["-tls1_2", "-naccept", "1"], Stdio::piped());
     let sock = connect_retrying(port);
-    let versions = [ProtocolVersion::TLSV1_2];
-    let groups = [NamedGroup::X25519, NamedGroup::SECP256R1];
-    let config = ClientConfig {
-        versions: &versions,
-        groups: &groups,
-        ..ClientConfig::new(anchors(&[read("ca-p256.der")]), &tls::SystemClock)
-    };
+    let config = p256_client12();
     let mut conn = Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };
     stream.handshake().unwrap();
@@ -127,13 +121,9 @@ fn max_fragment_length_with_openssl_tls12() {
     let args = ["-tls1_2", "-www", "-naccept", "1"];
     let (_server, port) = s_server("server-p256", &args, Stdio::null());
     let sock = connect_retrying(port);
-    let versions = [ProtocolVersion::TLSV1_2];
-    let groups = [NamedGroup::X25519, NamedGroup::SECP256R1];
     let config = ClientConfig {
-        versions: &versions,
-        groups: &groups,
         max_fragment_length: Some(tls::msgs::MaxFragmentLength::LEN_512),
-        ..ClientConfig::new(anchors(&[read("ca-p256.der")]), &tls::SystemClock)
+        ..p256_client12()
     };
     // Records of 512 content bytes fit a small receive buffer.
     let bufs = tls::Buffers { received: Vec::leak(vec![0; 1_000]), ..buffers() };

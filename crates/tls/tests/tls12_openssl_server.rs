@@ -73,23 +73,13 @@ fn openssl_s_client_tls12_against_our_server() {
     if !openssl_available() {
         return;
     }
-    let ecdsa = [
-        s12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
-        s12::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
-        s12::TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
-        s12::TLS_ECDHE_ECDSA_WITH_AES_128_CCM,
-        s12::TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8,
-    ];
-    let rsa = [
-        s12::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
-        s12::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
-        s12::TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
-    ];
-    for suite in ecdsa {
+    // Every suite Halite implements: five ECDSA ones (with the CCM ones), three RSA ones.
+    let with = |auth| s12::ALL_SUITES12.iter().copied().filter(move |s| s.auth == auth);
+    for suite in with(s12::Auth::Ecdsa) {
         round("p256", suite, NamedGroup::X25519, "X25519");
         round("ed25519", suite, NamedGroup::X25519, "X25519");
     }
-    for suite in rsa {
+    for suite in with(s12::Auth::Rsa) {
         round("rsa", suite, NamedGroup::X25519, "X25519");
     }
     for (g, name) in [
