@@ -37,18 +37,16 @@ use std::sync::{Arc, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use bench::ops::{Cert, HaliteBuffers, SERVER_NAME, Version};
+use bench::ops::{
+    Cert, HALITE_SUITES, HALITE_SUITES12, HaliteBuffers, HaliteIdentity, SERVER_NAME, Version,
+};
 use bench::report::{self, Table};
 use bench::system;
 use clap::Parser;
 use openssl::ssl::{SslConnector, SslMethod, SslSessionCacheMode, SslVersion};
-use pki_types::{CertificateDer, ServerName, TrustAnchor};
-use tls::msgs::{NamedGroup, ProtocolVersion};
-use tls::suites::tls12::{self, Suite12};
-use tls::suites::{self, Suite};
-use tls::{
-    CertifiedKey, ClientConfig, Connection, OsRandom, ServerConfig, SigningKey, Stream, SystemClock,
-};
+use pki_types::{CertificateDer, ServerName};
+use tls::msgs::NamedGroup;
+use tls::{ClientConfig, Connection, OsRandom, ServerConfig, Stream, SystemClock};
 
 #[derive(Parser, Debug)]
 #[command(name = "tls-loopback", about = "TLS handshakes and bulk data over loopback TCP")]
@@ -168,34 +166,14 @@ const SIGALGS: &str = "rsa_pss_rsae_sha256:ecdsa_secp256r1_sha256:ed25519";
 /// OpenSSL's TLS 1.2 suites (its names for the two of [`Identity::suite`]).
 const CIPHERS12: &str = "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256";
 
-static HALITE_SUITES: [Suite; 1] = [suites::TLS13_AES_128_GCM_SHA256];
 static HALITE_GROUPS: [NamedGroup; 2] = [NamedGroup::X25519, NamedGroup::SECP256R1];
-static HALITE_SUITES12: [Suite12; 2] =
-    [tls12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, tls12::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256];
-static HALITE_V13: [ProtocolVersion; 1] = [ProtocolVersion::TLSV1_3];
-static HALITE_V12: [ProtocolVersion; 1] = [ProtocolVersion::TLSV1_2];
-
-fn halite_versions(version: Version) -> &'static [ProtocolVersion] {
-    match version {
-        Version::Tls13 => &HALITE_V13,
-        Version::Tls12 => &HALITE_V12,
-    }
-}
 
 /// Halite's roots and server identity for `ident`, built once per process.
-fn halite_identity(
-    ident: Identity,
-) -> (&'static [TrustAnchor<'static>], &'static [CertifiedKey<'static>]) {
-    type Pair = (&'static [TrustAnchor<'static>], &'static [CertifiedKey<'static>]);
-    static CELLS: [OnceLock<Pair>; 3] = [const { OnceLock::new() }; 3];
+fn halite_identity(ident: Identity) -> HaliteIdentity {
+    static CELLS: [OnceLock<HaliteIdentity>; 3] = [const { OnceLock::new() }; 3];
     *CELLS[ident as usize].get_or_init(|| {
         let (root, leaf, key) = ident.der();
-        let root: &'static CertificateDer<'static> = Box::leak(Box::new(root.into()));
-        let anchor = webpki::anchor_from_trusted_cert(root).expect("the test root");
-        let key: &'static SigningKey =
-            Box::leak(Box::new(SigningKey::from_pkcs8_der(key).expect("the test key")));
-        let chain: &'static [&'static [u8]] = Box::leak(Box::new([leaf]));
-        (Box::leak(Box::new([anchor])), Box::leak(Box::new([CertifiedKey { chain, key }])))
+        HaliteIdentity::leak(root, leaf, key)
     })
 }
 
@@ -428,9 +406,9 @@ impl Clients {
         let sock = connect(addr)?;
         match client {
             Client::Halite => {
-                let (roots, _) = halite_identity(self.want.1);
+                let roots = halite_identity(self.want.1).roots;
                 let config = ClientConfig {
-                    versions: halite_versions(self.want.0),
+                    versions: self.want.0.protocol_versions(),
                     suites: &HALITE_SUITES,
                     suites12: &HALITE_SUITES12,
                     groups: &HALITE_GROUPS,
@@ -646,7 +624,7 @@ fn halite_server(
     Ok((
         addr,
         thread::spawn(move || {
-            let (_, certs) = halite_identity(ident);
+            let certs = halite_identity(ident).certs;
             let mut bufs = HaliteBuffers::default();
             let mut buf = vec![0u8; 64 * 1024];
             let accepts = if let Job::Handshakes(n) = job { n } else { 1 };
@@ -654,7 +632,7 @@ fn halite_server(
                 let (sock, _) = listener.accept().map_err(|e| format!("accept: {e}"))?;
                 ready(&sock)?;
                 let config = ServerConfig {
-                    versions: halite_versions(version),
+                    versions: version.protocol_versions(),
                     suites: &HALITE_SUITES,
                     suites12: &HALITE_SUITES12,
                     groups: &HALITE_GROUPS,
