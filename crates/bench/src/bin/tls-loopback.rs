@@ -847,16 +847,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     } else {
         Amounts { handshakes: 200, bytes: 256 * MIB }
     };
-    let mut out = String::new();
-    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    let _ = writeln!(out, "date          {}", system::utc_date());
-    let _ =
-        writeln!(out, "cpu           {} ({} logical)", system::cpu_model(), system::cpu_count());
-    let _ = writeln!(
-        out,
-        "load average  {}",
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
-    );
+    let mut out = system::preamble();
     let _ = writeln!(
         out,
         "peers         rustls {} on aws-lc-rs {}; {} (linked); s_server: {}",
