@@ -34,6 +34,19 @@ pub fn cpu_count() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
+/// The first lines of a TLS report: the date, the CPU and the load average (other work on a
+/// shared machine shows in wall-clock times), aligned for the `peers` line that follows.
+#[must_use]
+pub fn preamble() -> String {
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let load = load.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+    let (cpu, count) = (cpu_model(), cpu_count());
+    format!(
+        "date          {}\ncpu           {cpu} ({count} logical)\nload average  {load}\n",
+        utc_date()
+    )
+}
+
 /// Today's date in UTC, `YYYY-MM-DD`.
 #[must_use]
 pub fn utc_date() -> String {
@@ -61,6 +74,17 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn preamble_lines() {
+        let text = preamble();
+        let labels: Vec<&str> = text.lines().map(|l| l.split("  ").next().unwrap()).collect();
+        assert_eq!(labels, ["date", "cpu", "load average"]);
+        // Every value starts in column 14.
+        let aligned =
+            |l: &str| l.len() > 14 && l.as_bytes()[13] == b' ' && l.as_bytes()[14] != b' ';
+        assert!(text.lines().all(aligned), "{text}");
+    }
 
     #[test]
     fn dates() {

@@ -9,12 +9,10 @@
 mod peer;
 
 use std::io::{Read, Write};
-use std::net::TcpListener;
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 use core_hash::OsRandom;
-use peer::{Killed, connect_retrying, data, free_port, gnutls_available};
+use peer::{Killed, accept, connect_retrying, data, free_port, gnutls_available, listen};
 use pki_types::CertificateDer;
 use tls::{Buffers, ClientConfig, Connection, RecordLimits, ServerConfig, Stream};
 
@@ -46,7 +44,6 @@ fn our_client_record_size_limit_against_gnutls_serv() {
             .unwrap(),
     );
     let sock = connect_retrying(port);
-    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let (mut rx, mut tx, mut hs) = (vec![0; 200], vec![0; 17_000], vec![0; 8_000]);
     let config = ClientConfig {
         record_size_limit: Some(128),
@@ -84,8 +81,7 @@ fn gnutls_cli_record_size_limit_against_our_server() {
     }
     let key = tls::SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap();
     let chain: [&[u8]; 1] = [include_bytes!("data/server.der")];
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
+    let (listener, port) = listen();
     let mut client = Command::new("gnutls-cli")
         .args(["127.0.0.1", "--port", &port.to_string(), "--recordsize", "512"])
         .args(["--priority", PRIORITY, "--x509cafile", &data("ca.pem")])
@@ -98,8 +94,7 @@ fn gnutls_cli_record_size_limit_against_our_server() {
     let mut stdin = client.stdin.take().unwrap();
     stdin.write_all(&[b'q'; 300]).unwrap();
     stdin.write_all(b"\n").unwrap();
-    let (sock, _) = listener.accept().unwrap();
-    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let sock = accept(&listener);
     let (mut rx, mut tx, mut hs) = (vec![0; 5 + 1000 + 16], vec![0; 17_000], vec![0; 8_000]);
     let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
     let config = ServerConfig { record_size_limit: Some(1000), ..ServerConfig::new(&certs) };

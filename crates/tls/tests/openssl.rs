@@ -5,12 +5,13 @@
 mod peer;
 
 use std::io::{Read, Write};
-use std::net::TcpListener;
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 use core_hash::OsRandom;
-use peer::{Killed, connect_retrying, data, free_port, openssl_available};
+use peer::{
+    Killed, accept, connect_retrying, data, free_port, get_page, listen, openssl_available,
+    s_client, s_server,
+};
 use pki_types::CertificateDer;
 use tls::msgs::{
     AlertDescription, MaxFragmentLength, NamedGroup, PskKeyExchangeMode, SignatureScheme,
@@ -153,7 +154,6 @@ fn s_server_id_round(
             .unwrap(),
     );
     let sock = connect_retrying(port);
-    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
     let suites = [suite];
     let alpn: [&[u8]; 1] = [b"h2"];
@@ -167,11 +167,7 @@ fn s_server_id_round(
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };
     stream.handshake().unwrap_or_else(|e| panic!("{} {server_groups}: {e}", iana(suite)));
-    stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
-    let mut page = Vec::new();
-    let _ = stream.read_to_end(&mut page);
-    let page = String::from_utf8_lossy(&page);
-    assert!(page.starts_with("HTTP/1.0 200 ok"), "{}: {page}", iana(suite));
+    let page = get_page(&mut stream);
     assert!(page.contains(iana(suite)), "s_server reports the suite: {page}");
     let n = conn.negotiated().unwrap();
     assert_eq!(n.suite, suite.suite);
@@ -264,22 +260,13 @@ fn s_client_id_round(
     let chain: [&[u8]; 1] = [&cert_der];
     let suite = &suite;
     {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let mut client = Command::new("openssl")
-            .args(["s_client", "-connect"])
-            .arg(format!("127.0.0.1:{port}"))
-            .args(["-CAfile", &ca_pem, "-verify_return_error", "-servername", "localhost"])
-            .args(["-tls1_3", "-ciphersuites", iana(*suite), "-groups", groups, "-ign_eof"])
-            .args(sigalgs.map(|s| ["-sigalgs", s]).iter().flatten())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let (listener, port) = listen();
+        let mut args =
+            vec!["-tls1_3", "-ciphersuites", iana(*suite), "-groups", groups, "-ign_eof"];
+        args.extend(sigalgs.iter().flat_map(|s| ["-sigalgs", *s]));
+        let mut client = s_client(port, &ca_pem, &args, None);
         client.stdin.take().unwrap().write_all(b"ping from s_client\n").unwrap();
-        let (sock, _) = listener.accept().unwrap();
-        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let sock = accept(&listener);
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let suites = [*suite];
         let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
@@ -362,20 +349,9 @@ fn our_client_certificate_against_openssl_s_server() {
     ] {
         let client_ca =
             if id == "ed25519" { data("ca.pem") } else { data(&format!("ca-{id}.pem")) };
-        let port = free_port();
-        let _server = Killed(
-            Command::new("openssl")
-                .args(["s_server", "-accept"])
-                .arg(format!("127.0.0.1:{port}"))
-                .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
-                .args(["-tls1_3", "-Verify", "1", "-CAfile", &client_ca, "-verify_return_error"])
-                .args(["-www", "-naccept", "1"])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap(),
-        );
+        let verify = ["-Verify", "1", "-CAfile", &client_ca, "-verify_return_error"];
+        let args = [&["-tls1_3", "-www", "-naccept", "1"][..], &verify].concat();
+        let (_server, port) = s_server("server", &args, Stdio::null());
         let cert_der = std::fs::read(data(&format!("client-{id}.der"))).unwrap();
         let key = tls::SigningKey::from_pkcs8_der(
             &std::fs::read(data(&format!("client-{id}.key.der"))).unwrap(),
@@ -383,7 +359,6 @@ fn our_client_certificate_against_openssl_s_server() {
         .unwrap();
         let chain: [&[u8]; 1] = [&cert_der];
         let sock = connect_retrying(port);
-        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let config = ClientConfig {
             client_cert: Some(tls::CertifiedKey { chain: &chain, key: &key }),
@@ -393,11 +368,7 @@ fn our_client_certificate_against_openssl_s_server() {
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
         let mut stream = Stream { conn: &mut conn, sock };
         stream.handshake().unwrap_or_else(|e| panic!("{id}: {e}"));
-        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
-        let mut page = Vec::new();
-        let _ = stream.read_to_end(&mut page);
-        let page = String::from_utf8_lossy(&page);
-        assert!(page.starts_with("HTTP/1.0 200 ok"), "{id}: {page}");
+        let page = get_page(&mut stream);
         assert!(page.contains("Halite test client"), "s_server shows our certificate: {page}");
         assert_eq!(conn.negotiated().unwrap().client_auth, Some(scheme), "{id}");
     }
@@ -416,26 +387,16 @@ fn openssl_s_client_certificate_against_our_server() {
         let client_roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
         let key = tls::SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap();
         let chain: [&[u8]; 1] = [include_bytes!("data/server.der")];
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let mut cmd = Command::new("openssl");
-        cmd.args(["s_client", "-connect"])
-            .arg(format!("127.0.0.1:{port}"))
-            .args(["-CAfile", &data("ca.pem"), "-verify_return_error", "-servername", "localhost"])
-            .args(["-tls1_3", "-ign_eof"]);
+        let (listener, port) = listen();
+        let client_pem = data(&format!("client-{id}.pem"));
+        let client_key = data(&format!("client-{id}.key"));
+        let mut args = vec!["-tls1_3", "-ign_eof"];
         if with_cert {
-            cmd.args(["-cert", &data(&format!("client-{id}.pem"))])
-                .args(["-key", &data(&format!("client-{id}.key"))]);
+            args.extend(["-cert", &client_pem, "-key", &client_key]);
         }
-        let mut client = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut client = s_client(port, &data("ca.pem"), &args, None);
         client.stdin.take().unwrap().write_all(b"ping\n").unwrap();
-        let (sock, _) = listener.accept().unwrap();
-        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let sock = accept(&listener);
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
         let config = ServerConfig {
@@ -507,22 +468,10 @@ fn s_server_resume_rounds(psk_modes: &[PskKeyExchangeMode]) {
     let ca = CertificateDer::from(&include_bytes!("data/ca.der")[..]);
     let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
     let store = tls::ticket::MemoryTicketStore::default();
-    let port = free_port();
-    let _server = Killed(
-        Command::new("openssl")
-            .args(["s_server", "-accept"])
-            .arg(format!("127.0.0.1:{port}"))
-            .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
-            .args(["-tls1_3", "-www", "-naccept", "2", "-allow_no_dhe_kex"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
+    let args = ["-tls1_3", "-www", "-naccept", "2", "-allow_no_dhe_kex"];
+    let (_server, port) = s_server("server", &args, Stdio::null());
     for round in 0..2 {
         let sock = connect_retrying(port);
-        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let config = ClientConfig {
             tickets: Some(&store),
@@ -533,11 +482,7 @@ fn s_server_resume_rounds(psk_modes: &[PskKeyExchangeMode]) {
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
         let mut stream = Stream { conn: &mut conn, sock };
         stream.handshake().unwrap_or_else(|e| panic!("round {round}: {e}"));
-        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
-        let mut page = Vec::new();
-        let _ = stream.read_to_end(&mut page);
-        let page = String::from_utf8_lossy(&page);
-        assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
+        let page = get_page(&mut stream);
         let n = conn.negotiated().unwrap();
         assert_eq!(n.resumed, round == 1, "round {round}");
         let no_key_exchange = n.group == NamedGroup(0);
@@ -574,22 +519,15 @@ fn s_client_resume_rounds(psk_ke: bool) {
     let key = tls::SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap();
     let chain: [&[u8]; 1] = [include_bytes!("data/server.der")];
     for round in 0..2 {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let mut client = Command::new("openssl")
-            .args(["s_client", "-connect"])
-            .arg(format!("127.0.0.1:{port}"))
-            .args(["-CAfile", &data("ca.pem"), "-verify_return_error", "-servername", "localhost"])
-            .args(["-tls1_3", "-ign_eof", if round == 0 { "-sess_out" } else { "-sess_in" }, &sess])
-            .args(if psk_ke { &["-allow_no_dhe_kex"][..] } else { &[] })
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let (listener, port) = listen();
+        let flag = if round == 0 { "-sess_out" } else { "-sess_in" };
+        let mut args = vec!["-tls1_3", "-ign_eof", flag, &sess];
+        if psk_ke {
+            args.push("-allow_no_dhe_kex");
+        }
+        let mut client = s_client(port, &data("ca.pem"), &args, None);
         client.stdin.take().unwrap().write_all(b"ping\n").unwrap();
-        let (sock, _) = listener.accept().unwrap();
-        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let sock = accept(&listener);
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
         let config = ServerConfig {
@@ -641,22 +579,10 @@ fn our_client_max_fragment_length_against_openssl_s_server() {
     let ca = CertificateDer::from(&include_bytes!("data/ca.der")[..]);
     let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
     for padding in [None, Some("256")] {
-        let port = free_port();
-        let _server = Killed(
-            Command::new("openssl")
-                .args(["s_server", "-accept"])
-                .arg(format!("127.0.0.1:{port}"))
-                .args(["-cert", &data("server.pem"), "-key", &data("server.key")])
-                .args(["-tls1_3", "-www", "-naccept", "1"])
-                .args(padding.map(|p| ["-record_padding", p]).iter().flatten())
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap(),
-        );
+        let mut args = vec!["-tls1_3", "-www", "-naccept", "1"];
+        args.extend(padding.iter().flat_map(|p| ["-record_padding", *p]));
+        let (_server, port) = s_server("server", &args, Stdio::null());
         let sock = connect_retrying(port);
-        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 5 + 513 + 16], vec![0; 17_000], vec![0; 8_000]);
         let config = ClientConfig {
             record_size_limit: Some(256),
@@ -667,11 +593,7 @@ fn our_client_max_fragment_length_against_openssl_s_server() {
         let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
         let mut stream = Stream { conn: &mut conn, sock };
         stream.handshake().unwrap_or_else(|e| panic!("padding {padding:?}: {e}"));
-        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
-        let mut page = Vec::new();
-        let _ = stream.read_to_end(&mut page);
-        let page = String::from_utf8_lossy(&page);
-        assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
+        let page = get_page(&mut stream);
         assert!(page.len() > 2000, "the page spans several records: {page}");
         assert_eq!(conn.error(), None);
         assert_eq!(conn.record_limits(), RecordLimits { send: 512, receive: 513 });
@@ -690,22 +612,12 @@ fn openssl_s_client_max_fragment_length_against_our_server() {
     let chain: [&[u8]; 1] = [include_bytes!("data/server.der")];
     let reply: Vec<u8> = (0..3000u32).map(|i| b'a' + (i % 26) as u8).chain(*b"\n").collect();
     for padding in [None, Some("512")] {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let mut client = Command::new("openssl")
-            .args(["s_client", "-connect"])
-            .arg(format!("127.0.0.1:{port}"))
-            .args(["-CAfile", &data("ca.pem"), "-verify_return_error", "-servername", "localhost"])
-            .args(["-tls1_3", "-ign_eof", "-maxfraglen", "512"])
-            .args(padding.map(|p| ["-record_padding", p]).iter().flatten())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let (listener, port) = listen();
+        let mut args = vec!["-tls1_3", "-ign_eof", "-maxfraglen", "512"];
+        args.extend(padding.iter().flat_map(|p| ["-record_padding", *p]));
+        let mut client = s_client(port, &data("ca.pem"), &args, None);
         client.stdin.take().unwrap().write_all(&[b'p'; 700]).unwrap();
-        let (sock, _) = listener.accept().unwrap();
-        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let sock = accept(&listener);
         let (mut rx, mut tx, mut hs) = (vec![0; 5 + 513 + 16], vec![0; 17_000], vec![0; 8_000]);
         let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
         let config = ServerConfig::new(&certs);
@@ -787,7 +699,6 @@ fn our_client_external_psk_against_openssl_s_server() {
                 .unwrap(),
         );
         let sock = connect_retrying(port);
-        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let config = ClientConfig {
             psk_modes: modes,
@@ -812,11 +723,7 @@ fn our_client_external_psk_against_openssl_s_server() {
             continue;
         }
         r.unwrap_or_else(|e| panic!("{modes:?}: {e}"));
-        stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
-        let mut page = Vec::new();
-        let _ = stream.read_to_end(&mut page);
-        let page = String::from_utf8_lossy(&page);
-        assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
+        get_page(&mut stream);
         let n = conn.negotiated().unwrap();
         assert!(n.external_psk && !n.resumed, "{n:?}");
         assert_eq!(n.scheme, SignatureScheme(0));
@@ -842,8 +749,7 @@ fn openssl_s_client_external_psk_against_our_server() {
         (PSK_IDENTITY, false, "P-256:X25519"),
         ("stranger", false, "X25519"),
     ] {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
+        let (listener, port) = listen();
         let mut client = Command::new("openssl")
             .args(["s_client", "-connect"])
             .arg(format!("127.0.0.1:{port}"))
@@ -857,8 +763,7 @@ fn openssl_s_client_external_psk_against_our_server() {
             .spawn()
             .unwrap();
         client.stdin.take().unwrap().write_all(b"ping\n").unwrap();
-        let (sock, _) = listener.accept().unwrap();
-        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let sock = accept(&listener);
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let config = ServerConfig {
             groups: if groups == "X25519" {

@@ -5,14 +5,18 @@
 //! client offers both versions.
 #![cfg(feature = "tls12")]
 
+mod pair;
+
 use std::io::{Read, Write};
 use std::sync::Arc;
 
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+use pair::{
+    anchors, buffers, leak, pump_rustls, pump_rustls_with, ring_provider, rustls_server_config,
+};
 use tls::msgs::{AlertDescription, NamedGroup, ProtocolVersion};
 use tls::suites::tls12::{self as s12, Suite12};
-use tls::{Buffers, ClientConfig, Connection, Error, PeerIncompatible, PeerMisbehaved};
+use tls::{ClientConfig, Connection, Error, PeerIncompatible, PeerMisbehaved};
 
 struct Identity {
     ca: &'static [u8],
@@ -52,89 +56,10 @@ fn rustls_server(
     group: NamedGroup,
     versions: &[&'static rustls::SupportedProtocolVersion],
 ) -> rustls::ServerConnection {
-    let mut p = rustls::crypto::ring::default_provider();
-    if let Some(suite) = suite {
-        p.cipher_suites.retain(|s| u16::from(s.suite()) == suite.suite.0);
-        assert_eq!(p.cipher_suites.len(), 1);
-    }
-    p.kx_groups.retain(|g| u16::from(g.name()) == group.0);
-    let config = rustls::ServerConfig::builder_with_provider(Arc::new(p))
-        .with_protocol_versions(versions)
-        .unwrap()
-        .with_no_client_auth()
-        .with_single_cert(
-            vec![CertificateDer::from(id.cert)],
-            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(id.key)),
-        )
-        .unwrap();
+    let suites: Vec<_> = suite.iter().map(|s| s.suite).collect();
+    let provider = ring_provider(&suites, &[group]);
+    let config = rustls_server_config(provider, versions, (id.cert, id.key), None);
     rustls::ServerConnection::new(Arc::new(config)).unwrap()
-}
-
-/// Moves records both ways until neither side has anything to say; `patch` may change what
-/// the server sends before we receive it. Returns our first error and the application data
-/// we read.
-fn pump(
-    ours: &mut Connection<'_, '_>,
-    theirs: &mut rustls::ServerConnection,
-    patch: &mut dyn FnMut(&mut Vec<u8>),
-) -> (Result<(), Error>, Vec<u8>) {
-    let mut app = Vec::new();
-    for _ in 0..20 {
-        let mut moved = false;
-        if !ours.pending_send().is_empty() {
-            let mut data = ours.pending_send();
-            let n = data.len();
-            while !data.is_empty() {
-                theirs.read_tls(&mut data).unwrap();
-                if theirs.process_new_packets().is_err() {
-                    break;
-                }
-            }
-            ours.sent(n);
-            moved = true;
-        }
-        let mut out = Vec::new();
-        while theirs.wants_write() {
-            theirs.write_tls(&mut out).unwrap();
-        }
-        patch(&mut out);
-        let mut at = 0;
-        while at < out.len() {
-            let space = ours.receive_space();
-            let n = space.len().min(out.len() - at);
-            space[..n].copy_from_slice(&out[at..at + n]);
-            if let Err(e) = ours.received(n) {
-                return (Err(e), app);
-            }
-            at += n;
-            moved = true;
-            let mut sink = [0u8; 4096];
-            loop {
-                match ours.read(&mut sink) {
-                    Ok(0) => break,
-                    Ok(k) => app.extend_from_slice(&sink[..k]),
-                    Err(e) => return (Err(e), app),
-                }
-            }
-        }
-        if !moved {
-            break;
-        }
-    }
-    (Ok(()), app)
-}
-
-fn roots(id: &Identity) -> Vec<pki_types::TrustAnchor<'static>> {
-    let ca = Box::leak(Box::new(CertificateDer::from(id.ca)));
-    vec![webpki::anchor_from_trusted_cert(ca).unwrap()]
-}
-
-fn bufs() -> Buffers<'static> {
-    Buffers {
-        received: Vec::leak(vec![0; 18_500]),
-        send: Vec::leak(vec![0; 18_500]),
-        handshake: Vec::leak(vec![0; 10_000]),
-    }
 }
 
 const BOTH: [ProtocolVersion; 2] = [ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
@@ -144,7 +69,7 @@ const ONLY12: [ProtocolVersion; 1] = [ProtocolVersion::TLSV1_2];
 fn every_suite_group_and_certificate_against_rustls() {
     let mut count = 0;
     for id in [&P256, &RSA] {
-        let roots = roots(id);
+        let roots = anchors(&[id.ca]);
         for suite in id.suites {
             for group in GROUPS {
                 for versions in [&ONLY12[..], &BOTH[..]] {
@@ -154,13 +79,13 @@ fn every_suite_group_and_certificate_against_rustls() {
                         versions,
                         suites12: &suites12,
                         groups: &groups,
-                        ..ClientConfig::new(&roots, &tls::SystemClock)
+                        ..ClientConfig::new(roots, &tls::SystemClock)
                     };
                     let mut ours =
-                        Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+                        Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap();
                     let mut theirs =
                         rustls_server(id, Some(suite), group, &[&rustls::version::TLS12]);
-                    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+                    let (r, _) = pump_rustls(&mut ours, &mut theirs);
                     r.unwrap_or_else(|e| panic!("{suite:?} {group:?}: {e}"));
                     assert!(!ours.is_handshaking() && !theirs.is_handshaking());
                     let n = ours.negotiated().unwrap();
@@ -171,7 +96,7 @@ fn every_suite_group_and_certificate_against_rustls() {
 
                     // Data both ways.
                     assert_eq!(ours.write(b"ping from halite").unwrap(), 16);
-                    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+                    let (r, _) = pump_rustls(&mut ours, &mut theirs);
                     r.unwrap();
                     let mut buf = [0u8; 64];
                     let k = theirs.reader().read(&mut buf).unwrap();
@@ -179,7 +104,7 @@ fn every_suite_group_and_certificate_against_rustls() {
                     let big = vec![0x5a; 40_000];
                     theirs.writer().write_all(&big).unwrap();
                     theirs.writer().write_all(b"pong").unwrap();
-                    let (r, app) = pump(&mut ours, &mut theirs, &mut |_| {});
+                    let (r, app) = pump_rustls(&mut ours, &mut theirs);
                     r.unwrap();
                     assert_eq!(app.len(), 40_004);
                     assert_eq!(&app[40_000..], b"pong");
@@ -192,7 +117,7 @@ fn every_suite_group_and_certificate_against_rustls() {
                     assert_eq!(ours.key_update(), Err(Error::ApiMisuse(tls::ApiMisuse::BadConfig)));
 
                     ours.close();
-                    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+                    let (r, _) = pump_rustls(&mut ours, &mut theirs);
                     r.unwrap();
                     count += 1;
                 }
@@ -252,13 +177,13 @@ fn patched_handshake(
     versions: &[ProtocolVersion],
     f: &mut Patch,
 ) -> (Connection<'static, 'static>, Result<(), Error>) {
-    let roots = Box::leak(Box::new(roots(&P256)));
-    let versions: &'static [ProtocolVersion] = Box::leak(versions.to_vec().into_boxed_slice());
+    let roots = anchors(&[P256.ca]);
+    let versions: &'static [ProtocolVersion] = leak(versions.to_vec());
     let config = ClientConfig { versions, ..ClientConfig::new(roots, &tls::SystemClock) };
-    let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+    let mut ours = Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap();
     let mut theirs = rustls_server(&P256, None, NamedGroup::X25519, &[&rustls::version::TLS12]);
     let mut first = true;
-    let (r, _) = pump(&mut ours, &mut theirs, &mut |flight| {
+    let (r, _) = pump_rustls_with(&mut ours, &mut theirs, &mut |flight| {
         if first && !flight.is_empty() {
             first = false;
             patch_server_hello(flight, f);
@@ -307,16 +232,16 @@ fn the_downgrade_sentinel_is_refused_by_a_tls13_capable_client() {
 
 #[test]
 fn a_tls13_server_still_negotiates_tls13_when_both_are_offered() {
-    let roots = roots(&P256);
-    let config = ClientConfig { versions: &BOTH, ..ClientConfig::new(&roots, &tls::SystemClock) };
-    let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+    let roots = anchors(&[P256.ca]);
+    let config = ClientConfig { versions: &BOTH, ..ClientConfig::new(roots, &tls::SystemClock) };
+    let mut ours = Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap();
     let mut theirs = rustls_server(
         &P256,
         None,
         NamedGroup::X25519,
         &[&rustls::version::TLS13, &rustls::version::TLS12],
     );
-    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+    let (r, _) = pump_rustls(&mut ours, &mut theirs);
     r.unwrap();
     assert_eq!(ours.negotiated().unwrap().version, ProtocolVersion::TLSV1_3);
     assert_eq!(theirs.protocol_version(), Some(rustls::ProtocolVersion::TLSv1_3));
@@ -324,12 +249,12 @@ fn a_tls13_server_still_negotiates_tls13_when_both_are_offered() {
 
 #[test]
 fn a_tls13_only_client_refuses_a_tls12_server() {
-    let roots = roots(&P256);
+    let roots = anchors(&[P256.ca]);
     let versions = &[ProtocolVersion::TLSV1_3];
-    let config = ClientConfig { versions, ..ClientConfig::new(&roots, &tls::SystemClock) };
-    let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+    let config = ClientConfig { versions, ..ClientConfig::new(roots, &tls::SystemClock) };
+    let mut ours = Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap();
     let mut theirs = rustls_server(&P256, None, NamedGroup::X25519, &[&rustls::version::TLS12]);
-    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+    let (r, _) = pump_rustls(&mut ours, &mut theirs);
     assert_eq!(r, Err(Error::PeerIncompatible(PeerIncompatible::NoTls13)));
 }
 
@@ -338,15 +263,15 @@ fn a_tls13_only_client_refuses_a_tls12_server() {
 /// TLS 1.3 only still reports `NoTls13`.
 #[test]
 fn a_refused_tls12_client_reports_no_common_version() {
-    let roots = roots(&P256);
+    let roots = anchors(&[P256.ca]);
     let alert = [21, 3, 3, 0, 2, 2, AlertDescription::PROTOCOL_VERSION.0];
     for (versions, want) in [
         (&BOTH[..], PeerIncompatible::NoCommonVersion),
         (&ONLY12[..], PeerIncompatible::NoCommonVersion),
         (&[ProtocolVersion::TLSV1_3][..], PeerIncompatible::NoTls13),
     ] {
-        let config = ClientConfig { versions, ..ClientConfig::new(&roots, &tls::SystemClock) };
-        let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+        let config = ClientConfig { versions, ..ClientConfig::new(roots, &tls::SystemClock) };
+        let mut ours = Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap();
         let n = ours.pending_send().len();
         ours.sent(n);
         ours.receive_space()[..alert.len()].copy_from_slice(&alert);
@@ -356,10 +281,10 @@ fn a_refused_tls12_client_reports_no_common_version() {
     }
     // A TLS 1.1 ServerHello (legacy_version 3.2, no supported_versions).
     for versions in [&BOTH[..], &ONLY12[..]] {
-        let config = ClientConfig { versions, ..ClientConfig::new(&roots, &tls::SystemClock) };
-        let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+        let config = ClientConfig { versions, ..ClientConfig::new(roots, &tls::SystemClock) };
+        let mut ours = Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap();
         let mut theirs = rustls_server(&P256, None, NamedGroup::X25519, &[&rustls::version::TLS12]);
-        let (r, _) = pump(&mut ours, &mut theirs, &mut |flight| {
+        let (r, _) = pump_rustls_with(&mut ours, &mut theirs, &mut |flight| {
             if flight.len() > 10 && flight[0] == 22 && flight[5] == 2 {
                 flight[9..11].copy_from_slice(&[3, 2]);
             }
@@ -372,36 +297,21 @@ fn a_refused_tls12_client_reports_no_common_version() {
 /// client with none, and the handshake completes.
 #[test]
 fn a_certificate_request_is_answered_with_an_empty_certificate() {
-    let mut client_roots = rustls::RootCertStore::empty();
-    client_roots.add(CertificateDer::from(P256.ca)).unwrap();
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
-        client_roots.into(),
-        provider.clone(),
-    )
-    .allow_unauthenticated()
-    .build()
-    .unwrap();
-    let config = rustls::ServerConfig::builder_with_provider(provider)
-        .with_protocol_versions(&[&rustls::version::TLS12])
-        .unwrap()
-        .with_client_cert_verifier(verifier)
-        .with_single_cert(
-            vec![CertificateDer::from(P256.cert)],
-            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(P256.key)),
-        )
-        .unwrap();
+    let provider = ring_provider(&[], &[]);
+    let tls12 = [&rustls::version::TLS12];
+    let id = (P256.cert, P256.key);
+    let config = rustls_server_config(provider, &tls12, id, Some((P256.ca, false)));
     let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
-    let roots = roots(&P256);
-    let config = ClientConfig { versions: &ONLY12, ..ClientConfig::new(&roots, &tls::SystemClock) };
-    let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
-    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+    let roots = anchors(&[P256.ca]);
+    let config = ClientConfig { versions: &ONLY12, ..ClientConfig::new(roots, &tls::SystemClock) };
+    let mut ours = Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap();
+    let (r, _) = pump_rustls(&mut ours, &mut theirs);
     r.unwrap();
     assert!(!ours.is_handshaking() && !theirs.is_handshaking());
     assert!(theirs.peer_certificates().is_none());
     assert_eq!(ours.negotiated().unwrap().client_auth, None);
     assert_eq!(ours.write(b"x").unwrap(), 1);
-    let (r, _) = pump(&mut ours, &mut theirs, &mut |_| {});
+    let (r, _) = pump_rustls(&mut ours, &mut theirs);
     r.unwrap();
     let mut buf = [0u8; 4];
     assert_eq!(theirs.reader().read(&mut buf).unwrap(), 1);
@@ -410,28 +320,28 @@ fn a_certificate_request_is_answered_with_an_empty_certificate() {
 /// The versions must be TLS 1.2 and/or 1.3, with suites for each offered one.
 #[test]
 fn versions_are_checked() {
-    let roots = roots(&P256);
+    let roots = anchors(&[P256.ca]);
     let bad: [&[ProtocolVersion]; 3] =
         [&[], &[ProtocolVersion(0x0302)], &[ProtocolVersion(0x0305)]];
     for versions in bad {
-        let config = ClientConfig { versions, ..ClientConfig::new(&roots, &tls::SystemClock) };
-        let r = Connection::client(config, "localhost", bufs(), &mut OsRandom);
+        let config = ClientConfig { versions, ..ClientConfig::new(roots, &tls::SystemClock) };
+        let r = Connection::client(config, "localhost", buffers(), &mut OsRandom);
         assert_eq!(r.err(), Some(Error::ApiMisuse(tls::ApiMisuse::BadConfig)), "{versions:?}");
     }
     let config = ClientConfig {
         versions: &ONLY12,
         suites12: &[],
-        ..ClientConfig::new(&roots, &tls::SystemClock)
+        ..ClientConfig::new(roots, &tls::SystemClock)
     };
-    let r = Connection::client(config, "localhost", bufs(), &mut OsRandom);
+    let r = Connection::client(config, "localhost", buffers(), &mut OsRandom);
     assert_eq!(r.err(), Some(Error::ApiMisuse(tls::ApiMisuse::BadConfig)));
     // TLS 1.2 alone needs no TLS 1.3 suites.
     let config = ClientConfig {
         versions: &ONLY12,
         suites: &[],
-        ..ClientConfig::new(&roots, &tls::SystemClock)
+        ..ClientConfig::new(roots, &tls::SystemClock)
     };
-    assert!(Connection::client(config, "localhost", bufs(), &mut OsRandom).is_ok());
+    assert!(Connection::client(config, "localhost", buffers(), &mut OsRandom).is_ok());
 }
 
 /// The handshake messages of the plaintext handshake records at the start of `flight`, and

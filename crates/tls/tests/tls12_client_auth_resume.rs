@@ -6,39 +6,26 @@
 //! resumes with another suite or without the extended master secret (refused).
 #![cfg(feature = "tls12")]
 
+mod pair;
+
 use std::sync::Arc;
 
 use core_hash::OsRandom;
-use pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+use pair::{
+    anchors, buffers, certified, leak, pump_rustls, pump_rustls_with, ring_provider,
+    rustls_server_config,
+};
 use tls::msgs::{ProtocolVersion, SignatureScheme};
 use tls::suites::tls12::{self as s12, Suite12};
 use tls::ticket::{MemoryTicketStore, TicketStore};
 use tls::{
     Buffers, CertifiedKey, ClientConfig, Connection, Error, PeerIncompatible, PeerMisbehaved,
-    SigningKey,
 };
 
 const CA: &[u8] = include_bytes!("data/ca-p256.der");
 const CERT: &[u8] = include_bytes!("data/server-p256.der");
 const KEY: &[u8] = include_bytes!("data/server-p256.key.der");
 const ONLY12: [ProtocolVersion; 1] = [ProtocolVersion::TLSV1_2];
-
-fn leak<T>(v: T) -> &'static T {
-    Box::leak(Box::new(v))
-}
-
-fn bufs() -> Buffers<'static> {
-    Buffers {
-        received: Vec::leak(vec![0; 18_500]),
-        send: Vec::leak(vec![0; 18_500]),
-        handshake: Vec::leak(vec![0; 10_000]),
-    }
-}
-
-fn roots() -> &'static [pki_types::TrustAnchor<'static>] {
-    let ca = leak(CertificateDer::from(CA));
-    leak([webpki::anchor_from_trusted_cert(ca).unwrap()])
-}
 
 /// A client identity from `tests/data`: certificate, PKCS#8 key, issuing root.
 struct ClientId {
@@ -69,8 +56,7 @@ const ED25519_CLIENT: ClientId = ClientId {
 };
 
 fn client_cert(id: &ClientId) -> CertifiedKey<'static> {
-    let key = leak(SigningKey::from_pkcs8_der(id.key).unwrap());
-    CertifiedKey { chain: leak([id.cert]), key }
+    certified(id.cert, id.key)
 }
 
 /// How the rustls server is set up.
@@ -86,32 +72,10 @@ struct Server {
 
 impl Server {
     fn config(&self) -> Arc<rustls::ServerConfig> {
-        let mut p = rustls::crypto::ring::default_provider();
-        let codes: Vec<u16> = self.suites.iter().map(|s| s.suite.0).collect();
-        p.cipher_suites.retain(|s| codes.contains(&u16::from(s.suite())));
-        let p = Arc::new(p);
-        let builder = rustls::ServerConfig::builder_with_provider(p.clone())
-            .with_protocol_versions(&[&rustls::version::TLS12])
-            .unwrap();
-        let builder = match self.client_ca {
-            None => builder.with_no_client_auth(),
-            Some((ca, required)) => {
-                let mut store = rustls::RootCertStore::empty();
-                store.add(CertificateDer::from(ca)).unwrap();
-                let v = rustls::server::WebPkiClientVerifier::builder_with_provider(
-                    store.into(),
-                    p.clone(),
-                );
-                let v = if required { v } else { v.allow_unauthenticated() };
-                builder.with_client_cert_verifier(v.build().unwrap())
-            }
-        };
-        let mut config = builder
-            .with_single_cert(
-                vec![CertificateDer::from(CERT)],
-                PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(KEY)),
-            )
-            .unwrap();
+        let suites: Vec<_> = self.suites.iter().map(|s| s.suite).collect();
+        let provider = ring_provider(&suites, &[]);
+        let tls12 = [&rustls::version::TLS12];
+        let mut config = rustls_server_config(provider, &tls12, (CERT, KEY), self.client_ca);
         config.session_storage = if self.cache {
             rustls::server::ServerSessionMemoryCache::new(16)
         } else {
@@ -124,45 +88,6 @@ impl Server {
     }
 }
 
-/// Moves records both ways until neither side has more to say; `patch` may change what the
-/// server sends. Returns our first error.
-fn pump(
-    ours: &mut Connection<'_, '_>,
-    theirs: &mut rustls::ServerConnection,
-    patch: &mut dyn FnMut(&mut Vec<u8>),
-) -> Result<(), Error> {
-    for _ in 0..20 {
-        let mut moved = false;
-        if !ours.pending_send().is_empty() {
-            let mut data = ours.pending_send();
-            let n = data.len();
-            while !data.is_empty() {
-                theirs.read_tls(&mut data).unwrap();
-                if theirs.process_new_packets().is_err() {
-                    break;
-                }
-            }
-            ours.sent(n);
-            moved = true;
-        }
-        let mut out = Vec::new();
-        while theirs.wants_write() {
-            theirs.write_tls(&mut out).unwrap();
-        }
-        patch(&mut out);
-        if !out.is_empty() {
-            let space = ours.receive_space();
-            space[..out.len()].copy_from_slice(&out);
-            ours.received(out.len())?;
-            moved = true;
-        }
-        if !moved {
-            break;
-        }
-    }
-    Ok(())
-}
-
 fn client(
     suites12: &'static [Suite12],
     cert: Option<CertifiedKey<'static>>,
@@ -173,9 +98,9 @@ fn client(
         suites12,
         client_cert: cert,
         tickets: store.map(|s| s as &dyn TicketStore),
-        ..ClientConfig::new(roots(), &tls::SystemClock)
+        ..ClientConfig::new(anchors(&[CA]), &tls::SystemClock)
     };
-    Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap()
+    Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap()
 }
 
 /// One handshake of `ours` with a new rustls connection on `config`, then a byte each way.
@@ -184,10 +109,10 @@ fn handshake(
     config: &Arc<rustls::ServerConfig>,
 ) -> rustls::ServerConnection {
     let mut theirs = rustls::ServerConnection::new(config.clone()).unwrap();
-    pump(ours, &mut theirs, &mut |_| {}).unwrap();
+    pump_rustls(ours, &mut theirs).0.unwrap();
     assert!(!ours.is_handshaking() && !theirs.is_handshaking());
     assert_eq!(ours.write(b"a").unwrap(), 1);
-    pump(ours, &mut theirs, &mut |_| {}).unwrap();
+    pump_rustls(ours, &mut theirs).0.unwrap();
     let mut buf = [0u8; 4];
     assert_eq!(std::io::Read::read(&mut theirs.reader(), &mut buf).unwrap(), 1);
     theirs
@@ -244,7 +169,7 @@ fn an_ed25519_client_key_sends_no_certificate_in_tls12() {
     let server = Server { client_ca: Some((id.ca, true)), ..server };
     let mut ours = client(leak([SHA256_SUITE]), Some(client_cert(id)), None);
     let mut theirs = rustls::ServerConnection::new(server.config()).unwrap();
-    let r = pump(&mut ours, &mut theirs, &mut |_| {});
+    let (r, _) = pump_rustls(&mut ours, &mut theirs);
     assert!(matches!(r, Err(Error::AlertReceived(_))), "{r:?}");
 }
 
@@ -307,9 +232,9 @@ fn a_resumed_session_keeps_what_the_full_handshake_learnt() {
     assert_eq!(a, b);
     // And data from the server.
     std::io::Write::write_all(&mut theirs.writer(), b"pong").unwrap();
-    pump(&mut second, &mut theirs, &mut |_| {}).unwrap();
-    let mut buf = [0u8; 8];
-    assert_eq!(second.read(&mut buf).unwrap(), 4);
+    let (r, app) = pump_rustls(&mut second, &mut theirs);
+    r.unwrap();
+    assert_eq!(app, b"pong");
     // The resumed session was kept again: a third connection resumes too.
     let mut third = client(suites, None, Some(store));
     handshake(&mut third, &config);
@@ -392,7 +317,8 @@ fn a_resumption_with_another_suite_or_without_ems_is_refused() {
         handshake(&mut first, &config);
         let mut ours = client(suites, None, Some(store));
         let mut theirs = rustls::ServerConnection::new(config.clone()).unwrap();
-        let r = pump(&mut ours, &mut theirs, &mut |f| patch_hello(f, suite, drop_ext));
+        let (r, _) =
+            pump_rustls_with(&mut ours, &mut theirs, &mut |f| patch_hello(f, suite, drop_ext));
         assert_eq!(r, Err(want));
         assert!(theirs.handshake_kind() == Some(rustls::HandshakeKind::Resumed));
     }
@@ -423,13 +349,9 @@ fn a_ticket_too_long_for_the_handshake_buffer_is_dropped() {
         versions: &ONLY12,
         suites12: leak([SHA256_SUITE]),
         tickets: Some(store),
-        ..ClientConfig::new(roots(), &tls::SystemClock)
+        ..ClientConfig::new(anchors(&[CA]), &tls::SystemClock)
     };
-    let bufs = Buffers {
-        received: Vec::leak(vec![0; 18_500]),
-        send: Vec::leak(vec![0; 18_500]),
-        handshake: Vec::leak(vec![0; 700]),
-    };
+    let bufs = Buffers { handshake: Vec::leak(vec![0; 700]), ..buffers() };
     let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
     handshake(&mut ours, &server.config());
     let refused = ours.refused_ticket().expect("the ticket did not fit");
@@ -450,7 +372,7 @@ fn an_unannounced_new_session_ticket_is_refused() {
     let store = leak(MemoryTicketStore::default());
     let mut ours = client(leak([SHA256_SUITE]), None, Some(store));
     let mut theirs = rustls::ServerConnection::new(server.config()).unwrap();
-    let r = pump(&mut ours, &mut theirs, &mut |f| {
+    let (r, _) = pump_rustls_with(&mut ours, &mut theirs, &mut |f| {
         if f.first() == Some(&20) {
             let nst = [22, 3, 3, 0, 11, 4, 0, 0, 7, 0, 0, 0, 0, 0, 1, 0xaa];
             f.splice(0..0, nst);

@@ -8,18 +8,18 @@
 #![allow(clippy::doc_markdown)]
 #![cfg(feature = "tls12")]
 
+mod pair;
 mod peer;
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 use core_hash::OsRandom;
-use peer::{Killed, connect_retrying, data, free_port, gnutls_available};
-use pki_types::CertificateDer;
+use pair::{anchors, buffers};
+use peer::{Killed, connect_retrying, data, free_port, gnutls_available, read};
 use tls::msgs::{NamedGroup, ProtocolVersion, SignatureScheme};
 use tls::suites::tls12::{ALL_SUITES12, Auth, Suite12};
-use tls::{Buffers, ClientConfig, Connection, Error, Negotiated, PeerIncompatible, Stream};
+use tls::{ClientConfig, Connection, Error, Negotiated, PeerIncompatible, Stream};
 
 /// TLS 1.2 with ECDHE only (NORMAL also has static RSA, DHE and CBC suites, which Halite
 /// does not offer anyway) and AES-128-CCM-8, which NORMAL leaves out.
@@ -66,21 +66,15 @@ fn round(
     suites12: &[Suite12],
     groups: &[NamedGroup],
 ) -> Result<Negotiated, Error> {
-    let ca_der = std::fs::read(data(&format!("{}.der", id.ca))).unwrap();
-    let ca = CertificateDer::from(&ca_der[..]);
-    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
     let sock = connect_retrying(port);
-    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
     let versions = [ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
     let config = ClientConfig {
         versions: &versions,
         suites12,
         groups,
-        ..ClientConfig::new(&roots, &tls::SystemClock)
+        ..ClientConfig::new(anchors(&[read(&format!("{}.der", id.ca))]), &tls::SystemClock)
     };
-    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-    let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+    let mut conn = Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };
     if let Err(e) = stream.handshake() {
         return Err(stream.conn.error().unwrap_or_else(|| panic!("handshake: {e}")));

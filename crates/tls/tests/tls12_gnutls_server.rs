@@ -6,29 +6,24 @@
 #![allow(clippy::doc_markdown)]
 #![cfg(feature = "tls12")]
 
+mod pair;
 mod peer;
 
 use std::io::{Read, Write};
-use std::net::TcpListener;
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 use core_hash::OsRandom;
-use peer::{data, gnutls_available};
+use pair::{buffers, certified, leak};
+use peer::{accept, data, gnutls_available, listen, read};
 use tls::msgs::{NamedGroup, ProtocolVersion};
 use tls::suites::tls12::{self as s12, Suite12};
-use tls::{Buffers, CertifiedKey, Connection, ServerConfig, SigningKey, Stream};
+use tls::{Connection, ServerConfig, Stream};
 
 /// One `gnutls-cli` connection with `priority` (TLS 1.2 only) to our server holding `id`
 /// and taking `group` only; with `recordsize`, the client's RFC 8449 limit. A line each way.
 fn round(id: &str, suite: Suite12, group: NamedGroup, priority: &str, recordsize: Option<u16>) {
-    let cert = std::fs::read(data(&format!("server-{id}.der"))).unwrap();
-    let key =
-        SigningKey::from_pkcs8_der(&std::fs::read(data(&format!("server-{id}.key.der"))).unwrap())
-            .unwrap();
-    let chain: [&[u8]; 1] = [&cert];
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
+    let cert = certified(read(&format!("server-{id}.der")), read(&format!("server-{id}.key.der")));
+    let (listener, port) = listen();
     let priority = format!("NORMAL:-VERS-ALL:+VERS-TLS1.2:{priority}");
     let size = recordsize.map(|n| n.to_string());
     let mut client = Command::new("gnutls-cli")
@@ -43,20 +38,16 @@ fn round(id: &str, suite: Suite12, group: NamedGroup, priority: &str, recordsize
         .unwrap();
     let mut stdin = client.stdin.take().unwrap();
     stdin.write_all(b"ping from gnutls\n").unwrap();
-    let (sock, _) = listener.accept().unwrap();
-    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
-    let certs = [CertifiedKey { chain: &chain, key: &key }];
+    let sock = accept(&listener);
     let versions = [ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
     let groups = [group];
     let config = ServerConfig {
         versions: &versions,
         suites12: s12::ALL_SUITES12,
         groups: &groups,
-        ..ServerConfig::new(&certs)
+        ..ServerConfig::new(leak([cert]))
     };
-    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-    let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+    let mut conn = Connection::server(config, buffers(), &mut OsRandom).unwrap();
     let what = format!("{id} {} {priority}", suite.iana_name());
     let mut stream = Stream { conn: &mut conn, sock };
     if let Err(e) = stream.handshake() {

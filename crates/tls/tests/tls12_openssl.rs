@@ -4,45 +4,27 @@
 //! when `openssl` is not installed.
 #![cfg(feature = "tls12")]
 
+mod pair;
 mod peer;
 
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::process::Stdio;
 
 use core_hash::OsRandom;
-use peer::{Killed, connect_retrying, data, free_port, openssl_available};
-use pki_types::CertificateDer;
+use pair::{anchors, buffers};
+use peer::{connect_retrying, get_page, openssl_available, read, s_server};
 use tls::msgs::{NamedGroup, ProtocolVersion};
 use tls::suites::tls12::{self as s12, Suite12};
-use tls::{Buffers, ClientConfig, Connection, Stream};
+use tls::{ClientConfig, Connection, Stream};
 
 /// One connection to `s_server -tls1_2` holding the `id` certificate, with `suite` and
 /// `group`: the page `-www` serves names the suite, and ours says TLS 1.2.
 fn round(id: &str, suite: Suite12, group: NamedGroup, server_group: &str) {
-    let ca_der = std::fs::read(data(&format!("ca-{id}.der"))).unwrap();
-    let ca = CertificateDer::from(&ca_der[..]);
-    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
-    let port = free_port();
     // The CCM_8 suites are below OpenSSL's default security level.
     let cipher = format!("{}:@SECLEVEL=0", suite.openssl_name());
-    let _server = Killed(
-        Command::new("openssl")
-            .args(["s_server", "-accept"])
-            .arg(format!("127.0.0.1:{port}"))
-            .args(["-cert", &data(&format!("server-{id}.pem"))])
-            .args(["-key", &data(&format!("server-{id}.key"))])
-            .args(["-tls1_2", "-cipher", &cipher, "-groups", server_group])
-            .args(["-www", "-naccept", "1"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
+    let args = ["-tls1_2", "-cipher", &cipher, "-groups", server_group, "-www", "-naccept", "1"];
+    let (_server, port) = s_server(&format!("server-{id}"), &args, Stdio::null());
     let sock = connect_retrying(port);
-    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
     let suites12 = [suite];
     // Every group: in TLS 1.2 an ECDSA certificate's curve must be among the client's groups
     // (RFC 8422 §5.1), and `-groups` picks the one the key exchange uses.
@@ -53,22 +35,27 @@ fn round(id: &str, suite: Suite12, group: NamedGroup, server_group: &str) {
         versions: &versions,
         suites12: &suites12,
         groups: &groups,
-        ..ClientConfig::new(&roots, &tls::SystemClock)
+        ..ClientConfig::new(anchors(&[read(&format!("ca-{id}.der"))]), &tls::SystemClock)
     };
-    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-    let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+    let mut conn = Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };
     let what = format!("{} {server_group} {id}", suite.iana_name());
     stream.handshake().unwrap_or_else(|e| panic!("{what}: {e}"));
-    stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
-    let mut page = Vec::new();
-    let _ = stream.read_to_end(&mut page);
-    let page = String::from_utf8_lossy(&page);
-    assert!(page.starts_with("HTTP/1.0 200 ok"), "{what}: {page}");
+    let page = get_page(&mut stream);
     assert!(page.contains(suite.openssl_name()), "{what}: s_server reports the suite: {page}");
     assert!(page.contains("TLSv1.2"), "{what}: {page}");
     let n = conn.negotiated().unwrap();
     assert_eq!((n.version, n.suite, n.group), (ProtocolVersion::TLSV1_2, suite.suite, group));
+}
+
+/// A TLS 1.2-only client trusting the P-256 root, offering X25519 and P-256 (the
+/// certificate's curve, which it must list).
+fn p256_client12() -> ClientConfig<'static> {
+    ClientConfig {
+        versions: &[ProtocolVersion::TLSV1_2],
+        groups: &[NamedGroup::X25519, NamedGroup::SECP256R1],
+        ..ClientConfig::new(anchors(&[read("ca-p256.der")]), &tls::SystemClock)
+    }
 }
 
 #[test]
@@ -76,22 +63,12 @@ fn our_client_against_openssl_s_server_tls12() {
     if !openssl_available() {
         return;
     }
-    let ecdsa = [
-        s12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
-        s12::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
-        s12::TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
-        s12::TLS_ECDHE_ECDSA_WITH_AES_128_CCM,
-        s12::TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8,
-    ];
-    let rsa = [
-        s12::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
-        s12::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
-        s12::TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
-    ];
-    for suite in ecdsa {
+    // Every suite Halite implements: five ECDSA ones (with the CCM ones), three RSA ones.
+    let with = |auth| s12::ALL_SUITES12.iter().copied().filter(move |s| s.auth == auth);
+    for suite in with(s12::Auth::Ecdsa) {
         round("p256", suite, NamedGroup::X25519, "X25519");
     }
-    for suite in rsa {
+    for suite in with(s12::Auth::Rsa) {
         round("rsa", suite, NamedGroup::X25519, "X25519");
     }
     for (g, name) in [
@@ -111,34 +88,10 @@ fn a_hello_request_from_openssl_is_refused() {
     if !openssl_available() {
         return;
     }
-    let ca_der = std::fs::read(data("ca-p256.der")).unwrap();
-    let ca = CertificateDer::from(&ca_der[..]);
-    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
-    let port = free_port();
-    let mut server = Killed(
-        Command::new("openssl")
-            .args(["s_server", "-accept"])
-            .arg(format!("127.0.0.1:{port}"))
-            .args(["-cert", &data("server-p256.pem"), "-key", &data("server-p256.key")])
-            .args(["-tls1_2", "-naccept", "1"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
+    let (mut server, port) = s_server("server-p256", &["-tls1_2", "-naccept", "1"], Stdio::piped());
     let sock = connect_retrying(port);
-    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
-    let versions = [ProtocolVersion::TLSV1_2];
-    let groups = [NamedGroup::X25519, NamedGroup::SECP256R1];
-    let config = ClientConfig {
-        versions: &versions,
-        groups: &groups,
-        ..ClientConfig::new(&roots, &tls::SystemClock)
-    };
-    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-    let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+    let config = p256_client12();
+    let mut conn = Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };
     stream.handshake().unwrap();
     let mut sock = stream.sock;
@@ -165,43 +118,19 @@ fn max_fragment_length_with_openssl_tls12() {
     if !openssl_available() {
         return;
     }
-    let ca_der = std::fs::read(data("ca-p256.der")).unwrap();
-    let ca = CertificateDer::from(&ca_der[..]);
-    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
-    let port = free_port();
-    let _server = Killed(
-        Command::new("openssl")
-            .args(["s_server", "-accept"])
-            .arg(format!("127.0.0.1:{port}"))
-            .args(["-cert", &data("server-p256.pem"), "-key", &data("server-p256.key")])
-            .args(["-tls1_2", "-www", "-naccept", "1"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
+    let args = ["-tls1_2", "-www", "-naccept", "1"];
+    let (_server, port) = s_server("server-p256", &args, Stdio::null());
     let sock = connect_retrying(port);
-    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    // Records of 512 content bytes fit a small receive buffer.
-    let (mut rx, mut tx, mut hs) = (vec![0; 1_000], vec![0; 18_500], vec![0; 8_000]);
-    let versions = [ProtocolVersion::TLSV1_2];
-    let groups = [NamedGroup::X25519, NamedGroup::SECP256R1];
     let config = ClientConfig {
-        versions: &versions,
-        groups: &groups,
         max_fragment_length: Some(tls::msgs::MaxFragmentLength::LEN_512),
-        ..ClientConfig::new(&roots, &tls::SystemClock)
+        ..p256_client12()
     };
-    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    // Records of 512 content bytes fit a small receive buffer.
+    let bufs = tls::Buffers { received: Vec::leak(vec![0; 1_000]), ..buffers() };
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };
     stream.handshake().unwrap();
-    stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
-    let mut page = Vec::new();
-    let _ = stream.read_to_end(&mut page);
-    let page = String::from_utf8_lossy(&page);
-    assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
+    let page = get_page(&mut stream);
     assert!(page.len() > 2_000, "the page spans several records: {}", page.len());
     assert_eq!(conn.record_limits().send, 512);
     assert_eq!(conn.negotiated().unwrap().version, ProtocolVersion::TLSV1_2);

@@ -8,38 +8,26 @@
 //! reason printed, when `openssl` is not installed.
 #![cfg(feature = "tls12")]
 
+mod pair;
 mod peer;
 
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::process::Stdio;
 
 use core_hash::OsRandom;
-use peer::{Killed, connect_retrying, data, free_port, openssl_available};
-use pki_types::CertificateDer;
+use pair::{anchors, buffers, certified};
+use peer::{Killed, connect_retrying, data, get_page, openssl_available, read};
 use tls::msgs::{NamedGroup, ProtocolVersion, SignatureScheme};
 use tls::suites::tls12::{self as s12, Suite12};
 use tls::ticket::MemoryTicketStore;
-use tls::{Buffers, CertifiedKey, ClientConfig, Connection, Negotiated, SigningKey, Stream};
+use tls::{CertifiedKey, ClientConfig, Connection, Negotiated, Stream};
 
 /// `s_server -tls1_2 -www` with the P-256 server certificate and `args`, for `naccept`
 /// connections.
 fn serve(args: &[&str], naccept: u32) -> (Killed, u16) {
-    let port = free_port();
-    let server = Killed(
-        Command::new("openssl")
-            .args(["s_server", "-accept"])
-            .arg(format!("127.0.0.1:{port}"))
-            .args(["-cert", &data("server-p256.pem"), "-key", &data("server-p256.key")])
-            .args(["-tls1_2", "-www", "-naccept", &naccept.to_string()])
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    (server, port)
+    let naccept = naccept.to_string();
+    let all: Vec<&str> =
+        ["-tls1_2", "-www", "-naccept", &naccept].into_iter().chain(args.iter().copied()).collect();
+    peer::s_server("server-p256", &all, Stdio::null())
 }
 
 /// One connection to `port`: the handshake, a GET, and the page `-www` serves with what we
@@ -50,12 +38,7 @@ fn get(
     client_cert: Option<CertifiedKey<'_>>,
     store: Option<&MemoryTicketStore>,
 ) -> Result<(String, Negotiated), Option<tls::Error>> {
-    let ca_der = std::fs::read(data("ca-p256.der")).unwrap();
-    let ca = CertificateDer::from(&ca_der[..]);
-    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
     let sock = connect_retrying(port);
-    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
     let versions = [ProtocolVersion::TLSV1_2];
     let suites12 = [suite];
     let groups = [NamedGroup::X25519, NamedGroup::SECP256R1, NamedGroup::SECP384R1];
@@ -65,27 +48,19 @@ fn get(
         groups: &groups,
         client_cert,
         tickets: store.map(|s| s as &dyn tls::ticket::TicketStore),
-        ..ClientConfig::new(&roots, &tls::SystemClock)
+        ..ClientConfig::new(anchors(&[read("ca-p256.der")]), &tls::SystemClock)
     };
-    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-    let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
+    let mut conn = Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };
     if stream.handshake().is_err() {
         return Err(stream.conn.error());
     }
-    stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
-    let mut page = Vec::new();
-    let _ = stream.read_to_end(&mut page);
-    let page = String::from_utf8_lossy(&page).into_owned();
-    assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
+    let page = get_page(&mut stream);
     Ok((page, conn.negotiated().unwrap()))
 }
 
 fn client_cert(name: &str) -> CertifiedKey<'static> {
-    let der = std::fs::read(data(&format!("client-{name}.key.der"))).unwrap();
-    let key = Box::leak(Box::new(SigningKey::from_pkcs8_der(&der).unwrap()));
-    let cert: &'static [u8] = std::fs::read(data(&format!("client-{name}.der"))).unwrap().leak();
-    CertifiedKey { chain: Box::leak(Box::new([cert])), key }
+    certified(read(&format!("client-{name}.der")), read(&format!("client-{name}.key.der")))
 }
 
 const SHA256_SUITE: Suite12 = s12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256;

@@ -6,57 +6,34 @@
 //! command). Skipped, with the reason printed, when `openssl` is not installed.
 #![cfg(feature = "tls12")]
 
+mod pair;
 mod peer;
 
 use std::io::{Read, Write};
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
 
 use core_hash::OsRandom;
-use peer::{data, openssl_available, serve_s_client};
+use pair::{buffers, certified, leak};
+use peer::{accept, data, listen, openssl_available, read, s_client, serve_s_client};
 use tls::msgs::{NamedGroup, ProtocolVersion};
 use tls::suites::tls12::{self as s12, Suite12};
-use tls::{
-    Buffers, CertifiedKey, Connection, Error, PeerIncompatible, ServerConfig, SigningKey, Stream,
-};
+use tls::{CertifiedKey, Connection, Error, PeerIncompatible, ServerConfig, Stream};
 
-/// The (CA PEM, certificate DER, key DER) of a test identity.
-fn identity(id: &str) -> (String, Vec<u8>, Vec<u8>) {
+/// The CA PEM's path and the server certificate with its key of a test identity.
+fn identity(id: &str) -> (String, &'static [CertifiedKey<'static>]) {
     let (ca, stem) = if id == "ed25519" {
         ("ca.pem".to_owned(), "server".to_owned())
     } else {
         (format!("ca-{id}.pem"), format!("server-{id}"))
     };
-    let cert = std::fs::read(data(&format!("{stem}.der"))).unwrap();
-    let key = std::fs::read(data(&format!("{stem}.key.der"))).unwrap();
-    (data(&ca), cert, key)
-}
-
-/// `s_client -tls1_2` with `args` against a listener, its stdin piped (open).
-fn s_client(port: u16, ca: &str, args: &[&str], env: Option<(&str, &str)>) -> Child {
-    let mut cmd = Command::new("openssl");
-    cmd.args(["s_client", "-connect"])
-        .arg(format!("127.0.0.1:{port}"))
-        .args(["-CAfile", ca, "-verify_return_error", "-servername", "localhost"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some((k, v)) = env {
-        cmd.env(k, v);
-    }
-    cmd.spawn().unwrap()
+    let cert = certified(read(&format!("{stem}.der")), read(&format!("{stem}.key.der")));
+    (data(&ca), leak([cert]))
 }
 
 /// One `s_client` connection to our server holding `id`, with `suite` and `group`: a line
 /// each way, and both ends agree on TLS 1.2, the suite and the group.
 fn round(id: &str, suite: Suite12, group: NamedGroup, group_name: &str) {
-    let (ca, cert, key_der) = identity(id);
-    let key = SigningKey::from_pkcs8_der(&key_der).unwrap();
-    let chain: [&[u8]; 1] = [&cert];
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
+    let (ca, certs) = identity(id);
+    let (listener, port) = listen();
     // The CCM_8 suite is below OpenSSL's default security level.
     let cipher = format!("{}:@SECLEVEL=0", suite.openssl_name());
     // In TLS 1.2 an ECDSA certificate's curve must be among the client's groups (RFC 8422
@@ -69,20 +46,16 @@ fn round(id: &str, suite: Suite12, group: NamedGroup, group_name: &str) {
     let args = ["-tls1_2", "-cipher", &cipher, "-groups", &groups, "-ign_eof"];
     let mut client = s_client(port, &ca, &args, None);
     client.stdin.as_mut().unwrap().write_all(b"ping from s_client\n").unwrap();
-    let (sock, _) = listener.accept().unwrap();
-    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
-    let certs = [CertifiedKey { chain: &chain, key: &key }];
+    let sock = accept(&listener);
     let versions = [ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
     let server_groups = [group];
     let config = ServerConfig {
         versions: &versions,
         suites12: s12::ALL_SUITES12,
         groups: &server_groups,
-        ..ServerConfig::new(&certs)
+        ..ServerConfig::new(certs)
     };
-    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-    let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+    let mut conn = Connection::server(config, buffers(), &mut OsRandom).unwrap();
     let what = format!("{id} {} {group_name}", suite.iana_name());
     let stdout = serve_s_client(&mut conn, sock, client, &what);
     assert!(stdout.contains("pong from halite"), "{what}: {stdout}");
@@ -100,23 +73,13 @@ fn openssl_s_client_tls12_against_our_server() {
     if !openssl_available() {
         return;
     }
-    let ecdsa = [
-        s12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
-        s12::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
-        s12::TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
-        s12::TLS_ECDHE_ECDSA_WITH_AES_128_CCM,
-        s12::TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8,
-    ];
-    let rsa = [
-        s12::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
-        s12::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
-        s12::TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
-    ];
-    for suite in ecdsa {
+    // Every suite Halite implements: five ECDSA ones (with the CCM ones), three RSA ones.
+    let with = |auth| s12::ALL_SUITES12.iter().copied().filter(move |s| s.auth == auth);
+    for suite in with(s12::Auth::Ecdsa) {
         round("p256", suite, NamedGroup::X25519, "X25519");
         round("ed25519", suite, NamedGroup::X25519, "X25519");
     }
-    for suite in rsa {
+    for suite in with(s12::Auth::Rsa) {
         round("rsa", suite, NamedGroup::X25519, "X25519");
     }
     for (g, name) in [
@@ -131,20 +94,13 @@ fn openssl_s_client_tls12_against_our_server() {
 
 /// Our server's handshake with an `s_client` started with `args` (and `env`): its error.
 fn refused_with(args: &[&str], env: Option<(&str, &str)>) -> Error {
-    let (ca, cert, key_der) = identity("p256");
-    let key = SigningKey::from_pkcs8_der(&key_der).unwrap();
-    let chain: [&[u8]; 1] = [&cert];
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
+    let (ca, certs) = identity("p256");
+    let (listener, port) = listen();
     let mut client = s_client(port, &ca, args, env);
-    let (sock, _) = listener.accept().unwrap();
-    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
-    let certs = [CertifiedKey { chain: &chain, key: &key }];
+    let sock = accept(&listener);
     let versions = [ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
-    let config = ServerConfig { versions: &versions, ..ServerConfig::new(&certs) };
-    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-    let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+    let config = ServerConfig { versions: &versions, ..ServerConfig::new(certs) };
+    let mut conn = Connection::server(config, buffers(), &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };
     let e = stream.handshake().expect_err("the handshake must fail");
     drop(stream);
@@ -193,20 +149,13 @@ fn openssl_s_client_renegotiation_is_refused() {
     if !openssl_available() {
         return;
     }
-    let (ca, cert, key_der) = identity("p256");
-    let key = SigningKey::from_pkcs8_der(&key_der).unwrap();
-    let chain: [&[u8]; 1] = [&cert];
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
+    let (ca, certs) = identity("p256");
+    let (listener, port) = listen();
     let mut client = s_client(port, &ca, &["-tls1_2"], None);
-    let (sock, _) = listener.accept().unwrap();
-    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
-    let certs = [CertifiedKey { chain: &chain, key: &key }];
+    let sock = accept(&listener);
     let versions = [ProtocolVersion::TLSV1_2];
-    let config = ServerConfig { versions: &versions, ..ServerConfig::new(&certs) };
-    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-    let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+    let config = ServerConfig { versions: &versions, ..ServerConfig::new(certs) };
+    let mut conn = Connection::server(config, buffers(), &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };
     stream.handshake().unwrap();
     let mut sock = stream.sock;
@@ -240,28 +189,21 @@ fn openssl_s_client_resumes_with_our_ticket() {
     }
     let key = tls::ticket::TicketKey::new(&[9; 32]).unwrap();
     let tickets = tls::ServerTickets::new(&key, &tls::SystemClock);
-    let (ca, cert, key_der) = identity("p256");
-    let signing = SigningKey::from_pkcs8_der(&key_der).unwrap();
-    let chain: [&[u8]; 1] = [&cert];
+    let (ca, certs) = identity("p256");
     let sess = std::env::temp_dir().join(format!("halite-tls12-sess-{}", std::process::id()));
     let sess = sess.to_str().unwrap().to_owned();
     for (round, flag) in [(0, "-sess_out"), (1, "-sess_in")] {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
+        let (listener, port) = listen();
         let mut client = s_client(port, &ca, &["-tls1_2", flag, &sess, "-ign_eof"], None);
         client.stdin.as_mut().unwrap().write_all(b"ping\n").unwrap();
-        let (sock, _) = listener.accept().unwrap();
-        sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
-        let certs = [CertifiedKey { chain: &chain, key: &signing }];
+        let sock = accept(&listener);
         let versions = [ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
         let config = ServerConfig {
             versions: &versions,
             tickets: Some(tickets),
-            ..ServerConfig::new(&certs)
+            ..ServerConfig::new(certs)
         };
-        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-        let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+        let mut conn = Connection::server(config, buffers(), &mut OsRandom).unwrap();
         let mut stream = Stream { conn: &mut conn, sock };
         stream.handshake().unwrap_or_else(|e| panic!("round {round}: {e}"));
         let mut got = Vec::new();

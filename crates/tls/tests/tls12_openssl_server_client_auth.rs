@@ -4,60 +4,41 @@
 //! printed, when `openssl` is not installed.
 #![cfg(feature = "tls12")]
 
+mod pair;
 mod peer;
 
 use std::io::Write;
-use std::net::TcpListener;
-use std::process::{Command, Stdio};
-use std::time::Duration;
 
 use core_hash::{OsRandom, Sha256};
-use peer::{data, openssl_available, serve_s_client};
-use pki_types::CertificateDer;
+use pair::{anchors, buffers, certified, leak};
+use peer::{accept, data, listen, openssl_available, read, s_client, serve_s_client};
 use tls::msgs::ProtocolVersion;
 use tls::suites::tls12::{self as s12, Suite12};
-use tls::{Buffers, CertifiedKey, ClientAuth, Connection, PeerIdentity, ServerConfig, SigningKey};
+use tls::{ClientAuth, Connection, PeerIdentity, ServerConfig};
 
 /// One `s_client` connection with the client identity `client` (`p256`, `rsa`) under `suite`:
 /// a line each way, and our server saw the client's certificate.
 fn round(client: &str, suite: Suite12) {
     let what = format!("{client} {}", suite.iana_name());
-    let cert = std::fs::read(data("server-p256.der")).unwrap();
-    let key =
-        SigningKey::from_pkcs8_der(&std::fs::read(data("server-p256.key.der")).unwrap()).unwrap();
-    let chain: [&[u8]; 1] = [&cert];
-    let client_der = std::fs::read(data(&format!("client-{client}.der"))).unwrap();
-    let cas =
-        [std::fs::read(data("ca-p256.der")).unwrap(), std::fs::read(data("ca-rsa.der")).unwrap()];
-    let cas: Vec<CertificateDer<'_>> = cas.iter().map(|c| CertificateDer::from(&c[..])).collect();
-    let roots: Vec<_> = cas.iter().map(|c| webpki::anchor_from_trusted_cert(c).unwrap()).collect();
+    let server = certified(read("server-p256.der"), read("server-p256.key.der"));
+    let client_der = read(&format!("client-{client}.der"));
+    let roots = anchors(&[read("ca-p256.der"), read("ca-rsa.der")]);
 
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let mut child = Command::new("openssl")
-        .args(["s_client", "-connect", &format!("127.0.0.1:{port}")])
-        .args(["-CAfile", &data("ca-p256.pem"), "-verify_return_error", "-servername", "localhost"])
-        .args(["-tls1_2", "-cipher", suite.openssl_name(), "-ign_eof"])
-        .args(["-cert", &data(&format!("client-{client}.pem"))])
-        .args(["-key", &data(&format!("client-{client}.key"))])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let (listener, port) = listen();
+    let (cert, key) =
+        (data(&format!("client-{client}.pem")), data(&format!("client-{client}.key")));
+    let args =
+        ["-tls1_2", "-cipher", suite.openssl_name(), "-ign_eof", "-cert", &cert, "-key", &key];
+    let mut child = s_client(port, &data("ca-p256.pem"), &args, None);
     child.stdin.as_mut().unwrap().write_all(b"ping from s_client\n").unwrap();
-    let (sock, _) = listener.accept().unwrap();
-    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let (mut rx, mut tx, mut hs) = (vec![0; 18_500], vec![0; 18_500], vec![0; 8_000]);
-    let certs = [CertifiedKey { chain: &chain, key: &key }];
+    let sock = accept(&listener);
     let config = ServerConfig {
         versions: &[ProtocolVersion::TLSV1_2],
         suites12: s12::ALL_SUITES12,
-        client_auth: Some(ClientAuth::new(&roots, &tls::SystemClock)),
-        ..ServerConfig::new(&certs)
+        client_auth: Some(ClientAuth::new(roots, &tls::SystemClock)),
+        ..ServerConfig::new(leak([server]))
     };
-    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-    let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
+    let mut conn = Connection::server(config, buffers(), &mut OsRandom).unwrap();
     let stdout = serve_s_client(&mut conn, sock, child, &what);
     assert!(stdout.contains("pong from halite"), "{what}: {stdout}");
     assert!(stdout.contains("Protocol  : TLSv1.2"), "{what}: {stdout}");
@@ -69,8 +50,8 @@ fn round(client: &str, suite: Suite12) {
     else {
         panic!("{what}: no client certificate");
     };
-    assert_eq!(end_entity_sha256, Sha256::digest(&client_der), "{what}");
-    assert_eq!(chain.end_entity(), Some(&client_der[..]), "{what}");
+    assert_eq!(end_entity_sha256, Sha256::digest(client_der), "{what}");
+    assert_eq!(chain.end_entity(), Some(client_der), "{what}");
 }
 
 #[test]

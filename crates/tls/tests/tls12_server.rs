@@ -7,18 +7,22 @@
 #![allow(clippy::doc_markdown)] // protocol names (ClientHello, renegotiation_info) are prose
 #![cfg(feature = "tls12")]
 
+mod pair;
+
 use std::io::{Read, Write};
-use std::sync::Arc;
 
 use core_hash::OsRandom;
-use pki_types::CertificateDer;
+use pair::{
+    anchors, buffers, certified, connect, handshake, leak, pump, pump_rustls, pump_with,
+    ring_provider, rustls_client12,
+};
 use tls::msgs::{
     AlertDescription, MaxFragmentLength, NamedGroup, ProtocolVersion, SignatureScheme,
 };
 use tls::suites::tls12::{self as s12, Suite12};
 use tls::{
-    ApiMisuse, Buffers, CertifiedKey, ClientAuth, ClientConfig, Connection, Error,
-    PeerIncompatible, PeerMisbehaved, ServerConfig, SigningKey,
+    ApiMisuse, CertifiedKey, ClientAuth, ClientConfig, Connection, Error, PeerIncompatible,
+    PeerMisbehaved, ServerConfig,
 };
 
 struct Identity {
@@ -90,77 +94,16 @@ const GROUPS: [NamedGroup; 4] =
 const BOTH: [ProtocolVersion; 2] = [ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
 const ONLY12: [ProtocolVersion; 1] = [ProtocolVersion::TLSV1_2];
 
-fn leak<T>(v: T) -> &'static T {
-    Box::leak(Box::new(v))
-}
-
-fn roots(id: &Identity) -> &'static [pki_types::TrustAnchor<'static>] {
-    let ca = leak(CertificateDer::from(id.ca));
-    leak([webpki::anchor_from_trusted_cert(ca).unwrap()])
-}
-
 fn certs(id: &Identity) -> &'static [CertifiedKey<'static>] {
-    let key = leak(SigningKey::from_pkcs8_der(id.key).unwrap());
-    leak([CertifiedKey { chain: leak([id.cert]), key }])
-}
-
-fn bufs() -> Buffers<'static> {
-    Buffers {
-        received: Vec::leak(vec![0; 18_500]),
-        send: Vec::leak(vec![0; 18_500]),
-        handshake: Vec::leak(vec![0; 10_000]),
-    }
+    leak([certified(id.cert, id.key)])
 }
 
 fn client_config(id: &Identity, versions: &'static [ProtocolVersion]) -> ClientConfig<'static> {
-    ClientConfig { versions, ..ClientConfig::new(roots(id), &tls::SystemClock) }
+    ClientConfig { versions, ..ClientConfig::new(anchors(&[id.ca]), &tls::SystemClock) }
 }
 
 fn server_config(id: &Identity, versions: &'static [ProtocolVersion]) -> ServerConfig<'static> {
     ServerConfig { versions, ..ServerConfig::new(certs(id)) }
-}
-
-/// Moves one side's pending records to the other, letting `patch` change them first.
-fn pump_with(
-    from: &mut Connection<'_, '_>,
-    to: &mut Connection<'_, '_>,
-    patch: &mut dyn FnMut(&mut Vec<u8>),
-) -> Result<(), Error> {
-    let mut data = from.pending_send().to_vec();
-    from.sent(data.len());
-    patch(&mut data);
-    let mut at = 0;
-    while at < data.len() {
-        let space = to.receive_space();
-        let n = space.len().min(data.len() - at);
-        space[..n].copy_from_slice(&data[at..at + n]);
-        to.received(n)?;
-        at += n;
-    }
-    Ok(())
-}
-
-fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<(), Error> {
-    pump_with(from, to, &mut |_| {})
-}
-
-/// Runs the handshake; the first error of either side (client first).
-fn handshake(c: &mut Connection<'_, '_>, s: &mut Connection<'_, '_>) -> Result<(), Error> {
-    for _ in 0..4 {
-        pump(c, s)?;
-        pump(s, c)?;
-    }
-    assert!(!c.is_handshaking() && !s.is_handshaking());
-    Ok(())
-}
-
-fn connect(
-    cc: ClientConfig<'static>,
-    sc: ServerConfig<'static>,
-) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
-    let c = Connection::client(cc, "localhost", bufs(), &mut OsRandom).unwrap();
-    let s = Connection::server(sc, bufs(), &mut OsRandom).unwrap();
-    (c, s)
 }
 
 /// Data both ways (more than a record from the server), the exporter and `Negotiated`.
@@ -226,7 +169,7 @@ fn every_suite_group_and_certificate_with_our_client() {
                     ..server_config(id, &BOTH)
                 };
                 let (mut c, mut s) = connect(cc, sc);
-                handshake(&mut c, &mut s).unwrap_or_else(|e| panic!("{what}: {e}"));
+                handshake(&mut c, &mut s).unwrap_or_else(|e| panic!("{what}: {e:?}"));
                 let n = s.negotiated().unwrap();
                 assert_eq!(n.version, ProtocolVersion::TLSV1_2, "{what}");
                 assert_eq!((n.suite, n.group, n.scheme), (suite.suite, group, id.scheme), "{what}");
@@ -291,7 +234,7 @@ fn version_negotiation() {
     assert_eq!(pump(&mut c, &mut s), Err(Error::PeerIncompatible(PeerIncompatible::NoTls13)));
 
     // The defaults offer and accept both: TLS 1.3 between them, TLS 1.2 with a 1.2-only peer.
-    let default_client = ClientConfig::new(roots(&P256), &tls::SystemClock);
+    let default_client = ClientConfig::new(anchors(&[P256.ca]), &tls::SystemClock);
     let (mut c, mut s) = connect(default_client, ServerConfig::new(certs(&P256)));
     handshake(&mut c, &mut s).unwrap();
     assert_eq!(c.negotiated().unwrap().version, ProtocolVersion::TLSV1_3);
@@ -303,7 +246,7 @@ fn version_negotiation() {
     assert_eq!(s.negotiated().unwrap().version, ProtocolVersion::TLSV1_2);
 
     // A server asking for client certificates serves TLS 1.2 too (tls12_server_client_auth.rs).
-    let auth = ClientAuth::new(roots(&P256), &tls::SystemClock);
+    let auth = ClientAuth::new(anchors(&[P256.ca]), &tls::SystemClock);
     let sc = ServerConfig { client_auth: Some(auth), ..server_config(&P256, &BOTH) };
     let (mut c, mut s) = connect(client_config(&P256, &ONLY12), sc);
     pump(&mut c, &mut s).unwrap();
@@ -316,15 +259,15 @@ fn server_versions_are_checked() {
     let bad: [&'static [ProtocolVersion]; 3] =
         [&[], &[ProtocolVersion(0x0302)], &[ProtocolVersion::TLSV1_2, ProtocolVersion(0x0305)]];
     for versions in bad {
-        let r = Connection::server(server_config(&P256, versions), bufs(), &mut OsRandom);
+        let r = Connection::server(server_config(&P256, versions), buffers(), &mut OsRandom);
         assert_eq!(r.err(), Some(Error::ApiMisuse(ApiMisuse::BadConfig)), "{versions:?}");
     }
     let sc = ServerConfig { suites12: &[], ..server_config(&P256, &ONLY12) };
-    let r = Connection::server(sc, bufs(), &mut OsRandom);
+    let r = Connection::server(sc, buffers(), &mut OsRandom);
     assert_eq!(r.err(), Some(Error::ApiMisuse(ApiMisuse::BadConfig)));
     // TLS 1.2 alone needs no TLS 1.3 suites.
     let sc = ServerConfig { suites: &[], ..server_config(&P256, &ONLY12) };
-    assert!(Connection::server(sc, bufs(), &mut OsRandom).is_ok());
+    assert!(Connection::server(sc, buffers(), &mut OsRandom).is_ok());
 }
 
 /// A ClientHello taken apart: what a patch may change.
@@ -449,7 +392,7 @@ fn renegotiation_info_must_be_empty_and_may_be_absent() {
     .unwrap();
     // The client's transcript differs from the server's: its Finished fails, after the
     // ServerHello passed its checks.
-    assert_eq!(pump(&mut s, &mut c), Ok(()));
+    assert_eq!(pump(&mut s, &mut c), Ok(true));
 }
 
 #[test]
@@ -573,12 +516,7 @@ fn nothing_in_common_is_refused() {
 /// The server prefers its own order, and picks the certificate that fits the suite.
 #[test]
 fn suite_and_certificate_choice() {
-    let rsa_key = leak(SigningKey::from_pkcs8_der(RSA.key).unwrap());
-    let ecdsa_key = leak(SigningKey::from_pkcs8_der(P256.key).unwrap());
-    let both: &'static [CertifiedKey<'static>] = leak([
-        CertifiedKey { chain: leak([RSA.cert]), key: rsa_key },
-        CertifiedKey { chain: leak([P256.cert]), key: ecdsa_key },
-    ]);
+    let both = leak([certified(RSA.cert, RSA.key), certified(P256.cert, P256.key)]);
     for (client_suites, want, scheme) in [
         (
             &[
@@ -712,79 +650,11 @@ fn record_size_limit_is_answered() {
 
 // ---- rustls (ring) client, TLS 1.2 only ----
 
+/// A rustls client for TLS 1.2 with only `suite` and `group`.
 fn rustls_client(id: &Identity, suite: Suite12, group: NamedGroup) -> rustls::ClientConnection {
+    let config = rustls_client12(ring_provider(&[suite.suite], &[group]), id.ca, None);
     let name = pki_types::ServerName::try_from("localhost").unwrap();
-    rustls::ClientConnection::new(rustls_client_config(id, suite, group), name).unwrap()
-}
-
-/// A rustls client configuration for TLS 1.2 with only `suite` and `group` (resumption by
-/// ticket on, as by default).
-fn rustls_client_config(
-    id: &Identity,
-    suite: Suite12,
-    group: NamedGroup,
-) -> Arc<rustls::ClientConfig> {
-    let mut p = rustls::crypto::ring::default_provider();
-    p.cipher_suites.retain(|s| u16::from(s.suite()) == suite.suite.0);
-    assert_eq!(p.cipher_suites.len(), 1, "{suite:?}");
-    p.kx_groups.retain(|g| u16::from(g.name()) == group.0);
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add(CertificateDer::from(id.ca)).unwrap();
-    let config = rustls::ClientConfig::builder_with_provider(Arc::new(p))
-        .with_protocol_versions(&[&rustls::version::TLS12])
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    Arc::new(config)
-}
-
-/// Moves records between rustls and us until neither moves anything; our first error, and
-/// the data we read.
-fn pump_rustls(
-    ours: &mut Connection<'_, '_>,
-    theirs: &mut rustls::ClientConnection,
-) -> (Result<(), Error>, Vec<u8>) {
-    let mut app = Vec::new();
-    for _ in 0..20 {
-        let mut moved = false;
-        let mut out = Vec::new();
-        while theirs.wants_write() {
-            theirs.write_tls(&mut out).unwrap();
-        }
-        let mut at = 0;
-        while at < out.len() {
-            let space = ours.receive_space();
-            let n = space.len().min(out.len() - at);
-            space[..n].copy_from_slice(&out[at..at + n]);
-            if let Err(e) = ours.received(n) {
-                return (Err(e), app);
-            }
-            at += n;
-            moved = true;
-            let mut sink = [0u8; 4096];
-            loop {
-                match ours.read(&mut sink) {
-                    Ok(0) => break,
-                    Ok(k) => app.extend_from_slice(&sink[..k]),
-                    Err(e) => return (Err(e), app),
-                }
-            }
-        }
-        if !ours.pending_send().is_empty() {
-            let mut data = ours.pending_send();
-            let n = data.len();
-            while !data.is_empty() {
-                theirs.read_tls(&mut data).unwrap();
-                theirs.process_new_packets().unwrap();
-            }
-            ours.sent(n);
-            moved = true;
-        }
-        if !moved {
-            break;
-        }
-    }
-    (Ok(()), app)
+    rustls::ClientConnection::new(config, name).unwrap()
 }
 
 #[test]
@@ -797,9 +667,9 @@ fn rustls_client_against_our_server() {
                 let what = format!("{} {} {group:?}", id.name, suite.iana_name());
                 let mut theirs = rustls_client(id, *suite, *group);
                 let sc = server_config(id, &BOTH);
-                let mut ours = Connection::server(sc, bufs(), &mut OsRandom).unwrap();
+                let mut ours = Connection::server(sc, buffers(), &mut OsRandom).unwrap();
                 let (r, _) = pump_rustls(&mut ours, &mut theirs);
-                r.unwrap_or_else(|e| panic!("{what}: {e}"));
+                r.unwrap_or_else(|e| panic!("{what}: {e:?}"));
                 assert!(!ours.is_handshaking() && !theirs.is_handshaking(), "{what}");
                 assert_eq!(theirs.protocol_version(), Some(rustls::ProtocolVersion::TLSv1_2));
                 let n = ours.negotiated().unwrap();
@@ -847,12 +717,7 @@ fn rustls_client_against_our_server() {
 /// 8422 §5.1), whatever their order; with neither listed, the first.
 #[test]
 fn the_certificate_curve_follows_supported_groups() {
-    let p256 = leak(SigningKey::from_pkcs8_der(P256.key).unwrap());
-    let p384 = leak(SigningKey::from_pkcs8_der(P384.key).unwrap());
-    let both: &'static [CertifiedKey<'static>] = leak([
-        CertifiedKey { chain: leak([P256.cert]), key: p256 },
-        CertifiedKey { chain: leak([P384.cert]), key: p384 },
-    ]);
+    let both = leak([certified(P256.cert, P256.key), certified(P384.cert, P384.key)]);
     for (groups, id, scheme) in [
         (
             &[NamedGroup::X25519, NamedGroup::SECP384R1][..],
@@ -869,7 +734,7 @@ fn the_certificate_curve_follows_supported_groups() {
         let cc = ClientConfig { groups: leak(groups.to_vec()), ..client_config(id, &ONLY12) };
         let sc = ServerConfig { versions: &ONLY12, ..ServerConfig::new(both) };
         let (mut c, mut s) = connect(cc, sc);
-        handshake(&mut c, &mut s).unwrap_or_else(|e| panic!("{groups:?}: {e}"));
+        handshake(&mut c, &mut s).unwrap_or_else(|e| panic!("{groups:?}: {e:?}"));
         let n = s.negotiated().unwrap();
         assert_eq!((n.group, n.scheme), (NamedGroup::X25519, scheme), "{groups:?}");
     }
@@ -905,7 +770,9 @@ fn rustls_client_resumes_with_our_ticket() {
     let key = leak(tls::ticket::TicketKey::new(&[7; 32]).unwrap());
     let tickets = tls::ServerTickets::new(key, &tls::SystemClock);
     let suite = s12::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384;
-    let config = rustls_client_config(&P256, suite, NamedGroup::X25519);
+    // Resumption by ticket is on, as by default.
+    let config =
+        rustls_client12(ring_provider(&[suite.suite], &[NamedGroup::X25519]), P256.ca, None);
     let name = pki_types::ServerName::try_from("localhost").unwrap();
     let other_key = leak(tls::ticket::TicketKey::new(&[8; 32]).unwrap());
     let other = tls::ServerTickets::new(other_key, &tls::SystemClock);
@@ -924,7 +791,7 @@ fn rustls_client_resumes_with_our_ticket() {
             suites12: leak(suites12.to_vec()),
             ..server_config(&P256, &BOTH)
         };
-        let mut ours = Connection::server(sc, bufs(), &mut OsRandom).unwrap();
+        let mut ours = Connection::server(sc, buffers(), &mut OsRandom).unwrap();
         let (r, _) = pump_rustls(&mut ours, &mut theirs);
         // Round 5: rustls offers only the suite this server no longer accepts.
         if round == 5 {

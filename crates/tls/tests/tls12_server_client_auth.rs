@@ -7,16 +7,19 @@
 #![allow(clippy::doc_markdown)] // protocol names (CertificateVerify) are prose
 #![cfg(feature = "tls12")]
 
-use std::sync::Arc;
+mod pair;
 
 use core_hash::{OsRandom, Sha256};
-use pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, TrustAnchor};
+use pair::{
+    anchors, buffers, certified, connect, handshake, leak, pump, pump_rustls, pump_with,
+    ring_provider, rustls_client12,
+};
 use tls::msgs::{AlertDescription, ProtocolVersion, SignatureScheme};
 use tls::suites::tls12::{self as s12, Suite12};
 use tls::ticket::{MemoryTicketStore, TicketKey, TicketStore};
 use tls::{
-    Buffers, CertificateError, CertifiedKey, ClientAuth, ClientConfig, Connection, Error,
-    PeerIdentity, PeerMisbehaved, ServerConfig, ServerTickets, SigningKey,
+    CertificateError, ClientAuth, ClientConfig, Connection, Error, PeerIdentity, PeerMisbehaved,
+    ServerConfig, ServerTickets,
 };
 
 macro_rules! data {
@@ -47,31 +50,11 @@ const P384: Id = Id {
 const RSA: Id =
     Id { cert: data!("client-rsa.der"), key: data!("client-rsa.key.der"), ca: data!("ca-rsa.der") };
 
-fn leak<T>(v: T) -> &'static T {
-    Box::leak(Box::new(v))
-}
-
-fn anchor(der: &'static [u8]) -> TrustAnchor<'static> {
-    webpki::anchor_from_trusted_cert(leak(CertificateDer::from(der))).unwrap()
-}
-
-fn bufs() -> Buffers<'static> {
-    Buffers {
-        received: Vec::leak(vec![0; 18_500]),
-        send: Vec::leak(vec![0; 18_500]),
-        handshake: Vec::leak(vec![0; 10_000]),
-    }
-}
-
-fn certified(cert: &'static [u8], key: &'static [u8]) -> CertifiedKey<'static> {
-    CertifiedKey { chain: leak([cert]), key: leak(SigningKey::from_pkcs8_der(key).unwrap()) }
-}
-
 /// Our server (a P-256 certificate, TLS 1.2 only) asking for client certificates under the
 /// roots of `P256`, `P384` and `RSA`.
 fn server_config(required: bool, suites12: &'static [Suite12]) -> ServerConfig<'static> {
     let server = certified(data!("server-p256.der"), data!("server-p256.key.der"));
-    let roots = leak([anchor(P256.ca), anchor(P384.ca), anchor(RSA.ca)]);
+    let roots = anchors(&[P256.ca, P384.ca, RSA.ca]);
     ServerConfig {
         versions: &ONLY12,
         suites12,
@@ -81,47 +64,12 @@ fn server_config(required: bool, suites12: &'static [Suite12]) -> ServerConfig<'
 }
 
 fn client_config(id: Option<&Id>) -> ClientConfig<'static> {
-    let roots = leak([anchor(data!("ca-p256.der"))]);
+    let roots = anchors(&[&data!("ca-p256.der")[..]]);
     ClientConfig {
         versions: &ONLY12,
         client_cert: id.map(|id| certified(id.cert, id.key)),
         ..ClientConfig::new(roots, &tls::SystemClock)
     }
-}
-
-fn connect(
-    cc: ClientConfig<'static>,
-    sc: ServerConfig<'static>,
-) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
-    let c = Connection::client(cc, "localhost", bufs(), &mut OsRandom).unwrap();
-    let s = Connection::server(sc, bufs(), &mut OsRandom).unwrap();
-    (c, s)
-}
-
-/// Moves one side's pending records to the other, letting `patch` change them first.
-fn pump_with(
-    from: &mut Connection<'_, '_>,
-    to: &mut Connection<'_, '_>,
-    patch: &mut dyn FnMut(&mut Vec<u8>),
-) -> Result<(), Error> {
-    let mut data = from.pending_send().to_vec();
-    from.sent(data.len());
-    patch(&mut data);
-    to.receive_space()[..data.len()].copy_from_slice(&data);
-    to.received(data.len())
-}
-
-fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<(), Error> {
-    pump_with(from, to, &mut |_| {})
-}
-
-fn handshake(c: &mut Connection<'_, '_>, s: &mut Connection<'_, '_>) -> Result<(), Error> {
-    for _ in 0..4 {
-        pump(c, s)?;
-        pump(s, c)?;
-    }
-    assert!(!c.is_handshaking() && !s.is_handshaking());
-    Ok(())
 }
 
 /// The offset of the body of the first handshake message of type `typ` in the unprotected
@@ -183,7 +131,7 @@ fn client_certificates_authenticate() {
     ];
     for (id, suite, want, what) in cases {
         let (mut c, mut s) = connect(client_config(Some(id)), server_config(true, leak([suite])));
-        handshake(&mut c, &mut s).unwrap_or_else(|e| panic!("{what}: {e}"));
+        handshake(&mut c, &mut s).unwrap_or_else(|e| panic!("{what}: {e:?}"));
         let scheme = c.negotiated().unwrap().client_auth.expect("the client signed");
         if let Some(want) = want {
             assert_eq!(scheme, want, "{what}");
@@ -335,42 +283,6 @@ fn a_resumed_session_keeps_the_client_identity() {
     assert_eq!(end_entity_sha256, Sha256::digest(P256.cert));
 }
 
-/// Moves records between a rustls client and our server until neither moves anything.
-fn pump_rustls(
-    ours: &mut Connection<'_, '_>,
-    theirs: &mut rustls::ClientConnection,
-) -> Result<(), Error> {
-    for _ in 0..20 {
-        let mut out = Vec::new();
-        while theirs.wants_write() {
-            theirs.write_tls(&mut out).unwrap();
-        }
-        let mut moved = !out.is_empty();
-        let mut at = 0;
-        while at < out.len() {
-            let space = ours.receive_space();
-            let n = space.len().min(out.len() - at);
-            space[..n].copy_from_slice(&out[at..at + n]);
-            ours.received(n)?;
-            at += n;
-        }
-        if !ours.pending_send().is_empty() {
-            let mut data = ours.pending_send();
-            let n = data.len();
-            while !data.is_empty() {
-                theirs.read_tls(&mut data).unwrap();
-                theirs.process_new_packets().unwrap();
-            }
-            ours.sent(n);
-            moved = true;
-        }
-        if !moved {
-            break;
-        }
-    }
-    Ok(())
-}
-
 #[test]
 fn rustls_client_certificates_in_tls12() {
     for (id, what) in [(&P256, "p256"), (&RSA, "rsa")] {
@@ -379,22 +291,14 @@ fn rustls_client_certificates_in_tls12() {
             s12::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
         ] {
             let what = format!("{what} {}", suite.iana_name());
-            let mut roots = rustls::RootCertStore::empty();
-            roots.add(CertificateDer::from(&data!("ca-p256.der")[..])).unwrap();
-            let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(id.key.to_vec()));
-            let config = rustls::ClientConfig::builder_with_provider(Arc::new(
-                rustls::crypto::ring::default_provider(),
-            ))
-            .with_protocol_versions(&[&rustls::version::TLS12])
-            .unwrap()
-            .with_root_certificates(roots)
-            .with_client_auth_cert(vec![CertificateDer::from(id.cert.to_vec())], key)
-            .unwrap();
+            let provider = ring_provider(&[], &[]);
+            let config = rustls_client12(provider, data!("ca-p256.der"), Some((id.cert, id.key)));
             let name = pki_types::ServerName::try_from("localhost").unwrap();
-            let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+            let mut theirs = rustls::ClientConnection::new(config, name).unwrap();
             let sc = server_config(true, leak([suite]));
-            let mut ours = Connection::server(sc, bufs(), &mut OsRandom).unwrap();
-            pump_rustls(&mut ours, &mut theirs).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let mut ours = Connection::server(sc, buffers(), &mut OsRandom).unwrap();
+            let (r, _) = pump_rustls(&mut ours, &mut theirs);
+            r.unwrap_or_else(|e| panic!("{what}: {e}"));
             assert!(!ours.is_handshaking() && !theirs.is_handshaking(), "{what}");
             let scheme = ours.negotiated().unwrap().client_auth.expect("authenticated");
             // rustls's RSA keys prefer RSA-PSS with SHA-512: the server's third transcript.

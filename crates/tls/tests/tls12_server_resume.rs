@@ -5,17 +5,17 @@
 #![allow(clippy::doc_markdown)] // protocol names (ClientHello, pre_shared_key) are prose
 #![cfg(feature = "tls12")]
 
-use std::sync::Arc;
+mod pair;
 
 use core_hash::OsRandom;
-use pki_types::CertificateDer;
+use pair::{
+    anchors, buffers, certified, handshake, leak, pump_rustls, pump_with, ring_provider,
+    rustls_client12,
+};
 use tls::msgs::ProtocolVersion;
 use tls::suites::tls12 as s12;
 use tls::ticket::{ArraySessionCache, MemoryTicketStore, SessionCache, TicketKey, TicketStore};
-use tls::{
-    Buffers, CertifiedKey, ClientConfig, Connection, Error, ServerConfig, ServerSessionCache,
-    ServerTickets, SigningKey,
-};
+use tls::{ClientConfig, Connection, Error, ServerConfig, ServerSessionCache, ServerTickets};
 
 const CA: &[u8] = include_bytes!("data/ca-p256.der");
 const CERT: &[u8] = include_bytes!("data/server-p256.der");
@@ -23,38 +23,16 @@ const KEY: &[u8] = include_bytes!("data/server-p256.key.der");
 const ONLY12: [ProtocolVersion; 1] = [ProtocolVersion::TLSV1_2];
 const BOTH: [ProtocolVersion; 2] = [ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2];
 
-fn leak<T>(v: T) -> &'static T {
-    Box::leak(Box::new(v))
-}
-
-fn bufs() -> Buffers<'static> {
-    Buffers {
-        received: Vec::leak(vec![0; 18_500]),
-        send: Vec::leak(vec![0; 18_500]),
-        handshake: Vec::leak(vec![0; 10_000]),
-    }
-}
-
-fn roots() -> &'static [pki_types::TrustAnchor<'static>] {
-    let ca = leak(CertificateDer::from(CA));
-    leak([webpki::anchor_from_trusted_cert(ca).unwrap()])
-}
-
-fn certs() -> &'static [CertifiedKey<'static>] {
-    let key = leak(SigningKey::from_pkcs8_der(KEY).unwrap());
-    leak([CertifiedKey { chain: leak([CERT]), key }])
-}
-
 fn client(store: &'static MemoryTicketStore) -> ClientConfig<'static> {
     ClientConfig {
         versions: &ONLY12,
         tickets: Some(store as &dyn TicketStore),
-        ..ClientConfig::new(roots(), &tls::SystemClock)
+        ..ClientConfig::new(anchors(&[CA]), &tls::SystemClock)
     }
 }
 
 fn server() -> ServerConfig<'static> {
-    ServerConfig { versions: &BOTH, ..ServerConfig::new(certs()) }
+    ServerConfig { versions: &BOTH, ..ServerConfig::new(leak([certified(CERT, KEY)])) }
 }
 
 fn with_cache(cache: &'static dyn SessionCache) -> ServerConfig<'static> {
@@ -62,26 +40,6 @@ fn with_cache(cache: &'static dyn SessionCache) -> ServerConfig<'static> {
         session_cache: Some(leak(ServerSessionCache::new(cache, &tls::SystemClock))),
         ..server()
     }
-}
-
-/// Moves one side's pending records to the other, letting `patch` change them first.
-fn pump_with(
-    from: &mut Connection<'_, '_>,
-    to: &mut Connection<'_, '_>,
-    patch: &mut dyn FnMut(&mut Vec<u8>),
-) -> Result<(), Error> {
-    let mut data = from.pending_send().to_vec();
-    from.sent(data.len());
-    patch(&mut data);
-    let mut at = 0;
-    while at < data.len() {
-        let space = to.receive_space();
-        let n = space.len().min(data.len() - at);
-        space[..n].copy_from_slice(&data[at..at + n]);
-        to.received(n)?;
-        at += n;
-    }
-    Ok(())
 }
 
 /// A handshake of `cc` (to `name`) with `sc`, the client's first flight changed by `patch`;
@@ -92,17 +50,13 @@ fn connect_patched(
     name: &str,
     patch: &mut dyn FnMut(&mut Vec<u8>),
 ) -> Result<(bool, Vec<u8>), Error> {
-    let mut c = Connection::client(cc, name, bufs(), &mut OsRandom).unwrap();
-    let mut s = Connection::server(sc, bufs(), &mut OsRandom).unwrap();
+    let mut c = Connection::client(cc, name, buffers(), &mut OsRandom).unwrap();
+    let mut s = Connection::server(sc, buffers(), &mut OsRandom).unwrap();
     pump_with(&mut c, &mut s, patch)?;
     let flight = s.pending_send().to_vec();
     // Record header 5, handshake header 4, version 2, random 32: the session id.
     let sid = flight[44..44 + usize::from(flight[43])].to_vec();
-    for _ in 0..4 {
-        pump_with(&mut s, &mut c, &mut |_| {})?;
-        pump_with(&mut c, &mut s, &mut |_| {})?;
-    }
-    assert!(!c.is_handshaking() && !s.is_handshaking());
+    handshake(&mut c, &mut s).map_err(|(_, e)| e)?;
     let (cn, sn) = (c.negotiated().unwrap(), s.negotiated().unwrap());
     assert_eq!(cn, sn);
     assert_eq!(cn.version, ProtocolVersion::TLSV1_2);
@@ -162,16 +116,17 @@ fn a_ticket_resumes_beside_a_malformed_pre_shared_key() {
     let sc = ServerConfig { tickets: Some(ServerTickets::new(key, &tls::SystemClock)), ..server() };
     let store = leak(MemoryTicketStore::default());
     assert!(!connect(client(store), sc).unwrap().0);
-    let mut c = Connection::client(client(store), "localhost", bufs(), &mut OsRandom).unwrap();
-    let mut s = Connection::server(sc, bufs(), &mut OsRandom).unwrap();
+    let mut c = Connection::client(client(store), "localhost", buffers(), &mut OsRandom).unwrap();
+    let mut s = Connection::server(sc, buffers(), &mut OsRandom).unwrap();
     pump_with(&mut c, &mut s, &mut add_pre_shared_key).unwrap();
     assert!(s.error().is_none());
     let flight = s.pending_send();
     assert!(flight.windows(6).any(|w| w == [20, 3, 3, 0, 1, 1]), "a ChangeCipherSpec");
     // TLS 1.3: decode_error, as before.
-    let cc = ClientConfig { versions: &BOTH, ..ClientConfig::new(roots(), &tls::SystemClock) };
-    let mut c = Connection::client(cc, "localhost", bufs(), &mut OsRandom).unwrap();
-    let mut s = Connection::server(server(), bufs(), &mut OsRandom).unwrap();
+    let cc =
+        ClientConfig { versions: &BOTH, ..ClientConfig::new(anchors(&[CA]), &tls::SystemClock) };
+    let mut c = Connection::client(cc, "localhost", buffers(), &mut OsRandom).unwrap();
+    let mut s = Connection::server(server(), buffers(), &mut OsRandom).unwrap();
     let r = pump_with(&mut c, &mut s, &mut add_pre_shared_key);
     assert_eq!(r, Err(Error::InvalidMessage(tls::msgs::InvalidMessage::BadLength)));
 }
@@ -184,8 +139,8 @@ fn answers_abbreviated(
     store: &'static MemoryTicketStore,
     patch: bool,
 ) -> bool {
-    let mut c = Connection::client(client(store), "localhost", bufs(), &mut OsRandom).unwrap();
-    let mut s = Connection::server(sc, bufs(), &mut OsRandom).unwrap();
+    let mut c = Connection::client(client(store), "localhost", buffers(), &mut OsRandom).unwrap();
+    let mut s = Connection::server(sc, buffers(), &mut OsRandom).unwrap();
     // The same length: "localhost" becomes "localhosu".
     let sni = |f: &mut Vec<u8>| {
         let at = f.windows(9).position(|w| w == b"localhost").unwrap();
@@ -259,58 +214,19 @@ fn tickets_and_the_cache_together() {
     assert!(connect(client(store), sc).unwrap().0, "by ticket");
     // A client with a store takes tickets; without one it offers none, and the rustls
     // client below resumes by id against this same configuration.
-    let rustls_config = rustls_client_config();
+    let rustls_config = rustls_client12(ring_provider(&[], &[]), CA, None);
     for round in 0..2 {
         let name = pki_types::ServerName::try_from("localhost").unwrap();
         let mut theirs = rustls::ClientConnection::new(rustls_config.clone(), name).unwrap();
-        let mut ours = Connection::server(with_cache(cache), bufs(), &mut OsRandom).unwrap();
-        pump_rustls(&mut ours, &mut theirs);
+        let mut ours = Connection::server(with_cache(cache), buffers(), &mut OsRandom).unwrap();
+        let (r, _) = pump_rustls(&mut ours, &mut theirs);
+        r.unwrap();
+        assert!(!ours.is_handshaking() && !theirs.is_handshaking(), "rustls round {round}");
         let kind =
             if round == 0 { rustls::HandshakeKind::Full } else { rustls::HandshakeKind::Resumed };
         assert_eq!(theirs.handshake_kind(), Some(kind), "rustls round {round}");
         assert_eq!(ours.negotiated().unwrap().resumed, round == 1);
     }
-}
-
-fn rustls_client_config() -> Arc<rustls::ClientConfig> {
-    let mut store = rustls::RootCertStore::empty();
-    store.add(CertificateDer::from(CA)).unwrap();
-    let p = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(p)
-        .with_protocol_versions(&[&rustls::version::TLS12])
-        .unwrap()
-        .with_root_certificates(store)
-        .with_no_client_auth();
-    Arc::new(config)
-}
-
-/// Runs a handshake between our server and a rustls client to its end.
-fn pump_rustls(ours: &mut Connection<'_, '_>, theirs: &mut rustls::ClientConnection) {
-    for _ in 0..10 {
-        let mut out = Vec::new();
-        while theirs.wants_write() {
-            theirs.write_tls(&mut out).unwrap();
-        }
-        let mut at = 0;
-        while at < out.len() {
-            let space = ours.receive_space();
-            let n = space.len().min(out.len() - at);
-            space[..n].copy_from_slice(&out[at..at + n]);
-            ours.received(n).unwrap();
-            at += n;
-        }
-        let data = ours.pending_send().to_vec();
-        ours.sent(data.len());
-        let mut rd = &data[..];
-        while !rd.is_empty() {
-            theirs.read_tls(&mut rd).unwrap();
-            theirs.process_new_packets().unwrap();
-        }
-        if !ours.is_handshaking() && !theirs.is_handshaking() && !theirs.wants_write() {
-            return;
-        }
-    }
-    panic!("the handshake did not finish");
 }
 
 /// A cached session older than the cache's lifetime does not resume (here a lifetime of

@@ -457,16 +457,7 @@ fn run(cli: &Cli) -> Result<(), String> {
     let render = |t: &Table| {
         if cli.markdown { report::render_markdown(t) } else { report::render_text(t) }
     };
-    let mut out = String::new();
-    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    let _ = writeln!(out, "date          {}", system::utc_date());
-    let _ =
-        writeln!(out, "cpu           {} ({} logical)", system::cpu_model(), system::cpu_count());
-    let _ = writeln!(
-        out,
-        "load average   {}",
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
-    );
+    let mut out = system::preamble();
     let _ = writeln!(
         out,
         "peers         rustls {} on aws-lc-rs {}, on ring {} and on Halite (rustls-halite)",

@@ -38,20 +38,17 @@ use std::sync::{Arc, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use bench::ops::{Cert, HALITE_HANDSHAKE, SERVER_NAME, Version};
+use bench::ops::{
+    Cert, HALITE_HANDSHAKE, HALITE_SUITES, HALITE_SUITES12, HaliteIdentity, SERVER_NAME, Version,
+};
 use bench::report::{self, Table};
 use bench::system;
 use clap::Parser;
 use openssl::ssl::{SslConnector, SslMethod, SslSessionCacheMode, SslVersion};
-use pki_types::{CertificateDer, ServerName, TrustAnchor};
-use tls::msgs::{NamedGroup, ProtocolVersion};
+use pki_types::{CertificateDer, ServerName};
+use tls::msgs::NamedGroup;
 use tls::record::MAX_RECORD_LEN;
-use tls::suites::tls12::{self, Suite12};
-use tls::suites::{self, Suite};
-use tls::{
-    Buffers, CertifiedKey, ClientConfig, Connection, OsRandom, ServerConfig, SigningKey, Stream,
-    SystemClock,
-};
+use tls::{Buffers, ClientConfig, Connection, OsRandom, ServerConfig, Stream, SystemClock};
 
 #[derive(Parser, Debug)]
 #[command(name = "tls-loopback", about = "TLS handshakes and bulk data over loopback TCP")]
@@ -171,34 +168,14 @@ const SIGALGS: &str = "rsa_pss_rsae_sha256:ecdsa_secp256r1_sha256:ed25519";
 /// OpenSSL's TLS 1.2 suites (its names for the two of [`Identity::suite`]).
 const CIPHERS12: &str = "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256";
 
-static HALITE_SUITES: [Suite; 1] = [suites::TLS13_AES_128_GCM_SHA256];
 static HALITE_GROUPS: [NamedGroup; 2] = [NamedGroup::X25519, NamedGroup::SECP256R1];
-static HALITE_SUITES12: [Suite12; 2] =
-    [tls12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, tls12::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256];
-static HALITE_V13: [ProtocolVersion; 1] = [ProtocolVersion::TLSV1_3];
-static HALITE_V12: [ProtocolVersion; 1] = [ProtocolVersion::TLSV1_2];
-
-fn halite_versions(version: Version) -> &'static [ProtocolVersion] {
-    match version {
-        Version::Tls13 => &HALITE_V13,
-        Version::Tls12 => &HALITE_V12,
-    }
-}
 
 /// Halite's roots and server identity for `ident`, built once per process.
-fn halite_identity(
-    ident: Identity,
-) -> (&'static [TrustAnchor<'static>], &'static [CertifiedKey<'static>]) {
-    type Pair = (&'static [TrustAnchor<'static>], &'static [CertifiedKey<'static>]);
-    static CELLS: [OnceLock<Pair>; 3] = [const { OnceLock::new() }; 3];
+fn halite_identity(ident: Identity) -> HaliteIdentity {
+    static CELLS: [OnceLock<HaliteIdentity>; 3] = [const { OnceLock::new() }; 3];
     *CELLS[ident as usize].get_or_init(|| {
         let (root, leaf, key) = ident.der();
-        let root: &'static CertificateDer<'static> = Box::leak(Box::new(root.into()));
-        let anchor = webpki::anchor_from_trusted_cert(root).expect("the test root");
-        let key: &'static SigningKey =
-            Box::leak(Box::new(SigningKey::from_pkcs8_der(key).expect("the test key")));
-        let chain: &'static [&'static [u8]] = Box::leak(Box::new([leaf]));
-        (Box::leak(Box::new([anchor])), Box::leak(Box::new([CertifiedKey { chain, key }])))
+        HaliteIdentity::leak(root, leaf, key)
     })
 }
 
@@ -462,9 +439,9 @@ impl Clients {
         let sock = connect(addr)?;
         match client {
             Client::Halite => {
-                let (roots, _) = halite_identity(self.want.1);
+                let roots = halite_identity(self.want.1).roots;
                 let config = ClientConfig {
-                    versions: halite_versions(self.want.0),
+                    versions: self.want.0.protocol_versions(),
                     suites: &HALITE_SUITES,
                     suites12: &HALITE_SUITES12,
                     groups: &HALITE_GROUPS,
@@ -680,7 +657,7 @@ fn halite_server(
     Ok((
         addr,
         thread::spawn(move || {
-            let (_, certs) = halite_identity(ident);
+            let certs = halite_identity(ident).certs;
             let mut bufs = StreamBuffers::default();
             let mut buf = vec![0u8; 64 * 1024];
             let accepts = if let Job::Handshakes(n) = job { n } else { 1 };
@@ -688,7 +665,7 @@ fn halite_server(
                 let (sock, _) = listener.accept().map_err(|e| format!("accept: {e}"))?;
                 ready(&sock)?;
                 let config = ServerConfig {
-                    versions: halite_versions(version),
+                    versions: version.protocol_versions(),
                     suites: &HALITE_SUITES,
                     suites12: &HALITE_SUITES12,
                     groups: &HALITE_GROUPS,
@@ -903,16 +880,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     } else {
         Amounts { handshakes: 200, bytes: 256 * MIB }
     };
-    let mut out = String::new();
-    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    let _ = writeln!(out, "date          {}", system::utc_date());
-    let _ =
-        writeln!(out, "cpu           {} ({} logical)", system::cpu_model(), system::cpu_count());
-    let _ = writeln!(
-        out,
-        "load average  {}",
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
-    );
+    let mut out = system::preamble();
     let _ = writeln!(
         out,
         "peers         rustls {} on aws-lc-rs {}; {} (linked); s_server: {}",

@@ -82,6 +82,15 @@ impl Version {
         }
     }
 
+    /// What Halite's configurations list as their `versions`: this version only.
+    #[must_use]
+    pub fn protocol_versions(self) -> &'static [ProtocolVersion] {
+        match self {
+            Version::Tls13 => &HALITE_V13,
+            Version::Tls12 => &HALITE_V12,
+        }
+    }
+
     /// The name of Halite's implementation in the table.
     fn impl_name(self) -> &'static str {
         match self {
@@ -311,9 +320,11 @@ fn halite_in(version: Version, make: fn() -> Runner) -> Halite {
 
 // --- Halite -------------------------------------------------------------------------------
 
-static HALITE_SUITES: [Suite; 1] = [suites::TLS13_AES_128_GCM_SHA256];
+/// Halite's TLS 1.3 suites: only `TLS_AES_128_GCM_SHA256`.
+pub static HALITE_SUITES: [Suite; 1] = [suites::TLS13_AES_128_GCM_SHA256];
 static HALITE_GROUPS: [NamedGroup; 1] = [NamedGroup::X25519];
-static HALITE_SUITES12: [Suite12; 2] =
+/// Halite's TLS 1.2 suites: the ECDHE AES-128-GCM one for each certificate type.
+pub static HALITE_SUITES12: [Suite12; 2] =
     [tls12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, tls12::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256];
 static HALITE_V13: [ProtocolVersion; 1] = [ProtocolVersion::TLSV1_3];
 static HALITE_V12: [ProtocolVersion; 1] = [ProtocolVersion::TLSV1_2];
@@ -336,18 +347,28 @@ pub fn halite_identity(cert: Cert) -> HaliteIdentity {
         Cert::EcdsaP256 => &P256,
         Cert::Rsa2048 => &RSA,
     };
-    *cell.get_or_init(|| {
-        let root: &'static CertificateDer<'static> =
-            Box::leak(Box::new(CertificateDer::from(cert.root())));
+    *cell.get_or_init(|| HaliteIdentity::leak(cert.root(), cert.leaf(), cert.key()))
+}
+
+impl HaliteIdentity {
+    /// The identity of the root `root`, the one-certificate chain `leaf` and its PKCS#8 `key`
+    /// (all DER), leaked: callers build each once per process.
+    ///
+    /// # Panics
+    ///
+    /// If the root or the key does not parse.
+    #[must_use]
+    pub fn leak(root: &'static [u8], leaf: &'static [u8], key: &'static [u8]) -> Self {
+        let root: &'static CertificateDer<'static> = Box::leak(Box::new(root.into()));
         let anchor = webpki::anchor_from_trusted_cert(root).expect("the test root");
         let key: &'static SigningKey =
-            Box::leak(Box::new(SigningKey::from_pkcs8_der(cert.key()).expect("the test key")));
-        let chain: &'static [&'static [u8]] = Box::leak(Box::new([cert.leaf()]));
+            Box::leak(Box::new(SigningKey::from_pkcs8_der(key).expect("the test key")));
+        let chain: &'static [&'static [u8]] = Box::leak(Box::new([leaf]));
         HaliteIdentity {
             roots: Box::leak(Box::new([anchor])),
             certs: Box::leak(Box::new([CertifiedKey { chain, key }])),
         }
-    })
+    }
 }
 
 /// One side's buffers.
@@ -419,17 +440,10 @@ impl HaliteSetup {
         Self { identity: halite_identity(cert), tickets, version }
     }
 
-    fn versions(&self) -> &'static [ProtocolVersion] {
-        match self.version {
-            Version::Tls13 => &HALITE_V13,
-            Version::Tls12 => &HALITE_V12,
-        }
-    }
-
     /// A new client connection (its `ClientHello` queued).
     pub fn client<'a, 'b>(&'a self, bufs: Buffers<'b>) -> Connection<'a, 'b> {
         let config = ClientConfig {
-            versions: self.versions(),
+            versions: self.version.protocol_versions(),
             suites: &HALITE_SUITES,
             suites12: &HALITE_SUITES12,
             groups: &HALITE_GROUPS,
@@ -442,7 +456,7 @@ impl HaliteSetup {
     /// A new server connection.
     pub fn server<'a, 'b>(&'a self, bufs: Buffers<'b>) -> Connection<'a, 'b> {
         let config = ServerConfig {
-            versions: self.versions(),
+            versions: self.version.protocol_versions(),
             suites: &HALITE_SUITES,
             suites12: &HALITE_SUITES12,
             groups: &HALITE_GROUPS,

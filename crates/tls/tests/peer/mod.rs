@@ -1,19 +1,26 @@
-//! Running an external TLS peer (`openssl s_server`, `gnutls-serv`) on a local port, for the
-//! interop tests, and the test data's paths.
+//! Running an external TLS peer (`openssl s_server` and `s_client`, `gnutls-serv`) on a local
+//! port, for the interop tests: starting it, the sockets to it, the test data's paths and
+//! contents, and the page `s_server -www` serves.
 
 // Each test binary that declares `mod peer;` compiles its own copy and uses only some of
 // these helpers (gnutls.rs never asks for OpenSSL): the rest would warn as dead code there.
 #![allow(dead_code)]
 
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::process::{Child, Command};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The path of `tests/data/<name>`.
 pub(crate) fn data(name: &str) -> String {
     let p: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", name].iter().collect();
     p.to_string_lossy().into_owned()
+}
+
+/// The contents of `tests/data/<name>`, leaked (for `'static` configurations).
+pub(crate) fn read(name: &str) -> &'static [u8] {
+    std::fs::read(data(name)).unwrap().leak()
 }
 
 /// Whether `program arg` runs and succeeds; if not, prints why the test is skipped.
@@ -52,18 +59,81 @@ pub(crate) fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
+/// Reads on `sock` give up after 10 s: a peer that stalls fails the test instead of hanging it.
+fn with_timeout(sock: TcpStream) -> TcpStream {
+    sock.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    sock
+}
+
 /// Connects to the peer on `port`, retrying for up to 10 s while it starts.
 pub(crate) fn connect_retrying(port: u16) -> TcpStream {
     let start = Instant::now();
     loop {
         match TcpStream::connect(("127.0.0.1", port)) {
-            Ok(s) => return s,
+            Ok(s) => return with_timeout(s),
             Err(_) if start.elapsed() < Duration::from_secs(10) => {
                 std::thread::sleep(Duration::from_millis(50));
             }
             Err(e) => panic!("the peer on port {port} did not come up: {e}"),
         }
     }
+}
+
+/// A listener on a local port for a peer client to connect to, and the port.
+pub(crate) fn listen() -> (TcpListener, u16) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    (listener, port)
+}
+
+/// The next connection to `listener`.
+pub(crate) fn accept(listener: &TcpListener) -> TcpStream {
+    with_timeout(listener.accept().unwrap().0)
+}
+
+/// `openssl s_server` on a free port holding `tests/data/<stem>.pem` and its key `<stem>.key`,
+/// with `args` and `stdin` (piped to send it commands such as `R`); its output is discarded.
+pub(crate) fn s_server(stem: &str, args: &[&str], stdin: Stdio) -> (Killed, u16) {
+    let port = free_port();
+    let server = Command::new("openssl")
+        .args(["s_server", "-accept"])
+        .arg(format!("127.0.0.1:{port}"))
+        .args(["-cert", &data(&format!("{stem}.pem")), "-key", &data(&format!("{stem}.key"))])
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    (Killed(server), port)
+}
+
+/// `openssl s_client` to `port`, verifying the server (`localhost`) under the root PEM `ca`,
+/// with `args` and, if given, one more environment variable; all three streams piped.
+pub(crate) fn s_client(port: u16, ca: &str, args: &[&str], env: Option<(&str, &str)>) -> Child {
+    let mut cmd = Command::new("openssl");
+    cmd.args(["s_client", "-connect"])
+        .arg(format!("127.0.0.1:{port}"))
+        .args(["-CAfile", ca, "-verify_return_error", "-servername", "localhost"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some((k, v)) = env {
+        cmd.env(k, v);
+    }
+    cmd.spawn().unwrap()
+}
+
+/// Asks `s_server -www` for `/` over `stream` and reads the page to the end; checks it is a
+/// `200`.
+pub(crate) fn get_page(stream: &mut (impl Read + Write)) -> String {
+    stream.write_all(b"GET / HTTP/1.0\r\n\r\n").unwrap();
+    let mut page = Vec::new();
+    let _ = stream.read_to_end(&mut page);
+    let page = String::from_utf8_lossy(&page).into_owned();
+    assert!(page.starts_with("HTTP/1.0 200 ok"), "{page}");
+    page
 }
 
 /// Serves one `s_client` connection (`child`, started with `-ign_eof` and the line
@@ -76,7 +146,6 @@ pub(crate) fn serve_s_client(
     mut child: Child,
     what: &str,
 ) -> String {
-    use std::io::{Read, Write};
     let mut stream = tls::Stream { conn, sock };
     if let Err(e) = stream.handshake() {
         drop(stream);
