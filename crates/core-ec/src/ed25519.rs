@@ -164,8 +164,30 @@ impl SigningKey {
         &self.seed
     }
 
+    /// The key for these 32 secret bytes (the RFC 8032 seed): the same as
+    /// [`from_seed`](Self::from_seed), named as on every key type.
+    pub fn from_bytes(bytes: &[u8; 32]) -> Self {
+        Self::from_seed(bytes)
+    }
+
+    /// The 32 secret bytes (the seed) that [`from_bytes`](Self::from_bytes) takes back.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        self.seed
+    }
+
+    /// The 32 secret bytes (the seed), borrowed.
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.seed
+    }
+
     /// The public key.
     pub fn verifying_key(&self) -> VerifyingKey {
+        self.public
+    }
+
+    /// The public key: the same as [`verifying_key`](Self::verifying_key), named as on every
+    /// key type.
+    pub fn public_key(&self) -> VerifyingKey {
         self.public
     }
 

@@ -22,6 +22,8 @@ pub mod x25519;
 use core::fmt;
 
 pub use core_der::{KeyAlgorithm, PemError};
+#[cfg(feature = "std")]
+pub use core_hash::OsRandom;
 pub use core_hash::{Implementation, RandomSource, Registered};
 
 /// Internals of the Thumb-1 Curve25519 field for the Cortex-M0 firmware's checks and cost

@@ -71,7 +71,8 @@ macro_rules! ecdsa_traits {
                 &self,
                 prehash: &[u8],
             ) -> Result<crate::$curve::Signature, signature::Error> {
-                Ok(crate::$curve::SigningKey::sign_prehash(self, prehash))
+                crate::$curve::SigningKey::sign_prehash(self, prehash)
+                    .map_err(|_| signature::Error::new())
             }
         }
 

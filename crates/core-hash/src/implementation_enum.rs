@@ -40,6 +40,7 @@
 /// assert_eq!(FrobImpl::available().last(), Some(FrobImpl::Portable32));
 /// assert!(FrobImpl::by_name("portable32").is_some());
 /// ```
+#[doc(hidden)]
 #[macro_export]
 macro_rules! implementation_enum {
     (

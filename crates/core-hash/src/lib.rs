@@ -26,6 +26,8 @@ mod sha512;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
 
+// Constant-time helpers the sibling crates use; not part of the documented API.
+#[doc(hidden)]
 pub use ct::{declassify, value_barrier};
 pub use drbg::{DrbgError, HmacDrbg, MAX_REQUEST_LEN, MIN_ENTROPY_LEN, RESEED_INTERVAL};
 pub use hkdf::{Hkdf, HkdfError, HkdfSalt};
@@ -35,6 +37,7 @@ pub use md5::{Md5, Md5Impl};
 #[cfg(feature = "std")]
 pub use rand::OsRandom;
 pub use rand::{RandomError, RandomSource};
+#[doc(hidden)]
 pub use rot::rotr;
 pub use sha1::{Sha1, Sha1Impl};
 #[cfg(target_arch = "x86_64")]

@@ -68,7 +68,7 @@ impl PublicKey {
 impl PrivateKey {
     /// Decrypts an RSAES-OAEP ciphertext (RFC 8017 §7.1.2) under `label` into `out`; returns
     /// the message length. `out` must hold [`Oaep::max_message_len`] bytes, so that its size
-    /// never depends on the secret. Every decryption failure is [`Error::Decryption`].
+    /// never depends on the secret (else [`Error::BufferTooSmall`]). Every decryption failure is [`Error::Decryption`].
     pub fn decrypt_oaep(
         &self,
         oaep: Oaep,
@@ -79,8 +79,11 @@ impl PrivateKey {
     ) -> Result<usize, Error> {
         let k = self.modulus_len();
         let h_len = oaep.hash.output_len();
-        if k < 2 * h_len + 2 || out.len() < oaep.max_message_len(k) {
+        if k < 2 * h_len + 2 {
             return Err(Error::InvalidLength);
+        }
+        if out.len() < oaep.max_message_len(k) {
+            return Err(Error::BufferTooSmall);
         }
         if ct.len() != k {
             return Err(Error::Decryption);

@@ -114,7 +114,8 @@ impl PrivateKey {
     /// Decrypts an RSAES-PKCS1-v1_5 ciphertext (RFC 8017 §7.2.2) into `out`; returns the
     /// message length. Only for legacy protocols: the scheme is open to Bleichenbacher's attack
     /// wherever the caller lets a failure be observed, so every failure is the one
-    /// [`Error::Decryption`] and `out` must hold `k - 11` bytes whatever the message.
+    /// [`Error::Decryption`] and `out` must hold `k - 11` bytes whatever the message (else
+    /// [`Error::BufferTooSmall`]).
     pub fn decrypt_pkcs1v15(
         &self,
         ct: &[u8],
@@ -123,7 +124,7 @@ impl PrivateKey {
     ) -> Result<usize, Error> {
         let k = self.modulus_len();
         if out.len() < k - 11 {
-            return Err(Error::InvalidLength);
+            return Err(Error::BufferTooSmall);
         }
         if ct.len() != k {
             return Err(Error::Decryption);

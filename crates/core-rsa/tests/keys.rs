@@ -232,7 +232,11 @@ fn oaep_round_trips_and_rejects() {
             );
             assert_eq!(
                 key.decrypt_oaep(o, b"", &nbytes, &mut OsRandom, &mut out[..10]),
-                Err(Error::InvalidLength)
+                Err(Error::BufferTooSmall)
+            );
+            assert_eq!(
+                key.decrypt_pkcs1v15(&nbytes, &mut OsRandom, &mut out[..10]),
+                Err(Error::BufferTooSmall)
             );
         }
     }

@@ -450,6 +450,12 @@ macro_rules! nist_api {
                 &self.secret
             }
 
+            /// The big-endian scalar, as [`from_bytes`](Self::from_bytes) takes it. The copy
+            /// is the caller's to wipe.
+            pub fn to_bytes(&self) -> [u8; $len] {
+                self.secret.to_bytes()
+            }
+
             /// Reads a PKCS#8 key ([`SecretKey::from_pkcs8_der`]).
             pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
                 SecretKey::from_pkcs8_der(der).map(Self::from)
@@ -503,14 +509,27 @@ macro_rules! nist_api {
                 &self.public
             }
 
+            /// The public key that verifies this key's signatures (the same as
+            /// [`verifying_key`](Self::verifying_key), named as on every key type).
+            pub fn public_key(&self) -> &VerifyingKey {
+                &self.public
+            }
+
             #[doc = concat!("Signs `msg` hashed with ", $hash_name, ", with the deterministic RFC 6979 nonce.")]
             pub fn sign(&self, msg: &[u8]) -> Signature {
                 self.sign_prehash_with::<$hash>(<$hash>::digest(msg).as_ref())
             }
 
-            /// Signs a message hash, with the RFC 6979 nonce over the curve's default hash.
-            pub fn sign_prehash(&self, hash: &[u8]) -> Signature {
-                self.sign_prehash_with::<$hash>(hash)
+            #[doc = concat!("Signs a ", $hash_name, " message hash, with the RFC 6979 nonce over ", $hash_name, ".")]
+            ///
+            /// A `hash` of another length is [`Error::InvalidLength`]: a short or mistaken
+            /// prehash would otherwise be signed as given. For another hash use
+            /// [`sign_prehash_with`](Self::sign_prehash_with).
+            pub fn sign_prehash(&self, hash: &[u8]) -> Result<Signature, Error> {
+                if hash.len() != <$hash as Hash>::OUTPUT_LEN {
+                    return Err(Error::InvalidLength);
+                }
+                Ok(self.sign_prehash_with::<$hash>(hash))
             }
 
             /// Signs a message hash made with `H`, deriving the RFC 6979 nonce with HMAC over
