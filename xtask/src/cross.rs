@@ -74,8 +74,7 @@ const UNIT_TESTS_ONLY: &[&str] = &["core-ec", "core-rsa", "core-lattice"];
 /// Runs `cmd` (a `cargo test` with its target and environment set) over `crates`: full suites,
 /// then the unit tests of the [`UNIT_TESTS_ONLY`] crates.
 fn test_split(crates: &[String], cmd: impl Fn() -> Command) -> StageResult {
-    let (light, full): (Vec<String>, Vec<String>) =
-        crates.iter().cloned().partition(|c| UNIT_TESTS_ONLY.contains(&c.as_str()));
+    let (full, light) = split(crates);
     if !full.is_empty() {
         util::run(cmd().args(package_args(&full)))?;
     }
@@ -83,6 +82,14 @@ fn test_split(crates: &[String], cmd: impl Fn() -> Command) -> StageResult {
         util::run(cmd().args(package_args(&light)).arg("--lib"))?;
     }
     Ok(())
+}
+
+/// `crates` as the ones run in full under emulation and the [`UNIT_TESTS_ONLY`] ones: the two
+/// `cargo test` package selections of [`test_split`], which the host test stage repeats so that
+/// the Westmere pass finds its test binaries already built (cargo unifies features over the
+/// packages selected, so another selection would build them again).
+pub(crate) fn split(crates: &[String]) -> (Vec<String>, Vec<String>) {
+    crates.iter().cloned().partition(|c| !UNIT_TESTS_ONLY.contains(&c.as_str()))
 }
 
 /// `cargo test` for aarch64 under qemu-user, with `HALITE_CPU_DISABLE` set if given (QEMU

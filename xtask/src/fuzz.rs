@@ -1,16 +1,17 @@
 //! `cargo xtask fuzz [--seconds N] [TARGET]`: runs the cargo-fuzz targets under `fuzz/` for N
-//! seconds each (all of them unless one is named), failing on any crash with the path of the
-//! input that reproduces it. The targets need nightly (sanitizers, `-Z` flags), so this
-//! installs the nightly toolchain (`rustup toolchain install nightly --profile minimal`) and
-//! cargo-fuzz (`cargo install cargo-fuzz --locked`) when they are missing, and runs
-//! `rustup run nightly cargo fuzz …` — an explicit toolchain, so the stable pin in
-//! `rust-toolchain.toml` does not apply.
+//! seconds each (all of them unless one is named; as many at once as there are cores), failing
+//! on any crash with the path of the input that reproduces it. The targets need nightly
+//! (sanitizers, `-Z` flags), so this installs the nightly toolchain (`rustup toolchain install
+//! nightly --profile minimal`) and cargo-fuzz (`cargo install cargo-fuzz --locked`) when they
+//! are missing, and runs `rustup run nightly cargo fuzz …` — an explicit toolchain, so the
+//! stable pin in `rust-toolchain.toml` does not apply.
 //!
 //! New inputs the fuzzer finds go to `fuzz/target/corpus/<target>/` (kept between runs, never
 //! committed); the checked-in seeds in `fuzz/corpus/<target>/` are only read. Each run's
 //! libFuzzer output is kept in `fuzz/target/fuzz-<target>.log`.
 
 use std::fs::{self, File};
+use std::num::NonZeroUsize;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
@@ -27,7 +28,8 @@ const TOOLCHAIN: &str = "nightly";
 const DEFAULT_SECONDS: u64 = 60;
 /// Seconds per target in `cargo xtask ci`'s smoke pass: a smoke test that every target runs
 /// and its corpus still passes (the corpus replay is most of the value), not a search; with
-/// the 17 targets and a few seconds each to start it stays near three minutes once built.
+/// the 17 targets fuzzed two at a time on CI's two cores it stays near a minute and a half
+/// once built.
 pub(crate) const CI_SECONDS: u64 = 10;
 /// Seconds one input may run before libFuzzer calls it a hang.
 const INPUT_TIMEOUT: u64 = 60;
@@ -66,9 +68,21 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &FuzzArgs) {
         report.skip("fuzz", "the targets did not build");
         return;
     }
-    for target in &targets {
-        report.stage(&format!("fuzz {target}"), || fuzz(&dir, target, args.seconds));
-    }
+    run_targets(report, &dir, &targets, args.seconds);
+}
+
+/// Fuzzes `targets`, as many at once as there are cores (libFuzzer runs one thread, and each
+/// target still gets its full `seconds`), one stage per target.
+fn run_targets(report: &mut Report, dir: &Path, targets: &[String], seconds: u64) {
+    let jobs = thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    println!("xtask: fuzzing {} targets, up to {jobs} at a time", targets.len());
+    util::flush();
+    report.parallel(
+        jobs,
+        targets,
+        |target| format!("fuzz {target}"),
+        |target| fuzz(dir, target, seconds),
+    );
 }
 
 /// `rustup run nightly cargo fuzz`, in `dir`, without the variables cargo set for xtask
@@ -152,9 +166,9 @@ fn fuzz(dir: &Path, target: &str, seconds: u64) -> StageResult {
     };
     if !status.success() {
         let lines: Vec<&str> = output.lines().collect();
-        for line in &lines[lines.len().saturating_sub(40)..] {
-            println!("{line}");
-        }
+        // One block, even while another target runs beside this one.
+        let tail = lines[lines.len().saturating_sub(40)..].join("\n");
+        println!("{tail}");
         return Err(match reproducer(&output) {
             Some(path) => format!(
                 "{target} crashed; reproducer: {path} (rerun: cd fuzz && cargo +{TOOLCHAIN} fuzz run {target} {path})"

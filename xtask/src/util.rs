@@ -7,6 +7,7 @@ use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -35,12 +36,20 @@ struct StageRecord {
 pub(crate) struct Report {
     records: Vec<StageRecord>,
     fail_fast: bool,
+    /// When the run began: the summary's total is wall time, since some stages (the fuzz
+    /// targets) run side by side and their durations overlap.
+    started: Instant,
 }
 
 impl Report {
     /// A report; with `fail_fast`, every stage after the first failure is skipped.
     pub(crate) fn new(fail_fast: bool) -> Self {
-        Report { records: Vec::new(), fail_fast }
+        Report { records: Vec::new(), fail_fast, started: Instant::now() }
+    }
+
+    /// Whether stages still to come are to be skipped (`--fail-fast` after a failure).
+    pub(crate) fn stopping(&self) -> bool {
+        self.fail_fast && self.any_failed()
     }
 
     /// Whether any stage has failed so far.
@@ -50,7 +59,7 @@ impl Report {
 
     /// Runs `body` as stage `name`, timing it and printing its line; returns whether it passed.
     pub(crate) fn stage(&mut self, name: &str, body: impl FnOnce() -> StageResult) -> bool {
-        if self.fail_fast && self.any_failed() {
+        if self.stopping() {
             self.skip(name, "an earlier stage failed (--fail-fast)");
             return false;
         }
@@ -68,6 +77,59 @@ impl Report {
         passed
     }
 
+    /// Runs `body` on each of `items` as stage `name(item)`, up to `jobs` at once (for stages
+    /// that each use one core, such as the fuzz targets), recording each as it finishes. With
+    /// `--fail-fast`, items not yet started when one fails are skipped.
+    pub(crate) fn parallel<T: Sync>(
+        &mut self,
+        jobs: usize,
+        items: &[T],
+        name: impl Fn(&T) -> String,
+        body: impl Fn(&T) -> StageResult + Sync,
+    ) {
+        let skip = "an earlier stage failed (--fail-fast)";
+        if self.stopping() {
+            for item in items {
+                self.skip(&name(item), skip);
+            }
+            return;
+        }
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let fail_fast = self.fail_fast;
+        thread::scope(|scope| {
+            let (done, finished) = mpsc::channel();
+            for _ in 0..jobs.clamp(1, items.len().max(1)) {
+                let done = done.clone();
+                let (next, stop, body) = (&next, &stop, &body);
+                scope.spawn(move || {
+                    while let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        if stop.load(Ordering::Relaxed) {
+                            // The receiver is drained until every worker has finished.
+                            let _ = done.send((item, None));
+                            continue;
+                        }
+                        let start = Instant::now();
+                        let result = body(item);
+                        if result.is_err() && fail_fast {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        let _ = done.send((item, Some((result, start.elapsed()))));
+                    }
+                });
+            }
+            drop(done);
+            for (item, ran) in finished {
+                let outcome = match ran {
+                    Some((Ok(()), elapsed)) => (Outcome::Passed, elapsed),
+                    Some((Err(reason), elapsed)) => (Outcome::Failed(reason), elapsed),
+                    None => (Outcome::Skipped(skip.to_owned()), Duration::ZERO),
+                };
+                self.record(&name(item), outcome.0, outcome.1);
+            }
+        });
+    }
+
     /// Records stage `name` as skipped, with the reason.
     pub(crate) fn skip(&mut self, name: &str, why: &str) {
         self.record(name, Outcome::Skipped(why.to_owned()), Duration::ZERO);
@@ -83,8 +145,7 @@ impl Report {
     /// Prints every stage again, the failures with their reasons, and a closing count line;
     /// the exit code is failure if any stage failed.
     pub(crate) fn finish(self) -> ExitCode {
-        let total: Duration = self.records.iter().map(|r| r.elapsed).sum();
-        println!("\n==> summary ({})", Seconds(total));
+        println!("\n==> summary ({})", Seconds(self.started.elapsed()));
         for record in &self.records {
             println!("{record}");
         }
@@ -468,6 +529,54 @@ fn has_rust_target(target: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The outcome recorded for stage `name`.
+    fn outcome<'r>(report: &'r Report, name: &str) -> Option<&'r Outcome> {
+        report.records.iter().find(|r| r.name == name).map(|r| &r.outcome)
+    }
+
+    #[test]
+    fn parallel_stages_overlap_and_each_is_recorded() {
+        let mut report = Report::new(false);
+        let items = ["a", "b", "c", "d"];
+        let start = Instant::now();
+        report.parallel(
+            2,
+            &items,
+            |i| format!("run {i}"),
+            |i| {
+                thread::sleep(Duration::from_millis(300));
+                if *i == "b" { Err("b broke".into()) } else { Ok(()) }
+            },
+        );
+        // Two at a time: two rounds of 300 ms, not four.
+        assert!(start.elapsed() < Duration::from_millis(1100), "{:?}", start.elapsed());
+        assert_eq!(report.records.len(), 4);
+        assert_eq!(outcome(&report, "run b"), Some(&Outcome::Failed("b broke".into())));
+        for ok in ["run a", "run c", "run d"] {
+            assert_eq!(outcome(&report, ok), Some(&Outcome::Passed), "{ok}");
+        }
+        assert!(report.records.iter().all(|r| r.elapsed >= Duration::from_millis(300)));
+    }
+
+    #[test]
+    fn parallel_stages_stop_after_a_failure_with_fail_fast() {
+        let mut report = Report::new(true);
+        report.parallel(
+            1,
+            &[1, 2, 3],
+            |i| format!("run {i}"),
+            |i| {
+                if *i == 2 { Err("two".into()) } else { Ok(()) }
+            },
+        );
+        assert_eq!(outcome(&report, "run 1"), Some(&Outcome::Passed));
+        assert_eq!(outcome(&report, "run 2"), Some(&Outcome::Failed("two".into())));
+        assert!(matches!(outcome(&report, "run 3"), Some(Outcome::Skipped(_))));
+        // Everything after is skipped too.
+        report.parallel(2, &[4], |i| format!("run {i}"), |_| Ok(()));
+        assert!(matches!(outcome(&report, "run 4"), Some(Outcome::Skipped(_))));
+    }
 
     #[test]
     fn commands_display_like_a_shell() {
