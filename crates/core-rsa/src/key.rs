@@ -348,38 +348,52 @@ fn read_pkcs1_public(der: &[u8]) -> Result<(&[u8], &[u8]), core_der::Error> {
 }
 
 /// Reads an RSA key's `SubjectPublicKeyInfo`: its algorithm and its PKCS#1 `RSAPublicKey`.
-#[inline(never)] // see `Components::from_der`
 fn read_spki(der: &[u8]) -> Result<(KeyAlg, &[u8]), Error> {
-    let spki = SubjectPublicKeyInfo::from_der(der)?;
-    Ok((KeyAlg::from_identifier(&spki.algorithm)?, spki.public_key))
+    read_envelope(der, false)
 }
 
 /// Reads an RSA key's PKCS#8 `PrivateKeyInfo`: its algorithm and its PKCS#1 `RSAPrivateKey`.
-#[inline(never)] // see `Components::from_der`
 fn read_pkcs8(der: &[u8]) -> Result<(KeyAlg, &[u8]), Error> {
-    let (algorithm, private_key, rest) = read_pkcs8_fields(der)?;
+    read_envelope(der, true)
+}
+
+/// Reads an RSA key's SPKI (`pkcs8` false) or PKCS#8 envelope: one walk for both, as they
+/// differ only in the version field and the key's string type (Cortex-M0 flash).
+#[inline(never)] // see `Components::from_der`
+fn read_envelope(der: &[u8], pkcs8: bool) -> Result<(KeyAlg, &[u8]), Error> {
+    let (algorithm, key, rest) = read_envelope_fields(der, pkcs8)?;
     let alg = KeyAlg::from_identifier(&algorithm)?;
     // Attributes and a version-2 public key are not expected in RSA keys; refuse them.
     if !rest.is_empty() {
         return Err(Error::InvalidDer);
     }
-    Ok((alg, private_key))
+    Ok((alg, key))
 }
 
-/// The version (0 or 1), algorithm and private key of a PKCS#8 key, and the bytes after them
-/// unread: an RSA key refuses whatever follows, so walking attributes and a public key with
-/// [`PrivateKeyInfo::from_der`] only to refuse them would cost the Cortex-M0 ~500 B of code.
-fn read_pkcs8_fields(
+/// The algorithm and key of an SPKI or a PKCS#8 key (version 0 or 1), and for PKCS#8 the
+/// bytes after them unread: an RSA key refuses whatever follows, so walking attributes and a
+/// public key with [`PrivateKeyInfo::from_der`] only to refuse them would cost the Cortex-M0
+/// ~200 B of code.
+fn read_envelope_fields(
     der: &[u8],
+    pkcs8: bool,
 ) -> Result<(AlgorithmIdentifier<'_>, &[u8], &[u8]), core_der::Error> {
     let mut r = Reader::new(der::only(der, der::SEQUENCE)?);
-    let version = r.uint()?;
-    if !version.is_empty() && version != [1] {
-        return Err(core_der::Error::NonCanonical);
+    if pkcs8 {
+        let version = r.uint()?;
+        if !version.is_empty() && version != [1] {
+            return Err(core_der::Error::NonCanonical);
+        }
     }
     let algorithm = AlgorithmIdentifier::from_contents(r.read(der::SEQUENCE)?)?;
-    let private_key = r.read(core_der::der::OCTET_STRING)?;
-    Ok((algorithm, private_key, r.rest()))
+    let key = if pkcs8 {
+        r.read(core_der::der::OCTET_STRING)?
+    } else {
+        let key = r.bit_string()?;
+        r.finish()?;
+        key
+    };
+    Ok((algorithm, key, r.rest()))
 }
 
 /// Loads `bytes` into the first `len` digits of `dst`, or fails with `err`.
