@@ -324,27 +324,32 @@ impl<'a> Components<'a> {
     // rather than one per field, inlined into every caller (Cortex-M0 flash).
     #[inline(never)]
     fn from_der(der: &'a [u8]) -> Result<Self, core_der::Error> {
-        let mut seq = Reader::new(der::only(der, der::SEQUENCE)?);
-        seq.expect_uint(0)?;
-        // A loop: one call site for the eight INTEGERs, not eight.
-        let mut ints: [&[u8]; 8] = [&[]; 8];
-        for int in &mut ints {
-            *int = seq.uint()?;
+        let mut ints: [&[u8]; 9] = [&[]; 9];
+        read_uints(der, &mut ints)?;
+        let [version, n, e, d, p, q, dp, dq, qinv] = ints;
+        if !version.is_empty() {
+            return Err(core_der::Error::NonCanonical);
         }
-        seq.finish()?;
-        let [n, e, d, p, q, dp, dq, qinv] = ints;
         Ok(Self { n, e, d, p, q, dp, dq, qinv })
     }
 }
 
 /// Reads a PKCS#1 `RSAPublicKey`: the magnitudes of `n` and `e`.
-#[inline(never)] // see `Components::from_der`
 fn read_pkcs1_public(der: &[u8]) -> Result<(&[u8], &[u8]), core_der::Error> {
+    let mut ints: [&[u8]; 2] = [&[]; 2];
+    read_uints(der, &mut ints)?;
+    Ok((ints[0], ints[1]))
+}
+
+/// Reads a SEQUENCE of exactly `out.len()` non-negative INTEGERs' magnitudes into `out`: the
+/// one walk of both PKCS#1 keys, with one call site for all their INTEGERs (Cortex-M0 flash).
+#[inline(never)] // see `Components::from_der`
+fn read_uints<'a>(der: &'a [u8], out: &mut [&'a [u8]]) -> Result<(), core_der::Error> {
     let mut seq = Reader::new(der::only(der, der::SEQUENCE)?);
-    let n = seq.uint()?;
-    let e = seq.uint()?;
-    seq.finish()?;
-    Ok((n, e))
+    for int in out {
+        *int = seq.uint()?;
+    }
+    seq.finish()
 }
 
 /// Reads an RSA key's `SubjectPublicKeyInfo`: its algorithm and its PKCS#1 `RSAPublicKey`.
