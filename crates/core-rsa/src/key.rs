@@ -12,7 +12,7 @@ use crate::mont::{
     store_be, sub_borrow, sub_mod,
 };
 use crate::{Error, Implementation, RandomSource};
-use core_der::pkix::{PrivateKeyInfo, SubjectPublicKeyInfo};
+use core_der::pkix::{AlgorithmIdentifier, PrivateKeyInfo, SubjectPublicKeyInfo};
 use zeroize::Zeroize;
 
 /// The smallest modulus accepted for public-key operations (verification of legacy keys).
@@ -324,46 +324,81 @@ impl<'a> Components<'a> {
     // rather than one per field, inlined into every caller (Cortex-M0 flash).
     #[inline(never)]
     fn from_der(der: &'a [u8]) -> Result<Self, core_der::Error> {
-        let mut seq = Reader::new(der::only(der, der::SEQUENCE)?);
-        seq.expect_uint(0)?;
-        // A loop: one call site for the eight INTEGERs, not eight.
-        let mut ints: [&[u8]; 8] = [&[]; 8];
-        for int in &mut ints {
-            *int = seq.uint()?;
+        let mut ints: [&[u8]; 9] = [&[]; 9];
+        read_uints(der, &mut ints)?;
+        let [version, n, e, d, p, q, dp, dq, qinv] = ints;
+        if !version.is_empty() {
+            return Err(core_der::Error::NonCanonical);
         }
-        seq.finish()?;
-        let [n, e, d, p, q, dp, dq, qinv] = ints;
         Ok(Self { n, e, d, p, q, dp, dq, qinv })
     }
 }
 
 /// Reads a PKCS#1 `RSAPublicKey`: the magnitudes of `n` and `e`.
-#[inline(never)] // see `Components::from_der`
 fn read_pkcs1_public(der: &[u8]) -> Result<(&[u8], &[u8]), core_der::Error> {
+    let mut ints: [&[u8]; 2] = [&[]; 2];
+    read_uints(der, &mut ints)?;
+    Ok((ints[0], ints[1]))
+}
+
+/// Reads a SEQUENCE of exactly `out.len()` non-negative INTEGERs' magnitudes into `out`: the
+/// one walk of both PKCS#1 keys, with one call site for all their INTEGERs (Cortex-M0 flash).
+#[inline(never)] // see `Components::from_der`
+fn read_uints<'a>(der: &'a [u8], out: &mut [&'a [u8]]) -> Result<(), core_der::Error> {
     let mut seq = Reader::new(der::only(der, der::SEQUENCE)?);
-    let n = seq.uint()?;
-    let e = seq.uint()?;
-    seq.finish()?;
-    Ok((n, e))
+    for int in out {
+        *int = seq.uint()?;
+    }
+    seq.finish()
 }
 
 /// Reads an RSA key's `SubjectPublicKeyInfo`: its algorithm and its PKCS#1 `RSAPublicKey`.
-#[inline(never)] // see `Components::from_der`
 fn read_spki(der: &[u8]) -> Result<(KeyAlg, &[u8]), Error> {
-    let spki = SubjectPublicKeyInfo::from_der(der)?;
-    Ok((KeyAlg::from_identifier(&spki.algorithm)?, spki.public_key))
+    read_envelope(der, false)
 }
 
 /// Reads an RSA key's PKCS#8 `PrivateKeyInfo`: its algorithm and its PKCS#1 `RSAPrivateKey`.
-#[inline(never)] // see `Components::from_der`
 fn read_pkcs8(der: &[u8]) -> Result<(KeyAlg, &[u8]), Error> {
-    let info = PrivateKeyInfo::from_der(der)?;
-    let alg = KeyAlg::from_identifier(&info.algorithm)?;
+    read_envelope(der, true)
+}
+
+/// Reads an RSA key's SPKI (`pkcs8` false) or PKCS#8 envelope: one walk for both, as they
+/// differ only in the version field and the key's string type (Cortex-M0 flash).
+#[inline(never)] // see `Components::from_der`
+fn read_envelope(der: &[u8], pkcs8: bool) -> Result<(KeyAlg, &[u8]), Error> {
+    let (algorithm, key, rest) = read_envelope_fields(der, pkcs8)?;
+    let alg = KeyAlg::from_identifier(&algorithm)?;
     // Attributes and a version-2 public key are not expected in RSA keys; refuse them.
-    if info.attributes.is_some() || info.public_key.is_some() {
+    if !rest.is_empty() {
         return Err(Error::InvalidDer);
     }
-    Ok((alg, info.private_key))
+    Ok((alg, key))
+}
+
+/// The algorithm and key of an SPKI or a PKCS#8 key (version 0 or 1), and for PKCS#8 the
+/// bytes after them unread: an RSA key refuses whatever follows, so walking attributes and a
+/// public key with [`PrivateKeyInfo::from_der`] only to refuse them would cost the Cortex-M0
+/// ~200 B of code.
+fn read_envelope_fields(
+    der: &[u8],
+    pkcs8: bool,
+) -> Result<(AlgorithmIdentifier<'_>, &[u8], &[u8]), core_der::Error> {
+    let mut r = Reader::new(der::only(der, der::SEQUENCE)?);
+    if pkcs8 {
+        let version = r.uint()?;
+        if !version.is_empty() && version != [1] {
+            return Err(core_der::Error::NonCanonical);
+        }
+    }
+    let algorithm = AlgorithmIdentifier::from_contents(r.read(der::SEQUENCE)?)?;
+    let key = if pkcs8 {
+        r.read(core_der::der::OCTET_STRING)?
+    } else {
+        let key = r.bit_string()?;
+        r.finish()?;
+        key
+    };
+    Ok((algorithm, key, r.rest()))
 }
 
 /// Loads `bytes` into the first `len` digits of `dst`, or fails with `err`.
@@ -876,4 +911,40 @@ fn write_pkcs1<W: Word>(k: &PrivCore<W>, out: &mut [u8]) -> Result<usize, Error>
     })();
     bufs.zeroize();
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core_der::KeyAlgorithm;
+
+    /// A PKCS#8 key with version `v`, algorithm OID `oid` (with NULL parameters), privateKey
+    /// `01` and `tail` after it.
+    fn pkcs8(v: u8, oid: &[u8], tail: &[u8]) -> std::vec::Vec<u8> {
+        let mut body = std::vec![0x02, 1, v, 0x30, oid.len() as u8 + 4, 0x06, oid.len() as u8];
+        body.extend_from_slice(oid);
+        body.extend_from_slice(&[0x05, 0, 0x04, 1, 1]);
+        body.extend_from_slice(tail);
+        let mut der = std::vec![0x30, body.len() as u8];
+        der.extend(body);
+        der
+    }
+
+    /// The short PKCS#8 walk accepts versions 0 and 1 and refuses what an RSA key never has
+    /// (attributes, a public key), after the algorithm, as `PrivateKeyInfo::from_der` did.
+    #[test]
+    fn pkcs8_walk_refuses_extras() {
+        let rsa = core_der::pkix::oid::RSA_ENCRYPTION;
+        assert_eq!(read_pkcs8(&pkcs8(0, rsa, &[])), Ok((KeyAlg::RSA, &[1u8][..])));
+        assert_eq!(read_pkcs8(&pkcs8(1, rsa, &[])), Ok((KeyAlg::RSA, &[1u8][..])));
+        assert_eq!(read_pkcs8(&pkcs8(2, rsa, &[])), Err(Error::InvalidDer));
+        assert_eq!(read_pkcs8(&pkcs8(0, rsa, &[0xa0, 0])), Err(Error::InvalidDer));
+        assert_eq!(read_pkcs8(&pkcs8(1, rsa, &[0x81, 2, 0, 7])), Err(Error::InvalidDer));
+        let ed = core_der::pkix::oid::ED25519;
+        let found = KeyAlgorithm::Ed25519;
+        assert_eq!(
+            read_pkcs8(&pkcs8(1, ed, &[0x81, 2, 0, 7])),
+            Err(Error::WrongAlgorithm { found })
+        );
+    }
 }
