@@ -383,12 +383,12 @@ fn handshake_with_flight(
     f: &mut dyn FnMut(Vec<Vec<u8>>) -> Vec<Vec<u8>>,
     packed: bool,
 ) -> (Connection<'static, 'static>, Result<(), Error>) {
-    let roots = Box::leak(Box::new(roots(&P256)));
+    let roots = anchors(&[P256.ca]);
     let config = ClientConfig { versions: &ONLY12, ..ClientConfig::new(roots, &tls::SystemClock) };
-    let mut ours = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
+    let mut ours = Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap();
     let mut theirs = rustls_server(&P256, None, NamedGroup::X25519, &[&rustls::version::TLS12]);
     let mut first = true;
-    let (r, _) = pump(&mut ours, &mut theirs, &mut |flight| {
+    let (r, _) = pump_rustls_with(&mut ours, &mut theirs, &mut |flight| {
         if first && !flight.is_empty() {
             first = false;
             let (msgs, after) = split_flight(flight);

@@ -9,11 +9,14 @@
 
 mod pair;
 
+use std::sync::Arc;
+
 use core_hash::{OsRandom, Sha256};
 use pair::{
     anchors, buffers, certified, connect, handshake, leak, pump, pump_rustls, pump_with,
-    ring_provider, rustls_client12,
+    ring_provider, rustls_client12, rustls_roots,
 };
+use pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 use tls::msgs::{AlertDescription, ProtocolVersion, SignatureScheme};
 use tls::suites::tls12::{self as s12, Suite12};
 use tls::ticket::{MemoryTicketStore, TicketKey, TicketStore};
@@ -368,8 +371,7 @@ fn rustls_client_signs_with_each_rsa_scheme_in_tls12() {
             s12::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
         ] {
             let what = format!("{theirs_scheme:?} {}", suite.iana_name());
-            let mut roots = rustls::RootCertStore::empty();
-            roots.add(CertificateDer::from(&data!("ca-p256.der")[..])).unwrap();
+            let roots = rustls_roots(&[data!("ca-p256.der")]);
             let only = Arc::new(OnlyScheme(Arc::clone(&key), theirs_scheme));
             let certified = rustls::sign::CertifiedKey::new(
                 vec![CertificateDer::from(RSA.cert.to_vec())],
@@ -383,8 +385,8 @@ fn rustls_client_signs_with_each_rsa_scheme_in_tls12() {
             let name = pki_types::ServerName::try_from("localhost").unwrap();
             let mut theirs = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
             let sc = server_config(true, leak([suite]));
-            let mut ours = Connection::server(sc, bufs(), &mut OsRandom).unwrap();
-            pump_rustls(&mut ours, &mut theirs).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let mut ours = Connection::server(sc, buffers(), &mut OsRandom).unwrap();
+            pump_rustls(&mut ours, &mut theirs).0.unwrap_or_else(|e| panic!("{what}: {e}"));
             assert!(!ours.is_handshaking() && !theirs.is_handshaking(), "{what}");
             check_client_identity(&ours, &RSA, ours_scheme, &what);
         }
