@@ -25,6 +25,7 @@ mod json;
 mod m0;
 mod pkcs8;
 mod size;
+mod stacks;
 mod util;
 mod workspace;
 
@@ -64,6 +65,9 @@ enum Task {
     /// Run BoringSSL's TLS test suite (`BoGo`) from a BoringSSL checkout against Halite's
     /// client and server through `bogo-shim`.
     Bogo(bogo::BogoArgs),
+    /// Per-function stack frame sizes of a crate on the Cortex-M0 (`-Z emit-stack-sizes`) and
+    /// the deepest static call chains; not part of `ci`.
+    StackSizes(stacks::StackArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +84,7 @@ fn main() -> ExitCode {
         }
         Task::Cross(_) => cross::needs(),
         Task::Ct(_) => ct::needs(),
+        Task::StackSizes(_) => stacks::needs(),
         Task::Fuzz(_) | Task::Bogo(_) => Vec::new(),
     };
     let mut workspace = None;
@@ -96,6 +101,7 @@ fn main() -> ExitCode {
             Task::Ct(args) => ct::run(&mut report, &ws, args),
             Task::Fuzz(args) => fuzz::run(&mut report, &ws, args),
             Task::Bogo(args) => bogo::run(&mut report, args),
+            Task::StackSizes(args) => stacks::run(&mut report, args),
         }
     }
     report.finish()

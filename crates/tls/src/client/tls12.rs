@@ -200,6 +200,7 @@ fn scheme_fits(auth: Auth, scheme: SignatureScheme) -> bool {
 }
 
 /// A ServerHello without `supported_versions`: the server chose TLS 1.2 (which we offered).
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn client_server_hello(
     c: &mut Core<'_, '_>,
     config: &ClientConfig<'_>,
@@ -331,6 +332,7 @@ fn resume(
 /// by the configured verifier), the signature over `client_random ‖ server_random ‖ params`
 /// with a scheme we offered that fits the suite, a group we offered; then our half of the
 /// key exchange.
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn client_certificate(
     c: &mut Core<'_, '_>,
     config: &ClientConfig<'_>,
@@ -426,6 +428,7 @@ fn client_certificate_request(
 /// ExpectServerHelloDone: a CertificateRequest first, then ServerHelloDone, which our
 /// flight answers: Certificate (if asked), ClientKeyExchange, CertificateVerify (if we sent
 /// a certificate), ChangeCipherSpec and Finished.
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn client_server_hello_done(
     c: &mut Core<'_, '_>,
     config: &ClientConfig<'_>,
@@ -514,6 +517,7 @@ pub(crate) fn client_server_hello_done(
 }
 
 /// The server's ChangeCipherSpec: its records are protected from here on.
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn client_change_cipher_spec(
     c: &mut Core<'_, '_>,
     state: ClientState,

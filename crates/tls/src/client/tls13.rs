@@ -77,6 +77,7 @@ pub(crate) fn client_record_limits(
     Ok(())
 }
 
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn client_server_hello<'a>(
     c: &mut Core<'a, '_>,
     config: &ClientConfig<'a>,
@@ -172,6 +173,7 @@ pub(crate) fn client_server_hello<'a>(
 /// second of `key`).
 // The configuration joined the arguments when the roles split; each is a different piece.
 #[allow(clippy::too_many_arguments)]
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn client_key_exchange<'a>(
     c: &mut Core<'a, '_>,
     config: &ClientConfig<'a>,
@@ -240,6 +242,7 @@ pub(crate) fn client_key_exchange<'a>(
     )?))
 }
 
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn client_certificate<'a>(
     c: &mut Core<'a, '_>,
     config: &ClientConfig<'a>,
@@ -263,6 +266,7 @@ pub(crate) fn client_certificate<'a>(
     Ok(ClientState::ExpectFinished(ClientExpectFinished { hs }))
 }
 
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn client_finished<'a>(
     c: &mut Core<'a, '_>,
     config: &ClientConfig<'a>,
@@ -338,6 +342,7 @@ pub(crate) fn send_client_certificate<'a>(
 
 /// ExpectEncryptedExtensions: the answers to what we offered (SNI, ALPN, record limits); a
 /// PSK handshake goes on to Finished (no certificate messages, RFC 8446 §2.2).
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn client_encrypted_extensions<'a>(
     c: &mut Core<'a, '_>,
     config: &ClientConfig<'a>,
@@ -373,6 +378,7 @@ pub(crate) fn client_encrypted_extensions<'a>(
 }
 
 /// ExpectCertificate, a CertificateRequest first: what we will answer it with.
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn client_certificate_request(
     config: &ClientConfig<'_>,
     mut hs: Handshaking,
@@ -396,6 +402,7 @@ pub(crate) fn client_certificate_request(
 }
 
 /// Traffic: a NewSessionTicket is kept when we have a store (and room in it).
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn client_new_session_ticket(
     c: &mut Core<'_, '_>,
     config: &ClientConfig<'_>,

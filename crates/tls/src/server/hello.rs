@@ -169,6 +169,7 @@ pub(crate) fn choose_version(
     }
 }
 
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn server_client_hello<'a>(
     c: &mut Core<'a, '_>,
     config: &ServerConfig<'a>,

@@ -332,6 +332,7 @@ fn record_limits(
 
 /// A ClientHello for which TLS 1.2 was chosen: the checks, the choices, and our flight
 /// through ServerHelloDone.
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn server_client_hello<'a>(
     c: &mut Core<'a, '_>,
     config: &ServerConfig<'a>,
@@ -494,6 +495,7 @@ fn send_certificate_request(c: &mut Core<'_, '_>, hashes: &mut Hashes12) -> Resu
 /// The client's Certificate (RFC 5246 §7.4.6): an empty one, when client authentication is
 /// optional; else a chain checked to our roots (or by the verifier) for client use, which
 /// stays in the handshake buffer for its CertificateVerify.
+#[inline(never)] // one frame per message, not one for all (issue 26)
 fn server_client_certificate(
     c: &mut Core<'_, '_>,
     config: &ServerConfig<'_>,
@@ -535,6 +537,7 @@ fn server_client_certificate(
 /// The client's CertificateVerify (RFC 5246 §7.4.8): a scheme we offered, and a signature by
 /// the key of the certificate `kept` in the handshake buffer over the transcript through the
 /// ClientKeyExchange. The client is authenticated from here.
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn server_certificate_verify(
     c: &mut Core<'_, '_>,
     mut v: Verify12,
@@ -574,6 +577,7 @@ pub(crate) fn server_certificate_verify(
 /// The client's ClientKeyExchange: its share with our key gives the premaster secret, the
 /// extended master secret (RFC 7627 §4: over the transcript through this message) and both
 /// directions' keys; a client that sent a certificate sends its CertificateVerify next.
+#[inline(never)] // one frame per message, not one for all (issue 26)
 fn server_client_key_exchange(
     mut kx: Kx12,
     raw: &[u8],
@@ -608,6 +612,7 @@ fn server_client_key_exchange(
 }
 
 /// The client's ChangeCipherSpec: its records are protected from here on.
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn server_change_cipher_spec(
     c: &mut Core<'_, '_>,
     state: ServerState,
@@ -622,6 +627,7 @@ pub(crate) fn server_change_cipher_spec(
 
 /// The client's Finished, checked; our ChangeCipherSpec and Finished answer it and the
 /// handshake is done.
+#[inline(never)] // one frame per message, not one for all (issue 26)
 fn server_finished(
     c: &mut Core<'_, '_>,
     config: &ServerConfig<'_>,

@@ -65,6 +65,7 @@ pub(crate) fn send_server_certificate(
 /// Server: the certificate to authenticate with when no PSK is taken. A server with only
 /// external PSKs refuses with `unknown_psk_identity` (RFC 8446 §6.2); certificate
 /// authentication needs `signature_algorithms` (§4.2.3).
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn server_certificate<'a>(
     config: &ServerConfig<'a>,
     x: &ClientExtensions<'_>,
@@ -132,6 +133,7 @@ pub(crate) fn send_tickets<'a>(
 }
 
 /// Server: the client sent an empty Certificate.
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn server_no_client_certificate(
     config: &ServerConfig<'_>,
     mut st: ServerExpectFinished,
@@ -149,6 +151,7 @@ pub(crate) fn server_no_client_certificate(
 }
 
 /// Server: the client's Certificate and CertificateVerify.
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn server_client_certificate<'a>(
     c: &mut Core<'a, '_>,
     config: &ServerConfig<'a>,
@@ -175,6 +178,7 @@ pub(crate) fn server_client_certificate<'a>(
 
 /// ExpectFinished: the client's Finished checked, its traffic key set, the handshake done,
 /// and our tickets sent.
+#[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn server_finished<'a>(
     c: &mut Core<'a, '_>,
     config: &ServerConfig<'a>,
