@@ -5,10 +5,11 @@
 use crate::{Hash, Hmac, ShakeReader};
 use std::io;
 
-/// Implements [`io::Write`] for hashers with an inherent `update`.
+/// Implements [`io::Write`] for hashers with an inherent `update`: each type comes after its
+/// generic parameters in brackets (`[]` when it has none).
 macro_rules! write_by_update {
-    ($($name:ty),* $(,)?) => {$(
-        impl io::Write for $name {
+    ($([$($generics:tt)*] $name:ty),* $(,)?) => {$(
+        impl<$($generics)*> io::Write for $name {
             /// Absorbs all of `buf`.
             #[inline]
             fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
@@ -31,41 +32,22 @@ macro_rules! write_by_update {
 }
 
 write_by_update!(
-    crate::Sha1,
-    crate::Sha224,
-    crate::Sha256,
-    crate::Sha384,
-    crate::Sha512,
-    crate::Sha512_256,
-    crate::Sha3_224,
-    crate::Sha3_256,
-    crate::Sha3_384,
-    crate::Sha3_512,
-    crate::Shake128,
-    crate::Shake256,
+    [] crate::Sha1,
+    [] crate::Sha224,
+    [] crate::Sha256,
+    [] crate::Sha384,
+    [] crate::Sha512,
+    [] crate::Sha512_256,
+    [] crate::Sha3_224,
+    [] crate::Sha3_256,
+    [] crate::Sha3_384,
+    [] crate::Sha3_512,
+    [] crate::Shake128,
+    [] crate::Shake256,
+    [H: Hash] Hmac<H>,
 );
 #[cfg(feature = "legacy")]
-write_by_update!(crate::Md5);
-
-impl<H: Hash> io::Write for Hmac<H> {
-    /// Absorbs all of `buf` as message bytes.
-    #[inline]
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.update(buf);
-        Ok(buf.len())
-    }
-
-    #[inline]
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.update(buf);
-        Ok(())
-    }
-
-    #[inline]
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
+write_by_update!([] crate::Md5);
 
 impl<const RATE: usize> io::Read for ShakeReader<RATE> {
     /// Fills all of `buf` with the next output bytes: the stream never ends.

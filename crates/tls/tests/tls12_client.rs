@@ -177,6 +177,15 @@ fn patched_handshake(
     versions: &[ProtocolVersion],
     f: &mut Patch,
 ) -> (Connection<'static, 'static>, Result<(), Error>) {
+    first_flight_patched(versions, &mut |flight| patch_server_hello(flight, f))
+}
+
+/// Runs a handshake offering `versions` with rustls's TLS 1.2 server, `patch` rewriting the
+/// records of the server's first flight; returns our connection and its result.
+fn first_flight_patched(
+    versions: &[ProtocolVersion],
+    patch: &mut dyn FnMut(&mut Vec<u8>),
+) -> (Connection<'static, 'static>, Result<(), Error>) {
     let roots = anchors(&[P256.ca]);
     let versions: &'static [ProtocolVersion] = leak(versions.to_vec());
     let config = ClientConfig { versions, ..ClientConfig::new(roots, &tls::SystemClock) };
@@ -186,7 +195,7 @@ fn patched_handshake(
     let (r, _) = pump_rustls_with(&mut ours, &mut theirs, &mut |flight| {
         if first && !flight.is_empty() {
             first = false;
-            patch_server_hello(flight, f);
+            patch(flight);
         }
     });
     (ours, r)
@@ -383,21 +392,12 @@ fn handshake_with_flight(
     f: &mut dyn FnMut(Vec<Vec<u8>>) -> Vec<Vec<u8>>,
     packed: bool,
 ) -> (Connection<'static, 'static>, Result<(), Error>) {
-    let roots = anchors(&[P256.ca]);
-    let config = ClientConfig { versions: &ONLY12, ..ClientConfig::new(roots, &tls::SystemClock) };
-    let mut ours = Connection::client(config, "localhost", buffers(), &mut OsRandom).unwrap();
-    let mut theirs = rustls_server(&P256, None, NamedGroup::X25519, &[&rustls::version::TLS12]);
-    let mut first = true;
-    let (r, _) = pump_rustls_with(&mut ours, &mut theirs, &mut |flight| {
-        if first && !flight.is_empty() {
-            first = false;
-            let (msgs, after) = split_flight(flight);
-            let mut out = records(&f(msgs), packed);
-            out.extend(after);
-            *flight = out;
-        }
-    });
-    (ours, r)
+    first_flight_patched(&ONLY12, &mut |flight| {
+        let (msgs, after) = split_flight(flight);
+        let mut out = records(&f(msgs), packed);
+        out.extend(after);
+        *flight = out;
+    })
 }
 
 /// RFC 5246 §7.4.1.1: a `HelloRequest` during the handshake is ignored, and kept out of the
