@@ -2,7 +2,7 @@
 //! response head and what was negotiated.
 //!
 //! ```text
-//! cargo run -p rustls-halite --example client -- HOST [PORT] [CA_BUNDLE_PEM]
+//! cargo run -p rustls-halite --example https_client -- HOST [PORT] [CA_BUNDLE_PEM]
 //! ```
 //!
 //! The roots default to the system bundle at `/etc/ssl/certs/ca-certificates.crt`.
