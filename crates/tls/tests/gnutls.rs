@@ -102,13 +102,7 @@ fn gnutls_cli_record_size_limit_against_our_server() {
     let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };
     stream.handshake().unwrap_or_else(|e| panic!("handshake: {e}"));
-    let mut got = Vec::new();
-    let mut buf = [0u8; 256];
-    while !got.ends_with(b"\n") {
-        let n = stream.read(&mut buf).unwrap();
-        assert!(n > 0, "gnutls-cli closed early");
-        got.extend_from_slice(&buf[..n]);
-    }
+    let got = peer::read_line(&mut stream, "gnutls-cli");
     assert_eq!(got.len(), 301);
     let reply: Vec<u8> = (0..3000u32).map(|i| b'a' + (i % 26) as u8).chain(*b"\n").collect();
     stream.write_all(&reply).unwrap();

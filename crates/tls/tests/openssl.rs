@@ -276,13 +276,7 @@ fn s_client_id_round(
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
         let mut stream = Stream { conn: &mut conn, sock };
         stream.handshake().unwrap_or_else(|e| panic!("{}: {e}", iana(*suite)));
-        let mut got = Vec::new();
-        let mut buf = [0u8; 256];
-        while !got.ends_with(b"\n") {
-            let n = stream.read(&mut buf).unwrap();
-            assert!(n > 0, "s_client closed early");
-            got.extend_from_slice(&buf[..n]);
-        }
+        let got = peer::read_line(&mut stream, "s_client");
         assert_eq!(got, b"ping from s_client\n");
         stream.write_all(b"pong from halite\n").unwrap();
         stream.close().unwrap();
@@ -425,13 +419,7 @@ fn openssl_s_client_certificate_against_our_server() {
             continue;
         }
         r.unwrap_or_else(|e| panic!("{id}: {e}"));
-        let mut got = Vec::new();
-        let mut buf = [0u8; 64];
-        while !got.ends_with(b"\n") {
-            let n = stream.read(&mut buf).unwrap();
-            assert!(n > 0, "s_client closed early");
-            got.extend_from_slice(&buf[..n]);
-        }
+        let got = peer::read_line(&mut stream, "s_client");
         assert_eq!(got, b"ping\n");
         stream.close().unwrap();
         drop(stream);
@@ -545,13 +533,7 @@ fn s_client_resume_rounds(psk_ke: bool) {
         let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
         let mut stream = Stream { conn: &mut conn, sock };
         stream.handshake().unwrap_or_else(|e| panic!("round {round}: {e}"));
-        let mut got = Vec::new();
-        let mut buf = [0u8; 64];
-        while !got.ends_with(b"\n") {
-            let n = stream.read(&mut buf).unwrap();
-            assert!(n > 0, "s_client closed early");
-            got.extend_from_slice(&buf[..n]);
-        }
+        peer::read_line(&mut stream, "s_client");
         stream.write_all(b"pong\n").unwrap();
         stream.close().unwrap();
         drop(stream);
@@ -791,13 +773,7 @@ fn openssl_s_client_external_psk_against_our_server() {
             continue;
         }
         r.unwrap_or_else(|e| panic!("psk_ke {psk_ke}: {e}"));
-        let mut got = Vec::new();
-        let mut buf = [0u8; 64];
-        while !got.ends_with(b"\n") {
-            let n = stream.read(&mut buf).unwrap();
-            assert!(n > 0, "s_client closed early");
-            got.extend_from_slice(&buf[..n]);
-        }
+        let got = peer::read_line(&mut stream, "s_client");
         assert_eq!(got, b"ping\n");
         stream.write_all(b"pong from a certificate-less server\n").unwrap();
         stream.close().unwrap();

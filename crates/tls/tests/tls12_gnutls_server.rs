@@ -9,7 +9,7 @@
 mod pair;
 mod peer;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::{Command, Stdio};
 
 use core_hash::OsRandom;
@@ -57,13 +57,7 @@ fn round(id: &str, suite: Suite12, group: NamedGroup, priority: &str, recordsize
         let out = client.wait_with_output().unwrap();
         panic!("{what}: {e}\n{}", String::from_utf8_lossy(&out.stderr));
     }
-    let mut got = Vec::new();
-    let mut buf = [0u8; 256];
-    while !got.ends_with(b"\n") {
-        let n = stream.read(&mut buf).unwrap();
-        assert!(n > 0, "{what}: gnutls-cli closed early");
-        got.extend_from_slice(&buf[..n]);
-    }
+    let got = peer::read_line(&mut stream, &format!("{what}: gnutls-cli"));
     assert_eq!(got, b"ping from gnutls\n", "{what}");
     let reply: Vec<u8> = (0..3000u32).map(|i| b'a' + (i % 26) as u8).chain(*b"\n").collect();
     stream.write_all(&reply).unwrap();

@@ -206,13 +206,7 @@ fn openssl_s_client_resumes_with_our_ticket() {
         let mut conn = Connection::server(config, buffers(), &mut OsRandom).unwrap();
         let mut stream = Stream { conn: &mut conn, sock };
         stream.handshake().unwrap_or_else(|e| panic!("round {round}: {e}"));
-        let mut got = Vec::new();
-        let mut buf = [0u8; 64];
-        while !got.ends_with(b"\n") {
-            let n = stream.read(&mut buf).unwrap();
-            assert!(n > 0, "s_client closed early");
-            got.extend_from_slice(&buf[..n]);
-        }
+        peer::read_line(&mut stream, "s_client");
         stream.write_all(b"pong\n").unwrap();
         stream.close().unwrap();
         drop(stream);

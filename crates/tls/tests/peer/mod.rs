@@ -125,6 +125,19 @@ pub(crate) fn s_client(port: u16, ca: &str, args: &[&str], env: Option<(&str, &s
     cmd.spawn().unwrap()
 }
 
+/// Reads from `stream` until a line ends; `peer` names the other side in the panic when it
+/// closes first.
+pub(crate) fn read_line(stream: &mut impl Read, peer: &str) -> Vec<u8> {
+    let mut got = Vec::new();
+    let mut buf = [0u8; 256];
+    while !got.ends_with(b"\n") {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "{peer} closed early");
+        got.extend_from_slice(&buf[..n]);
+    }
+    got
+}
+
 /// Asks `s_server -www` for `/` over `stream` and reads the page to the end; checks it is a
 /// `200`.
 pub(crate) fn get_page(stream: &mut (impl Read + Write)) -> String {
@@ -155,13 +168,7 @@ pub(crate) fn serve_s_client(
         let (o, r) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         panic!("{what}: {e}\n{o}\n{r}");
     }
-    let mut got = Vec::new();
-    let mut buf = [0u8; 256];
-    while !got.ends_with(b"\n") {
-        let n = stream.read(&mut buf).unwrap();
-        assert!(n > 0, "{what}: s_client closed early");
-        got.extend_from_slice(&buf[..n]);
-    }
+    let got = read_line(&mut stream, &format!("{what}: s_client"));
     assert_eq!(got, b"ping from s_client\n", "{what}");
     stream.write_all(b"pong from halite\n").unwrap();
     stream.close().unwrap();
