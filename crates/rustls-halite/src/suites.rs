@@ -8,7 +8,7 @@ use rustls::{
     CipherSuite, SignatureScheme, SupportedCipherSuite, Tls12CipherSuite, Tls13CipherSuite,
 };
 
-use crate::{aead, hash, hkdf, hmac, quic};
+use crate::{aead, hash, hkdf, hmac, quic, sign};
 
 /// TLS 1.3 AES-128-GCM with SHA-256.
 pub static TLS13_AES_128_GCM_SHA256: SupportedCipherSuite =
@@ -84,8 +84,13 @@ static TLS12_ECDSA_SCHEMES: &[SignatureScheme] = &[
     SignatureScheme::ECDSA_NISTP256_SHA256,
 ];
 
-/// What an `ECDHE_RSA` suite's `ServerKeyExchange` may be signed with.
+/// What an `ECDHE_RSA` suite's `ServerKeyExchange` may be signed with: an rsaEncryption key's
+/// schemes and an id-RSASSA-PSS key's (RFC 8446 §4.2.3, which TLS 1.2 peers such as OpenSSL
+/// offer too).
 static TLS12_RSA_SCHEMES: &[SignatureScheme] = &[
+    sign::RSA_PSS_PSS_SCHEMES[0],
+    sign::RSA_PSS_PSS_SCHEMES[1],
+    sign::RSA_PSS_PSS_SCHEMES[2],
     SignatureScheme::RSA_PSS_SHA512,
     SignatureScheme::RSA_PSS_SHA384,
     SignatureScheme::RSA_PSS_SHA256,
