@@ -214,9 +214,10 @@ const RSA_SCHEMES: [(SignatureScheme, RsaPadding); 6] = {
 /// `rsa_pss_pss_sha256/384/512` (0x0809–0x080b, RFC 8446 §4.2.3), the only schemes of an
 /// id-RSASSA-PSS key, longer hashes first. rustls has no names for them but carries them as
 /// `Unknown` values, lets them through its TLS 1.3 filter (a denylist of SHA-1, SHA-224 and
-/// PKCS#1 v1.5; for TLS 1.2 the `ECDHE_RSA` suites here list them), and hands them to
-/// `choose_scheme` when a peer offers them: OpenSSL and Halite's `tls` do, rustls's own
-/// verifiers (ring, aws-lc-rs, this crate's) do not, so such a key serves only those peers.
+/// PKCS#1 v1.5) and hands them to `choose_scheme` when a peer offers them: OpenSSL and
+/// Halite's `tls` do, rustls's own verifiers (ring, aws-lc-rs, this crate's) do not. In TLS 1.2
+/// rustls drops schemes it has no name for (`SignatureScheme::algorithm` is `None`, which its
+/// server keeps only for TLS 1.3 suites), so such a key signs in TLS 1.3 only.
 pub const RSA_PSS_PSS_SCHEMES: [SignatureScheme; 3] = [
     SignatureScheme::Unknown(0x080b),
     SignatureScheme::Unknown(0x080a),

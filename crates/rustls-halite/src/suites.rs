@@ -8,7 +8,7 @@ use rustls::{
     CipherSuite, SignatureScheme, SupportedCipherSuite, Tls12CipherSuite, Tls13CipherSuite,
 };
 
-use crate::{aead, hash, hkdf, hmac, quic, sign};
+use crate::{aead, hash, hkdf, hmac, quic};
 
 /// TLS 1.3 AES-128-GCM with SHA-256.
 pub static TLS13_AES_128_GCM_SHA256: SupportedCipherSuite =
@@ -84,13 +84,9 @@ static TLS12_ECDSA_SCHEMES: &[SignatureScheme] = &[
     SignatureScheme::ECDSA_NISTP256_SHA256,
 ];
 
-/// What an `ECDHE_RSA` suite's `ServerKeyExchange` may be signed with: an rsaEncryption key's
-/// schemes and an id-RSASSA-PSS key's (RFC 8446 §4.2.3, which TLS 1.2 peers such as OpenSSL
-/// offer too).
+/// What an `ECDHE_RSA` suite's `ServerKeyExchange` may be signed with. (Not `rsa_pss_pss_*`:
+/// rustls keeps schemes it has no name for only when a TLS 1.3 suite is in common.)
 static TLS12_RSA_SCHEMES: &[SignatureScheme] = &[
-    sign::RSA_PSS_PSS_SCHEMES[0],
-    sign::RSA_PSS_PSS_SCHEMES[1],
-    sign::RSA_PSS_PSS_SCHEMES[2],
     SignatureScheme::RSA_PSS_SHA512,
     SignatureScheme::RSA_PSS_SHA384,
     SignatureScheme::RSA_PSS_SHA256,
