@@ -34,9 +34,9 @@ fn chacha_secrets(key: AeadKey, iv: Iv) -> ConnectionTrafficSecrets {
     ConnectionTrafficSecrets::Chacha20Poly1305 { key, iv }
 }
 
-/// A record protector whose key could not be built (never for the key lengths rustls
-/// derives): it refuses every record instead of panicking.
-struct Refused;
+/// A record or packet protector whose key could not be built (never for the key lengths
+/// rustls derives): it refuses every record instead of panicking.
+pub(crate) struct Refused;
 
 impl MessageEncrypter for Refused {
     fn encrypt(

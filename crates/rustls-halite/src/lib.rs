@@ -16,6 +16,7 @@ mod hash;
 mod hkdf;
 mod hmac;
 mod kx;
+mod quic;
 pub mod sign;
 mod suites;
 mod ticketer;

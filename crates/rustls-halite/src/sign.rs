@@ -1,7 +1,8 @@
 //! Private keys for signing: [`any_supported_type`] loads PKCS#8 (Ed25519, ECDSA
-//! P-256/P-384/P-521, RSA), SEC1 EC and PKCS#1 RSA keys into rustls [`SigningKey`]s, which
-//! choose a signature scheme from what the peer offers: the curve's own scheme for ECDSA
-//! (RFC 8446 §4.2.3), Ed25519, or RSA-PSS before PKCS#1 v1.5 and longer hashes first.
+//! P-256/P-384/P-521, RSA, RSASSA-PSS), SEC1 EC and PKCS#1 RSA keys into rustls
+//! [`SigningKey`]s, which choose a signature scheme from what the peer offers: the curve's own
+//! scheme for ECDSA (RFC 8446 §4.2.3), Ed25519, RSA-PSS before PKCS#1 v1.5 and longer hashes
+//! first for an rsaEncryption key, and only `rsa_pss_pss_*` for an id-RSASSA-PSS key.
 
 use std::sync::Arc;
 
@@ -48,11 +49,13 @@ pub fn any_supported_type(der: &PrivateKeyDer<'_>) -> Result<Arc<dyn SigningKey>
     }
 }
 
-/// The RSA key, or the error for a key of no supported type.
+/// The RSA key (rsaEncryption or id-RSASSA-PSS), or the error for a key of no supported type.
 fn rsa(key: Result<core_rsa::PrivateKey, core_rsa::Error>) -> Result<Arc<dyn SigningKey>, Error> {
-    match key {
-        Ok(key) => Ok(Arc::new(RsaKey(Arc::new(key)))),
-        Err(e) => Err(Error::General(format!("unsupported or malformed private key ({e})"))),
+    let key =
+        key.map_err(|e| Error::General(format!("unsupported or malformed private key ({e})")))?;
+    match key.pss_params() {
+        None => Ok(Arc::new(RsaKey(Arc::new(key)))),
+        Some(params) => Ok(Arc::new(RsaPssKey::new(key, params)?)),
     }
 }
 
@@ -186,16 +189,60 @@ impl Signer for EcdsaKey {
     }
 }
 
-/// The RSA schemes, most preferred first: PSS (RFC 8017 §8.1, required by TLS 1.3) before
-/// PKCS#1 v1.5, longer hashes first.
-const RSA_SCHEMES: [SignatureScheme; 6] = [
-    SignatureScheme::RSA_PSS_SHA512,
-    SignatureScheme::RSA_PSS_SHA384,
-    SignatureScheme::RSA_PSS_SHA256,
-    SignatureScheme::RSA_PKCS1_SHA512,
-    SignatureScheme::RSA_PKCS1_SHA384,
-    SignatureScheme::RSA_PKCS1_SHA256,
+/// How an RSA scheme signs: RSASSA-PSS with MGF1 over the same hash and a salt as long as the
+/// hash (RFC 8446 §4.2.3), or PKCS#1 v1.5.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RsaPadding {
+    Pss(core_rsa::HashAlg),
+    Pkcs1(core_rsa::HashAlg),
+}
+
+/// The schemes of an rsaEncryption key, most preferred first: PSS (RFC 8017 §8.1, required by
+/// TLS 1.3) before PKCS#1 v1.5, longer hashes first.
+const RSA_SCHEMES: [(SignatureScheme, RsaPadding); 6] = {
+    use core_rsa::HashAlg::{Sha256, Sha384, Sha512};
+    [
+        (SignatureScheme::RSA_PSS_SHA512, RsaPadding::Pss(Sha512)),
+        (SignatureScheme::RSA_PSS_SHA384, RsaPadding::Pss(Sha384)),
+        (SignatureScheme::RSA_PSS_SHA256, RsaPadding::Pss(Sha256)),
+        (SignatureScheme::RSA_PKCS1_SHA512, RsaPadding::Pkcs1(Sha512)),
+        (SignatureScheme::RSA_PKCS1_SHA384, RsaPadding::Pkcs1(Sha384)),
+        (SignatureScheme::RSA_PKCS1_SHA256, RsaPadding::Pkcs1(Sha256)),
+    ]
+};
+
+/// `rsa_pss_pss_sha256/384/512` (0x0809–0x080b, RFC 8446 §4.2.3), the only schemes of an
+/// id-RSASSA-PSS key, longer hashes first. rustls has no names for them but carries them as
+/// `Unknown` values, lets them through its TLS 1.3 filter (a denylist of SHA-1, SHA-224 and
+/// PKCS#1 v1.5) and hands them to `choose_scheme` when a peer offers them: OpenSSL and
+/// Halite's `tls` do, rustls's own verifiers (ring, aws-lc-rs, this crate's) do not. In TLS 1.2
+/// rustls drops schemes it has no name for (`SignatureScheme::algorithm` is `None`, which its
+/// server keeps only for TLS 1.3 suites), so such a key signs in TLS 1.3 only.
+pub const RSA_PSS_PSS_SCHEMES: [SignatureScheme; 3] = [
+    SignatureScheme::Unknown(0x080b),
+    SignatureScheme::Unknown(0x080a),
+    SignatureScheme::Unknown(0x0809),
 ];
+
+/// [`RSA_PSS_PSS_SCHEMES`] with how each signs.
+const RSA_PSS_PSS_PADDINGS: [(SignatureScheme, RsaPadding); 3] = {
+    use core_rsa::HashAlg::{Sha256, Sha384, Sha512};
+    [
+        (RSA_PSS_PSS_SCHEMES[0], RsaPadding::Pss(Sha512)),
+        (RSA_PSS_PSS_SCHEMES[1], RsaPadding::Pss(Sha384)),
+        (RSA_PSS_PSS_SCHEMES[2], RsaPadding::Pss(Sha256)),
+    ]
+};
+
+/// The first of `schemes` that `offered` holds, signing with `key`.
+fn rsa_signer(
+    key: &Arc<core_rsa::PrivateKey>,
+    schemes: impl IntoIterator<Item = (SignatureScheme, RsaPadding)>,
+    offered: &[SignatureScheme],
+) -> Option<Box<dyn Signer>> {
+    let (scheme, padding) = schemes.into_iter().find(|(s, _)| offered.contains(s))?;
+    Some(Box::new(RsaSigner { key: Arc::clone(key), scheme, padding }))
+}
 
 /// An RSA signing key (an rsaEncryption key: it may sign PSS and PKCS#1 v1.5).
 struct RsaKey(Arc<core_rsa::PrivateKey>);
@@ -208,8 +255,7 @@ impl core::fmt::Debug for RsaKey {
 
 impl SigningKey for RsaKey {
     fn choose_scheme(&self, offered: &[SignatureScheme]) -> Option<Box<dyn Signer>> {
-        let scheme = RSA_SCHEMES.into_iter().find(|s| offered.contains(s))?;
-        Some(Box::new(RsaSigner { key: Arc::clone(&self.0), scheme }))
+        rsa_signer(&self.0, RSA_SCHEMES, offered)
     }
 
     fn public_key(&self) -> Option<SubjectPublicKeyInfoDer<'_>> {
@@ -223,10 +269,74 @@ impl SigningKey for RsaKey {
     }
 }
 
+/// An RSASSA-PSS key (id-RSASSA-PSS, RFC 4055): its certificate says it signs only PSS, so it
+/// offers only the `rsa_pss_pss_*` schemes (RFC 8446 §4.2.3) — all three without
+/// RSASSA-PSS-params, or the one its parameters name.
+struct RsaPssKey {
+    key: Arc<core_rsa::PrivateKey>,
+    /// The hash its parameters restrict it to; `None` without parameters.
+    hash: Option<core_rsa::HashAlg>,
+}
+
+impl RsaPssKey {
+    /// The key, or why its parameters leave it no TLS scheme: a `rsa_pss_pss_*` signature
+    /// uses SHA-256, -384 or -512 for both the message and MGF1, with a salt as long as the
+    /// hash (RFC 8446 §4.2.3), so a key restricted to anything else cannot sign in TLS.
+    fn new(key: core_rsa::PrivateKey, params: core_rsa::PssKeyParams) -> Result<Self, Error> {
+        use core_rsa::HashAlg::{Sha256, Sha384, Sha512};
+        let Some(only) = params.restriction() else {
+            return Ok(Self { key: Arc::new(key), hash: None });
+        };
+        let usable = matches!(only.hash, Sha256 | Sha384 | Sha512)
+            && only.mgf1_hash == only.hash
+            && only.salt_len == Some(only.hash.output_len());
+        if !usable {
+            return Err(Error::General(format!(
+                "RSASSA-PSS key restricted to {:?} with MGF1-{:?} and a {}-byte salt: TLS's \
+                 rsa_pss_pss_* schemes need SHA-256, SHA-384 or SHA-512 for both and a salt as \
+                 long as the hash (RFC 8446 §4.2.3), so this key cannot sign in TLS",
+                only.hash,
+                only.mgf1_hash,
+                only.salt_len.unwrap_or_default(),
+            )));
+        }
+        Ok(Self { key: Arc::new(key), hash: Some(only.hash) })
+    }
+}
+
+impl core::fmt::Debug for RsaPssKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "RsaPssKey({} bits, {:?})", self.key.bits(), self.hash)
+    }
+}
+
+impl SigningKey for RsaPssKey {
+    fn choose_scheme(&self, offered: &[SignatureScheme]) -> Option<Box<dyn Signer>> {
+        let allowed = RSA_PSS_PSS_PADDINGS
+            .into_iter()
+            .filter(|&(_, p)| self.hash.is_none_or(|h| p == RsaPadding::Pss(h)));
+        rsa_signer(&self.key, allowed, offered)
+    }
+
+    /// The id-RSASSA-PSS `SubjectPublicKeyInfo` with the parameters as the key had them, as
+    /// in its certificate.
+    fn public_key(&self) -> Option<SubjectPublicKeyInfoDer<'_>> {
+        let mut der = vec![0u8; self.key.modulus_len() + 128];
+        let len = self.key.public_key().to_spki_der(&mut der).ok()?;
+        der.truncate(len);
+        Some(SubjectPublicKeyInfoDer::from(der))
+    }
+
+    fn algorithm(&self) -> SignatureAlgorithm {
+        SignatureAlgorithm::RSA
+    }
+}
+
 /// Signs with one RSA scheme.
 struct RsaSigner {
     key: Arc<core_rsa::PrivateKey>,
     scheme: SignatureScheme,
+    padding: RsaPadding,
 }
 
 impl core::fmt::Debug for RsaSigner {
@@ -237,22 +347,14 @@ impl core::fmt::Debug for RsaSigner {
 
 impl Signer for RsaSigner {
     fn sign(&self, message: &[u8]) -> Result<Vec<u8>, Error> {
-        use core_rsa::HashAlg::{Sha256, Sha384, Sha512};
-        let (pss, hash) = match self.scheme {
-            SignatureScheme::RSA_PSS_SHA512 => (true, Sha512),
-            SignatureScheme::RSA_PSS_SHA384 => (true, Sha384),
-            SignatureScheme::RSA_PSS_SHA256 => (true, Sha256),
-            SignatureScheme::RSA_PKCS1_SHA512 => (false, Sha512),
-            SignatureScheme::RSA_PKCS1_SHA384 => (false, Sha384),
-            _ => (false, Sha256),
-        };
         let mut sig = vec![0u8; self.key.modulus_len()];
         let rng = &mut core_hash::OsRandom;
-        let len = if pss {
-            let params = core_rsa::Pss::with_salt_len(hash, hash.output_len());
-            self.key.sign_pss(params, message, rng, &mut sig)
-        } else {
-            self.key.sign_pkcs1v15(hash, message, rng, &mut sig)
+        let len = match self.padding {
+            RsaPadding::Pss(hash) => {
+                let params = core_rsa::Pss::with_salt_len(hash, hash.output_len());
+                self.key.sign_pss(params, message, rng, &mut sig)
+            }
+            RsaPadding::Pkcs1(hash) => self.key.sign_pkcs1v15(hash, message, rng, &mut sig),
         }
         .map_err(|e| Error::General(format!("RSA signing failed ({e})")))?;
         sig.truncate(len);

@@ -8,7 +8,7 @@ use rustls::{
     CipherSuite, SignatureScheme, SupportedCipherSuite, Tls12CipherSuite, Tls13CipherSuite,
 };
 
-use crate::{aead, hash, hkdf, hmac};
+use crate::{aead, hash, hkdf, hmac, quic};
 
 /// TLS 1.3 AES-128-GCM with SHA-256.
 pub static TLS13_AES_128_GCM_SHA256: SupportedCipherSuite =
@@ -20,7 +20,7 @@ pub static TLS13_AES_128_GCM_SHA256: SupportedCipherSuite =
         },
         hkdf_provider: &hkdf::HKDF_SHA256,
         aead_alg: &aead::TLS13_AES_128_GCM,
-        quic: None,
+        quic: Some(&quic::AES_128_GCM),
     });
 
 /// TLS 1.3 AES-256-GCM with SHA-384.
@@ -33,7 +33,7 @@ pub static TLS13_AES_256_GCM_SHA384: SupportedCipherSuite =
         },
         hkdf_provider: &hkdf::HKDF_SHA384,
         aead_alg: &aead::TLS13_AES_256_GCM,
-        quic: None,
+        quic: Some(&quic::AES_256_GCM),
     });
 
 /// TLS 1.3 ChaCha20-Poly1305 with SHA-256.
@@ -46,7 +46,7 @@ pub static TLS13_CHACHA20_POLY1305_SHA256: SupportedCipherSuite =
         },
         hkdf_provider: &hkdf::HKDF_SHA256,
         aead_alg: &aead::TLS13_CHACHA20_POLY1305,
-        quic: None,
+        quic: Some(&quic::CHACHA20_POLY1305),
     });
 
 /// TLS 1.3 AES-128-CCM with SHA-256 (not in the defaults).
@@ -84,7 +84,8 @@ static TLS12_ECDSA_SCHEMES: &[SignatureScheme] = &[
     SignatureScheme::ECDSA_NISTP256_SHA256,
 ];
 
-/// What an `ECDHE_RSA` suite's `ServerKeyExchange` may be signed with.
+/// What an `ECDHE_RSA` suite's `ServerKeyExchange` may be signed with. (Not `rsa_pss_pss_*`:
+/// rustls keeps schemes it has no name for only when a TLS 1.3 suite is in common.)
 static TLS12_RSA_SCHEMES: &[SignatureScheme] = &[
     SignatureScheme::RSA_PSS_SHA512,
     SignatureScheme::RSA_PSS_SHA384,

@@ -1,6 +1,7 @@
 //! Record protection allocates no more than rustls's own ring provider does: the same bulk
 //! transfer is run through both, counting heap allocations on the sending and receiving
 //! paths (the one output buffer per record rustls asks for, nothing per record on receipt).
+//! QUIC packet and header protection allocate nothing at all.
 
 mod common;
 
@@ -113,5 +114,35 @@ fn record_protection_allocates_no_more_than_ring() {
         let ring = bulk(Side::Ring, version, suite);
         eprintln!("{suite:?}: halite {ours:?}, ring {ring:?} (send, receive) allocations");
         assert!(ours.0 <= ring.0 && ours.1 <= ring.1, "{suite:?}: halite {ours:?} > ring {ring:?}");
+    }
+}
+
+/// Sealing, masking, unmasking and opening QUIC packets allocates nothing, for each suite.
+#[test]
+fn quic_packets_allocate_nothing() {
+    use rustls::quic::{Keys, Version};
+    for suite in
+        rustls_halite::DEFAULT_CIPHER_SUITES.iter().filter_map(rustls::SupportedCipherSuite::tls13)
+    {
+        let quic = suite.quic.unwrap();
+        let client = Keys::initial(Version::V1, suite, quic, b"dcid", rustls::Side::Client);
+        let server = Keys::initial(Version::V1, suite, quic, b"dcid", rustls::Side::Server);
+        let mut packet = [0x17u8; 1200];
+        let count = allocations(|| {
+            for pn in 0..64u64 {
+                let (header, rest) = packet.split_at_mut(5);
+                header[0] = 0x43;
+                header[1..].copy_from_slice(&(pn as u32).to_be_bytes());
+                let (payload, tag) = rest.split_at_mut(rest.len() - 16);
+                let t = client.local.packet.encrypt_in_place(pn, header, payload).unwrap();
+                tag.copy_from_slice(t.as_ref());
+                let sample: [u8; 16] = rest[..16].try_into().unwrap();
+                let (first, pn_bytes) = header.split_first_mut().unwrap();
+                client.local.header.encrypt_in_place(&sample, first, pn_bytes).unwrap();
+                server.remote.header.decrypt_in_place(&sample, first, pn_bytes).unwrap();
+                server.remote.packet.decrypt_in_place(pn, header, rest).unwrap();
+            }
+        });
+        assert_eq!(count, 0, "{:?}", suite.common.suite);
     }
 }

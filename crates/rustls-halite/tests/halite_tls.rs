@@ -1,6 +1,7 @@
 //! rustls on this provider against Halite's own sans-IO `tls` crate, in memory, both roles:
 //! every TLS 1.3 suite both implement × every group (the ML-KEM hybrids included), Ed25519
-//! certificate.
+//! certificate; and an RSASSA-PSS server key against Halite's client, which offers
+//! `rsa_pss_pss_*`.
 
 mod common;
 
@@ -132,43 +133,80 @@ fn rustls_halite_client_against_halite_tls_server() {
     assert_eq!(runs, 35);
 }
 
+/// One handshake and exchange of Halite's `tls` client, trusting `ca`, against a rustls server
+/// on this provider with the identity of `cert`.
+fn tls_client_against_rustls_server(
+    (suite, rustls_suite, group, tls_group): (
+        Suite,
+        CipherSuite,
+        NamedGroup,
+        tls::msgs::NamedGroup,
+    ),
+    cert: Cert,
+    ca: &[u8],
+) -> Result<(), String> {
+    let ca = CertificateDer::from(ca);
+    let roots = [webpki::anchor_from_trusted_cert(&ca).map_err(|e| e.to_string())?];
+    let provider = narrowed(Side::Halite, rustls_suite, group).ok_or("no such suite")?;
+    let config = server_config(provider, &TLS13, cert, None)?;
+    let mut theirs = rustls::ServerConnection::new(Arc::new(config)).map_err(|e| e.to_string())?;
+
+    let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
+    let suites = [suite];
+    let groups = [tls_group];
+    let config = tls::ClientConfig {
+        suites: &suites,
+        groups: &groups,
+        ..tls::ClientConfig::new(&roots, &tls::SystemClock)
+    };
+    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
+    let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom)
+        .map_err(|e| format!("{e:?}"))?;
+    let (mut ours_got, mut theirs_got) = (Vec::new(), Vec::new());
+    pump(&mut ours, &mut theirs, &mut ours_got, &mut theirs_got)?;
+    if ours.is_handshaking() || theirs.is_handshaking() {
+        return Err(format!("handshake did not finish: {:?}", ours.error()));
+    }
+    if theirs.negotiated_cipher_suite().map(|s| s.suite()) != Some(rustls_suite) {
+        return Err("rustls negotiated another suite".into());
+    }
+    let n = ours.negotiated().ok_or("nothing negotiated")?;
+    if (n.suite.0, n.group) != (suite.suite.0, tls_group) {
+        return Err(format!("halite negotiated {n:?}"));
+    }
+
+    ours.write(b"ping from halite tls").map_err(|e| format!("{e:?}"))?;
+    theirs.writer().write_all(b"pong from rustls-halite").map_err(|e| e.to_string())?;
+    pump(&mut ours, &mut theirs, &mut ours_got, &mut theirs_got)?;
+    if theirs_got != b"ping from halite tls" || ours_got != b"pong from rustls-halite" {
+        return Err("data garbled".into());
+    }
+    Ok(())
+}
+
 #[test]
 fn halite_tls_client_against_rustls_halite_server() {
-    let ca = CertificateDer::from(CA);
-    let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
     let mut runs = 0;
-    for (suite, rustls_suite, group, tls_group) in cases() {
-        let what = format!("{rustls_suite:?} {group:?}");
-        let provider = narrowed(Side::Halite, rustls_suite, group).unwrap();
-        let config = server_config(provider, &TLS13, Cert::Ed25519, None).unwrap();
-        let mut theirs = rustls::ServerConnection::new(Arc::new(config)).unwrap();
-
-        let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-        let suites = [suite];
-        let groups = [tls_group];
-        let config = tls::ClientConfig {
-            suites: &suites,
-            groups: &groups,
-            ..tls::ClientConfig::new(&roots, &tls::SystemClock)
-        };
-        let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-        let mut ours = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
-        let (mut ours_got, mut theirs_got) = (Vec::new(), Vec::new());
-        pump(&mut ours, &mut theirs, &mut ours_got, &mut theirs_got)
+    for case in cases() {
+        let what = format!("{:?} {:?}", case.1, case.2);
+        tls_client_against_rustls_server(case, Cert::Ed25519, CA)
             .unwrap_or_else(|e| panic!("{what}: {e}"));
-        assert!(!ours.is_handshaking(), "{what}: {:?}", ours.error());
-        assert!(!theirs.is_handshaking(), "{what}");
-        assert_eq!(theirs.negotiated_cipher_suite().map(|s| s.suite()), Some(rustls_suite));
-        let n = ours.negotiated().unwrap();
-        assert_eq!((n.suite.0, n.group), (suite.suite.0, tls_group), "{what}");
-
-        ours.write(b"ping from halite tls").unwrap();
-        theirs.writer().write_all(b"pong from rustls-halite").unwrap();
-        pump(&mut ours, &mut theirs, &mut ours_got, &mut theirs_got)
-            .unwrap_or_else(|e| panic!("{what}: {e}"));
-        assert_eq!(theirs_got, b"ping from halite tls", "{what}");
-        assert_eq!(ours_got, b"pong from rustls-halite", "{what}");
         runs += 1;
     }
     assert_eq!(runs, 35);
+}
+
+/// An RSASSA-PSS key serves Halite's `tls` client, which offers and verifies
+/// `rsa_pss_pss_*` (no rustls client offers them), for every suite.
+#[test]
+fn halite_tls_client_against_rustls_halite_rsa_pss_key() {
+    let ca = include_bytes!("../../tls/tests/data/ca-pss.der");
+    let mut runs = 0;
+    for case in cases().filter(|c| c.2 == NamedGroup::X25519) {
+        let what = format!("{:?}", case.1);
+        tls_client_against_rustls_server(case, Cert::RsaPss, ca)
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        runs += 1;
+    }
+    assert_eq!(runs, 5);
 }

@@ -290,3 +290,19 @@ fn tampered_record_is_refused() {
     std::io::Write::write_all(&mut c.writer(), b"attack at dawn").unwrap();
     assert!(transfer(&mut c, &mut s).unwrap() > 0);
 }
+
+/// An RSASSA-PSS server key and a rustls client (which offers no `rsa_pss_pss_*` scheme, with
+/// either provider): the server refuses for want of a common scheme rather than sign with an
+/// rsaEncryption scheme the key's certificate forbids.
+#[test]
+fn rsa_pss_key_refuses_rustls_clients() {
+    for client in [Side::Halite, Side::Ring] {
+        let suite = CipherSuite::TLS13_AES_128_GCM_SHA256;
+        let cp = narrowed(client, suite, NamedGroup::X25519).unwrap();
+        let sp = narrowed(Side::Halite, suite, NamedGroup::X25519).unwrap();
+        let cc = Arc::new(client_config(cp, &TLS13, Cert::RsaPss, None).unwrap());
+        let sc = Arc::new(server_config(sp, &TLS13, Cert::RsaPss, None).unwrap());
+        let Err(err) = handshake(&cc, &sc) else { panic!("{client:?}: handshake succeeded") };
+        assert!(err.contains("NoSignatureSchemesInCommon"), "{client:?}: {err}");
+    }
+}

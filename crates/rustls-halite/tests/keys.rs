@@ -197,3 +197,104 @@ fn bad_keys_are_refused() {
     }
     assert!(refused > 300);
 }
+
+/// `rsa_pss_pss_sha256/384/512` (RFC 8446 §4.2.3), which rustls carries as unknown values.
+const PSS_PSS: [SignatureScheme; 3] = [
+    SignatureScheme::Unknown(0x0809),
+    SignatureScheme::Unknown(0x080a),
+    SignatureScheme::Unknown(0x080b),
+];
+
+/// Every scheme an rsaEncryption key may use.
+const RSAE: [SignatureScheme; 6] = [
+    SignatureScheme::RSA_PSS_SHA256,
+    SignatureScheme::RSA_PSS_SHA384,
+    SignatureScheme::RSA_PSS_SHA512,
+    SignatureScheme::RSA_PKCS1_SHA256,
+    SignatureScheme::RSA_PKCS1_SHA384,
+    SignatureScheme::RSA_PKCS1_SHA512,
+];
+
+/// The id-RSASSA-PSS server keys and certificates of crates/tls's PSS PKI: one key without
+/// RSASSA-PSS-params, one restricted to SHA-384 (MGF1-SHA-384, 48-byte salt).
+fn pss_identities() -> [(&'static str, Arc<dyn SigningKey>, &'static [u8]); 2] {
+    let id = |key: &[u8]| load(pkcs8(key)).unwrap();
+    [
+        (
+            "unrestricted",
+            id(include_bytes!("../../tls/tests/data/server-pss.key.der")),
+            include_bytes!("../../tls/tests/data/server-pss.der"),
+        ),
+        (
+            "SHA-384 only",
+            id(include_bytes!("../../tls/tests/data/server-pss-sha384.key.der")),
+            include_bytes!("../../tls/tests/data/server-pss-sha384.der"),
+        ),
+    ]
+}
+
+/// RSASSA-PSS keys load, give their certificates' id-RSASSA-PSS public keys byte for byte
+/// (parameters included), and offer only the `rsa_pss_pss_*` schemes their parameters allow:
+/// never `rsa_pss_rsae_*` or PKCS#1 v1.5, which would tell the peer to expect an rsaEncryption
+/// key. An rsaEncryption key, conversely, never offers `rsa_pss_pss_*`.
+#[test]
+fn rsa_pss_keys_offer_only_their_schemes() {
+    let [pss256, pss384, pss512] = PSS_PSS;
+    let all = [&RSAE[..], &PSS_PSS].concat();
+    let choice = |key: &Arc<dyn SigningKey>, offered: &[SignatureScheme]| {
+        key.choose_scheme(offered).map(|s| s.scheme())
+    };
+    let [(_, free, free_cert), (_, sha384, sha384_cert)] = pss_identities();
+    for (key, cert) in [(&free, free_cert), (&sha384, sha384_cert)] {
+        assert_eq!(key.algorithm(), SignatureAlgorithm::RSA);
+        let chain = vec![pki_types::CertificateDer::from(cert)];
+        CertifiedKey::new(chain, Arc::clone(key)).keys_match().unwrap();
+        assert_eq!(choice(key, &RSAE), None);
+    }
+    assert_eq!(choice(&free, &all), Some(pss512));
+    assert_eq!(choice(&free, &[pss256, SignatureScheme::RSA_PSS_SHA512]), Some(pss256));
+    assert_eq!(choice(&free, &[pss384]), Some(pss384));
+    assert_eq!(choice(&sha384, &all), Some(pss384));
+    assert_eq!(choice(&sha384, &[pss256, pss512]), None);
+    let rsae_key = load(server_identity(Cert::Rsa).key).unwrap();
+    assert_eq!(choice(&rsae_key, &PSS_PSS), None);
+    assert_eq!(choice(&rsae_key, &all), Some(SignatureScheme::RSA_PSS_SHA512));
+}
+
+/// Each `rsa_pss_pss_*` signature of an RSASSA-PSS key verifies, as RFC 8446 §4.2.3 defines it
+/// (the scheme's hash for the message and MGF1, a salt as long as the hash), under the public
+/// key the signing key reports; another message's does not.
+#[test]
+fn rsa_pss_signatures_verify() {
+    use core_rsa::HashAlg::{Sha256, Sha384, Sha512};
+    let msg = b"the TLS 1.3 CertificateVerify content";
+    let mut runs = 0;
+    for (what, key, _) in pss_identities() {
+        let public =
+            core_rsa::PublicKey::from_spki_der(key.public_key().unwrap().as_ref()).unwrap();
+        for (scheme, hash) in PSS_PSS.into_iter().zip([Sha256, Sha384, Sha512]) {
+            let Some(signer) = key.choose_scheme(&[scheme]) else { continue };
+            let sig = signer.sign(msg).unwrap();
+            let pss = core_rsa::Pss::with_salt_len(hash, hash.output_len());
+            public.verify_pss(pss, msg, &sig).unwrap_or_else(|e| panic!("{what} {scheme:?}: {e}"));
+            assert!(public.verify_pss(pss, b"another message", &sig).is_err(), "{what}");
+            runs += 1;
+        }
+    }
+    // Three schemes for the key without parameters, one for the SHA-384 key.
+    assert_eq!(runs, 4);
+}
+
+/// RSASSA-PSS keys restricted to parameters no TLS scheme uses — SHA-1 (empty parameters:
+/// all defaults), or SHA-256 with a 20-byte salt — are refused with an error that says why.
+#[test]
+fn rsa_pss_keys_without_a_tls_scheme_are_refused() {
+    let keys: [(&[u8], &str); 2] = [
+        (include_bytes!("data/rsa-pss-sha1.key.der"), "Sha1"),
+        (include_bytes!("data/rsa-pss-sha256-salt20.key.der"), "20-byte salt"),
+    ];
+    for (der, why) in keys {
+        let err = load(pkcs8(der)).unwrap_err().to_string();
+        assert!(err.contains("RFC 8446 §4.2.3") && err.contains(why), "{err}");
+    }
+}

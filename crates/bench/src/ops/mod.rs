@@ -1,5 +1,5 @@
 //! The registry of operations, one module per group (`hash`, `aead`, `ec` and `nist`, `kem`,
-//! `rsa`, `modexp`, `tls`): for each op id
+//! `rsa`, `modexp`, `tls` and `quic`): for each op id
 //! (`sha256`, `hmac-sha256`, `aes-128-gcm-seal`…), how Halite computes it — its default choice
 //! and every implementation this CPU can run — and how each peer library does.
 //!
@@ -154,6 +154,7 @@ mod hash;
 mod kem;
 mod modexp;
 mod nist;
+mod quic;
 mod rsa;
 mod tls;
 
@@ -177,6 +178,7 @@ pub fn registry() -> Vec<Op> {
     ops.extend(rsa::ops());
     ops.extend(modexp::ops());
     ops.extend(tls::ops());
+    ops.extend(quic::ops());
     ops
 }
 

@@ -57,6 +57,9 @@ pub enum Cert {
     Ed25519,
     /// RSA-2048 (PKCS#1 v1.5 SHA-256 chain).
     Rsa,
+    /// RSASSA-PSS-2048: an id-RSASSA-PSS key without parameters (RSASSA-PSS SHA-256 chain),
+    /// which signs only with `rsa_pss_pss_*`: no rustls verifier offers those, OpenSSL does.
+    RsaPss,
 }
 
 macro_rules! tls_data {
@@ -111,6 +114,11 @@ pub fn server_identity(cert: Cert) -> Identity {
             tls_data!("server-rsa.key.der"),
             tls_data!("ca-rsa.der"),
         ),
+        Cert::RsaPss => ident(
+            tls_data!("server-pss.der"),
+            tls_data!("server-pss.key.der"),
+            tls_data!("ca-pss.der"),
+        ),
     }
 }
 
@@ -136,6 +144,11 @@ pub fn client_identity(cert: Cert) -> Identity {
             tls_data!("client-rsa.der"),
             tls_data!("client-rsa.key.der"),
             tls_data!("ca-rsa.der"),
+        ),
+        Cert::RsaPss => ident(
+            tls_data!("client-pss.der"),
+            tls_data!("client-pss.key.der"),
+            tls_data!("ca-pss.der"),
         ),
     }
 }

@@ -8,6 +8,9 @@
 #   crates/tls/tests/data/server-p256.key etc. in SEC1 `ECPrivateKey` form.
 # - server-rsa.pkcs1.der: crates/tls/tests/data/server-rsa.key as a PKCS#1 `RSAPrivateKey`.
 # - rsa1024.key.der, ed448.key.der: PKCS#8 keys of kinds the provider refuses.
+# - rsa-pss-sha1.key.der, rsa-pss-sha256-salt20.key.der: id-RSASSA-PSS keys whose parameters
+#   (SHA-1; SHA-256 with a 20-byte salt) match no rsa_pss_pss_* scheme, so they are refused. The
+#   usable RSA-PSS keys are crates/tls/tests/data/server-pss* (gen-pss.sh there).
 set -e
 cd "$(dirname "$0")"
 tls=../../../tls/tests/data
@@ -30,4 +33,9 @@ openssl ec -in server-p521.key -outform DER -out server-p521.sec1.der
 openssl rsa -in $tls/server-rsa.key -traditional -outform DER -out server-rsa.pkcs1.der
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 -outform DER -out rsa1024.key.der
 openssl genpkey -algorithm ed448 -outform DER -out ed448.key.der
+openssl genpkey -algorithm RSA-PSS -pkeyopt rsa_keygen_bits:2048 -pkeyopt rsa_pss_keygen_md:sha1 \
+  -outform DER -out rsa-pss-sha1.key.der
+openssl genpkey -algorithm RSA-PSS -pkeyopt rsa_keygen_bits:2048 -pkeyopt rsa_pss_keygen_md:sha256 \
+  -pkeyopt rsa_pss_keygen_mgf1_md:sha256 -pkeyopt rsa_pss_keygen_saltlen:20 \
+  -outform DER -out rsa-pss-sha256-salt20.key.der
 rm -f ca-p521.key server-p521.key
