@@ -15,6 +15,8 @@ mod io;
 mod md;
 #[cfg(feature = "legacy")]
 mod md5;
+#[cfg(feature = "std")]
+mod pooled_random;
 mod rand;
 mod rot;
 #[cfg(feature = "rustcrypto")]
@@ -34,6 +36,8 @@ pub use hkdf::{Hkdf, HkdfError, HkdfSalt};
 pub use hmac::{Hmac, MIN_TRUNCATED_TAG_LEN, VerifyError};
 #[cfg(feature = "legacy")]
 pub use md5::{Md5, Md5Impl};
+#[cfg(feature = "std")]
+pub use pooled_random::PooledOsRandom;
 #[cfg(feature = "std")]
 pub use rand::OsRandom;
 pub use rand::{RandomError, RandomSource};

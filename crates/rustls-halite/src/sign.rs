@@ -172,7 +172,7 @@ impl SigningKey for EcdsaKey {
 impl Signer for EcdsaKey {
     /// A DER signature with an RFC 6979 nonce hedged by fresh randomness (§3.6).
     fn sign(&self, message: &[u8]) -> Result<Vec<u8>, Error> {
-        let rng = &mut core_hash::OsRandom;
+        let rng = &mut core_hash::PooledOsRandom;
         let der = match self {
             Self::P256(k) => k.sign_hedged(message, rng).map(|s| s.to_der().as_ref().to_vec()),
             Self::P384(k) => k.sign_hedged(message, rng).map(|s| s.to_der().as_ref().to_vec()),
@@ -247,7 +247,7 @@ impl Signer for RsaSigner {
             _ => (false, Sha256),
         };
         let mut sig = vec![0u8; self.key.modulus_len()];
-        let rng = &mut core_hash::OsRandom;
+        let rng = &mut core_hash::PooledOsRandom;
         let len = if pss {
             let params = core_rsa::Pss::with_salt_len(hash, hash.output_len());
             self.key.sign_pss(params, message, rng, &mut sig)
