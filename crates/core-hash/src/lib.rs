@@ -25,6 +25,7 @@ mod sha1;
 mod sha256;
 mod sha3;
 mod sha512;
+mod tls12_prf;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
 
@@ -52,6 +53,7 @@ pub use sha3::{
 };
 pub use sha256::{Sha224, Sha256, Sha256Impl};
 pub use sha512::{Sha384, Sha384And512, Sha512, Sha512_256, Sha512Impl};
+pub use tls12_prf::tls12_prf;
 
 use core::fmt::Debug;
 
