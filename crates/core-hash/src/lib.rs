@@ -15,6 +15,8 @@ mod io;
 mod md;
 #[cfg(feature = "legacy")]
 mod md5;
+#[cfg(feature = "std")]
+mod pooled_random;
 mod rand;
 mod rot;
 #[cfg(feature = "rustcrypto")]
@@ -23,6 +25,7 @@ mod sha1;
 mod sha256;
 mod sha3;
 mod sha512;
+mod tls12_prf;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
 
@@ -34,6 +37,8 @@ pub use hkdf::{Hkdf, HkdfError, HkdfSalt};
 pub use hmac::{Hmac, MIN_TRUNCATED_TAG_LEN, VerifyError};
 #[cfg(feature = "legacy")]
 pub use md5::{Md5, Md5Impl};
+#[cfg(feature = "std")]
+pub use pooled_random::PooledOsRandom;
 #[cfg(feature = "std")]
 pub use rand::OsRandom;
 pub use rand::{RandomError, RandomSource};
@@ -48,6 +53,7 @@ pub use sha3::{
 };
 pub use sha256::{Sha224, Sha256, Sha256Impl};
 pub use sha512::{Sha384, Sha384And512, Sha512, Sha512_256, Sha512Impl};
+pub use tls12_prf::tls12_prf;
 
 use core::fmt::Debug;
 

@@ -22,7 +22,7 @@ pub static X25519: &dyn SupportedKxGroup = &X25519Group;
 
 impl SupportedKxGroup for X25519Group {
     fn start(&self) -> Result<Box<dyn ActiveKeyExchange>, Error> {
-        let secret = core_ec::x25519::SecretKey::generate(&mut core_hash::OsRandom)
+        let secret = core_ec::x25519::SecretKey::generate(&mut core_hash::PooledOsRandom)
             .map_err(|_| GetRandomFailed)?;
         let public = *secret.public_key().as_bytes();
         Ok(Box::new(X25519Exchange { secret, public }))
@@ -66,7 +66,7 @@ macro_rules! nist_group {
 
         impl SupportedKxGroup for $group {
             fn start(&self) -> Result<Box<dyn ActiveKeyExchange>, Error> {
-                let secret = core_ec::$curve::SecretKey::generate(&mut core_hash::OsRandom)
+                let secret = core_ec::$curve::SecretKey::generate(&mut core_hash::PooledOsRandom)
                     .map_err(|_| GetRandomFailed)?;
                 let public = secret.public_key().to_sec1_bytes();
                 Ok(Box::new($exchange { secret, public }))
@@ -149,7 +149,7 @@ impl Kem {
 
     /// A fresh key pair: the decapsulation key and the encoded encapsulation key.
     fn generate(self) -> Result<(DecapsulationKey, Vec<u8>), Error> {
-        let mut rng = core_hash::OsRandom;
+        let mut rng = core_hash::PooledOsRandom;
         Ok(match self {
             Self::MlKem768 => {
                 let dk = core_lattice::mlkem768::DecapsulationKey::generate(&mut rng)
@@ -169,7 +169,7 @@ impl Kem {
     /// Server: a ciphertext to the client's encapsulation key `ek` (checked as FIPS 203 §7.2
     /// says) and the shared key it carries.
     fn encapsulate(self, ek: &[u8]) -> Result<(Vec<u8>, core_lattice::SharedSecret), Error> {
-        let mut rng = core_hash::OsRandom;
+        let mut rng = core_hash::PooledOsRandom;
         let random = |e| match e {
             core_lattice::Error::RandomSource => Error::from(GetRandomFailed),
             _ => bad_share(),

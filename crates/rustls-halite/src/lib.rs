@@ -14,8 +14,8 @@ use rustls::{Error, SupportedCipherSuite};
 mod aead;
 mod hash;
 mod hkdf;
-mod hmac;
 mod kx;
+mod prf;
 mod quic;
 pub mod sign;
 mod suites;
@@ -98,7 +98,8 @@ pub static ALL_KX_GROUPS: &[&dyn SupportedKxGroup] = &[
 ];
 
 /// The provider with [`DEFAULT_CIPHER_SUITES`], [`DEFAULT_KX_GROUPS`], the verification
-/// algorithms of [`verify::SUPPORTED_SIG_ALGS`], OS randomness and [`sign`]'s key loader.
+/// algorithms of [`verify::SUPPORTED_SIG_ALGS`], OS randomness (through
+/// `core_hash::PooledOsRandom`: one system call serves a handshake or more) and [`sign`]'s key loader.
 pub fn default_provider() -> CryptoProvider {
     CryptoProvider {
         cipher_suites: DEFAULT_CIPHER_SUITES.to_vec(),
@@ -116,7 +117,7 @@ struct Halite;
 impl SecureRandom for Halite {
     fn fill(&self, buf: &mut [u8]) -> Result<(), GetRandomFailed> {
         use core_hash::RandomSource;
-        core_hash::OsRandom.fill(buf).map_err(|_| GetRandomFailed)
+        core_hash::PooledOsRandom.fill(buf).map_err(|_| GetRandomFailed)
     }
 }
 

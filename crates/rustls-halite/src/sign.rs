@@ -175,7 +175,7 @@ impl SigningKey for EcdsaKey {
 impl Signer for EcdsaKey {
     /// A DER signature with an RFC 6979 nonce hedged by fresh randomness (§3.6).
     fn sign(&self, message: &[u8]) -> Result<Vec<u8>, Error> {
-        let rng = &mut core_hash::OsRandom;
+        let rng = &mut core_hash::PooledOsRandom;
         let der = match self {
             Self::P256(k) => k.sign_hedged(message, rng).map(|s| s.to_der().as_ref().to_vec()),
             Self::P384(k) => k.sign_hedged(message, rng).map(|s| s.to_der().as_ref().to_vec()),
@@ -348,7 +348,7 @@ impl core::fmt::Debug for RsaSigner {
 impl Signer for RsaSigner {
     fn sign(&self, message: &[u8]) -> Result<Vec<u8>, Error> {
         let mut sig = vec![0u8; self.key.modulus_len()];
-        let rng = &mut core_hash::OsRandom;
+        let rng = &mut core_hash::PooledOsRandom;
         let len = match self.padding {
             RsaPadding::Pss(hash) => {
                 let params = core_rsa::Pss::with_salt_len(hash, hash.output_len());

@@ -2,13 +2,12 @@
 //! AEADs. Confidentiality limits follow rustls's providers (2^24 records for AES-GCM, from
 //! the AEAD-limits draft; none for ChaCha20-Poly1305) and RFC 8446 §5.5 for AES-CCM.
 
-use rustls::crypto::tls12::PrfUsingHmac;
 use rustls::crypto::{CipherSuiteCommon, KeyExchangeAlgorithm};
 use rustls::{
     CipherSuite, SignatureScheme, SupportedCipherSuite, Tls12CipherSuite, Tls13CipherSuite,
 };
 
-use crate::{aead, hash, hkdf, hmac, quic};
+use crate::{aead, hash, hkdf, prf, quic};
 
 /// TLS 1.3 AES-128-GCM with SHA-256.
 pub static TLS13_AES_128_GCM_SHA256: SupportedCipherSuite =
@@ -95,11 +94,6 @@ static TLS12_RSA_SCHEMES: &[SignatureScheme] = &[
     SignatureScheme::RSA_PKCS1_SHA256,
 ];
 
-/// The TLS 1.2 PRF (RFC 5246 §5) over HMAC-SHA256.
-static PRF_SHA256: PrfUsingHmac<'static> = PrfUsingHmac(&hmac::HMAC_SHA256);
-/// The TLS 1.2 PRF over HMAC-SHA384.
-static PRF_SHA384: PrfUsingHmac<'static> = PrfUsingHmac(&hmac::HMAC_SHA384);
-
 macro_rules! tls12_suite {
     ($(#[$doc:meta])* $name:ident, $hash:ident, $prf:ident, $sign:ident, $aead:ident, $limit:expr) => {
         $(#[$doc])*
@@ -112,7 +106,7 @@ macro_rules! tls12_suite {
             kx: KeyExchangeAlgorithm::ECDHE,
             sign: $sign,
             aead_alg: &aead::$aead,
-            prf_provider: &$prf,
+            prf_provider: &prf::$prf,
         });
     };
 }

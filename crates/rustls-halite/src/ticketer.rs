@@ -35,8 +35,8 @@ impl Ticketer {
 fn generate() -> Result<Box<dyn ProducesTickets>, GetRandomFailed> {
     let mut key = [0u8; 32];
     let mut key_name = [0u8; KEY_NAME_LEN];
-    core_hash::OsRandom.fill(&mut key).map_err(|_| GetRandomFailed)?;
-    core_hash::OsRandom.fill(&mut key_name).map_err(|_| GetRandomFailed)?;
+    core_hash::PooledOsRandom.fill(&mut key).map_err(|_| GetRandomFailed)?;
+    core_hash::PooledOsRandom.fill(&mut key_name).map_err(|_| GetRandomFailed)?;
     let aead = core_aead::Aes256Gcm::new(&key);
     zeroize::Zeroize::zeroize(&mut key);
     let aead = aead.map_err(|_| GetRandomFailed)?;
@@ -68,7 +68,7 @@ impl ProducesTickets for AeadTicketer {
 
     fn encrypt(&self, plain: &[u8]) -> Option<Vec<u8>> {
         let mut nonce = [0u8; NONCE_LEN];
-        core_hash::OsRandom.fill(&mut nonce).ok()?;
+        core_hash::PooledOsRandom.fill(&mut nonce).ok()?;
         let mut ticket = Vec::with_capacity(KEY_NAME_LEN + NONCE_LEN + plain.len() + TAG_LEN);
         ticket.extend_from_slice(&self.key_name);
         ticket.extend_from_slice(&nonce);
