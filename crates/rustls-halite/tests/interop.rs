@@ -1,4 +1,5 @@
-//! rustls with this provider against rustls with ring (both directions) and against itself,
+//! rustls with this provider against rustls with ring and with aws-lc-rs (both directions) and
+//! against itself,
 //! in memory: every suite × group × certificate type for TLS 1.3 and TLS 1.2, each run
 //! checking the negotiated suite, group and version and that data flows both ways; then
 //! resumption, client authentication, `KeyUpdate` and tampered records.
@@ -65,15 +66,18 @@ fn run_case(
     exchange(&mut c, &mut s)
 }
 
-/// Whether a side can run a case at all: ring has no AES-CCM, no P-521 group and no P-521
-/// certificates.
+/// Whether a side can run a case at all: ring and aws-lc-rs have no AES-CCM and no P-521
+/// group, and ring no P-521 certificates.
 fn supported(side: Side, suite: CipherSuite, group: NamedGroup, cert: Cert) -> bool {
-    side == Side::Halite
-        || !(matches!(
-            suite,
-            CipherSuite::TLS13_AES_128_CCM_SHA256 | CipherSuite::TLS13_AES_128_CCM_8_SHA256
-        ) || group == NamedGroup::secp521r1
-            || cert == Cert::P521)
+    let ccm = matches!(
+        suite,
+        CipherSuite::TLS13_AES_128_CCM_SHA256 | CipherSuite::TLS13_AES_128_CCM_8_SHA256
+    );
+    match side {
+        Side::Halite => true,
+        Side::AwsLc => !ccm && group != NamedGroup::secp521r1,
+        Side::Ring => !ccm && group != NamedGroup::secp521r1 && cert != Cert::P521,
+    }
 }
 
 /// Runs every case of `version` between the two sides; returns how many passed.
@@ -115,6 +119,17 @@ fn tls13_ring_client_halite_server() {
     assert_eq!(matrix(Side::Ring, Side::Halite, &TLS13), 36);
 }
 
+// aws-lc-rs: 3 suites × 3 groups × 5 certificates, each version.
+#[test]
+fn tls13_halite_client_aws_lc_server() {
+    assert_eq!(matrix(Side::Halite, Side::AwsLc, &TLS13), 45);
+}
+
+#[test]
+fn tls13_aws_lc_client_halite_server() {
+    assert_eq!(matrix(Side::AwsLc, Side::Halite, &TLS13), 45);
+}
+
 #[test]
 fn tls13_halite_both_sides() {
     assert_eq!(matrix(Side::Halite, Side::Halite, &TLS13), 100);
@@ -133,12 +148,27 @@ fn tls12_ring_client_halite_server() {
 }
 
 #[test]
+fn tls12_halite_client_aws_lc_server() {
+    assert_eq!(matrix(Side::Halite, Side::AwsLc, &TLS12), 45);
+}
+
+#[test]
+fn tls12_aws_lc_client_halite_server() {
+    assert_eq!(matrix(Side::AwsLc, Side::Halite, &TLS12), 45);
+}
+
+#[test]
 fn tls12_halite_both_sides() {
     assert_eq!(matrix(Side::Halite, Side::Halite, &TLS12), 60);
 }
 
-const PAIRS: [(Side, Side); 3] =
-    [(Side::Halite, Side::Ring), (Side::Ring, Side::Halite), (Side::Halite, Side::Halite)];
+const PAIRS: [(Side, Side); 5] = [
+    (Side::Halite, Side::Ring),
+    (Side::Ring, Side::Halite),
+    (Side::Halite, Side::AwsLc),
+    (Side::AwsLc, Side::Halite),
+    (Side::Halite, Side::Halite),
+];
 
 /// A second connection with the same configs resumes (TLS 1.3 tickets, TLS 1.2 session IDs)
 /// and carries data.
@@ -161,10 +191,10 @@ fn resumption() {
 }
 
 /// Resumption with stateless tickets sealed by this provider's `Ticketer`, for clients on
-/// both providers, TLS 1.3 and TLS 1.2 (RFC 5077 tickets).
+/// each provider, TLS 1.3 and TLS 1.2 (RFC 5077 tickets).
 #[test]
 fn resumption_with_halite_tickets() {
-    for client in [Side::Halite, Side::Ring] {
+    for client in [Side::Halite, Side::Ring, Side::AwsLc] {
         for version in [&TLS13, &TLS12] {
             let what = format!("{client:?} client {:?}", version.version);
             let cc = Arc::new(client_config(provider(client), version, Cert::P256, None).unwrap());
@@ -228,7 +258,7 @@ fn client_authentication() {
             }
         }
     }
-    assert_eq!(runs, 24);
+    assert_eq!(runs, 40);
 }
 
 /// Both sides update their TLS 1.3 sending keys, twice each, on every AEAD; records keep
@@ -296,7 +326,7 @@ fn tampered_record_is_refused() {
 /// rsaEncryption scheme the key's certificate forbids.
 #[test]
 fn rsa_pss_key_refuses_rustls_clients() {
-    for client in [Side::Halite, Side::Ring] {
+    for client in [Side::Halite, Side::Ring, Side::AwsLc] {
         let suite = CipherSuite::TLS13_AES_128_GCM_SHA256;
         let cp = narrowed(client, suite, NamedGroup::X25519).unwrap();
         let sp = narrowed(Side::Halite, suite, NamedGroup::X25519).unwrap();

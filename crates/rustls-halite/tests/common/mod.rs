@@ -22,6 +22,8 @@ pub enum Side {
     Halite,
     /// rustls's own ring provider.
     Ring,
+    /// rustls's aws-lc-rs provider (its default suites and groups).
+    AwsLc,
 }
 
 /// The provider of `side` with every suite it implements.
@@ -33,6 +35,7 @@ pub fn provider(side: Side) -> CryptoProvider {
             ..rustls_halite::default_provider()
         },
         Side::Ring => rustls::crypto::ring::default_provider(),
+        Side::AwsLc => rustls::crypto::aws_lc_rs::default_provider(),
     }
 }
 
