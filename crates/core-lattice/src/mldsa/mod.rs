@@ -282,11 +282,13 @@ macro_rules! parameter_set {
                         seed: None,
                     };
                     sk.bytes.copy_from_slice(bytes);
-                    if !bool::from(dsa::s_in_range::<K, L>(P, &sk.bytes)) {
+                    // Whether the key is consistent is public (it is refused or not); the
+                    // checks themselves run in constant time.
+                    if !core_hash::declassify(bool::from(dsa::s_in_range::<K, L>(P, &sk.bytes))) {
                         return Err(Error::InvalidSigningKey);
                     }
                     dsa::derive_public::<K, L>(imp, P, &mut sk.bytes, &mut sk.public.bytes);
-                    if !bool::from(sk.bytes[..].ct_eq(bytes)) {
+                    if !core_hash::declassify(bool::from(sk.bytes[..].ct_eq(bytes))) {
                         return Err(Error::InvalidSigningKey);
                     }
                     sk.public.tr.copy_from_slice(&sk.bytes[64..128]);
