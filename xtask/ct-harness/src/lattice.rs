@@ -9,7 +9,7 @@
 //! ML-DSA-44 and -65 (η = 2 and 4) on every ML-DSA implementation: key generation from a
 //! secret ξ, then signing with the key as a holder stores it (K, s₁, s₂ and t₀ secret; ρ and
 //! tr public), deterministically and with secret randomness. The library declassifies what
-//! FIPS 204 makes public or allows to leak: ρ, the positions ExpandS rejects, each candidate's
+//! FIPS 204 makes public or allows to leak: ρ, the positions `ExpandS` rejects, each candidate's
 //! challenge c̃ and whether it was rejected, and the accepted hint.
 
 use core_lattice::Implementation as _;

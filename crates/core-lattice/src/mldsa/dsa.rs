@@ -340,7 +340,7 @@ pub(crate) fn sign<const K: usize, const L: usize>(
         }
         // r = w − c·s₂ with ‖LowBits(r)‖∞ < γ₂ − β; c·t₀ with ‖c·t₀‖∞ < γ₂; the hint
         // h = HighBits(r + c·t₀) ≠ HighBits(r) with at most ω ones, written over w.
-        let mut ones = 0;
+        let mut ones = 0u32;
         for (i, wi) in w.iter_mut().enumerate() {
             // c·s₂ and c·t₀ into `product`, each decoded into `decoded` first.
             let [product, decoded] = &mut *tmp;
@@ -362,12 +362,13 @@ pub(crate) fn sign<const K: usize, const L: usize>(
                 let ct0 = centered(ct0);
                 rejected |= exceeds(r0, gamma2 - p.beta) | exceeds(ct0, gamma2);
                 let differs = (p.gamma2.high_bits(freeze(*wc + ct0)) ^ r1).cast_unsigned();
-                let bit = ((differs | differs.wrapping_neg()) >> 31).cast_signed();
-                *wc = bit;
+                let bit = (differs | differs.wrapping_neg()) >> 31;
+                *wc = bit.cast_signed();
                 ones += bit;
             }
         }
-        rejected |= ((p.omega as i32) - ones).cast_unsigned() >> 31;
+        // More than ω ones: ω − ones wraps, setting the top bit.
+        rejected |= u32::try_from(p.omega).unwrap_or(0).wrapping_sub(ones) >> 31;
         if core_hash::declassify(rejected) == 0 {
             // Accepted: the hint is part of the signature, so public (HintBitPack,
             // FIPS 204 Algorithm 20).

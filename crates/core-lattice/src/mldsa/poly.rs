@@ -82,7 +82,7 @@ pub(crate) struct Gamma2 {
 impl Gamma2 {
     /// The constants for `gamma2`, computed when compiling.
     pub(crate) const fn new(gamma2: i32) -> Self {
-        let divisor = (2 * gamma2 as u32) >> 7;
+        let divisor = (2 * gamma2.cast_unsigned()) >> 7;
         Self { gamma2, reciprocal: (1 << 24) / divisor + 1 }
     }
 
@@ -93,7 +93,7 @@ impl Gamma2 {
 
     /// Bits per coefficient of w₁Encode: bitlen((q−1)/(2γ₂) − 1), 6 or 4.
     pub(crate) const fn w1_bits(self) -> u32 {
-        32 - (self.high_values() as u32 - 1).leading_zeros()
+        32 - (self.high_values().cast_unsigned() - 1).leading_zeros()
     }
 
     /// Decompose (FIPS 204 Algorithm 36) of `r` in `0..q`: (r₁, r₀) with
@@ -354,15 +354,17 @@ mod tests {
     #[test]
     fn coeff_from_half_byte_matches_the_definition() {
         for z in 0..16u32 {
-            assert_eq!(coeff_from_half_byte(z, 2), (z < 15, 2 - (z % 5) as i32));
-            assert_eq!(coeff_from_half_byte(z, 4), (z < 9, 4 - z as i32));
+            assert_eq!(coeff_from_half_byte(z, 2), (z < 15, 2 - (z % 5).cast_signed()));
+            assert_eq!(coeff_from_half_byte(z, 4), (z < 9, 4 - z.cast_signed()));
         }
     }
 
     #[test]
     fn pack_round_trips_every_width() {
         for bits in [3u32, 4, 6, 10, 13, 18, 20] {
-            let p = Poly(core::array::from_fn(|i| ((i * 2_654_435_761) % (1 << bits)) as i32));
+            let p = Poly(core::array::from_fn(|i| {
+                ((i as u32).wrapping_mul(2_654_435_761) % (1 << bits)).cast_signed()
+            }));
             let mut bytes = [0u8; 640];
             let b = (1 << bits) - 1;
             pack_signed(&p, b, bits, &mut bytes[..32 * bits as usize]);

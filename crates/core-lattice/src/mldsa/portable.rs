@@ -134,7 +134,7 @@ mod tests {
         assert_eq!(QINV.wrapping_mul(Q), 1);
         assert_eq!(QINV, 58_728_449);
         // Appendix B: zetas[1] = 4808194 (before the Montgomery factor).
-        let r_inv = pow_mod(R_MOD_Q, Q as u64 - 2) as i64;
+        let r_inv = pow_mod(R_MOD_Q, Q as u64 - 2).cast_signed();
         assert_eq!(modq(i64::from(ZETAS[1]) * r_inv), 4_808_194);
         assert_eq!(modq(i64::from(F)), 41_978);
     }
@@ -143,8 +143,10 @@ mod tests {
     /// schoolbook multiplication, with one factor as large as a mask y and one as small as s.
     #[test]
     fn ntt_multiplication_matches_schoolbook() {
-        let a: [i32; N] = core::array::from_fn(|i| ((i as i32 * 7919 + 3) % (1 << 20)) - (1 << 19));
-        let b: [i32; N] = core::array::from_fn(|i| ((i * i * 31 + 11) % 9) as i32 - 4);
+        let a: [i32; N] =
+            core::array::from_fn(|i| ((i as u32 * 7919 + 3) % (1 << 20)).cast_signed() - (1 << 19));
+        let b: [i32; N] =
+            core::array::from_fn(|i| ((i as u32 * i as u32 * 31 + 11) % 9).cast_signed() - 4);
         let mut want = [0i64; N];
         for i in 0..N {
             for j in 0..N {
@@ -170,7 +172,7 @@ mod tests {
 
     #[test]
     fn montgomery_reduce_is_exact_at_its_bounds() {
-        let r_inv = pow_mod(R_MOD_Q, Q as u64 - 2) as i64;
+        let r_inv = pow_mod(R_MOD_Q, Q as u64 - 2).cast_signed();
         let bound = i64::from(Q) << 31;
         for a in [-bound + 1, -1, 0, 1, 123_456_789_012, bound - 1] {
             let r = montgomery_reduce(a);
