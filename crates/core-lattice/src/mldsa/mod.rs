@@ -22,7 +22,11 @@
 //! Nothing holds the matrix Â: each entry is sampled when its product is needed. Verification
 //! is streamed one row of Â at a time from the encoded key and signature, with four
 //! polynomials (4 KiB) live: the row's accumulator, the entry of Â, one decoded polynomial of
-//! z and ĉ. Signing holds ŷ and w (ℓ + k polynomials) besides.
+//! z (transformed again for each row, which costs k·ℓ NTTs where holding ẑ would cost ℓ, and
+//! saves ℓ KiB) and ĉ. Signing holds ŷ and w (ℓ + k polynomials) besides. Measured on
+//! `thumbv6m-none-eabi` (`cargo xtask stack-sizes -p core-lattice --root …`, release without
+//! LTO, deepest static call chain): ML-DSA-44 `verify` **6.6 KiB** (`verify_mu` 5152 B →
+//! c̃′ squeeze 592 → Keccak-f 736), key generation from a seed 15.5 KiB, signing 17.4 KiB.
 //!
 //! # Adding a backend
 //!
