@@ -15,7 +15,7 @@ mod shake;
 use core::fmt;
 
 pub use core_hash::{Implementation, RandomSource, Registered};
-pub use mldsa::{MAX_CONTEXT_LEN, MU_LEN, MlDsaImpl, SEED_LEN, mldsa44, mldsa65, mldsa87};
+pub use mldsa::{MAX_CONTEXT_LEN, MU_LEN, MlDsaImpl, PreHash, SEED_LEN, mldsa44, mldsa65, mldsa87};
 pub use mlkem::{MlKemImpl, SHARED_SECRET_LEN, SharedSecret, mlkem512, mlkem768, mlkem1024};
 
 /// Every implementation in this crate, available on this CPU or not: what the tests iterate

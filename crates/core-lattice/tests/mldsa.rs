@@ -176,6 +176,42 @@ macro_rules! suite {
             }
 
             #[test]
+            fn prehashed_signatures_verify_only_with_their_hash() {
+                use core_lattice::PreHash::*;
+                let sk = SigningKey::from_seed(&[4; 32]);
+                let vk = sk.verifying_key();
+                let hashes = [Sha256, Sha384, Sha512, Sha3_256, Sha3_512, Shake128, Shake256];
+                for (i, &hash) in hashes.iter().enumerate() {
+                    let sig = sk.sign_prehashed(hash, b"message", b"c", &mut OsRandom).unwrap();
+                    assert_eq!(
+                        vk.verify_prehashed(hash, b"message", b"c", &sig),
+                        Ok(()),
+                        "{hash:?}"
+                    );
+                    let other = hashes[(i + 1) % hashes.len()];
+                    assert_eq!(
+                        vk.verify_prehashed(other, b"message", b"c", &sig),
+                        Err(Error::InvalidSignature)
+                    );
+                    assert_eq!(vk.verify(b"message", b"c", &sig), Err(Error::InvalidSignature));
+                    assert_eq!(
+                        vk.verify_prehashed(hash, b"massage", b"c", &sig),
+                        Err(Error::InvalidSignature)
+                    );
+                }
+                let pure = sk.sign_deterministic(b"message", b"c").unwrap();
+                assert_eq!(
+                    vk.verify_prehashed(Sha256, b"message", b"c", &pure),
+                    Err(Error::InvalidSignature)
+                );
+                let long = [0u8; MAX_CONTEXT_LEN + 1];
+                assert_eq!(
+                    sk.sign_prehashed(Sha256, b"m", &long, &mut OsRandom).err(),
+                    Some(Error::ContextTooLong)
+                );
+            }
+
+            #[test]
             fn hedged_and_external_mu_signatures_verify() {
                 let sk = SigningKey::generate(&mut OsRandom).unwrap();
                 let vk = sk.verifying_key();

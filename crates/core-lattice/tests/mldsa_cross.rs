@@ -1,8 +1,9 @@
 //! Byte-for-byte agreement of ML-DSA key generation and signing with RustCrypto's `ml-dsa`
 //! and with `libcrux-ml-dsa`, and each side verifying the other's signatures, on random
-//! seeds, messages, contexts and signing randomness, for every implementation this CPU runs.
+//! seeds, messages, contexts and signing randomness, for every implementation this CPU runs;
+//! HashML-DSA with SHAKE128 against libcrux's.
 
-use core_lattice::{Implementation, MlDsaImpl, mldsa44, mldsa65, mldsa87};
+use core_lattice::{Implementation, MlDsaImpl, PreHash, mldsa44, mldsa65, mldsa87};
 use ml_dsa::{B32, Keypair, MlDsa44, MlDsa65, MlDsa87};
 use proptest::prelude::*;
 
@@ -14,6 +15,9 @@ macro_rules! agree {
             let lc = libcrux_ml_dsa::$libcrux::generate_key_pair(seed);
             let rc_sig = rc.expanded_key().sign_deterministic(msg, ctx).unwrap().encode();
             let lc_sig = libcrux_ml_dsa::$libcrux::sign(&lc.signing_key, msg, ctx, rnd).unwrap();
+            let lc_pre =
+                libcrux_ml_dsa::$libcrux::sign_pre_hashed_shake128(&lc.signing_key, msg, ctx, rnd)
+                    .unwrap();
             for imp in MlDsaImpl::available() {
                 let name = imp.name();
                 let sk = $module::SigningKey::from_seed_with_impl(&seed, imp);
@@ -42,6 +46,13 @@ macro_rules! agree {
                 assert!(
                     libcrux_ml_dsa::$libcrux::verify(&lc.verification_key, msg, ctx, &ours).is_ok()
                 );
+
+                // HashML-DSA with SHAKE128, the pre-hash libcrux offers.
+                let mu = vk.compute_mu_prehashed(PreHash::Shake128, msg, ctx).unwrap();
+                let ours = sk.sign_mu_with_randomness(&mu, &rnd);
+                assert_eq!(&ours.as_bytes()[..], lc_pre.as_slice(), "HashML-DSA on {name}");
+                let theirs = $module::Signature::from_bytes(lc_pre.as_slice()).unwrap();
+                assert_eq!(vk.verify_prehashed(PreHash::Shake128, msg, ctx, &theirs), Ok(()));
             }
         }
     };

@@ -3,11 +3,11 @@
 //! small stack: the matrix Â is never held; each entry is sampled when its product is needed.
 //! Keys and signatures stay encoded; each polynomial is decoded when it is used.
 
-use super::MlDsaImpl;
 use super::poly::{
     D, Gamma2, N, Poly, centered, exceeds, expand_mask, freeze, pack, pack_signed, power2round,
     sample_bounded, sample_in_ball, sample_uniform, unpack, unpack_signed,
 };
+use super::{MlDsaImpl, PreHash};
 use crate::Error;
 use core_hash::Shake256;
 use subtle::ConstantTimeEq;
@@ -219,12 +219,33 @@ pub(crate) fn s_in_range<const K: usize, const L: usize>(p: Params, sk: &[u8]) -
 /// μ = H(tr ‖ M′, 64) with M′ = 0 ‖ |ctx| ‖ ctx ‖ M (FIPS 204 Algorithms 2 and 3), or
 /// [`Error::ContextTooLong`].
 pub(crate) fn mu(tr: &[u8], ctx: &[u8], msg: &[u8]) -> Result<[u8; 64], Error> {
+    mu_of(tr, 0, ctx, &[msg])
+}
+
+/// HashML-DSA's μ = H(tr ‖ M′, 64) with M′ = 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M) (FIPS 204
+/// Algorithms 4 and 5), or [`Error::ContextTooLong`].
+pub(crate) fn mu_prehashed(
+    tr: &[u8],
+    ctx: &[u8],
+    hash: PreHash,
+    msg: &[u8],
+) -> Result<[u8; 64], Error> {
+    let mut digest = [0u8; 64];
+    let len = hash.digest(msg, &mut digest);
+    let oid = [0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, hash.oid_last_arc()];
+    mu_of(tr, 1, ctx, &[&oid, &digest[..len]])
+}
+
+/// H(tr ‖ domain ‖ |ctx| ‖ ctx ‖ parts…, 64).
+fn mu_of(tr: &[u8], domain: u8, ctx: &[u8], parts: &[&[u8]]) -> Result<[u8; 64], Error> {
     let ctx_len = u8::try_from(ctx.len()).map_err(|_| Error::ContextTooLong)?;
     let mut h = Shake256::new();
     h.update(tr);
-    h.update(&[0, ctx_len]);
+    h.update(&[domain, ctx_len]);
     h.update(ctx);
-    h.update(msg);
+    for part in parts {
+        h.update(part);
+    }
     let mut mu = [0u8; 64];
     h.finalize_xof().read(&mut mu);
     Ok(mu)
