@@ -283,10 +283,12 @@ impl Commitment {
 ///
 /// Timing: each iteration of the rejection loop runs every check on every coefficient,
 /// whatever failed first, and only the one bit "rejected or not" is declassified, so the
-/// number of iterations is the only data-dependent timing, as FIPS 204 (§3.6.3 and
-/// Appendix C) accepts: it depends on discarded candidates, not on the key. The challenge c̃
-/// of each candidate is declassified before SampleInBall: it is published with an accepted
-/// candidate, and a rejected one's c̃ is a hash of w₁, which the signature does not reveal.
+/// number of iterations is the only data-dependent timing of the loop, the one FIPS 204
+/// accepts: it depends on discarded candidates, not on the key. (ExpandS in key generation
+/// leaks the positions of rejected half-bytes, which are independent of the kept ones; see
+/// `poly::sample_bounded`.) The challenge c̃ of each candidate is declassified before
+/// SampleInBall: it is published with an accepted candidate, and a rejected one's c̃ is a
+/// hash of μ and w₁ that reveals neither y nor the key.
 pub(crate) fn sign<const K: usize, const L: usize>(
     imp: MlDsaImpl,
     p: Params,
