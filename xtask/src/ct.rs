@@ -91,7 +91,7 @@ fn build(dir: &Path) -> StageResult {
     util::run(&mut cmd)
 }
 
-/// The division check ([`crate::divscan`]) on the release harness, which links every ML-KEM
+/// The division check ([`crate::divscan`]) on the release harness, which links every ML-KEM and ML-DSA
 /// implementation this machine has: no `div`/`idiv` and no division helper reachable from
 /// core-lattice's functions. GNU `objdump`, else `llvm-objdump` from rustup's llvm-tools.
 fn div_scan(harness: &Path) -> StageResult {
