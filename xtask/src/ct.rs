@@ -92,8 +92,8 @@ fn build(dir: &Path) -> StageResult {
 }
 
 /// The division check ([`crate::divscan`]) on the release harness, which links every ML-KEM
-/// implementation this machine has: no `div`/`idiv` and no division helper reachable from
-/// core-lattice's functions. GNU `objdump`, else `llvm-objdump` from rustup's llvm-tools.
+/// and ML-DSA implementation this machine has: no `div`/`idiv` and no division helper
+/// reachable from core-lattice's functions. GNU `objdump`, else `llvm-objdump` from rustup's llvm-tools.
 fn div_scan(harness: &Path) -> StageResult {
     let tool = util::find_program("objdump")
         .or_else(|| crate::m0::rustup_llvm_tool("llvm-objdump"))

@@ -18,9 +18,10 @@ pub enum Library {
     AwsLcRs,
     /// `graviola` (s2n-bignum and hand-written assembly; `x86_64` and `aarch64` only).
     Graviola,
-    /// The RustCrypto crates (`sha1`, `sha2`, `sha3`, `hmac`, `ml-kem`…).
+    /// The RustCrypto crates (`sha1`, `sha2`, `sha3`, `hmac`, `ml-kem`, `ml-dsa`…).
     RustCrypto,
-    /// `libcrux-ml-kem` (Cryspen's formally verified ML-KEM, with its AVX2 code).
+    /// `libcrux-ml-kem` and `libcrux-ml-dsa` (Cryspen's formally verified ML-KEM and ML-DSA,
+    /// with their AVX2 code).
     Libcrux,
     /// The `openssl` binary on `PATH`, measured by its own `openssl speed`.
     OpenSsl,

@@ -8,21 +8,24 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod mldsa;
 mod mlkem;
+mod shake;
 
 use core::fmt;
 
 pub use core_hash::{Implementation, RandomSource, Registered};
+pub use mldsa::{MAX_CONTEXT_LEN, MU_LEN, MlDsaImpl, PreHash, SEED_LEN, mldsa44, mldsa65, mldsa87};
 pub use mlkem::{MlKemImpl, SHARED_SECRET_LEN, SharedSecret, mlkem512, mlkem768, mlkem1024};
 
 /// Every implementation in this crate, available on this CPU or not: what the tests iterate
 /// and what `speed --impls` and the README's support matrix list.
 pub fn implementations() -> impl Iterator<Item = Registered> {
-    core_hash::registered::<MlKemImpl>("mlkem")
+    core_hash::registered::<MlKemImpl>("mlkem").chain(core_hash::registered::<MlDsaImpl>("mldsa"))
 }
 
-/// Why an ML-KEM operation was refused. Every variant is a property of the input (or the
-/// random source), never of the CPU.
+/// Why an ML-KEM or ML-DSA operation was refused. Every variant is a property of the input (or
+/// the random source), never of the CPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
@@ -36,6 +39,20 @@ pub enum Error {
     InvalidDecapsulationKey,
     /// The random source failed.
     RandomSource,
+    /// An ML-DSA context string is longer than 255 bytes (FIPS 204 §5.2).
+    ContextTooLong,
+    /// An ML-DSA signing key's s₁ or s₂ has a coefficient outside `-η..=η`, or its t₀ or tr is
+    /// not the one its ρ, s₁ and s₂ give.
+    InvalidSigningKey,
+    /// An ML-DSA signature's hint is not a valid encoding (FIPS 204 Algorithm 21): its counts
+    /// decrease or exceed ω, a row's indices do not strictly increase, or unused bytes are
+    /// not zero.
+    InvalidHint,
+    /// An ML-DSA signature's z has a coefficient with |z| ≥ γ₁ − β (FIPS 204 Algorithm 8).
+    SignatureOutOfRange,
+    /// An ML-DSA signature is well formed but not valid for this key, message and context:
+    /// the commitment hash c̃ does not match.
+    InvalidSignature,
 }
 
 impl fmt::Display for Error {
@@ -45,6 +62,11 @@ impl fmt::Display for Error {
             Self::InvalidEncapsulationKey => "encapsulation key has a coefficient not below q",
             Self::InvalidDecapsulationKey => "decapsulation key fails its hash check",
             Self::RandomSource => "random source failed",
+            Self::ContextTooLong => "context string longer than 255 bytes",
+            Self::InvalidSigningKey => "signing key is inconsistent",
+            Self::InvalidHint => "signature hint is malformed",
+            Self::SignatureOutOfRange => "signature response z is out of range",
+            Self::InvalidSignature => "signature does not verify",
         })
     }
 }

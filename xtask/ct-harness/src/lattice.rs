@@ -5,21 +5,78 @@
 //! ciphertext are public once made, so they are declassified before they are compared or fed
 //! to the next step; the library itself declares ρ public (`core_hash::declassify`), since
 //! the matrix sampling it seeds is rejection sampling over public data.
+//!
+//! ML-DSA-44 and -65 (η = 2 and 4) on every ML-DSA implementation: key generation from a
+//! secret ξ, then signing with the key as a holder stores it (K, s₁, s₂ and t₀ secret; ρ and
+//! tr public), deterministically and with secret randomness. The library declassifies what
+//! FIPS 204 makes public or allows to leak: ρ, the positions `ExpandS` rejects, each candidate's
+//! challenge c̃ and whether it was rejected, and the accepted hint.
 
 use core_lattice::Implementation as _;
-use core_lattice::MlKemImpl;
 use core_lattice::mlkem768::{CIPHERTEXT_LEN, Ciphertext, DECAPSULATION_KEY_LEN, DecapsulationKey};
+use core_lattice::{MlDsaImpl, MlKemImpl};
 
 use crate::{Tally, every, secret_array, valgrind};
 
 /// Bytes of the encoded ŝ at the start of an ML-KEM-768 decapsulation key (384·k).
 const S_HAT_LEN: usize = 384 * 3;
 
+/// Defines `$module(t, imp)`: ML-DSA key generation and signing of one parameter set.
+macro_rules! mldsa {
+    ($module:ident, $name:literal) => {
+        fn $module(t: &mut Tally, imp: MlDsaImpl) {
+            let xi: [u8; 32] = secret_array(70);
+            let sk = core_lattice::$module::SigningKey::from_seed_with_impl(&xi, imp);
+            t.agree(concat!($name, " keygen pk"), sk.verifying_key().as_bytes());
+            // The public key (and tr) rebuilt from the now public bytes.
+            let Ok(vk) =
+                core_lattice::$module::VerifyingKey::from_bytes(sk.verifying_key().as_bytes())
+            else {
+                t.expect(concat!($name, " public key"), false);
+                return;
+            };
+
+            let mut bytes = *sk.as_bytes();
+            valgrind::declassify(&bytes);
+            valgrind::classify(&mut bytes[32..64]); // K (ρ and tr before and after are public)
+            valgrind::classify(&mut bytes[128..]); // s₁, s₂, t₀
+            let Ok(mut held) = core_lattice::$module::SigningKey::from_bytes(&bytes) else {
+                t.expect(concat!($name, " signing key"), false);
+                return;
+            };
+            held.set_implementation(imp);
+            let sig = held.sign_deterministic(b"message", b"context");
+            let Ok(sig) = sig else {
+                t.expect(concat!($name, " sign"), false);
+                return;
+            };
+            t.agree(concat!($name, " sign deterministic"), sig.as_bytes());
+            t.expect(concat!($name, " verifies"), vk.verify(b"message", b"context", &sig).is_ok());
+
+            let rnd: [u8; 32] = secret_array(71);
+            let Ok(mu) = vk.compute_mu(b"message", b"") else {
+                t.expect(concat!($name, " mu"), false);
+                return;
+            };
+            let hedged = held.sign_mu_with_randomness(&mu, &rnd);
+            t.agree(concat!($name, " sign hedged"), hedged.as_bytes());
+            t.expect(concat!($name, " hedged verifies"), vk.verify_mu(&mu, &hedged).is_ok());
+        }
+    };
+}
+
+mldsa!(mldsa44, "mldsa44");
+mldsa!(mldsa65, "mldsa65");
 /// Every check in this module.
 pub(crate) fn run(t: &mut Tally) {
     for imp in every::<MlKemImpl>() {
         t.cover("mlkem", imp.name());
         mlkem768(t, imp);
+    }
+    for imp in every::<MlDsaImpl>() {
+        t.cover("mldsa", imp.name());
+        mldsa44(t, imp);
+        mldsa65(t, imp);
     }
 }
 

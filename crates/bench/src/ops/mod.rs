@@ -1,5 +1,5 @@
 //! The registry of operations, one module per group (`hash`, `aead`, `ec` and `nist`, `kem`,
-//! `rsa`, `modexp`, `tls` and `quic`): for each op id
+//! `mldsa`, `rsa`, `modexp`, `tls` and `quic`): for each op id
 //! (`sha256`, `hmac-sha256`, `aes-128-gcm-seal`…), how Halite computes it — its default choice
 //! and every implementation this CPU can run — and how each peer library does.
 //!
@@ -84,7 +84,7 @@ pub struct OpensslSpec {
 pub struct Op {
     /// The op id: `speed --only`, the CSV `op` column, criterion's function name.
     pub id: &'static str,
-    /// The criterion group it belongs to (`hash`, `aead`, `ec`, `kem`, `rsa`, `modexp`, `tls`).
+    /// The criterion group it belongs to (`hash`, `aead`, `ec`, `kem`, `mldsa`, `rsa`, `modexp`, `tls`).
     pub group: &'static str,
     /// A human description for `speed --help`.
     pub what: &'static str,
@@ -152,6 +152,7 @@ mod aead;
 mod ec;
 mod hash;
 mod kem;
+mod mldsa;
 mod modexp;
 mod nist;
 mod quic;
@@ -162,6 +163,7 @@ pub use aead::*;
 pub use ec::*;
 pub use hash::*;
 pub use kem::*;
+pub use mldsa::MLDSA_SEED;
 pub use modexp::*;
 pub use nist::{p256, p384};
 pub use rsa::*;
@@ -175,6 +177,7 @@ pub fn registry() -> Vec<Op> {
     ops.extend(ec::ops());
     ops.extend(nist::ops());
     ops.extend(kem::ops());
+    ops.extend(mldsa::ops());
     ops.extend(rsa::ops());
     ops.extend(modexp::ops());
     ops.extend(tls::ops());

@@ -7,6 +7,7 @@
 //! on x86 and to `__aeabi_uidiv` on the Cortex-M0, both variable-time), checked against the
 //! exact formula for every input by a unit test.
 
+use crate::shake::OneBlockShake;
 use core_hash::KeccakImpl;
 use zeroize::Zeroize;
 
@@ -173,49 +174,6 @@ pub(crate) fn to_message(p: &Poly, m: &mut [u8; 32]) {
     compress_encode(p, 1, |k, b| m[k] = b);
 }
 
-/// SHAKE (FIPS 202 §6.2) of an input shorter than one block, run on
-/// [`KeccakImpl::permute`] directly: all SampleNTT and PRF inputs are 33 or 34 bytes, so the
-/// whole sponge is 200 bytes of state, where `core-hash`'s streaming `Shake128` and its reader
-/// each hold a state and a block buffer (about 1 KiB more on a Cortex-M0 stack). Wiped on drop
-/// (PRF outputs are secret).
-struct OneBlockShake<const RATE: usize> {
-    state: [u64; 25],
-    keccak: KeccakImpl,
-}
-
-impl<const RATE: usize> OneBlockShake<RATE> {
-    /// Absorbs the concatenation of `parts` (fewer than `RATE` bytes in all) and pads it.
-    fn new(keccak: KeccakImpl, parts: &[&[u8]]) -> Self {
-        fn xor_byte(state: &mut [u64; 25], at: usize, b: u8) {
-            state[at / 8] ^= u64::from(b) << (8 * (at % 8));
-        }
-        let mut state = [0u64; 25];
-        let mut at = 0;
-        for &b in parts.iter().flat_map(|p| p.iter()) {
-            xor_byte(&mut state, at, b);
-            at += 1;
-        }
-        xor_byte(&mut state, at, 0x1f); // SHAKE's domain bits 1111 and pad10*1's first 1
-        xor_byte(&mut state, RATE - 1, 0x80); // pad10*1's last 1
-        Self { state, keccak }
-    }
-
-    /// Fills `out` (at most `RATE` bytes) with the next block of output; each call starts a
-    /// new block.
-    fn squeeze_block(&mut self, out: &mut [u8]) {
-        self.keccak.permute(&mut self.state);
-        for (o, lane) in out.chunks_mut(8).zip(&self.state) {
-            o.copy_from_slice(&lane.to_le_bytes()[..o.len()]);
-        }
-    }
-}
-
-impl<const RATE: usize> Drop for OneBlockShake<RATE> {
-    fn drop(&mut self) {
-        self.state.zeroize();
-    }
-}
-
 /// PRF_η(s, b) = SHAKE256(s ‖ b, 64·η) (FIPS 203 §4.1) sampled straight into a polynomial by
 /// SamplePolyCBD_η (Algorithm 8): coefficients in `-η..=η`, computed by bit counting without
 /// branches. `η` is 2 or 3.
@@ -379,35 +337,6 @@ mod tests {
         bytes[0] = 0b0011_1000;
         cbd(3, &bytes, &mut p);
         assert_eq!(p.0[0], -3);
-    }
-
-    /// The one-block sponge gives SHAKE128 and SHAKE256 output, over several blocks, for
-    /// inputs up to one byte short of the rate (where both padding bits share a byte).
-    #[test]
-    fn one_block_shake_matches_core_hash() {
-        use core_hash::{Implementation, Shake128, Shake256};
-        for keccak in KeccakImpl::available() {
-            for len in [0, 1, 33, 34, 135, 167] {
-                let input: std::vec::Vec<u8> = (0..len).map(|i| i as u8).collect();
-                let (a, b) = input.split_at(len / 2);
-                if len < 168 {
-                    let mut ours = [0u8; 3 * 168];
-                    let mut x = OneBlockShake::<168>::new(keccak, &[a, b]);
-                    ours.chunks_mut(168).for_each(|c| x.squeeze_block(c));
-                    let mut want = [0u8; 3 * 168];
-                    Shake128::digest_into(&input, &mut want);
-                    assert_eq!(ours, want, "SHAKE128, {len} bytes, {}", keccak.name());
-                }
-                if len < 136 {
-                    let mut ours = [0u8; 2 * 136];
-                    let mut x = OneBlockShake::<136>::new(keccak, &[a, b]);
-                    ours.chunks_mut(136).for_each(|c| x.squeeze_block(c));
-                    let mut want = [0u8; 2 * 136];
-                    Shake256::digest_into(&input, &mut want);
-                    assert_eq!(ours, want, "SHAKE256, {len} bytes, {}", keccak.name());
-                }
-            }
-        }
     }
 
     /// Seeds whose stream rejects many values need more than the usual 3·168 bytes; the loop

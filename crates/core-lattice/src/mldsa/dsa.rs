@@ -1,0 +1,513 @@
+//! ML-DSA's internal algorithms (FIPS 204 §6: KeyGen_internal, Sign_internal,
+//! Verify_internal) and the message representative μ (§5.2), over any backend, written for a
+//! small stack: the matrix Â is never held; each entry is sampled when its product is needed.
+//! Keys and signatures stay encoded; each polynomial is decoded when it is used.
+
+use super::poly::{
+    D, Gamma2, N, Poly, centered, exceeds, expand_mask, freeze, pack, pack_signed, power2round,
+    sample_bounded, sample_in_ball, sample_uniform, unpack, unpack_signed,
+};
+use super::{MlDsaImpl, PreHash};
+use crate::Error;
+use core_hash::Shake256;
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, Zeroizing};
+
+/// An ML-DSA parameter set (FIPS 204 Table 1) less k and ℓ, which are const parameters.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Params {
+    /// η: the range of s₁ and s₂.
+    pub(crate) eta: i32,
+    /// τ: the number of ±1 in the challenge c.
+    pub(crate) tau: usize,
+    /// log₂ γ₁: the range of the mask y (17 or 19).
+    pub(crate) gamma1_bits: u32,
+    /// γ₂ and its Decompose constants.
+    pub(crate) gamma2: Gamma2,
+    /// β = τ·η.
+    pub(crate) beta: i32,
+    /// ω: the most hint bits a signature may carry.
+    pub(crate) omega: usize,
+    /// λ/4: bytes of the commitment hash c̃.
+    pub(crate) c_tilde_len: usize,
+}
+
+impl Params {
+    /// Bits per coefficient of s₁ and s₂ in a signing key: bitlen(2η).
+    pub(crate) const fn eta_bits(self) -> u32 {
+        if self.eta == 2 { 3 } else { 4 }
+    }
+
+    /// Bits per coefficient of z in a signature: 1 + bitlen(γ₁ − 1).
+    pub(crate) const fn z_bits(self) -> u32 {
+        self.gamma1_bits + 1
+    }
+
+    /// Bytes of a public key (FIPS 204 Algorithm 22): ρ and t₁ at 10 bits.
+    pub(crate) const fn pk_len(k: usize) -> usize {
+        32 + 320 * k
+    }
+
+    /// Bytes of a signing key (Algorithm 24): ρ, K, tr, s₁, s₂, and t₀ at 13 bits.
+    pub(crate) const fn sk_len(self, k: usize, l: usize) -> usize {
+        128 + 32 * self.eta_bits() as usize * (k + l) + 416 * k
+    }
+
+    /// Bytes of a signature (Algorithm 26): c̃, z, and the hint's ω + k bytes.
+    pub(crate) const fn sig_len(self, k: usize, l: usize) -> usize {
+        self.c_tilde_len + 32 * self.z_bits() as usize * l + self.omega + k
+    }
+
+    /// γ₁.
+    const fn gamma1(self) -> i32 {
+        1 << self.gamma1_bits
+    }
+}
+
+/// Where each part of an encoded signing key (FIPS 204 Algorithm 24) starts.
+struct SkLayout {
+    s1: usize,
+    t0: usize,
+    /// Bytes of one encoded s₁ or s₂ polynomial.
+    eta_len: usize,
+}
+
+impl SkLayout {
+    fn new<const K: usize, const L: usize>(p: Params) -> Self {
+        let eta_len = 32 * p.eta_bits() as usize;
+        Self { s1: 128, t0: 128 + eta_len * (K + L), eta_len }
+    }
+
+    /// Decodes s₁[j] (or s₂[j − ℓ] for j ≥ ℓ: they are consecutive) into `out`.
+    fn s(&self, p: Params, sk: &[u8], j: usize, out: &mut Poly) {
+        let at = self.s1 + j * self.eta_len;
+        unpack_signed(&sk[at..at + self.eta_len], p.eta, p.eta_bits(), out);
+    }
+
+    /// Decodes t₀[i] into `out`.
+    fn t0(&self, sk: &[u8], i: usize, out: &mut Poly) {
+        let at = self.t0 + 416 * i;
+        unpack_signed(&sk[at..at + 416], 1 << (D - 1), D, out);
+    }
+}
+
+/// `acc` = Σ_j Â[i, j] ∘ `vec(j)` (times R^−1), where Â[i, j] = RejNTTPoly(ρ ‖ j ‖ i): row `i`
+/// of Â times a vector whose entries `vec(j, out)` produces one at a time (decoded or taken
+/// from memory), so only one entry of Â and one of the vector are held.
+fn row_times<'v, const L: usize>(
+    imp: MlDsaImpl,
+    rho: &[u8; 32],
+    i: usize,
+    mut vec: impl FnMut(usize, &mut Poly) -> Option<&'v Poly>,
+    acc: &mut Poly,
+    tmp: &mut [Poly; 2],
+) {
+    acc.0 = [0; N];
+    let [a, v] = tmp;
+    for j in 0..L {
+        sample_uniform(imp.keccak(), rho, j as u8, i as u8, a);
+        match vec(j, v) {
+            Some(held) => imp.pointwise_acc(acc, a, held),
+            None => imp.pointwise_acc(acc, a, v),
+        }
+    }
+}
+
+/// Polynomials that may hold secrets, wiped on drop. Built in place, like ML-KEM's scratch.
+struct Scratch<const M: usize> {
+    vec: [Poly; M],
+    acc: Poly,
+    tmp: [Poly; 2],
+}
+
+impl<const M: usize> Scratch<M> {
+    fn new() -> Self {
+        Self { vec: [const { Poly::ZERO }; M], acc: Poly::ZERO, tmp: [Poly::ZERO, Poly::ZERO] }
+    }
+}
+
+impl<const M: usize> Drop for Scratch<M> {
+    fn drop(&mut self) {
+        self.vec.zeroize();
+        self.acc.zeroize();
+        self.tmp.zeroize();
+    }
+}
+
+/// ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6): writes the public key `pk` and signing key
+/// `sk` of the seed ξ.
+pub(crate) fn keygen<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    xi: &[u8; 32],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) {
+    // (ρ, ρ′, K) = H(ξ ‖ k ‖ ℓ, 128)
+    let mut seeds = Zeroizing::new([0u8; 128]);
+    let mut h = Shake256::new();
+    h.update(xi);
+    h.update(&[K as u8, L as u8]);
+    let mut reader = h.finalize_xof();
+    reader.read(&mut seeds[..]);
+    reader.zeroize();
+    sk[..32].copy_from_slice(&seeds[..32]);
+    sk[32..64].copy_from_slice(&seeds[96..]);
+    let rho_prime: &[u8; 64] = seeds[32..96].try_into().unwrap_or(&[0; 64]);
+    let layout = SkLayout::new::<K, L>(p);
+    let mut s = Poly::ZERO;
+    for r in 0..K + L {
+        sample_bounded(imp.keccak(), rho_prime, r as u16, p.eta.cast_unsigned(), &mut s);
+        let at = layout.s1 + r * layout.eta_len;
+        pack_signed(&s, p.eta, p.eta_bits(), &mut sk[at..at + layout.eta_len]);
+    }
+    s.zeroize();
+    derive_public::<K, L>(imp, p, sk, pk);
+}
+
+/// The rest of KeyGen from ρ, s₁ and s₂ in `sk`: t = NTT^−1(Â ∘ NTT(s₁)) + s₂ row by row,
+/// Power2Round into t₁ (written to `pk` after ρ) and t₀ (written to `sk`), then tr = H(pk, 64)
+/// into `sk`. Not inlined, so its polynomials are off the stack while the hashes run.
+#[inline(never)]
+pub(crate) fn derive_public<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    sk: &mut [u8],
+    pk: &mut [u8],
+) {
+    let layout = SkLayout::new::<K, L>(p);
+    // ρ is published in pk: the rejection sampling of Â may branch on it.
+    let rho: [u8; 32] = core_hash::declassify(sk[..32].try_into().unwrap_or([0; 32]));
+    pk[..32].copy_from_slice(&rho);
+    let mut scratch = Scratch::<L>::new();
+    let Scratch { vec: s1_hat, acc, tmp } = &mut scratch;
+    for (j, s) in s1_hat.iter_mut().enumerate() {
+        layout.s(p, sk, j, s);
+        imp.ntt(s);
+    }
+    for i in 0..K {
+        row_times::<L>(imp, &rho, i, |j, _| Some(&s1_hat[j]), acc, tmp);
+        imp.inv_ntt(acc);
+        // t₀ overwrites s₂[i] where it is decoded, t₁ goes to the other scratch polynomial.
+        let [t0, t1] = &mut *tmp;
+        layout.s(p, sk, L + i, t0);
+        for ((a, hi), lo) in acc.0.iter().zip(&mut t1.0).zip(&mut t0.0) {
+            (*hi, *lo) = power2round(freeze(*a + *lo));
+        }
+        pack(&mut pk[32 + 320 * i..32 + 320 * (i + 1)], 10, |c| t1.0[c].cast_unsigned());
+        let at = layout.t0 + 416 * i;
+        pack_signed(t0, 1 << (D - 1), D, &mut sk[at..at + 416]);
+    }
+    Shake256::digest_into(pk, &mut sk[64..128]);
+}
+
+/// Whether every coefficient of s₁ and s₂ in `sk` is in `-η..=η` (an encoding from elsewhere
+/// may hold others), in constant time: they are secret.
+pub(crate) fn s_in_range<const K: usize, const L: usize>(p: Params, sk: &[u8]) -> subtle::Choice {
+    let layout = SkLayout::new::<K, L>(p);
+    let mut s = Zeroizing::new(Poly::ZERO);
+    let mut bad = 0;
+    for j in 0..K + L {
+        layout.s(p, sk, j, &mut s);
+        for &c in &s.0 {
+            bad |= exceeds(c, p.eta + 1);
+        }
+    }
+    bad.ct_eq(&0)
+}
+
+/// μ = H(tr ‖ M′, 64) with M′ = 0 ‖ |ctx| ‖ ctx ‖ M (FIPS 204 Algorithms 2 and 3), or
+/// [`Error::ContextTooLong`].
+pub(crate) fn mu(tr: &[u8], ctx: &[u8], msg: &[u8]) -> Result<[u8; 64], Error> {
+    mu_of(tr, 0, ctx, &[msg])
+}
+
+/// HashML-DSA's μ = H(tr ‖ M′, 64) with M′ = 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M) (FIPS 204
+/// Algorithms 4 and 5), or [`Error::ContextTooLong`].
+pub(crate) fn mu_prehashed(
+    tr: &[u8],
+    ctx: &[u8],
+    hash: PreHash,
+    msg: &[u8],
+) -> Result<[u8; 64], Error> {
+    let mut digest = [0u8; 64];
+    let len = hash.digest(msg, &mut digest);
+    let oid = [0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, hash.oid_last_arc()];
+    mu_of(tr, 1, ctx, &[&oid, &digest[..len]])
+}
+
+/// H(tr ‖ domain ‖ |ctx| ‖ ctx ‖ parts…, 64).
+fn mu_of(tr: &[u8], domain: u8, ctx: &[u8], parts: &[&[u8]]) -> Result<[u8; 64], Error> {
+    let ctx_len = u8::try_from(ctx.len()).map_err(|_| Error::ContextTooLong)?;
+    let mut h = Shake256::new();
+    h.update(tr);
+    h.update(&[domain, ctx_len]);
+    h.update(ctx);
+    for part in parts {
+        h.update(part);
+    }
+    let mut mu = [0u8; 64];
+    h.finalize_xof().read(&mut mu);
+    Ok(mu)
+}
+
+/// The commitment hash c̃ = H(μ ‖ w₁Encode(w₁), λ/4) absorbed one row of w₁ at a time.
+struct Commitment {
+    h: Shake256,
+    bits: u32,
+}
+
+impl Commitment {
+    fn new(mu: &[u8; 64], gamma2: Gamma2) -> Self {
+        let mut h = Shake256::new();
+        h.update(mu);
+        Self { h, bits: gamma2.w1_bits() }
+    }
+
+    /// Absorbs w₁Encode of one polynomial of w₁ (FIPS 204 Algorithm 28).
+    fn absorb(&mut self, w1: impl Fn(usize) -> i32) {
+        let mut bytes = [0u8; 32 * 6];
+        let bytes = &mut bytes[..32 * self.bits as usize];
+        pack(bytes, self.bits, |c| w1(c).cast_unsigned());
+        self.h.update(bytes);
+    }
+
+    fn finish(self, out: &mut [u8]) {
+        self.h.finalize_xof().read(out);
+    }
+}
+
+/// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) from the message representative μ: writes
+/// the signature of `mu` under the encoded key `sk` with the randomness `rnd` (zeros for the
+/// deterministic variant) into `sig`.
+///
+/// Timing: each iteration of the rejection loop runs every check on every coefficient,
+/// whatever failed first, and only the one bit "rejected or not" is declassified, so the
+/// number of iterations is the only data-dependent timing of the loop, the one FIPS 204
+/// accepts: it depends on discarded candidates, not on the key. (ExpandS in key generation
+/// leaks the positions of rejected half-bytes, which are independent of the kept ones; see
+/// `poly::sample_bounded`.) The challenge c̃ of each candidate is declassified before
+/// SampleInBall: it is published with an accepted candidate, and a rejected one's c̃ is a
+/// hash of μ and w₁ that reveals neither y nor the key.
+pub(crate) fn sign<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    sk: &[u8],
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut [u8],
+) {
+    let layout = SkLayout::new::<K, L>(p);
+    let rho: [u8; 32] = core_hash::declassify(sk[..32].try_into().unwrap_or([0; 32]));
+    // ρ″ = H(K ‖ rnd ‖ μ, 64)
+    let mut rho2 = Zeroizing::new([0u8; 64]);
+    let mut h = Shake256::new();
+    h.update(&sk[32..64]);
+    h.update(rnd);
+    h.update(mu);
+    let mut reader = h.finalize_xof();
+    reader.read(&mut rho2[..]);
+    reader.zeroize();
+
+    let (gamma1, gamma2) = (p.gamma1(), p.gamma2.gamma2);
+    let z_len = 32 * p.z_bits() as usize;
+    let (c_tilde, rest) = sig.split_at_mut(p.c_tilde_len);
+    let (z_out, h_out) = rest.split_at_mut(z_len * L);
+
+    // ŷ; w (in 0..q) and, once each row is used, its hint bits; the challenge ĉ.
+    let mut y_hat = Zeroizing::new([const { Poly::ZERO }; L]);
+    let mut work = Scratch::<K>::new();
+    let mut kappa: u16 = 0;
+    loop {
+        for (r, y) in y_hat.iter_mut().enumerate() {
+            expand_mask(imp.keccak(), &rho2, kappa.wrapping_add(r as u16), p.gamma1_bits, y);
+            imp.ntt(y);
+        }
+        // w = NTT^−1(Â ∘ ŷ), w₁ = HighBits(w), c̃ = H(μ ‖ w₁Encode(w₁)).
+        let mut commitment = Commitment::new(mu, p.gamma2);
+        let Scratch { vec: w, acc: c_hat, tmp } = &mut work;
+        for (i, wi) in w.iter_mut().enumerate() {
+            row_times::<L>(imp, &rho, i, |j, _| Some(&y_hat[j]), wi, tmp);
+            imp.inv_ntt(wi);
+            for c in &mut wi.0 {
+                *c = freeze(*c);
+            }
+            commitment.absorb(|c| p.gamma2.high_bits(wi.0[c]));
+        }
+        commitment.finish(c_tilde);
+        let c_public: [u8; 64] = {
+            let mut c = [0u8; 64];
+            c[..p.c_tilde_len].copy_from_slice(c_tilde);
+            core_hash::declassify(c)
+        };
+        sample_in_ball(imp.keccak(), &c_public[..p.c_tilde_len], p.tau, c_hat);
+        imp.ntt(c_hat);
+
+        let mut rejected = 0u32;
+        // z = y + c·s₁ (as NTT^−1(ĉ ∘ ŝ₁ + ŷ·R^−1)), ‖z‖∞ < γ₁ − β.
+        let [s, z] = &mut *tmp;
+        for (j, y) in y_hat.iter().enumerate() {
+            // ŷ·R^−1 is ŷ ∘ 1 in T_q (the NTT of the constant 1 is all ones).
+            z.0 = [0; N];
+            s.0 = [1; N];
+            imp.pointwise_acc(z, y, s);
+            layout.s(p, sk, j, s);
+            imp.ntt(s);
+            imp.pointwise_acc(z, c_hat, s);
+            imp.inv_ntt(z);
+            for c in &mut z.0 {
+                *c = centered(*c);
+                rejected |= exceeds(*c, gamma1 - p.beta);
+            }
+            pack_signed(z, gamma1, p.z_bits(), &mut z_out[z_len * j..z_len * (j + 1)]);
+        }
+        // r = w − c·s₂ with ‖LowBits(r)‖∞ < γ₂ − β; c·t₀ with ‖c·t₀‖∞ < γ₂; the hint
+        // h = HighBits(r + c·t₀) ≠ HighBits(r) with at most ω ones, written over w.
+        let mut ones = 0u32;
+        for (i, wi) in w.iter_mut().enumerate() {
+            // c·s₂ and c·t₀ into `product`, each decoded into `decoded` first.
+            let [product, decoded] = &mut *tmp;
+            let times_c = |decoded: &mut Poly, product: &mut Poly| {
+                imp.ntt(decoded);
+                product.0 = [0; N];
+                imp.pointwise_acc(product, c_hat, decoded);
+                imp.inv_ntt(product);
+            };
+            layout.s(p, sk, L + i, decoded);
+            times_c(decoded, product);
+            for (wc, &cs2) in wi.0.iter_mut().zip(&product.0) {
+                *wc = freeze(*wc - cs2);
+            }
+            layout.t0(sk, i, decoded);
+            times_c(decoded, product);
+            for (wc, &ct0) in wi.0.iter_mut().zip(&product.0) {
+                let (r1, r0) = p.gamma2.decompose(*wc);
+                let ct0 = centered(ct0);
+                rejected |= exceeds(r0, gamma2 - p.beta) | exceeds(ct0, gamma2);
+                let differs = (p.gamma2.high_bits(freeze(*wc + ct0)) ^ r1).cast_unsigned();
+                let bit = (differs | differs.wrapping_neg()) >> 31;
+                *wc = bit.cast_signed();
+                ones += bit;
+            }
+        }
+        // More than ω ones: ω − ones wraps, setting the top bit.
+        rejected |= u32::try_from(p.omega).unwrap_or(0).wrapping_sub(ones) >> 31;
+        if core_hash::declassify(rejected) == 0 {
+            // Accepted: the hint is part of the signature, so public (HintBitPack,
+            // FIPS 204 Algorithm 20).
+            h_out.fill(0);
+            let mut index = 0;
+            for (i, wi) in w.iter().enumerate() {
+                for (j, &bit) in wi.0.iter().enumerate() {
+                    if core_hash::declassify(bit) != 0 {
+                        h_out[index] = j as u8;
+                        index += 1;
+                    }
+                }
+                h_out[p.omega + i] = index as u8;
+            }
+            return;
+        }
+        kappa = kappa.wrapping_add(L as u16);
+    }
+}
+
+/// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) of `sig` on the message representative μ
+/// under the encoded public key `pk`. Public data throughout, so it may branch and stop
+/// early. Streamed: each row of w′ is computed from one entry of Â, one decoded polynomial of
+/// z and ĉ at a time, turned into w₁′ and absorbed, so four polynomials are live.
+pub(crate) fn verify<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    pk: &[u8],
+    mu: &[u8; 64],
+    sig: &[u8],
+) -> Result<(), Error> {
+    let rho: &[u8; 32] = pk[..32].try_into().map_err(|_| Error::InvalidLength)?;
+    let z_len = 32 * p.z_bits() as usize;
+    let (c_tilde, rest) = sig.split_at(p.c_tilde_len);
+    let (z, hint) = rest.split_at(z_len * L);
+    check_hint::<K>(p, hint)?;
+    let gamma1 = p.gamma1();
+    let mut acc = Poly::ZERO;
+    for zj in z.chunks_exact(z_len) {
+        unpack_signed(zj, gamma1, p.z_bits(), &mut acc);
+        if acc.0.iter().any(|&c| exceeds(c, gamma1 - p.beta) != 0) {
+            return Err(Error::SignatureOutOfRange);
+        }
+    }
+    let mut c_hat = Poly::ZERO;
+    sample_in_ball(imp.keccak(), c_tilde, p.tau, &mut c_hat);
+    for c in &mut c_hat.0 {
+        *c = -*c;
+    }
+    imp.ntt(&mut c_hat);
+    let mut commitment = Commitment::new(mu, p.gamma2);
+    let mut tmp = [Poly::ZERO, Poly::ZERO];
+    let mut start = 0;
+    for i in 0..K {
+        // w′ = NTT^−1(Â ∘ NTT(z) − ĉ ∘ NTT(t₁·2^d)), row i.
+        row_times::<L>(
+            imp,
+            rho,
+            i,
+            |j, out| {
+                unpack_signed(&z[z_len * j..z_len * (j + 1)], gamma1, p.z_bits(), out);
+                imp.ntt(out);
+                None
+            },
+            &mut acc,
+            &mut tmp,
+        );
+        let t1 = &mut tmp[0];
+        unpack(&pk[32 + 320 * i..32 + 320 * (i + 1)], 10, |c, v| t1.0[c] = (v << D).cast_signed());
+        imp.ntt(t1);
+        imp.pointwise_acc(&mut acc, &c_hat, t1);
+        imp.inv_ntt(&mut acc);
+        let end = usize::from(hint[p.omega + i]);
+        let mut h = [false; N];
+        for &at in &hint[start..end] {
+            h[usize::from(at)] = true;
+        }
+        start = end;
+        commitment.absorb(|c| p.gamma2.use_hint(h[c], freeze(acc.0[c])));
+    }
+    let mut got = [0u8; 64];
+    commitment.finish(&mut got[..p.c_tilde_len]);
+    if got[..p.c_tilde_len] == *c_tilde { Ok(()) } else { Err(Error::InvalidSignature) }
+}
+
+/// The checks of HintBitUnpack (FIPS 204 Algorithm 21): the running counts never decrease
+/// nor exceed ω, each row's indices strictly increase, and the unused bytes are zero.
+fn check_hint<const K: usize>(p: Params, hint: &[u8]) -> Result<(), Error> {
+    let (indices, counts) = hint.split_at(p.omega);
+    let mut start = 0;
+    for &end in counts {
+        let end = usize::from(end);
+        if end < start || end > p.omega {
+            return Err(Error::InvalidHint);
+        }
+        if indices[start..end].windows(2).any(|w| w[0] >= w[1]) {
+            return Err(Error::InvalidHint);
+        }
+        start = end;
+    }
+    if indices[start..].iter().any(|&b| b != 0) {
+        return Err(Error::InvalidHint);
+    }
+    let _ = K;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_fips_204_table_2() {
+        use super::super::{P44, P65, P87};
+        assert_eq!((Params::pk_len(4), P44.sk_len(4, 4), P44.sig_len(4, 4)), (1312, 2560, 2420));
+        assert_eq!((Params::pk_len(6), P65.sk_len(6, 5), P65.sig_len(6, 5)), (1952, 4032, 3309));
+        assert_eq!((Params::pk_len(8), P87.sk_len(8, 7), P87.sig_len(8, 7)), (2592, 4896, 4627));
+    }
+}

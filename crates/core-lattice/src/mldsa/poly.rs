@@ -1,0 +1,376 @@
+//! The parts of ML-DSA that no backend replaces: the polynomial type, the reductions to a
+//! chosen representative, Power2Round, Decompose and the hints (FIPS 204 §7.4), the bit
+//! packings (§7.1) and the samplers (§7.3), written once over `i32` coefficients.
+//!
+//! Decompose is where the reference algorithm divides a secret by 2γ₂; here it is a
+//! multiplication by a fixed reciprocal, a shift and a masked correction (a division compiles
+//! to `div` on x86 and to `__aeabi_uidiv` on the Cortex-M0, both variable-time), checked
+//! against the definition for every element of Z_q by a unit test.
+
+use crate::shake::OneBlockShake;
+use core_hash::KeccakImpl;
+use zeroize::Zeroize;
+
+/// Coefficients per polynomial.
+pub(crate) const N: usize = 256;
+/// The modulus q = 2^23 − 2^13 + 1.
+pub(crate) const Q: i32 = 8_380_417;
+/// d: the bits Power2Round drops from t.
+pub(crate) const D: u32 = 13;
+
+/// A polynomial of R_q or T_q: 256 coefficients, whose range each function states.
+#[derive(Clone)]
+pub(crate) struct Poly(pub(crate) [i32; N]);
+
+impl Poly {
+    /// The zero polynomial.
+    pub(crate) const ZERO: Self = Self([0; N]);
+}
+
+impl Zeroize for Poly {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+/// A representative of `a` in `-6 283 008..=6 283 008` for `|a| < 2^31 − 2^22`.
+#[inline]
+pub(crate) fn reduce32(a: i32) -> i32 {
+    let t = (a + (1 << 22)) >> 23;
+    a - t * Q
+}
+
+/// The representative of `a` in `0..q`, for `|a| < 2^31 − 2^22`, without a branch.
+#[inline]
+pub(crate) fn freeze(a: i32) -> i32 {
+    let r = reduce32(a);
+    r + ((r >> 31) & Q)
+}
+
+/// `a mod± q`: the representative in `-(q−1)/2..=(q−1)/2`, for `|a| < 2^31 − 2^22`.
+#[inline]
+pub(crate) fn centered(a: i32) -> i32 {
+    let r = freeze(a);
+    r - ((((Q - 1) / 2) - r) >> 31 & Q)
+}
+
+/// All ones when `|a| ≥ bound` (`a` centred, `bound` positive), else zero: the infinity-norm
+/// check of one coefficient, without a branch.
+#[inline]
+pub(crate) fn exceeds(a: i32, bound: i32) -> u32 {
+    let abs = a - ((a >> 31) & (2 * a));
+    ((bound - 1 - abs) >> 31).cast_unsigned()
+}
+
+/// Power2Round (FIPS 204 Algorithm 35) of `r` in `0..q`: (r₁, r₀) with r = r₁·2^13 + r₀ and
+/// r₀ in `-2^12+1..=2^12`.
+#[inline]
+pub(crate) fn power2round(r: i32) -> (i32, i32) {
+    let r1 = (r + (1 << (D - 1)) - 1) >> D;
+    (r1, r - (r1 << D))
+}
+
+/// What Decompose needs of γ₂: 2γ₂ (a multiple of 128 in both sets) and ⌈2^24 / (2γ₂/128)⌉,
+/// the reciprocal that divides by it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Gamma2 {
+    /// γ₂: (q−1)/88 or (q−1)/32.
+    pub(crate) gamma2: i32,
+    reciprocal: u32,
+}
+
+impl Gamma2 {
+    /// The constants for `gamma2`, computed when compiling.
+    pub(crate) const fn new(gamma2: i32) -> Self {
+        let divisor = (2 * gamma2.cast_unsigned()) >> 7;
+        Self { gamma2, reciprocal: (1 << 24) / divisor + 1 }
+    }
+
+    /// (q−1)/(2γ₂): the number of values of HighBits (44 or 16).
+    pub(crate) const fn high_values(self) -> i32 {
+        (Q - 1) / (2 * self.gamma2)
+    }
+
+    /// Bits per coefficient of w₁Encode: bitlen((q−1)/(2γ₂) − 1), 6 or 4.
+    pub(crate) const fn w1_bits(self) -> u32 {
+        32 - (self.high_values().cast_unsigned() - 1).leading_zeros()
+    }
+
+    /// Decompose (FIPS 204 Algorithm 36) of `r` in `0..q`: (r₁, r₀) with
+    /// r ≡ r₁·2γ₂ + r₀, r₀ in `-γ₂..=γ₂`, except that the top value r₁ = (q−1)/(2γ₂) wraps to 0
+    /// with r₀ one smaller. Constant-time: r₁ = ⌊(r + γ₂ − 1)/(2γ₂)⌋ by the reciprocal (an
+    /// estimate that is exact or one too large, corrected by a mask), the wrap by a mask.
+    #[inline]
+    pub(crate) fn decompose(self, r: i32) -> (i32, i32) {
+        let two_gamma2 = 2 * self.gamma2;
+        let x = (r + self.gamma2 - 1).cast_unsigned();
+        // 2γ₂ = 128·divisor, so ⌊x/2γ₂⌋ = ⌊⌊x/128⌋/divisor⌋; x < 2^24, so the product < 2^31.
+        let mut r1 = ((x >> 7) * self.reciprocal) >> 24;
+        r1 -= x.wrapping_sub(r1 * two_gamma2.cast_unsigned()) >> 31;
+        let r1 = r1.cast_signed();
+        let mut r0 = r - r1 * two_gamma2;
+        // r − r₀ = q − 1: r₁ becomes 0 and r₀ one smaller (all ones in `top` when so).
+        let top = ((r1 ^ self.high_values()) - 1) >> 31;
+        r0 += top; // −1 where top
+        (r1 & !top, r0)
+    }
+
+    /// HighBits (FIPS 204 Algorithm 37) of `r` in `0..q`.
+    #[inline]
+    pub(crate) fn high_bits(self, r: i32) -> i32 {
+        self.decompose(r).0
+    }
+
+    /// UseHint (FIPS 204 Algorithm 40) of the hint bit `h` on `r` in `0..q`. Verification
+    /// only: `h` and `r` are public.
+    pub(crate) fn use_hint(self, h: bool, r: i32) -> i32 {
+        let (r1, r0) = self.decompose(r);
+        let m = self.high_values();
+        match (h, r0 > 0) {
+            (false, _) => r1,
+            (true, true) if r1 == m - 1 => 0,
+            (true, true) => r1 + 1,
+            (true, false) if r1 == 0 => m - 1,
+            (true, false) => r1 - 1,
+        }
+    }
+}
+
+/// Packs the 256 values `f(0)…f(255)` (each below 2^`bits`, `bits ≤ 20`) into `out`
+/// (`32·bits` bytes), least significant bit first: the bit string of SimpleBitPack and BitPack
+/// (FIPS 204 Algorithms 16 and 17), which differ only in what `f` computes.
+pub(crate) fn pack(out: &mut [u8], bits: u32, f: impl Fn(usize) -> u32) {
+    let mut acc: u32 = 0;
+    let mut held = 0;
+    let mut at = 0;
+    for i in 0..N {
+        acc |= f(i) << held;
+        held += bits;
+        while held >= 8 {
+            out[at] = acc as u8;
+            at += 1;
+            acc >>= 8;
+            held -= 8;
+        }
+    }
+}
+
+/// The inverse of [`pack`]: calls `f(i, value)` for the 256 `bits`-bit values in `input`
+/// (`32·bits` bytes).
+pub(crate) fn unpack(input: &[u8], bits: u32, mut f: impl FnMut(usize, u32)) {
+    let mask = (1u32 << bits) - 1;
+    let mut acc: u32 = 0;
+    let mut held = 0;
+    let mut i = 0;
+    for &b in input {
+        acc |= u32::from(b) << held;
+        held += 8;
+        while held >= bits {
+            f(i, acc & mask);
+            i += 1;
+            acc >>= bits;
+            held -= bits;
+        }
+    }
+}
+
+/// BitPack(w, a, b) (FIPS 204 Algorithm 17) of coefficients in `-a..=b`: each as `b − w`.
+pub(crate) fn pack_signed(p: &Poly, b: i32, bits: u32, out: &mut [u8]) {
+    pack(out, bits, |i| (b - p.0[i]).cast_unsigned());
+}
+
+/// BitUnpack (FIPS 204 Algorithm 19) into coefficients `b − value`.
+pub(crate) fn unpack_signed(input: &[u8], b: i32, bits: u32, p: &mut Poly) {
+    unpack(input, bits, |i, v| p.0[i] = b - v.cast_signed());
+}
+
+/// RejNTTPoly (FIPS 204 Algorithm 30) of SHAKE128(ρ ‖ s ‖ r): the entry Â[r, s] of
+/// ExpandA (Algorithm 32), coefficients in `0..q`. The matrix is public (ρ is in the public
+/// key), so the data-dependent loop leaks nothing secret.
+pub(crate) fn sample_uniform(keccak: KeccakImpl, rho: &[u8; 32], s: u8, r: u8, p: &mut Poly) {
+    let mut xof = OneBlockShake::<168>::new(keccak, &[rho, &[s, r]]);
+    let mut block = [0u8; 168];
+    let mut n = 0;
+    while n < N {
+        xof.squeeze_block(&mut block);
+        for c in block.chunks_exact(3) {
+            let v = u32::from(c[0]) | (u32::from(c[1]) << 8) | (u32::from(c[2] & 0x7f) << 16);
+            if v < Q as u32 && n < N {
+                p.0[n] = v.cast_signed();
+                n += 1;
+            }
+        }
+    }
+}
+
+/// RejBoundedPoly (FIPS 204 Algorithm 31) of SHAKE256(ρ′ ‖ IntegerToBytes(r, 2)):
+/// coefficients in `-η..=η`, for ExpandS (Algorithm 33). The seed is secret. Whether a
+/// half-byte is kept depends only on that half-byte, and the kept ones are uniform whatever
+/// was rejected before them, so the positions (which are declassified, for `xtask ct`) reveal
+/// nothing about the values; the values are computed without a branch or a division
+/// (CoeffFromHalfByte's `mod 5` is a multiplication and a shift).
+pub(crate) fn sample_bounded(keccak: KeccakImpl, seed: &[u8; 64], r: u16, eta: u32, p: &mut Poly) {
+    let mut xof = OneBlockShake::<136>::new(keccak, &[seed, &r.to_le_bytes()]);
+    let mut block = [0u8; 136];
+    let mut n = 0;
+    while n < N {
+        xof.squeeze_block(&mut block);
+        for &b in &block {
+            for z in [u32::from(b & 15), u32::from(b >> 4)] {
+                let (keep, value) = coeff_from_half_byte(z, eta);
+                if core_hash::declassify(keep) && n < N {
+                    p.0[n] = value;
+                    n += 1;
+                }
+            }
+        }
+    }
+    block.zeroize();
+}
+
+/// CoeffFromHalfByte (FIPS 204 Algorithm 15): whether `z` (below 16) gives a coefficient, and
+/// which: `2 − (z mod 5)` for η = 2 (kept below 15), `4 − z` for η = 4 (kept below 9).
+#[inline]
+fn coeff_from_half_byte(z: u32, eta: u32) -> (bool, i32) {
+    if eta == 2 {
+        // ⌊z/5⌋ = ⌊z·205 / 2^10⌋ for z < 16.
+        let mod5 = z - 5 * ((z * 205) >> 10);
+        (z < 15, 2 - mod5.cast_signed())
+    } else {
+        (z < 9, 4 - z.cast_signed())
+    }
+}
+
+/// ExpandMask's polynomial (FIPS 204 Algorithm 34, one row): BitUnpack(SHAKE256(ρ″ ‖
+/// IntegerToBytes(κ, 2)), γ₁ − 1, γ₁), coefficients in `-γ₁+1..=γ₁`; `gamma1_bits` is 17 or 19.
+pub(crate) fn expand_mask(
+    keccak: KeccakImpl,
+    seed: &[u8; 64],
+    kappa: u16,
+    gamma1_bits: u32,
+    p: &mut Poly,
+) {
+    let mut xof = OneBlockShake::<136>::new(keccak, &[seed, &kappa.to_le_bytes()]);
+    let mut bytes = [0u8; 5 * 136];
+    let bits = gamma1_bits + 1;
+    for block in bytes.chunks_mut(136) {
+        xof.squeeze_block(block);
+    }
+    unpack_signed(&bytes[..32 * bits as usize], 1 << gamma1_bits, bits, p);
+    bytes.zeroize();
+}
+
+/// SampleInBall (FIPS 204 Algorithm 29) of the commitment hash c̃: τ coefficients ±1, the rest
+/// 0. Its loop and indices depend on c̃, which is public (signing declassifies it first; see
+/// `dsa::sign`).
+pub(crate) fn sample_in_ball(keccak: KeccakImpl, c_tilde: &[u8], tau: usize, c: &mut Poly) {
+    let mut xof = OneBlockShake::<136>::new(keccak, &[c_tilde]);
+    let mut block = [0u8; 136];
+    xof.squeeze_block(&mut block);
+    let signs = u64::from_le_bytes([
+        block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7],
+    ]);
+    let mut at = 8;
+    c.0 = [0; N];
+    for (k, i) in (N - tau..N).enumerate() {
+        let j = loop {
+            if at == block.len() {
+                xof.squeeze_block(&mut block);
+                at = 0;
+            }
+            let j = usize::from(block[at]);
+            at += 1;
+            if j <= i {
+                break j;
+            }
+        };
+        c.0[i] = c.0[j];
+        c.0[j] = 1 - 2 * ((signs >> k) & 1) as i32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const G44: Gamma2 = Gamma2::new((Q - 1) / 88);
+    const G65: Gamma2 = Gamma2::new((Q - 1) / 32);
+
+    /// Decompose by its definition (FIPS 204 Algorithm 36), with division.
+    fn decompose_by_definition(r: i32, gamma2: i32) -> (i32, i32) {
+        let mut r0 = r.rem_euclid(2 * gamma2);
+        if r0 > gamma2 {
+            r0 -= 2 * gamma2;
+        }
+        if r - r0 == Q - 1 { (0, r0 - 1) } else { ((r - r0) / (2 * gamma2), r0) }
+    }
+
+    #[test]
+    fn decompose_matches_the_definition_on_all_of_z_q() {
+        for g in [G44, G65] {
+            for r in 0..Q {
+                assert_eq!(g.decompose(r), decompose_by_definition(r, g.gamma2), "r = {r}");
+            }
+        }
+        assert_eq!((G44.w1_bits(), G65.w1_bits()), (6, 4));
+    }
+
+    #[test]
+    fn power2round_matches_the_definition() {
+        for r in (0..Q).step_by(7).chain([0, 4095, 4096, 4097, Q - 1]) {
+            let (r1, r0) = power2round(r);
+            let mut want0 = r.rem_euclid(1 << D);
+            if want0 > 1 << (D - 1) {
+                want0 -= 1 << D;
+            }
+            assert_eq!((r1, r0), ((r - want0) >> D, want0), "r = {r}");
+        }
+    }
+
+    /// The CCTV example for r = 6 010 000 (c2sp.org/CCTV/ML-DSA, field operation tests).
+    #[test]
+    fn cctv_field_example() {
+        let r = 6_010_000;
+        assert_eq!(centered(r), -2_370_417);
+        assert_eq!(power2round(r), (734, 8_377_489 - Q));
+        assert_eq!(G44.decompose(r), (32, -84_848));
+        assert_eq!(G44.use_hint(true, r), 31);
+        assert_eq!(G65.decompose(r), (11, 248_464));
+        assert_eq!(G65.use_hint(true, r), 12);
+    }
+
+    #[test]
+    fn reductions_give_their_representatives() {
+        for a in [i32::MIN + (1 << 22) + 1, -Q - 1, -1, 0, 1, Q, 2 * Q + 5, i32::MAX - (1 << 22)] {
+            let (r, f, c) = (reduce32(a), freeze(a), centered(a));
+            assert!(r.abs() <= 6_283_008 && (0..Q).contains(&f) && c.abs() <= (Q - 1) / 2);
+            for x in [r, f, c] {
+                assert_eq!((i64::from(x) - i64::from(a)).rem_euclid(i64::from(Q)), 0);
+            }
+        }
+        assert_eq!((exceeds(-5, 5), exceeds(4, 5), exceeds(-4, 5)), (!0, 0, 0));
+    }
+
+    #[test]
+    fn coeff_from_half_byte_matches_the_definition() {
+        for z in 0..16u32 {
+            assert_eq!(coeff_from_half_byte(z, 2), (z < 15, 2 - (z % 5).cast_signed()));
+            assert_eq!(coeff_from_half_byte(z, 4), (z < 9, 4 - z.cast_signed()));
+        }
+    }
+
+    #[test]
+    fn pack_round_trips_every_width() {
+        for bits in [3u32, 4, 6, 10, 13, 18, 20] {
+            let p = Poly(core::array::from_fn(|i| {
+                ((i as u32).wrapping_mul(2_654_435_761) % (1 << bits)).cast_signed()
+            }));
+            let mut bytes = [0u8; 640];
+            let b = (1 << bits) - 1;
+            pack_signed(&p, b, bits, &mut bytes[..32 * bits as usize]);
+            let mut back = Poly::ZERO;
+            unpack_signed(&bytes[..32 * bits as usize], b, bits, &mut back);
+            assert_eq!(back.0, p.0, "bits = {bits}");
+        }
+    }
+}
