@@ -6,8 +6,9 @@ use core_hash::{Hash, Sha256, Sha384, Sha512};
 pub trait Kdf {
     /// `kdf_id` (RFC 9180 §7.2).
     const ID: u16;
-    /// The hash HKDF runs on; `Nh` is its output length.
-    type Hash: Hash;
+    /// The hash HKDF runs on; `Nh` is its output length. (Its output, an array, can move
+    /// between threads, so contexts can.)
+    type Hash: Hash<Output: Send + Sync>;
 }
 
 /// HKDF-SHA256, `kdf_id` 0x0001.

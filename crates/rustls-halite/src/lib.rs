@@ -15,6 +15,7 @@ mod aead;
 mod hash;
 mod hkdf;
 mod hmac;
+pub mod hpke;
 mod kx;
 pub mod sign;
 mod suites;
