@@ -1,7 +1,7 @@
 //! The KEM interface and DHKEM (RFC 9180 §4.1): encapsulation as a Diffie–Hellman with an
 //! ephemeral key (and, in the auth modes, a second with the sender's static key), the results
 //! hashed with both public keys into the shared secret. The curves supply `DeriveKeyPair`,
-//! the encodings and `DH` (`x25519.rs`, `p256.rs`); everything else is here, once.
+//! the encodings and `DH` (`x25519.rs`, `nist.rs`); everything else is here, once.
 
 use core::fmt;
 
@@ -64,8 +64,9 @@ pub trait Kem {
     fn generate_key_pair<R: RandomSource + ?Sized>(
         rng: &mut R,
     ) -> Result<(Self::SecretKey, Self::PublicKey), Error> {
-        let mut seed = Zeroizing::new([0u8; 64]);
-        let seed = &mut seed[..Self::SECRET_KEY_LEN.min(64)];
+        // Room for the largest `Nsk`, P-521's.
+        let mut seed = Zeroizing::new([0u8; 66]);
+        let seed = &mut seed[..Self::SECRET_KEY_LEN.min(66)];
         rng.fill(seed).map_err(|_| Error::RandomSource)?;
         Self::derive_key_pair(seed)
     }

@@ -10,7 +10,7 @@ mod context;
 mod kdf;
 mod kem;
 mod labeled;
-mod p256;
+mod nist;
 mod x25519;
 
 use core::fmt;
@@ -26,7 +26,7 @@ pub use core_hash::OsRandom;
 pub use core_hash::RandomSource;
 pub use kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf};
 pub use kem::{Kem, SharedSecret};
-pub use p256::DhKemP256HkdfSha256;
+pub use nist::{DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512};
 pub use x25519::DhKemX25519HkdfSha256;
 
 /// Why an HPKE operation was refused (RFC 9180 §5's errors, and this API's own). Nothing a
@@ -42,8 +42,8 @@ pub enum Error {
     /// A Diffie–Hellman result is unusable: X25519 with a low-order peer key gives all
     /// zeros (`ValidationError`, §7.1.4).
     InvalidSharedSecret,
-    /// `DeriveKeyPair` found no P-256 scalar in range in 256 candidates
-    /// (`DeriveKeyPairError`, reached with probability about 2^−8192).
+    /// `DeriveKeyPair` found no NIST-curve scalar in range in 256 candidates
+    /// (`DeriveKeyPairError`: for P-256, a chance of about 2^−8192).
     DeriveKeyPairFailed,
     /// A PSK mode was given an empty PSK or PSK identity (§5.1, `VerifyPSKInputs`).
     InvalidPsk,

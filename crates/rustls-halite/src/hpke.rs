@@ -2,9 +2,10 @@
 //! rustls selects from an `ECHConfigList` (or uses for ECH GREASE), each a core-hpke suite
 //! behind rustls's `Hpke`, `HpkeSealer` and `HpkeOpener` traits.
 //!
-//! The names are those of rustls's aws-lc-rs provider (`DH_KEM_<group>_HKDF_SHA256_<AEAD>`,
-//! where the symmetric KDF is the KEM's), plus the same KEMs with HKDF-SHA384 as the
-//! symmetric KDF (`..._HKDF_SHA384_<AEAD>`).
+//! Eighteen suites: the twelve of rustls's aws-lc-rs provider, under its names
+//! (`DH_KEM_<curve>_<KEM's HKDF>_<AEAD>`, the symmetric KDF the KEM's), and X25519 and P-256
+//! with HKDF-SHA384 as the symmetric KDF, which name it after the KEM's
+//! (`DH_KEM_X25519_HKDF_SHA256_HKDF_SHA384_<AEAD>`).
 //!
 //! ```
 //! use rustls::client::{EchGreaseConfig, EchMode};
@@ -29,8 +30,9 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use core_hpke::{
-    Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, DhKemP256HkdfSha256, DhKemX25519HkdfSha256, HkdfSha256,
-    HkdfSha384, Kdf, Kem, Mode, OsRandom, RecipientContext, SenderContext,
+    Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, DhKemP256HkdfSha256, DhKemP384HkdfSha384,
+    DhKemP521HkdfSha512, DhKemX25519HkdfSha256, HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Kem, Mode,
+    OsRandom, RecipientContext, SenderContext,
 };
 use rustls::crypto::hpke::{
     EncapsulatedSecret, Hpke, HpkeOpener, HpkePrivateKey, HpkePublicKey, HpkeSealer, HpkeSuite,
@@ -182,8 +184,8 @@ macro_rules! suites {
             $(#[$doc])*
             pub static $name: &HaliteHpke<$kem, $kdf, $aead> = &HaliteHpke::SUITE;
         )*
-        /// Every suite above, X25519 first, then P-256; AES-128-GCM, AES-256-GCM,
-        /// ChaCha20-Poly1305 under each KDF.
+        /// Every suite above, in that order: X25519, then the NIST curves by size, each
+        /// with the KEM's KDF; then the HKDF-SHA384 ones.
         pub static ALL_SUPPORTED_SUITES: &[&dyn Hpke] = &[$($name),*];
     };
 }
@@ -196,23 +198,36 @@ suites! {
     /// DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, ChaCha20-Poly1305.
     DH_KEM_X25519_HKDF_SHA256_CHACHA20_POLY1305 =
         DhKemX25519HkdfSha256, HkdfSha256, ChaCha20Poly1305;
-    /// DHKEM(X25519, HKDF-SHA256), HKDF-SHA384, AES-128-GCM.
-    DH_KEM_X25519_HKDF_SHA384_AES_128 = DhKemX25519HkdfSha256, HkdfSha384, Aes128Gcm;
-    /// DHKEM(X25519, HKDF-SHA256), HKDF-SHA384, AES-256-GCM.
-    DH_KEM_X25519_HKDF_SHA384_AES_256 = DhKemX25519HkdfSha256, HkdfSha384, Aes256Gcm;
-    /// DHKEM(X25519, HKDF-SHA256), HKDF-SHA384, ChaCha20-Poly1305.
-    DH_KEM_X25519_HKDF_SHA384_CHACHA20_POLY1305 =
-        DhKemX25519HkdfSha256, HkdfSha384, ChaCha20Poly1305;
     /// DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-128-GCM.
     DH_KEM_P256_HKDF_SHA256_AES_128 = DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm;
     /// DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-256-GCM.
     DH_KEM_P256_HKDF_SHA256_AES_256 = DhKemP256HkdfSha256, HkdfSha256, Aes256Gcm;
     /// DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, ChaCha20-Poly1305.
     DH_KEM_P256_HKDF_SHA256_CHACHA20_POLY1305 = DhKemP256HkdfSha256, HkdfSha256, ChaCha20Poly1305;
+    /// DHKEM(P-384, HKDF-SHA384), HKDF-SHA384, AES-128-GCM.
+    DH_KEM_P384_HKDF_SHA384_AES_128 = DhKemP384HkdfSha384, HkdfSha384, Aes128Gcm;
+    /// DHKEM(P-384, HKDF-SHA384), HKDF-SHA384, AES-256-GCM.
+    DH_KEM_P384_HKDF_SHA384_AES_256 = DhKemP384HkdfSha384, HkdfSha384, Aes256Gcm;
+    /// DHKEM(P-384, HKDF-SHA384), HKDF-SHA384, ChaCha20-Poly1305.
+    DH_KEM_P384_HKDF_SHA384_CHACHA20_POLY1305 = DhKemP384HkdfSha384, HkdfSha384, ChaCha20Poly1305;
+    /// DHKEM(P-521, HKDF-SHA512), HKDF-SHA512, AES-128-GCM.
+    DH_KEM_P521_HKDF_SHA512_AES_128 = DhKemP521HkdfSha512, HkdfSha512, Aes128Gcm;
+    /// DHKEM(P-521, HKDF-SHA512), HKDF-SHA512, AES-256-GCM.
+    DH_KEM_P521_HKDF_SHA512_AES_256 = DhKemP521HkdfSha512, HkdfSha512, Aes256Gcm;
+    /// DHKEM(P-521, HKDF-SHA512), HKDF-SHA512, ChaCha20-Poly1305.
+    DH_KEM_P521_HKDF_SHA512_CHACHA20_POLY1305 = DhKemP521HkdfSha512, HkdfSha512, ChaCha20Poly1305;
+    /// DHKEM(X25519, HKDF-SHA256), HKDF-SHA384, AES-128-GCM.
+    DH_KEM_X25519_HKDF_SHA256_HKDF_SHA384_AES_128 = DhKemX25519HkdfSha256, HkdfSha384, Aes128Gcm;
+    /// DHKEM(X25519, HKDF-SHA256), HKDF-SHA384, AES-256-GCM.
+    DH_KEM_X25519_HKDF_SHA256_HKDF_SHA384_AES_256 = DhKemX25519HkdfSha256, HkdfSha384, Aes256Gcm;
+    /// DHKEM(X25519, HKDF-SHA256), HKDF-SHA384, ChaCha20-Poly1305.
+    DH_KEM_X25519_HKDF_SHA256_HKDF_SHA384_CHACHA20_POLY1305 =
+        DhKemX25519HkdfSha256, HkdfSha384, ChaCha20Poly1305;
     /// DHKEM(P-256, HKDF-SHA256), HKDF-SHA384, AES-128-GCM.
-    DH_KEM_P256_HKDF_SHA384_AES_128 = DhKemP256HkdfSha256, HkdfSha384, Aes128Gcm;
+    DH_KEM_P256_HKDF_SHA256_HKDF_SHA384_AES_128 = DhKemP256HkdfSha256, HkdfSha384, Aes128Gcm;
     /// DHKEM(P-256, HKDF-SHA256), HKDF-SHA384, AES-256-GCM.
-    DH_KEM_P256_HKDF_SHA384_AES_256 = DhKemP256HkdfSha256, HkdfSha384, Aes256Gcm;
+    DH_KEM_P256_HKDF_SHA256_HKDF_SHA384_AES_256 = DhKemP256HkdfSha256, HkdfSha384, Aes256Gcm;
     /// DHKEM(P-256, HKDF-SHA256), HKDF-SHA384, ChaCha20-Poly1305.
-    DH_KEM_P256_HKDF_SHA384_CHACHA20_POLY1305 = DhKemP256HkdfSha256, HkdfSha384, ChaCha20Poly1305;
+    DH_KEM_P256_HKDF_SHA256_HKDF_SHA384_CHACHA20_POLY1305 =
+        DhKemP256HkdfSha256, HkdfSha384, ChaCha20Poly1305;
 }

@@ -21,22 +21,25 @@ use rustls::version::TLS13;
 use rustls::{ClientConfig, ClientConnection, RootCertStore, ServerConnection};
 use rustls_halite::hpke as halite;
 
-/// The Halite suites aws-lc-rs also has, paired with its.
-fn pairs() -> [(&'static dyn Hpke, &'static dyn Hpke); 6] {
-    [
-        (halite::DH_KEM_X25519_HKDF_SHA256_AES_128, aws::DH_KEM_X25519_HKDF_SHA256_AES_128),
-        (halite::DH_KEM_X25519_HKDF_SHA256_AES_256, aws::DH_KEM_X25519_HKDF_SHA256_AES_256),
-        (
-            halite::DH_KEM_X25519_HKDF_SHA256_CHACHA20_POLY1305,
-            aws::DH_KEM_X25519_HKDF_SHA256_CHACHA20_POLY1305,
-        ),
-        (halite::DH_KEM_P256_HKDF_SHA256_AES_128, aws::DH_KEM_P256_HKDF_SHA256_AES_128),
-        (halite::DH_KEM_P256_HKDF_SHA256_AES_256, aws::DH_KEM_P256_HKDF_SHA256_AES_256),
-        (
-            halite::DH_KEM_P256_HKDF_SHA256_CHACHA20_POLY1305,
-            aws::DH_KEM_P256_HKDF_SHA256_CHACHA20_POLY1305,
-        ),
-    ]
+/// Every suite of rustls's aws-lc-rs provider, with Halite's of the same name.
+fn pairs() -> [(&'static dyn Hpke, &'static dyn Hpke); 12] {
+    macro_rules! pairs {
+        ($($name:ident),*) => { [$((halite::$name as &dyn Hpke, aws::$name as &dyn Hpke)),*] };
+    }
+    pairs!(
+        DH_KEM_X25519_HKDF_SHA256_AES_128,
+        DH_KEM_X25519_HKDF_SHA256_AES_256,
+        DH_KEM_X25519_HKDF_SHA256_CHACHA20_POLY1305,
+        DH_KEM_P256_HKDF_SHA256_AES_128,
+        DH_KEM_P256_HKDF_SHA256_AES_256,
+        DH_KEM_P256_HKDF_SHA256_CHACHA20_POLY1305,
+        DH_KEM_P384_HKDF_SHA384_AES_128,
+        DH_KEM_P384_HKDF_SHA384_AES_256,
+        DH_KEM_P384_HKDF_SHA384_CHACHA20_POLY1305,
+        DH_KEM_P521_HKDF_SHA512_AES_128,
+        DH_KEM_P521_HKDF_SHA512_AES_256,
+        DH_KEM_P521_HKDF_SHA512_CHACHA20_POLY1305
+    )
 }
 
 /// Three messages sealed by `sender` to a key pair of `recipient`, opened by `recipient`,
@@ -72,7 +75,7 @@ fn seal_open_against_aws_lc_rs_both_ways() {
 
 #[test]
 fn every_suite_round_trips_and_names_itself() {
-    assert_eq!(halite::ALL_SUPPORTED_SUITES.len(), 12);
+    assert_eq!(halite::ALL_SUPPORTED_SUITES.len(), 18);
     for (i, suite) in halite::ALL_SUPPORTED_SUITES.iter().enumerate() {
         round_trip(*suite, *suite);
         assert!(!suite.fips());
@@ -80,9 +83,9 @@ fn every_suite_round_trips_and_names_itself() {
             assert_ne!(other.suite(), suite.suite());
         }
     }
-    let aws_suites: Vec<_> = aws::ALL_SUPPORTED_SUITES.iter().map(|s| s.suite()).collect();
-    for (ours, _) in pairs() {
-        assert!(aws_suites.contains(&ours.suite()), "{ours:?}");
+    assert_eq!(aws::ALL_SUPPORTED_SUITES.len(), pairs().len(), "every aws-lc-rs suite is paired");
+    for (ours, theirs) in pairs() {
+        assert_eq!(ours.suite(), theirs.suite());
     }
 }
 

@@ -9,7 +9,7 @@ import json
 import re
 import sys
 
-KEMS, KDFS, AEADS = {0x10, 0x20}, {1, 2, 3}, {1, 2, 3}
+KEMS, KDFS, AEADS = {0x10, 0x11, 0x12, 0x20}, {1, 2, 3}, {1, 2, 3}
 INTS = {"mode", "kem_id", "kdf_id", "aead_id", "L", "sequence number"}
 
 
