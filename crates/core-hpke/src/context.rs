@@ -199,6 +199,19 @@ impl<F: Kdf, A: Aead> Context<F, A> {
         Ok(Nonce::xor_sequence(&self.base_nonce, self.seq))
     }
 
+    /// One `Seal` or `Open` (§5.2): `f` with the AEAD and the nonce of the current sequence
+    /// number, which moves on only if `f` succeeds.
+    fn step<T>(
+        &mut self,
+        f: impl FnOnce(&A, &[u8]) -> Result<T, core_aead::Error>,
+        error: fn(core_aead::Error) -> Error,
+    ) -> Result<T, Error> {
+        let nonce = self.nonce()?;
+        let out = f(&self.aead, nonce.as_bytes()).map_err(error)?;
+        self.seq += 1;
+        Ok(out)
+    }
+
     /// `Export(exporter_context, L)` (§5.3) into `out`.
     fn export(&self, exporter_context: &[u8], out: &mut [u8]) -> Result<(), Error> {
         let exp = &self.exporter_secret;
@@ -226,34 +239,16 @@ impl<F: Kdf, A: Aead> SenderContext<F, A> {
         buf: &mut [u8],
         plaintext_len: usize,
     ) -> Result<usize, Error> {
-        let nonce = self.0.nonce()?;
-        let len = self
-            .0
-            .aead
-            .seal_in_place_append_tag(nonce.as_bytes(), aad, buf, plaintext_len)
-            .map_err(Error::Aead)?;
-        self.0.seq += 1;
-        Ok(len)
+        self.0.step(
+            |aead, nonce| aead.seal_in_place_append_tag(nonce, aad, buf, plaintext_len),
+            Error::Aead,
+        )
     }
 
     /// `Seal(aad, pt)` from `plaintext` into `out` (ciphertext then tag); returns the length
     /// written, `plaintext.len() + A::TAG_LEN`.
     pub fn seal(&mut self, aad: &[u8], plaintext: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        let nonce = self.0.nonce()?;
-        let len = self.0.aead.seal(nonce.as_bytes(), aad, plaintext, out).map_err(Error::Aead)?;
-        self.0.seq += 1;
-        Ok(len)
-    }
-
-    /// `Export(exporter_context, L)`: fills `out` (L is its length) with a secret bound to
-    /// this context and `exporter_context`.
-    pub fn export(&self, exporter_context: &[u8], out: &mut [u8]) -> Result<(), Error> {
-        self.0.export(exporter_context, out)
-    }
-
-    /// The sequence number the next message will be sealed under.
-    pub fn sequence_number(&self) -> u64 {
-        self.0.seq
+        self.0.step(|aead, nonce| aead.seal(nonce, aad, plaintext, out), Error::Aead)
     }
 }
 
@@ -270,30 +265,13 @@ impl<F: Kdf, A: Aead> RecipientContext<F, A> {
         aad: &[u8],
         buf: &'b mut [u8],
     ) -> Result<&'b mut [u8], Error> {
-        let nonce = self.0.nonce()?;
-        let plaintext =
-            self.0.aead.open_in_place(nonce.as_bytes(), aad, buf).map_err(open_error)?;
-        self.0.seq += 1;
-        Ok(plaintext)
+        self.0.step(|aead, nonce| aead.open_in_place(nonce, aad, buf), open_error)
     }
 
     /// `Open(aad, ct)` from `ciphertext` (ciphertext then tag) into `out`; returns the
     /// plaintext length. On failure `out` holds no plaintext.
     pub fn open(&mut self, aad: &[u8], ciphertext: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        let nonce = self.0.nonce()?;
-        let len = self.0.aead.open(nonce.as_bytes(), aad, ciphertext, out).map_err(open_error)?;
-        self.0.seq += 1;
-        Ok(len)
-    }
-
-    /// `Export(exporter_context, L)`, as the sender's [`SenderContext::export`].
-    pub fn export(&self, exporter_context: &[u8], out: &mut [u8]) -> Result<(), Error> {
-        self.0.export(exporter_context, out)
-    }
-
-    /// The sequence number the next message will be opened under.
-    pub fn sequence_number(&self) -> u64 {
-        self.0.seq
+        self.0.step(|aead, nonce| aead.open(nonce, aad, ciphertext, out), open_error)
     }
 }
 
@@ -307,8 +285,23 @@ fn open_error(e: core_aead::Error) -> Error {
     }
 }
 
-macro_rules! debug_context {
-    ($($name:ident),*) => {$(
+/// What the two roles' contexts share: `Export`, the sequence number, and a `Debug` that
+/// shows only that.
+macro_rules! context_common {
+    ($($name:ident: $done:literal),*) => {$(
+        impl<F: Kdf, A: Aead> $name<F, A> {
+            /// `Export(exporter_context, L)`: fills `out` (L is its length) with a secret
+            /// bound to this context and `exporter_context`, the same on both sides.
+            pub fn export(&self, exporter_context: &[u8], out: &mut [u8]) -> Result<(), Error> {
+                self.0.export(exporter_context, out)
+            }
+
+            #[doc = concat!("The sequence number the next message will be ", $done, " under.")]
+            pub fn sequence_number(&self) -> u64 {
+                self.0.seq
+            }
+        }
+
         impl<F: Kdf, A: Aead> fmt::Debug for $name<F, A> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.debug_struct(stringify!($name)).field("seq", &self.0.seq).finish_non_exhaustive()
@@ -316,7 +309,7 @@ macro_rules! debug_context {
         }
     )*};
 }
-debug_context!(SenderContext, RecipientContext);
+context_common!(SenderContext: "sealed", RecipientContext: "opened");
 
 #[cfg(test)]
 mod tests {
