@@ -104,17 +104,8 @@ pub trait Kem {
         let pk_e = Self::deserialize_public_key(enc)?;
         let dh_e = Self::dh(sk_r, &pk_e)?;
         let pk_rm = Self::serialize_public_key(&Self::public_key(sk_r));
-        match sender {
-            None => Ok(extract_and_expand::<Self>(&[dh_e.as_ref()], &[enc, pk_rm.as_ref()])?),
-            Some(pk_s) => {
-                let dh_s = Self::dh(sk_r, pk_s)?;
-                let pk_sm = Self::serialize_public_key(pk_s);
-                extract_and_expand::<Self>(
-                    &[dh_e.as_ref(), dh_s.as_ref()],
-                    &[enc, pk_rm.as_ref(), pk_sm.as_ref()],
-                )
-            }
-        }
+        let auth = sender.map(|pk_s| Ok((Self::dh(sk_r, pk_s)?, Self::serialize_public_key(pk_s))));
+        kem_shared_secret::<Self>(&dh_e, enc, pk_rm.as_ref(), auth.transpose()?.as_ref())
     }
 }
 
@@ -128,18 +119,28 @@ fn encap_with<K: Kem + ?Sized>(
     let dh_e = K::dh(sk_e, pk_r)?;
     let enc = K::serialize_public_key(pk_e);
     let pk_rm = K::serialize_public_key(pk_r);
-    let shared = match sender {
-        None => extract_and_expand::<K>(&[dh_e.as_ref()], &[enc.as_ref(), pk_rm.as_ref()])?,
-        Some(sk_s) => {
-            let dh_s = K::dh(sk_s, pk_r)?;
-            let pk_sm = K::serialize_public_key(&K::public_key(sk_s));
-            extract_and_expand::<K>(
-                &[dh_e.as_ref(), dh_s.as_ref()],
-                &[enc.as_ref(), pk_rm.as_ref(), pk_sm.as_ref()],
-            )?
-        }
-    };
+    let auth =
+        sender.map(|sk_s| Ok((K::dh(sk_s, pk_r)?, K::serialize_public_key(&K::public_key(sk_s)))));
+    let shared =
+        kem_shared_secret::<K>(&dh_e, enc.as_ref(), pk_rm.as_ref(), auth.transpose()?.as_ref())?;
     Ok((enc, shared))
+}
+
+/// The end of `Encap`/`Decap` and their auth forms, the same on both sides:
+/// `ExtractAndExpand(dh, kem_context)` with `dh = dh_e [‖ dh_s]` and
+/// `kem_context = enc ‖ pkRm [‖ pkSm]`, the bracketed parts from `auth`.
+fn kem_shared_secret<K: Kem + ?Sized>(
+    dh_e: &K::DhOutput,
+    enc: &[u8],
+    pk_rm: &[u8],
+    auth: Option<&(K::DhOutput, K::EncodedPublicKey)>,
+) -> Result<SharedSecret<K>, Error> {
+    match auth {
+        None => extract_and_expand::<K>(&[dh_e.as_ref()], &[enc, pk_rm]),
+        Some((dh_s, pk_sm)) => {
+            extract_and_expand::<K>(&[dh_e.as_ref(), dh_s.as_ref()], &[enc, pk_rm, pk_sm.as_ref()])
+        }
+    }
 }
 
 /// `ExtractAndExpand(dh, kem_context)`, both given as the concatenation of their parts.

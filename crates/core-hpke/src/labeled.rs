@@ -36,6 +36,7 @@ pub(crate) fn labeled_expand<H: Hash>(
     let len = u16::try_from(out.len()).map_err(|_| Error::ExportTooLong)?.to_be_bytes();
     // A PRK is always a hash length, so only the output length can be refused.
     let hkdf = Hkdf::<H>::from_prk(prk.as_bytes()).map_err(|_| Error::ExportTooLong)?;
+    // Room for the four fixed parts and up to four of `info` (callers pass at most three).
     let mut parts: [&[u8]; 8] = [&[]; 8];
     let head = [&len[..], VERSION, suite_id, label];
     let n = head.len() + info.len();
