@@ -146,7 +146,7 @@ impl<K, F, A> fmt::Debug for Hpke<K, F, A> {
 
 /// `KeySchedule<ROLE>(mode, shared_secret, info, psk, psk_id)` (§5.1).
 fn key_schedule<F: Kdf, A: Aead, T>(
-    suite_id: &[u8],
+    suite_id: &[u8; 10],
     mode: &Mode<'_, T>,
     shared_secret: &[u8],
     info: &[u8],
@@ -166,16 +166,7 @@ fn key_schedule<F: Kdf, A: Aead, T>(
     let mut exporter_secret = hash_len_buffer(&secret);
     labeled_expand(suite_id, &secret, b"exp", &context, exporter_secret.0.as_mut())?;
     let aead = A::new(key).map_err(Error::Aead)?;
-    Ok(Context { aead, base_nonce, seq: 0, exporter_secret, suite_id: copy_suite_id(suite_id) })
-}
-
-/// The suite identifier a context keeps for `Export` (always 10 bytes for HPKE's own).
-fn copy_suite_id(suite_id: &[u8]) -> [u8; 10] {
-    let mut out = [0u8; 10];
-    for (o, s) in out.iter_mut().zip(suite_id) {
-        *o = *s;
-    }
-    out
+    Ok(Context { aead, base_nonce, seq: 0, exporter_secret, suite_id: *suite_id })
 }
 
 /// What both roles' contexts hold: the AEAD key, the base nonce, the sequence number and the
@@ -187,6 +178,7 @@ struct Context<F: Kdf, A: Aead> {
     /// means the context is spent.
     seq: u64,
     exporter_secret: Secret<F::Hash>,
+    /// The suite's `suite_id`, which `Export` is bound to.
     suite_id: [u8; 10],
 }
 
