@@ -14,6 +14,7 @@ use rustls::{Error, SupportedCipherSuite};
 mod aead;
 mod hash;
 mod hkdf;
+pub mod hpke;
 mod kx;
 mod prf;
 mod quic;
