@@ -5,6 +5,7 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod alg;
 mod ct;
 mod drbg;
 mod hkdf;
@@ -27,6 +28,7 @@ mod sha512;
 mod x86_avx2;
 
 // Constant-time helpers the sibling crates use; not part of the documented API.
+pub use alg::{HashAlg, HashOutput};
 #[doc(hidden)]
 pub use ct::{declassify, value_barrier};
 pub use drbg::{DrbgError, HmacDrbg, MAX_REQUEST_LEN, MIN_ENTROPY_LEN, RESEED_INTERVAL};
