@@ -794,9 +794,9 @@ impl SignatureVerificationAlgorithm for Prehashed {
                 let hash = tls_signature_hash(v.hash)?;
                 if v.pss {
                     let pss = core_rsa::Pss::with_salt_len(hash, hash.output_len());
-                    key.verify_pss_digest(pss, digest, signature)
+                    key.verify_pss_prehash(pss, digest, signature)
                 } else {
-                    key.verify_pkcs1v15_digest(hash, digest, signature)
+                    key.verify_pkcs1v15_prehash(hash, digest, signature)
                 }
                 .map_err(|_| InvalidSignature)
             }
