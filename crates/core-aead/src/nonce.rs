@@ -4,6 +4,7 @@
 
 use crate::Error;
 use core::fmt;
+use core_hash::{RandomError, RandomSource};
 
 /// A 96-bit AEAD nonce: the nonce length of AES-GCM, AES-CCM and ChaCha20-Poly1305 in TLS
 /// (`Aead::NONCE_LEN` for them). Nonces are not secret; what must never happen is one used
@@ -25,6 +26,15 @@ impl Nonce {
     /// The nonce with these bytes, which must be [`Nonce::LEN`] long.
     pub fn try_from_slice(bytes: &[u8]) -> Result<Self, Error> {
         bytes.try_into().map(Self).map_err(|_| Error::InvalidNonceLength)
+    }
+
+    /// A nonce of fresh random bytes from `rng`, for messages without a sequence number. Random
+    /// 96-bit nonces may collide: keep under 2^32 messages per key (NIST SP 800-38D §8.3), or
+    /// use XChaCha20-Poly1305's 192-bit nonces.
+    pub fn random(rng: &mut dyn RandomSource) -> Result<Self, RandomError> {
+        let mut bytes = [0; Self::LEN];
+        rng.fill(&mut bytes)?;
+        Ok(Self(bytes))
     }
 
     /// The nonce of record `sequence` under `iv`: the sequence number, big-endian and padded
@@ -148,6 +158,29 @@ impl fmt::Debug for NonceCounter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A source that counts up, or fails.
+    struct Counting(Option<u8>);
+
+    impl RandomSource for Counting {
+        fn fill(&mut self, out: &mut [u8]) -> Result<(), RandomError> {
+            let next = self.0.as_mut().ok_or(RandomError::Unavailable)?;
+            for b in out {
+                *b = *next;
+                *next += 1;
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn random_nonces_come_from_the_source() {
+        let mut rng = Counting(Some(0));
+        let first = Nonce::random(&mut rng).unwrap();
+        assert_eq!(first.as_bytes(), &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+        assert_eq!(Nonce::random(&mut rng).unwrap().as_bytes()[0], 12);
+        assert_eq!(Nonce::random(&mut Counting(None)), Err(RandomError::Unavailable));
+    }
 
     /// The nonces of a few sequence numbers under one IV, worked out by hand.
     #[test]

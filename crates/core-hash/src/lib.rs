@@ -5,6 +5,7 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod alg;
 mod ct;
 mod drbg;
 mod hkdf;
@@ -30,6 +31,7 @@ mod tls12_prf;
 mod x86_avx2;
 
 // Constant-time helpers the sibling crates use; not part of the documented API.
+pub use alg::{HashAlg, HashOutput};
 #[doc(hidden)]
 pub use ct::{declassify, value_barrier};
 pub use drbg::{DrbgError, HmacDrbg, MAX_REQUEST_LEN, MIN_ENTROPY_LEN, RESEED_INTERVAL};
@@ -45,7 +47,9 @@ pub use rand::{RandomError, RandomSource};
 #[doc(hidden)]
 pub use rot::rotr;
 pub use sha1::{Sha1, Sha1Impl};
+// The four-way Keccak-f[1600] ML-KEM samples with: for core-lattice, not the documented API.
 #[cfg(target_arch = "x86_64")]
+#[doc(hidden)]
 pub use sha3::keccak_f1600_x4_avx2;
 pub use sha3::{
     KeccakImpl, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128Reader, Shake256,
@@ -85,7 +89,8 @@ pub struct Registered {
 }
 
 /// The registry rows of every implementation of `I` (what `implementations()` in this and the
-/// sibling Halite crates is built from).
+/// sibling Halite crates is built from; not part of the documented API).
+#[doc(hidden)]
 pub fn registered<I: Implementation>(algorithm: &'static str) -> impl Iterator<Item = Registered> {
     I::ALL.iter().map(move |&name| Registered {
         algorithm,

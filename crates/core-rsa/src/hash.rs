@@ -1,65 +1,21 @@
-//! The hash functions RSA signs and pads with, as one enum over `core-hash`'s types: digests,
-//! the `DigestInfo` prefixes of PKCS#1 v1.5 (RFC 8017 §9.2, note 1) and MGF1 (RFC 8017 B.2.1).
+//! What RSA adds to `core-hash`'s [`HashAlg`]: the `DigestInfo` prefixes of PKCS#1 v1.5
+//! (RFC 8017 §9.2, note 1) and MGF1 (RFC 8017 B.2.1).
 
-use core_hash::{Hash, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_256};
+use crate::Error;
+pub use core_hash::HashAlg;
 
-/// A hash function for RSA signatures and OAEP.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum HashAlg {
-    /// SHA-1: accepted for verifying legacy signatures and in OAEP/MGF1 only; never for
-    /// signing.
-    Sha1,
-    /// SHA-224.
-    Sha224,
-    /// SHA-256.
-    Sha256,
-    /// SHA-384.
-    Sha384,
-    /// SHA-512.
-    Sha512,
-    /// SHA-512/256.
-    Sha512_256,
+/// The RSA-specific uses of a [`HashAlg`].
+pub(crate) trait RsaHash {
+    /// The DER of `DigestInfo` up to the digest itself (RFC 8017 §9.2, note 1);
+    /// [`Error::UnsupportedHash`] for a hash without an identifier here.
+    fn digest_info_prefix(self) -> Result<&'static [u8], Error>;
+
+    /// `out ^= MGF1(seed, out.len())` with this hash (RFC 8017 B.2.1).
+    fn mgf1_xor(self, seed: &[u8], out: &mut [u8]);
 }
 
-/// A digest of at most 64 bytes.
-pub(crate) struct Digest {
-    bytes: [u8; 64],
-    len: usize,
-}
-
-impl AsRef<[u8]> for Digest {
-    fn as_ref(&self) -> &[u8] {
-        &self.bytes[..self.len]
-    }
-}
-
-fn run<H: Hash>(parts: &[&[u8]]) -> Digest {
-    let mut h = H::new();
-    for p in parts {
-        h.update(p);
-    }
-    let out = h.finalize();
-    let out = out.as_ref();
-    let mut bytes = [0; 64];
-    bytes[..out.len()].copy_from_slice(out);
-    Digest { bytes, len: out.len() }
-}
-
-impl HashAlg {
-    /// The digest length in bytes.
-    pub const fn output_len(self) -> usize {
-        match self {
-            Self::Sha1 => 20,
-            Self::Sha224 => 28,
-            Self::Sha256 | Self::Sha512_256 => 32,
-            Self::Sha384 => 48,
-            Self::Sha512 => 64,
-        }
-    }
-
-    /// The DER of `DigestInfo` up to the digest itself (RFC 8017 §9.2, note 1).
-    pub(crate) const fn digest_info_prefix(self) -> &'static [u8] {
+impl RsaHash for HashAlg {
+    fn digest_info_prefix(self) -> Result<&'static [u8], Error> {
         const fn sha2(last: u8, len: u8) -> [u8; 19] {
             [
                 0x30,
@@ -92,33 +48,21 @@ impl HashAlg {
         const SHA384: [u8; 19] = sha2(0x02, 48);
         const SHA512: [u8; 19] = sha2(0x03, 64);
         const SHA512_256: [u8; 19] = sha2(0x06, 32);
-        match self {
+        Ok(match self {
             Self::Sha1 => &SHA1,
             Self::Sha224 => &SHA224,
             Self::Sha256 => &SHA256,
             Self::Sha384 => &SHA384,
             Self::Sha512 => &SHA512,
             Self::Sha512_256 => &SHA512_256,
-        }
+            _ => return Err(Error::UnsupportedHash),
+        })
     }
 
-    /// The digest of the concatenation of `parts`.
-    pub(crate) fn digest(self, parts: &[&[u8]]) -> Digest {
-        match self {
-            Self::Sha1 => run::<Sha1>(parts),
-            Self::Sha224 => run::<Sha224>(parts),
-            Self::Sha256 => run::<Sha256>(parts),
-            Self::Sha384 => run::<Sha384>(parts),
-            Self::Sha512 => run::<Sha512>(parts),
-            Self::Sha512_256 => run::<Sha512_256>(parts),
-        }
-    }
-
-    /// `out ^= MGF1(seed, out.len())` with this hash (RFC 8017 B.2.1).
-    pub(crate) fn mgf1_xor(self, seed: &[u8], out: &mut [u8]) {
+    fn mgf1_xor(self, seed: &[u8], out: &mut [u8]) {
         for (counter, chunk) in out.chunks_mut(self.output_len()).enumerate() {
             let c = (counter as u32).to_be_bytes();
-            let mask = self.digest(&[seed, &c]);
+            let mask = self.digest_parts(&[seed, &c]);
             for (o, m) in chunk.iter_mut().zip(mask.as_ref()) {
                 *o ^= m;
             }
@@ -140,14 +84,14 @@ mod tests {
             HashAlg::Sha512,
             HashAlg::Sha512_256,
         ] {
-            let p = h.digest_info_prefix();
+            let p = h.digest_info_prefix().unwrap();
             assert_eq!(p[1] as usize + 2, p.len() + h.output_len(), "{h:?} outer length");
             assert_eq!(p[p.len() - 1] as usize, h.output_len(), "{h:?} octet string length");
-            assert_eq!(h.digest(&[b"abc"]).as_ref().len(), h.output_len());
+            assert_eq!(h.digest(b"abc").as_ref().len(), h.output_len());
         }
         // SHA-256's from RFC 8017 §9.2 note 1, spelled out.
         assert_eq!(
-            HashAlg::Sha256.digest_info_prefix(),
+            HashAlg::Sha256.digest_info_prefix().unwrap(),
             &[
                 0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
                 0x01, 0x05, 0x00, 0x04, 0x20
@@ -159,9 +103,9 @@ mod tests {
     fn mgf1_matches_its_definition() {
         let mut out = [0u8; 45];
         HashAlg::Sha1.mgf1_xor(b"seed", &mut out);
-        let d0 = HashAlg::Sha1.digest(&[b"seed", &[0, 0, 0, 0]]);
-        let d1 = HashAlg::Sha1.digest(&[b"seed", &[0, 0, 0, 1]]);
-        let d2 = HashAlg::Sha1.digest(&[b"seed", &[0, 0, 0, 2]]);
+        let d0 = HashAlg::Sha1.digest_parts(&[b"seed", &[0, 0, 0, 0]]);
+        let d1 = HashAlg::Sha1.digest_parts(&[b"seed", &[0, 0, 0, 1]]);
+        let d2 = HashAlg::Sha1.digest_parts(&[b"seed", &[0, 0, 0, 2]]);
         assert_eq!(&out[..20], d0.as_ref());
         assert_eq!(&out[20..40], d1.as_ref());
         assert_eq!(&out[40..], &d2.as_ref()[..5]);

@@ -3,6 +3,7 @@
 //! hash, a missing separator — as the one [`Error::Decryption`] (Manger's attack needs to tell
 //! them apart).
 
+use crate::hash::RsaHash;
 use crate::{Error, HashAlg, PrivateKey, PublicKey, RandomSource};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroize;
@@ -53,7 +54,7 @@ impl PublicKey {
         let em = &mut em[..k];
         let (seed, db) = em[1..].split_at_mut(h_len);
         rng.fill(seed).map_err(|_| Error::RandomFailed)?;
-        db[..h_len].copy_from_slice(oaep.hash.digest(&[label]).as_ref());
+        db[..h_len].copy_from_slice(oaep.hash.digest(label).as_ref());
         let db_len = db.len();
         db[db_len - msg.len() - 1] = 1;
         db[db_len - msg.len()..].copy_from_slice(msg);
@@ -111,7 +112,7 @@ fn unpad(oaep: Oaep, label: &[u8], em: &mut [u8], out: &mut [u8]) -> Option<usiz
     let (seed, db) = rest.split_at_mut(h_len);
     oaep.mgf1_hash.mgf1_xor(db, seed);
     oaep.mgf1_hash.mgf1_xor(seed, db);
-    let l_hash = oaep.hash.digest(&[label]);
+    let l_hash = oaep.hash.digest(label);
     let mut good = y[0].ct_eq(&0) & db[..h_len].ct_eq(l_hash.as_ref());
     // Find the first nonzero byte after lHash; it must be 0x01.
     let mut looking = Choice::from(1);

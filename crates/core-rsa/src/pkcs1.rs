@@ -3,6 +3,7 @@
 //! it whole, so no DER in the signature is ever parsed. Also RSAES-PKCS1-v1_5 decryption
 //! (§7.2.2) for legacy protocols, with constant-time unpadding and one error.
 
+use crate::hash::RsaHash;
 use crate::{Error, HashAlg, PrivateKey, PublicKey, RandomSource};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeGreater};
 use zeroize::Zeroize;
@@ -10,7 +11,7 @@ use zeroize::Zeroize;
 /// EMSA-PKCS1-v1_5-ENCODE (RFC 8017 §9.2) of a message whose `hash` is `digest`, into all
 /// of `em`.
 fn encode_digest(hash: HashAlg, digest: &[u8], em: &mut [u8]) -> Result<(), Error> {
-    let prefix = hash.digest_info_prefix();
+    let prefix = hash.digest_info_prefix()?;
     let t_len = prefix.len() + hash.output_len();
     if em.len() < t_len + 11 {
         return Err(Error::MessageTooLong);
@@ -32,14 +33,14 @@ impl PublicKey {
     /// Verifies an RSASSA-PKCS1-v1_5 signature (RFC 8017 §8.2.2) of `msg` hashed with `hash`.
     /// `sig` must be exactly [`modulus_len`](Self::modulus_len) bytes.
     pub fn verify_pkcs1v15(&self, hash: HashAlg, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
-        self.verify_pkcs1v15_digest(hash, hash.digest(&[msg]).as_ref(), sig)
+        self.verify_pkcs1v15_prehash(hash, hash.digest(msg).as_ref(), sig)
     }
 
     /// As [`verify_pkcs1v15`](Self::verify_pkcs1v15), for a message already hashed with
     /// `hash`: `digest` is its hash (of `hash`'s length, else [`Error::InvalidLength`]). For
     /// protocols that keep a running hash of what was signed (a TLS 1.2 server checking a
     /// client's certificate verify message).
-    pub fn verify_pkcs1v15_digest(
+    pub fn verify_pkcs1v15_prehash(
         &self,
         hash: HashAlg,
         digest: &[u8],
@@ -57,7 +58,7 @@ impl PublicKey {
         self.raw_public(sig, em).map_err(|_| Error::InvalidSignature)?;
         // Compare with the expected encoding piece by piece (no second k-byte buffer: the
         // Cortex-M0 has 16 KiB).
-        let prefix = hash.digest_info_prefix();
+        let prefix = hash.digest_info_prefix()?;
         let t_len = prefix.len() + hash.output_len();
         if k < t_len + 11 {
             return Err(Error::InvalidSignature);
@@ -83,14 +84,14 @@ impl PrivateKey {
         rng: &mut dyn RandomSource,
         sig: &mut [u8],
     ) -> Result<usize, Error> {
-        self.sign_pkcs1v15_digest(hash, hash.digest(&[msg]).as_ref(), rng, sig)
+        self.sign_pkcs1v15_prehash(hash, hash.digest(msg).as_ref(), rng, sig)
     }
 
     /// As [`sign_pkcs1v15`](Self::sign_pkcs1v15), for a message already hashed with `hash`:
     /// `digest` is its hash (of `hash`'s length, else [`Error::InvalidLength`]). For
     /// protocols that keep a running hash of what they sign rather than the message (a TLS
     /// 1.2 client's certificate verify message).
-    pub fn sign_pkcs1v15_digest(
+    pub fn sign_pkcs1v15_prehash(
         &self,
         hash: HashAlg,
         digest: &[u8],

@@ -1,6 +1,7 @@
 //! RSASSA-PSS (RFC 8017 §8.1, EMSA-PSS §9.1) with MGF1: signing with a random salt (the
 //! hash's length by default) and verification that either requires a salt length or finds it.
 
+use crate::hash::RsaHash;
 use crate::{Error, HashAlg, PrivateKey, PublicKey, RandomSource};
 use zeroize::Zeroize;
 
@@ -30,22 +31,22 @@ impl Pss {
 }
 
 /// `H = Hash(0^8 || mHash || salt)`.
-fn h_of(hash: HashAlg, m_hash: &[u8], salt: &[u8]) -> crate::hash::Digest {
-    hash.digest(&[&[0u8; 8], m_hash, salt])
+fn h_of(hash: HashAlg, m_hash: &[u8], salt: &[u8]) -> core_hash::HashOutput {
+    hash.digest_parts(&[&[0u8; 8], m_hash, salt])
 }
 
 impl PublicKey {
     /// Verifies an RSASSA-PSS signature (RFC 8017 §8.1.2) of `msg`. `sig` must be exactly
     /// [`modulus_len`](Self::modulus_len) bytes.
     pub fn verify_pss(&self, pss: Pss, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
-        self.verify_pss_digest(pss, pss.hash.digest(&[msg]).as_ref(), sig)
+        self.verify_pss_prehash(pss, pss.hash.digest(msg).as_ref(), sig)
     }
 
     /// As [`verify_pss`](Self::verify_pss), for a message already hashed with `pss`'s hash:
     /// `digest` is its hash (of that hash's length, else [`Error::InvalidLength`]). For
     /// protocols that keep a running hash of what was signed (a TLS 1.2 server checking a
     /// client's certificate verify message).
-    pub fn verify_pss_digest(&self, pss: Pss, digest: &[u8], sig: &[u8]) -> Result<(), Error> {
+    pub fn verify_pss_prehash(&self, pss: Pss, digest: &[u8], sig: &[u8]) -> Result<(), Error> {
         if digest.len() != pss.hash.output_len() {
             return Err(Error::InvalidLength);
         }
@@ -99,14 +100,14 @@ impl PrivateKey {
         rng: &mut dyn RandomSource,
         sig: &mut [u8],
     ) -> Result<usize, Error> {
-        self.sign_pss_digest(pss, pss.hash.digest(&[msg]).as_ref(), rng, sig)
+        self.sign_pss_prehash(pss, pss.hash.digest(msg).as_ref(), rng, sig)
     }
 
     /// As [`sign_pss`](Self::sign_pss), for a message already hashed with `pss`'s hash:
     /// `digest` is its hash (of that hash's length, else [`Error::InvalidLength`]). For
     /// protocols that keep a running hash of what they sign rather than the message (a TLS
     /// 1.2 client's certificate verify message).
-    pub fn sign_pss_digest(
+    pub fn sign_pss_prehash(
         &self,
         pss: Pss,
         digest: &[u8],

@@ -379,7 +379,7 @@ fn inconsistent_keys_are_refused() {
 /// Signing a digest is signing its message: PKCS#1 v1.5 byte for byte (OpenSSL's
 /// signatures), PSS by verification; a digest of the wrong length is refused.
 #[test]
-fn digest_signatures_equal_message_signatures() {
+fn prehash_signatures_equal_message_signatures() {
     use sha2::Digest;
     let f = &FIXTURES[0];
     let key = PrivateKey::from_pkcs8_der(f.pkcs8).unwrap();
@@ -391,31 +391,33 @@ fn digest_signatures_equal_message_signatures() {
     };
     for (hash, want) in f.sigs {
         let mut sig = vec![0u8; key.modulus_len()];
-        let len = key.sign_pkcs1v15_digest(hash, &digest(hash), &mut OsRandom, &mut sig).unwrap();
+        let len = key.sign_pkcs1v15_prehash(hash, &digest(hash), &mut OsRandom, &mut sig).unwrap();
         assert_eq!(&sig[..len], want, "{hash:?}");
         let pss = Pss::new(hash);
-        let len = key.sign_pss_digest(pss, &digest(hash), &mut OsRandom, &mut sig).unwrap();
+        let len = key.sign_pss_prehash(pss, &digest(hash), &mut OsRandom, &mut sig).unwrap();
         public.verify_pss(pss, MESSAGE, &sig[..len]).unwrap();
-        public.verify_pss_digest(pss, &digest(hash), &sig[..len]).unwrap();
-        public.verify_pkcs1v15_digest(hash, &digest(hash), want).unwrap();
+        public.verify_pss_prehash(pss, &digest(hash), &sig[..len]).unwrap();
+        public.verify_pkcs1v15_prehash(hash, &digest(hash), want).unwrap();
         let mut bad = want.to_vec();
         bad[5] ^= 1;
         assert_eq!(
-            public.verify_pkcs1v15_digest(hash, &digest(hash), &bad),
+            public.verify_pkcs1v15_prehash(hash, &digest(hash), &bad),
             Err(Error::InvalidSignature)
         );
         assert_eq!(
-            public.verify_pss_digest(pss, &digest(hash), &bad),
+            public.verify_pss_prehash(pss, &digest(hash), &bad),
             Err(Error::InvalidSignature)
         );
         let short = &digest(hash)[1..];
         assert_eq!(
-            key.sign_pkcs1v15_digest(hash, short, &mut OsRandom, &mut sig),
+            key.sign_pkcs1v15_prehash(hash, short, &mut OsRandom, &mut sig),
             Err(Error::InvalidLength)
         );
         assert_eq!(
-            key.sign_pss_digest(pss, short, &mut OsRandom, &mut sig),
+            key.sign_pss_prehash(pss, short, &mut OsRandom, &mut sig),
             Err(Error::InvalidLength)
         );
+        assert_eq!(public.verify_pkcs1v15_prehash(hash, short, want), Err(Error::InvalidLength));
+        assert_eq!(public.verify_pss_prehash(pss, short, &sig[..len]), Err(Error::InvalidLength));
     }
 }

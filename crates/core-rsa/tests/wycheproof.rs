@@ -265,10 +265,10 @@ fn digest_verify_agrees_with_message_verify() {
                 let Some(d) = outside_digest(h, &t.msg) else { break };
                 let id = format!("{name:?} tc {}", t.tc_id);
                 let want = key.verify_pkcs1v15(h, &t.msg, &t.sig);
-                assert_eq!(key.verify_pkcs1v15_digest(h, &d, &t.sig), want, "{id}");
+                assert_eq!(key.verify_pkcs1v15_prehash(h, &d, &t.sig), want, "{id}");
                 assert_eq!(want.is_ok(), t.result == TestResult::Valid, "{id}");
                 assert_eq!(
-                    key.verify_pkcs1v15_digest(h, &d[1..], &t.sig),
+                    key.verify_pkcs1v15_prehash(h, &d[1..], &t.sig),
                     Err(Error::InvalidLength),
                     "{id}"
                 );
@@ -286,10 +286,10 @@ fn digest_verify_agrees_with_message_verify() {
                 let Some(d) = outside_digest(h, &t.msg) else { break };
                 let id = format!("{name:?} tc {}", t.tc_id);
                 let want = key.verify_pss(pss, &t.msg, &t.sig);
-                assert_eq!(key.verify_pss_digest(pss, &d, &t.sig), want, "{id}");
+                assert_eq!(key.verify_pss_prehash(pss, &d, &t.sig), want, "{id}");
                 assert_eq!(want.is_ok(), t.result == TestResult::Valid, "{id}");
                 assert_eq!(
-                    key.verify_pss_digest(pss, &d[1..], &t.sig),
+                    key.verify_pss_prehash(pss, &d[1..], &t.sig),
                     Err(Error::InvalidLength),
                     "{id}"
                 );

@@ -42,27 +42,12 @@ enum SigHash {
 }
 
 impl SigHash {
-    /// The digest of `msg` in `out`; returns its length.
-    fn digest(self, msg: &[u8], out: &mut [u8; 64]) -> usize {
-        use core_hash::Hash;
-        fn run<H: Hash>(msg: &[u8], out: &mut [u8; 64]) -> usize {
-            let d = H::digest(msg);
-            let d = d.as_ref();
-            out[..d.len()].copy_from_slice(d);
-            d.len()
-        }
+    /// The hash as `core-hash` names it.
+    const fn alg(self) -> core_hash::HashAlg {
         match self {
-            Self::Sha256 => run::<core_hash::Sha256>(msg, out),
-            Self::Sha384 => run::<core_hash::Sha384>(msg, out),
-            Self::Sha512 => run::<core_hash::Sha512>(msg, out),
-        }
-    }
-
-    fn rsa(self) -> core_rsa::HashAlg {
-        match self {
-            Self::Sha256 => core_rsa::HashAlg::Sha256,
-            Self::Sha384 => core_rsa::HashAlg::Sha384,
-            Self::Sha512 => core_rsa::HashAlg::Sha512,
+            Self::Sha256 => core_hash::HashAlg::Sha256,
+            Self::Sha384 => core_hash::HashAlg::Sha384,
+            Self::Sha512 => core_hash::HashAlg::Sha512,
         }
     }
 }
@@ -89,9 +74,8 @@ impl SignatureVerificationAlgorithm for Ecdsa {
         message: &[u8],
         signature: &[u8],
     ) -> Result<(), InvalidSignature> {
-        let mut digest = [0u8; 64];
-        let n = self.hash.digest(message, &mut digest);
-        let digest = &digest[..n];
+        let digest = self.hash.alg().digest(message);
+        let digest = digest.as_ref();
         macro_rules! check {
             ($curve:ident) => {{
                 let key = core_ec::$curve::PublicKey::from_sec1_bytes(public_key)
@@ -172,7 +156,7 @@ impl SignatureVerificationAlgorithm for Rsa {
         if !RSA_BITS.contains(&key.bits()) {
             return Err(InvalidSignature);
         }
-        let hash = self.hash.rsa();
+        let hash = self.hash.alg();
         match self.padding {
             RsaPadding::Pss => key.verify_pss(
                 core_rsa::Pss::with_salt_len(hash, hash.output_len()),

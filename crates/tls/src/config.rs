@@ -10,6 +10,7 @@ use crate::msgs::{MaxFragmentLength, NamedGroup, ProtocolVersion, PskKeyExchange
 use crate::provider::KeyExchange;
 use crate::psk::{ExternalPsk, ServerPsks};
 use crate::record::MAX_PLAINTEXT_LEN;
+use crate::schedule::SuiteHash;
 use crate::sign::CertifiedKey;
 #[cfg(feature = "tls12")]
 use crate::suites::tls12::Suite12;
@@ -392,6 +393,12 @@ fn known_version(v: ProtocolVersion) -> bool {
     v == ProtocolVersion::TLSV1_3 || (cfg!(feature = "tls12") && v == ProtocolVersion::TLSV1_2)
 }
 
+/// Whether the key schedule runs every one of the suites' `hashes` (SHA-256 and SHA-384: a
+/// custom suite naming another is [`ApiMisuse::BadConfig`]).
+fn runs_hashes(mut hashes: impl Iterator<Item = HashAlg>) -> bool {
+    hashes.all(|h| SuiteHash::new(h).is_ok())
+}
+
 impl ClientConfig<'_> {
     /// The checks a client configuration gets before a connection to `server_name` starts:
     /// a group to send a share for, suites, lists within [`MAX_LIST`], a name that fits SNI,
@@ -399,7 +406,8 @@ impl ClientConfig<'_> {
     pub(crate) fn check(&self, server_name: &str) -> Result<(), Error> {
         #[cfg(feature = "tls12")]
         let bad12 = (self.offers(ProtocolVersion::TLSV1_2) && self.suites12.is_empty())
-            || self.suites.len() + self.suites12.len() > 2 * MAX_LIST;
+            || self.suites.len() + self.suites12.len() > 2 * MAX_LIST
+            || !runs_hashes(self.suites12.iter().map(|s| s.hash));
         #[cfg(not(feature = "tls12"))]
         let bad12 = false;
         if self.groups.is_empty()
@@ -407,6 +415,7 @@ impl ClientConfig<'_> {
             || !self.versions.iter().all(|v| known_version(*v))
             || (self.offers(ProtocolVersion::TLSV1_3) && self.suites.is_empty())
             || bad12
+            || !runs_hashes(self.suites.iter().map(|s| s.hash))
             || self.suites.len() > MAX_LIST
             || self.groups.len() > MAX_LIST
             || self.alpn.len() > MAX_LIST
@@ -477,13 +486,15 @@ impl ServerConfig<'_> {
         let psk_only = self.psks.is_some_and(|p| !p.keys.is_empty());
         #[cfg(feature = "tls12")]
         let bad12 = (self.accepts(ProtocolVersion::TLSV1_2) && self.suites12.is_empty())
-            || self.suites12.len() > MAX_LIST;
+            || self.suites12.len() > MAX_LIST
+            || !runs_hashes(self.suites12.iter().map(|s| s.hash));
         #[cfg(not(feature = "tls12"))]
         let bad12 = false;
         if self.versions.is_empty()
             || !self.versions.iter().all(|v| known_version(*v))
             || (self.accepts(ProtocolVersion::TLSV1_3) && self.suites.is_empty())
             || bad12
+            || !runs_hashes(self.suites.iter().map(|s| s.hash))
             || self.groups.is_empty()
             || (self.certs.is_empty() && !psk_only)
             || self.certs.iter().any(|c| c.chain.is_empty())

@@ -278,7 +278,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         };
         let ticket12 = r12.filter(|r| r.by_ticket).map(|_| &conn.hs[conn.hs_end..]);
         let psk = offer.psk();
-        let binder_base = psk.and_then(|p| Some(Transcript::new(p.hash(&config)?)));
+        let binder_base = psk.and_then(|p| p.hash(&config)).map(Transcript::new).transpose()?;
         let psk = psk.zip(binder_base).map(|(p, t)| (p, &conn.hs[conn.hs_end..], t));
         send_client_hello(
             &mut conn.c,
@@ -607,7 +607,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         let Some(t) = self.state.traffic() else {
             return Err(Error::ApiMisuse(ApiMisuse::HandshakeNotComplete));
         };
-        let alg = t.suite.hash;
+        let alg = t.exporter.suite_hash();
         if label.len() > 249 || out.len() > 255 * alg.output_len() {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
@@ -787,7 +787,7 @@ mod tests {
             for peer in peers {
                 let cert = certificate_with(extension);
                 let got = check_certificate(
-                    &mut Transcript::new(HashAlg::Sha256),
+                    &mut Transcript::new(HashAlg::Sha256).unwrap(),
                     &cert,
                     &cv,
                     (&roots, None),
@@ -807,7 +807,7 @@ mod tests {
         }
         // Without the extension the same message goes on to the signature (which fails).
         let got = check_certificate(
-            &mut Transcript::new(HashAlg::Sha256),
+            &mut Transcript::new(HashAlg::Sha256).unwrap(),
             &certificate_with(&[]),
             &cv,
             (&roots, None),

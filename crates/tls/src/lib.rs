@@ -54,7 +54,7 @@ pub use clock::Clock;
 pub use clock::SystemClock;
 #[cfg(feature = "std")]
 pub use core_hash::OsRandom;
-pub use core_hash::RandomSource;
+pub use core_hash::{HashAlg, RandomSource};
 pub use pki_types::{CertificateDer, TrustAnchor, UnixTime};
 #[cfg(feature = "std")]
 pub use verify::roots_from_pem;

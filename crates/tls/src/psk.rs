@@ -7,6 +7,7 @@
 //! server only, and bound to one hash: the suite negotiated with it must use that hash.
 
 use crate::key_schedule::HashAlg;
+use crate::schedule::SuiteHash;
 
 /// The longest identity a PSK may have (`opaque identity<1..2^16-1>`).
 pub const MAX_IDENTITY_LEN: usize = 0xffff;
@@ -24,9 +25,12 @@ pub struct ExternalPsk<'a> {
 }
 
 impl ExternalPsk<'_> {
-    /// Whether the identity and key have lengths the protocol can carry.
+    /// Whether the identity and key have lengths the protocol can carry, and the hash is
+    /// one a suite can use (SHA-256 or SHA-384).
     pub fn is_valid(&self) -> bool {
-        (1..=MAX_IDENTITY_LEN).contains(&self.identity.len()) && !self.key.is_empty()
+        (1..=MAX_IDENTITY_LEN).contains(&self.identity.len())
+            && !self.key.is_empty()
+            && SuiteHash::new(self.hash).is_ok()
     }
 }
 

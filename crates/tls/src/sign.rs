@@ -423,10 +423,10 @@ impl Signer for SigningKey {
                 put(k.sign_prehash_with::<core_hash::Sha384>(digest).to_der().as_ref())
             }
             (Self::Rsa(k), _) if is_pkcs1(scheme) => {
-                k.sign_pkcs1v15_digest(hash, digest, rng, out).map_err(rsa_error)
+                k.sign_pkcs1v15_prehash(hash, digest, rng, out).map_err(rsa_error)
             }
             (Self::Rsa(k) | Self::RsaPss { key: k, .. }, _) => {
-                k.sign_pss_digest(core_rsa::Pss::new(hash), digest, rng, out).map_err(rsa_error)
+                k.sign_pss_prehash(core_rsa::Pss::new(hash), digest, rng, out).map_err(rsa_error)
             }
             (Self::Ed25519(_), _) => Err(bad),
         }

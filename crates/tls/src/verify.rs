@@ -12,6 +12,7 @@ use pki_types::{
 
 use crate::der;
 use crate::error::{CertificateError, Error, PeerMisbehaved};
+use crate::key_schedule::HashAlg;
 use crate::msgs::{ProtocolVersion, SignatureScheme};
 
 /// Ed25519 signatures (RFC 8410 keys) checked with `core_ec::ed25519`.
@@ -53,41 +54,18 @@ pub enum Curve {
     P384,
 }
 
-/// A hash function a signature is computed over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SigHash {
-    /// SHA-256.
-    Sha256,
-    /// SHA-384.
-    Sha384,
-    /// SHA-512.
-    Sha512,
-}
-
-impl SigHash {
-    fn digest(self, msg: &[u8], out: &mut [u8; 64]) -> usize {
-        use core_hash::Hash;
-        fn run<H: Hash>(msg: &[u8], out: &mut [u8; 64]) -> usize {
-            let d = H::digest(msg);
-            let d = d.as_ref();
-            out[..d.len()].copy_from_slice(d);
-            d.len()
-        }
-        match self {
-            Self::Sha256 => run::<core_hash::Sha256>(msg, out),
-            Self::Sha384 => run::<core_hash::Sha384>(msg, out),
-            Self::Sha512 => run::<core_hash::Sha512>(msg, out),
-        }
-    }
-
-    fn rsa(self) -> core_rsa::HashAlg {
-        match self {
-            Self::Sha256 => core_rsa::HashAlg::Sha256,
-            Self::Sha384 => core_rsa::HashAlg::Sha384,
-            Self::Sha512 => core_rsa::HashAlg::Sha512,
-        }
+/// Refuses a hash no TLS signature scheme signs with (RFC 8446 §4.2.3: SHA-256, SHA-384 and
+/// SHA-512 only).
+fn tls_signature_hash(hash: HashAlg) -> Result<HashAlg, InvalidSignature> {
+    match hash {
+        HashAlg::Sha256 | HashAlg::Sha384 | HashAlg::Sha512 => Ok(hash),
+        _ => Err(InvalidSignature),
     }
 }
+
+/// The AlgorithmIdentifier of a verifier whose hash no TLS signature scheme uses: empty, so
+/// it matches no certificate's (and its `verify_signature` refuses).
+const NO_ALG_ID: AlgorithmIdentifier = AlgorithmIdentifier::from_slice(&[]);
 
 /// ECDSA with DER signatures (RFC 5480 keys, RFC 5758 signatures) checked with `core_ec`.
 #[derive(Debug)]
@@ -95,7 +73,7 @@ pub struct EcdsaVerify {
     /// The key's curve.
     pub curve: Curve,
     /// The hash signed.
-    pub hash: SigHash,
+    pub hash: HashAlg,
 }
 
 impl SignatureVerificationAlgorithm for EcdsaVerify {
@@ -105,9 +83,8 @@ impl SignatureVerificationAlgorithm for EcdsaVerify {
         message: &[u8],
         signature: &[u8],
     ) -> Result<(), InvalidSignature> {
-        let mut digest = [0u8; 64];
-        let n = self.hash.digest(message, &mut digest);
-        let digest = &digest[..n];
+        let digest = tls_signature_hash(self.hash)?.digest(message);
+        let digest = digest.as_ref();
         match self.curve {
             Curve::P256 => {
                 let key = core_ec::p256::PublicKey::from_sec1_bytes(public_key)
@@ -135,9 +112,10 @@ impl SignatureVerificationAlgorithm for EcdsaVerify {
 
     fn signature_alg_id(&self) -> AlgorithmIdentifier {
         match self.hash {
-            SigHash::Sha256 => alg_id::ECDSA_SHA256,
-            SigHash::Sha384 => alg_id::ECDSA_SHA384,
-            SigHash::Sha512 => alg_id::ECDSA_SHA512,
+            HashAlg::Sha256 => alg_id::ECDSA_SHA256,
+            HashAlg::Sha384 => alg_id::ECDSA_SHA384,
+            HashAlg::Sha512 => alg_id::ECDSA_SHA512,
+            _ => NO_ALG_ID,
         }
     }
 }
@@ -163,7 +141,7 @@ pub enum RsaKeyAlg {
 #[derive(Debug)]
 pub struct RsaVerify {
     /// The hash signed.
-    pub hash: SigHash,
+    pub hash: HashAlg,
     /// PSS rather than PKCS#1 v1.5.
     pub pss: bool,
     /// The keys taken: an RSASSA-PSS key only ever verifies PSS (RFC 4055 §1.2).
@@ -187,7 +165,7 @@ impl SignatureVerificationAlgorithm for RsaVerify {
         if key.bits() < MIN_RSA_BITS {
             return Err(InvalidSignature);
         }
-        let hash = self.hash.rsa();
+        let hash = tls_signature_hash(self.hash)?;
         if self.pss {
             let pss = core_rsa::Pss::with_salt_len(hash, hash.output_len());
             key.verify_pss(pss, message, signature)
@@ -207,70 +185,71 @@ impl SignatureVerificationAlgorithm for RsaVerify {
 
     fn signature_alg_id(&self) -> AlgorithmIdentifier {
         match (self.pss, self.hash) {
-            (false, SigHash::Sha256) => alg_id::RSA_PKCS1_SHA256,
-            (false, SigHash::Sha384) => alg_id::RSA_PKCS1_SHA384,
-            (false, SigHash::Sha512) => alg_id::RSA_PKCS1_SHA512,
-            (true, SigHash::Sha256) => alg_id::RSA_PSS_SHA256,
-            (true, SigHash::Sha384) => alg_id::RSA_PSS_SHA384,
-            (true, SigHash::Sha512) => alg_id::RSA_PSS_SHA512,
+            (false, HashAlg::Sha256) => alg_id::RSA_PKCS1_SHA256,
+            (false, HashAlg::Sha384) => alg_id::RSA_PKCS1_SHA384,
+            (false, HashAlg::Sha512) => alg_id::RSA_PKCS1_SHA512,
+            (true, HashAlg::Sha256) => alg_id::RSA_PSS_SHA256,
+            (true, HashAlg::Sha384) => alg_id::RSA_PSS_SHA384,
+            (true, HashAlg::Sha512) => alg_id::RSA_PSS_SHA512,
+            _ => NO_ALG_ID,
         }
     }
 }
 
 /// ECDSA P-256 with SHA-256.
 pub static ECDSA_P256_SHA256: &dyn SignatureVerificationAlgorithm =
-    &EcdsaVerify { curve: Curve::P256, hash: SigHash::Sha256 };
+    &EcdsaVerify { curve: Curve::P256, hash: HashAlg::Sha256 };
 /// ECDSA P-256 with SHA-384 (certificates only).
 pub static ECDSA_P256_SHA384: &dyn SignatureVerificationAlgorithm =
-    &EcdsaVerify { curve: Curve::P256, hash: SigHash::Sha384 };
+    &EcdsaVerify { curve: Curve::P256, hash: HashAlg::Sha384 };
 /// ECDSA P-384 with SHA-256 (certificates only).
 pub static ECDSA_P384_SHA256: &dyn SignatureVerificationAlgorithm =
-    &EcdsaVerify { curve: Curve::P384, hash: SigHash::Sha256 };
+    &EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha256 };
 /// ECDSA P-384 with SHA-384.
 pub static ECDSA_P384_SHA384: &dyn SignatureVerificationAlgorithm =
-    &EcdsaVerify { curve: Curve::P384, hash: SigHash::Sha384 };
+    &EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha384 };
 /// ECDSA P-256 with SHA-512 (TLS 1.2 `ecdsa_secp521r1_sha512`, read as "ECDSA with SHA-512").
 pub static ECDSA_P256_SHA512: &dyn SignatureVerificationAlgorithm =
-    &EcdsaVerify { curve: Curve::P256, hash: SigHash::Sha512 };
+    &EcdsaVerify { curve: Curve::P256, hash: HashAlg::Sha512 };
 /// ECDSA P-384 with SHA-512 (TLS 1.2 `ecdsa_secp521r1_sha512`, read as "ECDSA with SHA-512").
 pub static ECDSA_P384_SHA512: &dyn SignatureVerificationAlgorithm =
-    &EcdsaVerify { curve: Curve::P384, hash: SigHash::Sha512 };
+    &EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha512 };
 /// RSA PKCS#1 v1.5 with SHA-256 (certificates only in TLS 1.3).
 pub static RSA_PKCS1_SHA256: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha256, pss: false, key: RsaKeyAlg::RsaEncryption };
+    &RsaVerify { hash: HashAlg::Sha256, pss: false, key: RsaKeyAlg::RsaEncryption };
 /// RSA PKCS#1 v1.5 with SHA-384 (certificates only in TLS 1.3).
 pub static RSA_PKCS1_SHA384: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha384, pss: false, key: RsaKeyAlg::RsaEncryption };
+    &RsaVerify { hash: HashAlg::Sha384, pss: false, key: RsaKeyAlg::RsaEncryption };
 /// RSA PKCS#1 v1.5 with SHA-512 (certificates only in TLS 1.3).
 pub static RSA_PKCS1_SHA512: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha512, pss: false, key: RsaKeyAlg::RsaEncryption };
+    &RsaVerify { hash: HashAlg::Sha512, pss: false, key: RsaKeyAlg::RsaEncryption };
 /// RSA-PSS with SHA-256.
 pub static RSA_PSS_SHA256: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha256, pss: true, key: RsaKeyAlg::RsaEncryption };
+    &RsaVerify { hash: HashAlg::Sha256, pss: true, key: RsaKeyAlg::RsaEncryption };
 /// RSA-PSS with SHA-384.
 pub static RSA_PSS_SHA384: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha384, pss: true, key: RsaKeyAlg::RsaEncryption };
+    &RsaVerify { hash: HashAlg::Sha384, pss: true, key: RsaKeyAlg::RsaEncryption };
 /// RSA-PSS with SHA-512.
 pub static RSA_PSS_SHA512: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha512, pss: true, key: RsaKeyAlg::RsaEncryption };
+    &RsaVerify { hash: HashAlg::Sha512, pss: true, key: RsaKeyAlg::RsaEncryption };
 /// RSA-PSS with SHA-256 by an RSASSA-PSS key without parameters.
 pub static RSA_PSS_KEY_SHA256: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha256, pss: true, key: RsaKeyAlg::Pss };
+    &RsaVerify { hash: HashAlg::Sha256, pss: true, key: RsaKeyAlg::Pss };
 /// RSA-PSS with SHA-384 by an RSASSA-PSS key without parameters.
 pub static RSA_PSS_KEY_SHA384: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha384, pss: true, key: RsaKeyAlg::Pss };
+    &RsaVerify { hash: HashAlg::Sha384, pss: true, key: RsaKeyAlg::Pss };
 /// RSA-PSS with SHA-512 by an RSASSA-PSS key without parameters.
 pub static RSA_PSS_KEY_SHA512: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha512, pss: true, key: RsaKeyAlg::Pss };
+    &RsaVerify { hash: HashAlg::Sha512, pss: true, key: RsaKeyAlg::Pss };
 /// RSA-PSS with SHA-256 by an RSASSA-PSS key restricted to SHA-256.
 pub static RSA_PSS_KEY_SHA256_ONLY: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha256, pss: true, key: RsaKeyAlg::PssRestricted };
+    &RsaVerify { hash: HashAlg::Sha256, pss: true, key: RsaKeyAlg::PssRestricted };
 /// RSA-PSS with SHA-384 by an RSASSA-PSS key restricted to SHA-384.
 pub static RSA_PSS_KEY_SHA384_ONLY: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha384, pss: true, key: RsaKeyAlg::PssRestricted };
+    &RsaVerify { hash: HashAlg::Sha384, pss: true, key: RsaKeyAlg::PssRestricted };
 /// RSA-PSS with SHA-512 by an RSASSA-PSS key restricted to SHA-512.
 pub static RSA_PSS_KEY_SHA512_ONLY: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: SigHash::Sha512, pss: true, key: RsaKeyAlg::PssRestricted };
+    &RsaVerify { hash: HashAlg::Sha512, pss: true, key: RsaKeyAlg::PssRestricted };
 
 /// Every certificate signature algorithm Halite can check.
 pub static SUPPORTED_CERT_SIG_ALGS: &[&dyn SignatureVerificationAlgorithm] = &[
@@ -785,13 +764,8 @@ impl SignatureVerificationAlgorithm for Prehashed {
     ) -> Result<(), InvalidSignature> {
         match self {
             Self::Ecdsa(v) => {
-                let want = match v.hash {
-                    SigHash::Sha256 => 32,
-                    SigHash::Sha384 => 48,
-                    SigHash::Sha512 => 64,
-                };
                 // ECDSA would take any length (truncating or padding): require the scheme's.
-                if digest.len() != want {
+                if digest.len() != tls_signature_hash(v.hash)?.output_len() {
                     return Err(InvalidSignature);
                 }
                 match v.curve {
@@ -817,12 +791,12 @@ impl SignatureVerificationAlgorithm for Prehashed {
                 if key.bits() < MIN_RSA_BITS {
                     return Err(InvalidSignature);
                 }
-                let hash = v.hash.rsa();
+                let hash = tls_signature_hash(v.hash)?;
                 if v.pss {
                     let pss = core_rsa::Pss::with_salt_len(hash, hash.output_len());
-                    key.verify_pss_digest(pss, digest, signature)
+                    key.verify_pss_prehash(pss, digest, signature)
                 } else {
-                    key.verify_pkcs1v15_digest(hash, digest, signature)
+                    key.verify_pkcs1v15_prehash(hash, digest, signature)
                 }
                 .map_err(|_| InvalidSignature)
             }
@@ -845,7 +819,7 @@ impl SignatureVerificationAlgorithm for Prehashed {
 }
 
 /// An RSA digest verifier for rsaEncryption keys.
-const fn rsa_digest(hash: SigHash, pss: bool) -> Prehashed {
+const fn rsa_digest(hash: HashAlg, pss: bool) -> Prehashed {
     Prehashed::Rsa(RsaVerify { hash, pss, key: RsaKeyAlg::RsaEncryption })
 }
 
@@ -855,23 +829,23 @@ static TLS12_DIGEST_VERIFIERS: &[(SignatureScheme, &[Prehashed])] = &[
     (
         SignatureScheme::ECDSA_SECP256R1_SHA256,
         &[
-            Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P256, hash: SigHash::Sha256 }),
-            Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P384, hash: SigHash::Sha256 }),
+            Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P256, hash: HashAlg::Sha256 }),
+            Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha256 }),
         ],
     ),
     (
         SignatureScheme::ECDSA_SECP384R1_SHA384,
         &[
-            Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P256, hash: SigHash::Sha384 }),
-            Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P384, hash: SigHash::Sha384 }),
+            Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P256, hash: HashAlg::Sha384 }),
+            Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha384 }),
         ],
     ),
-    (SignatureScheme::RSA_PSS_RSAE_SHA256, &[rsa_digest(SigHash::Sha256, true)]),
-    (SignatureScheme::RSA_PSS_RSAE_SHA384, &[rsa_digest(SigHash::Sha384, true)]),
-    (SignatureScheme::RSA_PKCS1_SHA256, &[rsa_digest(SigHash::Sha256, false)]),
-    (SignatureScheme::RSA_PKCS1_SHA384, &[rsa_digest(SigHash::Sha384, false)]),
-    (SignatureScheme::RSA_PSS_RSAE_SHA512, &[rsa_digest(SigHash::Sha512, true)]),
-    (SignatureScheme::RSA_PKCS1_SHA512, &[rsa_digest(SigHash::Sha512, false)]),
+    (SignatureScheme::RSA_PSS_RSAE_SHA256, &[rsa_digest(HashAlg::Sha256, true)]),
+    (SignatureScheme::RSA_PSS_RSAE_SHA384, &[rsa_digest(HashAlg::Sha384, true)]),
+    (SignatureScheme::RSA_PKCS1_SHA256, &[rsa_digest(HashAlg::Sha256, false)]),
+    (SignatureScheme::RSA_PKCS1_SHA384, &[rsa_digest(HashAlg::Sha384, false)]),
+    (SignatureScheme::RSA_PSS_RSAE_SHA512, &[rsa_digest(HashAlg::Sha512, true)]),
+    (SignatureScheme::RSA_PKCS1_SHA512, &[rsa_digest(HashAlg::Sha512, false)]),
 ];
 
 /// The TLS 1.2 schemes a CertificateVerify can be checked with from a running SHA-256,

@@ -242,7 +242,7 @@ impl MiniClient {
     fn new(group: NamedGroup) -> Self {
         Self {
             share: KeyShare::keygen(group, &[], &mut OsRandom).unwrap(),
-            transcript: Transcript::new(HashAlg::Sha256),
+            transcript: Transcript::new(HashAlg::Sha256).unwrap(),
             client_hs: None,
             hs: None,
             read: None,
@@ -285,8 +285,9 @@ impl MiniClient {
                     }
                     self.transcript.update(&body);
                     let shared = self.share.decapsulate(&ks[4..]).unwrap();
-                    let hs =
-                        EarlySecret::new(HashAlg::Sha256, None).into_handshake(shared.as_ref());
+                    let hs = EarlySecret::new(HashAlg::Sha256, None)
+                        .unwrap()
+                        .into_handshake(shared.as_ref());
                     let th = self.transcript.current();
                     let aead = suites::TLS13_AES_128_GCM_SHA256.aead;
                     self.read = Some(RecordProtection::new(aead, &hs.server_traffic(&th)).unwrap());
@@ -368,10 +369,10 @@ impl MiniServer {
         body.extend_from_slice(&(x.len() as u16).to_be_bytes());
         body.extend_from_slice(&x);
         let sh = handshake_msg(2, &body);
-        let mut transcript = Transcript::new(HashAlg::Sha256);
+        let mut transcript = Transcript::new(HashAlg::Sha256).unwrap();
         transcript.update(msg);
         transcript.update(&sh);
-        let hs = EarlySecret::new(HashAlg::Sha256, None).into_handshake(shared.as_ref());
+        let hs = EarlySecret::new(HashAlg::Sha256, None).unwrap().into_handshake(shared.as_ref());
         let server_hs = hs.server_traffic(&transcript.current());
         let write =
             RecordProtection::new(suites::TLS13_AES_128_GCM_SHA256.aead, &server_hs).unwrap();

@@ -389,6 +389,21 @@ fn custom_aead_interoperates_with_the_default() {
 }
 
 #[test]
+fn a_suite_hash_the_schedule_does_not_run_is_bad_config() {
+    for hash in [HashAlg::Sha1, HashAlg::Sha512] {
+        let custom = [Suite { hash, ..suites::TLS13_AES_128_GCM_SHA256 }];
+        let (mut cb, mut sb) = (Bufs::new(), Bufs::new());
+        let config =
+            ClientConfig { suites: &custom, ..ClientConfig::new(roots(), &tls::SystemClock) };
+        let c = Connection::client(config, "localhost", cb.get(), &mut OsRandom);
+        assert_eq!(c.err(), Some(Error::ApiMisuse(ApiMisuse::BadConfig)), "client, {hash:?}");
+        let config = ServerConfig { suites: &custom, ..ServerConfig::new(certs(default_key())) };
+        let s = Connection::server(config, sb.get(), &mut OsRandom);
+        assert_eq!(s.err(), Some(Error::ApiMisuse(ApiMisuse::BadConfig)), "server, {hash:?}");
+    }
+}
+
+#[test]
 fn failed_custom_open_releases_no_plaintext() {
     static GOOD: CountingGcm = CountingGcm::new(false);
     static BROKEN: CountingGcm = CountingGcm::new(true);

@@ -32,7 +32,7 @@ fn digest(bytes: &[u8]) -> Digest {
 
 #[test]
 fn transcript_and_ecdhe_match_the_trace() {
-    let mut t = Transcript::new(HashAlg::Sha256);
+    let mut t = Transcript::new(HashAlg::Sha256).unwrap();
     t.update(&CLIENT_HELLO);
     let fork = t.clone();
     t.update(&SERVER_HELLO);
@@ -45,7 +45,7 @@ fn transcript_and_ecdhe_match_the_trace() {
 #[test]
 fn simple_1rtt_schedule() {
     let alg = HashAlg::Sha256;
-    let early = EarlySecret::new(alg, None);
+    let early = EarlySecret::new(alg, None).unwrap();
     assert_eq!(
         early.secret().as_ref(),
         hex!("33ad0a1c607ec03b09e6cd9893680ce210adf300aa1f2660e1b22e10f170f92a")
@@ -123,7 +123,7 @@ fn simple_1rtt_schedule() {
 fn resumed_handshake_schedule() {
     let alg = HashAlg::Sha256;
     let psk = hex!("4ecd0eb6ec3b4d87f5d6028f922ca4c5851a277fd41311c9e62d2c9492e1c4f3");
-    let early = EarlySecret::new(alg, Some(&psk));
+    let early = EarlySecret::new(alg, Some(&psk)).unwrap();
     assert_eq!(
         early.secret().as_ref(),
         hex!("9b2188e9b2fc6d64d71dc329900e20bb41915000f678aa839cbb797cb7d8332c")
@@ -166,7 +166,7 @@ fn client_finished_record_is_byte_equal() {
     let record = hex!(
         "170303003575ec4dc238cce60b298044a71e219c56cc77b0517fe9b93c7a4bfc44d87f38f80338ac98fc46deb384bd1caeacab6867d726c40546"
     );
-    let secret = Secret::from_slice(HashAlg::Sha256, &CLIENT_HS_TRAFFIC);
+    let secret = Secret::from_slice(HashAlg::Sha256, &CLIENT_HS_TRAFFIC).unwrap();
     let mut tx = RecordProtection::new(AeadAlg::Aes128Gcm, &secret).unwrap();
     let mut out = [0u8; 128];
     let n = tx.seal(ContentType::HANDSHAKE, &finished, 0, &mut out).unwrap();

@@ -250,7 +250,7 @@ pub(crate) fn send_client_hello<'a>(
         let cut =
             msg.len().checked_sub(3 + hash_len).ok_or(crate::msgs::InvalidMessage::BadLength)?;
         bt.update(&msg[..cut]);
-        let early = EarlySecret::new(bt.alg(), Some(offered.key(config)));
+        let early = EarlySecret::for_suite(bt.suite_hash(), Some(offered.key(config)));
         let external = matches!(offered, Offered::External);
         let binder = finished_verify_data(&early.binder_key(external), &bt.current());
         msg[cut + 3..].copy_from_slice(binder.as_ref());

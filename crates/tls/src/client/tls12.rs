@@ -56,6 +56,7 @@ use crate::msgs::{
     InvalidMessage, List, NamedGroup, ProtocolVersion, ServerHello, SignatureScheme,
 };
 use crate::record::tls12::PendingKeys;
+use crate::schedule::SuiteHash;
 use crate::sign::MAX_SIGNATURE_LEN;
 use crate::suites::tls12::{self as suites12, Auth, Suite12};
 use crate::ticket::{Resume12, Session, SessionId, Ticket};
@@ -258,9 +259,9 @@ pub(crate) fn client_server_hello(
     };
     client_record_limits(c, config, &limits)?;
     // SHA-384 is kept whenever a SHA-384 suite is offered or our key may need it.
-    let (mut transcript, other) = match suite.hash {
-        HashAlg::Sha256 => (Transcript::Sha256(st.th256), st.th384.map(Transcript::Sha384)),
-        HashAlg::Sha384 => (
+    let (mut transcript, other) = match SuiteHash::new(suite.hash)? {
+        SuiteHash::Sha256 => (Transcript::Sha256(st.th256), st.th384.map(Transcript::Sha384)),
+        SuiteHash::Sha384 => (
             Transcript::Sha384(st.th384.ok_or(PeerMisbehaved::SelectedUnofferedParameter)?),
             Some(Transcript::Sha256(st.th256)),
         ),
@@ -306,7 +307,7 @@ fn resume(
     }
     let bytes = <&[u8; 48]>::try_from(session.psk())
         .map_err(|_| Error::ApiMisuse(crate::error::ApiMisuse::BadConfig))?;
-    let master = MasterSecret::from_bytes(suite.hash, bytes);
+    let master = MasterSecret::from_bytes(suite.hash, bytes)?;
     let keys = PendingKeys::derive(&suite, &master, &client_random, &server_random)?;
     c.params.resumed = true;
     c.params.scheme = session.scheme();
@@ -477,7 +478,7 @@ pub(crate) fn client_server_hello_done(
             });
             c.io.send_handshake_patched(&cke, Some(&mut transcript), &mut also)?;
             // RFC 7627 §4: the session hash is the transcript through ClientKeyExchange.
-            let master = pms.into_extended_master(suite.hash, transcript.current().as_ref());
+            let master = pms.into_extended_master(suite.hash, transcript.current().as_ref())?;
             if let Some((scheme, ck)) = cert {
                 // RFC 5246 §7.4.8: the signature over every handshake message so far, hashed
                 // with the scheme's hash.

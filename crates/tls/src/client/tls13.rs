@@ -2,7 +2,7 @@
 //! certificate, CertificateRequest and Finished, and the client's own certificate.
 
 use crate::error::{Error, PeerMisbehaved};
-use crate::key_schedule::{HashAlg, Transcript, finished_verify_data};
+use crate::key_schedule::{Transcript, finished_verify_data};
 use crate::kx::KeyShare;
 use crate::msgs::PskKeyExchangeMode;
 use crate::msgs::{
@@ -29,6 +29,7 @@ use crate::engine::handshake::{
 use crate::key_schedule::resumption_psk;
 use crate::msgs::{CertificateRequest, NewSessionTicket};
 use crate::provider::choose_scheme;
+use crate::schedule::SuiteHash;
 use crate::ticket::{Session, Ticket};
 
 /// A client's answer to a CertificateRequest.
@@ -97,10 +98,10 @@ pub(crate) fn client_server_hello<'a>(
     let Some(st_key) = st.key else {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
     };
-    let mut transcript = match suite.hash {
-        HashAlg::Sha256 => Transcript::Sha256(st.th256),
+    let mut transcript = match SuiteHash::new(suite.hash)? {
+        SuiteHash::Sha256 => Transcript::Sha256(st.th256),
         // Kept whenever a SHA-384 suite is offered.
-        HashAlg::Sha384 => {
+        SuiteHash::Sha384 => {
             Transcript::Sha384(st.th384.ok_or(PeerMisbehaved::SelectedUnofferedParameter)?)
         }
     };

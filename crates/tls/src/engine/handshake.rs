@@ -116,7 +116,7 @@ pub(crate) fn enter_handshake(
     psk: Option<&[u8]>,
     client: bool,
 ) -> Result<Handshaking, Error> {
-    let hs_secret = EarlySecret::new(suite.hash, psk).into_handshake(shared);
+    let hs_secret = EarlySecret::new(suite.hash, psk)?.into_handshake(shared);
     let th = transcript.current();
     let client_hs = hs_secret.client_traffic(&th);
     let server_hs = hs_secret.server_traffic(&th);

@@ -7,39 +7,56 @@
 
 use core::fmt;
 
+pub use core_hash::HashAlg;
 use core_hash::{Hkdf, Hmac, Sha256, Sha384};
 use zeroize::Zeroize;
+
+use crate::error::{ApiMisuse, Error};
 
 /// The largest hash output a TLS 1.3 suite uses (SHA-384).
 pub const MAX_HASH_LEN: usize = 48;
 
-/// The hash a TLS 1.3 cipher suite is defined with.
+/// A [`HashAlg`] a cipher suite can be defined with: SHA-256 or SHA-384, the only ones of
+/// TLS 1.3's suites (RFC 8446 B.4) and the TLS 1.2 suites here. Every other hash is refused
+/// where one enters (a suite, a PSK, a secret from bytes), so the schedule below is total.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HashAlg {
-    /// SHA-256.
+pub(crate) enum SuiteHash {
     Sha256,
-    /// SHA-384.
     Sha384,
 }
 
-impl HashAlg {
-    /// Output length in bytes.
-    pub const fn output_len(self) -> usize {
-        match self {
-            Self::Sha256 => 32,
-            Self::Sha384 => 48,
+impl SuiteHash {
+    /// `alg` if a suite can use it, else [`ApiMisuse::BadConfig`].
+    pub(crate) fn new(alg: HashAlg) -> Result<Self, Error> {
+        match alg {
+            HashAlg::Sha256 => Ok(Self::Sha256),
+            HashAlg::Sha384 => Ok(Self::Sha384),
+            _ => Err(Error::ApiMisuse(ApiMisuse::BadConfig)),
         }
     }
 
+    /// The hash as the public type names it.
+    pub(crate) const fn alg(self) -> HashAlg {
+        match self {
+            Self::Sha256 => HashAlg::Sha256,
+            Self::Sha384 => HashAlg::Sha384,
+        }
+    }
+
+    /// Output length in bytes.
+    pub(crate) const fn output_len(self) -> usize {
+        self.alg().output_len()
+    }
+
     /// The hash of `data`.
-    pub fn hash(self, data: &[u8]) -> Digest {
-        let mut t = Transcript::new(self);
+    pub(crate) fn hash(self, data: &[u8]) -> Digest {
+        let mut t = Transcript::for_suite(self);
         t.update(data);
         t.current()
     }
 
     /// HMAC(`key`, `data`).
-    pub fn hmac(self, key: &[u8], data: &[u8]) -> Digest {
+    pub(crate) fn hmac(self, key: &[u8], data: &[u8]) -> Digest {
         match self {
             Self::Sha256 => Digest::from_hash(Hmac::<Sha256>::mac(key, data).as_ref()),
             Self::Sha384 => Digest::from_hash(Hmac::<Sha384>::mac(key, data).as_ref()),
@@ -47,13 +64,13 @@ impl HashAlg {
     }
 
     /// HKDF-Extract(`salt`, `ikm`).
-    pub fn extract(self, salt: &[u8], ikm: &[u8]) -> Secret {
+    pub(crate) fn extract(self, salt: &[u8], ikm: &[u8]) -> Secret {
         match self {
             Self::Sha256 => {
-                Secret::from_slice(self, Hkdf::<Sha256>::extract_prk(salt, ikm).as_ref())
+                Secret::for_suite(self, Hkdf::<Sha256>::extract_prk(salt, ikm).as_ref())
             }
             Self::Sha384 => {
-                Secret::from_slice(self, Hkdf::<Sha384>::extract_prk(salt, ikm).as_ref())
+                Secret::for_suite(self, Hkdf::<Sha384>::extract_prk(salt, ikm).as_ref())
             }
         }
     }
@@ -61,7 +78,13 @@ impl HashAlg {
     /// HKDF-Expand-Label(`secret`, `label`, `context`, `out.len()`) (RFC 8446 §7.1): the
     /// label gets the `"tls13 "` prefix here. `out` is at most 255 × the hash length and the
     /// label at most 249 bytes, which every caller in this crate respects.
-    pub fn expand_label(self, secret: &Secret, label: &[u8], context: &[u8], out: &mut [u8]) {
+    pub(crate) fn expand_label(
+        self,
+        secret: &Secret,
+        label: &[u8],
+        context: &[u8],
+        out: &mut [u8],
+    ) {
         let len = (out.len() as u16).to_be_bytes();
         let label_len = [(6 + label.len()) as u8];
         let context_len = [context.len() as u8];
@@ -81,14 +104,24 @@ impl HashAlg {
     }
 
     /// A secret of the hash's length from HKDF-Expand-Label.
-    pub fn expand_label_secret(self, secret: &Secret, label: &[u8], context: &[u8]) -> Secret {
+    pub(crate) fn expand_label_secret(
+        self,
+        secret: &Secret,
+        label: &[u8],
+        context: &[u8],
+    ) -> Secret {
         let mut s = Secret { alg: self, bytes: [0; MAX_HASH_LEN] };
         self.expand_label(secret, label, context, &mut s.bytes[..self.output_len()]);
         s
     }
 
     /// Derive-Secret(`secret`, `label`, messages) given the transcript hash of the messages.
-    pub fn derive_secret(self, secret: &Secret, label: &[u8], transcript_hash: &Digest) -> Secret {
+    pub(crate) fn derive_secret(
+        self,
+        secret: &Secret,
+        label: &[u8],
+        transcript_hash: &Digest,
+    ) -> Secret {
         self.expand_label_secret(secret, label, transcript_hash.as_ref())
     }
 }
@@ -136,14 +169,19 @@ impl fmt::Debug for Digest {
 /// never printed.
 #[derive(Clone)]
 pub struct Secret {
-    alg: HashAlg,
+    alg: SuiteHash,
     bytes: [u8; MAX_HASH_LEN],
 }
 
 impl Secret {
     /// A secret for `alg` from bytes, e.g. an imported PSK or a test vector. Only the first
-    /// hash-length bytes are kept; shorter input is zero-padded.
-    pub fn from_slice(alg: HashAlg, s: &[u8]) -> Self {
+    /// hash-length bytes are kept; shorter input is zero-padded. A hash no suite uses is
+    /// [`ApiMisuse::BadConfig`].
+    pub fn from_slice(alg: HashAlg, s: &[u8]) -> Result<Self, Error> {
+        Ok(Self::for_suite(SuiteHash::new(alg)?, s))
+    }
+
+    pub(crate) fn for_suite(alg: SuiteHash, s: &[u8]) -> Self {
         let mut bytes = [0; MAX_HASH_LEN];
         let n = s.len().min(alg.output_len());
         bytes[..n].copy_from_slice(&s[..n]);
@@ -152,6 +190,10 @@ impl Secret {
 
     /// The hash this secret belongs to.
     pub fn alg(&self) -> HashAlg {
+        self.alg.alg()
+    }
+
+    pub(crate) fn suite_hash(&self) -> SuiteHash {
         self.alg
     }
 }
@@ -184,19 +226,27 @@ pub enum Transcript {
 }
 
 impl Transcript {
-    /// An empty transcript.
-    pub fn new(alg: HashAlg) -> Self {
+    /// An empty transcript; a hash no suite uses is [`ApiMisuse::BadConfig`].
+    pub fn new(alg: HashAlg) -> Result<Self, Error> {
+        Ok(Self::for_suite(SuiteHash::new(alg)?))
+    }
+
+    pub(crate) fn for_suite(alg: SuiteHash) -> Self {
         match alg {
-            HashAlg::Sha256 => Self::Sha256(Sha256::new()),
-            HashAlg::Sha384 => Self::Sha384(Sha384::new()),
+            SuiteHash::Sha256 => Self::Sha256(Sha256::new()),
+            SuiteHash::Sha384 => Self::Sha384(Sha384::new()),
         }
     }
 
     /// The hash it runs.
     pub fn alg(&self) -> HashAlg {
+        self.suite_hash().alg()
+    }
+
+    pub(crate) fn suite_hash(&self) -> SuiteHash {
         match self {
-            Self::Sha256(_) => HashAlg::Sha256,
-            Self::Sha384(_) => HashAlg::Sha384,
+            Self::Sha256(_) => SuiteHash::Sha256,
+            Self::Sha384(_) => SuiteHash::Sha384,
         }
     }
 
@@ -220,7 +270,7 @@ impl Transcript {
     /// HelloRetryRequest (RFC 8446 §4.4.1).
     pub fn restart_for_retry(&mut self) {
         let ch1 = self.current();
-        *self = Self::new(self.alg());
+        *self = Self::for_suite(self.suite_hash());
         self.update(&[254, 0, 0, ch1.len]);
         self.update(ch1.as_ref());
     }

@@ -22,6 +22,7 @@ use zeroize::Zeroize;
 
 use crate::error::{ApiMisuse, Error, PeerMisbehaved};
 use crate::key_schedule::HashAlg;
+use crate::schedule::SuiteHash;
 
 /// Bytes in the master secret (RFC 5246 §8.1).
 pub const MASTER_SECRET_LEN: usize = 48;
@@ -45,11 +46,22 @@ const RESERVED_LABELS: [&[u8]; 5] = [
 
 /// The TLS 1.2 PRF over `hash`: fills `out` with `PRF(secret, label, seed)`, where the seed
 /// is the concatenation of the `seed` parts (so callers need not join randoms in a buffer).
-/// Any output length is allowed.
-pub fn prf(hash: HashAlg, secret: &[u8], label: &[u8], seed: &[&[u8]], out: &mut [u8]) {
+/// Any output length is allowed; a hash no suite uses is [`ApiMisuse::BadConfig`].
+pub fn prf(
+    hash: HashAlg,
+    secret: &[u8],
+    label: &[u8],
+    seed: &[&[u8]],
+    out: &mut [u8],
+) -> Result<(), Error> {
+    suite_prf(SuiteHash::new(hash)?, secret, label, seed, out);
+    Ok(())
+}
+
+fn suite_prf(hash: SuiteHash, secret: &[u8], label: &[u8], seed: &[&[u8]], out: &mut [u8]) {
     match hash {
-        HashAlg::Sha256 => tls12_prf::<Sha256>(secret, label, seed, out),
-        HashAlg::Sha384 => tls12_prf::<Sha384>(secret, label, seed, out),
+        SuiteHash::Sha256 => tls12_prf::<Sha256>(secret, label, seed, out),
+        SuiteHash::Sha384 => tls12_prf::<Sha384>(secret, label, seed, out),
     }
 }
 
@@ -106,19 +118,31 @@ impl PreMasterSecret {
         hash: HashAlg,
         client_random: &[u8; RANDOM_LEN],
         server_random: &[u8; RANDOM_LEN],
-    ) -> MasterSecret {
+    ) -> Result<MasterSecret, Error> {
+        let hash = SuiteHash::new(hash)?;
         let mut m = MasterSecret { hash, bytes: [0; MASTER_SECRET_LEN] };
-        prf(hash, self.get(), b"master secret", &[client_random, server_random], &mut m.bytes);
-        m
+        suite_prf(
+            hash,
+            self.get(),
+            b"master secret",
+            &[client_random, server_random],
+            &mut m.bytes,
+        );
+        Ok(m)
     }
 
     /// The extended master secret of RFC 7627 §4:
     /// `PRF(pre_master_secret, "extended master secret", session_hash)[0..48]`, where the
     /// session hash is the transcript hash through ClientKeyExchange.
-    pub fn into_extended_master(self, hash: HashAlg, session_hash: &[u8]) -> MasterSecret {
+    pub fn into_extended_master(
+        self,
+        hash: HashAlg,
+        session_hash: &[u8],
+    ) -> Result<MasterSecret, Error> {
+        let hash = SuiteHash::new(hash)?;
         let mut m = MasterSecret { hash, bytes: [0; MASTER_SECRET_LEN] };
-        prf(hash, self.get(), b"extended master secret", &[session_hash], &mut m.bytes);
-        m
+        suite_prf(hash, self.get(), b"extended master secret", &[session_hash], &mut m.bytes);
+        Ok(m)
     }
 }
 
@@ -137,14 +161,15 @@ impl fmt::Debug for PreMasterSecret {
 /// The 48-byte master secret and the PRF hash of the suite it was made for, wiped on drop.
 #[derive(Clone)]
 pub struct MasterSecret {
-    hash: HashAlg,
+    hash: SuiteHash,
     bytes: [u8; MASTER_SECRET_LEN],
 }
 
 impl MasterSecret {
     /// A master secret from its bytes: one resumed from a session ticket or cache.
-    pub fn from_bytes(hash: HashAlg, bytes: &[u8; MASTER_SECRET_LEN]) -> Self {
-        Self { hash, bytes: *bytes }
+    /// A hash no suite uses is [`ApiMisuse::BadConfig`].
+    pub fn from_bytes(hash: HashAlg, bytes: &[u8; MASTER_SECRET_LEN]) -> Result<Self, Error> {
+        Ok(Self { hash: SuiteHash::new(hash)?, bytes: *bytes })
     }
 
     /// The bytes, to store in a session ticket.
@@ -154,7 +179,7 @@ impl MasterSecret {
 
     /// The PRF hash.
     pub fn hash(&self) -> HashAlg {
-        self.hash
+        self.hash.alg()
     }
 
     /// The key block of RFC 5246 §6.3 for an AEAD suite (no MAC keys):
@@ -173,7 +198,7 @@ impl MasterSecret {
         }
         let mut raw = [0u8; 2 * (MAX_KEY_LEN + MAX_IV_LEN)];
         let raw_len = 2 * (key_len + iv_len);
-        prf(
+        suite_prf(
             self.hash,
             &self.bytes,
             b"key expansion",
@@ -203,7 +228,7 @@ impl MasterSecret {
     /// `PRF(master_secret, finished_label, Hash(handshake_messages))[0..12]`.
     pub fn verify_data(&self, sender: Sender, handshake_hash: &[u8]) -> [u8; VERIFY_DATA_LEN] {
         let mut out = [0u8; VERIFY_DATA_LEN];
-        prf(self.hash, &self.bytes, sender.label(), &[handshake_hash], &mut out);
+        suite_prf(self.hash, &self.bytes, sender.label(), &[handshake_hash], &mut out);
         out
     }
 
@@ -240,12 +265,18 @@ impl MasterSecret {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
         match context {
-            None => prf(self.hash, &self.bytes, label, &[client_random, server_random], out),
+            None => suite_prf(self.hash, &self.bytes, label, &[client_random, server_random], out),
             Some(ctx) => {
                 let len = u16::try_from(ctx.len())
                     .map_err(|_| Error::ApiMisuse(ApiMisuse::BadConfig))?
                     .to_be_bytes();
-                prf(self.hash, &self.bytes, label, &[client_random, server_random, &len, ctx], out);
+                suite_prf(
+                    self.hash,
+                    &self.bytes,
+                    label,
+                    &[client_random, server_random, &len, ctx],
+                    out,
+                );
             }
         }
         Ok(())
@@ -329,22 +360,22 @@ mod tests {
     #[test]
     fn prf_output_is_a_prefix_whatever_its_length() {
         let mut long = [0u8; 97];
-        prf(HashAlg::Sha384, b"k", b"l", &[b"s"], &mut long);
+        prf(HashAlg::Sha384, b"k", b"l", &[b"s"], &mut long).unwrap();
         for n in [0, 1, 47, 48, 49, 96] {
             let mut short = [0u8; 97];
-            prf(HashAlg::Sha384, b"k", b"l", &[b"s"], &mut short[..n]);
+            prf(HashAlg::Sha384, b"k", b"l", &[b"s"], &mut short[..n]).unwrap();
             assert_eq!(short[..n], long[..n], "length {n}");
         }
         // A split seed is the same seed.
         let mut split = [0u8; 97];
-        prf(HashAlg::Sha384, b"k", b"", &[b"l", b"", b"s"], &mut split);
+        prf(HashAlg::Sha384, b"k", b"", &[b"l", b"", b"s"], &mut split).unwrap();
         assert_eq!(split, long);
     }
 
     #[test]
     fn master_secret_matches_openssl() {
         let pms = PreMasterSecret::new(&PMS).unwrap();
-        let ms = pms.into_master(HashAlg::Sha256, &CLIENT_RANDOM, &SERVER_RANDOM);
+        let ms = pms.into_master(HashAlg::Sha256, &CLIENT_RANDOM, &SERVER_RANDOM).unwrap();
         assert_eq!(ms.as_bytes(), &MASTER);
     }
 
@@ -352,7 +383,7 @@ mod tests {
     /// -kdfopt hexseed:<hex "extended master secret"><SHA-384("session")> TLS1-PRF`
     #[test]
     fn extended_master_secret_matches_openssl() {
-        let session_hash = HashAlg::Sha384.hash(b"session");
+        let session_hash = HashAlg::Sha384.digest(b"session");
         assert_eq!(
             session_hash.as_ref(),
             hex!(
@@ -361,7 +392,7 @@ mod tests {
             )
         );
         let pms = PreMasterSecret::new(&PMS).unwrap();
-        let ms = pms.into_extended_master(HashAlg::Sha384, session_hash.as_ref());
+        let ms = pms.into_extended_master(HashAlg::Sha384, session_hash.as_ref()).unwrap();
         assert_eq!(
             ms.as_bytes(),
             &hex!(
@@ -377,7 +408,7 @@ mod tests {
     /// block is its prefix).
     #[test]
     fn key_block_matches_openssl_for_gcm_and_chacha() {
-        let ms = MasterSecret::from_bytes(HashAlg::Sha256, &MASTER);
+        let ms = MasterSecret::from_bytes(HashAlg::Sha256, &MASTER).unwrap();
         let full = hex!(
             "5b27a182d14b8b8d99fbf413ba73c4c7470f1a3c010194a6c27e3a3fad0a39a2"
             "816ce32ca352aa07011ca3f91ff41c8d57d22ef7e610812efc15db534b6ffd55"
@@ -404,8 +435,8 @@ mod tests {
     /// TLS1-PRF`
     #[test]
     fn finished_matches_openssl_and_is_checked() {
-        let ms = MasterSecret::from_bytes(HashAlg::Sha256, &MASTER);
-        let hh = HashAlg::Sha256.hash(b"handshake");
+        let ms = MasterSecret::from_bytes(HashAlg::Sha256, &MASTER).unwrap();
+        let hh = HashAlg::Sha256.digest(b"handshake");
         let client = hex!("0cdf4e46d99c0f7ca6eabff3");
         let server = hex!("089a779e2d61203d7a09b4f6");
         assert_eq!(ms.verify_data(Sender::Client, hh.as_ref()), client);
@@ -427,7 +458,7 @@ mod tests {
     /// TLS1-PRF`
     #[test]
     fn exporter_matches_openssl_and_tells_absent_from_empty_context() {
-        let ms = MasterSecret::from_bytes(HashAlg::Sha256, &MASTER);
+        let ms = MasterSecret::from_bytes(HashAlg::Sha256, &MASTER).unwrap();
         let mut out = [0u8; 32];
         let label = b"EXPERIMENTAL test";
         let (c, s) = (&CLIENT_RANDOM, &SERVER_RANDOM);
@@ -453,7 +484,7 @@ mod tests {
         assert!(PreMasterSecret::new(&[1; MAX_PREMASTER_LEN]).is_ok());
         let pms = PreMasterSecret::new(&[1; 32]).unwrap();
         assert_eq!(std::format!("{pms:?}"), "PreMasterSecret(..)");
-        let ms = MasterSecret::from_bytes(HashAlg::Sha256, &[0x42; 48]);
+        let ms = MasterSecret::from_bytes(HashAlg::Sha256, &[0x42; 48]).unwrap();
         assert!(!std::format!("{ms:?}").contains("42"));
         let kb = ms.key_block(16, 4, &CLIENT_RANDOM, &SERVER_RANDOM).unwrap();
         assert_eq!(std::format!("{kb:?}"), "KeyBlock(key 16 bytes, iv 4 bytes, ..)");
@@ -482,7 +513,7 @@ mod tests {
             ] {
                 let mut ours = std::vec![0u8; len];
                 let mut theirs = std::vec![0u8; len];
-                prf(hash, &secret, &label, &[&seed], &mut ours);
+                prf(hash, &secret, &label, &[&seed], &mut ours).unwrap();
                 rustls_prf(suite).for_secret(&mut theirs, &secret, &label, &seed);
                 proptest::prop_assert_eq!(&ours, &theirs, "{:?}", hash);
             }

@@ -10,7 +10,8 @@ use zeroize::Zeroize;
 
 #[cfg(test)]
 use super::Transcript;
-use super::{Digest, HashAlg, MAX_HASH_LEN, Secret};
+use super::{Digest, HashAlg, MAX_HASH_LEN, Secret, SuiteHash};
+use crate::error::Error;
 
 /// The Early Secret stage.
 #[derive(Debug)]
@@ -25,8 +26,13 @@ pub struct HandshakeSecret(Secret);
 pub struct MasterSecret(Secret);
 
 impl EarlySecret {
-    /// Early Secret = HKDF-Extract(0, PSK), with a zero PSK when there is none.
-    pub fn new(alg: HashAlg, psk: Option<&[u8]>) -> Self {
+    /// Early Secret = HKDF-Extract(0, PSK), with a zero PSK when there is none; a hash no
+    /// suite uses is [`ApiMisuse::BadConfig`](crate::error::ApiMisuse::BadConfig).
+    pub fn new(alg: HashAlg, psk: Option<&[u8]>) -> Result<Self, Error> {
+        Ok(Self::for_suite(SuiteHash::new(alg)?, psk))
+    }
+
+    pub(crate) fn for_suite(alg: SuiteHash, psk: Option<&[u8]>) -> Self {
         let zeros = [0u8; MAX_HASH_LEN];
         Self(alg.extract(&zeros[..alg.output_len()], psk.unwrap_or(&zeros[..alg.output_len()])))
     }
@@ -171,17 +177,27 @@ mod tests {
 
     #[test]
     fn retry_transcript_uses_message_hash() {
-        let mut t = Transcript::new(HashAlg::Sha256);
+        let mut t = Transcript::for_suite(SuiteHash::Sha256);
         t.update(b"client hello 1");
         t.restart_for_retry();
         let mut want = std::vec![254, 0, 0, 32];
-        want.extend_from_slice(HashAlg::Sha256.hash(b"client hello 1").as_ref());
-        assert_eq!(t.current(), HashAlg::Sha256.hash(&want));
+        want.extend_from_slice(SuiteHash::Sha256.hash(b"client hello 1").as_ref());
+        assert_eq!(t.current(), SuiteHash::Sha256.hash(&want));
+    }
+
+    #[test]
+    fn hashes_no_suite_uses_are_refused() {
+        for alg in [HashAlg::Sha1, HashAlg::Sha224, HashAlg::Sha512, HashAlg::Sha512_256] {
+            assert!(Transcript::new(alg).is_err(), "{alg:?}");
+            assert!(EarlySecret::new(alg, None).is_err(), "{alg:?}");
+            assert!(Secret::from_slice(alg, &[1; 32]).is_err(), "{alg:?}");
+        }
+        assert_eq!(Transcript::new(HashAlg::Sha384).unwrap().alg(), HashAlg::Sha384);
     }
 
     #[test]
     fn finished_comparison_checks_length_and_bytes() {
-        let d = HashAlg::Sha384.hash(b"x");
+        let d = SuiteHash::Sha384.hash(b"x");
         assert!(verify_finished(&d, d.as_ref()));
         assert!(!verify_finished(&d, &d.as_ref()[..47]));
         let mut bad = d.as_ref().to_vec();

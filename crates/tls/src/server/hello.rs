@@ -101,7 +101,7 @@ pub(crate) fn select_share<'m>(
             .copied()
             .find(|g| x.supported_groups.is_some_and(|l| l.contains(g)))
             .ok_or(PeerIncompatible::NoCommonGroup)?;
-        let mut transcript = Transcript::new(suite.hash);
+        let mut transcript = Transcript::new(suite.hash)?;
         transcript.update(raw);
         transcript.restart_for_retry();
         let hrr = HandshakeMessage::ServerHello(ServerHello {
@@ -270,7 +270,7 @@ pub(crate) fn server_client_hello<'a>(
     let first_flight = retry.is_none();
     let mut transcript = match retry {
         Some(r) => r.transcript,
-        None => Transcript::new(suite.hash),
+        None => Transcript::new(suite.hash)?,
     };
     // The binder of the identity we take must verify over the transcript so far and the
     // ClientHello up to the binders (RFC 8446 §4.2.11.2); if it does not, the handshake
@@ -281,7 +281,7 @@ pub(crate) fn server_client_hello<'a>(
             cut.and_then(|n| raw.get(..n)).ok_or(crate::msgs::InvalidMessage::BadLength)?;
         let mut bt = transcript.clone();
         bt.update(truncated);
-        let early = EarlySecret::new(suite.hash, Some(p.psk.key()));
+        let early = EarlySecret::for_suite(bt.suite_hash(), Some(p.psk.key()));
         let external = matches!(p.psk, ServerPsk::External(_));
         let expected = finished_verify_data(&early.binder_key(external), &bt.current());
         let binder = offer.binders.iter().nth(p.index).map_or(&[][..], |b| b.0);

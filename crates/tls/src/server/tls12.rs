@@ -62,7 +62,7 @@ use crate::error::{
     BufferKind, CertificateError, Error, PeerIncompatible, PeerMisbehaved, SchemeSet,
 };
 use crate::key_schedule::tls12::{MasterSecret, PreMasterSecret, Sender};
-use crate::key_schedule::{Digest, HashAlg, Transcript};
+use crate::key_schedule::{Digest, Transcript};
 use crate::kx::KeyShare;
 use crate::msgs::tls12::{
     Asn1Cert, Certificate12, CertificateRequest12, ECDSA_SIGN, EcPointFormats, EcdheParams,
@@ -75,6 +75,7 @@ use crate::msgs::{
 };
 use crate::record::MAX_PLAINTEXT_LEN;
 use crate::record::tls12::{PendingKeys, RecordProtection12};
+use crate::schedule::SuiteHash;
 use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN, choose_scheme_tls12};
 use crate::suites::tls12::{Auth, Suite12};
 use crate::verify;
@@ -143,11 +144,11 @@ struct OtherDigests {
 impl Hashes12 {
     /// A transcript of `raw` (the ClientHello) under the suite's `hash`, or under every hash
     /// when a CertificateVerify may come.
-    fn new(hash: HashAlg, client_auth: bool, raw: &[u8]) -> Self {
+    fn new(hash: SuiteHash, client_auth: bool, raw: &[u8]) -> Self {
         let mut h = if client_auth {
             Self::All(Sha256::new(), Sha384And512::new())
         } else {
-            Self::Suite(Transcript::new(hash))
+            Self::Suite(Transcript::for_suite(hash))
         };
         h.update(raw);
         h
@@ -165,15 +166,15 @@ impl Hashes12 {
 
     /// The running transcript under the suite's `hash`, and the digests under the others
     /// when they ran.
-    fn split(self, hash: HashAlg) -> (Transcript, Option<OtherDigests>) {
+    fn split(self, hash: SuiteHash) -> (Transcript, Option<OtherDigests>) {
         let (s256, pair) = match self {
             Self::Suite(t) => return (t, None),
             Self::All(a, b) => (a, b),
         };
         let (s384, s512) = pair.split();
         let (transcript, other) = match hash {
-            HashAlg::Sha256 => (Transcript::Sha256(s256), Digest::from_slice(&s384.finalize())),
-            HashAlg::Sha384 => (Transcript::Sha384(s384), Digest::from_slice(&s256.finalize())),
+            SuiteHash::Sha256 => (Transcript::Sha256(s256), Digest::from_slice(&s384.finalize())),
+            SuiteHash::Sha384 => (Transcript::Sha384(s384), Digest::from_slice(&s256.finalize())),
         };
         (transcript, other.map(|other| OtherDigests { other, sha512: s512.finalize() }))
     }
@@ -386,7 +387,7 @@ pub(crate) fn server_client_hello<'a>(
     let key = KeyShare::keygen(group, config.key_exchanges, &mut c.rng)?;
     // With client authentication, the transcript under every hash a CertificateVerify may
     // sign with.
-    let mut hashes = Hashes12::new(suite.hash, config.client_auth.is_some(), raw);
+    let mut hashes = Hashes12::new(SuiteHash::new(suite.hash)?, config.client_auth.is_some(), raw);
     // A client that sends the extension takes tickets (RFC 5077 §3.2).
     let send_ticket = config.tickets.is_some() && x12.session_ticket.is_some();
     // RFC 5246 §7.4.1.3: a session id to resume by, when there is a cache and no ticket.
@@ -527,7 +528,7 @@ fn server_client_certificate(
         return Err(Error::InvalidCertificate(CertificateError::NoCertificate));
     } else if let Hashes12::All(..) = kx.hashes {
         // No CertificateVerify to come: the suite's hash is enough.
-        let (transcript, _) = kx.hashes.split(kx.suite.hash);
+        let (transcript, _) = kx.hashes.split(SuiteHash::new(kx.suite.hash)?);
         kx.hashes = Hashes12::Suite(transcript);
     }
     kx.hashes.update(raw);
@@ -587,8 +588,8 @@ fn server_client_key_exchange(
     let pms = PreMasterSecret::new(shared.as_ref())?;
     kx.hashes.update(raw);
     let suite = kx.suite;
-    let (transcript, others) = kx.hashes.split(suite.hash);
-    let master = pms.into_extended_master(suite.hash, transcript.current().as_ref());
+    let (transcript, others) = kx.hashes.split(SuiteHash::new(suite.hash)?);
+    let master = pms.into_extended_master(suite.hash, transcript.current().as_ref())?;
     let keys = PendingKeys::derive(&suite, &master, &kx.client_random, &kx.server_random)?;
     let finished = Finished12 {
         transcript,
@@ -797,7 +798,7 @@ fn resume(
     if config.accepts(ProtocolVersion::TLSV1_3) {
         mark_downgrade(&mut random, ProtocolVersion::TLSV1_3);
     }
-    let mut transcript = Transcript::new(suite.hash);
+    let mut transcript = Transcript::new(suite.hash)?;
     transcript.update(raw);
     let sh = HandshakeMessage12::ServerHello(ServerHello {
         legacy_version: ProtocolVersion::TLSV1_2,
@@ -823,7 +824,7 @@ fn resume(
     }
     let mut bytes = [0u8; MASTER_SECRET_LEN];
     bytes.copy_from_slice(&state.psk[..MASTER_SECRET_LEN]);
-    let master = MasterSecret::from_bytes(suite.hash, &bytes);
+    let master = MasterSecret::from_bytes(suite.hash, &bytes)?;
     bytes.zeroize();
     // The session's client identity goes on, as in a TLS 1.3 resumption.
     c.client_identity = state.client;

@@ -472,7 +472,7 @@ mod tests {
         use crate::record::tls12::RecordProtection12;
         use crate::schedule::tls12::MasterSecret;
         for s in ALL_SUITES12 {
-            let ms = MasterSecret::from_bytes(s.hash, &[7; 48]);
+            let ms = MasterSecret::from_bytes(s.hash, &[7; 48]).unwrap();
             let kb = ms.key_block(s.key_len(), s.iv_len(), &[1; 32], &[2; 32]).unwrap();
             let mut client_tx =
                 RecordProtection12::new(s.aead, kb.client_key(), kb.client_iv()).unwrap();
