@@ -109,21 +109,12 @@ impl Sha256MbImpl {
         }
         let mut many = Sha256Many::with_impl(self);
         for (i, m) in messages.iter().enumerate() {
-            put(out, many.submit(i, m));
+            let (body, tail) = m.as_chunks::<64>();
+            many.load(i, None, body, tail, m.len() as u64);
+            many.flush_if_full_into(out);
         }
-        while let Some(done) = many.flush() {
-            put(out, Some(done));
-        }
+        while many.flush_into(|id| out.get_mut(id)).is_some() {}
         Ok(())
-    }
-}
-
-/// Stores a finished digest in its caller's slot.
-fn put(out: &mut [[u8; 32]], done: Option<(usize, [u8; 32])>) {
-    if let Some((id, digest)) = done
-        && let Some(o) = out.get_mut(id)
-    {
-        *o = digest;
     }
 }
 
@@ -147,32 +138,6 @@ impl Sha256 {
     pub fn digest_many(messages: &[&[u8]], out: &mut [[u8; 32]]) -> Result<(), CountMismatch> {
         Sha256MbImpl::best().digest_many(messages, out)
     }
-}
-
-/// Where one lane is in its stream.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    /// No message.
-    Free,
-    /// Blocks left to run.
-    Busy,
-    /// Finished: the digest is in the state, waiting to be handed out.
-    Done,
-}
-
-/// One lane's message: an id for the caller, and the blocks still to run — the prefix block
-/// in `buf[0]` if `prefix`, then `body`, then `buf[tail.0..tail.1]`.
-#[derive(Clone, Copy, Debug)]
-struct Lane<'a> {
-    id: usize,
-    phase: Phase,
-    prefix: bool,
-    body: &'a [[u8; 64]],
-    tail: (usize, usize),
-}
-
-impl Lane<'_> {
-    const FREE: Self = Self { id: 0, phase: Phase::Free, prefix: false, body: &[], tail: (1, 1) };
 }
 
 /// The multi-buffer scheduler (Intel's "job manager"): messages are submitted one at a time
@@ -205,9 +170,28 @@ pub struct Sha256Many<'a> {
     imp: Sha256MbImpl,
     single: Sha256Impl,
     state: LaneState,
-    lanes: [Lane<'a>; MAX_LANES],
-    /// Per lane: the prefix block, then the padded final one or two blocks.
-    buf: [[[u8; 64]; 3]; MAX_LANES],
+    /// Lanes with blocks left to run, and lanes whose digest waits to be handed out (bit `l`
+    /// for lane `l`); the other lanes are free.
+    busy: u32,
+    done: u32,
+    /// Busy lanes whose prefix block (`prefix[l]`) is still to run.
+    prefixed: u32,
+    /// Per lane: the caller's id, the message's whole blocks still to run, and the range of
+    /// `tails[l]` still to run after them.
+    ids: [usize; MAX_LANES],
+    body: [&'a [[u8; 64]]; MAX_LANES],
+    tail: [(u8, u8); MAX_LANES],
+    prefix: [[u8; 64]; MAX_LANES],
+    tails: [[[u8; 64]; 2]; MAX_LANES],
+}
+
+/// The lanes in `mask`, lowest first.
+fn lanes_in(mut mask: u32) -> impl Iterator<Item = usize> {
+    core::iter::from_fn(move || {
+        let l = mask.trailing_zeros() as usize;
+        mask &= mask.wrapping_sub(1);
+        (l < MAX_LANES).then_some(l)
+    })
 }
 
 impl<'a> Sha256Many<'a> {
@@ -224,8 +208,14 @@ impl<'a> Sha256Many<'a> {
             imp,
             single: Sha256Impl::best(),
             state: [[0; MAX_LANES]; 8],
-            lanes: [Lane::FREE; MAX_LANES],
-            buf: [[[0; 64]; 3]; MAX_LANES],
+            busy: 0,
+            done: 0,
+            prefixed: 0,
+            ids: [0; MAX_LANES],
+            body: [&[]; MAX_LANES],
+            tail: [(0, 0); MAX_LANES],
+            prefix: [[0; 64]; MAX_LANES],
+            tails: [[[0; 64]; 2]; MAX_LANES],
         }
     }
 
@@ -233,6 +223,12 @@ impl<'a> Sha256Many<'a> {
     #[must_use]
     pub fn implementation(&self) -> Sha256MbImpl {
         self.imp
+    }
+
+    /// The lanes not in use (busy or holding a digest).
+    fn free(&self) -> u32 {
+        let all = (1u32 << self.imp.lanes()) - 1;
+        all & !(self.busy | self.done)
     }
 
     /// Queues `message` under `id`. Once every lane is busy, runs them until a message ends
@@ -245,32 +241,50 @@ impl<'a> Sha256Many<'a> {
 
     /// After a `load`: runs once no lane is free, so that the next `load` finds one.
     fn flush_if_full(&mut self) -> Option<(usize, [u8; 32])> {
-        if self.lanes[..self.imp.lanes()].iter().any(|l| l.phase == Phase::Free) {
-            None
-        } else {
-            self.flush()
+        if self.free() == 0 { self.flush() } else { None }
+    }
+
+    /// [`flush_if_full`](Self::flush_if_full) into the caller's output slots.
+    fn flush_if_full_into(&mut self, out: &mut [[u8; 32]]) {
+        if self.free() == 0 {
+            self.flush_into(|id| out.get_mut(id));
         }
     }
 
     /// Returns a finished digest if there is one, or else runs the busy lanes until a message
     /// ends and returns it; `None` once nothing is left.
     pub fn flush(&mut self) -> Option<(usize, [u8; 32])> {
-        if !self.lanes.iter().any(|l| l.phase == Phase::Done) {
-            self.run();
-        }
-        let l = self.lanes.iter().position(|l| l.phase == Phase::Done)?;
-        self.lanes[l].phase = Phase::Free;
         let mut digest = [0u8; 32];
-        for (chunk, row) in digest.chunks_exact_mut(4).zip(self.state.iter()) {
-            chunk.copy_from_slice(&row[l].to_be_bytes());
-        }
-        Some((self.lanes[l].id, digest))
+        let id = self.flush_into(|_| Some(&mut digest))?;
+        Some((id, digest))
     }
 
-    /// Puts a message into a free lane: the lane's state starts at the IV, the stream is
-    /// `prefix` (if any), `body`, then `tail` (shorter than a block) with the padding for a
-    /// message of `len` bytes in all. The caller keeps a lane free (`submit` runs as soon as
-    /// none is).
+    /// [`flush`](Self::flush), writing the digest to the slot `slot(id)` gives (if any) and
+    /// returning the id. Multi-buffer calls write each digest straight into the caller's
+    /// output: the words are stored one by one, and a copy through a returned value would
+    /// then load them 16 bytes at a time, which stalls (no store-to-load forwarding).
+    fn flush_into<'o>(
+        &mut self,
+        slot: impl FnOnce(usize) -> Option<&'o mut [u8; 32]>,
+    ) -> Option<usize> {
+        if self.done == 0 {
+            self.run();
+        }
+        let l = lanes_in(self.done).next()?;
+        self.done &= !(1 << l);
+        let id = self.ids[l];
+        if let Some(out) = slot(id) {
+            for (chunk, row) in out.chunks_exact_mut(4).zip(self.state.iter()) {
+                chunk.copy_from_slice(&row[l].to_be_bytes());
+            }
+        }
+        Some(id)
+    }
+
+    /// Puts a message into a free lane (the caller keeps one free: `submit` runs as soon as
+    /// none is): the lane's state starts at the IV, and its stream is `prefix` (if any),
+    /// `body`, then `tail` (shorter than a block) with the padding for a message of `len`
+    /// bytes in all.
     fn load(
         &mut self,
         id: usize,
@@ -279,68 +293,62 @@ impl<'a> Sha256Many<'a> {
         tail: &[u8],
         len: u64,
     ) {
-        let lanes = self.imp.lanes();
-        let Some(l) = self.lanes[..lanes].iter().position(|l| l.phase == Phase::Free) else {
+        let Some(l) = lanes_in(self.free()).next() else {
             return;
         };
         for (row, word) in self.state.iter_mut().zip(Sha256::IV) {
             row[l] = word;
         }
-        let buf = &mut self.buf[l];
         if let Some(p) = prefix {
-            buf[0] = *p;
+            self.prefix[l] = *p;
+            self.prefixed |= 1 << l;
         }
-        let mut last = [[0u8; 64]; 2];
-        let n = crate::md::pad_tail::<64, 8>(&mut last, tail, len, true);
-        buf[1..3].copy_from_slice(&last);
-        crate::wipe(last.as_flattened_mut());
-        self.lanes[l] =
-            Lane { id, phase: Phase::Busy, prefix: prefix.is_some(), body, tail: (1, 1 + n) };
+        self.tails[l] = [[0; 64]; 2];
+        let n = crate::md::pad_tail::<64, 8>(&mut self.tails[l], tail, len, true);
+        self.ids[l] = id;
+        self.body[l] = body;
+        self.tail[l] = (0, n as u8);
+        self.busy |= 1 << l;
     }
 
     /// Runs the busy lanes until at least one message ends (nothing if none is busy).
     fn run(&mut self) {
-        let Self { imp, single, state, lanes, buf } = self;
-        let count = imp.lanes();
-        loop {
-            // The current segment of every busy lane, and the shortest one's length.
-            let segment = |l: usize| -> &[[u8; 64]] {
-                let lane = &lanes[l];
-                if lane.prefix {
-                    &buf[l][..1]
-                } else if !lane.body.is_empty() {
-                    lane.body
+        while self.busy != 0 {
+            // The current segment of every busy lane; idle lanes run over a busy lane's
+            // blocks, and their results are never read. The kernel runs as many blocks as
+            // the shortest segment has.
+            let mut segment: [&[[u8; 64]]; MAX_LANES] = [&[]; MAX_LANES];
+            for l in lanes_in(self.busy) {
+                segment[l] = if self.prefixed & (1 << l) != 0 {
+                    core::slice::from_ref(&self.prefix[l])
+                } else if !self.body[l].is_empty() {
+                    self.body[l]
                 } else {
-                    &buf[l][lane.tail.0..lane.tail.1]
-                }
-            };
-            let busy = |l: &usize| lanes[*l].phase == Phase::Busy;
-            let Some(n) = (0..count).filter(busy).map(|l| segment(l).len()).min() else {
-                return;
-            };
-            // Idle lanes run over a busy lane's blocks, and their results are never read.
-            let filler = (0..count).find(busy).map_or(&[][..], segment);
-            let blocks: [&[[u8; 64]]; MAX_LANES] = core::array::from_fn(|l| {
-                let s =
-                    if l < count && lanes[l].phase == Phase::Busy { segment(l) } else { filler };
-                &s[..n]
-            });
-            imp.compress(*single, state, &blocks);
-            let mut ended = false;
-            for lane in lanes[..count].iter_mut().filter(|l| l.phase == Phase::Busy) {
-                if lane.prefix {
-                    lane.prefix = false;
-                } else if !lane.body.is_empty() {
-                    lane.body = &lane.body[n..];
+                    let (from, to) = self.tail[l];
+                    &self.tails[l][from as usize..to as usize]
+                };
+            }
+            let filler = segment[self.busy.trailing_zeros() as usize];
+            let idle = !self.busy & ((1u32 << self.imp.lanes()) - 1);
+            for l in lanes_in(idle) {
+                segment[l] = filler;
+            }
+            let n = lanes_in(self.busy).map(|l| segment[l].len()).min().unwrap_or(0);
+            self.imp.compress(self.single, &mut self.state, &segment);
+            for l in lanes_in(self.busy) {
+                if self.prefixed & (1 << l) != 0 {
+                    self.prefixed &= !(1 << l);
+                } else if !self.body[l].is_empty() {
+                    self.body[l] = &self.body[l][n..];
                 } else {
-                    lane.tail.0 += n;
-                    if lane.tail.0 == lane.tail.1 {
-                        lane.phase = Phase::Done;
-                        ended = true;
+                    self.tail[l].0 += n as u8;
+                    if self.tail[l].0 == self.tail[l].1 {
+                        self.busy &= !(1 << l);
+                        self.done |= 1 << l;
                     }
                 }
             }
-            if ended {
+            if self.done != 0 {
                 return;
             }
         }
@@ -364,7 +372,8 @@ impl fmt::Debug for Sha256Many<'_> {
 
 impl Drop for Sha256Many<'_> {
     fn drop(&mut self) {
-        crate::wipe(self.buf.as_flattened_mut().as_flattened_mut());
+        crate::wipe(self.prefix.as_flattened_mut());
+        crate::wipe(self.tails.as_flattened_mut().as_flattened_mut());
         self.state = [[0; MAX_LANES]; 8];
         zeroize::optimization_barrier(&self.state);
     }
@@ -399,11 +408,9 @@ impl Hmac<Sha256> {
                     many.load(i, Some(&block), body, tail, 64 + message.len() as u64);
                 }
                 crate::wipe(&mut block);
-                put(out, many.flush_if_full());
+                many.flush_if_full_into(out);
             }
-            while let Some(done) = many.flush() {
-                put(out, Some(done));
-            }
+            while many.flush_into(|id| out.get_mut(id)).is_some() {}
         }
         Ok(())
     }
