@@ -140,13 +140,12 @@ fn bswap32() -> __m256i {
     }
 }
 
-/// Bytes `16g..16g + 16` of block `i` of lane `l`.
+/// Bytes `16g..16g + 16` of block `i` of lane `l` (g < 4), for the transposing loads.
 #[inline(always)]
-fn piece(blocks: &[&[[u8; 64]]; MAX_LANES], l: usize, i: usize, g: usize) -> __m128i {
-    let block = &blocks[l][i];
-    // SAFETY: `block` is 64 bytes and g < 4; an unaligned 16-byte load at 16g. SSE2 is
-    // part of x86-64.
-    unsafe { _mm_loadu_si128(block.as_ptr().add(16 * g).cast()) }
+pub(super) fn piece(blocks: &[&[[u8; 64]]; MAX_LANES], l: usize, i: usize, g: usize) -> __m128i {
+    let bytes: &[u8; 16] = &blocks[l][i].as_chunks::<16>().0[g];
+    // SAFETY: an unaligned load of 16 bytes from a 16-byte array. SSE2 is part of x86-64.
+    unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
 }
 
 // SAFETY: an `Avx2` token is only obtained once AVX2 was detected.

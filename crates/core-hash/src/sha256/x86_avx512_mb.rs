@@ -9,12 +9,12 @@
 //! transposes, which again leave element `4k + q` holding lane `4k + q`.
 
 use super::mb::{LaneState, MAX_LANES};
-use super::x86_avx2_mb::{Lanes, compress_lanes};
+use super::x86_avx2_mb::{Lanes, compress_lanes, piece};
 use core::arch::x86_64::{
-    __m128i, __m512i, _mm_loadu_si128, _mm512_add_epi32, _mm512_castsi128_si512,
-    _mm512_inserti32x4, _mm512_loadu_si512, _mm512_ror_epi32, _mm512_set1_epi32, _mm512_set4_epi32,
-    _mm512_shuffle_epi8, _mm512_srli_epi32, _mm512_storeu_si512, _mm512_ternarylogic_epi32,
-    _mm512_unpackhi_epi32, _mm512_unpackhi_epi64, _mm512_unpacklo_epi32, _mm512_unpacklo_epi64,
+    __m512i, _mm512_add_epi32, _mm512_castsi128_si512, _mm512_inserti32x4, _mm512_loadu_si512,
+    _mm512_ror_epi32, _mm512_set1_epi32, _mm512_set4_epi32, _mm512_shuffle_epi8, _mm512_srli_epi32,
+    _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64,
+    _mm512_unpacklo_epi32, _mm512_unpacklo_epi64,
 };
 use core_cpu::Avx512;
 
@@ -34,15 +34,6 @@ pub(super) fn compress(token: Avx512, state: &mut LaneState, blocks: &[&[[u8; 64
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw")]
 fn compress_avx512(token: Avx512, state: &mut LaneState, blocks: &[&[[u8; 64]]; MAX_LANES]) {
     compress_lanes(token, state, blocks);
-}
-
-/// Bytes `16g..16g + 16` of block `i` of lane `l`.
-#[inline(always)]
-fn piece(blocks: &[&[[u8; 64]]; MAX_LANES], l: usize, i: usize, g: usize) -> __m128i {
-    let block = &blocks[l][i];
-    // SAFETY: `block` is 64 bytes and g < 4; an unaligned 16-byte load at 16g. SSE2 is
-    // part of x86-64.
-    unsafe { _mm_loadu_si128(block.as_ptr().add(16 * g).cast()) }
 }
 
 /// Σ0 and Σ1: the XOR of `x` rotated right by `A`, `B` and `C`.
