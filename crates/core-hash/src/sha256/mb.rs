@@ -394,6 +394,12 @@ impl Hmac<Sha256> {
         out: &mut [[u8; 32]],
     ) -> Result<(), CountMismatch> {
         check_counts(pairs.len(), out.len())?;
+        if imp == Sha256MbImpl::Sequential {
+            for ((key, message), o) in pairs.iter().zip(out.iter_mut()) {
+                *o = Self::mac(key, message);
+            }
+            return Ok(());
+        }
         // The inner hashes, H((K ⊕ ipad) ‖ m), land in `out`; the outer ones,
         // H((K ⊕ opad) ‖ inner), replace them.
         for outer in [false, true] {
