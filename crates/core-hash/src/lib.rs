@@ -55,7 +55,7 @@ pub use sha3::{
     KeccakImpl, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128Reader, Shake256,
     Shake256Reader, ShakeReader,
 };
-pub use sha256::{Sha224, Sha256, Sha256Impl};
+pub use sha256::{CountMismatch, MAX_LANES, Sha224, Sha256, Sha256Impl, Sha256Many, Sha256MbImpl};
 pub use sha512::{Sha384, Sha384And512, Sha512, Sha512_256, Sha512Impl};
 pub use tls12_prf::tls12_prf;
 
@@ -104,6 +104,7 @@ pub fn registered<I: Implementation>(algorithm: &'static str) -> impl Iterator<I
 pub fn implementations() -> impl Iterator<Item = Registered> {
     let all = registered::<Sha1Impl>("sha1")
         .chain(registered::<Sha256Impl>("sha256"))
+        .chain(registered::<Sha256MbImpl>("sha256-mb"))
         .chain(registered::<Sha512Impl>("sha512"))
         .chain(registered::<KeccakImpl>("sha3"));
     #[cfg(feature = "legacy")]

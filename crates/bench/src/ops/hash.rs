@@ -102,6 +102,97 @@ fn hkdf_op(
     }
 }
 
+/// How many messages a multi-buffer row hashes per call.
+pub const MB_MESSAGES: usize = 16;
+
+/// The sizes of the multi-buffer rows: [`MB_MESSAGES`] messages of 64 B, 1350 B (a TLS
+/// record) and 16 KiB, given as the total per call so that rates are aggregate throughput.
+pub const MB_SIZES: &[usize] = &[MB_MESSAGES * 64, MB_MESSAGES * 1350, MB_MESSAGES * 16384];
+
+/// A multi-buffer operation: the message split into [`MB_MESSAGES`] equal messages, each
+/// hashed, the digests appended in order. Peers hash them one after another (none has a
+/// multi-buffer API); `openssl speed -mb` exists only for the stitched AES-CBC-HMAC ciphers in
+/// OpenSSL 3.0 ("-mb can be used only with a multi-block capable cipher"), so there is no
+/// OpenSSL column.
+fn hash_mb_op(
+    id: &'static str,
+    what: &'static str,
+    halite: fn() -> Halite,
+    peers: Vec<Option<Peer>>,
+) -> Op {
+    Op {
+        id,
+        group: "hash",
+        what,
+        unit: Unit::Bytes,
+        sizes: Some(MB_SIZES),
+        halite,
+        peers: peers.into_iter().flatten().collect(),
+        openssl: None,
+        canonical: None,
+    }
+}
+
+/// The [`MB_MESSAGES`] messages a multi-buffer row splits its input into.
+fn mb_split(m: &[u8]) -> [&[u8]; MB_MESSAGES] {
+    let len = m.len() / MB_MESSAGES;
+    core::array::from_fn(|i| &m[i * len..(i + 1) * len])
+}
+
+/// A single-message runner applied to each of the [`MB_MESSAGES`] messages in turn.
+fn each_message(mut single: Runner) -> Runner {
+    Box::new(move |m, out| {
+        for part in mb_split(m) {
+            single(part, out);
+        }
+    })
+}
+
+/// Halite's multi-buffer SHA-256: the default (`Sha256::digest_many`) and every multi-buffer
+/// implementation, `sequential` being the single-buffer backend (SHA-NI here) in a loop.
+#[must_use]
+pub fn halite_sha256_mb() -> Halite {
+    use core_hash::{Implementation as _, Sha256MbImpl};
+    let run = |imp: Sha256MbImpl| -> Runner {
+        Box::new(move |m, out| {
+            let mut digests = [[0u8; 32]; MB_MESSAGES];
+            imp.digest_many(&mb_split(m), &mut digests).expect("one slot per message");
+            out.extend_from_slice(digests.as_flattened());
+        })
+    };
+    Halite {
+        default_impl: Sha256MbImpl::best().name().to_owned(),
+        default: Box::new(|m, out| {
+            let mut digests = [[0u8; 32]; MB_MESSAGES];
+            core_hash::Sha256::digest_many(&mb_split(m), &mut digests)
+                .expect("one slot per message");
+            out.extend_from_slice(digests.as_flattened());
+        }),
+        impls: Sha256MbImpl::available().map(|imp| (imp.name().to_owned(), run(imp))).collect(),
+    }
+}
+
+/// Halite's multi-buffer HMAC-SHA-256 under [`KEY`] (`Hmac::mac_many`, keys padded per
+/// message as the API takes a key per pair): the default and every multi-buffer
+/// implementation.
+#[must_use]
+pub fn halite_hmac_sha256_mb() -> Halite {
+    use core_hash::{Hmac, Implementation as _, Sha256, Sha256MbImpl};
+    let run = |imp: Sha256MbImpl| -> Runner {
+        Box::new(move |m, out| {
+            let pairs = mb_split(m).map(|part| (&KEY[..], part));
+            let mut tags = [[0u8; 32]; MB_MESSAGES];
+            Hmac::<Sha256>::mac_many_with(imp, &pairs, &mut tags).expect("one slot per pair");
+            out.extend_from_slice(tags.as_flattened());
+        })
+    };
+    Halite {
+        default_impl: Sha256MbImpl::best().name().to_owned(),
+        default: run(Sha256MbImpl::best()),
+        impls: Sha256MbImpl::available().map(|imp| (imp.name().to_owned(), run(imp))).collect(),
+    }
+}
+
 /// RustCrypto's `Hkdf<D>` (see `hkdf_op`) as a runner factory; the output length is the
 /// hash length. A macro, because `Hkdf<D>`'s bounds on `D` are too many to spell generically.
 macro_rules! rustcrypto_hkdf {
@@ -133,6 +224,17 @@ pub(super) fn ops() -> Vec<Op> {
                 peer(AwsLcRs, || aws_digest(&aws_lc_rs::digest::SHA256)),
                 graviola!(graviola_hash::<graviola::hashing::Sha256>),
                 peer(RustCrypto, rustcrypto_digest::<sha2::Sha256>),
+            ],
+        ),
+        hash_mb_op(
+            "sha256-mb",
+            "SHA-256 of 16 messages at once (size: the 16 together)",
+            halite_sha256_mb,
+            vec![
+                peer(Ring, || each_message(ring_digest(&ring::digest::SHA256))),
+                peer(AwsLcRs, || each_message(aws_digest(&aws_lc_rs::digest::SHA256))),
+                graviola!(|| each_message(graviola_hash::<graviola::hashing::Sha256>())),
+                peer(RustCrypto, || each_message(rustcrypto_digest::<sha2::Sha256>())),
             ],
         ),
         hash_op(
@@ -250,6 +352,17 @@ pub(super) fn ops() -> Vec<Op> {
                 peer(AwsLcRs, || aws_hmac(aws_lc_rs::hmac::HMAC_SHA256)),
                 graviola!(graviola_hmac::<graviola::hashing::Sha256>),
                 peer(RustCrypto, rustcrypto_mac::<hmac::Hmac<sha2::Sha256>>),
+            ],
+        ),
+        hash_mb_op(
+            "hmac-sha256-mb",
+            "HMAC-SHA-256 of 16 messages at once, 32-byte key (size: the 16 together)",
+            halite_hmac_sha256_mb,
+            vec![
+                peer(Ring, || each_message(ring_hmac(ring::hmac::HMAC_SHA256))),
+                peer(AwsLcRs, || each_message(aws_hmac(aws_lc_rs::hmac::HMAC_SHA256))),
+                graviola!(|| each_message(graviola_hmac::<graviola::hashing::Sha256>())),
+                peer(RustCrypto, || each_message(rustcrypto_mac::<hmac::Hmac<sha2::Sha256>>())),
             ],
         ),
         hmac_op(

@@ -4,14 +4,24 @@
 //! - [`x86_shani`]: the x86 SHA extensions (`sha256rnds2`);
 //! - [`x86_avx2`]: message schedule of two blocks at once in AVX2, rounds with BMI2 `rorx`;
 //! - `aarch64`: the Armv8 SHA-2 instructions (`sha256h`).
+//!
+//! Besides them, [`mb`] hashes many messages at once, one per SIMD lane
+//! ([`x86_avx512_mb`]: 16, [`x86_avx2_mb`]: 8).
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
+mod mb;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
+mod x86_avx2_mb;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512_mb;
+#[cfg(target_arch = "x86_64")]
 mod x86_shani;
+
+pub use mb::{CountMismatch, MAX_LANES, Sha256Many, Sha256MbImpl};
 
 crate::implementation_enum! {
     /// A SHA-256/SHA-224 implementation. Accelerated variants carry the CPU-feature token that
