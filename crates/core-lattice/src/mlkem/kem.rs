@@ -5,10 +5,7 @@
 //! stays live is one vector of k polynomials (ŝ or ŷ), an accumulator and a scratch polynomial.
 
 use super::MlKemImpl;
-use super::poly::{
-    self, Poly, add_assign, compress_encode, decode_decompress, decode12, encode12, sample_cbd,
-    sample_ntt,
-};
+use super::poly::{self, Poly, add_assign, sample_cbd, sample_ntt};
 use core_hash::{Sha3_256, Sha3_512, Shake256};
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
@@ -38,12 +35,16 @@ enum Sink<'a> {
 }
 
 impl Sink<'_> {
-    /// Byte `at` of the ciphertext is `byte`.
+    /// The ciphertext's bytes from `at` on are `bytes`.
     #[inline]
-    fn put(&mut self, at: usize, byte: u8) {
+    fn put(&mut self, at: usize, bytes: &[u8]) {
         match self {
-            Self::Write(out) => out[at] = byte,
-            Self::Compare { expected, diff } => *diff |= expected[at] ^ byte,
+            Self::Write(out) => out[at..at + bytes.len()].copy_from_slice(bytes),
+            Self::Compare { expected, diff } => {
+                for (e, b) in expected[at..at + bytes.len()].iter().zip(bytes) {
+                    *diff |= e ^ b;
+                }
+            }
         }
     }
 }
@@ -144,11 +145,11 @@ fn pke_keygen<const K: usize>(
         imp.ntt(tmp);
         add_assign(acc, tmp);
         imp.reduce(acc);
-        encode12(acc, &mut ek[384 * i..384 * (i + 1)]);
+        imp.encode12(acc, &mut ek[384 * i..384 * (i + 1)]);
     }
     ek[384 * K..].copy_from_slice(rho);
     for (s, out) in s_hat.iter().zip(dk_pke.chunks_exact_mut(384)) {
-        encode12(s, out);
+        imp.encode12(s, out);
     }
 }
 
@@ -209,21 +210,21 @@ fn encrypt<const K: usize>(
         sample_cbd(keccak, ETA2, r, (K + i) as u8, tmp);
         add_assign(acc, tmp);
         imp.reduce(acc);
-        compress_encode(acc, p.du, |k, b| out.put(u_len * i + k, b));
+        imp.compress_encode(acc, p.du, |k, b| out.put(u_len * i + k, b));
     }
     // v = NTT^−1(Σ_j t̂[j] ∘ ŷ[j]) + e₂ + Decompress₁(m).
     acc.0 = [0; poly::N];
     for (j, y) in y_hat.iter().enumerate() {
-        decode12(&ek[384 * j..384 * (j + 1)], tmp);
+        imp.decode12(&ek[384 * j..384 * (j + 1)], tmp);
         imp.basemul_acc(acc, tmp, y);
     }
     imp.inv_ntt(acc);
     sample_cbd(keccak, ETA2, r, (2 * K) as u8, tmp);
     add_assign(acc, tmp);
-    poly::from_message(m, tmp);
+    imp.decode_message(m, tmp);
     add_assign(acc, tmp);
     imp.reduce(acc);
-    compress_encode(acc, p.dv, |k, b| out.put(u_len * K + k, b));
+    imp.compress_encode(acc, p.dv, |k, b| out.put(u_len * K + k, b));
     match out {
         Sink::Write(_) => 0,
         Sink::Compare { diff, .. } => diff,
@@ -239,18 +240,18 @@ fn decrypt<const K: usize>(imp: MlKemImpl, p: Params, dk_pke: &[u8], c: &[u8], m
     let Scratch { vec: [u], acc, tmp: s } = &mut scratch;
     // w = v' − NTT^−1(Σ_i ŝ[i] ∘ NTT(u'[i]))
     for i in 0..K {
-        decode_decompress(&c[u_len * i..u_len * (i + 1)], p.du, u);
+        imp.decode_decompress(&c[u_len * i..u_len * (i + 1)], p.du, u);
         imp.ntt(u);
-        decode12(&dk_pke[384 * i..384 * (i + 1)], s);
+        imp.decode12(&dk_pke[384 * i..384 * (i + 1)], s);
         imp.basemul_acc(acc, s, u);
     }
     imp.inv_ntt(acc);
-    decode_decompress(&c[u_len * K..], p.dv, u);
+    imp.decode_decompress(&c[u_len * K..], p.dv, u);
     for (w, v) in acc.0.iter_mut().zip(&u.0) {
         *w = v.wrapping_sub(*w);
     }
     imp.reduce(acc);
-    poly::to_message(acc, m);
+    imp.encode_message(acc, m);
 }
 
 /// ML-KEM.Encaps_internal (FIPS 203 Algorithm 17): writes the ciphertext of `m` under `ek`

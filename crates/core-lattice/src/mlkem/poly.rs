@@ -52,7 +52,7 @@ pub(crate) fn to_unsigned(x: i16) -> u16 {
 /// ⌈2^21 / q⌉ = 630: `(n · 630) >> 21` is `⌊n / q⌋` or one more for every `n` Compress forms
 /// (below 2^23, so the product fits 32 bits: no 64-bit multiply, which the Cortex-M0 does in a
 /// library call).
-const RECIPROCAL: u32 = (1 << 21) / Q as u32 + 1;
+pub(crate) const RECIPROCAL: u32 = (1 << 21) / Q as u32 + 1;
 
 /// Compress_d (FIPS 203 §4.2.1, eq. 4.7): `⌈(2^d / q) · x⌋ mod 2^d` for `x` in `0..q` and
 /// `d ≤ 11`, as `⌊(2^d·x + ⌊q/2⌋) / q⌋` (rounding `(2^d·x)/q` half up gives the same because q
@@ -166,11 +166,6 @@ pub(crate) fn from_message(m: &[u8; 32], p: &mut Poly) {
         let bit = i16::from((m[i / 8] >> (i % 8)) & 1);
         *c = -bit & 0x0681; // 1665
     }
-}
-
-/// ByteEncode_1(Compress_1(p)) for coefficients in `-q..q`: the message a ciphertext carries.
-pub(crate) fn to_message(p: &Poly, m: &mut [u8; 32]) {
-    compress_encode(p, 1, |k, b| m[k] = b);
 }
 
 /// SHAKE (FIPS 202 §6.2) of an input shorter than one block, run on
