@@ -39,8 +39,8 @@
 //! domain as long as `basemul_acc` agrees with its `ntt` and `inv_ntt`, but then converts
 //! when it encodes and decodes (the keys hold t̂ and ŝ in the standard order); `x86_avx2`
 //! avoids that by transposing back inside its NTT, which costs a few shuffles. Batched matrix
-//! sampling goes through `row_times_vector` in `kem.rs`, which holds a whole row of Â only on
-//! the backends that batch (so never on a small core). A `thumb1` variant would be a `portable` one compiled
+//! and noise sampling go through `Matrix` and `Noise` in `kem.rs`, which hold all of Â and
+//! four noise polynomials only on the backends that batch (so never on a small core). A `thumb1` variant would be a `portable` one compiled
 //! only with the `asm` feature on 32-bit Arm, as in `core-ec`. Every test that iterates
 //! [`MlKemImpl::available`](crate::Implementation::available) then checks it.
 

@@ -270,13 +270,13 @@ pub(crate) fn sample_ntt_from(mut next_block: impl FnMut(&mut [u8; 168]), p: &mu
     }
 }
 
-/// One block of SampleNTT's rejection loop: appends the 12-bit values of `block` that are below
-/// q to `p` from coefficient `n` on, until `p` is full; returns the new count.
+/// One block (or the rest of one) of SampleNTT's rejection loop: appends the 12-bit values of
+/// `block` that are below q to `p` from coefficient `n` on, until `p` is full; returns the new count.
 ///
 /// While two free places are left, both values are written and the count advances past the
 /// ones below q (a rejected value is overwritten by the next one kept): no branch on the
 /// values, which are random, so a branch on them would be mispredicted about once in five.
-pub(crate) fn rejection_fill(block: &[u8; 168], p: &mut Poly, mut n: usize) -> usize {
+pub(crate) fn rejection_fill(block: &[u8], p: &mut Poly, mut n: usize) -> usize {
     for c in block.chunks_exact(3) {
         let d1 = u16::from(c[0]) | (u16::from(c[1] & 0x0f) << 8);
         let d2 = u16::from(c[1] >> 4) | (u16::from(c[2]) << 4);

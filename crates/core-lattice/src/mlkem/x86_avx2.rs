@@ -29,19 +29,21 @@
 use super::poly::{N, Poly, Q};
 use super::portable::{INV_NTT_SCALE, QINV, R2, ZETAS};
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_cvtsi32_si128, _mm_storeu_si128, _mm256_add_epi16, _mm256_add_epi32,
-    _mm256_and_si256, _mm256_blend_epi16, _mm256_blend_epi32, _mm256_bslli_epi128,
-    _mm256_bsrli_epi128, _mm256_castsi256_si128, _mm256_cmpgt_epi16, _mm256_extracti128_si256,
-    _mm256_loadu_si256, _mm256_loadu2_m128i, _mm256_madd_epi16, _mm256_movemask_epi8,
-    _mm256_mulhi_epi16, _mm256_mulhrs_epi16, _mm256_mullo_epi16, _mm256_mullo_epi32,
-    _mm256_or_si256, _mm256_packus_epi32, _mm256_permute2x128_si256, _mm256_set1_epi16,
-    _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8,
-    _mm256_sll_epi16, _mm256_sll_epi32, _mm256_sll_epi64, _mm256_slli_epi32, _mm256_slli_epi64,
-    _mm256_srai_epi16, _mm256_srai_epi32, _mm256_srl_epi64, _mm256_srli_epi32, _mm256_srli_epi64,
-    _mm256_srlv_epi32, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_sub_epi32,
-    _mm256_unpackhi_epi16, _mm256_unpackhi_epi64, _mm256_unpacklo_epi16, _mm256_unpacklo_epi64,
+    __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_shuffle_epi8, _mm_storeu_si128,
+    _mm256_add_epi16, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi16, _mm256_blend_epi32,
+    _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_castsi256_si128, _mm256_cmpgt_epi16,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_loadu2_m128i, _mm256_madd_epi16,
+    _mm256_movemask_epi8, _mm256_mulhi_epi16, _mm256_mulhrs_epi16, _mm256_mullo_epi16,
+    _mm256_mullo_epi32, _mm256_or_si256, _mm256_packs_epi16, _mm256_packus_epi32,
+    _mm256_permute2x128_si256, _mm256_set1_epi16, _mm256_set1_epi32, _mm256_setr_epi8,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_sll_epi16, _mm256_sll_epi32,
+    _mm256_sll_epi64, _mm256_slli_epi32, _mm256_slli_epi64, _mm256_srai_epi16, _mm256_srai_epi32,
+    _mm256_srl_epi64, _mm256_srli_epi32, _mm256_srli_epi64, _mm256_srlv_epi32, _mm256_storeu_si256,
+    _mm256_sub_epi16, _mm256_sub_epi32, _mm256_unpackhi_epi16, _mm256_unpackhi_epi64,
+    _mm256_unpacklo_epi16, _mm256_unpacklo_epi64,
 };
 use core_cpu::Avx2;
+use zeroize::Zeroize;
 
 /// Registers per polynomial.
 const VECS: usize = N / 16;
@@ -361,38 +363,172 @@ fn basemul_acc_avx2(_: Avx2, acc: &mut Poly, a: &Poly, b: &Poly) {
     }
 }
 
-/// SampleNTT (FIPS 203 Algorithm 7) of up to four matrix entries at once: `out[k]` from
-/// SHAKE128(ρ ‖ `index[k]`), the four sponges run side by side on the four-way AVX2
-/// Keccak-f. Each entry takes blocks until it is full; when one needs more blocks than the
-/// others, the others' sponges run along and their output is ignored. The matrix is public,
-/// so the data-dependent loop leaks nothing secret.
-pub(crate) fn sample_ntt_x4(token: Avx2, rho: &[u8], index: &[[u8; 2]], out: &mut [Poly]) {
-    const RATE: usize = 168;
-    let mut state = [[0u64; 4]; 25];
-    for (k, ab) in index.iter().take(4).enumerate() {
-        let mut block = [0u8; RATE];
-        block[..rho.len()].copy_from_slice(rho);
-        block[rho.len()..rho.len() + 2].copy_from_slice(ab);
-        block[rho.len() + 2] = 0x1f; // SHAKE's domain bits and pad10*1's first 1
-        block[RATE - 1] |= 0x80; // pad10*1's last 1
-        for (lane, word) in state.iter_mut().zip(block.as_chunks::<8>().0) {
-            lane[k] = u64::from_le_bytes(*word);
+/// Four SHAKE sponges side by side on the four-way AVX2 Keccak-f, each over one input
+/// shorter than a block (`RATE` bytes): `prefix` followed by the lane's own suffix. Wiped on
+/// drop (noise sampling's outputs are secret).
+struct ShakeX4<const RATE: usize> {
+    state: [[u64; 4]; 25],
+    token: Avx2,
+}
+
+impl<const RATE: usize> ShakeX4<RATE> {
+    /// Absorbs and pads `prefix ‖ suffixes[k]` in lane k, for up to four lanes.
+    fn new(token: Avx2, prefix: &[u8], suffixes: &[&[u8]]) -> Self {
+        let mut state = [[0u64; 4]; 25];
+        for (k, suffix) in suffixes.iter().take(4).enumerate() {
+            let mut block = [0u8; RATE];
+            let len = prefix.len() + suffix.len();
+            block[..prefix.len()].copy_from_slice(prefix);
+            block[prefix.len()..len].copy_from_slice(suffix);
+            block[len] = 0x1f; // SHAKE's domain bits and pad10*1's first 1
+            block[RATE - 1] |= 0x80; // pad10*1's last 1
+            for (lane, word) in state.iter_mut().zip(block.as_chunks::<8>().0) {
+                lane[k] = u64::from_le_bytes(*word);
+            }
+            block.zeroize();
         }
+        Self { state, token }
     }
-    let mut filled = [0usize; 4];
-    let count = index.len().min(out.len()).min(4);
-    while filled[..count].iter().any(|&n| n < N) {
-        core_hash::keccak_f1600_x4_avx2(token, &mut state);
-        for (k, p) in out[..count].iter_mut().enumerate() {
-            if filled[k] < N {
-                let mut block = [0u8; RATE];
-                for (bytes, lane) in block.as_chunks_mut::<8>().0.iter_mut().zip(&state) {
-                    *bytes = lane[k].to_le_bytes();
-                }
-                filled[k] = super::poly::rejection_fill(&block, p, filled[k]);
+
+    /// The next block of every lane's output.
+    fn squeeze(&mut self, out: &mut [[u8; RATE]; 4]) {
+        core_hash::keccak_f1600_x4_avx2(self.token, &mut self.state);
+        for (k, block) in out.iter_mut().enumerate() {
+            for (bytes, lane) in block.as_chunks_mut::<8>().0.iter_mut().zip(&self.state) {
+                *bytes = lane[k].to_le_bytes();
             }
         }
     }
+}
+
+impl<const RATE: usize> Drop for ShakeX4<RATE> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+    }
+}
+
+/// SampleNTT (FIPS 203 Algorithm 7) of up to four matrix entries at once: `out[k]` from
+/// SHAKE128(ρ ‖ `index[k]`). Each entry takes blocks until it is full; when one needs more
+/// blocks than the others, the others' sponges run along and their output is ignored. The
+/// matrix is public, so the data-dependent loop leaks nothing secret.
+pub(crate) fn sample_ntt_x4(token: Avx2, rho: &[u8], index: &[[u8; 2]], out: &mut [Poly]) {
+    let suffixes: [&[u8]; 4] = core::array::from_fn(|k| index.get(k).map_or(&[][..], |i| &i[..]));
+    let count = index.len().min(out.len()).min(4);
+    let mut xof = ShakeX4::<168>::new(token, rho, &suffixes[..count]);
+    let mut filled = [0usize; 4];
+    let mut blocks = [[0u8; 168]; 4];
+    while filled[..count].iter().any(|&n| n < N) {
+        xof.squeeze(&mut blocks);
+        for ((p, n), block) in out[..count].iter_mut().zip(&mut filled).zip(&blocks) {
+            if *n < N {
+                *n = rejection_fill(token, block, p, *n);
+            }
+        }
+    }
+}
+
+/// For each 8-bit mask of kept values among eight `i16`s, the byte shuffle that moves the
+/// kept ones to the front in order.
+const COMPACT: [[u8; 16]; 256] = {
+    let mut out = [[0x80u8; 16]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut j, mut at) = (0usize, 0);
+        while j < 8 {
+            if m >> j & 1 == 1 {
+                out[m][2 * at] = 2 * j as u8;
+                out[m][2 * at + 1] = 2 * j as u8 + 1;
+                at += 1;
+            }
+            j += 1;
+        }
+        m += 1;
+    }
+    out
+};
+
+/// SampleNTT's rejection loop over one 168-byte block, as `poly::rejection_fill`: sixteen
+/// 12-bit values at a time are unpacked, compared with q, and the kept ones of each eight
+/// moved to the front by a byte shuffle chosen by their mask ([`COMPACT`]) and stored; the
+/// count advances by the mask's population. The last few places are filled by
+/// `poly::rejection_fill`. The matrix is public, so indexing by the mask leaks nothing secret.
+fn rejection_fill(token: Avx2, block: &[u8; 168], p: &mut Poly, n: usize) -> usize {
+    // SAFETY: the `Avx2` token proves AVX2 (with BMI1/BMI2) was detected.
+    unsafe { rejection_fill_avx2(token, block, p, n) }
+}
+
+#[target_feature(enable = "avx2")]
+fn rejection_fill_avx2(_: Avx2, block: &[u8; 168], p: &mut Poly, mut n: usize) -> usize {
+    // The loads read 16 bytes from each 12-byte half: pad the block.
+    let mut buf = [0u8; 168 + 16];
+    buf[..168].copy_from_slice(block);
+    let t = &UNPACK[12];
+    let shuffle = [load8(&t.shuffle[0]), load8(&t.shuffle[1])];
+    let shift = [load8_u32(&t.shift[0]), load8_u32(&t.shift[1])];
+    let mask = _mm256_set1_epi32(0xfff);
+    let q = _mm256_set1_epi16(Q);
+    for r in 0..7 {
+        if n + 16 > N {
+            return super::poly::rejection_fill(&block[24 * r..], p, n);
+        }
+        let x = load_halves(&buf, 24 * r, 12);
+        let [a, b] = core::array::from_fn(|h| {
+            _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, shuffle[h]), shift[h]), mask)
+        });
+        let x = _mm256_packus_epi32(a, b);
+        let keep = _mm256_cmpgt_epi16(q, x);
+        let bits = _mm256_movemask_epi8(_mm256_packs_epi16(keep, keep)).cast_unsigned();
+        for (half, m) in [
+            (_mm256_castsi256_si128(x), bits & 0xff),
+            (_mm256_extracti128_si256::<1>(x), bits >> 16 & 0xff),
+        ] {
+            let kept = _mm_shuffle_epi8(half, load16_u8(&COMPACT[m as usize]));
+            let out = &mut p.0[n..n + 8];
+            // SAFETY: `out` is 8 `i16`s, 16 writable bytes (indexing checked); `storeu` takes
+            // any alignment. AVX2 is enabled on this function, reached only through the token.
+            unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), kept) };
+            n += m.count_ones() as usize;
+        }
+    }
+    n
+}
+
+/// Sixteen bytes of a table into a register.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load16_u8(b: &[u8; 16]) -> __m128i {
+    // SAFETY: `b` is 16 readable bytes; `loadu` takes any alignment. AVX2 is enabled on this
+    // function, reached only through the `Avx2` token.
+    unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
+}
+
+/// SamplePolyCBD_η(PRF_η(`seed`, `nonces[k]`)) (FIPS 203 Algorithm 8, §4.1) into `out[k]` for
+/// up to four polynomials at once, the four SHAKE256 sponges side by side: coefficients in
+/// `-η..=η`.
+pub(crate) fn sample_cbd_x4(
+    token: Avx2,
+    eta: u32,
+    seed: &[u8; 32],
+    nonces: &[u8],
+    out: &mut [Poly],
+) {
+    let suffixes: [&[u8]; 4] = core::array::from_fn(|k| nonces.get(k..k + 1).unwrap_or(&[]));
+    let count = nonces.len().min(out.len()).min(4);
+    let mut prf = ShakeX4::<136>::new(token, seed, &suffixes[..count]);
+    // 64·η ≤ 192 bytes: one block for η = 2, two for η = 3.
+    let mut bytes = [[[0u8; 136]; 4]; 2];
+    let blocks = if eta <= 2 { 1 } else { 2 };
+    for block in &mut bytes[..blocks] {
+        prf.squeeze(block);
+    }
+    for (k, p) in out[..count].iter_mut().enumerate() {
+        let mut stream = [0u8; 2 * 136];
+        stream[..136].copy_from_slice(&bytes[0][k]);
+        stream[136..].copy_from_slice(&bytes[1][k]);
+        super::poly::cbd(eta, &stream[..64 * eta as usize], p);
+        stream.zeroize();
+    }
+    bytes.zeroize();
 }
 
 /// Multiplies every coefficient by R (into Montgomery form): `-8q..8q` to `-q..q`.
@@ -754,6 +890,27 @@ mod tests {
                 let mut want = Poly::ZERO;
                 super::super::poly::sample_ntt(keccak, &rho, *a, *b, &mut want);
                 assert_eq!(ours[k].0, want.0, "entry {k} of {count}");
+            }
+        }
+    }
+
+    /// Four-way noise sampling gives what the one-at-a-time sampler gives, for both η and one
+    /// to four polynomials.
+    #[test]
+    fn sample_cbd_x4_matches_sample_cbd() {
+        let Some(token) = Avx2::get() else { return };
+        let keccak = <core_hash::KeccakImpl as core_hash::Implementation>::best();
+        let seed: [u8; 32] = core::array::from_fn(|i| (i * 13 + 5) as u8);
+        let nonces = [0, 7, 200, 255];
+        for eta in [2, 3] {
+            for count in 1..=4 {
+                let mut ours: [Poly; 4] = core::array::from_fn(|_| Poly::ZERO);
+                sample_cbd_x4(token, eta, &seed, &nonces[..count], &mut ours[..count]);
+                for (k, nonce) in nonces[..count].iter().enumerate() {
+                    let mut want = Poly::ZERO;
+                    super::super::poly::sample_cbd(keccak, eta, &seed, *nonce, &mut want);
+                    assert_eq!(ours[k].0, want.0, "eta {eta}, entry {k} of {count}");
+                }
             }
         }
     }
