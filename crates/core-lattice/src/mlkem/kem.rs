@@ -150,13 +150,33 @@ impl<'a> Noise<'a> {
             self.next(p);
         }
     }
+
+    /// The polynomials from nonce `first` on into `out` (at most four), sampled straight into
+    /// it on a backend that batches.
+    fn sample(imp: MlKemImpl, eta: u32, seed: &'a [u8; 32], first: u8, out: &mut [Poly]) {
+        #[cfg(target_arch = "x86_64")]
+        if let MlKemImpl::X86Avx2(token) = imp {
+            let nonces: [u8; 4] = core::array::from_fn(|k| first.wrapping_add(k as u8));
+            let n = out.len().min(4);
+            return super::x86_avx2::sample_cbd_x4(token, eta, seed, &nonces[..n], out);
+        }
+        Self {
+            imp,
+            eta,
+            seed,
+            nonce: first,
+            #[cfg(target_arch = "x86_64")]
+            batch: None,
+        }
+        .fill(out);
+    }
 }
 
 impl Drop for Noise<'_> {
     fn drop(&mut self) {
         #[cfg(target_arch = "x86_64")]
-        if let Some((polys, ..)) = &mut self.batch {
-            polys.zeroize();
+        if let Some((polys, _, n)) = &mut self.batch {
+            polys[..*n].iter_mut().for_each(Zeroize::zeroize);
         }
     }
 }
@@ -202,7 +222,7 @@ fn pke_keygen<const K: usize>(
 ) {
     let mut scratch = Scratch::<K>::new();
     let Scratch { vec: s_hat, acc, tmp } = &mut scratch;
-    Noise::new(imp, p.eta1, sigma, 0, K).fill(s_hat);
+    Noise::sample(imp, p.eta1, sigma, 0, s_hat);
     for s in s_hat.iter_mut() {
         imp.ntt(s);
     }
@@ -299,7 +319,7 @@ fn encrypt<const K: usize>(
     let rho = &ek[384 * K..];
     let mut scratch = Scratch::<K>::new();
     let Scratch { vec: y_hat, acc, tmp } = &mut scratch;
-    Noise::new(imp, p.eta1, r, 0, K).fill(y_hat);
+    Noise::sample(imp, p.eta1, r, 0, y_hat);
     for y in y_hat.iter_mut() {
         imp.ntt(y);
     }

@@ -374,30 +374,40 @@ struct ShakeX4<const RATE: usize> {
 impl<const RATE: usize> ShakeX4<RATE> {
     /// Absorbs and pads `prefix ‖ suffixes[k]` in lane k, for up to four lanes.
     fn new(token: Avx2, prefix: &[u8], suffixes: &[&[u8]]) -> Self {
+        // Absorbed straight into the state, which alone is wiped afterwards (a byte buffer
+        // would cost a byte-by-byte volatile wipe).
         let mut state = [[0u64; 4]; 25];
+        let mut xor_byte =
+            |k: usize, at: usize, b: u8| state[at / 8][k] ^= u64::from(b) << (8 * (at % 8));
         for (k, suffix) in suffixes.iter().take(4).enumerate() {
-            let mut block = [0u8; RATE];
-            let len = prefix.len() + suffix.len();
-            block[..prefix.len()].copy_from_slice(prefix);
-            block[prefix.len()..len].copy_from_slice(suffix);
-            block[len] = 0x1f; // SHAKE's domain bits and pad10*1's first 1
-            block[RATE - 1] |= 0x80; // pad10*1's last 1
-            for (lane, word) in state.iter_mut().zip(block.as_chunks::<8>().0) {
-                lane[k] = u64::from_le_bytes(*word);
+            let input = prefix.iter().chain(suffix.iter());
+            let mut len = 0;
+            for (at, &b) in input.enumerate() {
+                xor_byte(k, at, b);
+                len = at + 1;
             }
-            block.zeroize();
+            xor_byte(k, len, 0x1f); // SHAKE's domain bits and pad10*1's first 1
+            xor_byte(k, RATE - 1, 0x80); // pad10*1's last 1
         }
         Self { state, token }
     }
 
     /// The next block of every lane's output.
     fn squeeze(&mut self, out: &mut [[u8; RATE]; 4]) {
-        core_hash::keccak_f1600_x4_avx2(self.token, &mut self.state);
+        self.permute();
         for (k, block) in out.iter_mut().enumerate() {
             for (bytes, lane) in block.as_chunks_mut::<8>().0.iter_mut().zip(&self.state) {
                 *bytes = lane[k].to_le_bytes();
             }
         }
+    }
+}
+
+impl<const RATE: usize> ShakeX4<RATE> {
+    /// Runs the permutation: the next block of output is in the state's first `RATE / 8`
+    /// lanes.
+    fn permute(&mut self) {
+        core_hash::keccak_f1600_x4_avx2(self.token, &mut self.state);
     }
 }
 
@@ -515,20 +525,25 @@ pub(crate) fn sample_cbd_x4(
     let suffixes: [&[u8]; 4] = core::array::from_fn(|k| nonces.get(k..k + 1).unwrap_or(&[]));
     let count = nonces.len().min(out.len()).min(4);
     let mut prf = ShakeX4::<136>::new(token, seed, &suffixes[..count]);
-    // 64·η ≤ 192 bytes: one block for η = 2, two for η = 3.
-    let mut bytes = [[[0u8; 136]; 4]; 2];
+    // 64·η ≤ 192 bytes: one block (17 lanes) for η = 2, two for η = 3; kept as words, whose
+    // wipe is a few stores.
+    let mut words = [[0u64; 34]; 4];
     let blocks = if eta <= 2 { 1 } else { 2 };
-    for block in &mut bytes[..blocks] {
-        prf.squeeze(block);
+    for b in 0..blocks {
+        prf.permute();
+        for (k, w) in words.iter_mut().enumerate() {
+            for (word, lane) in w[17 * b..17 * b + 17].iter_mut().zip(&prf.state) {
+                *word = lane[k].to_le();
+            }
+        }
     }
-    for (k, p) in out[..count].iter_mut().enumerate() {
-        let mut stream = [0u8; 2 * 136];
-        stream[..136].copy_from_slice(&bytes[0][k]);
-        stream[136..].copy_from_slice(&bytes[1][k]);
-        super::poly::cbd(eta, &stream[..64 * eta as usize], p);
-        stream.zeroize();
+    for (p, w) in out[..count].iter_mut().zip(&words) {
+        // SAFETY: `w` is 34 `u64`s, 272 readable bytes, and `u8` has no alignment; the bytes
+        // are the words' little-endian encodings (`to_le` above), the SHAKE output stream.
+        let bytes: &[u8] = unsafe { core::slice::from_raw_parts(w.as_ptr().cast(), 8 * 34) };
+        super::poly::cbd(eta, &bytes[..64 * eta as usize], p);
     }
-    bytes.zeroize();
+    words.zeroize();
 }
 
 /// Multiplies every coefficient by R (into Montgomery form): `-8q..8q` to `-q..q`.
