@@ -113,9 +113,8 @@ impl<'a> Noise<'a> {
         #[cfg(target_arch = "x86_64")]
         if let MlKemImpl::X86Avx2(token) = imp {
             let mut polys = [const { Poly::ZERO }; 4];
-            let nonces: [u8; 4] = core::array::from_fn(|k| first.wrapping_add(k as u8));
             let n = count.min(4);
-            super::x86_avx2::sample_cbd_x4(token, eta, seed, &nonces[..n], &mut polys[..n]);
+            super::x86_avx2::sample_cbd_x4(token, eta, seed, &nonces(first)[..n], &mut polys[..n]);
             return Self { imp, eta, seed, nonce: first, batch: Some((polys, 0, n)) };
         }
         let _ = count;
@@ -143,32 +142,26 @@ impl<'a> Noise<'a> {
         sample_cbd(self.imp.keccak(), self.eta, self.seed, self.nonce, out);
         self.nonce = self.nonce.wrapping_add(1);
     }
+}
 
-    /// Fills every polynomial of `out` in turn.
-    fn fill(mut self, out: &mut [Poly]) {
-        for p in out {
-            self.next(p);
-        }
-    }
+/// Four consecutive nonces from `first` on.
+fn nonces(first: u8) -> [u8; 4] {
+    core::array::from_fn(|k| first.wrapping_add(k as u8))
+}
 
-    /// The polynomials from nonce `first` on into `out` (at most four), sampled straight into
-    /// it on a backend that batches.
-    fn sample(imp: MlKemImpl, eta: u32, seed: &'a [u8; 32], first: u8, out: &mut [Poly]) {
+/// SamplePolyCBD_η(PRF_η(`seed`, `first` + i)) into each `out[i]`, four at a time on a
+/// backend with a four-way Keccak-f.
+fn sample_noise(imp: MlKemImpl, eta: u32, seed: &[u8; 32], first: u8, out: &mut [Poly]) {
+    for (c, chunk) in out.chunks_mut(4).enumerate() {
+        let nonces = nonces(first.wrapping_add(4 * c as u8));
         #[cfg(target_arch = "x86_64")]
         if let MlKemImpl::X86Avx2(token) = imp {
-            let nonces: [u8; 4] = core::array::from_fn(|k| first.wrapping_add(k as u8));
-            let n = out.len().min(4);
-            return super::x86_avx2::sample_cbd_x4(token, eta, seed, &nonces[..n], out);
+            super::x86_avx2::sample_cbd_x4(token, eta, seed, &nonces[..chunk.len()], chunk);
+            continue;
         }
-        Self {
-            imp,
-            eta,
-            seed,
-            nonce: first,
-            #[cfg(target_arch = "x86_64")]
-            batch: None,
+        for (p, nonce) in chunk.iter_mut().zip(nonces) {
+            sample_cbd(imp.keccak(), eta, seed, nonce, p);
         }
-        .fill(out);
     }
 }
 
@@ -222,7 +215,7 @@ fn pke_keygen<const K: usize>(
 ) {
     let mut scratch = Scratch::<K>::new();
     let Scratch { vec: s_hat, acc, tmp } = &mut scratch;
-    Noise::sample(imp, p.eta1, sigma, 0, s_hat);
+    sample_noise(imp, p.eta1, sigma, 0, s_hat);
     for s in s_hat.iter_mut() {
         imp.ntt(s);
     }
@@ -325,7 +318,7 @@ fn encrypt<const K: usize>(
     let rho = &ek[384 * K..];
     let mut scratch = Scratch::<K>::new();
     let Scratch { vec: y_hat, acc, tmp } = &mut scratch;
-    Noise::sample(imp, p.eta1, r, 0, y_hat);
+    sample_noise(imp, p.eta1, r, 0, y_hat);
     for y in y_hat.iter_mut() {
         imp.ntt(y);
     }
