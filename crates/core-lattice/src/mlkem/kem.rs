@@ -95,52 +95,73 @@ impl<const K: usize> Drop for Scratch<K> {
 /// The noise polynomials SamplePolyCBD_η(PRF_η(s, n)) for the nonces n = `first`,
 /// `first` + 1, … in order (FIPS 203 Algorithms 13 and 14 draw them so). `portable` samples
 /// each one when it is asked for, so only the caller's polynomial is on the stack; `x86_avx2`
-/// samples the first four at once on the four-way Keccak-f when built and hands out copies.
+/// samples the next (up to) four at once on the four-way Keccak-f whenever two or more are
+/// still to come, and hands out copies.
 struct Noise<'a> {
     imp: MlKemImpl,
     eta: u32,
     seed: &'a [u8; 32],
+    /// The nonce of the next polynomial handed out.
     nonce: u8,
-    /// The batch, how many of it were handed out, and how many it holds, on a backend that
-    /// batches.
+    /// How many are still to be handed out.
+    remaining: usize,
+    /// The batch, how many of it were handed out, and how many it holds.
     #[cfg(target_arch = "x86_64")]
-    batch: Option<([Poly; 4], usize, usize)>,
+    batch: ([Poly; 4], usize, usize),
 }
 
 impl<'a> Noise<'a> {
     /// The `count` polynomials from nonce `first` on.
     fn new(imp: MlKemImpl, eta: u32, seed: &'a [u8; 32], first: u8, count: usize) -> Self {
-        #[cfg(target_arch = "x86_64")]
-        if let MlKemImpl::X86Avx2(token) = imp {
-            let mut polys = [const { Poly::ZERO }; 4];
-            let n = count.min(4);
-            super::x86_avx2::sample_cbd_x4(token, eta, seed, &nonces(first)[..n], &mut polys[..n]);
-            return Self { imp, eta, seed, nonce: first, batch: Some((polys, 0, n)) };
-        }
-        let _ = count;
         Self {
             imp,
             eta,
             seed,
             nonce: first,
+            remaining: count,
             #[cfg(target_arch = "x86_64")]
-            batch: None,
+            batch: ([const { Poly::ZERO }; 4], 0, 0),
         }
     }
 
     /// The next polynomial, into `out`: coefficients in `-η..=η`.
     fn next(&mut self, out: &mut Poly) {
         #[cfg(target_arch = "x86_64")]
-        if let Some((polys, used, n)) = &mut self.batch
-            && let Some(p) = polys[..*n].get(*used)
-        {
-            out.0 = p.0;
-            *used += 1;
-            self.nonce = self.nonce.wrapping_add(1);
-            return;
+        if let MlKemImpl::X86Avx2(token) = self.imp {
+            let (polys, used, n) = &mut self.batch;
+            if *used == *n && self.remaining >= 2 {
+                // The new batch overwrites the old; wipe what it does not cover.
+                let new = self.remaining.min(4);
+                polys[new.min(*n)..*n].iter_mut().for_each(Zeroize::zeroize);
+                *n = new;
+                *used = 0;
+                let nonces = nonces(self.nonce);
+                super::x86_avx2::sample_cbd_x4(
+                    token,
+                    self.eta,
+                    self.seed,
+                    &nonces[..*n],
+                    &mut polys[..*n],
+                );
+            }
+            if let Some(p) = polys[..*n].get(*used) {
+                out.0 = p.0;
+                *used += 1;
+                self.nonce = self.nonce.wrapping_add(1);
+                self.remaining = self.remaining.saturating_sub(1);
+                return;
+            }
         }
         sample_cbd(self.imp.keccak(), self.eta, self.seed, self.nonce, out);
         self.nonce = self.nonce.wrapping_add(1);
+        self.remaining = self.remaining.saturating_sub(1);
+    }
+}
+
+impl Drop for Noise<'_> {
+    fn drop(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        self.batch.0[..self.batch.2].iter_mut().for_each(Zeroize::zeroize);
     }
 }
 
@@ -161,15 +182,6 @@ fn sample_noise(imp: MlKemImpl, eta: u32, seed: &[u8; 32], first: u8, out: &mut 
         }
         for (p, nonce) in chunk.iter_mut().zip(nonces) {
             sample_cbd(imp.keccak(), eta, seed, nonce, p);
-        }
-    }
-}
-
-impl Drop for Noise<'_> {
-    fn drop(&mut self) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some((polys, _, n)) = &mut self.batch {
-            polys[..*n].iter_mut().for_each(Zeroize::zeroize);
         }
     }
 }
@@ -215,17 +227,18 @@ fn pke_keygen<const K: usize>(
 ) {
     let mut scratch = Scratch::<K>::new();
     let Scratch { vec: s_hat, acc, tmp } = &mut scratch;
-    sample_noise(imp, p.eta1, sigma, 0, s_hat);
+    // ŝ and ê: one draw of 2k polynomials, so ML-KEM-512's four take one four-way call.
+    let mut noise = Noise::new(imp, p.eta1, sigma, 0, 2 * K);
     for s in s_hat.iter_mut() {
+        noise.next(s);
         imp.ntt(s);
     }
-    let mut e = Noise::new(imp, p.eta1, sigma, K as u8, K);
     let a_hat = Matrix::<K>::new(imp, rho, false);
     for i in 0..K {
         // t̂[i] = Σ_j Â[i, j] ∘ ŝ[j] + ê[i], with Â[i, j] = SampleNTT(ρ ‖ j ‖ i).
         a_hat.row_times(i, s_hat, acc, tmp);
         imp.to_mont(acc);
-        e.next(tmp);
+        noise.next(tmp);
         imp.ntt(tmp);
         add_assign(acc, tmp);
         imp.reduce(acc);
