@@ -1,14 +1,13 @@
-//! K-PKE and ML-KEM (FIPS 203 §5 and §6) over any backend, written for a small stack: the
-//! matrix Â is never held whole; each entry is sampled when it is needed and multiplied into
-//! one accumulator, each row of the result is encoded (or, when decapsulation re-encrypts,
-//! compared) as soon as it is complete, and noise polynomials are sampled one at a time. What
-//! stays live is one vector of k polynomials (ŝ or ŷ), an accumulator and a scratch polynomial.
+//! K-PKE and ML-KEM (FIPS 203 §5 and §6) over any backend, written for a small stack: with
+//! `portable` the matrix Â is never held whole; each entry is sampled when it is needed and
+//! multiplied into one accumulator, each row of the result is encoded (or, when decapsulation
+//! re-encrypts, compared) as soon as it is complete, and noise polynomials are sampled one at
+//! a time. What stays live is one vector of k polynomials (ŝ or ŷ), an accumulator and a
+//! scratch polynomial. A backend with a four-way Keccak-f samples Â whole and the noise four
+//! polynomials at a time instead ([`Matrix`], [`Noise`]), on a server's stack.
 
 use super::MlKemImpl;
-use super::poly::{
-    self, Poly, add_assign, compress_encode, decode_decompress, decode12, encode12, sample_cbd,
-    sample_ntt,
-};
+use super::poly::{self, Poly, add_assign, sample_cbd, sample_ntt};
 use core_hash::{Sha3_256, Sha3_512, Shake256};
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
@@ -38,12 +37,16 @@ enum Sink<'a> {
 }
 
 impl Sink<'_> {
-    /// Byte `at` of the ciphertext is `byte`.
+    /// The ciphertext's bytes from `at` on are `bytes`.
     #[inline]
-    fn put(&mut self, at: usize, byte: u8) {
+    fn put(&mut self, at: usize, bytes: &[u8]) {
         match self {
-            Self::Write(out) => out[at] = byte,
-            Self::Compare { expected, diff } => *diff |= expected[at] ^ byte,
+            Self::Write(out) => out[at..at + bytes.len()].copy_from_slice(bytes),
+            Self::Compare { expected, diff } => {
+                for (e, b) in expected[at..at + bytes.len()].iter().zip(bytes) {
+                    *diff |= e ^ b;
+                }
+            }
         }
     }
 }
@@ -89,6 +92,100 @@ impl<const K: usize> Drop for Scratch<K> {
     }
 }
 
+/// The noise polynomials SamplePolyCBD_η(PRF_η(s, n)) for the nonces n = `first`,
+/// `first` + 1, … in order (FIPS 203 Algorithms 13 and 14 draw them so). `portable` samples
+/// each one when it is asked for, so only the caller's polynomial is on the stack; `x86_avx2`
+/// samples the next (up to) four at once on the four-way Keccak-f whenever two or more are
+/// still to come, and hands out copies.
+struct Noise<'a> {
+    imp: MlKemImpl,
+    eta: u32,
+    seed: &'a [u8; 32],
+    /// The nonce of the next polynomial handed out.
+    nonce: u8,
+    /// How many are still to be handed out.
+    remaining: usize,
+    /// The batch, how many of it were handed out, and how many it holds.
+    #[cfg(target_arch = "x86_64")]
+    batch: ([Poly; 4], usize, usize),
+}
+
+impl<'a> Noise<'a> {
+    /// The `count` polynomials from nonce `first` on.
+    fn new(imp: MlKemImpl, eta: u32, seed: &'a [u8; 32], first: u8, count: usize) -> Self {
+        Self {
+            imp,
+            eta,
+            seed,
+            nonce: first,
+            remaining: count,
+            #[cfg(target_arch = "x86_64")]
+            batch: ([const { Poly::ZERO }; 4], 0, 0),
+        }
+    }
+
+    /// The next polynomial, into `out`: coefficients in `-η..=η`.
+    fn next(&mut self, out: &mut Poly) {
+        #[cfg(target_arch = "x86_64")]
+        if let MlKemImpl::X86Avx2(token) = self.imp {
+            let (polys, used, n) = &mut self.batch;
+            if *used == *n && self.remaining >= 2 {
+                // The new batch overwrites the old; wipe what it does not cover.
+                let new = self.remaining.min(4);
+                polys[new.min(*n)..*n].iter_mut().for_each(Zeroize::zeroize);
+                *n = new;
+                *used = 0;
+                let nonces = nonces(self.nonce);
+                super::x86_avx2::sample_cbd_x4(
+                    token,
+                    self.eta,
+                    self.seed,
+                    &nonces[..*n],
+                    &mut polys[..*n],
+                );
+            }
+            if let Some(p) = polys[..*n].get(*used) {
+                out.0 = p.0;
+                *used += 1;
+                self.nonce = self.nonce.wrapping_add(1);
+                self.remaining = self.remaining.saturating_sub(1);
+                return;
+            }
+        }
+        sample_cbd(self.imp.keccak(), self.eta, self.seed, self.nonce, out);
+        self.nonce = self.nonce.wrapping_add(1);
+        self.remaining = self.remaining.saturating_sub(1);
+    }
+}
+
+impl Drop for Noise<'_> {
+    fn drop(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        self.batch.0[..self.batch.2].iter_mut().for_each(Zeroize::zeroize);
+    }
+}
+
+/// Four consecutive nonces from `first` on.
+fn nonces(first: u8) -> [u8; 4] {
+    core::array::from_fn(|k| first.wrapping_add(k as u8))
+}
+
+/// SamplePolyCBD_η(PRF_η(`seed`, `first` + i)) into each `out[i]`, four at a time on a
+/// backend with a four-way Keccak-f.
+fn sample_noise(imp: MlKemImpl, eta: u32, seed: &[u8; 32], first: u8, out: &mut [Poly]) {
+    for (c, chunk) in out.chunks_mut(4).enumerate() {
+        let nonces = nonces(first.wrapping_add(4 * c as u8));
+        #[cfg(target_arch = "x86_64")]
+        if let MlKemImpl::X86Avx2(token) = imp {
+            super::x86_avx2::sample_cbd_x4(token, eta, seed, &nonces[..chunk.len()], chunk);
+            continue;
+        }
+        for (p, nonce) in chunk.iter_mut().zip(nonces) {
+            sample_cbd(imp.keccak(), eta, seed, nonce, p);
+        }
+    }
+}
+
 /// ML-KEM.KeyGen_internal (FIPS 203 Algorithm 16, with K-PKE.KeyGen, Algorithm 13): writes
 /// `dk` (768k + 96 bytes, the encapsulation key in the middle) from the seeds `d` and `z`.
 /// `draft` leaves out the byte k after `d` in G's input, as the FIPS 203 initial public draft
@@ -128,58 +225,96 @@ fn pke_keygen<const K: usize>(
     dk_pke: &mut [u8],
     ek: &mut [u8],
 ) {
-    let keccak = imp.keccak();
-
     let mut scratch = Scratch::<K>::new();
     let Scratch { vec: s_hat, acc, tmp } = &mut scratch;
-    for (i, s) in s_hat.iter_mut().enumerate() {
-        sample_cbd(keccak, p.eta1, sigma, i as u8, s);
+    // ŝ and ê: one draw of 2k polynomials, so ML-KEM-512's four take one four-way call.
+    let mut noise = Noise::new(imp, p.eta1, sigma, 0, 2 * K);
+    for s in s_hat.iter_mut() {
+        noise.next(s);
         imp.ntt(s);
     }
+    let a_hat = Matrix::<K>::new(imp, rho, false);
     for i in 0..K {
         // t̂[i] = Σ_j Â[i, j] ∘ ŝ[j] + ê[i], with Â[i, j] = SampleNTT(ρ ‖ j ‖ i).
-        row_times_vector(imp, rho, |j| [j as u8, i as u8], s_hat, acc, tmp);
+        a_hat.row_times(i, s_hat, acc, tmp);
         imp.to_mont(acc);
-        sample_cbd(keccak, p.eta1, sigma, (K + i) as u8, tmp);
+        noise.next(tmp);
         imp.ntt(tmp);
         add_assign(acc, tmp);
         imp.reduce(acc);
-        encode12(acc, &mut ek[384 * i..384 * (i + 1)]);
+        imp.encode12(acc, &mut ek[384 * i..384 * (i + 1)]);
     }
     ek[384 * K..].copy_from_slice(rho);
     for (s, out) in s_hat.iter().zip(dk_pke.chunks_exact_mut(384)) {
-        encode12(s, out);
+        imp.encode12(s, out);
     }
 }
 
-/// `acc` = Σ_j M_j ∘ `vec[j]` (times R^−1), where M_j = SampleNTT(ρ ‖ `index(j)`): one row of
-/// Â (or of its transpose) times a vector. Portable code samples each entry into `tmp` just
-/// before its product, so only one is ever held; `x86_avx2` samples the whole row (k ≤ 4
-/// entries) at once on the four-way Keccak-f, for the stack of a server.
-fn row_times_vector<const K: usize>(
+/// The matrix Â of ρ (FIPS 203 Algorithms 13 and 14), entry (i, j) of row i being
+/// SampleNTT(ρ ‖ `index(i, j)`): ρ ‖ j ‖ i for Â itself, ρ ‖ i ‖ j for its transpose.
+/// Portable code samples each entry just before its product, so only one is ever held;
+/// `x86_avx2` samples all k² entries four at a time on the four-way Keccak-f when built
+/// (k² ≤ 16 polynomials, 8 KiB of a server's stack), so no lane of the four idles but in the
+/// last batch.
+struct Matrix<'a, const K: usize> {
     imp: MlKemImpl,
-    rho: &[u8],
-    index: impl Fn(usize) -> [u8; 2],
-    vec: &[Poly; K],
-    acc: &mut Poly,
-    tmp: &mut Poly,
-) {
-    acc.0 = [0; poly::N];
+    rho: &'a [u8],
+    transposed: bool,
     #[cfg(target_arch = "x86_64")]
-    if let MlKemImpl::X86Avx2(token) = imp {
-        let mut row = [const { Poly::ZERO }; K];
-        let index: [[u8; 2]; K] = core::array::from_fn(index);
-        super::x86_avx2::sample_ntt_x4(token, rho, &index, &mut row);
-        for (a, v) in row.iter().zip(vec) {
-            imp.basemul_acc(acc, a, v);
+    entries: Option<[[Poly; K]; K]>,
+}
+
+impl<'a, const K: usize> Matrix<'a, K> {
+    fn new(imp: MlKemImpl, rho: &'a [u8], transposed: bool) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let MlKemImpl::X86Avx2(token) = imp {
+            let mut entries = [const { [const { Poly::ZERO }; K] }; K];
+            let mut index = [[0u8; 2]; 16];
+            for (n, ij) in index.iter_mut().take(K * K).enumerate() {
+                *ij = Self::index(transposed, n / K, n % K);
+            }
+            let flat = entries.as_flattened_mut();
+            for (idx, out) in index[..K * K].chunks(4).zip(flat.chunks_mut(4)) {
+                // A last entry alone (k = 3) goes to the single-state Keccak-f: about 0.6 of
+                // a four-way call (perf, Zen 5).
+                if let ([[a, b]], [p]) = (idx, &mut *out) {
+                    sample_ntt(imp.keccak(), rho, *a, *b, p);
+                } else {
+                    super::x86_avx2::sample_ntt_x4(token, rho, idx, out);
+                }
+            }
+            return Self { imp, rho, transposed, entries: Some(entries) };
         }
-        return;
+        Self {
+            imp,
+            rho,
+            transposed,
+            #[cfg(target_arch = "x86_64")]
+            entries: None,
+        }
     }
-    let keccak = imp.keccak();
-    for (j, v) in vec.iter().enumerate() {
-        let [a, b] = index(j);
-        sample_ntt(keccak, rho, a, b, tmp);
-        imp.basemul_acc(acc, tmp, v);
+
+    /// The two index bytes of entry (i, j).
+    fn index(transposed: bool, i: usize, j: usize) -> [u8; 2] {
+        if transposed { [i as u8, j as u8] } else { [j as u8, i as u8] }
+    }
+
+    /// `acc` = Σ_j M[i, j] ∘ `vec[j]` (times R^−1): row i times a vector, `tmp` as scratch.
+    fn row_times(&self, i: usize, vec: &[Poly; K], acc: &mut Poly, tmp: &mut Poly) {
+        acc.0 = [0; poly::N];
+        #[cfg(target_arch = "x86_64")]
+        if let Some(entries) = &self.entries {
+            for (a, v) in entries[i].iter().zip(vec) {
+                self.imp.basemul_acc(acc, a, v);
+            }
+            return;
+        }
+        let keccak = self.imp.keccak();
+        for (j, v) in vec.iter().enumerate() {
+            let [a, b] = Self::index(self.transposed, i, j);
+            sample_ntt(keccak, self.rho, a, b, tmp);
+            self.imp.basemul_acc(acc, tmp, v);
+        }
     }
 }
 
@@ -194,36 +329,38 @@ fn encrypt<const K: usize>(
     mut out: Sink<'_>,
 ) -> u8 {
     let rho = &ek[384 * K..];
-    let keccak = imp.keccak();
     let mut scratch = Scratch::<K>::new();
     let Scratch { vec: y_hat, acc, tmp } = &mut scratch;
-    for (i, y) in y_hat.iter_mut().enumerate() {
-        sample_cbd(keccak, p.eta1, r, i as u8, y);
+    sample_noise(imp, p.eta1, r, 0, y_hat);
+    for y in y_hat.iter_mut() {
         imp.ntt(y);
     }
+    // e₁ (k polynomials) and e₂, in nonce order.
+    let mut e = Noise::new(imp, ETA2, r, K as u8, K + 1);
     let u_len = 32 * p.du as usize;
+    let a_hat_t = Matrix::<K>::new(imp, rho, true);
     for i in 0..K {
         // u[i] = NTT^−1(Σ_j Â[j, i] ∘ ŷ[j]) + e₁[i], with Â[j, i] = SampleNTT(ρ ‖ i ‖ j).
-        row_times_vector(imp, rho, |j| [i as u8, j as u8], y_hat, acc, tmp);
+        a_hat_t.row_times(i, y_hat, acc, tmp);
         imp.inv_ntt(acc);
-        sample_cbd(keccak, ETA2, r, (K + i) as u8, tmp);
+        e.next(tmp);
         add_assign(acc, tmp);
         imp.reduce(acc);
-        compress_encode(acc, p.du, |k, b| out.put(u_len * i + k, b));
+        imp.compress_encode(acc, p.du, |k, b| out.put(u_len * i + k, b));
     }
     // v = NTT^−1(Σ_j t̂[j] ∘ ŷ[j]) + e₂ + Decompress₁(m).
     acc.0 = [0; poly::N];
     for (j, y) in y_hat.iter().enumerate() {
-        decode12(&ek[384 * j..384 * (j + 1)], tmp);
+        imp.decode12(&ek[384 * j..384 * (j + 1)], tmp);
         imp.basemul_acc(acc, tmp, y);
     }
     imp.inv_ntt(acc);
-    sample_cbd(keccak, ETA2, r, (2 * K) as u8, tmp);
+    e.next(tmp);
     add_assign(acc, tmp);
-    poly::from_message(m, tmp);
+    imp.decode_message(m, tmp);
     add_assign(acc, tmp);
     imp.reduce(acc);
-    compress_encode(acc, p.dv, |k, b| out.put(u_len * K + k, b));
+    imp.compress_encode(acc, p.dv, |k, b| out.put(u_len * K + k, b));
     match out {
         Sink::Write(_) => 0,
         Sink::Compare { diff, .. } => diff,
@@ -239,18 +376,18 @@ fn decrypt<const K: usize>(imp: MlKemImpl, p: Params, dk_pke: &[u8], c: &[u8], m
     let Scratch { vec: [u], acc, tmp: s } = &mut scratch;
     // w = v' − NTT^−1(Σ_i ŝ[i] ∘ NTT(u'[i]))
     for i in 0..K {
-        decode_decompress(&c[u_len * i..u_len * (i + 1)], p.du, u);
+        imp.decode_decompress(&c[u_len * i..u_len * (i + 1)], p.du, u);
         imp.ntt(u);
-        decode12(&dk_pke[384 * i..384 * (i + 1)], s);
+        imp.decode12(&dk_pke[384 * i..384 * (i + 1)], s);
         imp.basemul_acc(acc, s, u);
     }
     imp.inv_ntt(acc);
-    decode_decompress(&c[u_len * K..], p.dv, u);
+    imp.decode_decompress(&c[u_len * K..], p.dv, u);
     for (w, v) in acc.0.iter_mut().zip(&u.0) {
         *w = v.wrapping_sub(*w);
     }
     imp.reduce(acc);
-    poly::to_message(acc, m);
+    imp.encode_message(acc, m);
 }
 
 /// ML-KEM.Encaps_internal (FIPS 203 Algorithm 17): writes the ciphertext of `m` under `ek`

@@ -53,7 +53,7 @@ pub(crate) fn to_unsigned(x: i16) -> u16 {
 /// ⌈2^21 / q⌉ = 630: `(n · 630) >> 21` is `⌊n / q⌋` or one more for every `n` Compress forms
 /// (below 2^23, so the product fits 32 bits: no 64-bit multiply, which the Cortex-M0 does in a
 /// library call).
-const RECIPROCAL: u32 = (1 << 21) / Q as u32 + 1;
+pub(crate) const RECIPROCAL: u32 = (1 << 21) / Q as u32 + 1;
 
 /// Compress_d (FIPS 203 §4.2.1, eq. 4.7): `⌈(2^d / q) · x⌋ mod 2^d` for `x` in `0..q` and
 /// `d ≤ 11`, as `⌊(2^d·x + ⌊q/2⌋) / q⌋` (rounding `(2^d·x)/q` half up gives the same because q
@@ -169,11 +169,6 @@ pub(crate) fn from_message(m: &[u8; 32], p: &mut Poly) {
     }
 }
 
-/// ByteEncode_1(Compress_1(p)) for coefficients in `-q..q`: the message a ciphertext carries.
-pub(crate) fn to_message(p: &Poly, m: &mut [u8; 32]) {
-    compress_encode(p, 1, |k, b| m[k] = b);
-}
-
 /// PRF_η(s, b) = SHAKE256(s ‖ b, 64·η) (FIPS 203 §4.1) sampled straight into a polynomial by
 /// SamplePolyCBD_η (Algorithm 8): coefficients in `-η..=η`, computed by bit counting without
 /// branches. `η` is 2 or 3.
@@ -233,13 +228,13 @@ pub(crate) fn sample_ntt_from(mut next_block: impl FnMut(&mut [u8; 168]), p: &mu
     }
 }
 
-/// One block of SampleNTT's rejection loop: appends the 12-bit values of `block` that are below
-/// q to `p` from coefficient `n` on, until `p` is full; returns the new count.
+/// One block (or the rest of one) of SampleNTT's rejection loop: appends the 12-bit values of
+/// `block` that are below q to `p` from coefficient `n` on, until `p` is full; returns the new count.
 ///
 /// While two free places are left, both values are written and the count advances past the
 /// ones below q (a rejected value is overwritten by the next one kept): no branch on the
 /// values, which are random, so a branch on them would be mispredicted about once in five.
-pub(crate) fn rejection_fill(block: &[u8; 168], p: &mut Poly, mut n: usize) -> usize {
+pub(crate) fn rejection_fill(block: &[u8], p: &mut Poly, mut n: usize) -> usize {
     for c in block.chunks_exact(3) {
         let d1 = u16::from(c[0]) | (u16::from(c[1] & 0x0f) << 8);
         let d2 = u16::from(c[1] >> 4) | (u16::from(c[2]) << 4);
