@@ -1,12 +1,12 @@
 //! core-hash under secret inputs: every SHA-1, SHA-2 and SHA-3 implementation hashing secret
 //! data (one-shot and in uneven pieces), SHAKE squeezing, HMAC keyed with a secret on every
 //! implementation of its hash (tag, full and truncated verification of a right and a forged
-//! tag, keys longer than a block), HKDF extract and expand, and HMAC-DRBG instantiate,
-//! generate and reseed.
+//! tag, keys longer than a block), HKDF extract and expand, HMAC-DRBG instantiate,
+//! generate and reseed, and multi-buffer SHA-256 and HMAC-SHA256 on every lane count.
 
 use core_hash::{
     Hash, Hkdf, Hmac, HmacDrbg, Implementation, KeccakImpl, Sha1, Sha3_224, Sha3_256, Sha3_384,
-    Sha3_512, Sha224, Sha256, Sha384, Sha512, Sha512_256, Shake128, Shake256,
+    Sha3_512, Sha224, Sha256, Sha256MbImpl, Sha384, Sha512, Sha512_256, Shake128, Shake256,
 };
 
 use crate::{LENGTHS, Tally, every, public, secret, verdict};
@@ -29,6 +29,35 @@ pub(crate) fn run(t: &mut Tally) {
     hkdf::<Sha512>(t, "sha512");
     drbg::<Sha256>(t, "sha256");
     drbg::<Sha512>(t, "sha512");
+    multi_buffer(t);
+}
+
+/// Multi-buffer SHA-256 and HMAC-SHA256 on every implementation: twelve secret messages of
+/// the test lengths side by side (their lengths are public, as the scheduler's lane refills
+/// show; their bytes and the HMAC keys are secret), every digest and tag compared across
+/// implementations.
+fn multi_buffer(t: &mut Tally) {
+    let messages: Vec<Vec<u8>> =
+        LENGTHS.iter().chain(LENGTHS).zip(10..).map(|(&len, seed)| secret(len, seed)).collect();
+    let messages: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+    let keys: Vec<Vec<u8>> =
+        (0..messages.len()).zip(30..).map(|(i, s)| secret(20 + 9 * i, s)).collect();
+    let pairs: Vec<(&[u8], &[u8])> =
+        keys.iter().map(Vec::as_slice).zip(messages.iter().copied()).collect();
+    for imp in every::<Sha256MbImpl>() {
+        t.cover("sha256-mb", imp.name());
+        let mut digests = vec![[0u8; 32]; messages.len()];
+        t.expect("sha256-mb digest_many", imp.digest_many(&messages, &mut digests).is_ok());
+        for ((i, d), m) in digests.iter().enumerate().zip(&messages) {
+            digest(t, &format!("sha256-mb {i}"), m.len(), d);
+        }
+        let mut tags = vec![[0u8; 32]; pairs.len()];
+        let ok = Hmac::<Sha256>::mac_many_with(imp, &pairs, &mut tags).is_ok();
+        t.expect("hmac-sha256-mb mac_many", ok);
+        for (i, tag) in tags.iter().enumerate() {
+            t.agree(&format!("hmac-sha256-mb {i}"), tag);
+        }
+    }
 }
 
 /// Compares the digest of a `len`-byte secret message: tainted unless the message is empty.
