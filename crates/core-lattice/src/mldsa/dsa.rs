@@ -78,13 +78,13 @@ impl SkLayout {
         Self { s1: 128, t0: 128 + eta_len * (K + L), eta_len }
     }
 
-    /// Decodes s₁[j] (or s₂[j − ℓ] for j ≥ ℓ: they are consecutive) into `out`.
+    /// Decodes `s₁[j]` (or `s₂[j − ℓ]` for j ≥ ℓ: they are consecutive) into `out`.
     fn s(&self, p: Params, sk: &[u8], j: usize, out: &mut Poly) {
         let at = self.s1 + j * self.eta_len;
         unpack_signed(&sk[at..at + self.eta_len], p.eta, p.eta_bits(), out);
     }
 
-    /// Decodes t₀[i] into `out`.
+    /// Decodes `t₀[i]` into `out`.
     fn t0(&self, sk: &[u8], i: usize, out: &mut Poly) {
         let at = self.t0 + 416 * i;
         unpack_signed(&sk[at..at + 416], 1 << (D - 1), D, out);
