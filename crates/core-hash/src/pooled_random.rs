@@ -9,8 +9,10 @@
 //! thread ends. A forked child must never repeat bytes its parent hands out: on Linux a pool is
 //! used only while a page mapped with `MADV_WIPEONFORK` still holds the generation the pool was
 //! filled under (the kernel gives the child that page zeroed, so the child's first draw sees
-//! the change and refills). Where that page cannot be had — another OS, or a kernel older than
-//! 4.14 — every request goes to the OS directly.
+//! the change and refills). Where that page cannot be had — another OS, a kernel older than
+//! 4.14, or an emulator whose `madvise` accepts any advice and does nothing (qemu-user; it is
+//! caught by also asking for an invalid advice, which a real kernel refuses) — every request
+//! goes to the OS directly.
 
 use core::cell::RefCell;
 
@@ -29,8 +31,9 @@ const MAX_POOLED: usize = 64;
 ///
 /// Each pooled byte is handed out once and wiped as it goes. On Linux the pool is refilled
 /// after a `fork` (a page mapped with `MADV_WIPEONFORK` tells), so a child never repeats
-/// its parent's bytes; where that cannot be detected (other systems, kernels before 4.14)
-/// every draw goes to the OS, as with [`OsRandom`]. `std` feature.
+/// its parent's bytes; where that cannot be detected (other systems, kernels before 4.14,
+/// emulators that ignore `madvise`) every draw goes to the OS, as with [`OsRandom`]. `std`
+/// feature.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PooledOsRandom;
 
@@ -133,8 +136,15 @@ mod fork {
         if page == libc::MAP_FAILED {
             return None;
         }
-        // SAFETY: `page` is the one-page mapping just made, which nothing else refers to.
-        if unsafe { libc::madvise(page, PAGE, libc::MADV_WIPEONFORK) } != 0 {
+        // An madvise that accepts nonsense advice cannot be trusted to wipe on fork either:
+        // qemu-user, for one, answers success to every advice and ignores it.
+        // SAFETY: `page` is the one-page mapping just made, which nothing else refers to;
+        // invalid advice changes nothing.
+        let ignores_advice = unsafe { libc::madvise(page, PAGE, -1) } == 0;
+        // SAFETY: as above.
+        let wipes =
+            !ignores_advice && unsafe { libc::madvise(page, PAGE, libc::MADV_WIPEONFORK) } == 0;
+        if !wipes {
             // SAFETY: as above; the mapping is given back unused.
             unsafe { libc::munmap(page, PAGE) };
             return None;
