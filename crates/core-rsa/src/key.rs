@@ -118,11 +118,12 @@ impl core::fmt::Debug for PublicKey {
 
 /// `e` from its big-endian magnitude, if it fits in 64 bits.
 fn exponent(e: &[u8]) -> Result<u64, Error> {
-    // Leading zero bytes shift out nothing; a ninth significant byte would.
-    e.iter().try_fold(0u64, |acc, &b| match acc >> 56 {
-        0 => Ok((acc << 8) | u64::from(b)),
-        _ => Err(Error::InvalidExponent),
-    })
+    let start = e.iter().position(|&b| b != 0).unwrap_or(e.len());
+    let e = &e[start..];
+    if e.len() > 8 {
+        return Err(Error::InvalidExponent);
+    }
+    Ok(e.iter().fold(0u64, |acc, &b| (acc << 8) | b as u64))
 }
 
 impl PublicKey {
