@@ -80,11 +80,11 @@ impl<'a> Reader<'a> {
 
     /// The contents of the next element, which must have tag `tag`.
     pub fn read(&mut self, tag: u8) -> Result<&'a [u8], Error> {
-        let found = self.peek().ok_or(Error::Truncated)?;
-        if found != tag {
-            return Err(Error::UnexpectedTag { expected: tag, found });
+        match self.peek() {
+            // An empty reader is `read_any`'s `Truncated`.
+            Some(found) if found != tag => Err(Error::UnexpectedTag { expected: tag, found }),
+            _ => self.read_any().map(|(_, contents)| contents),
         }
-        self.read_any().map(|(_, contents)| contents)
     }
 
     /// The contents of the next element if it has tag `tag`, else `None` (nothing read).
@@ -107,14 +107,14 @@ impl<'a> Reader<'a> {
     /// The magnitude of the next INTEGER, which must be non-negative and minimally encoded,
     /// without its leading zero byte (zero is the empty slice).
     pub fn uint(&mut self) -> Result<&'a [u8], Error> {
-        match self.read(INTEGER)? {
-            [] => Err(Error::NonCanonical),
-            [b, ..] if b & 0x80 != 0 => Err(Error::NonCanonical),
-            [0] => Ok(&[]),
-            [0, b, ..] if b & 0x80 == 0 => Err(Error::NonCanonical),
-            [0, rest @ ..] => Ok(rest),
-            c => Ok(c),
-        }
+        let c = self.read(INTEGER)?;
+        let (&first, rest) = c.split_first().ok_or(Error::NonCanonical)?;
+        // A zero byte leads exactly when the magnitude's top bit is set (or it is zero):
+        // otherwise the INTEGER is negative or not minimal.
+        let lead_zero = first == 0;
+        let m = if lead_zero { rest } else { c };
+        let top_set = m.first().is_none_or(|&b| b & 0x80 != 0);
+        if top_set == lead_zero { Ok(m) } else { Err(Error::NonCanonical) }
     }
 
     /// The next INTEGER, which must be the small value `v` (a version field).

@@ -102,9 +102,10 @@ impl KeyAlgorithm {
     }
 }
 
-/// The key kinds named by their algorithm's OID alone.
-const ALGORITHMS: [(&[u8], KeyAlgorithm); 7] = [
+/// The key kinds named by their algorithm's OID, id-ecPublicKey's refined by its curve.
+const ALGORITHMS: [(&[u8], KeyAlgorithm); 8] = [
     (oid::RSA_ENCRYPTION, KeyAlgorithm::Rsa),
+    (oid::EC_PUBLIC_KEY, KeyAlgorithm::EcOther),
     (oid::RSASSA_PSS, KeyAlgorithm::RsaPss),
     (oid::ED25519, KeyAlgorithm::Ed25519),
     (oid::ED448, KeyAlgorithm::Ed448),
@@ -167,10 +168,12 @@ impl<'a> AlgorithmIdentifier<'a> {
     // than a `match` on the OIDs, which compiles to a comparison per arm.
     #[inline(never)]
     pub fn kind(&self) -> KeyAlgorithm {
-        if self.oid == oid::EC_PUBLIC_KEY {
-            return self.named_curve().map_or(KeyAlgorithm::EcOther, KeyAlgorithm::of_curve);
+        match lookup(&ALGORITHMS, self.oid) {
+            // id-ecPublicKey: its parameters name the curve (or are explicit).
+            Some(KeyAlgorithm::EcOther) => der::only(self.params, der::OID)
+                .map_or(KeyAlgorithm::EcOther, KeyAlgorithm::of_curve),
+            found => found.unwrap_or(KeyAlgorithm::Unknown),
         }
-        lookup(&ALGORITHMS, self.oid).unwrap_or(KeyAlgorithm::Unknown)
     }
 
     /// Bytes in its SEQUENCE's contents.

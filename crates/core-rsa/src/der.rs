@@ -261,7 +261,24 @@ fn read_hash(alg: &[u8]) -> Result<(Option<HashAlg>, bool), core_der::Error> {
 /// its restriction is not silently dropped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct KeyAlg {
-    pss: Option<PssKeyParams>,
+    pss: Option<PssSlot>,
+}
+
+/// What an id-RSASSA-PSS key holds: its parameters; without the `pss-keys` feature no key is
+/// one, and the slot takes no space in a key or in a reader's result (Cortex-M0 flash).
+#[cfg(feature = "pss-keys")]
+type PssSlot = PssKeyParams;
+#[cfg(not(feature = "pss-keys"))]
+type PssSlot = core::convert::Infallible;
+
+/// The parameters in a [`PssSlot`].
+#[cfg(feature = "pss-keys")]
+fn pss_of(slot: PssSlot) -> PssKeyParams {
+    slot
+}
+#[cfg(not(feature = "pss-keys"))]
+fn pss_of(slot: PssSlot) -> PssKeyParams {
+    match slot {}
 }
 
 /// rsaEncryption's parameters: NULL (RFC 8017 Appendix C).
@@ -293,7 +310,7 @@ impl KeyAlg {
         self,
         buf: &mut [u8; MAX_PSS_PARAMS],
     ) -> Result<AlgorithmIdentifier<'_>, Error> {
-        Ok(match self.pss {
+        Ok(match self.pss.map(pss_of) {
             Some(p) => {
                 let len = p.to_der(buf)?;
                 AlgorithmIdentifier { oid: oid::RSASSA_PSS, params: &buf[..len] }
@@ -313,7 +330,7 @@ impl KeyAlg {
 
     /// An RSASSA-PSS key's parameters; `None` for rsaEncryption.
     pub(crate) fn pss_params(self) -> Option<PssKeyParams> {
-        self.pss
+        self.pss.map(pss_of)
     }
 }
 

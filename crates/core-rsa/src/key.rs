@@ -306,31 +306,59 @@ impl<W: Word> Drop for PrivCore<W> {
     }
 }
 
-/// The big-endian magnitudes of a private key's components.
-struct Components<'a> {
-    n: &'a [u8],
-    e: &'a [u8],
-    d: &'a [u8],
-    p: &'a [u8],
-    q: &'a [u8],
-    dp: &'a [u8],
-    dq: &'a [u8],
-    qinv: &'a [u8],
-}
+/// The big-endian magnitudes of a private key's components, in `RSAPrivateKey` order after
+/// its version's slot (RFC 8017 A.1.2): n, e, d, p, q, dp, dq, qinv. One array, so the DER
+/// walk fills it in place rather than into a copy (Cortex-M0 flash).
+struct Components<'a>([&'a [u8]; 9]);
 
 impl<'a> Components<'a> {
+    /// The components given one by one (the version's slot empty).
+    #[allow(clippy::too_many_arguments, clippy::many_single_char_names)]
+    fn new(
+        n: &'a [u8],
+        e: &'a [u8],
+        d: &'a [u8],
+        p: &'a [u8],
+        q: &'a [u8],
+        dp: &'a [u8],
+        dq: &'a [u8],
+        qinv: &'a [u8],
+    ) -> Self {
+        Self([&[], n, e, d, p, q, dp, dq, qinv])
+    }
+
     /// Reads a PKCS#1 `RSAPrivateKey` (two primes; multi-prime keys are not supported).
-    // The DER walk stays in `core_der::Error` and out of line: one conversion at the end
-    // rather than one per field, inlined into every caller (Cortex-M0 flash).
-    #[inline(never)]
-    fn from_der(der: &'a [u8]) -> Result<Self, core_der::Error> {
-        let mut ints: [&[u8]; 9] = [&[]; 9];
-        read_uints(der, &mut ints)?;
-        let [version, n, e, d, p, q, dp, dq, qinv] = ints;
-        if !version.is_empty() {
-            return Err(core_der::Error::NonCanonical);
-        }
-        Ok(Self { n, e, d, p, q, dp, dq, qinv })
+    // The DER walk stays in `core_der::Error` (one conversion in the caller rather than one
+    // per field) and fills `self` where it is (Cortex-M0 flash).
+    fn read(&mut self, der: &'a [u8]) -> Result<(), core_der::Error> {
+        read_uints(der, &mut self.0)?;
+        // The version, 0 (two-prime).
+        if self.0[0].is_empty() { Ok(()) } else { Err(core_der::Error::NonCanonical) }
+    }
+
+    fn n(&self) -> &'a [u8] {
+        self.0[1]
+    }
+    fn e(&self) -> &'a [u8] {
+        self.0[2]
+    }
+    fn d(&self) -> &'a [u8] {
+        self.0[3]
+    }
+    fn p(&self) -> &'a [u8] {
+        self.0[4]
+    }
+    fn q(&self) -> &'a [u8] {
+        self.0[5]
+    }
+    fn dp(&self) -> &'a [u8] {
+        self.0[6]
+    }
+    fn dq(&self) -> &'a [u8] {
+        self.0[7]
+    }
+    fn qinv(&self) -> &'a [u8] {
+        self.0[8]
     }
 }
 
@@ -431,7 +459,7 @@ impl<W: Word> PrivCore<W> {
     #[inline(never)] // one stack frame per engine, not the largest of all
     fn init<E: Engine<W = W>>(&mut self, eng: E, c: &Components<'_>) -> Result<(), Error> {
         let bad = Error::InvalidPrivateKey;
-        self.public.init(eng, c.n, exponent(c.e)?)?;
+        self.public.init(eng, c.n(), exponent(c.e())?)?;
         if self.public.n.bits() < MIN_PRIVATE_BITS {
             return Err(Error::UnsupportedKeySize);
         }
@@ -439,16 +467,16 @@ impl<W: Word> PrivCore<W> {
         // The primes' lengths are public (half the key size); their bytes are not.
         let strip = |b: &[u8]| b.len() - core_hash::declassify(leading_zero_bytes_ct(b));
         // Both primes get the digit count of the longer, so one R serves both halves.
-        let lh = digits_for::<W>(strip(c.p).max(strip(c.q)));
+        let lh = digits_for::<W>(strip(c.p()).max(strip(c.q())));
         if 2 * lh > W::CAP || ln > 2 * lh {
             return Err(bad);
         }
-        self.p.init(eng, c.p, lh).map_err(|_| bad)?;
-        self.q.init(eng, c.q, lh).map_err(|_| bad)?;
-        load::<W>(&mut self.dp, c.dp, lh, bad)?;
-        load::<W>(&mut self.dq, c.dq, lh, bad)?;
-        load::<W>(&mut self.qinv, c.qinv, lh, bad)?;
-        load::<W>(&mut self.d, c.d, ln, bad)?;
+        self.p.init(eng, c.p(), lh).map_err(|_| bad)?;
+        self.q.init(eng, c.q(), lh).map_err(|_| bad)?;
+        load::<W>(&mut self.dp, c.dp(), lh, bad)?;
+        load::<W>(&mut self.dq, c.dq(), lh, bad)?;
+        load::<W>(&mut self.qinv, c.qinv(), lh, bad)?;
+        load::<W>(&mut self.d, c.d(), ln, bad)?;
         self.check(eng)
     }
 
@@ -679,7 +707,9 @@ impl PrivateKey {
 
     /// The key from a PKCS#1 `RSAPrivateKey` with algorithm `alg`, built in place.
     fn from_pkcs1_der_alg(der: &[u8], imp: MontImpl, alg: KeyAlg) -> Result<Self, Error> {
-        Self::build(&Components::from_der(der)?, imp, alg)
+        let mut c = Components([&[]; 9]);
+        c.read(der)?;
+        Self::build(&c, imp, alg)
     }
 
     /// The key from a PKCS#8 `PrivateKeyInfo` (RFC 5208) in DER, holding an rsaEncryption
@@ -724,7 +754,7 @@ impl PrivateKey {
         qinv: &[u8],
         imp: MontImpl,
     ) -> Result<Self, Error> {
-        Self::build(&Components { n, e, d, p, q, dp, dq, qinv }, imp, KeyAlg::RSA)
+        Self::build(&Components::new(n, e, d, p, q, dp, dq, qinv), imp, KeyAlg::RSA)
     }
 
     #[inline(never)] // keeps the per-engine temporaries out of the callers' frames

@@ -897,6 +897,8 @@ impl Modulus {
         self.pow_inner(base, exp, out, false)
     }
 
+    // Into both callers: each is then one dispatch to `pow_bytes`, not a call to a third.
+    #[inline(always)]
     fn pow_inner(&self, base: &[u8], exp: &[u8], out: &mut [u8], ct: bool) -> Result<(), Error> {
         dispatch!(&self.inner, |e, m| pow_bytes(e, m, base, exp, out, ct))
     }
