@@ -176,8 +176,13 @@ pub(crate) fn sample_cbd(keccak: KeccakImpl, eta: u32, seed: &[u8; 32], nonce: u
     let mut prf = OneBlockShake::<136>::new(keccak, &[seed, &[nonce]]);
     let mut bytes = [0u8; 64 * 3];
     let bytes = &mut bytes[..64 * eta as usize];
-    for block in bytes.chunks_mut(136) {
-        prf.squeeze_block(block);
+    // Block by block without `chunks_mut(136)`, whose count is a division: a variable-time
+    // library call on the Cortex-M0 (the lengths are public, but `xtask divscan` refuses any).
+    let mut at = 0;
+    while at < bytes.len() {
+        let end = bytes.len().min(at + 136);
+        prf.squeeze_block(&mut bytes[at..end]);
+        at = end;
     }
     cbd(eta, bytes, p);
     bytes.zeroize();
@@ -197,8 +202,12 @@ pub(crate) fn cbd(eta: u32, bytes: &[u8], p: &mut Poly) {
             }
         }
     } else {
-        // Four coefficients per 24 bits, six bits each: three for x, three for y.
-        for (w, out) in bytes.chunks_exact(3).zip(p.0.chunks_exact_mut(4)) {
+        // Four coefficients per 24 bits, six bits each: three for x, three for y. Over a
+        // fixed 192 bytes, indexed by hand: `chunks_exact(3)`, or any loop bounded by a
+        // variable length in steps of 3, divides by 3 — a library call on the Cortex-M0.
+        let Some(bytes) = bytes.first_chunk::<192>() else { return };
+        for (i, out) in p.0.chunks_exact_mut(4).enumerate() {
+            let w = [bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2]];
             let w = u32::from(w[0]) | (u32::from(w[1]) << 8) | (u32::from(w[2]) << 16);
             let t = (w & 0x0024_9249) + ((w >> 1) & 0x0024_9249) + ((w >> 2) & 0x0024_9249);
             for (j, c) in out.iter_mut().enumerate() {
