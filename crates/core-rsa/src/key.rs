@@ -134,7 +134,7 @@ impl PublicKey {
     }
 
     /// The same on a chosen implementation.
-    #[inline(never)] // keeps the per-engine temporaries out of the callers' frames
+    #[inline] // one call to `build`, which keeps the per-engine temporaries out of line
     pub fn from_components_with_impl(n: &[u8], e: &[u8], imp: MontImpl) -> Result<Self, Error> {
         Self::build(n, e, imp, KeyAlg::RSA)
     }

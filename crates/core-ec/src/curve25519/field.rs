@@ -96,9 +96,10 @@ pub(crate) trait Field: Copy + ConditionallySelectable + 'static {
         Choice::from(self.to_bytes()[0] & 1)
     }
 
-    /// Whether the two are equal modulo p.
+    /// Whether the two are equal modulo p: whether their difference is zero, so that one
+    /// canonical reduction ([`Field::is_zero`]'s) serves both checks.
     fn equals(&self, other: &Self) -> Choice {
-        self.to_bytes().ct_eq(&other.to_bytes())
+        self.sub(other).is_zero()
     }
 
     /// `self^-1` (zero for zero), as `self^(p−2)`.
