@@ -21,6 +21,12 @@ nist_suite!(
         C { valid: 169, invalid: 83, acceptable: 0, acceptable_accepted: 0 }
 );
 
+r_plus_n_branch!(
+    32,
+    EcdsaSecp256r1Sha256P1363,
+    "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"
+);
+
 rustcrypto_differential!(p256, 32, true);
 
 /// RFC 6979 A.2.5: the P-256 key, and signatures of "sample" and "test" with SHA-256.

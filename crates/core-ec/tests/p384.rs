@@ -21,6 +21,12 @@ nist_suite!(
         C { valid: 189, invalid: 81, acceptable: 0, acceptable_accepted: 0 }
 );
 
+r_plus_n_branch!(
+    48,
+    EcdsaSecp384r1Sha384P1363,
+    "ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973"
+);
+
 rustcrypto_differential!(p384, 48, true);
 
 /// RFC 6979 A.2.6: the P-384 key and its signatures of "sample" and "test" with SHA-256,

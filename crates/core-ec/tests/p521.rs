@@ -22,6 +22,12 @@ nist_suite!(
 );
 
 // RustCrypto's P-521 signer draws its nonce at random, so only cross-verification applies.
+r_plus_n_branch!(
+    66,
+    EcdsaSecp521r1Sha512P1363,
+    "01fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409"
+);
+
 rustcrypto_differential!(p521, 66, false);
 
 /// RFC 6979 A.2.7: the P-521 key and its signatures with SHA-256 and SHA-512 (the RFC

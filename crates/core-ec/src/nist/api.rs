@@ -785,7 +785,8 @@ macro_rules! nist_api {
                         for u1 in &scalars {
                             for u2 in &scalars {
                                 let want = c.add(&c.mul_base(u1), &c.mul(&q, u2));
-                                let got = c.mul2_vartime(u1, u2, &q);
+                                let [x, y, z] = c.mul2_vartime(u1, u2, &q);
+                                let got = c.jacobian_to_proj(&x, &y, &z);
                                 let (wx, wy, winf) = c.to_affine(&want);
                                 let (gx, gy, ginf) = c.to_affine(&got);
                                 assert!(
@@ -798,6 +799,47 @@ macro_rules! nist_api {
                         }
                     }
                 });
+            }
+        }
+
+        /// `u1·G + u2·Q` in variable time agrees with the constant-time `u1·G + u2·Q` (comb,
+        /// window and complete addition) on random scalars and keys, in every implementation.
+        #[cfg(test)]
+        mod mul2_vartime_random {
+            use super::*;
+            use proptest::prelude::*;
+
+            proptest! {
+                #![proptest_config(ProptestConfig::with_cases(24))]
+                #[test]
+                fn agrees_with_constant_time(
+                    bytes in proptest::collection::vec(any::<u8>(), 3 * $len),
+                ) {
+                    use $crate::nist::Field;
+                    let mut k = [[0u8; $len]; 3];
+                    for (k, chunk) in k.iter_mut().zip(bytes.chunks_exact($len)) {
+                        k.copy_from_slice(chunk);
+                        k[0] &= top_mask();
+                    }
+                    // Big-endian and of equal length: below n is below in byte order.
+                    prop_assume!(k.iter().all(|k| &k[..] < PARAMS.n));
+                    let [u1, u2, d] = &k;
+                    for imp in NistImpl::available() {
+                        with_curve!(imp, |c| {
+                            let q = c.mul_base(d);
+                            let want = c.add(&c.mul_base(u1), &c.mul(&q, u2));
+                            let [x, y, z] = c.mul2_vartime(u1, u2, &q);
+                            let got = c.jacobian_to_proj(&x, &y, &z);
+                            let (wx, wy, winf) = c.to_affine(&want);
+                            let (gx, gy, ginf) = c.to_affine(&got);
+                            prop_assert!(
+                                bool::from(winf) == bool::from(ginf)
+                                    && bool::from(c.fp.eq(&wx, &gx) & c.fp.eq(&wy, &gy)),
+                                "{} {:?}", $name, imp
+                            );
+                        });
+                    }
+                }
             }
         }
 

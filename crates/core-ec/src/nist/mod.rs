@@ -101,6 +101,13 @@ pub(crate) trait Field: Sync {
     /// additions saved (P-384 on `x86_adx`: ECDH about +2%; P-256 there lost 2%).
     const AFFINE_WINDOW_TABLE: bool = false;
 
+    /// Whether signature verification (`point::Curve::mul2_vartime`) makes the public key's
+    /// odd multiples affine (one variable-time inversion and about seven products for its
+    /// eight points) to add them with mixed additions (four products and a squaring fewer
+    /// each, about 43 per P-256 verification): worth it where [`Field::invert_vartime`] is
+    /// fast.
+    const AFFINE_VERIFY_TABLE: bool = false;
+
     /// Doubles the Jacobian point `p = (X : Y : Z)` on an `a = −3` curve in place and returns
     /// `true`, for a field that runs the whole doubling as one routine (its result must equal
     /// the generic formula's, [`point::Curve`]'s `jac_double`, identity included); `false`,

