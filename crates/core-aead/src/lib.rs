@@ -9,6 +9,7 @@ extern crate std;
 extern crate alloc;
 
 mod aes;
+mod cbc_mb;
 mod ccm;
 mod chacha20;
 mod chacha20poly1305;
@@ -23,6 +24,7 @@ mod rustcrypto;
 use core::fmt;
 
 pub use aes::{Aes, AesImpl};
+pub use cbc_mb::{CBC_MAX_LANES, CbcMbImpl, CbcStream};
 pub use ccm::{Aes128Ccm, Aes128Ccm8, Aes256Ccm, AesCcm};
 pub use chacha20::{ChaCha20, ChaCha20Impl, hchacha20};
 pub use chacha20poly1305::{ChaCha20Poly1305, MAX_MESSAGE_LEN, XChaCha20Poly1305};
@@ -38,6 +40,7 @@ pub use poly1305::{Poly1305, Poly1305Impl};
 pub fn implementations() -> impl Iterator<Item = Registered> {
     core::iter::empty()
         .chain(core_hash::registered::<AesImpl>("aes"))
+        .chain(core_hash::registered::<CbcMbImpl>("aes-cbc-mb"))
         .chain(core_hash::registered::<GhashImpl>("ghash"))
         .chain(core_hash::registered::<GcmImpl>("aes-gcm"))
         .chain(core_hash::registered::<ChaCha20Impl>("chacha20"))

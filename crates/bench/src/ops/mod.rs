@@ -149,6 +149,7 @@ fn verify_runner(
 }
 
 mod aead;
+mod cbc;
 mod ec;
 mod hash;
 mod kem;
@@ -160,6 +161,7 @@ mod rsa;
 mod tls;
 
 pub use aead::*;
+pub use cbc::*;
 pub use ec::*;
 pub use hash::*;
 pub use kem::*;
@@ -174,6 +176,7 @@ pub use tls::*;
 pub fn registry() -> Vec<Op> {
     let mut ops = hash::ops();
     ops.extend(aead::ops());
+    ops.extend(cbc::ops());
     ops.extend(ec::ops());
     ops.extend(nist::ops());
     ops.extend(kem::ops());

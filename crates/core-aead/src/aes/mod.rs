@@ -321,6 +321,19 @@ impl Aes {
         }
     }
 
+    /// The encryption round keys and round count for the x86 AES instructions, if this key
+    /// was expanded for them (the multi-buffer CBC kernels take any such key, whichever x86
+    /// implementation holds it).
+    pub(crate) fn x86_enc_keys(&self) -> Option<(&[[u8; 16]; 15], usize)> {
+        match &self.schedule {
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Aesni(_, k) | Schedule::X86Vaes(_, k) | Schedule::X86Vaes512(_, k) => {
+                Some((&k.enc, k.rounds))
+            }
+            _ => None,
+        }
+    }
+
     /// The key length in bytes: 16, 24 or 32.
     pub fn key_len(&self) -> usize {
         self.key_len
@@ -437,9 +450,19 @@ impl Aes {
                 true
             }
             #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes(_, k) | Schedule::X86Vaes512(_, k) => {
+            Schedule::X86Vaes(_, k) | Schedule::X86Vaes512(_, k) if blocks.len() < FEW => {
                 // SAFETY: both VAES tokens require AES-NI, SSE2 and SSSE3.
                 unsafe { x86_aesni::cbc_decrypt_ni(k, iv, blocks) };
+                true
+            }
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes(t, k) => {
+                x86_vaes::cbc_decrypt(*t, k, iv, blocks);
+                true
+            }
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes512(t, k) => {
+                x86_vaes::cbc_decrypt512(*t, k, iv, blocks);
                 true
             }
             #[cfg(target_arch = "aarch64")]

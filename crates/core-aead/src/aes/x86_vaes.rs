@@ -13,10 +13,11 @@
 use super::{HwKey, counter, set_counter};
 use core::arch::x86_64::{
     __m128i, __m256i, __m512i, _mm_loadu_si128, _mm_set_epi32, _mm_set_epi64x, _mm256_add_epi32,
-    _mm256_broadcastsi128_si256, _mm256_loadu_si256, _mm256_set_epi32, _mm256_setzero_si256,
-    _mm256_shuffle_epi8, _mm256_storeu_si256, _mm256_xor_si256, _mm512_add_epi32,
-    _mm512_broadcast_i32x4, _mm512_loadu_si512, _mm512_set_epi32, _mm512_setzero_si512,
-    _mm512_shuffle_epi8, _mm512_storeu_si512, _mm512_xor_si512,
+    _mm256_broadcastsi128_si256, _mm256_loadu_si256, _mm256_permute2x128_si256, _mm256_set_epi32,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_storeu_si256, _mm256_xor_si256,
+    _mm512_add_epi32, _mm512_alignr_epi64, _mm512_broadcast_i32x4, _mm512_loadu_si512,
+    _mm512_set_epi32, _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_storeu_si512,
+    _mm512_xor_si512,
 };
 use core_cpu::Vaes512;
 use core_cpu::VaesAvx2;
@@ -46,6 +47,18 @@ pub(super) fn ctr32(token: VaesAvx2, key: &HwKey, ctr: &mut [u8; 16], buf: &mut 
     unsafe { ymm::ctr32(key, ctr, buf) }
 }
 
+/// CBC decryption of whole blocks (the chain value `iv` is updated), two per YMM register.
+pub(super) fn cbc_decrypt(
+    token: VaesAvx2,
+    key: &HwKey,
+    iv: &mut [u8; 16],
+    blocks: &mut [[u8; 16]],
+) {
+    let _ = token;
+    // SAFETY: the `VaesAvx2` token proves VAES, AES-NI and AVX2 were detected.
+    unsafe { ymm::cbc_decrypt(key, iv, blocks) }
+}
+
 /// Encrypts independent blocks in place, four per ZMM register.
 pub(super) fn encrypt_blocks512(token: Vaes512, key: &HwKey, blocks: &mut [[u8; 16]]) {
     let _ = token;
@@ -65,6 +78,18 @@ pub(super) fn ctr32_512(token: Vaes512, key: &HwKey, ctr: &mut [u8; 16], buf: &m
     let _ = token;
     // SAFETY: the `Vaes512` token proves VAES, AES-NI and AVX-512 F/BW/VL/DQ were detected.
     unsafe { zmm::ctr32(key, ctr, buf) }
+}
+
+/// CBC decryption of whole blocks (the chain value `iv` is updated), four per ZMM register.
+pub(super) fn cbc_decrypt512(
+    token: Vaes512,
+    key: &HwKey,
+    iv: &mut [u8; 16],
+    blocks: &mut [[u8; 16]],
+) {
+    let _ = token;
+    // SAFETY: the `Vaes512` token proves VAES, AES-NI and AVX-512 F/BW/VL/DQ were detected.
+    unsafe { zmm::cbc_decrypt(key, iv, blocks) }
 }
 
 /// An unaligned 16-byte load.
@@ -118,6 +143,22 @@ fn broadcast4(x: __m128i) -> __m512i {
     _mm512_broadcast_i32x4(x)
 }
 
+/// CBC's chaining values for the two ciphertext blocks of `c`: the top block of `prev` and
+/// `c`'s first block.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn chain2(c: __m256i, prev: __m256i) -> __m256i {
+    _mm256_permute2x128_si256::<0x21>(prev, c)
+}
+
+/// CBC's chaining values for the four ciphertext blocks of `c`: the top block of `prev` and
+/// `c`'s first three blocks.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn chain4(c: __m512i, prev: __m512i) -> __m512i {
+    _mm512_alignr_epi64::<6>(c, prev)
+}
+
 /// Byte reversal of each 128-bit lane: the big-endian counter lands in each lane's low word.
 #[target_feature(enable = "sse2")]
 #[inline]
@@ -127,13 +168,13 @@ fn bswap_mask() -> __m128i {
 
 /// The block and CTR loops for one register width: `$vec` holding `$per` blocks (`$bytes`
 /// bytes), its load, store, XOR, 32-bit add, byte shuffle, zero and 128-bit broadcast, the
-/// per-lane counter offsets `$first`, and the round instructions `$enc`, `$enclast`, `$dec`,
-/// `$declast`, compiled with `$features`.
+/// per-lane counter offsets `$first`, CBC's `$chain` (see [`chain2`]), and the round
+/// instructions `$enc`, `$enclast`, `$dec`, `$declast`, compiled with `$features`.
 macro_rules! vaes_loops {
     (
         $features:literal, $vec:ty, $per:literal, $bytes:literal,
         $load:path, $store:path, $xor:path, $add:path, $shuffle:path, $zero:path,
-        $broadcast:path, $first:expr,
+        $broadcast:path, $first:expr, $chain:path,
         $enc:path, $enclast:path, $dec:path, $declast:path
     ) => {
         /// Each round key in every lane of a register.
@@ -197,6 +238,43 @@ macro_rules! vaes_loops {
                 rest.as_flattened_mut().copy_from_slice(&tmp.as_flattened()[..len]);
                 tmp[..n].as_flattened_mut().zeroize();
             }
+        }
+
+        /// CBC decryption: every block's `aesdec` rounds are independent, so whole registers
+        /// of ciphertext run side by side; each register's chaining values are the ciphertext
+        /// shifted by one block (`$chain`), the first taken from the register before. Fewer
+        /// blocks than fill a register go through AES-NI.
+        #[target_feature(enable = $features)]
+        pub(super) fn cbc_decrypt(key: &HwKey, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+            let rk = broadcast_keys(&key.dec);
+            let whole = blocks.len() / $per * $per;
+            let (wide, tail) = blocks.split_at_mut(whole);
+            // The top lane of `prev` is the ciphertext block before the next register.
+            let mut prev = $broadcast(load1(iv));
+            if let Some(last) = wide.last() {
+                *iv = *last;
+            }
+            let (regs, _) = wide.as_flattened_mut().as_chunks_mut::<$bytes>();
+            for group in regs.chunks_mut(LANES) {
+                let n = group.len();
+                let mut c = [$zero(); LANES];
+                for (r, p) in c.iter_mut().zip(group.iter()) {
+                    *r = $load(p);
+                }
+                let mut x = c;
+                if n == LANES {
+                    rounds::<false>(&rk, key.rounds, &mut x, LANES);
+                } else {
+                    rounds::<false>(&rk, key.rounds, &mut x, n);
+                }
+                for (i, p) in group.iter_mut().enumerate() {
+                    let before = if i == 0 { prev } else { c[i - 1] };
+                    $store(p, $xor(x[i], $chain(c[i], before)));
+                }
+                prev = c[n - 1];
+            }
+            // Every feature set here includes AES-NI, SSE2 and SSSE3, so the call is safe.
+            crate::aes::x86_aesni::cbc_decrypt_ni(key, iv, tail);
         }
 
         #[target_feature(enable = $features)]
@@ -263,6 +341,7 @@ macro_rules! ymm_loops {
             _mm256_setzero_si256,
             broadcast2,
             _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0),
+            chain2,
             $enc,
             $enclast,
             $dec,
@@ -287,6 +366,7 @@ macro_rules! zmm_loops {
             _mm512_setzero_si512,
             broadcast4,
             _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0),
+            chain4,
             $enc,
             $enclast,
             $dec,
@@ -401,6 +481,7 @@ mod tests {
         ctr32: unsafe fn(&HwKey, &mut [u8; 16], &mut [u8]),
         encrypt: unsafe fn(&HwKey, &mut [[u8; 16]]),
         decrypt: unsafe fn(&HwKey, &mut [[u8; 16]]),
+        cbc_decrypt: unsafe fn(&HwKey, &mut [u8; 16], &mut [[u8; 16]]),
     ) {
         let aes = core_cpu::Aes::get().expect("callers check AES-NI");
         for key_len in [16usize, 24, 32] {
@@ -441,6 +522,14 @@ mod tests {
                     8 * key_len,
                     blocks.len()
                 );
+
+                let (mut want, mut want_iv) = (blocks.to_vec(), [0xa5u8; 16]);
+                reference.cbc_decrypt(&mut want_iv, want.as_flattened_mut()).unwrap();
+                let (mut got, mut got_iv) = (blocks.to_vec(), [0xa5u8; 16]);
+                // SAFETY: as above.
+                unsafe { cbc_decrypt(&hw, &mut got_iv, &mut got) };
+                assert_eq!(got, want, "{name} CBC decrypt, AES-{}, {len} bytes", 8 * key_len);
+                assert_eq!(got_iv, want_iv, "{name} CBC chain, AES-{}", 8 * key_len);
             }
         }
     }
@@ -457,6 +546,7 @@ mod tests {
             ymm_model::ctr32,
             ymm_model::crypt_blocks::<true>,
             ymm_model::crypt_blocks::<false>,
+            ymm_model::cbc_decrypt,
         );
     }
 
@@ -472,6 +562,7 @@ mod tests {
             zmm_model::ctr32,
             zmm_model::crypt_blocks::<true>,
             zmm_model::crypt_blocks::<false>,
+            zmm_model::cbc_decrypt,
         );
     }
 }
