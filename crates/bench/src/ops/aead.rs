@@ -145,7 +145,10 @@ pub const OPEN: Direction = true;
 /// `seal` (the first call for a length, a warm-up, pays it), then every call copies
 /// ciphertext‖tag into the output and opens it there with `open`, which returns the plaintext
 /// length. One cached length, not a map, so a lookup costs nothing at 64 bytes.
-fn open_runner(mut seal: Runner, mut open: impl FnMut(&mut [u8]) -> usize + 'static) -> Runner {
+pub(super) fn open_runner(
+    mut seal: Runner,
+    mut open: impl FnMut(&mut [u8]) -> usize + 'static,
+) -> Runner {
     let mut sealed: Option<(usize, Vec<u8>)> = None;
     Box::new(move |m, out| {
         let ct = match &mut sealed {

@@ -152,6 +152,7 @@ mod aead;
 mod ec;
 mod hash;
 mod kem;
+mod libcrypto;
 mod mldsa;
 mod modexp;
 mod nist;
@@ -182,6 +183,9 @@ pub fn registry() -> Vec<Op> {
     ops.extend(modexp::ops());
     ops.extend(tls::ops());
     ops.extend(quic::ops());
+    for op in &mut ops {
+        op.peers.extend(libcrypto::peer(op.id));
+    }
     ops
 }
 
