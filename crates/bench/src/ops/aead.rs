@@ -7,10 +7,11 @@ use super::{Halite, KEY, Library, Op, OpensslSpec, Peer, Runner, Unit, peer};
 /// 1.2 record header, as `openssl speed -aead` uses). A seal copies the message into the output
 /// and seals it there (output: ciphertext then tag); an open copies a ciphertext and tag made
 /// once per message length into the output and opens it there (output: the message again).
-/// Every library pays the same copy. OpenSSL runs seals as `openssl speed -aead -evp NAME`;
-/// opens have no OpenSSL column, as its `-decrypt` AEAD figures for GCM on this machine are an
-/// order of magnitude below its encryption ones, which points at per-call set-up rather than
-/// decryption.
+/// Every library pays the same copy. `openssl-speed` runs seals as
+/// `openssl speed -aead -evp NAME`; opens have no `openssl-speed` column, as its `-decrypt` AEAD
+/// figures for GCM on this machine are an order of magnitude below its encryption ones, which
+/// points at per-call set-up rather than decryption (the in-process `openssl` column opens at
+/// the speed it seals).
 fn aead_op(
     id: &'static str,
     what: &'static str,

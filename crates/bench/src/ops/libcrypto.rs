@@ -33,18 +33,18 @@ use super::{KEY, Library, Peer, Runner, p256, p384, verify_runner};
 /// libcrypto's entry for op `id`, if it implements it.
 pub(super) fn peer(id: &str) -> Option<Peer> {
     let make: fn() -> Runner = match id {
-        "sha1" => || digest("SHA1"),
-        "sha224" => || digest("SHA2-224"),
-        "sha256" => || digest("SHA2-256"),
-        "sha384" => || digest("SHA2-384"),
-        "sha512" => || digest("SHA2-512"),
-        "sha512-256" => || digest("SHA2-512/256"),
-        "sha3-224" => || digest("SHA3-224"),
-        "sha3-256" => || digest("SHA3-256"),
-        "sha3-384" => || digest("SHA3-384"),
-        "sha3-512" => || digest("SHA3-512"),
-        "shake128" => || xof("SHAKE128", 32),
-        "shake256" => || xof("SHAKE256", 64),
+        "sha1" => || digest("SHA1", None),
+        "sha224" => || digest("SHA2-224", None),
+        "sha256" => || digest("SHA2-256", None),
+        "sha384" => || digest("SHA2-384", None),
+        "sha512" => || digest("SHA2-512", None),
+        "sha512-256" => || digest("SHA2-512/256", None),
+        "sha3-224" => || digest("SHA3-224", None),
+        "sha3-256" => || digest("SHA3-256", None),
+        "sha3-384" => || digest("SHA3-384", None),
+        "sha3-512" => || digest("SHA3-512", None),
+        "shake128" => || digest("SHAKE128", Some(32)),
+        "shake256" => || digest("SHAKE256", Some(64)),
         "hmac-sha256" => || hmac(MessageDigest::sha256()),
         "hmac-sha384" => || hmac(MessageDigest::sha384()),
         "hmac-sha512" => || hmac(MessageDigest::sha512()),
@@ -81,29 +81,23 @@ fn fetch_md(name: &str) -> Md {
     Md::fetch(None, name, None).expect("libcrypto has the digest")
 }
 
-/// The digest `name`, re-initialised on one `EVP_MD_CTX` for every message.
-fn digest(name: &str) -> Runner {
+/// The digest `name`, re-initialised on one `EVP_MD_CTX` for every message; for an
+/// extendable-output function, `xof_len` bytes of output.
+fn digest(name: &str, xof_len: Option<usize>) -> Runner {
     let md = fetch_md(name);
-    let mut ctx = MdCtx::new().expect("a digest context");
-    Box::new(move |m, out| {
-        ctx.digest_init(&md).expect("init");
-        ctx.digest_update(m).expect("update");
-        let start = out.len();
-        out.resize(start + md.size(), 0);
-        ctx.digest_final(&mut out[start..]).expect("a digest");
-    })
-}
-
-/// The extendable-output function `name`, `len` bytes of output.
-fn xof(name: &str, len: usize) -> Runner {
-    let md = fetch_md(name);
+    let len = xof_len.unwrap_or(md.size());
     let mut ctx = MdCtx::new().expect("a digest context");
     Box::new(move |m, out| {
         ctx.digest_init(&md).expect("init");
         ctx.digest_update(m).expect("update");
         let start = out.len();
         out.resize(start + len, 0);
-        ctx.digest_final_xof(&mut out[start..]).expect("output");
+        let output = &mut out[start..];
+        match xof_len {
+            Some(_) => ctx.digest_final_xof(output),
+            None => ctx.digest_final(output).map(drop),
+        }
+        .expect("a digest");
     })
 }
 
