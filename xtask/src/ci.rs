@@ -17,6 +17,7 @@ use crate::cross::{self, CrossArgs};
 use crate::ct::{self, CtArgs};
 use crate::fuzz::{self, FuzzArgs};
 use crate::m0::{self, M0Args};
+use crate::speed;
 use crate::util::{self, Need, Report, StageResult};
 use crate::workspace::{Workspace, package_args};
 
@@ -105,10 +106,8 @@ pub(crate) fn needs(args: &CiArgs) -> Vec<Need> {
         needs.push(Need::RustTarget(m0::TARGET));
     }
     if args.runs(Stage::Clippy) || args.runs(Stage::Test) || args.runs(Stage::Doc) {
-        // The bench crate links OpenSSL's libssl (the `openssl` crate, for `tls-loopback`),
-        // found through pkg-config.
-        needs.push(Need::Command("pkg-config", "pkg-config"));
-        needs.push(Need::File("/usr/include/openssl/ssl.h", "libssl-dev"));
+        // The bench crate links OpenSSL (libssl-dev, through pkg-config).
+        needs.extend(speed::needs());
     }
     if args.runs(Stage::Test) {
         // The tls crate's interop tests run these peers (and skip without them); bench's

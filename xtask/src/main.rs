@@ -1,7 +1,8 @@
 //! `cargo xtask`: Halite's developer tasks, in plain Rust so they run the same on every
 //! machine — `ci` (everything CI checks), `m0` (Cortex-M0 firmware build, run under QEMU and
 //! code size) and `cross` (the primitive crates' tests under qemu-user on aarch64 and an older
-//! x86-64), `bogo` (BoringSSL's TLS test suite against Halite).
+//! x86-64), `bogo` (BoringSSL's TLS test suite against Halite), `speed` (the bench comparison,
+//! its Debian packages installed first).
 //!
 //! Each task runs as named stages; every stage prints one line with its duration, a summary
 //! closes the run, and the exit status is non-zero if any stage failed. Missing external
@@ -25,6 +26,7 @@ mod json;
 mod m0;
 mod pkcs8;
 mod size;
+mod speed;
 mod stacks;
 mod util;
 mod workspace;
@@ -65,6 +67,9 @@ enum Task {
     /// Run BoringSSL's TLS test suite (`BoGo`) from a BoringSSL checkout against Halite's
     /// client and server through `bogo-shim`.
     Bogo(bogo::BogoArgs),
+    /// Build and run the `speed` comparison in release after installing what the bench crate
+    /// links (libssl-dev, pkg-config): `cargo xtask speed -- --quick`.
+    Speed(speed::SpeedArgs),
     /// Per-function stack frame sizes of a crate on the Cortex-M0 (`-Z emit-stack-sizes`) and
     /// the deepest static call chains; not part of `ci`.
     StackSizes(stacks::StackArgs),
@@ -85,6 +90,7 @@ fn main() -> ExitCode {
         Task::Cross(_) => cross::needs(),
         Task::Ct(_) => ct::needs(),
         Task::StackSizes(_) => stacks::needs(),
+        Task::Speed(_) => speed::needs(),
         Task::Fuzz(_) | Task::Bogo(_) => Vec::new(),
     };
     let mut workspace = None;
@@ -102,6 +108,7 @@ fn main() -> ExitCode {
             Task::Fuzz(args) => fuzz::run(&mut report, &ws, args),
             Task::Bogo(args) => bogo::run(&mut report, args),
             Task::StackSizes(args) => stacks::run(&mut report, args),
+            Task::Speed(args) => speed::run(&mut report, args),
         }
     }
     report.finish()

@@ -111,7 +111,7 @@ pub fn check_openssl(op: &Op) -> Result<Vec<Disagreement>, String> {
             found.push(Disagreement {
                 op: op.id,
                 len,
-                who: "openssl".to_owned(),
+                who: "openssl-speed".to_owned(),
                 expected: hex(&expected),
                 got: hex(&got),
             });

@@ -29,6 +29,7 @@
 #![allow(clippy::cast_precision_loss, clippy::cast_sign_loss, clippy::cast_possible_wrap)]
 
 pub mod check;
+pub mod compare;
 pub mod libs;
 pub mod measure;
 pub mod openssl;

@@ -1,7 +1,7 @@
 //! The libraries measured side by side, their versions, and whether each can run here.
 //!
 //! A peer that cannot run on this machine (graviola on a CPU without the extensions it
-//! requires, an `openssl` binary missing from `PATH`) is reported with the reason and left out
+//! requires, an `openssl` binary missing from `PATH` for `openssl-speed`) is reported with the reason and left out
 //! of the run, never allowed to panic halfway through a table.
 
 use std::fmt;
@@ -23,7 +23,8 @@ pub enum Library {
     /// `libcrux-ml-kem` and `libcrux-ml-dsa` (Cryspen's formally verified ML-KEM and ML-DSA,
     /// with their AVX2 code).
     Libcrux,
-    /// The `openssl` binary on `PATH`, measured by its own `openssl speed`.
+    /// OpenSSL's libcrypto, linked in process through the `openssl` crate and measured in the
+    /// same rounds as every other library.
     OpenSsl,
     /// rustls with its aws-lc-rs crypto provider (the TLS operations).
     RustlsAwsLc,
@@ -31,11 +32,15 @@ pub enum Library {
     RustlsRing,
     /// rustls with Halite's primitives as its crypto provider (`rustls-halite`).
     RustlsHalite,
+    /// The `openssl` binary on `PATH`, measured by its own `openssl speed` between rounds: a
+    /// cross-check of the in-process [`Library::OpenSsl`] column (OpenSSL's own loop, no Rust
+    /// wrapper), not a peer of the Halite/best ratio. Measured only when `--libs` names it.
+    OpensslSpeed,
 }
 
 impl Library {
     /// Every library, in the order of the table's columns.
-    pub const ALL: [Library; 10] = [
+    pub const ALL: [Library; 11] = [
         Library::Halite,
         Library::Ring,
         Library::AwsLcRs,
@@ -46,6 +51,7 @@ impl Library {
         Library::RustlsAwsLc,
         Library::RustlsRing,
         Library::RustlsHalite,
+        Library::OpensslSpeed,
     ];
 
     /// The library's name as used in tables, `--libs` and the CSV `library` column.
@@ -62,6 +68,7 @@ impl Library {
             Library::RustlsAwsLc => "rustls-aws-lc-rs",
             Library::RustlsRing => "rustls-ring",
             Library::RustlsHalite => "rustls-halite",
+            Library::OpensslSpeed => "openssl-speed",
         }
     }
 
@@ -71,8 +78,8 @@ impl Library {
         Library::ALL.into_iter().find(|l| l.name().eq_ignore_ascii_case(name))
     }
 
-    /// The version measured: the resolved crate version from `Cargo.lock`, or what
-    /// `openssl version` printed.
+    /// The version measured: the resolved crate version from `Cargo.lock`, the libcrypto
+    /// linked, or what `openssl version` printed.
     #[must_use]
     pub fn version(self) -> String {
         let krate = match self {
@@ -83,7 +90,10 @@ impl Library {
             Library::RustCrypto => "sha2",
             Library::Libcrux => "libcrux-ml-kem",
             Library::RustlsAwsLc | Library::RustlsRing | Library::RustlsHalite => "rustls",
-            Library::OpenSsl => return openssl_version().unwrap_or_else(|| "absent".to_owned()),
+            Library::OpenSsl => return product_version(::openssl::version::version()),
+            Library::OpensslSpeed => {
+                return openssl_version().unwrap_or_else(|| "absent".to_owned());
+            }
         };
         peer_version(krate).unwrap_or("?").to_owned()
     }
@@ -92,7 +102,7 @@ impl Library {
     pub fn availability(self) -> Result<(), String> {
         match self {
             Library::Graviola => graviola_support(),
-            Library::OpenSsl => openssl_version()
+            Library::OpensslSpeed => openssl_version()
                 .map(|_| ())
                 .ok_or_else(|| "no `openssl` binary on PATH".to_owned()),
             _ => Ok(()),
@@ -124,11 +134,15 @@ pub fn openssl_version() -> Option<String> {
     if !out.status.success() {
         return None;
     }
-    let text = String::from_utf8_lossy(&out.stdout);
+    Some(product_version(&String::from_utf8_lossy(&out.stdout)))
+}
+
+/// `OpenSSL 3.0.19 27 Jan 2026 (…)` → `OpenSSL 3.0.19`.
+fn product_version(text: &str) -> String {
     let mut words = text.split_whitespace();
-    let product = words.next()?;
+    let product = words.next().unwrap_or("");
     let version = words.next().unwrap_or("");
-    Some(format!("{product} {version}").trim().to_owned())
+    format!("{product} {version}").trim().to_owned()
 }
 
 /// Whether graviola can run on this CPU. It asserts its required CPU features on every entry
@@ -217,6 +231,14 @@ mod tests {
         assert_eq!(Library::from_name("AWS-LC-RS"), Some(Library::AwsLcRs));
         assert_eq!(Library::from_name("boringssl"), None);
         assert_eq!(Library::from_name("rustls-ring"), Some(Library::RustlsRing));
+        assert_eq!(Library::from_name("openssl-speed"), Some(Library::OpensslSpeed));
+    }
+
+    #[test]
+    fn libcrypto_version() {
+        assert_eq!(product_version("OpenSSL 3.0.19 27 Jan 2026 (Library: …)"), "OpenSSL 3.0.19");
+        assert!(Library::OpenSsl.version().starts_with("OpenSSL "));
+        assert_eq!(Library::OpenSsl.availability(), Ok(()));
     }
 
     #[test]

@@ -31,6 +31,7 @@ fn colour(column: &Column, index_among_impls: usize) -> &'static str {
         (Library::RustlsAwsLc, _) => "#ffbb78",
         (Library::RustlsRing, _) => "#aec7e8",
         (Library::RustlsHalite, _) => "#ff9896",
+        (Library::OpensslSpeed, _) => "#c49c94",
     }
 }
 

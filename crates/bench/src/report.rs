@@ -162,8 +162,14 @@ pub fn table(records: &[Record], ops: &[&str], columns: &[Column], metric: Metri
                 let halite = here.iter().find(|r| r.is_halite_default());
                 let ratios: Vec<(Library, f64)> = here
                     .iter()
-                    // rustls-halite is Halite's own primitives under rustls: shown, not a peer.
-                    .filter(|r| !matches!(r.library, Library::Halite | Library::RustlsHalite))
+                    // rustls-halite is Halite's own primitives under rustls, openssl-speed a
+                    // cross-check of the openssl column: shown, not peers.
+                    .filter(|r| {
+                        !matches!(
+                            r.library,
+                            Library::Halite | Library::RustlsHalite | Library::OpensslSpeed
+                        )
+                    })
                     .filter_map(|r| Some((r.library, ratio(halite?, r, metric)?)))
                     .collect();
                 row.push(match ratio_to_best(&ratios) {
@@ -178,7 +184,7 @@ pub fn table(records: &[Record], ops: &[&str], columns: &[Column], metric: Metri
 }
 
 /// Halite's rate over `peer`'s: paired by round where both were measured in the same rounds,
-/// otherwise (OpenSSL) the ratio of medians.
+/// otherwise (a CSV read back) the ratio of medians.
 fn ratio(halite: &Record, peer: &Record, metric: Metric) -> Option<f64> {
     let (h, p) = match metric {
         Metric::Cpu => (&halite.rounds.cpu, &peer.rounds.cpu),

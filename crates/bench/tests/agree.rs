@@ -37,8 +37,8 @@ fn every_library_and_implementation_agrees_with_halite() {
 }
 
 #[test]
-fn openssl_agrees_with_halite() {
-    if let Err(why) = Library::OpenSsl.availability() {
+fn openssl_speed_agrees_with_halite() {
+    if let Err(why) = Library::OpensslSpeed.availability() {
         eprintln!("skipping: {why}");
         return;
     }
@@ -64,8 +64,19 @@ fn registry_is_well_formed() {
         assert!(halite.impls.iter().any(|(name, _)| *name == halite.default_impl));
         assert!(!op.peers.is_empty(), "{}: nothing to compare with", op.id);
         assert!(
-            op.peers.iter().all(|p| p.library != Library::Halite && p.library != Library::OpenSsl)
+            op.peers
+                .iter()
+                .all(|p| p.library != Library::Halite && p.library != Library::OpensslSpeed)
         );
+    }
+    // libcrypto in process is a peer of every group it implements.
+    let registry = registry();
+    for id in ["sha1", "sha3-512", "hmac-sha384", "aes-256-gcm-open", "chacha20-poly1305-seal"]
+        .into_iter()
+        .chain(["ed25519-verify", "p384-ecdh", "p256-ecdsa-sign", "rsa4096-pkcs1-verify"])
+    {
+        let op = registry.iter().find(|op| op.id == id).expect("the op exists");
+        assert!(op.peer(Library::OpenSsl).is_some(), "{id}: no openssl peer");
     }
 }
 
@@ -81,7 +92,7 @@ fn hmac_peers_agree() {
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         runners.push(("graviola", ops::graviola_hmac::<graviola::hashing::Sha256>()));
     }
-    let openssl = Library::OpenSsl.availability().is_ok();
+    let openssl = Library::OpensslSpeed.availability().is_ok();
     for &len in EDGE_LENGTHS {
         let input = message(len);
         let outputs: Vec<(&str, String)> = runners

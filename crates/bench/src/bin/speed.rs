@@ -17,7 +17,7 @@ use bench::measure::{Contestant, Rates, Settings, round_robin, tsc_hz};
 use bench::ops::{Op, Unit, message, registry};
 use bench::report::{self, Column, Metric, Record};
 use bench::stats::Summary;
-use bench::{openssl, plot, system};
+use bench::{compare, openssl, plot, system};
 use clap::{CommandFactory as _, FromArgMatches as _, Parser};
 
 /// The default message sizes: a tiny message, a full TLS record's worth of a typical MTU, and
@@ -42,8 +42,8 @@ const QUICK_OPENSSL_CELLS: usize = 32;
     about = "Halite side by side with ring, aws-lc-rs, graviola, RustCrypto, libcrux and OpenSSL, in one run"
 )]
 struct Cli {
-    /// A full run in under a minute: 4 ms batches, 7 rounds, one `openssl speed` run per cell
-    /// (at fewer sizes when there are over 32 cells, so the run stays under a minute).
+    /// A full run in under a minute: 4 ms batches, 7 rounds, and with openssl-speed one
+    /// `openssl speed` run per cell (at fewer sizes when there are over 32 cells).
     #[arg(long)]
     quick: bool,
     /// Only the operations whose id matches this regular expression (e.g. `^sha(256|512)$`).
@@ -58,8 +58,8 @@ struct Cli {
     #[arg(long, value_name = "LIST", num_args = 0..=1, default_missing_value = "sweep")]
     sizes: Option<String>,
     /// Only these libraries, comma-separated, from halite, ring, aws-lc-rs, graviola,
-    /// rustcrypto, libcrux, openssl, rustls-aws-lc-rs, rustls-ring, rustls-halite. Halite is
-    /// always measured.
+    /// rustcrypto, libcrux, openssl, rustls-aws-lc-rs, rustls-ring, rustls-halite and
+    /// openssl-speed (only measured when named here). Halite is always measured.
     #[arg(long, value_name = "LIST")]
     libs: Option<String>,
     /// Timed rounds per cell (default 11, or 7 with --quick).
@@ -78,6 +78,10 @@ struct Cli {
     /// Also draw throughput against message size to FILE.svg, one line per library.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Also print this run against an earlier one's `--csv` file: per op and size, Halite's
+    /// time per call and its ratio to each peer, before → after, with the change.
+    #[arg(long, value_name = "BASELINE.csv", conflicts_with = "json")]
+    compare: Option<PathBuf>,
 }
 
 fn after_help() -> String {
@@ -97,8 +101,11 @@ Method:
   `openssl speed` counts them; wall-clock rates are printed alongside. MB = 10^6 bytes.
   Cycles are TSC reference cycles: the TSC rate, measured against CLOCK_MONOTONIC at start-up
   (not the nominal frequency, not the turbo clock), times CPU seconds, per byte.
-  OpenSSL is the `openssl` binary on PATH: `openssl speed -seconds 1 -bytes N -evp ALG`, run
-  between rounds and parsed; graviola is left out, with a note, on CPUs it does not support.
+  openssl is OpenSSL's libcrypto linked in process (EVP digests and AEADs with contexts
+  reused per key, HMAC_CTX, EVP_PKEY signatures and derivations), measured in the same rounds
+  as the others. openssl-speed, only when --libs names it, is the `openssl` binary on PATH:
+  `openssl speed -seconds 1 -bytes N -evp ALG`, run between rounds and parsed, a cross-check
+  of the in-process column that takes no part in halite/best; graviola is left out, with a note, on CPUs it does not support.
   The tls-* rows pair each library with itself (client and server connections in the
   measuring thread, bytes moved between them in memory): Halite's `tls` crate against rustls
   on aws-lc-rs and on ring, all limited to TLS 1.3, TLS_AES_128_GCM_SHA256 and X25519; the
@@ -107,7 +114,7 @@ Method:
 
 Columns: halite is Halite's default choice for this CPU; halite/NAME (with --impls) one named
 implementation; halite/best is Halite's default over the fastest peer (above 1: Halite wins): the median over
-rounds of the two rates measured in the same round (for openssl, the ratio of medians).
+rounds of the two rates measured in the same round.
 In the CSV, implementation is `default` for Halite's default, the implementation's name for
 the others, and the version for peers; median, min and max are per CPU-second.",
     );
@@ -160,7 +167,7 @@ fn parse_sizes(arg: Option<&str>) -> Result<Vec<usize>, String> {
 /// The libraries asked for and usable here, and notes on those left out.
 fn libraries(arg: Option<&str>) -> Result<(Vec<Library>, Vec<String>), String> {
     let wanted: Vec<Library> = match arg {
-        None => Library::ALL.to_vec(),
+        None => Library::ALL.into_iter().filter(|&l| l != Library::OpensslSpeed).collect(),
         Some(list) => {
             let mut v = vec![Library::Halite];
             for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
@@ -280,6 +287,16 @@ fn openssl_rounds(rounds: usize, runs: usize) -> Vec<usize> {
 
 #[allow(clippy::too_many_lines)]
 fn run(cli: &Cli) -> Result<(), String> {
+    // Read the baseline first: a bad path should not cost a whole run.
+    let baseline = match &cli.compare {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| e.to_string())
+                .and_then(|text| compare::parse_csv(&text))
+                .map_err(|e| format!("--compare {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
     let mut settings = if cli.quick { Settings::QUICK } else { Settings::FULL };
     if let Some(r) = cli.rounds {
         settings.rounds = r.into();
@@ -328,7 +345,7 @@ fn run(cli: &Cli) -> Result<(), String> {
                 peer_version("sha3").unwrap_or("?"),
                 peer_version("ml-kem").unwrap_or("?")
             ),
-            Library::OpenSsl => format!("{l} ({v})"),
+            Library::OpenSsl | Library::OpensslSpeed => format!("{l} ({v})"),
             Library::RustlsAwsLc => format!("{l} (rustls {v} on aws-lc-rs)"),
             Library::RustlsRing => format!("{l} (rustls {v} on ring)"),
             Library::RustlsHalite => format!("{l} (rustls {v} on Halite's primitives)"),
@@ -343,7 +360,7 @@ fn run(cli: &Cli) -> Result<(), String> {
     meta.push((
         "method",
         format!(
-            "median of {} rounds of {} ms CPU-time batches per library, round-robin; openssl: {} run(s) of `openssl speed -seconds {OPENSSL_SECONDS}`",
+            "median of {} rounds of {} ms CPU-time batches per library, round-robin; openssl-speed: {} run(s) of `openssl speed -seconds {OPENSSL_SECONDS}`",
             settings.rounds,
             settings.batch.as_millis(),
             openssl_runs
@@ -367,7 +384,7 @@ fn run(cli: &Cli) -> Result<(), String> {
     } else {
         sizes.clone()
     };
-    if openssl_sizes.len() < sizes.len() && libs.contains(&Library::OpenSsl) {
+    if openssl_sizes.len() < sizes.len() && libs.contains(&Library::OpensslSpeed) {
         let at = if openssl_sizes.len() <= 3 {
             let list: Vec<String> = openssl_sizes.iter().map(ToString::to_string).collect();
             format!("{} B", list.join(" and "))
@@ -375,7 +392,7 @@ fn run(cli: &Cli) -> Result<(), String> {
             format!("{} of the {} sizes", openssl_sizes.len(), sizes.len())
         };
         notes.push(format!(
-            "--quick: openssl measured at {at} only, to keep {} cells under a minute",
+            "--quick: openssl-speed measured at {at} only, to keep {} cells under a minute",
             cells.len()
         ));
     }
@@ -385,17 +402,17 @@ fn run(cli: &Cli) -> Result<(), String> {
     let mut disagreements = Vec::new();
     for op in &ops {
         disagreements.extend(check_in_process(op, &libs, &sizes));
-        if libs.contains(&Library::OpenSsl) && op.openssl.is_some() {
+        if libs.contains(&Library::OpensslSpeed) && op.openssl.is_some() {
             if op.openssl.as_ref().is_some_and(|spec| spec.check.is_none()) {
                 notes.push(format!(
-                    "openssl's {} output is not checked: its command line has no way to compute it",
+                    "openssl-speed's {} output is not checked: its command line has no way to compute it",
                     op.id
                 ));
             }
             match check_openssl(op) {
                 Ok(found) if found.is_empty() => openssl_ok.push(op.id),
                 Ok(found) => disagreements.extend(found),
-                Err(why) => notes.push(format!("openssl not measured for {}: {why}", op.id)),
+                Err(why) => notes.push(format!("openssl-speed not measured for {}: {why}", op.id)),
             }
         }
     }
@@ -417,7 +434,7 @@ fn run(cli: &Cli) -> Result<(), String> {
     // Measure.
     let openssl_version = versions
         .iter()
-        .find(|(l, _)| *l == Library::OpenSsl)
+        .find(|(l, _)| *l == Library::OpensslSpeed)
         .map(|(_, v)| v.clone())
         .unwrap_or_default();
     let mut records = Vec::new();
@@ -465,14 +482,14 @@ fn run(cli: &Cli) -> Result<(), String> {
             });
         }
         if let Some(e) = ossl_err {
-            notes.push(format!("openssl failed for {} at {size} B: {e}", op.id));
+            notes.push(format!("openssl-speed failed for {} at {size} B: {e}", op.id));
         } else if let Some(cpu) = Summary::of(&ossl.iter().map(|r| r.cpu_rate).collect::<Vec<_>>())
         {
             let walls: Option<Vec<f64>> = ossl.iter().map(|r| r.wall_rate).collect();
             records.push(Record {
                 op: op.id.to_owned(),
                 bytes: size,
-                library: Library::OpenSsl,
+                library: Library::OpensslSpeed,
                 implementation: openssl_version.clone(),
                 unit: op.unit,
                 cpu,
@@ -556,6 +573,19 @@ fn run(cli: &Cli) -> Result<(), String> {
                 out.push('\n');
             }
             out.push_str(&render(&report::table(&records, &ids, &columns, metric)));
+        }
+        if let (Some(before), Some(path)) = (&baseline, &cli.compare) {
+            let after = compare::parse_csv(&report::csv(&records))?;
+            out.push('\n');
+            let title = format!(
+                "against {}: Halite's µs per call (lower is better) and halite/peer (higher is better), ratios of medians",
+                path.display()
+            );
+            let _ = writeln!(out, "{}{title}", if md { "#### " } else { "" });
+            if md {
+                out.push('\n');
+            }
+            out.push_str(&render(&compare::compare(before, &after)));
         }
     }
     std::io::stdout().write_all(out.as_bytes()).map_err(|e| e.to_string())

@@ -7,10 +7,11 @@ use super::{Halite, KEY, Library, Op, OpensslSpec, Peer, Runner, Unit, peer};
 /// 1.2 record header, as `openssl speed -aead` uses). A seal copies the message into the output
 /// and seals it there (output: ciphertext then tag); an open copies a ciphertext and tag made
 /// once per message length into the output and opens it there (output: the message again).
-/// Every library pays the same copy. OpenSSL runs seals as `openssl speed -aead -evp NAME`;
-/// opens have no OpenSSL column, as its `-decrypt` AEAD figures for GCM on this machine are an
-/// order of magnitude below its encryption ones, which points at per-call set-up rather than
-/// decryption.
+/// Every library pays the same copy. `openssl-speed` runs seals as
+/// `openssl speed -aead -evp NAME`; opens have no `openssl-speed` column, as its `-decrypt` AEAD
+/// figures for GCM on this machine are an order of magnitude below its encryption ones, which
+/// points at per-call set-up rather than decryption (the in-process `openssl` column opens at
+/// the speed it seals).
 fn aead_op(
     id: &'static str,
     what: &'static str,
@@ -145,7 +146,10 @@ pub const OPEN: Direction = true;
 /// `seal` (the first call for a length, a warm-up, pays it), then every call copies
 /// ciphertext‖tag into the output and opens it there with `open`, which returns the plaintext
 /// length. One cached length, not a map, so a lookup costs nothing at 64 bytes.
-fn open_runner(mut seal: Runner, mut open: impl FnMut(&mut [u8]) -> usize + 'static) -> Runner {
+pub(super) fn open_runner(
+    mut seal: Runner,
+    mut open: impl FnMut(&mut [u8]) -> usize + 'static,
+) -> Runner {
     let mut sealed: Option<(usize, Vec<u8>)> = None;
     Box::new(move |m, out| {
         let ct = match &mut sealed {

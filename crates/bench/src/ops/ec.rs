@@ -20,8 +20,8 @@ fn x25519_peer_public() -> [u8; 32] {
     *core_ec::x25519::SecretKey::from_bytes(X25519_PEER_SECRET).public_key().as_bytes()
 }
 
-/// An operation counted in operations per second; no OpenSSL column (its public-key output
-/// is not parsed yet).
+/// An operation counted in operations per second; no `openssl-speed` column (its public-key
+/// output is not parsed yet).
 fn ec_op(
     id: &'static str,
     what: &'static str,

@@ -2,7 +2,7 @@
 
 use super::{Halite, KEY, Library, Op, OpensslSpec, Peer, Runner, Unit, peer};
 
-/// A hash operation: message in, digest out; OpenSSL runs it as `openssl speed -evp NAME`.
+/// A hash operation: message in, digest out; `openssl-speed` runs it as `openssl speed -evp NAME`.
 fn hash_op(
     id: &'static str,
     what: &'static str,
@@ -27,8 +27,8 @@ fn hash_op(
 }
 
 /// An HMAC operation under [`KEY`]: message in, tag out, the key schedule done once outside
-/// the timing (every library keeps a keyed state and copies it per message); OpenSSL runs it
-/// as `openssl speed -hmac NAME`.
+/// the timing (every library keeps a keyed state and copies it per message); `openssl-speed`
+/// runs it as `openssl speed -hmac NAME`.
 fn hmac_op(
     id: &'static str,
     what: &'static str,
@@ -113,7 +113,7 @@ pub const MB_SIZES: &[usize] = &[MB_MESSAGES * 64, MB_MESSAGES * 1350, MB_MESSAG
 /// hashed, the digests appended in order. Peers hash them one after another (none has a
 /// multi-buffer API); `openssl speed -mb` exists only for the stitched AES-CBC-HMAC ciphers in
 /// OpenSSL 3.0 ("-mb can be used only with a multi-block capable cipher"), so there is no
-/// OpenSSL column.
+/// `openssl-speed` column (nor an in-process one: OpenSSL has no multi-buffer digest API either).
 fn hash_mb_op(
     id: &'static str,
     what: &'static str,

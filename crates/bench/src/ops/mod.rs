@@ -67,7 +67,7 @@ pub struct Peer {
     pub make: fn() -> Runner,
 }
 
-/// How `openssl` computes an operation, when it can.
+/// How the `openssl` binary computes an operation, when it can (the `openssl-speed` column).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpensslSpec {
     /// The algorithm arguments of `openssl speed` (after `-seconds S -bytes N`), e.g.
@@ -76,7 +76,7 @@ pub struct OpensslSpec {
     /// An `openssl` command that reads a message on stdin and writes the raw output on stdout
     /// (`dgst -binary -sha256`), so its answer is checked like every other library's; `None`
     /// where the command line offers none (AEADs: `openssl enc` refuses them), in which case
-    /// `speed` says the OpenSSL column is unchecked.
+    /// `speed` says the `openssl-speed` column is unchecked.
     pub check: Option<Vec<String>>,
 }
 
@@ -97,7 +97,8 @@ pub struct Op {
     pub halite: fn() -> Halite,
     /// The peers that implement this operation.
     pub peers: Vec<Peer>,
-    /// `openssl speed`'s way of running it, if OpenSSL has one.
+    /// The `openssl` binary's way of running it (`openssl-speed`), if it has one; the in-process
+    /// `openssl` column is a peer like the others.
     pub openssl: Option<OpensslSpec>,
     /// For operations whose output is not unique (a randomised signature), what the agreement
     /// check compares instead: a function of the message and the output that every correct
@@ -153,6 +154,7 @@ mod cbc;
 mod ec;
 mod hash;
 mod kem;
+mod libcrypto;
 mod mldsa;
 mod modexp;
 mod nist;
@@ -185,6 +187,9 @@ pub fn registry() -> Vec<Op> {
     ops.extend(modexp::ops());
     ops.extend(tls::ops());
     ops.extend(quic::ops());
+    for op in &mut ops {
+        op.peers.extend(libcrypto::peer(op.id));
+    }
     ops
 }
 

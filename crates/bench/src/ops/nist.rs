@@ -7,8 +7,8 @@
 use super::{Halite, Library, Op, Peer, Runner, Unit, peer, verify_runner};
 use core_ec::Implementation as _;
 
-/// An ECDSA or ECDH operation, in operations per second; no OpenSSL column (its public-key
-/// output is not parsed yet).
+/// An ECDSA or ECDH operation, in operations per second; no `openssl-speed` column (its
+/// public-key output is not parsed yet).
 fn nist_op(
     id: &'static str,
     what: &'static str,
