@@ -177,7 +177,7 @@ impl Counts {
     }
 
     /// `self - earlier`, field by field; `None` if any count went down.
-    fn since(&self, earlier: &Counts) -> Option<Counts> {
+    pub(crate) fn since(&self, earlier: &Counts) -> Option<Counts> {
         let d = |a: u64, b: u64| a.checked_sub(b);
         Some(Counts {
             insns: d(self.insns, earlier.insns)?,
@@ -653,7 +653,7 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, m0: &M0Args, args: CostAr
 }
 
 /// Builds the plugin into `dir` unless an up-to-date copy is there.
-fn build_plugin(ws: &Workspace, dir: &Path) -> Result<PathBuf, String> {
+pub(crate) fn build_plugin(ws: &Workspace, dir: &Path) -> Result<PathBuf, String> {
     let source = ws.root.join(PLUGIN_SOURCE);
     let plugin = dir.join("libm0count.so");
     let modified = |p: &Path| fs::metadata(p).and_then(|m| m.modified()).ok();
@@ -719,7 +719,7 @@ fn build_with(
 }
 
 /// The address of `symbol` in `elf`, from `nm`.
-fn symbol_address(tools: &Binutils, elf: &Path, symbol: &str) -> Result<u64, String> {
+pub(crate) fn symbol_address(tools: &Binutils, elf: &Path, symbol: &str) -> Result<u64, String> {
     let listing = util::output(Command::new(&tools.nm).arg(elf))?;
     find_symbol(&listing, symbol).ok_or_else(|| format!("no `{symbol}` in {}", elf.display()))
 }
