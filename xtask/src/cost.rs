@@ -719,7 +719,7 @@ fn build_with(
 }
 
 /// The address of `symbol` in `elf`, from `nm`.
-pub(crate) fn symbol_address(tools: &Binutils, elf: &Path, symbol: &str) -> Result<u64, String> {
+fn symbol_address(tools: &Binutils, elf: &Path, symbol: &str) -> Result<u64, String> {
     let listing = util::output(Command::new(&tools.nm).arg(elf))?;
     find_symbol(&listing, symbol).ok_or_else(|| format!("no `{symbol}` in {}", elf.display()))
 }
@@ -733,6 +733,29 @@ pub(crate) fn find_symbol(listing: &str, symbol: &str) -> Option<u64> {
     })
 }
 
+/// QEMU running `elf` with semihosting and the counting plugin watching the function
+/// `marker`, logging to `log` (removed first: QEMU appends to an existing log).
+pub(crate) fn counted_qemu(
+    elf: &Path,
+    marker: &str,
+    plugin: &Path,
+    log: &Path,
+    m0: &M0Args,
+) -> Result<Command, String> {
+    let mark = symbol_address(&Binutils::find()?, elf, marker)?;
+    let _ = fs::remove_file(log);
+    let mut cmd = Command::new("qemu-system-arm");
+    cmd.args(["-cpu", &m0.cpu, "-machine", &m0.machine, "-nographic"])
+        .args(["-semihosting-config", "enable=on,target=native"])
+        .arg("-plugin")
+        .arg(format!("{},mark={mark:#x}", plugin.display()))
+        .args(["-d", "plugin", "-D"])
+        .arg(log)
+        .arg("-kernel")
+        .arg(elf);
+    Ok(cmd)
+}
+
 /// Runs `elf` under QEMU with the counting plugin; returns the firmware's runs, the marks and
 /// its output.
 pub(crate) fn run_counted(
@@ -741,20 +764,8 @@ pub(crate) fn run_counted(
     dir: &Path,
     m0: &M0Args,
 ) -> Result<(Vec<Run>, Vec<Counts>, String), String> {
-    let tools = Binutils::find()?;
-    let mark = symbol_address(&tools, elf, MARKER)?;
     let log = dir.join("m0-cost-plugin.log");
-    // QEMU appends to an existing log; start from an empty one.
-    let _ = fs::remove_file(&log);
-    let mut cmd = Command::new("qemu-system-arm");
-    cmd.args(["-cpu", &m0.cpu, "-machine", &m0.machine, "-nographic"])
-        .args(["-semihosting-config", "enable=on,target=native"])
-        .arg("-plugin")
-        .arg(format!("{},mark={mark:#x}", plugin.display()))
-        .args(["-d", "plugin", "-D"])
-        .arg(&log)
-        .arg("-kernel")
-        .arg(elf);
+    let mut cmd = counted_qemu(elf, MARKER, plugin, &log, m0)?;
     let started = SystemTime::now();
     let run = util::run_captured(&mut cmd, Duration::from_secs(m0.timeout))?;
     match run.status.and_then(|s| s.code()) {

@@ -135,21 +135,9 @@ fn run_client(
     dir: &Path,
     m0: &M0Args,
 ) -> Result<(Vec<Counts>, u64), String> {
-    let tools = Binutils::find()?;
-    let mark = cost::symbol_address(&tools, elf, MARKER)?;
     let log = dir.join("m0-tls-plugin.log");
-    // QEMU appends to an existing log; start from an empty one.
-    let _ = fs::remove_file(&log);
-    let mut cmd = Command::new("qemu-system-arm");
-    cmd.current_dir(dir)
-        .args(["-cpu", &m0.cpu, "-machine", &m0.machine, "-nographic"])
-        .args(["-semihosting-config", "enable=on,target=native"])
-        .arg("-plugin")
-        .arg(format!("{},mark={mark:#x}", plugin.display()))
-        .args(["-d", "plugin", "-D"])
-        .arg(&log)
-        .arg("-kernel")
-        .arg(elf);
+    let mut cmd = cost::counted_qemu(elf, MARKER, plugin, &log, m0)?;
+    cmd.current_dir(dir);
     let run = util::run_captured(&mut cmd, Duration::from_secs(m0.timeout))?;
     let stack = parse_ok(&run.output);
     match (run.status.and_then(|s| s.code()), stack) {
