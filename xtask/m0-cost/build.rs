@@ -13,6 +13,8 @@ use std::{env, fs, path::PathBuf};
 /// core-rsa's RSA-2048 test key, relative to this crate.
 const RSA_PKCS8: &str = "../../crates/core-rsa/tests/data/rsa2048_e65537.pkcs8.der";
 
+#[path = "../m0-kat/link.rs"]
+mod link;
 #[path = "../src/pkcs8.rs"]
 mod pkcs8;
 use pkcs8::rsa_integers;
@@ -34,20 +36,7 @@ fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     write_rsa_key(&out);
     println!("cargo:rerun-if-changed={RSA_PKCS8}");
-    if env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("none") {
-        if env::var("HALITE_M0_COST_RAM").as_deref() == Ok("128") {
-            let big = "/* STM32F205 (QEMU `-machine netduino2`): flash aliased at 0, 128K RAM. */\n\
-                        MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 256K\n  \
-                        RAM   : ORIGIN = 0x20000000, LENGTH = 128K\n}\n";
-            fs::write(out.join("memory.x"), big).expect("write memory.x to OUT_DIR");
-        } else {
-            fs::copy("../m0-kat/memory.x", out.join("memory.x")).expect("copy memory.x");
-        }
-        println!("cargo:rustc-link-search={}", out.display());
-        println!("cargo:rustc-link-arg=-Tlink.x");
-    }
+    link::link("HALITE_M0_COST_RAM");
     println!("cargo:rerun-if-env-changed=HALITE_M0_COST_OP");
-    println!("cargo:rerun-if-env-changed=HALITE_M0_COST_RAM");
-    println!("cargo:rerun-if-changed=../m0-kat/memory.x");
     println!("cargo:rerun-if-changed=build.rs");
 }

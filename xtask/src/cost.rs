@@ -177,7 +177,7 @@ impl Counts {
     }
 
     /// `self - earlier`, field by field; `None` if any count went down.
-    fn since(&self, earlier: &Counts) -> Option<Counts> {
+    pub(crate) fn since(&self, earlier: &Counts) -> Option<Counts> {
         let d = |a: u64, b: u64| a.checked_sub(b);
         Some(Counts {
             insns: d(self.insns, earlier.insns)?,
@@ -653,7 +653,7 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, m0: &M0Args, args: CostAr
 }
 
 /// Builds the plugin into `dir` unless an up-to-date copy is there.
-fn build_plugin(ws: &Workspace, dir: &Path) -> Result<PathBuf, String> {
+pub(crate) fn build_plugin(ws: &Workspace, dir: &Path) -> Result<PathBuf, String> {
     let source = ws.root.join(PLUGIN_SOURCE);
     let plugin = dir.join("libm0count.so");
     let modified = |p: &Path| fs::metadata(p).and_then(|m| m.modified()).ok();
@@ -733,6 +733,29 @@ pub(crate) fn find_symbol(listing: &str, symbol: &str) -> Option<u64> {
     })
 }
 
+/// QEMU running `elf` with semihosting and the counting plugin watching the function
+/// `marker`, logging to `log` (removed first: QEMU appends to an existing log).
+pub(crate) fn counted_qemu(
+    elf: &Path,
+    marker: &str,
+    plugin: &Path,
+    log: &Path,
+    m0: &M0Args,
+) -> Result<Command, String> {
+    let mark = symbol_address(&Binutils::find()?, elf, marker)?;
+    let _ = fs::remove_file(log);
+    let mut cmd = Command::new("qemu-system-arm");
+    cmd.args(["-cpu", &m0.cpu, "-machine", &m0.machine, "-nographic"])
+        .args(["-semihosting-config", "enable=on,target=native"])
+        .arg("-plugin")
+        .arg(format!("{},mark={mark:#x}", plugin.display()))
+        .args(["-d", "plugin", "-D"])
+        .arg(log)
+        .arg("-kernel")
+        .arg(elf);
+    Ok(cmd)
+}
+
 /// Runs `elf` under QEMU with the counting plugin; returns the firmware's runs, the marks and
 /// its output.
 pub(crate) fn run_counted(
@@ -741,20 +764,8 @@ pub(crate) fn run_counted(
     dir: &Path,
     m0: &M0Args,
 ) -> Result<(Vec<Run>, Vec<Counts>, String), String> {
-    let tools = Binutils::find()?;
-    let mark = symbol_address(&tools, elf, MARKER)?;
     let log = dir.join("m0-cost-plugin.log");
-    // QEMU appends to an existing log; start from an empty one.
-    let _ = fs::remove_file(&log);
-    let mut cmd = Command::new("qemu-system-arm");
-    cmd.args(["-cpu", &m0.cpu, "-machine", &m0.machine, "-nographic"])
-        .args(["-semihosting-config", "enable=on,target=native"])
-        .arg("-plugin")
-        .arg(format!("{},mark={mark:#x}", plugin.display()))
-        .args(["-d", "plugin", "-D"])
-        .arg(&log)
-        .arg("-kernel")
-        .arg(elf);
+    let mut cmd = counted_qemu(elf, MARKER, plugin, &log, m0)?;
     let started = SystemTime::now();
     let run = util::run_captured(&mut cmd, Duration::from_secs(m0.timeout))?;
     match run.status.and_then(|s| s.code()) {

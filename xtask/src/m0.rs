@@ -2,7 +2,8 @@
 //! Cortex-M0 micro:bit model under a time limit, judges the run by its exit status and summary
 //! line, and prints its code size by section and by crate. The `m0 ct-scan` stage then checks
 //! the firmware's machine code: no unreviewed conditional branch in the functions that compute
-//! on secrets (see [`crate::ctscan`]).
+//! on secrets (see [`crate::ctscan`]). With `--tls` it runs the TLS client firmware instead
+//! (see [`crate::m0tls`]).
 //!
 //! With `--self-test` it also builds the firmware with a deliberately failing check and with a
 //! deliberate `HardFault`, and requires each to end with the matching non-zero status rather than
@@ -17,7 +18,7 @@ use clap::Args;
 
 use crate::util::{self, Captured, Need, Report, StageResult};
 use crate::workspace::Workspace;
-use crate::{cost, ctscan, size};
+use crate::{cost, ctscan, m0tls, size};
 
 /// The Cortex-M0 target.
 pub(crate) const TARGET: &str = "thumbv6m-none-eabi";
@@ -69,6 +70,10 @@ pub(crate) struct M0Args {
     /// measure it the same way, side by side.
     #[arg(long, requires = "cost")]
     pub(crate) bearssl: bool,
+    /// Instead of the checks, run the TLS 1.3 external-PSK client firmware against a Halite
+    /// server on the host and print its flash, RAM and handshake cycles.
+    #[arg(long, conflicts_with = "cost")]
+    pub(crate) tls: bool,
 }
 
 impl Default for M0Args {
@@ -83,6 +88,7 @@ impl Default for M0Args {
             markdown: false,
             no_flash: false,
             bearssl: false,
+            tls: false,
         }
     }
 }
@@ -116,6 +122,10 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &M0Args) {
             bearssl: args.bearssl,
         };
         cost::run(report, ws, args, cost);
+        return;
+    }
+    if args.tls {
+        m0tls::run(report, ws, args);
         return;
     }
     let mut elf = None;

@@ -24,6 +24,7 @@ mod divscan;
 mod fuzz;
 mod json;
 mod m0;
+mod m0tls;
 mod pkcs8;
 mod size;
 mod speed;

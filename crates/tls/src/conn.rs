@@ -232,6 +232,9 @@ impl<'a, 'b> Connection<'a, 'b> {
 
     /// Starts a client handshake with `server_name` (sent as SNI and checked against the
     /// certificate); the ClientHello is queued at once.
+    // Out of line: its frame (the key share, the ClientHello's lists) is given back before
+    // the handshake's, instead of staying in the caller's for the connection's life.
+    #[inline(never)]
     pub fn client(
         config: ClientConfig<'a>,
         server_name: &'a str,
@@ -349,6 +352,8 @@ impl<'a, 'b> Connection<'a, 'b> {
     }
 
     /// Starts a server connection, waiting for a ClientHello.
+    // Out of line, as `client`.
+    #[inline(never)]
     pub fn server(
         config: ServerConfig<'a>,
         bufs: Buffers<'b>,

@@ -1,0 +1,150 @@
+//! The firmware: a TLS 1.3 external-PSK client over two host pipes opened through
+//! semihosting, with every buffer in `.bss` and the connection built on the stack.
+
+use core_hash::{HmacDrbg, RandomSource, Sha256};
+use semihosting::fs::File;
+use semihosting::io::{Read as _, Write as _};
+use semihosting::println;
+use tls::{Buffers, Connection, Error, UnixTime, Want};
+
+use crate::{MESSAGE, TO_CLIENT, TO_SERVER, stack};
+
+/// Exit status after a `HardFault` (a panic exits with 101, a failed run with 1).
+const EXIT_HARD_FAULT: i32 = 3;
+
+/// The marker: the instruction-counting plugin prints its running counts each time this
+/// function's first instruction runs (`xtask` reads its address from the ELF by name).
+#[unsafe(no_mangle)]
+#[inline(never)]
+pub(crate) extern "C" fn m0_tls_mark() {
+    // SAFETY: an empty assembly statement reads and writes nothing; not `nomem`, so calls are
+    // not moved across the memory accesses of the phase being timed.
+    unsafe { core::arch::asm!("", options(nostack, preserves_flags)) };
+}
+
+/// What can end a run early (printed with `Debug`, which the dead-code lint does not count).
+#[allow(dead_code)]
+#[derive(Debug)]
+enum Failure {
+    /// The connection failed.
+    Tls(Error),
+    /// A pipe could not be opened, read or written.
+    Io(&'static str),
+    /// The server closed the connection or echoed something else.
+    Echo,
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure::Tls(e)
+    }
+}
+
+/// The two pipes to the server.
+struct Pipes {
+    to_server: File,
+    to_client: File,
+}
+
+impl Pipes {
+    /// Opens the pipe to the server first, as the server opens it first (a pipe's open waits
+    /// for the other end).
+    fn open() -> Result<Pipes, Failure> {
+        let to_server = File::create(TO_SERVER).map_err(|_| Failure::Io("open c2s"))?;
+        let to_client = File::open(TO_CLIENT).map_err(|_| Failure::Io("open s2c"))?;
+        Ok(Pipes { to_server, to_client })
+    }
+
+    /// Sends what the connection has queued.
+    fn flush(&mut self, conn: &mut Connection<'_, '_>) -> Result<(), Failure> {
+        let n = conn.pending_send().len();
+        self.to_server.write_all(conn.pending_send()).map_err(|_| Failure::Io("write"))?;
+        conn.sent(n);
+        Ok(())
+    }
+
+    /// Sends what is queued and feeds the connection one read's worth of the server's bytes.
+    fn pump(&mut self, conn: &mut Connection<'_, '_>) -> Result<(), Failure> {
+        self.flush(conn)?;
+        let n = self.to_client.read(conn.receive_space()).map_err(|_| Failure::Io("read"))?;
+        if n == 0 {
+            return Err(Failure::Io("the server closed its pipe"));
+        }
+        conn.received(n)?;
+        Ok(())
+    }
+}
+
+/// The handshake and one echoed message. Out of line, so the stack it paints is its own.
+#[inline(never)]
+fn run(bufs: Buffers<'_>, rng: &mut dyn RandomSource) -> Result<(), Failure> {
+    let mut pipes = Pipes::open()?;
+    // Not read with an external PSK (no certificate to check, no ticket to age).
+    let clock = UnixTime::since_unix_epoch(core::time::Duration::from_secs(0));
+    let config = crate::client_config(&clock);
+    m0_tls_mark();
+    let mut conn = Connection::client(config, "localhost", bufs, rng)?;
+    m0_tls_mark();
+    while conn.is_handshaking() {
+        pipes.pump(&mut conn)?;
+    }
+    m0_tls_mark();
+    let mut echo = [0u8; MESSAGE.len()];
+    let mut got = 0;
+    if conn.write(MESSAGE)? != MESSAGE.len() {
+        return Err(Failure::Echo);
+    }
+    while got < echo.len() {
+        match conn.want() {
+            Want::Read => got += conn.read(&mut echo[got..])?,
+            Want::Closed | Want::Failed => return Err(Failure::Echo),
+            Want::Send | Want::Receive => pipes.pump(&mut conn)?,
+        }
+    }
+    m0_tls_mark();
+    conn.close();
+    pipes.flush(&mut conn)?;
+    if echo == *MESSAGE { Ok(()) } else { Err(Failure::Echo) }
+}
+
+/// Prints how the run ended and the stack it took, and exits with 0 only on success.
+#[cortex_m_rt::entry]
+fn main() -> ! {
+    // Turned into `&'static mut` by `entry`: the connection's buffers, in `.bss`. With a
+    // `record_size_limit` of 64 the server's protected records are at most 64 + 5 + 16 bytes and the ServerHello 133;
+    // the ClientHello with its PSK binder is the longest record we send.
+    static mut RECEIVED: [u8; 160] = [0; 160];
+    static mut SEND: [u8; 256] = [0; 256];
+    static mut HANDSHAKE: [u8; 256] = [0; 256];
+    // The host's entropy through semihosting, on both boards (a device would read its TRNG).
+    let mut entropy = [0u8; 32];
+    let seeded = File::open(c"/dev/urandom").and_then(|mut f| f.read_exact(&mut entropy));
+    let Ok(rng) = seeded.map(|()| HmacDrbg::<Sha256>::new(&entropy, b"m0-tls", b"")) else {
+        println!("m0-tls: FAIL no entropy");
+        semihosting::process::exit(1)
+    };
+    let Ok(mut rng) = rng else {
+        println!("m0-tls: FAIL drbg");
+        semihosting::process::exit(1)
+    };
+    let bufs = Buffers { received: RECEIVED, send: SEND, handshake: HANDSHAKE };
+    let painted = stack::paint();
+    let result = run(bufs, &mut rng);
+    let depth = stack::high_water(&painted);
+    match (result, depth) {
+        (Ok(()), Some(bytes)) => {
+            println!("m0-tls: ok, stack {bytes} B");
+            semihosting::process::exit(0)
+        }
+        (Ok(()), None) => println!("m0-tls: FAIL stack overflowed its painted range"),
+        (Err(e), _) => println!("m0-tls: FAIL {e:?}"),
+    }
+    semihosting::process::exit(1)
+}
+
+/// Reports a `HardFault` (a stack overflow into `.bss` ends here) and exits.
+#[cortex_m_rt::exception]
+unsafe fn HardFault(frame: &cortex_m_rt::ExceptionFrame) -> ! {
+    println!("HardFault at pc={:#010x} lr={:#010x}", frame.pc(), frame.lr());
+    semihosting::process::exit(EXIT_HARD_FAULT)
+}

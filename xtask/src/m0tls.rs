@@ -1,0 +1,178 @@
+//! `cargo xtask m0 --tls`: the TLS 1.3 client firmware (`xtask/m0-tls`) against a Halite
+//! server on the host. Builds the server (the same package, for the host) and the firmware,
+//! makes two named pipes, starts the server on them and runs the firmware under QEMU with the
+//! instruction-counting plugin of `m0 --cost`; the firmware opens the pipes through
+//! semihosting, completes an external-PSK handshake, has one message echoed and exits 0.
+//! Then one summary line: flash, RAM (static + painted stack peak) and the handshake's
+//! estimated Cortex-M0+ cycles by phase.
+//!
+//! The image is linked for the micro:bit (16 KiB of RAM) and run there first; while its
+//! stack does not fit, that run fails and the same image linked for `netduino2` (128 KiB)
+//! gives the figures, so a change that shrinks the client shows its effect either way.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use crate::cost::{self, Core, Counts};
+use crate::m0::{Binutils, M0Args, TARGET};
+use crate::size;
+use crate::util::{self, Report, StageResult};
+use crate::workspace::Workspace;
+
+/// The firmware and host-server package.
+const PACKAGE: &str = "m0-tls";
+/// The Cargo profile the firmware is measured in.
+const PROFILE: &str = "size";
+/// The marker function between phases (see `xtask/m0-tls/src/device.rs`).
+const MARKER: &str = "m0_tls_mark";
+/// The pipes, as the firmware and server name them (relative to the run directory).
+const PIPES: [&str; 2] = ["m0-tls-c2s", "m0-tls-s2c"];
+/// The phases between the firmware's four marks.
+const PHASES: [&str; 3] = ["ClientHello", "rest of handshake", "echo"];
+/// The build-time RAM switch (see `xtask/m0-tls/build.rs`) and the large-RAM board.
+const RAM_ENV: (&str, &str) = ("HALITE_M0_TLS_RAM", "128");
+const LARGE_RAM_MACHINE: &str = "netduino2";
+
+/// Runs the `m0 tls` stages into `report`.
+pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &M0Args) {
+    let dir = ws.target_dir.join("xtask").join("m0-tls");
+    let mut built = None;
+    report.stage("m0 tls build", || {
+        util::run(util::cargo().args(["build", "-p", PACKAGE]))?;
+        let server = ws.target_dir.join("debug").join(PACKAGE);
+        let small = build(ws, &dir, false)?;
+        let large = build(ws, &dir, true)?;
+        let plugin = cost::build_plugin(ws, &dir)?;
+        built = Some((server, small, large, plugin));
+        Ok(())
+    });
+    let Some((server, small, large, plugin)) = built else {
+        report.skip("m0 tls run", "the build failed");
+        return;
+    };
+    let fits = report.stage("m0 tls run (micro:bit, 16 KiB)", || {
+        run_image(&small, &server, &plugin, &dir, args)
+    });
+    if !fits {
+        let big = M0Args { machine: LARGE_RAM_MACHINE.to_owned(), ..args.clone() };
+        report.stage("m0 tls run (netduino2, 128 KiB)", || {
+            run_image(&large, &server, &plugin, &dir, &big)
+        });
+    }
+}
+
+/// Builds the firmware for the micro:bit map or the large-RAM one; returns a copy of the ELF.
+fn build(ws: &Workspace, dir: &Path, large_ram: bool) -> Result<PathBuf, String> {
+    let mut cmd = util::cargo();
+    cmd.args(["build", "-p", PACKAGE, "--target", TARGET, "--profile", PROFILE]);
+    if large_ram {
+        cmd.env(RAM_ENV.0, RAM_ENV.1);
+    } else {
+        cmd.env_remove(RAM_ENV.0);
+    }
+    util::run(&mut cmd)?;
+    let elf = ws.target_dir.join(TARGET).join(PROFILE).join(PACKAGE);
+    fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    let copy = dir.join(if large_ram { "m0-tls-128k.elf" } else { "m0-tls.elf" });
+    fs::copy(&elf, &copy).map_err(|e| format!("copying {}: {e}", elf.display()))?;
+    Ok(copy)
+}
+
+/// Fresh pipes in `dir`, the server started on them, the firmware run, both judged.
+fn run_image(elf: &Path, server: &Path, plugin: &Path, dir: &Path, m0: &M0Args) -> StageResult {
+    for pipe in PIPES {
+        let path = dir.join(pipe);
+        let _ = fs::remove_file(&path);
+        util::run(Command::new("mkfifo").arg(&path))?;
+    }
+    let mut server = Command::new(server)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("starting {}: {e}", server.display()))?;
+    let client = run_client(elf, plugin, dir, m0);
+    let served = finish(&mut server, client.is_ok());
+    let (marks, stack) = client?;
+    served?;
+    let phases = marks
+        .windows(2)
+        .map(|w| w[1].since(&w[0]).map(|d| Core::M0Plus.cycles(&d)))
+        .collect::<Option<Vec<u64>>>()
+        .filter(|p| p.len() == PHASES.len())
+        .ok_or_else(|| format!("expected {} marks, got {}", PHASES.len() + 1, marks.len()))?;
+    let tools = Binutils::find()?;
+    let sections =
+        size::parse_sections(&util::output(Command::new(&tools.size).arg("-A").arg(elf))?);
+    let of = |name: &str| sections.iter().find(|s| s.name == name).map_or(0, |s| s.size);
+    let flash = cost::flash_bytes(&tools, elf)?;
+    let ram = of(".data") + of(".bss") + of(".uninit");
+    let by_phase = PHASES
+        .iter()
+        .zip(&phases)
+        .map(|(name, c)| format!("{name} {}", thousands(*c)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    println!(
+        "m0-tls ({}): flash {} B (.text {} + .rodata {}), RAM {} + {} B (static + stack peak), \
+         handshake {} M0+ cycles ({by_phase})",
+        m0.machine,
+        thousands(flash),
+        thousands(of(".text")),
+        thousands(of(".rodata")),
+        thousands(ram),
+        thousands(stack),
+        thousands(phases[0] + phases[1]),
+    );
+    Ok(())
+}
+
+/// Runs the firmware with the counting plugin; returns the marks and the painted stack peak.
+fn run_client(
+    elf: &Path,
+    plugin: &Path,
+    dir: &Path,
+    m0: &M0Args,
+) -> Result<(Vec<Counts>, u64), String> {
+    let log = dir.join("m0-tls-plugin.log");
+    let mut cmd = cost::counted_qemu(elf, MARKER, plugin, &log, m0)?;
+    cmd.current_dir(dir);
+    let run = util::run_captured(&mut cmd, Duration::from_secs(m0.timeout))?;
+    let stack = parse_ok(&run.output);
+    match (run.status.and_then(|s| s.code()), stack) {
+        (Some(0), Some(stack)) => {
+            let text =
+                fs::read_to_string(&log).map_err(|e| format!("reading {}: {e}", log.display()))?;
+            Ok((cost::parse_marks(&text)?, stack))
+        }
+        (None, _) if run.status.is_none() => Err("QEMU timed out".into()),
+        (None, _) => Err("QEMU was killed (a CPU lockup: the stack overran RAM?)".into()),
+        (Some(code), _) => Err(format!("the firmware exited with status {code}")),
+    }
+}
+
+/// The stack peak from the firmware's `m0-tls: ok, stack N B` line.
+fn parse_ok(output: &str) -> Option<u64> {
+    output.lines().find_map(|line| {
+        line.trim().strip_prefix("m0-tls: ok, stack ")?.strip_suffix(" B")?.parse().ok()
+    })
+}
+
+/// Waits for the server after a successful client (killing it otherwise: it may be waiting on
+/// a pipe the firmware never opened) and judges it by its exit status.
+fn finish(server: &mut Child, client_ok: bool) -> StageResult {
+    if !client_ok {
+        let _ = server.kill();
+    }
+    match server.wait() {
+        Ok(status) if status.success() || !client_ok => Ok(()),
+        Ok(status) => Err(format!("the server failed ({status})")),
+        Err(e) => Err(format!("waiting for the server: {e}")),
+    }
+}
+
+/// `n` in groups of three digits, as the cost table prints counts.
+fn thousands(n: u64) -> String {
+    cost::grouped(&n.to_string())
+}
