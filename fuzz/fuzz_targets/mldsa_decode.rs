@@ -26,7 +26,7 @@ fn as_written(data: &[u8]) -> bool {
 /// The checks for one parameter set.
 macro_rules! level {
     ($m:ident, $which:expr, $data:expr) => {{
-        use $m::{SigningKey, Signature, VerifyingKey};
+        use $m::{Signature, SigningKey, VerifyingKey};
         let data: &[u8] = $data;
         match $which {
             0 => {
