@@ -44,6 +44,12 @@ pub mod oid {
     pub const SHA384: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02];
     /// id-sha512, 2.16.840.1.101.3.4.2.3.
     pub const SHA512: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03];
+    /// id-ml-dsa-44, 2.16.840.1.101.3.4.3.17 (RFC 9881 §2).
+    pub const ML_DSA_44: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11];
+    /// id-ml-dsa-65, 2.16.840.1.101.3.4.3.18.
+    pub const ML_DSA_65: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x12];
+    /// id-ml-dsa-87, 2.16.840.1.101.3.4.3.19.
+    pub const ML_DSA_87: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x13];
 }
 
 /// What kind of key an `AlgorithmIdentifier` (or a SEC1 key's curve) names: what a loader
@@ -73,6 +79,12 @@ pub enum KeyAlgorithm {
     X448,
     /// DSA.
     Dsa,
+    /// ML-DSA-44 (FIPS 204).
+    MlDsa44,
+    /// ML-DSA-65.
+    MlDsa65,
+    /// ML-DSA-87.
+    MlDsa87,
     /// An algorithm this crate does not know.
     Unknown,
 }
@@ -97,13 +109,16 @@ impl KeyAlgorithm {
             Self::X25519 => "X25519",
             Self::X448 => "X448",
             Self::Dsa => "DSA",
+            Self::MlDsa44 => "ML-DSA-44",
+            Self::MlDsa65 => "ML-DSA-65",
+            Self::MlDsa87 => "ML-DSA-87",
             Self::Unknown => "an unknown algorithm",
         }
     }
 }
 
 /// The key kinds named by their algorithm's OID, id-ecPublicKey's refined by its curve.
-const ALGORITHMS: [(&[u8], KeyAlgorithm); 8] = [
+const ALGORITHMS: [(&[u8], KeyAlgorithm); 11] = [
     (oid::RSA_ENCRYPTION, KeyAlgorithm::Rsa),
     (oid::EC_PUBLIC_KEY, KeyAlgorithm::EcOther),
     (oid::RSASSA_PSS, KeyAlgorithm::RsaPss),
@@ -112,6 +127,9 @@ const ALGORITHMS: [(&[u8], KeyAlgorithm); 8] = [
     (oid::X25519, KeyAlgorithm::X25519),
     (oid::X448, KeyAlgorithm::X448),
     (oid::DSA, KeyAlgorithm::Dsa),
+    (oid::ML_DSA_44, KeyAlgorithm::MlDsa44),
+    (oid::ML_DSA_65, KeyAlgorithm::MlDsa65),
+    (oid::ML_DSA_87, KeyAlgorithm::MlDsa87),
 ];
 
 /// The EC key kinds of the named curves with a kind of their own.
@@ -359,6 +377,8 @@ mod tests {
         assert_eq!(ec(oid::SECP256K1), KeyAlgorithm::EcOther);
         let rsa = AlgorithmIdentifier { oid: oid::RSA_ENCRYPTION, params: &[5, 0] };
         assert_eq!(rsa.kind(), KeyAlgorithm::Rsa);
+        let mldsa = AlgorithmIdentifier { oid: oid::ML_DSA_65, params: &[] };
+        assert_eq!(mldsa.kind(), KeyAlgorithm::MlDsa65);
         assert_eq!(std::format!("{}", KeyAlgorithm::EcP384), "EC P-384");
         let mut buf = [0u8; 32];
         let mut w = Writer::new(&mut buf);

@@ -5,6 +5,8 @@
 // it, not as code.
 #![allow(clippy::doc_markdown)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
@@ -14,6 +16,7 @@ mod shake;
 
 use core::fmt;
 
+pub use core_der::{KeyAlgorithm, PemError};
 pub use core_hash::{Implementation, RandomSource, Registered};
 pub use mldsa::{MAX_CONTEXT_LEN, MU_LEN, MlDsaImpl, PreHash, SEED_LEN, mldsa44, mldsa65, mldsa87};
 pub use mlkem::{MlKemImpl, SHARED_SECRET_LEN, SharedSecret, mlkem512, mlkem768, mlkem1024};
@@ -53,11 +56,27 @@ pub enum Error {
     /// An ML-DSA signature is well formed but not valid for this key, message and context:
     /// the commitment hash c̃ does not match.
     InvalidSignature,
+    /// A key file's DER is malformed, or holds what RFC 9881 does not allow (parameters in
+    /// the algorithm identifier, a private key in none of its three forms).
+    InvalidDer,
+    /// A key file holds a key of another algorithm or parameter set: `found` names it.
+    WrongAlgorithm {
+        /// The kind of key the encoding holds.
+        found: KeyAlgorithm,
+    },
+    /// The PEM around a key did not decode.
+    Pem(PemError),
+    /// An output buffer is too small.
+    BufferTooSmall,
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            Self::WrongAlgorithm { found } => {
+                return write!(f, "key is for another algorithm: {found}");
+            }
+            Self::Pem(e) => return write!(f, "PEM: {e}"),
             Self::InvalidLength => "key or ciphertext has the wrong length",
             Self::InvalidEncapsulationKey => "encapsulation key has a coefficient not below q",
             Self::InvalidDecapsulationKey => "decapsulation key fails its hash check",
@@ -67,9 +86,27 @@ impl fmt::Display for Error {
             Self::InvalidHint => "signature hint is malformed",
             Self::SignatureOutOfRange => "signature response z is out of range",
             Self::InvalidSignature => "signature does not verify",
+            Self::InvalidDer => "malformed DER",
+            Self::BufferTooSmall => "output buffer too small",
         })
     }
 }
 
 #[cfg(feature = "std")]
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Pem(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<core_der::Error> for Error {
+    fn from(e: core_der::Error) -> Self {
+        match e {
+            core_der::Error::BufferTooSmall => Self::BufferTooSmall,
+            _ => Self::InvalidDer,
+        }
+    }
+}

@@ -1,8 +1,9 @@
 //! Private keys for signing: [`any_supported_type`] loads PKCS#8 (Ed25519, ECDSA
-//! P-256/P-384/P-521, RSA, RSASSA-PSS), SEC1 EC and PKCS#1 RSA keys into rustls
-//! [`SigningKey`]s, which choose a signature scheme from what the peer offers: the curve's own
-//! scheme for ECDSA (RFC 8446 §4.2.3), Ed25519, RSA-PSS before PKCS#1 v1.5 and longer hashes
-//! first for an rsaEncryption key, and only `rsa_pss_pss_*` for an id-RSASSA-PSS key.
+//! P-256/P-384/P-521, RSA, RSASSA-PSS, ML-DSA in any RFC 9881 form), SEC1 EC and PKCS#1 RSA
+//! keys into rustls [`SigningKey`]s, which choose a signature scheme from what the peer
+//! offers: the curve's own scheme for ECDSA (RFC 8446 §4.2.3), Ed25519, RSA-PSS before PKCS#1
+//! v1.5 and longer hashes first for an rsaEncryption key, only `rsa_pss_pss_*` for an
+//! id-RSASSA-PSS key, and its parameter set's `mldsa*` scheme for ML-DSA.
 
 use std::sync::Arc;
 
@@ -26,6 +27,9 @@ pub fn any_supported_type(der: &PrivateKeyDer<'_>) -> Result<Arc<dyn SigningKey>
             }
             if let Ok(k) = core_ec::p521::SecretKey::from_pkcs8_der(der) {
                 return Ok(Arc::new(EcdsaKey::P521(k.into())));
+            }
+            if let Some(key) = MlDsaKey::from_pkcs8_der(der) {
+                return key;
             }
             rsa(core_rsa::PrivateKey::from_pkcs8_der(der))
         }
@@ -121,6 +125,90 @@ impl Signer for Ed25519Signer {
 
     fn scheme(&self) -> SignatureScheme {
         SignatureScheme::ED25519
+    }
+}
+
+/// An ML-DSA signing key, for its parameter set's scheme (draft-ietf-tls-mldsa; rustls offers
+/// it in TLS 1.3 only). Signatures are hedged, with the empty context.
+#[derive(Clone)]
+enum MlDsaKey {
+    MlDsa44(Arc<core_lattice::mldsa44::SigningKey>),
+    MlDsa65(Arc<core_lattice::mldsa65::SigningKey>),
+    MlDsa87(Arc<core_lattice::mldsa87::SigningKey>),
+}
+
+impl MlDsaKey {
+    /// The key of a PKCS#8 ML-DSA key (seed, expanded or both), an error for a malformed
+    /// one, or `None` for a key of another algorithm.
+    fn from_pkcs8_der(der: &[u8]) -> Option<Result<Arc<dyn SigningKey>, Error>> {
+        use core_lattice::{KeyAlgorithm, mldsa44, mldsa65, mldsa87};
+        let key = match core_der::pkix::PrivateKeyInfo::from_der(der).ok()?.algorithm.kind() {
+            KeyAlgorithm::MlDsa44 => {
+                mldsa44::SigningKey::from_pkcs8_der(der).map(|k| Self::MlDsa44(Arc::new(k)))
+            }
+            KeyAlgorithm::MlDsa65 => {
+                mldsa65::SigningKey::from_pkcs8_der(der).map(|k| Self::MlDsa65(Arc::new(k)))
+            }
+            KeyAlgorithm::MlDsa87 => {
+                mldsa87::SigningKey::from_pkcs8_der(der).map(|k| Self::MlDsa87(Arc::new(k)))
+            }
+            _ => return None,
+        };
+        Some(match key {
+            Ok(key) => Ok(Arc::new(key)),
+            Err(e) => Err(Error::General(format!("malformed ML-DSA private key ({e})"))),
+        })
+    }
+}
+
+impl core::fmt::Debug for MlDsaKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "MlDsaKey({:?})", Signer::scheme(self))
+    }
+}
+
+impl SigningKey for MlDsaKey {
+    fn choose_scheme(&self, offered: &[SignatureScheme]) -> Option<Box<dyn Signer>> {
+        offered.contains(&Signer::scheme(self)).then(|| Box::new(self.clone()) as Box<dyn Signer>)
+    }
+
+    fn public_key(&self) -> Option<SubjectPublicKeyInfoDer<'_>> {
+        Some(match self {
+            Self::MlDsa44(k) => {
+                public_key_to_spki(&alg_id::ML_DSA_44, k.verifying_key().as_bytes())
+            }
+            Self::MlDsa65(k) => {
+                public_key_to_spki(&alg_id::ML_DSA_65, k.verifying_key().as_bytes())
+            }
+            Self::MlDsa87(k) => {
+                public_key_to_spki(&alg_id::ML_DSA_87, k.verifying_key().as_bytes())
+            }
+        })
+    }
+
+    /// No TLS 1.2 `SignatureAlgorithm` exists for ML-DSA (as rustls's own providers say).
+    fn algorithm(&self) -> SignatureAlgorithm {
+        SignatureAlgorithm::Unknown(0)
+    }
+}
+
+impl Signer for MlDsaKey {
+    fn sign(&self, message: &[u8]) -> Result<Vec<u8>, Error> {
+        let rng = &mut core_hash::PooledOsRandom;
+        match self {
+            Self::MlDsa44(k) => k.sign(message, &[], rng).map(|s| s.as_bytes().to_vec()),
+            Self::MlDsa65(k) => k.sign(message, &[], rng).map(|s| s.as_bytes().to_vec()),
+            Self::MlDsa87(k) => k.sign(message, &[], rng).map(|s| s.as_bytes().to_vec()),
+        }
+        .map_err(|e| Error::General(format!("ML-DSA signing failed ({e})")))
+    }
+
+    fn scheme(&self) -> SignatureScheme {
+        match self {
+            Self::MlDsa44(_) => SignatureScheme::ML_DSA_44,
+            Self::MlDsa65(_) => SignatureScheme::ML_DSA_65,
+            Self::MlDsa87(_) => SignatureScheme::ML_DSA_87,
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Signature verification for certificates and handshake signatures, as the
 //! [`WebPkiSupportedAlgorithms`] table rustls and webpki consult: Ed25519 and ECDSA from
-//! `core-ec`, RSA PKCS#1 v1.5 and PSS (2048 to 8192-bit moduli) from `core-rsa`.
+//! `core-ec`, RSA PKCS#1 v1.5 and PSS (2048 to 8192-bit moduli) from `core-rsa`, ML-DSA
+//! (FIPS 204, RFC 9881 keys, TLS 1.3 only) from `core-lattice`.
 
 use pki_types::{AlgorithmIdentifier, InvalidSignature, SignatureVerificationAlgorithm, alg_id};
 use rustls::SignatureScheme;
@@ -30,6 +31,51 @@ impl SignatureVerificationAlgorithm for Ed25519 {
 
     fn signature_alg_id(&self) -> AlgorithmIdentifier {
         alg_id::ED25519
+    }
+}
+
+/// An ML-DSA parameter set.
+#[derive(Clone, Copy, Debug)]
+enum MlDsaLevel {
+    MlDsa44,
+    MlDsa65,
+    MlDsa87,
+}
+
+/// Pure ML-DSA with the empty context, as certificates (RFC 9881 §3) and TLS 1.3
+/// `CertificateVerify` (draft-ietf-tls-mldsa) sign.
+#[derive(Debug)]
+struct MlDsa(MlDsaLevel);
+
+impl SignatureVerificationAlgorithm for MlDsa {
+    fn verify_signature(
+        &self,
+        public_key: &[u8],
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<(), InvalidSignature> {
+        use core_lattice::{mldsa44, mldsa65, mldsa87};
+        match self.0 {
+            MlDsaLevel::MlDsa44 => mldsa44::VerifyingKey::from_bytes(public_key)
+                .and_then(|k| k.verify(message, &[], &mldsa44::Signature::from_bytes(signature)?)),
+            MlDsaLevel::MlDsa65 => mldsa65::VerifyingKey::from_bytes(public_key)
+                .and_then(|k| k.verify(message, &[], &mldsa65::Signature::from_bytes(signature)?)),
+            MlDsaLevel::MlDsa87 => mldsa87::VerifyingKey::from_bytes(public_key)
+                .and_then(|k| k.verify(message, &[], &mldsa87::Signature::from_bytes(signature)?)),
+        }
+        .map_err(|_| InvalidSignature)
+    }
+
+    fn public_key_alg_id(&self) -> AlgorithmIdentifier {
+        match self.0 {
+            MlDsaLevel::MlDsa44 => alg_id::ML_DSA_44,
+            MlDsaLevel::MlDsa65 => alg_id::ML_DSA_65,
+            MlDsaLevel::MlDsa87 => alg_id::ML_DSA_87,
+        }
+    }
+
+    fn signature_alg_id(&self) -> AlgorithmIdentifier {
+        self.public_key_alg_id()
     }
 }
 
@@ -237,11 +283,18 @@ algs! {
     RSA_PSS_2048_8192_SHA384_LEGACY_KEY = Rsa { hash: SigHash::Sha384, padding: RsaPadding::Pss };
     /// RSA-PSS with SHA-512 by an rsaEncryption key, 2048–8192 bits.
     RSA_PSS_2048_8192_SHA512_LEGACY_KEY = Rsa { hash: SigHash::Sha512, padding: RsaPadding::Pss };
+    /// ML-DSA-44.
+    ML_DSA_44 = MlDsa(MlDsaLevel::MlDsa44);
+    /// ML-DSA-65.
+    ML_DSA_65 = MlDsa(MlDsaLevel::MlDsa65);
+    /// ML-DSA-87.
+    ML_DSA_87 = MlDsa(MlDsaLevel::MlDsa87);
 }
 
 /// Every algorithm above, and which handshake signature schemes each verifies, in order of
-/// preference (the order rustls advertises): ECDSA, Ed25519, RSA-PSS, then PKCS#1 v1.5
-/// (which rustls offers only for TLS 1.2 handshakes).
+/// preference (the order rustls advertises): ECDSA, Ed25519, RSA-PSS, PKCS#1 v1.5 (which
+/// rustls offers only for TLS 1.2 handshakes), then ML-DSA (TLS 1.3 only, as rustls keeps
+/// it).
 pub static SUPPORTED_SIG_ALGS: WebPkiSupportedAlgorithms = WebPkiSupportedAlgorithms {
     all: &[
         ECDSA_P256_SHA256,
@@ -263,6 +316,9 @@ pub static SUPPORTED_SIG_ALGS: WebPkiSupportedAlgorithms = WebPkiSupportedAlgori
         RSA_PKCS1_2048_8192_SHA256_ABSENT_PARAMS,
         RSA_PKCS1_2048_8192_SHA384_ABSENT_PARAMS,
         RSA_PKCS1_2048_8192_SHA512_ABSENT_PARAMS,
+        ML_DSA_44,
+        ML_DSA_65,
+        ML_DSA_87,
     ],
     // In TLS 1.2 the curve is not fixed by the scheme, so each ECDSA scheme lists every curve;
     // TLS 1.3 tries only the first, whose curve matches the scheme.
@@ -286,5 +342,8 @@ pub static SUPPORTED_SIG_ALGS: WebPkiSupportedAlgorithms = WebPkiSupportedAlgori
         (SignatureScheme::RSA_PKCS1_SHA512, &[RSA_PKCS1_2048_8192_SHA512]),
         (SignatureScheme::RSA_PKCS1_SHA384, &[RSA_PKCS1_2048_8192_SHA384]),
         (SignatureScheme::RSA_PKCS1_SHA256, &[RSA_PKCS1_2048_8192_SHA256]),
+        (SignatureScheme::ML_DSA_44, &[ML_DSA_44]),
+        (SignatureScheme::ML_DSA_65, &[ML_DSA_65]),
+        (SignatureScheme::ML_DSA_87, &[ML_DSA_87]),
     ],
 };

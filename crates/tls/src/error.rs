@@ -265,7 +265,7 @@ pub enum KeyError {
     /// The DER is not a well-formed PKCS#8 `PrivateKeyInfo`, or the key inside it is not.
     BadEncoding,
     /// The key's algorithm (or curve) is not one we sign with: Ed25519, ECDSA P-256/P-384,
-    /// RSA and RSASSA-PSS are.
+    /// RSA, RSASSA-PSS and (with the `mldsa` feature) ML-DSA are.
     UnsupportedAlgorithm,
     /// An RSA modulus outside 2048 bits to `core_rsa::MAX_BITS`.
     UnsupportedKeySize,
@@ -288,8 +288,8 @@ impl fmt::Display for KeyError {
             }
             Self::BadEncoding => f.write_str("the key is not well-formed PKCS#8 DER"),
             Self::UnsupportedAlgorithm => f.write_str(
-                "the key's algorithm is not supported (Ed25519, ECDSA P-256/P-384, RSA and \
-                 RSASSA-PSS are)",
+                "the key's algorithm is not supported (Ed25519, ECDSA P-256/P-384, RSA, \
+                 RSASSA-PSS and ML-DSA are)",
             ),
             Self::UnsupportedKeySize => {
                 write!(f, "the RSA key size is not supported (2048 to {} bits)", core_rsa::MAX_BITS)

@@ -1,16 +1,28 @@
-//! Signing keys for CertificateVerify — Ed25519, ECDSA P-256/P-384 (`core-ec`) and RSA-PSS
-//! (`core-rsa`) with rsaEncryption or RSASSA-PSS keys — loaded from PKCS#8, and the choice of a signature scheme among those the
-//! peer offered in `signature_algorithms` (RFC 8446 §4.2.3, §4.4.3).
+//! Signing keys for CertificateVerify — Ed25519, ECDSA P-256/P-384 (`core-ec`), RSA-PSS
+//! (`core-rsa`) with rsaEncryption or RSASSA-PSS keys, and with the `mldsa` feature ML-DSA
+//! (`core-lattice`, TLS 1.3 only) — loaded from PKCS#8, and the choice of a signature scheme
+//! among those the peer offered in `signature_algorithms` (RFC 8446 §4.2.3, §4.4.3).
 
 use core_ec::{ed25519, p256, p384};
 use core_hash::RandomSource;
+#[cfg(feature = "mldsa")]
+use core_lattice::{mldsa44, mldsa65, mldsa87};
 
 use crate::error::{ApiMisuse, Error, KeyError};
 use crate::msgs::SignatureScheme;
 use crate::pem::PemError;
 use crate::provider::Signer;
 
+/// The longest signature produced: ML-DSA-87's with the `mldsa` feature, else RSA's with an
+/// 8192-bit modulus.
+#[cfg(feature = "mldsa")]
+pub const MAX_SIGNATURE_LEN: usize = {
+    let rsa = core_rsa::MAX_BITS / 8;
+    let mldsa = core_lattice::mldsa87::SIGNATURE_LEN;
+    if mldsa > rsa { mldsa } else { rsa }
+};
 /// The longest signature produced: RSA with an 8192-bit modulus.
+#[cfg(not(feature = "mldsa"))]
 pub const MAX_SIGNATURE_LEN: usize = core_rsa::MAX_BITS / 8;
 
 /// Algorithm identifiers (OID contents) a PKCS#8 key may carry.
@@ -36,6 +48,8 @@ mod oid {
     pub(super) const SHA384: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02];
     /// id-sha512, 2.16.840.1.101.3.4.2.3.
     pub(super) const SHA512: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03];
+    #[cfg(feature = "mldsa")]
+    pub(super) use core_der::pkix::oid::{ML_DSA_44, ML_DSA_65, ML_DSA_87};
 }
 
 /// DER tags met in a PKCS#8 key.
@@ -168,6 +182,15 @@ pub enum SigningKey {
         /// The hash its RSASSA-PSS-params restrict it to (`None`: no parameters).
         hash: Option<core_rsa::HashAlg>,
     },
+    /// ML-DSA-44 (scheme `mldsa44`, TLS 1.3 only).
+    #[cfg(feature = "mldsa")]
+    MlDsa44(mldsa44::SigningKey),
+    /// ML-DSA-65 (scheme `mldsa65`, TLS 1.3 only).
+    #[cfg(feature = "mldsa")]
+    MlDsa65(mldsa65::SigningKey),
+    /// ML-DSA-87 (scheme `mldsa87`, TLS 1.3 only).
+    #[cfg(feature = "mldsa")]
+    MlDsa87(mldsa87::SigningKey),
 }
 
 impl core::fmt::Debug for SigningKey {
@@ -178,13 +201,20 @@ impl core::fmt::Debug for SigningKey {
             Self::EcdsaP384(_) => "SigningKey::EcdsaP384",
             Self::Rsa(_) => "SigningKey::Rsa",
             Self::RsaPss { .. } => "SigningKey::RsaPss",
+            #[cfg(feature = "mldsa")]
+            Self::MlDsa44(_) => "SigningKey::MlDsa44",
+            #[cfg(feature = "mldsa")]
+            Self::MlDsa65(_) => "SigningKey::MlDsa65",
+            #[cfg(feature = "mldsa")]
+            Self::MlDsa87(_) => "SigningKey::MlDsa87",
         })
     }
 }
 
 impl SigningKey {
-    /// Reads a PKCS#8 `PrivateKeyInfo` (DER) holding an Ed25519, P-256, P-384, RSA or
-    /// RSASSA-PSS key.
+    /// Reads a PKCS#8 `PrivateKeyInfo` (DER) holding an Ed25519, P-256, P-384, RSA,
+    /// RSASSA-PSS or (with the `mldsa` feature) ML-DSA key, the last in any of RFC 9881's
+    /// three private-key forms.
     /// Anything else is an [`Error::InvalidKey`] that says why: an algorithm or curve we do
     /// not sign with, malformed DER, or an RSA size out of range.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
@@ -215,6 +245,18 @@ impl SigningKey {
                 // The private key itself is an RSAPrivateKey as for rsaEncryption.
                 let key = core_rsa::PrivateKey::from_pkcs1_der(key).map_err(rsa_key_error)?;
                 Ok(Self::RsaPss { key, hash })
+            }
+            #[cfg(feature = "mldsa")]
+            oid::ML_DSA_44 => {
+                mldsa44::SigningKey::from_pkcs8_der(der).map(Self::MlDsa44).map_err(mldsa_key_error)
+            }
+            #[cfg(feature = "mldsa")]
+            oid::ML_DSA_65 => {
+                mldsa65::SigningKey::from_pkcs8_der(der).map(Self::MlDsa65).map_err(mldsa_key_error)
+            }
+            #[cfg(feature = "mldsa")]
+            oid::ML_DSA_87 => {
+                mldsa87::SigningKey::from_pkcs8_der(der).map(Self::MlDsa87).map_err(mldsa_key_error)
             }
             _ => Err(KeyError::UnsupportedAlgorithm.into()),
         }
@@ -320,12 +362,19 @@ impl Signer for SigningKey {
             }
             // No other hash survives `pss_restriction`.
             Self::RsaPss { .. } => &[],
+            #[cfg(feature = "mldsa")]
+            Self::MlDsa44(_) => &[SignatureScheme::ML_DSA_44],
+            #[cfg(feature = "mldsa")]
+            Self::MlDsa65(_) => &[SignatureScheme::ML_DSA_65],
+            #[cfg(feature = "mldsa")]
+            Self::MlDsa87(_) => &[SignatureScheme::ML_DSA_87],
         }
     }
 
     /// In TLS 1.2 an ECDSA key also signs with the other `ecdsa_*` schemes' hashes (SHA-256,
     /// -384, -512, its own curve's first) and an rsaEncryption key with PKCS#1 v1.5 too (after
-    /// PSS); an RSASSA-PSS key signs only PSS, as in 1.3.
+    /// PSS); an RSASSA-PSS key signs only PSS, as in 1.3; an ML-DSA key does not sign in
+    /// TLS 1.2 at all (its schemes are TLS 1.3 only).
     fn tls12_schemes(&self) -> &[SignatureScheme] {
         match self {
             Self::EcdsaP256(_) => &[
@@ -346,6 +395,8 @@ impl Signer for SigningKey {
                 SignatureScheme::RSA_PKCS1_SHA384,
                 SignatureScheme::RSA_PKCS1_SHA512,
             ],
+            #[cfg(feature = "mldsa")]
+            Self::MlDsa44(_) | Self::MlDsa65(_) | Self::MlDsa87(_) => &[],
             _ => self.schemes(),
         }
     }
@@ -375,8 +426,8 @@ impl Signer for SigningKey {
             Self::RsaPss { hash: Some(core_rsa::HashAlg::Sha384), .. } => {
                 &[SignatureScheme::RSA_PSS_PSS_SHA384]
             }
-            // Ed25519 signs whole messages; no other PSS hash is kept.
-            Self::Ed25519(_) | Self::RsaPss { .. } => &[],
+            // Ed25519 signs whole messages; no other PSS hash is kept; ML-DSA is not for 1.2.
+            _ => &[],
         }
     }
 
@@ -428,12 +479,13 @@ impl Signer for SigningKey {
             (Self::Rsa(k) | Self::RsaPss { key: k, .. }, _) => {
                 k.sign_pss_prehash(core_rsa::Pss::new(hash), digest, rng, out).map_err(rsa_error)
             }
-            (Self::Ed25519(_), _) => Err(bad),
+            _ => Err(bad),
         }
     }
 
-    /// ECDSA signatures are deterministic (RFC 6979); `rng` gives RSA-PSS its salt and blinds
-    /// the RSA private operation.
+    /// ECDSA signatures are deterministic (RFC 6979); `rng` gives RSA-PSS its salt, blinds
+    /// the RSA private operation, and hedges ML-DSA (pure, empty context, as
+    /// draft-ietf-tls-mldsa signs the CertificateVerify content).
     fn sign(
         &self,
         scheme: SignatureScheme,
@@ -484,6 +536,18 @@ impl Signer for SigningKey {
                     _ => Error::ApiMisuse(ApiMisuse::BadConfig),
                 })
             }
+            #[cfg(feature = "mldsa")]
+            Self::MlDsa44(k) => {
+                put(k.sign(msg, &[], &mut &mut *rng).map_err(mldsa_sign_error)?.as_bytes())
+            }
+            #[cfg(feature = "mldsa")]
+            Self::MlDsa65(k) => {
+                put(k.sign(msg, &[], &mut &mut *rng).map_err(mldsa_sign_error)?.as_bytes())
+            }
+            #[cfg(feature = "mldsa")]
+            Self::MlDsa87(k) => {
+                put(k.sign(msg, &[], &mut &mut *rng).map_err(mldsa_sign_error)?.as_bytes())
+            }
         }
     }
 }
@@ -514,6 +578,19 @@ fn rsa_key_error(e: core_rsa::Error) -> Error {
         _ => KeyError::BadEncoding,
     }
     .into()
+}
+
+/// The [`KeyError`] for a `core-lattice` ML-DSA key refusal (its algorithm was checked).
+#[cfg(feature = "mldsa")]
+fn mldsa_key_error(_: core_lattice::Error) -> Error {
+    KeyError::BadEncoding.into()
+}
+
+/// The [`Error`] for an ML-DSA signing failure: only the random source can fail (the context
+/// is empty).
+#[cfg(feature = "mldsa")]
+fn mldsa_sign_error(_: core_lattice::Error) -> Error {
+    Error::RandomFailed
 }
 
 /// A certificate chain (DER, end-entity first) and the private key of its end-entity

@@ -1,8 +1,8 @@
 //! Certificate and signature verification: `rustls-webpki` walks the chain, and the
 //! signatures it meets are checked by Halite's own [`SignatureVerificationAlgorithm`]
 //! implementations — Ed25519 and ECDSA P-256/P-384 from `core-ec`, RSA PKCS#1 v1.5 and PSS
-//! from `core-rsa`, for rsaEncryption and RSASSA-PSS keys — so no other crypto library sits
-//! underneath. `rustls-webpki` 0.103 has no verifiers for RSASSA-PSS keys (its PSS ones are
+//! from `core-rsa`, for rsaEncryption and RSASSA-PSS keys, and with the `mldsa` feature
+//! ML-DSA-44/65/87 from `core-lattice` — so no other crypto library sits underneath. `rustls-webpki` 0.103 has no verifiers for RSASSA-PSS keys (its PSS ones are
 //! for rsaEncryption keys only), so ours name those keys' algorithm identifiers themselves.
 
 use pki_types::{
@@ -119,6 +119,74 @@ impl SignatureVerificationAlgorithm for EcdsaVerify {
         }
     }
 }
+
+/// An ML-DSA parameter set (FIPS 204 Table 1).
+#[cfg(feature = "mldsa")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MlDsaLevel {
+    /// ML-DSA-44.
+    MlDsa44,
+    /// ML-DSA-65.
+    MlDsa65,
+    /// ML-DSA-87.
+    MlDsa87,
+}
+
+/// Pure ML-DSA signatures with the empty context, as both certificates (RFC 9881 §3) and
+/// TLS 1.3's CertificateVerify (draft-ietf-tls-mldsa) make them, checked with
+/// `core_lattice`. The key is the raw public key of the `SubjectPublicKeyInfo`.
+#[cfg(feature = "mldsa")]
+#[derive(Debug)]
+pub struct MlDsaVerify {
+    /// The parameter set of key and signature.
+    pub level: MlDsaLevel,
+}
+
+#[cfg(feature = "mldsa")]
+impl SignatureVerificationAlgorithm for MlDsaVerify {
+    fn verify_signature(
+        &self,
+        public_key: &[u8],
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<(), InvalidSignature> {
+        use core_lattice::{mldsa44, mldsa65, mldsa87};
+        match self.level {
+            MlDsaLevel::MlDsa44 => mldsa44::VerifyingKey::from_bytes(public_key)
+                .and_then(|k| k.verify(message, &[], &mldsa44::Signature::from_bytes(signature)?)),
+            MlDsaLevel::MlDsa65 => mldsa65::VerifyingKey::from_bytes(public_key)
+                .and_then(|k| k.verify(message, &[], &mldsa65::Signature::from_bytes(signature)?)),
+            MlDsaLevel::MlDsa87 => mldsa87::VerifyingKey::from_bytes(public_key)
+                .and_then(|k| k.verify(message, &[], &mldsa87::Signature::from_bytes(signature)?)),
+        }
+        .map_err(|_| InvalidSignature)
+    }
+
+    fn public_key_alg_id(&self) -> AlgorithmIdentifier {
+        match self.level {
+            MlDsaLevel::MlDsa44 => alg_id::ML_DSA_44,
+            MlDsaLevel::MlDsa65 => alg_id::ML_DSA_65,
+            MlDsaLevel::MlDsa87 => alg_id::ML_DSA_87,
+        }
+    }
+
+    fn signature_alg_id(&self) -> AlgorithmIdentifier {
+        self.public_key_alg_id()
+    }
+}
+
+/// ML-DSA-44.
+#[cfg(feature = "mldsa")]
+pub static ML_DSA_44: &dyn SignatureVerificationAlgorithm =
+    &MlDsaVerify { level: MlDsaLevel::MlDsa44 };
+/// ML-DSA-65.
+#[cfg(feature = "mldsa")]
+pub static ML_DSA_65: &dyn SignatureVerificationAlgorithm =
+    &MlDsaVerify { level: MlDsaLevel::MlDsa65 };
+/// ML-DSA-87.
+#[cfg(feature = "mldsa")]
+pub static ML_DSA_87: &dyn SignatureVerificationAlgorithm =
+    &MlDsaVerify { level: MlDsaLevel::MlDsa87 };
 
 /// The smallest RSA modulus accepted, in bits (as rustls and the CA/Browser Forum require).
 pub const MIN_RSA_BITS: usize = 2048;
@@ -270,10 +338,17 @@ pub static SUPPORTED_CERT_SIG_ALGS: &[&dyn SignatureVerificationAlgorithm] = &[
     RSA_PKCS1_SHA256,
     RSA_PKCS1_SHA384,
     RSA_PKCS1_SHA512,
+    #[cfg(feature = "mldsa")]
+    ML_DSA_44,
+    #[cfg(feature = "mldsa")]
+    ML_DSA_65,
+    #[cfg(feature = "mldsa")]
+    ML_DSA_87,
 ];
 
 /// The TLS signature schemes this side can verify in CertificateVerify, with their verifier,
-/// in the order they are offered (RFC 8446 §4.2.3: PKCS#1 v1.5 is for certificates only).
+/// in the order they are offered (RFC 8446 §4.2.3: PKCS#1 v1.5 is for certificates only;
+/// the ML-DSA schemes last, as the classical ones are smaller on the wire and faster to check).
 pub static SUPPORTED_SCHEMES: &[(SignatureScheme, &dyn SignatureVerificationAlgorithm)] = &[
     (SignatureScheme::ED25519, ED25519),
     (SignatureScheme::ECDSA_SECP256R1_SHA256, ECDSA_P256_SHA256),
@@ -284,6 +359,12 @@ pub static SUPPORTED_SCHEMES: &[(SignatureScheme, &dyn SignatureVerificationAlgo
     (SignatureScheme::RSA_PSS_PSS_SHA256, RSA_PSS_KEY_SHA256),
     (SignatureScheme::RSA_PSS_PSS_SHA384, RSA_PSS_KEY_SHA384),
     (SignatureScheme::RSA_PSS_PSS_SHA512, RSA_PSS_KEY_SHA512),
+    #[cfg(feature = "mldsa")]
+    (SignatureScheme::ML_DSA_44, ML_DSA_44),
+    #[cfg(feature = "mldsa")]
+    (SignatureScheme::ML_DSA_65, ML_DSA_65),
+    #[cfg(feature = "mldsa")]
+    (SignatureScheme::ML_DSA_87, ML_DSA_87),
 ];
 
 /// The TLS signature schemes this side can verify in a TLS 1.2 ServerKeyExchange or

@@ -37,6 +37,7 @@
 //! [`MlDsaImpl`] carrying its `core_cpu` token, as in ML-KEM.
 
 mod dsa;
+mod pkix;
 mod poly;
 mod portable;
 
@@ -189,7 +190,8 @@ pub const MAX_CONTEXT_LEN: usize = 255;
 macro_rules! parameter_set {
     (
         $(#[$doc:meta])*
-        $module:ident, $name:literal, $params:ident, k = $k:literal, l = $l:literal
+        $module:ident, $name:literal, $params:ident, k = $k:literal, l = $l:literal,
+        oid = $oid:ident
     ) => {
         $(#[$doc])*
         pub mod $module {
@@ -203,6 +205,8 @@ macro_rules! parameter_set {
 
             const K: usize = $k;
             const L: usize = $l;
+
+            super::pkix::key_encodings!(core_der::pkix::oid::$oid);
 
             /// Bytes of an encoded public key (FIPS 204 Algorithm 22).
             pub const PUBLIC_KEY_LEN: usize = Params::pk_len(K);
@@ -509,17 +513,17 @@ macro_rules! parameter_set {
 parameter_set! {
     /// ML-DSA-44 (FIPS 204 Table 1: k = 4, ℓ = 4, η = 2, γ₁ = 2^17, γ₂ = (q−1)/88), NIST
     /// security category 2.
-    mldsa44, "ML-DSA-44", P44, k = 4, l = 4
+    mldsa44, "ML-DSA-44", P44, k = 4, l = 4, oid = ML_DSA_44
 }
 
 parameter_set! {
     /// ML-DSA-65 (FIPS 204 Table 1: k = 6, ℓ = 5, η = 4, γ₁ = 2^19, γ₂ = (q−1)/32), NIST
     /// security category 3.
-    mldsa65, "ML-DSA-65", P65, k = 6, l = 5
+    mldsa65, "ML-DSA-65", P65, k = 6, l = 5, oid = ML_DSA_65
 }
 
 parameter_set! {
     /// ML-DSA-87 (FIPS 204 Table 1: k = 8, ℓ = 7, η = 2, γ₁ = 2^19, γ₂ = (q−1)/32), NIST
     /// security category 5.
-    mldsa87, "ML-DSA-87", P87, k = 8, l = 7
+    mldsa87, "ML-DSA-87", P87, k = 8, l = 7, oid = ML_DSA_87
 }

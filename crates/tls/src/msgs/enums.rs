@@ -203,6 +203,12 @@ wire_enum! {
         RSA_PSS_PSS_SHA384 = 0x080a,
         /// `rsa_pss_pss_sha512`.
         RSA_PSS_PSS_SHA512 = 0x080b,
+        /// `mldsa44` (draft-ietf-tls-mldsa: pure ML-DSA-44, TLS 1.3 only).
+        ML_DSA_44 = 0x0904,
+        /// `mldsa65`.
+        ML_DSA_65 = 0x0905,
+        /// `mldsa87`.
+        ML_DSA_87 = 0x0906,
     }
 }
 
