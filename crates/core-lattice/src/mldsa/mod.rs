@@ -5,9 +5,11 @@
 //!
 //! What differs between implementations is the ring arithmetic: the NTT, its inverse and the
 //! product in T_q ([`MlDsaImpl`]'s methods). The algorithms over it (`dsa.rs`) and the
-//! reductions, encodings and samplers (`poly.rs`) are shared. One implementation exists
-//! today, `portable` (`i32` coefficients, 32-bit Montgomery products, plain Rust); AVX2, NEON
-//! and Thumb-1 ones will join it.
+//! reductions, encodings and samplers (`poly.rs`) are shared. Two implementations exist:
+//! - `portable`: `i32` coefficients, 32-bit Montgomery products, plain Rust.
+//! - `x86_avx2`: the same arithmetic eight coefficients per AVX2 register (`vpmuldq` on the
+//!   even and odd lanes), with exactly `portable`'s outputs. The default on x86-64 CPUs with
+//!   AVX2.
 //!
 //! # Constant time
 //!
@@ -39,6 +41,8 @@
 mod dsa;
 mod poly;
 mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
 
 use dsa::Params;
 use poly::{Gamma2, Poly, Q};
@@ -48,7 +52,11 @@ core_hash::implementation_enum! {
     /// generation, signing and verification run on. Keys choose the best one when built and
     /// keep it; `set_implementation` on a key picks another.
     pub enum MlDsaImpl {
-        accelerated {}
+        accelerated {
+            /// AVX2: eight `i32` coefficients per register, `vpmuldq` Montgomery products on
+            /// the even and odd lanes.
+            X86Avx2(core_cpu::Avx2) => "x86_avx2",
+        }
         portable {
             /// `i32` coefficients with 32-bit Montgomery products, in plain Rust.
             Portable => "portable",
@@ -67,21 +75,30 @@ impl MlDsaImpl {
     #[inline]
     fn ntt(self, p: &mut Poly) {
         match self {
-            Self::Portable => portable::ntt(p),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::ntt(token, p),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::ntt(p),
         }
     }
 
     #[inline]
     fn inv_ntt(self, p: &mut Poly) {
         match self {
-            Self::Portable => portable::inv_ntt(p),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::inv_ntt(token, p),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::inv_ntt(p),
         }
     }
 
     #[inline]
     fn pointwise_acc(self, acc: &mut Poly, a: &Poly, b: &Poly) {
         match self {
-            Self::Portable => portable::pointwise_acc(acc, a, b),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::pointwise_acc(token, acc, a, b),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::pointwise_acc(acc, a, b),
         }
     }
 }
