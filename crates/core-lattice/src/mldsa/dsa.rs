@@ -102,6 +102,10 @@ fn row_times<'v, const L: usize>(
     acc: &mut Poly,
     tmp: &mut [Poly; 2],
 ) {
+    if imp.holds_matrix() {
+        row_times_held::<L>(imp, rho, i, vec, acc, tmp);
+        return;
+    }
     acc.0 = [0; N];
     let [a, v] = tmp;
     for j in 0..L {
@@ -109,6 +113,31 @@ fn row_times<'v, const L: usize>(
         match vec(j, v) {
             Some(held) => imp.pointwise_acc(acc, a, held),
             None => imp.pointwise_acc(acc, a, v),
+        }
+    }
+}
+
+/// [`row_times`] with the row of Â sampled at once (four entries at a time), for the
+/// backends that hold vectors. Not inlined, so the row is on the stack only on that path.
+#[inline(never)]
+fn row_times_held<'v, const L: usize>(
+    imp: MlDsaImpl,
+    rho: &[u8; 32],
+    i: usize,
+    mut vec: impl FnMut(usize, &mut Poly) -> Option<&'v Poly>,
+    acc: &mut Poly,
+    tmp: &mut [Poly; 2],
+) {
+    let mut row = [const { Poly::ZERO }; L];
+    for (c, entries) in row.chunks_mut(4).enumerate() {
+        let index: [[u8; 2]; 4] = core::array::from_fn(|k| [(4 * c + k) as u8, i as u8]);
+        imp.sample_uniform_x4(rho, &index[..entries.len()], entries);
+    }
+    acc.0 = [0; N];
+    for (j, a) in row.iter().enumerate() {
+        match vec(j, &mut tmp[1]) {
+            Some(held) => imp.pointwise_acc(acc, a, held),
+            None => imp.pointwise_acc(acc, a, &tmp[1]),
         }
     }
 }
@@ -131,6 +160,142 @@ impl<const M: usize> Drop for Scratch<M> {
         self.vec.zeroize();
         self.acc.zeroize();
         self.tmp.zeroize();
+    }
+}
+
+/// Where signing takes row products with Â and the NTT forms of s₁, s₂ and t₀ from:
+/// sampled, decoded and transformed from the encoded key each time they are used
+/// ([`Streamed`], for a small stack), or held ([`Expanded`]).
+pub(crate) trait KeySource<const K: usize, const L: usize> {
+    /// `acc` = row `i` of Â times `vec` (times R^−1); `tmp` is scratch.
+    fn row_times(
+        &self,
+        imp: MlDsaImpl,
+        i: usize,
+        vec: &[Poly; L],
+        acc: &mut Poly,
+        tmp: &mut [Poly; 2],
+    );
+
+    /// NTT(s₁\[j\]), or NTT(s₂\[j − ℓ\]) for j ≥ ℓ: held, or computed into `tmp`.
+    fn s_hat<'a>(&'a self, imp: MlDsaImpl, j: usize, tmp: &'a mut Poly) -> &'a Poly;
+
+    /// NTT(t₀\[i\]): held, or computed into `tmp`.
+    fn t0_hat<'a>(&'a self, imp: MlDsaImpl, i: usize, tmp: &'a mut Poly) -> &'a Poly;
+}
+
+/// The encoded signing key itself as a [`KeySource`]: nothing is held, each entry of Â is
+/// sampled and each polynomial of the key decoded and transformed when it is used.
+struct Streamed<'k> {
+    p: Params,
+    sk: &'k [u8],
+    layout: SkLayout,
+    rho: [u8; 32],
+}
+
+impl<'k> Streamed<'k> {
+    fn new<const K: usize, const L: usize>(p: Params, sk: &'k [u8]) -> Self {
+        // ρ is published in pk: the rejection sampling of Â may branch on it.
+        let rho = core_hash::declassify(sk[..32].try_into().unwrap_or([0; 32]));
+        Self { p, sk, layout: SkLayout::new::<K, L>(p), rho }
+    }
+}
+
+impl<const K: usize, const L: usize> KeySource<K, L> for Streamed<'_> {
+    fn row_times(
+        &self,
+        imp: MlDsaImpl,
+        i: usize,
+        vec: &[Poly; L],
+        acc: &mut Poly,
+        tmp: &mut [Poly; 2],
+    ) {
+        row_times::<L>(imp, &self.rho, i, |j, _| Some(&vec[j]), acc, tmp);
+    }
+
+    fn s_hat<'a>(&'a self, imp: MlDsaImpl, j: usize, tmp: &'a mut Poly) -> &'a Poly {
+        self.layout.s(self.p, self.sk, j, tmp);
+        imp.ntt(tmp);
+        tmp
+    }
+
+    fn t0_hat<'a>(&'a self, imp: MlDsaImpl, i: usize, tmp: &'a mut Poly) -> &'a Poly {
+        self.layout.t0(self.sk, i, tmp);
+        imp.ntt(tmp);
+        tmp
+    }
+}
+
+/// A signing key expanded for signing: Â, NTT(s₁), NTT(s₂) and NTT(t₀), so that no
+/// iteration of the signing loop samples or transforms them again: (k·ℓ + ℓ + 2k) KiB,
+/// 28 KiB for ML-DSA-44, 47 KiB for ML-DSA-65, 79 KiB for ML-DSA-87. The key's parts are
+/// wiped on drop (Â is public).
+pub(crate) struct Expanded<const K: usize, const L: usize> {
+    a: [[Poly; L]; K],
+    s1: [Poly; L],
+    s2: [Poly; K],
+    t0: [Poly; K],
+}
+
+impl<const K: usize, const L: usize> Expanded<K, L> {
+    /// The expansion of the encoded signing key `sk` on `imp`.
+    pub(crate) fn new(imp: MlDsaImpl, p: Params, sk: &[u8]) -> Self {
+        let mut e = Self {
+            a: [const { [const { Poly::ZERO }; L] }; K],
+            s1: [const { Poly::ZERO }; L],
+            s2: [const { Poly::ZERO }; K],
+            t0: [const { Poly::ZERO }; K],
+        };
+        let key = Streamed::new::<K, L>(p, sk);
+        for (c, entries) in e.a.as_flattened_mut().chunks_mut(4).enumerate() {
+            // Entry 4c + k is Â[(4c + k) / ℓ, (4c + k) mod ℓ], sampled from ρ ‖ s ‖ r.
+            let index: [[u8; 2]; 4] = core::array::from_fn(|k| {
+                let e = 4 * c + k;
+                [(e % L) as u8, (e / L) as u8]
+            });
+            imp.sample_uniform_x4(&key.rho, &index[..entries.len()], entries);
+        }
+        for (j, s) in e.s1.iter_mut().chain(&mut e.s2).enumerate() {
+            key.layout.s(p, sk, j, s);
+            imp.ntt(s);
+        }
+        for (i, t) in e.t0.iter_mut().enumerate() {
+            key.layout.t0(sk, i, t);
+            imp.ntt(t);
+        }
+        e
+    }
+}
+
+impl<const K: usize, const L: usize> KeySource<K, L> for Expanded<K, L> {
+    fn row_times(
+        &self,
+        imp: MlDsaImpl,
+        i: usize,
+        vec: &[Poly; L],
+        acc: &mut Poly,
+        _: &mut [Poly; 2],
+    ) {
+        acc.0 = [0; N];
+        for (a, v) in self.a[i].iter().zip(vec) {
+            imp.pointwise_acc(acc, a, v);
+        }
+    }
+
+    fn s_hat<'a>(&'a self, _: MlDsaImpl, j: usize, _: &'a mut Poly) -> &'a Poly {
+        if j < L { &self.s1[j] } else { &self.s2[j - L] }
+    }
+
+    fn t0_hat<'a>(&'a self, _: MlDsaImpl, i: usize, _: &'a mut Poly) -> &'a Poly {
+        &self.t0[i]
+    }
+}
+
+impl<const K: usize, const L: usize> Drop for Expanded<K, L> {
+    fn drop(&mut self) {
+        self.s1.zeroize();
+        self.s2.zeroize();
+        self.t0.zeroize();
     }
 }
 
@@ -297,8 +462,39 @@ pub(crate) fn sign<const K: usize, const L: usize>(
     rnd: &[u8; 32],
     sig: &mut [u8],
 ) {
-    let layout = SkLayout::new::<K, L>(p);
-    let rho: [u8; 32] = core_hash::declassify(sk[..32].try_into().unwrap_or([0; 32]));
+    if imp.holds_matrix() {
+        sign_expanding::<K, L>(imp, p, sk, mu, rnd, sig);
+    } else {
+        sign_with::<K, L>(imp, p, sk, &Streamed::new::<K, L>(p, sk), mu, rnd, sig);
+    }
+}
+
+/// [`sign`] with the key expanded first, for the backends that hold Â. Not inlined, so the
+/// expansion is on the stack only on that path.
+#[inline(never)]
+fn sign_expanding<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    sk: &[u8],
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut [u8],
+) {
+    let key = Expanded::<K, L>::new(imp, p, sk);
+    sign_with::<K, L>(imp, p, sk, &key, mu, rnd, sig);
+}
+
+/// [`sign`] with Â and the NTT forms of the key taken from `key` (K, the rest of the
+/// encoded key `sk` signing needs, is read from `sk`).
+pub(crate) fn sign_with<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    sk: &[u8],
+    key: &impl KeySource<K, L>,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut [u8],
+) {
     // ρ″ = H(K ‖ rnd ‖ μ, 64)
     let mut rho2 = Zeroizing::new([0u8; 64]);
     let mut h = Shake256::new();
@@ -327,7 +523,7 @@ pub(crate) fn sign<const K: usize, const L: usize>(
         let mut commitment = Commitment::new(mu, p.gamma2);
         let Scratch { vec: w, acc: c_hat, tmp } = &mut work;
         for (i, wi) in w.iter_mut().enumerate() {
-            row_times::<L>(imp, &rho, i, |j, _| Some(&y_hat[j]), wi, tmp);
+            key.row_times(imp, i, &y_hat, wi, tmp);
             imp.inv_ntt(wi);
             for c in &mut wi.0 {
                 *c = freeze(*c);
@@ -351,9 +547,7 @@ pub(crate) fn sign<const K: usize, const L: usize>(
             z.0 = [0; N];
             s.0 = [1; N];
             imp.pointwise_acc(z, y, s);
-            layout.s(p, sk, j, s);
-            imp.ntt(s);
-            imp.pointwise_acc(z, c_hat, s);
+            imp.pointwise_acc(z, c_hat, key.s_hat(imp, j, s));
             imp.inv_ntt(z);
             for c in &mut z.0 {
                 *c = centered(*c);
@@ -367,19 +561,16 @@ pub(crate) fn sign<const K: usize, const L: usize>(
         for (i, wi) in w.iter_mut().enumerate() {
             // c·s₂ and c·t₀ into `product`, each decoded into `decoded` first.
             let [product, decoded] = &mut *tmp;
-            let times_c = |decoded: &mut Poly, product: &mut Poly| {
-                imp.ntt(decoded);
+            let times_c = |factor: &Poly, product: &mut Poly| {
                 product.0 = [0; N];
-                imp.pointwise_acc(product, c_hat, decoded);
+                imp.pointwise_acc(product, c_hat, factor);
                 imp.inv_ntt(product);
             };
-            layout.s(p, sk, L + i, decoded);
-            times_c(decoded, product);
+            times_c(key.s_hat(imp, L + i, decoded), product);
             for (wc, &cs2) in wi.0.iter_mut().zip(&product.0) {
                 *wc = freeze(*wc - cs2);
             }
-            layout.t0(sk, i, decoded);
-            times_c(decoded, product);
+            times_c(key.t0_hat(imp, i, decoded), product);
             for (wc, &ct0) in wi.0.iter_mut().zip(&product.0) {
                 let (r1, r0) = p.gamma2.decompose(*wc);
                 let ct0 = centered(ct0);
@@ -423,6 +614,43 @@ pub(crate) fn verify<const K: usize, const L: usize>(
     mu: &[u8; 64],
     sig: &[u8],
 ) -> Result<(), Error> {
+    if imp.holds_matrix() {
+        verify_holding_z::<K, L>(imp, p, pk, mu, sig)
+    } else {
+        verify_with::<K, L>(imp, p, pk, mu, sig, None)
+    }
+}
+
+/// [`verify`] with NTT(z) computed once and held (ℓ NTTs where streaming costs k·ℓ), for the
+/// backends that hold vectors. Not inlined, so ẑ is on the stack only on that path.
+#[inline(never)]
+fn verify_holding_z<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    pk: &[u8],
+    mu: &[u8; 64],
+    sig: &[u8],
+) -> Result<(), Error> {
+    let z_len = 32 * p.z_bits() as usize;
+    let z = sig.get(p.c_tilde_len..p.c_tilde_len + z_len * L).ok_or(Error::InvalidLength)?;
+    let mut z_hat = [const { Poly::ZERO }; L];
+    for (zj, out) in z.chunks_exact(z_len).zip(&mut z_hat) {
+        unpack_signed(zj, p.gamma1(), p.z_bits(), out);
+        imp.ntt(out);
+    }
+    verify_with::<K, L>(imp, p, pk, mu, sig, Some(&z_hat))
+}
+
+/// [`verify`] with NTT(z) from `z_hat`, or computed from the signature for each row when
+/// `None`.
+fn verify_with<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    pk: &[u8],
+    mu: &[u8; 64],
+    sig: &[u8],
+    z_hat: Option<&[Poly; L]>,
+) -> Result<(), Error> {
     let rho: &[u8; 32] = pk[..32].try_into().map_err(|_| Error::InvalidLength)?;
     let z_len = 32 * p.z_bits() as usize;
     let (c_tilde, rest) = sig.split_at(p.c_tilde_len);
@@ -452,6 +680,9 @@ pub(crate) fn verify<const K: usize, const L: usize>(
             rho,
             i,
             |j, out| {
+                if let Some(z_hat) = z_hat {
+                    return Some(&z_hat[j]);
+                }
                 unpack_signed(&z[z_len * j..z_len * (j + 1)], gamma1, p.z_bits(), out);
                 imp.ntt(out);
                 None

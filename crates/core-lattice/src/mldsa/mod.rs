@@ -72,6 +72,32 @@ impl MlDsaImpl {
         <core_hash::KeccakImpl as crate::Implementation>::best()
     }
 
+    /// Whether signing and verification hold all of Â and the vectors they multiply it with
+    /// (tens of KiB of stack), rather than streaming them: on the vector backends, whose
+    /// targets have the stack and whose NTTs are cheap next to re-sampling.
+    #[inline]
+    fn holds_matrix(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(_) => true,
+            _ => false,
+        }
+    }
+
+    /// RejNTTPoly (FIPS 204 Algorithm 30) of up to four entries of Â: `out[k]` from
+    /// SHAKE128(ρ ‖ `index[k]`), all at once on a backend with a four-way Keccak-f.
+    fn sample_uniform_x4(self, rho: &[u8; 32], index: &[[u8; 2]], out: &mut [Poly]) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::sample_uniform_x4(token, rho, index, out),
+            _ => {
+                for (&[s, r], a) in index.iter().zip(out) {
+                    poly::sample_uniform(self.keccak(), rho, s, r, a);
+                }
+            }
+        }
+    }
+
     #[inline]
     fn ntt(self, p: &mut Poly) {
         match self {
@@ -479,6 +505,79 @@ macro_rules! parameter_set {
                 }
             }
 
+            #[doc = concat!("An ", $name, " signing key expanded for repeated signing: besides")]
+            /// the key, the matrix Â and the NTT forms of s₁, s₂ and t₀, so that signing
+            /// samples and transforms none of them again (FIPS 204 §6.2 allows precomputing
+            /// them). Costs (k·ℓ + ℓ + 2k) KiB on top of the key: 28 KiB for ML-DSA-44,
+            /// 47 KiB for ML-DSA-65, 79 KiB for ML-DSA-87, so it is for servers, not small
+            /// devices (which sign with [`SigningKey`], whose signing streams Â). The same
+            /// signatures as the key's; its secret parts are wiped on drop.
+            pub struct ExpandedSigningKey {
+                key: SigningKey,
+                expanded: dsa::Expanded<K, L>,
+            }
+
+            impl ExpandedSigningKey {
+                /// Expands `key` on its implementation.
+                pub fn new(key: SigningKey) -> Self {
+                    let expanded = dsa::Expanded::new(key.implementation(), P, &key.bytes);
+                    Self { key, expanded }
+                }
+
+                /// The signing key this expands.
+                pub fn signing_key(&self) -> &SigningKey {
+                    &self.key
+                }
+
+                /// The public key of this key pair.
+                pub fn verifying_key(&self) -> &VerifyingKey {
+                    &self.key.public
+                }
+
+                /// [`SigningKey::sign`]: hedged ML-DSA.Sign.
+                pub fn sign(
+                    &self,
+                    msg: &[u8],
+                    ctx: &[u8],
+                    rng: &mut impl RandomSource,
+                ) -> Result<Signature, Error> {
+                    let mu = self.key.public.compute_mu(msg, ctx)?;
+                    let mut rnd = Zeroizing::new([0u8; 32]);
+                    rng.fill(&mut rnd[..]).map_err(|_| Error::RandomSource)?;
+                    Ok(self.sign_mu_with_randomness(&mu, &rnd))
+                }
+
+                /// [`SigningKey::sign_deterministic`]: ML-DSA.Sign with rnd = 0³².
+                pub fn sign_deterministic(&self, msg: &[u8], ctx: &[u8]) -> Result<Signature, Error> {
+                    let mu = self.key.public.compute_mu(msg, ctx)?;
+                    Ok(self.sign_mu_with_randomness(&mu, &[0; 32]))
+                }
+
+                /// [`SigningKey::sign_mu_with_randomness`]: ML-DSA.Sign_internal of μ with
+                /// the randomness `rnd`.
+                pub fn sign_mu_with_randomness(&self, mu: &[u8; MU_LEN], rnd: &[u8; 32]) -> Signature {
+                    let mut sig = Signature([0; SIGNATURE_LEN]);
+                    let imp = self.key.implementation();
+                    dsa::sign_with::<K, L>(imp, P, &self.key.bytes, &self.expanded, mu, rnd, &mut sig.0);
+                    sig
+                }
+            }
+
+            impl From<SigningKey> for ExpandedSigningKey {
+                fn from(key: SigningKey) -> Self {
+                    Self::new(key)
+                }
+            }
+
+            impl fmt::Debug for ExpandedSigningKey {
+                /// Prints the public key only: the rest is secret.
+                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.debug_struct(concat!($name, " ExpandedSigningKey"))
+                        .field("public", &self.key.public)
+                        .finish_non_exhaustive()
+                }
+            }
+
             impl Drop for SigningKey {
                 fn drop(&mut self) {
                     self.bytes.zeroize();
@@ -487,6 +586,8 @@ macro_rules! parameter_set {
             }
 
             impl ZeroizeOnDrop for SigningKey {}
+
+            impl ZeroizeOnDrop for ExpandedSigningKey {}
 
             impl fmt::Debug for SigningKey {
                 /// Prints the public key only: the rest is secret.
