@@ -4,8 +4,8 @@
 //! Keys and signatures stay encoded; each polynomial is decoded when it is used.
 
 use super::poly::{
-    D, Gamma2, N, Poly, centered, exceeds, expand_mask, freeze, pack, pack_signed, power2round,
-    sample_bounded, sample_in_ball, sample_uniform, unpack, unpack_signed,
+    D, Gamma2, N, Poly, centered, exceeds, freeze, pack, pack_signed, power2round, sample_bounded,
+    sample_in_ball, sample_uniform, unpack, unpack_signed,
 };
 use super::{MlDsaImpl, PreHash};
 use crate::Error;
@@ -515,8 +515,11 @@ pub(crate) fn sign_with<const K: usize, const L: usize>(
     let mut work = Scratch::<K>::new();
     let mut kappa: u16 = 0;
     loop {
-        for (r, y) in y_hat.iter_mut().enumerate() {
-            expand_mask(imp.keccak(), &rho2, kappa.wrapping_add(r as u16), p.gamma1_bits, y);
+        for (c, ys) in y_hat.chunks_mut(4).enumerate() {
+            let kappas: [u16; 4] = core::array::from_fn(|k| kappa.wrapping_add((4 * c + k) as u16));
+            imp.expand_mask_x4(&rho2, &kappas[..ys.len()], p.gamma1_bits, ys);
+        }
+        for y in y_hat.iter_mut() {
             imp.ntt(y);
         }
         // w = NTT^−1(Â ∘ ŷ), w₁ = HighBits(w), c̃ = H(μ ‖ w₁Encode(w₁)).

@@ -98,6 +98,20 @@ impl MlDsaImpl {
         }
     }
 
+    /// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to four counters `kappa`,
+    /// all at once on a backend with a four-way Keccak-f.
+    fn expand_mask_x4(self, seed: &[u8; 64], kappa: &[u16], gamma1_bits: u32, out: &mut [Poly]) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::expand_mask_x4(token, seed, kappa, gamma1_bits, out),
+            _ => {
+                for (&kappa, y) in kappa.iter().zip(out) {
+                    poly::expand_mask(self.keccak(), seed, kappa, gamma1_bits, y);
+                }
+            }
+        }
+    }
+
     #[inline]
     fn ntt(self, p: &mut Poly) {
         match self {

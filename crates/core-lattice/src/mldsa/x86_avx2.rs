@@ -18,7 +18,7 @@
 //!
 //! Nothing branches on or indexes by a coefficient, and nothing divides.
 
-use super::poly::{N, Poly, Q, rejection_fill};
+use super::poly::{N, Poly, Q, rejection_fill, unpack_signed};
 use super::portable::{F, QINV, ZETAS};
 use crate::shake::ShakeX4;
 use core::arch::x86_64::{
@@ -28,6 +28,7 @@ use core::arch::x86_64::{
     _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
 };
 use core_cpu::Avx2;
+use zeroize::Zeroize;
 
 /// Registers per polynomial.
 const VECS: usize = N / 8;
@@ -325,6 +326,38 @@ pub(crate) fn sample_uniform_x4(token: Avx2, rho: &[u8; 32], index: &[[u8; 2]], 
     }
 }
 
+/// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to four counters at once, the
+/// four SHAKE256 sponges side by side: `out[k]` from SHAKE256(ρ″ ‖ IntegerToBytes(`kappa[k]`,
+/// 2)), as `poly::expand_mask` gives it. The seed is secret; every lane squeezes the same
+/// five blocks.
+pub(crate) fn expand_mask_x4(
+    token: Avx2,
+    seed: &[u8; 64],
+    kappa: &[u16],
+    gamma1_bits: u32,
+    out: &mut [Poly],
+) {
+    let count = kappa.len().min(out.len()).min(4);
+    let nonces: [[u8; 2]; 4] =
+        core::array::from_fn(|k| kappa.get(k).copied().unwrap_or(0).to_le_bytes());
+    let suffixes: [&[u8]; 4] = core::array::from_fn(|k| &nonces[k][..]);
+    let mut xof = ShakeX4::<136>::new(token, seed, &suffixes[..count]);
+    let mut bytes = [[0u8; 5 * 136]; 4];
+    let mut blocks = [[0u8; 136]; 4];
+    for at in (0..5 * 136).step_by(136) {
+        xof.squeeze(&mut blocks);
+        for (b, block) in bytes.iter_mut().zip(&blocks) {
+            b[at..at + 136].copy_from_slice(block);
+        }
+    }
+    let bits = gamma1_bits + 1;
+    for (p, b) in out[..count].iter_mut().zip(&bytes) {
+        unpack_signed(&b[..32 * bits as usize], 1 << gamma1_bits, bits, p);
+    }
+    bytes.zeroize();
+    blocks.zeroize();
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::portable;
@@ -369,6 +402,30 @@ mod tests {
             pointwise_acc(token, &mut ours, &a, &b);
             portable::pointwise_acc(&mut want, &a, &b);
             assert_eq!(ours.0, want.0, "pointwise_acc, seed {seed}");
+        }
+    }
+
+    /// Four-way ExpandMask gives what the one-at-a-time one gives, for one to four counters
+    /// and both widths.
+    #[test]
+    fn expand_mask_x4_matches_expand_mask() {
+        let Some(token) = Avx2::get() else {
+            std::eprintln!("x86_avx2: not available on this CPU");
+            return;
+        };
+        let keccak = <core_hash::KeccakImpl as core_hash::Implementation>::best();
+        let seed: [u8; 64] = core::array::from_fn(|k| k as u8 ^ 0x5a);
+        for bits in [17, 19] {
+            for count in 1..=4 {
+                let kappa = [7, 0, 300, 65_535];
+                let mut ours = [const { Poly::ZERO }; 4];
+                expand_mask_x4(token, &seed, &kappa[..count], bits, &mut ours[..count]);
+                for (k, got) in ours[..count].iter().enumerate() {
+                    let mut want = Poly::ZERO;
+                    super::super::poly::expand_mask(keccak, &seed, kappa[k], bits, &mut want);
+                    assert_eq!(got.0, want.0, "γ₁ = 2^{bits}, lane {k} of {count}");
+                }
+            }
         }
     }
 
