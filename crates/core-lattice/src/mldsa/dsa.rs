@@ -92,24 +92,27 @@ impl SkLayout {
 }
 
 /// `acc` = Σ_j Â[i, j] ∘ `vec(j)` (times R^−1), where Â[i, j] = RejNTTPoly(ρ ‖ j ‖ i): row `i`
-/// of Â times a vector whose entries `vec(j, out)` produces one at a time (decoded or taken
-/// from memory), so only one entry of Â and one of the vector are held.
+/// of Â, `held` or else sampled an entry at a time, times a vector whose entries
+/// `vec(j, out)` produces one at a time (decoded or taken from memory), so that streaming
+/// holds only one entry of Â and one of the vector.
 fn row_times<'v, const L: usize>(
     imp: MlDsaImpl,
     rho: &[u8; 32],
     i: usize,
+    held: Option<&[Poly; L]>,
     mut vec: impl FnMut(usize, &mut Poly) -> Option<&'v Poly>,
     acc: &mut Poly,
     tmp: &mut [Poly; 2],
 ) {
-    if imp.holds_matrix() {
-        row_times_held::<L>(imp, rho, i, vec, acc, tmp);
-        return;
-    }
     acc.0 = [0; N];
     let [a, v] = tmp;
     for j in 0..L {
-        sample_uniform(imp.keccak(), rho, j as u8, i as u8, a);
+        let a = if let Some(row) = held {
+            &row[j]
+        } else {
+            sample_uniform(imp.keccak(), rho, j as u8, i as u8, a);
+            &*a
+        };
         match vec(j, v) {
             Some(held) => imp.pointwise_acc(acc, a, held),
             None => imp.pointwise_acc(acc, a, v),
@@ -117,28 +120,20 @@ fn row_times<'v, const L: usize>(
     }
 }
 
-/// [`row_times`] with the row of Â sampled at once (four entries at a time), for the
-/// backends that hold vectors. Not inlined, so the row is on the stack only on that path.
-#[inline(never)]
-fn row_times_held<'v, const L: usize>(
+/// ExpandA (FIPS 204 Algorithm 32): all of Â into `a`, four entries at a time where the
+/// backend can (so across rows: k·ℓ/4 batches).
+fn sample_matrix<const K: usize, const L: usize>(
     imp: MlDsaImpl,
     rho: &[u8; 32],
-    i: usize,
-    mut vec: impl FnMut(usize, &mut Poly) -> Option<&'v Poly>,
-    acc: &mut Poly,
-    tmp: &mut [Poly; 2],
+    a: &mut [[Poly; L]; K],
 ) {
-    let mut row = [const { Poly::ZERO }; L];
-    for (c, entries) in row.chunks_mut(4).enumerate() {
-        let index: [[u8; 2]; 4] = core::array::from_fn(|k| [(4 * c + k) as u8, i as u8]);
+    for (c, entries) in a.as_flattened_mut().chunks_mut(4).enumerate() {
+        // Entry 4c + k is Â[(4c + k) / ℓ, (4c + k) mod ℓ], sampled from ρ ‖ s ‖ r.
+        let index: [[u8; 2]; 4] = core::array::from_fn(|k| {
+            let e = 4 * c + k;
+            [(e % L) as u8, (e / L) as u8]
+        });
         imp.sample_uniform_x4(rho, &index[..entries.len()], entries);
-    }
-    acc.0 = [0; N];
-    for (j, a) in row.iter().enumerate() {
-        match vec(j, &mut tmp[1]) {
-            Some(held) => imp.pointwise_acc(acc, a, held),
-            None => imp.pointwise_acc(acc, a, &tmp[1]),
-        }
     }
 }
 
@@ -210,7 +205,7 @@ impl<const K: usize, const L: usize> KeySource<K, L> for Streamed<'_> {
         acc: &mut Poly,
         tmp: &mut [Poly; 2],
     ) {
-        row_times::<L>(imp, &self.rho, i, |j, _| Some(&vec[j]), acc, tmp);
+        row_times::<L>(imp, &self.rho, i, None, |j, _| Some(&vec[j]), acc, tmp);
     }
 
     fn s_hat<'a>(&'a self, imp: MlDsaImpl, j: usize, tmp: &'a mut Poly) -> &'a Poly {
@@ -247,14 +242,7 @@ impl<const K: usize, const L: usize> Expanded<K, L> {
             t0: [const { Poly::ZERO }; K],
         };
         let key = Streamed::new::<K, L>(p, sk);
-        for (c, entries) in e.a.as_flattened_mut().chunks_mut(4).enumerate() {
-            // Entry 4c + k is Â[(4c + k) / ℓ, (4c + k) mod ℓ], sampled from ρ ‖ s ‖ r.
-            let index: [[u8; 2]; 4] = core::array::from_fn(|k| {
-                let e = 4 * c + k;
-                [(e % L) as u8, (e / L) as u8]
-            });
-            imp.sample_uniform_x4(&key.rho, &index[..entries.len()], entries);
-        }
+        sample_matrix(imp, &key.rho, &mut e.a);
         for (j, s) in e.s1.iter_mut().chain(&mut e.s2).enumerate() {
             key.layout.s(p, sk, j, s);
             imp.ntt(s);
@@ -340,10 +328,41 @@ pub(crate) fn derive_public<const K: usize, const L: usize>(
     sk: &mut [u8],
     pk: &mut [u8],
 ) {
-    let layout = SkLayout::new::<K, L>(p);
     // ρ is published in pk: the rejection sampling of Â may branch on it.
     let rho: [u8; 32] = core_hash::declassify(sk[..32].try_into().unwrap_or([0; 32]));
-    pk[..32].copy_from_slice(&rho);
+    if imp.holds_matrix() {
+        derive_public_held::<K, L>(imp, p, &rho, sk, pk);
+    } else {
+        derive_public_with::<K, L>(imp, p, &rho, None, sk, pk);
+    }
+}
+
+/// [`derive_public`] with all of Â sampled first, for the backends that hold it. Not
+/// inlined, so Â is on the stack only on that path.
+#[inline(never)]
+fn derive_public_held<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    rho: &[u8; 32],
+    sk: &mut [u8],
+    pk: &mut [u8],
+) {
+    let mut a = [const { [const { Poly::ZERO }; L] }; K];
+    sample_matrix(imp, rho, &mut a);
+    derive_public_with::<K, L>(imp, p, rho, Some(&a), sk, pk);
+}
+
+/// [`derive_public`] with Â `held`, or streamed when `None`.
+fn derive_public_with<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    rho: &[u8; 32],
+    held: Option<&[[Poly; L]; K]>,
+    sk: &mut [u8],
+    pk: &mut [u8],
+) {
+    let layout = SkLayout::new::<K, L>(p);
+    pk[..32].copy_from_slice(rho);
     let mut scratch = Scratch::<L>::new();
     let Scratch { vec: s1_hat, acc, tmp } = &mut scratch;
     for (j, s) in s1_hat.iter_mut().enumerate() {
@@ -351,7 +370,7 @@ pub(crate) fn derive_public<const K: usize, const L: usize>(
         imp.ntt(s);
     }
     for i in 0..K {
-        row_times::<L>(imp, &rho, i, |j, _| Some(&s1_hat[j]), acc, tmp);
+        row_times::<L>(imp, rho, i, held.map(|a| &a[i]), |j, _| Some(&s1_hat[j]), acc, tmp);
         imp.inv_ntt(acc);
         // t₀ overwrites s₂[i] where it is decoded, t₁ goes to the other scratch polynomial.
         let [t0, t1] = &mut *tmp;
@@ -624,8 +643,9 @@ pub(crate) fn verify<const K: usize, const L: usize>(
     }
 }
 
-/// [`verify`] with NTT(z) computed once and held (ℓ NTTs where streaming costs k·ℓ), for the
-/// backends that hold vectors. Not inlined, so ẑ is on the stack only on that path.
+/// [`verify`] with all of Â sampled first (four entries at a time) and NTT(z) computed once
+/// (ℓ NTTs where streaming costs k·ℓ), for the backends that hold them. Not inlined, so they
+/// are on the stack only on that path.
 #[inline(never)]
 fn verify_holding_z<const K: usize, const L: usize>(
     imp: MlDsaImpl,
@@ -641,18 +661,20 @@ fn verify_holding_z<const K: usize, const L: usize>(
         unpack_signed(zj, p.gamma1(), p.z_bits(), out);
         imp.ntt(out);
     }
-    verify_with::<K, L>(imp, p, pk, mu, sig, Some(&z_hat))
+    let rho: &[u8; 32] = pk[..32].try_into().map_err(|_| Error::InvalidLength)?;
+    let mut a = [const { [const { Poly::ZERO }; L] }; K];
+    sample_matrix(imp, rho, &mut a);
+    verify_with::<K, L>(imp, p, pk, mu, sig, Some((&a, &z_hat)))
 }
 
-/// [`verify`] with NTT(z) from `z_hat`, or computed from the signature for each row when
-/// `None`.
+/// [`verify`] with Â and NTT(z) `held`, or streamed when `None`.
 fn verify_with<const K: usize, const L: usize>(
     imp: MlDsaImpl,
     p: Params,
     pk: &[u8],
     mu: &[u8; 64],
     sig: &[u8],
-    z_hat: Option<&[Poly; L]>,
+    held: Option<(&[[Poly; L]; K], &[Poly; L])>,
 ) -> Result<(), Error> {
     let rho: &[u8; 32] = pk[..32].try_into().map_err(|_| Error::InvalidLength)?;
     let z_len = 32 * p.z_bits() as usize;
@@ -682,8 +704,9 @@ fn verify_with<const K: usize, const L: usize>(
             imp,
             rho,
             i,
+            held.map(|(a, _)| &a[i]),
             |j, out| {
-                if let Some(z_hat) = z_hat {
+                if let Some((_, z_hat)) = held {
                     return Some(&z_hat[j]);
                 }
                 unpack_signed(&z[z_len * j..z_len * (j + 1)], gamma1, p.z_bits(), out);
