@@ -3,13 +3,20 @@
 //! deterministic signing with a context string, HashML-DSA ([`PreHash`]), the external-μ
 //! interface, and streamed verification.
 //!
-//! What differs between implementations is the ring arithmetic: the NTT, its inverse and the
-//! product in T_q ([`MlDsaImpl`]'s methods). The algorithms over it (`dsa.rs`) and the
-//! reductions, encodings and samplers (`poly.rs`) are shared. Two implementations exist:
-//! - `portable`: `i32` coefficients, 32-bit Montgomery products, plain Rust.
+//! What differs between implementations is the ring arithmetic (the NTT, its inverse and the
+//! product in T_q), whether ExpandA and ExpandMask run four at a time, and whether Â and the
+//! vectors it multiplies are held or streamed ([`MlDsaImpl`]'s methods). The algorithms over
+//! them (`dsa.rs`) and the reductions, encodings and samplers (`poly.rs`) are shared. Two
+//! implementations exist:
+//! - `portable`: `i32` coefficients, 32-bit Montgomery products, plain Rust; streams.
 //! - `x86_avx2`: the same arithmetic eight coefficients per AVX2 register (`vpmuldq` on the
-//!   even and odd lanes), with exactly `portable`'s outputs. The default on x86-64 CPUs with
-//!   AVX2.
+//!   even and odd lanes), with exactly `portable`'s outputs; ExpandA and ExpandMask on the
+//!   four-way AVX2 Keccak-f; holds Â (sampled once per key generation, verification or
+//!   signature, not once per signing iteration), NTT(s₁), NTT(s₂), NTT(t₀) and NTT(z). The
+//!   default on x86-64 CPUs with AVX2.
+//!
+//! An `ExpandedSigningKey` keeps the signing expansion across signatures, at
+//! (k·ℓ + ℓ + 2k) KiB.
 //!
 //! # Constant time
 //!
@@ -23,7 +30,8 @@
 //!
 //! # Stack
 //!
-//! Nothing holds the matrix Â: each entry is sampled when its product is needed. Verification
+//! On `portable`, the one small devices run, nothing holds the matrix Â: each entry is
+//! sampled when its product is needed. Verification
 //! is streamed one row of Â at a time from the encoded key and signature, with four
 //! polynomials (4 KiB) live: the row's accumulator, the entry of Â, one decoded polynomial of
 //! z (transformed again for each row, which costs k·ℓ NTTs where holding ẑ would cost ℓ, and
@@ -31,12 +39,17 @@
 //! `thumbv6m-none-eabi` (`cargo xtask stack-sizes -p core-lattice --root …`, release without
 //! LTO, deepest static call chain): ML-DSA-44 `verify` **6.6 KiB** (`verify_mu` 5152 B →
 //! c̃′ squeeze 592 → Keccak-f 736), key generation from a seed 15.5 KiB, signing 17.4 KiB.
+//! The holding paths (up to 79 KiB for ML-DSA-87 signing) are separate functions that are
+//! not inlined and are reached only from a vector backend's variant, so they cost the
+//! streaming paths no stack.
 //!
 //! # Adding a backend
 //!
 //! A backend is a file beside `portable.rs` with the same three functions (`ntt`, `inv_ntt`,
-//! `pointwise_acc`) on `Poly` with the same ranges in and out, and a variant in
-//! [`MlDsaImpl`] carrying its `core_cpu` token, as in ML-KEM.
+//! `pointwise_acc`) on `Poly` with the same ranges in and out and the same values in the NTT
+//! domain (an `ExpandedSigningKey` may be used with another backend than it was built on),
+//! optionally four-way samplers, and a variant in [`MlDsaImpl`] carrying its `core_cpu`
+//! token, as in ML-KEM; `holds_matrix` says whether it holds or streams.
 
 mod dsa;
 mod poly;
