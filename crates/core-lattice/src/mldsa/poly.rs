@@ -77,18 +77,21 @@ pub(crate) struct Gamma2 {
     /// γ₂: (q−1)/88 or (q−1)/32.
     pub(crate) gamma2: i32,
     reciprocal: u32,
+    /// (q−1)/(2γ₂), computed when compiling: a division at run time would be one by a
+    /// variable wherever the parameters are not constant-folded.
+    high_values: i32,
 }
 
 impl Gamma2 {
     /// The constants for `gamma2`, computed when compiling.
     pub(crate) const fn new(gamma2: i32) -> Self {
         let divisor = (2 * gamma2.cast_unsigned()) >> 7;
-        Self { gamma2, reciprocal: (1 << 24) / divisor + 1 }
+        Self { gamma2, reciprocal: (1 << 24) / divisor + 1, high_values: (Q - 1) / (2 * gamma2) }
     }
 
     /// (q−1)/(2γ₂): the number of values of HighBits (44 or 16).
     pub(crate) const fn high_values(self) -> i32 {
-        (Q - 1) / (2 * self.gamma2)
+        self.high_values
     }
 
     /// Bits per coefficient of w₁Encode: bitlen((q−1)/(2γ₂) − 1), 6 or 4.
