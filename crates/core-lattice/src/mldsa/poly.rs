@@ -75,6 +75,7 @@ pub(crate) fn power2round(r: i32) -> (i32, i32) {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Gamma2 {
     /// γ₂: (q−1)/88 or (q−1)/32.
+    #[expect(clippy::struct_field_names, reason = "γ₂ itself, as FIPS 204 names it")]
     pub(crate) gamma2: i32,
     reciprocal: u32,
     /// (q−1)/(2γ₂), computed when compiling: a division at run time would be one by a
