@@ -1,5 +1,6 @@
-//! The one-block SHAKE sponge both ML-KEM's and ML-DSA's samplers run on: their inputs are
-//! all shorter than one block, so the whole sponge is one Keccak state.
+//! The one-block SHAKE sponges both ML-KEM's and ML-DSA's samplers run on: their inputs are
+//! all shorter than one block, so the whole sponge is one Keccak state, or four side by side
+//! on the four-way AVX2 Keccak-f.
 
 use core_hash::KeccakImpl;
 use zeroize::Zeroize;
@@ -43,6 +44,64 @@ impl<const RATE: usize> OneBlockShake<RATE> {
 }
 
 impl<const RATE: usize> Drop for OneBlockShake<RATE> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+    }
+}
+
+/// Four SHAKE sponges side by side on the four-way AVX2 Keccak-f, each over one input
+/// shorter than a block (`RATE` bytes): `prefix` followed by the lane's own suffix. Wiped on
+/// drop (noise sampling's outputs are secret). ML-KEM's and ML-DSA's AVX2 samplers run on it.
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct ShakeX4<const RATE: usize> {
+    pub(crate) state: [[u64; 4]; 25],
+    token: core_cpu::Avx2,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<const RATE: usize> ShakeX4<RATE> {
+    /// Absorbs and pads `prefix ‖ suffixes[k]` in lane k, for up to four lanes.
+    pub(crate) fn new(token: core_cpu::Avx2, prefix: &[u8], suffixes: &[&[u8]]) -> Self {
+        // Absorbed straight into the state, which alone is wiped afterwards (a byte buffer
+        // would cost a byte-by-byte volatile wipe).
+        let mut state = [[0u64; 4]; 25];
+        let mut xor_byte =
+            |k: usize, at: usize, b: u8| state[at / 8][k] ^= u64::from(b) << (8 * (at % 8));
+        for (k, suffix) in suffixes.iter().take(4).enumerate() {
+            let input = prefix.iter().chain(suffix.iter());
+            let mut len = 0;
+            for (at, &b) in input.enumerate() {
+                xor_byte(k, at, b);
+                len = at + 1;
+            }
+            xor_byte(k, len, 0x1f); // SHAKE's domain bits and pad10*1's first 1
+            xor_byte(k, RATE - 1, 0x80); // pad10*1's last 1
+        }
+        Self { state, token }
+    }
+
+    /// The next block of every lane's output.
+    pub(crate) fn squeeze(&mut self, out: &mut [[u8; RATE]; 4]) {
+        self.permute();
+        for (k, block) in out.iter_mut().enumerate() {
+            for (bytes, lane) in block.as_chunks_mut::<8>().0.iter_mut().zip(&self.state) {
+                *bytes = lane[k].to_le_bytes();
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<const RATE: usize> ShakeX4<RATE> {
+    /// Runs the permutation: the next block of output is in the state's first `RATE / 8`
+    /// lanes.
+    pub(crate) fn permute(&mut self) {
+        core_hash::keccak_f1600_x4_avx2(self.token, &mut self.state);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<const RATE: usize> Drop for ShakeX4<RATE> {
     fn drop(&mut self) {
         self.state.zeroize();
     }

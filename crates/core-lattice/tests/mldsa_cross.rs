@@ -1,7 +1,7 @@
 //! Byte-for-byte agreement of ML-DSA key generation and signing with RustCrypto's `ml-dsa`
 //! and with `libcrux-ml-dsa`, and each side verifying the other's signatures, on random
 //! seeds, messages, contexts and signing randomness, for every implementation this CPU runs;
-//! HashML-DSA with SHAKE128 against libcrux's.
+//! HashML-DSA with SHAKE128 against libcrux's; the expanded signing key against the key.
 
 use core_lattice::{Implementation, MlDsaImpl, PreHash, mldsa44, mldsa65, mldsa87};
 use ml_dsa::{B32, Keypair, MlDsa44, MlDsa65, MlDsa87};
@@ -35,6 +35,15 @@ macro_rules! agree {
                     lc_sig.as_slice(),
                     "hedged vs libcrux on {name}"
                 );
+
+                // The expanded key signs as the key does.
+                let expanded = $module::ExpandedSigningKey::new(
+                    $module::SigningKey::from_seed_with_impl(&seed, imp),
+                );
+                let det = expanded.sign_deterministic(msg, ctx).unwrap();
+                assert_eq!(det, sig, "expanded, deterministic on {name}");
+                let expanded_hedged = expanded.sign_mu_with_randomness(&mu, &rnd);
+                assert_eq!(expanded_hedged, hedged, "expanded, hedged on {name}");
 
                 // Each verifies the others' signatures.
                 let theirs = $module::Signature::from_bytes(&rc_sig).unwrap();

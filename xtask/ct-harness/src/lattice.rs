@@ -8,9 +8,10 @@
 //!
 //! ML-DSA-44 and -65 (η = 2 and 4) on every ML-DSA implementation: key generation from a
 //! secret ξ, then signing with the key as a holder stores it (K, s₁, s₂ and t₀ secret; ρ and
-//! tr public), deterministically and with secret randomness. The library declassifies what
-//! FIPS 204 makes public or allows to leak: ρ, the positions `ExpandS` rejects, each candidate's
-//! challenge c̃ and whether it was rejected, and the accepted hint.
+//! tr public), deterministically and with secret randomness, and with the key expanded
+//! (`ExpandedSigningKey`). The library declassifies what FIPS 204 makes public or allows to
+//! leak: ρ, the positions `ExpandS` rejects, each candidate's challenge c̃ and whether it was
+//! rejected, and the accepted hint.
 
 use core_lattice::Implementation as _;
 use core_lattice::mlkem768::{CIPHERTEXT_LEN, Ciphertext, DECAPSULATION_KEY_LEN, DecapsulationKey};
@@ -61,6 +62,12 @@ macro_rules! mldsa {
             let hedged = held.sign_mu_with_randomness(&mu, &rnd);
             t.agree(concat!($name, " sign hedged"), hedged.as_bytes());
             t.expect(concat!($name, " hedged verifies"), vk.verify_mu(&mu, &hedged).is_ok());
+
+            // The same key expanded for repeated signing (Â and the NTT forms held).
+            let expanded = core_lattice::$module::ExpandedSigningKey::new(held);
+            let again = expanded.sign_mu_with_randomness(&mu, &rnd);
+            t.agree(concat!($name, " sign expanded"), again.as_bytes());
+            t.expect(concat!($name, " expanded signs as the key"), again == hedged);
         }
     };
 }

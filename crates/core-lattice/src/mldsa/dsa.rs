@@ -4,8 +4,8 @@
 //! Keys and signatures stay encoded; each polynomial is decoded when it is used.
 
 use super::poly::{
-    D, Gamma2, N, Poly, centered, exceeds, expand_mask, freeze, pack, pack_signed, power2round,
-    sample_bounded, sample_in_ball, sample_uniform, unpack, unpack_signed,
+    D, Gamma2, N, Poly, centered, exceeds, freeze, pack, pack_signed, power2round, sample_bounded,
+    sample_in_ball, sample_uniform, unpack, unpack_signed,
 };
 use super::{MlDsaImpl, PreHash};
 use crate::Error;
@@ -92,12 +92,14 @@ impl SkLayout {
 }
 
 /// `acc` = Σ_j Â[i, j] ∘ `vec(j)` (times R^−1), where Â[i, j] = RejNTTPoly(ρ ‖ j ‖ i): row `i`
-/// of Â times a vector whose entries `vec(j, out)` produces one at a time (decoded or taken
-/// from memory), so only one entry of Â and one of the vector are held.
+/// of Â, `held` or else sampled an entry at a time, times a vector whose entries
+/// `vec(j, out)` produces one at a time (decoded or taken from memory), so that streaming
+/// holds only one entry of Â and one of the vector.
 fn row_times<'v, const L: usize>(
     imp: MlDsaImpl,
     rho: &[u8; 32],
     i: usize,
+    held: Option<&[Poly; L]>,
     mut vec: impl FnMut(usize, &mut Poly) -> Option<&'v Poly>,
     acc: &mut Poly,
     tmp: &mut [Poly; 2],
@@ -105,11 +107,33 @@ fn row_times<'v, const L: usize>(
     acc.0 = [0; N];
     let [a, v] = tmp;
     for j in 0..L {
-        sample_uniform(imp.keccak(), rho, j as u8, i as u8, a);
+        let a = if let Some(row) = held {
+            &row[j]
+        } else {
+            sample_uniform(imp.keccak(), rho, j as u8, i as u8, a);
+            &*a
+        };
         match vec(j, v) {
             Some(held) => imp.pointwise_acc(acc, a, held),
             None => imp.pointwise_acc(acc, a, v),
         }
+    }
+}
+
+/// ExpandA (FIPS 204 Algorithm 32): all of Â into `a`, four entries at a time where the
+/// backend can (so across rows: k·ℓ/4 batches).
+fn sample_matrix<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    rho: &[u8; 32],
+    a: &mut [[Poly; L]; K],
+) {
+    for (c, entries) in a.as_flattened_mut().chunks_mut(4).enumerate() {
+        // Entry 4c + k is Â[(4c + k) / ℓ, (4c + k) mod ℓ], sampled from ρ ‖ s ‖ r.
+        let index: [[u8; 2]; 4] = core::array::from_fn(|k| {
+            let e = 4 * c + k;
+            [(e % L) as u8, (e / L) as u8]
+        });
+        imp.sample_uniform_x4(rho, &index[..entries.len()], entries);
     }
 }
 
@@ -131,6 +155,135 @@ impl<const M: usize> Drop for Scratch<M> {
         self.vec.zeroize();
         self.acc.zeroize();
         self.tmp.zeroize();
+    }
+}
+
+/// Where signing takes row products with Â and the NTT forms of s₁, s₂ and t₀ from:
+/// sampled, decoded and transformed from the encoded key each time they are used
+/// ([`Streamed`], for a small stack), or held ([`Expanded`]).
+pub(crate) trait KeySource<const K: usize, const L: usize> {
+    /// `acc` = row `i` of Â times `vec` (times R^−1); `tmp` is scratch.
+    fn row_times(
+        &self,
+        imp: MlDsaImpl,
+        i: usize,
+        vec: &[Poly; L],
+        acc: &mut Poly,
+        tmp: &mut [Poly; 2],
+    );
+
+    /// NTT(s₁\[j\]), or NTT(s₂\[j − ℓ\]) for j ≥ ℓ: held, or computed into `tmp`.
+    fn s_hat<'a>(&'a self, imp: MlDsaImpl, j: usize, tmp: &'a mut Poly) -> &'a Poly;
+
+    /// NTT(t₀\[i\]): held, or computed into `tmp`.
+    fn t0_hat<'a>(&'a self, imp: MlDsaImpl, i: usize, tmp: &'a mut Poly) -> &'a Poly;
+}
+
+/// The encoded signing key itself as a [`KeySource`]: nothing is held, each entry of Â is
+/// sampled and each polynomial of the key decoded and transformed when it is used.
+struct Streamed<'k> {
+    p: Params,
+    sk: &'k [u8],
+    layout: SkLayout,
+    rho: [u8; 32],
+}
+
+impl<'k> Streamed<'k> {
+    fn new<const K: usize, const L: usize>(p: Params, sk: &'k [u8]) -> Self {
+        // ρ is published in pk: the rejection sampling of Â may branch on it.
+        let rho = core_hash::declassify(sk[..32].try_into().unwrap_or([0; 32]));
+        Self { p, sk, layout: SkLayout::new::<K, L>(p), rho }
+    }
+}
+
+impl<const K: usize, const L: usize> KeySource<K, L> for Streamed<'_> {
+    fn row_times(
+        &self,
+        imp: MlDsaImpl,
+        i: usize,
+        vec: &[Poly; L],
+        acc: &mut Poly,
+        tmp: &mut [Poly; 2],
+    ) {
+        row_times::<L>(imp, &self.rho, i, None, |j, _| Some(&vec[j]), acc, tmp);
+    }
+
+    fn s_hat<'a>(&'a self, imp: MlDsaImpl, j: usize, tmp: &'a mut Poly) -> &'a Poly {
+        self.layout.s(self.p, self.sk, j, tmp);
+        imp.ntt(tmp);
+        tmp
+    }
+
+    fn t0_hat<'a>(&'a self, imp: MlDsaImpl, i: usize, tmp: &'a mut Poly) -> &'a Poly {
+        self.layout.t0(self.sk, i, tmp);
+        imp.ntt(tmp);
+        tmp
+    }
+}
+
+/// A signing key expanded for signing: Â, NTT(s₁), NTT(s₂) and NTT(t₀), so that no
+/// iteration of the signing loop samples or transforms them again: (k·ℓ + ℓ + 2k) KiB,
+/// 28 KiB for ML-DSA-44, 47 KiB for ML-DSA-65, 79 KiB for ML-DSA-87. The key's parts are
+/// wiped on drop (Â is public).
+pub(crate) struct Expanded<const K: usize, const L: usize> {
+    a: [[Poly; L]; K],
+    s1: [Poly; L],
+    s2: [Poly; K],
+    t0: [Poly; K],
+}
+
+impl<const K: usize, const L: usize> Expanded<K, L> {
+    /// The expansion of the encoded signing key `sk` on `imp`.
+    pub(crate) fn new(imp: MlDsaImpl, p: Params, sk: &[u8]) -> Self {
+        let mut e = Self {
+            a: [const { [const { Poly::ZERO }; L] }; K],
+            s1: [const { Poly::ZERO }; L],
+            s2: [const { Poly::ZERO }; K],
+            t0: [const { Poly::ZERO }; K],
+        };
+        let key = Streamed::new::<K, L>(p, sk);
+        sample_matrix(imp, &key.rho, &mut e.a);
+        for (j, s) in e.s1.iter_mut().chain(&mut e.s2).enumerate() {
+            key.layout.s(p, sk, j, s);
+            imp.ntt(s);
+        }
+        for (i, t) in e.t0.iter_mut().enumerate() {
+            key.layout.t0(sk, i, t);
+            imp.ntt(t);
+        }
+        e
+    }
+}
+
+impl<const K: usize, const L: usize> KeySource<K, L> for Expanded<K, L> {
+    fn row_times(
+        &self,
+        imp: MlDsaImpl,
+        i: usize,
+        vec: &[Poly; L],
+        acc: &mut Poly,
+        _: &mut [Poly; 2],
+    ) {
+        acc.0 = [0; N];
+        for (a, v) in self.a[i].iter().zip(vec) {
+            imp.pointwise_acc(acc, a, v);
+        }
+    }
+
+    fn s_hat<'a>(&'a self, _: MlDsaImpl, j: usize, _: &'a mut Poly) -> &'a Poly {
+        if j < L { &self.s1[j] } else { &self.s2[j - L] }
+    }
+
+    fn t0_hat<'a>(&'a self, _: MlDsaImpl, i: usize, _: &'a mut Poly) -> &'a Poly {
+        &self.t0[i]
+    }
+}
+
+impl<const K: usize, const L: usize> Drop for Expanded<K, L> {
+    fn drop(&mut self) {
+        self.s1.zeroize();
+        self.s2.zeroize();
+        self.t0.zeroize();
     }
 }
 
@@ -175,10 +328,41 @@ pub(crate) fn derive_public<const K: usize, const L: usize>(
     sk: &mut [u8],
     pk: &mut [u8],
 ) {
-    let layout = SkLayout::new::<K, L>(p);
     // ρ is published in pk: the rejection sampling of Â may branch on it.
     let rho: [u8; 32] = core_hash::declassify(sk[..32].try_into().unwrap_or([0; 32]));
-    pk[..32].copy_from_slice(&rho);
+    if imp.holds_matrix() {
+        derive_public_held::<K, L>(imp, p, &rho, sk, pk);
+    } else {
+        derive_public_with::<K, L>(imp, p, &rho, None, sk, pk);
+    }
+}
+
+/// [`derive_public`] with all of Â sampled first, for the backends that hold it. Not
+/// inlined, so Â is on the stack only on that path.
+#[inline(never)]
+fn derive_public_held<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    rho: &[u8; 32],
+    sk: &mut [u8],
+    pk: &mut [u8],
+) {
+    let mut a = [const { [const { Poly::ZERO }; L] }; K];
+    sample_matrix(imp, rho, &mut a);
+    derive_public_with::<K, L>(imp, p, rho, Some(&a), sk, pk);
+}
+
+/// [`derive_public`] with Â `held`, or streamed when `None`.
+fn derive_public_with<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    rho: &[u8; 32],
+    held: Option<&[[Poly; L]; K]>,
+    sk: &mut [u8],
+    pk: &mut [u8],
+) {
+    let layout = SkLayout::new::<K, L>(p);
+    pk[..32].copy_from_slice(rho);
     let mut scratch = Scratch::<L>::new();
     let Scratch { vec: s1_hat, acc, tmp } = &mut scratch;
     for (j, s) in s1_hat.iter_mut().enumerate() {
@@ -186,7 +370,7 @@ pub(crate) fn derive_public<const K: usize, const L: usize>(
         imp.ntt(s);
     }
     for i in 0..K {
-        row_times::<L>(imp, &rho, i, |j, _| Some(&s1_hat[j]), acc, tmp);
+        row_times::<L>(imp, rho, i, held.map(|a| &a[i]), |j, _| Some(&s1_hat[j]), acc, tmp);
         imp.inv_ntt(acc);
         // t₀ overwrites s₂[i] where it is decoded, t₁ goes to the other scratch polynomial.
         let [t0, t1] = &mut *tmp;
@@ -297,8 +481,39 @@ pub(crate) fn sign<const K: usize, const L: usize>(
     rnd: &[u8; 32],
     sig: &mut [u8],
 ) {
-    let layout = SkLayout::new::<K, L>(p);
-    let rho: [u8; 32] = core_hash::declassify(sk[..32].try_into().unwrap_or([0; 32]));
+    if imp.holds_matrix() {
+        sign_expanding::<K, L>(imp, p, sk, mu, rnd, sig);
+    } else {
+        sign_with::<K, L>(imp, p, sk, &Streamed::new::<K, L>(p, sk), mu, rnd, sig);
+    }
+}
+
+/// [`sign`] with the key expanded first, for the backends that hold Â. Not inlined, so the
+/// expansion is on the stack only on that path.
+#[inline(never)]
+fn sign_expanding<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    sk: &[u8],
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut [u8],
+) {
+    let key = Expanded::<K, L>::new(imp, p, sk);
+    sign_with::<K, L>(imp, p, sk, &key, mu, rnd, sig);
+}
+
+/// [`sign`] with Â and the NTT forms of the key taken from `key` (K, the rest of the
+/// encoded key `sk` signing needs, is read from `sk`).
+pub(crate) fn sign_with<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    sk: &[u8],
+    key: &impl KeySource<K, L>,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut [u8],
+) {
     // ρ″ = H(K ‖ rnd ‖ μ, 64)
     let mut rho2 = Zeroizing::new([0u8; 64]);
     let mut h = Shake256::new();
@@ -319,15 +534,18 @@ pub(crate) fn sign<const K: usize, const L: usize>(
     let mut work = Scratch::<K>::new();
     let mut kappa: u16 = 0;
     loop {
-        for (r, y) in y_hat.iter_mut().enumerate() {
-            expand_mask(imp.keccak(), &rho2, kappa.wrapping_add(r as u16), p.gamma1_bits, y);
+        for (c, ys) in y_hat.chunks_mut(4).enumerate() {
+            let kappas: [u16; 4] = core::array::from_fn(|k| kappa.wrapping_add((4 * c + k) as u16));
+            imp.expand_mask_x4(&rho2, &kappas[..ys.len()], p.gamma1_bits, ys);
+        }
+        for y in y_hat.iter_mut() {
             imp.ntt(y);
         }
         // w = NTT^−1(Â ∘ ŷ), w₁ = HighBits(w), c̃ = H(μ ‖ w₁Encode(w₁)).
         let mut commitment = Commitment::new(mu, p.gamma2);
         let Scratch { vec: w, acc: c_hat, tmp } = &mut work;
         for (i, wi) in w.iter_mut().enumerate() {
-            row_times::<L>(imp, &rho, i, |j, _| Some(&y_hat[j]), wi, tmp);
+            key.row_times(imp, i, &y_hat, wi, tmp);
             imp.inv_ntt(wi);
             for c in &mut wi.0 {
                 *c = freeze(*c);
@@ -351,9 +569,7 @@ pub(crate) fn sign<const K: usize, const L: usize>(
             z.0 = [0; N];
             s.0 = [1; N];
             imp.pointwise_acc(z, y, s);
-            layout.s(p, sk, j, s);
-            imp.ntt(s);
-            imp.pointwise_acc(z, c_hat, s);
+            imp.pointwise_acc(z, c_hat, key.s_hat(imp, j, s));
             imp.inv_ntt(z);
             for c in &mut z.0 {
                 *c = centered(*c);
@@ -367,19 +583,16 @@ pub(crate) fn sign<const K: usize, const L: usize>(
         for (i, wi) in w.iter_mut().enumerate() {
             // c·s₂ and c·t₀ into `product`, each decoded into `decoded` first.
             let [product, decoded] = &mut *tmp;
-            let times_c = |decoded: &mut Poly, product: &mut Poly| {
-                imp.ntt(decoded);
+            let times_c = |factor: &Poly, product: &mut Poly| {
                 product.0 = [0; N];
-                imp.pointwise_acc(product, c_hat, decoded);
+                imp.pointwise_acc(product, c_hat, factor);
                 imp.inv_ntt(product);
             };
-            layout.s(p, sk, L + i, decoded);
-            times_c(decoded, product);
+            times_c(key.s_hat(imp, L + i, decoded), product);
             for (wc, &cs2) in wi.0.iter_mut().zip(&product.0) {
                 *wc = freeze(*wc - cs2);
             }
-            layout.t0(sk, i, decoded);
-            times_c(decoded, product);
+            times_c(key.t0_hat(imp, i, decoded), product);
             for (wc, &ct0) in wi.0.iter_mut().zip(&product.0) {
                 let (r1, r0) = p.gamma2.decompose(*wc);
                 let ct0 = centered(ct0);
@@ -423,6 +636,46 @@ pub(crate) fn verify<const K: usize, const L: usize>(
     mu: &[u8; 64],
     sig: &[u8],
 ) -> Result<(), Error> {
+    if imp.holds_matrix() {
+        verify_holding_z::<K, L>(imp, p, pk, mu, sig)
+    } else {
+        verify_with::<K, L>(imp, p, pk, mu, sig, None)
+    }
+}
+
+/// [`verify`] with all of Â sampled first (four entries at a time) and NTT(z) computed once
+/// (ℓ NTTs where streaming costs k·ℓ), for the backends that hold them. Not inlined, so they
+/// are on the stack only on that path.
+#[inline(never)]
+fn verify_holding_z<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    pk: &[u8],
+    mu: &[u8; 64],
+    sig: &[u8],
+) -> Result<(), Error> {
+    let z_len = 32 * p.z_bits() as usize;
+    let z = sig.get(p.c_tilde_len..p.c_tilde_len + z_len * L).ok_or(Error::InvalidLength)?;
+    let mut z_hat = [const { Poly::ZERO }; L];
+    for (zj, out) in z.chunks_exact(z_len).zip(&mut z_hat) {
+        unpack_signed(zj, p.gamma1(), p.z_bits(), out);
+        imp.ntt(out);
+    }
+    let rho: &[u8; 32] = pk[..32].try_into().map_err(|_| Error::InvalidLength)?;
+    let mut a = [const { [const { Poly::ZERO }; L] }; K];
+    sample_matrix(imp, rho, &mut a);
+    verify_with::<K, L>(imp, p, pk, mu, sig, Some((&a, &z_hat)))
+}
+
+/// [`verify`] with Â and NTT(z) `held`, or streamed when `None`.
+fn verify_with<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    pk: &[u8],
+    mu: &[u8; 64],
+    sig: &[u8],
+    held: Option<(&[[Poly; L]; K], &[Poly; L])>,
+) -> Result<(), Error> {
     let rho: &[u8; 32] = pk[..32].try_into().map_err(|_| Error::InvalidLength)?;
     let z_len = 32 * p.z_bits() as usize;
     let (c_tilde, rest) = sig.split_at(p.c_tilde_len);
@@ -451,7 +704,11 @@ pub(crate) fn verify<const K: usize, const L: usize>(
             imp,
             rho,
             i,
+            held.map(|(a, _)| &a[i]),
             |j, out| {
+                if let Some((_, z_hat)) = held {
+                    return Some(&z_hat[j]);
+                }
                 unpack_signed(&z[z_len * j..z_len * (j + 1)], gamma1, p.z_bits(), out);
                 imp.ntt(out);
                 None

@@ -3,11 +3,20 @@
 //! deterministic signing with a context string, HashML-DSA ([`PreHash`]), the external-μ
 //! interface, and streamed verification.
 //!
-//! What differs between implementations is the ring arithmetic: the NTT, its inverse and the
-//! product in T_q ([`MlDsaImpl`]'s methods). The algorithms over it (`dsa.rs`) and the
-//! reductions, encodings and samplers (`poly.rs`) are shared. One implementation exists
-//! today, `portable` (`i32` coefficients, 32-bit Montgomery products, plain Rust); AVX2, NEON
-//! and Thumb-1 ones will join it.
+//! What differs between implementations is the ring arithmetic (the NTT, its inverse and the
+//! product in T_q), whether ExpandA and ExpandMask run four at a time, and whether Â and the
+//! vectors it multiplies are held or streamed ([`MlDsaImpl`]'s methods). The algorithms over
+//! them (`dsa.rs`) and the reductions, encodings and samplers (`poly.rs`) are shared. Two
+//! implementations exist:
+//! - `portable`: `i32` coefficients, 32-bit Montgomery products, plain Rust; streams.
+//! - `x86_avx2`: the same arithmetic eight coefficients per AVX2 register (`vpmuldq` on the
+//!   even and odd lanes), with exactly `portable`'s outputs; ExpandA and ExpandMask on the
+//!   four-way AVX2 Keccak-f; holds Â (sampled once per key generation, verification or
+//!   signature, not once per signing iteration), NTT(s₁), NTT(s₂), NTT(t₀) and NTT(z). The
+//!   default on x86-64 CPUs with AVX2.
+//!
+//! An `ExpandedSigningKey` keeps the signing expansion across signatures, at
+//! (k·ℓ + ℓ + 2k) KiB.
 //!
 //! # Constant time
 //!
@@ -21,7 +30,8 @@
 //!
 //! # Stack
 //!
-//! Nothing holds the matrix Â: each entry is sampled when its product is needed. Verification
+//! On `portable`, the one small devices run, nothing holds the matrix Â: each entry is
+//! sampled when its product is needed. Verification
 //! is streamed one row of Â at a time from the encoded key and signature, with four
 //! polynomials (4 KiB) live: the row's accumulator, the entry of Â, one decoded polynomial of
 //! z (transformed again for each row, which costs k·ℓ NTTs where holding ẑ would cost ℓ, and
@@ -29,17 +39,24 @@
 //! `thumbv6m-none-eabi` (`cargo xtask stack-sizes -p core-lattice --root …`, release without
 //! LTO, deepest static call chain): ML-DSA-44 `verify` **6.6 KiB** (`verify_mu` 5152 B →
 //! c̃′ squeeze 592 → Keccak-f 736), key generation from a seed 15.5 KiB, signing 17.4 KiB.
+//! The holding paths (up to 79 KiB for ML-DSA-87 signing) are separate functions that are
+//! not inlined and are reached only from a vector backend's variant, so they cost the
+//! streaming paths no stack.
 //!
 //! # Adding a backend
 //!
 //! A backend is a file beside `portable.rs` with the same three functions (`ntt`, `inv_ntt`,
-//! `pointwise_acc`) on `Poly` with the same ranges in and out, and a variant in
-//! [`MlDsaImpl`] carrying its `core_cpu` token, as in ML-KEM.
+//! `pointwise_acc`) on `Poly` with the same ranges in and out and the same values in the NTT
+//! domain (an `ExpandedSigningKey` may be used with another backend than it was built on),
+//! optionally four-way samplers, and a variant in [`MlDsaImpl`] carrying its `core_cpu`
+//! token, as in ML-KEM; `holds_matrix` says whether it holds or streams.
 
 mod dsa;
 mod pkix;
 mod poly;
 mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
 
 use dsa::Params;
 use poly::{Gamma2, Poly, Q};
@@ -49,7 +66,11 @@ core_hash::implementation_enum! {
     /// generation, signing and verification run on. Keys choose the best one when built and
     /// keep it; `set_implementation` on a key picks another.
     pub enum MlDsaImpl {
-        accelerated {}
+        accelerated {
+            /// AVX2: eight `i32` coefficients per register, `vpmuldq` Montgomery products on
+            /// the even and odd lanes.
+            X86Avx2(core_cpu::Avx2) => "x86_avx2",
+        }
         portable {
             /// `i32` coefficients with 32-bit Montgomery products, in plain Rust.
             Portable => "portable",
@@ -65,24 +86,73 @@ impl MlDsaImpl {
         <core_hash::KeccakImpl as crate::Implementation>::best()
     }
 
+    /// Whether signing and verification hold all of Â and the vectors they multiply it with
+    /// (tens of KiB of stack), rather than streaming them: on the vector backends, whose
+    /// targets have the stack and whose NTTs are cheap next to re-sampling.
+    #[inline]
+    fn holds_matrix(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(_) => true,
+            _ => false,
+        }
+    }
+
+    /// RejNTTPoly (FIPS 204 Algorithm 30) of up to four entries of Â: `out[k]` from
+    /// SHAKE128(ρ ‖ `index[k]`), all at once on a backend with a four-way Keccak-f.
+    fn sample_uniform_x4(self, rho: &[u8; 32], index: &[[u8; 2]], out: &mut [Poly]) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::sample_uniform_x4(token, rho, index, out),
+            _ => {
+                for (&[s, r], a) in index.iter().zip(out) {
+                    poly::sample_uniform(self.keccak(), rho, s, r, a);
+                }
+            }
+        }
+    }
+
+    /// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to four counters `kappa`,
+    /// all at once on a backend with a four-way Keccak-f.
+    fn expand_mask_x4(self, seed: &[u8; 64], kappa: &[u16], gamma1_bits: u32, out: &mut [Poly]) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::expand_mask_x4(token, seed, kappa, gamma1_bits, out),
+            _ => {
+                for (&kappa, y) in kappa.iter().zip(out) {
+                    poly::expand_mask(self.keccak(), seed, kappa, gamma1_bits, y);
+                }
+            }
+        }
+    }
+
     #[inline]
     fn ntt(self, p: &mut Poly) {
         match self {
-            Self::Portable => portable::ntt(p),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::ntt(token, p),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::ntt(p),
         }
     }
 
     #[inline]
     fn inv_ntt(self, p: &mut Poly) {
         match self {
-            Self::Portable => portable::inv_ntt(p),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::inv_ntt(token, p),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::inv_ntt(p),
         }
     }
 
     #[inline]
     fn pointwise_acc(self, acc: &mut Poly, a: &Poly, b: &Poly) {
         match self {
-            Self::Portable => portable::pointwise_acc(acc, a, b),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::pointwise_acc(token, acc, a, b),
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            _ => portable::pointwise_acc(acc, a, b),
         }
     }
 }
@@ -466,6 +536,79 @@ macro_rules! parameter_set {
                 }
             }
 
+            #[doc = concat!("An ", $name, " signing key expanded for repeated signing: besides")]
+            /// the key, the matrix Â and the NTT forms of s₁, s₂ and t₀, so that signing
+            /// samples and transforms none of them again (FIPS 204 §6.2 allows precomputing
+            /// them). Costs (k·ℓ + ℓ + 2k) KiB on top of the key: 28 KiB for ML-DSA-44,
+            /// 47 KiB for ML-DSA-65, 79 KiB for ML-DSA-87, so it is for servers, not small
+            /// devices (which sign with [`SigningKey`], whose signing streams Â). The same
+            /// signatures as the key's; its secret parts are wiped on drop.
+            pub struct ExpandedSigningKey {
+                key: SigningKey,
+                expanded: dsa::Expanded<K, L>,
+            }
+
+            impl ExpandedSigningKey {
+                /// Expands `key` on its implementation.
+                pub fn new(key: SigningKey) -> Self {
+                    let expanded = dsa::Expanded::new(key.implementation(), P, &key.bytes);
+                    Self { key, expanded }
+                }
+
+                /// The signing key this expands.
+                pub fn signing_key(&self) -> &SigningKey {
+                    &self.key
+                }
+
+                /// The public key of this key pair.
+                pub fn verifying_key(&self) -> &VerifyingKey {
+                    &self.key.public
+                }
+
+                /// [`SigningKey::sign`]: hedged ML-DSA.Sign.
+                pub fn sign(
+                    &self,
+                    msg: &[u8],
+                    ctx: &[u8],
+                    rng: &mut impl RandomSource,
+                ) -> Result<Signature, Error> {
+                    let mu = self.key.public.compute_mu(msg, ctx)?;
+                    let mut rnd = Zeroizing::new([0u8; 32]);
+                    rng.fill(&mut rnd[..]).map_err(|_| Error::RandomSource)?;
+                    Ok(self.sign_mu_with_randomness(&mu, &rnd))
+                }
+
+                /// [`SigningKey::sign_deterministic`]: ML-DSA.Sign with rnd = 0³².
+                pub fn sign_deterministic(&self, msg: &[u8], ctx: &[u8]) -> Result<Signature, Error> {
+                    let mu = self.key.public.compute_mu(msg, ctx)?;
+                    Ok(self.sign_mu_with_randomness(&mu, &[0; 32]))
+                }
+
+                /// [`SigningKey::sign_mu_with_randomness`]: ML-DSA.Sign_internal of μ with
+                /// the randomness `rnd`.
+                pub fn sign_mu_with_randomness(&self, mu: &[u8; MU_LEN], rnd: &[u8; 32]) -> Signature {
+                    let mut sig = Signature([0; SIGNATURE_LEN]);
+                    let imp = self.key.implementation();
+                    dsa::sign_with::<K, L>(imp, P, &self.key.bytes, &self.expanded, mu, rnd, &mut sig.0);
+                    sig
+                }
+            }
+
+            impl From<SigningKey> for ExpandedSigningKey {
+                fn from(key: SigningKey) -> Self {
+                    Self::new(key)
+                }
+            }
+
+            impl fmt::Debug for ExpandedSigningKey {
+                /// Prints the public key only: the rest is secret.
+                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.debug_struct(concat!($name, " ExpandedSigningKey"))
+                        .field("public", &self.key.public)
+                        .finish_non_exhaustive()
+                }
+            }
+
             impl Drop for SigningKey {
                 fn drop(&mut self) {
                     self.bytes.zeroize();
@@ -474,6 +617,8 @@ macro_rules! parameter_set {
             }
 
             impl ZeroizeOnDrop for SigningKey {}
+
+            impl ZeroizeOnDrop for ExpandedSigningKey {}
 
             impl fmt::Debug for SigningKey {
                 /// Prints the public key only: the rest is secret.

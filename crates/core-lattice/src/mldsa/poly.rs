@@ -75,20 +75,24 @@ pub(crate) fn power2round(r: i32) -> (i32, i32) {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Gamma2 {
     /// γ₂: (q−1)/88 or (q−1)/32.
+    #[expect(clippy::struct_field_names, reason = "γ₂ itself, as FIPS 204 names it")]
     pub(crate) gamma2: i32,
     reciprocal: u32,
+    /// (q−1)/(2γ₂), computed when compiling: a division at run time would be one by a
+    /// variable wherever the parameters are not constant-folded.
+    high_values: i32,
 }
 
 impl Gamma2 {
     /// The constants for `gamma2`, computed when compiling.
     pub(crate) const fn new(gamma2: i32) -> Self {
         let divisor = (2 * gamma2.cast_unsigned()) >> 7;
-        Self { gamma2, reciprocal: (1 << 24) / divisor + 1 }
+        Self { gamma2, reciprocal: (1 << 24) / divisor + 1, high_values: (Q - 1) / (2 * gamma2) }
     }
 
     /// (q−1)/(2γ₂): the number of values of HighBits (44 or 16).
     pub(crate) const fn high_values(self) -> i32 {
-        (Q - 1) / (2 * self.gamma2)
+        self.high_values
     }
 
     /// Bits per coefficient of w₁Encode: bitlen((q−1)/(2γ₂) − 1), 6 or 4.
@@ -193,14 +197,21 @@ pub(crate) fn sample_uniform(keccak: KeccakImpl, rho: &[u8; 32], s: u8, r: u8, p
     let mut n = 0;
     while n < N {
         xof.squeeze_block(&mut block);
-        for c in block.chunks_exact(3) {
-            let v = u32::from(c[0]) | (u32::from(c[1]) << 8) | (u32::from(c[2] & 0x7f) << 16);
-            if v < Q as u32 && n < N {
-                p.0[n] = v.cast_signed();
-                n += 1;
-            }
+        n = rejection_fill(&block, p, n);
+    }
+}
+
+/// RejNTTPoly's loop over one block of SHAKE128 output: fills `p` from coefficient `n` on
+/// with the 23-bit values below q and returns how far it got.
+pub(crate) fn rejection_fill(block: &[u8; 168], p: &mut Poly, mut n: usize) -> usize {
+    for c in block.chunks_exact(3) {
+        let v = u32::from(c[0]) | (u32::from(c[1]) << 8) | (u32::from(c[2] & 0x7f) << 16);
+        if v < Q as u32 && n < N {
+            p.0[n] = v.cast_signed();
+            n += 1;
         }
     }
+    n
 }
 
 /// RejBoundedPoly (FIPS 204 Algorithm 31) of SHAKE256(ρ′ ‖ IntegerToBytes(r, 2)):

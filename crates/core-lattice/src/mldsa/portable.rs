@@ -6,7 +6,7 @@
 use super::poly::{N, Poly, Q, reduce32};
 
 /// q^−1 mod 2^32, by Newton's iteration (each step doubles the correct low bits).
-const QINV: i32 = {
+pub(crate) const QINV: i32 = {
     let q = Q as u32;
     let mut x = q; // correct to 3 bits: q·q ≡ 1 (mod 8) for odd q
     let mut i = 0;
@@ -42,7 +42,7 @@ const fn centre(x: u64) -> i32 {
 
 /// ζ^BitRev8(i)·R mod q for i in 0..256 (FIPS 204 Appendix B's table in Montgomery form),
 /// ζ = 1753 the 512th root of unity of FIPS 204 §7.5; computed when compiling.
-const ZETAS: [i32; N] = {
+pub(crate) const ZETAS: [i32; N] = {
     let mut z = [0; N];
     let mut i = 0;
     while i < N {
@@ -55,7 +55,8 @@ const ZETAS: [i32; N] = {
 
 /// R²/256 mod q: the inverse NTT's final factor, which undoes its 2^8 and turns the R^−1 of a
 /// product in T_q back into an exact result.
-const F: i32 = centre(R_MOD_Q * R_MOD_Q % Q as u64 * pow_mod(256, Q as u64 - 2) % Q as u64);
+pub(crate) const F: i32 =
+    centre(R_MOD_Q * R_MOD_Q % Q as u64 * pow_mod(256, Q as u64 - 2) % Q as u64);
 
 /// Montgomery reduction: `a·R^−1 mod q`, in `-q..q`, for `|a| < q·2^31`.
 #[inline]

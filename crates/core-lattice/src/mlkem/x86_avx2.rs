@@ -28,6 +28,7 @@
 
 use super::poly::{N, Poly, Q};
 use super::portable::{INV_NTT_SCALE, QINV, R2, ZETAS};
+use crate::shake::ShakeX4;
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_shuffle_epi8, _mm_storeu_si128,
     _mm256_add_epi16, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi16, _mm256_blend_epi32,
@@ -360,60 +361,6 @@ fn basemul_acc_avx2(_: Avx2, acc: &mut Poly, a: &Poly, b: &Poly) {
         // SAFETY: `out` is 16 `i16`s, 32 writable bytes; `storeu` takes any alignment. AVX2
         // is enabled on this function, reached only through the `Avx2` token.
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), sum) }
-    }
-}
-
-/// Four SHAKE sponges side by side on the four-way AVX2 Keccak-f, each over one input
-/// shorter than a block (`RATE` bytes): `prefix` followed by the lane's own suffix. Wiped on
-/// drop (noise sampling's outputs are secret).
-struct ShakeX4<const RATE: usize> {
-    state: [[u64; 4]; 25],
-    token: Avx2,
-}
-
-impl<const RATE: usize> ShakeX4<RATE> {
-    /// Absorbs and pads `prefix ‖ suffixes[k]` in lane k, for up to four lanes.
-    fn new(token: Avx2, prefix: &[u8], suffixes: &[&[u8]]) -> Self {
-        // Absorbed straight into the state, which alone is wiped afterwards (a byte buffer
-        // would cost a byte-by-byte volatile wipe).
-        let mut state = [[0u64; 4]; 25];
-        let mut xor_byte =
-            |k: usize, at: usize, b: u8| state[at / 8][k] ^= u64::from(b) << (8 * (at % 8));
-        for (k, suffix) in suffixes.iter().take(4).enumerate() {
-            let input = prefix.iter().chain(suffix.iter());
-            let mut len = 0;
-            for (at, &b) in input.enumerate() {
-                xor_byte(k, at, b);
-                len = at + 1;
-            }
-            xor_byte(k, len, 0x1f); // SHAKE's domain bits and pad10*1's first 1
-            xor_byte(k, RATE - 1, 0x80); // pad10*1's last 1
-        }
-        Self { state, token }
-    }
-
-    /// The next block of every lane's output.
-    fn squeeze(&mut self, out: &mut [[u8; RATE]; 4]) {
-        self.permute();
-        for (k, block) in out.iter_mut().enumerate() {
-            for (bytes, lane) in block.as_chunks_mut::<8>().0.iter_mut().zip(&self.state) {
-                *bytes = lane[k].to_le_bytes();
-            }
-        }
-    }
-}
-
-impl<const RATE: usize> ShakeX4<RATE> {
-    /// Runs the permutation: the next block of output is in the state's first `RATE / 8`
-    /// lanes.
-    fn permute(&mut self) {
-        core_hash::keccak_f1600_x4_avx2(self.token, &mut self.state);
-    }
-}
-
-impl<const RATE: usize> Drop for ShakeX4<RATE> {
-    fn drop(&mut self) {
-        self.state.zeroize();
     }
 }
 

@@ -1,0 +1,453 @@
+//! `x86_avx2`: ML-DSA's ring arithmetic eight coefficients at a time, one `i32` per lane of a
+//! 256-bit register, for x86-64 CPUs with AVX2.
+//!
+//! The arithmetic is `portable`'s, operation for operation, so every output is the same
+//! `i32` as `portable`'s (the tests compare them exactly). A 32-bit Montgomery product is the
+//! Dilithium AVX2 technique: `vpmuldq` multiplies the even lanes into 64-bit products, and the
+//! odd lanes after a 32-bit shift; t = (a·b mod 2^32)·q^−1 is one more `vpmuldq` on the low
+//! half of each product, and the result is the high half of a·b − t·q (whose low half is
+//! zero), the even and odd results blended back into one register.
+//!
+//! The NTT keeps the standard coefficient order in and out, as ML-KEM's AVX2 NTT does. Its
+//! first five layers (butterflies 128 to 8 apart) pair whole registers; the last three pair
+//! coefficients inside one register, so each pair of registers is first transposed by 128-,
+//! 64- and then 32-bit blocks (`vperm2i128`, `vpunpck[lh]qdq`, shift and `vpblendd`), which
+//! puts partners in the same lane of two registers, and transposed back after the last
+//! layer; each transposition is its own inverse. The twiddles of the transposed layers are
+//! laid out lane by lane at compile time.
+//!
+//! Nothing branches on or indexes by a coefficient, and nothing divides.
+
+use super::poly::{N, Poly, Q, rejection_fill, unpack_signed};
+use super::portable::{F, QINV, ZETAS};
+use crate::shake::ShakeX4;
+use core::arch::x86_64::{
+    __m256i, _mm256_add_epi32, _mm256_blend_epi32, _mm256_loadu_si256, _mm256_mul_epi32,
+    _mm256_permute2x128_si256, _mm256_set1_epi32, _mm256_slli_epi32, _mm256_slli_epi64,
+    _mm256_srai_epi32, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
+};
+use core_cpu::Avx2;
+use zeroize::Zeroize;
+
+/// Registers per polynomial.
+const VECS: usize = N / 8;
+
+/// A multiplier for [`montmul`]: the value and the value times q^−1 mod 2^32, lane by lane.
+#[derive(Clone, Copy)]
+struct Twiddles {
+    z: [i32; 8],
+    zq: [i32; 8],
+}
+
+/// The coefficient whose twiddle lane `l` of the first operand carries, in the layer whose
+/// butterflies are `len` apart (4, 2 or 1), for the pair of registers `m` (coefficients
+/// 16m..16m + 16) after the transpositions described in the module docs.
+const fn lane_coefficient(len: usize, m: usize, l: usize) -> usize {
+    let (h, i) = (l / 4, l % 4);
+    let offset = match len {
+        // [a0..a3 | a8..a11]
+        4 => i,
+        // [a0 a1 a4 a5 | a8 a9 a12 a13]
+        2 => 4 * (i / 2) + i % 2,
+        // [a0 a2 a4 a6 | a8 a10 a12 a14]
+        _ => 2 * i,
+    };
+    16 * m + 8 * h + offset
+}
+
+/// The twiddles of the transposed layer `len` for each pair of registers: the forward NTT's
+/// ζ of the butterfly block each lane is in (block b of the layer uses `ZETAS[N/(2·len) + b]`),
+/// or the inverse's −ζ (`ZETAS[N/len − 1 − b]`), as `portable` takes them.
+const fn transposed_twiddles(len: usize, inverse: bool) -> [Twiddles; VECS / 2] {
+    let mut out = [Twiddles { z: [0; 8], zq: [0; 8] }; VECS / 2];
+    let mut m = 0;
+    while m < VECS / 2 {
+        let mut l = 0;
+        while l < 8 {
+            let block = lane_coefficient(len, m, l) / (2 * len);
+            let z =
+                if inverse { -ZETAS[N / len - 1 - block] } else { ZETAS[N / (2 * len) + block] };
+            out[m].z[l] = z;
+            out[m].zq[l] = z.wrapping_mul(QINV);
+            l += 1;
+        }
+        m += 1;
+    }
+    out
+}
+
+const FWD4: [Twiddles; VECS / 2] = transposed_twiddles(4, false);
+const FWD2: [Twiddles; VECS / 2] = transposed_twiddles(2, false);
+const FWD1: [Twiddles; VECS / 2] = transposed_twiddles(1, false);
+const INV4: [Twiddles; VECS / 2] = transposed_twiddles(4, true);
+const INV2: [Twiddles; VECS / 2] = transposed_twiddles(2, true);
+const INV1: [Twiddles; VECS / 2] = transposed_twiddles(1, true);
+
+/// Loads a polynomial into registers.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load(p: &Poly) -> [__m256i; VECS] {
+    core::array::from_fn(|i| load8(p.0[8 * i..8 * i + 8].try_into().unwrap_or(&[0; 8])))
+}
+
+/// Stores registers into a polynomial.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store(v: &[__m256i; VECS], p: &mut Poly) {
+    for (out, x) in p.0.chunks_exact_mut(8).zip(v) {
+        // SAFETY: `out` is eight `i32`s, 32 writable bytes; `storeu` takes any alignment.
+        // AVX2 is enabled on this function, reached only through the `Avx2` token.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), *x) }
+    }
+}
+
+/// Eight `i32`s into a register.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load8(s: &[i32; 8]) -> __m256i {
+    // SAFETY: `s` is 32 readable bytes; `loadu` takes any alignment. AVX2 is enabled on this
+    // function, reached only through the `Avx2` token.
+    unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
+}
+
+/// A lane-by-lane table as registers.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn twiddles(t: &Twiddles) -> (__m256i, __m256i) {
+    (load8(&t.z), load8(&t.zq))
+}
+
+/// One multiplier in every lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn broadcast(z: i32) -> (__m256i, __m256i) {
+    (_mm256_set1_epi32(z), _mm256_set1_epi32(z.wrapping_mul(QINV)))
+}
+
+/// The high halves of the 64-bit lanes of `even` and of `odd`, as the even and the odd lanes
+/// of one register.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn high_halves(even: __m256i, odd: __m256i) -> __m256i {
+    _mm256_blend_epi32::<0xaa>(_mm256_srli_epi64::<32>(even), odd)
+}
+
+/// `portable::montgomery_reduce(a·z)` in each lane, with `zq` = z·q^−1 mod 2^32 lane by lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn montmul(a: __m256i, z: __m256i, zq: __m256i) -> __m256i {
+    let q = _mm256_set1_epi32(Q);
+    let (a_odd, z_odd, zq_odd) =
+        (_mm256_srli_epi64::<32>(a), _mm256_srli_epi64::<32>(z), _mm256_srli_epi64::<32>(zq));
+    let even = _mm256_mul_epi32(a, z);
+    let odd = _mm256_mul_epi32(a_odd, z_odd);
+    let t_even = _mm256_mul_epi32(_mm256_mul_epi32(a, zq), q);
+    let t_odd = _mm256_mul_epi32(_mm256_mul_epi32(a_odd, zq_odd), q);
+    high_halves(_mm256_sub_epi64(even, t_even), _mm256_sub_epi64(odd, t_odd))
+}
+
+/// `portable::montgomery_reduce(a·b)` in each lane, for two variable operands: t is the low
+/// half of each product times q^−1.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn montmul_var(a: __m256i, b: __m256i) -> __m256i {
+    let (q, qinv) = (_mm256_set1_epi32(Q), _mm256_set1_epi32(QINV));
+    let even = _mm256_mul_epi32(a, b);
+    let odd = _mm256_mul_epi32(_mm256_srli_epi64::<32>(a), _mm256_srli_epi64::<32>(b));
+    let t_even = _mm256_mul_epi32(_mm256_mul_epi32(even, qinv), q);
+    let t_odd = _mm256_mul_epi32(_mm256_mul_epi32(odd, qinv), q);
+    high_halves(_mm256_sub_epi64(even, t_even), _mm256_sub_epi64(odd, t_odd))
+}
+
+/// `portable::reduce32` in each lane: a − ⌊(a + 2^22)/2^23⌋·q, with t·q as
+/// t·2^23 − t·2^13 + t.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn reduce32(a: __m256i) -> __m256i {
+    let t = _mm256_srai_epi32::<23>(_mm256_add_epi32(a, _mm256_set1_epi32(1 << 22)));
+    let tq = _mm256_sub_epi32(_mm256_slli_epi32::<23>(t), _mm256_slli_epi32::<13>(t));
+    _mm256_sub_epi32(a, _mm256_add_epi32(tq, t))
+}
+
+/// The forward (Cooley–Tukey) butterfly: (a + ζb, a − ζb).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn ct(a: __m256i, b: __m256i, z: __m256i, zq: __m256i) -> (__m256i, __m256i) {
+    let t = montmul(b, z, zq);
+    (_mm256_add_epi32(a, t), _mm256_sub_epi32(a, t))
+}
+
+/// The inverse (Gentleman–Sande) butterfly: (a + b, −ζ(a − b)), with −ζ in `z`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn gs(a: __m256i, b: __m256i, z: __m256i, zq: __m256i) -> (__m256i, __m256i) {
+    (_mm256_add_epi32(a, b), montmul(_mm256_sub_epi32(a, b), z, zq))
+}
+
+/// Exchanges the high 128 bits of `a` with the low 128 of `b`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn swap128(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    (_mm256_permute2x128_si256::<0x20>(a, b), _mm256_permute2x128_si256::<0x31>(a, b))
+}
+
+/// Exchanges the high 64 bits of each 128-bit half of `a` with the low 64 of `b`'s.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn swap64(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b))
+}
+
+/// Exchanges the odd 32-bit lanes of `a` with the even lanes of `b`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn swap32(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    (
+        _mm256_blend_epi32::<0xaa>(a, _mm256_slli_epi64::<32>(b)),
+        _mm256_blend_epi32::<0xaa>(_mm256_srli_epi64::<32>(a), b),
+    )
+}
+
+/// The NTT (FIPS 204 Algorithm 41), in place; the same output as `portable::ntt`.
+pub(crate) fn ntt(token: Avx2, p: &mut Poly) {
+    // SAFETY: the `Avx2` token proves AVX2 was detected.
+    unsafe { ntt_avx2(token, p) }
+}
+
+#[target_feature(enable = "avx2")]
+fn ntt_avx2(_: Avx2, p: &mut Poly) {
+    let mut v = load(p);
+    let mut k = 0;
+    // Layers 128 to 8 apart: `len` registers.
+    let mut len = VECS / 2;
+    while len >= 1 {
+        for start in (0..VECS).step_by(2 * len) {
+            k += 1;
+            let (z, zq) = broadcast(ZETAS[k]);
+            for j in start..start + len {
+                (v[j], v[j + len]) = ct(v[j], v[j + len], z, zq);
+            }
+        }
+        len /= 2;
+    }
+    // Layers 4, 2 and 1 apart, inside each pair of registers.
+    for m in 0..VECS / 2 {
+        let (a, b) = swap128(v[2 * m], v[2 * m + 1]);
+        let (a, b) = ct(a, b, twiddles(&FWD4[m]).0, twiddles(&FWD4[m]).1);
+        let (a, b) = swap64(a, b);
+        let (a, b) = ct(a, b, twiddles(&FWD2[m]).0, twiddles(&FWD2[m]).1);
+        let (a, b) = swap32(a, b);
+        let (a, b) = ct(a, b, twiddles(&FWD1[m]).0, twiddles(&FWD1[m]).1);
+        let (a, b) = swap32(a, b);
+        let (a, b) = swap64(a, b);
+        (v[2 * m], v[2 * m + 1]) = swap128(a, b);
+    }
+    store(&v, p);
+}
+
+/// The inverse NTT (FIPS 204 Algorithm 42) times R, in place; the same output as
+/// `portable::inv_ntt`.
+pub(crate) fn inv_ntt(token: Avx2, p: &mut Poly) {
+    // SAFETY: the `Avx2` token proves AVX2 was detected.
+    unsafe { inv_ntt_avx2(token, p) }
+}
+
+#[target_feature(enable = "avx2")]
+fn inv_ntt_avx2(_: Avx2, p: &mut Poly) {
+    let mut v = load(p);
+    for x in &mut v {
+        *x = reduce32(*x);
+    }
+    // Layers 1, 2 and 4 apart, inside each pair of registers.
+    for m in 0..VECS / 2 {
+        let (a, b) = swap128(v[2 * m], v[2 * m + 1]);
+        let (a, b) = swap64(a, b);
+        let (a, b) = swap32(a, b);
+        let (a, b) = gs(a, b, twiddles(&INV1[m]).0, twiddles(&INV1[m]).1);
+        let (a, b) = swap32(a, b);
+        let (a, b) = gs(a, b, twiddles(&INV2[m]).0, twiddles(&INV2[m]).1);
+        let (a, b) = swap64(a, b);
+        let (a, b) = gs(a, b, twiddles(&INV4[m]).0, twiddles(&INV4[m]).1);
+        (v[2 * m], v[2 * m + 1]) = swap128(a, b);
+    }
+    // Layers 8 to 128 apart: `len` registers; block b of each uses −ZETAS[N/(8·len) − 1 − b].
+    let mut len = 1;
+    while len < VECS {
+        for (b, start) in (0..VECS).step_by(2 * len).enumerate() {
+            let (z, zq) = broadcast(-ZETAS[N / (8 * len) - 1 - b]);
+            for j in start..start + len {
+                (v[j], v[j + len]) = gs(v[j], v[j + len], z, zq);
+            }
+        }
+        len *= 2;
+    }
+    let (f, fq) = broadcast(F);
+    for x in &mut v {
+        *x = montmul(*x, f, fq);
+    }
+    store(&v, p);
+}
+
+/// `acc += a ∘ b · R^−1` (FIPS 204 Algorithm 45 with the Montgomery factor); the same output
+/// as `portable::pointwise_acc`.
+pub(crate) fn pointwise_acc(token: Avx2, acc: &mut Poly, a: &Poly, b: &Poly) {
+    // SAFETY: the `Avx2` token proves AVX2 was detected.
+    unsafe { pointwise_acc_avx2(token, acc, a, b) }
+}
+
+#[target_feature(enable = "avx2")]
+fn pointwise_acc_avx2(_: Avx2, acc: &mut Poly, a: &Poly, b: &Poly) {
+    for ((c, x), y) in acc.0.chunks_exact_mut(8).zip(a.0.chunks_exact(8)).zip(b.0.chunks_exact(8)) {
+        let load = |s: &[i32]| load8(s.try_into().unwrap_or(&[0; 8]));
+        let sum = _mm256_add_epi32(load(c), montmul_var(load(x), load(y)));
+        // SAFETY: `c` is eight `i32`s, 32 writable bytes; `storeu` takes any alignment. AVX2
+        // is enabled on this function, reached only through the `Avx2` token.
+        unsafe { _mm256_storeu_si256(c.as_mut_ptr().cast(), sum) }
+    }
+}
+
+/// RejNTTPoly (FIPS 204 Algorithm 30) of up to four entries of Â at once, on the four-way
+/// AVX2 Keccak-f: `out[k]` from SHAKE128(ρ ‖ `index[k]`), `index[k]` being \[s, r\] for
+/// Â\[r, s\]. Each entry takes blocks until it is full; when one needs more than the others,
+/// their sponges run along and their output is ignored. The matrix is public, so the
+/// data-dependent loop leaks nothing.
+pub(crate) fn sample_uniform_x4(token: Avx2, rho: &[u8; 32], index: &[[u8; 2]], out: &mut [Poly]) {
+    let count = index.len().min(out.len()).min(4);
+    let suffixes: [&[u8]; 4] = core::array::from_fn(|k| index.get(k).map_or(&[][..], |i| &i[..]));
+    let mut xof = ShakeX4::<168>::new(token, rho, &suffixes[..count]);
+    let mut filled = [0usize; 4];
+    let mut blocks = [[0u8; 168]; 4];
+    while filled[..count].iter().any(|&n| n < N) {
+        xof.squeeze(&mut blocks);
+        for ((p, n), block) in out[..count].iter_mut().zip(&mut filled).zip(&blocks) {
+            *n = rejection_fill(block, p, *n);
+        }
+    }
+}
+
+/// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to four counters at once, the
+/// four SHAKE256 sponges side by side: `out[k]` from SHAKE256(ρ″ ‖ IntegerToBytes(`kappa[k]`,
+/// 2)), as `poly::expand_mask` gives it. The seed is secret; every lane squeezes the same
+/// five blocks.
+pub(crate) fn expand_mask_x4(
+    token: Avx2,
+    seed: &[u8; 64],
+    kappa: &[u16],
+    gamma1_bits: u32,
+    out: &mut [Poly],
+) {
+    let count = kappa.len().min(out.len()).min(4);
+    let nonces: [[u8; 2]; 4] =
+        core::array::from_fn(|k| kappa.get(k).copied().unwrap_or(0).to_le_bytes());
+    let suffixes: [&[u8]; 4] = core::array::from_fn(|k| &nonces[k][..]);
+    let mut xof = ShakeX4::<136>::new(token, seed, &suffixes[..count]);
+    let mut bytes = [[0u8; 5 * 136]; 4];
+    let mut blocks = [[0u8; 136]; 4];
+    for at in (0..5 * 136).step_by(136) {
+        xof.squeeze(&mut blocks);
+        for (b, block) in bytes.iter_mut().zip(&blocks) {
+            b[at..at + 136].copy_from_slice(block);
+        }
+    }
+    let bits = gamma1_bits + 1;
+    for (p, b) in out[..count].iter_mut().zip(&bytes) {
+        unpack_signed(&b[..32 * bits as usize], 1 << gamma1_bits, bits, p);
+    }
+    bytes.zeroize();
+    blocks.zeroize();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::portable;
+    use super::*;
+
+    /// A polynomial of pseudo-random coefficients in `-bound..bound`.
+    fn poly(seed: u32, bound: i32) -> Poly {
+        let mut x = seed.wrapping_mul(2_654_435_761) | 1;
+        Poly(core::array::from_fn(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (i64::from(x % (2 * bound.cast_unsigned())) - i64::from(bound)) as i32
+        }))
+    }
+
+    /// NTT, inverse NTT and the product in T_q give exactly `portable`'s outputs, at the
+    /// largest inputs each accepts and at small ones.
+    #[test]
+    fn agrees_with_portable() {
+        let Some(token) = Avx2::get() else {
+            std::eprintln!("x86_avx2: not available on this CPU");
+            return;
+        };
+        for seed in 0..50 {
+            for bound in [5, Q, 1 << 20, i32::MAX - 9 * Q] {
+                let mut ours = poly(seed, bound);
+                let mut want = ours.clone();
+                ntt(token, &mut ours);
+                portable::ntt(&mut want);
+                assert_eq!(ours.0, want.0, "ntt, seed {seed}, bound {bound}");
+
+                let mut ours = poly(seed + 1000, bound.min(i32::MAX - (1 << 22)));
+                let mut want = ours.clone();
+                inv_ntt(token, &mut ours);
+                portable::inv_ntt(&mut want);
+                assert_eq!(ours.0, want.0, "inv_ntt, seed {seed}, bound {bound}");
+            }
+            let (a, b) = (poly(seed + 2000, 9 * Q), poly(seed + 3000, 9 * Q));
+            let mut ours = poly(seed + 4000, 1 << 30);
+            let mut want = ours.clone();
+            pointwise_acc(token, &mut ours, &a, &b);
+            portable::pointwise_acc(&mut want, &a, &b);
+            assert_eq!(ours.0, want.0, "pointwise_acc, seed {seed}");
+        }
+    }
+
+    /// Four-way ExpandMask gives what the one-at-a-time one gives, for one to four counters
+    /// and both widths.
+    #[test]
+    fn expand_mask_x4_matches_expand_mask() {
+        let Some(token) = Avx2::get() else {
+            std::eprintln!("x86_avx2: not available on this CPU");
+            return;
+        };
+        let keccak = <core_hash::KeccakImpl as core_hash::Implementation>::best();
+        let seed: [u8; 64] = core::array::from_fn(|k| k as u8 ^ 0x5a);
+        for bits in [17, 19] {
+            for count in 1..=4 {
+                let kappa = [7, 0, 300, 65_535];
+                let mut ours = [const { Poly::ZERO }; 4];
+                expand_mask_x4(token, &seed, &kappa[..count], bits, &mut ours[..count]);
+                for (k, got) in ours[..count].iter().enumerate() {
+                    let mut want = Poly::ZERO;
+                    super::super::poly::expand_mask(keccak, &seed, kappa[k], bits, &mut want);
+                    assert_eq!(got.0, want.0, "γ₁ = 2^{bits}, lane {k} of {count}");
+                }
+            }
+        }
+    }
+
+    /// Four-way RejNTTPoly gives what the one-at-a-time sampler gives, for one to four entries.
+    #[test]
+    fn sample_uniform_x4_matches_sample_uniform() {
+        let Some(token) = Avx2::get() else {
+            std::eprintln!("x86_avx2: not available on this CPU");
+            return;
+        };
+        let keccak = <core_hash::KeccakImpl as core_hash::Implementation>::best();
+        let rho: [u8; 32] = core::array::from_fn(|k| k as u8 * 7);
+        for count in 1..=4 {
+            let index = [[3, 5], [0, 5], [6, 2], [1, 0]];
+            let mut ours = [const { Poly::ZERO }; 4];
+            sample_uniform_x4(token, &rho, &index[..count], &mut ours[..count]);
+            for (k, got) in ours[..count].iter().enumerate() {
+                let mut want = Poly::ZERO;
+                let [s, r] = index[k];
+                super::super::poly::sample_uniform(keccak, &rho, s, r, &mut want);
+                assert_eq!(got.0, want.0, "entry {k} of {count}");
+            }
+        }
+    }
+}
