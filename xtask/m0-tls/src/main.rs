@@ -4,7 +4,7 @@
 //! QEMU's micro:bit model (16 KiB of RAM), which opens the same pipes through semihosting.
 //!
 //! The client offers `psk_dhe_ke` with X25519 and `TLS_CHACHA20_POLY1305_SHA256`, advertises a
-//! `record_size_limit` of [`RECORD_SIZE_LIMIT`], sends [`MESSAGE`], reads it back and exits 0.
+//! `record_size_limit` of [`RECORD_SIZE_LIMIT`], sends `MESSAGE`, reads it back and exits 0.
 //! It prints the painted stack peak and calls a marker between phases, so the
 //! instruction-counting plugin of `m0 --cost` can time the handshake.
 #![cfg_attr(target_os = "none", no_std, no_main)]
@@ -24,7 +24,7 @@ use tls::key_schedule::HashAlg;
 #[cfg(any(target_os = "none", test))]
 use tls::{
     ClientConfig, UnixTime,
-    msgs::{NamedGroup, PskKeyExchangeMode},
+    msgs::{NamedGroup, ProtocolVersion, PskKeyExchangeMode},
     suites,
 };
 
@@ -52,6 +52,9 @@ pub(crate) const MESSAGE: &[u8] = b"hello from a Cortex-M0";
 /// small `record_size_limit`. `clock` is never read (no certificate to check, no ticket).
 pub(crate) fn client_config(clock: &UnixTime) -> ClientConfig<'_> {
     ClientConfig {
+        // TLS 1.3 only, also where the host build's `tls` has `tls12` (workspace feature
+        // unification): its ClientHello must fit the firmware's 256-byte send buffer there too.
+        versions: &[ProtocolVersion::TLSV1_3],
         suites: &[suites::TLS13_CHACHA20_POLY1305_SHA256],
         groups: &[NamedGroup::X25519],
         psk_modes: &[PskKeyExchangeMode::PSK_DHE_KE],
