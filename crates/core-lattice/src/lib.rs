@@ -13,6 +13,8 @@ extern crate std;
 mod mldsa;
 mod mlkem;
 mod shake;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
 
 use core::fmt;
 

@@ -21,11 +21,11 @@
 use super::poly::{N, Poly, Q, rejection_fill, unpack_signed};
 use super::portable::{F, QINV, ZETAS};
 use crate::shake::ShakeX4;
+use crate::x86_avx2::{swap32, swap64, swap128};
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_blend_epi32, _mm256_loadu_si256, _mm256_mul_epi32,
-    _mm256_permute2x128_si256, _mm256_set1_epi32, _mm256_slli_epi32, _mm256_slli_epi64,
-    _mm256_srai_epi32, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64,
-    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
+    _mm256_set1_epi32, _mm256_slli_epi32, _mm256_srai_epi32, _mm256_srli_epi64,
+    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64,
 };
 use core_cpu::Avx2;
 use zeroize::Zeroize;
@@ -183,30 +183,6 @@ fn ct(a: __m256i, b: __m256i, z: __m256i, zq: __m256i) -> (__m256i, __m256i) {
 #[target_feature(enable = "avx2")]
 fn gs(a: __m256i, b: __m256i, z: __m256i, zq: __m256i) -> (__m256i, __m256i) {
     (_mm256_add_epi32(a, b), montmul(_mm256_sub_epi32(a, b), z, zq))
-}
-
-/// Exchanges the high 128 bits of `a` with the low 128 of `b`.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn swap128(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
-    (_mm256_permute2x128_si256::<0x20>(a, b), _mm256_permute2x128_si256::<0x31>(a, b))
-}
-
-/// Exchanges the high 64 bits of each 128-bit half of `a` with the low 64 of `b`'s.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn swap64(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
-    (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b))
-}
-
-/// Exchanges the odd 32-bit lanes of `a` with the even lanes of `b`.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn swap32(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
-    (
-        _mm256_blend_epi32::<0xaa>(a, _mm256_slli_epi64::<32>(b)),
-        _mm256_blend_epi32::<0xaa>(_mm256_srli_epi64::<32>(a), b),
-    )
 }
 
 /// The NTT (FIPS 204 Algorithm 41), in place; the same output as `portable::ntt`.

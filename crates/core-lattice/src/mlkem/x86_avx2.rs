@@ -29,6 +29,7 @@
 use super::poly::{N, Poly, Q};
 use super::portable::{INV_NTT_SCALE, QINV, R2, ZETAS};
 use crate::shake::ShakeX4;
+use crate::x86_avx2::{swap32, swap64, swap128};
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_shuffle_epi8, _mm_storeu_si128,
     _mm256_add_epi16, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi16, _mm256_blend_epi32,
@@ -36,12 +37,11 @@ use core::arch::x86_64::{
     _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_loadu2_m128i, _mm256_madd_epi16,
     _mm256_movemask_epi8, _mm256_mulhi_epi16, _mm256_mulhrs_epi16, _mm256_mullo_epi16,
     _mm256_mullo_epi32, _mm256_or_si256, _mm256_packs_epi16, _mm256_packus_epi32,
-    _mm256_permute2x128_si256, _mm256_set1_epi16, _mm256_set1_epi32, _mm256_setr_epi8,
-    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_sll_epi16, _mm256_sll_epi32,
-    _mm256_sll_epi64, _mm256_slli_epi32, _mm256_slli_epi64, _mm256_srai_epi16, _mm256_srai_epi32,
-    _mm256_srl_epi64, _mm256_srli_epi32, _mm256_srli_epi64, _mm256_srlv_epi32, _mm256_storeu_si256,
-    _mm256_sub_epi16, _mm256_sub_epi32, _mm256_unpackhi_epi16, _mm256_unpackhi_epi64,
-    _mm256_unpacklo_epi16, _mm256_unpacklo_epi64,
+    _mm256_set1_epi16, _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_sll_epi16, _mm256_sll_epi32, _mm256_sll_epi64, _mm256_slli_epi32,
+    _mm256_srai_epi16, _mm256_srai_epi32, _mm256_srl_epi64, _mm256_srli_epi32, _mm256_srli_epi64,
+    _mm256_srlv_epi32, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_sub_epi32,
+    _mm256_unpackhi_epi16, _mm256_unpacklo_epi16,
 };
 use core_cpu::Avx2;
 use zeroize::Zeroize;
@@ -199,30 +199,6 @@ fn gs(a: &mut __m256i, b: &mut __m256i, z: __m256i, zq: __m256i) {
     let t = *a;
     *a = barrett(_mm256_add_epi16(t, *b));
     *b = fqmul(_mm256_sub_epi16(*b, t), z, zq);
-}
-
-/// The 2×2 transposition of 128-bit halves: `([a.0, b.0], [a.1, b.1])`.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn swap128(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
-    (_mm256_permute2x128_si256::<0x20>(a, b), _mm256_permute2x128_si256::<0x31>(a, b))
-}
-
-/// The 2×2 transposition of 64-bit blocks in each 128-bit half.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn swap64(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
-    (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b))
-}
-
-/// The 2×2 transposition of 32-bit blocks in each 64-bit block.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn swap32(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
-    (
-        _mm256_blend_epi32::<0xaa>(a, _mm256_slli_epi64::<32>(b)),
-        _mm256_blend_epi32::<0xaa>(_mm256_srli_epi64::<32>(a), b),
-    )
 }
 
 /// A broadcast twiddle of the untransposed layers: `ZETAS[k]` and its q^−1 multiple.
