@@ -117,6 +117,46 @@ pub fn with_decoded<const N: usize, R>(
     r
 }
 
+/// A key crate's error type as PEM key files need it: with these three constructors,
+/// [`read_key`] and [`write_key`] are the whole PEM side of every key type's encodings.
+pub trait KeyPemError: Sized {
+    /// The block is longer than any DER this reader takes (its `N`): no key it can load.
+    fn too_long() -> Self;
+    /// The caller's output buffer is too small for the PEM text.
+    fn buffer_too_small() -> Self;
+    /// No block, the wrong label, or bad base64.
+    fn pem(e: PemError) -> Self;
+}
+
+/// Decodes the first `label` block of `text` into an `N`-byte stack buffer (wiped after) and
+/// reads its DER with `f`: a key loader's `from_*_pem`. A block longer than `N` is
+/// [`KeyPemError::too_long`].
+pub fn read_key<const N: usize, T, E: KeyPemError>(
+    text: &str,
+    label: &str,
+    f: impl FnOnce(&[u8]) -> Result<T, E>,
+) -> Result<T, E> {
+    match with_decoded::<N, _>(text, label, f) {
+        Ok(r) => r,
+        Err(PemError::BufferTooSmall) => Err(E::too_long()),
+        Err(e) => Err(E::pem(e)),
+    }
+}
+
+/// Writes DER with `write` into an `N`-byte stack buffer (wiped after) and wraps it in a PEM
+/// block labelled `label` in `out`: a key's `to_*_pem`. An `out` too small is
+/// [`KeyPemError::buffer_too_small`].
+pub fn write_key<'o, const N: usize, E: KeyPemError>(
+    label: &str,
+    out: &'o mut [u8],
+    write: impl FnOnce(&mut [u8]) -> Result<usize, E>,
+) -> Result<&'o str, E> {
+    encode_with::<N, _>(label, out, write, |e| match e {
+        PemError::BufferTooSmall => E::buffer_too_small(),
+        e => E::pem(e),
+    })
+}
+
 /// The value of base64 character `c` (`0..64`), or `-1` outside the alphabet, without a
 /// branch or table on `c`: each range adds its offset under a mask made of the signs of
 /// `lo − c` and `c − hi`.
@@ -368,6 +408,43 @@ mod tests {
     /// The stack-buffer helper writes what `encode` writes, and every error comes out in the
     /// caller's type: the writer's as they are, the encoder's through the map, a writer
     /// claiming more than the buffer as a too-small buffer rather than a panic.
+    #[test]
+    fn key_wrappers_map_errors() {
+        #[derive(Debug, PartialEq)]
+        enum E {
+            TooLong,
+            Small,
+            Pem(PemError),
+            Reader,
+        }
+        impl KeyPemError for E {
+            fn too_long() -> Self {
+                Self::TooLong
+            }
+            fn buffer_too_small() -> Self {
+                Self::Small
+            }
+            fn pem(e: PemError) -> Self {
+                Self::Pem(e)
+            }
+        }
+        let len = |der: &[u8]| Ok::<_, E>(der.len());
+        assert_eq!(read_key::<8, _, E>(TEXT, "THING", len), Ok(5));
+        assert_eq!(read_key::<4, _, E>(TEXT, "THING", len), Err(E::TooLong));
+        assert_eq!(read_key::<8, _, E>(TEXT, "NONE", len), Err(E::Pem(PemError::WrongLabel)));
+        assert_eq!(read_key::<8, _, E>("", "THING", len), Err(E::Pem(PemError::NotFound)));
+        assert_eq!(read_key::<8, usize, E>(TEXT, "THING", |_| Err(E::Reader)), Err(E::Reader));
+        let write = |b: &mut [u8]| {
+            b[..5].copy_from_slice(b"hello");
+            Ok(5)
+        };
+        let mut out = [0u8; 64];
+        let text = write_key::<8, E>("THING", &mut out, write).map(std::string::String::from);
+        assert_eq!(text.as_deref().map(|t| read_key::<8, _, E>(t, "THING", len)), Ok(Ok(5)));
+        assert_eq!(write_key::<8, E>("THING", &mut [0u8; 10], write), Err(E::Small));
+        assert_eq!(write_key::<8, E>("THING", &mut out, |_| Err(E::Reader)), Err(E::Reader));
+    }
+
     #[test]
     fn encode_with_maps_errors() {
         #[derive(Debug, PartialEq)]

@@ -1,9 +1,8 @@
-//! The PEM side of every key type's encodings, shared: decode a labelled block on the stack
-//! and hand its DER to the type's DER reader; write DER on the stack and wrap it in PEM for
-//! the caller. The stack buffers holding private keys are wiped. The DER itself lives with
-//! each type (`nist/der.rs`, `ed25519.rs`, `x25519.rs`) over `core-der`.
+//! What every key type's encodings share: the PEM labels and the largest DER a PEM reader
+//! takes (the PEM side itself is `core_der::pem::{read_key, write_key}`, with this crate's
+//! [`Error`] as its `KeyPemError`), and the RFC 8410 forms of the Curve25519 keys. The rest
+//! of the DER lives with each type (`nist/der.rs`, `ed25519.rs`, `x25519.rs`).
 
-use core_der::PemError;
 use core_der::der::{self, OCTET_STRING};
 use core_der::pkix::{AlgorithmIdentifier, PrivateKeyInfo, SubjectPublicKeyInfo};
 use zeroize::Zeroize;
@@ -19,43 +18,7 @@ pub(crate) const SEC1_LABEL: &str = "EC PRIVATE KEY";
 
 /// The largest DER a key of this crate's PEM readers takes (a P-521 PKCS#8 key is 241
 /// bytes; the rest is room for attributes).
-const MAX_DER: usize = 512;
-
-/// Decodes the first `label` block of `text` and reads its DER with `f`. A block too long
-/// for any key here is [`Error::InvalidLength`].
-pub(crate) fn from_pem<T>(
-    text: &str,
-    label: &str,
-    f: impl FnOnce(&[u8]) -> Result<T, Error>,
-) -> Result<T, Error> {
-    match core_der::pem::with_decoded::<MAX_DER, _>(text, label, f) {
-        Ok(r) => r,
-        Err(PemError::BufferTooSmall) => Err(Error::InvalidLength),
-        Err(e) => Err(Error::Pem(e)),
-    }
-}
-
-/// Writes DER with `f` into an `N`-byte stack buffer (wiped after) and wraps it in a PEM
-/// block labelled `label` in `out`.
-pub(crate) fn to_pem<'o, const N: usize>(
-    label: &str,
-    out: &'o mut [u8],
-    f: impl FnOnce(&mut [u8]) -> Result<usize, Error>,
-) -> Result<&'o str, Error> {
-    core_der::pem::encode_with::<N, _>(label, out, f, |e| match e {
-        PemError::BufferTooSmall => Error::BufferTooSmall,
-        e => Error::Pem(e),
-    })
-}
-
-/// As [`to_pem`], into a new `String`, wiped on drop.
-#[cfg(feature = "alloc")]
-pub(crate) fn to_pem_string<const N: usize>(
-    label: &str,
-    f: impl FnOnce(&mut [u8]) -> Result<usize, Error>,
-) -> Result<zeroize::Zeroizing<alloc::string::String>, Error> {
-    core_der::pem::encode_string_with::<N, _>(label, f)
-}
+pub(crate) const MAX_DER: usize = 512;
 
 /// Bytes in the SPKI of an RFC 8410 key (X25519, Ed25519): 44.
 pub(crate) const CURVE25519_SPKI_LEN: usize = der::tlv_len(der::tlv_len(5) + der::tlv_len(33));

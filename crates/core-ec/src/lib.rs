@@ -262,3 +262,16 @@ impl From<PemError> for Error {
         Self::Pem(e)
     }
 }
+
+/// A PEM block longer than any key here is [`Error::InvalidLength`].
+impl core_der::pem::KeyPemError for Error {
+    fn too_long() -> Self {
+        Self::InvalidLength
+    }
+    fn buffer_too_small() -> Self {
+        Self::BufferTooSmall
+    }
+    fn pem(e: PemError) -> Self {
+        Self::Pem(e)
+    }
+}

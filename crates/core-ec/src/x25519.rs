@@ -160,7 +160,11 @@ impl SecretKey {
 
     /// Reads the first `PRIVATE KEY` (PKCS#8) block of a PEM text.
     pub fn from_pkcs8_pem(text: &str) -> Result<Self, Error> {
-        crate::encoding::from_pem(text, crate::encoding::PKCS8_LABEL, Self::from_pkcs8_der)
+        core_der::pem::read_key::<{ crate::encoding::MAX_DER }, _, _>(
+            text,
+            crate::encoding::PKCS8_LABEL,
+            Self::from_pkcs8_der,
+        )
     }
 
     /// Writes the key as PKCS#8 DER ([`PKCS8_DER_LEN`] bytes); returns the length. The
@@ -172,7 +176,7 @@ impl SecretKey {
     /// Writes the key as a `PRIVATE KEY` PEM block ([`PKCS8_PEM_LEN`] bytes) into `out`;
     /// returns the text. The output is secret.
     pub fn to_pkcs8_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str, Error> {
-        crate::encoding::to_pem::<PKCS8_DER_LEN>(crate::encoding::PKCS8_LABEL, out, |b| {
+        core_der::pem::write_key::<PKCS8_DER_LEN, _>(crate::encoding::PKCS8_LABEL, out, |b| {
             self.to_pkcs8_der(b)
         })
     }
@@ -180,7 +184,7 @@ impl SecretKey {
     /// [`to_pkcs8_pem`](Self::to_pkcs8_pem) into a new `String`, wiped on drop.
     #[cfg(feature = "alloc")]
     pub fn to_pkcs8_pem_string(&self) -> Result<zeroize::Zeroizing<alloc::string::String>, Error> {
-        crate::encoding::to_pem_string::<PKCS8_DER_LEN>(crate::encoding::PKCS8_LABEL, |b| {
+        core_der::pem::encode_string_with::<PKCS8_DER_LEN, _>(crate::encoding::PKCS8_LABEL, |b| {
             self.to_pkcs8_der(b)
         })
     }
@@ -197,7 +201,7 @@ impl PublicKey {
 
     /// Reads the first `PUBLIC KEY` block of a PEM text.
     pub fn from_public_key_pem(text: &str) -> Result<Self, Error> {
-        crate::encoding::from_pem(
+        core_der::pem::read_key::<{ crate::encoding::MAX_DER }, _, _>(
             text,
             crate::encoding::PUBLIC_KEY_LABEL,
             Self::from_public_key_der,
@@ -213,15 +217,17 @@ impl PublicKey {
     /// Writes a `PUBLIC KEY` PEM block ([`PUBLIC_KEY_PEM_LEN`] bytes) into `out`; returns
     /// the text.
     pub fn to_public_key_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str, Error> {
-        crate::encoding::to_pem::<PUBLIC_KEY_DER_LEN>(crate::encoding::PUBLIC_KEY_LABEL, out, |b| {
-            self.to_public_key_der(b)
-        })
+        core_der::pem::write_key::<PUBLIC_KEY_DER_LEN, _>(
+            crate::encoding::PUBLIC_KEY_LABEL,
+            out,
+            |b| self.to_public_key_der(b),
+        )
     }
 
     /// [`to_public_key_pem`](Self::to_public_key_pem) into a new `String`.
     #[cfg(feature = "alloc")]
     pub fn to_public_key_pem_string(&self) -> Result<alloc::string::String, Error> {
-        crate::encoding::to_pem_string::<PUBLIC_KEY_DER_LEN>(
+        core_der::pem::encode_string_with::<PUBLIC_KEY_DER_LEN, _>(
             crate::encoding::PUBLIC_KEY_LABEL,
             |b| self.to_public_key_der(b),
         )

@@ -121,7 +121,7 @@ macro_rules! nist_api {
             /// `openssl ecparam -genkey` writes (an `EC PARAMETERS` block before it is
             /// skipped).
             pub fn from_sec1_pem(text: &str) -> Result<Self, Error> {
-                $crate::encoding::from_pem(text, $crate::encoding::SEC1_LABEL, Self::from_sec1_der)
+                core_der::pem::read_key::<{ $crate::encoding::MAX_DER }, _, _>(text, $crate::encoding::SEC1_LABEL, Self::from_sec1_der)
             }
 
             /// Reads a PKCS#8 `PrivateKeyInfo` (RFC 5208, or RFC 5958 v2) holding a key for
@@ -133,7 +133,7 @@ macro_rules! nist_api {
 
             /// Reads the first `PRIVATE KEY` (PKCS#8) block of a PEM text.
             pub fn from_pkcs8_pem(text: &str) -> Result<Self, Error> {
-                $crate::encoding::from_pem(text, $crate::encoding::PKCS8_LABEL, Self::from_pkcs8_der)
+                core_der::pem::read_key::<{ $crate::encoding::MAX_DER }, _, _>(text, $crate::encoding::PKCS8_LABEL, Self::from_pkcs8_der)
             }
 
             fn from_parsed(parsed: &der::EcPrivateKey<'_>) -> Result<Self, Error> {
@@ -157,7 +157,7 @@ macro_rules! nist_api {
             /// Writes the key as a `PRIVATE KEY` PEM block ([`PKCS8_PEM_LEN`] bytes) into
             /// `out`; returns the text. The output is secret.
             pub fn to_pkcs8_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str, Error> {
-                $crate::encoding::to_pem::<PKCS8_DER_LEN>($crate::encoding::PKCS8_LABEL, out, |b| {
+                core_der::pem::write_key::<PKCS8_DER_LEN, _>($crate::encoding::PKCS8_LABEL, out, |b| {
                     self.to_pkcs8_der(b)
                 })
             }
@@ -173,7 +173,7 @@ macro_rules! nist_api {
             /// Writes the key as an `EC PRIVATE KEY` PEM block ([`SEC1_PEM_LEN`] bytes) into
             /// `out`; returns the text. The output is secret.
             pub fn to_sec1_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str, Error> {
-                $crate::encoding::to_pem::<SEC1_DER_LEN>($crate::encoding::SEC1_LABEL, out, |b| {
+                core_der::pem::write_key::<SEC1_DER_LEN, _>($crate::encoding::SEC1_LABEL, out, |b| {
                     self.to_sec1_der(b)
                 })
             }
@@ -183,7 +183,7 @@ macro_rules! nist_api {
             pub fn to_pkcs8_pem_string(
                 &self,
             ) -> Result<zeroize::Zeroizing<alloc::string::String>, Error> {
-                $crate::encoding::to_pem_string::<PKCS8_DER_LEN>(
+                core_der::pem::encode_string_with::<PKCS8_DER_LEN, _>(
                     $crate::encoding::PKCS8_LABEL,
                     |b| self.to_pkcs8_der(b),
                 )
@@ -194,7 +194,7 @@ macro_rules! nist_api {
             pub fn to_sec1_pem_string(
                 &self,
             ) -> Result<zeroize::Zeroizing<alloc::string::String>, Error> {
-                $crate::encoding::to_pem_string::<SEC1_DER_LEN>(
+                core_der::pem::encode_string_with::<SEC1_DER_LEN, _>(
                     $crate::encoding::SEC1_LABEL,
                     |b| self.to_sec1_der(b),
                 )
@@ -345,7 +345,7 @@ macro_rules! nist_api {
 
             /// Reads the first `PUBLIC KEY` block of a PEM text.
             pub fn from_public_key_pem(text: &str) -> Result<Self, Error> {
-                $crate::encoding::from_pem(
+                core_der::pem::read_key::<{ $crate::encoding::MAX_DER }, _, _>(
                     text,
                     $crate::encoding::PUBLIC_KEY_LABEL,
                     Self::from_public_key_der,
@@ -361,7 +361,7 @@ macro_rules! nist_api {
             /// Writes a `PUBLIC KEY` PEM block ([`PUBLIC_KEY_PEM_LEN`] bytes) into `out`;
             /// returns the text.
             pub fn to_public_key_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str, Error> {
-                $crate::encoding::to_pem::<PUBLIC_KEY_DER_LEN>(
+                core_der::pem::write_key::<PUBLIC_KEY_DER_LEN, _>(
                     $crate::encoding::PUBLIC_KEY_LABEL,
                     out,
                     |b| self.to_spki_der(b),
@@ -371,7 +371,7 @@ macro_rules! nist_api {
             /// [`to_public_key_pem`](Self::to_public_key_pem) into a new `String`.
             #[cfg(feature = "alloc")]
             pub fn to_public_key_pem_string(&self) -> Result<alloc::string::String, Error> {
-                $crate::encoding::to_pem_string::<PUBLIC_KEY_DER_LEN>(
+                core_der::pem::encode_string_with::<PUBLIC_KEY_DER_LEN, _>(
                     $crate::encoding::PUBLIC_KEY_LABEL,
                     |b| self.to_spki_der(b),
                 )

@@ -128,40 +128,17 @@ pub(super) fn write_pkcs8(
     Ok(w.len())
 }
 
-/// Decodes the first `label` block of `text` into an `N`-byte stack buffer (wiped after) and
-/// reads its DER with `f`. A block longer than `N` is [`Error::InvalidLength`].
-pub(super) fn from_pem<const N: usize, T>(
-    text: &str,
-    label: &str,
-    f: impl FnOnce(&[u8]) -> Result<T, Error>,
-) -> Result<T, Error> {
-    match core_der::pem::with_decoded::<N, _>(text, label, f) {
-        Ok(r) => r,
-        Err(PemError::BufferTooSmall) => Err(Error::InvalidLength),
-        Err(e) => Err(Error::Pem(e)),
+/// A PEM block longer than any ML-DSA key file is [`Error::InvalidLength`].
+impl core_der::pem::KeyPemError for Error {
+    fn too_long() -> Self {
+        Self::InvalidLength
     }
-}
-
-/// Writes DER with `f` into an `N`-byte stack buffer (wiped after) and wraps it in a PEM
-/// block labelled `label` in `out`.
-pub(super) fn to_pem<'o, const N: usize>(
-    label: &str,
-    out: &'o mut [u8],
-    f: impl FnOnce(&mut [u8]) -> Result<usize, Error>,
-) -> Result<&'o str, Error> {
-    core_der::pem::encode_with::<N, _>(label, out, f, |e| match e {
-        PemError::BufferTooSmall => Error::BufferTooSmall,
-        e => Error::Pem(e),
-    })
-}
-
-/// As [`to_pem`], into a new `String`, wiped on drop.
-#[cfg(feature = "alloc")]
-pub(super) fn to_pem_string<const N: usize>(
-    label: &str,
-    f: impl FnOnce(&mut [u8]) -> Result<usize, Error>,
-) -> Result<zeroize::Zeroizing<alloc::string::String>, Error> {
-    core_der::pem::encode_string_with::<N, _>(label, f)
+    fn buffer_too_small() -> Self {
+        Self::BufferTooSmall
+    }
+    fn pem(e: PemError) -> Self {
+        Self::Pem(e)
+    }
 }
 
 /// The key-file API of one parameter set, expanded inside its module (where `K`, `L`, the
@@ -215,7 +192,7 @@ macro_rules! key_encodings {
 
             /// Reads the first `PRIVATE KEY` (PKCS#8) block of a PEM text.
             pub fn from_pkcs8_pem(text: &str) -> Result<Self, Error> {
-                pkix::from_pem::<{ pkix::MAX_PKCS8_LEN }, _>(
+                core_der::pem::read_key::<{ pkix::MAX_PKCS8_LEN }, _, _>(
                     text,
                     pkix::PKCS8_LABEL,
                     Self::from_pkcs8_der,
@@ -235,7 +212,7 @@ macro_rules! key_encodings {
             /// Writes the key as a `PRIVATE KEY` PEM block ([`PKCS8_PEM_LEN`] bytes for a key
             /// made from a seed) into `out`; returns the text. The output is secret.
             pub fn to_pkcs8_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str, Error> {
-                pkix::to_pem::<PKCS8_EXPANDED_DER_LEN>(pkix::PKCS8_LABEL, out, |b| {
+                core_der::pem::write_key::<PKCS8_EXPANDED_DER_LEN, _>(pkix::PKCS8_LABEL, out, |b| {
                     self.to_pkcs8_der(b)
                 })
             }
@@ -245,9 +222,10 @@ macro_rules! key_encodings {
             pub fn to_pkcs8_pem_string(
                 &self,
             ) -> Result<zeroize::Zeroizing<alloc::string::String>, Error> {
-                pkix::to_pem_string::<PKCS8_EXPANDED_DER_LEN>(pkix::PKCS8_LABEL, |b| {
-                    self.to_pkcs8_der(b)
-                })
+                core_der::pem::encode_string_with::<PKCS8_EXPANDED_DER_LEN, _>(
+                    pkix::PKCS8_LABEL,
+                    |b| self.to_pkcs8_der(b),
+                )
             }
         }
 
@@ -262,7 +240,7 @@ macro_rules! key_encodings {
 
             /// Reads the first `PUBLIC KEY` block of a PEM text.
             pub fn from_public_key_pem(text: &str) -> Result<Self, Error> {
-                pkix::from_pem::<{ pkix::MAX_SPKI_LEN }, _>(
+                core_der::pem::read_key::<{ pkix::MAX_SPKI_LEN }, _, _>(
                     text,
                     pkix::PUBLIC_KEY_LABEL,
                     Self::from_public_key_der,
@@ -278,17 +256,20 @@ macro_rules! key_encodings {
             /// Writes a `PUBLIC KEY` PEM block ([`PUBLIC_KEY_PEM_LEN`] bytes) into `out`;
             /// returns the text.
             pub fn to_public_key_pem<'o>(&self, out: &'o mut [u8]) -> Result<&'o str, Error> {
-                pkix::to_pem::<PUBLIC_KEY_DER_LEN>(pkix::PUBLIC_KEY_LABEL, out, |b| {
-                    self.to_public_key_der(b)
-                })
+                core_der::pem::write_key::<PUBLIC_KEY_DER_LEN, _>(
+                    pkix::PUBLIC_KEY_LABEL,
+                    out,
+                    |b| self.to_public_key_der(b),
+                )
             }
 
             /// [`to_public_key_pem`](Self::to_public_key_pem) into a new `String`.
             #[cfg(feature = "alloc")]
             pub fn to_public_key_pem_string(&self) -> Result<alloc::string::String, Error> {
-                pkix::to_pem_string::<PUBLIC_KEY_DER_LEN>(pkix::PUBLIC_KEY_LABEL, |b| {
-                    self.to_public_key_der(b)
-                })
+                core_der::pem::encode_string_with::<PUBLIC_KEY_DER_LEN, _>(
+                    pkix::PUBLIC_KEY_LABEL,
+                    |b| self.to_public_key_der(b),
+                )
                 .map(|s| alloc::string::String::clone(&s))
             }
         }
