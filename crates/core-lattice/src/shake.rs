@@ -6,11 +6,13 @@ use core_hash::KeccakImpl;
 use zeroize::Zeroize;
 
 /// SHAKE (FIPS 202 §6.2) of an input shorter than one block, run on
-/// [`KeccakImpl::permute`] directly: all of ML-KEM's SampleNTT and PRF inputs are 33 or 34
-/// bytes and all of ML-DSA's sampler inputs at most 66, so the
+/// [`KeccakImpl::permute_native`] directly: all of ML-KEM's SampleNTT and PRF inputs are 33 or
+/// 34 bytes and all of ML-DSA's sampler inputs at most 66, so the
 /// whole sponge is 200 bytes of state, where `core-hash`'s streaming `Shake128` and its reader
-/// each hold a state and a block buffer (about 1 KiB more on a Cortex-M0 stack). Wiped on drop
-/// (PRF outputs are secret).
+/// each hold a state and a block buffer (about 1 KiB more on a Cortex-M0 stack). The state
+/// stays in the implementation's lane encoding from the input to the last block (on the
+/// Cortex-M0, `portable32`'s bit-interleaved one), so each block converts only the lanes it
+/// reads out, not all 25 both ways. Wiped on drop (PRF outputs are secret).
 pub(crate) struct OneBlockShake<const RATE: usize> {
     state: [u64; 25],
     keccak: KeccakImpl,
@@ -30,16 +32,21 @@ impl<const RATE: usize> OneBlockShake<RATE> {
         }
         xor_byte(&mut state, at, 0x1f); // SHAKE's domain bits 1111 and pad10*1's first 1
         xor_byte(&mut state, RATE - 1, 0x80); // pad10*1's last 1
+        // Only the input's lanes and the last one of the rate are not zero (which is zero in
+        // every encoding).
+        for (i, lane) in state.iter_mut().enumerate().take(RATE / 8) {
+            if i <= at / 8 || i == RATE / 8 - 1 {
+                *lane = keccak.to_native(*lane);
+            }
+        }
         Self { state, keccak }
     }
 
     /// Fills `out` (at most `RATE` bytes) with the next block of output; each call starts a
     /// new block.
     pub(crate) fn squeeze_block(&mut self, out: &mut [u8]) {
-        self.keccak.permute(&mut self.state);
-        for (o, lane) in out.chunks_mut(8).zip(&self.state) {
-            o.copy_from_slice(&lane.to_le_bytes()[..o.len()]);
-        }
+        self.keccak.permute_native(&mut self.state);
+        self.keccak.extract(&self.state, 0, out);
     }
 }
 

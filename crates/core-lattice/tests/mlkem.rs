@@ -239,6 +239,24 @@ fn random_keys_and_encapsulations_agree() {
     let (ct, k) = dk.encapsulation_key().encapsulate(&mut rng).unwrap();
     assert_eq!(dk.decapsulate(&ct), k);
     assert_ne!(other.decapsulate(&ct), k);
+    // Into the caller's ciphertext: overwrites it whole, the same as the returned one.
+    let mut into = mlkem768::Ciphertext::from_bytes(&[0xa5; mlkem768::CIPHERTEXT_LEN]).unwrap();
+    let k2 = dk.encapsulation_key().encapsulate_into(&mut rng, &mut into).unwrap();
+    assert_eq!(dk.decapsulate(&into), k2);
+    assert_ne!(k2, k);
+    let (ct3, k3) = dk.encapsulation_key().encapsulate_deterministic(&[7; 32]);
+    let k4 = dk.encapsulation_key().encapsulate_deterministic_into(&[7; 32], &mut into);
+    assert_eq!((&into, &k4), (&ct3, &k3));
+    assert_eq!(ek_failure(&mut into), Error::RandomSource);
+}
+
+/// `encapsulate_into` with a failing random source: the error, and `ct` left alone.
+fn ek_failure(ct: &mut mlkem768::Ciphertext) -> Error {
+    let before = ct.clone();
+    let ek = mlkem768::DecapsulationKey::from_seed(&[1; 32], &[2; 32]).encapsulation_key();
+    let err = ek.encapsulate_into(&mut Broken, ct).unwrap_err();
+    assert_eq!(*ct, before);
+    err
 }
 
 struct Broken;

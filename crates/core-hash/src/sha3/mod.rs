@@ -80,9 +80,23 @@ impl KeccakImpl {
         }
     }
 
-    /// Keccak-f\[1600\] on a state in this implementation's lane encoding.
+    /// A lane of the standard encoding (as in [`permute`](Self::permute)) in this
+    /// implementation's own: bit-interleaved for `Portable32`, unchanged for the others. A
+    /// sponge run outside this crate over many blocks (ML-KEM's and ML-DSA's samplers) keeps
+    /// its state so, converting only the lanes it writes or reads, with
+    /// [`permute_native`](Self::permute_native) and [`extract`](Self::extract) in between.
     #[inline]
-    pub(crate) fn permute_native(self, state: &mut [u64; 25]) {
+    pub fn to_native(self, lane: u64) -> u64 {
+        match self {
+            Self::Portable32 => portable32::interleave(lane),
+            _ => lane,
+        }
+    }
+
+    /// Keccak-f\[1600\] on a state in this implementation's lane encoding
+    /// ([`to_native`](Self::to_native)).
+    #[inline]
+    pub fn permute_native(self, state: &mut [u64; 25]) {
         match self {
             Self::Portable32 => portable32::permute_interleaved(state),
             _ => self.permute(state),
@@ -90,9 +104,12 @@ impl KeccakImpl {
     }
 
     /// Copies bytes `offset..offset + out.len()` of a state in this implementation's lane
-    /// encoding to `out`.
+    /// encoding ([`to_native`](Self::to_native)) to `out`, as the bytes of the standard
+    /// state (FIPS 202 §3.1.2). Bytes of `out` past the state's 200 are left as they are.
     #[inline]
-    pub(crate) fn extract(self, state: &[u64; 25], offset: usize, out: &mut [u8]) {
+    pub fn extract(self, state: &[u64; 25], offset: usize, out: &mut [u8]) {
+        let len = out.len().min(sponge::STATE_BYTES.saturating_sub(offset));
+        let Some(out) = out.get_mut(..len).filter(|out| !out.is_empty()) else { return };
         match self {
             Self::Portable32 => sponge::extract_lanes(state, offset, out, portable32::uninterleave),
             _ => sponge::extract_lanes(state, offset, out, |lane| lane),
@@ -425,6 +442,30 @@ mod tests {
     use super::*;
     use crate::Hash;
     use hex_literal::hex;
+
+    /// A state kept in each implementation's own encoding gives the standard bytes: SHAKE128
+    /// of the empty string through `to_native`, `permute_native` and `extract`, and `extract`
+    /// stops at the state's end.
+    #[test]
+    fn native_encoding_round_trips() {
+        for imp in KeccakImpl::available() {
+            let mut state = [0u64; 25];
+            state[0] = imp.to_native(0x1f);
+            state[20] = imp.to_native(0x80 << 56);
+            imp.permute_native(&mut state);
+            let mut out = [0u8; 16];
+            imp.extract(&state, 0, &mut out);
+            assert_eq!(out, hex!("7f9c2ba4e88f827d616045507605853e"), "{}", imp.name());
+            let mut tail = [0xaa; 12];
+            imp.extract(&state, 196, &mut tail);
+            let mut want = [0u8; 8];
+            imp.extract(&state, 192, &mut want);
+            assert_eq!(tail[..4], want[4..], "{}", imp.name());
+            assert_eq!(tail[4..], [0xaa; 8], "{}", imp.name());
+            imp.extract(&state, 300, &mut tail);
+            assert_eq!(tail[4..], [0xaa; 8], "{}", imp.name());
+        }
+    }
 
     /// RC[i] from the LFSR of FIPS 202 Algorithm 5: bit `2^j - 1` of RC[i] is rc(j + 7i).
     #[test]

@@ -222,6 +222,7 @@ pub(crate) fn cbd(eta: u32, bytes: &[u8], p: &mut Poly) {
 /// SampleNTT (FIPS 203 Algorithm 7) of XOF(ρ ‖ a ‖ b) = SHAKE128: rejection sampling of
 /// 12-bit values below q, coefficients in `0..q`. The matrix is public, so the data-dependent
 /// loop leaks nothing secret.
+#[inline(never)]
 pub(crate) fn sample_ntt(keccak: KeccakImpl, rho: &[u8], a: u8, b: u8, p: &mut Poly) {
     let mut xof = OneBlockShake::<168>::new(keccak, &[rho, &[a, b]]);
     sample_ntt_from(|block| xof.squeeze_block(block), p);
