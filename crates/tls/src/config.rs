@@ -477,6 +477,7 @@ impl ClientConfig<'_> {
     }
 }
 
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 impl ServerConfig<'_> {
     /// The checks a server configuration gets before a connection starts: suites and groups,
     /// certificates with chains (or external PSKs to authenticate by instead), valid PSKs

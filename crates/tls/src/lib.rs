@@ -41,6 +41,7 @@ pub mod provider;
 pub mod psk;
 pub mod record;
 mod schedule;
+#[cfg(feature = "server")]
 mod server;
 pub mod sign;
 #[cfg(feature = "std")]
