@@ -425,6 +425,11 @@ impl ClientConfig<'_> {
             || self
                 .external_psk
                 .is_some_and(|p| !p.is_valid() || !self.suites.iter().any(|s| s.hash == p.hash))
+            // Without certificates only an external PSK can authenticate the server.
+            || (!cfg!(feature = "certificates") && self.external_psk.is_none())
+            || self.groups.iter().any(|&g| {
+                crate::kx::is_left_out(g) && !self.key_exchanges.iter().any(|k| k.group() == g)
+            })
         {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
@@ -497,7 +502,12 @@ impl ServerConfig<'_> {
             || bad12
             || !runs_hashes(self.suites.iter().map(|s| s.hash))
             || self.groups.is_empty()
+            || self.groups.iter().any(|&g| {
+                crate::kx::is_left_out(g) && !self.key_exchanges.iter().any(|k| k.group() == g)
+            })
             || (self.certs.is_empty() && !psk_only)
+            // Without certificates a client's cannot be checked.
+            || (!cfg!(feature = "certificates") && self.client_auth.is_some())
             || self.certs.iter().any(|c| c.chain.is_empty())
             || self.psks.is_some_and(|p| p.keys.iter().any(|k| !k.is_valid()))
             || !valid_record_size_limit(self.record_size_limit)

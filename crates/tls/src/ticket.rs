@@ -590,6 +590,7 @@ impl Drop for CachedSession {
     }
 }
 
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 impl CachedSession {
     /// `state` for a client that named `sni` (its SHA-256; of nothing without SNI).
     #[cfg(feature = "tls12")]

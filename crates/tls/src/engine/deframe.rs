@@ -336,6 +336,7 @@ impl Connection<'_, '_> {
     /// ([`PeerIncompatible::Renegotiation`]).
     #[cfg(feature = "tls12")]
     fn drop_hello_requests(&mut self) {
+        #[cfg_attr(not(feature = "server"), allow(irrefutable_let_patterns))]
         let State::Client(_, state) = &self.state else { return };
         if !state.is_tls12() || matches!(state, ClientState::Traffic12(_)) {
             return;

@@ -188,7 +188,9 @@ pub(crate) fn key_update(
 /// `peer`, or by the verifier when there is one, then the signature over the transcript up
 /// to the Certificate), adding both to `transcript`; returns the scheme used and the peer's
 /// identity: the SHA-256 of its end-entity certificate and the digest of what the chain was
-/// trusted through ([`verify::anchor_digest`] of its root, or the verifier's).
+/// trusted through ([`verify::anchor_digest`] of its root, or the verifier's). Without the
+/// `certificates` feature, [`CertificateError::NotBuiltIn`] before anything is read.
+#[cfg_attr(not(feature = "certificates"), allow(unreachable_code, unused_variables))]
 pub(crate) fn check_certificate(
     transcript: &mut Transcript,
     raw_cert: &[u8],
@@ -197,6 +199,8 @@ pub(crate) fn check_certificate(
     peer: verify::Peer<'_>,
     now: UnixTime,
 ) -> Result<(SignatureScheme, ClientIdentity), Error> {
+    #[cfg(not(feature = "certificates"))]
+    return Err(Error::InvalidCertificate(CertificateError::NotBuiltIn));
     let HandshakeMessage::Certificate(cert) = HandshakeMessage::decode(raw_cert)? else {
         return Err(PeerMisbehaved::UnexpectedMessage.into());
     };
@@ -262,8 +266,12 @@ pub(crate) fn check_finished(expected: &Digest, fin: &[u8]) -> Result<(), Error>
     Ok(())
 }
 
-/// The schemes we verify, for `signature_algorithms`, written into `buf`.
+/// The schemes we verify, for `signature_algorithms`, written into `buf`: none without the
+/// `certificates` feature (so that no verifier is linked).
 pub(crate) fn supported_schemes(buf: &mut [SignatureScheme; MAX_LIST]) -> &[SignatureScheme] {
+    if !cfg!(feature = "certificates") {
+        return &[];
+    }
     let mut n = 0;
     for ((s, _), slot) in verify::SUPPORTED_SCHEMES.iter().zip(buf.iter_mut()) {
         *slot = *s;

@@ -169,6 +169,13 @@ pub fn is_supported(group: NamedGroup) -> bool {
     ALL_GROUPS.contains(&group)
 }
 
+/// Whether `group` is one this crate implements but this build leaves out (its cargo
+/// feature is off): a configuration naming it is [`ApiMisuse::BadConfig`] unless one of its
+/// `key_exchanges` computes it.
+pub fn is_left_out(group: NamedGroup) -> bool {
+    GROUPS.iter().any(|&(g, on)| g == group && !on)
+}
+
 /// Whether `group` may be used in TLS 1.2: not the hybrids, which are defined for TLS 1.3
 /// only (draft-ietf-tls-ecdhe-mlkem §3).
 pub fn is_tls13_only(group: NamedGroup) -> bool {
