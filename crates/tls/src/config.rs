@@ -416,6 +416,7 @@ impl ClientConfig<'_> {
             || (self.offers(ProtocolVersion::TLSV1_3) && self.suites.is_empty())
             || bad12
             || !runs_hashes(self.suites.iter().map(|s| s.hash))
+            || !self.suites.iter().all(|s| suites::is_built_in(s.aead))
             || self.suites.len() > MAX_LIST
             || self.groups.len() > MAX_LIST
             || self.alpn.len() > MAX_LIST
@@ -501,6 +502,7 @@ impl ServerConfig<'_> {
             || (self.accepts(ProtocolVersion::TLSV1_3) && self.suites.is_empty())
             || bad12
             || !runs_hashes(self.suites.iter().map(|s| s.hash))
+            || !self.suites.iter().all(|s| suites::is_built_in(s.aead))
             || self.groups.is_empty()
             || self.groups.iter().any(|&g| {
                 crate::kx::is_left_out(g) && !self.key_exchanges.iter().any(|k| k.group() == g)

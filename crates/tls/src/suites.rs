@@ -137,22 +137,64 @@ pub const TLS13_AES_128_CCM_8_SHA256: Suite = Suite {
     aead: AeadAlg::Aes128Ccm8,
 };
 
-/// The suites offered and accepted by default, in order of preference.
-pub const DEFAULT_SUITES: &[Suite] = &[
-    TLS13_AES_128_GCM_SHA256,
-    TLS13_AES_256_GCM_SHA384,
-    TLS13_CHACHA20_POLY1305_SHA256,
-    TLS13_AES_128_CCM_SHA256,
+/// Every suite this crate implements, the default ones first in order of preference, and
+/// whether this build has its AEAD (the features `aes-gcm`, `chacha20`, `aes-ccm`).
+const SUITES: [(Suite, bool); 5] = [
+    (TLS13_AES_128_GCM_SHA256, cfg!(feature = "aes-gcm")),
+    (TLS13_AES_256_GCM_SHA384, cfg!(feature = "aes-gcm")),
+    (TLS13_CHACHA20_POLY1305_SHA256, cfg!(feature = "chacha20")),
+    (TLS13_AES_128_CCM_SHA256, cfg!(feature = "aes-ccm")),
+    (TLS13_AES_128_CCM_8_SHA256, cfg!(feature = "aes-ccm")),
 ];
 
-/// Every suite this crate implements.
-pub const ALL_SUITES: &[Suite] = &[
-    TLS13_AES_128_GCM_SHA256,
-    TLS13_AES_256_GCM_SHA384,
-    TLS13_CHACHA20_POLY1305_SHA256,
-    TLS13_AES_128_CCM_SHA256,
-    TLS13_AES_128_CCM_8_SHA256,
-];
+/// How many of `SUITES[..end]` this build has.
+const fn count_to(end: usize) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < end {
+        if SUITES[i].1 {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// The suites of `SUITES[..end]` this build has, in order.
+const fn compiled_in<const N: usize>(end: usize) -> [Suite; N] {
+    let mut out = [TLS13_AES_128_GCM_SHA256; N];
+    let (mut n, mut i) = (0, 0);
+    while i < end {
+        if SUITES[i].1 {
+            out[n] = SUITES[i].0;
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `SUITES[..DEFAULT_END]` are on by default (CCM_8's short tag leaves it out).
+const DEFAULT_END: usize = 4;
+const DEFAULT: [Suite; count_to(DEFAULT_END)] = compiled_in(DEFAULT_END);
+const ALL: [Suite; count_to(SUITES.len())] = compiled_in(SUITES.len());
+
+/// The suites offered and accepted by default, in order of preference (of those whose AEAD
+/// this build has).
+pub const DEFAULT_SUITES: &[Suite] = &DEFAULT;
+
+/// Every suite this build implements.
+pub const ALL_SUITES: &[Suite] = &ALL;
+
+/// Whether this build has `aead` (a user's [`AeadAlg::Custom`] always).
+pub fn is_built_in(aead: AeadAlg) -> bool {
+    match aead {
+        AeadAlg::Aes128Gcm | AeadAlg::Aes256Gcm => cfg!(feature = "aes-gcm"),
+        AeadAlg::ChaCha20Poly1305 => cfg!(feature = "chacha20"),
+        AeadAlg::Aes128Ccm | AeadAlg::Aes128Ccm8 => cfg!(feature = "aes-ccm"),
+        AeadAlg::Custom(_) => true,
+    }
+}
 
 /// The suite with this code point among `suites`.
 pub fn find(suites: &[Suite], code: CipherSuite) -> Option<Suite> {

@@ -29,7 +29,7 @@
 // never reached (a user's `KeyExchange` can still be configured).
 #![cfg_attr(
     not(any(feature = "x25519", feature = "p256", feature = "p384", feature = "p521")),
-    allow(unreachable_code, unused_variables, dead_code)
+    allow(unreachable_code, unused_variables, dead_code, clippy::unnecessary_wraps)
 )]
 
 #[cfg(feature = "p256")]
