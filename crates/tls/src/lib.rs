@@ -10,6 +10,7 @@ extern crate std;
 
 mod client;
 pub mod clock;
+mod compiled;
 mod config;
 pub mod conn;
 mod der;

@@ -2,6 +2,7 @@
 //! AEAD: `core-aead`'s by default, or a user's [`RecordAead`] ([`AeadAlg::Custom`]). A
 //! configuration picks, orders or replaces entries (see [`crate::provider`]).
 
+use crate::compiled::{compiled_in, count};
 use crate::key_schedule::HashAlg;
 use crate::msgs::CipherSuite;
 use crate::provider::RecordAead;
@@ -147,37 +148,11 @@ const SUITES: [(Suite, bool); 5] = [
     (TLS13_AES_128_CCM_8_SHA256, cfg!(feature = "aes-ccm")),
 ];
 
-/// How many of `SUITES[..end]` this build has.
-const fn count_to(end: usize) -> usize {
-    let mut n = 0;
-    let mut i = 0;
-    while i < end {
-        if SUITES[i].1 {
-            n += 1;
-        }
-        i += 1;
-    }
-    n
-}
-
-/// The suites of `SUITES[..end]` this build has, in order.
-const fn compiled_in<const N: usize>(end: usize) -> [Suite; N] {
-    let mut out = [TLS13_AES_128_GCM_SHA256; N];
-    let (mut n, mut i) = (0, 0);
-    while i < end {
-        if SUITES[i].1 {
-            out[n] = SUITES[i].0;
-            n += 1;
-        }
-        i += 1;
-    }
-    out
-}
-
 /// `SUITES[..DEFAULT_END]` are on by default (CCM_8's short tag leaves it out).
 const DEFAULT_END: usize = 4;
-const DEFAULT: [Suite; count_to(DEFAULT_END)] = compiled_in(DEFAULT_END);
-const ALL: [Suite; count_to(SUITES.len())] = compiled_in(SUITES.len());
+const DEFAULT: [Suite; count(SUITES.split_at(DEFAULT_END).0)] =
+    compiled_in(SUITES.split_at(DEFAULT_END).0, TLS13_AES_128_GCM_SHA256);
+const ALL: [Suite; count(&SUITES)] = compiled_in(&SUITES, TLS13_AES_128_GCM_SHA256);
 
 /// The suites offered and accepted by default, in order of preference (of those whose AEAD
 /// this build has).

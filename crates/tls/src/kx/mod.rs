@@ -45,6 +45,7 @@ use core_hash::RandomSource;
 use core_lattice::{mlkem768, mlkem1024};
 use zeroize::Zeroize;
 
+use crate::compiled::{compiled_in, count, max_len};
 use crate::error::{ApiMisuse, Error, PeerMisbehaved};
 use crate::msgs::NamedGroup;
 use crate::provider::{KeyExchange, MAX_KX_SECRET_LEN};
@@ -62,38 +63,11 @@ const GROUPS: [(NamedGroup, bool); 7] = [
     (NamedGroup::SECP521R1, cfg!(feature = "p521")),
 ];
 
-/// How many of `GROUPS[from..]` this build has.
-const fn count_from(from: usize) -> usize {
-    let mut n = 0;
-    let mut i = from;
-    while i < GROUPS.len() {
-        if GROUPS[i].1 {
-            n += 1;
-        }
-        i += 1;
-    }
-    n
-}
-
-/// The groups of `GROUPS[from..]` this build has, in order.
-const fn compiled_in<const N: usize>(from: usize) -> [NamedGroup; N] {
-    let mut out = [NamedGroup(0); N];
-    let mut n = 0;
-    let mut i = from;
-    while i < GROUPS.len() {
-        if GROUPS[i].1 {
-            out[n] = GROUPS[i].0;
-            n += 1;
-        }
-        i += 1;
-    }
-    out
-}
-
 /// Where the Diffie–Hellman groups start in `GROUPS`.
 const FIRST_CLASSICAL: usize = 3;
-const ALL: [NamedGroup; count_from(0)] = compiled_in(0);
-const CLASSICAL: [NamedGroup; count_from(FIRST_CLASSICAL)] = compiled_in(FIRST_CLASSICAL);
+const ALL: [NamedGroup; count(&GROUPS)] = compiled_in(&GROUPS, NamedGroup(0));
+const CLASSICAL: [NamedGroup; count(GROUPS.split_at(FIRST_CLASSICAL).1)] =
+    compiled_in(GROUPS.split_at(FIRST_CLASSICAL).1, NamedGroup(0));
 
 /// Every group this build implements (each is a cargo feature), in the default order of
 /// preference: the hybrids first (a server takes one whenever the client sent its share),
@@ -110,24 +84,6 @@ pub const DEFAULT_GROUPS: &[NamedGroup] = ALL_GROUPS;
 /// key share in their ClientHello or a few million cycles of ML-KEM per handshake.
 pub const CLASSICAL_GROUPS: &[NamedGroup] = &CLASSICAL;
 
-/// The largest of `lens`.
-const fn max(lens: &[usize]) -> usize {
-    let mut max = 0;
-    let mut i = 0;
-    while i < lens.len() {
-        if lens[i] > max {
-            max = lens[i];
-        }
-        i += 1;
-    }
-    max
-}
-
-/// `len` if `on`, else 0.
-const fn on(on: bool, len: usize) -> usize {
-    if on { len } else { 0 }
-}
-
 /// ML-KEM-768 and ML-KEM-1024 encapsulation-key lengths (the longer of key and ciphertext)
 /// and the shared key's, or zeros without the hybrids.
 #[cfg(feature = "mlkem")]
@@ -143,25 +99,25 @@ const MLKEM_LENS: (usize, usize, usize) = (0, 0, 0);
 /// shares: a P-384 point and an ML-KEM-1024 encapsulation key or ciphertext, 97 + 1568
 /// bytes), and at least an X25519 share's 32 bytes, so that a user's [`KeyExchange`] has room
 /// when no group is compiled in.
-pub const MAX_PUBLIC_LEN: usize = max(&[
-    32,
-    on(cfg!(feature = "p256"), core_ec::p256::UNCOMPRESSED_LEN),
-    on(cfg!(feature = "p384"), core_ec::p384::UNCOMPRESSED_LEN),
-    on(cfg!(feature = "p521"), core_ec::p521::UNCOMPRESSED_LEN),
-    on(cfg!(feature = "x25519"), 32 + MLKEM_LENS.0),
-    on(cfg!(feature = "p256"), core_ec::p256::UNCOMPRESSED_LEN + MLKEM_LENS.0),
-    on(cfg!(feature = "p384"), core_ec::p384::UNCOMPRESSED_LEN + MLKEM_LENS.1),
+pub const MAX_PUBLIC_LEN: usize = max_len(&[
+    (32, true),
+    (core_ec::p256::UNCOMPRESSED_LEN, cfg!(feature = "p256")),
+    (core_ec::p384::UNCOMPRESSED_LEN, cfg!(feature = "p384")),
+    (core_ec::p521::UNCOMPRESSED_LEN, cfg!(feature = "p521")),
+    (32 + MLKEM_LENS.0, cfg!(feature = "x25519")),
+    (core_ec::p256::UNCOMPRESSED_LEN + MLKEM_LENS.0, cfg!(feature = "p256")),
+    (core_ec::p384::UNCOMPRESSED_LEN + MLKEM_LENS.1, cfg!(feature = "p384")),
 ]);
 
 /// The longest shared secret of the groups compiled in (with every group,
 /// SecP384r1MLKEM1024's: a P-384 x-coordinate and an ML-KEM key), and at least 32 bytes.
-pub const MAX_SHARED_LEN: usize = max(&[
-    32,
-    on(cfg!(feature = "p384"), core_ec::p384::SCALAR_LEN),
-    on(cfg!(feature = "p521"), core_ec::p521::SCALAR_LEN),
-    on(cfg!(feature = "x25519"), 32 + MLKEM_LENS.2),
-    on(cfg!(feature = "p256"), core_ec::p256::SCALAR_LEN + MLKEM_LENS.2),
-    on(cfg!(feature = "p384"), core_ec::p384::SCALAR_LEN + MLKEM_LENS.2),
+pub const MAX_SHARED_LEN: usize = max_len(&[
+    (32, true),
+    (core_ec::p384::SCALAR_LEN, cfg!(feature = "p384")),
+    (core_ec::p521::SCALAR_LEN, cfg!(feature = "p521")),
+    (32 + MLKEM_LENS.2, cfg!(feature = "x25519")),
+    (core_ec::p256::SCALAR_LEN + MLKEM_LENS.2, cfg!(feature = "p256")),
+    (core_ec::p384::SCALAR_LEN + MLKEM_LENS.2, cfg!(feature = "p384")),
 ]);
 
 /// Whether this crate implements `group`.
@@ -1053,6 +1009,22 @@ mod tests {
             assert!(is_tls13_only(g));
         }
         assert!(!is_tls13_only(NamedGroup::X25519));
+    }
+
+    /// With every group: SecP384r1MLKEM1024's share (97 + 1568 bytes) and secret (48 + 32).
+    #[test]
+    #[cfg(all(
+        feature = "x25519",
+        feature = "p256",
+        feature = "p384",
+        feature = "p521",
+        feature = "mlkem"
+    ))]
+    fn every_group_is_listed_and_sizes_the_frames() {
+        assert_eq!(ALL_GROUPS.len(), 7);
+        assert_eq!(CLASSICAL_GROUPS.len(), 4);
+        assert_eq!((MAX_PUBLIC_LEN, MAX_SHARED_LEN), (1665, 80));
+        assert!(!ALL_GROUPS.iter().any(|&g| is_left_out(g)));
     }
 
     #[test]
