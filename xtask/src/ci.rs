@@ -66,15 +66,16 @@ const FIRMWARE_CLIPPY: &[&str] = &[
     "warnings",
 ];
 
-/// Lints `tls` without its default `tls12` feature (TLS 1.3 only, as a device build takes
-/// it), tests and examples too: the workspace run sees only the default features.
+/// Lints `tls` without its default `tls12` and `mldsa` features (TLS 1.3 only, as a device
+/// build takes it; every other feature kept for the tests), tests and examples too: the
+/// workspace run sees only the default features.
 const TLS13_ONLY_CLIPPY: &[&str] = &[
     "clippy",
     "-p",
     "tls",
     "--no-default-features",
     "--features",
-    "std",
+    "std,server,certificates,x25519,p256,p384,p521,mlkem,aes-gcm,chacha20,aes-ccm",
     "--all-targets",
     "--",
     "-D",
@@ -249,8 +250,9 @@ fn both(first: StageResult, second: StageResult) -> StageResult {
 
 /// Builds each primitive crate alone for the Cortex-M0 without default features, so a crate
 /// that leans on std (or on features another crate happens to enable) is caught; and the
-/// `tls` crate, whose core is `no_std` without an allocator too: TLS 1.3 only (no default
-/// features), and again with its `tls12` feature.
+/// `tls` crate, whose core is `no_std` without an allocator too: with no optional part (no
+/// default features), as the PSK device client (`m0-tls`: X25519, ChaCha20-Poly1305), and
+/// with its `tls12` feature.
 fn no_std(ws: &Workspace) -> StageResult {
     let mut crates = ws.primitive_crates();
     if crates.is_empty() {
@@ -264,9 +266,11 @@ fn no_std(ws: &Workspace) -> StageResult {
                 .is_err()
         })
         .collect();
-    let tls12 = ["build", "-p", "tls", "--target", m0::TARGET, "--no-default-features"];
-    if cargo(&[&tls12[..], &["--features", "tls12"]].concat(), &[]).is_err() {
-        failed.push("tls (tls12)");
+    let tls = ["build", "-p", "tls", "--target", m0::TARGET, "--no-default-features"];
+    for features in ["x25519,chacha20", "tls12"] {
+        if cargo(&[&tls[..], &["--features", features]].concat(), &[]).is_err() {
+            failed.push(if features == "tls12" { "tls (tls12)" } else { "tls (psk device)" });
+        }
     }
     if failed.is_empty() {
         Ok(())

@@ -416,6 +416,7 @@ impl ClientConfig<'_> {
             || (self.offers(ProtocolVersion::TLSV1_3) && self.suites.is_empty())
             || bad12
             || !runs_hashes(self.suites.iter().map(|s| s.hash))
+            || !self.suites.iter().all(|s| suites::is_built_in(s.aead))
             || self.suites.len() > MAX_LIST
             || self.groups.len() > MAX_LIST
             || self.alpn.len() > MAX_LIST
@@ -425,6 +426,11 @@ impl ClientConfig<'_> {
             || self
                 .external_psk
                 .is_some_and(|p| !p.is_valid() || !self.suites.iter().any(|s| s.hash == p.hash))
+            // Without certificates only an external PSK can authenticate the server.
+            || (!cfg!(feature = "certificates") && self.external_psk.is_none())
+            || self.groups.iter().any(|&g| {
+                crate::kx::is_left_out(g) && !self.key_exchanges.iter().any(|k| k.group() == g)
+            })
         {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
@@ -477,6 +483,7 @@ impl ClientConfig<'_> {
     }
 }
 
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 impl ServerConfig<'_> {
     /// The checks a server configuration gets before a connection starts: suites and groups,
     /// certificates with chains (or external PSKs to authenticate by instead), valid PSKs
@@ -495,8 +502,14 @@ impl ServerConfig<'_> {
             || (self.accepts(ProtocolVersion::TLSV1_3) && self.suites.is_empty())
             || bad12
             || !runs_hashes(self.suites.iter().map(|s| s.hash))
+            || !self.suites.iter().all(|s| suites::is_built_in(s.aead))
             || self.groups.is_empty()
+            || self.groups.iter().any(|&g| {
+                crate::kx::is_left_out(g) && !self.key_exchanges.iter().any(|k| k.group() == g)
+            })
             || (self.certs.is_empty() && !psk_only)
+            // Without certificates a client's cannot be checked.
+            || (!cfg!(feature = "certificates") && self.client_auth.is_some())
             || self.certs.iter().any(|c| c.chain.is_empty())
             || self.psks.is_some_and(|p| p.keys.iter().any(|k| !k.is_valid()))
             || !valid_record_size_limit(self.record_size_limit)

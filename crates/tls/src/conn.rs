@@ -45,6 +45,7 @@ pub use crate::config::{
 use crate::engine::handshake::State;
 use crate::engine::io::{Io, Protection};
 use crate::engine::{ConnRng, Core, SinceData, random};
+#[cfg(feature = "server")]
 use crate::server::ServerState;
 
 /// The record sizes in force on a connection (RFC 8449, RFC 6066 §4).
@@ -351,7 +352,8 @@ impl<'a, 'b> Connection<'a, 'b> {
         Some(session)
     }
 
-    /// Starts a server connection, waiting for a ClientHello.
+    /// Starts a server connection, waiting for a ClientHello; without the `server` feature,
+    /// [`ApiMisuse::BadConfig`].
     // Out of line, as `client`.
     #[inline(never)]
     pub fn server(
@@ -359,12 +361,21 @@ impl<'a, 'b> Connection<'a, 'b> {
         bufs: Buffers<'b>,
         rng: &mut dyn RandomSource,
     ) -> Result<Self, Error> {
-        config.check()?;
-        let mut conn = Self::new(bufs, State::Server(config, ServerState::Dead), rng)?;
-        // From the bytes the connection's generator drew with its seed: no second system call.
-        let random = random(&mut conn.c.rng)?;
-        conn.state = State::Server(config, ServerState::ExpectClientHello { random });
-        Ok(conn)
+        #[cfg(not(feature = "server"))]
+        return {
+            let _ = (config, bufs, rng);
+            Err(Error::ApiMisuse(ApiMisuse::BadConfig))
+        };
+        #[cfg(feature = "server")]
+        return {
+            config.check()?;
+            let mut conn = Self::new(bufs, State::Server(config, ServerState::Dead), rng)?;
+            // From the bytes the connection's generator drew with its seed: no second system
+            // call.
+            let random = random(&mut conn.c.rng)?;
+            conn.state = State::Server(config, ServerState::ExpectClientHello { random });
+            Ok(conn)
+        };
     }
 
     /// What the connection needs next.
@@ -562,11 +573,7 @@ impl<'a, 'b> Connection<'a, 'b> {
     pub fn key_update(&mut self) -> Result<(), Error> {
         // TLS 1.2 has no KeyUpdate.
         #[cfg(feature = "tls12")]
-        if matches!(
-            self.state,
-            State::Client(_, ClientState::Traffic12(_))
-                | State::Server(_, ServerState::Traffic12(_))
-        ) {
+        if self.state.traffic12() {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
         let Some(t) = self.state.traffic_mut() else {
@@ -605,7 +612,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         if let State::Client(_, ClientState::Traffic12(t)) = &self.state {
             return t.master.export(label, Some(context), &t.client_random, &t.server_random, out);
         }
-        #[cfg(feature = "tls12")]
+        #[cfg(all(feature = "tls12", feature = "server"))]
         if let State::Server(_, ServerState::Traffic12(t)) = &self.state {
             return t.master.export(label, Some(context), &t.client_random, &t.server_random, out);
         }

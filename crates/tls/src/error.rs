@@ -217,6 +217,9 @@ pub enum CertificateError {
     /// The end-entity certificate has a keyUsage extension without digitalSignature, so its
     /// key may not sign a CertificateVerify (RFC 5280 §4.2.1.3, RFC 8446 §4.4.2.4).
     KeyUsageForbidsSigning,
+    /// This build checks no certificates (`tls` without its `certificates` feature): only an
+    /// external PSK authenticates the peer.
+    NotBuiltIn,
 }
 
 impl fmt::Display for CertificateError {
@@ -240,6 +243,7 @@ impl fmt::Display for CertificateError {
             Self::BadCertificate => "the chain is not valid",
             Self::NoCertificate => "the peer sent no certificate",
             Self::KeyUsageForbidsSigning => "its key usage does not allow signing",
+            Self::NotBuiltIn => "this build checks no certificates",
         })
     }
 }
@@ -430,9 +434,8 @@ impl Error {
                 }
                 CertificateError::InvalidPurpose
                 | CertificateError::UnhandledCriticalExtension
-                | CertificateError::KeyUsageForbidsSigning => {
-                    AlertDescription::UNSUPPORTED_CERTIFICATE
-                }
+                | CertificateError::KeyUsageForbidsSigning
+                | CertificateError::NotBuiltIn => AlertDescription::UNSUPPORTED_CERTIFICATE,
                 CertificateError::NoCertificate => AlertDescription::CERTIFICATE_REQUIRED,
                 _ => AlertDescription::BAD_CERTIFICATE,
             },

@@ -10,6 +10,7 @@ extern crate std;
 
 mod client;
 pub mod clock;
+mod compiled;
 mod config;
 pub mod conn;
 mod der;
@@ -41,6 +42,7 @@ pub mod provider;
 pub mod psk;
 pub mod record;
 mod schedule;
+#[cfg(feature = "server")]
 mod server;
 pub mod sign;
 #[cfg(feature = "std")]

@@ -2,6 +2,7 @@
 //! AEAD: `core-aead`'s by default, or a user's [`RecordAead`] ([`AeadAlg::Custom`]). A
 //! configuration picks, orders or replaces entries (see [`crate::provider`]).
 
+use crate::compiled::{compiled_in, count};
 use crate::key_schedule::HashAlg;
 use crate::msgs::CipherSuite;
 use crate::provider::RecordAead;
@@ -137,22 +138,38 @@ pub const TLS13_AES_128_CCM_8_SHA256: Suite = Suite {
     aead: AeadAlg::Aes128Ccm8,
 };
 
-/// The suites offered and accepted by default, in order of preference.
-pub const DEFAULT_SUITES: &[Suite] = &[
-    TLS13_AES_128_GCM_SHA256,
-    TLS13_AES_256_GCM_SHA384,
-    TLS13_CHACHA20_POLY1305_SHA256,
-    TLS13_AES_128_CCM_SHA256,
+/// Every suite this crate implements, the default ones first in order of preference, and
+/// whether this build has its AEAD (the features `aes-gcm`, `chacha20`, `aes-ccm`).
+const SUITES: [(Suite, bool); 5] = [
+    (TLS13_AES_128_GCM_SHA256, cfg!(feature = "aes-gcm")),
+    (TLS13_AES_256_GCM_SHA384, cfg!(feature = "aes-gcm")),
+    (TLS13_CHACHA20_POLY1305_SHA256, cfg!(feature = "chacha20")),
+    (TLS13_AES_128_CCM_SHA256, cfg!(feature = "aes-ccm")),
+    (TLS13_AES_128_CCM_8_SHA256, cfg!(feature = "aes-ccm")),
 ];
 
-/// Every suite this crate implements.
-pub const ALL_SUITES: &[Suite] = &[
-    TLS13_AES_128_GCM_SHA256,
-    TLS13_AES_256_GCM_SHA384,
-    TLS13_CHACHA20_POLY1305_SHA256,
-    TLS13_AES_128_CCM_SHA256,
-    TLS13_AES_128_CCM_8_SHA256,
-];
+/// `SUITES[..DEFAULT_END]` are on by default (CCM_8's short tag leaves it out).
+const DEFAULT_END: usize = 4;
+const DEFAULT: [Suite; count(SUITES.split_at(DEFAULT_END).0)] =
+    compiled_in(SUITES.split_at(DEFAULT_END).0, TLS13_AES_128_GCM_SHA256);
+const ALL: [Suite; count(&SUITES)] = compiled_in(&SUITES, TLS13_AES_128_GCM_SHA256);
+
+/// The suites offered and accepted by default, in order of preference (of those whose AEAD
+/// this build has).
+pub const DEFAULT_SUITES: &[Suite] = &DEFAULT;
+
+/// Every suite this build implements.
+pub const ALL_SUITES: &[Suite] = &ALL;
+
+/// Whether this build has `aead` (a user's [`AeadAlg::Custom`] always).
+pub fn is_built_in(aead: AeadAlg) -> bool {
+    match aead {
+        AeadAlg::Aes128Gcm | AeadAlg::Aes256Gcm => cfg!(feature = "aes-gcm"),
+        AeadAlg::ChaCha20Poly1305 => cfg!(feature = "chacha20"),
+        AeadAlg::Aes128Ccm | AeadAlg::Aes128Ccm8 => cfg!(feature = "aes-ccm"),
+        AeadAlg::Custom(_) => true,
+    }
+}
 
 /// The suite with this code point among `suites`.
 pub fn find(suites: &[Suite], code: CipherSuite) -> Option<Suite> {

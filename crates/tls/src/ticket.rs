@@ -389,6 +389,7 @@ impl TicketStore for MemoryTicketStore {
     }
 }
 
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 /// Who the client of a session is, as the server's ticket remembers it so that a resumed
 /// session is no more authenticated than the handshake that issued it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -402,6 +403,7 @@ pub(crate) enum ClientIdentity {
     ExternalPsk { identity: [u8; 32] },
 }
 
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 /// The state a server seals into a ticket.
 pub(crate) struct TicketState {
     pub(crate) suite: CipherSuite,
@@ -425,15 +427,21 @@ impl Drop for TicketState {
 /// Plaintext: version, suite, scheme, issued_at, authenticated_at, age_add, PSK length, PSK,
 /// client identity kind, its scheme, and two digests (end-entity or PSK identity, anchor).
 const STATE_LEN: usize = 1 + 2 + 2 + 8 + 8 + 4 + 1 + MAX_PSK_LEN + 1 + 2 + 32 + 32;
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 const NONCE_LEN: usize = 12;
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 const TAG_LEN: usize = 16;
 /// The length of every ticket this server issues.
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 pub(crate) const SEALED_LEN: usize = NONCE_LEN + STATE_LEN + TAG_LEN;
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 const VERSION: u8 = 2;
 
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 /// Writes fields one after the other.
 struct Put<'a>(&'a mut [u8], usize);
 
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 impl Put<'_> {
     fn put(&mut self, bytes: &[u8]) {
         self.0[self.1..self.1 + bytes.len()].copy_from_slice(bytes);
@@ -441,9 +449,11 @@ impl Put<'_> {
     }
 }
 
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 /// Reads fields one after the other.
 struct Get<'a>(&'a [u8], usize);
 
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 impl Get<'_> {
     fn get<const N: usize>(&mut self) -> [u8; N] {
         let mut out = [0u8; N];
@@ -455,6 +465,7 @@ impl Get<'_> {
 
 /// The server's ticket key: AES-256-GCM over the resumption state, with a random nonce per
 /// ticket. Rotate it to bound how long tickets stay valid beyond their lifetime.
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 pub struct TicketKey(Aes256Gcm);
 
 impl core::fmt::Debug for TicketKey {
@@ -470,6 +481,7 @@ impl TicketKey {
     }
 
     /// Seals `state` with `nonce` into `out`.
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     pub(crate) fn seal(&self, state: &TicketState, nonce: &[u8; NONCE_LEN]) -> [u8; SEALED_LEN] {
         let mut out = [0u8; SEALED_LEN];
         out[..NONCE_LEN].copy_from_slice(nonce);
@@ -485,6 +497,7 @@ impl TicketKey {
     }
 
     /// Opens a ticket; `None` if it is not one of ours (or was tampered with).
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     pub(crate) fn open(&self, ticket: &[u8]) -> Option<TicketState> {
         if ticket.len() != SEALED_LEN {
             return None;
@@ -502,6 +515,7 @@ impl TicketKey {
 }
 
 /// Writes `state` in the plaintext layout of [`STATE_LEN`] bytes into `body`.
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 fn encode_state(state: &TicketState, body: &mut [u8]) {
     let mut w = Put(body, 0);
     w.put(&[VERSION]);
@@ -526,6 +540,7 @@ fn encode_state(state: &TicketState, body: &mut [u8]) {
 }
 
 /// Reads what [`encode_state`] wrote; `None` for another version or an impossible field.
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 fn decode_state(body: &[u8]) -> Option<TicketState> {
     let mut r = Get(body, 0);
     let [version] = r.get::<1>();
@@ -575,6 +590,7 @@ impl Drop for CachedSession {
     }
 }
 
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
 impl CachedSession {
     /// `state` for a client that named `sni` (its SHA-256; of nothing without SNI).
     #[cfg(feature = "tls12")]

@@ -226,7 +226,8 @@ pub(crate) fn send_client_hello<'a>(
             server_name: sends_sni(name).then_some(name),
             supported_versions: Some(List::items(versions)),
             supported_groups: Some(List::items(&groups_buf[..n_groups])),
-            signature_algorithms: Some(List::items(&all_schemes[..n_schemes])),
+            // None without certificates: an external PSK authenticates the server then.
+            signature_algorithms: (n_schemes > 0).then(|| List::items(&all_schemes[..n_schemes])),
             key_shares: (tls13 && n_shares > 0).then(|| List::items(&shares[..n_shares])),
             alpn: (!config.alpn.is_empty()).then(|| List::items(&alpn_buf[..config.alpn.len()])),
             cookie,

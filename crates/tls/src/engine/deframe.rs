@@ -23,7 +23,9 @@ use crate::client::tls13::client_certificate;
 use crate::client::{self, ClientState};
 use crate::config::{MAX_EMPTY_RECORDS, MAX_SKIPPED_EARLY_DATA, MAX_USER_CANCELED};
 use crate::conn::Connection;
+#[cfg(feature = "server")]
 use crate::server::tls13::{server_client_certificate, server_no_client_certificate};
+#[cfg(feature = "server")]
 use crate::server::{self, ServerState};
 
 /// Whether `typ` is a handshake message TLS 1.3 sends and this crate reads.
@@ -48,6 +50,7 @@ fn ends_flight(state: &State<'_>, msg: &[u8]) -> bool {
     let Some(&typ) = msg.first() else { return false };
     let typ = HandshakeType(typ);
     match state {
+        #[cfg(feature = "server")]
         State::Server(..) => typ == HandshakeType::CLIENT_HELLO,
         State::Client(..) => {
             typ == HandshakeType::SERVER_HELLO_DONE
@@ -144,6 +147,7 @@ impl Connection<'_, '_> {
                             let state = mem::replace(slot, ClientState::Dead);
                             *slot = client::tls12::client_change_cipher_spec(&mut self.c, state)?;
                         }
+                        #[cfg(feature = "server")]
                         State::Server(_, slot) => {
                             let state = mem::replace(slot, ServerState::Dead);
                             *slot = server::tls12::server_change_cipher_spec(&mut self.c, state)?;
@@ -155,7 +159,7 @@ impl Connection<'_, '_> {
                 }
                 if !self.is_handshaking()
                     || self.c.ccs_received
-                    || matches!(self.state, State::Server(_, ServerState::ExpectClientHello { .. }))
+                    || self.state.awaits_client_hello()
                     || self.c.io.rx[base + HEADER_LEN..base + total] != [1]
                 {
                     return Err(PeerMisbehaved::UnexpectedMessage.into());
@@ -264,14 +268,15 @@ impl Connection<'_, '_> {
                     // A server that answers our ClientHello with protocol_version speaks
                     // none of the versions we offered: say so rather than only pass the
                     // alert on (`NoTls13` when we offered TLS 1.3 alone).
-                    let refused_hello = match &self.state {
-                        State::Client(
-                            config,
-                            ClientState::ExpectServerHello(_) | ClientState::ExpectServerHello2(_),
-                        ) if desc == AlertDescription::PROTOCOL_VERSION => {
-                            Some(config.offers(ProtocolVersion::TLSV1_2))
-                        }
-                        _ => None,
+                    let refused_hello = if let State::Client(
+                        config,
+                        ClientState::ExpectServerHello(_) | ClientState::ExpectServerHello2(_),
+                    ) = &self.state
+                        && desc == AlertDescription::PROTOCOL_VERSION
+                    {
+                        Some(config.offers(ProtocolVersion::TLSV1_2))
+                    } else {
+                        None
                     };
                     if desc == AlertDescription::CLOSE_NOTIFY {
                         self.c.peer_closed = true;
@@ -315,6 +320,7 @@ impl Connection<'_, '_> {
             State::Client(config, ClientState::ExpectServerHello(_)) => {
                 config.offers(ProtocolVersion::TLSV1_2)
             }
+            #[cfg(feature = "server")]
             State::Server(config, ServerState::ExpectClientHello { .. }) => {
                 config.accepts(ProtocolVersion::TLSV1_2)
             }
@@ -330,6 +336,7 @@ impl Connection<'_, '_> {
     /// ([`PeerIncompatible::Renegotiation`]).
     #[cfg(feature = "tls12")]
     fn drop_hello_requests(&mut self) {
+        #[cfg_attr(not(feature = "server"), allow(irrefutable_let_patterns))]
         let State::Client(_, state) = &self.state else { return };
         if !state.is_tls12() || matches!(state, ClientState::Traffic12(_)) {
             return;
@@ -466,6 +473,7 @@ impl Connection<'_, '_> {
                     *slot = next;
                     (used, keep)
                 }
+                #[cfg(feature = "server")]
                 State::Server(config, slot) => {
                     let state = mem::replace(slot, ServerState::Dead);
                     let (used, next, keep) = match state {

@@ -16,9 +16,12 @@ use crate::verify::{self, CertVerifier};
 use super::Core;
 use crate::client::ClientState;
 use crate::client::tls13::CertificateReply;
+use crate::config::ClientConfig;
 use crate::config::MAX_KEY_UPDATES;
-use crate::config::{ClientConfig, ServerConfig};
+#[cfg(feature = "server")]
+use crate::config::ServerConfig;
 use crate::config::{MAX_CHAIN, MAX_LIST};
+#[cfg(feature = "server")]
 use crate::server::ServerState;
 
 /// A connection's role, with its configuration and its handshake state: each role has its
@@ -28,6 +31,7 @@ use crate::server::ServerState;
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum State<'a> {
     Client(ClientConfig<'a>, ClientState),
+    #[cfg(feature = "server")]
     Server(ServerConfig<'a>, ServerState),
 }
 
@@ -35,9 +39,9 @@ impl State<'_> {
     /// The traffic state, once the handshake is done.
     pub(crate) fn traffic(&self) -> Option<&Traffic> {
         match self {
-            Self::Client(_, ClientState::Traffic(t)) | Self::Server(_, ServerState::Traffic(t)) => {
-                Some(t)
-            }
+            Self::Client(_, ClientState::Traffic(t)) => Some(t),
+            #[cfg(feature = "server")]
+            Self::Server(_, ServerState::Traffic(t)) => Some(t),
             _ => None,
         }
     }
@@ -45,9 +49,9 @@ impl State<'_> {
     /// As [`traffic`](Self::traffic), to change it.
     pub(crate) fn traffic_mut(&mut self) -> Option<&mut Traffic> {
         match self {
-            Self::Client(_, ClientState::Traffic(t)) | Self::Server(_, ServerState::Traffic(t)) => {
-                Some(t)
-            }
+            Self::Client(_, ClientState::Traffic(t)) => Some(t),
+            #[cfg(feature = "server")]
+            Self::Server(_, ServerState::Traffic(t)) => Some(t),
             _ => None,
         }
     }
@@ -55,13 +59,29 @@ impl State<'_> {
     /// Whether the handshake is done (either version).
     pub(crate) fn in_traffic(&self) -> bool {
         #[cfg(feature = "tls12")]
-        let traffic12 = matches!(
-            self,
-            Self::Client(_, ClientState::Traffic12(_)) | Self::Server(_, ServerState::Traffic12(_))
-        );
+        let traffic12 = self.traffic12();
         #[cfg(not(feature = "tls12"))]
         let traffic12 = false;
         self.traffic().is_some() || traffic12
+    }
+
+    /// Whether the TLS 1.2 handshake is done.
+    #[cfg(feature = "tls12")]
+    pub(crate) fn traffic12(&self) -> bool {
+        match self {
+            Self::Client(_, st) => matches!(st, ClientState::Traffic12(_)),
+            #[cfg(feature = "server")]
+            Self::Server(_, st) => matches!(st, ServerState::Traffic12(_)),
+        }
+    }
+
+    /// Whether this is a server that has not had a ClientHello yet.
+    pub(crate) fn awaits_client_hello(&self) -> bool {
+        match self {
+            Self::Client(..) => false,
+            #[cfg(feature = "server")]
+            Self::Server(_, st) => matches!(st, ServerState::ExpectClientHello { .. }),
+        }
     }
 
     /// Whether the connection negotiated TLS 1.2 (its messages are read as TLS 1.2's, and
@@ -69,6 +89,7 @@ impl State<'_> {
     pub(crate) fn is_tls12(&self) -> bool {
         match self {
             Self::Client(_, st) => st.is_tls12(),
+            #[cfg(feature = "server")]
             Self::Server(_, st) => st.is_tls12(),
         }
     }
@@ -77,6 +98,7 @@ impl State<'_> {
     pub(crate) fn kill(&mut self) {
         match self {
             Self::Client(_, st) => *st = ClientState::Dead,
+            #[cfg(feature = "server")]
             Self::Server(_, st) => *st = ServerState::Dead,
         }
     }
@@ -166,7 +188,9 @@ pub(crate) fn key_update(
 /// `peer`, or by the verifier when there is one, then the signature over the transcript up
 /// to the Certificate), adding both to `transcript`; returns the scheme used and the peer's
 /// identity: the SHA-256 of its end-entity certificate and the digest of what the chain was
-/// trusted through ([`verify::anchor_digest`] of its root, or the verifier's).
+/// trusted through ([`verify::anchor_digest`] of its root, or the verifier's). Without the
+/// `certificates` feature, [`CertificateError::NotBuiltIn`] before anything is read.
+#[cfg_attr(not(feature = "certificates"), allow(unreachable_code, unused_variables))]
 pub(crate) fn check_certificate(
     transcript: &mut Transcript,
     raw_cert: &[u8],
@@ -175,6 +199,8 @@ pub(crate) fn check_certificate(
     peer: verify::Peer<'_>,
     now: UnixTime,
 ) -> Result<(SignatureScheme, ClientIdentity), Error> {
+    #[cfg(not(feature = "certificates"))]
+    return Err(Error::InvalidCertificate(CertificateError::NotBuiltIn));
     let HandshakeMessage::Certificate(cert) = HandshakeMessage::decode(raw_cert)? else {
         return Err(PeerMisbehaved::UnexpectedMessage.into());
     };
@@ -240,8 +266,12 @@ pub(crate) fn check_finished(expected: &Digest, fin: &[u8]) -> Result<(), Error>
     Ok(())
 }
 
-/// The schemes we verify, for `signature_algorithms`, written into `buf`.
+/// The schemes we verify, for `signature_algorithms`, written into `buf`: none without the
+/// `certificates` feature (so that no verifier is linked).
 pub(crate) fn supported_schemes(buf: &mut [SignatureScheme; MAX_LIST]) -> &[SignatureScheme] {
+    if !cfg!(feature = "certificates") {
+        return &[];
+    }
     let mut n = 0;
     for ((s, _), slot) in verify::SUPPORTED_SCHEMES.iter().zip(buf.iter_mut()) {
         *slot = *s;

@@ -42,6 +42,7 @@ pub(crate) struct Core<'a, 'b> {
     /// Set by a handler whose message changes the peer's keys: nothing may follow it in the
     /// handshake buffer (RFC 8446 §5.1).
     pub(crate) key_changed: bool,
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     /// The server's application write secret between its Finished and the client's.
     pub(crate) server_app: Option<Secret>,
     /// The parameters agreed so far; copied to `negotiated` when the handshake completes.
@@ -51,8 +52,10 @@ pub(crate) struct Core<'a, 'b> {
     pub(crate) rng: ConnRng,
     /// Client: the last session ticket that did not fit its storage.
     pub(crate) refused_ticket: Option<TicketTooLong>,
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     /// Server: who the client is (for the tickets we issue).
     pub(crate) client_identity: ClientIdentity,
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     /// Server: when the session was authenticated, if before this handshake (resumed).
     pub(crate) authenticated_at: Option<u64>,
     /// The SHA-256 of the peer's end-entity certificate (server: also from a ticket).

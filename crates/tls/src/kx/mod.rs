@@ -18,27 +18,61 @@
 //! keeps its public value either (up to 1665 bytes): it is computed each time it is sent,
 //! which after a HelloRetryRequest that asks only for a cookie means twice (Halite issue 22:
 //! the ClientHello state is the connection's largest).
+//!
+//! Each group is a cargo feature (`x25519`, `p256`, `p384`, `p521`, and `mlkem` for the
+//! hybrids of ML-KEM with whichever of their Diffie–Hellman groups are on): a group that is
+//! off is not linked, naming it in a configuration is [`ApiMisuse::BadConfig`], and
+//! [`MAX_PUBLIC_LEN`] and [`MAX_SHARED_LEN`] (the key-share frames) are sized by the largest
+//! group that is on.
 
-use core_ec::{p256, p384, p521, x25519};
+// With no Diffie–Hellman group compiled in, `EcdhKey` has no variant and what handles it is
+// never reached (a user's `KeyExchange` can still be configured).
+#![cfg_attr(
+    not(any(feature = "x25519", feature = "p256", feature = "p384", feature = "p521")),
+    allow(unreachable_code, unused_variables, dead_code, clippy::unnecessary_wraps)
+)]
+
+#[cfg(feature = "p256")]
+use core_ec::p256;
+#[cfg(feature = "p384")]
+use core_ec::p384;
+#[cfg(feature = "p521")]
+use core_ec::p521;
+#[cfg(feature = "x25519")]
+use core_ec::x25519;
 use core_hash::RandomSource;
+#[cfg(feature = "mlkem")]
 use core_lattice::{mlkem768, mlkem1024};
 use zeroize::Zeroize;
 
+use crate::compiled::{compiled_in, count, max_len};
 use crate::error::{ApiMisuse, Error, PeerMisbehaved};
 use crate::msgs::NamedGroup;
 use crate::provider::{KeyExchange, MAX_KX_SECRET_LEN};
 
-/// Every group this crate implements, in the default order of preference: the hybrids first
-/// (a server takes one whenever the client sent its share), then the Diffie–Hellman groups.
-pub const ALL_GROUPS: &[NamedGroup] = &[
-    NamedGroup::X25519MLKEM768,
-    NamedGroup::SECP256R1MLKEM768,
-    NamedGroup::SECP384R1MLKEM1024,
-    NamedGroup::X25519,
-    NamedGroup::SECP256R1,
-    NamedGroup::SECP384R1,
-    NamedGroup::SECP521R1,
+/// Every group this crate implements, in the default order of preference, and whether this
+/// build has it: the hybrids first (a server takes one whenever the client sent its share),
+/// then the Diffie–Hellman groups.
+const GROUPS: [(NamedGroup, bool); 7] = [
+    (NamedGroup::X25519MLKEM768, cfg!(all(feature = "mlkem", feature = "x25519"))),
+    (NamedGroup::SECP256R1MLKEM768, cfg!(all(feature = "mlkem", feature = "p256"))),
+    (NamedGroup::SECP384R1MLKEM1024, cfg!(all(feature = "mlkem", feature = "p384"))),
+    (NamedGroup::X25519, cfg!(feature = "x25519")),
+    (NamedGroup::SECP256R1, cfg!(feature = "p256")),
+    (NamedGroup::SECP384R1, cfg!(feature = "p384")),
+    (NamedGroup::SECP521R1, cfg!(feature = "p521")),
 ];
+
+/// Where the Diffie–Hellman groups start in `GROUPS`.
+const FIRST_CLASSICAL: usize = 3;
+const ALL: [NamedGroup; count(&GROUPS)] = compiled_in(&GROUPS, NamedGroup(0));
+const CLASSICAL: [NamedGroup; count(GROUPS.split_at(FIRST_CLASSICAL).1)] =
+    compiled_in(GROUPS.split_at(FIRST_CLASSICAL).1, NamedGroup(0));
+
+/// Every group this build implements (each is a cargo feature), in the default order of
+/// preference: the hybrids first (a server takes one whenever the client sent its share),
+/// then the Diffie–Hellman groups.
+pub const ALL_GROUPS: &[NamedGroup] = &ALL;
 
 /// The groups offered and accepted by default, in order of preference. A client sends a key
 /// share for the first and, when the first is a hybrid whose Diffie–Hellman group is also
@@ -48,31 +82,72 @@ pub const DEFAULT_GROUPS: &[NamedGroup] = ALL_GROUPS;
 
 /// The groups without ML-KEM, in order of preference: for devices that do not want a 1.2 KB
 /// key share in their ClientHello or a few million cycles of ML-KEM per handshake.
-pub const CLASSICAL_GROUPS: &[NamedGroup] =
-    &[NamedGroup::X25519, NamedGroup::SECP256R1, NamedGroup::SECP384R1, NamedGroup::SECP521R1];
+pub const CLASSICAL_GROUPS: &[NamedGroup] = &CLASSICAL;
 
-/// The longest public value: SecP384r1MLKEM1024's shares (a P-384 point and an ML-KEM-1024
-/// encapsulation key or ciphertext, 97 + 1568 bytes).
-pub const MAX_PUBLIC_LEN: usize = p384::UNCOMPRESSED_LEN + mlkem1024::ENCAPSULATION_KEY_LEN;
+/// ML-KEM-768 and ML-KEM-1024 encapsulation-key lengths (the longer of key and ciphertext)
+/// and the shared key's, or zeros without the hybrids.
+#[cfg(feature = "mlkem")]
+const MLKEM_LENS: (usize, usize, usize) = (
+    mlkem768::ENCAPSULATION_KEY_LEN,
+    mlkem1024::ENCAPSULATION_KEY_LEN,
+    core_lattice::SHARED_SECRET_LEN,
+);
+#[cfg(not(feature = "mlkem"))]
+const MLKEM_LENS: (usize, usize, usize) = (0, 0, 0);
 
-/// The longest shared secret: SecP384r1MLKEM1024's (a P-384 x-coordinate and an ML-KEM key).
-pub const MAX_SHARED_LEN: usize = p384::SCALAR_LEN + core_lattice::SHARED_SECRET_LEN;
+/// The longest public value of the groups compiled in (with every group, SecP384r1MLKEM1024's
+/// shares: a P-384 point and an ML-KEM-1024 encapsulation key or ciphertext, 97 + 1568
+/// bytes), and at least an X25519 share's 32 bytes, so that a user's [`KeyExchange`] has room
+/// when no group is compiled in.
+pub const MAX_PUBLIC_LEN: usize = max_len(&[
+    (32, true),
+    (core_ec::p256::UNCOMPRESSED_LEN, cfg!(feature = "p256")),
+    (core_ec::p384::UNCOMPRESSED_LEN, cfg!(feature = "p384")),
+    (core_ec::p521::UNCOMPRESSED_LEN, cfg!(feature = "p521")),
+    (32 + MLKEM_LENS.0, cfg!(feature = "x25519")),
+    (core_ec::p256::UNCOMPRESSED_LEN + MLKEM_LENS.0, cfg!(feature = "p256")),
+    (core_ec::p384::UNCOMPRESSED_LEN + MLKEM_LENS.1, cfg!(feature = "p384")),
+]);
+
+/// The longest shared secret of the groups compiled in (with every group,
+/// SecP384r1MLKEM1024's: a P-384 x-coordinate and an ML-KEM key), and at least 32 bytes.
+pub const MAX_SHARED_LEN: usize = max_len(&[
+    (32, true),
+    (core_ec::p384::SCALAR_LEN, cfg!(feature = "p384")),
+    (core_ec::p521::SCALAR_LEN, cfg!(feature = "p521")),
+    (32 + MLKEM_LENS.2, cfg!(feature = "x25519")),
+    (core_ec::p256::SCALAR_LEN + MLKEM_LENS.2, cfg!(feature = "p256")),
+    (core_ec::p384::SCALAR_LEN + MLKEM_LENS.2, cfg!(feature = "p384")),
+]);
 
 /// Whether this crate implements `group`.
 pub fn is_supported(group: NamedGroup) -> bool {
     ALL_GROUPS.contains(&group)
 }
 
+/// Whether `group` is one this crate implements but this build leaves out (its cargo
+/// feature is off): a configuration naming it is [`ApiMisuse::BadConfig`] unless one of its
+/// `key_exchanges` computes it.
+pub fn is_left_out(group: NamedGroup) -> bool {
+    GROUPS.iter().any(|&(g, on)| g == group && !on)
+}
+
 /// Whether `group` may be used in TLS 1.2: not the hybrids, which are defined for TLS 1.3
 /// only (draft-ietf-tls-ecdhe-mlkem §3).
 pub fn is_tls13_only(group: NamedGroup) -> bool {
-    Hybrid::of(group).is_some()
+    classical_of(group).is_some()
 }
 
 /// A hybrid's Diffie–Hellman group (X25519 for X25519MLKEM768), or `None` for a group that is
 /// not a hybrid.
 pub fn classical_of(group: NamedGroup) -> Option<NamedGroup> {
-    Hybrid::of(group).map(|h| h.ecdh)
+    #[cfg(feature = "mlkem")]
+    return Hybrid::of(group).map(|h| h.ecdh);
+    #[cfg(not(feature = "mlkem"))]
+    return {
+        let _ = group;
+        None
+    };
 }
 
 /// The name used on the examples' command line and in their `negotiated:` line.
@@ -100,6 +175,7 @@ pub enum KeyShare {
     /// X25519 or a NIST curve.
     Ecdh(EcdhKey),
     /// An ML-KEM hybrid.
+    #[cfg(feature = "mlkem")]
     Hybrid(HybridKey),
     /// A group computed by a user's [`KeyExchange`].
     Custom(CustomShare),
@@ -108,16 +184,21 @@ pub enum KeyShare {
 /// A Diffie–Hellman private key (the secret keys of `core-ec` wipe themselves on drop).
 pub enum EcdhKey {
     /// X25519.
+    #[cfg(feature = "x25519")]
     X25519(x25519::SecretKey),
     /// secp256r1.
+    #[cfg(feature = "p256")]
     P256(p256::SecretKey),
     /// secp384r1.
+    #[cfg(feature = "p384")]
     P384(p384::SecretKey),
     /// secp521r1.
+    #[cfg(feature = "p521")]
     P521(p521::SecretKey),
 }
 
 /// A hybrid's private key: the ML-KEM key as its seed `d ‖ z` and the Diffie–Hellman key.
+#[cfg(feature = "mlkem")]
 pub struct HybridKey {
     hybrid: Hybrid,
     seed: MlKemSeed,
@@ -126,17 +207,20 @@ pub struct HybridKey {
 
 /// The 64 bytes `d ‖ z` from which ML-KEM.KeyGen_internal (FIPS 203 Algorithm 16) makes a
 /// key pair; wiped on drop.
+#[cfg(feature = "mlkem")]
 struct MlKemSeed {
     d: [u8; 32],
     z: [u8; 32],
 }
 
+#[cfg(feature = "mlkem")]
 impl MlKemSeed {
     fn halves(&self) -> (&[u8; 32], &[u8; 32]) {
         (&self.d, &self.z)
     }
 }
 
+#[cfg(feature = "mlkem")]
 impl Drop for MlKemSeed {
     fn drop(&mut self) {
         self.d.zeroize();
@@ -224,6 +308,7 @@ impl Drop for SharedSecret {
 }
 
 /// A fresh NIST scalar by rejection sampling (each draw is in range with probability > 1/2).
+#[cfg(any(feature = "p256", feature = "p384", feature = "p521"))]
 fn nist_scalar<K>(
     rng: &mut dyn RandomSource,
     buf: &mut [u8],
@@ -248,6 +333,7 @@ fn bad_share<E>(_: E) -> Error {
 
 /// Checks that `peer` is an uncompressed point of exactly `len` bytes (RFC 8446 §4.2.8.2 allows
 /// no other form) before it is decoded and checked against the curve.
+#[cfg(any(feature = "p256", feature = "p384", feature = "p521"))]
 fn uncompressed(peer: &[u8], len: usize) -> Result<&[u8], Error> {
     if peer.len() != len || peer.first() != Some(&4) {
         return Err(PeerMisbehaved::InvalidKeyShare.into());
@@ -259,6 +345,7 @@ impl EcdhKey {
     /// A fresh key in `group`, or `None` for a group that is not a Diffie–Hellman one.
     fn generate(group: NamedGroup, rng: &mut dyn RandomSource) -> Result<Option<Self>, Error> {
         Ok(Some(match group {
+            #[cfg(feature = "x25519")]
             NamedGroup::X25519 => {
                 let mut b = [0u8; 32];
                 rng.fill(&mut b).map_err(|_| Error::RandomFailed)?;
@@ -266,12 +353,15 @@ impl EcdhKey {
                 b.zeroize();
                 Self::X25519(k)
             }
+            #[cfg(feature = "p256")]
             NamedGroup::SECP256R1 => {
                 Self::P256(nist_scalar(rng, &mut [0u8; 32], 0xff, p256::SecretKey::from_bytes)?)
             }
+            #[cfg(feature = "p384")]
             NamedGroup::SECP384R1 => {
                 Self::P384(nist_scalar(rng, &mut [0u8; 48], 0xff, p384::SecretKey::from_bytes)?)
             }
+            #[cfg(feature = "p521")]
             NamedGroup::SECP521R1 => {
                 Self::P521(nist_scalar(rng, &mut [0u8; 66], 0x01, p521::SecretKey::from_bytes)?)
             }
@@ -281,68 +371,109 @@ impl EcdhKey {
 
     fn group(&self) -> NamedGroup {
         match self {
+            #[cfg(feature = "x25519")]
             Self::X25519(_) => NamedGroup::X25519,
+            #[cfg(feature = "p256")]
             Self::P256(_) => NamedGroup::SECP256R1,
+            #[cfg(feature = "p384")]
             Self::P384(_) => NamedGroup::SECP384R1,
+            #[cfg(feature = "p521")]
             Self::P521(_) => NamedGroup::SECP521R1,
+            #[cfg(not(any(
+                feature = "x25519",
+                feature = "p256",
+                feature = "p384",
+                feature = "p521"
+            )))]
+            _ => match *self {},
         }
     }
 
     /// Appends the public value to `out`.
     fn public_into(&self, out: &mut PublicValue) {
         match self {
+            #[cfg(feature = "x25519")]
             Self::X25519(k) => out.push(k.public_key().as_bytes()),
+            #[cfg(feature = "p256")]
             Self::P256(k) => out.push(&k.public_key().to_sec1_bytes()),
+            #[cfg(feature = "p384")]
             Self::P384(k) => out.push(&k.public_key().to_sec1_bytes()),
+            #[cfg(feature = "p521")]
             Self::P521(k) => out.push(&k.public_key().to_sec1_bytes()),
+            #[cfg(not(any(
+                feature = "x25519",
+                feature = "p256",
+                feature = "p384",
+                feature = "p521"
+            )))]
+            _ => match *self {},
         }
     }
 
     /// Appends the Diffie–Hellman function of this key and `peer` to `out`.
     fn agree_into(&self, peer: &[u8], out: &mut SharedSecret) -> Result<(), Error> {
         match self {
+            #[cfg(feature = "x25519")]
             Self::X25519(k) => {
                 let p = x25519::PublicKey::from_slice(peer).map_err(bad_share)?;
                 out.push(k.diffie_hellman(&p).map_err(bad_share)?.as_bytes());
             }
+            #[cfg(feature = "p256")]
             Self::P256(k) => {
                 let p = uncompressed(peer, p256::UNCOMPRESSED_LEN)?;
                 let p = p256::PublicKey::from_sec1_bytes(p).map_err(bad_share)?;
                 out.push(k.diffie_hellman(&p).map_err(bad_share)?.as_bytes());
             }
+            #[cfg(feature = "p384")]
             Self::P384(k) => {
                 let p = uncompressed(peer, p384::UNCOMPRESSED_LEN)?;
                 let p = p384::PublicKey::from_sec1_bytes(p).map_err(bad_share)?;
                 out.push(k.diffie_hellman(&p).map_err(bad_share)?.as_bytes());
             }
+            #[cfg(feature = "p521")]
             Self::P521(k) => {
                 let p = uncompressed(peer, p521::UNCOMPRESSED_LEN)?;
                 let p = p521::PublicKey::from_sec1_bytes(p).map_err(bad_share)?;
                 out.push(k.diffie_hellman(&p).map_err(bad_share)?.as_bytes());
             }
+            #[cfg(not(any(
+                feature = "x25519",
+                feature = "p256",
+                feature = "p384",
+                feature = "p521"
+            )))]
+            _ => match *self {},
         }
         Ok(())
     }
 }
 
 /// The ML-KEM parameter set of a hybrid.
+#[cfg(feature = "mlkem")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kem {
+    #[cfg(any(feature = "x25519", feature = "p256"))]
     MlKem768,
+    #[cfg(feature = "p384")]
     MlKem1024,
 }
 
+#[cfg(feature = "mlkem")]
 impl Kem {
     fn ek_len(self) -> usize {
         match self {
+            #[cfg(any(feature = "x25519", feature = "p256"))]
             Self::MlKem768 => mlkem768::ENCAPSULATION_KEY_LEN,
+            #[cfg(feature = "p384")]
             Self::MlKem1024 => mlkem1024::ENCAPSULATION_KEY_LEN,
         }
     }
 
     fn ct_len(self) -> usize {
         match self {
+            #[cfg(any(feature = "x25519", feature = "p256"))]
             Self::MlKem768 => mlkem768::CIPHERTEXT_LEN,
+            #[cfg(feature = "p384")]
             Self::MlKem1024 => mlkem1024::CIPHERTEXT_LEN,
         }
     }
@@ -352,10 +483,12 @@ impl Kem {
     fn public_into(self, seed: &MlKemSeed, out: &mut PublicValue) {
         let (d, z) = seed.halves();
         match self {
+            #[cfg(any(feature = "x25519", feature = "p256"))]
             Self::MlKem768 => {
                 let dk = mlkem768::DecapsulationKey::from_seed(d, z);
                 out.push(&dk.as_bytes()[384 * 3..][..mlkem768::ENCAPSULATION_KEY_LEN]);
             }
+            #[cfg(feature = "p384")]
             Self::MlKem1024 => {
                 let dk = mlkem1024::DecapsulationKey::from_seed(d, z);
                 out.push(&dk.as_bytes()[384 * 4..][..mlkem1024::ENCAPSULATION_KEY_LEN]);
@@ -373,11 +506,13 @@ impl Kem {
         out: &mut SharedSecret,
     ) -> Result<(), Error> {
         let (d, z) = seed.halves();
-        let key = match self {
+        let key: core_lattice::SharedSecret = match self {
+            #[cfg(any(feature = "x25519", feature = "p256"))]
             Self::MlKem768 => {
                 let ct = mlkem768::Ciphertext::from_bytes(ct).map_err(bad_share)?;
                 mlkem768::DecapsulationKey::from_seed(d, z).decapsulate(&ct)
             }
+            #[cfg(feature = "p384")]
             Self::MlKem1024 => {
                 let ct = mlkem1024::Ciphertext::from_bytes(ct).map_err(bad_share)?;
                 mlkem1024::DecapsulationKey::from_seed(d, z).decapsulate(&ct)
@@ -397,14 +532,16 @@ impl Kem {
         share: &mut PublicValue,
         out: &mut SharedSecret,
     ) -> Result<(), Error> {
-        let random = |_| Error::RandomFailed;
-        let key = match self {
+        let random = |_: core_lattice::Error| Error::RandomFailed;
+        let key: core_lattice::SharedSecret = match self {
+            #[cfg(any(feature = "x25519", feature = "p256"))]
             Self::MlKem768 => {
                 let ek = mlkem768::EncapsulationKey::from_bytes(ek).map_err(bad_share)?;
                 let (ct, key) = ek.encapsulate(&mut &mut *rng).map_err(random)?;
                 share.push(ct.as_bytes());
                 key
             }
+            #[cfg(feature = "p384")]
             Self::MlKem1024 => {
                 let ek = mlkem1024::EncapsulationKey::from_bytes(ek).map_err(bad_share)?;
                 let (ct, key) = ek.encapsulate(&mut &mut *rng).map_err(random)?;
@@ -417,16 +554,19 @@ impl Kem {
     }
 }
 
+#[cfg(all(feature = "mlkem", feature = "p256"))]
 const P256_POINT_LEN: u8 = p256::UNCOMPRESSED_LEN as u8;
+#[cfg(all(feature = "mlkem", feature = "p384"))]
 const P384_POINT_LEN: u8 = p384::UNCOMPRESSED_LEN as u8;
-const _: () = assert!(
-    P256_POINT_LEN as usize == p256::UNCOMPRESSED_LEN
-        && P384_POINT_LEN as usize == p384::UNCOMPRESSED_LEN
-);
+#[cfg(all(feature = "mlkem", feature = "p256"))]
+const _: () = assert!(P256_POINT_LEN as usize == p256::UNCOMPRESSED_LEN);
+#[cfg(all(feature = "mlkem", feature = "p384"))]
+const _: () = assert!(P384_POINT_LEN as usize == p384::UNCOMPRESSED_LEN);
 
 /// A hybrid group as draft-ietf-tls-ecdhe-mlkem §3 composes it: shares and shared secrets are
 /// the concatenations of the ML-KEM and Diffie–Hellman parts, ML-KEM first for
 /// X25519MLKEM768 and last for the NIST ones.
+#[cfg(feature = "mlkem")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Hybrid {
     group: NamedGroup,
@@ -437,13 +577,18 @@ struct Hybrid {
     kem_first: bool,
 }
 
+#[cfg(feature = "mlkem")]
 impl Hybrid {
+    /// The hybrid `group`, if it is one and its Diffie–Hellman group is compiled in.
     fn of(group: NamedGroup) -> Option<Self> {
         let (ecdh, ecdh_len, kem, kem_first) = match group {
+            #[cfg(feature = "x25519")]
             NamedGroup::X25519MLKEM768 => (NamedGroup::X25519, 32, Kem::MlKem768, true),
+            #[cfg(feature = "p256")]
             NamedGroup::SECP256R1MLKEM768 => {
                 (NamedGroup::SECP256R1, P256_POINT_LEN, Kem::MlKem768, false)
             }
+            #[cfg(feature = "p384")]
             NamedGroup::SECP384R1MLKEM1024 => {
                 (NamedGroup::SECP384R1, P384_POINT_LEN, Kem::MlKem1024, false)
             }
@@ -474,6 +619,7 @@ impl Hybrid {
     }
 }
 
+#[cfg(feature = "mlkem")]
 impl HybridKey {
     fn public_into(&self, out: &mut PublicValue) {
         if self.hybrid.kem_first {
@@ -518,6 +664,7 @@ impl KeyShare {
                 .ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
             return Ok(Self::Custom(share));
         }
+        #[cfg(feature = "mlkem")]
         if let Some(hybrid) = Hybrid::of(group) {
             let mut seed = MlKemSeed { d: [0; 32], z: [0; 32] };
             rng.fill(&mut seed.d).map_err(|_| Error::RandomFailed)?;
@@ -536,6 +683,7 @@ impl KeyShare {
     pub fn group(&self) -> NamedGroup {
         match self {
             Self::Ecdh(k) => k.group(),
+            #[cfg(feature = "mlkem")]
             Self::Hybrid(k) => k.hybrid.group,
             Self::Custom(c) => c.kx.group(),
         }
@@ -549,6 +697,7 @@ impl KeyShare {
         let mut out = PublicValue::EMPTY;
         match self {
             Self::Ecdh(k) => k.public_into(&mut out),
+            #[cfg(feature = "mlkem")]
             Self::Hybrid(k) => k.public_into(&mut out),
             Self::Custom(c) => {
                 let p = c.kx.public(c.secret(), &mut out.bytes)?;
@@ -567,6 +716,7 @@ impl KeyShare {
     /// [`decapsulate_in`](Self::decapsulate_in) then takes a server's answer in either group.
     pub fn classical_part(&self) -> Option<(NamedGroup, core::ops::Range<usize>)> {
         match self {
+            #[cfg(feature = "mlkem")]
             Self::Hybrid(k) => Some((k.hybrid.ecdh, k.hybrid.ecdh_range())),
             _ => None,
         }
@@ -585,6 +735,7 @@ impl KeyShare {
                 k.agree_into(peer, &mut out)?;
                 Ok(out)
             }
+            #[cfg(feature = "mlkem")]
             Self::Hybrid(k) => k.decapsulate(peer),
             Self::Custom(c) => {
                 let mut out = SharedSecret::EMPTY;
@@ -607,6 +758,7 @@ impl KeyShare {
             return self.decapsulate(peer);
         }
         match self {
+            #[cfg(feature = "mlkem")]
             Self::Hybrid(k) if k.hybrid.ecdh == group => {
                 let mut out = SharedSecret::EMPTY;
                 k.ecdh.agree_into(peer, &mut out)?;
@@ -640,6 +792,7 @@ pub fn encapsulate(
         shared.len = s;
         return Ok((public, shared));
     }
+    #[cfg(feature = "mlkem")]
     if let Some(h) = Hybrid::of(group) {
         let (ek, theirs) = h.split(client_share, h.kem.ek_len())?;
         let ours = EcdhKey::generate(h.ecdh, rng)?.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
@@ -856,6 +1009,22 @@ mod tests {
             assert!(is_tls13_only(g));
         }
         assert!(!is_tls13_only(NamedGroup::X25519));
+    }
+
+    /// With every group: SecP384r1MLKEM1024's share (97 + 1568 bytes) and secret (48 + 32).
+    #[test]
+    #[cfg(all(
+        feature = "x25519",
+        feature = "p256",
+        feature = "p384",
+        feature = "p521",
+        feature = "mlkem"
+    ))]
+    fn every_group_is_listed_and_sizes_the_frames() {
+        assert_eq!(ALL_GROUPS.len(), 7);
+        assert_eq!(CLASSICAL_GROUPS.len(), 4);
+        assert_eq!((MAX_PUBLIC_LEN, MAX_SHARED_LEN), (1665, 80));
+        assert!(!ALL_GROUPS.iter().any(|&g| is_left_out(g)));
     }
 
     #[test]

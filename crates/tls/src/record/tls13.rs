@@ -1,7 +1,13 @@
 //! TLS 1.3 record protection: the TLSInnerPlaintext and the per-record nonce under the
 //! suite's AEAD.
 
-use core_aead::{Aead, Aes128Ccm, Aes128Ccm8, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
+use core_aead::Aead;
+#[cfg(feature = "chacha20")]
+use core_aead::ChaCha20Poly1305;
+#[cfg(feature = "aes-ccm")]
+use core_aead::{Aes128Ccm, Aes128Ccm8};
+#[cfg(feature = "aes-gcm")]
+use core_aead::{Aes128Gcm, Aes256Gcm};
 use zeroize::Zeroize;
 
 use super::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader};
@@ -14,10 +20,15 @@ use crate::suites::AeadAlg;
 
 /// A keyed AEAD of one of the suites.
 enum Cipher {
+    #[cfg(feature = "aes-gcm")]
     Aes128Gcm(Aes128Gcm),
+    #[cfg(feature = "aes-gcm")]
     Aes256Gcm(Aes256Gcm),
+    #[cfg(feature = "chacha20")]
     ChaCha20Poly1305(ChaCha20Poly1305),
+    #[cfg(feature = "aes-ccm")]
     Aes128Ccm(Aes128Ccm),
+    #[cfg(feature = "aes-ccm")]
     Aes128Ccm8(Aes128Ccm8),
     /// A user's AEAD and the key it is handed on every call.
     Custom(&'static dyn RecordAead, CustomKey),
@@ -44,10 +55,15 @@ impl Drop for CustomKey {
 macro_rules! with_builtin {
     ($c:expr, $a:ident => $body:expr, $custom:pat => $other:expr) => {
         match $c {
+            #[cfg(feature = "aes-gcm")]
             Cipher::Aes128Gcm($a) => $body,
+            #[cfg(feature = "aes-gcm")]
             Cipher::Aes256Gcm($a) => $body,
+            #[cfg(feature = "chacha20")]
             Cipher::ChaCha20Poly1305($a) => $body,
+            #[cfg(feature = "aes-ccm")]
             Cipher::Aes128Ccm($a) => $body,
+            #[cfg(feature = "aes-ccm")]
             Cipher::Aes128Ccm8($a) => $body,
             $custom => $other,
         }
@@ -78,6 +94,10 @@ impl RecordProtection {
     /// Keys a direction from a key and IV directly; the key must be `alg.key_len()` bytes,
     /// and a custom AEAD's lengths within [`MAX_AEAD_KEY_LEN`] and [`MAX_AEAD_TAG_LEN`].
     pub fn from_key(alg: AeadAlg, key: &[u8], iv: &[u8; 12]) -> Result<Self, Error> {
+        #[cfg_attr(
+            not(any(feature = "aes-gcm", feature = "chacha20", feature = "aes-ccm")),
+            allow(dead_code)
+        )]
         fn keyed<A: Aead>(key: &[u8]) -> Result<A, Error> {
             A::new(key).map_err(|_| Error::ApiMisuse(crate::error::ApiMisuse::BadConfig))
         }
@@ -95,11 +115,19 @@ impl RecordProtection {
                 k.bytes[..key.len()].copy_from_slice(key);
                 Cipher::Custom(aead, k)
             }
+            #[cfg(feature = "aes-gcm")]
             AeadAlg::Aes128Gcm => Cipher::Aes128Gcm(keyed(key)?),
+            #[cfg(feature = "aes-gcm")]
             AeadAlg::Aes256Gcm => Cipher::Aes256Gcm(keyed(key)?),
+            #[cfg(feature = "chacha20")]
             AeadAlg::ChaCha20Poly1305 => Cipher::ChaCha20Poly1305(keyed(key)?),
+            #[cfg(feature = "aes-ccm")]
             AeadAlg::Aes128Ccm => Cipher::Aes128Ccm(keyed(key)?),
+            #[cfg(feature = "aes-ccm")]
             AeadAlg::Aes128Ccm8 => Cipher::Aes128Ccm8(keyed(key)?),
+            // An AEAD whose feature is off.
+            #[allow(unreachable_patterns)]
+            _ => return Err(Error::ApiMisuse(crate::error::ApiMisuse::BadConfig)),
         };
         Ok(Self { cipher, alg, iv: *iv, seq: 0 })
     }
