@@ -27,83 +27,41 @@ const BARRETT_V: i16 = 20159;
 /// Twiddle factors of the NTT layer whose butterflies are four coefficients apart (its blocks
 /// `2i` and `2i + 1`, four lanes each), for pair `i` of registers after the 64-bit
 /// transposition.
-const ZETAS_4: [[i16; 8]; 16] = {
-    let mut t = [[0i16; 8]; 16];
-    let mut i = 0;
-    while i < 16 {
-        let mut lane = 0;
-        while lane < 8 {
-            t[i][lane] = ZETAS[32 + 2 * i + lane / 4];
-            lane += 1;
-        }
-        i += 1;
-    }
-    t
-};
+const ZETAS_4: [[i16; 8]; 16] = twiddles(32, true, 4, false);
 
 /// Twiddle factors of the NTT layer whose butterflies are two apart (its blocks `4i..4i + 4`,
 /// two lanes each), for pair `i` after both transpositions.
-const ZETAS_2: [[i16; 8]; 16] = {
-    let mut t = [[0i16; 8]; 16];
-    let mut i = 0;
-    while i < 16 {
-        let mut lane = 0;
-        while lane < 8 {
-            t[i][lane] = ZETAS[64 + 4 * i + lane / 2];
-            lane += 1;
-        }
-        i += 1;
-    }
-    t
-};
+const ZETAS_2: [[i16; 8]; 16] = twiddles(64, true, 2, false);
 
 /// The inverse NTT's first layer (butterflies two apart, ζ in reverse order), laid out as
 /// [`ZETAS_2`].
-const INV_ZETAS_2: [[i16; 8]; 16] = {
-    let mut t = [[0i16; 8]; 16];
-    let mut i = 0;
-    while i < 16 {
-        let mut lane = 0;
-        while lane < 8 {
-            t[i][lane] = ZETAS[127 - 4 * i - lane / 2];
-            lane += 1;
-        }
-        i += 1;
-    }
-    t
-};
+const INV_ZETAS_2: [[i16; 8]; 16] = twiddles(127, false, 2, false);
 
 /// The inverse NTT's second layer (four apart), laid out as [`ZETAS_4`].
-const INV_ZETAS_4: [[i16; 8]; 16] = {
-    let mut t = [[0i16; 8]; 16];
-    let mut i = 0;
-    while i < 16 {
-        let mut lane = 0;
-        while lane < 8 {
-            t[i][lane] = ZETAS[63 - 2 * i - lane / 4];
-            lane += 1;
-        }
-        i += 1;
-    }
-    t
-};
+const INV_ZETAS_4: [[i16; 8]; 16] = twiddles(63, false, 4, false);
 
 /// ±ζ^(2·BitRev7(i)+1) for the products in T_q: one lane per pair of coefficients, sixteen
 /// coefficients (four degree-one products with ζ and −ζ alternating) per row.
-const BASEMUL_ZETAS: [[i16; 8]; 16] = {
+const BASEMUL_ZETAS: [[i16; 8]; 16] = twiddles(64, true, 2, true);
+
+/// Sixteen rows of eight lanes from `ZETAS`: lane `l` of row `i` holds entry
+/// `start ± (8i + l)/per` (`+` when `up`), so each entry fills `per` lanes; with `alternate`,
+/// odd lanes hold its negation.
+const fn twiddles(start: usize, up: bool, per: usize, alternate: bool) -> [[i16; 8]; 16] {
     let mut t = [[0i16; 8]; 16];
     let mut i = 0;
     while i < 16 {
         let mut lane = 0;
         while lane < 8 {
-            let z = ZETAS[64 + 4 * i + lane / 2];
-            t[i][lane] = if lane % 2 == 0 { z } else { -z };
+            let k = (8 * i + lane) / per;
+            let z = ZETAS[if up { start + k } else { start - k }];
+            t[i][lane] = if alternate && lane % 2 == 1 { -z } else { z };
             lane += 1;
         }
         i += 1;
     }
     t
-};
+}
 
 /// NTT (FIPS 203 Algorithm 9) in place; as `portable::ntt`.
 pub(super) fn ntt(token: Neon, p: &mut Poly) {
