@@ -63,23 +63,29 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CrossArgs) {
     }
 }
 
-/// Crates whose only CPU-specific code is for `x86_64` with ADX, which the host suite checks
-/// natively, or that have none yet (core-lattice: portable ML-KEM only): under emulation they
-/// run their unit tests only (the portable code on another instruction set), since their vector
-/// suites (Wycheproof, big-number proptests, ML-KEM's 60 000 accumulated tests) take tens of
-/// minutes under QEMU and would check the same portable code again. core-lattice leaves this
-/// list when its aarch64 backend lands.
+/// Crates whose vector suites (Wycheproof, big-number proptests, ML-KEM's 60 000 accumulated
+/// tests, ML-DSA's) take tens of minutes under QEMU: under emulation they run their unit tests
+/// and the [`EMULATED_SUITES`] only. core-ec and core-rsa have no aarch64 code (their only
+/// CPU-specific code is for `x86_64` with ADX, which the host suite checks natively);
+/// core-lattice's aarch64 ML-KEM backend is checked by its unit tests (against `portable`) and
+/// by those suites (against `portable`, RustCrypto's and libcrux's ML-KEM, whole operations).
 const UNIT_TESTS_ONLY: &[&str] = &["core-ec", "core-rsa", "core-lattice"];
 
+/// Integration tests that the [`UNIT_TESTS_ONLY`] crates run under emulation besides their
+/// unit tests, by test-target name (cargo runs each in the crates that have it): core-lattice's
+/// ML-KEM cross-checks, each a few seconds under QEMU.
+const EMULATED_SUITES: &[&str] = &["cross", "libcrux"];
+
 /// Runs `cmd` (a `cargo test` with its target and environment set) over `crates`: full suites,
-/// then the unit tests of the [`UNIT_TESTS_ONLY`] crates.
+/// then the unit tests and [`EMULATED_SUITES`] of the [`UNIT_TESTS_ONLY`] crates.
 fn test_split(crates: &[String], cmd: impl Fn() -> Command) -> StageResult {
     let (full, light) = split(crates);
     if !full.is_empty() {
         util::run(cmd().args(package_args(&full)))?;
     }
     if !light.is_empty() {
-        util::run(cmd().args(package_args(&light)).arg("--lib"))?;
+        let suites = EMULATED_SUITES.iter().flat_map(|suite| ["--test", suite]);
+        util::run(cmd().args(package_args(&light)).arg("--lib").args(suites))?;
     }
     Ok(())
 }

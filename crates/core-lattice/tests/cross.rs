@@ -54,12 +54,24 @@ proptest! {
 /// On a CPU with AVX2 the AVX2 implementation is listed and is the default.
 #[test]
 fn avx2_is_listed_and_preferred_where_the_cpu_has_it() {
-    let has_avx2 = core_cpu::Avx2::get().is_some();
-    let listed = MlKemImpl::available().any(|i| i.name() == "x86_avx2");
-    assert_eq!(listed, has_avx2 && cfg!(target_arch = "x86_64"));
+    let has_avx2 = core_cpu::Avx2::get().is_some() && cfg!(target_arch = "x86_64");
+    listed_and_preferred_exactly_when("x86_avx2", has_avx2);
+}
+
+/// On an aarch64 CPU with NEON the NEON implementation is listed and is the default.
+#[test]
+fn aarch64_is_listed_and_preferred_where_the_cpu_has_neon() {
+    let has_neon = core_cpu::Neon::get().is_some() && cfg!(target_arch = "aarch64");
+    listed_and_preferred_exactly_when("aarch64", has_neon);
+}
+
+/// The implementation `name` is available, and the default, exactly when `usable`.
+fn listed_and_preferred_exactly_when(name: &str, usable: bool) {
+    let listed = MlKemImpl::available().any(|i| i.name() == name);
+    assert_eq!(listed, usable, "mlkem/{name}");
     if listed {
-        assert_eq!(MlKemImpl::best().name(), "x86_avx2");
+        assert_eq!(MlKemImpl::best().name(), name);
     } else {
-        println!("mlkem/x86_avx2: not available on this CPU");
+        println!("mlkem/{name}: not available on this CPU");
     }
 }

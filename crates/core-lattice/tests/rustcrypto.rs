@@ -3,22 +3,10 @@
 
 mod common;
 
-use common::{MlKem512, MlKem768, MlKem1024, Set};
-use core_lattice::{Implementation, MlKemImpl};
+use common::{MlKem512, MlKem768, MlKem1024, Run, Set};
 use ml_kem::kem::Decapsulate;
 use ml_kem::{B32, EncapsulateDeterministic, EncodedSizeUser, KemCore};
 use proptest::prelude::*;
-
-/// What one run of key generation, encapsulation and two decapsulations gives.
-struct Run {
-    ek: Vec<u8>,
-    dk: Vec<u8>,
-    ct: Vec<u8>,
-    /// The key of `m`.
-    k: Vec<u8>,
-    /// The key of `bad_ct`.
-    k_bad: Vec<u8>,
-}
 
 /// RustCrypto's run.
 fn reference<K: KemCore>(d: &[u8; 32], z: &[u8; 32], m: &[u8; 32], bad_ct: &[u8]) -> Run {
@@ -36,19 +24,7 @@ fn reference<K: KemCore>(d: &[u8; 32], z: &[u8; 32], m: &[u8; 32], bad_ct: &[u8]
 }
 
 fn agree<S: Set, K: KemCore>(d: [u8; 32], z: [u8; 32], m: [u8; 32], noise: &[u8]) {
-    let bad_ct: Vec<u8> = noise.iter().cycle().take(S::CT_LEN).copied().collect();
-    let Run { ek, dk, ct, k, k_bad } = reference::<K>(&d, &z, &m, &bad_ct);
-    for imp in MlKemImpl::available() {
-        let name = format!("{} on {}", S::NAME, imp.name());
-        let (our_ek, our_dk) = S::keygen(&d, &z, imp);
-        assert_eq!(our_ek, ek, "ek, {name}");
-        assert_eq!(our_dk, dk, "dk, {name}");
-        let (our_ct, our_k) = S::encaps(&ek, &m, imp).unwrap();
-        assert_eq!(our_ct, ct, "ct, {name}");
-        assert_eq!(our_k.to_vec(), k, "key, {name}");
-        assert_eq!(S::decaps(&dk, &ct, imp).unwrap().to_vec(), k, "decapsulated key, {name}");
-        assert_eq!(S::decaps(&dk, &bad_ct, imp).unwrap().to_vec(), k_bad, "rejection, {name}");
-    }
+    common::agree_with::<S>("RustCrypto ml-kem", d, z, m, noise, reference::<K>);
 }
 
 proptest! {

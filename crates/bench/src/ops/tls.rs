@@ -14,6 +14,11 @@
 //! - `tls-bulk`: application data from client to server over an established connection, one
 //!   record of the cell's size (1 KiB and 16 KiB) per call: sealed, moved, opened and read.
 //!
+//! `tls-full-ecdsa-x25519mlkem768` is `tls-full-ecdsa` with the hybrid group X25519MLKEM768
+//! (ML-KEM-768 and X25519, draft-ietf-tls-ecdhe-mlkem) instead of X25519: each client offers
+//! that group only and sends its one 1216-byte share, the server answers with 1120 bytes.
+//! rustls's ring provider has no ML-KEM, so it is not in that row.
+//!
 //! The `tls12-*` ops are the same four over TLS 1.2 (opt-in in Halite: `versions` and
 //! `suites12` on both configurations; rustls limited to its TLS 1.2 version): ECDHE with
 //! X25519, `TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256` or `TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256`
@@ -47,7 +52,7 @@ use tls::{
     Buffers, CertifiedKey, ClientConfig, Connection, ServerConfig, ServerTickets, SigningKey,
 };
 
-use super::{Halite, Library, Op, Runner, Unit, peer};
+use super::{Halite, Library, Op, Peer, Runner, Unit, peer};
 
 /// The name the client connects to (in both test certificates' SAN).
 pub const SERVER_NAME: &str = "localhost";
@@ -56,6 +61,8 @@ pub const SERVER_NAME: &str = "localhost";
 pub const SUITE: u16 = 0x1301;
 /// The group every library is limited to: X25519.
 pub const GROUP: u16 = 0x001d;
+/// The group of the hybrid op: X25519MLKEM768.
+pub const HYBRID_GROUP: u16 = 0x11ec;
 
 /// The TLS 1.2 suite with an ECDSA certificate: `TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256`.
 pub const SUITE12_ECDSA: u16 = 0xc02b;
@@ -96,6 +103,34 @@ impl Version {
         match self {
             Version::Tls13 => "tls13",
             Version::Tls12 => "tls12",
+        }
+    }
+}
+
+/// The key exchange an op runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// X25519 ([`GROUP`]): every op but one.
+    X25519,
+    /// X25519MLKEM768 ([`HYBRID_GROUP`]), TLS 1.3 only.
+    X25519MlKem768,
+}
+
+impl Group {
+    /// The group's code point.
+    #[must_use]
+    pub fn code(self) -> u16 {
+        match self {
+            Group::X25519 => GROUP,
+            Group::X25519MlKem768 => HYBRID_GROUP,
+        }
+    }
+
+    /// What Halite's configurations list as their `groups`: this group only.
+    fn halite(self) -> &'static [NamedGroup] {
+        match self {
+            Group::X25519 => &HALITE_GROUPS,
+            Group::X25519MlKem768 => &HALITE_HYBRID_GROUPS,
         }
     }
 }
@@ -178,7 +213,13 @@ pub fn claimed(cert: Cert, resumed: bool) -> [u8; 7] {
 /// TLS 1.2 handshake has no key exchange (group 0) and keeps the session's scheme.
 #[must_use]
 pub fn claimed_in(version: Version, cert: Cert, resumed: bool) -> [u8; 7] {
-    let group = if version == Version::Tls12 && resumed { 0 } else { GROUP };
+    claimed_with(version, Group::X25519, cert, resumed)
+}
+
+/// [`claimed_in`] with the key exchange `group`.
+#[must_use]
+pub fn claimed_with(version: Version, group: Group, cert: Cert, resumed: bool) -> [u8; 7] {
+    let group = if version == Version::Tls12 && resumed { 0 } else { group.code() };
     summary(version.suite(cert), group, cert.scheme(), resumed)
 }
 
@@ -199,12 +240,13 @@ fn tls_op(id: &'static str, what: &'static str, unit: Unit, halite: fn() -> Hali
 /// The TLS operations, in table order.
 pub(super) fn ops() -> Vec<Op> {
     use Library::{RustlsAwsLc, RustlsHalite, RustlsRing};
-    let with = |mut op: Op, aws: fn() -> Runner, ring: fn() -> Runner, halite: fn() -> Runner| {
-        op.peers = [peer(RustlsAwsLc, aws), peer(RustlsRing, ring), peer(RustlsHalite, halite)]
-            .into_iter()
-            .flatten()
-            .collect();
+    const HYBRID: Group = Group::X25519MlKem768;
+    let peers = |mut op: Op, peers: Vec<Option<Peer>>| {
+        op.peers = peers.into_iter().flatten().collect();
         op
+    };
+    let with = |op: Op, aws: fn() -> Runner, ring: fn() -> Runner, halite: fn() -> Runner| {
+        peers(op, vec![peer(RustlsAwsLc, aws), peer(RustlsRing, ring), peer(RustlsHalite, halite)])
     };
     vec![
         with(
@@ -212,22 +254,38 @@ pub(super) fn ops() -> Vec<Op> {
                 "tls-full-ecdsa",
                 "TLS 1.3 full handshake in memory: X25519, ECDSA P-256 certificate, AES-128-GCM",
                 Unit::Ops,
-                || halite_tls(|| halite_full(Version::Tls13, Cert::EcdsaP256)),
+                || halite_tls(|| halite_full(Version::Tls13, Group::X25519, Cert::EcdsaP256)),
             ),
-            || rustls_full(Version::Tls13, Provider::AwsLc, Cert::EcdsaP256),
-            || rustls_full(Version::Tls13, Provider::Ring, Cert::EcdsaP256),
-            || rustls_full(Version::Tls13, Provider::Halite, Cert::EcdsaP256),
+            || rustls_full(Version::Tls13, Group::X25519, Provider::AwsLc, Cert::EcdsaP256),
+            || rustls_full(Version::Tls13, Group::X25519, Provider::Ring, Cert::EcdsaP256),
+            || rustls_full(Version::Tls13, Group::X25519, Provider::Halite, Cert::EcdsaP256),
+        ),
+        peers(
+            tls_op(
+                "tls-full-ecdsa-x25519mlkem768",
+                "TLS 1.3 full handshake in memory: X25519MLKEM768, ECDSA P-256 certificate, AES-128-GCM",
+                Unit::Ops,
+                || halite_tls(|| halite_full(Version::Tls13, HYBRID, Cert::EcdsaP256)),
+            ),
+            vec![
+                peer(RustlsAwsLc, || {
+                    rustls_full(Version::Tls13, HYBRID, Provider::AwsLc, Cert::EcdsaP256)
+                }),
+                peer(RustlsHalite, || {
+                    rustls_full(Version::Tls13, HYBRID, Provider::Halite, Cert::EcdsaP256)
+                }),
+            ],
         ),
         with(
             tls_op(
                 "tls-full-rsa",
                 "TLS 1.3 full handshake in memory: X25519, RSA-2048 certificate (PSS), AES-128-GCM",
                 Unit::Ops,
-                || halite_tls(|| halite_full(Version::Tls13, Cert::Rsa2048)),
+                || halite_tls(|| halite_full(Version::Tls13, Group::X25519, Cert::Rsa2048)),
             ),
-            || rustls_full(Version::Tls13, Provider::AwsLc, Cert::Rsa2048),
-            || rustls_full(Version::Tls13, Provider::Ring, Cert::Rsa2048),
-            || rustls_full(Version::Tls13, Provider::Halite, Cert::Rsa2048),
+            || rustls_full(Version::Tls13, Group::X25519, Provider::AwsLc, Cert::Rsa2048),
+            || rustls_full(Version::Tls13, Group::X25519, Provider::Ring, Cert::Rsa2048),
+            || rustls_full(Version::Tls13, Group::X25519, Provider::Halite, Cert::Rsa2048),
         ),
         with(
             tls_op(
@@ -256,22 +314,22 @@ pub(super) fn ops() -> Vec<Op> {
                 "tls12-full-ecdsa",
                 "TLS 1.2 full handshake in memory: ECDHE X25519, ECDSA P-256 certificate, AES-128-GCM",
                 Unit::Ops,
-                || halite_tls12(|| halite_full(Version::Tls12, Cert::EcdsaP256)),
+                || halite_tls12(|| halite_full(Version::Tls12, Group::X25519, Cert::EcdsaP256)),
             ),
-            || rustls_full(Version::Tls12, Provider::AwsLc, Cert::EcdsaP256),
-            || rustls_full(Version::Tls12, Provider::Ring, Cert::EcdsaP256),
-            || rustls_full(Version::Tls12, Provider::Halite, Cert::EcdsaP256),
+            || rustls_full(Version::Tls12, Group::X25519, Provider::AwsLc, Cert::EcdsaP256),
+            || rustls_full(Version::Tls12, Group::X25519, Provider::Ring, Cert::EcdsaP256),
+            || rustls_full(Version::Tls12, Group::X25519, Provider::Halite, Cert::EcdsaP256),
         ),
         with(
             tls_op(
                 "tls12-full-rsa",
                 "TLS 1.2 full handshake in memory: ECDHE X25519, RSA-2048 certificate (PSS), AES-128-GCM",
                 Unit::Ops,
-                || halite_tls12(|| halite_full(Version::Tls12, Cert::Rsa2048)),
+                || halite_tls12(|| halite_full(Version::Tls12, Group::X25519, Cert::Rsa2048)),
             ),
-            || rustls_full(Version::Tls12, Provider::AwsLc, Cert::Rsa2048),
-            || rustls_full(Version::Tls12, Provider::Ring, Cert::Rsa2048),
-            || rustls_full(Version::Tls12, Provider::Halite, Cert::Rsa2048),
+            || rustls_full(Version::Tls12, Group::X25519, Provider::AwsLc, Cert::Rsa2048),
+            || rustls_full(Version::Tls12, Group::X25519, Provider::Ring, Cert::Rsa2048),
+            || rustls_full(Version::Tls12, Group::X25519, Provider::Halite, Cert::Rsa2048),
         ),
         with(
             tls_op(
@@ -323,6 +381,7 @@ fn halite_in(version: Version, make: fn() -> Runner) -> Halite {
 /// Halite's TLS 1.3 suites: only `TLS_AES_128_GCM_SHA256`.
 pub static HALITE_SUITES: [Suite; 1] = [suites::TLS13_AES_128_GCM_SHA256];
 static HALITE_GROUPS: [NamedGroup; 1] = [NamedGroup::X25519];
+static HALITE_HYBRID_GROUPS: [NamedGroup; 1] = [NamedGroup::X25519MLKEM768];
 /// Halite's TLS 1.2 suites: the ECDHE AES-128-GCM one for each certificate type.
 pub static HALITE_SUITES12: [Suite12; 2] =
     [tls12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, tls12::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256];
@@ -421,6 +480,8 @@ pub struct HaliteSetup {
     pub tickets: Option<(MemoryTicketStore, TicketKey)>,
     /// The one version both sides offer.
     pub version: Version,
+    /// The one group both sides offer.
+    pub group: Group,
 }
 
 impl HaliteSetup {
@@ -437,7 +498,7 @@ impl HaliteSetup {
         let tickets = tickets.then(|| {
             (MemoryTicketStore::default(), TicketKey::new(&[0x42; 32]).expect("a ticket key"))
         });
-        Self { identity: halite_identity(cert), tickets, version }
+        Self { identity: halite_identity(cert), tickets, version, group: Group::X25519 }
     }
 
     /// A new client connection (its `ClientHello` queued).
@@ -446,7 +507,7 @@ impl HaliteSetup {
             versions: self.version.protocol_versions(),
             suites: &HALITE_SUITES,
             suites12: &HALITE_SUITES12,
-            groups: &HALITE_GROUPS,
+            groups: self.group.halite(),
             tickets: self.tickets.as_ref().map(|(store, _)| store as &dyn TicketStore),
             ..ClientConfig::new(self.identity.roots, &tls::SystemClock)
         };
@@ -459,7 +520,7 @@ impl HaliteSetup {
             versions: self.version.protocol_versions(),
             suites: &HALITE_SUITES,
             suites12: &HALITE_SUITES12,
-            groups: &HALITE_GROUPS,
+            groups: self.group.halite(),
             tickets: self.tickets.as_ref().map(|(_, key)| ServerTickets {
                 key,
                 lifetime: 3600,
@@ -538,15 +599,15 @@ fn halite_pair_handshake(
     halite_handshake(&mut client, &mut server, wire).expect("a Halite handshake")
 }
 
-fn halite_full(version: Version, cert: Cert) -> Runner {
-    let setup = HaliteSetup::new_in(version, cert, false);
+fn halite_full(version: Version, group: Group, cert: Cert) -> Runner {
+    let setup = HaliteSetup { group, ..HaliteSetup::new_in(version, cert, false) };
     let mut bufs: [HaliteBuffers; 2] = Default::default();
     let mut wire = Vec::with_capacity(HALITE_SEND);
     let first = halite_pair_handshake(&setup, &mut bufs, &mut wire);
     assert_eq!(
         first,
-        claimed_in(version, cert, false),
-        "Halite's {version:?} full handshake with {cert:?}"
+        claimed_with(version, group, cert, false),
+        "Halite's {version:?} full handshake with {group:?} and {cert:?}"
     );
     Box::new(move |_, out| {
         out.extend_from_slice(&halite_pair_handshake(&setup, &mut bufs, &mut wire));
@@ -621,9 +682,23 @@ pub fn rustls_provider(which: Provider) -> Arc<CryptoProvider> {
 /// ones ([`SUITE12_ECDSA`], [`SUITE12_RSA`]).
 #[must_use]
 pub fn rustls_provider_in(version: Version, which: Provider) -> Arc<CryptoProvider> {
-    static CELLS: [[OnceLock<Arc<CryptoProvider>>; 3]; 2] =
-        [const { [const { OnceLock::new() }; 3] }; 2];
-    let cell = &CELLS[version as usize][which as usize];
+    rustls_provider_with(version, Group::X25519, which)
+}
+
+/// [`rustls_provider_in`] limited to `group` instead of X25519.
+///
+/// # Panics
+///
+/// If the provider does not have `group` (ring has no X25519MLKEM768).
+#[must_use]
+pub fn rustls_provider_with(
+    version: Version,
+    group: Group,
+    which: Provider,
+) -> Arc<CryptoProvider> {
+    static CELLS: [[[OnceLock<Arc<CryptoProvider>>; 3]; 2]; 2] =
+        [const { [const { [const { OnceLock::new() }; 3] }; 2] }; 2];
+    let cell = &CELLS[group as usize][version as usize][which as usize];
     let suites: &[u16] = match version {
         Version::Tls13 => &[SUITE],
         Version::Tls12 => &[SUITE12_ECDSA, SUITE12_RSA],
@@ -635,7 +710,7 @@ pub fn rustls_provider_in(version: Version, which: Provider) -> Arc<CryptoProvid
             Provider::Halite => rustls_halite::default_provider(),
         };
         provider.cipher_suites.retain(|s| suites.contains(&u16::from(s.suite())));
-        provider.kx_groups.retain(|g| u16::from(g.name()) == GROUP);
+        provider.kx_groups.retain(|g| u16::from(g.name()) == group.code());
         let algs = provider.signature_verification_algorithms;
         let wanted = [Cert::EcdsaP256.scheme(), Cert::Rsa2048.scheme()];
         let mapping: Vec<_> =
@@ -671,7 +746,19 @@ impl RustlsSetup {
     /// cache, so resumption is by ticket and a full handshake stores nothing.
     #[must_use]
     pub fn new_in(version: Version, which: Provider, cert: Cert, tickets: bool) -> Self {
-        let provider = rustls_provider_in(version, which);
+        Self::new_with(version, Group::X25519, which, cert, tickets)
+    }
+
+    /// [`RustlsSetup::new_in`] with the key exchange `group` instead of X25519.
+    #[must_use]
+    pub fn new_with(
+        version: Version,
+        group: Group,
+        which: Provider,
+        cert: Cert,
+        tickets: bool,
+    ) -> Self {
+        let provider = rustls_provider_with(version, group, which);
         let versions: &[&rustls::SupportedProtocolVersion] = match version {
             Version::Tls13 => &[&rustls::version::TLS13],
             Version::Tls12 => &[&rustls::version::TLS12],
@@ -771,12 +858,12 @@ fn rustls_pair_handshake(setup: &RustlsSetup, cert: Cert, wire: &mut Vec<u8>) ->
     rustls_handshake(&mut client, &mut server, cert, wire).expect("a rustls handshake")
 }
 
-fn rustls_full(version: Version, which: Provider, cert: Cert) -> Runner {
-    let setup = RustlsSetup::new_in(version, which, cert, false);
+fn rustls_full(version: Version, group: Group, which: Provider, cert: Cert) -> Runner {
+    let setup = RustlsSetup::new_with(version, group, which, cert, false);
     let mut wire = Vec::with_capacity(HALITE_SEND);
     let first = rustls_pair_handshake(&setup, cert, &mut wire);
-    let want = claimed_in(version, cert, false);
-    assert_eq!(first, want, "rustls ({which:?})'s {version:?} full handshake with {cert:?}");
+    let want = claimed_with(version, group, cert, false);
+    assert_eq!(first, want, "rustls ({which:?})'s {version:?} full handshake, {group:?}, {cert:?}");
     Box::new(move |_, out| out.extend_from_slice(&rustls_pair_handshake(&setup, cert, &mut wire)))
 }
 
@@ -829,6 +916,21 @@ mod tests {
                     assert_eq!(rustls_pair_handshake(&setup, cert, &mut wire), want);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn every_library_with_ml_kem_negotiates_the_hybrid() {
+        let mut wire = Vec::new();
+        let (v13, hybrid, cert) = (Version::Tls13, Group::X25519MlKem768, Cert::EcdsaP256);
+        let want = claimed_with(v13, hybrid, cert, false);
+        assert_eq!(want[2..4], [0x11, 0xec]);
+        let setup = HaliteSetup { group: hybrid, ..HaliteSetup::new_in(v13, cert, false) };
+        let mut bufs: [HaliteBuffers; 2] = Default::default();
+        assert_eq!(halite_pair_handshake(&setup, &mut bufs, &mut wire), want);
+        for which in [Provider::AwsLc, Provider::Halite] {
+            let setup = RustlsSetup::new_with(v13, hybrid, which, cert, false);
+            assert_eq!(rustls_pair_handshake(&setup, cert, &mut wire), want);
         }
     }
 

@@ -6,13 +6,15 @@
 //! ([`MlKemImpl`]'s methods). The algorithms over them (`kem.rs`) and the samplers
 //! (`poly.rs`, which also holds the portable encodings) are shared.
 //!
-//! Two implementations exist today:
+//! Three implementations exist today:
 //! - `portable`: `i16` coefficients, Montgomery and Barrett reduction, plain Rust.
 //! - `x86_avx2`: the same arithmetic sixteen coefficients per AVX2 register, in the standard
 //!   coefficient order (the NTT's last three layers transpose pairs of registers and back),
 //!   the encodings and Compress_d a register at a time, and each row of the matrix Â
 //!   sampled at once on `core-hash`'s four-way AVX2 Keccak-f.
 //!   The default on x86-64 CPUs with AVX2.
+//! - `aarch64`: `portable`'s arithmetic eight coefficients per NEON register, value for value
+//!   (the encodings and samplers stay `portable`'s). The default on aarch64.
 //!
 //! # Stack
 //!
@@ -49,6 +51,8 @@
 //! only with the `asm` feature on 32-bit Arm, as in `core-ec`. Every test that iterates
 //! [`MlKemImpl::available`](crate::Implementation::available) then checks it.
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
 mod kem;
 mod poly;
 mod portable;
@@ -69,6 +73,9 @@ core_hash::implementation_enum! {
             /// AVX2: sixteen coefficients per register, `vpmullw`/`vpmulhw` Montgomery
             /// products, `vpmaddwd` products in T_q.
             X86Avx2(core_cpu::Avx2) => "x86_avx2",
+            /// NEON: eight coefficients per register, `sqdmulh`/`shsub` Montgomery products,
+            /// the same values as `portable`. The default on aarch64.
+            Aarch64(core_cpu::Neon) => "aarch64",
         }
         portable {
             /// `i16` coefficients with Montgomery and Barrett reduction, in plain Rust.
@@ -90,6 +97,8 @@ impl MlKemImpl {
         match self {
             #[cfg(target_arch = "x86_64")]
             Self::X86Avx2(token) => x86_avx2::ntt(token, p),
+            #[cfg(target_arch = "aarch64")]
+            Self::Aarch64(token) => aarch64::ntt(token, p),
             // Tokens for another architecture cannot be obtained, so only `Portable` is left.
             _ => portable::ntt(p),
         }
@@ -100,6 +109,8 @@ impl MlKemImpl {
         match self {
             #[cfg(target_arch = "x86_64")]
             Self::X86Avx2(token) => x86_avx2::inv_ntt(token, p),
+            #[cfg(target_arch = "aarch64")]
+            Self::Aarch64(token) => aarch64::inv_ntt(token, p),
             // Tokens for another architecture cannot be obtained, so only `Portable` is left.
             _ => portable::inv_ntt(p),
         }
@@ -110,6 +121,8 @@ impl MlKemImpl {
         match self {
             #[cfg(target_arch = "x86_64")]
             Self::X86Avx2(token) => x86_avx2::basemul_acc(token, acc, a, b),
+            #[cfg(target_arch = "aarch64")]
+            Self::Aarch64(token) => aarch64::basemul_acc(token, acc, a, b),
             _ => portable::basemul_acc(acc, a, b),
         }
     }
@@ -119,6 +132,8 @@ impl MlKemImpl {
         match self {
             #[cfg(target_arch = "x86_64")]
             Self::X86Avx2(token) => x86_avx2::to_mont(token, p),
+            #[cfg(target_arch = "aarch64")]
+            Self::Aarch64(token) => aarch64::to_mont(token, p),
             // Tokens for another architecture cannot be obtained, so only `Portable` is left.
             _ => portable::to_mont(p),
         }
@@ -129,6 +144,8 @@ impl MlKemImpl {
         match self {
             #[cfg(target_arch = "x86_64")]
             Self::X86Avx2(token) => x86_avx2::reduce(token, p),
+            #[cfg(target_arch = "aarch64")]
+            Self::Aarch64(token) => aarch64::reduce(token, p),
             // Tokens for another architecture cannot be obtained, so only `Portable` is left.
             _ => portable::reduce(p),
         }

@@ -3,7 +3,7 @@
 
 #![allow(dead_code, unreachable_pub)]
 
-use core_lattice::{Error, MlKemImpl, SharedSecret};
+use core_lattice::{Error, Implementation, MlKemImpl, SharedSecret};
 
 /// The operations of one parameter set, by name, over byte vectors.
 pub trait Set {
@@ -67,3 +67,41 @@ macro_rules! set {
 set!(MlKem512, mlkem512, "ML-KEM-512", 2);
 set!(MlKem768, mlkem768, "ML-KEM-768", 3);
 set!(MlKem1024, mlkem1024, "ML-KEM-1024", 4);
+
+/// What a reference library's run of key generation, encapsulation and two decapsulations gives.
+pub struct Run {
+    pub ek: Vec<u8>,
+    pub dk: Vec<u8>,
+    pub ct: Vec<u8>,
+    /// The key of `m`.
+    pub k: Vec<u8>,
+    /// The key of the invalid ciphertext.
+    pub k_bad: Vec<u8>,
+}
+
+/// Checks every implementation this CPU runs against `reference`'s run, byte for byte: keys
+/// from `d` and `z`, encapsulation of `m`, decapsulation of that ciphertext and of `noise`
+/// repeated to a ciphertext's length (implicit rejection). `reference` gets the seeds, the
+/// message and the invalid ciphertext.
+pub fn agree_with<S: Set>(
+    library: &str,
+    d: [u8; 32],
+    z: [u8; 32],
+    m: [u8; 32],
+    noise: &[u8],
+    reference: impl FnOnce(&[u8; 32], &[u8; 32], &[u8; 32], &[u8]) -> Run,
+) {
+    let bad_ct: Vec<u8> = noise.iter().cycle().take(S::CT_LEN).copied().collect();
+    let Run { ek, dk, ct, k, k_bad } = reference(&d, &z, &m, &bad_ct);
+    for imp in MlKemImpl::available() {
+        let name = format!("{} on {} against {library}", S::NAME, imp.name());
+        let (our_ek, our_dk) = S::keygen(&d, &z, imp);
+        assert_eq!(our_ek, ek, "ek, {name}");
+        assert_eq!(our_dk, dk, "dk, {name}");
+        let (our_ct, our_k) = S::encaps(&ek, &m, imp).unwrap();
+        assert_eq!(our_ct, ct, "ct, {name}");
+        assert_eq!(our_k.to_vec(), k, "key, {name}");
+        assert_eq!(S::decaps(&dk, &ct, imp).unwrap().to_vec(), k, "decapsulated key, {name}");
+        assert_eq!(S::decaps(&dk, &bad_ct, imp).unwrap().to_vec(), k_bad, "rejection, {name}");
+    }
+}
