@@ -226,17 +226,24 @@ pub(crate) fn sample_bounded(keccak: KeccakImpl, seed: &[u8; 64], r: u16, eta: u
     let mut n = 0;
     while n < N {
         xof.squeeze_block(&mut block);
-        for &b in &block {
-            for z in [u32::from(b & 15), u32::from(b >> 4)] {
-                let (keep, value) = coeff_from_half_byte(z, eta);
-                if core_hash::declassify(keep) && n < N {
-                    p.0[n] = value;
-                    n += 1;
-                }
+        n = bounded_fill(&block, eta, p, n);
+    }
+    block.zeroize();
+}
+
+/// RejBoundedPoly's loop over one block of SHAKE256 output: fills `p` from coefficient `n`
+/// on with the coefficients of the half-bytes kept, and returns how far it got.
+pub(crate) fn bounded_fill(block: &[u8; 136], eta: u32, p: &mut Poly, mut n: usize) -> usize {
+    for &b in block {
+        for z in [u32::from(b & 15), u32::from(b >> 4)] {
+            let (keep, value) = coeff_from_half_byte(z, eta);
+            if core_hash::declassify(keep) && n < N {
+                p.0[n] = value;
+                n += 1;
             }
         }
     }
-    block.zeroize();
+    n
 }
 
 /// CoeffFromHalfByte (FIPS 204 Algorithm 15): whether `z` (below 16) gives a coefficient, and

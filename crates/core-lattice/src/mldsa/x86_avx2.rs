@@ -18,7 +18,7 @@
 //!
 //! Nothing branches on or indexes by a coefficient, and nothing divides.
 
-use super::poly::{N, Poly, Q, rejection_fill, unpack_signed};
+use super::poly::{N, Poly, Q, bounded_fill, rejection_fill, unpack_signed};
 use super::portable::{F, QINV, ZETAS};
 use crate::shake::ShakeX4;
 use crate::x86_avx2::{swap32, swap64, swap128};
@@ -283,6 +283,21 @@ fn pointwise_acc_avx2(_: Avx2, acc: &mut Poly, a: &Poly, b: &Poly) {
     }
 }
 
+/// Runs `f`, a loop over coefficients that `dsa` hands over (the reductions, Decompose, the
+/// norm checks and the hints, written once in `poly`), compiled with AVX2 enabled: the loop
+/// vectorizes to eight lanes per instruction (`vpmulld`, shifts, masks), and the results are
+/// `portable`'s by construction, being the same code.
+#[inline]
+pub(crate) fn vectorized<R>(token: Avx2, f: impl FnOnce() -> R) -> R {
+    // SAFETY: the `Avx2` token proves AVX2 was detected.
+    unsafe { vectorized_avx2(token, f) }
+}
+
+#[target_feature(enable = "avx2")]
+fn vectorized_avx2<R>(_: Avx2, f: impl FnOnce() -> R) -> R {
+    f()
+}
+
 /// RejNTTPoly (FIPS 204 Algorithm 30) of up to four entries of Â at once, on the four-way
 /// AVX2 Keccak-f: `out[k]` from SHAKE128(ρ ‖ `index[k]`), `index[k]` being \[s, r\] for
 /// Â\[r, s\]. Each entry takes blocks until it is full; when one needs more than the others,
@@ -300,6 +315,33 @@ pub(crate) fn sample_uniform_x4(token: Avx2, rho: &[u8; 32], index: &[[u8; 2]], 
             *n = rejection_fill(block, p, *n);
         }
     }
+}
+
+/// RejBoundedPoly (FIPS 204 Algorithm 31) of up to four rows of ExpandS at once, the four
+/// SHAKE256 sponges side by side: `out[k]` from SHAKE256(ρ′ ‖ IntegerToBytes(`r[k]`, 2)), as
+/// `poly::sample_bounded` gives it. Lanes squeeze until all are full, so the block count
+/// depends only on which half-bytes were rejected, as in `poly::sample_bounded`.
+pub(crate) fn sample_bounded_x4(
+    token: Avx2,
+    seed: &[u8; 64],
+    r: &[u16],
+    eta: u32,
+    out: &mut [Poly],
+) {
+    let count = r.len().min(out.len()).min(4);
+    let nonces: [[u8; 2]; 4] =
+        core::array::from_fn(|k| r.get(k).copied().unwrap_or(0).to_le_bytes());
+    let suffixes: [&[u8]; 4] = core::array::from_fn(|k| &nonces[k][..]);
+    let mut xof = ShakeX4::<136>::new(token, seed, &suffixes[..count]);
+    let mut filled = [0usize; 4];
+    let mut blocks = [[0u8; 136]; 4];
+    while filled[..count].iter().any(|&n| n < N) {
+        xof.squeeze(&mut blocks);
+        for ((p, n), block) in out[..count].iter_mut().zip(&mut filled).zip(&blocks) {
+            *n = bounded_fill(block, eta, p, *n);
+        }
+    }
+    blocks.zeroize();
 }
 
 /// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to four counters at once, the
