@@ -201,9 +201,9 @@ pub(crate) fn sample_uniform(keccak: KeccakImpl, rho: &[u8; 32], s: u8, r: u8, p
     }
 }
 
-/// RejNTTPoly's loop over one block of SHAKE128 output: fills `p` from coefficient `n` on
-/// with the 23-bit values below q and returns how far it got.
-pub(crate) fn rejection_fill(block: &[u8; 168], p: &mut Poly, mut n: usize) -> usize {
+/// RejNTTPoly's loop over (the rest of) one block of SHAKE128 output: fills `p` from
+/// coefficient `n` on with the 23-bit values below q and returns how far it got.
+pub(crate) fn rejection_fill(block: &[u8], p: &mut Poly, mut n: usize) -> usize {
     for c in block.chunks_exact(3) {
         let v = u32::from(c[0]) | (u32::from(c[1]) << 8) | (u32::from(c[2] & 0x7f) << 16);
         if v < Q as u32 && n < N {
