@@ -10,8 +10,9 @@
 //! implementations exist:
 //! - `portable`: `i32` coefficients, 32-bit Montgomery products, plain Rust; streams.
 //! - `x86_avx2`: the same arithmetic eight coefficients per AVX2 register (`vpmuldq` on the
-//!   even and odd lanes), with exactly `portable`'s outputs; ExpandA and ExpandMask on the
-//!   four-way AVX2 Keccak-f; holds Â (sampled once per key generation, verification or
+//!   even and odd lanes), with exactly `portable`'s outputs; ExpandA (with an eight-lane
+//!   rejection loop), ExpandS and ExpandMask on the four-way AVX2 Keccak-f; the signing
+//!   loop's coefficient work (`poly`'s code) compiled for AVX2; holds Â (sampled once per key generation, verification or
 //!   signature, not once per signing iteration), NTT(s₁), NTT(s₂), NTT(t₀) and NTT(z). The
 //!   default on x86-64 CPUs with AVX2.
 //!
