@@ -9,6 +9,10 @@
 //!   which is the same); aws-lc-rs only hedged, so the agreement check compares whether the
 //!   signature verifies under the fixed public key.
 //! - `verify`: each library's verification of its own signature of the message.
+//! - `sign-cached`: `sign` with the key expanded once beforehand (Â and the NTT forms of s₁,
+//!   s₂ and t₀): Halite's `ExpandedSigningKey`, against RustCrypto's `ExpandedSigningKey`,
+//!   the one peer here that caches them (its `sign` row uses the same key); aws-lc-rs and
+//!   libcrux re-expand on every signature and have no cached form.
 
 use super::{Halite, Library, Op, Runner, Unit, peer};
 use core_lattice::{Implementation as _, MlDsaImpl};
@@ -21,13 +25,14 @@ macro_rules! mldsa {
     (
         $module:ident, $ops:ident, $name:literal, $halite:ident, $rustcrypto:ident,
         $aws:ident, $aws_signing:ident, $libcrux:ident,
-        keygen = $keygen:literal, sign = $sign:literal, verify = $verify:literal
+        keygen = $keygen:literal, sign = $sign:literal, verify = $verify:literal,
+        sign_cached = $sign_cached:literal
     ) => {
         mod $module {
             use super::super::{Runner, verify_runner};
             use super::MLDSA_SEED;
             use core_lattice::MlDsaImpl;
-            use core_lattice::$halite::{Signature, SigningKey};
+            use core_lattice::$halite::{ExpandedSigningKey, Signature, SigningKey};
 
             /// Whether `sig` is a signature of `m` under the fixed key.
             pub(super) fn verifies(m: &[u8], sig: &[u8]) -> Vec<u8> {
@@ -46,6 +51,15 @@ macro_rules! mldsa {
 
             pub(super) fn halite_sign(imp: MlDsaImpl) -> Runner {
                 let key = SigningKey::from_seed_with_impl(&MLDSA_SEED, imp);
+                Box::new(move |m, out| {
+                    let sig = key.sign_deterministic(m, b"").expect("an empty context");
+                    out.extend_from_slice(sig.as_bytes());
+                })
+            }
+
+            pub(super) fn halite_sign_cached(imp: MlDsaImpl) -> Runner {
+                let key =
+                    ExpandedSigningKey::new(SigningKey::from_seed_with_impl(&MLDSA_SEED, imp));
                 Box::new(move |m, out| {
                     let sig = key.sign_deterministic(m, b"").expect("an empty context");
                     out.extend_from_slice(sig.as_bytes());
@@ -198,6 +212,9 @@ macro_rules! mldsa {
             fn verify() -> Halite {
                 halite(self::$module::halite_verify)
             }
+            fn sign_cached() -> Halite {
+                halite(self::$module::halite_sign_cached)
+            }
             vec![
                 op(
                     $keygen,
@@ -238,6 +255,16 @@ macro_rules! mldsa {
                         peer(RustCrypto, self::$module::rustcrypto_verify),
                     ],
                 ),
+                op(
+                    $sign_cached,
+                    concat!(
+                        $name,
+                        " deterministic signing with a key expanded beforehand, empty context"
+                    ),
+                    sign_cached,
+                    Some(self::$module::verifies),
+                    vec![peer(RustCrypto, self::$module::rustcrypto_sign)],
+                ),
             ]
         }
     };
@@ -254,7 +281,8 @@ mldsa!(
     ml_dsa_44,
     keygen = "mldsa44-keygen",
     sign = "mldsa44-sign",
-    verify = "mldsa44-verify"
+    verify = "mldsa44-verify",
+    sign_cached = "mldsa44-sign-cached"
 );
 mldsa!(
     p65,
@@ -267,7 +295,8 @@ mldsa!(
     ml_dsa_65,
     keygen = "mldsa65-keygen",
     sign = "mldsa65-sign",
-    verify = "mldsa65-verify"
+    verify = "mldsa65-verify",
+    sign_cached = "mldsa65-sign-cached"
 );
 mldsa!(
     p87,
@@ -280,7 +309,8 @@ mldsa!(
     ml_dsa_87,
     keygen = "mldsa87-keygen",
     sign = "mldsa87-sign",
-    verify = "mldsa87-verify"
+    verify = "mldsa87-verify",
+    sign_cached = "mldsa87-sign-cached"
 );
 
 /// An operation counted in operations per second, without an OpenSSL column.

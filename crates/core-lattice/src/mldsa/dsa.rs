@@ -307,15 +307,42 @@ pub(crate) fn keygen<const K: usize, const L: usize>(
     sk[..32].copy_from_slice(&seeds[..32]);
     sk[32..64].copy_from_slice(&seeds[96..]);
     let rho_prime: &[u8; 64] = seeds[32..96].try_into().unwrap_or(&[0; 64]);
-    let layout = SkLayout::new::<K, L>(p);
-    let mut s = Poly::ZERO;
-    for r in 0..K + L {
-        sample_bounded(imp.keccak(), rho_prime, r as u16, p.eta.cast_unsigned(), &mut s);
-        let at = layout.s1 + r * layout.eta_len;
-        pack_signed(&s, p.eta, p.eta_bits(), &mut sk[at..at + layout.eta_len]);
+    if imp.holds_matrix() {
+        expand_s_x4::<K, L>(imp, p, rho_prime, sk);
+    } else {
+        let layout = SkLayout::new::<K, L>(p);
+        let mut s = Poly::ZERO;
+        for r in 0..K + L {
+            sample_bounded(imp.keccak(), rho_prime, r as u16, p.eta.cast_unsigned(), &mut s);
+            let at = layout.s1 + r * layout.eta_len;
+            pack_signed(&s, p.eta, p.eta_bits(), &mut sk[at..at + layout.eta_len]);
+        }
+        s.zeroize();
     }
-    s.zeroize();
     derive_public::<K, L>(imp, p, sk, pk);
+}
+
+/// ExpandS (FIPS 204 Algorithm 33) of ρ′ into s₁ and s₂ in `sk`, four polynomials at a time,
+/// for the backends with a four-way Keccak-f. Not inlined, so the four polynomials are on
+/// the stack only on that path.
+#[inline(never)]
+fn expand_s_x4<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    rho_prime: &[u8; 64],
+    sk: &mut [u8],
+) {
+    let layout = SkLayout::new::<K, L>(p);
+    let mut s = Zeroizing::new([const { Poly::ZERO }; 4]);
+    for first in (0..K + L).step_by(4) {
+        let rows: [u16; 4] = core::array::from_fn(|k| (first + k) as u16);
+        let count = (K + L - first).min(4);
+        imp.sample_bounded_x4(rho_prime, &rows[..count], p.eta.cast_unsigned(), &mut s[..count]);
+        for (r, s) in (first..).zip(&s[..count]) {
+            let at = layout.s1 + r * layout.eta_len;
+            pack_signed(s, p.eta, p.eta_bits(), &mut sk[at..at + layout.eta_len]);
+        }
+    }
 }
 
 /// The rest of KeyGen from ρ, s₁ and s₂ in `sk`: t = NTT^−1(Â ∘ NTT(s₁)) + s₂ row by row,
@@ -547,10 +574,15 @@ pub(crate) fn sign_with<const K: usize, const L: usize>(
         for (i, wi) in w.iter_mut().enumerate() {
             key.row_times(imp, i, &y_hat, wi, tmp);
             imp.inv_ntt(wi);
-            for c in &mut wi.0 {
-                *c = freeze(*c);
-            }
-            commitment.absorb(|c| p.gamma2.high_bits(wi.0[c]));
+            // w₁'s row into the scratch the row product is done with.
+            let w1 = &mut tmp[0];
+            imp.vectorized(|| {
+                for (c, h) in wi.0.iter_mut().zip(&mut w1.0) {
+                    *c = freeze(*c);
+                    *h = p.gamma2.high_bits(*c);
+                }
+            });
+            commitment.absorb(|c| w1.0[c]);
         }
         commitment.finish(c_tilde);
         let c_public: [u8; 64] = {
@@ -571,10 +603,14 @@ pub(crate) fn sign_with<const K: usize, const L: usize>(
             imp.pointwise_acc(z, y, s);
             imp.pointwise_acc(z, c_hat, key.s_hat(imp, j, s));
             imp.inv_ntt(z);
-            for c in &mut z.0 {
-                *c = centered(*c);
-                rejected |= exceeds(*c, gamma1 - p.beta);
-            }
+            rejected |= imp.vectorized(|| {
+                let mut out = 0;
+                for c in &mut z.0 {
+                    *c = centered(*c);
+                    out |= exceeds(*c, gamma1 - p.beta);
+                }
+                out
+            });
             pack_signed(z, gamma1, p.z_bits(), &mut z_out[z_len * j..z_len * (j + 1)]);
         }
         // r = w − c·s₂ with ‖LowBits(r)‖∞ < γ₂ − β; c·t₀ with ‖c·t₀‖∞ < γ₂; the hint
@@ -589,19 +625,27 @@ pub(crate) fn sign_with<const K: usize, const L: usize>(
                 imp.inv_ntt(product);
             };
             times_c(key.s_hat(imp, L + i, decoded), product);
-            for (wc, &cs2) in wi.0.iter_mut().zip(&product.0) {
-                *wc = freeze(*wc - cs2);
-            }
+            imp.vectorized(|| {
+                for (wc, &cs2) in wi.0.iter_mut().zip(&product.0) {
+                    *wc = freeze(*wc - cs2);
+                }
+            });
             times_c(key.t0_hat(imp, i, decoded), product);
-            for (wc, &ct0) in wi.0.iter_mut().zip(&product.0) {
-                let (r1, r0) = p.gamma2.decompose(*wc);
-                let ct0 = centered(ct0);
-                rejected |= exceeds(r0, gamma2 - p.beta) | exceeds(ct0, gamma2);
-                let differs = (p.gamma2.high_bits(freeze(*wc + ct0)) ^ r1).cast_unsigned();
-                let bit = (differs | differs.wrapping_neg()) >> 31;
-                *wc = bit.cast_signed();
-                ones += bit;
-            }
+            let (row_rejected, row_ones) = imp.vectorized(|| {
+                let (mut rejected, mut ones) = (0u32, 0u32);
+                for (wc, &ct0) in wi.0.iter_mut().zip(&product.0) {
+                    let (r1, r0) = p.gamma2.decompose(*wc);
+                    let ct0 = centered(ct0);
+                    rejected |= exceeds(r0, gamma2 - p.beta) | exceeds(ct0, gamma2);
+                    let differs = (p.gamma2.high_bits(freeze(*wc + ct0)) ^ r1).cast_unsigned();
+                    let bit = (differs | differs.wrapping_neg()) >> 31;
+                    *wc = bit.cast_signed();
+                    ones += bit;
+                }
+                (rejected, ones)
+            });
+            rejected |= row_rejected;
+            ones += row_ones;
         }
         // More than ω ones: ω − ones wraps, setting the top bit.
         rejected |= u32::try_from(p.omega).unwrap_or(0).wrapping_sub(ones) >> 31;

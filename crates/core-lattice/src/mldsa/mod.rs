@@ -10,8 +10,9 @@
 //! implementations exist:
 //! - `portable`: `i32` coefficients, 32-bit Montgomery products, plain Rust; streams.
 //! - `x86_avx2`: the same arithmetic eight coefficients per AVX2 register (`vpmuldq` on the
-//!   even and odd lanes), with exactly `portable`'s outputs; ExpandA and ExpandMask on the
-//!   four-way AVX2 Keccak-f; holds Â (sampled once per key generation, verification or
+//!   even and odd lanes), with exactly `portable`'s outputs; ExpandA (with an eight-lane
+//!   rejection loop), ExpandS and ExpandMask on the four-way AVX2 Keccak-f; the signing
+//!   loop's coefficient work (`poly`'s code) compiled for AVX2; holds Â (sampled once per key generation, verification or
 //!   signature, not once per signing iteration), NTT(s₁), NTT(s₂), NTT(t₀) and NTT(z). The
 //!   default on x86-64 CPUs with AVX2.
 //!
@@ -112,6 +113,21 @@ impl MlDsaImpl {
         }
     }
 
+    /// RejBoundedPoly (FIPS 204 Algorithm 31) of up to four rows `r` of ExpandS: `out[k]`
+    /// from SHAKE256(ρ′ ‖ IntegerToBytes(`r[k]`, 2)), all at once on a backend with a
+    /// four-way Keccak-f.
+    fn sample_bounded_x4(self, seed: &[u8; 64], r: &[u16], eta: u32, out: &mut [Poly]) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::sample_bounded_x4(token, seed, r, eta, out),
+            _ => {
+                for (&r, s) in r.iter().zip(out) {
+                    poly::sample_bounded(self.keccak(), seed, r, eta, s);
+                }
+            }
+        }
+    }
+
     /// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to four counters `kappa`,
     /// all at once on a backend with a four-way Keccak-f.
     fn expand_mask_x4(self, seed: &[u8; 64], kappa: &[u16], gamma1_bits: u32, out: &mut [Poly]) {
@@ -123,6 +139,18 @@ impl MlDsaImpl {
                     poly::expand_mask(self.keccak(), seed, kappa, gamma1_bits, y);
                 }
             }
+        }
+    }
+
+    /// Runs `f`, a loop over the coefficients of whole polynomials, compiled for the
+    /// backend's vector unit where it has one (so the same code, the same results); plain on
+    /// `portable`.
+    #[inline]
+    fn vectorized<R>(self, f: impl FnOnce() -> R) -> R {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(token) => x86_avx2::vectorized(token, f),
+            _ => f(),
         }
     }
 

@@ -201,9 +201,9 @@ pub(crate) fn sample_uniform(keccak: KeccakImpl, rho: &[u8; 32], s: u8, r: u8, p
     }
 }
 
-/// RejNTTPoly's loop over one block of SHAKE128 output: fills `p` from coefficient `n` on
-/// with the 23-bit values below q and returns how far it got.
-pub(crate) fn rejection_fill(block: &[u8; 168], p: &mut Poly, mut n: usize) -> usize {
+/// RejNTTPoly's loop over (the rest of) one block of SHAKE128 output: fills `p` from
+/// coefficient `n` on with the 23-bit values below q and returns how far it got.
+pub(crate) fn rejection_fill(block: &[u8], p: &mut Poly, mut n: usize) -> usize {
     for c in block.chunks_exact(3) {
         let v = u32::from(c[0]) | (u32::from(c[1]) << 8) | (u32::from(c[2] & 0x7f) << 16);
         if v < Q as u32 && n < N {
@@ -226,17 +226,24 @@ pub(crate) fn sample_bounded(keccak: KeccakImpl, seed: &[u8; 64], r: u16, eta: u
     let mut n = 0;
     while n < N {
         xof.squeeze_block(&mut block);
-        for &b in &block {
-            for z in [u32::from(b & 15), u32::from(b >> 4)] {
-                let (keep, value) = coeff_from_half_byte(z, eta);
-                if core_hash::declassify(keep) && n < N {
-                    p.0[n] = value;
-                    n += 1;
-                }
+        n = bounded_fill(&block, eta, p, n);
+    }
+    block.zeroize();
+}
+
+/// RejBoundedPoly's loop over one block of SHAKE256 output: fills `p` from coefficient `n`
+/// on with the coefficients of the half-bytes kept, and returns how far it got.
+pub(crate) fn bounded_fill(block: &[u8; 136], eta: u32, p: &mut Poly, mut n: usize) -> usize {
+    for &b in block {
+        for z in [u32::from(b & 15), u32::from(b >> 4)] {
+            let (keep, value) = coeff_from_half_byte(z, eta);
+            if core_hash::declassify(keep) && n < N {
+                p.0[n] = value;
+                n += 1;
             }
         }
     }
-    block.zeroize();
+    n
 }
 
 /// CoeffFromHalfByte (FIPS 204 Algorithm 15): whether `z` (below 16) gives a coefficient, and

@@ -18,14 +18,16 @@
 //!
 //! Nothing branches on or indexes by a coefficient, and nothing divides.
 
-use super::poly::{N, Poly, Q, rejection_fill, unpack_signed};
+use super::poly::{N, Poly, Q, bounded_fill, rejection_fill, unpack_signed};
 use super::portable::{F, QINV, ZETAS};
 use crate::shake::ShakeX4;
 use crate::x86_avx2::{swap32, swap64, swap128};
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_blend_epi32, _mm256_loadu_si256, _mm256_mul_epi32,
-    _mm256_set1_epi32, _mm256_slli_epi32, _mm256_srai_epi32, _mm256_srli_epi64,
-    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64,
+    __m256i, _mm_cvtsi64_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi32,
+    _mm256_castsi256_ps, _mm256_cmpgt_epi32, _mm256_cvtepu8_epi32, _mm256_loadu_si256,
+    _mm256_movemask_ps, _mm256_mul_epi32, _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32,
+    _mm256_set1_epi32, _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_slli_epi32, _mm256_srai_epi32,
+    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64,
 };
 use core_cpu::Avx2;
 use zeroize::Zeroize;
@@ -283,6 +285,21 @@ fn pointwise_acc_avx2(_: Avx2, acc: &mut Poly, a: &Poly, b: &Poly) {
     }
 }
 
+/// Runs `f`, a loop over coefficients that `dsa` hands over (the reductions, Decompose, the
+/// norm checks and the hints, written once in `poly`), compiled with AVX2 enabled: the loop
+/// vectorizes to eight lanes per instruction (`vpmulld`, shifts, masks), and the results are
+/// `portable`'s by construction, being the same code.
+#[inline]
+pub(crate) fn vectorized<R>(token: Avx2, f: impl FnOnce() -> R) -> R {
+    // SAFETY: the `Avx2` token proves AVX2 was detected.
+    unsafe { vectorized_avx2(token, f) }
+}
+
+#[target_feature(enable = "avx2")]
+fn vectorized_avx2<R>(_: Avx2, f: impl FnOnce() -> R) -> R {
+    f()
+}
+
 /// RejNTTPoly (FIPS 204 Algorithm 30) of up to four entries of Â at once, on the four-way
 /// AVX2 Keccak-f: `out[k]` from SHAKE128(ρ ‖ `index[k]`), `index[k]` being \[s, r\] for
 /// Â\[r, s\]. Each entry takes blocks until it is full; when one needs more than the others,
@@ -297,9 +314,102 @@ pub(crate) fn sample_uniform_x4(token: Avx2, rho: &[u8; 32], index: &[[u8; 2]], 
     while filled[..count].iter().any(|&n| n < N) {
         xof.squeeze(&mut blocks);
         for ((p, n), block) in out[..count].iter_mut().zip(&mut filled).zip(&blocks) {
-            *n = rejection_fill(block, p, *n);
+            if *n < N {
+                // SAFETY: the `Avx2` token proves AVX2 was detected.
+                *n = unsafe { rejection_fill_avx2(token, block, p, *n) };
+            }
         }
     }
+}
+
+/// For each 8-bit mask of kept lanes, the lane numbers of the kept ones in order (the rest
+/// zero), one per byte, for `vpermd`.
+const COMPACT: [u64; 256] = {
+    let mut out = [0u64; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut lane, mut at) = (0u64, 0);
+        while lane < 8 {
+            if m >> lane & 1 == 1 {
+                out[m] |= lane << (8 * at);
+                at += 1;
+            }
+            lane += 1;
+        }
+        m += 1;
+    }
+    out
+};
+
+/// RejNTTPoly's loop over one 168-byte block, as `poly::rejection_fill`: eight 3-byte
+/// candidates at a time are spread one per lane (`vpermq`, `vpshufb`), their top bit masked
+/// off, compared with q, and the kept ones moved to the front by `vpermd` with the lane
+/// order their mask picks ([`COMPACT`]) and stored; the count advances by the mask's
+/// population. The places from the returned count on may hold rejected candidates (the next
+/// block overwrites them). The last few places are filled by `poly::rejection_fill`. The
+/// matrix is public, so indexing by the mask leaks nothing secret.
+#[target_feature(enable = "avx2")]
+fn rejection_fill_avx2(_: Avx2, block: &[u8; 168], p: &mut Poly, mut n: usize) -> usize {
+    // Each load reads 32 bytes for 24: pad the block.
+    let mut buf = [0u8; 168 + 8];
+    buf[..168].copy_from_slice(block);
+    // Bytes 0..16 in the low half and 8..24 in the high half; then candidate l's three
+    // bytes into lane l, the fourth byte zero.
+    let spread = _mm256_setr_epi8(
+        0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1, 4, 5, 6, -1, 7, 8, 9, -1, 10, 11, 12,
+        -1, 13, 14, 15, -1,
+    );
+    let (low23, q) = (_mm256_set1_epi32(0x7f_ffff), _mm256_set1_epi32(Q));
+    for g in 0..7 {
+        if n + 8 > N {
+            return rejection_fill(&block[24 * g..], p, n);
+        }
+        let bytes: &[u8; 32] = buf[24 * g..24 * g + 32].try_into().unwrap_or(&[0; 32]);
+        // SAFETY: `bytes` is 32 readable bytes; `loadu` takes any alignment. AVX2 is enabled
+        // on this function, reached only through the `Avx2` token.
+        let x = unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) };
+        let x = _mm256_shuffle_epi8(_mm256_permute4x64_epi64::<0x94>(x), spread);
+        let x = _mm256_and_si256(x, low23);
+        let keep = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(q, x)));
+        let order = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(
+            COMPACT[keep.cast_unsigned() as usize & 0xff].cast_signed(),
+        ));
+        let out = &mut p.0[n..n + 8];
+        // SAFETY: `out` is 8 `i32`s, 32 writable bytes (indexing checked); `storeu` takes any
+        // alignment. AVX2 is enabled on this function, reached only through the token.
+        unsafe {
+            _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_permutevar8x32_epi32(x, order));
+        }
+        n += keep.count_ones() as usize;
+    }
+    n
+}
+
+/// RejBoundedPoly (FIPS 204 Algorithm 31) of up to four rows of ExpandS at once, the four
+/// SHAKE256 sponges side by side: `out[k]` from SHAKE256(ρ′ ‖ IntegerToBytes(`r[k]`, 2)), as
+/// `poly::sample_bounded` gives it. Lanes squeeze until all are full, so the block count
+/// depends only on which half-bytes were rejected, as in `poly::sample_bounded`.
+pub(crate) fn sample_bounded_x4(
+    token: Avx2,
+    seed: &[u8; 64],
+    r: &[u16],
+    eta: u32,
+    out: &mut [Poly],
+) {
+    let count = r.len().min(out.len()).min(4);
+    let nonces: [[u8; 2]; 4] =
+        core::array::from_fn(|k| r.get(k).copied().unwrap_or(0).to_le_bytes());
+    let suffixes: [&[u8]; 4] = core::array::from_fn(|k| &nonces[k][..]);
+    let mut xof = ShakeX4::<136>::new(token, seed, &suffixes[..count]);
+    let mut filled = [0usize; 4];
+    let mut blocks = [[0u8; 136]; 4];
+    while filled[..count].iter().any(|&n| n < N) {
+        xof.squeeze(&mut blocks);
+        for ((p, n), block) in out[..count].iter_mut().zip(&mut filled).zip(&blocks) {
+            *n = bounded_fill(block, eta, p, *n);
+        }
+    }
+    blocks.zeroize();
 }
 
 /// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to four counters at once, the
@@ -348,6 +458,34 @@ mod tests {
             x ^= x << 5;
             (i64::from(x % (2 * bound.cast_unsigned())) - i64::from(bound)) as i32
         }))
+    }
+
+    /// The vector rejection loop keeps exactly `poly::rejection_fill`'s values and count, from
+    /// starting counts up to a full polynomial, on blocks with many and with few rejections.
+    #[test]
+    fn rejection_fill_agrees_with_poly() {
+        let Some(token) = Avx2::get() else {
+            std::eprintln!("x86_avx2: not available on this CPU");
+            return;
+        };
+        for seed in 0..40u32 {
+            let mut x = seed.wrapping_mul(2_654_435_761) | 1;
+            let block: [u8; 168] = core::array::from_fn(|i| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                // Every third byte holds bits 16..24: make about half the candidates ≥ q.
+                if i % 3 == 2 && seed % 2 == 0 { 0x7f } else { x as u8 }
+            });
+            for n in [0, 1, 100, 200, 230, 248, 249, 250, 255, 256] {
+                let (mut ours, mut want) = (poly(seed, Q), poly(seed, Q));
+                // SAFETY: the token proves AVX2 was detected.
+                let got = unsafe { rejection_fill_avx2(token, &block, &mut ours, n) };
+                assert_eq!(got, super::super::poly::rejection_fill(&block, &mut want, n));
+                // Places from the count on may hold leftovers of the stores.
+                assert_eq!(ours.0[..got], want.0[..got], "seed {seed}, from {n}");
+            }
+        }
     }
 
     /// NTT, inverse NTT and the product in T_q give exactly `portable`'s outputs, at the
