@@ -112,6 +112,32 @@ impl<H: RecordHash> MacKey<H> {
     /// may be secret but lies in `min_len..=data.len()` (`min_len` and `data.len()` are
     /// public, as is `head.len()`, below 64). The work depends on the public lengths only.
     pub(super) fn mac(&self, head: &[u8], data: &[u8], len: usize, min_len: usize) -> [u8; 32] {
+        self.finish(self.inner, 0, head, data, len, min_len)
+    }
+
+    /// The inner hash's chaining value after the ipad block, to absorb the first blocks of
+    /// `head ‖ data` with [`MacKey::absorb`] before [`MacKey::finish`].
+    pub(super) fn inner(&self) -> [u32; 8] {
+        self.inner
+    }
+
+    /// Compresses one block of the inner hash's message into `state`.
+    #[inline]
+    pub(super) fn absorb(&self, state: &mut [u32; 8], block: &[u8; BLOCK]) {
+        H::compress(self.imp, state, core::slice::from_ref(block));
+    }
+
+    /// [`MacKey::mac`] from the inner `state` after the first `done` blocks of the stream
+    /// `head ‖ data` (none may reach `min_len`).
+    pub(super) fn finish(
+        &self,
+        mut state: [u32; 8],
+        done: usize,
+        head: &[u8],
+        data: &[u8],
+        len: usize,
+        min_len: usize,
+    ) -> [u8; 32] {
         let hl = head.len();
         let imp = self.imp;
         // The inner hash's message, after the ipad block, is the stream `head ‖ data`, cut
@@ -122,19 +148,20 @@ impl<H: RecordHash> MacKey<H> {
             None => head[p],
             Some(i) => data.get(i).copied().unwrap_or(0),
         };
-        let mut state = self.inner;
         // Blocks that end before the shortest message can are hashed as they are: the first
         // (head and the start of data) through a copy, the rest straight from `data`.
         let whole = min_end / BLOCK;
         let mut block = [0u8; BLOCK];
-        if whole > 0 {
+        if done == 0 && whole > 0 {
             for (p, b) in block.iter_mut().enumerate() {
                 *b = byte(p);
             }
             H::compress(imp, &mut state, core::slice::from_ref(&block));
+        }
+        if whole > done.max(1) {
             let skip = BLOCK - hl;
             let (blocks, _) = data[skip..].as_chunks::<BLOCK>();
-            H::compress(imp, &mut state, &blocks[..whole - 1]);
+            H::compress(imp, &mut state, &blocks[done.max(1) - 1..whole - 1]);
         }
         // Every block that could hold the message's end or its length field, built with
         // masks: message bytes before `end`, 0x80 at `end`, the bit count in the last eight
@@ -143,7 +170,7 @@ impl<H: RecordHash> MacKey<H> {
         let final_block = (end + LEN_FIELD) / BLOCK;
         let bits = ((BLOCK + end) as u64) << 3;
         let mut out = [0u32; 8];
-        for j in whole..=(max_end + LEN_FIELD) / BLOCK {
+        for j in whole.max(done)..=(max_end + LEN_FIELD) / BLOCK {
             let is_final = eq_mask(j, final_block);
             for (i, b) in block.iter_mut().enumerate() {
                 let p = BLOCK * j + i;
