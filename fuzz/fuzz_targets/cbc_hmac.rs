@@ -25,7 +25,8 @@ fn must_refuse<H: RecordHash>(key: &AesCbcHmac<H>, header: &RecordHeader, fragme
 
 fn records<H: RecordHash>(input: &mut Input<'_>, key_len: usize) {
     let aes_key = input.bytes(key_len).to_vec();
-    let mac_key = input.bytes(usize::from(input.byte() % 80)).to_vec();
+    let mac_len = usize::from(input.byte() % 80);
+    let mac_key = input.bytes(mac_len).to_vec();
     let header = RecordHeader {
         sequence: u64::from_le_bytes(input.array()),
         content_type: input.byte(),

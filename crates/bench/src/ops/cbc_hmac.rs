@@ -16,7 +16,7 @@ use std::ptr;
 
 /// TLS record sizes: a record in a 1500-byte packet, and a full record.
 const SIZES: &[usize] = &[1350, 16384];
-/// The header every record is MACed under: sequence 0, application data, TLS 1.2.
+/// The header under which every record is authenticated: sequence 0, application data, TLS 1.2.
 const HEADER: RecordHeader = RecordHeader { sequence: 0, content_type: 23, version: 0x0303 };
 
 /// The operations, in table order.
