@@ -21,6 +21,17 @@ fn pairs<H: RecordHash>() -> Vec<(AesImpl, H::Impl)> {
     AesImpl::available().flat_map(|a| H::Impl::available().map(move |h| (a, h))).collect()
 }
 
+/// The record MAC (RFC 5246 §6.2.3.1) through core-hash's `Hmac`.
+fn record_mac<H: RecordHash>(mac_key: &[u8], header: &RecordHeader, plaintext: &[u8]) -> Vec<u8> {
+    let mut mac = Hmac::<H>::new(mac_key);
+    mac.update(&header.sequence.to_be_bytes());
+    mac.update(&[header.content_type]);
+    mac.update(&header.version.to_be_bytes());
+    mac.update(&(plaintext.len() as u16).to_be_bytes());
+    mac.update(plaintext);
+    mac.finalize().as_ref().to_vec()
+}
+
 /// The record as the plain composition builds it: HMAC over the header and plaintext, then
 /// `pad` + 1 bytes of padding (any valid length, not only the shortest), then CBC.
 fn reference<H: RecordHash>(
@@ -31,14 +42,8 @@ fn reference<H: RecordHash>(
     plaintext: &[u8],
     pad: u8,
 ) -> Vec<u8> {
-    let mut mac = Hmac::<H>::new(mac_key);
-    mac.update(&header.sequence.to_be_bytes());
-    mac.update(&[header.content_type]);
-    mac.update(&header.version.to_be_bytes());
-    mac.update(&(plaintext.len() as u16).to_be_bytes());
-    mac.update(plaintext);
     let mut body = plaintext.to_vec();
-    body.extend_from_slice(mac.finalize().as_ref());
+    body.extend_from_slice(&record_mac::<H>(mac_key, header, plaintext));
     body.extend(std::iter::repeat_n(pad, usize::from(pad) + 1));
     assert_eq!(body.len() % 16, 0, "the caller picks a padding that fills the last block");
     let mut chain = *iv;
@@ -153,13 +158,7 @@ fn oracle<H: RecordHash>() {
         for at_least in (0..=255u8).step_by(16) {
             let pad = padding_for::<H>(plaintext.len(), at_least);
             let mut body = plaintext.to_vec();
-            let mut mac = Hmac::<H>::new(&mac_key);
-            mac.update(&HEADER.sequence.to_be_bytes());
-            mac.update(&[HEADER.content_type]);
-            mac.update(&HEADER.version.to_be_bytes());
-            mac.update(&(plaintext.len() as u16).to_be_bytes());
-            mac.update(&plaintext);
-            body.extend_from_slice(mac.finalize().as_ref());
+            body.extend_from_slice(&record_mac::<H>(&mac_key, &HEADER, &plaintext));
             let mac_end = body.len();
             body.extend(std::iter::repeat_n(pad, usize::from(pad) + 1));
             let seal = |body: &[u8]| {

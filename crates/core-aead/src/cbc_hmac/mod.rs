@@ -3,6 +3,13 @@
 //! then `plaintext ‖ MAC ‖ padding` is CBC-encrypted under an explicit per-record IV. One
 //! call per record, in place, on caller buffers.
 //!
+//! Sealing is stitched: one loop hashes a block of the MAC's input and CBC-encrypts the next
+//! 64 bytes of plaintext, so that out-of-order execution runs the two serial chains (the CBC
+//! chain waits an AES latency per block) side by side, on any pair of implementations.
+//! Measured here (SHA-NI, AES-NI; cycles per byte at 16 KiB): CBC alone 1.90, SHA-256 alone
+//! 1.39, sealed with HMAC-SHA256 2.51 (OpenSSL's hand-interleaved `aesni_cbc_sha256_enc`:
+//! 1.96). Opening decrypts with the pipelined CBC first, then checks.
+//!
 //! # Opening in constant time (Lucky Thirteen)
 //!
 //! MAC-then-encrypt leaks through timing unless opening does the same work for every
