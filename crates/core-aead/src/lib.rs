@@ -9,6 +9,7 @@ extern crate std;
 extern crate alloc;
 
 mod aes;
+mod cbc_hmac;
 mod cbc_mb;
 mod ccm;
 mod chacha20;
@@ -24,6 +25,9 @@ mod rustcrypto;
 use core::fmt;
 
 pub use aes::{Aes, AesImpl};
+pub use cbc_hmac::{
+    AesCbcHmac, AesCbcHmacSha1, AesCbcHmacSha256, RecordError, RecordHash, RecordHeader,
+};
 pub use cbc_mb::{CBC_MAX_LANES, CbcMbImpl, CbcStream};
 pub use ccm::{Aes128Ccm, Aes128Ccm8, Aes256Ccm, AesCcm};
 pub use chacha20::{ChaCha20, ChaCha20Impl, hchacha20};

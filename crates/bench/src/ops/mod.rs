@@ -151,6 +151,7 @@ fn verify_runner(
 
 mod aead;
 mod cbc;
+mod cbc_hmac;
 mod ec;
 mod hash;
 mod kem;
@@ -179,6 +180,7 @@ pub fn registry() -> Vec<Op> {
     let mut ops = hash::ops();
     ops.extend(aead::ops());
     ops.extend(cbc::ops());
+    ops.extend(cbc_hmac::ops());
     ops.extend(ec::ops());
     ops.extend(nist::ops());
     ops.extend(kem::ops());

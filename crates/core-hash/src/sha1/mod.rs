@@ -104,3 +104,21 @@ crate::md::md_hash! {
     Sha1, Sha1Impl, u32, 64, 5, 20, true,
     [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0]
 }
+
+/// The raw chaining-value interface, for constructions that must control which blocks are
+/// compressed (TLS CBC records' constant-time HMAC check, Lucky Thirteen): not a hash API.
+impl Sha1 {
+    /// The initial hash value (FIPS 180-4 §5.3).
+    #[doc(hidden)]
+    pub const INITIAL_STATE: [u32; 5] = Self::IV;
+}
+
+impl Sha1Impl {
+    /// Runs this implementation's compression function over `blocks`, in order: for callers
+    /// that pad and select chaining values themselves (see [`Sha1::INITIAL_STATE`]).
+    #[doc(hidden)]
+    #[inline]
+    pub fn compress_blocks(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+        self.compress(state, blocks);
+    }
+}

@@ -129,6 +129,24 @@ crate::md::md_hash! {
     [0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4]
 }
 
+/// The raw chaining-value interface, for constructions that must control which blocks are
+/// compressed (TLS CBC records' constant-time HMAC check, Lucky Thirteen): not a hash API.
+impl Sha256 {
+    /// The initial hash value (FIPS 180-4 §5.3).
+    #[doc(hidden)]
+    pub const INITIAL_STATE: [u32; 8] = Self::IV;
+}
+
+impl Sha256Impl {
+    /// Runs this implementation's compression function over `blocks`, in order: for callers
+    /// that pad and select chaining values themselves (see [`Sha256::INITIAL_STATE`]).
+    #[doc(hidden)]
+    #[inline]
+    pub fn compress_blocks(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+        self.compress(state, blocks);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,304 @@
+//! HMAC-SHA1 and HMAC-SHA256 (RFC 2104) over the raw compression function, keyed once (the
+//! ipad and opad blocks compressed when the key is built), with an inner hash whose message
+//! length may be secret: every block that could hold the end of the message is compressed,
+//! built with masks, and the chaining value after the right one is selected in constant
+//! time. Sealing passes a public length and so compresses only the one or two final blocks
+//! that way; opening passes the length the padding gives, anywhere in a 256-byte window.
+
+use core_hash::{Hash, Sha1, Sha256};
+use zeroize::Zeroize;
+
+/// Bytes in a SHA-1/SHA-256 block.
+const BLOCK: usize = 64;
+/// Bytes of the length field that ends the padding (FIPS 180-4 §5.1.1).
+const LEN_FIELD: usize = 8;
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for core_hash::Sha1 {}
+    impl Sealed for core_hash::Sha256 {}
+}
+
+/// A hash the TLS CBC record MAC runs on: [`Sha1`] (HMAC-SHA1, the `_SHA` suites) or
+/// [`Sha256`] (HMAC-SHA256, the `_SHA256` suites). Sealed: the constant-time check needs its
+/// compression function, block size and padding, which only these two expose.
+pub trait RecordHash: Hash + sealed::Sealed {
+    /// The initial chaining value, in the first words of eight.
+    #[doc(hidden)]
+    const INITIAL: [u32; 8];
+
+    /// Compresses `blocks` into the first [`Hash::OUTPUT_LEN`]` / 4` words of `state`.
+    #[doc(hidden)]
+    fn compress(imp: Self::Impl, state: &mut [u32; 8], blocks: &[[u8; 64]]);
+}
+
+impl RecordHash for Sha256 {
+    const INITIAL: [u32; 8] = Sha256::INITIAL_STATE;
+
+    #[inline]
+    fn compress(imp: Self::Impl, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+        imp.compress_blocks(state, blocks);
+    }
+}
+
+impl RecordHash for Sha1 {
+    const INITIAL: [u32; 8] = {
+        let s = Sha1::INITIAL_STATE;
+        [s[0], s[1], s[2], s[3], s[4], 0, 0, 0]
+    };
+
+    #[inline]
+    fn compress(imp: Self::Impl, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+        if let Some((words, _)) = state.split_first_chunk_mut::<5>() {
+            imp.compress_blocks(words, blocks);
+        }
+    }
+}
+
+/// All ones when `a < b`, else zero; both below `2^(usize::BITS − 1)` (lengths and positions).
+#[inline(always)]
+pub(super) fn lt_mask(a: usize, b: usize) -> usize {
+    0usize.wrapping_sub(a.wrapping_sub(b) >> (usize::BITS - 1))
+}
+
+/// All ones when `a == b`, else zero.
+#[inline(always)]
+pub(super) fn eq_mask(a: usize, b: usize) -> usize {
+    let x = a ^ b;
+    0usize.wrapping_sub((!x & x.wrapping_sub(1)) >> (usize::BITS - 1))
+}
+
+/// HMAC keyed for one hash: the chaining values after the ipad and opad blocks (RFC 2104
+/// steps 1–3 and the outer hash's first block), and the implementation they run on. Wiped
+/// on drop.
+#[derive(Clone)]
+pub(super) struct MacKey<H: RecordHash> {
+    imp: H::Impl,
+    inner: [u32; 8],
+    outer: [u32; 8],
+}
+
+impl<H: RecordHash> MacKey<H> {
+    /// Keys HMAC on `imp`; a key longer than a block is hashed first (RFC 2104 §2).
+    pub(super) fn new(imp: H::Impl, key: &[u8]) -> Self {
+        let mut k0 = [0u8; BLOCK];
+        if key.len() > BLOCK {
+            let mut h = H::with_impl(imp);
+            h.update(key);
+            let mut digest = h.finalize();
+            k0[..H::OUTPUT_LEN].copy_from_slice(digest.as_ref());
+            digest.as_mut().zeroize();
+        } else {
+            k0[..key.len()].copy_from_slice(key);
+        }
+        let keyed = |k0: &[u8; BLOCK], pad: u8| {
+            let mut block = k0.map(|b| b ^ pad);
+            let mut state = H::INITIAL;
+            H::compress(imp, &mut state, core::slice::from_ref(&block));
+            block.zeroize();
+            state
+        };
+        let (inner, outer) = (keyed(&k0, 0x36), keyed(&k0, 0x5c));
+        k0.zeroize();
+        Self { imp, inner, outer }
+    }
+
+    /// The implementation of `H` this key runs on.
+    pub(super) fn implementation(&self) -> H::Impl {
+        self.imp
+    }
+
+    /// The HMAC of `head ‖ data[..len]` in the first [`Hash::OUTPUT_LEN`] bytes, where `len`
+    /// may be secret but lies in `min_len..=data.len()` (`min_len` and `data.len()` are
+    /// public, as is `head.len()`, below 64). The work depends on the public lengths only.
+    pub(super) fn mac(&self, head: &[u8], data: &[u8], len: usize, min_len: usize) -> [u8; 32] {
+        self.finish(self.inner, 0, head, data, len, min_len)
+    }
+
+    /// The inner hash's chaining value after the ipad block, to absorb the first blocks of
+    /// `head ‖ data` with [`MacKey::absorb`] before [`MacKey::finish`].
+    pub(super) fn inner(&self) -> [u32; 8] {
+        self.inner
+    }
+
+    /// Compresses one block of the inner hash's message into `state`.
+    #[inline]
+    pub(super) fn absorb(&self, state: &mut [u32; 8], block: &[u8; BLOCK]) {
+        H::compress(self.imp, state, core::slice::from_ref(block));
+    }
+
+    /// [`MacKey::mac`] from the inner `state` after the first `done` blocks of the stream
+    /// `head ‖ data` (none may reach `min_len`).
+    pub(super) fn finish(
+        &self,
+        mut state: [u32; 8],
+        done: usize,
+        head: &[u8],
+        data: &[u8],
+        len: usize,
+        min_len: usize,
+    ) -> [u8; 32] {
+        let hl = head.len();
+        let imp = self.imp;
+        // The inner hash's message, after the ipad block, is the stream `head ‖ data`, cut
+        // at `end`; its bit count in the padding also covers the ipad block.
+        let end = hl + len;
+        let (min_end, max_end) = (hl + min_len, hl + data.len());
+        let byte = |p: usize| match p.checked_sub(hl) {
+            None => head[p],
+            Some(i) => data.get(i).copied().unwrap_or(0),
+        };
+        // Blocks that end before the shortest message can are hashed as they are: the first
+        // (head and the start of data) through a copy, the rest straight from `data`.
+        let whole = min_end / BLOCK;
+        let mut block = [0u8; BLOCK];
+        if done == 0 && whole > 0 {
+            for (p, b) in block.iter_mut().enumerate() {
+                *b = byte(p);
+            }
+            H::compress(imp, &mut state, core::slice::from_ref(&block));
+        }
+        if whole > done.max(1) {
+            let skip = BLOCK - hl;
+            let (blocks, _) = data[skip..].as_chunks::<BLOCK>();
+            H::compress(imp, &mut state, &blocks[done.max(1) - 1..whole - 1]);
+        }
+        // Every block that could hold the message's end or its length field, built with
+        // masks: message bytes before `end`, 0x80 at `end`, the bit count in the last eight
+        // bytes of the final block `(end + 8) / 64`; the chaining value after that block is
+        // kept.
+        let final_block = (end + LEN_FIELD) / BLOCK;
+        let bits = ((BLOCK + end) as u64) << 3;
+        let mut out = [0u32; 8];
+        for j in whole.max(done)..=(max_end + LEN_FIELD) / BLOCK {
+            let is_final = eq_mask(j, final_block);
+            for (i, b) in block.iter_mut().enumerate() {
+                let p = BLOCK * j + i;
+                let data_mask = lt_mask(p, end) as u8;
+                let marker = eq_mask(p, end) as u8 & 0x80;
+                *b = (byte(p) & data_mask) | marker;
+            }
+            for (b, l) in block[BLOCK - LEN_FIELD..].iter_mut().zip(bits.to_be_bytes()) {
+                *b |= l & is_final as u8;
+            }
+            let mut next = state;
+            H::compress(imp, &mut next, core::slice::from_ref(&block));
+            let keep = is_final as u32;
+            for (o, s) in out.iter_mut().zip(next) {
+                *o |= s & keep;
+            }
+            state = next;
+        }
+        // The outer hash: the opad block (in `self.outer`), then the inner digest and its
+        // padding in one block.
+        block.fill(0);
+        for (chunk, w) in block.chunks_exact_mut(4).zip(&out).take(H::OUTPUT_LEN / 4) {
+            chunk.copy_from_slice(&w.to_be_bytes());
+        }
+        block[H::OUTPUT_LEN] = 0x80;
+        let outer_bits = ((BLOCK + H::OUTPUT_LEN) as u64) << 3;
+        block[BLOCK - LEN_FIELD..].copy_from_slice(&outer_bits.to_be_bytes());
+        let mut state = self.outer;
+        H::compress(imp, &mut state, core::slice::from_ref(&block));
+        let mut tag = [0u8; 32];
+        for (chunk, w) in tag.chunks_exact_mut(4).zip(&state).take(H::OUTPUT_LEN / 4) {
+            chunk.copy_from_slice(&w.to_be_bytes());
+        }
+        block.zeroize();
+        out.zeroize();
+        tag
+    }
+}
+
+impl<H: RecordHash> Drop for MacKey<H> {
+    fn drop(&mut self) {
+        self.inner.zeroize();
+        self.outer.zeroize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core_hash::Implementation;
+    use hex_literal::hex;
+
+    /// RFC 2202 (HMAC-SHA1) and RFC 4231 (HMAC-SHA256) cases 1, 2, 3, 6 and 7 through the
+    /// masked inner hash, on every implementation and for every window start: the MAC must
+    /// not depend on where the window begins, nor on the bytes after the message.
+    fn check<H: RecordHash>(key: &[u8], msg: &[u8], expected: &[u8]) {
+        for imp in H::Impl::available() {
+            let mac = MacKey::<H>::new(imp, key);
+            for head_len in [0, 13, 63] {
+                let (head, rest) = msg.split_at(head_len.min(msg.len()));
+                let mut data = std::vec::Vec::from(rest);
+                data.extend_from_slice(&[0xa5; 70]);
+                for min_len in 0..=rest.len() {
+                    let tag = mac.mac(head, &data, rest.len(), min_len);
+                    assert_eq!(&tag[..H::OUTPUT_LEN], expected, "{} {min_len}", imp.name());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rfc2202_hmac_sha1() {
+        check::<Sha1>(&[0x0b; 20], b"Hi There", &hex!("b617318655057264e28bc0b6fb378c8ef146be00"));
+        check::<Sha1>(
+            b"Jefe",
+            b"what do ya want for nothing?",
+            &hex!("effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"),
+        );
+        check::<Sha1>(&[0xaa; 20], &[0xdd; 50], &hex!("125d7342b9ac11cd91a39af48aa17b4f63f175d3"));
+        check::<Sha1>(
+            &[0xaa; 80],
+            b"Test Using Larger Than Block-Size Key - Hash Key First",
+            &hex!("aa4ae5e15272d00e95705637ce8a3b55ed402112"),
+        );
+        check::<Sha1>(
+            &[0xaa; 80],
+            b"Test Using Larger Than Block-Size Key and Larger Than One Block-Size Data",
+            &hex!("e8e99d0f45237d786d6bbaa7965c7808bbff1a91"),
+        );
+    }
+
+    #[test]
+    fn rfc4231_hmac_sha256() {
+        check::<Sha256>(
+            &[0x0b; 20],
+            b"Hi There",
+            &hex!("b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"),
+        );
+        check::<Sha256>(
+            b"Jefe",
+            b"what do ya want for nothing?",
+            &hex!("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"),
+        );
+        check::<Sha256>(
+            &[0xaa; 20],
+            &[0xdd; 50],
+            &hex!("773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe"),
+        );
+        check::<Sha256>(
+            &[0xaa; 131],
+            b"Test Using Larger Than Block-Size Key - Hash Key First",
+            &hex!("60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"),
+        );
+        check::<Sha256>(
+            &[0xaa; 131],
+            b"This is a test using a larger than block-size key and a larger than block-size \
+              data. The key needs to be hashed before being used by the HMAC algorithm.",
+            &hex!("9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"),
+        );
+    }
+
+    #[test]
+    fn masks() {
+        for a in [0usize, 1, 2, 63, 64, 255, 256, 1 << 20] {
+            for b in [0usize, 1, 2, 63, 64, 255, 256, 1 << 20] {
+                assert_eq!(lt_mask(a, b), if a < b { usize::MAX } else { 0 });
+                assert_eq!(eq_mask(a, b), if a == b { usize::MAX } else { 0 });
+            }
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! AES-CBC with HMAC-SHA1 or HMAC-SHA256 as TLS 1.1 and 1.2 protect records (RFC 5246
+//! §6.2.3.2, MAC-then-encrypt): the MAC covers `seq ‖ type ‖ version ‖ length ‖ plaintext`,
+//! then `plaintext ‖ MAC ‖ padding` is CBC-encrypted under an explicit per-record IV. One
+//! call per record, in place, on caller buffers.
+//!
+//! Sealing is stitched: one loop hashes a block of the MAC's input and CBC-encrypts the next
+//! 64 bytes of plaintext, so that out-of-order execution runs the two serial chains (the CBC
+//! chain waits an AES latency per block) side by side, on any pair of implementations.
+//! Measured here (SHA-NI, AES-NI; cycles per byte at 16 KiB): CBC alone 1.90, SHA-256 alone
+//! 1.39, sealed with HMAC-SHA256 2.51 (OpenSSL's hand-interleaved `aesni_cbc_sha256_enc`:
+//! 1.96). Opening decrypts with the pipelined CBC first, then checks.
+//!
+//! # Opening in constant time (Lucky Thirteen)
+//!
+//! MAC-then-encrypt leaks through timing unless opening does the same work for every
+//! padding (Al Fardan and Paterson, "Lucky Thirteen", IEEE S&P 2013). [`AesCbcHmac::open_in_place`]
+//! depends only on the record's length:
+//!
+//! - after the CBC decryption, the padding is checked with masks over the last 256 bytes (or
+//!   the whole record if shorter), and a bad padding is taken as no padding, so the rest
+//!   runs on the same lengths either way;
+//! - the MAC's inner hash compresses every block that ends before the shortest message the
+//!   record can hold (its length less the MAC and 256 bytes) as usual, then every block that
+//!   could hold the end of the message or its padding and length field, each built with
+//!   masks, keeping the chaining value after the one that is final for the actual length
+//!   (a constant-time select): about five blocks more than a plain HMAC;
+//! - the received MAC is gathered from its secret position by one pass over the last
+//!   `MAC + 256` bytes into a rotated copy, then rotated back in `log₂(MAC)` masked steps;
+//! - bad padding and bad MAC end in the same comparison and the same error,
+//!   [`RecordError::BadRecordMac`] (RFC 5246 §6.2.3.2 item 2), and only that verdict is
+//!   declared public. A record too short or not a whole number of blocks gets the same
+//!   error: its length is public anyway.
+//!
+//! `cargo xtask ct` runs good and bad paddings and a bad MAC under valgrind with the keys and
+//! plaintext secret.
+
+mod mac;
+
+pub use mac::RecordHash;
+
+use crate::{Aes, AesImpl, Error, Implementation};
+use core::fmt;
+use core_hash::{Sha1, Sha256};
+use mac::{MacKey, eq_mask, lt_mask};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+use zeroize::Zeroize;
+
+const MAX_PLAINTEXT_LEN: usize = 1 << 14;
+const MAX_FRAGMENT_LEN: usize = MAX_PLAINTEXT_LEN + 2048;
+const IV_LEN: usize = 16;
+/// Bytes of the MAC's input before the plaintext: sequence number, type, version, length.
+const HEADER_LEN: usize = 13;
+/// The padding is at most this long, its length byte included.
+const MAX_PADDING: usize = 256;
+/// How far the MAC's blocks run ahead of the plaintext's: the first holds the header and
+/// this many bytes of plaintext.
+const HASH_LEAD: usize = 64 - HEADER_LEN;
+
+/// Why a record could not be sealed or opened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RecordError {
+    /// The record did not decrypt to valid padding and a valid MAC, or is too short or not a
+    /// whole number of blocks: the TLS `bad_record_mac` alert. One error for all, so that
+    /// they cannot be told apart. The buffer has been zeroed.
+    BadRecordMac,
+    /// The plaintext is longer than [`AesCbcHmac::MAX_PLAINTEXT_LEN`], or the fragment longer than
+    /// [`AesCbcHmac::MAX_FRAGMENT_LEN`]: the TLS `record_overflow` alert.
+    RecordOverflow,
+    /// The buffer has no room for the IV, the MAC and the padding
+    /// ([`AesCbcHmac::sealed_len`] bytes in all).
+    BufferTooSmall,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::BadRecordMac => "bad record MAC",
+            Self::RecordOverflow => {
+                "record overflow: plaintext over 2^14 or fragment over 2^14 + 2048 bytes"
+            }
+            Self::BufferTooSmall => "buffer too small for the IV, MAC and padding",
+        })
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for RecordError {}
+
+/// What the record MAC covers besides the plaintext (RFC 5246 §6.2.3.1): the sequence
+/// number, `TLSCompressed.type` and `.version` (the length is the plaintext's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordHeader {
+    /// The record's sequence number.
+    pub sequence: u64,
+    /// The content type, e.g. 23 for application data.
+    pub content_type: u8,
+    /// The protocol version, e.g. `0x0303` for TLS 1.2.
+    pub version: u16,
+}
+
+impl RecordHeader {
+    /// The 13 bytes the MAC starts with, for a plaintext of `len` bytes (secret when opening:
+    /// written with shifts, no branch).
+    fn mac_prefix(&self, len: usize) -> [u8; HEADER_LEN] {
+        let mut out = [0u8; HEADER_LEN];
+        out[..8].copy_from_slice(&self.sequence.to_be_bytes());
+        out[8] = self.content_type;
+        out[9..11].copy_from_slice(&self.version.to_be_bytes());
+        out[11] = (len >> 8) as u8;
+        out[12] = len as u8;
+        out
+    }
+}
+
+/// The keys of one direction of a TLS CBC cipher suite: an AES key (16 or 32 bytes in TLS)
+/// and an HMAC key, on implementations chosen once. Dropping it wipes both.
+///
+/// ```
+/// use core_aead::{AesCbcHmacSha256, RecordHeader};
+///
+/// let key = AesCbcHmacSha256::new(&[1; 16], &[2; 32]).unwrap();
+/// let header = RecordHeader { sequence: 0, content_type: 23, version: 0x0303 };
+/// let mut record = [0u8; 64];
+/// record[16..21].copy_from_slice(b"hello");
+/// let n = key.seal_in_place(&header, &[3; 16], &mut record, 5).unwrap();
+/// assert_eq!(n, AesCbcHmacSha256::sealed_len(5));
+/// assert_eq!(key.open_in_place(&header, &mut record[..n]).unwrap(), b"hello");
+/// ```
+#[derive(Clone)]
+pub struct AesCbcHmac<H: RecordHash> {
+    aes: Aes,
+    mac: MacKey<H>,
+}
+
+/// AES-CBC with HMAC-SHA1: the TLS `_WITH_AES_128_CBC_SHA` and `_AES_256_CBC_SHA` suites.
+pub type AesCbcHmacSha1 = AesCbcHmac<Sha1>;
+/// AES-CBC with HMAC-SHA256: the TLS `_WITH_AES_128_CBC_SHA256` and `_AES_256_CBC_SHA256`
+/// suites.
+pub type AesCbcHmacSha256 = AesCbcHmac<Sha256>;
+
+impl<H: RecordHash> fmt::Debug for AesCbcHmac<H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AesCbcHmac")
+            .field("aes", &self.aes)
+            .field("hash", &self.mac.implementation().name())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<H: RecordHash> AesCbcHmac<H> {
+    /// The MAC length in bytes: 20 for HMAC-SHA1, 32 for HMAC-SHA256.
+    pub const MAC_LEN: usize = H::OUTPUT_LEN;
+    /// The explicit IV that starts every record's fragment.
+    pub const IV_LEN: usize = IV_LEN;
+    /// The largest TLS plaintext fragment (RFC 5246 §6.2.1): 2^14 bytes.
+    pub const MAX_PLAINTEXT_LEN: usize = MAX_PLAINTEXT_LEN;
+    /// The largest `TLSCiphertext.fragment` [`open_in_place`](Self::open_in_place) takes
+    /// (RFC 5246 §6.2.3: 2^14 + 2048 bytes).
+    pub const MAX_FRAGMENT_LEN: usize = MAX_FRAGMENT_LEN;
+
+    /// Keys AES (16, 24 or 32 bytes) and HMAC (any length; TLS uses the hash's output
+    /// length) on the best implementations for this CPU.
+    pub fn new(aes_key: &[u8], mac_key: &[u8]) -> Result<Self, Error> {
+        Self::with_impls(AesImpl::best(), H::Impl::best(), aes_key, mac_key)
+    }
+
+    /// Keys AES and HMAC on the given implementations.
+    pub fn with_impls(
+        aes: AesImpl,
+        hash: H::Impl,
+        aes_key: &[u8],
+        mac_key: &[u8],
+    ) -> Result<Self, Error> {
+        Ok(Self { aes: Aes::with_impl(aes, aes_key)?, mac: MacKey::new(hash, mac_key) })
+    }
+
+    /// The AES implementation this key runs on.
+    pub fn aes_implementation(&self) -> AesImpl {
+        self.aes.implementation()
+    }
+
+    /// The hash implementation the MAC runs on.
+    pub fn hash_implementation(&self) -> H::Impl {
+        self.mac.implementation()
+    }
+
+    /// The fragment length [`seal_in_place`](Self::seal_in_place) produces for a plaintext of
+    /// `plaintext_len` bytes: the IV, then the plaintext, MAC and at least one byte of
+    /// padding, rounded up to whole blocks.
+    pub const fn sealed_len(plaintext_len: usize) -> usize {
+        IV_LEN + (plaintext_len + H::OUTPUT_LEN + 16) / 16 * 16
+    }
+
+    /// Seals one record in place: `buf` holds [`Self::IV_LEN`] bytes of room, then the plaintext
+    /// (`plaintext_len` bytes), then room for the MAC and padding; afterwards its first
+    /// [`sealed_len`](Self::sealed_len) bytes, whose length is returned, are the record's
+    /// fragment: `iv ‖ CBC(plaintext ‖ MAC ‖ padding)`. The padding is the shortest. `iv`
+    /// must be unpredictable (a fresh random block per record, RFC 5246 §6.2.3.2). Bytes
+    /// past the fragment are left alone; on error `buf` is unchanged.
+    pub fn seal_in_place(
+        &self,
+        header: &RecordHeader,
+        iv: &[u8; 16],
+        buf: &mut [u8],
+        plaintext_len: usize,
+    ) -> Result<usize, RecordError> {
+        if plaintext_len > MAX_PLAINTEXT_LEN {
+            return Err(RecordError::RecordOverflow);
+        }
+        let total = Self::sealed_len(plaintext_len);
+        let (head, body) =
+            buf.get_mut(..total).ok_or(RecordError::BufferTooSmall)?.split_at_mut(IV_LEN);
+        head.copy_from_slice(iv);
+        let prefix = header.mac_prefix(plaintext_len);
+        // Stitched: each step hashes one block of `prefix ‖ plaintext` and CBC-encrypts the
+        // next 64 bytes of plaintext. The CBC chain is serial (one block per AES latency)
+        // and leaves the core's other units idle, the hash is a serial chain of its own: in
+        // one loop, out-of-order execution runs the two side by side. The hash reads 51 bytes
+        // ahead of the encryption, so its block is copied out before the cipher overwrites
+        // the first bytes of it.
+        let mut state = self.mac.inner();
+        let mut chain = *iv;
+        let steps = plaintext_len.saturating_sub(HASH_LEAD) / 64;
+        let mut block = [0u8; 64];
+        if steps > 0 {
+            block[..HEADER_LEN].copy_from_slice(&prefix);
+            block[HEADER_LEN..].copy_from_slice(&body[..HASH_LEAD]);
+            self.mac.absorb(&mut state, &block);
+        }
+        for k in 0..steps {
+            let at = HASH_LEAD + 64 * k;
+            block.copy_from_slice(&body[at..at + 64]);
+            let (blocks, _) = body[64 * k..64 * k + 64].as_chunks_mut::<16>();
+            self.aes.cbc_encrypt_blocks(&mut chain, blocks);
+            self.mac.absorb(&mut state, &block);
+        }
+        block.zeroize();
+        let done = if steps > 0 { steps + 1 } else { 0 };
+        let (plaintext, tail) = body.split_at_mut(plaintext_len);
+        let mut tag =
+            self.mac.finish(state, done, &prefix, plaintext, plaintext_len, plaintext_len);
+        let (mac, padding) = tail.split_at_mut(H::OUTPUT_LEN);
+        mac.copy_from_slice(&tag[..H::OUTPUT_LEN]);
+        tag.zeroize();
+        padding.fill((padding.len() - 1) as u8);
+        let (blocks, _) = body[64 * steps..].as_chunks_mut::<16>();
+        self.aes.cbc_encrypt_blocks(&mut chain, blocks);
+        Ok(total)
+    }
+
+    /// Opens one record in place: `fragment` is `iv ‖ ciphertext` as received; on success
+    /// the plaintext is returned (inside `fragment`, after the IV). The time taken depends on
+    /// the fragment's length only (see the module documentation). Bad padding, a bad MAC, and
+    /// a fragment that is too short or not a whole number of blocks are all
+    /// [`RecordError::BadRecordMac`], and then `fragment` is zeroed.
+    pub fn open_in_place<'b>(
+        &self,
+        header: &RecordHeader,
+        fragment: &'b mut [u8],
+    ) -> Result<&'b mut [u8], RecordError> {
+        if fragment.len() > MAX_FRAGMENT_LEN {
+            return Err(RecordError::RecordOverflow);
+        }
+        let mac_len = H::OUTPUT_LEN;
+        let body_len = fragment.len().wrapping_sub(IV_LEN);
+        if fragment.len() < IV_LEN + mac_len + 1 || !body_len.is_multiple_of(16) {
+            fragment.zeroize();
+            return Err(RecordError::BadRecordMac);
+        }
+        let (iv, body) = fragment.split_at_mut(IV_LEN);
+        let mut chain: [u8; 16] = iv.try_into().unwrap_or_default();
+        if self.aes.cbc_decrypt(&mut chain, body).is_err() {
+            fragment.zeroize();
+            return Err(RecordError::BadRecordMac);
+        }
+        let (good, len) = check_padding(body, mac_len);
+        // The message is `body[..len]`: the MAC runs over the window `len` may end in.
+        let max_len = body_len - mac_len - 1;
+        let min_len = max_len.saturating_sub(MAX_PADDING - 1);
+        let mut ours = self.mac.mac(&header.mac_prefix(len), &body[..max_len], len, min_len);
+        let mut theirs = extract_mac(body, len, mac_len);
+        let ok = good.ct_eq(&usize::MAX) & ours[..mac_len].ct_eq(&theirs[..mac_len]);
+        ours.zeroize();
+        theirs.zeroize();
+        if core_hash::declassify(bool::from(ok)) {
+            let len = core_hash::declassify(len);
+            Ok(&mut fragment[IV_LEN..IV_LEN + len])
+        } else {
+            fragment.zeroize();
+            Err(RecordError::BadRecordMac)
+        }
+    }
+}
+
+/// Checks the TLS padding that ends `body` (the padding length `p` in the last byte, and `p`
+/// more bytes equal to it, leaving room for the MAC) with masks over the last 256 bytes.
+/// Returns all ones if it is valid and the message length: `body.len() − mac_len − 1 − p`,
+/// or with `p` taken as 0 when the padding is invalid.
+fn check_padding(body: &[u8], mac_len: usize) -> (usize, usize) {
+    let n = body.len();
+    let pad = usize::from(body[n - 1]);
+    // pad + 1 + mac_len ≤ n.
+    let mut good = lt_mask(pad + mac_len, n);
+    for (i, &b) in body.iter().rev().take(MAX_PADDING).enumerate() {
+        let in_padding = lt_mask(i, pad + 1);
+        good &= !(in_padding & !eq_mask(usize::from(b), pad));
+    }
+    (good, n - mac_len - 1 - (pad & good))
+}
+
+/// The `mac_len` bytes at the secret offset `start` of `body` (which leaves room for them),
+/// read without a secret index: one pass over the last `mac_len + 256` bytes collects them
+/// rotated by `(start − scan) mod mac_len`, and `log₂ mac_len` masked rotations undo that.
+fn extract_mac(body: &[u8], start: usize, mac_len: usize) -> [u8; 32] {
+    let scan = body.len().saturating_sub(mac_len + MAX_PADDING);
+    let mut rotated = [0u8; 32];
+    let mut offset = 0usize;
+    let mut j = 0usize;
+    for (i, &b) in body.iter().enumerate().skip(scan) {
+        let in_mac = !lt_mask(i, start) & lt_mask(i, start + mac_len);
+        rotated[j] |= b & in_mac as u8;
+        offset |= j & eq_mask(i, start);
+        j += 1;
+        if j == mac_len {
+            j = 0;
+        }
+    }
+    let mut shifted = [0u8; 32];
+    let mut bit = 0;
+    while 1 << bit < mac_len {
+        // Through `Choice`, which hides the bit from the optimiser: as a plain mask, LLVM
+        // turns this select into a branch.
+        let take = Choice::from(((offset >> bit) & 1) as u8);
+        shifted[..mac_len].copy_from_slice(&rotated[..mac_len]);
+        shifted[..mac_len].rotate_left(1 << bit);
+        for (r, s) in rotated.iter_mut().zip(&shifted) {
+            r.conditional_assign(s, take);
+        }
+        bit += 1;
+    }
+    shifted.zeroize();
+    rotated
+}
