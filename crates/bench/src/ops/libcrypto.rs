@@ -184,89 +184,69 @@ impl AeadCtx {
         aead
     }
 
-    /// Seals `buf` in place under `nonce` and the AAD and returns the tag.
-    fn seal(&mut self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-        let mut tag = [0u8; 16];
-        let (mut n, mut last) = (0, 0);
-        let aad_len = i32::try_from(aad.len()).expect("a short AAD");
-        let len = i32::try_from(buf.len()).expect("a short message");
-        // SAFETY: `self.ctx` was keyed for encryption in `new`, so a null cipher and key keep
-        // that key and set only the 12-byte nonce (the ciphers' default IV length); the AAD
-        // and `buf` are valid for their lengths and a stream-like AEAD writes exactly `len`
-        // bytes over its own input (in place is allowed); the final call writes nothing; the
-        // tag buffer holds the 16 bytes asked for.
-        let ok = unsafe {
-            openssl_sys::EVP_EncryptInit_ex(
-                self.ctx,
-                ptr::null(),
-                ptr::null_mut(),
-                ptr::null(),
-                nonce.as_ptr(),
-            ) == 1
-                && openssl_sys::EVP_EncryptUpdate(
-                    self.ctx,
-                    ptr::null_mut(),
-                    &raw mut n,
-                    aad.as_ptr(),
-                    aad_len,
-                ) == 1
-                && openssl_sys::EVP_EncryptUpdate(
-                    self.ctx,
-                    buf.as_mut_ptr(),
-                    &raw mut n,
-                    buf.as_ptr(),
-                    len,
-                ) == 1
-                && openssl_sys::EVP_EncryptFinal_ex(self.ctx, buf.as_mut_ptr(), &raw mut last) == 1
-                && openssl_sys::EVP_CIPHER_CTX_ctrl(
-                    self.ctx,
-                    openssl_sys::EVP_CTRL_GCM_GET_TAG,
-                    16,
-                    tag.as_mut_ptr().cast(),
-                ) == 1
-        };
-        assert!(ok && n == len && last == 0, "sealing failed");
-        tag
+    /// Seals `buf` in place under `nonce` and the AAD; writes the tag to `tag`.
+    fn seal(&mut self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &mut [u8; 16]) {
+        assert!(self.crypt(nonce, aad, buf, tag, true), "sealing failed");
     }
 
     /// Opens `buf` in place under `nonce`, the AAD and `tag`; whether the tag was right.
     fn open(&mut self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> bool {
+        let mut tag: [u8; 16] = tag.try_into().expect("a 16-byte tag");
+        self.crypt(nonce, aad, buf, &mut tag, false)
+    }
+
+    /// One message in the context's direction (`encrypt` says which it was keyed for): the
+    /// nonce, the tag set when opening, the AAD, `buf` in place, the final check, the tag read
+    /// when sealing. Whether every call succeeded (when opening, whether the tag was right).
+    fn crypt(
+        &mut self,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &mut [u8; 16],
+        encrypt: bool,
+    ) -> bool {
         let (mut n, mut last) = (0, 0);
         let aad_len = i32::try_from(aad.len()).expect("a short AAD");
         let len = i32::try_from(buf.len()).expect("a short message");
-        let mut tag: [u8; 16] = tag.try_into().expect("a 16-byte tag");
-        // SAFETY: as in `seal`, for the context keyed for decryption; `SET_TAG` reads the 16
-        // bytes of `tag`.
+        let ctrl = |ctx, op, tag: &mut [u8; 16]| {
+            // SAFETY: a live context; the tag operations read or write the 16 bytes of `tag`.
+            unsafe { openssl_sys::EVP_CIPHER_CTX_ctrl(ctx, op, 16, tag.as_mut_ptr().cast()) == 1 }
+        };
+        // SAFETY: `self.ctx` was keyed in `new`, so a null cipher and key keep that key and
+        // direction (`enc` −1) and set only the 12-byte nonce (the ciphers' default IV length);
+        // the AAD and `buf` are valid for their lengths, and these stream-like AEADs write
+        // exactly `len` bytes over their own input (in place is allowed) and nothing at the end
+        // (`EVP_CipherFinal` is `EVP_CipherFinal_ex` since OpenSSL 1.1).
         unsafe {
-            openssl_sys::EVP_DecryptInit_ex(
-                self.ctx,
+            let ctx = self.ctx;
+            openssl_sys::EVP_CipherInit_ex(
+                ctx,
                 ptr::null(),
                 ptr::null_mut(),
                 ptr::null(),
                 nonce.as_ptr(),
+                -1,
             ) == 1
-                && openssl_sys::EVP_CIPHER_CTX_ctrl(
-                    self.ctx,
-                    openssl_sys::EVP_CTRL_GCM_SET_TAG,
-                    16,
-                    tag.as_mut_ptr().cast(),
-                ) == 1
-                && openssl_sys::EVP_DecryptUpdate(
-                    self.ctx,
+                && (encrypt || ctrl(ctx, openssl_sys::EVP_CTRL_GCM_SET_TAG, tag))
+                && openssl_sys::EVP_CipherUpdate(
+                    ctx,
                     ptr::null_mut(),
                     &raw mut n,
                     aad.as_ptr(),
                     aad_len,
                 ) == 1
-                && openssl_sys::EVP_DecryptUpdate(
-                    self.ctx,
+                && openssl_sys::EVP_CipherUpdate(
+                    ctx,
                     buf.as_mut_ptr(),
                     &raw mut n,
                     buf.as_ptr(),
                     len,
                 ) == 1
                 && n == len
-                && openssl_sys::EVP_DecryptFinal_ex(self.ctx, buf.as_mut_ptr(), &raw mut last) == 1
+                && openssl_sys::EVP_CipherFinal(ctx, buf.as_mut_ptr(), &raw mut last) == 1
+                && last == 0
+                && (!encrypt || ctrl(ctx, openssl_sys::EVP_CTRL_GCM_GET_TAG, tag))
         }
     }
 }
@@ -288,7 +268,8 @@ fn aead(name: &str, key_len: usize, dir: Direction) -> Runner {
     let seal: Runner = Box::new(move |m, out| {
         let start = out.len();
         out.extend_from_slice(m);
-        let tag = sealer.seal(&NONCE, &AAD, &mut out[start..]);
+        let mut tag = [0u8; 16];
+        sealer.seal(&NONCE, &AAD, &mut out[start..], &mut tag);
         out.extend_from_slice(&tag);
     });
     if dir == SEAL {
