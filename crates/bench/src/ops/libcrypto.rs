@@ -11,8 +11,6 @@
 //! are converted from DER to `r ‖ s`, the output every other library gives.
 
 use ::openssl::bn::{BigNum, BigNumContext};
-use ::openssl::cipher::Cipher;
-use ::openssl::cipher_ctx::CipherCtx;
 use ::openssl::derive::Deriver;
 use ::openssl::ec::{EcGroup, EcKey, EcPoint};
 use ::openssl::ecdsa::EcdsaSig;
@@ -152,43 +150,135 @@ fn hmac(md: MessageDigest) -> Runner {
     Box::new(move |m, out| ctx.mac(m, out))
 }
 
-/// The AEAD `name` with the first `key_len` bytes of [`KEY`], `dir` (see `aead_op`): one
-/// `EVP_CIPHER_CTX` per direction, keyed once, given only the nonce per message.
-fn aead(name: &str, key_len: usize, dir: Direction) -> Runner {
-    let cipher = Cipher::fetch(None, name, None).expect("libcrypto has the AEAD");
-    let keyed = |encrypt: bool| {
-        let mut ctx = CipherCtx::new().expect("a cipher context");
-        let key = Some(&KEY[..key_len]);
-        if encrypt {
-            ctx.encrypt_init(Some(&cipher), key, None).expect("a key");
-        } else {
-            ctx.decrypt_init(Some(&cipher), key, None).expect("a key");
+/// A fetched cipher and one `EVP_CIPHER_CTX` keyed with it for one direction, both freed on
+/// drop. The `openssl` crate's `CipherCtx` asks the provider for the IV length on every nonce
+/// (`EVP_CIPHER_CTX_get_iv_length`, a parameter query in OpenSSL 3.0) and checks output sizes
+/// on every update, which cost small messages most of their time; this makes the calls
+/// `openssl speed -aead` makes and no others.
+struct AeadCtx {
+    cipher: *mut openssl_sys::EVP_CIPHER,
+    ctx: *mut openssl_sys::EVP_CIPHER_CTX,
+}
+
+impl AeadCtx {
+    /// The AEAD `name` keyed with `key`, to seal if `encrypt`, else to open.
+    fn new(name: &str, key: &[u8], encrypt: bool) -> AeadCtx {
+        ::openssl::init();
+        let name = std::ffi::CString::new(name).expect("a name without NUL");
+        // SAFETY: the default library context and no properties; `name` is NUL-terminated; the
+        // results are checked below and freed only on drop.
+        let aead = unsafe {
+            AeadCtx {
+                cipher: openssl_sys::EVP_CIPHER_fetch(ptr::null_mut(), name.as_ptr(), ptr::null()),
+                ctx: openssl_sys::EVP_CIPHER_CTX_new(),
+            }
+        };
+        assert!(!aead.cipher.is_null() && !aead.ctx.is_null(), "libcrypto has the AEAD");
+        let init =
+            if encrypt { openssl_sys::EVP_EncryptInit_ex } else { openssl_sys::EVP_DecryptInit_ex };
+        // SAFETY: a live context and cipher; `key` is as long as the cipher's key (the callers
+        // pass the cipher's key length); no engine, no IV yet.
+        let keyed =
+            unsafe { init(aead.ctx, aead.cipher, ptr::null_mut(), key.as_ptr(), ptr::null()) };
+        assert_eq!(keyed, 1, "the key");
+        aead
+    }
+
+    /// Seals `buf` in place under `nonce` and the AAD; writes the tag to `tag`.
+    fn seal(&mut self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &mut [u8; 16]) {
+        assert!(self.crypt(nonce, aad, buf, tag, true), "sealing failed");
+    }
+
+    /// Opens `buf` in place under `nonce`, the AAD and `tag`; whether the tag was right.
+    fn open(&mut self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &[u8]) -> bool {
+        let mut tag: [u8; 16] = tag.try_into().expect("a 16-byte tag");
+        self.crypt(nonce, aad, buf, &mut tag, false)
+    }
+
+    /// One message in the context's direction (`encrypt` says which it was keyed for): the
+    /// nonce, the tag set when opening, the AAD, `buf` in place, the final check, the tag read
+    /// when sealing. Whether every call succeeded (when opening, whether the tag was right).
+    fn crypt(
+        &mut self,
+        nonce: &[u8; 12],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &mut [u8; 16],
+        encrypt: bool,
+    ) -> bool {
+        let (mut n, mut last) = (0, 0);
+        let aad_len = i32::try_from(aad.len()).expect("a short AAD");
+        let len = i32::try_from(buf.len()).expect("a short message");
+        let ctrl = |ctx, op, tag: &mut [u8; 16]| {
+            // SAFETY: a live context; the tag operations read or write the 16 bytes of `tag`.
+            unsafe { openssl_sys::EVP_CIPHER_CTX_ctrl(ctx, op, 16, tag.as_mut_ptr().cast()) == 1 }
+        };
+        // SAFETY: `self.ctx` was keyed in `new`, so a null cipher and key keep that key and
+        // direction (`enc` −1) and set only the 12-byte nonce (the ciphers' default IV length);
+        // the AAD and `buf` are valid for their lengths, and these stream-like AEADs write
+        // exactly `len` bytes over their own input (in place is allowed) and nothing at the end
+        // (`EVP_CipherFinal` is `EVP_CipherFinal_ex` since OpenSSL 1.1).
+        unsafe {
+            let ctx = self.ctx;
+            openssl_sys::EVP_CipherInit_ex(
+                ctx,
+                ptr::null(),
+                ptr::null_mut(),
+                ptr::null(),
+                nonce.as_ptr(),
+                -1,
+            ) == 1
+                && (encrypt || ctrl(ctx, openssl_sys::EVP_CTRL_GCM_SET_TAG, tag))
+                && openssl_sys::EVP_CipherUpdate(
+                    ctx,
+                    ptr::null_mut(),
+                    &raw mut n,
+                    aad.as_ptr(),
+                    aad_len,
+                ) == 1
+                && openssl_sys::EVP_CipherUpdate(
+                    ctx,
+                    buf.as_mut_ptr(),
+                    &raw mut n,
+                    buf.as_ptr(),
+                    len,
+                ) == 1
+                && n == len
+                && openssl_sys::EVP_CipherFinal(ctx, buf.as_mut_ptr(), &raw mut last) == 1
+                && last == 0
+                && (!encrypt || ctrl(ctx, openssl_sys::EVP_CTRL_GCM_GET_TAG, tag))
         }
-        ctx
-    };
-    let mut sealer = keyed(true);
+    }
+}
+
+impl Drop for AeadCtx {
+    fn drop(&mut self) {
+        // SAFETY: both pointers came from `new`, are not null, and are freed only here.
+        unsafe {
+            openssl_sys::EVP_CIPHER_CTX_free(self.ctx);
+            openssl_sys::EVP_CIPHER_free(self.cipher);
+        }
+    }
+}
+
+/// The AEAD `name` with the first `key_len` bytes of [`KEY`], `dir` (see `aead_op`): one
+/// [`AeadCtx`] per direction, keyed once, given only the nonce per message.
+fn aead(name: &str, key_len: usize, dir: Direction) -> Runner {
+    let mut sealer = AeadCtx::new(name, &KEY[..key_len], true);
     let seal: Runner = Box::new(move |m, out| {
-        sealer.encrypt_init(None, None, Some(&NONCE)).expect("a nonce");
-        sealer.cipher_update(&AAD, None).expect("the AAD");
         let start = out.len();
         out.extend_from_slice(m);
-        sealer.cipher_update_inplace(&mut out[start..], m.len()).expect("encryption");
-        sealer.cipher_final(&mut []).expect("the final block");
         let mut tag = [0u8; 16];
-        sealer.tag(&mut tag).expect("the tag");
+        sealer.seal(&NONCE, &AAD, &mut out[start..], &mut tag);
         out.extend_from_slice(&tag);
     });
     if dir == SEAL {
         return seal;
     }
-    let mut opener = keyed(false);
+    let mut opener = AeadCtx::new(name, &KEY[..key_len], false);
     open_runner(seal, move |buf| {
         let (ct, tag) = buf.split_at_mut(buf.len() - 16);
-        opener.decrypt_init(None, None, Some(&NONCE)).expect("a nonce");
-        opener.set_tag(tag).expect("the tag");
-        opener.cipher_update(&AAD, None).expect("the AAD");
-        opener.cipher_update_inplace(ct, ct.len()).expect("decryption");
-        opener.cipher_final(&mut []).expect("our own ciphertext opens");
+        assert!(opener.open(&NONCE, &AAD, ct, tag), "our own ciphertext opens");
         ct.len()
     })
 }
