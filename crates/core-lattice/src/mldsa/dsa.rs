@@ -667,8 +667,10 @@ impl<'s> SigParts<'s> {
         z_hat: &mut [Poly; L],
     ) -> Result<(), Error> {
         let gamma1 = p.gamma1();
-        for (zj, out) in self.z.chunks_exact(32 * p.z_bits() as usize).zip(z_hat) {
-            unpack_signed(zj, gamma1, p.z_bits(), out);
+        let z_len = 32 * p.z_bits() as usize;
+        // Indexed, not `chunks_exact`: that divides by the variable length.
+        for (j, out) in z_hat.iter_mut().enumerate() {
+            unpack_signed(&self.z[z_len * j..z_len * (j + 1)], gamma1, p.z_bits(), out);
             if out.0.iter().any(|&c| exceeds(c, gamma1 - p.beta) != 0) {
                 return Err(Error::SignatureOutOfRange);
             }
