@@ -114,6 +114,9 @@ pub(crate) const ROWS: &[Row] = &[
     row("mlkem768-keygen", "ML-KEM-768 KeyGen (portable)", Unit::Op, None),
     row("mlkem768-encaps", "ML-KEM-768 Encaps (portable)", Unit::Op, None),
     row("mlkem768-decaps", "ML-KEM-768 Decaps (portable)", Unit::Op, None),
+    row("mldsa44-verify", "ML-DSA-44 Verify (portable)", Unit::Op, None),
+    row("mldsa65-verify", "ML-DSA-65 Verify (portable)", Unit::Op, None),
+    row("mldsa44-sign", "ML-DSA-44 Sign, deterministic (portable)", Unit::Op, None),
 ];
 
 /// Running instruction counts by cycle class, as the plugin prints them at each mark.

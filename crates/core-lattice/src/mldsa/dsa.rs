@@ -4,9 +4,10 @@
 //! Keys and signatures stay encoded; each polynomial is decoded when it is used.
 
 use super::poly::{
-    D, Gamma2, N, Poly, centered, exceeds, freeze, pack, pack_signed, power2round, sample_bounded,
-    sample_in_ball, sample_uniform, unpack, unpack_signed,
+    Challenge, D, Gamma2, N, Poly, centered, exceeds, freeze, pack, pack_signed, power2round,
+    sample_bounded, sample_in_ball, sample_uniform, sample_uniform_each, unpack, unpack_signed,
 };
+use super::portable;
 use super::{MlDsaImpl, PreHash};
 use crate::Error;
 use core_hash::Shake256;
@@ -671,8 +672,7 @@ pub(crate) fn sign_with<const K: usize, const L: usize>(
 
 /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) of `sig` on the message representative μ
 /// under the encoded public key `pk`. Public data throughout, so it may branch and stop
-/// early. Streamed: each row of w′ is computed from one entry of Â, one decoded polynomial of
-/// z and ĉ at a time, turned into w₁′ and absorbed, so four polynomials are live.
+/// early. Each row of w′ is computed, turned into w₁′ and absorbed before the next.
 pub(crate) fn verify<const K: usize, const L: usize>(
     imp: MlDsaImpl,
     p: Params,
@@ -681,101 +681,158 @@ pub(crate) fn verify<const K: usize, const L: usize>(
     sig: &[u8],
 ) -> Result<(), Error> {
     if imp.holds_matrix() {
-        verify_holding_z::<K, L>(imp, p, pk, mu, sig)
+        verify_holding_a::<K, L>(imp, p, pk, mu, sig)
     } else {
-        verify_with::<K, L>(imp, p, pk, mu, sig, None)
+        verify_streamed::<K, L>(imp, p, pk, mu, sig)
     }
 }
 
-/// [`verify`] with all of Â sampled first (four entries at a time) and NTT(z) computed once
-/// (ℓ NTTs where streaming costs k·ℓ), for the backends that hold them. Not inlined, so they
+/// A signature split into c̃, z and the hint, with the hint's encoding checked.
+struct SigParts<'s> {
+    c_tilde: &'s [u8],
+    z: &'s [u8],
+    hint: &'s [u8],
+}
+
+impl<'s> SigParts<'s> {
+    fn new<const K: usize, const L: usize>(p: Params, sig: &'s [u8]) -> Result<Self, Error> {
+        let z_len = 32 * p.z_bits() as usize * L;
+        let (c_tilde, rest) = sig.split_at_checked(p.c_tilde_len).ok_or(Error::InvalidLength)?;
+        let (z, hint) = rest.split_at_checked(z_len).ok_or(Error::InvalidLength)?;
+        check_hint::<K>(p, hint)?;
+        Ok(Self { c_tilde, z, hint })
+    }
+
+    /// NTT(z), each polynomial of z first checked: ‖z‖∞ < γ₁ − β.
+    fn z_hat<const L: usize>(
+        &self,
+        imp: MlDsaImpl,
+        p: Params,
+        z_hat: &mut [Poly; L],
+    ) -> Result<(), Error> {
+        let gamma1 = p.gamma1();
+        let z_len = 32 * p.z_bits() as usize;
+        // Indexed, not `chunks_exact`: that divides by the variable length.
+        for (j, out) in z_hat.iter_mut().enumerate() {
+            unpack_signed(&self.z[z_len * j..z_len * (j + 1)], gamma1, p.z_bits(), out);
+            if out.0.iter().any(|&c| exceeds(c, gamma1 - p.beta) != 0) {
+                return Err(Error::SignatureOutOfRange);
+            }
+            imp.ntt(out);
+        }
+        Ok(())
+    }
+
+    /// Absorbs row `i` of w₁′ = UseHint(h, w′) with `w` = w′\[i\] (unreduced); `start` is where
+    /// the row's hint indices begin, moved to the next row's.
+    fn absorb_row(&self, p: Params, i: usize, start: &mut usize, w: &Poly, to: &mut Commitment) {
+        let end = usize::from(self.hint[p.omega + i]);
+        let mut h = [false; N];
+        for &at in &self.hint[*start..end] {
+            h[usize::from(at)] = true;
+        }
+        *start = end;
+        to.absorb(|c| p.gamma2.use_hint(h[c], freeze(w.0[c])));
+    }
+
+    /// Whether c̃ is the hash the commitment computed.
+    fn check(&self, p: Params, commitment: Commitment) -> Result<(), Error> {
+        let mut got = [0u8; 64];
+        commitment.finish(&mut got[..p.c_tilde_len]);
+        if got[..p.c_tilde_len] == *self.c_tilde { Ok(()) } else { Err(Error::InvalidSignature) }
+    }
+}
+
+/// Row `i` of t₁ in `pk`, coefficient `c`, times 2^d.
+fn t1_shifted(pk: &[u8], i: usize, c: usize) -> i32 {
+    // 10 bits at bit 10c of the row: in the two bytes from byte ⌊10c/8⌋.
+    let at = 32 + 320 * i + ((10 * c) >> 3);
+    let two = u32::from(pk[at]) | u32::from(pk.get(at + 1).copied().unwrap_or(0)) << 8;
+    (((two >> ((10 * c) & 7)) & 0x3ff) << D).cast_signed()
+}
+
+/// [`verify`] for the backends that stream (the Cortex-M0's): NTT(z) is held (ℓ KiB; its ℓ
+/// NTTs are done once), each entry of Â is multiplied into the row's accumulator as it is
+/// sampled (no polynomial holds it), and c·t₁·2^d is subtracted in R_q after the inverse NTT
+/// as τ signed shifts of t₁, read from `pk` (no NTT, no polynomial for c or t₁): ℓ + 1
+/// polynomials are live.
+#[inline(never)]
+fn verify_streamed<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    p: Params,
+    pk: &[u8],
+    mu: &[u8; 64],
+    sig: &[u8],
+) -> Result<(), Error> {
+    let rho: &[u8; 32] =
+        pk.get(..32).and_then(|r| r.try_into().ok()).ok_or(Error::InvalidLength)?;
+    if pk.len() != Params::pk_len(K) {
+        return Err(Error::InvalidLength);
+    }
+    let parts = SigParts::new::<K, L>(p, sig)?;
+    let mut z_hat = [const { Poly::ZERO }; L];
+    parts.z_hat(imp, p, &mut z_hat)?;
+    let c = Challenge::sample(imp.keccak(), parts.c_tilde, p.tau);
+    let mut commitment = Commitment::new(mu, p.gamma2);
+    let mut w = Poly::ZERO;
+    let mut start = 0;
+    for i in 0..K {
+        // w′ = NTT^−1(Â ∘ NTT(z)) − c·t₁·2^d, row i. Values in T_q are the same on every
+        // backend, so one coefficient's product is `portable`'s.
+        w.0 = [0; N];
+        for (j, zj) in z_hat.iter().enumerate() {
+            sample_uniform_each(imp.keccak(), rho, j as u8, i as u8, |n, a| {
+                w.0[n] += portable::product(a, zj.0[n]);
+            });
+        }
+        imp.inv_ntt(&mut w);
+        // |w| < q + τ·2^23 < 2^29.
+        c.sub_times(&mut w, |c| t1_shifted(pk, i, c));
+        parts.absorb_row(p, i, &mut start, &w, &mut commitment);
+    }
+    parts.check(p, commitment)
+}
+
+/// [`verify`] with all of Â sampled first (four entries at a time), NTT(z) computed once
+/// and c·t₁ as a product in T_q, for the backends that hold them. Not inlined, so they
 /// are on the stack only on that path.
 #[inline(never)]
-fn verify_holding_z<const K: usize, const L: usize>(
+fn verify_holding_a<const K: usize, const L: usize>(
     imp: MlDsaImpl,
     p: Params,
     pk: &[u8],
     mu: &[u8; 64],
     sig: &[u8],
 ) -> Result<(), Error> {
-    let z_len = 32 * p.z_bits() as usize;
-    let z = sig.get(p.c_tilde_len..p.c_tilde_len + z_len * L).ok_or(Error::InvalidLength)?;
+    let rho: &[u8; 32] =
+        pk.get(..32).and_then(|r| r.try_into().ok()).ok_or(Error::InvalidLength)?;
+    let parts = SigParts::new::<K, L>(p, sig)?;
     let mut z_hat = [const { Poly::ZERO }; L];
-    for (zj, out) in z.chunks_exact(z_len).zip(&mut z_hat) {
-        unpack_signed(zj, p.gamma1(), p.z_bits(), out);
-        imp.ntt(out);
-    }
-    let rho: &[u8; 32] = pk[..32].try_into().map_err(|_| Error::InvalidLength)?;
+    parts.z_hat(imp, p, &mut z_hat)?;
     let mut a = [const { [const { Poly::ZERO }; L] }; K];
     sample_matrix(imp, rho, &mut a);
-    verify_with::<K, L>(imp, p, pk, mu, sig, Some((&a, &z_hat)))
-}
-
-/// [`verify`] with Â and NTT(z) `held`, or streamed when `None`.
-fn verify_with<const K: usize, const L: usize>(
-    imp: MlDsaImpl,
-    p: Params,
-    pk: &[u8],
-    mu: &[u8; 64],
-    sig: &[u8],
-    held: Option<(&[[Poly; L]; K], &[Poly; L])>,
-) -> Result<(), Error> {
-    let rho: &[u8; 32] = pk[..32].try_into().map_err(|_| Error::InvalidLength)?;
-    let z_len = 32 * p.z_bits() as usize;
-    let (c_tilde, rest) = sig.split_at(p.c_tilde_len);
-    let (z, hint) = rest.split_at(z_len * L);
-    check_hint::<K>(p, hint)?;
-    let gamma1 = p.gamma1();
-    let mut acc = Poly::ZERO;
-    for zj in z.chunks_exact(z_len) {
-        unpack_signed(zj, gamma1, p.z_bits(), &mut acc);
-        if acc.0.iter().any(|&c| exceeds(c, gamma1 - p.beta) != 0) {
-            return Err(Error::SignatureOutOfRange);
-        }
-    }
     let mut c_hat = Poly::ZERO;
-    sample_in_ball(imp.keccak(), c_tilde, p.tau, &mut c_hat);
+    sample_in_ball(imp.keccak(), parts.c_tilde, p.tau, &mut c_hat);
     for c in &mut c_hat.0 {
         *c = -*c;
     }
     imp.ntt(&mut c_hat);
     let mut commitment = Commitment::new(mu, p.gamma2);
-    let mut tmp = [Poly::ZERO, Poly::ZERO];
+    let (mut acc, mut t1) = (Poly::ZERO, Poly::ZERO);
     let mut start = 0;
-    for i in 0..K {
+    for (i, row) in a.iter().enumerate() {
         // w′ = NTT^−1(Â ∘ NTT(z) − ĉ ∘ NTT(t₁·2^d)), row i.
-        row_times::<L>(
-            imp,
-            rho,
-            i,
-            held.map(|(a, _)| &a[i]),
-            |j, out| {
-                if let Some((_, z_hat)) = held {
-                    return Some(&z_hat[j]);
-                }
-                unpack_signed(&z[z_len * j..z_len * (j + 1)], gamma1, p.z_bits(), out);
-                imp.ntt(out);
-                None
-            },
-            &mut acc,
-            &mut tmp,
-        );
-        let t1 = &mut tmp[0];
-        unpack(&pk[32 + 320 * i..32 + 320 * (i + 1)], 10, |c, v| t1.0[c] = (v << D).cast_signed());
-        imp.ntt(t1);
-        imp.pointwise_acc(&mut acc, &c_hat, t1);
-        imp.inv_ntt(&mut acc);
-        let end = usize::from(hint[p.omega + i]);
-        let mut h = [false; N];
-        for &at in &hint[start..end] {
-            h[usize::from(at)] = true;
+        acc.0 = [0; N];
+        for (aij, zj) in row.iter().zip(&z_hat) {
+            imp.pointwise_acc(&mut acc, aij, zj);
         }
-        start = end;
-        commitment.absorb(|c| p.gamma2.use_hint(h[c], freeze(acc.0[c])));
+        unpack(&pk[32 + 320 * i..32 + 320 * (i + 1)], 10, |c, v| t1.0[c] = (v << D).cast_signed());
+        imp.ntt(&mut t1);
+        imp.pointwise_acc(&mut acc, &c_hat, &t1);
+        imp.inv_ntt(&mut acc);
+        parts.absorb_row(p, i, &mut start, &acc, &mut commitment);
     }
-    let mut got = [0u8; 64];
-    commitment.finish(&mut got[..p.c_tilde_len]);
-    if got[..p.c_tilde_len] == *c_tilde { Ok(()) } else { Err(Error::InvalidSignature) }
+    parts.check(p, commitment)
 }
 
 /// The checks of HintBitUnpack (FIPS 204 Algorithm 21): the running counts never decrease

@@ -32,13 +32,18 @@
 //! # Stack
 //!
 //! On `portable`, the one small devices run, nothing holds the matrix Â: each entry is
-//! sampled when its product is needed. Verification
-//! is streamed one row of Â at a time from the encoded key and signature, with four
-//! polynomials (4 KiB) live: the row's accumulator, the entry of Â, one decoded polynomial of
-//! z (transformed again for each row, which costs k·ℓ NTTs where holding ẑ would cost ℓ, and
-//! saves ℓ KiB) and ĉ. Signing holds ŷ and w (ℓ + k polynomials) besides. Measured on
-//! `thumbv6m-none-eabi` (`cargo xtask stack-sizes -p core-lattice --root …`, release without
-//! LTO, deepest static call chain): ML-DSA-44 `verify` **6.6 KiB** (`verify_mu` 5152 B →
+//! sampled when its product is needed. Verification holds NTT(z) (ℓ KiB, ℓ NTTs) and one
+//! row's accumulator: each entry of Â is multiplied into the accumulator as it is sampled,
+//! and c·t₁·2^d is subtracted after the inverse NTT as τ signed shifts of t₁ read from the
+//! encoded key (no NTT, no polynomial for ĉ or t₁), so ℓ + 1 polynomials are live and a
+//! verification costs ℓ + k NTTs. Signing holds ŷ and w (ℓ + k polynomials) besides. On
+//! 32-bit targets the products in T_q use 32-bit multiplications only (`portable::product`;
+//! the Cortex-M0 has no 64-bit product). Measured on the emulated micro:bit (`cargo xtask
+//! m0`, size profile, stack painting): ML-DSA-44 verification about 7.4 KiB (the m0-kat
+//! check's 14 720 B less its own 7 260-byte frame; `verify_streamed`'s frame is 6 340 B).
+//! Measured before on `thumbv6m-none-eabi` (`cargo xtask stack-sizes`, release without
+//! LTO, deepest static call chain, when verification held four polynomials and transformed
+//! z k·ℓ times): ML-DSA-44 `verify` 6.6 KiB (`verify_mu` 5152 B →
 //! c̃′ squeeze 592 → Keccak-f 736), key generation from a seed 15.5 KiB, signing 17.4 KiB.
 //! The holding paths (up to 79 KiB for ML-DSA-87 signing) are separate functions that are
 //! not inlined and are reached only from a vector backend's variant, so they cost the

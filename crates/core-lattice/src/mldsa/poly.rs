@@ -192,22 +192,42 @@ pub(crate) fn unpack_signed(input: &[u8], b: i32, bits: u32, p: &mut Poly) {
 /// ExpandA (Algorithm 32), coefficients in `0..q`. The matrix is public (ρ is in the public
 /// key), so the data-dependent loop leaks nothing secret.
 pub(crate) fn sample_uniform(keccak: KeccakImpl, rho: &[u8; 32], s: u8, r: u8, p: &mut Poly) {
+    sample_uniform_each(keccak, rho, s, r, |n, v| p.0[n] = v);
+}
+
+/// [`sample_uniform`] handing each coefficient to `f(index, value)` as it is sampled rather
+/// than storing it: a product with the entry then needs no polynomial for it.
+pub(crate) fn sample_uniform_each(
+    keccak: KeccakImpl,
+    rho: &[u8; 32],
+    s: u8,
+    r: u8,
+    mut f: impl FnMut(usize, i32),
+) {
     let mut xof = OneBlockShake::<168>::new(keccak, &[rho, &[s, r]]);
     let mut block = [0u8; 168];
     let mut n = 0;
     while n < N {
         xof.squeeze_block(&mut block);
-        n = rejection_fill(&block, p, n);
+        n = rejection_each(&block, n, &mut f);
     }
 }
 
 /// RejNTTPoly's loop over (the rest of) one block of SHAKE128 output: fills `p` from
-/// coefficient `n` on with the 23-bit values below q and returns how far it got.
-pub(crate) fn rejection_fill(block: &[u8], p: &mut Poly, mut n: usize) -> usize {
+/// coefficient `n` on with the 23-bit values below q and returns how far it got (for the
+/// four-way samplers).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn rejection_fill(block: &[u8], p: &mut Poly, n: usize) -> usize {
+    rejection_each(block, n, |n, v| p.0[n] = v)
+}
+
+/// [`rejection_fill`] handing each value to `f(index, value)`.
+#[inline]
+fn rejection_each(block: &[u8], mut n: usize, mut f: impl FnMut(usize, i32)) -> usize {
     for c in block.chunks_exact(3) {
         let v = u32::from(c[0]) | (u32::from(c[1]) << 8) | (u32::from(c[2] & 0x7f) << 16);
         if v < Q as u32 && n < N {
-            p.0[n] = v.cast_signed();
+            f(n, v.cast_signed());
             n += 1;
         }
     }
@@ -278,33 +298,82 @@ pub(crate) fn expand_mask(
     bytes.zeroize();
 }
 
-/// SampleInBall (FIPS 204 Algorithm 29) of the commitment hash c̃: τ coefficients ±1, the rest
-/// 0. Its loop and indices depend on c̃, which is public (signing declassifies it first; see
-/// `dsa::sign`).
-pub(crate) fn sample_in_ball(keccak: KeccakImpl, c_tilde: &[u8], tau: usize, c: &mut Poly) {
-    let mut xof = OneBlockShake::<136>::new(keccak, &[c_tilde]);
-    let mut block = [0u8; 136];
-    xof.squeeze_block(&mut block);
-    let signs = u64::from_le_bytes([
-        block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7],
-    ]);
-    let mut at = 8;
-    c.0 = [0; N];
-    for (k, i) in (N - tau..N).enumerate() {
-        let j = loop {
-            if at == block.len() {
-                xof.squeeze_block(&mut block);
-                at = 0;
+/// The challenge c of SampleInBall (FIPS 204 Algorithm 29) as its τ nonzero coefficients:
+/// each entry is an index below 256 plus 256 where the coefficient is −1 (it is +1 elsewhere).
+/// Multiplying by it is τ signed shifts ([`Challenge::sub_times`]).
+pub(crate) struct Challenge {
+    entries: [u16; 64],
+    tau: usize,
+}
+
+impl Challenge {
+    /// SampleInBall of the commitment hash c̃: τ coefficients ±1, the rest 0. Its loop and
+    /// indices depend on c̃, which is public (signing declassifies it first; see `dsa::sign`).
+    /// The algorithm's swap c_i ← c_j, c_j ← ±1 moves the entry at j (if any) to i, which no
+    /// entry holds yet (all are below i), and adds one at j.
+    pub(crate) fn sample(keccak: KeccakImpl, c_tilde: &[u8], tau: usize) -> Self {
+        let mut xof = OneBlockShake::<136>::new(keccak, &[c_tilde]);
+        let mut block = [0u8; 136];
+        xof.squeeze_block(&mut block);
+        let signs = u64::from_le_bytes([
+            block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7],
+        ]);
+        let mut at = 8;
+        let mut c = Self { entries: [0; 64], tau };
+        for (k, i) in (N - tau..N).enumerate() {
+            let j = loop {
+                if at == block.len() {
+                    xof.squeeze_block(&mut block);
+                    at = 0;
+                }
+                let j = u16::from(block[at]);
+                at += 1;
+                if usize::from(j) <= i {
+                    break j;
+                }
+            };
+            for e in &mut c.entries[..k] {
+                if *e & 0xff == j {
+                    *e = (*e & 0x100) | i as u16;
+                }
             }
-            let j = usize::from(block[at]);
-            at += 1;
-            if j <= i {
-                break j;
-            }
-        };
-        c.0[i] = c.0[j];
-        c.0[j] = 1 - 2 * ((signs >> k) & 1) as i32;
+            c.entries[k] = j | ((signs >> k) as u16 & 1) << 8;
+        }
+        c
     }
+
+    /// The challenge as a polynomial.
+    pub(crate) fn to_poly(&self, c: &mut Poly) {
+        c.0 = [0; N];
+        for &e in &self.entries[..self.tau] {
+            c.0[usize::from(e & 0xff)] = 1 - 2 * i32::from(e >> 8);
+        }
+    }
+
+    /// `acc` −= c·t in R_q = Z_q[X]/(X^256 + 1), unreduced, with t's coefficients `t(0)…t(255)`:
+    /// each adds or subtracts each `t(i)` once per entry, so `|t(i)|·τ` bounds the change.
+    /// Verification only: c is public, and so is t.
+    pub(crate) fn sub_times(&self, acc: &mut Poly, t: impl Fn(usize) -> i32) {
+        for i in 0..N {
+            let v = t(i);
+            for &e in &self.entries[..self.tau] {
+                // Bit 8 of i + e: the coefficient's sign, flipped where X^(i + index) wraps
+                // past X^256 = −1.
+                let k = i + usize::from(e);
+                if k & 0x100 == 0 {
+                    acc.0[k & 0xff] -= v;
+                } else {
+                    acc.0[k & 0xff] += v;
+                }
+            }
+        }
+    }
+}
+
+/// SampleInBall (FIPS 204 Algorithm 29) of the commitment hash c̃ as a polynomial (see
+/// [`Challenge::sample`]).
+pub(crate) fn sample_in_ball(keccak: KeccakImpl, c_tilde: &[u8], tau: usize, c: &mut Poly) {
+    Challenge::sample(keccak, c_tilde, tau).to_poly(c);
 }
 
 #[cfg(test)]
@@ -374,6 +443,30 @@ mod tests {
         for z in 0..16u32 {
             assert_eq!(coeff_from_half_byte(z, 2), (z < 15, 2 - (z % 5).cast_signed()));
             assert_eq!(coeff_from_half_byte(z, 4), (z < 9, 4 - z.cast_signed()));
+        }
+    }
+
+    /// The challenge's signed shifts are the product in Z[X]/(X^256 + 1), checked against
+    /// schoolbook multiplication by its polynomial.
+    #[test]
+    fn challenge_product_matches_schoolbook() {
+        let keccak = <KeccakImpl as crate::Implementation>::best();
+        for (tau, seed) in [(39, 1u8), (49, 2), (60, 3)] {
+            let c = Challenge::sample(keccak, &[seed; 32], tau);
+            let mut dense = Poly::ZERO;
+            c.to_poly(&mut dense);
+            assert_eq!(dense.0.iter().filter(|&&x| x != 0).count(), tau);
+            let t = |i: usize| i32::from((i as u16).wrapping_mul(7919) & 1023) - 512;
+            let mut want = [0i32; N];
+            for (j, &cj) in dense.0.iter().enumerate() {
+                for i in 0..N {
+                    let (k, sign) = if i + j < N { (i + j, 1) } else { (i + j - N, -1) };
+                    want[k] -= sign * cj * t(i);
+                }
+            }
+            let mut got = Poly::ZERO;
+            c.sub_times(&mut got, t);
+            assert_eq!(got.0, want, "tau = {tau}");
         }
     }
 

@@ -59,27 +59,70 @@ pub(crate) const F: i32 =
     centre(R_MOD_Q * R_MOD_Q % Q as u64 * pow_mod(256, Q as u64 - 2) % Q as u64);
 
 /// Montgomery reduction: `a·R^−1 mod q`, in `-q..q`, for `|a| < q·2^31`.
+#[cfg(any(test, target_pointer_width = "64"))]
 #[inline]
 pub(crate) fn montgomery_reduce(a: i64) -> i32 {
     let t = (a as i32).wrapping_mul(QINV);
     ((a - i64::from(t) * i64::from(Q)) >> 32) as i32
 }
 
+/// `a·b·R^−1 mod q`, in `-q..q`, for `|a·b| < q·2^31`: one coefficient of a product in T_q.
+/// Where 64-bit multiplication is native, [`montgomery_reduce`] of the `i64` product.
+#[cfg(target_pointer_width = "64")]
+#[inline]
+pub(crate) fn product(a: i32, b: i32) -> i32 {
+    montgomery_reduce(i64::from(a) * i64::from(b))
+}
+
+/// `a·b·R^−1 mod q` as [`product_split`] computes it, where 64-bit products are a call
+/// (`__aeabi_lmul` on the Cortex-M0, two per product).
+#[cfg(not(target_pointer_width = "64"))]
+#[inline(always)]
+pub(crate) fn product(a: i32, b: i32) -> i32 {
+    product_split(a, b)
+}
+
+/// The high word ⌊x·y / 2^32⌋ of the product of `x` and `y` from four 16×16-bit products
+/// (32-bit multiplications only), for `|x| + |y| < 2^31 − 2^18`: the middle sum
+/// `xh·yl + xl·yh + (xl·yl >> 16)` then fits an `i32`.
+#[inline(always)]
+fn high_word(x: i32, y: i32) -> i32 {
+    let (xh, xl) = (x >> 16, x & 0xffff);
+    let (yh, yl) = (y >> 16, y & 0xffff);
+    let low = (xl.cast_unsigned() * yl.cast_unsigned()) >> 16;
+    let mid = xh * yl + xl * yh + low.cast_signed();
+    xh * yh + (mid >> 16)
+}
+
+/// Montgomery's `a·b·R^−1` with 32-bit multiplications only, equal to
+/// `montgomery_reduce(a·b)`: with t = (a·b mod 2^32)·q^−1 mod 2^32, a·b − t·q is a multiple
+/// of 2^32, so its high word is high(a·b) − high(t·q) exactly. For `|a·b| < q·2^31` and
+/// `|a| + |b| < 2^31 − 2^18` (the NTTs' operands are far smaller).
+#[cfg_attr(target_pointer_width = "64", allow(dead_code))]
+#[inline(always)]
+fn product_split(a: i32, b: i32) -> i32 {
+    let t = a.wrapping_mul(b).wrapping_mul(QINV);
+    high_word(a, b) - high_word(t, Q)
+}
+
 /// The NTT (FIPS 204 Algorithm 41), in place. Coefficients in `-2^31 + 8q..2^31 − 8q` in;
-/// out, each has grown by less than 8q (every layer adds less than q).
+/// out, each has grown by less than 8q (every layer adds less than q). The loops step by
+/// hand: `step_by` divides (`__aeabi_uidiv` on the Cortex-M0).
 pub(crate) fn ntt(p: &mut Poly) {
     let a = &mut p.0;
     let mut m = 0;
     let mut len = 128;
     while len >= 1 {
-        for start in (0..N).step_by(2 * len) {
+        let mut start = 0;
+        while start < N {
             m += 1;
-            let zeta = i64::from(ZETAS[m]);
+            let zeta = ZETAS[m];
             for j in start..start + len {
-                let t = montgomery_reduce(zeta * i64::from(a[j + len]));
+                let t = product(zeta, a[j + len]);
                 a[j + len] = a[j] - t;
                 a[j] += t;
             }
+            start += 2 * len;
         }
         len >>= 1;
     }
@@ -96,20 +139,22 @@ pub(crate) fn inv_ntt(p: &mut Poly) {
     let mut m = N;
     let mut len = 1;
     while len < N {
-        for start in (0..N).step_by(2 * len) {
+        let mut start = 0;
+        while start < N {
             m -= 1;
-            let zeta = -i64::from(ZETAS[m]);
+            let zeta = -ZETAS[m];
             for j in start..start + len {
                 // The sums double each layer: at most 6 283 008·2^8 < 2^31 at the end.
                 let t = a[j];
                 a[j] = t + a[j + len];
-                a[j + len] = montgomery_reduce(zeta * i64::from(t - a[j + len]));
+                a[j + len] = product(zeta, t - a[j + len]);
             }
+            start += 2 * len;
         }
         len <<= 1;
     }
     for c in a.iter_mut() {
-        *c = montgomery_reduce(i64::from(F) * i64::from(*c));
+        *c = product(F, *c);
     }
 }
 
@@ -118,7 +163,7 @@ pub(crate) fn inv_ntt(p: &mut Poly) {
 /// (true of any two NTT outputs of this crate's inputs).
 pub(crate) fn pointwise_acc(acc: &mut Poly, a: &Poly, b: &Poly) {
     for ((c, x), y) in acc.0.iter_mut().zip(&a.0).zip(&b.0) {
-        *c += montgomery_reduce(i64::from(*x) * i64::from(*y));
+        *c += product(*x, *y);
     }
 }
 
@@ -168,6 +213,29 @@ mod tests {
         for (i, (got, want)) in acc.0.iter().zip(want).enumerate() {
             assert!(got.abs() < Q);
             assert_eq!(modq(i64::from(*got)), modq(want), "coefficient {i}");
+        }
+    }
+
+    /// The 32-bit-only product is Montgomery's, at the extremes of its ranges and on a spread
+    /// of operands.
+    #[test]
+    fn product_split_is_montgomery_reduce() {
+        let bound = i32::MAX - (1 << 18);
+        let check = |a: i32, b: i32| {
+            let want = montgomery_reduce(i64::from(a) * i64::from(b));
+            assert_eq!(product_split(a, b), want, "{a}·{b}");
+        };
+        for (a, b) in [(0, 0), (Q - 1, bound - Q), (-Q, -(bound - Q)), (1_608_000_000, F)] {
+            check(a, b);
+        }
+        let mut x = 0x1234_5678u32;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let a = (x.cast_signed() >> (x & 7)).clamp(-(bound - Q), bound - Q);
+            let b = (x.rotate_left(11) & 0x00ff_ffff).cast_signed() - (1 << 23);
+            check(a, b.clamp(-Q, Q));
         }
     }
 

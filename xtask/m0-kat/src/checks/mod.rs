@@ -14,6 +14,7 @@ mod ec25519;
 mod harness;
 mod hash;
 mod inject;
+mod mldsa;
 mod mlkem;
 mod nist;
 mod rsa;
@@ -29,6 +30,7 @@ const SUITES: &[&[Check]] = &[
     nist::CHECKS,
     rsa::CHECKS,
     mlkem::CHECKS,
+    mldsa::CHECKS,
     inject::CHECKS,
 ];
 
