@@ -350,7 +350,7 @@ impl Challenge {
         }
     }
 
-    /// `acc` −= c·t in R_q = Z_q[X]/(X^256 + 1), unreduced, with t's coefficients `t(0)…t(255)`:
+    /// `acc` −= c·t in R_q = Z_q\[X\]/(X^256 + 1), unreduced, with t's coefficients `t(0)…t(255)`:
     /// each adds or subtracts each `t(i)` once per entry, so `|t(i)|·τ` bounds the change.
     /// Verification only: c is public, and so is t.
     pub(crate) fn sub_times(&self, acc: &mut Poly, t: impl Fn(usize) -> i32) {
