@@ -19,7 +19,13 @@ pub fn declassify<T: Copy>(value: T) -> T {
     #[cfg(all(feature = "ct-check", target_arch = "x86_64"))]
     {
         let mut value = value;
-        make_defined(core::ptr::from_mut(&mut value).cast(), size_of::<T>());
+        // SAFETY: the range is exactly `value`, a live local.
+        unsafe {
+            core_asm::valgrind::make_mem_defined(
+                core::ptr::from_mut(&mut value).cast(),
+                size_of::<T>(),
+            );
+        }
         // Read back through memory, so the compiler cannot keep using a copy made before the
         // request.
         // SAFETY: `value` is a live, initialised local of type `T`.
@@ -30,56 +36,11 @@ pub fn declassify<T: Copy>(value: T) -> T {
 }
 
 /// `x`, through a value barrier the optimiser cannot see through, on Arm; elsewhere `x`
-/// unchanged. Thumb-1 (the Cortex-M0) has no conditional select, so when LLVM recognises a
-/// carry or borrow computed from secret words (`a < b`, an `overflowing_sub`, the top bit of a
-/// difference) it turns it into a compare and a conditional branch. Passing the word the flag
-/// is extracted from through this barrier hides where it came from, and the extraction stays
-/// arithmetic. The empty assembly costs nothing: it claims to change `x` in its register.
+/// unchanged: [`core_asm::ct::value_barrier_u32`], which says why.
 #[inline(always)]
 #[must_use]
 pub fn value_barrier(x: u32) -> u32 {
-    #[cfg(target_arch = "arm")]
-    {
-        let mut x = x;
-        // SAFETY: an empty assembly statement that only claims to change `x` in its register;
-        // it touches no memory, stack or flags.
-        unsafe {
-            core::arch::asm!(
-                "/* {0} */",
-                inout(reg) x,
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
-        x
-    }
-    #[cfg(not(target_arch = "arm"))]
-    x
-}
-
-/// Memcheck's `VG_USERREQ__MAKE_MEM_DEFINED` on `len` bytes at `ptr` (`memcheck.h`:
-/// `VG_USERREQ_TOOL_BASE('M', 'C') + 2`), through valgrind's x86-64 client-request sequence.
-#[cfg(all(feature = "ct-check", target_arch = "x86_64"))]
-#[inline(never)]
-fn make_defined(ptr: *mut u8, len: usize) {
-    const MAKE_MEM_DEFINED: usize = (((b'M' as usize) << 24) | ((b'C' as usize) << 16)) + 2;
-    let args = [MAKE_MEM_DEFINED, ptr as usize, len, 0, 0, 0];
-    // SAFETY: the rotations of `rdi` total 128 bits and `xchg rbx, rbx` swaps a register with
-    // itself, so natively nothing changes but the flags (clobbered by default). Under valgrind
-    // the core reads the six words at `rax`, alive for the call, and only changes memcheck's
-    // shadow state of `len` bytes at `ptr`, which the caller owns; `rdx` gets the result.
-    unsafe {
-        core::arch::asm!(
-            "rol rdi, 3",
-            "rol rdi, 13",
-            "rol rdi, 61",
-            "rol rdi, 51",
-            "xchg rbx, rbx",
-            inout("rdx") 0usize => _,
-            in("rax") args.as_ptr(),
-            inout("rdi") 0usize => _,
-            options(nostack),
-        );
-    }
+    core_asm::ct::value_barrier_u32(x)
 }
 
 #[cfg(test)]

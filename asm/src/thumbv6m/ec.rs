@@ -1,0 +1,1 @@
+//! Thumb-1 (Cortex-M0) kernels for core-ec.

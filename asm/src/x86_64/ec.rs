@@ -1,0 +1,1 @@
+//! `x86_64` kernels for core-ec.
