@@ -12,10 +12,12 @@ use core::sync::atomic::{AtomicU32, Ordering};
 // dispatcher takes its portable code, which is what Miri is there to check.
 #[cfg(all(target_arch = "aarch64", not(miri)))]
 mod aarch64;
+mod select;
 mod tokens;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod x86;
 
+pub use select::Implementation;
 pub use tokens::*;
 
 /// A set of CPU features, as a bit set. Cheap to copy; compare with [`Features::contains`].
