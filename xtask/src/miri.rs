@@ -1,0 +1,97 @@
+//! `cargo xtask miri`: the portable code paths under Miri, which checks every memory access,
+//! alignment, initialisation and aliasing rule the interpreter sees. The crates are built
+//! without `asm` (`--no-default-features --features std`) and core-cpu detects nothing under
+//! `cfg(miri)`, so every dispatcher takes its Rust code.
+//!
+//! Miri runs a few thousand times slower than native code, so the stage runs the chosen
+//! subset in [`RUNS`] (unit tests by module, each short) and keeps to about five minutes on
+//! two cores once built; the reasons each crate's other tests are left out are in the list.
+//! Miri needs nightly with its `miri` and `rust-src` components, which this installs when
+//! missing (`rustup toolchain install nightly --component miri,rust-src`), then `cargo miri
+//! setup` (its own sysroot, built once); the build goes to `target/miri`.
+
+use std::process::Command;
+
+use crate::util::{self, Report, StageResult};
+
+/// The toolchain Miri ships with.
+const TOOLCHAIN: &str = "nightly";
+
+/// One `cargo miri test` invocation.
+struct Run {
+    /// The package.
+    krate: &'static str,
+    /// Its features (`--no-default-features` always: no `asm`).
+    features: &'static str,
+    /// Test-name filters passed to the harness (`--skip X` among them); empty runs them all.
+    filters: &'static [&'static str],
+}
+
+/// What runs under Miri. Left out everywhere: integration tests under `tests/` (vector files
+/// and proptest cases by the hundred, minutes each under Miri) and the dev-dependency peers
+/// they compare against (ring and aws-lc call C, which Miri cannot run).
+const RUNS: &[Run] = &[
+    // Detection, the cache, the tokens and the selection macro, all of it.
+    Run { krate: "core-cpu", features: "std", filters: &[] },
+    // The unit tests but the pooled OS source (`madvise`, which Miri does not emulate) and the
+    // `io` adapters (megabytes of input).
+    Run {
+        krate: "core-hash",
+        features: "std",
+        filters: &["--skip", "pooled_random::", "--skip", "io::"],
+    },
+];
+
+/// Runs the `miri` stages into `report`: setup, then one stage per crate.
+pub(crate) fn run(report: &mut Report) {
+    if !report.stage("miri setup", install) {
+        report.skip("miri", "nightly with miri could not be installed");
+        return;
+    }
+    for run in RUNS {
+        report.stage(&format!("miri {}", run.krate), || test(run));
+    }
+}
+
+/// `rustup run nightly cargo miri …`, without the variables cargo set for xtask (which name
+/// the pinned toolchain's cargo and rustc).
+fn cargo_miri() -> Command {
+    let mut cmd = Command::new("rustup");
+    cmd.args(["run", TOOLCHAIN, "cargo", "miri"]).current_dir(util::workspace_root());
+    for var in ["CARGO", "RUSTC", "RUSTDOC", "RUSTUP_TOOLCHAIN", "CARGO_MANIFEST_DIR"] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+/// Installs nightly with Miri if missing, then Miri's sysroot.
+fn install() -> StageResult {
+    if util::find_program("rustup").is_none() {
+        return Err("rustup is needed to install the nightly toolchain Miri ships with \
+                    (see https://rustup.rs)"
+            .into());
+    }
+    let list = ["component", "list", "--installed", "--toolchain", TOOLCHAIN];
+    let installed = util::output(Command::new("rustup").args(list)).unwrap_or_default();
+    let has = |c: &str| installed.lines().any(|l| l.starts_with(c));
+    if !has("miri") || !has("rust-src") {
+        util::run(Command::new("rustup").args([
+            "toolchain",
+            "install",
+            TOOLCHAIN,
+            "--profile",
+            "minimal",
+            "--component",
+            "miri,rust-src",
+        ]))?;
+    }
+    util::run(cargo_miri().arg("setup"))
+}
+
+/// One crate's tests under Miri.
+fn test(run: &Run) -> StageResult {
+    let mut cmd = cargo_miri();
+    cmd.args(["test", "-p", run.krate, "--lib", "--no-default-features", "--features"]);
+    cmd.arg(run.features).arg("--").args(run.filters);
+    util::run(&mut cmd)
+}
