@@ -5,6 +5,7 @@
 //!   outside the [`ASM_ALLOWED`] files that still hold theirs (issue 28 empties that list);
 //! - `unsafe-budget`: the `unsafe` keywords in those crates' `src/`, outside the intrinsic
 //!   backend files (see [`is_intrinsic_backend`]), may not exceed [`UNSAFE_BASELINE`];
+//! - `labels`: implementation labels spell a CPU feature one way (`x86_avx512_ifma`);
 //! - `no-asm-build`: each primitive crate and core-asm, built without default features (so
 //!   without `asm`) for `x86_64` and the Cortex-M0, emits no inline assembly with instructions
 //!   in its LLVM IR.
@@ -46,6 +47,11 @@ const ASM_ALLOWED: &[&str] = &[
     "crates/core-rsa/src/mont/portable15.rs",
     "crates/core-rsa/src/mont/x86_adx.rs",
 ];
+
+/// The crates whose builds without `asm` still hold assembly (the [`ASM_ALLOWED`] files'
+/// Thumb-1 and x86 kernels, compiled whatever the feature): `no-asm-build` reports them and
+/// fails only for the others. Issue 28 empties this list with [`ASM_ALLOWED`].
+const NO_ASM_PENDING: &[&str] = &["core-aead", "core-ec", "core-rsa"];
 
 /// The `unsafe` keywords counted by [`unsafe_budget`] when the check was added (main a4a5103:
 /// 81 in the Thumb-1, `portable`/`ct32`, `mont15`, `safegcd` and `p256`/`p384_x86_adx` files
@@ -277,7 +283,9 @@ pub(crate) fn no_asm_build(ws: &Workspace) -> StageResult {
             println!("{where_}: {} inline assembly block(s) of its own", found.len());
             found.sort();
             found.dedup();
-            if !found.is_empty() {
+            if !found.is_empty() && NO_ASM_PENDING.contains(krate) {
+                println!("  (pending issue 28: {})", found.join(" "));
+            } else if !found.is_empty() {
                 failures.push(format!("{where_} has assembly without `asm`: {}", found.join(" ")));
             }
         }
@@ -285,9 +293,61 @@ pub(crate) fn no_asm_build(ws: &Workspace) -> StageResult {
     if failures.is_empty() { Ok(()) } else { Err(failures.join("; ")) }
 }
 
+/// How each CPU feature is spelled in implementation labels, where it has been spelled more
+/// than one way: a label naming the feature (the first string) must use the second.
+const SPELLINGS: &[(&str, &str)] = &[("ifma", "avx512_ifma")];
+
+/// Files whose labels still use another spelling; issue 28's core-ec helper renames
+/// `x86_ifma`, then this list goes.
+const SPELLING_PENDING: &[&str] = &["crates/core-ec/src/curve25519/mod.rs"];
+
+/// The implementation labels (`"x86_…"`, `"aarch64_…"` string literals) in `text` that spell a
+/// feature otherwise than [`SPELLINGS`] says.
+fn misspelled_labels(text: &str) -> Vec<&str> {
+    text.split('"')
+        .skip(1)
+        .step_by(2)
+        .filter(|l| l.starts_with("x86_") || l.starts_with("aarch64_"))
+        .filter(|l| l.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'))
+        .filter(|l| SPELLINGS.iter().any(|(f, spelled)| l.contains(f) && !l.contains(spelled)))
+        .collect()
+}
+
+/// `labels`: implementation labels spell each CPU feature one way ([`SPELLINGS`]).
+pub(crate) fn label_spellings(ws: &Workspace) -> StageResult {
+    let mut found = Vec::new();
+    for dir in library_dirs(ws) {
+        for file in rust_files(&dir.join("src")) {
+            let rel = relative(&ws.root, &file);
+            let text = fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            for label in misspelled_labels(&text) {
+                if SPELLING_PENDING.contains(&rel.as_str()) {
+                    println!("pending issue 28: {rel}: {label}");
+                } else {
+                    found.push(format!("{rel}: {label}"));
+                }
+            }
+        }
+    }
+    if found.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("labels with another spelling of a feature: {}", found.join(", ")))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_spell_features_one_way() {
+        assert_eq!(
+            misspelled_labels(r#"X(A) => "x86_avx512ifma", Y => "x86_ifma", "x86_avx512_ifma""#),
+            ["x86_avx512ifma", "x86_ifma"]
+        );
+        assert!(misspelled_labels(r#""x86_64", "x86_adx", "aarch64""#).is_empty());
+    }
 
     #[test]
     fn asm_invocations_are_told_from_prose() {

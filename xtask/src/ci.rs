@@ -35,7 +35,8 @@ pub(crate) enum Stage {
     /// `cargo test` of every workspace member (the primitive crates as `cross` selects them).
     Test,
     /// Where assembly and `unsafe` may be: no assembly outside `asm/` but the allowlisted
-    /// files, `unsafe` outside it and the intrinsic backends within its baseline.
+    /// files, `unsafe` outside it and the intrinsic backends within its baseline, one
+    /// spelling per CPU feature in implementation labels.
     Checks,
     /// `cargo doc --workspace --no-deps`, with and without private items, warnings denied.
     Doc,
@@ -161,6 +162,7 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
     });
     stage(report, Stage::Checks, "asm-home", &|| checks::asm_home(ws));
     stage(report, Stage::Checks, "unsafe-budget", &|| checks::unsafe_budget(ws));
+    stage(report, Stage::Checks, "labels", &|| checks::label_spellings(ws));
     stage(report, Stage::Clippy, "clippy", &|| {
         let workspace =
             cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[]);

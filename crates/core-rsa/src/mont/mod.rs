@@ -50,7 +50,7 @@ core_cpu::implementation_enum! {
             /// 52-bit limbs with AVX-512 IFMA for the exponentiations modulo numbers of 7 to 32
             /// 64-bit limbs (RSA-2048 to RSA-4096 private keys) and public ones up to 64 limbs,
             /// MULX/ADCX/ADOX for the rest.
-            X86Avx512Ifma(core_cpu::Avx512Ifma, core_cpu::Adx) => "x86_avx512ifma",
+            X86Avx512Ifma(core_cpu::Avx512Ifma, core_cpu::Adx) => "x86_avx512_ifma",
             /// 64-bit limbs with MULX/ADCX/ADOX carry chains.
             X86Adx(core_cpu::Adx) => "x86_adx",
         }
