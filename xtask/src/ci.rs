@@ -1,22 +1,26 @@
-//! `cargo xtask ci`: everything CI checks, in order — formatting, clippy (host, `tls` without
-//! TLS 1.2 too, and the firmware on `thumbv6m-none-eabi`), the host test suite, rustdoc (private items too) with warnings denied, a
-//! `no_std` `thumbv6m-none-eabi` build of every primitive crate and of `tls` with and without
-//! TLS 1.2, the Cortex-M0 run with its
-//! self-test, the Cortex-M0+ cost model (counted, without the per-operation flash images),
-//! the qemu-user cross tests, the constant-time check under valgrind (`ct`) and a short
-//! fuzzing pass over every target (`fuzz`), and BoringSSL's TLS test suite (`bogo`) when
-//! `HALITE_BOGO_BORINGSSL` names a BoringSSL checkout (skipped otherwise). Every stage runs even after a failure (unless
-//! `--fail-fast`), so one CI run reports everything that is wrong.
+//! `cargo xtask ci`: everything CI checks, in order — formatting, where assembly and `unsafe`
+//! may be (`checks`), clippy (host, `tls` without TLS 1.2 too, and the firmware on
+//! `thumbv6m-none-eabi`), the host test suite, rustdoc (private items too) with warnings denied,
+//! a `no_std` `thumbv6m-none-eabi` build of every primitive crate and of `tls` with and without
+//! TLS 1.2, the same crates without `asm` holding no assembly (`no-asm-build`), the Cortex-M0
+//! run with its self-test, the Cortex-M0+ cost model (counted, without the per-operation flash
+//! images), the qemu-user cross tests, the constant-time check under valgrind (`ct`), a short
+//! fuzzing pass over every target (`fuzz`), the portable paths under Miri (`miri`), and
+//! BoringSSL's TLS test suite (`bogo`) when `HALITE_BOGO_BORINGSSL` names a BoringSSL checkout
+//! (skipped otherwise). Every stage runs even after a failure (unless `--fail-fast`), so one CI
+//! run reports everything that is wrong.
 
 use std::io::IsTerminal;
 
 use clap::{Args, ValueEnum};
 
 use crate::bogo::{self, BogoArgs};
+use crate::checks;
 use crate::cross::{self, CrossArgs};
 use crate::ct::{self, CtArgs};
 use crate::fuzz::{self, FuzzArgs};
 use crate::m0::{self, M0Args};
+use crate::miri;
 use crate::speed;
 use crate::util::{self, Need, Report, StageResult};
 use crate::workspace::{Workspace, package_args};
@@ -30,10 +34,16 @@ pub(crate) enum Stage {
     Clippy,
     /// `cargo test` of every workspace member (the primitive crates as `cross` selects them).
     Test,
+    /// Where assembly and `unsafe` may be: no assembly outside `asm/` but the allowlisted
+    /// files, `unsafe` outside it and the intrinsic backends within its baseline, one
+    /// spelling per CPU feature in implementation labels.
+    Checks,
     /// `cargo doc --workspace --no-deps`, with and without private items, warnings denied.
     Doc,
     /// A `no_std` Cortex-M0 build of every primitive crate.
     NoStd,
+    /// The primitive crates built without `asm` (host and Cortex-M0) hold no assembly.
+    NoAsmBuild,
     /// `cargo xtask m0 --self-test`.
     M0,
     /// `cargo xtask m0 --cost --no-flash`: the cost-model firmware builds, runs and is counted.
@@ -44,6 +54,8 @@ pub(crate) enum Stage {
     Ct,
     /// `cargo xtask fuzz --seconds 10`: a smoke pass over every fuzz target.
     Fuzz,
+    /// `cargo xtask miri`: the portable paths' unit tests under Miri, without `asm`.
+    Miri,
     /// `cargo xtask bogo --boringssl $HALITE_BOGO_BORINGSSL`, when that names a checkout.
     Bogo,
 }
@@ -148,6 +160,9 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
             if std::io::stdout().is_terminal() { &[] } else { &["--", "--color", "never"] };
         cargo(&[&["fmt", "--all", "--check"], plain].concat(), &[])
     });
+    stage(report, Stage::Checks, "asm-home", &|| checks::asm_home(ws));
+    stage(report, Stage::Checks, "unsafe-budget", &|| checks::unsafe_budget(ws));
+    stage(report, Stage::Checks, "labels", &|| checks::label_spellings(ws));
     stage(report, Stage::Clippy, "clippy", &|| {
         let workspace =
             cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[]);
@@ -170,6 +185,8 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
         both(private, cargo(&["doc", "--workspace", "--no-deps"], &deny))
     });
     stage(report, Stage::NoStd, "no-std", &|| no_std(ws));
+    // After no-std, whose Cortex-M0 builds of the dependencies it reuses.
+    stage(report, Stage::NoAsmBuild, "no-asm-build", &|| checks::no_asm_build(ws));
     if args.runs(Stage::M0) {
         m0::run(report, ws, &M0Args { self_test: true, ..M0Args::default() });
     } else {
@@ -195,6 +212,11 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
         fuzz::run(report, ws, &FuzzArgs { seconds: fuzz::CI_SECONDS, target: None });
     } else {
         report.skip("fuzz", "--skip");
+    }
+    if args.runs(Stage::Miri) {
+        miri::run(report);
+    } else {
+        report.skip("miri", "--skip");
     }
     // BoringSSL is never part of the project: the stage runs where a checkout is named.
     match std::env::var_os(BOGO_ENV).filter(|v| !v.is_empty()) {

@@ -15,6 +15,7 @@ use clap::{Parser, Subcommand};
 
 mod bearssl;
 mod bogo;
+mod checks;
 mod ci;
 mod cost;
 mod cross;
@@ -25,6 +26,7 @@ mod fuzz;
 mod json;
 mod m0;
 mod m0tls;
+mod miri;
 mod pkcs8;
 mod size;
 mod speed;
@@ -51,8 +53,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Task {
-    /// Everything CI runs: fmt, clippy, test, doc, no-std builds, m0 --self-test, cross, ct,
-    /// fuzz (a short pass).
+    /// Everything CI runs: fmt, source checks, clippy, test, doc, no-std builds, the no-asm
+    /// builds, m0 --self-test, cross, ct, fuzz (a short pass), miri.
     Ci(ci::CiArgs),
     /// Build the Cortex-M0 firmware, run it on QEMU's micro:bit model, report its code size.
     M0(m0::M0Args),
@@ -65,6 +67,9 @@ enum Task {
     /// Run the cargo-fuzz targets under `fuzz/` (nightly and cargo-fuzz are installed if
     /// missing), failing on any crash.
     Fuzz(fuzz::FuzzArgs),
+    /// Run the portable code paths' unit tests under Miri, without `asm` (nightly with Miri
+    /// is installed if missing).
+    Miri,
     /// Run BoringSSL's TLS test suite (`BoGo`) from a BoringSSL checkout against Halite's
     /// client and server through `bogo-shim`.
     Bogo(bogo::BogoArgs),
@@ -92,7 +97,7 @@ fn main() -> ExitCode {
         Task::Ct(_) => ct::needs(),
         Task::StackSizes(_) => stacks::needs(),
         Task::Speed(_) => speed::needs(),
-        Task::Fuzz(_) | Task::Bogo(_) => Vec::new(),
+        Task::Fuzz(_) | Task::Miri | Task::Bogo(_) => Vec::new(),
     };
     let mut workspace = None;
     report.stage("preflight", || {
@@ -107,6 +112,7 @@ fn main() -> ExitCode {
             Task::Cross(args) => cross::run(&mut report, &ws, args),
             Task::Ct(args) => ct::run(&mut report, &ws, args),
             Task::Fuzz(args) => fuzz::run(&mut report, &ws, args),
+            Task::Miri => miri::run(&mut report),
             Task::Bogo(args) => bogo::run(&mut report, args),
             Task::StackSizes(args) => stacks::run(&mut report, args),
             Task::Speed(args) => speed::run(&mut report, args),

@@ -8,12 +8,16 @@ extern crate std;
 use core::fmt;
 use core::sync::atomic::{AtomicU32, Ordering};
 
-#[cfg(target_arch = "aarch64")]
+// Under Miri neither CPUID nor the OS's HWCAP can be interpreted: nothing is detected, so every
+// dispatcher takes its portable code, which is what Miri is there to check.
+#[cfg(all(target_arch = "aarch64", not(miri)))]
 mod aarch64;
+mod select;
 mod tokens;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(miri)))]
 mod x86;
 
+pub use select::Implementation;
 pub use tokens::*;
 
 /// A set of CPU features, as a bit set. Cheap to copy; compare with [`Features::contains`].
@@ -246,13 +250,14 @@ fn env_disabled() -> Features {
     Features::NONE
 }
 
-/// What the hardware and OS support, ignoring any mask.
+/// What the hardware and OS support, ignoring any mask: nothing under Miri, which interprets
+/// neither CPUID nor the OS's feature queries.
 fn detect() -> Features {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     let found = x86::detect();
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(all(target_arch = "aarch64", not(miri)))]
     let found = aarch64::detect();
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    #[cfg(any(miri, not(any(target_arch = "x86_64", target_arch = "aarch64"))))]
     let found = Features::NONE;
     found
 }
@@ -316,7 +321,14 @@ mod tests {
         assert!(detect().contains(features()));
     }
 
-    #[cfg(target_arch = "x86_64")]
+    /// Under Miri nothing is detected, so every backend choice falls to portable code.
+    #[cfg(miri)]
+    #[test]
+    fn miri_detects_nothing() {
+        assert_eq!(features(), Features::NONE);
+    }
+
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
     #[test]
     fn x86_64_has_sse2() {
         // SSE2 is part of the x86_64 baseline; only a mask can remove it.

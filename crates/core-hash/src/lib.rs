@@ -10,7 +10,6 @@ mod ct;
 mod drbg;
 mod hkdf;
 mod hmac;
-mod implementation_enum;
 #[cfg(feature = "std")]
 mod io;
 mod md;
@@ -61,8 +60,8 @@ pub use tls12_prf::tls12_prf;
 
 use core::fmt::Debug;
 
-#[doc(hidden)]
-pub use core_cpu as __core_cpu;
+// The selection mechanism lives in core-cpu; these paths predate the move and stay.
+pub use core_cpu::{Implementation, implementation_enum};
 
 /// The largest [`Hash::OUTPUT_LEN`] of any hash in this crate (SHA-512).
 pub const MAX_OUTPUT_LEN: usize = 64;
@@ -110,27 +109,6 @@ pub fn implementations() -> impl Iterator<Item = Registered> {
     #[cfg(feature = "legacy")]
     let all = all.chain(registered::<Md5Impl>("md5"));
     all
-}
-
-/// One implementation of an algorithm: a backend such as `portable` or `x86_shani`.
-pub trait Implementation: Copy + Debug + PartialEq + Eq + 'static {
-    /// The names of every implementation of this algorithm, whether or not this CPU can run
-    /// it, so a test can say which ones it could not check.
-    const ALL: &'static [&'static str];
-
-    /// This implementation's name, as in [`Implementation::ALL`].
-    fn name(self) -> &'static str;
-
-    /// The fastest implementation this CPU can run (the one `new()` uses).
-    fn best() -> Self;
-
-    /// Every implementation this CPU can run, fastest first; the portable one is always last.
-    fn available() -> impl Iterator<Item = Self>;
-
-    /// The implementation with this name, if this CPU can run it.
-    fn by_name(name: &str) -> Option<Self> {
-        Self::available().find(|i| i.name() == name)
-    }
 }
 
 /// A hash function with a fixed-size output, generic enough to build HMAC and HKDF on.

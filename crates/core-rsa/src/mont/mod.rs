@@ -40,65 +40,28 @@ use crate::{Error, Implementation};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-/// A Montgomery-arithmetic implementation. The accelerated ones carry the CPU-feature token
-/// that proves they can run, so they can only be obtained through
-/// [`Implementation::available`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum MontImpl {
-    /// 64-bit limbs with `u128` products. Built on 64-bit targets only: elsewhere a request
-    /// for it gets [`Portable15`](Self::Portable15), which keeps a second copy of the generic
-    /// code out of Cortex-M0 images.
-    Portable64,
-    /// 15-bit digits with 32-bit products only: the Cortex-M0 path.
-    Portable15,
-    /// 64-bit limbs with MULX/ADCX/ADOX carry chains.
-    X86Adx(core_cpu::Adx),
-    /// 52-bit limbs with AVX-512 IFMA for the exponentiations modulo numbers of 7 to 32
-    /// 64-bit limbs (RSA-2048 to RSA-4096 private keys) and public ones up to 64 limbs,
-    /// MULX/ADCX/ADOX for the rest.
-    X86Avx512Ifma(core_cpu::Avx512Ifma, core_cpu::Adx),
-}
-
-impl MontImpl {
-    /// The portable implementation suited to this target's word size.
-    const PORTABLE: Self =
-        if cfg!(target_pointer_width = "64") { Self::Portable64 } else { Self::Portable15 };
-}
-
-impl Implementation for MontImpl {
-    const ALL: &'static [&'static str] = &["x86_avx512ifma", "x86_adx", "portable64", "portable15"];
-
-    fn name(self) -> &'static str {
-        match self {
-            Self::Portable64 => "portable64",
-            Self::Portable15 => "portable15",
-            Self::X86Adx(_) => "x86_adx",
-            Self::X86Avx512Ifma(..) => "x86_avx512ifma",
+core_cpu::implementation_enum! {
+    /// A Montgomery-arithmetic implementation. The accelerated ones carry the CPU-feature token
+    /// that proves they can run, so they can only be obtained through
+    /// [`Implementation::available`]. Both portable ones are available everywhere, the one for
+    /// the native word size first, so both are tested on every target.
+    pub enum MontImpl {
+        accelerated {
+            /// 52-bit limbs with AVX-512 IFMA for the exponentiations modulo numbers of 7 to 32
+            /// 64-bit limbs (RSA-2048 to RSA-4096 private keys) and public ones up to 64 limbs,
+            /// MULX/ADCX/ADOX for the rest.
+            X86Avx512Ifma(core_cpu::Avx512Ifma, core_cpu::Adx) => "x86_avx512_ifma",
+            /// 64-bit limbs with MULX/ADCX/ADOX carry chains.
+            X86Adx(core_cpu::Adx) => "x86_adx",
         }
-    }
-
-    fn best() -> Self {
-        Self::available().next().unwrap_or(Self::PORTABLE)
-    }
-
-    fn available() -> impl Iterator<Item = Self> {
-        let cpu = core_cpu::detected();
-        let adx =
-            if cfg!(target_arch = "x86_64") { core_cpu::Adx::from_features(cpu) } else { None };
-        let ifma = core_cpu::Avx512Ifma::from_features(cpu)
-            .zip(adx)
-            .map(|(i, a)| Self::X86Avx512Ifma(i, a));
-        [ifma, adx.map(Self::X86Adx), Some(Self::PORTABLE)].into_iter().flatten()
-    }
-
-    /// Also finds the portable implementation that `available()` leaves out for this word
-    /// size, so both are tested everywhere.
-    fn by_name(name: &str) -> Option<Self> {
-        Self::available()
-            .chain([Self::Portable64, Self::Portable15])
-            .filter(|i| cfg!(target_pointer_width = "64") || *i != Self::Portable64)
-            .find(|i| i.name() == name)
+        portable {
+            /// 64-bit limbs with `u128` products. Its engine is built on 64-bit targets only:
+            /// elsewhere it runs [`Portable15`](Self::Portable15)'s, which keeps a second copy
+            /// of the generic code out of Cortex-M0 images.
+            Portable64 => "portable64" for 64,
+            /// 15-bit digits with 32-bit products only: the Cortex-M0 path.
+            Portable15 => "portable15" for 32,
+        }
     }
 }
 
