@@ -86,7 +86,7 @@ static FQ15: Fixed15<Q, 18> = Fixed15::new();
 macro_rules! with_curve {
     ($imp:expr, |$c:ident| $body:expr) => {
         match $imp {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             $crate::nist::P256Impl::X86Adx(token) => {
                 let fp = $crate::nist::p256_x86_adx::P256X86Adx(token);
                 let fq = $crate::nist::p256_x86_adx::P256ScalarX86Adx(token);
@@ -110,7 +110,6 @@ macro_rules! with_curve {
                 let $c = $crate::nist::point::Curve::new(&fp, &FQ15, &PARAMS);
                 $body
             }
-            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             $crate::nist::P256Impl::Mont15 => {
                 let $c = $crate::nist::point::Curve::new(&FP15, &FQ15, &PARAMS);
                 $body

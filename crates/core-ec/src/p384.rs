@@ -94,7 +94,7 @@ static FQ15: Fixed15<Q, 26> = Fixed15::new();
 macro_rules! with_curve {
     ($imp:expr, |$c:ident| $body:expr) => {
         match $imp {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             $crate::nist::P384Impl::X86Adx(token) => {
                 let fp = $crate::nist::p384_x86_adx::P384X86Adx(token);
                 let fq = $crate::nist::p384_x86_adx::P384ScalarX86Adx(token);

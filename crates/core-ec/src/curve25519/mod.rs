@@ -33,9 +33,9 @@ pub(crate) mod scalar;
 mod tables;
 #[cfg(all(target_arch = "arm", feature = "asm"))]
 pub(crate) mod thumb1;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 pub(crate) mod x86_adx;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 pub(crate) mod x86_ifma;
 
 use core_hash::{Implementation, Registered};
@@ -67,10 +67,10 @@ pub(crate) use montgomery::ladder;
 pub enum FieldImpl {
     /// `x86_adx` with the X25519 ladder, the fixed-base comb and Ed25519 verification on
     /// AVX-512 IFMA, four lanes wide (`x86_64` only).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     X86Ifma(core_cpu::Adx, core_cpu::Avx512Ifma),
     /// Four 64-bit limbs, MULX/ADCX/ADOX multiplication, the 32-row comb (`x86_64` only).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     X86Adx(core_cpu::Adx),
     /// Radix 2^51, 64×64→128-bit products, the 32-row fixed-base comb (64-bit targets only).
     #[cfg(target_pointer_width = "64")]
@@ -97,9 +97,9 @@ impl FieldImpl {
 
 impl Implementation for FieldImpl {
     const ALL: &'static [&'static str] = &[
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         "x86_ifma",
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         "x86_adx",
         #[cfg(target_pointer_width = "64")]
         "portable64",
@@ -110,9 +110,9 @@ impl Implementation for FieldImpl {
 
     fn name(self) -> &'static str {
         match self {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             Self::X86Ifma(..) => "x86_ifma",
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             Self::X86Adx(_) => "x86_adx",
             #[cfg(target_pointer_width = "64")]
             Self::Portable64 => "portable64",
@@ -123,22 +123,22 @@ impl Implementation for FieldImpl {
     }
 
     fn best() -> Self {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         return Self::available().next().unwrap_or(Self::DEFAULT);
         // Nothing to detect: a constant, so that the other fields' code is not linked.
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
         Self::DEFAULT
     }
 
     fn available() -> impl Iterator<Item = Self> {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         let (ifma, adx) = {
             let d = core_cpu::detected();
             let adx = core_cpu::Adx::from_features(d);
             let ifma = core_cpu::Avx512Ifma::from_features(d);
             (adx.zip(ifma).map(|(a, i)| Self::X86Ifma(a, i)), adx.map(Self::X86Adx))
         };
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
         let (ifma, adx) = (None, None);
         [ifma, adx, Some(Self::DEFAULT)].into_iter().flatten()
     }
@@ -154,7 +154,7 @@ impl Implementation for FieldImpl {
 macro_rules! with_field {
     ($imp:expr, $f:ident => $body:expr) => {
         match $imp {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             $crate::curve25519::FieldImpl::X86Adx(_)
             | $crate::curve25519::FieldImpl::X86Ifma(..) => {
                 type $f = $crate::curve25519::x86_adx::Fe;
@@ -185,7 +185,7 @@ pub(crate) use with_field;
 macro_rules! with_mul_base {
     ($imp:expr, $k:expr, $p:ident => $body:expr) => {
         match $imp {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             $crate::curve25519::FieldImpl::X86Ifma(adx, ifma) => {
                 let $p = $crate::curve25519::x86_ifma::mul_base(adx, ifma, $k);
                 $body

@@ -17,9 +17,9 @@ pub(crate) mod ops;
 pub(crate) mod p256_mont64;
 #[cfg(all(target_arch = "arm", feature = "asm"))]
 pub(crate) mod p256_thumb1;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 pub(crate) mod p256_x86_adx;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 pub(crate) mod p384_x86_adx;
 pub(crate) mod point;
 #[cfg(target_pointer_width = "64")]
@@ -359,7 +359,7 @@ impl Implementation for NistImpl {
 pub enum P256Impl {
     /// P-256's field on MULX/ADCX/ADOX (`x86_64` with BMI2 and ADX): the specialised
     /// reduction of `p256_mont64`, the products and squares in `asm!`.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     X86Adx(core_cpu::Adx),
     /// P-256's field in 64-bit limbs with a reduction specialised to the prime's shape (shifts
     /// and one product per step), safegcd inversion; portable Rust, 64-bit targets.
@@ -373,11 +373,8 @@ pub enum P256Impl {
     /// (Cortex-M0).
     #[cfg(all(target_arch = "arm", feature = "asm"))]
     P256Thumb1,
-    /// The generic 15-bit Montgomery arithmetic: the default on other 32-bit targets. Left
-    /// out on 32-bit Arm with `asm`, so that a key's choice there is a constant and this
-    /// field's P-256 code is never linked beside `p256_thumb1` (a stored choice of two is
-    /// opaque to the compiler); the firmware checks compare the two through `__m0_test`.
-    #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+    /// The generic 15-bit Montgomery arithmetic: the default on other 32-bit targets, and on
+    /// 32-bit Arm without `asm`.
     Mont15,
 }
 
@@ -387,7 +384,7 @@ impl Implementation for P256Impl {
 
     fn name(self) -> &'static str {
         match self {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             Self::X86Adx(_) => "x86_adx",
             #[cfg(target_pointer_width = "64")]
             Self::P256Mont64 => "p256_mont64",
@@ -395,7 +392,6 @@ impl Implementation for P256Impl {
             Self::Mont64 => "mont64",
             #[cfg(all(target_arch = "arm", feature = "asm"))]
             Self::P256Thumb1 => "p256_thumb1",
-            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             Self::Mont15 => "mont15",
         }
     }
@@ -408,9 +404,9 @@ impl Implementation for P256Impl {
     }
 
     fn available() -> impl Iterator<Item = Self> {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         let adx = core_cpu::Adx::get().map(Self::X86Adx);
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
         let adx = None;
         [
             adx,
@@ -420,7 +416,6 @@ impl Implementation for P256Impl {
             Some(Self::Mont64),
             #[cfg(all(target_arch = "arm", feature = "asm"))]
             Some(Self::P256Thumb1),
-            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             Some(Self::Mont15),
         ]
         .into_iter()
@@ -450,7 +445,7 @@ impl Implementation for P256Impl {
 pub enum P384Impl {
     /// P-384's field and scalars on MULX/ADCX/ADOX (`x86_64` with BMI2 and ADX): Montgomery
     /// products in `asm!`, safegcd inversions.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     X86Adx(core_cpu::Adx),
     /// The generic 64-bit Montgomery arithmetic (as for P-521).
     #[cfg(target_pointer_width = "64")]
@@ -464,7 +459,7 @@ impl Implementation for P384Impl {
 
     fn name(self) -> &'static str {
         match self {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             Self::X86Adx(_) => "x86_adx",
             #[cfg(target_pointer_width = "64")]
             Self::Mont64 => "mont64",
@@ -477,9 +472,9 @@ impl Implementation for P384Impl {
     }
 
     fn available() -> impl Iterator<Item = Self> {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         let adx = core_cpu::Adx::get().map(Self::X86Adx);
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
         let adx = None;
         [
             adx,
