@@ -370,7 +370,7 @@ impl NegA {
         }
         match imp {
             #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-            FieldImpl::X86Adx(_) | FieldImpl::X86Ifma(..) => with(bytes, NegA::X86Adx),
+            FieldImpl::X86Adx(_) | FieldImpl::X86Avx512Ifma(..) => with(bytes, NegA::X86Adx),
             #[cfg(target_pointer_width = "64")]
             FieldImpl::Portable64 => with(bytes, NegA::Portable64),
             #[cfg(all(target_arch = "arm", feature = "asm"))]
@@ -441,8 +441,10 @@ impl VerifyingKey {
         let ok = match &self.neg_a {
             #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             NegA::X86Adx(neg_a) => match self.imp {
-                FieldImpl::X86Ifma(adx, ifma) => verify_with(&r, || {
-                    crate::curve25519::x86_ifma::double_mul_base_vartime(adx, ifma, neg_a, &k, &s)
+                FieldImpl::X86Avx512Ifma(adx, ifma) => verify_with(&r, || {
+                    crate::curve25519::x86_avx512_ifma::double_mul_base_vartime(
+                        adx, ifma, neg_a, &k, &s,
+                    )
                 }),
                 _ => verify_vartime(neg_a, &r, &s, &k),
             },

@@ -61,7 +61,9 @@ pub fn x25519_with_impl(
     let mut k = clamp(scalar);
     let mut out = match imp {
         #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-        FieldImpl::X86Ifma(adx, ifma) => crate::curve25519::x86_ifma::ladder(adx, ifma, &k, u),
+        FieldImpl::X86Avx512Ifma(adx, ifma) => {
+            crate::curve25519::x86_avx512_ifma::ladder(adx, ifma, &k, u)
+        }
         _ => with_field!(imp, F => ladder::<F>(&k, u)),
     };
     k.zeroize();

@@ -11,8 +11,8 @@
 //!   stays reachable by name.
 //! - `x86_adx`: four 64-bit limbs, multiplication with MULX/ADCX/ADOX in `asm!`; the default
 //!   on `x86_64` CPUs with BMI2 and ADX that lack AVX-512 IFMA.
-//! - `x86_ifma`: `x86_adx` with the X25519 ladder, the fixed-base comb and the verification
-//!   double-scalar multiplication run four lanes wide on AVX-512 IFMA (`x86_ifma.rs`); the
+//! - `x86_avx512_ifma`: `x86_adx` with the X25519 ladder, the fixed-base comb and the verification
+//!   double-scalar multiplication run four lanes wide on AVX-512 IFMA (`x86_avx512_ifma.rs`); the
 //!   default where the CPU has both.
 //!
 //! The 64-bit implementations invert by safegcd (`safegcd.rs`), the others by Fermat's chain.
@@ -36,7 +36,7 @@ pub(crate) mod thumb1;
 #[cfg(all(target_arch = "x86_64", feature = "asm"))]
 pub(crate) mod x86_adx;
 #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-pub(crate) mod x86_ifma;
+pub(crate) mod x86_avx512_ifma;
 
 use core_hash::{Implementation, Registered};
 
@@ -68,7 +68,7 @@ pub enum FieldImpl {
     /// `x86_adx` with the X25519 ladder, the fixed-base comb and Ed25519 verification on
     /// AVX-512 IFMA, four lanes wide (`x86_64` only).
     #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-    X86Ifma(core_cpu::Adx, core_cpu::Avx512Ifma),
+    X86Avx512Ifma(core_cpu::Adx, core_cpu::Avx512Ifma),
     /// Four 64-bit limbs, MULX/ADCX/ADOX multiplication, the 32-row comb (`x86_64` only).
     #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     X86Adx(core_cpu::Adx),
@@ -98,7 +98,7 @@ impl FieldImpl {
 impl Implementation for FieldImpl {
     const ALL: &'static [&'static str] = &[
         #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-        "x86_ifma",
+        "x86_avx512_ifma",
         #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         "x86_adx",
         #[cfg(target_pointer_width = "64")]
@@ -111,7 +111,7 @@ impl Implementation for FieldImpl {
     fn name(self) -> &'static str {
         match self {
             #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-            Self::X86Ifma(..) => "x86_ifma",
+            Self::X86Avx512Ifma(..) => "x86_avx512_ifma",
             #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             Self::X86Adx(_) => "x86_adx",
             #[cfg(target_pointer_width = "64")]
@@ -136,7 +136,7 @@ impl Implementation for FieldImpl {
             let d = core_cpu::detected();
             let adx = core_cpu::Adx::from_features(d);
             let ifma = core_cpu::Avx512Ifma::from_features(d);
-            (adx.zip(ifma).map(|(a, i)| Self::X86Ifma(a, i)), adx.map(Self::X86Adx))
+            (adx.zip(ifma).map(|(a, i)| Self::X86Avx512Ifma(a, i)), adx.map(Self::X86Adx))
         };
         #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
         let (ifma, adx) = (None, None);
@@ -156,7 +156,7 @@ macro_rules! with_field {
         match $imp {
             #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             $crate::curve25519::FieldImpl::X86Adx(_)
-            | $crate::curve25519::FieldImpl::X86Ifma(..) => {
+            | $crate::curve25519::FieldImpl::X86Avx512Ifma(..) => {
                 type $f = $crate::curve25519::x86_adx::Fe;
                 $body
             }
@@ -180,14 +180,14 @@ macro_rules! with_field {
 pub(crate) use with_field;
 
 /// Runs `$body` with `$p` bound to `k·B` (a [`Point`] in the field type of `$imp`), computed
-/// by the fixed-base comb of `$imp`: four lanes at once on `x86_ifma`, the generic one
+/// by the fixed-base comb of `$imp`: four lanes at once on `x86_avx512_ifma`, the generic one
 /// otherwise.
 macro_rules! with_mul_base {
     ($imp:expr, $k:expr, $p:ident => $body:expr) => {
         match $imp {
             #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-            $crate::curve25519::FieldImpl::X86Ifma(adx, ifma) => {
-                let $p = $crate::curve25519::x86_ifma::mul_base(adx, ifma, $k);
+            $crate::curve25519::FieldImpl::X86Avx512Ifma(adx, ifma) => {
+                let $p = $crate::curve25519::x86_avx512_ifma::mul_base(adx, ifma, $k);
                 $body
             }
             imp => $crate::curve25519::with_field!(imp, F => {

@@ -298,7 +298,7 @@ pub(crate) trait Field: Sync {
 /// An implementation of the NIST-curve arithmetic (the same for P-256, P-384 and P-521).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum NistImpl {
+pub enum P521Impl {
     /// Montgomery arithmetic in 64-bit limbs with `u128` products: the 64-bit default. Not
     /// offered on 32-bit targets, where every `u128` product would be a library call.
     #[cfg(target_pointer_width = "64")]
@@ -308,7 +308,7 @@ pub enum NistImpl {
     Mont15,
 }
 
-impl Implementation for NistImpl {
+impl Implementation for P521Impl {
     const ALL: &'static [&'static str] = &["mont64", "mont15"];
 
     fn name(self) -> &'static str {
@@ -337,17 +337,17 @@ impl Implementation for NistImpl {
 }
 
 /// An implementation of the P-256 arithmetic: the two NIST-curve ones of
-/// [`p521::NistImpl`](crate::p521::NistImpl) plus
+/// [`p521::P521Impl`](crate::p521::P521Impl) plus
 /// field implementations specialised to P-256's prime, chosen when a key is built.
 /// Accelerated variants carry the CPU-feature token that proves they can run. On 32-bit Arm
 /// with the `asm` feature there is one, `p256_thumb1`.
 ///
 /// ```
 /// use core_ec::Implementation;
-/// use core_ec::p256::{NistImpl, SecretKey};
+/// use core_ec::p256::{P256Impl, SecretKey};
 ///
 /// let key = SecretKey::from_bytes(&[7; 32])?;
-/// for imp in NistImpl::available() {
+/// for imp in P256Impl::available() {
 ///     let on = SecretKey::from_bytes_with_impl(&key.to_bytes(), imp)?;
 ///     let (a, b) = (on.public_key().to_sec1_bytes(), key.public_key().to_sec1_bytes());
 ///     assert_eq!(a, b, "{}", imp.name());
@@ -373,8 +373,12 @@ pub enum P256Impl {
     /// (Cortex-M0).
     #[cfg(all(target_arch = "arm", feature = "asm"))]
     P256Thumb1,
-    /// The generic 15-bit Montgomery arithmetic: the default on other 32-bit targets, and on
-    /// 32-bit Arm without `asm`.
+    /// The generic 15-bit Montgomery arithmetic: the default on other 32-bit targets. Left
+    /// out on 32-bit Arm with `asm`, so that a key's choice there is a constant and this
+    /// field's P-256 code is never linked beside `p256_thumb1` (a stored choice of two is
+    /// opaque to the compiler: kept, it cost the P-256 ECDH image 6 KB of flash and 1.9 KB of
+    /// stack); the firmware checks compare the two through `__m0_test`.
+    #[cfg(not(all(target_arch = "arm", feature = "asm")))]
     Mont15,
 }
 
@@ -392,6 +396,7 @@ impl Implementation for P256Impl {
             Self::Mont64 => "mont64",
             #[cfg(all(target_arch = "arm", feature = "asm"))]
             Self::P256Thumb1 => "p256_thumb1",
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             Self::Mont15 => "mont15",
         }
     }
@@ -416,6 +421,7 @@ impl Implementation for P256Impl {
             Some(Self::Mont64),
             #[cfg(all(target_arch = "arm", feature = "asm"))]
             Some(Self::P256Thumb1),
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             Some(Self::Mont15),
         ]
         .into_iter()
@@ -424,16 +430,16 @@ impl Implementation for P256Impl {
 }
 
 /// An implementation of the P-384 arithmetic: the two NIST-curve ones of
-/// [`p521::NistImpl`](crate::p521::NistImpl) plus the field and scalars on MULX/ADCX/ADOX,
+/// [`p521::P521Impl`](crate::p521::P521Impl) plus the field and scalars on MULX/ADCX/ADOX,
 /// chosen when a key is built. The accelerated variant carries the CPU-feature token that
 /// proves it can run.
 ///
 /// ```
 /// use core_ec::Implementation;
-/// use core_ec::p384::{NistImpl, SecretKey};
+/// use core_ec::p384::{P384Impl, SecretKey};
 ///
 /// let key = SecretKey::from_bytes(&[7; 48])?;
-/// for imp in NistImpl::available() {
+/// for imp in P384Impl::available() {
 ///     let on = SecretKey::from_bytes_with_impl(&key.to_bytes(), imp)?;
 ///     let (a, b) = (on.public_key().to_sec1_bytes(), key.public_key().to_sec1_bytes());
 ///     assert_eq!(a, b, "{}", imp.name());
@@ -491,7 +497,7 @@ impl Implementation for P384Impl {
 pub(crate) fn implementations() -> impl Iterator<Item = Registered> {
     core_hash::registered::<P256Impl>("p256")
         .chain(core_hash::registered::<P384Impl>("p384"))
-        .chain(core_hash::registered::<NistImpl>("p521"))
+        .chain(core_hash::registered::<P521Impl>("p521"))
 }
 
 /// The bytes of a hex string (whitespace not allowed), at compile time: for the curve

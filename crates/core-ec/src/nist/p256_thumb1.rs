@@ -189,7 +189,11 @@ fn halve(a: &[u32; 8]) -> [u32; 8] {
 /// field's select).
 #[inline(never)]
 fn select(a: &[u32; 8], b: &[u32; 8], choice: Choice) -> [u32; 8] {
-    core_asm::thumbv6m::ec::curve25519::select(a, b, 0u32.wrapping_sub(u32::from(choice.unwrap_u8())))
+    core_asm::thumbv6m::ec::curve25519::select(
+        a,
+        b,
+        0u32.wrapping_sub(u32::from(choice.unwrap_u8())),
+    )
 }
 
 /// The value of up to 32 big-endian bytes as words, those bytes right-aligned in 32, and
