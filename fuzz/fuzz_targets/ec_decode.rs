@@ -14,9 +14,9 @@ use libfuzzer_sys::fuzz_target;
 
 /// The checks for one NIST curve.
 macro_rules! nist {
-    ($curve:ident, $which:expr, $data:expr) => {{
+    ($curve:ident, $imp:ident, $which:expr, $data:expr) => {{
         use core_ec::$curve::{
-            COMPRESSED_LEN, NistImpl, PublicKey, SecretKey, Signature, UNCOMPRESSED_LEN,
+            $imp as NistImpl, COMPRESSED_LEN, PublicKey, SecretKey, Signature, UNCOMPRESSED_LEN,
         };
         let data: &[u8] = $data;
         match $which {
@@ -116,9 +116,9 @@ fuzz_target!(|data: &[u8]| {
     let Some((&pick, data)) = data.split_first() else { return };
     let which = pick / 4;
     match pick % 4 {
-        0 => nist!(p256, which % 6, data),
-        1 => nist!(p384, which % 6, data),
-        2 => nist!(p521, which % 6, data),
+        0 => nist!(p256, P256Impl, which % 6, data),
+        1 => nist!(p384, P384Impl, which % 6, data),
+        2 => nist!(p521, P521Impl, which % 6, data),
         _ => ed25519(which, data),
     }
 });

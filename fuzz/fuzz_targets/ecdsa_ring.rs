@@ -14,8 +14,8 @@ use ring::signature::{
 };
 
 macro_rules! check {
-    ($curve:ident, $fixed:expr, $asn1:expr, $input:expr) => {{
-        use core_ec::$curve::{NistImpl, PublicKey, SCALAR_LEN, Signature, SigningKey};
+    ($curve:ident, $imp:ident, $fixed:expr, $asn1:expr, $input:expr) => {{
+        use core_ec::$curve::{$imp as NistImpl, PublicKey, SCALAR_LEN, Signature, SigningKey};
         let input: &mut Input<'_> = $input;
         let mode = input.byte();
         let pick = input.byte();
@@ -79,8 +79,8 @@ fn verify_ring(
 fuzz_target!(|data: &[u8]| {
     let mut input = Input::new(data);
     if input.byte().is_multiple_of(2) {
-        check!(p256, ECDSA_P256_SHA256_FIXED, ECDSA_P256_SHA256_ASN1, &mut input);
+        check!(p256, P256Impl, ECDSA_P256_SHA256_FIXED, ECDSA_P256_SHA256_ASN1, &mut input);
     } else {
-        check!(p384, ECDSA_P384_SHA384_FIXED, ECDSA_P384_SHA384_ASN1, &mut input);
+        check!(p384, P384Impl, ECDSA_P384_SHA384_FIXED, ECDSA_P384_SHA384_ASN1, &mut input);
     }
 });

@@ -102,15 +102,15 @@ const ALLOWED: &[Allowed] = &[
     // `add_mul_a24` (the ladder's `AA + a24·E`, in place) and `to_bytes` (inlined into their
     // callers) are straight-line assembly; `to_bytes` is assembly because its compiled masked
     // select became a `bmi` on the mask.
-    a("core_ec::curve25519::thumb1::mul_karatsuba::mul", 0, ""),
-    a("core_ec::curve25519::thumb1::mul_karatsuba::mul_to", 0, ""),
-    a("core_ec::curve25519::thumb1::square_karatsuba::square_to", 0, ""),
+    a("core_asm::thumbv6m::ec::curve25519::mul_karatsuba::mul", 0, ""),
+    a("core_asm::thumbv6m::ec::curve25519::mul_karatsuba::mul_to", 0, ""),
+    a("core_asm::thumbv6m::ec::curve25519::square_karatsuba::square_to", 0, ""),
     // The same assembly without the fold, for P-256's field.
-    a("core_ec::curve25519::thumb1::mul_karatsuba::mul_wide", 0, ""),
-    a("core_ec::curve25519::thumb1::square_karatsuba::square_wide", 0, ""),
-    // Their 128-bit subroutines (`global_asm!`, shared by both variants).
-    a("halite_c25519_mul128", 0, ""),
-    a("halite_c25519_square128", 0, ""),
+    a("core_asm::thumbv6m::ec::curve25519::mul_karatsuba::mul_wide", 0, ""),
+    a("core_asm::thumbv6m::ec::curve25519::square_karatsuba::square_wide", 0, ""),
+    // Their 128-bit subroutines (naked functions, shared by both variants).
+    a("core_asm::thumbv6m::ec::curve25519::mul_karatsuba::mul128", 0, ""),
+    a("core_asm::thumbv6m::ec::curve25519::square_karatsuba::square128", 0, ""),
     a("<core_ec::curve25519::thumb1::Fe as core_ec::curve25519::field::Field>::add", 0, ""),
     a("<core_ec::curve25519::thumb1::Fe as core_ec::curve25519::field::Field>::sub", 0, ""),
     a(

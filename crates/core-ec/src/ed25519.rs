@@ -340,7 +340,7 @@ pub struct VerifyingKey {
 // Only `Weak` is small, and it is the rare case; there is no allocator to box the points into.
 #[allow(clippy::large_enum_variant)]
 enum NegA {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     X86Adx(Point<crate::curve25519::x86_adx::Fe>),
     #[cfg(target_pointer_width = "64")]
     Portable64(Point<crate::curve25519::portable64::Fe>),
@@ -369,8 +369,8 @@ impl NegA {
             Some(if a.is_small_order() { NegA::Weak } else { wrap(a.neg()) })
         }
         match imp {
-            #[cfg(target_arch = "x86_64")]
-            FieldImpl::X86Adx(_) | FieldImpl::X86Ifma(..) => with(bytes, NegA::X86Adx),
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+            FieldImpl::X86Adx(_) | FieldImpl::X86Avx512Ifma(..) => with(bytes, NegA::X86Adx),
             #[cfg(target_pointer_width = "64")]
             FieldImpl::Portable64 => with(bytes, NegA::Portable64),
             #[cfg(all(target_arch = "arm", feature = "asm"))]
@@ -439,10 +439,12 @@ impl VerifyingKey {
     pub fn verify(&self, msg: &[u8], sig: &Signature) -> Result<(), Error> {
         let (r, s, k) = self.challenge(msg, sig).ok_or(Error::InvalidSignature)?;
         let ok = match &self.neg_a {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             NegA::X86Adx(neg_a) => match self.imp {
-                FieldImpl::X86Ifma(adx, ifma) => verify_with(&r, || {
-                    crate::curve25519::x86_ifma::double_mul_base_vartime(adx, ifma, neg_a, &k, &s)
+                FieldImpl::X86Avx512Ifma(adx, ifma) => verify_with(&r, || {
+                    crate::curve25519::x86_avx512_ifma::double_mul_base_vartime(
+                        adx, ifma, neg_a, &k, &s,
+                    )
                 }),
                 _ => verify_vartime(neg_a, &r, &s, &k),
             },

@@ -1,7 +1,7 @@
 //! P-256 (FIPS 186-5 and SP 800-186 §3.2.1.3): ECDH and ECDSA with SHA-256, with keys and signatures in SEC1, DER,
 //! SPKI and PKCS#8 forms.
 //!
-//! Arithmetic runs on one of the [`NistImpl`] field implementations, chosen when a key is built
+//! Arithmetic runs on one of the [`P256Impl`] field implementations, chosen when a key is built
 //! (`x86_adx` where the CPU has BMI2 and ADX, else `p256_mont64` on 64-bit targets,
 //! `p256_thumb1` on 32-bit Arm with the `asm` feature, `mont15` elsewhere). Private-key operations are constant-time;
 //! [`PublicKey::verify`] is variable-time, as it handles only public data.
@@ -86,7 +86,7 @@ static FQ15: Fixed15<Q, 18> = Fixed15::new();
 macro_rules! with_curve {
     ($imp:expr, |$c:ident| $body:expr) => {
         match $imp {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             $crate::nist::P256Impl::X86Adx(token) => {
                 let fp = $crate::nist::p256_x86_adx::P256X86Adx(token);
                 let fq = $crate::nist::p256_x86_adx::P256ScalarX86Adx(token);
@@ -177,7 +177,7 @@ crate::nist::api::nist_api!("P-256", 32, core_hash::Sha256, "SHA-256", P256Impl)
 #[cfg(all(test, target_pointer_width = "64"))]
 #[test]
 fn full_comb_table_is_right() {
-    with_curve!(NistImpl::P256Mont64, |c| {
+    with_curve!(P256Impl::P256Mont64, |c| {
         let table = crate::nist::point::full_comb_table_window(&c, 5);
         assert!(table == tables::P256_FULL_COMB, "P-256 full comb table differs");
     });
@@ -190,7 +190,7 @@ fn full_comb_table_is_right() {
 #[ignore = "generator, not a test"]
 fn print_full_comb_table() {
     let table =
-        with_curve!(NistImpl::P256Mont64, |c| crate::nist::point::full_comb_table_window(&c, 5));
+        with_curve!(P256Impl::P256Mont64, |c| crate::nist::point::full_comb_table_window(&c, 5));
     std::print!("FULLTABLE ");
     for b in table {
         std::print!("{b:02x}");
@@ -203,7 +203,7 @@ fn print_full_comb_table() {
 #[test]
 #[ignore = "generator, not a test"]
 fn print_odd_g_table() {
-    let table = with_curve!(NistImpl::Mont15, |c| crate::nist::point::odd_g_table(&c));
+    let table = with_curve!(P256Impl::Mont15, |c| crate::nist::point::odd_g_table(&c));
     std::print!("ODDG ");
     for b in table {
         std::print!("{b:02x}");
@@ -216,7 +216,7 @@ fn print_odd_g_table() {
 #[cfg(all(test, target_pointer_width = "64"))]
 #[test]
 fn odd_g_table_is_right() {
-    with_curve!(NistImpl::Mont15, |c| {
+    with_curve!(P256Impl::Mont15, |c| {
         let table = crate::nist::point::odd_g_table(&c);
         assert!(table == tables::P256_ODD_G, "P256 odd multiples of G differ");
     });
@@ -228,7 +228,7 @@ fn odd_g_table_is_right() {
 #[test]
 fn scalar_multiplications_agree_on_edge_scalars() {
     use core_hash::Implementation;
-    for imp in NistImpl::available() {
+    for imp in P256Impl::available() {
         with_curve!(imp, |c| crate::nist::point::check_edge_scalars(&c));
     }
 }
@@ -239,7 +239,7 @@ fn scalar_multiplications_agree_on_edge_scalars() {
 #[test]
 fn point_routines_match_the_formulas() {
     use core_hash::Implementation;
-    for imp in NistImpl::available() {
+    for imp in P256Impl::available() {
         with_curve!(imp, |c| crate::nist::point::check_point_hooks(&c));
     }
 }
@@ -256,7 +256,7 @@ fn scalar_range_edges() {
     above[31] += 1;
     let mut one = [0u8; 32];
     one[31] = 1;
-    for imp in NistImpl::available() {
+    for imp in P256Impl::available() {
         for (k, ok) in [(N, false), (above, false), ([0; 32], false), (below, true), (one, true)] {
             let got = SecretKey::from_bytes_with_impl(&k, imp).is_ok();
             assert_eq!(got, ok, "{} on {k:02x?}", imp.name());

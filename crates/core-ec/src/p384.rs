@@ -1,7 +1,7 @@
 //! P-384 (SP 800-186 §3.2.1.4): ECDH and ECDSA with SHA-384, with keys and signatures in SEC1, DER,
 //! SPKI and PKCS#8 forms.
 //!
-//! Arithmetic runs on one of the [`NistImpl`] field implementations, chosen when a key is built
+//! Arithmetic runs on one of the [`P384Impl`] field implementations, chosen when a key is built
 //! (`x86_adx` where the CPU has BMI2 and ADX, else `mont64` on 64-bit targets, `mont15`
 //! elsewhere). Private-key operations are constant-time;
 //! [`PublicKey::verify`] is variable-time, as it handles only public data.
@@ -94,7 +94,7 @@ static FQ15: Fixed15<Q, 26> = Fixed15::new();
 macro_rules! with_curve {
     ($imp:expr, |$c:ident| $body:expr) => {
         match $imp {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             $crate::nist::P384Impl::X86Adx(token) => {
                 let fp = $crate::nist::p384_x86_adx::P384X86Adx(token);
                 let fq = $crate::nist::p384_x86_adx::P384ScalarX86Adx(token);
@@ -120,7 +120,7 @@ crate::nist::api::nist_api!("P-384", 48, core_hash::Sha384, "SHA-384", P384Impl)
 #[cfg(all(test, target_pointer_width = "64"))]
 #[test]
 fn full_comb_table_is_right() {
-    with_curve!(NistImpl::Mont64, |c| {
+    with_curve!(P384Impl::Mont64, |c| {
         let table = crate::nist::point::full_comb_table(&c);
         assert!(table == tables::P384_FULL_COMB, "P-384 full comb table differs");
     });
@@ -132,7 +132,7 @@ fn full_comb_table_is_right() {
 #[test]
 #[ignore = "generator, not a test"]
 fn print_full_comb_table() {
-    let table = with_curve!(NistImpl::Mont15, |c| crate::nist::point::full_comb_table(&c));
+    let table = with_curve!(P384Impl::Mont15, |c| crate::nist::point::full_comb_table(&c));
     std::print!("FULLTABLE ");
     for b in table {
         std::print!("{b:02x}");
@@ -145,7 +145,7 @@ fn print_full_comb_table() {
 #[test]
 #[ignore = "generator, not a test"]
 fn print_odd_g_table() {
-    let table = with_curve!(NistImpl::Mont15, |c| crate::nist::point::odd_g_table(&c));
+    let table = with_curve!(P384Impl::Mont15, |c| crate::nist::point::odd_g_table(&c));
     std::print!("ODDG ");
     for b in table {
         std::print!("{b:02x}");
@@ -158,7 +158,7 @@ fn print_odd_g_table() {
 #[cfg(all(test, target_pointer_width = "64"))]
 #[test]
 fn odd_g_table_is_right() {
-    with_curve!(NistImpl::Mont15, |c| {
+    with_curve!(P384Impl::Mont15, |c| {
         let table = crate::nist::point::odd_g_table(&c);
         assert!(table == tables::P384_ODD_G, "P384 odd multiples of G differ");
     });
@@ -170,7 +170,7 @@ fn odd_g_table_is_right() {
 #[test]
 fn scalar_multiplications_agree_on_edge_scalars() {
     use core_hash::Implementation;
-    for imp in NistImpl::available() {
+    for imp in P384Impl::available() {
         with_curve!(imp, |c| crate::nist::point::check_edge_scalars(&c));
     }
 }
@@ -181,7 +181,7 @@ fn scalar_multiplications_agree_on_edge_scalars() {
 #[test]
 fn point_routines_match_the_formulas() {
     use core_hash::Implementation;
-    for imp in NistImpl::available() {
+    for imp in P384Impl::available() {
         with_curve!(imp, |c| crate::nist::point::check_point_hooks(&c));
     }
 }

@@ -1,7 +1,7 @@
 //! P-521 (SP 800-186 §3.2.1.5): ECDH and ECDSA with SHA-512, with keys and signatures in SEC1, DER,
 //! SPKI and PKCS#8 forms.
 //!
-//! Arithmetic runs on one of the [`NistImpl`] field implementations, chosen when a key is built
+//! Arithmetic runs on one of the [`P521Impl`] field implementations, chosen when a key is built
 //! (`mont64` on 64-bit targets, `mont15` elsewhere). Private-key operations are constant-time;
 //! [`PublicKey::verify`] is variable-time, as it handles only public data.
 //!
@@ -88,7 +88,7 @@ static FQ15: Fixed15<Q, 35> = Fixed15::new();
 
 use crate::nist::api::with_curve;
 
-crate::nist::api::nist_api!("P-521", 66, core_hash::Sha512, "SHA-512", NistImpl);
+crate::nist::api::nist_api!("P-521", 66, core_hash::Sha512, "SHA-512", P521Impl);
 
 /// Every implementation's scalar multiplications agree on edge scalars (see
 /// [`check_edge_scalars`](crate::nist::point::check_edge_scalars)).
@@ -96,7 +96,7 @@ crate::nist::api::nist_api!("P-521", 66, core_hash::Sha512, "SHA-512", NistImpl)
 #[test]
 fn scalar_multiplications_agree_on_edge_scalars() {
     use core_hash::Implementation;
-    for imp in NistImpl::available() {
+    for imp in P521Impl::available() {
         with_curve!(imp, |c| crate::nist::point::check_edge_scalars(&c));
     }
 }

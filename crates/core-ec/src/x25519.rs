@@ -60,8 +60,10 @@ pub fn x25519_with_impl(
 ) -> Result<[u8; 32], Error> {
     let mut k = clamp(scalar);
     let mut out = match imp {
-        #[cfg(target_arch = "x86_64")]
-        FieldImpl::X86Ifma(adx, ifma) => crate::curve25519::x86_ifma::ladder(adx, ifma, &k, u),
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+        FieldImpl::X86Avx512Ifma(adx, ifma) => {
+            crate::curve25519::x86_avx512_ifma::ladder(adx, ifma, &k, u)
+        }
         _ => with_field!(imp, F => ladder::<F>(&k, u)),
     };
     k.zeroize();

@@ -12,7 +12,7 @@ use nist_common::Counts as C;
 // (`InvalidAsn`) and explicit curve parameters (`UnnamedCurve`), which the strict DER parser
 // refuses, and one compressed point, which is accepted. ECDSA sets have no acceptable cases.
 nist_suite!(
-    p256, 32,
+    p256, P256Impl, 32,
     ecdh: EcdhSecp256r1, EcdhSecp256r1Ecpoint,
     ecdsa: EcdsaSecp256r1Sha256, EcdsaSecp256r1Sha256P1363,
     counts: C { valid: 330, invalid: 52, acceptable: 230, acceptable_accepted: 1 },

@@ -12,7 +12,7 @@ use nist_common::Counts as C;
 // (`InvalidAsn`) and explicit curve parameters (`UnnamedCurve`), which the strict DER parser
 // refuses, and one compressed point, which is accepted. ECDSA sets have no acceptable cases.
 nist_suite!(
-    p384, 48,
+    p384, P384Impl, 48,
     ecdh: EcdhSecp384r1, EcdhSecp384r1Ecpoint,
     ecdsa: EcdsaSecp384r1Sha384, EcdsaSecp384r1Sha384P1363,
     counts: C { valid: 771, invalid: 46, acceptable: 230, acceptable_accepted: 1 },

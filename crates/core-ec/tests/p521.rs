@@ -12,7 +12,7 @@ use nist_common::Counts as C;
 // (`InvalidAsn`) and explicit curve parameters (`UnnamedCurve`), which the strict DER parser
 // refuses, and one compressed point, which is accepted. ECDSA sets have no acceptable cases.
 nist_suite!(
-    p521, 66,
+    p521, P521Impl, 66,
     ecdh: EcdhSecp521r1, EcdhSecp521r1Ecpoint,
     ecdsa: EcdsaSecp521r1Sha512, EcdsaSecp521r1Sha512P1363,
     counts: C { valid: 632, invalid: 56, acceptable: 228, acceptable_accepted: 1 },

@@ -14,16 +14,16 @@ use crate::{Tally, every, public, secret_array};
 /// Every check in this module.
 pub(crate) fn run(t: &mut Tally) {
     curve25519(t);
-    nist!(t, p256, "p256", 32);
-    nist!(t, p384, "p384", 48);
-    nist!(t, p521, "p521", 66);
+    nist!(t, p256, P256Impl, "p256", 32);
+    nist!(t, p384, P384Impl, "p384", 48);
+    nist!(t, p521, P521Impl, "p521", 66);
 }
 
 /// ECDH, public-key derivation and ECDSA signing with secret scalars on every field
 /// implementation of one curve.
 macro_rules! nist {
-    ($t:expr, $curve:ident, $name:literal, $len:literal) => {{
-        use core_ec::$curve::{NistImpl, SecretKey, SigningKey};
+    ($t:expr, $curve:ident, $imp:ident, $name:literal, $len:literal) => {{
+        use core_ec::$curve::{SecretKey, SigningKey, $imp as NistImpl};
         let t: &mut Tally = $t;
         // A valid scalar: below the group order of every curve (top byte small).
         let scalar_for = |seed: u8| {

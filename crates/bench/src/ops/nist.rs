@@ -31,7 +31,7 @@ fn nist_op(
 
 macro_rules! curve_ops {
     (
-        $curve:ident, $len:literal, $hash:ty, $ring_sign:ident, $ring_verify:ident,
+        $curve:ident, $imp:ident, $len:literal, $hash:ty, $ring_sign:ident, $ring_verify:ident,
         $ring_ecdh:ident, $rc:ident, $graviola:ty, $secret:expr, $peer_secret:expr
     ) => {
         #[doc = concat!("The ", stringify!($curve), " operations.")]
@@ -112,8 +112,8 @@ macro_rules! curve_ops {
                 ]
             }
 
-            fn halite_each(run: fn(halite::NistImpl) -> Runner) -> Halite {
-                use halite::NistImpl;
+            fn halite_each(run: fn(halite::$imp) -> Runner) -> Halite {
+                use halite::$imp as NistImpl;
                 Halite {
                     default_impl: NistImpl::best().name().to_owned(),
                     default: run(NistImpl::best()),
@@ -121,7 +121,7 @@ macro_rules! curve_ops {
                 }
             }
 
-            fn signing(imp: halite::NistImpl) -> halite::SigningKey {
+            fn signing(imp: halite::$imp) -> halite::SigningKey {
                 halite::SigningKey::from(
                     halite::SecretKey::from_bytes_with_impl(&SECRET, imp).expect("a valid scalar"),
                 )
@@ -310,6 +310,7 @@ macro_rules! curve_ops {
 
 curve_ops!(
     p256,
+    P256Impl,
     32,
     graviola::hashing::Sha256,
     ECDSA_P256_SHA256_FIXED_SIGNING,
@@ -322,6 +323,7 @@ curve_ops!(
 );
 curve_ops!(
     p384,
+    P384Impl,
     48,
     graviola::hashing::Sha384,
     ECDSA_P384_SHA384_FIXED_SIGNING,

@@ -179,13 +179,13 @@ impl<F: Field> Point<F> {
 
     /// The point with these extended coordinates, which must satisfy `X·Y = Z·T` and the
     /// curve equation.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     pub(crate) fn from_extended(x: F, y: F, z: F, t: F) -> Self {
         Point { x, y, z, t }
     }
 
     /// The extended coordinates `[X, Y, Z, T]`.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     pub(crate) fn extended(&self) -> [F; 4] {
         [self.x, self.y, self.z, self.t]
     }
@@ -586,7 +586,7 @@ mod tests {
         mul_base_matches_double_mul::<portable64::Fe>();
     }
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     #[test]
     fn x86_adx_tables_and_mul_base() {
         if core_cpu::Adx::get().is_some() {

@@ -197,7 +197,7 @@ mod tests {
         inversion_and_roots::<portable32::Fe>();
     }
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     #[test]
     fn x86_adx_inversion_and_roots() {
         if core_cpu::Adx::get().is_some() {
@@ -271,7 +271,7 @@ mod tests {
         agrees_with_portable32::<portable64::Fe>();
     }
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     #[test]
     fn x86_adx_agrees_with_portable32() {
         if core_cpu::Adx::get().is_some() {

@@ -100,7 +100,7 @@ for name, v in [("D", D), ("D2", 2 * D % P), ("SQRT_M1", SQRT_M1)]:
     w('#[cfg(target_pointer_width = "64")]')
     w(f"pub(crate) const {name}_51: [u64; 5] = {limbs(v, 51, 5)};")
     w(f"/// The field constant `{name}` in radix 2^64 (four limbs).")
-    w('#[cfg(target_arch = "x86_64")]')
+    w('#[cfg(all(target_arch = "x86_64", feature = "asm"))]')
     w(f"pub(crate) const {name}_64: [u64; 4] = [" + ", ".join(f"0x{x:016x}" for x in limbs(v, 64, 4)) + "];")
     w(f"/// The field constant `{name}` in radix 2^13 (twenty limbs).")
     w(f"pub(crate) const {name}_13: [u32; 20] = {limbs(v, 13, 20)};")

@@ -11,8 +11,8 @@
 //!   stays reachable by name.
 //! - `x86_adx`: four 64-bit limbs, multiplication with MULX/ADCX/ADOX in `asm!`; the default
 //!   on `x86_64` CPUs with BMI2 and ADX that lack AVX-512 IFMA.
-//! - `x86_ifma`: `x86_adx` with the X25519 ladder, the fixed-base comb and the verification
-//!   double-scalar multiplication run four lanes wide on AVX-512 IFMA (`x86_ifma.rs`); the
+//! - `x86_avx512_ifma`: `x86_adx` with the X25519 ladder, the fixed-base comb and the verification
+//!   double-scalar multiplication run four lanes wide on AVX-512 IFMA (`x86_avx512_ifma.rs`); the
 //!   default where the CPU has both.
 //!
 //! The 64-bit implementations invert by safegcd (`safegcd.rs`), the others by Fermat's chain.
@@ -33,10 +33,10 @@ pub(crate) mod scalar;
 mod tables;
 #[cfg(all(target_arch = "arm", feature = "asm"))]
 pub(crate) mod thumb1;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 pub(crate) mod x86_adx;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod x86_ifma;
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
+pub(crate) mod x86_avx512_ifma;
 
 use core_hash::{Implementation, Registered};
 
@@ -67,10 +67,10 @@ pub(crate) use montgomery::ladder;
 pub enum FieldImpl {
     /// `x86_adx` with the X25519 ladder, the fixed-base comb and Ed25519 verification on
     /// AVX-512 IFMA, four lanes wide (`x86_64` only).
-    #[cfg(target_arch = "x86_64")]
-    X86Ifma(core_cpu::Adx, core_cpu::Avx512Ifma),
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+    X86Avx512Ifma(core_cpu::Adx, core_cpu::Avx512Ifma),
     /// Four 64-bit limbs, MULX/ADCX/ADOX multiplication, the 32-row comb (`x86_64` only).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     X86Adx(core_cpu::Adx),
     /// Radix 2^51, 64×64→128-bit products, the 32-row fixed-base comb (64-bit targets only).
     #[cfg(target_pointer_width = "64")]
@@ -97,9 +97,9 @@ impl FieldImpl {
 
 impl Implementation for FieldImpl {
     const ALL: &'static [&'static str] = &[
-        #[cfg(target_arch = "x86_64")]
-        "x86_ifma",
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+        "x86_avx512_ifma",
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         "x86_adx",
         #[cfg(target_pointer_width = "64")]
         "portable64",
@@ -110,9 +110,9 @@ impl Implementation for FieldImpl {
 
     fn name(self) -> &'static str {
         match self {
-            #[cfg(target_arch = "x86_64")]
-            Self::X86Ifma(..) => "x86_ifma",
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+            Self::X86Avx512Ifma(..) => "x86_avx512_ifma",
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             Self::X86Adx(_) => "x86_adx",
             #[cfg(target_pointer_width = "64")]
             Self::Portable64 => "portable64",
@@ -123,22 +123,22 @@ impl Implementation for FieldImpl {
     }
 
     fn best() -> Self {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         return Self::available().next().unwrap_or(Self::DEFAULT);
         // Nothing to detect: a constant, so that the other fields' code is not linked.
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
         Self::DEFAULT
     }
 
     fn available() -> impl Iterator<Item = Self> {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         let (ifma, adx) = {
             let d = core_cpu::detected();
             let adx = core_cpu::Adx::from_features(d);
             let ifma = core_cpu::Avx512Ifma::from_features(d);
-            (adx.zip(ifma).map(|(a, i)| Self::X86Ifma(a, i)), adx.map(Self::X86Adx))
+            (adx.zip(ifma).map(|(a, i)| Self::X86Avx512Ifma(a, i)), adx.map(Self::X86Adx))
         };
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
         let (ifma, adx) = (None, None);
         [ifma, adx, Some(Self::DEFAULT)].into_iter().flatten()
     }
@@ -154,9 +154,9 @@ impl Implementation for FieldImpl {
 macro_rules! with_field {
     ($imp:expr, $f:ident => $body:expr) => {
         match $imp {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             $crate::curve25519::FieldImpl::X86Adx(_)
-            | $crate::curve25519::FieldImpl::X86Ifma(..) => {
+            | $crate::curve25519::FieldImpl::X86Avx512Ifma(..) => {
                 type $f = $crate::curve25519::x86_adx::Fe;
                 $body
             }
@@ -180,14 +180,14 @@ macro_rules! with_field {
 pub(crate) use with_field;
 
 /// Runs `$body` with `$p` bound to `k·B` (a [`Point`] in the field type of `$imp`), computed
-/// by the fixed-base comb of `$imp`: four lanes at once on `x86_ifma`, the generic one
+/// by the fixed-base comb of `$imp`: four lanes at once on `x86_avx512_ifma`, the generic one
 /// otherwise.
 macro_rules! with_mul_base {
     ($imp:expr, $k:expr, $p:ident => $body:expr) => {
         match $imp {
-            #[cfg(target_arch = "x86_64")]
-            $crate::curve25519::FieldImpl::X86Ifma(adx, ifma) => {
-                let $p = $crate::curve25519::x86_ifma::mul_base(adx, ifma, $k);
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+            $crate::curve25519::FieldImpl::X86Avx512Ifma(adx, ifma) => {
+                let $p = $crate::curve25519::x86_avx512_ifma::mul_base(adx, ifma, $k);
                 $body
             }
             imp => $crate::curve25519::with_field!(imp, F => {

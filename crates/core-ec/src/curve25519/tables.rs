@@ -5525,7 +5525,7 @@ pub(crate) const ODD_B: [NielsBytes; 64] = [
 pub(crate) const D_51: [u64; 5] =
     [929955233495203, 466365720129213, 1662059464998953, 2033849074728123, 1442794654840575];
 /// The field constant `D` in radix 2^64 (four limbs).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 pub(crate) const D_64: [u64; 4] =
     [0x75eb4dca135978a3, 0x00700a4d4141d8ab, 0x8cc740797779e898, 0x52036cee2b6ffe73];
 /// The field constant `D` in radix 2^13 (twenty limbs).
@@ -5538,7 +5538,7 @@ pub(crate) const D_13: [u32; 20] = [
 pub(crate) const D2_51: [u64; 5] =
     [1859910466990425, 932731440258426, 1072319116312658, 1815898335770999, 633789495995903];
 /// The field constant `D2` in radix 2^64 (four limbs).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 pub(crate) const D2_64: [u64; 4] =
     [0xebd69b9426b2f159, 0x00e0149a8283b156, 0x198e80f2eef3d130, 0x2406d9dc56dffce7];
 /// The field constant `D2` in radix 2^13 (twenty limbs).
@@ -5551,7 +5551,7 @@ pub(crate) const D2_13: [u32; 20] = [
 pub(crate) const SQRT_M1_51: [u64; 5] =
     [1718705420411056, 234908883556509, 2233514472574048, 2117202627021982, 765476049583133];
 /// The field constant `SQRT_M1` in radix 2^64 (four limbs).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 pub(crate) const SQRT_M1_64: [u64; 4] =
     [0xc4ee1b274a0ea0b0, 0x2f431806ad2fe478, 0x2b4d00993dfbd7a7, 0x2b8324804fc1df0b];
 /// The field constant `SQRT_M1` in radix 2^13 (twenty limbs).

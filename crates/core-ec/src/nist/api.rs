@@ -8,11 +8,11 @@ macro_rules! with_curve {
     ($imp:expr, |$c:ident| $body:expr) => {
         match $imp {
             #[cfg(target_pointer_width = "64")]
-            $crate::nist::NistImpl::Mont64 => {
+            $crate::nist::P521Impl::Mont64 => {
                 let $c = $crate::nist::point::Curve::new(&FP64, &FQ64, &PARAMS);
                 $body
             }
-            $crate::nist::NistImpl::Mont15 => {
+            $crate::nist::P521Impl::Mont15 => {
                 let $c = $crate::nist::point::Curve::new(&FP15, &FQ15, &PARAMS);
                 $body
             }
@@ -22,11 +22,12 @@ macro_rules! with_curve {
 pub(crate) use with_curve;
 
 /// The public API of one curve: `$len` is the byte length of field elements and scalars,
-/// `$hash` the hash ECDSA uses by default and `$imp` the curve's implementation enum (public
-/// as `NistImpl` in the curve's module). The calling module brings a `with_curve!` macro into
-/// scope that dispatches on `$imp` (the shared [`with_curve!`] for [`NistImpl`]).
+/// `$hash` the hash ECDSA uses by default and `$imp` the curve's implementation enum
+/// (re-exported under its own name in the curve's module). The calling module brings a
+/// `with_curve!` macro into scope that dispatches on `$imp` (the shared [`with_curve!`] for
+/// [`P521Impl`]).
 ///
-/// [`NistImpl`]: crate::nist::NistImpl
+/// [`P521Impl`]: crate::nist::P521Impl
 macro_rules! nist_api {
     ($name:literal, $len:literal, $hash:ty, $hash_name:literal, $imp:ident) => {
         use $crate::nist::{der, ops};
@@ -35,7 +36,7 @@ macro_rules! nist_api {
         use core::fmt;
         use zeroize::Zeroize;
 
-        pub use $crate::nist::$imp as NistImpl;
+        pub use $crate::nist::$imp;
 
         /// Bytes in a field element and in a scalar (private key, `r`, `s`).
         pub const SCALAR_LEN: usize = $len;
@@ -65,18 +66,18 @@ macro_rules! nist_api {
         #[derive(Clone)]
         pub struct SecretKey {
             d: [u8; $len],
-            imp: NistImpl,
+            imp: $imp,
         }
 
         impl SecretKey {
             /// The key with big-endian scalar `bytes`, which must be exactly
             /// [`SCALAR_LEN`] bytes and in `1..n`.
             pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-                Self::from_bytes_with_impl(bytes, NistImpl::best())
+                Self::from_bytes_with_impl(bytes, $imp::best())
             }
 
             /// As [`from_bytes`](Self::from_bytes), on a given implementation.
-            pub fn from_bytes_with_impl(bytes: &[u8], imp: NistImpl) -> Result<Self, Error> {
+            pub fn from_bytes_with_impl(bytes: &[u8], imp: $imp) -> Result<Self, Error> {
                 let d: [u8; $len] = bytes.try_into().map_err(|_| Error::InvalidLength)?;
                 let ok = with_curve!(imp, |c| ops::scalar_in_range(&c, &d));
                 let key = Self { d, imp };
@@ -86,13 +87,13 @@ macro_rules! nist_api {
 
             /// A fresh key from `rng`, by rejection sampling (FIPS 186-5 A.4.2).
             pub fn generate(rng: &mut impl RandomSource) -> Result<Self, Error> {
-                Self::generate_with_impl(rng, NistImpl::best())
+                Self::generate_with_impl(rng, $imp::best())
             }
 
             /// As [`generate`](Self::generate), on a given implementation.
             pub fn generate_with_impl(
                 rng: &mut impl RandomSource,
-                imp: NistImpl,
+                imp: $imp,
             ) -> Result<Self, Error> {
                 let mut d = [0u8; $len];
                 // Each draw is in range with probability above 1/2; 64 failures in a row
@@ -222,7 +223,7 @@ macro_rules! nist_api {
             }
 
             /// The implementation this key computes with.
-            pub fn implementation(&self) -> NistImpl {
+            pub fn implementation(&self) -> $imp {
                 self.imp
             }
         }
@@ -281,7 +282,7 @@ macro_rules! nist_api {
         #[derive(Clone, Copy)]
         pub struct PublicKey {
             xy: [u8; 2 * $len],
-            imp: NistImpl,
+            imp: $imp,
         }
 
         /// The key that verifies signatures is the public key.
@@ -291,11 +292,11 @@ macro_rules! nist_api {
             /// Decodes a SEC1 point (uncompressed `04‖x‖y` or compressed `02`/`03‖x`),
             /// checking coordinate range and the curve equation.
             pub fn from_sec1_bytes(bytes: &[u8]) -> Result<Self, Error> {
-                Self::from_sec1_bytes_with_impl(bytes, NistImpl::best())
+                Self::from_sec1_bytes_with_impl(bytes, $imp::best())
             }
 
             /// As [`from_sec1_bytes`](Self::from_sec1_bytes), on a given implementation.
-            pub fn from_sec1_bytes_with_impl(bytes: &[u8], imp: NistImpl) -> Result<Self, Error> {
+            pub fn from_sec1_bytes_with_impl(bytes: &[u8], imp: $imp) -> Result<Self, Error> {
                 let mut xy = [0u8; 2 * $len];
                 with_curve!(imp, |c| {
                     let (x, y) = c.decode(bytes)?;
@@ -308,11 +309,11 @@ macro_rules! nist_api {
 
             /// Reads a `SubjectPublicKeyInfo` (RFC 5480) for this curve.
             pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
-                Self::from_spki_der_with_impl(der, NistImpl::best())
+                Self::from_spki_der_with_impl(der, $imp::best())
             }
 
             /// As [`from_spki_der`](Self::from_spki_der), on a given implementation.
-            pub fn from_spki_der_with_impl(der: &[u8], imp: NistImpl) -> Result<Self, Error> {
+            pub fn from_spki_der_with_impl(der: &[u8], imp: $imp) -> Result<Self, Error> {
                 Self::from_sec1_bytes_with_impl(der::parse_spki(der, PARAMS.oid)?, imp)
             }
 
@@ -392,12 +393,12 @@ macro_rules! nist_api {
 
             /// The same key on another implementation.
             #[must_use]
-            pub fn with_impl(self, imp: NistImpl) -> Self {
+            pub fn with_impl(self, imp: $imp) -> Self {
                 Self { imp, ..self }
             }
 
             /// The implementation this key computes with.
-            pub fn implementation(&self) -> NistImpl {
+            pub fn implementation(&self) -> $imp {
                 self.imp
             }
         }
@@ -643,7 +644,7 @@ macro_rules! nist_api {
         #[cfg(test)]
         #[test]
         fn comb_table_is_right() {
-            for imp in NistImpl::available() {
+            for imp in $imp::available() {
                 with_curve!(imp, |c| {
                     let table = $crate::nist::point::comb_table(&c);
                     assert!(table == COMB_BYTES, "{} comb table differs on {imp:?}", $name);
@@ -700,7 +701,7 @@ macro_rules! nist_api {
             for (m, name) in [(&P_BYTES[..], "p"), (PARAMS.n, "n")] {
                 let vals = values(m);
                 let mut results: std::vec::Vec<std::vec::Vec<u8>> = std::vec::Vec::new();
-                for imp in NistImpl::available() {
+                for imp in $imp::available() {
                     let mut out = std::vec::Vec::new();
                     with_curve!(imp, |c| {
                         for pair in vals.windows(2) {
@@ -732,7 +733,7 @@ macro_rules! nist_api {
         #[test]
         fn mul_exceptional_scalars() {
             use $crate::nist::Field;
-            for imp in NistImpl::available() {
+            for imp in $imp::available() {
                 with_curve!(imp, |c| {
                     let g = c.generator();
                     for j in 1u8..=40 {
@@ -778,7 +779,7 @@ macro_rules! nist_api {
                 v
             };
             let scalars = [small(1), small(2), small(3), minus(1), minus(2)];
-            for imp in NistImpl::available() {
+            for imp in $imp::available() {
                 with_curve!(imp, |c| {
                     let g = c.generator();
                     for q in [g, c.neg(&g), c.double(&g)] {
@@ -824,7 +825,7 @@ macro_rules! nist_api {
                     // Big-endian and of equal length: below n is below in byte order.
                     prop_assume!(k.iter().all(|k| &k[..] < PARAMS.n));
                     let [u1, u2, d] = &k;
-                    for imp in NistImpl::available() {
+                    for imp in $imp::available() {
                         with_curve!(imp, |c| {
                             let q = c.mul_base(d);
                             let want = c.add(&c.mul_base(u1), &c.mul(&q, u2));
@@ -849,7 +850,7 @@ macro_rules! nist_api {
         #[test]
         #[ignore = "generator, not a test"]
         fn print_comb_table() {
-            let table = with_curve!(NistImpl::best(), |c| $crate::nist::point::comb_table(&c));
+            let table = with_curve!($imp::best(), |c| $crate::nist::point::comb_table(&c));
             std::print!("TABLE {} ", $name);
             for b in table {
                 std::print!("{b:02x}");

@@ -17,9 +17,9 @@ pub(crate) mod ops;
 pub(crate) mod p256_mont64;
 #[cfg(all(target_arch = "arm", feature = "asm"))]
 pub(crate) mod p256_thumb1;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 pub(crate) mod p256_x86_adx;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 pub(crate) mod p384_x86_adx;
 pub(crate) mod point;
 #[cfg(target_pointer_width = "64")]
@@ -298,7 +298,7 @@ pub(crate) trait Field: Sync {
 /// An implementation of the NIST-curve arithmetic (the same for P-256, P-384 and P-521).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum NistImpl {
+pub enum P521Impl {
     /// Montgomery arithmetic in 64-bit limbs with `u128` products: the 64-bit default. Not
     /// offered on 32-bit targets, where every `u128` product would be a library call.
     #[cfg(target_pointer_width = "64")]
@@ -308,7 +308,7 @@ pub enum NistImpl {
     Mont15,
 }
 
-impl Implementation for NistImpl {
+impl Implementation for P521Impl {
     const ALL: &'static [&'static str] = &["mont64", "mont15"];
 
     fn name(self) -> &'static str {
@@ -337,17 +337,17 @@ impl Implementation for NistImpl {
 }
 
 /// An implementation of the P-256 arithmetic: the two NIST-curve ones of
-/// [`p521::NistImpl`](crate::p521::NistImpl) plus
+/// [`p521::P521Impl`](crate::p521::P521Impl) plus
 /// field implementations specialised to P-256's prime, chosen when a key is built.
 /// Accelerated variants carry the CPU-feature token that proves they can run. On 32-bit Arm
 /// with the `asm` feature there is one, `p256_thumb1`.
 ///
 /// ```
 /// use core_ec::Implementation;
-/// use core_ec::p256::{NistImpl, SecretKey};
+/// use core_ec::p256::{P256Impl, SecretKey};
 ///
 /// let key = SecretKey::from_bytes(&[7; 32])?;
-/// for imp in NistImpl::available() {
+/// for imp in P256Impl::available() {
 ///     let on = SecretKey::from_bytes_with_impl(&key.to_bytes(), imp)?;
 ///     let (a, b) = (on.public_key().to_sec1_bytes(), key.public_key().to_sec1_bytes());
 ///     assert_eq!(a, b, "{}", imp.name());
@@ -359,7 +359,7 @@ impl Implementation for NistImpl {
 pub enum P256Impl {
     /// P-256's field on MULX/ADCX/ADOX (`x86_64` with BMI2 and ADX): the specialised
     /// reduction of `p256_mont64`, the products and squares in `asm!`.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     X86Adx(core_cpu::Adx),
     /// P-256's field in 64-bit limbs with a reduction specialised to the prime's shape (shifts
     /// and one product per step), safegcd inversion; portable Rust, 64-bit targets.
@@ -376,7 +376,8 @@ pub enum P256Impl {
     /// The generic 15-bit Montgomery arithmetic: the default on other 32-bit targets. Left
     /// out on 32-bit Arm with `asm`, so that a key's choice there is a constant and this
     /// field's P-256 code is never linked beside `p256_thumb1` (a stored choice of two is
-    /// opaque to the compiler); the firmware checks compare the two through `__m0_test`.
+    /// opaque to the compiler: kept, it cost the P-256 ECDH image 6 KB of flash and 1.9 KB of
+    /// stack); the firmware checks compare the two through `__m0_test`.
     #[cfg(not(all(target_arch = "arm", feature = "asm")))]
     Mont15,
 }
@@ -387,7 +388,7 @@ impl Implementation for P256Impl {
 
     fn name(self) -> &'static str {
         match self {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             Self::X86Adx(_) => "x86_adx",
             #[cfg(target_pointer_width = "64")]
             Self::P256Mont64 => "p256_mont64",
@@ -408,9 +409,9 @@ impl Implementation for P256Impl {
     }
 
     fn available() -> impl Iterator<Item = Self> {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         let adx = core_cpu::Adx::get().map(Self::X86Adx);
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
         let adx = None;
         [
             adx,
@@ -429,16 +430,16 @@ impl Implementation for P256Impl {
 }
 
 /// An implementation of the P-384 arithmetic: the two NIST-curve ones of
-/// [`p521::NistImpl`](crate::p521::NistImpl) plus the field and scalars on MULX/ADCX/ADOX,
+/// [`p521::P521Impl`](crate::p521::P521Impl) plus the field and scalars on MULX/ADCX/ADOX,
 /// chosen when a key is built. The accelerated variant carries the CPU-feature token that
 /// proves it can run.
 ///
 /// ```
 /// use core_ec::Implementation;
-/// use core_ec::p384::{NistImpl, SecretKey};
+/// use core_ec::p384::{P384Impl, SecretKey};
 ///
 /// let key = SecretKey::from_bytes(&[7; 48])?;
-/// for imp in NistImpl::available() {
+/// for imp in P384Impl::available() {
 ///     let on = SecretKey::from_bytes_with_impl(&key.to_bytes(), imp)?;
 ///     let (a, b) = (on.public_key().to_sec1_bytes(), key.public_key().to_sec1_bytes());
 ///     assert_eq!(a, b, "{}", imp.name());
@@ -450,7 +451,7 @@ impl Implementation for P256Impl {
 pub enum P384Impl {
     /// P-384's field and scalars on MULX/ADCX/ADOX (`x86_64` with BMI2 and ADX): Montgomery
     /// products in `asm!`, safegcd inversions.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     X86Adx(core_cpu::Adx),
     /// The generic 64-bit Montgomery arithmetic (as for P-521).
     #[cfg(target_pointer_width = "64")]
@@ -464,7 +465,7 @@ impl Implementation for P384Impl {
 
     fn name(self) -> &'static str {
         match self {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             Self::X86Adx(_) => "x86_adx",
             #[cfg(target_pointer_width = "64")]
             Self::Mont64 => "mont64",
@@ -477,9 +478,9 @@ impl Implementation for P384Impl {
     }
 
     fn available() -> impl Iterator<Item = Self> {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         let adx = core_cpu::Adx::get().map(Self::X86Adx);
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
         let adx = None;
         [
             adx,
@@ -496,7 +497,7 @@ impl Implementation for P384Impl {
 pub(crate) fn implementations() -> impl Iterator<Item = Registered> {
     core_hash::registered::<P256Impl>("p256")
         .chain(core_hash::registered::<P384Impl>("p384"))
-        .chain(core_hash::registered::<NistImpl>("p521"))
+        .chain(core_hash::registered::<P521Impl>("p521"))
 }
 
 /// The bytes of a hex string (whitespace not allowed), at compile time: for the curve

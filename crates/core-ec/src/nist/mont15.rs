@@ -51,22 +51,15 @@ macro_rules! for_limbs {
     })*};
 }
 
-/// `x · y` (both below 2^16 here, so the product fits). On Arm (the Cortex-M0) a `muls` into
-/// `x`'s register: LLVM otherwise multiplies into a copy of the operand that stays live (the
-/// row's `a[i]`), one `mov` per limb product, about 7% of a P-256 multiplication.
+/// `x · y` (both below 2^16 here, so the product fits). On Arm with `asm` a `muls` into
+/// `x`'s register ([`core_asm::thumbv6m::ec::muls`]): LLVM otherwise multiplies into a copy
+/// of the operand that stays live (the row's `a[i]`), one `mov` per limb product, about 7% of
+/// a P-256 multiplication.
 #[inline(always)]
 fn mul_into(x: u32, y: u32) -> u32 {
-    #[cfg(target_arch = "arm")]
-    {
-        let mut x = x;
-        // SAFETY: register-only multiply; no memory, no stack. `muls` sets the flags, which
-        // `asm!` assumes clobbered without `preserves_flags`.
-        unsafe {
-            core::arch::asm!("muls {x}, {y}", x = inout(reg) x, y = in(reg) y, options(pure, nomem, nostack));
-        }
-        x
-    }
-    #[cfg(not(target_arch = "arm"))]
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
+    return core_asm::thumbv6m::ec::muls(x, y);
+    #[cfg(not(all(target_arch = "arm", feature = "asm")))]
     {
         x * y
     }

@@ -65,7 +65,7 @@ impl<const N: usize> Mont64<N> {
 
 impl<const N: usize> Mont64<N> {
     /// The modulus, big-endian (for the `x86_adx` code and tests).
-    #[cfg(any(target_arch = "x86_64", test))]
+    #[cfg(any(all(target_arch = "x86_64", feature = "asm"), test))]
     pub(crate) const fn modulus_be(&self) -> &'static [u8] {
         self.be
     }
@@ -167,19 +167,18 @@ impl<const N: usize> Mont64<N> {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(test, target_arch = "x86_64", feature = "asm"))]
 impl Mont64<4> {
-    /// The modulus's limbs, little-endian, followed by `−m⁻¹ mod 2^64`: what an `asm!`
-    /// multiplication reads from memory.
+    /// The modulus's limbs, little-endian, followed by `−m⁻¹ mod 2^64`: what the assembly
+    /// kernels' static operands must hold (checked in the ADX backends' tests).
     pub(crate) const fn limbs_and_m0inv(&self) -> [u64; 5] {
         [self.m[0], self.m[1], self.m[2], self.m[3], self.m0inv]
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(test, target_arch = "x86_64", feature = "asm"))]
 impl Mont64<6> {
-    /// The modulus's limbs, little-endian, followed by `−m⁻¹ mod 2^64`: what an `asm!`
-    /// multiplication reads from memory.
+    /// As `limbs_and_m0inv`, for six limbs.
     pub(crate) const fn limbs_and_m0inv6(&self) -> [u64; 7] {
         let m = &self.m;
         [m[0], m[1], m[2], m[3], m[4], m[5], self.m0inv]

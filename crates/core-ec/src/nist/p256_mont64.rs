@@ -214,13 +214,13 @@ mod tests {
                 })
                 .collect()
         }
-        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+        #[cfg_attr(not(all(target_arch = "x86_64", feature = "asm")), allow(unused_mut))]
         let mut out: Vec<(&'static str, Ops)> = std::vec![
             ("p256_mont64", Box::new(|a, b| run(&P256Mont64, a, b))),
             ("mont64", Box::new(|a, b| run(&crate::p256::FP64, a, b))),
             ("mont15", Box::new(|a, b| run(&crate::p256::FP15, a, b))),
         ];
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         match core_cpu::Adx::get() {
             Some(t) => out.push((
                 "x86_adx",

@@ -162,7 +162,7 @@ const ROUND: usize = 30;
 /// `zeta`, `f` and `g` (their low `64 − steps` bits right) and the transition matrix
 /// `(u, v, q, r)` scaled by 2^steps, `2^steps·(f', g') = (u·f + v·g, q·f + r·g)`.
 /// Portable Rust on masks; on `x86_64` [`divsteps_packed`] runs the same steps in `asm!`.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[cfg_attr(all(target_arch = "x86_64", feature = "asm"), allow(dead_code))]
 #[inline(always)]
 fn divsteps_packed_masks(
     mut zeta: i64,
@@ -198,76 +198,18 @@ fn divsteps_packed_masks(
 }
 
 /// [`divsteps_packed_masks`].
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
 #[inline(always)]
 fn divsteps_packed(zeta: i64, f: u64, g: u64, steps: usize) -> (i64, u64, u64, [i64; 4]) {
     divsteps_packed_masks(zeta, f, g, steps)
 }
 
-/// [`divsteps_packed_masks`] in `asm!` with conditional moves: the chain from one `g` to the
-/// next is a test, a move, an add and a shift (four cycles where the masks took five or
-/// six), which is what bounds a division step. Every step runs the same instructions; the
-/// loop count is public.
-#[cfg(target_arch = "x86_64")]
+/// [`divsteps_packed_masks`] in assembly with conditional moves
+/// (`core_asm::x86_64::ec::safegcd`): four cycles per step where the masks took five or six.
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 #[inline(always)]
-fn divsteps_packed(
-    mut zeta: i64,
-    mut f: u64,
-    mut g: u64,
-    steps: usize,
-) -> (i64, u64, u64, [i64; 4]) {
-    let mut uv = 1u64;
-    let mut qr = 1u64 << 32;
-    // SAFETY: baseline x86-64 instructions (`cmov` is part of it) on registers only; no
-    // memory, no stack. The loop runs `steps` times, a public count.
-    unsafe {
-        core::arch::asm!(
-            "test {n}, {n}",
-            "jz 3f",
-            "2:",
-            // m1 = 1 when zeta < 0; x, y = (f, (u, v)) negated when zeta < 0.
-            "mov {m1}, {zeta}",
-            "shr {m1}, 63",
-            "mov {x}, {f}",
-            "neg {x}",
-            "mov {y}, {uv}",
-            "neg {y}",
-            "test {zeta}, {zeta}",
-            "cmovns {x}, {f}",
-            "cmovns {y}, {uv}",
-            // Nothing to add when g is even.
-            "test {g}, 1",
-            "cmovz {x}, {zero}",
-            "cmovz {y}, {zero}",
-            // g odd and zeta < 0: swap, (f, (u, v)) = old (g, (q, r)), zeta = −zeta − 2.
-            "test {g}, {m1}",
-            "cmovnz {f}, {g}",
-            "cmovnz {uv}, {qr}",
-            "mov {nz}, {zeta}",
-            "not {nz}",
-            "cmovnz {zeta}, {nz}",
-            "add {g}, {x}",
-            "add {qr}, {y}",
-            "shr {g}, 1",
-            "add {uv}, {uv}",
-            "sub {zeta}, 1",
-            "dec {n}",
-            "jnz 2b",
-            "3:",
-            zeta = inout(reg) zeta,
-            f = inout(reg) f,
-            g = inout(reg) g,
-            uv = inout(reg) uv,
-            qr = inout(reg) qr,
-            n = inout(reg) steps => _,
-            zero = in(reg) 0u64,
-            m1 = out(reg) _,
-            x = out(reg) _,
-            y = out(reg) _,
-            nz = out(reg) _,
-            options(pure, nomem, nostack),
-        );
-    }
+fn divsteps_packed(zeta: i64, f: u64, g: u64, steps: usize) -> (i64, u64, u64, [i64; 4]) {
+    let (zeta, f, g, uv, qr) = core_asm::x86_64::ec::safegcd::divsteps_packed(zeta, f, g, steps);
     let [u, v] = unpack(uv);
     let [q, r] = unpack(qr);
     (zeta, f, g, [u, v, q, r])

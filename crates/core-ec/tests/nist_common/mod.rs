@@ -59,13 +59,14 @@ impl core_ec::RandomSource for FailingRng {
 #[macro_export]
 macro_rules! nist_suite {
     (
-        $m:ident, $len:literal,
+        $m:ident, $imp:ident, $len:literal,
         ecdh: $ecdh:ident, $ecdh_point:ident,
         ecdsa: $ecdsa:ident, $ecdsa_p1363:ident,
         counts: $ecdh_counts:expr, $ecdh_point_counts:expr, $ecdsa_counts:expr, $ecdsa_p1363_counts:expr
     ) => {
         use core_ec::$m::{
-            COMPRESSED_LEN, NistImpl, PublicKey, SecretKey, Signature, SigningKey, UNCOMPRESSED_LEN,
+            COMPRESSED_LEN, PublicKey, SecretKey, Signature, SigningKey, UNCOMPRESSED_LEN,
+            $imp as NistImpl,
         };
         use core_ec::{Error, Implementation};
         use nist_common::{CountingRng, Counts, FailingRng, fixed, unhex};

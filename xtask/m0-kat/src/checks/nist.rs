@@ -5,7 +5,7 @@
 //! field operation and ECDH, signing and verification against `mont15`'s P-256, on edge and
 //! pseudo-random values.
 
-use core_ec::p256::{NistImpl, PublicKey, SecretKey, Signature};
+use core_ec::p256::{P256Impl, PublicKey, SecretKey, Signature};
 use core_hash::Implementation;
 use hex_literal::hex;
 
@@ -34,7 +34,7 @@ fn p256_ecdsa_verify() -> Result<(), &'static str> {
          F7CB1C942D657C41D436C7A1B6E29F65F3E900DBB9AFF4064DC4AB2F843ACDA8"
     );
     let mut ran = false;
-    for imp in NistImpl::available() {
+    for imp in P256Impl::available() {
         let key = PublicKey::from_sec1_bytes_with_impl(&public, imp).map_err(|_| imp.name())?;
         let sig = Signature::from_bytes(&sig).map_err(|_| "signature rejected")?;
         ensure(key.verify(b"sample", &sig).is_ok(), imp.name())?;
@@ -58,7 +58,7 @@ fn p256_ecdh() -> Result<(), &'static str> {
     );
     let gir = hex!("D6840F6B42F6EDAFD13116E0E12565202FEF8E9ECE7DCE03812464D04B9442DE");
     let mut ran = false;
-    for imp in NistImpl::available() {
+    for imp in P256Impl::available() {
         let sk = SecretKey::from_bytes_with_impl(&i, imp).map_err(|_| imp.name())?;
         ensure(sk.public_key().to_sec1_bytes() == gi, "public key differs")?;
         let peer = PublicKey::from_sec1_bytes_with_impl(&gr, imp).map_err(|_| imp.name())?;
@@ -73,7 +73,7 @@ fn p256_ecdh() -> Result<(), &'static str> {
 #[cfg(target_arch = "arm")]
 mod thumb1 {
     use core_ec::__m0_test as t;
-    use core_ec::p256::{NistImpl, SecretKey};
+    use core_ec::p256::{P256Impl, SecretKey};
     use core_hash::Implementation;
     use hex_literal::hex;
 
@@ -81,7 +81,7 @@ mod thumb1 {
 
     /// The default P-256 field on the Cortex-M0 is the Thumb-1 one.
     pub(super) fn impl_fits_target() -> Result<(), &'static str> {
-        ensure(NistImpl::best().name() == "p256_thumb1", "unexpected default P-256 field")
+        ensure(P256Impl::best().name() == "p256_thumb1", "unexpected default P-256 field")
     }
 
     /// A fixed xorshift64 stream, so a failure reproduces.

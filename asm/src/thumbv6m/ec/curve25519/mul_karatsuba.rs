@@ -14,7 +14,7 @@
 //! 16-bit and 32-bit microcontrollers" (2015; X25519 in 3,589,850 cycles on the Cortex-M0);
 //! the code is our own. Each difference's sign is a mask, and the product of the two signs is
 //! applied by a masked conditional negation while adding: nothing branches on the values (the
-//! only branches are the three calls of the 128×128 subroutine, `halite_c25519_mul128`, and
+//! only branches are the three calls of the 128×128 subroutine, [`mul128`], and
 //! its returns), and every address is a fixed offset.
 //!
 //! Those figures are the 512-bit product's: the ×38 fold at the end of the routine
@@ -214,7 +214,11 @@ macro_rules! split_abs_diff {
     };
 }
 
-use super::Fe;
+/// Eight words returned by the C ABI (through the caller's memory, whose address arrives in
+/// r0), which [`mul_to`] relies on.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub struct Words8(pub [u32; 8]);
 
 /// The product's top quarter, in r0–r3 at the end of `karatsuba_mul!`: `memory` stores it
 /// (r4 is 16 bytes past its place), `registers` moves it to r8–r11, where the fold takes it.
@@ -332,19 +336,14 @@ macro_rules! mul128 {
     };
 }
 
-// The subroutine, once for `mul` and `mul_wide` (no jump over it inside their blocks): a
-// function of its own, reached only by their `bl`s.
-core::arch::global_asm!(
-    ".section .text.halite_c25519_mul128,\"ax\",%progbits",
-    ".p2align 1",
-    ".globl halite_c25519_mul128",
-    ".hidden halite_c25519_mul128",
-    ".type halite_c25519_mul128, %function",
-    ".thumb_func",
-    "halite_c25519_mul128:",
-    mul128!(),
-    ".size halite_c25519_mul128, . - halite_c25519_mul128",
-);
+/// The subroutine of `mul` and `mul_wide`: a naked function, not a global symbol, reached
+/// only by their `bl`s through a `sym` operand (so two versions of this crate link side by
+/// side). Its calling convention is its own (see `mul128!`), so nothing calls it from Rust.
+// SAFETY: the body is `mul128!`, which keeps to the frame and registers its callers declare.
+#[unsafe(naked)]
+unsafe extern "C" fn mul128() {
+    core::arch::naked_asm!(mul128!())
+}
 
 /// The whole product but its tail, as one template: `a` (r1) times `b` (r2) into the sixteen
 /// words at r0, then r0 and r1 reloaded with the wide buffer and the result pointer (r3 on
@@ -376,14 +375,14 @@ macro_rules! karatsuba_mul {
             // frame (sp + 32 then), which leaves m at sp + 32, the output pointer at 64 and S
             // at 68.
             "ldr r2, [sp, #128]\n",
-            "bl halite_c25519_mul128\n",
+            "bl {mul128}\n",
             "add sp, #32\n",
             "ldr r2, [sp, #96]\n",
             "adds r2, #32\n",
-            "bl halite_c25519_mul128\n",
+            "bl {mul128}\n",
             "add sp, #32\n",
             "add r2, sp, #32\n",
-            "bl halite_c25519_mul128\n",
+            "bl {mul128}\n",
             // out[4..16) += lo + hi + E with E = (m ^ S) + (S & 1) + S·2^256, by quarters:
             // lo = L0 + 2^128 L1, hi = H0 + 2^128 H1, m = M0 + 2^128 M1, and V = L1 + H0
             // shared by out[4..8) = V + L0 + E0 and out[8..12) = V + H1 + E1.
@@ -504,7 +503,7 @@ macro_rules! karatsuba_mul {
 /// The middle term is `lo + hi + E` with `E = (m ^ S) + (S & 1)` sign-extended by `S`; it is added by quarters around `V = L1 + H0`, which both middle
 /// quarters of the result share.
 #[inline(never)]
-pub(super) extern "C" fn mul(a: &[u32; 8], b: &[u32; 8]) -> Fe {
+pub extern "C" fn mul(a: &[u32; 8], b: &[u32; 8]) -> Words8 {
     let mut t = core::mem::MaybeUninit::<[u32; 16]>::uninit();
     let mut r = core::mem::MaybeUninit::<[u32; 8]>::uninit();
     // SAFETY: reads the eight words at `a` and at `b`, writes the sixteen of `t` (all of
@@ -520,6 +519,7 @@ pub(super) extern "C" fn mul(a: &[u32; 8], b: &[u32; 8]) -> Fe {
             karatsuba_mul!(registers),
             reduce_wide!("r8", "r9", "r10", "r11"),
             "pop {{r6}}",
+            mul128 = sym mul128,
             inout("r0") t.as_mut_ptr() => _,
             inout("r1") a.as_ptr() => _,
             inout("r2") b.as_ptr() => _,
@@ -529,13 +529,13 @@ pub(super) extern "C" fn mul(a: &[u32; 8], b: &[u32; 8]) -> Fe {
         );
     }
     // SAFETY: the assembly wrote all eight words of `r`.
-    Fe(unsafe { r.assume_init() })
+    Words8(unsafe { r.assume_init() })
 }
 
 /// `a·b`, the full 512-bit product (little-endian words): [`mul`] without the fold, for
 /// P-256's Montgomery field, which reduces it its own way. Out of line, as `mul`.
 #[inline(never)]
-pub(super) fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
+pub fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
     let mut t = core::mem::MaybeUninit::<[u32; 16]>::uninit();
     // SAFETY: as in `mul`, with `t` as the wide buffer and the empty tail: reads the eight
     // words at `a` and at `b`, writes the sixteen of `t`; the result pointer it keeps in its
@@ -545,6 +545,7 @@ pub(super) fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
         core::arch::asm!(
             karatsuba_mul!(memory),
             "pop {{r6}}",
+            mul128 = sym mul128,
             inout("r0") t.as_mut_ptr() => _,
             inout("r1") a.as_ptr() => _,
             inout("r2") b.as_ptr() => _,
@@ -569,6 +570,6 @@ pub(super) fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
 // which `mul` does not take an argument in, and a jump to it with lr and the arguments as
 // they came, so that `mul` returns to our caller.
 #[unsafe(naked)]
-pub(super) unsafe extern "C" fn mul_to(r: *mut [u32; 8], a: *const [u32; 8], b: *const [u32; 8]) {
+pub unsafe extern "C" fn mul_to(r: *mut [u32; 8], a: *const [u32; 8], b: *const [u32; 8]) {
     core::arch::naked_asm!("ldr r3, ={mul}", "bx r3", mul = sym mul)
 }

@@ -1,5 +1,6 @@
-//! The multiplication's columns in Thumb-1 assembly, for the Cortex-M0. Product scanning as
-//! [`mul_columns`](super::mul_columns), but the second operand is reversed first so that both
+//! The column multiplication of core-ec's radix-2^13 Curve25519 field (`portable32`, twenty
+//! 13-bit limbs) in Thumb-1 assembly, for the Cortex-M0. Product scanning as that field's Rust
+//! `mul_columns` (its twin, which the firmware's known answers check it against), but the second operand is reversed first so that both
 //! operands of a column are read in ascending order with `LDM`, two limbs (three cycles) at a
 //! time, and each column is carried into 13 bits and folded as it ends. The columns are loops
 //! (an inner loop over two limb pairs a pass per column, four columns per outer pass, so
@@ -10,9 +11,11 @@
 //! pairs and columns, the addresses are fixed offsets from the operands; `MULS` is
 //! single-cycle or fixed-time on every Cortex-M0/M0+.
 
+use core::arch::asm;
 use core::mem::MaybeUninit;
 
-use super::N;
+/// Limbs of a radix-2^13 element.
+const N: usize = 20;
 
 /// The products of one column: limb pairs from `r1` (up to `r9`) by limb pairs from `r2`,
 /// summed into `r0`, two pairs a pass. `$l` names the local labels (`$l` and `$l` + "0");
@@ -92,7 +95,8 @@ macro_rules! fold_limb {
 /// `a[k + 1]` by the trailing zero; column `k ≥ 20` (`39 − k` products, from `a[k − 19]`)
 /// one more at its bottom end when `k` is even, `a[k − 20]` by the leading zero.
 #[inline(always)]
-pub(super) fn mul(a: &[u32; N], b: &[u32; N]) -> [u32; N] {
+#[must_use]
+pub fn mul(a: &[u32; N], b: &[u32; N]) -> [u32; N] {
     // Written out: a loop would first zero the array with a `memclr` call.
     #[rustfmt::skip]
     let rev = [
@@ -105,7 +109,7 @@ pub(super) fn mul(a: &[u32; N], b: &[u32; N]) -> [u32; N] {
     // r0–r5, r8–r10, r12 and lr are declared clobbered, r6 (which Rust reserves) is saved
     // on the stack and restored, r7 is not touched.
     unsafe {
-        core::arch::asm!(
+        asm!(
             "push {{r6}}",
             "mov r8, r0",
             "mov r12, r2",

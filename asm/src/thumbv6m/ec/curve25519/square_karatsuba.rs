@@ -10,7 +10,7 @@
 //! technique is the one of Düll et al., "High-speed Curve25519 on 8-bit, 16-bit and 32-bit
 //! microcontrollers" (2015; X25519 in 3,589,850 cycles on the Cortex-M0); the code is our own.
 //! Straight-line: the only branches are the three calls of the 128-bit subroutine
-//! (`halite_c25519_square128`) and its returns; no address depends on data; `MULS` is fixed-time on every Cortex-M0/M0+.
+//! ([`square128`]) and its returns; no address depends on data; `MULS` is fixed-time on every Cortex-M0/M0+.
 //!
 //! Those figures are the 512-bit square's: the ×38 fold at the end of the routine
 //! (`reduce_wide!`) adds about 175 cycles and 256 bytes (890 bytes in all).
@@ -86,7 +86,7 @@ macro_rules! sq64 {
 /// The square of `a` (eight little-endian 32-bit words, any 256-bit value) reduced below
 /// 2^256.
 #[inline(always)]
-pub(super) fn square(a: &[u32; 8]) -> [u32; 8] {
+pub fn square(a: &[u32; 8]) -> [u32; 8] {
     let mut r = MaybeUninit::<[u32; 8]>::uninit();
     // SAFETY: `a` is eight readable words, `r` eight writable ones.
     unsafe { square_to(a, r.as_mut_ptr()) };
@@ -96,7 +96,7 @@ pub(super) fn square(a: &[u32; 8]) -> [u32; 8] {
 
 /// `a` replaced by its square reduced below 2^256, with no copy (`Field::square_n`).
 #[inline(always)]
-pub(super) fn square_assign(a: &mut [u32; 8]) {
+pub fn square_assign(a: &mut [u32; 8]) {
     let a: *mut [u32; 8] = a;
     // SAFETY: `a` is eight readable and writable words; `square_to` allows `r == a`.
     unsafe { square_to(a, a) };
@@ -185,19 +185,14 @@ macro_rules! square128 {
     };
 }
 
-// The subroutine, once for `square_to` and `square_wide` (no jump over it inside their
-// blocks): a function of its own, reached only by their `bl`s.
-core::arch::global_asm!(
-    ".section .text.halite_c25519_square128,\"ax\",%progbits",
-    ".p2align 1",
-    ".globl halite_c25519_square128",
-    ".hidden halite_c25519_square128",
-    ".type halite_c25519_square128, %function",
-    ".thumb_func",
-    "halite_c25519_square128:",
-    square128!(),
-    ".size halite_c25519_square128, . - halite_c25519_square128",
-);
+/// The subroutine of `square_to` and `square_wide`: a naked function, not a global symbol, reached
+/// only by their `bl`s through a `sym` operand (so two versions of this crate link side by
+/// side). Its calling convention is its own (see `square128!`), so nothing calls it from Rust.
+// SAFETY: the body is `square128!`, which keeps to the frame and registers its callers declare.
+#[unsafe(naked)]
+unsafe extern "C" fn square128() {
+    core::arch::naked_asm!(square128!())
+}
 
 /// The square's top quarter, in r0–r3 at the end of `karatsuba_square!`: `memory` stores it
 /// (r6 is 16 bytes past its place), `registers` moves it to r8, r9, r10 and lr (r11 holds
@@ -229,12 +224,12 @@ macro_rules! karatsuba_square {
             "str r2, [sp, #48]\n",
             "mov r12, r0\n",
             "mov r11, r1\n",
-            "bl halite_c25519_square128\n",
+            "bl {square128}\n",
             "mov r0, r12\n",
             "adds r0, #16\n",
             "mov r1, r11\n",
             "adds r1, #32\n",
-            "bl halite_c25519_square128\n",
+            "bl {square128}\n",
             // |A0 - A1| -> sp[32..48).
             "mov r0, r12\n",
             "ldm r0!, {{r1, r2, r3, r4}}\n",
@@ -257,7 +252,7 @@ macro_rules! karatsuba_square {
             "stm r0!, {{r1, r2, r3, r4}}\n",
             "add r0, sp, #32\n",
             "mov r1, sp\n",
-            "bl halite_c25519_square128\n",
+            "bl {square128}\n",
             // V = L_hi + H_lo (carry in r8), kept in r9, r10, r12 and lr;
             // out[4..8) = V + L_lo - S_lo (signed carry in r4).
             "mov r6, r11\n",
@@ -357,7 +352,7 @@ macro_rules! karatsuba_square {
 /// `a` must be valid for reading eight words and `r` for writing eight; they may be the
 /// same (`a` is read in full before `r` is written).
 #[inline(never)]
-pub(super) unsafe fn square_to(a: *const [u32; 8], r: *mut [u32; 8]) {
+pub unsafe fn square_to(a: *const [u32; 8], r: *mut [u32; 8]) {
     let mut t = MaybeUninit::<[u32; 16]>::uninit();
     // SAFETY: reads the eight words at `a` (the caller's promise), writes the first twelve
     // words of `t` (the last four stay in registers) and rereads them, and then writes the
@@ -370,6 +365,7 @@ pub(super) unsafe fn square_to(a: *const [u32; 8], r: *mut [u32; 8]) {
             karatsuba_square!(registers),
             reduce_wide!("r8", "r9", "r10", "lr"),
             "pop {{r6}}",
+            square128 = sym square128,
             inout("r0") a => _,
             inout("r1") t.as_mut_ptr() => _,
             inout("r2") r => _,
@@ -382,7 +378,7 @@ pub(super) unsafe fn square_to(a: *const [u32; 8], r: *mut [u32; 8]) {
 /// `a²`, the full 512-bit square (little-endian words): [`square_to`] without the fold, for
 /// P-256's Montgomery field, which reduces it its own way. Out of line, as `square_to`.
 #[inline(never)]
-pub(super) fn square_wide(a: &[u32; 8]) -> [u32; 16] {
+pub fn square_wide(a: &[u32; 8]) -> [u32; 16] {
     let mut t = MaybeUninit::<[u32; 16]>::uninit();
     // SAFETY: as in `square_to`, with `t` as the wide buffer and the empty tail: reads the
     // eight words at `a`, writes the sixteen of `t`; the result pointer it keeps in its frame
@@ -392,6 +388,7 @@ pub(super) fn square_wide(a: &[u32; 8]) -> [u32; 16] {
         core::arch::asm!(
             karatsuba_square!(memory),
             "pop {{r6}}",
+            square128 = sym square128,
             inout("r0") a.as_ptr() => _,
             inout("r1") t.as_mut_ptr() => _,
             inout("r2") 0usize => _,
