@@ -19,7 +19,7 @@ mod ct64;
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
-#[cfg(target_arch = "arm")]
+#[cfg(all(feature = "asm", target_arch = "arm"))]
 mod thumb1;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_aesni;
