@@ -23,6 +23,10 @@ static ROT8: Pattern = Pattern([
 macro_rules! shuffle_by {
     ($(#[$meta:meta])* $name:ident, $pattern:ident) => {
         $(#[$meta])*
+        ///
+        /// # Safety
+        ///
+        /// The CPU must have AVX2: a caller compiled with that target feature calls it safely.
         #[inline]
         #[target_feature(enable = "avx2")]
         #[must_use]

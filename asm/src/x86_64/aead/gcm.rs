@@ -286,6 +286,10 @@ pub unsafe fn stitched_batch(
 /// input) all pass through, so that it emits the GHASH steps between the rounds' `vaesenc`s
 /// rather than all of them in one run (measured on Zen 5 in `gcm/x86_vaes_vpclmul.rs`: the
 /// multiplies then wait behind a long queue of rounds). Other `A` pass through nothing.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F: a caller compiled with that target feature calls it safely.
 #[target_feature(enable = "avx512f")]
 #[inline]
 pub fn fence_zmm<const A: usize>(x: &mut [__m512i; A], more: [&mut __m512i; 4]) {

@@ -8,6 +8,11 @@ use core::arch::x86_64::{__m256i, __m512i};
 macro_rules! vpmuludq {
     ($(#[$meta:meta])* $name:ident, $v:ty, $reg:ident, $feat:literal) => {
         $(#[$meta])*
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("The CPU must have `", $feat, "`: a caller compiled with that target")]
+        /// feature calls it safely.
         #[inline]
         #[target_feature(enable = $feat)]
         #[must_use]
