@@ -5,10 +5,10 @@
 //! - [`portable15`]: 15-bit digits in `u16` with 32-bit products only (BearSSL's `i15`); the
 //!   default on 32-bit targets such as the Cortex-M0;
 //! - `x86_adx`: 64-bit limbs with `mulx`/`adcx`/`adox` carry chains (x86-64 with BMI2 and ADX);
-//! - `x86_avx512ifma`: constant-time exponentiation on 52-bit limbs in ZMM registers with
-//!   AVX-512 IFMA for moduli of 7 to 32 64-bit limbs (the RSA-2048/3072/4096 CRT halves), two
-//!   at once for a CRT private operation, and public exponents up to 64 limbs (RSA-4096
-//!   verification); everything else on `x86_adx`.
+//! - `x86_avx512_ifma` (module `x86_avx512ifma`): constant-time exponentiation on 52-bit limbs
+//!   in ZMM registers with AVX-512 IFMA for moduli of 7 to 32 64-bit limbs (the
+//!   RSA-2048/3072/4096 CRT halves), two at once for a CRT private operation, and public
+//!   exponents up to 64 limbs (RSA-4096 verification); everything else on `x86_adx`.
 //!
 //! Numbers are fixed-capacity digit buffers on the stack; every loop runs over the modulus's
 //! digit count, which is public. The constant-time exponentiation uses a fixed window and reads
@@ -67,14 +67,15 @@ impl MontImpl {
 }
 
 impl Implementation for MontImpl {
-    const ALL: &'static [&'static str] = &["x86_avx512ifma", "x86_adx", "portable64", "portable15"];
+    const ALL: &'static [&'static str] =
+        &["x86_avx512_ifma", "x86_adx", "portable64", "portable15"];
 
     fn name(self) -> &'static str {
         match self {
             Self::Portable64 => "portable64",
             Self::Portable15 => "portable15",
             Self::X86Adx(_) => "x86_adx",
-            Self::X86Avx512Ifma(..) => "x86_avx512ifma",
+            Self::X86Avx512Ifma(..) => "x86_avx512_ifma",
         }
     }
 
