@@ -237,7 +237,8 @@ mod tests {
                 let ba = sub_borrow(x, n, &mut ta);
                 let bb = sub_borrow_rust(x, n, &mut tb);
                 // SAFETY: both arrays were initialised above.
-                let (ta, tb) = unsafe { (ta.map(|w| w.assume_init()), tb.map(|w| w.assume_init())) };
+                let (ta, tb) =
+                    unsafe { (ta.map(|w| w.assume_init()), tb.map(|w| w.assume_init())) };
                 assert_eq!((ba, ta), (bb, tb), "sub_borrow, {len} limbs");
             }
         }
