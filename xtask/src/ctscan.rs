@@ -162,12 +162,12 @@ const ALLOWED: &[Allowed] = &[
          all-zero verdict",
     ),
     // core-aead.
-    // Thumb-1 assembly on the Cortex-M0 (`aes/thumb1.rs`), straight-line.
-    a("core_aead::aes::thumb1::sub_bytes", 0, ""),
+    // Thumb-1 assembly on the Cortex-M0 (core-asm's `thumbv6m/aead/aes.rs`), straight-line.
+    a("core_asm::thumbv6m::aead::aes::sub_bytes", 0, ""),
     // ct32's cipher is out of line since CTR got its own loop (`ct32::encrypt2` was the
     // entry, 19 branches, before); its callers load and store the planes.
     a(
-        "core_aead::aes::ct32::encrypt_planes",
+        "core_aead::aes::thumb1::encrypt_planes",
         // 3 before ShiftRows became a loop over the planes; 4 before the middle rounds'
         // linear steps went into assembly (`thumb1::shift_mix_add`) and the first and last
         // round keys were taken apart here.
@@ -175,8 +175,8 @@ const ALLOWED: &[Allowed] = &[
         "round count (slice bounds and the empty and short schedules), the first and last \
          round keys' plane loops, the round loop",
     ),
-    a("core_aead::aes::thumb1::shift_mix_add", 1, "plane loop"),
-    a("core_aead::aes::thumb1::ortho", 1, "the loop over the two groups of four words"),
+    a("core_asm::thumbv6m::aead::aes::shift_mix_add", 1, "plane loop"),
+    a("core_asm::thumbv6m::aead::aes::ortho", 1, "the loop over the two groups of four words"),
     a("core_aead::aes::Aes::encrypt_blocks::{{closure}}", 6, "block loop, group length"),
     // 9 while CTR XORed whole words and then a byte tail; 3 with a byte loop alone.
     a(
@@ -197,17 +197,17 @@ const ALLOWED: &[Allowed] = &[
         "block, group, product, Karatsuba, reduction and store loops, backend dispatch",
     ),
     // 3 before the products went through 13-bit halves (`blocks_halves`, with the Thumb-1
-    // dot product of `portable32/thumb1.rs` inlined: straight-line).
+    // dot product of core-asm's `thumbv6m/aead/poly1305.rs` inlined: straight-line).
     a(
         "core_aead::poly1305::portable32::State::blocks",
         5,
         "block loop, the loop loading its words, the limb loop, the loops zeroing and \
          filling the key's halves",
     ),
-    // The Cortex-M0 block in Thumb-1 assembly (`chacha20/thumb1.rs`); before it, the compiled
-    // `portable::xor_block` had 3 (round, column and byte loops).
+    // The Cortex-M0 block in Thumb-1 assembly (core-asm's `thumbv6m/aead/chacha20.rs`);
+    // before it, the compiled `portable::xor_block` had 3 (round, column and byte loops).
     a(
-        "core_aead::chacha20::thumb1::xor_block",
+        "core_asm::thumbv6m::aead::chacha20::xor_block",
         5,
         "the state-copy, column, double-round, final-XOR and wiping loops (fixed trip counts)",
     ),

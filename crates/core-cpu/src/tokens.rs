@@ -32,8 +32,44 @@ macro_rules! tokens {
             pub fn from_features(features: Detected) -> Option<Self> {
                 features.0.contains(Self::REQUIRES).then_some(Self(()))
             }
+
+            /// This token as a weaker one `T`, whose features are all among this one's (a
+            /// `Vaes` proves what an `Aes` does): checked when it is compiled, so a conversion
+            /// that would claim a feature this token does not prove does not build.
+            #[inline]
+            #[must_use]
+            pub fn weaken<T: Token>(self) -> T {
+                const { assert!(Self::REQUIRES.contains(T::REQUIRES), "not a weaker token") };
+                T::proven()
+            }
+        }
+
+        impl sealed::Sealed for $name {
+            fn proven() -> Self {
+                Self(())
+            }
+        }
+
+        impl Token for $name {
+            const REQUIRES: Features = Self::REQUIRES;
         }
     )*};
+}
+
+/// What every token has in common: the features it proves, which is what makes one token
+/// convertible into another ([`Aes::weaken`] and its kind on every token). Sealed: only the
+/// tokens here implement it.
+pub trait Token: Copy + sealed::Sealed {
+    /// The features this token proves.
+    const REQUIRES: Features;
+}
+
+mod sealed {
+    /// The constructor behind `weaken`, out of reach outside this crate.
+    pub trait Sealed {
+        /// The token, whose features the caller has proven by holding a stronger one.
+        fn proven() -> Self;
+    }
 }
 
 /// A feature set as returned by [`detected()`], which tokens may be taken from. Unlike
@@ -127,6 +163,19 @@ mod tests {
         assert_eq!(Sha::get().is_some(), crate::features().contains(Sha::REQUIRES));
         assert!(Vaes512::REQUIRES.contains(Avx512::REQUIRES));
         assert!(Avx512Ifma::REQUIRES.contains(Features::AVX512IFMA));
+    }
+
+    #[test]
+    fn tokens_weaken_to_their_requirements() {
+        if let Some(vaes) = Vaes512::get() {
+            let aes: Aes = vaes.weaken();
+            let avx: Avx = vaes.weaken::<Avx512>().weaken();
+            assert_eq!((Some(aes), Some(avx)), (Aes::get(), Avx::get()));
+        }
+        if let Some(aes) = Aes::get() {
+            let ssse3: Ssse3 = aes.weaken();
+            assert_eq!(Some(ssse3), Ssse3::get());
+        }
     }
 
     #[test]

@@ -45,7 +45,7 @@ impl Key {
         Self { rk, rounds }
     }
 
-    fn used(&self) -> &[[u32; 8]] {
+    pub(super) fn used(&self) -> &[[u32; 8]] {
         &self.rk[..=self.rounds]
     }
 }
@@ -57,7 +57,7 @@ impl Drop for Key {
 }
 
 /// Exchanges the bits of `x` above `mask << shift` with the bits of `y` under `mask`.
-#[cfg(not(target_arch = "arm"))]
+#[cfg(not(all(feature = "asm", target_arch = "arm")))]
 #[inline(always)]
 fn swap(x: u32, y: u32, mask: u32, shift: u32) -> (u32, u32) {
     // A delta swap: one mask and five operations.
@@ -71,7 +71,7 @@ fn swap(x: u32, y: u32, mask: u32, shift: u32) -> (u32, u32) {
 /// pairs stays a loop that addresses every word on the stack through its index. Out of line:
 /// the key schedule, CTR and the block functions share one copy (about 200 bytes each), and
 /// a call costs a few cycles of the ten thousand two blocks take.
-#[cfg(not(target_arch = "arm"))]
+#[cfg(not(all(feature = "asm", target_arch = "arm")))]
 #[inline(never)]
 fn ortho(q: &mut [u32; 8]) {
     let [q0, q1, q2, q3, q4, q5, q6, q7] = *q;
@@ -90,9 +90,12 @@ fn ortho(q: &mut [u32; 8]) {
     *q = [q0, q1, q2, q3, q4, q5, q6, q7];
 }
 
-/// [`ortho`] on Arm (the Cortex-M0 path): the same swaps in assembly.
-#[cfg(target_arch = "arm")]
-use super::thumb1::ortho;
+/// [`ortho`], [`shift_rows`], [`sub_bytes`], the cipher on the planes and the keystream XOR on
+/// the Cortex-M0: the same steps in Thumb-1 assembly.
+#[cfg(all(feature = "asm", target_arch = "arm"))]
+use super::thumb1::{encrypt_planes, ortho, xor_keystream};
+#[cfg(all(feature = "asm", target_arch = "arm"))]
+pub(super) use super::thumb1::{shift_rows, sub_bytes};
 
 /// Two blocks into bit planes: word `2·column + block` is that column of that block (byte
 /// `row` at bits `8·row`), so after [`ortho`] bit `8·row + word` is `8·row + 2·column + block`.
@@ -121,7 +124,7 @@ fn store(mut q: [u32; 8], blocks: &mut [[u8; 16]; 2]) {
 }
 
 /// `ShiftRows`: row `r`'s 8-bit lane rotated right by `2r` bits (one column per 2 bits).
-#[cfg(not(target_arch = "arm"))]
+#[cfg(not(all(feature = "asm", target_arch = "arm")))]
 #[inline(always)]
 pub(super) fn shift_rows(x: u32) -> u32 {
     shift_rows_masks(x)
@@ -129,7 +132,7 @@ pub(super) fn shift_rows(x: u32) -> u32 {
 
 /// [`shift_rows`] as masks and shifts, the form compilers generate well where a mask fits in
 /// an instruction or stays in a register.
-#[cfg_attr(target_arch = "arm", allow(dead_code))]
+#[cfg_attr(all(feature = "asm", target_arch = "arm"), allow(dead_code))]
 #[inline(always)]
 fn shift_rows_masks(x: u32) -> u32 {
     (x & 0x0000_00FF)
@@ -139,54 +142,6 @@ fn shift_rows_masks(x: u32) -> u32 {
         | ((x << 4) & 0x00F0_0000)
         | ((x >> 6) & 0x0300_0000)
         | ((x << 2) & 0xFC00_0000)
-}
-
-/// [`shift_rows`] on Arm (the Cortex-M0 path): each moved field isolated by a pair of shifts,
-/// 23 single-cycle instructions and no mask. Compiled, the seven masks of
-/// [`shift_rows_masks`] need a register each, which Thumb-1 (eight low registers) does not
-/// have: they are reloaded from the stack for every plane, about 35 cycles a plane.
-/// Constant time: straight-line shifts and ORs.
-#[cfg(target_arch = "arm")]
-#[inline(always)]
-pub(super) fn shift_rows(x: u32) -> u32 {
-    let r: u32;
-    // SAFETY: register-only arithmetic on `x`, `r` and the scratch register `t`; no memory,
-    // no stack. The flags are clobbered, which `asm!` assumes without `preserves_flags`.
-    unsafe {
-        core::arch::asm!(
-            "uxtb {r}, {x}",
-            // Row 1 (bits 8..16) rotated right by 2: bits 10..16 down to 8, 8..10 up to 14.
-            "lsrs {t}, {x}, #10",
-            "lsls {t}, {t}, #26",
-            "lsrs {t}, {t}, #18",
-            "orrs {r}, {t}",
-            "lsrs {t}, {x}, #8",
-            "lsls {t}, {t}, #30",
-            "lsrs {t}, {t}, #16",
-            "orrs {r}, {t}",
-            // Row 2 (bits 16..24) rotated by 4: its two nibbles exchanged.
-            "lsrs {t}, {x}, #20",
-            "lsls {t}, {t}, #28",
-            "lsrs {t}, {t}, #12",
-            "orrs {r}, {t}",
-            "lsls {t}, {x}, #12",
-            "lsrs {t}, {t}, #28",
-            "lsls {t}, {t}, #20",
-            "orrs {r}, {t}",
-            // Row 3 (bits 24..32) rotated right by 6: bits 30..32 down to 24, 24..30 up to 26.
-            "lsrs {t}, {x}, #30",
-            "lsls {t}, {t}, #24",
-            "orrs {r}, {t}",
-            "lsrs {t}, {x}, #24",
-            "lsls {t}, {t}, #26",
-            "orrs {r}, {t}",
-            x = in(reg) x,
-            r = out(reg) r,
-            t = out(reg) _,
-            options(pure, nomem, nostack),
-        );
-    }
-    r
 }
 
 /// `InvShiftRows`: row `r`'s lane rotated left by `2r` bits.
@@ -203,15 +158,11 @@ pub(super) fn inv_shift_rows(x: u32) -> u32 {
 
 /// `SubBytes` on the planes: the circuit of [`bitslice::sub_bytes`], kept out of line so the
 /// cipher, its inverse and the key expansion share one copy.
-#[cfg(not(target_arch = "arm"))]
+#[cfg(not(all(feature = "asm", target_arch = "arm")))]
 #[inline(never)]
 pub(super) fn sub_bytes(q: &mut [u32; 8]) {
     bitslice::sub_bytes(q);
 }
-
-/// `SubBytes` on the planes, on Arm (the Cortex-M0 path): the same circuit in assembly.
-#[cfg(target_arch = "arm")]
-pub(super) use super::thumb1::sub_bytes;
 
 /// `SubWord` (FIPS 197 §5.2) for the key expansion, through the planes: with `w` as word 0
 /// and the others zero, [`ortho`] leaves bit `j` of byte `k` at bit `8k` of plane `j`, the
@@ -230,32 +181,10 @@ pub(super) fn sub_word(w: u32) -> u32 {
 
 /// The cipher on the planes of two blocks: one out-of-line copy for [`encrypt2`] and
 /// [`ctr32`] (GCM links both).
-#[cfg(not(target_arch = "arm"))]
+#[cfg(not(all(feature = "asm", target_arch = "arm")))]
 #[inline(never)]
 fn encrypt_planes(key: &Key, q: &mut [u32; 8]) {
     bitslice::encrypt(q, key.used());
-}
-
-/// [`encrypt_planes`] on Arm (the Cortex-M0 path): the middle rounds' `ShiftRows`,
-/// `MixColumns` and `AddRoundKey` are one pass over the planes in assembly
-/// ([`shift_mix_add`](super::thumb1::shift_mix_add)), each plane loaded and stored once a
-/// round instead of three times; the last round is `ShiftRows` and `AddRoundKey` here.
-#[cfg(target_arch = "arm")]
-#[inline(never)]
-fn encrypt_planes(key: &Key, q: &mut [u32; 8]) {
-    let rk = key.used();
-    let (Some(first), Some(last)) = (rk.first(), rk.last()) else { return };
-    for (p, k) in q.iter_mut().zip(first) {
-        *p ^= k;
-    }
-    for k in rk.get(1..rk.len() - 1).unwrap_or_default() {
-        sub_bytes(q);
-        super::thumb1::shift_mix_add(q, k);
-    }
-    sub_bytes(q);
-    for (p, k) in q.iter_mut().zip(last) {
-        *p = shift_rows(*p) ^ k;
-    }
 }
 
 /// Encrypts two blocks in place.
@@ -291,7 +220,7 @@ pub(super) fn ctr32(key: &Key, ctr: &mut [u8; 16], buf: &mut [u8]) {
 /// `2·column + block` is bytes `16·block + 4·column..`. A word at a time, its bytes shifted
 /// out.
 #[inline(always)]
-fn xor_keystream_bytes(q: &[u32; 8], chunk: &mut [u8]) {
+pub(super) fn xor_keystream_bytes(q: &[u32; 8], chunk: &mut [u8]) {
     for (k, bytes) in chunk.chunks_mut(4).enumerate() {
         // `2·(k mod 4) + k/4`, written so that the index is visibly below 8.
         let mut w = q[(2 * k + k / 4) % 8];
@@ -302,77 +231,11 @@ fn xor_keystream_bytes(q: &[u32; 8], chunk: &mut [u8]) {
     }
 }
 
-/// [`xor_keystream_bytes`] everywhere but Arm.
-#[cfg(not(target_arch = "arm"))]
+/// [`xor_keystream_bytes`] where no assembly replaces it.
+#[cfg(not(all(feature = "asm", target_arch = "arm")))]
 #[inline(always)]
 fn xor_keystream(q: &[u32; 8], chunk: &mut [u8]) {
     xor_keystream_bytes(q, chunk);
-}
-
-/// [`xor_keystream_bytes`] on Arm (the Cortex-M0 path), whole 32-byte chunks in assembly:
-/// the buffer may be unaligned, so bytes are loaded and stored one by one, but written out
-/// four to a word at fixed offsets, about 7 cycles a byte against 18 for the compiled loops
-/// (which keep the byte count and the word index in registers). A shorter last chunk goes
-/// through the loops.
-#[cfg(target_arch = "arm")]
-#[inline(always)]
-fn xor_keystream(q: &[u32; 8], chunk: &mut [u8]) {
-    let Ok(full) = <&mut [u8; 32]>::try_from(&mut *chunk) else {
-        return xor_keystream_bytes(q, chunk);
-    };
-    // SAFETY: reads the eight words of `q` and reads and writes the 32 bytes of `full`, all
-    // through the pointers passed in, at offsets the four passes of the loop keep in range
-    // (`q` advances 8 bytes a pass up to offset 28, `full` 4 bytes a pass up to offset 31);
-    // no stack, and every register written is an operand.
-    unsafe {
-        core::arch::asm!(
-            // Pass `c` (four of them): column word `c` of block 0 into bytes `4c..4c+4` and of
-            // block 1 into bytes `16+4c..`.
-            "2:",
-            "ldr {w}, [{q}, #0]",
-            "ldrb {t}, [{p}, #0]",
-            "eors {t}, {w}",
-            "strb {t}, [{p}, #0]",
-            "lsrs {w}, {w}, #8",
-            "ldrb {t}, [{p}, #1]",
-            "eors {t}, {w}",
-            "strb {t}, [{p}, #1]",
-            "lsrs {w}, {w}, #8",
-            "ldrb {t}, [{p}, #2]",
-            "eors {t}, {w}",
-            "strb {t}, [{p}, #2]",
-            "lsrs {w}, {w}, #8",
-            "ldrb {t}, [{p}, #3]",
-            "eors {t}, {w}",
-            "strb {t}, [{p}, #3]",
-            "ldr {w}, [{q}, #4]",
-            "ldrb {t}, [{p}, #16]",
-            "eors {t}, {w}",
-            "strb {t}, [{p}, #16]",
-            "lsrs {w}, {w}, #8",
-            "ldrb {t}, [{p}, #17]",
-            "eors {t}, {w}",
-            "strb {t}, [{p}, #17]",
-            "lsrs {w}, {w}, #8",
-            "ldrb {t}, [{p}, #18]",
-            "eors {t}, {w}",
-            "strb {t}, [{p}, #18]",
-            "lsrs {w}, {w}, #8",
-            "ldrb {t}, [{p}, #19]",
-            "eors {t}, {w}",
-            "strb {t}, [{p}, #19]",
-            "adds {p}, #4",
-            "adds {q}, #8",
-            "subs {n}, #1",
-            "bne 2b",
-            p = inout(reg) full.as_mut_ptr() => _,
-            q = inout(reg) q.as_ptr() => _,
-            n = inout(reg) 4u32 => _,
-            w = out(reg) _,
-            t = out(reg) _,
-            options(nostack),
-        );
-    }
 }
 
 /// Decrypts two blocks in place.

@@ -19,7 +19,7 @@ mod ct64;
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
-#[cfg(target_arch = "arm")]
+#[cfg(all(feature = "asm", target_arch = "arm"))]
 mod thumb1;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_aesni;
@@ -90,13 +90,10 @@ impl RoundKeys {
 /// The schedule for the x86 AES instructions, expanded with them: `aeskeygenassist` for
 /// `SubWord` and `aesimc` for the decryption keys, where the portable steps (a bitsliced S-box
 /// per word) cost more than the few blocks a TLS handshake's keys encrypt.
-///
-/// # Safety
-///
-/// AES-NI and SSE2 must be available.
 #[cfg(target_arch = "x86_64")]
-unsafe fn hw_key_x86(key: &[u8]) -> Result<HwKey, Error> {
-    // SAFETY: the caller guarantees AES-NI and SSE2.
+fn hw_key_x86(token: core_cpu::Aes, key: &[u8]) -> Result<HwKey, Error> {
+    let _ = token;
+    // SAFETY: the `Aes` token proves AES-NI and SSE2.
     let keys = RoundKeys::expand_with(key, |w| unsafe { x86_aesni::sub_word(w) })?;
     // SAFETY: as above.
     Ok(HwKey::with_inv_mix(&keys, |b| unsafe { x86_aesni::inv_mix_columns(b) }))
@@ -284,15 +281,12 @@ impl Aes {
         let keys = || RoundKeys::expand(key);
         let schedule = match imp {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the `Aes` token proves AES-NI and SSE2.
-            AesImpl::X86Aesni(token) => Schedule::X86Aesni(token, unsafe { hw_key_x86(key)? }),
+            AesImpl::X86Aesni(token) => Schedule::X86Aesni(token, hw_key_x86(token, key)?),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the `VaesAvx2` token proves AES-NI and SSE2 among its features.
-            AesImpl::X86Vaes(token) => Schedule::X86Vaes(token, unsafe { hw_key_x86(key)? }),
+            AesImpl::X86Vaes(token) => Schedule::X86Vaes(token, hw_key_x86(token.weaken(), key)?),
             #[cfg(target_arch = "x86_64")]
             AesImpl::X86Vaes512(token) => {
-                // SAFETY: the `Vaes512` token proves AES-NI and SSE2 among its features.
-                Schedule::X86Vaes512(token, unsafe { hw_key_x86(key)? })
+                Schedule::X86Vaes512(token, hw_key_x86(token.weaken(), key)?)
             }
             #[cfg(target_arch = "aarch64")]
             AesImpl::Aarch64(token) => Schedule::Aarch64(token, HwKey::new(&keys()?)),
@@ -357,11 +351,15 @@ impl Aes {
             Schedule::Ct32(k) => batched::<2>(blocks, |b| ct32::encrypt2(k, b)),
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Aesni(t, k) => x86_aesni::encrypt_blocks(*t, k, blocks),
-            // SAFETY: both VAES tokens require AES-NI, SSE2 and SSSE3.
+            // Few blocks: the AES-NI loop, which both VAES tokens prove the features of.
             #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes(_, k) | Schedule::X86Vaes512(_, k) if blocks.len() < FEW => unsafe {
-                x86_aesni::crypt_blocks_ni::<true>(k, blocks);
-            },
+            Schedule::X86Vaes(t, k) if blocks.len() < FEW => {
+                x86_aesni::encrypt_blocks(t.weaken(), k, blocks);
+            }
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes512(t, k) if blocks.len() < FEW => {
+                x86_aesni::encrypt_blocks(t.weaken(), k, blocks);
+            }
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Vaes(t, k) => x86_vaes::encrypt_blocks(*t, k, blocks),
             #[cfg(target_arch = "x86_64")]
@@ -379,11 +377,15 @@ impl Aes {
             Schedule::Ct32(k) => batched::<2>(blocks, |b| ct32::decrypt2(k, b)),
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Aesni(t, k) => x86_aesni::decrypt_blocks(*t, k, blocks),
-            // SAFETY: both VAES tokens require AES-NI, SSE2 and SSSE3.
+            // Few blocks: the AES-NI loop, which both VAES tokens prove the features of.
             #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes(_, k) | Schedule::X86Vaes512(_, k) if blocks.len() < FEW => unsafe {
-                x86_aesni::crypt_blocks_ni::<false>(k, blocks);
-            },
+            Schedule::X86Vaes(t, k) if blocks.len() < FEW => {
+                x86_aesni::decrypt_blocks(t.weaken(), k, blocks);
+            }
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes512(t, k) if blocks.len() < FEW => {
+                x86_aesni::decrypt_blocks(t.weaken(), k, blocks);
+            }
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Vaes(t, k) => x86_vaes::decrypt_blocks(*t, k, blocks),
             #[cfg(target_arch = "x86_64")]
@@ -421,10 +423,9 @@ impl Aes {
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Aesni(t, k) => x86_aesni::cbc_encrypt(*t, k, iv, blocks),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: both VAES tokens require AES-NI, SSE2 and SSSE3.
-            Schedule::X86Vaes(_, k) | Schedule::X86Vaes512(_, k) => unsafe {
-                x86_aesni::cbc_encrypt_ni(k, iv, blocks);
-            },
+            Schedule::X86Vaes(t, k) => x86_aesni::cbc_encrypt(t.weaken(), k, iv, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes512(t, k) => x86_aesni::cbc_encrypt(t.weaken(), k, iv, blocks),
             #[cfg(target_arch = "aarch64")]
             Schedule::Aarch64(t, k) => aarch64::cbc_encrypt(*t, k, iv, blocks),
             _ => {
@@ -450,9 +451,13 @@ impl Aes {
                 true
             }
             #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes(_, k) | Schedule::X86Vaes512(_, k) if blocks.len() < FEW => {
-                // SAFETY: both VAES tokens require AES-NI, SSE2 and SSSE3.
-                unsafe { x86_aesni::cbc_decrypt_ni(k, iv, blocks) };
+            Schedule::X86Vaes(t, k) if blocks.len() < FEW => {
+                x86_aesni::cbc_decrypt(t.weaken(), k, iv, blocks);
+                true
+            }
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes512(t, k) if blocks.len() < FEW => {
+                x86_aesni::cbc_decrypt(t.weaken(), k, iv, blocks);
                 true
             }
             #[cfg(target_arch = "x86_64")]
@@ -493,10 +498,11 @@ impl Aes {
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Aesni(t, k) => x86_aesni::ccm::<ENCRYPT>(*t, k, mac, ks, ctr, buf),
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: both VAES tokens require AES-NI, SSE2 and SSSE3.
-            Schedule::X86Vaes(_, k) | Schedule::X86Vaes512(_, k) => unsafe {
-                x86_aesni::ccm_ni::<ENCRYPT>(k, mac, ks, ctr, buf);
-            },
+            Schedule::X86Vaes(t, k) => x86_aesni::ccm::<ENCRYPT>(t.weaken(), k, mac, ks, ctr, buf),
+            #[cfg(target_arch = "x86_64")]
+            Schedule::X86Vaes512(t, k) => {
+                x86_aesni::ccm::<ENCRYPT>(t.weaken(), k, mac, ks, ctr, buf);
+            }
             #[cfg(target_arch = "aarch64")]
             Schedule::Aarch64(t, k) => aarch64::ccm::<ENCRYPT>(*t, k, mac, ks, ctr, buf),
             _ => self.ccm_payload_lanes::<ENCRYPT>(mac, ks, ctr, buf),
@@ -616,7 +622,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn aesni_key_expansion_matches_the_portable_one() {
-        let Some(_token) = core_cpu::Aes::get() else {
+        let Some(token) = core_cpu::Aes::get() else {
             std::println!("AES-NI: not available on this CPU");
             return;
         };
@@ -630,8 +636,7 @@ mod tests {
                     })
                     .collect();
                 let portable = HwKey::new(&RoundKeys::expand(&key).unwrap());
-                // SAFETY: the `Aes` token above proves AES-NI and SSE2.
-                let hw = unsafe { hw_key_x86(&key) }.unwrap();
+                let hw = hw_key_x86(token, &key).unwrap();
                 assert_eq!(hw.rounds, portable.rounds);
                 assert_eq!(hw.enc, portable.enc, "{key:02x?}");
                 assert_eq!(hw.dec, portable.dec, "{key:02x?}");

@@ -2,7 +2,7 @@
 //! counter) and HChaCha20 (draft-irtf-cfrg-xchacha §2.2), with four implementations:
 //!
 //! - [`portable`]: one block at a time on 32-bit words; the Cortex-M0 path, whose block is
-//!   Thumb-1 assembly (`thumb1`);
+//!   Thumb-1 assembly (`thumb1`) with `asm`;
 //! - [`x86_avx2`]: eight blocks in parallel, one state word of each per 32-bit lane;
 //! - [`x86_avx512`]: sixteen blocks in parallel with `vprold`, and narrower forms for tails;
 //! - `aarch64`: four blocks in parallel in NEON registers.
@@ -13,7 +13,7 @@
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 mod portable;
-#[cfg(all(target_arch = "arm", target_endian = "little"))]
+#[cfg(all(feature = "asm", target_arch = "arm", target_endian = "little"))]
 mod thumb1;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
@@ -75,7 +75,11 @@ impl ChaCha20Impl {
             Self::X86Avx2(token) => x86_avx2::keystream(token, state, out),
             #[cfg(target_arch = "aarch64")]
             Self::Aarch64(token) => aarch64::keystream(token, state, out),
-            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+            // Tokens for another architecture cannot be obtained, so only `Portable` is left:
+            // on the Cortex-M0 with `asm`, its Thumb-1 form.
+            #[cfg(all(feature = "asm", target_arch = "arm", target_endian = "little"))]
+            _ => thumb1::keystream(state, out),
+            #[cfg(not(all(feature = "asm", target_arch = "arm", target_endian = "little")))]
             _ => portable::keystream(state, out),
         }
     }

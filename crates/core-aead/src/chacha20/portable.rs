@@ -1,15 +1,11 @@
 //! ChaCha20 on 32-bit words, one block at a time (RFC 8439 §2.3 as written): the path for
 //! CPUs without vector units, and the reference the others are checked against. On
-//! little-endian 32-bit Arm (the Cortex-M0) the block and the keystream XOR are `thumb1`'s
-//! assembly, and only HChaCha20 runs the Rust rounds here. Adds, XORs and fixed rotations
+//! little-endian 32-bit Arm (the Cortex-M0) with `asm`, the block and the keystream XOR are
+//! `thumb1`'s assembly, and only HChaCha20 runs the Rust rounds here. Adds, XORs and fixed rotations
 //! only, so it is constant-time everywhere.
 
+use core_asm::ct::keep_in_memory;
 use core_hash::rotr;
-
-#[cfg(all(target_arch = "arm", target_endian = "little"))]
-use super::thumb1::key_block;
-#[cfg(all(target_arch = "arm", target_endian = "little"))]
-use super::thumb1::xor_keystream_from;
 
 /// The quarter round on words `a`, `b`, `c`, `d` of `x` (RFC 8439 §2.1, §2.2).
 #[inline(always)]
@@ -29,27 +25,9 @@ fn quarter_round(x: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
 /// the compiler keep `x` in memory between quarter rounds: each then loads its four words,
 /// works on them with the rotation counts in registers, and stores them back, instead of
 /// spilling whatever the register allocator picks. Elsewhere it does nothing.
-/// An empty assembly statement given the state's address does it at no cost (`black_box`
-/// stored the address on the stack each time: 2 instructions and 3 cycles a quarter round).
 #[inline(always)]
 fn settle(x: &mut [u32; 16]) {
-    settle_at(x, 0);
-}
-
-/// [`settle`] given the address of word `i` (any word's address exposes the whole state): in
-/// the column loop, the column's address, which is in a register already.
-#[inline(always)]
-fn settle_at(x: &mut [u32; 16], i: usize) {
-    #[cfg(target_arch = "arm")]
-    // SAFETY: the statement is empty: it executes nothing, touches no stack and keeps the
-    // flags. Given an address in the state without `nomem`, the compiler must assume it reads
-    // and writes the state, so the state is stored before it and loaded after it.
-    unsafe {
-        let p = x.as_mut_ptr().wrapping_add(i);
-        core::arch::asm!("/* {0} */", in(reg) p, options(nostack, preserves_flags));
-    }
-    #[cfg(not(target_arch = "arm"))]
-    let _ = (x, i);
+    keep_in_memory(x, 0);
 }
 
 /// The 20 rounds (ten column-then-diagonal double rounds) without the final addition.
@@ -94,7 +72,7 @@ fn columns_looped(x: &mut [u32; 16]) {
     let mut i = 0;
     loop {
         quarter_round(x, i, i + 4, i + 8, i + 12);
-        settle_at(x, i);
+        keep_in_memory(x, i);
         i += 1;
         if i == 4 {
             break;
@@ -103,7 +81,7 @@ fn columns_looped(x: &mut [u32; 16]) {
 }
 
 /// The ChaCha20 block function (RFC 8439 §2.3): the keystream words of block `state[12]`.
-#[cfg(not(all(target_arch = "arm", target_endian = "little")))]
+#[cfg(not(all(feature = "asm", target_arch = "arm", target_endian = "little")))]
 #[inline]
 pub(super) fn block(state: &[u32; 16]) -> [u32; 16] {
     let mut x = *state;
@@ -116,7 +94,7 @@ pub(super) fn block(state: &[u32; 16]) -> [u32; 16] {
 
 /// Writes the keystream of blocks `state[12]`, `state[12] + 1`, … to `out`; `state` is as
 /// it was on return.
-#[cfg(not(all(target_arch = "arm", target_endian = "little")))]
+#[cfg(not(all(feature = "asm", target_arch = "arm", target_endian = "little")))]
 pub(super) fn keystream(state: &mut [u32; 16], out: super::Sink<'_>) {
     let mut s = *state;
     if let Some(key) = out.key {
@@ -126,24 +104,9 @@ pub(super) fn keystream(state: &mut [u32; 16], out: super::Sink<'_>) {
     xor_keystream(&s, out.buf);
 }
 
-/// [`keystream`] on the Cortex-M0: the counter is stepped in `state` itself and put back,
-/// so there is no copy of the state on its stack.
-#[cfg(all(target_arch = "arm", target_endian = "little"))]
-pub(super) fn keystream(state: &mut [u32; 16], out: super::Sink<'_>) {
-    let counter = state[12];
-    if let Some(key) = out.key {
-        key_block(state, key);
-        state[12] = counter.wrapping_add(1);
-    }
-    xor_keystream_from(state, out.buf);
-    // Read back from memory: held in a register, it was reloaded in every block.
-    // SAFETY: reads a local `u32`, aligned and initialised.
-    state[12] = unsafe { core::ptr::read_volatile(&raw const counter) };
-}
-
 /// The first 32 bytes of the keystream block of `state` into `key` (the Cortex-M0's, which
 /// keeps the block off the keystream pass's stack, is in `thumb1`).
-#[cfg(not(all(target_arch = "arm", target_endian = "little")))]
+#[cfg(not(all(feature = "asm", target_arch = "arm", target_endian = "little")))]
 #[inline(always)]
 fn key_block(state: &[u32; 16], key: &mut [u8; 32]) {
     let ks = block(state);
@@ -153,7 +116,7 @@ fn key_block(state: &[u32; 16], key: &mut [u8; 32]) {
 }
 
 /// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `buf`.
-#[cfg(not(all(target_arch = "arm", target_endian = "little")))]
+#[cfg(not(all(feature = "asm", target_arch = "arm", target_endian = "little")))]
 pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
     let mut s = *state;
     let (blocks, tail) = buf.as_chunks_mut::<64>();
@@ -171,7 +134,7 @@ pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
 
 /// XORs the keystream block of `state` into `chunk`, word by word with plain indexing (on
 /// the Cortex-M0, at opt-level `z`, iterator adapters here stay out-of-line calls).
-#[cfg(not(all(target_arch = "arm", target_endian = "little")))]
+#[cfg(not(all(feature = "asm", target_arch = "arm", target_endian = "little")))]
 #[inline]
 fn xor_block(state: &[u32; 16], chunk: &mut [u8; 64]) {
     let mut x = *state;

@@ -63,22 +63,6 @@ fn write_block(out: &mut Sink<'_>, at: isize, lo: __m256i, hi: __m256i) {
     }
 }
 
-/// `vpshufb` patterns that rotate each 32-bit lane left by 16 and by 8 bits. They stay in
-/// memory and are used as memory operands, so the eight-block pass keeps both registers for
-/// state words.
-#[repr(align(32))]
-// Read only by the assembly, through the symbol.
-#[allow(dead_code)]
-struct Pattern([u8; 32]);
-static ROT16: Pattern = Pattern([
-    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14,
-    15, 12, 13,
-]);
-static ROT8: Pattern = Pattern([
-    3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15,
-    12, 13, 14,
-]);
-
 /// Rotates each 32-bit lane left by `L` bits (`R` = 32 − `L`) with two shifts.
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -86,32 +70,28 @@ fn rotl<const L: i32, const R: i32>(x: __m256i) -> __m256i {
     _mm256_or_si256(_mm256_slli_epi32::<L>(x), _mm256_srli_epi32::<R>(x))
 }
 
-/// `vpshufb` by a pattern in memory, written as assembly: left to itself LLVM rewrites
-/// `shuffle(d ^ a)` as `shuffle(d) ^ shuffle(a)` when `d` came out of a shuffle, and splits the
-/// 16-bit rotation into `vpshuflw` and `vpshufhw`, doubling the work on the one port that does
-/// shuffles; and it would keep the patterns in registers that the state words need.
-macro_rules! shuffle_by {
-    ($name:ident, $pattern:ident) => {
-        #[inline]
-        #[target_feature(enable = "avx2")]
-        fn $name(x: __m256i) -> __m256i {
-            let mut x = x;
-            // SAFETY: `vpshufb` reading the 32-byte static pattern; the caller's `Avx2` token
-            // (required through `target_feature`) proves AVX2.
-            unsafe {
-                core::arch::asm!(
-                    "vpshufb {x}, {x}, ymmword ptr [rip + {pattern}]",
-                    x = inout(ymm_reg) x,
-                    pattern = sym $pattern,
-                    options(pure, readonly, nostack, preserves_flags),
-                );
-            }
-            x
-        }
-    };
+/// Rotations by 16 and by 8 bits: with `asm`, a `vpshufb` by a pattern in memory
+/// (`core_asm::x86_64::aead::chacha20`), as left to itself LLVM rewrites `shuffle(d ^ a)` as
+/// `shuffle(d) ^ shuffle(a)`, splits the 16-bit rotation into `vpshuflw` and `vpshufhw`, and
+/// keeps the patterns in registers that the state words need; without, [`rotl`].
+#[cfg(feature = "asm")]
+use core_asm::x86_64::aead::chacha20::{rotl8_ymm as rotl8, rotl16_ymm as rotl16};
+
+/// [`rotl`] by 16 (the `asm` build shuffles instead).
+#[cfg(not(feature = "asm"))]
+#[inline]
+#[target_feature(enable = "avx2")]
+fn rotl16(x: __m256i) -> __m256i {
+    rotl::<16, 16>(x)
 }
-shuffle_by!(rotl16, ROT16);
-shuffle_by!(rotl8, ROT8);
+
+/// [`rotl`] by 8 (the `asm` build shuffles instead).
+#[cfg(not(feature = "asm"))]
+#[inline]
+#[target_feature(enable = "avx2")]
+fn rotl8(x: __m256i) -> __m256i {
+    rotl::<8, 24>(x)
+}
 
 /// The quarter round on four registers (RFC 8439 §2.1), lane by lane.
 #[inline]
@@ -125,4 +105,42 @@ fn quarter(a: &mut __m256i, b: &mut __m256i, c: &mut __m256i, d: &mut __m256i) {
     *d = rotl8(_mm256_xor_si256(*d, *a));
     *c = _mm256_add_epi32(*c, *d);
     *b = rotl::<7, 25>(_mm256_xor_si256(*b, *c));
+}
+
+#[cfg(all(test, feature = "asm"))]
+mod tests {
+    use super::*;
+    use core::arch::x86_64::__m256i;
+
+    /// The shuffle kernels against their Rust twin, [`rotl`], on random lanes.
+    #[test]
+    fn rotations_match_rust_twin() {
+        #[target_feature(enable = "avx2")]
+        fn check(words: [u32; 8]) {
+            // SAFETY: 32 bytes read from and written to arrays of 32 bytes.
+            let x = unsafe { _mm256_loadu_si256(words.as_ptr().cast()) };
+            let out = |v: __m256i| {
+                let mut w = [0u32; 8];
+                // SAFETY: as above.
+                unsafe { _mm256_storeu_si256(w.as_mut_ptr().cast(), v) };
+                w
+            };
+            assert_eq!(out(rotl16(x)), out(rotl::<16, 16>(x)), "{words:x?}");
+            assert_eq!(out(rotl8(x)), out(rotl::<8, 24>(x)), "{words:x?}");
+            assert_eq!(out(rotl16(x)), words.map(|w| w.rotate_left(16)));
+        }
+        if Avx2::get().is_none() {
+            std::println!("x86_avx2: AVX2 not available on this CPU");
+            return;
+        }
+        let mut seed = 0x853C_49E6_748F_EA9Bu64;
+        for _ in 0..1000 {
+            let words = core::array::from_fn(|_| {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                (seed >> 32) as u32
+            });
+            // SAFETY: AVX2 was detected above.
+            unsafe { check(words) };
+        }
+    }
 }

@@ -6,10 +6,11 @@
 //!
 //! Encryption hashes the ciphertext of the previous iteration while encrypting the next
 //! eight blocks (a lag of two iterations measured slower on 1350-byte records: one more batch
-//! runs unstitched at each end); decryption hashes the eight blocks it is decrypting. The iteration is one `asm!`
-//! block in VEX (AVX) encoding: written as intrinsics, the compiler groups all `aesenc` of a
-//! batch together, which fills the scheduler with work for one port and serialises the two
-//! streams again, and the three-operand forms save the register copies the SSE forms need.
+//! runs unstitched at each end); decryption hashes the eight blocks it is decrypting. With
+//! `asm`, the iteration is one kernel in VEX (AVX) encoding
+//! (`core_asm::x86_64::aead::gcm::stitched_batch`): written as intrinsics, the compiler groups
+//! all `aesenc` of a batch together, which fills the scheduler with work for one port and
+//! serialises the two streams again. Without `asm` the iteration hashes, then encrypts.
 //!
 //! The whole message is handled here — AAD, batches, the tail, the length block and the tag
 //! mask E(J₀), which rides along as one more lane of the tail's AES — so a short record costs
@@ -18,10 +19,8 @@
 use crate::aes::HwKey;
 use crate::aes::x86_aesni::{self, load, load_keys, store};
 use crate::ghash::x86_pclmul::{self, Powers};
-use core::arch::asm;
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_set_epi32, _mm_setzero_si128, _mm_shuffle_epi8,
-    _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_set_epi32, _mm_setzero_si128, _mm_shuffle_epi8, _mm_xor_si128,
 };
 use core_cpu::{Aes, Avx, ClMul};
 use zeroize::Zeroize;
@@ -44,257 +43,20 @@ pub(super) fn crypt<const ENCRYPT: bool>(
 ) -> [u8; 16] {
     let _ = (aes, clmul, avx);
     // SAFETY: the `Aes`, `ClMul` and `Avx` tokens prove AES-NI, PCLMULQDQ, AVX, SSE2 and
-    // SSSE3, everything the batch's `asm!` and the intrinsics around it use.
+    // SSSE3, everything the batch's kernel and the intrinsics around it use.
     unsafe { crypt_stitched::<ENCRYPT>(key, hkey, j0, aad, buf) }
-}
-
-/// Constants the batch reads from memory.
-#[repr(C, align(16))]
-struct Consts {
-    /// `vpshufb` mask reversing the 16 bytes of a block.
-    bswap: [u8; 16],
-    /// 1 in the low 32-bit lane: the counter increment in byte-reversed form.
-    one: [u8; 16],
-    /// The reduction constant `y^57 + y^62 + y^63` in the low 64-bit lane.
-    q: [u8; 16],
-    /// 8 in the low 32-bit lane: a batch's counter advance, in byte-reversed form.
-    eight: [u8; 16],
-    /// `i` in the last byte, for `i` = 1…7: added byte-wise to a big-endian counter block whose
-    /// last byte is at most 248, they give the next seven counter blocks without a shuffle.
-    inc: [[u8; 16]; 7],
-}
-
-static CONSTS: Consts = Consts {
-    bswap: [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
-    one: 1u128.to_le_bytes(),
-    q: 0xC200_0000_0000_0000u128.to_le_bytes(),
-    eight: 8u128.to_le_bytes(),
-    inc: {
-        let mut inc = [[0; 16]; 7];
-        let mut i = 0;
-        while i < 7 {
-            inc[i][15] = i as u8 + 1;
-            i += 1;
-        }
-        inc
-    },
-};
-
-/// The eight counter blocks of a batch from the byte-reversed counter in xmm15, which
-/// advances by 8: each block byte-reversed on its own (eight `vpshufb`, all on the shuffle
-/// port that `vpclmulqdq` also needs).
-macro_rules! counters_shuffled {
-    () => {
-        concat!(
-            "vpshufb xmm0, xmm15, xmmword ptr [{cst}]\n",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
-            "vpshufb xmm1, xmm15, xmmword ptr [{cst}]\n",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
-            "vpshufb xmm2, xmm15, xmmword ptr [{cst}]\n",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
-            "vpshufb xmm3, xmm15, xmmword ptr [{cst}]\n",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
-            "vpshufb xmm4, xmm15, xmmword ptr [{cst}]\n",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
-            "vpshufb xmm5, xmm15, xmmword ptr [{cst}]\n",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
-            "vpshufb xmm6, xmm15, xmmword ptr [{cst}]\n",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
-            "vpshufb xmm7, xmm15, xmmword ptr [{cst}]\n",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 16]\n",
-        )
-    };
-}
-
-/// The same blocks when the counter's low byte is at most 248, so no block carries out of
-/// it: one shuffle, then byte additions to the last byte of the big-endian block (the
-/// shuffle-free counter of OpenSSL's AES-GCM code).
-macro_rules! counters_added {
-    () => {
-        concat!(
-            "vpshufb xmm0, xmm15, xmmword ptr [{cst}]\n",
-            "vpaddd xmm15, xmm15, xmmword ptr [{cst} + 48]\n",
-            "vpaddb xmm1, xmm0, xmmword ptr [{cst} + 64]\n",
-            "vpaddb xmm2, xmm0, xmmword ptr [{cst} + 80]\n",
-            "vpaddb xmm3, xmm0, xmmword ptr [{cst} + 96]\n",
-            "vpaddb xmm4, xmm0, xmmword ptr [{cst} + 112]\n",
-            "vpaddb xmm5, xmm0, xmmword ptr [{cst} + 128]\n",
-            "vpaddb xmm6, xmm0, xmmword ptr [{cst} + 144]\n",
-            "vpaddb xmm7, xmm0, xmmword ptr [{cst} + 160]\n",
-        )
-    };
-}
-
-/// Eight `vaesenc` with the round key at `[{rk} + $off]`.
-macro_rules! round {
-    ($off:literal) => {
-        concat!(
-            "vmovdqa xmm13, xmmword ptr [{rk} + ",
-            $off,
-            "]\n",
-            "vaesenc xmm0, xmm0, xmm13\n",
-            "vaesenc xmm1, xmm1, xmm13\n",
-            "vaesenc xmm2, xmm2, xmm13\n",
-            "vaesenc xmm3, xmm3, xmm13\n",
-            "vaesenc xmm4, xmm4, xmm13\n",
-            "vaesenc xmm5, xmm5, xmm13\n",
-            "vaesenc xmm6, xmm6, xmm13\n",
-            "vaesenc xmm7, xmm7, xmm13\n",
-        )
-    };
-}
-
-/// One block at `[{src} + $off]` times the key power at `$pow` (Karatsuba), added to the sums
-/// in xmm8 (low), xmm9 (middle), xmm10 (high).
-macro_rules! hash_block {
-    ($off:literal, $pow:literal) => {
-        concat!(
-            "vmovdqu xmm11, xmmword ptr [{src} + ",
-            $off,
-            "]\n",
-            "vpshufb xmm11, xmm11, xmmword ptr [{cst}]\n",
-            "vpshufd xmm12, xmm11, 0x4e\n",
-            "vpxor xmm12, xmm12, xmm11\n",
-            "vpclmulqdq xmm12, xmm12, xmmword ptr [{k} + ",
-            $pow,
-            "], 0x00\n",
-            "vpxor xmm9, xmm9, xmm12\n",
-            "vpclmulqdq xmm12, xmm11, xmmword ptr [{h} + ",
-            $pow,
-            "], 0x00\n",
-            "vpxor xmm8, xmm8, xmm12\n",
-            "vpclmulqdq xmm11, xmm11, xmmword ptr [{h} + ",
-            $pow,
-            "], 0x11\n",
-            "vpxor xmm10, xmm10, xmm11\n",
-        )
-    };
-}
-
-/// The body of [`batch`], with the counter code `$counters` (one of the two macros above).
-/// The operands name `batch`'s arguments, passed in so that the macro can see them.
-macro_rules! stitched {
-    ($counters:ident, $rk:ident, $nr:ident, $c:ident, $acc:ident, $p:ident, $src:ident, $dst:ident) => {
-        asm!(
-            // Counter blocks, whitened with round key 0.
-            $counters!(),
-            "vmovdqa xmm13, xmmword ptr [{rk}]",
-            "vpxor xmm0, xmm0, xmm13",
-            "vpxor xmm1, xmm1, xmm13",
-            "vpxor xmm2, xmm2, xmm13",
-            "vpxor xmm3, xmm3, xmm13",
-            "vpxor xmm4, xmm4, xmm13",
-            "vpxor xmm5, xmm5, xmm13",
-            "vpxor xmm6, xmm6, xmm13",
-            "vpxor xmm7, xmm7, xmm13",
-            "vpxor xmm8, xmm8, xmm8",
-            "vpxor xmm9, xmm9, xmm9",
-            "vpxor xmm10, xmm10, xmm10",
-            // Rounds 1–8, block i times H^(8−i) after round i + 1.
-            round!(16), hash_block!(0, 112),
-            round!(32), hash_block!(16, 96),
-            round!(48), hash_block!(32, 80),
-            round!(64), hash_block!(48, 64),
-            round!(80), hash_block!(64, 48),
-            round!(96), hash_block!(80, 32),
-            round!(112), hash_block!(96, 16),
-            round!(128), hash_block!(112, 0),
-            // Round 9, acc · H⁸, and the Karatsuba recombination and first reduction step.
-            round!(144),
-            "vpshufd xmm12, xmm14, 0x4e",
-            "vpxor xmm12, xmm12, xmm14",
-            "vpclmulqdq xmm12, xmm12, xmmword ptr [{k} + 112], 0x00",
-            "vpxor xmm9, xmm9, xmm12",
-            "vpclmulqdq xmm12, xmm14, xmmword ptr [{h} + 112], 0x00",
-            "vpxor xmm8, xmm8, xmm12",
-            "vpclmulqdq xmm11, xmm14, xmmword ptr [{h} + 112], 0x11",
-            "vpxor xmm10, xmm10, xmm11",
-            "vpxor xmm9, xmm9, xmm8",
-            "vpxor xmm9, xmm9, xmm10",
-            "vpslldq xmm12, xmm9, 8",
-            "vpxor xmm8, xmm8, xmm12",
-            "vpsrldq xmm9, xmm9, 8",
-            "vpxor xmm10, xmm10, xmm9",
-            "vpclmulqdq xmm12, xmm8, xmmword ptr [{cst} + 32], 0x00",
-            "vpshufd xmm8, xmm8, 0x4e",
-            "vpxor xmm8, xmm8, xmm12",
-            // Rounds 10 … Nr − 1 (none for AES-128).
-            "lea {i}, [{rk} + 160]",
-            "2:",
-            "cmp {i}, {last}",
-            "je 3f",
-            "vmovdqa xmm13, xmmword ptr [{i}]",
-            "vaesenc xmm0, xmm0, xmm13",
-            "vaesenc xmm1, xmm1, xmm13",
-            "vaesenc xmm2, xmm2, xmm13",
-            "vaesenc xmm3, xmm3, xmm13",
-            "vaesenc xmm4, xmm4, xmm13",
-            "vaesenc xmm5, xmm5, xmm13",
-            "vaesenc xmm6, xmm6, xmm13",
-            "vaesenc xmm7, xmm7, xmm13",
-            "add {i}, 16",
-            "jmp 2b",
-            "3:",
-            // Second reduction step, then the last round and the XOR into `dst`.
-            "vpclmulqdq xmm12, xmm8, xmmword ptr [{cst} + 32], 0x00",
-            "vpshufd xmm8, xmm8, 0x4e",
-            "vpxor xmm8, xmm8, xmm12",
-            "vpxor xmm14, xmm10, xmm8",
-            "vmovdqa xmm13, xmmword ptr [{last}]",
-            "vaesenclast xmm0, xmm0, xmm13",
-            "vaesenclast xmm1, xmm1, xmm13",
-            "vaesenclast xmm2, xmm2, xmm13",
-            "vaesenclast xmm3, xmm3, xmm13",
-            "vaesenclast xmm4, xmm4, xmm13",
-            "vaesenclast xmm5, xmm5, xmm13",
-            "vaesenclast xmm6, xmm6, xmm13",
-            "vaesenclast xmm7, xmm7, xmm13",
-            "vpxor xmm0, xmm0, xmmword ptr [{dst}]",
-            "vmovdqu xmmword ptr [{dst}], xmm0",
-            "vpxor xmm1, xmm1, xmmword ptr [{dst} + 16]",
-            "vmovdqu xmmword ptr [{dst} + 16], xmm1",
-            "vpxor xmm2, xmm2, xmmword ptr [{dst} + 32]",
-            "vmovdqu xmmword ptr [{dst} + 32], xmm2",
-            "vpxor xmm3, xmm3, xmmword ptr [{dst} + 48]",
-            "vmovdqu xmmword ptr [{dst} + 48], xmm3",
-            "vpxor xmm4, xmm4, xmmword ptr [{dst} + 64]",
-            "vmovdqu xmmword ptr [{dst} + 64], xmm4",
-            "vpxor xmm5, xmm5, xmmword ptr [{dst} + 80]",
-            "vmovdqu xmmword ptr [{dst} + 80], xmm5",
-            "vpxor xmm6, xmm6, xmmword ptr [{dst} + 96]",
-            "vmovdqu xmmword ptr [{dst} + 96], xmm6",
-            "vpxor xmm7, xmm7, xmmword ptr [{dst} + 112]",
-            "vmovdqu xmmword ptr [{dst} + 112], xmm7",
-            rk = in(reg) $rk.as_ptr(),
-            last = in(reg) $rk.as_ptr().add($nr),
-            i = out(reg) _,
-            h = in(reg) $p.h.as_ptr(),
-            k = in(reg) $p.k.as_ptr(),
-            src = in(reg) $src,
-            dst = in(reg) $dst,
-            cst = in(reg) &raw const CONSTS,
-            inout("xmm15") *$c,
-            inout("xmm14") *$acc,
-            out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
-            out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
-            out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
-            out("xmm12") _, out("xmm13") _,
-            options(nostack),
-        );
-    };
 }
 
 /// Eight counter blocks from the byte-reversed counter `*c` (which advances) through all
 /// rounds and XOR-ed into the 128 bytes at `dst`, while the eight blocks at `src` are
-/// multiplied by H⁸…H¹ between the rounds and `*acc` joins as `acc · H⁸`, reduced into the
-/// new `*acc` over the last rounds. One `asm!` block, so the schedule is the one written:
-/// eight `vaesenc` per round, one block's three `vpclmulqdq` after each of rounds 1–8, the
-/// accumulator and the first reduction step after round 9, the second before the last round.
+/// multiplied by H⁸…H¹ and `*acc` joins as `acc · H⁸`: with `asm`, one stitched block of
+/// assembly (`core_asm::x86_64::aead::gcm::stitched_batch`, whose schedule interleaves the
+/// two streams); without, its Rust twin hashes `src` and then runs [`plain_batch`].
 ///
 /// # Safety
 ///
-/// AES-NI, PCLMULQDQ and AVX must be available; `src` must be readable and `dst` readable
-/// and writable for 128 bytes (they may be the same: `src` is read before `dst` is written).
+/// AES-NI, PCLMULQDQ, SSSE3 and AVX must be available; `src` must be readable and `dst`
+/// readable and writable for 128 bytes (they may be the same).
 #[inline]
 unsafe fn batch(
     rk: &[__m128i; 15],
@@ -305,15 +67,19 @@ unsafe fn batch(
     src: *const u8,
     dst: *mut u8,
 ) {
+    #[cfg(feature = "asm")]
     // SAFETY: the caller guarantees the CPU features and the 128 bytes at `src` and `dst`;
-    // the round keys (`rk[..=nr]`, `nr ≤ 14`), the powers and the constants are in bounds.
-    // Which counter code runs depends only on the counter, which is public.
+    // `nr` is a key's round count, at most 14.
     unsafe {
-        if (_mm_cvtsi128_si32(*c) & 0xff) <= 0xf8 {
-            stitched!(counters_added, rk, nr, c, acc, p, src, dst);
-        } else {
-            stitched!(counters_shuffled, rk, nr, c, acc, p, src, dst);
-        }
+        core_asm::x86_64::aead::gcm::stitched_batch(rk, nr, c, acc, &p.h, &p.k, src, dst);
+    }
+    #[cfg(not(feature = "asm"))]
+    // SAFETY: the caller guarantees the CPU features (the target features of `absorb` and
+    // `plain_batch`) and the 128 bytes at `src` and `dst`; the shared borrow of `src` ends
+    // before `dst` is borrowed mutably, so they may be the same bytes.
+    unsafe {
+        *acc = x86_pclmul::absorb(*acc, &*src.cast::<[[u8; 16]; LANES]>(), p);
+        plain_batch(rk, nr, c, &mut *dst.cast::<[u8; 16 * LANES]>());
     }
 }
 
@@ -479,4 +245,83 @@ fn crypt_stitched<const ENCRYPT: bool>(
     let mut tag = [0u8; 16];
     store(&mut tag, _mm_xor_si128(_mm_shuffle_epi8(acc, bswap), mask));
     tag
+}
+
+#[cfg(all(test, feature = "asm"))]
+mod tests {
+    use super::*;
+
+    /// The stitched kernel against its Rust twin (hash, then [`plain_batch`]): every key
+    /// size, both counter forms (a low byte that carries within the batch and one that does
+    /// not), hashing other blocks and the blocks being overwritten.
+    #[test]
+    fn stitched_batch_matches_rust_twin() {
+        let (Some(_), Some(_), Some(_)) = (Aes::get(), ClMul::get(), Avx::get()) else {
+            std::println!("x86_aesni_pclmul: AES-NI/PCLMULQDQ/AVX not available on this CPU");
+            return;
+        };
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut bytes = || -> [u8; 16] { core::array::from_fn(|i| (next() >> i) as u8) };
+        let h: [[u8; 16]; LANES] = core::array::from_fn(|_| bytes());
+        let k = h.map(|h| {
+            let mut k = [0; 16];
+            for i in 0..8 {
+                k[i] = h[i] ^ h[i + 8];
+            }
+            k
+        });
+        let p = Powers { h, k };
+        let rk_bytes: [[u8; 16]; 15] = core::array::from_fn(|_| bytes());
+        let rk = load_keys(&rk_bytes);
+        // One batch by the kernel or by the twin; returns the counter, the accumulator and
+        // the buffer written (`dst`, or `src` when in place).
+        let run = |twin: bool,
+                   nr: usize,
+                   c: __m128i,
+                   acc: __m128i,
+                   src: [u8; 128],
+                   dst: [u8; 128],
+                   in_place: bool| {
+            let (mut c, mut acc, mut s, mut d) = (c, acc, src, dst);
+            let dp = if in_place { s.as_mut_ptr() } else { d.as_mut_ptr() };
+            // SAFETY: the features were detected above; both buffers are 128 bytes, and the
+            // twin's shared borrow of `s` ends before `dp` is borrowed mutably.
+            unsafe {
+                if twin {
+                    acc = x86_pclmul::absorb(acc, &*s.as_ptr().cast::<[[u8; 16]; LANES]>(), &p);
+                    plain_batch(&rk, nr, &mut c, &mut *dp.cast::<[u8; 128]>());
+                } else {
+                    batch(&rk, nr, &mut c, &mut acc, &p, s.as_ptr(), dp);
+                }
+            }
+            let (mut cb, mut ab) = ([0; 16], [0; 16]);
+            store(&mut cb, c);
+            store(&mut ab, acc);
+            (cb, ab, if in_place { s } else { d })
+        };
+        for nr in [10, 12, 14] {
+            for low in [0u8, 0x42, 0xf8, 0xf9, 0xff] {
+                for in_place in [false, true] {
+                    let src: [u8; 128] = core::array::from_fn(|i| bytes()[i % 16] ^ 0x5a);
+                    let dst: [u8; 128] = core::array::from_fn(|i| bytes()[i % 16]);
+                    // The counter (byte-reversed, as the loop keeps it) with the low byte given.
+                    let mut cb = bytes();
+                    cb[0] = low;
+                    let c = load(&cb);
+                    let acc = load(&bytes());
+                    assert_eq!(
+                        run(false, nr, c, acc, src, dst, in_place),
+                        run(true, nr, c, acc, src, dst, in_place),
+                        "nr {nr}, low byte {low:#x}, in place {in_place}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -7,7 +7,7 @@
 //! on different ports, so the two streams overlap — if eight AES registers are in flight
 //! (with four, the rounds are a latency chain at half rate) and if the program order mixes
 //! them: the compiler put all the rounds first and the loop ran at the sum of the two
-//! streams' times, not the larger, so an empty `asm!` fence after every second round makes
+//! streams' times, not the larger, so an empty assembly fence after every second round makes
 //! it emit two registers' GHASH steps there (after every round measured 2–5% slower).
 //!
 //! Where it stands (Zen 5, core cycles per 32 AES-128 blocks, best of 3000 16 KiB messages):
@@ -418,50 +418,18 @@ macro_rules! group {
     }};
 }
 
-/// Nothing, as far as the CPU is concerned; to the compiler, a point that the AES state, the
-/// GHASH sums and the next GHASH input all pass through, so that it emits the GHASH steps
-/// between the rounds' `vaesenc`s rather than all of them in one run (which measured slower:
-/// the multiplies then wait behind a long queue of rounds).
+/// Nothing, as far as the CPU is concerned; to the compiler, with `asm`, a point that the AES
+/// state, the GHASH sums and the next GHASH input all pass through
+/// (`core_asm::x86_64::aead::gcm::fence_zmm`), so that it emits the GHASH steps between the
+/// rounds' `vaesenc`s rather than all of them in one run (which measured slower: the
+/// multiplies then wait behind a long queue of rounds). Without `asm`, nothing at all.
 #[target_feature(enable = "avx512f")]
 #[inline]
 fn fence<const A: usize>(x: &mut [__m512i; A], s: &mut Sums, next: &mut __m512i) {
-    if A == 8 {
-        // SAFETY: the template is a comment: no instructions, no memory, registers unchanged.
-        unsafe {
-            core::arch::asm!(
-                "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} */",
-                inout(zmm_reg) s.lo,
-                inout(zmm_reg) s.mid,
-                inout(zmm_reg) s.hi,
-                inout(zmm_reg) *next,
-                inout(zmm_reg) x[0],
-                inout(zmm_reg) x[1],
-                inout(zmm_reg) x[2],
-                inout(zmm_reg) x[3],
-                inout(zmm_reg) x[4],
-                inout(zmm_reg) x[5],
-                inout(zmm_reg) x[6],
-                inout(zmm_reg) x[7],
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
-    } else {
-        // SAFETY: as above.
-        unsafe {
-            core::arch::asm!(
-                "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
-                inout(zmm_reg) s.lo,
-                inout(zmm_reg) s.mid,
-                inout(zmm_reg) s.hi,
-                inout(zmm_reg) *next,
-                inout(zmm_reg) x[0],
-                inout(zmm_reg) x[1],
-                inout(zmm_reg) x[2],
-                inout(zmm_reg) x[3],
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
-    }
+    #[cfg(feature = "asm")]
+    core_asm::x86_64::aead::gcm::fence_zmm(x, [&mut s.lo, &mut s.mid, &mut s.hi, next]);
+    #[cfg(not(feature = "asm"))]
+    let _ = (x, s, next);
 }
 
 /// `A` registers of blocks at `q`, byte-reversed.

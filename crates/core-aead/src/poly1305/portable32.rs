@@ -8,11 +8,9 @@ use zeroize::Zeroize;
 const M26: u32 = (1 << 26) - 1;
 const M13: u32 = (1 << 13) - 1;
 
-/// The dot product of [`State::blocks_halves`] in Thumb-1 assembly (`portable32/thumb1.rs`).
-#[cfg(target_arch = "arm")]
-mod thumb1;
-#[cfg(target_arch = "arm")]
-use thumb1::dot13;
+/// The dot product of [`State::blocks_halves`] in Thumb-1 assembly, with `asm` on the Cortex-M0.
+#[cfg(all(feature = "asm", target_arch = "arm"))]
+use core_asm::thumbv6m::aead::poly1305::dot13;
 
 /// The key and accumulator.
 #[derive(Clone)]
@@ -185,7 +183,7 @@ impl State {
 /// below `2^27 + 2^13` (high parts below `2^14 + 1`) and key limbs below `5·2^26` (high
 /// parts below `5·2^13`): at most 5 × (2^14 + 1) × 5·2^13 < 2^32 for `hi`, and less for the
 /// others.
-#[cfg(not(target_arch = "arm"))]
+#[cfg(not(all(feature = "asm", target_arch = "arm")))]
 fn dot13(a: &[[u32; 2]; 5], b: &[[u32; 2]; 5]) -> (u32, u32, u32) {
     let (mut lo, mut mid, mut hi) = (0u32, 0u32, 0u32);
     for (a, b) in a.iter().zip(b) {

@@ -20,7 +20,8 @@ pub(super) const MIN_LEN: usize = 384;
 
 super::x86_r26::r26_vector! {
     token: Avx2, features: "avx2",
-    vector: __m256i, reg: ymm_reg, group: 64, kernel: blocks_avx2,
+    vector: __m256i, mul: mul32_ymm, mul_rust: _mm256_mul_epu32, group: 64,
+    kernel: blocks_avx2,
     add: _mm256_add_epi64, and: _mm256_and_si256, srli: _mm256_srli_epi64,
     slli: _mm256_slli_epi64, set1: _mm256_set1_epi64x,
 }
@@ -102,4 +103,48 @@ fn sum_lanes(x: __m256i) -> u64 {
     // SAFETY: `lanes` is 32 bytes; an unaligned store.
     unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), x) };
     lanes.iter().fold(0, |a, &l| a.wrapping_add(l))
+}
+
+#[cfg(all(test, feature = "asm"))]
+mod tests {
+    use super::*;
+
+    /// The `vpmuludq` kernel ([`mul32`]) against its Rust twin, the intrinsic, on random
+    /// lanes (the high halves must be ignored).
+    #[test]
+    fn mul32_matches_rust_twin() {
+        #[target_feature(enable = "avx2")]
+        fn check(a: [u64; 4], b: [u64; 4]) {
+            // SAFETY: 32 bytes read from and written to arrays of 32 bytes.
+            let (x, y) = unsafe {
+                (_mm256_loadu_si256(a.as_ptr().cast()), _mm256_loadu_si256(b.as_ptr().cast()))
+            };
+            let out = |v: __m256i| {
+                let mut w = [0u64; 4];
+                // SAFETY: as above.
+                unsafe { _mm256_storeu_si256(w.as_mut_ptr().cast(), v) };
+                w
+            };
+            let twin = core::arch::x86_64::_mm256_mul_epu32(x, y);
+            assert_eq!(out(mul32(x, y)), out(twin));
+            let expected: [u64; 4] =
+                core::array::from_fn(|i| (a[i] & 0xFFFF_FFFF) * (b[i] & 0xFFFF_FFFF));
+            assert_eq!(out(mul32(x, y)), expected);
+        }
+        if Avx2::get().is_none() {
+            std::println!("poly1305 x86_avx2: AVX2 not available on this CPU");
+            return;
+        }
+        let mut seed = 0x853C_49E6_748F_EA9Bu64;
+        let mut next = move || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1442695040888963407);
+            seed
+        };
+        for _ in 0..1000 {
+            let a = core::array::from_fn(|_| next());
+            let b = core::array::from_fn(|_| next());
+            // SAFETY: AVX2 was detected above.
+            unsafe { check(a, b) };
+        }
+    }
 }

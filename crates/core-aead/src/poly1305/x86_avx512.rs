@@ -25,7 +25,8 @@ pub(super) const MIN_LEN: usize = 384;
 
 super::x86_r26::r26_vector! {
     token: Avx512, features: "avx512f",
-    vector: __m512i, reg: zmm_reg, group: 128, kernel: blocks_avx512,
+    vector: __m512i, mul: mul32_zmm, mul_rust: _mm512_mul_epu32, group: 128,
+    kernel: blocks_avx512,
     add: _mm512_add_epi64, and: _mm512_and_si512, srli: _mm512_srli_epi64,
     slli: _mm512_slli_epi64, set1: _mm512_set1_epi64,
 }

@@ -7,12 +7,14 @@
 
 /// Generates, in the invoking module: `blocks`, `aead_tag` (the backend's entry points, taking
 /// its CPU token), `M26`, `Key` (with `from_limbs`), `mul32`, `mul` and `carry`, for vectors of
-/// type `$v` in register class `$reg` built with the named intrinsics. `$group` is the bytes
+/// type `$v` built with the named intrinsics (`$mul` names the `vpmuludq` kernel for them,
+/// `$mul_rust` its intrinsic). `$group` is the bytes
 /// one vector step absorbs (16 per lane) and `$kernel` the module's vector loop.
 macro_rules! r26_vector {
     (
         token: $token:ident, features: $feat:literal,
-        vector: $v:ty, reg: $reg:ident, group: $group:literal, kernel: $kernel:ident,
+        vector: $v:ty, mul: $mul:ident, mul_rust: $mul_rust:ident, group: $group:literal,
+        kernel: $kernel:ident,
         add: $add:ident, and: $and:ident, srli: $srli:ident, slli: $slli:ident, set1: $set1:ident $(,)?
     ) => {
         /// Absorbs whole 16-byte blocks: whole groups in vector lanes, the rest on
@@ -88,26 +90,19 @@ macro_rules! r26_vector {
             }
         }
 
-        /// `vpmuludq`: the low 32 bits of each 64-bit lane of `a` times those of `b`, as
-        /// assembly. Written out as an intrinsic, LLVM proves the accumulator limbs fit in 32
-        /// bits, drops the implied masking, and then lowers the resulting 64×64 multiply as
-        /// three `vpmuludq` and two shifts.
+        /// `vpmuludq`: the low 32 bits of each 64-bit lane of `a` times those of `b`. With
+        /// `asm`, the instruction itself (`core_asm::x86_64::aead::poly1305`): written as
+        /// the intrinsic, LLVM proves the accumulator limbs fit in 32 bits, drops the implied
+        /// masking, and then lowers the resulting 64×64 multiply as three `vpmuludq` and two
+        /// shifts. Without `asm`, the intrinsic.
         #[inline]
         #[target_feature(enable = $feat)]
         fn mul32(a: $v, b: $v) -> $v {
-            let out: $v;
-            // SAFETY: `vpmuludq` on registers only; the caller's target features (from the
-            // token) include the vector width's.
-            unsafe {
-                core::arch::asm!(
-                    "vpmuludq {out}, {a}, {b}",
-                    out = lateout($reg) out,
-                    a = in($reg) a,
-                    b = in($reg) b,
-                    options(pure, nomem, nostack, preserves_flags),
-                );
-            }
-            out
+            #[cfg(feature = "asm")]
+            let p = core_asm::x86_64::aead::poly1305::$mul(a, b);
+            #[cfg(not(feature = "asm"))]
+            let p = core::arch::x86_64::$mul_rust(a, b);
+            p
         }
 
         /// `h · key` per lane, partly reduced: limbs below 2^26 (plus a few bits on limbs 1

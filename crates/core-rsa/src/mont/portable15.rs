@@ -3,10 +3,16 @@
 //! multiplies, which the Cortex-M0 does in one cycle (`muls`), and never the 32×32→64-bit
 //! products it has to build from four 16-bit ones. Digits in `u16` halve the RAM a number
 //! takes, which matters with 16 KiB. CIOS order as in `portable64`. The default on 32-bit
-//! targets; on 32-bit Arm the inner loops (one row of a product) are Thumb assembly.
+//! targets; on 32-bit Arm with `asm` the inner loops (one row of a product) are Thumb assembly
+//! ([`thumb1`]).
+//!
+//! The carries and borrows of `adc`/`sbb` go through a value barrier: without it LLVM rewrites
+//! the borrow of `a − b − c` (`d >> 31`) as a comparison, and Thumb-1, which has no
+//! conditional select, then branches on it (seen in `sub_borrow`, under every `reduce_once`).
 
 use super::Engine;
 use super::ops::{Word, reduce_once};
+use core_asm::ct::value_barrier_u32;
 
 const MASK: u32 = 0x7fff;
 
@@ -50,12 +56,12 @@ impl Word for u16 {
     }
     #[inline(always)]
     fn adc(a: u16, b: u16, carry: u16) -> (u16, u16) {
-        let s = opaque(a as u32 + b as u32 + carry as u32);
+        let s = value_barrier_u32(a as u32 + b as u32 + carry as u32);
         ((s & MASK) as u16, (s >> 15) as u16)
     }
     #[inline(always)]
     fn sbb(a: u16, b: u16, borrow: u16) -> (u16, u16) {
-        let d = opaque((a as u32).wrapping_sub(b as u32).wrapping_sub(borrow as u32));
+        let d = value_barrier_u32((a as u32).wrapping_sub(b as u32).wrapping_sub(borrow as u32));
         ((d & MASK) as u16, (d >> 31) as u16)
     }
     #[inline(always)]
@@ -63,32 +69,6 @@ impl Word for u16 {
         let p = a as u32 * b as u32 + c as u32 + d as u32;
         ((p & MASK) as u16, (p >> 15) as u16)
     }
-}
-
-/// `x`, through a barrier the optimiser cannot see through. Without it, LLVM rewrites the
-/// carry or borrow of a sum of digits (`d >> 31` of `a − b − c`, when only the borrow is used,
-/// as in `ops::sub_borrow`) as a comparison, and Thumb-1, which has no conditional select,
-/// then branches on it: a secret-dependent branch in every Montgomery reduction on the
-/// Cortex-M0 (seen in `sub_borrow`, called by every `reduce_once`). The empty assembly costs
-/// nothing; elsewhere the value passes unchanged.
-#[inline(always)]
-fn opaque(x: u32) -> u32 {
-    #[cfg(target_arch = "arm")]
-    {
-        let mut x = x;
-        // SAFETY: an empty assembly statement that only claims to change `x` in its register;
-        // it touches no memory, stack or flags.
-        unsafe {
-            core::arch::asm!(
-                "/* {0} */",
-                inout(reg) x,
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
-        x
-    }
-    #[cfg(not(target_arch = "arm"))]
-    x
 }
 
 /// The portable 15-bit engine.
@@ -212,7 +192,7 @@ fn mont_sqr(r: &mut [u16], a: &[u16], n: &[u16], n0: u16, reduce: bool) {
 /// `to` at most each length. Every sum stays below `2^32` for `xi < 2^16`, `m < 2^15` and
 /// `c < 2^17`. The rows take whole numbers and a range, not subslices: at opt-level z each
 /// subslice is an out-of-line call, which cost a tenth of the time of a multiplication.
-#[cfg(not(target_arch = "arm"))]
+#[cfg(not(all(feature = "asm", target_arch = "arm")))]
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn mac_row(
@@ -229,13 +209,15 @@ fn mac_row(
 }
 
 /// A row of the reduction alone: [`mac_row`] without the `x` term.
-#[cfg(not(target_arch = "arm"))]
+#[cfg(not(all(feature = "asm", target_arch = "arm")))]
 #[inline(always)]
 fn red_row(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, c: u32) -> u32 {
     red_row_rust(r, n, from, to, m, c)
 }
 
-#[cfg(target_arch = "arm")]
+#[cfg(all(feature = "asm", target_arch = "arm"))]
+mod thumb1;
+#[cfg(all(feature = "asm", target_arch = "arm"))]
 use thumb1::{mac_row, red_row};
 
 /// [`mac_row`] in Rust.
@@ -268,216 +250,6 @@ fn red_row_rust(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, mut c:
         c = p >> 15;
     }
     c
-}
-
-/// The row loops in Thumb-1 assembly, for the Cortex-M0: compiled from Rust at opt-level z,
-/// the loop keeps its nine live values in eight low registers by spilling, and a step costs
-/// about 31 cycles; by hand, with all eight low registers, it is 17.5 (four digits per pass,
-/// the first `(to − from) mod 4` in Rust; with two per pass it was 19, and RSA-2048 signing
-/// 2% slower).
-/// Constant time: the loops run a public number of times, with no branch on data, and
-/// `muls` is single-cycle or fixed-time on every Cortex-M0/M0+. The instructions are the
-/// oldest Thumb subset in unified syntax, which also assembles as Thumb-2 and as A32, so the
-/// loops serve every 32-bit Arm target (checked with GNU as for architecture versions 5TE,
-/// 6-M, 7-M and 7-A; run and tested on the Cortex-M0 only).
-#[cfg(target_arch = "arm")]
-mod thumb1 {
-    use super::{mac_row_rust, red_row_rust};
-
-    /// `mac_row`: the first `(to − from) mod 4` digits in Rust, then groups of four in
-    /// assembly.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn mac_row(
-        r: &mut [u16],
-        x: &[u16],
-        n: &[u16],
-        from: usize,
-        to: usize,
-        xi: u32,
-        m: u32,
-        c: u32,
-    ) -> u32 {
-        assert!(1 <= from && from <= to && to <= r.len() && to <= x.len() && to <= n.len());
-        let odd = from + ((to - from) & 3);
-        let c = mac_row_rust(r, x, n, from, odd, xi, m, c);
-        if to > odd { mac_quads(r, x, n, odd, to, xi, m, c) } else { c }
-    }
-
-    /// `red_row`: the first `(to − from) mod 4` digits in Rust, then groups of four in
-    /// assembly.
-    #[inline(always)]
-    pub(super) fn red_row(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, c: u32) -> u32 {
-        assert!(1 <= from && from <= to && to <= r.len() && to <= n.len());
-        let odd = from + ((to - from) & 3);
-        let c = red_row_rust(r, n, from, odd, m, c);
-        if to > odd { red_quads(r, n, odd, to, m, c) } else { c }
-    }
-
-    /// `mac_row` for a nonzero multiple of four digits `to − from`, `1 ≤ from`, `to` at most
-    /// each length (the caller's assertion).
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn mac_quads(
-        r: &mut [u16],
-        x: &[u16],
-        n: &[u16],
-        from: usize,
-        to: usize,
-        xi: u32,
-        m: u32,
-        c: u32,
-    ) -> u32 {
-        let c_out: u32;
-        // SAFETY: the loop reads x[from..to], n[from..to] and r[from..to] and writes
-        // r[from-1..to-1], all in bounds as `1 ≤ from < to ≤` every length; the end (r5 on
-        // entry, then r10) is x + to, reached after (to − from)/4 passes of four digits, as
-        // `to − from` is a multiple of four. `xi < 2^16` and `m < 2^15` come packed in r4 (no
-        // low register is left for the end otherwise). r6 and r7 (which Rust reserves) are
-        // saved in r8 and r12 and restored; the stack is not touched.
-        unsafe {
-            core::arch::asm!(
-                "mov r8, r6",
-                "mov r12, r7",
-                "mov r10, r5",
-                "lsrs r5, r4, #16",
-                "lsls r4, r4, #16",
-                "lsrs r4, r4, #16",
-                "2:",
-                "ldrh r6, [r1]",
-                "muls r6, r4, r6",
-                "ldrh r7, [r2]",
-                "muls r7, r5, r7",
-                "adds r6, r6, r7",
-                "ldrh r7, [r0, #2]",
-                "adds r6, r6, r7",
-                "adds r6, r6, r3",
-                "lsrs r3, r6, #15",
-                "lsls r6, r6, #17",
-                "lsrs r6, r6, #17",
-                "strh r6, [r0]",
-                "ldrh r6, [r1, #2]",
-                "muls r6, r4, r6",
-                "ldrh r7, [r2, #2]",
-                "muls r7, r5, r7",
-                "adds r6, r6, r7",
-                "ldrh r7, [r0, #4]",
-                "adds r6, r6, r7",
-                "adds r6, r6, r3",
-                "lsrs r3, r6, #15",
-                "lsls r6, r6, #17",
-                "lsrs r6, r6, #17",
-                "strh r6, [r0, #2]",
-                "ldrh r6, [r1, #4]",
-                "muls r6, r4, r6",
-                "ldrh r7, [r2, #4]",
-                "muls r7, r5, r7",
-                "adds r6, r6, r7",
-                "ldrh r7, [r0, #6]",
-                "adds r6, r6, r7",
-                "adds r6, r6, r3",
-                "lsrs r3, r6, #15",
-                "lsls r6, r6, #17",
-                "lsrs r6, r6, #17",
-                "strh r6, [r0, #4]",
-                "ldrh r6, [r1, #6]",
-                "muls r6, r4, r6",
-                "ldrh r7, [r2, #6]",
-                "muls r7, r5, r7",
-                "adds r6, r6, r7",
-                "ldrh r7, [r0, #8]",
-                "adds r6, r6, r7",
-                "adds r6, r6, r3",
-                "lsrs r3, r6, #15",
-                "lsls r6, r6, #17",
-                "lsrs r6, r6, #17",
-                "strh r6, [r0, #6]",
-                "adds r0, #8",
-                "adds r1, #8",
-                "adds r2, #8",
-                "cmp r1, r10",
-                "bne 2b",
-                "mov r6, r8",
-                "mov r7, r12",
-                inout("r0") r.as_mut_ptr().wrapping_add(from - 1) => _,
-                inout("r1") x.as_ptr().wrapping_add(from) => _,
-                inout("r2") n.as_ptr().wrapping_add(from) => _,
-                inout("r3") c => c_out,
-                inout("r4") xi | m << 16 => _,
-                inout("r5") x.as_ptr().wrapping_add(to) => _,
-                out("r8") _,
-                out("r10") _,
-                out("r12") _,
-                options(nostack),
-            );
-        }
-        c_out
-    }
-
-    /// `red_row` for a nonzero multiple of four digits `to − from`, `1 ≤ from`, `to` at most
-    /// each length (the caller's assertion).
-    #[inline(always)]
-    fn red_quads(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, c: u32) -> u32 {
-        let c_out: u32;
-        // SAFETY: the loop reads n[from..to] and r[from..to] and writes r[from-1..to-1], all in
-        // bounds as `1 ≤ from < to ≤` both lengths; the end (r1 on entry, then r8) is n + to,
-        // reached after (to − from)/4 passes, as `to − from` is a multiple of four. Only operand registers are used; the stack is not touched.
-        unsafe {
-            core::arch::asm!(
-                "mov r8, r1",
-                "2:",
-                "ldrh r1, [r2]",
-                "muls r1, r5, r1",
-                "ldrh r4, [r0, #2]",
-                "adds r1, r1, r4",
-                "adds r1, r1, r3",
-                "lsrs r3, r1, #15",
-                "lsls r1, r1, #17",
-                "lsrs r1, r1, #17",
-                "strh r1, [r0]",
-                "ldrh r1, [r2, #2]",
-                "muls r1, r5, r1",
-                "ldrh r4, [r0, #4]",
-                "adds r1, r1, r4",
-                "adds r1, r1, r3",
-                "lsrs r3, r1, #15",
-                "lsls r1, r1, #17",
-                "lsrs r1, r1, #17",
-                "strh r1, [r0, #2]",
-                "ldrh r1, [r2, #4]",
-                "muls r1, r5, r1",
-                "ldrh r4, [r0, #6]",
-                "adds r1, r1, r4",
-                "adds r1, r1, r3",
-                "lsrs r3, r1, #15",
-                "lsls r1, r1, #17",
-                "lsrs r1, r1, #17",
-                "strh r1, [r0, #4]",
-                "ldrh r1, [r2, #6]",
-                "muls r1, r5, r1",
-                "ldrh r4, [r0, #8]",
-                "adds r1, r1, r4",
-                "adds r1, r1, r3",
-                "lsrs r3, r1, #15",
-                "lsls r1, r1, #17",
-                "lsrs r1, r1, #17",
-                "strh r1, [r0, #6]",
-                "adds r0, #8",
-                "adds r2, #8",
-                "cmp r2, r8",
-                "bne 2b",
-                inout("r0") r.as_mut_ptr().wrapping_add(from - 1) => _,
-                inout("r1") n.as_ptr().wrapping_add(to) => _,
-                inout("r2") n.as_ptr().wrapping_add(from) => _,
-                inout("r3") c => c_out,
-                out("r4") _,
-                in("r5") m,
-                out("r8") _,
-                options(nostack),
-            );
-        }
-        c_out
-    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Montgomery multiplication on 64-bit limbs with MULX/ADCX/ADOX (BMI2 and ADX), CIOS order as
-//! in `portable64`. Each half-row (`t += a·b[i]`, then `t += m·n`) is one `asm!` loop: MULX
+//! in `portable64`. Each half-row (`t += a·b[i]`, then `t += m·n`) is, with `asm`, one loop of
+//! assembly (`core_asm::x86_64::rsa`; without, its Rust twin): MULX
 //! leaves the flags alone, and ADCX and ADOX carry through CF and OF separately, so the low
 //! halves of the products go into the accumulator on one carry chain while the high halves of
 //! the previous products go in on the other, without the flag round trips a single chain
@@ -26,77 +27,33 @@ impl Engine for X86Adx {
     }
 }
 
-/// `t += x·y` over `t.len() == x.len()` limbs; returns the carry limb. Four limbs per loop
-/// turn (the high halves alternate between two registers), then one at a time.
+/// `t += x·y` over `t.len() == x.len()` limbs; returns the carry limb: with `asm`, the
+/// MULX/ADCX/ADOX loop (`core_asm::x86_64::rsa::mul_add_row`); without, its Rust twin.
 #[inline]
-fn mul_add_row(_: core_cpu::Adx, t: &mut [u64], x: &[u64], y: u64) -> u64 {
-    let len = t.len().min(x.len());
-    let carry: u64;
-    // SAFETY: the `Adx` token proves BMI2 (MULX) and ADX (ADCX/ADOX). The two loops read
-    // `4·(len/4) + len%4 = len` limbs of `x` and read and write as many of `t`, both at least
-    // `len` long; only LEA, MOV and JRCXZ run between the additions, so CF and OF carry on.
-    unsafe {
-        core::arch::asm!(
-            "xor {zero:e}, {zero:e}",
-            "xor {prev:e}, {prev:e}",
-            "jrcxz 4f",
-            "2:",
-            "mulx {h0}, {l0}, qword ptr [{x}]",
-            "adcx {l0}, qword ptr [{t}]",
-            "adox {l0}, {prev}",
-            "mov qword ptr [{t}], {l0}",
-            "mulx {prev}, {l0}, qword ptr [{x} + 8]",
-            "adcx {l0}, qword ptr [{t} + 8]",
-            "adox {l0}, {h0}",
-            "mov qword ptr [{t} + 8], {l0}",
-            "mulx {h0}, {l0}, qword ptr [{x} + 16]",
-            "adcx {l0}, qword ptr [{t} + 16]",
-            "adox {l0}, {prev}",
-            "mov qword ptr [{t} + 16], {l0}",
-            "mulx {prev}, {l0}, qword ptr [{x} + 24]",
-            "adcx {l0}, qword ptr [{t} + 24]",
-            "adox {l0}, {h0}",
-            "mov qword ptr [{t} + 24], {l0}",
-            "lea {x}, [{x} + 32]",
-            "lea {t}, [{t} + 32]",
-            "lea rcx, [rcx - 1]",
-            "jrcxz 4f",
-            "jmp 2b",
-            "4:",
-            "mov rcx, {rem}",
-            "jrcxz 6f",
-            "5:",
-            "mulx {h0}, {l0}, qword ptr [{x}]",
-            "adcx {l0}, qword ptr [{t}]",
-            "adox {l0}, {prev}",
-            "mov qword ptr [{t}], {l0}",
-            "mov {prev}, {h0}",
-            "lea {x}, [{x} + 8]",
-            "lea {t}, [{t} + 8]",
-            "lea rcx, [rcx - 1]",
-            "jrcxz 6f",
-            "jmp 5b",
-            "6:",
-            "adcx {prev}, {zero}",
-            "adox {prev}, {zero}",
-            x = inout(reg) x.as_ptr() => _,
-            t = inout(reg) t.as_mut_ptr() => _,
-            inout("rcx") len / 4 => _,
-            rem = in(reg) len % 4,
-            in("rdx") y,
-            zero = out(reg) _,
-            prev = out(reg) carry,
-            h0 = out(reg) _,
-            l0 = out(reg) _,
-            options(nostack),
-        );
+fn mul_add_row(token: core_cpu::Adx, t: &mut [u64], x: &[u64], y: u64) -> u64 {
+    let _ = token;
+    #[cfg(feature = "asm")]
+    // SAFETY: the `Adx` token proves BMI2 (MULX) and ADX (ADCX/ADOX).
+    let carry = unsafe { core_asm::x86_64::rsa::mul_add_row(t, x, y) };
+    #[cfg(not(feature = "asm"))]
+    let carry = mul_add_row_rust(t, x, y);
+    carry
+}
+
+/// [`mul_add_row`] in Rust: the kernel's twin.
+#[cfg(any(test, not(feature = "asm")))]
+fn mul_add_row_rust(t: &mut [u64], x: &[u64], y: u64) -> u64 {
+    let mut carry = 0u64;
+    for (t, &x) in t.iter_mut().zip(x) {
+        let p = u128::from(x) * u128::from(y) + u128::from(*t) + u128::from(carry);
+        *t = p as u64;
+        carry = (p >> 64) as u64;
     }
     carry
 }
 
-/// Brings `hi·2^(64·len) + r`, below `2n`, below `n`: `r - n` is one SBB chain into a
-/// temporary (DEC and LEA leave CF alone), and the borrow out of it, as an all-ones or zero
-/// mask from `sbb x, x`, picks between the two with AND/OR. (The generic `reduce_once`, two
+/// Brings `hi·2^(64·len) + r`, below `2n`, below `n`: `r - n` goes into a temporary (with
+/// `asm`, one SBB chain), and the borrow out of it, as an all-ones or zero mask, picks between the two with AND/OR. (The generic `reduce_once`, two
 /// passes with the borrow moved through a register, took a seventh of an RSA signature.)
 #[inline]
 fn reduce_once(r: &mut [u64], hi: u64, n: &[u64]) {
@@ -104,32 +61,9 @@ fn reduce_once(r: &mut [u64], hi: u64, n: &[u64]) {
     if l == 0 {
         return;
     }
-    let mut t = core::mem::MaybeUninit::<[u64; crate::MAX_BITS / 64]>::uninit();
-    let borrow: u64;
-    // SAFETY: SBB, DEC, LEA and MOV are baseline x86-64. The loop runs `l ≥ 1` times and
-    // reads `l` limbs of `r` and `n` and writes the first `l` of `t`, all at least that long.
-    unsafe {
-        core::arch::asm!(
-            "xor {tmp:e}, {tmp:e}",
-            "2:",
-            "mov {tmp}, qword ptr [{r}]",
-            "sbb {tmp}, qword ptr [{n}]",
-            "mov qword ptr [{t}], {tmp}",
-            "lea {r}, [{r} + 8]",
-            "lea {n}, [{n} + 8]",
-            "lea {t}, [{t} + 8]",
-            "dec {cnt}",
-            "jnz 2b",
-            "sbb {tmp}, {tmp}",
-            r = inout(reg) r.as_ptr() => _,
-            n = inout(reg) n.as_ptr() => _,
-            t = inout(reg) t.as_mut_ptr().cast::<u64>() => _,
-            cnt = inout(reg) l => _,
-            tmp = out(reg) borrow,
-            options(nostack),
-        );
-    }
-    // SAFETY: the loop above wrote the first `l` limbs of `t`; the slice covers only those.
+    let mut t = [core::mem::MaybeUninit::<u64>::uninit(); crate::MAX_BITS / 64];
+    let borrow = sub_borrow(&r[..l], &n[..l], t.as_mut_slice());
+    // SAFETY: `sub_borrow` wrote the first `l` limbs of `t`; the slice covers only those.
     let t = unsafe { core::slice::from_raw_parts(t.as_ptr().cast::<u64>(), l) };
     // Keep r when it borrowed against n and nothing overflowed (hi is 0 or 1).
     let keep = borrow & hi.wrapping_sub(1);
@@ -137,6 +71,27 @@ fn reduce_once(r: &mut [u64], hi: u64, n: &[u64]) {
         *x = (*x & keep) | (y & !keep);
     }
 }
+
+/// `t = r − n` limb by limb with the borrow out as a mask: with `asm`, one SBB chain
+/// (`core_asm::x86_64::rsa::sub_borrow`); without, its Rust twin.
+#[cfg(feature = "asm")]
+use core_asm::x86_64::rsa::sub_borrow;
+
+/// [`sub_borrow`] in Rust: `t = r − n` over the shortest length, the borrow as a mask.
+#[cfg(any(test, not(feature = "asm")))]
+fn sub_borrow_rust(r: &[u64], n: &[u64], t: &mut [core::mem::MaybeUninit<u64>]) -> u64 {
+    let mut borrow = 0u64;
+    for ((t, &r), &n) in t.iter_mut().zip(r).zip(n) {
+        let (d, b1) = r.overflowing_sub(n);
+        let (d, b2) = d.overflowing_sub(borrow);
+        t.write(d);
+        borrow = u64::from(b1 | b2);
+    }
+    borrow.wrapping_neg()
+}
+
+#[cfg(not(feature = "asm"))]
+use sub_borrow_rust as sub_borrow;
 
 /// Adds the limb `c` at `t[k]`, with the carry going to `t[k + 1]`.
 #[inline(always)]
@@ -248,6 +203,48 @@ mod tests {
         let mut one = [7u64];
         reduce_once(&mut one, 0, &[7]);
         assert_eq!(one, [0]);
+    }
+
+    /// The assembly kernels against their Rust twins, on random limbs of every length up to
+    /// nine (every remainder of the four-limb loop, and none).
+    #[cfg(feature = "asm")]
+    #[test]
+    fn kernels_match_rust_twins() {
+        use core::mem::MaybeUninit;
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let token = core_cpu::Adx::get();
+        for len in 0..10 {
+            for _ in 0..50 {
+                let x: [u64; 9] = core::array::from_fn(|_| next());
+                let n: [u64; 9] = core::array::from_fn(|_| next());
+                let t: [u64; 9] = core::array::from_fn(|_| next());
+                let y = next();
+                let (x, n) = (&x[..len], &n[..len]);
+                if let Some(token) = token {
+                    let (mut a, mut b) = (t, t);
+                    let ca = mul_add_row(token, &mut a[..len], x, y);
+                    let cb = mul_add_row_rust(&mut b[..len], x, y);
+                    assert_eq!((ca, a), (cb, b), "mul_add_row, {len} limbs");
+                }
+                let mut ta = [MaybeUninit::new(0u64); 9];
+                let mut tb = [MaybeUninit::new(0u64); 9];
+                let ba = sub_borrow(x, n, &mut ta);
+                let bb = sub_borrow_rust(x, n, &mut tb);
+                // SAFETY: both arrays were initialised above.
+                let (ta, tb) =
+                    unsafe { (ta.map(|w| w.assume_init()), tb.map(|w| w.assume_init())) };
+                assert_eq!((ba, ta), (bb, tb), "sub_borrow, {len} limbs");
+            }
+        }
+        if token.is_none() {
+            std::println!("mul_add_row: ADX not available on this CPU, kernel not compared");
+        }
     }
 
     /// Against the portable code on awkward values (all-ones limbs make every carry fire).

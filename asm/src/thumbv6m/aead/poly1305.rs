@@ -4,11 +4,12 @@
 //! 15 cycles a term. Constant time: straight-line code, fixed offsets, and `MULS` is
 //! single-cycle or fixed-time on every Cortex-M0/M0+.
 
-/// The dot product of [`State::blocks_halves`](super::State::blocks_halves): see the Rust
-/// form (`dot13` in `portable32.rs`, for other targets) for the operands, the result and
-/// the bounds that keep each sum inside 32 bits.
+/// The dot product of `core_aead`'s `poly1305/portable32.rs` (`State::blocks_halves`): see
+/// its Rust twin (`dot13` there, for other targets and builds without `asm`) for the
+/// operands, the result and the bounds that keep each sum inside 32 bits.
 #[inline(always)]
-pub(super) fn dot13(a: &[[u32; 2]; 5], b: &[[u32; 2]; 5]) -> (u32, u32, u32) {
+#[must_use]
+pub fn dot13(a: &[[u32; 2]; 5], b: &[[u32; 2]; 5]) -> (u32, u32, u32) {
     let (lo, mid, hi): (u32, u32, u32);
     // SAFETY: reads the ten words of `a` and of `b` through `LDM` from their start, nothing
     // else; `r6`, which the compiler may reserve, is saved on the stack and restored, `r7` is

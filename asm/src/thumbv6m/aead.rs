@@ -1,1 +1,0 @@
-//! Thumb-1 (Cortex-M0) kernels for core-aead.

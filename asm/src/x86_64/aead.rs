@@ -1,1 +1,0 @@
-//! `x86_64` kernels for core-aead.

@@ -1,0 +1,5 @@
+//! `x86_64` kernels for core-aead.
+
+pub mod chacha20;
+pub mod gcm;
+pub mod poly1305;
