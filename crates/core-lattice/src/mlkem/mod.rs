@@ -86,11 +86,12 @@ core_hash::implementation_enum! {
 }
 
 impl MlKemImpl {
-    /// The Keccak-f\[1600\] implementation matrix and noise sampling run on.
+    /// The Keccak-f\[1600\] implementation matrix and noise sampling run on (a constant on a
+    /// small device, which then links that one only).
     #[inline]
     fn keccak(self) -> core_hash::KeccakImpl {
         let _ = self;
-        <core_hash::KeccakImpl as crate::Implementation>::best()
+        core_hash::KeccakImpl::preferred()
     }
 
     #[inline]
