@@ -1,8 +1,8 @@
 //! Keccak-f\[1600\] for the Cortex-M0 with the `asm` feature: [`portable32`](super::portable32)'s
 //! bit-interleaved state, encoding and rounds, the permutation in Thumb-1 assembly
 //! (`core_asm::thumbv6m::hash`). The compiled round spends a third of its time on what the
-//! register allocator does with eight registers; written out, a SHA3-256 block costs about
-//! 20 000 Cortex-M0+ cycles against 29 300 (`cargo xtask m0 --cost`). Absorbing and the
+//! register allocator does with eight registers; written out, SHA3-256 costs 156.9
+//! Cortex-M0+ cycles/B against 215.7 (`cargo xtask m0 --cost`). Absorbing and the
 //! lane conversions are `portable32`'s.
 
 use super::portable32::{self, RC_INTERLEAVED};

@@ -31,7 +31,7 @@
 //! returned ciphertext (1088 B) and decapsulation key (2400 B) are a copy the unoptimised build
 //! does not elide. The keys and ciphertexts passed in are the caller's and only borrowed.
 //! In the Cortex-M0 firmware (`cargo xtask m0 --cost`: size profile, stack painting, the
-//! caller's keys and ciphertext counted; core-hash's Thumb-1 Keccak-f, whose frame is 472 B)
+//! caller's keys and ciphertext counted; core-hash's Thumb-1 Keccak-f, whose frame is 488 B)
 //! ML-KEM-768 takes 6.2 KiB for key generation into the caller's storage
 //! ([`from_seed_in`](mlkem768::DecapsulationKey::from_seed_in); 8.8 KiB by value, the key
 //! being then held twice), 6.1 KiB for encapsulation into the caller's ciphertext
