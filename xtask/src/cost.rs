@@ -88,7 +88,8 @@ const fn row(
 pub(crate) const ROWS: &[Row] = &[
     row("sha256", "SHA-256", Unit::Byte, Some((320.0, "sha256"))),
     row("sha512", "SHA-512", Unit::Byte, Some((156.0, "sha512"))),
-    row("sha3-256", "SHA3-256 (portable32)", Unit::Byte, None),
+    row("sha3-256", "SHA3-256 (thumb1)", Unit::Byte, None),
+    row("shake128-squeeze", "SHAKE128 output (thumb1)", Unit::Byte, None),
     row("aes128-ctr", "AES-128-CTR (ct32)", Unit::Byte, Some((112.7, "aes_ct ctr"))),
     row("aes128-cbc-enc", "AES-128-CBC encrypt (ct32)", Unit::Byte, None),
     row("aes128-cbc-dec", "AES-128-CBC decrypt (ct32)", Unit::Byte, None),

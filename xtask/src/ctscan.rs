@@ -266,6 +266,12 @@ const ALLOWED: &[Allowed] = &[
         "block, load, schedule and round loops, dispatch",
     ),
     a("core_hash::sha512::portable::compress", 5, "block, round and schedule loops, dispatch"),
+    // The Thumb-1 Keccak-f (core-asm): straight-line rounds.
+    a(
+        "core_asm::thumbv6m::hash::keccak_f1600_interleaved",
+        1,
+        "the loop over pairs of rounds (round-constant pointer against its end)",
+    ),
     // core-rsa (the 15-bit engine's carries and borrows pass through a value barrier).
     // One more each since the exponentiation's products may skip the final subtraction: the
     // branch tests that public flag (`reduce`), before `reduce_once`.

@@ -267,6 +267,26 @@ impl RandomSource for Broken {
     }
 }
 
+/// Key generation into the caller's slot: the same key as by value, whatever the slot held,
+/// and an empty slot after a failing random source.
+#[test]
+fn keys_built_in_the_callers_slot() {
+    for imp in MlKemImpl::available() {
+        let want = mlkem768::DecapsulationKey::from_seed_with_impl(&[1; 32], &[2; 32], imp);
+        let mut slot = Some(mlkem768::DecapsulationKey::from_seed(&[3; 32], &[4; 32]));
+        let dk = mlkem768::DecapsulationKey::from_seed_in(&mut slot, &[1; 32], &[2; 32], imp);
+        assert_eq!(dk.as_bytes(), want.as_bytes());
+        assert_eq!(dk.implementation(), imp);
+    }
+    let mut slot = None;
+    let dk = mlkem768::DecapsulationKey::generate_in(&mut slot, &mut core_hash::OsRandom).unwrap();
+    let (ct, k) = dk.encapsulation_key().encapsulate(&mut core_hash::OsRandom).unwrap();
+    assert_eq!(dk.decapsulate(&ct), k);
+    let err = mlkem768::DecapsulationKey::generate_in(&mut slot, &mut Broken).unwrap_err();
+    assert_eq!(err, Error::RandomSource);
+    assert!(slot.is_none());
+}
+
 #[test]
 fn a_failing_random_source_is_an_error() {
     assert_eq!(mlkem768::DecapsulationKey::generate(&mut Broken).unwrap_err(), Error::RandomSource);

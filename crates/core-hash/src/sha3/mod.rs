@@ -5,6 +5,8 @@
 //! depend on data:
 //! - [`portable`]: 64-bit lanes, unrolled; the default on 64-bit CPUs without extensions;
 //! - [`portable32`]: bit-interleaved 32-bit lanes, compact; the default on 32-bit CPUs;
+//! - `thumb1`: `portable32`'s permutation in Thumb-1 assembly, in its place on 32-bit Arm with
+//!   the `asm` feature (the Cortex-M0 above all);
 //! - `aarch64`: the Armv8.2 SHA-3 instructions (`eor3`, `rax1`, `xar`, `bcax`);
 //! - [`x86_avx512`]: AVX-512 rotates and three-input logic (`vprolq`, `vpternlogq`).
 //!
@@ -14,8 +16,12 @@
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 mod portable;
+// With `thumb1` in its place, only its lane encoding and round constants are used.
+#[cfg_attr(all(feature = "asm", target_arch = "arm"), allow(dead_code))]
 mod portable32;
 mod sponge;
+#[cfg(all(feature = "asm", target_arch = "arm"))]
+mod thumb1;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2_x4;
 #[cfg(target_arch = "x86_64")]
@@ -39,16 +45,34 @@ crate::implementation_enum! {
             Aarch64(core_cpu::ArmSha3) => "aarch64",
         }
         portable {
+            /// `portable32`'s bit-interleaved rounds in Thumb-1 assembly, on 32-bit Arm with
+            /// the `asm` feature.
+            Thumb1 => "thumb1" for 32 if all(feature = "asm", target_arch = "arm"),
             /// Portable code on 64-bit lanes, each round written out for the compiler to
             /// schedule.
             Portable => "portable" for 64,
-            /// Portable code on bit-interleaved 32-bit words, small enough for a Cortex-M0.
-            Portable32 => "portable32" for 32,
+            /// Portable code on bit-interleaved 32-bit words, small enough for a Cortex-M0. On
+            /// 32-bit Arm with `asm`, `thumb1` takes its place (an image then links one
+            /// bit-interleaved permutation, not two).
+            Portable32 => "portable32" for 32 if not(all(feature = "asm", target_arch = "arm")),
         }
     }
 }
 
 impl KeccakImpl {
+    /// The implementation [`Sha3_256::new`] and the other hashers' `new` run on:
+    /// [`best`](Implementation::best) where run-time detection may find an accelerated one
+    /// (x86-64, aarch64); elsewhere the target's own portable one (`thumb1` on 32-bit Arm with
+    /// `asm`), a constant, so that a small device's image links that implementation only.
+    #[inline]
+    #[must_use]
+    pub fn preferred() -> Self {
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        return <Self as Implementation>::best();
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        Self::PORTABLE
+    }
+
     /// Keccak-f\[1600\] (FIPS 202 §3.3, 24 rounds of Keccak-p) on a state of 25 lanes, lane
     /// `x + 5y` holding the bits of column `x`, row `y`, bit `z` of the lane at bit `z`
     /// (so the byte string of §3.1 is the lanes in little-endian order).
@@ -59,7 +83,10 @@ impl KeccakImpl {
             Self::X86Avx512(token) => x86_avx512::permute(token, state),
             #[cfg(target_arch = "aarch64")]
             Self::Aarch64(token) => aarch64::permute(token, state),
+            #[cfg(not(all(feature = "asm", target_arch = "arm")))]
             Self::Portable32 => portable32::permute(state),
+            #[cfg(all(feature = "asm", target_arch = "arm"))]
+            Self::Thumb1 => thumb1::permute(state),
             // Tokens for another architecture cannot be obtained, so only `Portable` is left.
             _ => portable::permute(state),
         }
@@ -75,22 +102,23 @@ impl KeccakImpl {
             Self::X86Avx512(token) => x86_avx512::absorb(token, state, blocks),
             #[cfg(target_arch = "aarch64")]
             Self::Aarch64(token) => aarch64::absorb(token, state, blocks),
+            #[cfg(not(all(feature = "asm", target_arch = "arm")))]
             Self::Portable32 => portable32::absorb(state, blocks),
+            #[cfg(all(feature = "asm", target_arch = "arm"))]
+            Self::Thumb1 => thumb1::absorb(state, blocks),
             _ => portable::absorb(state, blocks),
         }
     }
 
     /// A lane of the standard encoding (as in [`permute`](Self::permute)) in this
-    /// implementation's own: bit-interleaved for `Portable32`, unchanged for the others. A
+    /// implementation's own: bit-interleaved for `Portable32` and `Thumb1`, unchanged for the
+    /// others. A
     /// sponge run outside this crate over many blocks (ML-KEM's and ML-DSA's samplers) keeps
     /// its state so, converting only the lanes it writes or reads, with
     /// [`permute_native`](Self::permute_native) and [`extract`](Self::extract) in between.
     #[inline]
     pub fn to_native(self, lane: u64) -> u64 {
-        match self {
-            Self::Portable32 => portable32::interleave(lane),
-            _ => lane,
-        }
+        if self.interleaved() { portable32::interleave(lane) } else { lane }
     }
 
     /// Keccak-f\[1600\] on a state in this implementation's lane encoding
@@ -98,7 +126,10 @@ impl KeccakImpl {
     #[inline]
     pub fn permute_native(self, state: &mut [u64; 25]) {
         match self {
+            #[cfg(not(all(feature = "asm", target_arch = "arm")))]
             Self::Portable32 => portable32::permute_interleaved(state),
+            #[cfg(all(feature = "asm", target_arch = "arm"))]
+            Self::Thumb1 => thumb1::permute_interleaved(state),
             _ => self.permute(state),
         }
     }
@@ -110,9 +141,22 @@ impl KeccakImpl {
     pub fn extract(self, state: &[u64; 25], offset: usize, out: &mut [u8]) {
         let len = out.len().min(sponge::STATE_BYTES.saturating_sub(offset));
         let Some(out) = out.get_mut(..len).filter(|out| !out.is_empty()) else { return };
+        if self.interleaved() {
+            sponge::extract_lanes(state, offset, out, portable32::uninterleave);
+        } else {
+            sponge::extract_lanes(state, offset, out, |lane| lane);
+        }
+    }
+
+    /// Whether this implementation keeps lanes bit-interleaved.
+    #[inline]
+    fn interleaved(self) -> bool {
         match self {
-            Self::Portable32 => sponge::extract_lanes(state, offset, out, portable32::uninterleave),
-            _ => sponge::extract_lanes(state, offset, out, |lane| lane),
+            #[cfg(not(all(feature = "asm", target_arch = "arm")))]
+            Self::Portable32 => true,
+            #[cfg(all(feature = "asm", target_arch = "arm"))]
+            Self::Thumb1 => true,
+            _ => false,
         }
     }
 }
@@ -196,11 +240,12 @@ macro_rules! sha3_hash {
             /// Bytes per block: the sponge's rate, `200 - 2 * OUTPUT_LEN`.
             pub const BLOCK_LEN: usize = $rate;
 
-            /// A hasher on the fastest implementation this CPU can run.
+            /// A hasher on the fastest implementation this CPU can run
+            /// ([`KeccakImpl::preferred`]).
             #[inline]
             #[must_use]
             pub fn new() -> Self {
-                Self::with_impl(KeccakImpl::best())
+                Self::with_impl(KeccakImpl::preferred())
             }
 
             /// A hasher on the given implementation.
@@ -363,11 +408,12 @@ macro_rules! shake {
             /// Bytes per block: the sponge's rate.
             pub const BLOCK_LEN: usize = $rate;
 
-            /// An instance on the fastest implementation this CPU can run.
+            /// An instance on the fastest implementation this CPU can run
+            /// ([`KeccakImpl::preferred`]).
             #[inline]
             #[must_use]
             pub fn new() -> Self {
-                Self::with_impl(KeccakImpl::best())
+                Self::with_impl(KeccakImpl::preferred())
             }
 
             /// An instance on the given implementation.
@@ -560,6 +606,12 @@ mod tests {
         assert_eq!(<Sha3_256 as Hash>::BLOCK_LEN, 136);
         assert_eq!(Sha3_224::BLOCK_LEN, crate::MAX_BLOCK_LEN);
         assert_eq!(Sha3_512::OUTPUT_LEN, crate::MAX_OUTPUT_LEN);
+    }
+
+    #[test]
+    fn preferred_is_the_best() {
+        assert_eq!(KeccakImpl::preferred(), KeccakImpl::best());
+        assert_eq!(Sha3_256::new().implementation(), KeccakImpl::best());
     }
 
     #[test]

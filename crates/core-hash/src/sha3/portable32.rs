@@ -60,7 +60,7 @@ pub(super) const fn uninterleave(lane: u64) -> u64 {
 }
 
 /// The round constants, interleaved, as `[even, odd]` words.
-const RC_INTERLEAVED: [[u32; 2]; 24] = {
+pub(super) const RC_INTERLEAVED: [[u32; 2]; 24] = {
     let mut t = [[0; 2]; 24];
     let mut i = 0;
     while i < 24 {
@@ -95,22 +95,30 @@ const GATHER: [(u8, u8, u8); 50] = {
 /// XORs each block into the interleaved state and permutes.
 pub(super) fn absorb<const R: usize>(state: &mut [u64; 25], blocks: &[[u8; R]]) {
     for block in blocks {
-        for (lane, word) in state.iter_mut().zip(block.as_chunks::<8>().0) {
-            *lane ^= interleave(u64::from_le_bytes(*word));
-        }
+        xor_block(state, block);
         permute_interleaved(state);
+    }
+}
+
+/// XORs one block (whole lanes, standard byte order) into the interleaved state.
+pub(super) fn xor_block<const R: usize>(state: &mut [u64; 25], block: &[u8; R]) {
+    for (lane, word) in state.iter_mut().zip(block.as_chunks::<8>().0) {
+        *lane ^= interleave(u64::from_le_bytes(*word));
+    }
+}
+
+/// Applies `f` ([`interleave`] or [`uninterleave`]) to every lane.
+pub(super) fn convert(state: &mut [u64; 25], f: fn(u64) -> u64) {
+    for lane in state.iter_mut() {
+        *lane = f(*lane);
     }
 }
 
 /// Keccak-f\[1600\] on the standard state, converting it in and out.
 pub(super) fn permute(state: &mut [u64; 25]) {
-    for lane in state.iter_mut() {
-        *lane = interleave(*lane);
-    }
+    convert(state, interleave);
     permute_interleaved(state);
-    for lane in state.iter_mut() {
-        *lane = uninterleave(*lane);
-    }
+    convert(state, uninterleave);
 }
 
 /// Keccak-f\[1600\] on an interleaved state. The state is copied into 50 words of this
