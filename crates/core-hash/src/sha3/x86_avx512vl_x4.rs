@@ -5,7 +5,8 @@
 //! shift pair and an OR). About half the instructions of the AVX2 round, and the 32 vector
 //! registers hold the state, the parities and the round's output without spilling.
 //! 256-bit registers rather than 512: no frequency licence change, and ML-KEM's and
-//! ML-DSA's samplers run four sponges at a time.
+//! ML-DSA's samplers run four sponges at a time. Tested beside the AVX2 one, in
+//! `x86_avx2_x4`.
 
 use super::x86_avx512::{CHI, XOR3};
 use super::{RC, RHO, pi_source};
@@ -38,48 +39,5 @@ fn permute_x4_avx512vl(_: Avx512, state: &mut [[u64; 4]; 25]) {
         // SAFETY: `out` is 32 writable bytes; `storeu` takes any alignment. AVX-512VL is
         // enabled on this function, reached only through the `Avx512` token.
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), *lane) }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Each of the four states comes out as the scalar permutation and the AVX2 four-way one
-    /// make it, over several rounds of chaining (different states in each position).
-    #[test]
-    fn matches_the_scalar_and_avx2_permutations() {
-        let Some(token) = Avx512::get() else {
-            std::println!("keccak x4/x86_avx512vl: not available on this CPU");
-            return;
-        };
-        let mut x = 0x0123_4567_89ab_cdef_u64;
-        let mut scalar: [[u64; 25]; 4] = core::array::from_fn(|_| {
-            core::array::from_fn(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x
-            })
-        });
-        scalar[3] = [0; 25];
-        let mut four: [[u64; 4]; 25] =
-            core::array::from_fn(|i| core::array::from_fn(|k| scalar[k][i]));
-        let mut avx2 = four;
-        for _ in 0..3 {
-            permute_x4(token, &mut four);
-            for s in &mut scalar {
-                super::super::portable::permute(s);
-            }
-            for (k, s) in scalar.iter().enumerate() {
-                for (i, lane) in s.iter().enumerate() {
-                    assert_eq!(four[i][k], *lane, "state {k}, lane {i}");
-                }
-            }
-            if let Some(avx2_token) = core_cpu::Avx2::get() {
-                super::super::x86_avx2_x4::permute_x4(avx2_token, &mut avx2);
-                assert_eq!(avx2, four);
-            }
-        }
     }
 }
