@@ -46,14 +46,15 @@ pub use rand::{RandomError, RandomSource};
 #[doc(hidden)]
 pub use rot::rotr;
 pub use sha1::{Sha1, Sha1Impl};
-// The four-way Keccak-f[1600] ML-KEM samples with: for core-lattice, not the documented API.
-#[cfg(target_arch = "x86_64")]
-#[doc(hidden)]
-pub use sha3::keccak_f1600_x4_avx2;
+// The four-way Keccak-f[1600]s ML-KEM and ML-DSA sample with: for core-lattice, not the
+// documented API.
 pub use sha3::{
     KeccakImpl, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake128Reader, Shake256,
     Shake256Reader, ShakeReader,
 };
+#[cfg(target_arch = "x86_64")]
+#[doc(hidden)]
+pub use sha3::{keccak_f1600_x4_avx2, keccak_f1600_x4_avx512vl};
 pub use sha256::{CountMismatch, MAX_LANES, Sha224, Sha256, Sha256Impl, Sha256Many, Sha256MbImpl};
 pub use sha512::{Sha384, Sha384And512, Sha512, Sha512_256, Sha512Impl};
 pub use tls12_prf::tls12_prf;

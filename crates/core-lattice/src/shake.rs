@@ -1,6 +1,6 @@
 //! The one-block SHAKE sponges both ML-KEM's and ML-DSA's samplers run on: their inputs are
 //! all shorter than one block, so the whole sponge is one Keccak state, or four side by side
-//! on the four-way AVX2 Keccak-f.
+//! on a four-way Keccak-f (AVX2 or AVX-512VL).
 
 use core_hash::KeccakImpl;
 use zeroize::Zeroize;
@@ -56,19 +56,37 @@ impl<const RATE: usize> Drop for OneBlockShake<RATE> {
     }
 }
 
-/// Four SHAKE sponges side by side on the four-way AVX2 Keccak-f, each over one input
-/// shorter than a block (`RATE` bytes): `prefix` followed by the lane's own suffix. Wiped on
-/// drop (noise sampling's outputs are secret). ML-KEM's and ML-DSA's AVX2 samplers run on it.
+/// A four-way Keccak-f\[1600\] of `core-hash`, with the token that proves it runs: the
+/// same states in, the same states out.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KeccakX4 {
+    /// [`core_hash::keccak_f1600_x4_avx2`].
+    Avx2(core_cpu::Avx2),
+    /// [`core_hash::keccak_f1600_x4_avx512vl`]: about 1.7 times as fast.
+    Avx512Vl(core_cpu::Avx512),
+}
+
+#[cfg(target_arch = "x86_64")]
+impl From<core_cpu::Avx2> for KeccakX4 {
+    fn from(token: core_cpu::Avx2) -> Self {
+        Self::Avx2(token)
+    }
+}
+
+/// Four SHAKE sponges side by side on a four-way Keccak-f, each over one input shorter than
+/// a block (`RATE` bytes): `prefix` followed by the lane's own suffix. Wiped on drop (noise
+/// sampling's outputs are secret). ML-KEM's and ML-DSA's x86 samplers run on it.
 #[cfg(target_arch = "x86_64")]
 pub(crate) struct ShakeX4<const RATE: usize> {
     pub(crate) state: [[u64; 4]; 25],
-    token: core_cpu::Avx2,
+    keccak: KeccakX4,
 }
 
 #[cfg(target_arch = "x86_64")]
 impl<const RATE: usize> ShakeX4<RATE> {
     /// Absorbs and pads `prefix ‖ suffixes[k]` in lane k, for up to four lanes.
-    pub(crate) fn new(token: core_cpu::Avx2, prefix: &[u8], suffixes: &[&[u8]]) -> Self {
+    pub(crate) fn new(keccak: impl Into<KeccakX4>, prefix: &[u8], suffixes: &[&[u8]]) -> Self {
         // Absorbed straight into the state, which alone is wiped afterwards (a byte buffer
         // would cost a byte-by-byte volatile wipe).
         let mut state = [[0u64; 4]; 25];
@@ -84,7 +102,7 @@ impl<const RATE: usize> ShakeX4<RATE> {
             xor_byte(k, len, 0x1f); // SHAKE's domain bits and pad10*1's first 1
             xor_byte(k, RATE - 1, 0x80); // pad10*1's last 1
         }
-        Self { state, token }
+        Self { state, keccak: keccak.into() }
     }
 
     /// The next block of every lane's output.
@@ -103,7 +121,12 @@ impl<const RATE: usize> ShakeX4<RATE> {
     /// Runs the permutation: the next block of output is in the state's first `RATE / 8`
     /// lanes.
     pub(crate) fn permute(&mut self) {
-        core_hash::keccak_f1600_x4_avx2(self.token, &mut self.state);
+        match self.keccak {
+            KeccakX4::Avx2(token) => core_hash::keccak_f1600_x4_avx2(token, &mut self.state),
+            KeccakX4::Avx512Vl(token) => {
+                core_hash::keccak_f1600_x4_avx512vl(token, &mut self.state);
+            }
+        }
     }
 }
 

@@ -120,34 +120,46 @@ fn permute_x4_avx2(_: Avx2, state: &mut [[u64; 4]; 25]) {
 mod tests {
     use super::*;
 
-    /// Each of the four states comes out as the scalar permutation makes it, over several
-    /// rounds of chaining (different states in each position).
+    /// Each of the four states comes out as the scalar permutation makes it, on this
+    /// four-way permutation and on `x86_avx512vl_x4`'s, over several rounds of chaining
+    /// (different states in each position).
     #[test]
-    fn matches_the_scalar_permutation() {
-        let Some(token) = Avx2::get() else {
-            std::println!("keccak x4/x86_avx2: not available on this CPU");
-            return;
-        };
-        let mut x = 0x0123_4567_89ab_cdef_u64;
-        let mut scalar: [[u64; 25]; 4] = core::array::from_fn(|_| {
-            core::array::from_fn(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x
-            })
+    fn four_way_permutations_match_the_scalar_one() {
+        type FourWay = std::boxed::Box<dyn Fn(&mut [[u64; 4]; 25])>;
+        let avx2 = Avx2::get().map(|t| std::boxed::Box::new(move |s: &mut _| permute_x4(t, s)));
+        let avx512vl = core_cpu::Avx512::get().map(|t| {
+            std::boxed::Box::new(move |s: &mut _| super::super::keccak_f1600_x4_avx512vl(t, s))
         });
-        scalar[3] = [0; 25];
-        let mut four: [[u64; 4]; 25] =
-            core::array::from_fn(|i| core::array::from_fn(|k| scalar[k][i]));
-        for _ in 0..3 {
-            permute_x4(token, &mut four);
-            for s in &mut scalar {
-                super::super::portable::permute(s);
-            }
-            for (k, s) in scalar.iter().enumerate() {
-                for (i, lane) in s.iter().enumerate() {
-                    assert_eq!(four[i][k], *lane, "state {k}, lane {i}");
+        let four_ways: [(&str, Option<FourWay>); 2] = [
+            ("x86_avx2", avx2.map(|f| f as FourWay)),
+            ("x86_avx512vl", avx512vl.map(|f| f as FourWay)),
+        ];
+        for (name, permute) in four_ways {
+            let Some(permute) = permute else {
+                std::println!("keccak x4/{name}: not available on this CPU");
+                continue;
+            };
+            let mut x = 0x0123_4567_89ab_cdef_u64;
+            let mut scalar: [[u64; 25]; 4] = core::array::from_fn(|_| {
+                core::array::from_fn(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x
+                })
+            });
+            scalar[3] = [0; 25];
+            let mut four: [[u64; 4]; 25] =
+                core::array::from_fn(|i| core::array::from_fn(|k| scalar[k][i]));
+            for _ in 0..3 {
+                permute(&mut four);
+                for s in &mut scalar {
+                    super::super::portable::permute(s);
+                }
+                for (k, s) in scalar.iter().enumerate() {
+                    for (i, lane) in s.iter().enumerate() {
+                        assert_eq!(four[i][k], *lane, "{name}: state {k}, lane {i}");
+                    }
                 }
             }
         }

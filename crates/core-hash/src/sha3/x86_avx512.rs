@@ -12,9 +12,9 @@ use core::arch::x86_64::{
 use core_cpu::Avx512;
 
 /// `vpternlogq` truth table of `a ^ b ^ c`.
-const XOR3: i32 = 0x96;
+pub(super) const XOR3: i32 = 0x96;
 /// `vpternlogq` truth table of `a ^ (!b & c)` (χ).
-const CHI: i32 = 0xD2;
+pub(super) const CHI: i32 = 0xD2;
 
 /// Keccak-f\[1600\] on the standard state.
 pub(super) fn permute(token: Avx512, state: &mut [u64; 25]) {
@@ -61,7 +61,7 @@ fn absorb_avx512<const R: usize>(_: Avx512, state: &mut [u64; 25], blocks: &[[u8
             }
         }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20);
         for &rc in &RC {
-            round(&mut a, rc);
+            round(&mut a, _mm_cvtsi64_si128(rc.cast_signed()));
         }
     }
     for (lane, reg) in state.iter_mut().zip(a) {
@@ -69,28 +69,38 @@ fn absorb_avx512<const R: usize>(_: Avx512, state: &mut [u64; 25], blocks: &[[u8
     }
 }
 
-/// One round, θ ρ π χ ι (FIPS 202 §3.3).
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl")]
-fn round(a: &mut [__m128i; 25], rc: u64) {
-    // θ: column parities, then each lane takes those of its two neighbouring columns.
-    let c: [__m128i; 5] = lanes!(X => {
-        let t = _mm_ternarylogic_epi64::<XOR3>(a[X], a[X + 5], a[X + 10]);
-        _mm_ternarylogic_epi64::<XOR3>(t, a[X + 15], a[X + 20])
-    }; 0 1 2 3 4);
-    let c1: [__m128i; 5] = lanes!(X => _mm_rol_epi64::<1>(c[X]); 0 1 2 3 4);
-    // θ's update, ρ and π: position `I` takes lane `pi_source(I)`, updated and rotated.
-    let b: [__m128i; 25] = lanes!(I => {
-        const SRC: usize = pi_source(I);
-        const ROT: i32 = RHO[SRC].cast_signed();
-        let t = _mm_ternarylogic_epi64::<XOR3>(a[SRC], c[(SRC + 4) % 5], c1[(SRC + 1) % 5]);
-        _mm_rol_epi64::<ROT>(t)
-    }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24);
-    // χ within each row.
-    *a = lanes!(I => {
-        let (x, row) = (I % 5, I - I % 5);
-        _mm_ternarylogic_epi64::<CHI>(b[I], b[row + (x + 1) % 5], b[row + (x + 2) % 5])
-    }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24);
-    // ι
-    a[0] = _mm_xor_si128(a[0], _mm_cvtsi64_si128(rc.cast_signed()));
+/// Defines `$name`, one round θ ρ π χ ι (FIPS 202 §3.3) on 25 registers of type `$reg`,
+/// with the AVX-512VL intrinsics for that width (`$ternlog`: `vpternlogq`, `$rol`: `vprolq`,
+/// `$xor`), the round constant already broadcast to `rc`. The one-state permutation here
+/// (128-bit registers, one lane each) and the four-way one in `x86_avx512vl_x4` (256-bit
+/// registers, one lane of four states each) share it, as they differ only in register width.
+macro_rules! keccak_round {
+    ($name:ident, $reg:ty, $ternlog:ident, $rol:ident, $xor:ident) => {
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        fn $name(a: &mut [$reg; 25], rc: $reg) {
+            // θ: column parities, then each lane takes those of its two neighbouring columns.
+            let c: [$reg; 5] = lanes!(X => {
+                let t = $ternlog::<XOR3>(a[X], a[X + 5], a[X + 10]);
+                $ternlog::<XOR3>(t, a[X + 15], a[X + 20])
+            }; 0 1 2 3 4);
+            let c1: [$reg; 5] = lanes!(X => $rol::<1>(c[X]); 0 1 2 3 4);
+            // θ's update, ρ and π: position `I` takes lane `pi_source(I)`, updated and rotated.
+            let b: [$reg; 25] = lanes!(I => {
+                const SRC: usize = pi_source(I);
+                const ROT: i32 = RHO[SRC].cast_signed();
+                let t = $ternlog::<XOR3>(a[SRC], c[(SRC + 4) % 5], c1[(SRC + 1) % 5]);
+                $rol::<ROT>(t)
+            }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24);
+            // χ within each row.
+            *a = lanes!(I => {
+                let (x, row) = (I % 5, I - I % 5);
+                $ternlog::<CHI>(b[I], b[row + (x + 1) % 5], b[row + (x + 2) % 5])
+            }; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24);
+            // ι
+            a[0] = $xor(a[0], rc);
+        }
+    };
 }
+
+keccak_round!(round, __m128i, _mm_ternarylogic_epi64, _mm_rol_epi64, _mm_xor_si128);

@@ -14,7 +14,11 @@
 //!   rejection loop), ExpandS and ExpandMask on the four-way AVX2 Keccak-f; the signing
 //!   loop's coefficient work (`poly`'s code) compiled for AVX2; holds Â (sampled once per key generation, verification or
 //!   signature, not once per signing iteration), NTT(s₁), NTT(s₂), NTT(t₀) and NTT(z). The
-//!   default on x86-64 CPUs with AVX2.
+//!   default on x86-64 CPUs with AVX2 but not AVX-512.
+//! - `x86_avx512vl`: `x86_avx2` with its four-way samplers on the AVX-512VL four-way
+//!   Keccak-f (`vpternlogq`, `vprolq` on the same 256-bit registers, about 1.7 times as
+//!   fast); the arithmetic stays on AVX2, as eight 32-bit coefficients per 256-bit register
+//!   already keep the multipliers busy. The default on x86-64 CPUs with AVX-512.
 //!
 //! An `ExpandedSigningKey` keeps the signing expansion across signatures, at
 //! (k·ℓ + ℓ + 2k) KiB.
@@ -67,12 +71,35 @@ mod x86_avx2;
 use dsa::Params;
 use poly::{Gamma2, Poly, Q};
 
+/// The proof that the `x86_avx512vl` implementation can run: AVX2 for its arithmetic and
+/// AVX-512F/VL for its four-way Keccak-f, taken from one detection snapshot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Avx2Avx512Vl {
+    avx2: core_cpu::Avx2,
+    avx512: core_cpu::Avx512,
+}
+
+impl Avx2Avx512Vl {
+    /// Both tokens, if `features` has what each needs (as `core_cpu`'s tokens' own
+    /// `from_features`).
+    #[must_use]
+    pub fn from_features(features: core_cpu::Detected) -> Option<Self> {
+        Some(Self {
+            avx2: core_cpu::Avx2::from_features(features)?,
+            avx512: core_cpu::Avx512::from_features(features)?,
+        })
+    }
+}
+
 core_hash::implementation_enum! {
     /// An ML-DSA implementation: the ring arithmetic (NTT, products in T_q) that key
     /// generation, signing and verification run on. Keys choose the best one when built and
     /// keep it; `set_implementation` on a key picks another.
     pub enum MlDsaImpl {
         accelerated {
+            /// The AVX2 arithmetic of `X86Avx2` with the samplers on the AVX-512VL four-way
+            /// Keccak-f.
+            X86Avx512Vl(Avx2Avx512Vl) => "x86_avx512vl",
             /// AVX2: eight `i32` coefficients per register, `vpmuldq` Montgomery products on
             /// the even and odd lanes.
             X86Avx2(core_cpu::Avx2) => "x86_avx2",
@@ -92,29 +119,40 @@ impl MlDsaImpl {
         <core_hash::KeccakImpl as crate::Implementation>::best()
     }
 
+    /// The AVX2 token of the x86 implementations, which share their arithmetic, and the
+    /// four-way Keccak-f their samplers run on.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn x86(self) -> Option<(core_cpu::Avx2, crate::shake::KeccakX4)> {
+        use crate::shake::KeccakX4;
+        match self {
+            Self::X86Avx512Vl(t) => Some((t.avx2, KeccakX4::Avx512Vl(t.avx512))),
+            Self::X86Avx2(token) => Some((token, KeccakX4::Avx2(token))),
+            _ => None,
+        }
+    }
+
     /// Whether signing and verification hold all of Â and the vectors they multiply it with
     /// (tens of KiB of stack), rather than streaming them: on the vector backends, whose
     /// targets have the stack and whose NTTs are cheap next to re-sampling.
     #[inline]
     fn holds_matrix(self) -> bool {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Self::X86Avx2(_) => true,
-            _ => false,
+        #[cfg(target_arch = "x86_64")]
+        if self.x86().is_some() {
+            return true;
         }
+        false
     }
 
     /// RejNTTPoly (FIPS 204 Algorithm 30) of up to four entries of Â: `out[k]` from
     /// SHAKE128(ρ ‖ `index[k]`), all at once on a backend with a four-way Keccak-f.
     fn sample_uniform_x4(self, rho: &[u8; 32], index: &[[u8; 2]], out: &mut [Poly]) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Self::X86Avx2(token) => x86_avx2::sample_uniform_x4(token, rho, index, out),
-            _ => {
-                for (&[s, r], a) in index.iter().zip(out) {
-                    poly::sample_uniform(self.keccak(), rho, s, r, a);
-                }
-            }
+        #[cfg(target_arch = "x86_64")]
+        if let Some((token, keccak)) = self.x86() {
+            return x86_avx2::sample_uniform_x4(token, keccak, rho, index, out);
+        }
+        for (&[s, r], a) in index.iter().zip(out) {
+            poly::sample_uniform(self.keccak(), rho, s, r, a);
         }
     }
 
@@ -122,28 +160,24 @@ impl MlDsaImpl {
     /// from SHAKE256(ρ′ ‖ IntegerToBytes(`r[k]`, 2)), all at once on a backend with a
     /// four-way Keccak-f.
     fn sample_bounded_x4(self, seed: &[u8; 64], r: &[u16], eta: u32, out: &mut [Poly]) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Self::X86Avx2(token) => x86_avx2::sample_bounded_x4(token, seed, r, eta, out),
-            _ => {
-                for (&r, s) in r.iter().zip(out) {
-                    poly::sample_bounded(self.keccak(), seed, r, eta, s);
-                }
-            }
+        #[cfg(target_arch = "x86_64")]
+        if let Some((_, keccak)) = self.x86() {
+            return x86_avx2::sample_bounded_x4(keccak, seed, r, eta, out);
+        }
+        for (&r, s) in r.iter().zip(out) {
+            poly::sample_bounded(self.keccak(), seed, r, eta, s);
         }
     }
 
     /// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to four counters `kappa`,
     /// all at once on a backend with a four-way Keccak-f.
     fn expand_mask_x4(self, seed: &[u8; 64], kappa: &[u16], gamma1_bits: u32, out: &mut [Poly]) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Self::X86Avx2(token) => x86_avx2::expand_mask_x4(token, seed, kappa, gamma1_bits, out),
-            _ => {
-                for (&kappa, y) in kappa.iter().zip(out) {
-                    poly::expand_mask(self.keccak(), seed, kappa, gamma1_bits, y);
-                }
-            }
+        #[cfg(target_arch = "x86_64")]
+        if let Some((_, keccak)) = self.x86() {
+            return x86_avx2::expand_mask_x4(keccak, seed, kappa, gamma1_bits, out);
+        }
+        for (&kappa, y) in kappa.iter().zip(out) {
+            poly::expand_mask(self.keccak(), seed, kappa, gamma1_bits, y);
         }
     }
 
@@ -152,41 +186,41 @@ impl MlDsaImpl {
     /// `portable`.
     #[inline]
     fn vectorized<R>(self, f: impl FnOnce() -> R) -> R {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Self::X86Avx2(token) => x86_avx2::vectorized(token, f),
-            _ => f(),
+        #[cfg(target_arch = "x86_64")]
+        if let Some((token, _)) = self.x86() {
+            return x86_avx2::vectorized(token, f);
         }
+        f()
     }
 
     #[inline]
     fn ntt(self, p: &mut Poly) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Self::X86Avx2(token) => x86_avx2::ntt(token, p),
-            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
-            _ => portable::ntt(p),
+        #[cfg(target_arch = "x86_64")]
+        if let Some((token, _)) = self.x86() {
+            return x86_avx2::ntt(token, p);
         }
+        // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+        portable::ntt(p);
     }
 
     #[inline]
     fn inv_ntt(self, p: &mut Poly) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Self::X86Avx2(token) => x86_avx2::inv_ntt(token, p),
-            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
-            _ => portable::inv_ntt(p),
+        #[cfg(target_arch = "x86_64")]
+        if let Some((token, _)) = self.x86() {
+            return x86_avx2::inv_ntt(token, p);
         }
+        // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+        portable::inv_ntt(p);
     }
 
     #[inline]
     fn pointwise_acc(self, acc: &mut Poly, a: &Poly, b: &Poly) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Self::X86Avx2(token) => x86_avx2::pointwise_acc(token, acc, a, b),
-            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
-            _ => portable::pointwise_acc(acc, a, b),
+        #[cfg(target_arch = "x86_64")]
+        if let Some((token, _)) = self.x86() {
+            return x86_avx2::pointwise_acc(token, acc, a, b);
         }
+        // Tokens for another architecture cannot be obtained, so only `Portable` is left.
+        portable::pointwise_acc(acc, a, b);
     }
 }
 

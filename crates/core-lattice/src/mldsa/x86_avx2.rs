@@ -20,7 +20,7 @@
 
 use super::poly::{N, Poly, Q, bounded_fill, rejection_fill, unpack_signed};
 use super::portable::{F, QINV, ZETAS};
-use crate::shake::ShakeX4;
+use crate::shake::{KeccakX4, ShakeX4};
 use crate::x86_avx2::{swap32, swap64, swap128};
 use core::arch::x86_64::{
     __m256i, _mm_cvtsi64_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi32,
@@ -301,14 +301,20 @@ fn vectorized_avx2<R>(_: Avx2, f: impl FnOnce() -> R) -> R {
 }
 
 /// RejNTTPoly (FIPS 204 Algorithm 30) of up to four entries of Â at once, on the four-way
-/// AVX2 Keccak-f: `out[k]` from SHAKE128(ρ ‖ `index[k]`), `index[k]` being \[s, r\] for
+/// Keccak-f `keccak`: `out[k]` from SHAKE128(ρ ‖ `index[k]`), `index[k]` being \[s, r\] for
 /// Â\[r, s\]. Each entry takes blocks until it is full; when one needs more than the others,
 /// their sponges run along and their output is ignored. The matrix is public, so the
 /// data-dependent loop leaks nothing.
-pub(crate) fn sample_uniform_x4(token: Avx2, rho: &[u8; 32], index: &[[u8; 2]], out: &mut [Poly]) {
+pub(crate) fn sample_uniform_x4(
+    token: Avx2,
+    keccak: KeccakX4,
+    rho: &[u8; 32],
+    index: &[[u8; 2]],
+    out: &mut [Poly],
+) {
     let count = index.len().min(out.len()).min(4);
     let suffixes: [&[u8]; 4] = core::array::from_fn(|k| index.get(k).map_or(&[][..], |i| &i[..]));
-    let mut xof = ShakeX4::<168>::new(token, rho, &suffixes[..count]);
+    let mut xof = ShakeX4::<168>::new(keccak, rho, &suffixes[..count]);
     let mut filled = [0usize; 4];
     let mut blocks = [[0u8; 168]; 4];
     while filled[..count].iter().any(|&n| n < N) {
@@ -386,11 +392,11 @@ fn rejection_fill_avx2(_: Avx2, block: &[u8; 168], p: &mut Poly, mut n: usize) -
 }
 
 /// RejBoundedPoly (FIPS 204 Algorithm 31) of up to four rows of ExpandS at once, the four
-/// SHAKE256 sponges side by side: `out[k]` from SHAKE256(ρ′ ‖ IntegerToBytes(`r[k]`, 2)), as
+/// SHAKE256 sponges side by side on `keccak`: `out[k]` from SHAKE256(ρ′ ‖ IntegerToBytes(`r[k]`, 2)), as
 /// `poly::sample_bounded` gives it. Lanes squeeze until all are full, so the block count
 /// depends only on which half-bytes were rejected, as in `poly::sample_bounded`.
 pub(crate) fn sample_bounded_x4(
-    token: Avx2,
+    keccak: KeccakX4,
     seed: &[u8; 64],
     r: &[u16],
     eta: u32,
@@ -400,7 +406,7 @@ pub(crate) fn sample_bounded_x4(
     let nonces: [[u8; 2]; 4] =
         core::array::from_fn(|k| r.get(k).copied().unwrap_or(0).to_le_bytes());
     let suffixes: [&[u8]; 4] = core::array::from_fn(|k| &nonces[k][..]);
-    let mut xof = ShakeX4::<136>::new(token, seed, &suffixes[..count]);
+    let mut xof = ShakeX4::<136>::new(keccak, seed, &suffixes[..count]);
     let mut filled = [0usize; 4];
     let mut blocks = [[0u8; 136]; 4];
     while filled[..count].iter().any(|&n| n < N) {
@@ -413,11 +419,11 @@ pub(crate) fn sample_bounded_x4(
 }
 
 /// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to four counters at once, the
-/// four SHAKE256 sponges side by side: `out[k]` from SHAKE256(ρ″ ‖ IntegerToBytes(`kappa[k]`,
+/// four SHAKE256 sponges side by side on `keccak`: `out[k]` from SHAKE256(ρ″ ‖ IntegerToBytes(`kappa[k]`,
 /// 2)), as `poly::expand_mask` gives it. The seed is secret; every lane squeezes the same
 /// five blocks.
 pub(crate) fn expand_mask_x4(
-    token: Avx2,
+    keccak: KeccakX4,
     seed: &[u8; 64],
     kappa: &[u16],
     gamma1_bits: u32,
@@ -427,7 +433,7 @@ pub(crate) fn expand_mask_x4(
     let nonces: [[u8; 2]; 4] =
         core::array::from_fn(|k| kappa.get(k).copied().unwrap_or(0).to_le_bytes());
     let suffixes: [&[u8]; 4] = core::array::from_fn(|k| &nonces[k][..]);
-    let mut xof = ShakeX4::<136>::new(token, seed, &suffixes[..count]);
+    let mut xof = ShakeX4::<136>::new(keccak, seed, &suffixes[..count]);
     let mut bytes = [[0u8; 5 * 136]; 4];
     let mut blocks = [[0u8; 136]; 4];
     for at in (0..5 * 136).step_by(136) {
@@ -519,8 +525,17 @@ mod tests {
         }
     }
 
-    /// Four-way ExpandMask gives what the one-at-a-time one gives, for one to four counters
-    /// and both widths.
+    /// The four-way Keccak-fs this CPU runs.
+    fn keccaks(token: Avx2) -> impl Iterator<Item = KeccakX4> {
+        let avx512 = core_cpu::Avx512::get().map(KeccakX4::Avx512Vl);
+        if avx512.is_none() {
+            std::eprintln!("keccak x4/x86_avx512vl: not available on this CPU");
+        }
+        [Some(KeccakX4::Avx2(token)), avx512].into_iter().flatten()
+    }
+
+    /// Four-way ExpandMask gives what the one-at-a-time one gives, for one to four counters,
+    /// both widths and every four-way Keccak-f.
     #[test]
     fn expand_mask_x4_matches_expand_mask() {
         let Some(token) = Avx2::get() else {
@@ -529,21 +544,24 @@ mod tests {
         };
         let keccak = <core_hash::KeccakImpl as core_hash::Implementation>::best();
         let seed: [u8; 64] = core::array::from_fn(|k| k as u8 ^ 0x5a);
-        for bits in [17, 19] {
-            for count in 1..=4 {
-                let kappa = [7, 0, 300, 65_535];
-                let mut ours = [const { Poly::ZERO }; 4];
-                expand_mask_x4(token, &seed, &kappa[..count], bits, &mut ours[..count]);
-                for (k, got) in ours[..count].iter().enumerate() {
-                    let mut want = Poly::ZERO;
-                    super::super::poly::expand_mask(keccak, &seed, kappa[k], bits, &mut want);
-                    assert_eq!(got.0, want.0, "γ₁ = 2^{bits}, lane {k} of {count}");
+        for x4 in keccaks(token) {
+            for bits in [17, 19] {
+                for count in 1..=4 {
+                    let kappa = [7, 0, 300, 65_535];
+                    let mut ours = [const { Poly::ZERO }; 4];
+                    expand_mask_x4(x4, &seed, &kappa[..count], bits, &mut ours[..count]);
+                    for (k, got) in ours[..count].iter().enumerate() {
+                        let mut want = Poly::ZERO;
+                        super::super::poly::expand_mask(keccak, &seed, kappa[k], bits, &mut want);
+                        assert_eq!(got.0, want.0, "{x4:?}, γ₁ = 2^{bits}, lane {k} of {count}");
+                    }
                 }
             }
         }
     }
 
-    /// Four-way RejNTTPoly gives what the one-at-a-time sampler gives, for one to four entries.
+    /// Four-way RejNTTPoly gives what the one-at-a-time sampler gives, for one to four entries
+    /// and every four-way Keccak-f.
     #[test]
     fn sample_uniform_x4_matches_sample_uniform() {
         let Some(token) = Avx2::get() else {
@@ -552,15 +570,17 @@ mod tests {
         };
         let keccak = <core_hash::KeccakImpl as core_hash::Implementation>::best();
         let rho: [u8; 32] = core::array::from_fn(|k| k as u8 * 7);
-        for count in 1..=4 {
-            let index = [[3, 5], [0, 5], [6, 2], [1, 0]];
-            let mut ours = [const { Poly::ZERO }; 4];
-            sample_uniform_x4(token, &rho, &index[..count], &mut ours[..count]);
-            for (k, got) in ours[..count].iter().enumerate() {
-                let mut want = Poly::ZERO;
-                let [s, r] = index[k];
-                super::super::poly::sample_uniform(keccak, &rho, s, r, &mut want);
-                assert_eq!(got.0, want.0, "entry {k} of {count}");
+        for x4 in keccaks(token) {
+            for count in 1..=4 {
+                let index = [[3, 5], [0, 5], [6, 2], [1, 0]];
+                let mut ours = [const { Poly::ZERO }; 4];
+                sample_uniform_x4(token, x4, &rho, &index[..count], &mut ours[..count]);
+                for (k, got) in ours[..count].iter().enumerate() {
+                    let mut want = Poly::ZERO;
+                    let [s, r] = index[k];
+                    super::super::poly::sample_uniform(keccak, &rho, s, r, &mut want);
+                    assert_eq!(got.0, want.0, "{x4:?}, entry {k} of {count}");
+                }
             }
         }
     }
