@@ -19,7 +19,7 @@
 //! by session id and RFC 5077 ticket, the server resumption by ticket (see
 //! `crate::client::tls12` and `crate::server::tls12`).
 
-use core_hash::{RandomSource, Sha256, Sha384};
+use core_hash::{RandomSource, Sha256};
 
 use crate::error::{ApiMisuse, Error};
 use crate::key_schedule::{Transcript, next_traffic_secret};
@@ -354,12 +354,21 @@ impl<'a, 'b> Connection<'a, 'b> {
         // SHA-384 only when an offered suite or our key may need it.
         let mut th256 = Sha256::new();
         th256.update(ch);
+        #[cfg(feature = "sha384")]
         let th384 = config.needs_sha384().then(|| {
-            let mut h = Sha384::new();
+            let mut h = core_hash::Sha384::new();
             h.update(ch);
             h
         });
-        let hello = ClientHelloSent { key, random: random_bytes, session_id, th256, th384, offer };
+        let hello = ClientHelloSent {
+            key,
+            random: random_bytes,
+            session_id,
+            th256,
+            #[cfg(feature = "sha384")]
+            th384,
+            offer,
+        };
         conn.state = State::Client(config, ClientState::ExpectServerHello(hello));
         Ok(())
     }

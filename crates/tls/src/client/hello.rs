@@ -18,7 +18,9 @@ use crate::config::ClientConfig;
 use crate::config::MAX_LIST;
 use crate::engine::Core;
 use crate::engine::handshake::supported_schemes;
-use core_hash::{Sha256, Sha384};
+use core_hash::Sha256;
+#[cfg(feature = "sha384")]
+use core_hash::Sha384;
 
 pub(crate) struct ClientHelloSent {
     /// Our key share; `None` when we offer TLS 1.2 only (the key comes with the
@@ -28,8 +30,10 @@ pub(crate) struct ClientHelloSent {
     pub(crate) session_id: SessionId,
     /// The ClientHello under both hashes until the ServerHello picks one (kept as bare
     /// hashes, without the [`Transcript`] tag: SHA-256's state is half of SHA-384's); SHA-384
-    /// only if [`ClientConfig::needs_sha384`](crate::ClientConfig) says so.
+    /// only if [`ClientConfig::needs_sha384`](crate::ClientConfig) says so, and only built
+    /// with the `sha384` feature.
     pub(crate) th256: Sha256,
+    #[cfg(feature = "sha384")]
     pub(crate) th384: Option<Sha384>,
     /// The PSK and TLS 1.2 session offered, if any.
     pub(crate) offer: Resumption,
