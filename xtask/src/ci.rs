@@ -4,7 +4,8 @@
 //! a `no_std` `thumbv6m-none-eabi` build of every primitive crate and of `tls` with and without
 //! TLS 1.2, the same crates without `asm` holding no assembly (`no-asm-build`), the Cortex-M0
 //! run with its self-test, the Cortex-M0+ cost model (counted, without the per-operation flash
-//! images), the qemu-user cross tests, the constant-time check under valgrind (`ct`), a short
+//! images), the TLS 1.3 PSK client firmware's handshake on the micro:bit map (`m0 --tls`), the
+//! qemu-user cross tests, the constant-time check under valgrind (`ct`), a short
 //! fuzzing pass over every target (`fuzz`), the portable paths under Miri (`miri`), and
 //! BoringSSL's TLS test suite (`bogo`) when `HALITE_BOGO_BORINGSSL` names a BoringSSL checkout
 //! (skipped otherwise). Every stage runs even after a failure (unless `--fail-fast`), so one CI
@@ -48,6 +49,9 @@ pub(crate) enum Stage {
     M0,
     /// `cargo xtask m0 --cost --no-flash`: the cost-model firmware builds, runs and is counted.
     M0Cost,
+    /// `cargo xtask m0 --tls`: the TLS 1.3 PSK client firmware's handshake and echo on the
+    /// micro:bit map, against the host server.
+    M0Tls,
     /// `cargo xtask cross`.
     Cross,
     /// `cargo xtask ct`: the constant-time check under valgrind, with its self-test.
@@ -133,7 +137,7 @@ pub(crate) fn needs(args: &CiArgs) -> Vec<Need> {
         needs.push(Need::Command("openssl", "openssl"));
         needs.push(Need::Command("gnutls-serv", "gnutls-bin"));
     }
-    if args.runs(Stage::M0) || args.runs(Stage::M0Cost) {
+    if args.runs(Stage::M0) || args.runs(Stage::M0Cost) || args.runs(Stage::M0Tls) {
         needs.extend(m0::needs());
     }
     if args.runs(Stage::Cross) {
@@ -197,6 +201,11 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
         m0::run(report, ws, &cost);
     } else {
         report.skip("m0 cost", "--skip");
+    }
+    if args.runs(Stage::M0Tls) {
+        m0::run(report, ws, &M0Args { tls: true, ..M0Args::default() });
+    } else {
+        report.skip("m0 tls", "--skip");
     }
     if args.runs(Stage::Cross) {
         cross::run(report, ws, &CrossArgs::default());
@@ -270,11 +279,20 @@ fn both(first: StageResult, second: StageResult) -> StageResult {
     }
 }
 
+/// Device builds of `tls` that choose their parts (each off part must leave the rest
+/// compiling, with no warning): checked, not built, in the `no-std` stage.
+const TLS_FEATURE_SETS: [&str; 4] = [
+    "x25519,chacha20,server",
+    "p256,aes-gcm,certificates",
+    "x25519,p256,aes-ccm,certificates",
+    "p384,mlkem,chacha20,sha384",
+];
+
 /// Builds each primitive crate alone for the Cortex-M0 without default features, so a crate
 /// that leans on std (or on features another crate happens to enable) is caught; and the
 /// `tls` crate, whose core is `no_std` without an allocator too: with no optional part (no
 /// default features), as the PSK device client (`m0-tls`: X25519, ChaCha20-Poly1305), and
-/// with its `tls12` feature.
+/// with its `tls12` feature; then `cargo check` of the [`TLS_FEATURE_SETS`].
 fn no_std(ws: &Workspace) -> StageResult {
     let mut crates = ws.primitive_crates();
     if crates.is_empty() {
@@ -292,6 +310,12 @@ fn no_std(ws: &Workspace) -> StageResult {
     for features in ["x25519,chacha20", "tls12"] {
         if cargo(&[&tls[..], &["--features", features]].concat(), &[]).is_err() {
             failed.push(if features == "tls12" { "tls (tls12)" } else { "tls (psk device)" });
+        }
+    }
+    let check = ["check", "-p", "tls", "--target", m0::TARGET, "--no-default-features"];
+    for features in TLS_FEATURE_SETS {
+        if cargo(&[&check[..], &["--features", features]].concat(), &[]).is_err() {
+            failed.push(features);
         }
     }
     if failed.is_empty() {

@@ -460,6 +460,7 @@ impl ClientConfig<'_> {
     /// Whether the ClientHello must also be hashed with SHA-384, until the ServerHello picks
     /// the suite: an offered suite's hash is SHA-384, or our key may sign a TLS 1.2
     /// CertificateVerify over a running hash other than the suite's.
+    #[cfg(feature = "sha384")]
     pub(crate) fn needs_sha384(&self) -> bool {
         let tls13 = self.offers(ProtocolVersion::TLSV1_3)
             && self.suites.iter().any(|s| s.hash == HashAlg::Sha384);

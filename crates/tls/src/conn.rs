@@ -19,7 +19,7 @@
 //! by session id and RFC 5077 ticket, the server resumption by ticket (see
 //! `crate::client::tls12` and `crate::server::tls12`).
 
-use core_hash::{RandomSource, Sha256, Sha384};
+use core_hash::{RandomSource, Sha256};
 
 use crate::error::{ApiMisuse, Error};
 use crate::key_schedule::{Transcript, next_traffic_secret};
@@ -177,10 +177,18 @@ impl core::fmt::Debug for Connection<'_, '_> {
 }
 
 impl<'a, 'b> Connection<'a, 'b> {
+    /// A connection in `state` with nothing received or sent yet; `rng` is drawn from first,
+    /// so that a failing source leaves nothing built.
     fn new(bufs: Buffers<'b>, state: State<'a>, rng: &mut dyn RandomSource) -> Result<Self, Error> {
-        let Buffers { received, send, handshake } = bufs;
         let rng = ConnRng::from_source(rng)?;
-        Ok(Self {
+        Ok(Self::with_rng(bufs, state, rng))
+    }
+
+    /// As [`new`](Self::new), with the generator drawn already (infallible, so that the value
+    /// can be built straight into a caller's slot).
+    fn with_rng(bufs: Buffers<'b>, state: State<'a>, rng: ConnRng) -> Self {
+        let Buffers { received, send, handshake } = bufs;
+        Self {
             c: Core {
                 io: Io {
                     rx: received,
@@ -228,14 +236,13 @@ impl<'a, 'b> Connection<'a, 'b> {
             hs_len: 0,
             hs_start: 0,
             state,
-        })
+        }
     }
 
     /// Starts a client handshake with `server_name` (sent as SNI and checked against the
-    /// certificate); the ClientHello is queued at once.
-    // Out of line: its frame (the key share, the ClientHello's lists) is given back before
-    // the handshake's, instead of staying in the caller's for the connection's life.
-    #[inline(never)]
+    /// certificate); the ClientHello is queued at once. On a small device, where the
+    /// connection returned by value costs its size again in stack, [`Connection::client_in`]
+    /// builds it in the caller's storage instead.
     pub fn client(
         config: ClientConfig<'a>,
         server_name: &'a str,
@@ -243,10 +250,51 @@ impl<'a, 'b> Connection<'a, 'b> {
         rng: &mut dyn RandomSource,
     ) -> Result<Self, Error> {
         config.check(server_name)?;
+        let mut conn = Self::new(bufs, State::Client(config, ClientState::Dead), rng)?;
+        conn.start_client(config, server_name, rng)?;
+        Ok(conn)
+    }
+
+    /// As [`Connection::client`], building the connection in `slot` (whatever it held is
+    /// dropped first) and returning it there: no connection-sized value is returned or moved
+    /// on the stack. On an error that comes after the connection is built, `slot` holds it
+    /// failed, with the same [`Connection::error`].
+    pub fn client_in<'s>(
+        slot: &'s mut Option<Self>,
+        config: ClientConfig<'a>,
+        server_name: &'a str,
+        bufs: Buffers<'b>,
+        rng: &mut dyn RandomSource,
+    ) -> Result<&'s mut Self, Error> {
+        config.check(server_name)?;
+        let conn_rng = ConnRng::from_source(rng)?;
+        *slot = None;
+        let conn =
+            slot.insert(Self::with_rng(bufs, State::Client(config, ClientState::Dead), conn_rng));
+        if let Err(e) = conn.start_client(config, server_name, rng) {
+            // Nothing was sent: no alert, only the sticky error.
+            conn.c.error = Some(e);
+            conn.state.kill();
+            return Err(e);
+        }
+        Ok(conn)
+    }
+
+    /// Client, on a connection just built with `config`: the key share, the offered ticket
+    /// or PSK, the ClientHello queued and hashed.
+    // Out of line: its frame (the key share, the ClientHello's lists) is given back before
+    // the handshake's, instead of staying in the caller's for the connection's life.
+    #[inline(never)]
+    fn start_client(
+        &mut self,
+        config: ClientConfig<'a>,
+        server_name: &'a str,
+        rng: &mut dyn RandomSource,
+    ) -> Result<(), Error> {
         let Some(first_group) = first_key_group(&config) else {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         };
-        let mut conn = Self::new(bufs, State::Client(config, ClientState::Dead), rng)?;
+        let conn = self;
         let name = server_name.as_bytes();
         conn.c.sni[..name.len()].copy_from_slice(name);
         conn.c.sni_len = name.len();
@@ -306,14 +354,23 @@ impl<'a, 'b> Connection<'a, 'b> {
         // SHA-384 only when an offered suite or our key may need it.
         let mut th256 = Sha256::new();
         th256.update(ch);
+        #[cfg(feature = "sha384")]
         let th384 = config.needs_sha384().then(|| {
-            let mut h = Sha384::new();
+            let mut h = core_hash::Sha384::new();
             h.update(ch);
             h
         });
-        let hello = ClientHelloSent { key, random: random_bytes, session_id, th256, th384, offer };
+        let hello = ClientHelloSent {
+            key,
+            random: random_bytes,
+            session_id,
+            th256,
+            #[cfg(feature = "sha384")]
+            th384,
+            offer,
+        };
         conn.state = State::Client(config, ClientState::ExpectServerHello(hello));
-        Ok(conn)
+        Ok(())
     }
 
     /// Client: takes the store's ticket for `server_name` into the end of the handshake
@@ -708,6 +765,28 @@ mod tests {
             pump(s, c).unwrap();
         }
         assert!(!c.is_handshaking() && !s.is_handshaking());
+    }
+
+    /// A client built in place completes the same handshake; one its configuration refuses
+    /// leaves the slot as it was.
+    #[test]
+    fn a_client_built_in_place_handshakes() {
+        let (_, mut s) = pair(client_config(None, None), None);
+        let mut slot = Some(pair(client_config(None, None), None).0);
+        let c = Connection::client_in(
+            &mut slot,
+            client_config(None, None),
+            "localhost",
+            bufs(),
+            &mut OsRandom,
+        )
+        .unwrap();
+        handshake(c, &mut s);
+        assert!(slot.as_ref().is_some_and(|c| c.negotiated().is_some()));
+        let config = ClientConfig { groups: &[], ..client_config(None, None) };
+        let bad = Connection::client_in(&mut slot, config, "localhost", bufs(), &mut OsRandom);
+        assert_eq!(bad.err(), Some(Error::ApiMisuse(ApiMisuse::BadConfig)));
+        assert!(slot.is_some_and(|c| c.negotiated().is_some()));
     }
 
     /// `from` ignores the limit it agreed to and sends `len` bytes in one record: `to`

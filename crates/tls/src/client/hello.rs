@@ -18,7 +18,9 @@ use crate::config::ClientConfig;
 use crate::config::MAX_LIST;
 use crate::engine::Core;
 use crate::engine::handshake::supported_schemes;
-use core_hash::{Sha256, Sha384};
+use core_hash::Sha256;
+#[cfg(feature = "sha384")]
+use core_hash::Sha384;
 
 pub(crate) struct ClientHelloSent {
     /// Our key share; `None` when we offer TLS 1.2 only (the key comes with the
@@ -28,8 +30,10 @@ pub(crate) struct ClientHelloSent {
     pub(crate) session_id: SessionId,
     /// The ClientHello under both hashes until the ServerHello picks one (kept as bare
     /// hashes, without the [`Transcript`] tag: SHA-256's state is half of SHA-384's); SHA-384
-    /// only if [`ClientConfig::needs_sha384`](crate::ClientConfig) says so.
+    /// only if [`ClientConfig::needs_sha384`](crate::ClientConfig) says so, and only built
+    /// with the `sha384` feature.
     pub(crate) th256: Sha256,
+    #[cfg(feature = "sha384")]
     pub(crate) th384: Option<Sha384>,
     /// The PSK and TLS 1.2 session offered, if any.
     pub(crate) offer: Resumption,
@@ -318,8 +322,31 @@ pub(crate) fn first_key_group(config: &ClientConfig<'_>) -> Option<crate::msgs::
 /// Whether a client sends `name` as SNI: not when it is empty or an IP address (RFC 6066
 /// §3).
 pub(crate) fn sends_sni(name: &[u8]) -> bool {
-    core::str::from_utf8(name)
-        .is_ok_and(|n| !n.is_empty() && n.parse::<core::net::IpAddr>().is_err())
+    core::str::from_utf8(name).is_ok_and(|n| !n.is_empty() && !is_ip_literal(n))
+}
+
+/// Whether `name` is an IP address literal, parsed exactly where certificate names (which
+/// may be addresses) or `std` bring the parser in anyway.
+#[cfg(any(feature = "certificates", feature = "std"))]
+fn is_ip_literal(name: &str) -> bool {
+    name.parse::<core::net::IpAddr>().is_ok()
+}
+
+/// Whether `name` is an IP address literal, in a device build without certificates:
+/// [`looks_like_ip_literal`].
+#[cfg(not(any(feature = "certificates", feature = "std")))]
+fn is_ip_literal(name: &str) -> bool {
+    looks_like_ip_literal(name)
+}
+
+/// Whether `name` looks like an IP address literal, told without the 1.8 KB address parser
+/// that a device build would link for nothing else: IPv6 addresses have a colon, which no
+/// host name has, and a host name's last label is not all digits (RFC 1123 §2.1), which
+/// every IPv4 address is (so a digits-and-dots name that is not a valid address is not sent
+/// either).
+#[cfg(any(test, not(any(feature = "certificates", feature = "std"))))]
+fn looks_like_ip_literal(name: &str) -> bool {
+    name.contains(':') || name.bytes().all(|b| b.is_ascii_digit() || b == b'.')
 }
 
 /// The resumption modes a client offers.
@@ -354,4 +381,24 @@ pub(crate) fn client_check_hello(sh: &ServerHello<'_>, session_id: &[u8]) -> Res
         return Err(PeerMisbehaved::DowngradeDetected.into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{looks_like_ip_literal, sends_sni};
+
+    /// RFC 6066 §3: host names go in SNI, IP addresses (v4 and v6) and the empty name do not;
+    /// the device builds' cheap test agrees with the address parser on each.
+    #[test]
+    fn sni_is_sent_for_host_names_only() {
+        for name in ["example.com", "sensor-17", "xn--bcher-kva.example", "1.example", "a1"] {
+            assert!(sends_sni(name.as_bytes()), "{name}");
+            assert!(!looks_like_ip_literal(name), "{name}");
+        }
+        for name in ["192.0.2.1", "127.0.0.1", "2001:db8::1", "::1", "::ffff:192.0.2.1"] {
+            assert!(!sends_sni(name.as_bytes()), "{name}");
+            assert!(looks_like_ip_literal(name), "{name}");
+        }
+        assert!(!sends_sni(b""));
+    }
 }

@@ -6,6 +6,8 @@ pub(crate) mod hello;
 pub(crate) mod tls12;
 pub(crate) mod tls13;
 
+use core::mem;
+
 use crate::config::ClientConfig;
 use crate::engine::Core;
 use crate::engine::handshake::{Handshaking, Traffic, key_update};
@@ -74,74 +76,121 @@ impl ClientState {
     }
 }
 
-/// Hands one message to the state expecting it and returns the next state.
+/// Takes the state out of `slot`, hands it to `next` and leaves the state that returns there.
+/// Out of line, so that the moved state and the next one are in a frame of their own, one
+/// message at a time, not in the dispatch's beside every other handler's.
+#[inline(never)]
+fn step(
+    slot: &mut ClientState,
+    next: impl FnOnce(ClientState) -> Result<ClientState, Error>,
+) -> Result<(), Error> {
+    let state = mem::replace(slot, ClientState::Dead);
+    *slot = next(state)?;
+    Ok(())
+}
+
+/// [`step`] with the state `slot` holds matched against `pattern` (the dispatch has checked
+/// it is the one expected; any other is an unexpected message all the same).
+macro_rules! step {
+    ($slot:expr, $pattern:pat => $next:expr) => {
+        step($slot, |state| match state {
+            $pattern => $next,
+            _ => Err(PeerMisbehaved::UnexpectedMessage.into()),
+        })
+    };
+}
+
+/// Hands one message to the state in `slot` expecting it and leaves the next state there,
+/// in place ([`step`]).
 // The message is destructured by the match; a reference would only add indirection.
 #[allow(clippy::large_types_passed_by_value)]
 pub(crate) fn handle<'a>(
     c: &mut Core<'a, '_>,
     config: &ClientConfig<'a>,
-    state: ClientState,
+    slot: &mut ClientState,
     raw: &[u8],
     msg: HandshakeMessage<'_>,
     ticket: &[u8],
-) -> Result<ClientState, Error> {
-    match (state, msg) {
+) -> Result<(), Error> {
+    use ClientState as S;
+    use HandshakeMessage as M;
+    match (&*slot, msg) {
         // No supported_versions: the server chose TLS 1.2 (or older).
         #[cfg(feature = "tls12")]
-        (ClientState::ExpectServerHello(st), HandshakeMessage::ServerHello(sh))
+        (S::ExpectServerHello(_), M::ServerHello(sh))
             if sh.extensions.supported_version.is_none()
                 && config.offers(crate::msgs::ProtocolVersion::TLSV1_2) =>
         {
-            tls12::client_server_hello(c, config, st, raw, &sh)
+            step!(slot, S::ExpectServerHello(st) => tls12::client_server_hello(c, config, st, raw, &sh))
         }
-        (ClientState::ExpectServerHello(st), HandshakeMessage::ServerHello(sh)) => {
+        (S::ExpectServerHello(_), M::ServerHello(sh)) => step!(slot, S::ExpectServerHello(st) => {
             tls13::client_server_hello(c, config, st, raw, &sh, ticket)
+        }),
+        (S::ExpectServerHello2(_), M::ServerHello(sh)) => {
+            step!(slot, S::ExpectServerHello2(st) => {
+                if sh.is_retry_request() {
+                    // RFC 8446 §4.1.4: a second HelloRetryRequest is unexpected_message.
+                    return Err(PeerMisbehaved::UnexpectedMessage.into());
+                }
+                // RFC 8446 §4.1.4: the ServerHello keeps the HelloRetryRequest's selected_version
+                // (TLS 1.3); another, or none, is illegal_parameter.
+                if sh.extensions.supported_version != Some(crate::msgs::ProtocolVersion::TLSV1_3) {
+                    return Err(crate::msgs::InvalidMessage::IllegalValue.into());
+                }
+                hello::client_check_hello(&sh, st.session_id.as_slice())?;
+                if sh.cipher_suite != st.suite.suite {
+                    return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
+                }
+                let psk = st.psk.as_ref();
+                tls13::client_key_exchange(
+                    c,
+                    config,
+                    (&st.key, st.classical),
+                    st.suite,
+                    st.transcript,
+                    raw,
+                    &sh,
+                    psk,
+                )
+            })
         }
-        (ClientState::ExpectServerHello2(st), HandshakeMessage::ServerHello(sh)) => {
-            if sh.is_retry_request() {
-                // RFC 8446 §4.1.4: a second HelloRetryRequest is unexpected_message.
-                return Err(PeerMisbehaved::UnexpectedMessage.into());
-            }
-            // RFC 8446 §4.1.4: the ServerHello keeps the HelloRetryRequest's selected_version
-            // (TLS 1.3); another, or none, is illegal_parameter.
-            if sh.extensions.supported_version != Some(crate::msgs::ProtocolVersion::TLSV1_3) {
-                return Err(crate::msgs::InvalidMessage::IllegalValue.into());
-            }
-            hello::client_check_hello(&sh, st.session_id.as_slice())?;
-            if sh.cipher_suite != st.suite.suite {
-                return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
-            }
-            let psk = st.psk.as_ref();
-            tls13::client_key_exchange(
-                c,
-                config,
-                (&st.key, st.classical),
-                st.suite,
-                st.transcript,
-                raw,
-                &sh,
-                psk,
-            )
+        (S::ExpectEncryptedExtensions(_), M::EncryptedExtensions(ee)) => {
+            step!(slot, S::ExpectEncryptedExtensions(hs) => {
+                tls13::client_encrypted_extensions(c, config, hs, raw, &ee)
+            })
         }
-        (ClientState::ExpectEncryptedExtensions(hs), HandshakeMessage::EncryptedExtensions(ee)) => {
-            tls13::client_encrypted_extensions(c, config, hs, raw, &ee)
-        }
-        (ClientState::ExpectCertificate(hs), HandshakeMessage::CertificateRequest(cr))
+        (S::ExpectCertificate(hs), M::CertificateRequest(cr))
             if hs.reply == CertificateReply::NotRequested =>
         {
-            tls13::client_certificate_request(config, hs, raw, &cr)
+            step!(slot, S::ExpectCertificate(hs) => {
+                tls13::client_certificate_request(config, hs, raw, &cr)
+            })
         }
-        (ClientState::ExpectFinished(st), HandshakeMessage::Finished(fin)) => {
-            tls13::client_finished(c, config, st, raw, fin)
+        (S::ExpectFinished(_), M::Finished(fin)) => {
+            step!(slot, S::ExpectFinished(st) => tls13::client_finished(c, config, st, raw, fin))
         }
         // Only servers send tickets; they are kept when the client has a store.
-        (ClientState::Traffic(t), HandshakeMessage::NewSessionTicket(nst)) => {
-            tls13::client_new_session_ticket(c, config, &t, &nst);
-            Ok(ClientState::Traffic(t))
+        (S::Traffic(t), M::NewSessionTicket(nst)) => {
+            tls13::client_new_session_ticket(c, config, t, &nst);
+            Ok(())
         }
-        (ClientState::Traffic(t), HandshakeMessage::KeyUpdate(req)) => {
-            Ok(ClientState::Traffic(key_update(c, t, req)?))
+        (S::Traffic(_), M::KeyUpdate(req)) => {
+            step!(slot, S::Traffic(t) => Ok(S::Traffic(key_update(c, t, req)?)))
         }
         _ => Err(PeerMisbehaved::UnexpectedMessage.into()),
     }
+}
+
+/// The server's Certificate with its CertificateVerify, to the state in `slot` (which
+/// expects them), in place as [`handle`].
+pub(crate) fn certificate<'a>(
+    c: &mut Core<'a, '_>,
+    config: &ClientConfig<'a>,
+    slot: &mut ClientState,
+    raw_cert: &[u8],
+    raw_cv: &[u8],
+) -> Result<(), Error> {
+    step!(slot, ClientState::ExpectCertificate(hs) => {
+        tls13::client_certificate(c, config, hs, raw_cert, raw_cv)
+    })
 }

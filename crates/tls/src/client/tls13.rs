@@ -101,6 +101,7 @@ pub(crate) fn client_server_hello<'a>(
     let mut transcript = match SuiteHash::new(suite.hash)? {
         SuiteHash::Sha256 => Transcript::Sha256(st.th256),
         // Kept whenever a SHA-384 suite is offered.
+        #[cfg(feature = "sha384")]
         SuiteHash::Sha384 => {
             Transcript::Sha384(st.th384.ok_or(PeerMisbehaved::SelectedUnofferedParameter)?)
         }

@@ -2,6 +2,7 @@
 //! handshake messages (joined across records), alerts and application data, with the checks
 //! on each (record limits, change_cipher_spec, early data to skip, empty records).
 
+#[cfg(any(feature = "server", feature = "tls12"))]
 use core::mem;
 
 use crate::error::{BufferKind, Error, PeerIncompatible, PeerMisbehaved};
@@ -19,7 +20,6 @@ use super::handshake::State;
 use super::io::Protection;
 #[cfg(feature = "tls12")]
 use crate::client::tls12::is_tls12_message;
-use crate::client::tls13::client_certificate;
 use crate::client::{self, ClientState};
 use crate::config::{MAX_EMPTY_RECORDS, MAX_SKIPPED_EARLY_DATA, MAX_USER_CANCELED};
 use crate::conn::Connection;
@@ -362,7 +362,7 @@ impl Connection<'_, '_> {
 
     /// Handles every whole message in the handshake buffer.
     pub(crate) fn process_handshake(&mut self) -> Result<(), Error> {
-        loop {
+        'messages: loop {
             #[cfg(feature = "tls12")]
             self.drop_hello_requests();
             let base = self.hs_start;
@@ -387,90 +387,95 @@ impl Connection<'_, '_> {
             // (`keep`) for `peer_identity`.
             let (used, keep) = match &mut self.state {
                 State::Client(config, slot) => {
-                    let state = mem::replace(slot, ClientState::Dead);
-                    let (used, next, keep) = match state {
-                        // TLS 1.2: the Certificate with the ServerKeyExchange after it.
+                    let (used, keep) = 'message: {
                         #[cfg(feature = "tls12")]
-                        ClientState::ExpectCertificate12(hello) => {
-                            if first[0] != HandshakeType::CERTIFICATE.0 {
-                                return Err(PeerMisbehaved::UnexpectedMessage.into());
-                            }
-                            let Some((second, _)) = split_handshake(rest) else {
-                                *slot = ClientState::ExpectCertificate12(hello);
-                                break;
-                            };
-                            if !is_tls12_message(HandshakeType(second[0])) {
-                                return Err(PeerMisbehaved::UnexpectedMessage.into());
-                            }
-                            let next = client::tls12::client_certificate(
-                                &mut self.c,
-                                config,
-                                hello,
-                                first,
-                                second,
-                            )?;
-                            (first.len() + second.len(), next, first.len())
-                        }
-                        #[cfg(feature = "tls12")]
-                        state if state.is_tls12() => {
-                            let msg = HandshakeMessage12::decode(first)?;
-                            let ticket = &self.hs[self.hs_end..];
-                            let mut next = client::tls12::handle(
-                                &mut self.c,
-                                config,
-                                state,
-                                first,
-                                &msg,
-                                ticket,
-                            )?;
-                            let first_len = first.len();
-                            // A TLS 1.2 NewSessionTicket's ticket waits at the end of the
-                            // buffer for the server's Finished (which makes it worth keeping).
-                            if let HandshakeMessage12::NewSessionTicket(nst) = msg
-                                && next.holds_ticket12()
-                            {
-                                let n = nst.ticket.len();
-                                let (from, live_end) = (base + first_len - n, base + self.hs_len);
-                                if self.hs.len() - live_end >= n {
-                                    self.hs.copy_within(from..from + n, self.hs.len() - n);
-                                    self.hs_end = self.hs.len() - n;
-                                } else {
-                                    next.forget_ticket12();
-                                    let capacity = self.hs.len() - live_end;
-                                    self.c.refused_ticket =
-                                        Some(crate::ticket::TicketTooLong { len: n, capacity });
+                        if slot.is_tls12() {
+                            let state = mem::replace(slot, ClientState::Dead);
+                            let (used, next, keep) = match state {
+                                // TLS 1.2: the Certificate with the ServerKeyExchange after it.
+                                ClientState::ExpectCertificate12(hello) => {
+                                    if first[0] != HandshakeType::CERTIFICATE.0 {
+                                        return Err(PeerMisbehaved::UnexpectedMessage.into());
+                                    }
+                                    let Some((second, _)) = split_handshake(rest) else {
+                                        *slot = ClientState::ExpectCertificate12(hello);
+                                        break 'messages;
+                                    };
+                                    if !is_tls12_message(HandshakeType(second[0])) {
+                                        return Err(PeerMisbehaved::UnexpectedMessage.into());
+                                    }
+                                    let next = client::tls12::client_certificate(
+                                        &mut self.c,
+                                        config,
+                                        hello,
+                                        first,
+                                        second,
+                                    )?;
+                                    (first.len() + second.len(), next, first.len())
                                 }
-                            }
-                            (first_len, next, 0)
+                                state => {
+                                    let msg = HandshakeMessage12::decode(first)?;
+                                    let ticket = &self.hs[self.hs_end..];
+                                    let mut next = client::tls12::handle(
+                                        &mut self.c,
+                                        config,
+                                        state,
+                                        first,
+                                        &msg,
+                                        ticket,
+                                    )?;
+                                    let first_len = first.len();
+                                    // A TLS 1.2 NewSessionTicket's ticket waits at the end of
+                                    // the buffer for the server's Finished (which makes it
+                                    // worth keeping).
+                                    if let HandshakeMessage12::NewSessionTicket(nst) = msg
+                                        && next.holds_ticket12()
+                                    {
+                                        let n = nst.ticket.len();
+                                        let (from, live_end) =
+                                            (base + first_len - n, base + self.hs_len);
+                                        if self.hs.len() - live_end >= n {
+                                            self.hs.copy_within(from..from + n, self.hs.len() - n);
+                                            self.hs_end = self.hs.len() - n;
+                                        } else {
+                                            next.forget_ticket12();
+                                            let capacity = self.hs.len() - live_end;
+                                            self.c.refused_ticket =
+                                                Some(crate::ticket::TicketTooLong {
+                                                    len: n,
+                                                    capacity,
+                                                });
+                                        }
+                                    }
+                                    (first_len, next, 0)
+                                }
+                            };
+                            *slot = next;
+                            break 'message (used, keep);
                         }
-                        ClientState::ExpectCertificate(hs)
-                            if first.first() != Some(&HandshakeType::CERTIFICATE_REQUEST.0) =>
+                        if matches!(slot, ClientState::ExpectCertificate(_))
+                            && first.first() != Some(&HandshakeType::CERTIFICATE_REQUEST.0)
                         {
                             let Some((second, _)) = split_handshake(rest) else {
-                                *slot = ClientState::ExpectCertificate(hs);
-                                break;
+                                break 'messages;
                             };
                             if !is_tls13_message(HandshakeType(second[0])) {
                                 return Err(PeerMisbehaved::UnexpectedMessage.into());
                             }
-                            let next = client_certificate(&mut self.c, config, hs, first, second)?;
-                            (first.len() + second.len(), next, first.len())
+                            client::certificate(&mut self.c, config, slot, first, second)?;
+                            break 'message (first.len() + second.len(), first.len());
                         }
-                        state => {
-                            let msg = HandshakeMessage::decode(first)?;
-                            let first_len = first.len();
-                            let ticket = &self.hs[self.hs_end..];
-                            let next =
-                                client::handle(&mut self.c, config, state, first, msg, ticket)?;
-                            (first_len, next, 0)
-                        }
+                        let msg = HandshakeMessage::decode(first)?;
+                        let first_len = first.len();
+                        let ticket = &self.hs[self.hs_end..];
+                        client::handle(&mut self.c, config, slot, first, msg, ticket)?;
+                        (first_len, 0)
                     };
-                    if !matches!(next, ClientState::ExpectServerHello2(_)) && !next.holds_ticket12()
+                    if !matches!(slot, ClientState::ExpectServerHello2(_)) && !slot.holds_ticket12()
                     {
                         // The offered ticket is not sent again: its room is for reassembly now.
                         self.hs_end = self.hs.len();
                     }
-                    *slot = next;
                     (used, keep)
                 }
                 #[cfg(feature = "server")]

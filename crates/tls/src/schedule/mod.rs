@@ -8,7 +8,9 @@
 use core::fmt;
 
 pub use core_hash::HashAlg;
-use core_hash::{Hkdf, Hmac, Sha256, Sha384};
+#[cfg(feature = "sha384")]
+use core_hash::Sha384;
+use core_hash::{Hkdf, Hmac, Sha256};
 use zeroize::Zeroize;
 
 use crate::error::{ApiMisuse, Error};
@@ -19,9 +21,12 @@ pub const MAX_HASH_LEN: usize = 48;
 /// A [`HashAlg`] a cipher suite can be defined with: SHA-256 or SHA-384, the only ones of
 /// TLS 1.3's suites (RFC 8446 B.4) and the TLS 1.2 suites here. Every other hash is refused
 /// where one enters (a suite, a PSK, a secret from bytes), so the schedule below is total.
+/// SHA-384 only with the `sha384` feature (a SHA-384 suite is built): else it is refused
+/// the same way and none of its code is linked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum SuiteHash {
     Sha256,
+    #[cfg(feature = "sha384")]
     Sha384,
 }
 
@@ -30,6 +35,7 @@ impl SuiteHash {
     pub(crate) fn new(alg: HashAlg) -> Result<Self, Error> {
         match alg {
             HashAlg::Sha256 => Ok(Self::Sha256),
+            #[cfg(feature = "sha384")]
             HashAlg::Sha384 => Ok(Self::Sha384),
             _ => Err(Error::ApiMisuse(ApiMisuse::BadConfig)),
         }
@@ -39,6 +45,7 @@ impl SuiteHash {
     pub(crate) const fn alg(self) -> HashAlg {
         match self {
             Self::Sha256 => HashAlg::Sha256,
+            #[cfg(feature = "sha384")]
             Self::Sha384 => HashAlg::Sha384,
         }
     }
@@ -59,6 +66,7 @@ impl SuiteHash {
     pub(crate) fn hmac(self, key: &[u8], data: &[u8]) -> Digest {
         match self {
             Self::Sha256 => Digest::from_hash(Hmac::<Sha256>::mac(key, data).as_ref()),
+            #[cfg(feature = "sha384")]
             Self::Sha384 => Digest::from_hash(Hmac::<Sha384>::mac(key, data).as_ref()),
         }
     }
@@ -69,6 +77,7 @@ impl SuiteHash {
             Self::Sha256 => {
                 Secret::for_suite(self, Hkdf::<Sha256>::extract_prk(salt, ikm).as_ref())
             }
+            #[cfg(feature = "sha384")]
             Self::Sha384 => {
                 Secret::for_suite(self, Hkdf::<Sha384>::extract_prk(salt, ikm).as_ref())
             }
@@ -96,6 +105,7 @@ impl SuiteHash {
             Self::Sha256 => {
                 Hkdf::<Sha256>::from_prk(prk).and_then(|h| h.expand_multi_info(&info, out)).is_ok()
             }
+            #[cfg(feature = "sha384")]
             Self::Sha384 => {
                 Hkdf::<Sha384>::from_prk(prk).and_then(|h| h.expand_multi_info(&info, out)).is_ok()
             }
@@ -221,7 +231,8 @@ impl fmt::Debug for Secret {
 pub enum Transcript {
     /// Over SHA-256.
     Sha256(Sha256),
-    /// Over SHA-384.
+    /// Over SHA-384 (with the `sha384` feature).
+    #[cfg(feature = "sha384")]
     Sha384(Sha384),
 }
 
@@ -234,6 +245,7 @@ impl Transcript {
     pub(crate) fn for_suite(alg: SuiteHash) -> Self {
         match alg {
             SuiteHash::Sha256 => Self::Sha256(Sha256::new()),
+            #[cfg(feature = "sha384")]
             SuiteHash::Sha384 => Self::Sha384(Sha384::new()),
         }
     }
@@ -246,6 +258,7 @@ impl Transcript {
     pub(crate) fn suite_hash(&self) -> SuiteHash {
         match self {
             Self::Sha256(_) => SuiteHash::Sha256,
+            #[cfg(feature = "sha384")]
             Self::Sha384(_) => SuiteHash::Sha384,
         }
     }
@@ -254,6 +267,7 @@ impl Transcript {
     pub fn update(&mut self, msg: &[u8]) {
         match self {
             Self::Sha256(h) => h.update(msg),
+            #[cfg(feature = "sha384")]
             Self::Sha384(h) => h.update(msg),
         }
     }
@@ -262,6 +276,7 @@ impl Transcript {
     pub fn current(&self) -> Digest {
         match self {
             Self::Sha256(h) => Digest::from_hash(h.clone().finalize().as_ref()),
+            #[cfg(feature = "sha384")]
             Self::Sha384(h) => Digest::from_hash(h.clone().finalize().as_ref()),
         }
     }
