@@ -314,9 +314,10 @@ fn versions(opts: &Options) -> Result<Vec<ProtocolVersion>, Fail> {
 }
 
 /// The TLS 1.2 suites of `-cipher`: BoringSSL's cipher string where it is a plain list of
-/// names (IANA or OpenSSL), `ALL` or `DEFAULT`. Names of suites Halite lacks (CBC, static
+/// names (IANA or OpenSSL), `ALL` or `DEFAULT`. Names of suites Halite lacks (3DES, static
 /// RSA…) drop out as BoringSSL drops unknown ones; selectors, exclusions and
-/// equal-preference groups are not implemented.
+/// equal-preference groups are not implemented. A CBC suite comes only by name (and then
+/// the configuration enables CBC: `enable_cbc`).
 fn suites12(opts: &Options) -> Result<Vec<Suite12>, Fail> {
     let Some(cipher) = &opts.cipher else {
         return Ok(DEFAULT_SUITES12.to_vec());
@@ -405,6 +406,7 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
             groups: &groups,
             versions: &versions,
             suites12: &suites12,
+            enable_cbc: suites12.iter().any(Suite12::is_cbc),
             client_auth: (opts.verify_peer || opts.require_any_client_certificate).then_some(
                 ClientAuth {
                     required: opts.require_any_client_certificate,
@@ -427,6 +429,7 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
             groups: &groups,
             versions: &versions,
             suites12: &suites12,
+            enable_cbc: suites12.iter().any(Suite12::is_cbc),
             client_cert: certified.first().copied(),
             tickets: (!opts.no_ticket).then_some(&sessions.store as &dyn tls::ticket::TicketStore),
             verifier: Some(&AnyChain),
