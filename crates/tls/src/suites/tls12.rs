@@ -3,7 +3,7 @@
 //! RSA, finite-field DHE, CBC, RC4, DES/3DES, export, NULL, anonymous…) so a handshake can
 //! say why a peer's offer had nothing usable.
 //!
-//! With the `cbc` feature, [`CBC_SUITES12`] adds the ECDHE AES-CBC suites with HMAC-SHA1
+//! With the `cbc` feature, `CBC_SUITES12` adds the ECDHE AES-CBC suites with HMAC-SHA1
 //! and -SHA256 for old peers. They are in no default list and a configuration that
 //! names them must also set its `enable_cbc`: CBC with MAC-then-encrypt is the construction
 //! behind Lucky Thirteen and POODLE, and RFC 9325 §4.2 recommends against it. Halite opens
@@ -398,9 +398,7 @@ pub enum Refused {
     /// Pre-shared key, SRP or Kerberos key exchanges, which Halite's 1.2 does not do.
     OtherKeyExchange,
     /// CBC with MAC-then-encrypt (Lucky13, POODLE-class padding oracles): the ECDHE ones
-    /// are implemented, in [`CBC_SUITES12`] with the `cbc` feature, and off by default.
-    ///
-    /// [`CBC_SUITES12`]: https://docs.rs/tls/latest/tls/suites/tls12/constant.CBC_SUITES12.html
+    /// are implemented, in `CBC_SUITES12` with the `cbc` feature, and off by default.
     Cbc,
 }
 
