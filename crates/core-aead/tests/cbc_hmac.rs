@@ -294,6 +294,24 @@ fn encrypt_then_mac_sha256() {
     etm::<Sha256>();
 }
 
+/// `record_iv` is the record key's encryption of the seed with the sequence number (by XOR)
+/// in its last eight bytes, on every implementation.
+#[test]
+fn record_ivs_encrypt_the_seed_and_sequence_number() {
+    let (aes_key, seed) = (hex!("2b7e151628aed2a6abf7158809cf4f3c"), [0xa5u8; 16]);
+    for (a, h) in pairs::<Sha1>() {
+        let key = AesCbcHmac::<Sha1>::with_impls(a, h, &aes_key, b"k").unwrap();
+        for seq in [0u64, 1, 0x0102_0304_0506_0708, u64::MAX] {
+            let mut block = seed;
+            for (b, s) in block[8..].iter_mut().zip(seq.to_be_bytes()) {
+                *b ^= s;
+            }
+            Aes::new(&aes_key).unwrap().encrypt_block(&mut block);
+            assert_eq!(key.record_iv(&seed, seq), block, "{} {seq}", a.name());
+        }
+    }
+}
+
 #[test]
 fn overlong_records_are_refused() {
     let key = AesCbcHmac::<Sha256>::new(&[0; 16], &[0; 32]).unwrap();

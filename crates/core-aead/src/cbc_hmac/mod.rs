@@ -193,6 +193,20 @@ impl<H: RecordHash> AesCbcHmac<H> {
         self.mac.implementation()
     }
 
+    /// An unpredictable IV for the record with this sequence number (RFC 5246 §6.2.3.2): the
+    /// encryption of `seed ⊕ sequence` under the record key, where `seed` is 16 secret bytes
+    /// the peer need not know (TLS: the unused write IV of the key block). Without the seed no
+    /// one can choose a block whose encryption is a future IV, so the IVs are as good as
+    /// random to an attacker, and no second key schedule is kept for them.
+    pub fn record_iv(&self, seed: &[u8; 16], sequence: u64) -> [u8; 16] {
+        let mut iv = *seed;
+        for (b, s) in iv[8..].iter_mut().zip(sequence.to_be_bytes()) {
+            *b ^= s;
+        }
+        self.aes.encrypt_block(&mut iv);
+        iv
+    }
+
     /// The fragment length [`seal_in_place`](Self::seal_in_place) produces for a plaintext of
     /// `plaintext_len` bytes: the IV, then the plaintext, MAC and at least one byte of
     /// padding, rounded up to whole blocks.

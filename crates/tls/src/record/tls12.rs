@@ -14,9 +14,9 @@
 //! A CBC record is `IV ‖ CBC(plaintext ‖ MAC ‖ padding)` (MAC-then-encrypt, opened in
 //! constant time by `core_aead::AesCbcHmac`), or `IV ‖ CBC(plaintext ‖ padding) ‖ MAC` once
 //! encrypt_then_mac is negotiated. Each record's IV must be unpredictable (§6.2.3.2): ours is
-//! the AES encryption of the sequence number under a key of its own, the 16 bytes of the key
-//! block that an AEAD suite would take as its write IV: a secret permutation of a counter,
-//! which no one without the master secret can predict.
+//! the encryption under the write key of the sequence number XOR a secret seed, the 16 bytes
+//! of the key block that an AEAD suite would take as its write IV
+//! (`core_aead::AesCbcHmac::record_iv`), which no one without the master secret can predict.
 //!
 //! A record that fails authentication is [`Error::DecryptFailed`] (`bad_record_mac`), its body
 //! holds no plaintext afterwards and the sequence number stays where it was; for CBC, bad
@@ -411,7 +411,8 @@ impl RecordProtection12 {
 #[cfg(feature = "cbc")]
 mod cbc {
     use core_aead::RecordHeader;
-    use core_aead::{Aes, AesCbcHmac, AesCbcHmacSha1, AesCbcHmacSha256, RecordError, RecordHash};
+    use core_aead::{AesCbcHmac, AesCbcHmacSha1, AesCbcHmacSha256, RecordError, RecordHash};
+    use zeroize::Zeroize;
 
     use crate::error::{ApiMisuse, Error};
     use crate::msgs::{ContentType, ProtocolVersion};
@@ -440,9 +441,15 @@ mod cbc {
     /// One direction's CBC keys.
     pub(super) struct CbcKeys {
         mac: Mac,
-        /// Encrypts the sequence number into each record's IV.
-        iv_key: Aes,
+        /// The secret seed of the records' IVs (`AesCbcHmac::record_iv`).
+        iv_seed: [u8; IV_LEN],
         etm: bool,
+    }
+
+    impl Drop for CbcKeys {
+        fn drop(&mut self) {
+            self.iv_seed.zeroize();
+        }
     }
 
     fn refused(_: core_aead::Error) -> Error {
@@ -463,9 +470,12 @@ mod cbc {
             alg: CbcAlg,
             mac_key: &[u8],
             key: &[u8],
-            iv_key: &[u8],
+            iv_seed: &[u8],
             etm: bool,
         ) -> Result<Self, Error> {
+            let Ok(&iv_seed) = <&[u8; IV_LEN]>::try_from(iv_seed) else {
+                return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
+            };
             if key.len() != alg.key_len() || mac_key.len() != alg.mac_len() {
                 return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
             }
@@ -477,7 +487,7 @@ mod cbc {
                     Mac::Sha256(AesCbcHmac::new(key, mac_key).map_err(refused)?)
                 }
             };
-            Ok(Self { mac, iv_key: Aes::new(iv_key).map_err(refused)?, etm })
+            Ok(Self { mac, iv_seed, etm })
         }
 
         fn mac_len(&self) -> usize {
@@ -517,14 +527,11 @@ mod cbc {
             body: &mut [u8],
             len: usize,
         ) -> Result<(), Error> {
-            let mut iv = [0u8; IV_LEN];
-            iv[..8].copy_from_slice(&seq.to_be_bytes());
-            self.iv_key.encrypt_block(&mut iv);
             let h = Self::header(seq, typ);
             with_mac!(&self.mac, k => if self.etm {
-                k.seal_etm_in_place(&h, &iv, body, len)
+                k.seal_etm_in_place(&h, &k.record_iv(&self.iv_seed, seq), body, len)
             } else {
-                k.seal_in_place(&h, &iv, body, len)
+                k.seal_in_place(&h, &k.record_iv(&self.iv_seed, seq), body, len)
             })
             .map_err(record_error)?;
             Ok(())
@@ -753,6 +760,54 @@ mod tests {
                 assert_eq!(opened.payload, *msg);
                 let mut theirs = theirs;
                 assert_eq!(rx.open(&mut theirs).unwrap().1, *msg);
+            }
+        }
+    }
+
+    /// CBC records, MAC-then-encrypt and encrypt-then-MAC: round trips with fresh IVs, and a
+    /// flip of any byte, a cut, or a replay is `bad_record_mac` with the sequence number kept.
+    #[cfg(feature = "cbc")]
+    #[test]
+    fn cbc_records_in_both_modes() {
+        use crate::schedule::tls12::MasterSecret;
+        use crate::suites::tls12::CBC_SUITES12;
+        for s in CBC_SUITES12 {
+            let ms = MasterSecret::from_bytes(s.hash, &[3; 48]).unwrap();
+            let (mac, key, iv) = (s.mac_key_len(), s.key_len(), s.iv_len());
+            let kb = ms.key_block_with_mac(mac, key, iv, &[1; 32], &[2; 32]).unwrap();
+            for etm in [false, true] {
+                let keyed = || RecordProtection12::keyed(s.bulk, &kb, Sender::Client, etm).unwrap();
+                let (mut tx, mut rx) = (keyed(), keyed());
+                let mut recs = std::vec::Vec::new();
+                for msg in [&b"hello"[..], b"", &[0x5a; 300]] {
+                    let mut buf = [0u8; 512];
+                    let n = tx.seal(ContentType::APPLICATION_DATA, msg, &mut buf).unwrap();
+                    assert_eq!(n, tx.sealed_len(msg.len()));
+                    assert!(n - 5 <= msg.len() + rx.overhead());
+                    recs.push(buf[..n].to_vec());
+                    let (_, content) = rx.open(&mut buf[..n]).unwrap();
+                    assert_eq!(&*content, msg, "{s:?} etm {etm}");
+                }
+                assert_ne!(recs[0][5..21], recs[1][5..21], "a fresh IV per record");
+                let mut tx = keyed();
+                let mut rec = [0u8; 128];
+                let n = tx.seal(ContentType::HANDSHAKE, b"secret!", &mut rec).unwrap();
+                for i in 5..n {
+                    let mut t = rec;
+                    t[i] ^= 0x01;
+                    let mut rx = keyed();
+                    assert_eq!(rx.open(&mut t[..n]).map(|_| ()), Err(Error::DecryptFailed));
+                    assert!(!t[..n].windows(7).any(|w| w == b"secret!"), "plaintext released");
+                    assert_eq!(rx.sequence(), 0);
+                }
+                let mut cut = rec[..n - 16].to_vec();
+                cut[3..5].copy_from_slice(&((n - 21) as u16).to_be_bytes());
+                assert_eq!(keyed().open(&mut cut).map(|_| ()), Err(Error::DecryptFailed));
+                let mut rx = keyed();
+                let mut t = rec;
+                assert!(rx.open(&mut t[..n]).is_ok());
+                let mut t = rec;
+                assert_eq!(rx.open(&mut t[..n]).map(|_| ()), Err(Error::DecryptFailed), "replay");
             }
         }
     }
