@@ -234,8 +234,17 @@ pub mod tls_peer {
         let chain: [&[u8]; 1] = [SERVER_CERT];
         let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
         let alpn: [&[u8]; 1] = [b"http/1.1"];
+        // The CBC suites after the default ones: a hello that offers only those gets one,
+        // and its records are opened by the CBC code (encrypt_then_mac or not, as offered).
+        let suites12: Vec<_> = tls::suites::tls12::DEFAULT_SUITES12
+            .iter()
+            .chain(tls::suites::tls12::CBC_SUITES12)
+            .copied()
+            .collect();
         let config = ServerConfig {
             alpn: &alpn,
+            suites12: &suites12,
+            enable_cbc: true,
             // Reached only by inputs that offer them: a limit of its own to answer
             // record_size_limit with, and an external PSK to look identities up in.
             record_size_limit: Some(512),

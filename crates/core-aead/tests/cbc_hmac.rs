@@ -214,6 +214,104 @@ fn padding_oracle_sha256() {
     oracle::<Sha256>();
 }
 
+/// An encrypt-then-MAC record (RFC 7366 §3) as the plain composition builds it: CBC over
+/// the plaintext and `pad` + 1 bytes of padding, then HMAC over the header (with the length
+/// of `iv ‖ ciphertext`), the IV and the ciphertext.
+fn reference_etm<H: RecordHash>(
+    aes_key: &[u8],
+    mac_key: &[u8],
+    iv: &[u8; 16],
+    plaintext: &[u8],
+    pad: u8,
+) -> Vec<u8> {
+    let mut body = plaintext.to_vec();
+    body.extend(std::iter::repeat_n(pad, usize::from(pad) + 1));
+    let mut chain = *iv;
+    Aes::new(aes_key).unwrap().cbc_encrypt(&mut chain, &mut body).unwrap();
+    let mut record = iv.to_vec();
+    record.extend_from_slice(&body);
+    let mac = record_mac::<H>(mac_key, &HEADER, &record);
+    record.extend_from_slice(&mac);
+    record
+}
+
+/// Encrypt-then-MAC on every pair: sealing matches the composition for plaintexts of 0 to
+/// 70 bytes, the composition's records with longer padding open, and a flip of any byte (or
+/// another sequence number, or a cut) is `BadRecordMac` with the buffer zeroed.
+fn etm<H: RecordHash>() {
+    let (aes_key, mac_key, iv) = ([3u8; 16], [4u8; 20], [5u8; 16]);
+    let plaintext: Vec<u8> = (0..70).collect();
+    for (a, h) in pairs::<H>() {
+        let key = AesCbcHmac::<H>::with_impls(a, h, &aes_key, &mac_key).unwrap();
+        for len in 0..plaintext.len() {
+            let pt = &plaintext[..len];
+            let expected = reference_etm::<H>(&aes_key, &mac_key, &iv, pt, 15 - (len % 16) as u8);
+            let mut buf = vec![0x77u8; expected.len() + 3];
+            buf[16..16 + len].copy_from_slice(pt);
+            let n = key.seal_etm_in_place(&HEADER, &iv, &mut buf, len).unwrap();
+            assert_eq!(n, AesCbcHmac::<H>::etm_sealed_len(len));
+            assert_eq!(&buf[..n], &expected[..], "{} {} len {len}", a.name(), h.name());
+            assert_eq!(&buf[n..], &[0x77; 3]);
+            assert_eq!(key.open_etm_in_place(&HEADER, &mut buf[..n]).unwrap(), pt);
+            let mut longer =
+                reference_etm::<H>(&aes_key, &mac_key, &iv, pt, 15 - (len % 16) as u8 + 32);
+            assert_eq!(key.open_etm_in_place(&HEADER, &mut longer).unwrap(), pt);
+        }
+        let good = reference_etm::<H>(&aes_key, &mac_key, &iv, &plaintext[..20], 11);
+        for i in 0..good.len() {
+            let mut bad = good.clone();
+            bad[i] ^= 0x01;
+            assert_eq!(key.open_etm_in_place(&HEADER, &mut bad), Err(RecordError::BadRecordMac));
+            assert!(bad.iter().all(|&b| b == 0), "zeroed");
+        }
+        let other = RecordHeader { sequence: 9, ..HEADER };
+        let mut record = good.clone();
+        assert_eq!(key.open_etm_in_place(&other, &mut record), Err(RecordError::BadRecordMac));
+        for len in [0, 16, 31, good.len() - H::OUTPUT_LEN, good.len() - 1] {
+            let mut record = good[..len].to_vec();
+            assert_eq!(key.open_etm_in_place(&HEADER, &mut record), Err(RecordError::BadRecordMac));
+        }
+        // An authentic record whose padding is bad (MAC'd as it is): the same error.
+        let mut body = plaintext[..30].to_vec();
+        body.extend_from_slice(&[1; 2]);
+        body[31] = 5;
+        let mut chain = iv;
+        Aes::new(&aes_key).unwrap().cbc_encrypt(&mut chain, &mut body).unwrap();
+        let mut record = [&iv[..], &body].concat();
+        let mac = record_mac::<H>(&mac_key, &HEADER, &record);
+        record.extend_from_slice(&mac);
+        assert_eq!(key.open_etm_in_place(&HEADER, &mut record), Err(RecordError::BadRecordMac));
+    }
+}
+
+#[test]
+fn encrypt_then_mac_sha1() {
+    etm::<Sha1>();
+}
+
+#[test]
+fn encrypt_then_mac_sha256() {
+    etm::<Sha256>();
+}
+
+/// `record_iv` is the record key's encryption of the seed with the sequence number (by XOR)
+/// in its last eight bytes, on every implementation.
+#[test]
+fn record_ivs_encrypt_the_seed_and_sequence_number() {
+    let (aes_key, seed) = (hex!("2b7e151628aed2a6abf7158809cf4f3c"), [0xa5u8; 16]);
+    for (a, h) in pairs::<Sha1>() {
+        let key = AesCbcHmac::<Sha1>::with_impls(a, h, &aes_key, b"k").unwrap();
+        for seq in [0u64, 1, 0x0102_0304_0506_0708, u64::MAX] {
+            let mut block = seed;
+            for (b, s) in block[8..].iter_mut().zip(seq.to_be_bytes()) {
+                *b ^= s;
+            }
+            Aes::new(&aes_key).unwrap().encrypt_block(&mut block);
+            assert_eq!(key.record_iv(&seed, seq), block, "{} {seq}", a.name());
+        }
+    }
+}
+
 #[test]
 fn overlong_records_are_refused() {
     let key = AesCbcHmac::<Sha256>::new(&[0; 16], &[0; 32]).unwrap();

@@ -82,6 +82,14 @@ pub struct ClientConfig<'a> {
     /// with the `tls12` feature.
     #[cfg(feature = "tls12")]
     pub suites12: &'a [Suite12],
+    /// Allows the CBC suites of [`suites::tls12::CBC_SUITES12`] in `suites12` (`cbc`
+    /// feature; `false` by default, and a configuration that lists one without it is
+    /// [`ApiMisuse::CbcNotEnabled`]). CBC with MAC-then-encrypt invites padding-oracle and
+    /// timing attacks (Lucky Thirteen, POODLE; RFC 9325 §4.2 recommends AEADs only): Halite
+    /// opens such records in constant time and uses encrypt_then_mac (RFC 7366) whenever
+    /// the peer agrees, but list them only for peers that have nothing else.
+    #[cfg(feature = "cbc")]
+    pub enable_cbc: bool,
     /// Trusted roots for the server's chain.
     pub roots: &'a [TrustAnchor<'a>],
     /// A check of the server's certificate in place of `roots` (pinning, a private PKI;
@@ -149,6 +157,8 @@ impl<'a> ClientConfig<'a> {
             suites: suites::DEFAULT_SUITES,
             #[cfg(feature = "tls12")]
             suites12: suites::tls12::DEFAULT_SUITES12,
+            #[cfg(feature = "cbc")]
+            enable_cbc: false,
             roots,
             verifier: None,
             alpn: &[],
@@ -279,6 +289,14 @@ pub struct ServerConfig<'a> {
     /// TLS 1.2. Only with the `tls12` feature.
     #[cfg(feature = "tls12")]
     pub suites12: &'a [Suite12],
+    /// Allows the CBC suites of [`suites::tls12::CBC_SUITES12`] in `suites12` (`cbc`
+    /// feature; `false` by default, and a configuration that lists one without it is
+    /// [`ApiMisuse::CbcNotEnabled`]). CBC with MAC-then-encrypt invites padding-oracle and
+    /// timing attacks (Lucky Thirteen, POODLE; RFC 9325 §4.2 recommends AEADs only): Halite
+    /// opens such records in constant time and uses encrypt_then_mac (RFC 7366) whenever
+    /// the peer agrees, but list them only for peers that have nothing else.
+    #[cfg(feature = "cbc")]
+    pub enable_cbc: bool,
     /// The certificates to choose from, each a chain and its key: the first whose name
     /// matches the client's SNI and whose key can sign with a scheme the client offered, else
     /// the first that can sign.
@@ -328,6 +346,8 @@ impl<'a> ServerConfig<'a> {
             suites: suites::DEFAULT_SUITES,
             #[cfg(feature = "tls12")]
             suites12: suites::tls12::DEFAULT_SUITES12,
+            #[cfg(feature = "cbc")]
+            enable_cbc: false,
             certs,
             alpn: &[],
             groups: crate::kx::DEFAULT_GROUPS,
@@ -404,6 +424,8 @@ impl ClientConfig<'_> {
     /// a group to send a share for, suites, lists within [`MAX_LIST`], a name that fits SNI,
     /// valid record limits, and an external PSK with a suite for its hash.
     pub(crate) fn check(&self, server_name: &str) -> Result<(), Error> {
+        #[cfg(feature = "cbc")]
+        check_cbc(self.suites12, self.enable_cbc)?;
         #[cfg(feature = "tls12")]
         let bad12 = (self.offers(ProtocolVersion::TLSV1_2) && self.suites12.is_empty())
             || self.suites.len() + self.suites12.len() > 2 * MAX_LIST
@@ -490,6 +512,8 @@ impl ServerConfig<'_> {
     /// certificates with chains (or external PSKs to authenticate by instead), valid PSKs
     /// and record limit.
     pub(crate) fn check(&self) -> Result<(), Error> {
+        #[cfg(feature = "cbc")]
+        check_cbc(self.suites12, self.enable_cbc)?;
         // Without certificates only external PSKs can authenticate the server.
         let psk_only = self.psks.is_some_and(|p| !p.keys.is_empty());
         #[cfg(feature = "tls12")]
@@ -524,4 +548,13 @@ impl ServerConfig<'_> {
     pub(crate) fn accepts(&self, version: ProtocolVersion) -> bool {
         self.versions.contains(&version)
     }
+}
+
+/// [`ApiMisuse::CbcNotEnabled`] for a CBC suite among `suites12` without `enable_cbc`.
+#[cfg(feature = "cbc")]
+fn check_cbc(suites12: &[Suite12], enable_cbc: bool) -> Result<(), Error> {
+    if !enable_cbc && suites12.iter().any(Suite12::is_cbc) {
+        return Err(Error::ApiMisuse(ApiMisuse::CbcNotEnabled));
+    }
+    Ok(())
 }

@@ -83,6 +83,10 @@ pub enum PeerIncompatible {
     /// (RFC 7627), which Halite requires: without it a handshake's keys are not bound to its
     /// transcript.
     NoExtendedMasterSecret,
+    /// A TLS 1.2 server resumed a CBC session with encrypt_then_mac (RFC 7366) where the
+    /// session had none, or the reverse: §3.1 binds the choice to the session
+    /// (handshake_failure).
+    EncryptThenMacChanged,
     /// A TLS 1.2 server sent no `renegotiation_info` (RFC 5746): it may be open to the
     /// renegotiation attack, and Halite requires the extension.
     NoSecureRenegotiation,
@@ -342,6 +346,11 @@ pub enum ApiMisuse {
     Closed,
     /// A configuration value is not usable (empty suite list, bad key).
     BadConfig,
+    /// A configuration lists a TLS 1.2 CBC suite (`cbc` feature) without setting
+    /// `enable_cbc`: they are off unless asked for twice, since CBC records are open to
+    /// padding-oracle and timing attacks (Lucky Thirteen) where a peer has no
+    /// encrypt_then_mac (RFC 7366).
+    CbcNotEnabled,
 }
 
 /// Everything that can go wrong on a connection. Once one is returned the connection is
@@ -538,6 +547,9 @@ impl fmt::Display for PeerIncompatible {
             Self::NoExtendedMasterSecret => {
                 "the TLS 1.2 peer does not support extended_master_secret"
             }
+            Self::EncryptThenMacChanged => {
+                "the TLS 1.2 server resumed a session without its encrypt_then_mac choice"
+            }
             Self::NoSecureRenegotiation => "the TLS 1.2 peer sent no renegotiation_info",
             Self::Renegotiation => "the peer asked to renegotiate, which is refused",
             Self::NoCommonVersion => "no protocol version in common",
@@ -558,6 +570,7 @@ impl fmt::Display for ApiMisuse {
             Self::HandshakeNotComplete => "the handshake has not completed yet",
             Self::Closed => "the connection is already closed or failed",
             Self::BadConfig => "a configuration value is not usable",
+            Self::CbcNotEnabled => "a CBC suite is listed without enable_cbc",
         })
     }
 }

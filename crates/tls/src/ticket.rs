@@ -66,6 +66,8 @@ pub(crate) struct Resume12 {
     pub(crate) by_ticket: bool,
     /// Whether the session has an extended master secret (RFC 7627); Halite makes no other.
     pub(crate) ems: bool,
+    /// Whether its records were encrypt-then-MAC (RFC 7366), which a resumption must keep.
+    pub(crate) etm: bool,
 }
 
 impl core::fmt::Debug for Session {

@@ -507,6 +507,7 @@ fn client_hello_tls12_extensions() {
             renegotiation_info: Some(RenegotiationInfo::INITIAL),
             ec_point_formats: Some(EcPointFormats::UNCOMPRESSED_ONLY),
             session_ticket: Some(SessionTicketExt(b"old ticket")),
+            encrypt_then_mac: true,
         },
     };
     let msg = encode(&HandshakeMessage12::ClientHello(ch));

@@ -25,7 +25,7 @@ use pki_types::{CertificateDer, UnixTime};
 use tls::msgs::{AlertDescription, NamedGroup, ProtocolVersion, SignatureScheme};
 use tls::provider::Signer;
 use tls::sign::MAX_SIGNATURE_LEN;
-use tls::suites::tls12::{DEFAULT_SUITES12, Suite12};
+use tls::suites::tls12::{CBC_SUITES12, DEFAULT_SUITES12, Suite12};
 use tls::ticket::{ArraySessionCache, MemoryTicketStore, TicketKey};
 use tls::verify::{CertVerifier, Peer, SUPPORTED_SCHEMES};
 use tls::{
@@ -313,18 +313,27 @@ fn versions(opts: &Options) -> Result<Vec<ProtocolVersion>, Fail> {
     Ok(out)
 }
 
+/// BoringSSL's default TLS 1.2 suites as far as Halite has them: the AEAD ones, then the
+/// ECDHE CBC ones, which BoringSSL enables by default (so BoGo's CBC tests pass no
+/// `-cipher`); the configuration then sets `enable_cbc`.
+fn boringssl_default12() -> Vec<Suite12> {
+    DEFAULT_SUITES12.iter().chain(CBC_SUITES12).copied().collect()
+}
+
 /// The TLS 1.2 suites of `-cipher`: BoringSSL's cipher string where it is a plain list of
-/// names (IANA or OpenSSL), `ALL` or `DEFAULT`. Names of suites Halite lacks (CBC, static
+/// names (IANA or OpenSSL), `ALL` or `DEFAULT`. Names of suites Halite lacks (3DES, static
 /// RSA…) drop out as BoringSSL drops unknown ones; selectors, exclusions and
 /// equal-preference groups are not implemented.
 fn suites12(opts: &Options) -> Result<Vec<Suite12>, Fail> {
     let Some(cipher) = &opts.cipher else {
-        return Ok(DEFAULT_SUITES12.to_vec());
+        return Ok(boringssl_default12());
     };
     let mut out: Vec<Suite12> = Vec::new();
     for token in cipher.split(':').filter(|t| !t.is_empty()) {
         if token == "ALL" || token == "DEFAULT" {
-            out.extend(DEFAULT_SUITES12.iter().filter(|s| !out.contains(s)).collect::<Vec<_>>());
+            out.extend(
+                boringssl_default12().into_iter().filter(|s| !out.contains(s)).collect::<Vec<_>>(),
+            );
         } else if let Some(s) = tls::suites::tls12::by_name(token) {
             if !out.contains(&s) {
                 out.push(s);
@@ -405,6 +414,7 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
             groups: &groups,
             versions: &versions,
             suites12: &suites12,
+            enable_cbc: suites12.iter().any(Suite12::is_cbc),
             client_auth: (opts.verify_peer || opts.require_any_client_certificate).then_some(
                 ClientAuth {
                     required: opts.require_any_client_certificate,
@@ -427,6 +437,7 @@ fn connection(opts: &Options, resuming: bool, sessions: &Sessions) -> Result<(),
             groups: &groups,
             versions: &versions,
             suites12: &suites12,
+            enable_cbc: suites12.iter().any(Suite12::is_cbc),
             client_cert: certified.first().copied(),
             tickets: (!opts.no_ticket).then_some(&sessions.store as &dyn tls::ticket::TicketStore),
             verifier: Some(&AnyChain),

@@ -33,6 +33,14 @@
 //!
 //! `cargo xtask ct` runs good and bad paddings and a bad MAC under valgrind with the keys and
 //! plaintext secret.
+//!
+//! # Encrypt-then-MAC (RFC 7366)
+//!
+//! [`AesCbcHmac::seal_etm_in_place`] and [`AesCbcHmac::open_etm_in_place`] protect records
+//! the way RFC 7366 negotiates: `iv ‖ CBC(plaintext ‖ padding) ‖ MAC`, the MAC over
+//! `seq ‖ type ‖ version ‖ length ‖ iv ‖ ciphertext` (the length of `iv ‖ ciphertext`).
+//! Opening checks the MAC (a constant-time comparison) before it decrypts anything, so the
+//! padding is only ever seen in authentic records and needs no care.
 
 mod mac;
 
@@ -185,6 +193,20 @@ impl<H: RecordHash> AesCbcHmac<H> {
         self.mac.implementation()
     }
 
+    /// An unpredictable IV for the record with this sequence number (RFC 5246 §6.2.3.2): the
+    /// encryption of `seed ⊕ sequence` under the record key, where `seed` is 16 secret bytes
+    /// the peer need not know (TLS: the unused write IV of the key block). Without the seed no
+    /// one can choose a block whose encryption is a future IV, so the IVs are as good as
+    /// random to an attacker, and no second key schedule is kept for them.
+    pub fn record_iv(&self, seed: &[u8; 16], sequence: u64) -> [u8; 16] {
+        let mut iv = *seed;
+        for (b, s) in iv[8..].iter_mut().zip(sequence.to_be_bytes()) {
+            *b ^= s;
+        }
+        self.aes.encrypt_block(&mut iv);
+        iv
+    }
+
     /// The fragment length [`seal_in_place`](Self::seal_in_place) produces for a plaintext of
     /// `plaintext_len` bytes: the IV, then the plaintext, MAC and at least one byte of
     /// padding, rounded up to whole blocks.
@@ -290,6 +312,87 @@ impl<H: RecordHash> AesCbcHmac<H> {
             fragment.zeroize();
             Err(RecordError::BadRecordMac)
         }
+    }
+}
+
+impl<H: RecordHash> AesCbcHmac<H> {
+    /// The fragment length [`seal_etm_in_place`](Self::seal_etm_in_place) produces for a
+    /// plaintext of `plaintext_len` bytes: the IV, the plaintext and at least one byte of
+    /// padding rounded up to whole blocks, and the MAC.
+    pub const fn etm_sealed_len(plaintext_len: usize) -> usize {
+        IV_LEN + (plaintext_len + 16) / 16 * 16 + H::OUTPUT_LEN
+    }
+
+    /// Seals one record in place, encrypt-then-MAC (RFC 7366 §3): `buf` holds
+    /// [`Self::IV_LEN`] bytes of room, then the plaintext (`plaintext_len` bytes), then room
+    /// for the padding and MAC; afterwards its first [`etm_sealed_len`](Self::etm_sealed_len)
+    /// bytes, whose length is returned, are `iv ‖ CBC(plaintext ‖ padding) ‖ MAC`. The
+    /// padding is the shortest; `iv` must be unpredictable. On error `buf` is unchanged.
+    pub fn seal_etm_in_place(
+        &self,
+        header: &RecordHeader,
+        iv: &[u8; 16],
+        buf: &mut [u8],
+        plaintext_len: usize,
+    ) -> Result<usize, RecordError> {
+        if plaintext_len > MAX_PLAINTEXT_LEN {
+            return Err(RecordError::RecordOverflow);
+        }
+        let total = Self::etm_sealed_len(plaintext_len);
+        let sealed = total - H::OUTPUT_LEN;
+        let out = buf.get_mut(..total).ok_or(RecordError::BufferTooSmall)?;
+        out[..IV_LEN].copy_from_slice(iv);
+        let (body, mac) = out.split_at_mut(sealed);
+        let padding = &mut body[IV_LEN + plaintext_len..];
+        padding.fill((padding.len() - 1) as u8);
+        let mut chain = *iv;
+        let (blocks, _) = body[IV_LEN..].as_chunks_mut::<16>();
+        self.aes.cbc_encrypt_blocks(&mut chain, blocks);
+        let mut tag = self.mac.mac(&header.mac_prefix(sealed), body, sealed, sealed);
+        mac.copy_from_slice(&tag[..H::OUTPUT_LEN]);
+        tag.zeroize();
+        Ok(total)
+    }
+
+    /// Opens one encrypt-then-MAC record in place: `fragment` is `iv ‖ ciphertext ‖ MAC` as
+    /// received; the MAC is checked first, in constant time, and only an authentic record is
+    /// decrypted. On success the plaintext is returned (inside `fragment`, after the IV). A
+    /// bad MAC, bad padding, and a fragment too short or not a whole number of blocks are
+    /// all [`RecordError::BadRecordMac`], and then `fragment` is zeroed.
+    pub fn open_etm_in_place<'b>(
+        &self,
+        header: &RecordHeader,
+        fragment: &'b mut [u8],
+    ) -> Result<&'b mut [u8], RecordError> {
+        if fragment.len() > MAX_FRAGMENT_LEN {
+            return Err(RecordError::RecordOverflow);
+        }
+        let sealed = fragment.len().wrapping_sub(H::OUTPUT_LEN);
+        if fragment.len() < IV_LEN + 16 + H::OUTPUT_LEN || !sealed.is_multiple_of(16) {
+            fragment.zeroize();
+            return Err(RecordError::BadRecordMac);
+        }
+        let (body, theirs) = fragment.split_at_mut(sealed);
+        let mut ours = self.mac.mac(&header.mac_prefix(sealed), body, sealed, sealed);
+        let authentic = bool::from(ours[..H::OUTPUT_LEN].ct_eq(theirs));
+        ours.zeroize();
+        let (iv, ciphertext) = body.split_at_mut(IV_LEN);
+        let mut chain: [u8; 16] = iv.try_into().unwrap_or_default();
+        if !authentic || self.aes.cbc_decrypt(&mut chain, ciphertext).is_err() {
+            fragment.zeroize();
+            return Err(RecordError::BadRecordMac);
+        }
+        // Authentic: the padding is the peer's own, and its length public from here.
+        let pad = usize::from(ciphertext[ciphertext.len() - 1]);
+        let Some(len) = ciphertext.len().checked_sub(pad + 1) else {
+            fragment.zeroize();
+            return Err(RecordError::BadRecordMac);
+        };
+        if ciphertext[len..].iter().any(|&b| usize::from(b) != pad) {
+            fragment.zeroize();
+            return Err(RecordError::BadRecordMac);
+        }
+        Ok(&mut fragment[IV_LEN..IV_LEN + len])
     }
 }
 

@@ -275,6 +275,8 @@ pub(crate) fn send_client_hello<'a>(
                 session_ticket: config
                     .tickets
                     .map(|_| crate::msgs::tls12::SessionTicketExt(ticket12.unwrap_or(&[]))),
+                // RFC 7366: asked for whenever a CBC suite is offered.
+                encrypt_then_mac: offers_cbc(config),
             },
         });
         c.io.send_handshake_patched(&ch, transcript, patch)
@@ -381,6 +383,17 @@ pub(crate) fn client_check_hello(sh: &ServerHello<'_>, session_id: &[u8]) -> Res
         return Err(PeerMisbehaved::DowngradeDetected.into());
     }
     Ok(())
+}
+
+/// Whether the TLS 1.2 suites offered include a CBC one (`cbc` feature).
+fn offers_cbc(config: &ClientConfig<'_>) -> bool {
+    #[cfg(feature = "cbc")]
+    return config.suites12.iter().any(crate::suites::tls12::Suite12::is_cbc);
+    #[cfg(not(feature = "cbc"))]
+    {
+        let _ = config;
+        false
+    }
 }
 
 #[cfg(test)]

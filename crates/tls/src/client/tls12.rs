@@ -94,6 +94,8 @@ struct SessionPlan {
     /// Whether the ServerHello had `session_ticket`: a NewSessionTicket comes before the
     /// server's ChangeCipherSpec (RFC 5077 §3.3), and no other time.
     ticket_expected: bool,
+    /// Whether the ServerHello had `encrypt_then_mac` (RFC 7366), for a CBC suite.
+    etm: bool,
 }
 
 /// A client's answer to a TLS 1.2 CertificateRequest.
@@ -238,6 +240,11 @@ pub(crate) fn client_server_hello(
     if !x.extended_master_secret {
         return Err(PeerIncompatible::NoExtendedMasterSecret.into());
     }
+    // RFC 7366 §3: encrypt_then_mac answers ours, sent with CBC suites, and goes with a CBC
+    // suite only.
+    if x.encrypt_then_mac && !suite.is_cbc() {
+        return Err(InvalidMessage::UnexpectedExtension.into());
+    }
     x.renegotiation_info.ok_or(PeerIncompatible::NoSecureRenegotiation)?.check_initial()?;
     c.params.alpn = match x.alpn {
         None => None,
@@ -270,7 +277,8 @@ pub(crate) fn client_server_hello(
     c.params.version = ProtocolVersion::TLSV1_2;
     c.params.suite = suite.suite;
     let session_id = SessionId::new(sh.session_id).filter(|id| !id.as_slice().is_empty());
-    let plan = SessionPlan { session_id, ticket_expected: x.session_ticket };
+    let plan =
+        SessionPlan { session_id, ticket_expected: x.session_ticket, etm: x.encrypt_then_mac };
     if let Some(session) = resumed {
         return resume(c, session, suite, transcript, (st.random, sh.random), plan);
     }
@@ -305,10 +313,15 @@ fn resume(
     if suite.suite != session.suite() {
         return Err(PeerMisbehaved::SelectedUnofferedParameter.into());
     }
+    // RFC 7366 §3.1: a resumed session keeps the encrypt_then_mac decision of the one that
+    // made it; a server that drops (or adds) it is refused with handshake_failure.
+    if session.tls12().is_some_and(|r| r.etm != plan.etm) {
+        return Err(PeerIncompatible::EncryptThenMacChanged.into());
+    }
     let bytes = <&[u8; 48]>::try_from(session.psk())
         .map_err(|_| Error::ApiMisuse(crate::error::ApiMisuse::BadConfig))?;
     let master = MasterSecret::from_bytes(suite.hash, bytes)?;
-    let keys = PendingKeys::derive(&suite, &master, &client_random, &server_random)?;
+    let keys = PendingKeys::derive(&suite, &master, (&client_random, &server_random), plan.etm)?;
     c.params.resumed = true;
     c.params.scheme = session.scheme();
     c.peer_cert_sha256 = session.server_cert_sha256();
@@ -495,7 +508,8 @@ pub(crate) fn client_server_hello_done(
                 c.io.send_handshake(&cv, Some(&mut transcript))?;
                 c.params.client_auth = Some(scheme);
             }
-            let keys = PendingKeys::derive(&suite, &master, &client_random, &server_random)?;
+            let randoms = (&client_random, &server_random);
+            let keys = PendingKeys::derive(&suite, &master, randoms, resume.etm)?;
             c.io.send_plain(ContentType::CHANGE_CIPHER_SPEC, &[1])?;
             c.io.write_key = Some(Protection::V12(keys.protection(Sender::Client)?));
             let verify_data = master.verify_data(Sender::Client, transcript.current().as_ref());
@@ -602,7 +616,7 @@ fn keep_session(c: &mut Core<'_, '_>, config: &ClientConfig<'_>, f: &Finished12,
         (false, None) => return,
     };
     let lifetime = f.ticket.filter(|&l| by_ticket && l > 0).unwrap_or(SESSION_LIFETIME12);
-    let resume = Resume12 { session_id: id, by_ticket, ems: true };
+    let resume = Resume12 { session_id: id, by_ticket, ems: true, etm: f.resume.etm };
     let session = Session::new12(
         f.suite.suite,
         c.params.scheme,

@@ -125,6 +125,8 @@ wire_enum! {
         SIGNATURE_ALGORITHMS = 13,
         /// `application_layer_protocol_negotiation` (RFC 7301).
         ALPN = 16,
+        /// `encrypt_then_mac` (TLS 1.2 CBC suites, RFC 7366 §2).
+        ENCRYPT_THEN_MAC = 22,
         /// `extended_master_secret` (TLS 1.2, RFC 7627 §5.1).
         EXTENDED_MASTER_SECRET = 23,
         /// `record_size_limit` (RFC 8449).
@@ -232,6 +234,22 @@ wire_enum! {
         /// `TLS_FALLBACK_SCSV` (RFC 7507): not a suite, a client's signal that it retries
         /// with a lower version than it supports.
         FALLBACK_SCSV = 0x5600,
+        /// `TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA` (RFC 8422).
+        ECDHE_ECDSA_WITH_AES_128_CBC_SHA = 0xc009,
+        /// `TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA` (RFC 8422).
+        ECDHE_ECDSA_WITH_AES_256_CBC_SHA = 0xc00a,
+        /// `TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA` (RFC 8422).
+        ECDHE_RSA_WITH_AES_128_CBC_SHA = 0xc013,
+        /// `TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA` (RFC 8422).
+        ECDHE_RSA_WITH_AES_256_CBC_SHA = 0xc014,
+        /// `TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256` (RFC 5289).
+        ECDHE_ECDSA_WITH_AES_128_CBC_SHA256 = 0xc023,
+        /// `TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384` (RFC 5289).
+        ECDHE_ECDSA_WITH_AES_256_CBC_SHA384 = 0xc024,
+        /// `TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256` (RFC 5289).
+        ECDHE_RSA_WITH_AES_128_CBC_SHA256 = 0xc027,
+        /// `TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384` (RFC 5289).
+        ECDHE_RSA_WITH_AES_256_CBC_SHA384 = 0xc028,
         /// `TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256` (RFC 5289).
         ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 = 0xc02b,
         /// `TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384` (RFC 5289).

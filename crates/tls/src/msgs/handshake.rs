@@ -500,6 +500,8 @@ pub struct ClientExtensions12<'a> {
     pub ec_point_formats: Option<crate::msgs::tls12::EcPointFormats<'a>>,
     /// `session_ticket` (RFC 5077 §3.2): the ticket, empty when the client has none.
     pub session_ticket: Option<crate::msgs::tls12::SessionTicketExt<'a>>,
+    /// `encrypt_then_mac` (RFC 7366 §2), whose body is empty: sent with CBC suites.
+    pub encrypt_then_mac: bool,
 }
 
 impl<'a> ClientExtensions12<'a> {
@@ -517,6 +519,9 @@ impl<'a> ClientExtensions12<'a> {
         if let Some(t) = &self.session_ticket {
             write_extension(w, ExtensionType::SESSION_TICKET, |w| t.encode(w))?;
         }
+        if self.encrypt_then_mac {
+            write_extension(w, ExtensionType::ENCRYPT_THEN_MAC, |_| Ok(()))?;
+        }
         Ok(())
     }
 
@@ -528,6 +533,7 @@ impl<'a> ClientExtensions12<'a> {
             match typ {
                 // An empty body (checked by read_extensions).
                 ExtensionType::EXTENDED_MASTER_SECRET => x.extended_master_secret = true,
+                ExtensionType::ENCRYPT_THEN_MAC => x.encrypt_then_mac = true,
                 ExtensionType::RENEGOTIATION_INFO => {
                     x.renegotiation_info = Some(RenegotiationInfo::read(b)?);
                 }
@@ -594,6 +600,7 @@ fn read_selected_alpn<'a>(b: &mut Reader<'a>) -> Result<&'a [u8], InvalidMessage
 }
 
 /// The extensions of a ServerHello or HelloRetryRequest.
+#[allow(clippy::struct_excessive_bools)] // one per extension with an empty body, as on the wire
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ServerHelloExtensions<'a> {
     /// `supported_versions`: the selected version.
@@ -626,6 +633,8 @@ pub struct ServerHelloExtensions<'a> {
     pub max_fragment_length: Option<MaxFragmentLength>,
     /// `record_size_limit` (RFC 8449 §4), TLS 1.2 only.
     pub record_size_limit: Option<u16>,
+    /// `encrypt_then_mac` (RFC 7366 §2): CBC records are encrypt-then-MAC. TLS 1.2 only.
+    pub encrypt_then_mac: bool,
 }
 
 impl<'a> ServerHelloExtensions<'a> {
@@ -637,6 +646,7 @@ impl<'a> ServerHelloExtensions<'a> {
             match typ {
                 // Empty bodies (checked by read_extensions).
                 ExtensionType::EXTENDED_MASTER_SECRET => self.extended_master_secret = true,
+                ExtensionType::ENCRYPT_THEN_MAC => self.encrypt_then_mac = true,
                 ExtensionType::SESSION_TICKET => self.session_ticket = true,
                 ExtensionType::SERVER_NAME => self.server_name_ack = true,
                 ExtensionType::RENEGOTIATION_INFO => {
@@ -695,6 +705,9 @@ impl<'a> ServerHelloExtensions<'a> {
         }
         if let Some(limit) = self.record_size_limit {
             write_extension(w, ExtensionType::RECORD_SIZE_LIMIT, |w| w.u16(limit))?;
+        }
+        if self.encrypt_then_mac {
+            write_extension(w, ExtensionType::ENCRYPT_THEN_MAC, |_| Ok(()))?;
         }
         Ok(())
     }

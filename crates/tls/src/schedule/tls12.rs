@@ -33,7 +33,9 @@ pub const RANDOM_LEN: usize = 32;
 /// The longest write key a 1.2 AEAD suite uses.
 pub const MAX_KEY_LEN: usize = 32;
 /// The longest write IV a 1.2 AEAD suite uses (ChaCha20-Poly1305's, RFC 7905).
-pub const MAX_IV_LEN: usize = 12;
+pub const MAX_IV_LEN: usize = 16;
+/// The longest MAC key of a key block: HMAC-SHA384's 48 bytes (the CBC suites).
+pub const MAX_MAC_KEY_LEN: usize = 48;
 
 /// The labels the handshake itself uses, which an exporter may not (RFC 5705 §4).
 const RESERVED_LABELS: [&[u8]; 5] = [
@@ -193,11 +195,24 @@ impl MasterSecret {
         client_random: &[u8; RANDOM_LEN],
         server_random: &[u8; RANDOM_LEN],
     ) -> Result<KeyBlock, Error> {
-        if key_len > MAX_KEY_LEN || iv_len > MAX_IV_LEN {
+        self.key_block_with_mac(0, key_len, iv_len, client_random, server_random)
+    }
+
+    /// As [`MasterSecret::key_block`], with the client and server MAC keys (`mac_len` bytes
+    /// each, at most [`MAX_MAC_KEY_LEN`]) first, as a CBC suite has them.
+    pub fn key_block_with_mac(
+        &self,
+        mac_len: usize,
+        key_len: usize,
+        iv_len: usize,
+        client_random: &[u8; RANDOM_LEN],
+        server_random: &[u8; RANDOM_LEN],
+    ) -> Result<KeyBlock, Error> {
+        if key_len > MAX_KEY_LEN || iv_len > MAX_IV_LEN || mac_len > MAX_MAC_KEY_LEN {
             return Err(Error::ApiMisuse(ApiMisuse::BadConfig));
         }
-        let mut raw = [0u8; 2 * (MAX_KEY_LEN + MAX_IV_LEN)];
-        let raw_len = 2 * (key_len + iv_len);
+        let mut raw = [0u8; 2 * (MAX_MAC_KEY_LEN + MAX_KEY_LEN + MAX_IV_LEN)];
+        let raw_len = 2 * (mac_len + key_len + iv_len);
         suite_prf(
             self.hash,
             &self.bytes,
@@ -206,6 +221,9 @@ impl MasterSecret {
             &mut raw[..raw_len],
         );
         let mut kb = KeyBlock {
+            client_mac: [0; MAX_MAC_KEY_LEN],
+            server_mac: [0; MAX_MAC_KEY_LEN],
+            mac_len,
             client_key: [0; MAX_KEY_LEN],
             server_key: [0; MAX_KEY_LEN],
             client_iv: [0; MAX_IV_LEN],
@@ -213,7 +231,11 @@ impl MasterSecret {
             key_len,
             iv_len,
         };
-        let (ck, rest) = raw.split_at(key_len);
+        let (cm, rest) = raw.split_at(mac_len);
+        let (sm, rest) = rest.split_at(mac_len);
+        kb.client_mac[..mac_len].copy_from_slice(cm);
+        kb.server_mac[..mac_len].copy_from_slice(sm);
+        let (ck, rest) = rest.split_at(key_len);
         let (sk, rest) = rest.split_at(key_len);
         let (ci, rest) = rest.split_at(iv_len);
         kb.client_key[..key_len].copy_from_slice(ck);
@@ -295,8 +317,11 @@ impl fmt::Debug for MasterSecret {
     }
 }
 
-/// The write keys and IVs of both directions for an AEAD suite, wiped on drop.
+/// The write keys and IVs (and MAC keys, for a CBC suite) of both directions, wiped on drop.
 pub struct KeyBlock {
+    client_mac: [u8; MAX_MAC_KEY_LEN],
+    server_mac: [u8; MAX_MAC_KEY_LEN],
+    mac_len: usize,
     client_key: [u8; MAX_KEY_LEN],
     server_key: [u8; MAX_KEY_LEN],
     client_iv: [u8; MAX_IV_LEN],
@@ -306,6 +331,16 @@ pub struct KeyBlock {
 }
 
 impl KeyBlock {
+    /// `client_write_MAC_key` (empty for an AEAD suite).
+    pub fn client_mac_key(&self) -> &[u8] {
+        &self.client_mac[..self.mac_len]
+    }
+
+    /// `server_write_MAC_key` (empty for an AEAD suite).
+    pub fn server_mac_key(&self) -> &[u8] {
+        &self.server_mac[..self.mac_len]
+    }
+
     /// `client_write_key`.
     pub fn client_key(&self) -> &[u8] {
         &self.client_key[..self.key_len]
@@ -329,6 +364,8 @@ impl KeyBlock {
 
 impl Drop for KeyBlock {
     fn drop(&mut self) {
+        self.client_mac.zeroize();
+        self.server_mac.zeroize();
         self.client_key.zeroize();
         self.server_key.zeroize();
         self.client_iv.zeroize();
@@ -427,7 +464,7 @@ mod tests {
         assert_eq!(kb.client_iv(), &full[64..76]);
         assert_eq!(kb.server_iv(), &full[76..88]);
         assert!(ms.key_block(33, 4, &CLIENT_RANDOM, &SERVER_RANDOM).is_err());
-        assert!(ms.key_block(16, 13, &CLIENT_RANDOM, &SERVER_RANDOM).is_err());
+        assert!(ms.key_block(16, 17, &CLIENT_RANDOM, &SERVER_RANDOM).is_err());
     }
 
     /// `openssl kdf -keylen 12 -kdfopt digest:SHA256 -kdfopt hexsecret:<MASTER>

@@ -107,6 +107,8 @@ pub(crate) struct Kx12 {
     /// once its Certificate named one: a CertificateVerify follows the ClientKeyExchange.
     /// With the length of its Certificate message, kept in the handshake buffer.
     client_cert: Option<([u8; 32], usize)>,
+    /// Whether CBC records are encrypt-then-MAC (RFC 7366).
+    etm: bool,
 }
 
 /// After the ClientKeyExchange of a client that sent a certificate: its CertificateVerify
@@ -360,19 +362,28 @@ pub(crate) fn server_client_hello<'a>(
     let secure_renegotiation =
         x12.renegotiation_info.is_some() || ch.has_empty_renegotiation_info_scsv();
     let formats = x12.ec_point_formats.is_some();
+    let etm = x12.encrypt_then_mac;
+    // RFC 7366 §3.1: a CBC session keeps its encrypt_then_mac. Ours always take it when
+    // offered, so one resumes only when it is offered again (a client that made it without
+    // gets a full handshake, with the upgrade; one that drops it cannot resume).
+    let keeps_etm = |state: &TicketState| {
+        etm || suites12::find(config.suites12, state.suite).is_none_or(|s| !s.is_cbc())
+    };
     // RFC 5077 §3.1: a ticket of ours for a suite we still accept resumes its session;
     // §3.4: else the session id is looked up as without a ticket.
-    if let Some(state) = resumable(config, ch, x12.session_ticket) {
-        let how = Resumed { point_formats: formats, secure_renegotiation, new_ticket: true };
+    if let Some(state) = resumable(config, ch, x12.session_ticket).filter(keeps_etm) {
+        let how = Resumed { point_formats: formats, secure_renegotiation, new_ticket: true, etm };
         return resume(c, config, random, raw, ch, how, &state);
     }
-    if let Some(state) = cached(config, ch) {
+    if let Some(state) = cached(config, ch).filter(keeps_etm) {
         let new_ticket = config.tickets.is_some() && x12.session_ticket.is_some();
-        let how = Resumed { point_formats: formats, secure_renegotiation, new_ticket };
+        let how = Resumed { point_formats: formats, secure_renegotiation, new_ticket, etm };
         return resume(c, config, random, raw, ch, how, &state);
     }
     let group = choose_group(config, x)?;
     let (suite, certified, scheme) = choose_suite(config, ch)?;
+    // RFC 7366 §3: answered for a CBC suite only.
+    let etm = etm && suite.is_cbc();
     // RFC 7301 §3.1: a server without protocols ignores the client's offer.
     let alpn = choose_alpn(config, x)?;
     if let Some(name) = x.server_name {
@@ -409,6 +420,7 @@ pub(crate) fn server_client_hello<'a>(
             max_fragment_length,
             record_size_limit,
             session_ticket: send_ticket,
+            encrypt_then_mac: etm,
             ..ServerHelloExtensions::default()
         },
     });
@@ -461,6 +473,7 @@ pub(crate) fn server_client_hello<'a>(
         send_ticket,
         cache_id,
         client_cert: None,
+        etm,
     };
     Ok(if config.client_auth.is_some() {
         ServerState::ExpectCertificate12(kx)
@@ -590,7 +603,8 @@ fn server_client_key_exchange(
     let suite = kx.suite;
     let (transcript, others) = kx.hashes.split(SuiteHash::new(suite.hash)?);
     let master = pms.into_extended_master(suite.hash, transcript.current().as_ref())?;
-    let keys = PendingKeys::derive(&suite, &master, &kx.client_random, &kx.server_random)?;
+    let randoms = (&kx.client_random, &kx.server_random);
+    let keys = PendingKeys::derive(&suite, &master, randoms, kx.etm)?;
     let finished = Finished12 {
         transcript,
         master,
@@ -763,6 +777,7 @@ fn resumable(
 
 /// What a resumption answers besides the session: the client's `ec_point_formats` and
 /// secure renegotiation echoed, and whether the ServerHello announces a fresh ticket.
+#[allow(clippy::struct_excessive_bools)] // one per extension the client sent, as on the wire
 #[derive(Clone, Copy)]
 struct Resumed {
     point_formats: bool,
@@ -770,6 +785,8 @@ struct Resumed {
     /// Whether a NewSessionTicket follows the ServerHello (the client took tickets and we
     /// issue them; always when resuming by ticket, RFC 5077 §3.1).
     new_ticket: bool,
+    /// Whether the client offered encrypt_then_mac (RFC 7366).
+    etm: bool,
 }
 
 /// The abbreviated handshake of a resumed session (RFC 5077 §3.1, RFC 5246 §7.3):
@@ -784,10 +801,11 @@ fn resume(
     how: Resumed,
     state: &TicketState,
 ) -> Result<ServerState, Error> {
-    let Resumed { point_formats, secure_renegotiation, new_ticket } = how;
+    let Resumed { point_formats, secure_renegotiation, new_ticket, etm } = how;
     let x = &ch.extensions;
     let suite =
         suites12::find(config.suites12, state.suite).ok_or(PeerIncompatible::NoCommonSuite)?;
+    let etm = etm && suite.is_cbc();
     let alpn = choose_alpn(config, x)?;
     if let Some(name) = x.server_name {
         let n = name.len().min(255);
@@ -815,6 +833,7 @@ fn resume(
             max_fragment_length,
             record_size_limit,
             session_ticket: new_ticket,
+            encrypt_then_mac: etm,
             ..ServerHelloExtensions::default()
         },
     });
@@ -851,7 +870,7 @@ fn resume(
         let now = config.tickets.map_or(0, |t| t.clock.now().as_secs());
         send_ticket(c, config, &master, now, &mut transcript)?;
     }
-    let keys = PendingKeys::derive(&suite, &master, &ch.random, &random)?;
+    let keys = PendingKeys::derive(&suite, &master, (&ch.random, &random), etm)?;
     send_finished(c, &master, keys.protection(Sender::Server)?, &mut transcript)?;
     Ok(ServerState::ExpectCcs12(Finished12 {
         transcript,

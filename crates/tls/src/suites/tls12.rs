@@ -1,7 +1,14 @@
 //! The TLS 1.2 cipher suites Halite implements — ECDHE key exchange, ECDSA or RSA
-//! certificates, AEAD records only — and a classification of the families it refuses
-//! (static RSA, finite-field DHE, CBC, RC4, DES/3DES, export, NULL, anonymous…) so a
-//! handshake can say why a peer's offer had nothing usable.
+//! certificates, AEAD records — and a classification of the families it refuses (static
+//! RSA, finite-field DHE, CBC, RC4, DES/3DES, export, NULL, anonymous…) so a handshake can
+//! say why a peer's offer had nothing usable.
+//!
+//! With the `cbc` feature, `CBC_SUITES12` adds the ECDHE AES-CBC suites with HMAC-SHA1
+//! and -SHA256 for old peers. They are in no default list and a configuration that
+//! names them must also set its `enable_cbc`: CBC with MAC-then-encrypt is the construction
+//! behind Lucky Thirteen and POODLE, and RFC 9325 §4.2 recommends against it. Halite opens
+//! MAC-then-encrypt records in constant time and negotiates encrypt_then_mac (RFC 7366)
+//! whenever the peer offers it.
 
 use crate::key_schedule::HashAlg;
 use crate::msgs::CipherSuite;
@@ -17,15 +24,67 @@ pub enum Auth {
     Rsa,
 }
 
-/// A TLS 1.2 suite: its code point, certificate kind, AEAD and PRF hash.
+/// How a TLS 1.2 suite protects its records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bulk12 {
+    /// An AEAD (RFC 5246 §6.2.3.3).
+    Aead(AeadAlg),
+    /// AES-CBC with an HMAC (RFC 5246 §6.2.3.2), encrypt-then-MAC when negotiated (RFC 7366).
+    #[cfg(feature = "cbc")]
+    Cbc(CbcAlg),
+}
+
+/// The AES-CBC and HMAC pairs of the TLS 1.2 CBC suites (`cbc` feature).
+#[cfg(feature = "cbc")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CbcAlg {
+    /// AES-128-CBC with HMAC-SHA1 (`_AES_128_CBC_SHA`).
+    Aes128Sha1,
+    /// AES-256-CBC with HMAC-SHA1 (`_AES_256_CBC_SHA`).
+    Aes256Sha1,
+    /// AES-128-CBC with HMAC-SHA256 (`_AES_128_CBC_SHA256`).
+    Aes128Sha256,
+}
+
+#[cfg(feature = "cbc")]
+impl CbcAlg {
+    /// The AES key length.
+    pub const fn key_len(self) -> usize {
+        match self {
+            Self::Aes128Sha1 | Self::Aes128Sha256 => 16,
+            Self::Aes256Sha1 => 32,
+        }
+    }
+
+    /// The MAC key and MAC length: the hash's output length (RFC 5246 §6.2.3.1).
+    pub const fn mac_len(self) -> usize {
+        match self {
+            Self::Aes128Sha1 | Self::Aes256Sha1 => 20,
+            Self::Aes128Sha256 => 32,
+        }
+    }
+}
+
+impl Bulk12 {
+    /// The write key length.
+    pub fn key_len(self) -> usize {
+        match self {
+            Self::Aead(a) => a.key_len(),
+            #[cfg(feature = "cbc")]
+            Self::Cbc(c) => c.key_len(),
+        }
+    }
+}
+
+/// A TLS 1.2 suite: its code point, certificate kind, record protection and PRF hash.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Suite12 {
     /// The wire value.
     pub suite: CipherSuite,
     /// Who signs the key exchange.
     pub auth: Auth,
-    /// The record AEAD.
-    pub aead: AeadAlg,
+    /// The record protection.
+    pub bulk: Bulk12,
     /// The PRF hash (also the transcript hash for Finished and extended master secret).
     pub hash: HashAlg,
 }
@@ -33,13 +92,33 @@ pub struct Suite12 {
 impl Suite12 {
     /// The write key length.
     pub fn key_len(&self) -> usize {
-        self.aead.key_len()
+        self.bulk.key_len()
     }
 
     /// The write IV length from the key block: 4 for GCM and CCM (the fixed part), 12 for
-    /// ChaCha20-Poly1305 (0 for a custom AEAD, which TLS 1.2 does not support yet).
+    /// ChaCha20-Poly1305 (0 for a custom AEAD, which TLS 1.2 does not support yet). CBC
+    /// records carry their IV; their 16 bytes here key the IV generator of the sending side
+    /// (see `record::tls12`), which the peer never sees used.
     pub fn iv_len(&self) -> usize {
-        NonceShape::of(self.aead).map_or(0, NonceShape::iv_len)
+        match self.bulk {
+            Bulk12::Aead(a) => NonceShape::of(a).map_or(0, NonceShape::iv_len),
+            #[cfg(feature = "cbc")]
+            Bulk12::Cbc(_) => 16,
+        }
+    }
+
+    /// The MAC key length from the key block: 0 for an AEAD.
+    pub fn mac_key_len(&self) -> usize {
+        match self.bulk {
+            Bulk12::Aead(_) => 0,
+            #[cfg(feature = "cbc")]
+            Bulk12::Cbc(c) => c.mac_len(),
+        }
+    }
+
+    /// Whether records are AES-CBC with an HMAC.
+    pub fn is_cbc(&self) -> bool {
+        !matches!(self.bulk, Bulk12::Aead(_))
     }
 
     /// The IANA name, e.g. `TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256` (`"unknown"` outside
@@ -56,7 +135,7 @@ impl Suite12 {
 }
 
 /// Each suite's code point, IANA name and OpenSSL name.
-const NAMES: [(CipherSuite, &str, &str); 8] = [
+const NAMES: &[(CipherSuite, &str, &str)] = &[
     (
         CipherSuite::ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
         "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
@@ -97,10 +176,40 @@ const NAMES: [(CipherSuite, &str, &str); 8] = [
         "TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8",
         "ECDHE-ECDSA-AES128-CCM8",
     ),
+    (
+        CipherSuite::ECDHE_ECDSA_WITH_AES_128_CBC_SHA,
+        "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA",
+        "ECDHE-ECDSA-AES128-SHA",
+    ),
+    (
+        CipherSuite::ECDHE_ECDSA_WITH_AES_256_CBC_SHA,
+        "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA",
+        "ECDHE-ECDSA-AES256-SHA",
+    ),
+    (
+        CipherSuite::ECDHE_ECDSA_WITH_AES_128_CBC_SHA256,
+        "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256",
+        "ECDHE-ECDSA-AES128-SHA256",
+    ),
+    (
+        CipherSuite::ECDHE_RSA_WITH_AES_128_CBC_SHA,
+        "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA",
+        "ECDHE-RSA-AES128-SHA",
+    ),
+    (
+        CipherSuite::ECDHE_RSA_WITH_AES_256_CBC_SHA,
+        "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA",
+        "ECDHE-RSA-AES256-SHA",
+    ),
+    (
+        CipherSuite::ECDHE_RSA_WITH_AES_128_CBC_SHA256,
+        "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256",
+        "ECDHE-RSA-AES128-SHA256",
+    ),
 ];
 
 const fn suite(suite: CipherSuite, auth: Auth, aead: AeadAlg, hash: HashAlg) -> Suite12 {
-    Suite12 { suite, auth, aead, hash }
+    Suite12 { suite, auth, bulk: Bulk12::Aead(aead), hash }
 }
 
 /// `TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256`.
@@ -160,6 +269,72 @@ pub const TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8: Suite12 = suite(
     HashAlg::Sha256,
 );
 
+#[cfg(feature = "cbc")]
+const fn cbc(suite: CipherSuite, auth: Auth, alg: CbcAlg, hash: HashAlg) -> Suite12 {
+    Suite12 { suite, auth, bulk: Bulk12::Cbc(alg), hash }
+}
+
+/// `TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA` (`cbc` feature; the PRF is SHA-256, RFC 5246 §5).
+#[cfg(feature = "cbc")]
+pub const TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA: Suite12 = cbc(
+    CipherSuite::ECDHE_ECDSA_WITH_AES_128_CBC_SHA,
+    Auth::Ecdsa,
+    CbcAlg::Aes128Sha1,
+    HashAlg::Sha256,
+);
+/// `TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA` (`cbc` feature).
+#[cfg(feature = "cbc")]
+pub const TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA: Suite12 = cbc(
+    CipherSuite::ECDHE_ECDSA_WITH_AES_256_CBC_SHA,
+    Auth::Ecdsa,
+    CbcAlg::Aes256Sha1,
+    HashAlg::Sha256,
+);
+/// `TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256` (`cbc` feature).
+#[cfg(feature = "cbc")]
+pub const TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256: Suite12 = cbc(
+    CipherSuite::ECDHE_ECDSA_WITH_AES_128_CBC_SHA256,
+    Auth::Ecdsa,
+    CbcAlg::Aes128Sha256,
+    HashAlg::Sha256,
+);
+/// `TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA` (`cbc` feature).
+#[cfg(feature = "cbc")]
+pub const TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA: Suite12 = cbc(
+    CipherSuite::ECDHE_RSA_WITH_AES_128_CBC_SHA,
+    Auth::Rsa,
+    CbcAlg::Aes128Sha1,
+    HashAlg::Sha256,
+);
+/// `TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA` (`cbc` feature).
+#[cfg(feature = "cbc")]
+pub const TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA: Suite12 = cbc(
+    CipherSuite::ECDHE_RSA_WITH_AES_256_CBC_SHA,
+    Auth::Rsa,
+    CbcAlg::Aes256Sha1,
+    HashAlg::Sha256,
+);
+/// `TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256` (`cbc` feature).
+#[cfg(feature = "cbc")]
+pub const TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256: Suite12 = cbc(
+    CipherSuite::ECDHE_RSA_WITH_AES_128_CBC_SHA256,
+    Auth::Rsa,
+    CbcAlg::Aes128Sha256,
+    HashAlg::Sha256,
+);
+
+/// The CBC suites (`cbc` feature), in order of preference: in no default list, and refused
+/// in a configuration without `enable_cbc` (see the module documentation for why).
+#[cfg(feature = "cbc")]
+pub const CBC_SUITES12: &[Suite12] = &[
+    TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256,
+    TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA,
+    TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA,
+    TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256,
+    TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA,
+    TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA,
+];
+
 /// The 1.2 suites offered and accepted by default, in order of preference (ECDSA before
 /// RSA, AES-GCM before ChaCha20 as the 1.3 list has it).
 pub const DEFAULT_SUITES12: &[Suite12] = &[
@@ -184,9 +359,14 @@ pub const ALL_SUITES12: &[Suite12] = &[
     TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8,
 ];
 
-/// The suite among [`ALL_SUITES12`] with this IANA or OpenSSL name (for `--suites`).
+/// The suite among [`ALL_SUITES12`] (and `CBC_SUITES12` with the `cbc` feature) with this
+/// IANA or OpenSSL name (for `--suites`).
 pub fn by_name(name: &str) -> Option<Suite12> {
-    ALL_SUITES12.iter().copied().find(|s| s.iana_name() == name || s.openssl_name() == name)
+    #[cfg(feature = "cbc")]
+    let all = ALL_SUITES12.iter().chain(CBC_SUITES12);
+    #[cfg(not(feature = "cbc"))]
+    let all = ALL_SUITES12.iter();
+    all.copied().find(|s| s.iana_name() == name || s.openssl_name() == name)
 }
 
 /// The suite with this code point among `suites`.
@@ -217,7 +397,8 @@ pub enum Refused {
     Dhe,
     /// Pre-shared key, SRP or Kerberos key exchanges, which Halite's 1.2 does not do.
     OtherKeyExchange,
-    /// CBC with MAC-then-encrypt (Lucky13, POODLE-class padding oracles).
+    /// CBC with MAC-then-encrypt (Lucky13, POODLE-class padding oracles): the ECDHE ones
+    /// are implemented, in `CBC_SUITES12` with the `cbc` feature, and off by default.
     Cbc,
 }
 
@@ -374,7 +555,8 @@ const REGISTRY: &[(u16, u16, Kx, Enc, bool)] = {
 };
 
 /// Why `code` is refused, if it is a registered TLS 1.2 suite of a family Halite never
-/// negotiates. `None` for the suites of [`ALL_SUITES12`], for ECDHE AEAD suites it merely
+/// negotiates (CBC: not by default). `None` for the suites of [`ALL_SUITES12`], for ECDHE
+/// AEAD suites it merely
 /// does not implement (AES-256-CCM, ARIA, Camellia…), for TLS 1.3 suites, signalling values
 /// and unknown codes.
 pub fn refused(code: CipherSuite) -> Option<Refused> {
@@ -422,7 +604,7 @@ mod tests {
             assert_eq!(find(ALL_SUITES12, s.suite), Some(*s));
             assert_eq!(refused(s.suite), None);
         }
-        assert_eq!(TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8.aead.tag_len(), 8);
+        assert_eq!(TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8.bulk, Bulk12::Aead(AeadAlg::Aes128Ccm8));
         assert!(!DEFAULT_SUITES12.contains(&TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8));
         assert_eq!(by_name("TLS_AES_128_GCM_SHA256"), None);
         assert_eq!(by_name("RC4-SHA"), None);
@@ -470,17 +652,19 @@ mod tests {
     fn every_suite_keys_records_from_its_key_block() {
         use crate::msgs::ContentType;
         use crate::record::tls12::RecordProtection12;
-        use crate::schedule::tls12::MasterSecret;
-        for s in ALL_SUITES12 {
+        use crate::schedule::tls12::{MasterSecret, Sender};
+        #[cfg(feature = "cbc")]
+        let all = ALL_SUITES12.iter().chain(CBC_SUITES12);
+        #[cfg(not(feature = "cbc"))]
+        let all = ALL_SUITES12.iter();
+        for s in all {
             let ms = MasterSecret::from_bytes(s.hash, &[7; 48]).unwrap();
-            let kb = ms.key_block(s.key_len(), s.iv_len(), &[1; 32], &[2; 32]).unwrap();
-            let mut client_tx =
-                RecordProtection12::new(s.aead, kb.client_key(), kb.client_iv()).unwrap();
-            let mut server_rx =
-                RecordProtection12::new(s.aead, kb.client_key(), kb.client_iv()).unwrap();
-            let mut wrong_rx =
-                RecordProtection12::new(s.aead, kb.server_key(), kb.server_iv()).unwrap();
-            let mut buf = [0u8; 64];
+            let (mac, key, iv) = (s.mac_key_len(), s.key_len(), s.iv_len());
+            let kb = ms.key_block_with_mac(mac, key, iv, &[1; 32], &[2; 32]).unwrap();
+            let keyed = |sender| RecordProtection12::keyed(s.bulk, &kb, sender, false).unwrap();
+            let (mut client_tx, mut server_rx) = (keyed(Sender::Client), keyed(Sender::Client));
+            let mut wrong_rx = keyed(Sender::Server);
+            let mut buf = [0u8; 96];
             let n = client_tx.seal(ContentType::HANDSHAKE, b"finished", &mut buf).unwrap();
             let mut copy = buf;
             assert_eq!(server_rx.open(&mut buf[..n]).unwrap().1, b"finished", "{s:?}");
