@@ -9,8 +9,10 @@
 //!
 //! # Safety discipline
 //!
-//! Every kernel is `unsafe fn` and its `# Safety` section lists what the caller must prove;
-//! there are only three kinds of obligation:
+//! A kernel is `unsafe fn` when its caller must prove something its argument types do not
+//! carry, and its `# Safety` section says what; a kernel whose only obligations are covered by
+//! its references and arrays (a register-only Thumb-1 product, say) is a safe `fn` with the
+//! `// SAFETY:` reasoning inside. There are only three kinds of obligation:
 //!
 //! - **CPU features**: an `x86_64` kernel using an extension (ADX, BMI2, AVX-512 IFMA, VAES…)
 //!   may only be called when the CPU has it. Callers hold a `core_cpu` token for it (tokens

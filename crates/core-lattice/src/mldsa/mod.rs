@@ -116,7 +116,9 @@ impl MlDsaImpl {
     #[inline]
     fn keccak(self) -> core_hash::KeccakImpl {
         let _ = self;
-        <core_hash::KeccakImpl as crate::Implementation>::best()
+        // `best()` on targets with detection; a constant elsewhere, so a Cortex-M0 image links
+        // only the Keccak it runs (`thumb1` with `asm`).
+        core_hash::KeccakImpl::preferred()
     }
 
     /// The AVX2 token of the x86 implementations, which share their arithmetic, and the
