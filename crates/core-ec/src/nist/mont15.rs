@@ -52,7 +52,7 @@ macro_rules! for_limbs {
 }
 
 /// `x · y` (both below 2^16 here, so the product fits). On Arm with `asm` a `muls` into
-/// `x`'s register ([`core_asm::thumbv6m::ec::muls`]): LLVM otherwise multiplies into a copy
+/// `x`'s register (`core_asm::thumbv6m::ec::muls`): LLVM otherwise multiplies into a copy
 /// of the operand that stays live (the row's `a[i]`), one `mov` per limb product, about 7% of
 /// a P-256 multiplication.
 #[inline(always)]

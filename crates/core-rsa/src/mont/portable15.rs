@@ -4,7 +4,7 @@
 //! products it has to build from four 16-bit ones. Digits in `u16` halve the RAM a number
 //! takes, which matters with 16 KiB. CIOS order as in `portable64`. The default on 32-bit
 //! targets; on 32-bit Arm with `asm` the inner loops (one row of a product) are Thumb assembly
-//! ([`thumb1`]).
+//! (the `thumb1` submodule).
 //!
 //! The carries and borrows of `adc`/`sbb` go through a value barrier: without it LLVM rewrites
 //! the borrow of `a − b − c` (`d >> 31`) as a comparison, and Thumb-1, which has no
