@@ -19,11 +19,10 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use crate::util::NIGHTLY;
 use crate::util::{self, Report, StageResult};
 use crate::workspace::Workspace;
 
-/// The toolchain the targets build with.
-const TOOLCHAIN: &str = "nightly";
 /// Seconds per target when `--seconds` is not given.
 const DEFAULT_SECONDS: u64 = 60;
 /// Seconds per target in `cargo xtask ci`'s smoke pass: a smoke test that every target runs
@@ -85,41 +84,23 @@ fn run_targets(report: &mut Report, dir: &Path, targets: &[String], seconds: u64
     );
 }
 
-/// `rustup run nightly cargo fuzz`, in `dir`, without the variables cargo set for xtask
-/// (which name the pinned toolchain's cargo and rustc).
+/// `rustup run nightly cargo fuzz`, in `dir`.
 fn cargo_fuzz(dir: &Path) -> Command {
-    let mut cmd = Command::new("rustup");
-    cmd.args(["run", TOOLCHAIN, "cargo", "fuzz"]).current_dir(dir);
-    for var in ["CARGO", "RUSTC", "RUSTDOC", "RUSTUP_TOOLCHAIN", "CARGO_MANIFEST_DIR"] {
-        cmd.env_remove(var);
-    }
+    let mut cmd = util::nightly_cargo("fuzz");
+    cmd.current_dir(dir);
     cmd
 }
 
 /// Installs nightly and cargo-fuzz if either is missing.
 fn install() -> StageResult {
-    if util::find_program("rustup").is_none() {
-        return Err("rustup is needed to install the nightly toolchain the fuzzers build with \
-                    (see https://rustup.rs)"
-            .into());
-    }
-    let toolchains = util::output(Command::new("rustup").args(["toolchain", "list"]))?;
-    if !toolchains.lines().any(|l| l.starts_with(&format!("{TOOLCHAIN}-"))) {
-        util::run(Command::new("rustup").args([
-            "toolchain",
-            "install",
-            TOOLCHAIN,
-            "--profile",
-            "minimal",
-        ]))?;
-    }
+    util::install_nightly(&[], "the fuzzers build with")?;
     if util::find_program("cargo-fuzz").is_none() {
         let mut cmd = util::cargo();
         cmd.args(["install", "cargo-fuzz", "--locked"]);
         util::run(&mut cmd)?;
     }
     let version = util::output(cargo_fuzz(Path::new(".")).arg("--version"))?;
-    println!("{} on {TOOLCHAIN}", version.trim());
+    println!("{} on {NIGHTLY}", version.trim());
     Ok(())
 }
 
@@ -171,7 +152,7 @@ fn fuzz(dir: &Path, target: &str, seconds: u64) -> StageResult {
         println!("{tail}");
         return Err(match reproducer(&output) {
             Some(path) => format!(
-                "{target} crashed; reproducer: {path} (rerun: cd fuzz && cargo +{TOOLCHAIN} fuzz run {target} {path})"
+                "{target} crashed; reproducer: {path} (rerun: cd fuzz && cargo +{NIGHTLY} fuzz run {target} {path})"
             ),
             None => format!("{target} failed ({status}) without writing a reproducer"),
         });

@@ -14,9 +14,6 @@ use std::process::Command;
 
 use crate::util::{self, Report, StageResult};
 
-/// The toolchain Miri ships with.
-const TOOLCHAIN: &str = "nightly";
-
 /// One `cargo miri test` invocation.
 struct Run {
     /// The package.
@@ -86,38 +83,16 @@ pub(crate) fn run(report: &mut Report) {
     }
 }
 
-/// `rustup run nightly cargo miri …`, without the variables cargo set for xtask (which name
-/// the pinned toolchain's cargo and rustc).
+/// `rustup run nightly cargo miri …` at the workspace root.
 fn cargo_miri() -> Command {
-    let mut cmd = Command::new("rustup");
-    cmd.args(["run", TOOLCHAIN, "cargo", "miri"]).current_dir(util::workspace_root());
-    for var in ["CARGO", "RUSTC", "RUSTDOC", "RUSTUP_TOOLCHAIN", "CARGO_MANIFEST_DIR"] {
-        cmd.env_remove(var);
-    }
+    let mut cmd = util::nightly_cargo("miri");
+    cmd.current_dir(util::workspace_root());
     cmd
 }
 
 /// Installs nightly with Miri if missing, then Miri's sysroot.
 fn install() -> StageResult {
-    if util::find_program("rustup").is_none() {
-        return Err("rustup is needed to install the nightly toolchain Miri ships with \
-                    (see https://rustup.rs)"
-            .into());
-    }
-    let list = ["component", "list", "--installed", "--toolchain", TOOLCHAIN];
-    let installed = util::output(Command::new("rustup").args(list)).unwrap_or_default();
-    let has = |c: &str| installed.lines().any(|l| l.starts_with(c));
-    if !has("miri") || !has("rust-src") {
-        util::run(Command::new("rustup").args([
-            "toolchain",
-            "install",
-            TOOLCHAIN,
-            "--profile",
-            "minimal",
-            "--component",
-            "miri,rust-src",
-        ]))?;
-    }
+    util::install_nightly(&["miri", "rust-src"], "Miri ships with")?;
     util::run(cargo_miri().arg("setup"))
 }
 

@@ -526,6 +526,48 @@ fn has_rust_target(target: &str) -> bool {
     })
 }
 
+/// The nightly toolchain the fuzz and Miri stages run on.
+pub(crate) const NIGHTLY: &str = "nightly";
+
+/// `rustup run nightly cargo SUBCOMMAND`, without the variables cargo set for xtask (which
+/// name the pinned toolchain's cargo and rustc).
+pub(crate) fn nightly_cargo(subcommand: &str) -> Command {
+    let mut cmd = Command::new("rustup");
+    cmd.args(["run", NIGHTLY, "cargo", subcommand]);
+    for var in ["CARGO", "RUSTC", "RUSTDOC", "RUSTUP_TOOLCHAIN", "CARGO_MANIFEST_DIR"] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+/// Installs nightly (profile minimal) with `components` if it or any of them is missing;
+/// `purpose` says what it is for when rustup itself is missing.
+pub(crate) fn install_nightly(components: &[&str], purpose: &str) -> StageResult {
+    if find_program("rustup").is_none() {
+        return Err(format!(
+            "rustup is needed to install the nightly toolchain {purpose} (see https://rustup.rs)"
+        ));
+    }
+    let toolchains = output(Command::new("rustup").args(["toolchain", "list"]))?;
+    let has_toolchain = toolchains.lines().any(|l| l.starts_with(&format!("{NIGHTLY}-")));
+    let list = ["component", "list", "--installed", "--toolchain", NIGHTLY];
+    let installed = if has_toolchain {
+        output(Command::new("rustup").args(list)).unwrap_or_default()
+    } else {
+        String::new()
+    };
+    let has = |c: &str| installed.lines().any(|l| l.starts_with(c));
+    if !has_toolchain || !components.iter().all(|c| has(c)) {
+        let mut cmd = Command::new("rustup");
+        cmd.args(["toolchain", "install", NIGHTLY, "--profile", "minimal"]);
+        if !components.is_empty() {
+            cmd.args(["--component", &components.join(",")]);
+        }
+        run(&mut cmd)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
