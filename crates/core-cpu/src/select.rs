@@ -43,8 +43,9 @@ pub trait Implementation: Copy + Debug + PartialEq + Eq + 'static {
 /// Generated: the enum (`Clone, Copy, Debug, PartialEq, Eq`, non-exhaustive); `ALL`
 /// (accelerated then portable labels, as listed); `name`; `available` (the accelerated variants
 /// this CPU has, then every portable one, those for the native word size first); `best` (the
-/// first available); and the constant `PORTABLE`, the first portable variant for the native
-/// word size.
+/// first available); the constant `PORTABLE`, the first portable variant for the native
+/// word size; and `preferred()`, `best()` where detection exists and `PORTABLE` elsewhere
+/// (what default constructors use, so a Cortex-M0 image links one backend).
 ///
 /// # Converting the hand-written enums (issue 28, round 2)
 ///
@@ -144,6 +145,21 @@ macro_rules! implementation_enum {
                 }
                 chosen
             };
+
+            /// The implementation a default constructor should run on:
+            /// [`best`]($crate::Implementation::best) where run-time detection may find an
+            /// accelerated one (x86-64, aarch64); elsewhere the constant `PORTABLE`
+            /// (`thumb1` on 32-bit Arm with `asm`, where it is listed first), so that a small
+            /// device's image links that one implementation and not every portable twin.
+            #[allow(dead_code)]
+            #[inline]
+            #[must_use]
+            $vis fn preferred() -> Self {
+                #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+                return <Self as $crate::Implementation>::best();
+                #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+                Self::PORTABLE
+            }
         }
 
         impl $crate::Implementation for $name {

@@ -66,19 +66,6 @@ crate::implementation_enum! {
 }
 
 impl KeccakImpl {
-    /// The implementation [`Sha3_256::new`] and the other hashers' `new` run on:
-    /// [`best`](Implementation::best) where run-time detection may find an accelerated one
-    /// (x86-64, aarch64); elsewhere the target's own portable one (`thumb1` on 32-bit Arm with
-    /// `asm`), a constant, so that a small device's image links that implementation only.
-    #[inline]
-    #[must_use]
-    pub fn preferred() -> Self {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        return <Self as Implementation>::best();
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-        Self::PORTABLE
-    }
-
     /// Keccak-f\[1600\] (FIPS 202 §3.3, 24 rounds of Keccak-p) on a state of 25 lanes, lane
     /// `x + 5y` holding the bits of column `x`, row `y`, bit `z` of the lane at bit `z`
     /// (so the byte string of §3.1 is the lanes in little-endian order).
