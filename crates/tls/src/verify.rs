@@ -1,13 +1,13 @@
 //! Certificate and signature verification: `rustls-webpki` walks the chain, and the
-//! signatures it meets are checked by Halite's own [`SignatureVerificationAlgorithm`]
-//! implementations — Ed25519 and ECDSA P-256/P-384 from `core-ec`, RSA PKCS#1 v1.5 and PSS
-//! from `core-rsa`, for rsaEncryption and RSASSA-PSS keys, and with the `mldsa` feature
-//! ML-DSA-44/65/87 from `core-lattice` — so no other crypto library sits underneath. `rustls-webpki` 0.103 has no verifiers for RSASSA-PSS keys (its PSS ones are
-//! for rsaEncryption keys only), so ours name those keys' algorithm identifiers themselves.
+//! signatures it meets are checked by the verifiers of `webpki-halite` (re-exported here), which
+//! `rustls-halite` shares — Ed25519 and ECDSA P-256/P-384 from `core-ec`, RSA PKCS#1 v1.5 and PSS
+//! from `core-rsa`, for rsaEncryption and RSASSA-PSS keys (2048 to 8192 bits), and with the
+//! `mldsa` feature ML-DSA-44/65/87 from `core-lattice` — so no other crypto library sits
+//! underneath. This module chooses which of them TLS offers and accepts.
 
 use pki_types::{
     AlgorithmIdentifier, CertificateDer, InvalidSignature, ServerName,
-    SignatureVerificationAlgorithm, TrustAnchor, UnixTime, alg_id,
+    SignatureVerificationAlgorithm, TrustAnchor, UnixTime,
 };
 
 use crate::der;
@@ -15,309 +15,16 @@ use crate::error::{CertificateError, Error, PeerMisbehaved};
 use crate::key_schedule::HashAlg;
 use crate::msgs::{ProtocolVersion, SignatureScheme};
 
-/// Ed25519 signatures (RFC 8410 keys) checked with `core_ec::ed25519`.
-#[derive(Debug)]
-pub struct Ed25519Verify;
-
-impl SignatureVerificationAlgorithm for Ed25519Verify {
-    fn verify_signature(
-        &self,
-        public_key: &[u8],
-        message: &[u8],
-        signature: &[u8],
-    ) -> Result<(), InvalidSignature> {
-        let key =
-            core_ec::ed25519::VerifyingKey::from_slice(public_key).map_err(|_| InvalidSignature)?;
-        let sig =
-            core_ec::ed25519::Signature::from_slice(signature).map_err(|_| InvalidSignature)?;
-        key.verify(message, &sig).map_err(|_| InvalidSignature)
-    }
-
-    fn public_key_alg_id(&self) -> AlgorithmIdentifier {
-        alg_id::ED25519
-    }
-
-    fn signature_alg_id(&self) -> AlgorithmIdentifier {
-        alg_id::ED25519
-    }
-}
-
-/// The Ed25519 verifier.
-pub static ED25519: &dyn SignatureVerificationAlgorithm = &Ed25519Verify;
-
-/// The NIST curve of an ECDSA key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Curve {
-    /// P-256 (secp256r1).
-    P256,
-    /// P-384 (secp384r1).
-    P384,
-}
-
-/// Refuses a hash no TLS signature scheme signs with (RFC 8446 §4.2.3: SHA-256, SHA-384 and
-/// SHA-512 only).
-fn tls_signature_hash(hash: HashAlg) -> Result<HashAlg, InvalidSignature> {
-    match hash {
-        HashAlg::Sha256 | HashAlg::Sha384 | HashAlg::Sha512 => Ok(hash),
-        _ => Err(InvalidSignature),
-    }
-}
-
-/// The AlgorithmIdentifier of a verifier whose hash no TLS signature scheme uses: empty, so
-/// it matches no certificate's (and its `verify_signature` refuses).
-const NO_ALG_ID: AlgorithmIdentifier = AlgorithmIdentifier::from_slice(&[]);
-
-/// ECDSA with DER signatures (RFC 5480 keys, RFC 5758 signatures) checked with `core_ec`.
-#[derive(Debug)]
-pub struct EcdsaVerify {
-    /// The key's curve.
-    pub curve: Curve,
-    /// The hash signed.
-    pub hash: HashAlg,
-}
-
-impl SignatureVerificationAlgorithm for EcdsaVerify {
-    fn verify_signature(
-        &self,
-        public_key: &[u8],
-        message: &[u8],
-        signature: &[u8],
-    ) -> Result<(), InvalidSignature> {
-        let digest = tls_signature_hash(self.hash)?.digest(message);
-        let digest = digest.as_ref();
-        match self.curve {
-            Curve::P256 => {
-                let key = core_ec::p256::PublicKey::from_sec1_bytes(public_key)
-                    .map_err(|_| InvalidSignature)?;
-                let sig =
-                    core_ec::p256::Signature::from_der(signature).map_err(|_| InvalidSignature)?;
-                key.verify_prehash(digest, &sig).map_err(|_| InvalidSignature)
-            }
-            Curve::P384 => {
-                let key = core_ec::p384::PublicKey::from_sec1_bytes(public_key)
-                    .map_err(|_| InvalidSignature)?;
-                let sig =
-                    core_ec::p384::Signature::from_der(signature).map_err(|_| InvalidSignature)?;
-                key.verify_prehash(digest, &sig).map_err(|_| InvalidSignature)
-            }
-        }
-    }
-
-    fn public_key_alg_id(&self) -> AlgorithmIdentifier {
-        match self.curve {
-            Curve::P256 => alg_id::ECDSA_P256,
-            Curve::P384 => alg_id::ECDSA_P384,
-        }
-    }
-
-    fn signature_alg_id(&self) -> AlgorithmIdentifier {
-        match self.hash {
-            HashAlg::Sha256 => alg_id::ECDSA_SHA256,
-            HashAlg::Sha384 => alg_id::ECDSA_SHA384,
-            HashAlg::Sha512 => alg_id::ECDSA_SHA512,
-            _ => NO_ALG_ID,
-        }
-    }
-}
-
-/// An ML-DSA parameter set (FIPS 204 Table 1).
+pub use webpki_halite::{
+    Curve, ECDSA_P256_SHA256, ECDSA_P256_SHA384, ECDSA_P256_SHA512, ECDSA_P384_SHA256,
+    ECDSA_P384_SHA384, ECDSA_P384_SHA512, ED25519, EcdsaVerify, Ed25519Verify, MAX_RSA_BITS,
+    MIN_RSA_BITS, RSA_PKCS1_SHA256, RSA_PKCS1_SHA384, RSA_PKCS1_SHA512, RSA_PSS_KEY_SHA256,
+    RSA_PSS_KEY_SHA256_ONLY, RSA_PSS_KEY_SHA384, RSA_PSS_KEY_SHA384_ONLY, RSA_PSS_KEY_SHA512,
+    RSA_PSS_KEY_SHA512_ONLY, RSA_PSS_SHA256, RSA_PSS_SHA384, RSA_PSS_SHA512, RSASSA_PSS_KEY,
+    RsaKeyAlg, RsaPadding, RsaVerify,
+};
 #[cfg(feature = "mldsa")]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MlDsaLevel {
-    /// ML-DSA-44.
-    MlDsa44,
-    /// ML-DSA-65.
-    MlDsa65,
-    /// ML-DSA-87.
-    MlDsa87,
-}
-
-/// Pure ML-DSA signatures with the empty context, as both certificates (RFC 9881 §3) and
-/// TLS 1.3's CertificateVerify (draft-ietf-tls-mldsa) make them, checked with
-/// `core_lattice`. The key is the raw public key of the `SubjectPublicKeyInfo`.
-#[cfg(feature = "mldsa")]
-#[derive(Debug)]
-pub struct MlDsaVerify {
-    /// The parameter set of key and signature.
-    pub level: MlDsaLevel,
-}
-
-#[cfg(feature = "mldsa")]
-impl SignatureVerificationAlgorithm for MlDsaVerify {
-    fn verify_signature(
-        &self,
-        public_key: &[u8],
-        message: &[u8],
-        signature: &[u8],
-    ) -> Result<(), InvalidSignature> {
-        use core_lattice::{mldsa44, mldsa65, mldsa87};
-        match self.level {
-            MlDsaLevel::MlDsa44 => mldsa44::VerifyingKey::from_bytes(public_key)
-                .and_then(|k| k.verify(message, &[], &mldsa44::Signature::from_bytes(signature)?)),
-            MlDsaLevel::MlDsa65 => mldsa65::VerifyingKey::from_bytes(public_key)
-                .and_then(|k| k.verify(message, &[], &mldsa65::Signature::from_bytes(signature)?)),
-            MlDsaLevel::MlDsa87 => mldsa87::VerifyingKey::from_bytes(public_key)
-                .and_then(|k| k.verify(message, &[], &mldsa87::Signature::from_bytes(signature)?)),
-        }
-        .map_err(|_| InvalidSignature)
-    }
-
-    fn public_key_alg_id(&self) -> AlgorithmIdentifier {
-        match self.level {
-            MlDsaLevel::MlDsa44 => alg_id::ML_DSA_44,
-            MlDsaLevel::MlDsa65 => alg_id::ML_DSA_65,
-            MlDsaLevel::MlDsa87 => alg_id::ML_DSA_87,
-        }
-    }
-
-    fn signature_alg_id(&self) -> AlgorithmIdentifier {
-        self.public_key_alg_id()
-    }
-}
-
-/// ML-DSA-44.
-#[cfg(feature = "mldsa")]
-pub static ML_DSA_44: &dyn SignatureVerificationAlgorithm =
-    &MlDsaVerify { level: MlDsaLevel::MlDsa44 };
-/// ML-DSA-65.
-#[cfg(feature = "mldsa")]
-pub static ML_DSA_65: &dyn SignatureVerificationAlgorithm =
-    &MlDsaVerify { level: MlDsaLevel::MlDsa65 };
-/// ML-DSA-87.
-#[cfg(feature = "mldsa")]
-pub static ML_DSA_87: &dyn SignatureVerificationAlgorithm =
-    &MlDsaVerify { level: MlDsaLevel::MlDsa87 };
-
-/// The smallest RSA modulus accepted, in bits (as rustls and the CA/Browser Forum require).
-pub const MIN_RSA_BITS: usize = 2048;
-
-/// The algorithm of the RSA keys a verifier takes, as their SubjectPublicKeyInfo names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RsaKeyAlg {
-    /// rsaEncryption: any RSA signature (RFC 8017).
-    RsaEncryption,
-    /// id-RSASSA-PSS without parameters: PSS signatures with any hash (RFC 4055 §3.1).
-    Pss,
-    /// id-RSASSA-PSS with parameters restricting the key to the verifier's hash, MGF1 over it
-    /// and a salt as long as it (the encoding `rustls-pki-types` names for the signature
-    /// algorithm, with NULL hash parameters, as OpenSSL and Java write it).
-    PssRestricted,
-}
-
-/// RSA signatures (PKCS#1 `RSAPublicKey` keys) checked with `core_rsa`: PKCS#1 v1.5, or PSS
-/// with MGF1 over the same hash and a salt as long as the hash (RFC 8446 §4.2.3, RFC 4055).
-#[derive(Debug)]
-pub struct RsaVerify {
-    /// The hash signed.
-    pub hash: HashAlg,
-    /// PSS rather than PKCS#1 v1.5.
-    pub pss: bool,
-    /// The keys taken: an RSASSA-PSS key only ever verifies PSS (RFC 4055 §1.2).
-    pub key: RsaKeyAlg,
-}
-
-/// The AlgorithmIdentifier (contents) of an RSASSA-PSS key without parameters: the OID
-/// 1.2.840.113549.1.1.10 alone.
-pub const RSASSA_PSS_KEY: AlgorithmIdentifier = AlgorithmIdentifier::from_slice(&[
-    0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a,
-]);
-
-impl SignatureVerificationAlgorithm for RsaVerify {
-    fn verify_signature(
-        &self,
-        public_key: &[u8],
-        message: &[u8],
-        signature: &[u8],
-    ) -> Result<(), InvalidSignature> {
-        let key = core_rsa::PublicKey::from_pkcs1_der(public_key).map_err(|_| InvalidSignature)?;
-        if key.bits() < MIN_RSA_BITS {
-            return Err(InvalidSignature);
-        }
-        let hash = tls_signature_hash(self.hash)?;
-        if self.pss {
-            let pss = core_rsa::Pss::with_salt_len(hash, hash.output_len());
-            key.verify_pss(pss, message, signature)
-        } else {
-            key.verify_pkcs1v15(hash, message, signature)
-        }
-        .map_err(|_| InvalidSignature)
-    }
-
-    fn public_key_alg_id(&self) -> AlgorithmIdentifier {
-        match self.key {
-            RsaKeyAlg::RsaEncryption => alg_id::RSA_ENCRYPTION,
-            RsaKeyAlg::Pss => RSASSA_PSS_KEY,
-            RsaKeyAlg::PssRestricted => self.signature_alg_id(),
-        }
-    }
-
-    fn signature_alg_id(&self) -> AlgorithmIdentifier {
-        match (self.pss, self.hash) {
-            (false, HashAlg::Sha256) => alg_id::RSA_PKCS1_SHA256,
-            (false, HashAlg::Sha384) => alg_id::RSA_PKCS1_SHA384,
-            (false, HashAlg::Sha512) => alg_id::RSA_PKCS1_SHA512,
-            (true, HashAlg::Sha256) => alg_id::RSA_PSS_SHA256,
-            (true, HashAlg::Sha384) => alg_id::RSA_PSS_SHA384,
-            (true, HashAlg::Sha512) => alg_id::RSA_PSS_SHA512,
-            _ => NO_ALG_ID,
-        }
-    }
-}
-
-/// ECDSA P-256 with SHA-256.
-pub static ECDSA_P256_SHA256: &dyn SignatureVerificationAlgorithm =
-    &EcdsaVerify { curve: Curve::P256, hash: HashAlg::Sha256 };
-/// ECDSA P-256 with SHA-384 (certificates only).
-pub static ECDSA_P256_SHA384: &dyn SignatureVerificationAlgorithm =
-    &EcdsaVerify { curve: Curve::P256, hash: HashAlg::Sha384 };
-/// ECDSA P-384 with SHA-256 (certificates only).
-pub static ECDSA_P384_SHA256: &dyn SignatureVerificationAlgorithm =
-    &EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha256 };
-/// ECDSA P-384 with SHA-384.
-pub static ECDSA_P384_SHA384: &dyn SignatureVerificationAlgorithm =
-    &EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha384 };
-/// ECDSA P-256 with SHA-512 (TLS 1.2 `ecdsa_secp521r1_sha512`, read as "ECDSA with SHA-512").
-pub static ECDSA_P256_SHA512: &dyn SignatureVerificationAlgorithm =
-    &EcdsaVerify { curve: Curve::P256, hash: HashAlg::Sha512 };
-/// ECDSA P-384 with SHA-512 (TLS 1.2 `ecdsa_secp521r1_sha512`, read as "ECDSA with SHA-512").
-pub static ECDSA_P384_SHA512: &dyn SignatureVerificationAlgorithm =
-    &EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha512 };
-/// RSA PKCS#1 v1.5 with SHA-256 (certificates only in TLS 1.3).
-pub static RSA_PKCS1_SHA256: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: HashAlg::Sha256, pss: false, key: RsaKeyAlg::RsaEncryption };
-/// RSA PKCS#1 v1.5 with SHA-384 (certificates only in TLS 1.3).
-pub static RSA_PKCS1_SHA384: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: HashAlg::Sha384, pss: false, key: RsaKeyAlg::RsaEncryption };
-/// RSA PKCS#1 v1.5 with SHA-512 (certificates only in TLS 1.3).
-pub static RSA_PKCS1_SHA512: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: HashAlg::Sha512, pss: false, key: RsaKeyAlg::RsaEncryption };
-/// RSA-PSS with SHA-256.
-pub static RSA_PSS_SHA256: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: HashAlg::Sha256, pss: true, key: RsaKeyAlg::RsaEncryption };
-/// RSA-PSS with SHA-384.
-pub static RSA_PSS_SHA384: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: HashAlg::Sha384, pss: true, key: RsaKeyAlg::RsaEncryption };
-/// RSA-PSS with SHA-512.
-pub static RSA_PSS_SHA512: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: HashAlg::Sha512, pss: true, key: RsaKeyAlg::RsaEncryption };
-/// RSA-PSS with SHA-256 by an RSASSA-PSS key without parameters.
-pub static RSA_PSS_KEY_SHA256: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: HashAlg::Sha256, pss: true, key: RsaKeyAlg::Pss };
-/// RSA-PSS with SHA-384 by an RSASSA-PSS key without parameters.
-pub static RSA_PSS_KEY_SHA384: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: HashAlg::Sha384, pss: true, key: RsaKeyAlg::Pss };
-/// RSA-PSS with SHA-512 by an RSASSA-PSS key without parameters.
-pub static RSA_PSS_KEY_SHA512: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: HashAlg::Sha512, pss: true, key: RsaKeyAlg::Pss };
-/// RSA-PSS with SHA-256 by an RSASSA-PSS key restricted to SHA-256.
-pub static RSA_PSS_KEY_SHA256_ONLY: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: HashAlg::Sha256, pss: true, key: RsaKeyAlg::PssRestricted };
-/// RSA-PSS with SHA-384 by an RSASSA-PSS key restricted to SHA-384.
-pub static RSA_PSS_KEY_SHA384_ONLY: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: HashAlg::Sha384, pss: true, key: RsaKeyAlg::PssRestricted };
-/// RSA-PSS with SHA-512 by an RSASSA-PSS key restricted to SHA-512.
-pub static RSA_PSS_KEY_SHA512_ONLY: &dyn SignatureVerificationAlgorithm =
-    &RsaVerify { hash: HashAlg::Sha512, pss: true, key: RsaKeyAlg::PssRestricted };
+pub use webpki_halite::{ML_DSA_44, ML_DSA_65, ML_DSA_87, MlDsaLevel, MlDsaVerify};
 
 /// Every certificate signature algorithm Halite can check.
 pub static SUPPORTED_CERT_SIG_ALGS: &[&dyn SignatureVerificationAlgorithm] = &[
@@ -844,43 +551,8 @@ impl SignatureVerificationAlgorithm for Prehashed {
         signature: &[u8],
     ) -> Result<(), InvalidSignature> {
         match self {
-            Self::Ecdsa(v) => {
-                // ECDSA would take any length (truncating or padding): require the scheme's.
-                if digest.len() != tls_signature_hash(v.hash)?.output_len() {
-                    return Err(InvalidSignature);
-                }
-                match v.curve {
-                    Curve::P256 => {
-                        let key = core_ec::p256::PublicKey::from_sec1_bytes(public_key)
-                            .map_err(|_| InvalidSignature)?;
-                        let sig = core_ec::p256::Signature::from_der(signature)
-                            .map_err(|_| InvalidSignature)?;
-                        key.verify_prehash(digest, &sig).map_err(|_| InvalidSignature)
-                    }
-                    Curve::P384 => {
-                        let key = core_ec::p384::PublicKey::from_sec1_bytes(public_key)
-                            .map_err(|_| InvalidSignature)?;
-                        let sig = core_ec::p384::Signature::from_der(signature)
-                            .map_err(|_| InvalidSignature)?;
-                        key.verify_prehash(digest, &sig).map_err(|_| InvalidSignature)
-                    }
-                }
-            }
-            Self::Rsa(v) => {
-                let key = core_rsa::PublicKey::from_pkcs1_der(public_key)
-                    .map_err(|_| InvalidSignature)?;
-                if key.bits() < MIN_RSA_BITS {
-                    return Err(InvalidSignature);
-                }
-                let hash = tls_signature_hash(v.hash)?;
-                if v.pss {
-                    let pss = core_rsa::Pss::with_salt_len(hash, hash.output_len());
-                    key.verify_pss_prehash(pss, digest, signature)
-                } else {
-                    key.verify_pkcs1v15_prehash(hash, digest, signature)
-                }
-                .map_err(|_| InvalidSignature)
-            }
+            Self::Ecdsa(v) => v.verify_prehash(public_key, digest, signature),
+            Self::Rsa(v) => v.verify_prehash(public_key, digest, signature),
         }
     }
 
@@ -901,7 +573,8 @@ impl SignatureVerificationAlgorithm for Prehashed {
 
 /// An RSA digest verifier for rsaEncryption keys.
 const fn rsa_digest(hash: HashAlg, pss: bool) -> Prehashed {
-    Prehashed::Rsa(RsaVerify { hash, pss, key: RsaKeyAlg::RsaEncryption })
+    let padding = if pss { RsaPadding::Pss } else { RsaPadding::Pkcs1 };
+    Prehashed::Rsa(RsaVerify { hash, padding, key: RsaKeyAlg::RsaEncryption })
 }
 
 /// The digest verifiers of each scheme of [`TLS12_DIGEST_SCHEMES`], one per key type it can
