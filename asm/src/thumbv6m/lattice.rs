@@ -37,6 +37,59 @@ const QINV: u32 = {
     x
 };
 
+/// Plantard's product of the 32-bit value in `$r` with the constant `c'` in `$c` (q in `$q`):
+/// `$r·c·(−2^−32) mod q` in `−q/2..q/2`, into `$r`.
+macro_rules! plantard {
+    ($r:literal, $c:literal, $q:literal) => {
+        concat!(
+            "muls ", $r, ", ", $c, ", ", $r, "\n", "asrs ", $r, ", ", $r, ", #16\n", "adds ", $r,
+            ", #8\n", "muls ", $r, ", ", $q, ", ", $r, "\n", "asrs ", $r, ", ", $r, ", #16\n",
+        )
+    };
+}
+
+/// The loops of one NTT layer over `$p` (`&mut [i16; 256]`): blocks of `2·$off` bytes, each
+/// with the twiddle `c' = zetas[k]·q^−1` in r4 (the halfword at r0 after `$step`, which moves
+/// r0 by one halfword) and running `$butterfly` for r3 over its first half (`b` at r3 + r2 =
+/// r3 + `$off`; r0 and r1 scratch, q in r5). r8 keeps the twiddle pointer (from `$zetas`), r9
+/// q^−1, r10 the block's middle, r12 the end of `$p`.
+macro_rules! layer {
+    ($p:expr, $off:expr, $zetas:expr, [$($step:literal),+], $butterfly:expr) => {
+        core::arch::asm!(
+            "mov r8, r0",
+            "mov r9, r1",
+            "mov r12, r4",
+            "2:",
+            "mov r0, r8",
+            $($step,)+
+            "mov r8, r0",
+            "mov r0, r9",
+            "muls r4, r0, r4",
+            "adds r0, r3, r2",
+            "mov r10, r0",
+            "3:",
+            $butterfly,
+            "adds r3, #2",
+            "cmp r3, r10",
+            "bne 3b",
+            "adds r3, r3, r2",
+            "cmp r3, r12",
+            "bne 2b",
+            inout("r0") $zetas => _,
+            inout("r1") QINV => _,
+            in("r2") $off,
+            inout("r3") $p.as_mut_ptr() => _,
+            inout("r4") $p.as_mut_ptr().wrapping_add(256) => _,
+            in("r5") Q,
+            out("r8") _,
+            out("r9") _,
+            out("r10") _,
+            out("r12") _,
+            options(nostack),
+        )
+    };
+}
+
 /// One Cooley–Tukey layer of the NTT (FIPS 203 Algorithm 9's inner loops) on `p`: blocks of
 /// `2·len` coefficients, `len` = 128, 64, … 2 for `layer` = 0 … 6, the block `k` of the layer
 /// taking the twiddle constant `zetas[2^layer + k]`; each butterfly is `t = c·b` (Plantard),
@@ -50,57 +103,28 @@ pub fn ntt_layer(p: &mut [i16; 256], zetas: &[u16; 128], layer: u32) {
     }
     let blocks = 1usize << layer;
     let off = 256usize >> layer; // bytes from a to b: len coefficients
-    // SAFETY: the loop writes only `p`: r3 runs from `p` to its end (r12 = p + 512, from r4) over
-    // `blocks` blocks of `2·off` bytes (blocks · 2·off = 512), touching the halfwords at r3 and
-    // r3 + off below each block's middle (r10). The twiddles read are `zetas[blocks..2·blocks]`
-    // (r8, from r0 = `zetas + blocks`, one halfword a block), inside the 128 entries as `blocks ≤ 64`.
-    // r6 and r7 are not touched; every other register written is declared; no stack use.
+    // SAFETY: the loop writes only `p`: r3 runs from `p` to its end (r12 = p + 512) over
+    // `blocks` blocks of `2·off` bytes (blocks · 2·off = 512), touching the halfwords at r3
+    // and r3 + off below each block's middle (r10). The twiddles read are
+    // `zetas[blocks..2·blocks]` (from r0 = `zetas + blocks`, one halfword a block, then
+    // stepping up), inside the 128 entries as `blocks ≤ 64`. r6 and r7 are not touched; every
+    // other register written is declared; no stack use.
     unsafe {
-        core::arch::asm!(
-            // High registers: r8 the twiddle pointer, r9 q^−1, r12 the end of `p`.
-            "mov r8, r0",
-            "mov r9, r1",
-            "mov r12, r4",
-            "2:",
-            // c' = zetas[k]·q^−1 into r4; the block's middle into r10.
-            "mov r0, r8",
-            "ldrh r4, [r0]",
-            "adds r0, #2",
-            "mov r8, r0",
-            "mov r0, r9",
-            "muls r4, r0, r4",
-            "adds r0, r3, r2",
-            "mov r10, r0",
-            "3:",
-            "ldrsh r1, [r3, r2]",
-            "muls r1, r4, r1",
-            "asrs r1, r1, #16",
-            "adds r1, #8",
-            "muls r1, r5, r1",
-            "asrs r1, r1, #16",
-            "ldrh r0, [r3]",
-            "adds r0, r0, r1",
-            "strh r0, [r3]",
-            "lsls r1, r1, #1",
-            "subs r0, r0, r1",
-            "strh r0, [r3, r2]",
-            "adds r3, #2",
-            "cmp r3, r10",
-            "bne 3b",
-            "adds r3, r3, r2",
-            "cmp r3, r12",
-            "bne 2b",
-            inout("r0") zetas.as_ptr().wrapping_add(blocks) => _,
-            inout("r1") QINV => _,
-            in("r2") off,
-            inout("r3") p.as_mut_ptr() => _,
-            inout("r4") p.as_mut_ptr().wrapping_add(256) => _,
-            in("r5") Q,
-            out("r8") _,
-            out("r9") _,
-            out("r10") _,
-            out("r12") _,
-            options(nostack),
+        layer!(
+            p,
+            off,
+            zetas.as_ptr().wrapping_add(blocks),
+            ["ldrh r4, [r0]", "adds r0, #2"],
+            concat!(
+                "ldrsh r1, [r3, r2]\n",
+                plantard!("r1", "r4", "r5"),
+                "ldrh r0, [r3]\n",
+                "adds r0, r0, r1\n",
+                "strh r0, [r3]\n",
+                "lsls r1, r1, #1\n",
+                "subs r0, r0, r1\n",
+                "strh r0, [r3, r2]\n",
+            )
         );
     }
 }
@@ -120,55 +144,26 @@ pub fn inv_ntt_layer(p: &mut [i16; 256], zetas: &[u16; 128], layer: u32) {
     let blocks = 1usize << layer;
     let off = 256usize >> layer;
     // SAFETY: as in `ntt_layer`, the loop writes only `p` (r3 from `p` to r12 = p + 512 in
-    // `blocks` blocks of `2·off` bytes). r8 starts at `zetas + 2·blocks` and steps down one
+    // `blocks` blocks of `2·off` bytes). r0 starts at `zetas + 2·blocks` and steps down one
     // halfword before each block's load, reading `zetas[blocks..2·blocks]` (2·blocks ≤ 128).
     // r6 and r7 are not touched; every other register written is declared; no stack use.
     unsafe {
-        core::arch::asm!(
-            // High registers: r8 the twiddle pointer, r9 q^−1, r12 the end of `p`.
-            "mov r8, r0",
-            "mov r9, r1",
-            "mov r12, r4",
-            "2:",
-            "mov r0, r8",
-            "subs r0, #2",
-            "ldrh r4, [r0]",
-            "mov r8, r0",
-            "mov r0, r9",
-            "muls r4, r0, r4",
-            "adds r0, r3, r2",
-            "mov r10, r0",
-            "3:",
-            "ldrh r0, [r3]",
-            "ldrh r1, [r3, r2]",
-            "adds r0, r0, r1",
-            "strh r0, [r3]",
-            "lsls r1, r1, #1",
-            "subs r1, r1, r0",
-            "sxth r1, r1",
-            "muls r1, r4, r1",
-            "asrs r1, r1, #16",
-            "adds r1, #8",
-            "muls r1, r5, r1",
-            "asrs r1, r1, #16",
-            "strh r1, [r3, r2]",
-            "adds r3, #2",
-            "cmp r3, r10",
-            "bne 3b",
-            "adds r3, r3, r2",
-            "cmp r3, r12",
-            "bne 2b",
-            inout("r0") zetas.as_ptr().wrapping_add(2 * blocks) => _,
-            inout("r1") QINV => _,
-            in("r2") off,
-            inout("r3") p.as_mut_ptr() => _,
-            inout("r4") p.as_mut_ptr().wrapping_add(256) => _,
-            in("r5") Q,
-            out("r8") _,
-            out("r9") _,
-            out("r10") _,
-            out("r12") _,
-            options(nostack),
+        layer!(
+            p,
+            off,
+            zetas.as_ptr().wrapping_add(2 * blocks),
+            ["subs r0, #2", "ldrh r4, [r0]"],
+            concat!(
+                "ldrh r0, [r3]\n",
+                "ldrh r1, [r3, r2]\n",
+                "adds r0, r0, r1\n",
+                "strh r0, [r3]\n",
+                "lsls r1, r1, #1\n",
+                "subs r1, r1, r0\n",
+                "sxth r1, r1\n",
+                plantard!("r1", "r4", "r5"),
+                "strh r1, [r3, r2]\n",
+            )
         );
     }
 }
@@ -187,11 +182,7 @@ pub fn mul_const(p: &mut [i16; 256], c: u16) {
             "2:",
             "ldrh r4, [r0]",
             "sxth r4, r4",
-            "muls r4, r2, r4",
-            "asrs r4, r4, #16",
-            "adds r4, #8",
-            "muls r4, r3, r4",
-            "asrs r4, r4, #16",
+            plantard!("r4", "r2", "r3"),
             "strh r4, [r0]",
             "adds r0, #2",
             "cmp r0, r1",
@@ -233,15 +224,15 @@ macro_rules! basemul_pair {
             "sxth r4, r4\n",
             "mov r0, r3\n",
             "muls r0, r4, r0\n",
-            reduce!("r0"),
+            plantard!("r0", "r5", "r6"),
             "muls r0, r7, r0\n",
             "muls r4, r1, r4\n",
             "muls r1, r2, r1\n",
             "adds r0, r0, r1\n",
             "muls r3, r2, r3\n",
             "adds r4, r4, r3\n",
-            reduce!("r0"),
-            reduce!("r4"),
+            plantard!("r0", "r5", "r6"),
+            plantard!("r4", "r5", "r6"),
             "mov r1, r10\n",
             "ldrh r2, [r1, #",
             $o,
@@ -257,17 +248,6 @@ macro_rules! basemul_pair {
             "strh r4, [r1, #",
             $o2,
             "]\n",
-        )
-    };
-}
-
-/// Plantard's reduction of the 32-bit value in `$r`, q^−1 in r5 and q in r6: `$r·(−2^−32)
-/// mod q` in `−q/2..q/2`.
-macro_rules! reduce {
-    ($r:literal) => {
-        concat!(
-            "muls ", $r, ", r5, ", $r, "\n", "asrs ", $r, ", ", $r, ", #16\n", "adds ", $r,
-            ", #8\n", "muls ", $r, ", r6, ", $r, "\n", "asrs ", $r, ", ", $r, ", #16\n",
         )
     };
 }
