@@ -272,6 +272,27 @@ const ALLOWED: &[Allowed] = &[
         1,
         "the loop over pairs of rounds (round-constant pointer against its end)",
     ),
+    // ML-KEM's ring arithmetic in Thumb-1 assembly (core-asm's `thumbv6m/lattice.rs`).
+    a(
+        "core_asm::thumbv6m::lattice::ntt_layer",
+        3,
+        "the (public) layer number's range, the butterfly and block loops (pointers against ends)",
+    ),
+    a(
+        "core_asm::thumbv6m::lattice::inv_ntt_layer",
+        3,
+        "the (public) layer number's range, the butterfly and block loops (pointers against ends)",
+    ),
+    a(
+        "core_asm::thumbv6m::lattice::mul_const",
+        1,
+        "the coefficient loop (pointer against its end)",
+    ),
+    a(
+        "core_asm::thumbv6m::lattice::basemul_acc",
+        1,
+        "the loop over pairs (pointer against its end)",
+    ),
     // core-rsa (the 15-bit engine's carries and borrows pass through a value barrier).
     // One more each since the exponentiation's products may skip the final subtraction: the
     // branch tests that public flag (`reduce`), before `reduce_once`.

@@ -4,4 +4,5 @@
 pub mod aead;
 pub mod ec;
 pub mod hash;
+pub mod lattice;
 pub mod rsa;

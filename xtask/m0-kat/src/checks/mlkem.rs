@@ -1,7 +1,7 @@
 //! Checks for `core-lattice` on the firmware: ML-KEM-768 key generation from fixed seeds `d`
 //! and `z`, encapsulation from a fixed `m`, decapsulation of that ciphertext and of a
-//! modified one (implicit rejection), on the implementation a key picks (`portable` on the
-//! Cortex-M0). Keys and ciphertexts are checked by their SHA3-256 digests, which keeps more
+//! modified one (implicit rejection), on every implementation the firmware has (`thumb1`, the
+//! default, and `portable`: the same known answers for both). Keys and ciphertexts are checked by their SHA3-256 digests, which keeps more
 //! than 6 KB of expected bytes out of the flash; the host test below recomputes every
 //! digest and shared key from RustCrypto's `ml-kem`, so the constants are independent of the
 //! code under test.
@@ -10,6 +10,7 @@ use core_hash::Sha3_256;
 use core_lattice::mlkem768::{
     CIPHERTEXT_LEN, Ciphertext, DecapsulationKey, ENCAPSULATION_KEY_LEN, EncapsulationKey,
 };
+use core_lattice::{Implementation, MlKemImpl};
 use hex_literal::hex;
 
 use super::{Check, ensure};
@@ -49,8 +50,11 @@ const K_REJECTED: [u8; 32] =
 /// ML-KEM.KeyGen_internal(D, Z): both keys by digest (the encapsulation key is the middle
 /// of the decapsulation key), and the encapsulation key passes the §7.2 modulus check.
 fn keygen() -> Result<(), &'static str> {
-    let dk = DecapsulationKey::from_seed(&D, &Z);
-    check_keys(dk.as_bytes())
+    for imp in MlKemImpl::available() {
+        let dk = DecapsulationKey::from_seed_with_impl(&D, &Z, imp);
+        check_keys(dk.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// Where the encapsulation key starts in the decapsulation key: after ŝ (384·k bytes).
@@ -68,8 +72,11 @@ fn check_keys(dk: &[u8]) -> Result<(), &'static str> {
 /// ML-KEM.Encaps_internal(ek, M) to the key of `D`, `Z`: the ciphertext by digest and the
 /// shared key.
 fn encaps() -> Result<(), &'static str> {
-    let dk = DecapsulationKey::from_seed(&D, &Z);
-    encaps_to(&dk)
+    for imp in MlKemImpl::available() {
+        let dk = DecapsulationKey::from_seed_with_impl(&D, &Z, imp);
+        encaps_to(&dk)?;
+    }
+    Ok(())
 }
 
 /// [`encaps`] once the key is made.
@@ -92,16 +99,22 @@ fn ciphertext_to(dk: &DecapsulationKey, flip: bool) -> Result<Ciphertext, &'stat
 
 /// ML-KEM.Decaps of the ciphertext of `M`: its shared key.
 fn decaps() -> Result<(), &'static str> {
-    let dk = DecapsulationKey::from_seed(&D, &Z);
-    let ct = ciphertext_to(&dk, false)?;
-    ensure(dk.decapsulate(&ct).as_bytes() == &K, "wrong shared key")
+    for imp in MlKemImpl::available() {
+        let dk = DecapsulationKey::from_seed_with_impl(&D, &Z, imp);
+        let ct = ciphertext_to(&dk, false)?;
+        ensure(dk.decapsulate(&ct).as_bytes() == &K, "wrong shared key")?;
+    }
+    Ok(())
 }
 
 /// ML-KEM.Decaps of that ciphertext with one bit flipped: J(z ‖ c), not the shared key.
 fn decaps_rejection() -> Result<(), &'static str> {
-    let dk = DecapsulationKey::from_seed(&D, &Z);
-    let ct = ciphertext_to(&dk, true)?;
-    ensure(dk.decapsulate(&ct).as_bytes() == &K_REJECTED, "wrong implicit-rejection key")
+    for imp in MlKemImpl::available() {
+        let dk = DecapsulationKey::from_seed_with_impl(&D, &Z, imp);
+        let ct = ciphertext_to(&dk, true)?;
+        ensure(dk.decapsulate(&ct).as_bytes() == &K_REJECTED, "wrong implicit-rejection key")?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
