@@ -33,7 +33,7 @@ use zeroize::Zeroize;
 
 use crate::curve25519::scalar::{is_canonical_vartime, mul_add, reduce_wide};
 use crate::curve25519::{Point, with_mul_base};
-use crate::{Error, Implementation, RandomSource};
+use crate::{Error, RandomSource};
 
 pub use crate::curve25519::FieldImpl;
 
@@ -110,7 +110,7 @@ pub struct SigningKey {
 impl SigningKey {
     /// The key for this seed, on the best field implementation.
     pub fn from_seed(seed: &[u8; 32]) -> Self {
-        Self::from_seed_with_impl(seed, FieldImpl::best())
+        Self::from_seed_with_impl(seed, FieldImpl::preferred())
     }
 
     /// The key for this seed, computing with the given field implementation.
@@ -394,7 +394,7 @@ impl VerifyingKey {
     /// small-order point decodes, but no signature verifies under it (see the module notes).
     #[inline]
     pub fn from_bytes(bytes: &[u8; 32]) -> Result<Self, Error> {
-        Self::from_bytes_with_impl(bytes, FieldImpl::best())
+        Self::from_bytes_with_impl(bytes, FieldImpl::preferred())
     }
 
     /// [`VerifyingKey::from_bytes`] on the given field implementation.
@@ -539,6 +539,7 @@ impl fmt::Debug for VerifyingKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Implementation;
     use crate::curve25519::with_field;
 
     /// The list holds eight distinct canonical encodings of small-order points.

@@ -22,7 +22,7 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::curve25519::{ladder, with_field, with_mul_base};
-use crate::{Error, Implementation, RandomSource};
+use crate::{Error, RandomSource};
 
 pub use crate::curve25519::FieldImpl;
 
@@ -49,7 +49,7 @@ fn clamp(scalar: &[u8; 32]) -> [u8; 32] {
 /// the top bit of `u` is ignored and values of `u` from p up are reduced. An all-zero result
 /// (a low-order `u`) is [`Error::ZeroSharedSecret`], as §6.1 allows and TLS requires.
 pub fn x25519(scalar: &[u8; 32], u: &[u8; 32]) -> Result<[u8; 32], Error> {
-    x25519_with_impl(FieldImpl::best(), scalar, u)
+    x25519_with_impl(FieldImpl::preferred(), scalar, u)
 }
 
 /// [`x25519`] on the given field implementation.
@@ -86,7 +86,7 @@ pub struct SecretKey {
 impl SecretKey {
     /// The key with these bytes, on the best field implementation.
     pub fn from_bytes(bytes: [u8; 32]) -> Self {
-        Self { bytes, imp: FieldImpl::best() }
+        Self { bytes, imp: FieldImpl::preferred() }
     }
 
     /// A fresh key from `rng`.
@@ -302,6 +302,7 @@ impl fmt::Debug for SharedSecret {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Implementation;
     use hex_literal::hex;
 
     #[test]
