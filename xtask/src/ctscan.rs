@@ -104,7 +104,7 @@ const ALLOWED: &[Allowed] = &[
     // select became a `bmi` on the mask.
     a("core_asm::thumbv6m::ec::curve25519::mul_karatsuba::mul", 0, ""),
     a("core_asm::thumbv6m::ec::curve25519::mul_karatsuba::mul_to", 0, ""),
-    a("core_asm::thumbv6m::ec::curve25519::square_karatsuba::square_to", 0, ""),
+    a("core_asm::thumbv6m::ec::curve25519::square_karatsuba::square_raw", 0, ""),
     // The same assembly without the fold, for P-256's field.
     a("core_asm::thumbv6m::ec::curve25519::mul_karatsuba::mul_wide", 0, ""),
     a("core_asm::thumbv6m::ec::curve25519::square_karatsuba::square_wide", 0, ""),

@@ -350,6 +350,11 @@ core_cpu::implementation_enum! {
             /// the `asm` feature (Cortex-M0).
             P256Thumb1 => "p256_thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
             /// The generic 15-bit Montgomery arithmetic: the default on other 32-bit targets.
+            /// Left out on 32-bit Arm with `asm`: a key stores its choice, and a stored choice
+            /// of two is opaque to the compiler even when every constructor wrote the constant
+            /// `preferred()`, so this field's P-256 code would be linked beside `p256_thumb1`
+            /// (measured: the P-256 ECDH image 8 628 → 14 664 B of flash). The firmware checks
+            /// compare the two through `__m0_test`.
             Mont15 => "mont15" for 32 if not(all(target_arch = "arm", feature = "asm")),
         }
     }
