@@ -37,7 +37,7 @@ pub const BASEPOINT: [u8; 32] = {
 };
 
 /// The scalar clamped as RFC 7748 §5 says: the low three bits and bit 255 cleared, bit 254 set.
-fn clamp(scalar: &[u8; 32]) -> [u8; 32] {
+pub(crate) fn clamp(scalar: &[u8; 32]) -> [u8; 32] {
     let mut k = *scalar;
     k[0] &= 0xf8;
     k[31] &= 0x7f;

@@ -8,7 +8,7 @@
 //!   fixed-base table and a 16-entry verification table; the default on 32-bit targets.
 //! - `thumb1`: eight 32-bit words, the 512-bit product in Thumb-1 assembly, `portable32`'s
 //!   tables; the default on 32-bit Arm with the `asm` feature (Cortex-M0), where `portable32`
-//!   stays reachable by name.
+//!   is compiled as its Rust twin for the firmware's cross-checks but is not a `FieldImpl`.
 //! - `x86_adx`: four 64-bit limbs, multiplication with MULX/ADCX/ADOX in `asm!`; the default
 //!   on `x86_64` CPUs with BMI2 and ADX that lack AVX-512 IFMA.
 //! - `x86_avx512_ifma`: `x86_adx` with the X25519 ladder, the fixed-base comb and the verification
@@ -48,8 +48,8 @@ core_cpu::implementation_enum! {
     /// A Curve25519 field implementation, used by X25519 and Ed25519. Accelerated variants
     /// carry the CPU-feature tokens that prove they can run.
     ///
-    /// `portable32` exists on every target, `portable64` on 64-bit ones and `thumb1` on
-    /// 32-bit Arm with the `asm` feature; `available()` lists them after the accelerated ones
+    /// `portable64` exists on 64-bit targets, `thumb1` on 32-bit Arm with the `asm` feature
+    /// and `portable32` everywhere else; `available()` lists them after the accelerated ones
     /// this CPU has, the one suited to the word size first, so every one is tested there.
     /// `preferred()` (what the constructors use) is that first portable one as a constant
     /// where nothing is detected, so a Cortex-M0 image links only `thumb1`.
@@ -62,6 +62,7 @@ core_cpu::implementation_enum! {
     /// for imp in FieldImpl::available() {
     ///     assert_eq!(key.clone().with_impl(imp).public_key(), key.public_key(), "{}", imp.name());
     /// }
+    /// # #[cfg(not(all(target_arch = "arm", feature = "asm")))]
     /// assert!(FieldImpl::by_name("portable32").is_some());
     /// ```
     pub enum FieldImpl {
@@ -81,9 +82,12 @@ core_cpu::implementation_enum! {
             /// Eight 32-bit words, the product in Thumb-1 assembly (32-bit Arm with `asm`
             /// only): the Cortex-M0's, needing no detection, so first among the 32-bit ones.
             Thumb1 => "thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
-            /// Radix 2^13, 32×32→32-bit products only (Cortex-M0), the one-row fixed-base
-            /// table.
-            Portable32 => "portable32" for 32,
+            /// Radix 2^13, 32×32→32-bit products only, the one-row fixed-base table. Left out
+            /// on 32-bit Arm with `asm`, as `P256Impl::Mont15` is: a key stores its choice, and
+            /// a stored choice of two links both fields even where every constructor wrote the
+            /// constant `preferred()` (the TLS client firmware carried this one beside
+            /// `thumb1`). The firmware compares the two through `__m0_test` there.
+            Portable32 => "portable32" for 32 if not(all(target_arch = "arm", feature = "asm")),
         }
     }
 }
@@ -108,6 +112,7 @@ macro_rules! with_field {
                 type $f = $crate::curve25519::thumb1::Fe;
                 $body
             }
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             $crate::curve25519::FieldImpl::Portable32 => {
                 type $f = $crate::curve25519::portable32::Fe;
                 $body
