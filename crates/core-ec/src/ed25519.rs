@@ -33,7 +33,7 @@ use zeroize::Zeroize;
 
 use crate::curve25519::scalar::{is_canonical_vartime, mul_add, reduce_wide};
 use crate::curve25519::{Point, with_mul_base};
-use crate::{Error, Implementation, RandomSource};
+use crate::{Error, RandomSource};
 
 pub use crate::curve25519::FieldImpl;
 
@@ -110,7 +110,7 @@ pub struct SigningKey {
 impl SigningKey {
     /// The key for this seed, on the best field implementation.
     pub fn from_seed(seed: &[u8; 32]) -> Self {
-        Self::from_seed_with_impl(seed, FieldImpl::best())
+        Self::from_seed_with_impl(seed, FieldImpl::preferred())
     }
 
     /// The key for this seed, computing with the given field implementation.
@@ -346,6 +346,7 @@ enum NegA {
     Portable64(Point<crate::curve25519::portable64::Fe>),
     #[cfg(all(target_arch = "arm", feature = "asm"))]
     Thumb1(Point<crate::curve25519::thumb1::Fe>),
+    #[cfg(not(all(target_arch = "arm", feature = "asm")))]
     Portable32(Point<crate::curve25519::portable32::Fe>),
     /// `A` has small order: nothing verifies.
     Weak,
@@ -375,6 +376,7 @@ impl NegA {
             FieldImpl::Portable64 => with(bytes, NegA::Portable64),
             #[cfg(all(target_arch = "arm", feature = "asm"))]
             FieldImpl::Thumb1 => with(bytes, NegA::Thumb1),
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             FieldImpl::Portable32 => with(bytes, NegA::Portable32),
         }
     }
@@ -394,7 +396,7 @@ impl VerifyingKey {
     /// small-order point decodes, but no signature verifies under it (see the module notes).
     #[inline]
     pub fn from_bytes(bytes: &[u8; 32]) -> Result<Self, Error> {
-        Self::from_bytes_with_impl(bytes, FieldImpl::best())
+        Self::from_bytes_with_impl(bytes, FieldImpl::preferred())
     }
 
     /// [`VerifyingKey::from_bytes`] on the given field implementation.
@@ -452,6 +454,7 @@ impl VerifyingKey {
             NegA::Portable64(neg_a) => verify_vartime(neg_a, &r, &s, &k),
             #[cfg(all(target_arch = "arm", feature = "asm"))]
             NegA::Thumb1(neg_a) => verify_vartime(neg_a, &r, &s, &k),
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             NegA::Portable32(neg_a) => verify_vartime(neg_a, &r, &s, &k),
             NegA::Weak => false,
         };
@@ -539,6 +542,7 @@ impl fmt::Debug for VerifyingKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Implementation;
     use crate::curve25519::with_field;
 
     /// The list holds eight distinct canonical encodings of small-order points.

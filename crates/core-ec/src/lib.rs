@@ -127,6 +127,19 @@ pub mod __m0_test {
         Ok(())
     }
 
+    /// X25519 (RFC 7748 §5) on `portable32`, the Rust twin of `thumb1`, which `FieldImpl`
+    /// leaves out on this target: what the firmware compares `x25519::x25519` with.
+    pub fn x25519_portable32(scalar: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
+        crate::curve25519::ladder::<portable32::Fe>(&crate::x25519::clamp(scalar), u)
+    }
+
+    /// Whether `k·B` (Ed25519's fixed-base multiplication: key derivation and a signature's
+    /// `R`) encodes the same on `thumb1` and on `portable32`, for a little-endian `k`.
+    pub fn mul_base_agree(k: &[u8; 32]) -> bool {
+        use crate::curve25519::Point;
+        Point::<thumb1::Fe>::mul_base(k).encode() == Point::<portable32::Fe>::mul_base(k).encode()
+    }
+
     /// P-256: public key, ECDH, signing and verification on `p256_thumb1` and on `mont15`
     /// with the private scalar `d` (in `1..n`), the peer's point `x‖y` and the hash: the name
     /// of the first result that differs.

@@ -22,7 +22,7 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::curve25519::{ladder, with_field, with_mul_base};
-use crate::{Error, Implementation, RandomSource};
+use crate::{Error, RandomSource};
 
 pub use crate::curve25519::FieldImpl;
 
@@ -37,7 +37,7 @@ pub const BASEPOINT: [u8; 32] = {
 };
 
 /// The scalar clamped as RFC 7748 §5 says: the low three bits and bit 255 cleared, bit 254 set.
-fn clamp(scalar: &[u8; 32]) -> [u8; 32] {
+pub(crate) fn clamp(scalar: &[u8; 32]) -> [u8; 32] {
     let mut k = *scalar;
     k[0] &= 0xf8;
     k[31] &= 0x7f;
@@ -49,7 +49,7 @@ fn clamp(scalar: &[u8; 32]) -> [u8; 32] {
 /// the top bit of `u` is ignored and values of `u` from p up are reduced. An all-zero result
 /// (a low-order `u`) is [`Error::ZeroSharedSecret`], as §6.1 allows and TLS requires.
 pub fn x25519(scalar: &[u8; 32], u: &[u8; 32]) -> Result<[u8; 32], Error> {
-    x25519_with_impl(FieldImpl::best(), scalar, u)
+    x25519_with_impl(FieldImpl::preferred(), scalar, u)
 }
 
 /// [`x25519`] on the given field implementation.
@@ -86,7 +86,7 @@ pub struct SecretKey {
 impl SecretKey {
     /// The key with these bytes, on the best field implementation.
     pub fn from_bytes(bytes: [u8; 32]) -> Self {
-        Self { bytes, imp: FieldImpl::best() }
+        Self { bytes, imp: FieldImpl::preferred() }
     }
 
     /// A fresh key from `rng`.
@@ -302,6 +302,7 @@ impl fmt::Debug for SharedSecret {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Implementation;
     use hex_literal::hex;
 
     #[test]

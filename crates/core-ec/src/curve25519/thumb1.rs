@@ -110,16 +110,11 @@ impl Field for Fe {
         Self::from_bytes_const(bytes)
     }
 
-    /// The reduction in assembly ([`kernel::canonical`]): a compiled masked select of the
-    /// two candidates became a branch on the mask (found by the firmware's constant-time
+    /// The reduction in assembly ([`kernel::canonical_bytes`]): a compiled masked select of
+    /// the two candidates became a branch on the mask (found by the firmware's constant-time
     /// scan).
     fn to_bytes(&self) -> [u8; 32] {
-        let w = kernel::canonical(&self.0);
-        // Stored little-endian, the words are the encoding (no copy loop on a little-endian
-        // target).
-        let w = if cfg!(target_endian = "little") { w } else { w.map(u32::swap_bytes) };
-        // SAFETY: same size, and any 32 bytes are a valid `[u8; 32]`.
-        unsafe { core::mem::transmute::<[u32; 8], [u8; 32]>(w) }
+        kernel::canonical_bytes(&self.0)
     }
 
     #[inline(never)]
@@ -132,6 +127,10 @@ impl Field for Fe {
         Fe(kernel::sub(&self.0, &rhs.0))
     }
 
+    /// Out of line, so that the kernel's result lands in this function's return slot
+    /// (which nothing else can see) and from there in the caller's variable: inlined, each
+    /// call site copied it from a temporary (`Words8` to `Fe`), 32 bytes by `memcpy`.
+    #[inline(never)]
     fn mul(&self, rhs: &Self) -> Self {
         Fe(kernel::mul(&self.0, &rhs.0).0)
     }
@@ -143,15 +142,12 @@ impl Field for Fe {
     /// Straight into `out`: through a returned value the ladder copies each result into its
     /// variable (whose address has escaped to the swap, so the call may not write it).
     fn mul_to(&self, rhs: &Self, out: &mut Self) {
-        // SAFETY: `self` and `rhs` are eight readable words each, `out` eight writable ones
-        // that overlap neither (`&mut`).
-        unsafe { kernel::mul_to(&raw mut out.0, &raw const self.0, &raw const rhs.0) };
+        kernel::mul_to(&mut out.0, &self.0, &rhs.0);
     }
 
     /// Straight into `out`, as `mul_to`.
     fn square_to(&self, out: &mut Self) {
-        // SAFETY: `self` is eight readable words, `out` eight writable ones.
-        unsafe { kernel::square_to(&raw const self.0, &raw mut out.0) };
+        kernel::square_to(&self.0, &mut out.0);
     }
 
     /// In place: the default's loop copies each square into its variable.

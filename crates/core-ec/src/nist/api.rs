@@ -32,7 +32,9 @@ macro_rules! nist_api {
     ($name:literal, $len:literal, $hash:ty, $hash_name:literal, $imp:ident) => {
         use $crate::nist::{der, ops};
         use $crate::Error;
-        use core_hash::{Hash, Implementation, RandomSource};
+        use core_hash::{Hash, RandomSource};
+        #[cfg(test)]
+        use core_hash::Implementation;
         use core::fmt;
         use zeroize::Zeroize;
 
@@ -73,7 +75,7 @@ macro_rules! nist_api {
             /// The key with big-endian scalar `bytes`, which must be exactly
             /// [`SCALAR_LEN`] bytes and in `1..n`.
             pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-                Self::from_bytes_with_impl(bytes, $imp::best())
+                Self::from_bytes_with_impl(bytes, $imp::preferred())
             }
 
             /// As [`from_bytes`](Self::from_bytes), on a given implementation.
@@ -87,7 +89,7 @@ macro_rules! nist_api {
 
             /// A fresh key from `rng`, by rejection sampling (FIPS 186-5 A.4.2).
             pub fn generate(rng: &mut impl RandomSource) -> Result<Self, Error> {
-                Self::generate_with_impl(rng, $imp::best())
+                Self::generate_with_impl(rng, $imp::preferred())
             }
 
             /// As [`generate`](Self::generate), on a given implementation.
@@ -292,7 +294,7 @@ macro_rules! nist_api {
             /// Decodes a SEC1 point (uncompressed `04‖x‖y` or compressed `02`/`03‖x`),
             /// checking coordinate range and the curve equation.
             pub fn from_sec1_bytes(bytes: &[u8]) -> Result<Self, Error> {
-                Self::from_sec1_bytes_with_impl(bytes, $imp::best())
+                Self::from_sec1_bytes_with_impl(bytes, $imp::preferred())
             }
 
             /// As [`from_sec1_bytes`](Self::from_sec1_bytes), on a given implementation.
@@ -309,7 +311,7 @@ macro_rules! nist_api {
 
             /// Reads a `SubjectPublicKeyInfo` (RFC 5480) for this curve.
             pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
-                Self::from_spki_der_with_impl(der, $imp::best())
+                Self::from_spki_der_with_impl(der, $imp::preferred())
             }
 
             /// As [`from_spki_der`](Self::from_spki_der), on a given implementation.
@@ -850,7 +852,7 @@ macro_rules! nist_api {
         #[test]
         #[ignore = "generator, not a test"]
         fn print_comb_table() {
-            let table = with_curve!($imp::best(), |c| $crate::nist::point::comb_table(&c));
+            let table = with_curve!($imp::preferred(), |c| $crate::nist::point::comb_table(&c));
             std::print!("TABLE {} ", $name);
             for b in table {
                 std::print!("{b:02x}");

@@ -30,7 +30,7 @@ pub(crate) use mont15::{Fixed15, Modulus15, Mont15};
 #[cfg(target_pointer_width = "64")]
 pub(crate) use mont64::{Fixed64, Modulus64, Mont64};
 
-use core_hash::{Implementation, Registered};
+use core_hash::Registered;
 use subtle::{Choice, ConstantTimeEq};
 
 /// The longest field element or scalar, in bytes (P-521).
@@ -295,201 +295,102 @@ pub(crate) trait Field: Sync {
     }
 }
 
-/// An implementation of the NIST-curve arithmetic (the same for P-256, P-384 and P-521).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum P521Impl {
-    /// Montgomery arithmetic in 64-bit limbs with `u128` products: the 64-bit default. Not
-    /// offered on 32-bit targets, where every `u128` product would be a library call.
-    #[cfg(target_pointer_width = "64")]
-    Mont64,
-    /// Montgomery arithmetic in 15-bit limbs with 32-bit products only: the default on
-    /// 32-bit targets, and the one for the Cortex-M0.
-    Mont15,
-}
-
-impl Implementation for P521Impl {
-    const ALL: &'static [&'static str] = &["mont64", "mont15"];
-
-    fn name(self) -> &'static str {
-        match self {
-            #[cfg(target_pointer_width = "64")]
-            Self::Mont64 => "mont64",
-            Self::Mont15 => "mont15",
+core_cpu::implementation_enum! {
+    /// An implementation of the NIST-curve arithmetic (the same for P-256, P-384 and P-521).
+    pub enum P521Impl {
+        accelerated {}
+        portable {
+            /// Montgomery arithmetic in 64-bit limbs with `u128` products: the 64-bit
+            /// default. Not offered on 32-bit targets, where every `u128` product would be a
+            /// library call.
+            Mont64 => "mont64" for 64 if target_pointer_width = "64",
+            /// Montgomery arithmetic in 15-bit limbs with 32-bit products only: the default
+            /// on 32-bit targets, and the one for the Cortex-M0.
+            Mont15 => "mont15" for 32,
         }
     }
-
-    fn best() -> Self {
-        #[cfg(target_pointer_width = "64")]
-        return Self::Mont64;
-        #[cfg(not(target_pointer_width = "64"))]
-        return Self::Mont15;
-    }
-
-    fn available() -> impl Iterator<Item = Self> {
-        [
-            #[cfg(target_pointer_width = "64")]
-            Self::Mont64,
-            Self::Mont15,
-        ]
-        .into_iter()
-    }
 }
 
-/// An implementation of the P-256 arithmetic: the two NIST-curve ones of
-/// [`p521::P521Impl`](crate::p521::P521Impl) plus
-/// field implementations specialised to P-256's prime, chosen when a key is built.
-/// Accelerated variants carry the CPU-feature token that proves they can run. On 32-bit Arm
-/// with the `asm` feature there is one, `p256_thumb1`.
-///
-/// ```
-/// use core_ec::Implementation;
-/// use core_ec::p256::{P256Impl, SecretKey};
-///
-/// let key = SecretKey::from_bytes(&[7; 32])?;
-/// for imp in P256Impl::available() {
-///     let on = SecretKey::from_bytes_with_impl(&key.to_bytes(), imp)?;
-///     let (a, b) = (on.public_key().to_sec1_bytes(), key.public_key().to_sec1_bytes());
-///     assert_eq!(a, b, "{}", imp.name());
-/// }
-/// # Ok::<(), core_ec::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum P256Impl {
-    /// P-256's field on MULX/ADCX/ADOX (`x86_64` with BMI2 and ADX): the specialised
-    /// reduction of `p256_mont64`, the products and squares in `asm!`.
-    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-    X86Adx(core_cpu::Adx),
-    /// P-256's field in 64-bit limbs with a reduction specialised to the prime's shape (shifts
-    /// and one product per step), safegcd inversion; portable Rust, 64-bit targets.
-    #[cfg(target_pointer_width = "64")]
-    P256Mont64,
-    /// The generic 64-bit Montgomery arithmetic (as for P-384 and P-521).
-    #[cfg(target_pointer_width = "64")]
-    Mont64,
-    /// P-256's field on eight 32-bit words with the product and a reduction specialised to
-    /// the prime in Thumb-1 assembly: the default on 32-bit Arm with the `asm` feature
-    /// (Cortex-M0).
-    #[cfg(all(target_arch = "arm", feature = "asm"))]
-    P256Thumb1,
-    /// The generic 15-bit Montgomery arithmetic: the default on other 32-bit targets. Left
-    /// out on 32-bit Arm with `asm`, so that a key's choice there is a constant and this
-    /// field's P-256 code is never linked beside `p256_thumb1` (a stored choice of two is
-    /// opaque to the compiler: kept, it cost the P-256 ECDH image 6 KB of flash and 1.9 KB of
-    /// stack); the firmware checks compare the two through `__m0_test`.
-    #[cfg(not(all(target_arch = "arm", feature = "asm")))]
-    Mont15,
-}
-
-impl Implementation for P256Impl {
-    const ALL: &'static [&'static str] =
-        &["x86_adx", "p256_mont64", "mont64", "p256_thumb1", "mont15"];
-
-    fn name(self) -> &'static str {
-        match self {
-            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-            Self::X86Adx(_) => "x86_adx",
-            #[cfg(target_pointer_width = "64")]
-            Self::P256Mont64 => "p256_mont64",
-            #[cfg(target_pointer_width = "64")]
-            Self::Mont64 => "mont64",
-            #[cfg(all(target_arch = "arm", feature = "asm"))]
-            Self::P256Thumb1 => "p256_thumb1",
-            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
-            Self::Mont15 => "mont15",
+core_cpu::implementation_enum! {
+    /// An implementation of the P-256 arithmetic: the two NIST-curve ones of
+    /// [`p521::P521Impl`](crate::p521::P521Impl) plus field implementations specialised to
+    /// P-256's prime, chosen when a key is built. Accelerated variants carry the CPU-feature
+    /// token that proves they can run. On 32-bit Arm with the `asm` feature `p256_thumb1`
+    /// comes first, and `preferred()` (what the constructors use) is that constant there,
+    /// so the Cortex-M0 image links it alone; `mont15`, its Rust twin, stays reachable by
+    /// name for the firmware's cross-checks.
+    ///
+    /// ```
+    /// use core_ec::Implementation;
+    /// use core_ec::p256::{P256Impl, SecretKey};
+    ///
+    /// let key = SecretKey::from_bytes(&[7; 32])?;
+    /// for imp in P256Impl::available() {
+    ///     let on = SecretKey::from_bytes_with_impl(&key.to_bytes(), imp)?;
+    ///     let (a, b) = (on.public_key().to_sec1_bytes(), key.public_key().to_sec1_bytes());
+    ///     assert_eq!(a, b, "{}", imp.name());
+    /// }
+    /// # Ok::<(), core_ec::Error>(())
+    /// ```
+    pub enum P256Impl {
+        accelerated {
+            /// P-256's field on MULX/ADCX/ADOX (`x86_64` with BMI2 and ADX): the specialised
+            /// reduction of `p256_mont64`, the products and squares in `asm!`.
+            X86Adx(core_cpu::Adx) => "x86_adx" if all(target_arch = "x86_64", feature = "asm"),
+        }
+        portable {
+            /// P-256's field in 64-bit limbs with a reduction specialised to the prime's shape
+            /// (shifts and one product per step), safegcd inversion; portable Rust, 64-bit
+            /// targets.
+            P256Mont64 => "p256_mont64" for 64 if target_pointer_width = "64",
+            /// The generic 64-bit Montgomery arithmetic (as for P-384 and P-521).
+            Mont64 => "mont64" for 64 if target_pointer_width = "64",
+            /// P-256's field on eight 32-bit words with the product and a reduction
+            /// specialised to the prime in Thumb-1 assembly: the default on 32-bit Arm with
+            /// the `asm` feature (Cortex-M0).
+            P256Thumb1 => "p256_thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
+            /// The generic 15-bit Montgomery arithmetic: the default on other 32-bit targets.
+            /// Left out on 32-bit Arm with `asm`: a key stores its choice, and a stored choice
+            /// of two is opaque to the compiler even when every constructor wrote the constant
+            /// `preferred()`, so this field's P-256 code would be linked beside `p256_thumb1`
+            /// (measured: the P-256 ECDH image 8 628 → 14 664 B of flash). The firmware checks
+            /// compare the two through `__m0_test`.
+            Mont15 => "mont15" for 32 if not(all(target_arch = "arm", feature = "asm")),
         }
     }
-
-    fn best() -> Self {
-        #[cfg(all(target_arch = "arm", feature = "asm"))]
-        return Self::P256Thumb1;
-        #[cfg(not(all(target_arch = "arm", feature = "asm")))]
-        Self::available().next().unwrap_or(Self::Mont15)
-    }
-
-    fn available() -> impl Iterator<Item = Self> {
-        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-        let adx = core_cpu::Adx::get().map(Self::X86Adx);
-        #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
-        let adx = None;
-        [
-            adx,
-            #[cfg(target_pointer_width = "64")]
-            Some(Self::P256Mont64),
-            #[cfg(target_pointer_width = "64")]
-            Some(Self::Mont64),
-            #[cfg(all(target_arch = "arm", feature = "asm"))]
-            Some(Self::P256Thumb1),
-            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
-            Some(Self::Mont15),
-        ]
-        .into_iter()
-        .flatten()
-    }
 }
 
-/// An implementation of the P-384 arithmetic: the two NIST-curve ones of
-/// [`p521::P521Impl`](crate::p521::P521Impl) plus the field and scalars on MULX/ADCX/ADOX,
-/// chosen when a key is built. The accelerated variant carries the CPU-feature token that
-/// proves it can run.
-///
-/// ```
-/// use core_ec::Implementation;
-/// use core_ec::p384::{P384Impl, SecretKey};
-///
-/// let key = SecretKey::from_bytes(&[7; 48])?;
-/// for imp in P384Impl::available() {
-///     let on = SecretKey::from_bytes_with_impl(&key.to_bytes(), imp)?;
-///     let (a, b) = (on.public_key().to_sec1_bytes(), key.public_key().to_sec1_bytes());
-///     assert_eq!(a, b, "{}", imp.name());
-/// }
-/// # Ok::<(), core_ec::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum P384Impl {
-    /// P-384's field and scalars on MULX/ADCX/ADOX (`x86_64` with BMI2 and ADX): Montgomery
-    /// products in `asm!`, safegcd inversions.
-    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-    X86Adx(core_cpu::Adx),
-    /// The generic 64-bit Montgomery arithmetic (as for P-521).
-    #[cfg(target_pointer_width = "64")]
-    Mont64,
-    /// The generic 15-bit Montgomery arithmetic: the default on 32-bit targets (Cortex-M0).
-    Mont15,
-}
-
-impl Implementation for P384Impl {
-    const ALL: &'static [&'static str] = &["x86_adx", "mont64", "mont15"];
-
-    fn name(self) -> &'static str {
-        match self {
-            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-            Self::X86Adx(_) => "x86_adx",
-            #[cfg(target_pointer_width = "64")]
-            Self::Mont64 => "mont64",
-            Self::Mont15 => "mont15",
+core_cpu::implementation_enum! {
+    /// An implementation of the P-384 arithmetic: the two NIST-curve ones of
+    /// [`p521::P521Impl`](crate::p521::P521Impl) plus the field and scalars on
+    /// MULX/ADCX/ADOX, chosen when a key is built. The accelerated variant carries the
+    /// CPU-feature token that proves it can run.
+    ///
+    /// ```
+    /// use core_ec::Implementation;
+    /// use core_ec::p384::{P384Impl, SecretKey};
+    ///
+    /// let key = SecretKey::from_bytes(&[7; 48])?;
+    /// for imp in P384Impl::available() {
+    ///     let on = SecretKey::from_bytes_with_impl(&key.to_bytes(), imp)?;
+    ///     let (a, b) = (on.public_key().to_sec1_bytes(), key.public_key().to_sec1_bytes());
+    ///     assert_eq!(a, b, "{}", imp.name());
+    /// }
+    /// # Ok::<(), core_ec::Error>(())
+    /// ```
+    pub enum P384Impl {
+        accelerated {
+            /// P-384's field and scalars on MULX/ADCX/ADOX (`x86_64` with BMI2 and ADX):
+            /// Montgomery products in `asm!`, safegcd inversions.
+            X86Adx(core_cpu::Adx) => "x86_adx" if all(target_arch = "x86_64", feature = "asm"),
         }
-    }
-
-    fn best() -> Self {
-        Self::available().next().unwrap_or(Self::Mont15)
-    }
-
-    fn available() -> impl Iterator<Item = Self> {
-        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-        let adx = core_cpu::Adx::get().map(Self::X86Adx);
-        #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
-        let adx = None;
-        [
-            adx,
-            #[cfg(target_pointer_width = "64")]
-            Some(Self::Mont64),
-            Some(Self::Mont15),
-        ]
-        .into_iter()
-        .flatten()
+        portable {
+            /// The generic 64-bit Montgomery arithmetic (as for P-521).
+            Mont64 => "mont64" for 64 if target_pointer_width = "64",
+            /// The generic 15-bit Montgomery arithmetic: the default on 32-bit targets
+            /// (Cortex-M0).
+            Mont15 => "mont15" for 32,
+        }
     }
 }
 

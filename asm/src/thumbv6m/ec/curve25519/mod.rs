@@ -13,7 +13,9 @@
 //! branch on the mask. The `Field` impl around these is core-ec's `curve25519::thumb1`; the
 //! Cortex-M0 firmware (`cargo xtask m0`) checks it against `portable32`. The only obligation
 //! of these kernels is the memory one their references already carry, so they are safe
-//! functions; the two that take raw pointers ([`mul_to`], [`square_to`]) are not.
+//! functions, [`mul_to`] and [`square_to`] included: each writes straight into the caller's
+//! `&mut` words (the one raw-pointer routine, the square that [`square_assign`] runs in place,
+//! stays private behind them).
 
 use core::arch::asm;
 
@@ -501,6 +503,18 @@ pub fn canonical(a: &[u32; 8]) -> [u32; 8] {
     }
     // SAFETY: the assembly wrote all eight words.
     unsafe { r.assume_init() }
+}
+
+/// The canonical encoding of `a` (RFC 7748 §5): [`canonical`]'s words, whose little-endian
+/// bytes it is. A reinterpretation rather than a `to_le_bytes` loop, which the compiler
+/// builds byte by byte into the unaligned array (68 bytes more in the X25519 image, 168 in
+/// the fixed-base one).
+#[inline(always)]
+#[must_use]
+pub fn canonical_bytes(a: &[u32; 8]) -> [u8; 32] {
+    // SAFETY: the same size, and any 32 bytes are a valid `[u8; 32]`; this module is built
+    // for little-endian Thumb-1 only, so the words' bytes in memory are the encoding.
+    unsafe { core::mem::transmute::<[u32; 8], [u8; 32]>(canonical(a)) }
 }
 
 /// `a + b`, then 38 added for a carry out of 2^256, and once more, to the lowest word alone,

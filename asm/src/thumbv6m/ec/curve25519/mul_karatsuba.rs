@@ -559,17 +559,13 @@ pub fn mul_wide(a: &[u32; 8], b: &[u32; 8]) -> [u32; 16] {
 }
 
 /// `*r = a·b` reduced below 2^256: [`mul`] entered with `r` as its result's address (the
-/// same registers: r0, r1, r2, by the C ABI), by a jump.
-///
-/// # Safety
-///
-/// `a` and `b` must be valid for reading eight words and `r` for writing eight, and `r`
-/// must not overlap `a` or `b` (`mul` takes them as shared references while it writes its
-/// result).
+/// same registers: r0, r1, r2, by the C ABI), by a jump. `r` is `&mut`, so it overlaps
+/// neither `a` nor `b`, which `mul` reads as shared references while it writes its result.
 // SAFETY: two instructions: the address of `mul` (a Thumb function, bit 0 set) into r3,
 // which `mul` does not take an argument in, and a jump to it with lr and the arguments as
-// they came, so that `mul` returns to our caller.
+// they came (references are pointers in the C ABI: eight writable words in r0, eight
+// readable ones in r1 and r2), so that `mul` returns to our caller.
 #[unsafe(naked)]
-pub unsafe extern "C" fn mul_to(r: *mut [u32; 8], a: *const [u32; 8], b: *const [u32; 8]) {
+pub extern "C" fn mul_to(r: &mut [u32; 8], a: &[u32; 8], b: &[u32; 8]) {
     core::arch::naked_asm!("ldr r3, ={mul}", "bx r3", mul = sym mul)
 }

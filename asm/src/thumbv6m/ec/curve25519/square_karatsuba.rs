@@ -89,17 +89,24 @@ macro_rules! sq64 {
 pub fn square(a: &[u32; 8]) -> [u32; 8] {
     let mut r = MaybeUninit::<[u32; 8]>::uninit();
     // SAFETY: `a` is eight readable words, `r` eight writable ones.
-    unsafe { square_to(a, r.as_mut_ptr()) };
-    // SAFETY: `square_to` wrote all eight words of `r`.
+    unsafe { square_raw(a, r.as_mut_ptr()) };
+    // SAFETY: `square_raw` wrote all eight words of `r`.
     unsafe { r.assume_init() }
+}
+
+/// `*r = a²` reduced below 2^256, straight into the caller's words.
+#[inline(always)]
+pub fn square_to(a: &[u32; 8], r: &mut [u32; 8]) {
+    // SAFETY: `a` is eight readable words, `r` eight writable ones.
+    unsafe { square_raw(a, r) };
 }
 
 /// `a` replaced by its square reduced below 2^256, with no copy (`Field::square_n`).
 #[inline(always)]
 pub fn square_assign(a: &mut [u32; 8]) {
     let a: *mut [u32; 8] = a;
-    // SAFETY: `a` is eight readable and writable words; `square_to` allows `r == a`.
-    unsafe { square_to(a, a) };
+    // SAFETY: `a` is eight readable and writable words; `square_raw` allows `r == a`.
+    unsafe { square_raw(a, a) };
 }
 
 /// The 128-bit square, a subroutine (r0 = X, r1 = R, returns with `bx lr`):
@@ -185,7 +192,7 @@ macro_rules! square128 {
     };
 }
 
-/// The subroutine of `square_to` and `square_wide`: a naked function, not a global symbol, reached
+/// The subroutine of `square_raw` and `square_wide`: a naked function, not a global symbol, reached
 /// only by their `bl`s through a `sym` operand (so two versions of this crate link side by
 /// side). Its calling convention is its own (see `square128!`), so nothing calls it from Rust.
 // SAFETY: the body is `square128!`, which keeps to the frame and registers its callers declare.
@@ -208,7 +215,7 @@ macro_rules! top_quarter {
 
 /// The whole square but its tail, as one template: `a` (r0) squared into the sixteen words at
 /// r1, ending with the wide buffer in r0 and the result pointer (r2 on entry) in r1: the
-/// caller writes the tail after it, the fold (`reduce_wide!`) for [`square_to`],
+/// caller writes the tail after it, the fold (`reduce_wide!`) for [`square_raw`],
 /// nothing for [`square_wide`]. `$top` says where the top quarter goes (`top_quarter!`).
 /// Ends with r6 still pushed.
 #[rustfmt::skip]
@@ -345,14 +352,16 @@ macro_rules! karatsuba_square {
 
 /// The square of the eight words at `a` reduced below 2^256 into the eight at `r`: the full
 /// 512-bit square into a local buffer, folded with 2^256 ≡ 38 (`reduce_wide!`) in the same
-/// block. Out of line: each inlined copy would be another 900 bytes.
+/// block. Out of line: each inlined copy would be another 900 bytes. Raw pointers, because
+/// [`square_assign`] passes the same words as both; [`square`], [`square_to`] and
+/// [`square_assign`] are its safe forms.
 ///
 /// # Safety
 ///
 /// `a` must be valid for reading eight words and `r` for writing eight; they may be the
 /// same (`a` is read in full before `r` is written).
 #[inline(never)]
-pub unsafe fn square_to(a: *const [u32; 8], r: *mut [u32; 8]) {
+unsafe fn square_raw(a: *const [u32; 8], r: *mut [u32; 8]) {
     let mut t = MaybeUninit::<[u32; 16]>::uninit();
     // SAFETY: reads the eight words at `a` (the caller's promise), writes the first twelve
     // words of `t` (the last four stay in registers) and rereads them, and then writes the
@@ -375,12 +384,12 @@ pub unsafe fn square_to(a: *const [u32; 8], r: *mut [u32; 8]) {
     }
 }
 
-/// `a²`, the full 512-bit square (little-endian words): [`square_to`] without the fold, for
-/// P-256's Montgomery field, which reduces it its own way. Out of line, as `square_to`.
+/// `a²`, the full 512-bit square (little-endian words): [`square_raw`] without the fold, for
+/// P-256's Montgomery field, which reduces it its own way. Out of line, as `square_raw`.
 #[inline(never)]
 pub fn square_wide(a: &[u32; 8]) -> [u32; 16] {
     let mut t = MaybeUninit::<[u32; 16]>::uninit();
-    // SAFETY: as in `square_to`, with `t` as the wide buffer and the empty tail: reads the
+    // SAFETY: as in `square_raw`, with `t` as the wide buffer and the empty tail: reads the
     // eight words at `a`, writes the sixteen of `t`; the result pointer it keeps in its frame
     // (r2, a null) is reloaded into r1 but never used; 56 bytes of stack, restored;
     // r0–r5, r8–r12 and lr are declared clobbered, r6 is saved and restored, r7 untouched.
