@@ -1,6 +1,6 @@
-//! AES-GCM kernels: the stitched AES-NI/PCLMULQDQ batch ([`stitched_batch`]) and the
-//! scheduling fence of the VAES/VPCLMULQDQ loop ([`fence_zmm`]), for `core_aead`'s
-//! `gcm/x86_aesni_pclmul.rs` and `gcm/x86_vaes_vpclmul.rs`.
+//! AES-GCM kernels: the stitched AES-NI/PCLMULQDQ batch ([`stitched_batch`]), the main loop
+//! of the VAES/VPCLMULQDQ code ([`wide_loop`]) and the scheduling fence of its Rust groups
+//! ([`fence_zmm`]), for `core_aead`'s `gcm/x86_aesni_pclmul.rs` and `gcm/x86_vaes_vpclmul.rs`.
 
 use core::arch::asm;
 use core::arch::x86_64::{__m128i, __m512i, _mm_cvtsi128_si32};
@@ -19,6 +19,10 @@ struct Consts {
     /// `i` in the last byte, for `i` = 1…7: added byte-wise to a big-endian counter block whose
     /// last byte is at most 248, they give the next seven counter blocks without a shuffle.
     inc: [[u8; 16]; 7],
+    /// 4 in the low 32-bit lane: a register's counter advance, in byte-reversed form.
+    four: [u8; 16],
+    /// 32 in the low 32-bit lane: a wide iteration's counter advance, in byte-reversed form.
+    thirty_two: [u8; 16],
 }
 
 static CONSTS: Consts = Consts {
@@ -35,6 +39,8 @@ static CONSTS: Consts = Consts {
         }
         inc
     },
+    four: 4u128.to_le_bytes(),
+    thirty_two: 32u128.to_le_bytes(),
 };
 
 /// The eight counter blocks of a batch from the byte-reversed counter in xmm15, which
@@ -277,6 +283,381 @@ pub unsafe fn stitched_batch(
             stitched!(counters_added, rk, nr, c, acc, h, k, src, dst);
         } else {
             stitched!(counters_shuffled, rk, nr, c, acc, h, k, src, dst);
+        }
+    }
+}
+
+/// A middle round of the wide loop with the round key in `$k`, the four pieces `$a`…`$d` of
+/// GHASH work after every second `vaesenc`.
+macro_rules! wide_round {
+    ($k:literal, $a:expr, $b:expr, $c:expr, $d:expr) => {
+        concat!(
+            "vaesenc zmm0, zmm0, ",
+            $k,
+            "\n",
+            "vaesenc zmm1, zmm1, ",
+            $k,
+            "\n",
+            $a,
+            "vaesenc zmm2, zmm2, ",
+            $k,
+            "\n",
+            "vaesenc zmm3, zmm3, ",
+            $k,
+            "\n",
+            $b,
+            "vaesenc zmm4, zmm4, ",
+            $k,
+            "\n",
+            "vaesenc zmm5, zmm5, ",
+            $k,
+            "\n",
+            $c,
+            "vaesenc zmm6, zmm6, ",
+            $k,
+            "\n",
+            "vaesenc zmm7, zmm7, ",
+            $k,
+            "\n",
+            $d,
+        )
+    };
+}
+
+/// Round key `$r` into all four lanes of zmm8.
+macro_rules! wide_key {
+    ($r:literal) => {
+        concat!("vbroadcasti32x4 zmm8, xmmword ptr [{rk} + 16 * ", $r, "]\n")
+    };
+}
+
+/// The four pieces of one GHASH input register `$x` (four byte-reversed blocks) times the
+/// powers of register `$j` (Karatsuba: low, high, and the product of the halves' sums),
+/// added to the sums in zmm16 (low), zmm17 (middle) and zmm18 (high) — or, `init`, written
+/// there — followed by `$next`.
+macro_rules! wide_ghash {
+    ($k:literal, add, $x:literal, $j:literal, $next:expr) => {
+        wide_round!(
+            $k,
+            concat!("vpshufd zmm9, ", $x, ", 0x4e\n", "vpxord zmm9, zmm9, ", $x, "\n"),
+            concat!(
+                "vpclmulqdq zmm10, ",
+                $x,
+                ", zmmword ptr [{hp} + 64 * ",
+                $j,
+                "], 0x00\n",
+                "vpxord zmm16, zmm16, zmm10\n"
+            ),
+            concat!(
+                "vpclmulqdq zmm11, ",
+                $x,
+                ", zmmword ptr [{hp} + 64 * ",
+                $j,
+                "], 0x11\n",
+                "vpxord zmm18, zmm18, zmm11\n"
+            ),
+            concat!(
+                "vpclmulqdq zmm9, zmm9, zmmword ptr [{hp} + 512 + 64 * ",
+                $j,
+                "], 0x00\n",
+                "vpxord zmm17, zmm17, zmm9\n",
+                $next
+            )
+        )
+    };
+    ($k:literal, init, $x:literal, $j:literal, $next:expr) => {
+        wide_round!(
+            $k,
+            concat!("vpshufd zmm9, ", $x, ", 0x4e\n", "vpxord zmm9, zmm9, ", $x, "\n"),
+            concat!("vpclmulqdq zmm16, ", $x, ", zmmword ptr [{hp} + 64 * ", $j, "], 0x00\n"),
+            concat!("vpclmulqdq zmm18, ", $x, ", zmmword ptr [{hp} + 64 * ", $j, "], 0x11\n"),
+            concat!(
+                "vpclmulqdq zmm17, zmm9, zmmword ptr [{hp} + 512 + 64 * ",
+                $j,
+                "], 0x00\n",
+                $next
+            )
+        )
+    };
+}
+
+/// GHASH input register `$j` loaded into `$x` and byte-reversed.
+macro_rules! wide_load {
+    ($x:literal, $j:literal) => {
+        concat!(
+            "vmovdqu64 ",
+            $x,
+            ", zmmword ptr [{src} + 64 * ",
+            $j,
+            "]\n",
+            "vpshufb ",
+            $x,
+            ", ",
+            $x,
+            ", zmm13\n"
+        )
+    };
+}
+
+/// The first reduction step of the sums (zmm16 low, zmm17 middle with Karatsuba's terms
+/// already taken off, zmm18 high): the low word's multiple of the polynomial onto the middle.
+macro_rules! wide_reduce_1 {
+    () => {
+        "vpclmulqdq zmm10, zmm16, zmm14, 0x00\nvpshufd zmm11, zmm16, 0x4e\n"
+    };
+}
+
+/// Its second half.
+macro_rules! wide_reduce_1b {
+    () => {
+        "vpternlogq zmm17, zmm11, zmm10, 0x96\n"
+    };
+}
+
+/// The second step, the middle's multiple onto the high word.
+macro_rules! wide_reduce_2 {
+    () => {
+        "vpclmulqdq zmm10, zmm17, zmm14, 0x00\nvpshufd zmm11, zmm17, 0x4e\n"
+    };
+}
+
+/// The four lanes of the reduced sums added: the hash in xmm15 (zero above).
+macro_rules! wide_fold {
+    () => {
+        concat!(
+            "vpternlogq zmm10, zmm11, zmm18, 0x96\n",
+            "vextracti64x4 ymm11, zmm10, 1\n",
+            "vpxorq ymm10, ymm10, ymm11\n",
+            "vextracti32x4 xmm11, ymm10, 1\n",
+            "vpxorq xmm15, xmm10, xmm11\n",
+        )
+    };
+}
+
+/// The last round on AES register `$a` with the data at `[{dst} + 64 · $a]` XOR-ed into the
+/// key (zmm8), so that the result is the output.
+macro_rules! wide_last {
+    ($a:literal) => {
+        concat!(
+            "vpxorq zmm12, zmm8, zmmword ptr [{dst} + 64 * ",
+            $a,
+            "]\n",
+            "vaesenclast zmm",
+            $a,
+            ", zmm",
+            $a,
+            ", zmm12\n",
+        )
+    };
+}
+
+/// The wide loop for `$nr` rounds; `$extra` are the rounds past 9 (none for AES-128), which
+/// run with no GHASH work between them.
+macro_rules! wide {
+    ($rk:ident, $hp:ident, $ctr:ident, $acc:ident, $src:ident, $dst:ident, $n:ident, $nr:literal, $($extra:literal),*) => {
+        asm!(
+            "vbroadcasti32x4 zmm13, xmmword ptr [{cst}]",
+            "vbroadcasti32x4 zmm14, xmmword ptr [{cst} + 32]",
+            "vbroadcasti32x4 zmm20, xmmword ptr [{cst} + 112]",
+            "vbroadcasti32x4 zmm21, xmmword ptr [{cst} + 192]",
+            "vbroadcasti32x4 zmm23, xmmword ptr [{rk}]",
+            "vbroadcasti32x4 zmm24, xmmword ptr [{rk} + 16]",
+            "vbroadcasti32x4 zmm25, xmmword ptr [{rk} + 32]",
+            "vbroadcasti32x4 zmm26, xmmword ptr [{rk} + 48]",
+            "vbroadcasti32x4 zmm27, xmmword ptr [{rk} + 64]",
+            "vbroadcasti32x4 zmm28, xmmword ptr [{rk} + 80]",
+            "vbroadcasti32x4 zmm29, xmmword ptr [{rk} + 96]",
+            "vbroadcasti32x4 zmm30, xmmword ptr [{rk} + 112]",
+            "vbroadcasti32x4 zmm31, xmmword ptr [{rk} + 128]",
+            // The incoming hash as a reduced high word: the first reduction passes it through.
+            "vpxorq xmm16, xmm16, xmm16",
+            "vpxorq xmm17, xmm17, xmm17",
+            "vmovdqa64 xmm18, xmm15",
+            ".p2align 6",
+            "2:",
+            "vmovdqu64 zmm12, zmmword ptr [{src} + 64]",
+            // Counter blocks, whitened: byte additions when the low byte does not carry.
+            "vmovd {t:e}, xmm19",
+            "cmp {t:l}, 224",
+            "ja 4f",
+            "vpshufb zmm9, zmm19, zmm13",
+            "vpxord zmm0, zmm9, zmm23",
+            "vpaddb zmm9, zmm9, zmm20",
+            "vpxord zmm1, zmm9, zmm23",
+            "vpaddb zmm9, zmm9, zmm20",
+            "vpxord zmm2, zmm9, zmm23",
+            "vpaddb zmm9, zmm9, zmm20",
+            "vpxord zmm3, zmm9, zmm23",
+            "vpaddb zmm9, zmm9, zmm20",
+            "vpxord zmm4, zmm9, zmm23",
+            "vpaddb zmm9, zmm9, zmm20",
+            "vpxord zmm5, zmm9, zmm23",
+            "vpaddb zmm9, zmm9, zmm20",
+            "vpxord zmm6, zmm9, zmm23",
+            "vpaddb zmm9, zmm9, zmm20",
+            "vpxord zmm7, zmm9, zmm23",
+            "vpaddd zmm19, zmm19, zmm21",
+            "jmp 5f",
+            "4:",
+            "vbroadcasti32x4 zmm8, xmmword ptr [{cst} + 176]",
+            "vpshufb zmm0, zmm19, zmm13",
+            "vpaddd zmm19, zmm19, zmm8",
+            "vpshufb zmm1, zmm19, zmm13",
+            "vpaddd zmm19, zmm19, zmm8",
+            "vpshufb zmm2, zmm19, zmm13",
+            "vpaddd zmm19, zmm19, zmm8",
+            "vpshufb zmm3, zmm19, zmm13",
+            "vpaddd zmm19, zmm19, zmm8",
+            "vpshufb zmm4, zmm19, zmm13",
+            "vpaddd zmm19, zmm19, zmm8",
+            "vpshufb zmm5, zmm19, zmm13",
+            "vpaddd zmm19, zmm19, zmm8",
+            "vpshufb zmm6, zmm19, zmm13",
+            "vpaddd zmm19, zmm19, zmm8",
+            "vpshufb zmm7, zmm19, zmm13",
+            "vpaddd zmm19, zmm19, zmm8",
+            "vpxord zmm0, zmm0, zmm23",
+            "vpxord zmm1, zmm1, zmm23",
+            "vpxord zmm2, zmm2, zmm23",
+            "vpxord zmm3, zmm3, zmm23",
+            "vpxord zmm4, zmm4, zmm23",
+            "vpxord zmm5, zmm5, zmm23",
+            "vpxord zmm6, zmm6, zmm23",
+            "vpxord zmm7, zmm7, zmm23",
+            "5:",
+            // Rounds 1 and 2: the previous iteration's reduction, the first inputs loaded.
+            wide_round!(
+                "zmm24",
+                wide_reduce_1!(),
+                "vpshufb zmm12, zmm12, zmm13\n",
+                wide_reduce_1b!(),
+                wide_load!("zmm22", 2)
+            ),
+            wide_round!(
+                "zmm25",
+                wide_reduce_2!(),
+                "",
+                wide_fold!(),
+                ""
+            ),
+            // Rounds 3–9, each with one register's products and the load of the register
+            // after next; register 0, which takes the reduced hash, in the last round.
+            wide_ghash!("zmm26", init, "zmm12", 1, wide_load!("zmm12", 3)),
+            wide_ghash!("zmm27", add, "zmm22", 2, wide_load!("zmm22", 4)),
+            wide_ghash!("zmm28", add, "zmm12", 3, wide_load!("zmm12", 5)),
+            wide_ghash!("zmm29", add, "zmm22", 4, wide_load!("zmm22", 6)),
+            wide_ghash!("zmm30", add, "zmm12", 5, wide_load!("zmm12", 7)),
+            wide_ghash!("zmm31", add, "zmm22", 6, wide_load!("zmm22", 0)),
+            wide_key!(9),
+            wide_ghash!("zmm8", add, "zmm12", 7, "vpxorq zmm22, zmm22, zmm15\n"),
+            $(wide_key!($extra), wide_round!("zmm8", "", "", "", ""),)*
+            wide_key!($nr),
+            wide_last!(0),
+            wide_last!(1),
+            "vpshufd zmm9, zmm22, 0x4e\nvpxord zmm9, zmm9, zmm22\n",
+            wide_last!(2),
+            wide_last!(3),
+            "vpclmulqdq zmm10, zmm22, zmmword ptr [{hp}], 0x00\nvpxord zmm16, zmm16, zmm10\n",
+            wide_last!(4),
+            wide_last!(5),
+            "vpclmulqdq zmm11, zmm22, zmmword ptr [{hp}], 0x11\nvpxord zmm18, zmm18, zmm11\n",
+            wide_last!(6),
+            wide_last!(7),
+            "vpclmulqdq zmm9, zmm9, zmmword ptr [{hp} + 512], 0x00\n",
+            "vpternlogq zmm17, zmm9, zmm16, 0x96\n",
+            "vmovdqu64 zmmword ptr [{dst}], zmm0",
+            "vmovdqu64 zmmword ptr [{dst} + 64], zmm1",
+            "vmovdqu64 zmmword ptr [{dst} + 128], zmm2",
+            "vmovdqu64 zmmword ptr [{dst} + 192], zmm3",
+            "vmovdqu64 zmmword ptr [{dst} + 256], zmm4",
+            "vmovdqu64 zmmword ptr [{dst} + 320], zmm5",
+            "vmovdqu64 zmmword ptr [{dst} + 384], zmm6",
+            "vmovdqu64 zmmword ptr [{dst} + 448], zmm7",
+            "vpxord zmm17, zmm17, zmm18\n",
+            "add {src}, 512",
+            "add {dst}, 512",
+            "dec {n}",
+            "jnz 2b",
+            // The last iteration's reduction.
+            wide_reduce_1!(),
+            wide_reduce_1b!(),
+            wide_reduce_2!(),
+            wide_fold!(),
+            rk = in(reg) $rk.as_ptr(),
+            hp = in(reg) $hp.as_ptr(),
+            cst = in(reg) &raw const CONSTS,
+            src = inout(reg) $src => _,
+            dst = inout(reg) $dst => _,
+            n = inout(reg) $n => _,
+            t = out(reg) _,
+            inout("zmm19") *$ctr,
+            inout("xmm15") *$acc,
+            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
+            out("zmm12") _, out("zmm13") _, out("zmm14") _,
+            out("zmm16") _, out("zmm17") _, out("zmm18") _,
+            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
+            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
+            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
+            options(nostack),
+        )
+    };
+}
+
+/// The main loop of the VAES/VPCLMULQDQ AES-GCM in `core_aead`'s `gcm/x86_vaes_vpclmul.rs`:
+/// `n` iterations, each running 32 counter blocks (eight registers of four, from the
+/// byte-reversed counters `*ctr`, four consecutive lanes, which advance by 32) through the
+/// `nr` rounds of `rk` and XOR-ing them into the 512 bytes at `dst` (in place), while the
+/// 512 bytes at `src` are multiplied by H³²…H¹ and summed with `*acc` added to the first
+/// block. The powers `hp` are the eight registers of H³²…H¹ then the eight of the XORs of
+/// their halves (Karatsuba's middle factors); the hash `*acc` is the reduced result.
+///
+/// One `asm!` block, so the schedule is the one written, not the compiler's (measured on
+/// Zen 5: `vpclmulqdq` one per two cycles on a port of its own, `vaesenc` two per cycle at
+/// latency four): round keys 1–8 stay in registers (the others are broadcast as used); the
+/// previous iteration's sums are reduced over rounds 1–2, so the reduction's latency hides
+/// under this iteration's rounds; each GHASH input register is loaded and byte-reversed two
+/// rounds before its three products, which go between the `vaesenc`s of rounds 3–9, one
+/// piece after every second; the register that takes the reduced hash goes with the last
+/// round, whose key carries the data; AES-192/256's extra rounds carry no GHASH work. The
+/// loop head is 64-byte aligned.
+///
+/// Its Rust twin is the `group!` loop in `gcm/x86_vaes_vpclmul.rs` (built without the `asm`
+/// feature); the AES-GCM tests compare both with the other implementations.
+///
+/// # Safety
+///
+/// VAES, VPCLMULQDQ and AVX-512 F/BW/VL must be available; `nr` must be 10, 12 or 14; `src`
+/// must be readable and `dst` readable and writable for `512 n` bytes. Iteration `i` reads
+/// the 512 bytes at `src + 512 i` before it writes those at `dst + 512 i`, so `src` may be
+/// `dst` (decryption hashes the ciphertext it decrypts) or `dst − 512` (encryption hashes
+/// the ciphertext of the iteration before).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq")]
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn wide_loop(
+    rk: &[[u8; 16]; 15],
+    nr: usize,
+    hp: &[__m512i; 16],
+    ctr: &mut __m512i,
+    acc: &mut __m128i,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) {
+    if n == 0 {
+        return;
+    }
+    // SAFETY: the caller guarantees the CPU features and the `512 n` bytes at `src` and
+    // `dst`, read and written in the order the contract states; the round keys (`rk[..=nr]`,
+    // `nr ≤ 14`), the powers (16 registers) and the constants (offsets below 208) are in
+    // bounds. The loop runs `n ≥ 1` times and branches only on `n` and the public counter.
+    unsafe {
+        match nr {
+            10 => wide!(rk, hp, ctr, acc, src, dst, n, 10,),
+            12 => wide!(rk, hp, ctr, acc, src, dst, n, 12, 10, 11),
+            _ => wide!(rk, hp, ctr, acc, src, dst, n, 14, 10, 11, 12, 13),
         }
     }
 }
