@@ -41,8 +41,6 @@ use core::arch::x86_64::{
     _mm512_set1_epi64, _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_shuffle_epi32,
     _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_xor_si512, _mm512_zextsi128_si512,
 };
-#[cfg(feature = "asm")]
-use core_asm::x86_64::aead::gcm;
 use core_cpu::Vaes512;
 
 /// Blocks per short group: four registers of four.
@@ -434,20 +432,6 @@ fn fence<const A: usize>(x: &mut [__m512i; A], s: &mut Sums, next: &mut __m512i)
     let _ = (x, s, next);
 }
 
-/// The powers as [`gcm::wide_loop`] takes them: H³²…H¹ in eight registers, then each
-/// register's 64-bit halves XOR-ed (Karatsuba's middle factors).
-#[cfg(feature = "asm")]
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn kernel_powers(hp: &[__m512i; 8]) -> [__m512i; 16] {
-    let mut kp = [_mm512_setzero_si512(); 16];
-    for (j, &h) in hp.iter().enumerate() {
-        kp[j] = h;
-        kp[8 + j] = _mm512_xor_si512(h, _mm512_shuffle_epi32::<{ 0x4e as _MM_PERM_ENUM }>(h));
-    }
-    kp
-}
-
 /// `A` registers of blocks at `q`, byte-reversed.
 ///
 /// # Safety
@@ -571,20 +555,6 @@ unsafe fn bulk<const ENCRYPT: bool, const NR: usize>(
         // hashed after. Wide group i is bytes 512i… of `buf`, the short group the 256
         // after them.
         let mut prev = [_mm512_setzero_si512(); 8];
-        #[cfg(feature = "asm")]
-        if wide > 0 {
-            // Wide group 0 is in `buf`.
-            group!(NR, 8, rk, ctr, acc, false, &prev, &hp, p);
-            // SAFETY: the features are ours; groups 1… hash their predecessors, all in
-            // `buf` (bytes 0…512 `wide`), as the kernel's contract allows.
-            unsafe {
-                let kp = kernel_powers(&hp);
-                let q = p.add(WIDE_BYTES);
-                gcm::wide_loop(keys, NR, &kp, ctr, &mut acc, p, q, wide - 1);
-                prev = load_swapped::<8>(p.add(WIDE_BYTES * (wide - 1)));
-            }
-        }
-        #[cfg(not(feature = "asm"))]
         for i in 0..wide {
             let r = p.wrapping_add(WIDE_BYTES * i);
             // Wide group i is in `buf`.
@@ -602,13 +572,6 @@ unsafe fn bulk<const ENCRYPT: bool, const NR: usize>(
         }
     } else {
         // Each group hashes the ciphertext it decrypts, read before it is overwritten.
-        // SAFETY: the features are ours; the wide groups are bytes 0…512 `wide` of `buf`,
-        // each hashed before it is written, as the kernel's contract allows.
-        #[cfg(feature = "asm")]
-        unsafe {
-            gcm::wide_loop(keys, NR, &kernel_powers(&hp), ctr, &mut acc, p, p, wide);
-        }
-        #[cfg(not(feature = "asm"))]
         for i in 0..wide {
             let q = p.wrapping_add(WIDE_BYTES * i);
             // SAFETY: wide group i is bytes 512i… of `buf`.
