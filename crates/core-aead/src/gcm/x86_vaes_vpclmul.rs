@@ -31,11 +31,16 @@
 //! 1–8 kept in registers and each GHASH input loaded two rounds ahead (16 KiB seal 47.9–52.0
 //! ticks per 32 blocks against 46.3–50.4 here, slope 42–48 against 44–48: equal); the products
 //! front-loaded into rounds 3–6 as the compiler does (equal for AES-128, about 5% slower for
-//! AES-256). `speed --quick` rows agreed within their ±20–40% spread. So program order is
-//! not what holds the loop above its bound: out-of-order issue already finds the overlap
-//! the order was meant to give. The gap to the 59–61 cycles that its instructions take when
-//! independent, and from there to 52, calls for fewer instructions per iteration (both
-//! versions have about 220), not another order.
+//! AES-256). `speed --quick` rows agreed within their ±20–40% spread. Probes of the asm
+//! loop (same minutes) show where the time goes: with the GHASH products taken out it runs
+//! 27.6 ticks per 32 blocks, which is the 80 `vaesenc` at two per cycle if a tick is 1.45
+//! cycles (the conversion used here); with the middle rounds taken out (GHASH, reduction,
+//! loads and the last round left) it runs 38–43 ticks, 55–62 cycles, at or a little above
+//! the 52 of its 26 `vpclmulqdq`; both together, 44–46 ticks, 64–67 cycles. Dropping the
+//! inputs' eight `vpshufb` gained under a tick. So the loop is the GHASH stream plus about
+//! 15%, not the sum of the two streams; program order no longer matters (out-of-order issue
+//! finds the overlap), and getting below ~60 means taking cycles off the `vpclmulqdq` port
+//! or making the GHASH stream alone reach its 52, not another order.
 //!
 //! Encryption hashes the previous iteration's ciphertext, still in registers; decryption
 //! hashes the blocks it is decrypting. Everything shorter than 16 blocks — the AAD's last
