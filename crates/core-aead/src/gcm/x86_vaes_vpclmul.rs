@@ -18,7 +18,29 @@
 //! `vaesenc`, shifts, `vpshufd`, `vpxord`, `vpternlogq` or `vpshufb`; `vpshufb` and
 //! `vpternlogq` do slow `vaesenc`. Replacing the two reduction multiplies by XORs (as a probe)
 //! or hashing register 0, the one that waits for the previous reduction, last left the loop
-//! within a cycle of 70: what is left is scheduling, not a unit's throughput.
+//! within a cycle of 70: no single unit's throughput holds it there.
+//!
+//! Hand scheduling did not close the gap (session 20; time-stamp ticks at 2.6 GHz, where
+//! the 70 cycles above are about 48 ticks; best of 15 000 16 KiB messages, and the slope
+//! from 16 to 32 KiB, alternated with this code in the same minutes on a loaded machine).
+//! The whole loop as one `asm!` block (`core_asm`'s `wide_loop`, commit 8a26276, reverted:
+//! AES-128/192/256, all GCM tests passing) ran no faster than this code in four
+//! arrangements: GHASH spread one register per round 3–9, the reduction of iteration i over
+//! rounds 1–2 of iteration i + 1, register 0 last, round keys broadcast from memory per round
+//! (about 4% slower); the same with each product between `vaesenc` pairs (equal); round keys
+//! 1–8 kept in registers and each GHASH input loaded two rounds ahead (16 KiB seal 47.9–52.0
+//! ticks per 32 blocks against 46.3–50.4 here, slope 42–48 against 44–48: equal); the products
+//! front-loaded into rounds 3–6 as the compiler does (equal for AES-128, about 5% slower for
+//! AES-256). `speed --quick` rows agreed within their ±20–40% spread. Probes of the asm
+//! loop (same minutes) show where the time goes: with the GHASH products taken out it runs
+//! 27.6 ticks per 32 blocks, which is the 80 `vaesenc` at two per cycle if a tick is 1.45
+//! cycles (the conversion used here); with the middle rounds taken out (GHASH, reduction,
+//! loads and the last round left) it runs 38–43 ticks, 55–62 cycles, at or a little above
+//! the 52 of its 26 `vpclmulqdq`; both together, 44–46 ticks, 64–67 cycles. Dropping the
+//! inputs' eight `vpshufb` gained under a tick. So the loop is the GHASH stream plus about
+//! 15%, not the sum of the two streams; program order no longer matters (out-of-order issue
+//! finds the overlap), and getting below ~60 means taking cycles off the `vpclmulqdq` port
+//! or making the GHASH stream alone reach its 52, not another order.
 //!
 //! Encryption hashes the previous iteration's ciphertext, still in registers; decryption
 //! hashes the blocks it is decrypting. Everything shorter than 16 blocks — the AAD's last
