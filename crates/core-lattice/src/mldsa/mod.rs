@@ -178,8 +178,8 @@ impl MlDsaImpl {
     /// all at once on a backend with a four-way Keccak-f.
     fn expand_mask_x4(self, seed: &[u8; 64], kappa: &[u16], gamma1_bits: u32, out: &mut [Poly]) {
         #[cfg(target_arch = "x86_64")]
-        if let Some((_, keccak)) = self.x86() {
-            return x86_avx2::expand_mask_x4(keccak, seed, kappa, gamma1_bits, out);
+        if let Some((token, keccak)) = self.x86() {
+            return x86_avx2::expand_mask_x4(token, keccak, seed, kappa, gamma1_bits, out);
         }
         for (&kappa, y) in kappa.iter().zip(out) {
             poly::expand_mask(self.keccak(), seed, kappa, gamma1_bits, y);

@@ -18,18 +18,19 @@
 //!
 //! Nothing branches on or indexes by a coefficient, and nothing divides.
 
-use super::poly::{N, Poly, Q, bounded_fill, rejection_fill, unpack_signed};
+use super::poly::{N, Poly, Q, bounded_fill, rejection_fill};
 use super::portable::{F, QINV, ZETAS};
 use crate::shake::{KeccakX4, ShakeX4};
 use crate::x86_avx2::{swap32, swap64, swap128};
 use core::arch::x86_64::{
-    __m256i, _mm_cvtsi64_si128, _mm256_add_epi16, _mm256_add_epi32, _mm256_and_si256,
-    _mm256_blend_epi32, _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpgt_epi32,
-    _mm256_cvtepi16_epi32, _mm256_cvtepu8_epi32, _mm256_extracti128_si256, _mm256_loadu_si256,
-    _mm256_movemask_ps, _mm256_mul_epi32, _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32,
-    _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8,
-    _mm256_slli_epi32, _mm256_srai_epi32, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32,
-    _mm256_sub_epi64,
+    __m256i, _mm_cvtsi64_si128, _mm_loadu_si128, _mm256_add_epi16, _mm256_add_epi32,
+    _mm256_and_si256, _mm256_blend_epi32, _mm256_castsi128_si256, _mm256_castsi256_ps,
+    _mm256_castsi256_si128, _mm256_cmpgt_epi32, _mm256_cvtepi16_epi32, _mm256_cvtepu8_epi32,
+    _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_movemask_ps,
+    _mm256_mul_epi32, _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
+    _mm256_setr_epi8, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
+    _mm256_slli_epi32, _mm256_srai_epi32, _mm256_srli_epi64, _mm256_srlv_epi32,
+    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64,
 };
 use core_cpu::Avx2;
 use zeroize::Zeroize;
@@ -508,9 +509,10 @@ pub(crate) fn sample_bounded_x4(
 
 /// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to four counters at once, the
 /// four SHAKE256 sponges side by side on `keccak`: `out[k]` from SHAKE256(ρ″ ‖ IntegerToBytes(`kappa[k]`,
-/// 2)), as `poly::expand_mask` gives it. The seed is secret; every lane squeezes the same
-/// five blocks.
+/// 2)), as `poly::expand_mask` gives it, unpacked eight coefficients at a time
+/// ([`unpack_mask_avx2`]). The seed is secret; every lane squeezes the same five blocks.
 pub(crate) fn expand_mask_x4(
+    token: Avx2,
     keccak: KeccakX4,
     seed: &[u8; 64],
     kappa: &[u16],
@@ -530,12 +532,54 @@ pub(crate) fn expand_mask_x4(
             b[at..at + 136].copy_from_slice(block);
         }
     }
-    let bits = gamma1_bits + 1;
     for (p, b) in out[..count].iter_mut().zip(&bytes) {
-        unpack_signed(&b[..32 * bits as usize], 1 << gamma1_bits, bits, p);
+        // SAFETY: the `Avx2` token proves AVX2 was detected.
+        unsafe { unpack_mask_avx2(token, b, gamma1_bits, p) };
     }
     bytes.zeroize();
     blocks.zeroize();
+}
+
+/// BitUnpack(`bytes`, γ₁ − 1, γ₁) (FIPS 204 Algorithm 19) for γ₁ = 2^`gamma1_bits` (17 or
+/// 19), as `poly::unpack_signed` gives it: each group of eight (γ₁ + 1)-bit values (18 or 20
+/// bytes) is loaded as two 16-byte halves, one per 128-bit lane; `vpshufb` puts the three
+/// bytes holding each value in a 32-bit lane, a shift by its bit offset and a mask leave the
+/// value, and the coefficient is γ₁ minus it. `bytes` extends past the last group.
+#[target_feature(enable = "avx2")]
+fn unpack_mask_avx2(_: Avx2, bytes: &[u8; 5 * 136], gamma1_bits: u32, p: &mut Poly) {
+    let wide = gamma1_bits == 19;
+    // Values 0..3 of a half start at bits 0, 18, 36, 54 (bytes 0, 2, 4, 6, shifts 0, 2, 4,
+    // 6), or at bits 0, 20, 40, 60 (bytes 0, 2, 5, 7, shifts 0, 4, 0, 4).
+    let (group, spread, shifts) = if wide {
+        let spread = _mm256_setr_epi8(
+            0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1, 0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7,
+            -1, 7, 8, 9, -1,
+        );
+        (20, spread, _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4))
+    } else {
+        let spread = _mm256_setr_epi8(
+            0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6, -1, 6, 7, 8, -1, 0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6,
+            -1, 6, 7, 8, -1,
+        );
+        (18, spread, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))
+    };
+    let mask = _mm256_set1_epi32((2 << gamma1_bits) - 1);
+    let gamma1 = _mm256_set1_epi32(1 << gamma1_bits);
+    for (g, out) in p.0.chunks_exact_mut(8).enumerate() {
+        let at = group * g;
+        let half = |from: usize| {
+            let h: &[u8; 16] = bytes[from..from + 16].try_into().unwrap_or(&[0; 16]);
+            // SAFETY: `h` is 16 readable bytes; `loadu` takes any alignment. AVX2 is enabled
+            // on this function, reached only through the `Avx2` token.
+            unsafe { _mm_loadu_si128(h.as_ptr().cast()) }
+        };
+        let x =
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(half(at)), half(at + group / 2));
+        let v = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, spread), shifts), mask);
+        // SAFETY: `out` is eight `i32`s, 32 writable bytes; `storeu` takes any alignment. AVX2
+        // is enabled on this function, reached only through the `Avx2` token.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_sub_epi32(gamma1, v)) }
+    }
 }
 
 #[cfg(test)]
@@ -660,7 +704,7 @@ mod tests {
                 for count in 1..=4 {
                     let kappa = [7, 0, 300, 65_535];
                     let mut ours = [const { Poly::ZERO }; 4];
-                    expand_mask_x4(x4, &seed, &kappa[..count], bits, &mut ours[..count]);
+                    expand_mask_x4(token, x4, &seed, &kappa[..count], bits, &mut ours[..count]);
                     for (k, got) in ours[..count].iter().enumerate() {
                         let mut want = Poly::ZERO;
                         super::super::poly::expand_mask(keccak, &seed, kappa[k], bits, &mut want);
