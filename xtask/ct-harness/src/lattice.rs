@@ -63,7 +63,7 @@ macro_rules! mldsa {
             t.agree(concat!($name, " sign hedged"), hedged.as_bytes());
             t.expect(concat!($name, " hedged verifies"), vk.verify_mu(&mu, &hedged).is_ok());
 
-            // The same key expanded for repeated signing (Â and the NTT forms held).
+            // The same key expanded for repeated signing (Â and the decoded s₁, s₂, t₀ held).
             let expanded = core_lattice::$module::ExpandedSigningKey::new(held);
             let again = expanded.sign_mu_with_randomness(&mu, &rnd);
             t.agree(concat!($name, " sign expanded"), again.as_bytes());

@@ -9,8 +9,8 @@
 //!   which is the same); aws-lc-rs only hedged, so the agreement check compares whether the
 //!   signature verifies under the fixed public key.
 //! - `verify`: each library's verification of its own signature of the message.
-//! - `sign-cached`: `sign` with the key expanded once beforehand (Â and the NTT forms of s₁,
-//!   s₂ and t₀): Halite's `ExpandedSigningKey`, against RustCrypto's `ExpandedSigningKey`,
+//! - `sign-cached`: `sign` with the key expanded once beforehand (Â, and s₁, s₂ and t₀
+//!   decoded or in NTT form): Halite's `ExpandedSigningKey`, against RustCrypto's `ExpandedSigningKey`,
 //!   the one peer here that caches them (its `sign` row uses the same key); aws-lc-rs and
 //!   libcrux re-expand on every signature and have no cached form.
 

@@ -159,29 +159,41 @@ impl<const M: usize> Drop for Scratch<M> {
     }
 }
 
-/// Where signing takes row products with Â and the NTT forms of s₁, s₂ and t₀ from:
-/// sampled, decoded and transformed from the encoded key each time they are used
-/// ([`Streamed`], for a small stack), or held ([`Expanded`]).
+/// Where signing takes the products with Â and with the key from: sampled, decoded and
+/// transformed from the encoded key each time they are used ([`Streamed`], for a small
+/// stack), or held ([`Expanded`]). The key's parts are indexed as one vector s₁ ‖ s₂ ‖ t₀.
 pub(crate) trait KeySource<const K: usize, const L: usize> {
-    /// `acc` = row `i` of Â times `vec` (times R^−1); `tmp` is scratch.
-    fn row_times(
+    /// Whether [`KeySource::times_c`] multiplies in T_q and so needs ĉ = NTT(c).
+    const NEEDS_C_HAT: bool;
+
+    /// `w[i]` += Â[i, j] ∘ `y_hat` (times R^−1) for every row i: column `j` of Â times one
+    /// polynomial of ŷ; `tmp` is scratch.
+    fn column_times(
         &self,
         imp: MlDsaImpl,
-        i: usize,
-        vec: &[Poly; L],
-        acc: &mut Poly,
-        tmp: &mut [Poly; 2],
+        j: usize,
+        y_hat: &Poly,
+        w: &mut [Poly; K],
+        tmp: &mut Poly,
     );
 
-    /// NTT(s₁\[j\]), or NTT(s₂\[j − ℓ\]) for j ≥ ℓ: held, or computed into `tmp`.
-    fn s_hat<'a>(&'a self, imp: MlDsaImpl, j: usize, tmp: &'a mut Poly) -> &'a Poly;
-
-    /// NTT(t₀\[i\]): held, or computed into `tmp`.
-    fn t0_hat<'a>(&'a self, imp: MlDsaImpl, i: usize, tmp: &'a mut Poly) -> &'a Poly;
+    /// `out` = c·s₁\[j\], c·s₂\[j − ℓ\] for ℓ ≤ j < ℓ + k, or c·t₀\[j − ℓ − k\] beyond, in R_q:
+    /// a representative of `|value| < 2^30`, from the challenge `c` (and ĉ, where
+    /// [`KeySource::NEEDS_C_HAT`]); `tmp` is scratch.
+    fn times_c(
+        &self,
+        imp: MlDsaImpl,
+        j: usize,
+        c: &Challenge,
+        c_hat: &Poly,
+        out: &mut Poly,
+        tmp: &mut Poly,
+    );
 }
 
 /// The encoded signing key itself as a [`KeySource`]: nothing is held, each entry of Â is
-/// sampled and each polynomial of the key decoded and transformed when it is used.
+/// sampled and each polynomial of the key decoded and transformed when it is used, and the
+/// products with c are taken in T_q (NTT(s), ĉ ∘ NTT(s), the inverse NTT).
 struct Streamed<'k> {
     p: Params,
     sk: &'k [u8],
@@ -198,34 +210,49 @@ impl<'k> Streamed<'k> {
 }
 
 impl<const K: usize, const L: usize> KeySource<K, L> for Streamed<'_> {
-    fn row_times(
+    const NEEDS_C_HAT: bool = true;
+
+    fn column_times(
         &self,
         imp: MlDsaImpl,
-        i: usize,
-        vec: &[Poly; L],
-        acc: &mut Poly,
-        tmp: &mut [Poly; 2],
+        j: usize,
+        y_hat: &Poly,
+        w: &mut [Poly; K],
+        tmp: &mut Poly,
     ) {
-        row_times::<L>(imp, &self.rho, i, None, |j, _| Some(&vec[j]), acc, tmp);
+        for (i, wi) in w.iter_mut().enumerate() {
+            sample_uniform(imp.keccak(), &self.rho, j as u8, i as u8, tmp);
+            imp.pointwise_acc(wi, tmp, y_hat);
+        }
     }
 
-    fn s_hat<'a>(&'a self, imp: MlDsaImpl, j: usize, tmp: &'a mut Poly) -> &'a Poly {
-        self.layout.s(self.p, self.sk, j, tmp);
+    fn times_c(
+        &self,
+        imp: MlDsaImpl,
+        j: usize,
+        _: &Challenge,
+        c_hat: &Poly,
+        out: &mut Poly,
+        tmp: &mut Poly,
+    ) {
+        if j < L + K {
+            self.layout.s(self.p, self.sk, j, tmp);
+        } else {
+            self.layout.t0(self.sk, j - L - K, tmp);
+        }
         imp.ntt(tmp);
-        tmp
-    }
-
-    fn t0_hat<'a>(&'a self, imp: MlDsaImpl, i: usize, tmp: &'a mut Poly) -> &'a Poly {
-        self.layout.t0(self.sk, i, tmp);
-        imp.ntt(tmp);
-        tmp
+        out.0 = [0; N];
+        imp.pointwise_acc(out, c_hat, tmp);
+        imp.inv_ntt(out);
     }
 }
 
-/// A signing key expanded for signing: Â, NTT(s₁), NTT(s₂) and NTT(t₀), so that no
-/// iteration of the signing loop samples or transforms them again: (k·ℓ + ℓ + 2k) KiB,
-/// 28 KiB for ML-DSA-44, 47 KiB for ML-DSA-65, 79 KiB for ML-DSA-87. The key's parts are
-/// wiped on drop (Â is public).
+/// A signing key expanded for signing: Â, and s₁, s₂ and t₀ decoded, so that no iteration
+/// of the signing loop samples or decodes them again: (k·ℓ + ℓ + 2k) KiB, 28 KiB for
+/// ML-DSA-44, 47 KiB for ML-DSA-65, 79 KiB for ML-DSA-87. The products with the sparse c
+/// are taken in R_q, as τ signed rotations of the key's small polynomials
+/// ([`Challenge::times`]), which costs less than the inverse NTT a product in T_q needs.
+/// The key's parts are wiped on drop (Â is public).
 pub(crate) struct Expanded<const K: usize, const L: usize> {
     a: [[Poly; L]; K],
     s1: [Poly; L],
@@ -246,37 +273,45 @@ impl<const K: usize, const L: usize> Expanded<K, L> {
         sample_matrix(imp, &key.rho, &mut e.a);
         for (j, s) in e.s1.iter_mut().chain(&mut e.s2).enumerate() {
             key.layout.s(p, sk, j, s);
-            imp.ntt(s);
         }
         for (i, t) in e.t0.iter_mut().enumerate() {
             key.layout.t0(sk, i, t);
-            imp.ntt(t);
         }
         e
     }
 }
 
 impl<const K: usize, const L: usize> KeySource<K, L> for Expanded<K, L> {
-    fn row_times(
+    const NEEDS_C_HAT: bool = false;
+
+    fn column_times(
         &self,
         imp: MlDsaImpl,
-        i: usize,
-        vec: &[Poly; L],
-        acc: &mut Poly,
-        _: &mut [Poly; 2],
+        j: usize,
+        y_hat: &Poly,
+        w: &mut [Poly; K],
+        _: &mut Poly,
     ) {
-        acc.0 = [0; N];
-        for (a, v) in self.a[i].iter().zip(vec) {
-            imp.pointwise_acc(acc, a, v);
+        for (wi, row) in w.iter_mut().zip(&self.a) {
+            imp.pointwise_acc(wi, &row[j], y_hat);
         }
     }
 
-    fn s_hat<'a>(&'a self, _: MlDsaImpl, j: usize, _: &'a mut Poly) -> &'a Poly {
-        if j < L { &self.s1[j] } else { &self.s2[j - L] }
-    }
-
-    fn t0_hat<'a>(&'a self, _: MlDsaImpl, i: usize, _: &'a mut Poly) -> &'a Poly {
-        &self.t0[i]
+    fn times_c(
+        &self,
+        imp: MlDsaImpl,
+        j: usize,
+        c: &Challenge,
+        _: &Poly,
+        out: &mut Poly,
+        _: &mut Poly,
+    ) {
+        let (s, narrow) = match j.checked_sub(L) {
+            None => (&self.s1[j], true),
+            Some(i) if i < K => (&self.s2[i], true),
+            Some(i) => (&self.t0[i - K], false),
+        };
+        imp.times_challenge(c, narrow, s, out);
     }
 }
 
@@ -512,7 +547,7 @@ pub(crate) fn sign<const K: usize, const L: usize>(
     if imp.holds_matrix() {
         sign_expanding::<K, L>(imp, p, sk, mu, rnd, sig);
     } else {
-        sign_with::<K, L>(imp, p, sk, &Streamed::new::<K, L>(p, sk), mu, rnd, sig);
+        sign_with::<K, L, _>(imp, p, sk, &Streamed::new::<K, L>(p, sk), mu, rnd, sig);
     }
 }
 
@@ -528,16 +563,16 @@ fn sign_expanding<const K: usize, const L: usize>(
     sig: &mut [u8],
 ) {
     let key = Expanded::<K, L>::new(imp, p, sk);
-    sign_with::<K, L>(imp, p, sk, &key, mu, rnd, sig);
+    sign_with::<K, L, _>(imp, p, sk, &key, mu, rnd, sig);
 }
 
-/// [`sign`] with Â and the NTT forms of the key taken from `key` (K, the rest of the
+/// [`sign`] with Â and the key's products with c taken from `key` (K, the rest of the
 /// encoded key `sk` signing needs, is read from `sk`).
-pub(crate) fn sign_with<const K: usize, const L: usize>(
+pub(crate) fn sign_with<const K: usize, const L: usize, S: KeySource<K, L>>(
     imp: MlDsaImpl,
     p: Params,
     sk: &[u8],
-    key: &impl KeySource<K, L>,
+    key: &S,
     mu: &[u8; 64],
     rnd: &[u8; 32],
     sig: &mut [u8],
@@ -557,25 +592,30 @@ pub(crate) fn sign_with<const K: usize, const L: usize>(
     let (c_tilde, rest) = sig.split_at_mut(p.c_tilde_len);
     let (z_out, h_out) = rest.split_at_mut(z_len * L);
 
-    // ŷ; w (in 0..q) and, once each row is used, its hint bits; the challenge ĉ.
-    let mut y_hat = Zeroizing::new([const { Poly::ZERO }; L]);
+    // y; w (in 0..q) and, once each row is used, its hint bits; NTT(y_j), then ĉ.
+    let mut y = Zeroizing::new([const { Poly::ZERO }; L]);
     let mut work = Scratch::<K>::new();
     let mut kappa: u16 = 0;
     loop {
-        for (c, ys) in y_hat.chunks_mut(4).enumerate() {
+        for (c, ys) in y.chunks_mut(4).enumerate() {
             let kappas: [u16; 4] = core::array::from_fn(|k| kappa.wrapping_add((4 * c + k) as u16));
             imp.expand_mask_x4(&rho2, &kappas[..ys.len()], p.gamma1_bits, ys);
         }
-        for y in y_hat.iter_mut() {
-            imp.ntt(y);
+        // w = NTT^−1(Â ∘ ŷ), a column of Â (one NTT(y_j)) at a time; w₁ = HighBits(w),
+        // c̃ = H(μ ‖ w₁Encode(w₁)).
+        let Scratch { vec: w, acc, tmp } = &mut work;
+        for wi in w.iter_mut() {
+            wi.0 = [0; N];
         }
-        // w = NTT^−1(Â ∘ ŷ), w₁ = HighBits(w), c̃ = H(μ ‖ w₁Encode(w₁)).
+        for (j, yj) in y.iter().enumerate() {
+            acc.0 = yj.0;
+            imp.ntt(acc);
+            key.column_times(imp, j, acc, w, &mut tmp[0]);
+        }
         let mut commitment = Commitment::new(mu, p.gamma2);
-        let Scratch { vec: w, acc: c_hat, tmp } = &mut work;
-        for (i, wi) in w.iter_mut().enumerate() {
-            key.row_times(imp, i, &y_hat, wi, tmp);
+        for wi in w.iter_mut() {
             imp.inv_ntt(wi);
-            // w₁'s row into the scratch the row product is done with.
+            // w₁'s row into scratch.
             let w1 = &mut tmp[0];
             imp.vectorized(|| {
                 for (c, h) in wi.0.iter_mut().zip(&mut w1.0) {
@@ -591,24 +631,23 @@ pub(crate) fn sign_with<const K: usize, const L: usize>(
             c[..p.c_tilde_len].copy_from_slice(c_tilde);
             core_hash::declassify(c)
         };
-        sample_in_ball(imp.keccak(), &c_public[..p.c_tilde_len], p.tau, c_hat);
-        imp.ntt(c_hat);
+        let c = Challenge::sample(imp.keccak(), &c_public[..p.c_tilde_len], p.tau);
+        let c_hat = acc;
+        if S::NEEDS_C_HAT {
+            c.to_poly(c_hat);
+            imp.ntt(c_hat);
+        }
 
         let mut rejected = 0u32;
-        // z = y + c·s₁ (as NTT^−1(ĉ ∘ ŝ₁ + ŷ·R^−1)), ‖z‖∞ < γ₁ − β.
+        // z = y + c·s₁, ‖z‖∞ < γ₁ − β.
         let [s, z] = &mut *tmp;
-        for (j, y) in y_hat.iter().enumerate() {
-            // ŷ·R^−1 is ŷ ∘ 1 in T_q (the NTT of the constant 1 is all ones).
-            z.0 = [0; N];
-            s.0 = [1; N];
-            imp.pointwise_acc(z, y, s);
-            imp.pointwise_acc(z, c_hat, key.s_hat(imp, j, s));
-            imp.inv_ntt(z);
+        for (j, y) in y.iter().enumerate() {
+            key.times_c(imp, j, &c, c_hat, z, s);
             rejected |= imp.vectorized(|| {
                 let mut out = 0;
-                for c in &mut z.0 {
-                    *c = centered(*c);
-                    out |= exceeds(*c, gamma1 - p.beta);
+                for (zc, &yc) in z.0.iter_mut().zip(&y.0) {
+                    *zc = centered(*zc + yc);
+                    out |= exceeds(*zc, gamma1 - p.beta);
                 }
                 out
             });
@@ -618,20 +657,15 @@ pub(crate) fn sign_with<const K: usize, const L: usize>(
         // h = HighBits(r + c·t₀) ≠ HighBits(r) with at most ω ones, written over w.
         let mut ones = 0u32;
         for (i, wi) in w.iter_mut().enumerate() {
-            // c·s₂ and c·t₀ into `product`, each decoded into `decoded` first.
-            let [product, decoded] = &mut *tmp;
-            let times_c = |factor: &Poly, product: &mut Poly| {
-                product.0 = [0; N];
-                imp.pointwise_acc(product, c_hat, factor);
-                imp.inv_ntt(product);
-            };
-            times_c(key.s_hat(imp, L + i, decoded), product);
+            // c·s₂ and c·t₀ into `product`.
+            let [product, scratch] = &mut *tmp;
+            key.times_c(imp, L + i, &c, c_hat, product, scratch);
             imp.vectorized(|| {
                 for (wc, &cs2) in wi.0.iter_mut().zip(&product.0) {
                     *wc = freeze(*wc - cs2);
                 }
             });
-            times_c(key.t0_hat(imp, i, decoded), product);
+            key.times_c(imp, L + K + i, &c, c_hat, product, scratch);
             let (row_rejected, row_ones) = imp.vectorized(|| {
                 let (mut rejected, mut ones) = (0u32, 0u32);
                 for (wc, &ct0) in wi.0.iter_mut().zip(&product.0) {

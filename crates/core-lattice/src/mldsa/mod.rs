@@ -13,7 +13,8 @@
 //!   even and odd lanes), with exactly `portable`'s outputs; ExpandA (with an eight-lane
 //!   rejection loop), ExpandS and ExpandMask on the four-way AVX2 Keccak-f; the signing
 //!   loop's coefficient work (`poly`'s code) compiled for AVX2; holds Â (sampled once per key generation, verification or
-//!   signature, not once per signing iteration), NTT(s₁), NTT(s₂), NTT(t₀) and NTT(z). The
+//!   signature, not once per signing iteration), s₁, s₂ and t₀ decoded (signing multiplies
+//!   them by the sparse c in R_q, as signed rotations: no inverse NTT) and NTT(z). The
 //!   default on x86-64 CPUs with AVX2 but not AVX-512.
 //! - `x86_avx512vl`: `x86_avx2` with its four-way samplers on the AVX-512VL four-way
 //!   Keccak-f (`vpternlogq`, `vprolq` on the same 256-bit registers, about 1.7 times as
@@ -177,8 +178,8 @@ impl MlDsaImpl {
     /// all at once on a backend with a four-way Keccak-f.
     fn expand_mask_x4(self, seed: &[u8; 64], kappa: &[u16], gamma1_bits: u32, out: &mut [Poly]) {
         #[cfg(target_arch = "x86_64")]
-        if let Some((_, keccak)) = self.x86() {
-            return x86_avx2::expand_mask_x4(keccak, seed, kappa, gamma1_bits, out);
+        if let Some((token, keccak)) = self.x86() {
+            return x86_avx2::expand_mask_x4(token, keccak, seed, kappa, gamma1_bits, out);
         }
         for (&kappa, y) in kappa.iter().zip(out) {
             poly::expand_mask(self.keccak(), seed, kappa, gamma1_bits, y);
@@ -195,6 +196,18 @@ impl MlDsaImpl {
             return x86_avx2::vectorized(token, f);
         }
         f()
+    }
+
+    /// `out` = c·s in R_q exactly, as signed rotations of s (`poly::Challenge::times`);
+    /// `narrow` where τ·‖s‖∞ < 2^15 (s₁ and s₂), which a backend may sum in 16-bit lanes.
+    #[inline]
+    fn times_challenge(self, c: &poly::Challenge, narrow: bool, s: &Poly, out: &mut Poly) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some((token, _)) = self.x86() {
+            return x86_avx2::times_challenge(token, c.entries(), narrow, s, out);
+        }
+        let _ = narrow;
+        c.times(s, out);
     }
 
     #[inline]
@@ -608,8 +621,8 @@ macro_rules! parameter_set {
             }
 
             #[doc = concat!("An ", $name, " signing key expanded for repeated signing: besides")]
-            /// the key, the matrix Â and the NTT forms of s₁, s₂ and t₀, so that signing
-            /// samples and transforms none of them again (FIPS 204 §6.2 allows precomputing
+            /// the key, the matrix Â and s₁, s₂ and t₀ decoded, so that signing samples and
+            /// decodes none of them again (FIPS 204 §6.2 allows precomputing
             /// them). Costs (k·ℓ + ℓ + 2k) KiB on top of the key: 28 KiB for ML-DSA-44,
             /// 47 KiB for ML-DSA-65, 79 KiB for ML-DSA-87, so it is for servers, not small
             /// devices (which sign with [`SigningKey`], whose signing streams Â). The same
@@ -660,7 +673,7 @@ macro_rules! parameter_set {
                 pub fn sign_mu_with_randomness(&self, mu: &[u8; MU_LEN], rnd: &[u8; 32]) -> Signature {
                     let mut sig = Signature([0; SIGNATURE_LEN]);
                     let imp = self.key.implementation();
-                    dsa::sign_with::<K, L>(imp, P, &self.key.bytes, &self.expanded, mu, rnd, &mut sig.0);
+                    dsa::sign_with::<K, L, _>(imp, P, &self.key.bytes, &self.expanded, mu, rnd, &mut sig.0);
                     sig
                 }
             }

@@ -342,12 +342,46 @@ impl Challenge {
         c
     }
 
+    /// The τ nonzero coefficients as signed rotations: index + 256 where the coefficient is
+    /// −1, each below 512.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn entries(&self) -> &[u16] {
+        &self.entries[..self.tau]
+    }
+
     /// The challenge as a polynomial.
     pub(crate) fn to_poly(&self, c: &mut Poly) {
         c.0 = [0; N];
         for &e in &self.entries[..self.tau] {
             c.0[usize::from(e & 0xff)] = 1 - 2 * i32::from(e >> 8);
         }
+    }
+
+    /// `out` = c·s in Z\[X\]/(X^256 + 1), exactly, for τ·‖s‖∞ < 2^31 (s₁, s₂ and t₀ of
+    /// a signing key): the sum of the τ signed rotations of s. With `ext` = s ‖ −s ‖ s, the
+    /// rotation by an entry e (X^e with e = index + 256·sign, as X^256 = −1) is the window
+    /// `ext[512 − e..768 − e]`, so each term is a run of plain additions (the vector
+    /// backends sum the windows in registers). The windows' offsets follow c, which signing
+    /// declassifies (see `dsa::sign`); s is only added.
+    pub(crate) fn times(&self, s: &Poly, out: &mut Poly) {
+        const BLOCK: usize = 32;
+        let mut ext = [0i32; 3 * N];
+        for (k, &x) in s.0.iter().enumerate() {
+            (ext[k], ext[N + k], ext[2 * N + k]) = (x, -x, x);
+        }
+        for (b, block) in out.0.chunks_exact_mut(BLOCK).enumerate() {
+            let mut acc = [0i32; BLOCK];
+            for &e in &self.entries[..self.tau] {
+                let from = 2 * N - usize::from(e) + BLOCK * b;
+                let window: &[i32; BLOCK] =
+                    ext[from..from + BLOCK].try_into().unwrap_or(&[0; BLOCK]);
+                for (a, &x) in acc.iter_mut().zip(window) {
+                    *a += x;
+                }
+            }
+            block.copy_from_slice(&acc);
+        }
+        ext.zeroize();
     }
 
     /// `acc` −= c·t in R_q = Z_q\[X\]/(X^256 + 1), unreduced, with t's coefficients `t(0)…t(255)`:
@@ -446,7 +480,7 @@ mod tests {
         }
     }
 
-    /// The challenge's signed shifts are the product in Z[X]/(X^256 + 1), checked against
+    /// The challenge's signed shifts and rotations are the product in Z[X]/(X^256 + 1), checked against
     /// schoolbook multiplication by its polynomial.
     #[test]
     fn challenge_product_matches_schoolbook() {
@@ -467,6 +501,8 @@ mod tests {
             let mut got = Poly::ZERO;
             c.sub_times(&mut got, t);
             assert_eq!(got.0, want, "tau = {tau}");
+            c.times(&Poly(core::array::from_fn(t)), &mut got);
+            assert_eq!(got.0.map(|x| -x), want, "tau = {tau}, in R_q");
         }
     }
 

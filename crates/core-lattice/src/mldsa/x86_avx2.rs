@@ -18,16 +18,19 @@
 //!
 //! Nothing branches on or indexes by a coefficient, and nothing divides.
 
-use super::poly::{N, Poly, Q, bounded_fill, rejection_fill, unpack_signed};
+use super::poly::{N, Poly, Q, bounded_fill, rejection_fill};
 use super::portable::{F, QINV, ZETAS};
 use crate::shake::{KeccakX4, ShakeX4};
 use crate::x86_avx2::{swap32, swap64, swap128};
 use core::arch::x86_64::{
-    __m256i, _mm_cvtsi64_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi32,
-    _mm256_castsi256_ps, _mm256_cmpgt_epi32, _mm256_cvtepu8_epi32, _mm256_loadu_si256,
-    _mm256_movemask_ps, _mm256_mul_epi32, _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32,
-    _mm256_set1_epi32, _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_slli_epi32, _mm256_srai_epi32,
-    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64,
+    __m256i, _mm_cvtsi64_si128, _mm_loadu_si128, _mm256_add_epi16, _mm256_add_epi32,
+    _mm256_and_si256, _mm256_blend_epi32, _mm256_castsi128_si256, _mm256_castsi256_ps,
+    _mm256_castsi256_si128, _mm256_cmpgt_epi32, _mm256_cvtepi16_epi32, _mm256_cvtepu8_epi32,
+    _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_movemask_ps,
+    _mm256_mul_epi32, _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
+    _mm256_setr_epi8, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
+    _mm256_slli_epi32, _mm256_srai_epi32, _mm256_srli_epi64, _mm256_srlv_epi32,
+    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64,
 };
 use core_cpu::Avx2;
 use zeroize::Zeroize;
@@ -285,6 +288,92 @@ fn pointwise_acc_avx2(_: Avx2, acc: &mut Poly, a: &Poly, b: &Poly) {
     }
 }
 
+/// `out` = c·s for the challenge with the signed rotations `entries` (see
+/// `poly::Challenge::times`, whose result this is): with `ext` = s ‖ −s ‖ s, each entry adds
+/// one window of `ext`, summed in registers across all windows before it is stored. Where
+/// `narrow` (τ·‖s‖∞ < 2^15: s₁ and s₂, not t₀), `ext` and the sums are 16-bit, sixteen
+/// coefficients per register, so the τ windows take half the loads.
+pub(crate) fn times_challenge(
+    token: Avx2,
+    entries: &[u16],
+    narrow: bool,
+    s: &Poly,
+    out: &mut Poly,
+) {
+    // SAFETY: the `Avx2` token proves AVX2 was detected.
+    unsafe {
+        if narrow {
+            times_challenge_i16(token, entries, s, out);
+        } else {
+            times_challenge_i32(token, entries, s, out);
+        }
+    }
+}
+
+/// Where window `e` of `ext` = s ‖ −s ‖ s starts for the coefficients from `at` on: X^e·s
+/// has s's coefficient `k − e` (mod 512, signed) at `k`. Entries are below 512, so the
+/// window lies inside `ext`.
+fn window_start(e: u16, at: usize) -> usize {
+    (2 * N + at).saturating_sub(usize::from(e) & 0x1ff)
+}
+
+#[target_feature(enable = "avx2")]
+fn times_challenge_i32(_: Avx2, entries: &[u16], s: &Poly, out: &mut Poly) {
+    const BLOCK: usize = 64;
+    let mut ext = [0i32; 3 * N];
+    for (k, &x) in s.0.iter().enumerate() {
+        (ext[k], ext[N + k], ext[2 * N + k]) = (x, -x, x);
+    }
+    for (b, block) in out.0.chunks_exact_mut(BLOCK).enumerate() {
+        let mut acc = [_mm256_setzero_si256(); BLOCK / 8];
+        for &e in entries {
+            let from = window_start(e, BLOCK * b);
+            let window: &[i32; BLOCK] = ext[from..from + BLOCK].try_into().unwrap_or(&[0; BLOCK]);
+            for (a, x) in acc.iter_mut().zip(window.chunks_exact(8)) {
+                *a = _mm256_add_epi32(*a, load8(x.try_into().unwrap_or(&[0; 8])));
+            }
+        }
+        for (out, a) in block.chunks_exact_mut(8).zip(&acc) {
+            // SAFETY: `out` is eight `i32`s, 32 writable bytes; `storeu` takes any alignment.
+            // AVX2 is enabled on this function, reached only through the `Avx2` token.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), *a) }
+        }
+    }
+    ext.zeroize();
+}
+
+#[target_feature(enable = "avx2")]
+fn times_challenge_i16(_: Avx2, entries: &[u16], s: &Poly, out: &mut Poly) {
+    const BLOCK: usize = 128;
+    let mut ext = [0i16; 3 * N];
+    for (k, &x) in s.0.iter().enumerate() {
+        let x = x as i16;
+        (ext[k], ext[N + k], ext[2 * N + k]) = (x, -x, x);
+    }
+    for (b, block) in out.0.chunks_exact_mut(BLOCK).enumerate() {
+        let mut acc = [_mm256_setzero_si256(); BLOCK / 16];
+        for &e in entries {
+            let from = window_start(e, BLOCK * b);
+            let window: &[i16; BLOCK] = ext[from..from + BLOCK].try_into().unwrap_or(&[0; BLOCK]);
+            for (a, x) in acc.iter_mut().zip(window.chunks_exact(16)) {
+                // SAFETY: `x` is sixteen `i16`s, 32 readable bytes; `loadu` takes any
+                // alignment. AVX2 is enabled on this function, reached only through the token.
+                *a = _mm256_add_epi16(*a, unsafe { _mm256_loadu_si256(x.as_ptr().cast()) });
+            }
+        }
+        for (out, a) in block.chunks_exact_mut(16).zip(&acc) {
+            let (low, high) = (_mm256_castsi256_si128(*a), _mm256_extracti128_si256::<1>(*a));
+            // SAFETY: `out` is sixteen `i32`s, 64 writable bytes; `storeu` takes any
+            // alignment. AVX2 is enabled on this function, reached only through the token.
+            unsafe {
+                _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_cvtepi16_epi32(low));
+                _mm256_storeu_si256(out[8..].as_mut_ptr().cast(), _mm256_cvtepi16_epi32(high));
+            }
+        }
+    }
+    ext.zeroize();
+}
+
 /// Runs `f`, a loop over coefficients that `dsa` hands over (the reductions, Decompose, the
 /// norm checks and the hints, written once in `poly`), compiled with AVX2 enabled: the loop
 /// vectorizes to eight lanes per instruction (`vpmulld`, shifts, masks), and the results are
@@ -420,9 +509,10 @@ pub(crate) fn sample_bounded_x4(
 
 /// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to four counters at once, the
 /// four SHAKE256 sponges side by side on `keccak`: `out[k]` from SHAKE256(ρ″ ‖ IntegerToBytes(`kappa[k]`,
-/// 2)), as `poly::expand_mask` gives it. The seed is secret; every lane squeezes the same
-/// five blocks.
+/// 2)), as `poly::expand_mask` gives it, unpacked eight coefficients at a time
+/// ([`unpack_mask_avx2`]). The seed is secret; every lane squeezes the same five blocks.
 pub(crate) fn expand_mask_x4(
+    token: Avx2,
     keccak: KeccakX4,
     seed: &[u8; 64],
     kappa: &[u16],
@@ -442,12 +532,54 @@ pub(crate) fn expand_mask_x4(
             b[at..at + 136].copy_from_slice(block);
         }
     }
-    let bits = gamma1_bits + 1;
     for (p, b) in out[..count].iter_mut().zip(&bytes) {
-        unpack_signed(&b[..32 * bits as usize], 1 << gamma1_bits, bits, p);
+        // SAFETY: the `Avx2` token proves AVX2 was detected.
+        unsafe { unpack_mask_avx2(token, b, gamma1_bits, p) };
     }
     bytes.zeroize();
     blocks.zeroize();
+}
+
+/// BitUnpack(`bytes`, γ₁ − 1, γ₁) (FIPS 204 Algorithm 19) for γ₁ = 2^`gamma1_bits` (17 or
+/// 19), as `poly::unpack_signed` gives it: each group of eight (γ₁ + 1)-bit values (18 or 20
+/// bytes) is loaded as two 16-byte halves, one per 128-bit lane; `vpshufb` puts the three
+/// bytes holding each value in a 32-bit lane, a shift by its bit offset and a mask leave the
+/// value, and the coefficient is γ₁ minus it. `bytes` extends past the last group.
+#[target_feature(enable = "avx2")]
+fn unpack_mask_avx2(_: Avx2, bytes: &[u8; 5 * 136], gamma1_bits: u32, p: &mut Poly) {
+    let wide = gamma1_bits == 19;
+    // Values 0..3 of a half start at bits 0, 18, 36, 54 (bytes 0, 2, 4, 6, shifts 0, 2, 4,
+    // 6), or at bits 0, 20, 40, 60 (bytes 0, 2, 5, 7, shifts 0, 4, 0, 4).
+    let (group, spread, shifts) = if wide {
+        let spread = _mm256_setr_epi8(
+            0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1, 0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7,
+            -1, 7, 8, 9, -1,
+        );
+        (20, spread, _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4))
+    } else {
+        let spread = _mm256_setr_epi8(
+            0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6, -1, 6, 7, 8, -1, 0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6,
+            -1, 6, 7, 8, -1,
+        );
+        (18, spread, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))
+    };
+    let mask = _mm256_set1_epi32((2 << gamma1_bits) - 1);
+    let gamma1 = _mm256_set1_epi32(1 << gamma1_bits);
+    for (g, out) in p.0.chunks_exact_mut(8).enumerate() {
+        let at = group * g;
+        let half = |from: usize| {
+            let h: &[u8; 16] = bytes[from..from + 16].try_into().unwrap_or(&[0; 16]);
+            // SAFETY: `h` is 16 readable bytes; `loadu` takes any alignment. AVX2 is enabled
+            // on this function, reached only through the `Avx2` token.
+            unsafe { _mm_loadu_si128(h.as_ptr().cast()) }
+        };
+        let x =
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(half(at)), half(at + group / 2));
+        let v = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, spread), shifts), mask);
+        // SAFETY: `out` is eight `i32`s, 32 writable bytes; `storeu` takes any alignment. AVX2
+        // is enabled on this function, reached only through the `Avx2` token.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_sub_epi32(gamma1, v)) }
+    }
 }
 
 #[cfg(test)]
@@ -525,6 +657,29 @@ mod tests {
         }
     }
 
+    /// The product with a challenge gives `poly::Challenge::times`'s result, for every τ and
+    /// coefficients at the key's bounds (η and 2^12).
+    #[test]
+    fn times_challenge_agrees_with_poly() {
+        let Some(token) = Avx2::get() else {
+            std::eprintln!("x86_avx2: not available on this CPU");
+            return;
+        };
+        let keccak = <core_hash::KeccakImpl as core_hash::Implementation>::best();
+        for (tau, seed) in [(39, 4u8), (49, 5), (60, 6)] {
+            let c = super::super::poly::Challenge::sample(keccak, &[seed; 48], tau);
+            for bound in [3i32, 5, 1 << 12] {
+                let s = poly(u32::from(seed) + bound.cast_unsigned(), bound);
+                let (mut ours, mut want) = (Poly::ZERO, Poly::ZERO);
+                c.times(&s, &mut want);
+                for narrow in [false, bound < 8] {
+                    times_challenge(token, c.entries(), narrow, &s, &mut ours);
+                    assert_eq!(ours.0, want.0, "tau {tau}, bound {bound}, narrow {narrow}");
+                }
+            }
+        }
+    }
+
     /// The four-way Keccak-fs this CPU runs.
     fn keccaks(token: Avx2) -> impl Iterator<Item = KeccakX4> {
         let avx512 = core_cpu::Avx512::get().map(KeccakX4::Avx512Vl);
@@ -549,7 +704,7 @@ mod tests {
                 for count in 1..=4 {
                     let kappa = [7, 0, 300, 65_535];
                     let mut ours = [const { Poly::ZERO }; 4];
-                    expand_mask_x4(x4, &seed, &kappa[..count], bits, &mut ours[..count]);
+                    expand_mask_x4(token, x4, &seed, &kappa[..count], bits, &mut ours[..count]);
                     for (k, got) in ours[..count].iter().enumerate() {
                         let mut want = Poly::ZERO;
                         super::super::poly::expand_mask(keccak, &seed, kappa[k], bits, &mut want);
