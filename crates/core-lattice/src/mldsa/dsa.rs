@@ -534,8 +534,13 @@ impl Commitment {
 /// accepts: it depends on discarded candidates, not on the key. (ExpandS in key generation
 /// leaks the positions of rejected half-bytes, which are independent of the kept ones; see
 /// `poly::sample_bounded`.) The challenge c̃ of each candidate is declassified before
-/// SampleInBall: it is published with an accepted candidate, and a rejected one's c̃ is a
-/// hash of μ and w₁ that reveals neither y nor the key.
+/// SampleInBall, and the challenge products index by c's positions: it is published with an
+/// accepted candidate. A rejected candidate's c is not published, and is not free of the key:
+/// that c was rejected says a little about c·s₁ and c·s₂ (Karabulut et al., HOST 2021: a
+/// weakening, not a break; Zhou et al., TCHES 2025: key recovery when the rejected z leaks
+/// too). An attacker who sees this code's memory access pattern learns the rejected c's;
+/// one who only times a signature does not. Sampling and multiplying by c in constant time
+/// for candidates not yet accepted is open work (issue 29).
 pub(crate) fn sign<const K: usize, const L: usize>(
     imp: MlDsaImpl,
     p: Params,
