@@ -1,8 +1,8 @@
 //! Checks for `core-rsa` on the firmware: an RSA-2048 PKCS#1 v1.5 SHA-256 signature made by
 //! OpenSSL (the crate's test fixture) verifies through the SPKI key on every implementation
-//! the target can run (on the Cortex-M0 `thumb1` with `asm`, and its Rust twin `portable15`;
-//! both portable ones anywhere),
-//! and a changed message or signature does not; plus a small modexp known answer.
+//! the target can run (on the Cortex-M0 `thumb1` with `asm`, its Rust twin `portable15`
+//! without: `cargo xtask m0 --no-asm`; both portable ones on a host), and a changed message or
+//! signature does not; plus a small modexp known answer.
 //!
 //! The private key signs the same message and must give the same signature (PKCS#1 v1.5 is
 //! deterministic; the blinding randomness must not show): on the Cortex-M0 this needs
@@ -143,9 +143,8 @@ fn pkcs1v15_verify_2048() -> Result<(), &'static str> {
 }
 
 /// The PKCS#8 key signs the message into the OpenSSL signature, with two different blinding
-/// streams, on every implementation the target runs (`thumb1` and `portable15` on the
-/// Cortex-M0); a wrong
-/// output length is refused.
+/// streams, on every implementation the target runs (`thumb1` on the Cortex-M0 with `asm`,
+/// `portable15` without); a wrong output length is refused.
 fn pkcs1v15_sign_2048() -> Result<(), &'static str> {
     for imp in MontImpl::available() {
         // Borrowed out of the Result: a move would be a second copy of the key on the stack.
