@@ -30,12 +30,19 @@ const ASM_ALLOWED: &[&str] = &[];
 /// fails only for the others. Issue 28 empties this list with [`ASM_ALLOWED`].
 const NO_ASM_PENDING: &[&str] = &[];
 
-/// The `unsafe` keywords counted by [`unsafe_budget`] after issue 28's first round moved the
-/// assembly into core-asm (102 before): calls into core-asm's kernels from the Thumb-1 and
-/// `p256`/`p384_x86_adx` backends, `aes/mod.rs`'s last token conversions, and what stays —
-/// core-hash's `ct.rs` and `pooled_random.rs` (libc), core-rsa's `blinding.rs`. It may only go
-/// down: lower it when code stops needing `unsafe`.
-const UNSAFE_BASELINE: usize = 30;
+/// The `unsafe` keywords counted by [`unsafe_budget`]: 102 before issue 28, 33 after its first
+/// round moved the assembly into core-asm, 26 since core-rsa (4) and core-hash's `ct.rs` and
+/// `sha3/thumb1.rs` (3) call safe core-asm kernels and core-rsa's blinding cache is a
+/// `spin::Mutex`. Left: calls into core-asm's kernels from core-ec's and core-aead's Thumb-1
+/// and `p256`/`p384_x86_adx` backends, `aes/mod.rs`'s last token conversions (issue 28's
+/// second round removes them too), and core-hash's `pooled_random.rs` (5: libc's `mmap`,
+/// `madvise(MADV_WIPEONFORK)` and `munmap` for fork safety, and the atomic view of that page).
+/// Those are OS calls, not assembly, and no well-kept crate makes them safe: rustix's `mmap`
+/// and `madvise` are `unsafe fn`s as well, and a `&'static AtomicU64` over a mapped page needs
+/// the unstable `AtomicU64::from_mut` or another crate. So the goal, once the backends call
+/// safe kernels, is 5: `pooled_random.rs` alone. It may only go down: lower it when code stops
+/// needing `unsafe`.
+const UNSAFE_BASELINE: usize = 26;
 
 /// The library crates under `crates/` whose sources the checks read: every member there but
 /// `bench` (a measuring tool that calls peers' C libraries through FFI).
@@ -157,9 +164,11 @@ fn count_unsafe(text: &str) -> usize {
 }
 
 /// `unsafe-budget`: the `unsafe` keywords in the library crates' `src/` outside the intrinsic
-/// backend files, printed per file, may not exceed [`UNSAFE_BASELINE`].
+/// backend files, printed per file (and named in the failure), may not exceed
+/// [`UNSAFE_BASELINE`].
 pub(crate) fn unsafe_budget(ws: &Workspace) -> StageResult {
     let mut total = 0;
+    let mut files = Vec::new();
     for dir in library_dirs(ws) {
         let src = dir.join("src");
         for file in rust_files(&src) {
@@ -170,7 +179,7 @@ pub(crate) fn unsafe_budget(ws: &Workspace) -> StageResult {
             let text = fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
             let n = count_unsafe(&text);
             if n > 0 {
-                println!("{n:4}  {}", relative(&ws.root, &file));
+                files.push(format!("{} ({n})", relative(&ws.root, &file)));
                 total += n;
             }
         }
@@ -178,10 +187,15 @@ pub(crate) fn unsafe_budget(ws: &Workspace) -> StageResult {
     println!(
         "unsafe outside asm/ and the intrinsic backends: {total} (baseline {UNSAFE_BASELINE})"
     );
+    for file in &files {
+        println!("  {file}");
+    }
     if total > UNSAFE_BASELINE {
         return Err(format!(
             "{total} `unsafe` outside asm/ and the intrinsic backend files, more than the \
-             baseline {UNSAFE_BASELINE}: put the new unsafe code in core-asm or a backend file"
+             baseline {UNSAFE_BASELINE}: put the new unsafe code in core-asm or a backend file \
+             (by file: {})",
+            files.join(", ")
         ));
     }
     if total < UNSAFE_BASELINE {

@@ -45,7 +45,7 @@ pub(crate) enum Stage {
     NoStd,
     /// The primitive crates built without `asm` (host and Cortex-M0) hold no assembly.
     NoAsmBuild,
-    /// `cargo xtask m0 --self-test`.
+    /// `cargo xtask m0 --self-test`, then `cargo xtask m0 --no-asm`.
     M0,
     /// `cargo xtask m0 --cost --no-flash`: the cost-model firmware builds, runs and is counted.
     M0Cost,
@@ -193,6 +193,8 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
     stage(report, Stage::NoAsmBuild, "no-asm-build", &|| checks::no_asm_build(ws));
     if args.runs(Stage::M0) {
         m0::run(report, ws, &M0Args { self_test: true, ..M0Args::default() });
+        // The same checks with every primitive crate's `asm` off (5 s warm).
+        m0::run(report, ws, &M0Args { no_asm: true, ..M0Args::default() });
     } else {
         report.skip("m0", "--skip");
     }

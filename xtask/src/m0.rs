@@ -74,6 +74,11 @@ pub(crate) struct M0Args {
     /// server on the host and print its flash, RAM and handshake cycles.
     #[arg(long, conflicts_with = "cost")]
     pub(crate) tls: bool,
+    /// Build the firmware with every primitive crate's `asm` feature off (m0-kat's `asm`) and
+    /// run the checks on the Rust twins; the ct-scan, whose allowlist reviews the assembly
+    /// build's functions, is skipped.
+    #[arg(long, conflicts_with_all = ["cost", "tls", "self_test"])]
+    pub(crate) no_asm: bool,
 }
 
 impl Default for M0Args {
@@ -89,6 +94,7 @@ impl Default for M0Args {
             no_flash: false,
             bearssl: false,
             tls: false,
+            no_asm: false,
         }
     }
 }
@@ -128,21 +134,23 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &M0Args) {
         m0tls::run(report, ws, args);
         return;
     }
+    // The asm-off run's stages carry a suffix, so that `ci` can report both.
+    let tag = if args.no_asm { " (no asm)" } else { "" };
     let mut elf = None;
-    report.stage("m0 build", || {
-        elf = Some(build(ws, None)?);
+    report.stage(&format!("m0 build{tag}"), || {
+        elf = Some(build(ws, if args.no_asm { Build::NoAsm } else { Build::Default })?);
         Ok(())
     });
     let Some(elf) = elf else {
-        report.skip("m0 run", "the build failed");
-        report.skip("m0 size", "the build failed");
-        report.skip("m0 ct-scan", "the build failed");
+        report.skip(&format!("m0 run{tag}"), "the build failed");
+        report.skip(&format!("m0 size{tag}"), "the build failed");
+        report.skip(&format!("m0 ct-scan{tag}"), "the build failed");
         if args.self_test {
             report.skip("m0 self-test", "the build failed");
         }
         return;
     };
-    report.stage("m0 run", || {
+    report.stage(&format!("m0 run{tag}"), || {
         let run = qemu(&elf, args)?;
         judge(Exit::of(&run), &run.output, Expect::Pass)?;
         if let Some((name, bytes)) = deepest_stack(&run.output) {
@@ -150,28 +158,50 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &M0Args) {
         }
         Ok(())
     });
-    report.stage("m0 size", || print_size(&elf));
-    report.stage("m0 ct-scan", || ctscan::run(&[elf.clone(), cost::build_all(ws)?]));
+    report.stage(&format!("m0 size{tag}"), || print_size(&elf));
+    if args.no_asm {
+        report.skip("m0 ct-scan (no asm)", "the allowlist reviews the assembly build");
+    } else {
+        report.stage("m0 ct-scan", || ctscan::run(&[elf.clone(), cost::build_all(ws)?]));
+    }
     if args.self_test {
         report.stage("m0 self-test", || self_test(ws, args));
     }
 }
 
-/// Builds the firmware, with one extra Cargo feature if given, and returns a copy of the ELF
-/// named after the feature, so variants do not overwrite one another.
-fn build(ws: &Workspace, feature: Option<&str>) -> Result<PathBuf, String> {
+/// Which firmware to build.
+#[derive(Clone, Copy)]
+enum Build<'a> {
+    /// The default features (`asm` on).
+    Default,
+    /// The default features and one more (the self-test's injected failures).
+    With(&'a str),
+    /// No default features: every primitive crate without `asm`.
+    NoAsm,
+}
+
+/// Builds the firmware and returns a copy of the ELF named after the variant, so variants do
+/// not overwrite one another.
+fn build(ws: &Workspace, variant: Build<'_>) -> Result<PathBuf, String> {
     let mut cmd = util::cargo();
     cmd.args(["build", "-p", PACKAGE, "--target", TARGET, "--profile", PROFILE]);
-    if let Some(feature) = feature {
-        cmd.args(["--features", feature]);
+    match variant {
+        Build::Default => {}
+        Build::With(feature) => {
+            cmd.args(["--features", feature]);
+        }
+        Build::NoAsm => {
+            cmd.arg("--no-default-features");
+        }
     }
     util::run(&mut cmd)?;
     let built = ws.target_dir.join(TARGET).join(PROFILE).join(PACKAGE);
     let dir = ws.target_dir.join("xtask");
     fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
-    let copy = dir.join(match feature {
-        Some(feature) => format!("{PACKAGE}-{feature}.elf"),
-        None => format!("{PACKAGE}.elf"),
+    let copy = dir.join(match variant {
+        Build::Default => format!("{PACKAGE}.elf"),
+        Build::With(feature) => format!("{PACKAGE}-{feature}.elf"),
+        Build::NoAsm => format!("{PACKAGE}-no-asm.elf"),
     });
     fs::copy(&built, &copy)
         .map_err(|e| format!("copying {} to {}: {e}", built.display(), copy.display()))?;
@@ -280,7 +310,7 @@ fn self_test(ws: &Workspace, args: &M0Args) -> StageResult {
     for (feature, expect) in
         [("inject-failure", Expect::CheckFailure), ("inject-fault", Expect::Fault)]
     {
-        let verdict = build(ws, Some(feature)).and_then(|elf| {
+        let verdict = build(ws, Build::With(feature)).and_then(|elf| {
             let run = qemu(&elf, args)?;
             let exit = Exit::of(&run);
             judge(exit, &run.output, expect).map(|()| exit)

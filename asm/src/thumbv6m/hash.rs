@@ -168,13 +168,12 @@ macro_rules! copy_50_words {
 /// as core-hash's `portable32` keeps it; `rc` holds the 24 round constants so interleaved,
 /// `[even, odd]`. About 19 000 Cortex-M0+ cycles; 452 bytes of frame besides the 36 pushed.
 ///
-/// # Safety
-///
-/// None beyond the references' validity: the kernel reads `rc` and reads and writes `state`,
-/// nothing else outside its own frame, and follows the C ABI (r4–r11 and `lr` saved). It
-/// contains Thumb-1 (ARMv6-M) instructions only.
+/// A safe function: its only obligations are carried by its references (it reads `rc` and
+/// reads and writes `state`, nothing else outside its own frame), and it follows the C ABI
+/// (r4–r11 and `lr` saved). It contains Thumb-1 (ARMv6-M) instructions only, which every
+/// 32-bit Arm core this module is compiled for runs (ARMv6-M and later, in Thumb state).
 #[unsafe(naked)]
-pub unsafe extern "C" fn keccak_f1600_interleaved(state: &mut [u64; 25], rc: &[[u32; 2]; 24]) {
+pub extern "C" fn keccak_f1600_interleaved(state: &mut [u64; 25], rc: &[[u32; 2]; 24]) {
     // Frame: words A at sp + 0, words B at sp + 200, θ terms at sp + 400, then the round
     // constant pointer (440), its end (444) and `state` (448).
     core::arch::naked_asm!(

@@ -3,22 +3,33 @@
 //! Thumb-2 and as A32, so the loops serve every 32-bit Arm target (checked with GNU as for
 //! architecture versions 5TE, 6-M, 7-M and 7-A; run and tested on the Cortex-M0 only).
 
-/// One row of a Montgomery product on 15-bit digits, four digits a pass: for `j` in
-/// `from..to`, `p = r[j] + x[j]·xi + n[j]·m + c`, `r[j−1] = p mod 2^15`, `c = p >> 15`;
-/// returns the last carry (`mac_row` in `core_rsa`'s `mont/portable15.rs` is its Rust twin).
-/// For the sums to stay inside 32 bits, `xi < 2^16`, `m < 2^15` and `c < 2^17`.
+/// Where the whole groups of four digits of `from..to` begin: `from` plus `(to − from) mod 4`,
+/// which lies in `from..=to` for `from ≤ to`. The rows' callers do the digits before it.
+#[inline(always)]
+#[must_use]
+pub fn head(from: usize, to: usize) -> usize {
+    from + ((to - from) & 3)
+}
+
+/// The whole groups of four digits at the end of one row of a Montgomery product on 15-bit
+/// digits, four digits a pass: for `j` in [`head`]`(from, to)..to`,
+/// `p = r[j] + x[j]·xi + n[j]·m + c`, `r[j−1] = p mod 2^15`, `c = p >> 15`; returns the last
+/// carry, or `c` when there is no whole group (`mac_row` in `core_rsa`'s `mont/portable15.rs`
+/// is its Rust twin, and the caller does the digits of `from..head(from, to)` before). For
+/// the sums to stay inside 32 bits, `xi < 2^16`, `m < 2^15` and `c < 2^17`.
 /// 17.5 cycles a digit on the Cortex-M0 against about 31 compiled at opt-level z, which keeps
 /// the loop's nine live values in eight low registers by spilling. Constant time: the loop
 /// runs a public number of times, and `muls` is single-cycle or fixed-time on every
 /// Cortex-M0/M0+.
 ///
-/// # Safety
+/// # Panics
 ///
-/// `to − from` is a nonzero multiple of four, `1 ≤ from`, and `to` is at most the length of
-/// `r`, `x` and `n` (memory: the loop runs to `x + to` with no other bound).
+/// Unless `1 ≤ from ≤ to` and `to` is at most the length of `r`, `x` and `n` (the loop runs to
+/// `x + to` with no other bound). Inlined after a caller's assertion of the same (core-rsa's
+/// `thumb1` rows), the check compiles to nothing.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn mac_quads(
+pub fn mac_quads(
     r: &mut [u16],
     x: &[u16],
     n: &[u16],
@@ -28,11 +39,17 @@ pub unsafe fn mac_quads(
     m: u32,
     c: u32,
 ) -> u32 {
+    assert!(1 <= from && from <= to && to <= r.len() && to <= x.len() && to <= n.len());
+    let from = head(from, to);
+    if from == to {
+        return c;
+    }
     let c_out: u32;
-    // SAFETY: by the caller's contract, the loop reads x[from..to], n[from..to] and r[from..to] and writes
-    // r[from-1..to-1], all in bounds as `1 ≤ from < to ≤` every length; the end (r5 on
-    // entry, then r10) is x + to, reached after (to − from)/4 passes of four digits, as
-    // `to − from` is a multiple of four. `xi < 2^16` and `m < 2^15` come packed in r4 (no
+    // SAFETY: the loop reads x[from..to], n[from..to] and r[from..to] and writes
+    // r[from-1..to-1], all in bounds as `1 ≤ from < to ≤` every length (asserted, and `head`
+    // lies between the asserted `from` and `to`); the end (r5 on entry, then r10) is x + to,
+    // reached after (to − from)/4 passes of four digits, as `to − from` is a nonzero multiple
+    // of four. `xi < 2^16` and `m < 2^15` come packed in r4 (no
     // low register is left for the end otherwise). r6 and r7 (which Rust reserves) are
     // saved in r8 and r12 and restored; the stack is not touched.
     unsafe {
@@ -117,16 +134,23 @@ pub unsafe fn mac_quads(
 /// [`mac_quads`] without the `x` term: a row of the Montgomery reduction alone (`red_row` in
 /// `mont/portable15.rs` is its Rust twin).
 ///
-/// # Safety
+/// # Panics
 ///
-/// `to − from` is a nonzero multiple of four, `1 ≤ from`, and `to` is at most the length of
-/// `r` and `n` (memory).
+/// Unless `1 ≤ from ≤ to` and `to` is at most the length of `r` and `n`; as in [`mac_quads`],
+/// the check compiles to nothing after a caller's assertion of the same.
 #[inline(always)]
-pub unsafe fn red_quads(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, c: u32) -> u32 {
+pub fn red_quads(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, c: u32) -> u32 {
+    assert!(1 <= from && from <= to && to <= r.len() && to <= n.len());
+    let from = head(from, to);
+    if from == to {
+        return c;
+    }
     let c_out: u32;
-    // SAFETY: by the caller's contract, the loop reads n[from..to] and r[from..to] and writes r[from-1..to-1], all in
-    // bounds as `1 ≤ from < to ≤` both lengths; the end (r1 on entry, then r8) is n + to,
-    // reached after (to − from)/4 passes, as `to − from` is a multiple of four. Only operand registers are used; the stack is not touched.
+    // SAFETY: the loop reads n[from..to] and r[from..to] and writes r[from-1..to-1], all in
+    // bounds as `1 ≤ from < to ≤` both lengths (asserted, with `head` between the asserted
+    // `from` and `to`); the end (r1 on entry, then r8) is n + to, reached after (to − from)/4
+    // passes, as `to − from` is a nonzero multiple of four. Only
+    // operand registers are used; the stack is not touched.
     unsafe {
         core::arch::asm!(
             "mov r8, r1",

@@ -17,21 +17,7 @@
 #[must_use]
 pub fn declassify<T: Copy>(value: T) -> T {
     #[cfg(all(feature = "ct-check", target_arch = "x86_64"))]
-    {
-        let mut value = value;
-        // SAFETY: the range is exactly `value`, a live local.
-        unsafe {
-            core_asm::valgrind::make_mem_defined(
-                core::ptr::from_mut(&mut value).cast(),
-                size_of::<T>(),
-            );
-        }
-        // Read back through memory, so the compiler cannot keep using a copy made before the
-        // request.
-        // SAFETY: `value` is a live, initialised local of type `T`.
-        unsafe { core::ptr::read_volatile(&raw const value) }
-    }
-    #[cfg(not(all(feature = "ct-check", target_arch = "x86_64")))]
+    let value = core_asm::valgrind::declassify(value);
     value
 }
 

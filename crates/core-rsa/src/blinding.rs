@@ -20,9 +20,7 @@ const USES: u8 = 32;
 
 #[cfg(target_has_atomic = "8")]
 mod cached {
-    use core::cell::UnsafeCell;
-    use core::sync::atomic::{AtomicBool, Ordering};
-
+    use spin::mutex::SpinMutex;
     use zeroize::Zeroize;
 
     use super::USES;
@@ -36,48 +34,17 @@ mod cached {
         ai: W::Buf,
     }
 
-    /// One blinding pair behind a try-lock.
+    /// One blinding pair behind a try-lock: `spin`'s mutex, only ever tried (a compare-exchange
+    /// with Acquire; the guard's drop is a Release store), so each holder sees the writes of
+    /// the one before and no thread waits.
     pub(crate) struct BlindingCache<W: Word> {
-        busy: AtomicBool,
-        slot: UnsafeCell<Slot<W>>,
-    }
-
-    // SAFETY: the slot is only reached through `lock`, which hands out its `&mut` to the one
-    // thread whose `swap` turned `busy` from false to true (Acquire) and gives it back with a
-    // Release store when that borrow ends, so no two threads ever touch the slot at once, and
-    // each sees the writes of the one before. The slot holds plain digits.
-    unsafe impl<W: Word> Sync for BlindingCache<W> {}
-
-    /// The slot, held until dropped.
-    struct Guard<'a, W: Word> {
-        cache: &'a BlindingCache<W>,
-    }
-
-    impl<W: Word> Guard<'_, W> {
-        fn slot(&mut self) -> &mut Slot<W> {
-            // SAFETY: this guard exists only while `busy` is held by this thread (see the
-            // `Sync` argument), and the returned borrow cannot outlive the guard.
-            unsafe { &mut *self.cache.slot.get() }
-        }
-    }
-
-    impl<W: Word> Drop for Guard<'_, W> {
-        fn drop(&mut self) {
-            self.cache.busy.store(false, Ordering::Release);
-        }
+        slot: SpinMutex<Slot<W>>,
     }
 
     impl<W: Word> BlindingCache<W> {
         /// An empty cache.
         pub(crate) fn new() -> Self {
-            Self {
-                busy: AtomicBool::new(false),
-                slot: UnsafeCell::new(Slot { uses: 0, a: W::buf(), ai: W::buf() }),
-            }
-        }
-
-        fn lock(&self) -> Option<Guard<'_, W>> {
-            if self.busy.swap(true, Ordering::Acquire) { None } else { Some(Guard { cache: self }) }
+            Self { slot: SpinMutex::new(Slot { uses: 0, a: W::buf(), ai: W::buf() }) }
         }
 
         /// The next pair into `a` and `ai` (`n.len()` digits each): the kept one squared
@@ -90,8 +57,7 @@ mod cached {
             a: &mut [W],
             ai: &mut [W],
         ) -> bool {
-            let Some(mut guard) = self.lock() else { return false };
-            let slot = guard.slot();
+            let Some(mut slot) = self.slot.try_lock() else { return false };
             // How often a pair was used is public (it counts calls).
             if slot.uses == 0 || slot.uses >= USES {
                 return false;
@@ -107,8 +73,7 @@ mod cached {
 
         /// Keeps a freshly drawn pair (if no other thread holds the cache).
         pub(crate) fn put(&self, a: &[W], ai: &[W]) {
-            if let Some(mut guard) = self.lock() {
-                let slot = guard.slot();
+            if let Some(mut slot) = self.slot.try_lock() {
                 slot.a.as_mut()[..a.len()].copy_from_slice(a);
                 slot.ai.as_mut()[..ai.len()].copy_from_slice(ai);
                 slot.uses = 1;
@@ -119,8 +84,7 @@ mod cached {
         /// wrong). A thread holding the cache forgets nothing, and its pair is checked by
         /// its own operation.
         pub(crate) fn clear(&self) {
-            if let Some(mut guard) = self.lock() {
-                let slot = guard.slot();
+            if let Some(mut slot) = self.slot.try_lock() {
                 slot.a.zeroize();
                 slot.ai.zeroize();
                 slot.uses = 0;

@@ -11,7 +11,7 @@ use crate::mont::{
     inv_vartime, is_zero, is_zero_vartime, leading_zero_bytes_ct, load_be, lt_vartime, mul_full,
     store_be, sub_borrow, sub_mod,
 };
-use crate::{Error, Implementation, RandomSource};
+use crate::{Error, RandomSource};
 use core_der::pkix::{AlgorithmIdentifier, PrivateKeyInfo, SubjectPublicKeyInfo};
 use zeroize::Zeroize;
 
@@ -130,7 +130,7 @@ impl PublicKey {
     /// The key with modulus `n` and exponent `e` (big-endian magnitudes), on the best
     /// implementation for this CPU.
     pub fn from_components(n: &[u8], e: &[u8]) -> Result<Self, Error> {
-        Self::from_components_with_impl(n, e, MontImpl::best())
+        Self::from_components_with_impl(n, e, MontImpl::preferred())
     }
 
     /// The same on a chosen implementation.
@@ -150,8 +150,11 @@ impl PublicKey {
                 #[cfg(target_pointer_width = "64")]
                 MontImpl::Portable64 => Dyn::Portable64(PubCore::empty()),
                 #[cfg(not(target_pointer_width = "64"))]
-                MontImpl::Portable64 => Dyn::Portable15(PubCore::empty()),
+                MontImpl::Portable64 => Dyn::narrow(PubCore::empty()),
+                #[cfg(not(all(target_arch = "arm", feature = "asm")))]
                 MontImpl::Portable15 => Dyn::Portable15(PubCore::empty()),
+                #[cfg(all(target_arch = "arm", feature = "asm"))]
+                MontImpl::Thumb1 => Dyn::Thumb1(PubCore::empty()),
                 MontImpl::X86Adx(t) => Dyn::X86Adx(t, PubCore::empty()),
                 MontImpl::X86Avx512Ifma(i, a) => Dyn::X86Avx512Ifma(i, a, PubCore::empty()),
             },
@@ -162,7 +165,7 @@ impl PublicKey {
 
     /// The key from a PKCS#1 `RSAPublicKey` (RFC 8017 A.1.1) in DER.
     pub fn from_pkcs1_der(der: &[u8]) -> Result<Self, Error> {
-        Self::from_pkcs1_der_with_impl(der, MontImpl::best())
+        Self::from_pkcs1_der_with_impl(der, MontImpl::preferred())
     }
 
     /// The same on a chosen implementation.
@@ -181,7 +184,7 @@ impl PublicKey {
     /// on by default; its parameters, absent or present, stay with the key). A key of another
     /// kind is [`Error::WrongAlgorithm`] naming it.
     pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
-        Self::from_spki_der_with_impl(der, MontImpl::best())
+        Self::from_spki_der_with_impl(der, MontImpl::preferred())
     }
 
     /// The same on a chosen implementation.
@@ -697,7 +700,7 @@ impl core::fmt::Debug for PrivateKey {
 impl PrivateKey {
     /// The key from a PKCS#1 `RSAPrivateKey` (RFC 8017 A.1.2, two primes) in DER.
     pub fn from_pkcs1_der(der: &[u8]) -> Result<Self, Error> {
-        Self::from_pkcs1_der_with_impl(der, MontImpl::best())
+        Self::from_pkcs1_der_with_impl(der, MontImpl::preferred())
     }
 
     /// The same on a chosen implementation.
@@ -717,7 +720,7 @@ impl PrivateKey {
     /// parameters, absent or present, stay with the key). A key of another kind is
     /// [`Error::WrongAlgorithm`] naming it.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self, Error> {
-        Self::from_pkcs8_der_with_impl(der, MontImpl::best())
+        Self::from_pkcs8_der_with_impl(der, MontImpl::preferred())
     }
 
     /// The same on a chosen implementation.
@@ -778,11 +781,14 @@ impl PrivateKey {
             }
             #[cfg(not(target_pointer_width = "64"))]
             MontImpl::Portable64 => {
-                Self { inner: Dyn::Portable15(PrivCore::empty()), alg: KeyAlg::RSA }
+                Self { inner: Dyn::narrow(PrivCore::empty()), alg: KeyAlg::RSA }
             }
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             MontImpl::Portable15 => {
                 Self { inner: Dyn::Portable15(PrivCore::empty()), alg: KeyAlg::RSA }
             }
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            MontImpl::Thumb1 => Self { inner: Dyn::Thumb1(PrivCore::empty()), alg: KeyAlg::RSA },
             MontImpl::X86Adx(t) => {
                 Self { inner: Dyn::X86Adx(t, PrivCore::empty()), alg: KeyAlg::RSA }
             }
@@ -813,7 +819,10 @@ impl PrivateKey {
             alg: self.alg,
             inner: match &self.inner {
                 Dyn::Portable64(k) => Dyn::Portable64(k.public.clone()),
+                #[cfg(not(all(target_arch = "arm", feature = "asm")))]
                 Dyn::Portable15(k) => Dyn::Portable15(k.public.clone()),
+                #[cfg(all(target_arch = "arm", feature = "asm"))]
+                Dyn::Thumb1(k) => Dyn::Thumb1(k.public.clone()),
                 Dyn::X86Adx(t, k) => Dyn::X86Adx(*t, k.public.clone()),
                 Dyn::X86Avx512Ifma(i, a, k) => Dyn::X86Avx512Ifma(*i, *a, k.public.clone()),
             },

@@ -25,7 +25,7 @@
 use crate::mont::{
     Engine, Mont, MontImpl, PORTABLE_WIDE, Portable15, Word, ct_eq, load_be, store_be,
 };
-use crate::{Error, Implementation, PrivateKey, RandomSource};
+use crate::{Error, PrivateKey, RandomSource};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
 use zeroize::Zeroize;
 
@@ -704,7 +704,7 @@ impl PrivateKey {
     /// # Ok::<(), core_rsa::Error>(())
     /// ```
     pub fn generate(bits: usize, rng: &mut dyn RandomSource) -> Result<Self, Error> {
-        Self::generate_with(bits, 65537, MontImpl::best(), rng)
+        Self::generate_with(bits, 65537, MontImpl::preferred(), rng)
     }
 
     /// A fresh key of `bits` bits (2048, 3072 or 4096) with the public exponent `e` (odd,
@@ -727,7 +727,10 @@ impl PrivateKey {
         let pl = bits / 128;
         let parts = match imp {
             MontImpl::Portable64 => generate_parts(PORTABLE_WIDE, pl, e, rng),
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             MontImpl::Portable15 => generate_parts(Portable15, pl, e, rng),
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            MontImpl::Thumb1 => generate_parts(crate::mont::Thumb1, pl, e, rng),
             #[cfg(target_arch = "x86_64")]
             MontImpl::X86Adx(t) => generate_parts(crate::mont::X86Adx(t), pl, e, rng),
             #[cfg(not(target_arch = "x86_64"))]

@@ -483,10 +483,10 @@ fn rsa_encoded_message() -> [u8; 256] {
     em
 }
 
-/// RSAVP1 with `e = 65537` (the raw public operation; portable15, the 32-bit default): the
+/// RSAVP1 with `e = 65537` (the raw public operation; `MontImpl::preferred()`, thumb1): the
 /// signature's image must be the encoded message.
 fn rsa2048_public(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
-    let key = core_rsa::PublicKey::from_components_with_impl(&RSA_N, &RSA_E, MontImpl::Portable15)
+    let key = core_rsa::PublicKey::from_components_with_impl(&RSA_N, &RSA_E, MontImpl::preferred())
         .map_err(|_| "RSA public key refused")?;
     let mut em = [0u8; 256];
     let verdict = t.time(|| black_box(&key).raw_public(black_box(RSA_SIG), &mut em));
@@ -510,7 +510,7 @@ impl RandomSource for Xorshift {
     }
 }
 
-/// RSASP1 (the raw private operation, portable15) as core-rsa does it: blinded with a fresh
+/// RSASP1 (the raw private operation, thumb1) as core-rsa does it: blinded with a fresh
 /// `r^e` and `r^-1`, two CRT exponentiations, Garner, and the check of the result with the
 /// public exponent. Its output must be the known PKCS#1 v1.5 signature.
 fn rsa2048_private(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
@@ -525,7 +525,7 @@ fn rsa2048_private(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
         &RSA_DP,
         &RSA_DQ,
         &RSA_QINV,
-        MontImpl::Portable15,
+        MontImpl::preferred(),
     );
     let Ok(key) = &parsed else { return Err("RSA private key refused") };
     let em = rsa_encoded_message();

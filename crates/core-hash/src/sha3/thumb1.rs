@@ -24,8 +24,5 @@ pub(super) fn permute(state: &mut [u64; 25]) {
 
 /// Keccak-f\[1600\] on an interleaved state.
 pub(super) fn permute_interleaved(state: &mut [u64; 25]) {
-    // SAFETY: the kernel reads `RC_INTERLEAVED` and reads and writes `state`, both valid
-    // references of the types it takes; it is Thumb-1 code, which every 32-bit Arm core this
-    // module is compiled for runs (ARMv6-M and later, in Thumb state).
-    unsafe { core_asm::thumbv6m::hash::keccak_f1600_interleaved(state, &RC_INTERLEAVED) }
+    core_asm::thumbv6m::hash::keccak_f1600_interleaved(state, &RC_INTERLEAVED);
 }

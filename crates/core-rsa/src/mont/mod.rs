@@ -3,7 +3,11 @@
 //!
 //! - [`portable64`]: 64-bit limbs, `u128` products; the default on 64-bit targets;
 //! - [`portable15`]: 15-bit digits in `u16` with 32-bit products only (BearSSL's `i15`); the
-//!   default on 32-bit targets such as the Cortex-M0;
+//!   default on 32-bit targets but Arm with `asm`;
+//! - `thumb1`: `portable15` with its row loops in Thumb-1 assembly; in its place on 32-bit Arm
+//!   with `asm` (the Cortex-M0), where `portable15` is not built, so that an image links one
+//!   copy of the generic code (the Rust twin is checked on the Cortex-M0 by the firmware's
+//!   known answers with `asm` off, `cargo xtask m0 --no-asm`);
 //! - `x86_adx`: 64-bit limbs with `mulx`/`adcx`/`adox` carry chains (x86-64 with BMI2 and ADX);
 //! - `x86_avx512ifma`: constant-time exponentiation on 52-bit limbs in ZMM registers with
 //!   AVX-512 IFMA for moduli of 7 to 32 64-bit limbs (the RSA-2048/3072/4096 CRT halves), two
@@ -18,6 +22,8 @@ mod inverse;
 mod inverse15;
 mod ops;
 mod portable15;
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+mod thumb1;
 // On 32-bit targets only its `Word` impl for `u64` is used (by the inversions); the engine
 // is not built there (see `W64`).
 #[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
@@ -28,15 +34,18 @@ mod x86_adx;
 mod x86_avx512ifma;
 
 pub(crate) use ops::*;
+#[cfg(not(all(target_arch = "arm", feature = "asm")))]
 pub(crate) use portable15::Portable15;
 #[cfg(target_pointer_width = "64")]
 pub(crate) use portable64::Portable64;
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+pub(crate) use thumb1::Thumb1;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86_adx::X86Adx;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86_avx512ifma::X86Avx512Ifma;
 
-use crate::{Error, Implementation};
+use crate::Error;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
@@ -59,8 +68,12 @@ core_cpu::implementation_enum! {
             /// elsewhere it runs [`Portable15`](Self::Portable15)'s, which keeps a second copy
             /// of the generic code out of Cortex-M0 images.
             Portable64 => "portable64" for 64,
-            /// 15-bit digits with 32-bit products only: the Cortex-M0 path.
-            Portable15 => "portable15" for 32,
+            /// `portable15` with its row loops in Thumb-1 assembly: the Cortex-M0 path (32-bit
+            /// Arm with `asm` only, where it replaces `portable15`).
+            Thumb1 => "thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
+            /// 15-bit digits with 32-bit products only, in Rust (not on 32-bit Arm with `asm`:
+            /// `thumb1` is this engine there, and one copy of it fits the Cortex-M0's flash).
+            Portable15 => "portable15" for 32 if not(all(target_arch = "arm", feature = "asm")),
         }
     }
 }
@@ -80,8 +93,11 @@ pub(crate) type W64 = u16;
 #[cfg(target_pointer_width = "64")]
 pub(crate) const PORTABLE_WIDE: Portable64 = Portable64;
 /// See the 64-bit definition.
-#[cfg(not(target_pointer_width = "64"))]
+#[cfg(not(any(target_pointer_width = "64", all(target_arch = "arm", feature = "asm"))))]
 pub(crate) const PORTABLE_WIDE: Portable15 = Portable15;
+/// See the 64-bit definition.
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+pub(crate) const PORTABLE_WIDE: Thumb1 = Thumb1;
 
 /// One way of doing Montgomery multiplication on digits of type `W`.
 pub(crate) trait Engine: Copy {
@@ -178,20 +194,36 @@ pub(crate) struct PowJob<'a, W: Word> {
 /// with [`dispatch!`] runs generic code on the right engine, and a mismatch cannot be built.
 #[derive(Clone)]
 pub(crate) enum Dyn<T64, T15> {
-    // Never built on 32-bit targets, where `portable64` requests get `portable15`.
+    // Never built on 32-bit targets, where `portable64` requests get the 15-bit engine.
     #[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
     Portable64(T64),
+    #[cfg(not(all(target_arch = "arm", feature = "asm")))]
     Portable15(T15),
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
+    Thumb1(T15),
     X86Adx(core_cpu::Adx, T64),
     X86Avx512Ifma(core_cpu::Avx512Ifma, core_cpu::Adx, T64),
 }
 
 impl<T64, T15> Dyn<T64, T15> {
+    /// The variant for 15-bit digits on this target: `Thumb1` on 32-bit Arm with `asm`,
+    /// `Portable15` elsewhere (what `portable64` requests get on 32-bit targets).
+    #[cfg(not(target_pointer_width = "64"))]
+    pub(crate) fn narrow(c: T15) -> Self {
+        #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+        return Self::Portable15(c);
+        #[cfg(all(target_arch = "arm", feature = "asm"))]
+        return Self::Thumb1(c);
+    }
+
     /// The implementation this value is for.
     pub(crate) fn implementation(&self) -> MontImpl {
         match self {
             Self::Portable64(_) => MontImpl::Portable64,
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             Self::Portable15(_) => MontImpl::Portable15,
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Self::Thumb1(_) => MontImpl::Thumb1,
             Self::X86Adx(t, _) => MontImpl::X86Adx(*t),
             Self::X86Avx512Ifma(i, a, _) => MontImpl::X86Avx512Ifma(*i, *a),
         }
@@ -207,8 +239,14 @@ macro_rules! dispatch {
                 let $e = $crate::mont::PORTABLE_WIDE;
                 $body
             }
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             $crate::mont::Dyn::Portable15($c) => {
                 let $e = $crate::mont::Portable15;
+                $body
+            }
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            $crate::mont::Dyn::Thumb1($c) => {
+                let $e = $crate::mont::Thumb1;
                 $body
             }
             #[cfg(target_arch = "x86_64")]
@@ -247,12 +285,18 @@ macro_rules! build {
             }
             #[cfg(not(target_pointer_width = "64"))]
             $crate::mont::MontImpl::Portable64 => {
-                let $e = $crate::mont::Portable15;
-                $body.map($crate::mont::Dyn::Portable15)
+                let $e = $crate::mont::PORTABLE_WIDE;
+                $body.map($crate::mont::Dyn::narrow)
             }
+            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
             $crate::mont::MontImpl::Portable15 => {
                 let $e = $crate::mont::Portable15;
                 $body.map($crate::mont::Dyn::Portable15)
+            }
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            $crate::mont::MontImpl::Thumb1 => {
+                let $e = $crate::mont::Thumb1;
+                $body.map($crate::mont::Dyn::Thumb1)
             }
             #[cfg(target_arch = "x86_64")]
             $crate::mont::MontImpl::X86Adx(token) => {
@@ -823,7 +867,7 @@ impl core::fmt::Debug for Modulus {
 impl Modulus {
     /// The odd modulus `n > 1` given big-endian, on the best implementation for this CPU.
     pub fn new(n: &[u8]) -> Result<Self, Error> {
-        Self::with_impl(n, MontImpl::best())
+        Self::with_impl(n, MontImpl::preferred())
     }
 
     /// The same on a chosen implementation.

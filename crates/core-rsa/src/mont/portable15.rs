@@ -3,8 +3,8 @@
 //! multiplies, which the Cortex-M0 does in one cycle (`muls`), and never the 32×32→64-bit
 //! products it has to build from four 16-bit ones. Digits in `u16` halve the RAM a number
 //! takes, which matters with 16 KiB. CIOS order as in `portable64`. The default on 32-bit
-//! targets; on 32-bit Arm with `asm` the inner loops (one row of a product) are Thumb assembly
-//! (the `thumb1` submodule).
+//! targets without `thumb1` (this product with its row loops in Thumb-1 assembly, through the
+//! [`Rows`] trait); here every loop is Rust.
 //!
 //! The carries and borrows of `adc`/`sbb` go through a value barrier: without it LLVM rewrites
 //! the borrow of `a − b − c` (`d >> 31`) as a comparison, and Thumb-1, which has no
@@ -71,32 +71,82 @@ impl Word for u16 {
     }
 }
 
-/// The portable 15-bit engine.
+/// The portable 15-bit engine (not built on 32-bit Arm with `asm`, where `Thumb1` takes its
+/// place).
+#[cfg(not(all(target_arch = "arm", feature = "asm")))]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Portable15;
 
-impl Engine for Portable15 {
+/// The row loops of the 15-bit products, which carry nearly all their time: an engine on 15-bit
+/// digits is its rows ([`Portable15`] in Rust; `Thumb1` in assembly), the rest is shared.
+pub(super) trait Rows: Copy {
+    /// One row of the products: for `j` in `from..to`, `p = r[j] + x[j]·xi + n[j]·m + c`,
+    /// `r[j−1] = p mod 2^15`, `c = p >> 15`; returns the last carry. Needs `1 ≤ from ≤ to` and
+    /// `to` at most each length. Every sum stays below `2^32` for `xi < 2^16`, `m < 2^15` and
+    /// `c < 2^17`. The rows take whole numbers and a range, not subslices: at opt-level z
+    /// each subslice is an out-of-line call, which cost a tenth of the time of a
+    /// multiplication.
+    #[allow(clippy::too_many_arguments)]
+    fn mac_row(
+        r: &mut [u16],
+        x: &[u16],
+        n: &[u16],
+        from: usize,
+        to: usize,
+        xi: u32,
+        m: u32,
+        c: u32,
+    ) -> u32;
+
+    /// A row of the reduction alone: [`Rows::mac_row`] without the `x` term.
+    fn red_row(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, c: u32) -> u32;
+}
+
+#[cfg(not(all(target_arch = "arm", feature = "asm")))]
+impl Rows for Portable15 {
+    #[inline(always)]
+    fn mac_row(
+        r: &mut [u16],
+        x: &[u16],
+        n: &[u16],
+        from: usize,
+        to: usize,
+        xi: u32,
+        m: u32,
+        c: u32,
+    ) -> u32 {
+        mac_row_rust(r, x, n, from, to, xi, m, c)
+    }
+
+    #[inline(always)]
+    fn red_row(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, c: u32) -> u32 {
+        red_row_rust(r, n, from, to, m, c)
+    }
+}
+
+/// Every [`Rows`] is an engine: [`mont_mul`] and [`mont_sqr`] around its row loops.
+impl<R: Rows> Engine for R {
     type W = u16;
 
     #[inline(always)]
     fn mul(self, r: &mut [u16], a: &[u16], b: &[u16], n: &[u16], n0: u16) {
-        mont_mul(r, a, b, n, n0, true);
+        mont_mul::<R>(r, a, b, n, n0, true);
     }
 
     #[inline(always)]
     fn sqr(self, r: &mut [u16], a: &[u16], n: &[u16], n0: u16, scratch: &mut [u16]) {
         let _ = scratch;
-        mont_sqr(r, a, n, n0, true);
+        mont_sqr::<R>(r, a, n, n0, true);
     }
 
     #[inline(always)]
     fn mul_lazy(self, r: &mut [u16], a: &[u16], b: &[u16], n: &[u16], n0: u16, lazy: bool) {
-        mont_mul(r, a, b, n, n0, !lazy);
+        mont_mul::<R>(r, a, b, n, n0, !lazy);
     }
 
     #[inline(always)]
     fn sqr_lazy(self, r: &mut [u16], a: &[u16], n: &[u16], n0: u16, _: &mut [u16], lazy: bool) {
-        mont_sqr(r, a, n, n0, !lazy);
+        mont_sqr::<R>(r, a, n, n0, !lazy);
     }
 }
 
@@ -107,7 +157,7 @@ impl Engine for Portable15 {
 /// One pass per digit of `b` (FIOS): each step adds `a[j]·b_i` and `m·n[j]` to `r[j]` at
 /// once, which stays below `2^15 + 2·(2^15 − 1)^2 + 2^17 < 2^32`, so one carry chain serves
 /// both products and each digit of `r` is loaded and stored once per row instead of twice.
-fn mont_mul(r: &mut [u16], a: &[u16], b: &[u16], n: &[u16], n0: u16, reduce: bool) {
+fn mont_mul<R: Rows>(r: &mut [u16], a: &[u16], b: &[u16], n: &[u16], n0: u16, reduce: bool) {
     let l = n.len();
     let (r, a, b) = (&mut r[..l], &a[..l], &b[..l]);
     // Never taken (the slices above are exactly `l` long), but restated so the compiler drops
@@ -124,7 +174,7 @@ fn mont_mul(r: &mut [u16], a: &[u16], b: &[u16], n: &[u16], n0: u16, reduce: boo
         let t0 = r[0] as u32 + a[0] as u32 * bi;
         let m = (t0.wrapping_mul(n0)) & MASK;
         let c = (t0 + m * n[0] as u32) >> 15;
-        let c = mac_row(r, a, n, 1, l, bi, m, c);
+        let c = R::mac_row(r, a, n, 1, l, bi, m, c);
         let s = top + c;
         r[l - 1] = (s & MASK) as u16;
         top = s >> 15;
@@ -153,7 +203,7 @@ fn finish(r: &mut [u16], top: u32, n: &[u16], reduce: bool) {
 /// multiplications of a product and no scratch space. With `2a_j < 2^16` a step stays below
 /// `2^15 + 2·(2^15 − 1)^2 + (2^15 − 1)^2 + 2^17 < 2^32`, so one carry chain still serves
 /// both products. Which digits take which step depends on the length only, never on values.
-fn mont_sqr(r: &mut [u16], a: &[u16], n: &[u16], n0: u16, reduce: bool) {
+fn mont_sqr<R: Rows>(r: &mut [u16], a: &[u16], n: &[u16], n0: u16, reduce: bool) {
     let l = n.len();
     let (r, a) = (&mut r[..l], &a[..l]);
     // As in `mont_mul`: never taken, restated so the loops lose their bounds checks.
@@ -172,14 +222,14 @@ fn mont_sqr(r: &mut [u16], a: &[u16], n: &[u16], n0: u16, reduce: bool) {
         let mut c = (t0 + m * n[0] as u32) >> 15;
         if i > 0 {
             // Below the diagonal: the reduction only.
-            c = red_row(r, n, 1, i, m, c);
+            c = R::red_row(r, n, 1, i, m, c);
             // The diagonal (row 0 did it with digit 0).
             let p = r[i] as u32 + sq + m * n[i] as u32 + c;
             r[i - 1] = (p & MASK) as u16;
             c = p >> 15;
         }
         // Above it: the doubled cross products and the reduction.
-        c = mac_row(r, a, n, i + 1, l, ai << 1, m, c);
+        c = R::mac_row(r, a, n, i + 1, l, ai << 1, m, c);
         let s = top + c;
         r[l - 1] = (s & MASK) as u16;
         top = s >> 15;
@@ -187,43 +237,10 @@ fn mont_sqr(r: &mut [u16], a: &[u16], n: &[u16], n0: u16, reduce: bool) {
     finish(r, top, n, reduce);
 }
 
-/// One row of the products: for `j` in `from..to`, `p = r[j] + x[j]·xi + n[j]·m + c`,
-/// `r[j−1] = p mod 2^15`, `c = p >> 15`; returns the last carry. Needs `1 ≤ from ≤ to` and
-/// `to` at most each length. Every sum stays below `2^32` for `xi < 2^16`, `m < 2^15` and
-/// `c < 2^17`. The rows take whole numbers and a range, not subslices: at opt-level z each
-/// subslice is an out-of-line call, which cost a tenth of the time of a multiplication.
-#[cfg(not(all(feature = "asm", target_arch = "arm")))]
+/// [`Rows::mac_row`] in Rust (also the first `(to − from) mod 4` digits of `Thumb1`'s).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn mac_row(
-    r: &mut [u16],
-    x: &[u16],
-    n: &[u16],
-    from: usize,
-    to: usize,
-    xi: u32,
-    m: u32,
-    c: u32,
-) -> u32 {
-    mac_row_rust(r, x, n, from, to, xi, m, c)
-}
-
-/// A row of the reduction alone: [`mac_row`] without the `x` term.
-#[cfg(not(all(feature = "asm", target_arch = "arm")))]
-#[inline(always)]
-fn red_row(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, c: u32) -> u32 {
-    red_row_rust(r, n, from, to, m, c)
-}
-
-#[cfg(all(feature = "asm", target_arch = "arm"))]
-mod thumb1;
-#[cfg(all(feature = "asm", target_arch = "arm"))]
-use thumb1::{mac_row, red_row};
-
-/// [`mac_row`] in Rust.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn mac_row_rust(
+pub(super) fn mac_row_rust(
     r: &mut [u16],
     x: &[u16],
     n: &[u16],
@@ -241,9 +258,16 @@ fn mac_row_rust(
     c
 }
 
-/// [`red_row`] in Rust.
+/// [`Rows::red_row`] in Rust (likewise).
 #[inline(always)]
-fn red_row_rust(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, mut c: u32) -> u32 {
+pub(super) fn red_row_rust(
+    r: &mut [u16],
+    n: &[u16],
+    from: usize,
+    to: usize,
+    m: u32,
+    mut c: u32,
+) -> u32 {
     for j in from..to {
         let p = r[j] as u32 + m * n[j] as u32 + c;
         r[j - 1] = (p & MASK) as u16;
@@ -266,8 +290,8 @@ mod tests {
         let l = n.len();
         let n0 = u16::neg_inv(n[0]);
         let (mut r1, mut r2) = (std::vec![0u16; l], std::vec![0u16; l]);
-        mont_sqr(&mut r1, a, n, n0, true);
-        mont_mul(&mut r2, a, a, n, n0, true);
+        mont_sqr::<Portable15>(&mut r1, a, n, n0, true);
+        mont_mul::<Portable15>(&mut r2, a, a, n, n0, true);
         assert_eq!(r1, r2, "{l} digits: n = {n:?}, a = {a:?}");
     }
 
@@ -348,15 +372,15 @@ mod tests {
             reduce_once(&mut br, 0, &n);
             reduce_once(&mut ar, 0, &n);
             let (mut lazy, mut full) = (std::vec![0u16; l], std::vec![0u16; l]);
-            mont_mul(&mut lazy, &a, &b, &n, n0, false);
-            mont_mul(&mut full, &a, &br, &n, n0, true);
+            mont_mul::<Portable15>(&mut lazy, &a, &b, &n, n0, false);
+            mont_mul::<Portable15>(&mut full, &a, &br, &n, n0, true);
             let mut twice = n.clone();
             super::super::ops::add(&mut twice, &n);
             prop_assert!(super::super::ops::lt_vartime(&lazy, &twice));
             reduce_once(&mut lazy, 0, &n);
             prop_assert_eq!(&lazy, &full);
-            mont_sqr(&mut lazy, &a, &n, n0, false);
-            mont_mul(&mut full, &a, &ar, &n, n0, true);
+            mont_sqr::<Portable15>(&mut lazy, &a, &n, n0, false);
+            mont_mul::<Portable15>(&mut full, &a, &ar, &n, n0, true);
             prop_assert!(super::super::ops::lt_vartime(&lazy, &twice));
             reduce_once(&mut lazy, 0, &n);
             prop_assert_eq!(&lazy, &full);

@@ -22,24 +22,24 @@ pub(super) const CHECKS: &[Check] = &[
     Check { name: "ec25519::x25519_dh_random", run: x25519_dh_random },
     Check { name: "ec25519::ed25519_verify_rfc8032", run: ed25519_verify_rfc8032 },
     Check { name: "ec25519::ed25519_sign_rfc8032", run: ed25519_sign_rfc8032 },
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
     Check { name: "ec25519::thumb1_product", run: thumb1::product },
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
     Check { name: "ec25519::thumb1_square", run: thumb1::square },
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
     Check { name: "ec25519::thumb1_field_ops", run: thumb1::field_ops },
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
     Check { name: "ec25519::thumb1_x25519_vs_portable32", run: thumb1::x25519_vs_portable32 },
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
     Check { name: "ec25519::thumb1_ed25519_vs_portable32", run: thumb1::ed25519_vs_portable32 },
 ];
 
-/// On the Cortex-M0 the field is the Thumb-1 one, alone (its Rust twin `portable32` is
-/// checked through `__m0_test`); on other 32-bit targets it is `portable32`.
+/// On the Cortex-M0 with `asm` the field is the Thumb-1 one, alone (its Rust twin `portable32` is
+/// checked through `__m0_test`); on other 32-bit targets (and without `asm`) it is `portable32`.
 fn impl_fits_target() -> Result<(), &'static str> {
     // On a 64-bit host, whatever is fastest there (x86_adx or portable64), which must then be
     // the first available.
-    if cfg!(target_arch = "arm") {
+    if cfg!(all(target_arch = "arm", feature = "asm")) {
         ensure(
             FieldImpl::preferred().name() == "thumb1",
             "unexpected default field implementation",
@@ -132,7 +132,7 @@ fn ed25519_sign_rfc8032() -> Result<(), &'static str> {
 }
 
 /// The `thumb1` field against `portable32` on the device.
-#[cfg(target_arch = "arm")]
+#[cfg(all(target_arch = "arm", feature = "asm"))]
 mod thumb1 {
     use core_ec::__m0_test as fe;
     use core_ec::x25519;

@@ -15,11 +15,11 @@ use super::{Check, ensure};
 pub(super) const CHECKS: &[Check] = &[
     Check { name: "nist::p256_ecdsa_verify_rfc6979", run: p256_ecdsa_verify },
     Check { name: "nist::p256_ecdh_rfc5903", run: p256_ecdh },
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
     Check { name: "nist::p256_impl_fits_target", run: thumb1::impl_fits_target },
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
     Check { name: "nist::p256_thumb1_field_ops", run: thumb1::field_ops },
-    #[cfg(target_arch = "arm")]
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
     Check { name: "nist::p256_thumb1_vs_mont15", run: thumb1::vs_mont15 },
 ];
 
@@ -70,7 +70,7 @@ fn p256_ecdh() -> Result<(), &'static str> {
 }
 
 /// `p256_thumb1` against `mont15` on the device.
-#[cfg(target_arch = "arm")]
+#[cfg(all(target_arch = "arm", feature = "asm"))]
 mod thumb1 {
     use core_ec::__m0_test as t;
     use core_ec::p256::{P256Impl, SecretKey};

@@ -1,7 +1,8 @@
 //! Checks for `core-rsa` on the firmware: an RSA-2048 PKCS#1 v1.5 SHA-256 signature made by
 //! OpenSSL (the crate's test fixture) verifies through the SPKI key on every implementation
-//! the target can run (the 15-bit `portable15` on the Cortex-M0, both portable ones anywhere),
-//! and a changed message or signature does not; plus a small modexp known answer.
+//! the target can run (on the Cortex-M0 `thumb1` with `asm`, its Rust twin `portable15`
+//! without: `cargo xtask m0 --no-asm`; both portable ones on a host), and a changed message or
+//! signature does not; plus a small modexp known answer.
 //!
 //! The private key signs the same message and must give the same signature (PKCS#1 v1.5 is
 //! deterministic; the blinding randomness must not show): on the Cortex-M0 this needs
@@ -50,7 +51,7 @@ impl RandomSource for Xorshift {
 
 /// 2^10 mod 3001 = 1024, and the constant-time and variable-time paths agree on 7^1000.
 fn modexp_small() -> Result<(), &'static str> {
-    for imp in MontImpl::available().chain(MontImpl::by_name("portable15")) {
+    for imp in MontImpl::available() {
         let m = Modulus::with_impl(&[0x0b, 0xb9], imp).map_err(|_| "modulus refused")?;
         let mut out = [0u8; 2];
         m.pow(&[0x07], &[0x03, 0xe8], &mut out).map_err(|_| "pow failed")?;
@@ -73,7 +74,7 @@ fn modexp_all_ones() -> Result<(), &'static str> {
     let mut base = [0u8; 128];
     let mut want = [0u8; 128];
     let mut got = [0u8; 128];
-    for imp in MontImpl::available().chain(MontImpl::by_name("portable15")) {
+    for imp in MontImpl::available() {
         for len in [2usize, 4, 15, 16, 17, 30, 31, 32, 33, 64, 128] {
             let (n, base, want, got) =
                 (&mut n[..len], &mut base[..len], &mut want[..len], &mut got[..len]);
@@ -114,7 +115,7 @@ fn modexp_all_ones() -> Result<(), &'static str> {
 }
 
 fn pkcs1v15_verify_2048() -> Result<(), &'static str> {
-    let portable = ["portable15", "portable64"];
+    let portable = ["thumb1", "portable15", "portable64"];
     for imp in portable.iter().filter_map(|n| MontImpl::by_name(n)) {
         // One key at a time: each takes 2 KiB of the 16.
         let key = PublicKey::from_spki_der_with_impl(SPKI, imp).map_err(|_| "SPKI refused")?;
@@ -142,10 +143,10 @@ fn pkcs1v15_verify_2048() -> Result<(), &'static str> {
 }
 
 /// The PKCS#8 key signs the message into the OpenSSL signature, with two different blinding
-/// streams, on `portable15` (the Cortex-M0 path) and whatever else the target runs; a wrong
-/// output length is refused.
+/// streams, on every implementation the target runs (`thumb1` on the Cortex-M0 with `asm`,
+/// `portable15` without); a wrong output length is refused.
 fn pkcs1v15_sign_2048() -> Result<(), &'static str> {
-    for imp in MontImpl::available().chain(MontImpl::by_name("portable15")) {
+    for imp in MontImpl::available() {
         // Borrowed out of the Result: a move would be a second copy of the key on the stack.
         let parsed = PrivateKey::from_pkcs8_der_with_impl(PKCS8, imp);
         let Ok(key) = &parsed else { return Err("PKCS#8 key refused") };
@@ -170,7 +171,7 @@ fn pkcs1v15_sign_2048() -> Result<(), &'static str> {
 
 /// Keys above `core_rsa::MAX_BITS` are refused; without a cap, 3072 bits are accepted.
 fn max_bits_cap() -> Result<(), &'static str> {
-    let key = PublicKey::from_spki_der_with_impl(SPKI_3072, MontImpl::best());
+    let key = PublicKey::from_spki_der_with_impl(SPKI_3072, MontImpl::preferred());
     if core_rsa::MAX_BITS < 3072 {
         ensure(matches!(key, Err(Error::UnsupportedKeySize)), "3072-bit key over the cap")
     } else {
