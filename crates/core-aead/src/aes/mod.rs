@@ -97,18 +97,6 @@ impl RoundKeys {
     }
 }
 
-/// The schedule for the x86 AES instructions, expanded with them: `aeskeygenassist` for
-/// `SubWord` and `aesimc` for the decryption keys, where the portable steps (a bitsliced S-box
-/// per word) cost more than the few blocks a TLS handshake's keys encrypt.
-#[cfg(target_arch = "x86_64")]
-fn hw_key_x86(token: core_cpu::Aes, key: &[u8]) -> Result<HwKey, Error> {
-    let _ = token;
-    // SAFETY: the `Aes` token proves AES-NI and SSE2.
-    let keys = RoundKeys::expand_with(key, |w| unsafe { x86_aesni::sub_word(w) })?;
-    // SAFETY: as above.
-    Ok(HwKey::with_inv_mix(&keys, |b| unsafe { x86_aesni::inv_mix_columns(b) }))
-}
-
 /// `Nr` for a key of `len` bytes (FIPS 197 §5, figure 4), or the error for any other length.
 fn key_rounds(len: usize) -> Result<usize, Error> {
     match len {
@@ -160,7 +148,7 @@ fn xtime(b: u8) -> u8 {
 }
 
 /// FIPS 197 §5.3.3 `InvMixColumns` on one round key, for the equivalent inverse cipher.
-// x86 uses `aesimc` (see `hw_key_x86`).
+// x86 uses `aesimc` (see `x86_aesni::expand_key`).
 #[cfg(any(target_arch = "aarch64", all(test, target_arch = "x86_64")))]
 fn inv_mix_columns(block: &[u8; 16]) -> [u8; 16] {
     let mut out = [0u8; 16];
@@ -188,7 +176,7 @@ pub(crate) struct HwKey {
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 impl HwKey {
-    // x86 keys are built by `hw_key_x86`, with the AES instructions.
+    // x86 keys are built by `x86_aesni::expand_key`, with the AES instructions.
     #[cfg(any(target_arch = "aarch64", all(test, target_arch = "x86_64")))]
     fn new(keys: &RoundKeys) -> Self {
         Self::with_inv_mix(keys, inv_mix_columns)
@@ -291,12 +279,16 @@ impl Aes {
         let keys = || RoundKeys::expand(key);
         let schedule = match imp {
             #[cfg(target_arch = "x86_64")]
-            AesImpl::X86Aesni(token) => Schedule::X86Aesni(token, hw_key_x86(token, key)?),
+            AesImpl::X86Aesni(token) => {
+                Schedule::X86Aesni(token, x86_aesni::expand_key(token, key)?)
+            }
             #[cfg(target_arch = "x86_64")]
-            AesImpl::X86Vaes(token) => Schedule::X86Vaes(token, hw_key_x86(token.weaken(), key)?),
+            AesImpl::X86Vaes(token) => {
+                Schedule::X86Vaes(token, x86_aesni::expand_key(token.weaken(), key)?)
+            }
             #[cfg(target_arch = "x86_64")]
             AesImpl::X86Vaes512(token) => {
-                Schedule::X86Vaes512(token, hw_key_x86(token.weaken(), key)?)
+                Schedule::X86Vaes512(token, x86_aesni::expand_key(token.weaken(), key)?)
             }
             #[cfg(target_arch = "aarch64")]
             AesImpl::Aarch64(token) => Schedule::Aarch64(token, HwKey::new(&keys()?)),
@@ -662,7 +654,7 @@ mod tests {
                     })
                     .collect();
                 let portable = HwKey::new(&RoundKeys::expand(&key).unwrap());
-                let hw = hw_key_x86(token, &key).unwrap();
+                let hw = x86_aesni::expand_key(token, &key).unwrap();
                 assert_eq!(hw.rounds, portable.rounds);
                 assert_eq!(hw.enc, portable.enc, "{key:02x?}");
                 assert_eq!(hw.dec, portable.dec, "{key:02x?}");
