@@ -194,7 +194,7 @@ impl<const KEY_LEN: usize, const TAG_LEN: usize> Aead for AesCcm<KEY_LEN, TAG_LE
     type Tag = [u8; TAG_LEN];
 
     fn new(key: &[u8]) -> Result<Self, Error> {
-        Self::with_impl(AesImpl::best(), key)
+        Self::with_impl(AesImpl::preferred(), key)
     }
 
     fn seal_in_place_detached(

@@ -14,7 +14,7 @@ mod x86_avx512;
 
 use crate::chacha20::{self, ChaCha20Impl, wipe};
 use crate::poly1305::{self, Poly1305Impl};
-use crate::{Aead, Error, Implementation};
+use crate::{Aead, Error};
 use zeroize::Zeroize;
 
 /// The longest plaintext RFC 8439 §2.8 allows: 2^32 − 1 blocks of keystream after block 0.
@@ -240,7 +240,7 @@ impl Aead for ChaCha20Poly1305 {
     type Tag = [u8; 16];
 
     fn new(key: &[u8]) -> Result<Self, Error> {
-        Self::with_impls(key, ChaCha20Impl::best(), Poly1305Impl::best())
+        Self::with_impls(key, ChaCha20Impl::preferred(), Poly1305Impl::preferred())
     }
 
     fn seal_in_place_detached(
@@ -303,7 +303,7 @@ impl Aead for XChaCha20Poly1305 {
     type Tag = [u8; 16];
 
     fn new(key: &[u8]) -> Result<Self, Error> {
-        Self::with_impls(key, ChaCha20Impl::best(), Poly1305Impl::best())
+        Self::with_impls(key, ChaCha20Impl::preferred(), Poly1305Impl::preferred())
     }
 
     fn seal_in_place_detached(

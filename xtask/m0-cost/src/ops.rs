@@ -206,12 +206,12 @@ fn shake128_squeeze(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     Ok(())
 }
 
-/// The ct32 key for the AES rows. A macro rather than a function returning the key: the key
+/// The key for the AES rows, on the preferred implementation (thumb1). A macro rather than a function returning the key: the key
 /// (about 490 bytes) is then built in the operation's frame and borrowed from its `Result`,
 /// not moved through a helper's frame and out of the `Result`, two more copies on the stack.
 macro_rules! aes128_ct32 {
     ($aes:ident) => {
-        let key = Aes::with_impl(AesImpl::Ct32, &KEY16);
+        let key = Aes::with_impl(AesImpl::preferred(), &KEY16);
         let Ok($aes) = &key else { return Err("AES key refused") };
     };
 }
@@ -236,30 +236,29 @@ fn aes128_cbc_dec(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
 }
 
 fn aes128_gcm(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
-    let key = Aes128Gcm::with_impl(GcmImpl::Composed(AesImpl::Ct32, GhashImpl::Ct32), &KEY16)
-        .map_err(|_| "GCM key")?;
+    let key = Aes128Gcm::with_impl(GcmImpl::preferred(), &KEY16).map_err(|_| "GCM key")?;
     t.time(|| key.seal_in_place_detached(&NONCE12, &[], black_box(buf))).map_err(|_| "GCM seal")?;
     Ok(())
 }
 
 fn chacha20(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     // Borrowed from its `Result`, as the AES rows' key: not moved out of it, one copy fewer.
-    let key = ChaCha20::with_impl(&KEY32, ChaCha20Impl::Portable);
+    let key = ChaCha20::with_impl(&KEY32, ChaCha20Impl::preferred());
     let Ok(key) = &key else { return Err("key") };
     t.time(|| key.apply_keystream(&NONCE12, 1, black_box(buf))).map_err(|_| "ChaCha20")
 }
 
 /// ChaCha20 on a buffer one byte past a word boundary (the buffer's first byte is not used).
 fn chacha20_unaligned(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
-    let key = ChaCha20::with_impl(&KEY32, ChaCha20Impl::Portable);
+    let key = ChaCha20::with_impl(&KEY32, ChaCha20Impl::preferred());
     let Ok(key) = &key else { return Err("key") };
     let buf = buf.get_mut(1..).ok_or("empty buffer")?;
     t.time(|| key.apply_keystream(&NONCE12, 1, black_box(buf))).map_err(|_| "ChaCha20")
 }
 
 fn chacha20_poly1305(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
-    let chacha = ChaCha20Impl::Portable;
-    let poly = Poly1305Impl::Portable32;
+    let chacha = ChaCha20Impl::preferred();
+    let poly = Poly1305Impl::preferred();
     let key = ChaCha20Poly1305::with_impls(&KEY32, chacha, poly);
     let Ok(key) = &key else { return Err("key") };
     t.time(|| key.seal_in_place_detached(&NONCE12, &[], black_box(buf))).map_err(|_| "seal")?;
@@ -269,7 +268,7 @@ fn chacha20_poly1305(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> 
 // Every operation has the registry's signature, failing or not.
 #[allow(clippy::unnecessary_wraps)]
 fn ghash(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
-    let mut g = Ghash::with_impl(GhashImpl::Ct32, &KEY16);
+    let mut g = Ghash::with_impl(GhashImpl::preferred(), &KEY16);
     t.time(|| {
         g.update_padded(black_box(buf));
         g.finish()
@@ -278,7 +277,7 @@ fn ghash(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
 }
 
 fn poly1305(buf: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
-    let mut p = Poly1305::with_impl(&KEY32, Poly1305Impl::Portable32).map_err(|_| "key")?;
+    let mut p = Poly1305::with_impl(&KEY32, Poly1305Impl::preferred()).map_err(|_| "key")?;
     t.time(|| {
         p.update(black_box(buf));
         p.finalize()

@@ -4,6 +4,20 @@
 //! `core_aead`'s `chacha20/portable.rs`, which every other target (and a build without `asm`)
 //! runs, and which the tests compare them with.
 
+/// `chunk` as the sixteen words [`xor_block`] works on, if it starts on a word boundary (the
+/// Cortex-M0 faults on an unaligned word access); `None` otherwise. The address is public, so
+/// the test is too.
+#[inline(always)]
+pub fn as_words(chunk: &mut [u8; 64]) -> Option<&mut [u32; 16]> {
+    if !chunk.as_ptr().addr().is_multiple_of(4) {
+        return None;
+    }
+    // SAFETY: `chunk` is 64 bytes on a word boundary (checked above), so it is a valid
+    // `[u32; 16]`, exclusively borrowed for as long as the result is; every bit pattern is a
+    // valid `u32` and `u8`.
+    Some(unsafe { &mut *chunk.as_mut_ptr().cast::<[u32; 16]>() })
+}
+
 /// XORs the keystream block of `state` (RFC 8439 §2.3) into the 16 words of `data`.
 ///
 /// The state is copied, transposed, to a 64-byte frame, so that a column is four consecutive

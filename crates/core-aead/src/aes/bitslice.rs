@@ -176,11 +176,11 @@ fn inv_affine<T: Plane>(q: &mut [T; 8]) {
     q[2] = !q[2];
 }
 
-/// FIPS 197 §5.3.2 `InvSubBytes`.
+/// FIPS 197 §5.3.2 `InvSubBytes`, around the forward circuit `sub_bytes`.
 #[inline(always)]
-pub(super) fn inv_sub_bytes<T: Plane>(q: &mut [T; 8]) {
+pub(super) fn inv_sub_bytes<T: Plane>(q: &mut [T; 8], sub_bytes: impl Fn(&mut [T; 8])) {
     inv_affine(q);
-    T::sub_bytes(q);
+    sub_bytes(q);
     inv_affine(q);
 }
 
@@ -274,11 +274,21 @@ pub(super) fn encrypt<T: Plane>(q: &mut [T; 8], rk: &[[T; 8]]) {
 /// FIPS 197 §5.3 `InvCipher` on bitsliced blocks, its last round in the loop like [`encrypt`]'s.
 #[inline(always)]
 pub(super) fn decrypt<T: Plane>(q: &mut [T; 8], rk: &[[T; 8]]) {
+    decrypt_with(q, rk, T::sub_bytes);
+}
+
+/// [`decrypt`] with another `SubBytes` circuit on the planes (the Cortex-M0's assembly).
+#[inline(always)]
+pub(super) fn decrypt_with<T: Plane>(
+    q: &mut [T; 8],
+    rk: &[[T; 8]],
+    sub_bytes: impl Fn(&mut [T; 8]) + Copy,
+) {
     let Some((last, rest)) = rk.split_last() else { return };
     add_round_key(q, last);
     for (i, k) in rest.iter().enumerate().rev() {
         inv_shift_rows(q);
-        inv_sub_bytes(q);
+        inv_sub_bytes(q, sub_bytes);
         add_round_key(q, k);
         if i > 0 {
             inv_mix_columns(q);
@@ -392,7 +402,7 @@ mod tests {
             for (i, p) in q.iter_mut().enumerate() {
                 *p = u32::from((s as u8 >> i) & 1);
             }
-            inv_sub_bytes(&mut q);
+            inv_sub_bytes(&mut q, u32::sub_bytes);
             let back = q.iter().enumerate().fold(0u8, |acc, (i, p)| acc | ((*p as u8 & 1) << i));
             assert_eq!(back, x, "InvS(S({x:#04x}))");
         }

@@ -1,14 +1,14 @@
-//! Bitsliced AES on 32-bit words, two blocks at a time: the Cortex-M0 path and the portable
-//! implementation on 32-bit CPUs. It needs only 32-bit AND, XOR, NOT, shifts and rotations by
-//! constants, so it is constant-time on any core (see [`bitslice`]).
+//! Bitsliced AES on 32-bit words, two blocks at a time: the portable implementation on 32-bit
+//! CPUs. It needs only 32-bit AND, XOR, NOT, shifts and rotations by constants, so it is
+//! constant-time on any core (see [`bitslice`]).
 //!
 //! Layout: plane `i` holds bit `i` of the 32 state bytes of two blocks, at bit
 //! `8·row + 2·column + block`. Each row is an 8-bit lane, so `ShiftRows` rotates within lanes
 //! and `MixColumns`' row rotations are 8-bit word rotations.
 //!
-//! On Arm (the Cortex-M0) the S-box, a middle round's linear steps and CTR's keystream XOR
-//! are Thumb-1 assembly (`thumb1.rs` and [`xor_keystream`]); the Rust here is what they
-//! compute and what every other target runs.
+//! The Cortex-M0's `thumb1` implementation shares the key schedule, the loading and storing
+//! and the loops here, and replaces the hot [`Steps`] with Thumb-1 assembly; the Rust steps
+//! here are what it computes and what the tests compare it with.
 
 use super::bitslice;
 use zeroize::Zeroize;
@@ -27,9 +27,9 @@ impl Key {
     /// itself. Out of line, so that its caller moves it straight into place (a Cortex-M0 has
     /// little stack for 480-byte temporaries).
     #[inline(never)]
-    pub(super) fn new(key: &[u8]) -> Self {
+    pub(super) fn new<S: Steps>(key: &[u8]) -> Self {
         let mut rk = [[0u32; 8]; 15];
-        let rounds = super::expand_words(key, rk.as_flattened_mut());
+        let rounds = super::expand_words_with(key, rk.as_flattened_mut(), sub_word::<S>);
         for i in (0..=rounds.min(14)).rev() {
             // Each round key's column words go straight into the words of both blocks (what
             // `load` of two copies of its bytes gives, without building them).
@@ -40,7 +40,7 @@ impl Key {
                 planes[2 * c] = w;
                 planes[2 * c + 1] = w;
             }
-            ortho(planes);
+            S::ortho(planes);
         }
         Self { rk, rounds }
     }
@@ -57,7 +57,6 @@ impl Drop for Key {
 }
 
 /// Exchanges the bits of `x` above `mask << shift` with the bits of `y` under `mask`.
-#[cfg(not(all(feature = "asm", target_arch = "arm")))]
 #[inline(always)]
 fn swap(x: u32, y: u32, mask: u32, shift: u32) -> (u32, u32) {
     // A delta swap: one mask and five operations.
@@ -71,7 +70,6 @@ fn swap(x: u32, y: u32, mask: u32, shift: u32) -> (u32, u32) {
 /// pairs stays a loop that addresses every word on the stack through its index. Out of line:
 /// the key schedule, CTR and the block functions share one copy (about 200 bytes each), and
 /// a call costs a few cycles of the ten thousand two blocks take.
-#[cfg(not(all(feature = "asm", target_arch = "arm")))]
 #[inline(never)]
 fn ortho(q: &mut [u32; 8]) {
     let [q0, q1, q2, q3, q4, q5, q6, q7] = *q;
@@ -90,31 +88,64 @@ fn ortho(q: &mut [u32; 8]) {
     *q = [q0, q1, q2, q3, q4, q5, q6, q7];
 }
 
-/// [`ortho`], [`shift_rows`], [`sub_bytes`], the cipher on the planes and the keystream XOR on
-/// the Cortex-M0: the same steps in Thumb-1 assembly.
-#[cfg(all(feature = "asm", target_arch = "arm"))]
-use super::thumb1::{encrypt_planes, ortho, xor_keystream};
-#[cfg(all(feature = "asm", target_arch = "arm"))]
-pub(super) use super::thumb1::{shift_rows, sub_bytes};
+/// The steps of the cipher a backend may run in its own code: [`Ct32`] is the Rust here, and
+/// `thumb1` the Cortex-M0's Thumb-1 assembly. The key schedule, the loading and storing of
+/// blocks, the CTR loop and the inverse cipher's linear steps are shared.
+pub(super) trait Steps {
+    /// [`ortho`]: blocks into planes and back.
+    fn ortho(q: &mut [u32; 8]);
+    /// [`sub_bytes`] on the planes.
+    fn sub_bytes(q: &mut [u32; 8]);
+    /// The cipher on the planes of two blocks ([`encrypt_planes`]).
+    fn encrypt_planes(key: &Key, q: &mut [u32; 8]);
+    /// XORs at most 32 bytes of keystream from the planes into `chunk`
+    /// ([`xor_keystream_bytes`]).
+    fn xor_keystream(q: &[u32; 8], chunk: &mut [u8]);
+}
+
+/// The Rust steps: the portable implementation.
+pub(super) struct Ct32;
+
+impl Steps for Ct32 {
+    #[inline(always)]
+    fn ortho(q: &mut [u32; 8]) {
+        ortho(q);
+    }
+
+    #[inline(always)]
+    fn sub_bytes(q: &mut [u32; 8]) {
+        sub_bytes(q);
+    }
+
+    #[inline(always)]
+    fn encrypt_planes(key: &Key, q: &mut [u32; 8]) {
+        encrypt_planes(key, q);
+    }
+
+    #[inline(always)]
+    fn xor_keystream(q: &[u32; 8], chunk: &mut [u8]) {
+        xor_keystream_bytes(q, chunk);
+    }
+}
 
 /// Two blocks into bit planes: word `2·column + block` is that column of that block (byte
 /// `row` at bits `8·row`), so after [`ortho`] bit `8·row + word` is `8·row + 2·column + block`.
 #[inline(always)]
-fn load(blocks: &[[u8; 16]; 2]) -> [u32; 8] {
+fn load<S: Steps>(blocks: &[[u8; 16]; 2]) -> [u32; 8] {
     let mut q = [0u32; 8];
     for (b, block) in blocks.iter().enumerate() {
         for (c, col) in block.chunks_exact(4).enumerate() {
             q[2 * c + b] = u32::from_le_bytes([col[0], col[1], col[2], col[3]]);
         }
     }
-    ortho(&mut q);
+    S::ortho(&mut q);
     q
 }
 
 /// The inverse of [`load`].
 #[inline(always)]
-fn store(mut q: [u32; 8], blocks: &mut [[u8; 16]; 2]) {
-    ortho(&mut q);
+fn store<S: Steps>(mut q: [u32; 8], blocks: &mut [[u8; 16]; 2]) {
+    S::ortho(&mut q);
     for (b, block) in blocks.iter_mut().enumerate() {
         for (c, col) in block.chunks_exact_mut(4).enumerate() {
             col.copy_from_slice(&q[2 * c + b].to_le_bytes());
@@ -123,18 +154,10 @@ fn store(mut q: [u32; 8], blocks: &mut [[u8; 16]; 2]) {
     q.zeroize();
 }
 
-/// `ShiftRows`: row `r`'s 8-bit lane rotated right by `2r` bits (one column per 2 bits).
-#[cfg(not(all(feature = "asm", target_arch = "arm")))]
+/// `ShiftRows`: row `r`'s 8-bit lane rotated right by `2r` bits (one column per 2 bits), as
+/// masks and shifts.
 #[inline(always)]
 pub(super) fn shift_rows(x: u32) -> u32 {
-    shift_rows_masks(x)
-}
-
-/// [`shift_rows`] as masks and shifts, the form compilers generate well where a mask fits in
-/// an instruction or stays in a register.
-#[cfg_attr(all(feature = "asm", target_arch = "arm"), allow(dead_code))]
-#[inline(always)]
-fn shift_rows_masks(x: u32) -> u32 {
     (x & 0x0000_00FF)
         | ((x >> 2) & 0x0000_3F00)
         | ((x << 6) & 0x0000_C000)
@@ -158,7 +181,6 @@ pub(super) fn inv_shift_rows(x: u32) -> u32 {
 
 /// `SubBytes` on the planes: the circuit of [`bitslice::sub_bytes`], kept out of line so the
 /// cipher, its inverse and the key expansion share one copy.
-#[cfg(not(all(feature = "asm", target_arch = "arm")))]
 #[inline(never)]
 pub(super) fn sub_bytes(q: &mut [u32; 8]) {
     bitslice::sub_bytes(q);
@@ -169,11 +191,11 @@ pub(super) fn sub_bytes(q: &mut [u32; 8]) {
 /// shared [`sub_bytes`] substitutes there, and [`ortho`] brings those bits back to word 0
 /// (the other positions hold S(0) and are dropped). Two calls to code the cipher links
 /// anyway, instead of 64 single-bit moves. Shifts by constants only: constant time.
-pub(super) fn sub_word(w: u32) -> u32 {
+pub(super) fn sub_word<S: Steps>(w: u32) -> u32 {
     let mut q = [w, 0, 0, 0, 0, 0, 0, 0];
-    ortho(&mut q);
-    sub_bytes(&mut q);
-    ortho(&mut q);
+    S::ortho(&mut q);
+    S::sub_bytes(&mut q);
+    S::ortho(&mut q);
     let out = q[0];
     q.zeroize();
     out
@@ -181,7 +203,6 @@ pub(super) fn sub_word(w: u32) -> u32 {
 
 /// The cipher on the planes of two blocks: one out-of-line copy for [`encrypt2`] and
 /// [`ctr32`] (GCM links both).
-#[cfg(not(all(feature = "asm", target_arch = "arm")))]
 #[inline(never)]
 fn encrypt_planes(key: &Key, q: &mut [u32; 8]) {
     bitslice::encrypt(q, key.used());
@@ -189,27 +210,27 @@ fn encrypt_planes(key: &Key, q: &mut [u32; 8]) {
 
 /// Encrypts two blocks in place.
 #[inline]
-pub(super) fn encrypt2(key: &Key, blocks: &mut [[u8; 16]; 2]) {
-    let mut q = load(blocks);
-    encrypt_planes(key, &mut q);
-    store(q, blocks);
+pub(super) fn encrypt2<S: Steps>(key: &Key, blocks: &mut [[u8; 16]; 2]) {
+    let mut q = load::<S>(blocks);
+    S::encrypt_planes(key, &mut q);
+    store::<S>(q, blocks);
 }
 
 /// CTR mode as [`Aes::ctr32`](super::Aes::ctr32) describes it, two blocks per pass. The
 /// counter blocks go straight into the planes as words (the first twelve bytes of `ctr` once,
 /// the counter byte-swapped), and the keystream goes into `buf` (by XOR) straight from the planes:
 /// no byte buffer, no copy of the state.
-pub(super) fn ctr32(key: &Key, ctr: &mut [u8; 16], buf: &mut [u8]) {
+pub(super) fn ctr32<S: Steps>(key: &Key, ctr: &mut [u8; 16], buf: &mut [u8]) {
     let word =
         |i: usize| u32::from_le_bytes([ctr[4 * i], ctr[4 * i + 1], ctr[4 * i + 2], ctr[4 * i + 3]]);
     let (w0, w1, w2) = (word(0), word(1), word(2));
     let mut c = super::counter(ctr);
     for chunk in buf.chunks_mut(32) {
         let mut q = [w0, w0, w1, w1, w2, w2, c.swap_bytes(), c.wrapping_add(1).swap_bytes()];
-        ortho(&mut q);
-        encrypt_planes(key, &mut q);
-        ortho(&mut q);
-        xor_keystream(&q, chunk);
+        S::ortho(&mut q);
+        S::encrypt_planes(key, &mut q);
+        S::ortho(&mut q);
+        S::xor_keystream(&q, chunk);
         c = c.wrapping_add(chunk.len().div_ceil(16) as u32);
         q.zeroize();
     }
@@ -231,19 +252,12 @@ pub(super) fn xor_keystream_bytes(q: &[u32; 8], chunk: &mut [u8]) {
     }
 }
 
-/// [`xor_keystream_bytes`] where no assembly replaces it.
-#[cfg(not(all(feature = "asm", target_arch = "arm")))]
-#[inline(always)]
-fn xor_keystream(q: &[u32; 8], chunk: &mut [u8]) {
-    xor_keystream_bytes(q, chunk);
-}
-
 /// Decrypts two blocks in place.
 #[inline]
-pub(super) fn decrypt2(key: &Key, blocks: &mut [[u8; 16]; 2]) {
-    let mut q = load(blocks);
-    bitslice::decrypt(&mut q, key.used());
-    store(q, blocks);
+pub(super) fn decrypt2<S: Steps>(key: &Key, blocks: &mut [[u8; 16]; 2]) {
+    let mut q = load::<S>(blocks);
+    bitslice::decrypt_with(&mut q, key.used(), S::sub_bytes);
+    store::<S>(q, blocks);
 }
 
 #[cfg(test)]
@@ -257,7 +271,7 @@ mod tests {
         for x in 0..=255u32 {
             for shift in [0, 8, 16, 24] {
                 let w = (x << shift) | (0x5a ^ x).rotate_left(shift + 8);
-                assert_eq!(sub_word(w), bitslice::sub_word(w), "{w:#010x}");
+                assert_eq!(sub_word::<Ct32>(w), bitslice::sub_word(w), "{w:#010x}");
             }
         }
         let mut w = 0x9e37_79b9u32;
@@ -265,7 +279,7 @@ mod tests {
             w ^= w << 13;
             w ^= w >> 17;
             w ^= w << 5;
-            assert_eq!(sub_word(w), bitslice::sub_word(w), "{w:#010x}");
+            assert_eq!(sub_word::<Ct32>(w), bitslice::sub_word(w), "{w:#010x}");
         }
     }
 }

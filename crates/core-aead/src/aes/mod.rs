@@ -1,7 +1,8 @@
 //! The AES block cipher (FIPS 197) with 128-, 192- and 256-bit keys, on five implementations:
 //!
 //! - [`ct64`]: bitsliced over 64-bit words, four blocks at a time (portable default on 64-bit);
-//! - [`ct32`]: bitsliced over 32-bit words, two blocks at a time (Cortex-M0, 32-bit default);
+//! - [`ct32`]: bitsliced over 32-bit words, two blocks at a time (32-bit default);
+//! - `thumb1`: ct32 with its hot steps in Thumb-1 assembly (the Cortex-M0, with `asm`);
 //! - [`x86_aesni`]: AES-NI, eight blocks in flight;
 //! - [`x86_vaes`]: VAES on 256-bit registers with AVX2 (16 blocks in flight) or on 512-bit
 //!   registers with AVX-512 (32 blocks, `x86_vaes512`);
@@ -12,6 +13,11 @@
 //! is, in the form its implementation wants, and wiped when the key is dropped.
 
 mod bitslice;
+// Only its shared loops and key schedule run on the Cortex-M0 without `portable-twins`.
+#[cfg_attr(
+    not(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins")),
+    allow(dead_code)
+)]
 mod ct32;
 // On 32-bit targets only its ShiftRows (shared with ct32 through `bitslice`) is used.
 #[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
@@ -50,8 +56,11 @@ core_hash::implementation_enum! {
             /// Bitsliced over 64-bit words, four blocks at a time.
             /// Only on 64-bit targets: elsewhere it would be slower than ct32 and only cost flash.
             Ct64 => "ct64" for 64 if target_pointer_width = "64",
-            /// Bitsliced over 32-bit words, two blocks at a time.
-            Ct32 => "ct32" for 32,
+            /// ct32 with its S-box, round and transposition in Thumb-1 assembly: the Cortex-M0.
+            Thumb1 => "thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
+            /// Bitsliced over 32-bit words, two blocks at a time (on the Cortex-M0 with `asm`,
+            /// only with `portable-twins`).
+            Ct32 => "ct32" for 32 if any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"),
         }
     }
 }
@@ -59,7 +68,8 @@ core_hash::implementation_enum! {
 /// The FIPS 197 §5.2 key expansion: `rk[i]` is round key `i` as four little-endian words (the
 /// bitsliced 32-bit code takes them as they are); [`bytes`](Self::bytes) gives the state's
 /// byte order, as the AES instructions load it.
-// Only ct32 runs where the pointer is 32 bits, and it expands with `expand_words`.
+// Only ct32 and thumb1 run where the pointer is 32 bits, and they expand with
+// `expand_words_with`.
 #[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
 pub(crate) struct RoundKeys {
     rk: [[u32; 4]; 15],
@@ -70,7 +80,7 @@ pub(crate) struct RoundKeys {
 impl RoundKeys {
     /// Expands a 16-, 24- or 32-byte key.
     fn expand(key: &[u8]) -> Result<Self, Error> {
-        Self::expand_with(key, ct32::sub_word)
+        Self::expand_with(key, ct32::sub_word::<ct32::Ct32>)
     }
 
     /// [`RoundKeys::expand`] with another `SubWord` (one that uses the AES instructions).
@@ -87,18 +97,6 @@ impl RoundKeys {
     }
 }
 
-/// The schedule for the x86 AES instructions, expanded with them: `aeskeygenassist` for
-/// `SubWord` and `aesimc` for the decryption keys, where the portable steps (a bitsliced S-box
-/// per word) cost more than the few blocks a TLS handshake's keys encrypt.
-#[cfg(target_arch = "x86_64")]
-fn hw_key_x86(token: core_cpu::Aes, key: &[u8]) -> Result<HwKey, Error> {
-    let _ = token;
-    // SAFETY: the `Aes` token proves AES-NI and SSE2.
-    let keys = RoundKeys::expand_with(key, |w| unsafe { x86_aesni::sub_word(w) })?;
-    // SAFETY: as above.
-    Ok(HwKey::with_inv_mix(&keys, |b| unsafe { x86_aesni::inv_mix_columns(b) }))
-}
-
 /// `Nr` for a key of `len` bytes (FIPS 197 §5, figure 4), or the error for any other length.
 fn key_rounds(len: usize) -> Result<usize, Error> {
     match len {
@@ -110,21 +108,17 @@ fn key_rounds(len: usize) -> Result<usize, Error> {
 }
 
 /// The FIPS 197 §5.2 key expansion of a key of a length [`key_rounds`] accepts into
-/// `w[..4·(Nr + 1)]` (little-endian words, four per round key; `w` holds at least 60):
-/// returns `Nr`. Separate from [`RoundKeys`] so that ct32 can expand into its own schedule's
-/// storage.
-pub(crate) fn expand_words(key: &[u8], w: &mut [u32]) -> usize {
-    expand_words_with(key, w, ct32::sub_word)
-}
-
-/// [`expand_words`] with another `SubWord`: the bitsliced one costs two orthogonalizations
-/// and a bitsliced S-box per call, where AES-NI's `aeskeygenassist` is one instruction.
+/// `w[..4·(Nr + 1)]` (little-endian words, four per round key; `w` holds at least 60), with
+/// the given `SubWord`: returns `Nr`. Separate from [`RoundKeys`] so that ct32 can expand into
+/// its own schedule's storage; the `SubWord` is the implementation's (the bitsliced one costs
+/// two orthogonalizations and a bitsliced S-box per call, where AES-NI's `aeskeygenassist` is
+/// one instruction).
 fn expand_words_with(key: &[u8], w: &mut [u32], sub_word: impl Fn(u32) -> u32) -> usize {
     let nk = key.len() / 4;
     let rounds = nk + 6;
     // Words are little-endian, so byte 0 of a word is its low byte.
-    for (word, bytes) in w.iter_mut().zip(key.chunks_exact(4)) {
-        *word = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    for (word, bytes) in w.iter_mut().zip(key.as_chunks::<4>().0) {
+        *word = u32::from_le_bytes(*bytes);
     }
     let mut rcon = 1u32;
     for i in nk..w.len().min(4 * (rounds + 1)) {
@@ -154,7 +148,7 @@ fn xtime(b: u8) -> u8 {
 }
 
 /// FIPS 197 §5.3.3 `InvMixColumns` on one round key, for the equivalent inverse cipher.
-// x86 uses `aesimc` (see `hw_key_x86`).
+// x86 uses `aesimc` (see `x86_aesni::expand_key`).
 #[cfg(any(target_arch = "aarch64", all(test, target_arch = "x86_64")))]
 fn inv_mix_columns(block: &[u8; 16]) -> [u8; 16] {
     let mut out = [0u8; 16];
@@ -182,7 +176,7 @@ pub(crate) struct HwKey {
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 impl HwKey {
-    // x86 keys are built by `hw_key_x86`, with the AES instructions.
+    // x86 keys are built by `x86_aesni::expand_key`, with the AES instructions.
     #[cfg(any(target_arch = "aarch64", all(test, target_arch = "x86_64")))]
     fn new(keys: &RoundKeys) -> Self {
         Self::with_inv_mix(keys, inv_mix_columns)
@@ -228,7 +222,10 @@ const FEW: usize = 8;
 pub(crate) enum Schedule {
     #[cfg(target_pointer_width = "64")]
     Ct64(ct64::Key),
+    #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
     Ct32(ct32::Key),
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
+    Thumb1(ct32::Key),
     #[cfg(target_arch = "x86_64")]
     X86Aesni(core_cpu::Aes, HwKey),
     #[cfg(target_arch = "x86_64")]
@@ -267,9 +264,10 @@ impl fmt::Debug for Aes {
 }
 
 impl Aes {
-    /// Expands a 16-, 24- or 32-byte key on the best implementation for this CPU.
+    /// Expands a 16-, 24- or 32-byte key on the preferred implementation for this CPU
+    /// ([`AesImpl::preferred`]).
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        Self::with_impl(AesImpl::best(), key)
+        Self::with_impl(AesImpl::preferred(), key)
     }
 
     /// Expands a 16-, 24- or 32-byte key for the given implementation.
@@ -281,19 +279,27 @@ impl Aes {
         let keys = || RoundKeys::expand(key);
         let schedule = match imp {
             #[cfg(target_arch = "x86_64")]
-            AesImpl::X86Aesni(token) => Schedule::X86Aesni(token, hw_key_x86(token, key)?),
+            AesImpl::X86Aesni(token) => {
+                Schedule::X86Aesni(token, x86_aesni::expand_key(token, key)?)
+            }
             #[cfg(target_arch = "x86_64")]
-            AesImpl::X86Vaes(token) => Schedule::X86Vaes(token, hw_key_x86(token.weaken(), key)?),
+            AesImpl::X86Vaes(token) => {
+                Schedule::X86Vaes(token, x86_aesni::expand_key(token.weaken(), key)?)
+            }
             #[cfg(target_arch = "x86_64")]
             AesImpl::X86Vaes512(token) => {
-                Schedule::X86Vaes512(token, hw_key_x86(token.weaken(), key)?)
+                Schedule::X86Vaes512(token, x86_aesni::expand_key(token.weaken(), key)?)
             }
             #[cfg(target_arch = "aarch64")]
             AesImpl::Aarch64(token) => Schedule::Aarch64(token, HwKey::new(&keys()?)),
             #[cfg(target_pointer_width = "64")]
             AesImpl::Ct64 => Schedule::Ct64(ct64::Key::new(&keys()?)),
-            // Tokens for another architecture cannot be obtained, so only `Ct32` is left.
-            _ => Schedule::Ct32(ct32::Key::new(key)),
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            AesImpl::Thumb1 => Schedule::Thumb1(ct32::Key::new::<thumb1::Thumb1>(key)),
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            AesImpl::Ct32 => Schedule::Ct32(ct32::Key::new::<ct32::Ct32>(key)),
+            // Tokens for another architecture cannot be obtained.
+            _ => return Self::with_impl(AesImpl::PORTABLE, key),
         };
         Ok(Self { schedule, key_len: key.len() })
     }
@@ -303,7 +309,10 @@ impl Aes {
         match &self.schedule {
             #[cfg(target_pointer_width = "64")]
             Schedule::Ct64(_) => AesImpl::Ct64,
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             Schedule::Ct32(_) => AesImpl::Ct32,
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Schedule::Thumb1(_) => AesImpl::Thumb1,
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Aesni(token, _) => AesImpl::X86Aesni(*token),
             #[cfg(target_arch = "x86_64")]
@@ -348,7 +357,10 @@ impl Aes {
         match &self.schedule {
             #[cfg(target_pointer_width = "64")]
             Schedule::Ct64(k) => batched::<4>(blocks, |b| ct64::encrypt4(k, b)),
-            Schedule::Ct32(k) => batched::<2>(blocks, |b| ct32::encrypt2(k, b)),
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            Schedule::Ct32(k) => batched::<2>(blocks, |b| ct32::encrypt2::<ct32::Ct32>(k, b)),
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Schedule::Thumb1(k) => batched::<2>(blocks, |b| ct32::encrypt2::<thumb1::Thumb1>(k, b)),
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Aesni(t, k) => x86_aesni::encrypt_blocks(*t, k, blocks),
             // Few blocks: the AES-NI loop, which both VAES tokens prove the features of.
@@ -374,7 +386,10 @@ impl Aes {
         match &self.schedule {
             #[cfg(target_pointer_width = "64")]
             Schedule::Ct64(k) => batched::<4>(blocks, |b| ct64::decrypt4(k, b)),
-            Schedule::Ct32(k) => batched::<2>(blocks, |b| ct32::decrypt2(k, b)),
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            Schedule::Ct32(k) => batched::<2>(blocks, |b| ct32::decrypt2::<ct32::Ct32>(k, b)),
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Schedule::Thumb1(k) => batched::<2>(blocks, |b| ct32::decrypt2::<thumb1::Thumb1>(k, b)),
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Aesni(t, k) => x86_aesni::decrypt_blocks(*t, k, blocks),
             // Few blocks: the AES-NI loop, which both VAES tokens prove the features of.
@@ -402,7 +417,10 @@ impl Aes {
         match &self.schedule {
             #[cfg(target_pointer_width = "64")]
             Schedule::Ct64(k) => ctr32_batched::<4>(ctr, buf, |b| ct64::encrypt4(k, b)),
-            Schedule::Ct32(k) => ct32::ctr32(k, ctr, buf),
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            Schedule::Ct32(k) => ct32::ctr32::<ct32::Ct32>(k, ctr, buf),
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Schedule::Thumb1(k) => ct32::ctr32::<thumb1::Thumb1>(k, ctr, buf),
             #[cfg(target_arch = "x86_64")]
             Schedule::X86Aesni(t, k) => x86_aesni::ctr32(*t, k, ctr, buf),
             #[cfg(target_arch = "x86_64")]
@@ -636,7 +654,7 @@ mod tests {
                     })
                     .collect();
                 let portable = HwKey::new(&RoundKeys::expand(&key).unwrap());
-                let hw = hw_key_x86(token, &key).unwrap();
+                let hw = x86_aesni::expand_key(token, &key).unwrap();
                 assert_eq!(hw.rounds, portable.rounds);
                 assert_eq!(hw.enc, portable.enc, "{key:02x?}");
                 assert_eq!(hw.dec, portable.dec, "{key:02x?}");

@@ -2,7 +2,8 @@
 //! that the instruction's latency (3–4 cycles) is hidden behind seven independent blocks.
 //! Single blocks and short tails go through the same loops with fewer lanes.
 
-use super::HwKey;
+use super::{HwKey, RoundKeys};
+use crate::Error;
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_aesdec_si128, _mm_aesdeclast_si128, _mm_aesenc_si128,
     _mm_aesenclast_si128, _mm_aesimc_si128, _mm_aeskeygenassist_si128, _mm_cvtsi32_si128,
@@ -12,6 +13,17 @@ use core::arch::x86_64::{
 use core_cpu::Aes;
 use zeroize::Zeroize;
 
+/// The key schedule for the AES instructions, expanded with them: `aeskeygenassist` for
+/// `SubWord` and `aesimc` for the decryption keys, where the portable steps (a bitsliced S-box
+/// per word) cost more than the few blocks a TLS handshake's keys encrypt.
+pub(super) fn expand_key(token: Aes, key: &[u8]) -> Result<HwKey, Error> {
+    let _ = token;
+    // SAFETY: the `Aes` token proves AES-NI and SSE2 were detected.
+    let keys = RoundKeys::expand_with(key, |w| unsafe { sub_word(w) })?;
+    // SAFETY: as above.
+    Ok(HwKey::with_inv_mix(&keys, |b| unsafe { inv_mix_columns(b) }))
+}
+
 /// FIPS 197 `SubWord` (the S-box on each byte of a little-endian word) for the key
 /// expansion: `aeskeygenassist` puts `SubWord` of the state's word 1 in word 0 (and rotated,
 /// with the round constant, in word 1); the word is placed in lane 1 by the shift.
@@ -20,7 +32,7 @@ use zeroize::Zeroize;
 ///
 /// AES-NI and SSE2 must be available.
 #[target_feature(enable = "aes,sse2")]
-pub(crate) unsafe fn sub_word(w: u32) -> u32 {
+unsafe fn sub_word(w: u32) -> u32 {
     let x = _mm_slli_si128::<4>(_mm_cvtsi32_si128(w.cast_signed()));
     _mm_cvtsi128_si32(_mm_aeskeygenassist_si128::<0>(x)).cast_unsigned()
 }
@@ -31,7 +43,7 @@ pub(crate) unsafe fn sub_word(w: u32) -> u32 {
 ///
 /// AES-NI and SSE2 must be available.
 #[target_feature(enable = "aes,sse2")]
-pub(crate) unsafe fn inv_mix_columns(block: &[u8; 16]) -> [u8; 16] {
+unsafe fn inv_mix_columns(block: &[u8; 16]) -> [u8; 16] {
     let mut out = [0u8; 16];
     store(&mut out, _mm_aesimc_si128(load(block)));
     out

@@ -168,9 +168,9 @@ impl<H: RecordHash> AesCbcHmac<H> {
     pub const MAX_FRAGMENT_LEN: usize = MAX_FRAGMENT_LEN;
 
     /// Keys AES (16, 24 or 32 bytes) and HMAC (any length; TLS uses the hash's output
-    /// length) on the best implementations for this CPU.
+    /// length) on the preferred AES implementation and the best HMAC one for this CPU.
     pub fn new(aes_key: &[u8], mac_key: &[u8]) -> Result<Self, Error> {
-        Self::with_impls(AesImpl::best(), H::Impl::best(), aes_key, mac_key)
+        Self::with_impls(AesImpl::preferred(), H::Impl::best(), aes_key, mac_key)
     }
 
     /// Keys AES and HMAC on the given implementations.

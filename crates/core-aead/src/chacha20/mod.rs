@@ -1,8 +1,8 @@
 //! The ChaCha20 stream cipher (RFC 8439 §2.3–2.4: 256-bit key, 96-bit nonce, 32-bit block
 //! counter) and HChaCha20 (draft-irtf-cfrg-xchacha §2.2), with four implementations:
 //!
-//! - [`portable`]: one block at a time on 32-bit words; the Cortex-M0 path, whose block is
-//!   Thumb-1 assembly (`thumb1`) with `asm`;
+//! - [`portable`]: one block at a time on 32-bit words;
+//! - `thumb1`: one block at a time in Thumb-1 assembly (the Cortex-M0, with `asm`);
 //! - [`x86_avx2`]: eight blocks in parallel, one state word of each per 32-bit lane;
 //! - [`x86_avx512`]: sixteen blocks in parallel with `vprold`, and narrower forms for tails;
 //! - `aarch64`: four blocks in parallel in NEON registers.
@@ -12,8 +12,13 @@
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
+// Only HChaCha20 runs here on the Cortex-M0 without `portable-twins`.
+#[cfg_attr(
+    not(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins")),
+    allow(dead_code)
+)]
 mod portable;
-#[cfg(all(feature = "asm", target_arch = "arm", target_endian = "little"))]
+#[cfg(all(target_arch = "arm", target_endian = "little", feature = "asm"))]
 mod thumb1;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
@@ -23,7 +28,6 @@ pub(crate) mod x86_avx512;
 mod x86_ymm;
 
 use crate::Error;
-use crate::Implementation;
 use zeroize::Zeroize;
 
 /// "expand 32-byte k", the first four state words (RFC 8439 §2.3).
@@ -43,8 +47,12 @@ core_hash::implementation_enum! {
             Aarch64(core_cpu::Neon) => "aarch64",
         }
         portable {
-            /// Portable 32-bit code, one block at a time.
-            Portable => "portable",
+            /// Thumb-1 assembly, one block at a time: the Cortex-M0.
+            Thumb1 => "thumb1" for 32
+                if all(target_arch = "arm", target_endian = "little", feature = "asm"),
+            /// Portable 32-bit code, one block at a time (on the Cortex-M0 with `asm`, only with
+            /// `portable-twins`).
+            Portable => "portable" if any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"),
         }
     }
 }
@@ -75,11 +83,14 @@ impl ChaCha20Impl {
             Self::X86Avx2(token) => x86_avx2::keystream(token, state, out),
             #[cfg(target_arch = "aarch64")]
             Self::Aarch64(token) => aarch64::keystream(token, state, out),
-            // Tokens for another architecture cannot be obtained, so only `Portable` is left:
-            // on the Cortex-M0 with `asm`, its Thumb-1 form.
-            #[cfg(all(feature = "asm", target_arch = "arm", target_endian = "little"))]
+            #[cfg(all(target_arch = "arm", target_endian = "little", feature = "asm"))]
+            Self::Thumb1 => thumb1::keystream(state, out),
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            Self::Portable => portable::keystream(state, out),
+            // Tokens for another architecture cannot be obtained: the portable default.
+            #[cfg(all(target_arch = "arm", target_endian = "little", feature = "asm"))]
             _ => thumb1::keystream(state, out),
-            #[cfg(not(all(feature = "asm", target_arch = "arm", target_endian = "little")))]
+            #[cfg(not(all(target_arch = "arm", target_endian = "little", feature = "asm")))]
             _ => portable::keystream(state, out),
         }
     }
@@ -89,6 +100,9 @@ impl ChaCha20Impl {
     #[inline]
     pub(crate) fn batch_blocks(self) -> usize {
         match self {
+            #[cfg(all(target_arch = "arm", target_endian = "little", feature = "asm"))]
+            Self::Thumb1 => 1,
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             Self::Portable => 1,
             Self::X86Avx2(_) => 8,
             Self::X86Avx512(_) => 32,
@@ -197,9 +211,9 @@ impl ChaCha20 {
     /// Nonce length in bytes.
     pub const NONCE_LEN: usize = 12;
 
-    /// A key on the best implementation for this CPU.
+    /// A key on the preferred implementation for this CPU ([`ChaCha20Impl::preferred`]).
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        Self::with_impl(key, ChaCha20Impl::best())
+        Self::with_impl(key, ChaCha20Impl::preferred())
     }
 
     /// A key on the given implementation.
@@ -280,6 +294,7 @@ pub(crate) fn hchacha20_words(key: &[u32; 8], nonce: &[u32; 4]) -> [u32; 8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Implementation;
 
     #[test]
     fn portable_is_always_available_and_last() {

@@ -1,8 +1,7 @@
 //! ChaCha20 on 32-bit words, one block at a time (RFC 8439 §2.3 as written): the path for
-//! CPUs without vector units, and the reference the others are checked against. On
-//! little-endian 32-bit Arm (the Cortex-M0) with `asm`, the block and the keystream XOR are
-//! `thumb1`'s assembly, and only HChaCha20 runs the Rust rounds here. Adds, XORs and fixed rotations
-//! only, so it is constant-time everywhere.
+//! CPUs without vector units, and the reference the others (the Cortex-M0's `thumb1`
+//! included) are checked against. HChaCha20 runs the rounds here for every implementation.
+//! Adds, XORs and fixed rotations only, so it is constant-time everywhere.
 
 use core_asm::ct::keep_in_memory;
 use core_hash::rotr;
@@ -81,7 +80,6 @@ fn columns_looped(x: &mut [u32; 16]) {
 }
 
 /// The ChaCha20 block function (RFC 8439 §2.3): the keystream words of block `state[12]`.
-#[cfg(not(all(feature = "asm", target_arch = "arm", target_endian = "little")))]
 #[inline]
 pub(super) fn block(state: &[u32; 16]) -> [u32; 16] {
     let mut x = *state;
@@ -94,7 +92,6 @@ pub(super) fn block(state: &[u32; 16]) -> [u32; 16] {
 
 /// Writes the keystream of blocks `state[12]`, `state[12] + 1`, … to `out`; `state` is as
 /// it was on return.
-#[cfg(not(all(feature = "asm", target_arch = "arm", target_endian = "little")))]
 pub(super) fn keystream(state: &mut [u32; 16], out: super::Sink<'_>) {
     let mut s = *state;
     if let Some(key) = out.key {
@@ -104,9 +101,8 @@ pub(super) fn keystream(state: &mut [u32; 16], out: super::Sink<'_>) {
     xor_keystream(&s, out.buf);
 }
 
-/// The first 32 bytes of the keystream block of `state` into `key` (the Cortex-M0's, which
-/// keeps the block off the keystream pass's stack, is in `thumb1`).
-#[cfg(not(all(feature = "asm", target_arch = "arm", target_endian = "little")))]
+/// The first 32 bytes of the keystream block of `state` into `key` (`thumb1`'s keeps the
+/// block off the keystream pass's stack).
 #[inline(always)]
 fn key_block(state: &[u32; 16], key: &mut [u8; 32]) {
     let ks = block(state);
@@ -116,7 +112,6 @@ fn key_block(state: &[u32; 16], key: &mut [u8; 32]) {
 }
 
 /// XORs the keystream of blocks `state[12]`, `state[12] + 1`, … into `buf`.
-#[cfg(not(all(feature = "asm", target_arch = "arm", target_endian = "little")))]
 pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
     let mut s = *state;
     let (blocks, tail) = buf.as_chunks_mut::<64>();
@@ -134,7 +129,6 @@ pub(super) fn xor_keystream(state: &[u32; 16], buf: &mut [u8]) {
 
 /// XORs the keystream block of `state` into `chunk`, word by word with plain indexing (on
 /// the Cortex-M0, at opt-level `z`, iterator adapters here stay out-of-line calls).
-#[cfg(not(all(feature = "asm", target_arch = "arm", target_endian = "little")))]
 #[inline]
 fn xor_block(state: &[u32; 16], chunk: &mut [u8; 64]) {
     let mut x = *state;

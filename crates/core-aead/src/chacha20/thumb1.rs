@@ -5,7 +5,8 @@
 //! computes, what every other target and a build without `asm` run, and what the tests
 //! compare it with.
 
-use core_asm::thumbv6m::aead::chacha20::{xor_block, xor_bytes};
+use core_asm::ct::value_barrier_u32;
+use core_asm::thumbv6m::aead::chacha20::{as_words, xor_block, xor_bytes};
 
 /// `portable::keystream` on the Cortex-M0: the counter is stepped in `state` itself and put back,
 /// so there is no copy of the state on its stack.
@@ -16,9 +17,8 @@ pub(super) fn keystream(state: &mut [u32; 16], out: super::Sink<'_>) {
         state[12] = counter.wrapping_add(1);
     }
     xor_keystream_from(state, out.buf);
-    // Read back from memory: held in a register, it was reloaded in every block.
-    // SAFETY: reads a local `u32`, aligned and initialised.
-    state[12] = unsafe { core::ptr::read_volatile(&raw const counter) };
+    // Through a barrier: held in a register across the blocks, it was reloaded in every one.
+    state[12] = value_barrier_u32(counter);
 }
 
 /// XORs the keystream of blocks `s[12]`, `s[12] + 1`, … into `buf`, stepping `s[12]` past
@@ -26,15 +26,10 @@ pub(super) fn keystream(state: &mut [u32; 16], out: super::Sink<'_>) {
 /// words; the address is public), the rest (whole blocks of an unaligned buffer, and a short
 /// tail) from an aligned keystream block ([`xor_copy`]).
 fn xor_keystream_from(s: &mut [u32; 16], buf: &mut [u8]) {
-    let aligned = buf.as_ptr().addr().is_multiple_of(4);
     for chunk in buf.chunks_mut(64) {
-        if aligned && chunk.len() == 64 {
-            // SAFETY: `chunk` is 64 bytes on a word boundary (`buf` is, and it starts a
-            // multiple of 64 bytes in), so it is a valid `[u32; 16]`, exclusively borrowed
-            // for as long as `chunk` is; every bit pattern is a valid `u32` and `u8`.
-            xor_block(s, unsafe { &mut *chunk.as_mut_ptr().cast::<[u32; 16]>() });
-        } else {
-            xor_copy(s, chunk);
+        match <&mut [u8; 64]>::try_from(&mut *chunk).ok().and_then(as_words) {
+            Some(words) => xor_block(s, words),
+            None => xor_copy(s, chunk),
         }
         s[12] = s[12].wrapping_add(1);
     }

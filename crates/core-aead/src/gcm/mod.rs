@@ -45,18 +45,19 @@ macro_rules! composed_names {
     ([$($a:literal),*], $g:tt) => {
         const AES_NAMES: &[&str] = &[$($a),*];
         const GHASH_NAMES: &[&str] = &composed_names!(@list $g);
-        const COMPOSED: [[&str; 6]; 6] = [$(composed_names!(@row $a, $g)),*];
+        const COMPOSED: [[&str; 7]; 7] = [$(composed_names!(@row $a, $g)),*];
     };
     (@list [$($g:literal),*]) => { [$($g),*] };
     (@row $a:literal, [$($g:literal),*]) => { [$(concat!($a, "+", $g)),*] };
 }
 
 // Every name on every target, so a composition's name is looked up by position here, not in
-// `AesImpl::ALL` / `GhashImpl::ALL`, which drop ct64 on 32-bit targets (a test checks that
+// `AesImpl::ALL` / `GhashImpl::ALL`, which drop ct64 on 32-bit targets and thumb1 off the
+// Cortex-M0 (a test checks that
 // those are these lists, in order, less what the target lacks).
 composed_names!(
-    ["x86_vaes512", "x86_vaes", "x86_aesni", "aarch64", "ct64", "ct32"],
-    ["x86_vpclmul512", "x86_vpclmul", "x86_pclmul", "aarch64", "ct64", "ct32"]
+    ["x86_vaes512", "x86_vaes", "x86_aesni", "aarch64", "ct64", "thumb1", "ct32"],
+    ["x86_vpclmul512", "x86_vpclmul", "x86_pclmul", "aarch64", "ct64", "thumb1", "ct32"]
 );
 
 impl GcmImpl {
@@ -75,10 +76,23 @@ impl GcmImpl {
             }
             #[cfg(target_pointer_width = "64")]
             AesImpl::Ct64 => Some(GhashImpl::Ct64),
-            // Only `Ct32` is left: tokens for another architecture cannot be obtained.
-            _ => Some(GhashImpl::Ct32),
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            AesImpl::Thumb1 => Some(GhashImpl::Thumb1),
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            AesImpl::Ct32 => Some(GhashImpl::Ct32),
         };
         hardware.unwrap_or(GhashImpl::PORTABLE)
+    }
+
+    /// The implementation a default constructor runs on: [`best`](Implementation::best) where
+    /// detection may find hardware, elsewhere both portable constants (`thumb1+thumb1` on the
+    /// Cortex-M0 with `asm`), so that a small device's image links one of each.
+    #[must_use]
+    pub fn preferred() -> Self {
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        return Self::best();
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        Self::Composed(AesImpl::PORTABLE, GhashImpl::PORTABLE)
     }
 }
 
@@ -93,6 +107,9 @@ impl Implementation for GcmImpl {
         "aarch64+aarch64",
         #[cfg(target_pointer_width = "64")]
         "ct64+ct64",
+        #[cfg(all(target_arch = "arm", feature = "asm"))]
+        "thumb1+thumb1",
+        #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
         "ct32+ct32",
     ];
 
@@ -101,8 +118,12 @@ impl Implementation for GcmImpl {
             Self::X86AesniPclmul(..) => "x86_aesni_pclmul",
             Self::X86VaesVpclmul512(_) => "x86_vaes_vpclmul512",
             Self::Composed(aes, ghash) => {
-                let a = AES_NAMES.iter().position(|n| *n == aes.name()).unwrap_or(5);
-                let g = GHASH_NAMES.iter().position(|n| *n == ghash.name()).unwrap_or(5);
+                let last = |names: &[&str]| names.len() - 1;
+                let a = AES_NAMES.iter().position(|n| *n == aes.name()).unwrap_or(last(AES_NAMES));
+                let g = GHASH_NAMES
+                    .iter()
+                    .position(|n| *n == ghash.name())
+                    .unwrap_or(last(GHASH_NAMES));
                 COMPOSED[a][g]
             }
         }
@@ -385,7 +406,7 @@ impl<const KEY_LEN: usize> Aead for AesGcm<KEY_LEN> {
     type Tag = [u8; 16];
 
     fn new(key: &[u8]) -> Result<Self, Error> {
-        Self::with_impl(GcmImpl::best(), key)
+        Self::with_impl(GcmImpl::preferred(), key)
     }
 
     fn seal_in_place_detached(
@@ -440,14 +461,17 @@ mod tests {
             names
                 .iter()
                 .filter(|n| cfg!(target_pointer_width = "64") || **n != "ct64")
+                .filter(|n| cfg!(all(target_arch = "arm", feature = "asm")) || **n != "thumb1")
                 .filter(|n| all.contains(n))
                 .map(|n| std::string::String::from(*n))
                 .collect()
         };
         assert_eq!(on_target(AES_NAMES, AesImpl::ALL), AesImpl::ALL);
         assert_eq!(on_target(GHASH_NAMES, GhashImpl::ALL), GhashImpl::ALL);
-        assert_eq!(AesImpl::ALL.len(), 5 + usize::from(cfg!(target_pointer_width = "64")));
-        assert_eq!(GhashImpl::ALL.len(), 5 + usize::from(cfg!(target_pointer_width = "64")));
+        let thumb1 = usize::from(cfg!(all(target_arch = "arm", feature = "asm")));
+        let ct64 = usize::from(cfg!(target_pointer_width = "64"));
+        assert_eq!(AesImpl::ALL.len(), 5 + ct64 + thumb1);
+        assert_eq!(GhashImpl::ALL.len(), 5 + ct64 + thumb1);
         for imp in GcmImpl::available() {
             assert!(GcmImpl::ALL.contains(&imp.name()), "{imp:?}");
         }

@@ -1,5 +1,7 @@
 //! GHASH with constant-time carry-less multiplication on 32-bit integer multiplies that keep
-//! only the low half (`muls` on a Cortex-M0): the Cortex-M0 path.
+//! only the low half (`muls` on a Cortex-M0): the portable path on 32-bit CPUs. The
+//! Cortex-M0's `thumb1` implementation is this code with the 16×16 products in Thumb-1
+//! assembly ([`update_with`] takes the 32×32 product).
 //!
 //! The smallest products are 16×16 bits, whose 31-bit carry-less result fits a 32-bit word
 //! whole: no high half to recover (BearSSL's `ctmul32` multiplies 32-bit words and gets the
@@ -19,7 +21,7 @@ const C1: u32 = C0 << 1;
 const C2: u32 = C0 << 2;
 
 /// A 16-bit key operand split into its three bit classes.
-type Split = [u32; 3];
+pub(super) type Split = [u32; 3];
 
 /// The key `H·x⁻¹`, as the nine 32-bit operands its two upper Karatsuba levels use (see
 /// [`operands`]), each as the three 16-bit operands of the lowest level, each split into its
@@ -101,29 +103,13 @@ fn clmul16(a: u32, b: &Split) -> u32 {
 
 /// The 63-bit carry-less product of `x` and the 32-bit operand `b` (as [`Key`] keeps it), as
 /// two words: Karatsuba over the 16-bit halves.
-#[cfg_attr(all(feature = "asm", target_arch = "arm"), allow(dead_code))]
 #[inline(always)]
-fn clmul32_rust(x: u32, b: &[Split; 3]) -> [u32; 2] {
+fn clmul32(x: u32, b: &[Split; 3]) -> [u32; 2] {
     let [lo, hi, mid] = halves(x);
     let lo = clmul16(lo, &b[0]);
     let hi = clmul16(hi, &b[1]);
     let mid = clmul16(mid, &b[2]) ^ lo ^ hi;
     [lo ^ (mid << 16), hi ^ (mid >> 16)]
-}
-
-/// [`clmul32_rust`] where no assembly replaces it.
-#[cfg(not(all(feature = "asm", target_arch = "arm")))]
-#[inline(always)]
-fn clmul32(x: u32, b: &[Split; 3]) -> [u32; 2] {
-    clmul32_rust(x, b)
-}
-
-/// [`clmul32_rust`] on the Cortex-M0: the same products in Thumb-1 assembly (GHASH 237.8 →
-/// 206.5 cycles a byte on the M0+ model).
-#[cfg(all(feature = "asm", target_arch = "arm"))]
-#[inline(always)]
-fn clmul32(x: u32, b: &[Split; 3]) -> [u32; 2] {
-    core_asm::thumbv6m::aead::ghash::clmul32(x, b)
 }
 
 /// One Karatsuba level on word vectors: the product of two `2n`-word numbers from the
@@ -145,9 +131,9 @@ fn karatsuba<const N: usize, const M: usize>(
 }
 
 /// `a · h` in the field, with `h` the stored `H·x⁻¹`: the 255-bit carry-less product from
-/// the nine 32×32 products, then the reduction.
+/// the nine 32×32 products (`clmul32`'s), then the reduction.
 #[inline(always)]
-fn mul(a: [u32; 4], key: &Key) -> [u32; 4] {
+fn mul(a: [u32; 4], key: &Key, clmul32: impl Fn(u32, &[Split; 3]) -> [u32; 2]) -> [u32; 4] {
     let x = operands(a);
     let mut q = [[0u32; 4]; 3];
     for (g, q) in q.iter_mut().enumerate() {
@@ -192,11 +178,22 @@ fn xor_be(acc: &mut [u32; 4], b: &[u8; 16]) {
 /// Absorbs whole blocks into `y`, on words throughout (no 128-bit integers, see
 /// [`reduce_words`]).
 pub(super) fn update(key: &Key, y: &mut [u8; 16], blocks: &[[u8; 16]]) {
+    update_with(key, y, blocks, clmul32);
+}
+
+/// [`update`] with another 32×32-bit carry-less product (the Cortex-M0's assembly).
+#[inline(always)]
+pub(super) fn update_with(
+    key: &Key,
+    y: &mut [u8; 16],
+    blocks: &[[u8; 16]],
+    clmul32: impl Fn(u32, &[Split; 3]) -> [u32; 2] + Copy,
+) {
     let mut acc = [0u32; 4];
     xor_be(&mut acc, y);
     for block in blocks {
         xor_be(&mut acc, block);
-        acc = mul(acc, key);
+        acc = mul(acc, key, clmul32);
     }
     for (i, byte) in y.iter_mut().enumerate() {
         *byte = (acc[3 - i / 4] >> (24 - 8 * (i % 4))) as u8;
@@ -209,7 +206,7 @@ mod tests {
 
     /// The 64-bit carry-less product of `x` and `y`, as the field product uses it.
     fn clmul(x: u32, y: u32) -> u64 {
-        let [lo, hi] = clmul32_rust(x, &halves(y).map(split));
+        let [lo, hi] = clmul32(x, &halves(y).map(split));
         (u64::from(hi) << 32) | u64::from(lo)
     }
 

@@ -4,8 +4,8 @@
 //! - [`ct64`]: carry-less multiplication from integer multiplies on 64-bit words, with the
 //!   operands split into bit classes spaced five apart so no carry reaches a bit that counts;
 //! - [`ct32`]: the same on 32-bit words, 16×16-bit products (holes three apart) whose whole
-//!   result fits a word, under three Karatsuba levels: the Cortex-M0 path (the 16×16
-//!   products in Thumb-1 assembly there);
+//!   result fits a word, under three Karatsuba levels: the 32-bit default;
+//! - `thumb1`: ct32 with its 32×32 products in Thumb-1 assembly (the Cortex-M0, with `asm`);
 //! - [`x86_vpclmul`]: VPCLMULQDQ on YMM (`x86_vpclmul`, 8 blocks per reduction) or ZMM
 //!   registers (`x86_vpclmul512`, 16 blocks), one block per 128-bit lane;
 //! - [`x86_pclmul`]: `pclmulqdq`, eight blocks per reduction with precomputed powers of H;
@@ -16,9 +16,16 @@
 //! 255-bit carry-less product of a block and the key, Montgomery-reduced by 2^128 modulo the
 //! bit-reversed polynomial, is exactly the field product: no 1-bit shift is needed.
 
+// Only its shared multiplication runs on the Cortex-M0 without `portable-twins`.
+#[cfg_attr(
+    not(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins")),
+    allow(dead_code)
+)]
 mod ct32;
 #[cfg(target_pointer_width = "64")]
 mod ct64;
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+mod thumb1;
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
@@ -49,8 +56,11 @@ core_hash::implementation_enum! {
             /// Constant-time multiplication with 64-bit integer multiplies.
             /// Only on 64-bit targets: elsewhere it would be slower than ct32 and only cost flash.
             Ct64 => "ct64" for 64 if target_pointer_width = "64",
-            /// Constant-time multiplication with 32-bit integer multiplies.
-            Ct32 => "ct32" for 32,
+            /// ct32 with its carry-less products in Thumb-1 assembly: the Cortex-M0.
+            Thumb1 => "thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
+            /// Constant-time multiplication with 32-bit integer multiplies (on the Cortex-M0
+            /// with `asm`, only with `portable-twins`).
+            Ct32 => "ct32" for 32 if any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"),
         }
     }
 }
@@ -91,7 +101,10 @@ pub(crate) fn reduce(hi: u128, lo: u128) -> u128 {
 pub(crate) enum GhashKey {
     #[cfg(target_pointer_width = "64")]
     Ct64(ct64::Key),
+    #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
     Ct32(ct32::Key),
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
+    Thumb1(ct32::Key),
     #[cfg(target_arch = "x86_64")]
     X86Pclmul(core_cpu::ClMul, x86_pclmul::Key),
     #[cfg(target_arch = "x86_64")]
@@ -104,8 +117,6 @@ pub(crate) enum GhashKey {
 
 impl GhashKey {
     /// Precomputes what `imp` needs from the hash key `h = E(K, 0^128)`.
-    // On 32-bit targets `Ct32` is the only variant: its `if let` below cannot fail.
-    #[allow(irrefutable_let_patterns)]
     pub(crate) fn new(imp: GhashImpl, h: &[u8; 16]) -> Self {
         match imp {
             #[cfg(target_arch = "x86_64")]
@@ -122,14 +133,33 @@ impl GhashKey {
             GhashImpl::Aarch64(token) => Self::Aarch64(token, aarch64::Key::new(token, h)),
             #[cfg(target_pointer_width = "64")]
             GhashImpl::Ct64 => Self::Ct64(ct64::Key::new(h)),
-            // Tokens for another architecture cannot be obtained, so only `Ct32` is left.
-            _ => {
-                let mut key = Self::Ct32(ct32::Key::zero());
-                if let Self::Ct32(k) = &mut key {
-                    k.set(h);
-                }
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            GhashImpl::Thumb1 => {
+                let mut key = Self::Thumb1(ct32::Key::zero());
+                key.set_ct32(h);
                 key
             }
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            GhashImpl::Ct32 => {
+                let mut key = Self::Ct32(ct32::Key::zero());
+                key.set_ct32(h);
+                key
+            }
+            // Tokens for another architecture cannot be obtained.
+            _ => Self::new(GhashImpl::PORTABLE, h),
+        }
+    }
+
+    /// Keys the ct32 schedule where it is kept (see `ct32::Key::zero`).
+    #[inline(always)]
+    fn set_ct32(&mut self, h: &[u8; 16]) {
+        match self {
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            Self::Ct32(k) => k.set(h),
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Self::Thumb1(k) => k.set(h),
+            #[allow(unreachable_patterns)]
+            _ => {}
         }
     }
 
@@ -137,7 +167,10 @@ impl GhashKey {
         match self {
             #[cfg(target_pointer_width = "64")]
             Self::Ct64(_) => GhashImpl::Ct64,
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             Self::Ct32(_) => GhashImpl::Ct32,
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Self::Thumb1(_) => GhashImpl::Thumb1,
             #[cfg(target_arch = "x86_64")]
             Self::X86Pclmul(token, _) => GhashImpl::X86Pclmul(*token),
             #[cfg(target_arch = "x86_64")]
@@ -154,7 +187,10 @@ impl GhashKey {
         match self {
             #[cfg(target_pointer_width = "64")]
             Self::Ct64(k) => ct64::update(k, y, blocks),
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             Self::Ct32(k) => ct32::update(k, y, blocks),
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Self::Thumb1(k) => thumb1::update(k, y, blocks),
             #[cfg(target_arch = "x86_64")]
             Self::X86Pclmul(token, k) => x86_pclmul::update(*token, k, y, blocks),
             #[cfg(target_arch = "x86_64")]
@@ -209,9 +245,10 @@ impl fmt::Debug for Ghash {
 }
 
 impl Ghash {
-    /// GHASH keyed with `h` on the best implementation for this CPU.
+    /// GHASH keyed with `h` on the preferred implementation for this CPU
+    /// ([`GhashImpl::preferred`]).
     pub fn new(h: &[u8; 16]) -> Self {
-        Self::with_impl(GhashImpl::best(), h)
+        Self::with_impl(GhashImpl::preferred(), h)
     }
 
     /// GHASH keyed with `h` on the given implementation.

@@ -1,6 +1,8 @@
 //! Poly1305, the one-time authenticator of RFC 8439 §2.5, with five implementations:
 //!
 //! - [`portable32`]: radix 2^26 with 32×32→64 products; the default on 32-bit CPUs;
+//! - `thumb1`: portable32 with its dot products in Thumb-1 assembly (the Cortex-M0, with
+//!   `asm`);
 //! - [`portable64`]: radix 2^44 with 64×64→128 products, blocks in pairs;
 //! - [`portable_r64`]: radix 2^64, four 64×64→128 products per block; the default on 64-bit
 //!   CPUs without vector units, measured faster than `portable64` at every length;
@@ -20,6 +22,8 @@ mod portable64;
 pub(crate) mod portable_r64;
 #[cfg(target_arch = "x86_64")]
 mod r26;
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+mod thumb1;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
@@ -29,7 +33,7 @@ mod x86_ifma;
 #[cfg(target_arch = "x86_64")]
 mod x86_r26;
 
-use crate::{Error, Implementation};
+use crate::Error;
 use zeroize::Zeroize;
 
 core_hash::implementation_enum! {
@@ -55,8 +59,11 @@ core_hash::implementation_enum! {
             PortableR64 => "portable_r64" for 64 if target_pointer_width = "64",
             /// Radix 2^44, 64×64→128-bit products.
             Portable64 => "portable64" for 64 if target_pointer_width = "64",
-            /// Radix 2^26, 32-bit products: the Cortex-M0 path.
-            Portable32 => "portable32" for 32,
+            /// Radix 2^26 with its dot products in Thumb-1 assembly: the Cortex-M0.
+            Thumb1 => "thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
+            /// Radix 2^26, 32-bit products (on the Cortex-M0 with `asm`, only with
+            /// `portable-twins`).
+            Portable32 => "portable32" for 32 if any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"),
         }
     }
 }
@@ -77,6 +84,7 @@ impl Core {
         match imp {
             #[cfg(target_pointer_width = "64")]
             Poly1305Impl::Portable64 => Core::R44(portable64::State::new(key)),
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             Poly1305Impl::Portable32 => Core::R26(portable32::State::new(key)),
             #[cfg(target_pointer_width = "64")]
             _ => Core::R64(portable_r64::State::new(key)),
@@ -89,7 +97,7 @@ impl Core {
     #[inline]
     fn blocks(&mut self, imp: Poly1305Impl, data: &[u8]) {
         match (self, imp) {
-            (Core::R26(s), _) => s.blocks(data, true),
+            (Core::R26(s), imp) => r26_blocks(s, imp, data, true),
             #[cfg(target_pointer_width = "64")]
             (Core::R44(s), _) => s.blocks(data, true),
             #[cfg(target_arch = "x86_64")]
@@ -103,6 +111,18 @@ impl Core {
         }
     }
 
+    /// Absorbs the padded last block of a message (no 2^128 bit) on `imp`.
+    #[inline]
+    fn last_block(&mut self, imp: Poly1305Impl, block: &[u8; 16]) {
+        match self {
+            Core::R26(s) => r26_blocks(s, imp, block, false),
+            #[cfg(target_pointer_width = "64")]
+            Core::R44(s) => s.blocks(block, false),
+            #[cfg(target_pointer_width = "64")]
+            Core::R64(s) => s.blocks(block, false),
+        }
+    }
+
     #[inline]
     fn finish(&self) -> [u8; 16] {
         match self {
@@ -113,6 +133,19 @@ impl Core {
             Core::R64(s) => s.finish(),
         }
     }
+}
+
+/// Absorbs whole blocks into the radix-2^26 state on `imp`: `thumb1`'s dot products, or
+/// portable32's.
+#[inline(always)]
+fn r26_blocks(s: &mut portable32::State, imp: Poly1305Impl, data: &[u8], hibit: bool) {
+    // Without the twin, every radix-2^26 state is thumb1's (and the Rust path is not linked).
+    #[cfg(all(target_arch = "arm", feature = "asm"))]
+    if imp == Poly1305Impl::Thumb1 || !cfg!(feature = "portable-twins") {
+        return thumb1::blocks(s, data, hibit);
+    }
+    let _ = imp;
+    s.blocks(data, hibit);
 }
 
 impl Drop for Core {
@@ -147,6 +180,16 @@ pub(crate) fn aead_tag(
         Poly1305Impl::X86Avx512(token) => x86_avx512::aead_tag(token, otk, aad, ciphertext),
         #[cfg(target_arch = "x86_64")]
         Poly1305Impl::X86Avx2(token) => x86_avx2::aead_tag(token, otk, aad, ciphertext),
+        #[cfg(all(target_arch = "arm", feature = "asm"))]
+        Poly1305Impl::Thumb1 => {
+            let mut st = portable32::State::new(otk);
+            let blocks = |st: &mut _, data: &[u8]| thumb1::blocks(st, data, true);
+            absorb_aead(&mut st, aad, ciphertext, blocks, blocks);
+            let tag = st.finish();
+            st.zeroize();
+            tag
+        }
+        #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
         Poly1305Impl::Portable32 => {
             let mut st = portable32::State::new(otk);
             absorb_aead(
@@ -195,7 +238,7 @@ pub(crate) fn aead_tag(
             tag
         }
         #[cfg(not(target_pointer_width = "64"))]
-        _ => aead_tag(Poly1305Impl::Portable32, otk, aad, ciphertext),
+        _ => aead_tag(Poly1305Impl::PORTABLE, otk, aad, ciphertext),
     }
 }
 
@@ -256,10 +299,11 @@ impl Poly1305 {
     /// Tag length in bytes.
     pub const TAG_LEN: usize = 16;
 
-    /// A computation under the one-time `key`, on the best implementation for this CPU.
+    /// A computation under the one-time `key`, on the preferred implementation for this CPU
+    /// ([`Poly1305Impl::preferred`]).
     #[inline]
     pub fn new(key: &[u8]) -> Result<Self, Error> {
-        Self::with_impl(key, Poly1305Impl::best())
+        Self::with_impl(key, Poly1305Impl::preferred())
     }
 
     /// A computation under the one-time `key`, on the given implementation.
@@ -312,13 +356,7 @@ impl Poly1305 {
             for i in self.buf_len..16 {
                 self.buf[i] = u8::from(i == self.buf_len);
             }
-            match &mut self.core {
-                Core::R26(s) => s.blocks(&self.buf, false),
-                #[cfg(target_pointer_width = "64")]
-                Core::R44(s) => s.blocks(&self.buf, false),
-                #[cfg(target_pointer_width = "64")]
-                Core::R64(s) => s.blocks(&self.buf, false),
-            }
+            self.core.last_block(self.imp, &self.buf);
         }
         self.core.finish()
     }
@@ -352,6 +390,7 @@ impl core::fmt::Debug for Poly1305 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Implementation;
 
     #[test]
     fn portables_are_always_available_and_last_native_first() {

@@ -1,16 +1,14 @@
 //! Poly1305 in radix 2^26: the accumulator and `r` as five 26-bit limbs, products of 32-bit
 //! words into 64 bits. It needs nothing wider than a 32×32→64 multiply, so it is the path for
-//! 32-bit CPUs (the Cortex-M0 included) and the reference the faster ones are checked against.
+//! 32-bit CPUs and the reference the faster ones are checked against. The Cortex-M0's `thumb1`
+//! implementation is this state with the dot product of [`State::blocks_halves_with`] in
+//! Thumb-1 assembly.
 
 use crate::chacha20::wipe;
 use zeroize::Zeroize;
 
 const M26: u32 = (1 << 26) - 1;
 const M13: u32 = (1 << 13) - 1;
-
-/// The dot product of [`State::blocks_halves`] in Thumb-1 assembly, with `asm` on the Cortex-M0.
-#[cfg(all(feature = "asm", target_arch = "arm"))]
-use core_asm::thumbv6m::aead::poly1305::dot13;
 
 /// The key and accumulator.
 #[derive(Clone)]
@@ -47,24 +45,29 @@ impl State {
     /// Absorbs whole 16-byte blocks; `hibit` is 2^128 for full message blocks and 0 for the
     /// padded last block of a message that is not a multiple of 16 bytes (RFC 8439 §2.5.1).
     /// On 32-bit Arm the products are built from 32×32→32-bit multiplies
-    /// ([`blocks_halves`](Self::blocks_halves)): on a Cortex-M0 a `u64` product is a call to
-    /// a 64×64-bit multiply routine.
+    /// ([`blocks_halves_with`](Self::blocks_halves_with)): on a Cortex-M0 a `u64` product is a
+    /// call to a 64×64-bit multiply routine.
     pub(super) fn blocks(&mut self, data: &[u8], hibit: bool) {
         #[cfg(target_arch = "arm")]
-        self.blocks_halves(data, hibit);
+        self.blocks_halves_with(data, hibit, dot13);
         #[cfg(not(target_arch = "arm"))]
         self.blocks_with::<false>(data, hibit);
     }
 
     /// [`blocks`](Self::blocks) with every limb of `h` and of the key window cut into a 13-bit
     /// low part and the rest, once per block (`h`) and once per call (the key), so that each
-    /// limb of the product is three 32-bit sums of 32×32→32-bit products
-    /// ([`dot13`]): the Cortex-M0 path, whose dot product is Thumb-1 assembly reading the
-    /// halves with `LDM` (53 cycles a byte against 77 for the compiled 16-bit split of
-    /// [`Dot`], which recut both operands for each of the 25 products).
+    /// limb of the product is three 32-bit sums of 32×32→32-bit products (`dot13`: [`dot13`]
+    /// here, Thumb-1 assembly reading the halves with `LDM` in `thumb1`, 53 cycles a byte
+    /// against 77 for the compiled 16-bit split of [`Dot`], which recut both operands for each
+    /// of the 25 products).
     // Host builds run it in the tests, against `blocks_with`.
     #[cfg_attr(not(target_arch = "arm"), allow(dead_code))]
-    fn blocks_halves(&mut self, data: &[u8], hibit: bool) {
+    pub(super) fn blocks_halves_with(
+        &mut self,
+        data: &[u8],
+        hibit: bool,
+        dot13: impl Fn(&[[u32; 2]; 5], &[[u32; 2]; 5]) -> (u32, u32, u32),
+    ) {
         let hibit = u32::from(hibit) << 24;
         // Limb j of the product is the dot product of h with the window x[4 − j .. 9 − j] of
         // x = [r4, r3, r2, r1, r0, 5·r4, 5·r3, 5·r2, 5·r1], here in halves (and one more
@@ -101,7 +104,7 @@ impl State {
     }
 
     /// [`blocks`](Self::blocks) with the products as `u64` multiplies (`SPLIT = false`) or
-    /// split into 16-bit halves (`true`, the Cortex-M0 path before `blocks_halves`, kept as a
+    /// split into 16-bit halves (`true`, the Cortex-M0 path before `blocks_halves_with`, kept as a
     /// cross-check in the tests); both are exact for the limb bounds here.
     #[cfg_attr(target_arch = "arm", allow(dead_code))]
     fn blocks_with<const SPLIT: bool>(&mut self, data: &[u8], hibit: bool) {
@@ -177,13 +180,13 @@ impl State {
     }
 }
 
-/// The five-term dot product of [`State::blocks_halves`] on limbs cut at bit 13: `a` and `b`
+/// The five-term dot product of [`State::blocks_halves_with`] on limbs cut at bit 13: `a` and `b`
 /// hold `(low, high)` pairs, and the result is `(Σ a0·b0, Σ a0·b1 + a1·b0, Σ a1·b1)`, so the
 /// full sum is `lo + mid·2^13 + hi·2^26`. No sum overflows 32 bits for accumulator limbs
 /// below `2^27 + 2^13` (high parts below `2^14 + 1`) and key limbs below `5·2^26` (high
 /// parts below `5·2^13`): at most 5 × (2^14 + 1) × 5·2^13 < 2^32 for `hi`, and less for the
 /// others.
-#[cfg(not(all(feature = "asm", target_arch = "arm")))]
+#[cfg_attr(not(target_arch = "arm"), allow(dead_code))]
 fn dot13(a: &[[u32; 2]; 5], b: &[[u32; 2]; 5]) -> (u32, u32, u32) {
     let (mut lo, mut mid, mut hi) = (0u32, 0u32, 0u32);
     for (a, b) in a.iter().zip(b) {
@@ -385,11 +388,11 @@ mod tests {
                 if round == 0 { [0xff; 16 * 12] } else { [0; 16 * 12].map(|_| next() as u8) };
             let (mut halves, mut wide) = (State::new(&key), State::new(&key));
             for n in [16 * 12, 16, 16 * 5] {
-                halves.blocks_halves(&data[..n], true);
+                halves.blocks_halves_with(&data[..n], true, dot13);
                 wide.blocks_with::<false>(&data[..n], true);
                 assert_eq!(halves.h, wide.h, "round {round}");
             }
-            halves.blocks_halves(&data[..16], false);
+            halves.blocks_halves_with(&data[..16], false, dot13);
             wide.blocks_with::<false>(&data[..16], false);
             assert_eq!((halves.h, halves.finish()), (wide.h, wide.finish()), "round {round}");
         }

@@ -10,7 +10,7 @@
 //! - `portable`: `i16` coefficients, Montgomery and Barrett reduction, plain Rust.
 //! - `thumb1`: the same ring arithmetic in Thumb-1 assembly with Plantard products (core-asm's
 //!   `thumbv6m::lattice`), in `portable`'s place on 32-bit Arm with `asm` (the
-//!   `portable-twin` feature keeps both, for the firmware's cross-check). The Cortex-M0
+//!   `portable-twins` feature keeps both, for the firmware's cross-check). The Cortex-M0
 //!   default: about a quarter fewer cycles per operation than `portable` there.
 //! - `x86_avx2`: the same arithmetic sixteen coefficients per AVX2 register, in the standard
 //!   coefficient order (the NTT's last three layers transpose pairs of registers and back),
@@ -91,11 +91,11 @@ core_hash::implementation_enum! {
             /// (Plantard products). The default on 32-bit Arm with the `asm` feature.
             Thumb1 => "thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
             /// `i16` coefficients with Montgomery and Barrett reduction, in plain Rust. On
-            /// 32-bit Arm with `asm`, `thumb1` takes its place unless the `portable-twin`
+            /// 32-bit Arm with `asm`, `thumb1` takes its place unless the `portable-twins`
             /// feature keeps both.
             Portable => "portable" if any(
                 not(all(target_arch = "arm", feature = "asm")),
-                feature = "portable-twin"
+                feature = "portable-twins"
             ),
         }
     }
