@@ -16,7 +16,9 @@
 //!
 //! - **CPU features**: an `x86_64` kernel using an extension (ADX, BMI2, AVX-512 IFMA, VAES…)
 //!   may only be called when the CPU has it. Callers hold a `core_cpu` token for it (tokens
-//!   are obtained only from detection) and name the token in their `// SAFETY:` comment.
+//!   are obtained only from detection); a kernel that takes the token as a parameter (the
+//!   P-256 and P-384 ones in `x86_64::ec` take `core_cpu::Adx`) is a safe `fn`, otherwise
+//!   callers name the token in their `// SAFETY:` comment.
 //! - **Memory**: pointer arguments are valid for the reads and writes the contract states, for
 //!   the lengths it states; slices and arrays are preferred to raw pointers so the type carries
 //!   the length, and a kernel never reads or writes outside what it was given.

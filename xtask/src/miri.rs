@@ -26,10 +26,7 @@ struct Run {
 
 /// What runs under Miri. Left out everywhere: integration tests under `tests/` (vector files
 /// and proptest cases by the hundred, minutes each under Miri) and the dev-dependency peers
-/// they compare against (ring and aws-lc call C, which Miri cannot run). Left out for now:
-/// core-ec, which has no assembly without `asm` since issue 28's first round, but whose unit
-/// tests each take minutes under Miri (the Curve25519 field and safegcd tests did not finish
-/// in two); they need `cfg(miri)` iteration counts first.
+/// they compare against (ring and aws-lc call C, which Miri cannot run).
 const RUNS: &[Run] = &[
     // Detection, the cache, the tokens and the selection macro, all of it.
     Run { krate: "core-cpu", features: "std", filters: &[] },
@@ -61,6 +58,22 @@ const RUNS: &[Run] = &[
             "key::tests::pkcs8_walk",
             "keygen::tests::sieve_tables",
             "keygen::tests::inverse_of_e",
+        ],
+    },
+    // Curve25519's portable fields against each other (8 random cases under `cfg(miri)`),
+    // the scalars mod L both ways (1 case, and the known values), NIST safegcd's packed
+    // division steps against the masks (4 proptest cases), P-256's limbs (about 30 s). Left
+    // out: inversions and roots, safegcd against Fermat, X25519's RFC 7748 vector on every
+    // implementation (together over 3 minutes under Miri), point tables and scalar
+    // multiplications.
+    Run {
+        krate: "core-ec",
+        features: "std",
+        filters: &[
+            "curve25519::field::tests::portable64_agrees_with_portable32",
+            "curve25519::scalar::",
+            "nist::safegcd::tests::packed_round_matches_masks",
+            "nist::p256_mont64::tests::limbs_match_the_prime",
         ],
     },
     // The TLS 1.3 key schedule and transcript (RFC 8448), with the device's TLS 1.3 features;

@@ -12,6 +12,7 @@
 //! `nist::p256_x86_adx`, whose tests compare the two.
 
 use core::arch::asm;
+use core_cpu::Adx;
 
 /// The asm that turns the 512-bit `t7..t0` into `t·R⁻¹ mod p` in `t3..t0`: four Montgomery
 /// steps on the window `t3..t0` (each leaves the window rotated by one limb, so after four the
@@ -193,13 +194,11 @@ macro_rules! mul_row {
 
 /// `a·b·R⁻¹ mod p` for `a, b < p`, `R = 2^256`.
 ///
-/// # Safety
-///
-/// The CPU must have BMI2 and ADX (the caller holds a `core_cpu::Adx` token).
+/// Safe: the [`Adx`] token proves the CPU has BMI2 and ADX.
 #[inline(always)]
-pub unsafe fn mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+pub fn mul(_: Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     let (t0, t1, t2, t3): (u64, u64, u64, u64);
-    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the caller guarantees. The
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
     // asm reads the eight limbs behind `a` and `b`, writes only registers, and does not touch
     // the stack.
     unsafe {
@@ -309,13 +308,11 @@ macro_rules! sqr_product {
 
 /// `a²·R⁻¹ mod p` for `a < p`: six cross products doubled plus four squares (10 `mulx`).
 ///
-/// # Safety
-///
-/// The CPU must have BMI2 and ADX (the caller holds a `core_cpu::Adx` token).
+/// Safe: the [`Adx`] token proves the CPU has BMI2 and ADX.
 #[inline(always)]
-pub unsafe fn sqr(a: &[u64; 4]) -> [u64; 4] {
+pub fn sqr(_: Adx, a: &[u64; 4]) -> [u64; 4] {
     let (t0, t1, t2, t3): (u64, u64, u64, u64);
-    // SAFETY: as in `mul`: BMI2 and ADX by the caller's contract; reads the four limbs behind `a`,
+    // SAFETY: as in `mul`: BMI2 and ADX by the `Adx` token; reads the four limbs behind `a`,
     // writes only registers, no stack.
     unsafe {
         asm!(
@@ -645,16 +642,14 @@ macro_rules! sqr_w {
 /// for the out-of-order core. Not inlined: a copy per call site would crowd the
 /// instruction cache (the window loop unrolls its doublings).
 ///
-/// # Safety
-///
-/// The CPU must have BMI2 and ADX (the caller holds a `core_cpu::Adx` token).
+/// Safe: the [`Adx`] token proves the CPU has BMI2 and ADX.
 #[inline(never)]
-pub unsafe fn jac_double(p: &mut [[u64; 4]; 3]) {
+pub fn jac_double(_: Adx, p: &mut [[u64; 4]; 3]) {
     // Slots of 32 bytes: y2 = 2y, zz = z², yy = y2², a = x − zz, b = x + zz, t = a·b,
     // m = 3t, s = yy·x, 2s, y4 = yy²/2, d = s − x3. Then x3 = m² − 2s over x, z3 = y2·z over
     // z and y3 = d·m − y4 over y (each read for the last time before).
     let mut w = core::mem::MaybeUninit::<[[u64; 4]; 11]>::uninit();
-    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the caller guarantees. The
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
     // asm reads and writes the twelve limbs behind `p`, writes the 11 slots of `w` (offsets
     // below 352) before reading each, reads the static `P3`, and does not touch the stack.
     unsafe {
@@ -718,11 +713,10 @@ pub unsafe fn jac_double(p: &mut [[u64; 4]; 3]) {
 /// `point::Curve`): the sum and the word that is zero exactly when
 /// `H = R = 0`.
 ///
-/// # Safety
-///
-/// The CPU must have BMI2 and ADX (the caller holds a `core_cpu::Adx` token).
+/// Safe: the [`Adx`] token proves the CPU has BMI2 and ADX.
 #[inline(always)]
-pub unsafe fn jac_add_affine(
+pub fn jac_add_affine(
+    _: Adx,
     p: &[[u64; 4]; 3],
     x2: &[u64; 4],
     y2: &[u64; 4],
@@ -741,7 +735,7 @@ pub unsafe fn jac_add_affine(
     let (x0, x1, x2, x3): (u64, u64, u64, u64);
     let (y0, y1, y2, y3): (u64, u64, u64, u64);
     let (z0, z1, z2, z3, hr): (u64, u64, u64, u64, u64);
-    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the caller guarantees. The
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
     // asm reads the twelve limbs behind `p` and the static `P3`, writes the slots of `w`
     // (offsets below 480) before reading each but the first two, and does not touch the stack.
     unsafe {
@@ -821,11 +815,9 @@ pub unsafe fn jac_add_affine(
 /// as one `asm!` block, and whether `p = q` (`H = R = 0`). The result comes back in
 /// registers; not inlined, as [`jac_double`].
 ///
-/// # Safety
-///
-/// The CPU must have BMI2 and ADX (the caller holds a `core_cpu::Adx` token).
+/// Safe: the [`Adx`] token proves the CPU has BMI2 and ADX.
 #[inline(never)]
-pub unsafe fn jac_add(p: &[[u64; 4]; 3], q: &[[u64; 4]; 3]) -> ([[u64; 4]; 3], u64) {
+pub fn jac_add(_: Adx, p: &[[u64; 4]; 3], q: &[[u64; 4]; 3]) -> ([[u64; 4]; 3], u64) {
     // Slots of 32 bytes: q's x y z, z1z1 = z1², z2z2 = z2², u1 = x1·z2z2,
     // h = x2·z1z1 − u1, s1 = y1·z2·z2z2, z2·z2z2, z1·z1z1, r = y2·z1·z1z1 − s1, hh = h²,
     // hhh = h·hh, v = u1·hh, 2v, x3 = r² − hhh − 2v, d = v − x3, s1·hhh, z1·z2, z3 = z1·z2·h,
@@ -838,7 +830,7 @@ pub unsafe fn jac_add(p: &[[u64; 4]; 3], q: &[[u64; 4]; 3]) -> ([[u64; 4]; 3], u
     let (x0, x1, x2, x3): (u64, u64, u64, u64);
     let (y0, y1, y2, y3): (u64, u64, u64, u64);
     let (z0, z1, z2, z3, hr): (u64, u64, u64, u64, u64);
-    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the caller guarantees. The
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
     // asm reads the twelve limbs behind `p` and the static `P3`, writes the slots of `w`
     // (offsets below 672) before reading each but the first three, and does not touch the
     // stack.
@@ -1037,13 +1029,11 @@ macro_rules! cios_row {
 
 /// `a·b·R⁻¹ mod n` for `a, b < n`.
 ///
-/// # Safety
-///
-/// The CPU must have BMI2 and ADX (the caller holds a `core_cpu::Adx` token).
+/// Safe: the [`Adx`] token proves the CPU has BMI2 and ADX.
 #[inline(always)]
-pub unsafe fn scalar_mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+pub fn scalar_mul(_: Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
-    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the caller guarantees. The
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
     // asm reads the eight limbs behind `a` and `b` and the five words of the static `N`,
     // writes only registers, and does not touch the stack.
     unsafe {
@@ -1149,13 +1139,11 @@ macro_rules! reduce_n {
 /// low half (leaving at most `n`), plus its high half (below `n`), and `n` subtracted unless
 /// that borrows.
 ///
-/// # Safety
-///
-/// The CPU must have BMI2 and ADX (the caller holds a `core_cpu::Adx` token).
+/// Safe: the [`Adx`] token proves the CPU has BMI2 and ADX.
 #[inline(always)]
-pub unsafe fn scalar_sqr(a: &[u64; 4]) -> [u64; 4] {
+pub fn scalar_sqr(_: Adx, a: &[u64; 4]) -> [u64; 4] {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
-    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the caller guarantees. The
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
     // asm reads the four limbs behind `a` and the five words of the static `N`, writes only
     // registers, and does not touch the stack.
     unsafe {

@@ -11,6 +11,7 @@
 //! compare the two.
 
 use core::arch::asm;
+use core_cpu::Adx;
 
 /// P-384's prime as little-endian limbs, then `−p⁻¹ mod 2^64`: the memory operands of
 /// `mont_mul` for the field.
@@ -329,13 +330,11 @@ macro_rules! mont_mul_body {
 
 /// `a·b·R⁻¹ mod p` for `a, b < p`.
 ///
-/// # Safety
-///
-/// The CPU must have BMI2 and ADX (the caller holds a `core_cpu::Adx` token).
+/// Safe: the [`Adx`] token proves the CPU has BMI2 and ADX.
 #[inline(always)]
-pub unsafe fn mul_p(a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
+pub fn mul_p(_: Adx, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
     let (r0, r1, r2, r3, r4, r5): (u64, u64, u64, u64, u64, u64);
-    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the caller guarantees. The
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
     // asm reads the twelve limbs behind `a` and `b` and the seven words of the static `PM`,
     // writes only registers, and does not touch the stack.
     unsafe {
@@ -363,11 +362,9 @@ pub unsafe fn mul_p(a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
 
 /// `a·b·R⁻¹ mod n` for `a, b < n`.
 ///
-/// # Safety
-///
-/// The CPU must have BMI2 and ADX (the caller holds a `core_cpu::Adx` token).
+/// Safe: the [`Adx`] token proves the CPU has BMI2 and ADX.
 #[inline(always)]
-pub unsafe fn mul_n(a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
+pub fn mul_n(_: Adx, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
     let (r0, r1, r2, r3, r4, r5): (u64, u64, u64, u64, u64, u64);
     // SAFETY: as in `mul_p`, with the static `NM` for the modulus.
     unsafe {
@@ -560,14 +557,12 @@ macro_rules! mont_sqr_body {
 /// low half (each `reduce_p!`), which leave at most `p`, plus its high half (below `p`), and
 /// `p` subtracted unless that borrows.
 ///
-/// # Safety
-///
-/// The CPU must have BMI2 and ADX (the caller holds a `core_cpu::Adx` token).
+/// Safe: the [`Adx`] token proves the CPU has BMI2 and ADX.
 #[inline(always)]
-pub unsafe fn sqr_p(a: &[u64; 6]) -> [u64; 6] {
+pub fn sqr_p(_: Adx, a: &[u64; 6]) -> [u64; 6] {
     let (r0, r1, r2, r3, r4, r5): (u64, u64, u64, u64, u64, u64);
     let mut t = [0u64; 12];
-    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the caller guarantees. The
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
     // asm reads the six limbs behind `a` and the seven words of the static `PM`, reads and
     // writes the twelve words of the local `t`, and does not touch the stack.
     unsafe {
@@ -596,11 +591,9 @@ pub unsafe fn sqr_p(a: &[u64; 6]) -> [u64; 6] {
 /// `a²·R⁻¹ mod n` for `a < n`: as [`sqr_p`] (the bounds hold for any modulus below
 /// `2^384`).
 ///
-/// # Safety
-///
-/// The CPU must have BMI2 and ADX (the caller holds a `core_cpu::Adx` token).
+/// Safe: the [`Adx`] token proves the CPU has BMI2 and ADX.
 #[inline(always)]
-pub unsafe fn sqr_q(a: &[u64; 6]) -> [u64; 6] {
+pub fn sqr_q(_: Adx, a: &[u64; 6]) -> [u64; 6] {
     let (r0, r1, r2, r3, r4, r5): (u64, u64, u64, u64, u64, u64);
     let mut t = [0u64; 12];
     // SAFETY: as in `sqr_p`, with the static `NM` for the modulus.
@@ -1292,17 +1285,15 @@ macro_rules! or_mem {
 /// intermediate values in scratch slots, the running one in registers. Not inlined: a copy
 /// per call site would crowd the instruction cache (the window loop unrolls its doublings).
 ///
-/// # Safety
-///
-/// The CPU must have BMI2 and ADX (the caller holds a `core_cpu::Adx` token).
+/// Safe: the [`Adx`] token proves the CPU has BMI2 and ADX.
 #[inline(never)]
-pub unsafe fn jac_double(p: &mut [[u64; 6]; 3]) {
+pub fn jac_double(_: Adx, p: &mut [[u64; 6]; 3]) {
     // The squaring's 12 words, then slots of 48 bytes from offset 96: y2 = 2y, zz = z²,
     // yy = y2², a = x − zz, b = x + zz, t = a·b, m = 3t, s = yy·x, 2s, y4 = yy²/2,
     // d = s − x3. Then x3 = m² − 2s over x, z3 = y2·z over z and y3 = d·m − y4 over y (each
     // read for the last time before).
     let mut w = core::mem::MaybeUninit::<[u64; 12 + 6 * 11]>::uninit();
-    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the caller guarantees. The
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
     // asm reads and writes the eighteen limbs behind `p`, writes the words of `w` (offsets
     // below 624) before reading each, reads the static `PM`, and does not touch
     // the stack.
@@ -1368,11 +1359,10 @@ pub unsafe fn jac_double(p: &mut [[u64; 6]; 3]) {
 /// as one `asm!` block, and a word that is zero exactly when `H = R = 0` (`p = (x2, y2)`). Not inlined, as
 /// [`jac_double`].
 ///
-/// # Safety
-///
-/// The CPU must have BMI2 and ADX (the caller holds a `core_cpu::Adx` token).
+/// Safe: the [`Adx`] token proves the CPU has BMI2 and ADX.
 #[inline(never)]
-pub unsafe fn jac_add_affine(
+pub fn jac_add_affine(
+    _: Adx,
     p: &[[u64; 6]; 3],
     x2: &[u64; 6],
     y2: &[u64; 6],
@@ -1388,7 +1378,7 @@ pub unsafe fn jac_add_affine(
         slots.add(12).cast::<[u64; 6]>().write(*x2);
         slots.add(18).cast::<[u64; 6]>().write(*y2);
     }
-    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the caller guarantees. The
+    // SAFETY: `mulx`, `adcx` and `adox` need BMI2 and ADX, which the `Adx` token proves. The
     // asm reads the eighteen limbs behind `p` and the static `PM`, writes the words of `w`
     // (offsets below 776) before reading each but x2's and y2's, and does not touch the
     // stack.

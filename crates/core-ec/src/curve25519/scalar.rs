@@ -251,7 +251,9 @@ mod tests {
 
     #[test]
     fn implementations_agree() {
-        for seed in 0..300 {
+        // A handful under Miri, which runs this thousands of times slower.
+        let cases = if cfg!(miri) { 1 } else { 300 };
+        for seed in 0..cases {
             let mut wide: [u8; 64] = bytes(seed);
             if seed == 0 {
                 wide = [0xff; 64];

@@ -25,6 +25,8 @@ pub(crate) mod point;
 #[cfg(target_pointer_width = "64")]
 pub(crate) mod safegcd;
 pub(crate) mod tables;
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
+pub(crate) mod x86_adx;
 
 pub(crate) use mont15::{Fixed15, Modulus15, Mont15};
 #[cfg(target_pointer_width = "64")]

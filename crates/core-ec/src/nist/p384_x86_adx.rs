@@ -14,283 +14,68 @@
 //! squarings and 14 multiplications).
 //!
 //! The Jacobian point doubling and mixed addition are one assembly block each over the same
-//! operations ([`Field::jac_double`], [`Field::jac_add_affine`]; ECDH 0.87x -> 0.94x
-//! aws-lc-rs for the doubling, signing +3% for the addition). The window-table scan runs on
-//! plain masks ([`Field::select_point`]); the window table is made affine
-//! ([`Field::AFFINE_WINDOW_TABLE`]). A full addition in assembly measured no faster than the
-//! generic one and was dropped.
+//! operations ([`Field::jac_double`](super::Field::jac_double),
+//! [`Field::jac_add_affine`](super::Field::jac_add_affine); ECDH 0.87x -> 0.94x aws-lc-rs for
+//! the doubling, signing +3% for the addition). The window-table scan runs on plain masks
+//! ([`Field::select_point`](super::Field::select_point), the scan [`x86_adx`](super::x86_adx)
+//! shares with P-256); the window table is made affine
+//! ([`Field::AFFINE_WINDOW_TABLE`](super::Field::AFFINE_WINDOW_TABLE)). A full addition in
+//! assembly measured no faster than the generic one and was dropped. The `Field` impls are
+//! [`adx_field!`](super::x86_adx::adx_field) around the kernels.
 //!
 //! Every instruction here needs BMI2 and ADX: [`P384X86Adx`] and [`P384ScalarX86Adx`] hold a
-//! `core_cpu::Adx` token, the proof the `unsafe` blocks rely on.
+//! `core_cpu::Adx` token, which the kernels take as the proof.
 
-use core_asm::x86_64::ec::p384_adx::{self as kernel, add_p, halve_p, sub_p};
+use core_asm::x86_64::ec::p384_adx as kernel;
 
 use super::safegcd::Modulus;
-use super::{Field, Modulus64, Mont64};
+use super::x86_adx::adx_field;
+use super::{Modulus64, Mont64};
 use crate::p384::{P, Q};
-use subtle::Choice;
+
+/// The field's and the scalars' Montgomery forms.
+const MONT_P: Mont64<6> = <P as Modulus64<6>>::MONT;
+const MONT_N: Mont64<6> = <Q as Modulus64<6>>::MONT;
 
 /// `p` and `n` for [`safegcd`](super::safegcd), which inverts both.
-const SAFEGCD_P: Modulus<7> = Modulus::new(<P as Modulus64<6>>::MONT.limbs_le());
-const SAFEGCD_N: Modulus<7> = Modulus::new(<Q as Modulus64<6>>::MONT.limbs_le());
+const SAFEGCD_P: Modulus<7> = Modulus::new(MONT_P.limbs_le());
+const SAFEGCD_N: Modulus<7> = Modulus::new(MONT_N.limbs_le());
 
 /// The P-384 field on MULX/ADCX/ADOX; holding the token proves the CPU has BMI2 and ADX.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct P384X86Adx(pub(crate) core_cpu::Adx);
 
-/// `a·b·R⁻¹ mod p` for `a, b < p`.
-#[inline(always)]
-fn mul_p(_: core_cpu::Adx, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
-    // SAFETY: the `Adx` token proves BMI2 and ADX.
-    unsafe { kernel::mul_p(a, b) }
-}
-
-/// `a·b·R⁻¹ mod n` for `a, b < n`.
-#[inline(always)]
-fn mul_n(_: core_cpu::Adx, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
-    // SAFETY: the `Adx` token proves BMI2 and ADX.
-    unsafe { kernel::mul_n(a, b) }
-}
-
-/// `a²·R⁻¹ mod p` for `a < p`.
-#[inline(always)]
-fn sqr_p(_: core_cpu::Adx, a: &[u64; 6]) -> [u64; 6] {
-    // SAFETY: the `Adx` token proves BMI2 and ADX.
-    unsafe { kernel::sqr_p(a) }
-}
-
-/// `a²·R⁻¹ mod n` for `a < n`.
-#[inline(always)]
-fn sqr_q(_: core_cpu::Adx, a: &[u64; 6]) -> [u64; 6] {
-    // SAFETY: the `Adx` token proves BMI2 and ADX.
-    unsafe { kernel::sqr_q(a) }
-}
-
-/// Doubles the Jacobian `p` in place ([`kernel::jac_double`]).
-#[inline(always)]
-fn jac_double(_: core_cpu::Adx, p: &mut [[u64; 6]; 3]) {
-    // SAFETY: the `Adx` token proves BMI2 and ADX.
-    unsafe { kernel::jac_double(p) }
-}
-
-/// `p + (x2, y2)` by the generic mixed addition ([`kernel::jac_add_affine`]), and whether
-/// `p = (x2, y2)` (`H = R = 0`).
-#[inline(always)]
-fn jac_add_affine(
-    _: core_cpu::Adx,
-    p: &[[u64; 6]; 3],
-    x2: &[u64; 6],
-    y2: &[u64; 6],
-) -> ([[u64; 6]; 3], Choice) {
-    // SAFETY: the `Adx` token proves BMI2 and ADX.
-    let (sum, hr) = unsafe { kernel::jac_add_affine(p, x2, y2) };
-    (sum, Choice::from(((hr | hr.wrapping_neg()) >> 63) as u8 ^ 1))
-}
-
-impl Field for P384X86Adx {
-    type E = [u64; 6];
-
+adx_field!(P384X86Adx, 6, mont: MONT_P, gcd: SAFEGCD_P,
+    mul: kernel::mul_p, sqr: kernel::sqr_p, add: kernel::add_p, sub: kernel::sub_p,
+    point: {
+        halve: kernel::halve_p, double: kernel::jac_double, add_affine: kernel::jac_add_affine,
+        comb: <P as Modulus64<6>>::COMB, odd_g: <P as Modulus64<6>>::ODD_G
+    },
+{
     const AFFINE_WINDOW_TABLE: bool = true;
     const AFFINE_VERIFY_TABLE: bool = true;
-
-    fn modulus(&self) -> &'static [u8] {
-        <P as Modulus64<6>>::MONT.modulus_be()
-    }
-
-    #[inline]
-    fn zero(&self) -> [u64; 6] {
-        [0; 6]
-    }
-
-    #[inline]
-    fn one(&self) -> [u64; 6] {
-        <P as Modulus64<6>>::MONT.one()
-    }
-
-    #[inline]
-    fn add(&self, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
-        add_p(a, b)
-    }
-
-    #[inline]
-    fn sub(&self, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
-        sub_p(a, b)
-    }
-
-    #[inline]
-    fn halve(&self, a: &[u64; 6]) -> [u64; 6] {
-        halve_p(a)
-    }
-
-    #[inline]
-    fn mul(&self, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
-        mul_p(self.0, a, b)
-    }
-
-    #[inline]
-    fn sqr(&self, a: &[u64; 6]) -> [u64; 6] {
-        sqr_p(self.0, a)
-    }
-
-    #[inline]
-    fn select(a: &[u64; 6], b: &[u64; 6], choice: Choice) -> [u64; 6] {
-        Mont64::<6>::select(a, b, choice)
-    }
-
-    fn is_zero(a: &[u64; 6]) -> Choice {
-        Mont64::<6>::is_zero(a)
-    }
-
-    fn import_be(&self, bytes: &[u8]) -> ([u64; 6], Choice) {
-        <P as Modulus64<6>>::MONT.import_be(bytes)
-    }
-
-    fn import_be_reduce(&self, bytes: &[u8]) -> [u64; 6] {
-        <P as Modulus64<6>>::MONT.import_be_reduce(bytes)
-    }
-
-    fn to_be(&self, a: &[u64; 6], out: &mut [u8]) {
-        <P as Modulus64<6>>::MONT.to_be(a, out);
-    }
-
-    fn comb(&self) -> &'static [[[u64; 6]; 2]] {
-        <P as Modulus64<6>>::COMB
-    }
-
-    fn odd_g(&self) -> &'static [[[u64; 6]; 2]] {
-        <P as Modulus64<6>>::ODD_G
-    }
-
-    fn invert(&self, a: &[u64; 6]) -> [u64; 6] {
-        <P as Modulus64<6>>::MONT.invert_safegcd(&SAFEGCD_P, a)
-    }
-
-    fn invert_vartime(&self, a: &[u64; 6]) -> [u64; 6] {
-        <P as Modulus64<6>>::MONT.invert_safegcd_vartime(&SAFEGCD_P, a)
-    }
-
-    #[inline]
-    fn jac_double(&self, p: &mut [[u64; 6]; 3]) -> bool {
-        jac_double(self.0, p);
-        true
-    }
-
-    #[inline]
-    fn jac_add_affine(
-        &self,
-        p: &[[u64; 6]; 3],
-        x2: &[u64; 6],
-        y2: &[u64; 6],
-    ) -> Option<([[u64; 6]; 3], Choice)> {
-        Some(jac_add_affine(self.0, p, x2, y2))
-    }
-
-    /// On plain masks, all sixteen made first and hidden from the optimiser together (one
-    /// barrier per window instead of a `Choice` per entry), as P-256's.
-    #[inline(always)]
-    fn select_point(&self, table: &[[[u64; 6]; 3]], abs: u8) -> [[u64; 6]; 3] {
-        debug_assert!(table.len() <= 16);
-        let abs = u64::from(abs);
-        let mut masks = [0u64; 16];
-        for (j, m) in (1u64..).zip(&mut masks) {
-            // All ones when j = abs (both below 2^63), else zero.
-            *m = ((j ^ abs).wrapping_sub(1) >> 63).wrapping_neg();
-        }
-        let masks = core::hint::black_box(masks);
-        let mut out = [[0u64; 6]; 3];
-        for (e, mask) in table.iter().zip(masks) {
-            for c in 0..3 {
-                for l in 0..6 {
-                    out[c][l] |= e[c][l] & mask;
-                }
-            }
-        }
-        out
-    }
-}
+});
 
 /// The scalars mod P-384's group order on MULX/ADCX/ADOX; holding the token proves the CPU
 /// has BMI2 and ADX.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct P384ScalarX86Adx(pub(crate) core_cpu::Adx);
 
-impl Field for P384ScalarX86Adx {
-    type E = [u64; 6];
-
-    fn modulus(&self) -> &'static [u8] {
-        <Q as Modulus64<6>>::MONT.modulus_be()
-    }
-
-    #[inline]
-    fn zero(&self) -> [u64; 6] {
-        [0; 6]
-    }
-
-    #[inline]
-    fn one(&self) -> [u64; 6] {
-        <Q as Modulus64<6>>::MONT.one()
-    }
-
-    #[inline]
-    fn add(&self, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
-        <Q as Modulus64<6>>::MONT.add(a, b)
-    }
-
-    #[inline]
-    fn sub(&self, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
-        <Q as Modulus64<6>>::MONT.sub(a, b)
-    }
-
-    #[inline]
-    fn mul(&self, a: &[u64; 6], b: &[u64; 6]) -> [u64; 6] {
-        mul_n(self.0, a, b)
-    }
-
-    #[inline]
-    fn sqr(&self, a: &[u64; 6]) -> [u64; 6] {
-        sqr_q(self.0, a)
-    }
-
-    #[inline]
-    fn select(a: &[u64; 6], b: &[u64; 6], choice: Choice) -> [u64; 6] {
-        Mont64::<6>::select(a, b, choice)
-    }
-
-    fn is_zero(a: &[u64; 6]) -> Choice {
-        Mont64::<6>::is_zero(a)
-    }
-
-    fn import_be(&self, bytes: &[u8]) -> ([u64; 6], Choice) {
-        <Q as Modulus64<6>>::MONT.import_be(bytes)
-    }
-
-    fn import_be_reduce(&self, bytes: &[u8]) -> [u64; 6] {
-        <Q as Modulus64<6>>::MONT.import_be_reduce(bytes)
-    }
-
-    fn to_be(&self, a: &[u64; 6], out: &mut [u8]) {
-        <Q as Modulus64<6>>::MONT.to_be(a, out);
-    }
-
-    fn invert(&self, a: &[u64; 6]) -> [u64; 6] {
-        <Q as Modulus64<6>>::MONT.invert_safegcd(&SAFEGCD_N, a)
-    }
-
-    fn invert_vartime(&self, a: &[u64; 6]) -> [u64; 6] {
-        <Q as Modulus64<6>>::MONT.invert_safegcd_vartime(&SAFEGCD_N, a)
-    }
-}
+adx_field!(P384ScalarX86Adx, 6, mont: MONT_N, gcd: SAFEGCD_N,
+    mul: kernel::mul_n, sqr: kernel::sqr_q,
+    add: |a, b| MONT_N.add(a, b), sub: |a, b| MONT_N.sub(a, b), {});
 
 #[cfg(test)]
 mod tests {
+    use super::super::Field;
     use super::*;
     use proptest::prelude::*;
 
     /// The kernels' static moduli and `−m⁻¹ mod 2^64` are P-384's.
     #[test]
     fn modulus_constants() {
-        assert_eq!(kernel::PM, <P as Modulus64<6>>::MONT.limbs_and_m0inv6());
-        assert_eq!(kernel::NM, <Q as Modulus64<6>>::MONT.limbs_and_m0inv6());
+        assert_eq!(kernel::PM, MONT_P.limbs_and_m0inv6());
+        assert_eq!(kernel::NM, MONT_N.limbs_and_m0inv6());
     }
 
     /// `a + b`, `a − b`, `a·b`, `a²`, `a⁻¹`, `a/2` of big-endian inputs below the modulus, as
@@ -323,7 +108,7 @@ mod tests {
     /// Values near zero, near both moduli and with long runs of ones, in every pairing.
     #[test]
     fn agree_on_edge_values() {
-        let n: [u8; 48] = <Q as Modulus64<6>>::MONT.modulus_be().try_into().unwrap();
+        let n: [u8; 48] = MONT_N.modulus_be().try_into().unwrap();
         let minus = |k: u8| {
             let mut v = n;
             v[47] -= k;
@@ -353,7 +138,7 @@ mod tests {
             std::eprintln!("x86_adx not available here, not checked");
             return;
         };
-        let p: [u8; 48] = <P as Modulus64<6>>::MONT.modulus_be().try_into().unwrap();
+        let p: [u8; 48] = MONT_P.modulus_be().try_into().unwrap();
         let minus = |k: u8| {
             let mut v = p;
             v[47] -= k;

@@ -568,6 +568,13 @@ mod tests {
     }
 
     proptest! {
+        // A handful of cases under Miri (no failure file: Miri isolates the file system).
+        #![proptest_config(if cfg!(miri) {
+            ProptestConfig { cases: 4, failure_persistence: None, ..ProptestConfig::default() }
+        } else {
+            ProptestConfig::default()
+        })]
+
         /// The packed two-round batch against one unpacked batch of as many steps, on any
         /// low words (`f` odd) and any `zeta` a run can reach.
         #[test]
