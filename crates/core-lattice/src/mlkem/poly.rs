@@ -127,7 +127,7 @@ pub(crate) fn decode_with(d: u32, input: &[u8], mut f: impl FnMut(usize, u16)) {
 
 /// ByteEncode_12 of a polynomial with coefficients in `-q..q` (stored as their representative
 /// in `0..q`) into 384 bytes (`out`'s first; nothing if it is shorter): two coefficients to
-/// three bytes, a quarter of the instructions of [`encode_with`]'s bit loop on the Cortex-M0.
+/// three bytes, a quarter of the instructions of `encode_with`'s bit loop on the Cortex-M0.
 pub(crate) fn encode12(p: &Poly, out: &mut [u8]) {
     let Some(out) = out.first_chunk_mut::<384>() else { return };
     // Chunks of a fixed-size array: their count is a constant, not a division.

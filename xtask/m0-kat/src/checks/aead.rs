@@ -120,10 +120,10 @@ fn aes128_ctr_cbc_4k() -> Result<(), &'static str> {
     ensure(ran, "no implementation available")
 }
 
-/// On the Cortex-M0 the default is the Thumb-1 AES with the Thumb-1 GHASH, with their portable
+/// On the Cortex-M0 with `asm` the default is the Thumb-1 AES with the Thumb-1 GHASH, with their portable
 /// twins (ct32) still listed, so the checks above run both and cross-check them.
 fn aes_gcm_default_is_thumb1() -> Result<(), &'static str> {
-    if cfg!(target_pointer_width = "32") && cfg!(target_os = "none") {
+    if cfg!(all(target_arch = "arm", target_os = "none", feature = "asm")) {
         ensure(AesImpl::preferred().name() == "thumb1", "AES default is not thumb1")?;
         ensure(GcmImpl::preferred().name() == "thumb1+thumb1", "GCM default is not thumb1")?;
         let key = core_aead::Aes128Gcm::new(&[0; 16]).map_err(|_| "key refused")?;
