@@ -1,8 +1,7 @@
 //! `cargo xtask ci`'s checks that assembly and `unsafe` stay where DESIGN.md puts them: in
 //! `asm/` (and, for `unsafe`, the intrinsic backend files).
 //!
-//! - `asm-home`: no `asm!`, `global_asm!` or `naked_asm!` in the library crates under `crates/`
-//!   outside the [`ASM_ALLOWED`] files that still hold theirs (issue 28 empties that list);
+//! - `asm-home`: no `asm!`, `global_asm!` or `naked_asm!` in the library crates under `crates/`;
 //! - `unsafe-budget`: the `unsafe` keywords in those crates' `src/`, outside the intrinsic
 //!   backend files (see [`is_intrinsic_backend`]), may not exceed [`UNSAFE_BASELINE`];
 //! - `labels`: implementation labels spell a CPU feature one way (`x86_avx512_ifma`);
@@ -20,15 +19,6 @@ use std::path::{Path, PathBuf};
 use crate::m0;
 use crate::util::{self, StageResult};
 use crate::workspace::Workspace;
-
-/// Files (relative to the workspace root) that still hold assembly outside `asm/`; issue 28
-/// moves it into core-asm and deletes this list. A file not on it that gains `asm!` fails.
-const ASM_ALLOWED: &[&str] = &[];
-
-/// The crates whose builds without `asm` still hold assembly (the [`ASM_ALLOWED`] files'
-/// Thumb-1 and x86 kernels, compiled whatever the feature): `no-asm-build` reports them and
-/// fails only for the others. Issue 28 empties this list with [`ASM_ALLOWED`].
-const NO_ASM_PENDING: &[&str] = &[];
 
 /// The `unsafe` keywords counted by [`unsafe_budget`]: 102 before issue 28, 33 after its first
 /// round moved the assembly into core-asm, 5 after its second, where every backend calls safe
@@ -116,35 +106,24 @@ fn is_intrinsic_backend(below_src: &Path) -> bool {
     })
 }
 
-/// The path of `file` relative to `root`, with `/` separators, for messages and the allowlist.
+/// The path of `file` relative to `root`, with `/` separators, for messages.
 fn relative(root: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(root).unwrap_or(file);
     rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
 }
 
-/// `asm-home`: no assembly macro in the library crates outside [`ASM_ALLOWED`].
+/// `asm-home`: no assembly macro in the library crates.
 pub(crate) fn asm_home(ws: &Workspace) -> StageResult {
     let mut offenders = Vec::new();
-    let mut still_allowed = 0;
     for dir in library_dirs(ws) {
         for file in rust_files(&dir) {
             let text = fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let rel = relative(&ws.root, &file);
-            if !text.lines().any(|l| invokes_asm(code_of(l))) {
-                continue;
-            }
-            if ASM_ALLOWED.contains(&rel.as_str()) {
-                still_allowed += 1;
-            } else {
-                offenders.push(rel);
+            if text.lines().any(|l| invokes_asm(code_of(l))) {
+                offenders.push(relative(&ws.root, &file));
             }
         }
     }
-    println!(
-        "assembly outside asm/: {still_allowed} allowlisted file(s) (of {}), {} new",
-        ASM_ALLOWED.len(),
-        offenders.len()
-    );
+    println!("assembly outside asm/: {} file(s)", offenders.len());
     if offenders.is_empty() {
         Ok(())
     } else {
@@ -271,9 +250,7 @@ pub(crate) fn no_asm_build(ws: &Workspace) -> StageResult {
             println!("{where_}: {} inline assembly block(s) of its own", found.len());
             found.sort();
             found.dedup();
-            if !found.is_empty() && NO_ASM_PENDING.contains(krate) {
-                println!("  (pending issue 28: {})", found.join(" "));
-            } else if !found.is_empty() {
+            if !found.is_empty() {
                 failures.push(format!("{where_} has assembly without `asm`: {}", found.join(" ")));
             }
         }
@@ -284,10 +261,6 @@ pub(crate) fn no_asm_build(ws: &Workspace) -> StageResult {
 /// How each CPU feature is spelled in implementation labels, where it has been spelled more
 /// than one way: a label naming the feature (the first string) must use the second.
 const SPELLINGS: &[(&str, &str)] = &[("ifma", "avx512_ifma")];
-
-/// Files whose labels still use another spelling; issue 28's core-ec helper renames
-/// `x86_ifma`, then this list goes.
-const SPELLING_PENDING: &[&str] = &[];
 
 /// The implementation labels (`"x86_…"`, `"aarch64_…"` string literals) in `text` that spell a
 /// feature otherwise than [`SPELLINGS`] says.
@@ -308,13 +281,7 @@ pub(crate) fn label_spellings(ws: &Workspace) -> StageResult {
         for file in rust_files(&dir.join("src")) {
             let rel = relative(&ws.root, &file);
             let text = fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            for label in misspelled_labels(&text) {
-                if SPELLING_PENDING.contains(&rel.as_str()) {
-                    println!("pending issue 28: {rel}: {label}");
-                } else {
-                    found.push(format!("{rel}: {label}"));
-                }
-            }
+            found.extend(misspelled_labels(&text).into_iter().map(|l| format!("{rel}: {l}")));
         }
     }
     if found.is_empty() {

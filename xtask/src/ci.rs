@@ -35,9 +35,9 @@ pub(crate) enum Stage {
     Clippy,
     /// `cargo test` of every workspace member (the primitive crates as `cross` selects them).
     Test,
-    /// Where assembly and `unsafe` may be: no assembly outside `asm/` but the allowlisted
-    /// files, `unsafe` outside it and the intrinsic backends within its baseline, one
-    /// spelling per CPU feature in implementation labels.
+    /// Where assembly and `unsafe` may be: no assembly outside `asm/`, `unsafe` outside it and
+    /// the intrinsic backends within its baseline, one spelling per CPU feature in
+    /// implementation labels.
     Checks,
     /// `cargo doc --workspace --no-deps`, with and without private items, warnings denied.
     Doc,
