@@ -24,6 +24,7 @@ use core_hash::{RandomSource, Sha256};
 use crate::error::{ApiMisuse, Error};
 use crate::key_schedule::{Transcript, next_traffic_secret};
 use crate::kx::KeyShare;
+use crate::msgs::handshake::Typed;
 use crate::msgs::{
     AlertDescription, CertificateEntry, CipherSuite, Codec, ContentType, HandshakeMessage,
     KeyUpdateRequest, List, NamedGroup, ProtocolVersion, SignatureScheme,
@@ -636,7 +637,7 @@ impl<'a, 'b> Connection<'a, 'b> {
         let Some(t) = self.state.traffic_mut() else {
             return Err(Error::ApiMisuse(ApiMisuse::HandshakeNotComplete));
         };
-        let msg = HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_REQUESTED);
+        let msg = Typed(KeyUpdateRequest::UPDATE_REQUESTED);
         self.c.io.send_handshake(&msg, None)?;
         t.write_secret = next_traffic_secret(&t.write_secret);
         self.c.io.write_key =

@@ -6,8 +6,10 @@
 use core::mem;
 
 use crate::error::{BufferKind, Error, PeerIncompatible, PeerMisbehaved};
+#[cfg(any(feature = "server", feature = "tls12"))]
+use crate::msgs::Codec;
 use crate::msgs::{
-    AlertDescription, Codec, ContentType, HELLO_RETRY_REQUEST_RANDOM, HandshakeMessage,
+    AlertDescription, ContentType, HELLO_RETRY_REQUEST_RANDOM, HandshakeMessage,
     HandshakeMessage12, HandshakeType, ProtocolVersion, split_handshake,
 };
 #[cfg(feature = "tls12")]
@@ -465,7 +467,11 @@ impl Connection<'_, '_> {
                             client::certificate(&mut self.c, config, slot, first, second)?;
                             break 'message (first.len() + second.len(), first.len());
                         }
-                        let msg = HandshakeMessage::decode(first)?;
+                        // What a server never sends is unexpected, whatever it holds.
+                        if first[0] == HandshakeType::CLIENT_HELLO.0 {
+                            return Err(PeerMisbehaved::UnexpectedMessage.into());
+                        }
+                        let msg = HandshakeMessage::decode_from_server(first)?;
                         let first_len = first.len();
                         let ticket = &self.hs[self.hs_end..];
                         client::handle(&mut self.c, config, slot, first, msg, ticket)?;
