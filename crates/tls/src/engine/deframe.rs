@@ -10,7 +10,7 @@ use crate::error::{BufferKind, Error, PeerIncompatible, PeerMisbehaved};
 use crate::msgs::Codec;
 use crate::msgs::{
     AlertDescription, ContentType, HELLO_RETRY_REQUEST_RANDOM, HandshakeMessage,
-    HandshakeMessage12, HandshakeType, ProtocolVersion, split_handshake,
+    HandshakeMessage12, HandshakeType, ProtocolVersion, server_sends, split_handshake,
 };
 #[cfg(feature = "tls12")]
 use crate::record::tls12::MAX_CIPHERTEXT_LEN as MAX_CIPHERTEXT_LEN12;
@@ -467,8 +467,7 @@ impl Connection<'_, '_> {
                             client::certificate(&mut self.c, config, slot, first, second)?;
                             break 'message (first.len() + second.len(), first.len());
                         }
-                        // What a server never sends is unexpected, whatever it holds.
-                        if first[0] == HandshakeType::CLIENT_HELLO.0 {
+                        if !server_sends(HandshakeType(first[0])) {
                             return Err(PeerMisbehaved::UnexpectedMessage.into());
                         }
                         let msg = HandshakeMessage::decode_from_server(first)?;

@@ -1081,22 +1081,41 @@ impl<'a> Codec<'a> for HandshakeMessage<'a> {
         })
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
-        Self::read_from::<true>(r)
+        Self::read_from::<true, true>(r)
     }
 }
 
+/// Whether a client of this build reads a message of type `typ` from its server (with
+/// [`HandshakeMessage::decode_from_server`]): not a ClientHello, and without the
+/// `certificates` feature none of the certificate handshake's messages, which a server that
+/// authenticates with a PSK must not send (RFC 8446 §4.3.2, §4.4). Any other type is an
+/// unexpected message, whatever it holds, so its decoder is not linked into a client.
+pub(crate) fn server_sends(typ: HandshakeType) -> bool {
+    const CERTIFICATE_MESSAGES: [HandshakeType; 3] = [
+        HandshakeType::CERTIFICATE,
+        HandshakeType::CERTIFICATE_REQUEST,
+        HandshakeType::CERTIFICATE_VERIFY,
+    ];
+    typ != HandshakeType::CLIENT_HELLO
+        && (cfg!(feature = "certificates") || !CERTIFICATE_MESSAGES.contains(&typ))
+}
+
 impl<'a> HandshakeMessage<'a> {
-    /// Decodes one message a server sends: any type but ClientHello, which a client must
-    /// refuse as unexpected before decoding (so a client links no ClientHello decoder).
+    /// Decodes one message a server sends, of a type [`server_sends`] accepts (any other is
+    /// an illegal type here; the client refuses it as unexpected before decoding).
     pub(crate) fn decode_from_server(bytes: &'a [u8]) -> Result<Self, InvalidMessage> {
         let mut r = Reader::new(bytes);
-        let m = Self::read_from::<false>(&mut r)?;
+        let m = Self::read_from::<false, { cfg!(feature = "certificates") }>(&mut r)?;
         r.expect_empty()?;
         Ok(m)
     }
 
-    /// Reads one message; a ClientHello only if `CLIENT_HELLO` (else it is an illegal type).
-    fn read_from<const CLIENT_HELLO: bool>(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+    /// Reads one message; a ClientHello only if `CLIENT_HELLO`, a Certificate,
+    /// CertificateRequest or CertificateVerify only if `CERTIFICATES` (else each is an
+    /// illegal type).
+    fn read_from<const CLIENT_HELLO: bool, const CERTIFICATES: bool>(
+        r: &mut Reader<'a>,
+    ) -> Result<Self, InvalidMessage> {
         let typ = HandshakeType::read(r)?;
         let mut b = r.sub::<U24>()?;
         let m = match typ {
@@ -1107,11 +1126,13 @@ impl<'a> HandshakeMessage<'a> {
             HandshakeType::ENCRYPTED_EXTENSIONS => {
                 Self::EncryptedExtensions(EncryptedExtensions::read(&mut b)?)
             }
-            HandshakeType::CERTIFICATE => Self::Certificate(Certificate::read(&mut b)?),
-            HandshakeType::CERTIFICATE_REQUEST => {
+            HandshakeType::CERTIFICATE if CERTIFICATES => {
+                Self::Certificate(Certificate::read(&mut b)?)
+            }
+            HandshakeType::CERTIFICATE_REQUEST if CERTIFICATES => {
                 Self::CertificateRequest(CertificateRequest::read(&mut b)?)
             }
-            HandshakeType::CERTIFICATE_VERIFY => {
+            HandshakeType::CERTIFICATE_VERIFY if CERTIFICATES => {
                 Self::CertificateVerify(CertificateVerify::read(&mut b)?)
             }
             HandshakeType::FINISHED => Self::Finished(b.take(b.left())?),
@@ -1358,6 +1379,9 @@ mod tests {
 
     #[test]
     fn a_server_message_is_never_a_client_hello() {
+        assert!(!server_sends(HandshakeType::CLIENT_HELLO));
+        assert!(server_sends(HandshakeType::FINISHED));
+        assert_eq!(server_sends(HandshakeType::CERTIFICATE), cfg!(feature = "certificates"));
         assert_eq!(
             HandshakeMessage::decode_from_server(&CLIENT_HELLO).err(),
             Some(InvalidMessage::IllegalValue)
