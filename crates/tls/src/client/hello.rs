@@ -4,10 +4,11 @@
 use crate::error::{Error, PeerIncompatible, PeerMisbehaved};
 use crate::key_schedule::{EarlySecret, HashAlg, Transcript, finished_verify_data};
 use crate::kx::KeyShare;
+use crate::msgs::handshake::Typed;
 use crate::msgs::tls12::{EcPointFormats, RenegotiationInfo};
 use crate::msgs::{
-    CipherSuite, ClientExtensions, ClientHello, HandshakeMessage, KeyShareEntry, List,
-    ProtocolName, ProtocolVersion, ServerHello, SignatureScheme,
+    CipherSuite, ClientExtensions, ClientHello, KeyShareEntry, List, ProtocolName, ProtocolVersion,
+    ServerHello, SignatureScheme,
 };
 use crate::msgs::{ClientExtensions12, ClientHello12, HandshakeMessage12};
 use crate::msgs::{OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
@@ -281,8 +282,7 @@ pub(crate) fn send_client_hello<'a>(
         });
         c.io.send_handshake_patched(&ch, transcript, patch)
     } else {
-        let ch = HandshakeMessage::ClientHello(hello);
-        c.io.send_handshake_patched(&ch, transcript, patch)
+        c.io.send_handshake_patched(&Typed(hello), transcript, patch)
     }
 }
 

@@ -5,9 +5,10 @@ use crate::error::{Error, PeerMisbehaved};
 use crate::key_schedule::{Transcript, finished_verify_data};
 use crate::kx::KeyShare;
 use crate::msgs::PskKeyExchangeMode;
+use crate::msgs::handshake::{Typed, VerifyData};
 use crate::msgs::{
-    Certificate, CertificateEntry, CertificateVerify, ContentType, EncryptedExtensions,
-    HandshakeMessage, List, NamedGroup, ServerHello, SignatureScheme,
+    Certificate, CertificateEntry, CertificateVerify, ContentType, EncryptedExtensions, List,
+    NamedGroup, ServerHello, SignatureScheme,
 };
 use crate::record::MAX_PLAINTEXT_LEN;
 use crate::sign::MAX_SIGNATURE_LEN;
@@ -288,7 +289,7 @@ pub(crate) fn client_finished<'a>(
         send_client_certificate(c, config, hs.reply, &mut hs.transcript)?;
     }
     let verify_data = finished_verify_data(&hs.client_hs, &hs.transcript.current());
-    let fin = HandshakeMessage::Finished(verify_data.as_ref());
+    let fin = Typed(VerifyData(verify_data.as_ref()));
     c.io.send_handshake(&fin, Some(&mut hs.transcript))?;
     c.set_write(hs.suite, &client_app)?;
     c.set_read(hs.suite, &server_app)?;
@@ -322,20 +323,14 @@ pub(crate) fn send_client_certificate<'a>(
     for (e, der) in entries.iter_mut().zip(chain) {
         e.cert = der;
     }
-    let msg = HandshakeMessage::Certificate(Certificate {
-        context: &[],
-        entries: List::items(&entries[..n]),
-    });
+    let msg = Typed(Certificate { context: &[], entries: List::items(&entries[..n]) });
     c.io.send_handshake(&msg, Some(transcript))?;
     if let (Some(cert), Some(scheme)) = (cert, scheme) {
         let mut content = [0u8; 200];
         let len = verify::signed_content(false, transcript.current().as_ref(), &mut content);
         let mut sig = [0u8; MAX_SIGNATURE_LEN];
         let sig_len = cert.key.sign(scheme, &content[..len], &mut c.rng, &mut sig)?;
-        let cv = HandshakeMessage::CertificateVerify(CertificateVerify {
-            scheme,
-            signature: &sig[..sig_len],
-        });
+        let cv = Typed(CertificateVerify { scheme, signature: &sig[..sig_len] });
         c.io.send_handshake(&cv, Some(transcript))?;
         c.params.client_auth = Some(scheme);
     }

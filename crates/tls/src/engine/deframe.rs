@@ -6,9 +6,11 @@
 use core::mem;
 
 use crate::error::{BufferKind, Error, PeerIncompatible, PeerMisbehaved};
+#[cfg(any(feature = "server", feature = "tls12"))]
+use crate::msgs::Codec;
 use crate::msgs::{
-    AlertDescription, Codec, ContentType, HELLO_RETRY_REQUEST_RANDOM, HandshakeMessage,
-    HandshakeMessage12, HandshakeType, ProtocolVersion, split_handshake,
+    AlertDescription, ContentType, HELLO_RETRY_REQUEST_RANDOM, HandshakeMessage,
+    HandshakeMessage12, HandshakeType, ProtocolVersion, server_sends, split_handshake,
 };
 #[cfg(feature = "tls12")]
 use crate::record::tls12::MAX_CIPHERTEXT_LEN as MAX_CIPHERTEXT_LEN12;
@@ -465,7 +467,10 @@ impl Connection<'_, '_> {
                             client::certificate(&mut self.c, config, slot, first, second)?;
                             break 'message (first.len() + second.len(), first.len());
                         }
-                        let msg = HandshakeMessage::decode(first)?;
+                        if !server_sends(HandshakeType(first[0])) {
+                            return Err(PeerMisbehaved::UnexpectedMessage.into());
+                        }
+                        let msg = HandshakeMessage::decode_from_server(first)?;
                         let first_len = first.len();
                         let ticket = &self.hs[self.hs_end..];
                         client::handle(&mut self.c, config, slot, first, msg, ticket)?;

@@ -8,6 +8,7 @@ use crate::error::{CertificateError, Error, PeerMisbehaved};
 use crate::key_schedule::{
     Digest, EarlySecret, MasterSecret, Secret, Transcript, next_traffic_secret, verify_finished,
 };
+use crate::msgs::handshake::Typed;
 use crate::msgs::{Certificate, Codec, HandshakeMessage, KeyUpdateRequest, SignatureScheme};
 use crate::suites::Suite;
 use crate::ticket::ClientIdentity;
@@ -176,7 +177,7 @@ pub(crate) fn key_update(
     c.set_read(t.suite, &t.read_secret)?;
     if req == KeyUpdateRequest::UPDATE_REQUESTED && !t.updated_since_data {
         t.updated_since_data = true;
-        let msg = HandshakeMessage::KeyUpdate(KeyUpdateRequest::UPDATE_NOT_REQUESTED);
+        let msg = Typed(KeyUpdateRequest::UPDATE_NOT_REQUESTED);
         c.io.send_handshake(&msg, None)?;
         t.write_secret = next_traffic_secret(&t.write_secret);
         c.set_write(t.suite, &t.write_secret)?;

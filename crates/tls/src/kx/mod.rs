@@ -818,6 +818,7 @@ pub fn encapsulate(
 mod tests {
     use super::*;
     use core_hash::{HmacDrbg, Sha256};
+    #[cfg(all(feature = "mlkem", feature = "x25519", feature = "p256", feature = "p384"))]
     use std::vec::Vec;
 
     fn rng() -> HmacDrbg<Sha256> {
@@ -887,6 +888,7 @@ mod tests {
     /// draft-ietf-tls-ecdhe-mlkem §3: the share and secret lengths and the order of the two
     /// parts in each, checked against ML-KEM and the Diffie–Hellman function computed apart.
     #[test]
+    #[cfg(all(feature = "mlkem", feature = "x25519", feature = "p256", feature = "p384"))]
     fn hybrid_shares_and_secrets_are_laid_out_as_the_draft_says() {
         let mut r = rng();
         // (group, client share, server share, secret, ML-KEM first)

@@ -1081,19 +1081,58 @@ impl<'a> Codec<'a> for HandshakeMessage<'a> {
         })
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        Self::read_from::<true, true>(r)
+    }
+}
+
+/// Whether a client of this build reads a message of type `typ` from its server (with
+/// [`HandshakeMessage::decode_from_server`]): not a ClientHello, and without the
+/// `certificates` feature none of the certificate handshake's messages, which a server that
+/// authenticates with a PSK must not send (RFC 8446 §4.3.2, §4.4). Any other type is an
+/// unexpected message, whatever it holds, so its decoder is not linked into a client.
+pub(crate) fn server_sends(typ: HandshakeType) -> bool {
+    const CERTIFICATE_MESSAGES: [HandshakeType; 3] = [
+        HandshakeType::CERTIFICATE,
+        HandshakeType::CERTIFICATE_REQUEST,
+        HandshakeType::CERTIFICATE_VERIFY,
+    ];
+    typ != HandshakeType::CLIENT_HELLO
+        && (cfg!(feature = "certificates") || !CERTIFICATE_MESSAGES.contains(&typ))
+}
+
+impl<'a> HandshakeMessage<'a> {
+    /// Decodes one message a server sends, of a type [`server_sends`] accepts (any other is
+    /// an illegal type here; the client refuses it as unexpected before decoding).
+    pub(crate) fn decode_from_server(bytes: &'a [u8]) -> Result<Self, InvalidMessage> {
+        let mut r = Reader::new(bytes);
+        let m = Self::read_from::<false, { cfg!(feature = "certificates") }>(&mut r)?;
+        r.expect_empty()?;
+        Ok(m)
+    }
+
+    /// Reads one message; a ClientHello only if `CLIENT_HELLO`, a Certificate,
+    /// CertificateRequest or CertificateVerify only if `CERTIFICATES` (else each is an
+    /// illegal type).
+    fn read_from<const CLIENT_HELLO: bool, const CERTIFICATES: bool>(
+        r: &mut Reader<'a>,
+    ) -> Result<Self, InvalidMessage> {
         let typ = HandshakeType::read(r)?;
         let mut b = r.sub::<U24>()?;
         let m = match typ {
-            HandshakeType::CLIENT_HELLO => Self::ClientHello(ClientHello::read(&mut b)?),
+            HandshakeType::CLIENT_HELLO if CLIENT_HELLO => {
+                Self::ClientHello(ClientHello::read(&mut b)?)
+            }
             HandshakeType::SERVER_HELLO => Self::ServerHello(ServerHello::read(&mut b)?),
             HandshakeType::ENCRYPTED_EXTENSIONS => {
                 Self::EncryptedExtensions(EncryptedExtensions::read(&mut b)?)
             }
-            HandshakeType::CERTIFICATE => Self::Certificate(Certificate::read(&mut b)?),
-            HandshakeType::CERTIFICATE_REQUEST => {
+            HandshakeType::CERTIFICATE if CERTIFICATES => {
+                Self::Certificate(Certificate::read(&mut b)?)
+            }
+            HandshakeType::CERTIFICATE_REQUEST if CERTIFICATES => {
                 Self::CertificateRequest(CertificateRequest::read(&mut b)?)
             }
-            HandshakeType::CERTIFICATE_VERIFY => {
+            HandshakeType::CERTIFICATE_VERIFY if CERTIFICATES => {
                 Self::CertificateVerify(CertificateVerify::read(&mut b)?)
             }
             HandshakeType::FINISHED => Self::Finished(b.take(b.left())?),
@@ -1111,6 +1150,66 @@ impl<'a> Codec<'a> for HandshakeMessage<'a> {
         };
         b.expect_empty()?;
         Ok(m)
+    }
+}
+
+/// A handshake message body of one fixed type (RFC 8446 §4), which [`Typed`] frames.
+pub(crate) trait Body<'a>: Codec<'a> {
+    /// The message's type.
+    const TYPE: HandshakeType;
+}
+
+impl<'a> Body<'a> for ClientHello<'a> {
+    const TYPE: HandshakeType = HandshakeType::CLIENT_HELLO;
+}
+
+impl<'a> Body<'a> for Certificate<'a> {
+    const TYPE: HandshakeType = HandshakeType::CERTIFICATE;
+}
+
+impl<'a> Body<'a> for CertificateVerify<'a> {
+    const TYPE: HandshakeType = HandshakeType::CERTIFICATE_VERIFY;
+}
+
+impl Body<'_> for KeyUpdateRequest {
+    const TYPE: HandshakeType = HandshakeType::KEY_UPDATE;
+}
+
+/// A Finished message's body: the verify data, the whole body (RFC 8446 §4.4.4).
+pub(crate) struct VerifyData<'a>(pub(crate) &'a [u8]);
+
+impl<'a> Codec<'a> for VerifyData<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        w.put(self.0)
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        Ok(Self(r.take(r.left())?))
+    }
+}
+
+impl<'a> Body<'a> for VerifyData<'a> {
+    const TYPE: HandshakeType = HandshakeType::FINISHED;
+}
+
+/// One handshake message of a type fixed at compile time, on the wire as the
+/// [`HandshakeMessage`] of that type. What the engine sends goes through it: encoding the enum
+/// links every message's encoder (a client's ClientHello and Finished would bring the
+/// server's ServerHello, EncryptedExtensions, CertificateRequest and NewSessionTicket).
+pub(crate) struct Typed<M>(pub(crate) M);
+
+impl<'a, M: Body<'a>> Codec<'a> for Typed<M> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        M::TYPE.encode(w)?;
+        w.prefixed::<U24>(|w| self.0.encode(w))
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        if HandshakeType::read(r)? != M::TYPE {
+            return Err(InvalidMessage::IllegalValue);
+        }
+        let mut b = r.sub::<U24>()?;
+        let m = M::read(&mut b)?;
+        b.expect_empty()?;
+        Ok(Self(m))
     }
 }
 
@@ -1232,5 +1331,64 @@ impl<'a> Codec<'a> for HandshakeMessage12<'a> {
         };
         b.expect_empty()?;
         Ok(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use hex_literal::hex;
+
+    use super::*;
+
+    /// RFC 8448 §3: the ClientHello and the client's Finished.
+    const CLIENT_HELLO: [u8; 196] = hex!(
+        "010000c00303cb34ecb1e78163ba1c38c6dacb196a6dffa21a8d9912ec18a2ef6283024dece7000006130113031302010000910000000b0009000006736572766572ff01000100000a00140012001d0017001800190100010101020103010400230000003300260024001d002099381de560e4bd43d23d8e435a7dbafeb3c06e51c13cae4d5413691e529aaf2c002b0003020304000d0020001e040305030603020308040805080604010501060102010402050206020202002d00020101001c00024001"
+    );
+    const CLIENT_FINISHED: [u8; 36] =
+        hex!("14000020a8ec436d677634ae525ac1fcebe11a039ec17694fac6e98527b642f2edd5ce61");
+
+    fn encode<'a>(m: &impl Codec<'a>) -> ([u8; 256], usize) {
+        let mut buf = [0u8; 256];
+        let mut w = Writer::new(&mut buf);
+        m.encode(&mut w).unwrap();
+        let n = w.len();
+        (buf, n)
+    }
+
+    #[test]
+    fn typed_messages_are_the_enum_on_the_wire() {
+        let Ok(HandshakeMessage::ClientHello(ch)) = HandshakeMessage::decode(&CLIENT_HELLO) else {
+            panic!("not a ClientHello")
+        };
+        // Re-encoded in this crate's extension order, which differs from the trace's.
+        let (typed, n) = encode(&Typed(ch));
+        let (whole, m) = encode(&HandshakeMessage::ClientHello(ch));
+        assert_eq!(typed[..n], whole[..m]);
+        assert_eq!(Typed::<ClientHello<'_>>::decode(&typed[..n]).map(|t| t.0), Ok(ch));
+        let fin = Typed(VerifyData(&CLIENT_FINISHED[4..]));
+        let (buf, n) = encode(&fin);
+        assert_eq!(buf[..n], CLIENT_FINISHED);
+        assert_eq!(
+            Typed::<VerifyData<'_>>::decode(&CLIENT_HELLO).err(),
+            Some(InvalidMessage::IllegalValue),
+            "a Typed reads only its own type"
+        );
+        let (buf, n) = encode(&Typed(KeyUpdateRequest::UPDATE_REQUESTED));
+        assert_eq!(buf[..n], hex!("1800000101"));
+    }
+
+    #[test]
+    fn a_server_message_is_never_a_client_hello() {
+        assert!(!server_sends(HandshakeType::CLIENT_HELLO));
+        assert!(server_sends(HandshakeType::FINISHED));
+        assert_eq!(server_sends(HandshakeType::CERTIFICATE), cfg!(feature = "certificates"));
+        assert_eq!(
+            HandshakeMessage::decode_from_server(&CLIENT_HELLO).err(),
+            Some(InvalidMessage::IllegalValue)
+        );
+        assert_eq!(
+            HandshakeMessage::decode_from_server(&CLIENT_FINISHED),
+            HandshakeMessage::decode(&CLIENT_FINISHED).map_err(|_| InvalidMessage::Truncated)
+        );
     }
 }
