@@ -219,19 +219,20 @@ impl MlKemImpl {
     }
 
     /// Compress_d then ByteEncode_d of `p` (coefficients in `-q..q`, `d` ≤ 11): hands its
-    /// `32·d` bytes to `emit(offset, bytes)`, all at once from a vector backend, one at a time
-    /// from `portable` (which so keeps no buffer on a small core's stack).
+    /// `32·d` bytes to `emit(offset, bytes)`, all at once from a vector backend, a few at a
+    /// time from `portable` (which so keeps no buffer on a small core's stack).
     #[inline]
-    fn compress_encode(self, p: &Poly, d: u32, mut emit: impl FnMut(usize, &[u8])) {
+    fn compress_encode(self, p: &Poly, d: u32, emit: impl FnMut(usize, &[u8])) {
         match self {
             #[cfg(target_arch = "x86_64")]
             Self::X86Avx2(token) => {
                 // 32·11 bytes and the 16 bytes of slack the vector stores need.
                 let mut buf = [0u8; 32 * 11 + 16];
                 x86_avx2::compress_encode(token, p, d, &mut buf);
+                let mut emit = emit;
                 emit(0, &buf[..32 * d as usize]);
             }
-            _ => poly::compress_encode(p, d, |k, b| emit(k, &[b])),
+            _ => poly::compress_encode(p, d, emit),
         }
     }
 
