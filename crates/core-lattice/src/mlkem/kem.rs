@@ -8,7 +8,6 @@
 
 use super::MlKemImpl;
 use super::poly::{self, Poly, add_assign, sample_cbd, sample_ntt};
-use crate::shake::OneBlockShake;
 use core_hash::{Sha3_256, Sha3_512, Shake256};
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
@@ -169,14 +168,12 @@ impl Drop for Noise<'_> {
 }
 
 /// Four consecutive nonces from `first` on.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn nonces(first: u8) -> [u8; 4] {
     core::array::from_fn(|k| first.wrapping_add(k as u8))
 }
 
 /// SamplePolyCBD_η(PRF_η(`seed`, `first` + i)) into each `out[i]`, four at a time on a
 /// backend with a four-way Keccak-f.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn sample_noise(imp: MlKemImpl, eta: u32, seed: &[u8; 32], first: u8, out: &mut [Poly]) {
     for (c, chunk) in out.chunks_mut(4).enumerate() {
         let nonces = nonces(first.wrapping_add(4 * c as u8));
@@ -326,115 +323,6 @@ impl<'a, const K: usize> Matrix<'a, K> {
 /// K-PKE.Encrypt (FIPS 203 Algorithm 14) of the message `m` with randomness `r` under `ek`,
 /// into `out`; returns the comparison's difference (zero when equal, and when writing).
 fn encrypt<const K: usize>(
-    imp: MlKemImpl,
-    p: Params,
-    ek: &[u8],
-    m: &[u8; 32],
-    r: &[u8; 32],
-    out: Sink<'_>,
-) -> u8 {
-    match imp {
-        #[cfg(target_arch = "x86_64")]
-        MlKemImpl::X86Avx2(_) => encrypt_whole::<K>(imp, p, ek, m, r, out),
-        #[cfg(target_arch = "aarch64")]
-        MlKemImpl::Aarch64(_) => encrypt_whole::<K>(imp, p, ek, m, r, out),
-        #[allow(unreachable_patterns)]
-        _ => encrypt_streamed::<K>(imp, p, ek, m, r, out),
-    }
-}
-
-/// [`encrypt`] for the small cores (`portable`, `thumb1`): ŷ is kept encoded (384 bytes a
-/// polynomial, not 512), and each entry of Â, each t̂[j] and the noise go straight into the
-/// one accumulator a quad (or 32 coefficients) at a time, so no polynomial but the
-/// accumulator is ever whole: 1.7 KiB of polynomials for ML-KEM-768 where [`encrypt_whole`]
-/// holds 2.5 KiB. About 100 cycles a quad more than the assembly's whole-polynomial product
-/// on the Cortex-M0, for a fifth of decapsulation's stack.
-#[inline(never)]
-fn encrypt_streamed<const K: usize>(
-    imp: MlKemImpl,
-    p: Params,
-    ek: &[u8],
-    m: &[u8; 32],
-    r: &[u8; 32],
-    mut out: Sink<'_>,
-) -> u8 {
-    let rho = &ek[384 * K..];
-    let mut y_hat = [[0u8; 384]; K];
-    let mut acc = Poly::ZERO;
-    for (j, y) in y_hat.iter_mut().enumerate() {
-        sample_cbd(imp.keccak(), p.eta1, r, j as u8, &mut acc);
-        imp.ntt(&mut acc);
-        imp.encode12(&acc, y);
-    }
-    let u_len = 32 * p.du as usize;
-    for i in 0..K {
-        // u[i] = NTT^−1(Σ_j Â[j, i] ∘ ŷ[j]) + e₁[i], with Â[j, i] = SampleNTT(ρ ‖ i ‖ j).
-        acc.0 = [0; poly::N];
-        for (j, y) in y_hat.iter().enumerate() {
-            sample_ntt_times(imp, rho, [i as u8, j as u8], y, &mut acc);
-        }
-        imp.inv_ntt(&mut acc);
-        poly::sample_cbd_add(imp.keccak(), ETA2, r, (K + i) as u8, &mut acc);
-        imp.reduce(&mut acc);
-        imp.compress_encode(&acc, p.du, |k, b| out.put(u_len * i + k, b));
-    }
-    // v = NTT^−1(Σ_j t̂[j] ∘ ŷ[j]) + e₂ + Decompress₁(m).
-    acc.0 = [0; poly::N];
-    for (t, y) in ek.as_chunks::<384>().0.iter().zip(&y_hat) {
-        for (g, out) in acc.0.as_chunks_mut::<4>().0.iter_mut().enumerate() {
-            imp.basemul_quad(out, &poly::decode12_quad(t, g), &poly::decode12_quad(y, g), g);
-        }
-    }
-    imp.inv_ntt(&mut acc);
-    poly::sample_cbd_add(imp.keccak(), ETA2, r, (2 * K) as u8, &mut acc);
-    poly::add_message(m, &mut acc);
-    imp.reduce(&mut acc);
-    imp.compress_encode(&acc, p.dv, |k, b| out.put(u_len * K + k, b));
-    y_hat.zeroize();
-    acc.zeroize();
-    match out {
-        Sink::Write(_) => 0,
-        Sink::Compare { diff, .. } => diff,
-    }
-}
-
-/// `acc += SampleNTT(ρ ‖ idx) ∘ v` (times the backend's product factor) with `v` encoded,
-/// each quad of the matrix entry multiplied in as soon as the rejection sampler has it: the
-/// entry is never whole. The matrix is public, so the sampler may branch on its values. Not
-/// inlined, so its Keccak state is not in the caller's frame while the noise sampler's is.
-#[inline(never)]
-fn sample_ntt_times(imp: MlKemImpl, rho: &[u8], idx: [u8; 2], v: &[u8; 384], acc: &mut Poly) {
-    let mut xof = OneBlockShake::<168>::new(imp.keccak(), &[rho, &idx]);
-    let mut bytes = [0u8; 24];
-    let mut quad = [0i16; 4];
-    let (mut g, mut n) = (0, 0);
-    'sampling: loop {
-        xof.read(&mut bytes);
-        for c in bytes.as_chunks::<3>().0 {
-            let d1 = u16::from(c[0]) | (u16::from(c[1] & 0x0f) << 8);
-            let d2 = u16::from(c[1] >> 4) | (u16::from(c[2]) << 4);
-            for d in [d1, d2] {
-                if d >= poly::Q as u16 {
-                    continue;
-                }
-                quad[n] = d.cast_signed();
-                n += 1;
-                if n < 4 {
-                    continue;
-                }
-                n = 0;
-                let Some(out) = acc.0.as_chunks_mut::<4>().0.get_mut(g) else { break 'sampling };
-                imp.basemul_quad(out, &quad, &poly::decode12_quad(v, g), g);
-                g += 1;
-            }
-        }
-    }
-}
-
-/// [`encrypt`] on whole polynomials, for the backends that multiply them in vector registers
-/// (`x86_avx2`, `aarch64`).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-fn encrypt_whole<const K: usize>(
     imp: MlKemImpl,
     p: Params,
     ek: &[u8],

@@ -156,20 +156,6 @@ impl MlKemImpl {
         }
     }
 
-    /// Quad `g` of [`basemul_acc`](Self::basemul_acc) (coefficients `4g..4g + 4`), for
-    /// products streamed a quad at a time: `a` in `0..q` (or any 16-bit value on `thumb1`),
-    /// `b` in `0..q`, the same factor as `basemul_acc`'s. Only the small-core backends stream
-    /// (`portable`, `thumb1`); the others keep whole polynomials.
-    #[inline]
-    fn basemul_quad(self, out: &mut [i16; 4], a: &[i16; 4], b: &[i16; 4], g: usize) {
-        match self {
-            #[cfg(all(target_arch = "arm", feature = "asm"))]
-            Self::Thumb1 => thumb1::basemul_quad(out, a, b, g),
-            #[allow(unreachable_patterns)]
-            _ => portable::basemul_quad(out, a, b, g),
-        }
-    }
-
     #[inline]
     fn to_mont(self, p: &mut Poly) {
         match self {
@@ -261,7 +247,6 @@ impl MlKemImpl {
     }
 
     /// Decompress_1(ByteDecode_1(m)): each message bit becomes 0 or ⌈q/2⌋ = 1665.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     #[inline]
     fn decode_message(self, m: &[u8; 32], p: &mut Poly) {
         match self {

@@ -223,7 +223,6 @@ pub(crate) fn decode_decompress(input: &[u8], d: u32, p: &mut Poly) {
 }
 
 /// Decompress_1(ByteDecode_1(m)): each message bit becomes 0 or ⌈q/2⌋ = 1665, through a mask.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) fn from_message(m: &[u8; 32], p: &mut Poly) {
     for (i, c) in p.0.iter_mut().enumerate() {
         let bit = i16::from((m[i / 8] >> (i % 8)) & 1);
@@ -231,63 +230,17 @@ pub(crate) fn from_message(m: &[u8; 32], p: &mut Poly) {
     }
 }
 
-/// `p += Decompress_1(ByteDecode_1(m))`, as [`from_message`] without a polynomial of its own.
-pub(crate) fn add_message(m: &[u8; 32], p: &mut Poly) {
-    for (i, c) in p.0.iter_mut().enumerate() {
-        let bit = i16::from((m[i / 8] >> (i % 8)) & 1);
-        *c = c.wrapping_add(-bit & 0x0681); // 1665
-    }
-}
-
-/// Quad `g` (`g` < 64) of an encoded polynomial (ByteDecode_12, 384 bytes): coefficients
-/// `4g..4g + 4`, below 4096 (below q in the vectors this is used on).
-#[inline]
-pub(crate) fn decode12_quad(bytes: &[u8; 384], g: usize) -> [i16; 4] {
-    let b = bytes.as_chunks::<6>().0[g % 64].map(u16::from);
-    [
-        b[0] | ((b[1] & 0x0f) << 8),
-        (b[1] >> 4) | (b[2] << 4),
-        b[3] | ((b[4] & 0x0f) << 8),
-        (b[4] >> 4) | (b[5] << 4),
-    ]
-    .map(u16::cast_signed)
-}
-
 /// PRF_η(s, b) = SHAKE256(s ‖ b, 64·η) (FIPS 203 §4.1) sampled straight into a polynomial by
 /// SamplePolyCBD_η (Algorithm 8): coefficients in `-η..=η`, computed by bit counting without
 /// branches. `η` is 2 or 3. The output is read `8·η` bytes (32 coefficients) at a time, so no
 /// `64·η`-byte buffer is on the stack.
 pub(crate) fn sample_cbd(keccak: KeccakImpl, eta: u32, seed: &[u8; 32], nonce: u8, p: &mut Poly) {
-    sample_cbd_with(keccak, eta, seed, nonce, p, |_, e| e);
-}
-
-/// [`sample_cbd`] added to `p` (for noise added to a sum, without a polynomial of its own).
-pub(crate) fn sample_cbd_add(
-    keccak: KeccakImpl,
-    eta: u32,
-    seed: &[u8; 32],
-    nonce: u8,
-    p: &mut Poly,
-) {
-    sample_cbd_with(keccak, eta, seed, nonce, p, i16::wrapping_add);
-}
-
-/// [`sample_cbd`] with each coefficient `c` of `p` replaced by `land(c, noise)`.
-#[inline(always)]
-fn sample_cbd_with(
-    keccak: KeccakImpl,
-    eta: u32,
-    seed: &[u8; 32],
-    nonce: u8,
-    p: &mut Poly,
-    land: impl Fn(i16, i16) -> i16 + Copy,
-) {
     let mut prf = OneBlockShake::<136>::new(keccak, &[seed, &[nonce]]);
     let mut bytes = [0u8; 8 * 3];
     let bytes = &mut bytes[..8 * eta as usize];
     for out in p.0.as_chunks_mut::<32>().0 {
         prf.read(bytes);
-        cbd_into(eta, bytes, out, land);
+        cbd_into(eta, bytes, out);
     }
     bytes.zeroize();
 }
@@ -297,13 +250,12 @@ fn sample_cbd_with(
 pub(crate) fn cbd(eta: u32, bytes: &[u8], p: &mut Poly) {
     let step = 8 * eta as usize;
     for (k, out) in p.0.as_chunks_mut::<32>().0.iter_mut().enumerate() {
-        cbd_into(eta, bytes.get(step * k..step * (k + 1)).unwrap_or_default(), out, |_, e| e);
+        cbd_into(eta, bytes.get(step * k..step * (k + 1)).unwrap_or_default(), out);
     }
 }
 
-/// SamplePolyCBD_η of `8·η` bytes: 32 coefficients, each landing in `out` by `land(old, new)`.
-#[inline(always)]
-fn cbd_into(eta: u32, bytes: &[u8], out: &mut [i16; 32], land: impl Fn(i16, i16) -> i16) {
+/// SamplePolyCBD_η of `8·η` bytes: 32 coefficients.
+fn cbd_into(eta: u32, bytes: &[u8], out: &mut [i16; 32]) {
     if eta == 2 {
         // Eight coefficients per 32-bit word, four bits each: two bits for x, two for y.
         for (w, out) in bytes.as_chunks::<4>().0.iter().zip(out.as_chunks_mut::<8>().0) {
@@ -312,7 +264,7 @@ fn cbd_into(eta: u32, bytes: &[u8], out: &mut [i16; 32], land: impl Fn(i16, i16)
             for (j, c) in out.iter_mut().enumerate() {
                 let x = ((t >> (4 * j)) & 3) as i16;
                 let y = ((t >> (4 * j + 2)) & 3) as i16;
-                *c = land(*c, x - y);
+                *c = x - y;
             }
         }
     } else {
@@ -326,7 +278,7 @@ fn cbd_into(eta: u32, bytes: &[u8], out: &mut [i16; 32], land: impl Fn(i16, i16)
             for (j, c) in out.iter_mut().enumerate() {
                 let x = ((t >> (6 * j)) & 7) as i16;
                 let y = ((t >> (6 * j + 3)) & 7) as i16;
-                *c = land(*c, x - y);
+                *c = x - y;
             }
         }
     }

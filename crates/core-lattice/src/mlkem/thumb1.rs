@@ -85,46 +85,6 @@ pub(crate) fn basemul_acc(acc: &mut Poly, a: &Poly, b: &Poly) {
     core_asm::thumbv6m::lattice::basemul_acc(&mut acc.0, &a.0, &b.0, &ZETAS_PLANTARD);
 }
 
-/// q^−1 mod 2^32: a Plantard product multiplies one factor by it first (the kernels' constants
-/// carry it already).
-const QINV32: u32 = {
-    let mut x: u32 = 1;
-    let mut i = 0;
-    while i < 5 {
-        x = x.wrapping_mul(2u32.wrapping_sub((Q as u32).wrapping_mul(x)));
-        i += 1;
-    }
-    x
-};
-
-/// Plantard's product `a·c·(−2^−32) mod q` in `−q/2..q/2` for any 16-bit `a` and `c` in
-/// `0..q`: the kernels' `plantard!`, in Rust.
-#[inline(always)]
-fn plantard_mul(a: i16, c: u16) -> i16 {
-    let c = u32::from(c).wrapping_mul(QINV32);
-    let t = (i32::from(a).cast_unsigned().wrapping_mul(c).cast_signed() >> 16) + 8;
-    (t.wrapping_mul(i32::from(Q)) >> 16) as i16
-}
-
-/// Quad `g` (coefficients `4g..4g + 4`, `g` < 64) of [`basemul_acc`] in Rust, for products
-/// streamed a quad at a time: `out += a ∘ b · (−2^−32)`, `a` any 16-bit values, `b` in
-/// `0..q`; adds less than q in absolute value to each coefficient of `out`.
-#[inline]
-pub(crate) fn basemul_quad(out: &mut [i16; 4], a: &[i16; 4], b: &[i16; 4], g: usize) {
-    let zeta = ZETAS_PLANTARD[64 + g % 64];
-    for o in [0, 2] {
-        let (a0, a1) = (a[o], a[o + 1]);
-        let (b0, b1) = (b[o].cast_unsigned(), b[o + 1].cast_unsigned());
-        let t = plantard_mul(plantard_mul(a1, b1), zeta);
-        // ζ for the first product, −ζ for the second.
-        let t = if o == 0 { t } else { -t };
-        let r0 = t + plantard_mul(a0, b0);
-        let r1 = plantard_mul(a0, b1) + plantard_mul(a1, b0);
-        out[o] = out[o].wrapping_add(r0);
-        out[o + 1] = out[o + 1].wrapping_add(r1);
-    }
-}
-
 /// Multiplies by −2^32, undoing [`basemul_acc`]'s factor where no inverse NTT follows (as
 /// `portable::to_mont` undoes its R^−1): `-8q..8q` in, `-q/2..q/2` out.
 #[cfg(all(target_arch = "arm", feature = "asm"))]
@@ -142,41 +102,22 @@ pub(crate) fn reduce(p: &mut Poly) {
 mod tests {
     use super::*;
 
+    /// q^−1 mod 2^32, as the kernels compute it.
+    const QINV: u32 = {
+        let mut x: u32 = 1;
+        let mut i = 0;
+        while i < 5 {
+            x = x.wrapping_mul(2u32.wrapping_sub((Q as u32).wrapping_mul(x)));
+            i += 1;
+        }
+        x
+    };
+
     /// The kernels' product, in Rust.
     fn plantard_mul(a: i16, c: u16) -> i32 {
-        let c = u32::from(c).wrapping_mul(QINV32);
+        let c = u32::from(c).wrapping_mul(QINV);
         let t = (i32::from(a).cast_unsigned().wrapping_mul(c).cast_signed() >> 16) + 8;
         t.wrapping_mul(i32::from(Q)) >> 16
-    }
-
-    /// The streamed quad product agrees with `portable`'s modulo q once each is scaled by
-    /// its factor (−2^−32 here, R^−1 there), for `a` over the 16-bit range's ends and middle
-    /// and every `b` below q; and adds less than q in absolute value.
-    #[test]
-    fn basemul_quad_matches_portable() {
-        let modq = |x: i64| x.rem_euclid(i64::from(Q));
-        // −2^−32 ≡ R^−1 · (−2^−16): scale portable's sum by −2^−16 = −169 (mod q).
-        let to_plantard = |x: i16| modq(-169 * i64::from(x));
-        let mut a_values = [i16::MIN, -1665, -1, 0, 1, 1664, 3328, i16::MAX].into_iter().cycle();
-        for b in 0..Q {
-            for g in [0, 17, 63] {
-                let a = [(); 4].map(|()| a_values.next().unwrap_or(0));
-                let b = [b, Q - 1 - b, b / 2, (b * 7) % Q];
-                let (mut ours, mut want) = ([0i16; 4], [0i16; 4]);
-                basemul_quad(&mut ours, &a, &b, g);
-                // portable's Montgomery products need inputs in `-q..q`.
-                let a_reduced = a.map(|x| modq(i64::from(x)) as i16);
-                super::super::portable::basemul_quad(&mut want, &a_reduced, &b, g);
-                for (o, w) in ours.iter().zip(want) {
-                    assert!(o.abs() < Q, "a = {a:?}, b = {b:?}");
-                    assert_eq!(
-                        modq(i64::from(*o)),
-                        to_plantard(w),
-                        "a = {a:?}, b = {b:?}, g = {g}"
-                    );
-                }
-            }
-        }
     }
 
     /// For every 16-bit input and every constant the kernels use, the product is the
@@ -184,7 +125,7 @@ mod tests {
     /// the centred representative, which Barrett reduction gives too).
     #[test]
     fn plantard_products_are_exact_and_centred() {
-        assert_eq!(QINV32.wrapping_mul(Q as u32), 1);
+        assert_eq!(QINV.wrapping_mul(Q as u32), 1);
         assert_eq!(128 * INV_128 % i64::from(Q), 1);
         // Each constant with its multiplier: the twiddles' are ζ^k = ZETAS[i]·2^−16.
         let r_inv = 169; // 2^16 · 169 ≡ 1 (mod q)
