@@ -28,30 +28,8 @@ impl<const RATE: usize> OneBlockShake<RATE> {
     #[inline(never)]
     pub(crate) fn new(keccak: KeccakImpl, parts: &[&[u8]]) -> Self {
         let mut this = Self { state: [0u64; 25], keccak, used: RATE };
-        this.absorb(parts);
+        absorb(&mut this.state, keccak, parts, RATE);
         this
-    }
-
-    /// XORs the padded input into the zero state, in the implementation's lane encoding.
-    fn absorb(&mut self, parts: &[&[u8]]) {
-        fn xor_byte(state: &mut [u64; 25], at: usize, b: u8) {
-            state[at / 8] ^= u64::from(b) << (8 * (at % 8));
-        }
-        let state = &mut self.state;
-        let mut at = 0;
-        for &b in parts.iter().flat_map(|p| p.iter()) {
-            xor_byte(state, at, b);
-            at += 1;
-        }
-        xor_byte(state, at, 0x1f); // SHAKE's domain bits 1111 and pad10*1's first 1
-        xor_byte(state, RATE - 1, 0x80); // pad10*1's last 1
-        // Only the input's lanes and the last one of the rate are not zero (which is zero in
-        // every encoding).
-        for (i, lane) in state.iter_mut().enumerate().take(RATE / 8) {
-            if i <= at / 8 || i == RATE / 8 - 1 {
-                *lane = self.keccak.to_native(*lane);
-            }
-        }
     }
 
     /// Fills `out` (at most `RATE` bytes) with the next block of output; each call starts a
@@ -65,17 +43,52 @@ impl<const RATE: usize> OneBlockShake<RATE> {
     /// Fills `out` with the next bytes of output, across blocks: a sampler reads it a few
     /// lanes at a time, so it needs no block buffer, and the lanes it does not reach (after
     /// the polynomial is full) are never converted from the implementation's encoding.
-    pub(crate) fn read(&mut self, mut out: &mut [u8]) {
-        while !out.is_empty() {
-            if self.used >= RATE {
-                self.keccak.permute_native(&mut self.state);
-                self.used = 0;
-            }
-            let (head, rest) = out.split_at_mut(out.len().min(RATE - self.used));
-            self.keccak.extract(&self.state, self.used, head);
-            self.used += head.len();
-            out = rest;
+    pub(crate) fn read(&mut self, out: &mut [u8]) {
+        read(&mut self.state, self.keccak, &mut self.used, RATE, out);
+    }
+}
+
+/// [`OneBlockShake::new`]'s absorbing, for any rate (one copy of the code for both rates:
+/// 200 bytes less flash).
+fn absorb(state: &mut [u64; 25], keccak: KeccakImpl, parts: &[&[u8]], rate: usize) {
+    fn xor_byte(state: &mut [u64; 25], at: usize, b: u8) {
+        state[at / 8] ^= u64::from(b) << (8 * (at % 8));
+    }
+    let mut at = 0;
+    for &b in parts.iter().flat_map(|p| p.iter()) {
+        xor_byte(state, at, b);
+        at += 1;
+    }
+    xor_byte(state, at, 0x1f); // SHAKE's domain bits 1111 and pad10*1's first 1
+    xor_byte(state, rate - 1, 0x80); // pad10*1's last 1
+    // Only the input's lanes and the last one of the rate are not zero (which is zero in
+    // every encoding).
+    for (i, lane) in state.iter_mut().enumerate().take(rate / 8) {
+        if i <= at / 8 || i == rate / 8 - 1 {
+            *lane = keccak.to_native(*lane);
         }
+    }
+}
+
+/// [`OneBlockShake::read`] for any rate, `used` bytes of the current block already read.
+/// Inlined: a frame of its own would be on the samplers' deepest path.
+#[inline(always)]
+fn read(
+    state: &mut [u64; 25],
+    keccak: KeccakImpl,
+    used: &mut usize,
+    rate: usize,
+    mut out: &mut [u8],
+) {
+    while !out.is_empty() {
+        if *used >= rate {
+            keccak.permute_native(state);
+            *used = 0;
+        }
+        let (head, rest) = out.split_at_mut(out.len().min(rate - *used));
+        keccak.extract(state, *used, head);
+        *used += head.len();
+        out = rest;
     }
 }
 
