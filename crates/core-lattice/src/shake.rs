@@ -16,30 +16,20 @@ use zeroize::Zeroize;
 pub(crate) struct OneBlockShake<const RATE: usize> {
     state: [u64; 25],
     keccak: KeccakImpl,
+    /// How many bytes of the current block [`read`](Self::read) has handed out (`RATE`: all,
+    /// or none squeezed yet).
+    used: usize,
 }
 
 impl<const RATE: usize> OneBlockShake<RATE> {
-    /// Absorbs the concatenation of `parts` (fewer than `RATE` bytes in all) and pads it.
+    /// Absorbs the concatenation of `parts` (fewer than `RATE` bytes in all) and pads it. Not
+    /// inlined: inlined, the state is built in a local and copied into the caller's variable,
+    /// a second 200 bytes in the caller's frame on the Cortex-M0 while it squeezes.
+    #[inline(never)]
     pub(crate) fn new(keccak: KeccakImpl, parts: &[&[u8]]) -> Self {
-        fn xor_byte(state: &mut [u64; 25], at: usize, b: u8) {
-            state[at / 8] ^= u64::from(b) << (8 * (at % 8));
-        }
-        let mut state = [0u64; 25];
-        let mut at = 0;
-        for &b in parts.iter().flat_map(|p| p.iter()) {
-            xor_byte(&mut state, at, b);
-            at += 1;
-        }
-        xor_byte(&mut state, at, 0x1f); // SHAKE's domain bits 1111 and pad10*1's first 1
-        xor_byte(&mut state, RATE - 1, 0x80); // pad10*1's last 1
-        // Only the input's lanes and the last one of the rate are not zero (which is zero in
-        // every encoding).
-        for (i, lane) in state.iter_mut().enumerate().take(RATE / 8) {
-            if i <= at / 8 || i == RATE / 8 - 1 {
-                *lane = keccak.to_native(*lane);
-            }
-        }
-        Self { state, keccak }
+        let mut this = Self { state: [0u64; 25], keccak, used: RATE };
+        absorb(&mut this.state, keccak, parts, RATE);
+        this
     }
 
     /// Fills `out` (at most `RATE` bytes) with the next block of output; each call starts a
@@ -47,6 +37,58 @@ impl<const RATE: usize> OneBlockShake<RATE> {
     pub(crate) fn squeeze_block(&mut self, out: &mut [u8]) {
         self.keccak.permute_native(&mut self.state);
         self.keccak.extract(&self.state, 0, out);
+        self.used = RATE;
+    }
+
+    /// Fills `out` with the next bytes of output, across blocks: a sampler reads it a few
+    /// lanes at a time, so it needs no block buffer, and the lanes it does not reach (after
+    /// the polynomial is full) are never converted from the implementation's encoding.
+    pub(crate) fn read(&mut self, out: &mut [u8]) {
+        read(&mut self.state, self.keccak, &mut self.used, RATE, out);
+    }
+}
+
+/// [`OneBlockShake::new`]'s absorbing, for any rate (one copy of the code for both rates:
+/// 200 bytes less flash).
+fn absorb(state: &mut [u64; 25], keccak: KeccakImpl, parts: &[&[u8]], rate: usize) {
+    fn xor_byte(state: &mut [u64; 25], at: usize, b: u8) {
+        state[at / 8] ^= u64::from(b) << (8 * (at % 8));
+    }
+    let mut at = 0;
+    for &b in parts.iter().flat_map(|p| p.iter()) {
+        xor_byte(state, at, b);
+        at += 1;
+    }
+    xor_byte(state, at, 0x1f); // SHAKE's domain bits 1111 and pad10*1's first 1
+    xor_byte(state, rate - 1, 0x80); // pad10*1's last 1
+    // Only the input's lanes and the last one of the rate are not zero (which is zero in
+    // every encoding).
+    for (i, lane) in state.iter_mut().enumerate().take(rate / 8) {
+        if i <= at / 8 || i == rate / 8 - 1 {
+            *lane = keccak.to_native(*lane);
+        }
+    }
+}
+
+/// [`OneBlockShake::read`] for any rate, `used` bytes of the current block already read.
+/// Inlined: a frame of its own would be on the samplers' deepest path.
+#[inline(always)]
+fn read(
+    state: &mut [u64; 25],
+    keccak: KeccakImpl,
+    used: &mut usize,
+    rate: usize,
+    mut out: &mut [u8],
+) {
+    while !out.is_empty() {
+        if *used >= rate {
+            keccak.permute_native(state);
+            *used = 0;
+        }
+        let (head, rest) = out.split_at_mut(out.len().min(rate - *used));
+        keccak.extract(state, *used, head);
+        *used += head.len();
+        out = rest;
     }
 }
 
@@ -166,6 +208,13 @@ mod tests {
                     let mut want = [0u8; 2 * 136];
                     Shake256::digest_into(&input, &mut want);
                     assert_eq!(ours, want, "SHAKE256, {len} bytes, {}", keccak.name());
+                    // `read` in pieces that straddle lanes and blocks gives the same stream.
+                    for piece in [1, 7, 24, 100] {
+                        let mut x = OneBlockShake::<136>::new(keccak, &[a, b]);
+                        ours.fill(0);
+                        ours.chunks_mut(piece).for_each(|c| x.read(c));
+                        assert_eq!(ours, want, "read({piece}), {len} bytes, {}", keccak.name());
+                    }
                 }
             }
         }

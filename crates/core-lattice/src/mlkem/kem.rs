@@ -238,7 +238,7 @@ fn pke_keygen<const K: usize>(
     let a_hat = Matrix::<K>::new(imp, rho, false);
     for i in 0..K {
         // t̂[i] = Σ_j Â[i, j] ∘ ŝ[j] + ê[i], with Â[i, j] = SampleNTT(ρ ‖ j ‖ i).
-        a_hat.row_times(i, s_hat, acc, tmp);
+        a_hat.row_times(i, acc, tmp, |j, acc, a| imp.basemul_acc(acc, a, &s_hat[j]));
         imp.to_mont(acc);
         noise.next(tmp);
         imp.ntt(tmp);
@@ -301,21 +301,29 @@ impl<'a, const K: usize> Matrix<'a, K> {
         if transposed { [i as u8, j as u8] } else { [j as u8, i as u8] }
     }
 
-    /// `acc` = Σ_j M[i, j] ∘ `vec[j]` (times R^−1): row i times a vector, `tmp` as scratch.
-    fn row_times(&self, i: usize, vec: &[Poly; K], acc: &mut Poly, tmp: &mut Poly) {
+    /// `acc` = Σ_j M[i, j] ∘ v[j] (times the backend's factor): row i times a vector, the
+    /// product of each entry `a` = M[i, j] being `times(j, acc, a)` (which adds `a ∘ v[j]` to
+    /// `acc`), `tmp` as scratch.
+    fn row_times(
+        &self,
+        i: usize,
+        acc: &mut Poly,
+        tmp: &mut Poly,
+        mut times: impl FnMut(usize, &mut Poly, &Poly),
+    ) {
         acc.0 = [0; poly::N];
         #[cfg(target_arch = "x86_64")]
         if let Some(entries) = &self.entries {
-            for (a, v) in entries[i].iter().zip(vec) {
-                self.imp.basemul_acc(acc, a, v);
+            for (j, a) in entries[i].iter().enumerate() {
+                times(j, acc, a);
             }
             return;
         }
         let keccak = self.imp.keccak();
-        for (j, v) in vec.iter().enumerate() {
+        for j in 0..K {
             let [a, b] = Self::index(self.transposed, i, j);
             sample_ntt(keccak, self.rho, a, b, tmp);
-            self.imp.basemul_acc(acc, tmp, v);
+            times(j, acc, tmp);
         }
     }
 }
@@ -343,7 +351,7 @@ fn encrypt<const K: usize>(
     let a_hat_t = Matrix::<K>::new(imp, rho, true);
     for i in 0..K {
         // u[i] = NTT^−1(Σ_j Â[j, i] ∘ ŷ[j]) + e₁[i], with Â[j, i] = SampleNTT(ρ ‖ i ‖ j).
-        a_hat_t.row_times(i, y_hat, acc, tmp);
+        a_hat_t.row_times(i, acc, tmp, |j, acc, a| imp.basemul_acc(acc, a, &y_hat[j]));
         imp.inv_ntt(acc);
         e.next(tmp);
         add_assign(acc, tmp);

@@ -868,7 +868,7 @@ mod tests {
                 let mut ours = [0u8; 32 * 11 + 16];
                 compress_encode(token, &p, d, &mut ours);
                 let mut want = [0u8; 32 * 11];
-                poly::compress_encode(&p, d, |k, b| want[k] = b);
+                poly::compress_encode(&p, d, |k, b| want[k..k + b.len()].copy_from_slice(b));
                 assert_eq!(ours[..len], want[..len], "compress_encode, d = {d}, from {start}");
             }
         }
