@@ -160,3 +160,71 @@ pub fn verify_signature(
         _ => Err(PeerMisbehaved::BadSignature.into()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{PinnedKeys, choose_type};
+    use crate::client::tls13::client_certificate_types;
+    use crate::config::ClientConfig;
+    use crate::error::{Error, PeerIncompatible};
+    use crate::msgs::InvalidMessage::{IllegalValue, UnexpectedExtension};
+    use crate::msgs::{CertificateType as T, EncryptedExtensions};
+
+    const NONE: Error = Error::PeerIncompatible(PeerIncompatible::NoCommonCertificateType);
+    static CLOCK: pki_types::UnixTime =
+        pki_types::UnixTime::since_unix_epoch(core::time::Duration::ZERO);
+
+    #[test]
+    fn the_first_type_both_sides_have_is_chosen() {
+        let (raw, x509) = (T::RAW_PUBLIC_KEY, T::X509);
+        assert_eq!(choose_type(Some([raw, x509]), true, true), Ok(raw));
+        assert_eq!(choose_type(Some([x509, raw]), true, true), Ok(x509));
+        assert_eq!(choose_type(Some([T(1), raw]), false, true), Ok(raw));
+        assert_eq!(choose_type(Some([raw]), true, false), Err(NONE));
+        assert_eq!(choose_type(Some([x509]), false, true), Err(NONE));
+        // Without the extension: X.509, if we have it.
+        assert_eq!(choose_type(None::<[T; 0]>, true, false), Ok(x509));
+        assert_eq!(choose_type(None::<[T; 0]>, false, true), Err(NONE));
+    }
+
+    #[test]
+    fn pins_match_whole_keys_only() {
+        let pins = PinnedKeys::only(&[b"key one", b"key two"]);
+        assert!(pins.holds(b"key one") && pins.holds(b"key two"));
+        assert!(!pins.holds(b"key") && !pins.holds(b"key one!") && !pins.holds(b""));
+        assert!(pins.is_valid());
+        assert!(!PinnedKeys::only(&[]).is_valid() && !PinnedKeys::or_x509(&[b""]).is_valid());
+    }
+
+    /// The client's checks of the types in EncryptedExtensions (RFC 7250 §4.2), including the
+    /// answers our server never sends.
+    #[test]
+    fn server_type_answers_are_checked() {
+        let pin: &[u8] = b"spki";
+        let only = ClientConfig {
+            server_keys: Some(PinnedKeys::only(core::slice::from_ref(&pin))),
+            ..ClientConfig::new(&[], &CLOCK)
+        };
+        let plain = ClientConfig::new(&[], &CLOCK);
+        let ee = |server, client| EncryptedExtensions {
+            server_certificate_type: server,
+            client_certificate_type: client,
+            ..EncryptedExtensions::default()
+        };
+        let raw = Some(T::RAW_PUBLIC_KEY);
+        assert_eq!(client_certificate_types(&only, &ee(raw, None), false), Ok((true, false)));
+        // A server that ignored the extension sends X.509: refused, unless a PSK spares it.
+        assert_eq!(client_certificate_types(&only, &ee(None, None), false), Err(NONE));
+        assert_eq!(client_certificate_types(&only, &ee(None, None), true), Ok((false, false)));
+        // A type we did not list, answers to extensions we did not send.
+        let x509 = Some(T::X509);
+        assert_eq!(
+            client_certificate_types(&only, &ee(x509, None), false),
+            Err(IllegalValue.into())
+        );
+        let unsent = Err(UnexpectedExtension.into());
+        assert_eq!(client_certificate_types(&only, &ee(raw, raw), false), unsent);
+        assert_eq!(client_certificate_types(&plain, &ee(x509, None), false), unsent);
+        assert_eq!(client_certificate_types(&plain, &ee(None, None), false), Ok((false, false)));
+    }
+}

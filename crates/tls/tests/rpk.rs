@@ -265,3 +265,263 @@ fn spki_signatures_are_checked_by_the_key_type() {
     assert_eq!(verify_signature(spki, SignatureScheme::ED25519, b"m", &sig[..n]), Ok(()));
     assert_eq!(verify_signature(spki, SignatureScheme::ED25519, b"n", &sig[..n]), Err(bad_sig));
 }
+
+// ---- rustls (ring) as the peer: it does RFC 7250 in TLS 1.3 ----
+
+mod rustls_peer {
+    use std::sync::Arc;
+
+    use pki_types::SubjectPublicKeyInfoDer;
+    use pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
+    use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+    use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
+    use rustls::{DigitallySignedStruct, DistinguishedName, SignatureScheme};
+
+    /// A rustls verifier of either role that takes one pinned raw public key.
+    #[derive(Debug)]
+    pub(super) struct Pinned(pub(super) &'static [u8]);
+
+    impl Pinned {
+        fn check(&self, spki: &CertificateDer<'_>) -> Result<(), rustls::Error> {
+            if spki.as_ref() == self.0 {
+                Ok(())
+            } else {
+                Err(rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer))
+            }
+        }
+
+        fn signature(
+            message: &[u8],
+            spki: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            rustls::crypto::verify_tls13_signature_with_raw_key(
+                message,
+                &SubjectPublicKeyInfoDer::from(spki.as_ref()),
+                dss,
+                &rustls::crypto::ring::default_provider().signature_verification_algorithms,
+            )
+        }
+
+        fn schemes() -> Vec<SignatureScheme> {
+            let p = rustls::crypto::ring::default_provider();
+            p.signature_verification_algorithms.supported_schemes()
+        }
+    }
+
+    impl ServerCertVerifier for Pinned {
+        fn verify_server_cert(
+            &self,
+            end_entity: &CertificateDer<'_>,
+            _: &[CertificateDer<'_>],
+            _: &ServerName<'_>,
+            _: &[u8],
+            _: UnixTime,
+        ) -> Result<ServerCertVerified, rustls::Error> {
+            self.check(end_entity).map(|()| ServerCertVerified::assertion())
+        }
+        fn verify_tls12_signature(
+            &self,
+            _: &[u8],
+            _: &CertificateDer<'_>,
+            _: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            Err(rustls::Error::General("no raw keys in TLS 1.2".into()))
+        }
+        fn verify_tls13_signature(
+            &self,
+            message: &[u8],
+            spki: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            Self::signature(message, spki, dss)
+        }
+        fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+            Self::schemes()
+        }
+        fn requires_raw_public_keys(&self) -> bool {
+            true
+        }
+    }
+
+    impl ClientCertVerifier for Pinned {
+        fn root_hint_subjects(&self) -> &[DistinguishedName] {
+            &[]
+        }
+        fn verify_client_cert(
+            &self,
+            end_entity: &CertificateDer<'_>,
+            _: &[CertificateDer<'_>],
+            _: UnixTime,
+        ) -> Result<ClientCertVerified, rustls::Error> {
+            self.check(end_entity).map(|()| ClientCertVerified::assertion())
+        }
+        fn verify_tls12_signature(
+            &self,
+            _: &[u8],
+            _: &CertificateDer<'_>,
+            _: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            Err(rustls::Error::General("no raw keys in TLS 1.2".into()))
+        }
+        fn verify_tls13_signature(
+            &self,
+            message: &[u8],
+            spki: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            Self::signature(message, spki, dss)
+        }
+        fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+            Self::schemes()
+        }
+        fn requires_raw_public_keys(&self) -> bool {
+            true
+        }
+    }
+
+    /// rustls's key for a raw public key `spki` with its PKCS#8 `key`.
+    pub(super) fn certified(spki: &[u8], key: &[u8]) -> Arc<rustls::sign::CertifiedKey> {
+        let der = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.to_vec()));
+        let provider = rustls::crypto::ring::default_provider();
+        let key = provider.key_provider.load_private_key(der).unwrap();
+        Arc::new(rustls::sign::CertifiedKey::new(vec![CertificateDer::from(spki.to_vec())], key))
+    }
+
+    fn provider() -> Arc<rustls::crypto::CryptoProvider> {
+        Arc::new(rustls::crypto::ring::default_provider())
+    }
+
+    /// A rustls client that pins `server` and authenticates with the raw key `client`.
+    pub(super) fn client(
+        server: &'static [u8],
+        client: (&[u8], &[u8]),
+    ) -> rustls::ClientConnection {
+        let config = rustls::ClientConfig::builder_with_provider(provider())
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(Pinned(server)))
+            .with_client_cert_resolver(Arc::new(
+                rustls::client::AlwaysResolvesClientRawPublicKeys::new(certified(
+                    client.0, client.1,
+                )),
+            ));
+        let name = ServerName::try_from("localhost").unwrap();
+        rustls::ClientConnection::new(Arc::new(config), name).unwrap()
+    }
+
+    /// A rustls server with the raw key `server` that pins the client key `client`.
+    pub(super) fn server(
+        server: (&[u8], &[u8]),
+        client: &'static [u8],
+    ) -> rustls::ServerConnection {
+        let config = rustls::ServerConfig::builder_with_provider(provider())
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .unwrap()
+            .with_client_cert_verifier(Arc::new(Pinned(client)))
+            .with_cert_resolver(Arc::new(rustls::server::AlwaysResolvesServerRawPublicKeys::new(
+                certified(server.0, server.1),
+            )));
+        rustls::ServerConnection::new(Arc::new(config)).unwrap()
+    }
+}
+
+#[test]
+fn rustls_server_with_mutual_raw_keys() {
+    let (server, client) = (server_ed25519(), client_ed25519());
+    for (server_spki, server_key) in [
+        (&data!("server.spki.der")[..], &data!("server.key.der")[..]),
+        (data!("server-p256.spki.der"), data!("server-p256.key.der")),
+    ] {
+        let cc = ClientConfig {
+            server_keys: Some(PinnedKeys::only(leak([&server_spki[..]]))),
+            client_raw_key: Some(client),
+            ..ClientConfig::new(&[], &tls::SystemClock)
+        };
+        let mut c = Connection::client(cc, "localhost", buffers(), &mut OsRandom).unwrap();
+        let mut theirs = rustls_peer::server((server_spki, server_key), client.spki);
+        let (got, _) = pair::pump_rustls(&mut c, &mut theirs);
+        got.unwrap();
+        assert!(!c.is_handshaking());
+        assert_eq!(peer_end_entity(&c), server_spki);
+        c.write(b"to rustls").unwrap();
+        pair::pump_rustls(&mut c, &mut theirs).0.unwrap();
+        let mut buf = [0u8; 16];
+        let n = std::io::Read::read(&mut theirs.reader(), &mut buf).unwrap();
+        assert_eq!(&buf[..n], b"to rustls");
+        let certs = theirs.peer_certificates().unwrap();
+        assert_eq!(certs[0].as_ref(), client.spki);
+    }
+    // A pin rustls's key does not match: bad_certificate to rustls.
+    let cc = ClientConfig {
+        server_keys: Some(PinnedKeys::only(leak([client.spki]))),
+        client_raw_key: Some(client),
+        ..ClientConfig::new(&[], &tls::SystemClock)
+    };
+    let mut c = Connection::client(cc, "localhost", buffers(), &mut OsRandom).unwrap();
+    let mut theirs = rustls_peer::server((server.spki, data!("server.key.der")), client.spki);
+    let (got, _) = pair::pump_rustls(&mut c, &mut theirs);
+    assert_eq!(got, Err(Error::InvalidCertificate(CertificateError::UnknownRawKey)));
+    let _ = pair::pump_rustls(&mut c, &mut theirs);
+    assert_eq!(
+        theirs.process_new_packets().unwrap_err(),
+        rustls::Error::AlertReceived(rustls::AlertDescription::BadCertificate)
+    );
+}
+
+#[test]
+fn rustls_client_with_mutual_raw_keys() {
+    let (server, client) = (server_ed25519(), client_ed25519());
+    let auth = ClientAuth {
+        raw_keys: Some(PinnedKeys::only(leak([client.spki]))),
+        ..ClientAuth::new(&[], &tls::SystemClock)
+    };
+    let sc =
+        ServerConfig { raw_key: Some(server), client_auth: Some(auth), ..ServerConfig::new(&[]) };
+    let mut s = Connection::server(sc, buffers(), &mut OsRandom).unwrap();
+    let mut theirs =
+        rustls_peer::client(server.spki, (client.spki, data!("client-ed25519.key.der")));
+    let (got, _) = pair::pump_rustls(&mut s, &mut theirs);
+    got.unwrap();
+    assert!(!s.is_handshaking() && !theirs.is_handshaking());
+    assert_eq!(peer_end_entity(&s), client.spki);
+    assert_eq!(s.negotiated().unwrap().client_auth, Some(SignatureScheme::ED25519));
+    std::io::Write::write_all(&mut theirs.writer(), b"from rustls").unwrap();
+    let (got, app) = pair::pump_rustls(&mut s, &mut theirs);
+    got.unwrap();
+    assert_eq!(app, b"from rustls");
+}
+
+#[test]
+fn rustls_without_raw_keys_gets_x509_or_the_alert() {
+    let server = server_ed25519();
+    let provider = pair::ring_provider(&[], &[]);
+    let versions = [&rustls::version::TLS13];
+    let plain_server = || {
+        pair::rustls_server_config(
+            provider.clone(),
+            &versions,
+            (data!("server.der"), data!("server.key.der")),
+            None,
+        )
+    };
+    // A client that falls back to X.509 gets rustls's chain.
+    let cc = ClientConfig {
+        server_keys: Some(PinnedKeys::or_x509(leak([server.spki]))),
+        ..ClientConfig::new(anchors(&[data!("ca.der")]), &tls::SystemClock)
+    };
+    let mut c = Connection::client(cc, "localhost", buffers(), &mut OsRandom).unwrap();
+    let mut theirs = rustls::ServerConnection::new(std::sync::Arc::new(plain_server())).unwrap();
+    pair::pump_rustls(&mut c, &mut theirs).0.unwrap();
+    assert!(!c.is_handshaking());
+    assert_eq!(peer_end_entity(&c), data!("server.der"));
+    // One with raw keys only is refused: rustls answers handshake_failure where RFC 7250
+    // §4.2 says unsupported_certificate (our server's answer, and our client's to a server
+    // that ignores the extension: `gnutls.rs`).
+    let cc = ClientConfig { server_keys: Some(PinnedKeys::only(leak([server.spki]))), ..cc };
+    let mut c = Connection::client(cc, "localhost", buffers(), &mut OsRandom).unwrap();
+    let mut theirs = rustls::ServerConnection::new(std::sync::Arc::new(plain_server())).unwrap();
+    let (got, _) = pair::pump_rustls(&mut c, &mut theirs);
+    assert_eq!(got, Err(Error::AlertReceived(AlertDescription::HANDSHAKE_FAILURE)));
+}

@@ -398,7 +398,7 @@ pub(crate) fn client_encrypted_extensions<'a>(
     c.params.alpn = alpn;
     client_record_limits(c, config, ee)?;
     let psk = c.params.resumed || c.params.external_psk;
-    client_certificate_types(config, &mut hs, ee, psk)?;
+    (hs.peer_raw_key, hs.own_raw_key) = client_certificate_types(config, ee, psk)?;
     // A PSK handshake has no certificate messages (RFC 8446 §2.2).
     Ok(if psk {
         ClientState::ExpectFinished(ClientExpectFinished { hs })
@@ -411,13 +411,13 @@ pub(crate) fn client_encrypted_extensions<'a>(
 /// answer to an extension we did not send is `unsupported_extension`, a type we did not list
 /// `illegal_parameter`); without `server_certificate_type` the server's Certificate is
 /// X.509, which a client that pins raw keys only refuses with `unsupported_certificate`
-/// unless a PSK spares the certificate (`psk`).
-fn client_certificate_types(
+/// unless a PSK spares the certificate (`psk`). Returns whether the server's Certificate
+/// holds a raw key, and whether ours must.
+pub(crate) fn client_certificate_types(
     config: &ClientConfig<'_>,
-    hs: &mut Handshaking,
     ee: &EncryptedExtensions<'_>,
     psk: bool,
-) -> Result<(), Error> {
+) -> Result<(bool, bool), Error> {
     use crate::msgs::CertificateType;
     use crate::msgs::InvalidMessage::{IllegalValue, UnexpectedExtension};
     let chosen = |answer, offer: Option<&[CertificateType]>| match (answer, offer) {
@@ -427,13 +427,13 @@ fn client_certificate_types(
         (Some(_), None) => Err(UnexpectedExtension),
     };
     let (ours, theirs) = offered_types(config);
-    let server = chosen(ee.server_certificate_type, theirs)?;
-    hs.peer_raw_key = server == CertificateType::RAW_PUBLIC_KEY;
-    hs.own_raw_key = chosen(ee.client_certificate_type, ours)? == CertificateType::RAW_PUBLIC_KEY;
-    if !hs.peer_raw_key && !psk && !config.accepts_x509() {
+    let raw = CertificateType::RAW_PUBLIC_KEY;
+    let server = chosen(ee.server_certificate_type, theirs)? == raw;
+    let client = chosen(ee.client_certificate_type, ours)? == raw;
+    if !server && !psk && !config.accepts_x509() {
         return Err(PeerIncompatible::NoCommonCertificateType.into());
     }
-    Ok(())
+    Ok((server, client))
 }
 
 /// ExpectCertificate, a CertificateRequest first: what we will answer it with.
