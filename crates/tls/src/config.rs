@@ -142,14 +142,15 @@ pub struct ClientConfig<'a> {
     /// in `server_certificate_type`; a server that answers with a raw key must present one
     /// of these, and with [`PinnedKeys::allow_x509`] a server without RFC 7250 is checked
     /// against `roots` as usual. Raw keys only (`allow_x509: false`) means TLS 1.3 only
-    /// (TLS 1.2 is not offered whatever `versions` says). See [`crate::rpk`].
+    /// (TLS 1.2 is not offered whatever `versions` says). Borrowed, as the other raw-key
+    /// settings, so that a connection grows by a pointer for each. See [`crate::rpk`].
     #[cfg(feature = "raw-public-keys")]
-    pub server_keys: Option<PinnedKeys<'a>>,
+    pub server_keys: Option<&'a PinnedKeys<'a>>,
     /// Our raw public key (RFC 7250), offered in `client_certificate_type` (before X.509
     /// when `client_cert` is set too) for a server that asks for a client certificate
     /// (`None`: none offered).
     #[cfg(feature = "raw-public-keys")]
-    pub client_raw_key: Option<RawKey<'a>>,
+    pub client_raw_key: Option<&'a RawKey<'a>>,
 }
 
 impl<'a> ClientConfig<'a> {
@@ -283,7 +284,7 @@ pub struct ClientAuth<'a> {
     /// `roots` or `verifier`), without it it is refused with `unsupported_certificate`.
     /// Sessions a raw key authenticated resume only while it is pinned.
     #[cfg(feature = "raw-public-keys")]
-    pub raw_keys: Option<PinnedKeys<'a>>,
+    pub raw_keys: Option<&'a PinnedKeys<'a>>,
 }
 
 impl<'a> ClientAuth<'a> {
@@ -301,6 +302,7 @@ impl<'a> ClientAuth<'a> {
     }
 
     /// Whether client certificates (X.509) are accepted: without raw keys, or beside them.
+    #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
     pub(crate) fn accepts_x509(&self) -> bool {
         #[cfg(feature = "raw-public-keys")]
         return self.raw_keys.is_none_or(|p| p.allow_x509);
@@ -377,7 +379,7 @@ pub struct ServerConfig<'a> {
     /// client that accepts only X.509 is then refused with `unsupported_certificate`, and
     /// TLS 1.2 is not served. See [`crate::rpk`].
     #[cfg(feature = "raw-public-keys")]
-    pub raw_key: Option<RawKey<'a>>,
+    pub raw_key: Option<&'a RawKey<'a>>,
 }
 
 impl<'a> ServerConfig<'a> {
@@ -528,6 +530,7 @@ impl ClientConfig<'_> {
     }
 
     /// Whether only pinned raw keys authenticate the server.
+    #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
     pub(crate) fn raw_keys_only(&self) -> bool {
         #[cfg(feature = "raw-public-keys")]
         return self.server_keys.is_some_and(|p| !p.allow_x509);
@@ -536,9 +539,10 @@ impl ClientConfig<'_> {
     }
 
     /// Whether the raw keys configured are usable: pins and keys not empty.
+    #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
     fn raw_keys_valid(&self) -> bool {
         #[cfg(feature = "raw-public-keys")]
-        return self.server_keys.is_none_or(|p| p.is_valid())
+        return self.server_keys.is_none_or(PinnedKeys::is_valid)
             && self.client_raw_key.is_none_or(|k| !k.spki.is_empty());
         #[cfg(not(feature = "raw-public-keys"))]
         true
@@ -630,6 +634,7 @@ impl ServerConfig<'_> {
     }
 
     /// Whether we have a raw public key to authenticate with.
+    #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
     pub(crate) fn has_raw_key(&self) -> bool {
         #[cfg(feature = "raw-public-keys")]
         return self.raw_key.is_some();
@@ -638,10 +643,11 @@ impl ServerConfig<'_> {
     }
 
     /// Whether the raw keys configured are usable: pins and key not empty.
+    #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
     fn raw_keys_valid(&self) -> bool {
         #[cfg(feature = "raw-public-keys")]
         return self.raw_key.is_none_or(|k| !k.spki.is_empty())
-            && self.client_auth.and_then(|a| a.raw_keys).is_none_or(|p| p.is_valid());
+            && self.client_auth.and_then(|a| a.raw_keys).is_none_or(PinnedKeys::is_valid);
         #[cfg(not(feature = "raw-public-keys"))]
         true
     }

@@ -15,7 +15,7 @@
 //! let pins = [server_spki];
 //! let config = ClientConfig {
 //!     // Only this key: no roots, TLS 1.3 only, no certificate accepted.
-//!     server_keys: Some(PinnedKeys::only(&pins)),
+//!     server_keys: Some(&PinnedKeys::only(&pins)),
 //!     ..ClientConfig::new(&[], &tls::SystemClock)
 //! };
 //! # let _ = config;
@@ -30,7 +30,7 @@ use pki_types::SignatureVerificationAlgorithm;
 use subtle::ConstantTimeEq;
 
 use crate::der;
-use crate::error::{CertificateError, Error, PeerIncompatible, PeerMisbehaved};
+use crate::error::{CertificateError, Error, PeerMisbehaved};
 use crate::msgs::{CertificateType, SignatureScheme};
 use crate::provider::Signer;
 
@@ -97,11 +97,13 @@ impl<'a> PinnedKeys<'a> {
 /// preference; `None`: the peer sent no extension, so X.509, RFC 7250 §4.2), when it can do
 /// X.509 (`x509`) and/or raw keys (`raw`). No type in common is
 /// [`PeerIncompatible::NoCommonCertificateType`] (`unsupported_certificate`).
+#[cfg(feature = "server")]
 pub(crate) fn choose_type(
     offered: Option<impl IntoIterator<Item = CertificateType>>,
     x509: bool,
     raw: bool,
 ) -> Result<CertificateType, Error> {
+    use crate::error::PeerIncompatible;
     let ours = |t: &CertificateType| {
         (*t == CertificateType::X509 && x509) || (*t == CertificateType::RAW_PUBLIC_KEY && raw)
     };
@@ -163,7 +165,9 @@ pub fn verify_signature(
 
 #[cfg(test)]
 mod tests {
-    use super::{PinnedKeys, choose_type};
+    use super::PinnedKeys;
+    #[cfg(feature = "server")]
+    use super::choose_type;
     use crate::client::tls13::client_certificate_types;
     use crate::config::ClientConfig;
     use crate::error::{Error, PeerIncompatible};
@@ -174,6 +178,7 @@ mod tests {
     static CLOCK: pki_types::UnixTime =
         pki_types::UnixTime::since_unix_epoch(core::time::Duration::ZERO);
 
+    #[cfg(feature = "server")]
     #[test]
     fn the_first_type_both_sides_have_is_chosen() {
         let (raw, x509) = (T::RAW_PUBLIC_KEY, T::X509);
@@ -202,7 +207,7 @@ mod tests {
     fn server_type_answers_are_checked() {
         let pin: &[u8] = b"spki";
         let only = ClientConfig {
-            server_keys: Some(PinnedKeys::only(core::slice::from_ref(&pin))),
+            server_keys: Some(&PinnedKeys { keys: core::slice::from_ref(&pin), allow_x509: false }),
             ..ClientConfig::new(&[], &CLOCK)
         };
         let plain = ClientConfig::new(&[], &CLOCK);

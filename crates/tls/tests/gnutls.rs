@@ -147,7 +147,7 @@ fn our_client_pins_gnutls_serv_raw_key() {
     let spki: &[u8] = include_bytes!("data/server.spki.der");
     let pins = [spki];
     let config = ClientConfig {
-        server_keys: Some(tls::rpk::PinnedKeys::only(&pins)),
+        server_keys: Some(&tls::rpk::PinnedKeys::only(&pins)),
         ..ClientConfig::new(&[], &tls::SystemClock)
     };
     let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
@@ -192,12 +192,12 @@ fn gnutls_cli_mutual_raw_keys_against_our_server() {
     let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
     let pins = [client_spki];
     let auth = tls::ClientAuth {
-        raw_keys: Some(tls::rpk::PinnedKeys::only(&pins)),
+        raw_keys: Some(&tls::rpk::PinnedKeys::only(&pins)),
         ..tls::ClientAuth::new(&[], &tls::SystemClock)
     };
     let raw = tls::rpk::RawKey { spki: include_bytes!("data/server.spki.der"), key: &key };
     let config =
-        ServerConfig { raw_key: Some(raw), client_auth: Some(auth), ..ServerConfig::new(&[]) };
+        ServerConfig { raw_key: Some(&raw), client_auth: Some(auth), ..ServerConfig::new(&[]) };
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::server(config, bufs, &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };
@@ -238,7 +238,7 @@ fn our_raw_key_only_client_against_gnutls_serv_x509() {
     let spki: &[u8] = include_bytes!("data/server.spki.der");
     let pins = [spki];
     let config = ClientConfig {
-        server_keys: Some(tls::rpk::PinnedKeys::only(&pins)),
+        server_keys: Some(&tls::rpk::PinnedKeys::only(&pins)),
         ..ClientConfig::new(&[], &tls::SystemClock)
     };
     let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);

@@ -1,9 +1,10 @@
 //! Raw public keys (RFC 7250, TLS 1.3) between Halite peers in memory: the server's key
-//! pinned by the client, mutual raw keys, a key that is not pinned (bad_certificate), no
-//! certificate type in common (unsupported_certificate), and the fall back to X.509 where a
-//! side allows it. The interop runs are in `rustls.rs` and `gnutls.rs`.
+//! pinned by the client, mutual raw keys, a key that is not pinned (`bad_certificate`),
+//! no certificate type in common (`unsupported_certificate`), and the fall back to X.509 where a
+//! side allows it. And the same against rustls in process; the `gnutls-serv` and `gnutls-cli` runs are in `gnutls.rs`.
 
 #![cfg(feature = "raw-public-keys")]
+#![allow(clippy::large_types_passed_by_value)] // configurations go by value, as the API takes them
 
 mod pair;
 
@@ -40,8 +41,9 @@ fn rpk_configs(
     pins: PinnedKeys<'static>,
     raw: RawKey<'static>,
 ) -> (ClientConfig<'static>, ServerConfig<'static>) {
-    let cc = ClientConfig { server_keys: Some(pins), ..ClientConfig::new(&[], &tls::SystemClock) };
-    let sc = ServerConfig { raw_key: Some(raw), ..ServerConfig::new(&[]) };
+    let cc =
+        ClientConfig { server_keys: Some(leak(pins)), ..ClientConfig::new(&[], &tls::SystemClock) };
+    let sc = ServerConfig { raw_key: Some(leak(raw)), ..ServerConfig::new(&[]) };
     (cc, sc)
 }
 
@@ -101,9 +103,9 @@ fn server_raw_key_of_each_type_is_pinned_and_checked() {
 fn mutual_raw_keys() {
     let (server, client) = (server_ed25519(), client_ed25519());
     let (cc, sc) = rpk_configs(PinnedKeys::only(leak([server.spki])), server);
-    let cc = ClientConfig { client_raw_key: Some(client), ..cc };
+    let cc = ClientConfig { client_raw_key: Some(leak(client)), ..cc };
     let auth = ClientAuth {
-        raw_keys: Some(PinnedKeys::only(leak([client.spki]))),
+        raw_keys: Some(leak(PinnedKeys::only(leak([client.spki])))),
         ..ClientAuth::new(&[], &tls::SystemClock)
     };
     let sc = ServerConfig { client_auth: Some(auth), ..sc };
@@ -128,9 +130,9 @@ fn a_key_that_is_not_pinned_is_bad_certificate() {
     // The server pins another client key than the client's.
     let (server, client) = (server_ed25519(), client_ed25519());
     let (cc, sc) = rpk_configs(PinnedKeys::only(leak([server.spki])), server);
-    let cc = ClientConfig { client_raw_key: Some(client), ..cc };
+    let cc = ClientConfig { client_raw_key: Some(leak(client)), ..cc };
     let auth = ClientAuth {
-        raw_keys: Some(PinnedKeys::only(leak([server.spki]))),
+        raw_keys: Some(leak(PinnedKeys::only(leak([server.spki])))),
         ..ClientAuth::new(&[], &tls::SystemClock)
     };
     let (mut c, mut s) = connect(cc, ServerConfig { client_auth: Some(auth), ..sc });
@@ -148,14 +150,14 @@ fn x509_is_the_fallback_only_where_allowed() {
     let x509_server = ServerConfig::new(leak([chain]));
     // A client that also takes X.509 gets the chain from a server without a raw key.
     let cc = ClientConfig {
-        server_keys: Some(PinnedKeys::or_x509(leak([server.spki]))),
+        server_keys: Some(leak(PinnedKeys::or_x509(leak([server.spki])))),
         ..ClientConfig::new(roots, &tls::SystemClock)
     };
     let (mut c, mut s) = connect(cc, x509_server);
     handshake(&mut c, &mut s).unwrap();
     assert_eq!(peer_end_entity(&c), data!("server.der"));
     // ... and the raw key from a server that has both.
-    let both = ServerConfig { raw_key: Some(server), ..ServerConfig::new(leak([chain])) };
+    let both = ServerConfig { raw_key: Some(leak(server)), ..ServerConfig::new(leak([chain])) };
     let (mut c, mut s) = connect(cc, both);
     handshake(&mut c, &mut s).unwrap();
     assert_eq!(peer_end_entity(&c), server.spki);
@@ -186,7 +188,8 @@ fn client_x509_or_raw_key_as_the_server_asks() {
     let client = client_ed25519();
     let client_cert = pair::certified(data!("client-ed25519.der"), data!("client-ed25519.key.der"));
     let (cc, sc) = rpk_configs(PinnedKeys::only(leak([server.spki])), server);
-    let cc = ClientConfig { client_raw_key: Some(client), client_cert: Some(client_cert), ..cc };
+    let cc =
+        ClientConfig { client_raw_key: Some(leak(client)), client_cert: Some(client_cert), ..cc };
     // A server that pins no client keys asks for the certificate.
     let auth = ClientAuth::new(anchors(&[data!("ca.der")]), &tls::SystemClock);
     let (mut c, mut s) = connect(cc, ServerConfig { client_auth: Some(auth), ..sc });
@@ -194,7 +197,7 @@ fn client_x509_or_raw_key_as_the_server_asks() {
     assert_eq!(peer_end_entity(&s), data!("client-ed25519.der"));
     // One that pins raw keys only refuses a client that has none.
     let auth = ClientAuth {
-        raw_keys: Some(PinnedKeys::only(leak([client.spki]))),
+        raw_keys: Some(leak(PinnedKeys::only(leak([client.spki])))),
         ..ClientAuth::new(&[], &tls::SystemClock)
     };
     let cc = ClientConfig { client_raw_key: None, ..cc };
@@ -213,9 +216,9 @@ fn raw_key_configurations_are_checked() {
     };
     let misuse = Error::ApiMisuse(ApiMisuse::BadConfig);
     let (cc, sc) = rpk_configs(PinnedKeys::only(leak([server.spki])), server);
-    assert_eq!(bad(ClientConfig { server_keys: Some(PinnedKeys::only(&[])), ..cc }), misuse);
+    assert_eq!(bad(ClientConfig { server_keys: Some(leak(PinnedKeys::only(&[]))), ..cc }), misuse);
     assert_eq!(
-        bad(ClientConfig { server_keys: Some(PinnedKeys::only(leak([&[][..]]))), ..cc }),
+        bad(ClientConfig { server_keys: Some(leak(PinnedKeys::only(leak([&[][..]])))), ..cc }),
         misuse
     );
     // Raw keys only is TLS 1.3 only.
@@ -223,7 +226,7 @@ fn raw_key_configurations_are_checked() {
     assert_eq!(bad(ClientConfig { versions: leak(tls12), ..cc }), misuse);
     let empty_key = RawKey { spki: &[], ..server };
     let s = Connection::server(
-        ServerConfig { raw_key: Some(empty_key), ..sc },
+        ServerConfig { raw_key: Some(leak(empty_key)), ..sc },
         buffers(),
         &mut OsRandom,
     );
@@ -435,8 +438,8 @@ fn rustls_server_with_mutual_raw_keys() {
         (data!("server-p256.spki.der"), data!("server-p256.key.der")),
     ] {
         let cc = ClientConfig {
-            server_keys: Some(PinnedKeys::only(leak([&server_spki[..]]))),
-            client_raw_key: Some(client),
+            server_keys: Some(leak(PinnedKeys::only(leak([server_spki])))),
+            client_raw_key: Some(leak(client)),
             ..ClientConfig::new(&[], &tls::SystemClock)
         };
         let mut c = Connection::client(cc, "localhost", buffers(), &mut OsRandom).unwrap();
@@ -455,8 +458,8 @@ fn rustls_server_with_mutual_raw_keys() {
     }
     // A pin rustls's key does not match: bad_certificate to rustls.
     let cc = ClientConfig {
-        server_keys: Some(PinnedKeys::only(leak([client.spki]))),
-        client_raw_key: Some(client),
+        server_keys: Some(leak(PinnedKeys::only(leak([client.spki])))),
+        client_raw_key: Some(leak(client)),
         ..ClientConfig::new(&[], &tls::SystemClock)
     };
     let mut c = Connection::client(cc, "localhost", buffers(), &mut OsRandom).unwrap();
@@ -474,11 +477,14 @@ fn rustls_server_with_mutual_raw_keys() {
 fn rustls_client_with_mutual_raw_keys() {
     let (server, client) = (server_ed25519(), client_ed25519());
     let auth = ClientAuth {
-        raw_keys: Some(PinnedKeys::only(leak([client.spki]))),
+        raw_keys: Some(leak(PinnedKeys::only(leak([client.spki])))),
         ..ClientAuth::new(&[], &tls::SystemClock)
     };
-    let sc =
-        ServerConfig { raw_key: Some(server), client_auth: Some(auth), ..ServerConfig::new(&[]) };
+    let sc = ServerConfig {
+        raw_key: Some(leak(server)),
+        client_auth: Some(auth),
+        ..ServerConfig::new(&[])
+    };
     let mut s = Connection::server(sc, buffers(), &mut OsRandom).unwrap();
     let mut theirs =
         rustls_peer::client(server.spki, (client.spki, data!("client-ed25519.key.der")));
@@ -508,7 +514,7 @@ fn rustls_without_raw_keys_gets_x509_or_the_alert() {
     };
     // A client that falls back to X.509 gets rustls's chain.
     let cc = ClientConfig {
-        server_keys: Some(PinnedKeys::or_x509(leak([server.spki]))),
+        server_keys: Some(leak(PinnedKeys::or_x509(leak([server.spki])))),
         ..ClientConfig::new(anchors(&[data!("ca.der")]), &tls::SystemClock)
     };
     let mut c = Connection::client(cc, "localhost", buffers(), &mut OsRandom).unwrap();
@@ -519,7 +525,7 @@ fn rustls_without_raw_keys_gets_x509_or_the_alert() {
     // One with raw keys only is refused: rustls answers handshake_failure where RFC 7250
     // §4.2 says unsupported_certificate (our server's answer, and our client's to a server
     // that ignores the extension: `gnutls.rs`).
-    let cc = ClientConfig { server_keys: Some(PinnedKeys::only(leak([server.spki]))), ..cc };
+    let cc = ClientConfig { server_keys: Some(leak(PinnedKeys::only(leak([server.spki])))), ..cc };
     let mut c = Connection::client(cc, "localhost", buffers(), &mut OsRandom).unwrap();
     let mut theirs = rustls::ServerConnection::new(std::sync::Arc::new(plain_server())).unwrap();
     let (got, _) = pair::pump_rustls(&mut c, &mut theirs);

@@ -301,7 +301,7 @@ pub(crate) fn offered_types(
         let client = config
             .client_raw_key
             .map(|_| if config.client_cert.is_some() { RAW_OR_X509 } else { &RAW_OR_X509[..1] });
-        (client, config.server_keys.map(|p| p.types()))
+        (client, config.server_keys.map(crate::rpk::PinnedKeys::types))
     }
     #[cfg(not(feature = "raw-public-keys"))]
     {

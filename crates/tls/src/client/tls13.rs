@@ -261,10 +261,10 @@ pub(crate) fn client_certificate<'a>(
     // A raw public key when EncryptedExtensions said so (RFC 7250 §4.2), else a chain.
     #[cfg(feature = "raw-public-keys")]
     let checked = config.server_keys.filter(|_| hs.peer_raw_key).map(|pins| {
-        crate::engine::handshake::check_raw_key(&mut hs.transcript, raw_cert, raw_cv, &pins, peer)
+        crate::engine::handshake::check_raw_key(&mut hs.transcript, raw_cert, raw_cv, pins, peer)
     });
     #[cfg(not(feature = "raw-public-keys"))]
-    let checked = None;
+    let checked: Option<Result<(SignatureScheme, ClientIdentity), Error>> = None;
     let (scheme, identity) = match checked {
         Some(r) => r?,
         None => check_certificate(
@@ -319,6 +319,9 @@ pub(crate) fn client_finished<'a>(
     }))
 }
 
+/// A key and the scheme it signs our CertificateVerify with.
+type Signing<'k> = (&'k dyn Signer, SignatureScheme);
+
 /// Client: answers a CertificateRequest with our Certificate (empty if we have none the
 /// server accepts) and, with one, a CertificateVerify.
 pub(crate) fn send_client_certificate<'a>(
@@ -331,19 +334,18 @@ pub(crate) fn send_client_certificate<'a>(
     // Our chain, or our raw public key as its one entry (RFC 7250 §3), and its key.
     #[cfg(feature = "raw-public-keys")]
     let spki: [&[u8]; 1];
-    let (chain, signer): (&[&[u8]], Option<(&dyn Signer, SignatureScheme)>) =
-        match (reply, config.client_cert) {
-            (CertificateReply::Sign(scheme), Some(cert)) => (cert.chain, Some((cert.key, scheme))),
-            #[cfg(feature = "raw-public-keys")]
-            (CertificateReply::SignRawKey(scheme), _) => match config.client_raw_key {
-                Some(k) => {
-                    spki = [k.spki];
-                    (&spki, Some((k.key, scheme)))
-                }
-                None => (&[], None),
-            },
-            _ => (&[], None),
-        };
+    let (chain, signer): (&[&[u8]], Option<Signing<'_>>) = match (reply, config.client_cert) {
+        (CertificateReply::Sign(scheme), Some(cert)) => (cert.chain, Some((cert.key, scheme))),
+        #[cfg(feature = "raw-public-keys")]
+        (CertificateReply::SignRawKey(scheme), _) => match config.client_raw_key {
+            Some(k) => {
+                spki = [k.spki];
+                (&spki, Some((k.key, scheme)))
+            }
+            None => (&[], None),
+        },
+        _ => (&[], None),
+    };
     let n = chain.len().min(MAX_CHAIN);
     for (e, der) in entries.iter_mut().zip(chain) {
         e.cert = der;

@@ -1155,6 +1155,9 @@ impl<'a> Codec<'a> for HandshakeMessage<'a> {
 /// can be handed the other's messages. The bodies are the codecs of [`crate::msgs::tls12`];
 /// ServerKeyExchange and ClientKeyExchange are those of the ECDHE suites, the only ones
 /// Halite implements.
+// The ClientHello, with every extension decoded in place, is the large variant; a decoded
+// message lives for one step of the handshake, so there is nothing to gain by boxing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HandshakeMessage12<'a> {
     /// HelloRequest: an empty body (a renegotiation request, which the caller refuses).

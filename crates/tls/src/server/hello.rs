@@ -387,7 +387,7 @@ pub(crate) fn server_client_hello<'a>(
         c.io.send_handshake(&cr, Some(&mut hs.transcript))?;
     }
     if let Some((credential, scheme)) = certificate {
-        send_server_certificate(c, &credential, scheme, &mut hs.transcript)?;
+        send_server_certificate(c, credential, scheme, &mut hs.transcript)?;
     }
     let verify_data = finished_verify_data(&hs.server_hs, &hs.transcript.current());
     c.io.send_handshake(

@@ -19,7 +19,6 @@ use crate::engine::handshake::check_certificate;
 use crate::engine::handshake::{Traffic, check_finished};
 use crate::engine::{Core, random};
 use crate::key_schedule::finished_verify_data;
-use crate::provider::choose_scheme;
 use crate::server::ServerState;
 use crate::server::hello::choose_certificate;
 
@@ -34,6 +33,7 @@ pub(crate) struct ServerExpectFinished {
     /// Whether the client listed a resumption mode we take, so tickets are of use to it.
     pub(crate) send_tickets: bool,
     /// Whether the client's Certificate must hold a raw public key (RFC 7250).
+    #[cfg_attr(not(feature = "raw-public-keys"), allow(dead_code))]
     pub(crate) client_raw_key: bool,
 }
 
@@ -43,12 +43,12 @@ pub(crate) struct ServerExpectFinished {
 pub(crate) enum Credential<'a> {
     Chain(&'a CertifiedKey<'a>),
     #[cfg(feature = "raw-public-keys")]
-    RawKey(crate::rpk::RawKey<'a>),
+    RawKey(&'a crate::rpk::RawKey<'a>),
 }
 
 impl Credential<'_> {
     /// The type our Certificate holds, to name in `server_certificate_type`.
-    pub(crate) fn certificate_type(&self) -> CertificateType {
+    pub(crate) fn certificate_type(self) -> CertificateType {
         match self {
             Self::Chain(_) => CertificateType::X509,
             #[cfg(feature = "raw-public-keys")]
@@ -60,7 +60,7 @@ impl Credential<'_> {
 /// Server: the Certificate and CertificateVerify of a full handshake.
 pub(crate) fn send_server_certificate(
     c: &mut Core<'_, '_>,
-    credential: &Credential<'_>,
+    credential: Credential<'_>,
     scheme: SignatureScheme,
     transcript: &mut Transcript,
 ) -> Result<(), Error> {
@@ -114,7 +114,7 @@ pub(crate) fn server_certificate<'a>(
         let types = x.server_certificate_types.map(|l| l.iter());
         let typ = crate::rpk::choose_type(types, !config.certs.is_empty(), config.has_raw_key())?;
         if let Some(raw) = config.raw_key.filter(|_| typ == CertificateType::RAW_PUBLIC_KEY) {
-            return choose_scheme(raw.key, |s| offered.contains(&s))
+            return crate::provider::choose_scheme(raw.key, |s| offered.contains(&s))
                 .map(|s| (Credential::RawKey(raw), s))
                 .ok_or_else(|| no_scheme(&mut raw.key.schemes().iter().copied()));
         }
@@ -130,6 +130,7 @@ pub(crate) fn server_certificate<'a>(
 /// when we ask for one: the first type of its `client_certificate_type` list that `auth`
 /// accepts (X.509 without the extension); none in common is `unsupported_certificate`.
 /// Also what EncryptedExtensions answers (`None` when the client sent no list).
+#[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unnecessary_wraps))]
 pub(crate) fn client_certificate_type(
     auth: &ClientAuth<'_>,
     x: &ClientExtensions<'_>,
@@ -231,10 +232,10 @@ pub(crate) fn server_client_certificate<'a>(
     #[cfg(feature = "raw-public-keys")]
     let checked = auth.raw_keys.filter(|_| st.client_raw_key).map(|pins| {
         let peer = verify::Peer::Client;
-        crate::engine::handshake::check_raw_key(&mut st.transcript, raw_cert, raw_cv, &pins, peer)
+        crate::engine::handshake::check_raw_key(&mut st.transcript, raw_cert, raw_cv, pins, peer)
     });
     #[cfg(not(feature = "raw-public-keys"))]
-    let checked = None;
+    let checked: Option<Result<(SignatureScheme, ClientIdentity), Error>> = None;
     let (scheme, identity) = match checked {
         Some(r) => r?,
         None => check_certificate(
