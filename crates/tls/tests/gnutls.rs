@@ -123,20 +123,21 @@ fn gnutls_cli_record_size_limit_against_our_server() {
 #[cfg(feature = "raw-public-keys")]
 const RAWPK_PRIORITY: &str = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+CTYPE-SRV-RAWPK:+CTYPE-CLI-RAWPK";
 
-/// Our client, pinning the server's raw public key only, against `gnutls-serv --rawpkfile`:
-/// GnuTLS sends the SPKI, which we check and then exchange an echoed line.
+/// Our client, pinning `server.spki.der` only, against `gnutls-serv --echo` with `priority`
+/// and the credential options `credential`: `then` is given the stream once the handshake
+/// ended (with its result).
 #[cfg(feature = "raw-public-keys")]
-#[test]
-fn our_client_pins_gnutls_serv_raw_key() {
-    if !gnutls_available() {
-        return;
-    }
+fn pinning_client_against_gnutls_serv(
+    priority: &str,
+    credential: [&str; 4],
+    then: impl FnOnce(&mut Stream<'_, '_, '_, std::net::TcpStream>, std::io::Result<()>),
+) {
     let port = free_port();
     let _server = Killed(
         Command::new("gnutls-serv")
-            .args(["--echo", "--quiet", "--disable-client-cert", "--priority", RAWPK_PRIORITY])
+            .args(["--echo", "--quiet", "--disable-client-cert", "--priority", priority])
             .args(["--port", &port.to_string()])
-            .args(["--rawpkkeyfile", &data("server.key"), "--rawpkfile", &data("server.spki.pem")])
+            .args(credential)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -144,8 +145,7 @@ fn our_client_pins_gnutls_serv_raw_key() {
             .unwrap(),
     );
     let sock = connect_retrying(port);
-    let spki: &[u8] = include_bytes!("data/server.spki.der");
-    let pins = [spki];
+    let pins: [&[u8]; 1] = [include_bytes!("data/server.spki.der")];
     let config = ClientConfig {
         server_keys: Some(&tls::rpk::PinnedKeys::only(&pins)),
         ..ClientConfig::new(&[], &tls::SystemClock)
@@ -154,15 +154,32 @@ fn our_client_pins_gnutls_serv_raw_key() {
     let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
     let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
     let mut stream = Stream { conn: &mut conn, sock };
-    stream.handshake().unwrap_or_else(|e| panic!("handshake: {e}"));
-    stream.write_all(b"pinned\n").unwrap();
-    assert_eq!(peer::read_line(&mut stream, "gnutls-serv"), b"pinned\n");
-    stream.close().unwrap();
-    let Some(tls::PeerIdentity::Certificate { chain: Some(chain), .. }) = conn.peer_identity()
-    else {
-        panic!("{:?}", conn.peer_identity())
-    };
-    assert_eq!(chain.end_entity(), Some(spki));
+    let done = stream.handshake();
+    then(&mut stream, done);
+}
+
+/// Our client, pinning the server's raw public key only, against `gnutls-serv --rawpkfile`:
+/// GnuTLS sends the SPKI, which we check and then exchange an echoed line.
+#[cfg(feature = "raw-public-keys")]
+#[test]
+fn our_client_pins_gnutls_serv_raw_key() {
+    if !gnutls_available() {
+        return;
+    }
+    let (key, spki) = (data("server.key"), data("server.spki.pem"));
+    let credential = ["--rawpkkeyfile", &key, "--rawpkfile", &spki];
+    pinning_client_against_gnutls_serv(RAWPK_PRIORITY, credential, |stream, done| {
+        done.unwrap_or_else(|e| panic!("handshake: {e}"));
+        stream.write_all(b"pinned\n").unwrap();
+        assert_eq!(peer::read_line(stream, "gnutls-serv"), b"pinned\n");
+        stream.close().unwrap();
+        let Some(tls::PeerIdentity::Certificate { chain: Some(chain), .. }) =
+            stream.conn.peer_identity()
+        else {
+            panic!("{:?}", stream.conn.peer_identity())
+        };
+        assert_eq!(chain.end_entity(), Some(&include_bytes!("data/server.spki.der")[..]));
+    });
 }
 
 /// `gnutls-cli` with raw public keys on both sides (its own key from `--rawpkfile`, ours not
@@ -222,31 +239,11 @@ fn our_raw_key_only_client_against_gnutls_serv_x509() {
     if !gnutls_available() {
         return;
     }
-    let port = free_port();
-    let _server = Killed(
-        Command::new("gnutls-serv")
-            .args(["--echo", "--quiet", "--disable-client-cert", "--priority", PRIORITY])
-            .args(["--port", &port.to_string()])
-            .args(["--x509certfile", &data("server.pem"), "--x509keyfile", &data("server.key")])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let sock = connect_retrying(port);
-    let spki: &[u8] = include_bytes!("data/server.spki.der");
-    let pins = [spki];
-    let config = ClientConfig {
-        server_keys: Some(&tls::rpk::PinnedKeys::only(&pins)),
-        ..ClientConfig::new(&[], &tls::SystemClock)
-    };
-    let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
-    let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
-    let mut conn = Connection::client(config, "localhost", bufs, &mut OsRandom).unwrap();
-    let mut stream = Stream { conn: &mut conn, sock };
-    stream.handshake().unwrap_err();
-    drop(stream);
-    let alert = tls::msgs::AlertDescription::UNSUPPORTED_CERTIFICATE;
-    assert_eq!(conn.error(), Some(tls::Error::AlertReceived(alert)));
+    let (cert, key) = (data("server.pem"), data("server.key"));
+    let credential = ["--x509certfile", &cert, "--x509keyfile", &key];
+    pinning_client_against_gnutls_serv(PRIORITY, credential, |stream, done| {
+        done.unwrap_err();
+        let alert = tls::msgs::AlertDescription::UNSUPPORTED_CERTIFICATE;
+        assert_eq!(stream.conn.error(), Some(tls::Error::AlertReceived(alert)));
+    });
 }
