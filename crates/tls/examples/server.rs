@@ -108,12 +108,9 @@ fn main() {
             suites: &suites,
             alpn: &alpn_refs,
             groups: &groups,
-            client_auth: client_ca.is_some().then(|| ClientAuth {
-                roots: &client_roots,
-                verifier: None,
-                required: true,
-                clock: &tls::SystemClock,
-            }),
+            client_auth: client_ca
+                .is_some()
+                .then(|| ClientAuth::new(&client_roots, &tls::SystemClock)),
             tickets: Some(ServerTickets {
                 key: &ticket_key,
                 lifetime: 7200,

@@ -10,6 +10,8 @@ use crate::msgs::{MaxFragmentLength, NamedGroup, ProtocolVersion, PskKeyExchange
 use crate::provider::KeyExchange;
 use crate::psk::{ExternalPsk, ServerPsks};
 use crate::record::MAX_PLAINTEXT_LEN;
+#[cfg(feature = "raw-public-keys")]
+use crate::rpk::{PinnedKeys, RawKey};
 use crate::schedule::SuiteHash;
 use crate::sign::CertifiedKey;
 #[cfg(feature = "tls12")]
@@ -136,6 +138,19 @@ pub struct ClientConfig<'a> {
     /// it sends no certificate; one that does not falls back to its certificate, checked
     /// against `roots` as usual.
     pub external_psk: Option<ExternalPsk<'a>>,
+    /// The server's raw public keys (RFC 7250), pinned by value (`None`: X.509 only). Offered
+    /// in `server_certificate_type`; a server that answers with a raw key must present one
+    /// of these, and with [`PinnedKeys::allow_x509`] a server without RFC 7250 is checked
+    /// against `roots` as usual. Raw keys only (`allow_x509: false`) means TLS 1.3 only
+    /// (TLS 1.2 is not offered whatever `versions` says). Borrowed, as the other raw-key
+    /// settings, so that a connection grows by a pointer for each. See [`crate::rpk`].
+    #[cfg(feature = "raw-public-keys")]
+    pub server_keys: Option<&'a PinnedKeys<'a>>,
+    /// Our raw public key (RFC 7250), offered in `client_certificate_type` (before X.509
+    /// when `client_cert` is set too) for a server that asks for a client certificate
+    /// (`None`: none offered).
+    #[cfg(feature = "raw-public-keys")]
+    pub client_raw_key: Option<&'a RawKey<'a>>,
 }
 
 impl<'a> ClientConfig<'a> {
@@ -171,6 +186,10 @@ impl<'a> ClientConfig<'a> {
             record_size_limit: None,
             max_fragment_length: None,
             external_psk: None,
+            #[cfg(feature = "raw-public-keys")]
+            server_keys: None,
+            #[cfg(feature = "raw-public-keys")]
+            client_raw_key: None,
         }
     }
 }
@@ -259,13 +278,36 @@ pub struct ClientAuth<'a> {
     pub required: bool,
     /// The clock client certificates are checked by, read at each use.
     pub clock: &'a dyn Clock,
+    /// The clients' raw public keys (RFC 7250), pinned by value (`None`: X.509 only). A
+    /// client that lists raw keys in `client_certificate_type` is asked for one; with
+    /// [`PinnedKeys::allow_x509`] one that does not is asked for a certificate (checked by
+    /// `roots` or `verifier`), without it it is refused with `unsupported_certificate`.
+    /// Sessions a raw key authenticated resume only while it is pinned.
+    #[cfg(feature = "raw-public-keys")]
+    pub raw_keys: Option<&'a PinnedKeys<'a>>,
 }
 
 impl<'a> ClientAuth<'a> {
     /// Client certificates required, checked to `roots` by `clock`. Set other fields with
     /// struct update syntax.
     pub const fn new(roots: &'a [TrustAnchor<'a>], clock: &'a dyn Clock) -> Self {
-        Self { roots, verifier: None, required: true, clock }
+        Self {
+            roots,
+            verifier: None,
+            required: true,
+            clock,
+            #[cfg(feature = "raw-public-keys")]
+            raw_keys: None,
+        }
+    }
+
+    /// Whether client certificates (X.509) are accepted: without raw keys, or beside them.
+    #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
+    pub(crate) fn accepts_x509(&self) -> bool {
+        #[cfg(feature = "raw-public-keys")]
+        return self.raw_keys.is_none_or(|p| p.allow_x509);
+        #[cfg(not(feature = "raw-public-keys"))]
+        true
     }
 }
 
@@ -332,6 +374,12 @@ pub struct ServerConfig<'a> {
     /// these, `certs` may be empty: a client with no known identity is then refused with
     /// `unknown_psk_identity`.
     pub psks: Option<ServerPsks<'a>>,
+    /// Our raw public key (RFC 7250), for clients that list raw keys in
+    /// `server_certificate_type` (`None`: X.509 only). With it `certs` may be empty: a
+    /// client that accepts only X.509 is then refused with `unsupported_certificate`, and
+    /// TLS 1.2 is not served. See [`crate::rpk`].
+    #[cfg(feature = "raw-public-keys")]
+    pub raw_key: Option<&'a RawKey<'a>>,
 }
 
 impl<'a> ServerConfig<'a> {
@@ -358,6 +406,8 @@ impl<'a> ServerConfig<'a> {
             session_cache: None,
             record_size_limit: None,
             psks: None,
+            #[cfg(feature = "raw-public-keys")]
+            raw_key: None,
         }
     }
 }
@@ -448,8 +498,13 @@ impl ClientConfig<'_> {
             || self
                 .external_psk
                 .is_some_and(|p| !p.is_valid() || !self.suites.iter().any(|s| s.hash == p.hash))
-            // Without certificates only an external PSK can authenticate the server.
-            || (!cfg!(feature = "certificates") && self.external_psk.is_none())
+            // Without certificates only an external PSK or a pinned raw key can
+            // authenticate the server.
+            || (!cfg!(feature = "certificates")
+                && self.accepts_x509()
+                && self.external_psk.is_none())
+            || self.raw_keys_only() && !self.versions.contains(&ProtocolVersion::TLSV1_3)
+            || !self.raw_keys_valid()
             || self.groups.iter().any(|&g| {
                 crate::kx::is_left_out(g) && !self.key_exchanges.iter().any(|k| k.group() == g)
             })
@@ -461,9 +516,36 @@ impl ClientConfig<'_> {
 }
 
 impl ClientConfig<'_> {
-    /// Whether `version` is offered.
+    /// Whether `version` is offered: TLS 1.2 not when only raw keys authenticate the server
+    /// (RFC 7250 is done in TLS 1.3 only).
     pub(crate) fn offers(&self, version: ProtocolVersion) -> bool {
         self.versions.contains(&version)
+            && !(version == ProtocolVersion::TLSV1_2 && self.raw_keys_only())
+    }
+
+    /// Whether the server may authenticate with an X.509 certificate: without pinned raw
+    /// keys, or with [`PinnedKeys::allow_x509`].
+    pub(crate) fn accepts_x509(&self) -> bool {
+        !self.raw_keys_only()
+    }
+
+    /// Whether only pinned raw keys authenticate the server.
+    #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
+    pub(crate) fn raw_keys_only(&self) -> bool {
+        #[cfg(feature = "raw-public-keys")]
+        return self.server_keys.is_some_and(|p| !p.allow_x509);
+        #[cfg(not(feature = "raw-public-keys"))]
+        false
+    }
+
+    /// Whether the raw keys configured are usable: pins and keys not empty.
+    #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
+    fn raw_keys_valid(&self) -> bool {
+        #[cfg(feature = "raw-public-keys")]
+        return self.server_keys.is_none_or(PinnedKeys::is_valid)
+            && self.client_raw_key.is_none_or(|k| !k.spki.is_empty());
+        #[cfg(not(feature = "raw-public-keys"))]
+        true
     }
 
     /// Whether the TLS 1.2 suite `suite` is offered.
@@ -532,9 +614,11 @@ impl ServerConfig<'_> {
             || self.groups.iter().any(|&g| {
                 crate::kx::is_left_out(g) && !self.key_exchanges.iter().any(|k| k.group() == g)
             })
-            || (self.certs.is_empty() && !psk_only)
+            || (self.certs.is_empty() && !psk_only && !self.has_raw_key())
             // Without certificates a client's cannot be checked.
-            || (!cfg!(feature = "certificates") && self.client_auth.is_some())
+            || (!cfg!(feature = "certificates")
+                && self.client_auth.is_some_and(|a| a.accepts_x509()))
+            || !self.raw_keys_valid()
             || self.certs.iter().any(|c| c.chain.is_empty())
             || self.psks.is_some_and(|p| p.keys.iter().any(|k| !k.is_valid()))
             || !valid_record_size_limit(self.record_size_limit)
@@ -547,6 +631,25 @@ impl ServerConfig<'_> {
     /// Whether `version` is accepted.
     pub(crate) fn accepts(&self, version: ProtocolVersion) -> bool {
         self.versions.contains(&version)
+    }
+
+    /// Whether we have a raw public key to authenticate with.
+    #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
+    pub(crate) fn has_raw_key(&self) -> bool {
+        #[cfg(feature = "raw-public-keys")]
+        return self.raw_key.is_some();
+        #[cfg(not(feature = "raw-public-keys"))]
+        false
+    }
+
+    /// Whether the raw keys configured are usable: pins and key not empty.
+    #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
+    fn raw_keys_valid(&self) -> bool {
+        #[cfg(feature = "raw-public-keys")]
+        return self.raw_key.is_none_or(|k| !k.spki.is_empty())
+            && self.client_auth.and_then(|a| a.raw_keys).is_none_or(PinnedKeys::is_valid);
+        #[cfg(not(feature = "raw-public-keys"))]
+        true
     }
 }
 

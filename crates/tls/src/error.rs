@@ -99,6 +99,10 @@ pub enum PeerIncompatible {
     /// a TLS 1.2-only server), or a client that offered TLS 1.2 got an older version or a
     /// protocol_version alert in answer to its ClientHello.
     NoCommonVersion,
+    /// No certificate type in common (RFC 7250 §4.2, `unsupported_certificate`): the peer
+    /// lists only raw public keys where we have (or accept) only X.509, or the reverse, or
+    /// it does not know RFC 7250 and we accept raw keys only.
+    NoCommonCertificateType,
 }
 
 /// A set of signature schemes in a fixed size, without an allocator: which of the schemes
@@ -224,6 +228,9 @@ pub enum CertificateError {
     /// This build checks no certificates (`tls` without its `certificates` feature): only an
     /// external PSK authenticates the peer.
     NotBuiltIn,
+    /// The peer's raw public key (RFC 7250) is none of the pinned ones
+    /// ([`PinnedKeys`](crate::rpk::PinnedKeys)), or its Certificate does not hold exactly one.
+    UnknownRawKey,
 }
 
 impl fmt::Display for CertificateError {
@@ -248,6 +255,7 @@ impl fmt::Display for CertificateError {
             Self::NoCertificate => "the peer sent no certificate",
             Self::KeyUsageForbidsSigning => "its key usage does not allow signing",
             Self::NotBuiltIn => "this build checks no certificates",
+            Self::UnknownRawKey => "the raw public key is not a pinned one",
         })
     }
 }
@@ -434,6 +442,9 @@ impl Error {
             Self::PeerIncompatible(PeerIncompatible::UnknownPskIdentity) => {
                 AlertDescription::UNKNOWN_PSK_IDENTITY
             }
+            Self::PeerIncompatible(PeerIncompatible::NoCommonCertificateType) => {
+                AlertDescription::UNSUPPORTED_CERTIFICATE
+            }
             Self::PeerIncompatible(_) => AlertDescription::HANDSHAKE_FAILURE,
             Self::InvalidCertificate(c) => match c {
                 CertificateError::UnknownIssuer => AlertDescription::UNKNOWN_CA,
@@ -553,6 +564,9 @@ impl fmt::Display for PeerIncompatible {
             Self::NoSecureRenegotiation => "the TLS 1.2 peer sent no renegotiation_info",
             Self::Renegotiation => "the peer asked to renegotiate, which is refused",
             Self::NoCommonVersion => "no protocol version in common",
+            Self::NoCommonCertificateType => {
+                "no certificate type (X.509, raw public key) in common"
+            }
             Self::NoSchemeInCommon { ours, theirs } => {
                 return write!(
                     f,

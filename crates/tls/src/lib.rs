@@ -41,6 +41,8 @@ pub mod pem;
 pub mod provider;
 pub mod psk;
 pub mod record;
+#[cfg(feature = "raw-public-keys")]
+pub mod rpk;
 mod schedule;
 #[cfg(feature = "server")]
 mod server;

@@ -126,7 +126,9 @@ pub fn tls12_verifiers(scheme: SignatureScheme) -> Verifiers {
 /// The verifier of an `rsa_pss_pss_*` scheme for a key whose RSASSA-PSS-params restrict it
 /// to the scheme's hash, tried when the key is not the parameterless one of
 /// [`SUPPORTED_SCHEMES`].
-fn restricted_pss(scheme: SignatureScheme) -> Option<&'static dyn SignatureVerificationAlgorithm> {
+pub(crate) fn restricted_pss(
+    scheme: SignatureScheme,
+) -> Option<&'static dyn SignatureVerificationAlgorithm> {
     match scheme {
         SignatureScheme::RSA_PSS_PSS_SHA256 => Some(RSA_PSS_KEY_SHA256_ONLY),
         SignatureScheme::RSA_PSS_PSS_SHA384 => Some(RSA_PSS_KEY_SHA384_ONLY),

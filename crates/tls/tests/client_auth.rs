@@ -121,10 +121,8 @@ fn pair_with_tickets(
     let server_key = leak(SigningKey::from_pkcs8_der(data!("server.key.der")).unwrap());
     let config = ServerConfig {
         client_auth: Some(ClientAuth {
-            roots: Vec::leak(client_cas.iter().map(|ca| anchor(ca)).collect()),
-            verifier: None,
             required,
-            clock: t.clock,
+            ..ClientAuth::new(Vec::leak(client_cas.iter().map(|ca| anchor(ca)).collect()), t.clock)
         }),
         tickets: tickets.map(|(_, key)| ServerTickets {
             key,

@@ -3,6 +3,7 @@
 //! through a `HelloRetryRequest`, and into ticket resumption; a wrong key is refused with
 //! `decrypt_error`; an unknown identity falls back to the server's certificate, or, at a
 //! server with PSKs only, is refused with `unknown_psk_identity`.
+#![allow(clippy::large_types_passed_by_value)] // configurations go by value, as the API takes them
 
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, TrustAnchor};

@@ -78,11 +78,8 @@ impl World {
         let c = Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap();
         let key = leak(SigningKey::from_pkcs8_der(include_bytes!("data/server.key.der")).unwrap());
         let config = ServerConfig {
-            client_auth: client_auth.then(|| ClientAuth {
-                roots: anchor(include_bytes!("data/ca-p256.der")),
-                verifier: None,
-                required: true,
-                clock: &tls::SystemClock,
+            client_auth: client_auth.then(|| {
+                ClientAuth::new(anchor(include_bytes!("data/ca-p256.der")), &tls::SystemClock)
             }),
             tickets: Some(ServerTickets {
                 key: self.ticket_key,

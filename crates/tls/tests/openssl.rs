@@ -394,12 +394,7 @@ fn openssl_s_client_certificate_against_our_server() {
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
         let config = ServerConfig {
-            client_auth: Some(tls::ClientAuth {
-                roots: &client_roots,
-                verifier: None,
-                required: true,
-                clock: &tls::SystemClock,
-            }),
+            client_auth: Some(tls::ClientAuth::new(&client_roots, &tls::SystemClock)),
             ..ServerConfig::new(&certs)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };

@@ -59,12 +59,7 @@ fn handshake(
     let sb = Buffers { received: &mut s_rx, send: &mut s_tx, handshake: &mut s_hs };
     let config = ClientConfig { client_cert, ..ClientConfig::new(&roots, &tls::SystemClock) };
     let mut c = Connection::client(config, "localhost", cb, &mut OsRandom)?;
-    let client_auth = client_roots.as_ref().map(|roots| ClientAuth {
-        roots,
-        required: true,
-        verifier: None,
-        clock: &tls::SystemClock,
-    });
+    let client_auth = client_roots.as_ref().map(|roots| ClientAuth::new(roots, &tls::SystemClock));
     let config = ServerConfig { client_auth, ..ServerConfig::new(&certs) };
     let mut s = Connection::server(config, sb, &mut OsRandom)?;
     while c.is_handshaking() || s.is_handshaking() {

@@ -404,12 +404,7 @@ fn client_certificates_with_rustls_both_ways() {
         let certs = [tls::CertifiedKey { chain: &chain, key: &key }];
         let config = ServerConfig {
             suites: &suites,
-            client_auth: Some(tls::ClientAuth {
-                roots: &client_roots,
-                verifier: None,
-                required: true,
-                clock: &tls::SystemClock,
-            }),
+            client_auth: Some(tls::ClientAuth::new(&client_roots, &tls::SystemClock)),
             ..ServerConfig::new(&certs)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };

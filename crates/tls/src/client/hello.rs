@@ -7,8 +7,8 @@ use crate::kx::KeyShare;
 use crate::msgs::handshake::Typed;
 use crate::msgs::tls12::{EcPointFormats, RenegotiationInfo};
 use crate::msgs::{
-    CipherSuite, ClientExtensions, ClientHello, KeyShareEntry, List, ProtocolName, ProtocolVersion,
-    ServerHello, SignatureScheme,
+    CertificateType, CipherSuite, ClientExtensions, ClientHello, KeyShareEntry, List, ProtocolName,
+    ProtocolVersion, ServerHello, SignatureScheme,
 };
 use crate::msgs::{ClientExtensions12, ClientHello12, HandshakeMessage12};
 use crate::msgs::{OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
@@ -242,6 +242,8 @@ pub(crate) fn send_client_hello<'a>(
             // 8446 §4.2.9: servers send tickets only for modes the client lists).
             psk_modes: (psk.is_some() || config.tickets.is_some())
                 .then(|| List::items(client_psk_modes(config))),
+            client_certificate_types: offered_types(config).0.map(List::items),
+            server_certificate_types: offered_types(config).1.map(List::items),
             early_data: false,
             pre_shared_key: psk.is_some().then(|| OfferedPsks {
                 identities: List::items(identities),
@@ -283,6 +285,28 @@ pub(crate) fn send_client_hello<'a>(
         c.io.send_handshake_patched(&ch, transcript, patch)
     } else {
         c.io.send_handshake_patched(&Typed(hello), transcript, patch)
+    }
+}
+
+/// The certificate types a client offers (RFC 7250 §4.1), for `client_certificate_type` and
+/// `server_certificate_type`: each only when a raw public key is configured for that side
+/// (without the extension, X.509 is meant), the raw key first.
+pub(crate) fn offered_types(
+    config: &ClientConfig<'_>,
+) -> (Option<&'static [CertificateType]>, Option<&'static [CertificateType]>) {
+    #[cfg(feature = "raw-public-keys")]
+    {
+        const RAW_OR_X509: &[CertificateType] =
+            &[CertificateType::RAW_PUBLIC_KEY, CertificateType::X509];
+        let client = config
+            .client_raw_key
+            .map(|_| if config.client_cert.is_some() { RAW_OR_X509 } else { &RAW_OR_X509[..1] });
+        (client, config.server_keys.map(crate::rpk::PinnedKeys::types))
+    }
+    #[cfg(not(feature = "raw-public-keys"))]
+    {
+        let _ = config;
+        (None, None)
     }
 }
 

@@ -1,7 +1,7 @@
 //! The TLS 1.3 client after its ClientHello: ServerHello, EncryptedExtensions, the server's
 //! certificate, CertificateRequest and Finished, and the client's own certificate.
 
-use crate::error::{Error, PeerMisbehaved};
+use crate::error::{Error, PeerIncompatible, PeerMisbehaved};
 use crate::key_schedule::{Transcript, finished_verify_data};
 use crate::kx::KeyShare;
 use crate::msgs::PskKeyExchangeMode;
@@ -10,6 +10,7 @@ use crate::msgs::{
     Certificate, CertificateEntry, CertificateVerify, ContentType, EncryptedExtensions, List,
     NamedGroup, ServerHello, SignatureScheme,
 };
+use crate::provider::Signer;
 use crate::record::MAX_PLAINTEXT_LEN;
 use crate::sign::MAX_SIGNATURE_LEN;
 use crate::suites::{self, Suite};
@@ -20,7 +21,7 @@ use crate::client::ClientState;
 use crate::client::hello::{
     ClientHelloSent, Offered, RetrySent, client_check_hello, client_psk_modes, send_client_hello,
 };
-use crate::client::hello::{offered_classical_part, sends_sni};
+use crate::client::hello::{offered_classical_part, offered_types, sends_sni};
 use crate::config::ClientConfig;
 use crate::config::MAX_CHAIN;
 use crate::engine::Core;
@@ -42,6 +43,9 @@ pub(crate) enum CertificateReply {
     Empty,
     /// Our certificate, and a CertificateVerify with this scheme.
     Sign(SignatureScheme),
+    /// Our raw public key (RFC 7250), and a CertificateVerify with this scheme.
+    #[cfg(feature = "raw-public-keys")]
+    SignRawKey(SignatureScheme),
 }
 
 pub(crate) struct ClientExpectFinished {
@@ -254,14 +258,25 @@ pub(crate) fn client_certificate<'a>(
     raw_cv: &[u8],
 ) -> Result<ClientState, Error> {
     let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
-    let (scheme, identity) = check_certificate(
-        &mut hs.transcript,
-        raw_cert,
-        raw_cv,
-        (config.roots, config.verifier),
-        verify::Peer::Server(name),
-        config.clock.now(),
-    )?;
+    let peer = verify::Peer::Server(name);
+    // A raw public key when EncryptedExtensions said so (RFC 7250 §4.2), else a chain.
+    #[cfg(feature = "raw-public-keys")]
+    let checked = config.server_keys.filter(|_| hs.peer_raw_key).map(|pins| {
+        crate::engine::handshake::check_raw_key(&mut hs.transcript, raw_cert, raw_cv, pins, peer)
+    });
+    #[cfg(not(feature = "raw-public-keys"))]
+    let checked: Option<Result<(SignatureScheme, ClientIdentity), Error>> = None;
+    let (scheme, identity) = match checked {
+        Some(r) => r?,
+        None => check_certificate(
+            &mut hs.transcript,
+            raw_cert,
+            raw_cv,
+            (config.roots, config.verifier),
+            peer,
+            config.clock.now(),
+        )?,
+    };
     c.params.scheme = scheme;
     if let ClientIdentity::Certificate { end_entity, .. } = identity {
         c.peer_cert_sha256 = Some(end_entity);
@@ -305,6 +320,9 @@ pub(crate) fn client_finished<'a>(
     }))
 }
 
+/// A key and the scheme it signs our CertificateVerify with.
+type Signing<'k> = (&'k dyn Signer, SignatureScheme);
+
 /// Client: answers a CertificateRequest with our Certificate (empty if we have none the
 /// server accepts) and, with one, a CertificateVerify.
 pub(crate) fn send_client_certificate<'a>(
@@ -314,22 +332,32 @@ pub(crate) fn send_client_certificate<'a>(
     transcript: &mut Transcript,
 ) -> Result<(), Error> {
     let mut entries = [CertificateEntry { cert: &[], extensions: &[] }; MAX_CHAIN];
-    let (cert, scheme) = match (reply, config.client_cert) {
-        (CertificateReply::Sign(scheme), Some(cert)) => (Some(cert), Some(scheme)),
-        _ => (None, None),
+    // Our chain, or our raw public key as its one entry (RFC 7250 §3), and its key.
+    #[cfg(feature = "raw-public-keys")]
+    let spki: [&[u8]; 1];
+    let (chain, signer): (&[&[u8]], Option<Signing<'_>>) = match (reply, config.client_cert) {
+        (CertificateReply::Sign(scheme), Some(cert)) => (cert.chain, Some((cert.key, scheme))),
+        #[cfg(feature = "raw-public-keys")]
+        (CertificateReply::SignRawKey(scheme), _) => match config.client_raw_key {
+            Some(k) => {
+                spki = [k.spki];
+                (&spki, Some((k.key, scheme)))
+            }
+            None => (&[], None),
+        },
+        _ => (&[], None),
     };
-    let chain = cert.map_or(&[][..], |c| c.chain);
     let n = chain.len().min(MAX_CHAIN);
     for (e, der) in entries.iter_mut().zip(chain) {
         e.cert = der;
     }
     let msg = Typed(Certificate { context: &[], entries: List::items(&entries[..n]) });
     c.io.send_handshake(&msg, Some(transcript))?;
-    if let (Some(cert), Some(scheme)) = (cert, scheme) {
+    if let Some((key, scheme)) = signer {
         let mut content = [0u8; 200];
         let len = verify::signed_content(false, transcript.current().as_ref(), &mut content);
         let mut sig = [0u8; MAX_SIGNATURE_LEN];
-        let sig_len = cert.key.sign(scheme, &content[..len], &mut c.rng, &mut sig)?;
+        let sig_len = key.sign(scheme, &content[..len], &mut c.rng, &mut sig)?;
         let cv = Typed(CertificateVerify { scheme, signature: &sig[..sig_len] });
         c.io.send_handshake(&cv, Some(transcript))?;
         c.params.client_auth = Some(scheme);
@@ -366,12 +394,43 @@ pub(crate) fn client_encrypted_extensions<'a>(
     };
     c.params.alpn = alpn;
     client_record_limits(c, config, ee)?;
+    let psk = c.params.resumed || c.params.external_psk;
+    (hs.peer_raw_key, hs.own_raw_key) = client_certificate_types(config, ee, psk)?;
     // A PSK handshake has no certificate messages (RFC 8446 §2.2).
-    Ok(if c.params.resumed || c.params.external_psk {
+    Ok(if psk {
         ClientState::ExpectFinished(ClientExpectFinished { hs })
     } else {
         ClientState::ExpectCertificate(hs)
     })
+}
+
+/// Client: the certificate types the server chose (RFC 7250 §4.2), each one we offered (an
+/// answer to an extension we did not send is `unsupported_extension`, a type we did not list
+/// `illegal_parameter`); without `server_certificate_type` the server's Certificate is
+/// X.509, which a client that pins raw keys only refuses with `unsupported_certificate`
+/// unless a PSK spares the certificate (`psk`). Returns whether the server's Certificate
+/// holds a raw key, and whether ours must.
+pub(crate) fn client_certificate_types(
+    config: &ClientConfig<'_>,
+    ee: &EncryptedExtensions<'_>,
+    psk: bool,
+) -> Result<(bool, bool), Error> {
+    use crate::msgs::CertificateType;
+    use crate::msgs::InvalidMessage::{IllegalValue, UnexpectedExtension};
+    let chosen = |answer, offer: Option<&[CertificateType]>| match (answer, offer) {
+        (None, _) => Ok(CertificateType::X509),
+        (Some(t), Some(o)) if o.contains(&t) => Ok(t),
+        (Some(_), Some(_)) => Err(IllegalValue),
+        (Some(_), None) => Err(UnexpectedExtension),
+    };
+    let (ours, theirs) = offered_types(config);
+    let raw = CertificateType::RAW_PUBLIC_KEY;
+    let server = chosen(ee.server_certificate_type, theirs)? == raw;
+    let client = chosen(ee.client_certificate_type, ours)? == raw;
+    if !server && !psk && !config.accepts_x509() {
+        return Err(PeerIncompatible::NoCommonCertificateType.into());
+    }
+    Ok((server, client))
 }
 
 /// ExpectCertificate, a CertificateRequest first: what we will answer it with.
@@ -388,12 +447,19 @@ pub(crate) fn client_certificate_request(
         return Err(crate::msgs::InvalidMessage::IllegalValue.into());
     }
     let offered = cr.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
-    hs.reply =
-        match config.client_cert.and_then(|cert| choose_scheme(cert.key, |s| offered.contains(&s)))
-        {
-            Some(scheme) => CertificateReply::Sign(scheme),
-            None => CertificateReply::Empty,
-        };
+    let scheme = |key| choose_scheme(key, |s| offered.contains(&s));
+    hs.reply = match config.client_cert.and_then(|cert| scheme(cert.key)) {
+        Some(scheme) if !hs.own_raw_key => CertificateReply::Sign(scheme),
+        _ => CertificateReply::Empty,
+    };
+    // The server asked for our raw public key (RFC 7250 §4.2).
+    #[cfg(feature = "raw-public-keys")]
+    if hs.own_raw_key {
+        hs.reply = config
+            .client_raw_key
+            .and_then(|k| scheme(k.key))
+            .map_or(CertificateReply::Empty, CertificateReply::SignRawKey);
+    }
     hs.transcript.update(raw);
     Ok(ClientState::ExpectCertificate(hs))
 }

@@ -9,7 +9,9 @@ use crate::key_schedule::{
     Digest, EarlySecret, MasterSecret, Secret, Transcript, next_traffic_secret, verify_finished,
 };
 use crate::msgs::handshake::Typed;
-use crate::msgs::{Certificate, Codec, HandshakeMessage, KeyUpdateRequest, SignatureScheme};
+use crate::msgs::{
+    Certificate, CertificateVerify, Codec, HandshakeMessage, KeyUpdateRequest, SignatureScheme,
+};
 use crate::suites::Suite;
 use crate::ticket::ClientIdentity;
 use crate::verify::{self, CertVerifier};
@@ -113,6 +115,11 @@ pub(crate) struct Handshaking {
     pub(crate) master: MasterSecret,
     /// Client only: what the server's CertificateRequest, if any, calls for.
     pub(crate) reply: CertificateReply,
+    /// Client only: whether the server's Certificate holds a raw public key (RFC 7250), as
+    /// its EncryptedExtensions said.
+    pub(crate) peer_raw_key: bool,
+    /// Client only: whether ours must (RFC 7250 `client_certificate_type`).
+    pub(crate) own_raw_key: bool,
 }
 
 pub(crate) struct Traffic {
@@ -157,6 +164,8 @@ pub(crate) fn enter_handshake(
         server_hs,
         master: hs_secret.into_master(),
         reply: CertificateReply::NotRequested,
+        peer_raw_key: false,
+        own_raw_key: false,
     })
 }
 
@@ -202,6 +211,53 @@ pub(crate) fn check_certificate(
 ) -> Result<(SignatureScheme, ClientIdentity), Error> {
     #[cfg(not(feature = "certificates"))]
     return Err(Error::InvalidCertificate(CertificateError::NotBuiltIn));
+    check_signed(transcript, raw_cert, raw_cv, peer, |chain, message, cv| {
+        let (ee, inter) = (chain[0], &chain[1..]);
+        // Whatever vouches for the chain (webpki or a pinning verifier), the key must be
+        // allowed to sign (RFC 8446 §4.4.2.4).
+        verify::check_key_usage(ee)?;
+        match verifier {
+            Some(v) => v.verify(ee, inter, peer, now, cv.scheme, message, cv.signature),
+            None => {
+                verify::verify_peer(ee, inter, roots, peer, now, cv.scheme, message, cv.signature)
+            }
+        }
+    })
+}
+
+/// As [`check_certificate`] for a peer that authenticates with a raw public key (RFC 7250
+/// §3): the Certificate's one entry is a SubjectPublicKeyInfo that must be one of `pins`,
+/// and the CertificateVerify is checked with its key. The identity's digests are both the
+/// SHA-256 of the SPKI (which a server's tickets carry, to resume only while it is pinned).
+#[cfg(feature = "raw-public-keys")]
+pub(crate) fn check_raw_key(
+    transcript: &mut Transcript,
+    raw_cert: &[u8],
+    raw_cv: &[u8],
+    pins: &crate::rpk::PinnedKeys<'_>,
+    peer: verify::Peer<'_>,
+) -> Result<(SignatureScheme, ClientIdentity), Error> {
+    check_signed(transcript, raw_cert, raw_cv, peer, |chain, message, cv| {
+        let [spki] = chain else {
+            return Err(Error::InvalidCertificate(CertificateError::UnknownRawKey));
+        };
+        crate::rpk::verify(spki, pins, cv.scheme, message, cv.signature)?;
+        Ok(Sha256::digest(spki))
+    })
+}
+
+/// What both kinds of peer authentication share: the Certificate and CertificateVerify
+/// decoded, an empty context, no entry extensions, at least one entry and at most
+/// [`MAX_CHAIN`], a scheme we verify; then `check` is given the entries, the signed content
+/// (RFC 8446 §4.4.3, over the transcript through the Certificate) and the CertificateVerify,
+/// and returns the digest of what vouched for the peer. Both messages go into `transcript`.
+fn check_signed(
+    transcript: &mut Transcript,
+    raw_cert: &[u8],
+    raw_cv: &[u8],
+    peer: verify::Peer<'_>,
+    check: impl FnOnce(&[&[u8]], &[u8], &CertificateVerify<'_>) -> Result<[u8; 32], Error>,
+) -> Result<(SignatureScheme, ClientIdentity), Error> {
     let HandshakeMessage::Certificate(cert) = HandshakeMessage::decode(raw_cert)? else {
         return Err(PeerMisbehaved::UnexpectedMessage.into());
     };
@@ -231,14 +287,7 @@ pub(crate) fn check_certificate(
     let mut content = [0u8; 200];
     let server = matches!(peer, verify::Peer::Server(_));
     let len = verify::signed_content(server, transcript.current().as_ref(), &mut content);
-    let (ee, inter, message) = (chain[0], &chain[1..n], &content[..len]);
-    // Whatever vouches for the chain (webpki or a pinning verifier), the key must be
-    // allowed to sign (RFC 8446 §4.4.2.4).
-    verify::check_key_usage(ee)?;
-    let anchor = match verifier {
-        Some(v) => v.verify(ee, inter, peer, now, cv.scheme, message, cv.signature)?,
-        None => verify::verify_peer(ee, inter, roots, peer, now, cv.scheme, message, cv.signature)?,
-    };
+    let anchor = check(&chain[..n], &content[..len], &cv)?;
     transcript.update(raw_cv);
     let end_entity = Sha256::digest(chain[0]);
     Ok((cv.scheme, ClientIdentity::Certificate { scheme: cv.scheme, end_entity, anchor }))
@@ -268,9 +317,9 @@ pub(crate) fn check_finished(expected: &Digest, fin: &[u8]) -> Result<(), Error>
 }
 
 /// The schemes we verify, for `signature_algorithms`, written into `buf`: none without the
-/// `certificates` feature (so that no verifier is linked).
+/// `certificates` and `raw-public-keys` features (so that no verifier is linked).
 pub(crate) fn supported_schemes(buf: &mut [SignatureScheme; MAX_LIST]) -> &[SignatureScheme] {
-    if !cfg!(feature = "certificates") {
+    if !cfg!(any(feature = "certificates", feature = "raw-public-keys")) {
         return &[];
     }
     let mut n = 0;

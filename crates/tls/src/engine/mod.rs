@@ -228,8 +228,9 @@ mod size_tests {
 
     /// Halite issue 22: the connection object, with its largest handshake state, stays at
     /// or under this on 64-bit targets (10 176 bytes when the TLS 1.2 Finished states held
-    /// two keyed record protections, 8 176 while key shares kept their public value).
-    const MAX_CONNECTION_SIZE_64: usize = 6336;
+    /// two keyed record protections, 8 176 while key shares kept their public value; 6336
+    /// before the raw-public-key settings, two borrowed pointers in `ClientConfig`).
+    const MAX_CONNECTION_SIZE_64: usize = 6352;
 
     #[test]
     fn connection_does_not_grow() {

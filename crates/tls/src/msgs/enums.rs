@@ -125,6 +125,10 @@ wire_enum! {
         SIGNATURE_ALGORITHMS = 13,
         /// `application_layer_protocol_negotiation` (RFC 7301).
         ALPN = 16,
+        /// `client_certificate_type` (RFC 7250 §4.1).
+        CLIENT_CERTIFICATE_TYPE = 19,
+        /// `server_certificate_type` (RFC 7250 §4.1).
+        SERVER_CERTIFICATE_TYPE = 20,
         /// `encrypt_then_mac` (TLS 1.2 CBC suites, RFC 7366 §2).
         ENCRYPT_THEN_MAC = 22,
         /// `extended_master_secret` (TLS 1.2, RFC 7627 §5.1).
@@ -149,6 +153,16 @@ wire_enum! {
         KEY_SHARE = 51,
         /// `renegotiation_info` (TLS 1.2, RFC 5746 §3.2).
         RENEGOTIATION_INFO = 0xff01,
+    }
+}
+
+wire_enum! {
+    /// What a Certificate message's entries hold (RFC 7250 §3, IANA's TLS Certificate Types).
+    CertificateType(u8) {
+        /// An X.509 certificate chain, the default.
+        X509 = 0,
+        /// One DER SubjectPublicKeyInfo, a raw public key the peer knows by value.
+        RAW_PUBLIC_KEY = 2,
     }
 }
 

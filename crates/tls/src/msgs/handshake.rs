@@ -10,8 +10,8 @@ use super::codec::{
     Codec, EncodeError, InvalidMessage, List, Payload, Reader, U8, U16, U24, Writer,
 };
 use super::enums::{
-    CipherSuite, ExtensionType, HandshakeType, KeyUpdateRequest, MaxFragmentLength, NamedGroup,
-    ProtocolVersion, PskKeyExchangeMode, SignatureScheme,
+    CertificateType, CipherSuite, ExtensionType, HandshakeType, KeyUpdateRequest,
+    MaxFragmentLength, NamedGroup, ProtocolVersion, PskKeyExchangeMode, SignatureScheme,
 };
 
 /// The `random` a ServerHello carries when it is really a HelloRetryRequest (RFC 8446 §4.1.3).
@@ -271,6 +271,12 @@ pub struct ClientExtensions<'a> {
     pub record_size_limit: Option<u16>,
     /// `max_fragment_length` (RFC 6066 §4); only the four defined codes decode.
     pub max_fragment_length: Option<MaxFragmentLength>,
+    /// `client_certificate_type` (RFC 7250 §4.1): the types the client can authenticate
+    /// with, in its order of preference.
+    pub client_certificate_types: Option<List<'a, CertificateType, U8>>,
+    /// `server_certificate_type` (RFC 7250 §4.1): the types the client accepts from the
+    /// server, in its order of preference.
+    pub server_certificate_types: Option<List<'a, CertificateType, U8>>,
     /// `early_data` (RFC 8446 §4.2.10): the client sends 0-RTT data after this hello,
     /// which this crate's server declines and skips.
     pub early_data: bool,
@@ -331,6 +337,12 @@ impl<'a> ClientExtensions<'a> {
             if let Some(l) = &self.psk_modes {
                 write_extension(w, ExtensionType::PSK_KEY_EXCHANGE_MODES, |w| l.encode(w))?;
             }
+            if let Some(l) = &self.client_certificate_types {
+                write_extension(w, ExtensionType::CLIENT_CERTIFICATE_TYPE, |w| l.encode(w))?;
+            }
+            if let Some(l) = &self.server_certificate_types {
+                write_extension(w, ExtensionType::SERVER_CERTIFICATE_TYPE, |w| l.encode(w))?;
+            }
             if self.early_data {
                 write_extension(w, ExtensionType::EARLY_DATA, |_| Ok(()))?;
             }
@@ -369,6 +381,12 @@ impl<'a> ClientExtensions<'a> {
                 ExtensionType::RECORD_SIZE_LIMIT => x.record_size_limit = Some(b.u16()?),
                 ExtensionType::MAX_FRAGMENT_LENGTH => {
                     x.max_fragment_length = Some(read_max_fragment_length(b)?);
+                }
+                ExtensionType::CLIENT_CERTIFICATE_TYPE => {
+                    x.client_certificate_types = Some(read_non_empty(b)?);
+                }
+                ExtensionType::SERVER_CERTIFICATE_TYPE => {
+                    x.server_certificate_types = Some(read_non_empty(b)?);
                 }
                 // An empty body (checked by read_extensions).
                 ExtensionType::EARLY_DATA => x.early_data = true,
@@ -821,6 +839,11 @@ pub struct EncryptedExtensions<'a> {
     pub record_size_limit: Option<u16>,
     /// `max_fragment_length` (RFC 6066 §4): the client's value, accepted.
     pub max_fragment_length: Option<MaxFragmentLength>,
+    /// `client_certificate_type` (RFC 7250 §4.2): the type the client's Certificate must
+    /// hold, with a CertificateRequest.
+    pub client_certificate_type: Option<CertificateType>,
+    /// `server_certificate_type` (RFC 7250 §4.2): the type the server's Certificate holds.
+    pub server_certificate_type: Option<CertificateType>,
 }
 
 impl<'a> Codec<'a> for EncryptedExtensions<'a> {
@@ -843,6 +866,12 @@ impl<'a> Codec<'a> for EncryptedExtensions<'a> {
             if let Some(m) = self.max_fragment_length {
                 write_extension(w, ExtensionType::MAX_FRAGMENT_LENGTH, |w| m.encode(w))?;
             }
+            if let Some(t) = self.client_certificate_type {
+                write_extension(w, ExtensionType::CLIENT_CERTIFICATE_TYPE, |w| t.encode(w))?;
+            }
+            if let Some(t) = self.server_certificate_type {
+                write_extension(w, ExtensionType::SERVER_CERTIFICATE_TYPE, |w| t.encode(w))?;
+            }
             Ok(())
         })
     }
@@ -850,6 +879,12 @@ impl<'a> Codec<'a> for EncryptedExtensions<'a> {
         let mut x = Self::default();
         read_extensions(r, |typ, b| {
             match typ {
+                ExtensionType::CLIENT_CERTIFICATE_TYPE => {
+                    x.client_certificate_type = Some(CertificateType::read(b)?);
+                }
+                ExtensionType::SERVER_CERTIFICATE_TYPE => {
+                    x.server_certificate_type = Some(CertificateType::read(b)?);
+                }
                 ExtensionType::SERVER_NAME => x.server_name_ack = true,
                 ExtensionType::SUPPORTED_GROUPS => x.supported_groups = Some(List::read(b)?),
                 ExtensionType::ALPN => x.alpn = Some(read_selected_alpn(b)?),
@@ -1219,6 +1254,9 @@ impl<'a, M: Body<'a>> Codec<'a> for Typed<M> {
 /// can be handed the other's messages. The bodies are the codecs of [`crate::msgs::tls12`];
 /// ServerKeyExchange and ClientKeyExchange are those of the ECDHE suites, the only ones
 /// Halite implements.
+// The ClientHello, with every extension decoded in place, is the large variant; a decoded
+// message lives for one step of the handshake, so there is nothing to gain by boxing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HandshakeMessage12<'a> {
     /// HelloRequest: an empty body (a renegotiation request, which the caller refuses).

@@ -29,7 +29,9 @@ use crate::server::ServerState;
 use crate::server::psk::{ChosenPsk, ServerPsk, choose_psk};
 #[cfg(feature = "tls12")]
 use crate::server::tls12;
-use crate::server::tls13::{ServerExpectFinished, send_server_certificate, server_certificate};
+use crate::server::tls13::{
+    ServerExpectFinished, client_certificate_type, send_server_certificate, server_certificate,
+};
 
 pub(crate) struct Retry {
     pub(crate) suite: Suite,
@@ -318,6 +320,12 @@ pub(crate) fn server_client_hello<'a>(
     let ikm = shared.as_ref().map_or(&zeros[..suite.hash.output_len()], |s| s.as_ref());
     let psk_bytes = chosen.as_ref().map(|p| p.psk.key());
     let mut hs = enter_handshake(c, suite, transcript, ikm, psk_bytes, false)?;
+    // RFC 8446 §4.3.2: no CertificateRequest in a PSK handshake.
+    let client_auth = config.client_auth.filter(|_| chosen.is_none());
+    let (client_raw_key, client_certificate_type) = match &client_auth {
+        Some(auth) => client_certificate_type(auth, x)?,
+        None => (false, None),
+    };
     let ee = HandshakeMessage::EncryptedExtensions(EncryptedExtensions {
         // RFC 6066 §3: a resumed session acknowledges no server_name.
         server_name_ack: x.server_name.is_some()
@@ -325,6 +333,11 @@ pub(crate) fn server_client_hello<'a>(
         alpn: alpn.map(|i| config.alpn[i]),
         record_size_limit,
         max_fragment_length,
+        // RFC 7250 §4.2: the types chosen, answering the client's lists.
+        client_certificate_type,
+        server_certificate_type: certificate
+            .filter(|_| server_lists_types(x))
+            .map(|(c, _)| c.certificate_type()),
         ..EncryptedExtensions::default()
     });
     c.io.send_handshake(&ee, Some(&mut hs.transcript))?;
@@ -364,8 +377,7 @@ pub(crate) fn server_client_hello<'a>(
         (_, Some((_, scheme))) => (scheme, None),
         _ => (SignatureScheme(0), None),
     };
-    // RFC 8446 §4.3.2: no CertificateRequest in a PSK handshake.
-    let client_auth = config.client_auth.is_some() && chosen.is_none();
+    let client_auth = client_auth.is_some();
     if client_auth {
         let mut buf = [SignatureScheme(0); MAX_LIST];
         let cr = HandshakeMessage::CertificateRequest(CertificateRequest {
@@ -374,8 +386,8 @@ pub(crate) fn server_client_hello<'a>(
         });
         c.io.send_handshake(&cr, Some(&mut hs.transcript))?;
     }
-    if let Some((certified, scheme)) = certificate {
-        send_server_certificate(c, certified, scheme, &mut hs.transcript)?;
+    if let Some((credential, scheme)) = certificate {
+        send_server_certificate(c, credential, scheme, &mut hs.transcript)?;
     }
     let verify_data = finished_verify_data(&hs.server_hs, &hs.transcript.current());
     c.io.send_handshake(
@@ -410,12 +422,20 @@ pub(crate) fn server_client_hello<'a>(
                 || (config.tickets.is_some_and(|t| t.psk_ke)
                     && m.contains(&PskKeyExchangeMode::PSK_KE))
         }),
+        client_raw_key,
     };
     Ok(if client_auth {
         ServerState::ExpectCertificate(st)
     } else {
         ServerState::ExpectFinished(st)
     })
+}
+
+/// Whether the client sent `server_certificate_type` (RFC 7250 §4.1), which our
+/// EncryptedExtensions then answers; never without the `raw-public-keys` feature (a server
+/// without it ignores the extension, as one without RFC 7250 does).
+fn server_lists_types(x: &ClientExtensions<'_>) -> bool {
+    cfg!(feature = "raw-public-keys") && x.server_certificate_types.is_some()
 }
 
 /// Picks the certificate to present and its signature scheme: the first certificate valid

@@ -98,21 +98,35 @@ pub(crate) fn choose_psk<'a>(
     None
 }
 
+/// Whether `anchor` is the SHA-256 of a client raw public key `auth` still pins (what a
+/// session a raw key authenticated carries, RFC 7250).
+fn raw_key_pinned(auth: &crate::config::ClientAuth<'_>, anchor: &[u8; 32]) -> bool {
+    #[cfg(feature = "raw-public-keys")]
+    return auth.raw_keys.is_some_and(|p| p.keys.iter().any(|k| Sha256::digest(k) == *anchor));
+    #[cfg(not(feature = "raw-public-keys"))]
+    {
+        let _ = (auth, anchor);
+        false
+    }
+}
+
 /// Server: whether a ticket's client identity still stands under `config`. An anonymous
 /// session resumes unless client authentication is required; a certificate-authenticated
 /// one only while a root of `ClientAuth.roots` is the one its chain was verified to (a
-/// server that dropped the root, or client authentication, does not resume it); one
+/// server that dropped the root, or client authentication, does not resume it), or, for a
+/// raw public key, while that key is pinned; one
 /// authenticated by an external PSK (which counts as client authentication) only while the
 /// server still has that PSK. Costs a SHA-256 per configured root or PSK identity.
 pub(crate) fn client_identity_holds(config: &ServerConfig<'_>, client: &ClientIdentity) -> bool {
     match client {
         ClientIdentity::Anonymous => !config.client_auth.is_some_and(|a| a.required),
-        ClientIdentity::Certificate { anchor, .. } => {
-            config.client_auth.is_some_and(|a| match a.verifier {
-                Some(v) => v.trusts(anchor),
-                None => a.roots.iter().any(|r| verify::anchor_digest(r) == *anchor),
-            })
-        }
+        ClientIdentity::Certificate { anchor, .. } => config.client_auth.is_some_and(|a| {
+            raw_key_pinned(&a, anchor)
+                || match a.verifier {
+                    Some(v) => v.trusts(anchor),
+                    None => a.roots.iter().any(|r| verify::anchor_digest(r) == *anchor),
+                }
+        }),
         ClientIdentity::ExternalPsk { identity } => config
             .psks
             .is_some_and(|p| p.keys.iter().any(|k| Sha256::digest(k.identity) == *identity)),

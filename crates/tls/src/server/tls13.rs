@@ -5,8 +5,8 @@ use crate::error::{ApiMisuse, CertificateError, Error, PeerIncompatible, SchemeS
 use crate::key_schedule::{MasterSecret, Secret, Transcript, resumption_psk};
 use crate::msgs::NewSessionTicket;
 use crate::msgs::{
-    Certificate, CertificateEntry, CertificateVerify, ClientExtensions, HandshakeMessage, List,
-    SignatureScheme,
+    Certificate, CertificateEntry, CertificateType, CertificateVerify, ClientExtensions,
+    HandshakeMessage, List, SignatureScheme,
 };
 use crate::sign::{CertifiedKey, MAX_SIGNATURE_LEN};
 use crate::suites::Suite;
@@ -14,7 +14,7 @@ use crate::ticket::{ClientIdentity, TicketState};
 use crate::verify::{self};
 
 use crate::config::MAX_CHAIN;
-use crate::config::{MAX_TICKET_LIFETIME, ServerConfig};
+use crate::config::{ClientAuth, MAX_TICKET_LIFETIME, ServerConfig};
 use crate::engine::handshake::check_certificate;
 use crate::engine::handshake::{Traffic, check_finished};
 use crate::engine::{Core, random};
@@ -32,18 +32,47 @@ pub(crate) struct ServerExpectFinished {
     pub(crate) master: MasterSecret,
     /// Whether the client listed a resumption mode we take, so tickets are of use to it.
     pub(crate) send_tickets: bool,
+    /// Whether the client's Certificate must hold a raw public key (RFC 7250).
+    #[cfg_attr(not(feature = "raw-public-keys"), allow(dead_code))]
+    pub(crate) client_raw_key: bool,
+}
+
+/// What a server authenticates with in a full handshake: one of its chains, or its raw
+/// public key (RFC 7250).
+#[derive(Clone, Copy)]
+pub(crate) enum Credential<'a> {
+    Chain(&'a CertifiedKey<'a>),
+    #[cfg(feature = "raw-public-keys")]
+    RawKey(&'a crate::rpk::RawKey<'a>),
+}
+
+impl Credential<'_> {
+    /// The type our Certificate holds, to name in `server_certificate_type`.
+    pub(crate) fn certificate_type(self) -> CertificateType {
+        match self {
+            Self::Chain(_) => CertificateType::X509,
+            #[cfg(feature = "raw-public-keys")]
+            Self::RawKey(_) => CertificateType::RAW_PUBLIC_KEY,
+        }
+    }
 }
 
 /// Server: the Certificate and CertificateVerify of a full handshake.
 pub(crate) fn send_server_certificate(
     c: &mut Core<'_, '_>,
-    certified: &CertifiedKey<'_>,
+    credential: Credential<'_>,
     scheme: SignatureScheme,
     transcript: &mut Transcript,
 ) -> Result<(), Error> {
     let mut entries = [CertificateEntry { cert: &[], extensions: &[] }; MAX_CHAIN];
-    let n = certified.chain.len().min(MAX_CHAIN);
-    for (e, der) in entries.iter_mut().zip(certified.chain) {
+    let (chain, key): (&[&[u8]], _) = match credential {
+        Credential::Chain(certified) => (certified.chain, certified.key),
+        // The SubjectPublicKeyInfo alone (RFC 7250 §3).
+        #[cfg(feature = "raw-public-keys")]
+        Credential::RawKey(raw) => (core::slice::from_ref(&raw.spki), raw.key),
+    };
+    let n = chain.len().min(MAX_CHAIN);
+    for (e, der) in entries.iter_mut().zip(chain) {
         e.cert = der;
     }
     let cert = HandshakeMessage::Certificate(Certificate {
@@ -54,7 +83,7 @@ pub(crate) fn send_server_certificate(
     let mut content = [0u8; 200];
     let len = verify::signed_content(true, transcript.current().as_ref(), &mut content);
     let mut sig = [0u8; MAX_SIGNATURE_LEN];
-    let sig_len = certified.key.sign(scheme, &content[..len], &mut c.rng, &mut sig)?;
+    let sig_len = key.sign(scheme, &content[..len], &mut c.rng, &mut sig)?;
     let cv = HandshakeMessage::CertificateVerify(CertificateVerify {
         scheme,
         signature: &sig[..sig_len],
@@ -64,21 +93,60 @@ pub(crate) fn send_server_certificate(
 
 /// Server: the certificate to authenticate with when no PSK is taken. A server with only
 /// external PSKs refuses with `unknown_psk_identity` (RFC 8446 §6.2); certificate
-/// authentication needs `signature_algorithms` (§4.2.3).
+/// authentication needs `signature_algorithms` (§4.2.3). A client that lists raw public
+/// keys in `server_certificate_type` before X.509 gets our raw key if we have one, and one
+/// that lists only a type we lack is `unsupported_certificate` (RFC 7250 §4.2).
 #[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn server_certificate<'a>(
     config: &ServerConfig<'a>,
     x: &ClientExtensions<'_>,
-) -> Result<(&'a CertifiedKey<'a>, SignatureScheme), Error> {
-    if config.certs.is_empty() {
+) -> Result<(Credential<'a>, SignatureScheme), Error> {
+    if config.certs.is_empty() && !config.has_raw_key() {
         return Err(PeerIncompatible::UnknownPskIdentity.into());
     }
     let offered = x.signature_algorithms.ok_or(crate::msgs::InvalidMessage::MissingExtension)?;
-    choose_certificate(config.certs, x.server_name, |s| offered.contains(&s)).ok_or_else(|| {
-        let ours = config.certs.iter().flat_map(|c| c.key.schemes().iter().copied());
+    let no_scheme = |ours: &mut dyn Iterator<Item = SignatureScheme>| -> Error {
         let (ours, theirs) = (SchemeSet::new(ours), SchemeSet::new(offered.iter()));
         PeerIncompatible::NoSchemeInCommon { ours, theirs }.into()
-    })
+    };
+    #[cfg(feature = "raw-public-keys")]
+    {
+        let types = x.server_certificate_types.map(|l| l.iter());
+        let typ = crate::rpk::choose_type(types, !config.certs.is_empty(), config.has_raw_key())?;
+        if let Some(raw) = config.raw_key.filter(|_| typ == CertificateType::RAW_PUBLIC_KEY) {
+            return crate::provider::choose_scheme(raw.key, |s| offered.contains(&s))
+                .map(|s| (Credential::RawKey(raw), s))
+                .ok_or_else(|| no_scheme(&mut raw.key.schemes().iter().copied()));
+        }
+    }
+    choose_certificate(config.certs, x.server_name, |s| offered.contains(&s))
+        .map(|(c, s)| (Credential::Chain(c), s))
+        .ok_or_else(|| {
+            no_scheme(&mut config.certs.iter().flat_map(|c| c.key.schemes().iter().copied()))
+        })
+}
+
+/// Server: whether the client's Certificate must hold a raw public key (RFC 7250 §4.2),
+/// when we ask for one: the first type of its `client_certificate_type` list that `auth`
+/// accepts (X.509 without the extension); none in common is `unsupported_certificate`.
+/// Also what EncryptedExtensions answers (`None` when the client sent no list).
+#[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unnecessary_wraps))]
+pub(crate) fn client_certificate_type(
+    auth: &ClientAuth<'_>,
+    x: &ClientExtensions<'_>,
+) -> Result<(bool, Option<CertificateType>), Error> {
+    #[cfg(feature = "raw-public-keys")]
+    {
+        let offered = x.client_certificate_types;
+        let types = offered.map(|l| l.iter());
+        let typ = crate::rpk::choose_type(types, auth.accepts_x509(), auth.raw_keys.is_some())?;
+        Ok((typ == CertificateType::RAW_PUBLIC_KEY, offered.map(|_| typ)))
+    }
+    #[cfg(not(feature = "raw-public-keys"))]
+    {
+        let _ = (auth, x);
+        Ok((false, None))
+    }
 }
 
 /// Server: sends the configured number of NewSessionTickets (RFC 8446 §4.6.1) after the
@@ -160,14 +228,25 @@ pub(crate) fn server_client_certificate<'a>(
     raw_cv: &[u8],
 ) -> Result<ServerState, Error> {
     let auth = config.client_auth.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
-    let (scheme, identity) = check_certificate(
-        &mut st.transcript,
-        raw_cert,
-        raw_cv,
-        (auth.roots, auth.verifier),
-        verify::Peer::Client,
-        auth.clock.now(),
-    )?;
+    // A raw public key when we asked for one (RFC 7250 §4.2), else a chain.
+    #[cfg(feature = "raw-public-keys")]
+    let checked = auth.raw_keys.filter(|_| st.client_raw_key).map(|pins| {
+        let peer = verify::Peer::Client;
+        crate::engine::handshake::check_raw_key(&mut st.transcript, raw_cert, raw_cv, pins, peer)
+    });
+    #[cfg(not(feature = "raw-public-keys"))]
+    let checked: Option<Result<(SignatureScheme, ClientIdentity), Error>> = None;
+    let (scheme, identity) = match checked {
+        Some(r) => r?,
+        None => check_certificate(
+            &mut st.transcript,
+            raw_cert,
+            raw_cv,
+            (auth.roots, auth.verifier),
+            verify::Peer::Client,
+            auth.clock.now(),
+        )?,
+    };
     c.params.client_auth = Some(scheme);
     c.client_identity = identity;
     if let ClientIdentity::Certificate { end_entity, .. } = identity {
