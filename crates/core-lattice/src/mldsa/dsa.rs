@@ -69,6 +69,8 @@ impl Params {
 /// Where each part of an encoded signing key (FIPS 204 Algorithm 24) starts.
 struct SkLayout {
     s1: usize,
+    /// ℓ: s₂ follows the ℓ polynomials of s₁.
+    l: usize,
     t0: usize,
     /// Bytes of one encoded s₁ or s₂ polynomial.
     eta_len: usize,
@@ -77,13 +79,21 @@ struct SkLayout {
 impl SkLayout {
     fn new<const K: usize, const L: usize>(p: Params) -> Self {
         let eta_len = 32 * p.eta_bits() as usize;
-        Self { s1: 128, t0: 128 + eta_len * (K + L), eta_len }
+        Self { s1: 128, l: L, t0: 128 + eta_len * (K + L), eta_len }
     }
 
     /// Decodes `s₁[j]` (or `s₂[j − ℓ]` for j ≥ ℓ: they are consecutive) into `out`.
     fn s(&self, p: Params, sk: &[u8], j: usize, out: &mut Poly) {
         let at = self.s1 + j * self.eta_len;
         unpack_signed(&sk[at..at + self.eta_len], p.eta, p.eta_bits(), out);
+    }
+
+    /// Adds 2^[`PAIR_SHIFT`]·`s₂[i]` to `out`.
+    fn add_s2_shifted(&self, p: Params, sk: &[u8], i: usize, out: &mut Poly) {
+        let at = self.s1 + (self.l + i) * self.eta_len;
+        unpack(&sk[at..at + self.eta_len], p.eta_bits(), |c, v| {
+            out.0[c] += (p.eta - v.cast_signed()) << PAIR_SHIFT;
+        });
     }
 
     /// Decodes `t₀[i]` into `out`.
@@ -175,8 +185,8 @@ pub(crate) trait KeySource<const K: usize, const L: usize> {
         tmp: &mut Poly,
     );
 
-    /// NTT(s₁\[j\]), NTT(s₂\[j − ℓ\]) for ℓ ≤ j < ℓ + k, or NTT(t₀\[j − ℓ − k\]) beyond:
-    /// held, or computed into `tmp`.
+    /// NTT(s₁\[j\] + 2^[`PAIR_SHIFT`]·s₂\[j\]) for j < ℓ, NTT(s₂\[j\]) for ℓ ≤ j < k, or
+    /// NTT(t₀\[j − k\]) beyond: held, or computed into `tmp`.
     fn key_hat<'a>(&'a self, imp: MlDsaImpl, j: usize, tmp: &'a mut Poly) -> &'a Poly;
 }
 
@@ -196,13 +206,16 @@ impl<'k> Streamed<'k> {
         Self { p, sk, layout: SkLayout::new::<K, L>(p), rho }
     }
 
-    /// s₁\[j\], s₂\[j − ℓ\] or t₀\[j − ℓ − k\] (as [`KeySource::key_hat`] numbers them) decoded
-    /// into `out`.
+    /// s₁\[j\] + 2^[`PAIR_SHIFT`]·s₂\[j\], s₂\[j\] or t₀\[j − k\] (as [`KeySource::key_hat`]
+    /// numbers them) decoded into `out`.
     fn decode<const K: usize, const L: usize>(&self, j: usize, out: &mut Poly) {
-        if j < L + K {
+        if j < L {
             self.layout.s(self.p, self.sk, j, out);
+            self.layout.add_s2_shifted(self.p, self.sk, j, out);
+        } else if j < K {
+            self.layout.s(self.p, self.sk, L + j, out);
         } else {
-            self.layout.t0(self.sk, j - L - K, out);
+            self.layout.t0(self.sk, j - K, out);
         }
     }
 }
@@ -229,15 +242,14 @@ impl<const K: usize, const L: usize> KeySource<K, L> for Streamed<'_> {
     }
 }
 
-/// A signing key expanded for signing: Â, and s₁, s₂ and t₀ decoded and in T_q, so that no
-/// iteration of the signing loop samples, decodes or transforms them again:
-/// (k·ℓ + ℓ + 2k) KiB, 28 KiB for ML-DSA-44, 47 KiB for ML-DSA-65, 79 KiB for ML-DSA-87.
-/// The key's parts are wiped on drop (Â is public).
+/// A signing key expanded for signing: Â, and s₁, s₂ and t₀ decoded and in T_q (s₁ paired
+/// with s₂, see [`PAIR_SHIFT`]), so that no iteration of the signing loop samples, decodes
+/// or transforms them again: (k·ℓ + 2k) KiB, 24 KiB for ML-DSA-44, 42 KiB for ML-DSA-65,
+/// 72 KiB for ML-DSA-87. The key's parts are wiped on drop (Â is public).
 pub(crate) struct Expanded<const K: usize, const L: usize> {
     a: [[Poly; L]; K],
-    /// NTT(s₁) ‖ NTT(s₂) ‖ NTT(t₀), as [`KeySource::key_hat`] numbers them.
-    s1_hat: [Poly; L],
-    s2_hat: [Poly; K],
+    /// The first k polynomials [`KeySource::key_hat`] numbers: s₁ and s₂ paired, then s₂.
+    s_hat: [Poly; K],
     t0_hat: [Poly; K],
 }
 
@@ -246,13 +258,12 @@ impl<const K: usize, const L: usize> Expanded<K, L> {
     pub(crate) fn new(imp: MlDsaImpl, p: Params, sk: &[u8]) -> Self {
         let mut e = Self {
             a: [const { [const { Poly::ZERO }; L] }; K],
-            s1_hat: [const { Poly::ZERO }; L],
-            s2_hat: [const { Poly::ZERO }; K],
+            s_hat: [const { Poly::ZERO }; K],
             t0_hat: [const { Poly::ZERO }; K],
         };
         let key = Streamed::new::<K, L>(p, sk);
         sample_matrix(imp, &key.rho, &mut e.a);
-        for (j, s) in e.s1_hat.iter_mut().chain(&mut e.s2_hat).chain(&mut e.t0_hat).enumerate() {
+        for (j, s) in e.s_hat.iter_mut().chain(&mut e.t0_hat).enumerate() {
             key.decode::<K, L>(j, s);
             imp.ntt(s);
         }
@@ -275,25 +286,39 @@ impl<const K: usize, const L: usize> KeySource<K, L> for Expanded<K, L> {
     }
 
     fn key_hat<'a>(&'a self, _: MlDsaImpl, j: usize, _: &'a mut Poly) -> &'a Poly {
-        match j.checked_sub(L) {
-            None => &self.s1_hat[j],
-            Some(i) if i < K => &self.s2_hat[i],
-            Some(i) => &self.t0_hat[i - K],
+        match j.checked_sub(K) {
+            None => &self.s_hat[j],
+            Some(i) => &self.t0_hat[i],
         }
     }
 }
 
 impl<const K: usize, const L: usize> Drop for Expanded<K, L> {
     fn drop(&mut self) {
-        self.s1_hat.zeroize();
-        self.s2_hat.zeroize();
+        self.s_hat.zeroize();
         self.t0_hat.zeroize();
     }
 }
 
-/// `out` = c·s in R_q for s = s₁\[j\], s₂ or t₀ as [`KeySource::key_hat`] numbers them, from
-/// ĉ = NTT(c): NTT^−1(ĉ ∘ ŝ), a representative of `|value| < 2^30`; `tmp` is scratch. The
-/// same operations whatever c is: the product is constant time in c as in s.
+/// c·s₁\[j\] and c·s₂\[j\] come from one product, c·(s₁\[j\] + 2^9·s₂\[j\]) (j < ℓ ≤ k), so a
+/// signing iteration takes k + k inverse NTTs rather than ℓ + 2k: both products are below
+/// τ·η ≤ 196 < 2^8 in absolute value, so their sum is below (q − 1)/2 and its centred
+/// representative splits exactly ([`unpair`]).
+const PAIR_SHIFT: u32 = 9;
+
+/// The two products in `v` ≡ a + 2^9·b (mod q), |a|, |b| < 2^8: (a, b), without a branch.
+#[inline]
+fn unpair(v: i32) -> (i32, i32) {
+    let v = centered(v);
+    let half = 1 << (PAIR_SHIFT - 1);
+    let a = ((v + half) & ((1 << PAIR_SHIFT) - 1)) - half;
+    (a, (v - a) >> PAIR_SHIFT)
+}
+
+/// `out` = c·s in R_q for s = s₁\[j\] + 2^9·s₂\[j\], s₂\[j\] or t₀\[j − k\] as
+/// [`KeySource::key_hat`] numbers them, from ĉ = NTT(c): NTT^−1(ĉ ∘ ŝ), a representative
+/// of `|value| < 2^30`; `tmp` is scratch. The same operations whatever c is: the product is
+/// constant time in c as in s.
 fn times_c<const K: usize, const L: usize>(
     imp: MlDsaImpl,
     key: &impl KeySource<K, L>,
@@ -623,34 +648,34 @@ pub(crate) fn sign_with<const K: usize, const L: usize, S: KeySource<K, L>>(
         sample_in_ball_secret(imp.keccak(), c_tilde, p.tau, c_hat);
         imp.ntt(c_hat);
 
-        let mut rejected = 0u32;
-        // z = y + c·s₁, ‖z‖∞ < γ₁ − β.
-        let [s, z] = &mut *tmp;
-        for (j, y) in y.iter().enumerate() {
-            times_c::<K, L>(imp, key, j, c_hat, z, s);
-            rejected |= imp.vectorized(|| {
-                let mut out = 0;
-                for (zc, &yc) in z.0.iter_mut().zip(&y.0) {
-                    *zc = centered(*zc + yc);
-                    out |= exceeds(*zc, gamma1 - p.beta);
-                }
-                out
-            });
-            pack_signed(z, gamma1, p.z_bits(), &mut z_out[z_len * j..z_len * (j + 1)]);
-        }
-        // r = w − c·s₂ with ‖LowBits(r)‖∞ < γ₂ − β; c·t₀ with ‖c·t₀‖∞ < γ₂; the hint
-        // h = HighBits(r + c·t₀) ≠ HighBits(r) with at most ω ones, written over w.
-        let mut ones = 0u32;
+        // z = y + c·s₁, ‖z‖∞ < γ₁ − β; r = w − c·s₂ with ‖LowBits(r)‖∞ < γ₂ − β; c·t₀ with
+        // ‖c·t₀‖∞ < γ₂; the hint h = HighBits(r + c·t₀) ≠ HighBits(r) with at most ω ones,
+        // written over w. Row i of z is made with row i of r, from one product.
+        let (mut rejected, mut ones) = (0u32, 0u32);
+        let [product, scratch] = &mut *tmp;
         for (i, wi) in w.iter_mut().enumerate() {
-            // c·s₂ and c·t₀ into `product`.
-            let [product, scratch] = &mut *tmp;
-            times_c::<K, L>(imp, key, L + i, c_hat, product, scratch);
+            // c·s₂[i], and c·s₁[i] paired with it for i < ℓ, into `product`; z[i] into
+            // `scratch`.
+            times_c::<K, L>(imp, key, i, c_hat, product, scratch);
+            if let Some(y) = y.get(i) {
+                rejected |= imp.vectorized(|| {
+                    let mut out = 0;
+                    for ((zc, pc), &yc) in scratch.0.iter_mut().zip(&mut product.0).zip(&y.0) {
+                        let (cs1, cs2) = unpair(*pc);
+                        *zc = centered(cs1 + yc);
+                        *pc = cs2;
+                        out |= exceeds(*zc, gamma1 - p.beta);
+                    }
+                    out
+                });
+                pack_signed(scratch, gamma1, p.z_bits(), &mut z_out[z_len * i..z_len * (i + 1)]);
+            }
             imp.vectorized(|| {
                 for (wc, &cs2) in wi.0.iter_mut().zip(&product.0) {
                     *wc = freeze(*wc - cs2);
                 }
             });
-            times_c::<K, L>(imp, key, L + K + i, c_hat, product, scratch);
+            times_c::<K, L>(imp, key, K + i, c_hat, product, scratch);
             let (row_rejected, row_ones) = imp.vectorized(|| {
                 let (mut rejected, mut ones) = (0u32, 0u32);
                 for (wc, &ct0) in wi.0.iter_mut().zip(&product.0) {
@@ -879,6 +904,21 @@ fn check_hint<const K: usize>(p: Params, hint: &[u8]) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every pair of products |a|, |b| < 2^8 comes back out of a + 2^9·b, from each of its
+    /// representatives an inverse NTT may leave (in `-q..q`).
+    #[test]
+    fn unpair_splits_every_pair() {
+        use super::super::poly::Q;
+        for a in -255..=255 {
+            for b in -255..=255 {
+                let v = a + (b << PAIR_SHIFT);
+                for r in [v, v + Q, v - Q] {
+                    assert_eq!(unpair(r), (a, b), "a = {a}, b = {b}, r = {r}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn sizes_are_fips_204_table_2() {

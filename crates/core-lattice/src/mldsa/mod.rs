@@ -22,7 +22,7 @@
 //!   already keep the multipliers busy. The default on x86-64 CPUs with AVX-512.
 //!
 //! An `ExpandedSigningKey` keeps the signing expansion across signatures, at
-//! (k·ℓ + ℓ + 2k) KiB.
+//! (k·ℓ + 2k) KiB.
 //!
 //! # Constant time
 //!
@@ -611,10 +611,10 @@ macro_rules! parameter_set {
             }
 
             #[doc = concat!("An ", $name, " signing key expanded for repeated signing: besides")]
-            /// the key, the matrix Â and s₁, s₂ and t₀ decoded, so that signing samples and
-            /// decodes none of them again (FIPS 204 §6.2 allows precomputing
-            /// them). Costs (k·ℓ + ℓ + 2k) KiB on top of the key: 28 KiB for ML-DSA-44,
-            /// 47 KiB for ML-DSA-65, 79 KiB for ML-DSA-87, so it is for servers, not small
+            /// the key, the matrix Â and s₁, s₂ and t₀ decoded and in NTT form, so that
+            /// signing samples, decodes and transforms none of them again (FIPS 204 §6.2
+            /// allows precomputing them). Costs (k·ℓ + 2k) KiB on top of the key: 24 KiB for
+            /// ML-DSA-44, 42 KiB for ML-DSA-65, 72 KiB for ML-DSA-87, so it is for servers, not small
             /// devices (which sign with [`SigningKey`], whose signing streams Â). The same
             /// signatures as the key's; its secret parts are wiped on drop.
             pub struct ExpandedSigningKey {
