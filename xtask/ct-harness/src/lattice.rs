@@ -12,9 +12,10 @@
 //! (`ExpandedSigningKey`), on several messages so that rejected candidates are certainly
 //! among the runs. The library declassifies what FIPS 204 makes public or allows to leak: ρ,
 //! the positions `ExpandS` rejects, whether each candidate was rejected, which bytes
-//! SampleInBall rejects, and the accepted hint. A candidate's c̃ and c stay secret (a rejected
-//! one is never published): a memory index or branch on them, as main's signing had before
-//! issue 29's fix once its declassification of c̃ is removed, is reported.
+//! `SampleInBall` rejects, and the accepted hint. A candidate's c̃ and c stay secret (a rejected
+//! one is never published), so a branch or memory index on them is reported: the earlier
+//! signing (a variable-time `SampleInBall`, products that indexed by c's positions) gave 149
+//! reports here once its declassification of c̃ was removed.
 
 use core_lattice::Implementation as _;
 use core_lattice::mlkem768::{CIPHERTEXT_LEN, Ciphertext, DECAPSULATION_KEY_LEN, DecapsulationKey};
