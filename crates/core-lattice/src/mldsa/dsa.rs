@@ -5,7 +5,8 @@
 
 use super::poly::{
     Challenge, D, Gamma2, N, Poly, centered, exceeds, freeze, pack, pack_signed, power2round,
-    sample_bounded, sample_in_ball, sample_uniform, sample_uniform_each, unpack, unpack_signed,
+    sample_bounded, sample_in_ball, sample_in_ball_secret, sample_uniform, sample_uniform_each,
+    unpack, unpack_signed,
 };
 use super::portable;
 use super::{MlDsaImpl, PreHash};
@@ -68,6 +69,8 @@ impl Params {
 /// Where each part of an encoded signing key (FIPS 204 Algorithm 24) starts.
 struct SkLayout {
     s1: usize,
+    /// ℓ: s₂ follows the ℓ polynomials of s₁.
+    l: usize,
     t0: usize,
     /// Bytes of one encoded s₁ or s₂ polynomial.
     eta_len: usize,
@@ -76,13 +79,21 @@ struct SkLayout {
 impl SkLayout {
     fn new<const K: usize, const L: usize>(p: Params) -> Self {
         let eta_len = 32 * p.eta_bits() as usize;
-        Self { s1: 128, t0: 128 + eta_len * (K + L), eta_len }
+        Self { s1: 128, l: L, t0: 128 + eta_len * (K + L), eta_len }
     }
 
     /// Decodes `s₁[j]` (or `s₂[j − ℓ]` for j ≥ ℓ: they are consecutive) into `out`.
     fn s(&self, p: Params, sk: &[u8], j: usize, out: &mut Poly) {
         let at = self.s1 + j * self.eta_len;
         unpack_signed(&sk[at..at + self.eta_len], p.eta, p.eta_bits(), out);
+    }
+
+    /// Adds 2^[`PAIR_SHIFT`]·`s₂[i]` to `out`.
+    fn add_s2_shifted(&self, p: Params, sk: &[u8], i: usize, out: &mut Poly) {
+        let at = self.s1 + (self.l + i) * self.eta_len;
+        unpack(&sk[at..at + self.eta_len], p.eta_bits(), |c, v| {
+            out.0[c] += (p.eta - v.cast_signed()) << PAIR_SHIFT;
+        });
     }
 
     /// Decodes `t₀[i]` into `out`.
@@ -163,9 +174,6 @@ impl<const M: usize> Drop for Scratch<M> {
 /// transformed from the encoded key each time they are used ([`Streamed`], for a small
 /// stack), or held ([`Expanded`]). The key's parts are indexed as one vector s₁ ‖ s₂ ‖ t₀.
 pub(crate) trait KeySource<const K: usize, const L: usize> {
-    /// Whether [`KeySource::times_c`] multiplies in T_q and so needs ĉ = NTT(c).
-    const NEEDS_C_HAT: bool;
-
     /// `w[i]` += Â[i, j] ∘ `y_hat` (times R^−1) for every row i: column `j` of Â times one
     /// polynomial of ŷ; `tmp` is scratch.
     fn column_times(
@@ -177,23 +185,13 @@ pub(crate) trait KeySource<const K: usize, const L: usize> {
         tmp: &mut Poly,
     );
 
-    /// `out` = c·s₁\[j\], c·s₂\[j − ℓ\] for ℓ ≤ j < ℓ + k, or c·t₀\[j − ℓ − k\] beyond, in R_q:
-    /// a representative of `|value| < 2^30`, from the challenge `c` (and ĉ, where
-    /// [`KeySource::NEEDS_C_HAT`]); `tmp` is scratch.
-    fn times_c(
-        &self,
-        imp: MlDsaImpl,
-        j: usize,
-        c: &Challenge,
-        c_hat: &Poly,
-        out: &mut Poly,
-        tmp: &mut Poly,
-    );
+    /// NTT(s₁\[j\] + 2^[`PAIR_SHIFT`]·s₂\[j\]) for j < ℓ, NTT(s₂\[j\]) for ℓ ≤ j < k, or
+    /// NTT(t₀\[j − k\]) beyond: held, or computed into `tmp`.
+    fn key_hat<'a>(&'a self, imp: MlDsaImpl, j: usize, tmp: &'a mut Poly) -> &'a Poly;
 }
 
 /// The encoded signing key itself as a [`KeySource`]: nothing is held, each entry of Â is
-/// sampled and each polynomial of the key decoded and transformed when it is used, and the
-/// products with c are taken in T_q (NTT(s), ĉ ∘ NTT(s), the inverse NTT).
+/// sampled and each polynomial of the key decoded and transformed when it is used.
 struct Streamed<'k> {
     p: Params,
     sk: &'k [u8],
@@ -207,11 +205,22 @@ impl<'k> Streamed<'k> {
         let rho = core_hash::declassify(sk[..32].try_into().unwrap_or([0; 32]));
         Self { p, sk, layout: SkLayout::new::<K, L>(p), rho }
     }
+
+    /// s₁\[j\] + 2^[`PAIR_SHIFT`]·s₂\[j\], s₂\[j\] or t₀\[j − k\] (as [`KeySource::key_hat`]
+    /// numbers them) decoded into `out`.
+    fn decode<const K: usize, const L: usize>(&self, j: usize, out: &mut Poly) {
+        if j < L {
+            self.layout.s(self.p, self.sk, j, out);
+            self.layout.add_s2_shifted(self.p, self.sk, j, out);
+        } else if j < K {
+            self.layout.s(self.p, self.sk, L + j, out);
+        } else {
+            self.layout.t0(self.sk, j - K, out);
+        }
+    }
 }
 
 impl<const K: usize, const L: usize> KeySource<K, L> for Streamed<'_> {
-    const NEEDS_C_HAT: bool = true;
-
     fn column_times(
         &self,
         imp: MlDsaImpl,
@@ -226,38 +235,22 @@ impl<const K: usize, const L: usize> KeySource<K, L> for Streamed<'_> {
         }
     }
 
-    fn times_c(
-        &self,
-        imp: MlDsaImpl,
-        j: usize,
-        _: &Challenge,
-        c_hat: &Poly,
-        out: &mut Poly,
-        tmp: &mut Poly,
-    ) {
-        if j < L + K {
-            self.layout.s(self.p, self.sk, j, tmp);
-        } else {
-            self.layout.t0(self.sk, j - L - K, tmp);
-        }
+    fn key_hat<'a>(&'a self, imp: MlDsaImpl, j: usize, tmp: &'a mut Poly) -> &'a Poly {
+        self.decode::<K, L>(j, tmp);
         imp.ntt(tmp);
-        out.0 = [0; N];
-        imp.pointwise_acc(out, c_hat, tmp);
-        imp.inv_ntt(out);
+        tmp
     }
 }
 
-/// A signing key expanded for signing: Â, and s₁, s₂ and t₀ decoded, so that no iteration
-/// of the signing loop samples or decodes them again: (k·ℓ + ℓ + 2k) KiB, 28 KiB for
-/// ML-DSA-44, 47 KiB for ML-DSA-65, 79 KiB for ML-DSA-87. The products with the sparse c
-/// are taken in R_q, as τ signed rotations of the key's small polynomials
-/// ([`Challenge::times`]), which costs less than the inverse NTT a product in T_q needs.
-/// The key's parts are wiped on drop (Â is public).
+/// A signing key expanded for signing: Â, and s₁, s₂ and t₀ decoded and in T_q (s₁ paired
+/// with s₂, see [`PAIR_SHIFT`]), so that no iteration of the signing loop samples, decodes
+/// or transforms them again: (k·ℓ + 2k) KiB, 24 KiB for ML-DSA-44, 42 KiB for ML-DSA-65,
+/// 72 KiB for ML-DSA-87. The key's parts are wiped on drop (Â is public).
 pub(crate) struct Expanded<const K: usize, const L: usize> {
     a: [[Poly; L]; K],
-    s1: [Poly; L],
-    s2: [Poly; K],
-    t0: [Poly; K],
+    /// The first k polynomials [`KeySource::key_hat`] numbers: s₁ and s₂ paired, then s₂.
+    s_hat: [Poly; K],
+    t0_hat: [Poly; K],
 }
 
 impl<const K: usize, const L: usize> Expanded<K, L> {
@@ -265,25 +258,20 @@ impl<const K: usize, const L: usize> Expanded<K, L> {
     pub(crate) fn new(imp: MlDsaImpl, p: Params, sk: &[u8]) -> Self {
         let mut e = Self {
             a: [const { [const { Poly::ZERO }; L] }; K],
-            s1: [const { Poly::ZERO }; L],
-            s2: [const { Poly::ZERO }; K],
-            t0: [const { Poly::ZERO }; K],
+            s_hat: [const { Poly::ZERO }; K],
+            t0_hat: [const { Poly::ZERO }; K],
         };
         let key = Streamed::new::<K, L>(p, sk);
         sample_matrix(imp, &key.rho, &mut e.a);
-        for (j, s) in e.s1.iter_mut().chain(&mut e.s2).enumerate() {
-            key.layout.s(p, sk, j, s);
-        }
-        for (i, t) in e.t0.iter_mut().enumerate() {
-            key.layout.t0(sk, i, t);
+        for (j, s) in e.s_hat.iter_mut().chain(&mut e.t0_hat).enumerate() {
+            key.decode::<K, L>(j, s);
+            imp.ntt(s);
         }
         e
     }
 }
 
 impl<const K: usize, const L: usize> KeySource<K, L> for Expanded<K, L> {
-    const NEEDS_C_HAT: bool = false;
-
     fn column_times(
         &self,
         imp: MlDsaImpl,
@@ -297,30 +285,51 @@ impl<const K: usize, const L: usize> KeySource<K, L> for Expanded<K, L> {
         }
     }
 
-    fn times_c(
-        &self,
-        imp: MlDsaImpl,
-        j: usize,
-        c: &Challenge,
-        _: &Poly,
-        out: &mut Poly,
-        _: &mut Poly,
-    ) {
-        let (s, narrow) = match j.checked_sub(L) {
-            None => (&self.s1[j], true),
-            Some(i) if i < K => (&self.s2[i], true),
-            Some(i) => (&self.t0[i - K], false),
-        };
-        imp.times_challenge(c, narrow, s, out);
+    fn key_hat<'a>(&'a self, _: MlDsaImpl, j: usize, _: &'a mut Poly) -> &'a Poly {
+        match j.checked_sub(K) {
+            None => &self.s_hat[j],
+            Some(i) => &self.t0_hat[i],
+        }
     }
 }
 
 impl<const K: usize, const L: usize> Drop for Expanded<K, L> {
     fn drop(&mut self) {
-        self.s1.zeroize();
-        self.s2.zeroize();
-        self.t0.zeroize();
+        self.s_hat.zeroize();
+        self.t0_hat.zeroize();
     }
+}
+
+/// c·s₁\[j\] and c·s₂\[j\] come from one product, c·(s₁\[j\] + 2^9·s₂\[j\]) (j < ℓ ≤ k), so a
+/// signing iteration takes k + k inverse NTTs rather than ℓ + 2k: both products are below
+/// τ·η ≤ 196 < 2^8 in absolute value, so their sum is below (q − 1)/2 and its centred
+/// representative splits exactly ([`unpair`]).
+const PAIR_SHIFT: u32 = 9;
+
+/// The two products in `v` ≡ a + 2^9·b (mod q), |a|, |b| < 2^8: (a, b), without a branch.
+#[inline]
+fn unpair(v: i32) -> (i32, i32) {
+    let v = centered(v);
+    let half = 1 << (PAIR_SHIFT - 1);
+    let a = ((v + half) & ((1 << PAIR_SHIFT) - 1)) - half;
+    (a, (v - a) >> PAIR_SHIFT)
+}
+
+/// `out` = c·s in R_q for s = s₁\[j\] + 2^9·s₂\[j\], s₂\[j\] or t₀\[j − k\] as
+/// [`KeySource::key_hat`] numbers them, from ĉ = NTT(c): NTT^−1(ĉ ∘ ŝ), a representative
+/// of `|value| < 2^30`; `tmp` is scratch. The same operations whatever c is: the product is
+/// constant time in c as in s.
+fn times_c<const K: usize, const L: usize>(
+    imp: MlDsaImpl,
+    key: &impl KeySource<K, L>,
+    j: usize,
+    c_hat: &Poly,
+    out: &mut Poly,
+    tmp: &mut Poly,
+) {
+    out.0 = [0; N];
+    imp.pointwise_acc(out, c_hat, key.key_hat(imp, j, tmp));
+    imp.inv_ntt(out);
 }
 
 /// ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6): writes the public key `pk` and signing key
@@ -533,14 +542,17 @@ impl Commitment {
 /// number of iterations is the only data-dependent timing of the loop, the one FIPS 204
 /// accepts: it depends on discarded candidates, not on the key. (ExpandS in key generation
 /// leaks the positions of rejected half-bytes, which are independent of the kept ones; see
-/// `poly::sample_bounded`.) The challenge c̃ of each candidate is declassified before
-/// SampleInBall, and the challenge products index by c's positions: it is published with an
-/// accepted candidate. A rejected candidate's c is not published, and is not free of the key:
-/// that c was rejected says a little about c·s₁ and c·s₂ (Karabulut et al., HOST 2021: a
-/// weakening, not a break; Zhou et al., TCHES 2025: key recovery when the rejected z leaks
-/// too). An attacker who sees this code's memory access pattern learns the rejected c's;
-/// one who only times a signature does not. Sampling and multiplying by c in constant time
-/// for candidates not yet accepted is open work (issue 29).
+/// `poly::sample_bounded`.) The challenge c̃ of a candidate is public only once the candidate
+/// is accepted and c̃ is in the signature: a rejected candidate's c is never published, and
+/// is not free of the key (that c was rejected says a little about c·s₁ and c·s₂: Karabulut
+/// et al., HOST 2021, a weakening; Zhou et al., TCHES 2025, key recovery when the rejected z
+/// leaks too). So nothing here declassifies c̃ or c: SampleInBall runs in constant time
+/// (`poly::sample_in_ball_secret`: masked passes for its swaps; only which bytes of
+/// SHAKE256(c̃) it rejects is declassified, a pattern independent of c, and it squeezes one
+/// block but with a probability below 2^−87), and the products c·s₁, c·s₂ and c·t₀ are
+/// NTT^−1(ĉ ∘ ŝ) with ĉ = NTT(c), the same operations for every c. Where the accepted
+/// signature goes, c̃ is the caller's to publish; the hint's positions are declassified on
+/// acceptance (HintBitPack).
 pub(crate) fn sign<const K: usize, const L: usize>(
     imp: MlDsaImpl,
     p: Params,
@@ -631,46 +643,39 @@ pub(crate) fn sign_with<const K: usize, const L: usize, S: KeySource<K, L>>(
             commitment.absorb(|c| w1.0[c]);
         }
         commitment.finish(c_tilde);
-        let c_public: [u8; 64] = {
-            let mut c = [0u8; 64];
-            c[..p.c_tilde_len].copy_from_slice(c_tilde);
-            core_hash::declassify(c)
-        };
-        let c = Challenge::sample(imp.keccak(), &c_public[..p.c_tilde_len], p.tau);
+        // c̃ and c stay secret: they are published only if this candidate is accepted.
         let c_hat = acc;
-        if S::NEEDS_C_HAT {
-            c.to_poly(c_hat);
-            imp.ntt(c_hat);
-        }
+        sample_in_ball_secret(imp.keccak(), c_tilde, p.tau, c_hat);
+        imp.ntt(c_hat);
 
-        let mut rejected = 0u32;
-        // z = y + c·s₁, ‖z‖∞ < γ₁ − β.
-        let [s, z] = &mut *tmp;
-        for (j, y) in y.iter().enumerate() {
-            key.times_c(imp, j, &c, c_hat, z, s);
-            rejected |= imp.vectorized(|| {
-                let mut out = 0;
-                for (zc, &yc) in z.0.iter_mut().zip(&y.0) {
-                    *zc = centered(*zc + yc);
-                    out |= exceeds(*zc, gamma1 - p.beta);
-                }
-                out
-            });
-            pack_signed(z, gamma1, p.z_bits(), &mut z_out[z_len * j..z_len * (j + 1)]);
-        }
-        // r = w − c·s₂ with ‖LowBits(r)‖∞ < γ₂ − β; c·t₀ with ‖c·t₀‖∞ < γ₂; the hint
-        // h = HighBits(r + c·t₀) ≠ HighBits(r) with at most ω ones, written over w.
-        let mut ones = 0u32;
+        // z = y + c·s₁, ‖z‖∞ < γ₁ − β; r = w − c·s₂ with ‖LowBits(r)‖∞ < γ₂ − β; c·t₀ with
+        // ‖c·t₀‖∞ < γ₂; the hint h = HighBits(r + c·t₀) ≠ HighBits(r) with at most ω ones,
+        // written over w. Row i of z is made with row i of r, from one product.
+        let (mut rejected, mut ones) = (0u32, 0u32);
+        let [product, scratch] = &mut *tmp;
         for (i, wi) in w.iter_mut().enumerate() {
-            // c·s₂ and c·t₀ into `product`.
-            let [product, scratch] = &mut *tmp;
-            key.times_c(imp, L + i, &c, c_hat, product, scratch);
+            // c·s₂[i], and c·s₁[i] paired with it for i < ℓ, into `product`; z[i] into
+            // `scratch`.
+            times_c::<K, L>(imp, key, i, c_hat, product, scratch);
+            if let Some(y) = y.get(i) {
+                rejected |= imp.vectorized(|| {
+                    let mut out = 0;
+                    for ((zc, pc), &yc) in scratch.0.iter_mut().zip(&mut product.0).zip(&y.0) {
+                        let (cs1, cs2) = unpair(*pc);
+                        *zc = centered(cs1 + yc);
+                        *pc = cs2;
+                        out |= exceeds(*zc, gamma1 - p.beta);
+                    }
+                    out
+                });
+                pack_signed(scratch, gamma1, p.z_bits(), &mut z_out[z_len * i..z_len * (i + 1)]);
+            }
             imp.vectorized(|| {
                 for (wc, &cs2) in wi.0.iter_mut().zip(&product.0) {
                     *wc = freeze(*wc - cs2);
                 }
             });
-            key.times_c(imp, L + K + i, &c, c_hat, product, scratch);
+            times_c::<K, L>(imp, key, K + i, c_hat, product, scratch);
             let (row_rejected, row_ones) = imp.vectorized(|| {
                 let (mut rejected, mut ones) = (0u32, 0u32);
                 for (wc, &ct0) in wi.0.iter_mut().zip(&product.0) {
@@ -899,6 +904,21 @@ fn check_hint<const K: usize>(p: Params, hint: &[u8]) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every pair of products |a|, |b| < 2^8 comes back out of a + 2^9·b, from each of its
+    /// representatives an inverse NTT may leave (in `-q..q`).
+    #[test]
+    fn unpair_splits_every_pair() {
+        use super::super::poly::Q;
+        for a in -255..=255 {
+            for b in -255..=255 {
+                let v = a + (b << PAIR_SHIFT);
+                for r in [v, v + Q, v - Q] {
+                    assert_eq!(unpair(r), (a, b), "a = {a}, b = {b}, r = {r}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn sizes_are_fips_204_table_2() {

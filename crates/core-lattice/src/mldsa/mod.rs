@@ -13,16 +13,16 @@
 //!   even and odd lanes), with exactly `portable`'s outputs; ExpandA (with an eight-lane
 //!   rejection loop), ExpandS and ExpandMask on the four-way AVX2 Keccak-f; the signing
 //!   loop's coefficient work (`poly`'s code) compiled for AVX2; holds Â (sampled once per key generation, verification or
-//!   signature, not once per signing iteration), s₁, s₂ and t₀ decoded (signing multiplies
-//!   them by the sparse c in R_q, as signed rotations: no inverse NTT) and NTT(z). The
-//!   default on x86-64 CPUs with AVX2 but not AVX-512.
+//!   signature, not once per signing iteration), NTT(s₁), NTT(s₂) and NTT(t₀) (signing
+//!   multiplies them by ĉ in T_q) and NTT(z). The default on x86-64 CPUs with AVX2 but not
+//!   AVX-512.
 //! - `x86_avx512vl`: `x86_avx2` with its four-way samplers on the AVX-512VL four-way
 //!   Keccak-f (`vpternlogq`, `vprolq` on the same 256-bit registers, about 1.7 times as
 //!   fast); the arithmetic stays on AVX2, as eight 32-bit coefficients per 256-bit register
 //!   already keep the multipliers busy. The default on x86-64 CPUs with AVX-512.
 //!
 //! An `ExpandedSigningKey` keeps the signing expansion across signatures, at
-//! (k·ℓ + ℓ + 2k) KiB.
+//! (k·ℓ + 2k) KiB.
 //!
 //! # Constant time
 //!
@@ -30,8 +30,10 @@
 //! y, with two exceptions that FIPS 204 allows: the number of iterations of the signing loop
 //! (only whether a candidate was rejected is declassified, after all its checks ran), and the
 //! positions of the half-bytes ExpandS rejects (independent of the coefficients it keeps).
-//! The challenge c̃ of each candidate is treated as public (it is published with the
-//! signature). Decompose and CoeffFromHalfByte use no division. Verification handles only
+//! The challenge of a candidate that is then rejected is never published, so signing samples
+//! c from c̃ and multiplies by it in constant time too (only the pattern of bytes
+//! SampleInBall rejects is declassified, which is independent of c); c̃ is public only once
+//! its candidate is accepted and in the signature. Decompose and CoeffFromHalfByte use no division. Verification handles only
 //! public data. Signing keys, seeds and every secret intermediate are wiped when dropped.
 //!
 //! # Stack
@@ -196,18 +198,6 @@ impl MlDsaImpl {
             return x86_avx2::vectorized(token, f);
         }
         f()
-    }
-
-    /// `out` = c·s in R_q exactly, as signed rotations of s (`poly::Challenge::times`);
-    /// `narrow` where τ·‖s‖∞ < 2^15 (s₁ and s₂), which a backend may sum in 16-bit lanes.
-    #[inline]
-    fn times_challenge(self, c: &poly::Challenge, narrow: bool, s: &Poly, out: &mut Poly) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some((token, _)) = self.x86() {
-            return x86_avx2::times_challenge(token, c.entries(), narrow, s, out);
-        }
-        let _ = narrow;
-        c.times(s, out);
     }
 
     #[inline]
@@ -621,10 +611,10 @@ macro_rules! parameter_set {
             }
 
             #[doc = concat!("An ", $name, " signing key expanded for repeated signing: besides")]
-            /// the key, the matrix Â and s₁, s₂ and t₀ decoded, so that signing samples and
-            /// decodes none of them again (FIPS 204 §6.2 allows precomputing
-            /// them). Costs (k·ℓ + ℓ + 2k) KiB on top of the key: 28 KiB for ML-DSA-44,
-            /// 47 KiB for ML-DSA-65, 79 KiB for ML-DSA-87, so it is for servers, not small
+            /// the key, the matrix Â and s₁, s₂ and t₀ decoded and in NTT form, so that
+            /// signing samples, decodes and transforms none of them again (FIPS 204 §6.2
+            /// allows precomputing them). Costs (k·ℓ + 2k) KiB on top of the key: 24 KiB for
+            /// ML-DSA-44, 42 KiB for ML-DSA-65, 72 KiB for ML-DSA-87, so it is for servers, not small
             /// devices (which sign with [`SigningKey`], whose signing streams Â). The same
             /// signatures as the key's; its secret parts are wiped on drop.
             pub struct ExpandedSigningKey {

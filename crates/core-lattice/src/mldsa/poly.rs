@@ -298,55 +298,31 @@ pub(crate) fn expand_mask(
     bytes.zeroize();
 }
 
-/// The challenge c of SampleInBall (FIPS 204 Algorithm 29) as its τ nonzero coefficients:
-/// each entry is an index below 256 plus 256 where the coefficient is −1 (it is +1 elsewhere).
-/// Multiplying by it is τ signed shifts ([`Challenge::sub_times`]).
+/// The challenge c of SampleInBall (FIPS 204 Algorithm 29) as its τ nonzero coefficients,
+/// for verification, where c̃ and c are public: each entry is an index below 256 plus 256
+/// where the coefficient is −1 (it is +1 elsewhere). Multiplying by it is τ signed shifts
+/// ([`Challenge::sub_times`]). Signing uses [`sample_in_ball_secret`] instead.
 pub(crate) struct Challenge {
     entries: [u16; 64],
     tau: usize,
 }
 
 impl Challenge {
-    /// SampleInBall of the commitment hash c̃: τ coefficients ±1, the rest 0. Its loop and
-    /// indices depend on c̃, which is public (signing declassifies it first; see `dsa::sign`).
-    /// The algorithm's swap c_i ← c_j, c_j ← ±1 moves the entry at j (if any) to i, which no
-    /// entry holds yet (all are below i), and adds one at j.
+    /// SampleInBall of the commitment hash c̃, which is public: its loop and indices depend
+    /// on c̃. The algorithm's swap c_i ← c_j, c_j ← ±1 moves the entry at j (if any) to i,
+    /// which no entry holds yet (all are below i), and adds one at j.
     pub(crate) fn sample(keccak: KeccakImpl, c_tilde: &[u8], tau: usize) -> Self {
-        let mut xof = OneBlockShake::<136>::new(keccak, &[c_tilde]);
-        let mut block = [0u8; 136];
-        xof.squeeze_block(&mut block);
-        let signs = u64::from_le_bytes([
-            block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7],
-        ]);
-        let mut at = 8;
         let mut c = Self { entries: [0; 64], tau };
-        for (k, i) in (N - tau..N).enumerate() {
-            let j = loop {
-                if at == block.len() {
-                    xof.squeeze_block(&mut block);
-                    at = 0;
-                }
-                let j = u16::from(block[at]);
-                at += 1;
-                if usize::from(j) <= i {
-                    break j;
-                }
-            };
+        ball_positions(keccak, c_tilde, tau, |k, i, j, negative| {
+            let j = u16::from(j);
             for e in &mut c.entries[..k] {
                 if *e & 0xff == j {
                     *e = (*e & 0x100) | i as u16;
                 }
             }
-            c.entries[k] = j | ((signs >> k) as u16 & 1) << 8;
-        }
+            c.entries[k] = j | u16::from(negative) << 8;
+        });
         c
-    }
-
-    /// The τ nonzero coefficients as signed rotations: index + 256 where the coefficient is
-    /// −1, each below 512.
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn entries(&self) -> &[u16] {
-        &self.entries[..self.tau]
     }
 
     /// The challenge as a polynomial.
@@ -355,33 +331,6 @@ impl Challenge {
         for &e in &self.entries[..self.tau] {
             c.0[usize::from(e & 0xff)] = 1 - 2 * i32::from(e >> 8);
         }
-    }
-
-    /// `out` = c·s in Z\[X\]/(X^256 + 1), exactly, for τ·‖s‖∞ < 2^31 (s₁, s₂ and t₀ of
-    /// a signing key): the sum of the τ signed rotations of s. With `ext` = s ‖ −s ‖ s, the
-    /// rotation by an entry e (X^e with e = index + 256·sign, as X^256 = −1) is the window
-    /// `ext[512 − e..768 − e]`, so each term is a run of plain additions (the vector
-    /// backends sum the windows in registers). The windows' offsets follow c, which signing
-    /// declassifies (see `dsa::sign`); s is only added.
-    pub(crate) fn times(&self, s: &Poly, out: &mut Poly) {
-        const BLOCK: usize = 32;
-        let mut ext = [0i32; 3 * N];
-        for (k, &x) in s.0.iter().enumerate() {
-            (ext[k], ext[N + k], ext[2 * N + k]) = (x, -x, x);
-        }
-        for (b, block) in out.0.chunks_exact_mut(BLOCK).enumerate() {
-            let mut acc = [0i32; BLOCK];
-            for &e in &self.entries[..self.tau] {
-                let from = 2 * N - usize::from(e) + BLOCK * b;
-                let window: &[i32; BLOCK] =
-                    ext[from..from + BLOCK].try_into().unwrap_or(&[0; BLOCK]);
-                for (a, &x) in acc.iter_mut().zip(window) {
-                    *a += x;
-                }
-            }
-            block.copy_from_slice(&acc);
-        }
-        ext.zeroize();
     }
 
     /// `acc` −= c·t in R_q = Z_q\[X\]/(X^256 + 1), unreduced, with t's coefficients `t(0)…t(255)`:
@@ -404,10 +353,83 @@ impl Challenge {
     }
 }
 
+/// SampleInBall's loop (FIPS 204 Algorithm 29) over SHAKE256(c̃): calls `swap(k, i, j, sign)`
+/// for the k-th of the τ steps, i = 256 − τ + k, with the position j ≤ i drawn from the
+/// stream and the sign bit k of its first eight bytes.
+///
+/// Only whether each byte is rejected (j > i) is declassified: that depends on the rejected
+/// bytes alone, and an accepted j is uniform in `0..=i` whatever was rejected before it, so
+/// the pattern says nothing of c (as `sample_bounded`'s positions say nothing of s). It sets
+/// the number of blocks squeezed, which is one but with a probability below 2^−87 (τ = 60;
+/// 2^−140 for τ = 49, 2^−202 for τ = 39: τ acceptances among 128 bytes, each byte kept with
+/// probability (i + 1)/256 ≥ 196/256), so a second block is not worth making constant.
+fn ball_positions(
+    keccak: KeccakImpl,
+    c_tilde: &[u8],
+    tau: usize,
+    mut swap: impl FnMut(usize, usize, u8, bool),
+) {
+    let mut xof = OneBlockShake::<136>::new(keccak, &[c_tilde]);
+    let mut block = [0u8; 136];
+    xof.squeeze_block(&mut block);
+    let mut signs = u64::from_le_bytes([
+        block[0], block[1], block[2], block[3], block[4], block[5], block[6], block[7],
+    ]);
+    let mut at = 8;
+    for (k, i) in (N - tau..N).enumerate() {
+        let j = loop {
+            if at == block.len() {
+                xof.squeeze_block(&mut block);
+                at = 0;
+            }
+            let j = block[at];
+            at += 1;
+            if core_hash::declassify(usize::from(j) <= i) {
+                break j;
+            }
+        };
+        swap(k, i, j, (signs >> k) & 1 == 1);
+    }
+    block.zeroize();
+    signs.zeroize();
+}
+
 /// SampleInBall (FIPS 204 Algorithm 29) of the commitment hash c̃ as a polynomial (see
-/// [`Challenge::sample`]).
+/// [`Challenge::sample`]), for verification: c̃ is public.
 pub(crate) fn sample_in_ball(keccak: KeccakImpl, c_tilde: &[u8], tau: usize, c: &mut Poly) {
     Challenge::sample(keccak, c_tilde, tau).to_poly(c);
+}
+
+/// SampleInBall of a candidate's c̃ in signing, in constant time: the c of a candidate that is
+/// then rejected is never published, and what its positions leak weakens the key
+/// (see `dsa::sign`). Beside the rejected bytes' pattern ([`ball_positions`]), nothing
+/// depends on c̃: each swap at the secret position j is a masked pass over c₀…c_i (i is
+/// public), with no index, branch or address that follows j or the sign. c is held as
+/// bytes, 32 to an AVX2 register, then widened into `out` (coefficients −1, 0, 1).
+pub(crate) fn sample_in_ball_secret(
+    keccak: KeccakImpl,
+    c_tilde: &[u8],
+    tau: usize,
+    out: &mut Poly,
+) {
+    let mut c = [0i8; N];
+    ball_positions(keccak, c_tilde, tau, |_, i, j, negative| {
+        let value = 1 - 2 * i8::from(negative);
+        // c_i is 0 here (no earlier step reached i). One pass takes c_j out and writes ±1
+        // there; c_i then gets the old c_j (0 when j = i, leaving the ±1 just written).
+        let mut moved = 0i8;
+        for (t, x) in c[..=i].iter_mut().enumerate() {
+            // All ones where t = j: (t ⊕ j) − 1 borrows into the high byte only from zero.
+            let hit = (u16::from(t as u8 ^ j).wrapping_sub(1) >> 8) as i8;
+            moved |= *x & hit;
+            *x = (*x & !hit) | (value & hit);
+        }
+        c[i] |= moved;
+    });
+    for (o, &x) in out.0.iter_mut().zip(&c) {
+        *o = i32::from(x);
+    }
+    c.zeroize();
 }
 
 #[cfg(test)]
@@ -480,7 +502,7 @@ mod tests {
         }
     }
 
-    /// The challenge's signed shifts and rotations are the product in Z[X]/(X^256 + 1), checked against
+    /// The challenge's signed shifts are the product in Z[X]/(X^256 + 1), checked against
     /// schoolbook multiplication by its polynomial.
     #[test]
     fn challenge_product_matches_schoolbook() {
@@ -501,8 +523,23 @@ mod tests {
             let mut got = Poly::ZERO;
             c.sub_times(&mut got, t);
             assert_eq!(got.0, want, "tau = {tau}");
-            c.times(&Poly(core::array::from_fn(t)), &mut got);
-            assert_eq!(got.0.map(|x| -x), want, "tau = {tau}, in R_q");
+        }
+    }
+
+    /// Signing's constant-time SampleInBall gives verification's, on 64 challenges for each τ
+    /// (with j = i, which moves nothing, about once in six).
+    #[test]
+    fn secret_sample_in_ball_matches_public() {
+        let keccak = <KeccakImpl as crate::Implementation>::best();
+        let (mut public, mut secret) = (Poly::ZERO, Poly::ZERO);
+        for tau in [39, 49, 60] {
+            for seed in 0..64u8 {
+                let c_tilde = [seed, tau as u8, 7, 1];
+                sample_in_ball(keccak, &c_tilde, tau, &mut public);
+                sample_in_ball_secret(keccak, &c_tilde, tau, &mut secret);
+                assert_eq!(secret.0, public.0, "tau = {tau}, seed = {seed}");
+                assert_eq!(secret.0.iter().filter(|&&x| x != 0).count(), tau);
+            }
         }
     }
 

@@ -23,14 +23,12 @@ use super::portable::{F, QINV, ZETAS};
 use crate::shake::{KeccakX4, ShakeX4};
 use crate::x86_avx2::{swap32, swap64, swap128};
 use core::arch::x86_64::{
-    __m256i, _mm_cvtsi64_si128, _mm_loadu_si128, _mm256_add_epi16, _mm256_add_epi32,
-    _mm256_and_si256, _mm256_blend_epi32, _mm256_castsi128_si256, _mm256_castsi256_ps,
-    _mm256_castsi256_si128, _mm256_cmpgt_epi32, _mm256_cvtepi16_epi32, _mm256_cvtepu8_epi32,
-    _mm256_extracti128_si256, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_movemask_ps,
+    __m256i, _mm_cvtsi64_si128, _mm_loadu_si128, _mm256_add_epi32, _mm256_and_si256,
+    _mm256_blend_epi32, _mm256_castsi128_si256, _mm256_castsi256_ps, _mm256_cmpgt_epi32,
+    _mm256_cvtepu8_epi32, _mm256_inserti128_si256, _mm256_loadu_si256, _mm256_movemask_ps,
     _mm256_mul_epi32, _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
-    _mm256_setr_epi8, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
-    _mm256_slli_epi32, _mm256_srai_epi32, _mm256_srli_epi64, _mm256_srlv_epi32,
-    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64,
+    _mm256_setr_epi8, _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_slli_epi32, _mm256_srai_epi32,
+    _mm256_srli_epi64, _mm256_srlv_epi32, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64,
 };
 use core_cpu::Avx2;
 use zeroize::Zeroize;
@@ -286,92 +284,6 @@ fn pointwise_acc_avx2(_: Avx2, acc: &mut Poly, a: &Poly, b: &Poly) {
         // is enabled on this function, reached only through the `Avx2` token.
         unsafe { _mm256_storeu_si256(c.as_mut_ptr().cast(), sum) }
     }
-}
-
-/// `out` = c·s for the challenge with the signed rotations `entries` (see
-/// `poly::Challenge::times`, whose result this is): with `ext` = s ‖ −s ‖ s, each entry adds
-/// one window of `ext`, summed in registers across all windows before it is stored. Where
-/// `narrow` (τ·‖s‖∞ < 2^15: s₁ and s₂, not t₀), `ext` and the sums are 16-bit, sixteen
-/// coefficients per register, so the τ windows take half the loads.
-pub(crate) fn times_challenge(
-    token: Avx2,
-    entries: &[u16],
-    narrow: bool,
-    s: &Poly,
-    out: &mut Poly,
-) {
-    // SAFETY: the `Avx2` token proves AVX2 was detected.
-    unsafe {
-        if narrow {
-            times_challenge_i16(token, entries, s, out);
-        } else {
-            times_challenge_i32(token, entries, s, out);
-        }
-    }
-}
-
-/// Where window `e` of `ext` = s ‖ −s ‖ s starts for the coefficients from `at` on: X^e·s
-/// has s's coefficient `k − e` (mod 512, signed) at `k`. Entries are below 512, so the
-/// window lies inside `ext`.
-fn window_start(e: u16, at: usize) -> usize {
-    (2 * N + at).saturating_sub(usize::from(e) & 0x1ff)
-}
-
-#[target_feature(enable = "avx2")]
-fn times_challenge_i32(_: Avx2, entries: &[u16], s: &Poly, out: &mut Poly) {
-    const BLOCK: usize = 64;
-    let mut ext = [0i32; 3 * N];
-    for (k, &x) in s.0.iter().enumerate() {
-        (ext[k], ext[N + k], ext[2 * N + k]) = (x, -x, x);
-    }
-    for (b, block) in out.0.chunks_exact_mut(BLOCK).enumerate() {
-        let mut acc = [_mm256_setzero_si256(); BLOCK / 8];
-        for &e in entries {
-            let from = window_start(e, BLOCK * b);
-            let window: &[i32; BLOCK] = ext[from..from + BLOCK].try_into().unwrap_or(&[0; BLOCK]);
-            for (a, x) in acc.iter_mut().zip(window.chunks_exact(8)) {
-                *a = _mm256_add_epi32(*a, load8(x.try_into().unwrap_or(&[0; 8])));
-            }
-        }
-        for (out, a) in block.chunks_exact_mut(8).zip(&acc) {
-            // SAFETY: `out` is eight `i32`s, 32 writable bytes; `storeu` takes any alignment.
-            // AVX2 is enabled on this function, reached only through the `Avx2` token.
-            unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), *a) }
-        }
-    }
-    ext.zeroize();
-}
-
-#[target_feature(enable = "avx2")]
-fn times_challenge_i16(_: Avx2, entries: &[u16], s: &Poly, out: &mut Poly) {
-    const BLOCK: usize = 128;
-    let mut ext = [0i16; 3 * N];
-    for (k, &x) in s.0.iter().enumerate() {
-        let x = x as i16;
-        (ext[k], ext[N + k], ext[2 * N + k]) = (x, -x, x);
-    }
-    for (b, block) in out.0.chunks_exact_mut(BLOCK).enumerate() {
-        let mut acc = [_mm256_setzero_si256(); BLOCK / 16];
-        for &e in entries {
-            let from = window_start(e, BLOCK * b);
-            let window: &[i16; BLOCK] = ext[from..from + BLOCK].try_into().unwrap_or(&[0; BLOCK]);
-            for (a, x) in acc.iter_mut().zip(window.chunks_exact(16)) {
-                // SAFETY: `x` is sixteen `i16`s, 32 readable bytes; `loadu` takes any
-                // alignment. AVX2 is enabled on this function, reached only through the token.
-                *a = _mm256_add_epi16(*a, unsafe { _mm256_loadu_si256(x.as_ptr().cast()) });
-            }
-        }
-        for (out, a) in block.chunks_exact_mut(16).zip(&acc) {
-            let (low, high) = (_mm256_castsi256_si128(*a), _mm256_extracti128_si256::<1>(*a));
-            // SAFETY: `out` is sixteen `i32`s, 64 writable bytes; `storeu` takes any
-            // alignment. AVX2 is enabled on this function, reached only through the token.
-            unsafe {
-                _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_cvtepi16_epi32(low));
-                _mm256_storeu_si256(out[8..].as_mut_ptr().cast(), _mm256_cvtepi16_epi32(high));
-            }
-        }
-    }
-    ext.zeroize();
 }
 
 /// Runs `f`, a loop over coefficients that `dsa` hands over (the reductions, Decompose, the
@@ -654,29 +566,6 @@ mod tests {
             pointwise_acc(token, &mut ours, &a, &b);
             portable::pointwise_acc(&mut want, &a, &b);
             assert_eq!(ours.0, want.0, "pointwise_acc, seed {seed}");
-        }
-    }
-
-    /// The product with a challenge gives `poly::Challenge::times`'s result, for every τ and
-    /// coefficients at the key's bounds (η and 2^12).
-    #[test]
-    fn times_challenge_agrees_with_poly() {
-        let Some(token) = Avx2::get() else {
-            std::eprintln!("x86_avx2: not available on this CPU");
-            return;
-        };
-        let keccak = <core_hash::KeccakImpl as core_hash::Implementation>::best();
-        for (tau, seed) in [(39, 4u8), (49, 5), (60, 6)] {
-            let c = super::super::poly::Challenge::sample(keccak, &[seed; 48], tau);
-            for bound in [3i32, 5, 1 << 12] {
-                let s = poly(u32::from(seed) + bound.cast_unsigned(), bound);
-                let (mut ours, mut want) = (Poly::ZERO, Poly::ZERO);
-                c.times(&s, &mut want);
-                for narrow in [false, bound < 8] {
-                    times_challenge(token, c.entries(), narrow, &s, &mut ours);
-                    assert_eq!(ours.0, want.0, "tau {tau}, bound {bound}, narrow {narrow}");
-                }
-            }
         }
     }
 
