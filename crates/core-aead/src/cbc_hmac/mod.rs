@@ -55,7 +55,8 @@
 //! Sealing is stitched here too, the other way round: the MAC runs over the ciphertext, so
 //! each step encrypts the next block's worth and hashes the block the step before finished.
 //! Opening checks the MAC (a constant-time comparison) before it decrypts anything, so the
-//! padding is only ever seen in authentic records and needs no care.
+//! padding is only ever seen in authentic records; it is still checked with masks, since
+//! the bytes it ends are secret plaintext, and only the plaintext length is declassified.
 
 mod mac;
 
@@ -419,7 +420,8 @@ impl<H: RecordHash> AesCbcHmac<H> {
         }
         let (body, theirs) = fragment.split_at_mut(sealed);
         let mut ours = self.mac.mac(&header.mac_prefix(sealed), body, sealed, sealed);
-        let authentic = bool::from(ours[..H::OUTPUT_LEN].ct_eq(theirs));
+        // The verdict is public (the alert says it), the MAC it came from is not.
+        let authentic = core_hash::declassify(bool::from(ours[..H::OUTPUT_LEN].ct_eq(theirs)));
         ours.zeroize();
         let (iv, ciphertext) = body.split_at_mut(IV_LEN);
         let mut chain: [u8; 16] = iv.try_into().unwrap_or_default();
@@ -427,16 +429,15 @@ impl<H: RecordHash> AesCbcHmac<H> {
             fragment.zeroize();
             return Err(RecordError::BadRecordMac);
         }
-        // Authentic: the padding is the peer's own, and its length public from here.
-        let pad = usize::from(ciphertext[ciphertext.len() - 1]);
-        let Some(len) = ciphertext.len().checked_sub(pad + 1) else {
-            fragment.zeroize();
-            return Err(RecordError::BadRecordMac);
-        };
-        if ciphertext[len..].iter().any(|&b| usize::from(b) != pad) {
+        // Authentic: the padding is the peer's own, but the bytes it ends are plaintext, so it
+        // is checked with the same masks as MAC-then-encrypt's (with no MAC before it), and
+        // only the verdict and the length left, which the caller is given, are declassified.
+        let (good, len) = check_padding(ciphertext, 0);
+        if !core_hash::declassify(bool::from(good.ct_eq(&usize::MAX))) {
             fragment.zeroize();
             return Err(RecordError::BadRecordMac);
         }
+        let len = core_hash::declassify(len);
         Ok(&mut fragment[IV_LEN..IV_LEN + len])
     }
 }
