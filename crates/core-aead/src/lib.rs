@@ -26,7 +26,8 @@ use core::fmt;
 
 pub use aes::{Aes, AesImpl};
 pub use cbc_hmac::{
-    AesCbcHmac, AesCbcHmacSha1, AesCbcHmacSha256, RecordError, RecordHash, RecordHeader,
+    AesCbcHmac, AesCbcHmacSha1, AesCbcHmacSha256, AesCbcHmacSha384, RecordError, RecordHash,
+    RecordHeader,
 };
 pub use cbc_mb::{CBC_MAX_LANES, CbcMbImpl, CbcStream};
 pub use ccm::{Aes128Ccm, Aes128Ccm8, Aes256Ccm, AesCcm};

@@ -1,10 +1,11 @@
-//! TLS CBC records (AES-CBC with HMAC-SHA1/SHA-256, MAC-then-encrypt): SP 800-38A vectors
-//! through sealing, every pair of AES and hash implementations against the plain
-//! composition (`Aes::cbc_encrypt` after `Hmac`) on random records with any padding length,
-//! and the padding-oracle cases, which must all give the one error.
+//! TLS CBC records (AES-CBC with HMAC-SHA1/SHA-256/SHA-384, MAC-then-encrypt and
+//! encrypt-then-MAC): SP 800-38A vectors through sealing, every pair of AES and hash
+//! implementations against the plain composition (`Aes::cbc_encrypt` and `Hmac`) on random
+//! records with any padding length, and the padding-oracle cases, which must all give the
+//! one error.
 
 use core_aead::{Aes, AesCbcHmac, AesImpl, Implementation, RecordError, RecordHash, RecordHeader};
-use core_hash::{Hmac, Sha1, Sha256};
+use core_hash::{Hmac, Sha1, Sha256, Sha384};
 use hex_literal::hex;
 use proptest::prelude::*;
 
@@ -214,6 +215,11 @@ fn padding_oracle_sha256() {
     oracle::<Sha256>();
 }
 
+#[test]
+fn padding_oracle_sha384() {
+    oracle::<Sha384>();
+}
+
 /// An encrypt-then-MAC record (RFC 7366 §3) as the plain composition builds it: CBC over
 /// the plaintext and `pad` + 1 bytes of padding, then HMAC over the header (with the length
 /// of `iv ‖ ciphertext`), the IV and the ciphertext.
@@ -235,15 +241,42 @@ fn reference_etm<H: RecordHash>(
     record
 }
 
+/// Encrypt-then-MAC seals as the composition does on every pair, and opens the
+/// composition's records with `pad`-ish padding.
+fn round_trip_etm<H: RecordHash>(
+    aes_key: &[u8],
+    mac_key: &[u8],
+    iv: &[u8; 16],
+    plaintext: &[u8],
+    pad: u8,
+) {
+    let len = plaintext.len();
+    let expected = reference_etm::<H>(aes_key, mac_key, iv, plaintext, 15 - (len % 16) as u8);
+    let longer = (15 - len % 16 + usize::from(pad) / 16 * 16) as u8;
+    let padded = reference_etm::<H>(aes_key, mac_key, iv, plaintext, longer);
+    for (a, h) in pairs::<H>() {
+        let key = AesCbcHmac::<H>::with_impls(a, h, aes_key, mac_key).unwrap();
+        let mut buf = vec![0x77u8; expected.len() + 3];
+        buf[16..16 + len].copy_from_slice(plaintext);
+        let n = key.seal_etm_in_place(&HEADER, iv, &mut buf, len).unwrap();
+        assert_eq!(&buf[..n], &expected[..], "{} {} len {len}", a.name(), h.name());
+        assert_eq!(&buf[n..], &[0x77; 3]);
+        let mut record = padded.clone();
+        assert_eq!(key.open_etm_in_place(&HEADER, &mut record).unwrap(), plaintext);
+    }
+}
+
 /// Encrypt-then-MAC on every pair: sealing matches the composition for plaintexts of 0 to
-/// 70 bytes, the composition's records with longer padding open, and a flip of any byte (or
-/// another sequence number, or a cut) is `BadRecordMac` with the buffer zeroed.
+/// 70 bytes and lengths around the stitched loop's block steps (one to several 64- and
+/// 128-byte MAC blocks), the composition's records with longer padding open, and a flip of
+/// any byte (or another sequence number, or a cut) is `BadRecordMac` with the buffer zeroed.
 fn etm<H: RecordHash>() {
     let (aes_key, mac_key, iv) = ([3u8; 16], [4u8; 20], [5u8; 16]);
-    let plaintext: Vec<u8> = (0..70).collect();
+    let plaintext: Vec<u8> = (0..1100u32).map(|i| i as u8).collect();
+    let lengths = (0..70).chain([98, 99, 100, 127, 128, 226, 227, 255, 256, 483, 1099]);
     for (a, h) in pairs::<H>() {
         let key = AesCbcHmac::<H>::with_impls(a, h, &aes_key, &mac_key).unwrap();
-        for len in 0..plaintext.len() {
+        for len in lengths.clone() {
             let pt = &plaintext[..len];
             let expected = reference_etm::<H>(&aes_key, &mac_key, &iv, pt, 15 - (len % 16) as u8);
             let mut buf = vec![0x77u8; expected.len() + 3];
@@ -292,6 +325,11 @@ fn encrypt_then_mac_sha1() {
 #[test]
 fn encrypt_then_mac_sha256() {
     etm::<Sha256>();
+}
+
+#[test]
+fn encrypt_then_mac_sha384() {
+    etm::<Sha384>();
 }
 
 /// `record_iv` is the record key's encryption of the seed with the sequence number (by XOR)
@@ -346,7 +384,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     /// Every pair of implementations seals as the composition does and opens records with
-    /// any padding length, for both MACs and AES-128/256.
+    /// any padding length, for the three MACs, both constructions and AES-128/256.
     #[test]
     fn every_implementation_matches_the_composition(
         aes_key in aes_key(),
@@ -357,5 +395,9 @@ proptest! {
     ) {
         round_trip::<Sha1>(&aes_key, &mac_key, &iv, &plaintext, pad);
         round_trip::<Sha256>(&aes_key, &mac_key, &iv, &plaintext, pad);
+        round_trip::<Sha384>(&aes_key, &mac_key, &iv, &plaintext, pad);
+        round_trip_etm::<Sha1>(&aes_key, &mac_key, &iv, &plaintext, pad);
+        round_trip_etm::<Sha256>(&aes_key, &mac_key, &iv, &plaintext, pad);
+        round_trip_etm::<Sha384>(&aes_key, &mac_key, &iv, &plaintext, pad);
     }
 }

@@ -339,6 +339,13 @@ pub struct ServerConfig<'a> {
     /// the peer agrees, but list them only for peers that have nothing else.
     #[cfg(feature = "cbc")]
     pub enable_cbc: bool,
+    /// Declines encrypt_then_mac (RFC 7366) though the client offers it, so that CBC records
+    /// are MAC-then-encrypt (`cbc` feature; `false` by default): a test knob, for the
+    /// MAC-then-encrypt path between peers that both always take encrypt_then_mac. Weakens
+    /// the connection; never set it otherwise.
+    #[cfg(feature = "cbc")]
+    #[doc(hidden)]
+    pub cbc_decline_etm: bool,
     /// The certificates to choose from, each a chain and its key: the first whose name
     /// matches the client's SNI and whose key can sign with a scheme the client offered, else
     /// the first that can sign.
@@ -396,6 +403,8 @@ impl<'a> ServerConfig<'a> {
             suites12: suites::tls12::DEFAULT_SUITES12,
             #[cfg(feature = "cbc")]
             enable_cbc: false,
+            #[cfg(feature = "cbc")]
+            cbc_decline_etm: false,
             certs,
             alpn: &[],
             groups: crate::kx::DEFAULT_GROUPS,

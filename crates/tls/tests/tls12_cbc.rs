@@ -1,7 +1,8 @@
 //! The TLS 1.2 CBC suites (`cbc` feature): refused without `enable_cbc`; every suite in
-//! memory between Halite's client and server (encrypt_then_mac, which both always take);
-//! tampered records (a flipped MAC or ciphertext byte, a short record) ending in
-//! bad_record_mac; and interop with `openssl s_server` / `s_client -tls1_2` in both roles,
+//! memory between Halite's client and server, with encrypt_then_mac (which both always take)
+//! and without it (the server's `cbc_decline_etm` test knob: MAC-then-encrypt); tampered
+//! records (a flipped MAC or ciphertext byte, a short record) ending in bad_record_mac in
+//! both; and interop with `openssl s_server` / `s_client -tls1_2` in both roles,
 //! with encrypt_then_mac and without it (`-no_etm`: MAC-then-encrypt, opened in constant
 //! time). The OpenSSL rounds are skipped, with the reason printed, without `openssl`.
 #![allow(clippy::doc_markdown)] // protocol names (encrypt_then_mac, bad_record_mac) are prose
@@ -96,15 +97,39 @@ fn exchange(c: &mut Connection<'_, '_>, s: &mut Connection<'_, '_>, what: &str) 
     assert_eq!(c.read(&mut buf).unwrap(), 4, "{what}");
 }
 
+/// Sends the ClientHello and returns whether the ServerHello (the server's first record)
+/// carries encrypt_then_mac (type 22, empty).
+fn server_hello_has_etm(c: &mut Connection<'_, '_>, s: &mut Connection<'_, '_>) -> bool {
+    pump(c, s).unwrap();
+    let flight = s.pending_send();
+    let len = usize::from(u16::from_be_bytes([flight[3], flight[4]]));
+    assert_eq!(flight[5], 2, "a ServerHello");
+    flight[5..5 + len].windows(4).any(|w| w == [0, 22, 0, 0])
+}
+
+/// A handshake of `suite` in memory, with encrypt_then_mac or with the server declining it.
+fn connected(
+    suite: Suite12,
+    etm: bool,
+) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
+    let sc = ServerConfig { cbc_decline_etm: !etm, ..server(suite.auth) };
+    let (mut c, mut s) = connect(client(suite), sc);
+    let what = format!("{} etm {etm}", suite.iana_name());
+    assert_eq!(server_hello_has_etm(&mut c, &mut s), etm, "{what}");
+    handshake(&mut c, &mut s).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    (c, s)
+}
+
 #[test]
-fn every_cbc_suite_in_memory() {
+fn every_cbc_suite_in_memory_with_and_without_encrypt_then_mac() {
     for &suite in s12::CBC_SUITES12 {
-        let (mut c, mut s) = connect(client(suite), server(suite.auth));
-        handshake(&mut c, &mut s).unwrap_or_else(|e| panic!("{}: {e:?}", suite.iana_name()));
-        let (cn, sn) = (c.negotiated().unwrap(), s.negotiated().unwrap());
-        assert_eq!((cn.suite, sn.suite), (suite.suite, suite.suite));
-        assert_eq!(cn.version, ProtocolVersion::TLSV1_2);
-        exchange(&mut c, &mut s, suite.iana_name());
+        for etm in [true, false] {
+            let (mut c, mut s) = connected(suite, etm);
+            let (cn, sn) = (c.negotiated().unwrap(), s.negotiated().unwrap());
+            assert_eq!((cn.suite, sn.suite), (suite.suite, suite.suite));
+            assert_eq!(cn.version, ProtocolVersion::TLSV1_2);
+            exchange(&mut c, &mut s, &format!("{} etm {etm}", suite.iana_name()));
+        }
     }
 }
 
@@ -112,11 +137,12 @@ fn every_cbc_suite_in_memory() {
 type Tamper = dyn Fn(&mut Vec<u8>);
 
 /// A record whose byte `at` (counted from the end) is flipped, or which is cut short, is
-/// bad_record_mac: the server fails with `DecryptFailed` and tells the client so.
+/// bad_record_mac, MAC-then-encrypt or encrypt-then-MAC, with each MAC length: the server
+/// fails with `DecryptFailed`, stays failed, and tells the client so.
 #[test]
 fn tampered_records_are_bad_record_mac() {
-    let suite = s12::TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256;
-    // From the end: the MAC's last byte, a ciphertext byte, the IV's first byte.
+    // From the end: the MAC's last byte (MAC-then-encrypt: the padding's), a ciphertext
+    // byte, the IV's first byte.
     let flips: [&Tamper; 4] = [
         &|r| *r.last_mut().unwrap() ^= 1,
         &|r| {
@@ -131,9 +157,17 @@ fn tampered_records_are_bad_record_mac() {
             r[3..5].copy_from_slice(&((n - 5) as u16).to_be_bytes());
         },
     ];
-    for (i, flip) in flips.iter().enumerate() {
-        let (mut c, mut s) = connect(client(suite), server(Auth::Ecdsa));
-        handshake(&mut c, &mut s).unwrap();
+    let suites = [
+        s12::TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA,
+        s12::TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256,
+        s12::TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384,
+    ];
+    let cases = suites.into_iter().flat_map(|s| [(s, true), (s, false)]);
+    for ((suite, etm), (i, flip)) in
+        cases.flat_map(|c| flips.iter().enumerate().map(move |f| (c, f)))
+    {
+        let i = format!("{} etm {etm} case {i}", suite.iana_name());
+        let (mut c, mut s) = connected(suite, etm);
         c.write(b"a secret that must not come out").unwrap();
         let err = pump_with(&mut c, &mut s, &mut |r| flip(r)).unwrap_err();
         assert_eq!(err, Error::DecryptFailed, "case {i}");

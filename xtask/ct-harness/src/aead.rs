@@ -5,15 +5,17 @@
 //! every AES) and (X)ChaCha20-Poly1305 (every ChaCha20 × Poly1305 pair): seal, open, and
 //! open of a forged tag, whose rejection must not depend on where the tags differ; and
 //! multi-buffer CBC encryption on every lane count; TLS CBC records (AES-CBC with
-//! HMAC-SHA1/SHA-256) on every AES × hash pair: seal, open, and open with bad padding and a
-//! bad MAC, which must take the same path (Lucky Thirteen).
+//! HMAC-SHA1/SHA-256/SHA-384) on every AES × hash pair: MAC-then-encrypt seal, open, and open
+//! with bad padding and a bad MAC, which must take the same path (Lucky Thirteen), and
+//! encrypt-then-MAC seal, open (MAC check, then the padding under masks) and open of a bad
+//! MAC.
 
 use core_aead::{
     Aead, Aes, AesCbcHmac, AesCcm, AesGcm, AesImpl, CbcMbImpl, CbcStream, ChaCha20, ChaCha20Impl,
     ChaCha20Poly1305, Error, GcmImpl, Ghash, GhashImpl, Implementation, Poly1305, Poly1305Impl,
     RecordError, RecordHash, RecordHeader, XChaCha20Poly1305, hchacha20,
 };
-use core_hash::{Sha1, Sha256};
+use core_hash::{Sha1, Sha256, Sha384};
 
 use crate::{LENGTHS, Tally, every, public, secret, secret_array, verdict};
 
@@ -29,6 +31,7 @@ pub(crate) fn run(t: &mut Tally) {
     chacha20poly1305(t);
     cbc_hmac::<Sha1>(t, "sha1");
     cbc_hmac::<Sha256>(t, "sha256");
+    cbc_hmac::<Sha384>(t, "sha384");
 }
 
 fn aes(t: &mut Tally) {
@@ -288,6 +291,36 @@ fn cbc_hmac<H: RecordHash>(t: &mut Tally, hash: &str) {
                 );
                 t.expect(&format!("{label} bad {what} zeroes"), bad.iter().all(|&b| b == 0));
             }
+            cbc_hmac_etm(t, &key, &label, len);
         }
+    }
+}
+
+/// Encrypt-then-MAC records of a secret `len`-byte plaintext under `key`: the sealed record
+/// (public), its opening (the MAC compared in constant time, then the padding checked under
+/// masks: the plaintext is secret), and the opening of a record with its MAC's last byte or a
+/// ciphertext byte flipped, refused alike.
+fn cbc_hmac_etm<H: RecordHash>(t: &mut Tally, key: &AesCbcHmac<H>, label: &str, len: usize) {
+    let header = RecordHeader { sequence: 8, content_type: 23, version: 0x0303 };
+    let mut buf = vec![0u8; AesCbcHmac::<H>::etm_sealed_len(len)];
+    buf[16..16 + len].copy_from_slice(&secret(len, 94));
+    let iv: [u8; 16] = public(16, 95).try_into().unwrap_or_default();
+    let Ok(n) = key.seal_etm_in_place(&header, &iv, &mut buf, len) else {
+        t.expect(&format!("{label} etm seal"), false);
+        return;
+    };
+    t.agree(&format!("{label} etm {len} record"), &buf[..n]);
+    let sealed = buf.clone();
+    let opened = verdict(key.open_etm_in_place(&header, &mut buf).map(|p| p.to_vec()));
+    t.expect(&format!("{label} etm open"), opened.as_ref().is_ok_and(|p| p.len() == len));
+    if let Ok(plaintext) = opened {
+        t.agree(&format!("{label} etm {len} opened"), &plaintext);
+    }
+    for (what, back) in [("mac", 1), ("ciphertext", H::OUTPUT_LEN + 1)] {
+        let mut bad = sealed.clone();
+        bad[n - back] ^= 0x01;
+        let refused = verdict(key.open_etm_in_place(&header, &mut bad).map(|_| ()));
+        t.expect(&format!("{label} etm bad {what}"), refused == Err(RecordError::BadRecordMac));
+        t.expect(&format!("{label} etm bad {what} zeroes"), bad.iter().all(|&b| b == 0));
     }
 }

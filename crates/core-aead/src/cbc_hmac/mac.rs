@@ -1,38 +1,132 @@
-//! HMAC-SHA1 and HMAC-SHA256 (RFC 2104) over the raw compression function, keyed once (the
-//! ipad and opad blocks compressed when the key is built), with an inner hash whose message
-//! length may be secret: every block that could hold the end of the message is compressed,
-//! built with masks, and the chaining value after the right one is selected in constant
-//! time. Sealing passes a public length and so compresses only the one or two final blocks
-//! that way; opening passes the length the padding gives, anywhere in a 256-byte window.
+//! HMAC-SHA1, HMAC-SHA256 and HMAC-SHA384 (RFC 2104) over the raw compression function,
+//! keyed once (the ipad and opad blocks compressed when the key is built), with an inner hash
+//! whose message length may be secret: every block that could hold the end of the message is
+//! compressed, built with masks, and the chaining value after the right one is selected in
+//! constant time. Sealing passes a public length and so compresses only the one or two final
+//! blocks that way; opening passes the length the padding gives, anywhere in a 256-byte
+//! window. The same code serves SHA-1 and SHA-256 (64-byte blocks, 8-byte length field,
+//! 32-bit words) and SHA-384 (128-byte blocks, 16-byte length field, 64-bit words).
 
-use core_hash::{Hash, Sha1, Sha256};
+use core_hash::{Hash, Sha1, Sha256, Sha384};
 use zeroize::Zeroize;
 
-/// Bytes in a SHA-1/SHA-256 block.
-const BLOCK: usize = 64;
-/// Bytes of the length field that ends the padding (FIPS 180-4 §5.1.1).
-const LEN_FIELD: usize = 8;
+/// The longest MAC: HMAC-SHA384's 48 bytes.
+pub(super) const MAX_MAC_LEN: usize = 48;
+/// The bytes of the length field that carry the bit count: its last 8 (FIPS 180-4 §5.1). A
+/// 16-byte SHA-384 field starts with 8 zero bytes for any message under 2^61 bytes.
+const COUNT_LEN: usize = 8;
+
+pub(super) use sealed::Block;
+use sealed::Word as _;
 
 mod sealed {
+    use zeroize::Zeroize;
+
     pub trait Sealed {}
     impl Sealed for core_hash::Sha1 {}
     impl Sealed for core_hash::Sha256 {}
+    impl Sealed for core_hash::Sha384 {}
+
+    /// A word of a chaining value: 32 bits (SHA-1, SHA-256) or 64 (SHA-384).
+    pub trait Word: Copy + Zeroize {
+        /// The zero word.
+        const ZERO: Self;
+        /// `self` where `mask` is all ones, zero where it is zero (no branch).
+        fn masked(self, mask: usize) -> Self;
+        /// Bitwise or.
+        fn or(self, other: Self) -> Self;
+        /// Writes the word big-endian into `out`, which is exactly its size.
+        fn write_be(self, out: &mut [u8]);
+    }
+
+    impl Word for u32 {
+        const ZERO: Self = 0;
+        #[inline(always)]
+        fn masked(self, mask: usize) -> Self {
+            self & mask as u32
+        }
+        #[inline(always)]
+        fn or(self, other: Self) -> Self {
+            self | other
+        }
+        fn write_be(self, out: &mut [u8]) {
+            out.copy_from_slice(&self.to_be_bytes());
+        }
+    }
+
+    impl Word for u64 {
+        const ZERO: Self = 0;
+        #[inline(always)]
+        fn masked(self, mask: usize) -> Self {
+            // Widened without a branch where `usize` has 32 bits.
+            let m = mask as u64;
+            self & (m | m << 32)
+        }
+        #[inline(always)]
+        fn or(self, other: Self) -> Self {
+            self | other
+        }
+        fn write_be(self, out: &mut [u8]) {
+            out.copy_from_slice(&self.to_be_bytes());
+        }
+    }
+
+    /// A compression-function block: 64 or 128 bytes.
+    pub trait Block: Copy + AsRef<[u8]> + AsMut<[u8]> + Zeroize {
+        /// The all-zero block.
+        const ZERO: Self;
+        /// The whole blocks at the start of `data`.
+        fn chunks(data: &[u8]) -> &[Self];
+        /// The whole blocks at the start of `data`, mutably.
+        fn chunks_mut(data: &mut [u8]) -> &mut [Self];
+    }
+
+    macro_rules! block {
+        ($($n:literal)*) => {$(
+            impl Block for [u8; $n] {
+                const ZERO: Self = [0; $n];
+                #[inline(always)]
+                fn chunks(data: &[u8]) -> &[Self] {
+                    data.as_chunks().0
+                }
+                #[inline(always)]
+                fn chunks_mut(data: &mut [u8]) -> &mut [Self] {
+                    data.as_chunks_mut().0
+                }
+            }
+        )*};
+    }
+    block!(64 128);
 }
 
-/// A hash the TLS CBC record MAC runs on: [`Sha1`] (HMAC-SHA1, the `_SHA` suites) or
-/// [`Sha256`] (HMAC-SHA256, the `_SHA256` suites). Sealed: the constant-time check needs its
-/// compression function, block size and padding, which only these two expose.
+/// A hash the TLS CBC record MAC runs on: [`Sha1`] (HMAC-SHA1, the `_SHA` suites), [`Sha256`]
+/// (HMAC-SHA256, the `_SHA256` suites) or [`Sha384`] (HMAC-SHA384, the `_SHA384` suites).
+/// Sealed: the constant-time check needs its compression function, block size and padding,
+/// which only these three expose.
 pub trait RecordHash: Hash + sealed::Sealed {
+    /// A chaining-value word.
+    #[doc(hidden)]
+    type Word: sealed::Word;
+    /// A compression-function block ([`Hash::BLOCK_LEN`] bytes).
+    #[doc(hidden)]
+    type Block: sealed::Block;
+    /// Bytes of the length field that ends the padding (FIPS 180-4 §5.1): 8, or 16 for
+    /// SHA-384.
+    #[doc(hidden)]
+    const LEN_FIELD: usize;
     /// The initial chaining value, in the first words of eight.
     #[doc(hidden)]
-    const INITIAL: [u32; 8];
+    const INITIAL: [Self::Word; 8];
 
-    /// Compresses `blocks` into the first [`Hash::OUTPUT_LEN`]` / 4` words of `state`.
+    /// Compresses `blocks` into the first words of `state`.
     #[doc(hidden)]
-    fn compress(imp: Self::Impl, state: &mut [u32; 8], blocks: &[[u8; 64]]);
+    fn compress(imp: Self::Impl, state: &mut [Self::Word; 8], blocks: &[Self::Block]);
 }
 
 impl RecordHash for Sha256 {
+    type Word = u32;
+    type Block = [u8; 64];
+    const LEN_FIELD: usize = 8;
     const INITIAL: [u32; 8] = Sha256::INITIAL_STATE;
 
     #[inline]
@@ -42,6 +136,9 @@ impl RecordHash for Sha256 {
 }
 
 impl RecordHash for Sha1 {
+    type Word = u32;
+    type Block = [u8; 64];
+    const LEN_FIELD: usize = 8;
     const INITIAL: [u32; 8] = {
         let s = Sha1::INITIAL_STATE;
         [s[0], s[1], s[2], s[3], s[4], 0, 0, 0]
@@ -52,6 +149,18 @@ impl RecordHash for Sha1 {
         if let Some((words, _)) = state.split_first_chunk_mut::<5>() {
             imp.compress_blocks(words, blocks);
         }
+    }
+}
+
+impl RecordHash for Sha384 {
+    type Word = u64;
+    type Block = [u8; 128];
+    const LEN_FIELD: usize = 16;
+    const INITIAL: [u64; 8] = Sha384::INITIAL_STATE;
+
+    #[inline]
+    fn compress(imp: Self::Impl, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
+        imp.compress_blocks(state, blocks);
     }
 }
 
@@ -74,25 +183,26 @@ pub(super) fn eq_mask(a: usize, b: usize) -> usize {
 #[derive(Clone)]
 pub(super) struct MacKey<H: RecordHash> {
     imp: H::Impl,
-    inner: [u32; 8],
-    outer: [u32; 8],
+    inner: [H::Word; 8],
+    outer: [H::Word; 8],
 }
 
 impl<H: RecordHash> MacKey<H> {
     /// Keys HMAC on `imp`; a key longer than a block is hashed first (RFC 2104 §2).
     pub(super) fn new(imp: H::Impl, key: &[u8]) -> Self {
-        let mut k0 = [0u8; BLOCK];
-        if key.len() > BLOCK {
+        let mut k0 = H::Block::ZERO;
+        if key.len() > H::BLOCK_LEN {
             let mut h = H::with_impl(imp);
             h.update(key);
             let mut digest = h.finalize();
-            k0[..H::OUTPUT_LEN].copy_from_slice(digest.as_ref());
+            k0.as_mut()[..H::OUTPUT_LEN].copy_from_slice(digest.as_ref());
             digest.as_mut().zeroize();
         } else {
-            k0[..key.len()].copy_from_slice(key);
+            k0.as_mut()[..key.len()].copy_from_slice(key);
         }
-        let keyed = |k0: &[u8; BLOCK], pad: u8| {
-            let mut block = k0.map(|b| b ^ pad);
+        let keyed = |k0: &H::Block, pad: u8| {
+            let mut block = *k0;
+            block.as_mut().iter_mut().for_each(|b| *b ^= pad);
             let mut state = H::INITIAL;
             H::compress(imp, &mut state, core::slice::from_ref(&block));
             block.zeroize();
@@ -110,36 +220,42 @@ impl<H: RecordHash> MacKey<H> {
 
     /// The HMAC of `head ‖ data[..len]` in the first [`Hash::OUTPUT_LEN`] bytes, where `len`
     /// may be secret but lies in `min_len..=data.len()` (`min_len` and `data.len()` are
-    /// public, as is `head.len()`, below 64). The work depends on the public lengths only.
-    pub(super) fn mac(&self, head: &[u8], data: &[u8], len: usize, min_len: usize) -> [u8; 32] {
+    /// public, as is `head.len()`, below a block). The work depends on the public lengths
+    /// only.
+    pub(super) fn mac(
+        &self,
+        head: &[u8],
+        data: &[u8],
+        len: usize,
+        min_len: usize,
+    ) -> [u8; MAX_MAC_LEN] {
         self.finish(self.inner, 0, head, data, len, min_len)
     }
 
     /// The inner hash's chaining value after the ipad block, to absorb the first blocks of
     /// `head ‖ data` with [`MacKey::absorb`] before [`MacKey::finish`].
-    pub(super) fn inner(&self) -> [u32; 8] {
+    pub(super) fn inner(&self) -> [H::Word; 8] {
         self.inner
     }
 
-    /// Compresses one block of the inner hash's message into `state`.
+    /// Compresses blocks of the inner hash's message into `state`.
     #[inline]
-    pub(super) fn absorb(&self, state: &mut [u32; 8], block: &[u8; BLOCK]) {
-        H::compress(self.imp, state, core::slice::from_ref(block));
+    pub(super) fn absorb(&self, state: &mut [H::Word; 8], blocks: &[H::Block]) {
+        H::compress(self.imp, state, blocks);
     }
 
     /// [`MacKey::mac`] from the inner `state` after the first `done` blocks of the stream
     /// `head ‖ data` (none may reach `min_len`).
     pub(super) fn finish(
         &self,
-        mut state: [u32; 8],
+        mut state: [H::Word; 8],
         done: usize,
         head: &[u8],
         data: &[u8],
         len: usize,
         min_len: usize,
-    ) -> [u8; 32] {
-        let hl = head.len();
-        let imp = self.imp;
+    ) -> [u8; MAX_MAC_LEN] {
+        let (block_len, hl, imp) = (H::BLOCK_LEN, head.len(), self.imp);
         // The inner hash's message, after the ipad block, is the stream `head ‖ data`, cut
         // at `end`; its bit count in the padding also covers the ipad block.
         let end = hl + len;
@@ -150,63 +266,67 @@ impl<H: RecordHash> MacKey<H> {
         };
         // Blocks that end before the shortest message can are hashed as they are: the first
         // (head and the start of data) through a copy, the rest straight from `data`.
-        let whole = min_end / BLOCK;
-        let mut block = [0u8; BLOCK];
+        let whole = min_end / block_len;
+        let mut block = H::Block::ZERO;
         if done == 0 && whole > 0 {
-            for (p, b) in block.iter_mut().enumerate() {
+            for (p, b) in block.as_mut().iter_mut().enumerate() {
                 *b = byte(p);
             }
             H::compress(imp, &mut state, core::slice::from_ref(&block));
         }
         if whole > done.max(1) {
-            let skip = BLOCK - hl;
-            let (blocks, _) = data[skip..].as_chunks::<BLOCK>();
+            let blocks = H::Block::chunks(&data[block_len - hl..]);
             H::compress(imp, &mut state, &blocks[done.max(1) - 1..whole - 1]);
         }
         // Every block that could hold the message's end or its length field, built with
-        // masks: message bytes before `end`, 0x80 at `end`, the bit count in the last eight
-        // bytes of the final block `(end + 8) / 64`; the chaining value after that block is
-        // kept.
-        let final_block = (end + LEN_FIELD) / BLOCK;
-        let bits = ((BLOCK + end) as u64) << 3;
-        let mut out = [0u32; 8];
-        for j in whole.max(done)..=(max_end + LEN_FIELD) / BLOCK {
+        // masks: message bytes before `end`, 0x80 at `end`, the bit count at the end of the
+        // final block `(end + LEN_FIELD) / block_len`; the chaining value after that block
+        // is kept.
+        let final_block = (end + H::LEN_FIELD) / block_len;
+        let bits = ((block_len + end) as u64) << 3;
+        let mut out = [H::Word::ZERO; 8];
+        for j in whole.max(done)..=(max_end + H::LEN_FIELD) / block_len {
             let is_final = eq_mask(j, final_block);
-            for (i, b) in block.iter_mut().enumerate() {
-                let p = BLOCK * j + i;
+            for (i, b) in block.as_mut().iter_mut().enumerate() {
+                let p = block_len * j + i;
                 let data_mask = lt_mask(p, end) as u8;
                 let marker = eq_mask(p, end) as u8 & 0x80;
                 *b = (byte(p) & data_mask) | marker;
             }
-            for (b, l) in block[BLOCK - LEN_FIELD..].iter_mut().zip(bits.to_be_bytes()) {
+            let count = &mut block.as_mut()[block_len - COUNT_LEN..];
+            for (b, l) in count.iter_mut().zip(bits.to_be_bytes()) {
                 *b |= l & is_final as u8;
             }
             let mut next = state;
             H::compress(imp, &mut next, core::slice::from_ref(&block));
-            let keep = is_final as u32;
             for (o, s) in out.iter_mut().zip(next) {
-                *o |= s & keep;
+                *o = o.or(s.masked(is_final));
             }
             state = next;
         }
         // The outer hash: the opad block (in `self.outer`), then the inner digest and its
         // padding in one block.
+        let block = block.as_mut();
         block.fill(0);
-        for (chunk, w) in block.chunks_exact_mut(4).zip(&out).take(H::OUTPUT_LEN / 4) {
-            chunk.copy_from_slice(&w.to_be_bytes());
-        }
+        write_digest::<H>(&out, &mut block[..H::OUTPUT_LEN]);
         block[H::OUTPUT_LEN] = 0x80;
-        let outer_bits = ((BLOCK + H::OUTPUT_LEN) as u64) << 3;
-        block[BLOCK - LEN_FIELD..].copy_from_slice(&outer_bits.to_be_bytes());
+        let outer_bits = ((block_len + H::OUTPUT_LEN) as u64) << 3;
+        block[block_len - COUNT_LEN..].copy_from_slice(&outer_bits.to_be_bytes());
         let mut state = self.outer;
-        H::compress(imp, &mut state, core::slice::from_ref(&block));
-        let mut tag = [0u8; 32];
-        for (chunk, w) in tag.chunks_exact_mut(4).zip(&state).take(H::OUTPUT_LEN / 4) {
-            chunk.copy_from_slice(&w.to_be_bytes());
-        }
+        H::compress(imp, &mut state, H::Block::chunks(block));
+        let mut tag = [0u8; MAX_MAC_LEN];
+        write_digest::<H>(&state, &mut tag[..H::OUTPUT_LEN]);
         block.zeroize();
         out.zeroize();
         tag
+    }
+}
+
+/// The first words of `state`, big-endian, filling `out` (the digest: FIPS 180-4 §6).
+fn write_digest<H: RecordHash>(state: &[H::Word; 8], out: &mut [u8]) {
+    let width = core::mem::size_of::<H::Word>();
+    for (chunk, w) in out.chunks_exact_mut(width).zip(state) {
+        w.write_be(chunk);
     }
 }
 
@@ -223,16 +343,16 @@ mod tests {
     use core_hash::Implementation;
     use hex_literal::hex;
 
-    /// RFC 2202 (HMAC-SHA1) and RFC 4231 (HMAC-SHA256) cases 1, 2, 3, 6 and 7 through the
-    /// masked inner hash, on every implementation and for every window start: the MAC must
-    /// not depend on where the window begins, nor on the bytes after the message.
+    /// RFC 2202 (HMAC-SHA1) and RFC 4231 (HMAC-SHA256, HMAC-SHA384) cases 1, 2, 3, 6 and 7
+    /// through the masked inner hash, on every implementation and for every window start: the
+    /// MAC must not depend on where the window begins, nor on the bytes after the message.
     fn check<H: RecordHash>(key: &[u8], msg: &[u8], expected: &[u8]) {
         for imp in H::Impl::available() {
             let mac = MacKey::<H>::new(imp, key);
-            for head_len in [0, 13, 63] {
+            for head_len in [0, 13, 63, H::BLOCK_LEN - 1] {
                 let (head, rest) = msg.split_at(head_len.min(msg.len()));
                 let mut data = std::vec::Vec::from(rest);
-                data.extend_from_slice(&[0xa5; 70]);
+                data.extend_from_slice(&[0xa5; 140]);
                 for min_len in 0..=rest.len() {
                     let tag = mac.mac(head, &data, rest.len(), min_len);
                     assert_eq!(&tag[..H::OUTPUT_LEN], expected, "{} {min_len}", imp.name());
@@ -289,6 +409,51 @@ mod tests {
             b"This is a test using a larger than block-size key and a larger than block-size \
               data. The key needs to be hashed before being used by the HMAC algorithm.",
             &hex!("9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"),
+        );
+    }
+
+    #[test]
+    fn rfc4231_hmac_sha384() {
+        check::<Sha384>(
+            &[0x0b; 20],
+            b"Hi There",
+            &hex!(
+                "afd03944d84895626b0825f4ab46907f15f9dadbe4101ec6"
+                "82aa034c7cebc59cfaea9ea9076ede7f4af152e8b2fa9cb6"
+            ),
+        );
+        check::<Sha384>(
+            b"Jefe",
+            b"what do ya want for nothing?",
+            &hex!(
+                "af45d2e376484031617f78d2b58a6b1b9c7ef464f5a01b47"
+                "e42ec3736322445e8e2240ca5e69e2c78b3239ecfab21649"
+            ),
+        );
+        check::<Sha384>(
+            &[0xaa; 20],
+            &[0xdd; 50],
+            &hex!(
+                "88062608d3e6ad8a0aa2ace014c8a86f0aa635d947ac9feb"
+                "e83ef4e55966144b2a5ab39dc13814b94e3ab6e101a34f27"
+            ),
+        );
+        check::<Sha384>(
+            &[0xaa; 131],
+            b"Test Using Larger Than Block-Size Key - Hash Key First",
+            &hex!(
+                "4ece084485813e9088d2c63a041bc5b44f9ef1012a2b588f"
+                "3cd11f05033ac4c60c2ef6ab4030fe8296248df163f44952"
+            ),
+        );
+        check::<Sha384>(
+            &[0xaa; 131],
+            b"This is a test using a larger than block-size key and a larger than block-size \
+              data. The key needs to be hashed before being used by the HMAC algorithm.",
+            &hex!(
+                "6617178e941f020d351e2f254e8fd32c602420feb0b8fb9a"
+                "dccebb82461e99c5a678cc31e799176d3860e6110c46523e"
+            ),
         );
     }
 

@@ -250,6 +250,24 @@ crate::md::md_hash! {
     ]
 }
 
+/// The raw chaining-value interface, for constructions that must control which blocks are
+/// compressed (TLS CBC records' constant-time HMAC check, Lucky Thirteen): not a hash API.
+impl Sha384 {
+    /// The initial hash value (FIPS 180-4 §5.3.4).
+    #[doc(hidden)]
+    pub const INITIAL_STATE: [u64; 8] = Self::IV;
+}
+
+impl Sha512Impl {
+    /// Runs this implementation's compression function over `blocks`, in order: for callers
+    /// that pad and select chaining values themselves (see [`Sha384::INITIAL_STATE`]).
+    #[doc(hidden)]
+    #[inline]
+    pub fn compress_blocks(self, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
+        self.compress(state, blocks);
+    }
+}
+
 /// SHA-384 and SHA-512 of the same stream, sharing one block buffer (the two differ only in
 /// their initial value and output length, FIPS 180-4 §5.3.4-5.3.5): for a party that must
 /// keep both running until it learns which one it needs, in 280 bytes instead of two

@@ -411,7 +411,9 @@ impl RecordProtection12 {
 #[cfg(feature = "cbc")]
 mod cbc {
     use core_aead::RecordHeader;
-    use core_aead::{AesCbcHmac, AesCbcHmacSha1, AesCbcHmacSha256, RecordError, RecordHash};
+    use core_aead::{
+        AesCbcHmac, AesCbcHmacSha1, AesCbcHmacSha256, AesCbcHmacSha384, RecordError, RecordHash,
+    };
     use zeroize::Zeroize;
 
     use crate::error::{ApiMisuse, Error};
@@ -427,6 +429,7 @@ mod cbc {
     enum Mac {
         Sha1(AesCbcHmacSha1),
         Sha256(AesCbcHmacSha256),
+        Sha384(AesCbcHmacSha384),
     }
 
     macro_rules! with_mac {
@@ -434,6 +437,7 @@ mod cbc {
             match $m {
                 Mac::Sha1($k) => $body,
                 Mac::Sha256($k) => $body,
+                Mac::Sha384($k) => $body,
             }
         };
     }
@@ -485,6 +489,9 @@ mod cbc {
                 }
                 CbcAlg::Aes128Sha256 => {
                     Mac::Sha256(AesCbcHmac::new(key, mac_key).map_err(refused)?)
+                }
+                CbcAlg::Aes256Sha384 => {
+                    Mac::Sha384(AesCbcHmac::new(key, mac_key).map_err(refused)?)
                 }
             };
             Ok(Self { mac, iv_seed, etm })

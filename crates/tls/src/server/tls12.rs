@@ -362,6 +362,9 @@ pub(crate) fn server_client_hello<'a>(
     let secure_renegotiation =
         x12.renegotiation_info.is_some() || ch.has_empty_renegotiation_info_scsv();
     let formats = x12.ec_point_formats.is_some();
+    #[cfg(feature = "cbc")]
+    let etm = x12.encrypt_then_mac && !config.cbc_decline_etm;
+    #[cfg(not(feature = "cbc"))]
     let etm = x12.encrypt_then_mac;
     // RFC 7366 §3.1: a CBC session keeps its encrypt_then_mac. Ours always take it when
     // offered, so one resumes only when it is offered again (a client that made it without

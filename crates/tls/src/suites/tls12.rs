@@ -3,8 +3,8 @@
 //! RSA, finite-field DHE, CBC, RC4, DES/3DES, export, NULL, anonymous…) so a handshake can
 //! say why a peer's offer had nothing usable.
 //!
-//! With the `cbc` feature, `CBC_SUITES12` adds the ECDHE AES-CBC suites with HMAC-SHA1
-//! and -SHA256 for old peers. They are in no default list and a configuration that
+//! With the `cbc` feature, `CBC_SUITES12` adds the ECDHE AES-CBC suites with HMAC-SHA1,
+//! -SHA256 and -SHA384 for old peers. They are in no default list and a configuration that
 //! names them must also set its `enable_cbc`: CBC with MAC-then-encrypt is the construction
 //! behind Lucky Thirteen and POODLE, and RFC 9325 §4.2 recommends against it. Halite opens
 //! MAC-then-encrypt records in constant time and negotiates encrypt_then_mac (RFC 7366)
@@ -44,6 +44,8 @@ pub enum CbcAlg {
     Aes256Sha1,
     /// AES-128-CBC with HMAC-SHA256 (`_AES_128_CBC_SHA256`).
     Aes128Sha256,
+    /// AES-256-CBC with HMAC-SHA384 (`_AES_256_CBC_SHA384`, RFC 5289).
+    Aes256Sha384,
 }
 
 #[cfg(feature = "cbc")]
@@ -52,7 +54,7 @@ impl CbcAlg {
     pub const fn key_len(self) -> usize {
         match self {
             Self::Aes128Sha1 | Self::Aes128Sha256 => 16,
-            Self::Aes256Sha1 => 32,
+            Self::Aes256Sha1 | Self::Aes256Sha384 => 32,
         }
     }
 
@@ -61,6 +63,7 @@ impl CbcAlg {
         match self {
             Self::Aes128Sha1 | Self::Aes256Sha1 => 20,
             Self::Aes128Sha256 => 32,
+            Self::Aes256Sha384 => 48,
         }
     }
 }
@@ -206,6 +209,16 @@ const NAMES: &[(CipherSuite, &str, &str)] = &[
         "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256",
         "ECDHE-RSA-AES128-SHA256",
     ),
+    (
+        CipherSuite::ECDHE_ECDSA_WITH_AES_256_CBC_SHA384,
+        "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384",
+        "ECDHE-ECDSA-AES256-SHA384",
+    ),
+    (
+        CipherSuite::ECDHE_RSA_WITH_AES_256_CBC_SHA384,
+        "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384",
+        "ECDHE-RSA-AES256-SHA384",
+    ),
 ];
 
 const fn suite(suite: CipherSuite, auth: Auth, aead: AeadAlg, hash: HashAlg) -> Suite12 {
@@ -298,6 +311,14 @@ pub const TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256: Suite12 = cbc(
     CbcAlg::Aes128Sha256,
     HashAlg::Sha256,
 );
+/// `TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384` (`cbc` feature; RFC 5289: the PRF is SHA-384).
+#[cfg(feature = "cbc")]
+pub const TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384: Suite12 = cbc(
+    CipherSuite::ECDHE_ECDSA_WITH_AES_256_CBC_SHA384,
+    Auth::Ecdsa,
+    CbcAlg::Aes256Sha384,
+    HashAlg::Sha384,
+);
 /// `TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA` (`cbc` feature).
 #[cfg(feature = "cbc")]
 pub const TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA: Suite12 = cbc(
@@ -322,15 +343,25 @@ pub const TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256: Suite12 = cbc(
     CbcAlg::Aes128Sha256,
     HashAlg::Sha256,
 );
+/// `TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384` (`cbc` feature; RFC 5289: the PRF is SHA-384).
+#[cfg(feature = "cbc")]
+pub const TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384: Suite12 = cbc(
+    CipherSuite::ECDHE_RSA_WITH_AES_256_CBC_SHA384,
+    Auth::Rsa,
+    CbcAlg::Aes256Sha384,
+    HashAlg::Sha384,
+);
 
 /// The CBC suites (`cbc` feature), in order of preference: in no default list, and refused
 /// in a configuration without `enable_cbc` (see the module documentation for why).
 #[cfg(feature = "cbc")]
 pub const CBC_SUITES12: &[Suite12] = &[
     TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256,
+    TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384,
     TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA,
     TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA,
     TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256,
+    TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384,
     TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA,
     TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA,
 ];
