@@ -24,7 +24,7 @@ use crate::m0::{self, M0Args};
 use crate::miri;
 use crate::speed;
 use crate::util::{self, Need, Report, StageResult};
-use crate::workspace::{Workspace, package_args};
+use crate::workspace::Workspace;
 
 /// A stage of `ci`, as named by `--skip`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,7 +178,7 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
         // core-ec's `small-tables` (the firmware's choice) on the host too: its unit tests
         // check the thinned tables and every scalar multiplication against the others.
         let small = ["test", "-p", "core-ec", "--lib", "--features", "small-tables"];
-        both(test_workspace(ws), cargo(&small, &[]))
+        both(test_workspace(), cargo(&small, &[]))
     });
     stage(report, Stage::Doc, "doc", &|| {
         // Private items first (their links rot unseen otherwise), then the public docs, which
@@ -246,30 +246,12 @@ fn cargo(args: &[&str], envs: &[(&str, &str)]) -> StageResult {
     util::run(&mut cmd)
 }
 
-/// Every test of the workspace, in the `cargo test` runs of [`test_runs`].
-fn test_workspace(ws: &Workspace) -> StageResult {
-    let primitives: Vec<String> = ws.primitive_crates().into_iter().map(str::to_owned).collect();
-    test_runs(&primitives)
-        .iter()
-        .map(|args| cargo(&args.iter().map(String::as_str).collect::<Vec<_>>(), &[]))
-        .fold(Ok(()), both)
-}
-
-/// The `cargo test` argument lists that together run every test of the workspace: the
-/// primitive crates in the two package selections the `cross` Westmere pass uses (so that pass
-/// reuses these test binaries instead of building them again with other unified features),
-/// then every other member.
-fn test_runs(primitives: &[String]) -> Vec<Vec<String>> {
-    let (full, light) = cross::split(primitives);
-    let mut runs: Vec<Vec<String>> = [full, light]
-        .iter()
-        .filter(|selection| !selection.is_empty())
-        .map(|selection| [vec!["test".to_owned()], package_args(selection)].concat())
-        .collect();
-    let mut rest = vec!["test".to_owned(), "--workspace".to_owned()];
-    rest.extend(primitives.iter().flat_map(|c| ["--exclude".to_owned(), c.clone()]));
-    runs.push(rest);
-    runs
+/// Every test of the workspace in one `cargo test --workspace`: one feature resolution, so
+/// each crate is compiled once (separate package selections unify features differently and
+/// rebuild the shared dependencies for each), and the `cross` Westmere pass runs the primitive
+/// crates' binaries of this very build.
+fn test_workspace() -> StageResult {
+    cargo(&["test", "--workspace"], &[])
 }
 
 /// Both results, failing with both reasons if both failed.
@@ -324,27 +306,5 @@ fn no_std(ws: &Workspace) -> StageResult {
         Ok(())
     } else {
         Err(format!("no_std build failed for {}", failed.join(", ")))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::test_runs;
-
-    #[test]
-    fn test_runs_cover_the_workspace_in_the_cross_selections() {
-        let primitives: Vec<String> =
-            ["core-cpu", "core-ec", "core-hash"].map(str::to_owned).to_vec();
-        let runs = test_runs(&primitives);
-        let runs: Vec<String> = runs.iter().map(|r| r.join(" ")).collect();
-        assert_eq!(
-            runs,
-            [
-                "test -p core-cpu -p core-hash",
-                "test -p core-ec",
-                "test --workspace --exclude core-cpu --exclude core-ec --exclude core-hash",
-            ]
-        );
-        assert_eq!(test_runs(&[]).concat(), ["test", "--workspace"]);
     }
 }

@@ -4,6 +4,7 @@
 //! `x86_64` code as run by a Westmere (AES-NI and PCLMULQDQ, no AVX), which exercises the
 //! middle tier of the x86 dispatch.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use clap::Args;
@@ -17,8 +18,8 @@ const AARCH64: &str = "aarch64-unknown-linux-gnu";
 const AARCH64_LINKER: &str = "aarch64-linux-gnu-gcc";
 /// Runner for aarch64 test binaries: every extension, and the cross sysroot for the loader.
 const AARCH64_RUNNER: &str = "qemu-aarch64 -cpu max -L /usr/aarch64-linux-gnu";
-/// Runner for host test binaries on an emulated Westmere.
-const WESTMERE_RUNNER: &str = "qemu-x86_64 -cpu Westmere";
+/// QEMU's model for the Westmere pass's host test binaries.
+const WESTMERE: [&str; 2] = ["-cpu", "Westmere"];
 
 /// Options of `cargo xtask cross`.
 #[derive(Args, Clone, Debug, Default)]
@@ -57,7 +58,7 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CrossArgs) {
     report.stage("cross aarch64", || test_aarch64(&crates, None));
     report.stage("cross aarch64 portable", || test_aarch64(&crates, Some("all")));
     if cfg!(target_arch = "x86_64") {
-        report.stage("cross x86_64 Westmere", || test_westmere(&crates));
+        report.stage("cross x86_64 Westmere", || test_westmere(ws, &crates));
     } else {
         report.skip("cross x86_64 Westmere", "the host is not x86_64");
     }
@@ -91,10 +92,8 @@ fn test_split(crates: &[String], cmd: impl Fn() -> Command) -> StageResult {
 }
 
 /// `crates` as the ones run in full under emulation and the [`UNIT_TESTS_ONLY`] ones: the two
-/// `cargo test` package selections of [`test_split`], which the host test stage repeats so that
-/// the Westmere pass finds its test binaries already built (cargo unifies features over the
-/// packages selected, so another selection would build them again).
-pub(crate) fn split(crates: &[String]) -> (Vec<String>, Vec<String>) {
+/// `cargo test` package selections of [`test_split`].
+fn split(crates: &[String]) -> (Vec<String>, Vec<String>) {
     crates.iter().cloned().partition(|c| !UNIT_TESTS_ONLY.contains(&c.as_str()))
 }
 
@@ -113,11 +112,113 @@ fn test_aarch64(crates: &[String], disable: Option<&str>) -> StageResult {
     })
 }
 
-/// The host `cargo test`, each test binary run by QEMU emulating a Westmere.
-fn test_westmere(crates: &[String]) -> StageResult {
-    test_split(crates, || {
-        let mut cmd = util::cargo();
-        cmd.arg("test").env("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", WESTMERE_RUNNER);
-        cmd
-    })
+/// The host test binaries of `crates`, run by QEMU emulating a Westmere: the ones the test
+/// stage's `cargo test --workspace` built (listed by the same build with `--no-run`, which
+/// builds them first if that stage did not run), so the features are the workspace's and
+/// nothing is compiled twice. Each runs in its package's directory, as `cargo test` runs it;
+/// the [`UNIT_TESTS_ONLY`] crates run their unit tests and [`EMULATED_SUITES`] only.
+fn test_westmere(ws: &Workspace, crates: &[String]) -> StageResult {
+    let mut build = util::cargo();
+    build.args(["test", "--workspace", "--no-run", "--message-format=json-render-diagnostics"]);
+    println!("$ {}", util::display_command(&build));
+    util::flush();
+    let binaries = test_binaries(&util::output(&mut build)?);
+    let (full, light) = split(crates);
+    let mut ran = 0;
+    for binary in &binaries {
+        let Some(member) = ws.members.iter().find(|m| m.dir == binary.package_dir) else {
+            continue;
+        };
+        let wanted = full.contains(&member.name)
+            || (light.contains(&member.name)
+                && (binary.lib || EMULATED_SUITES.contains(&binary.target.as_str())));
+        if wanted {
+            let mut cmd = Command::new("qemu-x86_64");
+            cmd.args(WESTMERE)
+                .arg(&binary.executable)
+                .current_dir(&binary.package_dir)
+                .env("CARGO_MANIFEST_DIR", &binary.package_dir);
+            util::run(&mut cmd)?;
+            ran += 1;
+        }
+    }
+    if ran == 0 { Err("the build named no test binary of these crates".into()) } else { Ok(()) }
+}
+
+/// A test executable (a harness: a library's unit tests or a `tests/` target) that a
+/// `cargo test --no-run --message-format=json` build names.
+#[derive(Debug, PartialEq)]
+struct TestBinary {
+    /// The directory of its package's `Cargo.toml`.
+    package_dir: PathBuf,
+    /// The target's name (`cross` for `tests/cross.rs`).
+    target: String,
+    /// Whether it holds a library's unit tests.
+    lib: bool,
+    /// Its path.
+    executable: String,
+}
+
+/// The test harnesses in cargo's JSON messages (examples and binaries built beside them are
+/// not harnesses: their profile has `"test":false`).
+fn test_binaries(json: &str) -> Vec<TestBinary> {
+    json.lines()
+        .filter(|l| l.starts_with(r#"{"reason":"compiler-artifact""#))
+        .filter_map(|line| {
+            let executable = string_field(line, "executable")?;
+            let (_, target) = line.split_once(r#""target":{"#)?;
+            let (_, profile) = line.split_once(r#""profile":{"#)?;
+            if !profile.split('}').next()?.contains(r#""test":true"#) {
+                return None;
+            }
+            let manifest = Path::new(string_field(line, "manifest_path")?);
+            Some(TestBinary {
+                package_dir: manifest.parent()?.to_path_buf(),
+                target: string_field(target, "name")?.to_owned(),
+                lib: target.starts_with(r#""kind":["lib"]"#),
+                executable: executable.to_owned(),
+            })
+        })
+        .collect()
+}
+
+/// The first `"key":"value"` string in `json` (values here are paths and names: no escapes).
+fn string_field<'a>(json: &'a str, key: &str) -> Option<&'a str> {
+    let (_, rest) = json.split_once(&format!(r#""{key}":""#))?;
+    rest.split('"').next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_binaries_are_the_harnesses() {
+        let json = [
+            r#"{"reason":"compiler-artifact","package_id":"path+file:///w/crates/core-der#0.1.0","manifest_path":"/w/crates/core-der/Cargo.toml","target":{"kind":["test"],"crate_types":["bin"],"name":"proptest","src_path":"/w/crates/core-der/tests/proptest.rs","edition":"2024","doc":false,"doctest":false,"test":true},"profile":{"opt_level":"1","debuginfo":"line-tables-only","debug_assertions":true,"overflow_checks":true,"test":true},"features":["std"],"filenames":["/t/debug/deps/proptest-54"],"executable":"/t/debug/deps/proptest-54","fresh":true}"#,
+            r#"{"reason":"compiler-artifact","package_id":"path+file:///w/crates/core-der#0.1.0","manifest_path":"/w/crates/core-der/Cargo.toml","target":{"kind":["lib"],"crate_types":["lib"],"name":"core_der","src_path":"/w/crates/core-der/src/lib.rs","edition":"2024","doc":true,"doctest":true,"test":true},"profile":{"opt_level":"1","debuginfo":"line-tables-only","debug_assertions":true,"overflow_checks":true,"test":true},"features":["std"],"filenames":["/t/debug/deps/core_der-fc"],"executable":"/t/debug/deps/core_der-fc","fresh":false}"#,
+            r#"{"reason":"compiler-artifact","package_id":"path+file:///w/crates/tls#0.1.0","manifest_path":"/w/crates/tls/Cargo.toml","target":{"kind":["example"],"crate_types":["bin"],"name":"client","src_path":"/w/crates/tls/examples/client.rs","edition":"2024","doc":false,"doctest":false,"test":false},"profile":{"opt_level":"1","debuginfo":"line-tables-only","debug_assertions":true,"overflow_checks":true,"test":false},"features":[],"filenames":["/t/debug/examples/client"],"executable":"/t/debug/examples/client","fresh":true}"#,
+            r#"{"reason":"compiler-artifact","package_id":"registry+https://github.com/rust-lang/crates.io-index#ring@0.17.14","manifest_path":"/r/ring/Cargo.toml","target":{"kind":["lib"],"crate_types":["lib"],"name":"ring","src_path":"/r/ring/src/lib.rs","edition":"2021","doc":true,"doctest":false,"test":true},"profile":{"opt_level":"2","debuginfo":0,"debug_assertions":false,"overflow_checks":false,"test":false},"features":["alloc"],"filenames":["/t/debug/deps/libring.rlib"],"executable":null,"fresh":true}"#,
+            r#"{"reason":"build-finished","success":true}"#,
+        ]
+        .join("\n");
+        let dir = PathBuf::from("/w/crates/core-der");
+        assert_eq!(
+            test_binaries(&json),
+            [
+                TestBinary {
+                    package_dir: dir.clone(),
+                    target: "proptest".into(),
+                    lib: false,
+                    executable: "/t/debug/deps/proptest-54".into(),
+                },
+                TestBinary {
+                    package_dir: dir,
+                    target: "core_der".into(),
+                    lib: true,
+                    executable: "/t/debug/deps/core_der-fc".into(),
+                },
+            ]
+        );
+    }
 }

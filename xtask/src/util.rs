@@ -245,7 +245,11 @@ pub(crate) fn run(cmd: &mut Command) -> StageResult {
     let shown = display_command(cmd);
     println!("$ {shown}");
     flush();
+    let started = Instant::now();
     let status = cmd.status().map_err(|e| format!("cannot start `{shown}`: {e}"))?;
+    // Each command's time, so a slow stage's log says which of its commands to look at.
+    println!("  ({:.1} s)", started.elapsed().as_secs_f64());
+    flush();
     check_status(&shown, status)
 }
 
