@@ -11,6 +11,9 @@
 
 #[cfg(target_os = "none")]
 mod device;
+#[cfg(target_os = "none")]
+#[path = "../../m0-kat/src/panic.rs"]
+mod panic;
 #[cfg(not(target_os = "none"))]
 mod server;
 #[cfg(target_os = "none")]
