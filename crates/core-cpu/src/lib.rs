@@ -17,6 +17,8 @@ mod tokens;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod x86;
 
+#[doc(hidden)]
+pub use select::__composed;
 pub use select::Implementation;
 pub use tokens::*;
 

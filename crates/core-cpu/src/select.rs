@@ -38,7 +38,27 @@ pub trait Implementation: Copy + Debug + PartialEq + Eq + 'static {
 ///
 /// An `if <cfg>` suffix on either kind compiles the variant (its label, its match arms) only
 /// where that `cfg` holds: an x86-only backend, 64-bit-limb code kept out of 32-bit images, an
-/// assembly backend that exists only with the `asm` feature.
+/// assembly backend that exists only with the `asm` feature. Two suffixes name the Cortex-M0
+/// pair, so no enum spells their `cfg`s:
+///
+/// - `if thumb1`: a Thumb-1 assembly backend, compiled on 32-bit Arm with the invoking crate's
+///   `asm` feature. It needs no detection, so listed first among the 32-bit portables it is
+///   `PORTABLE` (and `preferred()`) there, a compile-time constant.
+/// - `if twin`: the Rust twin of such a backend, compiled everywhere else and, on 32-bit Arm
+///   with `asm`, only with the invoking crate's `portable-twins` feature (which the firmware
+///   that cross-checks the two, m0-kat, enables). A key stores its implementation, so the
+///   compiler cannot drop a second listed backend from an image's dispatch: without the
+///   feature the Cortex-M0 image links the Thumb-1 one alone, with it both are ordinary
+///   implementations that `by_name` reaches.
+///
+/// An enum may have a `composed` group in place of `portable`: one variant carrying an
+/// implementation of each of two other algorithms (AES-GCM's `Composed(AesImpl, GhashImpl)`),
+/// with the function that pairs a second with each first (`paired by GcmImpl::pair`) and the
+/// compositions to list, `"first+second"`. Every pair runs and is named `first+second`;
+/// `ALL` lists the accelerated labels then the listed compositions whose halves this target
+/// compiles (so no composition spells a `cfg`); `available()` gives the accelerated variants,
+/// then each available first implementation with its pair, where listed; `PORTABLE` composes
+/// the two `PORTABLE`s.
 ///
 /// Generated: the enum (`Clone, Copy, Debug, PartialEq, Eq`, non-exhaustive); `ALL`
 /// (accelerated then portable labels, as listed); `name`; `available` (the accelerated variants
@@ -46,23 +66,6 @@ pub trait Implementation: Copy + Debug + PartialEq + Eq + 'static {
 /// first available); the constant `PORTABLE`, the first portable variant for the native
 /// word size; and `preferred()`, `best()` where detection exists and `PORTABLE` elsewhere
 /// (what default constructors use, so a Cortex-M0 image links one backend).
-///
-/// # Converting the hand-written enums (issue 28, round 2)
-///
-/// - core-ec's `FieldImpl`: `X86Ifma(Adx, Avx512Ifma) if target_arch = "x86_64"` (labelled
-///   `x86_avx512_ifma`, the one spelling xtask's label check accepts) and
-///   `X86Adx(Adx) if target_arch = "x86_64"` accelerated; portable `Portable64 for 64 if
-///   target_pointer_width = "64"`, `Thumb1 for 32 if all(target_arch = "arm", feature =
-///   "asm")`, `Portable32 for 32`. Thumb-1 needs no detection, so it is the first 32-bit
-///   portable and `PORTABLE` picks it on the Cortex-M0 exactly as the hand-written `DEFAULT`
-///   did (the example below is this enum).
-/// - `P256Impl`, `P384Impl` and the `NistImpl`s: the same shape, with their ADX/IFMA variants
-///   accelerated and their Montgomery-15/64 variants portable by word size.
-/// - core-aead's `GcmImpl`: its fused loops are accelerated variants
-///   (`X86VaesVpclmul512(Vaes512)`, `X86AesniPclmul(Aes, ClMul, Avx)`); `Composed(AesImpl,
-///   GhashImpl)` carries two implementations rather than a token, which this macro does not
-///   model: it stays a hand-written arm around the generated part (or a `composed` group is
-///   added here then), its labels the product of the two enums' `ALL`.
 ///
 /// ```
 /// core_cpu::implementation_enum! {
@@ -79,9 +82,9 @@ pub trait Implementation: Copy + Debug + PartialEq + Eq + 'static {
 ///             /// Radix 2^51.
 ///             Portable64 => "portable64" for 64 if target_pointer_width = "64",
 ///             /// Thumb-1 assembly.
-///             Thumb1 => "thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
-///             /// Radix 2^13.
-///             Portable32 => "portable32" for 32,
+///             Thumb1 => "thumb1" for 32 if thumb1,
+///             /// Radix 2^13, the Thumb-1 backend's twin.
+///             Portable32 => "portable32" for 32 if twin,
 ///         }
 ///     }
 /// }
@@ -104,9 +107,155 @@ pub trait Implementation: Copy + Debug + PartialEq + Eq + 'static {
 /// ```
 #[macro_export]
 macro_rules! implementation_enum {
+    (@bits) => { 0 };
+    (@bits $bits:literal) => { $bits };
+    // `preferred()`, the same for both shapes.
+    (@preferred $vis:vis) => {
+        /// The implementation a default constructor should run on:
+        /// [`best`]($crate::Implementation::best) where run-time detection may find an
+        /// accelerated one (x86-64, aarch64); elsewhere the constant `PORTABLE`
+        /// (`thumb1` on 32-bit Arm with `asm`, where it is listed first), so that a small
+        /// device's image links that one implementation and not every portable twin.
+        #[allow(dead_code)]
+        #[inline]
+        #[must_use]
+        $vis fn preferred() -> Self {
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            return <Self as $crate::Implementation>::best();
+            #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+            Self::PORTABLE
+        }
+    };
+    // The accelerated variants this CPU has, in order: each is built from one snapshot of the
+    // detected features, `None` unless every token it carries is there.
+    (@accelerated $( $accel:ident($($token:ty),+) $(if $acfg:meta)?, )*) => {{
+        let cpu = $crate::detected();
+        #[allow(clippy::redundant_closure_call)]
+        let accelerated = [
+            None::<Self>,
+            $( $(#[cfg($acfg)])? (|| Some(Self::$accel($(<$token>::from_features(cpu)?),+)))(), )*
+        ];
+        let _ = cpu;
+        accelerated.into_iter().flatten()
+    }};
+    // An enum whose last variant composes two other implementations (AES-GCM: an AES one and a
+    // GHASH one) instead of carrying tokens.
     (
         $(#[$meta:meta])*
         $vis:vis enum $name:ident {
+            accelerated {
+                $( $(#[$ameta:meta])* $accel:ident($($token:ty),+) => $alabel:literal
+                    $(if $acfg:meta)?, )*
+            }
+            composed {
+                $(#[$cmeta:meta])*
+                $comp:ident($first:ty, $second:ty) paired by $pair:path
+                    => [$($clabel:literal),+ $(,)?] $(,)?
+            }
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[non_exhaustive]
+        $vis enum $name {
+            $( $(#[$ameta])* $(#[cfg($acfg)])? $accel($($token),+), )*
+            $(#[$cmeta])*
+            $comp($first, $second),
+        }
+
+        impl $name {
+            /// Both portable implementations, composed.
+            #[allow(dead_code)]
+            pub(crate) const PORTABLE: $name = Self::$comp(<$first>::PORTABLE, <$second>::PORTABLE);
+
+            $crate::implementation_enum!(@preferred $vis);
+        }
+
+        impl $crate::Implementation for $name {
+            // The listed compositions whose two halves this target compiles.
+            const ALL: &'static [&'static str] = {
+                use $crate::Implementation as I;
+                const LISTED: &[&str] = &[$( $(#[cfg($acfg)])? $alabel, )* $($clabel),+];
+                const KEPT: ([&str; LISTED.len()], usize) =
+                    $crate::__composed::listed(LISTED, <$first as I>::ALL, <$second as I>::ALL);
+                KEPT.0.split_at(KEPT.1).0
+            };
+
+            fn name(self) -> &'static str {
+                use $crate::Implementation as I;
+                /// `"first+second"` for every pair of this target's implementations.
+                static PAIRS: [[$crate::__composed::Label; <$second as I>::ALL.len()];
+                    <$first as I>::ALL.len()] =
+                    $crate::__composed::product(<$first as I>::ALL, <$second as I>::ALL);
+                match self {
+                    $( $(#[cfg($acfg)])? Self::$accel(..) => $alabel, )*
+                    Self::$comp(a, b) => {
+                        let i = <$first as I>::ALL.iter().position(|n| *n == a.name());
+                        let j = <$second as I>::ALL.iter().position(|n| *n == b.name());
+                        i.zip(j).map_or("", |(i, j)| PAIRS[i][j].as_str())
+                    }
+                }
+            }
+
+            fn best() -> Self {
+                <Self as $crate::Implementation>::available().next().unwrap_or(Self::PORTABLE)
+            }
+
+            /// The accelerated implementations this CPU has, then each implementation of the
+            /// first kind it runs composed with the second `pair` gives it, where listed.
+            fn available() -> impl Iterator<Item = Self> {
+                $crate::implementation_enum!(@accelerated $( $accel($($token),+) $(if $acfg)?, )*)
+                    .chain(
+                        <$first as $crate::Implementation>::available()
+                            .map(|a| Self::$comp(a, $pair(a)))
+                            .filter(|imp| {
+                                <Self as $crate::Implementation>::ALL
+                                    .contains(&$crate::Implementation::name(*imp))
+                            }),
+                    )
+            }
+        }
+    };
+    // The portable variants are rewritten one at a time, `if thumb1` and `if twin` into the
+    // `cfg`s they stand for, then the whole declaration is generated by `@emit`.
+    (@portable $head:tt [$($done:tt)*]
+        $(#[$m:meta])* $p:ident => $l:literal $(for $b:literal)? if thumb1, $($rest:tt)*
+    ) => {
+        $crate::implementation_enum!(@portable $head [$($done)*
+            $(#[$m])* $p => $l $(for $b)? if all(target_arch = "arm", feature = "asm"),
+        ] $($rest)*);
+    };
+    (@portable $head:tt [$($done:tt)*]
+        $(#[$m:meta])* $p:ident => $l:literal $(for $b:literal)? if twin, $($rest:tt)*
+    ) => {
+        $crate::implementation_enum!(@portable $head [$($done)*
+            $(#[$m])* $p => $l $(for $b)?
+                if any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"),
+        ] $($rest)*);
+    };
+    (@portable $head:tt [$($done:tt)*]
+        $(#[$m:meta])* $p:ident => $l:literal $(for $b:literal)? $(if $c:meta)?, $($rest:tt)*
+    ) => {
+        $crate::implementation_enum!(@portable $head [$($done)*
+            $(#[$m])* $p => $l $(for $b)? $(if $c)?,
+        ] $($rest)*);
+    };
+    (@portable [$($head:tt)*] [$($done:tt)*]) => {
+        $crate::implementation_enum!(@emit $($head)* portable { $($done)* });
+    };
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            accelerated { $($accel:tt)* }
+            portable { $($port:tt)+ }
+        }
+    ) => {
+        $crate::implementation_enum!(@portable
+            [$(#[$meta])* $vis enum $name accelerated { $($accel)* }] [] $($port)+);
+    };
+    (@emit
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident
             accelerated {
                 $( $(#[$ameta:meta])* $accel:ident($($token:ty),+) => $alabel:literal
                     $(if $acfg:meta)?, )*
@@ -115,7 +264,6 @@ macro_rules! implementation_enum {
                 $( $(#[$pmeta:meta])* $port:ident => $plabel:literal $(for $bits:literal)?
                     $(if $pcfg:meta)?, )+
             }
-        }
     ) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,20 +294,7 @@ macro_rules! implementation_enum {
                 chosen
             };
 
-            /// The implementation a default constructor should run on:
-            /// [`best`]($crate::Implementation::best) where run-time detection may find an
-            /// accelerated one (x86-64, aarch64); elsewhere the constant `PORTABLE`
-            /// (`thumb1` on 32-bit Arm with `asm`, where it is listed first), so that a small
-            /// device's image links that one implementation and not every portable twin.
-            #[allow(dead_code)]
-            #[inline]
-            #[must_use]
-            $vis fn preferred() -> Self {
-                #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-                return <Self as $crate::Implementation>::best();
-                #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-                Self::PORTABLE
-            }
+            $crate::implementation_enum!(@preferred $vis);
         }
 
         impl $crate::Implementation for $name {
@@ -177,28 +312,124 @@ macro_rules! implementation_enum {
                 <Self as $crate::Implementation>::available().next().unwrap_or(Self::PORTABLE)
             }
 
-            // Each accelerated variant is built from one snapshot of the detected features,
-            // `None` unless every token it carries is there.
-            #[allow(clippy::redundant_closure_call)]
             fn available() -> impl Iterator<Item = Self> {
-                let cpu = $crate::detected();
                 let native = |&(_, bits): &($name, u32)| bits == 0 || bits == usize::BITS;
-                let accelerated = [
-                    None::<Self>,
-                    $( $(#[cfg($acfg)])?
-                        (|| Some(Self::$accel($(<$token>::from_features(cpu)?),+)))(), )*
-                ];
-                let _ = cpu;
-                accelerated
-                    .into_iter()
-                    .flatten()
+                $crate::implementation_enum!(@accelerated $( $accel($($token),+) $(if $acfg)?, )*)
                     .chain(Self::PORTABLES.iter().copied().filter(native).map(|(i, _)| i))
                     .chain(Self::PORTABLES.iter().copied().filter(move |p| !native(p)).map(|(i, _)| i))
             }
         }
     };
-    (@bits) => { 0 };
-    (@bits $bits:literal) => { $bits };
+}
+
+/// Compile-time label arithmetic for `implementation_enum!`'s `composed` group. Not an API.
+#[doc(hidden)]
+pub mod __composed {
+    /// Room for the longest composed label (`x86_vaes512+x86_vpclmul512` is 26 bytes).
+    const ROOM: usize = 48;
+
+    /// A label `first+second` built at compile time.
+    #[derive(Clone, Copy)]
+    pub struct Label {
+        bytes: [u8; ROOM],
+        len: usize,
+    }
+
+    impl Label {
+        const EMPTY: Self = Self { bytes: [0; ROOM], len: 0 };
+
+        /// `a+b` (a compile error if longer than `ROOM`).
+        const fn join(a: &str, b: &str) -> Self {
+            let mut label = Self::EMPTY;
+            let parts: [&[u8]; 3] = [a.as_bytes(), b"+", b.as_bytes()];
+            let mut p = 0;
+            while p < parts.len() {
+                let mut i = 0;
+                while i < parts[p].len() {
+                    label.bytes[label.len] = parts[p][i];
+                    label.len += 1;
+                    i += 1;
+                }
+                p += 1;
+            }
+            label
+        }
+
+        /// The label as text.
+        pub fn as_str(&'static self) -> &'static str {
+            core::str::from_utf8(self.bytes.split_at(self.len).0).unwrap_or("")
+        }
+    }
+
+    /// Byte equality, in a `const fn`.
+    const fn eq(a: &[u8], b: &[u8]) -> bool {
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// Whether `list` holds `name`.
+    const fn holds(list: &[&str], name: &[u8]) -> bool {
+        let mut i = 0;
+        while i < list.len() {
+            if eq(list[i].as_bytes(), name) {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
+    /// `[[a+b for b in second] for a in first]`.
+    pub const fn product<const A: usize, const B: usize>(
+        first: &[&str],
+        second: &[&str],
+    ) -> [[Label; B]; A] {
+        let mut out = [[Label::EMPTY; B]; A];
+        let mut i = 0;
+        while i < A {
+            let mut j = 0;
+            while j < B {
+                out[i][j] = Label::join(first[i], second[j]);
+                j += 1;
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// The labels of `listed` to keep, first the `N` slots then how many are used: a label
+    /// without `+` always, `a+b` when `first` holds `a` and `second` holds `b`.
+    pub const fn listed<const N: usize>(
+        listed: &[&'static str],
+        first: &[&str],
+        second: &[&str],
+    ) -> ([&'static str; N], usize) {
+        let mut out = [""; N];
+        let (mut i, mut n) = (0, 0);
+        while i < listed.len() {
+            let label = listed[i].as_bytes();
+            let mut plus = 0;
+            while plus < label.len() && label[plus] != b'+' {
+                plus += 1;
+            }
+            let (a, rest) = label.split_at(plus);
+            if rest.is_empty() || (holds(first, a) && holds(second, rest.split_at(1).1)) {
+                out[n] = listed[i];
+                n += 1;
+            }
+            i += 1;
+        }
+        (out, n)
+    }
 }
 
 #[cfg(test)]

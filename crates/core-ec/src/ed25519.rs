@@ -346,7 +346,7 @@ enum NegA {
     Portable64(Point<crate::curve25519::portable64::Fe>),
     #[cfg(all(target_arch = "arm", feature = "asm"))]
     Thumb1(Point<crate::curve25519::thumb1::Fe>),
-    #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+    #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
     Portable32(Point<crate::curve25519::portable32::Fe>),
     /// `A` has small order: nothing verifies.
     Weak,
@@ -376,7 +376,7 @@ impl NegA {
             FieldImpl::Portable64 => with(bytes, NegA::Portable64),
             #[cfg(all(target_arch = "arm", feature = "asm"))]
             FieldImpl::Thumb1 => with(bytes, NegA::Thumb1),
-            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             FieldImpl::Portable32 => with(bytes, NegA::Portable32),
         }
     }
@@ -454,7 +454,7 @@ impl VerifyingKey {
             NegA::Portable64(neg_a) => verify_vartime(neg_a, &r, &s, &k),
             #[cfg(all(target_arch = "arm", feature = "asm"))]
             NegA::Thumb1(neg_a) => verify_vartime(neg_a, &r, &s, &k),
-            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             NegA::Portable32(neg_a) => verify_vartime(neg_a, &r, &s, &k),
             NegA::Weak => false,
         };

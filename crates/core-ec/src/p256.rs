@@ -110,7 +110,7 @@ macro_rules! with_curve {
                 let $c = $crate::nist::point::Curve::new(&fp, &FQ15, &PARAMS);
                 $body
             }
-            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             $crate::nist::P256Impl::Mont15 => {
                 let $c = $crate::nist::point::Curve::new(&FP15, &FQ15, &PARAMS);
                 $body

@@ -151,7 +151,10 @@ impl PublicKey {
                 MontImpl::Portable64 => Dyn::Portable64(PubCore::empty()),
                 #[cfg(not(target_pointer_width = "64"))]
                 MontImpl::Portable64 => Dyn::narrow(PubCore::empty()),
-                #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+                #[cfg(any(
+                    not(all(target_arch = "arm", feature = "asm")),
+                    feature = "portable-twins"
+                ))]
                 MontImpl::Portable15 => Dyn::Portable15(PubCore::empty()),
                 #[cfg(all(target_arch = "arm", feature = "asm"))]
                 MontImpl::Thumb1 => Dyn::Thumb1(PubCore::empty()),
@@ -783,7 +786,7 @@ impl PrivateKey {
             MontImpl::Portable64 => {
                 Self { inner: Dyn::narrow(PrivCore::empty()), alg: KeyAlg::RSA }
             }
-            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             MontImpl::Portable15 => {
                 Self { inner: Dyn::Portable15(PrivCore::empty()), alg: KeyAlg::RSA }
             }
@@ -819,7 +822,10 @@ impl PrivateKey {
             alg: self.alg,
             inner: match &self.inner {
                 Dyn::Portable64(k) => Dyn::Portable64(k.public.clone()),
-                #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+                #[cfg(any(
+                    not(all(target_arch = "arm", feature = "asm")),
+                    feature = "portable-twins"
+                ))]
                 Dyn::Portable15(k) => Dyn::Portable15(k.public.clone()),
                 #[cfg(all(target_arch = "arm", feature = "asm"))]
                 Dyn::Thumb1(k) => Dyn::Thumb1(k.public.clone()),

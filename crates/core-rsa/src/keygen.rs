@@ -727,7 +727,7 @@ impl PrivateKey {
         let pl = bits / 128;
         let parts = match imp {
             MontImpl::Portable64 => generate_parts(PORTABLE_WIDE, pl, e, rng),
-            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             MontImpl::Portable15 => generate_parts(Portable15, pl, e, rng),
             #[cfg(all(target_arch = "arm", feature = "asm"))]
             MontImpl::Thumb1 => generate_parts(crate::mont::Thumb1, pl, e, rng),

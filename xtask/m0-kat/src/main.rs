@@ -10,6 +10,8 @@
 #![cfg_attr(target_os = "none", no_std, no_main)]
 
 mod checks;
+#[cfg(target_os = "none")]
+mod panic;
 mod stack;
 
 #[cfg(target_os = "none")]

@@ -1,10 +1,8 @@
 //! Thumb-1 kernels for core-ec: the Curve25519 field on eight 32-bit words and its 512-bit
-//! Karatsuba product, which P-256's field reduces its own way, and the column product of the
-//! radix-2^13 Curve25519 field.
+//! Karatsuba product, which P-256's field reduces its own way.
 
 pub mod curve25519;
 pub mod p256;
-pub mod radix13;
 
 /// `x·y` (the low 32 bits) as a `muls` into `x`'s register: compiled, LLVM multiplies into a
 /// copy of the operand that stays live (a row's `a[i]`), one `mov` per limb product.

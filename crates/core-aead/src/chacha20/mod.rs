@@ -50,9 +50,8 @@ core_hash::implementation_enum! {
             /// Thumb-1 assembly, one block at a time: the Cortex-M0.
             Thumb1 => "thumb1" for 32
                 if all(target_arch = "arm", target_endian = "little", feature = "asm"),
-            /// Portable 32-bit code, one block at a time (on the Cortex-M0 with `asm`, only with
-            /// `portable-twins`).
-            Portable => "portable" if any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"),
+            /// Portable 32-bit code, one block at a time: `thumb1`'s twin.
+            Portable => "portable" if twin,
         }
     }
 }

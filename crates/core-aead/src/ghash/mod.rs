@@ -57,10 +57,9 @@ core_hash::implementation_enum! {
             /// Only on 64-bit targets: elsewhere it would be slower than ct32 and only cost flash.
             Ct64 => "ct64" for 64 if target_pointer_width = "64",
             /// ct32 with its carry-less products in Thumb-1 assembly: the Cortex-M0.
-            Thumb1 => "thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
-            /// Constant-time multiplication with 32-bit integer multiplies (on the Cortex-M0
-            /// with `asm`, only with `portable-twins`).
-            Ct32 => "ct32" for 32 if any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"),
+            Thumb1 => "thumb1" for 32 if thumb1,
+            /// Constant-time multiplication with 32-bit integer multiplies: `thumb1`'s twin.
+            Ct32 => "ct32" for 32 if twin,
         }
     }
 }

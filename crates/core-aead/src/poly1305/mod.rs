@@ -60,10 +60,9 @@ core_hash::implementation_enum! {
             /// Radix 2^44, 64×64→128-bit products.
             Portable64 => "portable64" for 64 if target_pointer_width = "64",
             /// Radix 2^26 with its dot products in Thumb-1 assembly: the Cortex-M0.
-            Thumb1 => "thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
-            /// Radix 2^26, 32-bit products (on the Cortex-M0 with `asm`, only with
-            /// `portable-twins`).
-            Portable32 => "portable32" for 32 if any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"),
+            Thumb1 => "thumb1" for 32 if thumb1,
+            /// Radix 2^26, 32-bit products: `thumb1`'s twin.
+            Portable32 => "portable32" for 32 if twin,
         }
     }
 }

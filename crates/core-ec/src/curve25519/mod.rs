@@ -81,13 +81,11 @@ core_cpu::implementation_enum! {
             Portable64 => "portable64" for 64 if target_pointer_width = "64",
             /// Eight 32-bit words, the product in Thumb-1 assembly (32-bit Arm with `asm`
             /// only): the Cortex-M0's, needing no detection, so first among the 32-bit ones.
-            Thumb1 => "thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
-            /// Radix 2^13, 32×32→32-bit products only, the one-row fixed-base table. Left out
-            /// on 32-bit Arm with `asm`, as `P256Impl::Mont15` is: a key stores its choice, and
-            /// a stored choice of two links both fields even where every constructor wrote the
-            /// constant `preferred()` (the TLS client firmware carried this one beside
-            /// `thumb1`). The firmware compares the two through `__m0_test` there.
-            Portable32 => "portable32" for 32 if not(all(target_arch = "arm", feature = "asm")),
+            Thumb1 => "thumb1" for 32 if thumb1,
+            /// Radix 2^13, 32×32→32-bit products only, the one-row fixed-base table:
+            /// `thumb1`'s twin (a stored choice of two would link both fields in the TLS
+            /// client firmware, which carried this one beside `thumb1`).
+            Portable32 => "portable32" for 32 if twin,
         }
     }
 }
@@ -112,7 +110,7 @@ macro_rules! with_field {
                 type $f = $crate::curve25519::thumb1::Fe;
                 $body
             }
-            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             $crate::curve25519::FieldImpl::Portable32 => {
                 type $f = $crate::curve25519::portable32::Fe;
                 $body

@@ -114,7 +114,7 @@ impl Fe {
 /// product as the row-by-row loop had on the Cortex-M0 (compilers do not unroll it at the
 /// size-optimised levels the M0 is built with).
 #[rustfmt::skip]
-#[cfg_attr(all(target_arch = "arm", feature = "asm"), allow(dead_code))]
+#[cfg_attr(target_arch = "arm", allow(dead_code))]
 #[inline(always)]
 fn mul_columns(a: &[u32; N], b: &[u32; N]) -> [u32; 2 * N] {
     [
@@ -308,10 +308,6 @@ impl Field for Fe {
     }
 
     fn mul(&self, rhs: &Self) -> Self {
-        // On 32-bit Arm with `asm` the columns are looped Thumb-1 (0.6 KB instead of 3.7).
-        #[cfg(all(target_arch = "arm", feature = "asm"))]
-        return Self::carry(core_asm::thumbv6m::ec::radix13::mul(&self.0, &rhs.0));
-        #[cfg(not(all(target_arch = "arm", feature = "asm")))]
         Self::reduce_columns(mul_columns(&self.0, &rhs.0))
     }
 

@@ -350,14 +350,12 @@ core_cpu::implementation_enum! {
             /// P-256's field on eight 32-bit words with the product and a reduction
             /// specialised to the prime in Thumb-1 assembly: the default on 32-bit Arm with
             /// the `asm` feature (Cortex-M0).
-            P256Thumb1 => "p256_thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
+            P256Thumb1 => "p256_thumb1" for 32 if thumb1,
             /// The generic 15-bit Montgomery arithmetic: the default on other 32-bit targets.
-            /// Left out on 32-bit Arm with `asm`: a key stores its choice, and a stored choice
-            /// of two is opaque to the compiler even when every constructor wrote the constant
-            /// `preferred()`, so this field's P-256 code would be linked beside `p256_thumb1`
-            /// (measured: the P-256 ECDH image 8 628 → 14 664 B of flash). The firmware checks
-            /// compare the two through `__m0_test`.
-            Mont15 => "mont15" for 32 if not(all(target_arch = "arm", feature = "asm")),
+            /// `p256_thumb1`'s twin: a key stores its choice, and a stored choice of two is
+            /// opaque to the compiler, so both fields would be linked (measured: the P-256
+            /// ECDH image 8 628 → 14 664 B of flash).
+            Mont15 => "mont15" for 32 if twin,
         }
     }
 }

@@ -53,14 +53,13 @@ crate::implementation_enum! {
         portable {
             /// `portable32`'s bit-interleaved rounds in Thumb-1 assembly, on 32-bit Arm with
             /// the `asm` feature.
-            Thumb1 => "thumb1" for 32 if all(feature = "asm", target_arch = "arm"),
+            Thumb1 => "thumb1" for 32 if thumb1,
             /// Portable code on 64-bit lanes, each round written out for the compiler to
             /// schedule.
             Portable => "portable" for 64,
-            /// Portable code on bit-interleaved 32-bit words, small enough for a Cortex-M0. On
-            /// 32-bit Arm with `asm`, `thumb1` takes its place (an image then links one
-            /// bit-interleaved permutation, not two).
-            Portable32 => "portable32" for 32 if not(all(feature = "asm", target_arch = "arm")),
+            /// Portable code on bit-interleaved 32-bit words, small enough for a Cortex-M0:
+            /// `thumb1`'s twin.
+            Portable32 => "portable32" for 32 if twin,
         }
     }
 }
@@ -76,7 +75,7 @@ impl KeccakImpl {
             Self::X86Avx512(token) => x86_avx512::permute(token, state),
             #[cfg(target_arch = "aarch64")]
             Self::Aarch64(token) => aarch64::permute(token, state),
-            #[cfg(not(all(feature = "asm", target_arch = "arm")))]
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             Self::Portable32 => portable32::permute(state),
             #[cfg(all(feature = "asm", target_arch = "arm"))]
             Self::Thumb1 => thumb1::permute(state),
@@ -95,7 +94,7 @@ impl KeccakImpl {
             Self::X86Avx512(token) => x86_avx512::absorb(token, state, blocks),
             #[cfg(target_arch = "aarch64")]
             Self::Aarch64(token) => aarch64::absorb(token, state, blocks),
-            #[cfg(not(all(feature = "asm", target_arch = "arm")))]
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             Self::Portable32 => portable32::absorb(state, blocks),
             #[cfg(all(feature = "asm", target_arch = "arm"))]
             Self::Thumb1 => thumb1::absorb(state, blocks),
@@ -119,7 +118,7 @@ impl KeccakImpl {
     #[inline]
     pub fn permute_native(self, state: &mut [u64; 25]) {
         match self {
-            #[cfg(not(all(feature = "asm", target_arch = "arm")))]
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             Self::Portable32 => portable32::permute_interleaved(state),
             #[cfg(all(feature = "asm", target_arch = "arm"))]
             Self::Thumb1 => thumb1::permute_interleaved(state),
@@ -145,7 +144,7 @@ impl KeccakImpl {
     #[inline]
     fn interleaved(self) -> bool {
         match self {
-            #[cfg(not(all(feature = "asm", target_arch = "arm")))]
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             Self::Portable32 => true,
             #[cfg(all(feature = "asm", target_arch = "arm"))]
             Self::Thumb1 => true,

@@ -93,14 +93,11 @@ core_hash::implementation_enum! {
         portable {
             /// `portable` with the NTT, its inverse and the reductions in Thumb-1 assembly
             /// (Plantard products). The default on 32-bit Arm with the `asm` feature.
-            Thumb1 => "thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
+            Thumb1 => "thumb1" for 32 if thumb1,
             /// `i16` coefficients with Montgomery and Barrett reduction, in plain Rust. On
             /// 32-bit Arm with `asm`, `thumb1` takes its place unless the `portable-twins`
             /// feature keeps both.
-            Portable => "portable" if any(
-                not(all(target_arch = "arm", feature = "asm")),
-                feature = "portable-twins"
-            ),
+            Portable => "portable" if twin,
         }
     }
 }

@@ -34,7 +34,7 @@ mod x86_adx;
 mod x86_avx512ifma;
 
 pub(crate) use ops::*;
-#[cfg(not(all(target_arch = "arm", feature = "asm")))]
+#[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
 pub(crate) use portable15::Portable15;
 #[cfg(target_pointer_width = "64")]
 pub(crate) use portable64::Portable64;
@@ -70,10 +70,9 @@ core_cpu::implementation_enum! {
             Portable64 => "portable64" for 64,
             /// `portable15` with its row loops in Thumb-1 assembly: the Cortex-M0 path (32-bit
             /// Arm with `asm` only, where it replaces `portable15`).
-            Thumb1 => "thumb1" for 32 if all(target_arch = "arm", feature = "asm"),
-            /// 15-bit digits with 32-bit products only, in Rust (not on 32-bit Arm with `asm`:
-            /// `thumb1` is this engine there, and one copy of it fits the Cortex-M0's flash).
-            Portable15 => "portable15" for 32 if not(all(target_arch = "arm", feature = "asm")),
+            Thumb1 => "thumb1" for 32 if thumb1,
+            /// 15-bit digits with 32-bit products only, in Rust: `thumb1`'s twin.
+            Portable15 => "portable15" for 32 if twin,
         }
     }
 }
@@ -197,7 +196,7 @@ pub(crate) enum Dyn<T64, T15> {
     // Never built on 32-bit targets, where `portable64` requests get the 15-bit engine.
     #[cfg_attr(not(target_pointer_width = "64"), allow(dead_code))]
     Portable64(T64),
-    #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+    #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
     Portable15(T15),
     #[cfg(all(target_arch = "arm", feature = "asm"))]
     Thumb1(T15),
@@ -220,7 +219,7 @@ impl<T64, T15> Dyn<T64, T15> {
     pub(crate) fn implementation(&self) -> MontImpl {
         match self {
             Self::Portable64(_) => MontImpl::Portable64,
-            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             Self::Portable15(_) => MontImpl::Portable15,
             #[cfg(all(target_arch = "arm", feature = "asm"))]
             Self::Thumb1(_) => MontImpl::Thumb1,
@@ -239,7 +238,7 @@ macro_rules! dispatch {
                 let $e = $crate::mont::PORTABLE_WIDE;
                 $body
             }
-            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             $crate::mont::Dyn::Portable15($c) => {
                 let $e = $crate::mont::Portable15;
                 $body
@@ -288,7 +287,7 @@ macro_rules! build {
                 let $e = $crate::mont::PORTABLE_WIDE;
                 $body.map($crate::mont::Dyn::narrow)
             }
-            #[cfg(not(all(target_arch = "arm", feature = "asm")))]
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             $crate::mont::MontImpl::Portable15 => {
                 let $e = $crate::mont::Portable15;
                 $body.map($crate::mont::Dyn::Portable15)

@@ -73,7 +73,7 @@ impl Word for u16 {
 
 /// The portable 15-bit engine (not built on 32-bit Arm with `asm`, where `Thumb1` takes its
 /// place).
-#[cfg(not(all(target_arch = "arm", feature = "asm")))]
+#[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Portable15;
 
@@ -102,7 +102,7 @@ pub(super) trait Rows: Copy {
     fn red_row(r: &mut [u16], n: &[u16], from: usize, to: usize, m: u32, c: u32) -> u32;
 }
 
-#[cfg(not(all(target_arch = "arm", feature = "asm")))]
+#[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
 impl Rows for Portable15 {
     #[inline(always)]
     fn mac_row(
