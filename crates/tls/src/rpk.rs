@@ -96,7 +96,7 @@ impl<'a> PinnedKeys<'a> {
 /// The certificate type a side takes from a peer's list `offered` (in the peer's order of
 /// preference; `None`: the peer sent no extension, so X.509, RFC 7250 §4.2), when it can do
 /// X.509 (`x509`) and/or raw keys (`raw`). No type in common is
-/// [`PeerIncompatible::NoCommonCertificateType`] (`unsupported_certificate`).
+/// [`PeerIncompatible::NoCommonCertificateType`](crate::error::PeerIncompatible::NoCommonCertificateType) (`unsupported_certificate`).
 #[cfg(feature = "server")]
 pub(crate) fn choose_type(
     offered: Option<impl IntoIterator<Item = CertificateType>>,
