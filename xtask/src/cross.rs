@@ -16,8 +16,9 @@ use crate::workspace::{Workspace, package_args};
 const AARCH64: &str = "aarch64-unknown-linux-gnu";
 /// Linker for aarch64 test binaries (also in `.cargo/config.toml`).
 const AARCH64_LINKER: &str = "aarch64-linux-gnu-gcc";
-/// Runner for aarch64 test binaries: every extension, and the cross sysroot for the loader.
-const AARCH64_RUNNER: &str = "qemu-aarch64 -cpu max -L /usr/aarch64-linux-gnu";
+/// QEMU's options for aarch64 test binaries: every extension, and the cross sysroot for the
+/// loader (as `.cargo/config.toml`'s runner).
+const AARCH64_QEMU: [&str; 4] = ["-cpu", "max", "-L", "/usr/aarch64-linux-gnu"];
 /// QEMU's model for the Westmere pass's host test binaries.
 const WESTMERE: [&str; 2] = ["-cpu", "Westmere"];
 
@@ -55,8 +56,8 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CrossArgs) {
         }
     };
     println!("xtask: primitive crates: {}", crates.join(", "));
-    report.stage("cross aarch64", || test_aarch64(&crates, None));
-    report.stage("cross aarch64 portable", || test_aarch64(&crates, Some("all")));
+    report.stage("cross aarch64", || test_aarch64(ws, &crates, None));
+    report.stage("cross aarch64 portable", || test_aarch64(ws, &crates, Some("all")));
     if cfg!(target_arch = "x86_64") {
         report.stage("cross x86_64 Westmere", || test_westmere(ws, &crates));
     } else {
@@ -77,34 +78,83 @@ const UNIT_TESTS_ONLY: &[&str] = &["core-ec", "core-rsa", "core-lattice"];
 /// ML-KEM cross-checks, each a few seconds under QEMU.
 const EMULATED_SUITES: &[&str] = &["cross", "libcrux"];
 
-/// Runs `cmd` (a `cargo test` with its target and environment set) over `crates`: full suites,
-/// then the unit tests and [`EMULATED_SUITES`] of the [`UNIT_TESTS_ONLY`] crates.
-fn test_split(crates: &[String], cmd: impl Fn() -> Command) -> StageResult {
-    let (full, light) = split(crates);
-    if !full.is_empty() {
-        util::run(cmd().args(package_args(&full)))?;
-    }
-    if !light.is_empty() {
-        let suites = EMULATED_SUITES.iter().flat_map(|suite| ["--test", suite]);
-        util::run(cmd().args(package_args(&light)).arg("--lib").args(suites))?;
-    }
-    Ok(())
-}
-
-/// `crates` as the ones run in full under emulation and the [`UNIT_TESTS_ONLY`] ones: the two
-/// `cargo test` package selections of [`test_split`].
+/// `crates` as the ones run in full under emulation and the [`UNIT_TESTS_ONLY`] ones.
 fn split(crates: &[String]) -> (Vec<String>, Vec<String>) {
     crates.iter().cloned().partition(|c| !UNIT_TESTS_ONLY.contains(&c.as_str()))
 }
 
-/// `cargo test` for aarch64 under qemu-user, with `HALITE_CPU_DISABLE` set if given (QEMU
-/// passes the environment through to the guest).
-fn test_aarch64(crates: &[String], disable: Option<&str>) -> StageResult {
-    test_split(crates, || {
-        let mut cmd = util::cargo();
-        cmd.args(["test", "--target", AARCH64])
-            .env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER", AARCH64_LINKER)
-            .env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER", AARCH64_RUNNER);
+/// The test harnesses `build` (a `cargo test --no-run --message-format=json-render-diagnostics`)
+/// names, building them first if needed.
+fn harnesses(build: &mut Command) -> Result<Vec<TestBinary>, String> {
+    println!("$ {}", util::display_command(build));
+    util::flush();
+    Ok(test_binaries(&util::output(build)?))
+}
+
+/// Runs each harness of `crates` among `binaries` through `runner` (the emulator and its
+/// options; the executable is appended) in its package's directory, as `cargo test` runs it:
+/// all of a crate's harnesses, or for the [`UNIT_TESTS_ONLY`] crates their unit tests and
+/// [`EMULATED_SUITES`] only.
+fn run_harnesses(
+    ws: &Workspace,
+    crates: &[String],
+    binaries: &[TestBinary],
+    runner: impl Fn() -> Command,
+) -> StageResult {
+    let (full, light) = split(crates);
+    let mut ran = 0;
+    for binary in binaries {
+        let Some(member) = ws.members.iter().find(|m| m.dir == binary.package_dir) else {
+            continue;
+        };
+        let wanted = full.contains(&member.name)
+            || (light.contains(&member.name)
+                && (binary.lib || EMULATED_SUITES.contains(&binary.target.as_str())));
+        if wanted {
+            let mut cmd = runner();
+            cmd.arg(&binary.executable)
+                .current_dir(&binary.package_dir)
+                .env("CARGO_MANIFEST_DIR", &binary.package_dir);
+            util::run(&mut cmd)?;
+            ran += 1;
+        }
+    }
+    if ran == 0 { Err("the build named no test binary of these crates".into()) } else { Ok(()) }
+}
+
+/// The test harnesses of `crates` for aarch64, built by one cargo invocation so every crate is
+/// compiled once, with one feature set (both aarch64 passes run these binaries: the second
+/// build is a no-op): the unit tests of every crate and, by name, the integration tests of the
+/// crates run in full and the [`EMULATED_SUITES`]. A [`UNIT_TESTS_ONLY`] crate's test with the
+/// same name as one of those is built too, and not run.
+fn aarch64_harnesses(ws: &Workspace, crates: &[String]) -> Result<Vec<TestBinary>, String> {
+    let (full, _) = split(crates);
+    let mut tests: Vec<&str> = ws
+        .members
+        .iter()
+        .filter(|m| full.contains(&m.name))
+        .flat_map(|m| m.tests.iter().map(String::as_str))
+        .chain(EMULATED_SUITES.iter().copied())
+        .collect();
+    tests.sort_unstable();
+    tests.dedup();
+    let mut build = util::cargo();
+    build
+        .args(["test", "--target", AARCH64, "--no-run", "--message-format=json-render-diagnostics"])
+        .args(package_args(crates))
+        .arg("--lib")
+        .args(tests.iter().flat_map(|t| ["--test", t]))
+        .env("CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER", AARCH64_LINKER);
+    harnesses(&mut build)
+}
+
+/// The aarch64 test harnesses of `crates` under qemu-user with every extension, with
+/// `HALITE_CPU_DISABLE` set if given (QEMU passes the environment through to the guest).
+fn test_aarch64(ws: &Workspace, crates: &[String], disable: Option<&str>) -> StageResult {
+    let binaries = aarch64_harnesses(ws, crates)?;
+    run_harnesses(ws, crates, &binaries, || {
+        let mut cmd = Command::new("qemu-aarch64");
+        cmd.args(AARCH64_QEMU);
         if let Some(disable) = disable {
             cmd.env("HALITE_CPU_DISABLE", disable);
         }
@@ -115,34 +165,16 @@ fn test_aarch64(crates: &[String], disable: Option<&str>) -> StageResult {
 /// The host test binaries of `crates`, run by QEMU emulating a Westmere: the ones the test
 /// stage's `cargo test --workspace` built (listed by the same build with `--no-run`, which
 /// builds them first if that stage did not run), so the features are the workspace's and
-/// nothing is compiled twice. Each runs in its package's directory, as `cargo test` runs it;
-/// the [`UNIT_TESTS_ONLY`] crates run their unit tests and [`EMULATED_SUITES`] only.
+/// nothing is compiled twice.
 fn test_westmere(ws: &Workspace, crates: &[String]) -> StageResult {
     let mut build = util::cargo();
     build.args(["test", "--workspace", "--no-run", "--message-format=json-render-diagnostics"]);
-    println!("$ {}", util::display_command(&build));
-    util::flush();
-    let binaries = test_binaries(&util::output(&mut build)?);
-    let (full, light) = split(crates);
-    let mut ran = 0;
-    for binary in &binaries {
-        let Some(member) = ws.members.iter().find(|m| m.dir == binary.package_dir) else {
-            continue;
-        };
-        let wanted = full.contains(&member.name)
-            || (light.contains(&member.name)
-                && (binary.lib || EMULATED_SUITES.contains(&binary.target.as_str())));
-        if wanted {
-            let mut cmd = Command::new("qemu-x86_64");
-            cmd.args(WESTMERE)
-                .arg(&binary.executable)
-                .current_dir(&binary.package_dir)
-                .env("CARGO_MANIFEST_DIR", &binary.package_dir);
-            util::run(&mut cmd)?;
-            ran += 1;
-        }
-    }
-    if ran == 0 { Err("the build named no test binary of these crates".into()) } else { Ok(()) }
+    let binaries = harnesses(&mut build)?;
+    run_harnesses(ws, crates, &binaries, || {
+        let mut cmd = Command::new("qemu-x86_64");
+        cmd.args(WESTMERE);
+        cmd
+    })
 }
 
 /// A test executable (a harness: a library's unit tests or a `tests/` target) that a

@@ -2,7 +2,8 @@
 //! machine — `ci` (everything CI checks), `m0` (Cortex-M0 firmware build, run under QEMU and
 //! code size) and `cross` (the primitive crates' tests under qemu-user on aarch64 and an older
 //! x86-64), `bogo` (BoringSSL's TLS test suite against Halite), `speed` (the bench comparison,
-//! its Debian packages installed first).
+//! its Debian packages installed first), `layout` (whether `speed`'s rows move when only the
+//! code's placement changes).
 //!
 //! Each task runs as named stages; every stage prints one line with its duration, a summary
 //! closes the run, and the exit status is non-zero if any stage failed. Missing external
@@ -24,6 +25,7 @@ mod ctscan;
 mod divscan;
 mod fuzz;
 mod json;
+mod layout;
 mod m0;
 mod m0tls;
 mod miri;
@@ -76,6 +78,10 @@ enum Task {
     /// Build and run the `speed` comparison in release after installing what the bench crate
     /// links (libssl-dev, pkg-config): `cargo xtask speed -- --quick`.
     Speed(speed::SpeedArgs),
+    /// Build `speed` twice from the same source at two paths (so the linker places Halite's
+    /// code differently), run both alternately on the layout-sensitive rows and fail a row whose
+    /// two builds differ beyond the threshold and the noise; not part of `ci`.
+    Layout(layout::LayoutArgs),
     /// Per-function stack frame sizes of a crate on the Cortex-M0 (`-Z emit-stack-sizes`) and
     /// the deepest static call chains; not part of `ci`.
     StackSizes(stacks::StackArgs),
@@ -96,7 +102,7 @@ fn main() -> ExitCode {
         Task::Cross(_) => cross::needs(),
         Task::Ct(_) => ct::needs(),
         Task::StackSizes(_) => stacks::needs(),
-        Task::Speed(_) => speed::needs(),
+        Task::Speed(_) | Task::Layout(_) => speed::needs(),
         Task::Fuzz(_) | Task::Miri | Task::Bogo(_) => Vec::new(),
     };
     let mut workspace = None;
@@ -116,6 +122,7 @@ fn main() -> ExitCode {
             Task::Bogo(args) => bogo::run(&mut report, args),
             Task::StackSizes(args) => stacks::run(&mut report, args),
             Task::Speed(args) => speed::run(&mut report, args),
+            Task::Layout(args) => layout::run(&mut report, &ws, args),
         }
     }
     report.finish()

@@ -19,6 +19,8 @@ pub(crate) struct Member {
     pub(crate) name: String,
     /// Directory holding its `Cargo.toml`.
     pub(crate) dir: PathBuf,
+    /// Its integration-test targets (`tests/*.rs`), by name.
+    pub(crate) tests: Vec<String>,
 }
 
 /// The workspace as cargo sees it.
@@ -59,7 +61,19 @@ impl Workspace {
                 return Err("cargo metadata: package without name or manifest_path".into());
             };
             let dir = Path::new(manifest).parent().unwrap_or(Path::new("/")).to_path_buf();
-            members.push(Member { name: name.to_owned(), dir });
+            let tests = package
+                .get("targets")
+                .and_then(Json::as_array)
+                .unwrap_or_default()
+                .iter()
+                .filter(|t| {
+                    t.get("kind")
+                        .and_then(Json::as_array)
+                        .is_some_and(|kinds| kinds.iter().any(|k| k.as_str() == Some("test")))
+                })
+                .filter_map(|t| t.get("name").and_then(Json::as_str).map(str::to_owned))
+                .collect();
+            members.push(Member { name: name.to_owned(), dir, tests });
         }
         members.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(Workspace { root: root.to_path_buf(), target_dir: PathBuf::from(target_dir), members })
@@ -101,7 +115,9 @@ mod tests {
 
     const METADATA: &str = r#"{"packages":[
         {"name":"xtask","manifest_path":"/w/xtask/Cargo.toml"},
-        {"name":"core-hash","manifest_path":"/w/crates/core-hash/Cargo.toml"},
+        {"name":"core-hash","manifest_path":"/w/crates/core-hash/Cargo.toml","targets":[
+            {"kind":["lib"],"name":"core_hash"},{"kind":["test"],"name":"sha3"},
+            {"kind":["bench"],"name":"hashes"}]},
         {"name":"halite-tls","manifest_path":"/w/crates/tls/Cargo.toml"},
         {"name":"m0-kat","manifest_path":"/w/xtask/m0-kat/Cargo.toml"},
         {"name":"bench","manifest_path":"/w/crates/bench/Cargo.toml"},
@@ -117,5 +133,7 @@ mod tests {
         assert_eq!(ws.select_primitives(&["core-cpu".into()]).unwrap(), ["core-cpu"]);
         assert!(ws.select_primitives(&["core-nope".into()]).is_err());
         assert_eq!(package_args(&["a".into(), "b".into()]), ["-p", "a", "-p", "b"]);
+        let hash = ws.members.iter().find(|m| m.name == "core-hash").unwrap();
+        assert_eq!(hash.tests, ["sha3"]);
     }
 }
