@@ -169,11 +169,15 @@ pub(crate) fn handle<'a>(
         (S::ExpectFinished(_), M::Finished(fin)) => {
             step!(slot, S::ExpectFinished(st) => tls13::client_finished(c, config, st, raw, fin))
         }
-        // Only servers send tickets; they are kept when the client has a store.
+        // Only servers send tickets; they are kept when the client has a store, and
+        // dropped without the `tickets` feature (RFC 8446 §4.6.1 lets a client ignore them).
+        #[cfg(feature = "tickets")]
         (S::Traffic(t), M::NewSessionTicket(nst)) => {
             tls13::client_new_session_ticket(c, config, t, &nst);
             Ok(())
         }
+        #[cfg(not(feature = "tickets"))]
+        (S::Traffic(_), M::NewSessionTicket(_)) => Ok(()),
         (S::Traffic(_), M::KeyUpdate(req)) => {
             step!(slot, S::Traffic(t) => Ok(S::Traffic(key_update(c, t, req)?)))
         }
