@@ -369,20 +369,20 @@ pub(crate) fn first_key_group(config: &ClientConfig<'_>) -> Option<crate::msgs::
 /// Whether a client sends `name` as SNI: not when it is empty or an IP address (RFC 6066
 /// §3).
 pub(crate) fn sends_sni(name: &[u8]) -> bool {
-    core::str::from_utf8(name).is_ok_and(|n| !n.is_empty() && !is_ip_literal(n))
+    !name.is_empty() && !is_ip_literal(name)
 }
 
 /// Whether `name` is an IP address literal, parsed exactly where certificate names (which
-/// may be addresses) or `std` bring the parser in anyway.
+/// may be addresses) or `std` bring the parser (and UTF-8 validation) in anyway.
 #[cfg(any(feature = "certificates", feature = "std"))]
-fn is_ip_literal(name: &str) -> bool {
-    name.parse::<core::net::IpAddr>().is_ok()
+fn is_ip_literal(name: &[u8]) -> bool {
+    core::str::from_utf8(name).is_ok_and(|n| n.parse::<core::net::IpAddr>().is_ok())
 }
 
 /// Whether `name` is an IP address literal, in a device build without certificates:
-/// [`looks_like_ip_literal`].
+/// [`looks_like_ip_literal`], on the bytes.
 #[cfg(not(any(feature = "certificates", feature = "std")))]
-fn is_ip_literal(name: &str) -> bool {
+fn is_ip_literal(name: &[u8]) -> bool {
     looks_like_ip_literal(name)
 }
 
@@ -392,8 +392,8 @@ fn is_ip_literal(name: &str) -> bool {
 /// every IPv4 address is (so a digits-and-dots name that is not a valid address is not sent
 /// either).
 #[cfg(any(test, not(any(feature = "certificates", feature = "std"))))]
-fn looks_like_ip_literal(name: &str) -> bool {
-    name.contains(':') || name.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+fn looks_like_ip_literal(name: &[u8]) -> bool {
+    name.contains(&b':') || name.iter().all(|&b| b.is_ascii_digit() || b == b'.')
 }
 
 /// The resumption modes a client offers.
@@ -452,11 +452,11 @@ mod tests {
     fn sni_is_sent_for_host_names_only() {
         for name in ["example.com", "sensor-17", "xn--bcher-kva.example", "1.example", "a1"] {
             assert!(sends_sni(name.as_bytes()), "{name}");
-            assert!(!looks_like_ip_literal(name), "{name}");
+            assert!(!looks_like_ip_literal(name.as_bytes()), "{name}");
         }
         for name in ["192.0.2.1", "127.0.0.1", "2001:db8::1", "::1", "::ffff:192.0.2.1"] {
             assert!(!sends_sni(name.as_bytes()), "{name}");
-            assert!(looks_like_ip_literal(name), "{name}");
+            assert!(looks_like_ip_literal(name.as_bytes()), "{name}");
         }
         assert!(!sends_sni(b""));
     }
