@@ -678,3 +678,29 @@ fn check_cbc(suites12: &[Suite12], enable_cbc: bool) -> Result<(), Error> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ticket::SliceTicketStore;
+
+    /// A ticket store is taken with the `tickets` feature, and is `BadConfig` without it
+    /// (where no resumption is linked to use it); an external PSK alone is fine either way.
+    #[test]
+    fn a_ticket_store_needs_the_tickets_feature() {
+        let clock = pki_types::UnixTime::since_unix_epoch(core::time::Duration::from_secs(0));
+        let psk = ExternalPsk { identity: b"device", key: &[7; 32], hash: HashAlg::Sha256 };
+        let base = ClientConfig { external_psk: Some(psk), ..ClientConfig::new(&[], &clock) };
+        assert_eq!(base.check("server.example"), Ok(()));
+        let mut storage = [0u8; 256];
+        let store = SliceTicketStore::new(&mut storage);
+        let with_store = ClientConfig { tickets: Some(&store), ..base };
+        let expected = if cfg!(feature = "tickets") {
+            Ok(())
+        } else {
+            Err(Error::ApiMisuse(ApiMisuse::BadConfig))
+        };
+        assert_eq!(with_store.check("server.example"), expected);
+        assert_eq!(with_store.ticket_store().is_some(), cfg!(feature = "tickets"));
+    }
+}
