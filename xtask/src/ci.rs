@@ -268,7 +268,7 @@ fn both(first: StageResult, second: StageResult) -> StageResult {
 const TLS_FEATURE_SETS: [&str; 4] = [
     "x25519,chacha20,server",
     "p256,aes-gcm,certificates",
-    "x25519,p256,aes-ccm,certificates",
+    "x25519,p256,aes-ccm,certificates,tickets",
     "p384,mlkem,chacha20,sha384",
 ];
 

@@ -513,6 +513,7 @@ impl ClientConfig<'_> {
                 && self.accepts_x509()
                 && self.external_psk.is_none())
             || self.raw_keys_only() && !self.versions.contains(&ProtocolVersion::TLSV1_3)
+            || (!cfg!(feature = "tickets") && self.tickets.is_some())
             || !self.raw_keys_valid()
             || self.groups.iter().any(|&g| {
                 crate::kx::is_left_out(g) && !self.key_exchanges.iter().any(|k| k.group() == g)
@@ -524,7 +525,14 @@ impl ClientConfig<'_> {
     }
 }
 
-impl ClientConfig<'_> {
+impl<'a> ClientConfig<'a> {
+    /// The ticket store: [`Self::tickets`] with the `tickets` feature, else none (and a
+    /// configuration that names one is [`ApiMisuse::BadConfig`]), so that no resumption is
+    /// linked.
+    pub(crate) fn ticket_store(&self) -> Option<&'a dyn TicketStore> {
+        if cfg!(feature = "tickets") { self.tickets } else { None }
+    }
+
     /// Whether `version` is offered: TLS 1.2 not when only raw keys authenticate the server
     /// (RFC 7250 is done in TLS 1.3 only).
     pub(crate) fn offers(&self, version: ProtocolVersion) -> bool {
@@ -557,14 +565,14 @@ impl ClientConfig<'_> {
         true
     }
 
-    /// Whether the TLS 1.2 suite `suite` is offered.
-    #[cfg(feature = "tls12")]
+    /// Whether the TLS 1.2 suite `suite` is offered (for a stored session).
+    #[cfg(all(feature = "tls12", feature = "tickets"))]
     pub(crate) fn offers_suite12(&self, suite: crate::msgs::CipherSuite) -> bool {
         suites::tls12::find(self.suites12, suite).is_some()
     }
 
     /// Never: TLS 1.2 is not built (the `tls12` feature).
-    #[cfg(not(feature = "tls12"))]
+    #[cfg(all(not(feature = "tls12"), feature = "tickets"))]
     #[allow(clippy::unused_self)] // the signature of the `tls12` build
     pub(crate) fn offers_suite12(&self, _suite: crate::msgs::CipherSuite) -> bool {
         false
@@ -669,4 +677,30 @@ fn check_cbc(suites12: &[Suite12], enable_cbc: bool) -> Result<(), Error> {
         return Err(Error::ApiMisuse(ApiMisuse::CbcNotEnabled));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ticket::SliceTicketStore;
+
+    /// A ticket store is taken with the `tickets` feature, and is `BadConfig` without it
+    /// (where no resumption is linked to use it); an external PSK alone is fine either way.
+    #[test]
+    fn a_ticket_store_needs_the_tickets_feature() {
+        let clock = pki_types::UnixTime::since_unix_epoch(core::time::Duration::from_secs(0));
+        let psk = ExternalPsk { identity: b"device", key: &[7; 32], hash: HashAlg::Sha256 };
+        let base = ClientConfig { external_psk: Some(psk), ..ClientConfig::new(&[], &clock) };
+        assert_eq!(base.check("server.example"), Ok(()));
+        let mut storage = [0u8; 256];
+        let store = SliceTicketStore::new(&mut storage);
+        let with_store = ClientConfig { tickets: Some(&store), ..base };
+        let expected = if cfg!(feature = "tickets") {
+            Ok(())
+        } else {
+            Err(Error::ApiMisuse(ApiMisuse::BadConfig))
+        };
+        assert_eq!(with_store.check("server.example"), expected);
+        assert_eq!(with_store.ticket_store().is_some(), cfg!(feature = "tickets"));
+    }
 }

@@ -30,7 +30,8 @@ use crate::msgs::{
     KeyUpdateRequest, List, NamedGroup, ProtocolVersion, SignatureScheme,
 };
 use crate::record::{HEADER_LEN, MAX_PLAINTEXT_LEN, RecordHeader, RecordProtection};
-use crate::suites::{self};
+#[cfg(feature = "tickets")]
+use crate::suites;
 use crate::ticket::{ClientIdentity, Session, SessionId, TicketTooLong};
 
 use crate::client::ClientState;
@@ -319,12 +320,16 @@ impl<'a, 'b> Connection<'a, 'b> {
         // one) instead.
         let tls13 = config.offers(ProtocolVersion::TLSV1_3);
         let external_psk = config.external_psk.is_some() && tls13;
+        #[cfg(feature = "tickets")]
         let offer = match conn.take_ticket(&config, server_name) {
             Some(session) if session.is_tls12() => Resumption::Tls12 { session, external_psk },
             Some(session) => Resumption::Psk(Offered::Ticket(session)),
             None if external_psk => Resumption::Psk(Offered::External),
             None => Resumption::None,
         };
+        #[cfg(not(feature = "tickets"))]
+        let offer =
+            if external_psk { Resumption::Psk(Offered::External) } else { Resumption::None };
         let r12 = offer.tls12().and_then(Session::tls12);
         // The session id: the offered TLS 1.2 session's; else random, in TLS 1.3's
         // compatibility mode (RFC 8446 Appendix D.4) or beside a TLS 1.2 ticket (to tell
@@ -384,6 +389,7 @@ impl<'a, 'b> Connection<'a, 'b> {
     /// buffer, where it stays until the ServerHello. It may use half the buffer; the rest is
     /// for the ServerHello (or HelloRetryRequest). Returns its session if it can be offered:
     /// within its lifetime, for a suite we offer.
+    #[cfg(feature = "tickets")]
     fn take_ticket(&mut self, config: &ClientConfig<'_>, server_name: &str) -> Option<Session> {
         let store = config.tickets?;
         let room = self.hs.len() / 2;

@@ -12,7 +12,9 @@ use crate::msgs::{
 };
 use crate::msgs::{ClientExtensions12, ClientHello12, HandshakeMessage12};
 use crate::msgs::{OfferedPsks, PskBinder, PskIdentity, PskKeyExchangeMode};
-use crate::suites::{self, Suite};
+#[cfg(feature = "tickets")]
+use crate::suites;
+use crate::suites::Suite;
 use crate::ticket::{Session, SessionId};
 
 use crate::config::ClientConfig;
@@ -48,6 +50,7 @@ pub(crate) enum Resumption {
     Psk(Offered),
     /// A TLS 1.2 session, by its id or its ticket (kept at the end of the handshake buffer
     /// until the ServerHello), with the external PSK offered for TLS 1.3 beside it or not.
+    #[cfg(feature = "tickets")]
     Tls12 {
         session: Session,
         external_psk: bool,
@@ -59,8 +62,11 @@ impl Resumption {
     pub(crate) fn psk(&self) -> Option<&Offered> {
         match self {
             Self::Psk(p) => Some(p),
+            #[cfg(feature = "tickets")]
             Self::Tls12 { external_psk: true, .. } => Some(&Offered::External),
-            Self::None | Self::Tls12 { .. } => None,
+            #[cfg(feature = "tickets")]
+            Self::Tls12 { .. } => None,
+            Self::None => None,
         }
     }
 
@@ -68,14 +74,18 @@ impl Resumption {
     pub(crate) fn into_psk(self) -> Option<Offered> {
         match self {
             Self::Psk(p) => Some(p),
+            #[cfg(feature = "tickets")]
             Self::Tls12 { external_psk: true, .. } => Some(Offered::External),
-            Self::None | Self::Tls12 { .. } => None,
+            #[cfg(feature = "tickets")]
+            Self::Tls12 { .. } => None,
+            Self::None => None,
         }
     }
 
     /// The TLS 1.2 session offered.
     pub(crate) fn tls12(&self) -> Option<&Session> {
         match self {
+            #[cfg(feature = "tickets")]
             Self::Tls12 { session, .. } => Some(session),
             Self::None | Self::Psk(_) => None,
         }
@@ -86,6 +96,7 @@ impl Resumption {
 pub(crate) enum Offered {
     /// The ticket's session; the ticket itself is kept at the end of the handshake buffer
     /// until the ServerHello.
+    #[cfg(feature = "tickets")]
     Ticket(Session),
     External,
 }
@@ -94,6 +105,7 @@ impl Offered {
     /// The hash the PSK is bound to.
     pub(crate) fn hash(&self, config: &ClientConfig<'_>) -> Option<HashAlg> {
         match self {
+            #[cfg(feature = "tickets")]
             Self::Ticket(t) => ticket_hash(t),
             Self::External => config.external_psk.map(|p| p.hash),
         }
@@ -102,6 +114,7 @@ impl Offered {
     /// The key.
     pub(crate) fn key<'k>(&'k self, config: &ClientConfig<'k>) -> &'k [u8] {
         match self {
+            #[cfg(feature = "tickets")]
             Self::Ticket(t) => t.psk(),
             Self::External => config.external_psk.map_or(&[], |p| p.key),
         }
@@ -140,20 +153,11 @@ pub(crate) fn send_client_hello<'a>(
     psk: Option<(&Offered, &[u8], Transcript)>,
     ticket12: Option<&[u8]>,
 ) -> Result<(), Error> {
-    let now = config.clock.now().as_secs();
-    // A PSK offer: the ticket or the external identity (whose age is 0, RFC 8446
-    // §4.2.11), and a placeholder binder filled in below.
+    // A PSK offer: the ticket or the external identity, and a placeholder binder filled in
+    // below.
     let hash_len = psk.as_ref().map_or(0, |(_, _, t)| t.alg().output_len());
     let zero_binder = [0u8; 48];
-    let identity = psk.as_ref().map(|(p, ticket, _)| match p {
-        Offered::Ticket(t) => {
-            PskIdentity { identity: ticket, obfuscated_age: t.obfuscated_age(now) }
-        }
-        Offered::External => PskIdentity {
-            identity: config.external_psk.map_or(&[], |e| e.identity),
-            obfuscated_age: 0,
-        },
-    });
+    let identity = psk.as_ref().map(|&(p, ticket, _)| psk_identity(config, p, ticket));
     let identities = identity.as_slice();
     let binders = [PskBinder(&zero_binder[..hash_len])];
     let tls13 = config.offers(ProtocolVersion::TLSV1_3);
@@ -240,7 +244,7 @@ pub(crate) fn send_client_hello<'a>(
             max_fragment_length: config.max_fragment_length,
             // With a store, psk_dhe_ke says we take tickets even when we offer none (RFC
             // 8446 §4.2.9: servers send tickets only for modes the client lists).
-            psk_modes: (psk.is_some() || config.tickets.is_some())
+            psk_modes: (psk.is_some() || config.ticket_store().is_some())
                 .then(|| List::items(client_psk_modes(config))),
             client_certificate_types: offered_types(config).0.map(List::items),
             server_certificate_types: offered_types(config).1.map(List::items),
@@ -276,7 +280,7 @@ pub(crate) fn send_client_hello<'a>(
                 // RFC 5077 §3.2: with a store, the ticket to resume or an empty one (which
                 // asks for a ticket).
                 session_ticket: config
-                    .tickets
+                    .ticket_store()
                     .map(|_| crate::msgs::tls12::SessionTicketExt(ticket12.unwrap_or(&[]))),
                 // RFC 7366: asked for whenever a CBC suite is offered.
                 encrypt_then_mac: offers_cbc(config),
@@ -285,6 +289,23 @@ pub(crate) fn send_client_hello<'a>(
         c.io.send_handshake_patched(&ch, transcript, patch)
     } else {
         c.io.send_handshake_patched(&Typed(hello), transcript, patch)
+    }
+}
+
+/// The identity a PSK is offered under: the ticket (`ticket`, with the ticket's obfuscated
+/// age) or the external PSK's (whose age is 0, RFC 8446 §4.2.11).
+#[cfg_attr(not(feature = "tickets"), allow(unused_variables))]
+fn psk_identity<'a>(config: &ClientConfig<'a>, p: &Offered, ticket: &'a [u8]) -> PskIdentity<'a> {
+    match p {
+        #[cfg(feature = "tickets")]
+        Offered::Ticket(t) => PskIdentity {
+            identity: ticket,
+            obfuscated_age: t.obfuscated_age(config.clock.now().as_secs()),
+        },
+        Offered::External => PskIdentity {
+            identity: config.external_psk.map_or(&[], |e| e.identity),
+            obfuscated_age: 0,
+        },
     }
 }
 
@@ -348,20 +369,20 @@ pub(crate) fn first_key_group(config: &ClientConfig<'_>) -> Option<crate::msgs::
 /// Whether a client sends `name` as SNI: not when it is empty or an IP address (RFC 6066
 /// §3).
 pub(crate) fn sends_sni(name: &[u8]) -> bool {
-    core::str::from_utf8(name).is_ok_and(|n| !n.is_empty() && !is_ip_literal(n))
+    !name.is_empty() && !is_ip_literal(name)
 }
 
 /// Whether `name` is an IP address literal, parsed exactly where certificate names (which
-/// may be addresses) or `std` bring the parser in anyway.
+/// may be addresses) or `std` bring the parser (and UTF-8 validation) in anyway.
 #[cfg(any(feature = "certificates", feature = "std"))]
-fn is_ip_literal(name: &str) -> bool {
-    name.parse::<core::net::IpAddr>().is_ok()
+fn is_ip_literal(name: &[u8]) -> bool {
+    core::str::from_utf8(name).is_ok_and(|n| n.parse::<core::net::IpAddr>().is_ok())
 }
 
 /// Whether `name` is an IP address literal, in a device build without certificates:
-/// [`looks_like_ip_literal`].
+/// [`looks_like_ip_literal`], on the bytes.
 #[cfg(not(any(feature = "certificates", feature = "std")))]
-fn is_ip_literal(name: &str) -> bool {
+fn is_ip_literal(name: &[u8]) -> bool {
     looks_like_ip_literal(name)
 }
 
@@ -371,8 +392,8 @@ fn is_ip_literal(name: &str) -> bool {
 /// every IPv4 address is (so a digits-and-dots name that is not a valid address is not sent
 /// either).
 #[cfg(any(test, not(any(feature = "certificates", feature = "std"))))]
-fn looks_like_ip_literal(name: &str) -> bool {
-    name.contains(':') || name.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+fn looks_like_ip_literal(name: &[u8]) -> bool {
+    name.contains(&b':') || name.iter().all(|&b| b.is_ascii_digit() || b == b'.')
 }
 
 /// The resumption modes a client offers.
@@ -381,6 +402,7 @@ pub(crate) fn client_psk_modes<'a>(config: &ClientConfig<'a>) -> &'a [PskKeyExch
 }
 
 /// The hash of the suite a ticket was issued under.
+#[cfg(feature = "tickets")]
 pub(crate) fn ticket_hash(t: &Session) -> Option<HashAlg> {
     suites::find(suites::ALL_SUITES, t.suite()).map(|s| s.hash)
 }
@@ -430,11 +452,11 @@ mod tests {
     fn sni_is_sent_for_host_names_only() {
         for name in ["example.com", "sensor-17", "xn--bcher-kva.example", "1.example", "a1"] {
             assert!(sends_sni(name.as_bytes()), "{name}");
-            assert!(!looks_like_ip_literal(name), "{name}");
+            assert!(!looks_like_ip_literal(name.as_bytes()), "{name}");
         }
         for name in ["192.0.2.1", "127.0.0.1", "2001:db8::1", "::1", "::ffff:192.0.2.1"] {
             assert!(!sends_sni(name.as_bytes()), "{name}");
-            assert!(looks_like_ip_literal(name), "{name}");
+            assert!(looks_like_ip_literal(name.as_bytes()), "{name}");
         }
         assert!(!sends_sni(b""));
     }

@@ -232,7 +232,7 @@ pub(crate) fn client_server_hello(
         return Err(InvalidMessage::UnexpectedExtension.into());
     }
     // session_ticket answers ours, sent only with a store (RFC 5077 §3.2).
-    if (x.session_ticket && config.tickets.is_none())
+    if (x.session_ticket && config.ticket_store().is_none())
         || (x.server_name_ack && !sends_sni(&c.sni[..c.sni_len]))
     {
         return Err(InvalidMessage::UnexpectedExtension.into());
@@ -607,7 +607,7 @@ pub(crate) fn handle(
 /// ticket just received, else by the server's session id (a session resumed by a ticket
 /// the server did not renew is kept only by its id, when it has one).
 fn keep_session(c: &mut Core<'_, '_>, config: &ClientConfig<'_>, f: &Finished12, ticket: &[u8]) {
-    let Some(store) = config.tickets else { return };
+    let Some(store) = config.ticket_store() else { return };
     let by_ticket = f.ticket.is_some() && !ticket.is_empty();
     let id = f.resume.session_id;
     let bytes: &[u8] = match (by_ticket, &id) {

@@ -28,10 +28,14 @@ use crate::engine::Core;
 use crate::engine::handshake::{
     Handshaking, Traffic, check_certificate, check_finished, enter_handshake,
 };
+#[cfg(feature = "tickets")]
 use crate::key_schedule::resumption_psk;
-use crate::msgs::{CertificateRequest, NewSessionTicket};
+use crate::msgs::CertificateRequest;
+#[cfg(feature = "tickets")]
+use crate::msgs::NewSessionTicket;
 use crate::provider::choose_scheme;
 use crate::schedule::SuiteHash;
+#[cfg(feature = "tickets")]
 use crate::ticket::{Session, Ticket};
 
 /// A client's answer to a CertificateRequest.
@@ -225,6 +229,7 @@ pub(crate) fn client_key_exchange<'a>(
     c.params.suite = suite.suite;
     c.params.group = group;
     match psk {
+        #[cfg(feature = "tickets")]
         Some(Offered::Ticket(t)) => {
             c.params.resumed = true;
             c.params.scheme = t.scheme();
@@ -309,13 +314,16 @@ pub(crate) fn client_finished<'a>(
     c.set_write(hs.suite, &client_app)?;
     c.set_read(hs.suite, &server_app)?;
     c.negotiated = Some(c.params);
-    let resumption = hs.master.resumption(&hs.transcript.current());
+    // Only for the PSKs of tickets we can keep.
+    #[cfg(feature = "tickets")]
+    let resumption = config.ticket_store().map(|_| hs.master.resumption(&hs.transcript.current()));
     Ok(ClientState::Traffic(Traffic {
         suite: hs.suite,
         read_secret: server_app,
         write_secret: client_app,
         exporter,
-        resumption: Some(resumption),
+        #[cfg(feature = "tickets")]
+        resumption,
         updated_since_data: false,
     }))
 }
@@ -465,6 +473,7 @@ pub(crate) fn client_certificate_request(
 }
 
 /// Traffic: a NewSessionTicket is kept when we have a store (and room in it).
+#[cfg(feature = "tickets")]
 #[inline(never)] // one frame per message, not one for all (issue 26)
 pub(crate) fn client_new_session_ticket(
     c: &mut Core<'_, '_>,
@@ -472,7 +481,7 @@ pub(crate) fn client_new_session_ticket(
     t: &Traffic,
     nst: &NewSessionTicket<'_>,
 ) {
-    if let (Some(store), Some(rms)) = (config.tickets, &t.resumption) {
+    if let (Some(store), Some(rms)) = (config.ticket_store(), &t.resumption) {
         let psk = resumption_psk(rms, nst.nonce);
         let now = config.clock.now().as_secs();
         let session = Session::new(

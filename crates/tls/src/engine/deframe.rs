@@ -464,6 +464,13 @@ impl Connection<'_, '_> {
                             if !is_tls13_message(HandshakeType(second[0])) {
                                 return Err(PeerMisbehaved::UnexpectedMessage.into());
                             }
+                            // Nothing to check a server's Certificate with: refused here,
+                            // so that none of that code is linked.
+                            if cfg!(not(any(feature = "certificates", feature = "raw-public-keys")))
+                            {
+                                let e = crate::error::CertificateError::NotBuiltIn;
+                                return Err(Error::InvalidCertificate(e));
+                            }
                             client::certificate(&mut self.c, config, slot, first, second)?;
                             break 'message (first.len() + second.len(), first.len());
                         }

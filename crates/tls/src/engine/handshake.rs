@@ -129,7 +129,9 @@ pub(crate) struct Traffic {
     /// The exporter master secret, for
     /// [`Connection::export_keying_material`](crate::Connection::export_keying_material).
     pub(crate) exporter: Secret,
-    /// Client: the resumption master secret, for the PSKs of NewSessionTickets.
+    /// Client: the resumption master secret, for the PSKs of NewSessionTickets (with a
+    /// ticket store: [`crate::ClientConfig::tickets`]).
+    #[cfg(feature = "tickets")]
     pub(crate) resumption: Option<Secret>,
     /// Whether we have answered a peer's update_requested and sent no application data
     /// since: another request is then answered already (RFC 8446 §4.6.3: any number of

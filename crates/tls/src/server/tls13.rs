@@ -278,6 +278,7 @@ pub(crate) fn server_finished<'a>(
         read_secret: st.client_app,
         write_secret,
         exporter: st.exporter,
+        #[cfg(feature = "tickets")]
         resumption: None,
         updated_since_data: false,
     }))
