@@ -248,7 +248,7 @@ pub mod tls_peer {
             // Reached only by inputs that offer them: a limit of its own to answer
             // record_size_limit with, and an external PSK to look identities up in.
             record_size_limit: Some(512),
-            psks: Some(tls::ServerPsks { keys: &[FUZZ_PSK], psk_ke: true }),
+            psks: Some(&tls::ServerPsks { keys: &[FUZZ_PSK], psk_ke: true }),
             ..ServerConfig::new(&certs)
         };
         let mut space = Space::default();
