@@ -271,8 +271,10 @@ fn both(first: StageResult, second: StageResult) -> StageResult {
 
 /// Device builds of `tls` that choose their parts (each off part must leave the rest
 /// compiling, with no warning): checked, not built, in the `no-std` stage.
-const TLS_FEATURE_SETS: [&str; 4] = [
+const TLS_FEATURE_SETS: [&str; 5] = [
     "x25519,chacha20,server",
+    // The raw-key device client (`m0-tls`'s `rpk` image): no X.509, one signature scheme.
+    "x25519,chacha20,raw-public-keys,ed25519",
     "p256,aes-gcm,certificates",
     "x25519,p256,aes-ccm,certificates",
     "p384,mlkem,chacha20,sha384",

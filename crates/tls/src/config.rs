@@ -314,6 +314,7 @@ impl<'a> ClientAuth<'a> {
     }
 
     /// The clients' pinned raw keys, if any (none without the `raw-public-keys` feature).
+    #[cfg(feature = "server")]
     #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
     pub(crate) fn pins(&self) -> Option<&'a Pins<'a>> {
         #[cfg(feature = "raw-public-keys")]
