@@ -122,15 +122,17 @@ mod tests {
     use super::*;
     use crate::{MESSAGE, client_config};
 
-    /// A firmware client configuration and buffer sizes against [`serve`] with `server`, over
-    /// a socket pair: the handshake, `MESSAGE` echoed, `close_notify`. Returns what was
-    /// negotiated, or the client's error and the server's.
+    /// A firmware client configuration and buffer sizes against [`serve`] with the
+    /// configuration `server` makes (in the server's thread: with `tls12` in a workspace
+    /// build, a `ServerConfig` is not `Send`), over a socket pair: the handshake, `MESSAGE`
+    /// echoed, `close_notify`. Returns what was negotiated, or the client's error and the
+    /// server's.
     fn echo(
         client: ClientConfig<'_>,
-        server: ServerConfig<'static>,
+        server: fn() -> ServerConfig<'static>,
     ) -> Result<Negotiated, (tls::Error, Result<usize, String>)> {
         let (mut link, theirs) = UnixStream::pair().unwrap();
-        let server = std::thread::spawn(move || serve(server, &mut &theirs, &mut &theirs));
+        let server = std::thread::spawn(move || serve(server(), &mut &theirs, &mut &theirs));
         // The firmware's buffers, but for `send`: in a workspace build the host's `tls` has
         // the features other crates ask for (`mldsa` adds three schemes to the ClientHello's
         // signature_algorithms), so its ClientHello may outgrow the firmware's 256 bytes;
@@ -180,7 +182,7 @@ mod tests {
     #[test]
     fn the_psk_firmware_client_gets_its_echo() {
         let clock = clock();
-        let negotiated = echo(client_config(&clock), psk_config()).unwrap();
+        let negotiated = echo(client_config(&clock), psk_config).unwrap();
         assert!(negotiated.external_psk, "{negotiated:?}");
         assert_eq!(negotiated.group, NamedGroup::X25519);
     }
@@ -190,7 +192,7 @@ mod tests {
     fn the_rpk_firmware_client_gets_its_echo() {
         let clock = clock();
         let client = crate::rpk::client_config(&clock, &crate::rpk::PINS);
-        let negotiated = echo(client, rpk_config().unwrap()).unwrap();
+        let negotiated = echo(client, || rpk_config().unwrap()).unwrap();
         assert!(!negotiated.external_psk, "{negotiated:?}");
         assert_eq!(negotiated.scheme, SignatureScheme::ED25519);
         assert_eq!(negotiated.group, NamedGroup::X25519);
@@ -206,7 +208,7 @@ mod tests {
         let pins = tls::rpk::PinnedKeys::only(&keys);
         let clock = clock();
         let (client, server) =
-            echo(crate::rpk::client_config(&clock, &pins), rpk_config().unwrap())
+            echo(crate::rpk::client_config(&clock, &pins), || rpk_config().unwrap())
                 .expect_err("an unpinned key must fail the handshake");
         assert_eq!(client, tls::Error::InvalidCertificate(CertificateError::UnknownRawKey));
         assert_eq!(client.alert(), Some(AlertDescription::BAD_CERTIFICATE));
