@@ -137,7 +137,7 @@ pub mod tls_peer {
     /// record_size_limit and RFC 6066 max_fragment_length), so the server's answers to those
     /// extensions are parsed.
     pub fn psk_small_records(c: &mut ClientConfig<'_>) {
-        c.external_psk = Some(FUZZ_PSK);
+        c.external_psk = Some(&FUZZ_PSK);
         c.record_size_limit = Some(256);
         c.max_fragment_length = Some(tls::msgs::MaxFragmentLength::LEN_512);
     }
