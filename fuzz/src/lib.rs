@@ -137,7 +137,7 @@ pub mod tls_peer {
     /// record_size_limit and RFC 6066 max_fragment_length), so the server's answers to those
     /// extensions are parsed.
     pub fn psk_small_records(c: &mut ClientConfig<'_>) {
-        c.external_psk = Some(FUZZ_PSK);
+        c.external_psk = Some(&FUZZ_PSK);
         c.record_size_limit = Some(256);
         c.max_fragment_length = Some(tls::msgs::MaxFragmentLength::LEN_512);
     }
@@ -248,7 +248,7 @@ pub mod tls_peer {
             // Reached only by inputs that offer them: a limit of its own to answer
             // record_size_limit with, and an external PSK to look identities up in.
             record_size_limit: Some(512),
-            psks: Some(tls::ServerPsks { keys: &[FUZZ_PSK], psk_ke: true }),
+            psks: Some(&tls::ServerPsks { keys: &[FUZZ_PSK], psk_ke: true }),
             ..ServerConfig::new(&certs)
         };
         let mut space = Space::default();

@@ -4,7 +4,7 @@
 //! a `no_std` `thumbv6m-none-eabi` build of every primitive crate and of `tls` with and without
 //! TLS 1.2, the same crates without `asm` holding no assembly (`no-asm-build`), the Cortex-M0
 //! run with its self-test, the Cortex-M0+ cost model (counted, without the per-operation flash
-//! images), the TLS 1.3 PSK client firmware's handshake on the micro:bit map (`m0 --tls`), the
+//! images), the TLS 1.3 client firmware images' handshakes on the micro:bit map (`m0 --tls`), the
 //! qemu-user cross tests, the constant-time check under valgrind (`ct`), a short
 //! fuzzing pass over every target (`fuzz`), the portable paths under Miri (`miri`), and
 //! BoringSSL's TLS test suite (`bogo`) when `HALITE_BOGO_BORINGSSL` names a BoringSSL checkout
@@ -49,8 +49,8 @@ pub(crate) enum Stage {
     M0,
     /// `cargo xtask m0 --cost --no-flash`: the cost-model firmware builds, runs and is counted.
     M0Cost,
-    /// `cargo xtask m0 --tls`: the TLS 1.3 PSK client firmware's handshake and echo on the
-    /// micro:bit map, against the host server.
+    /// `cargo xtask m0 --tls`: the TLS 1.3 client firmware images' handshakes and echoes
+    /// (external PSK, pinned raw key) on the micro:bit map, against the host server.
     M0Tls,
     /// `cargo xtask cross`.
     Cross,
@@ -104,8 +104,11 @@ const COST_FIRMWARE_CLIPPY: &[&str] =
 
 /// Lints the TLS client firmware for its real target (its host build is the server and leaves
 /// the device code out); on its own, as it takes semihosting's panic handler and m0-cost not.
-const TLS_FIRMWARE_CLIPPY: &[&str] =
-    &["clippy", "-p", "m0-tls", "--target", m0::TARGET, "--", "-D", "warnings"];
+/// Once per image (one feature each, as `m0 --tls` builds them).
+const TLS_FIRMWARE_CLIPPY: [&[&str]; 2] = [
+    &["clippy", "-p", "m0-tls", "--target", m0::TARGET, "--no-default-features", "--features"],
+    &["--", "-D", "warnings"],
+];
 
 /// Options of `cargo xtask ci`.
 #[derive(Args, Clone, Debug)]
@@ -171,7 +174,10 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
         let workspace =
             cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[]);
         let firmware = both(cargo(FIRMWARE_CLIPPY, &[]), cargo(COST_FIRMWARE_CLIPPY, &[]));
-        let firmware = both(firmware, cargo(TLS_FIRMWARE_CLIPPY, &[]));
+        let [tls_firmware, deny] = TLS_FIRMWARE_CLIPPY;
+        let firmware = ["psk", "rpk"].iter().fold(firmware, |done, image| {
+            both(done, cargo(&[tls_firmware, &[image], deny].concat(), &[]))
+        });
         both(both(workspace, firmware), cargo(TLS13_ONLY_CLIPPY, &[]))
     });
     stage(report, Stage::Test, "test", &|| {
@@ -265,8 +271,10 @@ fn both(first: StageResult, second: StageResult) -> StageResult {
 
 /// Device builds of `tls` that choose their parts (each off part must leave the rest
 /// compiling, with no warning): checked, not built, in the `no-std` stage.
-const TLS_FEATURE_SETS: [&str; 4] = [
+const TLS_FEATURE_SETS: [&str; 5] = [
     "x25519,chacha20,server",
+    // The raw-key device client (`m0-tls`'s `rpk` image): no X.509, one signature scheme.
+    "x25519,chacha20,raw-public-keys,ed25519",
     "p256,aes-gcm,certificates",
     "x25519,p256,aes-ccm,certificates,tickets",
     "p384,mlkem,chacha20,sha384",

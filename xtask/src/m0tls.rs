@@ -1,9 +1,10 @@
-//! `cargo xtask m0 --tls`: the TLS 1.3 client firmware (`xtask/m0-tls`) against a Halite
-//! server on the host. Builds the server (the same package, for the host) and the firmware,
-//! makes two named pipes, starts the server on them and runs the firmware under QEMU with the
+//! `cargo xtask m0 --tls`: the TLS 1.3 client firmware images (`xtask/m0-tls`) against a
+//! Halite server on the host. Builds the server (the same package, for the host) and each
+//! image ([`IMAGES`]: an external PSK, a pinned raw public key), makes two named pipes,
+//! starts the server on them for that image and runs the image under QEMU with the
 //! instruction-counting plugin of `m0 --cost`; the firmware opens the pipes through
-//! semihosting, completes an external-PSK handshake, has one message echoed and exits 0.
-//! Then one summary line: flash, RAM (static + painted stack peak) and the handshake's
+//! semihosting, completes its handshake, has one message echoed and exits 0. Then one
+//! summary line per image: flash, RAM (static + painted stack peak) and the handshake's
 //! estimated Cortex-M0+ cycles by phase.
 //!
 //! The image is linked for and run on the micro:bit map (`-M microbit`: 16 KiB of RAM), where
@@ -33,49 +34,66 @@ const PIPES: [&str; 2] = ["m0-tls-c2s", "m0-tls-s2c"];
 const PHASES: [&str; 3] = ["ClientHello", "rest of handshake", "echo"];
 /// The build-time RAM switch (see `xtask/m0-tls/build.rs`), unset here: the micro:bit map.
 const RAM_ENV: &str = "HALITE_M0_TLS_RAM";
+/// The firmware images: each is the package's cargo feature of that name alone, and the
+/// server's argument for it.
+const IMAGES: [&str; 2] = ["psk", "rpk"];
 
 /// Runs the `m0 tls` stages into `report`.
 pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &M0Args) {
     let dir = ws.target_dir.join("xtask").join("m0-tls");
     let mut built = None;
     report.stage("m0 tls build", || {
+        // The host build has every image's feature (the package's defaults).
         util::run(util::cargo().args(["build", "-p", PACKAGE]))?;
         let server = ws.target_dir.join("debug").join(PACKAGE);
-        let image = build(ws, &dir)?;
+        let images = IMAGES.map(|image| build(ws, &dir, image));
         let plugin = cost::build_plugin(ws, &dir)?;
-        built = Some((server, image, plugin));
+        let [psk, rpk] = images;
+        built = Some((server, [psk?, rpk?], plugin));
         Ok(())
     });
-    let Some((server, image, plugin)) = built else {
+    let Some((server, elfs, plugin)) = built else {
         report.skip("m0 tls run", "the build failed");
         return;
     };
-    report.stage("m0 tls run (micro:bit, 16 KiB)", || {
-        run_image(&image, &server, &plugin, &dir, args)
-    });
+    for (image, elf) in IMAGES.iter().zip(&elfs) {
+        report.stage(&format!("m0 tls {image} run (micro:bit, 16 KiB)"), || {
+            run_image(image, elf, &server, &plugin, &dir, args)
+        });
+    }
 }
 
-/// Builds the firmware for the micro:bit map; returns a copy of the ELF.
-fn build(ws: &Workspace, dir: &Path) -> Result<PathBuf, String> {
+/// Builds the firmware `image` for the micro:bit map; returns a copy of the ELF.
+fn build(ws: &Workspace, dir: &Path, image: &str) -> Result<PathBuf, String> {
     let mut cmd = util::cargo();
     cmd.args(["build", "-p", PACKAGE, "--target", TARGET, "--profile", PROFILE]);
+    cmd.args(["--no-default-features", "--features", image]);
     cmd.env_remove(RAM_ENV);
     util::run(&mut cmd)?;
     let elf = ws.target_dir.join(TARGET).join(PROFILE).join(PACKAGE);
     fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
-    let copy = dir.join("m0-tls.elf");
+    let copy = dir.join(format!("m0-tls-{image}.elf"));
     fs::copy(&elf, &copy).map_err(|e| format!("copying {}: {e}", elf.display()))?;
     Ok(copy)
 }
 
-/// Fresh pipes in `dir`, the server started on them, the firmware run, both judged.
-fn run_image(elf: &Path, server: &Path, plugin: &Path, dir: &Path, m0: &M0Args) -> StageResult {
+/// Fresh pipes in `dir`, the server started on them for `image`, the firmware run, both
+/// judged.
+fn run_image(
+    image: &str,
+    elf: &Path,
+    server: &Path,
+    plugin: &Path,
+    dir: &Path,
+    m0: &M0Args,
+) -> StageResult {
     for pipe in PIPES {
         let path = dir.join(pipe);
         let _ = fs::remove_file(&path);
         util::run(Command::new("mkfifo").arg(&path))?;
     }
     let mut server = Command::new(server)
+        .arg(image)
         .current_dir(dir)
         .stdin(Stdio::null())
         .spawn()
@@ -103,7 +121,7 @@ fn run_image(elf: &Path, server: &Path, plugin: &Path, dir: &Path, m0: &M0Args) 
         .collect::<Vec<_>>()
         .join(", ");
     println!(
-        "m0-tls ({}): flash {} B (.text {} + .rodata {}), RAM {} + {} B (static + stack peak), \
+        "m0-tls {image} ({}): flash {} B (.text {} + .rodata {}), RAM {} + {} B (static + stack peak), \
          handshake {} M0+ cycles ({by_phase})",
         m0.machine,
         thousands(flash),

@@ -130,7 +130,7 @@ fn main() {
         tickets: Some(&store),
         record_size_limit,
         max_fragment_length,
-        external_psk: psk,
+        external_psk: psk.as_ref(),
         ..ClientConfig::new(&roots, &tls::SystemClock)
     };
     if resume {

@@ -92,6 +92,7 @@ fn main() {
     let mut key_bytes = [0u8; 32];
     tls::RandomSource::fill(&mut OsRandom, &mut key_bytes).unwrap_or_else(|_| die("no randomness"));
     let ticket_key = TicketKey::new(&key_bytes).unwrap_or_else(|e| die(&format!("{e}")));
+    let server_psks = tls::ServerPsks { keys: &psks, psk_ke: false };
     // One thread per connection, each with a read timeout, so an idle or slow client holds
     // only its own thread.
     let serve = |sock: TcpStream| {
@@ -120,7 +121,7 @@ fn main() {
                 max_auth_age: 604_800,
             }),
             record_size_limit,
-            psks: (!psks.is_empty()).then(|| tls::ServerPsks { keys: &psks, psk_ke: false }),
+            psks: (!psks.is_empty()).then_some(&server_psks),
             ..ServerConfig::new(&certified)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };

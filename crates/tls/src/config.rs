@@ -4,6 +4,7 @@
 use pki_types::TrustAnchor;
 
 use crate::clock::Clock;
+use crate::engine::handshake::Pins;
 use crate::error::{ApiMisuse, Error};
 use crate::key_schedule::HashAlg;
 use crate::msgs::{MaxFragmentLength, NamedGroup, ProtocolVersion, PskKeyExchangeMode};
@@ -136,8 +137,10 @@ pub struct ClientConfig<'a> {
     /// An external PSK to offer (RFC 8446 §4.2.11), in the modes of `psk_modes`, when no
     /// ticket is offered instead; `suites` must hold one with its hash. A server that takes
     /// it sends no certificate; one that does not falls back to its certificate, checked
-    /// against `roots` as usual.
-    pub external_psk: Option<ExternalPsk<'a>>,
+    /// against `roots` as usual. Borrowed, as the raw-key settings below: with them by
+    /// value this struct outgrew 256 bytes on 64-bit targets, which every by-value move of a
+    /// configuration (and every test helper taking one) pays.
+    pub external_psk: Option<&'a ExternalPsk<'a>>,
     /// The server's raw public keys (RFC 7250), pinned by value (`None`: X.509 only). Offered
     /// in `server_certificate_type`; a server that answers with a raw key must present one
     /// of these, and with [`PinnedKeys::allow_x509`] a server without RFC 7250 is checked
@@ -193,6 +196,15 @@ impl<'a> ClientConfig<'a> {
         }
     }
 }
+
+// A configuration is moved by value (`Connection::client` takes one, and callers build and
+// pass them): kept within clippy's `large_types_passed_by_value` limit with every feature,
+// optional settings borrowed rather than held (a pointer each).
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(core::mem::size_of::<ClientConfig<'_>>() <= 256);
+// As for `ClientConfig`.
+#[cfg(all(feature = "server", target_pointer_width = "64"))]
+const _: () = assert!(core::mem::size_of::<ServerConfig<'_>>() <= 256);
 
 /// How a server issues session tickets and resumes sessions from them.
 #[derive(Clone, Copy, Debug)]
@@ -301,6 +313,16 @@ impl<'a> ClientAuth<'a> {
         }
     }
 
+    /// The clients' pinned raw keys, if any (none without the `raw-public-keys` feature).
+    #[cfg(feature = "server")]
+    #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
+    pub(crate) fn pins(&self) -> Option<&'a Pins<'a>> {
+        #[cfg(feature = "raw-public-keys")]
+        return self.raw_keys;
+        #[cfg(not(feature = "raw-public-keys"))]
+        None
+    }
+
     /// Whether client certificates (X.509) are accepted: without raw keys, or beside them.
     #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
     pub(crate) fn accepts_x509(&self) -> bool {
@@ -379,8 +401,9 @@ pub struct ServerConfig<'a> {
     /// External PSKs to accept (RFC 8446 §4.2.11): a client offering one of these identities
     /// with a valid binder is authenticated by the key, and no certificate is sent. With
     /// these, `certs` may be empty: a client with no known identity is then refused with
-    /// `unknown_psk_identity`.
-    pub psks: Option<ServerPsks<'a>>,
+    /// `unknown_psk_identity`. Borrowed, as a client's `external_psk` (see
+    /// [`ClientConfig::external_psk`]).
+    pub psks: Option<&'a ServerPsks<'a>>,
     /// Our raw public key (RFC 7250), for clients that list raw keys in
     /// `server_certificate_type` (`None`: X.509 only). With it `certs` may be empty: a
     /// client that accepts only X.509 is then refused with `unsupported_certificate`, and
@@ -546,6 +569,15 @@ impl<'a> ClientConfig<'a> {
         !self.raw_keys_only()
     }
 
+    /// The server's pinned raw keys, if any (none without the `raw-public-keys` feature).
+    #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
+    pub(crate) fn server_pins(&self) -> Option<&Pins<'_>> {
+        #[cfg(feature = "raw-public-keys")]
+        return self.server_keys;
+        #[cfg(not(feature = "raw-public-keys"))]
+        None
+    }
+
     /// Whether only pinned raw keys authenticate the server.
     #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
     pub(crate) fn raw_keys_only(&self) -> bool {
@@ -555,11 +587,12 @@ impl<'a> ClientConfig<'a> {
         false
     }
 
-    /// Whether the raw keys configured are usable: pins and keys not empty.
+    /// Whether the raw keys configured are usable: pins and keys not empty, and pins only
+    /// with a signature scheme built in to check them with.
     #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
     fn raw_keys_valid(&self) -> bool {
         #[cfg(feature = "raw-public-keys")]
-        return self.server_keys.is_none_or(PinnedKeys::is_valid)
+        return self.server_keys.is_none_or(PinnedKeys::is_usable)
             && self.client_raw_key.is_none_or(|k| !k.spki.is_empty());
         #[cfg(not(feature = "raw-public-keys"))]
         true
@@ -659,12 +692,13 @@ impl ServerConfig<'_> {
         false
     }
 
-    /// Whether the raw keys configured are usable: pins and key not empty.
+    /// Whether the raw keys configured are usable: pins and key not empty, and pins only
+    /// with a signature scheme built in to check them with.
     #[cfg_attr(not(feature = "raw-public-keys"), allow(clippy::unused_self))]
     fn raw_keys_valid(&self) -> bool {
         #[cfg(feature = "raw-public-keys")]
         return self.raw_key.is_none_or(|k| !k.spki.is_empty())
-            && self.client_auth.and_then(|a| a.raw_keys).is_none_or(PinnedKeys::is_valid);
+            && self.client_auth.and_then(|a| a.raw_keys).is_none_or(PinnedKeys::is_usable);
         #[cfg(not(feature = "raw-public-keys"))]
         true
     }
@@ -690,7 +724,7 @@ mod tests {
     fn a_ticket_store_needs_the_tickets_feature() {
         let clock = pki_types::UnixTime::since_unix_epoch(core::time::Duration::from_secs(0));
         let psk = ExternalPsk { identity: b"device", key: &[7; 32], hash: HashAlg::Sha256 };
-        let base = ClientConfig { external_psk: Some(psk), ..ClientConfig::new(&[], &clock) };
+        let base = ClientConfig { external_psk: Some(&psk), ..ClientConfig::new(&[], &clock) };
         assert_eq!(base.check("server.example"), Ok(()));
         let mut storage = [0u8; 256];
         let store = SliceTicketStore::new(&mut storage);

@@ -291,8 +291,6 @@ impl<'a, 'b> Connection<'a, 'b> {
     // Out of line: its frame (the key share, the ClientHello's lists) is given back before
     // the handshake's, instead of staying in the caller's for the connection's life.
     #[inline(never)]
-    // 272 bytes with `raw-public-keys`, moved once per connection.
-    #[allow(clippy::large_types_passed_by_value)]
     fn start_client(
         &mut self,
         config: ClientConfig<'a>,
@@ -751,7 +749,6 @@ mod tests {
         }
     }
 
-    #[allow(clippy::large_types_passed_by_value)] // a test's configuration, once
     fn pair(
         client: ClientConfig<'static>,
         server_limit: Option<u16>,

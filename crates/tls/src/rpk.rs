@@ -68,9 +68,15 @@ impl<'a> PinnedKeys<'a> {
         Self { keys, allow_x509: true }
     }
 
-    /// Whether the pins are usable: at least one, none empty.
+    /// Whether the pins are valid: at least one, none empty.
     pub(crate) fn is_valid(&self) -> bool {
         !self.keys.is_empty() && self.keys.iter().all(|k| !k.is_empty())
+    }
+
+    /// Whether the pins can authenticate a peer: valid, and with a signature scheme built in
+    /// (the `ed25519`, `ecdsa`, `rsa` features) to check its CertificateVerify with.
+    pub(crate) fn is_usable(&self) -> bool {
+        self.is_valid() && !crate::verify::SUPPORTED_SCHEMES.is_empty()
     }
 
     /// The certificate types we accept, in order of preference, for the peer's extension.

@@ -56,15 +56,26 @@ pub static SUPPORTED_CERT_SIG_ALGS: &[&dyn SignatureVerificationAlgorithm] = &[
 /// The TLS signature schemes this side can verify in CertificateVerify, with their verifier,
 /// in the order they are offered (RFC 8446 §4.2.3: PKCS#1 v1.5 is for certificates only;
 /// the ML-DSA schemes last, as the classical ones are smaller on the wire and faster to check).
+/// Each family only with its feature (`ed25519`, `ecdsa`, `rsa`; `certificates` has all
+/// three), so that a device build links only the verifier it uses.
 pub static SUPPORTED_SCHEMES: &[(SignatureScheme, &dyn SignatureVerificationAlgorithm)] = &[
+    #[cfg(feature = "ed25519")]
     (SignatureScheme::ED25519, ED25519),
+    #[cfg(feature = "ecdsa")]
     (SignatureScheme::ECDSA_SECP256R1_SHA256, ECDSA_P256_SHA256),
+    #[cfg(feature = "ecdsa")]
     (SignatureScheme::ECDSA_SECP384R1_SHA384, ECDSA_P384_SHA384),
+    #[cfg(feature = "rsa")]
     (SignatureScheme::RSA_PSS_RSAE_SHA256, RSA_PSS_SHA256),
+    #[cfg(feature = "rsa")]
     (SignatureScheme::RSA_PSS_RSAE_SHA384, RSA_PSS_SHA384),
+    #[cfg(feature = "rsa")]
     (SignatureScheme::RSA_PSS_RSAE_SHA512, RSA_PSS_SHA512),
+    #[cfg(feature = "rsa")]
     (SignatureScheme::RSA_PSS_PSS_SHA256, RSA_PSS_KEY_SHA256),
+    #[cfg(feature = "rsa")]
     (SignatureScheme::RSA_PSS_PSS_SHA384, RSA_PSS_KEY_SHA384),
+    #[cfg(feature = "rsa")]
     (SignatureScheme::RSA_PSS_PSS_SHA512, RSA_PSS_KEY_SHA512),
     #[cfg(feature = "mldsa")]
     (SignatureScheme::ML_DSA_44, ML_DSA_44),
@@ -125,10 +136,13 @@ pub fn tls12_verifiers(scheme: SignatureScheme) -> Verifiers {
 
 /// The verifier of an `rsa_pss_pss_*` scheme for a key whose RSASSA-PSS-params restrict it
 /// to the scheme's hash, tried when the key is not the parameterless one of
-/// [`SUPPORTED_SCHEMES`].
+/// [`SUPPORTED_SCHEMES`]. None without the `rsa` feature.
 pub(crate) fn restricted_pss(
     scheme: SignatureScheme,
 ) -> Option<&'static dyn SignatureVerificationAlgorithm> {
+    if !cfg!(feature = "rsa") {
+        return None;
+    }
     match scheme {
         SignatureScheme::RSA_PSS_PSS_SHA256 => Some(RSA_PSS_KEY_SHA256_ONLY),
         SignatureScheme::RSA_PSS_PSS_SHA384 => Some(RSA_PSS_KEY_SHA384_ONLY),

@@ -26,12 +26,12 @@ fn bufs() -> Buffers<'static> {
 
 fn client() -> Connection<'static, 'static> {
     let config =
-        ClientConfig { external_psk: Some(PSK), ..ClientConfig::new(&[], &tls::SystemClock) };
+        ClientConfig { external_psk: Some(&PSK), ..ClientConfig::new(&[], &tls::SystemClock) };
     Connection::client(config, "bogo", bufs(), &mut OsRandom).unwrap()
 }
 
 fn server() -> Connection<'static, 'static> {
-    let psks = Some(ServerPsks { keys: &[PSK], psk_ke: false });
+    let psks = Some(&ServerPsks { keys: &[PSK], psk_ke: false });
     let config = ServerConfig { psks, ..ServerConfig::new(&[]) };
     Connection::server(config, bufs(), &mut OsRandom).unwrap()
 }
@@ -211,7 +211,7 @@ fn client_sends_change_cipher_spec_before_its_second_flight() {
     assert!(!s.is_handshaking(), "{:?}", s.error());
 
     // With a retry: before the second ClientHello, and not again before Finished.
-    let psks = Some(ServerPsks { keys: &[PSK], psk_ke: false });
+    let psks = Some(&ServerPsks { keys: &[PSK], psk_ke: false });
     let groups = [tls::msgs::NamedGroup::SECP384R1];
     let config = ServerConfig { psks, groups: &groups, ..ServerConfig::new(&[]) };
     let mut s = Connection::server(config, bufs(), &mut OsRandom).unwrap();

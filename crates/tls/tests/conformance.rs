@@ -8,7 +8,6 @@
 //! that answers a real client's ClientHello; records are sealed with [`RecordProtection`].
 
 #![allow(clippy::doc_markdown)] // protocol message names are prose here
-#![allow(clippy::large_types_passed_by_value)] // configurations go by value, as the API takes them
 
 use core_ec::ed25519::SigningKey as Ed25519Key;
 use core_hash::OsRandom;

@@ -308,7 +308,7 @@ fn default_versions_follow_the_tls12_feature() {
 
     let psk = ExternalPsk { identity: b"sensor-17", key: &[7; 32], hash: HashAlg::Sha256 };
     let keys = [psk];
-    let psks = Some(ServerPsks { keys: &keys, psk_ke: false });
+    let psks = Some(&ServerPsks { keys: &keys, psk_ke: false });
     let (mut cb, mut sb) = ([[0u8; 4096]; 3], [[0u8; 4096]; 3]);
     for versions in
         [&[ProtocolVersion::TLSV1_2][..], &[ProtocolVersion::TLSV1_3, ProtocolVersion::TLSV1_2]]

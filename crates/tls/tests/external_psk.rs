@@ -3,7 +3,6 @@
 //! through a `HelloRetryRequest`, and into ticket resumption; a wrong key is refused with
 //! `decrypt_error`; an unknown identity falls back to the server's certificate, or, at a
 //! server with PSKs only, is refused with `unknown_psk_identity`.
-#![allow(clippy::large_types_passed_by_value)] // configurations go by value, as the API takes them
 
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, TrustAnchor};
@@ -45,12 +44,12 @@ fn certs() -> &'static [CertifiedKey<'static>] {
 
 /// A client with `psk` and no trusted roots: a server certificate would fail it.
 fn client(psk: Option<ExternalPsk<'static>>) -> ClientConfig<'static> {
-    ClientConfig { external_psk: psk, ..ClientConfig::new(&[], &tls::SystemClock) }
+    ClientConfig { external_psk: psk.map(leak), ..ClientConfig::new(&[], &tls::SystemClock) }
 }
 
 /// A server with `keys` and no certificates.
 fn server(keys: &'static [ExternalPsk<'static>], psk_ke: bool) -> ServerConfig<'static> {
-    ServerConfig { psks: Some(ServerPsks { keys, psk_ke }), ..ServerConfig::new(&[]) }
+    ServerConfig { psks: Some(leak(ServerPsks { keys, psk_ke })), ..ServerConfig::new(&[]) }
 }
 
 fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<(), Error> {
@@ -257,7 +256,7 @@ fn a_psk_session_resumes_at_a_server_requiring_client_certificates() {
     // its certificate, which this client (no roots) refuses.
     let other = ExternalPsk { identity: b"sensor-16", ..PSK };
     let forgot =
-        ServerConfig { psks: Some(ServerPsks { keys: leak([other]), psk_ke: false }), ..s };
+        ServerConfig { psks: Some(leak(ServerPsks { keys: leak([other]), psk_ke: false })), ..s };
     let err = handshake(c, forgot).unwrap_err();
     assert_eq!(err, (false, Error::InvalidCertificate(tls::CertificateError::UnknownIssuer)));
 }

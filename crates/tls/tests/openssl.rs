@@ -679,7 +679,7 @@ fn our_client_external_psk_against_openssl_s_server() {
         let (mut rx, mut tx, mut hs) = (vec![0; 17_000], vec![0; 17_000], vec![0; 8_000]);
         let config = ClientConfig {
             psk_modes: modes,
-            external_psk: Some(tls::ExternalPsk { key: &key, ..external_psk() }),
+            external_psk: Some(&tls::ExternalPsk { key: &key, ..external_psk() }),
             ..ClientConfig::new(&[], &tls::SystemClock)
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };
@@ -748,7 +748,7 @@ fn openssl_s_client_external_psk_against_our_server() {
             } else {
                 &[NamedGroup::X25519]
             },
-            psks: Some(tls::ServerPsks { keys: &keys, psk_ke }),
+            psks: Some(&tls::ServerPsks { keys: &keys, psk_ke }),
             ..ServerConfig::new(&[])
         };
         let bufs = Buffers { received: &mut rx, send: &mut tx, handshake: &mut hs };

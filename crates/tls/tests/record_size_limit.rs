@@ -2,7 +2,6 @@
 //! side splits what it sends to the peer's limit, works with a receive buffer sized for its
 //! own limit (see `tls::Buffers`), and a bad value is refused with the right alert. (A peer
 //! that exceeds a negotiated limit is tested in `src/conn.rs`, which can make one.)
-#![allow(clippy::large_types_passed_by_value)] // configurations go by value, as the API takes them
 
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, TrustAnchor};

@@ -2,7 +2,6 @@
 //! client's store, the next connection resumes (`psk_dhe_ke`) for every suite, also through a
 //! `HelloRetryRequest`; expired tickets, tickets under another key and a suite of another hash
 //! fall back to a full handshake; a bad binder is refused with `decrypt_error`.
-#![allow(clippy::large_types_passed_by_value)] // configurations go by value, as the API takes them
 
 use core_hash::OsRandom;
 use pki_types::{CertificateDer, TrustAnchor, UnixTime};

@@ -4,7 +4,6 @@
 //! side allows it. And the same against rustls in process; the `gnutls-serv` and `gnutls-cli` runs are in `gnutls.rs`.
 
 #![cfg(feature = "raw-public-keys")]
-#![allow(clippy::large_types_passed_by_value)] // configurations go by value, as the API takes them
 
 mod pair;
 

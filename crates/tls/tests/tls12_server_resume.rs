@@ -4,7 +4,6 @@
 //! change is a full handshake), and a rustls (ring) client resuming by session id.
 #![allow(clippy::doc_markdown)] // protocol names (ClientHello, pre_shared_key) are prose
 #![cfg(feature = "tls12")]
-#![allow(clippy::large_types_passed_by_value)] // configurations go by value, as the API takes them
 
 mod pair;
 

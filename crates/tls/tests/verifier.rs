@@ -3,7 +3,6 @@
 //! certificate; the pin decides trust but the `CertificateVerify` signature is still checked;
 //! a server that pins client certificates authenticates them and resumes their sessions only
 //! while its verifier still trusts the pin.
-#![allow(clippy::large_types_passed_by_value)] // configurations go by value, as the API takes them
 
 use core_hash::{OsRandom, Sha256};
 use pki_types::UnixTime;

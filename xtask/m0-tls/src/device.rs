@@ -1,5 +1,6 @@
-//! The firmware: a TLS 1.3 external-PSK client over two host pipes opened through
-//! semihosting, with every buffer in `.bss` and the connection built in place on the stack.
+//! The firmware: a TLS 1.3 client (external PSK, or the server's pinned raw key with the
+//! `rpk` feature) over two host pipes opened through semihosting, with every buffer in `.bss`
+//! and the connection built in place on the stack.
 //!
 //! It prints without `core::fmt` (and its panic handler prints a fixed line): formatting, the
 //! `Debug` impls it reaches and their string tables were ~11 KB of the image, none of it TLS.
@@ -133,9 +134,12 @@ impl Pipes {
 #[inline(never)]
 fn run(bufs: Buffers<'_>, rng: &mut dyn RandomSource) -> Result<(), Failure> {
     let mut pipes = Pipes::open()?;
-    // Not read with an external PSK (no certificate to check, no ticket to age).
+    // Not read with an external PSK or a raw key (no certificate to check, no ticket to age).
     let clock = UnixTime::since_unix_epoch(core::time::Duration::from_secs(0));
+    #[cfg(not(feature = "rpk"))]
     let config = crate::client_config(&clock);
+    #[cfg(feature = "rpk")]
+    let config = crate::rpk::client_config(&clock, &crate::rpk::PINS);
     m0_tls_mark();
     // Built in place: a connection returned by value would cost its size again in stack.
     let mut slot = None;
@@ -167,8 +171,9 @@ fn run(bufs: Buffers<'_>, rng: &mut dyn RandomSource) -> Result<(), Failure> {
 #[cortex_m_rt::entry]
 fn main() -> ! {
     // Turned into `&'static mut` by `entry`: the connection's buffers, in `.bss`. With a
-    // `record_size_limit` of 64 the server's protected records are at most 64 + 5 + 16 bytes and the ServerHello 133;
-    // the ClientHello with its PSK binder is the longest record we send.
+    // `record_size_limit` of 64 the server's protected records are at most 64 + 5 + 16 bytes
+    // and the ServerHello 133; the ClientHello is the longest record we send (with the PSK
+    // image's binder), and the raw key's CertificateVerify (72 bytes) the longest message.
     static mut RECEIVED: [u8; 160] = [0; 160];
     static mut SEND: [u8; 256] = [0; 256];
     static mut HANDSHAKE: [u8; 256] = [0; 256];

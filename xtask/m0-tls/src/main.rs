@@ -1,16 +1,28 @@
-//! m0-tls: a TLS 1.3 client with an external PSK as one firmware image for an emulated
-//! Cortex-M0, and, built for the host, the Halite server it talks to. `cargo xtask m0 --tls`
-//! builds both, makes two named pipes, starts the server on them and runs the firmware on
-//! QEMU's micro:bit model (16 KiB of RAM), which opens the same pipes through semihosting.
+//! m0-tls: TLS 1.3 clients as firmware images for an emulated Cortex-M0, and, built for the
+//! host, the Halite server they talk to. `cargo xtask m0 --tls` builds both, makes two named
+//! pipes, starts the server on them and runs each image on QEMU's micro:bit model (16 KiB of
+//! RAM), which opens the same pipes through semihosting.
 //!
-//! The client offers `psk_dhe_ke` with X25519 and `TLS_CHACHA20_POLY1305_SHA256`, advertises a
-//! `record_size_limit` of [`RECORD_SIZE_LIMIT`], sends `MESSAGE`, reads it back and exits 0.
-//! It prints the painted stack peak and calls a marker between phases, so the
-//! instruction-counting plugin of `m0 --cost` can time the handshake.
+//! Two images, one per cargo feature, each linking only what it uses: `psk`, a client that
+//! offers an external PSK in `psk_dhe_ke` mode, and `rpk` (see [`rpk`]), one that pins its
+//! server's Ed25519 raw public key (RFC 7250). Both use X25519 and
+//! `TLS_CHACHA20_POLY1305_SHA256`, advertise a `record_size_limit` of [`RECORD_SIZE_LIMIT`],
+//! send `MESSAGE`, read it back and exit 0. The firmware prints the painted stack peak and
+//! calls a marker between phases, so the instruction-counting plugin of `m0 --cost` can time
+//! the handshake. The host build has both features and serves the image its argument names.
 #![cfg_attr(target_os = "none", no_std, no_main)]
+
+#[cfg(all(target_os = "none", feature = "psk", feature = "rpk"))]
+compile_error!(
+    "one image at a time: build the firmware with --no-default-features and `psk` or `rpk`"
+);
+#[cfg(all(target_os = "none", not(feature = "psk"), not(feature = "rpk")))]
+compile_error!("no image chosen: build the firmware with the `psk` or the `rpk` feature");
 
 #[cfg(target_os = "none")]
 mod device;
+#[cfg(feature = "rpk")]
+mod rpk;
 #[cfg(not(target_os = "none"))]
 mod server;
 #[cfg(target_os = "none")]
@@ -19,14 +31,14 @@ mod stack;
 
 use core::ffi::CStr;
 
-use tls::ExternalPsk;
-use tls::key_schedule::HashAlg;
-#[cfg(any(target_os = "none", test))]
+#[cfg(any(all(target_os = "none", feature = "psk"), test))]
 use tls::{
     ClientConfig, UnixTime,
     msgs::{NamedGroup, ProtocolVersion, PskKeyExchangeMode},
     suites,
 };
+#[cfg(any(feature = "psk", not(target_os = "none")))]
+use tls::{ExternalPsk, key_schedule::HashAlg};
 
 /// The pipe the client writes and the server reads, relative to QEMU's working directory.
 pub(crate) const TO_SERVER: &CStr = c"m0-tls-c2s";
@@ -34,6 +46,7 @@ pub(crate) const TO_SERVER: &CStr = c"m0-tls-c2s";
 pub(crate) const TO_CLIENT: &CStr = c"m0-tls-s2c";
 
 /// The key both ends share. A test key: a device would keep its own in protected storage.
+#[cfg(any(feature = "psk", not(target_os = "none")))]
 pub(crate) const PSK: ExternalPsk<'static> = ExternalPsk {
     identity: b"microbit-1",
     key: b"m0-tls test key: not a secret!!!",
@@ -47,8 +60,8 @@ pub(crate) const RECORD_SIZE_LIMIT: u16 = 64;
 #[cfg(any(target_os = "none", test))]
 pub(crate) const MESSAGE: &[u8] = b"hello from a Cortex-M0";
 
-#[cfg(any(target_os = "none", test))]
-/// The firmware's client: the PSK in `psk_dhe_ke` mode with X25519, ChaCha20-Poly1305, and a
+#[cfg(any(all(target_os = "none", feature = "psk"), test))]
+/// The PSK image's client: the PSK in `psk_dhe_ke` mode with X25519, ChaCha20-Poly1305, and a
 /// small `record_size_limit`. `clock` is never read (no certificate to check, no ticket).
 pub(crate) fn client_config(clock: &UnixTime) -> ClientConfig<'_> {
     ClientConfig {
@@ -59,7 +72,7 @@ pub(crate) fn client_config(clock: &UnixTime) -> ClientConfig<'_> {
         groups: &[NamedGroup::X25519],
         psk_modes: &[PskKeyExchangeMode::PSK_DHE_KE],
         record_size_limit: Some(RECORD_SIZE_LIMIT),
-        external_psk: Some(PSK),
+        external_psk: Some(&PSK),
         ..ClientConfig::new(&[], clock)
     }
 }

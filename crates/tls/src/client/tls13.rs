@@ -25,9 +25,7 @@ use crate::client::hello::{offered_classical_part, offered_types, sends_sni};
 use crate::config::ClientConfig;
 use crate::config::MAX_CHAIN;
 use crate::engine::Core;
-use crate::engine::handshake::{
-    Handshaking, Traffic, check_certificate, check_finished, enter_handshake,
-};
+use crate::engine::handshake::{Handshaking, Traffic, check_finished, check_peer, enter_handshake};
 #[cfg(feature = "tickets")]
 use crate::key_schedule::resumption_psk;
 use crate::msgs::CertificateRequest;
@@ -265,23 +263,14 @@ pub(crate) fn client_certificate<'a>(
     let name = core::str::from_utf8(&c.sni[..c.sni_len]).unwrap_or("");
     let peer = verify::Peer::Server(name);
     // A raw public key when EncryptedExtensions said so (RFC 7250 §4.2), else a chain.
-    #[cfg(feature = "raw-public-keys")]
-    let checked = config.server_keys.filter(|_| hs.peer_raw_key).map(|pins| {
-        crate::engine::handshake::check_raw_key(&mut hs.transcript, raw_cert, raw_cv, pins, peer)
-    });
-    #[cfg(not(feature = "raw-public-keys"))]
-    let checked: Option<Result<(SignatureScheme, ClientIdentity), Error>> = None;
-    let (scheme, identity) = match checked {
-        Some(r) => r?,
-        None => check_certificate(
-            &mut hs.transcript,
-            raw_cert,
-            raw_cv,
-            (config.roots, config.verifier),
-            peer,
-            config.clock.now(),
-        )?,
-    };
+    let (scheme, identity) = check_peer(
+        &mut hs.transcript,
+        (raw_cert, raw_cv),
+        config.server_pins().filter(|_| hs.peer_raw_key),
+        (config.roots, config.verifier),
+        config.clock,
+        peer,
+    )?;
     c.params.scheme = scheme;
     if let ClientIdentity::Certificate { end_entity, .. } = identity {
         c.peer_cert_sha256 = Some(end_entity);

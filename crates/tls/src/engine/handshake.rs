@@ -4,6 +4,7 @@
 use core_hash::Sha256;
 use pki_types::{TrustAnchor, UnixTime};
 
+use crate::clock::Clock;
 use crate::error::{CertificateError, Error, PeerMisbehaved};
 use crate::key_schedule::{
     Digest, EarlySecret, MasterSecret, Secret, Transcript, next_traffic_secret, verify_finished,
@@ -227,12 +228,46 @@ pub(crate) fn check_certificate(
     })
 }
 
+/// The raw public keys (RFC 7250) a peer may authenticate with: [`crate::rpk::PinnedKeys`],
+/// or without the `raw-public-keys` feature a type with no values, so that [`check_peer`]
+/// is never given any and links no raw-key check.
+#[cfg(feature = "raw-public-keys")]
+pub(crate) type Pins<'a> = crate::rpk::PinnedKeys<'a>;
+/// The raw public keys (RFC 7250) a peer may authenticate with: none without the
+/// `raw-public-keys` feature.
+#[cfg(not(feature = "raw-public-keys"))]
+pub(crate) type Pins<'a> = NoPins;
+/// A type with no values: [`Pins`] without the `raw-public-keys` feature.
+#[cfg(not(feature = "raw-public-keys"))]
+pub(crate) enum NoPins {}
+
+/// Checks a peer's Certificate and CertificateVerify in either form, for both roles: against
+/// `pins` when the peer was told to present a raw public key (RFC 7250 §4.2: `pins` is then
+/// `Some`), else the chain to `roots` or by `verifier` at `clock`'s time
+/// ([`check_certificate`]). Returns the scheme used and the peer's identity.
+pub(crate) fn check_peer(
+    transcript: &mut Transcript,
+    (raw_cert, raw_cv): (&[u8], &[u8]),
+    pins: Option<&Pins<'_>>,
+    chain: (&[TrustAnchor<'_>], Option<&dyn CertVerifier>),
+    clock: &dyn Clock,
+    peer: verify::Peer<'_>,
+) -> Result<(SignatureScheme, ClientIdentity), Error> {
+    match pins {
+        #[cfg(feature = "raw-public-keys")]
+        Some(pins) => check_raw_key(transcript, raw_cert, raw_cv, pins, peer),
+        #[cfg(not(feature = "raw-public-keys"))]
+        Some(never) => match *never {},
+        None => check_certificate(transcript, raw_cert, raw_cv, chain, peer, clock.now()),
+    }
+}
+
 /// As [`check_certificate`] for a peer that authenticates with a raw public key (RFC 7250
 /// §3): the Certificate's one entry is a SubjectPublicKeyInfo that must be one of `pins`,
 /// and the CertificateVerify is checked with its key. The identity's digests are both the
 /// SHA-256 of the SPKI (which a server's tickets carry, to resume only while it is pinned).
 #[cfg(feature = "raw-public-keys")]
-pub(crate) fn check_raw_key(
+fn check_raw_key(
     transcript: &mut Transcript,
     raw_cert: &[u8],
     raw_cv: &[u8],

@@ -15,7 +15,7 @@ use crate::verify::{self};
 
 use crate::config::MAX_CHAIN;
 use crate::config::{ClientAuth, MAX_TICKET_LIFETIME, ServerConfig};
-use crate::engine::handshake::check_certificate;
+use crate::engine::handshake::check_peer;
 use crate::engine::handshake::{Traffic, check_finished};
 use crate::engine::{Core, random};
 use crate::key_schedule::finished_verify_data;
@@ -33,7 +33,6 @@ pub(crate) struct ServerExpectFinished {
     /// Whether the client listed a resumption mode we take, so tickets are of use to it.
     pub(crate) send_tickets: bool,
     /// Whether the client's Certificate must hold a raw public key (RFC 7250).
-    #[cfg_attr(not(feature = "raw-public-keys"), allow(dead_code))]
     pub(crate) client_raw_key: bool,
 }
 
@@ -229,24 +228,14 @@ pub(crate) fn server_client_certificate<'a>(
 ) -> Result<ServerState, Error> {
     let auth = config.client_auth.ok_or(Error::ApiMisuse(ApiMisuse::BadConfig))?;
     // A raw public key when we asked for one (RFC 7250 §4.2), else a chain.
-    #[cfg(feature = "raw-public-keys")]
-    let checked = auth.raw_keys.filter(|_| st.client_raw_key).map(|pins| {
-        let peer = verify::Peer::Client;
-        crate::engine::handshake::check_raw_key(&mut st.transcript, raw_cert, raw_cv, pins, peer)
-    });
-    #[cfg(not(feature = "raw-public-keys"))]
-    let checked: Option<Result<(SignatureScheme, ClientIdentity), Error>> = None;
-    let (scheme, identity) = match checked {
-        Some(r) => r?,
-        None => check_certificate(
-            &mut st.transcript,
-            raw_cert,
-            raw_cv,
-            (auth.roots, auth.verifier),
-            verify::Peer::Client,
-            auth.clock.now(),
-        )?,
-    };
+    let (scheme, identity) = check_peer(
+        &mut st.transcript,
+        (raw_cert, raw_cv),
+        auth.pins().filter(|_| st.client_raw_key),
+        (auth.roots, auth.verifier),
+        auth.clock,
+        verify::Peer::Client,
+    )?;
     c.params.client_auth = Some(scheme);
     c.client_identity = identity;
     if let ClientIdentity::Certificate { end_entity, .. } = identity {

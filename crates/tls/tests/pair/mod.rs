@@ -5,7 +5,6 @@
 //! the hand-made `HelloRetryRequest` and `ServerHello` records the group tests feed the client.
 
 #![allow(dead_code)] // each test binary uses its own part of this module
-#![allow(clippy::large_types_passed_by_value)] // configurations go by value, as the API takes them
 
 use std::sync::Arc;
 
