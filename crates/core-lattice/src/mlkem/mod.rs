@@ -157,6 +157,21 @@ impl MlKemImpl {
         }
     }
 
+    /// `acc += a ∘ b` on quads `g..g + n` of [`basemul_acc`](Self::basemul_acc)'s product
+    /// (`acc` and `a` of `4n` coefficients, `b` their `6n` bytes encoded by ByteEncode_12),
+    /// for the small cores' streamed products: `a` and `b` in `0..q`, the same factor as
+    /// `basemul_acc`'s. Only the small-core backends stream (`portable`, `thumb1`); the
+    /// others keep whole polynomials.
+    #[inline]
+    fn basemul_encoded(self, acc: &mut [i16], a: &[i16], b: &[u8], g: usize) {
+        match self {
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Self::Thumb1 => thumb1::basemul_encoded(acc, a, b, g),
+            #[allow(unreachable_patterns)]
+            _ => portable::basemul_encoded(acc, a, b, g),
+        }
+    }
+
     #[inline]
     fn to_mont(self, p: &mut Poly) {
         match self {
@@ -248,6 +263,7 @@ impl MlKemImpl {
     }
 
     /// Decompress_1(ByteDecode_1(m)): each message bit becomes 0 or ⌈q/2⌋ = 1665.
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     #[inline]
     fn decode_message(self, m: &[u8; 32], p: &mut Poly) {
         match self {

@@ -205,10 +205,19 @@ pub(crate) fn decode_decompress(input: &[u8], d: u32, p: &mut Poly) {
 }
 
 /// Decompress_1(ByteDecode_1(m)): each message bit becomes 0 or ⌈q/2⌋ = 1665, through a mask.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) fn from_message(m: &[u8; 32], p: &mut Poly) {
     for (i, c) in p.0.iter_mut().enumerate() {
         let bit = i16::from((m[i / 8] >> (i % 8)) & 1);
         *c = -bit & 0x0681; // 1665
+    }
+}
+
+/// `p += Decompress_1(ByteDecode_1(m))`, as [`from_message`] without a polynomial of its own.
+pub(crate) fn add_message(m: &[u8; 32], p: &mut Poly) {
+    for (i, c) in p.0.iter_mut().enumerate() {
+        let bit = i16::from((m[i / 8] >> (i % 8)) & 1);
+        *c = c.wrapping_add(-bit & 0x0681); // 1665
     }
 }
 
@@ -217,12 +226,36 @@ pub(crate) fn from_message(m: &[u8; 32], p: &mut Poly) {
 /// branches. `η` is 2 or 3. The output is read `8·η` bytes (32 coefficients) at a time, so no
 /// `64·η`-byte buffer is on the stack.
 pub(crate) fn sample_cbd(keccak: KeccakImpl, eta: u32, seed: &[u8; 32], nonce: u8, p: &mut Poly) {
+    sample_cbd_with(keccak, eta, seed, nonce, p, |_, e| e);
+}
+
+/// [`sample_cbd`] added to `p` (for noise added to a sum, without a polynomial of its own).
+pub(crate) fn sample_cbd_add(
+    keccak: KeccakImpl,
+    eta: u32,
+    seed: &[u8; 32],
+    nonce: u8,
+    p: &mut Poly,
+) {
+    sample_cbd_with(keccak, eta, seed, nonce, p, i16::wrapping_add);
+}
+
+/// [`sample_cbd`] with each coefficient `c` of `p` replaced by `land(c, noise)`.
+#[inline(always)]
+fn sample_cbd_with(
+    keccak: KeccakImpl,
+    eta: u32,
+    seed: &[u8; 32],
+    nonce: u8,
+    p: &mut Poly,
+    land: impl Fn(i16, i16) -> i16 + Copy,
+) {
     let mut prf = OneBlockShake::<136>::new(keccak, &[seed, &[nonce]]);
     let mut bytes = [0u8; 8 * 3];
     let bytes = &mut bytes[..8 * eta as usize];
     for out in p.0.as_chunks_mut::<32>().0 {
         prf.read(bytes);
-        cbd_into(eta, bytes, out);
+        cbd_into(eta, bytes, out, land);
     }
     bytes.zeroize();
 }
@@ -232,12 +265,13 @@ pub(crate) fn sample_cbd(keccak: KeccakImpl, eta: u32, seed: &[u8; 32], nonce: u
 pub(crate) fn cbd(eta: u32, bytes: &[u8], p: &mut Poly) {
     let step = 8 * eta as usize;
     for (k, out) in p.0.as_chunks_mut::<32>().0.iter_mut().enumerate() {
-        cbd_into(eta, bytes.get(step * k..step * (k + 1)).unwrap_or_default(), out);
+        cbd_into(eta, bytes.get(step * k..step * (k + 1)).unwrap_or_default(), out, |_, e| e);
     }
 }
 
-/// SamplePolyCBD_η of `8·η` bytes: 32 coefficients.
-fn cbd_into(eta: u32, bytes: &[u8], out: &mut [i16; 32]) {
+/// SamplePolyCBD_η of `8·η` bytes: 32 coefficients, each landing in `out` by `land(old, new)`.
+#[inline(always)]
+fn cbd_into(eta: u32, bytes: &[u8], out: &mut [i16; 32], land: impl Fn(i16, i16) -> i16) {
     if eta == 2 {
         // Eight coefficients per 32-bit word, four bits each: two bits for x, two for y.
         for (w, out) in bytes.as_chunks::<4>().0.iter().zip(out.as_chunks_mut::<8>().0) {
@@ -246,7 +280,7 @@ fn cbd_into(eta: u32, bytes: &[u8], out: &mut [i16; 32]) {
             for (j, c) in out.iter_mut().enumerate() {
                 let x = ((t >> (4 * j)) & 3) as i16;
                 let y = ((t >> (4 * j + 2)) & 3) as i16;
-                *c = x - y;
+                *c = land(*c, x - y);
             }
         }
     } else {
@@ -260,7 +294,7 @@ fn cbd_into(eta: u32, bytes: &[u8], out: &mut [i16; 32]) {
             for (j, c) in out.iter_mut().enumerate() {
                 let x = ((t >> (6 * j)) & 7) as i16;
                 let y = ((t >> (6 * j + 3)) & 7) as i16;
-                *c = x - y;
+                *c = land(*c, x - y);
             }
         }
     }
