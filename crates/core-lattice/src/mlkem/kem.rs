@@ -100,6 +100,7 @@ impl<const K: usize> Drop for Scratch<K> {
 /// each one when it is asked for, so only the caller's polynomial is on the stack; `x86_avx2`
 /// samples the next (up to) four at once on the four-way Keccak-f whenever two or more are
 /// still to come, and hands out copies.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 struct Noise<'a> {
     imp: MlKemImpl,
     eta: u32,
@@ -113,6 +114,7 @@ struct Noise<'a> {
     batch: ([Poly; 4], usize, usize),
 }
 
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 impl<'a> Noise<'a> {
     /// The `count` polynomials from nonce `first` on.
     fn new(imp: MlKemImpl, eta: u32, seed: &'a [u8; 32], first: u8, count: usize) -> Self {
@@ -230,6 +232,67 @@ fn pke_keygen<const K: usize>(
     dk_pke: &mut [u8],
     ek: &mut [u8],
 ) {
+    match imp {
+        #[cfg(target_arch = "x86_64")]
+        MlKemImpl::X86Avx2(_) => pke_keygen_whole::<K>(imp, p, rho, sigma, dk_pke, ek),
+        #[cfg(target_arch = "aarch64")]
+        MlKemImpl::Aarch64(_) => pke_keygen_whole::<K>(imp, p, rho, sigma, dk_pke, ek),
+        #[allow(unreachable_patterns)]
+        _ => pke_keygen_streamed::<K>(imp, p, rho, sigma, dk_pke, ek),
+    }
+}
+
+/// [`pke_keygen`] for the small cores (`portable`, `thumb1`), as [`encrypt_streamed`]: ŝ is
+/// encoded into `dk_pke` as soon as it is sampled, and each entry of Â is multiplied by it
+/// [`CHUNK`] coefficients at a time, so only the accumulator and the noise polynomial are
+/// whole.
+fn pke_keygen_streamed<const K: usize>(
+    imp: MlKemImpl,
+    p: Params,
+    rho: &[u8; 32],
+    sigma: &[u8; 32],
+    dk_pke: &mut [u8],
+    ek: &mut [u8],
+) {
+    let mut acc = Poly::ZERO;
+    let mut e = Poly::ZERO;
+    for (j, s) in dk_pke.chunks_exact_mut(384).enumerate() {
+        acc.0 = [0; poly::N];
+        poly::sample_cbd_add(imp.keccak(), p.eta1, sigma, j as u8, &mut acc);
+        imp.ntt(&mut acc);
+        imp.encode12(&acc, s);
+    }
+    let s_hat = dk_pke.as_chunks::<384>().0;
+    for (i, t) in ek.chunks_exact_mut(384).take(K).enumerate() {
+        // t̂[i] = Σ_j Â[i, j] ∘ ŝ[j] + ê[i], with Â[i, j] = SampleNTT(ρ ‖ j ‖ i).
+        acc.0 = [0; poly::N];
+        for (j, s) in s_hat.iter().enumerate() {
+            sample_ntt_times(imp, rho, [j as u8, i as u8], s, &mut acc);
+        }
+        imp.to_mont(&mut acc);
+        e.0 = [0; poly::N];
+        poly::sample_cbd_add(imp.keccak(), p.eta1, sigma, (K + i) as u8, &mut e);
+        imp.ntt(&mut e);
+        add_assign(&mut acc, &e);
+        imp.reduce(&mut acc);
+        imp.encode12(&acc, t);
+    }
+    ek[384 * K..].copy_from_slice(rho);
+    acc.zeroize();
+    e.zeroize();
+}
+
+/// [`pke_keygen`] on whole polynomials, for the backends that multiply them in vector
+/// registers (`x86_avx2`, `aarch64`).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn pke_keygen_whole<const K: usize>(
+    imp: MlKemImpl,
+    p: Params,
+    rho: &[u8; 32],
+    sigma: &[u8; 32],
+    dk_pke: &mut [u8],
+    ek: &mut [u8],
+) {
     let mut scratch = Scratch::<K>::ZERO;
     let Scratch { vec: s_hat, acc, tmp } = &mut scratch;
     // ŝ and ê: one draw of 2k polynomials, so ML-KEM-512's four take one four-way call.
@@ -261,6 +324,7 @@ fn pke_keygen<const K: usize>(
 /// `x86_avx2` samples all k² entries four at a time on the four-way Keccak-f when built
 /// (k² ≤ 16 polynomials, 8 KiB of a server's stack), so no lane of the four idles but in the
 /// last batch.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 struct Matrix<'a, const K: usize> {
     imp: MlKemImpl,
     rho: &'a [u8],
@@ -269,6 +333,7 @@ struct Matrix<'a, const K: usize> {
     entries: Option<[[Poly; K]; K]>,
 }
 
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 impl<'a, const K: usize> Matrix<'a, K> {
     fn new(imp: MlKemImpl, rho: &'a [u8], transposed: bool) -> Self {
         #[cfg(target_arch = "x86_64")]
@@ -369,7 +434,8 @@ fn encrypt_streamed<const K: usize>(
     let mut y_hat = [[0u8; 384]; K];
     let mut acc = Poly::ZERO;
     for (j, y) in y_hat.iter_mut().enumerate() {
-        sample_cbd(imp.keccak(), p.eta1, r, j as u8, &mut acc);
+        acc.0 = [0; poly::N];
+        poly::sample_cbd_add(imp.keccak(), p.eta1, r, j as u8, &mut acc);
         imp.ntt(&mut acc);
         imp.encode12(&acc, y);
     }
@@ -523,8 +589,7 @@ fn decrypt<const K: usize>(imp: MlKemImpl, p: Params, dk_pke: &[u8], c: &[u8], m
     for i in 0..K {
         imp.decode_decompress(&c[u_len * i..u_len * (i + 1)], p.du, u);
         imp.ntt(u);
-        imp.decode12(&dk_pke[384 * i..384 * (i + 1)], s);
-        imp.basemul_acc(acc, s, u);
+        imp.basemul_acc_encoded(acc, u, &dk_pke[384 * i..384 * (i + 1)], s);
     }
     imp.inv_ntt(acc);
     imp.decode_decompress(&c[u_len * K..], p.dv, u);

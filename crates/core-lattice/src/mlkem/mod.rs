@@ -143,6 +143,7 @@ impl MlKemImpl {
         }
     }
 
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
     #[inline]
     fn basemul_acc(self, acc: &mut Poly, a: &Poly, b: &Poly) {
         match self {
@@ -154,6 +155,30 @@ impl MlKemImpl {
             Self::Thumb1 => thumb1::basemul_acc(acc, a, b),
             #[allow(unreachable_patterns)]
             _ => portable::basemul_acc(acc, a, b),
+        }
+    }
+
+    /// `acc += a ∘ b` (as [`basemul_acc`](Self::basemul_acc)) with `b` encoded by
+    /// ByteEncode_12 (384 bytes, values below 4096), `tmp` as scratch: the small-core
+    /// backends read `b` as it is, the others decode it into `tmp` first.
+    #[inline]
+    fn basemul_acc_encoded(self, acc: &mut Poly, a: &Poly, b: &[u8], tmp: &mut Poly) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(_) => {
+                self.decode12(b, tmp);
+                self.basemul_acc(acc, tmp, a);
+            }
+            #[cfg(target_arch = "aarch64")]
+            Self::Aarch64(_) => {
+                self.decode12(b, tmp);
+                self.basemul_acc(acc, tmp, a);
+            }
+            #[allow(unreachable_patterns)]
+            _ => {
+                let _ = tmp;
+                self.basemul_encoded(&mut acc.0, &a.0, b, 0);
+            }
         }
     }
 
@@ -215,6 +240,7 @@ impl MlKemImpl {
     }
 
     /// ByteDecode_12 of 384 bytes, reduced modulo q: coefficients in `0..q`.
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
     #[inline]
     fn decode12(self, input: &[u8], p: &mut Poly) {
         match self {

@@ -141,6 +141,7 @@ pub(crate) fn encode12(p: &Poly, out: &mut [u8]) {
 /// is shorter) to coefficients in `0..q`, each 12-bit value reduced modulo q by a masked
 /// subtraction (values from q up occur only in a decapsulation key from elsewhere;
 /// encapsulation keys with one are refused before this). Three bytes to two coefficients.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 pub(crate) fn decode12(input: &[u8], p: &mut Poly) {
     let Some(input) = input.first_chunk::<384>() else { return };
     let reduce = |v: u16| {
@@ -225,6 +226,7 @@ pub(crate) fn add_message(m: &[u8; 32], p: &mut Poly) {
 /// SamplePolyCBD_η (Algorithm 8): coefficients in `-η..=η`, computed by bit counting without
 /// branches. `η` is 2 or 3. The output is read `8·η` bytes (32 coefficients) at a time, so no
 /// `64·η`-byte buffer is on the stack.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 pub(crate) fn sample_cbd(keccak: KeccakImpl, eta: u32, seed: &[u8; 32], nonce: u8, p: &mut Poly) {
     sample_cbd_with(keccak, eta, seed, nonce, p, |_, e| e);
 }
@@ -304,6 +306,7 @@ fn cbd_into(eta: u32, bytes: &[u8], out: &mut [i16; 32], land: impl Fn(i16, i16)
 /// 12-bit values below q, coefficients in `0..q`. The output is read three lanes (16 values)
 /// at a time, so no block buffer is on the stack and the lanes after the last value taken are
 /// never converted. The matrix is public, so the data-dependent loop leaks nothing secret.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 #[inline(never)]
 pub(crate) fn sample_ntt(keccak: KeccakImpl, rho: &[u8], a: u8, b: u8, p: &mut Poly) {
     let mut xof = OneBlockShake::<168>::new(keccak, &[rho, &[a, b]]);
@@ -312,6 +315,7 @@ pub(crate) fn sample_ntt(keccak: KeccakImpl, rho: &[u8], a: u8, b: u8, p: &mut P
 
 /// SampleNTT's rejection loop over any stream of bytes, read 24 at a time, however many it
 /// takes.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 pub(crate) fn sample_ntt_from(mut next: impl FnMut(&mut [u8; 24]), p: &mut Poly) {
     let mut bytes = [0u8; 24];
     let mut n = 0;
@@ -327,6 +331,7 @@ pub(crate) fn sample_ntt_from(mut next: impl FnMut(&mut [u8; 24]), p: &mut Poly)
 /// While two free places are left, both values are written and the count advances past the
 /// ones below q (a rejected value is overwritten by the next one kept): no branch on the
 /// values, which are random, so a branch on them would be mispredicted about once in five.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 pub(crate) fn rejection_fill(block: &[u8], p: &mut Poly, mut n: usize) -> usize {
     for c in block.chunks_exact(3) {
         let d1 = u16::from(c[0]) | (u16::from(c[1] & 0x0f) << 8);

@@ -127,6 +127,7 @@ pub(crate) fn inv_ntt(p: &mut Poly) {
 /// polynomials modulo X² − ζ^(2·BitRev7(i)+1). `a` and `b` in `-q..q`; each call adds less than
 /// 2q in absolute value to each coefficient of `acc`, so up to four calls on a zero `acc`
 /// stay within `-8q..8q`.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 pub(crate) fn basemul_acc(acc: &mut Poly, a: &Poly, b: &Poly) {
     let quads = acc.0.as_chunks_mut::<4>().0.iter_mut();
     let quads = quads.zip(a.0.as_chunks::<4>().0).zip(b.0.as_chunks::<4>().0);

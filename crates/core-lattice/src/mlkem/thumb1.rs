@@ -80,6 +80,7 @@ pub(crate) fn inv_ntt(p: &mut Poly) {
 
 /// `acc += a ∘ b · (−2^−32)` (as `portable::basemul_acc`, with Plantard's factor): `a` and `b`
 /// in `-q..q`; each call adds less than q/2 in absolute value to each coefficient of `acc`.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 #[cfg(all(target_arch = "arm", feature = "asm"))]
 pub(crate) fn basemul_acc(acc: &mut Poly, a: &Poly, b: &Poly) {
     core_asm::thumbv6m::lattice::basemul_acc(&mut acc.0, &a.0, &b.0, &ZETAS_PLANTARD[64..]);
