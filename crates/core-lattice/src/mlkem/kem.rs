@@ -470,8 +470,8 @@ fn encrypt_streamed<const K: usize>(
 }
 
 /// Coefficients of a matrix entry (or of t̂[j]) that [`encrypt_streamed`] holds at once:
-/// four quads, one product call.
-const CHUNK: usize = 16;
+/// eight quads, one product call.
+const CHUNK: usize = 32;
 
 /// `acc += SampleNTT(ρ ‖ idx) ∘ v` (times the backend's product factor) with `v` encoded, the
 /// entry multiplied in [`CHUNK`] coefficients at a time as the rejection sampler yields them:
