@@ -294,8 +294,9 @@ macro_rules! load_b_12 {
 /// `a.len() / 4`, `b.len() / 4` and `zetas.len()`: for `i` in `0..n`, the two products of
 /// degree-one polynomials of coefficients `4i, 4i+1` modulo X² − z and `4i+2, 4i+3` modulo
 /// X² + z, with `z·(−2^−32)` given as `zetas[i]` in `0..q`. A whole polynomial is 64 quads
-/// with the last 64 twiddles (`zetas[64..]` of the NTT's table); core-lattice also calls it a
-/// quad at a time, for a matrix entry multiplied in as its sampler yields it. Three reductions
+/// with the last 64 twiddles (`zetas[64..]` of the NTT's table). ML-KEM on the Cortex-M0 now
+/// multiplies by encoded vectors only ([`basemul_acc_packed`]); this form stays for products
+/// of two decoded polynomials. Three reductions
 /// a product, not five: the sums of two products are reduced once. `a` and `b` in `−q..q`;
 /// each call adds less than q/2 in absolute value to each coefficient of `acc` (wrapping at 16
 /// bits). About 100 Cortex-M0+ cycles a pair of products, and about 30 a call.
@@ -353,14 +354,15 @@ pub fn basemul_acc(acc: &mut [i16], a: &[i16], b: &[i16], zetas: &[u16]) {
 
 /// [`basemul_acc`] with `b` encoded (ByteEncode_12, FIPS 203 Algorithm 5: six bytes a quad,
 /// values in `0..4096`), as ML-KEM keeps the vector ŷ while it streams the matrix: on the
-/// first `n` quads, `n` the least of `acc.len() / 4`, `a.len() / 4`, `b.len() / 6` and
-/// `zetas.len()`. `a` in `−q..q`; each call adds less than q/2 in absolute value to each
+/// first `n` quads, `n` the least of `acc.len() / 4`, `a.len() / 4` and `zetas.len()`, and
+/// nothing if `b` is shorter than `6n` bytes (no division: the Cortex-M0 has none, and the
+/// library's is refused in secret-processing code). `a` in `−q..q`; each call adds less than q/2 in absolute value to each
 /// coefficient of `acc` (wrapping at 16 bits). About 110 Cortex-M0+ cycles a pair of
 /// products, and about 30 a call.
 #[inline(never)]
 pub fn basemul_acc_packed(acc: &mut [i16], a: &[i16], b: &[u8], zetas: &[u16]) {
-    let n = (acc.len() / 4).min(a.len() / 4).min(b.len() / 6).min(zetas.len());
-    if n == 0 {
+    let n = (acc.len() / 4).min(a.len() / 4).min(zetas.len());
+    if n == 0 || b.len() < 6 * n {
         return;
     }
     // SAFETY: n ≥ 1 passes (r10 from `acc` to r12 = acc + 4n, 8 bytes a pass) each read the

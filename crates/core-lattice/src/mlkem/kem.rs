@@ -256,18 +256,21 @@ fn pke_keygen_streamed<const K: usize>(
 ) {
     let mut acc = Poly::ZERO;
     let mut e = Poly::ZERO;
-    for (j, s) in dk_pke.chunks_exact_mut(384).enumerate() {
+    // Slices by index, not `chunks_exact`: its length division is a library call on the
+    // Cortex-M0, which the division scan refuses.
+    for j in 0..K {
         acc.0 = [0; poly::N];
         poly::sample_cbd_add(imp.keccak(), p.eta1, sigma, j as u8, &mut acc);
         imp.ntt(&mut acc);
-        imp.encode12(&acc, s);
+        imp.encode12(&acc, &mut dk_pke[384 * j..384 * (j + 1)]);
     }
-    let s_hat = dk_pke.as_chunks::<384>().0;
-    for (i, t) in ek.chunks_exact_mut(384).take(K).enumerate() {
+    for i in 0..K {
         // t̂[i] = Σ_j Â[i, j] ∘ ŝ[j] + ê[i], with Â[i, j] = SampleNTT(ρ ‖ j ‖ i).
         acc.0 = [0; poly::N];
-        for (j, s) in s_hat.iter().enumerate() {
-            sample_ntt_times(imp, rho, [j as u8, i as u8], s, &mut acc);
+        for j in 0..K {
+            if let Some(s) = dk_pke[384 * j..].first_chunk::<384>() {
+                sample_ntt_times(imp, rho, [j as u8, i as u8], s, &mut acc);
+            }
         }
         imp.to_mont(&mut acc);
         e.0 = [0; poly::N];
@@ -275,7 +278,7 @@ fn pke_keygen_streamed<const K: usize>(
         imp.ntt(&mut e);
         add_assign(&mut acc, &e);
         imp.reduce(&mut acc);
-        imp.encode12(&acc, t);
+        imp.encode12(&acc, &mut ek[384 * i..384 * (i + 1)]);
     }
     ek[384 * K..].copy_from_slice(rho);
     acc.zeroize();
@@ -504,7 +507,7 @@ fn sample_ntt_times(imp: MlKemImpl, rho: &[u8], idx: [u8; 2], v: &[u8; 384], acc
             chunk[n] = d2.cast_signed();
             n += usize::from(d2 < poly::Q as u16);
         }
-        imp.basemul_encoded(out, &chunk[..CHUNK], v, c * CHUNK / 4);
+        imp.basemul_encoded(out, &chunk[..CHUNK], v.as_chunks::<6>().0, c * CHUNK / 4);
         chunk[0] = chunk[CHUNK];
         n -= CHUNK;
     }
@@ -524,7 +527,7 @@ fn encoded_times(imp: MlKemImpl, t: &[u8; 384], v: &[u8; 384], acc: &mut Poly) {
             pair[0] = (b0 | ((b1 & 0x0f) << 8)).cast_signed();
             pair[1] = ((b1 >> 4) | (b2 << 4)).cast_signed();
         }
-        imp.basemul_encoded(out, &chunk, v, c * CHUNK / 4);
+        imp.basemul_encoded(out, &chunk, v.as_chunks::<6>().0, c * CHUNK / 4);
     }
 }
 

@@ -177,18 +177,22 @@ impl MlKemImpl {
             #[allow(unreachable_patterns)]
             _ => {
                 let _ = tmp;
-                self.basemul_encoded(&mut acc.0, &a.0, b, 0);
+                // A whole polynomial's 64 quads, split at a known length (no division).
+                if let Some(b) = b.first_chunk::<384>() {
+                    self.basemul_encoded(&mut acc.0, &a.0, b.as_chunks::<6>().0, 0);
+                }
             }
         }
     }
 
     /// `acc += a ∘ b` on quads `g..g + n` of [`basemul_acc`](Self::basemul_acc)'s product
-    /// (`acc` and `a` of `4n` coefficients, `b` their `6n` bytes encoded by ByteEncode_12),
+    /// (`acc` and `a` of `4n` coefficients, `b` the `n` quads encoded by ByteEncode_12, six
+    /// bytes each),
     /// for the small cores' streamed products: `a` and `b` in `0..q`, the same factor as
     /// `basemul_acc`'s. Only the small-core backends stream (`portable`, `thumb1`); the
     /// others keep whole polynomials.
     #[inline]
-    fn basemul_encoded(self, acc: &mut [i16], a: &[i16], b: &[u8], g: usize) {
+    fn basemul_encoded(self, acc: &mut [i16], a: &[i16], b: &[[u8; 6]], g: usize) {
         match self {
             #[cfg(all(target_arch = "arm", feature = "asm"))]
             Self::Thumb1 => thumb1::basemul_encoded(acc, a, b, g),

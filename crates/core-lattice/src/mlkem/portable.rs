@@ -139,9 +139,9 @@ pub(crate) fn basemul_acc(acc: &mut Poly, a: &Poly, b: &Poly) {
 /// Quads `g..` of [`basemul_acc`] with `b` encoded (ByteEncode_12), as many as `acc`, `a`
 /// and `b` hold: `acc += a ∘ b · R^−1` with `a` and `b` in `0..q`, for products streamed a
 /// chunk at a time.
-pub(crate) fn basemul_encoded(acc: &mut [i16], a: &[i16], b: &[u8], g: usize) {
+pub(crate) fn basemul_encoded(acc: &mut [i16], a: &[i16], b: &[[u8; 6]], g: usize) {
     let quads = acc.as_chunks_mut::<4>().0.iter_mut().zip(a.as_chunks::<4>().0);
-    for (k, ((out, a), b)) in quads.zip(b.as_chunks::<6>().0).enumerate() {
+    for (k, ((out, a), b)) in quads.zip(b).enumerate() {
         let b = b.map(u16::from);
         let b = [
             b[0] | ((b[1] & 0x0f) << 8),

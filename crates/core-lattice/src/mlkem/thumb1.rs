@@ -91,9 +91,9 @@ pub(crate) fn basemul_acc(acc: &mut Poly, a: &Poly, b: &Poly) {
 /// products streamed a chunk at a time.
 #[cfg(all(target_arch = "arm", feature = "asm"))]
 #[inline]
-pub(crate) fn basemul_encoded(acc: &mut [i16], a: &[i16], b: &[u8], g: usize) {
+pub(crate) fn basemul_encoded(acc: &mut [i16], a: &[i16], b: &[[u8; 6]], g: usize) {
     let zetas = ZETAS_PLANTARD[64..].get(g..).unwrap_or_default();
-    core_asm::thumbv6m::lattice::basemul_acc_packed(acc, a, b, zetas);
+    core_asm::thumbv6m::lattice::basemul_acc_packed(acc, a, b.as_flattened(), zetas);
 }
 
 /// Multiplies by −2^32, undoing [`basemul_acc`]'s factor where no inverse NTT follows (as
