@@ -264,7 +264,7 @@ macro_rules! load_b_i16 {
 }
 
 /// [`basemul_pair`]'s `$load_b` for `b` as two 12-bit values in the three bytes at offsets
-/// `$o`, `$o1`, `$o2` (ByteEncode_12's order: the low 8 bits of the first, then its high 4
+/// `$o`, `$o1`, `$o2` (`ByteEncode_12`'s order: the low 8 bits of the first, then its high 4
 /// bits and the low 4 of the second, then the second's high 8): `0..4096`.
 macro_rules! load_b_12 {
     ($o:literal, $o1:literal, $o2:literal) => {
@@ -352,7 +352,7 @@ pub fn basemul_acc(acc: &mut [i16], a: &[i16], b: &[i16], zetas: &[u16]) {
     }
 }
 
-/// [`basemul_acc`] with `b` encoded (ByteEncode_12, FIPS 203 Algorithm 5: six bytes a quad,
+/// [`basemul_acc`] with `b` encoded (`ByteEncode_12`, FIPS 203 Algorithm 5: six bytes a quad,
 /// values in `0..4096`), as ML-KEM keeps the vector ŷ while it streams the matrix: on the
 /// first `n` quads, `n` the least of `acc.len() / 4`, `a.len() / 4` and `zetas.len()`, and
 /// nothing if `b` is shorter than `6n` bytes (no division: the Cortex-M0 has none, and the

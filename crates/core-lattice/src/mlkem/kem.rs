@@ -1,10 +1,12 @@
-//! K-PKE and ML-KEM (FIPS 203 §5 and §6) over any backend, written for a small stack: with
-//! `portable` the matrix Â is never held whole; each entry is sampled when it is needed and
-//! multiplied into one accumulator, each row of the result is encoded (or, when decapsulation
-//! re-encrypts, compared) as soon as it is complete, and noise polynomials are sampled one at
-//! a time. What stays live is one vector of k polynomials (ŝ or ŷ), an accumulator and a
-//! scratch polynomial. A backend with a four-way Keccak-f samples Â whole and the noise four
-//! polynomials at a time instead ([`Matrix`], [`Noise`]), on a server's stack.
+//! K-PKE and ML-KEM (FIPS 203 §5 and §6) over any backend, written for a small stack: on the
+//! small cores (`portable`, `thumb1`) the matrix Â is never held whole, nor is any entry of
+//! it: each entry is sampled 32 coefficients at a time and multiplied into one accumulator by
+//! the vector (ŝ or ŷ) kept encoded, 384 bytes a polynomial ([`sample_ntt_times`]); each row
+//! of the result is encoded (or, when decapsulation re-encrypts, compared) as soon as it is
+//! complete, and the noise is sampled into the accumulator. What stays live is the encoded
+//! vector and the accumulator (1.7 KiB for k = 3). A backend with vector registers keeps
+//! whole polynomials, and one with a four-way Keccak-f samples Â whole and the noise four
+//! polynomials at a time ([`Matrix`], [`Noise`]), on a server's stack.
 
 use super::MlKemImpl;
 use super::poly::{self, Poly, add_assign, sample_cbd, sample_ntt};

@@ -132,13 +132,13 @@ pub(crate) fn basemul_acc(acc: &mut Poly, a: &Poly, b: &Poly) {
     let quads = acc.0.as_chunks_mut::<4>().0.iter_mut();
     let quads = quads.zip(a.0.as_chunks::<4>().0).zip(b.0.as_chunks::<4>().0);
     for (g, ((out, a), b)) in quads.enumerate() {
-        basemul_quad(out, a, b, g);
+        basemul_quad(out, *a, *b, g);
     }
 }
 
-/// Quads `g..` of [`basemul_acc`] with `b` encoded (ByteEncode_12), as many as `acc`, `a`
-/// and `b` hold: `acc += a ∘ b · R^−1` with `a` and `b` in `0..q`, for products streamed a
-/// chunk at a time.
+/// Quads `g..` of [`basemul_acc`] with `b` encoded (`ByteEncode_12`), as many as `acc`, `a`
+/// and `b` hold: `acc += a ∘ b · R^−1` with `a` in `-q..q` and `b` below 4096, for products
+/// streamed a chunk at a time.
 pub(crate) fn basemul_encoded(acc: &mut [i16], a: &[i16], b: &[[u8; 6]], g: usize) {
     let quads = acc.as_chunks_mut::<4>().0.iter_mut().zip(a.as_chunks::<4>().0);
     for (k, ((out, a), b)) in quads.zip(b).enumerate() {
@@ -150,14 +150,14 @@ pub(crate) fn basemul_encoded(acc: &mut [i16], a: &[i16], b: &[[u8; 6]], g: usiz
             (b[4] >> 4) | (b[5] << 4),
         ]
         .map(u16::cast_signed);
-        basemul_quad(out, a, &b, g + k);
+        basemul_quad(out, *a, b, g + k);
     }
 }
 
 /// Quad `g` (coefficients `4g..4g + 4`, `g` < 64) of [`basemul_acc`]: `out += a ∘ b · R^−1`
 /// for the two degree-one products there, modulo X² − ζ_g and X² + ζ_g.
 #[inline]
-pub(crate) fn basemul_quad(out: &mut [i16; 4], a: &[i16; 4], b: &[i16; 4], g: usize) {
+fn basemul_quad(out: &mut [i16; 4], a: [i16; 4], b: [i16; 4], g: usize) {
     let zeta = ZETAS[64 + g % 64];
     for (o, z) in [(0, zeta), (2, -zeta)] {
         let (a0, a1, b0, b1) = (a[o], a[o + 1], b[o], b[o + 1]);

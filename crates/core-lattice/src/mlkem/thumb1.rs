@@ -86,8 +86,8 @@ pub(crate) fn basemul_acc(acc: &mut Poly, a: &Poly, b: &Poly) {
     core_asm::thumbv6m::lattice::basemul_acc(&mut acc.0, &a.0, &b.0, &ZETAS_PLANTARD[64..]);
 }
 
-/// Quads `g..` of [`basemul_acc`] with `b` encoded (ByteEncode_12), as many as `acc`, `a`
-/// and `b` hold: `acc += a ∘ b · (−2^−32)` with `a` in `0..q` and `b` below 4096, for
+/// Quads `g..` of [`basemul_acc`] with `b` encoded (`ByteEncode_12`), as many as `acc`, `a`
+/// and `b` hold: `acc += a ∘ b · (−2^−32)` with `a` in `-q..q` and `b` below 4096, for
 /// products streamed a chunk at a time.
 #[cfg(all(target_arch = "arm", feature = "asm"))]
 #[inline]
