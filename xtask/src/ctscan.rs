@@ -303,9 +303,9 @@ const ALLOWED: &[Allowed] = &[
         "the coefficient loop (pointer against its end)",
     ),
     a(
-        "core_asm::thumbv6m::lattice::basemul_acc",
-        1,
-        "the loop over pairs (pointer against its end)",
+        "core_asm::thumbv6m::lattice::basemul_acc_packed",
+        5,
+        "the (public) slice lengths' minimum and checks, the loop over pairs (pointer against its end)",
     ),
     // core-rsa (the 15-bit engine's carries and borrows pass through a value barrier).
     // One more each since the exponentiation's products may skip the final subtraction: the

@@ -197,13 +197,16 @@ pub fn mul_const(p: &mut [i16; 256], c: u16) {
     }
 }
 
-/// One product of degree-one polynomials in [`basemul_acc`] at byte offset `$o` of the three
-/// arrays (r8 `a`, r9 `b`, r10 `acc`), modulo X² − z with z in r7: `acc[o] += P(a0·b0 +
-/// P(a1·b1)·z)`, `acc[o+1] += P(a0·b1 + a1·b0)` with P Plantard's reduction (q^−1 in r5, q in
-/// r6). Each sum is below 2^25 in absolute value for coefficients in `−q..q` and z in `0..q`.
+/// One product of degree-one polynomials in [`basemul_acc`] and [`basemul_acc_packed`] at
+/// byte offset `$o` of `a` (r8) and `acc` (r10), modulo X² − z with z in r7, the two
+/// coefficients of `b` (from r9) first put in r2 and r4 by `$load_b` (which may use r0, r1 and
+/// r3): `acc[o] += P(a0·b0 + P(a1·b1)·z)`, `acc[o+1] += P(a0·b1 + a1·b0)` with P Plantard's
+/// reduction (q^−1 in r5, q in r6). Each sum is below 2^25 in absolute value for `a` in
+/// `−q..q`, `b` in `−4096..4096` and z in `0..q`.
 macro_rules! basemul_pair {
-    ($o:literal, $o2:literal) => {
+    ($o:literal, $o2:literal, $load_b:expr) => {
         concat!(
+            $load_b,
             "mov r0, r8\n",
             "ldrh r1, [r0, #",
             $o,
@@ -211,17 +214,8 @@ macro_rules! basemul_pair {
             "ldrh r3, [r0, #",
             $o2,
             "]\n",
-            "mov r0, r9\n",
-            "ldrh r2, [r0, #",
-            $o,
-            "]\n",
-            "ldrh r4, [r0, #",
-            $o2,
-            "]\n",
             "sxth r1, r1\n",
-            "sxth r2, r2\n",
             "sxth r3, r3\n",
-            "sxth r4, r4\n",
             "mov r0, r3\n",
             "muls r0, r4, r0\n",
             plantard!("r0", "r5", "r6"),
@@ -252,20 +246,71 @@ macro_rules! basemul_pair {
     };
 }
 
+/// [`basemul_pair`]'s `$load_b` for `b` as signed halfwords at byte offsets `$o`, `$o2`.
+macro_rules! load_b_i16 {
+    ($o:literal, $o2:literal) => {
+        concat!(
+            "mov r0, r9\n",
+            "ldrh r2, [r0, #",
+            $o,
+            "]\n",
+            "ldrh r4, [r0, #",
+            $o2,
+            "]\n",
+            "sxth r2, r2\n",
+            "sxth r4, r4\n",
+        )
+    };
+}
+
+/// [`basemul_pair`]'s `$load_b` for `b` as two 12-bit values in the three bytes at offsets
+/// `$o`, `$o1`, `$o2` (`ByteEncode_12`'s order: the low 8 bits of the first, then its high 4
+/// bits and the low 4 of the second, then the second's high 8): `0..4096`.
+macro_rules! load_b_12 {
+    ($o:literal, $o1:literal, $o2:literal) => {
+        concat!(
+            "mov r0, r9\n",
+            "ldrb r2, [r0, #",
+            $o,
+            "]\n",
+            "ldrb r4, [r0, #",
+            $o1,
+            "]\n",
+            "lsls r3, r4, #28\n",
+            "lsrs r3, r3, #20\n",
+            "adds r2, r2, r3\n",
+            "lsrs r4, r4, #4\n",
+            "ldrb r3, [r0, #",
+            $o2,
+            "]\n",
+            "lsls r3, r3, #4\n",
+            "adds r4, r4, r3\n",
+        )
+    };
+}
+
 /// `acc += a ∘ b` in `T_q` (FIPS 203 Algorithms 11–12), each product times −2^−32 (Plantard's
-/// factor): for `i` in `0..64`, the two products of degree-one polynomials of coefficients
-/// `4i, 4i+1` modulo X² − z and `4i+2, 4i+3` modulo X² + z, with `z·(−2^−32)` given as
-/// `zetas[64 + i]` in `0..q`. Three reductions a product, not five: the sums of two products
-/// are reduced once. `a` and `b` in `−q..q`; each call adds less than q/2 in absolute value
-/// to each coefficient of `acc` (wrapping at 16 bits). About 100 Cortex-M0+ cycles a pair of
-/// products.
+/// factor), on the first `n` quads of the slices, `n` the least of `acc.len() / 4`,
+/// `a.len() / 4`, `b.len() / 4` and `zetas.len()`: for `i` in `0..n`, the two products of
+/// degree-one polynomials of coefficients `4i, 4i+1` modulo X² − z and `4i+2, 4i+3` modulo
+/// X² + z, with `z·(−2^−32)` given as `zetas[i]` in `0..q`. A whole polynomial is 64 quads
+/// with the last 64 twiddles (`zetas[64..]` of the NTT's table). ML-KEM on the Cortex-M0 now
+/// multiplies by encoded vectors only ([`basemul_acc_packed`]); this form stays for products
+/// of two decoded polynomials. Three reductions
+/// a product, not five: the sums of two products are reduced once. `a` and `b` in `−q..q`;
+/// each call adds less than q/2 in absolute value to each coefficient of `acc` (wrapping at 16
+/// bits). About 100 Cortex-M0+ cycles a pair of products, and about 30 a call.
 #[inline(never)]
-pub fn basemul_acc(acc: &mut [i16; 256], a: &[i16; 256], b: &[i16; 256], zetas: &[u16; 128]) {
-    // SAFETY: 64 passes (r10 from `acc` to r12 = acc + 512, 8 bytes a pass) each read the
+pub fn basemul_acc(acc: &mut [i16], a: &[i16], b: &[i16], zetas: &[u16]) {
+    let n = (acc.len() / 4).min(a.len() / 4).min(b.len() / 4).min(zetas.len());
+    if n == 0 {
+        return;
+    }
+    // SAFETY: n ≥ 1 passes (r10 from `acc` to r12 = acc + 4n, 8 bytes a pass) each read the
     // halfwords at offsets 0..8 from r8 (`a`) and r9 (`b`), read and write those from r10
-    // (`acc`), and read one halfword from r11 (`zetas + 64`, so entries 64..128), all four
-    // advancing in step: inside the arrays. r6 and r7 are saved on the stack and restored
-    // (8 bytes, balanced); every other register written is declared.
+    // (`acc`), and read one halfword from r11 (`zetas`), all four advancing in step: inside
+    // the slices, which hold at least 4n, 4n, 4n and n elements. r6 and r7 are saved on the
+    // stack and restored (8 bytes, balanced); every other register written is declared.
     unsafe {
         core::arch::asm!(
             "push {{r6, r7}}",
@@ -282,9 +327,9 @@ pub fn basemul_acc(acc: &mut [i16; 256], a: &[i16; 256], b: &[i16; 256], zetas: 
             "ldrh r7, [r0]",
             "adds r0, #2",
             "mov r11, r0",
-            basemul_pair!("0", "2"),
+            basemul_pair!("0", "2", load_b_i16!("0", "2")),
             "rsbs r7, r7, #0",
-            basemul_pair!("4", "6"),
+            basemul_pair!("4", "6", load_b_i16!("4", "6")),
             "movs r0, #8",
             "add r8, r0",
             "add r9, r0",
@@ -295,8 +340,69 @@ pub fn basemul_acc(acc: &mut [i16; 256], a: &[i16; 256], b: &[i16; 256], zetas: 
             inout("r0") a.as_ptr() => _,
             inout("r1") b.as_ptr() => _,
             inout("r2") acc.as_mut_ptr() => _,
-            inout("r3") zetas.as_ptr().wrapping_add(64) => _,
-            inout("r4") acc.as_mut_ptr().wrapping_add(256) => _,
+            inout("r3") zetas.as_ptr() => _,
+            inout("r4") acc.as_mut_ptr().wrapping_add(4 * n) => _,
+            in("r5") QINV,
+            out("r8") _,
+            out("r9") _,
+            out("r10") _,
+            out("r11") _,
+            out("r12") _,
+        );
+    }
+}
+
+/// [`basemul_acc`] with `b` encoded (`ByteEncode_12`, FIPS 203 Algorithm 5: six bytes a quad,
+/// values in `0..4096`), as ML-KEM keeps the vector ŷ while it streams the matrix: on the
+/// first `n` quads, `n` the least of `acc.len() / 4`, `a.len() / 4` and `zetas.len()`, and
+/// nothing if `b` is shorter than `6n` bytes (no division: the Cortex-M0 has none, and the
+/// library's is refused in secret-processing code). `a` in `−q..q`; each call adds less than q/2 in absolute value to each
+/// coefficient of `acc` (wrapping at 16 bits). About 110 Cortex-M0+ cycles a pair of
+/// products, and about 30 a call.
+#[inline(never)]
+pub fn basemul_acc_packed(acc: &mut [i16], a: &[i16], b: &[u8], zetas: &[u16]) {
+    let n = (acc.len() / 4).min(a.len() / 4).min(zetas.len());
+    if n == 0 || b.len() < 6 * n {
+        return;
+    }
+    // SAFETY: n ≥ 1 passes (r10 from `acc` to r12 = acc + 4n, 8 bytes a pass) each read the
+    // halfwords at offsets 0..8 from r8 (`a`), the bytes at offsets 0..6 from r9 (`b`), read
+    // and write the halfwords at offsets 0..8 from r10 (`acc`), and read one halfword from
+    // r11 (`zetas`), all four advancing in step (8, 6, 8 and 2 bytes a pass): inside the
+    // slices, which hold at least 4n, 6n, 4n and n elements. r6 and r7 are saved on the stack
+    // and restored (8 bytes, balanced); every other register written is declared.
+    unsafe {
+        core::arch::asm!(
+            "push {{r6, r7}}",
+            "mov r8, r0",
+            "mov r9, r1",
+            "mov r10, r2",
+            "mov r11, r3",
+            "mov r12, r4",
+            "movs r6, #13",
+            "lsls r6, r6, #8",
+            "adds r6, #1",
+            "2:",
+            "mov r0, r11",
+            "ldrh r7, [r0]",
+            "adds r0, #2",
+            "mov r11, r0",
+            basemul_pair!("0", "2", load_b_12!("0", "1", "2")),
+            "rsbs r7, r7, #0",
+            basemul_pair!("4", "6", load_b_12!("3", "4", "5")),
+            "movs r0, #8",
+            "add r8, r0",
+            "add r10, r0",
+            "movs r0, #6",
+            "add r9, r0",
+            "cmp r10, r12",
+            "bne 2b",
+            "pop {{r6, r7}}",
+            inout("r0") a.as_ptr() => _,
+            inout("r1") b.as_ptr() => _,
+            inout("r2") acc.as_mut_ptr() => _,
+            inout("r3") zetas.as_ptr() => _,
+            inout("r4") acc.as_mut_ptr().wrapping_add(4 * n) => _,
             in("r5") QINV,
             out("r8") _,
             out("r9") _,

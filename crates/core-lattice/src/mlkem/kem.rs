@@ -1,13 +1,16 @@
-//! K-PKE and ML-KEM (FIPS 203 §5 and §6) over any backend, written for a small stack: with
-//! `portable` the matrix Â is never held whole; each entry is sampled when it is needed and
-//! multiplied into one accumulator, each row of the result is encoded (or, when decapsulation
-//! re-encrypts, compared) as soon as it is complete, and noise polynomials are sampled one at
-//! a time. What stays live is one vector of k polynomials (ŝ or ŷ), an accumulator and a
-//! scratch polynomial. A backend with a four-way Keccak-f samples Â whole and the noise four
-//! polynomials at a time instead ([`Matrix`], [`Noise`]), on a server's stack.
+//! K-PKE and ML-KEM (FIPS 203 §5 and §6) over any backend, written for a small stack: on the
+//! small cores (`portable`, `thumb1`) the matrix Â is never held whole, nor is any entry of
+//! it: each entry is sampled 32 coefficients at a time and multiplied into one accumulator by
+//! the vector (ŝ or ŷ) kept encoded, 384 bytes a polynomial ([`sample_ntt_times`]); each row
+//! of the result is encoded (or, when decapsulation re-encrypts, compared) as soon as it is
+//! complete, and the noise is sampled into the accumulator. What stays live is the encoded
+//! vector and the accumulator (1.7 KiB for k = 3). A backend with vector registers keeps
+//! whole polynomials, and one with a four-way Keccak-f samples Â whole and the noise four
+//! polynomials at a time ([`Matrix`], [`Noise`]), on a server's stack.
 
 use super::MlKemImpl;
 use super::poly::{self, Poly, add_assign, sample_cbd, sample_ntt};
+use crate::shake::OneBlockShake;
 use core_hash::{Sha3_256, Sha3_512, Shake256};
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
@@ -99,6 +102,7 @@ impl<const K: usize> Drop for Scratch<K> {
 /// each one when it is asked for, so only the caller's polynomial is on the stack; `x86_avx2`
 /// samples the next (up to) four at once on the four-way Keccak-f whenever two or more are
 /// still to come, and hands out copies.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 struct Noise<'a> {
     imp: MlKemImpl,
     eta: u32,
@@ -112,6 +116,7 @@ struct Noise<'a> {
     batch: ([Poly; 4], usize, usize),
 }
 
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 impl<'a> Noise<'a> {
     /// The `count` polynomials from nonce `first` on.
     fn new(imp: MlKemImpl, eta: u32, seed: &'a [u8; 32], first: u8, count: usize) -> Self {
@@ -168,12 +173,14 @@ impl Drop for Noise<'_> {
 }
 
 /// Four consecutive nonces from `first` on.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn nonces(first: u8) -> [u8; 4] {
     core::array::from_fn(|k| first.wrapping_add(k as u8))
 }
 
 /// SamplePolyCBD_η(PRF_η(`seed`, `first` + i)) into each `out[i]`, four at a time on a
 /// backend with a four-way Keccak-f.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn sample_noise(imp: MlKemImpl, eta: u32, seed: &[u8; 32], first: u8, out: &mut [Poly]) {
     for (c, chunk) in out.chunks_mut(4).enumerate() {
         let nonces = nonces(first.wrapping_add(4 * c as u8));
@@ -227,6 +234,70 @@ fn pke_keygen<const K: usize>(
     dk_pke: &mut [u8],
     ek: &mut [u8],
 ) {
+    match imp {
+        #[cfg(target_arch = "x86_64")]
+        MlKemImpl::X86Avx2(_) => pke_keygen_whole::<K>(imp, p, rho, sigma, dk_pke, ek),
+        #[cfg(target_arch = "aarch64")]
+        MlKemImpl::Aarch64(_) => pke_keygen_whole::<K>(imp, p, rho, sigma, dk_pke, ek),
+        #[allow(unreachable_patterns)]
+        _ => pke_keygen_streamed::<K>(imp, p, rho, sigma, dk_pke, ek),
+    }
+}
+
+/// [`pke_keygen`] for the small cores (`portable`, `thumb1`), as [`encrypt_streamed`]: ŝ is
+/// encoded into `dk_pke` as soon as it is sampled, and each entry of Â is multiplied by it
+/// [`CHUNK`] coefficients at a time, so only the accumulator and the noise polynomial are
+/// whole.
+fn pke_keygen_streamed<const K: usize>(
+    imp: MlKemImpl,
+    p: Params,
+    rho: &[u8; 32],
+    sigma: &[u8; 32],
+    dk_pke: &mut [u8],
+    ek: &mut [u8],
+) {
+    let mut acc = Poly::ZERO;
+    let mut e = Poly::ZERO;
+    // Slices by index, not `chunks_exact`: its length division is a library call on the
+    // Cortex-M0, which the division scan refuses.
+    for j in 0..K {
+        acc.0 = [0; poly::N];
+        poly::sample_cbd_add(imp.keccak(), p.eta1, sigma, j as u8, &mut acc);
+        imp.ntt(&mut acc);
+        imp.encode12(&acc, &mut dk_pke[384 * j..384 * (j + 1)]);
+    }
+    for i in 0..K {
+        // t̂[i] = Σ_j Â[i, j] ∘ ŝ[j] + ê[i], with Â[i, j] = SampleNTT(ρ ‖ j ‖ i).
+        acc.0 = [0; poly::N];
+        for j in 0..K {
+            if let Some(s) = dk_pke[384 * j..].first_chunk::<384>() {
+                sample_ntt_times(imp, rho, [j as u8, i as u8], s, &mut acc);
+            }
+        }
+        imp.to_mont(&mut acc);
+        e.0 = [0; poly::N];
+        poly::sample_cbd_add(imp.keccak(), p.eta1, sigma, (K + i) as u8, &mut e);
+        imp.ntt(&mut e);
+        add_assign(&mut acc, &e);
+        imp.reduce(&mut acc);
+        imp.encode12(&acc, &mut ek[384 * i..384 * (i + 1)]);
+    }
+    ek[384 * K..].copy_from_slice(rho);
+    acc.zeroize();
+    e.zeroize();
+}
+
+/// [`pke_keygen`] on whole polynomials, for the backends that multiply them in vector
+/// registers (`x86_avx2`, `aarch64`).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn pke_keygen_whole<const K: usize>(
+    imp: MlKemImpl,
+    p: Params,
+    rho: &[u8; 32],
+    sigma: &[u8; 32],
+    dk_pke: &mut [u8],
+    ek: &mut [u8],
+) {
     let mut scratch = Scratch::<K>::ZERO;
     let Scratch { vec: s_hat, acc, tmp } = &mut scratch;
     // ŝ and ê: one draw of 2k polynomials, so ML-KEM-512's four take one four-way call.
@@ -258,6 +329,7 @@ fn pke_keygen<const K: usize>(
 /// `x86_avx2` samples all k² entries four at a time on the four-way Keccak-f when built
 /// (k² ≤ 16 polynomials, 8 KiB of a server's stack), so no lane of the four idles but in the
 /// last batch.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 struct Matrix<'a, const K: usize> {
     imp: MlKemImpl,
     rho: &'a [u8],
@@ -266,6 +338,7 @@ struct Matrix<'a, const K: usize> {
     entries: Option<[[Poly; K]; K]>,
 }
 
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 impl<'a, const K: usize> Matrix<'a, K> {
     fn new(imp: MlKemImpl, rho: &'a [u8], transposed: bool) -> Self {
         #[cfg(target_arch = "x86_64")]
@@ -336,6 +409,139 @@ fn encrypt<const K: usize>(
     ek: &[u8],
     m: &[u8; 32],
     r: &[u8; 32],
+    out: Sink<'_>,
+) -> u8 {
+    match imp {
+        #[cfg(target_arch = "x86_64")]
+        MlKemImpl::X86Avx2(_) => encrypt_whole::<K>(imp, p, ek, m, r, out),
+        #[cfg(target_arch = "aarch64")]
+        MlKemImpl::Aarch64(_) => encrypt_whole::<K>(imp, p, ek, m, r, out),
+        #[allow(unreachable_patterns)]
+        _ => encrypt_streamed::<K>(imp, p, ek, m, r, out),
+    }
+}
+
+/// [`encrypt`] for the small cores (`portable`, `thumb1`): ŷ is kept encoded (384 bytes a
+/// polynomial, not 512), and each entry of Â and each t̂[j] go into the one accumulator
+/// [`CHUNK`] coefficients at a time (multiplied by the encoded ŷ[j] directly), the noise a
+/// coefficient at a time, so no polynomial but the accumulator is ever whole: 1.7 KiB of
+/// polynomials for ML-KEM-768 where [`encrypt_whole`] holds 2.5 KiB.
+#[inline(never)]
+fn encrypt_streamed<const K: usize>(
+    imp: MlKemImpl,
+    p: Params,
+    ek: &[u8],
+    m: &[u8; 32],
+    r: &[u8; 32],
+    mut out: Sink<'_>,
+) -> u8 {
+    let rho = &ek[384 * K..];
+    let mut y_hat = [[0u8; 384]; K];
+    let mut acc = Poly::ZERO;
+    for (j, y) in y_hat.iter_mut().enumerate() {
+        acc.0 = [0; poly::N];
+        poly::sample_cbd_add(imp.keccak(), p.eta1, r, j as u8, &mut acc);
+        imp.ntt(&mut acc);
+        imp.encode12(&acc, y);
+    }
+    let u_len = 32 * p.du as usize;
+    for i in 0..K {
+        // u[i] = NTT^−1(Σ_j Â[j, i] ∘ ŷ[j]) + e₁[i], with Â[j, i] = SampleNTT(ρ ‖ i ‖ j).
+        acc.0 = [0; poly::N];
+        for (j, y) in y_hat.iter().enumerate() {
+            sample_ntt_times(imp, rho, [i as u8, j as u8], y, &mut acc);
+        }
+        imp.inv_ntt(&mut acc);
+        poly::sample_cbd_add(imp.keccak(), ETA2, r, (K + i) as u8, &mut acc);
+        imp.reduce(&mut acc);
+        imp.compress_encode(&acc, p.du, |k, b| out.put(u_len * i + k, b));
+    }
+    // v = NTT^−1(Σ_j t̂[j] ∘ ŷ[j]) + e₂ + Decompress₁(m).
+    acc.0 = [0; poly::N];
+    for (t, y) in ek.as_chunks::<384>().0.iter().zip(&y_hat) {
+        encoded_times(imp, t, y, &mut acc);
+    }
+    imp.inv_ntt(&mut acc);
+    poly::sample_cbd_add(imp.keccak(), ETA2, r, (2 * K) as u8, &mut acc);
+    poly::add_message(m, &mut acc);
+    imp.reduce(&mut acc);
+    imp.compress_encode(&acc, p.dv, |k, b| out.put(u_len * K + k, b));
+    y_hat.zeroize();
+    acc.zeroize();
+    match out {
+        Sink::Write(_) => 0,
+        Sink::Compare { diff, .. } => diff,
+    }
+}
+
+/// Coefficients of a matrix entry (or of t̂[j]) that [`encrypt_streamed`] holds at once:
+/// eight quads, one product call.
+const CHUNK: usize = 32;
+
+/// `acc += SampleNTT(ρ ‖ idx) ∘ v` (times the backend's product factor) with `v` encoded, the
+/// entry multiplied in [`CHUNK`] coefficients at a time as the rejection sampler yields them:
+/// it is never whole. The matrix is public, so the sampler may branch on its values. Not
+/// inlined, so its Keccak state is not in the caller's frame while the noise sampler's is.
+#[inline(never)]
+fn sample_ntt_times(imp: MlKemImpl, rho: &[u8], idx: [u8; 2], v: &[u8; 384], acc: &mut Poly) {
+    let mut xof = OneBlockShake::<168>::new(imp.keccak(), &[rho, &idx]);
+    // Eight triples of bytes (two 12-bit values each), three lanes of the state.
+    let mut block = [[0u8; 3]; 8];
+    let mut at = block.len();
+    // One place more than a chunk: values are written two at a time, the second kept only
+    // if below q, and one past the chunk is the next chunk's first.
+    let mut chunk = [0i16; CHUNK + 1];
+    let mut n = 0;
+    let outs = acc.0.as_chunks_mut::<CHUNK>().0.iter_mut();
+    for (c, (out, v)) in outs.zip(v.as_chunks::<{ CHUNK / 4 * 6 }>().0).enumerate() {
+        while n < CHUNK {
+            if at >= block.len() {
+                xof.read(block.as_flattened_mut());
+                at = 0;
+            }
+            let [b0, b1, b2] = block[at % 8];
+            let (b0, b1, b2) = (u16::from(b0), u16::from(b1), u16::from(b2));
+            at += 1;
+            let d1 = b0 | ((b1 & 0x0f) << 8);
+            let d2 = (b1 >> 4) | (b2 << 4);
+            chunk[n] = d1.cast_signed();
+            n += usize::from(d1 < poly::Q as u16);
+            chunk[n] = d2.cast_signed();
+            n += usize::from(d2 < poly::Q as u16);
+        }
+        imp.basemul_encoded(out, &chunk[..CHUNK], v.as_chunks::<6>().0, c * CHUNK / 4);
+        chunk[0] = chunk[CHUNK];
+        n -= CHUNK;
+    }
+}
+
+/// `acc += t ∘ v` (times the backend's product factor) for `t` and `v` encoded (t̂[j] from the
+/// encapsulation key, ŷ[j]): `t` is decoded [`CHUNK`] coefficients at a time. Not inlined, so
+/// its chunk is not in the caller's frame while the samplers run.
+#[inline(never)]
+fn encoded_times(imp: MlKemImpl, t: &[u8; 384], v: &[u8; 384], acc: &mut Poly) {
+    let mut chunk = [0i16; CHUNK];
+    let outs = acc.0.as_chunks_mut::<CHUNK>().0.iter_mut();
+    let ins = t.as_chunks::<{ CHUNK / 4 * 6 }>().0.iter().zip(v.as_chunks::<{ CHUNK / 4 * 6 }>().0);
+    for (c, (out, (t, v))) in outs.zip(ins).enumerate() {
+        for (pair, b) in chunk.as_chunks_mut::<2>().0.iter_mut().zip(t.as_chunks::<3>().0) {
+            let (b0, b1, b2) = (u16::from(b[0]), u16::from(b[1]), u16::from(b[2]));
+            pair[0] = (b0 | ((b1 & 0x0f) << 8)).cast_signed();
+            pair[1] = ((b1 >> 4) | (b2 << 4)).cast_signed();
+        }
+        imp.basemul_encoded(out, &chunk, v.as_chunks::<6>().0, c * CHUNK / 4);
+    }
+}
+
+/// [`encrypt`] on whole polynomials, for the backends that multiply them in vector registers
+/// (`x86_avx2`, `aarch64`).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn encrypt_whole<const K: usize>(
+    imp: MlKemImpl,
+    p: Params,
+    ek: &[u8],
+    m: &[u8; 32],
+    r: &[u8; 32],
     mut out: Sink<'_>,
 ) -> u8 {
     let rho = &ek[384 * K..];
@@ -388,8 +594,7 @@ fn decrypt<const K: usize>(imp: MlKemImpl, p: Params, dk_pke: &[u8], c: &[u8], m
     for i in 0..K {
         imp.decode_decompress(&c[u_len * i..u_len * (i + 1)], p.du, u);
         imp.ntt(u);
-        imp.decode12(&dk_pke[384 * i..384 * (i + 1)], s);
-        imp.basemul_acc(acc, s, u);
+        imp.basemul_acc_encoded(acc, u, &dk_pke[384 * i..384 * (i + 1)], s);
     }
     imp.inv_ntt(acc);
     imp.decode_decompress(&c[u_len * K..], p.dv, u);

@@ -22,35 +22,28 @@
 //!
 //! # Stack
 //!
-//! ML-KEM-768 decapsulation with `portable` keeps at most one vector of three polynomials
-//! (ŷ, 1536 bytes), an accumulator and a scratch polynomial (512 bytes each) and one Keccak
+//! ML-KEM-768 decapsulation with `portable` or `thumb1` keeps at most the vector ŷ encoded
+//! (1152 bytes), an accumulator (512 bytes), 32 coefficients of a matrix entry and one Keccak
 //! state (200 bytes: matrix and noise sampling absorb their one-block inputs straight into it
 //! and read its output 24 bytes at a time, with no block buffer) live at once; ciphertext bytes
-//! are compared as they are encoded, decryption's three polynomials and the SHA3/SHAKE states
-//! of G and J are in functions that have returned before re-encryption starts. Measured on `thumbv6m-none-eabi` (frame sizes from
-//! `-Z emit-stack-sizes` summed along the deepest call path, dev profile): **4.4 KiB** for
-//! ML-KEM-768 decapsulation (`decapsulate` 40 B → `decaps` 224 → `encrypt` 3048 →
-//! `sample_cbd` 464 → squeeze 96 → Keccak-f 656), 3.9 KiB for ML-KEM-512 and 4.9 KiB for
-//! ML-KEM-1024; ML-KEM-768 encapsulation 5.4 KiB and key generation 6.7 KiB, of which the
-//! returned ciphertext (1088 B) and decapsulation key (2400 B) are a copy the unoptimised build
-//! does not elide. The keys and ciphertexts passed in are the caller's and only borrowed.
-//! In the Cortex-M0 firmware (`cargo xtask m0 --cost`: size profile, stack painting, the
-//! caller's keys and ciphertext counted; core-hash's Thumb-1 Keccak-f, whose frame is 488 B)
-//! ML-KEM-768 takes 6 112 B for key generation into the caller's storage
-//! ([`from_seed_in`](mlkem768::DecapsulationKey::from_seed_in); 8.8 KiB by value, the key
-//! being then held twice), 6 016 B for encapsulation into the caller's ciphertext
-//! ([`encapsulate_into`](mlkem768::EncapsulationKey::encapsulate_into)) and 7 240 B for
-//! decapsulation, about 3.4 KiB of each being the key and ciphertext themselves. Decapsulation
-//! reaches 6 KiB only without the scratch polynomial (each entry of Â and the noise multiplied
-//! or added into the accumulator as they are sampled) and with ŷ kept encoded: written in Rust
-//! that measured 6 336 B but 18 % more cycles (a quad product in Rust costs about four times
-//! the assembly's), so it waits for a streamed Thumb-1 product.
+//! are compared as they are encoded, decryption's polynomials and the SHA3/SHAKE states of G
+//! and J are in functions that have returned before re-encryption starts. In the Cortex-M0
+//! firmware (`cargo xtask m0 --cost`: size profile, stack painting, the caller's keys and
+//! ciphertext counted; core-hash's Thumb-1 Keccak-f, whose frame is 488 B) ML-KEM-768 takes
+//! 4 616 B for key generation into the caller's storage
+//! ([`from_seed_in`](mlkem768::DecapsulationKey::from_seed_in); the key by value holds it
+//! twice), 5 128 B for encapsulation into the caller's ciphertext
+//! ([`encapsulate_into`](mlkem768::EncapsulationKey::encapsulate_into)) and 6 352 B for
+//! decapsulation, 3.4 KiB of which are the key and ciphertext themselves. The deepest path
+//! is the harness's frame with the key and ciphertext (3 712 B) → `encrypt_streamed` (1 776)
+//! → `sample_ntt_times` (about 370) → Keccak-f (504 with its two callers' 16). The other
+//! backends hold ŷ, the accumulator and an entry of Â as whole polynomials (2.5 KiB).
 //!
 //! # Adding a backend
 //!
 //! A backend is a file beside `portable.rs` that implements the same five functions (`ntt`,
 //! `inv_ntt`, `basemul_acc`, `to_mont`, `reduce`) on `Poly` with the same ranges
-//! in and out, and a variant in [`MlKemImpl`]; an accelerated one carries its `core_cpu`
+//! in and out (a small-core backend, which streams, also `basemul_encoded`), and a variant in [`MlKemImpl`]; an accelerated one carries its `core_cpu`
 //! token, which its functions take so they cannot run without the check (as `x86_avx2`
 //! does with `core_cpu::Avx2`). A backend may keep its own coefficient order inside the NTT
 //! domain as long as `basemul_acc` agrees with its `ntt` and `inv_ntt`, but then converts
@@ -143,6 +136,7 @@ impl MlKemImpl {
         }
     }
 
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
     #[inline]
     fn basemul_acc(self, acc: &mut Poly, a: &Poly, b: &Poly) {
         match self {
@@ -154,6 +148,49 @@ impl MlKemImpl {
             Self::Thumb1 => thumb1::basemul_acc(acc, a, b),
             #[allow(unreachable_patterns)]
             _ => portable::basemul_acc(acc, a, b),
+        }
+    }
+
+    /// `acc += a ∘ b` (as [`basemul_acc`](Self::basemul_acc)) with `b` encoded by
+    /// ByteEncode_12 (384 bytes, values below 4096), `tmp` as scratch: the small-core
+    /// backends read `b` as it is, the others decode it into `tmp` first.
+    #[inline]
+    fn basemul_acc_encoded(self, acc: &mut Poly, a: &Poly, b: &[u8], tmp: &mut Poly) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx2(_) => {
+                self.decode12(b, tmp);
+                self.basemul_acc(acc, tmp, a);
+            }
+            #[cfg(target_arch = "aarch64")]
+            Self::Aarch64(_) => {
+                self.decode12(b, tmp);
+                self.basemul_acc(acc, tmp, a);
+            }
+            #[allow(unreachable_patterns)]
+            _ => {
+                let _ = tmp;
+                // A whole polynomial's 64 quads, split at a known length (no division).
+                if let Some(b) = b.first_chunk::<384>() {
+                    self.basemul_encoded(&mut acc.0, &a.0, b.as_chunks::<6>().0, 0);
+                }
+            }
+        }
+    }
+
+    /// `acc += a ∘ b` on quads `g..g + n` of [`basemul_acc`](Self::basemul_acc)'s product
+    /// (`acc` and `a` of `4n` coefficients, `b` the `n` quads encoded by ByteEncode_12, six
+    /// bytes each),
+    /// for the small cores' streamed products: `a` in `-q..q`, `b` below 4096, the same factor as
+    /// `basemul_acc`'s. Only the small-core backends stream (`portable`, `thumb1`); the
+    /// others keep whole polynomials.
+    #[inline]
+    fn basemul_encoded(self, acc: &mut [i16], a: &[i16], b: &[[u8; 6]], g: usize) {
+        match self {
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Self::Thumb1 => thumb1::basemul_encoded(acc, a, b, g),
+            #[allow(unreachable_patterns)]
+            _ => portable::basemul_encoded(acc, a, b, g),
         }
     }
 
@@ -200,6 +237,7 @@ impl MlKemImpl {
     }
 
     /// ByteDecode_12 of 384 bytes, reduced modulo q: coefficients in `0..q`.
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
     #[inline]
     fn decode12(self, input: &[u8], p: &mut Poly) {
         match self {
@@ -248,6 +286,7 @@ impl MlKemImpl {
     }
 
     /// Decompress_1(ByteDecode_1(m)): each message bit becomes 0 or ⌈q/2⌋ = 1665.
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     #[inline]
     fn decode_message(self, m: &[u8; 32], p: &mut Poly) {
         match self {

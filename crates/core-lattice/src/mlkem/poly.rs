@@ -141,6 +141,7 @@ pub(crate) fn encode12(p: &Poly, out: &mut [u8]) {
 /// is shorter) to coefficients in `0..q`, each 12-bit value reduced modulo q by a masked
 /// subtraction (values from q up occur only in a decapsulation key from elsewhere;
 /// encapsulation keys with one are refused before this). Three bytes to two coefficients.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 pub(crate) fn decode12(input: &[u8], p: &mut Poly) {
     let Some(input) = input.first_chunk::<384>() else { return };
     let reduce = |v: u16| {
@@ -205,6 +206,7 @@ pub(crate) fn decode_decompress(input: &[u8], d: u32, p: &mut Poly) {
 }
 
 /// Decompress_1(ByteDecode_1(m)): each message bit becomes 0 or ⌈q/2⌋ = 1665, through a mask.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) fn from_message(m: &[u8; 32], p: &mut Poly) {
     for (i, c) in p.0.iter_mut().enumerate() {
         let bit = i16::from((m[i / 8] >> (i % 8)) & 1);
@@ -212,17 +214,50 @@ pub(crate) fn from_message(m: &[u8; 32], p: &mut Poly) {
     }
 }
 
+/// `p += Decompress_1(ByteDecode_1(m))`, as [`from_message`] without a polynomial of its own.
+pub(crate) fn add_message(m: &[u8; 32], p: &mut Poly) {
+    for (i, c) in p.0.iter_mut().enumerate() {
+        let bit = i16::from((m[i / 8] >> (i % 8)) & 1);
+        *c = c.wrapping_add(-bit & 0x0681); // 1665
+    }
+}
+
 /// PRF_η(s, b) = SHAKE256(s ‖ b, 64·η) (FIPS 203 §4.1) sampled straight into a polynomial by
 /// SamplePolyCBD_η (Algorithm 8): coefficients in `-η..=η`, computed by bit counting without
 /// branches. `η` is 2 or 3. The output is read `8·η` bytes (32 coefficients) at a time, so no
 /// `64·η`-byte buffer is on the stack.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 pub(crate) fn sample_cbd(keccak: KeccakImpl, eta: u32, seed: &[u8; 32], nonce: u8, p: &mut Poly) {
+    sample_cbd_with(keccak, eta, seed, nonce, p, |_, e| e);
+}
+
+/// [`sample_cbd`] added to `p` (for noise added to a sum, without a polynomial of its own).
+pub(crate) fn sample_cbd_add(
+    keccak: KeccakImpl,
+    eta: u32,
+    seed: &[u8; 32],
+    nonce: u8,
+    p: &mut Poly,
+) {
+    sample_cbd_with(keccak, eta, seed, nonce, p, i16::wrapping_add);
+}
+
+/// [`sample_cbd`] with each coefficient `c` of `p` replaced by `land(c, noise)`.
+#[inline(always)]
+fn sample_cbd_with(
+    keccak: KeccakImpl,
+    eta: u32,
+    seed: &[u8; 32],
+    nonce: u8,
+    p: &mut Poly,
+    land: impl Fn(i16, i16) -> i16 + Copy,
+) {
     let mut prf = OneBlockShake::<136>::new(keccak, &[seed, &[nonce]]);
     let mut bytes = [0u8; 8 * 3];
     let bytes = &mut bytes[..8 * eta as usize];
     for out in p.0.as_chunks_mut::<32>().0 {
         prf.read(bytes);
-        cbd_into(eta, bytes, out);
+        cbd_into(eta, bytes, out, land);
     }
     bytes.zeroize();
 }
@@ -232,12 +267,13 @@ pub(crate) fn sample_cbd(keccak: KeccakImpl, eta: u32, seed: &[u8; 32], nonce: u
 pub(crate) fn cbd(eta: u32, bytes: &[u8], p: &mut Poly) {
     let step = 8 * eta as usize;
     for (k, out) in p.0.as_chunks_mut::<32>().0.iter_mut().enumerate() {
-        cbd_into(eta, bytes.get(step * k..step * (k + 1)).unwrap_or_default(), out);
+        cbd_into(eta, bytes.get(step * k..step * (k + 1)).unwrap_or_default(), out, |_, e| e);
     }
 }
 
-/// SamplePolyCBD_η of `8·η` bytes: 32 coefficients.
-fn cbd_into(eta: u32, bytes: &[u8], out: &mut [i16; 32]) {
+/// SamplePolyCBD_η of `8·η` bytes: 32 coefficients, each landing in `out` by `land(old, new)`.
+#[inline(always)]
+fn cbd_into(eta: u32, bytes: &[u8], out: &mut [i16; 32], land: impl Fn(i16, i16) -> i16) {
     if eta == 2 {
         // Eight coefficients per 32-bit word, four bits each: two bits for x, two for y.
         for (w, out) in bytes.as_chunks::<4>().0.iter().zip(out.as_chunks_mut::<8>().0) {
@@ -246,7 +282,7 @@ fn cbd_into(eta: u32, bytes: &[u8], out: &mut [i16; 32]) {
             for (j, c) in out.iter_mut().enumerate() {
                 let x = ((t >> (4 * j)) & 3) as i16;
                 let y = ((t >> (4 * j + 2)) & 3) as i16;
-                *c = x - y;
+                *c = land(*c, x - y);
             }
         }
     } else {
@@ -260,7 +296,7 @@ fn cbd_into(eta: u32, bytes: &[u8], out: &mut [i16; 32]) {
             for (j, c) in out.iter_mut().enumerate() {
                 let x = ((t >> (6 * j)) & 7) as i16;
                 let y = ((t >> (6 * j + 3)) & 7) as i16;
-                *c = x - y;
+                *c = land(*c, x - y);
             }
         }
     }
@@ -270,6 +306,7 @@ fn cbd_into(eta: u32, bytes: &[u8], out: &mut [i16; 32]) {
 /// 12-bit values below q, coefficients in `0..q`. The output is read three lanes (16 values)
 /// at a time, so no block buffer is on the stack and the lanes after the last value taken are
 /// never converted. The matrix is public, so the data-dependent loop leaks nothing secret.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 #[inline(never)]
 pub(crate) fn sample_ntt(keccak: KeccakImpl, rho: &[u8], a: u8, b: u8, p: &mut Poly) {
     let mut xof = OneBlockShake::<168>::new(keccak, &[rho, &[a, b]]);
@@ -278,6 +315,7 @@ pub(crate) fn sample_ntt(keccak: KeccakImpl, rho: &[u8], a: u8, b: u8, p: &mut P
 
 /// SampleNTT's rejection loop over any stream of bytes, read 24 at a time, however many it
 /// takes.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 pub(crate) fn sample_ntt_from(mut next: impl FnMut(&mut [u8; 24]), p: &mut Poly) {
     let mut bytes = [0u8; 24];
     let mut n = 0;
@@ -293,6 +331,7 @@ pub(crate) fn sample_ntt_from(mut next: impl FnMut(&mut [u8; 24]), p: &mut Poly)
 /// While two free places are left, both values are written and the count advances past the
 /// ones below q (a rejected value is overwritten by the next one kept): no branch on the
 /// values, which are random, so a branch on them would be mispredicted about once in five.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 pub(crate) fn rejection_fill(block: &[u8], p: &mut Poly, mut n: usize) -> usize {
     for c in block.chunks_exact(3) {
         let d1 = u16::from(c[0]) | (u16::from(c[1] & 0x0f) << 8);

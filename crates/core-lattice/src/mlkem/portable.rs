@@ -127,17 +127,44 @@ pub(crate) fn inv_ntt(p: &mut Poly) {
 /// polynomials modulo X² − ζ^(2·BitRev7(i)+1). `a` and `b` in `-q..q`; each call adds less than
 /// 2q in absolute value to each coefficient of `acc`, so up to four calls on a zero `acc`
 /// stay within `-8q..8q`.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 pub(crate) fn basemul_acc(acc: &mut Poly, a: &Poly, b: &Poly) {
     let quads = acc.0.as_chunks_mut::<4>().0.iter_mut();
     let quads = quads.zip(a.0.as_chunks::<4>().0).zip(b.0.as_chunks::<4>().0);
-    for (((out, a), b), &zeta) in quads.zip(&ZETAS[64..]) {
-        for (o, z) in [(0, zeta), (2, -zeta)] {
-            let (a0, a1, b0, b1) = (a[o], a[o + 1], b[o], b[o + 1]);
-            let r0 = fqmul(fqmul(a1, b1), z) + fqmul(a0, b0);
-            let r1 = fqmul(a0, b1) + fqmul(a1, b0);
-            out[o] = out[o].wrapping_add(r0);
-            out[o + 1] = out[o + 1].wrapping_add(r1);
-        }
+    for (g, ((out, a), b)) in quads.enumerate() {
+        basemul_quad(out, *a, *b, g);
+    }
+}
+
+/// Quads `g..` of [`basemul_acc`] with `b` encoded (`ByteEncode_12`), as many as `acc`, `a`
+/// and `b` hold: `acc += a ∘ b · R^−1` with `a` in `-q..q` and `b` below 4096, for products
+/// streamed a chunk at a time.
+pub(crate) fn basemul_encoded(acc: &mut [i16], a: &[i16], b: &[[u8; 6]], g: usize) {
+    let quads = acc.as_chunks_mut::<4>().0.iter_mut().zip(a.as_chunks::<4>().0);
+    for (k, ((out, a), b)) in quads.zip(b).enumerate() {
+        let b = b.map(u16::from);
+        let b = [
+            b[0] | ((b[1] & 0x0f) << 8),
+            (b[1] >> 4) | (b[2] << 4),
+            b[3] | ((b[4] & 0x0f) << 8),
+            (b[4] >> 4) | (b[5] << 4),
+        ]
+        .map(u16::cast_signed);
+        basemul_quad(out, *a, b, g + k);
+    }
+}
+
+/// Quad `g` (coefficients `4g..4g + 4`, `g` < 64) of [`basemul_acc`]: `out += a ∘ b · R^−1`
+/// for the two degree-one products there, modulo X² − ζ_g and X² + ζ_g.
+#[inline]
+fn basemul_quad(out: &mut [i16; 4], a: [i16; 4], b: [i16; 4], g: usize) {
+    let zeta = ZETAS[64 + g % 64];
+    for (o, z) in [(0, zeta), (2, -zeta)] {
+        let (a0, a1, b0, b1) = (a[o], a[o + 1], b[o], b[o + 1]);
+        let r0 = fqmul(fqmul(a1, b1), z) + fqmul(a0, b0);
+        let r1 = fqmul(a0, b1) + fqmul(a1, b0);
+        out[o] = out[o].wrapping_add(r0);
+        out[o + 1] = out[o + 1].wrapping_add(r1);
     }
 }
 

@@ -80,9 +80,20 @@ pub(crate) fn inv_ntt(p: &mut Poly) {
 
 /// `acc += a ∘ b · (−2^−32)` (as `portable::basemul_acc`, with Plantard's factor): `a` and `b`
 /// in `-q..q`; each call adds less than q/2 in absolute value to each coefficient of `acc`.
+#[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 #[cfg(all(target_arch = "arm", feature = "asm"))]
 pub(crate) fn basemul_acc(acc: &mut Poly, a: &Poly, b: &Poly) {
-    core_asm::thumbv6m::lattice::basemul_acc(&mut acc.0, &a.0, &b.0, &ZETAS_PLANTARD);
+    core_asm::thumbv6m::lattice::basemul_acc(&mut acc.0, &a.0, &b.0, &ZETAS_PLANTARD[64..]);
+}
+
+/// Quads `g..` of [`basemul_acc`] with `b` encoded (`ByteEncode_12`), as many as `acc`, `a`
+/// and `b` hold: `acc += a ∘ b · (−2^−32)` with `a` in `-q..q` and `b` below 4096, for
+/// products streamed a chunk at a time.
+#[cfg(all(target_arch = "arm", feature = "asm"))]
+#[inline]
+pub(crate) fn basemul_encoded(acc: &mut [i16], a: &[i16], b: &[[u8; 6]], g: usize) {
+    let zetas = ZETAS_PLANTARD[64..].get(g..).unwrap_or_default();
+    core_asm::thumbv6m::lattice::basemul_acc_packed(acc, a, b.as_flattened(), zetas);
 }
 
 /// Multiplies by −2^32, undoing [`basemul_acc`]'s factor where no inverse NTT follows (as
@@ -103,7 +114,7 @@ mod tests {
     use super::*;
 
     /// q^−1 mod 2^32, as the kernels compute it.
-    const QINV: u32 = {
+    const QINV32: u32 = {
         let mut x: u32 = 1;
         let mut i = 0;
         while i < 5 {
@@ -115,7 +126,7 @@ mod tests {
 
     /// The kernels' product, in Rust.
     fn plantard_mul(a: i16, c: u16) -> i32 {
-        let c = u32::from(c).wrapping_mul(QINV);
+        let c = u32::from(c).wrapping_mul(QINV32);
         let t = (i32::from(a).cast_unsigned().wrapping_mul(c).cast_signed() >> 16) + 8;
         t.wrapping_mul(i32::from(Q)) >> 16
     }
@@ -125,7 +136,7 @@ mod tests {
     /// the centred representative, which Barrett reduction gives too).
     #[test]
     fn plantard_products_are_exact_and_centred() {
-        assert_eq!(QINV.wrapping_mul(Q as u32), 1);
+        assert_eq!(QINV32.wrapping_mul(Q as u32), 1);
         assert_eq!(128 * INV_128 % i64::from(Q), 1);
         // Each constant with its multiplier: the twiddles' are ζ^k = ZETAS[i]·2^−16.
         let r_inv = 169; // 2^16 · 169 ≡ 1 (mod q)
