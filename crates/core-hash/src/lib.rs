@@ -54,7 +54,7 @@ pub use sha3::{
 };
 #[cfg(target_arch = "x86_64")]
 #[doc(hidden)]
-pub use sha3::{keccak_f1600_x4_avx2, keccak_f1600_x4_avx512vl};
+pub use sha3::{keccak_f1600_x4_avx2, keccak_f1600_x4_avx512vl, keccak_f1600_x8_avx512};
 pub use sha256::{CountMismatch, MAX_LANES, Sha224, Sha256, Sha256Impl, Sha256Many, Sha256MbImpl};
 pub use sha512::{Sha384, Sha384And512, Sha512, Sha512_256, Sha512Impl};
 pub use tls12_prf::tls12_prf;

@@ -129,22 +129,7 @@ pub(crate) struct ShakeX4<const RATE: usize> {
 impl<const RATE: usize> ShakeX4<RATE> {
     /// Absorbs and pads `prefix ‖ suffixes[k]` in lane k, for up to four lanes.
     pub(crate) fn new(keccak: impl Into<KeccakX4>, prefix: &[u8], suffixes: &[&[u8]]) -> Self {
-        // Absorbed straight into the state, which alone is wiped afterwards (a byte buffer
-        // would cost a byte-by-byte volatile wipe).
-        let mut state = [[0u64; 4]; 25];
-        let mut xor_byte =
-            |k: usize, at: usize, b: u8| state[at / 8][k] ^= u64::from(b) << (8 * (at % 8));
-        for (k, suffix) in suffixes.iter().take(4).enumerate() {
-            let input = prefix.iter().chain(suffix.iter());
-            let mut len = 0;
-            for (at, &b) in input.enumerate() {
-                xor_byte(k, at, b);
-                len = at + 1;
-            }
-            xor_byte(k, len, 0x1f); // SHAKE's domain bits and pad10*1's first 1
-            xor_byte(k, RATE - 1, 0x80); // pad10*1's last 1
-        }
-        Self { state, keccak: keccak.into() }
+        Self { state: absorb_lanes::<RATE, 4>(prefix, suffixes), keccak: keccak.into() }
     }
 
     /// The next block of every lane's output.
@@ -176,6 +161,96 @@ impl<const RATE: usize> ShakeX4<RATE> {
 impl<const RATE: usize> Drop for ShakeX4<RATE> {
     fn drop(&mut self) {
         self.state.zeroize();
+    }
+}
+
+/// `W` states with `prefix ‖ suffixes[k]` absorbed and padded in lane k (at most `W` lanes;
+/// the others are zero), the input shorter than a block (`RATE` bytes). Absorbed straight
+/// into the state, which alone the caller wipes (a byte buffer would cost a byte-by-byte
+/// volatile wipe).
+#[cfg(target_arch = "x86_64")]
+fn absorb_lanes<const RATE: usize, const W: usize>(
+    prefix: &[u8],
+    suffixes: &[&[u8]],
+) -> [[u64; W]; 25] {
+    let mut state = [[0u64; W]; 25];
+    let mut xor_byte =
+        |k: usize, at: usize, b: u8| state[at / 8][k] ^= u64::from(b) << (8 * (at % 8));
+    for (k, suffix) in suffixes.iter().take(W).enumerate() {
+        let input = prefix.iter().chain(suffix.iter());
+        let mut len = 0;
+        for (at, &b) in input.enumerate() {
+            xor_byte(k, at, b);
+            len = at + 1;
+        }
+        xor_byte(k, len, 0x1f); // SHAKE's domain bits and pad10*1's first 1
+        xor_byte(k, RATE - 1, 0x80); // pad10*1's last 1
+    }
+    state
+}
+
+/// Copies lane `k` of the first `RATE / 8` lanes of `state`, a block of output, into `out`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn extract_lane<const RATE: usize, const W: usize>(
+    state: &[[u64; W]; 25],
+    k: usize,
+    out: &mut [u8; RATE],
+) {
+    for (bytes, lane) in out.as_chunks_mut::<8>().0.iter_mut().zip(state) {
+        *bytes = lane[k].to_le_bytes();
+    }
+}
+
+/// Eight SHAKE sponges side by side on `core-hash`'s eight-way Keccak-f (AVX-512F, 512-bit
+/// registers), each over one input shorter than a block: [`ShakeX4`]'s layout and absorbing,
+/// twice as wide. ML-DSA's samplers run on it on the AVX-512 implementation. Wiped on drop.
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct ShakeX8<const RATE: usize> {
+    state: [[u64; 8]; 25],
+    token: core_cpu::Avx512,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<const RATE: usize> ShakeX8<RATE> {
+    /// Absorbs and pads `prefix ‖ suffixes[k]` in lane k, for up to eight lanes.
+    pub(crate) fn new(token: core_cpu::Avx512, prefix: &[u8], suffixes: &[&[u8]]) -> Self {
+        Self { state: absorb_lanes::<RATE, 8>(prefix, suffixes), token }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<const RATE: usize> Drop for ShakeX8<RATE> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+    }
+}
+
+/// Sponges run side by side ([`ShakeX4`], [`ShakeX8`]), for samplers written once for
+/// either width.
+#[cfg(target_arch = "x86_64")]
+pub(crate) trait Sponges<const RATE: usize> {
+    /// The next block of output of the first `out.len()` sponges (four or eight at most).
+    fn squeeze_into(&mut self, out: &mut [[u8; RATE]]);
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<const RATE: usize> Sponges<RATE> for ShakeX4<RATE> {
+    fn squeeze_into(&mut self, out: &mut [[u8; RATE]]) {
+        self.permute();
+        for (k, block) in out.iter_mut().take(4).enumerate() {
+            extract_lane(&self.state, k, block);
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<const RATE: usize> Sponges<RATE> for ShakeX8<RATE> {
+    fn squeeze_into(&mut self, out: &mut [[u8; RATE]]) {
+        core_hash::keccak_f1600_x8_avx512(self.token, &mut self.state);
+        for (k, block) in out.iter_mut().take(8).enumerate() {
+            extract_lane(&self.state, k, block);
+        }
     }
 }
 

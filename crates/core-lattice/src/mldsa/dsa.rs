@@ -132,20 +132,21 @@ fn row_times<'v, const L: usize>(
     }
 }
 
-/// ExpandA (FIPS 204 Algorithm 32): all of Â into `a`, four entries at a time where the
-/// backend can (so across rows: k·ℓ/4 batches).
+/// ExpandA (FIPS 204 Algorithm 32): all of Â into `a`, as many entries at a time as the
+/// backend's samplers run (so across rows: k·ℓ/8 batches with AVX-512).
 fn sample_matrix<const K: usize, const L: usize>(
     imp: MlDsaImpl,
     rho: &[u8; 32],
     a: &mut [[Poly; L]; K],
 ) {
-    for (c, entries) in a.as_flattened_mut().chunks_mut(4).enumerate() {
-        // Entry 4c + k is Â[(4c + k) / ℓ, (4c + k) mod ℓ], sampled from ρ ‖ s ‖ r.
-        let index: [[u8; 2]; 4] = core::array::from_fn(|k| {
-            let e = 4 * c + k;
+    let width = imp.sampler_width();
+    for (c, entries) in a.as_flattened_mut().chunks_mut(width).enumerate() {
+        // Entry w·c + k is Â[(w·c + k) / ℓ, (w·c + k) mod ℓ], sampled from ρ ‖ s ‖ r.
+        let index: [[u8; 2]; 8] = core::array::from_fn(|k| {
+            let e = width * c + k;
             [(e % L) as u8, (e / L) as u8]
         });
-        imp.sample_uniform_x4(rho, &index[..entries.len()], entries);
+        imp.sample_uniform_wide(rho, &index[..entries.len()], entries);
     }
 }
 
@@ -353,7 +354,7 @@ pub(crate) fn keygen<const K: usize, const L: usize>(
     sk[32..64].copy_from_slice(&seeds[96..]);
     let rho_prime: &[u8; 64] = seeds[32..96].try_into().unwrap_or(&[0; 64]);
     if imp.holds_matrix() {
-        expand_s_x4::<K, L>(imp, p, rho_prime, sk);
+        expand_s_wide::<K, L>(imp, p, rho_prime, sk);
     } else {
         let layout = SkLayout::new::<K, L>(p);
         let mut s = Poly::ZERO;
@@ -367,22 +368,23 @@ pub(crate) fn keygen<const K: usize, const L: usize>(
     derive_public::<K, L>(imp, p, sk, pk);
 }
 
-/// ExpandS (FIPS 204 Algorithm 33) of ρ′ into s₁ and s₂ in `sk`, four polynomials at a time,
-/// for the backends with a four-way Keccak-f. Not inlined, so the four polynomials are on
-/// the stack only on that path.
+/// ExpandS (FIPS 204 Algorithm 33) of ρ′ into s₁ and s₂ in `sk`, as many polynomials at a
+/// time as the backend's samplers run, for the backends with a many-way Keccak-f. Not
+/// inlined, so the polynomials are on the stack only on that path.
 #[inline(never)]
-fn expand_s_x4<const K: usize, const L: usize>(
+fn expand_s_wide<const K: usize, const L: usize>(
     imp: MlDsaImpl,
     p: Params,
     rho_prime: &[u8; 64],
     sk: &mut [u8],
 ) {
     let layout = SkLayout::new::<K, L>(p);
-    let mut s = Zeroizing::new([const { Poly::ZERO }; 4]);
-    for first in (0..K + L).step_by(4) {
-        let rows: [u16; 4] = core::array::from_fn(|k| (first + k) as u16);
-        let count = (K + L - first).min(4);
-        imp.sample_bounded_x4(rho_prime, &rows[..count], p.eta.cast_unsigned(), &mut s[..count]);
+    let width = imp.sampler_width();
+    let mut s = Zeroizing::new([const { Poly::ZERO }; 8]);
+    for first in (0..K + L).step_by(width) {
+        let rows: [u16; 8] = core::array::from_fn(|k| (first + k) as u16);
+        let count = (K + L - first).min(width);
+        imp.sample_bounded_wide(rho_prime, &rows[..count], p.eta.cast_unsigned(), &mut s[..count]);
         for (r, s) in (first..).zip(&s[..count]) {
             let at = layout.s1 + r * layout.eta_len;
             pack_signed(s, p.eta, p.eta_bits(), &mut sk[at..at + layout.eta_len]);
@@ -614,9 +616,11 @@ pub(crate) fn sign_with<const K: usize, const L: usize, S: KeySource<K, L>>(
     let mut work = Scratch::<K>::new();
     let mut kappa: u16 = 0;
     loop {
-        for (c, ys) in y.chunks_mut(4).enumerate() {
-            let kappas: [u16; 4] = core::array::from_fn(|k| kappa.wrapping_add((4 * c + k) as u16));
-            imp.expand_mask_x4(&rho2, &kappas[..ys.len()], p.gamma1_bits, ys);
+        let width = imp.sampler_width();
+        for (c, ys) in y.chunks_mut(width).enumerate() {
+            let kappas: [u16; 8] =
+                core::array::from_fn(|k| kappa.wrapping_add((width * c + k) as u16));
+            imp.expand_mask_wide(&rho2, &kappas[..ys.len()], p.gamma1_bits, ys);
         }
         // w = NTT^−1(Â ∘ ŷ), a column of Â (one NTT(y_j)) at a time; w₁ = HighBits(w),
         // c̃ = H(μ ‖ w₁Encode(w₁)).
@@ -645,7 +649,7 @@ pub(crate) fn sign_with<const K: usize, const L: usize, S: KeySource<K, L>>(
         commitment.finish(c_tilde);
         // c̃ and c stay secret: they are published only if this candidate is accepted.
         let c_hat = acc;
-        sample_in_ball_secret(imp.keccak(), c_tilde, p.tau, c_hat);
+        imp.vectorized(|| sample_in_ball_secret(imp.keccak(), c_tilde, p.tau, c_hat));
         imp.ntt(c_hat);
 
         // z = y + c·s₁, ‖z‖∞ < γ₁ − β; r = w − c·s₂ with ‖LowBits(r)‖∞ < γ₂ − β; c·t₀ with
@@ -759,7 +763,9 @@ impl<'s> SigParts<'s> {
         // Indexed, not `chunks_exact`: that divides by the variable length.
         for (j, out) in z_hat.iter_mut().enumerate() {
             unpack_signed(&self.z[z_len * j..z_len * (j + 1)], gamma1, p.z_bits(), out);
-            if out.0.iter().any(|&c| exceeds(c, gamma1 - p.beta) != 0) {
+            let out_of_range = imp
+                .vectorized(|| out.0.iter().fold(0, |bad, &c| bad | exceeds(c, gamma1 - p.beta)));
+            if out_of_range != 0 {
                 return Err(Error::SignatureOutOfRange);
             }
             imp.ntt(out);
@@ -769,14 +775,29 @@ impl<'s> SigParts<'s> {
 
     /// Absorbs row `i` of w₁′ = UseHint(h, w′) with `w` = w′\[i\] (unreduced); `start` is where
     /// the row's hint indices begin, moved to the next row's.
-    fn absorb_row(&self, p: Params, i: usize, start: &mut usize, w: &Poly, to: &mut Commitment) {
+    /// The row of w₁′ replaces `w`, a whole row at a time, so the loop vectorizes on the
+    /// backends with a vector unit.
+    fn absorb_row(
+        &self,
+        imp: MlDsaImpl,
+        p: Params,
+        i: usize,
+        start: &mut usize,
+        w: &mut Poly,
+        to: &mut Commitment,
+    ) {
         let end = usize::from(self.hint[p.omega + i]);
-        let mut h = [false; N];
+        let mut h = [0u8; N];
         for &at in &self.hint[*start..end] {
-            h[usize::from(at)] = true;
+            h[usize::from(at)] = 1;
         }
         *start = end;
-        to.absorb(|c| p.gamma2.use_hint(h[c], freeze(w.0[c])));
+        imp.vectorized(|| {
+            for (wc, &hc) in w.0.iter_mut().zip(&h) {
+                *wc = p.gamma2.use_hint(i32::from(hc), freeze(*wc));
+            }
+        });
+        to.absorb(|c| w.0[c]);
     }
 
     /// Whether c̃ is the hash the commitment computed.
@@ -832,7 +853,7 @@ fn verify_streamed<const K: usize, const L: usize>(
         imp.inv_ntt(&mut w);
         // |w| < q + τ·2^23 < 2^29.
         c.sub_times(&mut w, |c| t1_shifted(pk, i, c));
-        parts.absorb_row(p, i, &mut start, &w, &mut commitment);
+        parts.absorb_row(imp, p, i, &mut start, &mut w, &mut commitment);
     }
     parts.check(p, commitment)
 }
@@ -874,7 +895,7 @@ fn verify_holding_a<const K: usize, const L: usize>(
         imp.ntt(&mut t1);
         imp.pointwise_acc(&mut acc, &c_hat, &t1);
         imp.inv_ntt(&mut acc);
-        parts.absorb_row(p, i, &mut start, &acc, &mut commitment);
+        parts.absorb_row(imp, p, i, &mut start, &mut acc, &mut commitment);
     }
     parts.check(p, commitment)
 }

@@ -100,8 +100,8 @@ core_hash::implementation_enum! {
     /// keep it; `set_implementation` on a key picks another.
     pub enum MlDsaImpl {
         accelerated {
-            /// The AVX2 arithmetic of `X86Avx2` with the samplers on the AVX-512VL four-way
-            /// Keccak-f.
+            /// The AVX2 arithmetic of `X86Avx2` with the samplers on the AVX-512 eight-way
+            /// Keccak-f (and the AVX-512VL four-way one for four sponges or fewer).
             X86Avx512Vl(Avx2Avx512Vl) => "x86_avx512vl",
             /// AVX2: eight `i32` coefficients per register, `vpmuldq` Montgomery products on
             /// the even and odd lanes.
@@ -127,16 +127,27 @@ impl MlDsaImpl {
     }
 
     /// The AVX2 token of the x86 implementations, which share their arithmetic, and the
-    /// four-way Keccak-f their samplers run on.
+    /// many-way Keccak-f their samplers run on.
     #[cfg(target_arch = "x86_64")]
     #[inline]
-    fn x86(self) -> Option<(core_cpu::Avx2, crate::shake::KeccakX4)> {
+    fn x86(self) -> Option<(core_cpu::Avx2, x86_avx2::Wide)> {
         use crate::shake::KeccakX4;
         match self {
-            Self::X86Avx512Vl(t) => Some((t.avx2, KeccakX4::Avx512Vl(t.avx512))),
-            Self::X86Avx2(token) => Some((token, KeccakX4::Avx2(token))),
+            Self::X86Avx512Vl(t) => Some((t.avx2, x86_avx2::Wide::X8(t.avx512))),
+            Self::X86Avx2(token) => Some((token, x86_avx2::Wide::X4(KeccakX4::Avx2(token)))),
             _ => None,
         }
+    }
+
+    /// How many sponges the samplers below run at once: eight with AVX-512, four with AVX2;
+    /// four on `portable`, which runs them one after the other.
+    #[inline]
+    fn sampler_width(self) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if let Some((_, wide)) = self.x86() {
+            return wide.width();
+        }
+        4
     }
 
     /// Whether signing and verification hold all of Â and the vectors they multiply it with
@@ -151,37 +162,39 @@ impl MlDsaImpl {
         false
     }
 
-    /// RejNTTPoly (FIPS 204 Algorithm 30) of up to four entries of Â: `out[k]` from
-    /// SHAKE128(ρ ‖ `index[k]`), all at once on a backend with a four-way Keccak-f.
-    fn sample_uniform_x4(self, rho: &[u8; 32], index: &[[u8; 2]], out: &mut [Poly]) {
+    /// RejNTTPoly (FIPS 204 Algorithm 30) of up to [`sampler_width`](Self::sampler_width)
+    /// entries of Â: `out[k]` from SHAKE128(ρ ‖ `index[k]`), all at once on a backend with a
+    /// many-way Keccak-f.
+    fn sample_uniform_wide(self, rho: &[u8; 32], index: &[[u8; 2]], out: &mut [Poly]) {
         #[cfg(target_arch = "x86_64")]
         if let Some((token, keccak)) = self.x86() {
-            return x86_avx2::sample_uniform_x4(token, keccak, rho, index, out);
+            return x86_avx2::sample_uniform_wide(token, keccak, rho, index, out);
         }
         for (&[s, r], a) in index.iter().zip(out) {
             poly::sample_uniform(self.keccak(), rho, s, r, a);
         }
     }
 
-    /// RejBoundedPoly (FIPS 204 Algorithm 31) of up to four rows `r` of ExpandS: `out[k]`
-    /// from SHAKE256(ρ′ ‖ IntegerToBytes(`r[k]`, 2)), all at once on a backend with a
-    /// four-way Keccak-f.
-    fn sample_bounded_x4(self, seed: &[u8; 64], r: &[u16], eta: u32, out: &mut [Poly]) {
+    /// RejBoundedPoly (FIPS 204 Algorithm 31) of up to [`sampler_width`](Self::sampler_width)
+    /// rows `r` of ExpandS: `out[k]` from SHAKE256(ρ′ ‖ IntegerToBytes(`r[k]`, 2)), all at
+    /// once on a backend with a many-way Keccak-f.
+    fn sample_bounded_wide(self, seed: &[u8; 64], r: &[u16], eta: u32, out: &mut [Poly]) {
         #[cfg(target_arch = "x86_64")]
         if let Some((_, keccak)) = self.x86() {
-            return x86_avx2::sample_bounded_x4(keccak, seed, r, eta, out);
+            return x86_avx2::sample_bounded_wide(keccak, seed, r, eta, out);
         }
         for (&r, s) in r.iter().zip(out) {
             poly::sample_bounded(self.keccak(), seed, r, eta, s);
         }
     }
 
-    /// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to four counters `kappa`,
-    /// all at once on a backend with a four-way Keccak-f.
-    fn expand_mask_x4(self, seed: &[u8; 64], kappa: &[u16], gamma1_bits: u32, out: &mut [Poly]) {
+    /// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to
+    /// [`sampler_width`](Self::sampler_width) counters `kappa`, all at once on a backend with
+    /// a many-way Keccak-f.
+    fn expand_mask_wide(self, seed: &[u8; 64], kappa: &[u16], gamma1_bits: u32, out: &mut [Poly]) {
         #[cfg(target_arch = "x86_64")]
         if let Some((token, keccak)) = self.x86() {
-            return x86_avx2::expand_mask_x4(token, keccak, seed, kappa, gamma1_bits, out);
+            return x86_avx2::expand_mask_wide(token, keccak, seed, kappa, gamma1_bits, out);
         }
         for (&kappa, y) in kappa.iter().zip(out) {
             poly::expand_mask(self.keccak(), seed, kappa, gamma1_bits, y);
@@ -189,13 +202,15 @@ impl MlDsaImpl {
     }
 
     /// Runs `f`, a loop over the coefficients of whole polynomials, compiled for the
-    /// backend's vector unit where it has one (so the same code, the same results); plain on
-    /// `portable`.
+    /// backend's vector unit where it has one (AVX2, or AVX-512 on `x86_avx512vl`: the same
+    /// code, the same results); plain on `portable`.
     #[inline]
     fn vectorized<R>(self, f: impl FnOnce() -> R) -> R {
         #[cfg(target_arch = "x86_64")]
-        if let Some((token, _)) = self.x86() {
-            return x86_avx2::vectorized(token, f);
+        match self {
+            Self::X86Avx512Vl(t) => return x86_avx2::vectorized_512(t.avx512, f),
+            Self::X86Avx2(token) => return x86_avx2::vectorized(token, f),
+            _ => {}
         }
         f()
     }

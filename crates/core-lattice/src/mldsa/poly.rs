@@ -125,18 +125,19 @@ impl Gamma2 {
         self.decompose(r).0
     }
 
-    /// UseHint (FIPS 204 Algorithm 40) of the hint bit `h` on `r` in `0..q`. Verification
-    /// only: `h` and `r` are public.
-    pub(crate) fn use_hint(self, h: bool, r: i32) -> i32 {
+    /// UseHint (FIPS 204 Algorithm 40) of the hint bit `h` (0 or 1) on `r` in `0..q`: r₁
+    /// moved one step up (r₀ > 0) or down (r₀ ≤ 0) modulo (q−1)/(2γ₂) where `h` is 1.
+    /// Verification only (`h` and `r` are public), but without a branch all the same, so a
+    /// loop over a row vectorizes.
+    #[inline]
+    pub(crate) fn use_hint(self, h: i32, r: i32) -> i32 {
         let (r1, r0) = self.decompose(r);
         let m = self.high_values();
-        match (h, r0 > 0) {
-            (false, _) => r1,
-            (true, true) if r1 == m - 1 => 0,
-            (true, true) => r1 + 1,
-            (true, false) if r1 == 0 => m - 1,
-            (true, false) => r1 - 1,
-        }
+        let up = (-r0) >> 31; // all ones where r₀ > 0
+        let v = r1 + (((up & 2) - 1) & h.wrapping_neg());
+        // v is in -1..=m: −1 wraps to m − 1 and m to 0.
+        let v = v + ((v >> 31) & m);
+        v - (((m - 1 - v) >> 31) & m)
     }
 }
 
@@ -144,6 +145,23 @@ impl Gamma2 {
 /// (`32·bits` bytes), least significant bit first: the bit string of SimpleBitPack and BitPack
 /// (FIPS 204 Algorithms 16 and 17), which differ only in what `f` computes.
 pub(crate) fn pack(out: &mut [u8], bits: u32, f: impl Fn(usize) -> u32) {
+    #[cfg(target_arch = "x86_64")]
+    match bits {
+        3 => return pack_groups::<3>(out, f),
+        4 => return pack_groups::<4>(out, f),
+        6 => return pack_groups::<6>(out, f),
+        10 => return pack_groups::<10>(out, f),
+        13 => return pack_groups::<13>(out, f),
+        18 => return pack_groups::<18>(out, f),
+        20 => return pack_groups::<20>(out, f),
+        _ => {}
+    }
+    pack_bits(out, bits, f);
+}
+
+/// [`pack`] a value at a time, for any width: the code for the Cortex-M0 (one copy, little
+/// flash) and the reference the grouped one is tested against.
+fn pack_bits(out: &mut [u8], bits: u32, f: impl Fn(usize) -> u32) {
     let mut acc: u32 = 0;
     let mut held = 0;
     let mut at = 0;
@@ -161,7 +179,65 @@ pub(crate) fn pack(out: &mut [u8], bits: u32, f: impl Fn(usize) -> u32) {
 
 /// The inverse of [`pack`]: calls `f(i, value)` for the 256 `bits`-bit values in `input`
 /// (`32·bits` bytes).
-pub(crate) fn unpack(input: &[u8], bits: u32, mut f: impl FnMut(usize, u32)) {
+pub(crate) fn unpack(input: &[u8], bits: u32, f: impl FnMut(usize, u32)) {
+    #[cfg(target_arch = "x86_64")]
+    match bits {
+        3 => return unpack_groups::<3>(input, f),
+        4 => return unpack_groups::<4>(input, f),
+        6 => return unpack_groups::<6>(input, f),
+        10 => return unpack_groups::<10>(input, f),
+        13 => return unpack_groups::<13>(input, f),
+        18 => return unpack_groups::<18>(input, f),
+        20 => return unpack_groups::<20>(input, f),
+        _ => {}
+    }
+    unpack_bits(input, bits, f);
+}
+
+/// Values per group of [`pack_groups`] and [`unpack_groups`] for `bits`-bit values: eight
+/// (`bits` bytes) while they fit in 128 bits, else four.
+#[cfg(target_arch = "x86_64")]
+const fn group_values(bits: usize) -> usize {
+    if bits <= 16 { 8 } else { 4 }
+}
+
+/// [`pack`] for a width known when compiling, a group of values ([`group_values`]) at a
+/// time: one 128-bit word each, stored as whole bytes (x86-64, where the copy per width
+/// costs no scarce flash).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn pack_groups<const BITS: usize>(out: &mut [u8], f: impl Fn(usize) -> u32) {
+    let values = group_values(BITS);
+    let bytes = BITS * values / 8;
+    for (g, chunk) in out.chunks_exact_mut(bytes).take(N / values).enumerate() {
+        let mut acc = 0u128;
+        for k in 0..values {
+            acc |= u128::from(f(values * g + k)) << (BITS * k);
+        }
+        chunk.copy_from_slice(&acc.to_le_bytes()[..bytes]);
+    }
+}
+
+/// [`unpack`] for a width known when compiling, a group of values at a time as
+/// [`pack_groups`] stores them.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn unpack_groups<const BITS: usize>(input: &[u8], mut f: impl FnMut(usize, u32)) {
+    let values = group_values(BITS);
+    let bytes = BITS * values / 8;
+    let mask = (1u128 << BITS) - 1;
+    for (g, chunk) in input.chunks_exact(bytes).take(N / values).enumerate() {
+        let mut word = [0u8; 16];
+        word[..bytes].copy_from_slice(chunk);
+        let acc = u128::from_le_bytes(word);
+        for k in 0..values {
+            f(values * g + k, ((acc >> (BITS * k)) & mask) as u32);
+        }
+    }
+}
+
+/// [`unpack`] a byte at a time, for any width (as [`pack_bits`]).
+fn unpack_bits(input: &[u8], bits: u32, mut f: impl FnMut(usize, u32)) {
     let mask = (1u32 << bits) - 1;
     let mut acc: u32 = 0;
     let mut held = 0;
@@ -363,6 +439,7 @@ impl Challenge {
 /// the number of blocks squeezed, which is one but with a probability below 2^−87 (τ = 60;
 /// 2^−140 for τ = 49, 2^−202 for τ = 39: τ acceptances among 128 bytes, each byte kept with
 /// probability (i + 1)/256 ≥ 196/256), so a second block is not worth making constant.
+#[inline(always)]
 fn ball_positions(
     keccak: KeccakImpl,
     c_tilde: &[u8],
@@ -406,6 +483,7 @@ pub(crate) fn sample_in_ball(keccak: KeccakImpl, c_tilde: &[u8], tau: usize, c: 
 /// depends on c̃: each swap at the secret position j is a masked pass over c₀…c_i (i is
 /// public), with no index, branch or address that follows j or the sign. c is held as
 /// bytes, 32 to an AVX2 register, then widened into `out` (coefficients −1, 0, 1).
+#[inline(always)]
 pub(crate) fn sample_in_ball_secret(
     keccak: KeccakImpl,
     c_tilde: &[u8],
@@ -477,9 +555,9 @@ mod tests {
         assert_eq!(centered(r), -2_370_417);
         assert_eq!(power2round(r), (734, 8_377_489 - Q));
         assert_eq!(G44.decompose(r), (32, -84_848));
-        assert_eq!(G44.use_hint(true, r), 31);
+        assert_eq!(G44.use_hint(1, r), 31);
         assert_eq!(G65.decompose(r), (11, 248_464));
-        assert_eq!(G65.use_hint(true, r), 12);
+        assert_eq!(G65.use_hint(1, r), 12);
     }
 
     #[test]
@@ -539,6 +617,49 @@ mod tests {
                 sample_in_ball_secret(keccak, &c_tilde, tau, &mut secret);
                 assert_eq!(secret.0, public.0, "tau = {tau}, seed = {seed}");
                 assert_eq!(secret.0.iter().filter(|&&x| x != 0).count(), tau);
+            }
+        }
+    }
+
+    /// The grouped packing and unpacking give the bit-at-a-time ones' bytes and values.
+    #[test]
+    fn grouped_packing_matches_bitwise() {
+        for bits in [3u32, 4, 6, 10, 13, 18, 20] {
+            let value = |i: usize| (i as u32).wrapping_mul(2_654_435_761) >> (32 - bits);
+            let len = 32 * bits as usize;
+            let (mut ours, mut want) = ([0u8; 640], [0u8; 640]);
+            pack(&mut ours[..len], bits, value);
+            pack_bits(&mut want[..len], bits, value);
+            assert_eq!(ours, want, "pack, bits = {bits}");
+            let (mut got, mut expect) = ([0u32; N], [0u32; N]);
+            unpack(&want[..len], bits, |i, v| got[i] = v);
+            unpack_bits(&want[..len], bits, |i, v| expect[i] = v);
+            assert_eq!(got, expect, "unpack, bits = {bits}");
+        }
+    }
+
+    /// UseHint without a branch agrees with FIPS 204 Algorithm 40 as written, on all of Z_q
+    /// (a stride) and around each boundary of r₁.
+    #[test]
+    fn use_hint_matches_the_definition() {
+        for g in [G44, G65] {
+            let m = g.high_values();
+            let by_definition = |h: bool, r: i32| {
+                let (r1, r0) = g.decompose(r);
+                match (h, r0 > 0) {
+                    (false, _) => r1,
+                    (true, true) => (r1 + 1) % m,
+                    (true, false) => (r1 - 1 + m) % m,
+                }
+            };
+            let edges = (0..=m).flat_map(|k| {
+                let at = k * 2 * g.gamma2;
+                [at - g.gamma2 - 1, at - g.gamma2, at - 1, at, at + 1, at + g.gamma2]
+            });
+            for r in (0..Q).step_by(101).chain(edges.filter(|r| (0..Q).contains(r))) {
+                for h in [false, true] {
+                    assert_eq!(g.use_hint(i32::from(h), r), by_definition(h, r), "r = {r}");
+                }
             }
         }
     }

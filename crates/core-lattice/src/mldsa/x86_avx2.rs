@@ -20,7 +20,7 @@
 
 use super::poly::{N, Poly, Q, bounded_fill, rejection_fill};
 use super::portable::{F, QINV, ZETAS};
-use crate::shake::{KeccakX4, ShakeX4};
+use crate::shake::{KeccakX4, ShakeX4, ShakeX8, Sponges};
 use crate::x86_avx2::{swap32, swap64, swap128};
 use core::arch::x86_64::{
     __m256i, _mm_cvtsi64_si128, _mm_loadu_si128, _mm256_add_epi32, _mm256_and_si256,
@@ -30,7 +30,7 @@ use core::arch::x86_64::{
     _mm256_setr_epi8, _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_slli_epi32, _mm256_srai_epi32,
     _mm256_srli_epi64, _mm256_srlv_epi32, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64,
 };
-use core_cpu::Avx2;
+use core_cpu::{Avx2, Avx512};
 use zeroize::Zeroize;
 
 /// Registers per polynomial.
@@ -301,32 +301,92 @@ fn vectorized_avx2<R>(_: Avx2, f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// RejNTTPoly (FIPS 204 Algorithm 30) of up to four entries of Â at once, on the four-way
-/// Keccak-f `keccak`: `out[k]` from SHAKE128(ρ ‖ `index[k]`), `index[k]` being \[s, r\] for
-/// Â\[r, s\]. Each entry takes blocks until it is full; when one needs more than the others,
-/// their sponges run along and their output is ignored. The matrix is public, so the
-/// data-dependent loop leaks nothing.
-pub(crate) fn sample_uniform_x4(
+/// [`vectorized`] with AVX-512 (F, BW, DQ, VL) enabled: the same loops on sixteen lanes per
+/// instruction, for CPUs with full-width 512-bit units; the same code, so the same results.
+#[inline]
+pub(crate) fn vectorized_512<R>(token: Avx512, f: impl FnOnce() -> R) -> R {
+    // SAFETY: the `Avx512` token proves AVX-512F, BW, DQ and VL (and AVX2) were detected.
+    unsafe { vectorized_avx512(token, f) }
+}
+
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512dq,avx512vl")]
+fn vectorized_avx512<R>(_: Avx512, f: impl FnOnce() -> R) -> R {
+    f()
+}
+
+/// The many-way Keccak-f the x86 samplers run their sponges on: four-way (AVX2 or
+/// AVX-512VL), or eight-way with AVX-512F on 512-bit registers, which runs batches of more
+/// than four sponges (ExpandA's matrix, ExpandS, ExpandMask for ℓ > 4) in one pass and
+/// smaller ones on the four-way AVX-512VL permutation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wide {
+    /// Four sponges at a time.
+    X4(KeccakX4),
+    /// Up to eight sponges at a time.
+    X8(Avx512),
+}
+
+impl Wide {
+    /// How many sponges one pass runs.
+    pub(crate) const fn width(self) -> usize {
+        match self {
+            Self::X4(_) => 4,
+            Self::X8(_) => 8,
+        }
+    }
+}
+
+/// Runs `f` on the sponges over `prefix ‖ suffixes[k]`, on `keccak`: eight-way if it has it
+/// and more than four are asked for, else four-way.
+fn with_sponges<const RATE: usize, R>(
+    keccak: Wide,
+    prefix: &[u8],
+    suffixes: &[&[u8]],
+    f: impl FnOnce(&mut dyn FnMut(&mut [[u8; RATE]])) -> R,
+) -> R {
+    match keccak {
+        Wide::X8(token) if suffixes.len() > 4 => {
+            let mut xof = ShakeX8::<RATE>::new(token, prefix, suffixes);
+            f(&mut |out| xof.squeeze_into(out))
+        }
+        Wide::X8(token) => {
+            let mut xof = ShakeX4::<RATE>::new(KeccakX4::Avx512Vl(token), prefix, suffixes);
+            f(&mut |out| xof.squeeze_into(out))
+        }
+        Wide::X4(keccak) => {
+            let mut xof = ShakeX4::<RATE>::new(keccak, prefix, &suffixes[..suffixes.len().min(4)]);
+            f(&mut |out| xof.squeeze_into(out))
+        }
+    }
+}
+
+/// RejNTTPoly (FIPS 204 Algorithm 30) of up to [`Wide::width`] entries of Â at once:
+/// `out[k]` from SHAKE128(ρ ‖ `index[k]`), `index[k]` being \[s, r\] for Â\[r, s\]. Each
+/// entry takes blocks until it is full; when one needs more than the others, their sponges
+/// run along and their output is ignored. The matrix is public, so the data-dependent loop
+/// leaks nothing.
+pub(crate) fn sample_uniform_wide(
     token: Avx2,
-    keccak: KeccakX4,
+    keccak: Wide,
     rho: &[u8; 32],
     index: &[[u8; 2]],
     out: &mut [Poly],
 ) {
-    let count = index.len().min(out.len()).min(4);
-    let suffixes: [&[u8]; 4] = core::array::from_fn(|k| index.get(k).map_or(&[][..], |i| &i[..]));
-    let mut xof = ShakeX4::<168>::new(keccak, rho, &suffixes[..count]);
-    let mut filled = [0usize; 4];
-    let mut blocks = [[0u8; 168]; 4];
-    while filled[..count].iter().any(|&n| n < N) {
-        xof.squeeze(&mut blocks);
-        for ((p, n), block) in out[..count].iter_mut().zip(&mut filled).zip(&blocks) {
-            if *n < N {
-                // SAFETY: the `Avx2` token proves AVX2 was detected.
-                *n = unsafe { rejection_fill_avx2(token, block, p, *n) };
+    let count = index.len().min(out.len()).min(keccak.width());
+    let suffixes: [&[u8]; 8] = core::array::from_fn(|k| index.get(k).map_or(&[][..], |i| &i[..]));
+    with_sponges::<168, _>(keccak, rho, &suffixes[..count], |squeeze| {
+        let mut filled = [0usize; 8];
+        let mut blocks = [[0u8; 168]; 8];
+        while filled[..count].iter().any(|&n| n < N) {
+            squeeze(&mut blocks[..count]);
+            for ((p, n), block) in out[..count].iter_mut().zip(&mut filled).zip(&blocks) {
+                if *n < N {
+                    // SAFETY: the `Avx2` token proves AVX2 was detected.
+                    *n = unsafe { rejection_fill_avx2(token, block, p, *n) };
+                }
             }
         }
-    }
+    });
 }
 
 /// For each 8-bit mask of kept lanes, the lane numbers of the kept ones in order (the rest
@@ -392,64 +452,68 @@ fn rejection_fill_avx2(_: Avx2, block: &[u8; 168], p: &mut Poly, mut n: usize) -
     n
 }
 
-/// RejBoundedPoly (FIPS 204 Algorithm 31) of up to four rows of ExpandS at once, the four
-/// SHAKE256 sponges side by side on `keccak`: `out[k]` from SHAKE256(ρ′ ‖ IntegerToBytes(`r[k]`, 2)), as
-/// `poly::sample_bounded` gives it. Lanes squeeze until all are full, so the block count
-/// depends only on which half-bytes were rejected, as in `poly::sample_bounded`.
-pub(crate) fn sample_bounded_x4(
-    keccak: KeccakX4,
+/// RejBoundedPoly (FIPS 204 Algorithm 31) of up to [`Wide::width`] rows of ExpandS at
+/// once, the SHAKE256 sponges side by side: `out[k]` from SHAKE256(ρ′ ‖
+/// IntegerToBytes(`r[k]`, 2)), as `poly::sample_bounded` gives it. Lanes squeeze until all
+/// are full, so the block count depends only on which half-bytes were rejected, as in
+/// `poly::sample_bounded`.
+pub(crate) fn sample_bounded_wide(
+    keccak: Wide,
     seed: &[u8; 64],
     r: &[u16],
     eta: u32,
     out: &mut [Poly],
 ) {
-    let count = r.len().min(out.len()).min(4);
-    let nonces: [[u8; 2]; 4] =
+    let count = r.len().min(out.len()).min(keccak.width());
+    let nonces: [[u8; 2]; 8] =
         core::array::from_fn(|k| r.get(k).copied().unwrap_or(0).to_le_bytes());
-    let suffixes: [&[u8]; 4] = core::array::from_fn(|k| &nonces[k][..]);
-    let mut xof = ShakeX4::<136>::new(keccak, seed, &suffixes[..count]);
-    let mut filled = [0usize; 4];
-    let mut blocks = [[0u8; 136]; 4];
-    while filled[..count].iter().any(|&n| n < N) {
-        xof.squeeze(&mut blocks);
-        for ((p, n), block) in out[..count].iter_mut().zip(&mut filled).zip(&blocks) {
-            *n = bounded_fill(block, eta, p, *n);
+    let suffixes: [&[u8]; 8] = core::array::from_fn(|k| &nonces[k][..]);
+    with_sponges::<136, _>(keccak, seed, &suffixes[..count], |squeeze| {
+        let mut filled = [0usize; 8];
+        let mut blocks = [[0u8; 136]; 8];
+        while filled[..count].iter().any(|&n| n < N) {
+            squeeze(&mut blocks[..count]);
+            for ((p, n), block) in out[..count].iter_mut().zip(&mut filled).zip(&blocks) {
+                *n = bounded_fill(block, eta, p, *n);
+            }
         }
-    }
-    blocks.zeroize();
+        blocks.zeroize();
+    });
 }
 
-/// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to four counters at once, the
-/// four SHAKE256 sponges side by side on `keccak`: `out[k]` from SHAKE256(ρ″ ‖ IntegerToBytes(`kappa[k]`,
-/// 2)), as `poly::expand_mask` gives it, unpacked eight coefficients at a time
-/// ([`unpack_mask_avx2`]). The seed is secret; every lane squeezes the same five blocks.
-pub(crate) fn expand_mask_x4(
+/// ExpandMask's polynomials (FIPS 204 Algorithm 34) for up to [`Wide::width`] counters at
+/// once, the SHAKE256 sponges side by side: `out[k]` from SHAKE256(ρ″ ‖
+/// IntegerToBytes(`kappa[k]`, 2)), as `poly::expand_mask` gives it, unpacked eight
+/// coefficients at a time ([`unpack_mask_avx2`]). The seed is secret; every lane squeezes the
+/// same five blocks.
+pub(crate) fn expand_mask_wide(
     token: Avx2,
-    keccak: KeccakX4,
+    keccak: Wide,
     seed: &[u8; 64],
     kappa: &[u16],
     gamma1_bits: u32,
     out: &mut [Poly],
 ) {
-    let count = kappa.len().min(out.len()).min(4);
-    let nonces: [[u8; 2]; 4] =
+    let count = kappa.len().min(out.len()).min(keccak.width());
+    let nonces: [[u8; 2]; 8] =
         core::array::from_fn(|k| kappa.get(k).copied().unwrap_or(0).to_le_bytes());
-    let suffixes: [&[u8]; 4] = core::array::from_fn(|k| &nonces[k][..]);
-    let mut xof = ShakeX4::<136>::new(keccak, seed, &suffixes[..count]);
-    let mut bytes = [[0u8; 5 * 136]; 4];
-    let mut blocks = [[0u8; 136]; 4];
-    for at in (0..5 * 136).step_by(136) {
-        xof.squeeze(&mut blocks);
-        for (b, block) in bytes.iter_mut().zip(&blocks) {
-            b[at..at + 136].copy_from_slice(block);
+    let suffixes: [&[u8]; 8] = core::array::from_fn(|k| &nonces[k][..]);
+    with_sponges::<136, _>(keccak, seed, &suffixes[..count], |squeeze| {
+        let mut bytes = [[0u8; 5 * 136]; 8];
+        let mut blocks = [[0u8; 136]; 8];
+        for at in (0..5 * 136).step_by(136) {
+            squeeze(&mut blocks[..count]);
+            for (b, block) in bytes.iter_mut().zip(&blocks[..count]) {
+                b[at..at + 136].copy_from_slice(block);
+            }
         }
-    }
-    for (p, b) in out[..count].iter_mut().zip(&bytes) {
-        // SAFETY: the `Avx2` token proves AVX2 was detected.
-        unsafe { unpack_mask_avx2(token, b, gamma1_bits, p) };
-    }
-    bytes.zeroize();
-    blocks.zeroize();
+        for (p, b) in out[..count].iter_mut().zip(&bytes) {
+            // SAFETY: the `Avx2` token proves AVX2 was detected.
+            unsafe { unpack_mask_avx2(token, b, gamma1_bits, p) };
+        }
+        bytes.zeroize();
+        blocks.zeroize();
+    });
 }
 
 /// BitUnpack(`bytes`, γ₁ − 1, γ₁) (FIPS 204 Algorithm 19) for γ₁ = 2^`gamma1_bits` (17 or
@@ -569,61 +633,88 @@ mod tests {
         }
     }
 
-    /// The four-way Keccak-fs this CPU runs.
-    fn keccaks(token: Avx2) -> impl Iterator<Item = KeccakX4> {
-        let avx512 = core_cpu::Avx512::get().map(KeccakX4::Avx512Vl);
+    /// The many-way Keccak-fs this CPU runs.
+    fn keccaks(token: Avx2) -> impl Iterator<Item = Wide> {
+        let avx512 = core_cpu::Avx512::get();
         if avx512.is_none() {
-            std::eprintln!("keccak x4/x86_avx512vl: not available on this CPU");
+            std::eprintln!("keccak x4/x86_avx512vl, x8/x86_avx512: not available on this CPU");
         }
-        [Some(KeccakX4::Avx2(token)), avx512].into_iter().flatten()
+        let vl = avx512.map(|t| Wide::X4(KeccakX4::Avx512Vl(t)));
+        [Some(Wide::X4(KeccakX4::Avx2(token))), vl, avx512.map(Wide::X8)].into_iter().flatten()
     }
 
-    /// Four-way ExpandMask gives what the one-at-a-time one gives, for one to four counters,
-    /// both widths and every four-way Keccak-f.
+    /// Many-way ExpandMask gives what the one-at-a-time one gives, for one counter to the
+    /// width, both widths of γ₁ and every many-way Keccak-f.
     #[test]
-    fn expand_mask_x4_matches_expand_mask() {
+    fn expand_mask_wide_matches_expand_mask() {
         let Some(token) = Avx2::get() else {
             std::eprintln!("x86_avx2: not available on this CPU");
             return;
         };
         let keccak = <core_hash::KeccakImpl as core_hash::Implementation>::best();
         let seed: [u8; 64] = core::array::from_fn(|k| k as u8 ^ 0x5a);
-        for x4 in keccaks(token) {
+        for wide in keccaks(token) {
             for bits in [17, 19] {
-                for count in 1..=4 {
-                    let kappa = [7, 0, 300, 65_535];
-                    let mut ours = [const { Poly::ZERO }; 4];
-                    expand_mask_x4(token, x4, &seed, &kappa[..count], bits, &mut ours[..count]);
+                for count in 1..=wide.width() {
+                    let kappa = [7, 0, 300, 65_535, 1, 2, 9, 65_534];
+                    let mut ours = [const { Poly::ZERO }; 8];
+                    expand_mask_wide(token, wide, &seed, &kappa[..count], bits, &mut ours[..count]);
                     for (k, got) in ours[..count].iter().enumerate() {
                         let mut want = Poly::ZERO;
                         super::super::poly::expand_mask(keccak, &seed, kappa[k], bits, &mut want);
-                        assert_eq!(got.0, want.0, "{x4:?}, γ₁ = 2^{bits}, lane {k} of {count}");
+                        assert_eq!(got.0, want.0, "{wide:?}, γ₁ = 2^{bits}, lane {k} of {count}");
                     }
                 }
             }
         }
     }
 
-    /// Four-way RejNTTPoly gives what the one-at-a-time sampler gives, for one to four entries
-    /// and every four-way Keccak-f.
+    /// Many-way RejBoundedPoly gives what the one-at-a-time sampler gives, for one row to
+    /// the width, both η and every many-way Keccak-f.
     #[test]
-    fn sample_uniform_x4_matches_sample_uniform() {
+    fn sample_bounded_wide_matches_sample_bounded() {
+        let Some(token) = Avx2::get() else {
+            std::eprintln!("x86_avx2: not available on this CPU");
+            return;
+        };
+        let keccak = <core_hash::KeccakImpl as core_hash::Implementation>::best();
+        let seed: [u8; 64] = core::array::from_fn(|k| k as u8 ^ 0xc3);
+        for wide in keccaks(token) {
+            for eta in [2, 4] {
+                for count in 1..=wide.width() {
+                    let rows = [0, 1, 2, 3, 4, 5, 14, 300];
+                    let mut ours = [const { Poly::ZERO }; 8];
+                    sample_bounded_wide(wide, &seed, &rows[..count], eta, &mut ours[..count]);
+                    for (k, got) in ours[..count].iter().enumerate() {
+                        let mut want = Poly::ZERO;
+                        super::super::poly::sample_bounded(keccak, &seed, rows[k], eta, &mut want);
+                        assert_eq!(got.0, want.0, "{wide:?}, η = {eta}, lane {k} of {count}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Many-way RejNTTPoly gives what the one-at-a-time sampler gives, for one entry to the
+    /// width and every many-way Keccak-f.
+    #[test]
+    fn sample_uniform_wide_matches_sample_uniform() {
         let Some(token) = Avx2::get() else {
             std::eprintln!("x86_avx2: not available on this CPU");
             return;
         };
         let keccak = <core_hash::KeccakImpl as core_hash::Implementation>::best();
         let rho: [u8; 32] = core::array::from_fn(|k| k as u8 * 7);
-        for x4 in keccaks(token) {
-            for count in 1..=4 {
-                let index = [[3, 5], [0, 5], [6, 2], [1, 0]];
-                let mut ours = [const { Poly::ZERO }; 4];
-                sample_uniform_x4(token, x4, &rho, &index[..count], &mut ours[..count]);
+        for wide in keccaks(token) {
+            for count in 1..=wide.width() {
+                let index = [[3, 5], [0, 5], [6, 2], [1, 0], [0, 0], [4, 7], [2, 2], [6, 7]];
+                let mut ours = [const { Poly::ZERO }; 8];
+                sample_uniform_wide(token, wide, &rho, &index[..count], &mut ours[..count]);
                 for (k, got) in ours[..count].iter().enumerate() {
                     let mut want = Poly::ZERO;
                     let [s, r] = index[k];
                     super::super::poly::sample_uniform(keccak, &rho, s, r, &mut want);
-                    assert_eq!(got.0, want.0, "{x4:?}, entry {k} of {count}");
+                    assert_eq!(got.0, want.0, "{wide:?}, entry {k} of {count}");
                 }
             }
         }
