@@ -701,27 +701,31 @@ mod tests {
     use std::vec;
     use std::vec::Vec;
 
+    #[cfg(feature = "certificates")]
     use core_hash::OsRandom;
     use pki_types::CertificateDer;
 
     use super::*;
+    #[cfg(feature = "certificates")]
     use crate::client::tls13::client_record_limits;
     use crate::engine::handshake::check_certificate;
     use crate::error::PeerMisbehaved;
     use crate::key_schedule::HashAlg;
+    #[cfg(feature = "certificates")]
     use crate::msgs::{EncryptedExtensions, MaxFragmentLength};
-    use crate::sign::{CertifiedKey, SigningKey};
     use crate::verify;
     use pki_types::UnixTime;
 
     const CA: &[u8] = include_bytes!("../tests/data/ca.der");
     const CERT: &[u8] = include_bytes!("../tests/data/server.der");
+    #[cfg(all(feature = "server", feature = "certificates"))]
     const KEY: &[u8] = include_bytes!("../tests/data/server.key.der");
 
     fn leak<T>(v: T) -> &'static T {
         std::boxed::Box::leak(std::boxed::Box::new(v))
     }
 
+    #[cfg(feature = "certificates")]
     fn bufs() -> Buffers<'static> {
         Buffers {
             received: Vec::leak(vec![0; 17_000]),
@@ -730,6 +734,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "certificates")]
     fn client_config(
         record_size_limit: Option<u16>,
         max_fragment_length: Option<MaxFragmentLength>,
@@ -745,21 +750,28 @@ mod tests {
         }
     }
 
+    #[cfg(all(feature = "server", feature = "certificates"))]
     #[allow(clippy::large_types_passed_by_value)] // a test's configuration, once
     fn pair(
-        client: ClientConfig<'static>,
+        config: ClientConfig<'static>,
         server_limit: Option<u16>,
     ) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
+        use crate::sign::{CertifiedKey, SigningKey};
         let key = leak(SigningKey::from_pkcs8_der(KEY).unwrap());
         let server = ServerConfig {
             record_size_limit: server_limit,
             ..ServerConfig::new(leak([CertifiedKey { chain: leak([CERT]), key }]))
         };
-        let c = Connection::client(client, "localhost", bufs(), &mut OsRandom).unwrap();
         let s = Connection::server(server, bufs(), &mut OsRandom).unwrap();
-        (c, s)
+        (client(config), s)
     }
 
+    #[cfg(feature = "certificates")]
+    fn client(config: ClientConfig<'static>) -> Connection<'static, 'static> {
+        Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap()
+    }
+
+    #[cfg(all(feature = "server", feature = "certificates"))]
     fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<(), Error> {
         let data = from.pending_send().to_vec();
         from.sent(data.len());
@@ -767,6 +779,7 @@ mod tests {
         to.received(data.len())
     }
 
+    #[cfg(all(feature = "server", feature = "certificates"))]
     fn handshake(c: &mut Connection<'_, '_>, s: &mut Connection<'_, '_>) {
         for _ in 0..3 {
             pump(c, s).unwrap();
@@ -777,6 +790,7 @@ mod tests {
 
     /// A client built in place completes the same handshake; one its configuration refuses
     /// leaves the slot as it was.
+    #[cfg(all(feature = "server", feature = "certificates"))]
     #[test]
     fn a_client_built_in_place_handshakes() {
         let (_, mut s) = pair(client_config(None, None), None);
@@ -799,6 +813,7 @@ mod tests {
 
     /// `from` ignores the limit it agreed to and sends `len` bytes in one record: `to`
     /// answers `record_overflow`, releases none of it, and `from` gets the alert.
+    #[cfg(all(feature = "server", feature = "certificates"))]
     fn overflow(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>, len: usize) {
         from.c.io.send_limit = MAX_PLAINTEXT_LEN;
         assert_eq!(from.write(&vec![5; len]).unwrap(), len);
@@ -807,6 +822,7 @@ mod tests {
         assert_eq!(pump(to, from), Err(Error::AlertReceived(AlertDescription::RECORD_OVERFLOW)));
     }
 
+    #[cfg(all(feature = "server", feature = "certificates"))]
     #[test]
     fn a_server_over_the_clients_record_size_limit_gets_record_overflow() {
         let (mut c, mut s) = pair(client_config(Some(100), None), None);
@@ -818,6 +834,7 @@ mod tests {
         overflow(&mut s, &mut c, 100);
     }
 
+    #[cfg(all(feature = "server", feature = "certificates"))]
     #[test]
     fn a_client_over_the_servers_record_size_limit_gets_record_overflow() {
         let (mut c, mut s) = pair(client_config(Some(1000), None), Some(300));
@@ -825,6 +842,7 @@ mod tests {
         overflow(&mut c, &mut s, 300);
     }
 
+    #[cfg(all(feature = "server", feature = "certificates"))]
     #[test]
     fn a_peer_over_the_max_fragment_length_gets_record_overflow() {
         let m = MaxFragmentLength::LEN_1024;
@@ -838,6 +856,7 @@ mod tests {
 
     /// Padding counts against `record_size_limit` (RFC 8449 §4: the limit is on the whole
     /// TLSInnerPlaintext): 10 content bytes padded past the limit are `record_overflow`.
+    #[cfg(all(feature = "server", feature = "certificates"))]
     #[test]
     fn padding_counts_against_the_limit() {
         let (mut c, mut s) = pair(client_config(Some(64), None), None);
@@ -882,6 +901,14 @@ mod tests {
         cv.extend_from_slice(&[0; 64]);
         let now = UnixTime::since_unix_epoch(core::time::Duration::from_secs(1_800_000_000));
         let peers = [verify::Peer::Server("localhost"), verify::Peer::Client];
+        // Without `certificates` no Certificate message is read: each is `NotBuiltIn`.
+        let refused = |e: Error| {
+            if cfg!(feature = "certificates") {
+                Err(e)
+            } else {
+                Err(Error::InvalidCertificate(crate::error::CertificateError::NotBuiltIn))
+            }
+        };
         for extension in [&[0x00, 0x7f, 0, 0][..], &[0, 5, 0, 3, 1, 0, 0], &[0, 18, 0, 2, 0, 0]] {
             for peer in peers {
                 let cert = certificate_with(extension);
@@ -895,7 +922,7 @@ mod tests {
                 );
                 assert_eq!(
                     got.map(|_| ()),
-                    Err(crate::msgs::InvalidMessage::UnexpectedExtension.into()),
+                    refused(crate::msgs::InvalidMessage::UnexpectedExtension.into()),
                     "{extension:?} {peer:?}"
                 );
                 assert_eq!(
@@ -913,11 +940,12 @@ mod tests {
             peers[0],
             now,
         );
-        assert_eq!(got.map(|_| ()), Err(Error::PeerMisbehaved(PeerMisbehaved::BadSignature)));
+        assert_eq!(got.map(|_| ()), refused(Error::PeerMisbehaved(PeerMisbehaved::BadSignature)));
     }
 
     /// The client's checks of the server's answer, on EncryptedExtensions our server never
     /// sends.
+    #[cfg(feature = "certificates")]
     #[test]
     fn server_answers_are_checked() {
         use crate::msgs::InvalidMessage::{IllegalValue, UnexpectedExtension};
@@ -974,12 +1002,12 @@ mod tests {
         ];
         for (rsl, mfl, ee, want) in cases {
             let config = client_config(rsl, mfl);
-            let (mut c, _) = pair(config, None);
+            let mut c = client(config);
             assert_eq!(client_record_limits(&mut c.c, &config, &ee), Err(want.into()), "{ee:?}");
         }
         // A limit above the protocol's is taken as the protocol's.
         let config = client_config(Some(100), None);
-        let (mut c, _) = pair(config, None);
+        let mut c = client(config);
         let ee = EncryptedExtensions { record_size_limit: Some(u16::MAX), ..Default::default() };
         client_record_limits(&mut c.c, &config, &ee).unwrap();
         assert_eq!(c.record_limits(), RecordLimits { send: MAX_PLAINTEXT_LEN, receive: 100 });
@@ -991,6 +1019,7 @@ mod tests {
     #[test]
     fn sha384_transcript_only_when_it_may_be_needed() {
         use crate::provider::Signer as _;
+        use crate::sign::{CertifiedKey, SigningKey};
         use crate::suites::tls12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 as GCM12;
         use crate::suites::{TLS13_AES_128_GCM_SHA256 as GCM13, TLS13_AES_256_GCM_SHA384};
         let clock = leak(UnixTime::since_unix_epoch(core::time::Duration::from_secs(1 << 30)));

@@ -170,6 +170,7 @@ fn every_suite_completes_and_carries_data() {
     }
 }
 
+#[cfg(all(feature = "aes-gcm", feature = "chacha20"))]
 #[test]
 fn suite_preference_is_the_servers() {
     let setup = Setup::new();
@@ -354,6 +355,7 @@ fn writing_before_the_handshake_is_api_misuse() {
     assert_eq!(c.write(b"x"), Err(Error::ApiMisuse(tls::ApiMisuse::HandshakeNotComplete)));
 }
 
+#[cfg(all(feature = "aes-gcm", feature = "chacha20"))]
 #[test]
 fn incompatible_peers_get_the_right_alert() {
     let setup = Setup::new();

@@ -960,6 +960,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(all(feature = "mlkem", feature = "x25519", feature = "p256", feature = "p384"))]
     fn hybrid_shares_that_are_not_valid_are_refused() {
         let mut r = rng();
         let bad = Err(Error::PeerMisbehaved(PeerMisbehaved::InvalidKeyShare));
