@@ -199,7 +199,7 @@ fn records(bytes: &[u8]) -> Vec<(u8, usize)> {
     out
 }
 
-#[cfg(feature = "server")]
+#[cfg(all(feature = "server", feature = "p384"))]
 const CCS: [u8; 6] = [20, 3, 3, 0, 1, 1];
 
 /// RFC 8446 §D.4: a client in middlebox compatibility mode (a non-empty legacy_session_id,

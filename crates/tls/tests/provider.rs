@@ -17,7 +17,9 @@ use core_hash::{OsRandom, RandomSource};
 use pki_types::{CertificateDer, TrustAnchor};
 use tls::key_schedule::HashAlg;
 use tls::kx::{MAX_PUBLIC_LEN, MAX_SHARED_LEN};
-use tls::msgs::{CipherSuite, Codec, ContentType, HandshakeMessage, NamedGroup, SignatureScheme};
+#[cfg(feature = "aes-gcm")]
+use tls::msgs::{CipherSuite, ContentType};
+use tls::msgs::{Codec, HandshakeMessage, NamedGroup, SignatureScheme};
 use tls::provider::{KeyExchange, MAX_KX_SECRET_LEN, RecordAead, Signer};
 use tls::record::RecordProtection;
 use tls::sign::MAX_SIGNATURE_LEN;
@@ -497,6 +499,7 @@ fn a_tls12_only_client_makes_its_key_at_the_server_key_exchange() {
 }
 
 /// The client's shares in its ClientHello as (group, key), and its session id, consuming it.
+#[cfg(feature = "aes-gcm")]
 fn take_shares(c: &mut Connection<'_, '_>) -> (Vec<u8>, Vec<(NamedGroup, Vec<u8>)>) {
     let rec = c.pending_send().to_vec();
     c.sent(rec.len());
