@@ -763,12 +763,12 @@ mod tests {
             ..ServerConfig::new(leak([CertifiedKey { chain: leak([CERT]), key }]))
         };
         let s = Connection::server(server, bufs(), &mut OsRandom).unwrap();
-        (client(config), s)
+        (client(&config), s)
     }
 
     #[cfg(feature = "certificates")]
-    fn client(config: ClientConfig<'static>) -> Connection<'static, 'static> {
-        Connection::client(config, "localhost", bufs(), &mut OsRandom).unwrap()
+    fn client(config: &ClientConfig<'static>) -> Connection<'static, 'static> {
+        Connection::client(*config, "localhost", bufs(), &mut OsRandom).unwrap()
     }
 
     #[cfg(all(feature = "server", feature = "certificates"))]
@@ -1002,12 +1002,12 @@ mod tests {
         ];
         for (rsl, mfl, ee, want) in cases {
             let config = client_config(rsl, mfl);
-            let mut c = client(config);
+            let mut c = client(&config);
             assert_eq!(client_record_limits(&mut c.c, &config, &ee), Err(want.into()), "{ee:?}");
         }
         // A limit above the protocol's is taken as the protocol's.
         let config = client_config(Some(100), None);
-        let mut c = client(config);
+        let mut c = client(&config);
         let ee = EncryptedExtensions { record_size_limit: Some(u16::MAX), ..Default::default() };
         client_record_limits(&mut c.c, &config, &ee).unwrap();
         assert_eq!(c.record_limits(), RecordLimits { send: MAX_PLAINTEXT_LEN, receive: 100 });

@@ -18,8 +18,8 @@ use pki_types::{CertificateDer, TrustAnchor};
 use tls::key_schedule::HashAlg;
 use tls::kx::{MAX_PUBLIC_LEN, MAX_SHARED_LEN};
 #[cfg(feature = "aes-gcm")]
-use tls::msgs::{CipherSuite, ContentType};
-use tls::msgs::{Codec, HandshakeMessage, NamedGroup, SignatureScheme};
+use tls::msgs::{CipherSuite, Codec, ContentType, HandshakeMessage};
+use tls::msgs::{NamedGroup, SignatureScheme};
 use tls::provider::{KeyExchange, MAX_KX_SECRET_LEN, RecordAead, Signer};
 use tls::record::RecordProtection;
 use tls::sign::MAX_SIGNATURE_LEN;
