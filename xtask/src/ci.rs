@@ -1,6 +1,7 @@
 //! `cargo xtask ci`: everything CI checks, in order — formatting, where assembly and `unsafe`
 //! may be (`checks`), clippy (host, `tls` without TLS 1.2 too, and the firmware on
-//! `thumbv6m-none-eabi`), the host test suite, rustdoc (private items too) with warnings denied,
+//! `thumbv6m-none-eabi`), the host test suite, `tls`'s tests under two device feature sets
+//! (`tls features`), rustdoc (private items too) with warnings denied,
 //! a `no_std` `thumbv6m-none-eabi` build of every primitive crate and of `tls` with and without
 //! TLS 1.2, the same crates without `asm` holding no assembly (`no-asm-build`), the Cortex-M0
 //! run with its self-test, the Cortex-M0+ cost model (counted, without the per-operation flash
@@ -35,6 +36,9 @@ pub(crate) enum Stage {
     Clippy,
     /// `cargo test` of every workspace member (the primitive crates as `cross` selects them).
     Test,
+    /// `cargo test -p tls` with reduced feature sets (the device builds): each test target
+    /// either runs and passes or, lacking a feature it needs, is not built.
+    TlsFeatures,
     /// Where assembly and `unsafe` may be: no assembly outside `asm/`, `unsafe` outside it and
     /// the intrinsic backends within its baseline, one spelling per CPU feature in
     /// implementation labels.
@@ -186,6 +190,7 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
         let small = ["test", "-p", "core-ec", "--lib", "--features", "small-tables"];
         both(test_workspace(), cargo(&small, &[]))
     });
+    stage(report, Stage::TlsFeatures, "tls features", &tls_features);
     stage(report, Stage::Doc, "doc", &|| {
         // Private items first (their links rot unseen otherwise), then the public docs, which
         // alone catch a public page linking to a private item and are what stays in target/doc.
@@ -258,6 +263,29 @@ fn cargo(args: &[&str], envs: &[(&str, &str)]) -> StageResult {
 /// crates' binaries of this very build.
 fn test_workspace() -> StageResult {
     cargo(&["test", "--workspace"], &[])
+}
+
+/// Reduced builds of `tls` whose tests `ci` runs (with `std`): the PSK device client's parts
+/// (`m0-tls`: X25519, ChaCha20-Poly1305; no server, certificates, other groups or AEADs), and a
+/// certificate client without the server role or TLS 1.2. Targets needing more are skipped
+/// through `required-features` (crates/tls/Cargo.toml), single tests through `cfg`.
+const TLS_TEST_FEATURE_SETS: [&str; 2] =
+    ["std,x25519,chacha20", "std,x25519,p256,aes-gcm,certificates"];
+
+/// `cargo test -p tls` for each of [`TLS_TEST_FEATURE_SETS`], every set even after a failure.
+fn tls_features() -> StageResult {
+    let failed: Vec<&str> = TLS_TEST_FEATURE_SETS
+        .into_iter()
+        .filter(|features| {
+            let args = ["test", "-p", "tls", "--no-default-features", "--features", features];
+            cargo(&args, &[]).is_err()
+        })
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("tls tests failed with --features {}", failed.join(" and with ")))
+    }
 }
 
 /// Both results, failing with both reasons if both failed.

@@ -705,27 +705,31 @@ mod tests {
     use std::vec;
     use std::vec::Vec;
 
+    #[cfg(feature = "certificates")]
     use core_hash::OsRandom;
     use pki_types::CertificateDer;
 
     use super::*;
+    #[cfg(feature = "certificates")]
     use crate::client::tls13::client_record_limits;
     use crate::engine::handshake::check_certificate;
     use crate::error::PeerMisbehaved;
     use crate::key_schedule::HashAlg;
+    #[cfg(feature = "certificates")]
     use crate::msgs::{EncryptedExtensions, MaxFragmentLength};
-    use crate::sign::{CertifiedKey, SigningKey};
     use crate::verify;
     use pki_types::UnixTime;
 
     const CA: &[u8] = include_bytes!("../tests/data/ca.der");
     const CERT: &[u8] = include_bytes!("../tests/data/server.der");
+    #[cfg(all(feature = "server", feature = "certificates"))]
     const KEY: &[u8] = include_bytes!("../tests/data/server.key.der");
 
     fn leak<T>(v: T) -> &'static T {
         std::boxed::Box::leak(std::boxed::Box::new(v))
     }
 
+    #[cfg(feature = "certificates")]
     fn bufs() -> Buffers<'static> {
         Buffers {
             received: Vec::leak(vec![0; 17_000]),
@@ -734,6 +738,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "certificates")]
     fn client_config(
         record_size_limit: Option<u16>,
         max_fragment_length: Option<MaxFragmentLength>,
@@ -749,20 +754,27 @@ mod tests {
         }
     }
 
+    #[cfg(all(feature = "server", feature = "certificates"))]
     fn pair(
-        client: ClientConfig<'static>,
+        config: ClientConfig<'static>,
         server_limit: Option<u16>,
     ) -> (Connection<'static, 'static>, Connection<'static, 'static>) {
+        use crate::sign::{CertifiedKey, SigningKey};
         let key = leak(SigningKey::from_pkcs8_der(KEY).unwrap());
         let server = ServerConfig {
             record_size_limit: server_limit,
             ..ServerConfig::new(leak([CertifiedKey { chain: leak([CERT]), key }]))
         };
-        let c = Connection::client(client, "localhost", bufs(), &mut OsRandom).unwrap();
         let s = Connection::server(server, bufs(), &mut OsRandom).unwrap();
-        (c, s)
+        (client(&config), s)
     }
 
+    #[cfg(feature = "certificates")]
+    fn client(config: &ClientConfig<'static>) -> Connection<'static, 'static> {
+        Connection::client(*config, "localhost", bufs(), &mut OsRandom).unwrap()
+    }
+
+    #[cfg(all(feature = "server", feature = "certificates"))]
     fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<(), Error> {
         let data = from.pending_send().to_vec();
         from.sent(data.len());
@@ -770,6 +782,7 @@ mod tests {
         to.received(data.len())
     }
 
+    #[cfg(all(feature = "server", feature = "certificates"))]
     fn handshake(c: &mut Connection<'_, '_>, s: &mut Connection<'_, '_>) {
         for _ in 0..3 {
             pump(c, s).unwrap();
@@ -780,6 +793,7 @@ mod tests {
 
     /// A client built in place completes the same handshake; one its configuration refuses
     /// leaves the slot as it was.
+    #[cfg(all(feature = "server", feature = "certificates"))]
     #[test]
     fn a_client_built_in_place_handshakes() {
         let (_, mut s) = pair(client_config(None, None), None);
@@ -802,6 +816,7 @@ mod tests {
 
     /// `from` ignores the limit it agreed to and sends `len` bytes in one record: `to`
     /// answers `record_overflow`, releases none of it, and `from` gets the alert.
+    #[cfg(all(feature = "server", feature = "certificates"))]
     fn overflow(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>, len: usize) {
         from.c.io.send_limit = MAX_PLAINTEXT_LEN;
         assert_eq!(from.write(&vec![5; len]).unwrap(), len);
@@ -810,6 +825,7 @@ mod tests {
         assert_eq!(pump(to, from), Err(Error::AlertReceived(AlertDescription::RECORD_OVERFLOW)));
     }
 
+    #[cfg(all(feature = "server", feature = "certificates"))]
     #[test]
     fn a_server_over_the_clients_record_size_limit_gets_record_overflow() {
         let (mut c, mut s) = pair(client_config(Some(100), None), None);
@@ -821,6 +837,7 @@ mod tests {
         overflow(&mut s, &mut c, 100);
     }
 
+    #[cfg(all(feature = "server", feature = "certificates"))]
     #[test]
     fn a_client_over_the_servers_record_size_limit_gets_record_overflow() {
         let (mut c, mut s) = pair(client_config(Some(1000), None), Some(300));
@@ -828,6 +845,7 @@ mod tests {
         overflow(&mut c, &mut s, 300);
     }
 
+    #[cfg(all(feature = "server", feature = "certificates"))]
     #[test]
     fn a_peer_over_the_max_fragment_length_gets_record_overflow() {
         let m = MaxFragmentLength::LEN_1024;
@@ -841,6 +859,7 @@ mod tests {
 
     /// Padding counts against `record_size_limit` (RFC 8449 §4: the limit is on the whole
     /// TLSInnerPlaintext): 10 content bytes padded past the limit are `record_overflow`.
+    #[cfg(all(feature = "server", feature = "certificates"))]
     #[test]
     fn padding_counts_against_the_limit() {
         let (mut c, mut s) = pair(client_config(Some(64), None), None);
@@ -885,6 +904,14 @@ mod tests {
         cv.extend_from_slice(&[0; 64]);
         let now = UnixTime::since_unix_epoch(core::time::Duration::from_secs(1_800_000_000));
         let peers = [verify::Peer::Server("localhost"), verify::Peer::Client];
+        // Without `certificates` no Certificate message is read: each is `NotBuiltIn`.
+        let refused = |e: Error| {
+            if cfg!(feature = "certificates") {
+                Err(e)
+            } else {
+                Err(Error::InvalidCertificate(crate::error::CertificateError::NotBuiltIn))
+            }
+        };
         for extension in [&[0x00, 0x7f, 0, 0][..], &[0, 5, 0, 3, 1, 0, 0], &[0, 18, 0, 2, 0, 0]] {
             for peer in peers {
                 let cert = certificate_with(extension);
@@ -898,7 +925,7 @@ mod tests {
                 );
                 assert_eq!(
                     got.map(|_| ()),
-                    Err(crate::msgs::InvalidMessage::UnexpectedExtension.into()),
+                    refused(crate::msgs::InvalidMessage::UnexpectedExtension.into()),
                     "{extension:?} {peer:?}"
                 );
                 assert_eq!(
@@ -916,11 +943,12 @@ mod tests {
             peers[0],
             now,
         );
-        assert_eq!(got.map(|_| ()), Err(Error::PeerMisbehaved(PeerMisbehaved::BadSignature)));
+        assert_eq!(got.map(|_| ()), refused(Error::PeerMisbehaved(PeerMisbehaved::BadSignature)));
     }
 
     /// The client's checks of the server's answer, on EncryptedExtensions our server never
     /// sends.
+    #[cfg(feature = "certificates")]
     #[test]
     fn server_answers_are_checked() {
         use crate::msgs::InvalidMessage::{IllegalValue, UnexpectedExtension};
@@ -977,12 +1005,12 @@ mod tests {
         ];
         for (rsl, mfl, ee, want) in cases {
             let config = client_config(rsl, mfl);
-            let (mut c, _) = pair(config, None);
+            let mut c = client(&config);
             assert_eq!(client_record_limits(&mut c.c, &config, &ee), Err(want.into()), "{ee:?}");
         }
         // A limit above the protocol's is taken as the protocol's.
         let config = client_config(Some(100), None);
-        let (mut c, _) = pair(config, None);
+        let mut c = client(&config);
         let ee = EncryptedExtensions { record_size_limit: Some(u16::MAX), ..Default::default() };
         client_record_limits(&mut c.c, &config, &ee).unwrap();
         assert_eq!(c.record_limits(), RecordLimits { send: MAX_PLAINTEXT_LEN, receive: 100 });
@@ -994,6 +1022,7 @@ mod tests {
     #[test]
     fn sha384_transcript_only_when_it_may_be_needed() {
         use crate::provider::Signer as _;
+        use crate::sign::{CertifiedKey, SigningKey};
         use crate::suites::tls12::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 as GCM12;
         use crate::suites::{TLS13_AES_128_GCM_SHA256 as GCM13, TLS13_AES_256_GCM_SHA384};
         let clock = leak(UnixTime::since_unix_epoch(core::time::Duration::from_secs(1 << 30)));

@@ -5,13 +5,15 @@
 #![allow(clippy::doc_markdown)] // protocol message names are prose here
 
 use core_hash::OsRandom;
+#[cfg(any(feature = "server", feature = "tls12"))]
+use tls::PeerMisbehaved;
 use tls::key_schedule::HashAlg;
 use tls::msgs::{AlertDescription, InvalidMessage};
 #[cfg(feature = "tls12")]
 use tls::msgs::{NamedGroup, ProtocolVersion};
-use tls::{
-    Buffers, ClientConfig, Connection, Error, ExternalPsk, PeerMisbehaved, ServerConfig, ServerPsks,
-};
+use tls::{Buffers, ClientConfig, Connection, Error, ExternalPsk};
+#[cfg(feature = "server")]
+use tls::{ServerConfig, ServerPsks};
 
 const PSK: ExternalPsk<'static> =
     ExternalPsk { identity: b"bogo", key: &[7; 32], hash: HashAlg::Sha256 };
@@ -30,6 +32,7 @@ fn client() -> Connection<'static, 'static> {
     Connection::client(config, "bogo", bufs(), &mut OsRandom).unwrap()
 }
 
+#[cfg(feature = "server")]
 fn server() -> Connection<'static, 'static> {
     let psks = Some(&ServerPsks { keys: &[PSK], psk_ke: false });
     let config = ServerConfig { psks, ..ServerConfig::new(&[]) };
@@ -41,6 +44,7 @@ fn feed(to: &mut Connection<'_, '_>, data: &[u8]) -> Result<(), Error> {
     to.received(data.len())
 }
 
+#[cfg(feature = "server")]
 fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<(), Error> {
     let data = from.pending_send().to_vec();
     from.sent(data.len());
@@ -80,6 +84,7 @@ fn session_id(client_hello_record: &[u8]) -> Vec<u8> {
 /// RFC 8446 §4 and §6.2: a handshake message of a type TLS 1.3 does not define (the runner adds
 /// 42 to the real type; 0 is TLS 1.2's HelloRequest) is an unexpected message, not an illegal
 /// parameter.
+#[cfg(feature = "server")]
 #[test]
 fn unknown_handshake_type_is_an_unexpected_message() {
     for typ in [0u8, 2 + 42, 20 + 42] {
@@ -127,6 +132,7 @@ fn empty_cookie_in_hello_retry_request_is_a_decode_error() {
 /// RFC 8446 §4.6.3: a receiver of several KeyUpdates asking for an update answers once
 /// ("an implementation which receives multiple KeyUpdates while it is silent [responds] with a
 /// single update"), not once each.
+#[cfg(feature = "server")]
 #[test]
 fn several_key_update_requests_get_one_answer() {
     let (mut c, mut s) = (client(), server());
@@ -157,6 +163,7 @@ fn several_key_update_requests_get_one_answer() {
 
 /// RFC 8446 §4.2: "There MUST NOT be more than one extension of the same type in a given
 /// extension block" — an extension Halite does not know, repeated, included.
+#[cfg(feature = "server")]
 #[test]
 fn repeated_unknown_extension_in_client_hello_is_refused() {
     let c = client();
@@ -180,6 +187,7 @@ fn repeated_unknown_extension_in_client_hello_is_refused() {
 }
 
 /// The records in `bytes`: each one's content type and length.
+#[cfg(feature = "server")]
 fn records(bytes: &[u8]) -> Vec<(u8, usize)> {
     let mut out = Vec::new();
     let mut at = 0;
@@ -191,12 +199,15 @@ fn records(bytes: &[u8]) -> Vec<(u8, usize)> {
     out
 }
 
+#[cfg(all(feature = "server", feature = "p384"))]
 const CCS: [u8; 6] = [20, 3, 3, 0, 1, 1];
 
 /// RFC 8446 §D.4: a client in middlebox compatibility mode (a non-empty legacy_session_id,
 /// which Halite always sends) sends one dummy change_cipher_spec immediately before its
 /// second flight: before the second ClientHello after a HelloRetryRequest, else before its
 /// encrypted flight, and never again.
+// Its retry asks for secp384r1.
+#[cfg(all(feature = "server", feature = "p384"))]
 #[test]
 fn client_sends_change_cipher_spec_before_its_second_flight() {
     // Without a retry: the Finished flight starts with it.
@@ -230,6 +241,7 @@ fn client_sends_change_cipher_spec_before_its_second_flight() {
 
 /// A client that fails after the ServerHello sends the change_cipher_spec before its
 /// (encrypted) alert, so that a peer expecting it reads the alert.
+#[cfg(feature = "server")]
 #[test]
 fn client_sends_change_cipher_spec_before_an_alert_after_server_hello() {
     let (mut c, mut s) = (client(), server());
@@ -247,6 +259,7 @@ fn client_sends_change_cipher_spec_before_an_alert_after_server_hello() {
 
 /// The length of the first protected record (EncryptedExtensions: Halite sends a record per
 /// handshake message) of a server flight.
+#[cfg(feature = "server")]
 fn encrypted_extensions_len(flight: &[u8]) -> usize {
     records(flight).into_iter().find(|r| r.0 == 23).map(|r| r.1).unwrap()
 }
@@ -254,6 +267,7 @@ fn encrypted_extensions_len(flight: &[u8]) -> usize {
 /// RFC 6066 §3: "When resuming a session, the server MUST NOT include a server_name extension
 /// in the server hello" — in TLS 1.3 the EncryptedExtensions of a resumed handshake carry no
 /// empty server_name (four bytes) where a full handshake's do.
+#[cfg(all(feature = "server", feature = "certificates"))]
 #[test]
 fn server_does_not_acknowledge_server_name_when_resuming() {
     use tls::ticket::{MemoryTicketStore, TicketKey};
@@ -296,6 +310,7 @@ fn server_does_not_acknowledge_server_name_when_resuming() {
 
 /// A ClientHello record split at its session id and extensions: (version and random, session
 /// id, cipher suites and compression methods, extensions block contents).
+#[cfg(feature = "server")]
 fn split_client_hello(record: &[u8]) -> (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>) {
     let body = &record[5 + 4..];
     let sid_len = body[34] as usize;
@@ -312,6 +327,7 @@ fn split_client_hello(record: &[u8]) -> (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>) {
 }
 
 /// The ClientHello record of those parts.
+#[cfg(feature = "server")]
 fn join_client_hello(head: &[u8], sid: &[u8], middle: &[u8], ext: &[u8]) -> Vec<u8> {
     let mut body = head.to_vec();
     body.push(sid.len() as u8);
@@ -324,6 +340,7 @@ fn join_client_hello(head: &[u8], sid: &[u8], middle: &[u8], ext: &[u8]) -> Vec<
 
 /// RFC 8446 §4.1.2 and §6: `legacy_session_id<0..32>`; a longer one does not parse, a
 /// decode_error (BoGo's Server-TooLongSessionID-TLS13), not an illegal parameter.
+#[cfg(feature = "server")]
 #[test]
 fn session_id_over_32_bytes_is_a_decode_error() {
     let c = client();
@@ -337,6 +354,7 @@ fn session_id_over_32_bytes_is_a_decode_error() {
 /// RFC 8446 §4.2.11: `PskBinderEntry binders<33..2^16-1>`: a pre_shared_key with no binders
 /// at all does not parse (decode_error, BoGo's Resume-Server-NoPSKBinder), while as many
 /// binders as identities but not equal in number stays illegal_parameter.
+#[cfg(feature = "server")]
 #[test]
 fn pre_shared_key_without_binders_is_a_decode_error() {
     let c = client();
@@ -359,6 +377,7 @@ fn pre_shared_key_without_binders_is_a_decode_error() {
 
 /// RFC 7301 §3.1: `opaque ProtocolName<1..2^8-1>`: an empty protocol name does not parse,
 /// a decode_error (BoGo's ALPNServer-EmptyProtocolName-TLS-TLS13), not an illegal parameter.
+#[cfg(feature = "server")]
 #[test]
 fn empty_alpn_protocol_name_is_a_decode_error() {
     let c = client();
@@ -374,6 +393,7 @@ fn empty_alpn_protocol_name_is_a_decode_error() {
 }
 
 /// The extensions block `ext` without the extension of type `typ`.
+#[cfg(feature = "server")]
 fn without_extension(ext: &[u8], typ: u16) -> Vec<u8> {
     let mut out = Vec::new();
     let mut at = 0;
@@ -389,6 +409,7 @@ fn without_extension(ext: &[u8], typ: u16) -> Vec<u8> {
 
 /// RFC 8446 §9.2: a ClientHello with key_share must carry supported_groups too; one
 /// without is missing_extension (BoGo's NoSupportedCurves-TLS13), not a handshake failure.
+#[cfg(feature = "server")]
 #[test]
 fn key_share_without_supported_groups_is_missing_extension() {
     let c = client();
@@ -403,6 +424,7 @@ fn key_share_without_supported_groups_is_missing_extension() {
 
 /// The client's ClientHello (a resumption, so pre_shared_key comes last with one 32-byte
 /// binder) with that binder replaced by `len` bytes of 0x55.
+#[cfg(feature = "server")]
 fn client_hello_with_binder_of(c: &Connection<'_, '_>, len: u8) -> Vec<u8> {
     let (head, sid, middle, ext) = split_client_hello(c.pending_send());
     // The binders list is the block's last 35 bytes: `00 21 20 <32 bytes>`.
@@ -420,6 +442,7 @@ fn client_hello_with_binder_of(c: &Connection<'_, '_>, len: u8) -> Vec<u8> {
 /// RFC 8446 §4.2.11 and §6.2: a PSK binder that does not validate is decrypt_error, a binder
 /// longer than the hash included (BoGo's Resume-Server-BinderWrongLength sends one shorter
 /// than 32 bytes, which does not parse: see FAILURES in the BoGo notes).
+#[cfg(feature = "server")]
 #[test]
 fn psk_binder_of_the_wrong_length_is_decrypt_error() {
     let mut s = server();
@@ -430,6 +453,7 @@ fn psk_binder_of_the_wrong_length_is_decrypt_error() {
 
 /// RFC 8446 §4.2.11 and §6: `opaque PskBinderEntry<32..255>`, so a 31-byte binder (BoGo's
 /// Resume-Server-BinderWrongLength) does not parse: decode_error, not illegal_parameter.
+#[cfg(feature = "server")]
 #[test]
 fn psk_binder_shorter_than_32_bytes_is_a_decode_error() {
     let mut s = server();
@@ -477,6 +501,7 @@ fn new_session_ticket_is_checked_like_other_messages() {
 /// RFC 8446 §6.1: user_canceled is a closure alert, not an error alert: a peer that sends it
 /// (as a warning, before the close_notify that should follow) does not fail the connection
 /// (BoGo's SendUserCanceledAlerts-TLS13).
+#[cfg(feature = "server")]
 #[test]
 fn user_canceled_is_not_an_error() {
     let (mut c, mut s) = (client(), server());
@@ -577,6 +602,7 @@ fn tls12_only_client_offers_no_tls13_groups_and_no_key_share() {
 /// HelloRetryRequest, a TLS 1.2 ServerHelloDone): handshake data after it in its record is
 /// unexpected_message, sent instead of the answer (BoGo's
 /// PartialClientKeyExchangeWithClientHello and PartialSecondClientHelloAfterFirst).
+#[cfg(feature = "server")]
 #[test]
 fn handshake_data_after_a_client_hello_in_its_record_is_unexpected_message() {
     let c = client();
@@ -594,6 +620,7 @@ fn handshake_data_after_a_client_hello_in_its_record_is_unexpected_message() {
 
 /// A ServerHello body: TLS 1.2 legacy version, `random`, session id `sid`, `suite`, null
 /// compression and the extensions `ext` (already encoded).
+#[cfg(any(all(feature = "p256", feature = "aes-gcm"), feature = "tls12"))]
 fn server_hello(random: &[u8; 32], sid: &[u8], suite: [u8; 2], ext: &[u8]) -> Vec<u8> {
     let mut body = vec![3, 3];
     body.extend_from_slice(random);
@@ -608,6 +635,8 @@ fn server_hello(random: &[u8; 32], sid: &[u8], suite: [u8; 2], ext: &[u8]) -> Ve
 /// RFC 8446 §4.1.4: the ServerHello after a HelloRetryRequest keeps its selected_version;
 /// one without supported_versions, or naming another version, is illegal_parameter (BoGo's
 /// SecondServerHelloNoVersion-TLS13 and SecondServerHelloWrongVersion-TLS13).
+// The retry asks for secp256r1 after an x25519 share, with TLS_AES_128_GCM_SHA256.
+#[cfg(all(feature = "p256", feature = "aes-gcm"))]
 #[test]
 fn second_server_hello_must_keep_the_retry_requests_version() {
     for versions in [&[][..], &[0x00, 0x2b, 0x00, 0x02, 0x12, 0x34]] {

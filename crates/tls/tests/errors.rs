@@ -216,6 +216,7 @@ fn certificate_errors_keep_the_webpki_cause() {
 }
 
 /// Moves what `from` has to send into `to`, as far as `to` has room.
+#[cfg(all(feature = "server", feature = "certificates"))]
 fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<(), Error> {
     while !from.pending_send().is_empty() {
         let space = to.receive_space();
@@ -232,6 +233,7 @@ fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<()
 
 /// A client/server pair over buffers of the given sizes (receive, send, handshake) for the
 /// client and full-size ones for the server, on the Ed25519 test identity.
+#[cfg(all(feature = "server", feature = "certificates"))]
 fn handshake_with_client_buffers(rx: usize, tx: usize, hs: usize) -> Result<(), Error> {
     let roots = [anchor(data!("ca.der"))];
     let key = SigningKey::from_pkcs8_der(data!("server.key.der")).unwrap();
@@ -254,6 +256,7 @@ fn handshake_with_client_buffers(rx: usize, tx: usize, hs: usize) -> Result<(), 
     Err(Error::ApiMisuse(ApiMisuse::Closed))
 }
 
+#[cfg(all(feature = "server", feature = "certificates"))]
 #[test]
 fn buffer_too_small_names_the_buffer_and_the_size_that_works() {
     assert_eq!(handshake_with_client_buffers(17_000, 4_000, 4_000), Ok(()));

@@ -3,8 +3,6 @@
 //! handshake is done; the client offers TLS 1.2 and 1.3 unless `--versions` says otherwise and
 //! names the version it got (against `openssl s_server`, skipped without `openssl`). The binaries are the ones `cargo test` builds beside this test
 //! (`HALITE_EXAMPLES` names another directory).
-// The examples need the `tls12` feature (`required-features`).
-#![cfg(feature = "tls12")]
 
 mod peer;
 

@@ -4,20 +4,22 @@
 
 mod peer;
 
+#[cfg(feature = "server")]
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 
 use core_hash::OsRandom;
-use peer::{
-    Killed, accept, connect_retrying, data, free_port, get_page, listen, openssl_available,
-    s_client, s_server,
-};
+use peer::{Killed, connect_retrying, data, free_port, get_page, openssl_available, s_server};
+#[cfg(feature = "server")]
+use peer::{accept, listen, s_client};
 use pki_types::CertificateDer;
+#[cfg(feature = "server")]
+use tls::ServerConfig;
 use tls::msgs::{
     AlertDescription, MaxFragmentLength, NamedGroup, PskKeyExchangeMode, SignatureScheme,
 };
 use tls::suites::{self, Suite};
-use tls::{Buffers, ClientConfig, Connection, Negotiated, RecordLimits, ServerConfig, Stream};
+use tls::{Buffers, ClientConfig, Connection, Negotiated, RecordLimits, Stream};
 
 fn iana(s: Suite) -> &'static str {
     match s.suite.0 {
@@ -42,6 +44,7 @@ fn our_client_against_openssl_s_server() {
 
 /// Each NIST group against `s_server`, first with our share for it, then with a
 /// `HelloRetryRequest` from an x25519 share.
+#[cfg(all(feature = "p256", feature = "p384", feature = "p521"))]
 #[test]
 fn our_client_against_openssl_s_server_nist_groups_and_retry() {
     if !openssl_available() {
@@ -175,6 +178,7 @@ fn s_server_id_round(
     n
 }
 
+#[cfg(feature = "server")]
 #[test]
 fn openssl_s_client_against_our_server() {
     if !openssl_available() {
@@ -186,6 +190,7 @@ fn openssl_s_client_against_our_server() {
 }
 
 /// `s_client` with each NIST group against our server.
+#[cfg(feature = "server")]
 #[test]
 fn openssl_s_client_nist_groups() {
     if !openssl_available() {
@@ -197,6 +202,7 @@ fn openssl_s_client_nist_groups() {
 }
 
 /// `s_client`'s first key share is P-256, so our server answers with a `HelloRetryRequest`.
+#[cfg(feature = "server")]
 #[test]
 fn openssl_s_client_hello_retry_request() {
     if !openssl_available() {
@@ -207,6 +213,7 @@ fn openssl_s_client_hello_retry_request() {
 
 /// `s_client` against our server holding each certificate type; for RSA also with
 /// `-sigalgs` limited to one PSS scheme, which the server must pick.
+#[cfg(feature = "server")]
 #[test]
 fn openssl_s_client_certificate_types_and_schemes() {
     if !openssl_available() {
@@ -227,6 +234,7 @@ fn openssl_s_client_certificate_types_and_schemes() {
 
 /// `s_client` against our server holding an RSASSA-PSS certificate and key: the server signs
 /// with `rsa_pss_pss_*`, the one the key's parameters allow when they restrict it.
+#[cfg(feature = "server")]
 #[test]
 fn openssl_s_client_against_our_server_with_rsa_pss_certificates() {
     if !openssl_available() {
@@ -243,10 +251,12 @@ fn openssl_s_client_against_our_server_with_rsa_pss_certificates() {
     }
 }
 
+#[cfg(feature = "server")]
 fn s_client_round(suite: Suite, groups: &str, server_groups: &[NamedGroup]) {
     s_client_id_round(suite, groups, server_groups, "ed25519", None);
 }
 
+#[cfg(feature = "server")]
 fn s_client_id_round(
     suite: Suite,
     groups: &str,
@@ -301,6 +311,7 @@ fn s_client_id_round(
 }
 
 /// The first PEM block labelled `label` in `path`, decoded (base64 by hand: no dependency).
+#[cfg(feature = "server")]
 fn tls_pem(path: &str, label: &str) -> Vec<u8> {
     let text = std::fs::read_to_string(path).unwrap();
     let begin = format!("-----BEGIN {label}-----");
@@ -370,6 +381,7 @@ fn our_client_certificate_against_openssl_s_server() {
 
 /// `s_client -cert` against our server requiring client certificates; and without one, the
 /// server refuses it with `certificate_required`.
+#[cfg(feature = "server")]
 #[test]
 fn openssl_s_client_certificate_against_our_server() {
     if !openssl_available() {
@@ -476,6 +488,7 @@ fn s_server_resume_rounds(psk_modes: &[PskKeyExchangeMode]) {
 
 /// `s_client -sess_out` then `-sess_in` against our server: the second handshake resumes
 /// from the ticket our server issued.
+#[cfg(feature = "server")]
 #[test]
 fn openssl_s_client_resumes_against_our_server() {
     if !openssl_available() {
@@ -486,6 +499,7 @@ fn openssl_s_client_resumes_against_our_server() {
 
 /// With `-allow_no_dhe_kex` `s_client` lists `psk_ke`, and our server allowing it resumes
 /// without a key exchange.
+#[cfg(feature = "server")]
 #[test]
 fn openssl_s_client_resumes_with_psk_ke() {
     if !openssl_available() {
@@ -494,6 +508,7 @@ fn openssl_s_client_resumes_with_psk_ke() {
     s_client_resume_rounds(true);
 }
 
+#[cfg(feature = "server")]
 fn s_client_resume_rounds(psk_ke: bool) {
     let sess =
         std::env::temp_dir().join(format!("halite-sess-{}-{psk_ke}.pem", std::process::id()));
@@ -580,6 +595,7 @@ fn our_client_max_fragment_length_against_openssl_s_server() {
 /// `s_client -maxfraglen 512` against our server: the server echoes it, splits its flight
 /// and a 3000-byte reply into 512-byte records, and takes `s_client`'s records (padded with
 /// `-record_padding` in the second round) in a receive buffer of one such record.
+#[cfg(feature = "server")]
 #[test]
 fn openssl_s_client_max_fragment_length_against_our_server() {
     if !openssl_available() {
@@ -647,6 +663,7 @@ fn external_psk() -> tls::ExternalPsk<'static> {
 /// `-allow_no_dhe_kex`) `psk_ke` mode (which shows the `ext binder` label and the PSK key
 /// schedule agree with OpenSSL's), and through a `HelloRetryRequest`; a wrong key is refused
 /// by `s_server`.
+#[cfg(feature = "p256")]
 #[test]
 fn our_client_external_psk_against_openssl_s_server() {
     if !openssl_available() {
@@ -712,6 +729,7 @@ fn our_client_external_psk_against_openssl_s_server() {
 /// `s_client -psk_identity -psk` against our server holding the PSK and no certificate, in
 /// `psk_dhe_ke` mode, (with `-allow_no_dhe_kex` on both) `psk_ke`, and through a
 /// `HelloRetryRequest`; an unknown identity is refused with `unknown_psk_identity`.
+#[cfg(feature = "server")]
 #[test]
 fn openssl_s_client_external_psk_against_our_server() {
     if !openssl_available() {

@@ -17,7 +17,9 @@ use core_hash::{OsRandom, RandomSource};
 use pki_types::{CertificateDer, TrustAnchor};
 use tls::key_schedule::HashAlg;
 use tls::kx::{MAX_PUBLIC_LEN, MAX_SHARED_LEN};
-use tls::msgs::{CipherSuite, Codec, ContentType, HandshakeMessage, NamedGroup, SignatureScheme};
+#[cfg(feature = "aes-gcm")]
+use tls::msgs::{CipherSuite, Codec, ContentType, HandshakeMessage};
+use tls::msgs::{NamedGroup, SignatureScheme};
 use tls::provider::{KeyExchange, MAX_KX_SECRET_LEN, RecordAead, Signer};
 use tls::record::RecordProtection;
 use tls::sign::MAX_SIGNATURE_LEN;
@@ -361,6 +363,8 @@ fn run(
 // ---------------------------------------------------------------------------------------------
 // Tests.
 
+// The custom AEAD wraps AES-128-GCM.
+#[cfg(feature = "aes-gcm")]
 #[test]
 fn custom_aead_interoperates_with_the_default() {
     static GCM: CountingGcm = CountingGcm::new(false);
@@ -403,6 +407,7 @@ fn a_suite_hash_the_schedule_does_not_run_is_bad_config() {
     }
 }
 
+#[cfg(feature = "aes-gcm")]
 #[test]
 fn failed_custom_open_releases_no_plaintext() {
     static GOOD: CountingGcm = CountingGcm::new(false);
@@ -494,6 +499,7 @@ fn a_tls12_only_client_makes_its_key_at_the_server_key_exchange() {
 }
 
 /// The client's shares in its ClientHello as (group, key), and its session id, consuming it.
+#[cfg(feature = "aes-gcm")]
 fn take_shares(c: &mut Connection<'_, '_>) -> (Vec<u8>, Vec<(NamedGroup, Vec<u8>)>) {
     let rec = c.pending_send().to_vec();
     c.sent(rec.len());
@@ -506,6 +512,8 @@ fn take_shares(c: &mut Connection<'_, '_>) -> (Vec<u8>, Vec<(NamedGroup, Vec<u8>
     (ch.session_id.to_vec(), shares.collect())
 }
 
+// The hand-made HelloRetryRequest names TLS_AES_128_GCM_SHA256.
+#[cfg(feature = "aes-gcm")]
 #[test]
 fn a_cookie_only_retry_sends_a_custom_groups_share_again() {
     // The connection keeps the private key only: the second ClientHello's share is the

@@ -135,6 +135,7 @@ fn the_second_connection_resumes_for_every_suite() {
     }
 }
 
+#[cfg(feature = "p256")]
 #[test]
 fn resumption_through_a_hello_retry_request() {
     let mut setup = Setup::new();
@@ -144,6 +145,8 @@ fn resumption_through_a_hello_retry_request() {
     assert_eq!(connect(&setup), (true, true));
 }
 
+// Its server falls back to TLS_AES_256_GCM_SHA384, a hash other than the ticket's.
+#[cfg(feature = "aes-gcm")]
 #[test]
 fn unusable_tickets_fall_back_to_a_full_handshake() {
     // Expired: the server's clock is past the lifetime.
@@ -424,6 +427,7 @@ fn configurations_read_the_clock_at_each_use() {
 // server would pick for a full handshake, it is still the one resumed with (BoGo's
 // Resume-Server-CipherNotPreferred-TLS13, where BoringSSL declines to resume: a policy
 // difference, disabled in the BoGo config).
+#[cfg(all(feature = "aes-gcm", feature = "chacha20"))]
 #[test]
 fn a_ticket_resumes_with_its_own_suite_when_offered() {
     let mut setup = Setup::new();

@@ -3,8 +3,6 @@
 //! no certificate type in common (`unsupported_certificate`), and the fall back to X.509 where a
 //! side allows it. And the same against rustls in process; the `gnutls-serv` and `gnutls-cli` runs are in `gnutls.rs`.
 
-#![cfg(feature = "raw-public-keys")]
-
 mod pair;
 
 use core_hash::{OsRandom, Sha256};

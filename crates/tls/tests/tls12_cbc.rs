@@ -6,7 +6,6 @@
 //! with encrypt_then_mac and without it (`-no_etm`: MAC-then-encrypt, opened in constant
 //! time). The OpenSSL rounds are skipped, with the reason printed, without `openssl`.
 #![allow(clippy::doc_markdown)] // protocol names (encrypt_then_mac, bad_record_mac) are prose
-#![cfg(feature = "cbc")]
 
 mod pair;
 mod peer;

@@ -3,7 +3,6 @@
 //! exporter; the server's answers Halite requires (extended master secret, downgrade
 //! sentinel), patched into the forwarded `ServerHello`; and version negotiation when the
 //! client offers both versions.
-#![cfg(feature = "tls12")]
 
 mod pair;
 

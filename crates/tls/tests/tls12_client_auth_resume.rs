@@ -4,7 +4,6 @@
 //! the other one); an Ed25519 key answered with an empty Certificate; resumption by session
 //! ticket and by session id; a server that does not resume (full handshake); a server that
 //! resumes with another suite or without the extended master secret (refused).
-#![cfg(feature = "tls12")]
 
 mod pair;
 

@@ -3,7 +3,6 @@
 //! `TLS12_DIGEST_SCHEMES` the key signs (SHA-512 ones included), it accepts what the message path
 //! (`verify_signature_for`) accepts, and refuses a flipped signature, another digest, a
 //! digest of the wrong length, a scheme of another key type and any Ed25519 scheme.
-#![cfg(feature = "tls12")]
 
 use core_hash::{OsRandom, Sha256, Sha384, Sha512};
 use tls::msgs::{ProtocolVersion, SignatureScheme};

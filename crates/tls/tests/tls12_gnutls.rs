@@ -6,7 +6,6 @@
 //! the reason printed, when GnuTLS's tools are not installed (`apt-get install gnutls-bin`).
 // Product and message names (GnuTLS, ServerKeyExchange) are prose here, not code.
 #![allow(clippy::doc_markdown)]
-#![cfg(feature = "tls12")]
 
 mod pair;
 mod peer;

@@ -4,7 +4,6 @@
 //! (`apt-get install gnutls-bin`).
 // Product and message names (GnuTLS) are prose here, not code.
 #![allow(clippy::doc_markdown)]
-#![cfg(feature = "tls12")]
 
 mod pair;
 mod peer;

@@ -2,7 +2,6 @@
 //! Halite implements (the CCM ones too, which rustls lacks) with the P-256 and RSA-2048 test
 //! certificates, over the groups OpenSSL and Halite share. Skipped, with the reason printed,
 //! when `openssl` is not installed.
-#![cfg(feature = "tls12")]
 
 mod pair;
 mod peer;

@@ -6,7 +6,6 @@
 //! session id (`-no_ticket`), where the page `-www` serves says `Reused`; a server restarted
 //! between the connections (it knows neither) gives a full handshake. Skipped, with the
 //! reason printed, when `openssl` is not installed.
-#![cfg(feature = "tls12")]
 
 mod pair;
 mod peer;

@@ -4,7 +4,6 @@
 //! (`Options = -ExtendedMasterSecret` through an OpenSSL configuration file, as 3.0's
 //! `s_client` has no `-no_ems`), TLS 1.1 and 1.0, and a renegotiation (`s_client`'s `R`
 //! command). Skipped, with the reason printed, when `openssl` is not installed.
-#![cfg(feature = "tls12")]
 
 mod pair;
 mod peer;

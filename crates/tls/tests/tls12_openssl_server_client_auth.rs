@@ -2,7 +2,6 @@
 //! -cert … -key …` over loopback TCP: ECDSA P-256 and RSA-2048 client certificates under a
 //! SHA-256 and a SHA-384 suite, the client identity seen on our side. Skipped, with the reason
 //! printed, when `openssl` is not installed.
-#![cfg(feature = "tls12")]
 
 mod pair;
 mod peer;

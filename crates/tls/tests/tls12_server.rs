@@ -5,7 +5,6 @@
 //! versions, compression, no common suite, scheme or group); and against a rustls (ring)
 //! client speaking TLS 1.2 only, for every suite and group both have.
 #![allow(clippy::doc_markdown)] // protocol names (ClientHello, renegotiation_info) are prose
-#![cfg(feature = "tls12")]
 
 mod pair;
 

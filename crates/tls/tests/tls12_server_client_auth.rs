@@ -5,7 +5,6 @@
 //! not offer) as typed errors and alerts, a resumed session keeping the client's identity, and
 //! a rustls client speaking TLS 1.2 only with a certificate.
 #![allow(clippy::doc_markdown)] // protocol names (CertificateVerify) are prose
-#![cfg(feature = "tls12")]
 
 mod pair;
 

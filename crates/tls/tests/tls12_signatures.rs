@@ -3,7 +3,6 @@
 //! with ring's (through rustls's scheme mapping) on the same message, fails on another
 //! message; and the 1.3 rules are unchanged — RSA PKCS#1 v1.5 is still refused there, and
 //! an `ecdsa_*` scheme is still bound to its curve.
-#![cfg(feature = "tls12")]
 
 use core_hash::OsRandom;
 use pki_types::CertificateDer;

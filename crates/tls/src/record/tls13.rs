@@ -266,6 +266,12 @@ mod tests {
     use crate::record::MAX_RECORD_LEN;
     use crate::suites::ALL_SUITES;
 
+    /// An AEAD this build has (the first suite's): the record layer's own checks hold for
+    /// any, and each suite's AEAD is checked in `every_suite_round_trips_and_refuses_every_bit_flip`.
+    fn any_aead() -> AeadAlg {
+        ALL_SUITES[0].aead
+    }
+
     fn pair(alg: AeadAlg) -> (RecordProtection, RecordProtection) {
         let key = [7u8; 32];
         let iv = [9u8; 12];
@@ -300,9 +306,26 @@ mod tests {
         }
     }
 
+    /// An AEAD whose feature is off keys no record layer: `ApiMisuse::BadConfig`.
+    #[test]
+    fn only_the_aeads_of_this_build_key_records() {
+        let key = [7u8; 32];
+        for alg in [
+            AeadAlg::Aes128Gcm,
+            AeadAlg::Aes256Gcm,
+            AeadAlg::ChaCha20Poly1305,
+            AeadAlg::Aes128Ccm,
+            AeadAlg::Aes128Ccm8,
+        ] {
+            let r = RecordProtection::from_key(alg, &key[..alg.key_len()], &[9; 12]).map(|_| ());
+            let off = Err(Error::ApiMisuse(crate::error::ApiMisuse::BadConfig));
+            assert_eq!(r, if crate::suites::is_built_in(alg) { Ok(()) } else { off }, "{alg:?}");
+        }
+    }
+
     #[test]
     fn replayed_or_reordered_records_fail() {
-        let (mut tx, mut rx) = pair(AeadAlg::Aes128Gcm);
+        let (mut tx, mut rx) = pair(any_aead());
         let mut a = [0u8; 64];
         let mut b = [0u8; 64];
         let na = tx.seal(ContentType::APPLICATION_DATA, b"one", 0, &mut a).unwrap();
@@ -313,7 +336,7 @@ mod tests {
 
     #[test]
     fn limits_are_enforced() {
-        let (mut tx, mut rx) = pair(AeadAlg::ChaCha20Poly1305);
+        let (mut tx, mut rx) = pair(any_aead());
         let big = std::vec![1u8; MAX_PLAINTEXT_LEN + 1];
         let mut out = std::vec![0u8; MAX_RECORD_LEN + 64];
         assert_eq!(
@@ -331,7 +354,7 @@ mod tests {
         assert_eq!(RecordHeader::parse(&[23, 3, 3]), Ok(None));
         assert!(RecordHeader::parse(&[99, 3, 3, 0, 1]).is_err());
         // A record that is all padding has no content type.
-        let (mut tx, mut rx) = pair(AeadAlg::Aes128Gcm);
+        let (mut tx, mut rx) = pair(any_aead());
         let mut t = [0u8; 64];
         let n = tx.seal(ContentType(0), b"", 4, &mut t).unwrap();
         assert_eq!(
@@ -342,7 +365,7 @@ mod tests {
 
     #[test]
     fn sequence_numbers_refuse_to_wrap() {
-        let (mut tx, _) = pair(AeadAlg::Aes128Gcm);
+        let (mut tx, _) = pair(any_aead());
         tx.seq = u64::MAX;
         let mut t = [0u8; 64];
         assert_eq!(
