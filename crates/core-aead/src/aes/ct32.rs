@@ -10,9 +10,7 @@
 //! and the loops here, and replaces the hot [`Steps`] with Thumb-1 assembly; the Rust steps
 //! here are what it computes and what the tests compare it with.
 
-use super::{Backend, batched, bitslice};
-#[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
-use super::AesImpl;
+use super::bitslice;
 use core::marker::PhantomData;
 use zeroize::Zeroize;
 
@@ -276,19 +274,19 @@ pub(super) fn decrypt2<S: Steps>(key: &Key<S>, blocks: &mut [[u8; 16]; 2]) {
 
 /// The portable 32-bit implementation: its loops with the Rust [`Steps`].
 #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
-impl Backend for Key<Ct32> {
-    fn implementation(&self) -> AesImpl {
-        AesImpl::Ct32
+impl super::Backend for Key<Ct32> {
+    fn implementation(&self) -> super::AesImpl {
+        super::AesImpl::Ct32
     }
 
     #[inline(always)]
     fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
-        batched::<2>(blocks, |b| encrypt2(self, b));
+        super::batched::<2>(blocks, |b| encrypt2(self, b));
     }
 
     #[inline(always)]
     fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
-        batched::<2>(blocks, |b| decrypt2(self, b));
+        super::batched::<2>(blocks, |b| decrypt2(self, b));
     }
 
     #[inline(always)]

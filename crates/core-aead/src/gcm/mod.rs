@@ -18,9 +18,9 @@ mod x86_aesni_pclmul;
 #[cfg(target_arch = "x86_64")]
 mod x86_vaes_vpclmul;
 
+use crate::aes::{Aes, AesImpl, counter, set_counter};
 #[cfg(target_arch = "x86_64")]
 use crate::aes::{Hw, Schedule};
-use crate::aes::{Aes, AesImpl, counter, set_counter};
 use crate::ghash::{GhashImpl, GhashKey};
 use crate::{Aead, Error, Implementation};
 use core::fmt;
