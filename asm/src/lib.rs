@@ -33,6 +33,25 @@
 //! terms of the above. Whole routines are naked functions (`#[unsafe(naked)]` with
 //! `naked_asm!`) called through a Rust signature, never unversioned global symbols, so two
 //! versions of this crate can be linked into one image.
+//!
+//! # Layout, and why no `.S` files
+//!
+//! `src/<target>/<crate>` holds the kernels of one primitive crate for one architecture
+//! (`thumbv6m::aead::aes`, `x86_64::ec::safegcd`…); `thumbv6m` is any 32-bit Arm with `asm`,
+//! which is where the primitive crates' `if thumb1` backends are compiled. Which backend runs
+//! is not decided here: each algorithm's implementation enum (`core_cpu::implementation_enum!`)
+//! lists its backends, and detection or, without it, the enum's `PORTABLE` constant picks
+//! one. Each primitive crate's additive `asm` feature (on by default) forwards to this crate's;
+//! with it off this crate holds no kernel (only [`ct`] and the ct harness's `valgrind`
+//! requests), and every backend that calls one is compiled out, leaving its Rust twin.
+//!
+//! Every kernel is `asm!` inside a Rust function or a naked function; none is a `.S` file.
+//! `asm!` lets the compiler allocate the registers around a short kernel and inline it into
+//! the loop that calls it (the Thumb-1 products and x86-64 `cmov` steps would lose their gain
+//! to a call), naked functions give whole routines a Rust signature and a mangled, versioned
+//! symbol, and neither needs a C toolchain for the cross targets or a build script; `cfg`s
+//! and features apply to them as to any Rust item. A kernel would move to a `.S` file built
+//! with `cc` only if it needed something neither can express, which none does.
 #![no_std]
 
 pub mod ct;

@@ -179,7 +179,19 @@ const ALLOWED: &[Allowed] = &[
     ),
     a("core_asm::thumbv6m::aead::aes::shift_mix_add", 1, "plane loop"),
     a("core_asm::thumbv6m::aead::aes::ortho", 1, "the loop over the two groups of four words"),
-    a("core_aead::aes::Aes::encrypt_blocks::{{closure}}", 6, "block loop, group length"),
+    // The block loops of `aes::batched`, one per backend (ct32's only in m0-kat).
+    a(
+        "core_aead::aes::thumb1::<impl core_aead::aes::Backend for \
+         core_aead::aes::ct32::Key<core_aead::aes::thumb1::Thumb1>>::encrypt_blocks::{{closure}}",
+        6,
+        "block loop, group length",
+    ),
+    a(
+        "<core_aead::aes::ct32::Key<core_aead::aes::ct32::Ct32> as \
+         core_aead::aes::Backend>::encrypt_blocks::{{closure}}",
+        6,
+        "block loop, group length",
+    ),
     // 9 while CTR XORed whole words and then a byte tail; 3 with a byte loop alone. 7 in
     // m0-cost, which links thumb1 alone; 11 in m0-kat, which links ct32 beside it
     // (core-aead's `portable-twins`) and inlines its loop here too.
@@ -240,7 +252,7 @@ const ALLOWED: &[Allowed] = &[
         "the (public) implementation",
     ),
     a(
-        "core_aead::aes::ct32::Key::new",
+        "core_aead::aes::ct32::Key<S>::new",
         9,
         "key length, expansion loop and its word-index tests, spreading loops, index bounds",
     ),

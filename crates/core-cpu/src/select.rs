@@ -27,6 +27,23 @@ pub trait Implementation: Copy + Debug + PartialEq + Eq + 'static {
 
 /// Declares an implementation enum and its [`Implementation`] impl.
 ///
+/// # How a backend is chosen
+///
+/// Every algorithm with more than one backend has one enum declared with this macro; there is
+/// no other selection mechanism. A key or context is built for one variant (`new()` takes
+/// `preferred()`, `with_impl` any variant, `by_name` a label) and stores that backend's
+/// state, so each call is a `match` on the stored value, never a fresh detection. Where
+/// run-time detection exists (x86-64, aarch64) `preferred()` is the first accelerated variant
+/// whose tokens detection grants, else the first portable one for the native word size;
+/// everywhere else it is the compile-time constant `PORTABLE`, so a Cortex-M0 image links one
+/// backend. On 32-bit Arm with `asm` that constant is the `if thumb1` variant (the Thumb-1
+/// assembly), and its `if twin` Rust twin is compiled only with `portable-twins`, for the
+/// firmware that checks one against the other. The assembly a backend runs is in `core-asm`
+/// (`asm/`), whose crate docs say how it is laid out; the backend files keep the Rust around
+/// it.
+///
+/// # Variants
+///
 /// Variants come in two groups, each in order of preference.
 ///
 /// - `accelerated` variants carry the tokens that prove their instructions exist, so they can

@@ -3,7 +3,7 @@
 //! `aesd`/`aesimc` with the equivalent inverse cipher's keys. Little-endian aarch64 only, as
 //! Rust's tier-1 and tier-2 aarch64 targets are.
 
-use super::{HwKey, counter, set_counter};
+use super::{AesImpl, Backend, Hw, HwKey, counter, set_counter};
 use core::arch::aarch64::{
     uint8x16_t, vaesdq_u8, vaeseq_u8, vaesimcq_u8, vaesmcq_u8, vdupq_n_u8, veorq_u8, vld1q_u8,
     vreinterpretq_u8_u32, vreinterpretq_u32_u8, vsetq_lane_u32, vst1q_u8,
@@ -14,47 +14,54 @@ use zeroize::Zeroize;
 /// Blocks processed together.
 const LANES: usize = 8;
 
-/// Encrypts independent blocks in place.
-pub(super) fn encrypt_blocks(token: ArmAes, key: &HwKey, blocks: &mut [[u8; 16]]) {
-    // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
-    unsafe { crypt_blocks_ce::<true>(token, key, blocks) }
-}
+/// The Armv8 AES instructions, eight blocks in flight.
+impl Backend for Hw<ArmAes> {
+    fn implementation(&self) -> AesImpl {
+        AesImpl::Aarch64(self.0)
+    }
 
-/// Decrypts independent blocks in place.
-pub(super) fn decrypt_blocks(token: ArmAes, key: &HwKey, blocks: &mut [[u8; 16]]) {
-    // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
-    unsafe { crypt_blocks_ce::<false>(token, key, blocks) }
-}
+    #[inline(always)]
+    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
+        unsafe { crypt_blocks_ce::<true>(self.0, &self.1, blocks) }
+    }
 
-/// CTR with a 32-bit big-endian counter; see `Aes::ctr32`.
-pub(super) fn ctr32(token: ArmAes, key: &HwKey, ctr: &mut [u8; 16], buf: &mut [u8]) {
-    // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
-    unsafe { ctr32_ce(token, key, ctr, buf) }
-}
+    #[inline(always)]
+    fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
+        unsafe { crypt_blocks_ce::<false>(self.0, &self.1, blocks) }
+    }
 
-/// CBC encryption of whole blocks (the chain value `iv` is updated), round keys in registers.
-pub(super) fn cbc_encrypt(token: ArmAes, key: &HwKey, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
-    // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
-    unsafe { cbc_encrypt_ce(token, key, iv, blocks) }
-}
+    #[inline(always)]
+    fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]) {
+        // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
+        unsafe { ctr32_ce(self.0, &self.1, ctr, buf) }
+    }
 
-/// CBC decryption of whole blocks (the chain value `iv` is updated), eight in flight.
-pub(super) fn cbc_decrypt(token: ArmAes, key: &HwKey, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
-    // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
-    unsafe { cbc_decrypt_ce(token, key, iv, blocks) }
-}
+    #[inline(always)]
+    fn cbc_encrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+        // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
+        unsafe { cbc_encrypt_ce(self.0, &self.1, iv, blocks) }
+    }
 
-/// CCM's payload pass (see `Aes::ccm_payload`), round keys in registers.
-pub(super) fn ccm<const ENCRYPT: bool>(
-    token: ArmAes,
-    key: &HwKey,
-    mac: &mut [u8; 16],
-    ks: &mut [u8; 16],
-    ctr: &mut [u8; 16],
-    buf: &mut [u8],
-) {
-    // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
-    unsafe { ccm_ce::<ENCRYPT>(token, key, mac, ks, ctr, buf) }
+    #[inline(always)]
+    fn cbc_decrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) -> bool {
+        // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
+        unsafe { cbc_decrypt_ce(self.0, &self.1, iv, blocks) };
+        true
+    }
+
+    #[inline(always)]
+    fn ccm_payload<const ENCRYPT: bool>(
+        &self,
+        mac: &mut [u8; 16],
+        ks: &mut [u8; 16],
+        ctr: &mut [u8; 16],
+        buf: &mut [u8],
+    ) {
+        // SAFETY: the `ArmAes` token proves NEON and the AES instructions were detected.
+        unsafe { ccm_ce::<ENCRYPT>(self.0, &self.1, mac, ks, ctr, buf) }
+    }
 }
 
 /// A 16-byte load.

@@ -11,23 +11,33 @@
 //! here are what it computes and what the tests compare it with.
 
 use super::bitslice;
+use core::marker::PhantomData;
 use zeroize::Zeroize;
 
-/// The round keys as bit planes, each bit repeated for the two blocks.
-#[derive(Clone)]
-pub(crate) struct Key {
+/// The round keys as bit planes, each bit repeated for the two blocks, for the steps `S`
+/// ([`Ct32`] or `thumb1`'s): one schedule type per implementation, each the
+/// [`Backend`](super::Backend) of its file.
+pub(crate) struct Key<S> {
     rk: [[u32; 8]; 15],
     rounds: usize,
+    steps: PhantomData<S>,
 }
 
-impl Key {
+// Not derived: that would ask `S: Clone` of the step types, which hold nothing.
+impl<S> Clone for Key<S> {
+    fn clone(&self) -> Self {
+        Self { rk: self.rk, rounds: self.rounds, steps: PhantomData }
+    }
+}
+
+impl<S: Steps> Key<S> {
     /// Expands a key of a length `key_rounds` accepted. The words of the expansion go into
     /// the first half of the planes' storage and are spread from the last round key down, so
     /// no round key overtakes one not yet read: the key schedule needs no other copy of
     /// itself. Out of line, so that its caller moves it straight into place (a Cortex-M0 has
     /// little stack for 480-byte temporaries).
     #[inline(never)]
-    pub(super) fn new<S: Steps>(key: &[u8]) -> Self {
+    pub(super) fn new(key: &[u8]) -> Self {
         let mut rk = [[0u32; 8]; 15];
         let rounds = super::expand_words_with(key, rk.as_flattened_mut(), sub_word::<S>);
         for i in (0..=rounds.min(14)).rev() {
@@ -42,15 +52,17 @@ impl Key {
             }
             S::ortho(planes);
         }
-        Self { rk, rounds }
+        Self { rk, rounds, steps: PhantomData }
     }
+}
 
+impl<S> Key<S> {
     pub(super) fn used(&self) -> &[[u32; 8]] {
         &self.rk[..=self.rounds]
     }
 }
 
-impl Drop for Key {
+impl<S> Drop for Key<S> {
     fn drop(&mut self) {
         self.rk.zeroize();
     }
@@ -91,20 +103,20 @@ fn ortho(q: &mut [u32; 8]) {
 /// The steps of the cipher a backend may run in its own code: [`Ct32`] is the Rust here, and
 /// `thumb1` the Cortex-M0's Thumb-1 assembly. The key schedule, the loading and storing of
 /// blocks, the CTR loop and the inverse cipher's linear steps are shared.
-pub(super) trait Steps {
+pub(crate) trait Steps: Sized {
     /// [`ortho`]: blocks into planes and back.
     fn ortho(q: &mut [u32; 8]);
     /// [`sub_bytes`] on the planes.
     fn sub_bytes(q: &mut [u32; 8]);
     /// The cipher on the planes of two blocks ([`encrypt_planes`]).
-    fn encrypt_planes(key: &Key, q: &mut [u32; 8]);
+    fn encrypt_planes(key: &Key<Self>, q: &mut [u32; 8]);
     /// XORs at most 32 bytes of keystream from the planes into `chunk`
     /// ([`xor_keystream_bytes`]).
     fn xor_keystream(q: &[u32; 8], chunk: &mut [u8]);
 }
 
 /// The Rust steps: the portable implementation.
-pub(super) struct Ct32;
+pub(crate) struct Ct32;
 
 impl Steps for Ct32 {
     #[inline(always)]
@@ -118,7 +130,7 @@ impl Steps for Ct32 {
     }
 
     #[inline(always)]
-    fn encrypt_planes(key: &Key, q: &mut [u32; 8]) {
+    fn encrypt_planes(key: &Key<Self>, q: &mut [u32; 8]) {
         encrypt_planes(key, q);
     }
 
@@ -204,13 +216,13 @@ pub(super) fn sub_word<S: Steps>(w: u32) -> u32 {
 /// The cipher on the planes of two blocks: one out-of-line copy for [`encrypt2`] and
 /// [`ctr32`] (GCM links both).
 #[inline(never)]
-fn encrypt_planes(key: &Key, q: &mut [u32; 8]) {
+fn encrypt_planes(key: &Key<Ct32>, q: &mut [u32; 8]) {
     bitslice::encrypt(q, key.used());
 }
 
 /// Encrypts two blocks in place.
 #[inline]
-pub(super) fn encrypt2<S: Steps>(key: &Key, blocks: &mut [[u8; 16]; 2]) {
+pub(super) fn encrypt2<S: Steps>(key: &Key<S>, blocks: &mut [[u8; 16]; 2]) {
     let mut q = load::<S>(blocks);
     S::encrypt_planes(key, &mut q);
     store::<S>(q, blocks);
@@ -220,7 +232,7 @@ pub(super) fn encrypt2<S: Steps>(key: &Key, blocks: &mut [[u8; 16]; 2]) {
 /// counter blocks go straight into the planes as words (the first twelve bytes of `ctr` once,
 /// the counter byte-swapped), and the keystream goes into `buf` (by XOR) straight from the planes:
 /// no byte buffer, no copy of the state.
-pub(super) fn ctr32<S: Steps>(key: &Key, ctr: &mut [u8; 16], buf: &mut [u8]) {
+pub(super) fn ctr32<S: Steps>(key: &Key<S>, ctr: &mut [u8; 16], buf: &mut [u8]) {
     let word =
         |i: usize| u32::from_le_bytes([ctr[4 * i], ctr[4 * i + 1], ctr[4 * i + 2], ctr[4 * i + 3]]);
     let (w0, w1, w2) = (word(0), word(1), word(2));
@@ -254,10 +266,33 @@ pub(super) fn xor_keystream_bytes(q: &[u32; 8], chunk: &mut [u8]) {
 
 /// Decrypts two blocks in place.
 #[inline]
-pub(super) fn decrypt2<S: Steps>(key: &Key, blocks: &mut [[u8; 16]; 2]) {
+pub(super) fn decrypt2<S: Steps>(key: &Key<S>, blocks: &mut [[u8; 16]; 2]) {
     let mut q = load::<S>(blocks);
     bitslice::decrypt_with(&mut q, key.used(), S::sub_bytes);
     store::<S>(q, blocks);
+}
+
+/// The portable 32-bit implementation: its loops with the Rust [`Steps`].
+#[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+impl super::Backend for Key<Ct32> {
+    fn implementation(&self) -> super::AesImpl {
+        super::AesImpl::Ct32
+    }
+
+    #[inline(always)]
+    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        super::batched::<2>(blocks, |b| encrypt2(self, b));
+    }
+
+    #[inline(always)]
+    fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        super::batched::<2>(blocks, |b| decrypt2(self, b));
+    }
+
+    #[inline(always)]
+    fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]) {
+        ctr32(self, ctr, buf);
+    }
 }
 
 #[cfg(test)]

@@ -32,6 +32,29 @@ impl Key {
     }
 }
 
+/// The portable 64-bit implementation (only 64-bit targets list it).
+#[cfg(target_pointer_width = "64")]
+impl super::Backend for Key {
+    fn implementation(&self) -> super::AesImpl {
+        super::AesImpl::Ct64
+    }
+
+    #[inline(always)]
+    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        super::batched::<4>(blocks, |b| encrypt4(self, b));
+    }
+
+    #[inline(always)]
+    fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        super::batched::<4>(blocks, |b| decrypt4(self, b));
+    }
+
+    #[inline(always)]
+    fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]) {
+        super::ctr32_batched::<4>(ctr, buf, |b| encrypt4(self, b));
+    }
+}
+
 impl Drop for Key {
     fn drop(&mut self) {
         self.rk.zeroize();

@@ -213,26 +213,179 @@ impl Drop for HwKey {
 #[cfg(target_arch = "x86_64")]
 const FEW: usize = 8;
 
-/// A key schedule in the form of the implementation chosen for it (ring's `DynKey`): the
-/// per-call dispatch is one `match`, never a fresh CPU check.
-// No allocator: the schedule lives inline, and the bitsliced 64-bit one is the largest.
-#[allow(clippy::large_enum_variant)]
+/// A key schedule for the AES instructions, with the token that proves they can run.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[derive(Clone)]
-pub(crate) enum Schedule {
+pub(crate) struct Hw<T>(pub(crate) T, pub(crate) HwKey);
+
+/// What an AES implementation does with its key schedule: each backend file implements it for
+/// its schedule type, and [`Schedule`] for the enum of them, by one `match` per call. The
+/// provided methods are the generic loops over [`Backend::encrypt_blocks`], for the
+/// implementations without a dedicated one.
+pub(crate) trait Backend {
+    /// The implementation this schedule is for.
+    fn implementation(&self) -> AesImpl;
+
+    /// Encrypts independent blocks in place, as many in parallel as the implementation can.
+    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]);
+
+    /// Decrypts independent blocks in place.
+    fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]);
+
+    /// CTR with a 32-bit big-endian counter, as [`Aes::ctr32`] describes it.
+    fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]);
+
+    /// CBC encryption of whole blocks, as [`Aes::cbc_encrypt_blocks`] describes it: here one
+    /// block at a time through [`Backend::encrypt_blocks`].
+    #[inline(always)]
+    fn cbc_encrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+        for block in blocks {
+            for (b, v) in block.iter_mut().zip(iv.iter()) {
+                *b ^= v;
+            }
+            self.encrypt_blocks(core::slice::from_mut(block));
+            *iv = *block;
+        }
+    }
+
+    /// CBC decryption of whole blocks, as [`Aes::cbc_decrypt_blocks`] describes it: here none
+    /// (`false`), so the caller batches through [`Backend::decrypt_blocks`].
+    #[inline(always)]
+    fn cbc_decrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) -> bool {
+        let _ = (iv, blocks);
+        false
+    }
+
+    /// CCM's payload pass, as [`Aes::ccm_payload`] describes it: here through two-block calls
+    /// of [`Backend::encrypt_blocks`] (one pass of the bitsliced rounds).
+    #[inline(always)]
+    fn ccm_payload<const ENCRYPT: bool>(
+        &self,
+        mac: &mut [u8; 16],
+        ks: &mut [u8; 16],
+        ctr: &mut [u8; 16],
+        buf: &mut [u8],
+    ) {
+        let mut c = counter(ctr);
+        let mut lanes = [[0u8; 16]; 2];
+        for chunk in buf.chunks_mut(16) {
+            let mut plain = [0u8; 16];
+            plain[..chunk.len()].copy_from_slice(chunk);
+            for (i, (b, k)) in chunk.iter_mut().zip(ks.iter()).enumerate() {
+                *b ^= k;
+                if !ENCRYPT {
+                    plain[i] = *b;
+                }
+            }
+            for (m, p) in lanes[0].iter_mut().zip(mac.iter().zip(&plain)) {
+                *m = p.0 ^ p.1;
+            }
+            lanes[1] = *ctr;
+            set_counter(&mut lanes[1], c);
+            c = c.wrapping_add(1);
+            self.encrypt_blocks(&mut lanes);
+            [*mac, *ks] = lanes;
+        }
+        set_counter(ctr, c);
+        lanes.zeroize();
+    }
+
+    /// The encryption round keys and round count for the x86 AES instructions, if this
+    /// schedule is theirs (see [`Aes::x86_enc_keys`]).
+    #[inline(always)]
+    fn x86_enc_keys(&self) -> Option<(&[[u8; 16]; 15], usize)> {
+        None
+    }
+}
+
+/// Declares [`Schedule`] with one variant per implementation compiled for the target, and its
+/// [`Backend`] as one `match` per method: the only place the implementations' `cfg`s appear
+/// besides [`AesImpl`] and [`Aes::with_impl`].
+macro_rules! schedules {
+    ($($(#[$cfg:meta])* $variant:ident($schedule:ty),)*) => {
+        /// A key schedule in the form of the implementation chosen for it (ring's `DynKey`):
+        /// the per-call dispatch is one `match`, never a fresh CPU check. Each variant is named
+        /// after its [`AesImpl`].
+        // No allocator: the schedule lives inline, and the bitsliced 64-bit one is the largest.
+        #[allow(clippy::large_enum_variant)]
+        #[derive(Clone)]
+        pub(crate) enum Schedule {
+            $($(#[$cfg])* $variant($schedule),)*
+        }
+
+        // Each arm inlines its backend's method, so a call costs what a `match` on the
+        // schedule with the backend's code in its arms did.
+        impl Backend for Schedule {
+            #[inline(always)]
+            fn implementation(&self) -> AesImpl {
+                match self { $($(#[$cfg])* Self::$variant(k) => k.implementation(),)* }
+            }
+
+            #[inline(always)]
+            fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+                match self { $($(#[$cfg])* Self::$variant(k) => k.encrypt_blocks(blocks),)* }
+            }
+
+            #[inline(always)]
+            fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+                match self { $($(#[$cfg])* Self::$variant(k) => k.decrypt_blocks(blocks),)* }
+            }
+
+            #[inline(always)]
+            fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]) {
+                match self { $($(#[$cfg])* Self::$variant(k) => k.ctr32(ctr, buf),)* }
+            }
+
+            #[inline(always)]
+            fn cbc_encrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+                match self {
+                    $($(#[$cfg])* Self::$variant(k) => k.cbc_encrypt_blocks(iv, blocks),)*
+                }
+            }
+
+            #[inline(always)]
+            fn cbc_decrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) -> bool {
+                match self {
+                    $($(#[$cfg])* Self::$variant(k) => k.cbc_decrypt_blocks(iv, blocks),)*
+                }
+            }
+
+            #[inline(always)]
+            fn ccm_payload<const ENCRYPT: bool>(
+                &self,
+                mac: &mut [u8; 16],
+                ks: &mut [u8; 16],
+                ctr: &mut [u8; 16],
+                buf: &mut [u8],
+            ) {
+                match self {
+                    $($(#[$cfg])* Self::$variant(k) => k.ccm_payload::<ENCRYPT>(mac, ks, ctr, buf),)*
+                }
+            }
+
+            #[inline(always)]
+            fn x86_enc_keys(&self) -> Option<(&[[u8; 16]; 15], usize)> {
+                match self { $($(#[$cfg])* Self::$variant(k) => k.x86_enc_keys(),)* }
+            }
+        }
+    };
+}
+
+schedules! {
     #[cfg(target_pointer_width = "64")]
     Ct64(ct64::Key),
     #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
-    Ct32(ct32::Key),
+    Ct32(ct32::Key<ct32::Ct32>),
     #[cfg(all(target_arch = "arm", feature = "asm"))]
-    Thumb1(ct32::Key),
+    Thumb1(ct32::Key<thumb1::Thumb1>),
     #[cfg(target_arch = "x86_64")]
-    X86Aesni(core_cpu::Aes, HwKey),
+    X86Aesni(Hw<core_cpu::Aes>),
     #[cfg(target_arch = "x86_64")]
-    X86Vaes(core_cpu::VaesAvx2, HwKey),
+    X86Vaes(Hw<core_cpu::VaesAvx2>),
     #[cfg(target_arch = "x86_64")]
-    X86Vaes512(core_cpu::Vaes512, HwKey),
+    X86Vaes512(Hw<core_cpu::Vaes512>),
     #[cfg(target_arch = "aarch64")]
-    Aarch64(core_cpu::ArmAes, HwKey),
+    Aarch64(Hw<core_cpu::ArmAes>),
 }
 
 /// An AES key, expanded for one implementation. Dropping it wipes the schedule.
@@ -279,24 +432,24 @@ impl Aes {
         let schedule = match imp {
             #[cfg(target_arch = "x86_64")]
             AesImpl::X86Aesni(token) => {
-                Schedule::X86Aesni(token, x86_aesni::expand_key(token, key)?)
+                Schedule::X86Aesni(Hw(token, x86_aesni::expand_key(token, key)?))
             }
             #[cfg(target_arch = "x86_64")]
             AesImpl::X86Vaes(token) => {
-                Schedule::X86Vaes(token, x86_aesni::expand_key(token.weaken(), key)?)
+                Schedule::X86Vaes(Hw(token, x86_aesni::expand_key(token.weaken(), key)?))
             }
             #[cfg(target_arch = "x86_64")]
             AesImpl::X86Vaes512(token) => {
-                Schedule::X86Vaes512(token, x86_aesni::expand_key(token.weaken(), key)?)
+                Schedule::X86Vaes512(Hw(token, x86_aesni::expand_key(token.weaken(), key)?))
             }
             #[cfg(target_arch = "aarch64")]
-            AesImpl::Aarch64(token) => Schedule::Aarch64(token, HwKey::new(&keys()?)),
+            AesImpl::Aarch64(token) => Schedule::Aarch64(Hw(token, HwKey::new(&keys()?))),
             #[cfg(target_pointer_width = "64")]
             AesImpl::Ct64 => Schedule::Ct64(ct64::Key::new(&keys()?)),
             #[cfg(all(target_arch = "arm", feature = "asm"))]
-            AesImpl::Thumb1 => Schedule::Thumb1(ct32::Key::new::<thumb1::Thumb1>(key)),
+            AesImpl::Thumb1 => Schedule::Thumb1(ct32::Key::new(key)),
             #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
-            AesImpl::Ct32 => Schedule::Ct32(ct32::Key::new::<ct32::Ct32>(key)),
+            AesImpl::Ct32 => Schedule::Ct32(ct32::Key::new(key)),
             // Tokens for another architecture cannot be obtained.
             _ => return Self::with_impl(AesImpl::PORTABLE, key),
         };
@@ -305,35 +458,14 @@ impl Aes {
 
     /// The implementation this key was expanded for.
     pub fn implementation(&self) -> AesImpl {
-        match &self.schedule {
-            #[cfg(target_pointer_width = "64")]
-            Schedule::Ct64(_) => AesImpl::Ct64,
-            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
-            Schedule::Ct32(_) => AesImpl::Ct32,
-            #[cfg(all(target_arch = "arm", feature = "asm"))]
-            Schedule::Thumb1(_) => AesImpl::Thumb1,
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Aesni(token, _) => AesImpl::X86Aesni(*token),
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes(token, _) => AesImpl::X86Vaes(*token),
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes512(token, _) => AesImpl::X86Vaes512(*token),
-            #[cfg(target_arch = "aarch64")]
-            Schedule::Aarch64(token, _) => AesImpl::Aarch64(*token),
-        }
+        self.schedule.implementation()
     }
 
     /// The encryption round keys and round count for the x86 AES instructions, if this key
     /// was expanded for them (the multi-buffer CBC kernels take any such key, whichever x86
     /// implementation holds it).
     pub(crate) fn x86_enc_keys(&self) -> Option<(&[[u8; 16]; 15], usize)> {
-        match &self.schedule {
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Aesni(_, k) | Schedule::X86Vaes(_, k) | Schedule::X86Vaes512(_, k) => {
-                Some((&k.enc, k.rounds))
-            }
-            _ => None,
-        }
+        self.schedule.x86_enc_keys()
     }
 
     /// The key length in bytes: 16, 24 or 32.
@@ -353,150 +485,32 @@ impl Aes {
 
     /// Encrypts independent blocks in place, as many in parallel as the implementation can.
     pub(crate) fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
-        match &self.schedule {
-            #[cfg(target_pointer_width = "64")]
-            Schedule::Ct64(k) => batched::<4>(blocks, |b| ct64::encrypt4(k, b)),
-            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
-            Schedule::Ct32(k) => batched::<2>(blocks, |b| ct32::encrypt2::<ct32::Ct32>(k, b)),
-            #[cfg(all(target_arch = "arm", feature = "asm"))]
-            Schedule::Thumb1(k) => batched::<2>(blocks, |b| ct32::encrypt2::<thumb1::Thumb1>(k, b)),
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Aesni(t, k) => x86_aesni::encrypt_blocks(*t, k, blocks),
-            // Few blocks: the AES-NI loop, which both VAES tokens prove the features of.
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes(t, k) if blocks.len() < FEW => {
-                x86_aesni::encrypt_blocks(t.weaken(), k, blocks);
-            }
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes512(t, k) if blocks.len() < FEW => {
-                x86_aesni::encrypt_blocks(t.weaken(), k, blocks);
-            }
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes(t, k) => x86_vaes::encrypt_blocks(*t, k, blocks),
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes512(t, k) => x86_vaes::encrypt_blocks512(*t, k, blocks),
-            #[cfg(target_arch = "aarch64")]
-            Schedule::Aarch64(t, k) => aarch64::encrypt_blocks(*t, k, blocks),
-        }
+        self.schedule.encrypt_blocks(blocks);
     }
 
     /// Decrypts independent blocks in place.
     pub(crate) fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
-        match &self.schedule {
-            #[cfg(target_pointer_width = "64")]
-            Schedule::Ct64(k) => batched::<4>(blocks, |b| ct64::decrypt4(k, b)),
-            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
-            Schedule::Ct32(k) => batched::<2>(blocks, |b| ct32::decrypt2::<ct32::Ct32>(k, b)),
-            #[cfg(all(target_arch = "arm", feature = "asm"))]
-            Schedule::Thumb1(k) => batched::<2>(blocks, |b| ct32::decrypt2::<thumb1::Thumb1>(k, b)),
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Aesni(t, k) => x86_aesni::decrypt_blocks(*t, k, blocks),
-            // Few blocks: the AES-NI loop, which both VAES tokens prove the features of.
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes(t, k) if blocks.len() < FEW => {
-                x86_aesni::decrypt_blocks(t.weaken(), k, blocks);
-            }
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes512(t, k) if blocks.len() < FEW => {
-                x86_aesni::decrypt_blocks(t.weaken(), k, blocks);
-            }
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes(t, k) => x86_vaes::decrypt_blocks(*t, k, blocks),
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes512(t, k) => x86_vaes::decrypt_blocks512(*t, k, blocks),
-            #[cfg(target_arch = "aarch64")]
-            Schedule::Aarch64(t, k) => aarch64::decrypt_blocks(*t, k, blocks),
-        }
+        self.schedule.decrypt_blocks(blocks);
     }
 
     /// XORs `buf` with the keystream of CTR mode (SP 800-38A §6.5) from the counter block
     /// `ctr`, whose last four bytes are a big-endian counter incremented modulo 2^32 (GCM's
     /// inc32). Afterwards `ctr` is advanced by one per block, a final partial block included.
     pub(crate) fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]) {
-        match &self.schedule {
-            #[cfg(target_pointer_width = "64")]
-            Schedule::Ct64(k) => ctr32_batched::<4>(ctr, buf, |b| ct64::encrypt4(k, b)),
-            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
-            Schedule::Ct32(k) => ct32::ctr32::<ct32::Ct32>(k, ctr, buf),
-            #[cfg(all(target_arch = "arm", feature = "asm"))]
-            Schedule::Thumb1(k) => ct32::ctr32::<thumb1::Thumb1>(k, ctr, buf),
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Aesni(t, k) => x86_aesni::ctr32(*t, k, ctr, buf),
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes(t, k) => x86_vaes::ctr32(*t, k, ctr, buf),
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes512(t, k) => x86_vaes::ctr32_512(*t, k, ctr, buf),
-            #[cfg(target_arch = "aarch64")]
-            Schedule::Aarch64(t, k) => aarch64::ctr32(*t, k, ctr, buf),
-        }
+        self.schedule.ctr32(ctr, buf);
     }
-}
 
-impl Aes {
     /// CBC encryption of whole blocks, chaining from `iv` (which is updated): a serial chain,
     /// so the hardware implementations keep their round keys in registers across it.
     pub(crate) fn cbc_encrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
-        match &self.schedule {
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Aesni(t, k) => x86_aesni::cbc_encrypt(*t, k, iv, blocks),
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes(t, k) => x86_aesni::cbc_encrypt(t.weaken(), k, iv, blocks),
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes512(t, k) => x86_aesni::cbc_encrypt(t.weaken(), k, iv, blocks),
-            #[cfg(target_arch = "aarch64")]
-            Schedule::Aarch64(t, k) => aarch64::cbc_encrypt(*t, k, iv, blocks),
-            _ => {
-                for block in blocks {
-                    for (b, v) in block.iter_mut().zip(iv.iter()) {
-                        *b ^= v;
-                    }
-                    self.encrypt_block(block);
-                    *iv = *block;
-                }
-            }
-        }
+        self.schedule.cbc_encrypt_blocks(iv, blocks);
     }
 
     /// CBC decryption of whole blocks, chaining from `iv` (which is updated). Returns `false`
     /// when this implementation has no dedicated loop (the caller then goes through
     /// [`Aes::decrypt_blocks`]).
     pub(crate) fn cbc_decrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) -> bool {
-        match &self.schedule {
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Aesni(t, k) => {
-                x86_aesni::cbc_decrypt(*t, k, iv, blocks);
-                true
-            }
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes(t, k) if blocks.len() < FEW => {
-                x86_aesni::cbc_decrypt(t.weaken(), k, iv, blocks);
-                true
-            }
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes512(t, k) if blocks.len() < FEW => {
-                x86_aesni::cbc_decrypt(t.weaken(), k, iv, blocks);
-                true
-            }
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes(t, k) => {
-                x86_vaes::cbc_decrypt(*t, k, iv, blocks);
-                true
-            }
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes512(t, k) => {
-                x86_vaes::cbc_decrypt512(*t, k, iv, blocks);
-                true
-            }
-            #[cfg(target_arch = "aarch64")]
-            Schedule::Aarch64(t, k) => {
-                aarch64::cbc_decrypt(*t, k, iv, blocks);
-                true
-            }
-            _ => {
-                let _ = (iv, blocks);
-                false
-            }
-        }
+        self.schedule.cbc_decrypt_blocks(iv, blocks)
     }
 
     /// CCM's payload pass: for each 16-byte piece of `buf` (the last may be shorter), XOR it
@@ -511,51 +525,7 @@ impl Aes {
         ctr: &mut [u8; 16],
         buf: &mut [u8],
     ) {
-        match &self.schedule {
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Aesni(t, k) => x86_aesni::ccm::<ENCRYPT>(*t, k, mac, ks, ctr, buf),
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes(t, k) => x86_aesni::ccm::<ENCRYPT>(t.weaken(), k, mac, ks, ctr, buf),
-            #[cfg(target_arch = "x86_64")]
-            Schedule::X86Vaes512(t, k) => {
-                x86_aesni::ccm::<ENCRYPT>(t.weaken(), k, mac, ks, ctr, buf);
-            }
-            #[cfg(target_arch = "aarch64")]
-            Schedule::Aarch64(t, k) => aarch64::ccm::<ENCRYPT>(*t, k, mac, ks, ctr, buf),
-            _ => self.ccm_payload_lanes::<ENCRYPT>(mac, ks, ctr, buf),
-        }
-    }
-
-    /// [`Aes::ccm_payload`] through two-block calls (one pass of the bitsliced rounds).
-    fn ccm_payload_lanes<const ENCRYPT: bool>(
-        &self,
-        mac: &mut [u8; 16],
-        ks: &mut [u8; 16],
-        ctr: &mut [u8; 16],
-        buf: &mut [u8],
-    ) {
-        let mut c = counter(ctr);
-        let mut lanes = [[0u8; 16]; 2];
-        for chunk in buf.chunks_mut(16) {
-            let mut plain = [0u8; 16];
-            plain[..chunk.len()].copy_from_slice(chunk);
-            for (i, (b, k)) in chunk.iter_mut().zip(ks.iter()).enumerate() {
-                *b ^= k;
-                if !ENCRYPT {
-                    plain[i] = *b;
-                }
-            }
-            for (m, p) in lanes[0].iter_mut().zip(mac.iter().zip(&plain)) {
-                *m = p.0 ^ p.1;
-            }
-            lanes[1] = *ctr;
-            set_counter(&mut lanes[1], c);
-            c = c.wrapping_add(1);
-            self.encrypt_blocks(&mut lanes);
-            [*mac, *ks] = lanes;
-        }
-        set_counter(ctr, c);
-        lanes.zeroize();
+        self.schedule.ccm_payload::<ENCRYPT>(mac, ks, ctr, buf);
     }
 }
 

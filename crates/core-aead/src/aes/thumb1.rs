@@ -5,11 +5,34 @@
 //! [`bitslice`](super::bitslice) and [`ct32`](super::ct32) is what they compute, what every
 //! other target and a build without `asm` run, and what the tests compare them with.
 
-use super::ct32::{Key, Steps, xor_keystream_bytes};
+use super::ct32::{Key, Steps, ctr32, decrypt2, encrypt2, xor_keystream_bytes};
+use super::{AesImpl, Backend, batched};
 use core_asm::thumbv6m::aead::aes::{ortho, shift_mix_add, shift_rows, sub_bytes};
 
 /// The Thumb-1 steps.
-pub(super) struct Thumb1;
+pub(crate) struct Thumb1;
+
+/// ct32's loops over the Thumb-1 steps.
+impl Backend for Key<Thumb1> {
+    fn implementation(&self) -> AesImpl {
+        AesImpl::Thumb1
+    }
+
+    #[inline(always)]
+    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        batched::<2>(blocks, |b| encrypt2(self, b));
+    }
+
+    #[inline(always)]
+    fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        batched::<2>(blocks, |b| decrypt2(self, b));
+    }
+
+    #[inline(always)]
+    fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]) {
+        ctr32(self, ctr, buf);
+    }
+}
 
 impl Steps for Thumb1 {
     #[inline(always)]
@@ -23,7 +46,7 @@ impl Steps for Thumb1 {
     }
 
     #[inline(always)]
-    fn encrypt_planes(key: &Key, q: &mut [u32; 8]) {
+    fn encrypt_planes(key: &Key<Self>, q: &mut [u32; 8]) {
         encrypt_planes(key, q);
     }
 
@@ -38,7 +61,7 @@ impl Steps for Thumb1 {
 /// stored once a round instead of three times; the last round is `ShiftRows` and
 /// `AddRoundKey` here. One out-of-line copy for `encrypt2` and `ctr32` (GCM links both).
 #[inline(never)]
-fn encrypt_planes(key: &Key, q: &mut [u32; 8]) {
+fn encrypt_planes(key: &Key<Thumb1>, q: &mut [u32; 8]) {
     let rk = key.used();
     let (Some(first), Some(last)) = (rk.first(), rk.last()) else { return };
     for (p, k) in q.iter_mut().zip(first) {

@@ -2,7 +2,7 @@
 //! that the instruction's latency (3–4 cycles) is hidden behind seven independent blocks.
 //! Single blocks and short tails go through the same loops with fewer lanes.
 
-use super::{HwKey, RoundKeys};
+use super::{AesImpl, Backend, Hw, HwKey, RoundKeys};
 use crate::Error;
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_aesdec_si128, _mm_aesdeclast_si128, _mm_aesenc_si128,
@@ -99,6 +99,55 @@ pub(crate) fn ccm<const ENCRYPT: bool>(
     let _ = token;
     // SAFETY: the `Aes` token proves AES-NI, SSE2 and SSSE3 were detected.
     unsafe { ccm_ni::<ENCRYPT>(key, mac, ks, ctr, buf) }
+}
+
+/// AES-NI, eight blocks in flight.
+impl Backend for Hw<Aes> {
+    fn implementation(&self) -> AesImpl {
+        AesImpl::X86Aesni(self.0)
+    }
+
+    #[inline(always)]
+    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        encrypt_blocks(self.0, &self.1, blocks);
+    }
+
+    #[inline(always)]
+    fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        decrypt_blocks(self.0, &self.1, blocks);
+    }
+
+    #[inline(always)]
+    fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]) {
+        ctr32(self.0, &self.1, ctr, buf);
+    }
+
+    #[inline(always)]
+    fn cbc_encrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+        cbc_encrypt(self.0, &self.1, iv, blocks);
+    }
+
+    #[inline(always)]
+    fn cbc_decrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) -> bool {
+        cbc_decrypt(self.0, &self.1, iv, blocks);
+        true
+    }
+
+    #[inline(always)]
+    fn ccm_payload<const ENCRYPT: bool>(
+        &self,
+        mac: &mut [u8; 16],
+        ks: &mut [u8; 16],
+        ctr: &mut [u8; 16],
+        buf: &mut [u8],
+    ) {
+        ccm::<ENCRYPT>(self.0, &self.1, mac, ks, ctr, buf);
+    }
+
+    #[inline(always)]
+    fn x86_enc_keys(&self) -> Option<(&[[u8; 16]; 15], usize)> {
+        Some((&self.1.enc, self.1.rounds))
+    }
 }
 
 /// An unaligned 16-byte load.

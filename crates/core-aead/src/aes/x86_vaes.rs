@@ -10,7 +10,7 @@
 //! from AES-NI on each 128-bit lane: the development machine has no VAES, and QEMU 7.2's
 //! `vaesenc`/`vaesdec` on YMM registers compute the upper half from the lower half's data.
 
-use super::{HwKey, counter, set_counter};
+use super::{AesImpl, Backend, FEW, Hw, HwKey, counter, set_counter, x86_aesni};
 use core::arch::x86_64::{
     __m128i, __m256i, __m512i, _mm_loadu_si128, _mm_set_epi32, _mm_set_epi64x, _mm256_add_epi32,
     _mm256_broadcastsi128_si256, _mm256_loadu_si256, _mm256_permute2x128_si256, _mm256_set_epi32,
@@ -26,70 +26,132 @@ use zeroize::Zeroize;
 /// Registers processed together.
 const LANES: usize = 8;
 
-/// Encrypts independent blocks in place, two per YMM register.
-pub(super) fn encrypt_blocks(token: VaesAvx2, key: &HwKey, blocks: &mut [[u8; 16]]) {
-    let _ = token;
-    // SAFETY: the `VaesAvx2` token proves VAES, AES-NI and AVX2 were detected.
-    unsafe { ymm::crypt_blocks::<true>(key, blocks) }
+/// VAES on YMM registers, two blocks per register. Fewer than [`FEW`] blocks go through the
+/// AES-NI loops, which the token proves the features of.
+impl Backend for Hw<VaesAvx2> {
+    fn implementation(&self) -> AesImpl {
+        AesImpl::X86Vaes(self.0)
+    }
+
+    #[inline(always)]
+    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        if blocks.len() < FEW {
+            return x86_aesni::encrypt_blocks(self.0.weaken(), &self.1, blocks);
+        }
+        // SAFETY: the `VaesAvx2` token proves VAES, AES-NI and AVX2 were detected.
+        unsafe { ymm::crypt_blocks::<true>(&self.1, blocks) }
+    }
+
+    #[inline(always)]
+    fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        if blocks.len() < FEW {
+            return x86_aesni::decrypt_blocks(self.0.weaken(), &self.1, blocks);
+        }
+        // SAFETY: the `VaesAvx2` token proves VAES, AES-NI and AVX2 were detected.
+        unsafe { ymm::crypt_blocks::<false>(&self.1, blocks) }
+    }
+
+    #[inline(always)]
+    fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]) {
+        // SAFETY: the `VaesAvx2` token proves VAES, AES-NI and AVX2 were detected.
+        unsafe { ymm::ctr32(&self.1, ctr, buf) }
+    }
+
+    #[inline(always)]
+    fn cbc_encrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+        x86_aesni::cbc_encrypt(self.0.weaken(), &self.1, iv, blocks);
+    }
+
+    #[inline(always)]
+    fn cbc_decrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) -> bool {
+        if blocks.len() < FEW {
+            x86_aesni::cbc_decrypt(self.0.weaken(), &self.1, iv, blocks);
+        } else {
+            // SAFETY: the `VaesAvx2` token proves VAES, AES-NI and AVX2 were detected.
+            unsafe { ymm::cbc_decrypt(&self.1, iv, blocks) }
+        }
+        true
+    }
+
+    #[inline(always)]
+    fn ccm_payload<const ENCRYPT: bool>(
+        &self,
+        mac: &mut [u8; 16],
+        ks: &mut [u8; 16],
+        ctr: &mut [u8; 16],
+        buf: &mut [u8],
+    ) {
+        x86_aesni::ccm::<ENCRYPT>(self.0.weaken(), &self.1, mac, ks, ctr, buf);
+    }
+
+    #[inline(always)]
+    fn x86_enc_keys(&self) -> Option<(&[[u8; 16]; 15], usize)> {
+        Some((&self.1.enc, self.1.rounds))
+    }
 }
 
-/// Decrypts independent blocks in place, two per YMM register.
-pub(super) fn decrypt_blocks(token: VaesAvx2, key: &HwKey, blocks: &mut [[u8; 16]]) {
-    let _ = token;
-    // SAFETY: the `VaesAvx2` token proves VAES, AES-NI and AVX2 were detected.
-    unsafe { ymm::crypt_blocks::<false>(key, blocks) }
-}
+/// VAES on ZMM registers, four blocks per register; fewer than [`FEW`] blocks through AES-NI.
+impl Backend for Hw<Vaes512> {
+    fn implementation(&self) -> AesImpl {
+        AesImpl::X86Vaes512(self.0)
+    }
 
-/// CTR with a 32-bit big-endian counter, two blocks per YMM register; see `Aes::ctr32`.
-pub(super) fn ctr32(token: VaesAvx2, key: &HwKey, ctr: &mut [u8; 16], buf: &mut [u8]) {
-    let _ = token;
-    // SAFETY: the `VaesAvx2` token proves VAES, AES-NI and AVX2 were detected.
-    unsafe { ymm::ctr32(key, ctr, buf) }
-}
+    #[inline(always)]
+    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        if blocks.len() < FEW {
+            return x86_aesni::encrypt_blocks(self.0.weaken(), &self.1, blocks);
+        }
+        // SAFETY: the `Vaes512` token proves VAES, AES-NI and AVX-512 F/BW/VL/DQ were detected.
+        unsafe { zmm::crypt_blocks::<true>(&self.1, blocks) }
+    }
 
-/// CBC decryption of whole blocks (the chain value `iv` is updated), two per YMM register.
-pub(super) fn cbc_decrypt(
-    token: VaesAvx2,
-    key: &HwKey,
-    iv: &mut [u8; 16],
-    blocks: &mut [[u8; 16]],
-) {
-    let _ = token;
-    // SAFETY: the `VaesAvx2` token proves VAES, AES-NI and AVX2 were detected.
-    unsafe { ymm::cbc_decrypt(key, iv, blocks) }
-}
+    #[inline(always)]
+    fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+        if blocks.len() < FEW {
+            return x86_aesni::decrypt_blocks(self.0.weaken(), &self.1, blocks);
+        }
+        // SAFETY: the `Vaes512` token proves VAES, AES-NI and AVX-512 F/BW/VL/DQ were detected.
+        unsafe { zmm::crypt_blocks::<false>(&self.1, blocks) }
+    }
 
-/// Encrypts independent blocks in place, four per ZMM register.
-pub(super) fn encrypt_blocks512(token: Vaes512, key: &HwKey, blocks: &mut [[u8; 16]]) {
-    let _ = token;
-    // SAFETY: the `Vaes512` token proves VAES, AES-NI and AVX-512 F/BW/VL/DQ were detected.
-    unsafe { zmm::crypt_blocks::<true>(key, blocks) }
-}
+    #[inline(always)]
+    fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]) {
+        // SAFETY: the `Vaes512` token proves VAES, AES-NI and AVX-512 F/BW/VL/DQ were detected.
+        unsafe { zmm::ctr32(&self.1, ctr, buf) }
+    }
 
-/// Decrypts independent blocks in place, four per ZMM register.
-pub(super) fn decrypt_blocks512(token: Vaes512, key: &HwKey, blocks: &mut [[u8; 16]]) {
-    let _ = token;
-    // SAFETY: the `Vaes512` token proves VAES, AES-NI and AVX-512 F/BW/VL/DQ were detected.
-    unsafe { zmm::crypt_blocks::<false>(key, blocks) }
-}
+    #[inline(always)]
+    fn cbc_encrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+        x86_aesni::cbc_encrypt(self.0.weaken(), &self.1, iv, blocks);
+    }
 
-/// CTR with a 32-bit big-endian counter, four blocks per ZMM register.
-pub(super) fn ctr32_512(token: Vaes512, key: &HwKey, ctr: &mut [u8; 16], buf: &mut [u8]) {
-    let _ = token;
-    // SAFETY: the `Vaes512` token proves VAES, AES-NI and AVX-512 F/BW/VL/DQ were detected.
-    unsafe { zmm::ctr32(key, ctr, buf) }
-}
+    #[inline(always)]
+    fn cbc_decrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) -> bool {
+        if blocks.len() < FEW {
+            x86_aesni::cbc_decrypt(self.0.weaken(), &self.1, iv, blocks);
+        } else {
+            // SAFETY: the `Vaes512` token proves VAES, AES-NI and AVX-512 F/BW/VL/DQ were
+            // detected.
+            unsafe { zmm::cbc_decrypt(&self.1, iv, blocks) }
+        }
+        true
+    }
 
-/// CBC decryption of whole blocks (the chain value `iv` is updated), four per ZMM register.
-pub(super) fn cbc_decrypt512(
-    token: Vaes512,
-    key: &HwKey,
-    iv: &mut [u8; 16],
-    blocks: &mut [[u8; 16]],
-) {
-    let _ = token;
-    // SAFETY: the `Vaes512` token proves VAES, AES-NI and AVX-512 F/BW/VL/DQ were detected.
-    unsafe { zmm::cbc_decrypt(key, iv, blocks) }
+    #[inline(always)]
+    fn ccm_payload<const ENCRYPT: bool>(
+        &self,
+        mac: &mut [u8; 16],
+        ks: &mut [u8; 16],
+        ctr: &mut [u8; 16],
+        buf: &mut [u8],
+    ) {
+        x86_aesni::ccm::<ENCRYPT>(self.0.weaken(), &self.1, mac, ks, ctr, buf);
+    }
+
+    #[inline(always)]
+    fn x86_enc_keys(&self) -> Option<(&[[u8; 16]; 15], usize)> {
+        Some((&self.1.enc, self.1.rounds))
+    }
 }
 
 /// An unaligned 16-byte load.

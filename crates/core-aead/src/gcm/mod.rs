@@ -18,9 +18,9 @@ mod x86_aesni_pclmul;
 #[cfg(target_arch = "x86_64")]
 mod x86_vaes_vpclmul;
 
-#[cfg(target_arch = "x86_64")]
-use crate::aes::Schedule;
 use crate::aes::{Aes, AesImpl, counter, set_counter};
+#[cfg(target_arch = "x86_64")]
+use crate::aes::{Hw, Schedule};
 use crate::ghash::{GhashImpl, GhashKey};
 use crate::{Aead, Error, Implementation};
 use core::fmt;
@@ -191,7 +191,7 @@ impl GcmKey {
         #[cfg(target_arch = "x86_64")]
         match (&self.aes.schedule, &self.ghash, self.stitched) {
             (
-                Schedule::X86Vaes512(t, aes),
+                Schedule::X86Vaes512(Hw(t, aes)),
                 GhashKey::X86Vpclmul512(_, ghash),
                 Stitched::VaesVpclmul512,
             ) => {
@@ -200,7 +200,7 @@ impl GcmKey {
                 return Ok(tag);
             }
             (
-                Schedule::X86Aesni(a, aes),
+                Schedule::X86Aesni(Hw(a, aes)),
                 GhashKey::X86Pclmul(c, ghash),
                 Stitched::AesniPclmul(v),
             ) => {

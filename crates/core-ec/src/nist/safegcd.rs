@@ -11,7 +11,8 @@
 //! overlap. Verification, whose inputs are public, has a
 //! variable-time variant that skips runs of zeros and cancels several bits per step.
 //!
-//! The same idea, specialised to 2^255 − 19, is [`curve25519::safegcd`](crate::curve25519).
+//! It is the crate's one divstep implementation: [`curve25519::safegcd`](crate::curve25519)
+//! inverts modulo 2^255 − 19 through it, with p's constants in a `Modulus<5>`.
 
 // Limb-indexed loops read as the textbook algorithms do.
 #![allow(clippy::needless_range_loop)]
@@ -240,7 +241,7 @@ fn divsteps_batch(zeta: i64, f: u64, g: u64, steps: usize) -> (i64, [i64; 4]) {
 /// `f` (odd) and `g`, for public inputs only: runs of zeros are skipped at once and up to six
 /// bits of `g` cancelled by one multiple of `f`, so the time depends on the values. The same
 /// scaled matrix as `divsteps`.
-pub(crate) fn divsteps_vartime(mut eta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
+fn divsteps_vartime(mut eta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
     let (mut u, mut v, mut q, mut r) = (1u64, 0u64, 0u64, 1u64);
     let (mut f, mut g) = (f0, g0);
     // Steps left.
