@@ -3,6 +3,7 @@
 //! session id from an [`ArraySessionCache`] (hit, miss, evicted; a suite, SNI or ticket
 //! change is a full handshake), and a rustls (ring) client resuming by session id.
 #![allow(clippy::doc_markdown)] // protocol names (ClientHello, pre_shared_key) are prose
+
 mod pair;
 
 use core_hash::OsRandom;
