@@ -19,6 +19,11 @@ fn psk(hash: HashAlg) -> ExternalPsk<'static> {
     ExternalPsk { identity: b"sensor-17", key: &KEY[..hash.output_len()], hash }
 }
 
+/// [`psk`] with a `'static` address, as a configuration borrows it.
+fn leaked_psk(hash: HashAlg) -> &'static ExternalPsk<'static> {
+    Box::leak(Box::new(psk(hash)))
+}
+
 fn bufs() -> Buffers<'static> {
     Buffers {
         received: Vec::leak(vec![0; 17_000]),
@@ -43,8 +48,10 @@ fn expected(on: bool) -> Result<(), Error> {
 
 #[test]
 fn a_group_is_usable_exactly_when_its_features_are_on() {
-    let base =
-        ClientConfig { external_psk: Some(psk(HashAlg::Sha256)), ..ClientConfig::new(&[], now()) };
+    let base = ClientConfig {
+        external_psk: Some(leaked_psk(HashAlg::Sha256)),
+        ..ClientConfig::new(&[], now())
+    };
     let groups = [
         (NamedGroup::X25519, cfg!(feature = "x25519")),
         (NamedGroup::SECP256R1, cfg!(feature = "p256")),
@@ -77,7 +84,7 @@ fn a_suite_is_usable_exactly_when_its_aead_is_on() {
         // A PSK of the suite's hash, so that the suite alone decides.
         let config = ClientConfig {
             suites: Vec::leak(vec![suite]),
-            external_psk: Some(psk(suite.hash)),
+            external_psk: Some(leaked_psk(suite.hash)),
             ..ClientConfig::new(&[], now())
         };
         assert_eq!(start(&config), expected(on), "{suite:?}");
@@ -88,8 +95,10 @@ fn a_suite_is_usable_exactly_when_its_aead_is_on() {
 #[test]
 fn the_server_role_is_there_exactly_with_the_server_feature() {
     let keys = Vec::leak(vec![psk(HashAlg::Sha256)]);
-    let config =
-        ServerConfig { psks: Some(ServerPsks { keys, psk_ke: false }), ..ServerConfig::new(&[]) };
+    let config = ServerConfig {
+        psks: Some(Box::leak(Box::new(ServerPsks { keys, psk_ke: false }))),
+        ..ServerConfig::new(&[])
+    };
     let got = Connection::server(config, bufs(), &mut OsRandom).map(|_| ());
     assert_eq!(got, expected(cfg!(feature = "server")));
 }
@@ -100,6 +109,6 @@ fn the_server_role_is_there_exactly_with_the_server_feature() {
 fn a_client_without_a_psk_needs_certificates() {
     let config = ClientConfig::new(&[], now());
     assert_eq!(start(&config), expected(cfg!(feature = "certificates")));
-    let config = ClientConfig { external_psk: Some(psk(HashAlg::Sha256)), ..config };
+    let config = ClientConfig { external_psk: Some(leaked_psk(HashAlg::Sha256)), ..config };
     assert_eq!(start(&config), Ok(()));
 }
