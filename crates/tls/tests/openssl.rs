@@ -442,6 +442,7 @@ fn openssl_s_client_certificate_against_our_server() {
 /// Our client resumes with a ticket from `s_server` (two connections to one `s_server`; the
 /// `-www` page says `Reused` the second time).
 #[test]
+#[cfg(feature = "tickets")]
 fn our_client_resumes_against_openssl_s_server() {
     if !openssl_available() {
         return;
@@ -452,6 +453,7 @@ fn our_client_resumes_against_openssl_s_server() {
 /// Listing only `psk_ke`, our client resumes without a key exchange against
 /// `s_server -allow_no_dhe_kex`.
 #[test]
+#[cfg(feature = "tickets")]
 fn our_client_resumes_with_psk_ke_against_openssl_s_server() {
     if !openssl_available() {
         return;
@@ -459,6 +461,7 @@ fn our_client_resumes_with_psk_ke_against_openssl_s_server() {
     s_server_resume_rounds(&[PskKeyExchangeMode::PSK_KE]);
 }
 
+#[cfg(feature = "tickets")]
 fn s_server_resume_rounds(psk_modes: &[PskKeyExchangeMode]) {
     let ca = CertificateDer::from(&include_bytes!("data/ca.der")[..]);
     let roots = [webpki::anchor_from_trusted_cert(&ca).unwrap()];
