@@ -26,132 +26,85 @@ use zeroize::Zeroize;
 /// Registers processed together.
 const LANES: usize = 8;
 
-/// VAES on YMM registers, two blocks per register. Fewer than [`FEW`] blocks go through the
-/// AES-NI loops, which the token proves the features of.
-impl Backend for Hw<VaesAvx2> {
-    fn implementation(&self) -> AesImpl {
-        AesImpl::X86Vaes(self.0)
-    }
+/// The [`Backend`] of one VAES width: `$token` proves the features its loops need, `$regs` is
+/// the module of those loops (see the module docs); CBC encryption (a serial chain) and CCM run
+/// on the AES-NI loops, as do fewer than [`FEW`] blocks.
+macro_rules! vaes_backend {
+    ($(#[$doc:meta])* $token:ident => $variant:ident, $regs:ident) => {
+        $(#[$doc])*
+        impl Backend for Hw<$token> {
+            fn implementation(&self) -> AesImpl {
+                AesImpl::$variant(self.0)
+            }
 
-    #[inline(always)]
-    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
-        if blocks.len() < FEW {
-            return x86_aesni::encrypt_blocks(self.0.weaken(), &self.1, blocks);
+            #[inline(always)]
+            fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+                if blocks.len() < FEW {
+                    return x86_aesni::encrypt_blocks(self.0.weaken(), &self.1, blocks);
+                }
+                // SAFETY: the token proves VAES, AES-NI and the register width's features.
+                unsafe { $regs::crypt_blocks::<true>(&self.1, blocks) }
+            }
+
+            #[inline(always)]
+            fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
+                if blocks.len() < FEW {
+                    return x86_aesni::decrypt_blocks(self.0.weaken(), &self.1, blocks);
+                }
+                // SAFETY: the token proves VAES, AES-NI and the register width's features.
+                unsafe { $regs::crypt_blocks::<false>(&self.1, blocks) }
+            }
+
+            #[inline(always)]
+            fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]) {
+                // SAFETY: the token proves VAES, AES-NI and the register width's features.
+                unsafe { $regs::ctr32(&self.1, ctr, buf) }
+            }
+
+            #[inline(always)]
+            fn cbc_encrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
+                x86_aesni::cbc_encrypt(self.0.weaken(), &self.1, iv, blocks);
+            }
+
+            #[inline(always)]
+            fn cbc_decrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) -> bool {
+                if blocks.len() < FEW {
+                    x86_aesni::cbc_decrypt(self.0.weaken(), &self.1, iv, blocks);
+                } else {
+                    // SAFETY: the token proves VAES, AES-NI and the register width's features.
+                    unsafe { $regs::cbc_decrypt(&self.1, iv, blocks) }
+                }
+                true
+            }
+
+            #[inline(always)]
+            fn ccm_payload<const ENCRYPT: bool>(
+                &self,
+                mac: &mut [u8; 16],
+                ks: &mut [u8; 16],
+                ctr: &mut [u8; 16],
+                buf: &mut [u8],
+            ) {
+                x86_aesni::ccm::<ENCRYPT>(self.0.weaken(), &self.1, mac, ks, ctr, buf);
+            }
+
+            #[inline(always)]
+            fn x86_enc_keys(&self) -> Option<(&[[u8; 16]; 15], usize)> {
+                Some((&self.1.enc, self.1.rounds))
+            }
         }
-        // SAFETY: the `VaesAvx2` token proves VAES, AES-NI and AVX2 were detected.
-        unsafe { ymm::crypt_blocks::<true>(&self.1, blocks) }
-    }
-
-    #[inline(always)]
-    fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
-        if blocks.len() < FEW {
-            return x86_aesni::decrypt_blocks(self.0.weaken(), &self.1, blocks);
-        }
-        // SAFETY: the `VaesAvx2` token proves VAES, AES-NI and AVX2 were detected.
-        unsafe { ymm::crypt_blocks::<false>(&self.1, blocks) }
-    }
-
-    #[inline(always)]
-    fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]) {
-        // SAFETY: the `VaesAvx2` token proves VAES, AES-NI and AVX2 were detected.
-        unsafe { ymm::ctr32(&self.1, ctr, buf) }
-    }
-
-    #[inline(always)]
-    fn cbc_encrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
-        x86_aesni::cbc_encrypt(self.0.weaken(), &self.1, iv, blocks);
-    }
-
-    #[inline(always)]
-    fn cbc_decrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) -> bool {
-        if blocks.len() < FEW {
-            x86_aesni::cbc_decrypt(self.0.weaken(), &self.1, iv, blocks);
-        } else {
-            // SAFETY: the `VaesAvx2` token proves VAES, AES-NI and AVX2 were detected.
-            unsafe { ymm::cbc_decrypt(&self.1, iv, blocks) }
-        }
-        true
-    }
-
-    #[inline(always)]
-    fn ccm_payload<const ENCRYPT: bool>(
-        &self,
-        mac: &mut [u8; 16],
-        ks: &mut [u8; 16],
-        ctr: &mut [u8; 16],
-        buf: &mut [u8],
-    ) {
-        x86_aesni::ccm::<ENCRYPT>(self.0.weaken(), &self.1, mac, ks, ctr, buf);
-    }
-
-    #[inline(always)]
-    fn x86_enc_keys(&self) -> Option<(&[[u8; 16]; 15], usize)> {
-        Some((&self.1.enc, self.1.rounds))
-    }
+    };
 }
 
-/// VAES on ZMM registers, four blocks per register; fewer than [`FEW`] blocks through AES-NI.
-impl Backend for Hw<Vaes512> {
-    fn implementation(&self) -> AesImpl {
-        AesImpl::X86Vaes512(self.0)
-    }
+vaes_backend! {
+    /// VAES on YMM registers, two blocks per register ([`VaesAvx2`]: VAES, AES-NI and AVX2).
+    VaesAvx2 => X86Vaes, ymm
+}
 
-    #[inline(always)]
-    fn encrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
-        if blocks.len() < FEW {
-            return x86_aesni::encrypt_blocks(self.0.weaken(), &self.1, blocks);
-        }
-        // SAFETY: the `Vaes512` token proves VAES, AES-NI and AVX-512 F/BW/VL/DQ were detected.
-        unsafe { zmm::crypt_blocks::<true>(&self.1, blocks) }
-    }
-
-    #[inline(always)]
-    fn decrypt_blocks(&self, blocks: &mut [[u8; 16]]) {
-        if blocks.len() < FEW {
-            return x86_aesni::decrypt_blocks(self.0.weaken(), &self.1, blocks);
-        }
-        // SAFETY: the `Vaes512` token proves VAES, AES-NI and AVX-512 F/BW/VL/DQ were detected.
-        unsafe { zmm::crypt_blocks::<false>(&self.1, blocks) }
-    }
-
-    #[inline(always)]
-    fn ctr32(&self, ctr: &mut [u8; 16], buf: &mut [u8]) {
-        // SAFETY: the `Vaes512` token proves VAES, AES-NI and AVX-512 F/BW/VL/DQ were detected.
-        unsafe { zmm::ctr32(&self.1, ctr, buf) }
-    }
-
-    #[inline(always)]
-    fn cbc_encrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) {
-        x86_aesni::cbc_encrypt(self.0.weaken(), &self.1, iv, blocks);
-    }
-
-    #[inline(always)]
-    fn cbc_decrypt_blocks(&self, iv: &mut [u8; 16], blocks: &mut [[u8; 16]]) -> bool {
-        if blocks.len() < FEW {
-            x86_aesni::cbc_decrypt(self.0.weaken(), &self.1, iv, blocks);
-        } else {
-            // SAFETY: the `Vaes512` token proves VAES, AES-NI and AVX-512 F/BW/VL/DQ were
-            // detected.
-            unsafe { zmm::cbc_decrypt(&self.1, iv, blocks) }
-        }
-        true
-    }
-
-    #[inline(always)]
-    fn ccm_payload<const ENCRYPT: bool>(
-        &self,
-        mac: &mut [u8; 16],
-        ks: &mut [u8; 16],
-        ctr: &mut [u8; 16],
-        buf: &mut [u8],
-    ) {
-        x86_aesni::ccm::<ENCRYPT>(self.0.weaken(), &self.1, mac, ks, ctr, buf);
-    }
-
-    #[inline(always)]
-    fn x86_enc_keys(&self) -> Option<(&[[u8; 16]; 15], usize)> {
-        Some((&self.1.enc, self.1.rounds))
-    }
+vaes_backend! {
+    /// VAES on ZMM registers, four blocks per register ([`Vaes512`]: VAES, AES-NI and AVX-512
+    /// F/BW/VL/DQ).
+    Vaes512 => X86Vaes512, zmm
 }
 
 /// An unaligned 16-byte load.
