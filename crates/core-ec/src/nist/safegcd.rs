@@ -279,10 +279,11 @@ fn divsteps_vartime(mut eta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
 }
 
 /// `mask` (all ones or zero, from a secret sign) hidden from the optimiser, which otherwise
-/// turns `x & mask` into a branch on the sign.
+/// turns `x & mask` into a branch on the sign: the shared barrier
+/// ([`core_asm::ct::value_barrier_i64`]; in a register on `x86_64` with `asm`).
 #[inline(always)]
 fn opaque(mask: i64) -> i64 {
-    core::hint::black_box(mask)
+    core_asm::ct::value_barrier_i64(mask)
 }
 
 impl<const L: usize> Modulus<L> {
