@@ -1,13 +1,13 @@
 //! `cargo xtask layout`: does `speed` depend on where the linker puts Halite's code?
 //!
 //! Byte-identical code has measured up to 30 % apart on this kind of machine when only its
-//! position changed (issue 30: P-384 ECDH 1.04× aws-lc-rs built in one directory, 0.92× in a
-//! fresh clone of the same commit). This builds the `speed` binary twice from the same source:
-//! once in the workspace and once from a copy of its files at another path. Cargo's metadata
-//! hash of a path package includes its path, so in the second build every Halite symbol has
-//! another name, and the linker another order and other offsets — the change a user's own
-//! build makes. Registry dependencies are shared (one target directory), so only Halite's
-//! crates are compiled twice.
+//! position changed (issue 30: P-384 ECDH 1.04× aws-lc-rs in one build, 0.92× in another of
+//! the same commit). This links the `speed` binary twice from the same object code: once as
+//! cargo links it, once with LLD shuffling the input code sections (`--shuffle-sections`,
+//! seeded, so a layout can be reproduced) — every function keeps its bytes and moves
+//! elsewhere, as it does when a user's build adds, drops or reorders code. Only the final link
+//! (and the `speed` binary's own crate) is redone. LLD is rustc's default linker on `x86_64`
+//! Linux; elsewhere the second link fails and says so.
 //!
 //! The two binaries then run alternately (A B A B …) on the rows known to move with layout,
 //! each run Halite and one peer in the same round-robin. Per row, Halite's rate over the
@@ -50,6 +50,9 @@ pub(crate) struct LayoutArgs {
     /// Pass `--quick` to `speed` (shorter batches and fewer rounds: a first look).
     #[arg(long)]
     pub(crate) quick: bool,
+    /// The seed of build B's section shuffle (another seed, another layout).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) seed: u32,
 }
 
 /// Runs the `layout` stages into `report`.
@@ -57,7 +60,7 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &LayoutArgs) {
     let dir = ws.target_dir.join("layout");
     let mut binaries = None;
     report.stage("layout build", || {
-        binaries = Some(build_both(ws, &dir)?);
+        binaries = Some(build_both(ws, &dir, args.seed)?);
         Ok(())
     });
     let Some([a, b]) = binaries else { return };
@@ -87,50 +90,25 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &LayoutArgs) {
     report.stage("layout verdict", || verdict(&runs, args.threshold));
 }
 
-/// Builds `speed` in release in the workspace and from a copy of its files, and copies the two
-/// binaries into `dir` (the build overwrites `target/release/speed`).
-fn build_both(ws: &Workspace, dir: &Path) -> Result<[PathBuf; 2], String> {
-    let copy = dir.join("source-at-another-path");
+/// Links `speed` in release as cargo does and with its code sections shuffled by `seed`, and
+/// copies the two binaries into `dir` (each build overwrites `target/release/speed`).
+fn build_both(ws: &Workspace, dir: &Path, seed: u32) -> Result<[PathBuf; 2], String> {
     fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let a = build_speed(&ws.root, ws, &dir.join("speed-a"))?;
-    copy_sources(&ws.root, &copy)?;
-    let b = build_speed(&copy, ws, &dir.join("speed-b"))?;
+    let a = build_speed(ws, &[], &dir.join("speed-a"))?;
+    let shuffle = format!("link-arg=-Wl,--shuffle-sections=.text.*={seed}");
+    let b = build_speed(ws, &["-C", &shuffle], &dir.join("speed-b"))?;
     Ok([a, b])
 }
 
-/// `cargo build --release -p bench --bin speed` in `root` with the workspace's target
-/// directory, the binary copied to `to`.
-fn build_speed(root: &Path, ws: &Workspace, to: &Path) -> Result<PathBuf, String> {
+/// `cargo rustc --release -p bench --bin speed -- RUSTC_ARGS` (the arguments reach only the
+/// `speed` binary's own compilation and link), the binary copied to `to`.
+fn build_speed(ws: &Workspace, rustc_args: &[&str], to: &Path) -> Result<PathBuf, String> {
     let mut cmd = util::cargo();
-    cmd.args(["build", "--release", "-p", "bench", "--bin", "speed"])
-        .current_dir(root)
-        .env("CARGO_TARGET_DIR", &ws.target_dir);
+    cmd.args(["rustc", "--release", "-p", "bench", "--bin", "speed", "--"]).args(rustc_args);
     util::run(&mut cmd)?;
     let built = ws.target_dir.join("release/speed");
     fs::copy(&built, to).map_err(|e| format!("{} → {}: {e}", built.display(), to.display()))?;
     Ok(to.to_path_buf())
-}
-
-/// Copies the workspace's files that git knows or would add (tracked, and untracked but not
-/// ignored: work in progress is measured as it stands) from `root` to `to`, replacing `to`.
-fn copy_sources(root: &Path, to: &Path) -> StageResult {
-    if to.exists() {
-        fs::remove_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
-    }
-    let mut ls = Command::new("git");
-    ls.args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"]).current_dir(root);
-    let list = util::output(&mut ls)?;
-    for file in list.split('\0').filter(|f| !f.is_empty()) {
-        let (from, dest) = (root.join(file), to.join(file));
-        if !from.is_file() {
-            continue; // deleted in the work tree but still in the index
-        }
-        if let Some(parent) = dest.parent() {
-            fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-        }
-        fs::copy(&from, &dest).map_err(|e| format!("{}: {e}", from.display()))?;
-    }
-    Ok(())
 }
 
 /// One row of a run: operation and message size.

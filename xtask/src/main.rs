@@ -78,8 +78,8 @@ enum Task {
     /// Build and run the `speed` comparison in release after installing what the bench crate
     /// links (libssl-dev, pkg-config): `cargo xtask speed -- --quick`.
     Speed(speed::SpeedArgs),
-    /// Build `speed` twice from the same source at two paths (so the linker places Halite's
-    /// code differently), run both alternately on the layout-sensitive rows and fail a row whose
+    /// Link `speed` twice from the same object code (as cargo does, and with LLD shuffling the
+    /// code sections), run both alternately on the layout-sensitive rows and fail a row whose
     /// two builds differ beyond the threshold and the noise; not part of `ci`.
     Layout(layout::LayoutArgs),
     /// Per-function stack frame sizes of a crate on the Cortex-M0 (`-Z emit-stack-sizes`) and
