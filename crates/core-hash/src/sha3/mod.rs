@@ -19,6 +19,7 @@
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
+#[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
 mod portable;
 // With `thumb1` in its place, only its lane encoding and round constants are used.
 #[cfg_attr(all(feature = "asm", target_arch = "arm"), allow(dead_code))]
@@ -40,12 +41,21 @@ mod x86_avx512vl_x4;
 use crate::Implementation;
 use sponge::{Sponge, Squeeze};
 
+/// The permutation behind the dispatchers' last arm, which only variants of another
+/// architecture's tokens reach (never, as those tokens cannot be obtained here): `portable`,
+/// or `thumb1` where the Rust permutations are left out of the image.
+#[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+use portable as fallback;
+#[cfg(all(target_arch = "arm", feature = "asm", not(feature = "portable-twins")))]
+use thumb1 as fallback;
+
 crate::implementation_enum! {
     /// A Keccak-f\[1600\] implementation, for SHA-3 and SHAKE. Accelerated variants carry the
     /// CPU-feature token that proves they can run, so they can only be obtained through
     /// [`Implementation::available`].
     ///
-    /// Both portable variants run everywhere; `available()` lists the one suited to the
+    /// Both portable variants run everywhere (on 32-bit Arm with `asm`, `thumb1` alone stands
+    /// in for them unless `portable-twins` is on); `available()` lists the one suited to the
     /// target's word size (`portable32` on 32-bit targets, `portable` otherwise) first.
     pub enum KeccakImpl {
         accelerated {
@@ -59,8 +69,10 @@ crate::implementation_enum! {
             /// the `asm` feature.
             Thumb1 => "thumb1" for 32 if thumb1,
             /// Portable code on 64-bit lanes, each round written out for the compiler to
-            /// schedule.
-            Portable => "portable" for 64,
+            /// schedule. Like `portable32`, left out of 32-bit Arm images with `asm` unless
+            /// `portable-twins` asks for it: hashers store their implementation, so every
+            /// listed variant's permutation is linked (1.2 KB of flash on a Cortex-M0).
+            Portable => "portable" for 64 if twin,
             /// Portable code on bit-interleaved 32-bit words, small enough for a Cortex-M0:
             /// `thumb1`'s twin.
             Portable32 => "portable32" for 32 if twin,
@@ -83,8 +95,10 @@ impl KeccakImpl {
             Self::Portable32 => portable32::permute(state),
             #[cfg(all(feature = "asm", target_arch = "arm"))]
             Self::Thumb1 => thumb1::permute(state),
-            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
-            _ => portable::permute(state),
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            Self::Portable => portable::permute(state),
+            // Tokens for another architecture cannot be obtained.
+            _ => fallback::permute(state),
         }
     }
 
@@ -102,7 +116,9 @@ impl KeccakImpl {
             Self::Portable32 => portable32::absorb(state, blocks),
             #[cfg(all(feature = "asm", target_arch = "arm"))]
             Self::Thumb1 => thumb1::absorb(state, blocks),
-            _ => portable::absorb(state, blocks),
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            Self::Portable => portable::absorb(state, blocks),
+            _ => fallback::absorb(state, blocks),
         }
     }
 
