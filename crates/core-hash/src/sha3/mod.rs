@@ -41,14 +41,6 @@ mod x86_avx512vl_x4;
 use crate::Implementation;
 use sponge::{Sponge, Squeeze};
 
-/// The permutation behind the dispatchers' last arm, which only variants of another
-/// architecture's tokens reach (never, as those tokens cannot be obtained here): `portable`,
-/// or `thumb1` where the Rust permutations are left out of the image.
-#[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
-use portable as fallback;
-#[cfg(all(target_arch = "arm", feature = "asm", not(feature = "portable-twins")))]
-use thumb1 as fallback;
-
 crate::implementation_enum! {
     /// A Keccak-f\[1600\] implementation, for SHA-3 and SHAKE. Accelerated variants carry the
     /// CPU-feature token that proves they can run, so they can only be obtained through
@@ -97,8 +89,10 @@ impl KeccakImpl {
             Self::Thumb1 => thumb1::permute(state),
             #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             Self::Portable => portable::permute(state),
-            // Tokens for another architecture cannot be obtained.
-            _ => fallback::permute(state),
+            // A variant of another architecture's tokens, which cannot be obtained here: never
+            // seen, but if it were it would be `PORTABLE`, in every dispatcher alike (so an
+            // image with one implementation compiled in dispatches nothing).
+            _ => Self::PORTABLE.permute(state),
         }
     }
 
@@ -118,7 +112,7 @@ impl KeccakImpl {
             Self::Thumb1 => thumb1::absorb(state, blocks),
             #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
             Self::Portable => portable::absorb(state, blocks),
-            _ => fallback::absorb(state, blocks),
+            _ => Self::PORTABLE.absorb(state, blocks),
         }
     }
 
@@ -142,7 +136,13 @@ impl KeccakImpl {
             Self::Portable32 => portable32::permute_interleaved(state),
             #[cfg(all(feature = "asm", target_arch = "arm"))]
             Self::Thumb1 => thumb1::permute_interleaved(state),
-            _ => self.permute(state),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx512(_) => self.permute(state),
+            #[cfg(target_arch = "aarch64")]
+            Self::Aarch64(_) => self.permute(state),
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            Self::Portable => self.permute(state),
+            _ => Self::PORTABLE.permute_native(state),
         }
     }
 
@@ -168,7 +168,13 @@ impl KeccakImpl {
             Self::Portable32 => true,
             #[cfg(all(feature = "asm", target_arch = "arm"))]
             Self::Thumb1 => true,
-            _ => false,
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx512(_) => false,
+            #[cfg(target_arch = "aarch64")]
+            Self::Aarch64(_) => false,
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            Self::Portable => false,
+            _ => Self::PORTABLE.interleaved(),
         }
     }
 }
