@@ -97,7 +97,8 @@ impl Avx2Avx512Vl {
 core_hash::implementation_enum! {
     /// An ML-DSA implementation: the ring arithmetic (NTT, products in T_q) that key
     /// generation, signing and verification run on. Keys choose the best one when built
-    /// (`preferred()`: a constant where there is no detection) and keep it; `set_implementation` on a key picks another.
+    /// (`preferred()`: a constant where there is no detection) and keep it;
+    /// `set_implementation` on a key picks another.
     pub enum MlDsaImpl {
         accelerated {
             /// The AVX2 arithmetic of `X86Avx2` with the samplers on the AVX-512 eight-way
