@@ -454,7 +454,19 @@ macro_rules! parameter_set {
                 /// ML-DSA.Verify (FIPS 204 Algorithm 3) of `sig` on `msg` with the context
                 /// string `ctx`: `Ok` when valid, otherwise why not.
                 pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &Signature) -> Result<(), Error> {
-                    self.verify_mu(&self.compute_mu(msg, ctx)?, sig)
+                    self.verify_bytes(msg, ctx, &sig.0)
+                }
+
+                /// [`verify`](Self::verify) of a signature left where it is (in flash, or in
+                /// the buffer it arrived in): a [`Signature`] is a copy, 2.4 KB or more of
+                /// stack on a small device.
+                pub fn verify_bytes(
+                    &self,
+                    msg: &[u8],
+                    ctx: &[u8],
+                    sig: &[u8; SIGNATURE_LEN],
+                ) -> Result<(), Error> {
+                    dsa::verify::<K, L>(self.imp, P, &self.bytes, &self.compute_mu(msg, ctx)?, sig)
                 }
 
                 /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) of `sig` on a message
