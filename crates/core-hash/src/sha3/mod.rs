@@ -63,7 +63,8 @@ crate::implementation_enum! {
             /// Portable code on 64-bit lanes, each round written out for the compiler to
             /// schedule. Like `portable32`, left out of 32-bit Arm images with `asm` unless
             /// `portable-twins` asks for it: hashers store their implementation, so every
-            /// listed variant's permutation is linked (1.2 KB of flash on a Cortex-M0).
+            /// listed variant's code is linked (with it, a Cortex-M0 image that runs SHA3-256
+            /// had 2 KB more flash).
             Portable => "portable" for 64 if twin,
             /// Portable code on bit-interleaved 32-bit words, small enough for a Cortex-M0:
             /// `thumb1`'s twin.
