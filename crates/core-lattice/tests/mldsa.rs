@@ -88,7 +88,12 @@ macro_rules! suite {
                 for imp in MlDsaImpl::available() {
                     let (sk, msg, sig) = signed(imp);
                     let vk = sk.verifying_key();
-                    let verify = |s: &Signature| vk.verify(&msg, b"ctx", s);
+                    // Both entry points, which must agree.
+                    let verify = |s: &Signature| {
+                        let verdict = vk.verify(&msg, b"ctx", s);
+                        assert_eq!(vk.verify_bytes(&msg, b"ctx", s.as_bytes()), verdict);
+                        verdict
+                    };
                     assert_eq!(verify(&sig), Ok(()), "{}", imp.name());
                     let b = sig.as_bytes();
                     let counts: Vec<usize> = b[HINT + $omega..].iter().map(|&c| c.into()).collect();

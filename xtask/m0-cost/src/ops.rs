@@ -73,11 +73,12 @@ pub(crate) struct Op {
 /// QEMU's `netduino2` board (an STM32F205 with 128 KiB of RAM; build-time `HALITE_M0_COST_RAM=128`), run with `-cpu cortex-m0`.
 /// RSA-2048 signing fits since core-rsa's `max-bits-2048` cap (about 10 KB of stack), ML-KEM-768
 /// encapsulation and decapsulation since their ciphertext is written into the caller's storage
-/// and key generation keeps no second copy of the matrix-vector scratch. ML-DSA does not yet:
-/// verification holds a key and a signature (3.7 KB for ML-DSA-44, 5.3 KB for -65) beside its
-/// own stack (NTT(z) held: ℓ KiB); ML-DSA-44 signing needs a key generation's stack (about
-/// 15 KB) in its setup and a signing key (4 KB) beside its own stack.
-pub(crate) const LARGE_RAM: &[&str] = &["mldsa44-verify", "mldsa65-verify", "mldsa44-sign"];
+/// and key generation keeps no second copy of the matrix-vector scratch, ML-DSA-44
+/// verification since it reads the signature where it is stored (about 11 KB with its key).
+/// ML-DSA-65 verification does not: its key (2 KB) and own stack (NTT(z) held: ℓ = 5 KiB)
+/// come to about 13 KB; ML-DSA-44 signing needs a key generation's stack (about 15 KB) in its
+/// setup and a signing key (4 KB) beside its own stack.
+pub(crate) const LARGE_RAM: &[&str] = &["mldsa65-verify", "mldsa44-sign"];
 
 /// An empty timed span: the marker's own cost, subtracted from per-operation figures.
 pub(crate) const OVERHEAD: Op = Op { id: "overhead", kind: Kind::Once, run: overhead };
@@ -611,23 +612,38 @@ fn mlkem768_decaps(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
 
 /// ML-DSA inputs and answers: m0-kat's known answers (`xtask/m0-kat/data/`, keys of the
 /// seed 00 01 … 1f and deterministic signatures of `MLDSA_MSG` with an empty context, which
-/// m0-kat's host test recomputes with RustCrypto's `ml-dsa`).
-const MLDSA_MSG: &[u8] = b"m0-kat: ML-DSA-44 on a Cortex-M0";
-const MLDSA44_PK: &[u8] = include_bytes!("../../m0-kat/data/mldsa44.pk");
-const MLDSA44_SIG: &[u8] = include_bytes!("../../m0-kat/data/mldsa44.sig");
-const MLDSA65_PK: &[u8] = include_bytes!("../../m0-kat/data/mldsa65.pk");
-const MLDSA65_SIG: &[u8] = include_bytes!("../../m0-kat/data/mldsa65.sig");
+/// m0-kat's host test recomputes with RustCrypto's `ml-dsa`). Named statics, so xtask can
+/// leave them out of the rows' flash figures: they are the data an operation is given (a
+/// device receives the signature, and its key is its own), 3.8 KB for ML-DSA-44 verification
+/// and 5.3 KB for -65, where the operation's code is about 8 KB.
+pub(crate) mod inputs {
+    use core_lattice::{mldsa44, mldsa65};
+
+    pub(crate) static MLDSA_MSG: [u8; 32] = *b"m0-kat: ML-DSA-44 on a Cortex-M0";
+    pub(crate) static MLDSA44_PK: [u8; mldsa44::PUBLIC_KEY_LEN] =
+        *include_bytes!("../../m0-kat/data/mldsa44.pk");
+    pub(crate) static MLDSA44_SIG: [u8; mldsa44::SIGNATURE_LEN] =
+        *include_bytes!("../../m0-kat/data/mldsa44.sig");
+    pub(crate) static MLDSA65_PK: [u8; mldsa65::PUBLIC_KEY_LEN] =
+        *include_bytes!("../../m0-kat/data/mldsa65.pk");
+    pub(crate) static MLDSA65_SIG: [u8; mldsa65::SIGNATURE_LEN] =
+        *include_bytes!("../../m0-kat/data/mldsa65.sig");
+}
+
+use inputs::{MLDSA_MSG, MLDSA44_PK, MLDSA44_SIG, MLDSA65_PK, MLDSA65_SIG};
 
 /// Declares an ML-DSA verification row: the key decoded (and tr = H(pk) computed) beforehand,
-/// then ML-DSA.Verify (`portable`) of the stored signature, which must be valid.
+/// then ML-DSA.Verify (`portable`) of the signature where it is stored (in flash, as a
+/// device verifies one it received into a buffer: no copy on the stack), which must be valid.
 macro_rules! mldsa_verify {
     ($name:ident, $module:ident, $pk:ident, $sig:ident) => {
         fn $name(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
-            let mut key =
-                $module::VerifyingKey::from_bytes(black_box($pk)).map_err(|_| "key refused")?;
+            // Matched, not `map_err(..)?`: each of those moves the 1.4 KB key.
+            let Ok(mut key) = $module::VerifyingKey::from_bytes(black_box(&$pk)) else {
+                return Err("key refused");
+            };
             key.set_implementation(MlDsaImpl::Portable);
-            let sig = $module::Signature::from_bytes($sig).map_err(|_| "signature refused")?;
-            let verdict = t.time(|| key.verify(black_box(MLDSA_MSG), b"", black_box(&sig)));
+            let verdict = t.time(|| key.verify_bytes(black_box(&MLDSA_MSG), b"", black_box(&$sig)));
             verdict.map_err(|_| "valid ML-DSA signature refused")
         }
     };
@@ -642,9 +658,9 @@ fn mldsa44_sign(_: &mut [u8], t: &mut Timer) -> Result<(), &'static str> {
     let seed: [u8; 32] = core::array::from_fn(|i| i as u8);
     let key = mldsa44::SigningKey::from_seed_with_impl(black_box(&seed), MlDsaImpl::Portable);
     crate::forget_setup_stack();
-    let sig = t.time(|| black_box(&key).sign_deterministic(black_box(MLDSA_MSG), b""));
+    let sig = t.time(|| black_box(&key).sign_deterministic(black_box(&MLDSA_MSG), b""));
     match sig {
-        Ok(sig) if &sig.as_bytes()[..] == MLDSA44_SIG => Ok(()),
+        Ok(sig) if *sig.as_bytes() == MLDSA44_SIG => Ok(()),
         _ => Err("wrong ML-DSA-44 signature"),
     }
 }

@@ -19,6 +19,7 @@
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
+#[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
 mod portable;
 // With `thumb1` in its place, only its lane encoding and round constants are used.
 #[cfg_attr(all(feature = "asm", target_arch = "arm"), allow(dead_code))]
@@ -45,7 +46,8 @@ crate::implementation_enum! {
     /// CPU-feature token that proves they can run, so they can only be obtained through
     /// [`Implementation::available`].
     ///
-    /// Both portable variants run everywhere; `available()` lists the one suited to the
+    /// Both portable variants run everywhere (on 32-bit Arm with `asm`, `thumb1` alone stands
+    /// in for them unless `portable-twins` is on); `available()` lists the one suited to the
     /// target's word size (`portable32` on 32-bit targets, `portable` otherwise) first.
     pub enum KeccakImpl {
         accelerated {
@@ -59,8 +61,11 @@ crate::implementation_enum! {
             /// the `asm` feature.
             Thumb1 => "thumb1" for 32 if thumb1,
             /// Portable code on 64-bit lanes, each round written out for the compiler to
-            /// schedule.
-            Portable => "portable" for 64,
+            /// schedule. Like `portable32`, left out of 32-bit Arm images with `asm` unless
+            /// `portable-twins` asks for it: hashers store their implementation, so every
+            /// listed variant's code is linked (with it, a Cortex-M0 image that runs SHA3-256
+            /// had 2 KB more flash).
+            Portable => "portable" for 64 if twin,
             /// Portable code on bit-interleaved 32-bit words, small enough for a Cortex-M0:
             /// `thumb1`'s twin.
             Portable32 => "portable32" for 32 if twin,
@@ -83,8 +88,12 @@ impl KeccakImpl {
             Self::Portable32 => portable32::permute(state),
             #[cfg(all(feature = "asm", target_arch = "arm"))]
             Self::Thumb1 => thumb1::permute(state),
-            // Tokens for another architecture cannot be obtained, so only `Portable` is left.
-            _ => portable::permute(state),
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            Self::Portable => portable::permute(state),
+            // A variant of another architecture's tokens, which cannot be obtained here: never
+            // seen, but if it were it would be `PORTABLE`, in every dispatcher alike (so an
+            // image with one implementation compiled in dispatches nothing).
+            _ => Self::PORTABLE.permute(state),
         }
     }
 
@@ -102,7 +111,9 @@ impl KeccakImpl {
             Self::Portable32 => portable32::absorb(state, blocks),
             #[cfg(all(feature = "asm", target_arch = "arm"))]
             Self::Thumb1 => thumb1::absorb(state, blocks),
-            _ => portable::absorb(state, blocks),
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            Self::Portable => portable::absorb(state, blocks),
+            _ => Self::PORTABLE.absorb(state, blocks),
         }
     }
 
@@ -126,7 +137,13 @@ impl KeccakImpl {
             Self::Portable32 => portable32::permute_interleaved(state),
             #[cfg(all(feature = "asm", target_arch = "arm"))]
             Self::Thumb1 => thumb1::permute_interleaved(state),
-            _ => self.permute(state),
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx512(_) => self.permute(state),
+            #[cfg(target_arch = "aarch64")]
+            Self::Aarch64(_) => self.permute(state),
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            Self::Portable => self.permute(state),
+            _ => Self::PORTABLE.permute_native(state),
         }
     }
 
@@ -152,7 +169,13 @@ impl KeccakImpl {
             Self::Portable32 => true,
             #[cfg(all(feature = "asm", target_arch = "arm"))]
             Self::Thumb1 => true,
-            _ => false,
+            #[cfg(target_arch = "x86_64")]
+            Self::X86Avx512(_) => false,
+            #[cfg(target_arch = "aarch64")]
+            Self::Aarch64(_) => false,
+            #[cfg(any(not(all(target_arch = "arm", feature = "asm")), feature = "portable-twins"))]
+            Self::Portable => false,
+            _ => Self::PORTABLE.interleaved(),
         }
     }
 }

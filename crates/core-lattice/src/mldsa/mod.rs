@@ -96,8 +96,9 @@ impl Avx2Avx512Vl {
 
 core_hash::implementation_enum! {
     /// An ML-DSA implementation: the ring arithmetic (NTT, products in T_q) that key
-    /// generation, signing and verification run on. Keys choose the best one when built and
-    /// keep it; `set_implementation` on a key picks another.
+    /// generation, signing and verification run on. Keys choose the best one when built
+    /// (`preferred()`: a constant where there is no detection) and keep it;
+    /// `set_implementation` on a key picks another.
     pub enum MlDsaImpl {
         accelerated {
             /// The AVX2 arithmetic of `X86Avx2` with the samplers on the AVX-512 eight-way
@@ -386,16 +387,20 @@ macro_rules! parameter_set {
             impl VerifyingKey {
                 /// Parses an encoded public key: any bytes of the right length are one
                 /// (FIPS 204 Algorithm 23 cannot fail), else [`Error::InvalidLength`].
+                /// Built in place, the bytes copied once: on a Cortex-M0 every move of the
+                /// key is 1.4 KB or more of stack and a copy.
                 pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-                    let bytes: [u8; PUBLIC_KEY_LEN] =
-                        bytes.try_into().map_err(|_| Error::InvalidLength)?;
-                    Ok(Self::from_array(bytes, MlDsaImpl::best()))
-                }
-
-                fn from_array(bytes: [u8; PUBLIC_KEY_LEN], imp: MlDsaImpl) -> Self {
-                    let mut tr = [0u8; 64];
-                    core_hash::Shake256::digest_into(&bytes, &mut tr);
-                    Self { bytes, tr, imp }
+                    if bytes.len() != PUBLIC_KEY_LEN {
+                        return Err(Error::InvalidLength);
+                    }
+                    let mut key = Self {
+                        bytes: [0; PUBLIC_KEY_LEN],
+                        tr: [0; 64],
+                        imp: MlDsaImpl::preferred(),
+                    };
+                    key.bytes.copy_from_slice(bytes);
+                    core_hash::Shake256::digest_into(&key.bytes, &mut key.tr);
+                    Ok(key)
                 }
 
                 /// The encoded key.
@@ -449,7 +454,19 @@ macro_rules! parameter_set {
                 /// ML-DSA.Verify (FIPS 204 Algorithm 3) of `sig` on `msg` with the context
                 /// string `ctx`: `Ok` when valid, otherwise why not.
                 pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &Signature) -> Result<(), Error> {
-                    self.verify_mu(&self.compute_mu(msg, ctx)?, sig)
+                    self.verify_bytes(msg, ctx, &sig.0)
+                }
+
+                /// [`verify`](Self::verify) of a signature left where it is (in flash, or in
+                /// the buffer it arrived in): a [`Signature`] is a copy, 2.4 KB or more of
+                /// stack on a small device.
+                pub fn verify_bytes(
+                    &self,
+                    msg: &[u8],
+                    ctx: &[u8],
+                    sig: &[u8; SIGNATURE_LEN],
+                ) -> Result<(), Error> {
+                    dsa::verify::<K, L>(self.imp, P, &self.bytes, &self.compute_mu(msg, ctx)?, sig)
                 }
 
                 /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) of `sig` on a message
@@ -498,7 +515,7 @@ macro_rules! parameter_set {
                 /// which is also the private-key format that stores only the seed, expanded
                 /// here.
                 pub fn from_seed(xi: &[u8; SEED_LEN]) -> Self {
-                    Self::from_seed_with_impl(xi, MlDsaImpl::best())
+                    Self::from_seed_with_impl(xi, MlDsaImpl::preferred())
                 }
 
                 /// [`from_seed`](Self::from_seed) on a given implementation.
@@ -525,7 +542,7 @@ macro_rules! parameter_set {
                     if bytes.len() != SIGNING_KEY_LEN {
                         return Err(Error::InvalidLength);
                     }
-                    let imp = MlDsaImpl::best();
+                    let imp = MlDsaImpl::preferred();
                     let mut sk = Self {
                         bytes: [0; SIGNING_KEY_LEN],
                         public: VerifyingKey { bytes: [0; PUBLIC_KEY_LEN], tr: [0; 64], imp },
