@@ -1138,6 +1138,9 @@ pub(crate) fn server_sends(typ: HandshakeType) -> bool {
 impl<'a> HandshakeMessage<'a> {
     /// Decodes one message a server sends, of a type [`server_sends`] accepts (any other is
     /// an illegal type here; the client refuses it as unexpected before decoding).
+    // Its frame (the decoders' locals) is not added to the handshake dispatch's, under every
+    // state handler (issue 26).
+    #[inline(never)]
     pub(crate) fn decode_from_server(bytes: &'a [u8]) -> Result<Self, InvalidMessage> {
         let mut r = Reader::new(bytes);
         let m = Self::read_from::<false, { cfg!(feature = "certificates") }>(&mut r)?;
