@@ -192,11 +192,14 @@ macro_rules! md_hash {
             /// The digest of a final state: its words in the output byte order, truncated.
             #[inline]
             fn output(state: &[$word; $words]) -> [u8; $out] {
+                const WIDTH: usize = core::mem::size_of::<$word>();
+                // Every digest is whole words (SHA-224's seven, SHA-384's six), taken in
+                // chunks of a constant size: no division by a run-time chunk length, which
+                // on a Cortex-M0 (no divide instruction) links a division routine.
+                const { assert!($out % WIDTH == 0 && $out / WIDTH <= $words) };
                 let mut out = [0u8; $out];
-                let width = core::mem::size_of::<$word>();
-                for (chunk, word) in out.chunks_mut(width).zip(state.iter()) {
-                    let bytes = if $big_endian { word.to_be_bytes() } else { word.to_le_bytes() };
-                    chunk.copy_from_slice(&bytes[..chunk.len()]);
+                for (chunk, word) in out.as_chunks_mut::<WIDTH>().0.iter_mut().zip(state) {
+                    *chunk = if $big_endian { word.to_be_bytes() } else { word.to_le_bytes() };
                 }
                 out
             }

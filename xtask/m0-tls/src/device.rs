@@ -28,17 +28,21 @@ fn say(parts: &[&[u8]]) {
     }
 }
 
-/// `n` in decimal, at the end of `buf`.
+/// `n` in decimal, in `buf` without leading zeros. Each digit by subtracting its power of ten:
+/// a Cortex-M0 has no divide instruction, and `/ 10` would link a ~400-byte division routine
+/// that nothing else in the image needs.
 fn decimal(mut n: u32, buf: &mut [u8; 10]) -> &[u8] {
-    let mut at = buf.len();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            return &buf[at..];
+    const POWERS: [u32; 10] =
+        [1_000_000_000, 100_000_000, 10_000_000, 1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
+    for (digit, power) in buf.iter_mut().zip(POWERS) {
+        *digit = b'0';
+        while n >= power {
+            n -= power;
+            *digit += 1;
         }
     }
+    let first = buf.iter().position(|&d| d != b'0').unwrap_or(buf.len() - 1);
+    &buf[first..]
 }
 
 /// `n` as eight hexadecimal digits after `0x`.

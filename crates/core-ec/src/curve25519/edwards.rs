@@ -436,8 +436,8 @@ pub(crate) fn radix16(k: &[u8; 32]) -> [i8; 64] {
 /// `w − 1` zeros. Variable-time: for public scalars only.
 pub(crate) fn naf_vartime(k: &[u8; 32], w: usize) -> [i8; 256] {
     let mut limbs = [0u64; 5];
-    for (limb, chunk) in limbs.iter_mut().zip(k.chunks_exact(8)) {
-        *limb = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+    for (limb, chunk) in limbs.iter_mut().zip(k.as_chunks::<8>().0) {
+        *limb = u64::from_le_bytes(*chunk);
     }
     let width = 1u64 << w;
     let mut naf = [0i8; 256];

@@ -4,7 +4,7 @@
 use crate::error::{Error, PeerIncompatible, PeerMisbehaved};
 use crate::key_schedule::{EarlySecret, HashAlg, Transcript, finished_verify_data};
 use crate::kx::KeyShare;
-use crate::msgs::handshake::Typed;
+use crate::msgs::handshake::{OwnClientHello, Typed};
 use crate::msgs::tls12::{EcPointFormats, RenegotiationInfo};
 use crate::msgs::{
     CertificateType, CipherSuite, ClientExtensions, ClientHello, KeyShareEntry, List, ProtocolName,
@@ -288,7 +288,7 @@ pub(crate) fn send_client_hello<'a>(
         });
         c.io.send_handshake_patched(&ch, transcript, patch)
     } else {
-        c.io.send_handshake_patched(&Typed(hello), transcript, patch)
+        c.io.send_handshake_patched(&Typed(OwnClientHello(hello)), transcript, patch)
     }
 }
 

@@ -157,11 +157,11 @@ impl Io<'_> {
     /// many protected records as the peer's limit asks for.
     pub(crate) fn queued_len(&self, n: usize) -> usize {
         let Some(k) = &self.write_key else {
-            let count = n.div_ceil(self.plain_limit.max(1)).max(1);
+            let count = records(n, self.plain_limit.max(1));
             return HEADER_LEN * count + n;
         };
         let limit = self.send_limit.max(1);
-        let count = n.div_ceil(limit).max(1);
+        let count = records(n, limit);
         k.sealed_len(limit, 0) * (count - 1) + k.sealed_len(n - limit * (count - 1), 0)
     }
 
@@ -179,7 +179,7 @@ impl Io<'_> {
             // Unprotected: split to the plaintext limit the same way, each record only a
             // header longer than its chunk.
             let limit = self.plain_limit.max(1);
-            let count = n.div_ceil(limit).max(1);
+            let count = records(n, limit);
             let per = HEADER_LEN + limit;
             let end = start + HEADER_LEN * count + n;
             if end > self.tx.len() {
@@ -198,7 +198,7 @@ impl Io<'_> {
             return Ok(());
         };
         let limit = self.send_limit.max(1);
-        let count = n.div_ceil(limit).max(1);
+        let count = records(n, limit);
         let per = k.sealed_len(limit, 0);
         let last = n - limit * (count - 1);
         let end = start + per * (count - 1) + k.sealed_len(last, 0);
@@ -247,5 +247,32 @@ impl Io<'_> {
         };
         // Best effort: with no room left the alert is dropped, the error stays.
         let _ = self.send_plain(ContentType::ALERT, &[level.0, desc.0]);
+    }
+}
+
+/// How many records `n` bytes of content take at most `limit` (nonzero) bytes each, at least
+/// one: `n.div_ceil(limit).max(1)`, counted by subtraction instead, as a Cortex-M0 has no
+/// divide instruction and a division links a ~400-byte routine that nothing else in a device
+/// client needs. The loop runs once per record, as sealing them does.
+fn records(n: usize, limit: usize) -> usize {
+    let (mut count, mut rest) = (1, n);
+    while rest > limit {
+        rest -= limit;
+        count += 1;
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::records;
+
+    #[test]
+    fn records_is_div_ceil_of_at_least_one() {
+        for limit in [1, 2, 3, 63, 64, 512, 16_384] {
+            for n in (0..3 * limit + 2).chain([16_384, 16_385, 65_536]) {
+                assert_eq!(records(n, limit), n.div_ceil(limit).max(1), "{n} / {limit}");
+            }
+        }
     }
 }

@@ -290,13 +290,10 @@ pub struct ClientExtensions<'a> {
 }
 
 impl<'a> ClientExtensions<'a> {
-    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
-        self.encode_with(w, |_| Ok(()))
-    }
-
     /// Encodes the block with `extra` extensions written before `pre_shared_key`, which must
-    /// stay last (RFC 8446 §4.2.11).
-    fn encode_with(
+    /// stay last (RFC 8446 §4.2.11); the RFC 7250 certificate type lists only if
+    /// `CERTIFICATE_TYPES` (see [`OwnClientHello`]).
+    fn encode_with<const CERTIFICATE_TYPES: bool>(
         &self,
         w: &mut Writer<'_>,
         extra: impl FnOnce(&mut Writer<'_>) -> Result<(), EncodeError>,
@@ -337,10 +334,10 @@ impl<'a> ClientExtensions<'a> {
             if let Some(l) = &self.psk_modes {
                 write_extension(w, ExtensionType::PSK_KEY_EXCHANGE_MODES, |w| l.encode(w))?;
             }
-            if let Some(l) = &self.client_certificate_types {
+            if let Some(l) = self.client_certificate_types.filter(|_| CERTIFICATE_TYPES) {
                 write_extension(w, ExtensionType::CLIENT_CERTIFICATE_TYPE, |w| l.encode(w))?;
             }
-            if let Some(l) = &self.server_certificate_types {
+            if let Some(l) = self.server_certificate_types.filter(|_| CERTIFICATE_TYPES) {
                 write_extension(w, ExtensionType::SERVER_CERTIFICATE_TYPE, |w| l.encode(w))?;
             }
             if self.early_data {
@@ -441,12 +438,7 @@ pub struct ClientHello<'a> {
 
 impl<'a> Codec<'a> for ClientHello<'a> {
     fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
-        self.legacy_version.encode(w)?;
-        w.put(&self.random)?;
-        w.bytes::<U8>(self.session_id)?;
-        self.cipher_suites.encode(w)?;
-        w.bytes::<U8>(&[0])?;
-        self.extensions.encode(w)
+        self.encode_with::<true>(w, |_| Ok(()))
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
         let legacy_version = ProtocolVersion::read(r)?;
@@ -472,6 +464,21 @@ impl<'a> Codec<'a> for ClientHello<'a> {
 }
 
 impl ClientHello<'_> {
+    /// Encodes the hello with `extra` extensions before `pre_shared_key`, and the RFC 7250
+    /// certificate type lists only if `CERTIFICATE_TYPES`.
+    fn encode_with<const CERTIFICATE_TYPES: bool>(
+        &self,
+        w: &mut Writer<'_>,
+        extra: impl FnOnce(&mut Writer<'_>) -> Result<(), EncodeError>,
+    ) -> Result<(), EncodeError> {
+        self.legacy_version.encode(w)?;
+        w.put(&self.random)?;
+        w.bytes::<U8>(self.session_id)?;
+        self.cipher_suites.encode(w)?;
+        w.bytes::<U8>(&[0])?;
+        self.extensions.encode_with::<CERTIFICATE_TYPES>(w, extra)
+    }
+
     /// Whether the compression methods of the encoded ClientHello message `raw` (with its
     /// handshake header) are the null method alone, as TLS 1.3 requires (RFC 8446 §4.1.2:
     /// any other list is illegal_parameter); a TLS 1.2 hello may list others beside it.
@@ -582,13 +589,7 @@ pub struct ClientHello12<'a> {
 
 impl<'a> Codec<'a> for ClientHello12<'a> {
     fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
-        let h = &self.hello;
-        h.legacy_version.encode(w)?;
-        w.put(&h.random)?;
-        w.bytes::<U8>(h.session_id)?;
-        h.cipher_suites.encode(w)?;
-        w.bytes::<U8>(&[0])?;
-        h.extensions.encode_with(w, |w| self.tls12.encode(w))
+        self.hello.encode_with::<true>(w, |w| self.tls12.encode(w))
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
         let mut again = r.clone();
@@ -876,13 +877,25 @@ impl<'a> Codec<'a> for EncryptedExtensions<'a> {
         })
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        Self::read_with::<true>(r)
+    }
+}
+
+impl<'a> EncryptedExtensions<'a> {
+    /// Reads the extensions; the RFC 7250 certificate types only if `CERTIFICATE_TYPES`, else
+    /// either is an unexpected extension like any other this reader does not take. Our client
+    /// reads them only with the `raw-public-keys` feature (without it it never offers them,
+    /// so an answer is `unsupported_extension` all the same), and links no reader for them.
+    fn read_with<const CERTIFICATE_TYPES: bool>(
+        r: &mut Reader<'a>,
+    ) -> Result<Self, InvalidMessage> {
         let mut x = Self::default();
         read_extensions(r, |typ, b| {
             match typ {
-                ExtensionType::CLIENT_CERTIFICATE_TYPE => {
+                ExtensionType::CLIENT_CERTIFICATE_TYPE if CERTIFICATE_TYPES => {
                     x.client_certificate_type = Some(CertificateType::read(b)?);
                 }
-                ExtensionType::SERVER_CERTIFICATE_TYPE => {
+                ExtensionType::SERVER_CERTIFICATE_TYPE if CERTIFICATE_TYPES => {
                     x.server_certificate_type = Some(CertificateType::read(b)?);
                 }
                 ExtensionType::SERVER_NAME => x.server_name_ack = true,
@@ -1116,7 +1129,7 @@ impl<'a> Codec<'a> for HandshakeMessage<'a> {
         })
     }
     fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
-        Self::read_from::<true, true>(r)
+        Self::read_from::<true, true, true>(r)
     }
 }
 
@@ -1138,17 +1151,29 @@ pub(crate) fn server_sends(typ: HandshakeType) -> bool {
 impl<'a> HandshakeMessage<'a> {
     /// Decodes one message a server sends, of a type [`server_sends`] accepts (any other is
     /// an illegal type here; the client refuses it as unexpected before decoding).
+    // Its frame (the decoders' locals) is not added to the handshake dispatch's, under every
+    // state handler (issue 26).
+    #[inline(never)]
     pub(crate) fn decode_from_server(bytes: &'a [u8]) -> Result<Self, InvalidMessage> {
         let mut r = Reader::new(bytes);
-        let m = Self::read_from::<false, { cfg!(feature = "certificates") }>(&mut r)?;
+        let m = Self::read_from::<
+            false,
+            { cfg!(feature = "certificates") },
+            { cfg!(feature = "raw-public-keys") },
+        >(&mut r)?;
         r.expect_empty()?;
         Ok(m)
     }
 
     /// Reads one message; a ClientHello only if `CLIENT_HELLO`, a Certificate,
     /// CertificateRequest or CertificateVerify only if `CERTIFICATES` (else each is an
-    /// illegal type).
-    fn read_from<const CLIENT_HELLO: bool, const CERTIFICATES: bool>(
+    /// illegal type), the RFC 7250 certificate types of EncryptedExtensions only if
+    /// `CERTIFICATE_TYPES` (see [`EncryptedExtensions::read_with`]).
+    fn read_from<
+        const CLIENT_HELLO: bool,
+        const CERTIFICATES: bool,
+        const CERTIFICATE_TYPES: bool,
+    >(
         r: &mut Reader<'a>,
     ) -> Result<Self, InvalidMessage> {
         let typ = HandshakeType::read(r)?;
@@ -1158,9 +1183,9 @@ impl<'a> HandshakeMessage<'a> {
                 Self::ClientHello(ClientHello::read(&mut b)?)
             }
             HandshakeType::SERVER_HELLO => Self::ServerHello(ServerHello::read(&mut b)?),
-            HandshakeType::ENCRYPTED_EXTENSIONS => {
-                Self::EncryptedExtensions(EncryptedExtensions::read(&mut b)?)
-            }
+            HandshakeType::ENCRYPTED_EXTENSIONS => Self::EncryptedExtensions(
+                EncryptedExtensions::read_with::<CERTIFICATE_TYPES>(&mut b)?,
+            ),
             HandshakeType::CERTIFICATE if CERTIFICATES => {
                 Self::Certificate(Certificate::read(&mut b)?)
             }
@@ -1208,6 +1233,25 @@ impl<'a> Body<'a> for CertificateVerify<'a> {
 
 impl Body<'_> for KeyUpdateRequest {
     const TYPE: HandshakeType = HandshakeType::KEY_UPDATE;
+}
+
+/// The ClientHello this crate's client sends: a [`ClientHello`] encoded with the RFC 7250
+/// certificate type lists only with the `raw-public-keys` feature. Without it the client
+/// never offers them ([`crate::client::hello::offered_types`]), so the wire is the same and
+/// their encoder is not linked.
+pub(crate) struct OwnClientHello<'a>(pub(crate) ClientHello<'a>);
+
+impl<'a> Codec<'a> for OwnClientHello<'a> {
+    fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        self.0.encode_with::<{ cfg!(feature = "raw-public-keys") }>(w, |_| Ok(()))
+    }
+    fn read(r: &mut Reader<'a>) -> Result<Self, InvalidMessage> {
+        ClientHello::read(r).map(Self)
+    }
+}
+
+impl<'a> Body<'a> for OwnClientHello<'a> {
+    const TYPE: HandshakeType = HandshakeType::CLIENT_HELLO;
 }
 
 /// A Finished message's body: the verify data, the whole body (RFC 8446 §4.4.4).
@@ -1428,5 +1472,35 @@ mod tests {
             HandshakeMessage::decode_from_server(&CLIENT_FINISHED),
             HandshakeMessage::decode(&CLIENT_FINISHED).map_err(|_| InvalidMessage::Truncated)
         );
+    }
+
+    /// Our client's hello and EncryptedExtensions reader take the RFC 7250 certificate types
+    /// only with `raw-public-keys`; the public codec always does.
+    #[test]
+    fn certificate_types_only_where_raw_keys_are_built() {
+        let raw = [CertificateType::RAW_PUBLIC_KEY];
+        let Ok(HandshakeMessage::ClientHello(mut ch)) = HandshakeMessage::decode(&CLIENT_HELLO)
+        else {
+            panic!("not a ClientHello")
+        };
+        let (plain, n) = encode(&Typed(ch));
+        assert_eq!(encode(&Typed(OwnClientHello(ch))).0[..n], plain[..n]);
+        ch.extensions.server_certificate_types = Some(List::items(&raw));
+        let (typed, n) = encode(&Typed(ch));
+        let (own, m) = encode(&Typed(OwnClientHello(ch)));
+        assert_eq!(typed[..n] == own[..m], cfg!(feature = "raw-public-keys"));
+        // EncryptedExtensions with server_certificate_type: raw public key.
+        let ee = hex!("0800000700050014000102");
+        let read = EncryptedExtensions {
+            server_certificate_type: Some(CertificateType::RAW_PUBLIC_KEY),
+            ..EncryptedExtensions::default()
+        };
+        assert_eq!(HandshakeMessage::decode(&ee), Ok(HandshakeMessage::EncryptedExtensions(read)));
+        let from_server = HandshakeMessage::decode_from_server(&ee);
+        if cfg!(feature = "raw-public-keys") {
+            assert_eq!(from_server, Ok(HandshakeMessage::EncryptedExtensions(read)));
+        } else {
+            assert_eq!(from_server, Err(InvalidMessage::UnexpectedExtension));
+        }
     }
 }
