@@ -486,7 +486,7 @@ const CHUNK: usize = 32;
 fn sample_ntt_times(imp: MlKemImpl, rho: &[u8], idx: [u8; 2], v: &[u8; 384], acc: &mut Poly) {
     let mut xof = OneBlockShake::<168>::new(imp.keccak(), &[rho, &idx]);
     // Eight triples of bytes (two 12-bit values each), three lanes of the state.
-    let mut block = [[0u8; 3]; 8];
+    let mut block = [0u8; 24];
     let mut at = block.len();
     // One place more than a chunk: values are written two at a time, the second kept only
     // if below q, and one past the chunk is the next chunk's first.
@@ -496,23 +496,42 @@ fn sample_ntt_times(imp: MlKemImpl, rho: &[u8], idx: [u8; 2], v: &[u8; 384], acc
     for (c, (out, v)) in outs.zip(v.as_chunks::<{ CHUNK / 4 * 6 }>().0).enumerate() {
         while n < CHUNK {
             if at >= block.len() {
-                xof.read(block.as_flattened_mut());
+                xof.read(&mut block);
                 at = 0;
             }
-            let [b0, b1, b2] = block[at % 8];
-            let (b0, b1, b2) = (u16::from(b0), u16::from(b1), u16::from(b2));
-            at += 1;
-            let d1 = b0 | ((b1 & 0x0f) << 8);
-            let d2 = (b1 >> 4) | (b2 << 4);
-            chunk[n] = d1.cast_signed();
-            n += usize::from(d1 < poly::Q as u16);
-            chunk[n] = d2.cast_signed();
-            n += usize::from(d2 < poly::Q as u16);
+            (at, n) = rejection_chunk(&block, at, &mut chunk, n);
         }
         imp.basemul_encoded(out, &chunk[..CHUNK], v.as_chunks::<6>().0, c * CHUNK / 4);
         chunk[0] = chunk[CHUNK];
         n -= CHUNK;
     }
+}
+
+/// SampleNTT's rejection step for [`sample_ntt_times`]: the 12-bit values of `block`'s
+/// triples from byte `at` on that are below q, appended to `chunk` from place `n` on until
+/// it holds a chunk or the block is used up; returns the new `at` and `n`. Its own loop over
+/// the block, so the two counters stay in registers (about half the cycles a triple of
+/// one loop that also refills the block and fills the chunks).
+#[inline(always)]
+fn rejection_chunk(
+    block: &[u8; 24],
+    mut at: usize,
+    chunk: &mut [i16; CHUNK + 1],
+    mut n: usize,
+) -> (usize, usize) {
+    while n < CHUNK {
+        let Some(&[b0, b1, b2]) = block.get(at..at + 3) else { break };
+        let (b0, b1, b2) = (u16::from(b0), u16::from(b1), u16::from(b2));
+        let d1 = b0 | ((b1 & 0x0f) << 8);
+        let d2 = (b1 >> 4) | (b2 << 4);
+        // n < CHUNK, then at most CHUNK: both places are in the array.
+        chunk[n] = d1.cast_signed();
+        n += usize::from(d1 < poly::Q as u16);
+        chunk[n] = d2.cast_signed();
+        n += usize::from(d2 < poly::Q as u16);
+        at += 3;
+    }
+    (at, n)
 }
 
 /// `acc += t ∘ v` (times the backend's product factor) for `t` and `v` encoded (t̂[j] from the
@@ -634,10 +653,19 @@ fn j(z: &[u8], c: &[u8], out: &mut [u8; 32]) {
     reader.zeroize();
 }
 
-/// ML-KEM.Decaps_internal (FIPS 203 Algorithm 18) with implicit rejection: the shared key of
-/// `ct` under `dk`, or J(z ‖ c) if re-encryption does not give `ct` back — chosen by a
-/// constant-time selection after comparing every byte.
-pub(crate) fn decaps<const K: usize>(imp: MlKemImpl, p: Params, dk: &[u8], ct: &[u8]) -> [u8; 32] {
+/// ML-KEM.Decaps_internal (FIPS 203 Algorithm 18) with implicit rejection: writes to `key`
+/// the shared key of `ct` under `dk`, or J(z ‖ c) if re-encryption does not give `ct` back —
+/// chosen by a constant-time selection after comparing every byte. The key goes straight
+/// into the caller's storage, and K̄ is computed after the re-encryption, so neither is a
+/// second 32 bytes on the stack while it runs (the deepest point of a Cortex-M0's
+/// decapsulation).
+pub(crate) fn decaps<const K: usize>(
+    imp: MlKemImpl,
+    p: Params,
+    dk: &[u8],
+    ct: &[u8],
+    key: &mut [u8; 32],
+) {
     let dk_pke = &dk[..384 * K];
     let ek = &dk[384 * K..768 * K + 32];
     let h_ek = &dk[768 * K + 32..768 * K + 64];
@@ -645,18 +673,15 @@ pub(crate) fn decaps<const K: usize>(imp: MlKemImpl, p: Params, dk: &[u8], ct: &
 
     let mut m = Zeroizing::new([0u8; 32]);
     decrypt::<K>(imp, p, dk_pke, ct, &mut m);
-    let mut key = [0u8; 32];
     let mut r = Zeroizing::new([0u8; 32]);
-    g(&m[..], h_ek, &mut key, &mut r);
-
-    let mut rejected = [0u8; 32];
-    j(z, ct, &mut rejected);
+    g(&m[..], h_ek, key, &mut r);
 
     let diff = encrypt::<K>(imp, p, ek, &m, &r, Sink::Compare { expected: ct, diff: 0 });
     let equal = diff.ct_eq(&0);
+    let mut rejected = [0u8; 32];
+    j(z, ct, &mut rejected);
     for (k, bar) in key.iter_mut().zip(&rejected) {
         k.conditional_assign(bar, !equal);
     }
     rejected.zeroize();
-    key
 }

@@ -603,7 +603,10 @@ macro_rules! parameter_set {
                 /// that was not made for this key gives a pseudorandom key instead
                 /// (J(z ‖ c), implicit rejection), chosen without a branch or an early exit.
                 pub fn decapsulate(&self, ct: &Ciphertext) -> SharedSecret {
-                    SharedSecret(kem::decaps::<K>(self.imp, PARAMS, &self.bytes, &ct.0))
+                    // Built in place: decapsulation writes the key into it.
+                    let mut key = SharedSecret([0; 32]);
+                    kem::decaps::<K>(self.imp, PARAMS, &self.bytes, &ct.0, &mut key.0);
+                    key
                 }
             }
 
