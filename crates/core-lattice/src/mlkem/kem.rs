@@ -271,7 +271,7 @@ fn pke_keygen_streamed<const K: usize>(
         acc.0 = [0; poly::N];
         for j in 0..K {
             if let Some(s) = dk_pke[384 * j..].first_chunk::<384>() {
-                sample_ntt_times(imp, rho, [j as u8, i as u8], s, &mut acc);
+                sample_ntt_times(imp, rho, [j as u8, i as u8], Factor::Encoded(s), &mut acc);
             }
         }
         imp.to_mont(&mut acc);
@@ -402,8 +402,9 @@ impl<'a, const K: usize> Matrix<'a, K> {
 }
 
 /// K-PKE.Encrypt (FIPS 203 Algorithm 14) of the message `m` with randomness `r` under `ek`,
-/// into `out`; returns the comparison's difference (zero when equal, and when writing).
-fn encrypt<const K: usize>(
+/// into `out`; returns the comparison's difference (zero when equal, and when writing). `V`
+/// is k − 1 (a const parameter of its own: array lengths cannot be computed from `K`).
+fn encrypt<const K: usize, const V: usize>(
     imp: MlKemImpl,
     p: Params,
     ek: &[u8],
@@ -417,39 +418,77 @@ fn encrypt<const K: usize>(
         #[cfg(target_arch = "aarch64")]
         MlKemImpl::Aarch64(_) => encrypt_whole::<K>(imp, p, ek, m, r, out),
         #[allow(unreachable_patterns)]
-        _ => encrypt_streamed::<K>(imp, p, ek, m, r, out),
+        _ => match out {
+            Sink::Write(_) => encrypt_streamed_keeping_last::<K, V>(imp, p, ek, m, r, out),
+            Sink::Compare { .. } => encrypt_streamed::<K, V>(imp, p, ek, m, r, out, None),
+        },
     }
 }
 
-/// [`encrypt`] for the small cores (`portable`, `thumb1`): ŷ is kept encoded (384 bytes a
-/// polynomial, not 512), and each entry of Â and each t̂[j] go into the one accumulator
-/// [`CHUNK`] coefficients at a time (multiplied by the encoded ŷ[j] directly), the noise a
-/// coefficient at a time, so no polynomial but the accumulator is ever whole: 1.7 KiB of
-/// polynomials for ML-KEM-768 where [`encrypt_whole`] holds 2.5 KiB.
+/// [`encrypt_streamed`] with ŷ[k−1] kept encoded in a buffer of this frame, so it is not
+/// rebuilt for each row: for encapsulation, whose stack has room for it (decapsulation's,
+/// with the key and the ciphertext, has not).
 #[inline(never)]
-fn encrypt_streamed<const K: usize>(
+fn encrypt_streamed_keeping_last<const K: usize, const V: usize>(
+    imp: MlKemImpl,
+    p: Params,
+    ek: &[u8],
+    m: &[u8; 32],
+    r: &[u8; 32],
+    out: Sink<'_>,
+) -> u8 {
+    let mut last = [0u8; 384];
+    let diff = encrypt_streamed::<K, V>(imp, p, ek, m, r, out, Some(&mut last));
+    last.zeroize();
+    diff
+}
+
+/// [`encrypt`] for the small cores (`portable`, `thumb1`): ŷ[0..k−1] are kept encoded (384
+/// bytes a polynomial, not 512), and each entry of Â and each t̂[j] go into the one
+/// accumulator [`CHUNK`] coefficients at a time (multiplied by the encoded ŷ[j] directly),
+/// the noise a coefficient at a time, so no polynomial but the accumulator is ever whole.
+/// ŷ[k−1] is kept encoded in `last` when the caller has room for it; otherwise only y[k−1]
+/// is kept (3 bits a coefficient, 96 bytes), and each row rebuilds ŷ[k−1] = NTT(y[k−1]) in
+/// the accumulator and multiplies it there by its entry ([`Factor::Acc`]) before adding the
+/// other products: three more NTTs (about 66 000 Cortex-M0+ cycles for ML-KEM-768) for 288
+/// bytes less stack. Polynomials then take 768 + 96 + 512 bytes for ML-KEM-768 where
+/// [`encrypt_whole`] holds 2.5 KiB.
+#[inline(never)]
+fn encrypt_streamed<const K: usize, const V: usize>(
     imp: MlKemImpl,
     p: Params,
     ek: &[u8],
     m: &[u8; 32],
     r: &[u8; 32],
     mut out: Sink<'_>,
+    mut last: Option<&mut [u8; 384]>,
 ) -> u8 {
+    const { assert!(V + 1 == K) };
     let rho = &ek[384 * K..];
-    let mut y_hat = [[0u8; 384]; K];
+    let mut y_hat = [[0u8; 384]; V];
+    let mut y_last = [0u8; poly::NOISE_BYTES];
     let mut acc = Poly::ZERO;
-    for (j, y) in y_hat.iter_mut().enumerate() {
+    for j in 0..K {
         acc.0 = [0; poly::N];
         poly::sample_cbd_add(imp.keccak(), p.eta1, r, j as u8, &mut acc);
+        let y = match (y_hat.get_mut(j), last.as_deref_mut()) {
+            (Some(y), _) | (None, Some(y)) => y,
+            (None, None) => {
+                poly::pack_noise(&acc, &mut y_last);
+                break;
+            }
+        };
         imp.ntt(&mut acc);
         imp.encode12(&acc, y);
     }
+    let last = last.as_deref();
     let u_len = 32 * p.du as usize;
     for i in 0..K {
         // u[i] = NTT^−1(Σ_j Â[j, i] ∘ ŷ[j]) + e₁[i], with Â[j, i] = SampleNTT(ρ ‖ i ‖ j).
-        acc.0 = [0; poly::N];
+        let y = start_last(imp, &y_last, last, &mut acc);
+        sample_ntt_times(imp, rho, [i as u8, V as u8], y, &mut acc);
         for (j, y) in y_hat.iter().enumerate() {
-            sample_ntt_times(imp, rho, [i as u8, j as u8], y, &mut acc);
+            sample_ntt_times(imp, rho, [i as u8, j as u8], Factor::Encoded(y), &mut acc);
         }
         imp.inv_ntt(&mut acc);
         poly::sample_cbd_add(imp.keccak(), ETA2, r, (K + i) as u8, &mut acc);
@@ -457,9 +496,13 @@ fn encrypt_streamed<const K: usize>(
         imp.compress_encode(&acc, p.du, |k, b| out.put(u_len * i + k, b));
     }
     // v = NTT^−1(Σ_j t̂[j] ∘ ŷ[j]) + e₂ + Decompress₁(m).
-    acc.0 = [0; poly::N];
-    for (t, y) in ek.as_chunks::<384>().0.iter().zip(&y_hat) {
+    let t_hat = ek.as_chunks::<384>().0;
+    let y = start_last(imp, &y_last, last, &mut acc);
+    if let Some(t) = t_hat.get(V) {
         encoded_times(imp, t, y, &mut acc);
+    }
+    for (t, y) in t_hat.iter().zip(&y_hat) {
+        encoded_times(imp, t, Factor::Encoded(y), &mut acc);
     }
     imp.inv_ntt(&mut acc);
     poly::sample_cbd_add(imp.keccak(), ETA2, r, (2 * K) as u8, &mut acc);
@@ -467,6 +510,7 @@ fn encrypt_streamed<const K: usize>(
     imp.reduce(&mut acc);
     imp.compress_encode(&acc, p.dv, |k, b| out.put(u_len * K + k, b));
     y_hat.zeroize();
+    y_last.zeroize();
     acc.zeroize();
     match out {
         Sink::Write(_) => 0,
@@ -474,16 +518,77 @@ fn encrypt_streamed<const K: usize>(
     }
 }
 
+/// Starts the accumulator of a row of [`encrypt_streamed`] for the product by ŷ[k−1]: zero,
+/// with ŷ[k−1] kept encoded in `last`, or else ŷ[k−1] itself, rebuilt from y[k−1] (packed in
+/// `y_last`), for the first product to replace.
+fn start_last<'a>(
+    imp: MlKemImpl,
+    y_last: &[u8; poly::NOISE_BYTES],
+    last: Option<&'a [u8; 384]>,
+    acc: &mut Poly,
+) -> Factor<'a> {
+    if let Some(y) = last {
+        acc.0 = [0; poly::N];
+        return Factor::Encoded(y);
+    }
+    poly::unpack_noise(y_last, acc);
+    imp.ntt(acc);
+    Factor::Acc
+}
+
+/// The polynomial a streamed product multiplies by, [`CHUNK`] coefficients at a time.
+#[derive(Clone, Copy)]
+enum Factor<'a> {
+    /// Encoded by ByteEncode_12 (ŷ[j], 384 bytes): the product is added to the accumulator.
+    Encoded(&'a [u8; 384]),
+    /// The accumulator itself (coefficients in `-q..q`): the product replaces it.
+    Acc,
+}
+
+impl Factor<'_> {
+    /// Chunk `c` of the product by `a` (times the backend's factor; `a` public, below 4096)
+    /// into `out`, the same chunk of the accumulator: added, or for [`Factor::Acc`]
+    /// replacing it ([`times_in_place`]).
+    #[inline(always)]
+    fn times(self, imp: MlKemImpl, c: usize, out: &mut [i16; CHUNK], a: &[i16; CHUNK]) {
+        match self {
+            Self::Encoded(v) => {
+                if let Some(v) = v.as_chunks::<{ CHUNK / 4 * 6 }>().0.get(c) {
+                    imp.basemul_encoded(out, a, v.as_chunks::<6>().0, c * CHUNK / 4);
+                }
+            }
+            Self::Acc => times_in_place(imp, c, out, a),
+        }
+    }
+}
+
+/// `out = a ∘ out` on chunk `c` (times the backend's factor), `a` public and below 4096:
+/// `out` is copied out and cleared, and the copy multiplied back in by `a` encoded. Not
+/// inlined, so its two buffers are not in the sampler's frame while Keccak-f runs.
+#[inline(never)]
+fn times_in_place(imp: MlKemImpl, c: usize, out: &mut [i16; CHUNK], a: &[i16; CHUNK]) {
+    let mut b = [0u8; CHUNK / 4 * 6];
+    for (b, x) in b.as_chunks_mut::<3>().0.iter_mut().zip(a.as_chunks::<2>().0) {
+        let w = u32::from(x[0].cast_unsigned()) | (u32::from(x[1].cast_unsigned()) << 12);
+        *b = [w as u8, (w >> 8) as u8, (w >> 16) as u8];
+    }
+    let mut y = *out;
+    *out = [0; CHUNK];
+    imp.basemul_encoded(out, &y, b.as_chunks::<6>().0, c * CHUNK / 4);
+    y.zeroize();
+}
+
 /// Coefficients of a matrix entry (or of t̂[j]) that [`encrypt_streamed`] holds at once:
 /// eight quads, one product call.
 const CHUNK: usize = 32;
 
-/// `acc += SampleNTT(ρ ‖ idx) ∘ v` (times the backend's product factor) with `v` encoded, the
-/// entry multiplied in [`CHUNK`] coefficients at a time as the rejection sampler yields them:
-/// it is never whole. The matrix is public, so the sampler may branch on its values. Not
-/// inlined, so its Keccak state is not in the caller's frame while the noise sampler's is.
+/// `acc += SampleNTT(ρ ‖ idx) ∘ v` (times the backend's product factor; with `v` the
+/// accumulator itself, `acc = SampleNTT(ρ ‖ idx) ∘ acc`), the entry multiplied in [`CHUNK`]
+/// coefficients at a time as the rejection sampler yields them: it is never whole. The
+/// matrix is public, so the sampler may branch on its values. Not inlined, so its Keccak
+/// state is not in the caller's frame while the noise sampler's is.
 #[inline(never)]
-fn sample_ntt_times(imp: MlKemImpl, rho: &[u8], idx: [u8; 2], v: &[u8; 384], acc: &mut Poly) {
+fn sample_ntt_times(imp: MlKemImpl, rho: &[u8], idx: [u8; 2], v: Factor<'_>, acc: &mut Poly) {
     let mut xof = OneBlockShake::<168>::new(imp.keccak(), &[rho, &idx]);
     // Eight triples of bytes (two 12-bit values each), three lanes of the state.
     let mut block = [0u8; 24];
@@ -492,8 +597,7 @@ fn sample_ntt_times(imp: MlKemImpl, rho: &[u8], idx: [u8; 2], v: &[u8; 384], acc
     // if below q, and one past the chunk is the next chunk's first.
     let mut chunk = [0i16; CHUNK + 1];
     let mut n = 0;
-    let outs = acc.0.as_chunks_mut::<CHUNK>().0.iter_mut();
-    for (c, (out, v)) in outs.zip(v.as_chunks::<{ CHUNK / 4 * 6 }>().0).enumerate() {
+    for (c, out) in acc.0.as_chunks_mut::<CHUNK>().0.iter_mut().enumerate() {
         while n < CHUNK {
             if at >= block.len() {
                 xof.read(&mut block);
@@ -501,7 +605,9 @@ fn sample_ntt_times(imp: MlKemImpl, rho: &[u8], idx: [u8; 2], v: &[u8; 384], acc
             }
             (at, n) = rejection_chunk(&block, at, &mut chunk, n);
         }
-        imp.basemul_encoded(out, &chunk[..CHUNK], v.as_chunks::<6>().0, c * CHUNK / 4);
+        if let Some(a) = chunk.first_chunk::<CHUNK>() {
+            v.times(imp, c, out, a);
+        }
         chunk[0] = chunk[CHUNK];
         n -= CHUNK;
     }
@@ -534,21 +640,21 @@ fn rejection_chunk(
     (at, n)
 }
 
-/// `acc += t ∘ v` (times the backend's product factor) for `t` and `v` encoded (t̂[j] from the
-/// encapsulation key, ŷ[j]): `t` is decoded [`CHUNK`] coefficients at a time. Not inlined, so
-/// its chunk is not in the caller's frame while the samplers run.
+/// `acc += t ∘ v` (times the backend's product factor; with `v` the accumulator itself,
+/// `acc = t ∘ acc`) for `t` encoded (t̂[j] from the encapsulation key): `t` is decoded
+/// [`CHUNK`] coefficients at a time. Not inlined, so its chunk is not in the caller's frame
+/// while the samplers run.
 #[inline(never)]
-fn encoded_times(imp: MlKemImpl, t: &[u8; 384], v: &[u8; 384], acc: &mut Poly) {
+fn encoded_times(imp: MlKemImpl, t: &[u8; 384], v: Factor<'_>, acc: &mut Poly) {
     let mut chunk = [0i16; CHUNK];
     let outs = acc.0.as_chunks_mut::<CHUNK>().0.iter_mut();
-    let ins = t.as_chunks::<{ CHUNK / 4 * 6 }>().0.iter().zip(v.as_chunks::<{ CHUNK / 4 * 6 }>().0);
-    for (c, (out, (t, v))) in outs.zip(ins).enumerate() {
+    for (c, (out, t)) in outs.zip(t.as_chunks::<{ CHUNK / 4 * 6 }>().0).enumerate() {
         for (pair, b) in chunk.as_chunks_mut::<2>().0.iter_mut().zip(t.as_chunks::<3>().0) {
             let (b0, b1, b2) = (u16::from(b[0]), u16::from(b[1]), u16::from(b[2]));
             pair[0] = (b0 | ((b1 & 0x0f) << 8)).cast_signed();
             pair[1] = ((b1 >> 4) | (b2 << 4)).cast_signed();
         }
-        imp.basemul_encoded(out, &chunk, v.as_chunks::<6>().0, c * CHUNK / 4);
+        v.times(imp, c, out, &chunk);
     }
 }
 
@@ -626,7 +732,7 @@ fn decrypt<const K: usize>(imp: MlKemImpl, p: Params, dk_pke: &[u8], c: &[u8], m
 
 /// ML-KEM.Encaps_internal (FIPS 203 Algorithm 17): writes the ciphertext of `m` under `ek`
 /// (whose hash H(ek) is `h_ek`) into `ct` and returns the shared key.
-pub(crate) fn encaps<const K: usize>(
+pub(crate) fn encaps<const K: usize, const V: usize>(
     imp: MlKemImpl,
     p: Params,
     ek: &[u8],
@@ -637,7 +743,7 @@ pub(crate) fn encaps<const K: usize>(
     let mut key = [0u8; 32];
     let mut r = Zeroizing::new([0u8; 32]);
     g(m, h_ek, &mut key, &mut r);
-    encrypt::<K>(imp, p, ek, m, &r, Sink::Write(ct));
+    encrypt::<K, V>(imp, p, ek, m, &r, Sink::Write(ct));
     key
 }
 
@@ -659,7 +765,7 @@ fn j(z: &[u8], c: &[u8], out: &mut [u8; 32]) {
 /// into the caller's storage, and K̄ is computed after the re-encryption, so neither is a
 /// second 32 bytes on the stack while it runs (the deepest point of a Cortex-M0's
 /// decapsulation).
-pub(crate) fn decaps<const K: usize>(
+pub(crate) fn decaps<const K: usize, const V: usize>(
     imp: MlKemImpl,
     p: Params,
     dk: &[u8],
@@ -676,7 +782,7 @@ pub(crate) fn decaps<const K: usize>(
     let mut r = Zeroizing::new([0u8; 32]);
     g(&m[..], h_ek, key, &mut r);
 
-    let diff = encrypt::<K>(imp, p, ek, &m, &r, Sink::Compare { expected: ct, diff: 0 });
+    let diff = encrypt::<K, V>(imp, p, ek, &m, &r, Sink::Compare { expected: ct, diff: 0 });
     let equal = diff.ct_eq(&0);
     let mut rejected = [0u8; 32];
     j(z, ct, &mut rejected);

@@ -453,7 +453,7 @@ macro_rules! parameter_set {
                     m: &[u8; 32],
                     ct: &mut Ciphertext,
                 ) -> SharedSecret {
-                    SharedSecret(kem::encaps::<K>(
+                    SharedSecret(kem::encaps::<K, { K - 1 }>(
                         self.imp,
                         PARAMS,
                         &self.bytes,
@@ -605,7 +605,7 @@ macro_rules! parameter_set {
                 pub fn decapsulate(&self, ct: &Ciphertext) -> SharedSecret {
                     // Built in place: decapsulation writes the key into it.
                     let mut key = SharedSecret([0; 32]);
-                    kem::decaps::<K>(self.imp, PARAMS, &self.bytes, &ct.0, &mut key.0);
+                    kem::decaps::<K, { K - 1 }>(self.imp, PARAMS, &self.bytes, &ct.0, &mut key.0);
                     key
                 }
             }
