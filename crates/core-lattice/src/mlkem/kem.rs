@@ -279,7 +279,7 @@ fn pke_keygen_streamed<const K: usize>(
         poly::sample_cbd_add(imp.keccak(), p.eta1, sigma, (K + i) as u8, &mut e);
         imp.ntt(&mut e);
         add_assign(&mut acc, &e);
-        imp.reduce(&mut acc);
+        imp.reduce_sum(&mut acc);
         imp.encode12(&acc, &mut ek[384 * i..384 * (i + 1)]);
     }
     ek[384 * K..].copy_from_slice(rho);
@@ -492,7 +492,7 @@ fn encrypt_streamed<const K: usize, const V: usize>(
         }
         imp.inv_ntt(&mut acc);
         poly::sample_cbd_add(imp.keccak(), ETA2, r, (K + i) as u8, &mut acc);
-        imp.reduce(&mut acc);
+        imp.reduce_sum(&mut acc);
         imp.compress_encode(&acc, p.du, |k, b| out.put(u_len * i + k, b));
     }
     // v = NTT^−1(Σ_j t̂[j] ∘ ŷ[j]) + e₂ + Decompress₁(m).
@@ -603,7 +603,7 @@ fn sample_ntt_times(imp: MlKemImpl, rho: &[u8], idx: [u8; 2], v: Factor<'_>, acc
                 xof.read(&mut block);
                 at = 0;
             }
-            (at, n) = rejection_chunk(&block, at, &mut chunk, n);
+            (at, n) = rejection_chunk(imp, &block, at, &mut chunk, n);
         }
         if let Some(a) = chunk.first_chunk::<CHUNK>() {
             v.times(imp, c, out, a);
@@ -615,29 +615,18 @@ fn sample_ntt_times(imp: MlKemImpl, rho: &[u8], idx: [u8; 2], v: Factor<'_>, acc
 
 /// SampleNTT's rejection step for [`sample_ntt_times`]: the 12-bit values of `block`'s
 /// triples from byte `at` on that are below q, appended to `chunk` from place `n` on until
-/// it holds a chunk or the block is used up; returns the new `at` and `n`. Its own loop over
-/// the block, so the two counters stay in registers (about half the cycles a triple of
-/// one loop that also refills the block and fills the chunks).
+/// it holds a chunk or the block is used up; returns the new `at` and `n`.
 #[inline(always)]
 fn rejection_chunk(
+    imp: MlKemImpl,
     block: &[u8; 24],
-    mut at: usize,
+    at: usize,
     chunk: &mut [i16; CHUNK + 1],
-    mut n: usize,
+    n: usize,
 ) -> (usize, usize) {
-    while n < CHUNK {
-        let Some(&[b0, b1, b2]) = block.get(at..at + 3) else { break };
-        let (b0, b1, b2) = (u16::from(b0), u16::from(b1), u16::from(b2));
-        let d1 = b0 | ((b1 & 0x0f) << 8);
-        let d2 = (b1 >> 4) | (b2 << 4);
-        // n < CHUNK, then at most CHUNK: both places are in the array.
-        chunk[n] = d1.cast_signed();
-        n += usize::from(d1 < poly::Q as u16);
-        chunk[n] = d2.cast_signed();
-        n += usize::from(d2 < poly::Q as u16);
-        at += 3;
-    }
-    (at, n)
+    let bytes = block.get(at..).unwrap_or_default();
+    let (used, kept) = imp.rejection_sample(bytes, chunk.get_mut(n..).unwrap_or_default());
+    (at + used, n + kept)
 }
 
 /// `acc += t ∘ v` (times the backend's product factor; with `v` the accumulator itself,

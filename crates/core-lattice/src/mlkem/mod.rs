@@ -194,6 +194,19 @@ impl MlKemImpl {
         }
     }
 
+    /// SampleNTT's rejection step on public bytes ([`poly::rejection_sample`]): the values
+    /// of `bytes`' whole triples below q into `out` while two places are left; (bytes used,
+    /// values kept).
+    #[inline]
+    fn rejection_sample(self, bytes: &[u8], out: &mut [i16]) -> (usize, usize) {
+        match self {
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Self::Thumb1 => core_asm::thumbv6m::lattice::rejection_sample(bytes, out),
+            #[allow(unreachable_patterns)]
+            _ => poly::rejection_sample(bytes, out),
+        }
+    }
+
     #[inline]
     fn to_mont(self, p: &mut Poly) {
         match self {
@@ -223,6 +236,22 @@ impl MlKemImpl {
             // (if it is compiled).
             #[allow(unreachable_patterns)]
             _ => portable::reduce(p),
+        }
+    }
+
+    /// Brings a sum of two polynomials within `-q/2..q/2` each (or one and a noise
+    /// polynomial) into `-q..q` for the encodings, on the small cores' streamed paths: nothing
+    /// to do on `thumb1`, whose inverse NTT, `to_mont` and NTT all end centred (Plantard
+    /// products); `portable`'s leave `-q..q`, so it reduces.
+    #[inline]
+    fn reduce_sum(self, p: &mut Poly) {
+        match self {
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Self::Thumb1 => {
+                let _ = p;
+            }
+            #[allow(unreachable_patterns)]
+            _ => self.reduce(p),
         }
     }
 

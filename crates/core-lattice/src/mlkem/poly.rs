@@ -355,6 +355,32 @@ pub(crate) fn sample_ntt_from(mut next: impl FnMut(&mut [u8; 24]), p: &mut Poly)
     }
 }
 
+/// SampleNTT's rejection step for the streamed products: each whole triple of `bytes` has
+/// its two 12-bit values written to `out` in turn, the position advancing past each only if
+/// it is below q, while a triple is left and `out` has two places left; returns how many
+/// bytes were used (three a triple) and how many values kept. `thumb1`'s twin (core-asm's
+/// `rejection_sample`); no length is divided. The values are public (the matrix Â).
+pub(crate) fn rejection_sample(bytes: &[u8], out: &mut [i16]) -> (usize, usize) {
+    let mut n = 0;
+    let mut used = 0;
+    while let (Some(&[b0, b1, b2]), Some([x, y])) = (bytes.get(used..used + 3), out.get_mut(n..n + 2))
+    {
+        let (b0, b1, b2) = (u16::from(b0), u16::from(b1), u16::from(b2));
+        let d1 = b0 | ((b1 & 0x0f) << 8);
+        let d2 = (b1 >> 4) | (b2 << 4);
+        if d1 < Q as u16 {
+            *x = d1.cast_signed();
+            *y = d2.cast_signed();
+            n += 1;
+        } else {
+            *x = d2.cast_signed();
+        }
+        n += usize::from(d2 < Q as u16);
+        used += 3;
+    }
+    (used, n)
+}
+
 /// One block (or the rest of one) of SampleNTT's rejection loop: appends the 12-bit values of
 /// `block` that are below q to `p` from coefficient `n` on, until `p` is full; returns the new count.
 ///
