@@ -413,7 +413,7 @@ pub fn basemul_acc_packed(acc: &mut [i16], a: &[i16], b: &[u8], zetas: &[u16]) {
     }
 }
 
-/// SampleNTT's rejection step (FIPS 203 Algorithm 7, lines 5–13) on public bytes: each
+/// `SampleNTT`'s rejection step (FIPS 203 Algorithm 7, lines 5–13) on public bytes: each
 /// whole triple of `bytes` (two 12-bit values in `ByteEncode_12`'s order) has its two values
 /// written to `out` in turn, the write position advancing past each only if it is below q
 /// (a rejected value is overwritten by the next), while a triple is left and `out` has two
@@ -424,8 +424,7 @@ pub fn basemul_acc_packed(acc: &mut [i16], a: &[i16], b: &[u8], zetas: &[u16]) {
 /// at a time (a sampler reads 24 bytes at once).
 #[inline(always)]
 pub fn rejection_sample(bytes: &[u8], out: &mut [i16]) -> (usize, usize) {
-    let (Some(places), Some(last)) = (out.len().checked_sub(1), bytes.len().checked_sub(2))
-    else {
+    let (Some(places), Some(last)) = (out.len().checked_sub(1), bytes.len().checked_sub(2)) else {
         return (0, 0);
     };
     let src = bytes.as_ptr();

@@ -4,7 +4,9 @@
 //! the vector (ŝ or ŷ) kept encoded, 384 bytes a polynomial ([`sample_ntt_times`]); each row
 //! of the result is encoded (or, when decapsulation re-encrypts, compared) as soon as it is
 //! complete, and the noise is sampled into the accumulator. What stays live is the encoded
-//! vector and the accumulator (1.7 KiB for k = 3). A backend with vector registers keeps
+//! vector and the accumulator (1.7 KiB for k = 3); decapsulation, whose caller also holds the
+//! key and the ciphertext, keeps ŷ[k−1] only as y[k−1] packed (96 bytes) and rebuilds it in
+//! the accumulator for each row ([`encrypt_streamed`]: 1.4 KiB). A backend with vector registers keeps
 //! whole polynomials, and one with a four-way Keccak-f samples Â whole and the noise four
 //! polynomials at a time ([`Matrix`], [`Noise`]), on a server's stack.
 
@@ -60,16 +62,20 @@ impl Sink<'_> {
 /// core-hash's streaming hasher: its code and its block buffer are then not linked.
 #[inline(never)]
 fn g(a: &[u8], b: &[u8], first: &mut [u8; 32], second: &mut [u8; 32]) {
-    let mut out = [0u8; 64];
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    crate::shake::sha3_one_block::<72>(core_hash::KeccakImpl::preferred(), &[a, b], &mut out);
+    let mut out = {
+        let mut out = [0u8; 64];
+        let keccak = core_hash::KeccakImpl::preferred();
+        crate::shake::sha3_one_block::<72>(keccak, &[a, b], &mut out);
+        out
+    };
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    {
+    let mut out = {
         let mut h = core_hash::Sha3_512::new();
         h.update(a);
         h.update(b);
-        out = h.finalize();
-    }
+        h.finalize()
+    };
     first.copy_from_slice(&out[..32]);
     second.copy_from_slice(&out[32..]);
     out.zeroize();
@@ -460,12 +466,9 @@ fn encrypt_streamed<const K: usize, const V: usize>(
     for j in 0..K {
         acc.0 = [0; poly::N];
         poly::sample_cbd_add(imp.keccak(), p.eta1, r, j as u8, &mut acc);
-        let y = match (y_hat.get_mut(j), last.as_deref_mut()) {
-            (Some(y), _) | (None, Some(y)) => y,
-            (None, None) => {
-                poly::pack_noise(&acc, &mut y_last);
-                break;
-            }
+        let Some(y) = y_hat.get_mut(j).or(last.as_deref_mut()) else {
+            poly::pack_noise(&acc, &mut y_last);
+            break;
         };
         imp.ntt(&mut acc);
         imp.encode12(&acc, y);
@@ -601,7 +604,7 @@ fn sample_ntt_times(imp: MlKemImpl, rho: &[u8], idx: [u8; 2], v: Factor<'_>, acc
     }
 }
 
-/// SampleNTT's rejection step for [`sample_ntt_times`]: the 12-bit values of `block`'s
+/// `SampleNTT`'s rejection step for [`sample_ntt_times`]: the 12-bit values of `block`'s
 /// triples from byte `at` on that are below q, appended to `chunk` from place `n` on until
 /// it holds a chunk or the block is used up; returns the new `at` and `n`.
 #[inline(always)]

@@ -356,7 +356,7 @@ pub(crate) fn sample_ntt_from(mut next: impl FnMut(&mut [u8; 24]), p: &mut Poly)
     }
 }
 
-/// SampleNTT's rejection step for the streamed products: each whole triple of `bytes` has
+/// `SampleNTT`'s rejection step for the streamed products: each whole triple of `bytes` has
 /// its two 12-bit values written to `out` in turn, the position advancing past each only if
 /// it is below q, while a triple is left and `out` has two places left; returns how many
 /// bytes were used (three a triple) and how many values kept. `thumb1`'s twin (core-asm's
@@ -364,7 +364,8 @@ pub(crate) fn sample_ntt_from(mut next: impl FnMut(&mut [u8; 24]), p: &mut Poly)
 pub(crate) fn rejection_sample(bytes: &[u8], out: &mut [i16]) -> (usize, usize) {
     let mut n = 0;
     let mut used = 0;
-    while let (Some(&[b0, b1, b2]), Some([x, y])) = (bytes.get(used..used + 3), out.get_mut(n..n + 2))
+    while let (Some(&[b0, b1, b2]), Some([x, y])) =
+        (bytes.get(used..used + 3), out.get_mut(n..n + 2))
     {
         let (b0, b1, b2) = (u16::from(b0), u16::from(b1), u16::from(b2));
         let d1 = b0 | ((b1 & 0x0f) << 8);
