@@ -15,7 +15,8 @@
 //!
 //! The byte offsets in the `parity!`, `term!` and `row!` lines below are the `portable32`
 //! tables (`GATHER`, the θ terms) written out for a state at `sp + 0` (words A) or
-//! `sp + 200` (words B); θ term x is at `sp + 400 + 4x`, or for x < 5 in r8 + x.
+//! `sp + 200` (words B); θ term x is in r8 + x for x < 5
+//! and at `sp + 380 + 4x` for the other five (`sp + 400` … `sp + 416`).
 
 /// θ's parity of one column half into `$r`: the XOR of the five words at `sp + $a` … `$e`
 /// (40 bytes apart). r2 is scratch.
@@ -117,7 +118,7 @@ macro_rules! chi {
 /// One row half: five words gathered into r0–r4 (`source θ-term rotation` each), then χ
 /// stored to the five output offsets. `iota_even` and `iota_odd` (the first two row halves
 /// of a round, lane 0) also apply ι: the round constant's even word from the pointer at
-/// `sp + 440` into r6, then its odd word, after which the pointer moves to the next round's.
+/// `sp + 420` into r6, then its odd word, after which the pointer moves to the next round's.
 macro_rules! row {
     (
         $s0:literal $d0:tt $r0:tt; $s1:literal $d1:tt $r1:tt;
@@ -140,10 +141,10 @@ macro_rules! row {
             $(row!(@after $iota),)?
         )
     };
-    (@before iota_even) => { "ldr r7, [sp, #440]\nldr r6, [r7]\n" };
+    (@before iota_even) => { "ldr r7, [sp, #420]\nldr r6, [r7]\n" };
     (@before iota_odd) => { "ldr r6, [r7, #4]\n" };
     (@after iota_even) => { "" };
-    (@after iota_odd) => { "adds r7, #8\nstr r7, [sp, #440]\n" };
+    (@after iota_odd) => { "adds r7, #8\nstr r7, [sp, #420]\n" };
 }
 
 /// Copies 50 words from r0 to r1, both advanced past them, through r2–r7.
@@ -166,7 +167,8 @@ macro_rules! copy_50_words {
 /// Keccak-f\[1600\] (FIPS 202 §3.3) on a bit-interleaved state: lane `i` holds in its low 32
 /// bits the even bits of lane `i` of the standard state and in its high 32 bits the odd ones,
 /// as core-hash's `portable32` keeps it; `rc` holds the 24 round constants so interleaved,
-/// `[even, odd]`. About 19 000 Cortex-M0+ cycles; 452 bytes of frame besides the 36 pushed.
+/// `[even, odd]`. About 19 000 Cortex-M0+ cycles; 436 bytes of frame besides the 36 pushed
+/// (472 in all, 8-aligned: 432 used and one spare word).
 ///
 /// A safe function: its only obligations are carried by its references (it reads `rc` and
 /// reads and writes `state`, nothing else outside its own frame), and it follows the C ABI
@@ -174,8 +176,8 @@ macro_rules! copy_50_words {
 /// 32-bit Arm core this module is compiled for runs (ARMv6-M and later, in Thumb state).
 #[unsafe(naked)]
 pub extern "C" fn keccak_f1600_interleaved(state: &mut [u64; 25], rc: &[[u32; 2]; 24]) {
-    // Frame: words A at sp + 0, words B at sp + 200, θ terms at sp + 400, then the round
-    // constant pointer (440), its end (444) and `state` (448).
+    // Frame: words A at sp + 0, words B at sp + 200, θ terms 5–9 at sp + 400, then the
+    // round constant pointer (420), its end (424) and `state` (428); 432 is padding.
     core::arch::naked_asm!(
         "push {{r4-r7, lr}}",
         "mov r4, r8",
@@ -183,11 +185,11 @@ pub extern "C" fn keccak_f1600_interleaved(state: &mut [u64; 25], rc: &[[u32; 2]
         "mov r6, r10",
         "mov r7, r11",
         "push {{r4-r7}}",
-        "sub sp, #452",
-        "str r0, [sp, #448]",
-        "str r1, [sp, #440]",
+        "sub sp, #436",
+        "str r0, [sp, #428]",
+        "str r1, [sp, #420]",
         "adds r1, #192",
-        "str r1, [sp, #444]",
+        "str r1, [sp, #424]",
         "mov r1, sp",
         copy_50_words!(),
         "2:",
@@ -199,75 +201,75 @@ pub extern "C" fn keccak_f1600_interleaved(state: &mut [u64; 25], rc: &[[u32; 2]
         parity!("r0", 12 52 92 132 172),
         term!("r6" ^ rotl1 "r0" => r8),
         parity!("r1", 24 64 104 144 184),
-        term!("r0" ^ "r1" => 420),
+        term!("r0" ^ "r1" => 400),
         parity!("r0", 4 44 84 124 164),
-        term!("r1" ^ rotl1 "r0" => 432),
+        term!("r1" ^ rotl1 "r0" => 412),
         parity!("r1", 16 56 96 136 176),
         term!("r0" ^ "r1" => r11),
         parity!("r0", 36 76 116 156 196),
-        term!("r1" ^ rotl1 "r0" => 424),
+        term!("r1" ^ rotl1 "r0" => 404),
         parity!("r1", 8 48 88 128 168),
         term!("r0" ^ "r1" => r9),
         parity!("r0", 28 68 108 148 188),
         term!("r1" ^ rotl1 "r0" => r12),
         parity!("r1", 0 40 80 120 160),
-        term!("r0" ^ "r1" => 436),
+        term!("r0" ^ "r1" => 416),
         parity!("r0", 20 60 100 140 180),
         term!("r1" ^ rotl1 "r0" => r10),
-        term!("r0" ^ "r6" => 428),
+        term!("r0" ^ "r6" => 408),
         // θ's addition, ρ, π and χ, row half by row half (ι in the first two).
-        row!(0 r8 0; 48 r10 10; 100 420 10; 148 428 21; 192 432 25 => 200 208 216 224 232 iota_even),
-        row!(4 r9 0; 52 r11 10; 96 r12 11; 144 424 22; 196 436 25 => 204 212 220 228 236 iota_odd),
-        row!(24 424 18; 72 432 22; 84 r9 30; 132 r11 9; 180 420 1 => 240 248 256 264 272),
-        row!(28 428 18; 76 436 22; 80 r8 31; 128 r10 10; 176 r12 2 => 244 252 260 268 276),
-        row!(12 r11 31; 56 r12 29; 108 428 19; 152 432 28; 160 r8 23 => 280 288 296 304 312),
-        row!(8 r10 0; 60 420 29; 104 424 20; 156 436 28; 164 r9 23 => 284 292 300 308 316),
-        row!(36 436 18; 40 r8 14; 88 r10 27; 140 420 24; 184 424 4 => 320 328 336 344 352),
-        row!(32 432 19; 44 r9 14; 92 r11 27; 136 r12 25; 188 428 4 => 324 332 340 348 356),
-        row!(16 r12 1; 68 428 4; 116 436 12; 124 r9 11; 168 r10 31 => 360 368 376 384 392),
-        row!(20 420 1; 64 424 5; 112 432 13; 120 r8 12; 172 r11 31 => 364 372 380 388 396),
+        row!(0 r8 0; 48 r10 10; 100 400 10; 148 408 21; 192 412 25 => 200 208 216 224 232 iota_even),
+        row!(4 r9 0; 52 r11 10; 96 r12 11; 144 404 22; 196 416 25 => 204 212 220 228 236 iota_odd),
+        row!(24 404 18; 72 412 22; 84 r9 30; 132 r11 9; 180 400 1 => 240 248 256 264 272),
+        row!(28 408 18; 76 416 22; 80 r8 31; 128 r10 10; 176 r12 2 => 244 252 260 268 276),
+        row!(12 r11 31; 56 r12 29; 108 408 19; 152 412 28; 160 r8 23 => 280 288 296 304 312),
+        row!(8 r10 0; 60 400 29; 104 404 20; 156 416 28; 164 r9 23 => 284 292 300 308 316),
+        row!(36 416 18; 40 r8 14; 88 r10 27; 140 400 24; 184 404 4 => 320 328 336 344 352),
+        row!(32 412 19; 44 r9 14; 92 r11 27; 136 r12 25; 188 408 4 => 324 332 340 348 356),
+        row!(16 r12 1; 68 408 4; 116 416 12; 124 r9 11; 168 r10 31 => 360 368 376 384 392),
+        row!(20 400 1; 64 404 5; 112 412 13; 120 r8 12; 172 r11 31 => 364 372 380 388 396),
         "movs r7, #31",
         parity!("r6", 232 272 312 352 392),
         parity!("r0", 212 252 292 332 372),
         term!("r6" ^ rotl1 "r0" => r8),
         parity!("r1", 224 264 304 344 384),
-        term!("r0" ^ "r1" => 420),
+        term!("r0" ^ "r1" => 400),
         parity!("r0", 204 244 284 324 364),
-        term!("r1" ^ rotl1 "r0" => 432),
+        term!("r1" ^ rotl1 "r0" => 412),
         parity!("r1", 216 256 296 336 376),
         term!("r0" ^ "r1" => r11),
         parity!("r0", 236 276 316 356 396),
-        term!("r1" ^ rotl1 "r0" => 424),
+        term!("r1" ^ rotl1 "r0" => 404),
         parity!("r1", 208 248 288 328 368),
         term!("r0" ^ "r1" => r9),
         parity!("r0", 228 268 308 348 388),
         term!("r1" ^ rotl1 "r0" => r12),
         parity!("r1", 200 240 280 320 360),
-        term!("r0" ^ "r1" => 436),
+        term!("r0" ^ "r1" => 416),
         parity!("r0", 220 260 300 340 380),
         term!("r1" ^ rotl1 "r0" => r10),
-        term!("r0" ^ "r6" => 428),
-        row!(200 r8 0; 248 r10 10; 300 420 10; 348 428 21; 392 432 25 => 0 8 16 24 32 iota_even),
-        row!(204 r9 0; 252 r11 10; 296 r12 11; 344 424 22; 396 436 25 => 4 12 20 28 36 iota_odd),
-        row!(224 424 18; 272 432 22; 284 r9 30; 332 r11 9; 380 420 1 => 40 48 56 64 72),
-        row!(228 428 18; 276 436 22; 280 r8 31; 328 r10 10; 376 r12 2 => 44 52 60 68 76),
-        row!(212 r11 31; 256 r12 29; 308 428 19; 352 432 28; 360 r8 23 => 80 88 96 104 112),
-        row!(208 r10 0; 260 420 29; 304 424 20; 356 436 28; 364 r9 23 => 84 92 100 108 116),
-        row!(236 436 18; 240 r8 14; 288 r10 27; 340 420 24; 384 424 4 => 120 128 136 144 152),
-        row!(232 432 19; 244 r9 14; 292 r11 27; 336 r12 25; 388 428 4 => 124 132 140 148 156),
-        row!(216 r12 1; 268 428 4; 316 436 12; 324 r9 11; 368 r10 31 => 160 168 176 184 192),
-        row!(220 420 1; 264 424 5; 312 432 13; 320 r8 12; 372 r11 31 => 164 172 180 188 196),
+        term!("r0" ^ "r6" => 408),
+        row!(200 r8 0; 248 r10 10; 300 400 10; 348 408 21; 392 412 25 => 0 8 16 24 32 iota_even),
+        row!(204 r9 0; 252 r11 10; 296 r12 11; 344 404 22; 396 416 25 => 4 12 20 28 36 iota_odd),
+        row!(224 404 18; 272 412 22; 284 r9 30; 332 r11 9; 380 400 1 => 40 48 56 64 72),
+        row!(228 408 18; 276 416 22; 280 r8 31; 328 r10 10; 376 r12 2 => 44 52 60 68 76),
+        row!(212 r11 31; 256 r12 29; 308 408 19; 352 412 28; 360 r8 23 => 80 88 96 104 112),
+        row!(208 r10 0; 260 400 29; 304 404 20; 356 416 28; 364 r9 23 => 84 92 100 108 116),
+        row!(236 416 18; 240 r8 14; 288 r10 27; 340 400 24; 384 404 4 => 120 128 136 144 152),
+        row!(232 412 19; 244 r9 14; 292 r11 27; 336 r12 25; 388 408 4 => 124 132 140 148 156),
+        row!(216 r12 1; 268 408 4; 316 416 12; 324 r9 11; 368 r10 31 => 160 168 176 184 192),
+        row!(220 400 1; 264 404 5; 312 412 13; 320 r8 12; 372 r11 31 => 164 172 180 188 196),
         // r7 is the next round's constant: the end after round 23. The loop is longer than
         // a `b` reaches (2 KB), so it jumps back with `bl` (lr was saved).
-        "ldr r6, [sp, #444]",
+        "ldr r6, [sp, #424]",
         "cmp r7, r6",
         "beq 3f",
         "bl 2b",
         "3:",
         "mov r0, sp",
-        "ldr r1, [sp, #448]",
+        "ldr r1, [sp, #428]",
         copy_50_words!(),
-        "add sp, #452",
+        "add sp, #436",
         "pop {{r4-r7}}",
         "mov r8, r4",
         "mov r9, r5",

@@ -28,7 +28,7 @@ impl<const RATE: usize> OneBlockShake<RATE> {
     #[inline(never)]
     pub(crate) fn new(keccak: KeccakImpl, parts: &[&[u8]]) -> Self {
         let mut this = Self { state: [0u64; 25], keccak, used: RATE };
-        absorb(&mut this.state, keccak, parts, RATE);
+        absorb(&mut this.state, keccak, parts, RATE, SHAKE_DOMAIN);
         this
     }
 
@@ -48,9 +48,34 @@ impl<const RATE: usize> OneBlockShake<RATE> {
     }
 }
 
-/// [`OneBlockShake::new`]'s absorbing, for any rate (one copy of the code for both rates:
-/// 200 bytes less flash).
-fn absorb(state: &mut [u64; 25], keccak: KeccakImpl, parts: &[&[u8]], rate: usize) {
+/// SHAKE's domain bits 1111 and pad10*1's first 1 (FIPS 202 §6.2, B.2).
+const SHAKE_DOMAIN: u8 = 0x1f;
+/// SHA-3's domain bits 01 and pad10*1's first 1 (FIPS 202 §6.1, B.2).
+#[cfg(any(test, not(any(target_arch = "x86_64", target_arch = "aarch64"))))]
+const SHA3_DOMAIN: u8 = 0x06;
+
+/// SHA3 (FIPS 202 §6.1) of the concatenation of `parts` (fewer than `RATE` bytes in all),
+/// its first `out.len()` bytes (at most `RATE`) into `out`: ML-KEM's G (SHA3-512, rate 72,
+/// of 33 or 64 bytes) on one Keccak state, as [`OneBlockShake`], where core-hash's streaming
+/// hasher keeps a block buffer besides (about 250 bytes less flash on the Cortex-M0, and
+/// 600 less stack).
+#[cfg(any(test, not(any(target_arch = "x86_64", target_arch = "aarch64"))))]
+#[inline(never)]
+pub(crate) fn sha3_one_block<const RATE: usize>(
+    keccak: KeccakImpl,
+    parts: &[&[u8]],
+    out: &mut [u8],
+) {
+    let mut state = [0u64; 25];
+    absorb(&mut state, keccak, parts, RATE, SHA3_DOMAIN);
+    keccak.permute_native(&mut state);
+    keccak.extract(&state, 0, out.get_mut(..RATE.min(out.len())).unwrap_or_default());
+    state.zeroize();
+}
+
+/// [`OneBlockShake::new`]'s absorbing, for any rate and domain (one copy of the code for
+/// every rate: 200 bytes less flash).
+fn absorb(state: &mut [u64; 25], keccak: KeccakImpl, parts: &[&[u8]], rate: usize, domain: u8) {
     fn xor_byte(state: &mut [u64; 25], at: usize, b: u8) {
         state[at / 8] ^= u64::from(b) << (8 * (at % 8));
     }
@@ -59,7 +84,7 @@ fn absorb(state: &mut [u64; 25], keccak: KeccakImpl, parts: &[&[u8]], rate: usiz
         xor_byte(state, at, b);
         at += 1;
     }
-    xor_byte(state, at, 0x1f); // SHAKE's domain bits 1111 and pad10*1's first 1
+    xor_byte(state, at, domain);
     xor_byte(state, rate - 1, 0x80); // pad10*1's last 1
     // Only the input's lanes and the last one of the rate are not zero (which is zero in
     // every encoding).
@@ -258,6 +283,27 @@ impl<const RATE: usize> Sponges<RATE> for ShakeX8<RATE> {
 mod tests {
     use super::*;
     use core_hash::Implementation;
+
+    /// The one-block SHA3-512 and SHA3-256 are core-hash's, for inputs up to one byte short
+    /// of the rate.
+    #[test]
+    fn sha3_one_block_matches_core_hash() {
+        use core_hash::{Sha3_256, Sha3_512};
+        for keccak in KeccakImpl::available() {
+            for len in [0, 1, 33, 64, 71, 135] {
+                let input: std::vec::Vec<u8> = (0..len).map(|i| i as u8).collect();
+                let (a, b) = input.split_at(len / 3);
+                if len < 72 {
+                    let mut ours = [0u8; 64];
+                    sha3_one_block::<72>(keccak, &[a, b], &mut ours);
+                    assert_eq!(ours, Sha3_512::digest(&input), "SHA3-512, {len} bytes");
+                }
+                let mut ours = [0u8; 32];
+                sha3_one_block::<136>(keccak, &[a, b], &mut ours);
+                assert_eq!(ours, Sha3_256::digest(&input), "SHA3-256, {len} bytes");
+            }
+        }
+    }
 
     /// The one-block sponge gives SHAKE128 and SHAKE256 output, over several blocks, for
     /// inputs up to one byte short of the rate (where both padding bits share a byte).

@@ -4,14 +4,16 @@
 //! the vector (ŝ or ŷ) kept encoded, 384 bytes a polynomial ([`sample_ntt_times`]); each row
 //! of the result is encoded (or, when decapsulation re-encrypts, compared) as soon as it is
 //! complete, and the noise is sampled into the accumulator. What stays live is the encoded
-//! vector and the accumulator (1.7 KiB for k = 3). A backend with vector registers keeps
+//! vector and the accumulator (1.7 KiB for k = 3); decapsulation, whose caller also holds the
+//! key and the ciphertext, keeps ŷ[k−1] only as y[k−1] packed (96 bytes) and rebuilds it in
+//! the accumulator for each row ([`encrypt_streamed`]: 1.4 KiB). A backend with vector registers keeps
 //! whole polynomials, and one with a four-way Keccak-f samples Â whole and the noise four
 //! polynomials at a time ([`Matrix`], [`Noise`]), on a server's stack.
 
 use super::MlKemImpl;
 use super::poly::{self, Poly, add_assign, sample_cbd, sample_ntt};
 use crate::shake::OneBlockShake;
-use core_hash::{Sha3_256, Sha3_512, Shake256};
+use core_hash::{Sha3_256, Shake256};
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
 
@@ -55,13 +57,25 @@ impl Sink<'_> {
 }
 
 /// G = SHA3-512 of `a ‖ b` (FIPS 203 §4.1), written as its two 32-byte halves. Not inlined,
-/// so its state is off the stack before the polynomial work that follows.
+/// so its state is off the stack before the polynomial work that follows. On the small
+/// cores on one Keccak state (`a ‖ b` is 33 or 64 bytes, less than a block), without
+/// core-hash's streaming hasher: its code and its block buffer are then not linked.
 #[inline(never)]
 fn g(a: &[u8], b: &[u8], first: &mut [u8; 32], second: &mut [u8; 32]) {
-    let mut h = Sha3_512::new();
-    h.update(a);
-    h.update(b);
-    let mut out = h.finalize();
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let mut out = {
+        let mut out = [0u8; 64];
+        let keccak = core_hash::KeccakImpl::preferred();
+        crate::shake::sha3_one_block::<72>(keccak, &[a, b], &mut out);
+        out
+    };
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    let mut out = {
+        let mut h = core_hash::Sha3_512::new();
+        h.update(a);
+        h.update(b);
+        h.finalize()
+    };
     first.copy_from_slice(&out[..32]);
     second.copy_from_slice(&out[32..]);
     out.zeroize();
@@ -271,7 +285,7 @@ fn pke_keygen_streamed<const K: usize>(
         acc.0 = [0; poly::N];
         for j in 0..K {
             if let Some(s) = dk_pke[384 * j..].first_chunk::<384>() {
-                sample_ntt_times(imp, rho, [j as u8, i as u8], s, &mut acc);
+                sample_ntt_times(imp, rho, [j as u8, i as u8], Factor::Encoded(s), &mut acc);
             }
         }
         imp.to_mont(&mut acc);
@@ -279,7 +293,7 @@ fn pke_keygen_streamed<const K: usize>(
         poly::sample_cbd_add(imp.keccak(), p.eta1, sigma, (K + i) as u8, &mut e);
         imp.ntt(&mut e);
         add_assign(&mut acc, &e);
-        imp.reduce(&mut acc);
+        imp.reduce_sum(&mut acc);
         imp.encode12(&acc, &mut ek[384 * i..384 * (i + 1)]);
     }
     ek[384 * K..].copy_from_slice(rho);
@@ -402,14 +416,17 @@ impl<'a, const K: usize> Matrix<'a, K> {
 }
 
 /// K-PKE.Encrypt (FIPS 203 Algorithm 14) of the message `m` with randomness `r` under `ek`,
-/// into `out`; returns the comparison's difference (zero when equal, and when writing).
-fn encrypt<const K: usize>(
+/// into `out`; returns the comparison's difference (zero when equal, and when writing). `V`
+/// is k − 1 (a const parameter of its own: array lengths cannot be computed from `K`);
+/// `last`, room for ŷ[k−1] on the small cores (see [`encrypt_streamed`]).
+fn encrypt<const K: usize, const V: usize>(
     imp: MlKemImpl,
     p: Params,
     ek: &[u8],
     m: &[u8; 32],
     r: &[u8; 32],
     out: Sink<'_>,
+    last: Option<&mut [u8; 384]>,
 ) -> u8 {
     match imp {
         #[cfg(target_arch = "x86_64")]
@@ -417,49 +434,67 @@ fn encrypt<const K: usize>(
         #[cfg(target_arch = "aarch64")]
         MlKemImpl::Aarch64(_) => encrypt_whole::<K>(imp, p, ek, m, r, out),
         #[allow(unreachable_patterns)]
-        _ => encrypt_streamed::<K>(imp, p, ek, m, r, out),
+        _ => encrypt_streamed::<K, V>(imp, p, ek, m, r, out, last),
     }
 }
 
-/// [`encrypt`] for the small cores (`portable`, `thumb1`): ŷ is kept encoded (384 bytes a
-/// polynomial, not 512), and each entry of Â and each t̂[j] go into the one accumulator
-/// [`CHUNK`] coefficients at a time (multiplied by the encoded ŷ[j] directly), the noise a
-/// coefficient at a time, so no polynomial but the accumulator is ever whole: 1.7 KiB of
-/// polynomials for ML-KEM-768 where [`encrypt_whole`] holds 2.5 KiB.
+/// [`encrypt`] for the small cores (`portable`, `thumb1`): ŷ[0..k−1] are kept encoded (384
+/// bytes a polynomial, not 512), and each entry of Â and each t̂[j] go into the one
+/// accumulator [`CHUNK`] coefficients at a time (multiplied by the encoded ŷ[j] directly),
+/// the noise a coefficient at a time, so no polynomial but the accumulator is ever whole.
+/// ŷ[k−1] is kept encoded in `last` when the caller has room for it; otherwise only y[k−1]
+/// is kept (3 bits a coefficient, 96 bytes), and each row rebuilds ŷ[k−1] = NTT(y[k−1]) in
+/// the accumulator and multiplies it there by its entry ([`Factor::Acc`]) before adding the
+/// other products: three more NTTs (about 66 000 Cortex-M0+ cycles for ML-KEM-768) for 288
+/// bytes less stack. Polynomials then take 768 + 96 + 512 bytes for ML-KEM-768 where
+/// [`encrypt_whole`] holds 2.5 KiB.
 #[inline(never)]
-fn encrypt_streamed<const K: usize>(
+fn encrypt_streamed<const K: usize, const V: usize>(
     imp: MlKemImpl,
     p: Params,
     ek: &[u8],
     m: &[u8; 32],
     r: &[u8; 32],
     mut out: Sink<'_>,
+    mut last: Option<&mut [u8; 384]>,
 ) -> u8 {
+    const { assert!(V + 1 == K) };
     let rho = &ek[384 * K..];
-    let mut y_hat = [[0u8; 384]; K];
+    let mut y_hat = [[0u8; 384]; V];
+    let mut y_last = [0u8; poly::NOISE_BYTES];
     let mut acc = Poly::ZERO;
-    for (j, y) in y_hat.iter_mut().enumerate() {
+    for j in 0..K {
         acc.0 = [0; poly::N];
         poly::sample_cbd_add(imp.keccak(), p.eta1, r, j as u8, &mut acc);
+        let Some(y) = y_hat.get_mut(j).or(last.as_deref_mut()) else {
+            poly::pack_noise(&acc, &mut y_last);
+            break;
+        };
         imp.ntt(&mut acc);
         imp.encode12(&acc, y);
     }
+    let last = last.as_deref();
     let u_len = 32 * p.du as usize;
     for i in 0..K {
         // u[i] = NTT^−1(Σ_j Â[j, i] ∘ ŷ[j]) + e₁[i], with Â[j, i] = SampleNTT(ρ ‖ i ‖ j).
-        acc.0 = [0; poly::N];
+        let y = start_last(imp, &y_last, last, &mut acc);
+        sample_ntt_times(imp, rho, [i as u8, V as u8], y, &mut acc);
         for (j, y) in y_hat.iter().enumerate() {
-            sample_ntt_times(imp, rho, [i as u8, j as u8], y, &mut acc);
+            sample_ntt_times(imp, rho, [i as u8, j as u8], Factor::Encoded(y), &mut acc);
         }
         imp.inv_ntt(&mut acc);
         poly::sample_cbd_add(imp.keccak(), ETA2, r, (K + i) as u8, &mut acc);
-        imp.reduce(&mut acc);
+        imp.reduce_sum(&mut acc);
         imp.compress_encode(&acc, p.du, |k, b| out.put(u_len * i + k, b));
     }
     // v = NTT^−1(Σ_j t̂[j] ∘ ŷ[j]) + e₂ + Decompress₁(m).
-    acc.0 = [0; poly::N];
-    for (t, y) in ek.as_chunks::<384>().0.iter().zip(&y_hat) {
+    let t_hat = ek.as_chunks::<384>().0;
+    let y = start_last(imp, &y_last, last, &mut acc);
+    if let Some(t) = t_hat.get(V) {
         encoded_times(imp, t, y, &mut acc);
+    }
+    for (t, y) in t_hat.iter().zip(&y_hat) {
+        encoded_times(imp, t, Factor::Encoded(y), &mut acc);
     }
     imp.inv_ntt(&mut acc);
     poly::sample_cbd_add(imp.keccak(), ETA2, r, (2 * K) as u8, &mut acc);
@@ -467,6 +502,7 @@ fn encrypt_streamed<const K: usize>(
     imp.reduce(&mut acc);
     imp.compress_encode(&acc, p.dv, |k, b| out.put(u_len * K + k, b));
     y_hat.zeroize();
+    y_last.zeroize();
     acc.zeroize();
     match out {
         Sink::Write(_) => 0,
@@ -474,62 +510,131 @@ fn encrypt_streamed<const K: usize>(
     }
 }
 
+/// Starts the accumulator of a row of [`encrypt_streamed`] for the product by ŷ[k−1]: zero,
+/// with ŷ[k−1] kept encoded in `last`, or else ŷ[k−1] itself, rebuilt from y[k−1] (packed in
+/// `y_last`), for the first product to replace.
+fn start_last<'a>(
+    imp: MlKemImpl,
+    y_last: &[u8; poly::NOISE_BYTES],
+    last: Option<&'a [u8; 384]>,
+    acc: &mut Poly,
+) -> Factor<'a> {
+    if let Some(y) = last {
+        acc.0 = [0; poly::N];
+        return Factor::Encoded(y);
+    }
+    poly::unpack_noise(y_last, acc);
+    imp.ntt(acc);
+    Factor::Acc
+}
+
+/// The polynomial a streamed product multiplies by, [`CHUNK`] coefficients at a time.
+#[derive(Clone, Copy)]
+enum Factor<'a> {
+    /// Encoded by ByteEncode_12 (ŷ[j], 384 bytes): the product is added to the accumulator.
+    Encoded(&'a [u8; 384]),
+    /// The accumulator itself (coefficients in `-q..q`): the product replaces it.
+    Acc,
+}
+
+impl Factor<'_> {
+    /// Chunk `c` of the product by `a` (times the backend's factor; `a` public, below 4096)
+    /// into `out`, the same chunk of the accumulator: added, or for [`Factor::Acc`]
+    /// replacing it ([`times_in_place`]).
+    #[inline(always)]
+    fn times(self, imp: MlKemImpl, c: usize, out: &mut [i16; CHUNK], a: &[i16; CHUNK]) {
+        match self {
+            Self::Encoded(v) => {
+                if let Some(v) = v.as_chunks::<{ CHUNK / 4 * 6 }>().0.get(c) {
+                    imp.basemul_encoded(out, a, v.as_chunks::<6>().0, c * CHUNK / 4);
+                }
+            }
+            Self::Acc => times_in_place(imp, c, out, a),
+        }
+    }
+}
+
+/// `out = a ∘ out` on chunk `c` (times the backend's factor): `out` (in `-q..q`) is encoded
+/// into a buffer and cleared, and multiplied back in. Not inlined, so its buffer is not in
+/// the sampler's frame while Keccak-f runs.
+#[inline(never)]
+fn times_in_place(imp: MlKemImpl, c: usize, out: &mut [i16; CHUNK], a: &[i16; CHUNK]) {
+    let mut b = [0u8; CHUNK / 4 * 6];
+    for (b, x) in b.as_chunks_mut::<3>().0.iter_mut().zip(out.as_chunks::<2>().0) {
+        let w = u32::from(poly::to_unsigned(x[0])) | (u32::from(poly::to_unsigned(x[1])) << 12);
+        *b = [w as u8, (w >> 8) as u8, (w >> 16) as u8];
+    }
+    *out = [0; CHUNK];
+    imp.basemul_encoded(out, a, b.as_chunks::<6>().0, c * CHUNK / 4);
+    b.zeroize();
+}
+
 /// Coefficients of a matrix entry (or of t̂[j]) that [`encrypt_streamed`] holds at once:
 /// eight quads, one product call.
 const CHUNK: usize = 32;
 
-/// `acc += SampleNTT(ρ ‖ idx) ∘ v` (times the backend's product factor) with `v` encoded, the
-/// entry multiplied in [`CHUNK`] coefficients at a time as the rejection sampler yields them:
-/// it is never whole. The matrix is public, so the sampler may branch on its values. Not
-/// inlined, so its Keccak state is not in the caller's frame while the noise sampler's is.
+/// `acc += SampleNTT(ρ ‖ idx) ∘ v` (times the backend's product factor; with `v` the
+/// accumulator itself, `acc = SampleNTT(ρ ‖ idx) ∘ acc`), the entry multiplied in [`CHUNK`]
+/// coefficients at a time as the rejection sampler yields them: it is never whole. The
+/// matrix is public, so the sampler may branch on its values. Not inlined, so its Keccak
+/// state is not in the caller's frame while the noise sampler's is.
 #[inline(never)]
-fn sample_ntt_times(imp: MlKemImpl, rho: &[u8], idx: [u8; 2], v: &[u8; 384], acc: &mut Poly) {
+fn sample_ntt_times(imp: MlKemImpl, rho: &[u8], idx: [u8; 2], v: Factor<'_>, acc: &mut Poly) {
     let mut xof = OneBlockShake::<168>::new(imp.keccak(), &[rho, &idx]);
     // Eight triples of bytes (two 12-bit values each), three lanes of the state.
-    let mut block = [[0u8; 3]; 8];
+    let mut block = [0u8; 24];
     let mut at = block.len();
     // One place more than a chunk: values are written two at a time, the second kept only
     // if below q, and one past the chunk is the next chunk's first.
     let mut chunk = [0i16; CHUNK + 1];
     let mut n = 0;
-    let outs = acc.0.as_chunks_mut::<CHUNK>().0.iter_mut();
-    for (c, (out, v)) in outs.zip(v.as_chunks::<{ CHUNK / 4 * 6 }>().0).enumerate() {
+    for (c, out) in acc.0.as_chunks_mut::<CHUNK>().0.iter_mut().enumerate() {
         while n < CHUNK {
             if at >= block.len() {
-                xof.read(block.as_flattened_mut());
+                xof.read(&mut block);
                 at = 0;
             }
-            let [b0, b1, b2] = block[at % 8];
-            let (b0, b1, b2) = (u16::from(b0), u16::from(b1), u16::from(b2));
-            at += 1;
-            let d1 = b0 | ((b1 & 0x0f) << 8);
-            let d2 = (b1 >> 4) | (b2 << 4);
-            chunk[n] = d1.cast_signed();
-            n += usize::from(d1 < poly::Q as u16);
-            chunk[n] = d2.cast_signed();
-            n += usize::from(d2 < poly::Q as u16);
+            (at, n) = rejection_chunk(imp, &block, at, &mut chunk, n);
         }
-        imp.basemul_encoded(out, &chunk[..CHUNK], v.as_chunks::<6>().0, c * CHUNK / 4);
+        if let Some(a) = chunk.first_chunk::<CHUNK>() {
+            v.times(imp, c, out, a);
+        }
         chunk[0] = chunk[CHUNK];
         n -= CHUNK;
     }
 }
 
-/// `acc += t ∘ v` (times the backend's product factor) for `t` and `v` encoded (t̂[j] from the
-/// encapsulation key, ŷ[j]): `t` is decoded [`CHUNK`] coefficients at a time. Not inlined, so
-/// its chunk is not in the caller's frame while the samplers run.
+/// `SampleNTT`'s rejection step for [`sample_ntt_times`]: the 12-bit values of `block`'s
+/// triples from byte `at` on that are below q, appended to `chunk` from place `n` on until
+/// it holds a chunk or the block is used up; returns the new `at` and `n`.
+#[inline(always)]
+fn rejection_chunk(
+    imp: MlKemImpl,
+    block: &[u8; 24],
+    at: usize,
+    chunk: &mut [i16; CHUNK + 1],
+    n: usize,
+) -> (usize, usize) {
+    let bytes = block.get(at..).unwrap_or_default();
+    let (used, kept) = imp.rejection_sample(bytes, chunk.get_mut(n..).unwrap_or_default());
+    (at + used, n + kept)
+}
+
+/// `acc += t ∘ v` (times the backend's product factor; with `v` the accumulator itself,
+/// `acc = t ∘ acc`) for `t` encoded (t̂[j] from the encapsulation key): `t` is decoded
+/// [`CHUNK`] coefficients at a time. Not inlined, so its chunk is not in the caller's frame
+/// while the samplers run.
 #[inline(never)]
-fn encoded_times(imp: MlKemImpl, t: &[u8; 384], v: &[u8; 384], acc: &mut Poly) {
+fn encoded_times(imp: MlKemImpl, t: &[u8; 384], v: Factor<'_>, acc: &mut Poly) {
     let mut chunk = [0i16; CHUNK];
     let outs = acc.0.as_chunks_mut::<CHUNK>().0.iter_mut();
-    let ins = t.as_chunks::<{ CHUNK / 4 * 6 }>().0.iter().zip(v.as_chunks::<{ CHUNK / 4 * 6 }>().0);
-    for (c, (out, (t, v))) in outs.zip(ins).enumerate() {
+    for (c, (out, t)) in outs.zip(t.as_chunks::<{ CHUNK / 4 * 6 }>().0).enumerate() {
         for (pair, b) in chunk.as_chunks_mut::<2>().0.iter_mut().zip(t.as_chunks::<3>().0) {
             let (b0, b1, b2) = (u16::from(b[0]), u16::from(b[1]), u16::from(b[2]));
             pair[0] = (b0 | ((b1 & 0x0f) << 8)).cast_signed();
             pair[1] = ((b1 >> 4) | (b2 << 4)).cast_signed();
         }
-        imp.basemul_encoded(out, &chunk, v.as_chunks::<6>().0, c * CHUNK / 4);
+        v.times(imp, c, out, &chunk);
     }
 }
 
@@ -607,7 +712,7 @@ fn decrypt<const K: usize>(imp: MlKemImpl, p: Params, dk_pke: &[u8], c: &[u8], m
 
 /// ML-KEM.Encaps_internal (FIPS 203 Algorithm 17): writes the ciphertext of `m` under `ek`
 /// (whose hash H(ek) is `h_ek`) into `ct` and returns the shared key.
-pub(crate) fn encaps<const K: usize>(
+pub(crate) fn encaps<const K: usize, const V: usize>(
     imp: MlKemImpl,
     p: Params,
     ek: &[u8],
@@ -618,7 +723,14 @@ pub(crate) fn encaps<const K: usize>(
     let mut key = [0u8; 32];
     let mut r = Zeroizing::new([0u8; 32]);
     g(m, h_ek, &mut key, &mut r);
-    encrypt::<K>(imp, p, ek, m, &r, Sink::Write(ct));
+    // Room for ŷ[k−1] on the small cores, which stream (encapsulation's stack has it).
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let mut last = Zeroizing::new([0u8; 384]);
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let last = Some(&mut *last);
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    let last = None;
+    encrypt::<K, V>(imp, p, ek, m, &r, Sink::Write(ct), last);
     key
 }
 
@@ -634,10 +746,19 @@ fn j(z: &[u8], c: &[u8], out: &mut [u8; 32]) {
     reader.zeroize();
 }
 
-/// ML-KEM.Decaps_internal (FIPS 203 Algorithm 18) with implicit rejection: the shared key of
-/// `ct` under `dk`, or J(z ‖ c) if re-encryption does not give `ct` back — chosen by a
-/// constant-time selection after comparing every byte.
-pub(crate) fn decaps<const K: usize>(imp: MlKemImpl, p: Params, dk: &[u8], ct: &[u8]) -> [u8; 32] {
+/// ML-KEM.Decaps_internal (FIPS 203 Algorithm 18) with implicit rejection: writes to `key`
+/// the shared key of `ct` under `dk`, or J(z ‖ c) if re-encryption does not give `ct` back —
+/// chosen by a constant-time selection after comparing every byte. The key goes straight
+/// into the caller's storage, and K̄ is computed after the re-encryption, so neither is a
+/// second 32 bytes on the stack while it runs (the deepest point of a Cortex-M0's
+/// decapsulation).
+pub(crate) fn decaps<const K: usize, const V: usize>(
+    imp: MlKemImpl,
+    p: Params,
+    dk: &[u8],
+    ct: &[u8],
+    key: &mut [u8; 32],
+) {
     let dk_pke = &dk[..384 * K];
     let ek = &dk[384 * K..768 * K + 32];
     let h_ek = &dk[768 * K + 32..768 * K + 64];
@@ -645,18 +766,15 @@ pub(crate) fn decaps<const K: usize>(imp: MlKemImpl, p: Params, dk: &[u8], ct: &
 
     let mut m = Zeroizing::new([0u8; 32]);
     decrypt::<K>(imp, p, dk_pke, ct, &mut m);
-    let mut key = [0u8; 32];
     let mut r = Zeroizing::new([0u8; 32]);
-    g(&m[..], h_ek, &mut key, &mut r);
+    g(&m[..], h_ek, key, &mut r);
 
+    let diff = encrypt::<K, V>(imp, p, ek, &m, &r, Sink::Compare { expected: ct, diff: 0 }, None);
+    let equal = diff.ct_eq(&0);
     let mut rejected = [0u8; 32];
     j(z, ct, &mut rejected);
-
-    let diff = encrypt::<K>(imp, p, ek, &m, &r, Sink::Compare { expected: ct, diff: 0 });
-    let equal = diff.ct_eq(&0);
     for (k, bar) in key.iter_mut().zip(&rejected) {
         k.conditional_assign(bar, !equal);
     }
     rejected.zeroize();
-    key
 }

@@ -22,22 +22,26 @@
 //!
 //! # Stack
 //!
-//! ML-KEM-768 decapsulation with `portable` or `thumb1` keeps at most the vector ŷ encoded
-//! (1152 bytes), an accumulator (512 bytes), 32 coefficients of a matrix entry and one Keccak
-//! state (200 bytes: matrix and noise sampling absorb their one-block inputs straight into it
-//! and read its output 24 bytes at a time, with no block buffer) live at once; ciphertext bytes
-//! are compared as they are encoded, decryption's polynomials and the SHA3/SHAKE states of G
-//! and J are in functions that have returned before re-encryption starts. In the Cortex-M0
-//! firmware (`cargo xtask m0 --cost`: size profile, stack painting, the caller's keys and
-//! ciphertext counted; core-hash's Thumb-1 Keccak-f, whose frame is 488 B) ML-KEM-768 takes
-//! 4 616 B for key generation into the caller's storage
+//! ML-KEM-768 decapsulation with `portable` or `thumb1` keeps at most ŷ[0] and ŷ[1] encoded
+//! (768 bytes) and y[2] packed 3 bits a coefficient (96 bytes: each row rebuilds ŷ[2] =
+//! NTT(y[2]) in the accumulator and multiplies it there by its entry first, three NTTs more),
+//! an accumulator (512 bytes), 32 coefficients of a matrix entry and one Keccak state (200
+//! bytes: matrix and noise sampling absorb their one-block inputs straight into it and read its
+//! output 24 bytes at a time, with no block buffer) live at once; ciphertext bytes are
+//! compared as they are encoded, decryption's polynomials and the SHA3/SHAKE states of G and
+//! J are in functions that have returned before re-encryption starts (J after it), and the
+//! key goes straight into the caller's `SharedSecret`. In the Cortex-M0 firmware (`cargo
+//! xtask m0 --cost`: size profile, stack painting, the caller's keys and ciphertext counted;
+//! core-hash's Thumb-1 Keccak-f, whose frame is 472 B) ML-KEM-768 takes 4 600 B for key
+//! generation into the caller's storage
 //! ([`from_seed_in`](mlkem768::DecapsulationKey::from_seed_in); the key by value holds it
-//! twice), 5 128 B for encapsulation into the caller's ciphertext
-//! ([`encapsulate_into`](mlkem768::EncapsulationKey::encapsulate_into)) and 6 352 B for
-//! decapsulation, 3.4 KiB of which are the key and ciphertext themselves. The deepest path
-//! is the harness's frame with the key and ciphertext (3 712 B) → `encrypt_streamed` (1 776)
-//! → `sample_ntt_times` (about 370) → Keccak-f (504 with its two callers' 16). The other
-//! backends hold ŷ, the accumulator and an entry of Â as whole polynomials (2.5 KiB).
+//! twice), 5 232 B for encapsulation into the caller's ciphertext
+//! ([`encapsulate_into`](mlkem768::EncapsulationKey::encapsulate_into), which keeps ŷ[2]
+//! encoded in its own frame and rebuilds nothing) and 6 056 B for decapsulation, 3.4 KiB of
+//! which are the key and ciphertext themselves. The deepest path is the harness's frame with
+//! the key, the ciphertext, m, r and the output key (3 696 B) → `encrypt_streamed` (1 496) →
+//! `sample_ntt_times` (392) → Keccak-f (480 with `permute_native`'s 8). The other backends
+//! hold ŷ, the accumulator and an entry of Â as whole polynomials (2.5 KiB).
 //!
 //! # Adding a backend
 //!
@@ -194,6 +198,19 @@ impl MlKemImpl {
         }
     }
 
+    /// `SampleNTT`'s rejection step on public bytes ([`poly::rejection_sample`]): the values
+    /// of `bytes`' whole triples below q into `out` while two places are left; (bytes used,
+    /// values kept).
+    #[inline]
+    fn rejection_sample(self, bytes: &[u8], out: &mut [i16]) -> (usize, usize) {
+        match self {
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Self::Thumb1 => core_asm::thumbv6m::lattice::rejection_sample(bytes, out),
+            #[allow(unreachable_patterns)]
+            _ => poly::rejection_sample(bytes, out),
+        }
+    }
+
     #[inline]
     fn to_mont(self, p: &mut Poly) {
         match self {
@@ -223,6 +240,22 @@ impl MlKemImpl {
             // (if it is compiled).
             #[allow(unreachable_patterns)]
             _ => portable::reduce(p),
+        }
+    }
+
+    /// Brings a sum of two polynomials within `-q/2..q/2` each (or one and a noise
+    /// polynomial) into `-q..q` for the encodings, on the small cores' streamed paths: nothing
+    /// to do on `thumb1`, whose inverse NTT, `to_mont` and NTT all end centred (Plantard
+    /// products); `portable`'s leave `-q..q`, so it reduces.
+    #[inline]
+    fn reduce_sum(self, p: &mut Poly) {
+        match self {
+            #[cfg(all(target_arch = "arm", feature = "asm"))]
+            Self::Thumb1 => {
+                let _ = p;
+            }
+            #[allow(unreachable_patterns)]
+            _ => self.reduce(p),
         }
     }
 
@@ -453,7 +486,7 @@ macro_rules! parameter_set {
                     m: &[u8; 32],
                     ct: &mut Ciphertext,
                 ) -> SharedSecret {
-                    SharedSecret(kem::encaps::<K>(
+                    SharedSecret(kem::encaps::<K, { K - 1 }>(
                         self.imp,
                         PARAMS,
                         &self.bytes,
@@ -603,7 +636,10 @@ macro_rules! parameter_set {
                 /// that was not made for this key gives a pseudorandom key instead
                 /// (J(z ‖ c), implicit rejection), chosen without a branch or an early exit.
                 pub fn decapsulate(&self, ct: &Ciphertext) -> SharedSecret {
-                    SharedSecret(kem::decaps::<K>(self.imp, PARAMS, &self.bytes, &ct.0))
+                    // Built in place: decapsulation writes the key into it.
+                    let mut key = SharedSecret([0; 32]);
+                    kem::decaps::<K, { K - 1 }>(self.imp, PARAMS, &self.bytes, &ct.0, &mut key.0);
+                    key
                 }
             }
 
