@@ -43,7 +43,7 @@
 //! or making the GHASH stream alone reach its 52, not another order.
 //!
 //! On an Intel host with 512-bit ports 0 and 5 (session 23: KVM "Intel Xeon", AVX512-FP16
-//! and AMX, so Sapphire Rapids or later; `examples/gcm_ticks.rs`, best of 3000 16 KiB
+//! and AMX, so Sapphire Rapids or later; `bench/examples/gcm_ticks.rs`, best of 3000 16 KiB
 //! messages, 1.61 cycles per tick from a 3-cycle `imul` chain) the picture differs:
 //! `vaesenc zmm` issues once per cycle (port 0, latency 3), `vpclmulqdq` and `vpshufb zmm`
 //! once per cycle (port 5), XORs on either; 8 `vaesenc zmm` with 8 `vpxord` or 2

@@ -1,10 +1,10 @@
 //! Time-stamp ticks per 32 AES blocks of the stitched VAES-512 AES-GCM loop (best of 3000
 //! 16 KiB messages, or the length given), and the throughput of the instructions that bound
-//! it, for `gcm/x86_vaes_vpclmul.rs`'s header. `x86_64` only.
+//! it, for the header of core-aead's `gcm/x86_vaes_vpclmul.rs`. `x86_64` only.
 //!
 //! ```text
-//! cargo run --release -p core-aead --example gcm_ticks -- seal128|open128|seal256|open256 [LEN] [IMPL]
-//! cargo run --release -p core-aead --example gcm_ticks -- kernels
+//! cargo run --release -p bench --example gcm_ticks -- seal128|open128|seal256|open256 [LEN] [IMPL]
+//! cargo run --release -p bench --example gcm_ticks -- kernels
 //! ```
 //!
 //! A tick is a time-stamp-counter tick; `kernels` prints a 3-cycle `imul` chain in ticks, so
