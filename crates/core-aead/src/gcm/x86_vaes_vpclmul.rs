@@ -42,6 +42,24 @@
 //! finds the overlap), and getting below ~60 means taking cycles off the `vpclmulqdq` port
 //! or making the GHASH stream alone reach its 52, not another order.
 //!
+//! On an Intel host with 512-bit ports 0 and 5 (session 23: KVM "Intel Xeon", AVX512-FP16
+//! and AMX, so Sapphire Rapids or later; `bench/examples/gcm_ticks.rs`, best of 3000 16 KiB
+//! messages, 1.61 cycles per tick from a 3-cycle `imul` chain) the picture differs:
+//! `vaesenc zmm` issues once per cycle (port 0, latency 3), `vpclmulqdq` and `vpshufb zmm`
+//! once per cycle (port 5), XORs on either; 8 `vaesenc zmm` with 8 `vpxord` or 2
+//! `vpclmulqdq` take 8 cycles. The bound is then the loop's 512-bit uops over the two ports
+//! (counted in the disassembly, AES-128: seal 194, 97 cycles; open 179, 89.5) or port 0's
+//! `vaesenc` (AES-256: 112). The loop runs at seal 64.7 ticks per 32 blocks (104 cycles, 7%
+//! over), open 68.5 (110, 23%),
+//! AES-256 seal 78.3 and open 78.7 (126–127, 13% over). Session 20's asm loop (8a26276,
+//! re-applied) ran seal 68.8, open 68.8–69.6, AES-256 seal 79.2 (same minutes: slower or
+//! equal). Schoolbook products (`Sums::add`, four `vpclmulqdq` and no Karatsuba shuffles:
+//! fewer uops on the two ports) ran seal 62.9, open 64.0, AES-256 seal 73.7 but open 80.0
+//! (−3%, −6.5%, −6%, +2%); not taken, as on Zen 5 Karatsuba measured faster and choosing
+//! per microarchitecture needs a detection this crate lacks. A fence after every round, or
+//! register 0 hashed last, ran no faster. The lever here is fewer 512-bit uops (counter
+//! whitening and increments, 16 a group; the Karatsuba shuffles, 8), not the order.
+//!
 //! Encryption hashes the previous iteration's ciphertext, still in registers; decryption
 //! hashes the blocks it is decrypting. Everything shorter than 16 blocks — the AAD's last
 //! blocks, the message's tail, the length block — goes through one short path with
