@@ -8,7 +8,7 @@
 use core_hash::{HmacDrbg, RandomSource, Sha256};
 use semihosting::fs::File;
 use semihosting::io::{Read as _, Write as _};
-use tls::{Buffers, Connection, Error, UnixTime, Want};
+use tls::{Buffers, Connection, Error, Want};
 
 use crate::{MESSAGE, TO_CLIENT, TO_SERVER, stack};
 
@@ -17,6 +17,11 @@ const EXIT_HARD_FAULT: i32 = 3;
 
 /// Exit status after a panic, as Rust's own.
 const EXIT_PANIC: i32 = 101;
+
+/// The handshake buffer: 256 bytes, or in the certificate image room for the server's
+/// Certificate (482 bytes with its 469-byte leaf), kept while its CertificateVerify (at most
+/// 80) arrives behind it.
+const HANDSHAKE_LEN: usize = if cfg!(feature = "cert") { 576 } else { 256 };
 
 /// Writes `parts` and a newline to the host's standard output.
 fn say(parts: &[&[u8]]) {
@@ -135,9 +140,14 @@ impl Pipes {
 fn run(bufs: Buffers<'_>, rng: &mut dyn RandomSource) -> Result<(), Failure> {
     let mut pipes = Pipes::open()?;
     // Not read with an external PSK or a raw key (no certificate to check, no ticket to age).
-    let clock = UnixTime::since_unix_epoch(core::time::Duration::from_secs(0));
-    #[cfg(not(feature = "rpk"))]
+    #[cfg(not(feature = "cert"))]
+    let clock = tls::UnixTime::since_unix_epoch(core::time::Duration::from_secs(0));
+    #[cfg(feature = "cert")]
+    let clock = crate::cert::NOW;
+    #[cfg(feature = "psk")]
     let config = crate::client_config(&clock);
+    #[cfg(feature = "cert")]
+    let config = crate::cert::client_config(&clock);
     #[cfg(feature = "rpk")]
     let config = crate::rpk::client_config(&clock, &crate::rpk::PINS);
     m0_tls_mark();
@@ -176,7 +186,7 @@ fn main() -> ! {
     // image's binder), and the raw key's CertificateVerify (72 bytes) the longest message.
     static mut RECEIVED: [u8; 160] = [0; 160];
     static mut SEND: [u8; 256] = [0; 256];
-    static mut HANDSHAKE: [u8; 256] = [0; 256];
+    static mut HANDSHAKE: [u8; HANDSHAKE_LEN] = [0; HANDSHAKE_LEN];
     // The host's entropy through semihosting, on both boards (a device would read its TRNG).
     let mut entropy = [0u8; 32];
     let seeded = File::open(c"/dev/urandom").and_then(|mut f| f.read_exact(&mut entropy));

@@ -12,13 +12,21 @@
 //! the handshake. The host build has both features and serves the image its argument names.
 #![cfg_attr(target_os = "none", no_std, no_main)]
 
-#[cfg(all(target_os = "none", feature = "psk", feature = "rpk"))]
+#[cfg(all(
+    target_os = "none",
+    any(
+        all(feature = "psk", feature = "rpk"),
+        all(feature = "cert", any(feature = "psk", feature = "rpk"))
+    )
+))]
 compile_error!(
-    "one image at a time: build the firmware with --no-default-features and `psk` or `rpk`"
+    "one image at a time: build the firmware with --no-default-features and `psk`, `rpk` or `cert`"
 );
-#[cfg(all(target_os = "none", not(feature = "psk"), not(feature = "rpk")))]
-compile_error!("no image chosen: build the firmware with the `psk` or the `rpk` feature");
+#[cfg(all(target_os = "none", not(any(feature = "psk", feature = "rpk", feature = "cert"))))]
+compile_error!("no image chosen: build the firmware with the `psk`, `rpk` or `cert` feature");
 
+#[cfg(feature = "cert")]
+mod cert;
 #[cfg(target_os = "none")]
 mod device;
 #[cfg(feature = "rpk")]
