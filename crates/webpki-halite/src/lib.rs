@@ -65,6 +65,7 @@ pub enum Curve {
     /// P-256 (secp256r1).
     P256,
     /// P-384 (secp384r1).
+    #[cfg(feature = "p384")]
     P384,
     /// P-521 (secp521r1).
     #[cfg(feature = "p521")]
@@ -108,6 +109,7 @@ impl EcdsaVerify {
         }
         match self.curve {
             Curve::P256 => check!(p256),
+            #[cfg(feature = "p384")]
             Curve::P384 => check!(p384),
             #[cfg(feature = "p521")]
             Curve::P521 => check!(p521),
@@ -129,6 +131,7 @@ impl SignatureVerificationAlgorithm for EcdsaVerify {
     fn public_key_alg_id(&self) -> AlgorithmIdentifier {
         match self.curve {
             Curve::P256 => alg_id::ECDSA_P256,
+            #[cfg(feature = "p384")]
             Curve::P384 => alg_id::ECDSA_P384,
             #[cfg(feature = "p521")]
             Curve::P521 => alg_id::ECDSA_P521,
@@ -358,10 +361,13 @@ verifiers! {
     /// ECDSA P-256 with SHA-512 (certificates; a TLS 1.2 `ecdsa_secp521r1_sha512` signature).
     ECDSA_P256_SHA512 = EcdsaVerify { curve: Curve::P256, hash: HashAlg::Sha512 };
     /// ECDSA P-384 with SHA-256 (certificates; a TLS 1.2 `ecdsa_secp256r1_sha256` signature).
+    #[cfg(feature = "p384")]
     ECDSA_P384_SHA256 = EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha256 };
     /// ECDSA P-384 with SHA-384.
+    #[cfg(feature = "p384")]
     ECDSA_P384_SHA384 = EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha384 };
     /// ECDSA P-384 with SHA-512 (certificates; a TLS 1.2 `ecdsa_secp521r1_sha512` signature).
+    #[cfg(feature = "p384")]
     ECDSA_P384_SHA512 = EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha512 };
     /// ECDSA P-521 with SHA-256 (certificates; a TLS 1.2 `ecdsa_secp256r1_sha256` signature).
     #[cfg(feature = "p521")]
