@@ -35,7 +35,9 @@ pub static SUPPORTED_CERT_SIG_ALGS: &[&dyn SignatureVerificationAlgorithm] = &[
     ED25519,
     #[cfg(feature = "ecdsa-p256")]
     ECDSA_P256_SHA256,
-    #[cfg(feature = "ecdsa-p256")]
+    // A P-256 key signed with SHA-384 (by a P-384 root, usually): only where SHA-384 is
+    // linked anyway, so that a P-256-only device build hashes with SHA-256 alone.
+    #[cfg(all(feature = "ecdsa-p256", feature = "sha384"))]
     ECDSA_P256_SHA384,
     #[cfg(feature = "ecdsa-p384")]
     ECDSA_P384_SHA256,
