@@ -187,9 +187,7 @@ fn run(bufs: Buffers<'_>, rng: &mut dyn RandomSource) -> Result<(), Failure> {
 /// value) are not in `main`'s frame, which stays live above the painted stack for the whole
 /// run (it was 800 bytes with them).
 #[inline(never)]
-fn seed_drbg(
-    slot: &mut Option<HmacDrbg<Sha256>>,
-) -> Result<&mut HmacDrbg<Sha256>, &'static [u8]> {
+fn seed_drbg(slot: &mut Option<HmacDrbg<Sha256>>) -> Result<&mut HmacDrbg<Sha256>, &'static [u8]> {
     let mut entropy = [0u8; 32];
     File::open(c"/dev/urandom")
         .and_then(|mut f| f.read_exact(&mut entropy))

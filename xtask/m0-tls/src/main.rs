@@ -3,13 +3,15 @@
 //! pipes, starts the server on them and runs each image on QEMU's micro:bit model (16 KiB of
 //! RAM), which opens the same pipes through semihosting.
 //!
-//! Two images, one per cargo feature, each linking only what it uses: `psk`, a client that
-//! offers an external PSK in `psk_dhe_ke` mode, and `rpk` (see [`rpk`]), one that pins its
-//! server's Ed25519 raw public key (RFC 7250). Both use X25519 and
-//! `TLS_CHACHA20_POLY1305_SHA256`, advertise a `record_size_limit` of [`RECORD_SIZE_LIMIT`],
-//! send `MESSAGE`, read it back and exit 0. The firmware prints the painted stack peak and
-//! calls a marker between phases, so the instruction-counting plugin of `m0 --cost` can time
-//! the handshake. The host build has both features and serves the image its argument names.
+//! Three images, one per cargo feature, each linking only what it uses: `psk`, a client that
+//! offers an external PSK in `psk_dhe_ke` mode; `rpk` (see [`rpk`]), one that pins its
+//! server's Ed25519 raw public key (RFC 7250); and `cert` (see `cert`), one that checks its
+//! server's ECDSA P-256 chain with webpki against one trust anchor and also offers
+//! AES-128-CCM. All use X25519 and `TLS_CHACHA20_POLY1305_SHA256`, advertise a
+//! `record_size_limit` of [`RECORD_SIZE_LIMIT`], send `MESSAGE`, read it back and exit 0.
+//! The firmware prints the painted stack peak (below `main`'s frame) and calls a marker
+//! between phases, so the instruction-counting plugin of `m0 --cost` can time the handshake.
+//! The host build has every feature and serves the image its argument names.
 #![cfg_attr(target_os = "none", no_std, no_main)]
 
 #[cfg(all(
