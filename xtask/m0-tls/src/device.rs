@@ -18,12 +18,12 @@ const EXIT_HARD_FAULT: i32 = 3;
 /// Exit status after a panic, as Rust's own.
 const EXIT_PANIC: i32 = 101;
 
-/// The send buffer: 256 bytes, or 192 in the certificate image, whose ClientHello (177 bytes
+/// The send buffer: 256 bytes, or 192 in the certificate image, whose `ClientHello` (177 bytes
 /// with a host build's extras) is shorter than the PSK image's with its binder.
 const SEND_LEN: usize = if cfg!(feature = "cert") { 192 } else { 256 };
 
 /// The handshake buffer: 256 bytes, or in the certificate image room for the server's
-/// Certificate (482 bytes with its 469-byte leaf), kept while its CertificateVerify (at most
+/// Certificate (482 bytes with its 469-byte leaf), kept while its `CertificateVerify` (at most
 /// 80) arrives behind it.
 const HANDSHAKE_LEN: usize = if cfg!(feature = "cert") { 576 } else { 256 };
 
