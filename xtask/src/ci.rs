@@ -179,7 +179,7 @@ pub(crate) fn run(report: &mut Report, ws: &Workspace, args: &CiArgs) {
             cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[]);
         let firmware = both(cargo(FIRMWARE_CLIPPY, &[]), cargo(COST_FIRMWARE_CLIPPY, &[]));
         let [tls_firmware, deny] = TLS_FIRMWARE_CLIPPY;
-        let firmware = ["psk", "rpk"].iter().fold(firmware, |done, image| {
+        let firmware = ["psk", "rpk", "cert"].iter().fold(firmware, |done, image| {
             both(done, cargo(&[tls_firmware, &[image], deny].concat(), &[]))
         });
         both(both(workspace, firmware), cargo(TLS13_ONLY_CLIPPY, &[]))
@@ -299,10 +299,12 @@ fn both(first: StageResult, second: StageResult) -> StageResult {
 
 /// Device builds of `tls` that choose their parts (each off part must leave the rest
 /// compiling, with no warning): checked, not built, in the `no-std` stage.
-const TLS_FEATURE_SETS: [&str; 5] = [
+const TLS_FEATURE_SETS: [&str; 6] = [
     "x25519,chacha20,server",
     // The raw-key device client (`m0-tls`'s `rpk` image): no X.509, one signature scheme.
     "x25519,chacha20,raw-public-keys,ed25519",
+    // The certificate device client (`m0-tls`'s `cert` image): webpki with P-256 alone.
+    "x25519,chacha20,aes-ccm,x509,ecdsa-p256",
     "p256,aes-gcm,certificates",
     "x25519,p256,aes-ccm,certificates,tickets",
     "p384,mlkem,chacha20,sha384",

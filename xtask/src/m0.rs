@@ -70,8 +70,9 @@ pub(crate) struct M0Args {
     /// measure it the same way, side by side.
     #[arg(long, requires = "cost")]
     pub(crate) bearssl: bool,
-    /// Instead of the checks, run the TLS 1.3 external-PSK client firmware against a Halite
-    /// server on the host and print its flash, RAM and handshake cycles.
+    /// Instead of the checks, run the TLS 1.3 client firmware images (external PSK, raw
+    /// public key, certificate chain) against a Halite server on the host and print their
+    /// flash, RAM and handshake cycles.
     #[arg(long, conflicts_with = "cost")]
     pub(crate) tls: bool,
     /// Build the firmware with every primitive crate's `asm` feature off (m0-kat's `asm`) and

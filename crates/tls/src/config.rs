@@ -532,7 +532,7 @@ impl ClientConfig<'_> {
                 .is_some_and(|p| !p.is_valid() || !self.suites.iter().any(|s| s.hash == p.hash))
             // Without certificates only an external PSK or a pinned raw key can
             // authenticate the server.
-            || (!cfg!(feature = "certificates")
+            || (!cfg!(feature = "x509")
                 && self.accepts_x509()
                 && self.external_psk.is_none())
             || self.raw_keys_only() && !self.versions.contains(&ProtocolVersion::TLSV1_3)
@@ -666,7 +666,7 @@ impl ServerConfig<'_> {
             })
             || (self.certs.is_empty() && !psk_only && !self.has_raw_key())
             // Without certificates a client's cannot be checked.
-            || (!cfg!(feature = "certificates")
+            || (!cfg!(feature = "x509")
                 && self.client_auth.is_some_and(|a| a.accepts_x509()))
             || !self.raw_keys_valid()
             || self.certs.iter().any(|c| c.chain.is_empty())

@@ -705,31 +705,31 @@ mod tests {
     use std::vec;
     use std::vec::Vec;
 
-    #[cfg(feature = "certificates")]
+    #[cfg(feature = "x509")]
     use core_hash::OsRandom;
     use pki_types::CertificateDer;
 
     use super::*;
-    #[cfg(feature = "certificates")]
+    #[cfg(feature = "x509")]
     use crate::client::tls13::client_record_limits;
     use crate::engine::handshake::check_certificate;
     use crate::error::PeerMisbehaved;
     use crate::key_schedule::HashAlg;
-    #[cfg(feature = "certificates")]
+    #[cfg(feature = "x509")]
     use crate::msgs::{EncryptedExtensions, MaxFragmentLength};
     use crate::verify;
     use pki_types::UnixTime;
 
     const CA: &[u8] = include_bytes!("../tests/data/ca.der");
     const CERT: &[u8] = include_bytes!("../tests/data/server.der");
-    #[cfg(all(feature = "server", feature = "certificates"))]
+    #[cfg(all(feature = "server", feature = "x509"))]
     const KEY: &[u8] = include_bytes!("../tests/data/server.key.der");
 
     fn leak<T>(v: T) -> &'static T {
         std::boxed::Box::leak(std::boxed::Box::new(v))
     }
 
-    #[cfg(feature = "certificates")]
+    #[cfg(feature = "x509")]
     fn bufs() -> Buffers<'static> {
         Buffers {
             received: Vec::leak(vec![0; 17_000]),
@@ -738,7 +738,7 @@ mod tests {
         }
     }
 
-    #[cfg(feature = "certificates")]
+    #[cfg(feature = "x509")]
     fn client_config(
         record_size_limit: Option<u16>,
         max_fragment_length: Option<MaxFragmentLength>,
@@ -754,7 +754,7 @@ mod tests {
         }
     }
 
-    #[cfg(all(feature = "server", feature = "certificates"))]
+    #[cfg(all(feature = "server", feature = "x509"))]
     fn pair(
         config: ClientConfig<'static>,
         server_limit: Option<u16>,
@@ -769,12 +769,12 @@ mod tests {
         (client(&config), s)
     }
 
-    #[cfg(feature = "certificates")]
+    #[cfg(feature = "x509")]
     fn client(config: &ClientConfig<'static>) -> Connection<'static, 'static> {
         Connection::client(*config, "localhost", bufs(), &mut OsRandom).unwrap()
     }
 
-    #[cfg(all(feature = "server", feature = "certificates"))]
+    #[cfg(all(feature = "server", feature = "x509"))]
     fn pump(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>) -> Result<(), Error> {
         let data = from.pending_send().to_vec();
         from.sent(data.len());
@@ -782,7 +782,7 @@ mod tests {
         to.received(data.len())
     }
 
-    #[cfg(all(feature = "server", feature = "certificates"))]
+    #[cfg(all(feature = "server", feature = "x509"))]
     fn handshake(c: &mut Connection<'_, '_>, s: &mut Connection<'_, '_>) {
         for _ in 0..3 {
             pump(c, s).unwrap();
@@ -793,7 +793,7 @@ mod tests {
 
     /// A client built in place completes the same handshake; one its configuration refuses
     /// leaves the slot as it was.
-    #[cfg(all(feature = "server", feature = "certificates"))]
+    #[cfg(all(feature = "server", feature = "x509"))]
     #[test]
     fn a_client_built_in_place_handshakes() {
         let (_, mut s) = pair(client_config(None, None), None);
@@ -816,7 +816,7 @@ mod tests {
 
     /// `from` ignores the limit it agreed to and sends `len` bytes in one record: `to`
     /// answers `record_overflow`, releases none of it, and `from` gets the alert.
-    #[cfg(all(feature = "server", feature = "certificates"))]
+    #[cfg(all(feature = "server", feature = "x509"))]
     fn overflow(from: &mut Connection<'_, '_>, to: &mut Connection<'_, '_>, len: usize) {
         from.c.io.send_limit = MAX_PLAINTEXT_LEN;
         assert_eq!(from.write(&vec![5; len]).unwrap(), len);
@@ -825,7 +825,7 @@ mod tests {
         assert_eq!(pump(to, from), Err(Error::AlertReceived(AlertDescription::RECORD_OVERFLOW)));
     }
 
-    #[cfg(all(feature = "server", feature = "certificates"))]
+    #[cfg(all(feature = "server", feature = "x509"))]
     #[test]
     fn a_server_over_the_clients_record_size_limit_gets_record_overflow() {
         let (mut c, mut s) = pair(client_config(Some(100), None), None);
@@ -837,7 +837,7 @@ mod tests {
         overflow(&mut s, &mut c, 100);
     }
 
-    #[cfg(all(feature = "server", feature = "certificates"))]
+    #[cfg(all(feature = "server", feature = "x509"))]
     #[test]
     fn a_client_over_the_servers_record_size_limit_gets_record_overflow() {
         let (mut c, mut s) = pair(client_config(Some(1000), None), Some(300));
@@ -845,7 +845,7 @@ mod tests {
         overflow(&mut c, &mut s, 300);
     }
 
-    #[cfg(all(feature = "server", feature = "certificates"))]
+    #[cfg(all(feature = "server", feature = "x509"))]
     #[test]
     fn a_peer_over_the_max_fragment_length_gets_record_overflow() {
         let m = MaxFragmentLength::LEN_1024;
@@ -859,7 +859,7 @@ mod tests {
 
     /// Padding counts against `record_size_limit` (RFC 8449 §4: the limit is on the whole
     /// TLSInnerPlaintext): 10 content bytes padded past the limit are `record_overflow`.
-    #[cfg(all(feature = "server", feature = "certificates"))]
+    #[cfg(all(feature = "server", feature = "x509"))]
     #[test]
     fn padding_counts_against_the_limit() {
         let (mut c, mut s) = pair(client_config(Some(64), None), None);
@@ -904,9 +904,9 @@ mod tests {
         cv.extend_from_slice(&[0; 64]);
         let now = UnixTime::since_unix_epoch(core::time::Duration::from_secs(1_800_000_000));
         let peers = [verify::Peer::Server("localhost"), verify::Peer::Client];
-        // Without `certificates` no Certificate message is read: each is `NotBuiltIn`.
+        // Without `x509` no Certificate message is read: each is `NotBuiltIn`.
         let refused = |e: Error| {
-            if cfg!(feature = "certificates") {
+            if cfg!(feature = "x509") {
                 Err(e)
             } else {
                 Err(Error::InvalidCertificate(crate::error::CertificateError::NotBuiltIn))
@@ -948,7 +948,7 @@ mod tests {
 
     /// The client's checks of the server's answer, on EncryptedExtensions our server never
     /// sends.
-    #[cfg(feature = "certificates")]
+    #[cfg(feature = "x509")]
     #[test]
     fn server_answers_are_checked() {
         use crate::msgs::InvalidMessage::{IllegalValue, UnexpectedExtension};

@@ -225,7 +225,7 @@ pub enum CertificateError {
     /// The end-entity certificate has a keyUsage extension without digitalSignature, so its
     /// key may not sign a CertificateVerify (RFC 5280 §4.2.1.3, RFC 8446 §4.4.2.4).
     KeyUsageForbidsSigning,
-    /// This build checks no certificates (`tls` without its `certificates` feature): only an
+    /// This build checks no certificates (`tls` without its `x509` feature): only an
     /// external PSK authenticates the peer.
     NotBuiltIn,
     /// The peer's raw public key (RFC 7250) is none of the pinned ones

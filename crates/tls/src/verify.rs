@@ -16,34 +16,56 @@ use crate::key_schedule::HashAlg;
 use crate::msgs::{ProtocolVersion, SignatureScheme};
 
 pub use webpki_halite::{
-    Curve, ECDSA_P256_SHA256, ECDSA_P256_SHA384, ECDSA_P256_SHA512, ECDSA_P384_SHA256,
-    ECDSA_P384_SHA384, ECDSA_P384_SHA512, ED25519, EcdsaVerify, Ed25519Verify, MAX_RSA_BITS,
-    MIN_RSA_BITS, RSA_PKCS1_SHA256, RSA_PKCS1_SHA384, RSA_PKCS1_SHA512, RSA_PSS_KEY_SHA256,
-    RSA_PSS_KEY_SHA256_ONLY, RSA_PSS_KEY_SHA384, RSA_PSS_KEY_SHA384_ONLY, RSA_PSS_KEY_SHA512,
-    RSA_PSS_KEY_SHA512_ONLY, RSA_PSS_SHA256, RSA_PSS_SHA384, RSA_PSS_SHA512, RSASSA_PSS_KEY,
-    RsaKeyAlg, RsaPadding, RsaVerify,
+    Curve, ECDSA_P256_SHA256, ECDSA_P256_SHA384, ECDSA_P256_SHA512, ED25519, EcdsaVerify,
+    Ed25519Verify, MAX_RSA_BITS, MIN_RSA_BITS, RSA_PKCS1_SHA256, RSA_PKCS1_SHA384,
+    RSA_PKCS1_SHA512, RSA_PSS_KEY_SHA256, RSA_PSS_KEY_SHA256_ONLY, RSA_PSS_KEY_SHA384,
+    RSA_PSS_KEY_SHA384_ONLY, RSA_PSS_KEY_SHA512, RSA_PSS_KEY_SHA512_ONLY, RSA_PSS_SHA256,
+    RSA_PSS_SHA384, RSA_PSS_SHA512, RSASSA_PSS_KEY, RsaKeyAlg, RsaPadding, RsaVerify,
 };
+#[cfg(feature = "ecdsa-p384")]
+pub use webpki_halite::{ECDSA_P384_SHA256, ECDSA_P384_SHA384, ECDSA_P384_SHA512};
 #[cfg(feature = "mldsa")]
 pub use webpki_halite::{ML_DSA_44, ML_DSA_65, ML_DSA_87, MlDsaLevel, MlDsaVerify};
 
-/// Every certificate signature algorithm Halite can check.
+/// Every certificate signature algorithm this build checks: each family only with its
+/// feature (`ed25519`, `ecdsa-p256`, `ecdsa-p384`, `rsa`; `certificates` has all), so that a
+/// device build links only the verifiers of the chains it takes.
 pub static SUPPORTED_CERT_SIG_ALGS: &[&dyn SignatureVerificationAlgorithm] = &[
+    #[cfg(feature = "ed25519")]
     ED25519,
+    #[cfg(feature = "ecdsa-p256")]
     ECDSA_P256_SHA256,
+    // A P-256 key signed with SHA-384 (by a P-384 root, usually): only where SHA-384 is
+    // linked anyway, so that a P-256-only device build hashes with SHA-256 alone.
+    #[cfg(all(feature = "ecdsa-p256", feature = "sha384"))]
     ECDSA_P256_SHA384,
+    #[cfg(feature = "ecdsa-p384")]
     ECDSA_P384_SHA256,
+    #[cfg(feature = "ecdsa-p384")]
     ECDSA_P384_SHA384,
+    #[cfg(feature = "rsa")]
     RSA_PSS_SHA256,
+    #[cfg(feature = "rsa")]
     RSA_PSS_SHA384,
+    #[cfg(feature = "rsa")]
     RSA_PSS_SHA512,
+    #[cfg(feature = "rsa")]
     RSA_PSS_KEY_SHA256,
+    #[cfg(feature = "rsa")]
     RSA_PSS_KEY_SHA384,
+    #[cfg(feature = "rsa")]
     RSA_PSS_KEY_SHA512,
+    #[cfg(feature = "rsa")]
     RSA_PSS_KEY_SHA256_ONLY,
+    #[cfg(feature = "rsa")]
     RSA_PSS_KEY_SHA384_ONLY,
+    #[cfg(feature = "rsa")]
     RSA_PSS_KEY_SHA512_ONLY,
+    #[cfg(feature = "rsa")]
     RSA_PKCS1_SHA256,
+    #[cfg(feature = "rsa")]
     RSA_PKCS1_SHA384,
+    #[cfg(feature = "rsa")]
     RSA_PKCS1_SHA512,
     #[cfg(feature = "mldsa")]
     ML_DSA_44,
@@ -56,14 +78,14 @@ pub static SUPPORTED_CERT_SIG_ALGS: &[&dyn SignatureVerificationAlgorithm] = &[
 /// The TLS signature schemes this side can verify in CertificateVerify, with their verifier,
 /// in the order they are offered (RFC 8446 §4.2.3: PKCS#1 v1.5 is for certificates only;
 /// the ML-DSA schemes last, as the classical ones are smaller on the wire and faster to check).
-/// Each family only with its feature (`ed25519`, `ecdsa`, `rsa`; `certificates` has all
-/// three), so that a device build links only the verifier it uses.
+/// Each family only with its feature (`ed25519`, `ecdsa-p256`, `ecdsa-p384`, `rsa`;
+/// `certificates` has all), so that a device build links only the verifier it uses.
 pub static SUPPORTED_SCHEMES: &[(SignatureScheme, &dyn SignatureVerificationAlgorithm)] = &[
     #[cfg(feature = "ed25519")]
     (SignatureScheme::ED25519, ED25519),
-    #[cfg(feature = "ecdsa")]
+    #[cfg(feature = "ecdsa-p256")]
     (SignatureScheme::ECDSA_SECP256R1_SHA256, ECDSA_P256_SHA256),
-    #[cfg(feature = "ecdsa")]
+    #[cfg(feature = "ecdsa-p384")]
     (SignatureScheme::ECDSA_SECP384R1_SHA384, ECDSA_P384_SHA384),
     #[cfg(feature = "rsa")]
     (SignatureScheme::RSA_PSS_RSAE_SHA256, RSA_PSS_SHA256),
@@ -111,9 +133,30 @@ type Verifiers = &'static [&'static dyn SignatureVerificationAlgorithm];
 
 static TLS12_VERIFIERS: &[(SignatureScheme, Verifiers)] = &[
     (SignatureScheme::ED25519, &[ED25519]),
-    (SignatureScheme::ECDSA_SECP256R1_SHA256, &[ECDSA_P256_SHA256, ECDSA_P384_SHA256]),
-    (SignatureScheme::ECDSA_SECP384R1_SHA384, &[ECDSA_P256_SHA384, ECDSA_P384_SHA384]),
-    (SignatureScheme::ECDSA_SECP521R1_SHA512, &[ECDSA_P256_SHA512, ECDSA_P384_SHA512]),
+    (
+        SignatureScheme::ECDSA_SECP256R1_SHA256,
+        &[
+            ECDSA_P256_SHA256,
+            #[cfg(feature = "ecdsa-p384")]
+            ECDSA_P384_SHA256,
+        ],
+    ),
+    (
+        SignatureScheme::ECDSA_SECP384R1_SHA384,
+        &[
+            ECDSA_P256_SHA384,
+            #[cfg(feature = "ecdsa-p384")]
+            ECDSA_P384_SHA384,
+        ],
+    ),
+    (
+        SignatureScheme::ECDSA_SECP521R1_SHA512,
+        &[
+            ECDSA_P256_SHA512,
+            #[cfg(feature = "ecdsa-p384")]
+            ECDSA_P384_SHA512,
+        ],
+    ),
     (SignatureScheme::RSA_PSS_RSAE_SHA256, &[RSA_PSS_SHA256]),
     (SignatureScheme::RSA_PSS_RSAE_SHA384, &[RSA_PSS_SHA384]),
     (SignatureScheme::RSA_PSS_RSAE_SHA512, &[RSA_PSS_SHA512]),
@@ -600,6 +643,7 @@ static TLS12_DIGEST_VERIFIERS: &[(SignatureScheme, &[Prehashed])] = &[
         SignatureScheme::ECDSA_SECP256R1_SHA256,
         &[
             Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P256, hash: HashAlg::Sha256 }),
+            #[cfg(feature = "ecdsa-p384")]
             Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha256 }),
         ],
     ),
@@ -607,6 +651,7 @@ static TLS12_DIGEST_VERIFIERS: &[(SignatureScheme, &[Prehashed])] = &[
         SignatureScheme::ECDSA_SECP384R1_SHA384,
         &[
             Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P256, hash: HashAlg::Sha384 }),
+            #[cfg(feature = "ecdsa-p384")]
             Prehashed::Ecdsa(EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha384 }),
         ],
     ),

@@ -15,6 +15,10 @@
 //! Every verifier maps any failure, a malformed key or signature included, to
 //! [`InvalidSignature`]; none panics on any input.
 
+use core::fmt;
+use core::marker::PhantomData;
+
+use core_hash::{Hash, Sha256, Sha384, Sha512};
 use pki_types::{AlgorithmIdentifier, InvalidSignature, SignatureVerificationAlgorithm, alg_id};
 
 pub use core_hash::HashAlg;
@@ -65,6 +69,7 @@ pub enum Curve {
     /// P-256 (secp256r1).
     P256,
     /// P-384 (secp384r1).
+    #[cfg(feature = "p384")]
     P384,
     /// P-521 (secp521r1).
     #[cfg(feature = "p521")]
@@ -108,6 +113,7 @@ impl EcdsaVerify {
         }
         match self.curve {
             Curve::P256 => check!(p256),
+            #[cfg(feature = "p384")]
             Curve::P384 => check!(p384),
             #[cfg(feature = "p521")]
             Curve::P521 => check!(p521),
@@ -129,6 +135,7 @@ impl SignatureVerificationAlgorithm for EcdsaVerify {
     fn public_key_alg_id(&self) -> AlgorithmIdentifier {
         match self.curve {
             Curve::P256 => alg_id::ECDSA_P256,
+            #[cfg(feature = "p384")]
             Curve::P384 => alg_id::ECDSA_P384,
             #[cfg(feature = "p521")]
             Curve::P521 => alg_id::ECDSA_P521,
@@ -143,6 +150,50 @@ impl SignatureVerificationAlgorithm for EcdsaVerify {
             _ => NO_ALG_ID,
         }
     }
+}
+
+/// An [`EcdsaVerify`] whose hash is `H`, fixed at compile time: what the `ECDSA_*` statics
+/// are. Its `verify_signature` hashes with `H` alone, where [`EcdsaVerify`]'s dispatches on
+/// its [`HashAlg`] and so links every hash that can name: a device build that lists only
+/// `ECDSA_P256_SHA256` links SHA-256 and no SHA-1 or SHA-512 (issue 26). It reads as the
+/// [`EcdsaVerify`] it wraps.
+struct EcdsaWith<H>(EcdsaVerify, PhantomData<fn() -> H>);
+
+/// As [`EcdsaVerify`]'s derived `Debug` (`{:?}`; `{:#?}` stays on one line), written piece by
+/// piece: `SignatureVerificationAlgorithm` asks for `Debug`, so it is in every vtable, and the
+/// derived form links `core::fmt`'s struct builders (~1 KB on the Cortex-M0).
+impl<H> fmt::Debug for EcdsaWith<H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("EcdsaVerify { curve: ")?;
+        fmt::Debug::fmt(&self.0.curve, f)?;
+        f.write_str(", hash: ")?;
+        fmt::Debug::fmt(&self.0.hash, f)?;
+        f.write_str(" }")
+    }
+}
+
+impl<H: Hash> SignatureVerificationAlgorithm for EcdsaWith<H> {
+    fn verify_signature(
+        &self,
+        public_key: &[u8],
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<(), InvalidSignature> {
+        self.0.verify_prehash(public_key, H::digest(message).as_ref(), signature)
+    }
+
+    fn public_key_alg_id(&self) -> AlgorithmIdentifier {
+        self.0.public_key_alg_id()
+    }
+
+    fn signature_alg_id(&self) -> AlgorithmIdentifier {
+        self.0.signature_alg_id()
+    }
+}
+
+/// The ECDSA verifier of `curve` with the hash `H`, which `hash` names.
+const fn ecdsa<H>(curve: Curve, hash: HashAlg) -> EcdsaWith<H> {
+    EcdsaWith(EcdsaVerify { curve, hash }, PhantomData)
 }
 
 /// The smallest RSA modulus accepted, in bits.
@@ -352,26 +403,29 @@ verifiers! {
     /// Ed25519.
     ED25519 = Ed25519Verify;
     /// ECDSA P-256 with SHA-256.
-    ECDSA_P256_SHA256 = EcdsaVerify { curve: Curve::P256, hash: HashAlg::Sha256 };
+    ECDSA_P256_SHA256 = ecdsa::<Sha256>(Curve::P256, HashAlg::Sha256);
     /// ECDSA P-256 with SHA-384 (certificates; a TLS 1.2 `ecdsa_secp384r1_sha384` signature).
-    ECDSA_P256_SHA384 = EcdsaVerify { curve: Curve::P256, hash: HashAlg::Sha384 };
+    ECDSA_P256_SHA384 = ecdsa::<Sha384>(Curve::P256, HashAlg::Sha384);
     /// ECDSA P-256 with SHA-512 (certificates; a TLS 1.2 `ecdsa_secp521r1_sha512` signature).
-    ECDSA_P256_SHA512 = EcdsaVerify { curve: Curve::P256, hash: HashAlg::Sha512 };
+    ECDSA_P256_SHA512 = ecdsa::<Sha512>(Curve::P256, HashAlg::Sha512);
     /// ECDSA P-384 with SHA-256 (certificates; a TLS 1.2 `ecdsa_secp256r1_sha256` signature).
-    ECDSA_P384_SHA256 = EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha256 };
+    #[cfg(feature = "p384")]
+    ECDSA_P384_SHA256 = ecdsa::<Sha256>(Curve::P384, HashAlg::Sha256);
     /// ECDSA P-384 with SHA-384.
-    ECDSA_P384_SHA384 = EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha384 };
+    #[cfg(feature = "p384")]
+    ECDSA_P384_SHA384 = ecdsa::<Sha384>(Curve::P384, HashAlg::Sha384);
     /// ECDSA P-384 with SHA-512 (certificates; a TLS 1.2 `ecdsa_secp521r1_sha512` signature).
-    ECDSA_P384_SHA512 = EcdsaVerify { curve: Curve::P384, hash: HashAlg::Sha512 };
+    #[cfg(feature = "p384")]
+    ECDSA_P384_SHA512 = ecdsa::<Sha512>(Curve::P384, HashAlg::Sha512);
     /// ECDSA P-521 with SHA-256 (certificates; a TLS 1.2 `ecdsa_secp256r1_sha256` signature).
     #[cfg(feature = "p521")]
-    ECDSA_P521_SHA256 = EcdsaVerify { curve: Curve::P521, hash: HashAlg::Sha256 };
+    ECDSA_P521_SHA256 = ecdsa::<Sha256>(Curve::P521, HashAlg::Sha256);
     /// ECDSA P-521 with SHA-384 (certificates; a TLS 1.2 `ecdsa_secp384r1_sha384` signature).
     #[cfg(feature = "p521")]
-    ECDSA_P521_SHA384 = EcdsaVerify { curve: Curve::P521, hash: HashAlg::Sha384 };
+    ECDSA_P521_SHA384 = ecdsa::<Sha384>(Curve::P521, HashAlg::Sha384);
     /// ECDSA P-521 with SHA-512.
     #[cfg(feature = "p521")]
-    ECDSA_P521_SHA512 = EcdsaVerify { curve: Curve::P521, hash: HashAlg::Sha512 };
+    ECDSA_P521_SHA512 = ecdsa::<Sha512>(Curve::P521, HashAlg::Sha512);
     /// RSA PKCS#1 v1.5 with SHA-256 (certificates; TLS 1.2 handshakes).
     RSA_PKCS1_SHA256 = rsa(HashAlg::Sha256, RsaPadding::Pkcs1);
     /// RSA PKCS#1 v1.5 with SHA-384 (certificates; TLS 1.2 handshakes).

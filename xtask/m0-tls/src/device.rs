@@ -8,7 +8,7 @@
 use core_hash::{HmacDrbg, RandomSource, Sha256};
 use semihosting::fs::File;
 use semihosting::io::{Read as _, Write as _};
-use tls::{Buffers, Connection, Error, UnixTime, Want};
+use tls::{Buffers, Connection, Error, Want};
 
 use crate::{MESSAGE, TO_CLIENT, TO_SERVER, stack};
 
@@ -17,6 +17,15 @@ const EXIT_HARD_FAULT: i32 = 3;
 
 /// Exit status after a panic, as Rust's own.
 const EXIT_PANIC: i32 = 101;
+
+/// The send buffer: 256 bytes, or 192 in the certificate image, whose `ClientHello` (177 bytes
+/// with a host build's extras) is shorter than the PSK image's with its binder.
+const SEND_LEN: usize = if cfg!(feature = "cert") { 192 } else { 256 };
+
+/// The handshake buffer: 256 bytes, or in the certificate image room for the server's
+/// Certificate (482 bytes with its 469-byte leaf), kept while its `CertificateVerify` (at most
+/// 80) arrives behind it.
+const HANDSHAKE_LEN: usize = if cfg!(feature = "cert") { 576 } else { 256 };
 
 /// Writes `parts` and a newline to the host's standard output.
 fn say(parts: &[&[u8]]) {
@@ -139,9 +148,14 @@ impl Pipes {
 fn run(bufs: Buffers<'_>, rng: &mut dyn RandomSource) -> Result<(), Failure> {
     let mut pipes = Pipes::open()?;
     // Not read with an external PSK or a raw key (no certificate to check, no ticket to age).
-    let clock = UnixTime::since_unix_epoch(core::time::Duration::from_secs(0));
-    #[cfg(not(feature = "rpk"))]
+    #[cfg(not(feature = "cert"))]
+    let clock = tls::UnixTime::since_unix_epoch(core::time::Duration::from_secs(0));
+    #[cfg(feature = "cert")]
+    let clock = crate::cert::NOW;
+    #[cfg(feature = "psk")]
     let config = crate::client_config(&clock);
+    #[cfg(feature = "cert")]
+    let config = crate::cert::client_config(&clock);
     #[cfg(feature = "rpk")]
     let config = crate::rpk::client_config(&clock, &crate::rpk::PINS);
     m0_tls_mark();
@@ -171,6 +185,22 @@ fn run(bufs: Buffers<'_>, rng: &mut dyn RandomSource) -> Result<(), Failure> {
     if echo == *MESSAGE { Ok(()) } else { Err(Failure::Echo) }
 }
 
+/// A DRBG seeded with the host's entropy through semihosting, on both boards (a device would
+/// read its TRNG), built in `slot`; or the line saying what failed. Out of line and in place,
+/// so that the seeding's temporaries (the file, HMAC states, the 320-byte DRBG returned by
+/// value) are not in `main`'s frame, which stays live above the painted stack for the whole
+/// run (it was 800 bytes with them).
+#[inline(never)]
+fn seed_drbg(slot: &mut Option<HmacDrbg<Sha256>>) -> Result<&mut HmacDrbg<Sha256>, &'static [u8]> {
+    let mut entropy = [0u8; 32];
+    File::open(c"/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut entropy))
+        .map_err(|_| &b"m0-tls: FAIL no entropy"[..])?;
+    let drbg =
+        HmacDrbg::<Sha256>::new(&entropy, b"m0-tls", b"").map_err(|_| &b"m0-tls: FAIL drbg"[..])?;
+    Ok(slot.insert(drbg))
+}
+
 /// Prints how the run ended and the stack it took, and exits with 0 only on success.
 #[cortex_m_rt::entry]
 fn main() -> ! {
@@ -179,22 +209,19 @@ fn main() -> ! {
     // and the ServerHello 133; the ClientHello is the longest record we send (with the PSK
     // image's binder), and the raw key's CertificateVerify (72 bytes) the longest message.
     static mut RECEIVED: [u8; 160] = [0; 160];
-    static mut SEND: [u8; 256] = [0; 256];
-    static mut HANDSHAKE: [u8; 256] = [0; 256];
-    // The host's entropy through semihosting, on both boards (a device would read its TRNG).
-    let mut entropy = [0u8; 32];
-    let seeded = File::open(c"/dev/urandom").and_then(|mut f| f.read_exact(&mut entropy));
-    let Ok(rng) = seeded.map(|()| HmacDrbg::<Sha256>::new(&entropy, b"m0-tls", b"")) else {
-        say(&[b"m0-tls: FAIL no entropy"]);
-        semihosting::process::exit(1)
-    };
-    let Ok(mut rng) = rng else {
-        say(&[b"m0-tls: FAIL drbg"]);
-        semihosting::process::exit(1)
+    static mut SEND: [u8; SEND_LEN] = [0; SEND_LEN];
+    static mut HANDSHAKE: [u8; HANDSHAKE_LEN] = [0; HANDSHAKE_LEN];
+    let mut slot = None;
+    let rng = match seed_drbg(&mut slot) {
+        Ok(rng) => rng,
+        Err(why) => {
+            say(&[why]);
+            semihosting::process::exit(1)
+        }
     };
     let bufs = Buffers { received: RECEIVED, send: SEND, handshake: HANDSHAKE };
     let painted = stack::paint();
-    let result = run(bufs, &mut rng);
+    let result = run(bufs, rng);
     let depth = stack::high_water(&painted);
     let mut digits = [0; 10];
     match (result, depth.and_then(|d| u32::try_from(d).ok())) {

@@ -3,22 +3,32 @@
 //! pipes, starts the server on them and runs each image on QEMU's micro:bit model (16 KiB of
 //! RAM), which opens the same pipes through semihosting.
 //!
-//! Two images, one per cargo feature, each linking only what it uses: `psk`, a client that
-//! offers an external PSK in `psk_dhe_ke` mode, and `rpk` (see [`rpk`]), one that pins its
-//! server's Ed25519 raw public key (RFC 7250). Both use X25519 and
-//! `TLS_CHACHA20_POLY1305_SHA256`, advertise a `record_size_limit` of [`RECORD_SIZE_LIMIT`],
-//! send `MESSAGE`, read it back and exit 0. The firmware prints the painted stack peak and
-//! calls a marker between phases, so the instruction-counting plugin of `m0 --cost` can time
-//! the handshake. The host build has both features and serves the image its argument names.
+//! Three images, one per cargo feature, each linking only what it uses: `psk`, a client that
+//! offers an external PSK in `psk_dhe_ke` mode; `rpk` (see [`rpk`]), one that pins its
+//! server's Ed25519 raw public key (RFC 7250); and `cert` (see `cert`), one that checks its
+//! server's ECDSA P-256 chain with webpki against one trust anchor and also offers
+//! AES-128-CCM. All use X25519 and `TLS_CHACHA20_POLY1305_SHA256`, advertise a
+//! `record_size_limit` of [`RECORD_SIZE_LIMIT`], send `MESSAGE`, read it back and exit 0.
+//! The firmware prints the painted stack peak (below `main`'s frame) and calls a marker
+//! between phases, so the instruction-counting plugin of `m0 --cost` can time the handshake.
+//! The host build has every feature and serves the image its argument names.
 #![cfg_attr(target_os = "none", no_std, no_main)]
 
-#[cfg(all(target_os = "none", feature = "psk", feature = "rpk"))]
+#[cfg(all(
+    target_os = "none",
+    any(
+        all(feature = "psk", feature = "rpk"),
+        all(feature = "cert", any(feature = "psk", feature = "rpk"))
+    )
+))]
 compile_error!(
-    "one image at a time: build the firmware with --no-default-features and `psk` or `rpk`"
+    "one image at a time: build the firmware with --no-default-features and `psk`, `rpk` or `cert`"
 );
-#[cfg(all(target_os = "none", not(feature = "psk"), not(feature = "rpk")))]
-compile_error!("no image chosen: build the firmware with the `psk` or the `rpk` feature");
+#[cfg(all(target_os = "none", not(any(feature = "psk", feature = "rpk", feature = "cert"))))]
+compile_error!("no image chosen: build the firmware with the `psk`, `rpk` or `cert` feature");
 
+#[cfg(feature = "cert")]
+mod cert;
 #[cfg(target_os = "none")]
 mod device;
 #[cfg(feature = "rpk")]

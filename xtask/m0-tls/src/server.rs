@@ -36,12 +36,27 @@ fn rpk_config() -> Result<ServerConfig<'static>, String> {
     })
 }
 
+/// The server's configuration for the certificate image: the P-256 leaf the firmware checks
+/// to its root, with its key; no PSK.
+#[cfg(feature = "cert")]
+fn cert_config() -> Result<ServerConfig<'static>, String> {
+    let key = tls::SigningKey::from_pkcs8_der(crate::cert::SERVER_KEY).map_err(tls_error)?;
+    let certified =
+        tls::CertifiedKey { chain: &[crate::cert::SERVER_CERT], key: Box::leak(Box::new(key)) };
+    Ok(ServerConfig {
+        record_size_limit: Some(RECORD_SIZE_LIMIT),
+        ..ServerConfig::new(Box::leak(Box::new([certified])))
+    })
+}
+
 /// The configuration for the image named `image`.
 fn config(image: &str) -> Result<ServerConfig<'static>, String> {
     match image {
         "psk" => Ok(psk_config()),
         #[cfg(feature = "rpk")]
         "rpk" => rpk_config(),
+        #[cfg(feature = "cert")]
+        "cert" => cert_config(),
         _ => Err(format!("no such image here: {image:?}")),
     }
 }
@@ -136,8 +151,9 @@ mod tests {
         // The firmware's buffers, but for `send`: in a workspace build the host's `tls` has
         // the features other crates ask for (`mldsa` adds three schemes to the ClientHello's
         // signature_algorithms), so its ClientHello may outgrow the firmware's 256 bytes;
-        // `cargo xtask m0 --tls` runs the firmware's own.
-        let (mut received, mut send, mut handshake) = ([0; 160], [0; 320], [0; 256]);
+        // `cargo xtask m0 --tls` runs the firmware's own. `handshake` as the certificate
+        // image's (the others have 256 bytes: their longest message is much shorter).
+        let (mut received, mut send, mut handshake) = ([0; 160], [0; 320], [0; 576]);
         let bufs = Buffers { received: &mut received, send: &mut send, handshake: &mut handshake };
         let mut conn = Connection::client(client, "localhost", bufs, &mut OsRandom).unwrap();
         let mut echo = Vec::new();
@@ -196,6 +212,27 @@ mod tests {
         assert!(!negotiated.external_psk, "{negotiated:?}");
         assert_eq!(negotiated.scheme, SignatureScheme::ED25519);
         assert_eq!(negotiated.group, NamedGroup::X25519);
+    }
+
+    /// The certificate image: the server's P-256 chain is checked to the firmware's anchor,
+    /// and ChaCha20-Poly1305, the client's first choice, is taken.
+    #[test]
+    fn the_cert_firmware_client_gets_its_echo() {
+        let negotiated =
+            echo(crate::cert::client_config(&crate::cert::NOW), || cert_config().unwrap()).unwrap();
+        assert!(!negotiated.external_psk, "{negotiated:?}");
+        assert_eq!(negotiated.scheme, SignatureScheme::ECDSA_SECP256R1_SHA256);
+        assert_eq!(negotiated.group, NamedGroup::X25519);
+    }
+
+    /// The certificate image at a time before the chain is valid: the server's certificate
+    /// is refused.
+    #[test]
+    fn the_cert_firmware_client_refuses_a_chain_not_yet_valid() {
+        let early = UnixTime::since_unix_epoch(core::time::Duration::from_secs(1_700_000_000));
+        let (client, _) = echo(crate::cert::client_config(&early), || cert_config().unwrap())
+            .expect_err("a chain not yet valid must fail the handshake");
+        assert_eq!(client, tls::Error::InvalidCertificate(CertificateError::NotYetValid));
     }
 
     /// The raw-key image pinning another key: the server's is refused with `bad_certificate`,

@@ -390,7 +390,11 @@ macro_rules! nist_api {
             /// truncated to the group order's length as FIPS 186-5 says). Variable time:
             /// everything here is public.
             pub fn verify_prehash(&self, hash: &[u8], sig: &Signature) -> Result<(), Error> {
-                with_curve!(self.imp, |c| ops::verify(&c, &self.xy, hash, &sig.rs))
+                with_curve!(self.imp, |c| {
+                    ops::verify::<_, _, { $crate::nist::point::naf_digits($len) }>(
+                        &c, &self.xy, hash, &sig.rs,
+                    )
+                })
             }
 
             /// The same key on another implementation.
@@ -788,7 +792,9 @@ macro_rules! nist_api {
                         for u1 in &scalars {
                             for u2 in &scalars {
                                 let want = c.add(&c.mul_base(u1), &c.mul(&q, u2));
-                                let [x, y, z] = c.mul2_vartime(u1, u2, &q);
+                                let [x, y, z] = c.mul2_vartime::<
+                                    { $crate::nist::point::naf_digits($len) },
+                                >(u1, u2, &q);
                                 let got = c.jacobian_to_proj(&x, &y, &z);
                                 let (wx, wy, winf) = c.to_affine(&want);
                                 let (gx, gy, ginf) = c.to_affine(&got);
@@ -831,7 +837,9 @@ macro_rules! nist_api {
                         with_curve!(imp, |c| {
                             let q = c.mul_base(d);
                             let want = c.add(&c.mul_base(u1), &c.mul(&q, u2));
-                            let [x, y, z] = c.mul2_vartime(u1, u2, &q);
+                            let [x, y, z] = c.mul2_vartime::<
+                                { $crate::nist::point::naf_digits($len) },
+                            >(u1, u2, &q);
                             let got = c.jacobian_to_proj(&x, &y, &z);
                             let (wx, wy, winf) = c.to_affine(&want);
                             let (gx, gy, ginf) = c.to_affine(&got);

@@ -223,8 +223,9 @@ pub(crate) fn sign<H: Hash, F: Field, S: Field>(
     Ok(())
 }
 
-/// Verifies the ECDSA signature `r‖s` of the hash `h` under the public key `x‖y`.
-pub(crate) fn verify<F: Field, S: Field>(
+/// Verifies the ECDSA signature `r‖s` of the hash `h` under the public key `x‖y`, with
+/// `NAF` digits per scalar in the double multiplication (see `Curve::mul2_vartime`).
+pub(crate) fn verify<F: Field, S: Field, const NAF: usize>(
     c: &Curve<'_, F, S>,
     q_xy: &[u8],
     h: &[u8],
@@ -244,7 +245,7 @@ pub(crate) fn verify<F: Field, S: Field>(
     let mut u2 = [0u8; MAX_LEN];
     c.fq.to_be(&c.fq.mul(&e, &w), &mut u1[..len]);
     c.fq.to_be(&c.fq.mul(&r, &w), &mut u2[..len]);
-    let [x, _, z] = c.mul2_vartime(&u1[..len], &u2[..len], &q);
+    let [x, _, z] = c.mul2_vartime::<NAF>(&u1[..len], &u2[..len], &q);
     if bool::from(F::is_zero(&z)) {
         return Err(Error::InvalidSignature);
     }

@@ -37,6 +37,23 @@ pub(crate) struct Params {
 /// (full or converted) follow it too.
 pub(crate) const COMB_SPACING: usize = if cfg!(feature = "small-tables") { 16 } else { 4 };
 
+/// The width of the public key's NAF in signature verification (`Curve::mul2_vartime`): 5,
+/// a table of eight Jacobian points (768 bytes of stack for P-256 on 32-bit words), or 4 with
+/// `small-tables`, four points, for RAM-constrained targets: on the Cortex-M0 that is 384
+/// bytes off the deepest frame of a TLS handshake with a certificate (issue 26), for about
+/// four more point additions per verification (8 more additions in the loop, 4 fewer to
+/// build the table).
+pub(crate) const VERIFY_Q_WIDTH: u32 = if cfg!(feature = "small-tables") { 4 } else { 5 };
+
+/// Digits in the width-w NAF of a `len`-byte scalar, for any width (see [`wnaf`]).
+pub(crate) const fn naf_digits(len: usize) -> usize {
+    8 * len + 1
+}
+
+/// [`naf_digits`] of the longest scalar of any curve.
+#[cfg(test)]
+const MAX_NAF_DIGITS: usize = naf_digits(MAX_LEN);
+
 /// Rows in a comb table with rows `spacing` digits apart.
 pub(crate) const fn comb_rows_spaced(len: usize, spacing: usize) -> usize {
     digits(len).div_ceil(spacing)
@@ -733,10 +750,18 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// `u1·G + u2·q` as a Jacobian point, in variable time (Straus's interleaving), for
     /// signature verification, where everything is public. `G`'s odd multiples are affine:
     /// `1G…127G` built in (width-8 NAF) where the field has them, else `1G…7G` from the comb
-    /// table's first row (width-4 NAF); `q`'s `1q…15q` (width-5 NAF) are made in Jacobian
-    /// coordinates and then affine with one inversion where [`Field::AFFINE_VERIFY_TABLE`]
-    /// says that pays, so every addition is a mixed one.
-    pub(crate) fn mul2_vartime(&self, u1: &[u8], u2: &[u8], q: &Proj<F::E>) -> [F::E; 3] {
+    /// table's first row (width-4 NAF); `q`'s `1q…15q` (width-5 NAF; `1q…7q`, width 4, with
+    /// `small-tables`, see [`VERIFY_Q_WIDTH`]) are made in Jacobian coordinates and then
+    /// affine with one inversion where [`Field::AFFINE_VERIFY_TABLE`] says that pays, so
+    /// every addition is a mixed one. `NAF` is the digits held per scalar: at least
+    /// [`naf_digits`] of the scalars' length (the curve's), so that P-256's two digit arrays
+    /// take 514 bytes of stack rather than the 1058 that would fit P-521's (issue 26).
+    pub(crate) fn mul2_vartime<const NAF: usize>(
+        &self,
+        u1: &[u8],
+        u2: &[u8],
+        q: &Proj<F::E>,
+    ) -> [F::E; 3] {
         let f = self.fp;
         // A built-in `G, 3G, …, 127G` allows a width-8 NAF for `u1`; read in place, so
         // the 32-bit targets' stack holds only the four from the comb's first row. A field
@@ -764,13 +789,13 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
             });
             &tg4[..]
         };
-        let mut n1 = [0i8; 8 * MAX_LEN + 1];
-        let mut n2 = [0i8; 8 * MAX_LEN + 1];
+        let mut n1 = [0i8; NAF];
+        let mut n2 = [0i8; NAF];
         let mut top = wnaf(u1, &mut n1, gwidth);
-        // 1q, 3q, …, 15q in Jacobian coordinates (XZ : YZ² : Z): 2q, then each the one below
-        // plus 2q (never ±2q, the group order being a prime above 30). The identity's
-        // multiples are all the identity: its digits are left out.
-        let mut tq = [[f.zero(); 3]; 8];
+        // 1q, 3q, …, 15q (or …, 7q) in Jacobian coordinates (XZ : YZ² : Z): 2q, then each the
+        // one below plus 2q (never ±2q, the group order being a prime above 30). The
+        // identity's multiples are all the identity: its digits are left out.
+        let mut tq = [[f.zero(); 3]; 1 << (VERIFY_Q_WIDTH - 2)];
         if !bool::from(F::is_zero(&q.z)) {
             let zz = f.sqr(&q.z);
             tq[0] = [f.mul(&q.x, &q.z), f.mul(&q.y, &zz), q.z];
@@ -782,7 +807,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
             if F::AFFINE_VERIFY_TABLE {
                 self.table_to_affine(&mut tq);
             }
-            top = top.max(wnaf(u2, &mut n2, 5));
+            top = top.max(wnaf(u2, &mut n2, VERIFY_Q_WIDTH));
         }
         let mut acc = [f.one(), f.one(), f.zero()];
         for i in (0..top).rev() {
@@ -1028,7 +1053,7 @@ pub(crate) fn check_edge_scalars<F: Field, S: Field>(c: &Curve<'_, F, S>) {
         out
     };
     let mul2 = |u1: &[u8], u2: &[u8], q: &Proj<F::E>| {
-        let [x, y, z] = c.mul2_vartime(u1, u2, q);
+        let [x, y, z] = c.mul2_vartime::<MAX_NAF_DIGITS>(u1, u2, q);
         c.jacobian_to_proj(&x, &y, &z)
     };
     let g = c.generator();

@@ -374,14 +374,14 @@ pub(crate) fn sends_sni(name: &[u8]) -> bool {
 
 /// Whether `name` is an IP address literal, parsed exactly where certificate names (which
 /// may be addresses) or `std` bring the parser (and UTF-8 validation) in anyway.
-#[cfg(any(feature = "certificates", feature = "std"))]
+#[cfg(any(feature = "x509", feature = "std"))]
 fn is_ip_literal(name: &[u8]) -> bool {
     core::str::from_utf8(name).is_ok_and(|n| n.parse::<core::net::IpAddr>().is_ok())
 }
 
 /// Whether `name` is an IP address literal, in a device build without certificates:
 /// [`looks_like_ip_literal`], on the bytes.
-#[cfg(not(any(feature = "certificates", feature = "std")))]
+#[cfg(not(any(feature = "x509", feature = "std")))]
 fn is_ip_literal(name: &[u8]) -> bool {
     looks_like_ip_literal(name)
 }
@@ -391,7 +391,7 @@ fn is_ip_literal(name: &[u8]) -> bool {
 /// host name has, and a host name's last label is not all digits (RFC 1123 §2.1), which
 /// every IPv4 address is (so a digits-and-dots name that is not a valid address is not sent
 /// either).
-#[cfg(any(test, not(any(feature = "certificates", feature = "std"))))]
+#[cfg(any(test, not(any(feature = "x509", feature = "std"))))]
 fn looks_like_ip_literal(name: &[u8]) -> bool {
     name.contains(&b':') || name.iter().all(|&b| b.is_ascii_digit() || b == b'.')
 }

@@ -466,8 +466,7 @@ impl Connection<'_, '_> {
                             }
                             // Nothing to check a server's Certificate with: refused here,
                             // so that none of that code is linked.
-                            if cfg!(not(any(feature = "certificates", feature = "raw-public-keys")))
-                            {
+                            if cfg!(not(any(feature = "x509", feature = "raw-public-keys"))) {
                                 let e = crate::error::CertificateError::NotBuiltIn;
                                 return Err(Error::InvalidCertificate(e));
                             }

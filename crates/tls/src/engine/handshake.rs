@@ -200,8 +200,8 @@ pub(crate) fn key_update(
 /// to the Certificate), adding both to `transcript`; returns the scheme used and the peer's
 /// identity: the SHA-256 of its end-entity certificate and the digest of what the chain was
 /// trusted through ([`verify::anchor_digest`] of its root, or the verifier's). Without the
-/// `certificates` feature, [`CertificateError::NotBuiltIn`] before anything is read.
-#[cfg_attr(not(feature = "certificates"), allow(unreachable_code, unused_variables))]
+/// `x509` feature, [`CertificateError::NotBuiltIn`] before anything is read.
+#[cfg_attr(not(feature = "x509"), allow(unreachable_code, unused_variables))]
 pub(crate) fn check_certificate(
     transcript: &mut Transcript,
     raw_cert: &[u8],
@@ -210,7 +210,7 @@ pub(crate) fn check_certificate(
     peer: verify::Peer<'_>,
     now: UnixTime,
 ) -> Result<(SignatureScheme, ClientIdentity), Error> {
-    #[cfg(not(feature = "certificates"))]
+    #[cfg(not(feature = "x509"))]
     return Err(Error::InvalidCertificate(CertificateError::NotBuiltIn));
     check_signed(transcript, raw_cert, raw_cv, peer, |chain, message, cv| {
         let (ee, inter) = (chain[0], &chain[1..]);
@@ -360,9 +360,9 @@ pub(crate) fn check_finished(expected: &Digest, fin: &[u8]) -> Result<(), Error>
 }
 
 /// The schemes we verify, for `signature_algorithms`, written into `buf`: none without the
-/// `certificates` and `raw-public-keys` features (so that no verifier is linked).
+/// `x509` and `raw-public-keys` features (so that no verifier is linked).
 pub(crate) fn supported_schemes(buf: &mut [SignatureScheme; MAX_LIST]) -> &[SignatureScheme] {
-    if !cfg!(any(feature = "certificates", feature = "raw-public-keys")) {
+    if !cfg!(any(feature = "x509", feature = "raw-public-keys")) {
         return &[];
     }
     let mut n = 0;

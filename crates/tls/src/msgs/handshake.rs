@@ -1135,7 +1135,7 @@ impl<'a> Codec<'a> for HandshakeMessage<'a> {
 
 /// Whether a client of this build reads a message of type `typ` from its server (with
 /// [`HandshakeMessage::decode_from_server`]): not a ClientHello, and without the
-/// `certificates` feature none of the certificate handshake's messages, which a server that
+/// `x509` feature none of the certificate handshake's messages, which a server that
 /// authenticates with a PSK must not send (RFC 8446 §4.3.2, §4.4). Any other type is an
 /// unexpected message, whatever it holds, so its decoder is not linked into a client.
 pub(crate) fn server_sends(typ: HandshakeType) -> bool {
@@ -1145,7 +1145,7 @@ pub(crate) fn server_sends(typ: HandshakeType) -> bool {
         HandshakeType::CERTIFICATE_VERIFY,
     ];
     typ != HandshakeType::CLIENT_HELLO
-        && (cfg!(feature = "certificates") || !CERTIFICATE_MESSAGES.contains(&typ))
+        && (cfg!(feature = "x509") || !CERTIFICATE_MESSAGES.contains(&typ))
 }
 
 impl<'a> HandshakeMessage<'a> {
@@ -1158,7 +1158,7 @@ impl<'a> HandshakeMessage<'a> {
         let mut r = Reader::new(bytes);
         let m = Self::read_from::<
             false,
-            { cfg!(feature = "certificates") },
+            { cfg!(feature = "x509") },
             { cfg!(feature = "raw-public-keys") },
         >(&mut r)?;
         r.expect_empty()?;
@@ -1463,7 +1463,7 @@ mod tests {
     fn a_server_message_is_never_a_client_hello() {
         assert!(!server_sends(HandshakeType::CLIENT_HELLO));
         assert!(server_sends(HandshakeType::FINISHED));
-        assert_eq!(server_sends(HandshakeType::CERTIFICATE), cfg!(feature = "certificates"));
+        assert_eq!(server_sends(HandshakeType::CERTIFICATE), cfg!(feature = "x509"));
         assert_eq!(
             HandshakeMessage::decode_from_server(&CLIENT_HELLO).err(),
             Some(InvalidMessage::IllegalValue)
