@@ -22,9 +22,9 @@
 //!
 //! # Stack
 //!
-//! ML-KEM-768 decapsulation with `portable` or `thumb1` keeps at most ŷ[0] and ŷ[1] encoded
-//! (768 bytes) and y[2] packed 3 bits a coefficient (96 bytes: each row rebuilds ŷ[2] =
-//! NTT(y[2]) in the accumulator and multiplies it there by its entry first, three NTTs more),
+//! ML-KEM-768 decapsulation with `portable` or `thumb1` keeps at most `ŷ[0]` and `ŷ[1]` encoded
+//! (768 bytes) and `y[2]` packed 3 bits a coefficient (96 bytes: each row rebuilds `ŷ[2]` =
+//! NTT(`y[2]`) in the accumulator and multiplies it there by its entry first, three NTTs more),
 //! an accumulator (512 bytes), 32 coefficients of a matrix entry and one Keccak state (200
 //! bytes: matrix and noise sampling absorb their one-block inputs straight into it and read its
 //! output 24 bytes at a time, with no block buffer) live at once; ciphertext bytes are
@@ -36,7 +36,7 @@
 //! generation into the caller's storage
 //! ([`from_seed_in`](mlkem768::DecapsulationKey::from_seed_in); the key by value holds it
 //! twice), 5 232 B for encapsulation into the caller's ciphertext
-//! ([`encapsulate_into`](mlkem768::EncapsulationKey::encapsulate_into), which keeps ŷ[2]
+//! ([`encapsulate_into`](mlkem768::EncapsulationKey::encapsulate_into), which keeps `ŷ[2]`
 //! encoded in its own frame and rebuilds nothing) and 6 056 B for decapsulation, 3.4 KiB of
 //! which are the key and ciphertext themselves. The deepest path is the harness's frame with
 //! the key, the ciphertext, m, r and the output key (3 696 B) → `encrypt_streamed` (1 496) →
