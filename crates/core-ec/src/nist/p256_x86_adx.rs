@@ -3,8 +3,8 @@
 //! the 512-bit product taken by `mulx` on two independent carry chains (`adcx` on CF for the
 //! low halves, `adox` on OF for the high halves) and the squaring as six doubled cross
 //! products plus four squares, both in assembly (`core_asm::x86_64::ec::p256_adx`, which this
-//! file wraps). Each Montgomery step is shifts and additions
-//! only (`q·p` from `q·2^32` and `q·2^64`); the final subtraction of `p` is kept or dropped with
+//! file wraps). Each Montgomery step is one `mulx` (`q` times
+//! `p`'s top limb) and shifts; the final subtraction of `p` is kept or dropped with
 //! `cmov`, never a branch. Additions and subtractions are assembly too (baseline x86-64: carry
 //! chains and `cmov`, so no call to an optimisation barrier); inversion is the portable
 //! [`safegcd`](super::safegcd). The point doubling is one assembly block over the same
