@@ -44,7 +44,10 @@ pub(crate) fn public_key<F: Field, S: Field>(
 
 /// Checks a public key given as `x‖y` (already range- and curve-checked when it was built),
 /// returning its affine coordinates.
-fn point_from_xy<F: Field, S: Field>(c: &Curve<'_, F, S>, xy: &[u8]) -> Result<(F::E, F::E), Error> {
+fn point_from_xy<F: Field, S: Field>(
+    c: &Curve<'_, F, S>,
+    xy: &[u8],
+) -> Result<(F::E, F::E), Error> {
     let len = c.params.len;
     let (x, okx) = c.fp.import_be(&xy[..len]);
     let (y, oky) = c.fp.import_be(&xy[len..2 * len]);
