@@ -43,11 +43,11 @@ pub(crate) fn public_key<F: Field, S: Field>(
 }
 
 /// Checks a public key given as `x‖y` (already range- and curve-checked when it was built),
-/// returning it as a projective point.
+/// returning its affine coordinates.
 fn point_from_xy<F: Field, S: Field>(
     c: &Curve<'_, F, S>,
     xy: &[u8],
-) -> Result<super::point::Proj<F::E>, Error> {
+) -> Result<(F::E, F::E), Error> {
     let len = c.params.len;
     let (x, okx) = c.fp.import_be(&xy[..len]);
     let (y, oky) = c.fp.import_be(&xy[len..2 * len]);
@@ -57,7 +57,7 @@ fn point_from_xy<F: Field, S: Field>(
     if !bool::from(c.on_curve(&x, &y)) {
         return Err(Error::PointNotOnCurve);
     }
-    Ok(super::point::Proj { x, y, z: c.fp.one() })
+    Ok((x, y))
 }
 
 /// The ECDH shared secret: the x-coordinate of `d·Q`, in `out` (the curve's length).
@@ -72,8 +72,8 @@ pub(crate) fn ecdh<F: Field, S: Field>(
     if !core_hash::declassify(bool::from(scalar_in_range(c, d))) {
         return Err(Error::InvalidScalar);
     }
-    let q = point_from_xy(c, peer_xy)?;
-    let s = c.mul(&q, d);
+    let (qx, qy) = point_from_xy(c, peer_xy)?;
+    let s = c.mul_affine(&qx, &qy, d);
     let (x, _, inf) = c.to_affine(&s);
     if core_hash::declassify(bool::from(inf)) {
         return Err(Error::ZeroSharedSecret);
@@ -232,7 +232,8 @@ pub(crate) fn verify<F: Field, S: Field, const NAF: usize>(
     sig: &[u8],
 ) -> Result<(), Error> {
     let len = c.params.len;
-    let q = point_from_xy(c, q_xy)?;
+    let (qx, qy) = point_from_xy(c, q_xy)?;
+    let q = super::point::Proj { x: qx, y: qy, z: c.fp.one() };
     let (r, okr) = c.fq.import_be(&sig[..len]);
     let (s, oks) = c.fq.import_be(&sig[len..2 * len]);
     if !bool::from(okr & oks & !S::is_zero(&r) & !S::is_zero(&s)) {

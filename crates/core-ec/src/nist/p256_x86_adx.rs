@@ -3,12 +3,13 @@
 //! the 512-bit product taken by `mulx` on two independent carry chains (`adcx` on CF for the
 //! low halves, `adox` on OF for the high halves) and the squaring as six doubled cross
 //! products plus four squares, both in assembly (`core_asm::x86_64::ec::p256_adx`, which this
-//! file wraps). Each Montgomery step is shifts and additions
-//! only (`q·p` from `q·2^32` and `q·2^64`); the final subtraction of `p` is kept or dropped with
+//! file wraps). Each Montgomery step is one `mulx` (`q` times
+//! `p`'s top limb) and shifts; the final subtraction of `p` is kept or dropped with
 //! `cmov`, never a branch. Additions and subtractions are assembly too (baseline x86-64: carry
 //! chains and `cmov`, so no call to an optimisation barrier); inversion is the portable
 //! [`safegcd`](super::safegcd). The point doubling is one assembly block over the same
-//! operations ([`Field::jac_double`](super::Field::jac_double)).
+//! operations ([`Field::jac_double`](super::Field::jac_double)). ECDH's window table is made
+//! affine ([`Field::AFFINE_WINDOW_TABLE`](super::Field::AFFINE_WINDOW_TABLE)).
 //!
 //! The scalars (mod the group order `n`, which has no special shape) get [`P256ScalarX86Adx`]:
 //! word-by-word Montgomery multiplication (CIOS) in assembly, each row's products summed on the
@@ -76,6 +77,7 @@ adx_field!(P256X86Adx, 4, mont: MONT, gcd: p256_mont64::SAFEGCD,
         comb: &crate::p256::COMB64, odd_g: &crate::p256::ODDG64
     },
 {
+    const AFFINE_WINDOW_TABLE: bool = true;
     const AFFINE_VERIFY_TABLE: bool = true;
 
     /// On plain masks ([`select_masked`]).

@@ -434,18 +434,10 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         }
     }
 
-    /// `k·p` for a scalar `0 ≤ k < n` given big-endian in `len` bytes, in constant time:
-    /// signed [`WINDOW`]-bit windows over a table of `1p … 2^(WINDOW−1)·p`, selected by
-    /// masks, all in Jacobian coordinates (no conversion per window; `a = −3` doublings and
-    /// [`Self::jac_add`]), or with the table made affine and [`Self::jac_add_affine`] where
-    /// the field asks for it ([`Field::AFFINE_WINDOW_TABLE`]; the identity's table is zeros
-    /// then, and its result is set to the identity at the end). The Jacobian addition is not complete, so its exceptional cases are
-    /// handled in constant time: the accumulator or the digit at the identity by selection,
-    /// `acc = −pick` gives the identity by itself (`H = 0` makes `Z₃ = 0`), and `acc = pick`
-    /// cannot happen before the last window: there `acc = 2^W·m·p` with
-    /// `0 ≤ 2^W·m ≤ k/2^W + 2^W < n − 2^(W−1)`, which meets `±digit` only at `m = 0`. In the
-    /// last window (`k ≡ 2·digit`, as for `k = n − 2`) the doubling of the accumulator is
-    /// computed too and selected when the addition reports equal inputs.
+    /// `k·p` by [`Self::mul_table`] for any point `p`, the identity included: the tests'
+    /// reference for [`Self::mul_affine`], which ECDH uses. The table's odd multiples by
+    /// [`Self::jac_add`].
+    #[cfg(test)]
     pub(crate) fn mul(&self, p: &Proj<F::E>, k: &[u8]) -> Proj<F::E> {
         let f = self.fp;
         // To Jacobian: (XZ : YZ² : Z), or (0 : Y : 0) for the identity.
@@ -463,6 +455,44 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
                 self.jac_add(&table[j - 1], &pj).0
             };
         }
+        self.mul_table(table, k, F::is_zero(&p.z))
+    }
+
+    /// `k·(x, y)` by [`Self::mul_table`] for an affine point on the curve, not the identity
+    /// (the peer's key in ECDH): the table's odd multiples by mixed additions of `(x, y)`
+    /// ([`Self::jac_add_affine`], four products and a squaring fewer than [`Self::jac_add`]),
+    /// which never meet their exceptional cases: the even multiple `(j + 1)·p` they start
+    /// from, `2 ≤ j + 1 < 2^(WINDOW−1)`, is neither `±p` nor the identity on a curve of
+    /// prime order above `2^WINDOW`.
+    pub(crate) fn mul_affine(&self, x: &F::E, y: &F::E, k: &[u8]) -> Proj<F::E> {
+        let pj = [*x, *y, self.fp.one()];
+        let mut table = [pj; TABLE];
+        for j in 1..TABLE {
+            table[j] = if j % 2 == 1 {
+                let mut d = table[j / 2];
+                self.jac_double(&mut d);
+                d
+            } else {
+                self.jac_add_affine(&table[j - 1], x, y).0
+            };
+        }
+        self.mul_table(table, k, Choice::from(0))
+    }
+
+    /// `k·p` from `table` (`1p … 2^(WINDOW−1)·p` in Jacobian coordinates; `p_inf` whether
+    /// `p` is the identity) for a scalar `0 ≤ k < n` given big-endian in `len` bytes, in
+    /// constant time: signed [`WINDOW`]-bit windows over the table, selected by masks, all in Jacobian coordinates (no conversion per window; `a = −3` doublings and
+    /// [`Self::jac_add`]), or with the table made affine and [`Self::jac_add_affine`] where
+    /// the field asks for it ([`Field::AFFINE_WINDOW_TABLE`]; the identity's table is zeros
+    /// then, and its result is set to the identity at the end). The Jacobian addition is not complete, so its exceptional cases are
+    /// handled in constant time: the accumulator or the digit at the identity by selection,
+    /// `acc = −pick` gives the identity by itself (`H = 0` makes `Z₃ = 0`), and `acc = pick`
+    /// cannot happen before the last window: there `acc = 2^W·m·p` with
+    /// `0 ≤ 2^W·m ≤ k/2^W + 2^W < n − 2^(W−1)`, which meets `±digit` only at `m = 0`. In the
+    /// last window (`k ≡ 2·digit`, as for `k = n − 2`) the doubling of the accumulator is
+    /// computed too and selected when the addition reports equal inputs.
+    fn mul_table(&self, mut table: [[F::E; 3]; TABLE], k: &[u8], p_inf: Choice) -> Proj<F::E> {
+        let f = self.fp;
         if F::AFFINE_WINDOW_TABLE {
             self.table_to_affine(&mut table);
         }
@@ -500,7 +530,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
         zeroize::Zeroize::zeroize(d);
         let mut out = self.jacobian_to_proj(&acc[0], &acc[1], &acc[2]);
         if F::AFFINE_WINDOW_TABLE {
-            out = Self::select(&out, &self.identity(), F::is_zero(&p.z));
+            out = Self::select(&out, &self.identity(), p_inf);
         }
         // Keep the identity a valid `(0 : Y : 0)` with `Y ≠ 0`.
         out.y = F::select(&out.y, &f.one(), F::is_zero(&out.z));
@@ -1063,10 +1093,18 @@ pub(crate) fn check_edge_scalars<F: Field, S: Field>(c: &Curve<'_, F, S>) {
         let want = affine(&kg);
         let small = scalar(k, false);
         assert!(want == affine(&c.mul(&g, &small[..len])), "mul, k = {k}");
+        assert!(want == affine(&c.mul_affine(&g.x, &g.y, &small[..len])), "mul_affine, k = {k}");
         assert!(want == affine(&c.mul_base(&small[..len])), "mul_base, k = {k}");
         let neg = affine(&c.neg(&kg));
         let big = scalar(k, true);
         assert!(neg == affine(&c.mul(&g, &big[..len])), "mul, k = n − {k}");
+        assert!(neg == affine(&c.mul_affine(&g.x, &g.y, &big[..len])), "mul_affine, k = n − {k}");
+        // Another base point (k·G, made affine): mul_affine against mul.
+        let (kx, ky, _) = c.to_affine(&kg);
+        assert!(
+            affine(&c.mul(&kg, &big[..len])) == affine(&c.mul_affine(&kx, &ky, &big[..len])),
+            "mul_affine of {k}·G"
+        );
         assert!(neg == affine(&c.mul_base(&big[..len])), "mul_base, k = n − {k}");
         // (n − k)·G + k·G = O, and 1·G + k·G = (k + 1)·G, through every exceptional case.
         let one = scalar(1, false);
