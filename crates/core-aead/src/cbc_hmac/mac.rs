@@ -121,6 +121,24 @@ pub trait RecordHash: Hash + sealed::Sealed {
     /// Compresses `blocks` into the first words of `state`.
     #[doc(hidden)]
     fn compress(imp: Self::Impl, state: &mut [Self::Word; 8], blocks: &[Self::Block]);
+
+    /// The stitched steps of MAC-then-encrypt sealing through a kernel that does both, where
+    /// this CPU, `imp` and `aes` have one: for each step `i` while `lead + BLOCK_LEN(i + 1) ≤
+    /// buf.len()`, compresses the block of plaintext at `lead + BLOCK_LEN·i` into `state` and
+    /// CBC-encrypts the `BLOCK_LEN` bytes at `BLOCK_LEN·i` in place, chaining through `chain`.
+    /// Returns the number of steps done, from the first: none where there is no kernel.
+    #[doc(hidden)]
+    fn seal_steps(
+        imp: Self::Impl,
+        aes: &crate::Aes,
+        chain: &mut [u8; 16],
+        state: &mut [Self::Word; 8],
+        buf: &mut [u8],
+        lead: usize,
+    ) -> usize {
+        let _ = (imp, aes, chain, state, buf, lead);
+        0
+    }
 }
 
 impl RecordHash for Sha256 {
@@ -132,6 +150,18 @@ impl RecordHash for Sha256 {
     #[inline]
     fn compress(imp: Self::Impl, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
         imp.compress_blocks(state, blocks);
+    }
+
+    #[cfg(all(feature = "asm", target_arch = "x86_64"))]
+    fn seal_steps(
+        imp: Self::Impl,
+        aes: &crate::Aes,
+        chain: &mut [u8; 16],
+        state: &mut [u32; 8],
+        buf: &mut [u8],
+        lead: usize,
+    ) -> usize {
+        super::x86_stitched::seal_sha256(imp, aes, chain, state, buf, lead)
     }
 }
 

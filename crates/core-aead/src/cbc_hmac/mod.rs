@@ -63,6 +63,8 @@
 //! the bytes it ends are secret plaintext, and only the plaintext length is declassified.
 
 mod mac;
+#[cfg(all(feature = "asm", target_arch = "x86_64"))]
+mod x86_stitched;
 
 pub use mac::RecordHash;
 
@@ -266,12 +268,24 @@ impl<H: RecordHash> AesCbcHmac<H> {
         let mut chain = *iv;
         let steps = plaintext_len.saturating_sub(lead) / block_len;
         let mut block = H::Block::ZERO;
+        let mut stitched = 0;
         if steps > 0 {
             block.as_mut()[..HEADER_LEN].copy_from_slice(&prefix);
             block.as_mut()[HEADER_LEN..].copy_from_slice(&body[..lead]);
             self.mac.absorb(&mut state, core::slice::from_ref(&block));
+            // A kernel that does whole steps in one loop, for the pairs that have one; the
+            // loop below is its twin, and does the steps it leaves.
+            let buf = &mut body[..lead + block_len * steps];
+            stitched = H::seal_steps(
+                self.mac.implementation(),
+                &self.aes,
+                &mut chain,
+                &mut state,
+                buf,
+                lead,
+            );
         }
-        for k in 0..steps {
+        for k in stitched..steps {
             let at = lead + block_len * k;
             block.as_mut().copy_from_slice(&body[at..at + block_len]);
             let (blocks, _) = body[block_len * k..block_len * (k + 1)].as_chunks_mut::<16>();
