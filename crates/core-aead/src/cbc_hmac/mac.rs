@@ -180,6 +180,18 @@ impl RecordHash for Sha1 {
             imp.compress_blocks(words, blocks);
         }
     }
+
+    #[cfg(all(feature = "asm", target_arch = "x86_64"))]
+    fn seal_steps(
+        imp: Self::Impl,
+        aes: &crate::Aes,
+        chain: &mut [u8; 16],
+        state: &mut [u32; 8],
+        buf: &mut [u8],
+        lead: usize,
+    ) -> usize {
+        super::x86_stitched::seal_sha1(imp, aes, chain, state, buf, lead)
+    }
 }
 
 impl RecordHash for Sha384 {
@@ -334,20 +346,54 @@ impl<H: RecordHash> MacKey<H> {
             }
             state = next;
         }
-        // The outer hash: the opad block (in `self.outer`), then the inner digest and its
-        // padding in one block.
-        let block = block.as_mut();
-        block.fill(0);
-        write_digest::<H>(&out, &mut block[..H::OUTPUT_LEN]);
-        block[H::OUTPUT_LEN] = 0x80;
+        block.zeroize();
+        let tag = self.outer(&out);
+        out.zeroize();
+        tag
+    }
+
+    /// [`MacKey::finish`] where the length is public (sealing): from the inner `state` after
+    /// the first `done` blocks, the rest of the inner message, `tail` (under two blocks), is
+    /// padded as usual, with no masks and no block beyond the final one.
+    pub(super) fn finish_public(
+        &self,
+        mut state: [H::Word; 8],
+        done: usize,
+        tail: &[u8],
+    ) -> [u8; MAX_MAC_LEN] {
+        let block_len = H::BLOCK_LEN;
+        // The bit count also covers the ipad block.
+        let bits = ((block_len * (done + 1) + tail.len()) as u64) << 3;
+        let (whole, rest) = tail.split_at(tail.len() / block_len * block_len);
+        H::compress(self.imp, &mut state, H::Block::chunks(whole));
+        let mut padded = [0u8; 2 * 128];
+        let n = (rest.len() + H::LEN_FIELD) / block_len + 1;
+        padded[..rest.len()].copy_from_slice(rest);
+        padded[rest.len()] = 0x80;
+        padded[n * block_len - COUNT_LEN..n * block_len].copy_from_slice(&bits.to_be_bytes());
+        H::compress(self.imp, &mut state, H::Block::chunks(&padded[..n * block_len]));
+        padded.zeroize();
+        let tag = self.outer(&state);
+        state.zeroize();
+        tag
+    }
+
+    /// The outer hash of the inner digest (the first words of `inner`): the opad block (in
+    /// `self.outer`), then the digest and its padding in one block.
+    fn outer(&self, inner: &[H::Word; 8]) -> [u8; MAX_MAC_LEN] {
+        let block_len = H::BLOCK_LEN;
+        let mut block = H::Block::ZERO;
+        let bytes = block.as_mut();
+        write_digest::<H>(inner, &mut bytes[..H::OUTPUT_LEN]);
+        bytes[H::OUTPUT_LEN] = 0x80;
         let outer_bits = ((block_len + H::OUTPUT_LEN) as u64) << 3;
-        block[block_len - COUNT_LEN..].copy_from_slice(&outer_bits.to_be_bytes());
+        bytes[block_len - COUNT_LEN..].copy_from_slice(&outer_bits.to_be_bytes());
         let mut state = self.outer;
-        H::compress(imp, &mut state, H::Block::chunks(block));
+        H::compress(self.imp, &mut state, core::slice::from_ref(&block));
         let mut tag = [0u8; MAX_MAC_LEN];
         write_digest::<H>(&state, &mut tag[..H::OUTPUT_LEN]);
         block.zeroize();
-        out.zeroize();
+        state.zeroize();
         tag
     }
 }

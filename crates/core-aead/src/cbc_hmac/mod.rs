@@ -293,15 +293,30 @@ impl<H: RecordHash> AesCbcHmac<H> {
             self.mac.absorb(&mut state, core::slice::from_ref(&block));
         }
         block.zeroize();
+        // The rest of the MAC's input, under two blocks: copied out, so that the plaintext's
+        // whole blocks left can be encrypted while the MAC's last blocks are hashed (two
+        // independent chains again, in program order for out-of-order execution to overlap).
         let done = if steps > 0 { steps + 1 } else { 0 };
-        let (plaintext, tail) = body.split_at_mut(plaintext_len);
-        let mut tag =
-            self.mac.finish(state, done, &prefix, plaintext, plaintext_len, plaintext_len);
-        let (mac, padding) = tail.split_at_mut(H::OUTPUT_LEN);
+        let mut rest = [0u8; 2 * 128];
+        let rest_len = if steps > 0 {
+            let from = lead + block_len * steps;
+            rest[..plaintext_len - from].copy_from_slice(&body[from..plaintext_len]);
+            plaintext_len - from
+        } else {
+            rest[..HEADER_LEN].copy_from_slice(&prefix);
+            rest[HEADER_LEN..HEADER_LEN + plaintext_len].copy_from_slice(&body[..plaintext_len]);
+            HEADER_LEN + plaintext_len
+        };
+        let whole = plaintext_len / 16 * 16;
+        let (blocks, _) = body[block_len * steps..whole].as_chunks_mut::<16>();
+        self.aes.cbc_encrypt_blocks(&mut chain, blocks);
+        let mut tag = self.mac.finish_public(state, done, &rest[..rest_len]);
+        rest.zeroize();
+        let (mac, padding) = body[plaintext_len..].split_at_mut(H::OUTPUT_LEN);
         mac.copy_from_slice(&tag[..H::OUTPUT_LEN]);
         tag.zeroize();
         padding.fill((padding.len() - 1) as u8);
-        let (blocks, _) = body[block_len * steps..].as_chunks_mut::<16>();
+        let (blocks, _) = body[whole..].as_chunks_mut::<16>();
         self.aes.cbc_encrypt_blocks(&mut chain, blocks);
         Ok(total)
     }
