@@ -37,6 +37,9 @@ static K: RoundConstants = RoundConstants([
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
+/// The block "after" the last one a kernel encrypts (see [`aes_last`]).
+static ZERO: Pattern = Pattern([0; 16]);
+
 /// The `pshufb` pattern that reverses the bytes of each 32-bit lane: the message is big-endian.
 #[repr(align(16))]
 struct Pattern([u8; 16]);
@@ -66,16 +69,12 @@ macro_rules! quad {
     };
 }
 
-/// The start of one CBC block at byte offset `$at` of the step: the plaintext XOR the first
-/// round key into the chain, then the middle rounds at the byte offsets `$r` of the schedule.
+/// The first middle rounds of a CBC block, at the byte offsets `$r` of the schedule: the
+/// chain register already holds the block's input after the first round key (see
+/// [`aes_last`]).
 macro_rules! aes_first {
-    ($at:literal, [$($r:literal)*]) => {
-        concat!(
-            "movdqu xmm14, xmmword ptr [{buf} + ", $at, "]\n",
-            "pxor xmm14, xmm11\n",
-            "pxor xmm10, xmm14\n",
-            aes_rounds!([$($r)*]),
-        )
+    ([$($r:literal)*]) => {
+        aes_rounds!([$($r)*])
     };
 }
 
@@ -89,13 +88,23 @@ macro_rules! aes_rounds {
     };
 }
 
-/// The block in flight's last middle rounds, its final round and its store at `$at`.
+/// The block in flight's last middle rounds, then its final round and its store at `$at`,
+/// with the next block's start folded in: with `u` the next plaintext block (at `$next`) XOR
+/// the first round key, `aesenclast` under the last round key XOR `u` leaves `C ⊕ u`, which is
+/// the next block's input after its first round; `C` itself is that XOR `u`, off the chain.
+/// So the chain runs from `aesenclast` straight into the next block's first `aesenc`, one
+/// `pxor` latency per block shorter than `aesenc(C ⊕ P ⊕ k₀)`.
 macro_rules! aes_last {
-    ($at:literal, [$($r:literal)*]) => {
+    ($at:literal, $next:literal, [$($r:literal)*]) => {
         concat!(
             aes_rounds!([$($r)*]),
-            "aesenclast xmm10, xmm12\n",
-            "movdqu xmmword ptr [{buf} + ", $at, "], xmm10\n",
+            "movdqu xmm14, xmmword ptr [", $next, "]\n",
+            "pxor xmm14, xmm11\n",
+            "movdqa xmm15, xmm14\n",
+            "pxor xmm15, xmm12\n",
+            "aesenclast xmm10, xmm15\n",
+            "pxor xmm14, xmm10\n",
+            "movdqu xmmword ptr [{buf} + ", $at, "], xmm14\n",
         )
     };
 }
@@ -107,37 +116,37 @@ macro_rules! sha256_step {
     ([$($a:literal)*], [$($b:literal)*], [$($c:literal)*], [$($d:literal)*]) => {
         concat!(
             quad!("0", "xmm3", [], []),
-            aes_first!("0", [$($a)*]),
+            aes_first!([$($a)*]),
             quad!("16", "xmm4", [], ["xmm3"]),
             aes_rounds!([$($b)*]),
             quad!("32", "xmm5", [], ["xmm4"]),
             aes_rounds!([$($c)*]),
             quad!("48", "xmm6", ["xmm3" "xmm5"], ["xmm5"]),
-            aes_last!("0", [$($d)*]),
+            aes_last!("0", "{buf} + 16", [$($d)*]),
             quad!("64", "xmm3", ["xmm4" "xmm6"], ["xmm6"]),
-            aes_first!("16", [$($a)*]),
+            aes_first!([$($a)*]),
             quad!("80", "xmm4", ["xmm5" "xmm3"], ["xmm3"]),
             aes_rounds!([$($b)*]),
             quad!("96", "xmm5", ["xmm6" "xmm4"], ["xmm4"]),
             aes_rounds!([$($c)*]),
             quad!("112", "xmm6", ["xmm3" "xmm5"], ["xmm5"]),
-            aes_last!("16", [$($d)*]),
+            aes_last!("16", "{buf} + 32", [$($d)*]),
             quad!("128", "xmm3", ["xmm4" "xmm6"], ["xmm6"]),
-            aes_first!("32", [$($a)*]),
+            aes_first!([$($a)*]),
             quad!("144", "xmm4", ["xmm5" "xmm3"], ["xmm3"]),
             aes_rounds!([$($b)*]),
             quad!("160", "xmm5", ["xmm6" "xmm4"], ["xmm4"]),
             aes_rounds!([$($c)*]),
             quad!("176", "xmm6", ["xmm3" "xmm5"], ["xmm5"]),
-            aes_last!("32", [$($d)*]),
+            aes_last!("32", "{buf} + 48", [$($d)*]),
             quad!("192", "xmm3", ["xmm4" "xmm6"], ["xmm6"]),
-            aes_first!("48", [$($a)*]),
+            aes_first!([$($a)*]),
             quad!("208", "xmm4", ["xmm5" "xmm3"], []),
             aes_rounds!([$($b)*]),
             quad!("224", "xmm5", ["xmm6" "xmm4"], []),
             aes_rounds!([$($c)*]),
             quad!("240", "xmm6", [], []),
-            aes_last!("48", [$($d)*]),
+            aes_last!("48", "{nx}", [$($d)*]),
         )
     };
 }
@@ -175,10 +184,18 @@ macro_rules! sha256_loop {
                     "palignr xmm1, xmm2, 8",
                     "pblendw xmm2, xmm7, 0xF0",
                     "movdqa xmm13, xmmword ptr [{mask}]",
-                    "movdqu xmm10, xmmword ptr [{chain}]",
                     "movdqu xmm11, xmmword ptr [{keys}]",
+                    "movdqu xmm10, xmmword ptr [{chain}]",
+                    "movdqu xmm14, xmmword ptr [{buf}]",
+                    "pxor xmm14, xmm11",
+                    "pxor xmm10, xmm14",
                     concat!("movdqu xmm12, xmmword ptr [{keys} + ", $last, "]"),
                     "2:",
+                    // The block after this step's last: the next step's first, or zeros after
+                    // the last step (whose result is then the ciphertext XOR the first key).
+                    "lea {nx}, [{buf} + 64]",
+                    "cmp {n}, 1",
+                    "cmove {nx}, {zero}",
                     "movdqu xmm3, xmmword ptr [{hp}]",
                     "pshufb xmm3, xmm13",
                     "movdqu xmm4, xmmword ptr [{hp} + 16]",
@@ -197,7 +214,7 @@ macro_rules! sha256_loop {
                     "dec {n}",
                     "jnz 2b",
                     // The chain and the state back, in the state's word order.
-                    "movdqu xmmword ptr [{chain}], xmm10",
+                    "movdqu xmmword ptr [{chain}], xmm14",
                     "pshufd xmm1, xmm1, 0x1B",
                     "pshufd xmm2, xmm2, 0xB1",
                     "movdqa xmm7, xmm1",
@@ -229,6 +246,8 @@ macro_rules! sha256_loop {
                     buf = inout(reg) buf => _,
                     hp = inout(reg) buf.wrapping_add(lead) => _,
                     n = inout(reg) steps => _,
+                    nx = out(reg) _,
+                    zero = in(reg) ZERO.0.as_ptr(),
                     out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
                     out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
                     out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
@@ -295,7 +314,7 @@ macro_rules! sha1_step {
     ([$($a:literal)*], [$($b:literal)*], [$($c:literal)*], [$($d:literal)*], [$($e:literal)*]) => {
         concat!(
             sha1_quad!("0", "xmm3", "xmm1", "xmm2", "xmm4", [], [], []),
-            aes_first!("0", [$($a)*]),
+            aes_first!([$($a)*]),
             sha1_quad!("0", "xmm4", "xmm2", "xmm1", "xmm5", [], ["xmm3"], []),
             aes_rounds!([$($b)*]),
             sha1_quad!("0", "xmm5", "xmm1", "xmm2", "xmm6", [], ["xmm4"], ["xmm3"]),
@@ -303,9 +322,9 @@ macro_rules! sha1_step {
             sha1_quad!("0", "xmm6", "xmm2", "xmm1", "xmm3", ["xmm3"], ["xmm5"], ["xmm4"]),
             aes_rounds!([$($d)*]),
             sha1_quad!("0", "xmm3", "xmm1", "xmm2", "xmm4", ["xmm4"], ["xmm6"], ["xmm5"]),
-            aes_last!("0", [$($e)*]),
+            aes_last!("0", "{buf} + 16", [$($e)*]),
             sha1_quad!("1", "xmm4", "xmm2", "xmm1", "xmm5", ["xmm5"], ["xmm3"], ["xmm6"]),
-            aes_first!("16", [$($a)*]),
+            aes_first!([$($a)*]),
             sha1_quad!("1", "xmm5", "xmm1", "xmm2", "xmm6", ["xmm6"], ["xmm4"], ["xmm3"]),
             aes_rounds!([$($b)*]),
             sha1_quad!("1", "xmm6", "xmm2", "xmm1", "xmm3", ["xmm3"], ["xmm5"], ["xmm4"]),
@@ -313,9 +332,9 @@ macro_rules! sha1_step {
             sha1_quad!("1", "xmm3", "xmm1", "xmm2", "xmm4", ["xmm4"], ["xmm6"], ["xmm5"]),
             aes_rounds!([$($d)*]),
             sha1_quad!("1", "xmm4", "xmm2", "xmm1", "xmm5", ["xmm5"], ["xmm3"], ["xmm6"]),
-            aes_last!("16", [$($e)*]),
+            aes_last!("16", "{buf} + 32", [$($e)*]),
             sha1_quad!("2", "xmm5", "xmm1", "xmm2", "xmm6", ["xmm6"], ["xmm4"], ["xmm3"]),
-            aes_first!("32", [$($a)*]),
+            aes_first!([$($a)*]),
             sha1_quad!("2", "xmm6", "xmm2", "xmm1", "xmm3", ["xmm3"], ["xmm5"], ["xmm4"]),
             aes_rounds!([$($b)*]),
             sha1_quad!("2", "xmm3", "xmm1", "xmm2", "xmm4", ["xmm4"], ["xmm6"], ["xmm5"]),
@@ -323,9 +342,9 @@ macro_rules! sha1_step {
             sha1_quad!("2", "xmm4", "xmm2", "xmm1", "xmm5", ["xmm5"], ["xmm3"], ["xmm6"]),
             aes_rounds!([$($d)*]),
             sha1_quad!("2", "xmm5", "xmm1", "xmm2", "xmm6", ["xmm6"], ["xmm4"], ["xmm3"]),
-            aes_last!("32", [$($e)*]),
+            aes_last!("32", "{buf} + 48", [$($e)*]),
             sha1_quad!("3", "xmm6", "xmm2", "xmm1", "xmm3", ["xmm3"], ["xmm5"], ["xmm4"]),
-            aes_first!("48", [$($a)*]),
+            aes_first!([$($a)*]),
             sha1_quad!("3", "xmm3", "xmm1", "xmm2", "xmm4", ["xmm4"], ["xmm6"], ["xmm5"]),
             aes_rounds!([$($b)*]),
             sha1_quad!("3", "xmm4", "xmm2", "xmm1", "xmm5", ["xmm5"], [], ["xmm6"]),
@@ -333,7 +352,7 @@ macro_rules! sha1_step {
             sha1_quad!("3", "xmm5", "xmm1", "xmm2", "xmm6", ["xmm6"], [], []),
             aes_rounds!([$($d)*]),
             sha1_quad!("3", "xmm6", "xmm2", "xmm1", "xmm8", [], [], []),
-            aes_last!("48", [$($e)*]),
+            aes_last!("48", "{nx}", [$($e)*]),
         )
     };
 }
@@ -363,10 +382,18 @@ macro_rules! sha1_loop {
                     "movd xmm8, dword ptr [{state} + 16]",
                     "pslldq xmm8, 12",
                     "movdqa xmm13, xmmword ptr [{mask}]",
-                    "movdqu xmm10, xmmword ptr [{chain}]",
                     "movdqu xmm11, xmmword ptr [{keys}]",
+                    "movdqu xmm10, xmmword ptr [{chain}]",
+                    "movdqu xmm14, xmmword ptr [{buf}]",
+                    "pxor xmm14, xmm11",
+                    "pxor xmm10, xmm14",
                     concat!("movdqu xmm12, xmmword ptr [{keys} + ", $last, "]"),
                     "2:",
+                    // The block after this step's last: the next step's first, or zeros after
+                    // the last step (whose result is then the ciphertext XOR the first key).
+                    "lea {nx}, [{buf} + 64]",
+                    "cmp {n}, 1",
+                    "cmove {nx}, {zero}",
                     "movdqu xmm3, xmmword ptr [{hp}]",
                     "pshufb xmm3, xmm13",
                     "movdqu xmm4, xmmword ptr [{hp} + 16]",
@@ -386,7 +413,7 @@ macro_rules! sha1_loop {
                     "add {hp}, 64",
                     "dec {n}",
                     "jnz 2b",
-                    "movdqu xmmword ptr [{chain}], xmm10",
+                    "movdqu xmmword ptr [{chain}], xmm14",
                     "pshufd xmm0, xmm0, 0x1B",
                     "movdqu xmmword ptr [{state}], xmm0",
                     "pextrd dword ptr [{state} + 16], xmm8, 3",
@@ -412,6 +439,8 @@ macro_rules! sha1_loop {
                     buf = inout(reg) buf => _,
                     hp = inout(reg) buf.wrapping_add(lead) => _,
                     n = inout(reg) steps => _,
+                    nx = out(reg) _,
+                    zero = in(reg) ZERO.0.as_ptr(),
                     out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
                     out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
                     out("xmm8") _, out("xmm10") _, out("xmm11") _,

@@ -7,7 +7,7 @@
 //! window. The same code serves SHA-1 and SHA-256 (64-byte blocks, 8-byte length field,
 //! 32-bit words) and SHA-384 (128-byte blocks, 16-byte length field, 64-bit words).
 
-use core_hash::{Hash, Sha1, Sha256, Sha384};
+use core_hash::{Hash, Sha1, Sha256, Sha384, value_barrier};
 use zeroize::Zeroize;
 
 /// The longest MAC: HMAC-SHA384's 48 bytes.
@@ -302,18 +302,12 @@ impl<H: RecordHash> MacKey<H> {
         // at `end`; its bit count in the padding also covers the ipad block.
         let end = hl + len;
         let (min_end, max_end) = (hl + min_len, hl + data.len());
-        let byte = |p: usize| match p.checked_sub(hl) {
-            None => head[p],
-            Some(i) => data.get(i).copied().unwrap_or(0),
-        };
         // Blocks that end before the shortest message can are hashed as they are: the first
         // (head and the start of data) through a copy, the rest straight from `data`.
         let whole = min_end / block_len;
         let mut block = H::Block::ZERO;
         if done == 0 && whole > 0 {
-            for (p, b) in block.as_mut().iter_mut().enumerate() {
-                *b = byte(p);
-            }
+            copy_stream(block.as_mut(), 0, head, data);
             H::compress(imp, &mut state, core::slice::from_ref(&block));
         }
         if whole > done.max(1) {
@@ -329,11 +323,24 @@ impl<H: RecordHash> MacKey<H> {
         let mut out = [H::Word::ZERO; 8];
         for j in whole.max(done)..=(max_end + H::LEN_FIELD) / block_len {
             let is_final = eq_mask(j, final_block);
-            for (i, b) in block.as_mut().iter_mut().enumerate() {
-                let p = block_len * j + i;
-                let data_mask = lt_mask(p, end) as u8;
-                let marker = eq_mask(p, end) as u8 & 0x80;
-                *b = (byte(p) & data_mask) | marker;
+            // The block's bytes as they are (public positions), then the masks by the secret
+            // end, on byte indices so that the loop runs in vector registers: `keep` bytes
+            // precede the end (none, some or all), the 0x80 goes at `mark` (past the block,
+            // 255, when the end is before it).
+            let start = block_len * j;
+            copy_stream(block.as_mut(), start, head, data);
+            let before = lt_mask(end, start);
+            let rel = end.wrapping_sub(start) & !before;
+            let over = lt_mask(block_len, rel);
+            let keep = (rel & !over) | (block_len & over);
+            let mark = keep | (0xff & before);
+            // Hidden from the optimiser, which could otherwise turn the masks into a
+            // length-dependent copy.
+            let (keep, mark) = (value_barrier(keep as u32) as u8, value_barrier(mark as u32) as u8);
+            for (i, b) in (0u8..).zip(block.as_mut().iter_mut()) {
+                let kept = 0u8.wrapping_sub(u8::from(i < keep));
+                let marker = 0u8.wrapping_sub(u8::from(i == mark)) & 0x80;
+                *b = (*b & kept) | marker;
             }
             let count = &mut block.as_mut()[block_len - COUNT_LEN..];
             for (b, l) in count.iter_mut().zip(bits.to_be_bytes()) {
@@ -396,6 +403,18 @@ impl<H: RecordHash> MacKey<H> {
         state.zeroize();
         tag
     }
+}
+
+/// Fills `out` with the bytes of the stream `head ‖ data` from position `start`, zeros past
+/// its end (all positions public).
+fn copy_stream(out: &mut [u8], start: usize, head: &[u8], data: &[u8]) {
+    let from_head = head.get(start..).unwrap_or_default();
+    let n = from_head.len().min(out.len());
+    out[..n].copy_from_slice(&from_head[..n]);
+    let from_data = data.get(start + n - head.len().min(start + n)..).unwrap_or_default();
+    let m = from_data.len().min(out.len() - n);
+    out[n..n + m].copy_from_slice(&from_data[..m]);
+    out[n + m..].fill(0);
 }
 
 /// The first words of `state`, big-endian, filling `out` (the digest: FIPS 180-4 §6).

@@ -70,7 +70,7 @@ pub use mac::RecordHash;
 
 use crate::{Aes, AesImpl, Error, Implementation};
 use core::fmt;
-use core_hash::{Sha1, Sha256, Sha384};
+use core_hash::{Sha1, Sha256, Sha384, value_barrier};
 use mac::{Block as _, MAX_MAC_LEN, MacKey, eq_mask, lt_mask};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroize;
@@ -483,11 +483,17 @@ fn check_padding(body: &[u8], mac_len: usize) -> (usize, usize) {
     let n = body.len();
     let pad = usize::from(body[n - 1]);
     // pad + 1 + mac_len ≤ n.
-    let mut good = lt_mask(pad + mac_len, n);
+    let good = lt_mask(pad + mac_len, n);
+    // On bytes, so that the loop runs in vector registers: the last 256 bytes, the i-th from
+    // the end in the padding when i ≤ pad, any of those unequal to `pad` leaving bits in
+    // `bad`. The barrier keeps the optimiser from reasoning about `pad`'s range.
+    let pad8 = value_barrier(u32::from(body[n - 1])) as u8;
+    let mut bad = 0u8;
     for (i, &b) in body.iter().rev().take(MAX_PADDING).enumerate() {
-        let in_padding = lt_mask(i, pad + 1);
-        good &= !(in_padding & !eq_mask(usize::from(b), pad));
+        let in_padding = 0u8.wrapping_sub(u8::from(i as u8 <= pad8));
+        bad |= in_padding & (b ^ pad8);
     }
+    let good = good & eq_mask(usize::from(bad), 0);
     (good, n - mac_len - 1 - (pad & good))
 }
 
@@ -497,17 +503,20 @@ fn check_padding(body: &[u8], mac_len: usize) -> (usize, usize) {
 fn extract_mac(body: &[u8], start: usize, mac_len: usize) -> [u8; MAX_MAC_LEN] {
     let scan = body.len().saturating_sub(mac_len + MAX_PADDING);
     let mut rotated = [0u8; MAX_MAC_LEN];
-    let mut offset = 0usize;
-    let mut j = 0usize;
-    for (i, &b) in body.iter().enumerate().skip(scan) {
-        let in_mac = !lt_mask(i, start) & lt_mask(i, start + mac_len);
-        rotated[j] |= b & in_mac as u8;
-        offset |= j & eq_mask(i, start);
-        j += 1;
-        if j == mac_len {
-            j = 0;
+    // By chunks of the MAC's length, byte `j` of each going to `rotated[j]`, with positions
+    // relative to `scan` in 16-bit lanes (below `mac_len + 256`), so that the inner loop runs
+    // in vector registers; `start − scan` is below 256, and hidden from the optimiser.
+    let from = value_barrier(start.wrapping_sub(scan) as u32) as u16;
+    let to = from + mac_len as u16;
+    let mut offset = 0u8;
+    for (c, chunk) in body[scan..].chunks(mac_len).enumerate() {
+        for (j, (r, &b)) in rotated.iter_mut().zip(chunk).enumerate() {
+            let at = (c * mac_len + j) as u16;
+            *r |= b & 0u8.wrapping_sub(u8::from(from <= at) & u8::from(at < to));
+            offset |= j as u8 & 0u8.wrapping_sub(u8::from(at == from));
         }
     }
+    let offset = usize::from(offset);
     let mut shifted = [0u8; MAX_MAC_LEN];
     let mut bit = 0;
     while 1 << bit < mac_len {
