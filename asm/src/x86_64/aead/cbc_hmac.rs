@@ -489,8 +489,9 @@ sha1_loop!(
 /// `core_aead::cbc_hmac` (one `cbc_encrypt_blocks` and one `compress_blocks` per step), which
 /// the record tests compare it with.
 ///
-/// About 1.9 cycles per byte on an Ice Lake-class Xeon for AES-128 with HMAC-SHA256: the CBC
-/// chain's latency, the SHA-256 rounds hidden in it.
+/// At 16 KiB with AES-128, 1.40 TSC ticks per byte on this project's Xeon (SHA-NI, VAES):
+/// the CBC chain's latency, ten `aesenc` per block, with the SHA-256 rounds hidden in it (the
+/// composition it replaced: 1.71; OpenSSL's `aesni_cbc_sha256_enc_shaext`: 1.41).
 #[allow(clippy::too_many_arguments)]
 pub fn seal_sha256(
     aes: Aes,

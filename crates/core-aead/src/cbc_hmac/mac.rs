@@ -2,9 +2,10 @@
 //! keyed once (the ipad and opad blocks compressed when the key is built), with an inner hash
 //! whose message length may be secret: every block that could hold the end of the message is
 //! compressed, built with masks, and the chaining value after the right one is selected in
-//! constant time. Sealing passes a public length and so compresses only the one or two final
-//! blocks that way; opening passes the length the padding gives, anywhere in a 256-byte
-//! window. The same code serves SHA-1 and SHA-256 (64-byte blocks, 8-byte length field,
+//! constant time. Opening passes the length the padding gives, anywhere in a 256-byte window;
+//! MAC-then-encrypt sealing, whose length is public, pads its last blocks plainly
+//! (`finish_public`), and encrypt-then-MAC sealing masks only its one or two final blocks.
+//! The same code serves SHA-1 and SHA-256 (64-byte blocks, 8-byte length field,
 //! 32-bit words) and SHA-384 (128-byte blocks, 16-byte length field, 64-bit words).
 
 use core_hash::{Hash, Sha1, Sha256, Sha384, value_barrier};
