@@ -66,8 +66,8 @@ mod tests {
                 std::println!("{name}: not available on this CPU");
                 continue;
             };
-            for key_len in [16, 24, 32] {
-                let key: std::vec::Vec<u8> = (0..key_len as u8).collect();
+            for key_len in [16u8, 24, 32] {
+                let key: std::vec::Vec<u8> = (0..key_len).collect();
                 let aes = Aes::with_impl(imp, &key).unwrap();
                 for (lead, len) in
                     [(51, 115usize), (51, 1350), (0, 197), (13, 200), (64, 64), (51, 50)]
