@@ -80,6 +80,8 @@ mod sealed {
         fn chunks(data: &[u8]) -> &[Self];
         /// The whole blocks at the start of `data`, mutably.
         fn chunks_mut(data: &mut [u8]) -> &mut [Self];
+        /// `blocks` as one run of bytes, mutably.
+        fn flat_mut(blocks: &mut [Self]) -> &mut [u8];
     }
 
     macro_rules! block {
@@ -93,6 +95,10 @@ mod sealed {
                 #[inline(always)]
                 fn chunks_mut(data: &mut [u8]) -> &mut [Self] {
                     data.as_chunks_mut().0
+                }
+                #[inline(always)]
+                fn flat_mut(blocks: &mut [Self]) -> &mut [u8] {
+                    blocks.as_flattened_mut()
                 }
             }
         )*};
@@ -374,12 +380,14 @@ impl<H: RecordHash> MacKey<H> {
         let bits = ((block_len * (done + 1) + tail.len()) as u64) << 3;
         let (whole, rest) = tail.split_at(tail.len() / block_len * block_len);
         H::compress(self.imp, &mut state, H::Block::chunks(whole));
-        let mut padded = [0u8; 2 * 128];
+        // Two blocks of the hash's size (a Cortex-M0's stack holds this).
+        let mut padded = [H::Block::ZERO; 2];
         let n = (rest.len() + H::LEN_FIELD) / block_len + 1;
-        padded[..rest.len()].copy_from_slice(rest);
-        padded[rest.len()] = 0x80;
-        padded[n * block_len - COUNT_LEN..n * block_len].copy_from_slice(&bits.to_be_bytes());
-        H::compress(self.imp, &mut state, H::Block::chunks(&padded[..n * block_len]));
+        let bytes = H::Block::flat_mut(&mut padded[..n]);
+        bytes[..rest.len()].copy_from_slice(rest);
+        bytes[rest.len()] = 0x80;
+        bytes[n * block_len - COUNT_LEN..].copy_from_slice(&bits.to_be_bytes());
+        H::compress(self.imp, &mut state, &padded[..n]);
         padded.zeroize();
         let tag = self.outer(&state);
         state.zeroize();

@@ -303,7 +303,8 @@ impl<H: RecordHash> AesCbcHmac<H> {
         // whole blocks left can be encrypted while the MAC's last blocks are hashed (two
         // independent chains again, in program order for out-of-order execution to overlap).
         let done = if steps > 0 { steps + 1 } else { 0 };
-        let mut rest = [0u8; 2 * 128];
+        let mut rest_blocks = [H::Block::ZERO; 2];
+        let rest = H::Block::flat_mut(&mut rest_blocks);
         let rest_len = if steps > 0 {
             let from = lead + block_len * steps;
             rest[..plaintext_len - from].copy_from_slice(&body[from..plaintext_len]);
@@ -317,7 +318,7 @@ impl<H: RecordHash> AesCbcHmac<H> {
         let (blocks, _) = body[block_len * steps..whole].as_chunks_mut::<16>();
         self.aes.cbc_encrypt_blocks(&mut chain, blocks);
         let mut tag = self.mac.finish_public(state, done, &rest[..rest_len]);
-        rest.zeroize();
+        rest_blocks.zeroize();
         let (mac, padding) = body[plaintext_len..].split_at_mut(H::OUTPUT_LEN);
         mac.copy_from_slice(&tag[..H::OUTPUT_LEN]);
         tag.zeroize();
