@@ -2,12 +2,13 @@
 //! keyed once (the ipad and opad blocks compressed when the key is built), with an inner hash
 //! whose message length may be secret: every block that could hold the end of the message is
 //! compressed, built with masks, and the chaining value after the right one is selected in
-//! constant time. Sealing passes a public length and so compresses only the one or two final
-//! blocks that way; opening passes the length the padding gives, anywhere in a 256-byte
-//! window. The same code serves SHA-1 and SHA-256 (64-byte blocks, 8-byte length field,
+//! constant time. Opening passes the length the padding gives, anywhere in a 256-byte window;
+//! MAC-then-encrypt sealing, whose length is public, pads its last blocks plainly
+//! (`finish_public`), and encrypt-then-MAC sealing masks only its one or two final blocks.
+//! The same code serves SHA-1 and SHA-256 (64-byte blocks, 8-byte length field,
 //! 32-bit words) and SHA-384 (128-byte blocks, 16-byte length field, 64-bit words).
 
-use core_hash::{Hash, Sha1, Sha256, Sha384};
+use core_hash::{Hash, Sha1, Sha256, Sha384, value_barrier};
 use zeroize::Zeroize;
 
 /// The longest MAC: HMAC-SHA384's 48 bytes.
@@ -79,6 +80,8 @@ mod sealed {
         fn chunks(data: &[u8]) -> &[Self];
         /// The whole blocks at the start of `data`, mutably.
         fn chunks_mut(data: &mut [u8]) -> &mut [Self];
+        /// `blocks` as one run of bytes, mutably.
+        fn flat_mut(blocks: &mut [Self]) -> &mut [u8];
     }
 
     macro_rules! block {
@@ -92,6 +95,10 @@ mod sealed {
                 #[inline(always)]
                 fn chunks_mut(data: &mut [u8]) -> &mut [Self] {
                     data.as_chunks_mut().0
+                }
+                #[inline(always)]
+                fn flat_mut(blocks: &mut [Self]) -> &mut [u8] {
+                    blocks.as_flattened_mut()
                 }
             }
         )*};
@@ -121,6 +128,24 @@ pub trait RecordHash: Hash + sealed::Sealed {
     /// Compresses `blocks` into the first words of `state`.
     #[doc(hidden)]
     fn compress(imp: Self::Impl, state: &mut [Self::Word; 8], blocks: &[Self::Block]);
+
+    /// The stitched steps of MAC-then-encrypt sealing through a kernel that does both, where
+    /// this CPU, `imp` and `aes` have one: for each step `i` while `lead + BLOCK_LEN(i + 1) ≤
+    /// buf.len()`, compresses the block of plaintext at `lead + BLOCK_LEN·i` into `state` and
+    /// CBC-encrypts the `BLOCK_LEN` bytes at `BLOCK_LEN·i` in place, chaining through `chain`.
+    /// Returns the number of steps done, from the first: none where there is no kernel.
+    #[doc(hidden)]
+    fn seal_steps(
+        imp: Self::Impl,
+        aes: &crate::Aes,
+        chain: &mut [u8; 16],
+        state: &mut [Self::Word; 8],
+        buf: &mut [u8],
+        lead: usize,
+    ) -> usize {
+        let _ = (imp, aes, chain, state, buf, lead);
+        0
+    }
 }
 
 impl RecordHash for Sha256 {
@@ -132,6 +157,18 @@ impl RecordHash for Sha256 {
     #[inline]
     fn compress(imp: Self::Impl, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
         imp.compress_blocks(state, blocks);
+    }
+
+    #[cfg(all(feature = "asm", target_arch = "x86_64"))]
+    fn seal_steps(
+        imp: Self::Impl,
+        aes: &crate::Aes,
+        chain: &mut [u8; 16],
+        state: &mut [u32; 8],
+        buf: &mut [u8],
+        lead: usize,
+    ) -> usize {
+        super::x86_stitched::seal_sha256(imp, aes, chain, state, buf, lead)
     }
 }
 
@@ -149,6 +186,18 @@ impl RecordHash for Sha1 {
         if let Some((words, _)) = state.split_first_chunk_mut::<5>() {
             imp.compress_blocks(words, blocks);
         }
+    }
+
+    #[cfg(all(feature = "asm", target_arch = "x86_64"))]
+    fn seal_steps(
+        imp: Self::Impl,
+        aes: &crate::Aes,
+        chain: &mut [u8; 16],
+        state: &mut [u32; 8],
+        buf: &mut [u8],
+        lead: usize,
+    ) -> usize {
+        super::x86_stitched::seal_sha1(imp, aes, chain, state, buf, lead)
     }
 }
 
@@ -260,18 +309,12 @@ impl<H: RecordHash> MacKey<H> {
         // at `end`; its bit count in the padding also covers the ipad block.
         let end = hl + len;
         let (min_end, max_end) = (hl + min_len, hl + data.len());
-        let byte = |p: usize| match p.checked_sub(hl) {
-            None => head[p],
-            Some(i) => data.get(i).copied().unwrap_or(0),
-        };
         // Blocks that end before the shortest message can are hashed as they are: the first
         // (head and the start of data) through a copy, the rest straight from `data`.
         let whole = min_end / block_len;
         let mut block = H::Block::ZERO;
         if done == 0 && whole > 0 {
-            for (p, b) in block.as_mut().iter_mut().enumerate() {
-                *b = byte(p);
-            }
+            copy_stream(block.as_mut(), 0, head, data);
             H::compress(imp, &mut state, core::slice::from_ref(&block));
         }
         if whole > done.max(1) {
@@ -287,11 +330,24 @@ impl<H: RecordHash> MacKey<H> {
         let mut out = [H::Word::ZERO; 8];
         for j in whole.max(done)..=(max_end + H::LEN_FIELD) / block_len {
             let is_final = eq_mask(j, final_block);
-            for (i, b) in block.as_mut().iter_mut().enumerate() {
-                let p = block_len * j + i;
-                let data_mask = lt_mask(p, end) as u8;
-                let marker = eq_mask(p, end) as u8 & 0x80;
-                *b = (byte(p) & data_mask) | marker;
+            // The block's bytes as they are (public positions), then the masks by the secret
+            // end, on byte indices so that the loop runs in vector registers: `keep` bytes
+            // precede the end (none, some or all), the 0x80 goes at `mark` (past the block,
+            // 255, when the end is before it).
+            let start = block_len * j;
+            copy_stream(block.as_mut(), start, head, data);
+            let before = lt_mask(end, start);
+            let rel = end.wrapping_sub(start) & !before;
+            let over = lt_mask(block_len, rel);
+            let keep = (rel & !over) | (block_len & over);
+            let mark = keep | (0xff & before);
+            // Hidden from the optimiser, which could otherwise turn the masks into a
+            // length-dependent copy.
+            let (keep, mark) = (value_barrier(keep as u32) as u8, value_barrier(mark as u32) as u8);
+            for (i, b) in (0u8..).zip(block.as_mut().iter_mut()) {
+                let kept = 0u8.wrapping_sub(u8::from(i < keep));
+                let marker = 0u8.wrapping_sub(u8::from(i == mark)) & 0x80;
+                *b = (*b & kept) | marker;
             }
             let count = &mut block.as_mut()[block_len - COUNT_LEN..];
             for (b, l) in count.iter_mut().zip(bits.to_be_bytes()) {
@@ -304,22 +360,70 @@ impl<H: RecordHash> MacKey<H> {
             }
             state = next;
         }
-        // The outer hash: the opad block (in `self.outer`), then the inner digest and its
-        // padding in one block.
-        let block = block.as_mut();
-        block.fill(0);
-        write_digest::<H>(&out, &mut block[..H::OUTPUT_LEN]);
-        block[H::OUTPUT_LEN] = 0x80;
-        let outer_bits = ((block_len + H::OUTPUT_LEN) as u64) << 3;
-        block[block_len - COUNT_LEN..].copy_from_slice(&outer_bits.to_be_bytes());
-        let mut state = self.outer;
-        H::compress(imp, &mut state, H::Block::chunks(block));
-        let mut tag = [0u8; MAX_MAC_LEN];
-        write_digest::<H>(&state, &mut tag[..H::OUTPUT_LEN]);
         block.zeroize();
+        let tag = self.outer(&out);
         out.zeroize();
         tag
     }
+
+    /// [`MacKey::finish`] where the length is public (sealing): from the inner `state` after
+    /// the first `done` blocks, the rest of the inner message, `tail` (under two blocks), is
+    /// padded as usual, with no masks and no block beyond the final one.
+    pub(super) fn finish_public(
+        &self,
+        mut state: [H::Word; 8],
+        done: usize,
+        tail: &[u8],
+    ) -> [u8; MAX_MAC_LEN] {
+        let block_len = H::BLOCK_LEN;
+        // The bit count also covers the ipad block.
+        let bits = ((block_len * (done + 1) + tail.len()) as u64) << 3;
+        let (whole, rest) = tail.split_at(tail.len() / block_len * block_len);
+        H::compress(self.imp, &mut state, H::Block::chunks(whole));
+        // Two blocks of the hash's size (a Cortex-M0's stack holds this).
+        let mut padded = [H::Block::ZERO; 2];
+        let n = (rest.len() + H::LEN_FIELD) / block_len + 1;
+        let bytes = H::Block::flat_mut(&mut padded[..n]);
+        bytes[..rest.len()].copy_from_slice(rest);
+        bytes[rest.len()] = 0x80;
+        bytes[n * block_len - COUNT_LEN..].copy_from_slice(&bits.to_be_bytes());
+        H::compress(self.imp, &mut state, &padded[..n]);
+        padded.zeroize();
+        let tag = self.outer(&state);
+        state.zeroize();
+        tag
+    }
+
+    /// The outer hash of the inner digest (the first words of `inner`): the opad block (in
+    /// `self.outer`), then the digest and its padding in one block.
+    fn outer(&self, inner: &[H::Word; 8]) -> [u8; MAX_MAC_LEN] {
+        let block_len = H::BLOCK_LEN;
+        let mut block = H::Block::ZERO;
+        let bytes = block.as_mut();
+        write_digest::<H>(inner, &mut bytes[..H::OUTPUT_LEN]);
+        bytes[H::OUTPUT_LEN] = 0x80;
+        let outer_bits = ((block_len + H::OUTPUT_LEN) as u64) << 3;
+        bytes[block_len - COUNT_LEN..].copy_from_slice(&outer_bits.to_be_bytes());
+        let mut state = self.outer;
+        H::compress(self.imp, &mut state, core::slice::from_ref(&block));
+        let mut tag = [0u8; MAX_MAC_LEN];
+        write_digest::<H>(&state, &mut tag[..H::OUTPUT_LEN]);
+        block.zeroize();
+        state.zeroize();
+        tag
+    }
+}
+
+/// Fills `out` with the bytes of the stream `head ‖ data` from position `start`, zeros past
+/// its end (all positions public).
+fn copy_stream(out: &mut [u8], start: usize, head: &[u8], data: &[u8]) {
+    let from_head = head.get(start..).unwrap_or_default();
+    let n = from_head.len().min(out.len());
+    out[..n].copy_from_slice(&from_head[..n]);
+    let from_data = data.get(start + n - head.len().min(start + n)..).unwrap_or_default();
+    let m = from_data.len().min(out.len() - n);
+    out[n..n + m].copy_from_slice(&from_data[..m]);
+    out[n + m..].fill(0);
 }
 
 /// The first words of `state`, big-endian, filling `out` (the digest: FIPS 180-4 §6).
