@@ -75,6 +75,9 @@ macro_rules! vectorized {
         let imp: $crate::mldsa::MlDsaImpl = $imp;
         #[cfg(target_arch = "x86_64")]
         let out = match imp {
+            $crate::mldsa::MlDsaImpl::X86Avx512(t) => {
+                $crate::mldsa::x86_avx2::vectorized_512(t, || $body)
+            }
             $crate::mldsa::MlDsaImpl::X86Avx512Vl(t) => {
                 $crate::mldsa::x86_avx2::vectorized_512(t.avx512, || $body)
             }
@@ -96,6 +99,8 @@ mod poly;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512;
 
 use dsa::Params;
 use poly::{Gamma2, Poly, Q};
@@ -126,6 +131,9 @@ core_hash::implementation_enum! {
     /// keep it; `set_implementation` on a key picks another.
     pub enum MlDsaImpl {
         accelerated {
+            /// AVX-512 (F, BW, DQ, VL): sixteen `i32` coefficients per 512-bit register for
+            /// the NTT and the products in T_q, and the samplers of `X86Avx512Vl`.
+            X86Avx512(core_cpu::Avx512) => "x86_avx512",
             /// The AVX2 arithmetic of `X86Avx2` with the samplers on the AVX-512 eight-way
             /// Keccak-f (and the AVX-512VL four-way one for four sponges or fewer).
             X86Avx512Vl(Avx2Avx512Vl) => "x86_avx512vl",
@@ -159,6 +167,7 @@ impl MlDsaImpl {
     fn x86(self) -> Option<(core_cpu::Avx2, x86_avx2::Wide)> {
         use crate::shake::KeccakX4;
         match self {
+            Self::X86Avx512(t) => Some((t.weaken(), x86_avx2::Wide::X8(t))),
             Self::X86Avx512Vl(t) => Some((t.avx2, x86_avx2::Wide::X8(t.avx512))),
             Self::X86Avx2(token) => Some((token, x86_avx2::Wide::X4(KeccakX4::Avx2(token)))),
             _ => None,
@@ -234,6 +243,7 @@ impl MlDsaImpl {
     fn vectorized<R>(self, f: impl FnOnce() -> R) -> R {
         #[cfg(target_arch = "x86_64")]
         match self {
+            Self::X86Avx512(t) => return x86_avx2::vectorized_512(t, f),
             Self::X86Avx512Vl(t) => return x86_avx2::vectorized_512(t.avx512, f),
             Self::X86Avx2(token) => return x86_avx2::vectorized(token, f),
             _ => {}
@@ -243,6 +253,10 @@ impl MlDsaImpl {
 
     #[inline]
     fn ntt(self, p: &mut Poly) {
+        #[cfg(target_arch = "x86_64")]
+        if let Self::X86Avx512(token) = self {
+            return x86_avx512::ntt(token, p);
+        }
         #[cfg(target_arch = "x86_64")]
         if let Some((token, _)) = self.x86() {
             return x86_avx2::ntt(token, p);
@@ -254,6 +268,10 @@ impl MlDsaImpl {
     #[inline]
     fn inv_ntt(self, p: &mut Poly) {
         #[cfg(target_arch = "x86_64")]
+        if let Self::X86Avx512(token) = self {
+            return x86_avx512::inv_ntt(token, p);
+        }
+        #[cfg(target_arch = "x86_64")]
         if let Some((token, _)) = self.x86() {
             return x86_avx2::inv_ntt(token, p);
         }
@@ -263,6 +281,10 @@ impl MlDsaImpl {
 
     #[inline]
     fn pointwise_acc(self, acc: &mut Poly, a: &Poly, b: &Poly) {
+        #[cfg(target_arch = "x86_64")]
+        if let Self::X86Avx512(token) = self {
+            return x86_avx512::pointwise_acc(token, acc, a, b);
+        }
         #[cfg(target_arch = "x86_64")]
         if let Some((token, _)) = self.x86() {
             return x86_avx2::pointwise_acc(token, acc, a, b);
