@@ -20,7 +20,7 @@
 use super::poly::{N, Poly, Q};
 use super::portable::{F, QINV, ZETAS};
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_mask_blend_epi32, _mm512_mul_epi32,
+    __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_mask_blend_epi32, _mm512_mul_epi32, _mm512_mullo_epi32, _mm512_shuffle_epi32,
     _mm512_permutex2var_epi32, _mm512_set1_epi32, _mm512_slli_epi32, _mm512_srai_epi32,
     _mm512_srli_epi64, _mm512_storeu_si512, _mm512_sub_epi32, _mm512_sub_epi64,
 };
@@ -187,30 +187,43 @@ fn high_halves(even: __m512i, odd: __m512i) -> __m512i {
     _mm512_mask_blend_epi32(0xaaaa, _mm512_srli_epi64::<32>(even), odd)
 }
 
+/// The odd lanes copied into the even ones below them (`vpshufd`), for `vpmuldq`, which
+/// reads the even lanes. A shuffle rather than a 64-bit shift: LLVM turned a shift followed by
+/// `vpmuldq` into the much slower `vpmullq`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn odd_lanes(a: __m512i) -> __m512i {
+    _mm512_shuffle_epi32::<0xf5>(a)
+}
+
+/// The Montgomery reduction of the products `a·z`, even and odd lanes, with
+/// t = (a·z mod 2^32)·q^−1 mod 2^32 given lane by lane in `t`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn reduce_products(even: __m512i, odd: __m512i, t: __m512i) -> __m512i {
+    let q = _mm512_set1_epi32(Q);
+    let t_even = _mm512_mul_epi32(t, q);
+    let t_odd = _mm512_mul_epi32(odd_lanes(t), q);
+    high_halves(_mm512_sub_epi64(even, t_even), _mm512_sub_epi64(odd, t_odd))
+}
+
 /// `portable::montgomery_reduce(a·z)` in each lane, with `zq` = z·q^−1 mod 2^32 lane by lane.
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn montmul(a: __m512i, z: __m512i, zq: __m512i) -> __m512i {
-    let q = _mm512_set1_epi32(Q);
-    let (a_odd, z_odd, zq_odd) =
-        (_mm512_srli_epi64::<32>(a), _mm512_srli_epi64::<32>(z), _mm512_srli_epi64::<32>(zq));
     let even = _mm512_mul_epi32(a, z);
-    let odd = _mm512_mul_epi32(a_odd, z_odd);
-    let t_even = _mm512_mul_epi32(_mm512_mul_epi32(a, zq), q);
-    let t_odd = _mm512_mul_epi32(_mm512_mul_epi32(a_odd, zq_odd), q);
-    high_halves(_mm512_sub_epi64(even, t_even), _mm512_sub_epi64(odd, t_odd))
+    let odd = _mm512_mul_epi32(odd_lanes(a), odd_lanes(z));
+    reduce_products(even, odd, _mm512_mullo_epi32(a, zq))
 }
 
 /// `portable::montgomery_reduce(a·b)` in each lane, for two variable operands.
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn montmul_var(a: __m512i, b: __m512i) -> __m512i {
-    let (q, qinv) = (_mm512_set1_epi32(Q), _mm512_set1_epi32(QINV));
     let even = _mm512_mul_epi32(a, b);
-    let odd = _mm512_mul_epi32(_mm512_srli_epi64::<32>(a), _mm512_srli_epi64::<32>(b));
-    let t_even = _mm512_mul_epi32(_mm512_mul_epi32(even, qinv), q);
-    let t_odd = _mm512_mul_epi32(_mm512_mul_epi32(odd, qinv), q);
-    high_halves(_mm512_sub_epi64(even, t_even), _mm512_sub_epi64(odd, t_odd))
+    let odd = _mm512_mul_epi32(odd_lanes(a), odd_lanes(b));
+    let t = _mm512_mullo_epi32(_mm512_mullo_epi32(a, b), _mm512_set1_epi32(QINV));
+    reduce_products(even, odd, t)
 }
 
 /// `portable::reduce32` in each lane: a − ⌊(a + 2^22)/2^23⌋·q, with t·q as
