@@ -6,7 +6,7 @@
 //! What differs between implementations is the ring arithmetic (the NTT, its inverse and the
 //! product in T_q), whether ExpandA and ExpandMask run four at a time, and whether Â and the
 //! vectors it multiplies are held or streamed ([`MlDsaImpl`]'s methods). The algorithms over
-//! them (`dsa.rs`) and the reductions, encodings and samplers (`poly.rs`) are shared. Two
+//! them (`dsa.rs`) and the reductions, encodings and samplers (`poly.rs`) are shared. Four
 //! implementations exist:
 //! - `portable`: `i32` coefficients, 32-bit Montgomery products, plain Rust; streams.
 //! - `x86_avx2`: the same arithmetic eight coefficients per AVX2 register (`vpmuldq` on the
@@ -19,7 +19,11 @@
 //! - `x86_avx512vl`: `x86_avx2` with its four-way samplers on the AVX-512VL four-way
 //!   Keccak-f (`vpternlogq`, `vprolq` on the same 256-bit registers, about 1.7 times as
 //!   fast); the arithmetic stays on AVX2, as eight 32-bit coefficients per 256-bit register
-//!   already keep the multipliers busy. The default on x86-64 CPUs with AVX-512.
+//!   already keep the multipliers busy.
+//! - `x86_avx512`: `x86_avx512vl` whose signing loop runs the NTT, its inverse and the
+//!   products in T_q sixteen coefficients per 512-bit register (`x86_avx512.rs`); key
+//!   generation and verification keep the AVX2 arithmetic, which measured faster for them
+//!   (`MlDsaImpl::unless_signing`). The default on x86-64 CPUs with AVX-512.
 //!
 //! An `ExpandedSigningKey` keeps the signing expansion across signatures, at
 //! (k·ℓ + 2k) KiB.
@@ -81,7 +85,9 @@ macro_rules! vectorized {
             $crate::mldsa::MlDsaImpl::X86Avx512Vl(t) => {
                 $crate::mldsa::x86_avx2::vectorized_512(t.avx512, || $body)
             }
-            $crate::mldsa::MlDsaImpl::X86Avx2(t) => $crate::mldsa::x86_avx2::vectorized(t, || $body),
+            $crate::mldsa::MlDsaImpl::X86Avx2(t) => {
+                $crate::mldsa::x86_avx2::vectorized(t, || $body)
+            }
             _ => $body,
         };
         #[cfg(not(target_arch = "x86_64"))]

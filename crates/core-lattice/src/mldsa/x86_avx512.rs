@@ -20,9 +20,10 @@
 use super::poly::{N, Poly, Q};
 use super::portable::{F, QINV, ZETAS};
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_mask_blend_epi32, _mm512_mul_epi32, _mm512_mullo_epi32, _mm512_shuffle_epi32,
-    _mm512_permutex2var_epi32, _mm512_set1_epi32, _mm512_slli_epi32, _mm512_srai_epi32,
-    _mm512_srli_epi64, _mm512_storeu_si512, _mm512_sub_epi32, _mm512_sub_epi64,
+    __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_mask_blend_epi32, _mm512_mul_epi32,
+    _mm512_mullo_epi32, _mm512_permutex2var_epi32, _mm512_set1_epi32, _mm512_shuffle_epi32,
+    _mm512_slli_epi32, _mm512_srai_epi32, _mm512_srli_epi64, _mm512_storeu_si512, _mm512_sub_epi32,
+    _mm512_sub_epi64,
 };
 use core_cpu::Avx512;
 
@@ -126,10 +127,18 @@ const fn layer_twiddles(layer: usize, inverse: bool) -> [Twiddles; VECS / 2] {
 }
 
 /// Forward and inverse twiddles of the in-register layers, by index into [`LENS`].
-const FWD: [[Twiddles; VECS / 2]; 4] =
-    [layer_twiddles(0, false), layer_twiddles(1, false), layer_twiddles(2, false), layer_twiddles(3, false)];
-const INV: [[Twiddles; VECS / 2]; 4] =
-    [layer_twiddles(0, true), layer_twiddles(1, true), layer_twiddles(2, true), layer_twiddles(3, true)];
+const FWD: [[Twiddles; VECS / 2]; 4] = [
+    layer_twiddles(0, false),
+    layer_twiddles(1, false),
+    layer_twiddles(2, false),
+    layer_twiddles(3, false),
+];
+const INV: [[Twiddles; VECS / 2]; 4] = [
+    layer_twiddles(0, true),
+    layer_twiddles(1, true),
+    layer_twiddles(2, true),
+    layer_twiddles(3, true),
+];
 
 /// Sixteen `i32`s into a register.
 #[inline]
@@ -255,10 +264,7 @@ fn gs(a: __m512i, b: __m512i, (z, zq): (__m512i, __m512i)) -> (__m512i, __m512i)
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn permute(a: __m512i, b: __m512i, m: &[[i32; 16]; 2]) -> (__m512i, __m512i) {
-    (
-        _mm512_permutex2var_epi32(a, load16(&m[0]), b),
-        _mm512_permutex2var_epi32(a, load16(&m[1]), b),
-    )
+    (_mm512_permutex2var_epi32(a, load16(&m[0]), b), _mm512_permutex2var_epi32(a, load16(&m[1]), b))
 }
 
 /// The NTT (FIPS 204 Algorithm 41), in place; the same output as `portable::ntt`.
