@@ -67,11 +67,13 @@ const fn moves(from: usize, to: usize) -> [[i32; 16]; 2] {
     let mut out = [[0; 16]; 2];
     let mut l = 0;
     while l < 32 {
-        let mut at = 0;
+        // `selector` counts along with `at` (below 32), so no cast is needed.
+        let (mut at, mut selector) = (0, 0);
         while src[at] != dst[l] {
             at += 1;
+            selector += 1;
         }
-        out[l / 16][l % 16] = at as i32;
+        out[l / 16][l % 16] = selector;
         l += 1;
     }
     out
