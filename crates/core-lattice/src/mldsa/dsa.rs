@@ -638,7 +638,7 @@ pub(crate) fn sign_with<const K: usize, const L: usize, S: KeySource<K, L>>(
             imp.inv_ntt(wi);
             // w₁'s row into scratch.
             let w1 = &mut tmp[0];
-            imp.vectorized(|| {
+            vectorized!(imp, {
                 for (c, h) in wi.0.iter_mut().zip(&mut w1.0) {
                     *c = freeze(*c);
                     *h = p.gamma2.high_bits(*c);
@@ -649,7 +649,7 @@ pub(crate) fn sign_with<const K: usize, const L: usize, S: KeySource<K, L>>(
         commitment.finish(c_tilde);
         // c̃ and c stay secret: they are published only if this candidate is accepted.
         let c_hat = acc;
-        imp.vectorized(|| sample_in_ball_secret(imp.keccak(), c_tilde, p.tau, c_hat));
+        vectorized!(imp, sample_in_ball_secret(imp.keccak(), c_tilde, p.tau, c_hat));
         imp.ntt(c_hat);
 
         // z = y + c·s₁, ‖z‖∞ < γ₁ − β; r = w − c·s₂ with ‖LowBits(r)‖∞ < γ₂ − β; c·t₀ with
@@ -662,7 +662,7 @@ pub(crate) fn sign_with<const K: usize, const L: usize, S: KeySource<K, L>>(
             // `scratch`.
             times_c::<K, L>(imp, key, i, c_hat, product, scratch);
             if let Some(y) = y.get(i) {
-                rejected |= imp.vectorized(|| {
+                rejected |= vectorized!(imp, {
                     let mut out = 0;
                     for ((zc, pc), &yc) in scratch.0.iter_mut().zip(&mut product.0).zip(&y.0) {
                         let (cs1, cs2) = unpair(*pc);
@@ -674,13 +674,13 @@ pub(crate) fn sign_with<const K: usize, const L: usize, S: KeySource<K, L>>(
                 });
                 pack_signed(scratch, gamma1, p.z_bits(), &mut z_out[z_len * i..z_len * (i + 1)]);
             }
-            imp.vectorized(|| {
+            vectorized!(imp, {
                 for (wc, &cs2) in wi.0.iter_mut().zip(&product.0) {
                     *wc = freeze(*wc - cs2);
                 }
             });
             times_c::<K, L>(imp, key, K + i, c_hat, product, scratch);
-            let (row_rejected, row_ones) = imp.vectorized(|| {
+            let (row_rejected, row_ones) = vectorized!(imp, {
                 let (mut rejected, mut ones) = (0u32, 0u32);
                 for (wc, &ct0) in wi.0.iter_mut().zip(&product.0) {
                     let (r1, r0) = p.gamma2.decompose(*wc);
