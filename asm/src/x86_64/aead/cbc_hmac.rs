@@ -37,7 +37,7 @@ static K: RoundConstants = RoundConstants([
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-/// The block "after" the last one a kernel encrypts (see [`aes_last`]).
+/// The block "after" the last one a kernel encrypts (see `aes_last!`).
 static ZERO: Pattern = Pattern([0; 16]);
 
 /// The `pshufb` pattern that reverses the bytes of each 32-bit lane: the message is big-endian.
@@ -71,7 +71,7 @@ macro_rules! quad {
 
 /// The first middle rounds of a CBC block, at the byte offsets `$r` of the schedule: the
 /// chain register already holds the block's input after the first round key (see
-/// [`aes_last`]).
+/// `aes_last!`).
 macro_rules! aes_first {
     ([$($r:literal)*]) => {
         aes_rounds!([$($r)*])
@@ -284,13 +284,13 @@ sha256_loop!(
 /// The `pshufb` pattern that reverses all 16 bytes: big-endian words, word 0 in the top lane.
 static REVERSE: Pattern = Pattern([15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
 
-/// Four SHA-1 rounds (group j of twenty) with the round function `$f`, on `$x` (W[4j..4j+4]
+/// Four SHA-1 rounds (group j of twenty) with the round function `$f`, on `$x` (`W[4j..4j+4]`
 /// with E added); `$y` takes a copy of ABCD before them and then `sha1nexte` of it with `$w`,
 /// the next group's words (or, after the last, the block's starting E): the next group's
-/// operand. The schedule register `$cur` holds W[4j..4j+4]; the bracketed registers are the
+/// operand. The schedule register `$cur` holds `W[4j..4j+4]`; the bracketed registers are the
 /// words of groups j + 1 (finished by `sha1msg2`), j + 3 (started by `sha1msg1`) and j + 2
-/// (W[4j..] folded in by `pxor`), where those groups exist: W[i] = ROL1(W[i−3] ⊕ W[i−8] ⊕
-/// W[i−14] ⊕ W[i−16]) four words at a time (FIPS 180-4 §6.1.2).
+/// (`W[4j..]` folded in by `pxor`), where those groups exist:
+/// `W[i] = ROL1(W[i−3] ⊕ W[i−8] ⊕ W[i−14] ⊕ W[i−16])` four words at a time (FIPS 180-4 §6.1.2).
 macro_rules! sha1_quad {
     (
         $f:literal, $cur:literal, $x:literal, $y:literal, $w:literal,

@@ -81,7 +81,7 @@ pub(crate) const fn full_comb_rows(len: usize, w: usize) -> usize {
     8 * len / w + 1
 }
 
-/// Bits per signed window of the variable-base multiplication [`Curve::mul`]: 5 on 64-bit
+/// Bits per signed window of the variable-base multiplication [`Curve::mul_affine`]: 5 on 64-bit
 /// targets (a table of 16 points), 4 elsewhere to keep the Cortex-M0's stack small (8 points).
 #[cfg(target_pointer_width = "64")]
 const WINDOW: usize = 5;
@@ -89,7 +89,7 @@ const WINDOW: usize = 5;
 #[cfg(not(target_pointer_width = "64"))]
 const WINDOW: usize = 4;
 
-/// Points in [`Curve::mul`]'s table: `1p … 2^(WINDOW−1)·p`.
+/// Points in [`Curve::mul_affine`]'s table: `1p … 2^(WINDOW−1)·p`.
 const TABLE: usize = 1 << (WINDOW - 1);
 
 /// Signed [`WINDOW`]-bit digits of a `len`-byte scalar, with room for the final carry.
@@ -335,7 +335,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     }
 
     /// The formula of [`Self::jac_double`] on the field operations. Not inlined: a copy in
-    /// each of [`Self::mul`]'s unrolled doublings crowded the instruction cache (P-384 ECDH
+    /// each of [`Self::mul_affine`]'s unrolled doublings crowded the instruction cache (P-384 ECDH
     /// about 20% slower).
     #[inline(never)]
     pub(crate) fn jac_double_formula(&self, p: &[F::E; 3]) -> [F::E; 3] {
@@ -538,7 +538,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     }
 
     /// The Jacobian points of `table` as affine `(x, y, 1)` with one inversion (Montgomery's
-    /// trick: prefix products of the Z's), for [`Self::mul`]'s mixed additions (see
+    /// trick: prefix products of the Z's), for [`Self::mul_affine`]'s mixed additions (see
     /// [`Field::AFFINE_WINDOW_TABLE`]). A table of identities comes out as zeros. The
     /// inversion is variable-time: the table is made from the point alone, which is public
     /// (the peer's key in ECDH), never from the scalar.

@@ -300,7 +300,7 @@ fn vectorized_avx2<R>(_: Avx2, f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// [`vectorized`] with AVX-512 (F, BW, DQ, VL) enabled: the same loops on sixteen lanes per
+/// [`vectorized`](fn@vectorized) with AVX-512 (F, BW, DQ, VL) enabled: the same loops on sixteen lanes per
 /// instruction, for CPUs with full-width 512-bit units; the same code, so the same results.
 #[inline]
 pub(crate) fn vectorized_512<R>(token: Avx512, f: impl FnOnce() -> R) -> R {
