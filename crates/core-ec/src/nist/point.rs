@@ -455,7 +455,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
                 self.jac_add(&table[j - 1], &pj).0
             };
         }
-        self.mul_table(table, k, F::is_zero(&p.z))
+        self.mul_table(&mut table, k, F::is_zero(&p.z))
     }
 
     /// `k·(x, y)` by [`Self::mul_table`] for an affine point on the curve, not the identity
@@ -476,7 +476,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
                 self.jac_add_affine(&table[j - 1], x, y).0
             };
         }
-        self.mul_table(table, k, Choice::from(0))
+        self.mul_table(&mut table, k, Choice::from(0))
     }
 
     /// `k·p` from `table` (`1p … 2^(WINDOW−1)·p` in Jacobian coordinates; `p_inf` whether
@@ -491,10 +491,10 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
     /// `0 ≤ 2^W·m ≤ k/2^W + 2^W < n − 2^(W−1)`, which meets `±digit` only at `m = 0`. In the
     /// last window (`k ≡ 2·digit`, as for `k = n − 2`) the doubling of the accumulator is
     /// computed too and selected when the addition reports equal inputs.
-    fn mul_table(&self, mut table: [[F::E; 3]; TABLE], k: &[u8], p_inf: Choice) -> Proj<F::E> {
+    fn mul_table(&self, table: &mut [[F::E; 3]; TABLE], k: &[u8], p_inf: Choice) -> Proj<F::E> {
         let f = self.fp;
         if F::AFFINE_WINDOW_TABLE {
-            self.table_to_affine(&mut table);
+            self.table_to_affine(table);
         }
         let mut d = [0i8; MAX_WDIGITS];
         let d = &mut d[..wdigits(self.params.len)];
@@ -507,7 +507,7 @@ impl<'a, F: Field, S: Field> Curve<'a, F, S> {
                 }
             }
             let (abs, neg) = split_digit(digit);
-            let mut pick = f.select_point(&table, abs);
+            let mut pick = f.select_point(table, abs);
             pick[1] = F::select(&pick[1], &f.neg(&pick[1]), neg);
             let (mut sum, same) = if F::AFFINE_WINDOW_TABLE {
                 self.jac_add_affine(&acc, &pick[0], &pick[1])
