@@ -319,6 +319,20 @@ const ALLOWED: &[Allowed] = &[
         5,
         "the (public) slice lengths' minimum and checks, the loop over pairs (pointer against its end)",
     ),
+    // ML-KEM's Rust code on secret coefficients: `to_unsigned`'s sign mask (in `encode12` and
+    // `compress`) compiled to `cmp; bpl; adds` until it went through a value barrier (session 23).
+    a(
+        "core_lattice::mlkem::MlKemImpl::encode12",
+        3,
+        "the output length check and the loop over coefficient pairs (counter against zero)",
+    ),
+    a("core_lattice::mlkem::poly::compress", 0, ""),
+    a(
+        "core_lattice::mlkem::poly::sample_cbd_add",
+        7,
+        "η's chunk length, the block and chunk loops, the sponge position against the rate \
+         (136) and the bytes left: counters and public lengths",
+    ),
     // core-rsa (the 15-bit engine's carries and borrows pass through a value barrier).
     // One more each since the exponentiation's products may skip the final subtraction: the
     // branch tests that public flag (`reduce`), before `reduce_once`.
